@@ -1,0 +1,129 @@
+"""The document model: a note's text and its PHI spans.
+
+One span convention everywhere: half-open character offsets ``[start, end)``
+into ``Document.text``. The surface string of a span is always
+``text[start:end]``; it is never stored as the truth.
+
+>>> doc = Document("110-01", "Seen by Dr. Smith on 7/22.", [Span(12, 17, "NAME", "DOCTOR")])
+>>> doc.surface(doc.spans[0])
+'Smith'
+>>> doc.group
+'110'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from . import schema
+from .errors import SchemaError, SpanError
+
+_I2B2_RECORD = re.compile(r"^(\d+)-\d+")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A PHI mention: half-open character offsets, parent category and subtype."""
+
+    start: int
+    end: int
+    category: str
+    subtype: str
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def overlaps(self, other: "Span") -> bool:
+        """Whether the two spans share at least one character."""
+        return self.start < other.end and other.start < self.end
+
+    def shifted(self, delta: int) -> "Span":
+        """The same span moved by ``delta`` characters."""
+        return replace(self, start=self.start + delta, end=self.end + delta)
+
+    def as_dict(self) -> dict:
+        return {"start": self.start, "end": self.end,
+                "category": self.category, "subtype": self.subtype}
+
+
+@dataclass(slots=True)
+class Document:
+    """A note: identifier, text, PHI spans (sorted) and free metadata.
+
+    ``meta`` may carry ``patient`` (the grouping key for patient-level splits
+    and surrogate consistency) and ``source`` (the file it was read from).
+    """
+
+    doc_id: str
+    text: str
+    spans: list = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.spans = sorted(self.spans)
+
+    def surface(self, span: Span) -> str:
+        """The text a span covers."""
+        return self.text[span.start:span.end]
+
+    @property
+    def group(self) -> str:
+        """Patient/grouping key: ``meta['patient']``, else the i2b2 record prefix, else the id."""
+        patient = self.meta.get("patient")
+        if patient is not None:
+            return str(patient)
+        m = _I2B2_RECORD.match(self.doc_id)
+        return m.group(1) if m else self.doc_id
+
+    def with_spans(self, spans) -> "Document":
+        """A copy of this document with other spans (text and meta shared)."""
+        return Document(self.doc_id, self.text, list(spans), dict(self.meta))
+
+    def validate(self, path=None, allow_overlap: bool = True) -> "Document":
+        """Check every span against the text and the scheme; raise on the first problem.
+
+        Raises
+        ------
+        SpanError
+            A span outside the text, empty, or (with ``allow_overlap=False``) overlapping another.
+        SchemaError
+            A category/subtype pair outside :mod:`crfdeid.schema`.
+        """
+        n = len(self.text)
+        prev = None
+        for sp in self.spans:
+            if not (0 <= sp.start < sp.end <= n):
+                raise SpanError(
+                    f"span [{sp.start}, {sp.end}) is empty, reversed or outside the text (length {n})",
+                    path=path, doc_id=self.doc_id, offset=sp.start)
+            if not schema.is_valid(sp.category, sp.subtype):
+                raise SchemaError(
+                    f"unknown PHI category/subtype {sp.category}/{sp.subtype}; "
+                    f"known subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)}",
+                    path=path, doc_id=self.doc_id, offset=sp.start)
+            if not allow_overlap and prev is not None and prev.overlaps(sp):
+                raise SpanError(
+                    f"span [{sp.start}, {sp.end}) overlaps [{prev.start}, {prev.end})",
+                    path=path, doc_id=self.doc_id, offset=sp.start)
+            prev = sp
+        return self
+
+
+def trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Offsets with white space at both edges removed (white space is never PHI).
+
+    >>> trim("at nov. 2016", 3, 8)
+    (3, 7)
+    """
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def make_span(start: int, end: int, subtype: str, category: str | None = None) -> Span:
+    """Build a span from a subtype (parent derived) with upper-cased names."""
+    subtype = subtype.upper()
+    return Span(start, end, (category or schema.parent_of(subtype)).upper(), subtype)

@@ -1,0 +1,62 @@
+"""Exception types raised at crfdeid's boundaries, and their messages in one place.
+
+Every boundary error names where it happened: the file, the document id and the
+character offset when they are known. Messages never contain note text or PHI
+surface strings, so they are safe to log.
+"""
+
+from __future__ import annotations
+
+
+class CrfdeidError(Exception):
+    """Base class of every error crfdeid raises on purpose."""
+
+
+def _where(path=None, doc_id=None, offset=None) -> str:
+    parts = []
+    if path is not None:
+        parts.append(f"file {str(path)!r}")
+    if doc_id is not None:
+        parts.append(f"document {doc_id!r}")
+    if offset is not None:
+        parts.append(f"offset {offset}")
+    return ", ".join(parts)
+
+
+class LocatedError(CrfdeidError):
+    """An error that knows the file, document and offset it is about."""
+
+    def __init__(self, message: str, *, path=None, doc_id=None, offset=None):
+        self.reason = message
+        self.path = path
+        self.doc_id = doc_id
+        self.offset = offset
+        where = _where(path, doc_id, offset)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class ReaderError(LocatedError):
+    """Input that cannot be read: malformed file, bad offsets, unknown labels."""
+
+
+class SpanError(LocatedError):
+    """A span that does not fit its document (outside the text, end before start...)."""
+
+
+class SchemaError(LocatedError):
+    """A category or subtype outside the PHI scheme."""
+
+
+class ConfigError(LocatedError):
+    """A configuration that names unknown keys or components or has bad values."""
+
+
+class ModelError(LocatedError):
+    """A model file that is missing, corrupt or incompatible with this version."""
+
+
+class RegistryError(CrfdeidError, KeyError):
+    """An unknown name asked of a registry; the message lists the known names."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.args[0] if self.args else ""

@@ -1,0 +1,158 @@
+"""Readers and writers, registered by format name; every CLI takes ``FORMAT:PATH``.
+
+A reader is a function ``reader(path, report, **options)`` yielding
+:class:`~crfdeid.document.Document` objects. When one document cannot be read
+it calls ``report(error)`` and goes on with the next: :func:`read` decides
+whether that raises (the default) or collects the error, so a bad file never
+silently disappears and never stops the others.
+
+A writer is a class ``Writer(out, **options)`` with ``write(doc)`` and
+``close()`` (a context manager). Folder writers write each document atomically
+(temporary file, then rename), so a failed document leaves no partial file.
+
+>>> parse_spec("i2b2:/data/test")
+('i2b2', '/data/test')
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from ..document import Document
+from ..errors import CrfdeidError, ReaderError
+from ..registry import Registry
+
+READERS = Registry("reader")
+WRITERS = Registry("writer")
+
+
+def parse_spec(spec: str, default: str | None = None) -> tuple[str, str]:
+    """Split ``FORMAT:PATH`` into its parts; a bare path takes ``default``.
+
+    A one-letter prefix (``C:\\notes``) is read as a Windows drive, not a format.
+    """
+    fmt, sep, path = spec.partition(":")
+    if sep and len(fmt) > 1 and fmt.isidentifier():
+        return fmt, path
+    if default is None:
+        raise ReaderError(f"input {spec!r} has no format; write FORMAT:PATH with FORMAT one of "
+                          f"{', '.join(READERS.names())}")
+    return default, spec
+
+
+def read(spec: str, *, errors: list | None = None, default_format: str | None = None,
+         **options) -> Iterator[Document]:
+    """Yield the documents named by ``FORMAT:PATH``.
+
+    Parameters
+    ----------
+    spec : str
+        ``FORMAT:PATH``, e.g. ``physionet:../shared/corpora/physionet-dev``.
+    errors : list, optional
+        Where to collect per-document :class:`~crfdeid.errors.CrfdeidError`\\ s
+        and go on; when omitted the first error is raised.
+    **options
+        Passed to the reader (e.g. ``label_map`` for ``brat``).
+    """
+    fmt, path = parse_spec(spec, default_format)
+    reader = READERS.get(fmt)
+    yield from reader(path, _reporter(errors), **options)
+
+
+def read_all(specs: Iterable[str], **kwargs) -> list[Document]:
+    """All documents of several ``FORMAT:PATH`` inputs, as a list."""
+    return [doc for spec in specs for doc in read(spec, **kwargs)]
+
+
+def _reporter(errors: list | None) -> Callable[[Exception], None]:
+    def report(err: Exception) -> None:
+        if errors is None or not isinstance(err, CrfdeidError):
+            raise err
+        errors.append(err)
+    return report
+
+
+def writer(fmt: str, out, **options):
+    """Open the writer registered as ``fmt`` on ``out`` (a folder, a file or ``'-'``)."""
+    return WRITERS.get(fmt)(out, **options)
+
+
+def write(docs: Iterable[Document], fmt: str, out, **options) -> int:
+    """Write ``docs`` with the writer ``fmt``; return how many were written."""
+    n = 0
+    with writer(fmt, out, **options) as w:
+        for doc in docs:
+            w.write(doc)
+            n += 1
+    return n
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = "wb" if isinstance(data, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_text_file(path: Path, report, doc_id=None) -> str | None:
+    """A file's UTF-8 text (BOM removed), or ``None`` after reporting why it cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        report(ReaderError(f"cannot read: {exc.strerror}", path=path, doc_id=doc_id))
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        report(ReaderError(f"not valid UTF-8 ({exc.reason})", path=path, doc_id=doc_id,
+                           offset=exc.start))
+        return None
+
+
+class FolderWriter:
+    """Base for writers that write one file per document into a folder."""
+
+    suffix = ".txt"
+
+    def __init__(self, out, **options):
+        self.out = Path(out)
+        self.options = options
+        self.out.mkdir(parents=True, exist_ok=True)
+
+    def render(self, doc: Document) -> str | dict:
+        raise NotImplementedError
+
+    def path_for(self, doc: Document, suffix: str | None = None) -> Path:
+        name = doc.doc_id.replace("/", "_").replace("\\", "_")
+        return self.out / f"{name}{suffix or self.suffix}"
+
+    def write(self, doc: Document) -> None:
+        rendered = self.render(doc)  # render fully before touching the disk
+        files = rendered if isinstance(rendered, dict) else {self.suffix: rendered}
+        for suffix, data in files.items():
+            atomic_write(self.path_for(doc, suffix), data)
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+# Register the built-in formats.
+from . import i2b2, physionet  # noqa: E402,F401

@@ -1,0 +1,145 @@
+"""i2b2 2014 de-identification XML: one ``NNN-NN.xml`` file per note.
+
+Format::
+
+    <?xml version="1.0" encoding="UTF-8" ?>
+    <deIdi2b2>
+    <TEXT><![CDATA[
+    ...note text...
+    ]]></TEXT>
+    <TAGS>
+    <DATE id="P0" start="16" end="26" text="2069-04-07" TYPE="DATE" comment="" />
+    </TAGS>
+    </deIdi2b2>
+
+The element name is the parent category and ``TYPE`` the subtype; offsets are
+0-based, end exclusive, counted in the TEXT content. Files are parsed with
+``defusedxml`` (no DTD, no entity expansion). Text that XML would alter on the
+way back is written so that it survives: ``]]>`` splits the CDATA section and
+carriage returns are written as ``&#13;`` between sections.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from defusedxml import ElementTree as SafeET
+from defusedxml.common import DefusedXmlException
+from xml.etree.ElementTree import ParseError
+
+from .. import schema
+from ..document import Document, Span
+from ..errors import ReaderError, SchemaError
+from . import READERS, WRITERS, FolderWriter
+
+_WS = re.compile(r"\s+")
+# Characters XML 1.0 cannot carry at all, not even as character references.
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def parse(data: bytes | str, path=None, doc_id=None, check_text: bool = True) -> Document:
+    """Parse one i2b2 XML document; raise :class:`ReaderError` naming file, document, offset."""
+    doc_id = doc_id if doc_id is not None else (Path(path).stem if path else "-")
+    try:
+        root = SafeET.fromstring(data, forbid_dtd=True)
+    except ParseError as exc:
+        line, col = getattr(exc, "position", (None, None))
+        raise ReaderError(f"malformed XML (line {line}, column {col})", path=path,
+                          doc_id=doc_id) from None
+    except DefusedXmlException as exc:
+        raise ReaderError(f"refused XML construct ({type(exc).__name__}): DTDs and entities "
+                          "are not allowed", path=path, doc_id=doc_id) from None
+    text_el = root.find("TEXT")
+    if text_el is None:
+        raise ReaderError("no <TEXT> element", path=path, doc_id=doc_id)
+    text = text_el.text or ""
+    spans = []
+    tags = root.find("TAGS")
+    for el in (tags if tags is not None else ()):
+        spans.append(_span(el, text, path, doc_id, check_text))
+    meta = {"source": str(path)} if path else {}
+    return Document(doc_id, text, spans, meta).validate(path=path)
+
+
+def _span(el, text: str, path, doc_id, check_text: bool) -> Span:
+    where = {"path": path, "doc_id": doc_id}
+    try:
+        start, end = int(el.get("start")), int(el.get("end"))
+    except (TypeError, ValueError):
+        raise ReaderError(f"<{el.tag} id={el.get('id')!r}> lacks integer start/end", **where) from None
+    category = el.tag.upper()
+    subtype = (el.get("TYPE") or "").upper()
+    if not schema.is_valid(category, subtype):
+        raise SchemaError(f"unknown PHI category/subtype {category}/{subtype or '(no TYPE)'}; "
+                          f"known: {', '.join(f'{schema.SUBTYPE_TO_PARENT[s]}/{s}' for s in schema.SUBTYPE_TO_PARENT)}",
+                          offset=start, **where)
+    if not (0 <= start < end <= len(text)):
+        raise ReaderError(f"span [{start}, {end}) is empty, reversed or outside the text "
+                          f"(length {len(text)})", offset=start, **where)
+    attr = el.get("text")
+    # Attribute values have their white space normalised by XML parsers: compare folded.
+    if check_text and attr is not None and _WS.sub(" ", attr) != _WS.sub(" ", text[start:end]):
+        raise ReaderError(f"<{el.tag} id={el.get('id')!r}> text attribute does not match "
+                          f"TEXT[{start}:{end}] (pass check_text=False to ignore)", offset=start, **where)
+    return Span(start, end, category, subtype)
+
+
+def render(doc: Document) -> str:
+    """The i2b2 XML for ``doc``; raises :class:`ReaderError` for text XML cannot carry."""
+    bad = _XML_ILLEGAL.search(doc.text)
+    if bad:
+        raise ReaderError(f"character U+{ord(bad.group()):04X} cannot be written in XML",
+                          doc_id=doc.doc_id, offset=bad.start())
+    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', "<deIdi2b2>",
+             f"<TEXT>{_cdata(doc.text)}</TEXT>", "<TAGS>"]
+    for i, sp in enumerate(doc.spans):
+        lines.append(
+            f'<{sp.category} id="P{i}" start="{sp.start}" end="{sp.end}" '
+            f'text="{_attr(doc.surface(sp))}" TYPE="{sp.subtype}" comment="" />')
+    lines += ["</TAGS>", "</deIdi2b2>", ""]
+    return "\n".join(lines)
+
+
+def _cdata(text: str) -> str:
+    parts = text.replace("]]>", "]]]]><![CDATA[>").split("\r")
+    return "&#13;".join(f"<![CDATA[{p}]]>" if p else "" for p in parts)
+
+
+def _attr(value: str) -> str:
+    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("\n", "&#10;").replace("\r", "&#13;")
+            .replace("\t", "&#9;"))
+
+
+@READERS.register("i2b2")
+def read_i2b2(path, report, check_text: bool = True):
+    """Read a folder of i2b2 XML files (sorted by name), or one file."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".xml")
+    elif path.exists():
+        files = [path]
+    else:
+        report(ReaderError("no such file or folder", path=path))
+        return
+    for f in files:
+        try:
+            data = f.read_bytes()
+            yield parse(data, path=f, check_text=check_text)
+        except OSError as exc:
+            report(ReaderError(f"cannot read: {exc.strerror}", path=f, doc_id=f.stem))
+        except (ReaderError, SchemaError) as exc:
+            report(exc)
+        except Exception as exc:  # a parser bug must still name the file
+            report(ReaderError(f"unexpected {type(exc).__name__}", path=f, doc_id=f.stem))
+
+
+@WRITERS.register("i2b2")
+class I2b2Writer(FolderWriter):
+    """Write each document as ``<doc_id>.xml``."""
+
+    suffix = ".xml"
+
+    def render(self, doc: Document) -> str:
+        return render(doc)

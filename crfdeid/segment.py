@@ -1,0 +1,58 @@
+"""Cheap, deterministic segmentation of clinical notes into CRF sequences.
+
+A segment ends at a line break, after a sentence-final ``.``, ``?`` or ``!``
+that is followed by white space (unless the token before it is a known title
+or abbreviation such as ``Dr``, or a single letter like an initial), and at
+``max_len`` tokens so that a pathological single-line note stays tractable.
+Segments are token index ranges derived from the tokens; spans are still
+decoded over the whole document, so a span may cross a segment boundary.
+
+>>> from crfdeid.tokenize import tokenize
+>>> text = "HPI: Seen by Dr. Lee. Stable.\\n- BP 120/80"
+>>> toks = tokenize(text)
+>>> [" ".join(t.text for t in toks[a:b]) for a, b in segments(text, toks)]
+['HPI : Seen by Dr . Lee .', 'Stable .', '- BP 120 / 80']
+"""
+
+from __future__ import annotations
+
+_FINAL = frozenset(".?!")
+#: Tokens after which a period does not end a sentence (compared lower-cased).
+ABBREVIATIONS = frozenset("""
+dr mr mrs ms mx prof st sr jr rev hon gen col capt lt sgt fr sen rep
+no nos vs etc approx appt dept univ inc corp co ltd bros mt ft ave blvd rd
+jan feb mar apr jun jul aug sep sept oct nov dec
+mon tue tues wed thu thur thurs fri sat sun
+e g i ie eg al pt pts hx dx tx rx sx fx
+""".split())
+
+
+def segments(text: str, tokens, max_len: int = 200) -> list[tuple[int, int]]:
+    """Token index ranges ``(first, last + 1)`` of the segments of a tokenized note.
+
+    Parameters
+    ----------
+    text : str
+        The note text the tokens were cut from.
+    tokens : sequence of Token
+        Output of :func:`crfdeid.tokenize.tokenize` for ``text``.
+    max_len : int
+        Longest segment, in tokens.
+    """
+    out = []
+    n = len(tokens)
+    begin = 0
+    for i in range(n):
+        end_here = i + 1 == n or i + 1 - begin >= max_len
+        if not end_here:
+            tok = tokens[i]
+            gap = text[tok.end:tokens[i + 1].start]
+            if "\n" in gap or "\r" in gap:
+                end_here = True
+            elif tok.text in _FINAL and gap and i > begin:
+                prev = tokens[i - 1].text
+                end_here = len(prev) > 1 and prev.lower() not in ABBREVIATIONS
+        if end_here:
+            out.append((begin, i + 1))
+            begin = i + 1
+    return out
