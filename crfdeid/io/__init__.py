@@ -16,7 +16,9 @@ A writer is a class ``Writer(out, **options)`` with ``write(doc)`` and
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -27,6 +29,32 @@ from ..registry import Registry
 
 READERS = Registry("reader")
 WRITERS = Registry("writer")
+
+#: Modules that register more readers/writers, imported on first need so that
+#: ``crfdeid.io`` does not depend on them (they may also be absent).
+PLUGINS = {"reader": ("crfdeid.synth",), "writer": ("crfdeid.deid.writers",)}
+
+
+def _load_plugins(kind: str) -> None:
+    for name in PLUGINS[kind]:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            # Only the plugin itself may be missing; a broken plugin must say so.
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+
+
+def reader_names() -> list[str]:
+    """Names of every reader, plugins included."""
+    _load_plugins("reader")
+    return READERS.names()
+
+
+def writer_names() -> list[str]:
+    """Names of every writer, plugins included (``redacted``... once :mod:`crfdeid.deid` exists)."""
+    _load_plugins("writer")
+    return WRITERS.names()
 
 
 def parse_spec(spec: str, default: str | None = None) -> tuple[str, str]:
@@ -58,6 +86,8 @@ def read(spec: str, *, errors: list | None = None, default_format: str | None = 
         Passed to the reader (e.g. ``label_map`` for ``brat``).
     """
     fmt, path = parse_spec(spec, default_format)
+    if fmt not in READERS:
+        _load_plugins("reader")
     reader = READERS.get(fmt)
     yield from reader(path, _reporter(errors), **options)
 
@@ -76,7 +106,14 @@ def _reporter(errors: list | None) -> Callable[[Exception], None]:
 
 
 def writer(fmt: str, out, **options):
-    """Open the writer registered as ``fmt`` on ``out`` (a folder, a file or ``'-'``)."""
+    """Open the writer registered as ``fmt`` on ``out`` (a folder, a file or ``'-'``).
+
+    A name not registered yet makes :data:`PLUGINS` load (``redacted``, ``masked``,
+    ``surrogate`` live in :mod:`crfdeid.deid.writers`); an unknown name raises
+    :class:`~crfdeid.errors.RegistryError` listing the known writers.
+    """
+    if fmt not in WRITERS:
+        _load_plugins("writer")
     return WRITERS.get(fmt)(out, **options)
 
 
@@ -120,15 +157,41 @@ def read_text_file(path: Path, report, doc_id=None) -> str | None:
         return None
 
 
+def list_files(path, suffix: str, report) -> list[Path]:
+    """Files ending in ``suffix`` in a folder (sorted by name), or the one file named.
+
+    Reports a :class:`~crfdeid.errors.ReaderError` (and returns ``[]``) when
+    ``path`` does not exist.
+    """
+    path = Path(path)
+    if path.is_dir():
+        return sorted(p for p in path.iterdir() if p.suffix.lower() == suffix and p.is_file())
+    if path.exists():
+        return [path]
+    report(ReaderError("no such file or folder", path=path))
+    return []
+
+
+def is_stdio(path) -> bool:
+    """Whether ``path`` names standard input/output (``'-'``)."""
+    return str(path) == "-"
+
+
 class FolderWriter:
-    """Base for writers that write one file per document into a folder."""
+    """Base for writers that write one file per document into a folder.
+
+    With ``out='-'`` the rendered files of each document go to standard output
+    instead, one after another in the order :meth:`render` gives them.
+    """
 
     suffix = ".txt"
 
     def __init__(self, out, **options):
-        self.out = Path(out)
+        self.to_stdout = is_stdio(out)
+        self.out = None if self.to_stdout else Path(out)
         self.options = options
-        self.out.mkdir(parents=True, exist_ok=True)
+        if self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
 
     def render(self, doc: Document) -> str | dict:
         raise NotImplementedError
@@ -140,11 +203,16 @@ class FolderWriter:
     def write(self, doc: Document) -> None:
         rendered = self.render(doc)  # render fully before touching the disk
         files = rendered if isinstance(rendered, dict) else {self.suffix: rendered}
+        if self.to_stdout:
+            for data in files.values():
+                _stdout_write(data)
+            return
         for suffix, data in files.items():
             atomic_write(self.path_for(doc, suffix), data)
 
     def close(self) -> None:
-        pass
+        if self.to_stdout:
+            sys.stdout.flush()
 
     def __enter__(self):
         return self
@@ -154,5 +222,71 @@ class FolderWriter:
         return False
 
 
+def _stdout_write(data: str | bytes) -> None:
+    if isinstance(data, bytes):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+    else:
+        sys.stdout.write(data)
+
+
+class StreamWriter:
+    """Base for writers of one stream holding every document (``jsonl``, ``csv``...).
+
+    ``out`` is a file path or ``'-'`` for standard output. A file is written to a
+    temporary name and renamed on a clean :meth:`close`, so an interrupted run
+    leaves no partial file; each document is rendered whole before any of it is
+    written.
+    """
+
+    def __init__(self, out, **options):
+        self.options = options
+        self.to_stdout = is_stdio(out)
+        self.path = None if self.to_stdout else Path(out)
+        self._fh = self._tmp = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, self._tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
+            self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.count = 0
+
+    def render(self, doc: Document) -> str:
+        raise NotImplementedError
+
+    def header(self) -> str:
+        return ""
+
+    def write(self, doc: Document) -> None:
+        data = self.render(doc)
+        if self.count == 0:
+            data = self.header() + data
+        (sys.stdout if self.to_stdout else self._fh).write(data)
+        self.count += 1
+
+    def close(self, ok: bool = True) -> None:
+        if self.to_stdout:
+            if self.count == 0:
+                sys.stdout.write(self.header())
+            sys.stdout.flush()
+            return
+        if self._fh is None:
+            return
+        if ok and self.count == 0:
+            self._fh.write(self.header())
+        self._fh.close()
+        self._fh = None
+        if ok:
+            os.replace(self._tmp, self.path)
+        else:
+            Path(self._tmp).unlink(missing_ok=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        self.close(ok=exc_type is None)
+        return False
+
+
 # Register the built-in formats.
-from . import i2b2, physionet  # noqa: E402,F401
+from . import brat, i2b2, jsonl, physionet, table, text  # noqa: E402,F401

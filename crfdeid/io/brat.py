@@ -1,0 +1,198 @@
+"""BRAT standoff: ``<id>.txt`` (the text) beside ``<id>.ann`` (the annotations).
+
+Only text-bound annotations carry PHI; a ``T`` line has three tab-separated
+fields::
+
+    T1<TAB>DOCTOR 12 17<TAB>Smith
+    T2<TAB>DATE 20 24;25 29<TAB>July 2097
+
+Offsets are half-open character offsets into the ``.txt`` file, read as UTF-8
+with line endings kept (``\\r\\n`` counts two characters).
+
+Policies (documented, counted, never silent):
+
+* **Labels** are resolved through ``label_map`` first (a dict, or the path of a
+  YAML/JSON file holding one), then as a subtype name (``DOCTOR``), then as
+  ``CATEGORY-SUBTYPE``/``CATEGORY/SUBTYPE``/``CATEGORY_SUBTYPE`` (``NAME-DOCTOR``),
+  case-insensitively. A label that resolves to nothing fails the document with a
+  :class:`~crfdeid.errors.SchemaError` naming file, document and offset. A
+  ``label_map`` value of ``null`` drops that label on purpose; the drops are
+  counted in ``meta['brat_dropped']``.
+* **Discontinuous** annotations (``a b;c d``) become one span per fragment, all
+  with the annotation's subtype; the extra fragments are counted in
+  ``meta['brat_fragments']``.
+* ``A``, ``R``, ``E``, ``N``, ``M`` and ``#`` lines (attributes, relations,
+  events, normalisations, notes) are ignored and counted by kind in
+  ``meta['brat_ignored']``.
+* A line that does not parse, offsets outside the text or reversed fail the
+  document (reported, the other documents are still read).
+
+A ``.txt`` without its ``.ann`` is read without spans (``meta['annotated']`` is
+``False``). The writer writes each span as its own ``T`` line labelled with its
+subtype; white space inside the surface field is written as plain spaces.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+from .. import schema
+from ..document import Document, Span
+from ..errors import ConfigError, ReaderError, SchemaError
+from . import READERS, WRITERS, FolderWriter, list_files, read_text_file
+
+_IGNORED = frozenset("ARENM#")
+_FRAGMENT = re.compile(r"^(\d+) (\d+)$")
+_WS = re.compile(r"\s+")
+
+
+def load_label_map(label_map) -> dict:
+    """A label map as a dict ``{BRAT label: subtype or None}``, upper-cased keys.
+
+    ``label_map`` is a dict, or the path of a YAML or JSON file holding one.
+    """
+    if label_map is None:
+        return {}
+    if not isinstance(label_map, dict):
+        path = Path(label_map)
+        try:
+            import yaml
+            label_map = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"cannot read label map: {exc.strerror}", path=path) from None
+        except yaml.YAMLError:
+            raise ConfigError("label map is not valid YAML/JSON", path=path) from None
+        if not isinstance(label_map, dict):
+            raise ConfigError("label map must be a mapping of BRAT label -> subtype", path=path)
+    out = {}
+    for label, target in label_map.items():
+        if target is not None and resolve_label(str(target), {}) is None:
+            raise ConfigError(f"label map sends {label!r} to unknown subtype {target!r}; known: "
+                              f"{', '.join(schema.SUBTYPE_TO_PARENT)}")
+        out[str(label).upper()] = None if target is None else resolve_label(str(target), {})
+    return out
+
+
+def resolve_label(label: str, label_map: dict):
+    """``(category, subtype)`` for a BRAT label, ``None`` when unknown, ``False`` when mapped away.
+
+    >>> resolve_label("NAME-DOCTOR", {}), resolve_label("Location-Other", {})
+    (('NAME', 'DOCTOR'), ('LOCATION', 'LOCATION-OTHER'))
+    """
+    key = label.upper()
+    if key in label_map:
+        target = label_map[key]
+        return False if target is None else target
+    if key in schema.SUBTYPE_TO_PARENT:
+        return schema.SUBTYPE_TO_PARENT[key], key
+    for sep in "/-_":
+        cat, found, sub = key.partition(sep)
+        if found and schema.is_valid(cat, sub):
+            return cat, sub
+    return None
+
+
+def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
+              check_text: bool = True) -> tuple[list, dict]:
+    """Spans and counts from the content of a ``.ann`` file; raise on the first bad line.
+
+    Returns
+    -------
+    spans : list of Span
+    counts : dict
+        ``fragments`` (extra fragments of discontinuous annotations), ``ignored``
+        (a Counter of ignored line kinds) and ``dropped`` (labels mapped to ``null``).
+    """
+    label_map = label_map or {}
+    spans, ignored = [], Counter()
+    fragments = dropped = 0
+    for lineno, line in enumerate(ann.splitlines(), 1):
+        if not line.strip():
+            continue
+        kind = line[0]
+        where = {"path": path, "doc_id": doc_id}
+        if kind != "T":
+            if kind not in _IGNORED:
+                raise ReaderError(f".ann line {lineno} does not parse (unknown line kind)", **where)
+            ignored[kind] += 1
+            continue
+        fields = line.split("\t")
+        if len(fields) < 2 or " " not in fields[1]:
+            raise ReaderError(f".ann line {lineno} does not parse (want 'T<n><TAB>LABEL START END"
+                              "<TAB>text')", **where)
+        label, _, offsets = fields[1].partition(" ")
+        frags = []
+        for frag in offsets.split(";"):
+            m = _FRAGMENT.match(frag.strip())
+            if not m:
+                raise ReaderError(f".ann line {lineno}: offsets do not parse (want 'START END', "
+                                  "fragments separated by ';')", **where)
+            start, end = int(m.group(1)), int(m.group(2))
+            if not (0 <= start < end <= len(text)):
+                raise ReaderError(f".ann line {lineno}: span [{start}, {end}) is empty, reversed or "
+                                  f"outside the text (length {len(text)})", offset=start, **where)
+            frags.append((start, end))
+        if check_text and len(fields) >= 3:
+            surface = " ".join(text[s:e] for s, e in frags)
+            if _WS.sub(" ", surface) != _WS.sub(" ", fields[2]):
+                raise ReaderError(f".ann line {lineno}: text field differs from the .txt at the "
+                                  "given offsets (pass check_text=False to ignore)",
+                                  offset=frags[0][0], **where)
+        target = resolve_label(label, label_map)
+        if target is None:
+            raise SchemaError(f".ann line {lineno}: unknown label {label!r}; known subtypes: "
+                              f"{', '.join(schema.SUBTYPE_TO_PARENT)} (or pass label_map)",
+                              offset=frags[0][0], **where)
+        if target is False:
+            dropped += 1
+            continue
+        fragments += len(frags) - 1
+        spans.extend(Span(s, e, *target) for s, e in frags)
+    return spans, {"fragments": fragments, "ignored": dict(ignored), "dropped": dropped}
+
+
+@READERS.register("brat")
+def read_brat(path, report, label_map=None, check_text: bool = True):
+    """Read a folder of BRAT ``.txt``/``.ann`` pairs (sorted by name), or one ``.txt``/``.ann`` file."""
+    lmap = load_label_map(label_map)
+    path = Path(path)
+    if path.suffix.lower() == ".ann":
+        path = path.with_suffix(".txt")
+    for txt in list_files(path, ".txt", report):
+        doc_id = txt.stem
+        text = read_text_file(txt, report, doc_id)
+        if text is None:
+            continue
+        ann_path = txt.with_suffix(".ann")
+        meta = {"source": str(txt), "annotated": ann_path.exists()}
+        spans = []
+        if meta["annotated"]:
+            ann = read_text_file(ann_path, report, doc_id)
+            if ann is None:
+                continue
+            try:
+                spans, counts = parse_ann(ann, text, ann_path, doc_id, lmap, check_text)
+            except (ReaderError, SchemaError) as exc:
+                report(exc)
+                continue
+            meta.update({f"brat_{k}": v for k, v in counts.items()})
+        yield Document(doc_id, text, spans, meta)
+
+
+def render_ann(doc: Document) -> str:
+    """The ``.ann`` content for ``doc``: one ``T`` line per span, labelled with its subtype."""
+    return "".join(f"T{i}\t{sp.subtype} {sp.start} {sp.end}\t{_WS.sub(' ', doc.surface(sp))}\n"
+                   for i, sp in enumerate(doc.spans, 1))
+
+
+@WRITERS.register("brat")
+class BratWriter(FolderWriter):
+    """Write ``<doc_id>.txt`` (the exact text) and ``<doc_id>.ann``."""
+
+    suffix = ".txt"
+
+    def render(self, doc: Document) -> dict:
+        return {".txt": doc.text, ".ann": render_ann(doc)}

@@ -1,0 +1,108 @@
+"""JSON Lines: one document a line, ``{"id", "text", "spans": [...], "meta"?}``.
+
+Each span is ``{"start", "end", "category", "subtype"}`` with half-open
+character offsets; ``category`` may be omitted and is then derived from the
+subtype. ``meta`` is optional and kept as is. The reader takes a file or ``-``
+for standard input; the writer a file or ``-`` for standard output. Text is
+stored as a JSON string, so any text (``\\r\\n``, non-ASCII, control
+characters) reads back exactly.
+
+>>> doc = parse_line('{"id": "n1", "text": "Dr. Lee", "spans": [{"start": 4, "end": 7, "subtype": "DOCTOR"}]}')
+>>> doc.spans
+[Span(start=4, end=7, category='NAME', subtype='DOCTOR')]
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+from .. import schema
+from ..document import Document, Span
+from ..errors import ReaderError, SchemaError
+from . import READERS, WRITERS, StreamWriter, is_stdio
+
+
+def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "line") -> Document:
+    """One JSON line -> a validated :class:`Document`; raise naming file, line, document, offset."""
+    at = f"{unit} {lineno}: " if lineno is not None else ""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ReaderError(f"{at}not valid JSON ({exc.msg}, column {exc.colno})", path=path) from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str) or "id" not in obj:
+        raise ReaderError(f"{at}want an object with a string 'text' and an 'id'", path=path)
+    doc_id = str(obj["id"])
+    spans = []
+    for i, sp in enumerate(obj.get("spans") or ()):
+        try:
+            start, end, sub = int(sp["start"]), int(sp["end"]), str(sp["subtype"]).upper()
+            cat = str(sp.get("category") or schema.SUBTYPE_TO_PARENT.get(sub, "")).upper()
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise ReaderError(f"{at}span {i} lacks integer start/end and a subtype", path=path,
+                              doc_id=doc_id) from None
+        if not schema.is_valid(cat, sub):
+            raise SchemaError(f"{at}span {i}: unknown PHI category/subtype {cat}/{sub}; known "
+                              f"subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)}", path=path,
+                              doc_id=doc_id, offset=start)
+        spans.append(Span(start, end, cat, sub))
+    meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
+    return Document(doc_id, obj["text"], spans, dict(meta)).validate(path=path)
+
+
+@READERS.register("jsonl")
+def read_jsonl(path, report):
+    """Read a JSON Lines file (or ``-``); a bad line is reported and the next one read."""
+    if is_stdio(path):
+        stream, name = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict"), "-"
+    else:
+        try:
+            stream, name = open(path, encoding="utf-8", newline=""), path
+        except OSError as exc:
+            report(ReaderError(f"cannot read: {exc.strerror}", path=path))
+            return
+    with stream:
+        lineno = 0
+        while True:
+            lineno += 1
+            try:
+                line = stream.readline()
+            except UnicodeDecodeError as exc:
+                report(ReaderError(f"line {lineno}: not valid UTF-8 ({exc.reason}); stopped reading",
+                                   path=name))
+                return
+            if not line:
+                return
+            if not line.strip():
+                continue
+            try:
+                yield parse_line(line, name, lineno)
+            except (ReaderError, SchemaError) as exc:
+                report(exc)
+
+
+def render(doc: Document) -> str:
+    """One JSON line (with its newline) for ``doc``."""
+    obj = {"id": doc.doc_id, "text": doc.text, "spans": [sp.as_dict() for sp in doc.spans]}
+    meta = {k: v for k, v in doc.meta.items() if _jsonable(v)}
+    if meta:
+        obj["meta"] = meta
+    return json.dumps(obj, ensure_ascii=False) + "\n"
+
+
+def _jsonable(value) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+@WRITERS.register("jsonl")
+class JsonlWriter(StreamWriter):
+    """Write one JSON line per document to a file or ``-``."""
+
+    def render(self, doc: Document) -> str:
+        return render(doc)

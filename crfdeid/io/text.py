@@ -1,0 +1,59 @@
+"""Plain text, unannotated: one document per ``.txt`` file.
+
+The reader takes a folder (every ``*.txt`` in it, sorted by name), a single
+file, or ``-`` for standard input (document id ``stdin``). The document id is
+the file stem. Files are read as UTF-8 (a BOM is dropped) with line endings
+kept as they are.
+
+The writer writes ``<doc_id>.txt`` into a folder; with ``out='-'`` it writes
+each document's text to standard output, adding a newline after a text that
+does not end with one so that consecutive documents do not run together (use
+``jsonl`` for a stream that reads back exactly).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..document import Document
+from ..errors import ReaderError
+from . import READERS, WRITERS, FolderWriter, is_stdio, list_files, read_text_file
+
+STDIN_ID = "stdin"
+
+
+def read_stdin(report, doc_id: str = STDIN_ID) -> str | None:
+    """Standard input as UTF-8 text, or ``None`` after reporting why it cannot be decoded."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        report(ReaderError(f"not valid UTF-8 ({exc.reason})", path="-", doc_id=doc_id,
+                           offset=exc.start))
+        return None
+
+
+@READERS.register("text")
+def read_text(path, report):
+    """Read ``.txt`` files (a folder or one file) or standard input (``-``) without spans."""
+    if is_stdio(path):
+        text = read_stdin(report)
+        if text is not None:
+            yield Document(STDIN_ID, text, [], {"source": "-", "annotated": False})
+        return
+    for f in list_files(path, ".txt", report):
+        text = read_text_file(f, report, f.stem)
+        if text is not None:
+            yield Document(f.stem, text, [], {"source": str(f), "annotated": False})
+
+
+@WRITERS.register("text")
+class TextWriter(FolderWriter):
+    """Write each document's text as ``<doc_id>.txt`` (spans are not written)."""
+
+    suffix = ".txt"
+
+    def render(self, doc: Document) -> str:
+        if self.to_stdout and not doc.text.endswith("\n"):
+            return doc.text + "\n"
+        return doc.text
