@@ -1,0 +1,106 @@
+"""Word lists (gazetteers) for dictionary features and surrogates.
+
+Each list is a UTF-8 file ``<name>.txt`` with one entry per line; lines that
+start with ``#`` are the header (source, licence, how to regenerate). The
+folder is ``<repo>/gazetteers`` unless the environment variable
+``CRFDEID_GAZETTEERS`` names another one. Lists are read once and cached.
+
+>>> "boston" in load("cities")
+True
+>>> entries("months")[:3]
+['January', 'February', 'March']
+>>> load("planets")
+Traceback (most recent call last):
+...
+crfdeid.errors.RegistryError: unknown gazetteer 'planets'; known: ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import RegistryError
+
+ENV_VAR = "CRFDEID_GAZETTEERS"
+_DEFAULT_DIR = Path(__file__).resolve().parents[1] / "gazetteers"
+
+
+def folder() -> Path:
+    """The folder the lists are read from (``$CRFDEID_GAZETTEERS`` or ``<repo>/gazetteers``)."""
+    env = os.environ.get(ENV_VAR)
+    return Path(env) if env else _DEFAULT_DIR
+
+
+def names() -> list[str]:
+    """Names of the available lists, sorted.
+
+    >>> {"surnames", "first_male", "clinical_words"} <= set(names())
+    True
+    """
+    return _names(folder())
+
+
+@lru_cache(maxsize=8)
+def _names(where: Path) -> list[str]:
+    return sorted(p.stem for p in where.glob("*.txt")) if where.is_dir() else []
+
+
+def _path(name: str) -> Path:
+    where = folder()
+    known = _names(where)
+    if name not in known:
+        raise RegistryError(
+            f"unknown gazetteer {name!r}; known: {', '.join(known) or '(none in ' + str(where) + ')'}")
+    return where / f"{name}.txt"
+
+
+def entries(name: str) -> list[str]:
+    """Entries of list ``name`` in original case and file order (header lines left out).
+
+    Raises
+    ------
+    RegistryError
+        ``name`` is not a list in :func:`folder`; the message lists the known ones.
+    """
+    return list(_entries(_path(name)))
+
+
+@lru_cache(maxsize=None)
+def _entries(path: Path) -> tuple[str, ...]:
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
+    return tuple(s for s in (line.strip() for line in lines) if s and not s.startswith("#"))
+
+
+def load(name: str) -> frozenset:
+    """Lower-cased entries of list ``name`` as a frozen set (cached), for membership tests."""
+    return _load(_path(name))
+
+
+@lru_cache(maxsize=None)
+def _load(path: Path) -> frozenset:
+    return frozenset(e.lower() for e in _entries(path))
+
+
+def header(name: str) -> list[str]:
+    """The ``#`` header lines of list ``name`` (source, licence, regeneration command)."""
+    lines = _path(name).read_text(encoding="utf-8-sig").splitlines()
+    return [line for line in lines if line.startswith("#")]
+
+
+def checksums() -> dict[str, str]:
+    """SHA-256 of every list file, by name; saved with models to detect changed lists."""
+    return {name: _sha256(_path(name)) for name in names()}
+
+
+@lru_cache(maxsize=None)
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def clear_cache() -> None:
+    """Forget cached lists (after changing ``$CRFDEID_GAZETTEERS`` or editing files)."""
+    for fn in (_names, _entries, _load, _sha256):
+        fn.cache_clear()

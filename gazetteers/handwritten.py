@@ -1,0 +1,231 @@
+"""Word lists written by hand for crfdeid (MIT, like the project); read by build.py.
+
+Each constant is a white-space separated string; ``|`` separates multi-word
+entries where a list needs them. Nothing here comes from clinical notes.
+"""
+
+MONTHS = """January February March April May June July August September October
+November December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec"""
+
+DAYS = """Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mon Tue Tues Wed
+Thu Thur Thurs Fri Sat Sun"""
+
+HOLIDAYS = """New Year's Day|New Year's Eve|New Years|Martin Luther King Day|MLK Day|
+Presidents Day|Presidents' Day|Valentine's Day|St. Patrick's Day|Easter|Easter Sunday|
+Good Friday|Passover|Mother's Day|Memorial Day|Father's Day|Juneteenth|Independence Day|
+Fourth of July|July 4th|Labor Day|Columbus Day|Rosh Hashanah|Yom Kippur|Halloween|
+Veterans Day|Thanksgiving|Thanksgiving Day|Hanukkah|Chanukah|Christmas|Christmas Eve|
+Christmas Day|Kwanzaa|Ramadan|Eid|Diwali|Lunar New Year|Chinese New Year|Boxing Day|
+Mardi Gras|Ash Wednesday|Palm Sunday|Cinco de Mayo|Election Day|Super Bowl Sunday"""
+
+# USPS Publication 28, appendix C1: common suffixes and their standard abbreviations.
+STREET_SUFFIXES = """Alley Aly Avenue Ave Av Boulevard Blvd Bypass Byp Causeway Cswy Circle Cir
+Court Ct Cove Cv Crescent Cres Crossing Xing Drive Dr Expressway Expy Extension Ext
+Freeway Fwy Gardens Gdns Heights Hts Highway Hwy Hill Hl Junction Jct Lane Ln Loop
+Manor Mnr Mews Parkway Pkwy Path Pike Place Pl Plaza Plz Point Pt Ridge Rdg Road Rd
+Route Rte Row Run Square Sq Station Sta Street St Terrace Ter Trace Trce Trail Trl
+Turnpike Tpke Valley Vly View Vw Walk Way Wy Green Grn Park Pk Landing Lndg Meadow
+Mdw Pass Pointe Commons Cmns Center Ctr Estates Est Glen Gln Grove Grv Harbor Hbr
+Knoll Knl Lake Lk Mill Ml Square Spur Summit Smt Vista Vis"""
+
+STREET_BASES = """Main Oak Maple Pine Cedar Elm Walnut Chestnut Birch Willow Spruce Hickory
+Poplar Magnolia Sycamore Cherry Dogwood Laurel Holly Juniper Aspen Cypress Hemlock
+Washington Lincoln Jefferson Madison Franklin Adams Jackson Monroe Grant Harrison
+Highland Lake Hill Park River Spring Meadow Forest Valley Ridge Sunset Sunrise
+Church School Mill Bridge Water Market Center Union Liberty Pleasant Prospect
+Summit Orchard Brook Fairview Lakeview Hillside Riverside Woodland Greenwood
+Rosewood Briarwood Fox Deer Hawk Eagle Heron Quail Robin Sparrow Canyon Harbor
+Bay Shore Ocean Beacon Colonial Country Meadowbrook Stonegate Windsor Cambridge
+Oxford Hampton Lexington Concord Salem Dover Kingston Clinton Warren Marion Grove
+Academy College Railroad Depot Canal Ferry Mountain Pond Creek Falls Glen Cliff
+First Second Third Fourth Fifth Sixth Seventh Eighth Ninth Tenth Elmwood Oakwood
+Pinecrest Crestview Bayview Westfield Northfield Southgate Eastgate Ashford Belmont"""
+
+HOSPITAL_WORDS = """hospital hospitals medical center centre clinic clinics memorial general
+saint st st. regional community university health healthcare infirmary sanatorium
+institute rehabilitation rehab nursing home hospice children's childrens women's
+veterans va county district mercy sacred heart baptist methodist presbyterian
+lutheran episcopal adventist jewish deaconess samaritan good providence trinity
+holy cross family medicine surgical surgery cancer cardiac heart eye ear
+orthopedic psychiatric behavioral care urgent emergency outpatient ambulatory
+specialty center's pavilion campus unit wing ward station icu ccu micu sicu
+nicu picu csru ed er pacu or"""
+
+HOSPITAL_HEADS = """Mercy|Sacred Heart|Good Samaritan|Providence|Trinity|Holy Cross|
+St. Anne's|St. Luke's|St. Mary's|St. Joseph's|St. Vincent's|St. Francis|Saint Elizabeth|
+Riverside|Lakeside|Hillcrest|Bayview|Northgate|Westbrook|Eastview|Southfield|Fairhaven|
+Brookside|Greenfield|Oakridge|Pinecrest|Cedar Valley|Maple Grove|Willow Creek|Highland Park|
+Summit|Harborview|Crestwood|Glenwood|Clearwater|Stonebridge|Silver Lake|Redwood|
+Ashford|Kingsley|Wexford|Thornton|Pembroke|Hollister|Danforth|Whitfield|Bramwell|Caldwell"""
+
+HOSPITAL_TAILS = """Hospital|Medical Center|General Hospital|Memorial Hospital|Regional Medical Center|
+Community Hospital|University Hospital|Clinic|Health Center|Rehabilitation Hospital|
+Children's Hospital|Nursing Home|Infirmary|Health System|Cancer Center|Heart Institute|
+Rehabilitation Center|Hospice|Family Health Center|Women's Hospital"""
+
+ORGANIZATION_WORDS = """inc inc. llc ltd co co. corp corp. corporation company group partners
+associates foundation association society institute bank trust insurance
+university college school academy church temple synagogue mosque parish
+department agency bureau office services systems solutions industries
+enterprises holdings labs laboratories pharmacy pharmaceuticals store stores
+market supermarket restaurant cafe diner bakery factory mill plant shipyard
+airline airlines railroad railway transit authority police fire station
+army navy marines air force guard union local club league team center
+ymca ywca church's council committee board commission fund"""
+
+ORG_HEADS = """Acme|Apex|Summit|Pinnacle|Keystone|Liberty|Heritage|Frontier|Northstar|
+Bluewater|Redstone|Granite|Ironwood|Silverline|Goldleaf|Evergreen|Crescent|Horizon|
+Atlas|Beacon|Cornerstone|Harbor|Meridian|Pioneer|Sterling|Tristate|Union|Vanguard|
+Westwind|Zenith|Bright Star|Blue Ridge|Green Valley|Oak Hill|River City|Lakeshore|
+Twin Pines|Highpoint|Eastside|Northside|Southside|Westside|Central|Metro|Capital|
+Coastal|Prairie|Mountain View|Sunbelt|Hometown"""
+
+ORG_TAILS = """Logistics|Insurance|Bank|Credit Union|Construction|Manufacturing|Foods|
+Bakery|Diner|Auto Repair|Trucking|Airlines|Realty|Hardware|Grocery|Pharmacy|
+Elementary School|High School|Community College|University|Baptist Church|
+Methodist Church|Fire Department|Police Department|Public Schools|Steel|Textiles|
+Shipping|Printing|Dairy|Farms|Electric|Gas Company|Telephone Company|Motors|
+Landscaping|Plumbing|Roofing|Daycare|Senior Center|Country Club|Golf Club|
+Post Office|Library|Newspaper|Radio|Casino|Hotel|Restaurant|Cafe"""
+
+PROFESSIONS = """accountant|actor|actress|actuary|administrator|agent|airline pilot|analyst|
+architect|archivist|artist|assembler|astronaut|athlete|attorney|auditor|author|babysitter|
+baker|bank teller|banker|barber|bartender|bookkeeper|bricklayer|builder|bus driver|butcher|
+buyer|cab driver|cabinetmaker|carpenter|cartographer|cashier|caterer|chef|chemist|
+chiropractor|civil engineer|cleaner|clergyman|clerk|coach|coal miner|commercial fisherman|
+computer programmer|concierge|construction worker|consultant|contractor|cook|
+correctional officer|cosmetologist|counselor|courier|crane operator|custodian|dancer|
+data analyst|deckhand|delivery driver|dental assistant|dental hygienist|dentist|designer|
+detective|dietitian|dishwasher|dispatcher|diver|dock worker|doorman|drafter|driver|
+drywall installer|economist|editor|electrician|elementary school teacher|engineer|
+entrepreneur|estimator|executive|factory worker|farmer|farmhand|fashion designer|file clerk|
+financial advisor|firefighter|fireman|fisherman|flight attendant|florist|foreman|forester|
+gardener|geologist|glazier|graphic designer|groundskeeper|guard|hairdresser|hairstylist|
+handyman|health aide|historian|home health aide|homemaker|housekeeper|housewife|illustrator|
+insurance agent|interior designer|interpreter|investigator|janitor|jeweler|journalist|judge|
+kindergarten teacher|laborer|landscaper|laundry worker|lawyer|lecturer|librarian|lifeguard|
+lineman|locksmith|longshoreman|machinist|mail carrier|mailman|maintenance worker|manager|
+marine|mason|massage therapist|mathematician|mechanic|merchant|metalworker|midwife|
+military officer|miner|minister|model|musician|nanny|naval officer|nurse|nurse's aide|
+nursing assistant|nutritionist|occupational therapist|office manager|optician|optometrist|
+painter|paralegal|paramedic|pastor|pathologist|pharmacist|photographer|physical therapist|
+physician|physician assistant|physicist|pilot|pipefitter|plumber|police officer|policeman|
+politician|postal worker|priest|principal|printer|prison guard|probation officer|professor|
+programmer|property manager|psychologist|psychiatrist|publisher|rabbi|radiologist|
+radiology technician|rancher|real estate agent|receptionist|recruiter|reporter|researcher|
+respiratory therapist|restaurant manager|retail clerk|roofer|sailor|salesman|saleswoman|
+sales representative|scientist|seamstress|secretary|security guard|sheet metal worker|
+sheriff|shipbuilder|shoemaker|singer|social worker|software developer|software engineer|
+soldier|speech therapist|statistician|steelworker|stockbroker|store manager|student|
+surgeon|surveyor|tailor|tax preparer|taxi driver|teacher|teacher's aide|technician|
+telemarketer|teller|therapist|tile setter|toolmaker|tour guide|translator|truck driver|
+tutor|typist|upholsterer|urban planner|veterinarian|veterinary technician|waiter|waitress|
+warehouse worker|watchmaker|web developer|welder|writer|youth counselor|zookeeper|
+bus mechanic|school nurse|retired teacher|retired nurse|retired engineer|
+retired police officer|retired firefighter|CNA|LPN|EMT|security officer|housecleaner|
+child care worker|day care worker|construction manager|electrical engineer|
+mechanical engineer|chemical engineer|hospital administrator|medical assistant|
+lab technician|phlebotomist|pharmacy technician|x-ray technician|ultrasound technician|
+bus aide|crossing guard|garbage collector|sanitation worker|meat cutter|line cook|
+short order cook|dairy farmer|cattle rancher|fruit picker|migrant worker|logger|
+sawmill worker|textile worker|shoe factory worker|auto mechanic|auto worker|
+assembly line worker|forklift operator|heavy equipment operator|train conductor|
+railroad engineer|ship captain|fishing boat captain|air traffic controller|
+flight engineer|mortgage broker|loan officer|claims adjuster|underwriter|
+investment banker|marketing manager|advertising executive|copywriter|proofreader|
+film director|producer|cameraman|sound engineer|stagehand|comedian|magician|
+professional golfer|tennis instructor|personal trainer|yoga instructor|dance instructor|
+music teacher|piano teacher|art teacher|substitute teacher|guidance counselor|
+school psychologist|college professor|graduate student|medical student|nursing student|
+law student|research assistant|lab assistant|teaching assistant|postdoctoral fellow|
+bus dispatcher|carpet installer|cement mason|chimney sweep|claims clerk|court reporter|
+dog groomer|fitness trainer|funeral director|hotel clerk|ironworker|landlord|
+lumberjack|mortician|office clerk|oil rig worker|painter and decorator|parking attendant|
+pest control worker|pizza delivery driver|quality inspector|refinery worker|
+school bus driver|shop owner|small business owner|stonemason|subway operator|
+tree trimmer|valet|vending machine repairer|window washer|bank manager|
+computer technician|it specialist|network administrator|systems analyst|
+tattoo artist|theology professor|veteran|unemployed|disabled|retired|homemaker"""
+
+# Words that look like names or places in notes but are not PHI: eponyms, drugs,
+# devices, units, abbreviations, ward jargon.
+CLINICAL_WORDS = """Swan-Ganz Swan Ganz Parkinson Parkinson's Foley Coumadin Alzheimer Alzheimer's
+Hodgkin Hodgkin's Crohn Crohn's Cushing Addison Bell's Babinski Kernig Brudzinski
+Murphy Murphy's McBurney Homan Homans Trendelenburg Fowler Sims Valsalva Heimlich
+Glasgow Apgar Ranson Wells Child-Pugh Pugh Gleason Breslow Clark Bishop Braden
+Norton Morse Richmond Ramsay Wernicke Korsakoff Guillain-Barre Guillain Barre
+Bell Graves Hashimoto Raynaud Kawasaki Marfan Down Turner Klinefelter Tourette
+Huntington Lou Gehrig Gehrig's Meniere Barrett Barrett's Mallory-Weiss Mallory Weiss
+Zollinger-Ellison Whipple Roux-en-Y Roux Nissen Billroth Hartmann Pfannenstiel
+Kocher Kussmaul Cheyne-Stokes Cheyne Stokes Korotkoff Levine Austin Flint Graham
+Steell Wolff-Parkinson-White Mobitz Wenckebach Brugada Osborn Holter Doppler
+Hickman Groshong Broviac PICC Port-a-cath Mediport Jackson-Pratt JP Hemovac Blake
+Penrose Salem Sump Dobhoff Corpak Levin Miller Macintosh Ambu BiPAP CPAP Bair Hugger
+Pleurevac Ohio Pneumovax Heparin Lovenox Warfarin Plavix Aspirin ASA Tylenol
+Motrin Advil Lasix Lopressor Metoprolol Captopril Lisinopril Norvasc Zocor Lipitor
+Protonix Pepcid Zantac Nexium Prilosec Colace Senna Dulcolax Ativan Haldol Versed
+Fentanyl Morphine Dilaudid Percocet Vicodin Oxycodone Neurontin Dilantin Keppra
+Depakote Tegretol Lamictal Zoloft Prozac Paxil Celexa Lexapro Wellbutrin Seroquel
+Zyprexa Risperdal Ambien Insulin Lantus Humalog NovoLog Regular NPH Glucophage
+Metformin Glipizide Zosyn Vancomycin Vanco Levaquin Cipro Flagyl Bactrim Keflex
+Ancef Ceftriaxone Rocephin Zithromax Azithromycin Unasyn Meropenem Gentamicin
+Tobramycin Fluconazole Diflucan Acyclovir Prednisone Solumedrol Decadron Albuterol
+Atrovent Combivent Flovent Advair Spiriva Digoxin Amiodarone Diltiazem Cardizem
+Nitroglycerin NTG Nitro Dopamine Dobutamine Levophed Neo-Synephrine Neo Vasopressin
+Propofol Diprivan Precedex Nimbex Vecuronium Succinylcholine Narcan Flumazenil
+Kayexalate Calcium Gluconate Magnesium Potassium KCL KPhos Sodium Bicarbonate
+Albumin PRBC FFP Platelets Cryo TPN PPN Ensure Jevity Promote Nepro Glucerna
+Pulmocare Impact Peptamen Boost Normal Saline NS LR D5W D5NS Thiamine Folate MVI
+Synthroid Levothyroxine Allopurinol Colchicine Flomax Proscar Detrol Aricept
+Namenda Sinemet Requip Mirapex Xanax Klonopin Valium Restoril Benadryl Phenergan
+Zofran Reglan Compazine Imodium Lomotil Carafate Sucralfate Maalox Mylanta
+mg mcg g kg ml mL cc L dL mmHg mEq meq units U IU gtt gtts tab tabs cap caps
+po PO pr PR iv IV im IM sc SC sq SQ SL ng NG ngt NGT ogt OGT peg PEG prn PRN qd QD
+bid BID tid TID qid QID qhs QHS qod QOD hs HS ac AC pc PC stat STAT npo NPO
+HR BP RR SpO2 SaO2 FiO2 PEEP PS CPAP SIMV AC IMV TV Vt RSBI ABG VBG CO2 pCO2 pO2
+WBC RBC Hct HCT Hgb HGB Plt PLT INR PT PTT BUN Cr Creat Na K Cl Mg Ca Phos Gluc
+ALT AST LDH CK CPK MB Trop Troponin BNP Lactate Lytes CBC BMP CMP UA LFTs
+CXR CT MRI MRA EKG ECG ECHO TTE TEE EEG EMG KUB US IVC SVC RA RV LA LV EF
+CABG PCI PTCA MI CHF COPD CAD HTN DM IDDM NIDDM CRF ESRD ARF AKI CKD UTI URI PNA
+DVT PE GI GU CNS MS ICU CCU MICU SICU CSRU NICU PACU ED ER OR EMS EMT ETT ET
+MAE PERRL PERRLA CTA RRR NSR SR ST SB AF AFib VT VF PVC PAC PAD PVD TIA CVA
+NKDA NKA ROS HPI PMH PSH SH FH ADL ADLs OOB DNR DNI CMO PCP SNF LTC VNA PT OT
+alert oriented lethargic sedated restless agitated calm cooperative confused
+afebrile febrile tachycardic bradycardic hypotensive hypertensive diaphoretic
+stable unstable intubated extubated suctioned ambulating voiding incontinent
+rhonchi crackles rales wheezes diminished clear coarse edema pitting trace
+pulses palpable dopplerable dressing incision drainage serosanguinous sanguinous
+bilious guaiac heme stool urine output foley drain chest tube sheath line
+a-line art line cvl cordis introducer pacer wires epicardial transvenous
+neuro cardiac resp pulm renal endo heme ID skin social dispo plan assessment
+impression diagnosis history physical exam allergies medications labs vitals
+admission discharge followup follow-up consult pending negative positive
+Gram Ziehl-Neelsen Wright Giemsa Papanicolaou Pap Mantoux PPD Tine Schilling
+Coombs Kleihauer Westergren Fick Frank-Starling Starling Bainbridge Bezold
+Jarisch Cushing's Horner Horner's Argyll Robertson Romberg Rinne Weber Snellen
+Allen Allen's Phalen Tinel Lachman McMurray Thompson Finkelstein Spurling Hoffmann
+Hoffman Chvostek Trousseau Grey Turner Cullen Rovsing Psoas Obturator Kehr
+Virchow Virchow's Sister Mary Joseph Krukenberg Blumer Meckel Meckel's Zenker
+Hirschsprung Wilms Ewing Burkitt Kaposi Merkel Paget Paget's Bowen Reed-Sternberg
+Sternberg Auer Howell-Jolly Heinz Pappenheimer Dohle Charcot Charcot-Leyden Leyden
+Curschmann Lewy Pick Creutzfeldt-Jakob Jakob Gerstmann Tay-Sachs Sachs Gaucher
+Niemann Fabry Pompe Wilson Wilson's Menkes Hunter Hurler Sanfilippo Morquio
+Ehlers-Danlos Ehlers Danlos Sjogren Sjogren's Behcet Reiter Still Still's Felty
+Wegener Wegener's Churg-Strauss Takayasu Buerger Henoch-Schonlein Schonlein
+Goodpasture Alport Berger Fanconi Bartter Gitelman Liddle Conn Conn's Nelson
+Sheehan Kallmann Prader-Willi DiGeorge Bruton Wiskott-Aldrich Chediak-Higashi
+Stevens-Johnson Johnson Lyme Rocky Mountain Epstein-Barr Epstein Barr Coxsackie
+Norwalk Legionella Klebsiella Pseudomonas Enterococcus Staph Strep MRSA VRE
+C.diff Clostridium Candida Aspergillus Pneumocystis PCP Serratia Proteus Acinetobacter"""
+
+TITLES = """Dr Dr. Doctor Mr Mr. Mrs Mrs. Ms Ms. Miss Mx Prof Prof. Professor Sr Sr.
+Jr Jr. II III IV MD M.D. DO D.O. RN R.N. NP PA PA-C CNA LPN RRT RT PharmD PhD
+Ph.D. MSW LICSW LCSW DDS DMD Rev Rev. Father Sister Nurse Attending Resident
+Intern Fellow Hon Hon. Sgt Capt Lt Col Gen"""
+
+RELATIONS = """wife husband son daughter mother father mom dad brother sister
+grandson granddaughter grandmother grandfather grandma grandpa aunt uncle niece
+nephew cousin friend neighbor neighbour partner fiance fiancee girlfriend boyfriend
+spouse sibling stepson stepdaughter stepmother stepfather guardian caregiver
+son-in-law daughter-in-law mother-in-law father-in-law sister-in-law brother-in-law
+proxy hcp family children kids"""
