@@ -1,0 +1,60 @@
+"""Annotation keys as the official i2b2 2014 evaluation script builds them.
+
+Each span becomes a hashable key; comparing two sets of keys is the whole of
+strict scoring. Names are upper-cased, so comparison is case-insensitive, and
+keys are set members, so a duplicated tag counts once. The end offset is
+always the last element of a key, so relaxed matching can group keys by
+``key[:-1]`` and compare ends.
+
+>>> from crfdeid.document import Span
+>>> sp = Span(4, 13, "name", "doctor")
+>>> span_key(sp)
+('NAME', 'DOCTOR', 4, 13)
+>>> span_key(sp, binary=True)
+(4, 13)
+>>> token_keys(sp, "Dr. John-Smith said")
+[('NAME', 'DOCTOR', 4, 8), ('NAME', 'DOCTOR', 9, 13)]
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from .. import schema
+
+#: What the token metric counts: runs of ASCII letters and digits.
+TOKEN_RUN = re.compile(r"[A-Za-z0-9]+")
+
+
+def span_key(span, binary: bool = False) -> tuple:
+    """``(PARENT, SUBTYPE, start, end)``, or ``(start, end)`` when ``binary``."""
+    if binary:
+        return (span.start, span.end)
+    return (span.category.upper(), span.subtype.upper(), span.start, span.end)
+
+
+def token_keys(span, text: str, binary: bool = False) -> list[tuple]:
+    """One key per ``[A-Za-z0-9]+`` run inside the span: ``(PARENT, SUBTYPE, run start, run end)``."""
+    head = () if binary else (span.category.upper(), span.subtype.upper())
+    # pos/endpos keep match offsets absolute and stop runs at the span edges.
+    return [head + (m.start(), m.end()) for m in TOKEN_RUN.finditer(text, span.start, span.end)]
+
+
+def restrict(spans: Iterable, hipaa: bool = False, include_idnum: bool = False,
+             categories: frozenset | None = None) -> list:
+    """Spans kept by a view: HIPAA subtypes only and/or some parent categories or subtypes.
+
+    ``categories`` holds upper-case parent category or subtype names; a span is
+    kept when its category or its subtype is among them.
+    """
+    allowed = schema.hipaa_subtypes(include_idnum) if hipaa else None
+    out = []
+    for sp in spans:
+        sub, cat = sp.subtype.upper(), sp.category.upper()
+        if allowed is not None and sub not in allowed:
+            continue
+        if categories is not None and cat not in categories and sub not in categories:
+            continue
+        out.append(sp)
+    return out

@@ -1,0 +1,213 @@
+"""Named scoring strategies, the metrics built from them, and micro/macro averaging.
+
+A *strategy* (registered under a versioned name in :data:`STRATEGIES`) turns
+the gold and system spans of one document into :class:`Counts`. A *metric*
+(:data:`METRICS`) is a strategy plus a view: binary (offsets only) and/or
+restricted to the HIPAA subtypes.
+
+Relaxed matching is many-to-many, as in the official script whose fuzzy
+equality (same parent, start and subtype, ends at most 2 apart) drives set
+operations: a gold key counts as found when *some* system key matches it
+(recall), a system key counts as correct when it matches *some* gold key
+(precision). So ``tp`` (gold side) and ``tp_sys`` (system side) may differ
+for relaxed scores; they are equal for strict and token scores.
+
+>>> c = Counts(tp=3, fp=1, fn=2)
+>>> s = Scores.micro([c])
+>>> round(s.precision, 4), round(s.recall, 4), round(s.f1, 4)
+(0.75, 0.6, 0.6667)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..registry import Registry
+from .keys import span_key, token_keys
+
+STRATEGIES = Registry("scoring strategy")
+
+#: End offsets may differ by at most this many characters in relaxed matching.
+RELAXED_END_SLACK = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Match counts of one document (or pooled): ``tp`` gold side, ``tp_sys`` system side."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tp_sys: int | None = None
+
+    def __post_init__(self):
+        if self.tp_sys is None:
+            object.__setattr__(self, "tp_sys", self.tp)
+
+    def __add__(self, other: "Counts") -> "Counts":
+        return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
+                      self.tp_sys + other.tp_sys)
+
+    @property
+    def gold(self) -> int:
+        """Distinct gold items."""
+        return self.tp + self.fn
+
+    @property
+    def system(self) -> int:
+        """Distinct system items."""
+        return self.tp_sys + self.fp
+
+    @property
+    def precision(self) -> float:
+        return _ratio(self.tp_sys, self.system)
+
+    @property
+    def recall(self) -> float:
+        return _ratio(self.tp, self.gold)
+
+
+def _ratio(num: int, den: int) -> float:
+    # The official script answers 0.0 to a zero division (no gold, or no system items).
+    return num / den if den else 0.0
+
+
+def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
+    """F-beta of a precision and a recall; 0.0 when both are 0."""
+    b2 = beta * beta
+    den = b2 * precision + recall
+    return (1 + b2) * precision * recall / den if den else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Precision, recall and F1 with the pooled counts behind them.
+
+    For macro scores ``precision_sd``/``recall_sd`` hold the (population)
+    standard deviations of the per-document values and ``docs`` their number.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    tp: int
+    fp: int
+    fn: int
+    tp_sys: int
+    precision_sd: float | None = None
+    recall_sd: float | None = None
+    docs: int | None = None
+
+    @classmethod
+    def micro(cls, per_doc: Iterable[Counts]) -> "Scores":
+        """Scores of the pooled counts (the official "primary" figures)."""
+        total = sum(per_doc, Counts())
+        p, r = total.precision, total.recall
+        return cls(p, r, f_measure(p, r), total.tp, total.fp, total.fn, total.tp_sys)
+
+    @classmethod
+    def macro(cls, per_doc: Iterable[Counts]) -> "Scores":
+        """Mean per-document precision and recall; F1 from those means.
+
+        A document with neither gold nor system items counts 0 for both, as
+        in the official script.
+        """
+        per_doc = list(per_doc)
+        total = sum(per_doc, Counts())
+        ps = [c.precision for c in per_doc]
+        rs = [c.recall for c in per_doc]
+        p, p_sd = _mean_sd(ps)
+        r, r_sd = _mean_sd(rs)
+        return cls(p, r, f_measure(p, r), total.tp, total.fp, total.fn, total.tp_sys,
+                   p_sd, r_sd, len(per_doc))
+
+    def as_dict(self) -> dict:
+        d = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+             "tp": self.tp, "fp": self.fp, "fn": self.fn, "tp_sys": self.tp_sys}
+        if self.docs is not None:
+            d.update(precision_sd=self.precision_sd, recall_sd=self.recall_sd, docs=self.docs)
+        return d
+
+
+def _mean_sd(values: list[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    mean = math.fsum(values) / len(values)
+    return mean, math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+
+
+# --- strategies -------------------------------------------------------------
+
+def _exact(gold: set, system: set) -> Counts:
+    tp = len(gold & system)
+    return Counts(tp, len(system) - tp, len(gold) - tp)
+
+
+@STRATEGIES.register("strict.v1")
+def strict(gold_spans, sys_spans, text: str, binary: bool = False) -> Counts:
+    """All key parts equal (offsets only when ``binary``)."""
+    return _exact({span_key(s, binary) for s in gold_spans},
+                  {span_key(s, binary) for s in sys_spans})
+
+
+@STRATEGIES.register("token.v1")
+def token(gold_spans, sys_spans, text: str, binary: bool = False) -> Counts:
+    """Items are the ``[A-Za-z0-9]+`` runs inside each annotation, keyed with its type."""
+    return _exact({k for s in gold_spans for k in token_keys(s, text, binary)},
+                  {k for s in sys_spans for k in token_keys(s, text, binary)})
+
+
+@STRATEGIES.register("relaxed.v1")
+def relaxed(gold_spans, sys_spans, text: str, binary: bool = False) -> Counts:
+    """Parent, subtype and start equal; ends at most :data:`RELAXED_END_SLACK` apart."""
+    gold = {span_key(s, binary) for s in gold_spans}
+    system = {span_key(s, binary) for s in sys_spans}
+    found = _fuzzy_hits(gold, system)
+    correct = _fuzzy_hits(system, gold)
+    return Counts(found, len(system) - correct, len(gold) - found, correct)
+
+
+def _fuzzy_hits(keys: set, others: set) -> int:
+    """How many of ``keys`` have a relaxed match among ``others``."""
+    ends = defaultdict(list)
+    for k in others:
+        ends[k[:-1]].append(k[-1])
+    return sum(1 for k in keys
+               if any(abs(e - k[-1]) <= RELAXED_END_SLACK for e in ends.get(k[:-1], ())))
+
+
+# --- metrics ----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A named way of scoring: a strategy, optionally binary and/or HIPAA-only."""
+
+    name: str
+    strategy: str
+    binary: bool = False
+    hipaa: bool = False
+
+    def count(self, gold_spans, sys_spans, text: str) -> Counts:
+        """Counts of one document; spans must already be restricted to this metric's view."""
+        return STRATEGIES.get(self.strategy)(gold_spans, sys_spans, text, binary=self.binary)
+
+
+#: Every metric of a report, in the order of the official tables.
+METRICS = {m.name: m for m in (
+    Metric("strict", "strict.v1"),
+    Metric("relaxed", "relaxed.v1"),
+    Metric("token", "token.v1"),
+    Metric("hipaa_strict", "strict.v1", hipaa=True),
+    Metric("hipaa_relaxed", "relaxed.v1", hipaa=True),
+    Metric("hipaa_token", "token.v1", hipaa=True),
+    Metric("binary_strict", "strict.v1", binary=True),
+    Metric("binary_token", "token.v1", binary=True),
+    Metric("binary_hipaa_strict", "strict.v1", binary=True, hipaa=True),
+    Metric("binary_hipaa_token", "token.v1", binary=True, hipaa=True),
+)}
+
+#: Metrics of the per-category and per-subtype blocks (typed, not HIPAA-restricted).
+TYPED_METRICS = ("strict", "relaxed", "token")
