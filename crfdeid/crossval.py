@@ -1,0 +1,317 @@
+"""Patient-grouped cross-validation of a CRF configuration.
+
+For each fold a model is trained (:func:`crfdeid.model.train_model`) on the
+other folds and tags the held-out one; :func:`crfdeid.scoring.evaluate` scores
+every fold and the pooled held-out predictions (all folds together, which is
+what the targets refer to). With ``--o-thresholds`` each held-out fold is
+tagged once more per threshold of recall-oriented decoding (a token is PHI
+when the marginal probability of ``O`` falls below the threshold), showing the
+precision/recall trade-off.
+
+Only document ids, counts and scores are printed, never note text.
+
+Example::
+
+    python -m crfdeid.crossval --config configs/physionet.yaml --folds 10 \\
+        --jobs 2 --o-thresholds 0.5,0.7,0.9 --json crossval.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from . import schema
+from .document import Document
+from .errors import CrfdeidError
+from .splits import WEIGHTS, kfold
+
+#: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
+HEADLINE = (("binary token", "binary_token"), ("strict", "strict"))
+#: Parent categories reported per run (PhysioNet has no PROFESSION/ID, they show as empty).
+CATEGORIES = tuple(schema.CATEGORIES)
+
+
+@dataclass
+class Task:
+    """One training + tagging job: train on ``train``, tag ``test`` (at each threshold)."""
+
+    key: tuple
+    config: dict
+    train: list
+    test: list
+    thresholds: tuple = ()
+
+
+@dataclass
+class Outcome:
+    """Predicted spans of a task's test documents, per threshold (``None`` = model default)."""
+
+    key: tuple
+    spans: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def run_task(task: Task) -> Outcome:
+    """Train on the task's training documents and tag its test documents."""
+    from .model import train_model
+
+    t0 = time.perf_counter()
+    model = train_model(task.train, task.config, progress=False)
+    out = Outcome(task.key)
+    out.spans[None] = [list(doc.spans) for doc in model.tag_many(task.test)]
+    for t in task.thresholds:
+        out.spans[t] = [list(model.tag(doc, o_threshold=t).spans) for doc in task.test]
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def run_tasks(tasks: Sequence[Task], jobs: int = 1, progress: bool = False,
+              desc: str = "folds") -> dict:
+    """Run tasks, in ``jobs`` worker processes when above 1; ``{key: Outcome}``."""
+    bar = _bar(len(tasks), desc, progress)
+    results = {}
+    try:
+        if jobs <= 1 or len(tasks) <= 1:
+            for task in tasks:
+                results[task.key] = run_task(task)
+                bar.update(1)
+        else:
+            with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+                futures = [pool.submit(run_task, task) for task in tasks]
+                for fut in as_completed(futures):
+                    out = fut.result()
+                    results[out.key] = out
+                    bar.update(1)
+    finally:
+        bar.close()
+    return results
+
+
+def _bar(total: int, desc: str, progress: bool):
+    from tqdm import tqdm
+    return tqdm(total=total, desc=desc, unit="run", disable=not progress or not sys.stderr.isatty())
+
+
+def summarize(report) -> dict:
+    """The headline figures of a scoring report as a flat, JSON-able dict."""
+    out = {}
+    for metric in ("binary_token", "strict", "relaxed", "token", "binary_strict"):
+        s = report.micro[metric]
+        out[metric] = {"precision": s.precision, "recall": s.recall, "f1": s.f1,
+                       "tp": s.tp, "fp": s.fp, "fn": s.fn}
+    out["category_strict_f1"] = {}
+    for cat in CATEGORIES:
+        try:
+            s = report.by_category[cat]["strict"]
+        except KeyError:  # a category absent from gold and predictions
+            continue
+        if s.tp + s.fp + s.fn:
+            out["category_strict_f1"][cat] = s.f1
+    return out
+
+
+def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed: int = 0,
+                  by: str = "documents", thresholds: Sequence[float] = (), jobs: int = 1,
+                  progress: bool = False) -> dict:
+    """Cross-validate ``config`` on ``docs`` with patient-grouped folds.
+
+    Parameters
+    ----------
+    docs : sequence of Document
+        Annotated documents; ``doc.group`` keeps a patient in one fold.
+    config : dict
+        A fully resolved config (:func:`crfdeid.config.load_config`).
+    folds, seed, by
+        See :func:`crfdeid.splits.kfold`.
+    thresholds : sequence of float
+        ``O``-marginal thresholds to sweep on the held-out folds.
+    jobs : int
+        Folds trained at the same time, each in its own process.
+
+    Returns
+    -------
+    dict
+        ``per_fold`` (sizes, seconds, :func:`summarize` figures), ``pooled``
+        (figures), ``pooled_report`` (full :meth:`to_dict`), ``thresholds``
+        (pooled figures per threshold) and ``predictions`` (held-out documents
+        with predicted spans; not JSON-able, :func:`main` writes them as i2b2).
+    """
+    docs = list(docs)
+    splits = kfold(docs, folds, seed=seed, by=by)
+    tasks = [Task((f.index,), config, [docs[i] for i in f.train], [docs[i] for i in f.test],
+                  tuple(thresholds)) for f in splits]
+    outcomes = run_tasks(tasks, jobs=jobs, progress=progress)
+    return collect(docs, splits, outcomes, thresholds)
+
+
+def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key=()) -> dict:
+    """Score the outcomes of one cross-validation (``outcomes[key + (fold,)]``)."""
+    from .scoring import evaluate
+
+    per_fold, gold_all, pred_all = [], [], {t: [] for t in (None, *thresholds)}
+    for f in splits:
+        out = outcomes[key + (f.index,)]
+        gold = [docs[i] for i in f.test]
+        preds = {t: [g.with_spans(s) for g, s in zip(gold, out.spans[t])] for t in out.spans}
+        per_fold.append({"fold": f.index, "documents": len(gold),
+                         "patients": len({g.group for g in gold}),
+                         "train_documents": len(f.train), "seconds": round(out.seconds, 1),
+                         "scores": summarize(evaluate(gold, preds[None]))})
+        gold_all += gold
+        for t in pred_all:
+            pred_all[t] += preds[t]
+    pooled = evaluate(gold_all, pred_all[None])
+    return {
+        "per_fold": per_fold,
+        "pooled": summarize(pooled),
+        "pooled_report": pooled.to_dict(),
+        "thresholds": [{"o_threshold": t, **summarize(evaluate(gold_all, pred_all[t]))}
+                       for t in thresholds],
+        "predictions": pred_all[None],
+    }
+
+
+def _prf(fig: dict) -> list[str]:
+    return [f"{fig['precision']:.3f}", f"{fig['recall']:.3f}", f"{fig['f1']:.3f}"]
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
+    """A GitHub-flavoured markdown table.
+
+    >>> print(markdown_table(["a", "b"], [[1, "x"]]))
+    | a | b |
+    |---|---|
+    | 1 | x |
+    """
+    lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(str, r)) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def render(result: dict) -> str:
+    """Per-fold table, pooled figures and the threshold sweep, as markdown."""
+    head = ["fold", "docs", "patients"] + [f"{name} {m}" for name, _ in HEADLINE for m in ("P", "R", "F1")]
+    rows = [[f["fold"], f["documents"], f["patients"]]
+            + [v for _, metric in HEADLINE for v in _prf(f["scores"][metric])]
+            for f in result["per_fold"]]
+    pooled = result["pooled"]
+    parts = ["Per fold (held-out documents):", "", markdown_table(head, rows), "",
+             "Pooled over all held-out folds (micro):", "",
+             markdown_table(["measure", "P", "R", "F1", "TP", "FP", "FN"],
+                            [[m] + _prf(pooled[m]) + [pooled[m][k] for k in ("tp", "fp", "fn")]
+                             for m in ("binary_token", "token", "strict", "relaxed",
+                                       "binary_strict")]),
+             "", "Strict F1 per parent category (pooled):", "",
+             markdown_table(list(pooled["category_strict_f1"]),
+                            [[f"{v:.3f}" for v in pooled["category_strict_f1"].values()]])]
+    if result["thresholds"]:
+        rows = [[t["o_threshold"]] + _prf(t["binary_token"]) + _prf(t["strict"])
+                for t in result["thresholds"]]
+        rows.insert(0, ["model default"] + _prf(pooled["binary_token"]) + _prf(pooled["strict"]))
+        parts += ["", "Recall-oriented decoding (pooled): token is PHI when P(O) < threshold", "",
+                  markdown_table(["o_threshold", "bin-token P", "bin-token R", "bin-token F1",
+                                  "strict P", "strict R", "strict F1"], rows)]
+    return "\n".join(parts) + "\n"
+
+
+def provenance() -> dict:
+    """crfdeid version and git commit (when run from a checkout) for result files."""
+    from . import __version__
+    info = {"crfdeid": __version__}
+    try:
+        info["commit"] = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
+            capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return info
+
+
+def parse_thresholds(text: str | None) -> tuple[float, ...]:
+    """``"0.5,0.7"`` -> ``(0.5, 0.7)``; each must lie in (0, 1]."""
+    if not text:
+        return ()
+    try:
+        values = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"thresholds must be numbers like 0.5,0.7: {text!r}")
+    if any(not 0 < v <= 1 for v in values):
+        raise argparse.ArgumentTypeError(f"thresholds must lie in (0, 1]: {text!r}")
+    return values
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m crfdeid.crossval", description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python -m crfdeid.crossval --config configs/physionet.yaml "
+               "--folds 10 --jobs 2 --o-thresholds 0.5,0.7,0.9 --json cv.json")
+    p.add_argument("--config", required=True, help="config YAML (its `train` inputs are folded)")
+    p.add_argument("--train", action="append", metavar="FORMAT:PATH",
+                   help="corpus to fold instead of the config's `train` (repeatable)")
+    p.add_argument("--folds", type=int, default=10, help="number of folds (default 10)")
+    p.add_argument("--seed", type=int, default=None, help="fold seed (default: config seed or 0)")
+    p.add_argument("--by", choices=WEIGHTS, default="documents", help="balance folds on")
+    p.add_argument("--jobs", type=int, default=1, help="folds trained in parallel (processes)")
+    p.add_argument("--o-thresholds", type=parse_thresholds, default=(),
+                   help="comma-separated O-marginal thresholds to sweep, e.g. 0.5,0.7,0.9")
+    p.add_argument("--json", metavar="FILE", help="write all figures as JSON ('-' = stdout)")
+    p.add_argument("--out", metavar="DIR",
+                   help="write crossval.md, crossval.json and held-out predictions (i2b2) here")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no table on stdout")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    from .config import load_config
+    from .io import read_all, write
+
+    try:
+        config = load_config(args.config)
+        specs = args.train or config.get("train") or []
+        if not specs:
+            raise CrfdeidError(f"{args.config}: no `train` inputs to cross-validate; "
+                               "give --train FORMAT:PATH")
+        docs = read_all(specs)
+        seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
+        if not args.quiet:
+            print(f"cross-validating {args.config} on {len(docs)} documents "
+                  f"({len({d.group for d in docs})} patients), {args.folds} folds, seed {seed}",
+                  file=sys.stderr)
+        result = crossvalidate(docs, config, args.folds, seed, args.by, args.o_thresholds,
+                               args.jobs, progress=not args.quiet)
+    except CrfdeidError as exc:
+        print(f"crossval: error: {exc}", file=sys.stderr)
+        return 1
+    result = {"config": args.config, "inputs": list(specs), "folds": args.folds, "seed": seed,
+              "by": args.by, **provenance(), **result}
+    text = render(result)
+    if not args.quiet:
+        sys.stdout.write(text)
+    predictions = result.pop("predictions")
+    if args.json:
+        data = json.dumps(result, indent=2, sort_keys=False) + "\n"
+        if args.json == "-":
+            sys.stdout.write(data)
+        else:
+            Path(args.json).write_text(data, encoding="utf-8")
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "crossval.md").write_text(text, encoding="utf-8")
+        (out / "crossval.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        write(predictions, "i2b2", out / "predictions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
