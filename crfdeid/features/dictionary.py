@@ -1,0 +1,86 @@
+"""Dictionary templates: gazetteer membership (word level and multi-word phrases).
+
+Lists come from :mod:`crfdeid.gazetteers` (``gazetteers/<name>.txt``), loaded
+lazily and cached there. The clinical/common-word lists argue against PHI.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..errors import ConfigError
+from . import TOKEN_TEMPLATES, WORD_TEMPLATES
+
+#: Gazetteers consulted for single words, and the short attribute each sets.
+WORD_LISTS = {
+    "first_male": "g:first", "first_female": "g:first", "surnames": "g:sur",
+    "cities": "g:city", "states": "g:state", "state_abbrevs": "g:st_abbr",
+    "countries": "g:country", "street_suffixes": "g:street_sfx", "months": "g:month",
+    "days": "g:day", "holidays": "g:holiday", "hospital_words": "g:hosp_word",
+    "organization_words": "g:org_word", "professions": "g:prof",
+    "common_words": "g:common", "clinical_words": "g:clinical",
+}
+#: Gazetteers whose multi-word entries are matched as token sequences.
+PHRASE_LISTS = {"cities": "city", "hospitals": "hosp", "organizations": "org",
+                "street_names": "street", "countries": "country", "states": "state",
+                "professions": "prof"}
+
+
+def _gaz():
+    try:
+        from .. import gazetteers
+    except ImportError as exc:  # pragma: no cover - only before the module exists
+        raise ConfigError(f"the dictionary feature group needs crfdeid.gazetteers ({exc})") from None
+    return gazetteers
+
+
+@lru_cache(maxsize=1)
+def _word_sets():
+    gaz = _gaz()
+    known = set(gaz.names())
+    return [(attr, gaz.load(name)) for name, attr in WORD_LISTS.items() if name in known]
+
+
+@WORD_TEMPLATES.register("gazetteer.v1")
+def gazetteer(w: str) -> dict:
+    """``g:<list>`` for every gazetteer that contains the lower-cased word."""
+    lw = w.lower()
+    return {attr: True for attr, entries in _word_sets() if lw in entries}
+
+
+@lru_cache(maxsize=1)
+def _phrase_index():
+    from ..tokenize import token_offsets
+    gaz = _gaz()
+    known = set(gaz.names())
+    index: dict = {}
+    for name, attr in PHRASE_LISTS.items():
+        if name not in known:
+            continue
+        for entry in gaz.load(name):
+            toks = tuple(entry[s:e] for s, e in token_offsets(entry))
+            if len(toks) < 2 or len(toks) > 8:
+                continue
+            index.setdefault(toks[0], {}).setdefault(len(toks), {}).setdefault(toks, set()).add(attr)
+    return index
+
+
+@TOKEN_TEMPLATES.register("gazetteer_phrases.v1")
+def gazetteer_phrases(text: str, tokens) -> list[list[str]]:
+    """``gp:<list>`` on every token of a multi-word gazetteer entry found in the text."""
+    index = _phrase_index()
+    low = [t.text.lower() for t in tokens]
+    out = [[] for _ in tokens]
+    n = len(low)
+    for i, w in enumerate(low):
+        by_len = index.get(w)
+        if not by_len:
+            continue
+        for k, entries in by_len.items():
+            if i + k > n:
+                continue
+            attrs = entries.get(tuple(low[i:i + k]))
+            if attrs:
+                for j in range(i, i + k):
+                    out[j].extend(f"gp:{a}" for a in sorted(attrs))
+    return out

@@ -1,0 +1,125 @@
+"""Pattern templates in the spirit of MIST: regexes on the word and on the raw text.
+
+The tokenizer splits ``7/22/2098`` into five tokens, so a word-level regex
+cannot see a date. :func:`text_patterns` therefore runs text-level regexes
+once per document over the raw text and marks every token a match covers
+(``pat:date`` on each, plus ``pat:date:B`` on the first); word-level templates
+cover the shapes of single tokens (4- and 5-digit runs, years, real numbers).
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import regex
+
+from . import TOKEN_TEMPLATES, WORD_TEMPLATES
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?"
+
+#: Text-level patterns, name -> compiled regex (case-insensitive, word-bounded).
+TEXT_PATTERNS = {
+    "date": regex.compile(
+        rf"""(?<![\w/.-])(?:
+            \d{{1,2}}\s?[/-]\s?\d{{1,2}}(?:\s?[/-]\s?(?:\d{{4}}|\d{{2}}))?   # 7/22, 7/22/98
+          | \d{{4}}[/-]\d{{1,2}}[/-]\d{{1,2}}                              # 2098-07-22
+          | \d{{1,2}}\.\d{{1,2}}\.(?:\d{{4}}|\d{{2}})                        # 7.22.98
+          | {_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:\d{{4}}|'?\d{{2}}))?
+          | \d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?(?:,?\s+\d{{4}})?
+          | {_MONTH}\.?\s+(?:of\s+)?\d{{4}}
+          | (?:19|20)\d{{2}}s?
+          | {_DAY}
+          | {_MONTH}
+        )(?![\w/-])""", regex.I | regex.X),
+    "phone": regex.compile(
+        r"(?<![\w-])(?:\(\s?\d{3}\s?\)\s?|\d{3}\s?[-.]\s?)?\d{3}\s?[-.]\s?\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])",
+        regex.I),
+    "ssn": regex.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])"),
+    "email": regex.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "url": regex.compile(r"(?:https?://|www\.)[^\s<>\"]+|\b[\w-]+\.(?:com|org|net|edu|gov)\b", regex.I),
+    "ip": regex.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.])"),
+    "age": regex.compile(
+        r"(?<!\w)\d{1,3}\s*(?:-\s*)?(?:yo|y/o|y\.o\.?|yrs?\.?(?:\s+old)?|years?(?:\s*-?\s*old)?|"
+        r"year-old|yr-old|m/o|months?\s+old|mo\.?\s+old)(?!\w)", regex.I),
+    "time": regex.compile(r"(?<![\w:])\d{1,2}\s?:\s?\d{2}(?:\s?(?:am|pm|a|p))?(?![\w:])", regex.I),
+    "id": regex.compile(r"(?<!\w)(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?!\w)"),
+    "number_unit": regex.compile(r"(?<!\w)\d+(?:\.\d+)?\s?(?:mg|mcg|ml|cc|kg|g|mmhg|l|units?|meq|%)(?!\w)", regex.I),
+}
+
+
+def match_tokens(text: str, tokens, patterns=None) -> list[list[str]]:
+    """Per-token attributes ``pat:<name>`` for every text-level match covering the token.
+
+    >>> from crfdeid.tokenize import tokenize
+    >>> toks = tokenize("seen 7/22/98 by")
+    >>> match_tokens("seen 7/22/98 by", toks)[1:3]
+    [['pat:date', 'pat:date:B'], ['pat:date']]
+    """
+    patterns = TEXT_PATTERNS if patterns is None else patterns
+    out = [[] for _ in tokens]
+    if not tokens:
+        return out
+    starts = [t.start for t in tokens]
+    for name, rx in patterns.items():
+        attr, first = f"pat:{name}", f"pat:{name}:B"
+        for m in rx.finditer(text):
+            s, e = m.span()
+            i = bisect.bisect_left(starts, s)
+            if i < len(tokens) and tokens[i].start == s:
+                out[i].append(attr)
+                out[i].append(first)
+                i += 1
+            while i < len(tokens) and tokens[i].start < e:
+                out[i].append(attr)
+                i += 1
+    return out
+
+
+@TOKEN_TEMPLATES.register("text_patterns.v1")
+def text_patterns(text: str, tokens) -> list[list[str]]:
+    """Text-level regex matches (dates, phones, SSN, email, URL, IP, ages, times, IDs)."""
+    return match_tokens(text, tokens)
+
+
+_YEAR = regex.compile(r"(?:19|20)\d\d")
+_REAL = regex.compile(r"\d+\.\d+")
+
+
+@WORD_TEMPLATES.register("digits.v1")
+def digits(w: str) -> dict:
+    """Digit-run shapes: 1-2 digits, 3, 4 (year-like or not), 5 (ZIP-like), 6+ digits.
+
+    >>> digits("2098"), digits("02115"), digits("Lee")
+    ({'digits': 'year'}, {'digits': '5'}, {})
+    """
+    if not w.isdigit():
+        return {}
+    n = len(w)
+    if n == 4:
+        return {"digits": "year" if _YEAR.fullmatch(w) else "4"}
+    if n <= 2:
+        v = int(w)
+        return {"digits": "day" if 1 <= v <= 31 else "2"}
+    return {"digits": str(n) if n <= 5 else "6+"}
+
+
+@WORD_TEMPLATES.register("word_patterns.v1")
+def word_patterns(w: str) -> dict:
+    """Whole-token forms: real number, alphanumeric id, month/day name, ordinal.
+
+    >>> word_patterns("A123B")
+    {'alnum_id': True}
+    """
+    out = {}
+    if _REAL.fullmatch(w):
+        out["real"] = True
+    if len(w) >= 3 and any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and w.isalnum():
+        out["alnum_id"] = True
+    lw = w.lower()
+    if regex.fullmatch(_MONTH, lw):
+        out["month"] = True
+    elif regex.fullmatch(_DAY, lw):
+        out["weekday"] = True
+    return out

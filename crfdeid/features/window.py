@@ -1,0 +1,207 @@
+"""The featurizer: feature-set resolution, per-type caching and the one +-window.
+
+A feature set (``features/*.yaml``) is plain data::
+
+    name: full
+    groups: {lexical: true, orthographic: true, pattern: true, dictionary: true, context: true}
+    window: 2          # +-window over word templates
+    token_window: 1    # +-window over token (document context) templates
+    bigrams: true      # lower-cased bigrams with the previous and next token
+
+Each group names its templates (:data:`GROUPS`); ``extra_word``/``extra_token``
+add registered templates by name, ``windowed`` overrides which word templates
+are copied to the neighbours. :func:`resolve_feature_set` turns this into the
+explicit lists (``word``, ``windowed``, ``token``) stored in every model.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError, RegistryError
+from . import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
+
+#: Feature groups (He et al. 2015, table 2): word templates, which of them are
+#: windowed, token templates.
+GROUPS = {
+    "lexical": {"word": ["word.v1", "lower.v1", "prefix.v1", "suffix.v1"],
+                "windowed": ["lower.v1"], "token": []},
+    "orthographic": {"word": ["shape.v1", "short_shape.v1", "length.v1", "flags.v1"],
+                     "windowed": ["shape.v1"], "token": ["glued.v1"]},
+    "pattern": {"word": ["digits.v1", "word_patterns.v1"], "windowed": ["digits.v1"],
+                "token": ["text_patterns.v1"]},
+    "dictionary": {"word": ["gazetteer.v1"], "windowed": ["gazetteer.v1"],
+                   "token": ["gazetteer_phrases.v1"]},
+    "context": {"word": [], "windowed": [], "token": ["line.v1", "section.v1", "triggers.v1"]},
+}
+
+FEATURE_SET_KEYS = {
+    "name": None, "groups": {}, "window": 2, "token_window": 1, "bigrams": True,
+    "extra_word": [], "extra_token": [], "windowed": None,
+    # Filled in by resolution; accepted on input so a resolved set resolves to itself.
+    "word": None, "token": None,
+}
+_CACHE_LIMIT = 1_000_000
+
+
+def resolve_feature_set(spec: dict, path=None) -> dict:
+    """Validate a feature-set mapping and fill in the explicit template lists.
+
+    Raises
+    ------
+    ConfigError
+        Unknown keys, groups or template names (the message lists the allowed ones).
+
+    >>> fs = resolve_feature_set({"groups": {"lexical": True}, "window": 1})
+    >>> fs["word"], fs["windowed"], fs["token"]
+    (['word.v1', 'lower.v1', 'prefix.v1', 'suffix.v1'], ['lower.v1'], [])
+    """
+    if not isinstance(spec, dict):
+        raise ConfigError(f"a feature set must be a mapping, not {type(spec).__name__}", path=path)
+    unknown = set(spec) - set(FEATURE_SET_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown feature-set key(s) {', '.join(sorted(unknown))}; "
+                          f"allowed: {', '.join(FEATURE_SET_KEYS)}", path=path)
+    fs = {k: spec.get(k, v) for k, v in FEATURE_SET_KEYS.items()}
+    groups = dict(fs["groups"] or {})
+    bad = set(groups) - set(GROUPS)
+    if bad:
+        raise ConfigError(f"unknown feature group(s) {', '.join(sorted(bad))}; "
+                          f"known: {', '.join(GROUPS)}", path=path)
+    for key in ("window", "token_window"):
+        if not isinstance(fs[key], int) or isinstance(fs[key], bool) or not 0 <= fs[key] <= 10:
+            raise ConfigError(f"feature-set {key} must be an integer 0-10, not {fs[key]!r}", path=path)
+    on = [g for g in GROUPS if groups.get(g)]
+    word = [t for g in on for t in GROUPS[g]["word"]] + list(fs["extra_word"] or [])
+    token = [t for g in on for t in GROUPS[g]["token"]] + list(fs["extra_token"] or [])
+    if spec.get("word") is not None and not groups:
+        word, token = list(spec["word"]), list(spec.get("token") or [])
+    windowed = fs["windowed"]
+    if windowed is None:
+        windowed = [t for g in on for t in GROUPS[g]["windowed"]] if groups else list(word)
+    for names, reg in ((word, WORD_TEMPLATES), (token, TOKEN_TEMPLATES), (windowed, WORD_TEMPLATES)):
+        for name in names:
+            try:
+                reg.get(name)
+            except RegistryError as exc:
+                raise ConfigError(str(exc), path=path) from None
+    if set(windowed) - set(word):
+        raise ConfigError(f"windowed template(s) {', '.join(sorted(set(windowed) - set(word)))} "
+                          "are not among the word templates", path=path)
+    fs.update(groups={g: bool(groups.get(g)) for g in GROUPS}, word=_dedupe(word),
+              token=_dedupe(token), windowed=_dedupe(windowed),
+              bigrams=bool(fs["bigrams"]) and ("lexical" in on or not groups))
+    return fs
+
+
+def _dedupe(names):
+    return list(dict.fromkeys(names))
+
+
+class Featurizer:
+    """Turn tokens into lists of CRFsuite attribute strings, one list per token.
+
+    Parameters
+    ----------
+    feature_set : dict
+        A feature-set mapping (resolved here with :func:`resolve_feature_set`).
+    """
+
+    def __init__(self, feature_set: dict):
+        fs = resolve_feature_set(feature_set)
+        self.feature_set = fs
+        self.window = fs["window"]
+        self.token_window = fs["token_window"]
+        self.bigrams = fs["bigrams"]
+        self._word = [WORD_TEMPLATES.get(n) for n in fs["word"]]
+        self._windowed = [WORD_TEMPLATES.get(n) for n in fs["windowed"]]
+        self._token = [TOKEN_TEMPLATES.get(n) for n in fs["token"]]
+        self._offsets = [o for o in range(-self.window, self.window + 1) if o]
+        self._base: dict = {}
+        self._near: dict = {o: {} for o in self._offsets}
+        self._pad = {o: f"{o:+d}:{'BOS' if o < 0 else 'EOS'}" for o in self._offsets}
+
+    # -- per word type, cached ------------------------------------------------
+    def word_attributes(self, word: str) -> list[str]:
+        """Attributes of a word at offset 0 (uncached)."""
+        out = []
+        for t in self._word:
+            out.extend(to_attributes(t(word)))
+        return out
+
+    def neighbour_attributes(self, word: str, offset: int) -> list[str]:
+        """Attributes a word contributes to the token ``offset`` positions away (uncached)."""
+        out = []
+        for t in self._windowed:
+            out.extend(to_attributes(t(word), f"{offset:+d}:"))
+        return out
+
+    def _cached(self, words):
+        base = self._base
+        if len(base) > _CACHE_LIMIT:
+            self.clear_cache()
+            base = self._base
+        for w in set(words):
+            if w not in base:
+                base[w] = self.word_attributes(w)
+                for o in self._offsets:
+                    self._near[o][w] = self.neighbour_attributes(w, o)
+
+    def clear_cache(self) -> None:
+        """Forget cached word types (memory stays bounded on endless streams)."""
+        self._base = {}
+        self._near = {o: {} for o in self._offsets}
+
+    # -- per document ---------------------------------------------------------
+    def featurize(self, text: str, tokens, cache: bool = True) -> list[list[str]]:
+        """Attribute lists for every token of a document.
+
+        Parameters
+        ----------
+        text : str
+            The document text (token templates look at it).
+        tokens : sequence of Token
+        cache : bool
+            Use the per-type cache (``False`` recomputes everything; same result).
+        """
+        words = [t.text for t in tokens]
+        n = len(words)
+        if cache:
+            self._cached(words)
+            base, near = self._base, self._near
+        else:
+            uniq = set(words)
+            base = {w: self.word_attributes(w) for w in uniq}
+            near = {o: {w: self.neighbour_attributes(w, o) for w in uniq} for o in self._offsets}
+        out = []
+        for i, w in enumerate(words):
+            f = list(base[w])
+            for o in self._offsets:
+                j = i + o
+                if 0 <= j < n:
+                    f.extend(near[o][words[j]])
+                elif j == -1 or j == n:
+                    f.append(self._pad[o])
+            out.append(f)
+        if self.bigrams and n:
+            low = [w.lower() for w in words]
+            for i in range(n):
+                prev = low[i - 1] if i else "<s>"
+                nxt = low[i + 1] if i + 1 < n else "</s>"
+                out[i].append(f"bi-1:{prev}|{low[i]}")
+                out[i].append(f"bi+1:{low[i]}|{nxt}")
+        tw = self.token_window
+        for tmpl in self._token:
+            cols = tmpl(text, tokens)
+            for i in range(n):
+                f = out[i]
+                f.extend(cols[i])
+                for o in range(1, tw + 1):
+                    if i - o >= 0:
+                        f.extend([f"-{o}:{a}" for a in cols[i - o]])
+                    if i + o < n:
+                        f.extend([f"+{o}:{a}" for a in cols[i + o]])
+        return out
+
+    def featurize_text(self, text: str) -> list[list[str]]:
+        """Tokenize with the default tokenizer and featurize (a convenience for examples)."""
+        from ..tokenize import tokenize
+        return self.featurize(text, tokenize(text))

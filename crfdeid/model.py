@@ -1,0 +1,344 @@
+"""Training, the model artifact, and tagging with recall-oriented decoding.
+
+A model is one file::
+
+    b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | CRFsuite model
+
+The manifest holds the fully resolved config, the feature-set definition,
+gazetteer checksums, the crfdeid version, the labels, training statistics and
+the size and SHA-256 of the CRFsuite part. :meth:`Model.load` checks all of it
+before the C library sees a byte, and refuses a corrupt or incompatible file
+with :class:`~crfdeid.errors.ModelError` naming the file.
+
+Training streams one CRFsuite sequence per segment (:func:`crfdeid.segment.segments`)
+into ``pycrfsuite.Trainer``; tagging labels each segment, then decodes the
+labels of the whole document at once (:func:`crfdeid.bio.decode`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import pycrfsuite
+
+from . import __version__
+from .bio import OUTSIDE, decode, encode
+from .config import load_config
+from .document import Document
+from .errors import CrfdeidError, ModelError
+from .features import Featurizer
+from .segment import segments
+from .tokenize import Token, tokenize
+
+MAGIC = b"CRFDEID-MODEL\n"
+FORMAT_VERSION = 1
+_CRF_MAGIC = b"lCRF"
+_MAX_MANIFEST = 64 * 1024 * 1024
+#: The model shipped inside the package (trained by ``make train``).
+DEFAULT_MODEL = Path(__file__).parent / "data" / "default-model"
+
+
+class ModelWarning(UserWarning):
+    """The model was built with other gazetteers than the ones installed."""
+
+
+def tokens_for(text: str, split_glued: bool = True) -> list[Token]:
+    """Tokens of ``text``; ``split_glued=False`` re-joins letter/digit runs glued together.
+
+    >>> [t.text for t in tokens_for("PEND01/26", split_glued=False)]
+    ['PEND01', '/', '26']
+    """
+    toks = tokenize(text)
+    if split_glued or not toks:
+        return toks
+    out = [toks[0]]
+    for t in toks[1:]:
+        prev = out[-1]
+        if prev.glued_right and prev.text[-1:].isalnum() and t.text[:1].isalnum():
+            out[-1] = Token(text[prev.start:t.end], prev.start, t.end, prev.glued_left, t.glued_right)
+        else:
+            out.append(t)
+    return out
+
+
+def _gazetteer_checksums(cfg) -> dict:
+    if not cfg["features"]["groups"].get("dictionary"):
+        return {}
+    try:
+        from . import gazetteers
+        return dict(gazetteers.checksums())
+    except Exception:  # pragma: no cover - gazetteers absent
+        return {}
+
+
+class _Trainer(pycrfsuite.Trainer):
+    """A trainer that reports iterations to a callback instead of printing."""
+
+    def __init__(self, *args, on_iter=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._on_iter = on_iter
+
+    def on_iteration(self, log, info):
+        if self._on_iter:
+            self._on_iter(info)
+
+
+def train_model(docs: Iterable[Document] | None, config, progress: bool = False) -> "Model":
+    """Train a CRF de-identifier.
+
+    Parameters
+    ----------
+    docs : iterable of Document, or None
+        Training documents (streamed once); ``None`` reads the config's ``train`` inputs.
+    config : dict, str or Path
+        A config (resolved with :func:`crfdeid.config.load_config`).
+    progress : bool
+        Show progress bars (documents, then iterations) on standard error.
+
+    Returns
+    -------
+    Model
+        With ``model.stats`` (documents, tokens, segments, features, iterations,
+        seconds, encoding problems by kind).
+    """
+    cfg = load_config(config)
+    if docs is None:
+        from .io import read_all
+        docs = read_all(cfg["train"])
+    featurizer = Featurizer(cfg["features"])
+    split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
+    params = {k: v for k, v in cfg["crf"].items() if k != "algorithm" and v is not None}
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(desc="featurize", unit="doc", disable=None)
+    t0 = time.perf_counter()
+    stats = Counter()
+    problems = Counter()
+    trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
+    for doc in docs:
+        toks = tokens_for(doc.text, split)
+        feats = featurizer.featurize(doc.text, toks)
+        enc = encode(toks, doc.spans)
+        problems.update(p.reason for p in enc.problems)
+        for a, b in segments(doc.text, toks, max_len):
+            trainer.append(feats[a:b], enc.labels[a:b])
+            stats["segments"] += 1
+        stats["documents"] += 1
+        stats["tokens"] += len(toks)
+        stats["spans"] += len(doc.spans)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    if not stats["segments"]:
+        raise ModelError("no training documents (or only empty ones)")
+    featurizer.clear_cache()
+    t1 = time.perf_counter()
+    ibar = None
+    if progress:
+        from tqdm import tqdm
+        ibar = tqdm(desc="train", unit="it", total=cfg["crf"].get("max_iterations"), disable=None)
+        trainer._on_iter = lambda info: ibar.update(1)
+    fd, tmp = tempfile.mkstemp(prefix="crfdeid-", suffix=".crfsuite")
+    os.close(fd)
+    try:
+        trainer.train(tmp)
+        crf_bytes = Path(tmp).read_bytes()
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+        if ibar is not None:
+            ibar.close()
+    lp = trainer.logparser
+    stats.update(features=lp.featgen_num_features or 0, iterations=len(lp.iterations))
+    info = dict(stats)
+    info.update(problems=dict(problems), featurize_seconds=round(t1 - t0, 2),
+                train_seconds=round(time.perf_counter() - t1, 2),
+                active_features=(lp.last_iteration or {}).get("active_features"))
+    return Model(crf_bytes, cfg, {"training": info, "gazetteers": _gazetteer_checksums(cfg)})
+
+
+class Model:
+    """A trained de-identifier: CRFsuite weights, resolved config and featurizer.
+
+    Use :func:`train_model` or :meth:`Model.load` to get one.
+    """
+
+    def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None):
+        self.config = config
+        self.path = path
+        self._crf = crf_bytes
+        self.manifest = {"format": FORMAT_VERSION, "crfdeid_version": __version__,
+                         **(manifest or {}), "config": config, "feature_set": config["features"]}
+        self.stats = self.manifest.get("training", {})
+        self.featurizer = Featurizer(config["features"])
+        self._tagger = pycrfsuite.Tagger()
+        try:
+            self._tagger.open_inmemory(crf_bytes)
+        except Exception as exc:
+            raise ModelError(f"CRFsuite refused the model ({exc})", path=path) from None
+        self.labels = list(self._tagger.labels())
+        self._split = config["tokenizer"]["split_glued"]
+        self._max_len = config["segment"]["max_len"]
+
+    # -- persistence ------------------------------------------------------------
+    def __getstate__(self):
+        return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path}
+
+    def __setstate__(self, state):
+        self.__init__(state["crf"], state["config"], state["manifest"], state["path"])
+
+    def save(self, path) -> Path:
+        """Write the model atomically to ``path`` (one file) and return the path."""
+        from .io import atomic_write
+        manifest = dict(self.manifest, labels=self.labels, crf_size=len(self._crf),
+                        crf_sha256=hashlib.sha256(self._crf).hexdigest())
+        head = json.dumps(manifest, sort_keys=True).encode("utf-8")
+        atomic_write(Path(path), MAGIC + len(head).to_bytes(8, "big") + head + self._crf)
+        return Path(path)
+
+    @classmethod
+    def load(cls, path=None) -> "Model":
+        """Load a model file (default: the model shipped in the package), checking it first.
+
+        Raises
+        ------
+        ModelError
+            Missing file, wrong magic bytes, truncated or altered content, or a
+            model written by an incompatible crfdeid.
+        """
+        path = Path(path) if path is not None else DEFAULT_MODEL
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            raise ModelError("is a folder, not a crfdeid model file", path=path) from None
+        except OSError as exc:
+            hint = " (train it with `make train`)" if path == DEFAULT_MODEL else ""
+            raise ModelError(f"cannot read model: {exc.strerror}{hint}", path=path) from None
+        n = len(MAGIC) + 8
+        if len(data) < n or not data.startswith(MAGIC):
+            raise ModelError("not a crfdeid model file (bad magic bytes)", path=path)
+        size = int.from_bytes(data[len(MAGIC):n], "big")
+        if size > min(_MAX_MANIFEST, len(data) - n):
+            raise ModelError("truncated or corrupt model file (manifest size)", path=path, offset=len(MAGIC))
+        try:
+            manifest = json.loads(data[n:n + size].decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise ModelError("corrupt model manifest", path=path, offset=n) from None
+        if not isinstance(manifest, dict):
+            raise ModelError("corrupt model manifest", path=path, offset=n)
+        if manifest.get("format") != FORMAT_VERSION:
+            raise ModelError(f"model format {manifest.get('format')!r} is not supported by crfdeid "
+                             f"{__version__} (format {FORMAT_VERSION}); retrain the model", path=path)
+        crf = data[n + size:]
+        if len(crf) != manifest.get("crf_size") or not crf.startswith(_CRF_MAGIC):
+            raise ModelError(f"truncated or corrupt model file (CRF part is {len(crf)} bytes, "
+                             f"manifest says {manifest.get('crf_size')})", path=path, offset=n + size)
+        if hashlib.sha256(crf).hexdigest() != manifest.get("crf_sha256"):
+            raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=n + size)
+        try:
+            config = load_config(manifest["config"])
+        except (CrfdeidError, KeyError) as exc:
+            raise ModelError(f"incompatible model configuration ({exc})", path=path) from None
+        saved = manifest.get("gazetteers") or {}
+        if saved and saved != _gazetteer_checksums(config):
+            warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
+                          "ones; dictionary features may differ", ModelWarning, stacklevel=2)
+        return cls(crf, config, manifest, path=path)
+
+    # -- tagging ------------------------------------------------------------------
+    def _run(self, doc: Document, o_threshold, want_marginals=False):
+        """Labels, tokens, per-token P(O) (None where not computed) and full marginals."""
+        text = doc.text
+        toks = tokens_for(text, self._split)
+        feats = self.featurizer.featurize(text, toks)
+        tagger = self._tagger
+        labels: list = []
+        p_out: list = []
+        margs: list = []
+        others = [lab for lab in self.labels if lab != OUTSIDE]
+        for a, b in segments(text, toks, self._max_len):
+            y = tagger.tag(feats[a:b])
+            if want_marginals:
+                for t in range(b - a):
+                    margs.append({lab: tagger.marginal(lab, t) for lab in self.labels})
+            if o_threshold is None:
+                p_out.extend(tagger.marginal(OUTSIDE, t) if y[t] != OUTSIDE else None
+                             for t in range(b - a))
+                labels.extend(y)
+                continue
+            prev = labels[-1] if labels else OUTSIDE
+            for t in range(b - a):
+                po = tagger.marginal(OUTSIDE, t)
+                lab = y[t]
+                if lab == OUTSIDE and po < o_threshold:
+                    lab = self._best_phi(tagger, t, others, prev)
+                p_out.append(po)
+                labels.append(lab)
+                prev = lab
+        return toks, labels, p_out, margs
+
+    @staticmethod
+    def _best_phi(tagger, t, others, prev):
+        score = Counter()
+        for lab in others:
+            score[lab[2:]] += tagger.marginal(lab, t)
+        sub = max(sorted(score), key=score.__getitem__)
+        return ("I-" if prev != OUTSIDE and prev[2:] == sub else "B-") + sub
+
+    def tag(self, doc: Document, o_threshold: float | None = ...) -> Document:
+        """A copy of ``doc`` (same id, text, meta) with predicted spans.
+
+        Parameters
+        ----------
+        doc : Document
+        o_threshold : float or None, optional
+            Mark a token as PHI when its marginal P(O) is below this (recall-oriented
+            decoding); ``None`` turns it off; omitted: the config's ``decoding.o_threshold``.
+
+        ``meta['confidence']`` lists, for each predicted span in order, the lowest
+        token probability of being PHI (1 - P(O)) inside it (1.0 for rule-only spans).
+        """
+        if o_threshold is ...:
+            o_threshold = self.config["decoding"]["o_threshold"]
+        toks, labels, p_out, _ = self._run(doc, o_threshold)
+        spans = decode(labels, toks)
+        conf = {}
+        if spans:
+            starts = {t.start: i for i, t in enumerate(toks)}
+            for sp in spans:
+                i = starts[sp.start]
+                c = 1.0
+                while i < len(toks) and toks[i].start < sp.end:
+                    c = min(c, 1.0 - p_out[i]) if p_out[i] is not None else c
+                    i += 1
+                conf[sp] = round(c, 4)
+        if self.config["rules"]["enabled"]:
+            from .rules import overlay
+            spans = overlay(doc.text, spans)
+        meta = dict(doc.meta)
+        out = Document(doc.doc_id, doc.text, spans, meta)
+        meta["confidence"] = [conf.get(sp, 1.0) for sp in out.spans]
+        return out
+
+    def tag_many(self, docs: Iterable[Document], o_threshold: float | None = ...) -> Iterator[Document]:
+        """Tag documents one by one (streaming)."""
+        for doc in docs:
+            yield self.tag(doc, o_threshold)
+
+    def marginals(self, doc: Document) -> list[dict]:
+        """Per-token marginal probability of every label, ``[{label: p}, ...]`` in token order."""
+        return self._run(doc, None, want_marginals=True)[3]
+
+    def token_p_outside(self, doc: Document) -> tuple[list[Token], list[float]]:
+        """Tokens and their marginal P(O), for threshold sweeps without re-running per threshold."""
+        toks, _, _, margs = self._run(doc, None, want_marginals=True)
+        return toks, [m.get(OUTSIDE, 0.0) for m in margs]
