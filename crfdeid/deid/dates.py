@@ -1,0 +1,225 @@
+"""Date surrogates: shift by a per-patient number of days, keeping the original format.
+
+A date is parsed into *fields* (year, month, month name, day, ordinal,
+weekday) located in the string; the shifted date is written back field by
+field, so separators, zero padding, two-digit years, ordinals, spelled-out
+months and their capitalisation all stay as they were.
+
+>>> shift_text("07-22-2097", -30)[0]
+'06-22-2097'
+>>> shift_text("7/22", 10)[0], shift_text("July 22nd", 10)[0], shift_text("22 JULY 2097", 10)[0]
+('8/1', 'August 1st', '1 AUGUST 2097')
+>>> shift_text("2/28/96", 1)[0], shift_text("2/28/97", 1)[0]
+('2/29/96', '3/1/97')
+>>> shift_text("2097", -400)[0]
+'2096'
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from typing import NamedTuple
+
+from .rng import apply_case
+
+_MONTHS = [m.lower() for m in calendar.month_name[1:]]
+_WEEKDAYS = [d.lower() for d in calendar.day_name]
+_MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_WD = (r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
+       r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+_ORD = r"(?:st|nd|rd|th)"
+_Y = r"(?:1[89]\d\d|2[01]\d\d)"
+# Alternatives from the most to the least specific; group names are <alt>_<field>.
+_ALTS = [
+    rf"(?P<a_y>\d{{4}})(?P<a_s>[-/.])(?P<a_m>\d{{1,2}})(?P=a_s)(?P<a_d>\d{{1,2}})",
+    rf"(?P<b_m>\d{{1,2}})(?P<b_s>[-/.])(?P<b_d>\d{{1,2}})(?P=b_s)(?P<b_y>\d{{4}}|\d{{2}})",
+    rf"(?P<e_m>\d{{1,2}})/(?P<e_y>{_Y})",
+    rf"(?P<c_m>\d{{1,2}})(?P<c_s>[-/])(?P<c_d>\d{{1,2}})",
+    rf"(?:(?P<f_w>{_WD})\.?,?\s+)?(?P<f_mon>{_MON})\.?\s*(?P<f_d>\d{{1,2}})(?P<f_o>{_ORD})?"
+    rf"(?:(?:,\s*|\s+)(?:of\s+)?'?(?P<f_y>\d{{4}})|,\s*'?(?P<f_yy>\d{{2}}))?",
+    rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?:of\s+)?(?P<g_mon>{_MON})\.?"
+    rf"(?:(?:,\s*|\s+)'?(?P<g_y>\d{{4}})|,\s*'?(?P<g_yy>\d{{2}}))?",
+    rf"(?P<h_mon>{_MON})\.?,?\s*(?:of\s+)?'?(?P<h_y>\d{{4}})",
+    rf"(?P<i_mon>{_MON})",
+    rf"(?P<j_w>{_WD})",
+    rf"(?P<k_y>{_Y})",
+    rf"'(?P<l_yy>\d{{2}})",
+    rf"(?P<m_d>\d{{1,2}})(?P<m_o>{_ORD})",
+]
+_DATE = re.compile(r"(?<![0-9A-Za-z])(?:" + "|".join(_ALTS) + r")(?![0-9A-Za-z])", re.I)
+_DIGITS = re.compile(r"\d+")
+#: Year used to place dates written without a year (a leap year, so 2/29 exists).
+REFERENCE_YEAR = 2000
+
+
+class Parsed(NamedTuple):
+    """One date found in a string: where, its fields and their values."""
+
+    start: int
+    end: int
+    fields: dict  # field -> (start, end) in the string
+    year: int | None
+    month: int | None
+    day: int | None
+    weekday: int | None
+
+
+def _month_of(word: str) -> int:
+    w = word.lower().rstrip(".")
+    return next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(w[:3]))
+
+
+def _weekday_of(word: str) -> int:
+    w = word.lower().rstrip(".")
+    return next(i for i, d in enumerate(_WEEKDAYS) if d.startswith(w[:3]))
+
+
+def _full_year(text: str) -> int:
+    y = int(text)
+    if len(text) == 2:
+        y += 2000 if y <= 30 else 1900
+    return y
+
+
+def parse(text: str, before: str = "", after: str = "") -> tuple[list[Parsed], list[tuple[int, int]]]:
+    """Dates in ``text`` and the digit runs left unexplained (start, end).
+
+    ``before``/``after`` are the characters around ``text`` in the note: a
+    bare two-digit number next to an apostrophe (``'95``) is a year.
+    """
+    found, used = [], []
+    for m in _DATE.finditer(text):
+        groups = {k.split("_", 1)[1]: (m.start(k), m.end(k)) for k, v in m.groupdict().items()
+                  if v is not None}
+        p = _values(text, groups, m.start(), m.end())
+        if p is not None:
+            found.append(p)
+            used.append((m.start(), m.end()))
+    loose = [(m.start(), m.end()) for m in _DIGITS.finditer(text)
+             if not any(s <= m.start() < e for s, e in used)]
+    if not found and len(loose) == 1 and loose[0] == (0, len(text)) and len(text) == 2:
+        y = int(text)
+        if before.endswith("'") or after.startswith("'") or y > 31:
+            found.append(Parsed(0, 2, {"yy": (0, 2)}, _full_year(text), None, None, None))
+            loose = []
+    return found, loose
+
+
+def _values(text, g, start, end) -> Parsed | None:
+    val = {k: text[s:e] for k, (s, e) in g.items()}
+    year = _full_year(val.get("y") or val["yy"]) if ("y" in val or "yy" in val) else None
+    month = day = None
+    if "mon" in val:
+        month = _month_of(val["mon"])
+    elif "m" in val:
+        month = int(val["m"])
+    if "d" in val:
+        day = int(val["d"])
+    if "m" in val and "d" in val and month > 12 and day <= 12:  # day-first (22/07/2097)
+        month, day = day, month
+        g = dict(g, m=g["d"], d=g["m"])
+    weekday = _weekday_of(val["w"]) if "w" in val else None
+    if month is not None and not 1 <= month <= 12:
+        return None
+    if day is not None:
+        last = calendar.monthrange(year or REFERENCE_YEAR, month)[1] if month else 31
+        if not 1 <= day <= last:
+            return None
+    return Parsed(start, end, g, year, month, day, weekday)
+
+
+def year_delta(days: int) -> int:
+    """Whole years of a day shift, never 0 for a non-zero shift (a bare year must change)."""
+    years = round(days / 365.2425)
+    return years or (1 if days > 0 else -1 if days < 0 else 0)
+
+
+def shift(p: Parsed, days: int) -> dict:
+    """New field values of a parsed date shifted by ``days``."""
+    y, m, d = p.year, p.month, p.day
+    if m is None and d is None:
+        if y is not None:
+            return {"year": y + year_delta(days)}
+        return {"weekday": (p.weekday + days) % 7}
+    if m is None:
+        return {}
+    base = dt.date(y or REFERENCE_YEAR, m, d or 15) + dt.timedelta(days=days)
+    out = {"month": base.month}
+    if d is not None:
+        out["day"] = base.day
+    if y is not None:
+        out["year"] = base.year
+    if p.weekday is not None:
+        out["weekday"] = base.weekday() if y is not None else (p.weekday + days) % 7
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def _number(old: str, new: int, padded: bool) -> str:
+    return f"{new:02d}" if len(old) == 2 and (old.startswith("0") or padded) else str(new)
+
+
+def _name(old: str, full: list, new: int) -> str:
+    word, bare = full[new], old.lower().rstrip(".")
+    if bare not in full:  # abbreviated: Jul, Sept, Tues
+        word = word[:4] if len(bare) == 4 and word.startswith(("sep", "tue", "thu")) else word[:3]
+    return apply_case(old, word.capitalize())
+
+
+def render(text: str, p: Parsed, new: dict) -> list[tuple[int, int, str]]:
+    """Replacements ``(start, end, new text)`` writing ``new`` values in ``p``'s format."""
+    f = p.fields
+    old = {k: text[s:e] for k, (s, e) in f.items()}
+    padded = any(v.startswith("0") and len(v) == 2 for k, v in old.items() if k in ("m", "d"))
+    out = []
+    for key, (s, e) in f.items():
+        o = old[key]
+        if key == "m" and "month" in new:
+            out.append((s, e, _number(o, new["month"], padded)))
+        elif key == "d" and "day" in new:
+            out.append((s, e, _number(o, new["day"], padded)))
+        elif key in ("y", "yy") and "year" in new:
+            out.append((s, e, f"{new['year'] % 100:02d}" if len(o) == 2 else str(new["year"])))
+        elif key == "mon" and "month" in new:
+            out.append((s, e, _name(o, _MONTHS, new["month"] - 1)))
+        elif key == "w" and "weekday" in new:
+            out.append((s, e, _name(o, _WEEKDAYS, new["weekday"])))
+        elif key == "o" and "day" in new:
+            suffix = _ordinal(new["day"])
+            out.append((s, e, suffix.upper() if o.isupper() else suffix))
+    return out
+
+
+def shift_text(text: str, days: int, before: str = "", after: str = "") -> tuple[str, list, list]:
+    """``text`` with every date shifted by ``days``.
+
+    Returns
+    -------
+    (new text, replacements, loose digit runs)
+        ``replacements`` are ``(start, end, new)`` in ``text``; ``loose`` are
+        digit runs no date pattern explains (the caller draws random digits).
+    """
+    found, loose = parse(text, before, after)
+    reps = sorted(r for p in found for r in render(text, p, shift(p, days)))
+    return apply(text, reps), reps, loose
+
+
+def apply(text: str, reps) -> str:
+    """``text`` with non-overlapping ``(start, end, new)`` replacements applied."""
+    parts, pos = [], 0
+    for s, e, new in sorted(reps):
+        parts += [text[pos:s], new]
+        pos = e
+    return "".join(parts) + text[pos:]
+
+
+def full_dates(text: str, before: str = "", after: str = "") -> list[dt.date]:
+    """Complete dates (year, month, day) written in ``text``, in order."""
+    return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after)[0]
+            if None not in (p.year, p.month, p.day)]

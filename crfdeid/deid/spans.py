@@ -1,0 +1,58 @@
+"""Rebuild a document with its PHI spans replaced, and spans re-computed in the new text.
+
+>>> from crfdeid.document import Document, Span
+>>> doc = Document("1", "Dr. Ann Lee on 7/22.", [Span(4, 11, "NAME", "DOCTOR"), Span(15, 19, "DATE", "DATE")])
+>>> new = replace_spans(doc, lambda sp, s: sp.subtype)
+>>> new.text, [new.surface(sp) for sp in new.spans]
+('Dr. DOCTOR on DATE.', ['DOCTOR', 'DATE'])
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..document import Document, Span
+
+
+def merged_spans(spans) -> list[Span]:
+    """Spans sorted, with overlapping ones merged into the first (no PHI character is lost)."""
+    out: list[Span] = []
+    for sp in sorted(spans):
+        if out and sp.start < out[-1].end:
+            last = out[-1]
+            out[-1] = Span(last.start, max(last.end, sp.end), last.category, last.subtype)
+        else:
+            out.append(sp)
+    return out
+
+
+def replace_spans(doc: Document, replace: Callable[[Span, str], str],
+                  spans=None) -> Document:
+    """A new document whose spans' text is ``replace(span, surface)``.
+
+    Parameters
+    ----------
+    doc : Document
+    replace : callable
+        ``(span, original surface) -> new surface``.
+    spans : list of Span, optional
+        Spans to replace (default ``doc.spans``, overlapping ones merged).
+
+    Returns
+    -------
+    Document
+        Same ``doc_id`` and a copy of ``meta``; new text; one new span per
+        (merged) span, same category/subtype, offsets into the new text.
+    """
+    spans = merged_spans(doc.spans if spans is None else spans)
+    parts, new_spans, pos, delta = [], [], 0, 0
+    for sp in spans:
+        new = replace(sp, doc.text[sp.start:sp.end])
+        parts.append(doc.text[pos:sp.start])
+        parts.append(new)
+        start = sp.start + delta
+        new_spans.append(Span(start, start + len(new), sp.category, sp.subtype))
+        delta += len(new) - len(sp)
+        pos = sp.end
+    parts.append(doc.text[pos:])
+    return Document(doc.doc_id, "".join(parts), new_spans, dict(doc.meta))
