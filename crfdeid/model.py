@@ -51,22 +51,12 @@ class ModelWarning(UserWarning):
 
 
 def tokens_for(text: str, split_glued: bool = True) -> list[Token]:
-    """Tokens of ``text``; ``split_glued=False`` re-joins letter/digit runs glued together.
+    """Tokens of ``text``; ``split_glued=False`` keeps letter/digit runs glued together.
 
     >>> [t.text for t in tokens_for("PEND01/26", split_glued=False)]
     ['PEND01', '/', '26']
     """
-    toks = tokenize(text)
-    if split_glued or not toks:
-        return toks
-    out = [toks[0]]
-    for t in toks[1:]:
-        prev = out[-1]
-        if prev.glued_right and prev.text[-1:].isalnum() and t.text[:1].isalnum():
-            out[-1] = Token(text[prev.start:t.end], prev.start, t.end, prev.glued_left, t.glued_right)
-        else:
-            out.append(t)
-    return out
+    return tokenize(text, split_glued=split_glued)
 
 
 def _gazetteer_checksums(cfg) -> dict:

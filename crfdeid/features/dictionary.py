@@ -19,6 +19,7 @@ WORD_LISTS = {
     "days": "g:day", "holidays": "g:holiday", "hospital_words": "g:hosp_word",
     "organization_words": "g:org_word", "professions": "g:prof",
     "common_words": "g:common", "clinical_words": "g:clinical",
+    "relations": "g:relation", "titles": "g:title",
 }
 #: Gazetteers whose multi-word entries are matched as token sequences.
 PHRASE_LISTS = {"cities": "city", "hospitals": "hosp", "organizations": "org",
