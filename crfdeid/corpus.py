@@ -28,8 +28,8 @@ import yaml
 from . import bio
 from .errors import CrfdeidError
 from .io import read, reader_names, writer, writer_names
-from .segment import segments
-from .tokenize import tokenize
+from .segment import iter_segments
+from .tokenize import iter_tokens
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
 COMMAND_MODULES = ("crfdeid.corpus", "crfdeid.deid.cli")
@@ -74,20 +74,21 @@ def corpus_stats(docs, split_glued: bool = True, max_listed: int = 50) -> dict:
     for doc in docs:
         n_docs += 1
         n_chars += len(doc.text)
-        tokens = tokenize(doc.text, split_glued=split_glued)
-        n_tokens += len(tokens)
-        n_segments += len(segments(doc.text, tokens))
-        starts, ends = {t.start for t in tokens}, {t.end for t in tokens}
+        scan = _DocScan(doc.spans)
+        n_segments += sum(1 for _ in iter_segments(
+            doc.text, scan.watch(iter_tokens(doc.text, split_glued=split_glued))))
+        n_tokens += scan.tokens
         for sp in doc.spans:
             total += 1
             by_cat[sp.category] += 1
             by_sub[sp.subtype] += 1
-            if sp.start in starts and sp.end in ends:
+            if sp.start in scan.starts and sp.end in scan.ends:
                 aligned += 1
             elif len(misaligned) < max_listed:
                 misaligned.append({"doc_id": doc.doc_id, "start": sp.start, "end": sp.end,
                                    "subtype": sp.subtype})
-        for prob in bio.encode(tokens, doc.spans).problems:
+        # The tokens touching a span are all the encoder needs to find every problem.
+        for prob in bio.encode(scan.near, doc.spans).problems:
             problems[prob.reason] += 1
             if len(problem_list) < max_listed:
                 problem_list.append({"doc_id": doc.doc_id, "start": prob.span.start,
@@ -108,6 +109,44 @@ def corpus_stats(docs, split_glued: bool = True, max_listed: int = 50) -> dict:
         "reader_counts": {k: v for k, v in sorted(meta.items()) if v},
         "tokenizer": {"split_glued": split_glued},
     }
+
+
+class _DocScan:
+    """One streaming pass over a note's tokens: count them, keep span-edge hits and span tokens.
+
+    Memory stays proportional to the spans, not the note (a 50 MB note is fine).
+    """
+
+    def __init__(self, spans):
+        self.edges_s = {sp.start for sp in spans}
+        self.edges_e = {sp.end for sp in spans}
+        self.merged = _merge((sp.start, sp.end) for sp in spans)
+        self.starts, self.ends, self.near = set(), set(), []
+        self.tokens = 0
+
+    def watch(self, tokens):
+        merged, j = self.merged, 0
+        for tok in tokens:
+            self.tokens += 1
+            if tok.start in self.edges_s:
+                self.starts.add(tok.start)
+            if tok.end in self.edges_e:
+                self.ends.add(tok.end)
+            while j < len(merged) and merged[j][1] <= tok.start:
+                j += 1
+            if j < len(merged) and merged[j][0] < tok.end:
+                self.near.append(tok)
+            yield tok
+
+
+def _merge(intervals) -> list:
+    out = []
+    for s, e in sorted(intervals):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
 
 
 def _format_stats(st: dict) -> str:

@@ -34,25 +34,31 @@ def segments(text: str, tokens, max_len: int = 200) -> list[tuple[int, int]]:
     ----------
     text : str
         The note text the tokens were cut from.
-    tokens : sequence of Token
-        Output of :func:`crfdeid.tokenize.tokenize` for ``text``.
+    tokens : iterable of Token
+        Output of :func:`crfdeid.tokenize.tokenize` (or ``iter_tokens``) for ``text``.
     max_len : int
         Longest segment, in tokens.
     """
-    out = []
-    n = len(tokens)
-    begin = 0
-    for i in range(n):
-        end_here = i + 1 == n or i + 1 - begin >= max_len
+    return list(iter_segments(text, tokens, max_len))
+
+
+def iter_segments(text: str, tokens, max_len: int = 200):
+    """:func:`segments` as a generator over any token iterable (one token of look-ahead)."""
+    it = iter(tokens)
+    cur = next(it, None)
+    prev = None
+    begin = i = 0
+    while cur is not None:
+        nxt = next(it, None)
+        end_here = nxt is None or i + 1 - begin >= max_len
         if not end_here:
-            tok = tokens[i]
-            gap = text[tok.end:tokens[i + 1].start]
+            gap = text[cur.end:nxt.start]
             if "\n" in gap or "\r" in gap:
                 end_here = True
-            elif tok.text in _FINAL and gap and i > begin:
-                prev = tokens[i - 1].text
-                end_here = len(prev) > 1 and prev.lower() not in ABBREVIATIONS
+            elif cur.text in _FINAL and gap and i > begin:
+                end_here = len(prev.text) > 1 and prev.text.lower() not in ABBREVIATIONS
         if end_here:
-            out.append((begin, i + 1))
+            yield begin, i + 1
             begin = i + 1
-    return out
+        prev, cur = cur, nxt
+        i += 1

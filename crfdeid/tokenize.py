@@ -112,6 +112,27 @@ def tokenize(text: str, split_glued: bool = True) -> list[Token]:
             for m, s, e, gl, gr in zip(matches, starts, ends, left, right)]
 
 
+def iter_tokens(text: str, split_glued: bool = True):
+    """The tokens of :func:`tokenize`, one at a time, for notes too large to hold as a list.
+
+    A list of tokens costs about 200 bytes a token; this generator keeps one.
+
+    >>> [t.text for t in iter_tokens("BP 120/80")] == [t.text for t in tokenize("BP 120/80")]
+    True
+    """
+    it = _pattern(text, split_glued).finditer(text)
+    prev = next(it, None)
+    if prev is None:
+        return
+    left = False
+    for m in it:
+        end = prev.end()
+        glued = m.start() == end
+        yield Token(prev.group(), prev.start(), end, left, glued)
+        left, prev = glued, m
+    yield Token(prev.group(), prev.start(), prev.end(), left, False)
+
+
 def boundaries(tokens) -> tuple[set, set]:
     """The sets of token start offsets and token end offsets."""
     return {t.start for t in tokens}, {t.end for t in tokens}
