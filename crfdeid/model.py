@@ -150,10 +150,13 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     lp = trainer.logparser
     stats.update(features=lp.featgen_num_features or 0, iterations=len(lp.iterations))
     info = dict(stats)
-    info.update(problems=dict(problems), featurize_seconds=round(t1 - t0, 2),
-                train_seconds=round(time.perf_counter() - t1, 2),
+    info.update(problems=dict(problems),
                 active_features=(lp.last_iteration or {}).get("active_features"))
-    return Model(crf_bytes, cfg, {"training": info, "gazetteers": _gazetteer_checksums(cfg)})
+    # Timings stay out of the manifest so that a retrained model is bit-for-bit identical.
+    model = Model(crf_bytes, cfg, {"training": info, "gazetteers": _gazetteer_checksums(cfg)})
+    model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
+                       train_seconds=round(time.perf_counter() - t1, 2))
+    return model
 
 
 class Model:
@@ -168,7 +171,7 @@ class Model:
         self._crf = crf_bytes
         self.manifest = {"format": FORMAT_VERSION, "crfdeid_version": __version__,
                          **(manifest or {}), "config": config, "feature_set": config["features"]}
-        self.stats = self.manifest.get("training", {})
+        self.stats = dict(self.manifest.get("training", {}))
         self.featurizer = Featurizer(config["features"])
         self._tagger = pycrfsuite.Tagger()
         try:

@@ -1,0 +1,159 @@
+"""Tag clinical notes with a CRF de-identifier and write the result.
+
+Examples::
+
+    echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid.tag --output-format jsonl
+    python -m crfdeid.tag --model build/physionet.model --output-format i2b2 \\
+        --output-dir build/tagged notes/
+    python -m crfdeid.tag --input-format i2b2 --output-format redacted --output-dir out/ in/
+
+Inputs are files, folders or ``-`` (standard input, the default), read with
+``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works). Without
+``--output-dir`` everything goes to standard output. A document that cannot be
+read or tagged is reported (file, document id, never its text), is not written
+(fail closed), and does not stop the others; the exit code is 1 if any failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import CrfdeidError
+
+_MODEL = None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m crfdeid.tag", description=__doc__.split("\n\n")[0],
+        epilog='example: echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid.tag '
+               "--output-format jsonl", formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="*", metavar="INPUT", help="file, folder, FORMAT:PATH or - (stdin)")
+    p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
+    p.add_argument("--input-format", default="text", help="reader for bare paths (default: text)")
+    p.add_argument("--output-format", default="jsonl",
+                   help="i2b2, brat, jsonl, redacted, masked, surrogate... (default: jsonl)")
+    p.add_argument("--output-dir", help="folder for the output (default: standard output)")
+    p.add_argument("--o-threshold", type=float, metavar="P",
+                   help="mark a token as PHI when P(O) < P (overrides the model's setting)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    return p
+
+
+def _init_worker(model_path):
+    global _MODEL
+    from .model import Model
+    _MODEL = Model.load(model_path)
+
+
+def _tag_one(item):
+    doc, thr = item
+    try:
+        return doc.doc_id, (_MODEL.tag(doc) if thr is ... else _MODEL.tag(doc, thr)), None
+    except CrfdeidError as exc:
+        return doc.doc_id, None, str(exc)
+    except Exception as exc:  # a bug must name the document, never its text
+        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(exc).__name__})"
+
+
+def _documents(specs, fmt, errors):
+    from .io import read
+    for spec in specs:
+        yield from read(spec, errors=errors, default_format=fmt)
+
+
+def _output(fmt: str, out_dir):
+    from .io import StreamWriter, writer, WRITERS, writer_names
+    if out_dir is None:
+        return writer(fmt, "-")
+    writer_names()
+    cls = WRITERS.get(fmt)
+    if isinstance(cls, type) and issubclass(cls, StreamWriter):
+        return writer(fmt, Path(out_dir) / f"tagged.{fmt}")
+    return writer(fmt, out_dir)
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    from .model import Model
+    if args.jobs < 1:
+        print("error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    if args.o_threshold is not None and not 0 < args.o_threshold <= 1:
+        print("error: --o-threshold must be in (0, 1]", file=sys.stderr)
+        return 2
+    try:
+        model = Model.load(args.model)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    thr = ... if args.o_threshold is None else args.o_threshold
+    errors: list = []
+    done = failed = 0
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+        bar = tqdm(desc="tag", unit="doc", disable=None, file=sys.stderr)
+
+    def report(msg):
+        if bar is not None:
+            bar.write(f"failed: {msg}", file=sys.stderr)
+        else:
+            print(f"failed: {msg}", file=sys.stderr)
+
+    try:
+        out = _output(args.output_format, args.output_dir)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    docs = _documents(args.inputs or ["-"], args.input_format, errors)
+    items = ((d, thr) for d in docs)
+    pool = None
+    if args.jobs > 1:
+        import multiprocessing as mp
+        pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
+            args.jobs, _init_worker, (model.path,))
+        results = pool.imap(_tag_one, items, chunksize=8)
+    else:
+        global _MODEL
+        _MODEL = model
+        results = map(_tag_one, items)
+    seen_errors = 0
+    with out:
+        for doc_id, tagged, err in results:
+            while seen_errors < len(errors):
+                report(str(errors[seen_errors]))
+                seen_errors += 1
+                failed += 1
+            if err is None:
+                try:
+                    out.write(tagged)
+                except CrfdeidError as exc:
+                    err = str(exc)
+                except OSError as exc:
+                    err = f"document {doc_id!r}: cannot write output ({exc.strerror})"
+            if err is not None:
+                report(err)
+                failed += 1
+            else:
+                done += 1
+            if bar is not None:
+                bar.update(1)
+        for e in errors[seen_errors:]:
+            report(str(e))
+            failed += 1
+    if pool is not None:
+        pool.close()
+        pool.join()
+    if bar is not None:
+        bar.close()
+    if not args.quiet or failed:
+        print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
