@@ -1,0 +1,68 @@
+"""Build a note piece by piece while recording its PHI spans (half-open offsets)."""
+
+from __future__ import annotations
+
+from ..document import Document, make_span
+from ..schema import SUBTYPE_TO_PARENT
+
+
+class NoteBuilder:
+    """Append text and PHI pieces; offsets of PHI pieces become spans.
+
+    Pieces are strings (plain text) or ``(SUBTYPE, text)`` pairs (PHI). Case
+    changes are applied at the end to marked character ranges; the synthetic
+    text is ASCII, so upper/lower casing never moves an offset.
+
+    >>> b = NoteBuilder()
+    >>> b.add("Seen by Dr. ", ("DOCTOR", "Smith"), " on ", ("DATE", "7/22"), ".")
+    >>> doc = b.build("100-01")
+    >>> [doc.surface(s) for s in doc.spans]
+    ['Smith', '7/22']
+    """
+
+    def __init__(self):
+        self._parts: list[str] = []
+        self._len = 0
+        self._spans = []
+        self._case: list[tuple[int, int, str]] = []
+
+    def __len__(self) -> int:
+        return self._len
+
+    def add(self, *pieces) -> None:
+        """Append plain strings and ``(SUBTYPE, text)`` PHI pairs, in order."""
+        for piece in pieces:
+            if isinstance(piece, str):
+                self._put(piece)
+            elif isinstance(piece, tuple) and len(piece) == 2 and piece[0] in SUBTYPE_TO_PARENT:
+                sub, text = piece
+                if text:
+                    self._spans.append(make_span(self._len, self._len + len(text), sub))
+                    self._put(text)
+            else:  # a nested list of pieces
+                self.add(*piece)
+
+    def line(self, *pieces) -> None:
+        """Append pieces and a line break."""
+        self.add(*pieces)
+        self._put("\n")
+
+    def recase(self, start: int, mode: str) -> None:
+        """Upper- or lower-case (``mode`` 'upper'/'lower') everything from ``start`` to now."""
+        if mode in ("upper", "lower") and start < self._len:
+            self._case.append((start, self._len, mode))
+
+    def _put(self, text: str) -> None:
+        self._parts.append(text)
+        self._len += len(text)
+
+    def build(self, doc_id: str, meta: dict | None = None) -> Document:
+        """The finished :class:`~crfdeid.document.Document`."""
+        text = "".join(self._parts)
+        if self._case:
+            chars = list(text)
+            for start, end, mode in self._case:
+                chunk = "".join(chars[start:end])
+                chars[start:end] = chunk.upper() if mode == "upper" else chunk.lower()
+            text = "".join(chars)
+        return Document(doc_id, text, list(self._spans), dict(meta or {}))
