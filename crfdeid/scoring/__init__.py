@@ -17,9 +17,9 @@ CSV and plot output).
 
 from .analysis import ErrorAnalysis, analyse_errors
 from .leak import Leak
-from .metrics import METRICS, STRATEGIES, Counts, Metric, Scores
+from .metrics import METRICS, STRATEGIES, Accumulator, Counts, Metric, Scores
 from .pairing import ScoringError
 from .report import Report, evaluate
 
-__all__ = ["evaluate", "Report", "Scores", "Counts", "Metric", "METRICS", "STRATEGIES", "Leak",
+__all__ = ["evaluate", "Report", "Scores", "Counts", "Accumulator", "Metric", "METRICS", "STRATEGIES", "Leak",
            "ScoringError", "analyse_errors", "ErrorAnalysis"]

@@ -104,9 +104,7 @@ class Scores:
     @classmethod
     def micro(cls, per_doc: Iterable[Counts]) -> "Scores":
         """Scores of the pooled counts (the official "primary" figures)."""
-        total = sum(per_doc, Counts())
-        p, r = total.precision, total.recall
-        return cls(p, r, f_measure(p, r), total.tp, total.fp, total.fn, total.tp_sys)
+        return Accumulator(per_doc).micro()
 
     @classmethod
     def macro(cls, per_doc: Iterable[Counts]) -> "Scores":
@@ -115,14 +113,7 @@ class Scores:
         A document with neither gold nor system items counts 0 for both, as
         in the official script.
         """
-        per_doc = list(per_doc)
-        total = sum(per_doc, Counts())
-        ps = [c.precision for c in per_doc]
-        rs = [c.recall for c in per_doc]
-        p, p_sd = _mean_sd(ps)
-        r, r_sd = _mean_sd(rs)
-        return cls(p, r, f_measure(p, r), total.tp, total.fp, total.fn, total.tp_sys,
-                   p_sd, r_sd, len(per_doc))
+        return Accumulator(per_doc).macro()
 
     def as_dict(self) -> dict:
         d = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
@@ -132,11 +123,40 @@ class Scores:
         return d
 
 
-def _mean_sd(values: list[float]) -> tuple[float, float]:
-    if not values:
-        return 0.0, 0.0
-    mean = math.fsum(values) / len(values)
-    return mean, math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+class Accumulator:
+    """Running totals of per-document counts: micro and macro scores in constant memory."""
+
+    __slots__ = ("total", "docs", "_p", "_p2", "_r", "_r2")
+
+    def __init__(self, per_doc: Iterable[Counts] = ()):
+        self.total = Counts()
+        self.docs = 0
+        self._p = self._p2 = self._r = self._r2 = 0.0
+        for c in per_doc:
+            self.add(c)
+
+    def add(self, c: Counts) -> None:
+        """Add one document's counts."""
+        p, r = c.precision, c.recall
+        self.total += c
+        self.docs += 1
+        self._p += p
+        self._p2 += p * p
+        self._r += r
+        self._r2 += r * r
+
+    def micro(self) -> Scores:
+        t = self.total
+        p, r = t.precision, t.recall
+        return Scores(p, r, f_measure(p, r), t.tp, t.fp, t.fn, t.tp_sys)
+
+    def macro(self) -> Scores:
+        t, n = self.total, self.docs or 1
+        p, r = self._p / n, self._r / n
+        # population standard deviation; clamp tiny negative rounding
+        p_sd = math.sqrt(max(0.0, self._p2 / n - p * p))
+        r_sd = math.sqrt(max(0.0, self._r2 / n - r * r))
+        return Scores(p, r, f_measure(p, r), t.tp, t.fp, t.fn, t.tp_sys, p_sd, r_sd, self.docs)
 
 
 # --- strategies -------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Iterable
 from .. import schema
 from .keys import restrict
 from .leak import Leak
-from .metrics import METRICS, TYPED_METRICS, Counts, Scores
+from .metrics import METRICS, TYPED_METRICS, Accumulator, Counts
 from .pairing import ScoringError, pair
 
 
@@ -113,31 +113,30 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
         ({sp.category.upper() for _, _, gold, system in views for sp in gold + system}
          | (set(schema.I2B2_CATEGORIES) if keep is None else set())),
         list(schema.CATEGORIES))
-    per_metric = defaultdict(list)
-    per_cat = defaultdict(lambda: defaultdict(list))
+    per_metric = defaultdict(Accumulator)
+    per_cat = defaultdict(lambda: defaultdict(Accumulator))
     per_sub = defaultdict(lambda: defaultdict(Counts))
     leak = Leak()
     for _, text, gold, system in views:
         for m in METRICS.values():
             gv = restrict(gold, hipaa=True, include_idnum=include_idnum) if m.hipaa else gold
             sv = restrict(system, hipaa=True, include_idnum=include_idnum) if m.hipaa else system
-            per_metric[m.name].append(m.count(gv, sv, text))
+            per_metric[m.name].add(m.count(gv, sv, text))
         leak += Leak.of_document(gold, system, text)
         g_cat, s_cat = _group(gold, "category"), _group(system, "category")
         g_sub, s_sub = _group(gold, "subtype"), _group(system, "subtype")
         for name in TYPED_METRICS:
             m = METRICS[name]
             for cat in categories:
-                per_cat[cat][name].append(m.count(g_cat.get(cat, ()), s_cat.get(cat, ()), text))
+                per_cat[cat][name].add(m.count(g_cat.get(cat, ()), s_cat.get(cat, ()), text))
             for sub in set(g_sub) | set(s_sub):
                 per_sub[sub][name] += m.count(g_sub.get(sub, ()), s_sub.get(sub, ()), text)
     return Report(
-        micro={n: Scores.micro(per_metric[n]) for n in METRICS},
-        macro={n: Scores.macro(per_metric[n]) for n in METRICS},
-        by_category={c: {n: Scores.micro(per_cat[c][n]) for n in TYPED_METRICS} for c in categories},
-        by_category_macro={c: {n: Scores.macro(per_cat[c][n]) for n in TYPED_METRICS}
-                           for c in categories},
-        by_subtype={s: {n: Scores.micro([per_sub[s][n]]) for n in TYPED_METRICS}
+        micro={n: per_metric[n].micro() for n in METRICS},
+        macro={n: per_metric[n].macro() for n in METRICS},
+        by_category={c: {n: per_cat[c][n].micro() for n in TYPED_METRICS} for c in categories},
+        by_category_macro={c: {n: per_cat[c][n].macro() for n in TYPED_METRICS} for c in categories},
+        by_subtype={s: {n: Accumulator([per_sub[s][n]]).micro() for n in TYPED_METRICS}
                     for s in _scheme_order(per_sub, list(schema.SUBTYPE_TO_PARENT))},
         leak=leak,
         doc_ids=[doc_id for doc_id, *_ in views],
