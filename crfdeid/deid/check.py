@@ -1,0 +1,104 @@
+"""Checks that a surrogate corpus is releasable: no leaks, aligned spans, kept date intervals.
+
+Only counts are reported, never PHI text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+
+from ..bio import encode
+from ..document import Document
+from ..tokenize import tokenize
+from . import dates
+from .spans import merged_spans
+from .surrogate import _date_groups
+
+
+@dataclass
+class CheckReport:
+    """Counts from :func:`check`; ``ok`` when every check passed."""
+
+    notes: int = 0
+    spans: int = 0
+    new_spans: int = 0
+    leaks: int = 0                 # original PHI strings (3+ chars) found again in the surrogate note
+    leak_notes: int = 0
+    span_text_mismatch: int = 0    # new span not matching its slice / span count changed
+    misaligned: int = 0            # new spans not on token boundaries (bio.encode problems)
+    misaligned_before: int = 0     # the same count on the original notes, for comparison
+    full_dates: int = 0            # full dates compared (original vs surrogate)
+    date_patients: int = 0
+    interval_violations: int = 0   # patients whose full dates did not all move by the same offset
+    unchanged_spans: int = 0       # spans whose surrogate equals the original (case-folded)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.leaks or self.span_text_mismatch or self.misaligned > self.misaligned_before
+                    or self.interval_violations)
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "ok": self.ok}
+
+
+def _leaks(orig: Document, new: Document) -> int:
+    low = new.text.lower()
+    n = 0
+    for phi in {orig.surface(sp).lower().strip() for sp in orig.spans}:
+        if len(phi) >= 3:
+            pat = r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])"
+            n += len(re.findall(pat, low))
+    return n
+
+
+def _problems(doc: Document) -> int:
+    return len(encode(tokenize(doc.text), doc.spans).problems)
+
+
+def check(pairs) -> CheckReport:
+    """Check ``(original, surrogate)`` document pairs (same order of spans).
+
+    A leak is an original PHI string of three or more characters found, case
+    folded and as a whole word (not inside a longer word), anywhere in the
+    surrogate note. Full dates (year, month, day) of a patient must all have
+    moved by the same number of days, so every pairwise interval is kept.
+    """
+    rep = CheckReport()
+    offsets = defaultdict(set)
+    for orig, new in pairs:
+        rep.notes += 1
+        spans = merged_spans(orig.spans)
+        rep.spans += len(spans)
+        rep.new_spans += len(new.spans)
+        n = _leaks(orig, new)
+        rep.leaks += n
+        rep.leak_notes += bool(n)
+        if len(new.spans) != len(spans) or any(not 0 <= sp.start < sp.end <= len(new.text) for sp in new.spans):
+            rep.span_text_mismatch += 1
+            continue
+        rep.misaligned += _problems(new)
+        rep.misaligned_before += _problems(orig.with_spans(spans))
+        rep.unchanged_spans += sum(orig.surface(a).lower() == new.surface(b).lower()
+                                   for a, b in zip(spans, new.spans))
+        for go, gn in zip(_date_groups(orig.text, spans), _date_groups(new.text, new.spans)):
+            before = dates.full_dates(orig.text[go[0].start:go[-1].end])
+            after = dates.full_dates(new.text[gn[0].start:gn[-1].end])
+            if len(before) != len(after):
+                offsets[orig.group].add(None)
+                continue
+            for a, b in zip(before, after):
+                days = (b - a).days
+                if abs(days) > 18262:  # a two-digit year read in the other century
+                    b = b.replace(year=b.year - 100 if days > 0 else b.year + 100)
+                    days = (b - a).days
+                offsets[orig.group].add(days)
+                rep.full_dates += 1
+    rep.date_patients = len(offsets)
+    rep.interval_violations = sum(len(v) > 1 for v in offsets.values())
+    return rep
+
+
