@@ -30,7 +30,7 @@ from xml.etree.ElementTree import ParseError
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import ReaderError, SchemaError
+from ..errors import LocatedError, ReaderError, SchemaError
 from . import READERS, WRITERS, FolderWriter
 
 _WS = re.compile(r"\s+")
@@ -129,7 +129,7 @@ def read_i2b2(path, report, check_text: bool = True):
             yield parse(data, path=f, check_text=check_text)
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f, doc_id=f.stem))
-        except (ReaderError, SchemaError) as exc:
+        except LocatedError as exc:
             report(exc)
         except Exception as exc:  # a parser bug must still name the file
             report(ReaderError(f"unexpected {type(exc).__name__}", path=f, doc_id=f.stem))

@@ -14,14 +14,13 @@ characters) reads back exactly.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from pathlib import Path
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import ReaderError, SchemaError
+from ..errors import LocatedError, ReaderError, SchemaError
 from . import READERS, WRITERS, StreamWriter, is_stdio
 
 
@@ -56,30 +55,27 @@ def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "lin
 def read_jsonl(path, report):
     """Read a JSON Lines file (or ``-``); a bad line is reported and the next one read."""
     if is_stdio(path):
-        stream, name = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict"), "-"
+        stream, name = sys.stdin.buffer, "-"
     else:
         try:
-            stream, name = open(path, encoding="utf-8", newline=""), path
+            stream, name = open(path, "rb"), path
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=path))
             return
     with stream:
-        lineno = 0
-        while True:
-            lineno += 1
+        # Binary lines split on b"\n" only; each is decoded alone so one bad line costs one document.
+        for lineno, raw in enumerate(stream, 1):
             try:
-                line = stream.readline()
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as exc:
-                report(ReaderError(f"line {lineno}: not valid UTF-8 ({exc.reason}); stopped reading",
-                                   path=name))
-                return
-            if not line:
-                return
+                report(ReaderError(f"line {lineno}: not valid UTF-8 ({exc.reason})", path=name,
+                                   offset=exc.start))
+                continue
             if not line.strip():
                 continue
             try:
                 yield parse_line(line, name, lineno)
-            except (ReaderError, SchemaError) as exc:
+            except LocatedError as exc:
                 report(exc)
 
 

@@ -20,7 +20,7 @@ import json
 import sys
 
 from ..document import Document
-from ..errors import ReaderError, SchemaError
+from ..errors import LocatedError, ReaderError
 from . import READERS, WRITERS, StreamWriter, is_stdio
 from .jsonl import parse_line
 
@@ -69,7 +69,7 @@ def _row(doc_id, text, cell, row, path, report, annotated):
     try:
         obj = {"id": doc_id, "text": text, "spans": _spans(cell)}
         doc = parse_line(json.dumps(obj), path, lineno=row, unit="row")
-    except (ReaderError, SchemaError) as exc:
+    except LocatedError as exc:
         report(exc)
         return
     except ValueError:

@@ -1,0 +1,200 @@
+"""Bad input: each failure names file/document/offset, leaks no text, and spares the other documents."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from crfdeid import bio
+from crfdeid.errors import ReaderError, SchemaError
+from crfdeid.io import read, write
+from crfdeid.document import Document, make_span
+from crfdeid.tokenize import iter_tokens, tokenize
+
+SECRET = "Quillfeather"  # stands for PHI: must never show up in an error message
+GOOD = Document("good", f"Seen by Dr. {SECRET}.", [make_span(12, 24, "DOCTOR")])
+
+
+def _xml(tags="", text=f"\nDr. {SECRET} seen\n", head='<?xml version="1.0" encoding="UTF-8" ?>'):
+    return (f'{head}\n<deIdi2b2>\n<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n{tags}\n</TAGS>\n'
+            "</deIdi2b2>\n")
+
+
+BILLION_LAUGHS = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
+                  '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>\n'
+                  "<deIdi2b2><TEXT>&lol2;</TEXT></deIdi2b2>")
+EXTERNAL = ('<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+            "<deIdi2b2><TEXT>&xxe;</TEXT></deIdi2b2>")
+
+I2B2_CASES = {
+    "malformed": (_xml().replace("</TAGS>", ""), ReaderError, "malformed XML", None),
+    "billion-laughs": (BILLION_LAUGHS, ReaderError, "DTDs and entities", None),
+    "external-entity": (EXTERNAL, ReaderError, "DTDs and entities", None),
+    "no-text": ('<?xml version="1.0"?><deIdi2b2><TAGS/></deIdi2b2>', ReaderError, "no <TEXT>", None),
+    "outside": (_xml(f'<NAME id="P0" start="5" end="999" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
+                ReaderError, "outside the text", 5),
+    "reversed": (_xml(f'<NAME id="P0" start="17" end="5" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
+                 ReaderError, "reversed", 17),
+    "unknown-type": (_xml(f'<NAME id="P0" start="5" end="17" text="{SECRET}" TYPE="NURSE" comment="" />'),
+                     SchemaError, "NAME/NURSE", 5),
+    "not-integer": (_xml(f'<NAME id="P0" start="x" end="17" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
+                    ReaderError, "integer start/end", None),
+    "empty-file": ("", ReaderError, "malformed XML", None),
+    "binary-junk": (bytes(range(256)) * 4, ReaderError, "malformed XML", None),
+    "latin-1": (_xml(text="\nJos\xe9 seen\n", head='<?xml version="1.0" encoding="UTF-8" ?>').encode("latin-1"),
+                ReaderError, "malformed XML", None),
+}
+
+
+def _check_message(err, path: Path, doc_id: str, offset):
+    msg = str(err)
+    assert str(path) in msg and repr(doc_id) in msg
+    if offset is not None:
+        assert f"offset {offset}" in msg
+    assert SECRET not in msg and "passwd" not in msg
+
+
+@pytest.mark.parametrize("case", sorted(I2B2_CASES))
+def test_i2b2_bad_file_is_reported_and_others_read(case, tmp_path):
+    data, kind, reason, offset = I2B2_CASES[case]
+    write([GOOD], "i2b2", tmp_path)
+    bad = tmp_path / f"{case}.xml"
+    bad.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    errors = []
+    docs = list(read(f"i2b2:{tmp_path}", errors=errors))
+    assert [d.doc_id for d in docs] == ["good"]
+    assert len(errors) == 1 and isinstance(errors[0], kind) and reason in str(errors[0])
+    _check_message(errors[0], bad, case, offset)
+
+
+def test_i2b2_overlap_is_read_then_reported_by_bio(tmp_path):
+    tags = ('<NAME id="P0" start="5" end="17" text="x" TYPE="DOCTOR" comment="" />\n'
+            '<NAME id="P1" start="5" end="17" text="x" TYPE="PATIENT" comment="" />')
+    (tmp_path / "ov.xml").write_text(_xml(tags), encoding="utf-8")
+    (doc,) = read(f"i2b2:{tmp_path}", check_text=False)
+    assert len(doc.spans) == 2
+    problems = bio.encode(tokenize(doc.text), doc.spans).problems
+    assert [p.reason for p in problems] == ["overlap"]
+
+
+def test_brat_bad_document_spares_the_others(tmp_path):
+    write([GOOD], "brat", tmp_path)
+    (tmp_path / "bad.txt").write_text(f"Dr. {SECRET}", encoding="utf-8")
+    (tmp_path / "bad.ann").write_text("T1\tDOCTOR four 9\tx\n", encoding="utf-8")
+    (tmp_path / "junk.txt").write_bytes(b"ok \xff\xfe junk")
+    errors = []
+    assert [d.doc_id for d in read(f"brat:{tmp_path}", errors=errors)] == ["good"]
+    assert sorted(e.doc_id for e in errors) == ["bad", "junk"]
+    junk = next(e for e in errors if e.doc_id == "junk")
+    assert "not valid UTF-8" in str(junk) and junk.offset == 3
+    for e in errors:
+        assert SECRET not in str(e)
+
+
+def test_physionet_bad_lines_fail_only_their_note(tmp_path):
+    (tmp_path / "id.text").write_text(
+        f"START_OF_RECORD=1||||1||||\nDr. {SECRET} seen\n||||END_OF_RECORD\n"
+        "START_OF_RECORD=1||||2||||\nNo PHI here\n||||END_OF_RECORD\n"
+        f"START_OF_RECORD=2||||1||||\nMr. {SECRET}\n||||END_OF_RECORD\n", encoding="utf-8")
+    (tmp_path / "id-phi.phrase").write_text(
+        f"1 1 4 999 HCPName {SECRET}\n2 1 4 16 Nurse {SECRET}\n1 2 zero\n", encoding="utf-8")
+    errors = []
+    docs = list(read(f"physionet:{tmp_path}", errors=errors))
+    assert [d.doc_id for d in docs] == []  # 1-2 has an unparseable line, so it fails too
+    assert sorted(e.doc_id for e in errors) == ["1-1", "1-2", "2-1"]
+    by_id = {e.doc_id: e for e in errors}
+    assert "outside the note" in str(by_id["1-1"]) and by_id["1-1"].offset == 4
+    assert isinstance(by_id["2-1"], SchemaError)
+    for e in errors:
+        assert SECRET not in str(e)
+
+
+@pytest.mark.parametrize("line, reason", [
+    (b"{not json", "not valid JSON"),
+    (b'{"id": "x", "text": 5}', "string 'text'"),
+    (b'{"id": "x", "text": "abc", "spans": [{"start": 2, "end": 1, "subtype": "DATE"}]}', "reversed"),
+    (b'{"id": "x", "text": "abc", "spans": [{"start": 0, "end": 1, "subtype": "NURSE"}]}', "NURSE"),
+])
+def test_jsonl_bad_line_reported_next_line_read(tmp_path, line, reason):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(line + b"\n" + b'{"id": "ok", "text": "fine"}\n')
+    errors = []
+    assert [d.doc_id for d in read(f"jsonl:{path}", errors=errors)] == ["ok"]
+    assert len(errors) == 1 and reason in str(errors[0]) and str(path) in str(errors[0])
+
+
+def test_jsonl_non_utf8_line_reported_with_line_number(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b'{"id": "ok", "text": "fine"}\n\xff\xfe\x00junk\n{"id": "ok2", "text": ""}\n')
+    errors = []
+    assert [d.doc_id for d in read(f"jsonl:{path}", errors=errors)] == ["ok", "ok2"]
+    assert len(errors) == 1 and "line 2" in str(errors[0]) and "UTF-8" in str(errors[0])
+
+
+@pytest.mark.parametrize("fmt, name, data", [
+    ("text", "empty.txt", b""), ("jsonl", "empty.jsonl", b""), ("csv", "empty.csv", b""),
+    ("csv", "junk.csv", bytes(range(256)))])
+def test_empty_and_junk_files(tmp_path, fmt, name, data):
+    path = tmp_path / name
+    path.write_bytes(data)
+    errors = []
+    docs = list(read(f"{fmt}:{path}", errors=errors))
+    if fmt == "text":  # an empty note is a valid (empty) document
+        assert [(d.doc_id, d.text) for d in docs] == [("empty", "")] and errors == []
+    elif fmt == "jsonl":
+        assert docs == [] and errors == []
+    else:
+        assert docs == [] and len(errors) == 1 and str(path) in str(errors[0])
+
+
+def test_missing_input_is_reported(tmp_path):
+    for fmt in ("i2b2", "brat", "text", "jsonl", "csv", "physionet"):
+        errors = []
+        assert list(read(f"{fmt}:{tmp_path / 'nope'}", errors=errors)) == []
+        assert len(errors) == 1 and "nope" in str(errors[0])
+
+
+def test_thousands_of_files(tmp_path):
+    for i in range(3000):
+        (tmp_path / f"n{i:04d}.txt").write_text(f"note {i}", encoding="utf-8")
+    (tmp_path / "n0500.txt").write_bytes(b"\xff")
+    errors = []
+    start = time.perf_counter()
+    docs = list(read(f"text:{tmp_path}", errors=errors))
+    assert time.perf_counter() - start < 10
+    assert len(docs) == 2999 and [e.doc_id for e in errors] == ["n0500"]
+    assert docs[0].doc_id == "n0000" and docs[-1].doc_id == "n2999"
+
+
+def test_large_single_line_note_streams(tmp_path):
+    """A 50 MB single-line note: read, tokenized and counted in seconds with bounded memory."""
+    path = tmp_path / "big.txt"
+    unit = "Pneumothoraxresolvedslowly 1234567 "  # 3 tokens in 35 characters
+    reps = 50_000_000 // len(unit)
+    path.write_text(unit * reps, encoding="utf-8")
+    script = ("import json,resource,sys,time\n"
+              "from crfdeid.corpus import main\n"
+              "t=time.perf_counter(); rc=main(['stats', sys.argv[1], '--json', '-q'])\n"
+              "print(json.dumps({'rc': rc, 's': time.perf_counter()-t,"
+              " 'rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss/1024}), file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", script, f"text:{path}"], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).parent.parent)
+    import json
+    stats = json.loads(proc.stdout)
+    run = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert run["rc"] == 0 and stats["documents"] == 1 and stats["tokens"] == 2 * reps
+    assert stats["segments"] == -(-stats["tokens"] // 200)
+    assert run["rss_mb"] < 600, run  # the text itself is ~100 MB as bytes + str
+    assert run["s"] < 60, run
+
+
+def test_iter_tokens_equals_tokenize():
+    text = "PEND01/26/2098 Dr.Smith (784)032-8966\n  x76221"
+    for sg in (True, False):
+        assert list(iter_tokens(text, sg)) == tokenize(text, sg)
