@@ -148,7 +148,7 @@ def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False) -> list[
             gold = corpora[ev["test"]]
             out = outcomes[(name,)]
             figures = summarize(evaluate(gold, [g.with_spans(s)
-                                                for g, s in zip(gold, out.spans[None])]))
+                                                for g, s in zip(gold, out.spans["default"])]))
             seconds = round(out.seconds, 1)
         results.append({"run": name, "seconds": seconds, **figures})
     return results

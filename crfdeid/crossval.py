@@ -52,7 +52,7 @@ class Task:
 
 @dataclass
 class Outcome:
-    """Predicted spans of a task's test documents, per threshold (``None`` = model default)."""
+    """Predicted spans of a task's test documents, per threshold (``"default"`` = as configured)."""
 
     key: tuple
     spans: dict = field(default_factory=dict)
@@ -66,7 +66,7 @@ def run_task(task: Task) -> Outcome:
     t0 = time.perf_counter()
     model = train_model(task.train, task.config, progress=False)
     out = Outcome(task.key)
-    out.spans[None] = [list(doc.spans) for doc in model.tag_many(task.test)]
+    out.spans["default"] = [list(doc.spans) for doc in model.tag_many(task.test)]
     for t in task.thresholds:
         out.spans[t] = [list(model.tag(doc, o_threshold=t).spans) for doc in task.test]
     out.seconds = time.perf_counter() - t0
@@ -156,7 +156,7 @@ def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key
     """Score the outcomes of one cross-validation (``outcomes[key + (fold,)]``)."""
     from .scoring import evaluate
 
-    per_fold, gold_all, pred_all = [], [], {t: [] for t in (None, *thresholds)}
+    per_fold, gold_all, pred_all = [], [], {t: [] for t in ("default", *thresholds)}
     for f in splits:
         out = outcomes[key + (f.index,)]
         gold = [docs[i] for i in f.test]
@@ -164,19 +164,23 @@ def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key
         per_fold.append({"fold": f.index, "documents": len(gold),
                          "patients": len({g.group for g in gold}),
                          "train_documents": len(f.train), "seconds": round(out.seconds, 1),
-                         "scores": summarize(evaluate(gold, preds[None]))})
+                         "scores": summarize(evaluate(gold, preds["default"]))})
         gold_all += gold
         for t in pred_all:
             pred_all[t] += preds[t]
-    pooled = evaluate(gold_all, pred_all[None])
+    pooled = evaluate(gold_all, pred_all["default"])
     return {
         "per_fold": per_fold,
         "pooled": summarize(pooled),
         "pooled_report": pooled.to_dict(),
         "thresholds": [{"o_threshold": t, **summarize(evaluate(gold_all, pred_all[t]))}
                        for t in thresholds],
-        "predictions": pred_all[None],
+        "predictions": pred_all["default"],
     }
+
+
+def _thr(t) -> str:
+    return "none (Viterbi)" if t is None else str(t)
 
 
 def _prf(fig: dict) -> list[str]:
@@ -213,9 +217,9 @@ def render(result: dict) -> str:
              markdown_table(list(pooled["category_strict_f1"]),
                             [[f"{v:.3f}" for v in pooled["category_strict_f1"].values()]])]
     if result["thresholds"]:
-        rows = [[t["o_threshold"]] + _prf(t["binary_token"]) + _prf(t["strict"])
+        rows = [[_thr(t["o_threshold"])] + _prf(t["binary_token"]) + _prf(t["strict"])
                 for t in result["thresholds"]]
-        rows.insert(0, ["model default"] + _prf(pooled["binary_token"]) + _prf(pooled["strict"]))
+        rows.insert(0, ["as configured"] + _prf(pooled["binary_token"]) + _prf(pooled["strict"]))
         parts += ["", "Recall-oriented decoding (pooled): token is PHI when P(O) < threshold", "",
                   markdown_table(["o_threshold", "bin-token P", "bin-token R", "bin-token F1",
                                   "strict P", "strict R", "strict F1"], rows)]
@@ -236,14 +240,19 @@ def provenance() -> dict:
 
 
 def parse_thresholds(text: str | None) -> tuple[float, ...]:
-    """``"0.5,0.7"`` -> ``(0.5, 0.7)``; each must lie in (0, 1]."""
+    """``"0.5,0.7"`` -> ``(0.5, 0.7)``; each in (0, 1], or ``none`` for plain Viterbi.
+
+    >>> parse_thresholds("none,0.9")
+    (None, 0.9)
+    """
     if not text:
         return ()
     try:
-        values = tuple(float(x) for x in text.split(",") if x.strip())
+        values = tuple(None if x.strip().lower() == "none" else float(x)
+                       for x in text.split(",") if x.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"thresholds must be numbers like 0.5,0.7: {text!r}")
-    if any(not 0 < v <= 1 for v in values):
+    if any(v is not None and not 0 < v <= 1 for v in values):
         raise argparse.ArgumentTypeError(f"thresholds must lie in (0, 1]: {text!r}")
     return values
 
@@ -262,7 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--by", choices=WEIGHTS, default="documents", help="balance folds on")
     p.add_argument("--jobs", type=int, default=1, help="folds trained in parallel (processes)")
     p.add_argument("--o-thresholds", type=parse_thresholds, default=(),
-                   help="comma-separated O-marginal thresholds to sweep, e.g. 0.5,0.7,0.9")
+                   help="comma-separated O-marginal thresholds to sweep, e.g. none,0.5,0.9 "
+                        "(none = plain Viterbi)")
     p.add_argument("--json", metavar="FILE", help="write all figures as JSON ('-' = stdout)")
     p.add_argument("--out", metavar="DIR",
                    help="write crossval.md, crossval.json and held-out predictions (i2b2) here")
