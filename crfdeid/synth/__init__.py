@@ -13,7 +13,7 @@ Deterministic: the documents depend only on ``seed`` (each patient has its own
 
 >>> docs = generate(3, seed=13)
 >>> [d.doc_id for d in docs]
-['100-01', '100-02', '100-03']
+['100-01', '100-02', '101-01']
 >>> docs == generate(3, seed=13)
 True
 """

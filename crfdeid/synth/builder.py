@@ -25,6 +25,8 @@ class NoteBuilder:
         self._len = 0
         self._spans = []
         self._case: list[tuple[int, int, str]] = []
+        #: Applied to plain (non-PHI) strings as they are added, e.g. a sentence-case style.
+        self.style = None
 
     def __len__(self) -> int:
         return self._len
@@ -33,7 +35,7 @@ class NoteBuilder:
         """Append plain strings and ``(SUBTYPE, text)`` PHI pairs, in order."""
         for piece in pieces:
             if isinstance(piece, str):
-                self._put(piece)
+                self._put(self.style(piece) if self.style else piece)
             elif isinstance(piece, tuple) and len(piece) == 2 and piece[0] in SUBTYPE_TO_PARENT:
                 sub, text = piece
                 if text:

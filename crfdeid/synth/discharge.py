@@ -68,7 +68,7 @@ def discharge_summary(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBu
         b.recase(start, "upper")
     b.line()
     b.line(rng.choice(["HISTORY OF PRESENT ILLNESS:", "HPI:", "History of Present Illness:"]))
-    b.line(*ps.patient_name(rng, me), " is a ", *ps.age_text(rng, p.age), " ",
+    b.line(*ps.patient_name(rng, me), " is a ", *ps.age_text(rng, p.age, decade=False), " ",
            rng.choice(["retired ", "", "former "]), ("PROFESSION", p.profession), " with a history of ",
            rng.choice(PROBLEMS), " s/p CABG in ", *ps.past_year(rng, p), " who presented to ",
            ("HOSPITAL", p.other_hospital), " on ", ("DATE", ps.date_text(rng, p.admit)),
@@ -193,7 +193,7 @@ def letter(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> N
     b.line("I had the pleasure of seeing ", *ps.patient_name(rng, me), " in ",
            rng.choice(["the ", "our "]), ("DEPARTMENT", f"{rng.choice(ps.DEPT_KINDS)} clinic"), " on ",
            ("DATE", ps.date_text(rng, day, rng.choice(["{B} {o}", "{B} {d}", "{m}/{d}"]))),
-           ". As you know, ", rng.choice(["he", "she"]), " is a ", *ps.age_text(rng, p.age),
+           ". As you know, ", rng.choice(["he", "she"]), " is ", *ps.age_text(rng, p.age, article="a "),
            " with ", rng.choice(PROBLEMS), " and ", rng.choice(PROBLEMS), ". ",
            rng.choice(COURSE))
     b.line()

@@ -44,82 +44,161 @@ PLAN = ["CONT TO MONITOR", "CONT CURRENT PLAN", "WEAN VENT AS TOL", "? TRANSFER 
         "CHECK K AND MG @ 2200", "OOB TO CHAIR IN AM"]
 
 
+ABBREVIATIONS = frozenset("""HR BP SR ST K MG O2 NC ABG CPAP PEEP FIO2 TF NPO BM NGT LCS IV PO BUN CR
+WBC MRSA CX PICC INR PTT CVP PAD NTG MAP GCS CIWA PERRL MAE RT RR CXR TMAX PVC'S PS AC FM RISS FS
+UO NS OR ED PACU DNR DNI HCP SW MD RN ICU MICU CCU CT MRI EKG GI SBP KCL MEQ OOB AM PM
+A/P I/O NT/ND A+OX3 SICU CSRU NPN""".split())
+
+OPENERS = ["PT IS A ", "PT IS ", "PATIENT IS A ", ""]
+
+
+def _sentence(text: str) -> str:
+    """Mixed-case nursing style: ward abbreviations stay upper case, other words lower."""
+    return " ".join(w if w.strip(".,:;()-+?") in ABBREVIATIONS else w.lower()
+                    for w in text.split(" "))
+
+
 def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one nursing note about ``p`` on ``day`` into ``b``."""
-    mode = rng.choices(["upper", "none", "lower"], weights=[55, 35, 10])[0]
+    mode = rng.choices(["upper", "mixed", "lower"], weights=[50, 40, 10])[0]
     start = len(b)
+    b.style = _sentence if mode == "mixed" else None
     header = rng.choice(HEADERS)
     if rng.random() < 0.5:
         b.line(header, " ", ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}/{Y}",
-                                                                         "{mm}/{dd}/{Y}"]))))
+                                                                         "{mm}/{dd}/{Y}", "{m}/{d}/{y}"]))))
     else:
         b.line(header)
-    if rng.random() < 0.6:
-        _events(rng, p, day, b)
-    systems = list(SYSTEMS)
-    for name in systems:
-        if rng.random() < 0.85:
-            b.add(rng.choice([f"{name}: ", f"{name}- ", f"{name.title()}: ", f"{name} "]))
+    events = rng.sample(range(len(EVENTS)), rng.choice([0, 1, 1, 2, 2, 3]))
+    for i in events:
+        EVENTS[i](rng, p, day, b)
+    for name in SYSTEMS:
+        if rng.random() < 0.8:
+            b.add(rng.choice([f"{name}: ", f"{name}- ", f"{name} "]))
             b.add(". ".join(rng.sample(SYSTEMS[name], rng.randint(1, 4))))
             if name == "CV" and rng.random() < 0.25:
                 b.add(". ", *ps.doctor_name(rng, rng.choice(p.doctors)), " AWARE")
             b.line(".")
     if rng.random() < 0.85:
         _social(rng, p, day, b)
-    b.line(rng.choice(["PLAN: ", "A/P: ", "Plan- "]), ", ".join(rng.sample(PLAN, rng.randint(1, 3))), ".")
+    b.line(rng.choice(["PLAN: ", "A/P: ", "PLAN- "]), ", ".join(rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.6:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
-    b.recase(start, mode)
+    b.style = None
+    if mode != "mixed":
+        b.recase(start, mode)
 
 
-def _events(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    me = p.person
-    choice = rng.randrange(5)
-    if choice == 0:
-        b.line("PT IS A ", *ps.age_text(rng, p.age), " ", rng.choice(["MALE", "FEMALE"]),
-               " ADMITTED ", ("DATE", ps.date_text(rng, p.admit, "{m}/{d}")), " FROM ",
-               ("HOSPITAL", p.other_hospital), " WITH ", rng.choice(["CHF EXACERBATION", "UGIB",
-                                                                     "UROSEPSIS", "COPD FLARE", "NSTEMI"]), ".")
-    elif choice == 1:
-        b.line(*ps.patient_name(rng, me), " ", rng.choice(["HAD AN UNEVENTFUL NIGHT", "RESTED COMFORTABLY",
-                                                          "WAS AGITATED OVERNIGHT"]), ".")
-    elif choice == 2:
-        b.line("SEEN BY ", rng.choice(["NEURO", "RENAL", "CARDS", "GI"]), " (",
-               *ps.doctor_name(rng, rng.choice(p.doctors)), ") @ ", f"{rng.randint(8, 22):02d}00", ".")
-    elif choice == 3:
-        b.line("PLAN FOR TRANSFER TO ", ("DEPARTMENT", f"{rng.choice(ps.pool('surnames')[:300])} "
-                                                       f"{rng.randint(2, 14)}"),
-               " WHEN BED AVAILABLE. ", rng.choice(["BED ", "RM ", "ROOM "]),
-               ("ROOM", str(rng.randint(1, 40)) + rng.choice(["", "", "A", "B"])), ".")
-    else:
-        b.line("RECEIVED PT FROM ", rng.choice(["ED", "OR", "CATH LAB", "PACU"]), " @ ",
-               f"{rng.randint(0, 23):02d}{rng.choice(['00', '15', '30', '45'])}", ". ",
-               ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{B} {o}"]))), " LABS PENDING.")
+def _date(rng, day, forms=("{m}/{d}", "{m}/{d}", "{B} {o}", "{b} {d}", "{m}/{d}/{y}")):
+    return ("DATE", ps.date_text(rng, day, rng.choice(forms)))
+
+
+def _time(rng) -> str:
+    return f"{rng.randint(0, 23):02d}{rng.choice(['00', '15', '30', '45'])}"
+
+
+def _admitted(rng, p, day, b):
+    sex = rng.choice(["MALE", "M"]) if p.person.sex == "M" else rng.choice(["FEMALE", "F"])
+    b.line(rng.choice(OPENERS), *ps.age_text(rng, p.age, decade=False), " ", sex,
+           " ADMITTED ", _date(rng, p.admit), " FROM ", ("HOSPITAL", p.other_hospital), " WITH ",
+           rng.choice(["CHF EXACERBATION", "UGIB", "UROSEPSIS", "COPD FLARE", "NSTEMI", "ETOH WITHDRAWAL"]), ".")
+
+
+def _named(rng, p, day, b):
+    b.line(*ps.patient_name(rng, p.person), " ", rng.choice(
+        ["HAD AN UNEVENTFUL NIGHT", "RESTED COMFORTABLY", "WAS AGITATED OVERNIGHT",
+         "REMAINS INTUBATED", "IS AWAITING PLACEMENT"]), ".")
+
+
+def _consult(rng, p, day, b):
+    b.line("SEEN BY ", rng.choice(["NEURO", "RENAL", "CARDS", "GI", "ID"]), " (",
+           *ps.doctor_name(rng, rng.choice(p.doctors)), ") @ ", _time(rng), ".")
+
+
+def _transfer(rng, p, day, b):
+    b.line("PLAN FOR TRANSFER TO ", ("DEPARTMENT", f"{rng.choice(ps.pool('surnames')[:300])} "
+                                                   f"{rng.randint(2, 14)}"),
+           " WHEN BED AVAILABLE. ", rng.choice(["BED ", "RM ", "ROOM "]),
+           ("ROOM", str(rng.randint(1, 40)) + rng.choice(["", "", "A", "B"])), ".")
+
+
+def _received(rng, p, day, b):
+    b.line("RECEIVED PT FROM ", rng.choice(["ED", "OR", "CATH LAB", "PACU"]), " @ ", _time(rng), " ",
+           _date(rng, day), ". LABS PENDING.")
+
+
+def _notified(rng, p, day, b):
+    b.line(*ps.doctor_name(rng, rng.choice(p.doctors)), " NOTIFIED OF SBP 80S, 500CC NS BOLUS GIVEN @ ",
+           _time(rng), ".")
+
+
+def _fall(rng, p, day, b):
+    b.line(rng.choice(OPENERS), *ps.age_text(rng, p.age, decade=False), " S/P FALL AT HOME IN ", ("CITY", p.city),
+           " ON ", _date(rng, p.admit - dt.timedelta(days=rng.randint(0, 3))), ".")
+
+
+def _meeting(rng, p, day, b):
+    rel, who = rng.choice(p.family) if p.family else ("wife", ps.person(rng))
+    b.line("FAMILY MEETING PLANNED FOR ", rng.choice([("DATE", rng.choice(ps.DAYS)), _date(rng, day)]),
+           " @ 1400 WITH ", *ps.doctor_name(rng, p.doctors[0]), " AND ", rel.upper(), " ",
+           ("PATIENT", who.first), ".")
+
+
+def _code_status(rng, p, day, b):
+    rel, who = rng.choice(p.family) if p.family else ("son", ps.person(rng))
+    b.line("CODE STATUS: DNR/DNI PER DISCUSSION WITH ", rel.upper(), " ",
+           ("PATIENT", f"{who.first} {who.last}" if rng.random() < 0.5 else who.first), " ON ",
+           _date(rng, day), ".")
+
+
+def _pcp(rng, p, day, b):
+    b.line("PCP IS ", *ps.doctor_name(rng, p.doctors[2]), " ", ("PHONE", ps.phone(rng)), ".")
+
+
+def _history(rng, p, day, b):
+    b.line("PT WAS AT ", ("HOSPITAL", p.other_hospital), " IN ", *ps.past_year(rng, p), " FOR ",
+           rng.choice(["CABG", "HIP FX", "PNA", "AAA REPAIR"]), ". HX PARKINSON'S, ON COUMADIN.")
+
+
+def _holiday(rng, p, day, b):
+    b.line("PT ", rng.choice(["WANTS TO BE HOME FOR ", "TEARFUL, MISSED FAMILY ON ", "ASKING ABOUT "]),
+           ("DATE", rng.choice(["CHRISTMAS", "THANKSGIVING", "EASTER", "NEW YEAR'S", "HANUKKAH"])), ".")
+
+
+def _dialysis(rng, p, day, b):
+    b.line("LAST HD ", ("DATE", rng.choice(ps.DAYS + [d[:3] for d in ps.DAYS])), ", NEXT HD ",
+           _date(rng, day + dt.timedelta(days=2)), ". ", rng.choice(["K 5.1", "K 4.2"]), ".")
+
+
+EVENTS = [_admitted, _named, _consult, _transfer, _received, _notified, _fall, _meeting,
+          _code_status, _pcp, _history, _holiday, _dialysis]
 
 
 def _social(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    b.add(rng.choice(["SOCIAL: ", "Social- ", "SOC: ", "FAMILY: "]))
+    b.add(rng.choice(["SOCIAL: ", "SOCIAL- ", "SOC: ", "FAMILY: "]))
     if p.family:
         rel, who = rng.choice(p.family)
-        form = rng.randrange(6)
+        rel = rel.upper()
+        form = rng.randrange(7)
         if form == 0:
-            b.add(rel.upper(), " ", ("PATIENT", who.first), " CALLED AND UPDATED")
+            b.add(rel, " ", ("PATIENT", who.first), " CALLED AND UPDATED")
         elif form == 1:
-            b.add(rel.upper(), " ", ("PATIENT", who.first), " IN TO VISIT, UPDATED BY ",
+            b.add(rel, " ", ("PATIENT", who.first), " IN TO VISIT, UPDATED BY ",
                   *ps.doctor_name(rng, rng.choice(p.doctors)))
         elif form == 2:
-            b.add("HCP IS ", rel.upper(), " ", ("PATIENT", f"{who.first} {who.last}"), ", CAN BE REACHED AT ",
+            b.add("HCP IS ", rel, " ", ("PATIENT", f"{who.first} {who.last}"), ", CAN BE REACHED AT ",
                   ("PHONE", p.phone))
         elif form == 3:
-            b.add(rel.upper(), " ", ("PATIENT", who.first), " FLYING IN FROM ",
+            b.add(rel, " ", ("PATIENT", who.first), " FLYING IN FROM ",
                   ("CITY", rng.choice(ps.pool("cities")[:400])), " ON ",
-                  ("DATE", ps.date_text(rng, day + dt.timedelta(days=rng.randint(1, 3)),
-                                        rng.choice(["{m}/{d}", "{B} {o}", "{b} {d}"]))))
+                  _date(rng, day + dt.timedelta(days=rng.randint(1, 3))))
         elif form == 4:
-            b.add(rel.upper(), " CALLED X2, ", ("PATIENT", who.first), " ASKING ABOUT DISPO")
+            b.add(rel, " CALLED X2, ", ("PATIENT", who.first), " ASKING ABOUT DISPO")
+        elif form == 5:
+            b.add(rel, " (", ("PATIENT", who.first), ") ", ("PHONE", ps.phone(rng)), " WOULD LIKE A CALL IF ANY CHANGES")
         else:
-            b.add("LIVES IN ", ("CITY", p.city), " WITH ", rel.upper(), ". PT IS A RETIRED ",
-                  ("PROFESSION", p.profession.upper()))
+            b.add("LIVES IN ", ("CITY", p.city), " WITH ", rel, ". PT IS A RETIRED ",
+                  ("PROFESSION", p.profession))
     else:
         b.add(rng.choice(["NO FAMILY CONTACT THIS SHIFT", "PT LIVES ALONE, SW FOLLOWING"]))
     if rng.random() < 0.2:

@@ -94,9 +94,11 @@ def patient(rng: random.Random, record: int) -> Patient:
     if rng.random() < 0.7 and age >= 25:
         p.family.append(("wife" if spouse_sex == "F" else "husband",
                          person(rng, spouse_sex, last=me.last)))
-    for _ in range(rng.choice([0, 1, 1, 2, 3])):
+    for _ in range(rng.choice([0, 1, 1, 2, 3]) if age >= 35 else 0):
         kid = person(rng)
         p.family.append(("son" if kid.sex == "M" else "daughter", kid))
+    if age < 25:
+        p.family.append(("mother", person(rng, "F", last=me.last)))
     if rng.random() < 0.3:
         sib = person(rng, last=me.last)
         p.family.append(("brother" if sib.sex == "M" else "sister", sib))
@@ -161,14 +163,18 @@ def username(rng: random.Random, who: Person) -> str:
                        f"{who.last[0]}{digits(rng, 2)}".lower(), letters(rng, 3) + digits(rng, 2)])
 
 
-def age_text(rng: random.Random, age: int) -> list:
-    """An age in one of the forms notes use; only the number (or ``90s``) is PHI."""
-    if age >= 90 and rng.random() < 0.3:
+def age_text(rng: random.Random, age: int, decade: bool = True, article: str = "") -> list:
+    """An age in one of the forms notes use; only the number (or ``90s``) is PHI.
+
+    ``decade=False`` leaves out ``in his 90s`` where an adjective is needed;
+    ``article`` is put before the other forms (``"a "``).
+    """
+    if decade and age >= 90 and rng.random() < 0.3:
         return [rng.choice(["in her ", "in his ", "in the "]), ("AGE", f"{age // 10 * 10}s")]
     form = rng.choice(["{} year old", "{} yo", "{} YO", "{} y/o", "{}-year-old", "{} yr old",
                        "{}M", "{} y.o.", "age {}", "{} years old"])
     before, after = form.split("{}")
-    return [before, ("AGE", str(age)), after]
+    return [article + before, ("AGE", str(age)), after]
 
 
 def ordinal(n: int) -> str:
