@@ -47,7 +47,6 @@ _ALTS = [
     rf"(?P<j_w>{_WD})",
     rf"(?P<k_y>{_Y})",
     rf"'(?P<l_yy>\d{{2}})",
-    rf"(?P<m_d>\d{{1,2}})(?P<m_o>{_ORD})",
 ]
 _DATE = re.compile(r"(?<![0-9A-Za-z])(?:" + "|".join(_ALTS) + r")(?![0-9A-Za-z])", re.I)
 _DIGITS = re.compile(r"\d+")
@@ -124,6 +123,8 @@ def _values(text, g, start, end) -> Parsed | None:
     weekday = _weekday_of(val["w"]) if "w" in val else None
     if month is not None and not 1 <= month <= 12:
         return None
+    if day is not None and month is None:  # a bare day cannot be shifted: caller redraws it
+        return None
     if day is not None:
         last = calendar.monthrange(year or REFERENCE_YEAR, month)[1] if month else 31
         if not 1 <= day <= last:
@@ -157,7 +158,8 @@ def shift(p: Parsed, days: int) -> dict:
     return out
 
 
-def _ordinal(n: int) -> str:
+def ordinal(n: int) -> str:
+    """English ordinal suffix of ``n`` (``st``, ``nd``, ``rd``, ``th``)."""
     return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
@@ -191,7 +193,7 @@ def render(text: str, p: Parsed, new: dict) -> list[tuple[int, int, str]]:
         elif key == "w" and "weekday" in new:
             out.append((s, e, _name(o, _WEEKDAYS, new["weekday"])))
         elif key == "o" and "day" in new:
-            suffix = _ordinal(new["day"])
+            suffix = ordinal(new["day"])
             out.append((s, e, suffix.upper() if o.isupper() else suffix))
     return out
 

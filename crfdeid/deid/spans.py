@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..document import Document, Span
@@ -56,3 +57,39 @@ def replace_spans(doc: Document, replace: Callable[[Span, str], str],
         pos = sp.end
     parts.append(doc.text[pos:])
     return Document(doc.doc_id, "".join(parts), new_spans, dict(doc.meta))
+
+
+#: Categories whose annotated strings are looked for again elsewhere in the note.
+PROPAGATED = frozenset({"NAME", "LOCATION", "CONTACT", "ID", "OTHER", "PROFESSION", "DATE"})
+
+
+def propagate(doc: Document, min_len: int = 3) -> Document:
+    """The document plus spans for unannotated repeats of its annotated PHI strings.
+
+    A repeat is a whole-word, case-insensitive occurrence outside every span
+    of a PHI string of at least ``min_len`` characters (dates only when not a
+    bare number, ages never: ``100`` also reads as a percentage). It gets the
+    subtype of the annotated string, so a name the annotator (or the tagger)
+    found once is replaced everywhere in the note. Returns ``doc`` itself when
+    nothing is added.
+
+    >>> from crfdeid.document import make_span
+    >>> doc = Document("1", "Smith said SMITH and smithson", [make_span(0, 5, "DOCTOR")])
+    >>> [(sp.start, sp.end) for sp in propagate(doc).spans]
+    [(0, 5), (11, 16)]
+    """
+    low = doc.text.lower()
+    found = []
+    seen = set()
+    for sp in sorted(doc.spans, key=lambda s: -len(s)):
+        phi = low[sp.start:sp.end].strip()
+        if (len(phi) < min_len or phi in seen or sp.category not in PROPAGATED
+                or (sp.category == "DATE" and phi.isdigit())):
+            continue
+        seen.add(phi)
+        pat = re.compile(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])")
+        for m in pat.finditer(low):
+            new = Span(m.start(), m.end(), sp.category, sp.subtype)
+            if not any(new.overlaps(o) for o in doc.spans + found):
+                found.append(new)
+    return doc if not found else doc.with_spans(doc.spans + found)

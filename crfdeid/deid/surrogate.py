@@ -24,8 +24,9 @@ from .rng import Keyed, derangement, normalize, random_like
 from .spans import merged_spans, replace_spans
 from .state import PatientState
 
-#: Default per-patient date shift range in days (inclusive; 0, whole weeks and whole years excluded).
-DEFAULT_SHIFT = (-1095, -30)
+#: Default per-patient date shift range in days (inclusive; 0, whole weeks and whole years
+#: excluded). At least 366 days, so the year of every date changes too.
+DEFAULT_SHIFT = (-1095, -366)
 _GAP = re.compile(r"[ \t,.'/-]{0,4}(?:of[ \t]+)?")
 _IDS = {"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
 
@@ -147,7 +148,7 @@ class Surrogator:
         self.counts["date_groups"] += 1
         if loose:
             self.counts["date_fallback"] += 1
-            reps = reps + [(s, e, self._digits(st, region, s, e)) for s, e in loose]
+            reps = reps + [r for s, e in loose for r in self._digits(st, region, s, e)]
         if not reps:
             holiday = places.whole(st, self.keyed, "holiday", region, ("holidays",))
             if holiday is not None:
@@ -163,8 +164,10 @@ class Surrogator:
             out[(sp.start, sp.end)] = dates.apply(region[s0:e0], inside)
         return out
 
-    def _digits(self, st: PatientState, region: str, s: int, e: int) -> str:
+    def _digits(self, st: PatientState, region: str, s: int, e: int) -> list:
+        """Random digits for an unexplained digit run (a day keeps a valid day and its ordinal)."""
         old = region[s:e]
+        suffix = region[e:e + 2]
         for attempt in range(50):
             rng = self.keyed.rng("date-digits", st.patient, normalize(region), s, attempt)
             if len(old) <= 2 and int(old) <= 31:
@@ -172,8 +175,12 @@ class Surrogator:
             else:
                 new = random_like(old, rng)
             if new != old:
-                return new
-        return old  # pragma: no cover - 50 equal draws
+                reps = [(s, e, new)]
+                if suffix.lower() in ("st", "nd", "rd", "th"):
+                    new_suffix = dates.ordinal(int(new))
+                    reps.append((e, e + 2, new_suffix.upper() if suffix.isupper() else new_suffix))
+                return reps
+        return [(s, e, old)]  # pragma: no cover - 50 equal draws
 
 
 def _date_groups(text: str, spans: list[Span]) -> list[list[Span]]:
