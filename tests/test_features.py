@@ -1,0 +1,106 @@
+"""Feature templates, the +-window, caching and feature-set resolution."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from crfdeid.errors import ConfigError
+from crfdeid.features import TOKEN_TEMPLATES, WORD_TEMPLATES, Featurizer, resolve_feature_set, to_attributes
+from crfdeid.features.pattern import match_tokens
+from crfdeid.tokenize import tokenize
+
+ALL = {"groups": {"lexical": True, "orthographic": True, "pattern": True,
+                  "dictionary": True, "context": True}}
+
+
+def test_templates_are_registered_with_versioned_names():
+    for name in WORD_TEMPLATES.names() + TOKEN_TEMPLATES.names():
+        assert name.rsplit(".", 1)[1].startswith("v"), name
+
+
+@pytest.mark.parametrize("name, word, expected", [
+    ("shape.v1", "Lee12", {"shape": "Xxxdd"}),
+    ("short_shape.v1", "McDonald", {"sshape": "XxXx"}),
+    ("lower.v1", "LEE", {"lower": "lee"}),
+    ("digits.v1", "02115", {"digits": "5"}),
+    ("digits.v1", "2098", {"digits": "year"}),
+    ("digits.v1", "17", {"digits": "day"}),
+])
+def test_word_templates(name, word, expected):
+    assert WORD_TEMPLATES.get(name)(word) == expected
+
+
+def test_item_format_matches_python_crfsuite():
+    assert to_attributes({"a": "x", "b": True, "c": False, "d": {"e": "f"}}) == ["a:x", "b", "d:e:f"]
+
+
+def test_window_keys_are_offset_prefixed():
+    fz = Featurizer({"word": ["lower.v1"], "window": 2, "token_window": 0, "bigrams": False})
+    feats = fz.featurize_text("Seen by Dr Lee today")
+    assert feats[3] == ["lower:lee", "-2:lower:by", "-1:lower:dr", "+1:lower:today", "+2:EOS"]
+    assert "-1:BOS" in feats[0] and "-2:BOS" in feats[1]
+
+
+def test_window_size_is_configurable():
+    fz = Featurizer({"word": ["lower.v1"], "window": 0, "token_window": 0, "bigrams": False})
+    assert fz.featurize_text("Dr Lee")[1] == ["lower:lee"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(alphabet="ab AB12/.-:\n", max_size=60))
+def test_cached_features_equal_uncached(text):
+    fz = Featurizer(ALL)
+    toks = tokenize(text)
+    first = fz.featurize(text, toks)
+    assert first == fz.featurize(text, toks, cache=False)
+    assert fz.featurize(text, toks) == first  # second call served from the cache
+
+
+def test_glued_flag_distinguishes_run_together_tokens():
+    fz = Featurizer({"groups": {"orthographic": True}, "token_window": 0})
+    glued = fz.featurize_text("Since6/03")
+    spaced = fz.featurize_text("Since 6 / 03")
+    assert "glued_r" in glued[0] and "glued_r" not in spaced[0]
+
+
+def test_text_patterns_mark_every_covered_token():
+    text = "call (617) 555-0199 on 7/22/2098, 91 yo"
+    toks = tokenize(text)
+    marks = match_tokens(text, toks)
+    by_text = {t.text: m for t, m in zip(toks, marks)}
+    assert "pat:phone" in by_text["617"] and "pat:phone" in by_text["0199"]
+    assert "pat:date" in by_text["2098"] and "pat:age" in by_text["yo"]
+    assert "pat:date" not in by_text["call"]
+
+
+def test_context_features_section_line_and_triggers():
+    fz = Featurizer({"groups": {"context": True}, "token_window": 0})
+    text = "Social: lives with wife Ann\n- called Bob"
+    toks = tokenize(text)
+    feats = fz.featurize(text, toks)
+    ann = [t.text for t in toks].index("Ann")
+    assert "section:social" in feats[ann]
+    assert "trig:name:1" in feats[ann]
+    bob = [t.text for t in toks].index("Bob")
+    assert "list_item" in feats[bob] and "linepos:last" in feats[bob]
+
+
+def test_dictionary_features_use_gazetteers():
+    fz = Featurizer({"groups": {"dictionary": True}, "window": 0, "token_window": 0})
+    feats = fz.featurize_text("January")
+    assert "g:month" in feats[0]
+
+
+def test_unknown_group_or_template_lists_the_known_ones():
+    with pytest.raises(ConfigError, match="known: lexical"):
+        resolve_feature_set({"groups": {"lexicon": True}})
+    with pytest.raises(ConfigError, match="shape.v1"):
+        resolve_feature_set({"word": ["shape.v9"]})
+    with pytest.raises(ConfigError, match="allowed"):
+        resolve_feature_set({"windw": 2})
+
+
+def test_resolution_is_idempotent():
+    fs = resolve_feature_set(ALL)
+    assert resolve_feature_set(fs) == fs

@@ -1,0 +1,127 @@
+"""Training, tagging, recall-oriented decoding and the model file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crfdeid.bio import OUTSIDE
+from crfdeid.errors import ModelError
+from crfdeid.io import read
+from crfdeid.model import DEFAULT_MODEL, MAGIC, Model, train_model
+from crfdeid.scoring import evaluate
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = ROOT / "configs" / "synth-small.yaml"
+
+
+@pytest.fixture(scope="module")
+def train_docs():
+    return list(read("synth:40,7"))
+
+
+@pytest.fixture(scope="module")
+def test_docs():
+    return list(read("synth:15,99"))
+
+
+@pytest.fixture(scope="module")
+def model(train_docs):
+    return train_model(train_docs, SMALL)
+
+
+def test_training_reports_what_it_saw(model, train_docs):
+    s = model.stats
+    assert s["documents"] == len(train_docs)
+    assert s["tokens"] > 1000 and s["features"] > 0 and 0 < s["iterations"] <= 30
+    assert "B-DATE" in model.labels and OUTSIDE in model.labels
+
+
+def test_tagging_keeps_document_and_finds_phi(model, test_docs):
+    tagged = [model.tag(d) for d in test_docs]
+    for d, t in zip(test_docs, tagged):
+        assert (t.doc_id, t.text) == (d.doc_id, d.text)
+        assert len(t.meta["confidence"]) == len(t.spans)
+        assert all(0.0 <= c <= 1.0 for c in t.meta["confidence"])
+    report = evaluate(test_docs, tagged)
+    assert report.micro["binary_token"].recall > 0.6
+
+
+def test_lower_o_threshold_raises_recall(model, test_docs):
+    plain = evaluate(test_docs, [model.tag(d, o_threshold=None) for d in test_docs])
+    eager = evaluate(test_docs, [model.tag(d, o_threshold=0.999) for d in test_docs])
+    assert eager.micro["binary_token"].recall >= plain.micro["binary_token"].recall
+    assert eager.micro["binary_token"].fp > plain.micro["binary_token"].fp
+
+
+def test_marginals_are_distributions(model, test_docs):
+    margs = model.marginals(test_docs[0])
+    assert margs and set(margs[0]) == set(model.labels)
+    assert all(abs(sum(m.values()) - 1.0) < 1e-6 for m in margs)
+
+
+def test_save_load_round_trip_tags_identically(model, test_docs, tmp_path):
+    path = model.save(tmp_path / "m.model")
+    loaded = Model.load(path)
+    assert loaded.config == model.config
+    assert loaded.manifest["crfdeid_version"] and loaded.manifest["feature_set"]["word"]
+    assert [loaded.tag(d).spans for d in test_docs] == [model.tag(d).spans for d in test_docs]
+
+
+def test_training_is_bit_for_bit_reproducible(model, train_docs, tmp_path):
+    again = train_model(train_docs, SMALL)
+    a = model.save(tmp_path / "a.model").read_bytes()
+    b = again.save(tmp_path / "b.model").read_bytes()
+    assert a == b
+
+
+@pytest.mark.parametrize("damage", ["magic", "truncate", "flip", "empty", "manifest"])
+def test_corrupt_model_file_is_refused_naming_the_file(model, tmp_path, damage):
+    path = model.save(tmp_path / "m.model")
+    data = bytearray(path.read_bytes())
+    if damage == "magic":
+        data[:4] = b"JUNK"
+    elif damage == "truncate":
+        data = data[: len(data) - 100]
+    elif damage == "flip":
+        data[-50] ^= 0xFF
+    elif damage == "empty":
+        data = bytearray()
+    else:
+        data[len(MAGIC) + 10] = ord("{")
+    path.write_bytes(bytes(data))
+    with pytest.raises(ModelError, match="m.model"):
+        Model.load(path)
+
+
+def test_missing_model_and_incompatible_format(model, tmp_path):
+    with pytest.raises(ModelError, match="cannot read"):
+        Model.load(tmp_path / "absent.model")
+    model.manifest["format"] = 999
+    try:
+        path = model.save(tmp_path / "future.model")
+    finally:
+        model.manifest["format"] = 1
+    with pytest.raises(ModelError, match="not supported"):
+        Model.load(path)
+
+
+def test_rules_overlay_adds_rule_spans(train_docs):
+    from crfdeid.document import Document
+    cfg = {"features": "features/lexical.yaml", "rules": {"enabled": True},
+           "crf": {"max_iterations": 5}}
+    m = train_model(train_docs[:5], cfg)
+    doc = Document("x", "zz qq 123-45-6789 ww")
+    assert any(s.subtype == "SSN" and (s.start, s.end) == (6, 17) for s in m.tag(doc).spans)
+
+
+def test_default_model_loads_and_tags():
+    if not DEFAULT_MODEL.exists():
+        pytest.fail(f"default model missing at {DEFAULT_MODEL}; run `make train`")
+    from crfdeid.document import Document
+    m = Model.load()
+    assert DEFAULT_MODEL.stat().st_size < 10_000_000
+    assert not m.config["train"][0].startswith("physionet")
+    t = m.tag(Document("d", "Seen by Dr. Ann Lee on 03/14/2098 at Boston General Hospital."))
+    assert {s.category for s in t.spans} >= {"DATE", "NAME"}
