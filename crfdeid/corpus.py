@@ -1,4 +1,4 @@
-"""``python -m crfdeid.corpus``: look at and convert annotated corpora.
+"""Look at and convert annotated corpora (``python -m crfdeid.corpus``).
 
 Subcommands come from :data:`COMMAND_MODULES`, each a module with
 ``register(subparsers)`` that adds its parsers and sets ``func(args) -> int``

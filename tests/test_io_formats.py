@@ -78,10 +78,13 @@ def test_brat_bad_lines(tmp_path, ann, reason):
     assert len(errors) == 1 and reason in str(errors[0]) and "line 1" in str(errors[0])
 
 
-def test_brat_txt_without_ann_is_unannotated(tmp_path):
+def test_brat_txt_without_ann_is_unannotated_ann_without_txt_is_an_error(tmp_path):
     (tmp_path / "a.txt").write_text("hello")
-    (doc,) = read(f"brat:{tmp_path}")
+    (tmp_path / "b.ann").write_text("T1\tDATE 0 1\tx\n")
+    errors = []
+    (doc,) = read(f"brat:{tmp_path}", errors=errors)
     assert doc.spans == [] and doc.meta["annotated"] is False
+    assert [(e.doc_id, "without their .txt" in str(e)) for e in errors] == [("b", True)]
 
 
 def test_text_reader_folder_file_and_stdin(data_dir, monkeypatch):

@@ -28,7 +28,7 @@ Policies (documented, counted, never silent):
   document (reported, the other documents are still read).
 
 A ``.txt`` without its ``.ann`` is read without spans (``meta['annotated']`` is
-``False``). The writer writes each span as its own ``T`` line labelled with its
+``False``); an ``.ann`` without its ``.txt`` is reported as an error. The writer writes each span as its own ``T`` line labelled with its
 subtype; white space inside the surface field is written as plain spaces.
 """
 
@@ -180,6 +180,9 @@ def read_brat(path, report, label_map=None, check_text: bool = True):
                 continue
             meta.update({f"brat_{k}": v for k, v in counts.items()})
         yield Document(doc_id, text, spans, meta)
+    if path.is_dir():  # annotations whose text is missing must not vanish silently
+        for ann in sorted(p for p in path.glob("*.ann") if not p.with_suffix(".txt").exists()):
+            report(ReaderError("annotations without their .txt file", path=ann, doc_id=ann.stem))
 
 
 def render_ann(doc: Document) -> str:
