@@ -1,0 +1,115 @@
+"""The train and tag command lines: outputs, stdin, failures, exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from crfdeid import tag, train
+from crfdeid.io import read
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = str(ROOT / "configs" / "synth-small.yaml")
+NOTE = "Seen by Dr. Ann Lee on 03/14/2098.\nCall 617-555-0199.\n"
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory):
+    out = tmp_path_factory.mktemp("model") / "small.model"
+    assert train.main(["--config", SMALL, "--output", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_train_prints_summary_and_scores_dev(tmp_path, capsys):
+    out = tmp_path / "m.model"
+    rc = train.main(["--config", SMALL, "--train", "synth:10,1", "--dev", "synth:5,2",
+                     "--set", "crf.max_iterations=5", "--output", str(out), "--quiet"])
+    text = capsys.readouterr().out
+    assert rc == 0 and out.exists()
+    assert "documents:  10" in text and "iterations: 5" in text and "dev binary_token" in text
+
+
+def test_train_bad_config_exits_2(tmp_path, capsys):
+    rc = train.main(["--config", SMALL, "--set", "crf.c9=1", "--output", str(tmp_path / "m")])
+    assert rc == 2 and "c9" in capsys.readouterr().err
+
+
+def test_tag_stdin_to_jsonl(model_path, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(NOTE.encode())))
+    assert tag.main(["--model", str(model_path), "--output-format", "jsonl", "--quiet"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["text"] == NOTE and rec["spans"]
+    assert all(0 <= s["start"] < s["end"] <= len(NOTE) for s in rec["spans"])
+
+
+def test_tag_i2b2_keeps_id_and_text_exactly(model_path, tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    text = "Pt  seen by Dr. Lee\r\non 03/14/2098 ]]> end\n\n"
+    (src / "note-42.txt").write_bytes(text.encode())
+    out = tmp_path / "out"
+    rc = tag.main(["--model", str(model_path), "--output-format", "i2b2", "--output-dir",
+                   str(out), str(src), "--quiet"])
+    assert rc == 0
+    [doc] = list(read(f"i2b2:{out}"))
+    assert doc.doc_id == "note-42" and doc.text == text
+
+
+def test_failed_document_is_reported_not_written_and_exit_1(model_path, tmp_path, capsys):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "good.txt").write_text(NOTE)
+    (src / "bad.txt").write_bytes(b"Dr. Secretname \xff\xfe")
+    out = tmp_path / "out"
+    rc = tag.main(["--model", str(model_path), "--output-format", "i2b2", "--output-dir",
+                   str(out), str(src), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert sorted(p.name for p in out.iterdir()) == ["good.xml"]
+    assert "bad" in err and "1 failed" in err and "Secretname" not in err
+
+
+def test_jobs_give_the_same_output(model_path, tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    for i in range(6):
+        (src / f"n{i}.txt").write_text(NOTE.replace("Lee", f"Lee{i}"))
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}.jsonl"
+        assert tag.main(["--model", str(model_path), "--output-format", "jsonl", "--jobs", jobs,
+                         "--output-dir", str(tmp_path / f"o{jobs}"), str(src), "--quiet"]) == 0
+        outs.append((tmp_path / f"o{jobs}" / "tagged.jsonl").read_text())
+    assert outs[0] == outs[1] and outs[0].count("\n") == 6
+
+
+def test_o_threshold_option_adds_spans(model_path, tmp_path, capsys):
+    src = tmp_path / "n.txt"
+    src.write_text(NOTE * 3)
+    tag.main(["--model", str(model_path), "--quiet", str(src)])
+    plain = json.loads(capsys.readouterr().out)
+    tag.main(["--model", str(model_path), "--quiet", "--o-threshold", "0.9999", str(src)])
+    eager = json.loads(capsys.readouterr().out)
+    covered = lambda r: sum(s["end"] - s["start"] for s in r["spans"])  # noqa: E731
+    assert covered(eager) >= covered(plain)
+
+
+@pytest.mark.parametrize("argv, code", [
+    (["--model", "/nonexistent/model"], 2),
+    (["--jobs", "0"], 2),
+    (["--o-threshold", "2"], 2),
+])
+def test_tag_usage_errors_exit_2(argv, code, capsys):
+    assert tag.main(argv + ["--quiet", "-"]) == code
+    assert "error:" in capsys.readouterr().err
+
+
+def test_corrupt_model_refused_by_cli(tmp_path, capsys):
+    bad = tmp_path / "bad.model"
+    bad.write_bytes(b"not a model")
+    assert tag.main(["--model", str(bad), "--quiet", "-"]) == 2
+    assert "bad.model" in capsys.readouterr().err
