@@ -148,6 +148,10 @@ def shift(p: Parsed, days: int) -> dict:
     if m is None:
         return {}
     base = dt.date(y or REFERENCE_YEAR, m, d or 15) + dt.timedelta(days=days)
+    if d is None and base.month == m and (y is None or base.year == y) and days:
+        # a month without a day must still change: move on to the next month in the shift's direction
+        base = (base.replace(day=1) - dt.timedelta(days=1) if days < 0
+                else base.replace(day=28) + dt.timedelta(days=7))
     out = {"month": base.month}
     if d is not None:
         out["day"] = base.day

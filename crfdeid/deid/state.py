@@ -12,12 +12,14 @@ class PatientState:
     """Everything that keeps one patient's surrogates consistent across notes."""
 
     patient: str
-    shift_days: int
     letters: dict                                  # initial -> surrogate initial (a derangement)
+    shift_days: int | None = None                  # drawn on the first note surrogated
     maps: dict = field(default_factory=dict)       # (kind, normalised original) -> surrogate
     taken: dict = field(default_factory=dict)      # (kind, normalised surrogate) -> original
     originals: set = field(default_factory=set)    # normalised original PHI strings and name words
     persons: set = field(default_factory=set)      # tuples of lower-cased full-name words
+    # doc_id -> ([(text, before, after) of its date groups], {its lower-cased date strings, 3+ chars})
+    date_notes: dict = field(default_factory=dict)
 
     def assign(self, kind: str, original: str, draw, limit: int = 50) -> str:
         """The surrogate of ``original`` for ``kind``: remembered, or drawn by ``draw(attempt)``.

@@ -53,10 +53,16 @@ class Surrogator:
         What ages above 89 become.
     age_bucket : int, optional
         Bucket width for other ages (kept as they are by default).
+    avoid_date_collisions : bool
+        Redraw a patient's day offset while a shifted date would read like
+        another original date of the patient (``3/5`` -> ``2/4`` when ``2/4``
+        is also in the notes). The offset then depends on the dates learnt
+        (:meth:`learn`) before the patient's first note is surrogated, so use it
+        when all notes of a patient are processed together (``corpus surrogate``).
     """
 
     def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
-                 age_bucket: int | None = None):
+                 age_bucket: int | None = None, avoid_date_collisions: bool = False):
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
         lo, hi = date_shift
@@ -67,6 +73,7 @@ class Surrogator:
         self.date_shift = (lo, hi)
         self.age_over_89 = age_over_89
         self.age_bucket = age_bucket
+        self.avoid_date_collisions = avoid_date_collisions
         self.counts = Counter()
         self._states: dict[str, PatientState] = {}
 
@@ -74,12 +81,36 @@ class Surrogator:
         """The state of one patient (created on first use)."""
         st = self._states.get(patient)
         if st is None:
-            rng = self.keyed.rng("date-shift", patient)
-            while not _acceptable_shift(days := rng.randint(*self.date_shift)):
-                pass
             letters = derangement("ABCDEFGHIJKLMNOPQRSTUVWXYZ", self.keyed.rng("initials", patient))
-            st = self._states[patient] = PatientState(patient, days, letters)
+            st = self._states[patient] = PatientState(patient, letters)
         return st
+
+    def _shift_for(self, st: PatientState) -> int:
+        """The patient's day offset: the first acceptable draw (without collisions if asked)."""
+        rng = self.keyed.rng("date-shift", st.patient)
+        first = None
+        for _ in range(1000):
+            days = rng.randint(*self.date_shift)
+            if not _acceptable_shift(days):
+                continue
+            first = days if first is None else first
+            if not self.avoid_date_collisions or not self._collides(st, days):
+                return days
+            self.counts["date_shift_redraws"] += 1
+        self.counts["date_collisions_kept"] += 1
+        return first
+
+    def _collides(self, st: PatientState, days: int) -> bool:
+        """Whether a shifted date of a note would read like another original date of that note."""
+        for regions, originals in st.date_notes.values():
+            for region, before, after in regions:
+                _, reps, loose = dates.shift_text(region, days, before, after)
+                # loose digit runs are redrawn at random later: they cannot collide here
+                new = dates.apply(region, reps + [(s, e, "#" * (e - s)) for s, e in loose]).lower()
+                if any(re.search(r"(?<![0-9a-z])" + re.escape(o) + r"(?![0-9a-z])", new)
+                       for o in originals):
+                    return True
+        return False
 
     def learn(self, doc: Document) -> None:
         """Register a document's originals and full names (call on all notes first for best coherence)."""
@@ -92,11 +123,20 @@ class Surrogator:
                 full = names.full_words(surface)
                 if full:
                     st.persons.add(full)
+        groups = _date_groups(doc.text, merged_spans(doc.spans))
+        if groups and st.shift_days is None:
+            regions = [(doc.text[g[0].start:g[-1].end], doc.text[max(g[0].start - 1, 0):g[0].start],
+                        doc.text[g[-1].end:g[-1].end + 1]) for g in groups]
+            originals = {doc.surface(sp).strip().lower() for g in groups for sp in g
+                         if len(doc.surface(sp).strip()) >= 3}
+            st.date_notes[doc.doc_id] = (regions, originals)
 
     def surrogate(self, doc: Document) -> Document:
         """A new document with surrogate text and spans (offsets in the new text)."""
         self.learn(doc)
         st = self.state(doc.group)
+        if st.shift_days is None:
+            st.shift_days = self._shift_for(st)
         spans = merged_spans(doc.spans)
         new = {}
         for group in _date_groups(doc.text, spans):

@@ -1,0 +1,132 @@
+"""``corpus surrogate``: turn an annotated corpus into a surrogate corpus (i2b2 XML).
+
+Example::
+
+    python -m crfdeid.corpus surrogate physionet:../shared/corpora/physionet-dev \\
+        --out /tmp/surr --seed 13 --check
+
+Also runnable as ``python -m crfdeid.deid.cli surrogate ...``. Output and
+``--check`` print counts only, never PHI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import ConfigError, CrfdeidError
+from ..io import read
+from ..io.i2b2 import I2b2Writer
+from .check import check
+from .spans import propagate
+from .surrogate import DEFAULT_SHIFT, Surrogator
+from .writers import write_mapping
+
+EXAMPLE = ("python -m crfdeid.corpus surrogate physionet:../shared/corpora/physionet-dev "
+           "--out /tmp/surr --seed 13 --check")
+
+
+def _shift(value: str) -> tuple[int, int]:
+    try:
+        lo, hi = (int(v) for v in value.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--date-shift wants MIN,MAX in days, got {value!r}") from None
+    return lo, hi
+
+
+def register(subparsers) -> None:
+    """Add the ``surrogate`` subcommand to a ``crfdeid.corpus``-style parser."""
+    p = subparsers.add_parser(
+        "surrogate", help="replace annotated PHI by consistent surrogates; write i2b2 XML",
+        description=f"Replace the annotated PHI of a corpus by realistic surrogates, consistent per "
+                    f"patient, and write i2b2 XML with the new text and spans. Example: {EXAMPLE}")
+    p.add_argument("input", metavar="FORMAT:PATH", help="annotated corpus, e.g. physionet:DIR or i2b2:DIR")
+    p.add_argument("--out", required=True, help="output folder (one <doc_id>.xml per note)")
+    key = p.add_mutually_exclusive_group()
+    key.add_argument("--seed", help="public seed: reproducible surrogates")
+    key.add_argument("--key", help="secret key (HMAC-SHA256): batches processed separately agree")
+    key.add_argument("--key-file", help="read the secret key from this file (keeps it out of `ps`)")
+    p.add_argument("--date-shift", type=_shift, default=DEFAULT_SHIFT, metavar="MIN,MAX",
+                   help=f"range of the per-patient date offset in days (default "
+                        f"{DEFAULT_SHIFT[0]},{DEFAULT_SHIFT[1]})")
+    p.add_argument("--age-over-89", default="90+", help="what ages above 89 become (default 90+)")
+    p.add_argument("--no-propagate", action="store_true",
+                   help="do not replace unannotated repeats of an annotated PHI string")
+    p.add_argument("--check", action="store_true",
+                   help="verify: no original PHI left, spans aligned, date intervals kept (exit 1 if not)")
+    p.add_argument("--mapping", metavar="FILE",
+                   help="also write the original->surrogate table (contains PHI; off by default)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def _progress(items, quiet: bool, **kw):
+    from tqdm import tqdm
+    return tqdm(items, disable=quiet or not sys.stderr.isatty(), file=sys.stderr, leave=False, **kw)
+
+
+def run(args) -> int:
+    """Execute ``corpus surrogate``; return the exit code."""
+    key = args.key
+    if args.key_file:
+        try:
+            with open(args.key_file, "rb") as fh:
+                key = fh.read().strip()
+        except OSError as exc:
+            raise ConfigError(f"cannot read key file: {exc.strerror}", path=args.key_file) from None
+    surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
+                            age_over_89=args.age_over_89, avoid_date_collisions=True)
+    errors: list = []
+    docs = list(read(args.input, errors=errors))
+    annotated = sum(len(d.spans) for d in docs)
+    if not args.no_propagate:
+        docs = [propagate(d) for d in docs]
+    for doc in docs:  # every note of a patient first, so initials find their full names
+        surrogator.learn(doc)
+    pairs, failed = [], 0
+    with I2b2Writer(args.out) as out:
+        for doc in _progress(docs, args.quiet, unit="doc", desc="surrogate"):
+            try:
+                new = surrogator.surrogate(doc)
+                out.write(new)
+                pairs.append((doc, new))
+            except CrfdeidError as exc:
+                errors.append(exc)
+            except Exception as exc:  # a bug must name the document, never its text
+                errors.append(CrfdeidError(f"document {doc.doc_id!r}: surrogate failed "
+                                           f"({type(exc).__name__})"))
+    if args.mapping:
+        write_mapping(surrogator, args.mapping)
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    c = surrogator.counts
+    summary = {"notes": len(pairs), "failed": len(errors), "spans": c["spans"],
+               "propagated_spans": sum(len(d.spans) for d in docs) - annotated,
+               "date_groups": c["date_groups"], "date_fallbacks": c["date_fallback"],
+               "dates_unchanged": c["date_unchanged"], "date_shift_redraws": c["date_shift_redraws"]}
+    status = 1 if errors else 0
+    if args.check:
+        rep = check(pairs)
+        summary["check"] = rep.to_dict()
+        status = status or (0 if rep.ok else 1)
+    print(json.dumps(summary, indent=2))
+    return status
+
+
+def main(argv=None) -> int:
+    """``python -m crfdeid.deid.cli surrogate ...`` (the same as ``python -m crfdeid.corpus surrogate``)."""
+    parser = argparse.ArgumentParser(prog="python -m crfdeid.deid.cli", description=__doc__.split("\n\n")[0],
+                                     epilog=f"example:\n  {EXAMPLE}",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    register(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
