@@ -30,7 +30,7 @@ from typing import Sequence
 
 from . import schema
 from .document import Document
-from .errors import CrfdeidError
+from .errors import ConfigError, CrfdeidError
 from .splits import WEIGHTS, kfold
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
@@ -289,8 +289,8 @@ def main(argv=None) -> int:
         config = load_config(args.config)
         specs = args.train or config.get("train") or []
         if not specs:
-            raise CrfdeidError(f"{args.config}: no `train` inputs to cross-validate; "
-                               "give --train FORMAT:PATH")
+            raise ConfigError("no `train` inputs to cross-validate; give --train FORMAT:PATH",
+                              path=args.config)
         docs = read_all(specs)
         seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
         if not args.quiet:
