@@ -51,21 +51,23 @@ def _is_initials(word: str) -> bool:
             and low not in gazetteers.load("first_male") and low not in gazetteers.load("first_female"))
 
 
+@functools.lru_cache(maxsize=None)
+def _rank(name: str) -> dict:
+    return {e.lower(): i for i, e in reversed(list(enumerate(gazetteers.entries(name))))}
+
+
 def _role(word: str) -> str:
+    """``first_male``/``first_female`` (by the more frequent use when in both), else ``surname``."""
     low = word.lower()
-    male, female = low in gazetteers.load("first_male"), low in gazetteers.load("first_female")
-    if male and not female:
+    male, female = _rank("first_male").get(low), _rank("first_female").get(low)
+    if male is None and female is None:
+        return "surname"
+    if female is None or (male is not None and male <= female):
         return "first_male"
-    if female and not male:
-        return "first_female"
-    if male or female:
-        return "first_any"
-    return "surname"
+    return "first_female"
 
 
 def _pool_for(role: str) -> tuple[str, ...]:
-    if role == "first_any":
-        return pool("first_male") + pool("first_female")
     return pool(role if role != "surname" else "surnames")
 
 

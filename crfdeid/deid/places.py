@@ -13,7 +13,6 @@ import functools
 import re
 
 from .. import gazetteers
-from .names import pool
 from .rng import apply_case, random_like
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*|\d[\dA-Za-z]*|[A-Za-z]+\d[\dA-Za-z]*")
@@ -32,12 +31,23 @@ def _generic() -> frozenset:
             | gazetteers.load("street_suffixes") | _STOP)
 
 
+@functools.lru_cache(maxsize=None)
+def word_pool(name: str) -> tuple[str, ...]:
+    """Distinct identifying words of gazetteer ``name`` (generic words such as ``Road`` left out)."""
+    generic = _generic()
+    out = dict.fromkeys(w for e in gazetteers.entries(name) for w in e.split()
+                        if w.isalpha() and w.isascii() and len(w) > 1 and w.lower() not in generic)
+    return tuple(out)
+
+
 def whole(state, keyed, kind: str, text: str, lists: tuple[str, ...]) -> str | None:
     """Another entry of the same gazetteer as ``text`` (same word count), or None if unknown."""
     norm = " ".join(text.lower().split())
     for name in lists:
         if norm in gazetteers.load(name):
             choices = phrases(name, len(text.split()))
+            if len(text) <= 4:  # an abbreviation (MA, USA): same length, letters only
+                choices = tuple(c for c in choices if len(c) == len(text) and c.isalpha() == text.isalpha())
             if len(choices) > 1:
                 return apply_case(text, state.assign(
                     kind, text, lambda a: keyed.rng(kind, state.patient, norm, a).choice(choices)))
@@ -58,7 +68,7 @@ def wordwise(state, keyed, kind: str, text: str, source: str = "cities") -> str:
         elif w.isupper() and len(w) <= 4:
             new = state.assign("acronym", w, lambda a: random_like(w, keyed.rng("acronym", state.patient, low, a)))
         else:
-            choices = pool(source)
+            choices = word_pool(source)
             new = apply_case(w, state.assign(
                 kind, w, lambda a: keyed.rng(kind, state.patient, low, a).choice(choices)))
         reps.append((m.start(), m.end(), new))
