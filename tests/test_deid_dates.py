@@ -1,0 +1,57 @@
+"""Date shifting keeps each format and every interval (synthetic dates only)."""
+
+import datetime as dt
+
+import pytest
+from hypothesis import given, strategies as st
+
+from crfdeid.deid import dates
+
+
+@pytest.mark.parametrize("text, days, expected", [
+    ("07-22-2097", -30, "06-22-2097"),        # zero padding and separators kept
+    ("7/22/2097", -30, "6/22/2097"),
+    ("7/22", 10, "8/1"),                      # month/day stays month/day
+    ("2097-07-22", 1, "2097-07-23"),          # ISO order
+    ("22/07/2097", 1, "23/07/2097"),          # day-first recognised by day > 12
+    ("July 22nd", 10, "August 1st"),          # spelled out, ordinal recomputed
+    ("Jul. 22, 2097", 10, "Aug. 1, 2097"),    # abbreviation and period kept
+    ("22 JULY 2097", 10, "1 AUGUST 2097"),    # ALL CAPS kept
+    ("Sept 29", 2, "Oct 1"),
+    ("Monday, July 22nd, 2097", 1, "Tuesday, July 23rd, 2097"),
+    ("2/28/96", 1, "2/29/96"),                # leap year, two-digit year
+    ("2/28/97", 1, "3/1/97"),
+    ("12/31/99", 1, "1/1/00"),                # century wraps in two digits
+    ("Feb 29", 366, "Mar 1"),                 # yearless dates use a leap reference year
+    ("2097", -400, "2096"),                   # bare year moves by the offset's years
+    ("2097", -30, "2096"),                    # ... and always moves
+    ("MARCH of 1993", -400, "FEBRUARY of 1992"),
+    ("March", -365, "February"),              # a bare month always changes
+    ("Tues", 1, "Wed"),
+    ("10/12-10/15", 5, "10/17-10/20"),        # ranges: both ends shifted
+])
+def test_shift_keeps_format(text, days, expected):
+    assert dates.shift_text(text, days)[0] == expected
+
+
+def test_two_digit_number_next_to_apostrophe_is_a_year():
+    assert dates.shift_text("95", -400, before="'")[0] == "94"
+    new, reps, loose = dates.shift_text("21", -400)   # a bare day: left to the caller, reported
+    assert loose == [(0, 2)] and not reps
+
+
+def test_unparseable_digits_are_reported_not_kept_silently():
+    _, reps, loose = dates.shift_text("052647", 10)
+    assert loose == [(0, 6)]
+
+
+def test_year_delta_never_zero():
+    assert dates.year_delta(-30) == -1 and dates.year_delta(400) == 1 and dates.year_delta(-800) == -2
+
+
+@given(st.dates(dt.date(1900, 1, 1), dt.date(2150, 12, 31)), st.integers(-2000, 2000),
+       st.sampled_from(["{m}/{d}/{y}", "{m:02d}-{d:02d}-{y}", "{y}-{m:02d}-{d:02d}", "{mon} {d}, {y}"]))
+def test_full_dates_move_by_exactly_the_offset(day, days, fmt):
+    text = fmt.format(m=day.month, d=day.day, y=day.year, mon=day.strftime("%B"))
+    new = dates.shift_text(text, days)[0]
+    assert dates.full_dates(new) == [day + dt.timedelta(days=days)]
