@@ -7,8 +7,15 @@ whether that raises (the default) or collects the error, so a bad file never
 silently disappears and never stops the others.
 
 A writer is a class ``Writer(out, **options)`` with ``write(doc)`` and
-``close()`` (a context manager). Folder writers write each document atomically
-(temporary file, then rename), so a failed document leaves no partial file.
+``close()`` (a context manager). :class:`FolderWriter` writes one file per
+document atomically (temporary file, then rename), so a failed document leaves
+no partial file; :class:`StreamWriter` writes every document to one file that
+appears only on a clean close. Both take ``out='-'`` for standard output.
+
+Built-in formats: ``i2b2``, ``physionet`` (read only), ``brat``, ``text``,
+``jsonl``, ``csv``. Modules listed in :data:`PLUGINS` (``crfdeid.synth``,
+``crfdeid.deid.writers``) are imported the first time an unknown name is asked
+for, so their formats need no import by the caller.
 
 >>> parse_spec("i2b2:/data/test")
 ('i2b2', '/data/test')
