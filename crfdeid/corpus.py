@@ -55,7 +55,8 @@ def progress(iterable, quiet: bool, **kwargs):
                 leave=False, **kwargs)
 
 
-def corpus_stats(docs, split_glued: bool = True, max_listed: int = 50) -> dict:
+def corpus_stats(docs, split_glued: bool = True, max_listed: int = 50,
+                 show_text: bool = False) -> dict:
     """Counts for a corpus: documents, tokens, spans by category/subtype, alignment, BIO problems.
 
     Parameters
@@ -65,7 +66,9 @@ def corpus_stats(docs, split_glued: bool = True, max_listed: int = 50) -> dict:
         Tokenizer setting the alignment is measured against.
     max_listed : int
         How many misaligned spans and BIO problems to list (by document id and
-        offsets, never their text); all are counted.
+        offsets); all are counted.
+    show_text : bool
+        Also list the text of misaligned spans (PHI: only when asked for).
     """
     n_docs = n_tokens = n_chars = n_segments = 0
     by_cat, by_sub, problems, meta = Counter(), Counter(), Counter(), Counter()
@@ -87,6 +90,8 @@ def corpus_stats(docs, split_glued: bool = True, max_listed: int = 50) -> dict:
             elif len(misaligned) < max_listed:
                 misaligned.append({"doc_id": doc.doc_id, "start": sp.start, "end": sp.end,
                                    "subtype": sp.subtype})
+                if show_text:
+                    misaligned[-1]["text"] = doc.surface(sp)
         # The tokens touching a span are all the encoder needs to find every problem.
         for prob in bio.encode(scan.near, doc.spans).problems:
             problems[prob.reason] += 1
@@ -164,7 +169,8 @@ def _format_stats(st: dict) -> str:
                 if SUBTYPE_TO_PARENT.get(sub) == cat and sub != cat:
                     lines.append(f"    {sub:<16} {m:>5}")
     for m in st["misaligned"]:
-        lines.append(f"misaligned: document {m['doc_id']!r} [{m['start']}, {m['end']}) {m['subtype']}")
+        shown = f" {m['text']!r}" if "text" in m else ""
+        lines.append(f"misaligned: document {m['doc_id']!r} [{m['start']}, {m['end']}) {m['subtype']}{shown}")
     if st["bio_problems"]:
         lines.append("BIO encoding problems: " + ", ".join(f"{k} {v}" for k, v in st["bio_problems"].items()))
         for p in st["bio_problem_list"]:
@@ -185,7 +191,8 @@ def _cmd_stats(args) -> int:
     errors: list = []
     docs = progress(read(args.input, errors=errors, **reader_options(args.option)),
                     args.quiet, unit="doc", desc="stats")
-    st = corpus_stats(docs, split_glued=not args.no_split_glued, max_listed=args.max_listed)
+    st = corpus_stats(docs, split_glued=not args.no_split_glued, max_listed=args.max_listed,
+                      show_text=args.show_text)
     st["failed_documents"] = len(errors)
     st["errors"] = [str(e) for e in errors]
     sys.stdout.write(json.dumps(st, indent=2) + "\n" if args.json else _format_stats(st))
@@ -224,6 +231,8 @@ def register(subparsers) -> None:
                     help="measure alignment with the non-splitting tokenizer")
     st.add_argument("--max-listed", type=int, default=50, metavar="N",
                     help="misaligned spans/BIO problems to list (default 50; all are counted)")
+    st.add_argument("--show-text", action="store_true",
+                    help="also print the text of misaligned spans (PHI: off by default)")
     st.set_defaults(func=_cmd_stats)
 
     cv = subparsers.add_parser(

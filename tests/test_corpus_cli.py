@@ -36,6 +36,8 @@ def test_stats_lists_misaligned_spans_without_text(tmp_path, capsys):
     assert "3041023" not in out and "alignment     0.0000" in out
     rc, out, _ = _run(["stats", f"jsonl:{tmp_path / 'c.jsonl'}", "--json", "--no-split-glued"], capsys)
     assert json.loads(out)["bio_problems"] == {"misaligned": 1}
+    rc, out, _ = _run(["stats", f"jsonl:{tmp_path / 'c.jsonl'}", "--show-text"], capsys)
+    assert "[4, 13) MEDICALRECORD '3041023MA'" in out
 
 
 def test_stats_counts_overlaps_and_brat_policies(data_dir, tmp_path, capsys):

@@ -96,6 +96,12 @@ def test_text_reader_folder_file_and_stdin(data_dir, monkeypatch):
     assert (doc.doc_id, doc.text) == ("stdin", "Zoë\r\nline")
 
 
+def test_text_reader_suffix_option(tmp_path):
+    (tmp_path / "a.note").write_text("x")
+    (tmp_path / "b.txt").write_text("y")
+    assert [d.doc_id for d in read(f"text:{tmp_path}", suffix=".note")] == ["a"]
+
+
 def test_jsonl_stdin_to_stdout(monkeypatch, capsys):
     line = {"id": "a", "text": "Dr. Lee\r\n", "spans": [{"start": 4, "end": 7, "subtype": "DOCTOR"}]}
     _stdin(monkeypatch, (json.dumps(line) + "\n\n").encode())

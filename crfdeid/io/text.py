@@ -34,14 +34,17 @@ def read_stdin(report, doc_id: str = STDIN_ID) -> str | None:
 
 
 @READERS.register("text")
-def read_text(path, report):
-    """Read ``.txt`` files (a folder or one file) or standard input (``-``) without spans."""
+def read_text(path, report, suffix: str = ".txt"):
+    """Read ``.txt`` files (a folder or one file) or standard input (``-``) without spans.
+
+    ``suffix`` picks other files in a folder (e.g. ``".note"``).
+    """
     if is_stdio(path):
         text = read_stdin(report)
         if text is not None:
             yield Document(STDIN_ID, text, [], {"source": "-", "annotated": False})
         return
-    for f in list_files(path, ".txt", report):
+    for f in list_files(path, suffix.lower(), report):
         text = read_text_file(f, report, f.stem)
         if text is not None:
             yield Document(f.stem, text, [], {"source": str(f), "annotated": False})
