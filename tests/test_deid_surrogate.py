@@ -1,0 +1,178 @@
+"""Surrogates: shape per PHI type, per-patient consistency, coherence, determinism (synthetic notes)."""
+
+import datetime as dt
+import re
+
+import pytest
+
+from crfdeid import gazetteers
+from crfdeid.bio import encode
+from crfdeid.deid import dates
+from crfdeid.deid.check import check
+from crfdeid.deid.surrogate import Surrogator
+from crfdeid.document import Document, make_span
+from crfdeid.errors import ConfigError
+from crfdeid.tokenize import tokenize
+
+
+def note(doc_id, text, *phi, patient=None):
+    """A document whose spans are the first occurrence after the previous one of each (string, subtype)."""
+    spans, pos = [], 0
+    for s, sub in phi:
+        i = text.index(s, pos)
+        spans.append(make_span(i, i + len(s), sub))
+        pos = i + len(s)
+    return Document(doc_id, text, spans, {"patient": patient} if patient else {})
+
+
+def surfaces(doc):
+    return [doc.surface(sp) for sp in doc.spans]
+
+
+def shape(s):
+    return re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", s)))
+
+
+NOTE = note("110-01", "Pt JOHN SMITH (MRN 12-345-A) seen 07-22-2097 by Dr. Mary Lee at "
+            "Mercy General Hospital, 12 Elm St, Springfield, MA 01101. Call (617) 555-0123, "
+            "fax 617.555.0199. SSN 123-45-6789. Age 93. Email jsmith@mail.com, www.smithfamily.org, "
+            "host 10.1.2.3, user jsmith42. Works as a plumber.",
+            ("JOHN SMITH", "PATIENT"), ("12-345-A", "MEDICALRECORD"), ("07-22-2097", "DATE"),
+            ("Mary Lee", "DOCTOR"), ("Mercy General Hospital", "HOSPITAL"), ("12 Elm St", "STREET"),
+            ("Springfield", "CITY"), ("MA", "STATE"), ("01101", "ZIP"), ("(617) 555-0123", "PHONE"),
+            ("617.555.0199", "FAX"), ("123-45-6789", "SSN"), ("93", "AGE"), ("jsmith@mail.com", "EMAIL"),
+            ("www.smithfamily.org", "URL"), ("10.1.2.3", "IPADDR"), ("jsmith42", "USERNAME"),
+            ("plumber", "PROFESSION"))
+
+
+@pytest.fixture(scope="module")
+def new():
+    return Surrogator(seed=13).surrogate(NOTE)
+
+
+def test_new_spans_are_new_text_slices_and_token_aligned(new):
+    assert len(new.spans) == len(NOTE.spans)
+    assert [sp.subtype for sp in new.spans] == [sp.subtype for sp in NOTE.spans]
+    assert not encode(tokenize(new.text), new.spans).problems
+    assert (new.doc_id, new.meta) == (NOTE.doc_id, NOTE.meta)
+
+
+def test_every_surrogate_differs_and_no_original_is_left(new):
+    for old, sur, sp in zip(surfaces(NOTE), surfaces(new), NOTE.spans):
+        if sp.subtype != "AGE":
+            assert old.lower() != sur.lower(), sp.subtype
+    assert check([(NOTE, new)]).leaks == 0
+
+
+@pytest.mark.parametrize("subtype", ["MEDICALRECORD", "DATE", "PHONE", "FAX", "SSN", "ZIP"])
+def test_number_shapes_are_kept(new, subtype):
+    i = next(i for i, sp in enumerate(NOTE.spans) if sp.subtype == subtype)
+    assert shape(surfaces(new)[i]) == shape(surfaces(NOTE)[i])
+
+
+def by_type(doc, subtype):
+    return [s for s, sp in zip(surfaces(doc), doc.spans) if sp.subtype == subtype]
+
+
+def test_type_specific_shapes(new):
+    assert by_type(new, "AGE") == ["90+"]
+    phone = re.sub(r"\D", "", by_type(new, "PHONE")[0])
+    assert phone[0] in "23456789" and phone[3] in "23456789"     # NANP area code and exchange
+    assert by_type(new, "STATE")[0].isupper() and len(by_type(new, "STATE")[0]) == 2
+    assert by_type(new, "STATE")[0].lower() in gazetteers.load("state_abbrevs")
+    assert by_type(new, "CITY")[0].lower() in gazetteers.load("cities")
+    ssn = re.sub(r"\D", "", by_type(new, "SSN")[0])
+    assert ssn[:3] not in ("000", "666") and ssn[0] != "9" and ssn[3:5] != "00"
+    ip = [int(x) for x in by_type(new, "IPADDR")[0].split(".")]
+    assert len(ip) == 4 and all(1 <= x <= 254 for x in ip)
+    assert by_type(new, "EMAIL")[0].endswith(".com") and "@" in by_type(new, "EMAIL")[0]
+    assert by_type(new, "URL")[0].startswith("www.") and by_type(new, "URL")[0].endswith(".org")
+    assert by_type(new, "PROFESSION")[0].lower() in gazetteers.load("professions")
+    assert len(by_type(new, "HOSPITAL")[0].split()) == 3       # a known hospital: another one
+    street = by_type(new, "STREET")[0]
+    assert re.fullmatch(r"\d\d [A-Z][a-z]+ St", street) and street != "12 Elm St"
+
+
+def test_unknown_places_replaced_word_by_word_keeping_generic_words():
+    d = note("900-01", "at Qzxw General Hospital, ICU of QZXW", ("Qzxw General Hospital", "HOSPITAL"),
+             ("QZXW", "HOSPITAL"))
+    hospital, acronym = surfaces(Surrogator(seed=4).surrogate(d))
+    assert hospital.endswith(" General Hospital") and hospital.split()[0].istitle()
+    assert re.fullmatch("[A-Z]{4}", acronym) and acronym != "QZXW"
+
+
+def test_names_keep_case_token_count_and_gender(new):
+    patient, doctor = by_type(new, "PATIENT")[0], by_type(new, "DOCTOR")[0]
+    assert patient.isupper() and len(patient.split()) == 2
+    first, last = doctor.split()
+    assert first.istitle() and last.istitle()
+    assert first.lower() in gazetteers.load("first_female")
+
+
+def test_partial_names_of_one_person_are_coherent():
+    d = note("200-01", "John Smith seen. Smith ok. Mr. Smith left. J. Smith and JS agreed. SMITH signed.",
+             ("John Smith", "PATIENT"), ("Smith", "PATIENT"), ("Smith", "PATIENT"),
+             ("J. Smith", "PATIENT"), ("JS", "PATIENT"), ("SMITH", "PATIENT"))
+    new = Surrogator(seed=5).surrogate(d)
+    full, last, mr, initial, initials, caps = surfaces(new)
+    first_name, surname = full.split()
+    assert last == surname and caps == surname.upper()
+    assert mr == surname                             # the span is "Smith"; "Mr." stays outside
+    assert initial == f"{first_name[0]}. {surname}"
+    assert initials == first_name[0] + surname[0]
+
+
+def test_consistent_across_notes_of_a_patient_and_different_between_originals():
+    a = note("300-01", "Dr. Ann Lee saw pt on 3/4/2097.", ("Ann Lee", "DOCTOR"), ("3/4/2097", "DATE"))
+    b = note("300-02", "Lee and Kim on 3/14/2097.", ("Lee", "DOCTOR"), ("Kim", "DOCTOR"), ("3/14/2097", "DATE"))
+    other = note("301-01", "Dr. Lee on 3/4/2097.", ("Lee", "DOCTOR"), ("3/4/2097", "DATE"))
+    s = Surrogator(seed=1)
+    na, nb, no = s.surrogate(a), s.surrogate(b), s.surrogate(other)
+    assert surfaces(na)[0].split()[1] == surfaces(nb)[0]          # same person, same patient
+    assert surfaces(nb)[0] != surfaces(nb)[1]                     # different originals differ
+    da, db = dates.full_dates(surfaces(na)[1])[0], dates.full_dates(surfaces(nb)[2])[0]
+    assert (db - da).days == 10                                  # interval kept
+    assert check([(a, na), (b, nb), (other, no)]).interval_violations == 0
+
+
+def test_date_shift_within_range_and_per_patient():
+    s = Surrogator(seed=2, date_shift=(-100, -40))
+    shifts = set()
+    for p in range(20):
+        d = note(f"{400 + p}-01", "on 1/15/2097", ("1/15/2097", "DATE"))
+        new = dates.full_dates(surfaces(s.surrogate(d))[0])[0]
+        days = (new - dt.date(2097, 1, 15)).days
+        assert -100 <= days <= -40 and days % 7
+        shifts.add(days)
+    assert len(shifts) > 5
+
+
+@pytest.mark.parametrize("kwargs", [{"seed": 7}, {"key": "a secret"}])
+def test_deterministic_per_seed_or_key_in_any_order(kwargs):
+    a = note("500-01", "Dr. Ann Lee 7/22/2097 MRN 1234", ("Ann Lee", "DOCTOR"), ("7/22/2097", "DATE"),
+             ("1234", "MEDICALRECORD"))
+    b = note("600-01", "Pt Bo Diaz 1/2/2097", ("Bo Diaz", "PATIENT"), ("1/2/2097", "DATE"))
+    s1, s2 = Surrogator(**kwargs), Surrogator(**kwargs)
+    first = [s1.surrogate(a).text, s1.surrogate(b).text]
+    second = [s2.surrogate(b).text, s2.surrogate(a).text][::-1]
+    assert first == second
+    other = Surrogator(seed=8) if "seed" in kwargs else Surrogator(key="another secret")
+    assert other.surrogate(a).text != first[0]
+
+
+def test_unparseable_date_gets_same_shape_random_date_and_is_counted():
+    d = note("700-01", "seen 052647 and 21", ("052647", "DATE"), ("21", "DATE"))
+    s = Surrogator(seed=3)
+    new = s.surrogate(d)
+    assert [shape(x) for x in surfaces(new)] == ["999999", "99"]
+    assert surfaces(new) != surfaces(d) and 1 <= int(surfaces(new)[1]) <= 28
+    assert s.counts["date_fallback"] == 2
+
+
+def test_ages_bucketed_on_request_and_bad_ranges_refused():
+    d = note("800-01", "age 43 and 97", ("43", "AGE"), ("97", "AGE"))
+    assert surfaces(Surrogator(seed=1, age_bucket=5, age_over_89="over 89").surrogate(d)) == ["40-44", "over 89"]
+    with pytest.raises(ConfigError):
+        Surrogator(seed=1, date_shift=(0, 0))
+    with pytest.raises(ConfigError):
+        Surrogator(seed=1, key="k")

@@ -1,0 +1,90 @@
+"""Writers redacted/masked/surrogate and the ``corpus surrogate`` subcommand (synthetic notes)."""
+
+import argparse
+import json
+
+import pytest
+
+from crfdeid.deid import cli
+from crfdeid.deid.writers import MAPPING_HEADER, MaskedWriter, RedactedWriter, SurrogateWriter
+from crfdeid.document import Document, make_span
+from crfdeid.io import WRITERS, read, write
+from crfdeid.io.i2b2 import I2b2Writer
+
+GOOD = Document("110-01", "Dr. Ann Lee saw pt on 7/22/2097.", [make_span(4, 11, "DOCTOR"), make_span(22, 31, "DATE")])
+BAD = Document("110-02", "Lee\x00 again", [make_span(0, 3, "DOCTOR")])   # XML cannot carry U+0000
+
+
+def test_writers_are_registered():
+    assert WRITERS.get("redacted") is RedactedWriter
+    assert WRITERS.get("masked") is MaskedWriter and WRITERS.get("surrogate") is SurrogateWriter
+
+
+def test_redacted_and_masked_files(tmp_path):
+    write([GOOD], "redacted", tmp_path / "r", style="xyz")
+    write([GOOD], "masked", tmp_path / "m")
+    assert (tmp_path / "r" / "110-01.txt").read_text() == "Dr. XYZ_DOCTOR saw pt on 00.00.DATE."
+    assert (tmp_path / "m" / "110-01.txt").read_text() == "Dr. XXX XXX saw pt on XXXXXXXXX."
+
+
+def test_stdout(capsys):
+    write([GOOD], "redacted", "-")
+    assert capsys.readouterr().out == "Dr. [**DOCTOR**] saw pt on [**DATE**].\n"
+
+
+def test_surrogate_writer_text_and_xml_with_new_spans(tmp_path):
+    write([GOOD], "surrogate", tmp_path, seed=1, xml=True)
+    text = (tmp_path / "110-01.txt").read_text()
+    assert "Ann" not in text and "Lee" not in text and "7/22/2097" not in text
+    (doc,) = read(f"i2b2:{tmp_path}")   # the reader checks every span's text attribute
+    assert doc.text == text and [sp.subtype for sp in doc.spans] == ["DOCTOR", "DATE"]
+
+
+def test_surrogate_writer_is_deterministic_per_seed(tmp_path):
+    write([GOOD], "surrogate", tmp_path / "a", seed=9)
+    write([GOOD], "surrogate", tmp_path / "b", seed=9)
+    assert (tmp_path / "a" / "110-01.txt").read_text() == (tmp_path / "b" / "110-01.txt").read_text()
+
+
+def test_fail_closed_leaves_no_file(tmp_path):
+    with pytest.raises(Exception), SurrogateWriter(tmp_path, seed=1, xml=True) as w:
+        w.write(GOOD)
+        w.write(BAD)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["110-01.txt", "110-01.xml"]
+
+
+def test_no_mapping_unless_asked_and_flagged_as_phi(tmp_path):
+    write([GOOD], "surrogate", tmp_path / "out", seed=1)
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["110-01.txt"]
+    write([GOOD], "surrogate", tmp_path / "out2", seed=1, mapping=tmp_path / "map.tsv")
+    assert (tmp_path / "map.tsv").read_text().startswith(MAPPING_HEADER) and "PHI" in MAPPING_HEADER
+
+
+def run_cli(argv):
+    parser = argparse.ArgumentParser()
+    cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_corpus_surrogate_check(tmp_path, capsys):
+    src = tmp_path / "src"
+    notes = [GOOD, Document("110-03", "Ann Lee again on 8/1/2097, Lee, at Zqxv Clinic.",
+                            [make_span(0, 7, "DOCTOR"), make_span(17, 25, "DATE"), make_span(27, 30, "DOCTOR"),
+                             make_span(35, 46, "HOSPITAL")])]
+    with I2b2Writer(src) as w:
+        for d in notes:
+            w.write(d)
+    code = run_cli(["surrogate", f"i2b2:{src}", "--out", str(tmp_path / "out"), "--seed", "13", "--check", "-q"])
+    out = capsys.readouterr().out
+    summary = json.loads(out)
+    assert code == 0 and summary["notes"] == 2 and summary["check"]["ok"]
+    assert summary["check"]["leaks"] == 0 and summary["check"]["full_dates"] == 2
+    assert "Lee" not in out and "Ann" not in out            # counts only, never PHI
+    new = {d.doc_id: d for d in read(f"i2b2:{tmp_path / 'out'}")}
+    assert set(new) == {"110-01", "110-03"} and "Lee" not in new["110-03"].text
+
+
+def test_corpus_surrogate_bad_shift_is_a_usage_error(tmp_path):
+    with pytest.raises(SystemExit):
+        run_cli(["surrogate", "i2b2:x", "--out", str(tmp_path), "--date-shift", "soon"])
