@@ -159,3 +159,11 @@ def test_parse_spec():
     assert parse_spec("C:\\notes", default="text") == ("text", "C:\\notes")
     with pytest.raises(ReaderError, match="FORMAT:PATH"):
         parse_spec("/no/format")
+
+
+def test_missing_plugin_module_still_lists_known_writers(monkeypatch, tmp_path):
+    import crfdeid.io as cio
+    monkeypatch.setitem(cio.PLUGINS, "writer", ("crfdeid.not_written_yet",))
+    with pytest.raises(RegistryError) as exc:
+        writer("redacted-v9", tmp_path)
+    assert "unknown writer 'redacted-v9'" in str(exc.value) and "jsonl" in str(exc.value)
