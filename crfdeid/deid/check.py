@@ -5,10 +5,9 @@ Only counts are reported, never PHI text.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from ..bio import encode
 from ..document import Document
@@ -34,7 +33,6 @@ class CheckReport:
     date_patients: int = 0
     interval_violations: int = 0   # patients whose full dates did not all move by the same offset
     unchanged_spans: int = 0       # spans whose surrogate equals the original (case-folded)
-    details: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

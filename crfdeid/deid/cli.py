@@ -61,13 +61,9 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _progress(items, quiet: bool, **kw):
-    from tqdm import tqdm
-    return tqdm(items, disable=quiet or not sys.stderr.isatty(), file=sys.stderr, leave=False, **kw)
-
-
 def run(args) -> int:
     """Execute ``corpus surrogate``; return the exit code."""
+    from ..corpus import progress
     key = args.key
     if args.key_file:
         try:
@@ -86,7 +82,7 @@ def run(args) -> int:
         surrogator.learn(doc)
     pairs, failed = [], 0
     with I2b2Writer(args.out) as out:
-        for doc in _progress(docs, args.quiet, unit="doc", desc="surrogate"):
+        for doc in progress(docs, args.quiet, unit="doc", desc="surrogate"):
             try:
                 new = surrogator.surrogate(doc)
                 out.write(new)
@@ -115,17 +111,9 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
-    """``python -m crfdeid.deid.cli surrogate ...`` (the same as ``python -m crfdeid.corpus surrogate``)."""
-    parser = argparse.ArgumentParser(prog="python -m crfdeid.deid.cli", description=__doc__.split("\n\n")[0],
-                                     epilog=f"example:\n  {EXAMPLE}",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    register(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except CrfdeidError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    """``python -m crfdeid.deid.cli surrogate ...``: the same as ``python -m crfdeid.corpus surrogate``."""
+    from ..corpus import main as corpus_main
+    return corpus_main(argv)
 
 
 if __name__ == "__main__":
