@@ -1,0 +1,72 @@
+"""Work run in a fresh process, so that its peak RSS and time are its own.
+
+``python -m crfdeid.bench.child train CONFIG OUTPUT TRAIN_SPEC [MAX_ITER]`` trains a
+model on ``TRAIN_SPEC`` with ``CONFIG`` and saves it; ``... tag MODEL SPEC OUT_DIR
+[JOBS]`` runs the tag CLI. Both print one JSON line: ``seconds`` (wall clock of
+the work, interpreter start-up excluded) and ``peak_rss_mb`` (``ru_maxrss`` of
+this process, plus of its children for ``--jobs``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _train(config, output, spec, max_iter=None) -> dict:
+    from ..config import load_config
+    from ..model import train_model
+    overrides = {"train": [spec]}
+    if max_iter:
+        overrides["crf"] = {"max_iterations": int(max_iter)}
+    cfg = load_config(config, overrides)
+    t0 = time.perf_counter()
+    model = train_model(None, cfg)
+    seconds = time.perf_counter() - t0
+    model.save(output)
+    st = model.stats
+    return {"seconds": round(seconds, 2), "documents": st.get("documents"),
+            "tokens": st.get("tokens"), "features": st.get("features"),
+            "iterations": st.get("iterations"), "featurize_seconds": st.get("featurize_seconds"),
+            "crfsuite_seconds": st.get("train_seconds")}
+
+
+def _tag(model, spec, out_dir, jobs=1) -> dict:
+    from .. import tag
+    t0 = time.perf_counter()
+    rc = tag.main(["--model", model, "--output-format", "i2b2", "--output-dir", out_dir,
+                   "--jobs", str(jobs), "--quiet", spec])
+    return {"seconds": round(time.perf_counter() - t0, 2), "exit_code": rc}
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    work = {"train": _train, "tag": _tag}[argv[0]]
+    out = work(*argv[1:])
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out.update(peak_rss_mb=round(kb / 1024, 1), children_peak_rss_mb=round(kids / 1024, 1))
+    print(json.dumps(out))
+    return 0
+
+
+def run(*args, timeout=3600) -> dict:
+    """Run ``main(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
+    proc = subprocess.run([sys.executable, "-m", "crfdeid.bench.child", *map(str, args)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or ["no message"]
+        raise RuntimeError(f"benchmark step {args[0]} failed (exit {proc.returncode}): {tail[0]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""The benchmark's targets (issue 6) and its plain-text table."""
+
+from __future__ import annotations
+
+from .stages import STAGES
+
+
+def targets(res: dict) -> dict:
+    """Each target of issue 6 with the measured value and whether it is met (None: not measured).
+
+    >>> targets({"tag_end_to_end": {"tokens_per_s": 120000}})["tag_tokens_per_s"]
+    {'target': '>= 100000', 'value': 120000, 'met': True}
+    """
+    def check(value, op, bound):
+        met = None if value is None else (value >= bound if op == ">=" else value <= bound)
+        return {"target": f"{op} {bound}", "value": value, "met": met}
+
+    e2e = res.get("tag_end_to_end") or {}
+    corpus_train = res.get("train_corpus") or {}
+    big = res.get("train_synth_1m") or {}
+    mem = res.get("memory") or {}
+    growth = None
+    if len(mem) == 2:
+        small, large = (mem[k]["peak_rss_mb"] for k in sorted(mem, key=int))
+        growth = round(large / small, 2)
+    physionet = str(res.get("corpus", "")).startswith("physionet:") and not res.get("quick")
+    return {
+        "tag_tokens_per_s": check(e2e.get("tokens_per_s"), ">=", 100000),
+        "end_to_end_vs_crfsuite": check(res.get("ratio_end_to_end_vs_crfsuite"), "<=", 2),
+        "physionet_train_seconds": check(corpus_train.get("seconds") if physionet else None, "<=", 60),
+        "train_1m_peak_rss_mb": check(big.get("peak_rss_mb") if not res.get("quick") else None,
+                                      "<=", 2048),
+        "tag_rss_4n_vs_n": check(growth, "<=", 1.1),
+    }
+
+
+def format_table(res: dict) -> str:
+    """The results as an aligned plain-text table (figures, ratios, targets)."""
+    rows = [("corpus", res["corpus"]),
+            ("machine", f"{res['machine']['cpu']}, {res['machine']['cores']} cores, "
+                        f"{res['machine']['ram_gb']} GB, load {res['machine']['load_average']}")]
+    e2e = res.get("tag_end_to_end")
+    if e2e:
+        rows += [("tag end to end (1 process)", f"{e2e['tokens_per_s']:,} tokens/s, "
+                  f"{e2e['notes_per_s']} notes/s ({e2e['tokens']:,} tokens, {e2e['documents']} notes, "
+                  f"{e2e['seconds']} s)")]
+        rows += [(f"  {s}", f"{e2e['stage_share'][s]:.1%} ({e2e['stage_seconds'][s]} s)") for s in STAGES]
+    crf = res.get("crfsuite_only")
+    if crf:
+        rows += [("CRFsuite only (set+tag)", f"{crf['tokens_per_s']:,} tokens/s ({crf['seconds']} s; "
+                  f"marginals P(O) +{crf['marginal_seconds']} s)"),
+                 ("ratio end to end / CRFsuite", f"{res['ratio_end_to_end_vs_crfsuite']}x")]
+    for key, label in (("train_corpus", "train on corpus"), ("train_synth_1m", "train on synthetic")):
+        t = res.get(key)
+        if t:
+            rows.append((label, f"{t['seconds']} s (featurize {t['featurize_seconds']} s, CRFsuite "
+                         f"{t['crfsuite_seconds']} s), peak RSS {t['peak_rss_mb']} MB; {t['documents']} "
+                         f"notes, {t['tokens']:,} tokens, {t['features']:,} features, "
+                         f"{t['iterations']} iterations"))
+    for jobs, r in (res.get("jobs") or {}).items():
+        rows.append((f"tag CLI --jobs {jobs}", f"{r['tokens_per_s']:,} tokens/s ({r['seconds']} s with "
+                     f"start-up, peak RSS {r['peak_rss_mb']} MB + workers {r['children_peak_rss_mb']} MB)"))
+    for n, r in (res.get("memory") or {}).items():
+        rows.append((f"tag CLI, {n} synthetic notes", f"peak RSS {r['peak_rss_mb']} MB ({r['seconds']} s)"))
+    if res.get("large_note"):
+        r = res["large_note"]
+        rows.append(("one single-line note", f"{r['bytes'] / 2**20:.0f} MB: {r['seconds']} s, peak RSS "
+                     f"{r['peak_rss_mb']} MB, exit {r['exit_code']}"))
+    for name, t in res.get("targets", {}).items():
+        verdict = {True: "met", False: "NOT met", None: "not measured"}[t["met"]]
+        rows.append((f"target {name}", f"{t['target']}: {t['value']} -> {verdict}"))
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
