@@ -27,6 +27,8 @@ class NoteBuilder:
         self._case: list[tuple[int, int, str]] = []
         #: Applied to plain (non-PHI) strings as they are added, e.g. a sentence-case style.
         self.style = None
+        #: Applied to PHI strings as they are added (e.g. ``str.lower`` for lower-case names).
+        self.phi_style = None
 
     def __len__(self) -> int:
         return self._len
@@ -38,6 +40,7 @@ class NoteBuilder:
                 self._put(self.style(piece) if self.style else piece)
             elif isinstance(piece, tuple) and len(piece) == 2 and piece[0] in SUBTYPE_TO_PARENT:
                 sub, text = piece
+                text = self.phi_style(text) if self.phi_style else text
                 if text:
                     self._spans.append(make_span(self._len, self._len + len(text), sub))
                     self._put(text)

@@ -7,47 +7,17 @@ import random
 
 from . import persona as ps
 from .builder import NoteBuilder
+from .phrases import PLAN, SYSTEMS, fill
 
 HEADERS = ["NPN 7P-7A", "NPN 7A-7P", "Nursing Progress Note", "NURSING PROGRESS NOTE 0700-1900",
            "MICU NPN", "CCU NURSING NOTE", "CSRU NPN 1900-0700", "Nursing Admission Note",
            "NSG NOTE", "SICU NURSING PROGRESS NOTE", "Nursing note addendum", "NPN"]
 
-SYSTEMS = {
-    "NEURO": ["PT ALERT, ORIENTED X3", "A+OX3", "MAE", "PERRL", "FOLLOWS COMMANDS",
-              "SEDATED ON PROPOFOL 20MCG/KG/MIN", "RESTLESS AT TIMES, ATIVAN 1MG IV GIVEN WITH GOOD EFFECT",
-              "NO FOCAL DEFICITS", "C/O HEADACHE, TYLENOL 650MG PO GIVEN", "GCS 15",
-              "OPENS EYES TO VOICE", "MOVING ALL EXT", "CIWA SCALE 4", "PARKINSON'S TREMOR NOTED R HAND",
-              "DENIES PAIN", "PAIN 3/10, MORPHINE 2MG IV X1"],
-    "CV": ["HR 80S SR, NO ECTOPY", "HR 90-110 ST", "BP 120/80", "SBP 100-130", "AFIB 70-90S",
-           "RARE PVC'S", "K 3.8, REPLETED WITH 40MEQ KCL", "MG 1.7, 2GM MG SULFATE GIVEN",
-           "PULSES PALPABLE X4", "SWAN-GANZ IN PLACE, PAD 18", "CVP 8-10", "LOPRESSOR 25MG PO GIVEN",
-           "NTG GTT @ 1MCG/KG", "HEPARIN GTT @ 900 UNITS/HR, PTT 65", "COUMADIN HELD FOR INR 3.4",
-           "A-LINE R RADIAL", "+1 PEDAL EDEMA", "LASIX 40MG IV WITH GOOD RESPONSE", "MAP 65-70"],
-    "RESP": ["LS CLEAR", "LUNGS CLEAR BILAT", "COARSE BS, SUCTIONED FOR THICK TAN SPUTUM",
-             "O2 SAT 97% ON 2L NC", "SATS 94-96% ON 40% FM", "VENT SETTINGS AC 500 X 14, PEEP 5, FIO2 40%",
-             "ABG 7.38/42/98", "RR 18-22", "NEBS GIVEN BY RT", "CPAP 5/PS 10 WELL TOLERATED",
-             "EXTUBATED @ 1030 WITHOUT DIFFICULTY", "DIMINISHED BASES", "30PK/YR HX OF SMOKING",
-             "CXR DONE", "IS 1000CC"],
-    "GI": ["ABD SOFT, NT/ND", "+BS", "TOL PO", "NPO EXCEPT MEDS", "TF JEVITY @ 60CC/HR, RESIDUALS <30CC",
-           "NO BM THIS SHIFT", "SMALL GUAIAC NEG STOOL", "COLACE/SENNA GIVEN", "NGT TO LCS",
-           "PROTONIX 40MG IV", "FS 140-180, COVERED PER RISS"],
-    "GU": ["FOLEY DRAINING CLEAR YELLOW URINE 50-100CC/HR", "UO 30-60CC/HR", "VOIDING QS",
-           "BUN/CR 22/1.1", "I/O +1.2L", "FOLEY D/C'D @ 0600", "DIURESING WELL"],
-    "ID": ["TMAX 101.2", "AFEBRILE", "WBC 12.4", "VANCO/ZOSYN AS ORDERED", "BLOOD CX X2 SENT",
-           "MRSA SCREEN PENDING", "ON LEVAQUIN"],
-    "SKIN": ["INTACT", "COCCYX REDDENED, DUODERM APPLIED", "TURNED Q2H", "BRADEN 14",
-             "SURGICAL INCISION CLEAN AND DRY", "PICC R ARM, SITE WNL"],
-}
-
-PLAN = ["CONT TO MONITOR", "CONT CURRENT PLAN", "WEAN VENT AS TOL", "? TRANSFER TO FLOOR IN AM",
-        "FOLLOW UP AM LABS", "PAIN CONTROL", "DIURESE AS TOL", "SUPPORT PT/FAMILY",
-        "CHECK K AND MG @ 2200", "OOB TO CHAIR IN AM"]
-
-
 ABBREVIATIONS = frozenset("""HR BP SR ST K MG O2 NC ABG CPAP PEEP FIO2 TF NPO BM NGT LCS IV PO BUN CR
 WBC MRSA CX PICC INR PTT CVP PAD NTG MAP GCS CIWA PERRL MAE RT RR CXR TMAX PVC'S PS AC FM RISS FS
 UO NS OR ED PACU DNR DNI HCP SW MD RN ICU MICU CCU CT MRI EKG GI SBP KCL MEQ OOB AM PM
-A/P I/O NT/ND A+OX3 SICU CSRU NPN""".split())
+A/P I/O NT/ND SICU CSRU NPN NBP ABP PAP CO/CI SVR CA RSBI FFP SQ PLT HCT CK
+CRRT LOS VRE TLC PIV LE IJ SC PRBC DUODERM""".split())
 
 OPENERS = ["PT IS A ", "PT IS ", "PATIENT IS A ", ""]
 
@@ -63,28 +33,29 @@ def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder
     mode = rng.choices(["upper", "mixed", "lower"], weights=[50, 40, 10])[0]
     start = len(b)
     b.style = _sentence if mode == "mixed" else None
+    b.phi_style = str.lower if mode == "mixed" and rng.random() < 0.2 else None
     header = rng.choice(HEADERS)
     if rng.random() < 0.5:
         b.line(header, " ", ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}/{Y}",
                                                                          "{mm}/{dd}/{Y}", "{m}/{d}/{y}"]))))
     else:
         b.line(header)
-    events = rng.sample(range(len(EVENTS)), rng.choice([0, 1, 1, 2, 2, 3]))
+    events = rng.sample(range(len(EVENTS)), rng.choice([0, 1, 1, 2, 2, 3, 4]))
     for i in events:
         EVENTS[i](rng, p, day, b)
     for name in SYSTEMS:
-        if rng.random() < 0.8:
+        if rng.random() < (0.8 if name != "HEME" else 0.3):
             b.add(rng.choice([f"{name}: ", f"{name}- ", f"{name} "]))
-            b.add(". ".join(rng.sample(SYSTEMS[name], rng.randint(1, 4))))
+            b.add(". ".join(fill(rng, ph) for ph in rng.sample(SYSTEMS[name], rng.randint(1, 4))))
             if name == "CV" and rng.random() < 0.25:
                 b.add(". ", *ps.doctor_name(rng, rng.choice(p.doctors)), " AWARE")
             b.line(".")
     if rng.random() < 0.85:
         _social(rng, p, day, b)
-    b.line(rng.choice(["PLAN: ", "A/P: ", "PLAN- "]), ", ".join(rng.sample(PLAN, rng.randint(1, 3))), ".")
+    b.line(rng.choice(["PLAN: ", "A/P: ", "PLAN- "]), ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.6:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
-    b.style = None
+    b.style = b.phi_style = None
     if mode != "mixed":
         b.recase(start, mode)
 
@@ -100,7 +71,7 @@ def _time(rng) -> str:
 def _admitted(rng, p, day, b):
     sex = rng.choice(["MALE", "M"]) if p.person.sex == "M" else rng.choice(["FEMALE", "F"])
     b.line(rng.choice(OPENERS), *ps.age_text(rng, p.age, decade=False), " ", sex,
-           " ADMITTED ", _date(rng, p.admit), " FROM ", ("HOSPITAL", p.other_hospital), " WITH ",
+           " ADMITTED ", _date(rng, p.admit), " FROM ", ("HOSPITAL", ps.hospital_form(rng, p.other_hospital)), " WITH ",
            rng.choice(["CHF EXACERBATION", "UGIB", "UROSEPSIS", "COPD FLARE", "NSTEMI", "ETOH WITHDRAWAL"]), ".")
 
 
@@ -156,8 +127,40 @@ def _pcp(rng, p, day, b):
 
 
 def _history(rng, p, day, b):
-    b.line("PT WAS AT ", ("HOSPITAL", p.other_hospital), " IN ", *ps.past_year(rng, p), " FOR ",
+    b.line("PT WAS AT ", ("HOSPITAL", ps.hospital_form(rng, p.other_hospital)), " IN ", *ps.past_year(rng, p), " FOR ",
            rng.choice(["CABG", "HIP FX", "PNA", "AAA REPAIR"]), ". HX PARKINSON'S, ON COUMADIN.")
+
+
+def _rehab(rng, p, day, b):
+    b.line(rng.choice(["SCREENED FOR REHAB AT ", "CASE MGMT LOOKING INTO ", "MAY GO BACK TO "]),
+           ("HOSPITAL", ps.hospital_form(rng, rng.choice(ps.pool("hospitals")))), " VS HOME TO ",
+           ("CITY", p.city), ".")
+
+
+def _two_doctors(rng, p, day, b):
+    a, c = p.doctors[0], p.doctors[1]
+    b.line("DR. ", ("DOCTOR", a.last), "/", ("DOCTOR", c.last), " AWARE OF ",
+           rng.choice(["K 3.2", "HCT 27", "UO <30CC/HR X2 HRS", "TMAX 101.5"]), ".")
+
+
+def _from_hospital(rng, p, day, b):
+    b.line(rng.choice(["TRANSFERRED FROM ", "PT CAME FROM ", "ADMITTED VIA "]),
+           ("HOSPITAL", ps.hospital_form(rng, p.other_hospital)), rng.choice([" ED", " MICU", "", " CCU"]),
+           " ", _date(rng, p.admit), rng.choice([". OSH RECORDS IN CHART.", ".", " FOR CATH."]))
+
+
+def _visitor(rng, p, day, b):
+    rel, who = rng.choice(p.family) if p.family else ("friend", ps.person(rng))
+    b.line(rel.upper(), " ", ("PATIENT", who.first), rng.choice([" DRIVING IN FROM ", " STAYING IN ",
+                                                                  " LIVES IN "]),
+           ("CITY", rng.choice(ps.pool("cities")[:600])), ", WILL CALL IN AM.")
+
+
+def _doctor_in(rng, p, day, b):
+    who = rng.choice(p.doctors)
+    b.line(rng.choice(["DR ", "DR. ", "MD ", ""]), ("DOCTOR", who.last), rng.choice([
+        " IN TO SEE PT", " UPDATED", " PAGED RE: LOW UO", " AT BEDSIDE", " AWARE"]),
+        rng.choice([", ", ". "]), "NEW ORDERS {RECEIVED|NOTED}.".replace("{RECEIVED|NOTED}", rng.choice(["RECEIVED", "NOTED"])))
 
 
 def _holiday(rng, p, day, b):
@@ -166,12 +169,13 @@ def _holiday(rng, p, day, b):
 
 
 def _dialysis(rng, p, day, b):
-    b.line("LAST HD ", ("DATE", rng.choice(ps.DAYS + [d[:3] for d in ps.DAYS])), ", NEXT HD ",
+    b.line("LAST HD ", ("DATE", rng.choice(ps.DAYS)), ", NEXT HD ",
            _date(rng, day + dt.timedelta(days=2)), ". ", rng.choice(["K 5.1", "K 4.2"]), ".")
 
 
 EVENTS = [_admitted, _named, _consult, _transfer, _received, _notified, _fall, _meeting,
-          _code_status, _pcp, _history, _holiday, _dialysis]
+          _code_status, _pcp, _history, _holiday, _dialysis, _rehab, _two_doctors,
+          _from_hospital, _visitor, _doctor_in]
 
 
 def _social(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:

@@ -116,6 +116,17 @@ def patient(rng: random.Random, record: int) -> Patient:
     return p
 
 
+def hospital_form(rng: random.Random, name: str) -> str:
+    """A hospital as written in notes: full name, its first word(s) or an acronym (``SHMH``)."""
+    words = name.replace(".", "").replace("'s", "").split()
+    form = rng.randrange(4)
+    if form == 1 and len(words) >= 3:
+        return "".join(w[0] for w in words).upper()
+    if form == 2:
+        return " ".join(words[:1 if len(words) < 4 else 2])
+    return name
+
+
 def digits(rng: random.Random, n: int) -> str:
     """``n`` random digits, the first not zero."""
     return str(rng.randint(1, 9)) + "".join(str(rng.randint(0, 9)) for _ in range(n - 1))
@@ -181,8 +192,9 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+# Month-day with a dash (7-22) is left out: in nursing notes N-N is nearly always a range.
 DATE_FORMS = ["{m}/{d}", "{m}/{d}", "{m}/{d}", "{mm}/{dd}/{Y}", "{m}/{d}/{y}", "{Y}-{mm}-{dd}",
-              "{d} {B} {Y}", "{B} {o}", "{B} {d}, {Y}", "{b} {d}", "{mm}-{dd}-{Y}", "{m}-{d}",
+              "{d} {B} {Y}", "{B} {o}", "{B} {d}, {Y}", "{b} {d}", "{mm}-{dd}-{Y}", "{m}-{d}-{y}",
               "{B} {Y}", "{b} {Y}", "{d}-{b}-{Y}", "{m}/{d}/{Y}", "{B} {d}", "{mm}/{dd}"]
 
 
@@ -235,6 +247,9 @@ def doctor_name(rng: random.Random, who: Person, nurse: bool = False) -> list:
         ])
     return rng.choice([
         ["Dr. ", ("DOCTOR", who.last)], ["Dr. ", ("DOCTOR", who.last)], ["Dr.", ("DOCTOR", who.last)],
+        ["Dr. ", ("DOCTOR", who.last)], ["Dr ", ("DOCTOR", who.last)], ["per Dr. ", ("DOCTOR", who.last)],
+        [rng.choice(["NP ", "PA ", "Fellow ", "Resident "]), ("DOCTOR", who.last)],
+        [("DOCTOR", who.last), " (", rng.choice(["cards", "renal", "neuro", "ID"]), ")"],
         ["Dr ", ("DOCTOR", who.last)], [("DOCTOR", f"{who.first} {who.last}"), ", MD"],
         [("DOCTOR", f"{who.first} {who.middle}. {who.last}"), ", M.D."],
         ["Dr. ", ("DOCTOR", f"{who.first[0]}. {who.last}")],
