@@ -26,13 +26,18 @@ class CheckReport:
     new_spans: int = 0
     leaks: int = 0                 # original PHI strings (3+ chars) found again in the surrogate note
     leak_notes: int = 0
+    # not leaks: a bare year/month/weekday/holiday read again inside another, shifted date
+    # (2079 -> 2078 next to 7/1/2078), or a number found where it already stood outside
+    # every PHI span (age 100 next to "100%")
+    harmless_repeats: int = 0
     span_text_mismatch: int = 0    # new span not matching its slice / span count changed
     misaligned: int = 0            # new spans not on token boundaries (bio.encode problems)
     misaligned_before: int = 0     # the same count on the original notes, for comparison
     full_dates: int = 0            # full dates compared (original vs surrogate)
     date_patients: int = 0
     interval_violations: int = 0   # patients whose full dates did not all move by the same offset
-    unchanged_spans: int = 0       # spans whose surrogate equals the original (case-folded)
+    unchanged_spans: int = 0       # spans whose surrogate equals the original (case-folded), ages aside
+    ages_kept: int = 0             # ages of 89 or less, kept by policy
 
     @property
     def ok(self) -> bool:
@@ -43,14 +48,22 @@ class CheckReport:
         return {**asdict(self), "ok": self.ok}
 
 
-def _leaks(orig: Document, new: Document) -> int:
+def _leaks(orig: Document, new: Document) -> tuple[int, int]:
+    """(leaks, harmless repeats) of the original PHI strings of 3+ characters in the new text."""
     low = new.text.lower()
-    n = 0
+    leaks = repeats = 0
     for phi in {orig.surface(sp).lower().strip() for sp in orig.spans}:
-        if len(phi) >= 3:
-            pat = r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])"
-            n += len(re.findall(pat, low))
-    return n
+        if len(phi) < 3:
+            continue
+        coarse = dates.coarse(phi)
+        for m in re.finditer(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])", low):
+            inside = [sp for sp in new.spans if sp.start < m.end() and m.start() < sp.end]
+            if ((coarse and any(sp.category == "DATE" for sp in inside))  # '66 around a shifted 66
+                    or (phi.isdigit() and not inside)):
+                repeats += 1
+            else:
+                leaks += 1
+    return leaks, repeats
 
 
 def _problems(doc: Document) -> int:
@@ -62,7 +75,8 @@ def check(pairs) -> CheckReport:
 
     A leak is an original PHI string of three or more characters found, case
     folded and as a whole word (not inside a longer word), anywhere in the
-    surrogate note. Full dates (year, month, day) of a patient must all have
+    surrogate note; two harmless cases are counted apart (see
+    :class:`CheckReport`). Full dates (year, month, day) of a patient must all have
     moved by the same number of days, so every pairwise interval is kept.
     """
     rep = CheckReport()
@@ -72,16 +86,21 @@ def check(pairs) -> CheckReport:
         spans = merged_spans(orig.spans)
         rep.spans += len(spans)
         rep.new_spans += len(new.spans)
-        n = _leaks(orig, new)
+        n, harmless = _leaks(orig, new)
         rep.leaks += n
         rep.leak_notes += bool(n)
+        rep.harmless_repeats += harmless
         if len(new.spans) != len(spans) or any(not 0 <= sp.start < sp.end <= len(new.text) for sp in new.spans):
             rep.span_text_mismatch += 1
             continue
         rep.misaligned += _problems(new)
         rep.misaligned_before += _problems(orig.with_spans(spans))
-        rep.unchanged_spans += sum(orig.surface(a).lower() == new.surface(b).lower()
-                                   for a, b in zip(spans, new.spans))
+        for a, b in zip(spans, new.spans):
+            if orig.surface(a).lower() == new.surface(b).lower():
+                if a.subtype == "AGE":
+                    rep.ages_kept += 1
+                else:
+                    rep.unchanged_spans += 1
         for go, gn in zip(_date_groups(orig.text, spans), _date_groups(new.text, new.spans)):
             before = dates.full_dates(orig.text[go[0].start:go[-1].end])
             after = dates.full_dates(new.text[gn[0].start:gn[-1].end])

@@ -100,7 +100,7 @@ def run(args) -> int:
     summary = {"notes": len(pairs), "failed": len(errors), "spans": c["spans"],
                "propagated_spans": sum(len(d.spans) for d in docs) - annotated,
                "date_groups": c["date_groups"], "date_fallbacks": c["date_fallback"],
-               "dates_unchanged": c["date_unchanged"], "date_shift_redraws": c["date_shift_redraws"]}
+               "date_shift_redraws": c["date_shift_redraws"]}
     status = 1 if errors else 0
     if args.check:
         rep = check(pairs)

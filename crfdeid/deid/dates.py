@@ -225,6 +225,20 @@ def apply(text: str, reps) -> str:
     return "".join(parts) + text[pos:]
 
 
+_COARSE = re.compile(rf"'?\d{{4}}|'\d\d|{_MON}\.?|{_WD}\.?", re.I)
+
+
+def coarse(text: str) -> bool:
+    """Whether ``text`` alone names only a year, a month, a weekday or a holiday (no day in a year).
+
+    >>> coarse("2097"), coarse("MARCH"), coarse("7/22")
+    (True, True, False)
+    """
+    from .. import gazetteers
+    t = text.strip()
+    return bool(_COARSE.fullmatch(t)) or t.lower() in gazetteers.load("holidays")
+
+
 def full_dates(text: str, before: str = "", after: str = "") -> list[dt.date]:
     """Complete dates (year, month, day) written in ``text``, in order."""
     return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after)[0]

@@ -100,7 +100,7 @@ def _person_for(state, ws: list[str]) -> tuple | None:
 
 def name(state, keyed, text: str) -> str:
     """Surrogate of a person-name string (PATIENT, DOCTOR): same layout, coherent parts."""
-    ms = words(text)
+    ms = words(text) or list(_WORD.finditer(text))  # a span of a title alone ("MR") is a name too
     ws = [m.group() for m in ms]
     person = _person_for(state, ws) if any(_is_initials(w) for w in ws) and len(ws) > 1 else None
     reps = []

@@ -20,7 +20,7 @@ from collections import Counter
 from ..document import Document, Span
 from ..errors import ConfigError
 from . import dates, names, numbers, places
-from .rng import Keyed, derangement, normalize, random_like
+from .rng import Keyed, apply_case, derangement, normalize, random_like
 from .spans import merged_spans, replace_spans
 from .state import PatientState
 
@@ -89,7 +89,7 @@ class Surrogator:
         """The patient's day offset: the first acceptable draw (without collisions if asked)."""
         rng = self.keyed.rng("date-shift", st.patient)
         first = None
-        for _ in range(1000):
+        for _ in range(200):
             days = rng.randint(*self.date_shift)
             if not _acceptable_shift(days):
                 continue
@@ -128,7 +128,7 @@ class Surrogator:
             regions = [(doc.text[g[0].start:g[-1].end], doc.text[max(g[0].start - 1, 0):g[0].start],
                         doc.text[g[-1].end:g[-1].end + 1]) for g in groups]
             originals = {doc.surface(sp).strip().lower() for g in groups for sp in g
-                         if len(doc.surface(sp).strip()) >= 3}
+                         if len(doc.surface(sp).strip()) >= 3 and not dates.coarse(doc.surface(sp))}
             st.date_notes[doc.doc_id] = (regions, originals)
 
     def surrogate(self, doc: Document) -> Document:
@@ -189,12 +189,14 @@ class Surrogator:
         if loose:
             self.counts["date_fallback"] += 1
             reps = reps + [r for s, e in loose for r in self._digits(st, region, s, e)]
-        if not reps:
+        if not reps:  # a holiday or a date-like word: another holiday
             holiday = places.whole(st, self.keyed, "holiday", region, ("holidays",))
-            if holiday is not None:
-                reps = [(0, len(region), holiday)]
-            else:
-                self.counts["date_unchanged"] += 1
+            if holiday is None:
+                self.counts["date_fallback"] += 1
+                choices = places.phrases("holidays", len(region.split())) or places.phrases("holidays", 1)
+                holiday = apply_case(region, st.assign("holiday", region, lambda a: self.keyed.rng(
+                    "holiday", st.patient, normalize(region), a).choice(choices)))
+            reps = [(0, len(region), holiday)]
         out = {}
         for sp in group:
             s0, e0 = sp.start - start, sp.end - start
