@@ -176,3 +176,24 @@ def test_ages_bucketed_on_request_and_bad_ranges_refused():
         Surrogator(seed=1, date_shift=(0, 0))
     with pytest.raises(ConfigError):
         Surrogator(seed=1, key="k")
+
+
+def test_check_tells_leaks_from_harmless_repeats():
+    orig = note("910-01", "In 2079 and 7/1/2078 by Lee; 100% at age 100.", ("2079", "DATE"),
+                ("7/1/2078", "DATE"), ("Lee", "DOCTOR"), ("100", "AGE"))
+    orig.spans[-1] = make_span(orig.text.rindex("100"), len(orig.text) - 1, "AGE")
+    shifted = Document(orig.doc_id, "In 2078 and 6/1/2077 by Lee; 100% at age 90+.", [
+        make_span(3, 7, "DATE"), make_span(12, 20, "DATE"), make_span(24, 27, "DOCTOR"), make_span(42, 45, "AGE")])
+    rep = check([(orig, shifted)])
+    assert rep.leaks == 1                 # "Lee" kept inside its span is a leak
+    assert rep.harmless_repeats == 1      # "100" already stood outside PHI ("100%")
+    assert not rep.ok
+
+
+def test_title_only_name_and_unknown_holiday_still_change():
+    d = note("920-01", "seen by MR on Turkey Day", ("MR", "DOCTOR"), ("Turkey Day", "DATE"))
+    s = Surrogator(seed=6)
+    new = s.surrogate(d)
+    assert [x.lower() for x in surfaces(new)] != [x.lower() for x in surfaces(d)]
+    assert surfaces(new)[0] != "MR" and surfaces(new)[1].lower() in gazetteers.load("holidays")
+    assert s.counts["date_fallback"] == 1
