@@ -95,13 +95,18 @@ def check(pairs) -> CheckReport:
             continue
         rep.misaligned += _problems(new)
         rep.misaligned_before += _problems(orig.with_spans(spans))
+        groups = list(zip(_date_groups(orig.text, spans), _date_groups(new.text, new.spans)))
+        # a piece of a date annotated in parts may stay (July | 1 -> July | 30): judge the whole date
+        moved = {sp for go, gn in groups
+                 if orig.text[go[0].start:go[-1].end].lower() != new.text[gn[0].start:gn[-1].end].lower()
+                 for sp in go}
         for a, b in zip(spans, new.spans):
-            if orig.surface(a).lower() == new.surface(b).lower():
+            if orig.surface(a).lower() == new.surface(b).lower() and a not in moved:
                 if a.subtype == "AGE":
                     rep.ages_kept += 1
                 else:
                     rep.unchanged_spans += 1
-        for go, gn in zip(_date_groups(orig.text, spans), _date_groups(new.text, new.spans)):
+        for go, gn in groups:
             before = dates.full_dates(orig.text[go[0].start:go[-1].end])
             after = dates.full_dates(new.text[gn[0].start:gn[-1].end])
             if len(before) != len(after):
