@@ -88,3 +88,14 @@ def test_corpus_surrogate_check(tmp_path, capsys):
 def test_corpus_surrogate_bad_shift_is_a_usage_error(tmp_path):
     with pytest.raises(SystemExit):
         run_cli(["surrogate", "i2b2:x", "--out", str(tmp_path), "--date-shift", "soon"])
+
+
+def test_group_by_names_an_existing_field(tmp_path, capsys):
+    src = tmp_path / "src"
+    with I2b2Writer(src) as w:
+        w.write(GOOD)
+    assert run_cli(["surrogate", f"i2b2:{src}", "--out", str(tmp_path / "o"), "--seed", "1", "-q",
+                    "--group-by", "source"]) == 0
+    from crfdeid.errors import ConfigError
+    with pytest.raises(ConfigError, match="nosuch"):
+        run_cli(["surrogate", f"i2b2:{src}", "--out", str(tmp_path / "o2"), "--group-by", "nosuch"])

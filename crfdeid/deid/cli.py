@@ -51,6 +51,9 @@ def register(subparsers) -> None:
                    help=f"range of the per-patient date offset in days (default "
                         f"{DEFAULT_SHIFT[0]},{DEFAULT_SHIFT[1]})")
     p.add_argument("--age-over-89", default="90+", help="what ages above 89 become (default 90+)")
+    p.add_argument("--group-by", metavar="FIELD",
+                   help="document metadata field holding the patient key (default: the reader's "
+                        "patient, else the i2b2 record prefix NNN-, else the document id)")
     p.add_argument("--no-propagate", action="store_true",
                    help="do not replace unannotated repeats of an annotated PHI string")
     p.add_argument("--check", action="store_true",
@@ -75,6 +78,12 @@ def run(args) -> int:
                             age_over_89=args.age_over_89, avoid_date_collisions=True)
     errors: list = []
     docs = list(read(args.input, errors=errors))
+    if args.group_by:
+        for doc in docs:
+            if args.group_by not in doc.meta:
+                raise ConfigError(f"--group-by: no metadata field {args.group_by!r}; fields: "
+                                  f"{', '.join(sorted(doc.meta)) or '(none)'}", doc_id=doc.doc_id)
+            doc.meta["patient"] = doc.meta[args.group_by]
     annotated = sum(len(d.spans) for d in docs)
     if not args.no_propagate:
         docs = [propagate(d) for d in docs]
