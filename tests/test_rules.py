@@ -43,3 +43,18 @@ def test_overlay_joins_overlaps_keeps_crf_subtype_and_adds_new():
 def test_overlay_never_removes_crf_spans():
     crf = [make_span(0, 3, "PATIENT")]
     assert overlay("Ann is fine", crf) == crf
+
+
+@pytest.mark.parametrize("text, subtype, surface", [
+    ("seen by Dr. Okafor today", "DOCTOR", "Okafor"),
+    ("DR SMITH AWARE", "DOCTOR", "SMITH"),
+    ("Mrs. Reyes called", "PATIENT", "Reyes"),
+])
+def test_title_rules(text, subtype, surface):
+    spans = find(text)
+    assert [(s.subtype, text[s.start:s.end]) for s in spans] == [(subtype, surface)]
+
+
+@pytest.mark.parametrize("text", ["dr aware", "MS stable", "Dr. 5 mg"])
+def test_title_rules_need_a_capitalised_word(text):
+    assert find(text) == []

@@ -118,6 +118,7 @@ class Featurizer:
         self._base: dict = {}
         self._near: dict = {o: {} for o in self._offsets}
         self._pad = {o: f"{o:+d}:{'BOS' if o < 0 else 'EOS'}" for o in self._offsets}
+        self._tok_near: dict = {}
 
     # -- per word type, cached ------------------------------------------------
     def word_attributes(self, word: str) -> list[str]:
@@ -136,7 +137,7 @@ class Featurizer:
 
     def _cached(self, words):
         base = self._base
-        if len(base) > _CACHE_LIMIT:
+        if len(base) > _CACHE_LIMIT or sum(map(len, self._tok_near.values())) > _CACHE_LIMIT:
             self.clear_cache()
             base = self._base
         for w in set(words):
@@ -149,6 +150,7 @@ class Featurizer:
         """Forget cached word types (memory stays bounded on endless streams)."""
         self._base = {}
         self._near = {o: {} for o in self._offsets}
+        self._tok_near = {}
 
     # -- per document ---------------------------------------------------------
     def featurize(self, text: str, tokens, cache: bool = True) -> list[list[str]]:
@@ -188,18 +190,32 @@ class Featurizer:
                 nxt = low[i + 1] if i + 1 < n else "</s>"
                 out[i].append(f"bi-1:{prev}|{low[i]}")
                 out[i].append(f"bi+1:{low[i]}|{nxt}")
-        tw = self.token_window
-        for tmpl in self._token:
-            cols = tmpl(text, tokens)
-            for i in range(n):
-                f = out[i]
-                f.extend(cols[i])
-                for o in range(1, tw + 1):
-                    if i - o >= 0:
-                        f.extend([f"-{o}:{a}" for a in cols[i - o]])
-                    if i + o < n:
-                        f.extend([f"+{o}:{a}" for a in cols[i + o]])
+        if self._token:
+            self._add_token_features(out, text, tokens)
         return out
+
+    def _add_token_features(self, out, text, tokens):
+        n = len(tokens)
+        cols = [tmpl(text, tokens) for tmpl in self._token]
+        if len(cols) == 1:
+            attrs = [tuple(a) for a in cols[0]]
+        else:
+            attrs = [tuple(a for c in cols for a in c[i]) for i in range(n)]
+        for f, a in zip(out, attrs):
+            f.extend(a)
+        # Neighbours' token attributes, prefixed once per distinct attribute tuple.
+        for o in range(1, self.token_window + 1):
+            for off in (-o, o):
+                cache = self._tok_near.setdefault(off, {})
+                p = f"{off:+d}:"
+                lo, hi = max(0, -off), min(n, n - off)
+                for i in range(lo, hi):
+                    a = attrs[i + off]
+                    if a:
+                        pa = cache.get(a)
+                        if pa is None:
+                            pa = cache[a] = [p + x for x in a]
+                        out[i].extend(pa)
 
     def featurize_text(self, text: str) -> list[list[str]]:
         """Tokenize with the default tokenizer and featurize (a convenience for examples)."""
