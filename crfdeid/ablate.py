@@ -256,6 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR",
                    help="output folder (default: ablation-<file name> in the working folder)")
     p.add_argument("--only", action="append", metavar="RUN", help="run only these runs")
+    p.add_argument("--folds", type=int, metavar="K",
+                   help="override the file's evaluation with K-fold cross-validation")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no table on stdout")
     return p
 
@@ -270,6 +272,9 @@ def main(argv=None) -> int:
                 raise ConfigError(f"unknown run(s) {', '.join(missing)}; known: "
                                   f"{', '.join(ablation['runs'])}", path=args.ablation)
             ablation["runs"] = {k: v for k, v in ablation["runs"].items() if k in args.only}
+        if args.folds is not None:
+            ev = {k: v for k, v in ablation["evaluation"].items() if k != "test"}
+            ablation["evaluation"] = {**ev, "folds": args.folds}
         results = run_ablation(ablation, jobs=args.jobs, progress=not args.quiet)
     except CrfdeidError as exc:
         print(f"ablate: error: {exc}", file=sys.stderr)

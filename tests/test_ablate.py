@@ -39,8 +39,10 @@ def ablation_file(tmp_path, base, **spec) -> Path:
 
 
 def test_ablation_writes_table_csv_and_plot(base, tmp_path, capsys):
-    path = ablation_file(tmp_path, base, evaluation={"folds": 2, "seed": 0})
-    assert ablate.main([str(path), "--out", str(tmp_path / "out"), "--jobs", "2"]) == 0
+    # --folds replaces the file's evaluation (here a test set that is never read)
+    path = ablation_file(tmp_path, base, evaluation={"test": "i2b2:/nonexistent", "seed": 0})
+    assert ablate.main([str(path), "--out", str(tmp_path / "out"), "--jobs", "2",
+                        "--folds", "2"]) == 0
     out = tmp_path / "out"
     rows = list(csv.DictReader((out / "results.csv").open()))
     assert [r["run"] for r in rows] == ["lexical", "full"]  # file order kept
