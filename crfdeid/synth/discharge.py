@@ -117,7 +117,7 @@ def discharge_summary(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBu
 def _identifiers(rng: random.Random, p: ps.Patient, b: NoteBuilder) -> None:
     ids = ps.ids(rng)
     for sub, (label, value) in ids.items():
-        if rng.random() < 0.18:
+        if rng.random() < 0.22:
             b.line(f"{label} ", (sub, value))
     if rng.random() < 0.15:
         b.line("SSN: ", ("SSN", ids["SSN"][1]))
@@ -150,8 +150,9 @@ def _followup(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -
         b.line("Fax: ", ("FAX", ps.phone(rng)))
     if rng.random() < 0.2:
         b.line("Questions: ", ("EMAIL", ps.email(rng, p.doctors[2])), " or ", ("URL", ps.url(rng)))
-    if rng.random() < 0.12:
-        b.line("Results uploaded from workstation ", ("IPADDR", ps.ipaddr(rng)))
+    if rng.random() < 0.2:
+        b.line(rng.choice(["Results uploaded from workstation ", "Telemetry server ", "Remote access from IP "]),
+               ("IPADDR", ps.ipaddr(rng)))
 
 
 def _signature(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
