@@ -163,6 +163,40 @@ def _doctor_in(rng, p, day, b):
         rng.choice([", ", ". "]), "NEW ORDERS {RECEIVED|NOTED}.".replace("{RECEIVED|NOTED}", rng.choice(["RECEIVED", "NOTED"])))
 
 
+def _place(rng, p):
+    """A hospital (any written form) or a town, as nursing notes name them."""
+    if rng.random() < 0.6:
+        return ("HOSPITAL", ps.hospital_form(rng, rng.choice([p.other_hospital, p.hospital,
+                                                             rng.choice(ps.pool("hospitals"))])))
+    return ("CITY", rng.choice([p.city, rng.choice(ps.pool("cities")[:600])]))
+
+
+def _dispo(rng, p, day, b):
+    b.line(rng.choice(["DISPO: ", "PLAN ", "", "CASE MGMT: "]),
+           rng.choice(["D/C TO ", "DISCHARGE TO ", "TRANSFER TO ", "SCREENED FOR ", "BACK TO "]),
+           _place(rng, p), rng.choice([" REHAB", "", " WHEN BED AVAILABLE", " IN AM", " TOMORROW"]), ".")
+
+
+def _sent(rng, p, day, b):
+    b.line("PT ", rng.choice(["SENT", "TRAVELED", "WENT", "TAKEN"]), " TO ", _place(rng, p), " FOR ",
+           rng.choice(["MRI", "CATH", "EP STUDY", "DIALYSIS", "CT", "IR PROCEDURE"]), " @ ", _time(rng),
+           ", RETURNED @ ", _time(rng), ".")
+
+
+def _family_home(rng, p, day, b):
+    rel, who = rng.choice(p.family) if p.family else ("friend", ps.person(rng))
+    b.line(rel.upper(), rng.choice([" WENT HOME TO ", " RETURNED TO ", " DRIVING BACK TO "]),
+           ("CITY", rng.choice([p.city, rng.choice(ps.pool("cities")[:600])])),
+           rng.choice([" FOR THE NIGHT", "", ", WILL RETURN IN AM"]), ".")
+
+
+def _ward(rng, p, day, b):
+    b.line(rng.choice(["TRANSFERRED TO ", "PT TO GO TO ", "BED ASSIGNED ON ", "TO "]),
+           ("DEPARTMENT", rng.choice(ps.pool("surnames")[:300]) +
+            (f" {rng.randint(2, 14)}" if rng.random() < 0.5 else "")),
+           rng.choice([" WHEN BED AVAILABLE", " IN AM", "", " TODAY"]), ".")
+
+
 def _holiday(rng, p, day, b):
     b.line("PT ", rng.choice(["WANTS TO BE HOME FOR ", "TEARFUL, MISSED FAMILY ON ", "ASKING ABOUT "]),
            ("DATE", rng.choice(["CHRISTMAS", "THANKSGIVING", "EASTER", "NEW YEAR'S", "HANUKKAH"])), ".")
@@ -175,7 +209,8 @@ def _dialysis(rng, p, day, b):
 
 EVENTS = [_admitted, _named, _consult, _transfer, _received, _notified, _fall, _meeting,
           _code_status, _pcp, _history, _holiday, _dialysis, _rehab, _two_doctors,
-          _from_hospital, _visitor, _doctor_in]
+          _from_hospital, _visitor, _doctor_in, _dispo, _dispo, _sent, _family_home, _ward,
+          _doctor_in, _named]
 
 
 def _social(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
