@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -36,7 +37,11 @@ def main(argv=None) -> int:
         from tqdm import tqdm
         docs = tqdm(docs, total=args.docs, unit="doc", file=sys.stderr)
     t0 = time.perf_counter()
-    n = io.write(docs, args.format, args.out)
+    try:
+        n = io.write(docs, args.format, args.out)
+    except BrokenPipeError:  # piped into `head`: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     if not args.quiet:
         print(f"wrote {n} documents (seed {args.seed}) to {args.out} in "
               f"{time.perf_counter() - t0:.1f}s", file=sys.stderr)
