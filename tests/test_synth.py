@@ -46,6 +46,14 @@ def test_deterministic_per_seed(seed):
     assert [(d.doc_id, d.text, d.spans) for d in a] == [(d.doc_id, d.text, d.spans) for d in b]
 
 
+def test_global_random_state_is_not_used():
+    import random
+    random.seed(1)
+    a = synth.generate(8, 3)
+    random.seed(2)
+    assert [d.text for d in synth.generate(8, 3)] == [d.text for d in a]
+
+
 def test_seeds_differ_and_prefix_stable():
     assert [d.text for d in synth.generate(10, 1)] != [d.text for d in synth.generate(10, 2)]
     long = synth.generate(30, 5)
