@@ -145,7 +145,7 @@ def _two_doctors(rng, p, day, b):
 
 def _from_hospital(rng, p, day, b):
     b.line(rng.choice(["TRANSFERRED FROM ", "PT CAME FROM ", "ADMITTED VIA "]),
-           ("HOSPITAL", ps.hospital_form(rng, p.other_hospital)), rng.choice([" ED", " MICU", "", " CCU"]),
+           _place(rng, p), rng.choice([" ED", " MICU", "", "", "", " CCU"]),
            " ", _date(rng, p.admit), rng.choice([". OSH RECORDS IN CHART.", ".", " FOR CATH."]))
 
 
@@ -163,8 +163,14 @@ def _doctor_in(rng, p, day, b):
         rng.choice([", ", ". "]), "NEW ORDERS {RECEIVED|NOTED}.".replace("{RECEIVED|NOTED}", rng.choice(["RECEIVED", "NOTED"])))
 
 
+UNITS = ["THE FLOOR", "MICU", "CCU", "OR", "CATH LAB", "REHAB", "HOME", "NURSING HOME", "IR", "CT",
+         "MRI", "OSH", "SICU", "CSRU", "PACU", "ED", "HOSPICE", "ECHO", "DIALYSIS", "EP LAB"]
+
+
 def _place(rng, p):
-    """A hospital (any written form) or a town, as nursing notes name them."""
+    """A hospital (any written form), a town, or (not PHI) a unit, as nursing notes name them."""
+    if rng.random() < 0.4:
+        return rng.choice(UNITS)
     if rng.random() < 0.6:
         return ("HOSPITAL", ps.hospital_form(rng, rng.choice([p.other_hospital, p.hospital,
                                                              rng.choice(ps.pool("hospitals"))])))
