@@ -29,7 +29,8 @@ from ..errors import ReaderError
 from ..io import READERS
 from . import persona
 from .builder import NoteBuilder
-from .discharge import discharge_summary, letter
+from .discharge import discharge_summary
+from .letter import letter
 from .nursing import nursing_note
 
 __all__ = ["generate", "iter_documents", "NoteBuilder"]

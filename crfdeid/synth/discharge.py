@@ -1,4 +1,4 @@
-"""Discharge summaries and clinic letters: sections, lists, vitals, medications, labs."""
+"""Discharge summaries: sections, numbered lists, vitals, medications, labs, signature."""
 
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ COURSE = ["Pt was diuresed with IV Lasix with improvement in her symptoms.",
           "Pain was controlled with Percocet 1-2 tabs q4-6h prn."]
 
 
-def _vitals(rng: random.Random) -> str:
+def vitals_text(rng: random.Random) -> str:
     return (f"T {rng.choice(['98.6', '99.1', '100.4', '97.8'])} HR {rng.randint(55, 115)} "
             f"BP {rng.randint(95, 165)}/{rng.randint(50, 95)} RR {rng.randint(12, 26)} "
             f"SpO2 {rng.randint(88, 100)}% {rng.choice(['RA', 'on 2L', '4L NC'])}")
 
 
-def _labs(rng: random.Random) -> str:
+def labs_text(rng: random.Random) -> str:
     return (f"Na {rng.randint(128, 146)}, K {rng.randint(30, 55) / 10}, Cl {rng.randint(95, 110)}, "
             f"HCO3 {rng.randint(18, 30)}, BUN {rng.randint(8, 60)}, Cr {rng.randint(6, 30) / 10}, "
             f"Glu {rng.randint(70, 300)}, WBC {rng.randint(40, 180) / 10}, Hct {rng.randint(24, 45)}, "
@@ -92,9 +92,9 @@ def discharge_summary(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBu
     b.line()
     _social(rng, p, b)
     b.line()
-    b.line("PHYSICAL EXAM: ", _vitals(rng), ". Gen: NAD. Lungs: crackles at bases. CV: RRR, "
+    b.line("PHYSICAL EXAM: ", vitals_text(rng), ". Gen: NAD. Lungs: crackles at bases. CV: RRR, "
            "no m/r/g. Ext: trace edema.")
-    b.line("LABS: ", _labs(rng))
+    b.line("LABS: ", labs_text(rng))
     if rng.random() < 0.3:
         b.line("Path specimen ", ("IDNUM", f"S{ps.digits(rng, 2)}-{ps.digits(rng, 5)}"), " PEND",
                ("DATE", ps.date_text(rng, day + dt.timedelta(days=4), "{mm}/{dd}/{Y}")))
@@ -166,56 +166,3 @@ def _signature(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) 
            ("DATE", ps.date_text(rng, day + dt.timedelta(days=1), "{mm}/{dd}/{y}")))
     if rng.random() < 0.4:
         b.line("cc: ", *ps.doctor_name(rng, p.doctors[1]), ", ", ("HOSPITAL", p.other_hospital))
-
-
-def letter(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    """A clinic letter to a referring physician with an address block."""
-    me, doc, ref = p.person, p.doctors[2], p.doctors[1]
-    b.line(("HOSPITAL", p.hospital))
-    b.line(("DEPARTMENT", f"Department of {rng.choice(ps.DEPT_KINDS)}"))
-    b.line(("STREET", f"{rng.randint(1, 999)} {rng.choice(ps.pool('street_names'))}"))
-    b.line(("CITY", rng.choice(ps.pool("cities")[:800])), ", ", ("STATE", p.state[1]), " ",
-           ("ZIP", f"{rng.randint(1, 99950):05d}"))
-    b.line("Tel ", ("PHONE", ps.phone(rng)), "   Fax ", ("FAX", ps.phone(rng)))
-    if rng.random() < 0.4:
-        b.line(("URL", ps.url(rng)))
-    b.line()
-    b.line(("DATE", ps.date_text(rng, day, rng.choice(["{B} {d}, {Y}", "{d} {B} {Y}", "{mm}/{dd}/{Y}"]))))
-    b.line()
-    b.line("RE: ", ("PATIENT", f"{me.first} {me.last}"), rng.choice(["  ", ", "]), "DOB: ",
-           ("DATE", ps.date_text(rng, dt.date(p.admit.year - p.age, rng.randint(1, 12),
-                                              rng.randint(1, 28)), "{mm}/{dd}/{Y}")))
-    b.line("MRN: ", ("MEDICALRECORD", p.mrn))
-    b.line(("STREET", p.street), ", ", ("CITY", p.city), ", ", ("STATE", p.state[rng.randrange(2)]),
-           " ", ("ZIP", p.zip + (f"-{ps.digits(rng, 4)}" if rng.random() < 0.2 else "")))
-    b.line()
-    b.line("Dear Dr. ", ("DOCTOR", ref.last), ",")
-    b.line()
-    b.line("I had the pleasure of seeing ", *ps.patient_name(rng, me), " in ",
-           rng.choice(["the ", "our "]), ("DEPARTMENT", f"{rng.choice(ps.DEPT_KINDS)} clinic"), " on ",
-           ("DATE", ps.date_text(rng, day, rng.choice(["{B} {o}", "{B} {d}", "{m}/{d}"]))),
-           ". As you know, ", rng.choice(["he", "she"]), " is ", *ps.age_text(rng, p.age, article="a "),
-           " with ", rng.choice(PROBLEMS), " and ", rng.choice(PROBLEMS), ". ",
-           rng.choice(COURSE))
-    b.line()
-    b.line("Current medications: ", "; ".join(rng.sample(MEDS, rng.randint(2, 5))), ".")
-    b.line("Exam: ", _vitals(rng), ". Labs: ", _labs(rng), ".")
-    b.line()
-    if p.family and rng.random() < 0.6:
-        rel, who = rng.choice(p.family)
-        b.line(rng.choice(["The patient was accompanied by ", "Present today was "]), "her " if
-               me.sex == "F" else "his ", rel, " ", ("PATIENT", who.first), ", who can be reached at ",
-               ("PHONE", ps.phone(rng)), ".")
-    b.line("I will see ", rng.choice(["him", "her"]), " again in ",
-           ("DATE", rng.choice([m for m in ps.MONTHS if m != "May"])), rng.choice([" after ", " before "]),
-           ("DATE", rng.choice(["Thanksgiving", "Christmas", "Easter", "Labor Day", "Fourth of July"]
-                               )), ". Please call my office at ", ("PHONE", ps.phone(rng)),
-           " or email ", ("EMAIL", ps.email(rng, doc)), " with questions.")
-    b.line()
-    b.line("Sincerely,")
-    b.line()
-    b.line(*ps.doctor_name(rng, doc))
-    if rng.random() < 0.5:
-        b.line(("USERNAME", ps.username(rng, doc)), "/", ("USERNAME", ps.username(rng, p.nurses[0])))
-    if rng.random() < 0.3:
-        b.line("Seen on ", ("DATE", rng.choice(ps.DAYS)), " in Exam Room ", ("ROOM", str(rng.randint(1, 12))))
