@@ -6,6 +6,8 @@ document (not cached per word type).
 
 from __future__ import annotations
 
+import bisect
+
 import regex
 
 from . import TOKEN_TEMPLATES
@@ -14,18 +16,15 @@ _HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{1,30}?)[ \t]*:", regex.M)
 _LIST = regex.compile(r"[-*\u2022#]|\d{1,2}[.)]")
 
 
+_GLUED = {(False, False): (), (True, False): ("glued_l",), (False, True): ("glued_r",),
+           (True, True): ("glued_l", "glued_r")}
+
+
 @TOKEN_TEMPLATES.register("glued.v1")
-def glued(text: str, tokens) -> list[list[str]]:
+def glued(text: str, tokens) -> list[tuple]:
     """Whether a token touches its left/right neighbour (``Since6/03`` vs ``Since 6 / 03``)."""
-    out = []
-    for t in tokens:
-        a = []
-        if t.glued_left:
-            a.append("glued_l")
-        if t.glued_right:
-            a.append("glued_r")
-        out.append(a)
-    return out
+    g = _GLUED
+    return [g[t.glued_left, t.glued_right] for t in tokens]
 
 
 def _lines(text: str, tokens):
@@ -38,34 +37,49 @@ def _lines(text: str, tokens):
             begin = i + 1
 
 
+_POS = ("linepos:first", "linepos:second", "linepos:mid", "linepos:last")
+
+
 @TOKEN_TEMPLATES.register("line.v1")
-def line(text: str, tokens) -> list[list[str]]:
+def line(text: str, tokens) -> list[tuple]:
     """Position in line (first, second, last, other), line is a list item, line is all caps."""
-    out = [[] for _ in tokens]
+    out: list = []
     for a, b in _lines(text, tokens):
-        listed = _LIST.fullmatch(tokens[a].text) is not None
-        upper = all(not t.text.isalpha() or t.text.isupper() for t in tokens[a:b])
-        for i in range(a, b):
-            pos = "first" if i == a else "second" if i == a + 1 else "last" if i == b - 1 else "mid"
-            f = out[i]
-            f.append("linepos:" + pos)
-            if listed:
-                f.append("list_item")
-            if upper:
-                f.append("line_upper")
+        extra = ()
+        if _LIST.fullmatch(tokens[a].text) is not None:
+            extra += ("list_item",)
+        if all(not t.text.isalpha() or t.text.isupper() for t in tokens[a:b]):
+            extra += ("line_upper",)
+        first, second, mid, last = ((p,) + extra for p in _POS)
+        k = b - a
+        if k == 1:
+            out.append(first)
+            continue
+        out.append(first)
+        out.append(second)
+        if k > 2:
+            out.extend([mid] * (k - 3))
+            out.append(last)
     return out
 
 
 @TOKEN_TEMPLATES.register("section.v1")
-def section(text: str, tokens) -> list[list[str]]:
+def section(text: str, tokens) -> list[tuple]:
     """The section heading (``Xxx:`` at a line start, lower-cased) the token sits under."""
-    heads = [(m.start(1), m.group(1).strip().lower()) for m in _HEADING.finditer(text)]
+    heads = [(m.start(1), ("section:" + m.group(1).strip().lower().replace(" ", "_"),))
+             for m in _HEADING.finditer(text)]
+    if not heads:
+        return [()] * len(tokens)
+    starts = [h[0] for h in heads]
     out = []
-    j = -1
+    j, nxt = -1, starts[0]
+    cur: tuple = ()
     for t in tokens:
-        while j + 1 < len(heads) and heads[j + 1][0] <= t.start:
-            j += 1
-        out.append(["section:" + heads[j][1].replace(" ", "_")] if j >= 0 else [])
+        if t.start >= nxt:
+            j = bisect.bisect_right(starts, t.start) - 1
+            cur = heads[j][1]
+            nxt = starts[j + 1] if j + 1 < len(starts) else len(text) + 1
+        out.append(cur)
     return out
 
 
@@ -80,20 +94,31 @@ TRIGGERS = {
 }
 
 
+_TRIGGER_KINDS = {}
+for _kind, _words in TRIGGERS.items():
+    for _w in _words:
+        _TRIGGER_KINDS.setdefault(_w, []).append(_kind)
+#: word -> attributes it gives the token k places after it.
+_TRIGGER_ATTRS = {w: [tuple(f"trig:{kind}:{k}" for kind in kinds) for k in (1, 2, 3)]
+                  for w, kinds in _TRIGGER_KINDS.items()}
+
+
 @TOKEN_TEMPLATES.register("triggers.v1")
 def triggers(text: str, tokens) -> list[list[str]]:
     """``trig:<kind>:<k>`` when the k-th token back (k <= 3, same line) is a trigger word."""
-    out = [[] for _ in tokens]
-    lowers = [t.text.lower() for t in tokens]
+    n = len(tokens)
+    out = [()] * n
+    table = _TRIGGER_ATTRS
+    hits = [(i, table[t.text.lower()]) for i, t in enumerate(tokens) if t.text.lower() in table]
+    if not hits:
+        return out
+    line_end = [0] * n
     for a, b in _lines(text, tokens):
         for i in range(a, b):
-            f = out[i]
-            for k in (1, 2, 3):
-                j = i - k
-                if j < a:
-                    break
-                w = lowers[j]
-                for kind, words in TRIGGERS.items():
-                    if w in words:
-                        f.append(f"trig:{kind}:{k}")
+            line_end[i] = b
+    out = [[] for _ in range(n)]
+    for i, attrs in hits:
+        stop = min(line_end[i], i + 4)
+        for j in range(i + 1, stop):
+            out[j].extend(attrs[j - i - 1])
     return out

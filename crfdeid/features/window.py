@@ -16,6 +16,8 @@ explicit lists (``word``, ``windowed``, ``token``) stored in every model.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from ..errors import ConfigError, RegistryError
 from . import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
 
@@ -200,7 +202,7 @@ class Featurizer:
         if len(cols) == 1:
             attrs = [tuple(a) for a in cols[0]]
         else:
-            attrs = [tuple(a for c in cols for a in c[i]) for i in range(n)]
+            attrs = [tuple(chain.from_iterable(z)) for z in zip(*cols)]
         for f, a in zip(out, attrs):
             f.extend(a)
         # Neighbours' token attributes, prefixed once per distinct attribute tuple.
