@@ -107,7 +107,7 @@ def _check_keys(d: dict, allowed: set, what: str, path, required=frozenset()):
 def _resolve(base: str, ablation_path: Path) -> Path:
     """The base config: relative to the ablation file, else to the working folder."""
     near = ablation_path.parent / base
-    return near if near.exists() else Path(base)
+    return near.resolve() if near.exists() else Path(base)
 
 
 def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False) -> list[dict]:
@@ -287,4 +287,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module, not __main__, so that tasks and outcomes pickle
+    # to worker processes under their real names (also with the spawn start method).
+    from crfdeid.ablate import main as _main
+    sys.exit(_main())

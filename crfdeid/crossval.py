@@ -324,4 +324,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module, not __main__, so that tasks and outcomes pickle
+    # to worker processes under their real names (also with the spawn start method).
+    from crfdeid.crossval import main as _main
+    sys.exit(_main())
