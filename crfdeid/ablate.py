@@ -7,11 +7,12 @@ An ablation file (YAML) names a base config, an evaluation and the runs::
       folds: 5                       # patient-grouped cross-validation...
       seed: 0
     # evaluation: {test: "i2b2:data/test"}   # ...or train on `train`, score on a test set
+    common: {crf: {max_iterations: 50}}   # optional: merged into every run first
     runs:                            # name -> override, deep-merged into the base
       lexical: {features: features/lexical.yaml}
       full, no glued split: {tokenizer: {split_glued: false}}
 
-Each run's config is ``crfdeid.config.load_config(base, override)``, so an
+Each run's config is ``crfdeid.config.load_config(base, common + override)``, so an
 unknown key or component in an override is a :class:`~crfdeid.errors.ConfigError`
 naming the run. Every run uses the same folds. All (run, fold) trainings go
 to one pool of ``--jobs`` processes. The output folder gets ``results.md``
@@ -39,7 +40,7 @@ from .crossval import (CATEGORIES, Task, collect, markdown_table, provenance, ru
 from .errors import ConfigError, CrfdeidError
 from .splits import WEIGHTS, kfold
 
-TOP_KEYS = {"base", "evaluation", "runs", "description"}
+TOP_KEYS = {"base", "common", "evaluation", "runs", "description"}
 EVAL_KEYS = {"folds", "seed", "by", "test"}
 
 
@@ -58,7 +59,7 @@ def load_ablation(path) -> dict:
         Unknown or missing keys, a bad evaluation, or a run whose override
         :func:`crfdeid.config.load_config` refuses (the message names the run).
     """
-    from .config import load_config
+    from .config import deep_merge, load_config
 
     path = Path(path)
     try:
@@ -81,13 +82,17 @@ def load_ablation(path) -> dict:
     runs = spec["runs"]
     if not isinstance(runs, dict) or not runs:
         raise ConfigError("`runs` must be a non-empty mapping: run name -> override", path=path)
+    common = spec.get("common") or {}
+    if not isinstance(common, dict):
+        raise ConfigError("`common` must be a mapping (an override applied to every run)",
+                          path=path)
     base = _resolve(spec["base"], path)
     resolved = {}
     for name, override in runs.items():
         if override is not None and not isinstance(override, dict):
             raise ConfigError(f"run {name!r}: the override must be a mapping", path=path)
         try:
-            resolved[str(name)] = load_config(str(base), override or {})
+            resolved[str(name)] = load_config(str(base), deep_merge(common, override or {}))
         except ConfigError as exc:
             raise ConfigError(f"run {name!r}: {exc}", path=path) from None
     return {"name": path.stem, "base": str(base), "evaluation": evaluation,

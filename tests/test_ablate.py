@@ -64,12 +64,14 @@ def test_train_test_evaluation(base, tmp_path):
     assert strict["tp"] + strict["fn"] == 4 * 4  # 4 test notes, 4 PHI each
 
 
-def test_runs_share_folds_and_differ_only_by_override(base, tmp_path):
+def test_runs_differ_only_by_their_override_after_common(base, tmp_path):
     path = ablation_file(tmp_path, base, evaluation={"folds": 2},
+                         common={"crf": {"c1": 0.2, "c2": 0.3}},
                          runs={"a": {"crf": {"c1": 0.5}}, "b": {"tokenizer": {"split_glued": False}}})
     runs = ablate.load_ablation(path)["runs"]
     assert runs["a"]["crf"]["c1"] == 0.5 and runs["a"]["tokenizer"]["split_glued"] is True
-    assert runs["b"]["tokenizer"]["split_glued"] is False
+    assert runs["b"]["tokenizer"]["split_glued"] is False and runs["b"]["crf"]["c1"] == 0.2
+    assert runs["a"]["crf"]["c2"] == runs["b"]["crf"]["c2"] == 0.3
     assert runs["a"]["train"] == runs["b"]["train"]
 
 
