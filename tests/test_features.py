@@ -104,3 +104,29 @@ def test_unknown_group_or_template_lists_the_known_ones():
 def test_resolution_is_idempotent():
     fs = resolve_feature_set(ALL)
     assert resolve_feature_set(fs) == fs
+
+
+def _reference(fz, text, toks):
+    """Per-token, per-offset features computed the slow obvious way."""
+    words = [t.text for t in toks]
+    n = len(words)
+    out = []
+    for i, w in enumerate(words):
+        f = fz.word_attributes(w)
+        for o in fz._offsets:
+            j = i + o
+            if 0 <= j < n:
+                f += fz.neighbour_attributes(words[j], o)
+            elif j in (-1, n):
+                f.append(f"{o:+d}:{'BOS' if o < 0 else 'EOS'}")
+        out.append(sorted(f))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="ab A1/.\n", max_size=12), st.integers(0, 4))
+def test_window_matches_reference_on_short_texts(text, window):
+    fz = Featurizer({"word": ["lower.v1", "shape.v1"], "window": window, "token_window": 0,
+                     "bigrams": False})
+    toks = tokenize(text)
+    assert [sorted(f) for f in fz.featurize(text, toks)] == _reference(fz, text, toks)

@@ -139,7 +139,7 @@ class Featurizer:
 
     def _cached(self, words):
         base = self._base
-        if len(base) > _CACHE_LIMIT or sum(map(len, self._tok_near.values())) > _CACHE_LIMIT:
+        if len(base) > _CACHE_LIMIT or len(self._tok_near) > _CACHE_LIMIT:
             self.clear_cache()
             base = self._base
         for w in set(words):
@@ -175,49 +175,61 @@ class Featurizer:
             uniq = set(words)
             base = {w: self.word_attributes(w) for w in uniq}
             near = {o: {w: self.neighbour_attributes(w, o) for w in uniq} for o in self._offsets}
-        out = []
-        for i, w in enumerate(words):
-            f = list(base[w])
-            for o in self._offsets:
-                j = i + o
-                if 0 <= j < n:
-                    f.extend(near[o][words[j]])
-                elif j == -1 or j == n:
-                    f.append(self._pad[o])
-            out.append(f)
-        if self.bigrams and n:
+        if not n:
+            return []
+        # One column per source (the word, each neighbour offset, bigrams, token
+        # context), joined per token by one C-level chain: no per-token Python loop.
+        cols = [[base[w] for w in words]]
+        for o in self._offsets:
+            nb, m = near[o], abs(o)
+            if m > n:
+                col = [()] * n
+            elif o < 0:  # token i sees word i - m; "BOS" when that is position -1
+                col = [()] * (m - 1) + [(self._pad[o],)] + [nb[w] for w in words[:n - m]]
+            else:  # token i sees word i + m; "EOS" when that is position n
+                col = [nb[w] for w in words[m:]] + [(self._pad[o],)] + [()] * (m - 1)
+            cols.append(col)
+        if self.bigrams:
             low = [w.lower() for w in words]
-            for i in range(n):
-                prev = low[i - 1] if i else "<s>"
-                nxt = low[i + 1] if i + 1 < n else "</s>"
-                out[i].append(f"bi-1:{prev}|{low[i]}")
-                out[i].append(f"bi+1:{low[i]}|{nxt}")
+            prev = ["<s>"] + low[:-1]
+            nxt = low[1:] + ["</s>"]
+            cols.append([(f"bi-1:{p}|{c}", f"bi+1:{c}|{x}") for p, c, x in zip(prev, low, nxt)])
         if self._token:
-            self._add_token_features(out, text, tokens)
-        return out
+            cols.append(self._token_columns(text, tokens))
+        return [list(chain.from_iterable(z)) for z in zip(*cols)]
 
-    def _add_token_features(self, out, text, tokens):
+    def _token_columns(self, text, tokens):
         n = len(tokens)
         cols = [tmpl(text, tokens) for tmpl in self._token]
         if len(cols) == 1:
             attrs = [tuple(a) for a in cols[0]]
         else:
             attrs = [tuple(chain.from_iterable(z)) for z in zip(*cols)]
-        for f, a in zip(out, attrs):
-            f.extend(a)
-        # Neighbours' token attributes, prefixed once per distinct attribute tuple.
-        for o in range(1, self.token_window + 1):
-            for off in (-o, o):
-                cache = self._tok_near.setdefault(off, {})
-                p = f"{off:+d}:"
-                lo, hi = max(0, -off), min(n, n - off)
-                for i in range(lo, hi):
-                    a = attrs[i + off]
-                    if a:
-                        pa = cache.get(a)
-                        if pa is None:
-                            pa = cache[a] = [p + x for x in a]
-                        out[i].extend(pa)
+        tw = self.token_window
+        if not tw:
+            return attrs
+        # Own and neighbours' token attributes together, cached per window of
+        # attribute tuples: most windows repeat (same section, mid-line...).
+        cache = self._tok_near
+        pad = [()] * tw
+        padded = pad + attrs + pad
+        width = 2 * tw + 1
+        out = []
+        for i in range(n):
+            key = tuple(padded[i:i + width])
+            got = cache.get(key)
+            if got is None:
+                got = cache[key] = self._token_window_attributes(key)
+            out.append(got)
+        return out
+
+    def _token_window_attributes(self, key) -> list[str]:
+        tw = self.token_window
+        got = list(key[tw])
+        for o in range(1, tw + 1):
+            got.extend(f"-{o}:{a}" for a in key[tw - o])
+            got.extend(f"+{o}:{a}" for a in key[tw + o])
+        return got
 
     def featurize_text(self, text: str) -> list[list[str]]:
         """Tokenize with the default tokenizer and featurize (a convenience for examples)."""
