@@ -169,7 +169,7 @@ UNITS = ["THE FLOOR", "MICU", "CCU", "OR", "CATH LAB", "REHAB", "HOME", "NURSING
 
 def _place(rng, p):
     """A hospital (any written form), a town, or (not PHI) a unit, as nursing notes name them."""
-    if rng.random() < 0.4:
+    if rng.random() < 0.25:
         return rng.choice(UNITS)
     if rng.random() < 0.6:
         return ("HOSPITAL", ps.hospital_form(rng, rng.choice([p.other_hospital, p.hospital,
