@@ -185,7 +185,7 @@ def to_markdown(results, ablation: dict) -> str:
            f"`{ev['test']}`")
     cats = _categories(results)
     rows = [_row(r, cats) for r in results]
-    info = provenance()
+    info = ablation.get("provenance") or provenance()
     return (f"# Ablation `{ablation['name']}`\n\n{ablation.get('description') or ''}\n\n"
             f"Base config `{ablation['base']}`; {how}. Per-category columns are strict micro F1. "
             f"crfdeid {info.get('crfdeid')}, commit {info.get('commit', 'unknown')}.\n\n"
@@ -242,7 +242,8 @@ def write_results(results, ablation: dict, out) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     files = {"results.md": to_markdown(results, ablation), "results.csv": to_csv(results),
              "results.json": json.dumps({"ablation": ablation["name"], "base": ablation["base"],
-                                         "evaluation": ablation["evaluation"], **provenance(),
+                                         "evaluation": ablation["evaluation"],
+                                         **(ablation.get("provenance") or provenance()),
                                          "runs": results}, indent=2) + "\n"}
     for name, text in files.items():
         (out / name).write_text(text, encoding="utf-8")
@@ -269,8 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    started = provenance()  # the code that runs, not what lands in the checkout meanwhile
     try:
         ablation = load_ablation(args.ablation)
+        ablation["provenance"] = started
         if args.only:
             missing = sorted(set(args.only) - set(ablation["runs"]))
             if missing:

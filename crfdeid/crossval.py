@@ -285,6 +285,7 @@ def main(argv=None) -> int:
     from .config import load_config
     from .io import read_all, write
 
+    started = provenance()  # the code that runs, not what lands in the checkout meanwhile
     try:
         config = load_config(args.config)
         specs = args.train or config.get("train") or []
@@ -303,13 +304,13 @@ def main(argv=None) -> int:
         print(f"crossval: error: {exc}", file=sys.stderr)
         return 1
     result = {"config": args.config, "inputs": list(specs), "folds": args.folds, "seed": seed,
-              "by": args.by, **provenance(), **result}
+              "by": args.by, **started, **result, "resolved_config": config}
     text = render(result)
     if not args.quiet:
         sys.stdout.write(text)
     predictions = result.pop("predictions")
     if args.json:
-        data = json.dumps(result, indent=2, sort_keys=False) + "\n"
+        data = json.dumps(result, indent=2, default=str) + "\n"
         if args.json == "-":
             sys.stdout.write(data)
         else:
@@ -318,7 +319,8 @@ def main(argv=None) -> int:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
         (out / "crossval.md").write_text(text, encoding="utf-8")
-        (out / "crossval.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        (out / "crossval.json").write_text(json.dumps(result, indent=2, default=str) + "\n",
+                                               encoding="utf-8")
         write(predictions, "i2b2", out / "predictions")
     return 0
 
