@@ -16,9 +16,9 @@ from __future__ import annotations
 import regex
 
 from .document import Span, make_span
+from .features.pattern import MONTH
 
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+
 
 #: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
 RULES = {
@@ -39,7 +39,7 @@ RULES = {
     "title_person": ("PATIENT", regex.compile(
         r"(?<=\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
     "date_text": ("DATE", regex.compile(
-        rf"(?<!\w){_MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\w)", regex.I)),
+        rf"(?<!\w){MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\w)", regex.I)),
 }
 
 

@@ -15,7 +15,8 @@ import regex
 
 from . import TOKEN_TEMPLATES, WORD_TEMPLATES
 
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+#: Month names and abbreviations (also used by :mod:`crfdeid.rules`).
+MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?"
 
@@ -26,12 +27,12 @@ TEXT_PATTERNS = {
             \d{{1,2}}\s?[/-]\s?\d{{1,2}}(?:\s?[/-]\s?(?:\d{{4}}|\d{{2}}))?   # 7/22, 7/22/98
           | \d{{4}}[/-]\d{{1,2}}[/-]\d{{1,2}}                              # 2098-07-22
           | \d{{1,2}}\.\d{{1,2}}\.(?:\d{{4}}|\d{{2}})                        # 7.22.98
-          | {_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:\d{{4}}|'?\d{{2}}))?
-          | \d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?(?:,?\s+\d{{4}})?
-          | {_MONTH}\.?\s+(?:of\s+)?\d{{4}}
+          | {MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:\d{{4}}|'?\d{{2}}))?
+          | \d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\.?(?:,?\s+\d{{4}})?
+          | {MONTH}\.?\s+(?:of\s+)?\d{{4}}
           | (?:19|20)\d{{2}}s?
           | {_DAY}
-          | {_MONTH}
+          | {MONTH}
         )(?![\w/-])""", regex.I | regex.X),
     "phone": regex.compile(
         r"(?<![\w-])(?:\(\s?\d{3}\s?\)\s?|\d{3}\s?[-.]\s?)?\d{3}\s?[-.]\s?\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])",
@@ -118,7 +119,7 @@ def word_patterns(w: str) -> dict:
     if len(w) >= 3 and any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and w.isalnum():
         out["alnum_id"] = True
     lw = w.lower()
-    if regex.fullmatch(_MONTH, lw):
+    if regex.fullmatch(MONTH, lw):
         out["month"] = True
     elif regex.fullmatch(_DAY, lw):
         out["weekday"] = True
