@@ -18,8 +18,6 @@ import regex
 from .document import Span, make_span
 from .features.pattern import MONTH
 
-
-
 #: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
 RULES = {
     "ssn": ("SSN", regex.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
