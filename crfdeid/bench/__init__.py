@@ -78,8 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--quick", action="store_true", help="tiny corpus and model: a smoke run")
     p.add_argument("--no-train", action="store_true", help="skip the training measurements (needs --model)")
-    p.add_argument("--memory-notes", type=int, default=250, metavar="N",
-                   help="streaming check: tag N and 4N synthetic notes (default 250)")
+    p.add_argument("--memory-notes", type=int, metavar="N",
+                   help="streaming check: tag N and 4N synthetic notes (default 250; 10 with --quick)")
     p.add_argument("--large-note-mb", type=float, default=0, metavar="MB",
                    help="also tag one single-line synthetic note of this size")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
@@ -153,7 +153,7 @@ def run(args, say) -> dict:
             r = child.run("tag", model_path, corpus, work / f"jobs{jobs}", jobs)
             r["tokens_per_s"] = round(tokens / r["seconds"]) if r["seconds"] else None
             res["jobs"][str(jobs)] = r
-        n = 10 if quick else args.memory_notes
+        n = args.memory_notes or (10 if quick else 250)
         res["memory"] = {}
         for k in (n, 4 * n):
             say(f"tag CLI on {k} synthetic notes (peak RSS)")
