@@ -219,7 +219,7 @@ def past_year(rng: random.Random, p: Patient) -> list:
 
 
 def patient_name(rng: random.Random, who: Person, caps: bool = False) -> list:
-    """The patient named as ``Mr. F. Lastname``, ``LASTNAME, FIRST``, first name alone..."""
+    """The patient named as ``Mr. F. Lastname``, ``LASTNAME, FIRST``, first name alone, ``J.S.``..."""
     title = {"M": "Mr.", "F": rng.choice(["Mrs.", "Ms."])}[who.sex]
     forms = [
         [f"{title} ", ("PATIENT", who.last)],
@@ -230,6 +230,7 @@ def patient_name(rng: random.Random, who: Person, caps: bool = False) -> list:
         [("PATIENT", f"{who.last}, {who.first}")],
         [("PATIENT", who.first)],
         [f"{title.rstrip('.')} ", ("PATIENT", who.last)],
+        [("PATIENT", f"{who.first[0]}.{who.last[0]}.")],
     ]
     return rng.choice(forms)
 
