@@ -67,6 +67,19 @@ def machine_info() -> dict:
             "platform": platform.platform()}
 
 
+def code_version() -> dict:
+    """The commit measured, and the tracked files that differed from it (work in progress)."""
+    import subprocess
+    def git(*args):
+        try:
+            return subprocess.run(["git", "-C", str(child.ROOT), *args], capture_output=True,
+                                  text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    return {"commit": git("rev-parse", "--short", "HEAD"),
+            "modified": git("diff", "--name-only", "HEAD").splitlines()}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m crfdeid.bench", description=__doc__.split("\n\n")[0],
@@ -113,7 +126,7 @@ def run(args, say) -> dict:
     """All measurements for parsed ``args``; returns the JSON-able result."""
     corpus = args.corpus or _default_corpus(args.quick, say)
     quick = args.quick
-    res = {"corpus": corpus, "quick": quick, "machine": machine_info(),
+    res = {"corpus": corpus, "quick": quick, "machine": machine_info(), "code": code_version(),
            "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-")
     work = Path(tmp.name)

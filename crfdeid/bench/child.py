@@ -50,9 +50,11 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     work = {"train": _train, "tag": _tag}[argv[0]]
     out = work(*argv[1:])
-    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    out.update(peak_rss_mb=round(kb / 1024, 1), children_peak_rss_mb=round(kids / 1024, 1))
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU seconds (user + system) say what the work costs on a machine shared with other jobs.
+    out.update(peak_rss_mb=round(me.ru_maxrss / 1024, 1), children_peak_rss_mb=round(kids.ru_maxrss / 1024, 1),
+               cpu_seconds=round(me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime, 2))
     print(json.dumps(out))
     return 0
 
