@@ -159,6 +159,8 @@ def run(args, say) -> dict:
         res["crfsuite_only"] = crfsuite_only(model, corpus)
         e2e, crf = res["tag_end_to_end"]["seconds"], res["crfsuite_only"]["seconds"]
         res["ratio_end_to_end_vs_crfsuite"] = round(e2e / crf, 1) if crf else None
+        cpu_e2e, cpu_crf = res["tag_end_to_end"]["cpu_seconds"], res["crfsuite_only"]["cpu_seconds"]
+        res["ratio_cpu_end_to_end_vs_crfsuite"] = round(cpu_e2e / cpu_crf, 1) if cpu_crf else None
         tokens = res["tag_end_to_end"]["tokens"]
         res["jobs"] = {}
         for jobs in (1, 2):

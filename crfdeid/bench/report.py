@@ -43,22 +43,24 @@ def format_table(res: dict) -> str:
     if e2e:
         rows += [("tag end to end (1 process)", f"{e2e['tokens_per_s']:,} tokens/s, "
                   f"{e2e['notes_per_s']} notes/s ({e2e['tokens']:,} tokens, {e2e['documents']} notes, "
-                  f"{e2e['seconds']} s)")]
+                  f"{e2e['seconds']} s; CPU {e2e['cpu_seconds']} s = {e2e['tokens_per_cpu_s']:,} tokens/CPU-s)")]
         rows += [(f"  {s}", f"{e2e['stage_share'][s]:.1%} ({e2e['stage_seconds'][s]} s)") for s in STAGES]
     crf = res.get("crfsuite_only")
     if crf:
         rows += [("CRFsuite only (set+tag)", f"{crf['tokens_per_s']:,} tokens/s ({crf['seconds']} s; "
                   f"marginals P(O) +{crf['marginal_seconds']} s)"),
-                 ("ratio end to end / CRFsuite", f"{res['ratio_end_to_end_vs_crfsuite']}x")]
+                 ("ratio end to end / CRFsuite", f"{res['ratio_end_to_end_vs_crfsuite']}x wall, "
+                  f"{res.get('ratio_cpu_end_to_end_vs_crfsuite')}x CPU")]
     for key, label in (("train_corpus", "train on corpus"), ("train_synth_1m", "train on synthetic")):
         t = res.get(key)
         if t:
-            rows.append((label, f"{t['seconds']} s (featurize {t['featurize_seconds']} s, CRFsuite "
+            rows.append((label, f"{t['seconds']} s wall, {t.get('cpu_seconds')} CPU-s (featurize {t['featurize_seconds']} s, CRFsuite "
                          f"{t['crfsuite_seconds']} s), peak RSS {t['peak_rss_mb']} MB; {t['documents']} "
                          f"notes, {t['tokens']:,} tokens, {t['features']:,} features, "
                          f"{t['iterations']} iterations"))
     for jobs, r in (res.get("jobs") or {}).items():
-        rows.append((f"tag CLI --jobs {jobs}", f"{r['tokens_per_s']:,} tokens/s ({r['seconds']} s with "
+        rows.append((f"tag CLI --jobs {jobs}", f"{r['tokens_per_s']:,} tokens/s ({r['seconds']} s, "
+                     f"{r.get('cpu_seconds')} CPU-s, with "
                      f"start-up, peak RSS {r['peak_rss_mb']} MB + workers {r['children_peak_rss_mb']} MB)"))
     for n, r in (res.get("memory") or {}).items():
         rows.append((f"tag CLI, {n} synthetic notes", f"peak RSS {r['peak_rss_mb']} MB ({r['seconds']} s)"))
