@@ -78,7 +78,8 @@ def main(argv=None) -> int:
 def run(*args, timeout=3600) -> dict:
     """Run ``main(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
-    proc = subprocess.run([sys.executable, "-m", "crfdeid.bench.child", *map(str, args)],
+    code = "import sys; from crfdeid.bench.child import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         tail = proc.stderr.strip().splitlines()[-1:] or ["no message"]
