@@ -214,8 +214,8 @@ def _one_line_note(folder, unit, size):
 
 
 def test_large_single_line_note(model_path, tmp_path, capsys):
-    text = _one_line_note(tmp_path / "in", PLAIN, 600_000)
-    text = text[:300_000] + f" Dr. {SECRET} " + text[300_000:]
+    text = _one_line_note(tmp_path / "in", PLAIN, 400_000)
+    text = text[:200_000] + f" Dr. {SECRET} " + text[200_000:]
     (tmp_path / "in" / "big.txt").write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     assert _tag(model_path, tmp_path / "in", out, "i2b2", input_format="text", extra=["--quiet"]) == 0
