@@ -81,6 +81,9 @@ def propagate(doc: Document, min_len: int = 3) -> Document:
     low = doc.text.lower()
     found = []
     seen = set()
+    covered = bytearray(len(low))  # characters inside a span: overlap test in O(length)
+    for sp in doc.spans:
+        covered[sp.start:sp.end] = b"\x01" * len(sp)
     for sp in sorted(doc.spans, key=lambda s: -len(s)):
         phi = low[sp.start:sp.end].strip()
         if (len(phi) < min_len or phi in seen or sp.category not in PROPAGATED
@@ -89,7 +92,8 @@ def propagate(doc: Document, min_len: int = 3) -> Document:
         seen.add(phi)
         pat = re.compile(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])")
         for m in pat.finditer(low):
-            new = Span(m.start(), m.end(), sp.category, sp.subtype)
-            if not any(new.overlaps(o) for o in doc.spans + found):
-                found.append(new)
+            a, b = m.span()
+            if covered.find(1, a, b) == -1:
+                found.append(Span(a, b, sp.category, sp.subtype))
+                covered[a:b] = b"\x01" * (b - a)
     return doc if not found else doc.with_spans(doc.spans + found)
