@@ -65,6 +65,9 @@ def census_lists() -> dict:
         "first_female": (_census("dist.female.first"), src, lic),
         "surnames": (_census("dist.all.last", SURNAME_CAP),
                      src + f", the {SURNAME_CAP} most frequent", lic),
+        # The long tail: rare surnames are the ones a CRF has never seen in training.
+        "surnames_rare": (_census("dist.all.last")[SURNAME_CAP:],
+                          src + f", every surname after the {SURNAME_CAP} most frequent", lic),
     }
 
 

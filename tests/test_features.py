@@ -130,3 +130,37 @@ def test_window_matches_reference_on_short_texts(text, window):
                      "bigrams": False})
     toks = tokenize(text)
     assert [sorted(f) for f in fz.featurize(text, toks)] == _reference(fz, text, toks)
+
+
+def _feats_of(fz, text):
+    toks = tokenize(text)
+    return {t.text: f for t, f in zip(toks, fz.featurize(text, toks))}
+
+
+def test_triggers_after_mark_the_words_before_a_title_or_hospital():
+    fz = Featurizer({"word": [], "token": ["triggers_after.v1"], "window": 0, "token_window": 0, "bigrams": False})
+    feats = _feats_of(fz, "seen by V. Finn, RRT\nto Union hosp today")
+    assert "trig_after:name:2" in feats["Finn"] and "trig_after:name:3" not in feats["Finn"]
+    assert feats["Union"] == ["trig_after:place:1"]
+    assert feats["seen"] == [] and feats["today"] == []  # other line / after the trigger
+
+
+@pytest.mark.parametrize("text, word, expected", [
+    ("we spoke with Sarah today", "Sarah", ["case:cap_mid_lower"]),
+    ("we spoke with KARGAS today", "KARGAS", ["case:upper_mid_lower"]),
+    ("Sarah called today", "Sarah", ["case:sent_start"]),
+    ("PT CALLED sarah TODAY", "sarah", ["case:lower_in_upper"]),
+    ("PT CALLED SARAH TODAY", "SARAH", []),
+])
+def test_case_context_compares_a_word_with_its_line(text, word, expected):
+    fz = Featurizer({"word": [], "token": ["case_context.v1"], "window": 0, "token_window": 0, "bigrams": False})
+    assert _feats_of(fz, text)[word] == expected
+
+
+def test_rank_buckets_separate_frequent_and_rare_entries():
+    rank = WORD_TEMPLATES.get("rank.v1")
+    assert rank("the") == {"rank:eng": "top100"}
+    assert rank("Smith")["rank:sur"] == "top100"
+    assert rank("zzqxv") == {}
+    fz = Featurizer({"groups": {"dictionary": True}, "window": 0, "token_window": 0})
+    assert "g:sur_rare" in fz.featurize_text("Ruuska")[0]  # census tail, not in the top 20000

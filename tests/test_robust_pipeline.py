@@ -237,16 +237,11 @@ def _scaling(model_path, tmp_path, fmt, small=12_000):
     return times
 
 
-@pytest.mark.xfail(strict=True, reason="crfdeid/rules.py find() and overlay() compare every rule "
-                   "match with every span (quadratic): a 1 MB PHI-dense note takes about 40 min, a "
-                   "50 MB one never ends; linear versions proposed to the 'crf' engineer")
 def test_tagging_time_is_linear_in_note_length(model_path, tmp_path):
     t1, t4 = _scaling(model_path, tmp_path, "i2b2")
     assert t4 < 7 * t1  # linear: about 4x; quadratic: about 16x
 
 
-@pytest.mark.xfail(strict=True, reason="as above, plus crfdeid/deid/spans.py propagate() checks every "
-                   "repeat against every span (quadratic); linear version proposed to 'deid'")
 def test_deid_output_time_is_linear_in_note_length(model_path, tmp_path):
     t1, t4 = _scaling(model_path, tmp_path, "masked")
     assert t4 < 7 * t1

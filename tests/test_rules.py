@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from crfdeid.document import make_span
+from hypothesis import given, settings, strategies as st
+
+from crfdeid.document import Span, make_span
 from crfdeid.rules import find, overlay
 
 
@@ -18,6 +20,13 @@ from crfdeid.rules import find, overlay
     ("on 03/14/2098.", "DATE", "03/14/2098"),
     ("on 2098-03-14,", "DATE", "2098-03-14"),
     ("on March 14, 2098.", "DATE", "March 14, 2098"),
+    ("wife (201/324/1423) called", "PHONE", "201/324/1423"),
+    ("Pager #54321", "PHONE", "54321"),
+    ("PAGER 83554 ok", "PHONE", "83554"),
+    ("repair on July 2nd, then", "DATE", "July 2nd"),
+    ("admitted Sept 30 from", "DATE", "Sept 30"),
+    ("Drs Ferullo in", "DOCTOR", "Ferullo"),
+    ("told mr nicholson today", "PATIENT", "nicholson"),
 ])
 def test_rules_find_rigid_forms(text, subtype, surface):
     spans = find(text)
@@ -25,6 +34,7 @@ def test_rules_find_rigid_forms(text, subtype, surface):
 
 
 @pytest.mark.parametrize("text", [
+    "you may 2 times", "June 12:30", "Dec 3.5 cm", "call 617-555/0199", "told mr smith",
     "BP 120/80 HR 72", "Na 140 K 4.2 dose 0.5 mg", "ratio 1:2", "version 3.2.1", "temp 98.6",
 ])
 def test_rules_leave_clinical_numbers_alone(text):
@@ -58,3 +68,55 @@ def test_title_rules(text, subtype, surface):
 @pytest.mark.parametrize("text", ["dr aware", "MS stable", "Dr. 5 mg"])
 def test_title_rules_need_a_capitalised_word(text):
     assert find(text) == []
+
+
+def test_vent_settings_are_not_dates():
+    assert find("CPAP/PSV 12/10/40% and PS 10/5/50%") == []
+
+
+@pytest.mark.parametrize("text, crf_word, added", [
+    ("per B. Kargas PA", "Kargas", ["B"]),
+    ("to q. lander rrt", "lander", ["q"]),
+    ("Drs Ferullo and Saeed in", "Saeed", ["Ferullo"]),
+    ("Dr. Griffin and Swackhamer aware", "Griffin", ["Swackhamer"]),
+    ("Lee and Heart team", "Lee", []),        # a common word is not a name
+    ("BP. Kargas", "Kargas", []),           # two letters are not an initial
+    ("x2 Kargas", "Kargas", []),            # nor is a letter glued to a digit
+    ("Niece, Patricia WAITE, lives", "Patricia", ["WAITE"]),  # a census surname after a name
+    ("spoke with Suzette Yanulis RN", "Yanulis", ["Suzette"]),  # a census first name before one
+    ("Dr Lee Swan-Ganz placed", "Lee", []),    # not on the surname lists
+])
+def test_overlay_adds_initials_and_coordinated_names(text, crf_word, added):
+    start = text.index(crf_word)
+    crf = [make_span(start, start + len(crf_word), "DOCTOR")]
+    out = overlay(text, crf)
+    assert sorted(text[s.start:s.end] for s in out if s not in crf) == sorted(added)
+    assert all(s.subtype == "DOCTOR" for s in out)
+
+
+def _overlay_reference(text, spans):
+    """The obvious quadratic overlay: each rule span absorbs every span it overlaps."""
+    merged = sorted(spans)
+    for rs in find(text):
+        hit = [s for s in merged if s.overlaps(rs)]
+        if hit:
+            keep = hit[0]
+            merged = [s for s in merged if s not in hit]
+            rs = Span(min([rs.start] + [s.start for s in hit]), max([rs.end] + [s.end for s in hit]),
+                      keep.category, keep.subtype)
+        merged = sorted(merged + [rs])
+    return merged
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 12), st.sampled_from(["DOCTOR", "DATE"])),
+                max_size=8))
+def test_linear_overlay_equals_the_quadratic_reference(raw):
+    text = "on 03/14/2098 call 617-555-0199, 3/4/2001 and 12/12/12 ssn 123-45-6789 end"
+    crf = []
+    for start, length, sub in sorted(raw):  # CRF spans do not overlap each other
+        sp = make_span(start, min(start + length, len(text)), sub)
+        if not any(sp.overlaps(o) for o in crf):
+            crf.append(sp)
+    from crfdeid.rules import extend_names
+    assert overlay(text, crf) == extend_names(text, _overlay_reference(text, crf))

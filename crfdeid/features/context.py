@@ -122,3 +122,64 @@ def triggers(text: str, tokens) -> list[list[str]]:
         for j in range(i + 1, stop):
             out[j].extend(attrs[j - i - 1])
     return out
+
+
+#: Words that follow a name or a place (lower case): ``V. Finn, RRT``, ``Union hosp``.
+TRIGGERS_AFTER = {
+    "name": frozenset("""rn rrt np pa md lpn msw cm pt ot slp phd do resident fellow
+        attending aware notified paged informed""".split()),
+    "place": frozenset("""hospital hosp hospitals memorial medical center clinic rehab
+        nursing facility house""".split()),
+}
+_AFTER_ATTRS: dict = {}
+for _kind, _words in TRIGGERS_AFTER.items():
+    for _w in _words:
+        _AFTER_ATTRS.setdefault(_w, []).append(_kind)
+_AFTER_ATTRS = {w: [tuple(f"trig_after:{kind}:{k}" for kind in kinds) for k in (1, 2, 3)]
+                for w, kinds in _AFTER_ATTRS.items()}
+
+
+@TOKEN_TEMPLATES.register("triggers_after.v1")
+def triggers_after(text: str, tokens) -> list:
+    """``trig_after:<kind>:<k>`` when the k-th token ahead (k <= 3, same line) is a trigger word."""
+    n = len(tokens)
+    table = _AFTER_ATTRS
+    hits = [(i, table[t.text.lower()]) for i, t in enumerate(tokens) if t.text.lower() in table]
+    if not hits:
+        return [()] * n
+    line_start = [0] * n
+    for a, b in _lines(text, tokens):
+        for i in range(a, b):
+            line_start[i] = a
+    out = [[] for _ in range(n)]
+    for i, attrs in hits:
+        for j in range(max(line_start[i], i - 3), i):
+            out[j].extend(attrs[i - j - 1])
+    return out
+
+
+_SENT_END = frozenset(".!?:;")
+
+
+@TOKEN_TEMPLATES.register("case_context.v1")
+def case_context(text: str, tokens) -> list:
+    """A word's case against its line's: capitalised mid-sentence in a mostly lower-case line
+    (``spoke with Sarah``) or lower case in an upper-case line (``CALLED sarah``)."""
+    out: list = [()] * len(tokens)
+    for a, b in _lines(text, tokens):
+        words = [t.text for t in tokens[a:b] if t.text.isalpha()]
+        if not words:
+            continue
+        lower = sum(w.islower() for w in words) / len(words)
+        for i in range(a, b):
+            w = tokens[i].text
+            if not w.isalpha():
+                continue
+            start = i == a or tokens[i - 1].text in _SENT_END
+            if lower >= 0.5 and not start and w[0].isupper():
+                out[i] = ("case:cap_mid_lower",) if not w.isupper() or len(w) == 1 else ("case:upper_mid_lower",)
+            elif lower < 0.5 and w.islower():
+                out[i] = ("case:lower_in_upper",)
+            elif start:
+                out[i] = ("case:sent_start",)
+    return out

@@ -14,6 +14,7 @@ from . import TOKEN_TEMPLATES, WORD_TEMPLATES
 #: Gazetteers consulted for single words, and the short attribute each sets.
 WORD_LISTS = {
     "first_male": "g:first", "first_female": "g:first", "surnames": "g:sur",
+    "surnames_rare": "g:sur_rare",
     "cities": "g:city", "states": "g:state", "state_abbrevs": "g:st_abbr",
     "countries": "g:country", "street_suffixes": "g:street_sfx", "months": "g:month",
     "days": "g:day", "holidays": "g:holiday", "hospital_words": "g:hosp_word",
@@ -47,6 +48,37 @@ def gazetteer(w: str) -> dict:
     """``g:<list>`` for every gazetteer that contains the lower-cased word."""
     lw = w.lower()
     return {attr: True for attr, entries in _word_sets() if lw in entries}
+
+
+#: Frequency-ordered lists whose rank a word gets (bucketed) from ``rank.v1``.
+RANKED_LISTS = {"first_male": "first", "first_female": "first", "surnames": "sur",
+                "common_words": "eng"}
+_RANK_BUCKETS = (100, 1000, 5000)
+
+
+@lru_cache(maxsize=1)
+def _ranks():
+    gaz = _gaz()
+    known = set(gaz.names())
+    ranks: dict = {}
+    for name, kind in RANKED_LISTS.items():
+        if name not in known:
+            continue
+        for r, entry in enumerate(gaz.entries(name)):
+            bucket = next((f"top{b}" for b in _RANK_BUCKETS if r < b), "tail")
+            ranks.setdefault(entry.lower(), {}).setdefault(kind, bucket)
+    return ranks
+
+
+@WORD_TEMPLATES.register("rank.v1")
+def rank(w: str) -> dict:
+    """Frequency bucket of the word in the ranked name and English-word lists.
+
+    A surname in the top 100 and a common English word in the top 100 are
+    different evidence from one that is merely on both lists (``Nancy``, ``Finn``).
+    """
+    got = _ranks().get(w.lower())
+    return {f"rank:{kind}": bucket for kind, bucket in got.items()} if got else {}
 
 
 @lru_cache(maxsize=1)

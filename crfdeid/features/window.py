@@ -30,9 +30,10 @@ GROUPS = {
                      "windowed": ["shape.v1"], "token": ["glued.v1"]},
     "pattern": {"word": ["digits.v1", "word_patterns.v1"], "windowed": ["digits.v1"],
                 "token": ["text_patterns.v1"]},
-    "dictionary": {"word": ["gazetteer.v1"], "windowed": ["gazetteer.v1"],
+    "dictionary": {"word": ["gazetteer.v1", "rank.v1"], "windowed": ["gazetteer.v1"],
                    "token": ["gazetteer_phrases.v1"]},
-    "context": {"word": [], "windowed": [], "token": ["line.v1", "section.v1", "triggers.v1"]},
+    "context": {"word": [], "windowed": [], "token": ["line.v1", "section.v1", "triggers.v1",
+                                                      "triggers_after.v1", "case_context.v1"]},
 }
 
 FEATURE_SET_KEYS = {
