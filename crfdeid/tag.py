@@ -75,9 +75,24 @@ def _documents(specs, fmt, errors):
         yield from read(spec, errors=errors, default_format=fmt)
 
 
-def _writer_options(args) -> dict:
+def _writer_option(pair: str) -> tuple:
+    """``KEY=VALUE`` with a YAML value (``true``, ``5``, ``[-400, -100]``), except that a value
+    YAML cannot parse or reads as a mapping (no writer takes one) stays the string typed, so
+    templates such as ``[**{subtype}**]`` or ``[{subtype}]`` arrive as written."""
+    import yaml
     from .corpus import reader_options
-    options = reader_options(args.option)
+    raw = pair.partition("=")[2]
+    try:
+        [(key, value)] = reader_options([pair]).items()
+    except yaml.YAMLError:
+        return pair.partition("=")[0], raw
+    if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value)):
+        value = raw
+    return key, value
+
+
+def _writer_options(args) -> dict:
+    options = dict(_writer_option(pair) for pair in args.option or ())
     if args.seed is not None or args.key is not None or args.key_file:
         from .deid.cli import read_key_file
         options.update({"seed": args.seed} if args.seed is not None else
@@ -98,10 +113,15 @@ def _output(fmt: str, out_dir, options: dict):
         raise ConfigError(f"writer {fmt!r} does not take {', '.join(unknown)} (--seed/--key/-o); "
                           f"it takes: {', '.join(allowed) or 'no options'}")
     if out_dir is None:
-        return writer(fmt, "-", **options)
-    if isinstance(cls, type) and issubclass(cls, StreamWriter):
-        return writer(fmt, Path(out_dir) / f"tagged.{fmt}", **options)
-    return writer(fmt, out_dir, **options)
+        out = "-"
+    elif isinstance(cls, type) and issubclass(cls, StreamWriter):
+        out = Path(out_dir) / f"tagged.{fmt}"
+    else:
+        out = out_dir
+    try:
+        return writer(fmt, out, **options)
+    except (TypeError, ValueError) as exc:  # e.g. date_shift=5 where a pair is wanted
+        raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None
 
 
 def main(argv=None) -> int:

@@ -164,8 +164,19 @@ def test_tag_writer_options_reach_the_writer(model_path, two_notes, tmp_path):
     (["--output-format", "redacted", "--seed", "1"], "style"),
     (["--output-format", "surrogate", "-o", "colour=red"], "seed"),
     (["--output-format", "masked", "-o", "novalue"], "KEY=VALUE"),
+    (["--output-format", "surrogate", "-o", "date_shift=5"], "bad option value"),
 ])
 def test_tag_options_a_writer_does_not_take_exit_2(model_path, two_notes, tmp_path, argv, allowed, capsys):
     assert _tag_dir(model_path, two_notes, tmp_path / "o", *argv) == 2
     err = capsys.readouterr().err
     assert "error:" in err and allowed in err
+
+
+@pytest.mark.parametrize("template, expected", [
+    ("[{subtype}]", "[DATE]"), ("[**{subtype}**]", "[**DATE**]"), ("{subtype}!", "DATE!"), ("<{subtype}>", "<DATE>"),
+])
+def test_tag_template_option_is_taken_as_written(model_path, two_notes, tmp_path, template, expected):
+    # brackets, braces and stars are YAML syntax; a template must still arrive as the string typed
+    assert _tag_dir(model_path, two_notes, tmp_path / "r", "--output-format", "redacted",
+                    "-o", f"template={template}") == 0
+    assert expected in (tmp_path / "r" / "110-01.txt").read_text()
