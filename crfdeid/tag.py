@@ -6,6 +6,8 @@ Examples::
     python -m crfdeid.tag --model build/physionet.model --output-format i2b2 \\
         --output-dir build/tagged notes/
     python -m crfdeid.tag --input-format i2b2 --output-format redacted --output-dir out/ in/
+    python -m crfdeid.tag --output-format surrogate --key-file secret.key -o xml=true \\
+        --output-dir out/ notes/
 
 Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works). Without
@@ -20,7 +22,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import CrfdeidError
+from .errors import ConfigError, CrfdeidError
 
 _MODEL = None
 
@@ -36,6 +38,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--output-format", default="jsonl",
                    help="i2b2, brat, jsonl, redacted, masked, surrogate... (default: jsonl)")
     p.add_argument("--output-dir", help="folder for the output (default: standard output)")
+    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
+                   help="writer option, e.g. style=xyz or template='<{subtype}>' (redacted), char=* "
+                        "(masked), xml=true, date_shift=[-400,-100], age_bucket=5 (surrogate)")
+    key = p.add_mutually_exclusive_group()
+    key.add_argument("--seed", help="surrogate output: public seed (reproducible surrogates)")
+    key.add_argument("--key", help="surrogate output: secret key (HMAC); batches processed "
+                                   "separately agree")
+    key.add_argument("--key-file", help="surrogate output: read the secret key from this file")
     p.add_argument("--o-threshold", type=float, metavar="P",
                    help="mark a token as PHI when P(O) < P (overrides the model's setting)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
@@ -65,15 +75,53 @@ def _documents(specs, fmt, errors):
         yield from read(spec, errors=errors, default_format=fmt)
 
 
-def _output(fmt: str, out_dir):
+def _writer_option(pair: str) -> tuple:
+    """``KEY=VALUE`` with a YAML value (``true``, ``5``, ``[-400, -100]``), except that a value
+    YAML cannot parse or reads as a mapping (no writer takes one) stays the string typed, so
+    templates such as ``[**{subtype}**]`` or ``[{subtype}]`` arrive as written."""
+    import yaml
+    from .corpus import reader_options
+    raw = pair.partition("=")[2]
+    try:
+        [(key, value)] = reader_options([pair]).items()
+    except yaml.YAMLError:
+        return pair.partition("=")[0], raw
+    if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value)):
+        value = raw
+    return key, value
+
+
+def _writer_options(args) -> dict:
+    options = dict(_writer_option(pair) for pair in args.option or ())
+    if args.seed is not None or args.key is not None or args.key_file:
+        from .deid.cli import read_key_file
+        options.update({"seed": args.seed} if args.seed is not None else
+                       {"key": read_key_file(args.key_file) if args.key_file else args.key})
+    return options
+
+
+def _output(fmt: str, out_dir, options: dict):
+    import inspect
     from .io import StreamWriter, writer, WRITERS, writer_names
-    if out_dir is None:
-        return writer(fmt, "-")
     writer_names()
     cls = WRITERS.get(fmt)
-    if isinstance(cls, type) and issubclass(cls, StreamWriter):
-        return writer(fmt, Path(out_dir) / f"tagged.{fmt}")
-    return writer(fmt, out_dir)
+    # named keyword parameters only: a writer's catch-all **options ignores what it is given
+    allowed = [n for n, prm in list(inspect.signature(cls).parameters.items())[1:]
+               if prm.kind in (prm.POSITIONAL_OR_KEYWORD, prm.KEYWORD_ONLY)]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ConfigError(f"writer {fmt!r} does not take {', '.join(unknown)} (--seed/--key/-o); "
+                          f"it takes: {', '.join(allowed) or 'no options'}")
+    if out_dir is None:
+        out = "-"
+    elif isinstance(cls, type) and issubclass(cls, StreamWriter):
+        out = Path(out_dir) / f"tagged.{fmt}"
+    else:
+        out = out_dir
+    try:
+        return writer(fmt, out, **options)
+    except (TypeError, ValueError) as exc:  # e.g. date_shift=5 where a pair is wanted
+        raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None
 
 
 def main(argv=None) -> int:
@@ -105,7 +153,7 @@ def main(argv=None) -> int:
             print(f"failed: {msg}", file=sys.stderr)
 
     try:
-        out = _output(args.output_format, args.output_dir)
+        out = _output(args.output_format, args.output_dir, _writer_options(args))
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -113,3 +113,70 @@ def test_corrupt_model_refused_by_cli(tmp_path, capsys):
     bad.write_bytes(b"not a model")
     assert tag.main(["--model", str(bad), "--quiet", "-"]) == 2
     assert "bad.model" in capsys.readouterr().err
+
+
+def _tag_dir(model_path, src, out, *extra):
+    return tag.main(["--model", str(model_path), "--output-dir", str(out), str(src), "--quiet", *extra])
+
+
+@pytest.fixture
+def two_notes(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "110-01.txt").write_text(NOTE)
+    (src / "110-02.txt").write_text(NOTE.replace("03/14", "04/02"))
+    return src
+
+
+@pytest.mark.parametrize("how", [["--seed", "7"], ["--key", "s3cret"], ["--key-file", "KEYFILE"]])
+def test_tag_surrogates_are_reproducible_per_seed_or_key(model_path, two_notes, tmp_path, how):
+    (tmp_path / "KEYFILE").write_text("s3cret\n")
+    how = [str(tmp_path / h) if h == "KEYFILE" else h for h in how]
+    runs = []
+    for name in ("a", "b"):
+        assert _tag_dir(model_path, two_notes, tmp_path / name, "--output-format", "surrogate", *how) == 0
+        runs.append({p.name: p.read_text() for p in (tmp_path / name).iterdir()})
+    assert runs[0] == runs[1] and sorted(runs[0]) == ["110-01.txt", "110-02.txt"]
+    assert all(t != NOTE for t in runs[0].values())
+
+
+def test_tag_key_and_key_file_agree(model_path, two_notes, tmp_path):
+    (tmp_path / "k").write_text("s3cret\n")
+    _tag_dir(model_path, two_notes, tmp_path / "a", "--output-format", "surrogate", "--key", "s3cret")
+    _tag_dir(model_path, two_notes, tmp_path / "b", "--output-format", "surrogate", "--key-file",
+             str(tmp_path / "k"))
+    assert [p.read_text() for p in sorted((tmp_path / "a").iterdir())] == \
+        [p.read_text() for p in sorted((tmp_path / "b").iterdir())]
+
+
+def test_tag_writer_options_reach_the_writer(model_path, two_notes, tmp_path):
+    assert _tag_dir(model_path, two_notes, tmp_path / "r", "--output-format", "redacted",
+                    "-o", "style=category") == 0
+    redacted = (tmp_path / "r" / "110-01.txt").read_text()
+    assert "[DATE]" in redacted and "[**" not in redacted  # category style, not the mimic default
+    assert _tag_dir(model_path, two_notes, tmp_path / "s", "--output-format", "surrogate",
+                    "--seed", "1", "-o", "xml=true") == 0
+    [doc] = [d for d in read(f"i2b2:{tmp_path / 's'}") if d.doc_id == "110-01"]
+    assert doc.text == (tmp_path / "s" / "110-01.txt").read_text() and doc.spans
+
+
+@pytest.mark.parametrize("argv, allowed", [
+    (["--output-format", "redacted", "--seed", "1"], "style"),
+    (["--output-format", "surrogate", "-o", "colour=red"], "seed"),
+    (["--output-format", "masked", "-o", "novalue"], "KEY=VALUE"),
+    (["--output-format", "surrogate", "-o", "date_shift=5"], "bad option value"),
+])
+def test_tag_options_a_writer_does_not_take_exit_2(model_path, two_notes, tmp_path, argv, allowed, capsys):
+    assert _tag_dir(model_path, two_notes, tmp_path / "o", *argv) == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and allowed in err
+
+
+@pytest.mark.parametrize("template, expected", [
+    ("[{subtype}]", "[DATE]"), ("[**{subtype}**]", "[**DATE**]"), ("{subtype}!", "DATE!"), ("<{subtype}>", "<DATE>"),
+])
+def test_tag_template_option_is_taken_as_written(model_path, two_notes, tmp_path, template, expected):
+    # brackets, braces and stars are YAML syntax; a template must still arrive as the string typed
+    assert _tag_dir(model_path, two_notes, tmp_path / "r", "--output-format", "redacted",
+                    "-o", f"template={template}") == 0
+    assert expected in (tmp_path / "r" / "110-01.txt").read_text()

@@ -35,6 +35,15 @@ def _shift(value: str) -> tuple[int, int]:
     return lo, hi
 
 
+def read_key_file(path) -> bytes:
+    """The secret key held in ``path`` (surrounding white space removed)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read key file: {exc.strerror}", path=path) from None
+
+
 def register(subparsers) -> None:
     """Add the ``surrogate`` subcommand to a ``crfdeid.corpus``-style parser."""
     p = subparsers.add_parser(
@@ -67,13 +76,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     """Execute ``corpus surrogate``; return the exit code."""
     from ..corpus import progress
-    key = args.key
-    if args.key_file:
-        try:
-            with open(args.key_file, "rb") as fh:
-                key = fh.read().strip()
-        except OSError as exc:
-            raise ConfigError(f"cannot read key file: {exc.strerror}", path=args.key_file) from None
+    key = read_key_file(args.key_file) if args.key_file else args.key
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
                             age_over_89=args.age_over_89, avoid_date_collisions=True)
     errors: list = []
