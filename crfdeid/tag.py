@@ -183,6 +183,8 @@ def main(argv=None) -> int:
                     err = str(exc)
                 except OSError as exc:
                     err = f"document {doc_id!r}: cannot write output ({exc.strerror})"
+                except Exception as exc:  # a writer bug: name the document, never its text
+                    err = f"document {doc_id!r}: writing failed ({type(exc).__name__})"
             if err is not None:
                 report(err)
                 failed += 1

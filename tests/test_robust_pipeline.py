@@ -175,9 +175,6 @@ def test_failure_while_tagging_fails_closed(fmt, model_path, tmp_path, capsys, m
     _no_phi(cap)
 
 
-@pytest.mark.xfail(strict=True, reason="crfdeid/tag.py main(): an exception other than CrfdeidError/"
-                   "OSError raised by out.write() escapes the loop, aborting the run (and its "
-                   "traceback may carry PHI); reported to the 'crf' engineer")
 @pytest.mark.parametrize("fmt, target", [("masked", "crfdeid.deid.writers.mask"),
                                          ("redacted", "crfdeid.deid.writers.redact")])
 def test_failure_while_writing_fails_closed(fmt, target, model_path, tmp_path, capsys, monkeypatch):
