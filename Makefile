@@ -1,7 +1,8 @@
 # Thin targets: each one calls a crfdeid command.
 PYTHON ?= python
 CONFIG ?= configs/default.yaml
-MODEL ?= crfdeid/data/default-model
+# The shipped model comes only from the default config; any other config trains into build/.
+MODEL ?= $(if $(filter configs/default.yaml,$(CONFIG)),crfdeid/data/default-model,build/$(basename $(notdir $(CONFIG))).model)
 SYNTH_DIR ?= build/synth
 
 .PHONY: install test train synth bench crossval ablate lint clean
