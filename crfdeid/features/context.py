@@ -94,34 +94,41 @@ TRIGGERS = {
 }
 
 
-_TRIGGER_KINDS = {}
-for _kind, _words in TRIGGERS.items():
-    for _w in _words:
-        _TRIGGER_KINDS.setdefault(_w, []).append(_kind)
-#: word -> attributes it gives the token k places after it.
-_TRIGGER_ATTRS = {w: [tuple(f"trig:{kind}:{k}" for kind in kinds) for k in (1, 2, 3)]
-                  for w, kinds in _TRIGGER_KINDS.items()}
+def _trigger_attrs(triggers: dict, name: str) -> dict:
+    """word -> the attributes it gives the token k = 1, 2, 3 places away."""
+    kinds: dict = {}
+    for kind, words in triggers.items():
+        for w in words:
+            kinds.setdefault(w, []).append(kind)
+    return {w: [tuple(f"{name}:{kind}:{k}" for kind in ks) for k in (1, 2, 3)]
+            for w, ks in kinds.items()}
+
+
+def _mark_near_triggers(text: str, tokens, table: dict, after: bool) -> list:
+    """Give each token the attributes of the trigger words up to 3 tokens before it
+    (``after=True``: after it) on the same line."""
+    n = len(tokens)
+    hits = [(i, table[t.text.lower()]) for i, t in enumerate(tokens) if t.text.lower() in table]
+    if not hits:
+        return [()] * n
+    line = [(0, 0)] * n
+    for a, b in _lines(text, tokens):
+        line[a:b] = [(a, b)] * (b - a)
+    out = [[] for _ in range(n)]
+    for i, attrs in hits:
+        near = range(max(line[i][0], i - 3), i) if after else range(i + 1, min(line[i][1], i + 4))
+        for j in near:
+            out[j].extend(attrs[abs(i - j) - 1])
+    return out
+
+
+_TRIGGER_ATTRS = _trigger_attrs(TRIGGERS, "trig")
 
 
 @TOKEN_TEMPLATES.register("triggers.v1")
-def triggers(text: str, tokens) -> list[list[str]]:
+def triggers(text: str, tokens) -> list:
     """``trig:<kind>:<k>`` when the k-th token back (k <= 3, same line) is a trigger word."""
-    n = len(tokens)
-    out = [()] * n
-    table = _TRIGGER_ATTRS
-    hits = [(i, table[t.text.lower()]) for i, t in enumerate(tokens) if t.text.lower() in table]
-    if not hits:
-        return out
-    line_end = [0] * n
-    for a, b in _lines(text, tokens):
-        for i in range(a, b):
-            line_end[i] = b
-    out = [[] for _ in range(n)]
-    for i, attrs in hits:
-        stop = min(line_end[i], i + 4)
-        for j in range(i + 1, stop):
-            out[j].extend(attrs[j - i - 1])
-    return out
+    return _mark_near_triggers(text, tokens, _TRIGGER_ATTRS, after=False)
 
 
 #: Words that follow a name or a place (lower case): ``V. Finn, RRT``, ``Union hosp``.
@@ -131,31 +138,13 @@ TRIGGERS_AFTER = {
     "place": frozenset("""hospital hosp hospitals memorial medical center clinic rehab
         nursing facility house""".split()),
 }
-_AFTER_ATTRS: dict = {}
-for _kind, _words in TRIGGERS_AFTER.items():
-    for _w in _words:
-        _AFTER_ATTRS.setdefault(_w, []).append(_kind)
-_AFTER_ATTRS = {w: [tuple(f"trig_after:{kind}:{k}" for kind in kinds) for k in (1, 2, 3)]
-                for w, kinds in _AFTER_ATTRS.items()}
+_AFTER_ATTRS = _trigger_attrs(TRIGGERS_AFTER, "trig_after")
 
 
 @TOKEN_TEMPLATES.register("triggers_after.v1")
 def triggers_after(text: str, tokens) -> list:
     """``trig_after:<kind>:<k>`` when the k-th token ahead (k <= 3, same line) is a trigger word."""
-    n = len(tokens)
-    table = _AFTER_ATTRS
-    hits = [(i, table[t.text.lower()]) for i, t in enumerate(tokens) if t.text.lower() in table]
-    if not hits:
-        return [()] * n
-    line_start = [0] * n
-    for a, b in _lines(text, tokens):
-        for i in range(a, b):
-            line_start[i] = a
-    out = [[] for _ in range(n)]
-    for i, attrs in hits:
-        for j in range(max(line_start[i], i - 3), i):
-            out[j].extend(attrs[i - j - 1])
-    return out
+    return _mark_near_triggers(text, tokens, _AFTER_ATTRS, after=True)
 
 
 _SENT_END = frozenset(".!?:;")
