@@ -48,6 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     key.add_argument("--key-file", help="surrogate output: read the secret key from this file")
     p.add_argument("--o-threshold", type=float, metavar="P",
                    help="mark a token as PHI when P(O) < P (overrides the model's setting)")
+    p.add_argument("--group-by", metavar="FIELD",
+                   help="surrogate output: document metadata field holding the patient key, so "
+                        "a patient's notes share surrogates and date offset (default: the reader's "
+                        "patient, else the i2b2 record prefix NNN-, else the document id)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return p
@@ -69,10 +73,19 @@ def _tag_one(item):
         return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(exc).__name__})"
 
 
-def _documents(specs, fmt, errors):
+def _documents(specs, fmt, errors, group_by=None):
     from .io import read
     for spec in specs:
-        yield from read(spec, errors=errors, default_format=fmt)
+        for doc in read(spec, errors=errors, default_format=fmt):
+            if group_by is None:
+                yield doc
+            elif group_by in doc.meta:
+                doc.meta["patient"] = doc.meta[group_by]
+                yield doc
+            else:  # without its patient key the note cannot get its patient's surrogates
+                errors.append(ConfigError(f"--group-by: no metadata field {group_by!r}; fields: "
+                                          f"{', '.join(sorted(doc.meta)) or '(none)'}",
+                                          doc_id=doc.doc_id))
 
 
 def _writer_option(pair: str) -> tuple:
@@ -157,7 +170,7 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    docs = _documents(args.inputs or ["-"], args.input_format, errors)
+    docs = _documents(args.inputs or ["-"], args.input_format, errors, args.group_by)
     items = ((d, thr) for d in docs)
     pool = None
     if args.jobs > 1:

@@ -180,3 +180,19 @@ def test_tag_template_option_is_taken_as_written(model_path, two_notes, tmp_path
     assert _tag_dir(model_path, two_notes, tmp_path / "r", "--output-format", "redacted",
                     "-o", f"template={template}") == 0
     assert expected in (tmp_path / "r" / "110-01.txt").read_text()
+
+
+def test_tag_group_by_gives_a_patient_one_set_of_surrogates(model_path, tmp_path, capsys):
+    src = tmp_path / "notes.jsonl"
+    rows = [("a", {"mrn": "7"}), ("b", {"mrn": "7"}), ("c", {})]
+    src.write_text("".join(json.dumps({"id": i, "text": NOTE, "meta": m}) + "\n" for i, m in rows))
+    outs = {}
+    for name, extra in (("grouped", ["--group-by", "mrn"]), ("apart", [])):
+        rc = _tag_dir(model_path, f"jsonl:{src}", tmp_path / name, "--output-format", "surrogate",
+                      "--seed", "3", *extra)
+        outs[name] = {p.stem: p.read_text() for p in (tmp_path / name).iterdir()}
+        assert rc == (1 if extra else 0)
+    assert sorted(outs["grouped"]) == ["a", "b"]  # "c" has no mrn: reported, never written
+    assert "'c'" in capsys.readouterr().err
+    assert outs["grouped"]["a"] == outs["grouped"]["b"] != NOTE  # one patient, one date shift
+    assert outs["apart"]["a"] != outs["apart"]["b"]              # each note its own patient
