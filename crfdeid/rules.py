@@ -14,7 +14,6 @@ adds the initials and coordinated names next to name spans
 
 from __future__ import annotations
 
-import bisect
 from functools import lru_cache
 
 import regex
@@ -79,20 +78,26 @@ def find(text: str, rules=None) -> list[Span]:
     rules = RULES if rules is None else rules
     found: list[Span] = []
     for name, (sub, rx) in rules.items():
-        for m in rx.finditer(text):
-            if name in NOT_PLAIN and m.group().lower() in _plain_words():
-                continue
-            _insert_disjoint(found, make_span(m.start(), m.end(), sub))
+        plain = _plain_words() if name in NOT_PLAIN else ()
+        found = _merge_disjoint(found, [make_span(m.start(), m.end(), sub) for m in rx.finditer(text)
+                                        if m.group().lower() not in plain])
     return found
 
 
-def _insert_disjoint(spans: list, sp: Span) -> bool:
-    """Insert ``sp`` into the sorted, disjoint ``spans`` unless it overlaps one (log-time search)."""
-    i = bisect.bisect_left(spans, sp)
-    if (i and spans[i - 1].end > sp.start) or (i < len(spans) and spans[i].start < sp.end):
-        return False
-    spans.insert(i, sp)
-    return True
+def _merge_disjoint(base: list, extra: list) -> list:
+    """``base`` plus each span of ``extra`` that overlaps no span kept so far (both sorted and
+    disjoint; one linear pass, so a note with a million matches stays linear)."""
+    out: list[Span] = []
+    i, n = 0, len(base)
+    for sp in extra:
+        while i < n and base[i].start < sp.start:
+            out.append(base[i])
+            i += 1
+        if (out and out[-1].end > sp.start) or (i < n and base[i].start < sp.end):
+            continue
+        out.append(sp)
+    out.extend(base[i:])
+    return out
 
 
 _NAMES = frozenset({"PATIENT", "DOCTOR", "USERNAME"})
@@ -107,24 +112,28 @@ _PREV_WORD = regex.compile(r"(?<![\w'-])([A-Z][A-Za-z'-]*[A-Za-z])[ \t]$")
 
 
 def extend_names(text: str, spans) -> list[Span]:
-    """Name spans plus the initials and coordinated names next to them.
+    """Name spans plus the initials, coordinated names and name parts next to them.
 
-    The CRF finds ``Kargas`` in ``B. Kargas`` but often not the lone ``B``, and
-    one name of ``Drs Ferullo and Saeed``; both are added with the neighbour's
-    subtype. A coordinated word on the common/clinical word lists is left alone.
+    The CRF finds ``Kargas`` in ``B. Kargas`` but often not the lone ``B``, one
+    name of ``Drs Ferullo and Saeed``, or one part of ``Patricia WAITE``; these
+    are added with the neighbour's subtype: a lone letter before a name, a
+    capitalised word joined by ``and``/``&`` unless it is a common or clinical
+    word, a census surname right after a name and a census first name right
+    before one (neither a common or clinical word). Spans that would overlap
+    one already there are not added.
 
     >>> from crfdeid.document import make_span
     >>> [(s.start, s.end) for s in extend_names("per B. Kargas", [make_span(7, 13, "DOCTOR")])]
     [(4, 5), (7, 13)]
     """
     found = []
+    first, last = _name_words()
     for sp in spans:
         if sp.subtype not in _NAMES:
             continue
         m = _INITIAL_BEFORE.search(text, max(0, sp.start - 4), sp.start)
         if m:
             found.append(make_span(m.start(), m.end(), sp.subtype))
-        first, last = _name_words()
         for m, ok in ((_COORD_AFTER.match(text, sp.end, sp.end + 40), None),
                       (_COORD_BEFORE.search(text, max(0, sp.start - 40), sp.start), None),
                       (_NEXT_WORD.match(text, sp.end, sp.end + 40), last),
@@ -132,10 +141,7 @@ def extend_names(text: str, spans) -> list[Span]:
             if m and (m.group(1).lower() in ok if ok is not None
                       else m.group(1).lower() not in _plain_words()):
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
-    out = sorted(spans)
-    for sp in sorted(set(found)):
-        _insert_disjoint(out, sp)
-    return out
+    return _merge_disjoint(sorted(spans), sorted(set(found)))
 
 
 def overlay(text: str, spans, rules=None) -> list[Span]:

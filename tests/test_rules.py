@@ -120,3 +120,25 @@ def test_linear_overlay_equals_the_quadratic_reference(raw):
             crf.append(sp)
     from crfdeid.rules import extend_names
     assert overlay(text, crf) == extend_names(text, _overlay_reference(text, crf))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(1, 6)), max_size=12),
+       st.lists(st.tuples(st.integers(0, 50), st.integers(1, 6)), max_size=12))
+def test_merge_keeps_base_and_adds_what_overlaps_nothing(a, b):
+    from crfdeid.rules import _merge_disjoint
+
+    def disjoint(raw):
+        out = []
+        for start, length in sorted(raw):
+            sp = make_span(start, start + length, "DATE")
+            if not any(sp.overlaps(o) for o in out):
+                out.append(sp)
+        return out
+
+    base, extra = disjoint(a), disjoint(b)
+    expected = list(base)
+    for sp in extra:  # the obvious quadratic version
+        if not any(sp.overlaps(o) for o in expected):
+            expected.append(sp)
+    assert _merge_disjoint(base, extra) == sorted(expected)
