@@ -133,10 +133,27 @@ class Featurizer:
 
     def neighbour_attributes(self, word: str, offset: int) -> list[str]:
         """Attributes a word contributes to the token ``offset`` positions away (uncached)."""
-        out = []
-        for t in self._windowed:
-            out.extend(to_attributes(t(word), f"{offset:+d}:"))
+        return self.window_attributes(word)[offset]
+
+    def window_attributes(self, word: str) -> dict:
+        """``{offset: attributes}`` a word contributes to every token of its window (uncached).
+
+        Offset 0 is the word's own token; each windowed template runs once.
+        """
+        feats = [t(word) for t in self._windowed]
+        out = {0: self.word_attributes(word)}
+        for o in self._offsets:
+            out[o] = [a for f in feats for a in to_attributes(f, f"{o:+d}:")]
         return out
+
+    @property
+    def offsets(self) -> list[int]:
+        """Word-window offsets other than 0, in attribute order."""
+        return list(self._offsets)
+
+    def pad_attribute(self, offset: int) -> str:
+        """The attribute of the position just outside the text at ``offset`` (``-1:BOS``)."""
+        return self._pad[offset]
 
     def _cached(self, words):
         base = self._base
@@ -145,9 +162,10 @@ class Featurizer:
             base = self._base
         for w in set(words):
             if w not in base:
-                base[w] = self.word_attributes(w)
+                attrs = self.window_attributes(w)
+                base[w] = attrs[0]
                 for o in self._offsets:
-                    self._near[o][w] = self.neighbour_attributes(w, o)
+                    self._near[o][w] = attrs[o]
 
     def clear_cache(self) -> None:
         """Forget cached word types (memory stays bounded on endless streams)."""
@@ -191,21 +209,34 @@ class Featurizer:
                 col = [nb[w] for w in words[m:]] + [(self._pad[o],)] + [()] * (m - 1)
             cols.append(col)
         if self.bigrams:
-            low = [w.lower() for w in words]
-            prev = ["<s>"] + low[:-1]
-            nxt = low[1:] + ["</s>"]
-            cols.append([(f"bi-1:{p}|{c}", f"bi+1:{c}|{x}") for p, c, x in zip(prev, low, nxt)])
+            cols.append(self.bigram_attributes(words))
         if self._token:
             cols.append(self._token_columns(text, tokens))
         return [list(chain.from_iterable(z)) for z in zip(*cols)]
 
-    def _token_columns(self, text, tokens):
-        n = len(tokens)
+    @staticmethod
+    def bigram_attributes(words) -> list[tuple[str, str]]:
+        """Per token: lower-cased bigrams with the previous and the next word."""
+        low = [w.lower() for w in words]
+        prev = ["<s>"] + low[:-1]
+        nxt = low[1:] + ["</s>"]
+        return [(f"bi-1:{p}|{c}", f"bi+1:{c}|{x}") for p, c, x in zip(prev, low, nxt)]
+
+    def token_attributes(self, text: str, tokens) -> list[tuple]:
+        """Per token: the token templates' own attributes, before the token window."""
         cols = [tmpl(text, tokens) for tmpl in self._token]
         if len(cols) == 1:
-            attrs = [tuple(a) for a in cols[0]]
-        else:
-            attrs = [tuple(chain.from_iterable(z)) for z in zip(*cols)]
+            return [tuple(a) for a in cols[0]]
+        return [tuple(chain.from_iterable(z)) for z in zip(*cols)]
+
+    @staticmethod
+    def token_neighbour_attributes(attrs, offset: int) -> list[str]:
+        """Token attributes ``attrs`` as seen from the token ``offset`` positions away."""
+        return [f"{offset:+d}:{a}" for a in attrs] if offset else list(attrs)
+
+    def _token_columns(self, text, tokens):
+        n = len(tokens)
+        attrs = self.token_attributes(text, tokens)
         tw = self.token_window
         if not tw:
             return attrs
@@ -228,8 +259,8 @@ class Featurizer:
         tw = self.token_window
         got = list(key[tw])
         for o in range(1, tw + 1):
-            got.extend(f"-{o}:{a}" for a in key[tw - o])
-            got.extend(f"+{o}:{a}" for a in key[tw + o])
+            got.extend(self.token_neighbour_attributes(key[tw - o], -o))
+            got.extend(self.token_neighbour_attributes(key[tw + o], o))
         return got
 
     def featurize_text(self, text: str) -> list[list[str]]:
