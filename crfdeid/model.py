@@ -13,6 +13,13 @@ with :class:`~crfdeid.errors.ModelError` naming the file.
 Training streams one CRFsuite sequence per segment (:func:`crfdeid.segment.segments`)
 into ``pycrfsuite.Trainer``; tagging labels each segment, then decodes the
 labels of the whole document at once (:func:`crfdeid.bio.decode`).
+
+Tagging has two backends giving the same labels: ``"numpy"`` (default) reads
+the CRFsuite weights once (:mod:`crfdeid.crfweights`), scores tokens from
+cached per-word-type score vectors (:mod:`crfdeid.emission`) and runs Viterbi
+and forward-backward over all segments of a document at once
+(:mod:`crfdeid.inference`); ``"crfsuite"`` hands attribute strings to
+``pycrfsuite.Tagger``. Training always uses CRFsuite.
 """
 
 from __future__ import annotations
@@ -33,8 +40,10 @@ from . import __version__
 from .bio import OUTSIDE, decode, encode
 from .config import load_config
 from .document import Document
+from .crfweights import read_weights
 from .errors import CrfdeidError, ModelError
 from .features import Featurizer
+from .numpy_tagger import BATCH_TOKENS, NumpyTagger, best_phi
 from .segment import segments
 from .tokenize import Token, tokenize
 
@@ -42,6 +51,8 @@ MAGIC = b"CRFDEID-MODEL\n"
 FORMAT_VERSION = 1
 _CRF_MAGIC = b"lCRF"
 _MAX_MANIFEST = 64 * 1024 * 1024
+#: Tagging backends (same labels; see the module docstring).
+BACKENDS = ("numpy", "crfsuite")
 #: The model shipped inside the package (trained by ``make train``).
 DEFAULT_MODEL = Path(__file__).parent / "data" / "default-model"
 
@@ -162,12 +173,17 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
 class Model:
     """A trained de-identifier: CRFsuite weights, resolved config and featurizer.
 
-    Use :func:`train_model` or :meth:`Model.load` to get one.
+    Use :func:`train_model` or :meth:`Model.load` to get one. ``backend`` is
+    ``"numpy"`` (default) or ``"crfsuite"``; both give the same labels.
     """
 
-    def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None):
+    def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None,
+                 backend: str = "numpy"):
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
         self.config = config
         self.path = path
+        self.backend = backend
         self._crf = crf_bytes
         self.manifest = {"format": FORMAT_VERSION, "crfdeid_version": __version__,
                          **(manifest or {}), "config": config, "feature_set": config["features"]}
@@ -181,13 +197,21 @@ class Model:
         self.labels = list(self._tagger.labels())
         self._split = config["tokenizer"]["split_glued"]
         self._max_len = config["segment"]["max_len"]
+        self._numpy = None
+        if backend == "numpy":
+            weights = read_weights(crf_bytes, path)
+            if weights.labels != self.labels:
+                raise ModelError("CRFsuite model labels differ from the weights read", path=path)
+            self._numpy = NumpyTagger(self.featurizer, weights)
 
     # -- persistence ------------------------------------------------------------
     def __getstate__(self):
-        return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path}
+        return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
+                "backend": self.backend}
 
     def __setstate__(self, state):
-        self.__init__(state["crf"], state["config"], state["manifest"], state["path"])
+        self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
+                      state.get("backend", "numpy"))
 
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
@@ -199,8 +223,10 @@ class Model:
         return Path(path)
 
     @classmethod
-    def load(cls, path=None) -> "Model":
+    def load(cls, path=None, backend: str = "numpy") -> "Model":
         """Load a model file (default: the model shipped in the package), checking it first.
+
+        ``backend`` selects the tagging backend (``"numpy"`` or ``"crfsuite"``).
 
         Raises
         ------
@@ -245,11 +271,15 @@ class Model:
         if saved and saved != _gazetteer_checksums(config):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=2)
-        return cls(crf, config, manifest, path=path)
+        return cls(crf, config, manifest, path=path, backend=backend)
 
     # -- tagging ------------------------------------------------------------------
     def _run(self, doc: Document, o_threshold, want_marginals=False):
         """Labels, tokens, per-token P(O) (None where not computed) and full marginals."""
+        if self._numpy is not None:
+            toks = tokens_for(doc.text, self._split)
+            item = (doc.text, toks, segments(doc.text, toks, self._max_len))
+            return (toks, *self._numpy.run([item], o_threshold, want_marginals)[0])
         text = doc.text
         toks = tokens_for(text, self._split)
         feats = self.featurizer.featurize(text, toks)
@@ -273,19 +303,11 @@ class Model:
                 po = tagger.marginal(OUTSIDE, t)
                 lab = y[t]
                 if lab == OUTSIDE and po < o_threshold:
-                    lab = self._best_phi(tagger, t, others, prev)
+                    lab = best_phi(tagger.marginal, t, others, prev)
                 p_out.append(po)
                 labels.append(lab)
                 prev = lab
         return toks, labels, p_out, margs
-
-    @staticmethod
-    def _best_phi(tagger, t, others, prev):
-        score = Counter()
-        for lab in others:
-            score[lab[2:]] += tagger.marginal(lab, t)
-        sub = max(sorted(score), key=score.__getitem__)
-        return ("I-" if prev != OUTSIDE and prev[2:] == sub else "B-") + sub
 
     def tag(self, doc: Document, o_threshold: float | None = ...) -> Document:
         """A copy of ``doc`` (same id, text, meta) with predicted spans.
@@ -303,6 +325,10 @@ class Model:
         if o_threshold is ...:
             o_threshold = self.config["decoding"]["o_threshold"]
         toks, labels, p_out, _ = self._run(doc, o_threshold)
+        return self._tagged(doc, toks, labels, p_out)
+
+    def _tagged(self, doc, toks, labels, p_out) -> Document:
+        """The tagged copy of ``doc``: decoded spans, confidences, rule overlay."""
         spans = decode(labels, toks)
         conf = {}
         if spans:
@@ -323,9 +349,62 @@ class Model:
         return out
 
     def tag_many(self, docs: Iterable[Document], o_threshold: float | None = ...) -> Iterator[Document]:
-        """Tag documents one by one (streaming)."""
+        """Tag documents (streaming, in order); the first failure raises."""
+        for _, tagged in self.tag_each(docs, o_threshold):
+            if isinstance(tagged, Exception):
+                raise tagged
+            yield tagged
+
+    def tag_each(self, docs: Iterable[Document], o_threshold: float | None = ...,
+                 batch_tokens: int = BATCH_TOKENS) -> Iterator[tuple[Document, object]]:
+        """Tag documents, streaming; yield ``(doc, tagged)``, or ``(doc, exception)`` for a failure.
+
+        The numpy backend labels about ``batch_tokens`` tokens of documents at
+        once (same results as one by one); a document that fails does not stop
+        the others.
+        """
+        if o_threshold is ...:
+            o_threshold = self.config["decoding"]["o_threshold"]
+        if self._numpy is None:
+            for doc in docs:
+                try:
+                    yield doc, self.tag(doc, o_threshold)
+                except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
+                    yield doc, exc
+            return
+        batch, size = [], 0
         for doc in docs:
-            yield self.tag(doc, o_threshold)
+            try:
+                toks = tokens_for(doc.text, self._split)
+                batch.append((doc, (doc.text, toks, segments(doc.text, toks, self._max_len))))
+                size += len(toks)
+            except Exception as exc:  # noqa: BLE001
+                yield from self._tag_batch(batch, o_threshold)
+                batch, size = [], 0
+                yield doc, exc
+                continue
+            if size >= batch_tokens:
+                yield from self._tag_batch(batch, o_threshold)
+                batch, size = [], 0
+        yield from self._tag_batch(batch, o_threshold)
+
+    def _tag_batch(self, batch, o_threshold):
+        if not batch:
+            return
+        try:
+            results = self._numpy.run([item for _, item in batch], o_threshold)
+        except Exception as exc:  # noqa: BLE001 - find the failing document(s) one by one
+            if len(batch) == 1:
+                yield batch[0][0], exc
+                return
+            for one in batch:
+                yield from self._tag_batch([one], o_threshold)
+            return
+        for (doc, (_, toks, _)), (labels, p_out, _) in zip(batch, results):
+            try:
+                yield doc, self._tagged(doc, toks, labels, p_out)
+            except Exception as exc:  # noqa: BLE001
+                yield doc, exc
 
     def marginals(self, doc: Document) -> list[dict]:
         """Per-token marginal probability of every label, ``[{label: p}, ...]`` in token order."""

@@ -63,14 +63,18 @@ def _init_worker(model_path):
     _MODEL = Model.load(model_path)
 
 
+def _result(doc, tagged):
+    """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception."""
+    if isinstance(tagged, CrfdeidError):
+        return doc.doc_id, None, str(tagged)
+    if isinstance(tagged, Exception):  # a bug must name the document, never its text
+        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(tagged).__name__})"
+    return doc.doc_id, tagged, None
+
+
 def _tag_one(item):
     doc, thr = item
-    try:
-        return doc.doc_id, (_MODEL.tag(doc) if thr is ... else _MODEL.tag(doc, thr)), None
-    except CrfdeidError as exc:
-        return doc.doc_id, None, str(exc)
-    except Exception as exc:  # a bug must name the document, never its text
-        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(exc).__name__})"
+    return _result(*next(_MODEL.tag_each([doc], thr)))
 
 
 def _documents(specs, fmt, errors, group_by=None):
@@ -178,10 +182,8 @@ def main(argv=None) -> int:
         pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
             args.jobs, _init_worker, (model.path,))
         results = pool.imap(_tag_one, items, chunksize=8)
-    else:
-        global _MODEL
-        _MODEL = model
-        results = map(_tag_one, items)
+    else:  # in batches (the numpy backend labels several documents at once)
+        results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
     seen_errors = 0
     with out:
         for doc_id, tagged, err in results:

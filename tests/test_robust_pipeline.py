@@ -160,14 +160,14 @@ def test_failure_while_tagging_fails_closed(fmt, model_path, tmp_path, capsys, m
     src.mkdir()
     for name in ("a", "boom", "c"):
         (src / f"{name}.txt").write_text(NOTE, encoding="utf-8")
-    real = Model.tag
+    real = Model._tagged  # the per-document step of tag() and tag_each() (batched tagging)
 
     def flaky(self, doc, *args):
         if doc.doc_id == "boom":
             raise ValueError(f"internal error near {SECRET}")
         return real(self, doc, *args)
 
-    monkeypatch.setattr(Model, "tag", flaky)
+    monkeypatch.setattr(Model, "_tagged", flaky)
     rc = _tag(model_path, src, out, fmt, input_format="text", extra=["--quiet"])
     cap = capsys.readouterr()
     assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["a.txt", "c.txt"]

@@ -1,0 +1,151 @@
+"""State scores of a document's tokens straight from cached score vectors (no attribute strings).
+
+CRFsuite's state score of token ``t`` and label ``y`` is the sum, over the
+attributes of the token, of the weight of (attribute, label). A token's
+attributes (:meth:`crfdeid.features.Featurizer.featurize`) are the union of
+what its word, each neighbouring word of the window, the bigrams and each
+token of the token window contribute, so the score is a sum of per-source
+vectors over labels. Each vector is cached: per word type (one row per window
+offset), per tuple of token-template attributes (one row per token-window
+offset). Scoring a document is then a dictionary look-up per token and a few
+row gathers and sums in numpy.
+
+Equivalence with the attribute strings is tested (``tests/test_inference.py``):
+the scores equal the summed weights of ``featurize()``'s attributes, and the
+labels and marginals equal CRFsuite's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .crfweights import CrfWeights
+
+#: Bytes of cached score vectors after which the caches start afresh (bounded memory).
+CACHE_BYTES = 64 * 2**20
+
+
+class _Rows:
+    """Cached score blocks ``(blocks, labels)`` by key, in one growing array."""
+
+    def __init__(self, blocks: int, n_labels: int):
+        self.index: dict = {}
+        self.limit = max(1024, CACHE_BYTES // (8 * blocks * n_labels))
+        self.data = np.zeros((256, blocks, n_labels))
+
+    def ids(self, keys, fill) -> np.ndarray:
+        """Row of every key; ``fill(new_keys, first_row)`` returns the new rows' scores."""
+        index = self.index
+        new = [k for k in dict.fromkeys(keys) if k not in index]
+        if new:
+            if len(index) + len(new) > self.limit:
+                index.clear()
+                new = list(dict.fromkeys(keys))
+            first = len(index)
+            need = first + len(new)
+            if need > len(self.data):
+                grown = np.zeros((max(need, 2 * len(self.data)),) + self.data.shape[1:])
+                grown[:first] = self.data[:first]
+                self.data = grown
+            self.data[first:need] = fill(new)
+            index.update(zip(new, range(first, need)))
+        return np.fromiter((index[k] for k in keys), dtype=np.intp, count=len(keys))
+
+
+class EmissionScorer:
+    """Score vectors of a featurizer's attributes under a model's weights.
+
+    Parameters
+    ----------
+    featurizer : crfdeid.features.Featurizer
+    weights : crfdeid.crfweights.CrfWeights
+    """
+
+    def __init__(self, featurizer, weights: CrfWeights):
+        self.featurizer = featurizer
+        self.weights = weights
+        n_labels = len(weights.labels)
+        # A zero row after the last attribute stands for every attribute the model does not know.
+        self._state = np.vstack([weights.state, np.zeros((1, n_labels))])
+        self._unknown = len(weights.state)
+        self._offsets = [0] + featurizer.offsets
+        tw = featurizer.token_window
+        self._tok_offsets = [0] + [o for k in range(1, tw + 1) for o in (-k, k)]
+        self._words = _Rows(len(self._offsets), n_labels)
+        self._tokens = _Rows(len(self._tok_offsets), n_labels)
+        self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
+
+    def _blocks(self, attr_lists, n_blocks) -> np.ndarray:
+        """Summed weights of ``attr_lists[key][block]``: one scatter-add for all new keys."""
+        index, unknown = self.weights.attributes, self._unknown
+        rows, cols = [], []
+        for r, blocks in enumerate(attr_lists):
+            for b, attrs in enumerate(blocks):
+                for a in attrs:
+                    i = index.get(a, unknown)
+                    if i != unknown:
+                        rows.append(r * n_blocks + b)
+                        cols.append(i)
+        out = np.zeros((len(attr_lists) * n_blocks, self._state.shape[1]))
+        np.add.at(out, np.asarray(rows, dtype=np.intp), self._state[np.asarray(cols, dtype=np.intp)])
+        return out.reshape(len(attr_lists), n_blocks, -1)
+
+    def _word_blocks(self, words):
+        fz, offs = self.featurizer, self._offsets
+        lists = []
+        for w in words:
+            attrs = fz.window_attributes(w)
+            lists.append([attrs[o] for o in offs])
+        return self._blocks(lists, len(offs))
+
+    def _token_blocks(self, keys):
+        nb = self.featurizer.token_neighbour_attributes
+        offs = self._tok_offsets
+        # Block o: what a token's attributes give the token o places before it (prefix "o:").
+        return self._blocks([[nb(k, o) for o in offs] for k in keys], len(offs))
+
+    def clear_cache(self) -> None:
+        """Forget the cached score vectors."""
+        self._words.index.clear()
+        self._tokens.index.clear()
+
+    def scores(self, text: str, tokens) -> np.ndarray:
+        """``(n_tokens, n_labels)`` state scores, as CRFsuite computes them from ``featurize()``."""
+        fz = self.featurizer
+        n = len(tokens)
+        out = np.zeros((n, self._state.shape[1]))
+        if not n:
+            return out
+        words = [t.text for t in tokens]
+        ids = self._words.ids(words, self._word_blocks)
+        vec = self._words.data
+        out += vec[ids, 0]
+        for b, o in enumerate(self._offsets[1:], 1):
+            m = abs(o)
+            if o < 0:  # token i sees word i - m; the pad when that is position -1
+                if m < n:
+                    out[m:] += vec[ids[:n - m], b]
+                if m <= n:
+                    out[m - 1] += self._pad[o]
+            else:  # token i sees word i + m; the pad when that is position n
+                if m < n:
+                    out[:n - m] += vec[ids[m:], b]
+                if m <= n:
+                    out[n - m] += self._pad[o]
+        if fz.bigrams:
+            index, unknown = self.weights.attributes, self._unknown
+            pairs = fz.bigram_attributes(words)
+            out += self._state[[index.get(p, unknown) for p, _ in pairs]]
+            out += self._state[[index.get(x, unknown) for _, x in pairs]]
+        if fz.feature_set["token"]:
+            keys = fz.token_attributes(text, tokens)
+            tids = self._tokens.ids(keys, self._token_blocks)
+            tvec = self._tokens.data
+            out += tvec[tids, 0]
+            for b, o in enumerate(self._tok_offsets[1:], 1):
+                # Token i gets what token i + o has for offset o (nothing outside the text).
+                if o < 0 and -o < n:
+                    out[-o:] += tvec[tids[:n + o], b]
+                elif o > 0 and o < n:
+                    out[:n - o] += tvec[tids[o:], b]
+        return out

@@ -1,0 +1,115 @@
+"""The numpy tagging backend: CRFsuite's labels and marginals without attribute strings.
+
+:class:`NumpyTagger` scores tokens with :class:`crfdeid.emission.EmissionScorer`
+and labels the segments of several documents at once
+(:func:`crfdeid.inference.viterbi`, :func:`crfdeid.inference.marginals`):
+a batch costs a few numpy operations per token position of its longest
+segment, so batching documents removes most of the per-document overhead.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from . import inference
+from .bio import OUTSIDE
+from .emission import EmissionScorer
+
+#: Tokens per batch of documents labelled together (memory stays bounded).
+BATCH_TOKENS = 20_000
+
+
+def best_phi(marginal, t, others, prev) -> str:
+    """The PHI label whose subtype has the largest summed marginal at token ``t``.
+
+    ``marginal(label, t)`` gives probabilities; ``prev`` is the label before
+    ``t`` (an ``I-`` label continues it when the subtype is the same).
+    """
+    score = Counter()
+    for lab in others:
+        score[lab[2:]] += marginal(lab, t)
+    sub = max(sorted(score), key=score.__getitem__)
+    return ("I-" if prev != OUTSIDE and prev[2:] == sub else "B-") + sub
+
+
+class NumpyTagger:
+    """Label tokenized documents with a model's weights.
+
+    Parameters
+    ----------
+    featurizer : crfdeid.features.Featurizer
+    weights : crfdeid.crfweights.CrfWeights
+    """
+
+    def __init__(self, featurizer, weights):
+        self.scorer = EmissionScorer(featurizer, weights)
+        self.labels = list(weights.labels)
+        self.transition = weights.transition
+        self._outside = self.labels.index(OUTSIDE) if OUTSIDE in self.labels else -1
+        self._others = [lab for lab in self.labels if lab != OUTSIDE]
+        self._column = {lab: j for j, lab in enumerate(self.labels)}
+
+    def run(self, items, o_threshold, want_marginals=False) -> list[tuple]:
+        """Labels of several documents at once.
+
+        Parameters
+        ----------
+        items : list of (text, tokens, segments)
+        o_threshold : float or None
+            Recall-oriented decoding: an ``O`` token whose P(O) is below it becomes PHI.
+        want_marginals : bool
+            Also return every token's ``{label: probability}``.
+
+        Returns
+        -------
+        list of (labels, p_outside, marginals)
+            Per document: labels, P(O) per token (``None`` where not needed:
+            ``O`` tokens without a threshold) and marginals (empty unless asked).
+        """
+        scores = [self.scorer.scores(text, toks) for text, toks, _ in items]
+        sizes = [len(s) for s in scores]
+        offsets = np.cumsum([0] + sizes)
+        bounds = [(a + off, b + off) for (_, _, segs), off in zip(items, offsets.tolist())
+                  for a, b in segs]
+        allscores = np.concatenate(scores) if scores else np.zeros((0, len(self.labels)))
+        y = inference.viterbi(allscores, self.transition, bounds)
+        probs = None
+        if want_marginals or o_threshold is not None:
+            probs = inference.marginals(allscores, self.transition, bounds)
+        else:  # P(O) only of PHI tokens (confidences): only segments with PHI
+            phi = np.flatnonzero(y != self._outside)
+            if len(phi):
+                probs = self._marginals_of(allscores, bounds, phi)
+        return [self._finish(y[a:b], None if probs is None else probs[a:b], o_threshold, want_marginals)
+                for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+
+    def _marginals_of(self, scores, bounds, tokens) -> np.ndarray:
+        """Marginals of the segments holding ``tokens`` (sorted indices); NaN elsewhere."""
+        b = np.asarray(bounds, dtype=np.intp)
+        seg = np.unique(np.searchsorted(b[:, 1], tokens, side="right"))
+        lens = b[seg, 1] - b[seg, 0]
+        rows = np.repeat(b[seg, 0] - np.cumsum(lens) + lens, lens) + np.arange(lens.sum())
+        sub = np.cumsum(lens)
+        probs = np.full(scores.shape, np.nan)
+        probs[rows] = inference.marginals(scores[rows], self.transition,
+                                          np.column_stack([sub - lens, sub]))
+        return probs
+
+    def _finish(self, y, probs, o_threshold, want_marginals):
+        labels = [self.labels[i] for i in y.tolist()]
+        out = self._outside
+        if probs is None:
+            return labels, [None] * len(labels), []
+        margs = [dict(zip(self.labels, row)) for row in probs.tolist()] if want_marginals else []
+        phi = y != out
+        p_o = probs[:, out].tolist() if out >= 0 else [0.0] * len(labels)
+        if o_threshold is None:
+            return labels, [p if f else None for p, f in zip(p_o, phi.tolist())], margs
+        column = self._column
+        prob = lambda lab, t: probs[t, column[lab]]  # noqa: E731 - best_phi's accessor
+        low = np.flatnonzero(~phi & (probs[:, out] < o_threshold)).tolist() if out >= 0 else []
+        for t in low:  # in token order: the label before t is already final
+            labels[t] = best_phi(prob, t, self._others, labels[t - 1] if t else OUTSIDE)
+        return labels, p_o, margs

@@ -1,0 +1,150 @@
+"""The numpy tagging backend reproduces CRFsuite: weights, state scores, labels, marginals."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from crfdeid.crfweights import read_weights
+from crfdeid.emission import EmissionScorer
+from crfdeid.errors import ModelError
+from crfdeid.inference import marginals, viterbi
+from crfdeid.io import read
+from crfdeid.model import Model, tokens_for, train_model
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = ROOT / "configs" / "synth-small.yaml"
+
+
+@pytest.fixture(scope="module")
+def models():
+    model = train_model(list(read("synth:40,7")), SMALL)
+    return model, Model(model._crf, model.config, model.manifest, backend="crfsuite")
+
+
+@pytest.fixture(scope="module")
+def docs():
+    return list(read("synth:15,99"))
+
+
+def test_weights_are_the_dumped_ones_at_full_precision(models):
+    model = models[1]
+    w = read_weights(model._crf)
+    info = model._tagger.info()  # text dump: six decimals
+    assert w.labels == model.labels and set(w.attributes) == set(info.attributes)
+    col = {lab: j for j, lab in enumerate(w.labels)}
+    for (attr, lab), v in info.state_features.items():
+        assert w.state[w.attributes[attr], col[lab]] == pytest.approx(v, abs=5.1e-7)
+    for (a, b), v in info.transitions.items():
+        assert w.transition[col[a], col[b]] == pytest.approx(v, abs=5.1e-7)
+    assert np.count_nonzero(w.state) == len(info.state_features)
+    assert np.count_nonzero(w.transition) == len(info.transitions)
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[:40], lambda b: b"xCRF" + b[4:],
+                                    lambda b: b[:200] + b"\xff" * 16 + b[216:]])
+def test_damaged_crfsuite_model_is_a_model_error(models, damage):
+    with pytest.raises(ModelError):
+        read_weights(damage(models[0]._crf), path="m.model")
+
+
+def test_state_scores_equal_summed_weights_of_the_attributes(models, docs):
+    model = models[0]
+    w = read_weights(model._crf)
+    scorer = EmissionScorer(model.featurizer, w)
+    for doc in docs[:5] + [docs[0].__class__("tiny", "Dr Lee", [], {})]:
+        toks = tokens_for(doc.text)
+        feats = model.featurizer.featurize(doc.text, toks)
+        expected = np.array([w.vector(f) for f in feats])
+        assert np.allclose(scorer.scores(doc.text, toks), expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("o_threshold", [..., None, 0.95])
+def test_numpy_backend_tags_like_crfsuite(models, docs, o_threshold):
+    fast, ref = models
+    expected = [ref.tag(d, o_threshold) for d in docs]
+    for got in ([fast.tag(d, o_threshold) for d in docs], list(fast.tag_many(docs, o_threshold))):
+        assert [g.spans for g in got] == [e.spans for e in expected]
+        assert [g.meta["confidence"] for g in got] == [e.meta["confidence"] for e in expected]
+
+
+def test_marginals_equal_crfsuite(models, docs):
+    fast, ref = models
+    for doc in docs[:5]:
+        got, want = fast.marginals(doc), ref.marginals(doc)
+        assert len(got) == len(want) > 0
+        assert max(abs(g[k] - w[k]) for g, w in zip(got, want) for k in w) < 1e-9
+
+
+def _brute_force(E, T):
+    """Best score and marginals of one segment by enumerating every label sequence."""
+    n, L = E.shape
+    paths = list(itertools.product(range(L), repeat=n))
+    scores = np.array([sum(E[t, y[t]] for t in range(n)) + sum(T[y[t - 1], y[t]] for t in range(1, n))
+                       for y in paths])
+    p = np.exp(scores - scores.max())
+    p /= p.sum()
+    marg = np.zeros((n, L))
+    for y, q in zip(paths, p):
+        marg[np.arange(n), y] += q
+    return scores.max(), marg
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_viterbi_and_marginals_against_enumeration(seed):
+    rng = np.random.default_rng(seed)
+    L = 3
+    lens = rng.integers(1, 5, size=4)
+    ends = np.cumsum(lens)
+    bounds = list(zip((ends - lens).tolist(), ends.tolist()))
+    E = rng.normal(scale=2, size=(ends[-1], L))
+    T = rng.normal(scale=2, size=(L, L))
+    y, P = viterbi(E, T, bounds), marginals(E, T, bounds)
+    assert np.allclose(P.sum(axis=1), 1.0)
+    for a, b in bounds:
+        best, marg = _brute_force(E[a:b], T)
+        path = y[a:b]
+        score = E[np.arange(a, b), path].sum() + sum(T[path[t - 1], path[t]] for t in range(1, b - a))
+        assert score == pytest.approx(best, abs=1e-9)
+        assert np.allclose(P[a:b], marg, atol=1e-9)
+
+
+def test_a_failing_document_does_not_stop_the_others(models, docs, monkeypatch):
+    fast = models[0]
+    scores = fast._numpy.scorer.scores
+    bad = docs[2].text
+
+    def flaky(text, toks):
+        if text == bad:
+            raise RuntimeError("boom")
+        return scores(text, toks)
+
+    monkeypatch.setattr(fast._numpy.scorer, "scores", flaky)
+    out = list(fast.tag_each(docs[:5]))
+    assert [d.doc_id for d, _ in out] == [d.doc_id for d in docs[:5]]
+    assert isinstance(out[2][1], RuntimeError)
+    assert all(not isinstance(t, Exception) for i, (_, t) in enumerate(out) if i != 2)
+
+
+def test_backend_survives_pickling_and_unknown_backend_is_refused(models):
+    ref = pickle.loads(pickle.dumps(models[1]))
+    assert ref.backend == "crfsuite" and pickle.loads(pickle.dumps(models[0])).backend == "numpy"
+    with pytest.raises(ValueError, match="numpy, crfsuite"):
+        Model(ref._crf, ref.config, ref.manifest, backend="fortran")
+
+
+@pytest.mark.physionet
+def test_physionet_labels_and_marginals_equal_crfsuite(physionet_docs):
+    fast, ref = Model.load(), Model.load(backend="crfsuite")
+    docs = physionet_docs[::8]
+    got = list(fast.tag_many(docs, 0.8))
+    want = [ref.tag(d, 0.8) for d in docs]
+    assert [g.spans for g in got] == [w.spans for w in want]
+    assert [g.meta["confidence"] for g in got] == [w.meta["confidence"] for w in want]
+    for doc in docs[:20]:
+        a, b = fast.marginals(doc), ref.marginals(doc)
+        assert max(abs(x[k] - y[k]) for x, y in zip(a, b) for k in y) < 1e-6
