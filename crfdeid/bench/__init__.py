@@ -10,8 +10,8 @@ Corpus: ``--corpus FORMAT:PATH``; by default the PhysioNet dev corpus
 (``../shared/corpora/physionet-dev`` next to the repository) when present, else a
 synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
 
-* tagging end to end in one process (read, tokenize, featurize, CRFsuite,
-  decode, rules, write i2b2 XML to a temporary folder): tokens/s, notes/s and
+* tagging end to end in one process (read, tokenize, featurize, CRF
+  inference with ``--backend``, decode, rules, write i2b2 XML to a temporary folder): tokens/s, notes/s and
   the share of each stage (:func:`crfdeid.bench.stages.tag_end_to_end`);
 * CRFsuite alone on precomputed ``ItemSequence``\\ s (``set`` + Viterbi ``tag``)
   for the same tokens, and the ratio end-to-end / CRFsuite-only;
@@ -95,6 +95,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="streaming check: tag N and 4N synthetic notes (default 250; 10 with --quick)")
     p.add_argument("--large-note-mb", type=float, default=0, metavar="MB",
                    help="also tag one single-line synthetic note of this size")
+    p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
+                   help="tagging backend of the in-process measurements (default: numpy)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     return p
 
@@ -149,8 +151,9 @@ def run(args, say) -> dict:
             raise SystemExit("error: --no-train needs --model")
         from ..model import Model
         from .stages import crfsuite_only, tag_end_to_end
-        model = Model.load(model_path)
-        res["model"] = {"path": str(model_path), "features": model.config["features"]["name"],
+        model = Model.load(model_path, backend=args.backend)
+        res["model"] = {"path": str(model_path), "backend": model.backend,
+                        "features": model.config["features"]["name"],
                         "o_threshold": model.config["decoding"]["o_threshold"],
                         "rules": model.config["rules"]["enabled"]}
         say("tagging end to end (one process)")

@@ -1,9 +1,10 @@
 """Timed tagging in one process: end to end with per-stage shares, and CRFsuite alone.
 
-The end-to-end run goes through the real code path (``read`` -> ``Model.tag`` ->
-``writer.write``); the stages are timed by wrapping the functions ``Model.tag``
-calls (tokenizer, featurizer, CRFsuite tagger, BIO decoder, rule overlay), so
-the wrapper costs one ``perf_counter`` pair per call, not per token.
+The end-to-end run goes through the real code path of the tag CLI (``read`` ->
+``Model.tag_each`` -> ``writer.write``); the stages are timed by wrapping the
+functions it calls (tokenizer, featurizer or emission scorer, CRF inference:
+CRFsuite's tagger or numpy Viterbi and marginals, BIO decoder, rule overlay),
+so the wrapper costs one ``perf_counter`` pair per call, not per token.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 import pycrfsuite
 
 #: Stages of the tag path, in pipeline order.
-STAGES = ("read", "tokenize", "featurize", "crfsuite", "decode", "rules", "write", "other")
+STAGES = ("read", "tokenize", "featurize", "crf", "decode", "rules", "write", "other")
 
 
 class _Clock:
@@ -50,8 +51,8 @@ class _TimedTagger:
 
     def __init__(self, tagger, clock):
         self._tagger = tagger
-        self.tag = clock.wrap("crfsuite", tagger.tag)
-        self.marginal = clock.wrap("crfsuite", tagger.marginal)
+        self.tag = clock.wrap("crf", tagger.tag)
+        self.marginal = clock.wrap("crf", tagger.marginal)
 
     def __getattr__(self, name):
         return getattr(self._tagger, name)
@@ -59,20 +60,26 @@ class _TimedTagger:
 
 @contextmanager
 def _instrumented(model, clock):
+    from .. import inference
     from .. import model as model_mod
     from .. import rules
     saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger,
-             model.featurizer.featurize)
+             inference.viterbi, inference.marginals)
     model_mod.tokens_for = clock.tokenizer(saved[0])
     model_mod.decode = clock.wrap("decode", saved[1])
     rules.overlay = clock.wrap("rules", saved[2])
     model._tagger = _TimedTagger(saved[3], clock)
-    model.featurizer.featurize = clock.wrap("featurize", saved[4])
+    inference.viterbi = clock.wrap("crf", saved[4])
+    inference.marginals = clock.wrap("crf", saved[5])
+    featurize = model._numpy.scorer if model._numpy is not None else model.featurizer
+    name = "scores" if model._numpy is not None else "featurize"
+    setattr(featurize, name, clock.wrap("featurize", getattr(featurize, name)))
     try:
         yield
     finally:
-        model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger = saved[:4]
-        del model.featurizer.featurize  # back to the class method
+        (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger,
+         inference.viterbi, inference.marginals) = saved
+        delattr(featurize, name)  # back to the class method
 
 
 def _timed_iter(docs, clock):
@@ -116,8 +123,10 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
         with _instrumented(model, clock):
             t0, c0 = time.perf_counter(), time.process_time()
             with out:
-                for doc in _timed_iter(read(spec), clock):
-                    out.write(model.tag(doc))
+                for _, tagged in model.tag_each(_timed_iter(read(spec), clock)):
+                    if isinstance(tagged, Exception):
+                        raise tagged
+                    out.write(tagged)
                     n_docs += 1
             seconds = time.perf_counter() - t0
             cpu = time.process_time() - c0
