@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .crfweights import CrfWeights
+from .features.window import window_prefix
 
 #: Bytes of cached score vectors after which the caches start afresh (bounded memory).
 CACHE_BYTES = 64 * 2**20
@@ -49,7 +50,7 @@ class _Rows:
                 self.data = grown
             self.data[first:need] = fill(new)
             index.update(zip(new, range(first, need)))
-        return np.fromiter((index[k] for k in keys), dtype=np.intp, count=len(keys))
+        return np.array([index[k] for k in keys], dtype=np.intp)
 
 
 class EmissionScorer:
@@ -74,6 +75,14 @@ class EmissionScorer:
         self._words = _Rows(len(self._offsets), n_labels)
         self._tokens = _Rows(len(self._tok_offsets), n_labels)
         self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
+        # Windowed attribute (unprefixed) -> [(block, row)] of the model's offset-prefixed
+        # attributes: a new word type needs one look-up per attribute, not one per offset.
+        self._by_base: dict = {}
+        heads = [(b, window_prefix(o, "")) for b, o in enumerate(self._offsets) if o]
+        for attr, row in weights.attributes.items():
+            for b, head in heads:
+                if attr.startswith(head):
+                    self._by_base.setdefault(attr[len(head):], []).append((b, row))
 
     def _blocks(self, attr_lists, n_blocks) -> np.ndarray:
         """Summed weights of ``attr_lists[key][block]``: one scatter-add for all new keys."""
@@ -86,17 +95,29 @@ class EmissionScorer:
                     if i != unknown:
                         rows.append(r * n_blocks + b)
                         cols.append(i)
-        out = np.zeros((len(attr_lists) * n_blocks, self._state.shape[1]))
-        np.add.at(out, np.asarray(rows, dtype=np.intp), self._state[np.asarray(cols, dtype=np.intp)])
-        return out.reshape(len(attr_lists), n_blocks, -1)
+        return self._scatter(rows, cols, len(attr_lists), n_blocks)
 
     def _word_blocks(self, words):
-        fz, offs = self.featurizer, self._offsets
-        lists = []
-        for w in words:
-            attrs = fz.window_attributes(w)
-            lists.append([attrs[o] for o in offs])
-        return self._blocks(lists, len(offs))
+        """Score blocks of new word types; the windowed attributes are looked up unprefixed."""
+        fz, nb, by_base = self.featurizer, len(self._offsets), self._by_base
+        index, unknown = self.weights.attributes, self._unknown
+        rows, cols = [], []
+        for r, w in enumerate(words):
+            for a in fz.word_attributes(w):
+                i = index.get(a, unknown)
+                if i != unknown:
+                    rows.append(r * nb)
+                    cols.append(i)
+            for a in fz.windowed_attributes(w):
+                for b, i in by_base.get(a, ()):
+                    rows.append(r * nb + b)
+                    cols.append(i)
+        return self._scatter(rows, cols, len(words), nb)
+
+    def _scatter(self, rows, cols, n_keys, n_blocks):
+        out = np.zeros((n_keys * n_blocks, self._state.shape[1]))
+        np.add.at(out, np.asarray(rows, dtype=np.intp), self._state[np.asarray(cols, dtype=np.intp)])
+        return out.reshape(n_keys, n_blocks, -1)
 
     def _token_blocks(self, keys):
         nb = self.featurizer.token_neighbour_attributes

@@ -95,6 +95,15 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
     return fs
 
 
+def window_prefix(offset: int, attribute: str) -> str:
+    """An attribute as seen from ``offset`` tokens away.
+
+    >>> window_prefix(-2, "shape:Xx"), window_prefix(1, "pat:date")
+    ('-2:shape:Xx', '+1:pat:date')
+    """
+    return f"{offset:+d}:{attribute}"
+
+
 def _dedupe(names):
     return list(dict.fromkeys(names))
 
@@ -120,7 +129,7 @@ class Featurizer:
         self._offsets = [o for o in range(-self.window, self.window + 1) if o]
         self._base: dict = {}
         self._near: dict = {o: {} for o in self._offsets}
-        self._pad = {o: f"{o:+d}:{'BOS' if o < 0 else 'EOS'}" for o in self._offsets}
+        self._pad = {o: window_prefix(o, "BOS" if o < 0 else "EOS") for o in self._offsets}
         self._tok_near: dict = {}
 
     # -- per word type, cached ------------------------------------------------
@@ -140,11 +149,15 @@ class Featurizer:
 
         Offset 0 is the word's own token; each windowed template runs once.
         """
-        feats = [t(word) for t in self._windowed]
+        own = self.windowed_attributes(word)
         out = {0: self.word_attributes(word)}
-        for o in self._offsets:
-            out[o] = [a for f in feats for a in to_attributes(f, f"{o:+d}:")]
+        for o in self._offsets:  # to_attributes(f, prefix) == prefix + each of to_attributes(f)
+            out[o] = [window_prefix(o, a) for a in own]
         return out
+
+    def windowed_attributes(self, word: str) -> list[str]:
+        """The windowed templates' attributes of a word, before the offset prefix (uncached)."""
+        return [a for t in self._windowed for a in to_attributes(t(word))]
 
     @property
     def offsets(self) -> list[int]:
@@ -232,7 +245,7 @@ class Featurizer:
     @staticmethod
     def token_neighbour_attributes(attrs, offset: int) -> list[str]:
         """Token attributes ``attrs`` as seen from the token ``offset`` positions away."""
-        return [f"{offset:+d}:{a}" for a in attrs] if offset else list(attrs)
+        return [window_prefix(offset, a) for a in attrs] if offset else list(attrs)
 
     def _token_columns(self, text, tokens):
         n = len(tokens)
