@@ -40,7 +40,8 @@ class CrfWeights:
     attributes : dict
         Attribute string -> row of ``state``.
     state : numpy.ndarray
-        ``(n_attributes, n_labels)`` float64: weight of each (attribute, label).
+        ``(n_attributes + 1, n_labels)`` float64: weight of each (attribute, label);
+        the last row is zeros, the row of any attribute the model does not know.
     transition : numpy.ndarray
         ``(n_labels, n_labels)`` float64: weight of label ``i`` followed by ``j``.
     """
@@ -60,6 +61,11 @@ class CrfWeights:
         if not rows:
             return np.zeros(len(self.labels))
         return self.state[rows].sum(axis=0)
+
+    @property
+    def unknown(self) -> int:
+        """The row of :attr:`state` for attributes the model does not know (zeros)."""
+        return len(self.state) - 1
 
 
 def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]:
@@ -113,7 +119,7 @@ def read_weights(data: bytes, path=None) -> CrfWeights:
            or (src[tr] >= n_labels).any())
     if bad:
         raise ModelError("CRFsuite model with out-of-range features", path=path, offset=off_feat)
-    state = np.zeros((n_attrs, n_labels))
+    state = np.zeros((n_attrs + 1, n_labels))
     transition = np.zeros((n_labels, n_labels))
     # np.add.at: a (source, destination) pair listed twice adds up, as CRFsuite's scorer does.
     np.add.at(state, (src[st], dst[st]), feats["weight"][st])

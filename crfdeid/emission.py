@@ -23,7 +23,7 @@ from .crfweights import CrfWeights
 from .features.window import window_prefix
 
 #: Bytes of cached score vectors after which the caches start afresh (bounded memory).
-CACHE_BYTES = 64 * 2**20
+CACHE_BYTES = 32 * 2**20
 
 
 class _Rows:
@@ -66,9 +66,8 @@ class EmissionScorer:
         self.featurizer = featurizer
         self.weights = weights
         n_labels = len(weights.labels)
-        # A zero row after the last attribute stands for every attribute the model does not know.
-        self._state = np.vstack([weights.state, np.zeros((1, n_labels))])
-        self._unknown = len(weights.state)
+        self._state = weights.state
+        self._unknown = weights.unknown
         self._offsets = [0] + featurizer.offsets
         tw = featurizer.token_window
         self._tok_offsets = [0] + [o for k in range(1, tw + 1) for o in (-k, k)]

@@ -41,6 +41,55 @@ def _plan(bounds):
     return starts, lens, running
 
 
+class _SparseMax:
+    """``max_i (prev[s, i] + T[i, j])`` for a sparse ``T``, with the same values as dense.
+
+    Where ``T[i, j] == 0``, ``prev[i] + T[i, j]`` is ``prev[i]`` exactly, so the
+    maximum over those ``i`` is the largest ``prev[i]`` outside the few ``i`` with
+    a weight: it is among the top ``K`` of ``prev`` (``K`` = largest such count
+    + 1). The ``i`` with a weight are added one by one. Columns with many
+    weights are done densely. Only the values are computed here (a maximum
+    has no rounding); :func:`viterbi` picks the back pointers from them.
+    """
+
+    MAX_WEIGHTED = 8  # a column with more non-zero weights is done densely
+
+    @staticmethod
+    def worth(transition) -> bool:
+        L = len(transition)
+        return L >= 24 and np.count_nonzero(transition) <= L * L // 4
+
+    def __init__(self, transition):
+        L = len(transition)
+        nz = transition != 0
+        per_col = nz.sum(axis=0)
+        self.dense = np.flatnonzero(per_col > self.MAX_WEIGHTED)
+        self.sparse = np.flatnonzero(per_col <= self.MAX_WEIGHTED)
+        self.k = min(L, int(per_col[self.sparse].max(initial=0)) + 1)
+        self.t_dense = transition[:, self.dense]
+        self.allowed = ~nz[:, self.sparse]  # [i, j]: T[i, j] == 0
+        cols, rows = np.nonzero(nz[:, self.sparse].T)  # weighted entries grouped by column
+        self.nz_rows, self.nz_w = rows, transition[rows, self.sparse[cols]]
+        self.nz_cols, self.nz_starts = np.unique(cols, return_index=True)
+
+    def __call__(self, prev):
+        L = prev.shape[1]
+        out = np.empty(prev.shape)
+        if len(self.dense):
+            out[:, self.dense] = (prev[:, :, None] + self.t_dense).max(axis=1)
+        top = np.argpartition(prev, L - self.k, axis=1)[:, L - self.k:]
+        vals = np.take_along_axis(prev, top, axis=1)
+        order = np.argsort(-vals, axis=1, kind="stable")
+        top, vals = np.take_along_axis(top, order, axis=1), np.take_along_axis(vals, order, axis=1)
+        first = self.allowed[top].argmax(axis=1)  # (segments, sparse columns)
+        res = np.take_along_axis(vals, first, axis=1)
+        if len(self.nz_rows):
+            weighted = np.maximum.reduceat(prev[:, self.nz_rows] + self.nz_w, self.nz_starts, axis=1)
+            res[:, self.nz_cols] = np.maximum(res[:, self.nz_cols], weighted)
+        out[:, self.sparse] = res
+        return out
+
+
 def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray:
     """Best label ids of every token, each segment decoded on its own.
 
@@ -62,11 +111,15 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
     # argmax per step instead of (segments x labels x labels).
     best = np.empty(emissions.shape)
     best[starts] = score = emissions[starts]
+    step = _SparseMax(transition) if _SparseMax.worth(transition) else None
     for t in range(1, len(running)):
         k = running[t]
         pos = starts[:k] + t
         # (prev[s, i] + T[i, j]) + E[t, j], maximum over i: CRFsuite's arithmetic.
-        score = (score[:k, :, None] + transition).max(axis=1) + emissions[pos]
+        if step is None:
+            score = (score[:k, :, None] + transition).max(axis=1) + emissions[pos]
+        else:
+            score = step(score[:k]) + emissions[pos]
         best[pos] = score
     ends = starts + lens - 1
     labels[ends] = best[ends].argmax(axis=1)

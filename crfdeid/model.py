@@ -197,12 +197,19 @@ class Model:
         self.labels = list(self._tagger.labels())
         self._split = config["tokenizer"]["split_glued"]
         self._max_len = config["segment"]["max_len"]
-        self._numpy = None
-        if backend == "numpy":
-            weights = read_weights(crf_bytes, path)
+        self._numpy_tagger = None
+
+    @property
+    def _numpy(self) -> NumpyTagger | None:
+        """The numpy tagger, built on first use (a model just trained may never tag)."""
+        if self.backend != "numpy":
+            return None
+        if self._numpy_tagger is None:
+            weights = read_weights(self._crf, self.path)
             if weights.labels != self.labels:
-                raise ModelError("CRFsuite model labels differ from the weights read", path=path)
-            self._numpy = NumpyTagger(self.featurizer, weights)
+                raise ModelError("CRFsuite model labels differ from the weights read", path=self.path)
+            self._numpy_tagger = NumpyTagger(self.featurizer, weights)
+        return self._numpy_tagger
 
     # -- persistence ------------------------------------------------------------
     def __getstate__(self):
@@ -271,7 +278,9 @@ class Model:
         if saved and saved != _gazetteer_checksums(config):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=2)
-        return cls(crf, config, manifest, path=path, backend=backend)
+        model = cls(crf, config, manifest, path=path, backend=backend)
+        model._numpy  # read the weights now: a bad model fails at load, not at the first note
+        return model
 
     # -- tagging ------------------------------------------------------------------
     def _run(self, doc: Document, o_threshold, want_marginals=False):

@@ -148,3 +148,21 @@ def test_physionet_labels_and_marginals_equal_crfsuite(physionet_docs):
     for doc in docs[:20]:
         a, b = fast.marginals(doc), ref.marginals(doc)
         assert max(abs(x[k] - y[k]) for x, y in zip(a, b) for k in y) < 1e-6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch):
+    from crfdeid import inference
+    rng = np.random.default_rng(seed)
+    L = 30  # large and sparse enough for the sparse maximum
+    T = np.where(rng.random((L, L)) < 0.05, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
+    T[:, 0] = rng.integers(-3, 4, size=L)  # one column done densely
+    assert inference._SparseMax.worth(T)
+    E = rng.integers(-4, 4, size=(400, L)).astype(float)  # small integers: many exact ties
+    ends = np.cumsum(rng.integers(1, 25, size=40))
+    ends = ends[ends <= 400]
+    bounds = list(zip([0] + ends[:-1].tolist(), ends.tolist()))
+    E = E[:ends[-1]]
+    sparse = inference.viterbi(E, T, bounds)
+    monkeypatch.setattr(inference._SparseMax, "worth", staticmethod(lambda t: False))
+    assert np.array_equal(sparse, inference.viterbi(E, T, bounds))
