@@ -23,7 +23,7 @@ from .crfweights import CrfWeights
 from .features.window import window_prefix
 
 #: Bytes of cached score vectors after which the caches start afresh (bounded memory).
-CACHE_BYTES = 32 * 2**20
+CACHE_BYTES = 64 * 2**20
 
 
 class _Rows:
@@ -102,12 +102,13 @@ class EmissionScorer:
         index, unknown = self.weights.attributes, self._unknown
         rows, cols = [], []
         for r, w in enumerate(words):
-            for a in fz.word_attributes(w):
+            mine, windowed = fz.type_attributes(w)
+            for a in mine:
                 i = index.get(a, unknown)
                 if i != unknown:
                     rows.append(r * nb)
                     cols.append(i)
-            for a in fz.windowed_attributes(w):
+            for a in windowed:
                 for b, i in by_base.get(a, ()):
                     rows.append(r * nb + b)
                     cols.append(i)

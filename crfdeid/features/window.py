@@ -149,15 +149,20 @@ class Featurizer:
 
         Offset 0 is the word's own token; each windowed template runs once.
         """
-        own = self.windowed_attributes(word)
-        out = {0: self.word_attributes(word)}
+        mine, windowed = self.type_attributes(word)
+        out = {0: mine}
         for o in self._offsets:  # to_attributes(f, prefix) == prefix + each of to_attributes(f)
-            out[o] = [window_prefix(o, a) for a in own]
+            out[o] = [window_prefix(o, a) for a in windowed]
         return out
 
-    def windowed_attributes(self, word: str) -> list[str]:
-        """The windowed templates' attributes of a word, before the offset prefix (uncached)."""
-        return [a for t in self._windowed for a in to_attributes(t(word))]
+    def type_attributes(self, word: str) -> tuple[list[str], list[str]]:
+        """A word's own attributes, and the windowed templates' ones before the offset prefix.
+
+        Every template runs once (uncached).
+        """
+        per = {t: to_attributes(t(word)) for t in self._word}
+        return ([a for t in self._word for a in per[t]],
+                [a for t in self._windowed for a in per[t]])
 
     @property
     def offsets(self) -> list[int]:
