@@ -138,21 +138,11 @@ class EmissionScorer:
         if not n:
             return out
         words = [t.text for t in tokens]
-        ids = self._words.ids(words, self._word_blocks)
-        vec = self._words.data
-        out += vec[ids, 0]
-        for b, o in enumerate(self._offsets[1:], 1):
-            m = abs(o)
-            if o < 0:  # token i sees word i - m; the pad when that is position -1
-                if m < n:
-                    out[m:] += vec[ids[:n - m], b]
-                if m <= n:
-                    out[m - 1] += self._pad[o]
-            else:  # token i sees word i + m; the pad when that is position n
-                if m < n:
-                    out[:n - m] += vec[ids[m:], b]
-                if m <= n:
-                    out[n - m] += self._pad[o]
+        ids = self._words.ids(words, self._word_blocks)  # may grow .data: look it up after
+        _add_window(out, self._words.data, ids, self._offsets)
+        for o, pad in self._pad.items():  # the position just outside the text (-1 or n)
+            if abs(o) <= n:
+                out[abs(o) - 1 if o < 0 else n - o] += pad
         if fz.bigrams:
             index, unknown = self.weights.attributes, self._unknown
             pairs = fz.bigram_attributes(words)
@@ -160,13 +150,18 @@ class EmissionScorer:
             out += self._state[[index.get(x, unknown) for _, x in pairs]]
         if fz.feature_set["token"]:
             keys = fz.token_attributes(text, tokens)
-            tids = self._tokens.ids(keys, self._token_blocks)
-            tvec = self._tokens.data
-            out += tvec[tids, 0]
-            for b, o in enumerate(self._tok_offsets[1:], 1):
-                # Token i gets what token i + o has for offset o (nothing outside the text).
-                if o < 0 and -o < n:
-                    out[-o:] += tvec[tids[:n + o], b]
-                elif o > 0 and o < n:
-                    out[:n - o] += tvec[tids[o:], b]
+            ids = self._tokens.ids(keys, self._token_blocks)
+            _add_window(out, self._tokens.data, ids, self._tok_offsets)
         return out
+
+
+def _add_window(out, table, ids, offsets) -> None:
+    """``out[i] += table[ids[i + o], b]`` for the ``b``-th offset ``o`` (nothing outside the text)."""
+    n = len(ids)
+    for b, o in enumerate(offsets):
+        if o <= -n or o >= n:
+            continue
+        if o < 0:  # token i sees token i + o = i - |o|
+            out[-o:] += table[ids[:n + o], b]
+        else:
+            out[:n - o] += table[ids[o:], b]

@@ -97,6 +97,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="also tag one single-line synthetic note of this size")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend of the in-process measurements (default: numpy)")
+    p.add_argument("--max-jobs", type=int, default=2, metavar="N",
+                   help="time the tag CLI with --jobs 1..N (default 2; 1 on a shared machine)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     return p
 
@@ -166,7 +168,7 @@ def run(args, say) -> dict:
         res["ratio_cpu_end_to_end_vs_crfsuite"] = round(cpu_e2e / cpu_crf, 1) if cpu_crf else None
         tokens = res["tag_end_to_end"]["tokens"]
         res["jobs"] = {}
-        for jobs in (1, 2):
+        for jobs in range(1, max(1, args.max_jobs) + 1):
             say(f"tag CLI --jobs {jobs}")
             r = child.run("tag", model_path, corpus, work / f"jobs{jobs}", jobs)
             r["tokens_per_s"] = round(tokens / r["seconds"]) if r["seconds"] else None
