@@ -53,14 +53,16 @@ def _parser() -> argparse.ArgumentParser:
                         "a patient's notes share surrogates and date offset (default: the reader's "
                         "patient, else the i2b2 record prefix NNN-, else the document id)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
+                   help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return p
 
 
-def _init_worker(model_path):
+def _init_worker(model_path, backend="numpy"):
     global _MODEL
     from .model import Model
-    _MODEL = Model.load(model_path)
+    _MODEL = Model.load(model_path, backend=backend)
 
 
 def _result(doc, tagged):
@@ -151,7 +153,7 @@ def main(argv=None) -> int:
         print("error: --o-threshold must be in (0, 1]", file=sys.stderr)
         return 2
     try:
-        model = Model.load(args.model)
+        model = Model.load(args.model, backend=args.backend)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -180,7 +182,7 @@ def main(argv=None) -> int:
     if args.jobs > 1:
         import multiprocessing as mp
         pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
-            args.jobs, _init_worker, (model.path,))
+            args.jobs, _init_worker, (model.path, args.backend))
         results = pool.imap(_tag_one, items, chunksize=8)
     else:  # in batches (the numpy backend labels several documents at once)
         results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))

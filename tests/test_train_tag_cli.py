@@ -87,6 +87,19 @@ def test_jobs_give_the_same_output(model_path, tmp_path):
     assert outs[0] == outs[1] and outs[0].count("\n") == 6
 
 
+def test_backends_give_the_same_output(model_path, tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    for i in range(4):
+        (src / f"n{i}.txt").write_text(NOTE.replace("Lee", f"Lee{i}"))
+    outs = []
+    for backend in ("numpy", "crfsuite"):
+        assert tag.main(["--model", str(model_path), "--output-format", "jsonl", "--backend", backend,
+                         "--output-dir", str(tmp_path / backend), str(src), "--quiet"]) == 0
+        outs.append((tmp_path / backend / "tagged.jsonl").read_text())
+    assert outs[0] == outs[1] and outs[0].count("\n") == 4 and '"spans": []' not in outs[0]
+
+
 def test_o_threshold_option_adds_spans(model_path, tmp_path, capsys):
     src = tmp_path / "n.txt"
     src.write_text(NOTE * 3)

@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--large-note-mb", type=float, default=0, metavar="MB",
                    help="also tag one single-line synthetic note of this size")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
-                   help="tagging backend of the in-process measurements (default: numpy)")
+                   help="tagging backend measured (default: numpy)")
     p.add_argument("--max-jobs", type=int, default=2, metavar="N",
                    help="time the tag CLI with --jobs 1..N (default 2; 1 on a shared machine)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
@@ -170,20 +170,21 @@ def run(args, say) -> dict:
         res["jobs"] = {}
         for jobs in range(1, max(1, args.max_jobs) + 1):
             say(f"tag CLI --jobs {jobs}")
-            r = child.run("tag", model_path, corpus, work / f"jobs{jobs}", jobs)
+            r = child.run("tag", model_path, corpus, work / f"jobs{jobs}", jobs, args.backend)
             r["tokens_per_s"] = round(tokens / r["seconds"]) if r["seconds"] else None
             res["jobs"][str(jobs)] = r
         n = args.memory_notes or (10 if quick else 250)
         res["memory"] = {}
         for k in (n, 4 * n):
             say(f"tag CLI on {k} synthetic notes (peak RSS)")
-            res["memory"][str(k)] = child.run("tag", model_path, f"synth:{k},21", work / f"mem{k}")
+            res["memory"][str(k)] = child.run("tag", model_path, f"synth:{k},21", work / f"mem{k}",
+                                              1, args.backend)
         if args.large_note_mb:
             say(f"tag CLI on one {args.large_note_mb} MB single-line note")
             big = work / "large" / "large.txt"
             big.parent.mkdir()
             size = _large_note(big, args.large_note_mb)
-            r = child.run("tag", model_path, f"text:{big}", work / "large-out")
+            r = child.run("tag", model_path, f"text:{big}", work / "large-out", 1, args.backend)
             res["large_note"] = dict(r, bytes=size)
     finally:
         tmp.cleanup()

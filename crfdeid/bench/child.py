@@ -2,7 +2,7 @@
 
 ``python -m crfdeid.bench.child train CONFIG OUTPUT TRAIN_SPEC [MAX_ITER]`` trains a
 model on ``TRAIN_SPEC`` with ``CONFIG`` and saves it; ``... tag MODEL SPEC OUT_DIR
-[JOBS]`` runs the tag CLI. Both print one JSON line: ``seconds`` (wall clock of
+[JOBS [BACKEND]]`` runs the tag CLI. Both print one JSON line: ``seconds`` (wall clock of
 the work, interpreter start-up excluded), ``cpu_seconds`` (user + system, workers
 included), ``peak_rss_mb`` (``VmHWM`` of this process) and ``children_peak_rss_mb``
 (largest ``--jobs`` worker, ``ru_maxrss``: it counts pages shared with this process).
@@ -39,11 +39,11 @@ def _train(config, output, spec, max_iter=None) -> dict:
             "crfsuite_seconds": st.get("train_seconds")}
 
 
-def _tag(model, spec, out_dir, jobs=1) -> dict:
+def _tag(model, spec, out_dir, jobs=1, backend="numpy") -> dict:
     from .. import tag
     t0 = time.perf_counter()
     rc = tag.main(["--model", model, "--output-format", "i2b2", "--output-dir", out_dir,
-                   "--jobs", str(jobs), "--quiet", spec])
+                   "--jobs", str(jobs), "--backend", backend, "--quiet", spec])
     return {"seconds": round(time.perf_counter() - t0, 2), "exit_code": rc}
 
 
