@@ -85,6 +85,8 @@ def text_patterns(text: str, tokens) -> list[list[str]]:
 
 
 _YEAR = regex.compile(r"(?:19|20)\d\d")
+_MONTH_RX = regex.compile(MONTH)
+_DAY_RX = regex.compile(_DAY)
 _REAL = regex.compile(r"\d+\.\d+")
 
 
@@ -119,8 +121,8 @@ def word_patterns(w: str) -> dict:
     if len(w) >= 3 and any(c.isdigit() for c in w) and any(c.isalpha() for c in w) and w.isalnum():
         out["alnum_id"] = True
     lw = w.lower()
-    if regex.fullmatch(MONTH, lw):
+    if _MONTH_RX.fullmatch(lw):
         out["month"] = True
-    elif regex.fullmatch(_DAY, lw):
+    elif _DAY_RX.fullmatch(lw):
         out["weekday"] = True
     return out
