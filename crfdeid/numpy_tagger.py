@@ -34,6 +34,17 @@ def best_phi(marginal, t, others, prev) -> str:
     return ("I-" if prev != OUTSIDE and prev[2:] == sub else "B-") + sub
 
 
+def _chunks(bounds, size):
+    """``(first, end, bounds - first)`` of consecutive segments holding about ``size`` tokens."""
+    b = np.asarray(bounds, dtype=np.intp).reshape(-1, 2)
+    i = 0
+    while i < len(b):
+        first = b[i, 0]
+        stop = max(i + 1, int(np.searchsorted(b[:, 1], first + size, side="right")))
+        yield first, b[stop - 1, 1], b[i:stop] - first
+        i = stop
+
+
 class NumpyTagger:
     """Label tokenized documents with a model's weights.
 
@@ -74,14 +85,22 @@ class NumpyTagger:
         bounds = [(a + off, b + off) for (_, _, segs), off in zip(items, offsets.tolist())
                   for a, b in segs]
         allscores = np.concatenate(scores) if scores else np.zeros((0, len(self.labels)))
-        y = inference.viterbi(allscores, self.transition, bounds)
+        del scores
+        y = np.zeros(len(allscores), dtype=np.intp)
         probs = None
-        if want_marginals or o_threshold is not None:
-            probs = inference.marginals(allscores, self.transition, bounds)
-        else:  # P(O) only of PHI tokens (confidences): only segments with PHI
-            phi = np.flatnonzero(y != self._outside)
-            if len(phi):
-                probs = self._marginals_of(allscores, bounds, phi)
+        # A chunk of segments at a time: inference temporaries stay small on a huge note.
+        for a, b, sub in _chunks(bounds, BATCH_TOKENS):
+            s = allscores[a:b]
+            y[a:b] = inference.viterbi(s, self.transition, sub)
+            if want_marginals or o_threshold is not None:
+                p = inference.marginals(s, self.transition, sub)
+            else:  # P(O) only of PHI tokens (confidences): only segments with PHI
+                phi = np.flatnonzero(y[a:b] != self._outside)
+                p = self._marginals_of(s, sub, phi) if len(phi) else None
+            if p is not None:
+                if probs is None:
+                    probs = np.full(allscores.shape, np.nan)
+                probs[a:b] = p
         return [self._finish(y[a:b], None if probs is None else probs[a:b], o_threshold, want_marginals)
                 for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
 

@@ -166,3 +166,12 @@ def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch
     sparse = inference.viterbi(E, T, bounds)
     monkeypatch.setattr(inference._SparseMax, "worth", staticmethod(lambda t: False))
     assert np.array_equal(sparse, inference.viterbi(E, T, bounds))
+
+
+def test_small_inference_chunks_change_nothing(models, docs, monkeypatch):
+    from crfdeid import numpy_tagger
+    fast, ref = models
+    monkeypatch.setattr(numpy_tagger, "BATCH_TOKENS", 37)  # segments split across many chunks
+    got = list(fast.tag_many(docs, 0.95)) + list(fast.tag_many(docs, None))
+    want = [ref.tag(d, 0.95) for d in docs] + [ref.tag(d, None) for d in docs]
+    assert [(g.spans, g.meta["confidence"]) for g in got] == [(w.spans, w.meta["confidence"]) for w in want]
