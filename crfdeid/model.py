@@ -17,9 +17,9 @@ labels of the whole document at once (:func:`crfdeid.bio.decode`).
 Tagging has two backends giving the same labels: ``"numpy"`` (default) reads
 the CRFsuite weights once (:mod:`crfdeid.crfweights`), scores tokens from
 cached per-word-type score vectors (:mod:`crfdeid.emission`) and runs Viterbi
-and forward-backward over all segments of a document at once
-(:mod:`crfdeid.inference`); ``"crfsuite"`` hands attribute strings to
-``pycrfsuite.Tagger``. Training always uses CRFsuite.
+and forward-backward over all segments of a batch of documents at once
+(:mod:`crfdeid.inference`, :mod:`crfdeid.numpy_tagger`); ``"crfsuite"`` hands
+attribute strings to ``pycrfsuite.Tagger``. Training always uses CRFsuite.
 """
 
 from __future__ import annotations
