@@ -73,31 +73,18 @@ def test_failed_document_is_reported_not_written_and_exit_1(model_path, tmp_path
     assert "bad" in err and "1 failed" in err and "Secretname" not in err
 
 
-def test_jobs_give_the_same_output(model_path, tmp_path):
+@pytest.mark.parametrize("option, values", [("--jobs", ("1", "2")), ("--backend", ("numpy", "crfsuite"))])
+def test_options_give_the_same_output(model_path, tmp_path, option, values):
     src = tmp_path / "in"
     src.mkdir()
     for i in range(6):
         (src / f"n{i}.txt").write_text(NOTE.replace("Lee", f"Lee{i}"))
     outs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"out{jobs}.jsonl"
-        assert tag.main(["--model", str(model_path), "--output-format", "jsonl", "--jobs", jobs,
-                         "--output-dir", str(tmp_path / f"o{jobs}"), str(src), "--quiet"]) == 0
-        outs.append((tmp_path / f"o{jobs}" / "tagged.jsonl").read_text())
-    assert outs[0] == outs[1] and outs[0].count("\n") == 6
-
-
-def test_backends_give_the_same_output(model_path, tmp_path):
-    src = tmp_path / "in"
-    src.mkdir()
-    for i in range(4):
-        (src / f"n{i}.txt").write_text(NOTE.replace("Lee", f"Lee{i}"))
-    outs = []
-    for backend in ("numpy", "crfsuite"):
-        assert tag.main(["--model", str(model_path), "--output-format", "jsonl", "--backend", backend,
-                         "--output-dir", str(tmp_path / backend), str(src), "--quiet"]) == 0
-        outs.append((tmp_path / backend / "tagged.jsonl").read_text())
-    assert outs[0] == outs[1] and outs[0].count("\n") == 4 and '"spans": []' not in outs[0]
+    for value in values:
+        assert tag.main(["--model", str(model_path), "--output-format", "jsonl", option, value,
+                         "--output-dir", str(tmp_path / value), str(src), "--quiet"]) == 0
+        outs.append((tmp_path / value / "tagged.jsonl").read_text())
+    assert outs[0] == outs[1] and outs[0].count("\n") == 6 and '"spans": []' not in outs[0]
 
 
 def test_o_threshold_option_adds_spans(model_path, tmp_path, capsys):
