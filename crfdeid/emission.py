@@ -35,7 +35,7 @@ class _Rows:
         self.data = np.zeros((256, blocks, n_labels))
 
     def ids(self, keys, fill) -> np.ndarray:
-        """Row of every key; ``fill(new_keys, first_row)`` returns the new rows' scores."""
+        """Row of every key; ``fill(new_keys)`` returns the new keys' score blocks."""
         index = self.index
         new = [k for k in dict.fromkeys(keys) if k not in index]
         if new:
@@ -122,7 +122,7 @@ class EmissionScorer:
     def _token_blocks(self, keys):
         nb = self.featurizer.token_neighbour_attributes
         offs = self._tok_offsets
-        # Block o: what a token's attributes give the token o places before it (prefix "o:").
+        # Block o: the token's attributes with the prefix "o:", as token k - o sees token k.
         return self._blocks([[nb(k, o) for o in offs] for k in keys], len(offs))
 
     def clear_cache(self) -> None:
