@@ -142,7 +142,8 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
     starts, lens, running = _plan(bounds)
     if not len(lens):
         return np.zeros(emissions.shape)
-    expe = np.exp(np.maximum(emissions - emissions.max(axis=1, keepdims=True), _FLOOR))
+    expe = emissions - emissions.max(axis=1, keepdims=True)
+    np.exp(np.maximum(expe, _FLOOR, out=expe), out=expe)
     expt = np.exp(transition)
     alpha = np.empty(expe.shape)
     alpha[starts] = a = expe[starts] / expe[starts].sum(axis=1, keepdims=True)
@@ -160,5 +161,7 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
         pos = ends[:k] - r
         b = (b[:k] * expe[pos + 1]) @ expt.T
         beta[pos] = b = b / b.sum(axis=1, keepdims=True)
-    p = alpha * beta
-    return p / p.sum(axis=1, keepdims=True)
+    del expe
+    alpha *= beta
+    alpha /= alpha.sum(axis=1, keepdims=True)
+    return alpha

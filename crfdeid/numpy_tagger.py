@@ -17,8 +17,9 @@ from . import inference
 from .bio import OUTSIDE
 from .emission import EmissionScorer
 
-#: Tokens per batch of documents labelled together (memory stays bounded).
-BATCH_TOKENS = 20_000
+#: Tokens per batch of documents labelled together: enough to amortise the per-step
+#: numpy calls, small enough that the batch's arrays stay a few MB.
+BATCH_TOKENS = 5_000
 
 
 def best_phi(marginal, t, others, prev) -> str:
