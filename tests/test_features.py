@@ -164,3 +164,13 @@ def test_rank_buckets_separate_frequent_and_rare_entries():
     assert rank("zzqxv") == {}
     fz = Featurizer({"groups": {"dictionary": True}, "window": 0, "token_window": 0})
     assert "g:sur_rare" in fz.featurize_text("Ruuska")[0]  # census tail, not in the top 20000
+
+
+def test_a_resolved_set_keeps_its_templates_when_a_group_gains_one():
+    """A model's saved feature set must not pick up templates added to its groups later."""
+    old = resolve_feature_set(ALL)
+    old["word"] = [t for t in old["word"] if t != "rank.v1"]           # as saved before rank.v1
+    old["token"] = [t for t in old["token"] if t != "case_context.v1"]
+    again = resolve_feature_set(old)
+    assert "rank.v1" not in again["word"] and "case_context.v1" not in again["token"]
+    assert again == resolve_feature_set(again)

@@ -75,7 +75,10 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
     on = [g for g in GROUPS if groups.get(g)]
     word = [t for g in on for t in GROUPS[g]["word"]] + list(fs["extra_word"] or [])
     token = [t for g in on for t in GROUPS[g]["token"]] + list(fs["extra_token"] or [])
-    if spec.get("word") is not None and not groups:
+    resolved = all(spec.get(k) is not None for k in ("word", "token", "windowed"))
+    if resolved or (spec.get("word") is not None and not groups):
+        # Explicit lists win over groups: a model keeps the templates it was trained
+        # with even after a group gains new ones.
         word, token = list(spec["word"]), list(spec.get("token") or [])
     windowed = fs["windowed"]
     if windowed is None:
