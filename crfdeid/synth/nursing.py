@@ -7,8 +7,8 @@ import random
 
 from . import persona as ps
 from .builder import NoteBuilder
-from .nursing_events import EVENTS, social_line
-from .phrases import PLAN, SYSTEMS, fill
+from .nursing_events import EVENTS, ROLES, social_line
+from .phrases import PLAN, SHIFT, SYSTEMS, fill
 
 HEADERS = ["NPN 7P-7A", "NPN 7A-7P", "Nursing Progress Note", "NURSING PROGRESS NOTE 0700-1900",
            "MICU NPN", "CCU NURSING NOTE", "CSRU NPN 1900-0700", "Nursing Admission Note",
@@ -18,35 +18,58 @@ ABBREVIATIONS = frozenset("""HR BP SR ST K MG O2 NC ABG CPAP PEEP FIO2 TF NPO BM
 WBC MRSA CX PICC INR PTT CVP PAD NTG MAP GCS CIWA PERRL MAE RT RR CXR TMAX PVC'S PS AC FM RISS FS
 UO NS OR ED PACU DNR DNI HCP SW MD RN ICU MICU CCU CT MRI EKG GI SBP KCL MEQ OOB AM PM
 A/P I/O NT/ND SICU CSRU NPN NBP ABP PAP CO/CI SVR CA RSBI FFP SQ PLT HCT CK
-CRRT LOS VRE TLC PIV LE IJ SC PRBC DUODERM""".split())
+CRRT LOS VRE TLC PIV LE IJ SC PRBC DUODERM PSV IPS SIMV BIPAP OSH HO NP EP SVT NSR AF NAD IR
+D5W KVO VT CV GU ID HD DNR/DNI""".split())
 
-def _sentence(text: str) -> str:
-    """Mixed-case nursing style: ward abbreviations stay upper case, other words lower."""
-    return " ".join(w if w.strip(".,:;()-+?") in ABBREVIATIONS else w.lower()
-                    for w in text.split(" "))
+def _sentence(text: str, capital: bool = False) -> str:
+    """Mixed-case nursing style: ward abbreviations stay upper case, other words lower.
+
+    A word starting a sentence (``capital`` for the first one, then any word after
+    ``.`` or ``:``) is capitalized, so a capital letter alone does not mark a name.
+
+    >>> _sentence("NEURO: PT ALERT. SLEPT WELL", capital=True)
+    'Neuro: Pt alert. Slept well'
+    """
+    out = []
+    for w in text.split(" "):
+        word = w if w.strip(".,:;()-+?") in ABBREVIATIONS else w.lower()
+        if capital and word[:1].isalpha():
+            word = word[0].upper() + word[1:]
+        out.append(word)
+        capital = word.endswith((".", ":")) if word else capital
+    return " ".join(out)
 
 
 def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one nursing note about ``p`` on ``day`` into ``b``."""
     mode = rng.choices(["upper", "mixed", "lower"], weights=[50, 40, 10])[0]
     start = len(b)
-    b.style = _sentence if mode == "mixed" else None
+    b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
     b.phi_style = str.lower if mode == "mixed" and rng.random() < 0.2 else None
     header = rng.choice(HEADERS)
-    if rng.random() < 0.5:
-        b.line(header, " ", ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}/{Y}",
-                                                                         "{mm}/{dd}/{Y}", "{m}/{d}/{y}"]))))
+    date = ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}", "{m}/{d}/{Y}", "{mm}/{dd}/{Y}",
+                                                       "{m}/{d}/{y}", "{m}-{d}-{y}"])))
+    where = rng.random()
+    if where < 0.4:
+        b.line(header, " ", date)
+    elif where < 0.6:  # the note opens with its date
+        b.line(date, rng.choice([" ", "\n", " - "]), header)
     else:
         b.line(header)
     events = rng.sample(range(len(EVENTS)), rng.choice([0, 1, 1, 2, 2, 3, 4]))
     for i in events:
         EVENTS[i](rng, p, day, b)
+    # most of a real shift note is PHI-free: trends, vent and drip changes, transfers to units
+    for phrase in rng.sample(SHIFT, rng.choice([0, 1, 2, 2, 3, 4])):
+        b.line(fill(rng, phrase), ".")
     for name in SYSTEMS:
         if rng.random() < (0.8 if name != "HEME" else 0.3):
             b.add(rng.choice([f"{name}: ", f"{name}- ", f"{name} "]))
             b.add(". ".join(fill(rng, ph) for ph in rng.sample(SYSTEMS[name], rng.randint(1, 4))))
-            if name == "CV" and rng.random() < 0.25:
-                b.add(". ", *ps.doctor_name(rng, rng.choice(p.doctors)), " AWARE")
+            if rng.random() < 0.15:
+                # real notes say "HO aware" far more often than "Dr. X aware"
+                b.add(". ", *(ps.doctor_name(rng, rng.choice(p.doctors)) if rng.random() < 0.35
+                              else [rng.choice(ROLES)]), rng.choice([" AWARE", " NOTIFIED", " MADE AWARE"]))
             b.line(".")
     if rng.random() < 0.85:
         social_line(rng, p, day, b)

@@ -43,8 +43,7 @@ def _consult(rng, p, day, b):
 
 
 def _transfer(rng, p, day, b):
-    b.line("PLAN FOR TRANSFER TO ", ("DEPARTMENT", f"{rng.choice(ps.pool('surnames')[:300])} "
-                                                   f"{rng.randint(2, 14)}"),
+    b.line("PLAN FOR TRANSFER TO ", ("DEPARTMENT", ps.ward(rng)),
            " WHEN BED AVAILABLE. ", rng.choice(["BED ", "RM ", "ROOM "]),
            ("ROOM", str(rng.randint(1, 40)) + rng.choice(["", "", "A", "B"])), ".")
 
@@ -153,9 +152,8 @@ def _family_home(rng, p, day, b):
 
 
 def _ward(rng, p, day, b):
-    b.line(rng.choice(["TRANSFERRED TO ", "PT TO GO TO ", "BED ASSIGNED ON ", "TO "]),
-           ("DEPARTMENT", rng.choice(ps.pool("surnames")[:300]) +
-            (f" {rng.randint(2, 14)}" if rng.random() < 0.5 else "")),
+    b.line(rng.choice(["TRANSFERRED TO ", "PT TO GO TO ", "BED ASSIGNED ON ", "TO ", "TRANSFER TO ",
+                       "AWAITING BED ON ", "CALLED REPORT TO "]), ("DEPARTMENT", ps.ward(rng)),
            rng.choice([" WHEN BED AVAILABLE", " IN AM", "", " TODAY"]), ".")
 
 
@@ -169,10 +167,99 @@ def _dialysis(rng, p, day, b):
            _date(rng, day + dt.timedelta(days=2)), ". ", rng.choice(["K 5.1", "K 4.2"]), ".")
 
 
+#: Clinicians named by role (not PHI), in the contexts where names also occur ("HO aware", "d/w renal").
+ROLES = ["HO", "HO", "HO", "HO", "MD", "MD", "NP", "PA", "TEAM", "MICU TEAM", "CCU HO", "MICU HO",
+         "SICU RESIDENT", "RESIDENT", "FELLOW", "INTERN", "ATTENDING", "RENAL", "CARDS", "EP", "NEURO",
+         "SURGERY", "CHARGE RN", "RT"]
+
+
+def _clinician(rng, p):
+    """A clinician named in passing (title outside the span), or about a third of the time a role."""
+    if rng.random() < 0.35:
+        return [rng.choice(ROLES)]
+    who = rng.choice(p.doctors + p.nurses[:1])
+    return rng.choice([["DR. ", ("DOCTOR", who.last)], ["DR ", ("DOCTOR", who.last)], [("DOCTOR", who.last)],
+                       ["DR. ", ("DOCTOR", who.last)], [("DOCTOR", f"{who.first} {who.last}")],
+                       [("DOCTOR", who.first)], [("DOCTOR", f"{who.first[0]}. {who.last}")]])
+
+
+def _aware(rng, p, day, b):
+    b.line(fill(rng, rng.choice(["SBP {70|80}'S", "HR {130|140|150}'S", "UO {5-20}CC/HR X{2|3} HRS",
+                                 "TEMP {101.0-103.5}", "K {2.8-3.2}", "HCT {20-24}", "FS {40-60}", "RR {30|40}'S"])),
+           rng.choice([", ", ". "]), *_clinician(rng, p), rng.choice([" AWARE", " MADE AWARE", " NOTIFIED"]),
+           rng.choice(["", ", NO NEW ORDERS", ", WILL CONT TO MONITOR", " AND IN TO SEE PT"]), ".")
+
+
+def _per(rng, p, day, b):
+    nurse = rng.choice(p.nurses)
+    b.line(rng.choice([["PER ", ("DOCTOR", nurse.first), " RN"], ["PER ", ("DOCTOR", nurse.first)],
+                       ["REPORT FROM ", ("DOCTOR", nurse.first), rng.choice([" RN", ""])],
+                       ["PER ", *_clinician(rng, p)], ["AS PER ", *_clinician(rng, p)]]),
+           rng.choice([", PT SLEPT MOST OF THE NIGHT", " PT WAS AGITATED EARLIER", ", NO EVENTS ON DAYS",
+                       " OK TO ADVANCE DIET", ", HOLD TF AFTER MN", ", HEPARIN TO BE RESTARTED"]), ".")
+
+
+def _discussed(rng, p, day, b):
+    b.line(rng.choice(["D/W ", "D/W ", "DISCUSSED W/ ", "SPOKE W/ ", "CALLED "]), *_clinician(rng, p),
+           rng.choice([" RE: ", ", ", " ABOUT "]), rng.choice(["LOW UO", "K REPLETION", "PAIN MGMT", "NEW ALINE",
+                                                            "WEANING PLAN", "BLOOD CX RESULTS"]),
+           rng.choice([", WILL FOLLOW", ". ORDERS RECEIVED", ", NO CHANGES", ""]), ".")
+
+
+def _outside(rng, p, day, b):
+    """A hospital named the way transfer lines do: first word or acronym, often with the word hospital."""
+    name = rng.choice([p.other_hospital, p.hospital, rng.choice(ps.pool("hospitals"))])
+    form = ps.hospital_acronym(name) if rng.random() < 0.35 else ps.hospital_form(rng, name)
+    if rng.random() < 0.3 and len(form.split()) == 1:
+        form += rng.choice([" HOSPITAL", " HOSP", " REHAB", " MEDICAL CENTER"])
+    b.line(rng.choice(["TRANSFERRED FROM ", "TRANSFER TO ", "TRANSFERRED TO ", "ADMITTED TO ", "SENT TO ",
+                       "PT FROM ", "SCREENED BY ", "BED OFFERED AT ", "CALLED "]),
+           ("HOSPITAL", form), rng.choice([" FOR ", " ON ", " ", " - "]),
+           rng.choice([_date(rng, day, ("{m}/{d}",)), "CATH", "REHAB", "FURTHER MGMT", "EVAL", "PLACEMENT"]),
+           rng.choice([".", ". OSH RECORDS IN CHART.", ", REPORT CALLED.", ""]))
+
+
+def _family_named(rng, p, day, b):
+    rel, who = rng.choice(p.family) if p.family else ("friend", ps.person(rng))
+    rel = rel.upper()
+    name = ("PATIENT", who.first if rng.random() < 0.7 else f"{who.first} {who.last}")
+    b.line(*rng.choice([["PT'S ", rel, " ", name], [name, " (", rel, ")"], [name, ", ", rel, ","],
+                        ["SPOKE WITH ", rel, " ", name], ["UPDATED ", rel, " ", name],
+                        [rel, " ", name, " AND ", rng.choice(["SON ", "DAUGHTER ", "SISTER "]),
+                         ("PATIENT", ps.person(rng).first)]]),
+           rng.choice([" IN TO VISIT", " CALLED FOR UPDATE", " AT BEDSIDE", " WILL BE IN TOMORROW",
+                       " ASKING ABOUT PLAN"]),
+           ".")
+
+
+def _dated(rng, p, day, b):
+    when = day - dt.timedelta(days=rng.randint(0, 6))
+    if rng.random() < 0.35:  # the date first, as a sentence of its own
+        b.line(_date(rng, when, ("{m}/{d}",)), rng.choice([" ", ": ", " - "]), rng.choice(
+            ["EXTUBATED", "PICC PLACED", "TRANSFERRED FROM OSH", "INTUBATED FOR RESP DISTRESS", "CT NEG",
+             "STARTED ON LEVOPHED", "LAST DOSE OF VANCO"]), ".")
+        return
+    b.line(rng.choice(["LINE PLACED ", "INTUBATED ", "LAST BM ", "SPUTUM CX ", "PICC PLACED ", "FOLEY CHANGED ",
+                       "ON ABX SINCE ", "CXR ", "EXTUBATED ", "ADMITTED "]),
+           rng.choice([[_date(rng, when, ("{m}/{d}",))], ["(", _date(rng, when, ("{m}/{d}",)), ")"],
+                       ["ON ", _date(rng, when, ("{m}/{d}", "{m}/{d}/{y}"))]]),
+           rng.choice([".", ", RESULTS PENDING.", " - NEG.", f", DAY {rng.randint(2, 9)} OF ABX."]))
+
+
+def _past_history(rng, p, day, b):
+    items = rng.sample(["CABG", "CVA", "MI", "AVR", "HIP FX", "PNA", "TURP", "CHOLE", "PPM", "AAA REPAIR"],
+                       rng.randint(1, 3))
+    b.add(rng.choice(["PMH: ", "HX: ", "PMHX ", "S/P "]))
+    for n, item in enumerate(items):
+        b.add(", " if n else "", item, " ", *ps.past_year(rng, p))
+    b.line(rng.choice([".", ", HTN, DM2.", ", COPD ON HOME O2."]))
+
+
 EVENTS = [_admitted, _named, _consult, _transfer, _received, _notified, _fall, _meeting,
           _code_status, _pcp, _history, _holiday, _dialysis, _rehab, _two_doctors,
           _from_hospital, _visitor, _doctor_in, _dispo, _dispo, _sent, _family_home, _ward,
-          _doctor_in, _named]
+          _doctor_in, _named, _aware, _per, _discussed, _outside, _outside, _outside, _family_named, _dated,
+          _dated, _past_history, _ward]
 
 
 def social_line(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
