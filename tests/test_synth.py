@@ -103,6 +103,55 @@ def test_look_alike_non_phi_is_not_labelled(docs200):
                 assert not any(sp.start <= m.start() < sp.end for sp in d.spans), (d.doc_id, word)
 
 
+@pytest.mark.parametrize("pattern", [
+    r"\b(?:AC|SIMV) \d{3}X\d{1,2}",          # vent settings AC 600X14X5
+    r"\bPSV \d{1,2}/\d{1,2}",                # pressure support 15/5
+    r"\b\d{1,2}IPS\b",                      # 12IPS
+    r"\bTO \d{2,3}/\d{2,3}",                 # BP dropped to 84/40
+    r"\b\dUPRBC\b",                         # 2UPRBC
+    r"\bD5 1/2 ?NS\b",                       # fluids
+    r"\bFROM \d+ TO \d+",                    # drips and settings weaned from 8 to 5
+    r"\bIN SYNCH\b",                         # clinical word after "in"
+    r"\bTO BASELINE\b",                      # clinical word after "to"
+])
+def test_real_note_look_alikes_occur_unlabelled(docs200, pattern):
+    hits = 0
+    for d in docs200:
+        for m in re.finditer(pattern, d.text, re.IGNORECASE):
+            hits += 1
+            assert not any(sp.start < m.end() and m.start() < sp.end for sp in d.spans), (d.doc_id, m.start())
+    assert hits >= 1, pattern
+
+
+@pytest.mark.parametrize("before, subtypes", [
+    (r"(?:PER|REPORT FROM|D/W|DISCUSSED W/|SPOKE W/) (?:DR\.? )?", {"DOCTOR"}),
+    (r"(?:TRANSFER|TRANSFERRED) TO ", {"HOSPITAL", "DEPARTMENT", "CITY"}),
+    (r"(?:WIFE|SON|DAUGHTER) ", {"PATIENT"}),
+    (r"(?:PLACED|INTUBATED|EXTUBATED|LAST BM|SINCE|CX|CXR) (?:ON )?\(?", {"DATE"}),
+])
+def test_nursing_phi_contexts(docs200, before, subtypes):
+    # the ways ICU nursing notes mention clinicians, transfers, family and dates in passing
+    found = Counter()
+    for d in docs200:
+        if d.meta["note_type"] != "nursing":
+            continue
+        for sp in d.spans:
+            if re.search(f"(?i){before}$", d.text[max(0, sp.start - 30):sp.start]):
+                found[sp.subtype] += 1
+    assert sum(found[s] for s in subtypes) >= 2, found
+
+
+def test_mixed_case_notes_capitalize_sentences_not_only_names(docs200):
+    # otherwise a capital letter alone would mark a name in mixed-case notes
+    starts = 0
+    for d in docs200:
+        if d.meta["note_type"] != "nursing" or d.text.isupper() or d.text.islower():
+            continue
+        for m in re.finditer(r"(?:^|\. )([A-Z][a-z]+)\b", d.text, re.MULTILINE):
+            starts += not any(sp.start <= m.start(1) < sp.end for sp in d.spans)
+    assert starts >= 50
+
+
 def test_round_trip_through_i2b2(tmp_path, docs200):
     some = docs200[:25]
     assert io.write(some, "i2b2", tmp_path) == 25

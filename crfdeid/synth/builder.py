@@ -47,6 +47,11 @@ class NoteBuilder:
             else:  # a nested list of pieces
                 self.add(*piece)
 
+    @property
+    def at_line_start(self) -> bool:
+        """True when the next piece starts a line (or the note)."""
+        return not self._parts or self._parts[-1].endswith("\n")
+
     def line(self, *pieces) -> None:
         """Append pieces and a line break."""
         self.add(*pieces)

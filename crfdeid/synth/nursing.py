@@ -7,7 +7,8 @@ import random
 
 from . import persona as ps
 from .builder import NoteBuilder
-from .phrases import PLAN, SYSTEMS, fill
+from .nursing_events import EVENTS, ROLES, social_line
+from .phrases import PLAN, SHIFT, SYSTEMS, fill
 
 HEADERS = ["NPN 7P-7A", "NPN 7A-7P", "Nursing Progress Note", "NURSING PROGRESS NOTE 0700-1900",
            "MICU NPN", "CCU NURSING NOTE", "CSRU NPN 1900-0700", "Nursing Admission Note",
@@ -17,235 +18,64 @@ ABBREVIATIONS = frozenset("""HR BP SR ST K MG O2 NC ABG CPAP PEEP FIO2 TF NPO BM
 WBC MRSA CX PICC INR PTT CVP PAD NTG MAP GCS CIWA PERRL MAE RT RR CXR TMAX PVC'S PS AC FM RISS FS
 UO NS OR ED PACU DNR DNI HCP SW MD RN ICU MICU CCU CT MRI EKG GI SBP KCL MEQ OOB AM PM
 A/P I/O NT/ND SICU CSRU NPN NBP ABP PAP CO/CI SVR CA RSBI FFP SQ PLT HCT CK
-CRRT LOS VRE TLC PIV LE IJ SC PRBC DUODERM""".split())
+CRRT LOS VRE TLC PIV LE IJ SC PRBC DUODERM PSV IPS SIMV BIPAP OSH HO NP EP SVT NSR AF NAD IR
+D5W KVO VT CV GU ID HD DNR/DNI""".split())
 
-OPENERS = ["PT IS A ", "PT IS ", "PATIENT IS A ", ""]
+def _sentence(text: str, capital: bool = False) -> str:
+    """Mixed-case nursing style: ward abbreviations stay upper case, other words lower.
 
+    A word starting a sentence (``capital`` for the first one, then any word after
+    ``.`` or ``:``) is capitalized, so a capital letter alone does not mark a name.
 
-def _sentence(text: str) -> str:
-    """Mixed-case nursing style: ward abbreviations stay upper case, other words lower."""
-    return " ".join(w if w.strip(".,:;()-+?") in ABBREVIATIONS else w.lower()
-                    for w in text.split(" "))
+    >>> _sentence("NEURO: PT ALERT. SLEPT WELL", capital=True)
+    'Neuro: Pt alert. Slept well'
+    """
+    out = []
+    for w in text.split(" "):
+        word = w if w.strip(".,:;()-+?") in ABBREVIATIONS else w.lower()
+        if capital and word[:1].isalpha():
+            word = word[0].upper() + word[1:]
+        out.append(word)
+        capital = word.endswith((".", ":")) if word else capital
+    return " ".join(out)
 
 
 def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one nursing note about ``p`` on ``day`` into ``b``."""
     mode = rng.choices(["upper", "mixed", "lower"], weights=[50, 40, 10])[0]
     start = len(b)
-    b.style = _sentence if mode == "mixed" else None
+    b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
     b.phi_style = str.lower if mode == "mixed" and rng.random() < 0.2 else None
     header = rng.choice(HEADERS)
-    if rng.random() < 0.5:
-        b.line(header, " ", ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}/{Y}",
-                                                                         "{mm}/{dd}/{Y}", "{m}/{d}/{y}"]))))
+    date = ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}", "{m}/{d}/{Y}", "{mm}/{dd}/{Y}",
+                                                       "{m}/{d}/{y}", "{m}-{d}-{y}"])))
+    where = rng.random()
+    if where < 0.4:
+        b.line(header, " ", date)
+    elif where < 0.6:  # the note opens with its date
+        b.line(date, rng.choice([" ", "\n", " - "]), header)
     else:
         b.line(header)
     events = rng.sample(range(len(EVENTS)), rng.choice([0, 1, 1, 2, 2, 3, 4]))
     for i in events:
         EVENTS[i](rng, p, day, b)
+    # most of a real shift note is PHI-free: trends, vent and drip changes, transfers to units
+    for phrase in rng.sample(SHIFT, rng.choice([0, 1, 2, 2, 3, 4])):
+        b.line(fill(rng, phrase), ".")
     for name in SYSTEMS:
         if rng.random() < (0.8 if name != "HEME" else 0.3):
             b.add(rng.choice([f"{name}: ", f"{name}- ", f"{name} "]))
             b.add(". ".join(fill(rng, ph) for ph in rng.sample(SYSTEMS[name], rng.randint(1, 4))))
-            if name == "CV" and rng.random() < 0.25:
-                b.add(". ", *ps.doctor_name(rng, rng.choice(p.doctors)), " AWARE")
+            if rng.random() < 0.15:
+                # real notes say "HO aware" far more often than "Dr. X aware"
+                b.add(". ", *(ps.doctor_name(rng, rng.choice(p.doctors)) if rng.random() < 0.35
+                              else [rng.choice(ROLES)]), rng.choice([" AWARE", " NOTIFIED", " MADE AWARE"]))
             b.line(".")
     if rng.random() < 0.85:
-        _social(rng, p, day, b)
+        social_line(rng, p, day, b)
     b.line(rng.choice(["PLAN: ", "A/P: ", "PLAN- "]), ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.6:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
     b.style = b.phi_style = None
     if mode != "mixed":
         b.recase(start, mode)
-
-
-def _date(rng, day, forms=("{m}/{d}", "{m}/{d}", "{B} {o}", "{b} {d}", "{m}/{d}/{y}")):
-    return ("DATE", ps.date_text(rng, day, rng.choice(forms)))
-
-
-def _time(rng) -> str:
-    return f"{rng.randint(0, 23):02d}{rng.choice(['00', '15', '30', '45'])}"
-
-
-def _admitted(rng, p, day, b):
-    sex = rng.choice(["MALE", "M"]) if p.person.sex == "M" else rng.choice(["FEMALE", "F"])
-    b.line(rng.choice(OPENERS), *ps.age_text(rng, p.age, decade=False), " ", sex,
-           " ADMITTED ", _date(rng, p.admit), " FROM ", ("HOSPITAL", ps.hospital_form(rng, p.other_hospital)), " WITH ",
-           rng.choice(["CHF EXACERBATION", "UGIB", "UROSEPSIS", "COPD FLARE", "NSTEMI", "ETOH WITHDRAWAL"]), ".")
-
-
-def _named(rng, p, day, b):
-    b.line(*ps.patient_name(rng, p.person), " ", rng.choice(
-        ["HAD AN UNEVENTFUL NIGHT", "RESTED COMFORTABLY", "WAS AGITATED OVERNIGHT",
-         "REMAINS INTUBATED", "IS AWAITING PLACEMENT"]), ".")
-
-
-def _consult(rng, p, day, b):
-    b.line("SEEN BY ", rng.choice(["NEURO", "RENAL", "CARDS", "GI", "ID"]), " (",
-           *ps.doctor_name(rng, rng.choice(p.doctors)), ") @ ", _time(rng), ".")
-
-
-def _transfer(rng, p, day, b):
-    b.line("PLAN FOR TRANSFER TO ", ("DEPARTMENT", f"{rng.choice(ps.pool('surnames')[:300])} "
-                                                   f"{rng.randint(2, 14)}"),
-           " WHEN BED AVAILABLE. ", rng.choice(["BED ", "RM ", "ROOM "]),
-           ("ROOM", str(rng.randint(1, 40)) + rng.choice(["", "", "A", "B"])), ".")
-
-
-def _received(rng, p, day, b):
-    b.line("RECEIVED PT FROM ", rng.choice(["ED", "OR", "CATH LAB", "PACU"]), " @ ", _time(rng), " ",
-           _date(rng, day), ". LABS PENDING.")
-
-
-def _notified(rng, p, day, b):
-    b.line(*ps.doctor_name(rng, rng.choice(p.doctors)), " NOTIFIED OF SBP 80S, 500CC NS BOLUS GIVEN @ ",
-           _time(rng), ".")
-
-
-def _fall(rng, p, day, b):
-    b.line(rng.choice(OPENERS), *ps.age_text(rng, p.age, decade=False), " S/P FALL AT HOME IN ", ("CITY", p.city),
-           " ON ", _date(rng, p.admit - dt.timedelta(days=rng.randint(0, 3))), ".")
-
-
-def _meeting(rng, p, day, b):
-    rel, who = rng.choice(p.family) if p.family else ("wife", ps.person(rng))
-    b.line("FAMILY MEETING PLANNED FOR ", rng.choice([("DATE", rng.choice(ps.DAYS)), _date(rng, day)]),
-           " @ 1400 WITH ", *ps.doctor_name(rng, p.doctors[0]), " AND ", rel.upper(), " ",
-           ("PATIENT", who.first), ".")
-
-
-def _code_status(rng, p, day, b):
-    rel, who = rng.choice(p.family) if p.family else ("son", ps.person(rng))
-    b.line("CODE STATUS: DNR/DNI PER DISCUSSION WITH ", rel.upper(), " ",
-           ("PATIENT", f"{who.first} {who.last}" if rng.random() < 0.5 else who.first), " ON ",
-           _date(rng, day), ".")
-
-
-def _pcp(rng, p, day, b):
-    b.line("PCP IS ", *ps.doctor_name(rng, p.doctors[2]), " ", ("PHONE", ps.phone(rng)), ".")
-
-
-def _history(rng, p, day, b):
-    b.line("PT WAS AT ", ("HOSPITAL", ps.hospital_form(rng, p.other_hospital)), " IN ", *ps.past_year(rng, p), " FOR ",
-           rng.choice(["CABG", "HIP FX", "PNA", "AAA REPAIR"]), ". HX PARKINSON'S, ON COUMADIN.")
-
-
-def _rehab(rng, p, day, b):
-    b.line(rng.choice(["SCREENED FOR REHAB AT ", "CASE MGMT LOOKING INTO ", "MAY GO BACK TO "]),
-           ("HOSPITAL", ps.hospital_form(rng, rng.choice(ps.pool("hospitals")))), " VS HOME TO ",
-           ("CITY", p.city), ".")
-
-
-def _two_doctors(rng, p, day, b):
-    a, c = p.doctors[0], p.doctors[1]
-    b.line("DR. ", ("DOCTOR", a.last), "/", ("DOCTOR", c.last), " AWARE OF ",
-           rng.choice(["K 3.2", "HCT 27", "UO <30CC/HR X2 HRS", "TMAX 101.5"]), ".")
-
-
-def _from_hospital(rng, p, day, b):
-    b.line(rng.choice(["TRANSFERRED FROM ", "PT CAME FROM ", "ADMITTED VIA "]),
-           _place(rng, p), rng.choice([" ED", " MICU", "", "", "", " CCU"]),
-           " ", _date(rng, p.admit), rng.choice([". OSH RECORDS IN CHART.", ".", " FOR CATH."]))
-
-
-def _visitor(rng, p, day, b):
-    rel, who = rng.choice(p.family) if p.family else ("friend", ps.person(rng))
-    b.line(rel.upper(), " ", ("PATIENT", who.first), rng.choice([" DRIVING IN FROM ", " STAYING IN ",
-                                                                  " LIVES IN "]),
-           ("CITY", rng.choice(ps.pool("cities")[:600])), ", WILL CALL IN AM.")
-
-
-def _doctor_in(rng, p, day, b):
-    who = rng.choice(p.doctors)
-    b.line(rng.choice(["DR ", "DR. ", "MD ", ""]), ("DOCTOR", who.last), rng.choice([
-        " IN TO SEE PT", " UPDATED", " PAGED RE: LOW UO", " AT BEDSIDE", " AWARE"]),
-        rng.choice([", ", ". "]), "NEW ORDERS {RECEIVED|NOTED}.".replace("{RECEIVED|NOTED}", rng.choice(["RECEIVED", "NOTED"])))
-
-
-UNITS = ["THE FLOOR", "MICU", "CCU", "OR", "CATH LAB", "REHAB", "HOME", "NURSING HOME", "IR", "CT",
-         "MRI", "OSH", "SICU", "CSRU", "PACU", "ED", "HOSPICE", "ECHO", "DIALYSIS", "EP LAB"]
-
-
-def _place(rng, p):
-    """A hospital (any written form), a town, or (not PHI) a unit, as nursing notes name them."""
-    if rng.random() < 0.25:
-        return rng.choice(UNITS)
-    if rng.random() < 0.6:
-        return ("HOSPITAL", ps.hospital_form(rng, rng.choice([p.other_hospital, p.hospital,
-                                                             rng.choice(ps.pool("hospitals"))])))
-    return ("CITY", rng.choice([p.city, rng.choice(ps.pool("cities")[:600])]))
-
-
-def _dispo(rng, p, day, b):
-    b.line(rng.choice(["DISPO: ", "PLAN ", "", "CASE MGMT: "]),
-           rng.choice(["D/C TO ", "DISCHARGE TO ", "TRANSFER TO ", "SCREENED FOR ", "BACK TO "]),
-           _place(rng, p), rng.choice([" REHAB", "", " WHEN BED AVAILABLE", " IN AM", " TOMORROW"]), ".")
-
-
-def _sent(rng, p, day, b):
-    b.line("PT ", rng.choice(["SENT", "TRAVELED", "WENT", "TAKEN"]), " TO ", _place(rng, p), " FOR ",
-           rng.choice(["MRI", "CATH", "EP STUDY", "DIALYSIS", "CT", "IR PROCEDURE"]), " @ ", _time(rng),
-           ", RETURNED @ ", _time(rng), ".")
-
-
-def _family_home(rng, p, day, b):
-    rel, who = rng.choice(p.family) if p.family else ("friend", ps.person(rng))
-    b.line(rel.upper(), rng.choice([" WENT HOME TO ", " RETURNED TO ", " DRIVING BACK TO "]),
-           ("CITY", rng.choice([p.city, rng.choice(ps.pool("cities")[:600])])),
-           rng.choice([" FOR THE NIGHT", "", ", WILL RETURN IN AM"]), ".")
-
-
-def _ward(rng, p, day, b):
-    b.line(rng.choice(["TRANSFERRED TO ", "PT TO GO TO ", "BED ASSIGNED ON ", "TO "]),
-           ("DEPARTMENT", rng.choice(ps.pool("surnames")[:300]) +
-            (f" {rng.randint(2, 14)}" if rng.random() < 0.5 else "")),
-           rng.choice([" WHEN BED AVAILABLE", " IN AM", "", " TODAY"]), ".")
-
-
-def _holiday(rng, p, day, b):
-    b.line("PT ", rng.choice(["WANTS TO BE HOME FOR ", "TEARFUL, MISSED FAMILY ON ", "ASKING ABOUT "]),
-           ("DATE", rng.choice(["CHRISTMAS", "THANKSGIVING", "EASTER", "NEW YEAR'S", "HANUKKAH"])), ".")
-
-
-def _dialysis(rng, p, day, b):
-    b.line("LAST HD ", ("DATE", rng.choice(ps.DAYS)), ", NEXT HD ",
-           _date(rng, day + dt.timedelta(days=2)), ". ", rng.choice(["K 5.1", "K 4.2"]), ".")
-
-
-EVENTS = [_admitted, _named, _consult, _transfer, _received, _notified, _fall, _meeting,
-          _code_status, _pcp, _history, _holiday, _dialysis, _rehab, _two_doctors,
-          _from_hospital, _visitor, _doctor_in, _dispo, _dispo, _sent, _family_home, _ward,
-          _doctor_in, _named]
-
-
-def _social(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    b.add(rng.choice(["SOCIAL: ", "SOCIAL- ", "SOC: ", "FAMILY: "]))
-    if p.family:
-        rel, who = rng.choice(p.family)
-        rel = rel.upper()
-        form = rng.randrange(7)
-        if form == 0:
-            b.add(rel, " ", ("PATIENT", who.first), " CALLED AND UPDATED")
-        elif form == 1:
-            b.add(rel, " ", ("PATIENT", who.first), " IN TO VISIT, UPDATED BY ",
-                  *ps.doctor_name(rng, rng.choice(p.doctors)))
-        elif form == 2:
-            b.add("HCP IS ", rel, " ", ("PATIENT", f"{who.first} {who.last}"), ", CAN BE REACHED AT ",
-                  ("PHONE", p.phone))
-        elif form == 3:
-            b.add(rel, " ", ("PATIENT", who.first), " FLYING IN FROM ",
-                  ("CITY", rng.choice(ps.pool("cities")[:400])), " ON ",
-                  _date(rng, day + dt.timedelta(days=rng.randint(1, 3))))
-        elif form == 4:
-            b.add(rel, " CALLED X2, ", ("PATIENT", who.first), " ASKING ABOUT DISPO")
-        elif form == 5:
-            b.add(rel, " (", ("PATIENT", who.first), ") ", ("PHONE", ps.phone(rng)), " WOULD LIKE A CALL IF ANY CHANGES")
-        else:
-            b.add("LIVES IN ", ("CITY", p.city), " WITH ", rel, ". PT IS A RETIRED ",
-                  ("PROFESSION", p.profession))
-    else:
-        b.add(rng.choice(["NO FAMILY CONTACT THIS SHIFT", "PT LIVES ALONE, SW FOLLOWING"]))
-    if rng.random() < 0.2:
-        b.add(". PAGER ", ("PHONE", ps.pager(rng)))
-    b.line(".")

@@ -121,10 +121,41 @@ def hospital_form(rng: random.Random, name: str) -> str:
     words = name.replace(".", "").replace("'s", "").split()
     form = rng.randrange(4)
     if form == 1 and len(words) >= 3:
-        return "".join(w[0] for w in words).upper()
+        return hospital_acronym(name)
     if form == 2:
         return " ".join(words[:1 if len(words) < 4 else 2])
     return name
+
+
+def hospital_acronym(name: str) -> str:
+    """Initials of a hospital's words, as notes abbreviate it.
+
+    >>> hospital_acronym("St. Francis Women's Hospital")
+    'SFWH'
+    """
+    return "".join(w[0] for w in name.replace(".", "").replace("'s", "").split()).upper()
+
+
+def ward(rng: random.Random) -> str:
+    """A ward or building named after a person or place (``Baker 7``, ``Hemlock``), as hospitals do.
+
+    The name is drawn from several gazetteers so that a model learns the context
+    (``transfer to X 4``) rather than the surname list.
+    """
+    source = rng.choice(["surnames", "surnames", "street_names", "cities", "hospitals"])
+    names = _ward_words(source)
+    name = rng.choice(names[:300] if source == "surnames" and rng.random() < 0.5 else names)
+    return name + (f" {rng.randint(2, 14)}" if rng.random() < 0.6 else "")
+
+
+@lru_cache(maxsize=None)
+def _ward_words(source: str) -> tuple[str, ...]:
+    """First words of a gazetteer that can name a ward (letters only, not ``St.``, ``New`` or ``North``)."""
+    firsts = (e.split()[0] for e in pool(source))
+    return tuple(dict.fromkeys(w for w in firsts if w.isalpha() and len(w) >= 4 and w not in _NOT_WARDS))
+
+
+_NOT_WARDS = frozenset(["Saint", "North", "South", "East", "West"])
 
 
 def digits(rng: random.Random, n: int) -> str:
