@@ -36,11 +36,17 @@ def _gaz():
     return gazetteers
 
 
-@lru_cache(maxsize=1)
-def _word_sets():
+def _installed(lists: dict):
+    """``(gazetteers module, [(list name, value), ...])`` for the lists of ``lists`` that exist."""
     gaz = _gaz()
     known = set(gaz.names())
-    return [(attr, gaz.load(name)) for name, attr in WORD_LISTS.items() if name in known]
+    return gaz, [(name, value) for name, value in lists.items() if name in known]
+
+
+@lru_cache(maxsize=1)
+def _word_sets():
+    gaz, lists = _installed(WORD_LISTS)
+    return [(attr, gaz.load(name)) for name, attr in lists]
 
 
 @WORD_TEMPLATES.register("gazetteer.v1")
@@ -58,12 +64,9 @@ _RANK_BUCKETS = (100, 1000, 5000)
 
 @lru_cache(maxsize=1)
 def _ranks():
-    gaz = _gaz()
-    known = set(gaz.names())
+    gaz, lists = _installed(RANKED_LISTS)
     ranks: dict = {}
-    for name, kind in RANKED_LISTS.items():
-        if name not in known:
-            continue
+    for name, kind in lists:
         for r, entry in enumerate(gaz.entries(name)):
             bucket = next((f"top{b}" for b in _RANK_BUCKETS if r < b), "tail")
             ranks.setdefault(entry.lower(), {}).setdefault(kind, bucket)
@@ -84,12 +87,9 @@ def rank(w: str) -> dict:
 @lru_cache(maxsize=1)
 def _phrase_index():
     from ..tokenize import token_offsets
-    gaz = _gaz()
-    known = set(gaz.names())
+    gaz, lists = _installed(PHRASE_LISTS)
     index: dict = {}
-    for name, attr in PHRASE_LISTS.items():
-        if name not in known:
-            continue
+    for name, attr in lists:
         for entry in gaz.load(name):
             toks = tuple(entry[s:e] for s, e in token_offsets(entry))
             if len(toks) < 2 or len(toks) > 8:
