@@ -80,7 +80,7 @@ def find(text: str, rules=None) -> list[Span]:
     for name, (sub, rx) in rules.items():
         plain = _plain_words() if name in NOT_PLAIN else ()
         found = _merge_disjoint(found, [make_span(m.start(), m.end(), sub) for m in rx.finditer(text)
-                                        if m.group().lower() not in plain])
+                                        if not plain or m.group().lower() not in plain])
     return found
 
 
