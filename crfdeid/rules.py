@@ -6,7 +6,8 @@ numbers, e-mail addresses, URLs, IP addresses, SSNs, a capitalised word after
 ``Dr.``/``Mr.``/``Mrs.``). :func:`overlay` merges
 the two, preferring the CRF's subtype and extending spans to their union, then
 adds the initials and coordinated names next to name spans
-(:func:`extend_names`), so the overlay can only add redaction, never remove it.
+(:func:`extend_names`). The overlay only adds redaction, with one exception: a CRF DATE
+span that cannot be a date (``bp 80/60``, :func:`impossible_date`) is dropped.
 
 >>> [(s.start, s.end, s.subtype) for s in find("Call 617-555-0199 on 03/14/2098.")]
 [(5, 17, 'PHONE'), (21, 31, 'DATE')]
@@ -42,10 +43,27 @@ RULES = {
         r"(?<=\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
     "title_person": ("PATIENT", regex.compile(
         r"(?<=\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
+    # A signature line: a name, then a credential at the end of the line ("Dan A. Forman, RRT").
+    "signature": ("DOCTOR", regex.compile(
+        r"(?m)(?<=^[ \t]*)[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?"
+        r"(?=(?:,[ \t]*|[ \t]+)(?:RN|R\.N\.|RRT|MD|NP|SN|LPN|BSN|CCRN|PA-C)\b[ \t,./A-Z]*$)")),
+    # An initial and a capitalised word after a space or "(": "per B. Kargas" (not a plain
+    # word; not the initials of sides, SOAP headings or "I.").
+    "initial_name": ("DOCTOR", regex.compile(
+        r"(?<=(?:^|[ \t(]))[B-HJKMNQT-Z]\.[ \t]{1,2}[A-Z][A-Za-z'-]{2,}(?![\w'-])", regex.M)),
     # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
     "title_lower": ("PATIENT", regex.compile(r"(?<=\b(?:mrs?|miss)\.?[ \t]{1,2})[a-z][a-z'-]*[a-z]")),
+    # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
+    "phone_spaced": ("PHONE", regex.compile(
+        r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
+        r"(?:[ \t]?(?:x|ext\.?)[ \t]?\d{1,5})?(?![\w/%-]|\.\d)", regex.I)),
     "date_text": ("DATE", regex.compile(
         rf"(?<!\w){MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\w)", regex.I)),
+    # Day, month and year ("28 Oct, 88"); month and four-digit year ("March of 1993").
+    "date_day_month": ("DATE", regex.compile(
+        rf"(?<!\w)(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+{MONTH}\.?,?[ \t]+(?:19|20)?\d\d(?!\w)", regex.I)),
+    "date_month_year": ("DATE", regex.compile(
+        rf"(?<!\w){MONTH}\.?,?[ \t]+(?:of[ \t]+)?(?:19|20)\d\d(?!\w)", regex.I)),
     # Month name and day without a year ("July 2nd"); "May" is left out (the verb).
     "date_month_day": ("DATE", regex.compile(
         r"(?<!\w)(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|June?|July?|Aug(?:ust)?"
@@ -70,7 +88,11 @@ def _name_words() -> tuple[frozenset, frozenset]:
 
 
 #: Rules whose matches must also not be a common or clinical word.
-NOT_PLAIN = frozenset({"title_lower"})
+NOT_PLAIN = frozenset({"title_lower", "initial_name"})
+#: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
+#: of ``B. Kargas`` on its own: the CRF then joins or keeps them as its training data did.
+WORDWISE = frozenset({"signature", "initial_name"})
+_WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
 def find(text: str, rules=None) -> list[Span]:
@@ -79,9 +101,18 @@ def find(text: str, rules=None) -> list[Span]:
     found: list[Span] = []
     for name, (sub, rx) in rules.items():
         plain = _plain_words() if name in NOT_PLAIN else ()
-        found = _merge_disjoint(found, [make_span(m.start(), m.end(), sub) for m in rx.finditer(text)
-                                        if not plain or m.group().lower() not in plain])
+        matches = [m for m in rx.finditer(text) if not plain or _last_word(m.group()) not in plain]
+        if name in WORDWISE:
+            spans = [make_span(m.start() + w.start(), m.start() + w.end(), sub)
+                     for m in matches for w in _WORD.finditer(m.group())]
+        else:
+            spans = [make_span(m.start(), m.end(), sub) for m in matches]
+        found = _merge_disjoint(found, spans)
     return found
+
+
+def _last_word(match: str) -> str:
+    return match.rsplit(None, 1)[-1].lower()
 
 
 def _merge_disjoint(base: list, extra: list) -> list:
@@ -144,8 +175,47 @@ def extend_names(text: str, spans) -> list[Span]:
     return _merge_disjoint(sorted(spans), sorted(set(found)))
 
 
-def overlay(text: str, spans, rules=None) -> list[Span]:
+# Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
+_NUMERIC = regex.compile(r"(\d{1,4})([/-])(\d{1,4})(?:\2(\d{1,4}))?")
+_CLOCK = regex.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_AT = regex.compile(r"(?:\b[Aa][Tt]|@)[ \t]*~?$")
+_JOINED_BEFORE = regex.compile(r"\d[./]$")
+_JOINED_AFTER = regex.compile(r"/\d")
+
+
+def impossible_date(text: str, sp: Span) -> bool:
+    """True when the text of a DATE span cannot be a date in the US numeric forms.
+
+    Blood pressures, ratios and vent settings look like dates to the CRF
+    (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``): a span is not a date
+    when a decimal point comes right before it, another ``/number`` joins it on either
+    side, its first number is above 12 or a part is 0 (month/day and month/year forms),
+    its third part is not a 2- or 4-digit year, or it is a clock time right after
+    ``at``/``@`` (``extubated at 2030``). On the PhysioNet dev corpus no gold DATE span
+    meets any of these (docs/model.md).
+
+    >>> from crfdeid.document import make_span
+    >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "at 2030")]
+    [True, False, True]
+    """
+    before = text[max(0, sp.start - 8):sp.start]
+    if _JOINED_BEFORE.search(before) or _JOINED_AFTER.match(text, sp.end):
+        return True
+    t = text[sp.start:sp.end]
+    m = _NUMERIC.fullmatch(t)
+    if m and len(m[1]) <= 2 and len(m[3]) <= 2:
+        if int(m[1]) > 12 or int(m[1]) == 0 or int(m[3]) == 0:
+            return True
+        if m[4] is not None and not (len(m[4]) == 2 or m[4][:2] in ("19", "20")):
+            return True
+    return bool(_CLOCK.fullmatch(t) and _AT.search(before))
+
+
+def overlay(text: str, spans, rules=None, date_check: bool = True) -> list[Span]:
     """CRF ``spans`` merged with rule spans: overlapping ones joined (CRF subtype kept).
+
+    With ``date_check``, CRF DATE spans that cannot be dates (:func:`impossible_date`)
+    are dropped first: the one thing the overlay removes.
 
     >>> from crfdeid.document import make_span
     >>> overlay("on 03/14/2098.", [make_span(3, 8, "DATE")])
@@ -162,6 +232,8 @@ def overlay(text: str, spans, rules=None) -> list[Span]:
             keep = keep or rule
             merged.append(Span(start, end, keep.category, keep.subtype))
 
+    if date_check:
+        spans = [sp for sp in spans if sp.subtype != "DATE" or not impossible_date(text, sp)]
     tagged = sorted([(sp, False) for sp in spans] + [(sp, True) for sp in find(text, rules)])
     for sp, is_rule in tagged:
         if group and sp.start < (group[1] if is_rule else group[2]):
