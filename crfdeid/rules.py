@@ -51,6 +51,14 @@ RULES = {
     # word; not the initials of sides, SOAP headings or "I.").
     "initial_name": ("DOCTOR", regex.compile(
         r"(?<=(?:^|[ \t(]))[B-HJKMNQT-Z]\.[ \t]{1,2}[A-Z][A-Za-z'-]{2,}(?![\w'-])", regex.M)),
+    # A saint's name: "St. Mary's", "Saint Agnes" (kept when the name is a census first name).
+    "saint": ("HOSPITAL", regex.compile(
+        r"(?<![\w.-])(?:St\.?|ST\.|Saint|SAINT)[ \t]{1,2}[A-Z][A-Za-z]+(?:'s)?(?![\w-])")),
+    # Capitalised words before a hospital word: "Zagaria Campus", "Kessler Hosp." (the name
+    # only; kept unless every word of it is a plain word).
+    "hospital_name": ("HOSPITAL", regex.compile(
+        r"(?<![\w'-])(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+(?:[ \t][A-Z][A-Za-z'-]+)?(?=[ \t]+"
+        r"(?i:hosp(?:ital)?\b|medical[ \t]+center|campus|regional|memorial)(?!\w))")),
     # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
     "title_lower": ("PATIENT", regex.compile(r"(?<=\b(?:mrs?|miss)\.?[ \t]{1,2})[a-z][a-z'-]*[a-z]")),
     # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
@@ -79,19 +87,26 @@ def _plain_words() -> frozenset:
 
 
 @lru_cache(maxsize=1)
+def _first_names() -> frozenset:
+    from . import gazetteers
+    return gazetteers.load("first_male") | gazetteers.load("first_female")
+
+
+@lru_cache(maxsize=1)
 def _name_words() -> tuple[frozenset, frozenset]:
     from . import gazetteers
     plain = _plain_words()
-    first = (gazetteers.load("first_male") | gazetteers.load("first_female")) - plain
+    first = _first_names() - plain
     last = (gazetteers.load("surnames") | gazetteers.load("surnames_rare")) - plain
     return first, last
 
 
-#: Rules whose matches must also not be a common or clinical word.
-NOT_PLAIN = frozenset({"title_lower", "initial_name"})
+#: Rules whose matches must pass a word-list check (:func:`_word_check`).
+WORD_CHECKS = {"title_lower": "last_not_plain", "initial_name": "last_not_plain",
+               "saint": "last_first_name", "hospital_name": "some_not_plain"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Kargas`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"signature", "initial_name"})
+WORDWISE = frozenset({"signature", "initial_name", "saint", "hospital_name"})
 _WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
@@ -100,8 +115,8 @@ def find(text: str, rules=None) -> list[Span]:
     rules = RULES if rules is None else rules
     found: list[Span] = []
     for name, (sub, rx) in rules.items():
-        plain = _plain_words() if name in NOT_PLAIN else ()
-        matches = [m for m in rx.finditer(text) if not plain or _last_word(m.group()) not in plain]
+        check = _word_check(WORD_CHECKS.get(name))
+        matches = [m for m in rx.finditer(text) if check is None or check(m.group().split())]
         if name in WORDWISE:
             spans = [make_span(m.start() + w.start(), m.start() + w.end(), sub)
                      for m in matches for w in _WORD.finditer(m.group())]
@@ -111,8 +126,17 @@ def find(text: str, rules=None) -> list[Span]:
     return found
 
 
-def _last_word(match: str) -> str:
-    return match.rsplit(None, 1)[-1].lower()
+def _word_check(kind: str | None):
+    """The predicate over a match's words for a :data:`WORD_CHECKS` kind (None: no check)."""
+    if kind is None:
+        return None
+    plain = _plain_words()
+    if kind == "last_not_plain":
+        return lambda words: words[-1].lower() not in plain
+    if kind == "some_not_plain":
+        return lambda words: any(w.lower() not in plain for w in words)
+    first = _first_names()
+    return lambda words: words[-1].lower().removesuffix("'s") in first
 
 
 def _merge_disjoint(base: list, extra: list) -> list:
