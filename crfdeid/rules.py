@@ -43,6 +43,10 @@ RULES = {
         r"(?<=\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
     "title_person": ("PATIENT", regex.compile(
         r"(?<=\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
+    # A first name after a relative ("dtr suzette", "HUSBAND, Bob"): a relative's name.
+    "relative_name": ("PATIENT", regex.compile(
+        r"(?i)(?<=\b(?:husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew"
+        r"|friend|grandson|granddaughter|hcp|proxy)[,:]?[ \t]{1,2}\"?)[a-z][a-z'-]+(?![\w'-])")),
     # A signature line: a name, then a credential at the end of the line ("Dan A. Forman, RRT").
     "signature": ("DOCTOR", regex.compile(
         r"(?m)(?<=^[ \t]*)[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?"
@@ -103,7 +107,7 @@ def _name_words() -> tuple[frozenset, frozenset]:
 
 #: Rules whose matches must pass a word-list check (:func:`_word_check`).
 WORD_CHECKS = {"title_lower": "last_not_plain", "initial_name": "last_not_plain",
-               "saint": "last_first_name", "hospital_name": "some_not_plain"}
+               "saint": "last_first_name", "relative_name": "first_name_not_plain", "hospital_name": "some_not_plain"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Kargas`` on its own: the CRF then joins or keeps them as its training data did.
 WORDWISE = frozenset({"signature", "initial_name", "saint", "hospital_name"})
@@ -136,6 +140,8 @@ def _word_check(kind: str | None):
     if kind == "some_not_plain":
         return lambda words: any(w.lower() not in plain for w in words)
     first = _first_names()
+    if kind == "first_name_not_plain":
+        return lambda words: words[-1].lower() in first and words[-1].lower() not in plain
     return lambda words: words[-1].lower().removesuffix("'s") in first
 
 
