@@ -217,28 +217,32 @@ def impossible_date(text: str, sp: Span) -> bool:
     """True when the text of a DATE span cannot be a date in the US numeric forms.
 
     Blood pressures, ratios and vent settings look like dates to the CRF
-    (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``): a span is not a date
-    when a decimal point comes right before it, another ``/number`` joins it on either
-    side, its first number is above 12 or a part is 0 (month/day and month/year forms),
-    its third part is not a 2- or 4-digit year, or it is a clock time right after
-    ``at``/``@`` (``extubated at 2030``). On the PhysioNet dev corpus no gold DATE span
-    meets any of these (docs/model.md).
+    (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``). Only a span that is
+    all digits joined by ``/`` or ``-`` (two or three parts) or a four-digit clock
+    time is judged; it is not a date when a decimal point or ``number/`` comes right
+    before it or ``/number`` right after it, its first number is above 12 or a part is
+    0 (month/day and month/year forms), its third part is not a 2- or 4-digit year, or
+    it is a clock time right after ``at``/``@`` (``extubated at 2030``). A piece of a
+    longer date (``16`` of ``10/16``) is never dropped. On the PhysioNet dev corpus no
+    gold DATE span meets any of these (docs/model.md).
 
     >>> from crfdeid.document import make_span
     >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "at 2030")]
     [True, False, True]
     """
+    t = text[sp.start:sp.end]
     before = text[max(0, sp.start - 8):sp.start]
+    m = _NUMERIC.fullmatch(t)
+    if m is None:
+        return bool(_CLOCK.fullmatch(t) and _AT.search(before))
     if _JOINED_BEFORE.search(before) or _JOINED_AFTER.match(text, sp.end):
         return True
-    t = text[sp.start:sp.end]
-    m = _NUMERIC.fullmatch(t)
-    if m and len(m[1]) <= 2 and len(m[3]) <= 2:
+    if len(m[1]) <= 2 and len(m[3]) <= 2:
         if int(m[1]) > 12 or int(m[1]) == 0 or int(m[3]) == 0:
             return True
         if m[4] is not None and not (len(m[4]) == 2 or m[4][:2] in ("19", "20")):
             return True
-    return bool(_CLOCK.fullmatch(t) and _AT.search(before))
+    return False
 
 
 def overlay(text: str, spans, rules=None, date_check: bool = True) -> list[Span]:

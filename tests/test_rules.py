@@ -95,6 +95,8 @@ def test_overlay_never_removes_crf_spans():
     ("on 2/31/14 pt", "2/31/14", False),
     ("in 2030 he", "2030", False),
     ("CVA 2008 with", "2008", False),
+    ("from 10/15-10/16. and", "10/15-10", False),   # a piece of a longer date is kept
+    ("from 10/15-10/16. and", "16", False),
 ])
 def test_overlay_drops_dates_that_cannot_be_dates(text, date, impossible):
     start = text.index(date)
