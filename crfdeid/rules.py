@@ -64,7 +64,13 @@ RULES = {
         r"(?<![\w'-])(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+(?:[ \t][A-Z][A-Za-z'-]+)?(?=[ \t]+"
         r"(?i:hosp(?:ital)?\b|medical[ \t]+center|campus|regional|memorial)(?!\w))")),
     # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
-    "title_lower": ("PATIENT", regex.compile(r"(?<=\b(?:mrs?|miss)\.?[ \t]{1,2})[a-z][a-z'-]*[a-z]")),
+    "title_lower": ("PATIENT", regex.compile(
+        r"(?<=\b(?:mrs?|miss)(?:\.[ \t]{0,2}|[ \t]{1,2}))[a-z][a-z'-]*[a-z]")),
+    "title_doctor_lower": ("DOCTOR", regex.compile(
+        r"(?<=\b(?:drs?)(?:\.[ \t]{0,2}|[ \t]{1,2}))[a-z][a-z'-]*[a-z]")),
+    # A name after a clinician's title: "HO Schwarz", "W/MD SPEARS" (not a plain word; has a vowel).
+    "title_clinician": ("DOCTOR", regex.compile(
+        r"(?<=\b(?:HO|MD|NP)[ \t]{1,2})(?=[A-Za-z'-]*[AEIOUYaeiouy])[A-Z][A-Za-z'-]*[A-Za-z]")),
     # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
     "phone_spaced": ("PHONE", regex.compile(
         r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
@@ -106,7 +112,8 @@ def _name_words() -> tuple[frozenset, frozenset]:
 
 
 #: Rules whose matches must pass a word-list check (:func:`_word_check`).
-WORD_CHECKS = {"title_lower": "last_not_plain", "initial_name": "last_not_plain",
+WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_plain",
+               "title_clinician": "last_not_plain", "initial_name": "last_not_plain",
                "saint": "last_first_name", "relative_name": "first_name_not_plain", "hospital_name": "some_not_plain"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Kargas`` on its own: the CRF then joins or keeps them as its training data did.
