@@ -94,6 +94,14 @@ def test_overlay_never_removes_crf_spans():
     ("extubated at 2030 no", "2030", True),    # a clock time
     ("extubated @ 2045.", "2045", True),
     ("pain 0/10", "0/10", True),
+    ("c/o chest pain (7/10)cont", "7/10", True),   # a pain score
+    ("PT THEN HAD 8/10 CP", "8/10", False),        # ... only after the pain word
+    ("experiencing CP 4/10. Was", "4/10", True),
+    ("changed to 3/4 str Nepro", "3/4", True),     # fractions and grades
+    ("on 1/2 NS at 75", "1/2", True),
+    ("lethargic. 4/4 strength to RUE", "4/4", True),
+    ("AT REST 156/88 WITH", "156/88", True),       # three digits
+    ("seen 8/10 for", "8/10", False),
     ("plan for 10/3. Pt", "10/3", False),
     ("CABG 7/81-ECHO", "7/81", False),         # month/year
     ("on 2/31/14 pt", "2/31/14", False),
