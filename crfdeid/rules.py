@@ -22,6 +22,9 @@ import regex
 from .document import Span, make_span
 from .features.pattern import MONTH
 
+# A capitalised word that is not a function word (part of a place name).
+_NAME_WORD = r"(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+"
+
 #: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
 RULES = {
     "ssn": ("SSN", regex.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
@@ -61,7 +64,7 @@ RULES = {
     # Capitalised words before a hospital word: "Zagaria Campus", "Kessler Hosp." (the name
     # only; kept unless every word of it is a plain word).
     "hospital_name": ("HOSPITAL", regex.compile(
-        r"(?<![\w'-])(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+(?:[ \t][A-Z][A-Za-z'-]+)?(?=[ \t]+"
+        rf"(?<![\w'-]){_NAME_WORD}(?:[ \t]{_NAME_WORD})?(?=[ \t]+"
         r"(?i:hosp(?:ital)?\b|medical[ \t]+center|campus|regional|memorial)(?!\w))")),
     # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
     "title_lower": ("PATIENT", regex.compile(

@@ -65,7 +65,7 @@ def test_name_rules_add_one_span_per_word(text, words):
     "BP 120/80 HR 72", "Na 140 K 4.2 dose 0.5 mg", "ratio 1:2", "version 3.2.1", "temp 98.6",
     "obtain C. DIFF sample", "R. GROIN SITE C&D", "\nP. VIGOROUS PULM TOILET", "SUCTION PRN.\n",
     "TV 250-1000 now", "STV 500-1000, RR 9-20", "Dsg D and I. X-ray done",
-    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO LLL pleural", "MD AWARE", "husband in to visit", "SOCIAL: WIFE IN AND UPDATED", "WANTED TO LEAVE HOSPITAL AND", "FROM THE HOSPITAL", "Clover St. in",
+    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO LLL pleural", "MD AWARE", "husband in to visit", "SOCIAL: WIFE IN AND UPDATED", "WANTED TO LEAVE HOSPITAL AND", "MALE TRANSFERED FROM MEMORIAL HOSPITAL W", "FROM THE HOSPITAL", "Clover St. in",
 ])
 def test_rules_leave_clinical_numbers_alone(text):
     assert find(text) == []
