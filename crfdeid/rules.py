@@ -22,6 +22,17 @@ import regex
 from .document import Span, make_span
 from .features.pattern import MONTH
 
+# A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
+_CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
+_LOWER = r"[a-z][a-z'-]*[a-z]"
+_DOT_OR_SPACE = r"(?:\.[ \t]{0,2}|[ \t]{1,2})"
+
+
+def _after(prefix: str, word: str):
+    """A regex for ``word`` right after ``prefix`` (a look-behind: not part of the match)."""
+    return regex.compile(rf"(?<={prefix}){word}")
+
+
 # A capitalised word that is not a function word (part of a place name).
 _NAME_WORD = r"(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+"
 
@@ -42,10 +53,8 @@ RULES = {
         r"|(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))(?![\w/%-])")),
     # A capitalised word right after a title: on the PhysioNet dev notes 190 of
     # 191 "Dr. X" matches and 22 of 24 "Mr./Mrs. X" matches are gold PHI.
-    "title_doctor": ("DOCTOR", regex.compile(
-        r"(?<=\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
-    "title_person": ("PATIENT", regex.compile(
-        r"(?<=\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
+    "title_doctor": ("DOCTOR", _after(r"\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2}", _CAP)),
+    "title_person": ("PATIENT", _after(r"\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2}", _CAP)),
     # A first name after a relative ("dtr suzette", "HUSBAND, Bob"): a relative's name.
     "relative_name": ("PATIENT", regex.compile(
         r"(?i)(?<=\b(?:husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew"
@@ -67,13 +76,10 @@ RULES = {
         rf"(?<![\w'-]){_NAME_WORD}(?:[ \t]{_NAME_WORD})?(?=[ \t]+"
         r"(?i:hosp(?:ital)?\b|medical[ \t]+center|campus|regional|memorial)(?!\w))")),
     # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
-    "title_lower": ("PATIENT", regex.compile(
-        r"(?<=\b(?:mrs?|miss)(?:\.[ \t]{0,2}|[ \t]{1,2}))[a-z][a-z'-]*[a-z]")),
-    "title_doctor_lower": ("DOCTOR", regex.compile(
-        r"(?<=\b(?:drs?)(?:\.[ \t]{0,2}|[ \t]{1,2}))[a-z][a-z'-]*[a-z]")),
+    "title_lower": ("PATIENT", _after(rf"\b(?:mrs?|miss){_DOT_OR_SPACE}", _LOWER)),
+    "title_doctor_lower": ("DOCTOR", _after(rf"\b(?:drs?){_DOT_OR_SPACE}", _LOWER)),
     # A name after a clinician's title: "HO Schwarz", "W/MD SPEARS" (not a plain word; has a vowel).
-    "title_clinician": ("DOCTOR", regex.compile(
-        r"(?<=\b(?:HO|MD|NP)[ \t]{1,2})(?=[A-Za-z'-]*[AEIOUYaeiouy])[A-Z][A-Za-z'-]*[A-Za-z]")),
+    "title_clinician": ("DOCTOR", _after(r"\b(?:HO|MD|NP)[ \t]{1,2}", rf"(?=[A-Za-z'-]*[AEIOUYaeiouy]){_CAP}")),
     # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
     "phone_spaced": ("PHONE", regex.compile(
         r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
