@@ -95,7 +95,10 @@ def test_overlay_never_removes_crf_spans():
     ("extubated @ 2045.", "2045", True),
     ("pain 0/10", "0/10", True),
     ("c/o chest pain (7/10)cont", "7/10", True),   # a pain score
-    ("PT THEN HAD 8/10 CP", "8/10", False),        # ... only after the pain word
+    ("PT THEN HAD 8/10 CP", "8/10", True),         # ... or before it
+    ("developed severe 10/10 angina.", "10/10", True),
+    ("PROTOCOL, ON 24/06/12/18 SCHEDULE", "24/06/12/18", True),   # four parts
+    ("TREATMENTS 10/03/10/04 AND", "10/03/10/04", False),          # ... two dates
     ("experiencing CP 4/10. Was", "4/10", True),
     ("changed to 3/4 str Nepro", "3/4", True),     # fractions and grades
     ("on 1/2 NS at 75", "1/2", True),
