@@ -50,36 +50,48 @@ TEXT_PATTERNS = {
 }
 
 
-def match_tokens(text: str, tokens, patterns=None) -> list[list[str]]:
+#: A literal that every match of a pattern contains (one of them, lower-cased), so that
+#: an ASCII text without any is not scanned.
+NEEDS = {
+    TEXT_PATTERNS["url"]: ("://", "www.", ".com", ".org", ".net", ".edu", ".gov"),
+    TEXT_PATTERNS["email"]: ("@",),
+}
+
+
+def match_tokens(text: str, tokens, patterns=None) -> list[tuple]:
     """Per-token attributes ``pat:<name>`` for every text-level match covering the token.
 
     >>> from crfdeid.tokenize import tokenize
     >>> toks = tokenize("seen 7/22/98 by")
     >>> match_tokens("seen 7/22/98 by", toks)[1:3]
-    [['pat:date', 'pat:date:B'], ['pat:date']]
+    [('pat:date', 'pat:date:B'), ('pat:date',)]
     """
     patterns = TEXT_PATTERNS if patterns is None else patterns
-    out = [[] for _ in tokens]
-    if not tokens:
+    n = len(tokens)
+    out: list = [()] * n
+    if not n:
         return out
     starts = [t.start for t in tokens]
+    low = text.lower() if text.isascii() else None
     for name, rx in patterns.items():
-        attr, first = f"pat:{name}", f"pat:{name}:B"
+        needs = NEEDS.get(rx)
+        if needs and low is not None and not any(s in low for s in needs):
+            continue
+        attr, first = (f"pat:{name}",), (f"pat:{name}", f"pat:{name}:B")
         for m in rx.finditer(text):
             s, e = m.span()
             i = bisect.bisect_left(starts, s)
-            if i < len(tokens) and tokens[i].start == s:
-                out[i].append(attr)
-                out[i].append(first)
+            if i < n and starts[i] == s:
+                out[i] += first
                 i += 1
-            while i < len(tokens) and tokens[i].start < e:
-                out[i].append(attr)
+            while i < n and starts[i] < e:
+                out[i] += attr
                 i += 1
     return out
 
 
 @TOKEN_TEMPLATES.register("text_patterns.v1")
-def text_patterns(text: str, tokens) -> list[list[str]]:
+def text_patterns(text: str, tokens) -> list[tuple]:
     """Text-level regex matches (dates, phones, SSN, email, URL, IP, ages, times, IDs)."""
     return match_tokens(text, tokens)
 
