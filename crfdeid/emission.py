@@ -17,6 +17,8 @@ labels and marginals equal CRFsuite's.
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from .crfweights import CrfWeights
@@ -37,8 +39,9 @@ class _Rows:
     def ids(self, keys, fill) -> np.ndarray:
         """Row of every key; ``fill(new_keys)`` returns the new keys' score blocks."""
         index = self.index
-        new = [k for k in dict.fromkeys(keys) if k not in index]
-        if new:
+        rows = list(map(index.get, keys))  # one hash per key when all are known
+        if None in rows:
+            new = list(dict.fromkeys(k for k, r in zip(keys, rows) if r is None))
             if len(index) + len(new) > self.limit:
                 index.clear()
                 new = list(dict.fromkeys(keys))
@@ -50,7 +53,8 @@ class _Rows:
                 self.data = grown
             self.data[first:need] = fill(new)
             index.update(zip(new, range(first, need)))
-        return np.array([index[k] for k in keys], dtype=np.intp)
+            rows = list(map(index.__getitem__, keys))
+        return np.array(rows, dtype=np.intp)
 
 
 class EmissionScorer:
@@ -73,6 +77,7 @@ class EmissionScorer:
         self._tok_offsets = [0] + [o for k in range(1, tw + 1) for o in (-k, k)]
         self._words = _Rows(len(self._offsets), n_labels)
         self._tokens = _Rows(len(self._tok_offsets), n_labels)
+        self._bigrams = _Rows(2, n_labels)
         self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
         # Windowed attribute (unprefixed) -> [(block, row)] of the model's offset-prefixed
         # attributes: a new word type needs one look-up per attribute, not one per offset.
@@ -119,16 +124,21 @@ class EmissionScorer:
         np.add.at(out, np.asarray(rows, dtype=np.intp), self._state[np.asarray(cols, dtype=np.intp)])
         return out.reshape(n_keys, n_blocks, -1)
 
+    def _bigram_blocks(self, pairs):
+        # Block 0: the pair's attribute on its right word; block 1: on its left word.
+        return self._blocks([[(a,) for a in self.featurizer.bigram_pair_attributes(*p)] for p in pairs], 2)
+
     def _token_blocks(self, keys):
         nb = self.featurizer.token_neighbour_attributes
         offs = self._tok_offsets
         # Block o: the token's attributes with the prefix "o:", as token k - o sees token k.
-        return self._blocks([[nb(k, o) for o in offs] for k in keys], len(offs))
+        attrs = [tuple(chain.from_iterable(k)) for k in keys]
+        return self._blocks([[nb(a, o) for o in offs] for a in attrs], len(offs))
 
     def clear_cache(self) -> None:
         """Forget the cached score vectors."""
-        self._words.index.clear()
-        self._tokens.index.clear()
+        for rows in (self._words, self._tokens, self._bigrams):
+            rows.index.clear()
 
     def scores(self, text: str, tokens) -> np.ndarray:
         """``(n_tokens, n_labels)`` state scores, as CRFsuite computes them from ``featurize()``."""
@@ -143,13 +153,12 @@ class EmissionScorer:
         for o, pad in self._pad.items():  # the position just outside the text (-1 or n)
             if abs(o) <= n:
                 out[abs(o) - 1 if o < 0 else n - o] += pad
-        if fz.bigrams:
-            index, unknown = self.weights.attributes, self._unknown
-            pairs = fz.bigram_attributes(words)
-            out += self._state[[index.get(p, unknown) for p, _ in pairs]]
-            out += self._state[[index.get(x, unknown) for _, x in pairs]]
+        if fz.bigrams:  # cached per pair of adjacent words
+            ids = self._bigrams.ids(fz.bigram_pairs(words), self._bigram_blocks)
+            out += self._bigrams.data[ids[:-1], 0]
+            out += self._bigrams.data[ids[1:], 1]
         if fz.feature_set["token"]:
-            keys = fz.token_attributes(text, tokens)
+            keys = fz.token_keys(text, tokens)
             ids = self._tokens.ids(keys, self._token_blocks)
             _add_window(out, self._tokens.data, ids, self._tok_offsets)
         return out

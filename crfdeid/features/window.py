@@ -236,19 +236,36 @@ class Featurizer:
         return [list(chain.from_iterable(z)) for z in zip(*cols)]
 
     @staticmethod
-    def bigram_attributes(words) -> list[tuple[str, str]]:
+    def bigram_pairs(words) -> list[tuple[str, str]]:
+        """The lower-cased adjacent word pairs, ``<s>`` and ``</s>`` at the ends (``n + 1`` pairs)."""
+        low = ["<s>"]
+        low += [w.lower() for w in words]
+        low.append("</s>")
+        return list(zip(low, low[1:]))
+
+    @staticmethod
+    def bigram_pair_attributes(left: str, right: str) -> tuple[str, str]:
+        """A pair's attributes on its right word (``bi-1:left|right``) and on its left word (``bi+1:...``)."""
+        return f"bi-1:{left}|{right}", f"bi+1:{left}|{right}"
+
+    def bigram_attributes(self, words) -> list[tuple[str, str]]:
         """Per token: lower-cased bigrams with the previous and the next word."""
-        low = [w.lower() for w in words]
-        prev = ["<s>"] + low[:-1]
-        nxt = low[1:] + ["</s>"]
-        return [(f"bi-1:{p}|{c}", f"bi+1:{c}|{x}") for p, c, x in zip(prev, low, nxt)]
+        attrs = [self.bigram_pair_attributes(a, b) for a, b in self.bigram_pairs(words)]
+        return [(before[0], after[1]) for before, after in zip(attrs, attrs[1:])]
+
+    def token_keys(self, text: str, tokens) -> list[tuple]:
+        """Per token: the token templates' attributes as a tuple of one tuple per template.
+
+        A hashable key (equal keys, equal attributes) built without a per-token
+        loop; :meth:`token_attributes` flattens it.
+        """
+        cols = [tmpl(text, tokens) for tmpl in self._token]
+        cols = [col if set(map(type, col)) <= {tuple} else list(map(tuple, col)) for col in cols]
+        return list(zip(*cols))
 
     def token_attributes(self, text: str, tokens) -> list[tuple]:
         """Per token: the token templates' own attributes, before the token window."""
-        cols = [tmpl(text, tokens) for tmpl in self._token]
-        if len(cols) == 1:
-            return [tuple(a) for a in cols[0]]
-        return [tuple(chain.from_iterable(z)) for z in zip(*cols)]
+        return [tuple(chain.from_iterable(k)) for k in self.token_keys(text, tokens)]
 
     @staticmethod
     def token_neighbour_attributes(attrs, offset: int) -> list[str]:
