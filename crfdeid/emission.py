@@ -126,7 +126,9 @@ class EmissionScorer:
 
     def _bigram_blocks(self, pairs):
         # Block 0: the pair's attribute on its right word; block 1: on its left word.
-        return self._blocks([[(a,) for a in self.featurizer.bigram_pair_attributes(*p)] for p in pairs], 2)
+        index, unknown, attrs = self.weights.attributes, self._unknown, self.featurizer.bigram_pair_attributes
+        rows = [index.get(a, unknown) for p in pairs for a in attrs(*p)]
+        return self._state[rows].reshape(len(pairs), 2, -1)
 
     def _token_blocks(self, keys):
         nb = self.featurizer.token_neighbour_attributes

@@ -280,6 +280,7 @@ class Model:
                           "ones; dictionary features may differ", ModelWarning, stacklevel=2)
         model = cls(crf, config, manifest, path=path, backend=backend)
         model._numpy  # read the weights now: a bad model fails at load, not at the first note
+        model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
         return model
 
     # -- tagging ------------------------------------------------------------------

@@ -301,6 +301,11 @@ class Featurizer:
             got.extend(self.token_neighbour_attributes(key[tw + o], o))
         return got
 
+    def prepare(self) -> None:
+        """Run every template once, so that what they load lazily (gazetteers) is loaded now."""
+        self.featurize_text("Prepared at 10:30 by Dr. Lee.")
+        self.clear_cache()
+
     def featurize_text(self, text: str) -> list[list[str]]:
         """Tokenize with the default tokenizer and featurize (a convenience for examples)."""
         from ..tokenize import tokenize
