@@ -17,7 +17,7 @@ labels and marginals equal CRFsuite's.
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -105,19 +105,20 @@ class EmissionScorer:
         """Score blocks of new word types; the windowed attributes are looked up unprefixed."""
         fz, nb, by_base = self.featurizer, len(self._offsets), self._by_base
         index, unknown = self.weights.attributes, self._unknown
-        rows, cols = [], []
-        for r, w in enumerate(words):
-            mine, windowed = fz.type_attributes(w)
-            for a in mine:
-                i = index.get(a, unknown)
-                if i != unknown:
-                    rows.append(r * nb)
-                    cols.append(i)
-            for a in windowed:
+        mine, windowed = zip(*map(fz.type_attributes, words))
+        # Block 0: the word's own attributes (unknown ones dropped after the look-up).
+        cols = np.fromiter(map(index.get, chain.from_iterable(mine), repeat(unknown)), dtype=np.intp)
+        rows = np.repeat(np.arange(len(words), dtype=np.intp) * nb, list(map(len, mine)))
+        known = cols != unknown
+        near_rows, near_cols = [], []  # the other blocks: what the word gives its neighbours
+        for r, attrs in enumerate(windowed):
+            for a in attrs:
                 for b, i in by_base.get(a, ()):
-                    rows.append(r * nb + b)
-                    cols.append(i)
-        return self._scatter(rows, cols, len(words), nb)
+                    near_rows.append(r * nb + b)
+                    near_cols.append(i)
+        return self._scatter(np.concatenate([rows[known], np.asarray(near_rows, dtype=np.intp)]),
+                             np.concatenate([cols[known], np.asarray(near_cols, dtype=np.intp)]),
+                             len(words), nb)
 
     def _scatter(self, rows, cols, n_keys, n_blocks):
         out = np.zeros((n_keys * n_blocks, self._state.shape[1]))

@@ -174,3 +174,12 @@ def test_a_resolved_set_keeps_its_templates_when_a_group_gains_one():
     again = resolve_feature_set(old)
     assert "rank.v1" not in again["word"] and "case_context.v1" not in again["token"]
     assert again == resolve_feature_set(again)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127)), st.text()))
+def test_shape_fast_paths_equal_the_regexes(w):
+    from crfdeid.features import orthographic as orth
+    by_regex = orth._DIGIT.sub("d", orth._LOWER.sub("x", orth._UPPER.sub("X", w)))
+    assert orth._shape(w) == by_regex
+    assert orth._collapse(w) == orth._COLLAPSE.sub(r"\1", w)

@@ -127,7 +127,7 @@ class Featurizer:
         self.token_window = fs["token_window"]
         self.bigrams = fs["bigrams"]
         self._word = [WORD_TEMPLATES.get(n) for n in fs["word"]]
-        self._windowed = [WORD_TEMPLATES.get(n) for n in fs["windowed"]]
+        self._windowed_at = [fs["word"].index(n) for n in fs["windowed"]]
         self._token = [TOKEN_TEMPLATES.get(n) for n in fs["token"]]
         self._offsets = [o for o in range(-self.window, self.window + 1) if o]
         self._base: dict = {}
@@ -163,9 +163,8 @@ class Featurizer:
 
         Every template runs once (uncached).
         """
-        per = {t: to_attributes(t(word)) for t in self._word}
-        return ([a for t in self._word for a in per[t]],
-                [a for t in self._windowed for a in per[t]])
+        per = [to_attributes(t(word)) for t in self._word]
+        return list(chain.from_iterable(per)), [a for j in self._windowed_at for a in per[j]]
 
     @property
     def offsets(self) -> list[int]:
