@@ -50,12 +50,28 @@ TEXT_PATTERNS = {
 }
 
 
-#: A literal that every match of a pattern contains (one of them, lower-cased), so that
-#: an ASCII text without any is not scanned.
+#: Lower-cased literals of which every match of a pattern holds one: an ASCII text
+#: without any of them is not scanned (:func:`cannot_match`).
 NEEDS = {
     TEXT_PATTERNS["url"]: ("://", "www.", ".com", ".org", ".net", ".edu", ".gov"),
     TEXT_PATTERNS["email"]: ("@",),
 }
+
+
+def ascii_lower(text: str) -> str | None:
+    """``text`` lower-cased if it is ASCII (what :func:`cannot_match` needs), else ``None``."""
+    return text.lower() if text.isascii() else None
+
+
+def cannot_match(needs, lowered: str | None) -> bool:
+    """Whether a text (``lowered``: from :func:`ascii_lower`) holds none of the literals ``needs``.
+
+    Only for ASCII text: there lower-casing is the case folding of ``regex.I``.
+
+    >>> cannot_match(("@",), ascii_lower("no mail")), cannot_match(("@",), ascii_lower("a@b.org"))
+    (True, False)
+    """
+    return bool(needs) and lowered is not None and not any(s in lowered for s in needs)
 
 
 def match_tokens(text: str, tokens, patterns=None) -> list[tuple]:
@@ -72,10 +88,9 @@ def match_tokens(text: str, tokens, patterns=None) -> list[tuple]:
     if not n:
         return out
     starts = [t.start for t in tokens]
-    low = text.lower() if text.isascii() else None
+    low = ascii_lower(text)
     for name, rx in patterns.items():
-        needs = NEEDS.get(rx)
-        if needs and low is not None and not any(s in low for s in needs):
+        if cannot_match(NEEDS.get(rx), low):
             continue
         attr, first = (f"pat:{name}",), (f"pat:{name}", f"pat:{name}:B")
         for m in rx.finditer(text):
