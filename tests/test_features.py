@@ -183,3 +183,24 @@ def test_shape_fast_paths_equal_the_regexes(w):
     by_regex = orth._DIGIT.sub("d", orth._LOWER.sub("x", orth._UPPER.sub("X", w)))
     assert orth._shape(w) == by_regex
     assert orth._collapse(w) == orth._COLLAPSE.sub(r"\1", w)
+
+
+_ASCII = st.lists(st.sampled_from(["7", "22", "/", "-", ".", " ", "\n", "Jan", "march", "SEPT", "of", "th",
+                                   "1998", "2098", "'", ",", "Mon", "tues", "A12B3", "x", "_", "ab12cd"]),
+                  max_size=25).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ASCII)
+def test_ascii_twins_match_like_the_regex_patterns(text):
+    from crfdeid.features.pattern import ASCII_TWINS
+    for rx, twin in ASCII_TWINS.items():
+        assert [m.span() for m in twin.finditer(text)] == [m.span() for m in rx.finditer(text)], rx.pattern
+
+
+def test_ascii_twins_match_like_the_regex_patterns_on_physionet(physionet_docs):
+    from crfdeid.features.pattern import ASCII_TWINS
+    for doc in physionet_docs[::5]:
+        assert doc.text.isascii()
+        for rx, twin in ASCII_TWINS.items():
+            assert [m.span() for m in twin.finditer(doc.text)] == [m.span() for m in rx.finditer(doc.text)]

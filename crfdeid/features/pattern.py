@@ -10,6 +10,7 @@ cover the shapes of single tokens (4- and 5-digit runs, years, real numbers).
 from __future__ import annotations
 
 import bisect
+import re
 
 import regex
 
@@ -58,6 +59,21 @@ NEEDS = {
 }
 
 
+def _ascii_twin(rx, ahead: str = ""):
+    """``rx`` as a stdlib ``re`` pattern, for ASCII text (where both engines match the same)."""
+    flags = (re.I if rx.flags & regex.I else 0) | (re.X if rx.flags & regex.X else 0)
+    return re.compile(ahead + rx.pattern, flags)
+
+
+#: Patterns that run as stdlib ``re`` twins on ASCII text, 1.7-2x faster than ``regex``
+#: there (the other patterns are faster with ``regex``); the date twin first looks ahead
+#: for the characters a date can start with. Same matches: tests/test_features.py.
+ASCII_TWINS = {
+    TEXT_PATTERNS["date"]: _ascii_twin(TEXT_PATTERNS["date"], r"(?=[\dadfjmnostw])"),
+    TEXT_PATTERNS["id"]: _ascii_twin(TEXT_PATTERNS["id"]),
+}
+
+
 def ascii_lower(text: str) -> str | None:
     """``text`` lower-cased if it is ASCII (what :func:`cannot_match` needs), else ``None``."""
     return text.lower() if text.isascii() else None
@@ -92,6 +108,8 @@ def match_tokens(text: str, tokens, patterns=None) -> list[tuple]:
     for name, rx in patterns.items():
         if cannot_match(NEEDS.get(rx), low):
             continue
+        if low is not None:
+            rx = ASCII_TWINS.get(rx, rx)
         attr, first = (f"pat:{name}",), (f"pat:{name}", f"pat:{name}:B")
         for m in rx.finditer(text):
             s, e = m.span()
