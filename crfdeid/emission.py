@@ -17,7 +17,7 @@ labels and marginals equal CRFsuite's.
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 
 import numpy as np
 
@@ -77,7 +77,11 @@ class EmissionScorer:
         self._tok_offsets = [0] + [o for k in range(1, tw + 1) for o in (-k, k)]
         self._words = _Rows(len(self._offsets), n_labels)
         self._tokens = _Rows(len(self._tok_offsets), n_labels)
-        self._bigrams = _Rows(2, n_labels)
+        # Bigram attributes the model knows, by word pair: [row on the right word, row on the left].
+        self._pair_rows: dict = {}
+        for attr, row in weights.attributes.items():
+            for k, left, right in featurizer.bigram_pairs_of(attr):
+                self._pair_rows.setdefault((left, right), [self._unknown, self._unknown])[k] = row
         self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
         # Windowed attribute (unprefixed) -> [(block, row)] of the model's offset-prefixed
         # attributes: a new word type needs one look-up per attribute, not one per offset.
@@ -125,12 +129,6 @@ class EmissionScorer:
         np.add.at(out, np.asarray(rows, dtype=np.intp), self._state[np.asarray(cols, dtype=np.intp)])
         return out.reshape(n_keys, n_blocks, -1)
 
-    def _bigram_blocks(self, pairs):
-        # Block 0: the pair's attribute on its right word; block 1: on its left word.
-        index, unknown, attrs = self.weights.attributes, self._unknown, self.featurizer.bigram_pair_attributes
-        rows = [index.get(a, unknown) for p in pairs for a in attrs(*p)]
-        return self._state[rows].reshape(len(pairs), 2, -1)
-
     def _token_blocks(self, keys):
         nb = self.featurizer.token_neighbour_attributes
         offs = self._tok_offsets
@@ -140,7 +138,7 @@ class EmissionScorer:
 
     def clear_cache(self) -> None:
         """Forget the cached score vectors."""
-        for rows in (self._words, self._tokens, self._bigrams):
+        for rows in (self._words, self._tokens):
             rows.index.clear()
 
     def scores(self, text: str, tokens) -> np.ndarray:
@@ -156,10 +154,12 @@ class EmissionScorer:
         for o, pad in self._pad.items():  # the position just outside the text (-1 or n)
             if abs(o) <= n:
                 out[abs(o) - 1 if o < 0 else n - o] += pad
-        if fz.bigrams:  # cached per pair of adjacent words
-            ids = self._bigrams.ids(fz.bigram_pairs(words), self._bigram_blocks)
-            out += self._bigrams.data[ids[:-1], 0]
-            out += self._bigrams.data[ids[1:], 1]
+        if fz.bigrams:  # the model knows few pairs: the rows of those found, added where they go
+            got = list(map(self._pair_rows.get, fz.bigram_pairs(words)))  # pair j: words j - 1, j
+            hits = list(compress(range(n + 1), got))
+            for k, where in ((0, [j for j in hits if j < n]), (1, [j for j in hits if j > 0])):
+                if where:
+                    out[np.array(where) - k] += self._state[[got[j][k] for j in where]]
         if fz.feature_set["token"]:
             keys = fz.token_keys(text, tokens)
             ids = self._tokens.ids(keys, self._token_blocks)

@@ -204,3 +204,12 @@ def test_ascii_twins_match_like_the_regex_patterns_on_physionet(physionet_docs):
         assert doc.text.isascii()
         for rx, twin in ASCII_TWINS.items():
             assert [m.span() for m in twin.finditer(doc.text)] == [m.span() for m in rx.finditer(doc.text)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="a|:", max_size=4), st.text(alphabet="a|:", max_size=4))
+def test_bigram_pairs_of_inverts_bigram_pair_attributes(left, right):
+    for k, attr in enumerate(Featurizer.bigram_pair_attributes(left, right)):
+        found = Featurizer.bigram_pairs_of(attr)
+        assert (k, left, right) in found
+        assert all(Featurizer.bigram_pair_attributes(a, b)[j] == attr for j, a, b in found)

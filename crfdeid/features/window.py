@@ -242,10 +242,26 @@ class Featurizer:
         low.append("</s>")
         return list(zip(low, low[1:]))
 
-    @staticmethod
-    def bigram_pair_attributes(left: str, right: str) -> tuple[str, str]:
+    #: Heads of a pair's attribute on its right word and on its left word.
+    BIGRAM_HEADS = ("bi-1:", "bi+1:")
+
+    @classmethod
+    def bigram_pair_attributes(cls, left: str, right: str) -> tuple[str, str]:
         """A pair's attributes on its right word (``bi-1:left|right``) and on its left word (``bi+1:...``)."""
-        return f"bi-1:{left}|{right}", f"bi+1:{left}|{right}"
+        return tuple(f"{head}{left}|{right}" for head in cls.BIGRAM_HEADS)
+
+    @classmethod
+    def bigram_pairs_of(cls, attribute: str) -> list[tuple[int, str, str]]:
+        """``(k, left, right)`` for every word pair whose ``k``-th bigram attribute is ``attribute``.
+
+        >>> Featurizer.bigram_pairs_of("bi+1:a|b"), Featurizer.bigram_pairs_of("lower:a")
+        ([(1, 'a', 'b')], [])
+        """
+        for k, head in enumerate(cls.BIGRAM_HEADS):
+            if attribute.startswith(head):
+                body = attribute[len(head):]
+                return [(k, body[:i], body[i + 1:]) for i, c in enumerate(body) if c == "|"]
+        return []
 
     def bigram_attributes(self, words) -> list[tuple[str, str]]:
         """Per token: lower-cased bigrams with the previous and the next word."""
