@@ -83,27 +83,22 @@ class EmissionScorer:
             for k, left, right in featurizer.bigram_pairs_of(attr):
                 self._pair_rows.setdefault((left, right), [self._unknown, self._unknown])[k] = row
         self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
-        # Windowed attribute (unprefixed) -> [(block, row)] of the model's offset-prefixed
-        # attributes: a new word type needs one look-up per attribute, not one per offset.
-        self._by_base: dict = {}
-        heads = [(b, window_prefix(o, "")) for b, o in enumerate(self._offsets) if o]
-        for attr, row in weights.attributes.items():
+        # Attribute (unprefixed) -> [(block, row)] of the model's attributes it is at each
+        # window offset: a new key needs one look-up per attribute, not one per offset.
+        self._by_base = self._by_offset(self._offsets)
+        self._tok_by_base = self._by_offset(self._tok_offsets)
+        for attr, row in weights.attributes.items():  # a token's own attributes: block 0
+            self._tok_by_base.setdefault(attr, []).insert(0, (0, row))
+
+    def _by_offset(self, offsets) -> dict:
+        """Unprefixed attribute -> ``[(b, row)]``: its row at ``offsets[b]`` for each offset but 0."""
+        by: dict = {}
+        heads = [(b, window_prefix(o, "")) for b, o in enumerate(offsets) if o]
+        for attr, row in self.weights.attributes.items():
             for b, head in heads:
                 if attr.startswith(head):
-                    self._by_base.setdefault(attr[len(head):], []).append((b, row))
-
-    def _blocks(self, attr_lists, n_blocks) -> np.ndarray:
-        """Summed weights of ``attr_lists[key][block]``: one scatter-add for all new keys."""
-        index, unknown = self.weights.attributes, self._unknown
-        rows, cols = [], []
-        for r, blocks in enumerate(attr_lists):
-            for b, attrs in enumerate(blocks):
-                for a in attrs:
-                    i = index.get(a, unknown)
-                    if i != unknown:
-                        rows.append(r * n_blocks + b)
-                        cols.append(i)
-        return self._scatter(rows, cols, len(attr_lists), n_blocks)
+                    by.setdefault(attr[len(head):], []).append((b, row))
+        return by
 
     def _word_blocks(self, words):
         """Score blocks of new word types; the windowed attributes are looked up unprefixed."""
@@ -130,11 +125,15 @@ class EmissionScorer:
         return out.reshape(n_keys, n_blocks, -1)
 
     def _token_blocks(self, keys):
-        nb = self.featurizer.token_neighbour_attributes
-        offs = self._tok_offsets
-        # Block o: the token's attributes with the prefix "o:", as token k - o sees token k.
-        attrs = [tuple(chain.from_iterable(k)) for k in keys]
-        return self._blocks([[nb(a, o) for o in offs] for a in attrs], len(offs))
+        # Block b: the key's attributes as the token at offset -_tok_offsets[b] sees them.
+        by_base, nb = self._tok_by_base, len(self._tok_offsets)
+        rows, cols = [], []
+        for r, key in enumerate(keys):
+            for a in chain.from_iterable(key):
+                for b, i in by_base.get(a, ()):
+                    rows.append(r * nb + b)
+                    cols.append(i)
+        return self._scatter(rows, cols, len(keys), nb)
 
     def clear_cache(self) -> None:
         """Forget the cached score vectors."""
