@@ -22,6 +22,7 @@ from itertools import chain, compress, repeat
 import numpy as np
 
 from .crfweights import CrfWeights
+from .features.perdoc import token_texts
 from .features.window import window_prefix
 
 #: Bytes of cached score vectors after which the caches start afresh (bounded memory).
@@ -142,37 +143,73 @@ class EmissionScorer:
 
     def scores(self, text: str, tokens) -> np.ndarray:
         """``(n_tokens, n_labels)`` state scores, as CRFsuite computes them from ``featurize()``."""
+        return self.scores_many([(text, tokens)])
+
+    def scores_many(self, docs) -> np.ndarray:
+        """The :meth:`scores` of several ``(text, tokens)`` documents, one after another.
+
+        All documents are scored together, the windows stopping at each document's
+        ends, so that a batch costs a few numpy operations, not a few per document.
+        """
         fz = self.featurizer
-        n = len(tokens)
-        out = np.zeros((n, self._state.shape[1]))
-        if not n:
+        docs = [(text, tokens) for text, tokens in docs if len(tokens)]
+        lens = np.array([len(tokens) for _, tokens in docs], dtype=np.intp)
+        starts = np.concatenate(([0], np.cumsum(lens))).astype(np.intp)
+        out = np.zeros((int(starts[-1]), self._state.shape[1]))
+        if not docs:
             return out
-        words = [t.text for t in tokens]
+        words, pairs, keys = [], [], []
+        for text, tokens in docs:
+            texts, lowered, _ = token_texts(text, tokens)
+            words += texts
+            if fz.bigrams:
+                pairs += fz.bigram_pairs(texts, lowered)
+            if fz.feature_set["token"]:
+                keys += fz.token_keys(text, tokens)
+        window = _Window(np.repeat(np.arange(len(docs)), lens))
         ids = self._words.ids(words, self._word_blocks)  # may grow .data: look it up after
-        _add_window(out, self._words.data, ids, self._offsets)
-        for o, pad in self._pad.items():  # the position just outside the text (-1 or n)
-            if abs(o) <= n:
-                out[abs(o) - 1 if o < 0 else n - o] += pad
-        if fz.bigrams:  # the model knows few pairs: the rows of those found, added where they go
-            got = list(map(self._pair_rows.get, fz.bigram_pairs(words)))  # pair j: words j - 1, j
-            hits = list(compress(range(n + 1), got))
-            for k, where in ((0, [j for j in hits if j < n]), (1, [j for j in hits if j > 0])):
-                if where:
-                    out[np.array(where) - k] += self._state[[got[j][k] for j in where]]
-        if fz.feature_set["token"]:
-            keys = fz.token_keys(text, tokens)
+        window.add(out, self._words.data, ids, self._offsets)
+        for o, pad in self._pad.items():  # the position just outside a text (-1 or n)
+            m = abs(o)
+            out[starts[:-1][lens >= m] + (m - 1) if o < 0 else starts[1:][lens >= m] - o] += pad
+        if pairs:  # the model knows few pairs: the rows of those found, added where they go
+            got = list(map(self._pair_rows.get, pairs))  # a document's pair j: its words j - 1, j
+            hits = np.fromiter(compress(range(len(got)), got), dtype=np.intp)
+            doc = np.searchsorted(starts[:-1] + np.arange(len(docs)), hits, side="right") - 1
+            j = hits - starts[doc] - doc
+            for k, ok in ((0, j < lens[doc]), (1, j > 0)):
+                if ok.any():
+                    out[starts[doc[ok]] + j[ok] - k] += self._state[[got[g][k] for g in hits[ok].tolist()]]
+        if keys:
             ids = self._tokens.ids(keys, self._token_blocks)
-            _add_window(out, self._tokens.data, ids, self._tok_offsets)
+            window.add(out, self._tokens.data, ids, self._tok_offsets)
         return out
 
 
-def _add_window(out, table, ids, offsets) -> None:
-    """``out[i] += table[ids[i + o], b]`` for the ``b``-th offset ``o`` (nothing outside the text)."""
-    n = len(ids)
-    for b, o in enumerate(offsets):
-        if o <= -n or o >= n:
-            continue
-        if o < 0:  # token i sees token i + o = i - |o|
-            out[-o:] += table[ids[:n + o], b]
-        else:
-            out[:n - o] += table[ids[o:], b]
+class _Window:
+    """Adds over the +-window of tokens that stops at document ends (``doc``: document of each token)."""
+
+    def __init__(self, doc: np.ndarray):
+        self.doc = doc
+        self._seen: dict = {}
+
+    def _sources(self, o: int):
+        """Tokens ``i`` whose token ``i + o`` is in the same document, and whether that is all of them."""
+        if o not in self._seen:
+            n, doc = len(self.doc), self.doc
+            lo, hi = max(0, -o), n - max(0, o)
+            same = doc[lo:hi] == doc[lo + o:hi + o]
+            self._seen[o] = (np.flatnonzero(same) + lo, lo, hi, bool(same.all()))
+        return self._seen[o]
+
+    def add(self, out, table, ids, offsets) -> None:
+        """``out[i] += table[ids[i + o], b]`` for the ``b``-th offset ``o`` (within the document)."""
+        n = len(ids)
+        for b, o in enumerate(offsets):
+            if abs(o) >= n:
+                continue
+            where, lo, hi, everywhere = self._sources(o)
+            if everywhere:  # one document: slices
+                out[lo:hi] += table[ids[lo + o:hi + o], b]
+            elif len(where):
+                out[where] += table[ids[where + o], b]

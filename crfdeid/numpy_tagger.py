@@ -81,13 +81,10 @@ class NumpyTagger:
             Per document: labels, P(O) per token (``None`` where not needed:
             ``O`` tokens without a threshold) and marginals (empty unless asked).
         """
-        scores = [self.scorer.scores(text, toks) for text, toks, _ in items]
-        sizes = [len(s) for s in scores]
-        offsets = np.cumsum([0] + sizes)
+        allscores = self.scorer.scores_many((text, toks) for text, toks, _ in items)
+        offsets = np.cumsum([0] + [len(toks) for _, toks, _ in items])
         bounds = [(a + off, b + off) for (_, _, segs), off in zip(items, offsets.tolist())
                   for a, b in segs]
-        allscores = np.concatenate(scores) if scores else np.zeros((0, len(self.labels)))
-        del scores
         y = np.zeros(len(allscores), dtype=np.intp)
         probs = None
         # A chunk of segments at a time: inference temporaries stay small on a huge note.

@@ -235,10 +235,13 @@ class Featurizer:
         return [list(chain.from_iterable(z)) for z in zip(*cols)]
 
     @staticmethod
-    def bigram_pairs(words) -> list[tuple[str, str]]:
-        """The lower-cased adjacent word pairs, ``<s>`` and ``</s>`` at the ends (``n + 1`` pairs)."""
+    def bigram_pairs(words, lowered=None) -> list[tuple[str, str]]:
+        """The lower-cased adjacent word pairs, ``<s>`` and ``</s>`` at the ends (``n + 1`` pairs).
+
+        ``lowered``: the words already lower-cased, where they are at hand.
+        """
         low = ["<s>"]
-        low += [w.lower() for w in words]
+        low += [w.lower() for w in words] if lowered is None else lowered
         low.append("</s>")
         return list(zip(low, low[1:]))
 
