@@ -43,7 +43,7 @@ from .document import Document
 from .crfweights import read_weights
 from .errors import CrfdeidError, ModelError
 from .features import Featurizer
-from .numpy_tagger import BATCH_TOKENS, NumpyTagger, best_phi
+from .numpy_tagger import BATCH_TOKENS, NumpyTagger, best_phi, gc_paused
 from .segment import segments
 from .tokenize import Token, tokenize
 
@@ -385,8 +385,9 @@ class Model:
         batch, size = [], 0
         for doc in docs:
             try:
-                toks = tokens_for(doc.text, self._split)
-                batch.append((doc, (doc.text, toks, segments(doc.text, toks, self._max_len))))
+                with gc_paused():
+                    toks = tokens_for(doc.text, self._split)
+                    batch.append((doc, (doc.text, toks, segments(doc.text, toks, self._max_len))))
                 size += len(toks)
             except Exception as exc:  # noqa: BLE001
                 yield from self._tag_batch(batch, o_threshold)
