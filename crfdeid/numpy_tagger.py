@@ -19,10 +19,13 @@ from . import inference
 from .bio import OUTSIDE
 from .emission import EmissionScorer
 
-#: Tokens per batch of documents labelled together: enough to amortise the per-step
-#: numpy calls (a step costs about the same for 10 or 1,000 segments), small enough
-#: that the batch's arrays stay small (2 MB each with 13 labels, 9 MB with 59).
-BATCH_TOKENS = 20000
+#: Tokens labelled together (inference chunk): enough to amortise the per-step numpy
+#: calls (a step costs about the same for 10 or 1,000 segments), small enough that
+#: the arrays stay small (2 MB each with 13 labels, 9 MB with 59) and in cache.
+BATCH_TOKENS = 20_000
+#: Characters of documents tagged together (``Model.tag_each``): about 20,000 tokens of
+#: clinical notes (PhysioNet: 4.1 characters a token).
+BATCH_CHARS = 80_000
 
 
 @contextmanager
@@ -102,8 +105,7 @@ class NumpyTagger:
             Per document: labels, P(O) per token (``None`` where not needed:
             ``O`` tokens without a threshold) and marginals (empty unless asked).
         """
-        with gc_paused():
-            allscores = self.scorer.scores_many((text, toks) for text, toks, _ in items)
+        allscores = self.scorer.scores_many((text, toks) for text, toks, _ in items)
         offsets = np.cumsum([0] + [len(toks) for _, toks, _ in items])
         bounds = [(a + off, b + off) for (_, _, segs), off in zip(items, offsets.tolist())
                   for a, b in segs]
