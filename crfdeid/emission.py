@@ -27,6 +27,7 @@ from .features.window import window_prefix
 
 #: Bytes of cached score vectors after which the caches start afresh (bounded memory).
 CACHE_BYTES = 64 * 2**20
+_FILL = 1024  # new keys scored at a time
 
 
 class _Rows:
@@ -52,7 +53,8 @@ class _Rows:
                 grown = np.zeros((max(need, 2 * len(self.data)),) + self.data.shape[1:])
                 grown[:first] = self.data[:first]
                 self.data = grown
-            self.data[first:need] = fill(new)
+            for i in range(first, need, _FILL):  # a bounded number at a time: bounded temporaries
+                self.data[i:min(need, i + _FILL)] = fill(new[i - first:i - first + _FILL])
             index.update(zip(new, range(first, need)))
             rows = list(map(index.__getitem__, keys))
         return np.array(rows, dtype=np.intp)
