@@ -161,3 +161,11 @@ def test_token_templates_equal_their_oracles_on_physionet(physionet_docs):
         for name, oracle in ORACLES.items():
             assert _as_lists(TOKEN_TEMPLATES.get(name)(doc.text, toks)) == _as_lists(oracle(doc.text, toks)), \
                 (name, doc.doc_id)
+
+
+def test_shared_per_document_values_are_dropped_after_the_templates():
+    from crfdeid.features import Featurizer, perdoc
+    fz = Featurizer({"groups": {"context": True, "pattern": True, "dictionary": True}})
+    text = "Seen by Dr. Lee\nlives with wife"
+    fz.featurize(text, tokenize(text))
+    assert perdoc._MEMOS and all(last == [None, None, None] for last in perdoc._MEMOS)

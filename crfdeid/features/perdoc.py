@@ -11,13 +11,17 @@ from __future__ import annotations
 import bisect
 import functools
 
+_MEMOS: list = []  # the [text, tokens, result] of every per_document function
+
 
 def per_document(fn):
     """Remember ``fn(text, tokens)`` for the last document it saw (the same ``text`` and ``tokens`` objects).
 
-    The result is shared between callers, which must not change it.
+    The result is shared between callers, which must not change it; :func:`forget`
+    drops it (and the document) once the document's templates have run.
     """
     last: list = [None, None, None]
+    _MEMOS.append(last)
 
     @functools.wraps(fn)
     def shared(text, tokens):
@@ -25,6 +29,12 @@ def per_document(fn):
             last[:] = text, tokens, fn(text, tokens)
         return last[2]
     return shared
+
+
+def forget() -> None:
+    """Drop what :func:`per_document` functions remember (a large note is not kept alive)."""
+    for last in _MEMOS:
+        last[:] = None, None, None
 
 
 @per_document

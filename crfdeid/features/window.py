@@ -20,6 +20,7 @@ from itertools import chain
 
 from ..errors import ConfigError, RegistryError
 from . import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
+from .perdoc import forget
 
 #: Feature groups (He et al. 2015, table 2): word templates, which of them are
 #: windowed, token templates.
@@ -277,7 +278,10 @@ class Featurizer:
         A hashable key (equal keys, equal attributes) built without a per-token
         loop; :meth:`token_attributes` flattens it.
         """
-        cols = [tmpl(text, tokens) for tmpl in self._token]
+        try:
+            cols = [tmpl(text, tokens) for tmpl in self._token]
+        finally:
+            forget()  # what the templates shared for this document
         cols = [col if set(map(type, col)) <= {tuple} else list(map(tuple, col)) for col in cols]
         return list(zip(*cols))
 
