@@ -193,16 +193,14 @@ class _Window:
 
     def __init__(self, doc: np.ndarray):
         self.doc = doc
-        self._seen: dict = {}
+        self._same: dict = {}
 
-    def _sources(self, o: int):
-        """Tokens ``i`` whose token ``i + o`` is in the same document, and whether that is all of them."""
-        if o not in self._seen:
-            n, doc = len(self.doc), self.doc
-            lo, hi = max(0, -o), n - max(0, o)
-            same = doc[lo:hi] == doc[lo + o:hi + o]
-            self._seen[o] = (np.flatnonzero(same) + lo, lo, hi, bool(same.all()))
-        return self._seen[o]
+    def _same_doc(self, o: int, lo: int, hi: int):
+        """Whether token ``i + o`` is in token ``i``'s document, for ``i`` in ``[lo, hi)`` (None: all are)."""
+        if o not in self._same:
+            same = self.doc[lo:hi] == self.doc[lo + o:hi + o]
+            self._same[o] = None if same.all() else same[:, None]
+        return self._same[o]
 
     def add(self, out, table, ids, offsets) -> None:
         """``out[i] += table[ids[i + o], b]`` for the ``b``-th offset ``o`` (within the document)."""
@@ -210,8 +208,6 @@ class _Window:
         for b, o in enumerate(offsets):
             if abs(o) >= n:
                 continue
-            where, lo, hi, everywhere = self._sources(o)
-            if everywhere:  # one document: slices
-                out[lo:hi] += table[ids[lo + o:hi + o], b]
-            elif len(where):
-                out[where] += table[ids[where + o], b]
+            lo, hi = max(0, -o), n - max(0, o)
+            same = self._same_doc(o, lo, hi)
+            np.add(out[lo:hi], table[ids[lo + o:hi + o], b], out=out[lo:hi], where=True if same is None else same)
