@@ -6,9 +6,10 @@ attributes (:meth:`crfdeid.features.Featurizer.featurize`) are the union of
 what its word, each neighbouring word of the window, the bigrams and each
 token of the token window contribute, so the score is a sum of per-source
 vectors over labels. Each vector is cached: per word type (one row per window
-offset), per tuple of token-template attributes (one row per token-window
-offset). Scoring a document is then a dictionary look-up per token and a few
-row gathers and sums in numpy.
+offset) and per tuple of token-template attributes (one row per token-window
+offset); the bigram attributes the model knows are indexed by word pair at
+load. Scoring a group of documents (:meth:`EmissionScorer.scores_many`) is
+then a dictionary look-up per token and a few row gathers and sums in numpy.
 
 Equivalence with the attribute strings is tested (``tests/test_inference.py``):
 the scores equal the summed weights of ``featurize()``'s attributes, and the
