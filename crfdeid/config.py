@@ -10,7 +10,7 @@ A config is plain data (see ``configs/default.yaml``)::
     segment: {max_len: 200}
     crf: {algorithm: lbfgs, c1: 0.05, c2: 0.01, max_iterations: 150}
     decoding: {o_threshold: null}   # P(O) below this -> PHI (recall-oriented)
-    rules: {enabled: false}         # high-precision regex overlay
+    rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
     seed: 13
 
 :func:`load_config` fills every default, deep-merges overrides (an ablation is a
@@ -42,7 +42,7 @@ DEFAULTS = {
     "segment": {"max_len": 200},
     "crf": {"algorithm": "lbfgs"},
     "decoding": {"o_threshold": None},
-    "rules": {"enabled": False},
+    "rules": {"enabled": False, "date_check": True},
     "seed": 0,
 }
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
@@ -197,8 +197,9 @@ def _validate(cfg: dict, path) -> None:
     thr = cfg["decoding"]["o_threshold"]
     if thr is not None and (isinstance(thr, bool) or not isinstance(thr, (int, float)) or not 0 < thr <= 1):
         bad(f"decoding.o_threshold must be a probability in (0, 1] or null, not {thr!r}")
-    if not isinstance(cfg["rules"]["enabled"], bool):
-        bad("rules.enabled must be true or false")
+    for key in ("enabled", "date_check"):
+        if not isinstance(cfg["rules"][key], bool):
+            bad(f"rules.{key} must be true or false")
     if not isinstance(cfg["tokenizer"]["split_glued"], bool):
         bad("tokenizer.split_glued must be true or false")
     ml = cfg["segment"]["max_len"]

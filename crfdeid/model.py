@@ -352,7 +352,7 @@ class Model:
                 conf[sp] = round(c, 4)
         if self.config["rules"]["enabled"]:
             from .rules import overlay
-            spans = overlay(doc.text, spans)
+            spans = overlay(doc.text, spans, date_check=self.config["rules"]["date_check"])
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
         meta["confidence"] = [conf.get(sp, 1.0) for sp in out.spans]

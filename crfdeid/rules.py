@@ -6,7 +6,8 @@ numbers, e-mail addresses, URLs, IP addresses, SSNs, a capitalised word after
 ``Dr.``/``Mr.``/``Mrs.``). :func:`overlay` merges
 the two, preferring the CRF's subtype and extending spans to their union, then
 adds the initials and coordinated names next to name spans
-(:func:`extend_names`), so the overlay can only add redaction, never remove it.
+(:func:`extend_names`). The overlay only adds redaction, with one exception: a CRF DATE
+span that cannot be a date (``bp 80/60``, :func:`impossible_date`) is dropped.
 
 >>> [(s.start, s.end, s.subtype) for s in find("Call 617-555-0199 on 03/14/2098.")]
 [(5, 17, 'PHONE'), (21, 31, 'DATE')]
@@ -20,6 +21,9 @@ import regex
 
 from .document import Span, make_span
 from .features.pattern import MONTH, ascii_lower, cannot_match
+
+# A capitalised word that is not a function word (part of a place name).
+_NAME_WORD = r"(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+"
 
 #: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
 RULES = {
@@ -43,10 +47,45 @@ RULES = {
         r"(?<=\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
     "title_person": ("PATIENT", regex.compile(
         r"(?<=\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2})[A-Z][A-Za-z'-]*[A-Za-z]")),
+    # A first name after a relative ("dtr suzette", "HUSBAND, Bob"): a relative's name.
+    "relative_name": ("PATIENT", regex.compile(
+        r"(?i)(?<=\b(?:husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew"
+        r"|friend|grandson|granddaughter|hcp|proxy)[,:]?[ \t]{1,2}\"?)[a-z][a-z'-]+(?![\w'-])")),
+    # A signature line: a name, then a credential at the end of the line ("Dan A. Forman, RRT").
+    "signature": ("DOCTOR", regex.compile(
+        r"(?m)(?<=^[ \t]*)[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?"
+        r"(?=(?:,[ \t]*|[ \t]+)(?:RN|R\.N\.|RRT|MD|NP|SN|LPN|BSN|CCRN|PA-C)\b[ \t,./A-Z]*$)")),
+    # An initial and a capitalised word after a space or "(": "per B. Kargas" (not a plain
+    # word; not the initials of sides, SOAP headings or "I.").
+    "initial_name": ("DOCTOR", regex.compile(
+        r"(?<=(?:^|[ \t(]))[B-HJKMNQT-Z]\.[ \t]{1,2}[A-Z][A-Za-z'-]{2,}(?![\w'-])", regex.M)),
+    # A saint's name: "St. Mary's", "Saint Agnes" (kept when the name is a census first name).
+    "saint": ("HOSPITAL", regex.compile(
+        r"(?<![\w.-])(?:St\.?|ST\.|Saint|SAINT)[ \t]{1,2}[A-Z][A-Za-z]+(?:'s)?(?![\w-])")),
+    # Capitalised words before a hospital word: "Zagaria Campus", "Kessler Hosp." (the name
+    # only; kept unless every word of it is a plain word).
+    "hospital_name": ("HOSPITAL", regex.compile(
+        rf"(?<![\w'-]){_NAME_WORD}(?:[ \t]{_NAME_WORD})?(?=[ \t]+"
+        r"(?i:hosp(?:ital)?\b|medical[ \t]+center|campus|regional|memorial)(?!\w))")),
     # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
-    "title_lower": ("PATIENT", regex.compile(r"(?<=\b(?:mrs?|miss)\.?[ \t]{1,2})[a-z][a-z'-]*[a-z]")),
+    "title_lower": ("PATIENT", regex.compile(
+        r"(?<=\b(?:mrs?|miss)(?:\.[ \t]{0,2}|[ \t]{1,2}))[a-z][a-z'-]*[a-z]")),
+    "title_doctor_lower": ("DOCTOR", regex.compile(
+        r"(?<=\b(?:drs?)(?:\.[ \t]{0,2}|[ \t]{1,2}))[a-z][a-z'-]*[a-z]")),
+    # A name after a clinician's title: "HO Schwarz", "W/MD SPEARS" (not a plain word; has a vowel).
+    "title_clinician": ("DOCTOR", regex.compile(
+        r"(?<=\b(?:HO|MD|NP)[ \t]{1,2})(?=[A-Za-z'-]*[AEIOUYaeiouy])[A-Z][A-Za-z'-]*[A-Za-z]")),
+    # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
+    "phone_spaced": ("PHONE", regex.compile(
+        r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
+        r"(?:[ \t]?(?:x|ext\.?)[ \t]?\d{1,5})?(?![\w/%-]|\.\d)", regex.I)),
     "date_text": ("DATE", regex.compile(
         rf"(?<!\w){MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\w)", regex.I)),
+    # Day, month and year ("28 Oct, 88"); month and four-digit year ("March of 1993").
+    "date_day_month": ("DATE", regex.compile(
+        rf"(?<!\w)(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+{MONTH}\.?,?[ \t]+(?:19|20)?\d\d(?!\w)", regex.I)),
+    "date_month_year": ("DATE", regex.compile(
+        rf"(?<!\w){MONTH}\.?,?[ \t]+(?:of[ \t]+)?(?:19|20)\d\d(?!\w)", regex.I)),
     # Month name and day without a year ("July 2nd"); "May" is left out (the verb).
     "date_month_day": ("DATE", regex.compile(
         r"(?<!\w)(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|June?|July?|Aug(?:ust)?"
@@ -72,16 +111,28 @@ def _plain_words() -> frozenset:
 
 
 @lru_cache(maxsize=1)
+def _first_names() -> frozenset:
+    from . import gazetteers
+    return gazetteers.load("first_male") | gazetteers.load("first_female")
+
+
+@lru_cache(maxsize=1)
 def _name_words() -> tuple[frozenset, frozenset]:
     from . import gazetteers
     plain = _plain_words()
-    first = (gazetteers.load("first_male") | gazetteers.load("first_female")) - plain
+    first = _first_names() - plain
     last = (gazetteers.load("surnames") | gazetteers.load("surnames_rare")) - plain
     return first, last
 
 
-#: Rules whose matches must also not be a common or clinical word.
-NOT_PLAIN = frozenset({"title_lower"})
+#: Rules whose matches must pass a word-list check (:func:`_word_check`).
+WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_plain",
+               "title_clinician": "last_not_plain", "initial_name": "last_not_plain",
+               "saint": "last_first_name", "relative_name": "first_name_not_plain", "hospital_name": "some_not_plain"}
+#: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
+#: of ``B. Kargas`` on its own: the CRF then joins or keeps them as its training data did.
+WORDWISE = frozenset({"signature", "initial_name", "saint", "hospital_name"})
+_WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
 def find(text: str, rules=None) -> list[Span]:
@@ -93,10 +144,30 @@ def find(text: str, rules=None) -> list[Span]:
     for name, (sub, rx) in rules.items():
         if cannot_match(NEEDS.get(name), low):
             continue
-        plain = _plain_words() if name in NOT_PLAIN else ()
-        found = _merge_disjoint(found, [make_span(m.start(), m.end(), sub) for m in rx.finditer(text)
-                                        if not plain or m.group().lower() not in plain])
+        check = _word_check(WORD_CHECKS.get(name))
+        matches = [m for m in rx.finditer(text) if check is None or check(m.group().split())]
+        if name in WORDWISE:
+            spans = [make_span(m.start() + w.start(), m.start() + w.end(), sub)
+                     for m in matches for w in _WORD.finditer(m.group())]
+        else:
+            spans = [make_span(m.start(), m.end(), sub) for m in matches]
+        found = _merge_disjoint(found, spans)
     return found
+
+
+def _word_check(kind: str | None):
+    """The predicate over a match's words for a :data:`WORD_CHECKS` kind (None: no check)."""
+    if kind is None:
+        return None
+    plain = _plain_words()
+    if kind == "last_not_plain":
+        return lambda words: words[-1].lower() not in plain
+    if kind == "some_not_plain":
+        return lambda words: any(w.lower() not in plain for w in words)
+    first = _first_names()
+    if kind == "first_name_not_plain":
+        return lambda words: words[-1].lower() in first and words[-1].lower() not in plain
+    return lambda words: words[-1].lower().removesuffix("'s") in first
 
 
 def _merge_disjoint(base: list, extra: list) -> list:
@@ -159,8 +230,62 @@ def extend_names(text: str, spans) -> list[Span]:
     return _merge_disjoint(sorted(spans), sorted(set(found)))
 
 
-def overlay(text: str, spans, rules=None) -> list[Span]:
+# Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
+_NUMERIC = regex.compile(r"(\d{1,4})([/-])(\d{1,4})(?:\2(\d{1,4}))?")
+_CLOCK = regex.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+_AT = regex.compile(r"(?:\b[Aa][Tt]|@)[ \t]*~?$")
+_JOINED_BEFORE = regex.compile(r"\d[./]$")
+_JOINED_AFTER = regex.compile(r"/\d")
+# A pain score ("CP 4/10", "chest pain (7/10)") and a fraction or grade ("3/4 str", "1/2 NS",
+# "4/4 strength", "3/6 SEM").
+_PAIN_BEFORE = regex.compile(r"(?i)\b(?:pain|cp|discomfort|pressure|angina|ha|headache)\b[^\n.;]{0,25}$")
+_SCALE_AFTER = regex.compile(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
+
+
+def impossible_date(text: str, sp: Span) -> bool:
+    """True when the text of a DATE span cannot be a date in the US numeric forms.
+
+    Blood pressures, ratios and vent settings look like dates to the CRF
+    (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``). Only a span that is
+    all digits joined by ``/`` or ``-`` (two or three parts) or a four-digit clock
+    time is judged; it is not a date when a decimal point or ``number/`` comes right
+    before it or ``/number`` right after it, its first number has three digits or is
+    above 12 or a part is 0 (month/day and month/year forms), its third part is not a
+    2- or 4-digit year, it is ``n/10`` after a pain word (``CP 4/10``), a fraction or
+    grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), or a clock time
+    right after ``at``/``@`` (``extubated at 2030``). A piece of a
+    longer date (``16`` of ``10/16``) is never dropped. On the PhysioNet dev corpus no
+    gold DATE span meets any of these (docs/model.md).
+
+    >>> from crfdeid.document import make_span
+    >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "at 2030")]
+    [True, False, True]
+    """
+    t = text[sp.start:sp.end]
+    before = text[max(0, sp.start - 32):sp.start]
+    m = _NUMERIC.fullmatch(t)
+    if m is None:
+        return bool(_CLOCK.fullmatch(t) and _AT.search(before))
+    if _JOINED_BEFORE.search(before) or _JOINED_AFTER.match(text, sp.end):
+        return True
+    if len(m[1]) == 3 or (len(m[1]) == 4 and m[1][:2] not in ("19", "20")):
+        return True
+    if m[4] is None and m[2] == "/" and (_SCALE_AFTER.match(text, sp.end)
+                                         or (m[3] == "10" and _PAIN_BEFORE.search(before))):
+        return True
+    if len(m[1]) <= 2 and len(m[3]) <= 2:
+        if int(m[1]) > 12 or int(m[1]) == 0 or int(m[3]) == 0:
+            return True
+        if m[4] is not None and not (len(m[4]) == 2 or m[4][:2] in ("19", "20")):
+            return True
+    return False
+
+
+def overlay(text: str, spans, rules=None, date_check: bool = True) -> list[Span]:
     """CRF ``spans`` merged with rule spans: overlapping ones joined (CRF subtype kept).
+
+    With ``date_check``, CRF DATE spans that cannot be dates (:func:`impossible_date`)
+    are dropped first: the one thing the overlay removes.
 
     >>> from crfdeid.document import make_span
     >>> overlay("on 03/14/2098.", [make_span(3, 8, "DATE")])
@@ -177,6 +302,8 @@ def overlay(text: str, spans, rules=None) -> list[Span]:
             keep = keep or rule
             merged.append(Span(start, end, keep.category, keep.subtype))
 
+    if date_check:
+        spans = [sp for sp in spans if sp.subtype != "DATE" or not impossible_date(text, sp)]
     tagged = sorted([(sp, False) for sp in spans] + [(sp, True) for sp in find(text, rules)])
     for sp, is_rule in tagged:
         if group and sp.start < (group[1] if is_rule else group[2]):

@@ -159,7 +159,7 @@ Huntington Lou Gehrig Gehrig's Meniere Barrett Barrett's Mallory-Weiss Mallory W
 Zollinger-Ellison Whipple Roux-en-Y Roux Nissen Billroth Hartmann Pfannenstiel
 Kocher Kussmaul Cheyne-Stokes Cheyne Stokes Korotkoff Levine Austin Flint Graham
 Steell Wolff-Parkinson-White Mobitz Wenckebach Brugada Osborn Holter Doppler
-Hickman Groshong Broviac PICC Port-a-cath Mediport Jackson-Pratt JP Hemovac Blake
+Hickman Quinton Groshong Broviac Passy-Muir Passy Diff PICC Port-a-cath Mediport Jackson-Pratt JP Hemovac Blake
 Penrose Salem Sump Dobhoff Corpak Levin Miller Macintosh Ambu BiPAP CPAP Bair Hugger
 Pleurevac Ohio Pneumovax Heparin Lovenox Warfarin Plavix Aspirin ASA Tylenol
 Motrin Advil Lasix Lopressor Metoprolol Captopril Lisinopril Norvasc Zocor Lipitor

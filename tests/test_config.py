@@ -41,6 +41,7 @@ def test_window_override_reaches_the_feature_set():
     ({"crf": {"algorithm": "svm"}}, "known: lbfgs"),
     ({"decoding": {"o_threshold": 1.5}}, "o_threshold"),
     ({"rules": {"enable": True}}, "allowed: enabled"),
+    ({"rules": {"date_check": "yes"}}, "rules.date_check must be true or false"),
     ({"features": "features/nope.yaml"}, "nope.yaml"),
     ({"features": {"groups": {"lexica": True}}}, "known: lexical"),
     ({"window": -1}, "window"),
