@@ -75,7 +75,8 @@ RULES = {
     # A name after a clinician's title: "HO Schwarz", "W/MD SPEARS" (not a plain word; has a vowel).
     # The leading checks change no match (a capital after a blank): 2.5x faster in regex.
     "title_clinician": ("DOCTOR", regex.compile(
-        r"(?=[A-Z])(?<=[ \t])(?<=\b(?:HO|MD|NP)[ \t]{1,2})(?=[A-Za-z'-]*[AEIOUYaeiouy])[A-Z][A-Za-z'-]*[A-Za-z]")),
+        r"(?=[A-Z])(?<=[ \t])"
+        r"(?<=\b(?:HO|MD|NP)[ \t]{1,2})(?=[A-Za-z'-]*[AEIOUYaeiouy])[A-Z][A-Za-z'-]*[A-Za-z]")),
     # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
     "phone_spaced": ("PHONE", regex.compile(
         r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
