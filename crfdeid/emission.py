@@ -6,9 +6,10 @@ attributes (:meth:`crfdeid.features.Featurizer.featurize`) are the union of
 what its word, each neighbouring word of the window, the bigrams and each
 token of the token window contribute, so the score is a sum of per-source
 vectors over labels. Each vector is cached: per word type (one row per window
-offset), per tuple of token-template attributes (one row per token-window
-offset). Scoring a document is then a dictionary look-up per token and a few
-row gathers and sums in numpy.
+offset) and per tuple of token-template attributes (one row per token-window
+offset); the bigram attributes the model knows are indexed by word pair at
+load. Scoring a group of documents (:meth:`EmissionScorer.scores_many`) is
+then a dictionary look-up per token and a few row gathers and sums in numpy.
 
 Equivalence with the attribute strings is tested (``tests/test_inference.py``):
 the scores equal the summed weights of ``featurize()``'s attributes, and the
@@ -17,13 +18,17 @@ labels and marginals equal CRFsuite's.
 
 from __future__ import annotations
 
+from itertools import chain, compress, repeat
+
 import numpy as np
 
 from .crfweights import CrfWeights
+from .features.perdoc import token_texts
 from .features.window import window_prefix
 
 #: Bytes of cached score vectors after which the caches start afresh (bounded memory).
 CACHE_BYTES = 64 * 2**20
+_FILL = 1024  # new keys scored at a time
 
 
 class _Rows:
@@ -37,8 +42,9 @@ class _Rows:
     def ids(self, keys, fill) -> np.ndarray:
         """Row of every key; ``fill(new_keys)`` returns the new keys' score blocks."""
         index = self.index
-        new = [k for k in dict.fromkeys(keys) if k not in index]
-        if new:
+        rows = list(map(index.get, keys))  # one hash per key when all are known
+        if None in rows:
+            new = list(dict.fromkeys(k for k, r in zip(keys, rows) if r is None))
             if len(index) + len(new) > self.limit:
                 index.clear()
                 new = list(dict.fromkeys(keys))
@@ -48,9 +54,11 @@ class _Rows:
                 grown = np.zeros((max(need, 2 * len(self.data)),) + self.data.shape[1:])
                 grown[:first] = self.data[:first]
                 self.data = grown
-            self.data[first:need] = fill(new)
+            for i in range(first, need, _FILL):  # a bounded number at a time: bounded temporaries
+                self.data[i:min(need, i + _FILL)] = fill(new[i - first:i - first + _FILL])
             index.update(zip(new, range(first, need)))
-        return np.array([index[k] for k in keys], dtype=np.intp)
+            rows = list(map(index.__getitem__, keys))
+        return np.array(rows, dtype=np.intp)
 
 
 class EmissionScorer:
@@ -73,46 +81,47 @@ class EmissionScorer:
         self._tok_offsets = [0] + [o for k in range(1, tw + 1) for o in (-k, k)]
         self._words = _Rows(len(self._offsets), n_labels)
         self._tokens = _Rows(len(self._tok_offsets), n_labels)
-        self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
-        # Windowed attribute (unprefixed) -> [(block, row)] of the model's offset-prefixed
-        # attributes: a new word type needs one look-up per attribute, not one per offset.
-        self._by_base: dict = {}
-        heads = [(b, window_prefix(o, "")) for b, o in enumerate(self._offsets) if o]
+        # Bigram attributes the model knows, by word pair: [row on the right word, row on the left].
+        self._pair_rows: dict = {}
         for attr, row in weights.attributes.items():
+            for k, left, right in featurizer.bigram_pairs_of(attr):
+                self._pair_rows.setdefault((left, right), [self._unknown, self._unknown])[k] = row
+        self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
+        # Attribute (unprefixed) -> [(block, row)] of the model's attributes it is at each
+        # window offset: a new key needs one look-up per attribute, not one per offset.
+        self._by_base = self._by_offset(self._offsets)
+        self._tok_by_base = self._by_offset(self._tok_offsets)
+        for attr, row in weights.attributes.items():  # a token's own attributes: block 0
+            self._tok_by_base.setdefault(attr, []).insert(0, (0, row))
+
+    def _by_offset(self, offsets) -> dict:
+        """Unprefixed attribute -> ``[(b, row)]``: its row at ``offsets[b]`` for each offset but 0."""
+        by: dict = {}
+        heads = [(b, window_prefix(o, "")) for b, o in enumerate(offsets) if o]
+        for attr, row in self.weights.attributes.items():
             for b, head in heads:
                 if attr.startswith(head):
-                    self._by_base.setdefault(attr[len(head):], []).append((b, row))
-
-    def _blocks(self, attr_lists, n_blocks) -> np.ndarray:
-        """Summed weights of ``attr_lists[key][block]``: one scatter-add for all new keys."""
-        index, unknown = self.weights.attributes, self._unknown
-        rows, cols = [], []
-        for r, blocks in enumerate(attr_lists):
-            for b, attrs in enumerate(blocks):
-                for a in attrs:
-                    i = index.get(a, unknown)
-                    if i != unknown:
-                        rows.append(r * n_blocks + b)
-                        cols.append(i)
-        return self._scatter(rows, cols, len(attr_lists), n_blocks)
+                    by.setdefault(attr[len(head):], []).append((b, row))
+        return by
 
     def _word_blocks(self, words):
         """Score blocks of new word types; the windowed attributes are looked up unprefixed."""
         fz, nb, by_base = self.featurizer, len(self._offsets), self._by_base
         index, unknown = self.weights.attributes, self._unknown
-        rows, cols = [], []
-        for r, w in enumerate(words):
-            mine, windowed = fz.type_attributes(w)
-            for a in mine:
-                i = index.get(a, unknown)
-                if i != unknown:
-                    rows.append(r * nb)
-                    cols.append(i)
-            for a in windowed:
+        mine, windowed = zip(*map(fz.type_attributes, words))
+        # Block 0: the word's own attributes (unknown ones dropped after the look-up).
+        cols = np.fromiter(map(index.get, chain.from_iterable(mine), repeat(unknown)), dtype=np.intp)
+        rows = np.repeat(np.arange(len(words), dtype=np.intp) * nb, list(map(len, mine)))
+        known = cols != unknown
+        near_rows, near_cols = [], []  # the other blocks: what the word gives its neighbours
+        for r, attrs in enumerate(windowed):
+            for a in attrs:
                 for b, i in by_base.get(a, ()):
-                    rows.append(r * nb + b)
-                    cols.append(i)
-        return self._scatter(rows, cols, len(words), nb)
+                    near_rows.append(r * nb + b)
+                    near_cols.append(i)
+        return self._scatter(np.concatenate([rows[known], np.asarray(near_rows, dtype=np.intp)]),
+                             np.concatenate([cols[known], np.asarray(near_cols, dtype=np.intp)]),
+                             len(words), nb)
 
     def _scatter(self, rows, cols, n_keys, n_blocks):
         out = np.zeros((n_keys * n_blocks, self._state.shape[1]))
@@ -120,48 +129,86 @@ class EmissionScorer:
         return out.reshape(n_keys, n_blocks, -1)
 
     def _token_blocks(self, keys):
-        nb = self.featurizer.token_neighbour_attributes
-        offs = self._tok_offsets
-        # Block o: the token's attributes with the prefix "o:", as token k - o sees token k.
-        return self._blocks([[nb(k, o) for o in offs] for k in keys], len(offs))
+        # Block b: the key's attributes as the token at offset -_tok_offsets[b] sees them.
+        by_base, nb = self._tok_by_base, len(self._tok_offsets)
+        rows, cols = [], []
+        for r, key in enumerate(keys):
+            for a in chain.from_iterable(key):
+                for b, i in by_base.get(a, ()):
+                    rows.append(r * nb + b)
+                    cols.append(i)
+        return self._scatter(rows, cols, len(keys), nb)
 
     def clear_cache(self) -> None:
         """Forget the cached score vectors."""
-        self._words.index.clear()
-        self._tokens.index.clear()
+        for rows in (self._words, self._tokens):
+            rows.index.clear()
 
     def scores(self, text: str, tokens) -> np.ndarray:
         """``(n_tokens, n_labels)`` state scores, as CRFsuite computes them from ``featurize()``."""
+        return self.scores_many([(text, tokens)])
+
+    def scores_many(self, docs) -> np.ndarray:
+        """The :meth:`scores` of several ``(text, tokens)`` documents, one after another.
+
+        All documents are scored together, the windows stopping at each document's
+        ends, so that a batch costs a few numpy operations, not a few per document.
+        """
         fz = self.featurizer
-        n = len(tokens)
-        out = np.zeros((n, self._state.shape[1]))
-        if not n:
+        docs = [(text, tokens) for text, tokens in docs if len(tokens)]
+        lens = np.array([len(tokens) for _, tokens in docs], dtype=np.intp)
+        starts = np.concatenate(([0], np.cumsum(lens))).astype(np.intp)
+        out = np.zeros((int(starts[-1]), self._state.shape[1]))
+        if not docs:
             return out
-        words = [t.text for t in tokens]
+        words, pairs, keys = [], [], []
+        for text, tokens in docs:
+            texts, lowered, _ = token_texts(text, tokens)
+            words += texts
+            if fz.bigrams:
+                pairs += fz.bigram_pairs(texts, lowered)
+            if fz.feature_set["token"]:
+                keys += fz.token_keys(text, tokens)
+        window = _Window(np.repeat(np.arange(len(docs)), lens))
         ids = self._words.ids(words, self._word_blocks)  # may grow .data: look it up after
-        _add_window(out, self._words.data, ids, self._offsets)
-        for o, pad in self._pad.items():  # the position just outside the text (-1 or n)
-            if abs(o) <= n:
-                out[abs(o) - 1 if o < 0 else n - o] += pad
-        if fz.bigrams:
-            index, unknown = self.weights.attributes, self._unknown
-            pairs = fz.bigram_attributes(words)
-            out += self._state[[index.get(p, unknown) for p, _ in pairs]]
-            out += self._state[[index.get(x, unknown) for _, x in pairs]]
-        if fz.feature_set["token"]:
-            keys = fz.token_attributes(text, tokens)
+        window.add(out, self._words.data, ids, self._offsets)
+        for o, pad in self._pad.items():  # the position just outside a text (-1 or n)
+            m = abs(o)
+            out[starts[:-1][lens >= m] + (m - 1) if o < 0 else starts[1:][lens >= m] - o] += pad
+        if pairs:  # the model knows few pairs: the rows of those found, added where they go
+            got = list(map(self._pair_rows.get, pairs))  # a document's pair j: its words j - 1, j
+            hits = np.fromiter(compress(range(len(got)), got), dtype=np.intp)
+            doc = np.searchsorted(starts[:-1] + np.arange(len(docs)), hits, side="right") - 1
+            j = hits - starts[doc] - doc
+            for k, ok in ((0, j < lens[doc]), (1, j > 0)):
+                if ok.any():
+                    out[starts[doc[ok]] + j[ok] - k] += self._state[[got[g][k] for g in hits[ok].tolist()]]
+        if keys:
             ids = self._tokens.ids(keys, self._token_blocks)
-            _add_window(out, self._tokens.data, ids, self._tok_offsets)
+            window.add(out, self._tokens.data, ids, self._tok_offsets)
         return out
 
 
-def _add_window(out, table, ids, offsets) -> None:
-    """``out[i] += table[ids[i + o], b]`` for the ``b``-th offset ``o`` (nothing outside the text)."""
-    n = len(ids)
-    for b, o in enumerate(offsets):
-        if o <= -n or o >= n:
-            continue
-        if o < 0:  # token i sees token i + o = i - |o|
-            out[-o:] += table[ids[:n + o], b]
-        else:
-            out[:n - o] += table[ids[o:], b]
+class _Window:
+    """Adds over the +-window of tokens that stops at document ends (``doc``: document of each token)."""
+
+    def __init__(self, doc: np.ndarray):
+        self.doc = doc
+        self._same: dict = {}
+
+    def _same_doc(self, o: int, lo: int, hi: int):
+        """Whether token ``i + o`` is in token ``i``'s document, for ``i`` in ``[lo, hi)`` (None: all are)."""
+        if o not in self._same:
+            same = self.doc[lo:hi] == self.doc[lo + o:hi + o]
+            self._same[o] = None if same.all() else same[:, None]
+        return self._same[o]
+
+    def add(self, out, table, ids, offsets) -> None:
+        """``out[i] += table[ids[i + o], b]`` for the ``b``-th offset ``o`` (within the document)."""
+        n = len(ids)
+        for b, o in enumerate(offsets):
+            if abs(o) >= n:
+                continue
+            lo, hi = max(0, -o), n - max(0, o)
+            same = self._same_doc(o, lo, hi)
+            np.add(out[lo:hi], table[ids[lo + o:hi + o], b], out=out[lo:hi], where=True if same is None else same)

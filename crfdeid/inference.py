@@ -4,8 +4,8 @@ The score of labels ``y`` for a segment is ``sum_t E[t, y_t] + sum_t T[y_t-1, y_
 (CRFsuite ``crf1d``: state and transition weights only, no start or end
 weights). Segments of different lengths are processed together, one position
 at a time: segments are sorted by length, so the ones still running at
-position ``t`` are a prefix of that order and every step is a few array
-operations over all of them.
+position ``t`` are a prefix of that order, their tokens are laid out step by
+step (:class:`_Steps`) and every step is a few array operations on a slice.
 
 :func:`viterbi` does CRFsuite's arithmetic in CRFsuite's order
 (``(prev[i] + T[i, j]) + E[t, j]``, first maximum wins), so with the same
@@ -27,18 +27,33 @@ import numpy as np
 _FLOOR = -200.0
 
 
-def _plan(bounds):
-    """Segment starts and lengths by decreasing length; ``running[t]``: how many are longer than t.
+class _Steps:
+    """The tokens of all segments in step order: step ``t`` is one block of consecutive rows.
 
-    The segments still running at step ``t`` are a prefix of that order.
+    Segments are sorted by decreasing length, so the ones still running at step
+    ``t`` are a prefix of that order: block ``t`` is rows ``at[t]`` to
+    ``at[t] + running[t]``, one per running segment. :attr:`forward` gives the
+    token of each row counting steps from the segments' starts, :attr:`backward`
+    from their ends. Each step of a pass is then a slice, not a gather.
     """
-    b = np.asarray(bounds, dtype=np.intp).reshape(-1, 2)
-    lens = b[:, 1] - b[:, 0]
-    order = np.argsort(-lens, kind="stable")
-    starts, lens = b[order, 0], lens[order]
-    longest = int(lens[0]) if len(lens) else 0
-    running = np.searchsorted(-lens, -np.arange(longest), side="left")
-    return starts, lens, running
+
+    def __init__(self, bounds):
+        b = np.asarray(bounds, dtype=np.intp).reshape(-1, 2)
+        lens = b[:, 1] - b[:, 0]
+        order = np.argsort(-lens, kind="stable")
+        starts, self.lens = b[order, 0], lens[order]
+        longest = int(self.lens[0]) if len(self.lens) else 0
+        self.running = np.searchsorted(-self.lens, -np.arange(longest), side="left")
+        self.at = np.concatenate(([0], np.cumsum(self.running))).astype(np.intp)
+        step = np.repeat(np.arange(longest), self.running)
+        seg = np.arange(len(step)) - self.at[step]
+        self.forward = starts[seg] + step
+        self.backward = starts[seg] + self.lens[seg] - 1 - step
+        self.last = self.at[self.lens - 1] + np.arange(len(self.lens))  # each segment's last row
+
+    def block(self, t: int) -> slice:
+        """Rows of step ``t``."""
+        return slice(self.at[t], self.at[t] + self.running[t])
 
 
 class _SparseMax:
@@ -90,6 +105,18 @@ class _SparseMax:
         return out
 
 
+def _dense_max(prev, transition):
+    """``max_i (prev[s, i] + T[i, j])``: for many segments one 2-d maximum per ``i`` (2-3x
+    faster than reducing the 3-d sums, which stays the way for few segments); same values."""
+    if len(prev) < 64:
+        return (prev[:, :, None] + transition).max(axis=1)
+    best = prev[:, 0, None] + transition[0]
+    sums = np.empty_like(best)
+    for i in range(1, len(transition)):
+        np.maximum(best, np.add(prev[:, i, None], transition[i], out=sums), out=best)
+    return best
+
+
 def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray:
     """Best label ids of every token, each segment decoded on its own.
 
@@ -103,30 +130,34 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
         Token index ranges of the segments: non-empty, together covering every token.
     """
     labels = np.zeros(len(emissions), dtype=np.intp)
-    starts, lens, running = _plan(bounds)
-    if not len(lens):
+    steps = _Steps(bounds)
+    if not len(steps.lens):
         return labels
     # Forward pass keeps only the best scores; the back pointers are recomputed for the
     # labels actually chosen (same sums, same first-maximum rule), a (segments x labels)
     # argmax per step instead of (segments x labels x labels).
+    emissions = emissions[steps.forward]  # in step order
     best = np.empty(emissions.shape)
-    best[starts] = score = emissions[starts]
+    first = steps.block(0)
+    best[first] = score = emissions[first]
     step = _SparseMax(transition) if _SparseMax.worth(transition) else None
-    for t in range(1, len(running)):
-        k = running[t]
-        pos = starts[:k] + t
+    for t in range(1, len(steps.running)):
+        rows = steps.block(t)
+        k = steps.running[t]
         # (prev[s, i] + T[i, j]) + E[t, j], maximum over i: CRFsuite's arithmetic.
         if step is None:
-            score = (score[:k, :, None] + transition).max(axis=1) + emissions[pos]
+            score = _dense_max(score[:k], transition) + emissions[rows]
         else:
-            score = step(score[:k]) + emissions[pos]
-        best[pos] = score
-    ends = starts + lens - 1
-    labels[ends] = best[ends].argmax(axis=1)
+            score = step(score[:k]) + emissions[rows]
+        best[rows] = score
+    found = np.empty(len(emissions), dtype=np.intp)
+    found[steps.last] = best[steps.last].argmax(axis=1)
     trans_t = np.ascontiguousarray(transition.T)
-    for t in range(len(running) - 1, 0, -1):
-        pos = starts[:running[t]] + t
-        labels[pos - 1] = (best[pos - 1] + trans_t[labels[pos]]).argmax(axis=1)
+    for t in range(len(steps.running) - 1, 0, -1):
+        rows, k = steps.block(t), steps.running[t]
+        prev = slice(steps.at[t - 1], steps.at[t - 1] + k)  # the same segments one step back
+        found[prev] = (best[prev] + trans_t[found[rows]]).argmax(axis=1)
+    labels[steps.forward] = found
     return labels
 
 
@@ -139,29 +170,33 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
     probability under 1e-80 either way, and the floor keeps products out of
     subnormal floats, on which arithmetic is about a hundred times slower.
     """
-    starts, lens, running = _plan(bounds)
-    if not len(lens):
+    steps = _Steps(bounds)
+    if not len(steps.lens):
         return np.zeros(emissions.shape)
     expe = emissions - emissions.max(axis=1, keepdims=True)
     np.exp(np.maximum(expe, _FLOOR, out=expe), out=expe)
     expt = np.exp(transition)
+    # Forward, every segment from its start (rows in forward step order).
+    fwd = expe[steps.forward]
     alpha = np.empty(expe.shape)
-    alpha[starts] = a = expe[starts] / expe[starts].sum(axis=1, keepdims=True)
-    for t in range(1, len(running)):
-        k = running[t]
-        pos = starts[:k] + t
-        a = (a[:k] @ expt) * expe[pos]
-        alpha[pos] = a = a / a.sum(axis=1, keepdims=True)
-    # Backward, each segment from its own end.
-    ends = starts + lens - 1
+    first = steps.block(0)
+    alpha[first] = a = fwd[first] / fwd[first].sum(axis=1, keepdims=True)
+    for t in range(1, len(steps.running)):
+        rows, k = steps.block(t), steps.running[t]
+        a = (a[:k] @ expt) * fwd[rows]
+        alpha[rows] = a = a / a.sum(axis=1, keepdims=True)
+    del fwd
+    # Backward, each segment from its own end (rows in backward step order).
+    bwd = expe[steps.backward]
     beta = np.empty(expe.shape)
-    beta[ends] = b = np.ones((len(lens), expe.shape[1]))
-    for r in range(1, len(running)):
-        k = running[r]
-        pos = ends[:k] - r
-        b = (b[:k] * expe[pos + 1]) @ expt.T
-        beta[pos] = b = b / b.sum(axis=1, keepdims=True)
-    del expe
-    alpha *= beta
-    alpha /= alpha.sum(axis=1, keepdims=True)
-    return alpha
+    beta[first] = b = np.ones((len(steps.lens), expe.shape[1]))
+    for r in range(1, len(steps.running)):
+        rows, k = steps.block(r), steps.running[r]
+        b = (b[:k] * bwd[steps.at[r - 1]:steps.at[r - 1] + k]) @ expt.T
+        beta[rows] = b = b / b.sum(axis=1, keepdims=True)
+    del bwd
+    probs = expe  # back in token order
+    probs[steps.forward] = alpha
+    probs[steps.backward] *= beta
+    probs /= probs.sum(axis=1, keepdims=True)
+    return probs

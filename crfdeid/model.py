@@ -43,7 +43,7 @@ from .document import Document
 from .crfweights import read_weights
 from .errors import CrfdeidError, ModelError
 from .features import Featurizer
-from .numpy_tagger import BATCH_TOKENS, NumpyTagger, best_phi
+from .numpy_tagger import BATCH_CHARS, NumpyTagger, best_phi, gc_paused
 from .segment import segments
 from .tokenize import Token, tokenize
 
@@ -280,6 +280,7 @@ class Model:
                           "ones; dictionary features may differ", ModelWarning, stacklevel=2)
         model = cls(crf, config, manifest, path=path, backend=backend)
         model._numpy  # read the weights now: a bad model fails at load, not at the first note
+        model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
         return model
 
     # -- tagging ------------------------------------------------------------------
@@ -365,12 +366,12 @@ class Model:
             yield tagged
 
     def tag_each(self, docs: Iterable[Document], o_threshold: float | None = ...,
-                 batch_tokens: int = BATCH_TOKENS) -> Iterator[tuple[Document, object]]:
+                 batch_chars: int = BATCH_CHARS) -> Iterator[tuple[Document, object]]:
         """Tag documents, streaming; yield ``(doc, tagged)``, or ``(doc, exception)`` for a failure.
 
-        The numpy backend labels about ``batch_tokens`` tokens of documents at
-        once (same results as one by one); a document that fails does not stop
-        the others.
+        The numpy backend labels documents of about ``batch_chars`` characters
+        together (same results as one by one); a document that fails does not
+        stop the others.
         """
         if o_threshold is ...:
             o_threshold = self.config["decoding"]["o_threshold"]
@@ -383,37 +384,48 @@ class Model:
             return
         batch, size = [], 0
         for doc in docs:
-            try:
-                toks = tokens_for(doc.text, self._split)
-                batch.append((doc, (doc.text, toks, segments(doc.text, toks, self._max_len))))
-                size += len(toks)
-            except Exception as exc:  # noqa: BLE001
-                yield from self._tag_batch(batch, o_threshold)
-                batch, size = [], 0
-                yield doc, exc
-                continue
-            if size >= batch_tokens:
+            batch.append(doc)
+            size += len(doc.text)
+            if size >= batch_chars:
                 yield from self._tag_batch(batch, o_threshold)
                 batch, size = [], 0
         yield from self._tag_batch(batch, o_threshold)
 
-    def _tag_batch(self, batch, o_threshold):
-        if not batch:
-            return
+    def _tag_batch(self, docs, o_threshold):
+        # The whole batch is tagged before the first result is handed out, so that the
+        # collector stays paused while the tokens live and no caller code runs meanwhile.
+        with gc_paused():
+            results = []
+            items = []
+            for doc in docs:
+                try:
+                    toks = tokens_for(doc.text, self._split)
+                    items.append((doc, (doc.text, toks, segments(doc.text, toks, self._max_len))))
+                    results.append(None)
+                except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
+                    results.append(exc)
+            tagged = iter(self._tag_items(items, o_threshold))
+            results = [(doc, next(tagged) if got is None else got) for doc, got in zip(docs, results)]
+            del items, tagged
+        yield from results
+
+    def _tag_items(self, items, o_threshold) -> list:
+        """Tagged document (or the exception) for each ``(doc, (text, tokens, segments))``."""
+        if not items:
+            return []
         try:
-            results = self._numpy.run([item for _, item in batch], o_threshold)
+            results = self._numpy.run([item for _, item in items], o_threshold)
         except Exception as exc:  # noqa: BLE001 - find the failing document(s) one by one
-            if len(batch) == 1:
-                yield batch[0][0], exc
-                return
-            for one in batch:
-                yield from self._tag_batch([one], o_threshold)
-            return
-        for (doc, (_, toks, _)), (labels, p_out, _) in zip(batch, results):
+            if len(items) == 1:
+                return [exc]
+            return [got for one in items for got in self._tag_items([one], o_threshold)]
+        out = []
+        for (doc, (_, toks, _)), (labels, p_out, _) in zip(items, results):
             try:
-                yield doc, self._tagged(doc, toks, labels, p_out)
+                out.append(self._tagged(doc, toks, labels, p_out))
             except Exception as exc:  # noqa: BLE001
-                yield doc, exc
+                out.append(exc)
+        return out
 
     def marginals(self, doc: Document) -> list[dict]:
         """Per-token marginal probability of every label, ``[{label: p}, ...]`` in token order."""

@@ -20,7 +20,7 @@ from functools import lru_cache
 import regex
 
 from .document import Span, make_span
-from .features.pattern import MONTH
+from .features.pattern import MONTH, ascii_lower, cannot_match
 
 # A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
 _CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
@@ -52,8 +52,9 @@ RULES = {
         regex.I)),
     # A pager number is a phone number in clinical notes ("Pager #54321").
     "pager": ("PHONE", regex.compile(r"(?<=\b(?:[Pp]ager|PAGER|[Bb]eeper|BEEPER)[ \t]*[:#]?[ \t]*#?)\d{3,7}(?!\w)")),
+    # The look-ahead changes no match: it lets the regex module skip to digits (7x faster).
     "date_numeric": ("DATE", regex.compile(
-        r"(?<![\w/.-])(?:(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:19|20)?\d\d"
+        r"(?=\d)(?<![\w/.-])(?:(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:19|20)?\d\d"
         r"|(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))(?![\w/%-])")),
     # A capitalised word right after a title: on the PhysioNet dev notes 190 of
     # 191 "Dr. X" matches and 22 of 24 "Mr./Mrs. X" matches are gold PHI.
@@ -104,6 +105,18 @@ RULES = {
 }
 
 
+#: Lower-cased literals of which every match of a rule holds one (an ASCII text
+#: without any is not scanned; see :func:`crfdeid.features.pattern.cannot_match`).
+NEEDS = {
+    "email": ("@",), "url": ("://", "www."), "pager": ("pager", "beeper"),
+    "title_doctor": ("dr", "doctor"), "title_person": ("mr", "miss"), "title_lower": ("mr", "miss"),
+    "date_text": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    "date_month_year": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    "hospital_name": ("hosp", "medical", "campus", "regional", "memorial"),
+    "date_month_day": ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+}
+
+
 @lru_cache(maxsize=1)
 def _plain_words() -> frozenset:
     from . import gazetteers
@@ -139,9 +152,13 @@ _WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
 def find(text: str, rules=None) -> list[Span]:
     """Spans the rules find in ``text``, sorted, without overlaps (earlier rules win)."""
-    rules = RULES if rules is None else rules
+    default = rules is None
+    rules = RULES if default else rules
+    low = ascii_lower(text) if default else None
     found: list[Span] = []
     for name, (sub, rx) in rules.items():
+        if cannot_match(NEEDS.get(name), low):
+            continue
         check = _word_check(WORD_CHECKS.get(name))
         group = "phi" if "phi" in rx.groupindex else 0
         matches = [m for m in rx.finditer(text) if check is None or check(m.group(group).split())]

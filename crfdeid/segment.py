@@ -51,7 +51,7 @@ def iter_segments(text: str, tokens, max_len: int = 200):
     while cur is not None:
         nxt = next(it, None)
         end_here = nxt is None or i + 1 - begin >= max_len
-        if not end_here:
+        if not end_here and nxt.start != cur.end:  # touching tokens: no gap, no end
             gap = text[cur.end:nxt.start]
             if "\n" in gap or "\r" in gap:
                 end_here = True

@@ -34,6 +34,9 @@ Token(text='76221', start=1, end=6, glued_left=True, glued_right=False)
 from __future__ import annotations
 
 import re
+from functools import partial
+from itertools import accumulate
+from operator import not_
 from typing import NamedTuple
 
 import regex
@@ -69,6 +72,14 @@ class Token(NamedTuple):
     glued_right: bool
 
 
+#: Each pattern as a splitter that keeps the tokens: ``[gap, token, gap, ..., token, gap]``.
+_SPLITTERS = {rx: (re if isinstance(rx, re.Pattern) else regex).compile(f"({rx.pattern})", rx.flags)
+              for rx in (_SPLIT, _GLUED, _SPLIT_ASCII, _GLUED_ASCII)}
+
+
+_make_token = partial(tuple.__new__, Token)
+
+
 def _pattern(text: str, split_glued: bool):
     if text.isascii():
         return _SPLIT_ASCII if split_glued else _GLUED_ASCII
@@ -100,17 +111,18 @@ def tokenize(text: str, split_glued: bool = True) -> list[Token]:
     list of Token
         Non-overlapping tokens in text order; ``text[t.start:t.end] == t.text``.
     """
-    spans = [m.span() for m in _pattern(text, split_glued).finditer(text)]
-    if not spans:
+    # Column-wise, from one split() that keeps the tokens: no match objects, no per-token
+    # Python code (tuple.__new__ makes the named tuples in C).
+    parts = _SPLITTERS[_pattern(text, split_glued)].split(text)
+    if len(parts) == 1:
         return []
-    # Column-wise with map(): about 20% faster than building each token in a loop.
-    starts, ends = zip(*spans)
-    words = map(text.__getitem__, map(slice, starts, ends))
+    bounds = list(accumulate(map(len, parts)))  # bounds[2k] = start, bounds[2k + 1] = end of token k
+    starts = bounds[0:-1:2]
     left = [False]
-    left += map(int.__eq__, starts[1:], ends)
+    left += map(not_, parts[2:-1:2])  # no white space between tokens k - 1 and k
     right = left[1:]
     right.append(False)
-    return list(map(Token, words, starts, ends, left, right))
+    return list(map(_make_token, zip(parts[1::2], starts, bounds[1::2], left, right)))
 
 
 def iter_tokens(text: str, split_glued: bool = True):

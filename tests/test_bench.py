@@ -46,7 +46,7 @@ def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
     funcs = (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger)
     tag_end_to_end(model, CORPUS)
     assert (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger) == funcs
-    assert "featurize" not in vars(model.featurizer) and "scores" not in vars(model._numpy.scorer)
+    assert "featurize" not in vars(model.featurizer) and "scores_many" not in vars(model._numpy.scorer)
     assert [model.tag(d).spans for d in read(CORPUS)] == before
 
 

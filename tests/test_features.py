@@ -174,3 +174,42 @@ def test_a_resolved_set_keeps_its_templates_when_a_group_gains_one():
     again = resolve_feature_set(old)
     assert "rank.v1" not in again["word"] and "case_context.v1" not in again["token"]
     assert again == resolve_feature_set(again)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127)), st.text()))
+def test_shape_fast_paths_equal_the_regexes(w):
+    from crfdeid.features import orthographic as orth
+    by_regex = orth._DIGIT.sub("d", orth._LOWER.sub("x", orth._UPPER.sub("X", w)))
+    assert orth._shape(w) == by_regex
+    assert orth._collapse(w) == orth._COLLAPSE.sub(r"\1", w)
+
+
+_ASCII = st.lists(st.sampled_from(["7", "22", "/", "-", ".", " ", "\n", "Jan", "march", "SEPT", "of", "th",
+                                   "1998", "2098", "'", ",", "Mon", "tues", "A12B3", "x", "_", "ab12cd"]),
+                  max_size=25).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ASCII)
+def test_ascii_twins_match_like_the_regex_patterns(text):
+    from crfdeid.features.pattern import ASCII_TWINS
+    for rx, twin in ASCII_TWINS.items():
+        assert [m.span() for m in twin.finditer(text)] == [m.span() for m in rx.finditer(text)], rx.pattern
+
+
+def test_ascii_twins_match_like_the_regex_patterns_on_physionet(physionet_docs):
+    from crfdeid.features.pattern import ASCII_TWINS
+    for doc in physionet_docs[::5]:
+        assert doc.text.isascii()
+        for rx, twin in ASCII_TWINS.items():
+            assert [m.span() for m in twin.finditer(doc.text)] == [m.span() for m in rx.finditer(doc.text)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="a|:", max_size=4), st.text(alphabet="a|:", max_size=4))
+def test_bigram_pairs_of_inverts_bigram_pair_attributes(left, right):
+    for k, attr in enumerate(Featurizer.bigram_pair_attributes(left, right)):
+        found = Featurizer.bigram_pairs_of(attr)
+        assert (k, left, right) in found
+        assert all(Featurizer.bigram_pair_attributes(a, b)[j] == attr for j, a, b in found)

@@ -63,6 +63,16 @@ def test_state_scores_equal_summed_weights_of_the_attributes(models, docs):
         assert np.allclose(scorer.scores(doc.text, toks), expected, rtol=0, atol=1e-12)
 
 
+def test_documents_scored_together_score_as_one_by_one(models, docs):
+    # The windows stop at document ends: short documents (0, 1, 2 tokens) next to each other.
+    scorer = EmissionScorer(models[0].featurizer, read_weights(models[0]._crf))
+    texts = [d.text for d in docs[:4]] + ["", "Lee", "Dr Lee", "  ", "x", docs[4].text, "Mr. Smith, RN"]
+    items = [(t, tokens_for(t)) for t in texts]
+    together = scorer.scores_many(items)
+    scorer.clear_cache()
+    assert np.array_equal(together, np.concatenate([scorer.scores(t, k) for t, k in items]))
+
+
 @pytest.mark.parametrize("o_threshold", [..., None, 0.95])
 def test_numpy_backend_tags_like_crfsuite(models, docs, o_threshold):
     fast, ref = models
@@ -115,15 +125,16 @@ def test_viterbi_and_marginals_against_enumeration(seed):
 
 def test_a_failing_document_does_not_stop_the_others(models, docs, monkeypatch):
     fast = models[0]
-    scores = fast._numpy.scorer.scores
+    scores = fast._numpy.scorer.scores_many
     bad = docs[2].text
 
-    def flaky(text, toks):
-        if text == bad:
+    def flaky(items):
+        items = list(items)
+        if any(text == bad for text, _ in items):
             raise RuntimeError("boom")
-        return scores(text, toks)
+        return scores(items)
 
-    monkeypatch.setattr(fast._numpy.scorer, "scores", flaky)
+    monkeypatch.setattr(fast._numpy.scorer, "scores_many", flaky)
     out = list(fast.tag_each(docs[:5]))
     assert [d.doc_id for d, _ in out] == [d.doc_id for d in docs[:5]]
     assert isinstance(out[2][1], RuntimeError)

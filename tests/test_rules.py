@@ -209,3 +209,41 @@ def test_merge_keeps_base_and_adds_what_overlaps_nothing(a, b):
         if not any(sp.overlaps(o) for o in expected):
             expected.append(sp)
     assert _merge_disjoint(base, extra) == sorted(expected)
+
+
+_WORDS = ["Dr", "dr.", "DOCTOR", "Mr", "mrs", "MISS", "Pager", "BEEPER", "#", "@", "x.org", "www.", "http://",
+          "Jan", "may", "SEPT", "14", "2098", "03/14/98", "617-555-0199", "10.0.0.1", "Lee", "ann", "-", ":",
+          "Kessler", "Union", "Hosp", "hospital", "Medical", "Center", "CAMPUS", "Memorial", "March", "of", "1993"]
+_RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_RULE_TEXT)
+def test_skipped_rules_and_patterns_need_their_literals(text):
+    # A rule or pattern is not run on an ASCII text without its literals: every match holds one.
+    from crfdeid.features.pattern import NEEDS as PATTERN_NEEDS
+    from crfdeid.rules import NEEDS, RULES
+    checks = [(RULES[name][1], needs) for name, needs in NEEDS.items()] + list(PATTERN_NEEDS.items())
+    for rx, needs in checks:
+        if rx.search(text):
+            assert any(s in text.lower() for s in needs), rx.pattern
+
+
+@settings(max_examples=300, deadline=None)
+@given(_RULE_TEXT)
+def test_rules_find_the_same_with_and_without_the_skipping(text):
+    from crfdeid.rules import RULES
+    assert find(text) == find(text, dict(RULES))  # a rules mapping passed in is never skipped
+
+
+@pytest.mark.parametrize("name, checks", [("date_numeric", r"(?=\d)"), ("date_day_month", r"(?=\d)")])
+def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
+    import regex
+    from crfdeid.rules import RULES
+    rx = RULES[name][1]
+    assert rx.pattern.startswith(checks)
+    plain = regex.compile(rx.pattern[len(checks):], rx.flags)
+    texts = [d.text for d in physionet_docs[::4]] + ["on 03/14/2098, 2098-03-14; 1/2/03 x3/4/05, 28 Oct, 88",
+                                                     "W/MD SPEARS, HO  Schwarz, NP\tLee"]
+    for text in texts:
+        assert [m.span() for m in rx.finditer(text)] == [m.span() for m in plain.finditer(text)]

@@ -42,3 +42,30 @@ def test_segments_partition_the_tokens(text, max_len):
     flat = [i for a, b in segs for i in range(a, b)]
     assert flat == list(range(len(toks)))
     assert all(0 < b - a <= max_len for a, b in segs)
+
+
+def _reference(text, tokens, max_len):
+    """The plain per-token loop (every gap sliced)."""
+    from crfdeid.segment import _FINAL, ABBREVIATIONS
+    out, begin = [], 0
+    for i, cur in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        end_here = nxt is None or i + 1 - begin >= max_len
+        if not end_here:
+            gap = text[cur.end:nxt.start]
+            if "\n" in gap or "\r" in gap:
+                end_here = True
+            elif cur.text in _FINAL and gap and i > begin:
+                end_here = len(tokens[i - 1].text) > 1 and tokens[i - 1].text.lower() not in ABBREVIATIONS
+        if end_here:
+            out.append((begin, i + 1))
+            begin = i + 1
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Dr", "bb", " ", "  ", ".", "?", "\n", "\r\n", " \n ", "x.", "e.g"]),
+                max_size=60).map("".join), st.integers(1, 12))
+def test_segments_equal_the_plain_loop(text, max_len):
+    toks = tokenize(text)
+    assert segments(text, toks, max_len) == _reference(text, toks, max_len)

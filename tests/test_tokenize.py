@@ -98,3 +98,16 @@ def test_combining_marks_stay_on_their_letter():
     toks = tokenize(text)
     _check_invariants(text, toks)
     assert all(not t.text[0] == "\u0301" for t in toks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.text(alphabet="aB1 .-\n")), st.booleans())
+def test_tokens_equal_the_pattern_matches(text, split_glued):
+    # tokenize() builds tokens from one split(); the reference is the pattern's finditer().
+    spans = token_offsets(text, split_glued)
+    glued = [a[1] == b[0] for a, b in zip(spans, spans[1:])]
+    expected = [tk.Token(text[s:e], s, e, i > 0 and glued[i - 1], i < len(glued) and glued[i])
+                for i, (s, e) in enumerate(spans)]
+    got = tokenize(text, split_glued)
+    assert got == expected and all(type(t) is tk.Token for t in got)
+    assert [tuple(t) for t in tk.iter_tokens(text, split_glued)] == [tuple(t) for t in got]

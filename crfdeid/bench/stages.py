@@ -72,7 +72,7 @@ def _instrumented(model, clock):
     inference.viterbi = clock.wrap("crf", saved[4])
     inference.marginals = clock.wrap("crf", saved[5])
     featurize = model._numpy.scorer if model._numpy is not None else model.featurizer
-    name = "scores" if model._numpy is not None else "featurize"
+    name = "scores_many" if model._numpy is not None else "featurize"
     setattr(featurize, name, clock.wrap("featurize", getattr(featurize, name)))
     try:
         yield

@@ -1,16 +1,20 @@
 """Token context templates: glued flags, line position, list items, section headings, triggers.
 
 These look at the document around a token, so they are computed once per
-document (not cached per word type).
+document (not cached per word type). The line ranges and token texts that
+several of them need are computed once per document (:mod:`crfdeid.features.perdoc`).
 """
 
 from __future__ import annotations
 
 import bisect
+from itertools import compress
+from operator import attrgetter
 
 import regex
 
 from . import TOKEN_TEMPLATES
+from .perdoc import line_cuts, line_of, lines, token_texts
 
 _HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{1,30}?)[ \t]*:", regex.M)
 _LIST = regex.compile(r"[-*\u2022#]|\d{1,2}[.)]")
@@ -18,23 +22,13 @@ _LIST = regex.compile(r"[-*\u2022#]|\d{1,2}[.)]")
 
 _GLUED = {(False, False): (), (True, False): ("glued_l",), (False, True): ("glued_r",),
            (True, True): ("glued_l", "glued_r")}
+_GLUED_FLAGS = attrgetter("glued_left", "glued_right")
 
 
 @TOKEN_TEMPLATES.register("glued.v1")
 def glued(text: str, tokens) -> list[tuple]:
     """Whether a token touches its left/right neighbour (``Since6/03`` vs ``Since 6 / 03``)."""
-    g = _GLUED
-    return [g[t.glued_left, t.glued_right] for t in tokens]
-
-
-def _lines(text: str, tokens):
-    """Yield ``(first, last + 1)`` token index ranges of the lines of ``text``."""
-    begin = 0
-    n = len(tokens)
-    for i in range(n):
-        if i + 1 == n or "\n" in text[tokens[i].end:tokens[i + 1].start]:
-            yield begin, i + 1
-            begin = i + 1
+    return list(map(_GLUED.__getitem__, map(_GLUED_FLAGS, tokens)))
 
 
 _POS = ("linepos:first", "linepos:second", "linepos:mid", "linepos:last")
@@ -43,12 +37,13 @@ _POS = ("linepos:first", "linepos:second", "linepos:mid", "linepos:last")
 @TOKEN_TEMPLATES.register("line.v1")
 def line(text: str, tokens) -> list[tuple]:
     """Position in line (first, second, last, other), line is a list item, line is all caps."""
+    words, _, alpha = token_texts(text, tokens)
     out: list = []
-    for a, b in _lines(text, tokens):
+    for a, b in lines(text, tokens):
         extra = ()
-        if _LIST.fullmatch(tokens[a].text) is not None:
+        if _LIST.fullmatch(words[a]) is not None:
             extra += ("list_item",)
-        if all(not t.text.isalpha() or t.text.isupper() for t in tokens[a:b]):
+        if all(map(str.isupper, compress(words[a:b], alpha[a:b]))):
             extra += ("line_upper",)
         first, second, mid, last = ((p,) + extra for p in _POS)
         k = b - a
@@ -108,17 +103,17 @@ def _mark_near_triggers(text: str, tokens, table: dict, after: bool) -> list:
     """Give each token the attributes of the trigger words up to 3 tokens before it
     (``after=True``: after it) on the same line."""
     n = len(tokens)
-    hits = [(i, table[t.text.lower()]) for i, t in enumerate(tokens) if t.text.lower() in table]
+    low = token_texts(text, tokens)[1]
+    out: list = [()] * n
+    hits = list(compress(range(n), map(table.__contains__, low)))
     if not hits:
-        return [()] * n
-    line = [(0, 0)] * n
-    for a, b in _lines(text, tokens):
-        line[a:b] = [(a, b)] * (b - a)
-    out = [[] for _ in range(n)]
-    for i, attrs in hits:
-        near = range(max(line[i][0], i - 3), i) if after else range(i + 1, min(line[i][1], i + 4))
-        for j in near:
-            out[j].extend(attrs[abs(i - j) - 1])
+        return out
+    cuts = line_cuts(text, tokens)
+    for i in hits:
+        attrs = table[low[i]]
+        a, b = line_of(cuts, i)
+        for j in (range(max(a, i - 3), i) if after else range(i + 1, min(b, i + 4))):
+            out[j] += attrs[abs(i - j) - 1]
     return out
 
 
@@ -148,27 +143,28 @@ def triggers_after(text: str, tokens) -> list:
 
 
 _SENT_END = frozenset(".!?:;")
+_CAP_MID, _UPPER_MID = ("case:cap_mid_lower",), ("case:upper_mid_lower",)
+_LOWER_IN_UPPER, _SENT_START = ("case:lower_in_upper",), ("case:sent_start",)
 
 
 @TOKEN_TEMPLATES.register("case_context.v1")
 def case_context(text: str, tokens) -> list:
     """A word's case against its line's: capitalised mid-sentence in a mostly lower-case line
     (``spoke with Sarah``) or lower case in an upper-case line (``CALLED sarah``)."""
+    words, _, alpha = token_texts(text, tokens)
     out: list = [()] * len(tokens)
-    for a, b in _lines(text, tokens):
-        words = [t.text for t in tokens[a:b] if t.text.isalpha()]
-        if not words:
+    for a, b in lines(text, tokens):
+        idx = list(compress(range(a, b), alpha[a:b]))  # the line's words
+        if not idx:
             continue
-        lower = sum(w.islower() for w in words) / len(words)
-        for i in range(a, b):
-            w = tokens[i].text
-            if not w.isalpha():
-                continue
-            start = i == a or tokens[i - 1].text in _SENT_END
+        lower = sum(map(str.islower, map(words.__getitem__, idx))) / len(idx)
+        for i in idx:
+            w = words[i]
+            start = i == a or words[i - 1] in _SENT_END
             if lower >= 0.5 and not start and w[0].isupper():
-                out[i] = ("case:cap_mid_lower",) if not w.isupper() or len(w) == 1 else ("case:upper_mid_lower",)
+                out[i] = _UPPER_MID if w.isupper() and len(w) > 1 else _CAP_MID
             elif lower < 0.5 and w.islower():
-                out[i] = ("case:lower_in_upper",)
+                out[i] = _LOWER_IN_UPPER
             elif start:
-                out[i] = ("case:sent_start",)
+                out[i] = _SENT_START
     return out

@@ -7,9 +7,11 @@ lazily and cached there. The clinical/common-word lists argue against PHI.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 
 from ..errors import ConfigError
 from . import TOKEN_TEMPLATES, WORD_TEMPLATES
+from .perdoc import token_texts
 
 #: Gazetteers consulted for single words, and the short attribute each sets.
 WORD_LISTS = {
@@ -99,21 +101,19 @@ def _phrase_index():
 
 
 @TOKEN_TEMPLATES.register("gazetteer_phrases.v1")
-def gazetteer_phrases(text: str, tokens) -> list[list[str]]:
+def gazetteer_phrases(text: str, tokens) -> list[tuple]:
     """``gp:<list>`` on every token of a multi-word gazetteer entry found in the text."""
     index = _phrase_index()
-    low = [t.text.lower() for t in tokens]
-    out = [[] for _ in tokens]
+    low = token_texts(text, tokens)[1]
     n = len(low)
-    for i, w in enumerate(low):
-        by_len = index.get(w)
-        if not by_len:
-            continue
-        for k, entries in by_len.items():
+    out: list = [()] * n
+    for i in compress(range(n), map(index.__contains__, low)):  # words that start an entry
+        for k, entries in index[low[i]].items():
             if i + k > n:
                 continue
             attrs = entries.get(tuple(low[i:i + k]))
             if attrs:
+                marks = tuple(f"gp:{a}" for a in sorted(attrs))
                 for j in range(i, i + k):
-                    out[j].extend(f"gp:{a}" for a in sorted(attrs))
+                    out[j] += marks
     return out

@@ -25,6 +25,10 @@ def lower(w: str) -> dict:
     return {"lower": w.lower()}
 
 
+_PREFIXES = [(k, f"p{k}") for k in range(1, 5)]
+_SUFFIXES = [(k, f"s{k}") for k in range(1, 5)]
+
+
 @WORD_TEMPLATES.register("prefix.v1")
 def prefix(w: str) -> dict:
     """Lower-cased prefixes of length 1-4 (only those shorter than the word).
@@ -33,7 +37,7 @@ def prefix(w: str) -> dict:
     {'p1': 's', 'p2': 'sm', 'p3': 'smi', 'p4': 'smit'}
     """
     lw = w.lower()
-    return {f"p{k}": lw[:k] for k in range(1, 5) if k < len(lw)}
+    return {key: lw[:k] for k, key in _PREFIXES if k < len(lw)}
 
 
 @WORD_TEMPLATES.register("suffix.v1")
@@ -44,4 +48,4 @@ def suffix(w: str) -> dict:
     {'s1': 'h', 's2': 'th', 's3': 'ith', 's4': 'mith'}
     """
     lw = w.lower()
-    return {f"s{k}": lw[-k:] for k in range(1, 5) if k < len(lw)}
+    return {key: lw[-k:] for k, key in _SUFFIXES if k < len(lw)}

@@ -10,6 +10,7 @@ cover the shapes of single tokens (4- and 5-digit runs, years, real numbers).
 from __future__ import annotations
 
 import bisect
+import re
 
 import regex
 
@@ -50,36 +51,81 @@ TEXT_PATTERNS = {
 }
 
 
-def match_tokens(text: str, tokens, patterns=None) -> list[list[str]]:
+#: Lower-cased literals of which every match of a pattern holds one: an ASCII text
+#: without any of them is not scanned (:func:`cannot_match`).
+NEEDS = {
+    TEXT_PATTERNS["url"]: ("://", "www.", ".com", ".org", ".net", ".edu", ".gov"),
+    TEXT_PATTERNS["email"]: ("@",),
+}
+
+
+def _ascii_twin(rx, ahead: str = ""):
+    """``rx`` as a stdlib ``re`` pattern, for ASCII text (where both engines match the same)."""
+    flags = (re.I if rx.flags & regex.I else 0) | (re.X if rx.flags & regex.X else 0)
+    return re.compile(ahead + rx.pattern, flags)
+
+
+#: Patterns that run as stdlib ``re`` twins on ASCII text, about 2x faster than ``regex``
+#: there (the other patterns are faster with ``regex``). Each twin first checks what
+#: its matches start with (a word boundary, then a character a date can start with,
+#: five id characters), which changes no match. Same matches: tests/test_features.py.
+ASCII_TWINS = {
+    TEXT_PATTERNS["date"]: _ascii_twin(TEXT_PATTERNS["date"], r"\b(?=[\dadfjmnostw])"),
+    TEXT_PATTERNS["id"]: _ascii_twin(TEXT_PATTERNS["id"], r"\b(?=[A-Za-z0-9]{5})"),
+}
+
+
+def ascii_lower(text: str) -> str | None:
+    """``text`` lower-cased if it is ASCII (what :func:`cannot_match` needs), else ``None``."""
+    return text.lower() if text.isascii() else None
+
+
+def cannot_match(needs, lowered: str | None) -> bool:
+    """Whether a text (``lowered``: from :func:`ascii_lower`) holds none of the literals ``needs``.
+
+    Only for ASCII text: there lower-casing is the case folding of ``regex.I``.
+
+    >>> cannot_match(("@",), ascii_lower("no mail")), cannot_match(("@",), ascii_lower("a@b.org"))
+    (True, False)
+    """
+    return bool(needs) and lowered is not None and not any(s in lowered for s in needs)
+
+
+def match_tokens(text: str, tokens, patterns=None) -> list[tuple]:
     """Per-token attributes ``pat:<name>`` for every text-level match covering the token.
 
     >>> from crfdeid.tokenize import tokenize
     >>> toks = tokenize("seen 7/22/98 by")
     >>> match_tokens("seen 7/22/98 by", toks)[1:3]
-    [['pat:date', 'pat:date:B'], ['pat:date']]
+    [('pat:date', 'pat:date:B'), ('pat:date',)]
     """
     patterns = TEXT_PATTERNS if patterns is None else patterns
-    out = [[] for _ in tokens]
-    if not tokens:
+    n = len(tokens)
+    out: list = [()] * n
+    if not n:
         return out
     starts = [t.start for t in tokens]
+    low = ascii_lower(text)
     for name, rx in patterns.items():
-        attr, first = f"pat:{name}", f"pat:{name}:B"
+        if cannot_match(NEEDS.get(rx), low):
+            continue
+        if low is not None:
+            rx = ASCII_TWINS.get(rx, rx)
+        attr, first = (f"pat:{name}",), (f"pat:{name}", f"pat:{name}:B")
         for m in rx.finditer(text):
             s, e = m.span()
             i = bisect.bisect_left(starts, s)
-            if i < len(tokens) and tokens[i].start == s:
-                out[i].append(attr)
-                out[i].append(first)
+            if i < n and starts[i] == s:
+                out[i] += first
                 i += 1
-            while i < len(tokens) and tokens[i].start < e:
-                out[i].append(attr)
+            while i < n and starts[i] < e:
+                out[i] += attr
                 i += 1
     return out
 
 
 @TOKEN_TEMPLATES.register("text_patterns.v1")
-def text_patterns(text: str, tokens) -> list[list[str]]:
+def text_patterns(text: str, tokens) -> list[tuple]:
     """Text-level regex matches (dates, phones, SSN, email, URL, IP, ages, times, IDs)."""
     return match_tokens(text, tokens)
 

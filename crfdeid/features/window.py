@@ -20,6 +20,7 @@ from itertools import chain
 
 from ..errors import ConfigError, RegistryError
 from . import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
+from .perdoc import forget
 
 #: Feature groups (He et al. 2015, table 2): word templates, which of them are
 #: windowed, token templates.
@@ -127,7 +128,7 @@ class Featurizer:
         self.token_window = fs["token_window"]
         self.bigrams = fs["bigrams"]
         self._word = [WORD_TEMPLATES.get(n) for n in fs["word"]]
-        self._windowed = [WORD_TEMPLATES.get(n) for n in fs["windowed"]]
+        self._windowed_at = [fs["word"].index(n) for n in fs["windowed"]]
         self._token = [TOKEN_TEMPLATES.get(n) for n in fs["token"]]
         self._offsets = [o for o in range(-self.window, self.window + 1) if o]
         self._base: dict = {}
@@ -163,9 +164,8 @@ class Featurizer:
 
         Every template runs once (uncached).
         """
-        per = {t: to_attributes(t(word)) for t in self._word}
-        return ([a for t in self._word for a in per[t]],
-                [a for t in self._windowed for a in per[t]])
+        per = [to_attributes(t(word)) for t in self._word]
+        return list(chain.from_iterable(per)), [a for j in self._windowed_at for a in per[j]]
 
     @property
     def offsets(self) -> list[int]:
@@ -236,19 +236,58 @@ class Featurizer:
         return [list(chain.from_iterable(z)) for z in zip(*cols)]
 
     @staticmethod
-    def bigram_attributes(words) -> list[tuple[str, str]]:
+    def bigram_pairs(words, lowered=None) -> list[tuple[str, str]]:
+        """The lower-cased adjacent word pairs, ``<s>`` and ``</s>`` at the ends (``n + 1`` pairs).
+
+        ``lowered``: the words already lower-cased, where they are at hand.
+        """
+        low = ["<s>"]
+        low += [w.lower() for w in words] if lowered is None else lowered
+        low.append("</s>")
+        return list(zip(low, low[1:]))
+
+    #: Heads of a pair's attribute on its right word and on its left word.
+    BIGRAM_HEADS = ("bi-1:", "bi+1:")
+
+    @classmethod
+    def bigram_pair_attributes(cls, left: str, right: str) -> tuple[str, str]:
+        """A pair's attributes on its right word (``bi-1:left|right``) and on its left word (``bi+1:...``)."""
+        return tuple(f"{head}{left}|{right}" for head in cls.BIGRAM_HEADS)
+
+    @classmethod
+    def bigram_pairs_of(cls, attribute: str) -> list[tuple[int, str, str]]:
+        """``(k, left, right)`` for every word pair whose ``k``-th bigram attribute is ``attribute``.
+
+        >>> Featurizer.bigram_pairs_of("bi+1:a|b"), Featurizer.bigram_pairs_of("lower:a")
+        ([(1, 'a', 'b')], [])
+        """
+        for k, head in enumerate(cls.BIGRAM_HEADS):
+            if attribute.startswith(head):
+                body = attribute[len(head):]
+                return [(k, body[:i], body[i + 1:]) for i, c in enumerate(body) if c == "|"]
+        return []
+
+    def bigram_attributes(self, words) -> list[tuple[str, str]]:
         """Per token: lower-cased bigrams with the previous and the next word."""
-        low = [w.lower() for w in words]
-        prev = ["<s>"] + low[:-1]
-        nxt = low[1:] + ["</s>"]
-        return [(f"bi-1:{p}|{c}", f"bi+1:{c}|{x}") for p, c, x in zip(prev, low, nxt)]
+        attrs = [self.bigram_pair_attributes(a, b) for a, b in self.bigram_pairs(words)]
+        return [(before[0], after[1]) for before, after in zip(attrs, attrs[1:])]
+
+    def token_keys(self, text: str, tokens) -> list[tuple]:
+        """Per token: the token templates' attributes as a tuple of one tuple per template.
+
+        A hashable key (equal keys, equal attributes) built without a per-token
+        loop; :meth:`token_attributes` flattens it.
+        """
+        try:
+            cols = [tmpl(text, tokens) for tmpl in self._token]
+        finally:
+            forget()  # what the templates shared for this document
+        cols = [col if set(map(type, col)) <= {tuple} else list(map(tuple, col)) for col in cols]
+        return list(zip(*cols))
 
     def token_attributes(self, text: str, tokens) -> list[tuple]:
         """Per token: the token templates' own attributes, before the token window."""
-        cols = [tmpl(text, tokens) for tmpl in self._token]
-        if len(cols) == 1:
-            return [tuple(a) for a in cols[0]]
-        return [tuple(chain.from_iterable(z)) for z in zip(*cols)]
+        return [tuple(chain.from_iterable(k)) for k in self.token_keys(text, tokens)]
 
     @staticmethod
     def token_neighbour_attributes(attrs, offset: int) -> list[str]:
@@ -283,6 +322,11 @@ class Featurizer:
             got.extend(self.token_neighbour_attributes(key[tw - o], -o))
             got.extend(self.token_neighbour_attributes(key[tw + o], o))
         return got
+
+    def prepare(self) -> None:
+        """Run every template once, so that what they load lazily (gazetteers) is loaded now."""
+        self.featurize_text("Prepared at 10:30 by Dr. Lee.")
+        self.clear_cache()
 
     def featurize_text(self, text: str) -> list[list[str]]:
         """Tokenize with the default tokenizer and featurize (a convenience for examples)."""
