@@ -66,7 +66,7 @@ RULES = {
         r"|friend|grandson|granddaughter|hcp|proxy)[,:]?[ \t]{1,2}\"?", r"[a-z][a-z'-]+(?![\w'-])", regex.I)),
     # A signature line: a name, then a credential at the end of the line ("Dan A. Forman, RRT").
     "signature": ("DOCTOR", regex.compile(
-        r"(?m)(?<=^[ \t]*)[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?"
+        r"(?m)^[ \t]*(?P<phi>[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?)"
         r"(?=(?:,[ \t]*|[ \t]+)(?:RN|R\.N\.|RRT|MD|NP|SN|LPN|BSN|CCRN|PA-C)\b[ \t,./A-Z]*$)")),
     # An initial and a capitalised word after a space or "(": "per B. Kargas" (not a plain
     # word; not the initials of sides, SOAP headings or "I.").
