@@ -171,6 +171,7 @@ def find(text: str, rules=None) -> list[Span]:
     return found
 
 
+@lru_cache(maxsize=None)
 def _word_check(kind: str | None):
     """The predicate over a match's words for a :data:`WORD_CHECKS` kind (None: no check)."""
     if kind is None:
