@@ -80,6 +80,14 @@ RULES = {
     "hospital_name": ("HOSPITAL", regex.compile(
         rf"(?<![\w'-]){_NAME_WORD}(?:[ \t]{_NAME_WORD})?(?=[ \t]+"
         r"(?i:hosp(?:ital)?\b|medical[ \t]+center|campus|regional|memorial)(?!\w))")),
+    # "University of Maryland", "U of MD" (one span per word).
+    "university": ("HOSPITAL", regex.compile(r"\b(?:University|UNIVERSITY|U)[ \t]+(?:of|OF)[ \t]+[A-Z][A-Za-z]+")),
+    # A street address: number, capitalised words, street suffix ("19 Clover St.").
+    "street": ("STREET", regex.compile(
+        r"(?<![\w/.-])\d{1,5}[ \t]+(?:[A-Z][A-Za-z'-]+[ \t]+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Drive|Ln|Lane"
+        r"|Blvd|Boulevard|Ct|Court|Pl|Place|Terrace|Circle|Hwy|Highway|Pkwy|Parkway)\b\.?")),
+    # A two-digit year after an apostrophe: "CABG '95", "MI in '08" (the digits).
+    "year_apostrophe": ("DATE", regex.compile(r"(?<![\w'/.-])'(?P<phi>\d\d)(?![\w'/.-])")),
     # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
     "title_lower": ("PATIENT", _after(rf"\b(?:mrs?|miss){_DOT_OR_SPACE}", _LOWER)),
     "title_doctor_lower": ("DOCTOR", _after(rf"\b(?:drs?){_DOT_OR_SPACE}", _LOWER)),
@@ -113,6 +121,7 @@ NEEDS = {
     "date_text": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
     "date_month_year": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
     "hospital_name": ("hosp", "medical", "campus", "regional", "memorial"),
+    "university": ("of",), "year_apostrophe": ("'",),
     "date_month_day": ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
 }
 
@@ -146,7 +155,7 @@ WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_
                "hospital_name": "some_not_plain"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Kargas`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"signature", "initial_name", "saint", "hospital_name"})
+WORDWISE = frozenset({"signature", "initial_name", "saint", "hospital_name", "university"})
 _WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
 

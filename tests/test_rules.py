@@ -32,6 +32,9 @@ from crfdeid.rules import find, overlay
     ("given,dr.ayoub at bed side", "DOCTOR", "ayoub"),
     ("SPOKE WITH HO SCHWARZ REGARDING", "DOCTOR", "SCHWARZ"),
     ("CHECKED W/MD SPEARS AS MED", "DOCTOR", "SPEARS"),
+    ("at 19 Clover St. in Lansdowne", "STREET", "19 Clover St."),
+    ("pmh: cad, s/p cabg '95(lima", "DATE", "95"),
+    ("MI in '08, endometriosis", "DATE", "08"),
     ("call 410 392 0780 x45.", "PHONE", "410 392 0780 x45"),
     ("reached at 202 2671093. pt", "PHONE", "202 2671093"),
     ("HOME-410 671-9309 &", "PHONE", "410 671-9309"),
@@ -53,6 +56,8 @@ def test_rules_find_rigid_forms(text, subtype, surface):
     ("transfer to St. Mary's -11AM", ["St", "Mary's"]),
     ("TRANSFERED TO THE ZAGARIA CAMPUS FOR", ["ZAGARIA"]),                   # before a hospital word
     ("from Kessler-Adventist Hosp for", ["Kessler-Adventist"]),
+    ("FROM UNIVERSITY OF MD MEDICAL CENTER", ["UNIVERSITY", "OF", "MD"]),     # a university
+    ("PRESENTED TO U OF MD MED CENTER", ["U", "OF", "MD"]),
 ])
 def test_name_rules_add_one_span_per_word(text, words):
     spans = find(text)
@@ -65,7 +70,7 @@ def test_name_rules_add_one_span_per_word(text, words):
     "BP 120/80 HR 72", "Na 140 K 4.2 dose 0.5 mg", "ratio 1:2", "version 3.2.1", "temp 98.6",
     "obtain C. DIFF sample", "R. GROIN SITE C&D", "\nP. VIGOROUS PULM TOILET", "SUCTION PRN.\n",
     "TV 250-1000 now", "STV 500-1000, RR 9-20", "Dsg D and I. X-ray done",
-    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO LLL pleural", "MD AWARE", "husband in to visit", "SOCIAL: WIFE IN AND UPDATED", "WANTED TO LEAVE HOSPITAL AND", "MALE TRANSFERED FROM MEMORIAL HOSPITAL W", "FROM THE HOSPITAL", "Clover St. in",
+    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO LLL pleural", "MD AWARE", "husband in to visit", "SOCIAL: WIFE IN AND UPDATED", "WANTED TO LEAVE HOSPITAL AND", "given 2 Per Dr order", "AMBULATED 30' WITH", "MALE TRANSFERED FROM MEMORIAL HOSPITAL W", "FROM THE HOSPITAL", "Clover St. in",
 ])
 def test_rules_leave_clinical_numbers_alone(text):
     assert find(text) == []
