@@ -219,10 +219,10 @@ _NAMES = frozenset({"PATIENT", "DOCTOR", "USERNAME"})
 _INITIAL_BEFORE = regex.compile(r"(?<![\w.'-])[A-Za-z](?=\.?[ \t]{1,2}$)")
 # A capitalised word joined to a name by "and"/"&": "Drs Ferullo and Saeed".
 # Then a surname right after a name, a first name right before one ("Patricia WAITE").
-_COORD_AFTER = regex.compile(r"[ \t]+(?:and|AND|&)[ \t]+([A-Z][A-Za-z'-]*[A-Za-z])(?![\w'-])")
-_COORD_BEFORE = regex.compile(r"(?<![\w'-])([A-Z][A-Za-z'-]*[A-Za-z])[ \t]+(?:and|AND|&)[ \t]+$")
-_NEXT_WORD = regex.compile(r"[ \t]([A-Z][A-Za-z'-]*[A-Za-z])(?![\w'-])")
-_PREV_WORD = regex.compile(r"(?<![\w'-])([A-Z][A-Za-z'-]*[A-Za-z])[ \t]$")
+_COORD_AFTER = regex.compile(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
+_COORD_BEFORE = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]+(?:and|AND|&)[ \t]+$")
+_NEXT_WORD = regex.compile(rf"[ \t]({_CAP})(?![\w'-])")
+_PREV_WORD = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]$")
 
 
 def extend_names(text: str, spans) -> list[Span]:
