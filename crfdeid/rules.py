@@ -15,6 +15,7 @@ span that cannot be a date (``bp 80/60``, :func:`impossible_date`) is dropped.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import regex
@@ -115,15 +116,71 @@ RULES = {
 
 #: Lower-cased literals of which every match of a rule holds one (an ASCII text
 #: without any is not scanned; see :func:`crfdeid.features.pattern.cannot_match`).
-NEEDS = {
-    "email": ("@",), "url": ("://", "www."), "pager": ("pager", "beeper"),
-    "title_doctor": ("dr", "doctor"), "title_person": ("mr", "miss"), "title_lower": ("mr", "miss"),
-    "date_text": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
-    "date_month_year": ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
-    "hospital_name": ("hosp", "medical", "campus", "regional", "memorial"),
-    "university": ("of",), "year_apostrophe": ("'",),
-    "date_month_day": ("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+NEEDS = {"email": ("@",), "url": ("://", "www."), "year_apostrophe": ("'",)}
+
+#: Key words (regex alternatives on lower-cased ASCII text, word-bounded), by class.
+#: Classes are disjoint: a word is in one class, a class serves several rules.
+KEYWORDS = {
+    "dr": r"drs?|doctor", "mr": r"mrs?|miss", "ho": r"ho", "md_np": r"md|np",
+    "relative": r"husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew"
+                r"|friend|grandson|granddaughter|hcp|proxy",
+    "credential": r"rn|r\.n\.|rrt|sn|lpn|bsn|ccrn|pa-c",
+    "st": r"st", "saint": r"saint", "hospital": r"hosp(?:ital)?|medical|campus|regional|memorial",
+    "university": r"university|u[ \t]+of", "pager": r"pager|beeper",
+    "street": r"street|ave|avenue|rd|road|drive|ln|lane|blvd|boulevard|ct|court|pl|place|terrace"
+              r"|circle|hwy|highway|pkwy|parkway",
+    # MONTH and date_month_day's forms ("Sepember" too).
+    "month": r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+             r"|sep(?:t)?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?",
 }
+# One scan of a note finds every key word (the look-ahead changes no match and halves the
+# time). A key word ends before a non-letter ("pager5555" is a pager number) or with a full
+# stop ("R.N.BSN").
+_KEYWORDS = re.compile(r"\b(?=[a-z])(?:" + "|".join(f"(?P<{c}>{alt})" for c, alt in KEYWORDS.items())
+                       + r")(?:(?<=\.)|(?![a-z]))")
+
+#: Rules run only near their key words on an ASCII note: ``(classes, "line")`` when every
+#: match lies on a line that holds one (only those lines are scanned), ``(classes,
+#: "start")`` when every match starts at one (the rule is tried there only). Same
+#: matches as a scan of the whole note (tests/test_rules.py).
+ANCHORS = {
+    "pager": (("pager",), "line"), "title_doctor": (("dr",), "line"), "title_person": (("mr",), "line"),
+    "relative_name": (("relative",), "line"), "signature": (("credential", "md_np"), "line"),
+    "saint": (("st", "saint"), "line"), "hospital_name": (("hospital",), "line"),
+    "university": (("university",), "line"), "street": (("st", "street"), "line"),
+    "title_lower": (("mr",), "line"), "title_doctor_lower": (("dr",), "line"),
+    "title_clinician": (("ho", "md_np"), "line"), "date_day_month": (("month",), "line"),
+    "date_text": (("month",), "start"), "date_month_year": (("month",), "start"),
+    "date_month_day": (("month",), "start"),
+}
+
+
+def _keyword_starts(low: str) -> dict:
+    """Start offsets of the key words in a lower-cased ASCII note, by class."""
+    at: dict = {}
+    for m in _KEYWORDS.finditer(low):
+        at.setdefault(m.lastgroup, []).append(m.start())
+    return at
+
+
+def _anchored(rx, text: str, starts: list, mode: str):
+    """``rx.finditer(text)`` for a rule whose matches lie on lines holding (``line``) or
+    start at (``start``) the offsets ``starts``."""
+    if mode == "start":
+        end = -1
+        for p in starts:
+            if p >= end:
+                m = rx.match(text, p)
+                if m:
+                    end = m.end()
+                    yield m
+        return
+    line_end = -1
+    for p in starts:
+        if p >= line_end:  # a new line (its matches cannot cross the line break)
+            line_end = text.find("\n", p)
+            line_end = len(text) if line_end < 0 else line_end
+            yield from rx.finditer(text, text.rfind("\n", 0, p) + 1, line_end)
 
 
 @lru_cache(maxsize=1)
@@ -164,13 +221,22 @@ def find(text: str, rules=None) -> list[Span]:
     default = rules is None
     rules = RULES if default else rules
     low = ascii_lower(text) if default else None
+    keywords = _keyword_starts(low) if low is not None else None
     found: list[Span] = []
     for name, (sub, rx) in rules.items():
         if cannot_match(NEEDS.get(name), low):
             continue
+        if keywords is not None and name in ANCHORS:
+            classes, mode = ANCHORS[name]
+            starts = sorted(p for c in classes for p in keywords.get(c, ()))
+            if not starts:
+                continue
+            hits = _anchored(rx, text, starts, mode)
+        else:
+            hits = rx.finditer(text)
         check = _word_check(WORD_CHECKS.get(name))
         group = "phi" if "phi" in rx.groupindex else 0
-        matches = [m for m in rx.finditer(text) if check is None or check(m.group(group).split())]
+        matches = [m for m in hits if check is None or check(m.group(group).split())]
         if name in WORDWISE:
             spans = [make_span(m.start(group) + w.start(), m.start(group) + w.end(), sub)
                      for m in matches for w in _WORD.finditer(m.group(group))]

@@ -218,7 +218,10 @@ def test_merge_keeps_base_and_adds_what_overlaps_nothing(a, b):
 
 _WORDS = ["Dr", "dr.", "DOCTOR", "Mr", "mrs", "MISS", "Pager", "BEEPER", "#", "@", "x.org", "www.", "http://",
           "Jan", "may", "SEPT", "14", "2098", "03/14/98", "617-555-0199", "10.0.0.1", "Lee", "ann", "-", ":",
-          "Kessler", "Union", "Hosp", "hospital", "Medical", "Center", "CAMPUS", "Memorial", "March", "of", "1993"]
+          "Kessler", "Union", "Hosp", "hospital", "Medical", "Center", "CAMPUS", "Memorial", "March", "of", "1993",
+          "Pager5555", "R.N.", "RN", "rrt", "PA-C", "HO", "NP", "md", "son", "HUSBAND", "Dtr", "St.", "ST", "Saint",
+          "Street", "Ave", "Drive", "19", "University", "U", "UNIVERSITY", "Sepember", "Sept", "JULY", "2nd", "x",
+          "B.", "Bob", "suzette", "'95", "\"", "#", "dr5", "hosps"]
 _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]), max_size=30).map("".join)
 
 
@@ -237,8 +240,25 @@ def test_skipped_rules_and_patterns_need_their_literals(text):
 @settings(max_examples=300, deadline=None)
 @given(_RULE_TEXT)
 def test_rules_find_the_same_with_and_without_the_skipping(text):
+    # Skipping by literals and running a rule only near its key words change no span.
     from crfdeid.rules import RULES
     assert find(text) == find(text, dict(RULES))  # a rules mapping passed in is never skipped
+
+
+def test_rules_near_key_words_find_what_a_whole_scan_finds(physionet_docs):
+    from crfdeid.rules import RULES
+    plain = dict(RULES)
+    for doc in physionet_docs[::2]:
+        assert find(doc.text) == find(doc.text, plain), doc.doc_id
+
+
+@pytest.mark.parametrize("text", [
+    "pager5555 x", "Dr. Lee\nRN", "HO\n Schwarz", "on March\n14, 2098", "see Sepember 5 ok",
+    "Anna Lee, R.N.BSN\n", "husband:\nBob", "b/c son  Bob", "St. Mary's", "19 Clover St.", "U of MD",
+])
+def test_anchored_rules_edge_cases(text):
+    from crfdeid.rules import RULES
+    assert find(text) == find(text, dict(RULES))
 
 
 @pytest.mark.parametrize("name, checks", [("date_numeric", r"(?=\d)"), ("date_day_month", r"(?=\d)")])
