@@ -18,6 +18,7 @@ labels and marginals equal CRFsuite's.
 
 from __future__ import annotations
 
+import operator
 from itertools import chain, compress, repeat
 
 import numpy as np
@@ -57,7 +58,12 @@ class _Rows:
             for i in range(first, need, _FILL):  # a bounded number at a time: bounded temporaries
                 self.data[i:min(need, i + _FILL)] = fill(new[i - first:i - first + _FILL])
             index.update(zip(new, range(first, need)))
-            rows = list(map(index.__getitem__, keys))
+            if first:  # fill the gaps (after a clear, every key is new)
+                missing = list(compress(range(len(rows)), map(operator.is_, rows, repeat(None))))
+                for i, r in zip(missing, map(index.__getitem__, map(keys.__getitem__, missing))):
+                    rows[i] = r
+            else:
+                rows = list(map(index.__getitem__, keys))
         return np.array(rows, dtype=np.intp)
 
 
