@@ -151,6 +151,15 @@ def test_token_templates_equal_their_oracles_on_random_text(text):
         assert _as_lists(TOKEN_TEMPLATES.get(name)(text, toks)) == _as_lists(oracle(text, toks)), name
 
 
+@pytest.mark.parametrize("name", sorted(TOKEN_TEMPLATES.names()))
+@pytest.mark.parametrize("text", NOTES)
+def test_token_templates_give_one_tuple_per_token(name, text):
+    # The tagger zips the templates' columns into hashable keys without converting them.
+    toks = tokenize(text)
+    col = TOKEN_TEMPLATES.get(name)(text, toks)
+    assert len(col) == len(toks) and all(type(x) is tuple for x in col)
+
+
 def test_every_token_template_has_an_oracle():
     assert set(ORACLES) >= set(TOKEN_TEMPLATES.names()) - {"section.v1"}
 
@@ -159,8 +168,9 @@ def test_token_templates_equal_their_oracles_on_physionet(physionet_docs):
     for doc in physionet_docs[::10]:
         toks = tokenize(doc.text)
         for name, oracle in ORACLES.items():
-            assert _as_lists(TOKEN_TEMPLATES.get(name)(doc.text, toks)) == _as_lists(oracle(doc.text, toks)), \
-                (name, doc.doc_id)
+            got = TOKEN_TEMPLATES.get(name)(doc.text, toks)
+            assert all(type(x) is tuple for x in got), (name, doc.doc_id)
+            assert _as_lists(got) == _as_lists(oracle(doc.text, toks)), (name, doc.doc_id)
 
 
 def test_shared_per_document_values_are_dropped_after_the_templates():

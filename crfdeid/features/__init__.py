@@ -6,9 +6,10 @@ Two kinds of registered templates, both pure functions:
   python-crfsuite's item format (string value ``{"k": "v"}`` -> attribute
   ``k:v``; ``True`` -> attribute ``k``). They see only the token text, so their
   output is cached per word type.
-* **token templates** (:data:`TOKEN_TEMPLATES`): ``(text, tokens) -> list`` of
-  per-token attribute lists, for what depends on the surrounding text (glued
-  flags, line and section context, regex matches over the raw text).
+* **token templates** (:data:`TOKEN_TEMPLATES`): ``(text, tokens) -> list`` with
+  one **tuple** of attribute strings per token (hashable: the tagger caches
+  scores per tuple), for what depends on the surrounding text (glued flags,
+  line and section context, regex matches over the raw text).
 
 The ``+-window`` is applied in one place, :class:`~crfdeid.features.window.Featurizer`,
 with offset-prefixed attribute names (``-1:shape:Xx``). Feature sets are plain

@@ -282,8 +282,7 @@ class Featurizer:
             cols = [tmpl(text, tokens) for tmpl in self._token]
         finally:
             forget()  # what the templates shared for this document
-        cols = [col if set(map(type, col)) <= {tuple} else list(map(tuple, col)) for col in cols]
-        return list(zip(*cols))
+        return list(zip(*cols))  # token templates give tuples (tests/test_token_templates.py)
 
     def token_attributes(self, text: str, tokens) -> list[tuple]:
         """Per token: the token templates' own attributes, before the token window."""
