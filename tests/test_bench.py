@@ -62,6 +62,15 @@ def test_throughput_target(value, met):
     assert targets({"tag_end_to_end": {"tokens_per_s": value}})["tag_tokens_per_s"]["met"] is met
 
 
+@pytest.mark.parametrize("marginals, base, ratio", [(True, 1.5, 2.0), (False, 1.0, 3.0)])
+def test_ratio_is_to_crfsuite_doing_the_same_decoding(marginals, base, ratio):
+    from crfdeid.bench.report import ratios
+    crf = {"seconds": 1.0, "cpu_seconds": 1.0, "marginal_seconds": 0.5, "marginal_cpu_seconds": 0.5}
+    got = ratios({"seconds": 3.0, "cpu_seconds": 3.0}, crf, marginals)
+    assert crf["baseline_cpu_seconds"] == base and got["ratio_cpu_end_to_end_vs_crfsuite"] == ratio
+    assert got["ratio_end_to_end_vs_crfsuite_viterbi_only"] == 3.0
+
+
 def test_training_target_only_judged_on_physionet():
     res = {"corpus": "synth:100,1", "train_corpus": {"seconds": 10}, "train_synth_1m": {"peak_rss_mb": 3000},
            "memory": {"10": {"peak_rss_mb": 100}, "40": {"peak_rss_mb": 150}}}
@@ -75,11 +84,16 @@ def test_training_target_only_judged_on_physionet():
 
 def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     out = tmp_path / "bench.json"
+    write = tmp_path / "write"
+    write.mkdir()
     rc = bench.main(["--quick", "--no-train", "--model", str(model_path), "--json", str(out),
-                     "--memory-notes", "3", "--quiet"])
+                     "--memory-notes", "3", "--quiet", "--write-dir", str(write)])
     table = capsys.readouterr().out
     assert rc == 0
     res = json.loads(out.read_text())
+    assert res["tag_end_to_end"]["write_dir"] == str(write) and not list(write.iterdir())  # cleaned up
+    crf = res["crfsuite_only"]
+    assert crf["baseline"] == "set+tag" and crf["baseline_cpu_seconds"] == crf["cpu_seconds"]  # Viterbi model
     assert res["machine"]["cores"] >= 1 and res["machine"]["python"] and res["machine"]["python_crfsuite"]
     assert res["tag_end_to_end"]["tokens"] > 0 and res["ratio_end_to_end_vs_crfsuite"] > 1
     assert set(res["jobs"]) == {"1", "2"} and all(r["exit_code"] == 0 for r in res["jobs"].values())

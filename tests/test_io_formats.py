@@ -167,3 +167,36 @@ def test_missing_plugin_module_still_lists_known_writers(monkeypatch, tmp_path):
     with pytest.raises(RegistryError) as exc:
         writer("redacted-v9", tmp_path)
     assert "unknown writer 'redacted-v9'" in str(exc.value) and "jsonl" in str(exc.value)
+
+
+def test_atomic_write_makes_folders_and_private_files(tmp_path):
+    import os
+    from crfdeid.io import atomic_write
+    target = tmp_path / "new" / "a.xml"
+    atomic_write(target, "é<x/>")
+    assert target.read_bytes() == "é<x/>".encode("utf-8")
+    assert os.stat(target).st_mode & 0o777 == 0o600
+    assert [p.name for p in target.parent.iterdir()] == ["a.xml"]
+
+
+def test_atomic_write_steps_around_a_stale_temporary_file(tmp_path):
+    import os
+    from crfdeid.io import atomic_write
+    stale = tmp_path / f".tmp-a.xml-{os.getpid()}"
+    stale.write_text("left by a killed run")
+    atomic_write(tmp_path / "a.xml", b"new")
+    assert (tmp_path / "a.xml").read_bytes() == b"new" and stale.read_text() == "left by a killed run"
+
+
+def test_atomic_write_leaves_nothing_when_writing_fails(tmp_path, monkeypatch):
+    import os
+    from crfdeid import io
+    (tmp_path / "a.xml").write_text("old")
+
+    def broken(fd, data):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(io.os, "write", broken)
+    with pytest.raises(OSError):
+        io.atomic_write(tmp_path / "a.xml", "new")
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.xml"] and (tmp_path / "a.xml").read_text() == "old"

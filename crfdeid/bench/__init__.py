@@ -11,10 +11,13 @@ Corpus: ``--corpus FORMAT:PATH``; by default the PhysioNet dev corpus
 synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
 
 * tagging end to end in one process (read, tokenize, featurize, CRF
-  inference with ``--backend``, decode, rules, write i2b2 XML to a temporary folder): tokens/s, notes/s and
+  inference with ``--backend``, decode, rules, write i2b2 XML to a temporary
+  folder under ``--write-dir``: by default ``/dev/shm``, a RAM-backed file system,
+  so that the figure is crfdeid's and not the disk's): tokens/s, notes/s and
   the share of each stage (:func:`crfdeid.bench.stages.tag_end_to_end`);
-* CRFsuite alone on precomputed ``ItemSequence``\\ s (``set`` + Viterbi ``tag``)
-  for the same tokens, and the ratio end-to-end / CRFsuite-only;
+* CRFsuite alone on precomputed ``ItemSequence``\\ s for the same tokens and the
+  same decoding (``set`` + Viterbi ``tag``, plus the marginals P(O) when the
+  model decodes with ``o_threshold``), and the ratio end-to-end / CRFsuite-only;
 * training time and peak RSS in a fresh process, on the corpus and on a
   synthetic corpus of about 1M tokens;
 * the tag CLI with ``--jobs 1`` and ``--jobs 2`` (fresh process, start-up and
@@ -34,9 +37,11 @@ import time
 from pathlib import Path
 
 from . import child
-from .report import format_table, targets
+from .report import format_table, ratios, targets
 
 PHYSIONET = child.ROOT.parent / "shared" / "corpora" / "physionet-dev"
+#: RAM-backed folder for the end-to-end run's output (when it exists).
+SHM = "/dev/shm"
 SYNTH_CORPUS = "synth:1000,13"
 #: About 1M tokens of synthetic notes (about 276 tokens per note).
 SYNTH_1M = "synth:3600,13"
@@ -99,8 +104,26 @@ def _parser() -> argparse.ArgumentParser:
                    help="tagging backend measured (default: numpy)")
     p.add_argument("--max-jobs", type=int, default=2, metavar="N",
                    help="time the tag CLI with --jobs 1..N (default 2; 1 on a shared machine)")
+    p.add_argument("--write-dir", metavar="DIR",
+                   help="folder under which the end-to-end run writes its output (default: /dev/shm "
+                        "when it exists, else the system's temporary folder)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     return p
+
+
+def _fs_type(path) -> str:
+    """The file system type of the mount holding ``path`` (``tmpfs``, ``ext4``; ``""`` if unknown)."""
+    best, fs = "", ""
+    try:
+        real = str(Path(path).resolve())
+        for line in Path("/proc/mounts").read_text().splitlines():
+            parts = line.split()
+            if len(parts) > 2 and (real == parts[1] or real.startswith(parts[1].rstrip("/") + "/")) \
+                    and len(parts[1]) > len(best):
+                best, fs = parts[1], parts[2]
+    except OSError:
+        pass
+    return fs
 
 
 def _default_corpus(quick: bool, say) -> str:
@@ -159,13 +182,14 @@ def run(args, say) -> dict:
                         "o_threshold": model.config["decoding"]["o_threshold"],
                         "rules": model.config["rules"]["enabled"]}
         say("tagging end to end (one process)")
-        res["tag_end_to_end"] = tag_end_to_end(model, corpus)
+        write_dir = args.write_dir or (SHM if Path(SHM).is_dir() else None)
+        with tempfile.TemporaryDirectory(prefix="crfdeid-bench-", dir=write_dir) as out:
+            res["tag_end_to_end"] = dict(tag_end_to_end(model, corpus, out_dir=out),
+                                         write_dir=str(Path(out).parent), write_fs=_fs_type(out))
         say("CRFsuite alone on precomputed features")
         res["crfsuite_only"] = crfsuite_only(model, corpus)
-        e2e, crf = res["tag_end_to_end"]["seconds"], res["crfsuite_only"]["seconds"]
-        res["ratio_end_to_end_vs_crfsuite"] = round(e2e / crf, 1) if crf else None
-        cpu_e2e, cpu_crf = res["tag_end_to_end"]["cpu_seconds"], res["crfsuite_only"]["cpu_seconds"]
-        res["ratio_cpu_end_to_end_vs_crfsuite"] = round(cpu_e2e / cpu_crf, 1) if cpu_crf else None
+        res.update(ratios(res["tag_end_to_end"], res["crfsuite_only"],
+                          marginals=model.config["decoding"]["o_threshold"] is not None))
         tokens = res["tag_end_to_end"]["tokens"]
         res["jobs"] = {}
         for jobs in range(1, max(1, args.max_jobs) + 1):

@@ -135,18 +135,38 @@ def write(docs: Iterable[Document], fmt: str, out, **options) -> int:
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    """Write ``data`` (``str``: as UTF-8) to ``path`` through a temporary file and a rename.
+
+    The temporary file is new (``O_EXCL``), private (mode 0600) and next to ``path``;
+    folders are made when missing. Nothing is left behind when the write fails.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    data = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8", "newline": ""})) as fh:
-            fh.write(data)
+        fd, tmp = _new_temp_file(path)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _new_temp_file(path)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _new_temp_file(path: Path) -> tuple[int, str]:
+    """``(fd, name)`` of a new private file beside ``path`` (a cheap name, ``mkstemp``'s if taken)."""
+    tmp = os.path.join(os.path.dirname(path), f".tmp-{os.path.basename(path)}-{os.getpid()}")
+    try:
+        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), tmp
+    except FileExistsError:  # left by a killed run that had the same process id
+        return tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
 
 
 def read_text_file(path: Path, report, doc_id=None) -> str | None:
