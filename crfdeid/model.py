@@ -24,6 +24,7 @@ attribute strings to ``pycrfsuite.Tagger``. Training always uses CRFsuite.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -31,6 +32,7 @@ import tempfile
 import time
 import warnings
 from collections import Counter
+from operator import attrgetter
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -46,6 +48,8 @@ from .features import Featurizer
 from .numpy_tagger import BATCH_CHARS, NumpyTagger, best_phi, gc_paused
 from .segment import segments
 from .tokenize import Token, tokenize
+
+_START = attrgetter("start")
 
 MAGIC = b"CRFDEID-MODEL\n"
 FORMAT_VERSION = 1
@@ -342,9 +346,8 @@ class Model:
         spans = decode(labels, toks)
         conf = {}
         if spans:
-            starts = {t.start: i for i, t in enumerate(toks)}
             for sp in spans:
-                i = starts[sp.start]
+                i = bisect.bisect_left(toks, sp.start, key=_START)  # the span's first token
                 c = 1.0
                 while i < len(toks) and toks[i].start < sp.end:
                     c = min(c, 1.0 - p_out[i]) if p_out[i] is not None else c
