@@ -285,6 +285,9 @@ class Model:
         model = cls(crf, config, manifest, path=path, backend=backend)
         model._numpy  # read the weights now: a bad model fails at load, not at the first note
         model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
+        if config["rules"]["enabled"]:
+            from .rules import prepare
+            prepare()  # the rules' word lists, likewise
         return model
 
     # -- tagging ------------------------------------------------------------------

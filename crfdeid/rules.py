@@ -246,6 +246,13 @@ def find(text: str, rules=None) -> list[Span]:
     return found
 
 
+def prepare() -> None:
+    """Load the word lists the rules use (a model with rules does this at load)."""
+    _name_words()
+    for kind in set(WORD_CHECKS.values()):
+        _word_check(kind)
+
+
 @lru_cache(maxsize=None)
 def _word_check(kind: str | None):
     """The predicate over a match's words for a :data:`WORD_CHECKS` kind (None: no check)."""

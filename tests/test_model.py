@@ -127,3 +127,12 @@ def test_default_model_loads_and_tags():
     assert not m.config["train"][0].startswith("physionet")
     t = m.tag(Document("d", "Seen by Dr. Ann Lee on 03/14/2098 at Boston General Hospital."))
     assert {s.category for s in t.spans} >= {"DATE", "NAME"}
+
+
+def test_loading_a_model_with_rules_loads_their_word_lists():
+    from crfdeid import rules
+    rules._name_words.cache_clear()
+    rules._word_check.cache_clear()
+    Model.load()  # the default model has rules on
+    assert rules._name_words.cache_info().currsize == 1
+    assert rules._word_check.cache_info().currsize == len(set(rules.WORD_CHECKS.values()))

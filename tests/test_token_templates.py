@@ -79,7 +79,7 @@ def _case_context(text, tokens):
 
 
 def _phrases(text, tokens):
-    index = _phrase_index()
+    index = _phrase_index()[0]
     low = [t.text.lower() for t in tokens]
     out = [[] for _ in tokens]
     for i, w in enumerate(low):

@@ -8,6 +8,7 @@ several of them need are computed once per document (:mod:`crfdeid.features.perd
 from __future__ import annotations
 
 import bisect
+import re
 from itertools import compress
 from operator import attrgetter
 
@@ -17,6 +18,7 @@ from . import TOKEN_TEMPLATES
 from .perdoc import line_cuts, line_of, lines, token_texts
 
 _HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{1,30}?)[ \t]*:", regex.M)
+_HEADING_ASCII = re.compile(_HEADING.pattern, re.M)  # the same on ASCII text, 2x faster
 _LIST = regex.compile(r"[-*\u2022#]|\d{1,2}[.)]")
 
 
@@ -62,7 +64,7 @@ def line(text: str, tokens) -> list[tuple]:
 def section(text: str, tokens) -> list[tuple]:
     """The section heading (``Xxx:`` at a line start, lower-cased) the token sits under."""
     heads = [(m.start(1), ("section:" + m.group(1).strip().lower().replace(" ", "_"),))
-             for m in _HEADING.finditer(text)]
+             for m in (_HEADING_ASCII if text.isascii() else _HEADING).finditer(text)]
     if not heads:
         return [()] * len(tokens)
     starts = [h[0] for h in heads]

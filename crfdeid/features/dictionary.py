@@ -87,7 +87,9 @@ def rank(w: str) -> dict:
 
 
 @lru_cache(maxsize=1)
-def _phrase_index():
+def _phrase_index() -> tuple[dict, frozenset]:
+    """``first word -> {length: {entry tokens: {list attribute}}}`` of the multi-word
+    entries, and the set of their first two words (what a match must start with)."""
     from ..tokenize import token_offsets
     gaz, lists = _installed(PHRASE_LISTS)
     index: dict = {}
@@ -97,17 +99,18 @@ def _phrase_index():
             if len(toks) < 2 or len(toks) > 8:
                 continue
             index.setdefault(toks[0], {}).setdefault(len(toks), {}).setdefault(toks, set()).add(attr)
-    return index
+    pairs = frozenset(toks[:2] for by_len in index.values() for entries in by_len.values() for toks in entries)
+    return index, pairs
 
 
 @TOKEN_TEMPLATES.register("gazetteer_phrases.v1")
 def gazetteer_phrases(text: str, tokens) -> list[tuple]:
     """``gp:<list>`` on every token of a multi-word gazetteer entry found in the text."""
-    index = _phrase_index()
+    index, pairs = _phrase_index()
     low = token_texts(text, tokens)[1]
     n = len(low)
     out: list = [()] * n
-    for i in compress(range(n), map(index.__contains__, low)):  # words that start an entry
+    for i in compress(range(n), map(pairs.__contains__, zip(low, low[1:]))):  # the first two words of an entry
         for k, entries in index[low[i]].items():
             if i + k > n:
                 continue
