@@ -41,6 +41,15 @@ from crfdeid.rules import find, overlay
     ("Progress Note\n28 Oct, 88 0700", "DATE", "28 Oct, 88"),
     ("IN THIS CASE MARCH OF 1993.)", "DATE", "MARCH OF 1993"),
     ("in nov. 2096 he had", "DATE", "nov. 2096"),
+    ("PMH: CABG 79, DM", "DATE", "79"),                                  # a year after an event
+    ("remote MI in 2090 and", "DATE", "2090"),
+    ("CHOLE IN THE 1990S.", "DATE", "1990S"),                               # a decade
+    ("was extubated 11/6 at 1400", "DATE", "11/6"),                       # a month/day after a date word
+    ("blood cx from 11/15-11/16 neg", "DATE", "11/15-11/16"),
+    ("ccu note\nmr K was seen", "PATIENT", "K"),                     # a title and an initial
+    ("neuro: mrs. lake arrived", "PATIENT", "lake"),
+    ("Family: Son, Al, called", "PATIENT", "Al"),                    # a relative's first name
+    ('daughter "kim" at bedside', "PATIENT", "kim"),
 ])
 def test_rules_find_rigid_forms(text, subtype, surface):
     spans = find(text)
@@ -58,6 +67,16 @@ def test_rules_find_rigid_forms(text, subtype, surface):
     ("from Kessler-Adventist Hosp for", ["Kessler-Adventist"]),
     ("FROM UNIVERSITY OF MD MEDICAL CENTER", ["UNIVERSITY", "OF", "MD"]),     # a university
     ("PRESENTED TO U OF MD MED CENTER", ["U", "OF", "MD"]),
+    ("GIVEN PEPCID-J. WALKER NOW", ["J", "WALKER"]),                       # a surname that is a plain word
+    ("today. Oksana Vell-Dorn MD will", ["Oksana", "Vell-Dorn"]),       # a name before MD
+    ("SHORT RUN OF VT. JOZEF TURAK AWARE", ["JOZEF", "TURAK"]),               # two names before aware
+    ("extubate per carol kowalski today", ["carol", "kowalski"]),             # first name and surname after per
+    ("note.\n\nirene k. dobson bsn/rn\n", ["irene", "k", "dobson"]),        # a lower-case signature
+    ("CALLED IRENE KLINE (DAUGHTER) AT HOME", ["IRENE", "KLINE"]),          # a name before (relative)
+    ("PICC NURSE IRENE KLINE PAGED", ["IRENE", "KLINE"]),                     # a name after nurse
+    ("ADMITTED FROM VALLEY HOSP. FOR", ["VALLEY"]),                            # plain words after from/to/at/in
+    ("SENT TO FENWICK MEMORIAL YESTERDAY", ["FENWICK", "MEMORIAL"]),              # Memorial/Regional after a name
+    ("went to holy family hospital", ["holy", "family"]),                    # religious hospital names
 ])
 def test_name_rules_add_one_span_per_word(text, words):
     spans = find(text)
@@ -70,7 +89,11 @@ def test_name_rules_add_one_span_per_word(text, words):
     "BP 120/80 HR 72", "Na 140 K 4.2 dose 0.5 mg", "ratio 1:2", "version 3.2.1", "temp 98.6",
     "obtain C. DIFF sample", "R. GROIN SITE C&D", "\nP. VIGOROUS PULM TOILET", "SUCTION PRN.\n",
     "TV 250-1000 now", "STV 500-1000, RR 9-20", "Dsg D and I. X-ray done",
-    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO LLL pleural", "MD AWARE", "husband in to visit", "SOCIAL: WIFE IN AND UPDATED", "WANTED TO LEAVE HOSPITAL AND", "given 2 Per Dr order", "AMBULATED 30' WITH", "MALE TRANSFERED FROM MEMORIAL HOSPITAL W", "FROM THE HOSPITAL", "Clover St. in",
+    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO LLL pleural", "MD AWARE", "husband in to visit", "SOCIAL: WIFE IN AND UPDATED", "WANTED TO LEAVE HOSPITAL AND", "given 2 Per Dr order", "AMBULATED 30' WITH", "FROM THE HOSPITAL", "Clover St. in",
+    "trial on 5/5 this am", "from 10/5 PSV", "running on 1/2 NS", "on 12/5, 40% overnight",
+    "SPOKE WITH PRIMARY CARE MD TODAY",
+    "NP AWARE.", "Surgical Intern aware", "from outside hospital", "at this hospital", "kept on the 1st step bed",
+    "HR IN 80'S, BP in the 80s", "\nnotify covering md\n", "MI 2 days ago", "CABG x3 in 1/2 hour",
 ])
 def test_rules_leave_clinical_numbers_alone(text):
     assert find(text) == []
@@ -121,10 +144,11 @@ def test_overlay_never_removes_crf_spans():
 def test_overlay_drops_dates_that_cannot_be_dates(text, date, impossible):
     start = text.index(date)
     crf = [make_span(start, start + len(date), "DATE")]
-    assert (overlay(text, crf) == []) == impossible
-    assert overlay(text, crf, date_check=False) == crf
+    no_rules = {}   # the date check alone: no rule span joins the CRF's (a month/day range)
+    assert (overlay(text, crf, no_rules) == []) == impossible
+    assert overlay(text, crf, no_rules, date_check=False) == crf
     other = [make_span(start, start + len(date), "PHONE")]   # only DATE spans are checked
-    assert overlay(text, other) == other
+    assert overlay(text, other, no_rules) == other
 
 
 @pytest.mark.parametrize("text, subtype, surface", [
@@ -221,7 +245,9 @@ _WORDS = ["Dr", "dr.", "DOCTOR", "Mr", "mrs", "MISS", "Pager", "BEEPER", "#", "@
           "Kessler", "Union", "Hosp", "hospital", "Medical", "Center", "CAMPUS", "Memorial", "March", "of", "1993",
           "Pager5555", "R.N.", "RN", "rrt", "PA-C", "HO", "NP", "md", "son", "HUSBAND", "Dtr", "St.", "ST", "Saint",
           "Street", "Ave", "Drive", "19", "University", "U", "UNIVERSITY", "Sepember", "Sept", "JULY", "2nd", "x",
-          "B.", "Bob", "suzette", "'95", "\"", "#", "dr5", "hosps"]
+          "B.", "Bob", "suzette", "'95", "\"", "#", "dr5", "hosps",
+          "MD", "rn", "AWARE", "Turak", "per", "carol", "kowalski", "irene", "Son", "Ed", '"', "(DAUGHTER)", "NURSE",
+          "from", "Holy", "sacred", "CABG", "MI", "in", "79", "1990s", "extubated", "11/6", "K", "Ms"]
 _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]), max_size=30).map("".join)
 
 
@@ -261,7 +287,8 @@ def test_anchored_rules_edge_cases(text):
     assert find(text) == find(text, dict(RULES))
 
 
-@pytest.mark.parametrize("name, checks", [("date_numeric", r"(?=\d)"), ("date_day_month", r"(?=\d)")])
+@pytest.mark.parametrize("name, checks", [("date_numeric", r"(?=\d)"), ("date_day_month", r"(?=\d)"),
+                                          ("year_after_event", r"(?=\d)"), ("date_numeric_day", r"(?=\d)")])
 def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     import regex
     from crfdeid.rules import RULES
@@ -269,6 +296,7 @@ def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     assert rx.pattern.startswith(checks)
     plain = regex.compile(rx.pattern[len(checks):], rx.flags)
     texts = [d.text for d in physionet_docs[::4]] + ["on 03/14/2098, 2098-03-14; 1/2/03 x3/4/05, 28 Oct, 88",
+                                                     "CABG 79, MI in 2090; extubated 11/6, from 11/15-11/16.",
                                                      "W/MD SPEARS, HO  Schwarz, NP\tLee"]
     for text in texts:
         assert [m.span() for m in rx.finditer(text)] == [m.span() for m in plain.finditer(text)]
