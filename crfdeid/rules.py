@@ -64,7 +64,7 @@ RULES = {
     # 191 "Dr. X" matches and 22 of 24 "Mr./Mrs. X" matches are gold PHI.
     "title_doctor": ("DOCTOR", _after(r"\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2}", _CAP)),
     "title_person": ("PATIENT", _after(r"\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2}", _CAP)),
-    # A first name after a relative ("dtr suzette", "HUSBAND, Bob"): a relative's name.
+    # A first name after a relative ("dtr marisol", "HUSBAND, Bob"): a relative's name.
     "relative_name": ("PATIENT", _after(
         r"\b(?:husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew"
         r"|friend|grandson|granddaughter|hcp|proxy)[,:]?[ \t]{1,2}\"?", r"[a-z][a-z'-]+(?![\w'-])", regex.I)),
@@ -86,7 +86,7 @@ RULES = {
     "signature": ("DOCTOR", regex.compile(
         r"(?m)^[ \t]*(?P<phi>[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?)"
         r"(?=(?:,[ \t]*|[ \t]+)(?:RN|R\.N\.|RRT|MD|NP|SN|LPN|BSN|CCRN|PA-C)\b[ \t,./A-Z]*$)")),
-    # An initial and a capitalised word after a space, "(" or "-": "per B. Kargas", "GIVEN
+    # An initial and a capitalised word after a space, "(" or "-": "per B. Varga", "GIVEN
     # PEPCID-J. SMITH" (not a plain word unless a census surname, "J. Walker"; not the
     # initials of sides, SOAP headings or "I.").
     "initial_name": ("DOCTOR", regex.compile(
@@ -107,10 +107,10 @@ RULES = {
     "signature_lower": ("DOCTOR", regex.compile(
         r"(?m)^[ \t]*(?P<phi>[a-z][a-z'-]+(?:[ \t]+[a-z]\.?)?(?:[ \t]+[a-z][a-z'-]+)?)"
         r"(?=(?:,[ \t]*|[ \t]+)(?:rn|r\.n\.|rrt|md|np|bsn|ccrn)(?:[ \t]*[/,][ \t]*(?:rn|bsn|ccrn|rrt))*[ \t.]*$)")),
-    # A saint's name: "St. Mary's", "Saint Agnes" (kept when the name is a census first name).
+    # A saint's name: "St. Agatha's", "Saint Jude" (kept when the name is a census first name).
     "saint": ("HOSPITAL", regex.compile(
         r"(?<![\w.-])(?:St\.?|ST\.|Saint|SAINT)[ \t]{1,2}[A-Z][A-Za-z]+(?:'s)?(?![\w-])")),
-    # Capitalised words before a hospital word: "Zagaria Campus", "Kessler Hosp." (the name
+    # Capitalised words before a hospital word: "Bellamy Campus", "Harlow Hosp." (the name
     # only; kept unless every word of it is a plain word).
     "hospital_name": ("HOSPITAL", regex.compile(
         rf"(?<![\w'-]){_NAME_WORD}(?:[ \t]{_NAME_WORD})?(?=[ \t]+"
@@ -126,7 +126,7 @@ RULES = {
     "holy_sacred": ("HOSPITAL", regex.compile(r"\b(?i:holy|sacred)[ \t]+[A-Za-z]+")),
     # "University of Maryland", "U of MD" (one span per word).
     "university": ("HOSPITAL", regex.compile(r"\b(?:University|UNIVERSITY|U)[ \t]+(?:of|OF)[ \t]+[A-Z][A-Za-z]+")),
-    # A street address: number, capitalised words, street suffix ("19 Clover St.").
+    # A street address: number, capitalised words, street suffix ("19 Juniper St.").
     "street": ("STREET", regex.compile(
         r"(?<![\w/.-])\d{1,5}[ \t]+(?:[A-Z][A-Za-z'-]+[ \t]+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Drive|Ln|Lane"
         r"|Blvd|Boulevard|Ct|Court|Pl|Place|Terrace|Circle|Hwy|Highway|Pkwy|Parkway)\b\.?")),
@@ -153,10 +153,10 @@ RULES = {
     "title_initial": ("PATIENT", _after(
         r"\b(?:MRS?|Mrs?|mrs?|MS|Ms|MISS|Miss)\.?[ \t]{1,2}", r"[A-Z](?=\.|[ \t]*$|[ \t]+[a-z])", regex.M)),
     "title_lower_dot": ("PATIENT", _after(r"\b(?:mrs?|miss)\.[ \t]{0,2}", _LOWER)),
-    # Lower-case notes write "mr nicholson": kept only when the word is not a plain word.
+    # Lower-case notes write "mr halvorsen": kept only when the word is not a plain word.
     "title_lower": ("PATIENT", _after(rf"\b(?:mrs?|miss){_DOT_OR_SPACE}", _LOWER)),
     "title_doctor_lower": ("DOCTOR", _after(rf"\b(?:drs?){_DOT_OR_SPACE}", _LOWER)),
-    # A name after a clinician's title: "HO Schwarz", "W/MD SPEARS" (not a plain word; has a vowel).
+    # A name after a clinician's title: "HO Lindqvist", "W/MD BARROWS" (not a plain word; has a vowel).
     "title_clinician": ("DOCTOR", _after(r"\b(?:HO|MD|NP)[ \t]{1,2}", rf"(?=[A-Za-z'-]*[AEIOUYaeiouy]){_CAP}")),
     # Phone numbers written with spaces: "410 392 0780 x45", "202 2671093", "410 202-6694".
     "phone_spaced": ("PHONE", regex.compile(
@@ -315,7 +315,7 @@ WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_
                "relative_first_name": "first_name", "name_before_relative": "none_plain",
                "nurse_name": "first_name_then_not_plain", "initial_name": "not_plain_or_surname"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
-#: of ``B. Kargas`` on its own: the CRF then joins or keeps them as its training data did.
+#: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
 WORDWISE = frozenset({"signature", "initial_name", "saint", "hospital_name", "university", "name_md", "name_aware",
                       "per_name", "signature_lower", "hospital_after_prep", "holy_sacred", "name_before_relative",
                       "nurse_name"})
@@ -408,10 +408,10 @@ def _merge_disjoint(base: list, extra: list) -> list:
 
 
 _NAMES = frozenset({"PATIENT", "DOCTOR", "USERNAME"})
-# A lone letter (and its full stop) right before a name: the "B." of "B. Kargas".
+# A lone letter (and its full stop) right before a name: the "B." of "B. Varga".
 _INITIAL_BEFORE = regex.compile(r"(?<![\w.'-])[A-Za-z](?=\.?[ \t]{1,2}$)")
-# A capitalised word joined to a name by "and"/"&": "Drs Ferullo and Saeed".
-# Then a surname right after a name, a first name right before one ("Patricia WAITE").
+# A capitalised word joined to a name by "and"/"&": "Drs Okafor and Lindqvist".
+# Then a surname right after a name, a first name right before one ("Patricia WHITFIELD").
 _COORD_AFTER = regex.compile(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
 _COORD_BEFORE = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]+(?:and|AND|&)[ \t]+$")
 _NEXT_WORD = regex.compile(rf"[ \t]({_CAP})(?![\w'-])")
@@ -421,8 +421,8 @@ _PREV_WORD = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]$")
 def extend_names(text: str, spans) -> list[Span]:
     """Name spans plus the initials, coordinated names and name parts next to them.
 
-    The CRF finds ``Kargas`` in ``B. Kargas`` but often not the lone ``B``, one
-    name of ``Drs Ferullo and Saeed``, or one part of ``Patricia WAITE``; these
+    The CRF finds ``Varga`` in ``B. Varga`` but often not the lone ``B``, one
+    name of ``Drs Okafor and Lindqvist``, or one part of ``Patricia WHITFIELD``; these
     are added with the neighbour's subtype: a lone letter before a name, a
     capitalised word joined by ``and``/``&`` unless it is a common or clinical
     word, a census surname right after a name and a census first name right
@@ -430,7 +430,7 @@ def extend_names(text: str, spans) -> list[Span]:
     one already there are not added.
 
     >>> from crfdeid.document import make_span
-    >>> [(s.start, s.end) for s in extend_names("per B. Kargas", [make_span(7, 13, "DOCTOR")])]
+    >>> [(s.start, s.end) for s in extend_names("per B. Varga", [make_span(7, 13, "DOCTOR")])]
     [(4, 5), (7, 13)]
     """
     found = []

@@ -147,7 +147,7 @@ def test_triggers_after_mark_the_words_before_a_title_or_hospital():
 
 @pytest.mark.parametrize("text, word, expected", [
     ("we spoke with Sarah today", "Sarah", ["case:cap_mid_lower"]),
-    ("we spoke with KARGAS today", "KARGAS", ["case:upper_mid_lower"]),
+    ("we spoke with VARGA today", "VARGA", ["case:upper_mid_lower"]),
     ("Sarah called today", "Sarah", ["case:sent_start"]),
     ("PT CALLED sarah TODAY", "sarah", ["case:lower_in_upper"]),
     ("PT CALLED SARAH TODAY", "SARAH", []),
@@ -163,7 +163,7 @@ def test_rank_buckets_separate_frequent_and_rare_entries():
     assert rank("Smith")["rank:sur"] == "top100"
     assert rank("zzqxv") == {}
     fz = Featurizer({"groups": {"dictionary": True}, "window": 0, "token_window": 0})
-    assert "g:sur_rare" in fz.featurize_text("Ruuska")[0]  # census tail, not in the top 20000
+    assert "g:sur_rare" in fz.featurize_text("Betschart")[0]  # census tail, not in the top 20000
 
 
 def test_a_resolved_set_keeps_its_templates_when_a_group_gains_one():

@@ -25,21 +25,21 @@ from crfdeid.rules import find, overlay
     ("PAGER 83554 ok", "PHONE", "83554"),
     ("repair on July 2nd, then", "DATE", "July 2nd"),
     ("admitted Sept 30 from", "DATE", "Sept 30"),
-    ("Drs Ferullo in", "DOCTOR", "Ferullo"),
-    ("told mr nicholson today", "PATIENT", "nicholson"),
-    ("social: dtr suzette called", "PATIENT", "suzette"),
-    (" mr.renzi returned", "PATIENT", "renzi"),
-    ("given,dr.ayoub at bed side", "DOCTOR", "ayoub"),
-    ("SPOKE WITH HO SCHWARZ REGARDING", "DOCTOR", "SCHWARZ"),
-    ("CHECKED W/MD SPEARS AS MED", "DOCTOR", "SPEARS"),
-    ("at 19 Clover St. in Lansdowne", "STREET", "19 Clover St."),
-    ("pmh: cad, s/p cabg '95(lima", "DATE", "95"),
+    ("Drs Okafor in", "DOCTOR", "Okafor"),
+    ("told mr halvorsen today", "PATIENT", "halvorsen"),
+    ("family: dtr marisol phoned", "PATIENT", "marisol"),
+    (" mr.tamburo came back", "PATIENT", "tamburo"),
+    ("seen,dr.okonjo at bedside", "DOCTOR", "okonjo"),
+    ("TALKED TO HO LINDQVIST ABOUT", "DOCTOR", "LINDQVIST"),
+    ("REVIEWED W/MD BARROWS THE MEDS", "DOCTOR", "BARROWS"),
+    ("lives at 42 Juniper St. in town", "STREET", "42 Juniper St."),
+    ("hx: htn, s/p cabg '97(3v", "DATE", "97"),
     ("MI in '08, endometriosis", "DATE", "08"),
     ("call 410 392 0780 x45.", "PHONE", "410 392 0780 x45"),
-    ("reached at 202 2671093. pt", "PHONE", "202 2671093"),
+    ("reach her at 303 5550142. ok", "PHONE", "303 5550142"),
     ("HOME-410 671-9309 &", "PHONE", "410 671-9309"),
     ("Progress Note\n28 Oct, 88 0700", "DATE", "28 Oct, 88"),
-    ("IN THIS CASE MARCH OF 1993.)", "DATE", "MARCH OF 1993"),
+    ("SURGERY IN MARCH OF 1991 AND", "DATE", "MARCH OF 1991"),
     ("in nov. 2096 he had", "DATE", "nov. 2096"),
     ("PMH: CABG 79, DM", "DATE", "79"),                                  # a year after an event
     ("remote MI in 2090 and", "DATE", "2090"),
@@ -59,14 +59,14 @@ def test_rules_find_rigid_forms(text, subtype, surface):
 @pytest.mark.parametrize("text, words", [
     ("stable.\n Dana A. Forman-Lyle, RRT\n", ["Dana", "A", "Forman-Lyle"]),   # signature line
     ("seen.\nMarta Willem RN\n", ["Marta", "Willem"]),
-    ("Reported to D. Phyl. Vent", ["D", "Phyl"]),                            # initial and name
-    ("AS PER B. KARGAS: no", ["B", "KARGAS"]),
-    ("TO GO TO ST. MARY ON", ["ST", "MARY"]),                                # a saint's name
-    ("transfer to St. Mary's -11AM", ["St", "Mary's"]),
-    ("TRANSFERED TO THE ZAGARIA CAMPUS FOR", ["ZAGARIA"]),                   # before a hospital word
-    ("from Kessler-Adventist Hosp for", ["Kessler-Adventist"]),
-    ("FROM UNIVERSITY OF MD MEDICAL CENTER", ["UNIVERSITY", "OF", "MD"]),     # a university
-    ("PRESENTED TO U OF MD MED CENTER", ["U", "OF", "MD"]),
+    ("Called to D. Vargo. Vent", ["D", "Vargo"]),                            # initial and name
+    ("AS PER B. VARGA: no", ["B", "VARGA"]),
+    ("PLAN TO GO TO ST. AGATHA ON", ["ST", "AGATHA"]),                                # a saint's name
+    ("moved to St. Agatha's -10AM", ["St", "Agatha's"]),
+    ("MOVED TO THE BELLAMY CAMPUS TODAY", ["BELLAMY"]),                   # before a hospital word
+    ("came from Harlow-Wexford Hosp by", ["Harlow-Wexford"]),
+    ("SEEN AT UNIVERSITY OF VT MEDICAL CENTER", ["UNIVERSITY", "OF", "VT"]),     # a university
+    ("WENT TO U OF VT MED CENTER", ["U", "OF", "VT"]),
     ("GIVEN PEPCID-J. WALKER NOW", ["J", "WALKER"]),                       # a surname that is a plain word
     ("today. Oksana Vell-Dorn MD will", ["Oksana", "Vell-Dorn"]),       # a name before MD
     ("SHORT RUN OF VT. JOZEF TURAK AWARE", ["JOZEF", "TURAK"]),               # two names before aware
@@ -88,8 +88,8 @@ def test_name_rules_add_one_span_per_word(text, words):
     "you may 2 times", "June 12:30", "Dec 3.5 cm", "call 617-555/0199", "told mr smith",
     "BP 120/80 HR 72", "Na 140 K 4.2 dose 0.5 mg", "ratio 1:2", "version 3.2.1", "temp 98.6",
     "obtain C. DIFF sample", "R. GROIN SITE C&D", "\nP. VIGOROUS PULM TOILET", "SUCTION PRN.\n",
-    "TV 250-1000 now", "STV 500-1000, RR 9-20", "Dsg D and I. X-ray done",
-    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO LLL pleural", "MD AWARE", "husband in to visit", "SOCIAL: WIFE IN AND UPDATED", "WANTED TO LEAVE HOSPITAL AND", "given 2 Per Dr order", "AMBULATED 30' WITH", "FROM THE HOSPITAL", "Clover St. in",
+    "TV 250-1000 now", "STV 400-900, RR 8-22", "Dsg D and I. X-ray done",
+    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO RLL effusion", "MD AWARE", "husband in to see pt", "SOCIAL: WIFE HERE AND UPDATED", "WANTS TO LEAVE HOSPITAL TODAY", "given 2 Per Dr order", "WALKED 40' WITH", "FROM THE HOSPITAL", "Juniper St. by",
     "trial on 5/5 this am", "from 10/5 PSV", "running on 1/2 NS", "on 12/5, 40% overnight",
     "SPOKE WITH PRIMARY CARE MD TODAY",
     "NP AWARE.", "Surgical Intern aware", "from outside hospital", "at this hospital", "kept on the 1st step bed",
@@ -115,7 +115,7 @@ def test_overlay_never_removes_crf_spans():
 
 @pytest.mark.parametrize("text, date, impossible", [
     ("bp 80/60 now", "80/60", True),           # no month 80
-    ("PT/PTT 12.9/21.9, INR", "9/21", True),   # decimals on both sides
+    ("PT/PTT 13.1/24.8, INR", "1/24", True),   # decimals on both sides
     ("ABG 11/31/7.45.", "11/31/7", True),      # third part is not a year
     ("co/ci 3/2/1500 after", "3/2/1500", True),
     ("CPAP 5/10/35%", "5/10", True),           # joined to more parts
@@ -123,23 +123,23 @@ def test_overlay_never_removes_crf_spans():
     ("extubated @ 2045.", "2045", True),
     ("pain 0/10", "0/10", True),
     ("c/o chest pain (7/10)cont", "7/10", True),   # a pain score
-    ("PT THEN HAD 8/10 CP", "8/10", True),         # ... or before it
-    ("developed severe 10/10 angina.", "10/10", True),
-    ("PROTOCOL, ON 24/06/12/18 SCHEDULE", "24/06/12/18", True),   # four parts
-    ("TREATMENTS 10/03/10/04 AND", "10/03/10/04", False),          # ... two dates
-    ("experiencing CP 4/10. Was", "4/10", True),
-    ("changed to 3/4 str Nepro", "3/4", True),     # fractions and grades
+    ("PT LATER HAD 6/10 CP", "6/10", True),         # ... or before it
+    ("reports 10/10 angina now", "10/10", True),
+    ("NEB ON 22/06/14/18 PLAN", "22/06/14/18", True),   # four parts
+    ("DOSES 11/02/11/05 AND", "11/02/11/05", False),          # ... two dates
+    ("having CP 5/10. Was", "5/10", True),
+    ("switched to 3/4 str feeds", "3/4", True),     # fractions and grades
     ("on 1/2 NS at 75", "1/2", True),
-    ("lethargic. 4/4 strength to RUE", "4/4", True),
-    ("AT REST 156/88 WITH", "156/88", True),       # three digits
+    ("sleepy. 4/4 strength to LUE", "4/4", True),
+    ("BP 148/92 AT REST", "148/92", True),       # three digits
     ("seen 8/10 for", "8/10", False),
     ("plan for 10/3. Pt", "10/3", False),
     ("CABG 7/81-ECHO", "7/81", False),         # month/year
     ("on 2/31/14 pt", "2/31/14", False),
     ("in 2030 he", "2030", False),
     ("CVA 2008 with", "2008", False),
-    ("from 10/15-10/16. and", "10/15-10", False),   # a piece of a longer date is kept
-    ("from 10/15-10/16. and", "16", False),
+    ("from 9/12-9/13. and", "9/12-9", False),   # a piece of a longer date is kept
+    ("from 9/12-9/13. and", "13", False),
 ])
 def test_overlay_drops_dates_that_cannot_be_dates(text, date, impossible):
     start = text.index(date)
@@ -171,15 +171,15 @@ def test_vent_settings_are_not_dates():
 
 
 @pytest.mark.parametrize("text, crf_word, added", [
-    ("per B Kargas PA", "Kargas", ["B"]),
-    ("to q. lander rrt", "lander", ["q"]),
-    ("Drs Ferullo and Saeed in", "Saeed", ["Ferullo"]),
-    ("Dr. Griffin and Swackhamer aware", "Griffin", ["Swackhamer"]),
+    ("per B Varga PA", "Varga", ["B"]),
+    ("to q. vargo rrt", "vargo", ["q"]),
+    ("Drs Okafor and Lindqvist in", "Lindqvist", ["Okafor"]),
+    ("Dr. Griffin and Halvorsen aware", "Griffin", ["Halvorsen"]),
     ("Lee and Heart team", "Lee", []),        # a common word is not a name
-    ("BP. Kargas", "Kargas", []),           # two letters are not an initial
-    ("x2 Kargas", "Kargas", []),            # nor is a letter glued to a digit
-    ("Niece, Patricia WAITE, lives", "Patricia", ["WAITE"]),  # a census surname after a name
-    ("spoke with Suzette Yanulis RN", "Yanulis", ["Suzette"]),  # a census first name before one
+    ("BP. Varga", "Varga", []),           # two letters are not an initial
+    ("x2 Varga", "Varga", []),            # nor is a letter glued to a digit
+    ("Niece, Patricia WHITFIELD, here", "Patricia", ["WHITFIELD"]),  # a census surname after a name
+    ("spoke with Marisol Tamburo RN", "Tamburo", ["Marisol"]),  # a census first name before one
     ("Dr Lee Swan-Ganz placed", "Lee", []),    # not on the surname lists
 ])
 def test_overlay_adds_initials_and_coordinated_names(text, crf_word, added):
@@ -242,10 +242,10 @@ def test_merge_keeps_base_and_adds_what_overlaps_nothing(a, b):
 
 _WORDS = ["Dr", "dr.", "DOCTOR", "Mr", "mrs", "MISS", "Pager", "BEEPER", "#", "@", "x.org", "www.", "http://",
           "Jan", "may", "SEPT", "14", "2098", "03/14/98", "617-555-0199", "10.0.0.1", "Lee", "ann", "-", ":",
-          "Kessler", "Union", "Hosp", "hospital", "Medical", "Center", "CAMPUS", "Memorial", "March", "of", "1993",
+          "Harlow", "Union", "Hosp", "hospital", "Medical", "Center", "CAMPUS", "Memorial", "March", "of", "1993",
           "Pager5555", "R.N.", "RN", "rrt", "PA-C", "HO", "NP", "md", "son", "HUSBAND", "Dtr", "St.", "ST", "Saint",
           "Street", "Ave", "Drive", "19", "University", "U", "UNIVERSITY", "Sepember", "Sept", "JULY", "2nd", "x",
-          "B.", "Bob", "suzette", "'95", "\"", "#", "dr5", "hosps",
+          "B.", "Bob", "marisol", "'95", "\"", "#", "dr5", "hosps",
           "MD", "rn", "AWARE", "Turak", "per", "carol", "kowalski", "irene", "Son", "Ed", '"', "(DAUGHTER)", "NURSE",
           "from", "Holy", "sacred", "CABG", "MI", "in", "79", "1990s", "extubated", "11/6", "K", "Ms"]
 _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]), max_size=30).map("".join)
@@ -279,8 +279,8 @@ def test_rules_near_key_words_find_what_a_whole_scan_finds(physionet_docs):
 
 
 @pytest.mark.parametrize("text", [
-    "pager5555 x", "Dr. Lee\nRN", "HO\n Schwarz", "on March\n14, 2098", "see Sepember 5 ok",
-    "Anna Lee, R.N.BSN\n", "husband:\nBob", "b/c son  Bob", "St. Mary's", "19 Clover St.", "U of MD",
+    "pager5555 x", "Dr. Lee\nRN", "HO\n Lindqvist", "on March\n14, 2098", "see Sepember 5 ok",
+    "Anna Lee, R.N.BSN\n", "husband:\nBob", "b/c son  Bob", "St. Mary's", "19 Juniper St.", "U of MD",
 ])
 def test_anchored_rules_edge_cases(text):
     from crfdeid.rules import RULES
@@ -297,6 +297,6 @@ def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     plain = regex.compile(rx.pattern[len(checks):], rx.flags)
     texts = [d.text for d in physionet_docs[::4]] + ["on 03/14/2098, 2098-03-14; 1/2/03 x3/4/05, 28 Oct, 88",
                                                      "CABG 79, MI in 2090; extubated 11/6, from 11/15-11/16.",
-                                                     "W/MD SPEARS, HO  Schwarz, NP\tLee"]
+                                                     "W/MD BARROWS, HO  Lindqvist, NP\tLee"]
     for text in texts:
         assert [m.span() for m in rx.finditer(text)] == [m.span() for m in plain.finditer(text)]

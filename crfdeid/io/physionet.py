@@ -7,7 +7,7 @@ count characters from the first character after that first newline.
 <Category> <surface>`` (end exclusive). Document ids are ``<patient>-<note>``
 and ``meta['patient']`` holds the patient, used for grouped splits.
 
-Some gold spans include a trailing space (``Gaudreau ``); the reader checks
+Some gold spans include a trailing space (``Betschart ``); the reader checks
 the surface against the phrase file first, then trims white space from span
 edges and counts it in ``meta['trimmed_spans']``.
 
