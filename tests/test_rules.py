@@ -20,9 +20,9 @@ from crfdeid.rules import find, overlay
     ("on 03/14/2098.", "DATE", "03/14/2098"),
     ("on 2098-03-14,", "DATE", "2098-03-14"),
     ("on March 14, 2098.", "DATE", "March 14, 2098"),
-    ("wife (201/324/1423) called", "PHONE", "201/324/1423"),
-    ("Pager #54321", "PHONE", "54321"),
-    ("PAGER 83554 ok", "PHONE", "83554"),
+    ("wife (617/555/0123) called", "PHONE", "617/555/0123"),
+    ("Pager #40917", "PHONE", "40917"),
+    ("PAGER 72016 ok", "PHONE", "72016"),
     ("repair on July 2nd, then", "DATE", "July 2nd"),
     ("admitted Sept 30 from", "DATE", "Sept 30"),
     ("Drs Okafor in", "DOCTOR", "Okafor"),
@@ -34,11 +34,11 @@ from crfdeid.rules import find, overlay
     ("REVIEWED W/MD BARROWS THE MEDS", "DOCTOR", "BARROWS"),
     ("lives at 42 Juniper St. in town", "STREET", "42 Juniper St."),
     ("hx: htn, s/p cabg '97(3v", "DATE", "97"),
-    ("MI in '08, endometriosis", "DATE", "08"),
-    ("call 410 392 0780 x45.", "PHONE", "410 392 0780 x45"),
+    ("MI in '03, endometriosis", "DATE", "03"),
+    ("call 617 555 0142 x12.", "PHONE", "617 555 0142 x12"),
     ("reach her at 303 5550142. ok", "PHONE", "303 5550142"),
-    ("HOME-410 671-9309 &", "PHONE", "410 671-9309"),
-    ("Progress Note\n28 Oct, 88 0700", "DATE", "28 Oct, 88"),
+    ("HOME-617 555-0177 &", "PHONE", "617 555-0177"),
+    ("Progress Note\n14 Nov, 91 0700", "DATE", "14 Nov, 91"),
     ("SURGERY IN MARCH OF 1991 AND", "DATE", "MARCH OF 1991"),
     ("in nov. 2096 he had", "DATE", "nov. 2096"),
     ("PMH: CABG 79, DM", "DATE", "79"),                                  # a year after an event
@@ -116,11 +116,11 @@ def test_overlay_never_removes_crf_spans():
 @pytest.mark.parametrize("text, date, impossible", [
     ("bp 80/60 now", "80/60", True),           # no month 80
     ("PT/PTT 13.1/24.8, INR", "1/24", True),   # decimals on both sides
-    ("ABG 11/31/7.45.", "11/31/7", True),      # third part is not a year
+    ("ABG 11/31/7.41.", "11/31/7", True),      # third part is not a year
     ("co/ci 3/2/1500 after", "3/2/1500", True),
     ("CPAP 5/10/35%", "5/10", True),           # joined to more parts
     ("extubated at 2030 no", "2030", True),    # a clock time
-    ("extubated @ 2045.", "2045", True),
+    ("extubated @ 2035.", "2035", True),
     ("pain 0/10", "0/10", True),
     ("c/o chest pain (7/10)cont", "7/10", True),   # a pain score
     ("PT LATER HAD 6/10 CP", "6/10", True),         # ... or before it
@@ -137,7 +137,7 @@ def test_overlay_never_removes_crf_spans():
     ("CABG 7/81-ECHO", "7/81", False),         # month/year
     ("on 2/31/14 pt", "2/31/14", False),
     ("in 2030 he", "2030", False),
-    ("CVA 2008 with", "2008", False),
+    ("CVA 2006 and", "2006", False),
     ("from 9/12-9/13. and", "9/12-9", False),   # a piece of a longer date is kept
     ("from 9/12-9/13. and", "13", False),
 ])
@@ -280,7 +280,7 @@ def test_rules_near_key_words_find_what_a_whole_scan_finds(physionet_docs):
 
 @pytest.mark.parametrize("text", [
     "pager5555 x", "Dr. Lee\nRN", "HO\n Lindqvist", "on March\n14, 2098", "see Sepember 5 ok",
-    "Anna Lee, R.N.BSN\n", "husband:\nBob", "b/c son  Bob", "St. Mary's", "19 Juniper St.", "U of MD",
+    "Anna Lee, R.N.BSN\n", "husband:\nBob", "b/c son  Bob", "St. Agatha's", "19 Juniper St.", "U of MD",
 ])
 def test_anchored_rules_edge_cases(text):
     from crfdeid.rules import RULES
@@ -295,7 +295,7 @@ def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     rx = RULES[name][1]
     assert rx.pattern.startswith(checks)
     plain = regex.compile(rx.pattern[len(checks):], rx.flags)
-    texts = [d.text for d in physionet_docs[::4]] + ["on 03/14/2098, 2098-03-14; 1/2/03 x3/4/05, 28 Oct, 88",
+    texts = [d.text for d in physionet_docs[::4]] + ["on 03/14/2098, 2098-03-14; 1/2/03 x3/4/05, 14 Nov, 91",
                                                      "CABG 79, MI in 2090; extubated 11/6, from 11/15-11/16.",
                                                      "W/MD BARROWS, HO  Lindqvist, NP\tLee"]
     for text in texts:
