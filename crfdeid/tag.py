@@ -46,8 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     key.add_argument("--key", help="surrogate output: secret key (HMAC); batches processed "
                                    "separately agree")
     key.add_argument("--key-file", help="surrogate output: read the secret key from this file")
-    p.add_argument("--o-threshold", type=float, metavar="P",
-                   help="mark a token as PHI when P(O) < P (overrides the model's setting)")
+    p.add_argument("--o-threshold", type=_o_threshold, metavar="P",
+                   help="mark a token as PHI when P(O) < P; 'none': Viterbi labels only "
+                        "(overrides the model's setting)")
     p.add_argument("--group-by", metavar="FIELD",
                    help="surrogate output: document metadata field holding the patient key, so "
                         "a patient's notes share surrogates and date offset (default: the reader's "
@@ -143,13 +144,18 @@ def _output(fmt: str, out_dir, options: dict):
         raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None
 
 
+def _o_threshold(value: str):
+    """``--o-threshold``: a probability, or ``none`` for Viterbi decoding."""
+    return "none" if value.strip().lower() == "none" else float(value)
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     from .model import Model
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=sys.stderr)
         return 2
-    if args.o_threshold is not None and not 0 < args.o_threshold <= 1:
+    if isinstance(args.o_threshold, float) and not 0 < args.o_threshold <= 1:
         print("error: --o-threshold must be in (0, 1]", file=sys.stderr)
         return 2
     try:
@@ -157,7 +163,7 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    thr = ... if args.o_threshold is None else args.o_threshold
+    thr = {None: ..., "none": None}.get(args.o_threshold, args.o_threshold)
     errors: list = []
     done = failed = 0
     bar = None

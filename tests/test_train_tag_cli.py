@@ -98,6 +98,25 @@ def test_o_threshold_option_adds_spans(model_path, tmp_path, capsys):
     assert covered(eager) >= covered(plain)
 
 
+def test_o_threshold_none_gives_viterbi_on_a_threshold_model(tmp_path, capsys):
+    out = tmp_path / "t.model"
+    assert train.main(["--config", SMALL, "--set", "decoding.o_threshold=0.9999", "--output", str(out),
+                       "--quiet"]) == 0
+    capsys.readouterr()
+    src = tmp_path / "n.txt"
+    src.write_text(NOTE * 3)
+    runs = {}
+    for opt in ([], ["--o-threshold", "none"], ["--o-threshold", "0.9999"]):
+        assert tag.main(["--model", str(out), "--quiet", *opt, str(src)]) == 0
+        runs[" ".join(opt)] = json.loads(capsys.readouterr().out)["spans"]
+    from crfdeid.document import Document
+    from crfdeid.model import Model
+    viterbi = Model.load(out).tag(Document("n", NOTE * 3), o_threshold=None)
+    assert [(s["start"], s["end"]) for s in runs["--o-threshold none"]] == \
+        [(s.start, s.end) for s in viterbi.spans]
+    assert runs[""] == runs["--o-threshold 0.9999"]
+
+
 @pytest.mark.parametrize("argv, code", [
     (["--model", "/nonexistent/model"], 2),
     (["--jobs", "0"], 2),
