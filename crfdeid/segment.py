@@ -16,6 +16,9 @@ decoded over the whole document, so a span may cross a segment boundary.
 
 from __future__ import annotations
 
+import bisect
+from itertools import compress
+
 _FINAL = frozenset(".?!")
 #: Tokens after which a period does not end a sentence (compared lower-cased).
 ABBREVIATIONS = frozenset("""
@@ -39,7 +42,39 @@ def segments(text: str, tokens, max_len: int = 200) -> list[tuple[int, int]]:
     max_len : int
         Longest segment, in tokens.
     """
-    return list(iter_segments(text, tokens, max_len))
+    if not isinstance(tokens, (list, tuple)):
+        return list(iter_segments(text, tokens, max_len))
+    # The same segments from C-level passes over a token list: where a segment may end
+    # (the last token before a line break, always; a final ".?!" after a word that is not
+    # an abbreviation, unless the segment starts there), then the max_len cuts in order.
+    n = len(tokens)
+    if not n:
+        return []
+    starts = [t.start for t in tokens]
+    ends = [t.end for t in tokens]
+    breaks = set()
+    for ch in "\n\r":
+        p = text.find(ch, ends[0])
+        while p >= 0:
+            k = bisect.bisect_left(starts, p)  # the first token after the break
+            if k >= n:
+                break
+            if ends[k - 1] <= p:
+                breaks.add(k - 1)
+            p = text.find(ch, starts[k])
+    words = [t.text for t in tokens]
+    finals = [i for i in compress(range(1, n - 1), map(_FINAL.__contains__, words[1:n - 1]))
+              if i not in breaks and starts[i + 1] != ends[i]
+              and len(words[i - 1]) > 1 and words[i - 1].lower() not in ABBREVIATIONS]
+    out, begin = [], 0
+    for i, always in sorted([(i, True) for i in breaks] + [(i, False) for i in finals] + [(n - 1, True)]):
+        while i + 1 - begin > max_len:
+            out.append((begin, begin + max_len))
+            begin += max_len
+        if i >= begin and (always or i > begin):
+            out.append((begin, i + 1))
+            begin = i + 1
+    return out
 
 
 def iter_segments(text: str, tokens, max_len: int = 200):

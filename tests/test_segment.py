@@ -69,3 +69,18 @@ def _reference(text, tokens, max_len):
 def test_segments_equal_the_plain_loop(text, max_len):
     toks = tokenize(text)
     assert segments(text, toks, max_len) == _reference(text, toks, max_len)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Dr", "bb", " ", ".", "?", "\n", "\r", "x.", "!"]), max_size=60).map("".join),
+       st.integers(1, 12))
+def test_segments_of_a_list_equal_the_streaming_ones(text, max_len):
+    from crfdeid.segment import iter_segments
+    toks = tokenize(text)
+    assert segments(text, toks, max_len) == list(iter_segments(text, iter(toks), max_len))
+
+
+def test_segments_equal_the_plain_loop_on_physionet(physionet_docs):
+    for doc in physionet_docs[::6]:
+        toks = tokenize(doc.text)
+        assert segments(doc.text, toks) == _reference(doc.text, toks, 200), doc.doc_id
