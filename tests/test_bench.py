@@ -35,7 +35,9 @@ def test_end_to_end_counts_every_token_and_stage_shares_sum_to_one(model_path):
     assert set(res["stage_share"]) == set(STAGES)
     assert sum(res["stage_share"].values()) == pytest.approx(1.0, abs=0.01)
     assert res["stage_seconds"]["featurize"] > 0 and res["stage_seconds"]["crf"] > 0
-    assert res["tokens_per_s"] == pytest.approx(res["tokens"] / res["seconds"], rel=0.01)
+    # "seconds" is rounded to the millisecond: on this tiny corpus that moves the ratio a few %.
+    low, high = (res["tokens"] / (res["seconds"] + d) for d in (0.0005, -0.0005))
+    assert low - 1 <= res["tokens_per_s"] <= high + 1
 
 
 def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
