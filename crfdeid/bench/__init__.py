@@ -194,7 +194,8 @@ def run(args, say) -> dict:
         res["jobs"] = {}
         for jobs in range(1, max(1, args.max_jobs) + 1):
             say(f"tag CLI --jobs {jobs}")
-            r = child.run("tag", model_path, corpus, work / f"jobs{jobs}", jobs, args.backend)
+            with tempfile.TemporaryDirectory(prefix="crfdeid-bench-", dir=write_dir) as out:
+                r = child.run("tag", model_path, corpus, Path(out) / f"jobs{jobs}", jobs, args.backend)
             r["tokens_per_s"] = round(tokens / r["seconds"]) if r["seconds"] else None
             res["jobs"][str(jobs)] = r
         n = args.memory_notes or (10 if quick else 250)
