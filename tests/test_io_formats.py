@@ -200,3 +200,10 @@ def test_atomic_write_leaves_nothing_when_writing_fails(tmp_path, monkeypatch):
         io.atomic_write(tmp_path / "a.xml", "new")
     monkeypatch.undo()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.xml"] and (tmp_path / "a.xml").read_text() == "old"
+
+
+def test_atomic_write_takes_a_name_as_long_as_the_file_system_allows(tmp_path):
+    from crfdeid.io import atomic_write
+    target = tmp_path / ("n" * 250 + ".xml")  # 254 bytes: no room for the cheap temporary name
+    atomic_write(target, "ok")
+    assert target.read_text() == "ok" and [p.name for p in tmp_path.iterdir()] == [target.name]

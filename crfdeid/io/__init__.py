@@ -23,6 +23,7 @@ for, so their formats need no import by the caller.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import sys
@@ -166,7 +167,11 @@ def _new_temp_file(path: Path) -> tuple[int, str]:
     try:
         return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), tmp
     except FileExistsError:  # left by a killed run that had the same process id
-        return tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        pass
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:  # a missing folder is the caller's to make
+            raise
+    return tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
 
 
 def read_text_file(path: Path, report, doc_id=None) -> str | None:
