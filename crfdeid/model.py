@@ -41,7 +41,7 @@ import pycrfsuite
 from . import __version__
 from .bio import OUTSIDE, decode, encode
 from .config import load_config
-from .document import Document
+from .document import Document, Span
 from .crfweights import read_weights
 from .errors import CrfdeidError, ModelError
 from .features import Featurizer
@@ -50,6 +50,20 @@ from .segment import segments
 from .tokenize import Token, tokenize
 
 _START = attrgetter("start")
+#: Notes longer than this (characters) are tagged a piece at a time by ``tag_each``.
+LONG_NOTE_CHARS = 250_000
+
+
+def _piece_end(text: str, start: int, size: int) -> int:
+    """Where the piece of ``text`` from ``start`` ends: after a line break in the second half
+    of ``size`` characters, else at white space, else at ``size`` characters."""
+    end = start + size
+    if end >= len(text):
+        return len(text)
+    cut = text.rfind("\n", start + size // 2, end)
+    if cut < 0:
+        cut = max(text.rfind(" ", start + 1, end), text.rfind("\t", start + 1, end))
+    return cut + 1 if cut > start else end
 
 MAGIC = b"CRFDEID-MODEL\n"
 FORMAT_VERSION = 1
@@ -346,16 +360,26 @@ class Model:
 
     def _tagged(self, doc, toks, labels, p_out) -> Document:
         """The tagged copy of ``doc``: decoded spans, confidences, rule overlay."""
-        spans = decode(labels, toks)
+        return self._with_rules(doc, self._crf_spans(toks, labels, p_out))
+
+    @staticmethod
+    def _crf_spans(toks, labels, p_out, offset: int = 0) -> dict:
+        """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
         conf = {}
-        if spans:
-            for sp in spans:
-                i = bisect.bisect_left(toks, sp.start, key=_START)  # the span's first token
-                c = 1.0
-                while i < len(toks) and toks[i].start < sp.end:
-                    c = min(c, 1.0 - p_out[i]) if p_out[i] is not None else c
-                    i += 1
-                conf[sp] = round(c, 4)
+        for sp in decode(labels, toks):
+            i = bisect.bisect_left(toks, sp.start, key=_START)  # the span's first token
+            c = 1.0
+            while i < len(toks) and toks[i].start < sp.end:
+                c = min(c, 1.0 - p_out[i]) if p_out[i] is not None else c
+                i += 1
+            if offset:
+                sp = Span(sp.start + offset, sp.end + offset, sp.category, sp.subtype)
+            conf[sp] = round(c, 4)
+        return conf
+
+    def _with_rules(self, doc, conf: dict) -> Document:
+        """``doc`` with the CRF spans ``conf`` (span -> confidence) and the rule overlay."""
+        spans = list(conf)
         if self.config["rules"]["enabled"]:
             from .rules import overlay
             spans = overlay(doc.text, spans, date_check=self.config["rules"]["date_check"])
@@ -397,6 +421,24 @@ class Model:
                 batch, size = [], 0
         yield from self._tag_batch(batch, o_threshold)
 
+    def _tag_long(self, doc, o_threshold) -> Document:
+        """A note longer than :data:`LONG_NOTE_CHARS` tagged a piece at a time (memory stays
+        bounded: tokens, features and scores of one piece), then the rules on the whole text.
+
+        Pieces end at a line break when there is one in the second half of the piece, else
+        at white space; tokens never cross either, so they are the whole note's tokens.
+        """
+        text, conf, a = doc.text, {}, 0
+        while a < len(text):
+            b = _piece_end(text, a, LONG_NOTE_CHARS)
+            piece = text[a:b]
+            toks = tokens_for(piece, self._split)
+            item = (piece, toks, segments(piece, toks, self._max_len))
+            labels, p_out, _ = self._numpy.run([item], o_threshold)[0]
+            conf.update(self._crf_spans(toks, labels, p_out, offset=a))
+            a = b
+        return self._with_rules(doc, conf)
+
     def _tag_batch(self, docs, o_threshold):
         # The whole batch is tagged before the first result is handed out, so that the
         # collector stays paused while the tokens live and no caller code runs meanwhile.
@@ -405,6 +447,9 @@ class Model:
             items = []
             for doc in docs:
                 try:
+                    if len(doc.text) > LONG_NOTE_CHARS:
+                        results.append(self._tag_long(doc, o_threshold))
+                        continue
                     toks = tokens_for(doc.text, self._split)
                     items.append((doc, (doc.text, toks, segments(doc.text, toks, self._max_len))))
                     results.append(None)
