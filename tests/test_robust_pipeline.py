@@ -340,10 +340,11 @@ def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeyp
     whole = [t for _, t in m.tag_each(docs)]
     monkeypatch.setattr(model_mod, "LONG_NOTE_CHARS", 3_000)  # about ten pieces each
     pieces = [t for _, t in m.tag_each(docs)]
-    # Cut at line breaks, the pieces' features are the whole note's: the same spans and
-    # confidences. Cut inside one line, line-level features see a shorter line.
-    assert pieces[0].spans == whole[0].spans and pieces[0].meta == whole[0].meta
-    assert pieces[1].spans == whole[1].spans
+    # Only tokens next to a cut see other features (the word window ends at the piece; cut
+    # inside a line, line-level features see the piece): the same spans here.
+    for w, p in zip(whole, pieces):
+        assert p.spans == w.spans
+        assert max(abs(a - b) for a, b in zip(w.meta["confidence"], p.meta["confidence"])) < 0.2
     assert len(whole[0].spans) >= 400
 
 
