@@ -427,6 +427,8 @@ class Model:
 
         Pieces end at a line break when there is one in the second half of the piece, else
         at white space; tokens never cross either, so they are the whole note's tokens.
+        Features change only near a cut (the word window and the section heading stop at
+        the piece; a cut inside a line shortens the line the line features see).
         """
         text, conf, a = doc.text, {}, 0
         while a < len(text):

@@ -340,8 +340,8 @@ def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeyp
     whole = [t for _, t in m.tag_each(docs)]
     monkeypatch.setattr(model_mod, "LONG_NOTE_CHARS", 3_000)  # about ten pieces each
     pieces = [t for _, t in m.tag_each(docs)]
-    # Only tokens next to a cut see other features (the word window ends at the piece; cut
-    # inside a line, line-level features see the piece): the same spans here.
+    # Features change only near a cut (the word window and the section heading end at the
+    # piece; cut inside a line, line-level features see the piece): the same spans here.
     for w, p in zip(whole, pieces):
         assert p.spans == w.spans
         assert max(abs(a - b) for a, b in zip(w.meta["confidence"], p.meta["confidence"])) < 0.2
