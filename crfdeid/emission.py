@@ -33,12 +33,13 @@ _FILL = 1024  # new keys scored at a time
 
 
 class _Rows:
-    """Cached score blocks ``(blocks, labels)`` by key, in one growing array."""
+    """Cached score blocks ``(blocks, labels)`` by key, in one growing array laid out
+    ``(blocks, keys, labels)``: a gather of one block's rows is a contiguous ``np.take``."""
 
     def __init__(self, blocks: int, n_labels: int):
         self.index: dict = {}
         self.limit = max(1024, CACHE_BYTES // (8 * blocks * n_labels))
-        self.data = np.zeros((256, blocks, n_labels))
+        self.data = np.zeros((blocks, 256, n_labels))
 
     def ids(self, keys, fill) -> np.ndarray:
         """Row of every key; ``fill(new_keys)`` returns the new keys' score blocks."""
@@ -51,12 +52,14 @@ class _Rows:
                 new = list(dict.fromkeys(keys))
             first = len(index)
             need = first + len(new)
-            if need > len(self.data):
-                grown = np.zeros((max(need, 2 * len(self.data)),) + self.data.shape[1:])
-                grown[:first] = self.data[:first]
+            blocks, size, n_labels = self.data.shape
+            if need > size:
+                grown = np.zeros((blocks, max(need, 2 * size), n_labels))
+                grown[:, :first] = self.data[:, :first]
                 self.data = grown
             for i in range(first, need, _FILL):  # a bounded number at a time: bounded temporaries
-                self.data[i:min(need, i + _FILL)] = fill(new[i - first:i - first + _FILL])
+                blocks_of_new = fill(new[i - first:i - first + _FILL])  # (keys, blocks, labels)
+                self.data[:, i:min(need, i + _FILL)] = blocks_of_new.transpose(1, 0, 2)
             index.update(zip(new, range(first, need)))
             if first:  # fill the gaps (after a clear, every key is new)
                 missing = list(compress(range(len(rows)), map(operator.is_, rows, repeat(None))))
@@ -214,11 +217,12 @@ class _Window:
         return self._same[o]
 
     def add(self, out, table, ids, offsets) -> None:
-        """``out[i] += table[ids[i + o], b]`` for the ``b``-th offset ``o`` (within the document)."""
+        """``out[i] += table[b, ids[i + o]]`` for the ``b``-th offset ``o`` (within the document)."""
         n = len(ids)
         for b, o in enumerate(offsets):
             if abs(o) >= n:
                 continue
             lo, hi = max(0, -o), n - max(0, o)
             same = self._same_doc(o, lo, hi)
-            np.add(out[lo:hi], table[ids[lo + o:hi + o], b], out=out[lo:hi], where=True if same is None else same)
+            rows = np.take(table[b], ids[lo + o:hi + o], axis=0)  # 3.5x faster than table[ids, b]
+            np.add(out[lo:hi], rows, out=out[lo:hi], where=True if same is None else same)
