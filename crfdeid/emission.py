@@ -137,7 +137,7 @@ class EmissionScorer:
         # np.add.at does, 2.5x faster): one bincount over (row, label) cells.
         n_labels = self._state.shape[1]
         cells = (np.asarray(rows, dtype=np.intp)[:, None] * n_labels + np.arange(n_labels)).ravel()
-        out = np.bincount(cells, weights=self._state[np.asarray(cols, dtype=np.intp)].ravel(),
+        out = np.bincount(cells, weights=np.take(self._state, np.asarray(cols, dtype=np.intp), axis=0).ravel(),
                           minlength=n_keys * n_blocks * n_labels)
         return out.reshape(n_keys, n_blocks, n_labels)
 

@@ -136,7 +136,7 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
     # Forward pass keeps only the best scores; the back pointers are recomputed for the
     # labels actually chosen (same sums, same first-maximum rule), a (segments x labels)
     # argmax per step instead of (segments x labels x labels).
-    emissions = emissions[steps.forward]  # in step order
+    emissions = np.take(emissions, steps.forward, axis=0)  # in step order (take: a fast row gather)
     best = np.empty(emissions.shape)
     first = steps.block(0)
     best[first] = score = emissions[first]
@@ -177,7 +177,7 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
     np.exp(np.maximum(expe, _FLOOR, out=expe), out=expe)
     expt = np.exp(transition)
     # Forward, every segment from its start (rows in forward step order).
-    fwd = expe[steps.forward]
+    fwd = np.take(expe, steps.forward, axis=0)
     alpha = np.empty(expe.shape)
     first = steps.block(0)
     alpha[first] = a = fwd[first] / fwd[first].sum(axis=1, keepdims=True)
@@ -187,7 +187,7 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
         alpha[rows] = a = a / a.sum(axis=1, keepdims=True)
     del fwd
     # Backward, each segment from its own end (rows in backward step order).
-    bwd = expe[steps.backward]
+    bwd = np.take(expe, steps.backward, axis=0)
     beta = np.empty(expe.shape)
     beta[first] = b = np.ones((len(steps.lens), expe.shape[1]))
     for r in range(1, len(steps.running)):
