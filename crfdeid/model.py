@@ -305,12 +305,16 @@ class Model:
         return model
 
     # -- tagging ------------------------------------------------------------------
+    def _item(self, text: str) -> tuple:
+        """``(text, tokens, segments)``: what the numpy tagger labels."""
+        toks = tokens_for(text, self._split)
+        return text, toks, segments(text, toks, self._max_len)
+
     def _run(self, doc: Document, o_threshold, want_marginals=False):
         """Labels, tokens, per-token P(O) (None where not computed) and full marginals."""
         if self._numpy is not None:
-            toks = tokens_for(doc.text, self._split)
-            item = (doc.text, toks, segments(doc.text, toks, self._max_len))
-            return (toks, *self._numpy.run([item], o_threshold, want_marginals)[0])
+            item = self._item(doc.text)
+            return (item[1], *self._numpy.run([item], o_threshold, want_marginals)[0])
         text = doc.text
         toks = tokens_for(text, self._split)
         feats = self.featurizer.featurize(text, toks)
@@ -433,11 +437,9 @@ class Model:
         text, conf, a = doc.text, {}, 0
         while a < len(text):
             b = _piece_end(text, a, LONG_NOTE_CHARS)
-            piece = text[a:b]
-            toks = tokens_for(piece, self._split)
-            item = (piece, toks, segments(piece, toks, self._max_len))
+            item = self._item(text[a:b])
             labels, p_out, _ = self._numpy.run([item], o_threshold)[0]
-            conf.update(self._crf_spans(toks, labels, p_out, offset=a))
+            conf.update(self._crf_spans(item[1], labels, p_out, offset=a))
             a = b
         return self._with_rules(doc, conf)
 
@@ -452,8 +454,7 @@ class Model:
                     if len(doc.text) > LONG_NOTE_CHARS:
                         results.append(self._tag_long(doc, o_threshold))
                         continue
-                    toks = tokens_for(doc.text, self._split)
-                    items.append((doc, (doc.text, toks, segments(doc.text, toks, self._max_len))))
+                    items.append((doc, self._item(doc.text)))
                     results.append(None)
                 except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
                     results.append(exc)

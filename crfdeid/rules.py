@@ -38,6 +38,9 @@ def _after(prefix: str, word: str, flags: int = 0):
     return regex.compile(rf"{prefix}(?P<phi>{word})", flags)
 
 
+# Relatives whose first name may follow ("dtr marisol", "Son, Al,").
+_RELATIVES = "husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew|friend|grandson|granddaughter"
+
 # A capitalised word that is not a function word (part of a place name).
 _NAME_WORD = r"(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+"
 # Words that make "X hospital" any hospital, not a name ("the", "outside", "community").
@@ -66,13 +69,11 @@ RULES = {
     "title_person": ("PATIENT", _after(r"\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2}", _CAP)),
     # A first name after a relative ("dtr marisol", "HUSBAND, Bob"): a relative's name.
     "relative_name": ("PATIENT", _after(
-        r"\b(?:husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew"
-        r"|friend|grandson|granddaughter|hcp|proxy)[,:]?[ \t]{1,2}\"?", r"[a-z][a-z'-]+(?![\w'-])", regex.I)),
+        rf"\b(?:{_RELATIVES}|hcp|proxy)[,:]?[ \t]{{1,2}}\"?", r"[a-z][a-z'-]+(?![\w'-])", regex.I)),
     # A census first name after a relative, even a plain word, when capitalised or quoted
     # ("Son, Al,", "friend Tony", 'daughter "kim"').
     "relative_first_name": ("PATIENT", _after(
-        r"\b(?i:husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew"
-        r"|friend|grandson|granddaughter)[,:]?[ \t]{1,2}\"?", r"[A-Z][a-z]+(?![\w'-])|(?<=\")[a-z]+(?=\")")),
+        rf"\b(?i:{_RELATIVES})[,:]?[ \t]{{1,2}}\"?", r"[A-Z][a-z]+(?![\w'-])|(?<=\")[a-z]+(?=\")")),
     # A name before a relative in brackets, no plain word: "Ann Zelnik (daughter)". The name is
     # looked for behind the bracket: 100x faster than trying every capitalised word.
     "name_before_relative": ("PATIENT", regex.compile(
@@ -186,8 +187,7 @@ NEEDS = {"email": ("@",), "url": ("://", "www."), "year_apostrophe": ("'",), "de
 #: are disjoint: a word is in one class, a class serves several rules.
 KEYWORDS = {
     "dr": "dr drs doctor", "mr": "mr mrs ms miss", "ho": "ho", "md_np": "md np",
-    "relative": "husband wife daughter dtr son sister brother mother father niece nephew friend grandson "
-                "granddaughter hcp proxy",
+    "relative": _RELATIVES.replace("|", " ") + " hcp proxy",
     "credential": "rn r.n. rrt sn lpn bsn ccrn pa-c", "st": "st", "saint": "saint",
     "hospital": "hosp hospital medical campus regional memorial", "university": "university u",
     "pager": "pager beeper", "aware": "aware", "nurse": "nurse sw social case chaplain", "holy": "holy sacred",
