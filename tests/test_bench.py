@@ -40,6 +40,20 @@ def test_end_to_end_counts_every_token_and_stage_shares_sum_to_one(model_path):
     assert low - 1 <= res["tokens_per_s"] <= high + 1
 
 
+@pytest.mark.parametrize("fmt, files", [("i2b2", 6), ("jsonl", 1)])
+def test_end_to_end_writes_with_the_chosen_writer(model_path, tmp_path, fmt, files):
+    res = tag_end_to_end(Model.load(model_path), CORPUS, fmt, out_dir=tmp_path)
+    written = list(tmp_path.iterdir())
+    assert res["documents"] == 6 and len(written) == files
+    if fmt == "jsonl":
+        assert written[0].name == "tagged.jsonl" and len(written[0].read_text().splitlines()) == 6
+
+
+def test_unknown_output_format_is_an_error(model_path, capsys):
+    assert bench.main(["--quick", "--no-train", "--model", str(model_path), "--output-format", "nope"]) == 2
+    assert "jsonl" in capsys.readouterr().err
+
+
 def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
     model = Model.load(model_path)
     from crfdeid import model as model_mod, rules
@@ -94,6 +108,7 @@ def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     assert rc == 0
     res = json.loads(out.read_text())
     assert res["tag_end_to_end"]["write_dir"] == str(write) and not list(write.iterdir())  # cleaned up
+    assert res["tag_end_to_end"]["output_format"] == "i2b2" and f"i2b2 under {write}" in table
     crf = res["crfsuite_only"]
     assert crf["baseline"] == "set+tag" and crf["baseline_cpu_seconds"] == crf["cpu_seconds"]  # Viterbi model
     assert res["machine"]["cores"] >= 1 and res["machine"]["python"] and res["machine"]["python_crfsuite"]

@@ -11,9 +11,10 @@ Corpus: ``--corpus FORMAT:PATH``; by default the PhysioNet dev corpus
 synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
 
 * tagging end to end in one process (read, tokenize, featurize, CRF
-  inference with ``--backend``, decode, rules, write i2b2 XML to a temporary
-  folder under ``--write-dir``: by default ``/dev/shm``, a RAM-backed file system,
-  so that the figure is crfdeid's and not the disk's): tokens/s, notes/s and
+  inference with ``--backend``, decode, rules, write i2b2 XML, one file per note,
+  or ``--output-format``, to a temporary folder under ``--write-dir``: by default
+  ``/dev/shm``, a RAM-backed file system, so that the figure is crfdeid's and not
+  the disk's): tokens/s, notes/s and
   the share of each stage (:func:`crfdeid.bench.stages.tag_end_to_end`);
 * CRFsuite alone on precomputed ``ItemSequence``\\ s for the same tokens and the
   same decoding (``set`` + Viterbi ``tag``, plus the marginals P(O) when the
@@ -107,6 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--write-dir", metavar="DIR",
                    help="folder under which the end-to-end run writes its output (default: /dev/shm "
                         "when it exists, else the system's temporary folder)")
+    p.add_argument("--output-format", default="i2b2", metavar="FMT",
+                   help="writer of the end-to-end run (default i2b2: one XML file per note; "
+                        "jsonl: one stream for all notes)")
     p.add_argument("--quiet", action="store_true", help="no progress messages")
     return p
 
@@ -184,7 +188,8 @@ def run(args, say) -> dict:
         say("tagging end to end (one process)")
         write_dir = args.write_dir or (SHM if Path(SHM).is_dir() else None)
         with tempfile.TemporaryDirectory(prefix="crfdeid-bench-", dir=write_dir) as out:
-            res["tag_end_to_end"] = dict(tag_end_to_end(model, corpus, out_dir=out),
+            res["tag_end_to_end"] = dict(tag_end_to_end(model, corpus, args.output_format, out_dir=out),
+                                         output_format=args.output_format,
                                          write_dir=str(Path(out).parent), write_fs=_fs_type(out))
         say("CRFsuite alone on precomputed features")
         res["crfsuite_only"] = crfsuite_only(model, corpus)
@@ -221,6 +226,11 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.no_train and not args.model:
         print("error: --no-train needs --model", file=sys.stderr)
+        return 2
+    from ..io import writer_names
+    if args.output_format not in writer_names():
+        print(f"error: unknown --output-format {args.output_format!r}; known: {', '.join(writer_names())}",
+              file=sys.stderr)
         return 2
 
     def say(msg):

@@ -66,6 +66,9 @@ def format_table(res: dict) -> str:
         rows += [("tag end to end (1 process)", f"{e2e['tokens_per_s']:,} tokens/s, "
                   f"{e2e['notes_per_s']} notes/s ({e2e['tokens']:,} tokens, {e2e['documents']} notes, "
                   f"{e2e['seconds']} s; CPU {e2e['cpu_seconds']} s = {e2e['tokens_per_cpu_s']:,} tokens/CPU-s)")]
+        if e2e.get("write_dir"):
+            rows += [("  output", f"{e2e.get('output_format', 'i2b2')} under {e2e['write_dir']} "
+                                  f"({e2e.get('write_fs') or 'file system unknown'})")]
         rows += [(f"  {s}", f"{e2e['stage_share'][s]:.1%} ({e2e['stage_seconds'][s]} s)") for s in STAGES]
     crf = res.get("crfsuite_only")
     if crf:

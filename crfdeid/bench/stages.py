@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from pathlib import Path
 from collections import Counter
 from contextlib import contextmanager
 
@@ -104,7 +105,8 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
     spec : str
         ``FORMAT:PATH`` of the corpus (read lazily, as the tag CLI does).
     output_format : str
-        Writer used for the output (to a temporary folder unless ``out_dir``).
+        Writer used for the output (to a temporary folder unless ``out_dir``); a
+        stream writer (``jsonl``) writes one file, ``tagged.<format>``, in it.
 
     Returns
     -------
@@ -113,12 +115,16 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
         ``stage_seconds`` and ``stage_share`` (fractions of ``seconds``, ``other``
         being the remainder: the loop, ``Document`` building, confidences).
     """
-    from ..io import read, writer
+    from ..io import WRITERS, StreamWriter, read, writer, writer_names
     clock = _Clock()
     n_docs = 0
     tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-") if out_dir is None else None
     try:
-        out = writer(output_format, out_dir or tmp.name)
+        target = Path(out_dir or tmp.name)
+        writer_names()  # registers the plugin writers
+        if issubclass(WRITERS.get(output_format), StreamWriter):
+            target = target / f"tagged.{output_format}"
+        out = writer(output_format, target)
         out.write = clock.wrap("write", out.write)
         with _instrumented(model, clock):
             t0, c0 = time.perf_counter(), time.process_time()
