@@ -11,6 +11,7 @@ A config is plain data (see ``configs/default.yaml``)::
     crf: {algorithm: lbfgs, c1: 0.05, c2: 0.01, max_iterations: 150}
     decoding: {o_threshold: null}   # P(O) below this -> PHI (recall-oriented)
     rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
+    second_pass: {enabled: false, folds: 3, seed: 7}   # stacked CRF (crfdeid.second_pass)
     seed: 13
 
 :func:`load_config` fills every default, deep-merges overrides (an ablation is a
@@ -43,6 +44,7 @@ DEFAULTS = {
     "crf": {"algorithm": "lbfgs"},
     "decoding": {"o_threshold": None},
     "rules": {"enabled": False, "date_check": True},
+    "second_pass": {"enabled": False, "folds": 3, "seed": 7},
     "seed": 0,
 }
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
@@ -167,10 +169,10 @@ def _validate(cfg: dict, path) -> None:
     def bad(msg):
         raise ConfigError(msg, path=path)
 
-    for key in ("tokenizer", "segment", "crf", "decoding", "rules"):
+    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "second_pass"):
         if not isinstance(cfg[key], dict):
             bad(f"{key} must be a mapping, not {type(cfg[key]).__name__}")
-    for key in ("tokenizer", "segment", "decoding", "rules"):
+    for key in ("tokenizer", "segment", "decoding", "rules", "second_pass"):
         _check_keys(cfg[key], DEFAULTS[key], f"{key}.", path)
     if isinstance(cfg["train"], str):
         cfg["train"] = [cfg["train"]]
@@ -200,6 +202,13 @@ def _validate(cfg: dict, path) -> None:
     for key in ("enabled", "date_check"):
         if not isinstance(cfg["rules"][key], bool):
             bad(f"rules.{key} must be true or false")
+    sp = cfg["second_pass"]
+    if not isinstance(sp["enabled"], bool):
+        bad("second_pass.enabled must be true or false")
+    if not isinstance(sp["folds"], int) or isinstance(sp["folds"], bool) or sp["folds"] < 2:
+        bad(f"second_pass.folds must be an integer >= 2, not {sp['folds']!r}")
+    if not isinstance(sp["seed"], int) or isinstance(sp["seed"], bool):
+        bad(f"second_pass.seed must be an integer, not {sp['seed']!r}")
     if not isinstance(cfg["tokenizer"]["split_glued"], bool):
         bad("tokenizer.split_glued must be true or false")
     ml = cfg["segment"]["max_len"]

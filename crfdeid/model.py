@@ -4,6 +4,9 @@ A model is one file::
 
     b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | CRFsuite model
 
+followed, for a second-pass model (:mod:`crfdeid.second_pass`), by its first-pass
+model file, whose size and SHA-256 the manifest also holds.
+
 The manifest holds the fully resolved config, the feature-set definition,
 gazetteer checksums, the crfdeid version, the labels, training statistics and
 the size and SHA-256 of the CRFsuite part. :meth:`Model.load` checks all of it
@@ -46,6 +49,7 @@ from .crfweights import read_weights
 from .errors import CrfdeidError, ModelError
 from .features import Featurizer
 from .numpy_tagger import BATCH_CHARS, NumpyTagger, best_phi, gc_paused
+from .second_pass import cross_fitted_p_phi, first_pass_config, pass_attributes
 from .segment import segments
 from .tokenize import Token, tokenize
 
@@ -117,6 +121,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     ----------
     docs : iterable of Document, or None
         Training documents (streamed once); ``None`` reads the config's ``train`` inputs.
+        A config with ``second_pass.enabled`` keeps them in memory: it trains the first
+        pass ``folds + 1`` times, then the second CRF (:mod:`crfdeid.second_pass`).
     config : dict, str or Path
         A config (resolved with :func:`crfdeid.config.load_config`).
     progress : bool
@@ -126,12 +132,28 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     -------
     Model
         With ``model.stats`` (documents, tokens, segments, features, iterations,
-        seconds, encoding problems by kind).
+        seconds, encoding problems by kind; ``first_pass_seconds`` for a second pass).
     """
     cfg = load_config(config)
     if docs is None:
         from .io import read_all
         docs = read_all(cfg["train"])
+    if not cfg["second_pass"]["enabled"]:
+        return _train(docs, cfg, progress)
+    docs = list(docs)
+    t0 = time.perf_counter()
+    p_phi = cross_fitted_p_phi(docs, cfg, train_model)
+    first = train_model(docs, first_pass_config(cfg), progress)
+    split = cfg["tokenizer"]["split_glued"]
+    extra = [pass_attributes(tokens_for(d.text, split), p) for d, p in zip(docs, p_phi)]
+    model = _train(docs, cfg, progress, extra, first)
+    model.stats["first_pass_seconds"] = round(time.perf_counter() - t0 - model.stats["featurize_seconds"]
+                                              - model.stats["train_seconds"], 2)
+    return model
+
+
+def _train(docs, cfg: dict, progress: bool, extra=None, first=None) -> "Model":
+    """One CRF trained on ``docs``; ``extra``: more attributes per token of each document."""
     featurizer = Featurizer(cfg["features"])
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     params = {k: v for k, v in cfg["crf"].items() if k != "algorithm" and v is not None}
@@ -143,9 +165,11 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     stats = Counter()
     problems = Counter()
     trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
-    for doc in docs:
+    for k, doc in enumerate(docs):
         toks = tokens_for(doc.text, split)
         feats = featurizer.featurize(doc.text, toks)
+        if extra is not None:
+            feats = [f + list(e) for f, e in zip(feats, extra[k])]
         enc = encode(toks, doc.spans)
         problems.update(p.reason for p in enc.problems)
         for a, b in segments(doc.text, toks, max_len):
@@ -182,7 +206,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     info.update(problems=dict(problems),
                 active_features=(lp.last_iteration or {}).get("active_features"))
     # Timings stay out of the manifest so that a retrained model is bit-for-bit identical.
-    model = Model(crf_bytes, cfg, {"training": info, "gazetteers": _gazetteer_checksums(cfg)})
+    model = Model(crf_bytes, cfg, {"training": info, "gazetteers": _gazetteer_checksums(cfg)}, first=first)
     model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
                        train_seconds=round(time.perf_counter() - t1, 2))
     return model
@@ -196,12 +220,14 @@ class Model:
     """
 
     def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None,
-                 backend: str = "numpy"):
+                 backend: str = "numpy", first: "Model | None" = None):
         if backend not in BACKENDS:
             raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
         self.config = config
         self.path = path
         self.backend = backend
+        #: The first-pass model of a second-pass (stacked) model, else None.
+        self.first = first
         self._crf = crf_bytes
         self.manifest = {"format": FORMAT_VERSION, "crfdeid_version": __version__,
                          **(manifest or {}), "config": config, "feature_set": config["features"]}
@@ -232,19 +258,28 @@ class Model:
     # -- persistence ------------------------------------------------------------
     def __getstate__(self):
         return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
-                "backend": self.backend}
+                "backend": self.backend, "first": self.first}
 
     def __setstate__(self, state):
         self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
-                      state.get("backend", "numpy"))
+                      state.get("backend", "numpy"), state.get("first"))
+
+    def to_bytes(self) -> bytes:
+        """The model file's content (a second-pass model's first pass follows its CRF)."""
+        manifest = {k: v for k, v in self.manifest.items() if not k.startswith("first_pass_")}
+        manifest.update(labels=self.labels, crf_size=len(self._crf),
+                        crf_sha256=hashlib.sha256(self._crf).hexdigest())
+        tail = b""
+        if self.first is not None:
+            tail = self.first.to_bytes()
+            manifest.update(first_pass_size=len(tail), first_pass_sha256=hashlib.sha256(tail).hexdigest())
+        head = json.dumps(manifest, sort_keys=True).encode("utf-8")
+        return MAGIC + len(head).to_bytes(8, "big") + head + self._crf + tail
 
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
         from .io import atomic_write
-        manifest = dict(self.manifest, labels=self.labels, crf_size=len(self._crf),
-                        crf_sha256=hashlib.sha256(self._crf).hexdigest())
-        head = json.dumps(manifest, sort_keys=True).encode("utf-8")
-        atomic_write(Path(path), MAGIC + len(head).to_bytes(8, "big") + head + self._crf)
+        atomic_write(Path(path), self.to_bytes())
         return Path(path)
 
     @classmethod
@@ -267,27 +302,45 @@ class Model:
         except OSError as exc:
             hint = " (train it with `make train`)" if path == DEFAULT_MODEL else ""
             raise ModelError(f"cannot read model: {exc.strerror}{hint}", path=path) from None
+        return cls.from_bytes(data, path, backend)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path=None, backend: str = "numpy", at: int = 0) -> "Model":
+        """The model in ``data`` (a model file's content), checked as :meth:`load` does.
+
+        ``path`` and ``at`` (where ``data`` starts in the file) only name the place of a problem.
+        """
         n = len(MAGIC) + 8
         if len(data) < n or not data.startswith(MAGIC):
             raise ModelError("not a crfdeid model file (bad magic bytes)", path=path)
         size = int.from_bytes(data[len(MAGIC):n], "big")
         if size > min(_MAX_MANIFEST, len(data) - n):
-            raise ModelError("truncated or corrupt model file (manifest size)", path=path, offset=len(MAGIC))
+            raise ModelError("truncated or corrupt model file (manifest size)", path=path, offset=at + len(MAGIC))
         try:
             manifest = json.loads(data[n:n + size].decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise ModelError("corrupt model manifest", path=path, offset=n) from None
+            raise ModelError("corrupt model manifest", path=path, offset=at + n) from None
         if not isinstance(manifest, dict):
-            raise ModelError("corrupt model manifest", path=path, offset=n)
+            raise ModelError("corrupt model manifest", path=path, offset=at + n)
         if manifest.get("format") != FORMAT_VERSION:
             raise ModelError(f"model format {manifest.get('format')!r} is not supported by crfdeid "
                              f"{__version__} (format {FORMAT_VERSION}); retrain the model", path=path)
-        crf = data[n + size:]
-        if len(crf) != manifest.get("crf_size") or not crf.startswith(_CRF_MAGIC):
-            raise ModelError(f"truncated or corrupt model file (CRF part is {len(crf)} bytes, "
-                             f"manifest says {manifest.get('crf_size')})", path=path, offset=n + size)
+        rest = data[n + size:]
+        first_size = manifest.get("first_pass_size") or 0
+        crf_size = manifest.get("crf_size")
+        if not isinstance(crf_size, int) or not isinstance(first_size, int) \
+                or len(rest) != crf_size + first_size or not rest.startswith(_CRF_MAGIC):
+            raise ModelError(f"truncated or corrupt model file (CRF part is {len(rest) - first_size} bytes, "
+                             f"manifest says {crf_size})", path=path, offset=at + n + size)
+        crf, tail = rest[:crf_size], rest[crf_size:]
         if hashlib.sha256(crf).hexdigest() != manifest.get("crf_sha256"):
-            raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=n + size)
+            raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=at + n + size)
+        first = None
+        if first_size:
+            if hashlib.sha256(tail).hexdigest() != manifest.get("first_pass_sha256"):
+                raise ModelError("corrupt model file (first-pass checksum mismatch)", path=path,
+                                 offset=at + n + size + crf_size)
+            first = cls.from_bytes(tail, path, backend, at + n + size + crf_size)
         try:
             config = load_config(manifest["config"])
         except (CrfdeidError, KeyError) as exc:
@@ -296,7 +349,7 @@ class Model:
         if saved and saved != _gazetteer_checksums(config):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=2)
-        model = cls(crf, config, manifest, path=path, backend=backend)
+        model = cls(crf, config, manifest, path=path, backend=backend, first=first)
         model._numpy  # read the weights now: a bad model fails at load, not at the first note
         model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
         if config["rules"]["enabled"]:
@@ -314,10 +367,13 @@ class Model:
         """Labels, tokens, per-token P(O) (None where not computed) and full marginals."""
         if self._numpy is not None:
             item = self._item(doc.text)
-            return (item[1], *self._numpy.run([item], o_threshold, want_marginals)[0])
+            return (item[1], *self._numpy_run([item], o_threshold, want_marginals)[0])
         text = doc.text
         toks = tokens_for(text, self._split)
         feats = self.featurizer.featurize(text, toks)
+        if self.first is not None:
+            extra = pass_attributes(toks, self.first.p_phi([text])[0])
+            feats = [f + list(e) for f, e in zip(feats, extra)]
         tagger = self._tagger
         labels: list = []
         p_out: list = []
@@ -343,6 +399,23 @@ class Model:
                 labels.append(lab)
                 prev = lab
         return toks, labels, p_out, margs
+
+    def _numpy_run(self, items, o_threshold, want_marginals=False) -> list:
+        """:meth:`NumpyTagger.run` on ``items``, after the first pass of a second-pass model."""
+        extra = None
+        if self.first is not None:
+            extra = [pass_attributes(toks, p) for (_, toks, _), p in zip(items, self.first._p_phi_of(items))]
+        return self._numpy.run(items, o_threshold, want_marginals, extra)
+
+    def _p_phi_of(self, items) -> list[list[float]]:
+        # A threshold of 0 changes no label but gives every token's P(O).
+        return [[1.0 - p for p in p_out] for _, p_out, _ in self._numpy_run(items, 0.0)]
+
+    def p_phi(self, texts) -> list[list[float]]:
+        """P(PHI) = 1 - P(O) of every token (``tokens_for``) of each text."""
+        if self._numpy is not None:
+            return self._p_phi_of([self._item(t) for t in texts])
+        return [[1.0 - p for p in self.token_p_outside(Document("", t))[1]] for t in texts]
 
     def tag(self, doc: Document, o_threshold: float | None = ...) -> Document:
         """A copy of ``doc`` (same id, text, meta) with predicted spans.
@@ -438,7 +511,7 @@ class Model:
         while a < len(text):
             b = _piece_end(text, a, LONG_NOTE_CHARS)
             item = self._item(text[a:b])
-            labels, p_out, _ = self._numpy.run([item], o_threshold)[0]
+            labels, p_out, _ = self._numpy_run([item], o_threshold)[0]
             conf.update(self._crf_spans(item[1], labels, p_out, offset=a))
             a = b
         return self._with_rules(doc, conf)
@@ -468,7 +541,7 @@ class Model:
         if not items:
             return []
         try:
-            results = self._numpy.run([item for _, item in items], o_threshold)
+            results = self._numpy_run([item for _, item in items], o_threshold)
         except Exception as exc:  # noqa: BLE001 - find the failing document(s) one by one
             if len(items) == 1:
                 return [exc]

@@ -105,7 +105,7 @@ class NumpyTagger:
         self._others = [lab for lab in self.labels if lab != OUTSIDE]
         self._column = {lab: j for j, lab in enumerate(self.labels)}
 
-    def run(self, items, o_threshold, want_marginals=False) -> list[tuple]:
+    def run(self, items, o_threshold, want_marginals=False, extra=None) -> list[tuple]:
         """Labels of several documents at once.
 
         Parameters
@@ -115,6 +115,9 @@ class NumpyTagger:
             Recall-oriented decoding: an ``O`` token whose P(O) is below it becomes PHI.
         want_marginals : bool
             Also return every token's ``{label: probability}``.
+        extra : list of list of tuple, optional
+            More attributes of each token of each document (a second pass's), scored
+            at the token only.
 
         Returns
         -------
@@ -125,6 +128,8 @@ class NumpyTagger:
         docs = [(text, toks) for text, toks, _ in items]
         allscores = np.concatenate([self.scorer.scores_many(g) for g in _groups(docs, SCORE_TOKENS)]
                                    or [np.zeros((0, len(self.labels)))])
+        if extra is not None:
+            allscores += self._extra_scores([key for keys in extra for key in keys])
         offsets = np.cumsum([0] + [len(toks) for _, toks, _ in items])
         bounds = [(a + off, b + off) for (_, _, segs), off in zip(items, offsets.tolist())
                   for a, b in segs]
@@ -145,6 +150,13 @@ class NumpyTagger:
                 probs[a:b] = p
         return [self._finish(y[a:b], None if probs is None else probs[a:b], o_threshold, want_marginals)
                 for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+
+    def _extra_scores(self, keys) -> np.ndarray:
+        """State scores of attribute tuples (one per token), each distinct tuple scored once."""
+        uniq: dict = {}
+        rows = [uniq.setdefault(k, len(uniq)) for k in keys]
+        table = np.array([self.scorer.weights.vector(k) for k in uniq]).reshape(len(uniq), len(self.labels))
+        return table[np.asarray(rows, dtype=np.intp)] if rows else np.zeros((0, len(self.labels)))
 
     def _marginals_of(self, scores, bounds, tokens) -> np.ndarray:
         """Marginals of the segments holding ``tokens`` (sorted indices); NaN elsewhere."""

@@ -94,6 +94,10 @@ def main(argv=None) -> int:
     print(f"features:   {s['features']}  (active after training: {s['active_features']})")
     print(f"iterations: {s['iterations']}  time: {time.perf_counter() - t0:.1f}s "
           f"(featurize {s['featurize_seconds']}s, CRFsuite {s['train_seconds']}s)")
+    if model.first is not None:
+        sp = cfg["second_pass"]
+        print(f"first pass: {sp['folds']} cross-fitted CRFs + one on all notes "
+              f"({s['first_pass_seconds']}s); the second CRF above sees their P(PHI)")
     if s.get("problems"):
         print(f"encoding problems (spans not on token edges): {s['problems']}")
     dev = cfg["dev"]

@@ -66,6 +66,23 @@ def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
     assert [model.tag(d).spans for d in read(CORPUS)] == before
 
 
+def test_second_pass_model_is_timed_with_both_crfs(tmp_path):
+    cfg = load_config(ROOT / "configs" / "synth-small.yaml",
+                      {"train": ["synth:8,7"], "crf": {"max_iterations": 5},
+                       "second_pass": {"enabled": True, "folds": 2}})
+    model = Model.load(train_model(None, cfg).save(tmp_path / "two.model"))
+    from crfdeid import model as model_mod
+    from crfdeid.io import read
+    before = [model.tag(d).spans for d in read(CORPUS)]
+    funcs = (model_mod.pass_attributes, model._tagger, model.first._tagger)
+    e2e, crf = tag_end_to_end(model, CORPUS), crfsuite_only(model, CORPUS)
+    assert (model_mod.pass_attributes, model._tagger, model.first._tagger) == funcs
+    assert "scores_many" not in vars(model.first._numpy.scorer)
+    assert [model.tag(d).spans for d in read(CORPUS)] == before
+    assert e2e["tokens"] == crf["tokens"] and crf["first_pass_seconds"] > 0
+    assert crf["seconds"] >= crf["first_pass_seconds"]
+
+
 def test_crfsuite_only_tags_the_same_tokens(model_path):
     model = Model.load(model_path)
     e2e, crf = tag_end_to_end(model, CORPUS), crfsuite_only(model, CORPUS)

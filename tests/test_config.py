@@ -12,10 +12,17 @@ from crfdeid.errors import ConfigError
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("name", ["default.yaml", "physionet.yaml", "synth-small.yaml"])
+@pytest.mark.parametrize("name", ["default.yaml", "physionet.yaml", "physionet-2pass.yaml", "synth-small.yaml"])
 def test_shipped_configs_resolve(name):
     cfg = load_config(ROOT / "configs" / name)
     assert cfg["train"] and cfg["features"]["word"]
+
+
+def test_two_pass_physionet_config_differs_only_by_its_second_pass_and_threshold():
+    one, two = (load_config(ROOT / "configs" / n) for n in ("physionet.yaml", "physionet-2pass.yaml"))
+    assert two["second_pass"]["enabled"] and not one["second_pass"]["enabled"]
+    same = lambda cfg: {k: v for k, v in cfg.items() if k not in ("second_pass", "description", "decoding")}  # noqa: E731
+    assert same(one) == same(two)
 
 
 @pytest.mark.parametrize("fs", sorted((ROOT / "features").glob("*.yaml")))

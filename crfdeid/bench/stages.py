@@ -64,23 +64,32 @@ def _instrumented(model, clock):
     from .. import inference
     from .. import model as model_mod
     from .. import rules
-    saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger,
+    models = [m for m in (model, model.first) if m is not None]  # a second pass: both CRFs
+    saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, model_mod.pass_attributes,
              inference.viterbi, inference.marginals)
+    taggers = [m._tagger for m in models]
     model_mod.tokens_for = clock.tokenizer(saved[0])
     model_mod.decode = clock.wrap("decode", saved[1])
     rules.overlay = clock.wrap("rules", saved[2])
-    model._tagger = _TimedTagger(saved[3], clock)
+    model_mod.pass_attributes = clock.wrap("featurize", saved[3])
     inference.viterbi = clock.wrap("crf", saved[4])
     inference.marginals = clock.wrap("crf", saved[5])
-    featurize = model._numpy.scorer if model._numpy is not None else model.featurizer
-    name = "scores_many" if model._numpy is not None else "featurize"
-    setattr(featurize, name, clock.wrap("featurize", getattr(featurize, name)))
+    wrapped = []
+    for m in models:
+        m._tagger = _TimedTagger(m._tagger, clock)
+        featurize = m._numpy.scorer if m._numpy is not None else m.featurizer
+        name = "scores_many" if m._numpy is not None else "featurize"
+        setattr(featurize, name, clock.wrap("featurize", getattr(featurize, name)))
+        wrapped.append((featurize, name))
     try:
         yield
     finally:
-        (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger,
+        (model_mod.tokens_for, model_mod.decode, rules.overlay, model_mod.pass_attributes,
          inference.viterbi, inference.marginals) = saved
-        delattr(featurize, name)  # back to the class method
+        for m, tagger in zip(models, taggers):
+            m._tagger = tagger
+        for featurize, name in wrapped:
+            delattr(featurize, name)  # back to the class method
 
 
 def _timed_iter(docs, clock):
@@ -159,34 +168,58 @@ def crfsuite_only(model, spec: str) -> dict:
     (Viterbi), per segment, in one process. Marginals (recall-oriented decoding)
     are timed separately as ``marginal_seconds``: one ``tagger.marginal`` call per
     token, which is what ``decoding.o_threshold`` costs.
+
+    A second-pass model (:mod:`crfdeid.second_pass`) makes CRFsuite do both passes:
+    the first CRF's ``set`` + ``tag`` + P(O) of every token is timed as well
+    (``first_pass_seconds``, included in ``seconds``); the second CRF's sequences
+    carry the first pass's attributes, computed beforehand.
     """
     from ..io import read
     from ..model import tokens_for
     from ..segment import segments
     split = model.config["tokenizer"]["split_glued"]
     max_len = model.config["segment"]["max_len"]
-    seqs, n_tokens = [], 0
+    from ..second_pass import pass_attributes
+    first = model.first
+    seqs, first_seqs, n_tokens = [], [], 0
     t0 = time.perf_counter()
     for doc in read(spec):
         toks = tokens_for(doc.text, split)
         feats = model.featurizer.featurize(doc.text, toks)
+        if first is not None:
+            ffeats = first.featurizer.featurize(doc.text, toks)
+            first_seqs.extend(pycrfsuite.ItemSequence(ffeats[a:b]) for a, b in segments(doc.text, toks, max_len))
+            extra = pass_attributes(toks, first.p_phi([doc.text])[0])
+            feats = [f + list(e) for f, e in zip(feats, extra)]
         n_tokens += len(toks)
         seqs.extend(pycrfsuite.ItemSequence(feats[a:b]) for a, b in segments(doc.text, toks, max_len))
     prep = time.perf_counter() - t0
+    first_seconds = first_cpu = 0.0
+    if first is not None:
+        ftagger = first._tagger
+        t0, c0 = time.perf_counter(), time.process_time()
+        for seq in first_seqs:
+            ftagger.set(seq)
+            ftagger.tag()
+            for t in range(len(seq)):
+                ftagger.marginal("O", t)
+        first_seconds, first_cpu = time.perf_counter() - t0, time.process_time() - c0
     tagger = model._tagger
     t0, c0 = time.perf_counter(), time.process_time()
     for seq in seqs:
         tagger.set(seq)
         tagger.tag()
-    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    seconds, cpu = time.perf_counter() - t0 + first_seconds, time.process_time() - c0 + first_cpu
     t0, c0 = time.perf_counter(), time.process_time()
     for seq in seqs:
         tagger.set(seq)
         tagger.tag()
         for t in range(len(seq)):
             tagger.marginal("O", t)
-    with_marg, with_marg_cpu = time.perf_counter() - t0, time.process_time() - c0
+    with_marg = time.perf_counter() - t0 + first_seconds
+    with_marg_cpu = time.process_time() - c0 + first_cpu
     return {"tokens": n_tokens, "sequences": len(seqs), "seconds": round(seconds, 3),
+            "first_pass_seconds": round(first_seconds, 3),
             "cpu_seconds": round(cpu, 3),
             "tokens_per_s": round(n_tokens / seconds) if seconds else None,
             "marginal_seconds": round(max(0.0, with_marg - seconds), 3),
