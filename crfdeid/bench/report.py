@@ -75,7 +75,8 @@ def format_table(res: dict) -> str:
         rows += [("CRFsuite only (set+tag)", f"{crf['tokens_per_s']:,} tokens/s ({crf['seconds']} s, "
                   f"CPU {crf['cpu_seconds']} s; marginals P(O) +{crf['marginal_seconds']} s, "
                   f"CPU +{crf.get('marginal_cpu_seconds')} s)"),
-                 (f"ratio end to end / CRFsuite ({crf.get('baseline', 'set+tag')})",
+                 (f"ratio end to end / CRFsuite ({crf.get('baseline', 'set+tag')}"
+                  f"{'; both passes' if crf.get('first_pass_seconds') else ''})",
                   f"{res['ratio_end_to_end_vs_crfsuite']}x wall, "
                   f"{res.get('ratio_cpu_end_to_end_vs_crfsuite')}x CPU"),
                  ("ratio end to end / CRFsuite (set+tag)",

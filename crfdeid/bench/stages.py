@@ -159,6 +159,18 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
             "stage_share": {k: round(v / seconds, 3) if seconds else 0.0 for k, v in stage.items()}}
 
 
+def _timed_tagging(tagger, seqs, marginals: bool) -> tuple[float, float]:
+    """Wall and CPU seconds of ``set`` + ``tag`` (+ P(O) of every token) on each sequence."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    for seq in seqs:
+        tagger.set(seq)
+        tagger.tag()
+        if marginals:
+            for t in range(len(seq)):
+                tagger.marginal("O", t)
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
 def crfsuite_only(model, spec: str) -> dict:
     """CRFsuite's own tagging time on precomputed features, for the same tokens.
 
@@ -176,10 +188,10 @@ def crfsuite_only(model, spec: str) -> dict:
     """
     from ..io import read
     from ..model import tokens_for
+    from ..second_pass import pass_attributes
     from ..segment import segments
     split = model.config["tokenizer"]["split_glued"]
     max_len = model.config["segment"]["max_len"]
-    from ..second_pass import pass_attributes
     first = model.first
     seqs, first_seqs, n_tokens = [], [], 0
     t0 = time.perf_counter()
@@ -195,29 +207,12 @@ def crfsuite_only(model, spec: str) -> dict:
         seqs.extend(pycrfsuite.ItemSequence(feats[a:b]) for a, b in segments(doc.text, toks, max_len))
     prep = time.perf_counter() - t0
     first_seconds = first_cpu = 0.0
-    if first is not None:
-        ftagger = first._tagger
-        t0, c0 = time.perf_counter(), time.process_time()
-        for seq in first_seqs:
-            ftagger.set(seq)
-            ftagger.tag()
-            for t in range(len(seq)):
-                ftagger.marginal("O", t)
-        first_seconds, first_cpu = time.perf_counter() - t0, time.process_time() - c0
-    tagger = model._tagger
-    t0, c0 = time.perf_counter(), time.process_time()
-    for seq in seqs:
-        tagger.set(seq)
-        tagger.tag()
-    seconds, cpu = time.perf_counter() - t0 + first_seconds, time.process_time() - c0 + first_cpu
-    t0, c0 = time.perf_counter(), time.process_time()
-    for seq in seqs:
-        tagger.set(seq)
-        tagger.tag()
-        for t in range(len(seq)):
-            tagger.marginal("O", t)
-    with_marg = time.perf_counter() - t0 + first_seconds
-    with_marg_cpu = time.process_time() - c0 + first_cpu
+    if first is not None:  # the first pass needs every token's P(O)
+        first_seconds, first_cpu = _timed_tagging(first._tagger, first_seqs, marginals=True)
+    seconds, cpu = _timed_tagging(model._tagger, seqs, marginals=False)
+    with_marg, with_marg_cpu = _timed_tagging(model._tagger, seqs, marginals=True)
+    seconds, cpu = seconds + first_seconds, cpu + first_cpu
+    with_marg, with_marg_cpu = with_marg + first_seconds, with_marg_cpu + first_cpu
     return {"tokens": n_tokens, "sequences": len(seqs), "seconds": round(seconds, 3),
             "first_pass_seconds": round(first_seconds, 3),
             "cpu_seconds": round(cpu, 3),
