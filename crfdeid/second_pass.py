@@ -1,7 +1,7 @@
 """A second-pass CRF that sees what a first CRF thought of each token (stacking).
 
 Enabled with ``second_pass: {enabled: true, folds: 3, seed: 7}`` in a config.
-Training (:func:`train_stacked`):
+Training (:func:`crfdeid.model.train_model`):
 
 1. the training notes are split into ``folds`` patient-grouped folds; a
    first-pass CRF trained on the other folds gives every note of a fold its
@@ -21,6 +21,7 @@ import copy
 import re
 from collections import defaultdict
 
+from .errors import ConfigError
 from .splits import kfold
 
 #: P(PHI) bins, highest first: the attribute value of a probability above each bound.
@@ -61,11 +62,15 @@ def pass_attributes(tokens, p_phi) -> list[tuple]:
     """
     n = len(tokens)
     bins = [p_bin(p) for p in p_phi]
-    where = defaultdict(list)
     keys = [_word_key(t.text) for t in tokens]
+    top: dict = defaultdict(lambda: [-1.0, -1, -1.0])  # word -> [highest P, its token, second highest]
     for i, k in enumerate(keys):
         if k is not None:
-            where[k].append(i)
+            t = top[k]
+            if p_phi[i] > t[0]:
+                t[:] = p_phi[i], i, t[0]
+            elif p_phi[i] > t[2]:
+                t[2] = p_phi[i]
     out = []
     for i in range(n):
         attrs = ["p1:own=" + bins[i]]
@@ -74,8 +79,11 @@ def pass_attributes(tokens, p_phi) -> list[tuple]:
         if i + 1 < n:
             attrs.append("p1:next=" + bins[i + 1])
         k = keys[i]
-        if k is not None and len(where[k]) > 1:
-            attrs.append("p1:same_word=" + p_bin(max(p_phi[j] for j in where[k] if j != i)))
+        if k is not None:
+            best, at, second = top[k]
+            other = second if at == i else best  # the highest P(PHI) of the word's other tokens
+            if other >= 0.0:
+                attrs.append("p1:same_word=" + p_bin(other))
         out.append(tuple(attrs))
     return out
 
@@ -95,7 +103,11 @@ def cross_fitted_p_phi(docs, cfg: dict, train) -> list[list[float]]:
     sp = cfg["second_pass"]
     first = first_pass_config(cfg)
     out: list = [None] * len(docs)
-    for fold in kfold(docs, sp["folds"], seed=sp["seed"]):
+    try:
+        folds = kfold(docs, sp["folds"], seed=sp["seed"])
+    except ConfigError as exc:
+        raise ConfigError(f"second_pass.folds: {exc}") from None
+    for fold in folds:
         model = train([docs[i] for i in fold.train], first)
         for i, p in zip(fold.test, model.p_phi([docs[i].text for i in fold.test])):
             out[i] = p

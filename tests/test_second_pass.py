@@ -6,12 +6,13 @@ import pickle
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from crfdeid.config import load_config
 from crfdeid.errors import ConfigError, ModelError
 from crfdeid.io import read
 from crfdeid.model import Model, tokens_for, train_model
-from crfdeid.second_pass import cross_fitted_p_phi, first_pass_config, p_bin, pass_attributes
+from crfdeid.second_pass import _word_key, cross_fitted_p_phi, first_pass_config, p_bin, pass_attributes
 from crfdeid.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +49,26 @@ def test_attributes_bin_own_neighbours_and_the_same_word_elsewhere():
     assert attrs[4] == ("p1:own=hi", "p1:prev=lo")  # said once: no same-word attribute
     assert [p_bin(p) for p in (1.0, 0.5, 0.1, 0.01, 0.0)] == ["hi", "mid", "lo", "none", "none"]
     assert pass_attributes([], []) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Lee", "lee", "LEE", "saw", "Kim", ",", "x", "it's", "7"]),
+                          st.sampled_from([0.0, 0.005, 0.05, 0.3, 0.7, 1.0])), max_size=14))
+def test_same_word_attribute_is_the_highest_p_of_the_other_occurrences(pairs):
+    toks = tokenize(" ".join(w for w, _ in pairs))
+    p = [pairs[j % len(pairs)][1] for j in range(len(toks))]  # "it's" is three tokens
+    got = pass_attributes(toks, p)
+    for i, t in enumerate(toks):
+        k = _word_key(t.text)
+        others = [p[j] for j, u in enumerate(toks) if j != i and k is not None and _word_key(u.text) == k]
+        expected = ["p1:same_word=" + p_bin(max(others))] if others else []
+        assert [a for a in got[i] if a.startswith("p1:same_word=")] == expected
+
+
+def test_too_many_folds_for_the_patients_names_the_setting(cfg):
+    docs = list(read("synth:1,7"))
+    with pytest.raises(ConfigError, match="second_pass.folds"):
+        cross_fitted_p_phi(docs, cfg, train_model)
 
 
 def test_cross_fitting_never_scores_a_note_with_a_model_that_saw_it(cfg, train_docs, monkeypatch):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import tempfile
 import time
-from pathlib import Path
 from collections import Counter
 from contextlib import contextmanager
+from pathlib import Path
 
 import pycrfsuite
 
