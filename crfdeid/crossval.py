@@ -103,18 +103,19 @@ def _bar(total: int, desc: str, progress: bool):
 def summarize(report) -> dict:
     """The headline figures of a scoring report as a flat, JSON-able dict."""
     out = {}
-    for metric in ("binary_token", "strict", "relaxed", "token", "binary_strict"):
+    for metric in ("binary_token", "strict", "relaxed", "token", "binary_strict", "parent_strict"):
         s = report.micro[metric]
         out[metric] = {"precision": s.precision, "recall": s.recall, "f1": s.f1,
                        "tp": s.tp, "fp": s.fp, "fn": s.fn}
-    out["category_strict_f1"] = {}
-    for cat in CATEGORIES:
-        try:
-            s = report.by_category[cat]["strict"]
-        except KeyError:  # a category absent from gold and predictions
-            continue
-        if s.tp + s.fp + s.fn:
-            out["category_strict_f1"][cat] = s.f1
+    for key, metric in (("category_strict_f1", "strict"), ("category_parent_strict_f1", "parent_strict")):
+        out[key] = {}
+        for cat in CATEGORIES:
+            try:
+                s = report.by_category[cat][metric]
+            except KeyError:  # a category absent from gold and predictions
+                continue
+            if s.tp + s.fp + s.fn:
+                out[key][cat] = s.f1
     return out
 
 
@@ -212,10 +213,12 @@ def render(result: dict) -> str:
              markdown_table(["measure", "P", "R", "F1", "TP", "FP", "FN"],
                             [[m] + _prf(pooled[m]) + [pooled[m][k] for k in ("tp", "fp", "fn")]
                              for m in ("binary_token", "token", "strict", "relaxed",
-                                       "binary_strict")]),
-             "", "Strict F1 per parent category (pooled):", "",
-             markdown_table(list(pooled["category_strict_f1"]),
-                            [[f"{v:.3f}" for v in pooled["category_strict_f1"].values()]])]
+                                       "binary_strict", "parent_strict")]),
+             "", "Strict F1 per parent category (pooled; parent: subtypes not compared):", "",
+             markdown_table([""] + list(pooled["category_strict_f1"]),
+                            [[label] + [f"{pooled.get(key, {}).get(c, 0.0):.3f}" for c in pooled["category_strict_f1"]]
+                             for label, key in (("strict", "category_strict_f1"),
+                                                ("parent", "category_parent_strict_f1"))])]
     if result["thresholds"]:
         rows = [[_thr(t["o_threshold"])] + _prf(t["binary_token"]) + _prf(t["strict"])
                 for t in result["thresholds"]]

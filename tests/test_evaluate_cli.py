@@ -53,7 +53,7 @@ def test_json_keys_and_figures(folders, tmp_path):
     assert set(data) >= {"documents", "micro", "macro", "by_category", "by_subtype", "leak", "errors"}
     assert set(data["micro"]) == {"strict", "relaxed", "token", "hipaa_strict", "hipaa_relaxed",
                                   "hipaa_token", "binary_strict", "binary_token",
-                                  "binary_hipaa_strict", "binary_hipaa_token"}
+                                  "binary_hipaa_strict", "binary_hipaa_token", "parent_strict"}
     assert set(data["micro"]["strict"]) >= {"precision", "recall", "f1", "tp", "fp", "fn"}
     assert {"precision_sd", "recall_sd"} <= set(data["macro"]["strict"])
     assert set(data["by_category"]["NAME"]) == {"micro", "macro"}

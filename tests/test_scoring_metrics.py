@@ -195,6 +195,10 @@ def test_invariants(gold, pred):
     assert r.micro["relaxed"].tp >= r.micro["strict"].tp
     assert r.micro["binary_strict"].fn <= r.micro["strict"].fn
     assert r.micro["binary_strict"].fp <= r.micro["strict"].fp
+    # parent-only keys sit between: an unmatched parent key has only unmatched typed keys
+    for side in ("fn", "fp"):
+        b, p, t = (getattr(r.micro[m], side) for m in ("binary_strict", "parent_strict", "strict"))
+        assert b <= p <= t
     assert r.micro["hipaa_strict"].tp <= r.micro["strict"].tp
     # a system equal to gold is perfect and leaks nothing
     same = score(gold, gold)

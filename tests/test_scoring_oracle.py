@@ -68,6 +68,10 @@ ORACLE = [
     # binary HIPAA strict equals typed HIPAA strict here (no type mix-ups inside the HIPAA view)
     ("binary_hipaa_strict", 1, 1, 4, 0.5000, 0.2000, 0.2857, 0.1667, 0.0833, 0.1111),
     ("binary_hipaa_token", 5, 0, 4, 1.0000, 0.5556, 0.7143, 0.3333, 0.2083, 0.2564),
+    # parent strict (parent category and offsets, no subtype): 100-01 a and e' (MEDICALRECORD
+    # vs IDNUM, both ID) match -> tp 2 fp 3 (b' c' x) fn 3 (b c d); 100-02 tp 1 fn 1: the
+    # binary strict figures, as no two parents share an extent here
+    ("parent_strict", 3, 3, 4, 0.5000, 0.4286, 0.4615, 0.4667, 0.3000, 0.3652),
 ]
 
 
@@ -105,6 +109,9 @@ def test_per_category(report):
     # ID strict: MEDICALRECORD vs IDNUM miss in 100-01, IDNUM hit in 100-02
     idb = report.by_category["ID"]["strict"]
     assert (idb.tp, idb.fp, idb.fn) == (1, 1, 1)
+    # ID parent strict: MEDICALRECORD vs IDNUM on one extent is a match at the parent level
+    idp = report.by_category["ID"]["parent_strict"]
+    assert (idp.tp, idp.fp, idp.fn) == (2, 0, 0)
     # macro over all three documents: NAME strict P 1/3 (100-01), 0, 0 -> 1/9
     assert round(report.by_category_macro["NAME"]["strict"].precision, 4) == 0.1111
     assert report.by_category["LOCATION"]["token"].recall == 0.0

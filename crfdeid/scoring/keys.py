@@ -27,16 +27,25 @@ from .. import schema
 TOKEN_RUN = re.compile(r"[A-Za-z0-9]+")
 
 
-def span_key(span, binary: bool = False) -> tuple:
-    """``(PARENT, SUBTYPE, start, end)``, or ``(start, end)`` when ``binary``."""
+def _head(span, binary: bool, parent: bool) -> tuple:
+    """The type part of a key: none (``binary``), the parent category (``parent``), or both names."""
     if binary:
-        return (span.start, span.end)
-    return (span.category.upper(), span.subtype.upper(), span.start, span.end)
+        return ()
+    if parent:
+        return (span.category.upper(),)
+    return (span.category.upper(), span.subtype.upper())
 
 
-def token_keys(span, text: str, binary: bool = False) -> list[tuple]:
-    """One key per ``[A-Za-z0-9]+`` run inside the span: ``(PARENT, SUBTYPE, run start, run end)``."""
-    head = () if binary else (span.category.upper(), span.subtype.upper())
+def span_key(span, binary: bool = False, parent: bool = False) -> tuple:
+    """``(PARENT, SUBTYPE, start, end)``; ``(PARENT, start, end)`` when ``parent``;
+    ``(start, end)`` when ``binary``."""
+    return _head(span, binary, parent) + (span.start, span.end)
+
+
+def token_keys(span, text: str, binary: bool = False, parent: bool = False) -> list[tuple]:
+    """One key per ``[A-Za-z0-9]+`` run inside the span: ``(PARENT, SUBTYPE, run start, run end)``
+    (type part as in :func:`span_key`)."""
+    head = _head(span, binary, parent)
     # pos/endpos keep match offsets absolute and stop runs at the span edges.
     return [head + (m.start(), m.end()) for m in TOKEN_RUN.finditer(text, span.start, span.end)]
 

@@ -167,24 +167,24 @@ def _exact(gold: set, system: set) -> Counts:
 
 
 @STRATEGIES.register("strict.v1")
-def strict(gold_spans, sys_spans, text: str, binary: bool = False) -> Counts:
-    """All key parts equal (offsets only when ``binary``)."""
-    return _exact({span_key(s, binary) for s in gold_spans},
-                  {span_key(s, binary) for s in sys_spans})
+def strict(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool = False) -> Counts:
+    """All key parts equal (offsets only when ``binary``; no subtype when ``parent``)."""
+    return _exact({span_key(s, binary, parent) for s in gold_spans},
+                  {span_key(s, binary, parent) for s in sys_spans})
 
 
 @STRATEGIES.register("token.v1")
-def token(gold_spans, sys_spans, text: str, binary: bool = False) -> Counts:
+def token(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool = False) -> Counts:
     """Items are the ``[A-Za-z0-9]+`` runs inside each annotation, keyed with its type."""
-    return _exact({k for s in gold_spans for k in token_keys(s, text, binary)},
-                  {k for s in sys_spans for k in token_keys(s, text, binary)})
+    return _exact({k for s in gold_spans for k in token_keys(s, text, binary, parent)},
+                  {k for s in sys_spans for k in token_keys(s, text, binary, parent)})
 
 
 @STRATEGIES.register("relaxed.v1")
-def relaxed(gold_spans, sys_spans, text: str, binary: bool = False) -> Counts:
+def relaxed(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool = False) -> Counts:
     """Parent, subtype and start equal; ends at most :data:`RELAXED_END_SLACK` apart."""
-    gold = {span_key(s, binary) for s in gold_spans}
-    system = {span_key(s, binary) for s in sys_spans}
+    gold = {span_key(s, binary, parent) for s in gold_spans}
+    system = {span_key(s, binary, parent) for s in sys_spans}
     found = _fuzzy_hits(gold, system)
     correct = _fuzzy_hits(system, gold)
     return Counts(found, len(system) - correct, len(gold) - found, correct)
@@ -203,16 +203,20 @@ def _fuzzy_hits(keys: set, others: set) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Metric:
-    """A named way of scoring: a strategy, optionally binary and/or HIPAA-only."""
+    """A named way of scoring: a strategy, optionally binary, parent-category-only and/or HIPAA-only."""
 
     name: str
     strategy: str
     binary: bool = False
     hipaa: bool = False
+    parent: bool = False
 
     def count(self, gold_spans, sys_spans, text: str) -> Counts:
         """Counts of one document; spans must already be restricted to this metric's view."""
-        return STRATEGIES.get(self.strategy)(gold_spans, sys_spans, text, binary=self.binary)
+        fn = STRATEGIES.get(self.strategy)
+        if self.parent:  # strategies registered elsewhere need not know this view
+            return fn(gold_spans, sys_spans, text, binary=self.binary, parent=True)
+        return fn(gold_spans, sys_spans, text, binary=self.binary)
 
 
 #: Every metric of a report, in the order of the official tables.
@@ -227,7 +231,12 @@ METRICS = {m.name: m for m in (
     Metric("binary_token", "token.v1", binary=True),
     Metric("binary_hipaa_strict", "strict.v1", binary=True, hipaa=True),
     Metric("binary_hipaa_token", "token.v1", binary=True, hipaa=True),
+    # Parent category, offsets, no subtype: for corpora whose gold has no subtypes within a
+    # category (PhysioNet: every place is LOCATION-OTHER) and the "parent-category strict" figure.
+    Metric("parent_strict", "strict.v1", parent=True),
 )}
 
-#: Metrics of the per-category and per-subtype blocks (typed, not HIPAA-restricted).
+#: Metrics of the per-subtype blocks (typed, not HIPAA-restricted).
 TYPED_METRICS = ("strict", "relaxed", "token")
+#: Metrics of the per-category blocks: the typed ones and the parent-category strict one.
+CATEGORY_METRICS = TYPED_METRICS + ("parent_strict",)

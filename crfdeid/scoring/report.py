@@ -9,7 +9,7 @@ from typing import Iterable
 from .. import schema
 from .keys import restrict
 from .leak import Leak
-from .metrics import METRICS, TYPED_METRICS, Accumulator, Counts
+from .metrics import CATEGORY_METRICS, METRICS, TYPED_METRICS, Accumulator, Counts
 from .pairing import ScoringError, pair
 
 
@@ -22,7 +22,7 @@ class Report:
     micro, macro : dict
         Metric name (see :data:`~crfdeid.scoring.metrics.METRICS`) -> :class:`Scores`.
     by_category, by_category_macro : dict
-        Parent category -> ``{"strict"|"relaxed"|"token": Scores}`` (micro, macro).
+        Parent category -> ``{"strict"|"relaxed"|"token"|"parent_strict": Scores}`` (micro, macro).
     by_subtype : dict
         Subtype -> ``{"strict"|"relaxed"|"token": Scores}`` (micro); ``tp + fn`` is the
         gold count, ``tp_sys + fp`` the system count, ``tp`` the agreements.
@@ -125,17 +125,19 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
         leak += Leak.of_document(gold, system, text)
         g_cat, s_cat = _group(gold, "category"), _group(system, "category")
         g_sub, s_sub = _group(gold, "subtype"), _group(system, "subtype")
-        for name in TYPED_METRICS:
+        for name in CATEGORY_METRICS:
             m = METRICS[name]
             for cat in categories:
                 per_cat[cat][name].add(m.count(g_cat.get(cat, ()), s_cat.get(cat, ()), text))
+        for name in TYPED_METRICS:
+            m = METRICS[name]
             for sub in set(g_sub) | set(s_sub):
                 per_sub[sub][name] += m.count(g_sub.get(sub, ()), s_sub.get(sub, ()), text)
     return Report(
         micro={n: per_metric[n].micro() for n in METRICS},
         macro={n: per_metric[n].macro() for n in METRICS},
-        by_category={c: {n: per_cat[c][n].micro() for n in TYPED_METRICS} for c in categories},
-        by_category_macro={c: {n: per_cat[c][n].macro() for n in TYPED_METRICS} for c in categories},
+        by_category={c: {n: per_cat[c][n].micro() for n in CATEGORY_METRICS} for c in categories},
+        by_category_macro={c: {n: per_cat[c][n].macro() for n in CATEGORY_METRICS} for c in categories},
         by_subtype={s: {n: Accumulator([per_sub[s][n]]).micro() for n in TYPED_METRICS}
                     for s in _scheme_order(per_sub, list(schema.SUBTYPE_TO_PARENT))},
         leak=leak,

@@ -15,7 +15,8 @@ from .analysis import ERROR_CLASSES
 
 #: (block title, [(row label, metric name)]) in the official order.
 BLOCKS = (
-    ("Overall", [("Strict", "strict"), ("Relaxed", "relaxed"), ("Token", "token")]),
+    ("Overall", [("Strict", "strict"), ("Relaxed", "relaxed"), ("Token", "token"),
+                 ("Strict, parent only", "parent_strict")]),
     ("HIPAA", [("Token", "hipaa_token"), ("Strict", "hipaa_strict"), ("Relaxed", "hipaa_relaxed")]),
     ("Binary", [("Token", "binary_token"), ("Strict", "binary_strict"),
                 ("HIPAA token", "binary_hipaa_token"), ("HIPAA strict", "binary_hipaa_strict")]),
@@ -50,7 +51,7 @@ def render(report, errors=None) -> str:
         out += [_row(label, report.micro[m], report.macro[m]) for label, m in rows]
     out += ["", "Per parent category", _HEAD]
     for cat in report.by_category:
-        for label, m in (("token", "token"), ("strict", "strict")):
+        for label, m in (("token", "token"), ("strict", "strict"), ("parent", "parent_strict")):
             out.append(_row(f"{cat} {label}", report.by_category[cat][m],
                             report.by_category_macro[cat][m]))
     out += ["", "Per subtype (micro; agree = gold items found)",
