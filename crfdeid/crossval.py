@@ -220,12 +220,15 @@ def render(result: dict) -> str:
                              for label, key in (("strict", "category_strict_f1"),
                                                 ("parent", "category_parent_strict_f1"))])]
     if result["thresholds"]:
-        rows = [[_thr(t["o_threshold"])] + _prf(t["binary_token"]) + _prf(t["strict"])
-                for t in result["thresholds"]]
-        rows.insert(0, ["as configured"] + _prf(pooled["binary_token"]) + _prf(pooled["strict"]))
+        def sweep_row(label, fig):
+            parent = fig.get("parent_strict")  # absent from results written before it existed
+            return ([label] + _prf(fig["binary_token"]) + _prf(fig["strict"])
+                    + [f"{parent['f1']:.3f}" if parent else ""])
+        rows = [sweep_row(_thr(t["o_threshold"]), t) for t in result["thresholds"]]
+        rows.insert(0, sweep_row("as configured", pooled))
         parts += ["", "Recall-oriented decoding (pooled): token is PHI when P(O) < threshold", "",
                   markdown_table(["o_threshold", "bin-token P", "bin-token R", "bin-token F1",
-                                  "strict P", "strict R", "strict F1"], rows)]
+                                  "strict P", "strict R", "strict F1", "parent strict F1"], rows)]
     return "\n".join(parts) + "\n"
 
 

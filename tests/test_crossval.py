@@ -99,6 +99,12 @@ def test_cli_writes_json_table_and_predictions_without_leaking_phi(config_file, 
     assert data["folds"] == 2 and len(data["per_fold"]) == 2 and data["seed"] == 3
     assert data["thresholds"][0]["o_threshold"] == 0.9
     assert 0 <= data["pooled"]["binary_token"]["recall"] <= 1
+    # parent-category strict: pooled, per category and in the sweep
+    pooled = data["pooled"]
+    assert all(pooled["parent_strict"][k] <= pooled["strict"][k] for k in ("fp", "fn"))
+    assert set(pooled["category_parent_strict_f1"]) == set(pooled["category_strict_f1"])
+    assert "| parent_strict |" in printed.out and "parent strict F1" in printed.out
+    assert data["thresholds"][0]["parent_strict"]["f1"] >= 0
     assert (out / "crossval.md").read_text().startswith("Per fold")
     assert len(list((out / "predictions").iterdir())) == 16
 
