@@ -161,8 +161,10 @@ def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False) -> list[
 
 def _row(r: dict, cats) -> list:
     f1 = r["category_strict_f1"]
+    parent = r.get("parent_strict")  # absent from results written before it existed
     return ([r["run"]] + [f"{r[m][k]:.3f}" for m in ("binary_token", "strict")
                           for k in ("precision", "recall", "f1")]
+            + [f"{parent['f1']:.3f}" if parent else ""]
             + [f"{f1[c]:.3f}" if c in f1 else "" for c in cats])
 
 
@@ -174,7 +176,7 @@ def _categories(results) -> list[str]:
 
 def _header(results) -> list[str]:
     return (["run", "bin-token P", "bin-token R", "bin-token F1", "strict P", "strict R",
-             "strict F1"] + [f"{c} F1" for c in _categories(results)])
+             "strict F1", "parent strict F1"] + [f"{c} F1" for c in _categories(results)])
 
 
 def to_markdown(results, ablation: dict) -> str:
@@ -197,13 +199,12 @@ def to_csv(results) -> str:
     cats = _categories(results)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["run", "seconds"] + [f"{m}_{k}" for m in ("binary_token", "strict", "relaxed",
-                                                            "token")
-                                     for k in ("precision", "recall", "f1")]
+    metrics = ("binary_token", "strict", "relaxed", "token", "parent_strict")
+    w.writerow(["run", "seconds"] + [f"{m}_{k}" for m in metrics for k in ("precision", "recall", "f1")]
                + [f"strict_f1_{c}" for c in cats])
     for r in results:
         w.writerow([r["run"], r["seconds"]]
-                   + [round(r[m][k], 4) for m in ("binary_token", "strict", "relaxed", "token")
+                   + [round(r[m][k], 4) if m in r else "" for m in metrics
                       for k in ("precision", "recall", "f1")]
                    + [round(r["category_strict_f1"][c], 4) if c in r["category_strict_f1"]
                       else "" for c in cats])

@@ -48,8 +48,10 @@ def test_ablation_writes_table_csv_and_plot(base, tmp_path, capsys):
     assert [r["run"] for r in rows] == ["lexical", "full"]  # file order kept
     assert all(0 <= float(r["binary_token_f1"]) <= 1 for r in rows)
     assert float(rows[1]["binary_token_recall"]) > 0.5
+    assert all(0 <= float(r["parent_strict_f1"]) <= 1 for r in rows)
     table = (out / "results.md").read_text()
     assert "| run | bin-token P |" in table and "| full |" in table and "2-fold" in table
+    assert "parent strict F1" in table
     assert (out / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "| lexical |" in capsys.readouterr().out
 
