@@ -49,7 +49,7 @@ from .crfweights import read_weights
 from .errors import CrfdeidError, ModelError
 from .features import Featurizer
 from .numpy_tagger import BATCH_CHARS, NumpyTagger, best_phi, gc_paused
-from .second_pass import cross_fitted_p_phi, first_pass_config, pass_attributes
+from .second_pass import cross_fitted_p_phi, first_pass_config, pass_attributes, with_attributes
 from .segment import segments
 from .tokenize import Token, tokenize
 
@@ -169,7 +169,7 @@ def _train(docs, cfg: dict, progress: bool, extra=None, first=None) -> "Model":
         toks = tokens_for(doc.text, split)
         feats = featurizer.featurize(doc.text, toks)
         if extra is not None:
-            feats = [f + list(e) for f, e in zip(feats, extra[k])]
+            feats = with_attributes(feats, extra[k])
         enc = encode(toks, doc.spans)
         problems.update(p.reason for p in enc.problems)
         for a, b in segments(doc.text, toks, max_len):
@@ -370,10 +370,7 @@ class Model:
             return (item[1], *self._numpy_run([item], o_threshold, want_marginals)[0])
         text = doc.text
         toks = tokens_for(text, self._split)
-        feats = self.featurizer.featurize(text, toks)
-        if self.first is not None:
-            extra = pass_attributes(toks, self.first.p_phi([text])[0])
-            feats = [f + list(e) for f, e in zip(feats, extra)]
+        feats = self.features(text, toks)
         tagger = self._tagger
         labels: list = []
         p_out: list = []
@@ -399,6 +396,13 @@ class Model:
                 labels.append(lab)
                 prev = lab
         return toks, labels, p_out, margs
+
+    def features(self, text: str, toks) -> list[list[str]]:
+        """The attribute lists CRFsuite tags ``toks`` with (a second pass: with the first's P(PHI))."""
+        feats = self.featurizer.featurize(text, toks)
+        if self.first is not None:
+            feats = with_attributes(feats, pass_attributes(toks, self.first.p_phi([text])[0]))
+        return feats
 
     def _numpy_run(self, items, o_threshold, want_marginals=False) -> list:
         """:meth:`NumpyTagger.run` on ``items``, after the first pass of a second-pass model."""

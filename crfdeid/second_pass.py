@@ -88,6 +88,11 @@ def pass_attributes(tokens, p_phi) -> list[tuple]:
     return out
 
 
+def with_attributes(feats: list, extra: list) -> list:
+    """Each token's attribute list followed by its :func:`pass_attributes` (CRFsuite item format)."""
+    return [f + list(e) for f, e in zip(feats, extra)]
+
+
 def first_pass_config(cfg: dict) -> dict:
     """The config of the first pass: the same, without the second pass."""
     first = copy.deepcopy(cfg)

@@ -188,7 +188,6 @@ def crfsuite_only(model, spec: str) -> dict:
     """
     from ..io import read
     from ..model import tokens_for
-    from ..second_pass import pass_attributes
     from ..segment import segments
     split = model.config["tokenizer"]["split_glued"]
     max_len = model.config["segment"]["max_len"]
@@ -197,12 +196,10 @@ def crfsuite_only(model, spec: str) -> dict:
     t0 = time.perf_counter()
     for doc in read(spec):
         toks = tokens_for(doc.text, split)
-        feats = model.featurizer.featurize(doc.text, toks)
+        feats = model.features(doc.text, toks)
         if first is not None:
-            ffeats = first.featurizer.featurize(doc.text, toks)
+            ffeats = first.features(doc.text, toks)
             first_seqs.extend(pycrfsuite.ItemSequence(ffeats[a:b]) for a, b in segments(doc.text, toks, max_len))
-            extra = pass_attributes(toks, first.p_phi([doc.text])[0])
-            feats = [f + list(e) for f, e in zip(feats, extra)]
         n_tokens += len(toks)
         seqs.extend(pycrfsuite.ItemSequence(feats[a:b]) for a, b in segments(doc.text, toks, max_len))
     prep = time.perf_counter() - t0
