@@ -161,7 +161,8 @@ class NumpyTagger:
     def _marginals_of(self, scores, bounds, tokens) -> np.ndarray:
         """Marginals of the segments holding ``tokens`` (sorted indices); NaN elsewhere."""
         b = np.asarray(bounds, dtype=np.intp)
-        seg = np.unique(np.searchsorted(b[:, 1], tokens, side="right"))
+        seg = np.searchsorted(b[:, 1], tokens, side="right")  # sorted, as ``tokens`` is
+        seg = seg[np.flatnonzero(np.diff(seg, prepend=-1))]  # distinct (np.unique would import numpy.ma)
         lens = b[seg, 1] - b[seg, 0]
         rows = np.repeat(b[seg, 0] - np.cumsum(lens) + lens, lens) + np.arange(lens.sum())
         sub = np.cumsum(lens)

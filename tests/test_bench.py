@@ -134,6 +134,9 @@ def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     assert all(r["peak_rss_mb"] > 0 for r in res["memory"].values())
     assert "tokens/s" in table and "target tag_tokens_per_s" in table
     assert table == format_table(res) + "\n"
+    assert table.count("ratio end to end / CRFsuite") == 1  # Viterbi: the baseline is set+tag, said once
+    crf.update(baseline="set+tag+marginals")
+    assert format_table(res).count("ratio end to end / CRFsuite") == 2
 
 
 def test_no_train_without_model_is_an_error(capsys):
