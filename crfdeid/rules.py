@@ -21,7 +21,7 @@ from functools import lru_cache
 import regex
 
 from .document import Span, make_span
-from .features.pattern import MONTH, ascii_lower, cannot_match
+from .features.pattern import MONTH, ascii_lower
 
 # A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
 _CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
@@ -47,6 +47,10 @@ _NAME_WORD = r"(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+"
 _NOT_ANY = (r"(?!(?i:this|that|our|your|his|her|their|same|other|outside|another|any|local|community"
             r"|leave|left|a|an|home|osh|referring|previous|prior|new|old|each|every|one)\b)")
 
+# What cannot follow a year: more of a number (not a full stop ending a sentence), a unit.
+_NOT_A_YEAR = (r"[\w/%:'-]|\.\d|[ \t]*(?i:mg|mcg|cc|ml|%|mm|cm|min|hr|hour|day|yr|y/o|year|units?|meq|kcal"
+               r"|x\b|/)")
+
 #: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
 RULES = {
     "ssn": ("SSN", regex.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
@@ -57,8 +61,9 @@ RULES = {
     "phone": ("PHONE", regex.compile(
         r"(?<![\w/-])(?:\(\d{3}\)\s?|\d{3}([-./]))\d{3}(?(1)\1|[-.])\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w/-])",
         regex.I)),
-    # A pager number is a phone number in clinical notes ("Pager #40917").
-    "pager": ("PHONE", regex.compile(r"(?<=\b(?:[Pp]ager|PAGER|[Bb]eeper|BEEPER)[ \t]*[:#]?[ \t]*#?)\d{3,7}(?!\w)")),
+    # A pager number is a phone number in clinical notes ("Pager #40917", "beeper number 40917").
+    "pager": ("PHONE", regex.compile(
+        r"(?<=\b(?:[Pp]ager|PAGER|[Bb]eeper|BEEPER)[ \t]*(?:(?i:number|num|no\.?)[ \t]*)?[:#]?[ \t]*#?)\d{3,7}(?!\w)")),
     # The look-ahead changes no match: it lets the regex module skip to digits (7x faster).
     "date_numeric": ("DATE", regex.compile(
         r"(?=\d)(?<![\w/.-])(?:(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:19|20)?\d\d"
@@ -66,6 +71,8 @@ RULES = {
     # A capitalised word right after a title: on the PhysioNet dev notes 190 of
     # 191 "Dr. X" matches and 22 of 24 "Mr./Mrs. X" matches are gold PHI.
     "title_doctor": ("DOCTOR", _after(r"\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2}", _CAP)),
+    # A title, an initial and a name: "PRONOUNCED BY DR. L. VARGA" (the name).
+    "title_doctor_initial": ("DOCTOR", _after(r"\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2}[A-Z]\.[ \t]{0,2}", _CAP)),
     "title_person": ("PATIENT", _after(r"\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2}", _CAP)),
     # A first name after a relative ("dtr marisol", "HUSBAND, Bob"): a relative's name.
     "relative_name": ("PATIENT", _after(
@@ -81,7 +88,7 @@ RULES = {
         r"|sister|brother|mother|father|niece|nephew|friend|hcp|proxy)\)")),
     # A census first name and a non-plain word after a nurse or social worker: "IV NURSE ANN ZELNIK".
     "nurse_name": ("DOCTOR", _after(
-        r"\b(?i:nurse|rn|sw|social[ \t]+worker|case[ \t]+manager|chaplain)[ \t]+",
+        r"\b(?i:nurse|rn|sw|social[ \t]+worker|case[ \t]*(?:manager|worker)|chaplain|contact[ \t]+person)[ \t]+",
         r"[A-Za-z][a-z]+(?:[ \t]+[A-Za-z][a-z'-]+)?(?![\w'-])|[A-Z]+(?:[ \t]+[A-Z][A-Z'-]+)?(?![\w'-])")),
     # A signature line: a name, then a credential at the end of the line ("Dan A. Forman, RRT").
     "signature": ("DOCTOR", regex.compile(
@@ -137,8 +144,9 @@ RULES = {
     # This rule and the next test their prefix behind a digit: several times faster.
     "year_after_event": ("DATE", regex.compile(
         r"(?=\d)(?<=(?<![\w/-])(?:CABG|MI|CVA|PTCA|PCI|AVR|MVR|TIA|AAA|CEA)(?:[ \t]+(?i:in))?[ \t]{1,2})"
-        r"(?P<phi>(?:19|20)\d\d|\d\d)'?"
-        r"(?![\w/.%:'-]|[ \t]*(?i:mg|cc|ml|%|mm|cm|min|hr|hour|day|yr|y/o|year|x\b|/))")),
+        rf"(?P<phi>(?:19|20)\d\d|\d\d)'?(?!{_NOT_A_YEAR})")),
+    # A four-digit year after "in" or "since": "IN 1993 PT S/P", "since 2006" (not "in 1500 cc").
+    "year_after_in": ("DATE", regex.compile(rf"(?=\d)(?<=\b(?i:in|since)[ \t]{{1,2}})(?:19|20)\d\d(?!{_NOT_A_YEAR})")),
     # A month/day after "on", "from", "extubated"...: "extubated 11/6" (not "on 5/5" or "on 10/5
     # PSV", "1/2 NS", "12/5, 40%": vent settings and fractions).
     "date_numeric_day": ("DATE", regex.compile(
@@ -190,7 +198,7 @@ KEYWORDS = {
     "relative": _RELATIVES.replace("|", " ") + " hcp proxy",
     "credential": "rn r.n. rrt sn lpn bsn ccrn pa-c", "st": "st", "saint": "saint",
     "hospital": "hosp hospital medical campus regional memorial", "university": "university u",
-    "pager": "pager beeper", "aware": "aware", "nurse": "nurse sw social case chaplain", "holy": "holy sacred",
+    "pager": "pager beeper", "aware": "aware", "nurse": "nurse sw social case caseworker chaplain contact", "holy": "holy sacred",
     "event": "cabg mi cva ptca pci avr mvr tia aaa cea",
     "street": "street ave avenue rd road drive ln lane blvd boulevard ct court pl place terrace circle hwy "
               "highway pkwy parkway",
@@ -248,6 +256,7 @@ ANCHORS = {
     "hospital_word": (("hospital",), "line"), "holy_sacred": (("holy",), "line"),
     "year_after_event": (("event",), "line"),
     "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
+    "title_doctor_initial": (("dr",), "line"),
 }
 
 
@@ -325,25 +334,25 @@ _WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 def find(text: str, rules=None) -> list[Span]:
     """Spans the rules find in ``text``, sorted, without overlaps (earlier rules win)."""
     default = rules is None
-    rules = RULES if default else rules
     low = ascii_lower(text) if default else None
     keywords = _keyword_starts(low) if low is not None else None
     found: list[Span] = []
-    for name, (sub, rx) in rules.items():
-        if cannot_match(NEEDS.get(name), low):
+    for sub, rx, needs, anchor, check, group, wordwise in (_plan() if default else _plan_of(rules)):
+        if needs and low is not None and not any(s in low for s in needs):  # cannot_match
             continue
-        if keywords is not None and name in ANCHORS:
-            classes, mode = ANCHORS[name]
-            starts = sorted(p for c in classes for p in keywords.get(c, ()))
+        if anchor is not None and keywords is not None:
+            classes, mode = anchor
+            starts = [keywords[c] for c in classes if c in keywords]
             if not starts:
                 continue
+            starts = starts[0] if len(starts) == 1 else sorted(p for s in starts for p in s)
             hits = _anchored(rx, text, starts, mode)
         else:
             hits = rx.finditer(text)
-        check = _word_check(WORD_CHECKS.get(name))
-        group = "phi" if "phi" in rx.groupindex else 0
-        matches = [m for m in hits if check is None or check(m.group(group).split())]
-        if name in WORDWISE:
+        matches = [m for m in hits if check(m.group(group).split())] if check is not None else list(hits)
+        if not matches:
+            continue
+        if wordwise:
             spans = [make_span(m.start(group) + w.start(), m.start(group) + w.end(), sub)
                      for m in matches for w in _WORD.finditer(m.group(group))]
         else:
@@ -352,9 +361,25 @@ def find(text: str, rules=None) -> list[Span]:
     return found
 
 
+def _plan_of(rules: dict) -> list[tuple]:
+    """What :func:`find` needs of each rule, worked out once: ``(subtype, regex, needs, anchor,
+    word check, group, wordwise)``. A mapping passed to :func:`find` is never skipped or anchored."""
+    return [(sub, rx, None, None, _word_check(WORD_CHECKS.get(name)),
+             "phi" if "phi" in rx.groupindex else 0, name in WORDWISE)
+            for name, (sub, rx) in rules.items()]
+
+
+@lru_cache(maxsize=1)
+def _plan() -> list[tuple]:
+    """:func:`_plan_of` for :data:`RULES`, with their literals (:data:`NEEDS`) and key words (:data:`ANCHORS`)."""
+    return [(sub, rx, NEEDS.get(name), ANCHORS.get(name), *rest)
+            for name, (sub, rx, _, _, *rest) in zip(RULES, _plan_of(RULES))]
+
+
 def prepare() -> None:
     """Load the word lists the rules use (a model with rules does this at load)."""
     _name_words()
+    _plan()
     for kind in set(WORD_CHECKS.values()):
         _word_check(kind)
 

@@ -161,6 +161,27 @@ def test_title_rules(text, subtype, surface):
     assert [(s.subtype, text[s.start:s.end]) for s in spans] == [(subtype, surface)]
 
 
+@pytest.mark.parametrize("text, subtype, surfaces", [
+    ("PRONOUNCED BY DR. L. VARGA. FAMILY", "DOCTOR", ["VARGA"]),       # title, initial, name
+    ("reached at beeper number 40917 for", "PHONE", ["40917"]),
+    ("Pager #40917", "PHONE", ["40917"]),
+    ("MET W/ CASEWORKER ANN ZELNIK.", "DOCTOR", ["ANN", "ZELNIK"]),
+    ("CONTACT PERSON CAROL ZELNIK (617", "DOCTOR", ["CAROL", "ZELNIK"]),
+    ("AAA repair, MI 2092. no etoh", "DATE", ["2092"]),                 # a full stop ends the year
+    ("CVA 97' and", "DATE", ["97"]),
+    ("IN 2093 PT S/P DEBULKING", "DATE", ["2093"]),
+    ("a chest ache since 2096 but", "DATE", ["2096"]),
+])
+def test_rules_added_in_the_fourth_round(text, subtype, surfaces):
+    assert [(s.subtype, text[s.start:s.end]) for s in find(text)] == [(subtype, w) for w in surfaces]
+
+
+@pytest.mark.parametrize("text", ["MI 10.5 mm", "in 2000 cc", "in 2000ml", "since 2000/2100", "at 2030 pt",
+                                  "CVA 2.5", "infused in 1950 units", "case manager aware"])
+def test_years_and_names_of_the_fourth_round_need_their_context(text):
+    assert [s for s in find(text) if s.subtype in ("DATE", "DOCTOR")] == []
+
+
 @pytest.mark.parametrize("text", ["dr aware", "MS stable", "Dr. 5 mg"])
 def test_title_rules_need_a_capitalised_word(text):
     assert find(text) == []
@@ -247,7 +268,8 @@ _WORDS = ["Dr", "dr.", "DOCTOR", "Mr", "mrs", "MISS", "Pager", "BEEPER", "#", "@
           "Street", "Ave", "Drive", "19", "University", "U", "UNIVERSITY", "Sepember", "Sept", "JULY", "2nd", "x",
           "B.", "Bob", "marisol", "'95", "\"", "#", "dr5", "hosps",
           "MD", "rn", "AWARE", "Turak", "per", "carol", "kowalski", "irene", "Son", "Ed", '"', "(DAUGHTER)", "NURSE",
-          "from", "Holy", "sacred", "CABG", "MI", "in", "79", "1990s", "extubated", "11/6", "K", "Ms"]
+          "from", "Holy", "sacred", "CABG", "MI", "in", "79", "1990s", "extubated", "11/6", "K", "Ms",
+          "since", "2093.", "number", "CASEWORKER", "contact", "person", "L."]
 _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]), max_size=30).map("".join)
 
 
