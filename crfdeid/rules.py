@@ -21,7 +21,7 @@ from functools import lru_cache
 import regex
 
 from .document import Span, make_span
-from .features.pattern import MONTH, ascii_lower
+from .features.pattern import MONTH, ascii_lower, cannot_match
 
 # A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
 _CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
@@ -338,7 +338,7 @@ def find(text: str, rules=None) -> list[Span]:
     keywords = _keyword_starts(low) if low is not None else None
     found: list[Span] = []
     for sub, rx, needs, anchor, check, group, wordwise in (_plan() if default else _plan_of(rules)):
-        if needs and low is not None and not any(s in low for s in needs):  # cannot_match
+        if needs and cannot_match(needs, low):
             continue
         if anchor is not None and keywords is not None:
             classes, mode = anchor
@@ -371,7 +371,11 @@ def _plan_of(rules: dict) -> list[tuple]:
 
 @lru_cache(maxsize=1)
 def _plan() -> list[tuple]:
-    """:func:`_plan_of` for :data:`RULES`, with their literals (:data:`NEEDS`) and key words (:data:`ANCHORS`)."""
+    """:func:`_plan_of` for :data:`RULES`, with their literals (:data:`NEEDS`) and key words (:data:`ANCHORS`).
+
+    Made once (a model with rules makes it at load): code that changes :data:`RULES` must
+    call ``_plan.cache_clear()``, or pass its rules to :func:`find`.
+    """
     return [(sub, rx, NEEDS.get(name), ANCHORS.get(name), *rest)
             for name, (sub, rx, _, _, *rest) in zip(RULES, _plan_of(RULES))]
 
