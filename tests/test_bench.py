@@ -146,15 +146,8 @@ def test_no_train_without_model_is_an_error(capsys):
 
 def test_rules_find_script_runs_on_a_synthetic_corpus(capsys):
     import runpy
-    import sys
     from pathlib import Path
     script = Path(__file__).resolve().parent.parent / "bench" / "rules_find.py"
-    argv = sys.argv
-    sys.argv = [str(script), "--corpus", "synth:5,1", "--passes", "2"]
-    try:
-        with pytest.raises(SystemExit) as stop:
-            runpy.run_path(str(script), run_name="__main__")
-    finally:
-        sys.argv = argv
+    code = runpy.run_path(str(script))["main"](["--corpus", "synth:5,1", "--passes", "2"])
     out = capsys.readouterr().out
-    assert stop.value.code == 0 and "5 notes" in out and "2 passes" in out and "best" in out
+    assert code == 0 and "5 notes" in out and "2 passes" in out and "best" in out
