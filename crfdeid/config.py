@@ -9,7 +9,9 @@ A config is plain data (see ``configs/default.yaml``)::
     tokenizer: {split_glued: true}
     segment: {max_len: 200}
     crf: {algorithm: lbfgs, c1: 0.05, c2: 0.01, max_iterations: 150}
-    decoding: {o_threshold: null}   # P(O) below this -> PHI (recall-oriented)
+    decoding: {o_threshold: null,   # P(O) below this -> PHI (recall-oriented)
+               o_words_min_count: null}   # words seen >= N times in training, never in PHI,
+                                          # are not made PHI by that threshold
     rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
     second_pass: {enabled: false, folds: 3, seed: 7}   # stacked CRF (crfdeid.second_pass)
     seed: 13
@@ -42,7 +44,7 @@ DEFAULTS = {
     "tokenizer": {"split_glued": True},
     "segment": {"max_len": 200},
     "crf": {"algorithm": "lbfgs"},
-    "decoding": {"o_threshold": None},
+    "decoding": {"o_threshold": None, "o_words_min_count": None},
     "rules": {"enabled": False, "date_check": True},
     "second_pass": {"enabled": False, "folds": 3, "seed": 7},
     "seed": 0,
@@ -199,6 +201,9 @@ def _validate(cfg: dict, path) -> None:
     thr = cfg["decoding"]["o_threshold"]
     if thr is not None and (isinstance(thr, bool) or not isinstance(thr, (int, float)) or not 0 < thr <= 1):
         bad(f"decoding.o_threshold must be a probability in (0, 1] or null, not {thr!r}")
+    k = cfg["decoding"]["o_words_min_count"]
+    if k is not None and (not isinstance(k, int) or isinstance(k, bool) or k < 1):
+        bad(f"decoding.o_words_min_count must be an integer >= 1 or null, not {k!r}")
     for key in ("enabled", "date_check"):
         if not isinstance(cfg["rules"][key], bool):
             bad(f"rules.{key} must be true or false")

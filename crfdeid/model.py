@@ -165,6 +165,7 @@ def _train(docs, cfg: dict, progress: bool, extra=None, first=None) -> "Model":
     stats = Counter()
     problems = Counter()
     trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
+    o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
     for k, doc in enumerate(docs):
         toks = tokens_for(doc.text, split)
         feats = featurizer.featurize(doc.text, toks)
@@ -172,6 +173,8 @@ def _train(docs, cfg: dict, progress: bool, extra=None, first=None) -> "Model":
             feats = with_attributes(feats, extra[k])
         enc = encode(toks, doc.spans)
         problems.update(p.reason for p in enc.problems)
+        if o_words is not None:
+            o_words.add(toks, enc.labels)
         for a, b in segments(doc.text, toks, max_len):
             trainer.append(feats[a:b], enc.labels[a:b])
             stats["segments"] += 1
@@ -206,10 +209,33 @@ def _train(docs, cfg: dict, progress: bool, extra=None, first=None) -> "Model":
     info.update(problems=dict(problems),
                 active_features=(lp.last_iteration or {}).get("active_features"))
     # Timings stay out of the manifest so that a retrained model is bit-for-bit identical.
-    model = Model(crf_bytes, cfg, {"training": info, "gazetteers": _gazetteer_checksums(cfg)}, first=first)
+    manifest = {"training": info, "gazetteers": _gazetteer_checksums(cfg)}
+    if o_words is not None:
+        manifest["o_words"] = o_words.kept(cfg["decoding"]["o_words_min_count"])
+    model = Model(crf_bytes, cfg, manifest, first=first)
     model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
                        train_seconds=round(time.perf_counter() - t1, 2))
     return model
+
+
+class _OWords:
+    """Counts of the training notes' words (alphabetic, lower-cased), and those seen inside PHI."""
+
+    def __init__(self):
+        self.seen = Counter()
+        self.in_phi = set()
+
+    def add(self, toks, labels) -> None:
+        for tok, lab in zip(toks, labels):
+            if tok.text.isalpha():
+                w = tok.text.lower()
+                self.seen[w] += 1
+                if lab != OUTSIDE:
+                    self.in_phi.add(w)
+
+    def kept(self, min_count: int) -> list[str]:
+        """Words seen at least ``min_count`` times and never inside PHI, sorted."""
+        return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
 
 
 class Model:
@@ -232,6 +258,10 @@ class Model:
         self.manifest = {"format": FORMAT_VERSION, "crfdeid_version": __version__,
                          **(manifest or {}), "config": config, "feature_set": config["features"]}
         self.stats = dict(self.manifest.get("training", {}))
+        #: Words (lower-cased) that the O threshold does not make PHI: seen at least
+        #: ``decoding.o_words_min_count`` times in the training notes and never inside PHI.
+        #: Viterbi and the rules still may. Empty: off (assign ``frozenset()`` to turn it off).
+        self.o_words = frozenset(self.manifest.get("o_words") or ())
         self.featurizer = Featurizer(config["features"])
         self._tagger = pycrfsuite.Tagger()
         try:
@@ -390,7 +420,7 @@ class Model:
             for t in range(b - a):
                 po = tagger.marginal(OUTSIDE, t)
                 lab = y[t]
-                if lab == OUTSIDE and po < o_threshold:
+                if lab == OUTSIDE and po < o_threshold and toks[a + t].text.lower() not in self.o_words:
                     lab = best_phi(tagger.marginal, t, others, prev)
                 p_out.append(po)
                 labels.append(lab)
@@ -409,7 +439,7 @@ class Model:
         extra = None
         if self.first is not None:
             extra = [pass_attributes(toks, p) for (_, toks, _), p in zip(items, self.first._p_phi_of(items))]
-        return self._numpy.run(items, o_threshold, want_marginals, extra)
+        return self._numpy.run(items, o_threshold, want_marginals, extra, self.o_words)
 
     def _p_phi_of(self, items) -> list[list[float]]:
         # A threshold of 0 changes no label but gives every token's P(O).

@@ -105,7 +105,7 @@ class NumpyTagger:
         self._others = [lab for lab in self.labels if lab != OUTSIDE]
         self._column = {lab: j for j, lab in enumerate(self.labels)}
 
-    def run(self, items, o_threshold, want_marginals=False, extra=None) -> list[tuple]:
+    def run(self, items, o_threshold, want_marginals=False, extra=None, o_words=frozenset()) -> list[tuple]:
         """Labels of several documents at once.
 
         Parameters
@@ -118,6 +118,8 @@ class NumpyTagger:
         extra : list of list of tuple, optional
             More attributes of each token of each document (a second pass's), scored
             at the token only.
+        o_words : frozenset of str
+            Words (compared lower-cased) that the threshold does not make PHI.
 
         Returns
         -------
@@ -148,8 +150,9 @@ class NumpyTagger:
                 if probs is None:
                     probs = np.full(allscores.shape, np.nan)
                 probs[a:b] = p
-        return [self._finish(y[a:b], None if probs is None else probs[a:b], o_threshold, want_marginals)
-                for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+        return [self._finish(y[a:b], None if probs is None else probs[a:b], o_threshold, want_marginals,
+                             toks, o_words)
+                for (_, toks, _), a, b in zip(items, offsets[:-1].tolist(), offsets[1:].tolist())]
 
     def _extra_scores(self, keys) -> np.ndarray:
         """State scores of attribute tuples (one per token), each distinct tuple scored once."""
@@ -171,7 +174,7 @@ class NumpyTagger:
                                           np.column_stack([sub - lens, sub]))
         return probs
 
-    def _finish(self, y, probs, o_threshold, want_marginals):
+    def _finish(self, y, probs, o_threshold, want_marginals, toks, o_words):
         labels = [self.labels[i] for i in y.tolist()]
         out = self._outside
         if probs is None:
@@ -185,5 +188,6 @@ class NumpyTagger:
         prob = lambda lab, t: probs[t, column[lab]]  # noqa: E731 - best_phi's accessor
         low = np.flatnonzero(~phi & (probs[:, out] < o_threshold)).tolist() if out >= 0 else []
         for t in low:  # in token order: the label before t is already final
-            labels[t] = best_phi(prob, t, self._others, labels[t - 1] if t else OUTSIDE)
+            if not o_words or toks[t].text.lower() not in o_words:
+                labels[t] = best_phi(prob, t, self._others, labels[t - 1] if t else OUTSIDE)
         return labels, p_o, margs
