@@ -49,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--o-threshold", type=_o_threshold, metavar="P",
                    help="mark a token as PHI when P(O) < P; 'none': Viterbi labels only "
                         "(overrides the model's setting)")
+    p.add_argument("--no-o-words", action="store_true",
+                   help="let the threshold mark every word, also those the model saw in training "
+                        "only outside PHI (decoding.o_words_min_count)")
     p.add_argument("--group-by", metavar="FIELD",
                    help="surrogate output: document metadata field holding the patient key, so "
                         "a patient's notes share surrogates and date offset (default: the reader's "
@@ -60,10 +63,12 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _init_worker(model_path, backend="numpy"):
+def _init_worker(model_path, backend="numpy", o_words=True):
     global _MODEL
     from .model import Model
     _MODEL = Model.load(model_path, backend=backend)
+    if not o_words:
+        _MODEL.o_words = frozenset()
 
 
 def _result(doc, tagged):
@@ -164,6 +169,8 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     thr = {None: ..., "none": None}.get(args.o_threshold, args.o_threshold)
+    if args.no_o_words:
+        model.o_words = frozenset()
     errors: list = []
     done = failed = 0
     bar = None
@@ -188,7 +195,7 @@ def main(argv=None) -> int:
     if args.jobs > 1:
         import multiprocessing as mp
         pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
-            args.jobs, _init_worker, (model.path, args.backend))
+            args.jobs, _init_worker, (model.path, args.backend, not args.no_o_words))
         results = pool.imap(_tag_one, items, chunksize=8)
     else:  # in batches (the numpy backend labels several documents at once)
         results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))

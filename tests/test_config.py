@@ -47,6 +47,8 @@ def test_window_override_reaches_the_feature_set():
     ({"crf": {"c3": 1}}, "allowed: algorithm, feature.minfreq"),
     ({"crf": {"algorithm": "svm"}}, "known: lbfgs"),
     ({"decoding": {"o_threshold": 1.5}}, "o_threshold"),
+    ({"decoding": {"o_words_min_count": 0}}, "o_words_min_count must be an integer >= 1"),
+    ({"decoding": {"o_words_min_count": True}}, "o_words_min_count"),
     ({"rules": {"enable": True}}, "allowed: enabled"),
     ({"rules": {"date_check": "yes"}}, "rules.date_check must be true or false"),
     ({"features": "features/nope.yaml"}, "nope.yaml"),

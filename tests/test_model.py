@@ -136,3 +136,57 @@ def test_loading_a_model_with_rules_loads_their_word_lists():
     Model.load()  # the default model has rules on
     assert rules._name_words.cache_info().currsize == 1
     assert rules._word_check.cache_info().currsize == len(set(rules.WORD_CHECKS.values()))
+
+
+def _o_words_model(train_docs, min_count=2):
+    from crfdeid.config import load_config
+    cfg = load_config(SMALL)
+    cfg["decoding"]["o_words_min_count"] = min_count
+    return train_model(train_docs, cfg)
+
+
+def test_o_words_are_training_words_never_inside_phi(train_docs):
+    from crfdeid.bio import encode
+    from crfdeid.model import tokens_for
+    from collections import Counter
+    m = _o_words_model(train_docs)
+    seen, in_phi = Counter(), set()
+    for d in train_docs:
+        toks = tokens_for(d.text, True)
+        for tok, lab in zip(toks, encode(toks, d.spans).labels):
+            seen[tok.text.lower()] += 1
+            if lab != OUTSIDE:
+                in_phi.add(tok.text.lower())
+    assert m.o_words  # the synthetic notes have plenty of plain words
+    assert all(w.isalpha() and w == w.lower() for w in m.o_words)
+    assert all(seen[w] >= 2 and w not in in_phi for w in m.o_words)
+    expected = {w for w, c in seen.items() if w.isalpha() and c >= 2 and w not in in_phi}
+    assert m.o_words == expected
+    assert not _o_words_model(train_docs, 10 ** 9).o_words
+    assert m.manifest["o_words"] == sorted(m.o_words)  # stored in the file, sorted
+    assert not train_model(train_docs, SMALL).o_words  # off unless configured
+
+
+def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_path):
+    m = Model.load(_o_words_model(train_docs).save(tmp_path / "ow.model"))
+    crf = Model.load(tmp_path / "ow.model", backend="crfsuite")
+    assert m.o_words == crf.o_words and m.o_words
+    from crfdeid.model import tokens_for
+    vetoed = flipped = 0
+    for d in test_docs:
+        viterbi = {(s.start, s.end) for s in m.tag(d, o_threshold=None).spans}
+        kept = m.tag(d, o_threshold=1.0)
+        assert kept.spans == crf.tag(d, o_threshold=1.0).spans  # both backends agree
+        covered = {k for s in kept.spans for k in range(s.start, s.end)}
+        for tok in tokens_for(d.text, True):
+            if tok.text.lower() in m.o_words and tok.start in covered:
+                # only Viterbi put it there (a span that also covers other tokens)
+                assert any(a <= tok.start < b for a, b in viterbi)
+            vetoed += tok.text.lower() in m.o_words and tok.start not in covered
+    off = Model.load(tmp_path / "ow.model")
+    off.o_words = frozenset()
+    for d in test_docs:
+        eager = off.tag(d, o_threshold=1.0)
+        flipped += sum(1 for tok in tokens_for(d.text, True) if tok.text.lower() in m.o_words
+                       and any(s.start <= tok.start < s.end for s in eager.spans))
+    assert vetoed > 0 and flipped > 0  # the threshold would have taken them, the list kept them O

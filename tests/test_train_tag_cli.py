@@ -117,6 +117,23 @@ def test_o_threshold_none_gives_viterbi_on_a_threshold_model(tmp_path, capsys):
     assert runs[""] == runs["--o-threshold 0.9999"]
 
 
+def test_no_o_words_lets_the_threshold_mark_training_words(tmp_path, capsys):
+    out = tmp_path / "ow.model"
+    assert train.main(["--config", SMALL, "--set", "decoding.o_threshold=1.0", "--set",
+                       "decoding.o_words_min_count=2", "--output", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    src = tmp_path / "n.txt"
+    src.write_text(NOTE * 3)
+    runs = {}
+    for opt in ([], ["--no-o-words"], ["--no-o-words", "--jobs", "2"], ["--jobs", "2"]):
+        assert tag.main(["--model", str(out), "--quiet", *opt, str(src)]) == 0
+        runs[" ".join(opt)] = json.loads(capsys.readouterr().out)["spans"]
+    text = NOTE * 3
+    marked = lambda spans: {text[s["start"]:s["end"]].lower() for s in spans}  # noqa: E731
+    assert "seen" in marked(runs["--no-o-words"]) and "seen" not in marked(runs[""])
+    assert runs["--no-o-words --jobs 2"] == runs["--no-o-words"] and runs["--jobs 2"] == runs[""]
+
+
 @pytest.mark.parametrize("argv, code", [
     (["--model", "/nonexistent/model"], 2),
     (["--jobs", "0"], 2),
