@@ -118,6 +118,8 @@ def test_physionet_ablation_is_the_greedy_sequence():
     assert runs["full, no glued split"]["tokenizer"]["split_glued"] is False
     assert runs["full + rules"]["rules"]["enabled"] is True
     assert runs["+context (full)"]["rules"]["enabled"] is False
+    # the o-words list only where a run asks for it (the other rows stay reproducible)
+    assert [k for k, cfg in runs.items() if cfg["decoding"]["o_words_min_count"]] == ["full + rules + o-words"]
 
 
 def test_shipped_synthetic_ablation_runs_in_seconds(tmp_path):

@@ -125,6 +125,10 @@ def test_default_model_loads_and_tags():
     m = Model.load()
     assert DEFAULT_MODEL.stat().st_size < 10_000_000
     assert not m.config["train"][0].startswith("physionet")
+    from crfdeid.config import load_config
+    shipped = load_config(ROOT / "configs" / "default.yaml")
+    assert m.config["decoding"] == shipped["decoding"] and m.config["crf"] == shipped["crf"]  # `make train` was run
+    assert bool(m.o_words) == bool(shipped["decoding"]["o_words_min_count"])
     t = m.tag(Document("d", "Seen by Dr. Ann Lee on 03/14/2098 at Boston General Hospital."))
     assert {s.category for s in t.spans} >= {"DATE", "NAME"}
 
