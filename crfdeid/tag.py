@@ -64,11 +64,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _init_worker(model_path, backend="numpy", o_words=True):
+    """Load the model in a spawned worker; a forked one has the parent's (:func:`_share`)."""
     global _MODEL
+    if _MODEL is not None:
+        return
     from .model import Model
     _MODEL = Model.load(model_path, backend=backend)
     if not o_words:
         _MODEL.o_words = frozenset()
+
+
+def _share(model) -> None:
+    """Make ``model`` the one forked workers tag with (no second load in each)."""
+    global _MODEL
+    _MODEL = model
 
 
 def _result(doc, tagged):
@@ -80,9 +89,24 @@ def _result(doc, tagged):
     return doc.doc_id, tagged, None
 
 
-def _tag_one(item):
-    doc, thr = item
-    return _result(*next(_MODEL.tag_each([doc], thr)))
+def _tag_batch(item):
+    """A worker's task: a batch of documents, tagged together (the numpy backend labels
+    a batch at once), one result per document."""
+    docs, thr = item
+    return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
+
+
+def _batches(docs, chars: int):
+    """Lists of consecutive documents of about ``chars`` characters (streamed)."""
+    batch, size = [], 0
+    for doc in docs:
+        batch.append(doc)
+        size += len(doc.text)
+        if size >= chars:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
 def _documents(specs, fmt, errors, group_by=None):
@@ -190,13 +214,18 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     docs = _documents(args.inputs or ["-"], args.input_format, errors, args.group_by)
-    items = ((d, thr) for d in docs)
     pool = None
-    if args.jobs > 1:
+    if args.jobs > 1:  # batches of documents to workers, results back in input order
         import multiprocessing as mp
-        pool = mp.get_context("spawn" if sys.platform == "win32" else "fork").Pool(
-            args.jobs, _init_worker, (model.path, args.backend, not args.no_o_words))
-        results = pool.imap(_tag_one, items, chunksize=8)
+        from itertools import chain
+        from .numpy_tagger import BATCH_CHARS
+        method = "spawn" if sys.platform == "win32" else "fork"
+        if method == "fork":
+            _share(model)
+        pool = mp.get_context(method).Pool(args.jobs, _init_worker,
+                                           (model.path, args.backend, not args.no_o_words))
+        tasks = ((batch, thr) for batch in _batches(docs, BATCH_CHARS))
+        results = chain.from_iterable(pool.imap(_tag_batch, tasks))
     else:  # in batches (the numpy backend labels several documents at once)
         results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
     seen_errors = 0

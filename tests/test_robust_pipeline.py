@@ -154,8 +154,9 @@ def test_control_characters_are_text_not_a_crash(model_path, tmp_path):
     assert len((out / "ctrl.txt").read_bytes()) == len(data)  # masking keeps every offset
 
 
-@pytest.mark.parametrize("fmt", DEID)
-def test_failure_while_tagging_fails_closed(fmt, model_path, tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("fmt, jobs", [(fmt, "1") for fmt in DEID] + [("redacted", "2")])
+def test_failure_while_tagging_fails_closed(fmt, jobs, model_path, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("crfdeid.numpy_tagger.BATCH_CHARS", len(NOTE))  # --jobs 2: a batch per note
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
     for name in ("a", "boom", "c"):
@@ -167,8 +168,8 @@ def test_failure_while_tagging_fails_closed(fmt, model_path, tmp_path, capsys, m
             raise ValueError(f"internal error near {SECRET}")
         return real(self, doc, *args)
 
-    monkeypatch.setattr(Model, "_tagged", flaky)
-    rc = _tag(model_path, src, out, fmt, input_format="text", extra=["--quiet"])
+    monkeypatch.setattr(Model, "_tagged", flaky)  # forked workers inherit the patch
+    rc = _tag(model_path, src, out, fmt, input_format="text", extra=["--quiet", "--jobs", jobs])
     cap = capsys.readouterr()
     assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["a.txt", "c.txt"]
     assert "'boom'" in cap.err and "ValueError" in cap.err and "2 document(s), 1 failed" in cap.err

@@ -87,6 +87,32 @@ def test_options_give_the_same_output(model_path, tmp_path, option, values):
     assert outs[0] == outs[1] and outs[0].count("\n") == 6 and '"spans": []' not in outs[0]
 
 
+@pytest.mark.parametrize("batch_chars", [1, 150, 10 ** 6])
+def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batch_chars):
+    # --jobs N hands workers batches of about BATCH_CHARS characters; the output keeps the
+    # input order whatever the batches (one note each, a few, all in one).
+    monkeypatch.setattr("crfdeid.numpy_tagger.BATCH_CHARS", batch_chars)
+    src = tmp_path / "in"
+    src.mkdir()
+    for i in range(9):
+        (src / f"n{i}.txt").write_text(NOTE.replace("Lee", f"Lee{i}") * (1 + i % 3))
+    outs = []
+    for jobs in ("1", "2"):
+        assert tag.main(["--model", str(model_path), "--output-format", "jsonl", "--jobs", jobs,
+                         "--output-dir", str(tmp_path / jobs), str(src), "--quiet"]) == 0
+        outs.append((tmp_path / jobs / "tagged.jsonl").read_text())
+    assert outs[0] == outs[1]
+    assert [json.loads(line)["id"] for line in outs[1].splitlines()] == [f"n{i}" for i in range(9)]
+
+
+def test_batches_of_documents():
+    from crfdeid.document import Document
+    docs = [Document(str(i), "x" * n) for i, n in enumerate([5, 5, 20, 1, 1, 1])]
+    got = [[d.doc_id for d in b] for b in tag._batches(docs, 10)]
+    assert got == [["0", "1"], ["2"], ["3", "4", "5"]]
+    assert list(tag._batches([], 10)) == []
+
+
 def test_o_threshold_option_adds_spans(model_path, tmp_path, capsys):
     src = tmp_path / "n.txt"
     src.write_text(NOTE * 3)
