@@ -218,6 +218,23 @@ def _train(docs, cfg: dict, progress: bool, extra=None, first=None) -> "Model":
     return model
 
 
+def batches(docs: Iterable[Document], chars: int) -> Iterator[list[Document]]:
+    """Lists of consecutive documents of about ``chars`` characters each (streamed).
+
+    >>> [[d.doc_id for d in b] for b in batches([Document(str(n), "x" * n) for n in (5, 5, 20, 1)], 10)]
+    [['5', '5'], ['20'], ['1']]
+    """
+    batch, size = [], 0
+    for doc in docs:
+        batch.append(doc)
+        size += len(doc.text)
+        if size >= chars:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
 class _OWords:
     """Counts of the training notes' words (alphabetic, lower-cased), and those seen inside PHI."""
 
@@ -523,14 +540,8 @@ class Model:
                 except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
                     yield doc, exc
             return
-        batch, size = [], 0
-        for doc in docs:
-            batch.append(doc)
-            size += len(doc.text)
-            if size >= batch_chars:
-                yield from self._tag_batch(batch, o_threshold)
-                batch, size = [], 0
-        yield from self._tag_batch(batch, o_threshold)
+        for batch in batches(docs, batch_chars):
+            yield from self._tag_batch(batch, o_threshold)
 
     def _tag_long(self, doc, o_threshold) -> Document:
         """A note longer than :data:`LONG_NOTE_CHARS` tagged a piece at a time (memory stays

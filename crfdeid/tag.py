@@ -96,19 +96,6 @@ def _tag_batch(item):
     return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
 
 
-def _batches(docs, chars: int):
-    """Lists of consecutive documents of about ``chars`` characters (streamed)."""
-    batch, size = [], 0
-    for doc in docs:
-        batch.append(doc)
-        size += len(doc.text)
-        if size >= chars:
-            yield batch
-            batch, size = [], 0
-    if batch:
-        yield batch
-
-
 def _documents(specs, fmt, errors, group_by=None):
     from .io import read
     for spec in specs:
@@ -218,13 +205,14 @@ def main(argv=None) -> int:
     if args.jobs > 1:  # batches of documents to workers, results back in input order
         import multiprocessing as mp
         from itertools import chain
+        from .model import batches
         from .numpy_tagger import BATCH_CHARS
         method = "spawn" if sys.platform == "win32" else "fork"
         if method == "fork":
             _share(model)
         pool = mp.get_context(method).Pool(args.jobs, _init_worker,
                                            (model.path, args.backend, not args.no_o_words))
-        tasks = ((batch, thr) for batch in _batches(docs, BATCH_CHARS))
+        tasks = ((batch, thr) for batch in batches(docs, BATCH_CHARS))
         results = chain.from_iterable(pool.imap(_tag_batch, tasks))
     else:  # in batches (the numpy backend labels several documents at once)
         results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
@@ -257,6 +245,7 @@ def main(argv=None) -> int:
     if pool is not None:
         pool.close()
         pool.join()
+        _share(None)
     if bar is not None:
         bar.close()
     if not args.quiet or failed:

@@ -107,10 +107,11 @@ def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batc
 
 def test_batches_of_documents():
     from crfdeid.document import Document
+    from crfdeid.model import batches
     docs = [Document(str(i), "x" * n) for i, n in enumerate([5, 5, 20, 1, 1, 1])]
-    got = [[d.doc_id for d in b] for b in tag._batches(docs, 10)]
+    got = [[d.doc_id for d in b] for b in batches(iter(docs), 10)]
     assert got == [["0", "1"], ["2"], ["3", "4", "5"]]
-    assert list(tag._batches([], 10)) == []
+    assert list(batches([], 10)) == []
 
 
 def test_o_threshold_option_adds_spans(model_path, tmp_path, capsys):
