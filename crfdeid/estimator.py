@@ -32,6 +32,9 @@ class CRFDeidentifier(BaseEstimator):
         ``feature.possible_states``); ``None`` keeps the config/CRFsuite default.
     o_threshold : float, optional
         Recall-oriented decoding threshold on P(O).
+    o_words_min_count : int, optional
+        Words seen at least this many times in the training documents and never inside
+        PHI are not made PHI by ``o_threshold`` (``decoding.o_words_min_count``).
     rules : bool, optional
         Enable the regex rule overlay.
     split_glued : bool, optional
@@ -40,7 +43,8 @@ class CRFDeidentifier(BaseEstimator):
 
     def __init__(self, config=None, features=None, window=None, algorithm=None, c1=None, c2=None,
                  max_iterations=None, min_freq=None, all_possible_transitions=None,
-                 all_possible_states=None, o_threshold=None, rules=None, split_glued=None):
+                 all_possible_states=None, o_threshold=None, o_words_min_count=None, rules=None,
+                 split_glued=None):
         self.config = config
         self.features = features
         self.window = window
@@ -52,6 +56,7 @@ class CRFDeidentifier(BaseEstimator):
         self.all_possible_transitions = all_possible_transitions
         self.all_possible_states = all_possible_states
         self.o_threshold = o_threshold
+        self.o_words_min_count = o_words_min_count
         self.rules = rules
         self.split_glued = split_glued
 
@@ -69,8 +74,10 @@ class CRFDeidentifier(BaseEstimator):
             over["features"] = self.features
         if self.window is not None:
             over["window"] = self.window
-        if self.o_threshold is not None:
-            over["decoding"] = {"o_threshold": self.o_threshold}
+        decoding = {k: v for k, v in {"o_threshold": self.o_threshold,
+                                      "o_words_min_count": self.o_words_min_count}.items() if v is not None}
+        if decoding:
+            over["decoding"] = decoding
         if self.rules is not None:
             over["rules"] = {"enabled": bool(self.rules)}
         if self.split_glued is not None:

@@ -32,6 +32,15 @@ def test_none_params_keep_config_values():
     assert cfg["crf"]["max_iterations"] == 3 and cfg["crf"]["feature.minfreq"] == 2
 
 
+def test_decoding_params_reach_the_config_and_the_model(docs):
+    cfg = CRFDeidentifier(config=SMALL, o_words_min_count=2).resolved_config()
+    assert cfg["decoding"] == {"o_threshold": None, "o_words_min_count": 2}
+    cfg = CRFDeidentifier(config=SMALL, o_threshold=0.9).resolved_config()
+    assert cfg["decoding"] == {"o_threshold": 0.9, "o_words_min_count": None}
+    est = CRFDeidentifier(config=SMALL, max_iterations=3, o_words_min_count=2).fit(docs)
+    assert est.model_.o_words and not CRFDeidentifier(config=SMALL, max_iterations=3).fit(docs).model_.o_words
+
+
 def test_predict_before_fit_raises(docs):
     with pytest.raises(NotFittedError):
         CRFDeidentifier().predict(docs)
