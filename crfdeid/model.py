@@ -305,11 +305,12 @@ class Model:
     # -- persistence ------------------------------------------------------------
     def __getstate__(self):
         return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
-                "backend": self.backend, "first": self.first}
+                "backend": self.backend, "first": self.first, "o_words": self.o_words}
 
     def __setstate__(self, state):
         self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
                       state.get("backend", "numpy"), state.get("first"))
+        self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
 
     def to_bytes(self) -> bytes:
         """The model file's content (a second-pass model's first pass follows its CRF)."""

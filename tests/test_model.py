@@ -196,3 +196,6 @@ def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_pa
         flipped += sum(1 for tok in tokens_for(d.text, True) if tok.text.lower() in m.o_words
                        and any(s.start <= tok.start < s.end for s in eager.spans))
     assert vetoed > 0 and flipped > 0  # the threshold would have taken them, the list kept them O
+    import pickle
+    assert pickle.loads(pickle.dumps(off)).o_words == frozenset()  # the setting survives pickling
+    assert pickle.loads(pickle.dumps(m)).o_words == m.o_words
