@@ -94,9 +94,14 @@ def with_attributes(feats: list, extra: list) -> list:
 
 
 def first_pass_config(cfg: dict) -> dict:
-    """The config of the first pass: the same, without the second pass."""
+    """The config of the first pass: the same, without the second pass.
+
+    The first pass is only asked for P(PHI), never thresholded, so it keeps no
+    ``o_words`` list (``decoding.o_words_min_count`` off).
+    """
     first = copy.deepcopy(cfg)
     first["second_pass"] = dict(first["second_pass"], enabled=False)
+    first["decoding"] = dict(first["decoding"], o_words_min_count=None)
     return first
 
 

@@ -141,11 +141,21 @@ def test_damaged_first_pass_is_refused(stacked, tmp_path, where):
         Model.load(path)
 
 
-def test_first_pass_config_only_turns_the_second_pass_off(cfg):
+def test_first_pass_config_only_turns_the_second_pass_and_the_o_words_off(cfg):
+    cfg = dict(cfg, decoding=dict(cfg["decoding"], o_words_min_count=2))
     first = first_pass_config(cfg)
     assert first["second_pass"]["enabled"] is False and cfg["second_pass"]["enabled"] is True
-    assert {k: v for k, v in first.items() if k != "second_pass"} == \
-        {k: v for k, v in cfg.items() if k != "second_pass"}
+    assert first["decoding"]["o_words_min_count"] is None and cfg["decoding"]["o_words_min_count"] == 2
+    assert dict(first["decoding"], o_words_min_count=2) == cfg["decoding"]
+    assert {k: v for k, v in first.items() if k not in ("second_pass", "decoding")} == \
+        {k: v for k, v in cfg.items() if k not in ("second_pass", "decoding")}
+
+
+def test_first_pass_of_a_second_pass_model_keeps_no_o_words(cfg, train_docs):
+    cfg = dict(cfg, decoding=dict(cfg["decoding"], o_words_min_count=1),
+               crf=dict(cfg["crf"], max_iterations=1))
+    model = train_model(train_docs, cfg)
+    assert model.o_words and not model.first.o_words
 
 
 @pytest.mark.parametrize("bad", [{"folds": 1}, {"enabled": "yes"}, {"seed": 1.5}, {"rounds": 2}])
