@@ -4,8 +4,14 @@ CONFIG ?= configs/default.yaml
 # The shipped model comes only from the default config; any other config trains into build/.
 MODEL ?= $(if $(filter configs/default.yaml,$(CONFIG)),crfdeid/data/default-model,build/$(basename $(notdir $(CONFIG))).model)
 SYNTH_DIR ?= build/synth
+# i2b2 2014 (not shipped: data-use agreement): the folder holding training-PHI-Gold-Set1,
+# training-PHI-Gold-Set2 and testing-PHI-Gold-fixed, and where `make i2b2` writes.
+I2B2 ?= data/i2b2-2014
+I2B2_OUT ?= build/i2b2-2014
+# Extra arguments for crfdeid.train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
+TRAIN_ARGS ?=
 
-.PHONY: install test train synth bench crossval ablate lint clean
+.PHONY: install test train synth bench crossval ablate i2b2 lint clean
 
 install:
 	$(PYTHON) -m pip install -e .[dev,plot,bench,gazetteers]
@@ -17,13 +23,22 @@ synth:
 	$(PYTHON) -m crfdeid.synth --docs 1000 --seed 13 --out $(SYNTH_DIR)
 
 train:
-	$(PYTHON) -m crfdeid.train --config $(CONFIG) --output $(MODEL)
+	$(PYTHON) -m crfdeid.train --config $(CONFIG) --output $(MODEL) $(TRAIN_ARGS)
 
 crossval:
 	$(PYTHON) -m crfdeid.crossval --config configs/physionet.yaml --folds 10
 
 ablate:
 	$(PYTHON) -m crfdeid.ablate configs/ablation/physionet.yaml
+
+# He et al. 2015 protocol: train on both training sets, tag the test set, official scores.
+i2b2:
+	$(PYTHON) -m crfdeid.train --config configs/i2b2-2014.yaml --output $(I2B2_OUT)/model \
+	    --train i2b2:$(I2B2)/training-PHI-Gold-Set1 --train i2b2:$(I2B2)/training-PHI-Gold-Set2 $(TRAIN_ARGS)
+	$(PYTHON) -m crfdeid.tag --model $(I2B2_OUT)/model --input-format i2b2 --output-format i2b2 \
+	    --output-dir $(I2B2_OUT)/predictions --quiet $(I2B2)/testing-PHI-Gold-fixed
+	$(PYTHON) -m crfdeid.evaluate --gold i2b2:$(I2B2)/testing-PHI-Gold-fixed \
+	    --pred i2b2:$(I2B2_OUT)/predictions --json $(I2B2_OUT)/scores.json --quiet
 
 bench:
 	$(PYTHON) -m crfdeid.bench --json build/bench.json
