@@ -31,7 +31,7 @@ from typing import Sequence
 from . import schema
 from .document import Document
 from .errors import ConfigError, CrfdeidError
-from .splits import WEIGHTS, kfold
+from .splits import WEIGHTS, kfold, subsample
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
 HEADLINE = (("binary token", "binary_token"), ("strict", "strict"))
@@ -121,7 +121,7 @@ def summarize(report) -> dict:
 
 def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed: int = 0,
                   by: str = "documents", thresholds: Sequence[float] = (), jobs: int = 1,
-                  progress: bool = False) -> dict:
+                  progress: bool = False, train_fraction: float = 1.0) -> dict:
     """Cross-validate ``config`` on ``docs`` with patient-grouped folds.
 
     Parameters
@@ -136,6 +136,10 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
         ``O``-marginal thresholds to sweep on the held-out folds.
     jobs : int
         Folds trained at the same time, each in its own process.
+    train_fraction : float
+        Train each fold on this patient-grouped share of its training notes
+        (:func:`crfdeid.splits.subsample`, seed ``seed + fold``): a learning
+        curve on the same held-out folds. 1 (default) trains on all of them.
 
     Returns
     -------
@@ -147,6 +151,9 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
     """
     docs = list(docs)
     splits = kfold(docs, folds, seed=seed, by=by)
+    if train_fraction != 1.0:
+        splits = [f._replace(train=subsample(docs, f.train, train_fraction, seed + f.index))
+                  for f in splits]
     tasks = [Task((f.index,), config, [docs[i] for i in f.train], [docs[i] for i in f.test],
                   tuple(thresholds)) for f in splits]
     outcomes = run_tasks(tasks, jobs=jobs, progress=progress)
@@ -208,7 +215,12 @@ def render(result: dict) -> str:
             + [v for _, metric in HEADLINE for v in _prf(f["scores"][metric])]
             for f in result["per_fold"]]
     pooled = result["pooled"]
-    parts = ["Per fold (held-out documents):", "", markdown_table(head, rows), "",
+    parts = []
+    if result.get("train_fraction", 1) != 1:
+        mean = sum(f["train_documents"] for f in result["per_fold"]) / len(result["per_fold"])
+        parts += [f"Each fold trained on a patient-grouped share {result['train_fraction']:g} of "
+                  f"its training notes ({mean:.0f} notes on average).", ""]
+    parts += ["Per fold (held-out documents):", "", markdown_table(head, rows), "",
              "Pooled over all held-out folds (micro):", "",
              markdown_table(["measure", "P", "R", "F1", "TP", "FP", "FN"],
                             [[m] + _prf(pooled[m]) + [pooled[m][k] for k in ("tp", "fp", "fn")]
@@ -263,6 +275,16 @@ def parse_thresholds(text: str | None) -> tuple[float, ...]:
     return values
 
 
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"a fraction in (0, 1] is needed, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m crfdeid.crossval", description=__doc__.split("\n")[0],
@@ -279,6 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--o-thresholds", type=parse_thresholds, default=(),
                    help="comma-separated O-marginal thresholds to sweep, e.g. none,0.5,0.9 "
                         "(none = plain Viterbi)")
+    p.add_argument("--train-fraction", type=_fraction, default=1.0, metavar="F",
+                   help="train each fold on a patient-grouped share F in (0, 1] of its "
+                        "training notes, same held-out folds (a learning curve point)")
     p.add_argument("--json", metavar="FILE", help="write all figures as JSON ('-' = stdout)")
     p.add_argument("--out", metavar="DIR",
                    help="write crossval.md, crossval.json and held-out predictions (i2b2) here")
@@ -302,15 +327,17 @@ def main(argv=None) -> int:
         seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
         if not args.quiet:
             print(f"cross-validating {args.config} on {len(docs)} documents "
-                  f"({len({d.group for d in docs})} patients), {args.folds} folds, seed {seed}",
-                  file=sys.stderr)
+                  f"({len({d.group for d in docs})} patients), {args.folds} folds, seed {seed}"
+                  + (f", training on {args.train_fraction:g} of each fold's training patients"
+                     if args.train_fraction != 1 else ""), file=sys.stderr)
         result = crossvalidate(docs, config, args.folds, seed, args.by, args.o_thresholds,
-                               args.jobs, progress=not args.quiet)
+                               args.jobs, progress=not args.quiet,
+                               train_fraction=args.train_fraction)
     except CrfdeidError as exc:
         print(f"crossval: error: {exc}", file=sys.stderr)
         return 1
     result = {"config": args.config, "inputs": list(specs), "folds": args.folds, "seed": seed,
-              "by": args.by, **started, **result, "resolved_config": config}
+              "by": args.by, "train_fraction": args.train_fraction, **started, **result, "resolved_config": config}
     text = render(result)
     if not args.quiet:
         sys.stdout.write(text)

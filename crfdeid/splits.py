@@ -105,6 +105,29 @@ def kfold(docs: Sequence[Document], k: int, seed: int = 0, by: str = "documents"
                  [i for i, g in enumerate(fold_of) if g == f]) for f in range(k)]
 
 
+def subsample(docs: Sequence[Document], indices: Sequence[int], fraction: float,
+              seed: int = 0) -> list[int]:
+    """A patient-grouped share of ``indices`` (for learning curves).
+
+    The groups of the documents in ``indices`` are shuffled with ``seed`` and the
+    first ``round(fraction * n_groups)`` (at least one) are kept whole; the
+    indices come back in their input order. ``fraction`` 1 keeps everything.
+
+    >>> from crfdeid.document import Document
+    >>> docs = [Document(f"{p}-0{n}", "x") for p in range(100, 110) for n in (1, 2)]
+    >>> kept = subsample(docs, range(20), 0.3, seed=1)
+    >>> len(kept), len({docs[i].group for i in kept})
+    (6, 3)
+    """
+    if not 0.0 < fraction <= 1.0:
+        raise ConfigError(f"the training fraction must lie in (0, 1], got {fraction}")
+    indices = list(indices)
+    groups = sorted({docs[i].group for i in indices})
+    random.Random(seed).shuffle(groups)
+    keep = set(groups[:max(1, round(fraction * len(groups)))])
+    return [i for i in indices if docs[i].group in keep]
+
+
 def train_test_split(docs: Sequence[Document], test_size: float = 0.2, seed: int = 0,
                      by: str = "documents") -> tuple[list[int], list[int]]:
     """A patient-grouped ``(train, test)`` split of document indices.

@@ -109,6 +109,20 @@ def test_cli_writes_json_table_and_predictions_without_leaking_phi(config_file, 
     assert len(list((out / "predictions").iterdir())) == 16
 
 
+def test_train_fraction_trains_on_whole_patients_and_tests_the_same_folds(config_file, tmp_path, capsys):
+    assert crossval.main(["--config", str(config_file), "--folds", "4", "--seed", "1", "--quiet",
+                          "--train-fraction", "0.5", "--json", str(tmp_path / "cv.json")]) == 0
+    data = json.loads((tmp_path / "cv.json").read_text())
+    assert data["train_fraction"] == 0.5
+    # 6 training patients (2 notes each) per fold -> 3 kept; the held-out folds do not change
+    assert [f["train_documents"] for f in data["per_fold"]] == [6, 6, 6, 6]
+    assert [f["documents"] for f in data["per_fold"]] == [4, 4, 4, 4]
+    text = crossval.render(data)
+    assert text.startswith("Each fold trained on a patient-grouped share 0.5") and "(6 notes" in text
+    with pytest.raises(SystemExit):
+        crossval.build_parser().parse_args(["--config", "c.yaml", "--train-fraction", "0"])
+
+
 def test_more_folds_than_patients_is_an_error(config_file, capsys):
     assert crossval.main(["--config", str(config_file), "--folds", "9", "--quiet"]) == 1
     assert "8 patient groups" in capsys.readouterr().err

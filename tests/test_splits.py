@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from crfdeid.document import Document
 from crfdeid.errors import ConfigError
-from crfdeid.splits import assign_folds, kfold, train_test_split
+from crfdeid.splits import assign_folds, kfold, subsample, train_test_split
 
 
 def corpus(notes_per_patient, words=None):
@@ -45,6 +45,26 @@ def test_train_test_split_keeps_patients_apart(docs, seed, size):
     assert sorted(train + test) == list(range(len(docs)))
     assert train and test
     assert {docs[i].group for i in train}.isdisjoint({docs[i].group for i in test})
+
+
+@settings(max_examples=40, deadline=None)
+@given(docs=corpora, seed=st.integers(0, 3), fraction=st.floats(0.01, 1.0))
+def test_subsample_keeps_whole_patients(docs, seed, fraction):
+    fold = kfold(docs, 2, seed=seed)[0]
+    kept = subsample(docs, fold.train, fraction, seed)
+    groups = {docs[i].group for i in fold.train}
+    kept_groups = {docs[i].group for i in kept}
+    assert kept == [i for i in fold.train if docs[i].group in kept_groups]  # order kept, whole groups
+    assert len(kept_groups) == max(1, round(fraction * len(groups)))
+    assert kept == subsample(docs, fold.train, fraction, seed)  # deterministic
+
+
+def test_subsample_of_everything_and_bad_fractions():
+    docs = corpus([2, 3, 1, 2])
+    assert subsample(docs, range(8), 1.0, seed=5) == list(range(8))
+    for bad in (0.0, -0.5, 1.5):
+        with pytest.raises(ConfigError, match="fraction"):
+            subsample(docs, range(8), bad)
 
 
 def test_same_seed_same_folds_other_seed_other_folds():
