@@ -11,7 +11,7 @@ I2B2_OUT ?= build/i2b2-2014
 # Extra arguments for crfdeid.train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
 TRAIN_ARGS ?=
 
-.PHONY: install test train synth bench crossval ablate i2b2 lint clean
+.PHONY: install test train synth bench crossval ablate i2b2 clean
 
 install:
 	$(PYTHON) -m pip install -e .[dev,plot,bench,gazetteers]

@@ -337,7 +337,8 @@ def main(argv=None) -> int:
         print(f"crossval: error: {exc}", file=sys.stderr)
         return 1
     result = {"config": args.config, "inputs": list(specs), "folds": args.folds, "seed": seed,
-              "by": args.by, "train_fraction": args.train_fraction, **started, **result, "resolved_config": config}
+              "by": args.by, "train_fraction": args.train_fraction, **started, **result,
+              "resolved_config": config}
     text = render(result)
     if not args.quiet:
         sys.stdout.write(text)
