@@ -150,10 +150,8 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
         with predicted spans; not JSON-able, :func:`main` writes them as i2b2).
     """
     docs = list(docs)
-    splits = kfold(docs, folds, seed=seed, by=by)
-    if train_fraction != 1.0:
-        splits = [f._replace(train=subsample(docs, f.train, train_fraction, seed + f.index))
-                  for f in splits]
+    splits = [f._replace(train=subsample(docs, f.train, train_fraction, seed + f.index))
+              for f in kfold(docs, folds, seed=seed, by=by)]
     tasks = [Task((f.index,), config, [docs[i] for i in f.train], [docs[i] for i in f.test],
                   tuple(thresholds)) for f in splits]
     outcomes = run_tasks(tasks, jobs=jobs, progress=progress)
