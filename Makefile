@@ -11,7 +11,7 @@ I2B2_OUT ?= build/i2b2-2014
 # Extra arguments for crfdeid.train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
 TRAIN_ARGS ?=
 
-.PHONY: install test train synth bench crossval ablate i2b2 clean
+.PHONY: install test train synth bench crossval curve ablate i2b2 clean
 
 install:
 	$(PYTHON) -m pip install -e .[dev,plot,bench,gazetteers]
@@ -27,6 +27,11 @@ train:
 
 crossval:
 	$(PYTHON) -m crfdeid.crossval --config configs/physionet.yaml --folds 10
+
+# Learning curve: 10-fold figures when each fold trains on 25/50/75/100% of its patients.
+curve:
+	$(PYTHON) -m crfdeid.curve --config configs/physionet.yaml --folds 10 \
+	    --o-thresholds none,0.5,0.8,0.9,0.95,0.98,0.99 --out build/curve
 
 ablate:
 	$(PYTHON) -m crfdeid.ablate configs/ablation/physionet.yaml

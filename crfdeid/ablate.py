@@ -35,10 +35,10 @@ from pathlib import Path
 
 import yaml
 
-from .crossval import (CATEGORIES, Task, collect, markdown_table, provenance, run_tasks,
-                       summarize)
+from .crossval import (CATEGORIES, Task, collect, fold_splits, fold_tasks, markdown_table,
+                       provenance, run_tasks, summarize)
 from .errors import ConfigError, CrfdeidError
-from .splits import WEIGHTS, kfold
+from .splits import WEIGHTS
 
 TOP_KEYS = {"base", "common", "evaluation", "runs", "description"}
 EVAL_KEYS = {"folds", "seed", "by", "test"}
@@ -131,10 +131,9 @@ def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False) -> list[
             corpora[specs] = read_all(specs)
         docs = corpora[specs]
         if "folds" in ev:
-            splits = kfold(docs, int(ev["folds"]), seed=int(ev.get("seed", 0)),
-                           by=ev.get("by", "documents"))
-            tasks += [Task((name, f.index), config, [docs[i] for i in f.train],
-                           [docs[i] for i in f.test]) for f in splits]
+            splits = fold_splits(docs, int(ev["folds"]), seed=int(ev.get("seed", 0)),
+                                 by=ev.get("by", "documents"))
+            tasks += fold_tasks(docs, splits, config, key=(name,))
             plans[name] = (docs, splits)
         else:
             if ev["test"] not in corpora:

@@ -150,12 +150,24 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
         with predicted spans; not JSON-able, :func:`main` writes them as i2b2).
     """
     docs = list(docs)
-    splits = [f._replace(train=subsample(docs, f.train, train_fraction, seed + f.index))
-              for f in kfold(docs, folds, seed=seed, by=by)]
-    tasks = [Task((f.index,), config, [docs[i] for i in f.train], [docs[i] for i in f.test],
-                  tuple(thresholds)) for f in splits]
-    outcomes = run_tasks(tasks, jobs=jobs, progress=progress)
+    splits = fold_splits(docs, folds, seed, by, train_fraction)
+    outcomes = run_tasks(fold_tasks(docs, splits, config, thresholds), jobs=jobs, progress=progress)
     return collect(docs, splits, outcomes, thresholds)
+
+
+def fold_splits(docs: Sequence[Document], folds: int, seed: int = 0, by: str = "documents",
+                train_fraction: float = 1.0) -> list:
+    """Patient-grouped folds whose training side keeps a share ``train_fraction`` of its
+    patients (:func:`crfdeid.splits.subsample`, seed ``seed + fold``); the held-out side is
+    the same for every share."""
+    return [f._replace(train=subsample(docs, f.train, train_fraction, seed + f.index))
+            for f in kfold(docs, folds, seed=seed, by=by)]
+
+
+def fold_tasks(docs: Sequence[Document], splits, config: dict, thresholds=(), key=()) -> list[Task]:
+    """One :class:`Task` per fold, keyed ``key + (fold,)``."""
+    return [Task(key + (f.index,), config, [docs[i] for i in f.train], [docs[i] for i in f.test],
+                 tuple(thresholds)) for f in splits]
 
 
 def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key=()) -> dict:
@@ -283,22 +295,46 @@ def _fraction(text: str) -> float:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m crfdeid.crossval", description=__doc__.split("\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m crfdeid.crossval --config configs/physionet.yaml "
-               "--folds 10 --jobs 2 --o-thresholds 0.5,0.7,0.9 --json cv.json")
+def add_fold_arguments(p: argparse.ArgumentParser) -> None:
+    """The corpus, fold and sweep options shared by crossval and the learning curve."""
     p.add_argument("--config", required=True, help="config YAML (its `train` inputs are folded)")
     p.add_argument("--train", action="append", metavar="FORMAT:PATH",
                    help="corpus to fold instead of the config's `train` (repeatable)")
     p.add_argument("--folds", type=int, default=10, help="number of folds (default 10)")
     p.add_argument("--seed", type=int, default=None, help="fold seed (default: config seed or 0)")
     p.add_argument("--by", choices=WEIGHTS, default="documents", help="balance folds on")
-    p.add_argument("--jobs", type=int, default=1, help="folds trained in parallel (processes)")
+    p.add_argument("--jobs", type=int, default=1, help="trainings run in parallel (processes)")
     p.add_argument("--o-thresholds", type=parse_thresholds, default=(),
                    help="comma-separated O-marginal thresholds to sweep, e.g. none,0.5,0.9 "
                         "(none = plain Viterbi)")
+
+
+def read_corpus(args) -> tuple[dict, list, list, int]:
+    """``(config, input specs, documents, seed)`` for parsed :func:`add_fold_arguments` options.
+
+    Raises
+    ------
+    ConfigError
+        A config without ``train`` inputs and no ``--train``.
+    """
+    from .config import load_config
+    from .io import read_all
+    config = load_config(args.config)
+    specs = args.train or config.get("train") or []
+    if not specs:
+        raise ConfigError("no `train` inputs to cross-validate; give --train FORMAT:PATH",
+                          path=args.config)
+    seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
+    return config, list(specs), read_all(specs), seed
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m crfdeid.crossval", description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python -m crfdeid.crossval --config configs/physionet.yaml "
+               "--folds 10 --jobs 2 --o-thresholds 0.5,0.7,0.9 --json cv.json")
+    add_fold_arguments(p)
     p.add_argument("--train-fraction", type=_fraction, default=1.0, metavar="F",
                    help="train each fold on a patient-grouped share F in (0, 1] of its "
                         "training notes, same held-out folds (a learning curve point)")
@@ -311,18 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    from .config import load_config
-    from .io import read_all, write
+    from .io import write
 
     started = provenance()  # the code that runs, not what lands in the checkout meanwhile
     try:
-        config = load_config(args.config)
-        specs = args.train or config.get("train") or []
-        if not specs:
-            raise ConfigError("no `train` inputs to cross-validate; give --train FORMAT:PATH",
-                              path=args.config)
-        docs = read_all(specs)
-        seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
+        config, specs, docs, seed = read_corpus(args)
         if not args.quiet:
             print(f"cross-validating {args.config} on {len(docs)} documents "
                   f"({len({d.group for d in docs})} patients), {args.folds} folds, seed {seed}"
