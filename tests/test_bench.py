@@ -151,3 +151,16 @@ def test_rules_find_script_runs_on_a_synthetic_corpus(capsys):
     code = runpy.run_path(str(script))["main"](["--corpus", "synth:5,1", "--passes", "2"])
     out = capsys.readouterr().out
     assert code == 0 and "5 notes" in out and "2 passes" in out and "best" in out
+
+
+def test_warm_cache_script_tags_the_second_half_cold_and_warm(capsys):
+    import runpy
+    from pathlib import Path
+
+    from crfdeid.model import DEFAULT_MODEL
+    script = Path(__file__).resolve().parent.parent / "bench" / "warm_cache.py"
+    code = runpy.run_path(str(script))["main"](["--model", str(DEFAULT_MODEL), "--corpus", "synth:6,1",
+                                               "--repeats", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and out.count("second half, 3 notes") == 2
+    assert "cold (model just loaded)" in out and "warm (after the first half)" in out and "cold / warm" in out
