@@ -37,10 +37,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import child
 from .report import format_table, ratios, targets
 
-PHYSIONET = child.ROOT.parent / "shared" / "corpora" / "physionet-dev"
+# `child` is imported where used: importing it here would make `python -m
+# crfdeid.bench.child` load it twice (runpy warns).
+ROOT = Path(__file__).resolve().parent.parent.parent
+PHYSIONET = ROOT.parent / "shared" / "corpora" / "physionet-dev"
 #: RAM-backed folder for the end-to-end run's output (when it exists).
 SHM = "/dev/shm"
 SYNTH_CORPUS = "synth:1000,13"
@@ -78,7 +80,7 @@ def code_version() -> dict:
     import subprocess
     def git(*args):
         try:
-            return subprocess.run(["git", "-C", str(child.ROOT), *args], capture_output=True,
+            return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True,
                                   text=True, timeout=30).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             return ""
@@ -155,6 +157,7 @@ def _large_note(path: Path, megabytes: float) -> int:
 
 def run(args, say) -> dict:
     """All measurements for parsed ``args``; returns the JSON-able result."""
+    from . import child
     corpus = args.corpus or _default_corpus(args.quick, say)
     quick = args.quick
     res = {"corpus": corpus, "quick": quick, "machine": machine_info(), "code": code_version(),

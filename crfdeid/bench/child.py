@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from . import ROOT
 
 
 def _train(config, output, spec, max_iter=None) -> dict:
