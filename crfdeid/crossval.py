@@ -197,7 +197,34 @@ def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key
     }
 
 
-def _thr(t) -> str:
+def recall_at_precision(sweep, floor: float, metric: str = "binary_token") -> dict | None:
+    """The highest recall among ``(label, figures)`` points with precision >= ``floor``.
+
+    Ties go to the higher precision; ``None`` when no point reaches the floor.
+
+    >>> fig = lambda p, r: {"binary_token": {"precision": p, "recall": r}}
+    >>> recall_at_precision([("a", fig(.97, .90)), (0.9, fig(.95, .94)), (0.99, fig(.90, .96))], .95)
+    {'recall': 0.94, 'precision': 0.95, 'o_threshold': 0.9}
+    >>> recall_at_precision([("a", fig(.90, .96))], .95) is None
+    True
+    """
+    ok = [(f[metric]["recall"], f[metric]["precision"], label) for label, f in sweep
+          if f[metric]["precision"] >= floor]
+    if not ok:
+        return None
+    recall, precision, label = max(ok, key=lambda x: (x[0], x[1]))
+    return {"recall": recall, "precision": precision, "o_threshold": label}
+
+
+def best_recalls(result: dict, floors) -> dict:
+    """:func:`recall_at_precision` at each floor over a result's sweep (``pooled`` as
+    configured, then ``thresholds``); ``{floor: best or None}``."""
+    sweep = [("as configured", result["pooled"])] + [(t["o_threshold"], t) for t in result["thresholds"]]
+    return {floor: recall_at_precision(sweep, floor) for floor in floors}
+
+
+def threshold_label(t) -> str:
+    """How a swept threshold reads in tables (``None``: plain Viterbi)."""
     return "none (Viterbi)" if t is None else str(t)
 
 
@@ -246,11 +273,15 @@ def render(result: dict) -> str:
             parent = fig.get("parent_strict")  # absent from results written before it existed
             return ([label] + _prf(fig["binary_token"]) + _prf(fig["strict"])
                     + [f"{parent['f1']:.3f}" if parent else ""])
-        rows = [sweep_row(_thr(t["o_threshold"]), t) for t in result["thresholds"]]
+        rows = [sweep_row(threshold_label(t["o_threshold"]), t) for t in result["thresholds"]]
         rows.insert(0, sweep_row("as configured", pooled))
         parts += ["", "Recall-oriented decoding (pooled): token is PHI when P(O) < threshold", "",
                   markdown_table(["o_threshold", "bin-token P", "bin-token R", "bin-token F1",
                                   "strict P", "strict R", "strict F1", "parent strict F1"], rows)]
+        for floor, best in (result.get("recall_at_precision") or {}).items():
+            parts += ["", f"Best binary-token recall at precision >= {float(floor):g}: "
+                      + (f"{best['recall']:.3f} (precision {best['precision']:.3f}, o_threshold "
+                         f"{threshold_label(best['o_threshold'])})" if best else "not reached by the sweep")]
     return "\n".join(parts) + "\n"
 
 
@@ -286,13 +317,31 @@ def parse_thresholds(text: str | None) -> tuple[float, ...]:
 
 
 def _fraction(text: str) -> float:
+    values = parse_fractions(text)
+    if len(values) != 1:
+        raise argparse.ArgumentTypeError(f"one training share in (0, 1] is needed, got {text!r}")
+    return values[0]
+
+
+def _unit_values(text: str, what: str, low_open: bool = True) -> tuple[float, ...]:
     try:
-        value = float(text)
+        values = tuple(float(x) for x in text.split(",") if x.strip())
     except ValueError:
-        value = -1.0
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"a fraction in (0, 1] is needed, got {text!r}")
-    return value
+        values = ()
+    if not values or any(not (0 < v <= 1 if low_open else 0 <= v <= 1) for v in values):
+        raise argparse.ArgumentTypeError(f"{what} must be comma-separated numbers in "
+                                         f"{'(0, 1]' if low_open else '[0, 1]'}, got {text!r}")
+    return values
+
+
+def parse_fractions(text: str) -> tuple[float, ...]:
+    """``"0.25,0.5,1"`` -> ``(0.25, 0.5, 1.0)``: training shares in (0, 1], in the order given."""
+    return _unit_values(text, "training shares")
+
+
+def parse_floors(text: str) -> tuple[float, ...]:
+    """``"0.95,0.9"`` -> ``(0.95, 0.9)``: precision floors in [0, 1]."""
+    return _unit_values(text, "precision floors", low_open=False)
 
 
 def add_fold_arguments(p: argparse.ArgumentParser) -> None:
@@ -307,6 +356,9 @@ def add_fold_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--o-thresholds", type=parse_thresholds, default=(),
                    help="comma-separated O-marginal thresholds to sweep, e.g. none,0.5,0.9 "
                         "(none = plain Viterbi)")
+    p.add_argument("--precision", type=parse_floors, default=(0.95, 0.9), metavar="P,P,...",
+                   help="precision floors for 'best recall at precision >= P' over the sweep "
+                        "(default 0.95,0.9)")
 
 
 def read_corpus(args) -> tuple[dict, list, list, int]:
@@ -363,6 +415,8 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"crossval: error: {exc}", file=sys.stderr)
         return 1
+    if args.o_thresholds:
+        result["recall_at_precision"] = best_recalls(result, args.precision)
     result = {"config": args.config, "inputs": list(specs), "folds": args.folds, "seed": seed,
               "by": args.by, "train_fraction": args.train_fraction, **started, **result,
               "resolved_config": config}

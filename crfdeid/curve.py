@@ -29,8 +29,9 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .crossval import (add_fold_arguments, collect, fold_splits, fold_tasks, markdown_table,
-                       provenance, read_corpus, run_tasks)
+from .crossval import (add_fold_arguments, best_recalls, collect, fold_splits, fold_tasks,
+                       markdown_table, parse_fractions, provenance, read_corpus, run_tasks,
+                       threshold_label)
 from .errors import CrfdeidError
 
 
@@ -56,33 +57,13 @@ def learning_curve(docs, config: dict, fractions: Sequence[float], folds: int = 
     points = []
     for fraction, splits in plans.items():
         res = collect(docs, splits, outcomes, thresholds, key=(fraction,))
-        sweep = [("as configured", res["pooled"])] + [(t["o_threshold"], t) for t in res["thresholds"]]
         points.append({
             "train_fraction": fraction,
             "train_documents": sum(len(f.train) for f in splits) / len(splits),
             "train_patients": sum(len({docs[i].group for i in f.train}) for f in splits) / len(splits),
             "pooled": res["pooled"], "thresholds": res["thresholds"],
-            "recall_at_precision": {floor: recall_at_precision(sweep, floor) for floor in floors}})
+            "recall_at_precision": best_recalls(res, floors)})
     return points
-
-
-def recall_at_precision(sweep, floor: float, metric: str = "binary_token") -> dict | None:
-    """The highest recall among ``(label, figures)`` points with precision >= ``floor``.
-
-    Ties go to the higher precision; ``None`` when no point reaches the floor.
-
-    >>> fig = lambda p, r: {"binary_token": {"precision": p, "recall": r}}
-    >>> recall_at_precision([("a", fig(.97, .90)), (0.9, fig(.95, .94)), (0.99, fig(.90, .96))], .95)
-    {'recall': 0.94, 'precision': 0.95, 'o_threshold': 0.9}
-    >>> recall_at_precision([("a", fig(.90, .96))], .95) is None
-    True
-    """
-    ok = [(f[metric]["recall"], f[metric]["precision"], label) for label, f in sweep
-          if f[metric]["precision"] >= floor]
-    if not ok:
-        return None
-    recall, precision, label = max(ok, key=lambda x: (x[0], x[1]))
-    return {"recall": recall, "precision": precision, "o_threshold": label}
 
 
 def gains(points, floor: float) -> list[float | None]:
@@ -98,10 +79,6 @@ def gains(points, floor: float) -> list[float | None]:
 
 def _floors(points) -> list[float]:
     return list(points[0]["recall_at_precision"]) if points else []
-
-
-def _label(threshold) -> str:
-    return "Viterbi" if threshold is None else str(threshold)
 
 
 def _cell(value, fmt: str = ".3f") -> str:
@@ -124,7 +101,7 @@ def to_markdown(points, heading: str = "") -> str:
                f"{pooled['strict']['f1']:.3f}", f"{pooled['parent_strict']['f1']:.3f}"]
         for floor in floors:
             best = p["recall_at_precision"][floor]
-            row += [f"{best['recall']:.3f} ({_label(best['o_threshold'])})" if best else "not reached",
+            row += [f"{best['recall']:.3f} ({threshold_label(best['o_threshold'])})" if best else "not reached",
                     _cell(per_floor[floor][k], "+.2f")]
         rows.append(row)
     return ((heading + "\n\n" if heading else "") + "P, R and F1 as configured, pooled over the "
@@ -188,27 +165,6 @@ def write_curve(points, out, info: dict, heading: str = "") -> list[Path]:
     return [out / n for n in (*files, "curve.png")]
 
 
-def _unit_values(text: str, what: str, low_open: bool = True) -> tuple[float, ...]:
-    try:
-        values = tuple(float(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        values = ()
-    if not values or any(not (0 < v <= 1 if low_open else 0 <= v <= 1) for v in values):
-        raise argparse.ArgumentTypeError(f"{what} must be comma-separated numbers in "
-                                         f"{'(0, 1]' if low_open else '[0, 1]'}, got {text!r}")
-    return values
-
-
-def parse_fractions(text: str) -> tuple[float, ...]:
-    """``"0.25,0.5,1"`` -> ``(0.25, 0.5, 1.0)``: training shares in (0, 1], in the order given."""
-    return _unit_values(text, "training shares")
-
-
-def parse_floors(text: str) -> tuple[float, ...]:
-    """``"0.95,0.9"`` -> ``(0.95, 0.9)``: precision floors in [0, 1]."""
-    return _unit_values(text, "precision floors", low_open=False)
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m crfdeid.curve", description=__doc__.split("\n")[0],
@@ -218,8 +174,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_fold_arguments(p)
     p.add_argument("--fractions", type=parse_fractions, default=(0.25, 0.5, 0.75, 1.0), metavar="F,F,...",
                    help="patient-grouped shares of each fold's training notes (default 0.25,0.5,0.75,1)")
-    p.add_argument("--precision", type=parse_floors, default=(0.95, 0.9), metavar="P,P,...",
-                   help="precision floors for 'recall at precision >= P' over the sweep (default 0.95,0.9)")
     p.add_argument("--json", metavar="FILE", help="write all figures as JSON ('-' = stdout)")
     p.add_argument("--out", metavar="DIR", help="write curve.md, curve.csv, curve.json and curve.png here")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no table on stdout")

@@ -109,6 +109,22 @@ def test_cli_writes_json_table_and_predictions_without_leaking_phi(config_file, 
     assert len(list((out / "predictions").iterdir())) == 16
 
 
+def test_cli_reports_the_best_recall_at_each_precision_floor(config_file, tmp_path, capsys):
+    assert crossval.main(["--config", str(config_file), "--folds", "2", "--seed", "3",
+                          "--o-thresholds", "none,0.999", "--precision", "0.99,0",
+                          "--json", str(tmp_path / "cv.json")]) == 0
+    out = capsys.readouterr().out
+    data = json.loads((tmp_path / "cv.json").read_text())
+    sweep = [data["pooled"]] + data["thresholds"]
+    anything = data["recall_at_precision"]["0.0"]  # every decoding reaches precision 0
+    assert anything["recall"] == max(f["binary_token"]["recall"] for f in sweep)
+    assert f"Best binary-token recall at precision >= 0: {anything['recall']:.3f}" in out
+    strict = data["recall_at_precision"]["0.99"]
+    reached = [f for f in sweep if f["binary_token"]["precision"] >= 0.99]
+    assert (strict is None) == (not reached)
+    assert "Best binary-token recall at precision >= 0.99: " in out
+
+
 def test_train_fraction_trains_on_whole_patients_and_tests_the_same_folds(config_file, tmp_path, capsys):
     assert crossval.main(["--config", str(config_file), "--folds", "4", "--seed", "1", "--quiet",
                           "--train-fraction", "0.5", "--json", str(tmp_path / "cv.json")]) == 0

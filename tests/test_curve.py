@@ -76,8 +76,8 @@ def test_gains_are_points_of_recall_per_100_notes():
 def test_recall_at_precision_prefers_higher_precision_on_ties():
     fig = lambda p, r: {"binary_token": {"precision": p, "recall": r}}  # noqa: E731
     sweep = [("as configured", fig(0.95, 0.9)), (0.9, fig(0.97, 0.9)), (0.99, fig(0.94, 0.99))]
-    assert curve.recall_at_precision(sweep, 0.95) == {"recall": 0.9, "precision": 0.97, "o_threshold": 0.9}
-    assert curve.recall_at_precision(sweep, 0.98) is None
+    assert crossval.recall_at_precision(sweep, 0.95) == {"recall": 0.9, "precision": 0.97, "o_threshold": 0.9}
+    assert crossval.recall_at_precision(sweep, 0.98) is None
 
 
 def test_cli_writes_table_csv_json_and_plot_without_note_text(config_file, tmp_path, capsys):
