@@ -335,7 +335,7 @@ def _unit_values(text: str, what: str, low_open: bool = True) -> tuple[float, ..
 
 
 def parse_fractions(text: str) -> tuple[float, ...]:
-    """``"0.25,0.5,1"`` -> ``(0.25, 0.5, 1.0)``: training shares in (0, 1], in the order given."""
+    """``"0.25,0.5,1"`` -> ``(0.25, 0.5, 1.0)``: training shares in (0, 1]."""
     return _unit_values(text, "training shares")
 
 

@@ -38,7 +38,7 @@ from .errors import CrfdeidError
 def learning_curve(docs, config: dict, fractions: Sequence[float], folds: int = 10, seed: int = 0,
                    by: str = "documents", thresholds: Sequence = (), floors: Sequence[float] = (),
                    jobs: int = 1, progress: bool = False) -> list[dict]:
-    """One point per training share, in the order given.
+    """One point per training share, in increasing order (repeated shares run once).
 
     Returns
     -------
@@ -49,7 +49,7 @@ def learning_curve(docs, config: dict, fractions: Sequence[float], folds: int = 
     """
     docs = list(docs)
     plans, tasks = {}, []
-    for fraction in fractions:
+    for fraction in sorted(set(fractions)):
         splits = fold_splits(docs, folds, seed, by, fraction)
         plans[fraction] = splits
         tasks += fold_tasks(docs, splits, config, thresholds, key=(fraction,))
@@ -68,7 +68,8 @@ def learning_curve(docs, config: dict, fractions: Sequence[float], folds: int = 
 
 def gains(points, floor: float) -> list[float | None]:
     """Recall at ``floor`` gained, in percentage points per 100 training notes, since the
-    previous point (``None`` for the first, or where either point misses the floor)."""
+    previous point of :func:`learning_curve` (``None`` for the first, or where either point
+    misses the floor)."""
     out: list = [None]
     for before, after in zip(points, points[1:]):
         a, b = (p["recall_at_precision"].get(floor) for p in (before, after))

@@ -25,12 +25,12 @@ def config_file(tmp_path_factory):
 @pytest.fixture(scope="module")
 def points(config_file):
     from crfdeid.config import load_config
-    return curve.learning_curve(tiny_corpus(), load_config(config_file), (0.34, 1.0), folds=4, seed=1,
+    return curve.learning_curve(tiny_corpus(), load_config(config_file), (1.0, 0.34, 1.0), folds=4, seed=1,
                                 thresholds=(None, 0.999), floors=(0.9, 0.0))
 
 
 def test_points_train_on_more_patients_and_score_the_same_held_out_notes(points):
-    small, full = points
+    small, full = points  # asked for (1, 0.34, 1): in increasing order, once each
     # 4 folds of 8 patients: 6 training patients a fold, a share 0.34 keeps round(2.04) = 2
     assert (small["train_fraction"], small["train_patients"], small["train_documents"]) == (0.34, 2, 4)
     assert (full["train_fraction"], full["train_patients"], full["train_documents"]) == (1.0, 6, 12)
