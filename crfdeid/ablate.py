@@ -29,14 +29,13 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 from pathlib import Path
 
 import yaml
 
 from .crossval import (CATEGORIES, Task, collect, fold_splits, fold_tasks, markdown_table,
-                       provenance, run_tasks, summarize)
+                       provenance, run_tasks, summarize, to_json, write_files)
 from .errors import ConfigError, CrfdeidError
 from .splits import WEIGHTS
 
@@ -238,17 +237,12 @@ def plot(results, path, title: str = "") -> None:
 
 def write_results(results, ablation: dict, out) -> list[Path]:
     """Write results.md, results.csv, results.json and results.png into ``out``."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    files = {"results.md": to_markdown(results, ablation), "results.csv": to_csv(results),
-             "results.json": json.dumps({"ablation": ablation["name"], "base": ablation["base"],
-                                         "evaluation": ablation["evaluation"],
-                                         **(ablation.get("provenance") or provenance()),
-                                         "runs": results}, indent=2) + "\n"}
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
-    plot(results, out / "results.png", title=f"Ablation {ablation['name']}")
-    return [out / n for n in (*files, "results.png")]
+    info = {"ablation": ablation["name"], "base": ablation["base"], "evaluation": ablation["evaluation"],
+            **(ablation.get("provenance") or provenance())}
+    paths = write_files(out, {"results.md": to_markdown(results, ablation), "results.csv": to_csv(results),
+                              "results.json": to_json({**info, "runs": results})})
+    plot(results, Path(out) / "results.png", title=f"Ablation {ablation['name']}")
+    return paths + [Path(out) / "results.png"]
 
 
 def build_parser() -> argparse.ArgumentParser:

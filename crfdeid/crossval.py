@@ -279,10 +279,32 @@ def render(result: dict) -> str:
                   markdown_table(["o_threshold", "bin-token P", "bin-token R", "bin-token F1",
                                   "strict P", "strict R", "strict F1", "parent strict F1"], rows)]
         for floor, best in (result.get("recall_at_precision") or {}).items():
-            parts += ["", f"Best binary-token recall at precision >= {float(floor):g}: "
-                      + (f"{best['recall']:.3f} (precision {best['precision']:.3f}, o_threshold "
-                         f"{threshold_label(best['o_threshold'])})" if best else "not reached by the sweep")]
+            found = (f"{best['recall']:.3f} (precision {best['precision']:.3f}, o_threshold "
+                     f"{threshold_label(best['o_threshold'])})" if best else "not reached by the sweep")
+            parts += ["", f"Best binary-token recall at precision >= {float(floor):g}: {found}"]
     return "\n".join(parts) + "\n"
+
+
+def to_json(data: dict) -> str:
+    """Result JSON as written by the experiment commands (indented; paths and the like as strings)."""
+    return json.dumps(data, indent=2, default=str) + "\n"
+
+
+def write_json(data: dict, dest: str) -> None:
+    """Write :func:`to_json` of ``data`` to the file ``dest`` (``-``: standard output)."""
+    if dest == "-":
+        sys.stdout.write(to_json(data))
+    else:
+        Path(dest).write_text(to_json(data), encoding="utf-8")
+
+
+def write_files(out, files: dict) -> list[Path]:
+    """Write ``{file name: text}`` into the folder ``out`` (made if missing); their paths."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+    return [out / name for name in files]
 
 
 def provenance() -> dict:
@@ -425,18 +447,10 @@ def main(argv=None) -> int:
         sys.stdout.write(text)
     predictions = result.pop("predictions")
     if args.json:
-        data = json.dumps(result, indent=2, default=str) + "\n"
-        if args.json == "-":
-            sys.stdout.write(data)
-        else:
-            Path(args.json).write_text(data, encoding="utf-8")
+        write_json(result, args.json)
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "crossval.md").write_text(text, encoding="utf-8")
-        (out / "crossval.json").write_text(json.dumps(result, indent=2, default=str) + "\n",
-                                               encoding="utf-8")
-        write(predictions, "i2b2", out / "predictions")
+        write_files(args.out, {"crossval.md": text, "crossval.json": to_json(result)})
+        write(predictions, "i2b2", Path(args.out) / "predictions")
     return 0
 
 

@@ -24,14 +24,13 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from .crossval import (add_fold_arguments, best_recalls, collect, fold_splits, fold_tasks,
                        markdown_table, parse_fractions, provenance, read_corpus, run_tasks,
-                       threshold_label)
+                       threshold_label, to_json, write_files, write_json)
 from .errors import CrfdeidError
 
 
@@ -102,8 +101,8 @@ def to_markdown(points, heading: str = "") -> str:
                f"{pooled['strict']['f1']:.3f}", f"{pooled['parent_strict']['f1']:.3f}"]
         for floor in floors:
             best = p["recall_at_precision"][floor]
-            row += [f"{best['recall']:.3f} ({threshold_label(best['o_threshold'])})" if best else "not reached",
-                    _cell(per_floor[floor][k], "+.2f")]
+            row += [f"{best['recall']:.3f} ({threshold_label(best['o_threshold'])})"
+                    if best else "not reached", _cell(per_floor[floor][k], "+.2f")]
         rows.append(row)
     return ((heading + "\n\n" if heading else "") + "P, R and F1 as configured, pooled over the "
             "held-out folds (the same notes at every share).\n\n" + markdown_table(head, rows) + "\n")
@@ -156,14 +155,10 @@ def plot(points, path, title: str = "") -> None:
 
 def write_curve(points, out, info: dict, heading: str = "") -> list[Path]:
     """Write curve.md, curve.csv, curve.json and curve.png into ``out``."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    files = {"curve.md": to_markdown(points, heading), "curve.csv": to_csv(points),
-             "curve.json": json.dumps({**info, "points": points}, indent=2, default=str) + "\n"}
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
-    plot(points, out / "curve.png", title=heading.lstrip("# "))
-    return [out / n for n in (*files, "curve.png")]
+    paths = write_files(out, {"curve.md": to_markdown(points, heading), "curve.csv": to_csv(points),
+                              "curve.json": to_json({**info, "points": points})})
+    plot(points, Path(out) / "curve.png", title=heading.lstrip("# "))
+    return paths + [Path(out) / "curve.png"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -189,7 +184,7 @@ def main(argv=None) -> int:
         if not args.quiet:
             print(f"learning curve of {args.config} on {len(docs)} documents "
                   f"({len({d.group for d in docs})} patients), {args.folds} folds, seed {seed}, "
-                  f"shares {', '.join(f'{f:g}' for f in args.fractions)}", file=sys.stderr)
+                  f"shares {', '.join(f'{f:g}' for f in sorted(set(args.fractions)))}", file=sys.stderr)
         points = learning_curve(docs, config, args.fractions, args.folds, seed, args.by,
                                 args.o_thresholds, args.precision, args.jobs, progress=not args.quiet)
     except CrfdeidError as exc:
@@ -201,11 +196,7 @@ def main(argv=None) -> int:
     if not args.quiet:
         sys.stdout.write(to_markdown(points, heading))
     if args.json:
-        data = json.dumps({**info, "points": points}, indent=2, default=str) + "\n"
-        if args.json == "-":
-            sys.stdout.write(data)
-        else:
-            Path(args.json).write_text(data, encoding="utf-8")
+        write_json({**info, "points": points}, args.json)
     if args.out:
         write_curve(points, args.out, info, heading)
     return 0
