@@ -28,13 +28,16 @@ def ratios(e2e: dict, crf: dict, marginals: bool) -> dict:
 
 
 def targets(res: dict) -> dict:
-    """Each target of issue 6 with the measured value and whether it is met (None: not measured).
+    """Each target of issue 6 with the measured value and whether it is met (None: not
+    measured, or a ``--quick`` smoke run, whose tiny corpus the targets are not about).
 
     >>> targets({"tag_end_to_end": {"tokens_per_s": 120000}})["tag_tokens_per_s"]
     {'target': '>= 100000', 'value': 120000, 'met': True}
     """
+    quick = bool(res.get("quick"))
+
     def check(value, op, bound):
-        met = None if value is None else (value >= bound if op == ">=" else value <= bound)
+        met = None if value is None or quick else (value >= bound if op == ">=" else value <= bound)
         return {"target": f"{op} {bound}", "value": value, "met": met}
 
     e2e = res.get("tag_end_to_end") or {}
@@ -45,13 +48,12 @@ def targets(res: dict) -> dict:
     if len(mem) == 2:
         small, large = (mem[k]["peak_rss_mb"] for k in sorted(mem, key=int))
         growth = round(large / small, 2)
-    physionet = str(res.get("corpus", "")).startswith("physionet:") and not res.get("quick")
+    physionet = str(res.get("corpus", "")).startswith("physionet:") and not quick
     return {
         "tag_tokens_per_s": check(e2e.get("tokens_per_s"), ">=", 100000),
         "end_to_end_vs_crfsuite": check(res.get("ratio_end_to_end_vs_crfsuite"), "<=", 2),
         "physionet_train_seconds": check(corpus_train.get("seconds") if physionet else None, "<=", 60),
-        "train_1m_peak_rss_mb": check(big.get("peak_rss_mb") if not res.get("quick") else None,
-                                      "<=", 2048),
+        "train_1m_peak_rss_mb": check(big.get("peak_rss_mb") if not quick else None, "<=", 2048),
         "tag_rss_4n_vs_n": check(growth, "<=", 1.1),
     }
 
@@ -100,8 +102,10 @@ def format_table(res: dict) -> str:
         r = res["large_note"]
         rows.append(("one single-line note", f"{r['bytes'] / 2**20:.0f} MB: {r['seconds']} s, peak RSS "
                      f"{r['peak_rss_mb']} MB, exit {r['exit_code']}"))
+    unjudged = "not judged (--quick smoke run)" if res.get("quick") else "not measured"
     for name, t in res.get("targets", {}).items():
-        verdict = {True: "met", False: "NOT met", None: "not measured"}[t["met"]]
+        verdict = {True: "met", False: "NOT met",
+                   None: "not measured" if t["value"] is None else unjudged}[t["met"]]
         rows.append((f"target {name}", f"{t['target']}: {t['value']} -> {verdict}"))
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
