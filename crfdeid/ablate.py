@@ -34,8 +34,8 @@ from pathlib import Path
 
 import yaml
 
-from .crossval import (CATEGORIES, Task, collect, fold_splits, fold_tasks, markdown_table,
-                       provenance, run_tasks, summarize, to_json, write_files)
+from .crossval import CATEGORIES, Task, collect, fold_splits, fold_tasks, run_tasks, summarize
+from .results import markdown_table, provenance, to_json, write_files
 from .errors import ConfigError, CrfdeidError
 from .splits import WEIGHTS
 

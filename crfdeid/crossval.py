@@ -19,8 +19,6 @@ Example::
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -31,6 +29,7 @@ from typing import Sequence
 from . import schema
 from .document import Document
 from .errors import ConfigError, CrfdeidError
+from .results import markdown_table, provenance, to_json, write_files, write_json
 from .splits import WEIGHTS, kfold, subsample
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
@@ -232,19 +231,6 @@ def _prf(fig: dict) -> list[str]:
     return [f"{fig['precision']:.3f}", f"{fig['recall']:.3f}", f"{fig['f1']:.3f}"]
 
 
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
-    """A GitHub-flavoured markdown table.
-
-    >>> print(markdown_table(["a", "b"], [[1, "x"]]))
-    | a | b |
-    |---|---|
-    | 1 | x |
-    """
-    lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(map(str, r)) + " |" for r in rows]
-    return "\n".join(lines)
-
-
 def render(result: dict) -> str:
     """Per-fold table, pooled figures and the threshold sweep, as markdown."""
     head = ["fold", "docs", "patients"] + [f"{name} {m}" for name, _ in HEADLINE for m in ("P", "R", "F1")]
@@ -283,41 +269,6 @@ def render(result: dict) -> str:
                      f"{threshold_label(best['o_threshold'])})" if best else "not reached by the sweep")
             parts += ["", f"Best binary-token recall at precision >= {float(floor):g}: {found}"]
     return "\n".join(parts) + "\n"
-
-
-def to_json(data: dict) -> str:
-    """Result JSON as written by the experiment commands (indented; paths and the like as strings)."""
-    return json.dumps(data, indent=2, default=str) + "\n"
-
-
-def write_json(data: dict, dest: str) -> None:
-    """Write :func:`to_json` of ``data`` to the file ``dest`` (``-``: standard output)."""
-    if dest == "-":
-        sys.stdout.write(to_json(data))
-    else:
-        Path(dest).write_text(to_json(data), encoding="utf-8")
-
-
-def write_files(out, files: dict) -> list[Path]:
-    """Write ``{file name: text}`` into the folder ``out`` (made if missing); their paths."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        (out / name).write_text(text, encoding="utf-8")
-    return [out / name for name in files]
-
-
-def provenance() -> dict:
-    """crfdeid version and git commit (when run from a checkout) for result files."""
-    from . import __version__
-    info = {"crfdeid": __version__}
-    try:
-        info["commit"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
-            capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return info
 
 
 def parse_thresholds(text: str | None) -> tuple[float, ...]:

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Sequence
 
 from .crossval import (add_fold_arguments, best_recalls, collect, fold_splits, fold_tasks,
-                       markdown_table, parse_fractions, provenance, read_corpus, run_tasks,
-                       threshold_label, to_json, write_files, write_json)
+                       parse_fractions, read_corpus, run_tasks, threshold_label)
+from .results import markdown_table, provenance, to_json, write_files, write_json
 from .errors import CrfdeidError
 
 
