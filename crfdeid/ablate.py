@@ -34,6 +34,7 @@ from pathlib import Path
 
 import yaml
 
+from . import cli
 from .crossval import CATEGORIES, Task, collect, fold_splits, fold_tasks, run_tasks, summarize
 from .results import markdown_table, provenance, to_json, write_files
 from .errors import ConfigError, CrfdeidError
@@ -246,11 +247,8 @@ def write_results(results, ablation: dict, out) -> list[Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m crfdeid.ablate", description=__doc__.split("\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m crfdeid.ablate configs/ablation/synth-small.yaml "
-               "--out /tmp/ablation")
+    p = cli.parser("crfdeid.ablate", __doc__,
+                   "python -m crfdeid.ablate configs/ablation/synth-small.yaml --out /tmp/ablation")
     p.add_argument("ablation", help="ablation YAML (base config, evaluation, runs)")
     p.add_argument("--jobs", type=int, default=1, help="trainings run in parallel (processes)")
     p.add_argument("--out", metavar="DIR",

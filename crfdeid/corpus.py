@@ -25,7 +25,7 @@ from collections import Counter
 
 import yaml
 
-from . import bio
+from . import bio, cli
 from .errors import CrfdeidError
 from .io import read, reader_names, writer, writer_names
 from .segment import iter_segments
@@ -246,10 +246,8 @@ def register(subparsers) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``crfdeid.corpus`` parser with the subcommands of every available command module."""
-    parser = argparse.ArgumentParser(
-        prog="python -m crfdeid.corpus", description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m crfdeid.corpus stats physionet:../shared/corpora/physionet-dev --json")
+    parser = cli.parser("crfdeid.corpus", __doc__,
+                        "python -m crfdeid.corpus stats physionet:../shared/corpora/physionet-dev --json")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         module = sys.modules[__name__] if name == __name__ or name == "crfdeid.corpus" else _optional(name)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from . import schema
+from . import cli, schema
 from .document import Document
 from .errors import ConfigError, CrfdeidError
 from .results import markdown_table, provenance, to_json, write_files, write_json
@@ -354,11 +354,9 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m crfdeid.crossval", description=__doc__.split("\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m crfdeid.crossval --config configs/physionet.yaml "
-               "--folds 10 --jobs 2 --o-thresholds 0.5,0.7,0.9 --json cv.json")
+    p = cli.parser("crfdeid.crossval", __doc__,
+                   "python -m crfdeid.crossval --config configs/physionet.yaml --folds 10 --jobs 2 "
+                   "--o-thresholds 0.5,0.7,0.9 --json cv.json")
     add_fold_arguments(p)
     p.add_argument("--train-fraction", type=_fraction, default=1.0, metavar="F",
                    help="train each fold on a patient-grouped share F in (0, 1] of its "

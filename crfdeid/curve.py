@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from . import cli
 from .crossval import (add_fold_arguments, best_recalls, collect, fold_splits, fold_tasks,
                        parse_fractions, read_corpus, run_tasks, threshold_label)
 from .results import markdown_table, provenance, to_json, write_files, write_json
@@ -162,11 +163,9 @@ def write_curve(points, out, info: dict, heading: str = "") -> list[Path]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m crfdeid.curve", description=__doc__.split("\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="example:\n  python -m crfdeid.curve --config configs/physionet.yaml --folds 10 "
-               "--jobs 2 --fractions 0.25,0.5,0.75,1 --o-thresholds none,0.5,0.9,0.98 --out results/curve")
+    p = cli.parser("crfdeid.curve", __doc__,
+                   "python -m crfdeid.curve --config configs/physionet.yaml --folds 10 --jobs 2 "
+                   "--fractions 0.25,0.5,0.75,1 --o-thresholds none,0.5,0.9,0.98 --out results/curve")
     add_fold_arguments(p)
     p.add_argument("--fractions", type=parse_fractions, default=(0.25, 0.5, 0.75, 1.0), metavar="F,F,...",
                    help="patient-grouped shares of each fold's training notes (default 0.25,0.5,0.75,1)")

@@ -13,21 +13,19 @@ import argparse
 import json
 import sys
 
+from . import cli
 from .errors import CrfdeidError
 from .io import atomic_write, read
 from .scoring import analyse_errors, evaluate
 from .scoring import tables
 
-EXAMPLE = """example:
-  python -m crfdeid.evaluate --gold i2b2:data/test --pred i2b2:out/test --json scores.json
-  python -m crfdeid.evaluate --gold i2b2:gold --pred i2b2:pred --filter NAME DATE --errors --examples 3
-"""
-
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="python -m crfdeid.evaluate", description=__doc__.split("\n\n")[0],
-        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli.parser(
+        "crfdeid.evaluate", __doc__,
+        "python -m crfdeid.evaluate --gold i2b2:data/test --pred i2b2:out/test --json scores.json",
+        "python -m crfdeid.evaluate --gold i2b2:gold --pred i2b2:pred --filter NAME DATE "
+        "--errors --examples 3")
     ap.add_argument("--gold", required=True, metavar="FORMAT:PATH", help="gold annotations")
     ap.add_argument("--pred", required=True, metavar="FORMAT:PATH", help="system annotations")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON ('-': standard output, "

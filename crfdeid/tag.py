@@ -22,16 +22,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import cli
 from .errors import ConfigError, CrfdeidError
 
 _MODEL = None
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m crfdeid.tag", description=__doc__.split("\n\n")[0],
-        epilog='example: echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid.tag '
-               "--output-format jsonl", formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser("crfdeid.tag", __doc__,
+                   'echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid.tag --output-format jsonl')
     p.add_argument("inputs", nargs="*", metavar="INPUT", help="file, folder, FORMAT:PATH or - (stdin)")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--input-format", default="text", help="reader for bare paths (default: text)")

@@ -19,15 +19,14 @@ import time
 
 import yaml
 
+from . import cli
 from .errors import CrfdeidError
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m crfdeid.train", description=__doc__.split("\n\n")[0],
-        epilog="example: python -m crfdeid.train --config configs/default.yaml "
-               "--output crfdeid/data/default-model",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser("crfdeid.train", __doc__,
+                   "python -m crfdeid.train --config configs/default.yaml "
+                   "--output crfdeid/data/default-model")
     p.add_argument("--config", required=True, help="YAML config (configs/*.yaml)")
     p.add_argument("--train", action="append", metavar="FORMAT:PATH",
                    help="training input(s), replacing the config's train list (repeatable)")

@@ -37,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .. import cli
 from .report import format_table, ratios, targets
 
 # `child` is imported where used: importing it here would make `python -m
@@ -89,10 +90,8 @@ def code_version() -> dict:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m crfdeid.bench", description=__doc__.split("\n\n")[0],
-        epilog="example: python -m crfdeid.bench --quick --json build/bench-quick.json",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser("crfdeid.bench", __doc__,
+                   "python -m crfdeid.bench --quick --json build/bench-quick.json")
     p.add_argument("--corpus", metavar="FORMAT:PATH",
                    help="corpus to tag (default: PhysioNet dev corpus if present, else synth:1000,13)")
     p.add_argument("--model", help="model used for tagging (default: the one trained on the corpus)")

@@ -7,17 +7,15 @@ import os
 import sys
 import time
 
-from .. import io
+from .. import cli, io
 from . import iter_documents
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m crfdeid.synth",
-        description="Write synthetic clinical notes with gold PHI (all 25 i2b2 2014 subtypes) "
-                    "as i2b2 2014 XML, one file per note (NNN-NN.xml).",
-        epilog="example: python -m crfdeid.synth --docs 200 --seed 13 --out /tmp/s200",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = cli.parser("crfdeid.synth",
+                        "Write synthetic clinical notes with gold PHI (all 25 i2b2 2014 subtypes) "
+                        "as i2b2 2014 XML, one file per note (NNN-NN.xml).",
+                        "python -m crfdeid.synth --docs 200 --seed 13 --out /tmp/s200")
     parser.add_argument("--docs", type=int, default=1000, help="number of notes (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--out", required=True, help="output folder, or '-' for standard output")
