@@ -271,52 +271,6 @@ def render(result: dict) -> str:
     return "\n".join(parts) + "\n"
 
 
-def parse_thresholds(text: str | None) -> tuple[float, ...]:
-    """``"0.5,0.7"`` -> ``(0.5, 0.7)``; each in (0, 1], or ``none`` for plain Viterbi.
-
-    >>> parse_thresholds("none,0.9")
-    (None, 0.9)
-    """
-    if not text:
-        return ()
-    try:
-        values = tuple(None if x.strip().lower() == "none" else float(x)
-                       for x in text.split(",") if x.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"thresholds must be numbers like 0.5,0.7: {text!r}")
-    if any(v is not None and not 0 < v <= 1 for v in values):
-        raise argparse.ArgumentTypeError(f"thresholds must lie in (0, 1]: {text!r}")
-    return values
-
-
-def _fraction(text: str) -> float:
-    values = parse_fractions(text)
-    if len(values) != 1:
-        raise argparse.ArgumentTypeError(f"one training share in (0, 1] is needed, got {text!r}")
-    return values[0]
-
-
-def _unit_values(text: str, what: str, low_open: bool = True) -> tuple[float, ...]:
-    try:
-        values = tuple(float(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        values = ()
-    if not values or any(not (0 < v <= 1 if low_open else 0 <= v <= 1) for v in values):
-        raise argparse.ArgumentTypeError(f"{what} must be comma-separated numbers in "
-                                         f"{'(0, 1]' if low_open else '[0, 1]'}, got {text!r}")
-    return values
-
-
-def parse_fractions(text: str) -> tuple[float, ...]:
-    """``"0.25,0.5,1"`` -> ``(0.25, 0.5, 1.0)``: training shares in (0, 1]."""
-    return _unit_values(text, "training shares")
-
-
-def parse_floors(text: str) -> tuple[float, ...]:
-    """``"0.95,0.9"`` -> ``(0.95, 0.9)``: precision floors in [0, 1]."""
-    return _unit_values(text, "precision floors", low_open=False)
-
-
 def add_fold_arguments(p: argparse.ArgumentParser) -> None:
     """The corpus, fold and sweep options shared by crossval and the learning curve."""
     p.add_argument("--config", required=True, help="config YAML (its `train` inputs are folded)")
@@ -326,10 +280,10 @@ def add_fold_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="fold seed (default: config seed or 0)")
     p.add_argument("--by", choices=WEIGHTS, default="documents", help="balance folds on")
     p.add_argument("--jobs", type=int, default=1, help="trainings run in parallel (processes)")
-    p.add_argument("--o-thresholds", type=parse_thresholds, default=(),
+    p.add_argument("--o-thresholds", type=cli.parse_thresholds, default=(),
                    help="comma-separated O-marginal thresholds to sweep, e.g. none,0.5,0.9 "
                         "(none = plain Viterbi)")
-    p.add_argument("--precision", type=parse_floors, default=(0.95, 0.9), metavar="P,P,...",
+    p.add_argument("--precision", type=cli.parse_floors, default=(0.95, 0.9), metavar="P,P,...",
                    help="precision floors for 'best recall at precision >= P' over the sweep "
                         "(default 0.95,0.9)")
 
@@ -358,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "python -m crfdeid.crossval --config configs/physionet.yaml --folds 10 --jobs 2 "
                    "--o-thresholds 0.5,0.7,0.9 --json cv.json")
     add_fold_arguments(p)
-    p.add_argument("--train-fraction", type=_fraction, default=1.0, metavar="F",
+    p.add_argument("--train-fraction", type=cli.one_fraction, default=1.0, metavar="F",
                    help="train each fold on a patient-grouped share F in (0, 1] of its "
                         "training notes, same held-out folds (a learning curve point)")
     p.add_argument("--json", metavar="FILE", help="write all figures as JSON ('-' = stdout)")

@@ -30,7 +30,7 @@ from typing import Sequence
 
 from . import cli
 from .crossval import (add_fold_arguments, best_recalls, collect, fold_splits, fold_tasks,
-                       parse_fractions, read_corpus, run_tasks, threshold_label)
+                       read_corpus, run_tasks, threshold_label)
 from .results import markdown_table, provenance, to_json, write_files, write_json
 from .errors import CrfdeidError
 
@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "python -m crfdeid.curve --config configs/physionet.yaml --folds 10 --jobs 2 "
                    "--fractions 0.25,0.5,0.75,1 --o-thresholds none,0.5,0.9,0.98 --out results/curve")
     add_fold_arguments(p)
-    p.add_argument("--fractions", type=parse_fractions, default=(0.25, 0.5, 0.75, 1.0), metavar="F,F,...",
+    p.add_argument("--fractions", type=cli.parse_fractions, default=(0.25, 0.5, 0.75, 1.0), metavar="F,F,...",
                    help="patient-grouped shares of each fold's training notes (default 0.25,0.5,0.75,1)")
     p.add_argument("--json", metavar="FILE", help="write all figures as JSON ('-' = stdout)")
     p.add_argument("--out", metavar="DIR", help="write curve.md, curve.csv, curve.json and curve.png here")
