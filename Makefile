@@ -8,7 +8,7 @@ SYNTH_DIR ?= build/synth
 # training-PHI-Gold-Set2 and testing-PHI-Gold-fixed, and where `make i2b2` writes.
 I2B2 ?= data/i2b2-2014
 I2B2_OUT ?= build/i2b2-2014
-# Extra arguments for crfdeid.train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
+# Extra arguments for crfdeid train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
 TRAIN_ARGS ?=
 
 .PHONY: install test train synth bench crossval curve ablate i2b2 clean
@@ -20,33 +20,33 @@ test:
 	$(PYTHON) -m pytest
 
 synth:
-	$(PYTHON) -m crfdeid.synth --docs 1000 --seed 13 --out $(SYNTH_DIR)
+	$(PYTHON) -m crfdeid synth --docs 1000 --seed 13 --out $(SYNTH_DIR)
 
 train:
-	$(PYTHON) -m crfdeid.train --config $(CONFIG) --output $(MODEL) $(TRAIN_ARGS)
+	$(PYTHON) -m crfdeid train --config $(CONFIG) --output $(MODEL) $(TRAIN_ARGS)
 
 crossval:
-	$(PYTHON) -m crfdeid.crossval --config configs/physionet.yaml --folds 10
+	$(PYTHON) -m crfdeid crossval --config configs/physionet.yaml --folds 10
 
 # Learning curve: 10-fold figures when each fold trains on 25/50/75/100% of its patients.
 curve:
-	$(PYTHON) -m crfdeid.curve --config configs/physionet.yaml --folds 10 \
+	$(PYTHON) -m crfdeid curve --config configs/physionet.yaml --folds 10 \
 	    --o-thresholds none,0.5,0.8,0.9,0.95,0.98,0.99 --out build/curve
 
 ablate:
-	$(PYTHON) -m crfdeid.ablate configs/ablation/physionet.yaml
+	$(PYTHON) -m crfdeid ablate configs/ablation/physionet.yaml
 
 # He et al. 2015 protocol: train on both training sets, tag the test set, official scores.
 i2b2:
-	$(PYTHON) -m crfdeid.train --config configs/i2b2-2014.yaml --output $(I2B2_OUT)/model \
+	$(PYTHON) -m crfdeid train --config configs/i2b2-2014.yaml --output $(I2B2_OUT)/model \
 	    --train i2b2:$(I2B2)/training-PHI-Gold-Set1 --train i2b2:$(I2B2)/training-PHI-Gold-Set2 $(TRAIN_ARGS)
-	$(PYTHON) -m crfdeid.tag --model $(I2B2_OUT)/model --input-format i2b2 --output-format i2b2 \
+	$(PYTHON) -m crfdeid tag --model $(I2B2_OUT)/model --input-format i2b2 --output-format i2b2 \
 	    --output-dir $(I2B2_OUT)/predictions --quiet $(I2B2)/testing-PHI-Gold-fixed
-	$(PYTHON) -m crfdeid.evaluate --gold i2b2:$(I2B2)/testing-PHI-Gold-fixed \
+	$(PYTHON) -m crfdeid evaluate --gold i2b2:$(I2B2)/testing-PHI-Gold-fixed \
 	    --pred i2b2:$(I2B2_OUT)/predictions --json $(I2B2_OUT)/scores.json --quiet
 
 bench:
-	$(PYTHON) -m crfdeid.bench --json build/bench.json
+	$(PYTHON) -m crfdeid bench --json build/bench.json
 
 clean:
 	rm -rf build .pytest_cache

@@ -1,4 +1,4 @@
-"""Time the rule scan (``crfdeid.rules.find``) over a corpus: best and median of N passes.
+"""Time the rule scan (``crfdeid.recognizers.rules.find``) over a corpus: best and median of N passes.
 
     python bench/rules_find.py [--corpus physionet:../shared/corpora/physionet-dev] [--passes 10]
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crfdeid import rules  # noqa: E402
+from crfdeid.recognizers import rules  # noqa: E402
 from crfdeid.io import read  # noqa: E402
 
 

@@ -2,7 +2,7 @@
 
     python bench/warm_cache.py --model build/physionet.model [--corpus physionet:../shared/corpora/physionet-dev]
 
-The benchmark (``python -m crfdeid.bench``) tags its corpus once after loading the model,
+The benchmark (``python -m crfdeid bench``) tags its corpus once after loading the model,
 so it pays for every word type's and token key's first sight. A long stream of notes
 mostly meets types earlier notes brought. This tags the second half of the corpus with
 a freshly loaded model (cold), and again after the first half (caches warmed by other
@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from crfdeid.io import read  # noqa: E402
-from crfdeid.model import Model  # noqa: E402
-from crfdeid.tokenize import tokenize  # noqa: E402
+from crfdeid.crf.model import Model  # noqa: E402
+from crfdeid.text.tokenize import tokenize  # noqa: E402
 
 
 def _tag(model, docs) -> float:

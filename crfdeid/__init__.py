@@ -1,3 +1,40 @@
-"""crfdeid: find and remove protected health information in clinical notes with a CRF."""
+"""crfdeid: find and remove protected health information in clinical notes with a CRF.
 
-__version__ = "0.1.0"
+The pipeline, one module per role: text -> tokens (:mod:`crfdeid.text`) -> features
+(:mod:`crfdeid.features`) -> CRF (:mod:`crfdeid.crf`) -> BIO labels (:mod:`crfdeid.labels`)
+-> spans (:mod:`crfdeid.document`) -> scores (:mod:`crfdeid.scoring`) or de-identified
+text (:mod:`crfdeid.deid`); readers and writers in :mod:`crfdeid.io`.
+
+>>> import crfdeid
+>>> model = crfdeid.load()                     # the model shipped in the package
+>>> doc = model.tag_text("Seen by Dr. Lee on 7/22/2098.")
+>>> [(s.start, s.end, s.subtype) for s in doc.spans]
+[(12, 15, 'DOCTOR'), (19, 28, 'DATE')]
+"""
+
+from .document import Document, Span
+
+__version__ = "0.2.0"
+__all__ = ["Document", "Model", "Span", "load", "__version__"]
+
+
+def load(path=None, backend: str = "numpy"):
+    """Load a model file (default: the model shipped in the package); a :class:`crfdeid.crf.Model`.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A file written by ``python -m crfdeid train`` or ``Model.save``.
+    backend : {"numpy", "crfsuite"}
+        Tagging backend; both give the same labels (numpy is faster).
+    """
+    from .crf import Model
+    return Model.load(path, backend=backend)
+
+
+def __getattr__(name):
+    # Model is imported on first use: `import crfdeid` stays cheap for commands that never tag.
+    if name == "Model":
+        from .crf import Model
+        return Model
+    raise AttributeError(f"module 'crfdeid' has no attribute {name!r}")

@@ -4,7 +4,7 @@ A config is plain data (see ``configs/default.yaml``)::
 
     train: ["synth:1000,13"]        # FORMAT:PATH inputs (crfdeid.io.read)
     dev: null                       # optional FORMAT:PATH scored after training
-    features: features/full.yaml    # a feature-set file, or an inline mapping
+    features: full                  # a feature set: a shipped name, a YAML file, or a mapping
     window: null                    # overrides the feature set's +-window
     tokenizer: {split_glued: true}
     segment: {max_len: 200}
@@ -13,12 +13,17 @@ A config is plain data (see ``configs/default.yaml``)::
                o_words_min_count: null}   # words seen >= N times in training, never in PHI,
                                           # are not made PHI by that threshold
     rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
-    second_pass: {enabled: false, folds: 3, seed: 7}   # stacked CRF (crfdeid.second_pass)
     seed: 13
 
 :func:`load_config` fills every default, deep-merges overrides (an ablation is a
 base config plus a small override), resolves the feature set into explicit
 template lists and refuses unknown keys and names, listing the allowed ones.
+
+Paths follow one rule: a relative path in a config file (a feature-set file, the
+PATH of a ``FORMAT:PATH`` input) is relative to the folder of the file that names
+it; in a config given as a mapping, to the working folder. A feature set named
+without a folder or ``.yaml`` (``full``, ``no_dict``) is one shipped inside the
+package (:func:`feature_set_names`), so a config works wherever crfdeid is installed.
 
 >>> cfg = load_config({"features": {"groups": {"lexical": True}}, "crf": {"c1": 0.1}})
 >>> cfg["crf"]["algorithm"], cfg["crf"]["c1"], cfg["features"]["window"]
@@ -28,6 +33,7 @@ template lists and refuses unknown keys and names, listing the allowed ones.
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 
 import yaml
@@ -39,18 +45,18 @@ DEFAULTS = {
     "description": None,
     "train": [],
     "dev": None,
-    "features": "features/full.yaml",
+    "features": "full",
     "window": None,
     "tokenizer": {"split_glued": True},
     "segment": {"max_len": 200},
     "crf": {"algorithm": "lbfgs"},
     "decoding": {"o_threshold": None, "o_words_min_count": None},
     "rules": {"enabled": False, "date_check": True},
-    "second_pass": {"enabled": False, "folds": 3, "seed": 7},
     "seed": 0,
 }
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
-_ROOT = Path(__file__).resolve().parent.parent
+#: Formats whose PATH is not a file-system path.
+_NOT_PATHS = ("synth",)
 
 
 def _crf_params(algorithm: str) -> list[str]:
@@ -93,21 +99,80 @@ def read_yaml(path) -> dict:
     return data
 
 
-def _find(name: str, base_dir: Path | None) -> Path:
-    p = Path(name)
-    if p.is_absolute():
-        return p
-    for root in filter(None, (Path.cwd(), base_dir, base_dir and base_dir.parent, _ROOT)):
-        if (root / p).exists():
-            return root / p
-    return p
+def feature_set_names() -> list[str]:
+    """Names of the feature sets shipped inside the package.
+
+    >>> {"full", "lexical", "no_dict"} <= set(feature_set_names())
+    True
+    """
+    return sorted(p.name[:-5] for p in _shipped_feature_sets().iterdir() if p.name.endswith(".yaml"))
+
+
+def _shipped_feature_sets():
+    from importlib import resources
+    return resources.files("crfdeid") / "data" / "features"
+
+
+def _is_name(spec: str) -> bool:
+    return "/" not in spec and "\\" not in spec and not spec.endswith((".yaml", ".yml"))
+
+
+def relative_to(spec: str, base_dir: Path | None) -> str:
+    """``spec`` (a path) made relative to ``base_dir`` if it is relative; unchanged without one."""
+    if base_dir is None or Path(spec).is_absolute() or spec == "-":
+        return spec
+    return os.path.normpath(base_dir / spec)
+
+
+def resolve_input(spec: str, base_dir: Path | None) -> str:
+    """A ``FORMAT:PATH`` input of a config with its PATH made relative to ``base_dir``.
+
+    >>> resolve_input("i2b2:notes", Path("/cfg")), resolve_input("synth:10,1", Path("/cfg"))
+    ('i2b2:/cfg/notes', 'synth:10,1')
+    """
+    fmt, sep, rest = spec.partition(":")
+    if not sep or fmt in _NOT_PATHS or len(fmt) == 1:  # no format, or a Windows drive letter
+        return spec if sep else relative_to(spec, base_dir)
+    return f"{fmt}:{relative_to(rest, base_dir)}"
+
+
+def resolve_paths(raw: dict, base_dir: Path | None) -> dict:
+    """A copy of the config mapping ``raw`` with its relative paths made relative to ``base_dir``.
+
+    The paths are those of ``train`` and ``dev`` inputs and a ``features`` file
+    (a shipped feature-set name is not a path).
+    """
+    raw = copy.deepcopy(raw)
+    if base_dir is None:
+        return raw
+    for key in ("train", "dev"):
+        if isinstance(raw.get(key), str):
+            raw[key] = resolve_input(raw[key], base_dir)
+        elif isinstance(raw.get(key), list):
+            raw[key] = [resolve_input(x, base_dir) if isinstance(x, str) else x for x in raw[key]]
+    fs = raw.get("features")
+    if isinstance(fs, (str, Path)) and not _is_name(str(fs)):
+        raw["features"] = relative_to(str(fs), base_dir)
+    return raw
 
 
 def load_feature_set(spec, base_dir: Path | None = None, path=None) -> dict:
-    """A resolved feature set from a file name (``features/full.yaml``) or a mapping."""
+    """A resolved feature set from a shipped name (``full``), a YAML file or a mapping.
+
+    A relative file name is relative to ``base_dir`` (the folder of the config
+    naming it), else to the working folder.
+    """
     from .features import resolve_feature_set
     if isinstance(spec, (str, Path)):
-        fpath = _find(str(spec), base_dir)
+        spec = str(spec)
+        if _is_name(spec):
+            fpath = _shipped_feature_sets() / f"{spec}.yaml"
+            if not fpath.is_file():
+                raise ConfigError(f"unknown feature set {spec!r}; shipped: {', '.join(feature_set_names())} "
+                                  "(or give a path to a YAML file)", path=path)
+            fpath = Path(str(fpath))
+        else:
+            fpath = Path(relative_to(spec, base_dir))
         data = read_yaml(fpath)
         data.setdefault("name", fpath.stem)
         return resolve_feature_set(data, path=fpath)
@@ -136,8 +201,8 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
         base_dir = None
     else:
         path = Path(path_or_dict)
-        raw = read_yaml(path)
         base_dir = path.resolve().parent
+        raw = resolve_paths(read_yaml(path), base_dir)
     overrides = copy.deepcopy(overrides or {})
     _check_keys(raw, DEFAULTS, "", path)
     _check_keys(overrides, DEFAULTS, "override ", path)
@@ -145,7 +210,7 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
     ofs = overrides.pop("features", None)
     if isinstance(ofs, (str, Path)):
         fs, ofs = ofs, None
-    fs = load_feature_set(fs, base_dir, path)
+    fs = load_feature_set(fs, None, path)
     if ofs:
         fs = load_feature_set(deep_merge({k: v for k, v in fs.items() if k not in ("word", "token", "windowed")}
                                          if "groups" in ofs or "extra_word" in ofs or "extra_token" in ofs
@@ -171,10 +236,10 @@ def _validate(cfg: dict, path) -> None:
     def bad(msg):
         raise ConfigError(msg, path=path)
 
-    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "second_pass"):
+    for key in ("tokenizer", "segment", "crf", "decoding", "rules"):
         if not isinstance(cfg[key], dict):
             bad(f"{key} must be a mapping, not {type(cfg[key]).__name__}")
-    for key in ("tokenizer", "segment", "decoding", "rules", "second_pass"):
+    for key in ("tokenizer", "segment", "decoding", "rules"):
         _check_keys(cfg[key], DEFAULTS[key], f"{key}.", path)
     if isinstance(cfg["train"], str):
         cfg["train"] = [cfg["train"]]
@@ -207,13 +272,6 @@ def _validate(cfg: dict, path) -> None:
     for key in ("enabled", "date_check"):
         if not isinstance(cfg["rules"][key], bool):
             bad(f"rules.{key} must be true or false")
-    sp = cfg["second_pass"]
-    if not isinstance(sp["enabled"], bool):
-        bad("second_pass.enabled must be true or false")
-    if not isinstance(sp["folds"], int) or isinstance(sp["folds"], bool) or sp["folds"] < 2:
-        bad(f"second_pass.folds must be an integer >= 2, not {sp['folds']!r}")
-    if not isinstance(sp["seed"], int) or isinstance(sp["seed"], bool):
-        bad(f"second_pass.seed must be an integer, not {sp['seed']!r}")
     if not isinstance(cfg["tokenizer"]["split_glued"], bool):
         bad("tokenizer.split_glued must be true or false")
     ml = cfg["segment"]["max_len"]

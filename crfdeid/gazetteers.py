@@ -2,7 +2,8 @@
 
 Each list is a UTF-8 file ``<name>.txt`` with one entry per line; lines that
 start with ``#`` are the header (source, licence, how to regenerate). The
-folder is ``<repo>/gazetteers`` unless the environment variable
+folder is the one shipped inside the package (``crfdeid/data/gazetteers``, the
+repository's ``gazetteers/``) unless the environment variable
 ``CRFDEID_GAZETTEERS`` names another one. Lists are read once and cached.
 
 >>> "boston" in load("cities")
@@ -20,16 +21,17 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from .errors import RegistryError
 
 ENV_VAR = "CRFDEID_GAZETTEERS"
-_DEFAULT_DIR = Path(__file__).resolve().parents[1] / "gazetteers"
+_DEFAULT_DIR = Path(str(resources.files("crfdeid") / "data" / "gazetteers"))
 
 
 def folder() -> Path:
-    """The folder the lists are read from (``$CRFDEID_GAZETTEERS`` or ``<repo>/gazetteers``)."""
+    """The folder the lists are read from (``$CRFDEID_GAZETTEERS`` or the shipped lists)."""
     env = os.environ.get(ENV_VAR)
     return Path(env) if env else _DEFAULT_DIR
 

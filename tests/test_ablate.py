@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from crfdeid import ablate
+from crfdeid.experiments import ablate
 from crfdeid.errors import ConfigError
 from crfdeid.io import write
 from test_crossval import tiny_corpus
@@ -31,8 +31,8 @@ def base(tmp_path_factory):
 
 
 def ablation_file(tmp_path, base, **spec) -> Path:
-    spec.setdefault("runs", {"lexical": {"features": "features/lexical.yaml"},
-                             "full": {"features": "features/full.yaml"}})
+    spec.setdefault("runs", {"lexical": {"features": "lexical"},
+                             "full": {"features": "full"}})
     path = tmp_path / "abl.yaml"
     path.write_text(yaml.safe_dump({"base": str(base), **spec}, sort_keys=False))
     return path
@@ -78,7 +78,7 @@ def test_runs_differ_only_by_their_override_after_common(base, tmp_path):
 
 
 def test_unknown_key_in_a_run_is_a_config_error_naming_the_run(base, tmp_path, capsys):
-    path = ablation_file(tmp_path, base, runs={"typo": {"featurs": "features/full.yaml"}})
+    path = ablation_file(tmp_path, base, runs={"typo": {"featurs": "full"}})
     with pytest.raises(ConfigError, match="run 'typo'.*featurs"):
         ablate.load_ablation(path)
     assert ablate.main([str(path), "--quiet"]) == 2

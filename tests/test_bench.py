@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid import bench
-from crfdeid.bench.report import format_table, targets
-from crfdeid.bench.stages import STAGES, crfsuite_only, tag_end_to_end
+from crfdeid.experiments import bench
+from crfdeid.experiments.bench.report import format_table, targets
+from crfdeid.experiments.bench.stages import STAGES, crfsuite_only, tag_end_to_end
 from crfdeid.config import load_config
-from crfdeid.model import Model, train_model
+from crfdeid.crf import Model, train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = "synth:6,3"
@@ -28,7 +28,7 @@ def test_end_to_end_counts_every_token_and_stage_shares_sum_to_one(model_path):
     model = Model.load(model_path)
     res = tag_end_to_end(model, CORPUS)
     from crfdeid.io import read
-    from crfdeid.model import tokens_for
+    from crfdeid.crf.model import tokens_for
     split = model.config["tokenizer"]["split_glued"]
     expected = sum(len(tokens_for(d.text, split)) for d in read(CORPUS))
     assert res["documents"] == 6 and res["tokens"] == expected > 0
@@ -56,31 +56,15 @@ def test_unknown_output_format_is_an_error(model_path, capsys):
 
 def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
     model = Model.load(model_path)
-    from crfdeid import model as model_mod, rules
+    from crfdeid.crf import model as model_mod
+    from crfdeid.recognizers import rules
     from crfdeid.io import read
     before = [model.tag(d).spans for d in read(CORPUS)]
     funcs = (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger)
     tag_end_to_end(model, CORPUS)
     assert (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger) == funcs
-    assert "featurize" not in vars(model.featurizer) and "scores_many" not in vars(model._numpy.scorer)
+    assert "featurize" not in vars(model.featurizer) and "scores_many" not in vars(model._backend.scorer)
     assert [model.tag(d).spans for d in read(CORPUS)] == before
-
-
-def test_second_pass_model_is_timed_with_both_crfs(tmp_path):
-    cfg = load_config(ROOT / "configs" / "synth-small.yaml",
-                      {"train": ["synth:8,7"], "crf": {"max_iterations": 5},
-                       "second_pass": {"enabled": True, "folds": 2}})
-    model = Model.load(train_model(None, cfg).save(tmp_path / "two.model"))
-    from crfdeid import model as model_mod
-    from crfdeid.io import read
-    before = [model.tag(d).spans for d in read(CORPUS)]
-    funcs = (model_mod.pass_attributes, model._tagger, model.first._tagger)
-    e2e, crf = tag_end_to_end(model, CORPUS), crfsuite_only(model, CORPUS)
-    assert (model_mod.pass_attributes, model._tagger, model.first._tagger) == funcs
-    assert "scores_many" not in vars(model.first._numpy.scorer)
-    assert [model.tag(d).spans for d in read(CORPUS)] == before
-    assert e2e["tokens"] == crf["tokens"] and crf["first_pass_seconds"] > 0
-    assert crf["seconds"] >= crf["first_pass_seconds"]
 
 
 def test_crfsuite_only_tags_the_same_tokens(model_path):
@@ -97,7 +81,7 @@ def test_throughput_target(value, met):
 
 @pytest.mark.parametrize("marginals, base, ratio", [(True, 1.5, 2.0), (False, 1.0, 3.0)])
 def test_ratio_is_to_crfsuite_doing_the_same_decoding(marginals, base, ratio):
-    from crfdeid.bench.report import ratios
+    from crfdeid.experiments.bench.report import ratios
     crf = {"seconds": 1.0, "cpu_seconds": 1.0, "marginal_seconds": 0.5, "marginal_cpu_seconds": 0.5}
     got = ratios({"seconds": 3.0, "cpu_seconds": 3.0}, crf, marginals)
     assert crf["baseline_cpu_seconds"] == base and got["ratio_cpu_end_to_end_vs_crfsuite"] == ratio
@@ -161,7 +145,7 @@ def test_warm_cache_script_tags_the_second_half_cold_and_warm(capsys):
     import runpy
     from pathlib import Path
 
-    from crfdeid.model import DEFAULT_MODEL
+    from crfdeid.crf.model import DEFAULT_MODEL
     script = Path(__file__).resolve().parent.parent / "bench" / "warm_cache.py"
     code = runpy.run_path(str(script))["main"](["--model", str(DEFAULT_MODEL), "--corpus", "synth:6,1",
                                                "--repeats", "1"])

@@ -6,29 +6,41 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid.config import load_config
+from crfdeid.config import feature_set_names, load_config
 from crfdeid.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("name", ["default.yaml", "physionet.yaml", "physionet-2pass.yaml", "synth-small.yaml"])
+@pytest.mark.parametrize("name", ["default.yaml", "physionet.yaml", "i2b2-2014.yaml", "synth-small.yaml"])
 def test_shipped_configs_resolve(name):
     cfg = load_config(ROOT / "configs" / name)
     assert cfg["train"] and cfg["features"]["word"]
 
 
-def test_two_pass_physionet_config_differs_only_by_its_second_pass_and_threshold():
-    one, two = (load_config(ROOT / "configs" / n) for n in ("physionet.yaml", "physionet-2pass.yaml"))
-    assert two["second_pass"]["enabled"] and not one["second_pass"]["enabled"]
-    same = lambda cfg: {k: v for k, v in cfg.items() if k not in ("second_pass", "description", "decoding")}  # noqa: E731
-    assert same(one) == same(two)
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "features").glob("*.yaml")))
+def test_shipped_feature_sets_resolve_by_name_and_by_path(name):
+    assert name in feature_set_names()
+    assert load_config({"features": name})["features"]["name"] == name
+    by_path = load_config({"features": str(ROOT / "features" / f"{name}.yaml")})["features"]
+    assert by_path == load_config({"features": name})["features"]
 
 
-@pytest.mark.parametrize("fs", sorted((ROOT / "features").glob("*.yaml")))
-def test_shipped_feature_sets_resolve(fs):
-    cfg = load_config({"features": str(fs)})
-    assert cfg["features"]["name"] == fs.stem
+def test_paths_in_a_config_file_are_relative_to_it(tmp_path, monkeypatch):
+    (tmp_path / "sets").mkdir()
+    (tmp_path / "sets" / "mine.yaml").write_text("groups: {lexical: true}\nwindow: 1\n")
+    (tmp_path / "cfg").mkdir()
+    cfg_file = tmp_path / "cfg" / "c.yaml"
+    cfg_file.write_text('train: ["i2b2:../notes", "synth:5,1"]\nfeatures: ../sets/mine.yaml\n')
+    monkeypatch.chdir(ROOT)  # the working folder plays no part
+    cfg = load_config(cfg_file)
+    assert cfg["train"] == [f"i2b2:{tmp_path / 'notes'}", "synth:5,1"]
+    assert cfg["features"]["name"] == "mine" and cfg["features"]["window"] == 1
+
+
+def test_unknown_feature_set_name_lists_the_shipped_ones():
+    with pytest.raises(ConfigError, match="unknown feature set 'ful'.*shipped: .*full"):
+        load_config({"features": "ful"})
 
 
 def test_overrides_deep_merge_and_features_override_merges_groups():

@@ -1,4 +1,4 @@
-"""``python -m crfdeid.corpus``: stats, convert, error summary and exit codes, pluggable subcommands."""
+"""``python -m crfdeid corpus``: stats, convert, error summary and exit codes, pluggable subcommands."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from crfdeid import corpus
+from crfdeid.cli import corpus
 from crfdeid.document import Document, make_span
 from crfdeid.io import read, write
 

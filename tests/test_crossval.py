@@ -7,7 +7,7 @@ import json
 import pytest
 import yaml
 
-from crfdeid import crossval
+from crfdeid.experiments import crossval
 from crfdeid.document import Document, make_span
 from crfdeid.io import read, write
 

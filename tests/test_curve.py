@@ -8,7 +8,8 @@ import json
 import pytest
 import yaml
 
-from crfdeid import crossval, curve
+from crfdeid.experiments import crossval
+from crfdeid.experiments import curve
 from crfdeid.io import write
 from test_crossval import FIRST, LAST, tiny_corpus
 

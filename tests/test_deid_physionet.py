@@ -4,9 +4,9 @@ import datetime as dt
 import re
 from collections import defaultdict
 
-from crfdeid.corpus import main as corpus_main
+from crfdeid.cli.corpus import main as corpus_main
 from crfdeid.io import read
-from crfdeid.tokenize import tokenize
+from crfdeid.text.tokenize import tokenize
 from crfdeid.deid.check import check
 from crfdeid.deid.spans import propagate
 from crfdeid.deid.surrogate import Surrogator

@@ -6,13 +6,13 @@ import re
 import pytest
 
 from crfdeid import gazetteers
-from crfdeid.bio import encode
+from crfdeid.labels import encode
 from crfdeid.deid import dates
 from crfdeid.deid.check import check
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError
-from crfdeid.tokenize import tokenize
+from crfdeid.text.tokenize import tokenize
 
 
 def note(doc_id, text, *phi, patient=None):

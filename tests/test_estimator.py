@@ -7,7 +7,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GroupKFold, cross_val_score
 
-from crfdeid.estimator import CRFDeidentifier, make_scorer
+from crfdeid.crf.estimator import CRFDeidentifier, make_scorer
 from crfdeid.io import read
 
 SMALL = "configs/synth-small.yaml"

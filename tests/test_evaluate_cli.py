@@ -1,4 +1,4 @@
-"""``python -m crfdeid.evaluate`` on tiny synthetic i2b2 XML folders."""
+"""``python -m crfdeid evaluate`` on tiny synthetic i2b2 XML folders."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from crfdeid.document import Document, make_span
-from crfdeid.evaluate import main
+from crfdeid.cli.evaluate import main
 from crfdeid.io import write
 
 TEXT = "Dr Jonathan Smithers saw Mary Jones on 3/4/2091 in Springfield."  # synthetic

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from crfdeid.errors import ConfigError
 from crfdeid.features import TOKEN_TEMPLATES, WORD_TEMPLATES, Featurizer, resolve_feature_set, to_attributes
 from crfdeid.features.pattern import match_tokens
-from crfdeid.tokenize import tokenize
+from crfdeid.text.tokenize import tokenize
 
 ALL = {"groups": {"lexical": True, "orthographic": True, "pattern": True,
                   "dictionary": True, "context": True}}

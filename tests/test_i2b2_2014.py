@@ -5,13 +5,14 @@ under a data-use agreement and never used here)."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from crfdeid import ablate
+from crfdeid.experiments import ablate
 from crfdeid.config import load_config
 from crfdeid.io import read, write
 
@@ -33,7 +34,8 @@ def i2b2_dir(tmp_path_factory):
 
 def test_config_is_the_he_et_al_protocol():
     cfg = load_config(ROOT / "configs" / "i2b2-2014.yaml")
-    assert cfg["train"] == [f"i2b2:data/i2b2-2014/{s}" for s in SETS[:2]]
+    # Paths in a config are relative to it: configs/../data/i2b2-2014 is the checkout's data/.
+    assert cfg["train"] == [f"i2b2:{ROOT / 'data' / 'i2b2-2014' / s}" for s in SETS[:2]]
     assert cfg["decoding"]["o_threshold"] is None and cfg["rules"]["enabled"] is False
     assert all(cfg["features"]["groups"].values())
 
@@ -52,11 +54,12 @@ def test_make_i2b2_trains_tags_and_scores_the_test_set(i2b2_dir, tmp_path):
     assert strict["f1"] > 0.3  # 20 training notes, 20 iterations: far from chance
 
 
-def test_ablation_file_runs_on_the_distribution_layout(i2b2_dir, tmp_path, monkeypatch):
-    monkeypatch.chdir(i2b2_dir)  # the file's paths are relative to the working folder
-    path = ROOT / "configs" / "ablation" / "i2b2-2014.yaml"
+def test_ablation_file_runs_on_the_distribution_layout(i2b2_dir, tmp_path):
+    # The config files beside data/ as in a checkout: their paths are relative to themselves.
+    shutil.copytree(ROOT / "configs", i2b2_dir / "configs", dirs_exist_ok=True)
+    path = i2b2_dir / "configs" / "ablation" / "i2b2-2014.yaml"
     ab = ablate.load_ablation(path)
-    assert ab["evaluation"] == {"test": f"i2b2:data/i2b2-2014/{SETS[2]}"}
+    assert ab["evaluation"] == {"test": f"i2b2:{i2b2_dir / 'data' / 'i2b2-2014' / SETS[2]}"}
     groups = [sum(cfg["features"]["groups"].values()) for cfg in ab["runs"].values()]
     assert groups[:5] == [1, 2, 3, 4, 5]  # one group added per step
     assert ablate.main([str(path), "--only", "lexical", "--only", "full + rules", "--jobs", "2",

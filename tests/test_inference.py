@@ -9,12 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from crfdeid.crfweights import read_weights
-from crfdeid.emission import EmissionScorer
+from crfdeid.crf.numpy.weights import read_weights
+from crfdeid.crf.numpy.emission import EmissionScorer
 from crfdeid.errors import ModelError
-from crfdeid.inference import marginals, viterbi
+from crfdeid.crf.numpy.inference import marginals, viterbi
 from crfdeid.io import read
-from crfdeid.model import Model, tokens_for, train_model
+from crfdeid.crf import Model, train_model
+from crfdeid.crf.model import tokens_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "configs" / "synth-small.yaml"
@@ -125,7 +126,7 @@ def test_viterbi_and_marginals_against_enumeration(seed):
 
 def test_a_failing_document_does_not_stop_the_others(models, docs, monkeypatch):
     fast = models[0]
-    scores = fast._numpy.scorer.scores_many
+    scores = fast._backend.scorer.scores_many
     bad = docs[2].text
 
     def flaky(items):
@@ -134,7 +135,7 @@ def test_a_failing_document_does_not_stop_the_others(models, docs, monkeypatch):
             raise RuntimeError("boom")
         return scores(items)
 
-    monkeypatch.setattr(fast._numpy.scorer, "scores_many", flaky)
+    monkeypatch.setattr(fast._backend.scorer, "scores_many", flaky)
     out = list(fast.tag_each(docs[:5]))
     assert [d.doc_id for d, _ in out] == [d.doc_id for d in docs[:5]]
     assert isinstance(out[2][1], RuntimeError)
@@ -163,7 +164,7 @@ def test_physionet_labels_and_marginals_equal_crfsuite(physionet_docs):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch):
-    from crfdeid import inference
+    from crfdeid.crf.numpy import inference
     rng = np.random.default_rng(seed)
     L = 30  # large and sparse enough for the sparse maximum
     T = np.where(rng.random((L, L)) < 0.05, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
@@ -180,7 +181,7 @@ def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch
 
 
 def test_small_inference_chunks_change_nothing(models, docs, monkeypatch):
-    from crfdeid import numpy_tagger
+    from crfdeid.crf.numpy import tagger as numpy_tagger
     fast, ref = models
     monkeypatch.setattr(numpy_tagger, "BATCH_TOKENS", 37)  # segments split across many chunks
     got = list(fast.tag_many(docs, 0.95)) + list(fast.tag_many(docs, None))

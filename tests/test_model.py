@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid.bio import OUTSIDE
+from crfdeid.labels import OUTSIDE
 from crfdeid.errors import ModelError
 from crfdeid.io import read
-from crfdeid.model import DEFAULT_MODEL, MAGIC, Model, train_model
+from crfdeid.crf import Model, train_model
+from crfdeid.crf.model import DEFAULT_MODEL
+from crfdeid.crf.modelfile import MAGIC
 from crfdeid.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +136,7 @@ def test_default_model_loads_and_tags():
 
 
 def test_loading_a_model_with_rules_loads_their_word_lists():
-    from crfdeid import rules
+    from crfdeid.recognizers import rules
     rules._name_words.cache_clear()
     rules._word_check.cache_clear()
     Model.load()  # the default model has rules on
@@ -152,8 +154,8 @@ def _o_words_model(train_docs, min_count=2, iterations=None):
 
 
 def test_o_words_are_training_words_never_inside_phi(train_docs):
-    from crfdeid.bio import encode
-    from crfdeid.model import tokens_for
+    from crfdeid.labels import encode
+    from crfdeid.crf.model import tokens_for
     from collections import Counter
     m = _o_words_model(train_docs, iterations=1)
     seen, in_phi = Counter(), set()
@@ -177,7 +179,7 @@ def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_pa
     m = Model.load(_o_words_model(train_docs).save(tmp_path / "ow.model"))
     crf = Model.load(tmp_path / "ow.model", backend="crfsuite")
     assert m.o_words == crf.o_words and m.o_words
-    from crfdeid.model import tokens_for
+    from crfdeid.crf.model import tokens_for
     vetoed = flipped = 0
     for d in test_docs:
         viterbi = {(s.start, s.end) for s in m.tag(d, o_threshold=None).spans}

@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid import corpus, tag
+from crfdeid.cli import corpus
+from crfdeid.cli import tag
 from crfdeid.config import load_config
 from crfdeid.io import read
-from crfdeid.model import MAGIC, Model, train_model
+from crfdeid.crf import Model, train_model
+from crfdeid.crf.modelfile import MAGIC
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Distinctive fake PHI: must never show up in standard output or error.
@@ -156,7 +158,7 @@ def test_control_characters_are_text_not_a_crash(model_path, tmp_path):
 
 @pytest.mark.parametrize("fmt, jobs", [(fmt, "1") for fmt in DEID] + [("redacted", "2")])
 def test_failure_while_tagging_fails_closed(fmt, jobs, model_path, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("crfdeid.numpy_tagger.BATCH_CHARS", len(NOTE))  # --jobs 2: a batch per note
+    monkeypatch.setattr("crfdeid.crf.numpy.tagger.BATCH_CHARS", len(NOTE))  # --jobs 2: a batch per note
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
     for name in ("a", "boom", "c"):
@@ -332,9 +334,9 @@ def test_corpus_surrogate_fails_closed_and_replaces_overlaps(tmp_path, capsys):
 
 
 def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeypatch):
-    from crfdeid import model as model_mod
+    from crfdeid.crf import model as model_mod
     from crfdeid.document import Document
-    from crfdeid.model import Model
+    from crfdeid.crf.model import Model
     m = Model.load(model_path)
     lines = "".join(f"Line {i}: Dr. {SECRET} saw pt on 03/14/2098, call 617-555-0{i:03d}.\n" for i in range(400))
     docs = [Document("lines", lines, [], {}), Document("one", lines.replace("\n", " "), [], {})]
@@ -358,14 +360,14 @@ def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeyp
     ("abc def ghi jkl", 4, 6, 8),
 ])
 def test_piece_ends(text, start, size, end):
-    from crfdeid.model import _piece_end
+    from crfdeid.crf.model import _piece_end
     assert _piece_end(text, start, size) == end
 
 
 def test_a_long_single_line_note_is_tagged_in_bounded_memory(model_path, tmp_path):
     # 2 MB on one line: about 400 MB when tagged whole (measured 858 MB for 5 MB before the
     # pieces), 144 MB for 5 MB and 278 MB for 50 MB in pieces (bench/large_note.py).
-    from crfdeid.bench import child
+    from crfdeid.experiments.bench import child
     src = tmp_path / "in"
     _one_line_note(src, UNIT, 2 * 2**20)
     res = child.run("tag", str(model_path), f"text:{src}", tmp_path / "out")

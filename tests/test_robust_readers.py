@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid import bio
+from crfdeid import labels as bio
 from crfdeid.errors import ReaderError, SchemaError
 from crfdeid.io import read, write
 from crfdeid.document import Document, make_span
-from crfdeid.tokenize import iter_tokens, tokenize
+from crfdeid.text.tokenize import iter_tokens, tokenize
 
 SECRET = "Quillfeather"  # stands for PHI: must never show up in an error message
 GOOD = Document("good", f"Seen by Dr. {SECRET}.", [make_span(12, 24, "DOCTOR")])
@@ -181,8 +181,8 @@ def test_large_single_line_note_streams(tmp_path):
     # Peak RSS is VmHWM, not ru_maxrss: Linux carries ru_maxrss over fork/exec, so under
     # the full suite the child reported the size of the pytest process (510 MB for 125 MB).
     script = ("import json,sys,time\n"
-              "from crfdeid.bench.child import peak_rss_mb\n"
-              "from crfdeid.corpus import main\n"
+              "from crfdeid.experiments.bench.child import peak_rss_mb\n"
+              "from crfdeid.cli.corpus import main\n"
               "t=time.perf_counter(); rc=main(['stats', sys.argv[1], '--json', '-q'])\n"
               "print(json.dumps({'rc': rc, 's': time.perf_counter()-t,"
               " 'rss_mb': peak_rss_mb()}), file=sys.stderr)\n")

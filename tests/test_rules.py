@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from crfdeid.document import Span, make_span
-from crfdeid.rules import find, overlay
+from crfdeid.recognizers.rules import find, overlay
 
 
 @pytest.mark.parametrize("text, subtype, surface", [
@@ -235,7 +235,7 @@ def test_linear_overlay_equals_the_quadratic_reference(raw):
         sp = make_span(start, min(start + length, len(text)), sub)
         if not any(sp.overlaps(o) for o in crf):
             crf.append(sp)
-    from crfdeid.rules import extend_names
+    from crfdeid.recognizers.rules import extend_names
     assert overlay(text, crf, date_check=False) == extend_names(text, _overlay_reference(text, crf))
 
 
@@ -243,7 +243,7 @@ def test_linear_overlay_equals_the_quadratic_reference(raw):
 @given(st.lists(st.tuples(st.integers(0, 50), st.integers(1, 6)), max_size=12),
        st.lists(st.tuples(st.integers(0, 50), st.integers(1, 6)), max_size=12))
 def test_merge_keeps_base_and_adds_what_overlaps_nothing(a, b):
-    from crfdeid.rules import _merge_disjoint
+    from crfdeid.recognizers.rules import _merge_disjoint
 
     def disjoint(raw):
         out = []
@@ -278,7 +278,7 @@ _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]
 def test_skipped_rules_and_patterns_need_their_literals(text):
     # A rule or pattern is not run on an ASCII text without its literals: every match holds one.
     from crfdeid.features.pattern import NEEDS as PATTERN_NEEDS
-    from crfdeid.rules import NEEDS, RULES
+    from crfdeid.recognizers.rules import NEEDS, RULES
     checks = [(RULES[name][1], needs) for name, needs in NEEDS.items()] + list(PATTERN_NEEDS.items())
     for rx, needs in checks:
         if rx.search(text):
@@ -289,12 +289,12 @@ def test_skipped_rules_and_patterns_need_their_literals(text):
 @given(_RULE_TEXT)
 def test_rules_find_the_same_with_and_without_the_skipping(text):
     # Skipping by literals and running a rule only near its key words change no span.
-    from crfdeid.rules import RULES
+    from crfdeid.recognizers.rules import RULES
     assert find(text) == find(text, dict(RULES))  # a rules mapping passed in is never skipped
 
 
 def test_rules_near_key_words_find_what_a_whole_scan_finds(physionet_docs):
-    from crfdeid.rules import RULES
+    from crfdeid.recognizers.rules import RULES
     plain = dict(RULES)
     for doc in physionet_docs[::2]:
         assert find(doc.text) == find(doc.text, plain), doc.doc_id
@@ -305,7 +305,7 @@ def test_rules_near_key_words_find_what_a_whole_scan_finds(physionet_docs):
     "Anna Lee, R.N.BSN\n", "husband:\nBob", "b/c son  Bob", "St. Agatha's", "19 Juniper St.", "U of MD",
 ])
 def test_anchored_rules_edge_cases(text):
-    from crfdeid.rules import RULES
+    from crfdeid.recognizers.rules import RULES
     assert find(text) == find(text, dict(RULES))
 
 
@@ -313,7 +313,7 @@ def test_anchored_rules_edge_cases(text):
                                           ("year_after_event", r"(?=\d)"), ("date_numeric_day", r"(?=\d)")])
 def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     import regex
-    from crfdeid.rules import RULES
+    from crfdeid.recognizers.rules import RULES
     rx = RULES[name][1]
     assert rx.pattern.startswith(checks)
     plain = regex.compile(rx.pattern[len(checks):], rx.flags)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from crfdeid.document import Document
 from crfdeid.errors import ConfigError
-from crfdeid.splits import assign_folds, kfold, subsample, train_test_split
+from crfdeid.experiments.splits import assign_folds, kfold, subsample, train_test_split
 
 
 def corpus(notes_per_patient, words=None):

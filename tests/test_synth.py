@@ -7,12 +7,13 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from crfdeid import bio, io, synth
+from crfdeid import io, synth
+from crfdeid import labels as bio
 from crfdeid.errors import ReaderError
 from crfdeid.schema import I2B2_SUBTYPES
 from crfdeid.synth.__main__ import main
 from crfdeid.synth.builder import NoteBuilder
-from crfdeid.tokenize import tokenize
+from crfdeid.text.tokenize import tokenize
 
 
 @pytest.fixture(scope="module")

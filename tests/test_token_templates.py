@@ -17,7 +17,7 @@ from crfdeid.features import TOKEN_TEMPLATES
 from crfdeid.features.context import _AFTER_ATTRS, _SENT_END, _TRIGGER_ATTRS, _LIST
 from crfdeid.features.dictionary import _phrase_index
 from crfdeid.features.pattern import TEXT_PATTERNS
-from crfdeid.tokenize import tokenize
+from crfdeid.text.tokenize import tokenize
 
 
 def _lines(text, tokens):

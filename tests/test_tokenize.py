@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid import tokenize as tk
-from crfdeid.tokenize import token_offsets, tokenize
+from crfdeid.text import tokenize as tk
+from crfdeid.text.tokenize import token_offsets, tokenize
 
 CASES = [
     ("PEND01/26/2098", ["PEND", "01", "/", "26", "/", "2098"]),

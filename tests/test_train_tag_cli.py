@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid import tag, train
+from crfdeid.cli import tag
+from crfdeid.cli import train
 from crfdeid.io import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +92,7 @@ def test_options_give_the_same_output(model_path, tmp_path, option, values):
 def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batch_chars):
     # --jobs N hands workers batches of about BATCH_CHARS characters; the output keeps the
     # input order whatever the batches (one note each, a few, all in one).
-    monkeypatch.setattr("crfdeid.numpy_tagger.BATCH_CHARS", batch_chars)
+    monkeypatch.setattr("crfdeid.crf.numpy.tagger.BATCH_CHARS", batch_chars)
     src = tmp_path / "in"
     src.mkdir()
     for i in range(9):
@@ -107,7 +108,7 @@ def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batc
 
 def test_batches_of_documents():
     from crfdeid.document import Document
-    from crfdeid.model import batches
+    from crfdeid.crf.model import batches
     docs = [Document(str(i), "x" * n) for i, n in enumerate([5, 5, 20, 1, 1, 1])]
     got = [[d.doc_id for d in b] for b in batches(iter(docs), 10)]
     assert got == [["0", "1"], ["2"], ["3", "4", "5"]]
@@ -137,7 +138,7 @@ def test_o_threshold_none_gives_viterbi_on_a_threshold_model(tmp_path, capsys):
         assert tag.main(["--model", str(out), "--quiet", *opt, str(src)]) == 0
         runs[" ".join(opt)] = json.loads(capsys.readouterr().out)["spans"]
     from crfdeid.document import Document
-    from crfdeid.model import Model
+    from crfdeid.crf.model import Model
     viterbi = Model.load(out).tag(Document("n", NOTE * 3), o_threshold=None)
     assert [(s["start"], s["end"]) for s in runs["--o-threshold none"]] == \
         [(s.start, s.end) for s in viterbi.spans]

@@ -9,9 +9,9 @@ import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
-from ..bio import encode
+from ..labels import encode
 from ..document import Document
-from ..tokenize import tokenize
+from ..text.tokenize import tokenize
 from . import dates
 from .spans import merged_spans
 from .surrogate import _date_groups

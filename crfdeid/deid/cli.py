@@ -2,7 +2,7 @@
 
 Example::
 
-    python -m crfdeid.corpus surrogate physionet:../shared/corpora/physionet-dev \\
+    python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev \\
         --out /tmp/surr --seed 13 --check
 
 Also runnable as ``python -m crfdeid.deid.cli surrogate ...``. Output and
@@ -23,7 +23,7 @@ from .spans import propagate
 from .surrogate import DEFAULT_SHIFT, Surrogator
 from .writers import write_mapping
 
-EXAMPLE = ("python -m crfdeid.corpus surrogate physionet:../shared/corpora/physionet-dev "
+EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
            "--out /tmp/surr --seed 13 --check")
 
 
@@ -45,7 +45,7 @@ def read_key_file(path) -> bytes:
 
 
 def register(subparsers) -> None:
-    """Add the ``surrogate`` subcommand to a ``crfdeid.corpus``-style parser."""
+    """Add the ``surrogate`` subcommand to a ``crfdeid.cli.corpus``-style parser."""
     p = subparsers.add_parser(
         "surrogate", help="replace annotated PHI by consistent surrogates; write i2b2 XML",
         description=f"Replace the annotated PHI of a corpus by realistic surrogates, consistent per "
@@ -75,7 +75,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     """Execute ``corpus surrogate``; return the exit code."""
-    from ..corpus import progress
+    from ..cli.corpus import progress
     key = read_key_file(args.key_file) if args.key_file else args.key
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
                             age_over_89=args.age_over_89, avoid_date_collisions=True)
@@ -123,8 +123,8 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
-    """``python -m crfdeid.deid.cli surrogate ...``: the same as ``python -m crfdeid.corpus surrogate``."""
-    from ..corpus import main as corpus_main
+    """``python -m crfdeid.deid.cli surrogate ...``: the same as ``python -m crfdeid corpus surrogate``."""
+    from ..cli.corpus import main as corpus_main
     return corpus_main(argv)
 
 

@@ -90,7 +90,7 @@ def rank(w: str) -> dict:
 def _phrase_index() -> tuple[dict, frozenset]:
     """``first word -> {length: {entry tokens: {list attribute}}}`` of the multi-word
     entries, and the set of their first two words (what a match must start with)."""
-    from ..tokenize import token_offsets
+    from ..text.tokenize import token_offsets
     gaz, lists = _installed(PHRASE_LISTS)
     index: dict = {}
     for name, attr in lists:

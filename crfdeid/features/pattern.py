@@ -16,7 +16,7 @@ import regex
 
 from . import TOKEN_TEMPLATES, WORD_TEMPLATES
 
-#: Month names and abbreviations (also used by :mod:`crfdeid.rules`).
+#: Month names and abbreviations (also used by :mod:`crfdeid.recognizers.rules`).
 MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?"
@@ -95,7 +95,7 @@ def cannot_match(needs, lowered: str | None) -> bool:
 def match_tokens(text: str, tokens, patterns=None) -> list[tuple]:
     """Per-token attributes ``pat:<name>`` for every text-level match covering the token.
 
-    >>> from crfdeid.tokenize import tokenize
+    >>> from crfdeid.text.tokenize import tokenize
     >>> toks = tokenize("seen 7/22/98 by")
     >>> match_tokens("seen 7/22/98 by", toks)[1:3]
     [('pat:date', 'pat:date:B'), ('pat:date',)]

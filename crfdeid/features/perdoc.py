@@ -43,7 +43,7 @@ def line_cuts(text: str, tokens) -> tuple:
 
     A line ends where the white space between two tokens holds a ``\\n``.
 
-    >>> from crfdeid.tokenize import tokenize
+    >>> from crfdeid.text.tokenize import tokenize
     >>> text = "BP 120\\n\\nHR 80"
     >>> line_cuts(text, tokenize(text))
     (0, 2, 4)

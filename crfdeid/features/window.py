@@ -329,5 +329,5 @@ class Featurizer:
 
     def featurize_text(self, text: str) -> list[list[str]]:
         """Tokenize with the default tokenizer and featurize (a convenience for examples)."""
-        from ..tokenize import tokenize
+        from ..text.tokenize import tokenize
         return self.featurize(text, tokenize(text))

@@ -1,4 +1,4 @@
-"""``python -m crfdeid.synth --docs N --seed S --out DIR``: write a synthetic i2b2 XML corpus."""
+"""``python -m crfdeid synth --docs N --seed S --out DIR``: write a synthetic i2b2 XML corpus."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from . import iter_documents
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = cli.parser("crfdeid.synth",
+    parser = cli.parser("synth",
                         "Write synthetic clinical notes with gold PHI (all 25 i2b2 2014 subtypes) "
                         "as i2b2 2014 XML, one file per note (NNN-NN.xml).",
-                        "python -m crfdeid.synth --docs 200 --seed 13 --out /tmp/s200")
+                        "python -m crfdeid synth --docs 200 --seed 13 --out /tmp/s200")
     parser.add_argument("--docs", type=int, default=1000, help="number of notes (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--out", required=True, help="output folder, or '-' for standard output")

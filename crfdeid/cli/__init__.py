@@ -1,0 +1,121 @@
+"""The command line: ``python -m crfdeid <command>`` (or ``crfdeid <command>``).
+
+Each command is a module with ``main(argv=None) -> int``; :data:`COMMANDS` maps
+command names to them, so ``crfdeid --help`` lists them and a command's module is
+imported only when it runs. This module also holds what the commands share: the
+parser and argument types.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: Command name -> (module with ``main``, one-line summary). Modules are imported on use.
+COMMANDS = {
+    "tag": ("crfdeid.cli.tag", "tag notes: annotations, redacted, masked or surrogate text"),
+    "train": ("crfdeid.cli.train", "train a model from a YAML config"),
+    "evaluate": ("crfdeid.cli.evaluate", "score predictions as the official i2b2 2014 script does"),
+    "corpus": ("crfdeid.cli.corpus", "corpus statistics, format conversion, surrogate corpora"),
+    "synth": ("crfdeid.synth.__main__", "write a synthetic annotated corpus"),
+    "crossval": ("crfdeid.experiments.crossval", "patient-grouped cross-validation of a config"),
+    "curve": ("crfdeid.experiments.curve", "learning curve over shares of the training patients"),
+    "ablate": ("crfdeid.experiments.ablate", "a base config plus named overrides, each cross-validated"),
+    "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
+}
+
+
+def main(argv=None) -> int:
+    """Run ``python -m crfdeid <command> [args]``; return the exit code.
+
+    >>> main(["--help"])  # doctest: +ELLIPSIS
+    usage: python -m crfdeid <command> [args]
+    ...
+    0
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        width = max(map(len, COMMANDS))
+        lines = [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+        print("usage: python -m crfdeid <command> [args]\n\ncommands:\n" + "\n".join(lines)
+              + "\n\n`python -m crfdeid <command> --help` shows a command's options and an example.")
+        return 0 if argv else 2
+    if argv[0] in ("-V", "--version"):
+        from .. import __version__
+        print(f"crfdeid {__version__}")
+        return 0
+    if argv[0] not in COMMANDS:
+        print(f"crfdeid: unknown command {argv[0]!r}; known: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[argv[0]][0])
+    return module.main(argv[1:])
+
+
+def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
+    """The argument parser of ``python -m crfdeid <command>``: the first line of ``doc`` (the
+    module's docstring) as its description, the example command(s) as its epilog.
+
+    >>> p = parser("tag", "Tag notes.\\n\\nMore.", "python -m crfdeid tag notes/")
+    >>> p.prog, p.description
+    ('python -m crfdeid tag', 'Tag notes.')
+    >>> print(p.epilog)
+    example:
+      python -m crfdeid tag notes/
+    >>> print(parser("x", "X.", "a", "b").epilog)
+    examples:
+      a
+      b
+    """
+    label = "example" if len(examples) == 1 else "examples"
+    return argparse.ArgumentParser(
+        prog=f"python -m crfdeid {command}", description=doc.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n  ".join([f"{label}:", *examples]))
+
+
+def parse_thresholds(text: str | None) -> tuple[float, ...]:
+    """``"0.5,0.7"`` -> ``(0.5, 0.7)``; each in (0, 1], or ``none`` for plain Viterbi.
+
+    >>> parse_thresholds("none,0.9")
+    (None, 0.9)
+    """
+    if not text:
+        return ()
+    try:
+        values = tuple(None if x.strip().lower() == "none" else float(x)
+                       for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"thresholds must be numbers like 0.5,0.7: {text!r}")
+    if any(v is not None and not 0 < v <= 1 for v in values):
+        raise argparse.ArgumentTypeError(f"thresholds must lie in (0, 1]: {text!r}")
+    return values
+
+
+def one_fraction(text: str) -> float:
+    """``"0.5"`` -> ``0.5``: one training share in (0, 1]."""
+    values = parse_fractions(text)
+    if len(values) != 1:
+        raise argparse.ArgumentTypeError(f"one training share in (0, 1] is needed, got {text!r}")
+    return values[0]
+
+
+def _unit_values(text: str, what: str, low_open: bool = True) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        values = ()
+    if not values or any(not (0 < v <= 1 if low_open else 0 <= v <= 1) for v in values):
+        raise argparse.ArgumentTypeError(f"{what} must be comma-separated numbers in "
+                                         f"{'(0, 1]' if low_open else '[0, 1]'}, got {text!r}")
+    return values
+
+
+def parse_fractions(text: str) -> tuple[float, ...]:
+    """``"0.25,0.5,1"`` -> ``(0.25, 0.5, 1.0)``: training shares in (0, 1]."""
+    return _unit_values(text, "training shares")
+
+
+def parse_floors(text: str) -> tuple[float, ...]:
+    """``"0.95,0.9"`` -> ``(0.95, 0.9)``: precision floors in [0, 1]."""
+    return _unit_values(text, "precision floors", low_open=False)

@@ -1,0 +1,102 @@
+"""Score system annotations against gold ones with the official i2b2 2014 metrics.
+
+Prints overall, HIPAA, binary, per-category and per-subtype tables (micro and
+macro), the leak view, and with ``--errors`` an error analysis. Documents on
+one side only are listed and counted, never scored silently.
+
+Exit codes: 0 success, 1 unreadable or incomparable input, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .. import cli
+from ..errors import CrfdeidError
+from ..io import atomic_write, read
+from ..scoring import analyse_errors, evaluate
+from ..scoring import tables
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = cli.parser(
+        "crfdeid.cli.evaluate", __doc__,
+        "python -m crfdeid evaluate --gold i2b2:data/test --pred i2b2:out/test --json scores.json",
+        "python -m crfdeid evaluate --gold i2b2:gold --pred i2b2:pred --filter NAME DATE "
+        "--errors --examples 3")
+    ap.add_argument("--gold", required=True, metavar="FORMAT:PATH", help="gold annotations")
+    ap.add_argument("--pred", required=True, metavar="FORMAT:PATH", help="system annotations")
+    ap.add_argument("--json", metavar="FILE", help="write every figure as JSON ('-': standard output, "
+                    "instead of the tables)")
+    ap.add_argument("--csv", metavar="FILE", help="write the figures as CSV rows ('-': standard output)")
+    ap.add_argument("--plot", metavar="FILE.png", help="bar chart of F1 scores (needs matplotlib)")
+    ap.add_argument("--filter", nargs="+", metavar="CATEGORY",
+                    help="score only these parent categories and/or subtypes (e.g. NAME DATE DOCTOR)")
+    ap.add_argument("--include-idnum", action="store_true",
+                    help="count IDNUM as HIPAA (the official script does not)")
+    ap.add_argument("--errors", action="store_true", help="add the error analysis")
+    ap.add_argument("--examples", type=int, default=5, metavar="N",
+                    help="examples per error class, as document id and offsets (default 5)")
+    ap.add_argument("--show-text", action="store_true",
+                    help="show the surface text of error examples (this prints PHI)")
+    ap.add_argument("--no-check-text", dest="check_text", action="store_false",
+                    help="score paired documents even when their texts differ")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    return ap
+
+
+def _docs(spec: str, what: str, quiet: bool) -> list:
+    from tqdm import tqdm
+    return list(tqdm(read(spec), desc=f"reading {what}", unit="doc", file=sys.stderr,
+                     disable=quiet or not sys.stderr.isatty()))
+
+
+def _emit(path: str, data: str) -> None:
+    if path == "-":
+        sys.stdout.write(data)
+    else:
+        atomic_write(path, data)
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.examples < 0:
+        build_parser().error("--examples must be 0 or more")
+    try:
+        gold = _docs(args.gold, "gold", args.quiet)
+        pred = _docs(args.pred, "system", args.quiet)
+        report = evaluate(gold, pred, include_idnum=args.include_idnum, filter=args.filter,
+                          check_text=args.check_text)
+        errors = (analyse_errors(gold, pred, examples=args.examples, show_text=args.show_text,
+                                 filter=args.filter, check_text=args.check_text)
+                  if args.errors else None)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    data = report.to_dict()
+    if errors is not None:
+        data["errors"] = errors.to_dict()
+    if args.json:
+        _emit(args.json, json.dumps(data, indent=2) + "\n")
+    if args.csv:
+        _emit(args.csv, tables.to_csv(report))
+    if args.plot:
+        try:
+            tables.plot(report, args.plot)
+        except ImportError:
+            print("error: --plot needs matplotlib (pip install crfdeid[plot])", file=sys.stderr)
+            return 1
+    if "-" not in (args.json, args.csv):
+        sys.stdout.write(tables.render(report, errors))
+    missing = report.missing_in_pred + report.missing_in_gold
+    if missing:
+        print(f"warning: {len(missing)} document(s) on one side only were not scored "
+              f"({len(report.missing_in_pred)} without prediction, "
+              f"{len(report.missing_in_gold)} without gold)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

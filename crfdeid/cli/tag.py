@@ -1,0 +1,256 @@
+"""Tag clinical notes with a CRF de-identifier and write the result.
+
+Examples::
+
+    echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid tag --output-format jsonl
+    python -m crfdeid tag --model build/physionet.model --output-format i2b2 \\
+        --output-dir build/tagged notes/
+    python -m crfdeid tag --input-format i2b2 --output-format redacted --output-dir out/ in/
+    python -m crfdeid tag --output-format surrogate --key-file secret.key -o xml=true \\
+        --output-dir out/ notes/
+
+Inputs are files, folders or ``-`` (standard input, the default), read with
+``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works). Without
+``--output-dir`` everything goes to standard output. A document that cannot be
+read or tagged is reported (file, document id, never its text), is not written
+(fail closed), and does not stop the others; the exit code is 1 if any failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .. import cli
+from ..errors import ConfigError, CrfdeidError
+
+_MODEL = None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = cli.parser("tag", __doc__,
+                   'echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid tag --output-format jsonl')
+    p.add_argument("inputs", nargs="*", metavar="INPUT", help="file, folder, FORMAT:PATH or - (stdin)")
+    p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
+    p.add_argument("--input-format", default="text", help="reader for bare paths (default: text)")
+    p.add_argument("--output-format", default="jsonl",
+                   help="i2b2, brat, jsonl, redacted, masked, surrogate... (default: jsonl)")
+    p.add_argument("--output-dir", help="folder for the output (default: standard output)")
+    p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
+                   help="writer option, e.g. style=xyz or template='<{subtype}>' (redacted), char=* "
+                        "(masked), xml=true, date_shift=[-400,-100], age_bucket=5 (surrogate)")
+    key = p.add_mutually_exclusive_group()
+    key.add_argument("--seed", help="surrogate output: public seed (reproducible surrogates)")
+    key.add_argument("--key", help="surrogate output: secret key (HMAC); batches processed "
+                                   "separately agree")
+    key.add_argument("--key-file", help="surrogate output: read the secret key from this file")
+    p.add_argument("--o-threshold", type=_o_threshold, metavar="P",
+                   help="mark a token as PHI when P(O) < P; 'none': Viterbi labels only "
+                        "(overrides the model's setting)")
+    p.add_argument("--no-o-words", action="store_true",
+                   help="let the threshold mark every word, also those the model saw in training "
+                        "only outside PHI (decoding.o_words_min_count)")
+    p.add_argument("--group-by", metavar="FIELD",
+                   help="surrogate output: document metadata field holding the patient key, so "
+                        "a patient's notes share surrogates and date offset (default: the reader's "
+                        "patient, else the i2b2 record prefix NNN-, else the document id)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
+                   help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    return p
+
+
+def _init_worker(model_path, backend="numpy", o_words=True):
+    """Load the model in a spawned worker; a forked one has the parent's (:func:`_share`)."""
+    global _MODEL
+    if _MODEL is not None:
+        return
+    from ..crf.model import Model
+    _MODEL = Model.load(model_path, backend=backend)
+    if not o_words:
+        _MODEL.o_words = frozenset()
+
+
+def _share(model) -> None:
+    """Make ``model`` the one forked workers tag with (no second load in each)."""
+    global _MODEL
+    _MODEL = model
+
+
+def _result(doc, tagged):
+    """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception."""
+    if isinstance(tagged, CrfdeidError):
+        return doc.doc_id, None, str(tagged)
+    if isinstance(tagged, Exception):  # a bug must name the document, never its text
+        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(tagged).__name__})"
+    return doc.doc_id, tagged, None
+
+
+def _tag_batch(item):
+    """A worker's task: a batch of documents, tagged together (the numpy backend labels
+    a batch at once), one result per document."""
+    docs, thr = item
+    return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
+
+
+def _documents(specs, fmt, errors, group_by=None):
+    from ..io import read
+    for spec in specs:
+        for doc in read(spec, errors=errors, default_format=fmt):
+            if group_by is None:
+                yield doc
+            elif group_by in doc.meta:
+                doc.meta["patient"] = doc.meta[group_by]
+                yield doc
+            else:  # without its patient key the note cannot get its patient's surrogates
+                errors.append(ConfigError(f"--group-by: no metadata field {group_by!r}; fields: "
+                                          f"{', '.join(sorted(doc.meta)) or '(none)'}",
+                                          doc_id=doc.doc_id))
+
+
+def _writer_option(pair: str) -> tuple:
+    """``KEY=VALUE`` with a YAML value (``true``, ``5``, ``[-400, -100]``), except that a value
+    YAML cannot parse or reads as a mapping (no writer takes one) stays the string typed, so
+    templates such as ``[**{subtype}**]`` or ``[{subtype}]`` arrive as written."""
+    import yaml
+    from .corpus import reader_options
+    raw = pair.partition("=")[2]
+    try:
+        [(key, value)] = reader_options([pair]).items()
+    except yaml.YAMLError:
+        return pair.partition("=")[0], raw
+    if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value)):
+        value = raw
+    return key, value
+
+
+def _writer_options(args) -> dict:
+    options = dict(_writer_option(pair) for pair in args.option or ())
+    if args.seed is not None or args.key is not None or args.key_file:
+        from ..deid.cli import read_key_file
+        options.update({"seed": args.seed} if args.seed is not None else
+                       {"key": read_key_file(args.key_file) if args.key_file else args.key})
+    return options
+
+
+def _output(fmt: str, out_dir, options: dict):
+    import inspect
+    from ..io import StreamWriter, writer, WRITERS, writer_names
+    writer_names()
+    cls = WRITERS.get(fmt)
+    # named keyword parameters only: a writer's catch-all **options ignores what it is given
+    allowed = [n for n, prm in list(inspect.signature(cls).parameters.items())[1:]
+               if prm.kind in (prm.POSITIONAL_OR_KEYWORD, prm.KEYWORD_ONLY)]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ConfigError(f"writer {fmt!r} does not take {', '.join(unknown)} (--seed/--key/-o); "
+                          f"it takes: {', '.join(allowed) or 'no options'}")
+    if out_dir is None:
+        out = "-"
+    elif isinstance(cls, type) and issubclass(cls, StreamWriter):
+        out = Path(out_dir) / f"tagged.{fmt}"
+    else:
+        out = out_dir
+    try:
+        return writer(fmt, out, **options)
+    except (TypeError, ValueError) as exc:  # e.g. date_shift=5 where a pair is wanted
+        raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None
+
+
+def _o_threshold(value: str):
+    """``--o-threshold``: a probability, or ``none`` for Viterbi decoding."""
+    return "none" if value.strip().lower() == "none" else float(value)
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    from ..crf.model import Model
+    if args.jobs < 1:
+        print("error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    if isinstance(args.o_threshold, float) and not 0 < args.o_threshold <= 1:
+        print("error: --o-threshold must be in (0, 1]", file=sys.stderr)
+        return 2
+    try:
+        model = Model.load(args.model, backend=args.backend)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    thr = {None: ..., "none": None}.get(args.o_threshold, args.o_threshold)
+    if args.no_o_words:
+        model.o_words = frozenset()
+    errors: list = []
+    done = failed = 0
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+        bar = tqdm(desc="tag", unit="doc", disable=None, file=sys.stderr)
+
+    def report(msg):
+        if bar is not None:
+            bar.write(f"failed: {msg}", file=sys.stderr)
+        else:
+            print(f"failed: {msg}", file=sys.stderr)
+
+    try:
+        out = _output(args.output_format, args.output_dir, _writer_options(args))
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    docs = _documents(args.inputs or ["-"], args.input_format, errors, args.group_by)
+    pool = None
+    if args.jobs > 1:  # batches of documents to workers, results back in input order
+        import multiprocessing as mp
+        from itertools import chain
+        from ..crf.model import batches
+        from ..crf.numpy.tagger import BATCH_CHARS
+        method = "spawn" if sys.platform == "win32" else "fork"
+        if method == "fork":
+            _share(model)
+        pool = mp.get_context(method).Pool(args.jobs, _init_worker,
+                                           (model.path, args.backend, not args.no_o_words))
+        tasks = ((batch, thr) for batch in batches(docs, BATCH_CHARS))
+        results = chain.from_iterable(pool.imap(_tag_batch, tasks))
+    else:  # in batches (the numpy backend labels several documents at once)
+        results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
+    seen_errors = 0
+    with out:
+        for doc_id, tagged, err in results:
+            while seen_errors < len(errors):
+                report(str(errors[seen_errors]))
+                seen_errors += 1
+                failed += 1
+            if err is None:
+                try:
+                    out.write(tagged)
+                except CrfdeidError as exc:
+                    err = str(exc)
+                except OSError as exc:
+                    err = f"document {doc_id!r}: cannot write output ({exc.strerror})"
+                except Exception as exc:  # a writer bug: name the document, never its text
+                    err = f"document {doc_id!r}: writing failed ({type(exc).__name__})"
+            if err is not None:
+                report(err)
+                failed += 1
+            else:
+                done += 1
+            if bar is not None:
+                bar.update(1)
+        for e in errors[seen_errors:]:
+            report(str(e))
+            failed += 1
+    if pool is not None:
+        pool.close()
+        pool.join()
+        _share(None)
+    if bar is not None:
+        bar.close()
+    if not args.quiet or failed:
+        print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

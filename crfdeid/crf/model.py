@@ -1,0 +1,365 @@
+"""The trained de-identifier: :class:`Model` tags documents and saves or loads one file.
+
+Tagging labels each segment with one of two backends giving the same labels:
+``"numpy"`` (default; :mod:`crfdeid.crf.numpy`: CRFsuite's weights read once,
+per-word-type emission scores, Viterbi and forward-backward over a batch of
+documents at once) or ``"crfsuite"`` (:mod:`crfdeid.crf.crfsuite`: attribute
+strings handed to ``pycrfsuite.Tagger``). Both end in the one decoding function
+(:func:`crfdeid.crf.decoding.threshold_labels`); the labels of a whole document are
+then decoded into spans (:func:`crfdeid.labels.decode`) and the rule overlay
+(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it.
+The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import warnings
+from importlib import resources
+from operator import attrgetter
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..config import load_config
+from ..document import Document, Span
+from ..errors import CrfdeidError, ModelError
+from ..features import Featurizer
+from ..labels import decode
+from ..text.segment import segments
+from ..text.tokenize import Token, tokenize
+from . import modelfile
+from .crfsuite import CrfsuiteBackend, open_tagger
+from .numpy.tagger import BATCH_CHARS, NumpyTagger, gc_paused
+from .numpy.weights import read_weights
+
+_START = attrgetter("start")
+#: Notes longer than this (characters) are tagged a piece at a time by ``tag_each``.
+LONG_NOTE_CHARS = 250_000
+#: Tagging backends (same labels; see the module docstring).
+BACKENDS = ("numpy", "crfsuite")
+
+
+def default_model_path() -> Path:
+    """The model shipped inside the package (``crfdeid/data/default-model``)."""
+    return Path(str(resources.files("crfdeid") / "data" / "default-model"))
+
+
+#: The model shipped in the package (trained by ``make train``).
+DEFAULT_MODEL = default_model_path()
+
+
+class ModelWarning(UserWarning):
+    """The model was built with other gazetteers than the ones installed."""
+
+
+def _piece_end(text: str, start: int, size: int) -> int:
+    """Where the piece of ``text`` from ``start`` ends: after a line break in the second half
+    of ``size`` characters, else at white space, else at ``size`` characters."""
+    end = start + size
+    if end >= len(text):
+        return len(text)
+    cut = text.rfind("\n", start + size // 2, end)
+    if cut < 0:
+        cut = max(text.rfind(" ", start + 1, end), text.rfind("\t", start + 1, end))
+    return cut + 1 if cut > start else end
+
+
+def tokens_for(text: str, split_glued: bool = True) -> list[Token]:
+    """Tokens of ``text``; ``split_glued=False`` keeps letter/digit runs glued together.
+
+    >>> [t.text for t in tokens_for("PEND01/26", split_glued=False)]
+    ['PEND01', '/', '26']
+    """
+    return tokenize(text, split_glued=split_glued)
+
+
+def batches(docs: Iterable[Document], chars: int) -> Iterator[list[Document]]:
+    """Lists of consecutive documents of about ``chars`` characters each (streamed).
+
+    >>> [[d.doc_id for d in b] for b in batches([Document(str(n), "x" * n) for n in (5, 5, 20, 1)], 10)]
+    [['5', '5'], ['20'], ['1']]
+    """
+    batch, size = [], 0
+    for doc in docs:
+        batch.append(doc)
+        size += len(doc.text)
+        if size >= chars:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+class Model:
+    """A trained de-identifier: CRFsuite weights, resolved config and featurizer.
+
+    Use :func:`crfdeid.load` (or :meth:`Model.load`) for a saved model and
+    :func:`crfdeid.crf.train_model` to train one. ``backend`` is ``"numpy"``
+    (default) or ``"crfsuite"``; both give the same labels.
+
+    >>> import crfdeid
+    >>> doc = crfdeid.load().tag_text("Seen by Dr. Lee on 7/22/2098.")
+    >>> [(doc.text[s.start:s.end], s.subtype) for s in doc.spans]
+    [('Lee', 'DOCTOR'), ('7/22/2098', 'DATE')]
+    """
+
+    def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None,
+                 backend: str = "numpy"):
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
+        from .. import __version__
+        self.config = config
+        self.path = path
+        self.backend = backend
+        self._crf = crf_bytes
+        self.manifest = {"format": modelfile.FORMAT_VERSION, "crfdeid_version": __version__,
+                         **(manifest or {}), "config": config, "feature_set": config["features"]}
+        self.stats = dict(self.manifest.get("training", {}))
+        #: Words (lower-cased) that the O threshold does not make PHI: seen at least
+        #: ``decoding.o_words_min_count`` times in the training notes and never inside PHI.
+        #: Viterbi and the rules still may. Empty: off (assign ``frozenset()`` to turn it off).
+        self.o_words = frozenset(self.manifest.get("o_words") or ())
+        self.featurizer = Featurizer(config["features"])
+        self._tagger = open_tagger(crf_bytes, path)
+        self.labels = list(self._tagger.labels())
+        self._split = config["tokenizer"]["split_glued"]
+        self._max_len = config["segment"]["max_len"]
+        self._backend_impl = None
+
+    @property
+    def _backend(self):
+        """The tagging backend, built on first use (a model just trained may never tag)."""
+        if self._backend_impl is None:
+            if self.backend == "crfsuite":
+                self._backend_impl = CrfsuiteBackend(self._tagger, self.featurizer)
+            else:
+                weights = read_weights(self._crf, self.path)
+                if weights.labels != self.labels:
+                    raise ModelError("CRFsuite model labels differ from the weights read", path=self.path)
+                self._backend_impl = NumpyTagger(self.featurizer, weights)
+        return self._backend_impl
+
+    # -- persistence ------------------------------------------------------------
+    def __getstate__(self):
+        return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
+                "backend": self.backend, "o_words": self.o_words}
+
+    def __setstate__(self, state):
+        self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
+                      state.get("backend", "numpy"))
+        self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
+
+    def to_bytes(self) -> bytes:
+        """The model file's content (:mod:`crfdeid.crf.modelfile`)."""
+        return modelfile.to_bytes(self._crf, self.manifest, self.labels)
+
+    def save(self, path) -> Path:
+        """Write the model atomically to ``path`` (one file) and return the path."""
+        from ..io import atomic_write
+        atomic_write(Path(path), self.to_bytes())
+        return Path(path)
+
+    @classmethod
+    def load(cls, path=None, backend: str = "numpy") -> "Model":
+        """Load a model file (default: the model shipped in the package), checking it first.
+
+        ``backend`` selects the tagging backend (``"numpy"`` or ``"crfsuite"``).
+
+        Raises
+        ------
+        ModelError
+            Missing file, wrong magic bytes, truncated or altered content, or a
+            model written by an incompatible crfdeid.
+        """
+        path = Path(path) if path is not None else DEFAULT_MODEL
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            raise ModelError("is a folder, not a crfdeid model file", path=path) from None
+        except OSError as exc:
+            hint = " (train it with `make train`)" if path == DEFAULT_MODEL else ""
+            raise ModelError(f"cannot read model: {exc.strerror}{hint}", path=path) from None
+        return cls.from_bytes(data, path, backend)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path=None, backend: str = "numpy") -> "Model":
+        """The model in ``data`` (a model file's content), checked as :meth:`load` does.
+
+        ``path`` only names the file in error messages.
+        """
+        manifest, crf = modelfile.parse(data, path)
+        try:
+            config = load_config(modelfile.upgrade_config(manifest["config"], path))
+        except (CrfdeidError, KeyError) as exc:
+            raise ModelError(f"incompatible model configuration ({exc})", path=path) from None
+        saved = manifest.get("gazetteers") or {}
+        if saved and saved != modelfile.gazetteer_checksums(config):
+            warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
+                          "ones; dictionary features may differ", ModelWarning, stacklevel=2)
+        model = cls(crf, config, manifest, path=path, backend=backend)
+        model._backend  # read the weights now: a bad model fails at load, not at the first note
+        model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
+        if config["rules"]["enabled"]:
+            from ..recognizers.rules import prepare
+            prepare()  # the rules' word lists, likewise
+        return model
+
+    # -- tagging ------------------------------------------------------------------
+    def _item(self, text: str) -> tuple:
+        """``(text, tokens, segments)``: what a backend labels."""
+        toks = tokens_for(text, self._split)
+        return text, toks, segments(text, toks, self._max_len)
+
+    def _label(self, items, o_threshold, want_marginals=False) -> list:
+        """``(labels, p_outside, marginals)`` of each item, from the backend."""
+        return self._backend.run(items, o_threshold, want_marginals, self.o_words)
+
+    def _run(self, doc: Document, o_threshold, want_marginals=False):
+        """Tokens, labels, per-token P(O) (None where not computed) and full marginals."""
+        item = self._item(doc.text)
+        return (item[1], *self._label([item], o_threshold, want_marginals)[0])
+
+    def features(self, text: str, toks) -> list[list[str]]:
+        """The attribute lists CRFsuite tags ``toks`` with."""
+        return self.featurizer.featurize(text, toks)
+
+    def tag_text(self, text: str, doc_id: str = "-", o_threshold: float | None = ...) -> Document:
+        """Tag one note given as a string; a :class:`~crfdeid.document.Document` with its spans.
+
+        ``doc.spans`` are half-open ``[start, end)`` character offsets into ``text``;
+        ``doc.meta["confidence"]`` gives each span's confidence (see :meth:`tag`).
+        """
+        return self.tag(Document(doc_id, text), o_threshold)
+
+    def tag(self, doc: Document, o_threshold: float | None = ...) -> Document:
+        """A copy of ``doc`` (same id, text, meta) with predicted spans.
+
+        Parameters
+        ----------
+        doc : Document
+        o_threshold : float or None, optional
+            Mark a token as PHI when its marginal P(O) is below this (recall-oriented
+            decoding); ``None`` turns it off; omitted: the config's ``decoding.o_threshold``.
+
+        ``meta['confidence']`` lists, for each predicted span in order, the lowest
+        token probability of being PHI (1 - P(O)) inside it (1.0 for rule-only spans).
+        """
+        if o_threshold is ...:
+            o_threshold = self.config["decoding"]["o_threshold"]
+        toks, labels, p_out, _ = self._run(doc, o_threshold)
+        return self._tagged(doc, toks, labels, p_out)
+
+    def _tagged(self, doc, toks, labels, p_out) -> Document:
+        """The tagged copy of ``doc``: decoded spans, confidences, rule overlay."""
+        return self._with_rules(doc, self._crf_spans(toks, labels, p_out))
+
+    @staticmethod
+    def _crf_spans(toks, labels, p_out, offset: int = 0) -> dict:
+        """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
+        conf = {}
+        for sp in decode(labels, toks):
+            i = bisect.bisect_left(toks, sp.start, key=_START)  # the span's first token
+            c = 1.0
+            while i < len(toks) and toks[i].start < sp.end:
+                c = min(c, 1.0 - p_out[i]) if p_out[i] is not None else c
+                i += 1
+            if offset:
+                sp = Span(sp.start + offset, sp.end + offset, sp.category, sp.subtype)
+            conf[sp] = round(c, 4)
+        return conf
+
+    def _with_rules(self, doc, conf: dict) -> Document:
+        """``doc`` with the CRF spans ``conf`` (span -> confidence) and the rule overlay."""
+        spans = list(conf)
+        if self.config["rules"]["enabled"]:
+            from ..recognizers.rules import overlay
+            spans = overlay(doc.text, spans, date_check=self.config["rules"]["date_check"])
+        meta = dict(doc.meta)
+        out = Document(doc.doc_id, doc.text, spans, meta)
+        meta["confidence"] = [conf.get(sp, 1.0) for sp in out.spans]
+        return out
+
+    def tag_many(self, docs: Iterable[Document], o_threshold: float | None = ...) -> Iterator[Document]:
+        """Tag documents (streaming, in order); the first failure raises."""
+        for _, tagged in self.tag_each(docs, o_threshold):
+            if isinstance(tagged, Exception):
+                raise tagged
+            yield tagged
+
+    def tag_each(self, docs: Iterable[Document], o_threshold: float | None = ...,
+                 batch_chars: int = BATCH_CHARS) -> Iterator[tuple[Document, object]]:
+        """Tag documents, streaming; yield ``(doc, tagged)``, or ``(doc, exception)`` for a failure.
+
+        Documents of about ``batch_chars`` characters are labelled together (same
+        results as one by one); a document that fails does not stop the others.
+        """
+        if o_threshold is ...:
+            o_threshold = self.config["decoding"]["o_threshold"]
+        for batch in batches(docs, batch_chars):
+            yield from self._tag_batch(batch, o_threshold)
+
+    def _tag_long(self, doc, o_threshold) -> Document:
+        """A note longer than :data:`LONG_NOTE_CHARS` tagged a piece at a time (memory stays
+        bounded: tokens, features and scores of one piece), then the rules on the whole text.
+
+        Pieces end at a line break when there is one in the second half of the piece, else
+        at white space; tokens never cross either, so they are the whole note's tokens.
+        Features change only near a cut (the word window and the section heading stop at
+        the piece; a cut inside a line shortens the line the line features see).
+        """
+        text, conf, a = doc.text, {}, 0
+        while a < len(text):
+            b = _piece_end(text, a, LONG_NOTE_CHARS)
+            item = self._item(text[a:b])
+            labels, p_out, _ = self._label([item], o_threshold)[0]
+            conf.update(self._crf_spans(item[1], labels, p_out, offset=a))
+            a = b
+        return self._with_rules(doc, conf)
+
+    def _tag_batch(self, docs, o_threshold):
+        # The whole batch is tagged before the first result is handed out, so that the
+        # collector stays paused while the tokens live and no caller code runs meanwhile.
+        with gc_paused():
+            results = []
+            items = []
+            for doc in docs:
+                try:
+                    if len(doc.text) > LONG_NOTE_CHARS:
+                        results.append(self._tag_long(doc, o_threshold))
+                        continue
+                    items.append((doc, self._item(doc.text)))
+                    results.append(None)
+                except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
+                    results.append(exc)
+            tagged = iter(self._tag_items(items, o_threshold))
+            results = [(doc, next(tagged) if got is None else got) for doc, got in zip(docs, results)]
+            del items, tagged
+        yield from results
+
+    def _tag_items(self, items, o_threshold) -> list:
+        """Tagged document (or the exception) for each ``(doc, (text, tokens, segments))``."""
+        if not items:
+            return []
+        try:
+            results = self._label([item for _, item in items], o_threshold)
+        except Exception as exc:  # noqa: BLE001 - find the failing document(s) one by one
+            if len(items) == 1:
+                return [exc]
+            return [got for one in items for got in self._tag_items([one], o_threshold)]
+        out = []
+        for (doc, (_, toks, _)), (labels, p_out, _) in zip(items, results):
+            try:
+                out.append(self._tagged(doc, toks, labels, p_out))
+            except Exception as exc:  # noqa: BLE001
+                out.append(exc)
+        return out
+
+    def marginals(self, doc: Document) -> list[dict]:
+        """Per-token marginal probability of every label, ``[{label: p}, ...]`` in token order."""
+        return self._run(doc, None, want_marginals=True)[3]
+
+    def token_p_outside(self, doc: Document) -> tuple[list[Token], list[float]]:
+        """Tokens and their marginal P(O), for threshold sweeps without re-running per threshold."""
+        toks, _, _, margs = self._run(doc, None, want_marginals=True)
+        from ..labels import OUTSIDE
+        return toks, [m.get(OUTSIDE, 0.0) for m in margs]

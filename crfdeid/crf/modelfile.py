@@ -1,0 +1,90 @@
+"""The model file: one file holding a manifest and the CRFsuite model, checked before use.
+
+Layout::
+
+    b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | CRFsuite model
+
+The manifest holds the fully resolved config, the feature-set definition,
+gazetteer checksums, the crfdeid version, the labels, training statistics and
+the size and SHA-256 of the CRFsuite part. :func:`parse` checks all of it before
+the C library sees a byte and raises :class:`~crfdeid.errors.ModelError` naming
+the file (and the offset) for a corrupt or incompatible file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from .. import __version__
+from ..errors import ModelError
+
+MAGIC = b"CRFDEID-MODEL\n"
+FORMAT_VERSION = 1
+CRF_MAGIC = b"lCRF"
+_MAX_MANIFEST = 64 * 1024 * 1024
+
+
+def gazetteer_checksums(cfg: dict) -> dict:
+    """Checksums of the word lists a config's features read (empty without dictionary features)."""
+    if not cfg["features"]["groups"].get("dictionary"):
+        return {}
+    from .. import gazetteers
+    return dict(gazetteers.checksums())
+
+
+def to_bytes(crf: bytes, manifest: dict, labels: list[str]) -> bytes:
+    """The file content for a CRFsuite model ``crf`` and its ``manifest``."""
+    manifest = dict(manifest, labels=labels, crf_size=len(crf),
+                    crf_sha256=hashlib.sha256(crf).hexdigest())
+    head = json.dumps(manifest, sort_keys=True).encode("utf-8")
+    return MAGIC + len(head).to_bytes(8, "big") + head + crf
+
+
+def parse(data: bytes, path=None) -> tuple[dict, bytes]:
+    """``(manifest, crf_bytes)`` of a model file's content, every part checked.
+
+    Raises
+    ------
+    ModelError
+        Wrong magic bytes, truncated or altered content, or a format this crfdeid
+        does not read.
+    """
+    n = len(MAGIC) + 8
+    if len(data) < n or not data.startswith(MAGIC):
+        raise ModelError("not a crfdeid model file (bad magic bytes)", path=path)
+    size = int.from_bytes(data[len(MAGIC):n], "big")
+    if size > min(_MAX_MANIFEST, len(data) - n):
+        raise ModelError("truncated or corrupt model file (manifest size)", path=path, offset=len(MAGIC))
+    try:
+        manifest = json.loads(data[n:n + size].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ModelError("corrupt model manifest", path=path, offset=n) from None
+    if not isinstance(manifest, dict):
+        raise ModelError("corrupt model manifest", path=path, offset=n)
+    if manifest.get("format") != FORMAT_VERSION:
+        raise ModelError(f"model format {manifest.get('format')!r} is not supported by crfdeid "
+                         f"{__version__} (format {FORMAT_VERSION}); retrain the model", path=path)
+    crf = data[n + size:]
+    crf_size = manifest.get("crf_size")
+    if not isinstance(crf_size, int) or len(crf) != crf_size or not crf.startswith(CRF_MAGIC):
+        raise ModelError(f"truncated or corrupt model file (CRF part is {len(crf)} bytes, "
+                         f"manifest says {crf_size})", path=path, offset=n + size)
+    if hashlib.sha256(crf).hexdigest() != manifest.get("crf_sha256"):
+        raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=n + size)
+    return manifest, crf
+
+
+def upgrade_config(config, path=None):
+    """The config of a model written by an earlier crfdeid, in today's keys.
+
+    crfdeid 0.1 wrote a ``second_pass`` section (the stacked CRF, since removed):
+    dropped when it was off; a model that used it must be retrained.
+    """
+    if not isinstance(config, dict) or "second_pass" not in config:
+        return config
+    config = dict(config)
+    if (config.pop("second_pass") or {}).get("enabled"):
+        raise ModelError("second-pass (stacked) models are no longer supported; retrain the model "
+                         "with a config without `second_pass`", path=path)
+    return config

@@ -1,0 +1,228 @@
+"""State scores of a document's tokens straight from cached score vectors (no attribute strings).
+
+CRFsuite's state score of token ``t`` and label ``y`` is the sum, over the
+attributes of the token, of the weight of (attribute, label). A token's
+attributes (:meth:`crfdeid.features.Featurizer.featurize`) are the union of
+what its word, each neighbouring word of the window, the bigrams and each
+token of the token window contribute, so the score is a sum of per-source
+vectors over labels. Each vector is cached: per word type (one row per window
+offset) and per tuple of token-template attributes (one row per token-window
+offset); the bigram attributes the model knows are indexed by word pair at
+load. Scoring a group of documents (:meth:`EmissionScorer.scores_many`) is
+then a dictionary look-up per token and a few row gathers and sums in numpy.
+
+Equivalence with the attribute strings is tested (``tests/test_inference.py``):
+the scores equal the summed weights of ``featurize()``'s attributes, and the
+labels and marginals equal CRFsuite's.
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import chain, compress, repeat
+
+import numpy as np
+
+from .weights import CrfWeights
+from ...features.perdoc import token_texts
+from ...features.window import window_prefix
+
+#: Bytes of cached score vectors after which the caches start afresh (bounded memory).
+CACHE_BYTES = 64 * 2**20
+_FILL = 1024  # new keys scored at a time
+
+
+class _Rows:
+    """Cached score blocks ``(blocks, labels)`` by key, in one growing array laid out
+    ``(blocks, keys, labels)``: a gather of one block's rows is a contiguous ``np.take``."""
+
+    def __init__(self, blocks: int, n_labels: int):
+        self.index: dict = {}
+        self.limit = max(1024, CACHE_BYTES // (8 * blocks * n_labels))
+        self.data = np.zeros((blocks, 256, n_labels))
+
+    def ids(self, keys, fill) -> np.ndarray:
+        """Row of every key; ``fill(new_keys)`` returns the new keys' score blocks."""
+        index = self.index
+        rows = list(map(index.get, keys))  # one hash per key when all are known
+        if None in rows:
+            new = list(dict.fromkeys(k for k, r in zip(keys, rows) if r is None))
+            if len(index) + len(new) > self.limit:
+                index.clear()
+                new = list(dict.fromkeys(keys))
+            first = len(index)
+            need = first + len(new)
+            blocks, size, n_labels = self.data.shape
+            if need > size:
+                grown = np.zeros((blocks, max(need, 2 * size), n_labels))
+                grown[:, :first] = self.data[:, :first]
+                self.data = grown
+            for i in range(first, need, _FILL):  # a bounded number at a time: bounded temporaries
+                blocks_of_new = fill(new[i - first:i - first + _FILL])  # (keys, blocks, labels)
+                self.data[:, i:min(need, i + _FILL)] = blocks_of_new.transpose(1, 0, 2)
+            index.update(zip(new, range(first, need)))
+            if first:  # fill the gaps (after a clear, every key is new)
+                missing = list(compress(range(len(rows)), map(operator.is_, rows, repeat(None))))
+                for i, r in zip(missing, map(index.__getitem__, map(keys.__getitem__, missing))):
+                    rows[i] = r
+            else:
+                rows = list(map(index.__getitem__, keys))
+        return np.array(rows, dtype=np.intp)
+
+
+class EmissionScorer:
+    """Score vectors of a featurizer's attributes under a model's weights.
+
+    Parameters
+    ----------
+    featurizer : crfdeid.features.Featurizer
+    weights : crfdeid.crf.numpy.weights.CrfWeights
+    """
+
+    def __init__(self, featurizer, weights: CrfWeights):
+        self.featurizer = featurizer
+        self.weights = weights
+        n_labels = len(weights.labels)
+        self._state = weights.state
+        self._unknown = weights.unknown
+        self._offsets = [0] + featurizer.offsets
+        tw = featurizer.token_window
+        self._tok_offsets = [0] + [o for k in range(1, tw + 1) for o in (-k, k)]
+        self._words = _Rows(len(self._offsets), n_labels)
+        self._tokens = _Rows(len(self._tok_offsets), n_labels)
+        # Bigram attributes the model knows, by word pair: [row on the right word, row on the left].
+        self._pair_rows: dict = {}
+        for attr, row in weights.attributes.items():
+            for k, left, right in featurizer.bigram_pairs_of(attr):
+                self._pair_rows.setdefault((left, right), [self._unknown, self._unknown])[k] = row
+        self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
+        # Attribute (unprefixed) -> [(block, row)] of the model's attributes it is at each
+        # window offset: a new key needs one look-up per attribute, not one per offset.
+        self._by_base = self._by_offset(self._offsets)
+        self._tok_by_base = self._by_offset(self._tok_offsets)
+        for attr, row in weights.attributes.items():  # a token's own attributes: block 0
+            self._tok_by_base.setdefault(attr, []).insert(0, (0, row))
+
+    def _by_offset(self, offsets) -> dict:
+        """Unprefixed attribute -> ``[(b, row)]``: its row at ``offsets[b]`` for each offset but 0."""
+        by: dict = {}
+        heads = [(b, window_prefix(o, "")) for b, o in enumerate(offsets) if o]
+        for attr, row in self.weights.attributes.items():
+            for b, head in heads:
+                if attr.startswith(head):
+                    by.setdefault(attr[len(head):], []).append((b, row))
+        return by
+
+    def _word_blocks(self, words):
+        """Score blocks of new word types; the windowed attributes are looked up unprefixed."""
+        fz, nb, by_base = self.featurizer, len(self._offsets), self._by_base
+        index, unknown = self.weights.attributes, self._unknown
+        mine, windowed = zip(*map(fz.type_attributes, words))
+        # Block 0: the word's own attributes (unknown ones dropped after the look-up).
+        cols = np.fromiter(map(index.get, chain.from_iterable(mine), repeat(unknown)), dtype=np.intp)
+        rows = np.repeat(np.arange(len(words), dtype=np.intp) * nb, list(map(len, mine)))
+        known = cols != unknown
+        near_rows, near_cols = [], []  # the other blocks: what the word gives its neighbours
+        for r, attrs in enumerate(windowed):
+            for a in attrs:
+                for b, i in by_base.get(a, ()):
+                    near_rows.append(r * nb + b)
+                    near_cols.append(i)
+        return self._scatter(np.concatenate([rows[known], np.asarray(near_rows, dtype=np.intp)]),
+                             np.concatenate([cols[known], np.asarray(near_cols, dtype=np.intp)]),
+                             len(words), nb)
+
+    def _scatter(self, rows, cols, n_keys, n_blocks):
+        # out[rows[e]] += state[cols[e]] for every e, summed in the order of e (as
+        # np.add.at does, 2.5x faster): one bincount over (row, label) cells.
+        n_labels = self._state.shape[1]
+        cells = (np.asarray(rows, dtype=np.intp)[:, None] * n_labels + np.arange(n_labels)).ravel()
+        out = np.bincount(cells, weights=np.take(self._state, np.asarray(cols, dtype=np.intp), axis=0).ravel(),
+                          minlength=n_keys * n_blocks * n_labels)
+        return out.reshape(n_keys, n_blocks, n_labels)
+
+    def _token_blocks(self, keys):
+        # Block b: the key's attributes as the token at offset -_tok_offsets[b] sees them.
+        by_base, nb = self._tok_by_base, len(self._tok_offsets)
+        rows, cols = [], []
+        for r, key in enumerate(keys):
+            for a in chain.from_iterable(key):
+                for b, i in by_base.get(a, ()):
+                    rows.append(r * nb + b)
+                    cols.append(i)
+        return self._scatter(rows, cols, len(keys), nb)
+
+    def clear_cache(self) -> None:
+        """Forget the cached score vectors."""
+        for rows in (self._words, self._tokens):
+            rows.index.clear()
+
+    def scores(self, text: str, tokens) -> np.ndarray:
+        """``(n_tokens, n_labels)`` state scores, as CRFsuite computes them from ``featurize()``."""
+        return self.scores_many([(text, tokens)])
+
+    def scores_many(self, docs) -> np.ndarray:
+        """The :meth:`scores` of several ``(text, tokens)`` documents, one after another.
+
+        All documents are scored together, the windows stopping at each document's
+        ends, so that a batch costs a few numpy operations, not a few per document.
+        """
+        fz = self.featurizer
+        docs = [(text, tokens) for text, tokens in docs if len(tokens)]
+        lens = np.array([len(tokens) for _, tokens in docs], dtype=np.intp)
+        starts = np.concatenate(([0], np.cumsum(lens))).astype(np.intp)
+        out = np.zeros((int(starts[-1]), self._state.shape[1]))
+        if not docs:
+            return out
+        words, pairs, keys = [], [], []
+        for text, tokens in docs:
+            texts, lowered, _ = token_texts(text, tokens)
+            words += texts
+            if fz.bigrams:
+                pairs += fz.bigram_pairs(texts, lowered)
+            if fz.feature_set["token"]:
+                keys += fz.token_keys(text, tokens)
+        window = _Window(np.repeat(np.arange(len(docs)), lens))
+        ids = self._words.ids(words, self._word_blocks)  # may grow .data: look it up after
+        window.add(out, self._words.data, ids, self._offsets)
+        for o, pad in self._pad.items():  # the position just outside a text (-1 or n)
+            m = abs(o)
+            out[starts[:-1][lens >= m] + (m - 1) if o < 0 else starts[1:][lens >= m] - o] += pad
+        if pairs:  # the model knows few pairs: the rows of those found, added where they go
+            got = list(map(self._pair_rows.get, pairs))  # a document's pair j: its words j - 1, j
+            hits = np.fromiter(compress(range(len(got)), got), dtype=np.intp)
+            doc = np.searchsorted(starts[:-1] + np.arange(len(docs)), hits, side="right") - 1
+            j = hits - starts[doc] - doc
+            for k, ok in ((0, j < lens[doc]), (1, j > 0)):
+                if ok.any():
+                    out[starts[doc[ok]] + j[ok] - k] += self._state[[got[g][k] for g in hits[ok].tolist()]]
+        if keys:
+            ids = self._tokens.ids(keys, self._token_blocks)
+            window.add(out, self._tokens.data, ids, self._tok_offsets)
+        return out
+
+
+class _Window:
+    """Adds over the +-window of tokens that stops at document ends (``doc``: document of each token)."""
+
+    def __init__(self, doc: np.ndarray):
+        self.doc = doc
+        self._same: dict = {}
+
+    def _same_doc(self, o: int, lo: int, hi: int):
+        """Whether token ``i + o`` is in token ``i``'s document, for ``i`` in ``[lo, hi)`` (None: all are)."""
+        if o not in self._same:
+            same = self.doc[lo:hi] == self.doc[lo + o:hi + o]
+            self._same[o] = None if same.all() else same[:, None]
+        return self._same[o]
+
+    def add(self, out, table, ids, offsets) -> None:
+        """``out[i] += table[b, ids[i + o]]`` for the ``b``-th offset ``o`` (within the document)."""
+        n = len(ids)
+        for b, o in enumerate(offsets):
+            if abs(o) >= n:
+                continue
+            lo, hi = max(0, -o), n - max(0, o)
+            same = self._same_doc(o, lo, hi)
+            rows = np.take(table[b], ids[lo + o:hi + o], axis=0)  # 3.5x faster than table[ids, b]
+            np.add(out[lo:hi], rows, out=out[lo:hi], where=True if same is None else same)

@@ -1,0 +1,127 @@
+"""The weights of a CRFsuite ``crf1d`` model, read exactly from its binary file.
+
+``pycrfsuite.Tagger.info()`` parses CRFsuite's text dump, which prints every
+weight with six decimals; the numpy tagger (:mod:`crfdeid.crf.numpy.inference`) must
+reproduce CRFsuite's scores exactly, so the weights are read from the model
+file itself. Layout (CRFsuite ``crf1dm.c``, little-endian): a 48-byte header
+(magic ``lCRF``, size, type ``FOMC``, version, counts, chunk offsets), a
+``FEAT`` chunk of 20-byte features (type, source, destination, float64
+weight; type 0 = state feature attribute -> label, 1 = transition label ->
+label), and two ``CQDB`` string databases (labels, attributes) whose backward
+array maps an id to ``(id, size, NUL-terminated string)``.
+
+A ``crf1d`` model has no start or end transition weights: the score of a label
+sequence is the sum of its state and transition weights only.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import ModelError
+
+_HEADER = struct.Struct("<4sI4s9I")
+_FEATURE = np.dtype([("type", "<u4"), ("src", "<u4"), ("dst", "<u4"), ("weight", "<f8")])
+_CQDB_BYTEORDER = 0x62445371
+STATE, TRANSITION = 0, 1
+
+
+@dataclass(frozen=True)
+class CrfWeights:
+    """Labels, attributes and weights of a CRFsuite model.
+
+    Attributes
+    ----------
+    labels : list of str
+        In CRFsuite's label-id order (the order ``Tagger.labels()`` gives).
+    attributes : dict
+        Attribute string -> row of ``state``.
+    state : numpy.ndarray
+        ``(n_attributes + 1, n_labels)`` float64: weight of each (attribute, label);
+        the last row is zeros, the row of any attribute the model does not know.
+    transition : numpy.ndarray
+        ``(n_labels, n_labels)`` float64: weight of label ``i`` followed by ``j``.
+    """
+
+    labels: list
+    attributes: dict
+    state: np.ndarray
+    transition: np.ndarray
+
+    def vector(self, attrs) -> np.ndarray:
+        """Summed state weights of an attribute list (unknown attributes count zero).
+
+        A repeated attribute counts once per occurrence, as in CRFsuite.
+        """
+        index = self.attributes
+        rows = [index[a] for a in attrs if a in index]
+        if not rows:
+            return np.zeros(len(self.labels))
+        return self.state[rows].sum(axis=0)
+
+    @property
+    def unknown(self) -> int:
+        """The row of :attr:`state` for attributes the model does not know (zeros)."""
+        return len(self.state) - 1
+
+
+def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]:
+    """The ``count`` strings of the CQDB chunk at ``offset``, by id."""
+    try:
+        chunk, size, _flag, order, bwd_size, bwd_offset = struct.unpack_from("<4s5I", data, offset)
+        if chunk != b"CQDB" or order != _CQDB_BYTEORDER or bwd_size != count:
+            raise ValueError
+        refs = struct.unpack_from(f"<{count}I", data, offset + bwd_offset)
+        out = []
+        for i, ref in enumerate(refs):
+            key_id, ksize = struct.unpack_from("<II", data, offset + ref)
+            start = offset + ref + 8
+            if key_id != i or ksize < 1 or ref + 8 + ksize > size or data[start + ksize - 1]:
+                raise ValueError
+            out.append(data[start:start + ksize - 1].decode("utf-8"))
+        return out
+    except (struct.error, ValueError, UnicodeDecodeError):
+        raise ModelError(f"cannot read the {what} of the CRFsuite model", path=path,
+                         offset=offset) from None
+
+
+def read_weights(data: bytes, path=None) -> CrfWeights:
+    """Read a CRFsuite ``crf1d`` model file (its bytes).
+
+    Raises
+    ------
+    ModelError
+        Not a CRFsuite ``FOMC`` model, or a chunk that does not parse.
+    """
+    try:
+        (magic, size, kind, _version, _nfeat, n_labels, n_attrs, off_feat, off_labels,
+         off_attrs, _off_lrefs, _off_arefs) = _HEADER.unpack_from(data, 0)
+    except struct.error:
+        raise ModelError("truncated CRFsuite model", path=path) from None
+    if magic != b"lCRF" or kind != b"FOMC" or size != len(data):
+        raise ModelError("not a CRFsuite crf1d model", path=path)
+    try:
+        chunk, _csize, n_feat = struct.unpack_from("<4sII", data, off_feat)
+        if chunk != b"FEAT":
+            raise ValueError
+        feats = np.frombuffer(data, _FEATURE, count=n_feat, offset=off_feat + 12)
+    except (struct.error, ValueError):
+        raise ModelError("cannot read the features of the CRFsuite model", path=path,
+                         offset=off_feat) from None
+    labels = _strings(data, off_labels, n_labels, "labels", path)
+    attrs = _strings(data, off_attrs, n_attrs, "attributes", path)
+    kinds, src, dst = feats["type"], feats["src"], feats["dst"]
+    st, tr = kinds == STATE, kinds == TRANSITION
+    bad = ((~(st | tr)).any() or (dst >= n_labels).any() or (src[st] >= n_attrs).any()
+           or (src[tr] >= n_labels).any())
+    if bad:
+        raise ModelError("CRFsuite model with out-of-range features", path=path, offset=off_feat)
+    state = np.zeros((n_attrs + 1, n_labels))
+    transition = np.zeros((n_labels, n_labels))
+    # np.add.at: a (source, destination) pair listed twice adds up, as CRFsuite's scorer does.
+    np.add.at(state, (src[st], dst[st]), feats["weight"][st])
+    np.add.at(transition, (src[tr], dst[tr]), feats["weight"][tr])
+    return CrfWeights(labels, {a: i for i, a in enumerate(attrs)}, state, transition)

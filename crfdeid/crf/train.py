@@ -1,0 +1,142 @@
+"""Training: documents -> tokens -> features -> ``pycrfsuite.Trainer`` -> :class:`~crfdeid.crf.Model`.
+
+Training streams one CRFsuite sequence per segment (:func:`crfdeid.text.segment.segments`)
+into ``pycrfsuite.Trainer``; the trained CRFsuite model, the resolved config and a
+manifest become a :class:`~crfdeid.crf.model.Model`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Iterable
+
+import pycrfsuite
+
+from ..config import load_config
+from ..document import Document
+from ..errors import ModelError
+from ..features import Featurizer
+from ..labels import OUTSIDE, encode
+from ..text.segment import segments
+from .model import Model, tokens_for
+from .modelfile import gazetteer_checksums
+
+
+class _Trainer(pycrfsuite.Trainer):
+    """A trainer that reports iterations to a callback instead of printing."""
+
+    def __init__(self, *args, on_iter=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._on_iter = on_iter
+
+    def on_iteration(self, log, info):
+        if self._on_iter:
+            self._on_iter(info)
+
+
+def train_model(docs: Iterable[Document] | None, config, progress: bool = False) -> Model:
+    """Train a CRF de-identifier.
+
+    Parameters
+    ----------
+    docs : iterable of Document, or None
+        Training documents (streamed once); ``None`` reads the config's ``train`` inputs.
+    config : dict, str or Path
+        A config (resolved with :func:`crfdeid.config.load_config`).
+    progress : bool
+        Show progress bars (documents, then iterations) on standard error.
+
+    Returns
+    -------
+    Model
+        With ``model.stats`` (documents, tokens, segments, features, iterations,
+        seconds, encoding problems by kind).
+    """
+    cfg = load_config(config)
+    if docs is None:
+        from ..io import read_all
+        docs = read_all(cfg["train"])
+    featurizer = Featurizer(cfg["features"])
+    split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
+    params = {k: v for k, v in cfg["crf"].items() if k != "algorithm" and v is not None}
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(desc="featurize", unit="doc", disable=None)
+    t0 = time.perf_counter()
+    stats = Counter()
+    problems = Counter()
+    trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
+    o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
+    for doc in docs:
+        toks = tokens_for(doc.text, split)
+        feats = featurizer.featurize(doc.text, toks)
+        enc = encode(toks, doc.spans)
+        problems.update(p.reason for p in enc.problems)
+        if o_words is not None:
+            o_words.add(toks, enc.labels)
+        for a, b in segments(doc.text, toks, max_len):
+            trainer.append(feats[a:b], enc.labels[a:b])
+            stats["segments"] += 1
+        stats["documents"] += 1
+        stats["tokens"] += len(toks)
+        stats["spans"] += len(doc.spans)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    if not stats["segments"]:
+        raise ModelError("no training documents (or only empty ones)")
+    featurizer.clear_cache()
+    t1 = time.perf_counter()
+    ibar = None
+    if progress:
+        from tqdm import tqdm
+        ibar = tqdm(desc="train", unit="it", total=cfg["crf"].get("max_iterations"), disable=None)
+        trainer._on_iter = lambda info: ibar.update(1)
+    fd, tmp = tempfile.mkstemp(prefix="crfdeid-", suffix=".crfsuite")
+    os.close(fd)
+    try:
+        trainer.train(tmp)
+        crf_bytes = Path(tmp).read_bytes()
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+        if ibar is not None:
+            ibar.close()
+    lp = trainer.logparser
+    stats.update(features=lp.featgen_num_features or 0, iterations=len(lp.iterations))
+    info = dict(stats)
+    info.update(problems=dict(problems),
+                active_features=(lp.last_iteration or {}).get("active_features"))
+    # Timings stay out of the manifest so that a retrained model is bit-for-bit identical.
+    manifest = {"training": info, "gazetteers": gazetteer_checksums(cfg)}
+    if o_words is not None:
+        manifest["o_words"] = o_words.kept(cfg["decoding"]["o_words_min_count"])
+    model = Model(crf_bytes, cfg, manifest)
+    model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
+                       train_seconds=round(time.perf_counter() - t1, 2))
+    return model
+
+
+class _OWords:
+    """Counts of the training notes' words (alphabetic, lower-cased), and those seen inside PHI."""
+
+    def __init__(self):
+        self.seen = Counter()
+        self.in_phi = set()
+
+    def add(self, toks, labels) -> None:
+        for tok, lab in zip(toks, labels):
+            if tok.text.isalpha():
+                w = tok.text.lower()
+                self.seen[w] += 1
+                if lab != OUTSIDE:
+                    self.in_phi.add(w)
+
+    def kept(self, min_count: int) -> list[str]:
+        """Words seen at least ``min_count`` times and never inside PHI, sorted."""
+        return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)

@@ -1,0 +1,1 @@
+"""Experiments: patient-grouped splits, cross-validation, learning curves, ablations, benchmark."""

@@ -1,0 +1,252 @@
+"""Speed and memory benchmark of training and tagging (``python -m crfdeid bench``).
+
+Examples::
+
+    python -m crfdeid bench --json build/bench.json          # full run (make bench)
+    python -m crfdeid bench --quick                          # seconds-long smoke run
+    python -m crfdeid bench --corpus synth:500,3 --model M --no-train
+
+Corpus: ``--corpus FORMAT:PATH``; by default the PhysioNet dev corpus
+(``../shared/corpora/physionet-dev`` next to the repository) when present, else a
+synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
+
+* tagging end to end in one process (read, tokenize, featurize, CRF
+  inference with ``--backend``, decode, rules, write i2b2 XML, one file per note,
+  or ``--output-format``, to a temporary folder under ``--write-dir``: by default
+  ``/dev/shm``, a RAM-backed file system, so that the figure is crfdeid's and not
+  the disk's): tokens/s, notes/s and
+  the share of each stage (:func:`crfdeid.experiments.bench.stages.tag_end_to_end`);
+* CRFsuite alone on precomputed ``ItemSequence``\\ s for the same tokens and the
+  same decoding (``set`` + Viterbi ``tag``, plus the marginals P(O) when the
+  model decodes with ``o_threshold``), and the ratio end-to-end / CRFsuite-only;
+* training time and peak RSS in a fresh process, on the corpus and on a
+  synthetic corpus of about 1M tokens;
+* the tag CLI with ``--jobs 1`` and ``--jobs 2`` (fresh process, start-up and
+  model load included);
+* peak RSS of the tag CLI on N and 4N synthetic notes (streaming: should not grow);
+* optionally (``--large-note-mb``) one single-line note of that size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ... import cli
+from .report import format_table, ratios, targets
+
+# `child` is imported where used: importing it here would make `python -m
+# crfdeid.experiments.bench.child` load it twice (runpy warns).
+ROOT = Path(__file__).resolve().parent.parent.parent
+PHYSIONET = ROOT.parent / "shared" / "corpora" / "physionet-dev"
+#: RAM-backed folder for the end-to-end run's output (when it exists).
+SHM = "/dev/shm"
+SYNTH_CORPUS = "synth:1000,13"
+#: About 1M tokens of synthetic notes (about 276 tokens per note).
+SYNTH_1M = "synth:3600,13"
+
+
+def machine_info() -> dict:
+    """CPU model, cores, RAM, Python and CRFsuite versions."""
+    import psutil
+    import pycrfsuite
+    cpu = platform.processor() or ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        from importlib.metadata import version
+        crf_version = version("python-crfsuite")
+    except Exception:  # pragma: no cover - not installed as a distribution
+        crf_version = getattr(pycrfsuite, "__version__", "unknown")
+    return {"cpu": cpu, "cores": psutil.cpu_count(logical=True),
+            "physical_cores": psutil.cpu_count(logical=False),
+            "ram_gb": round(psutil.virtual_memory().total / 2**30, 1),
+            "load_average": [round(x, 2) for x in psutil.getloadavg()],
+            "python": platform.python_version(), "python_crfsuite": crf_version,
+            "platform": platform.platform()}
+
+
+def code_version() -> dict:
+    """The commit measured, and the tracked files that differed from it (work in progress)."""
+    import subprocess
+    def git(*args):
+        try:
+            return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True,
+                                  text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    return {"commit": git("rev-parse", "--short", "HEAD"),
+            "modified": git("diff", "--name-only", "HEAD").splitlines()}
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = cli.parser("bench", __doc__,
+                   "python -m crfdeid bench --quick --json build/bench-quick.json")
+    p.add_argument("--corpus", metavar="FORMAT:PATH",
+                   help="corpus to tag (default: PhysioNet dev corpus if present, else synth:1000,13)")
+    p.add_argument("--model", help="model used for tagging (default: the one trained on the corpus)")
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--quick", action="store_true", help="tiny corpus and model: a smoke run")
+    p.add_argument("--no-train", action="store_true", help="skip the training measurements (needs --model)")
+    p.add_argument("--memory-notes", type=int, metavar="N",
+                   help="streaming check: tag N and 4N synthetic notes (default 250; 10 with --quick)")
+    p.add_argument("--large-note-mb", type=float, default=0, metavar="MB",
+                   help="also tag one single-line synthetic note of this size")
+    p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
+                   help="tagging backend measured (default: numpy)")
+    p.add_argument("--max-jobs", type=int, default=2, metavar="N",
+                   help="time the tag CLI with --jobs 1..N (default 2; 1 on a shared machine)")
+    p.add_argument("--write-dir", metavar="DIR",
+                   help="folder under which the end-to-end run writes its output (default: /dev/shm "
+                        "when it exists, else the system's temporary folder)")
+    p.add_argument("--output-format", default="i2b2", metavar="FMT",
+                   help="writer of the end-to-end run (default i2b2: one XML file per note; "
+                        "jsonl: one stream for all notes)")
+    p.add_argument("--quiet", action="store_true", help="no progress messages")
+    return p
+
+
+def _fs_type(path) -> str:
+    """The file system type of the mount holding ``path`` (``tmpfs``, ``ext4``; ``""`` if unknown)."""
+    best, fs = "", ""
+    try:
+        real = str(Path(path).resolve())
+        for line in Path("/proc/mounts").read_text().splitlines():
+            parts = line.split()
+            if len(parts) > 2 and (real == parts[1] or real.startswith(parts[1].rstrip("/") + "/")) \
+                    and len(parts[1]) > len(best):
+                best, fs = parts[1], parts[2]
+    except OSError:
+        pass
+    return fs
+
+
+def _default_corpus(quick: bool, say) -> str:
+    if quick:
+        return "synth:30,5"
+    if (PHYSIONET / "id.text").exists():
+        return f"physionet:{PHYSIONET}"
+    say(f"PhysioNet dev corpus not found at {PHYSIONET}; using the synthetic corpus {SYNTH_CORPUS}")
+    return SYNTH_CORPUS
+
+
+def _large_note(path: Path, megabytes: float) -> int:
+    """Write one synthetic single-line note of about ``megabytes`` MB; return its size."""
+    from ...synth import generate
+    chunk = " ".join(d.text.replace("\n", " ").replace("\r", " ") for d in generate(50, 99))
+    data = chunk.encode("utf-8")
+    target = int(megabytes * 2**20)
+    with path.open("wb") as fh:
+        size = 0
+        while size < target:
+            fh.write(data[: target - size])
+            size += min(len(data), target - size)
+    return size
+
+
+def run(args, say) -> dict:
+    """All measurements for parsed ``args``; returns the JSON-able result."""
+    from . import child
+    corpus = args.corpus or _default_corpus(args.quick, say)
+    quick = args.quick
+    res = {"corpus": corpus, "quick": quick, "machine": machine_info(), "code": code_version(),
+           "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-")
+    work = Path(tmp.name)
+    try:
+        config = "configs/physionet.yaml" if corpus.startswith("physionet:") else "configs/default.yaml"
+        if quick:
+            config = "configs/synth-small.yaml"
+        model_path = args.model
+        if not args.no_train:
+            say(f"training on {corpus} ({config})")
+            res["train_corpus"] = dict(child.run("train", config, work / "corpus.model", corpus,
+                                                 5 if quick else ""), config=config)
+            model_path = model_path or str(work / "corpus.model")
+            big = "synth:40,13" if quick else SYNTH_1M
+            say(f"training on {big} (configs/default.yaml)")
+            res["train_synth_1m"] = dict(child.run("train", "configs/default.yaml", work / "synth.model",
+                                                   big, 5 if quick else ""),
+                                         config="configs/default.yaml", corpus=big)
+        if model_path is None:
+            raise SystemExit("error: --no-train needs --model")
+        from ...crf.model import Model
+        from .stages import crfsuite_only, tag_end_to_end
+        model = Model.load(model_path, backend=args.backend)
+        res["model"] = {"path": str(model_path), "backend": model.backend,
+                        "features": model.config["features"]["name"],
+                        "o_threshold": model.config["decoding"]["o_threshold"],
+                        "rules": model.config["rules"]["enabled"]}
+        say("tagging end to end (one process)")
+        write_dir = args.write_dir or (SHM if Path(SHM).is_dir() else None)
+        with tempfile.TemporaryDirectory(prefix="crfdeid-bench-", dir=write_dir) as out:
+            res["tag_end_to_end"] = dict(tag_end_to_end(model, corpus, args.output_format, out_dir=out),
+                                         output_format=args.output_format,
+                                         write_dir=str(Path(out).parent), write_fs=_fs_type(out))
+        say("CRFsuite alone on precomputed features")
+        res["crfsuite_only"] = crfsuite_only(model, corpus)
+        res.update(ratios(res["tag_end_to_end"], res["crfsuite_only"],
+                          marginals=model.config["decoding"]["o_threshold"] is not None))
+        tokens = res["tag_end_to_end"]["tokens"]
+        res["jobs"] = {}
+        for jobs in range(1, max(1, args.max_jobs) + 1):
+            say(f"tag CLI --jobs {jobs}")
+            with tempfile.TemporaryDirectory(prefix="crfdeid-bench-", dir=write_dir) as out:
+                r = child.run("tag", model_path, corpus, Path(out) / f"jobs{jobs}", jobs, args.backend)
+            r["tokens_per_s"] = round(tokens / r["seconds"]) if r["seconds"] else None
+            res["jobs"][str(jobs)] = r
+        n = args.memory_notes or (10 if quick else 250)
+        res["memory"] = {}
+        for k in (n, 4 * n):
+            say(f"tag CLI on {k} synthetic notes (peak RSS)")
+            res["memory"][str(k)] = child.run("tag", model_path, f"synth:{k},21", work / f"mem{k}",
+                                              1, args.backend)
+        if args.large_note_mb:
+            say(f"tag CLI on one {args.large_note_mb} MB single-line note")
+            big = work / "large" / "large.txt"
+            big.parent.mkdir()
+            size = _large_note(big, args.large_note_mb)
+            r = child.run("tag", model_path, f"text:{big}", work / "large-out", 1, args.backend)
+            res["large_note"] = dict(r, bytes=size)
+    finally:
+        tmp.cleanup()
+    res["targets"] = targets(res)
+    return res
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    if args.no_train and not args.model:
+        print("error: --no-train needs --model", file=sys.stderr)
+        return 2
+    from ...io import writer_names
+    if args.output_format not in writer_names():
+        print(f"error: unknown --output-format {args.output_format!r}; known: {', '.join(writer_names())}",
+              file=sys.stderr)
+        return 2
+
+    def say(msg):
+        if not args.quiet:
+            print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+    try:
+        res = run(args, say)
+    except (RuntimeError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(format_table(res))
+    if args.json:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
+    return 0

@@ -1,0 +1,110 @@
+"""The benchmark's targets (issue 6) and its plain-text table."""
+
+from __future__ import annotations
+
+from .stages import STAGES
+
+
+def ratios(e2e: dict, crf: dict, marginals: bool) -> dict:
+    """End to end / CRFsuite only, wall and CPU; ``crf`` gains its ``baseline`` figures.
+
+    The baseline is CRFsuite doing the model's decoding: ``set`` + ``tag``, plus one
+    ``marginal`` per token when the model decodes with ``o_threshold`` (``marginals``).
+    The ratios to ``set`` + ``tag`` alone are kept as ``..._viterbi_only``.
+
+    >>> crf = {"seconds": 1.0, "cpu_seconds": 1.0, "marginal_seconds": 0.5, "marginal_cpu_seconds": 0.5}
+    >>> ratios({"seconds": 3.0, "cpu_seconds": 3.0}, crf, marginals=True)["ratio_end_to_end_vs_crfsuite"]
+    2.0
+    """
+    crf["baseline"] = "set+tag+marginals" if marginals else "set+tag"
+    out = {}
+    for label, key, extra in (("", "seconds", "marginal_seconds"),
+                              ("cpu_", "cpu_seconds", "marginal_cpu_seconds")):
+        plain = crf[key]
+        base = crf[f"baseline_{key}"] = round(plain + (crf.get(extra) or 0.0 if marginals else 0.0), 3)
+        out[f"ratio_{label}end_to_end_vs_crfsuite"] = round(e2e[key] / base, 2) if base else None
+        out[f"ratio_{label}end_to_end_vs_crfsuite_viterbi_only"] = round(e2e[key] / plain, 2) if plain else None
+    return out
+
+
+def targets(res: dict) -> dict:
+    """Each target of issue 6 with the measured value and whether it is met (None: not
+    measured, or a ``--quick`` smoke run, whose tiny corpus the targets are not about).
+
+    >>> targets({"tag_end_to_end": {"tokens_per_s": 120000}})["tag_tokens_per_s"]
+    {'target': '>= 100000', 'value': 120000, 'met': True}
+    """
+    quick = bool(res.get("quick"))
+
+    def check(value, op, bound):
+        met = None if value is None or quick else (value >= bound if op == ">=" else value <= bound)
+        return {"target": f"{op} {bound}", "value": value, "met": met}
+
+    e2e = res.get("tag_end_to_end") or {}
+    corpus_train = res.get("train_corpus") or {}
+    big = res.get("train_synth_1m") or {}
+    mem = res.get("memory") or {}
+    growth = None
+    if len(mem) == 2:
+        small, large = (mem[k]["peak_rss_mb"] for k in sorted(mem, key=int))
+        growth = round(large / small, 2)
+    physionet = str(res.get("corpus", "")).startswith("physionet:") and not quick
+    return {
+        "tag_tokens_per_s": check(e2e.get("tokens_per_s"), ">=", 100000),
+        "end_to_end_vs_crfsuite": check(res.get("ratio_end_to_end_vs_crfsuite"), "<=", 2),
+        "physionet_train_seconds": check(corpus_train.get("seconds") if physionet else None, "<=", 60),
+        "train_1m_peak_rss_mb": check(big.get("peak_rss_mb") if not quick else None, "<=", 2048),
+        "tag_rss_4n_vs_n": check(growth, "<=", 1.1),
+    }
+
+
+def format_table(res: dict) -> str:
+    """The results as an aligned plain-text table (figures, ratios, targets)."""
+    rows = [("corpus", res["corpus"]),
+            ("machine", f"{res['machine']['cpu']}, {res['machine']['cores']} cores, "
+                        f"{res['machine']['ram_gb']} GB, load {res['machine']['load_average']}")]
+    e2e = res.get("tag_end_to_end")
+    if e2e:
+        rows += [("tag end to end (1 process)", f"{e2e['tokens_per_s']:,} tokens/s, "
+                  f"{e2e['notes_per_s']} notes/s ({e2e['tokens']:,} tokens, {e2e['documents']} notes, "
+                  f"{e2e['seconds']} s; CPU {e2e['cpu_seconds']} s = {e2e['tokens_per_cpu_s']:,} tokens/CPU-s)")]
+        if e2e.get("write_dir"):
+            rows += [("  output", f"{e2e.get('output_format', 'i2b2')} under {e2e['write_dir']} "
+                                  f"({e2e.get('write_fs') or 'file system unknown'})")]
+        rows += [(f"  {s}", f"{e2e['stage_share'][s]:.1%} ({e2e['stage_seconds'][s]} s)") for s in STAGES]
+    crf = res.get("crfsuite_only")
+    if crf:
+        rows += [("CRFsuite only (set+tag)", f"{crf['tokens_per_s']:,} tokens/s ({crf['seconds']} s, "
+                  f"CPU {crf['cpu_seconds']} s; marginals P(O) +{crf['marginal_seconds']} s, "
+                  f"CPU +{crf.get('marginal_cpu_seconds')} s)"),
+                 (f"ratio end to end / CRFsuite ({crf.get('baseline', 'set+tag')})",
+                  f"{res['ratio_end_to_end_vs_crfsuite']}x wall, "
+                  f"{res.get('ratio_cpu_end_to_end_vs_crfsuite')}x CPU")]
+        if crf.get("baseline", "set+tag") != "set+tag":  # the model decodes with marginals: also against Viterbi alone
+            rows += [("ratio end to end / CRFsuite (set+tag)",
+                      f"{res.get('ratio_end_to_end_vs_crfsuite_viterbi_only')}x wall, "
+                      f"{res.get('ratio_cpu_end_to_end_vs_crfsuite_viterbi_only')}x CPU")]
+    for key, label in (("train_corpus", "train on corpus"), ("train_synth_1m", "train on synthetic")):
+        t = res.get(key)
+        if t:
+            rows.append((label, f"{t['seconds']} s wall, {t.get('cpu_seconds')} CPU-s (featurize {t['featurize_seconds']} s, CRFsuite "
+                         f"{t['crfsuite_seconds']} s), peak RSS {t['peak_rss_mb']} MB; {t['documents']} "
+                         f"notes, {t['tokens']:,} tokens, {t['features']:,} features, "
+                         f"{t['iterations']} iterations"))
+    for jobs, r in (res.get("jobs") or {}).items():
+        rows.append((f"tag CLI --jobs {jobs}", f"{r['tokens_per_s']:,} tokens/s ({r['seconds']} s, "
+                     f"{r.get('cpu_seconds')} CPU-s, with "
+                     f"start-up, peak RSS {r['peak_rss_mb']} MB + workers {r['children_peak_rss_mb']} MB)"))
+    for n, r in (res.get("memory") or {}).items():
+        rows.append((f"tag CLI, {n} synthetic notes", f"peak RSS {r['peak_rss_mb']} MB ({r['seconds']} s)"))
+    if res.get("large_note"):
+        r = res["large_note"]
+        rows.append(("one single-line note", f"{r['bytes'] / 2**20:.0f} MB: {r['seconds']} s, peak RSS "
+                     f"{r['peak_rss_mb']} MB, exit {r['exit_code']}"))
+    unjudged = "not judged (--quick smoke run)" if res.get("quick") else "not measured"
+    for name, t in res.get("targets", {}).items():
+        verdict = {True: "met", False: "NOT met",
+                   None: "not measured" if t["value"] is None else unjudged}[t["met"]]
+        rows.append((f"target {name}", f"{t['target']}: {t['value']} -> {verdict}"))
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)

@@ -1,0 +1,1 @@
+"""Recognizers beside the CRF: the rule overlay (Safe-Harbor forms, titles, trigger words)."""

@@ -1,0 +1,1 @@
+"""Text -> tokens: the clinical tokenizer (character offsets, glue flags) and the segmenter."""
