@@ -26,7 +26,7 @@ train:
 	$(PYTHON) -m crfdeid train --config $(CONFIG) --output $(MODEL) $(TRAIN_ARGS)
 
 crossval:
-	$(PYTHON) -m crfdeid crossval --config configs/physionet.yaml --folds 10
+	$(PYTHON) -m crfdeid crossval --config configs/physionet.yaml --folds 10 --exclude-groups configs/splits/physionet-locked.txt
 
 # Learning curve: 10-fold figures when each fold trains on 25/50/75/100% of its patients.
 curve:

@@ -109,3 +109,24 @@ def test_unknown_weight_is_config_error():
 def test_split_of_one_group_is_an_error():
     with pytest.raises(ConfigError):
         train_test_split(corpus([3]), 0.5)
+
+
+def test_group_lists_select_and_refuse_empty(tmp_path):
+    from crfdeid.errors import ConfigError
+    from crfdeid.experiments.splits import read_groups, select_groups
+    f = tmp_path / "g.txt"
+    f.write_text("# locked\n101\n\n103  # two\n")
+    docs = [Document(f"{p}-0{n}", "x") for p in (101, 102, 103) for n in (1, 2)]
+    assert read_groups(f) == {"101", "103"}
+    assert {d.group for d in select_groups(docs, read_groups(f), keep=False)} == {"102"}
+    assert len(select_groups(docs, read_groups(f), keep=True)) == 4
+    f.write_text("# nothing\n")
+    with pytest.raises(ConfigError, match="names no group"):
+        read_groups(f)
+
+
+def test_locked_list_names_a_quarter_of_the_physionet_patients():
+    from pathlib import Path
+    from crfdeid.experiments.splits import read_groups
+    locked = read_groups(Path(__file__).resolve().parent.parent / "configs" / "splits" / "physionet-locked.txt")
+    assert len(locked) == 27 and all(g.isdigit() for g in locked)

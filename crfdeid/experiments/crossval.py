@@ -30,7 +30,7 @@ from .. import cli, schema
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
 from .results import markdown_table, provenance, to_json, write_files, write_json
-from .splits import WEIGHTS, kfold, subsample
+from .splits import WEIGHTS, kfold, read_groups, select_groups, subsample
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
 HEADLINE = (("binary token", "binary_token"), ("strict", "strict"))
@@ -283,6 +283,11 @@ def add_fold_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--o-thresholds", type=cli.parse_thresholds, default=(),
                    help="comma-separated O-marginal thresholds to sweep, e.g. none,0.5,0.9 "
                         "(none = plain Viterbi)")
+    p.add_argument("--exclude-groups", metavar="FILE",
+                   help="leave out the documents of the groups (patients) listed in FILE, one "
+                        "per line, e.g. configs/splits/physionet-locked.txt (the locked test)")
+    p.add_argument("--only-groups", metavar="FILE",
+                   help="keep only the documents of the groups (patients) listed in FILE")
     p.add_argument("--precision", type=cli.parse_floors, default=(0.95, 0.9), metavar="P,P,...",
                    help="precision floors for 'best recall at precision >= P' over the sweep "
                         "(default 0.95,0.9)")
@@ -304,7 +309,12 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
         raise ConfigError("no `train` inputs to cross-validate; give --train FORMAT:PATH",
                           path=args.config)
     seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
-    return config, list(specs), read_all(specs), seed
+    docs = read_all(specs)
+    if getattr(args, "exclude_groups", None):
+        docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
+    if getattr(args, "only_groups", None):
+        docs = select_groups(docs, read_groups(args.only_groups), keep=True)
+    return config, list(specs), docs, seed
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -161,3 +161,32 @@ def train_test_split(docs: Sequence[Document], test_size: float = 0.2, seed: int
     test = sorted(i for g in taken for i in groups[g][1])
     test_set = set(test)
     return [i for i in range(len(docs)) if i not in test_set], test
+
+
+def read_groups(path) -> frozenset[str]:
+    """The group ids (patients) listed in a file, one per line; ``#`` starts a comment.
+
+    Raises
+    ------
+    ConfigError
+        The file cannot be read or lists no group.
+    """
+    from pathlib import Path
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"cannot read group list: {exc.strerror}", path=path) from None
+    groups = frozenset(x for x in (line.split("#", 1)[0].strip() for line in lines) if x)
+    if not groups:
+        raise ConfigError("the group list names no group", path=path)
+    return groups
+
+
+def select_groups(docs: Sequence[Document], groups, keep: bool) -> list[Document]:
+    """The documents whose group is in ``groups`` (``keep=True``) or is not (``keep=False``).
+
+    >>> docs = [Document(f"{p}-01", "x") for p in (101, 102, 103)]
+    >>> [d.doc_id for d in select_groups(docs, {"102"}, keep=False)]
+    ['101-01', '103-01']
+    """
+    return [d for d in docs if (d.group in groups) == keep]
