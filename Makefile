@@ -11,13 +11,21 @@ I2B2_OUT ?= build/i2b2-2014
 # Extra arguments for crfdeid train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
 TRAIN_ARGS ?=
 
-.PHONY: install test train synth bench crossval curve ablate i2b2 clean
+.PHONY: install test test-fast lint train synth bench crossval curve ablate i2b2 clean
 
 install:
-	$(PYTHON) -m pip install -e .[dev,plot,bench,gazetteers]
+	$(PYTHON) -m pip install -e .[dev,plot,bench,sklearn,gazetteers]
 
 test:
 	$(PYTHON) -m pytest
+
+# The edit loop: everything but the tests marked slow (end-to-end runs).
+test-fast:
+	$(PYTHON) -m pytest -m "not slow"
+
+lint:
+	$(PYTHON) -m ruff check crfdeid tests bench gazetteers
+	$(PYTHON) -m mypy
 
 synth:
 	$(PYTHON) -m crfdeid synth --docs 1000 --seed 13 --out $(SYNTH_DIR)

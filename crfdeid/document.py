@@ -24,12 +24,21 @@ _I2B2_RECORD = re.compile(r"^(\d+)-\d+")
 
 @dataclass(frozen=True, slots=True, order=True)
 class Span:
-    """A PHI mention: half-open character offsets, parent category and subtype."""
+    """A PHI mention: half-open character offsets, parent category and subtype.
+
+    ``confidence`` is the tagger's confidence in a predicted span (the lowest
+    P(PHI) of its tokens; 1.0 for a rule's span), ``None`` for gold spans. It takes
+    no part in comparisons: two spans with the same offsets and type are equal.
+
+    >>> Span(0, 3, "NAME", "DOCTOR", confidence=0.8) == Span(0, 3, "NAME", "DOCTOR")
+    True
+    """
 
     start: int
     end: int
     category: str
     subtype: str
+    confidence: float | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return self.end - self.start

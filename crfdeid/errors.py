@@ -47,6 +47,10 @@ class SchemaError(LocatedError):
     """A category or subtype outside the PHI scheme."""
 
 
+class LabelError(CrfdeidError, ValueError):
+    """A tag that is not a label of the tagging scheme (``O``, ``B-X``, ``I-X``)."""
+
+
 class ConfigError(LocatedError):
     """A configuration that names unknown keys or components or has bad values."""
 

@@ -1,7 +1,11 @@
 """The one BIO encoder and decoder: spans <-> per-token labels.
 
 Labels are ``B-<SUBTYPE>``, ``I-<SUBTYPE>`` and ``O``; the parent category is
-derived from the subtype (:mod:`crfdeid.schema`).
+derived from the subtype (:mod:`crfdeid.schema`). The scheme is data
+(:data:`BIO`, as seqeval's schemes are): :func:`encode`, :func:`decode` and the
+tagger's decoding all read labels through :func:`split_label` and write them with
+:func:`join_label`, and a malformed label raises :class:`~crfdeid.errors.LabelError`
+naming it.
 
 Decoding policy (documented choice, as in conlleval): an ``I-X`` that follows
 ``O`` or a label of another subtype starts a new span of subtype ``X``; the
@@ -25,10 +29,46 @@ from typing import NamedTuple
 
 from . import schema
 from .document import Span
+from .errors import LabelError
 
-OUTSIDE = "O"
-#: The tagging scheme as data: allowed prefixes and which start a chunk.
-SCHEME = {"prefixes": ("B", "I"), "begin": "B", "inside": "I", "outside": OUTSIDE}
+
+class Scheme(NamedTuple):
+    """A tagging scheme as data: the prefix that begins a chunk, the one that continues it,
+    the label outside every chunk, and what joins a prefix to a subtype."""
+
+    begin: str = "B"
+    inside: str = "I"
+    outside: str = "O"
+    sep: str = "-"
+
+
+#: The scheme crfdeid tags with.
+BIO = Scheme()
+OUTSIDE = BIO.outside
+
+
+def split_label(label: str, scheme: Scheme = BIO) -> tuple[str, str | None]:
+    """``(prefix, subtype)`` of a label; ``(outside, None)`` for the outside label.
+
+    >>> split_label("B-DOCTOR"), split_label("O")
+    (('B', 'DOCTOR'), ('O', None))
+    >>> split_label("DOCTOR")
+    Traceback (most recent call last):
+    ...
+    crfdeid.errors.LabelError: malformed label 'DOCTOR': expected O, B-<SUBTYPE> or I-<SUBTYPE>
+    """
+    if label == scheme.outside:
+        return label, None
+    prefix, sep, sub = label.partition(scheme.sep)
+    if not sep or not sub or prefix not in (scheme.begin, scheme.inside):
+        raise LabelError(f"malformed label {label!r}: expected {scheme.outside}, "
+                         f"{scheme.begin}{scheme.sep}<SUBTYPE> or {scheme.inside}{scheme.sep}<SUBTYPE>")
+    return prefix, sub
+
+
+def join_label(prefix: str, subtype: str, scheme: Scheme = BIO) -> str:
+    """The label for ``prefix`` and ``subtype``: ``join_label("I", "DATE") == "I-DATE"``."""
+    return f"{prefix}{scheme.sep}{subtype}"
 
 
 class Problem(NamedTuple):
@@ -41,11 +81,6 @@ class Problem(NamedTuple):
 class Encoded(NamedTuple):
     labels: list
     problems: list
-
-
-def label_subtype(label: str) -> str | None:
-    """``'B-DOCTOR'`` -> ``'DOCTOR'``; ``'O'`` -> ``None``."""
-    return None if label == OUTSIDE else label[2:]
 
 
 def encode(tokens, spans, misaligned: str = "expand") -> Encoded:
@@ -93,9 +128,10 @@ def encode(tokens, spans, misaligned: str = "expand") -> Encoded:
             problems.append(Problem(sp, "overlap"))
             continue
         sub = sp.subtype.upper()
-        labels[idx[0]] = "B-" + sub
+        labels[idx[0]] = join_label(BIO.begin, sub)
+        inside = join_label(BIO.inside, sub)
         for k in idx[1:]:
-            labels[k] = "I-" + sub
+            labels[k] = inside
     return Encoded(labels, problems)
 
 
@@ -103,6 +139,11 @@ def decode(labels, tokens) -> list[Span]:
     """Spans (half-open character offsets) from per-token BIO labels.
 
     ``I-X`` after ``O`` or after another subtype starts a new span (see module doc).
+
+    Raises
+    ------
+    LabelError
+        A label that is not ``O``, ``B-X`` or ``I-X``.
     """
     if len(labels) != len(tokens):
         raise ValueError(f"{len(labels)} labels for {len(tokens)} tokens")
@@ -115,8 +156,8 @@ def decode(labels, tokens) -> list[Span]:
                 spans.append(_span(cur_start, cur_end, cur_sub))
                 cur_sub = None
             continue
-        prefix, sub = lab[0], lab[2:]
-        if prefix == "I" and sub == cur_sub:
+        prefix, sub = split_label(lab)
+        if prefix == BIO.inside and sub == cur_sub:
             cur_end = tok.end
             continue
         if cur_sub is not None:
@@ -133,4 +174,4 @@ def _span(start: int, end: int, subtype: str) -> Span:
 
 def labels_for(subtypes) -> list[str]:
     """All BIO labels for the given subtypes, ``O`` first."""
-    return [OUTSIDE] + [f"{p}-{s}" for s in subtypes for p in SCHEME["prefixes"]]
+    return [OUTSIDE] + [join_label(p, s) for s in subtypes for p in (BIO.begin, BIO.inside)]

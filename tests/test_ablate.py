@@ -128,3 +128,19 @@ def test_shipped_synthetic_ablation_runs_in_seconds(tmp_path):
     assert ablate.main([str(ROOT / "configs/ablation/synth-small.yaml"), "--out", str(out),
                         "--quiet"]) == 0
     assert {p.name for p in out.iterdir()} >= {"results.md", "results.csv", "results.png"}
+
+
+@pytest.mark.parametrize("argv", [
+    ["ablate", "configs/ablation/synth-small.yaml"],
+    ["curve", "--config", "configs/synth-small.yaml", "--out", "x"],
+    ["evaluate", "--gold", "i2b2:tests/data/scoring/gold", "--pred", "i2b2:tests/data/scoring/pred",
+     "--plot", "x.png"],
+])
+def test_a_command_whose_extra_is_missing_says_which_before_it_runs(argv, monkeypatch, capsys):
+    import importlib.util
+
+    from crfdeid.cli import main
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    assert main(argv) == 2
+    assert "pip install 'crfdeid[plot]'" in capsys.readouterr().err

@@ -52,6 +52,23 @@ def main(argv=None) -> int:
     return module.main(argv[1:])
 
 
+def missing_extra(extra: str, *modules: str) -> str | None:
+    """A message naming the extra to install if one of ``modules`` is not installed, else ``None``.
+
+    Commands call it before any long work, so that a run never fails at its end.
+
+    >>> missing_extra("plot", "json") is None
+    True
+    >>> missing_extra("plot", "no_such_module_xyz")
+    "needs the optional package 'no_such_module_xyz': pip install 'crfdeid[plot]'"
+    """
+    import importlib.util
+    for name in modules:
+        if importlib.util.find_spec(name) is None:
+            return f"needs the optional package {name!r}: pip install 'crfdeid[{extra}]'"
+    return None
+
+
 def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
     """The argument parser of ``python -m crfdeid <command>``: the first line of ``doc`` (the
     module's docstring) as its description, the example command(s) as its epilog.

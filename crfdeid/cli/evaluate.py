@@ -64,6 +64,9 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.examples < 0:
         build_parser().error("--examples must be 0 or more")
+    if args.plot and (msg := cli.missing_extra("plot", "matplotlib")):
+        print(f"error: --plot {msg}", file=sys.stderr)
+        return 2
     try:
         gold = _docs(args.gold, "gold", args.quiet)
         pred = _docs(args.pred, "system", args.quiet)
@@ -83,11 +86,7 @@ def main(argv=None) -> int:
     if args.csv:
         _emit(args.csv, tables.to_csv(report))
     if args.plot:
-        try:
-            tables.plot(report, args.plot)
-        except ImportError:
-            print("error: --plot needs matplotlib (pip install crfdeid[plot])", file=sys.stderr)
-            return 1
+        tables.plot(report, args.plot)
     if "-" not in (args.json, args.csv):
         sys.stdout.write(tables.render(report, errors))
     missing = report.missing_in_pred + report.missing_in_gold

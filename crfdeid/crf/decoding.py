@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Sequence
 
-from ..labels import OUTSIDE
+from ..labels import BIO, OUTSIDE, join_label, split_label
 
 
 def best_phi(marginal: Callable[[str, int], float], t: int, others: Sequence[str], prev: str) -> str:
@@ -24,9 +24,9 @@ def best_phi(marginal: Callable[[str, int], float], t: int, others: Sequence[str
     """
     score: Counter = Counter()
     for lab in others:
-        score[lab[2:]] += marginal(lab, t)
+        score[split_label(lab)[1]] += marginal(lab, t)
     sub = max(sorted(score), key=score.__getitem__)
-    return ("I-" if prev != OUTSIDE and prev[2:] == sub else "B-") + sub
+    return join_label(BIO.inside if prev != OUTSIDE and split_label(prev)[1] == sub else BIO.begin, sub)
 
 
 def threshold_labels(labels: list[str], candidates: Sequence[int], marginal, others: Sequence[str],

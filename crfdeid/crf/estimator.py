@@ -12,7 +12,10 @@ config's (or CRFsuite's) value"; ``__init__`` only stores them, so ``clone``,
 
 from __future__ import annotations
 
-from sklearn.base import BaseEstimator
+try:
+    from sklearn.base import BaseEstimator
+except ImportError:  # pragma: no cover - the base install has no scikit-learn
+    raise ImportError("crfdeid.crf.estimator needs scikit-learn: pip install 'crfdeid[sklearn]'") from None
 
 from ..config import load_config
 

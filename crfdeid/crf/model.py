@@ -14,6 +14,7 @@ The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.cr
 from __future__ import annotations
 
 import bisect
+from dataclasses import replace
 import warnings
 from importlib import resources
 from operator import attrgetter
@@ -264,7 +265,7 @@ class Model:
                 c = min(c, 1.0 - p_out[i]) if p_out[i] is not None else c
                 i += 1
             if offset:
-                sp = Span(sp.start + offset, sp.end + offset, sp.category, sp.subtype)
+                sp = sp.shifted(offset)
             conf[sp] = round(c, 4)
         return conf
 
@@ -274,9 +275,10 @@ class Model:
         if self.config["rules"]["enabled"]:
             from ..recognizers.rules import overlay
             spans = overlay(doc.text, spans, date_check=self.config["rules"]["date_check"])
+        spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
-        meta["confidence"] = [conf.get(sp, 1.0) for sp in out.spans]
+        meta["confidence"] = [sp.confidence for sp in out.spans]
         return out
 
     def tag_many(self, docs: Iterable[Document], o_threshold: float | None = ...) -> Iterator[Document]:

@@ -260,6 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    if msg := cli.missing_extra("plot", "matplotlib"):
+        print(f"ablate: error: the results plot {msg}", file=sys.stderr)
+        return 2
     started = provenance()  # the code that runs, not what lands in the checkout meanwhile
     try:
         ablation = load_ablation(args.ablation)

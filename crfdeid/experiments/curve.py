@@ -177,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    if args.out and (msg := cli.missing_extra("plot", "matplotlib")):
+        print(f"curve: error: --out writes curve.png and {msg}", file=sys.stderr)
+        return 2
     started = provenance()
     try:
         config, specs, docs, seed = read_corpus(args)

@@ -23,31 +23,9 @@ data (``features/*.yaml``) naming templates; see :func:`resolve_feature_set`.
 
 from __future__ import annotations
 
-from ..registry import Registry
+from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
+from . import context, dictionary, lexical, orthographic, pattern  # registers the built-in templates
+from .window import FEATURE_SET_KEYS, Featurizer, resolve_feature_set
 
-WORD_TEMPLATES = Registry("word feature template")
-TOKEN_TEMPLATES = Registry("token feature template")
-
-
-def to_attributes(feats: dict, prefix: str = "") -> list[str]:
-    """python-crfsuite's item format as a list of attribute strings.
-
-    >>> to_attributes({"shape": "Xx", "title": True, "off": False})
-    ['shape:Xx', 'title']
-    """
-    out = []
-    for k, v in feats.items():
-        if v is True:
-            out.append(prefix + k)
-        elif v is False or v is None:
-            continue
-        elif isinstance(v, dict):
-            out.extend(to_attributes(v, f"{prefix}{k}:"))
-        else:
-            out.append(f"{prefix}{k}:{v}")
-    return out
-
-
-# Register the built-in templates (import order is irrelevant).
-from . import lexical, orthographic, pattern, dictionary, context  # noqa: E402,F401
-from .window import Featurizer, resolve_feature_set, FEATURE_SET_KEYS  # noqa: E402,F401
+__all__ = ["FEATURE_SET_KEYS", "TOKEN_TEMPLATES", "WORD_TEMPLATES", "Featurizer", "resolve_feature_set",
+           "to_attributes"]

@@ -14,7 +14,7 @@ from operator import attrgetter
 
 import regex
 
-from . import TOKEN_TEMPLATES
+from .registry import TOKEN_TEMPLATES
 from .perdoc import line_cuts, line_of, lines, token_texts
 
 _HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{1,30}?)[ \t]*:", regex.M)

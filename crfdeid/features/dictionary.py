@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import compress
 
 from ..errors import ConfigError
-from . import TOKEN_TEMPLATES, WORD_TEMPLATES
+from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES
 from .perdoc import token_texts
 
 #: Gazetteers consulted for single words, and the short attribute each sets.

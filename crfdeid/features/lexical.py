@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import WORD_TEMPLATES
+from .registry import WORD_TEMPLATES
 
 
 @WORD_TEMPLATES.register("word.v1")

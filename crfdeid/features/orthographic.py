@@ -7,7 +7,7 @@ from itertools import groupby
 
 import regex
 
-from . import WORD_TEMPLATES
+from .registry import WORD_TEMPLATES
 
 _UPPER = regex.compile(r"\p{Lu}")
 _LOWER = regex.compile(r"\p{Ll}")

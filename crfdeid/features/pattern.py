@@ -14,7 +14,7 @@ import re
 
 import regex
 
-from . import TOKEN_TEMPLATES, WORD_TEMPLATES
+from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES
 
 #: Month names and abbreviations (also used by :mod:`crfdeid.recognizers.rules`).
 MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from itertools import chain
 
 from ..errors import ConfigError, RegistryError
-from . import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
+from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
 from .perdoc import forget
 
 #: Feature groups (He et al. 2015, table 2): word templates, which of them are

@@ -144,8 +144,3 @@ def iter_tokens(text: str, split_glued: bool = True):
         yield Token(prev.group(), prev.start(), end, left, glued)
         left, prev = glued, m
     yield Token(prev.group(), prev.start(), prev.end(), left, False)
-
-
-def boundaries(tokens) -> tuple[set, set]:
-    """The sets of token start offsets and token end offsets."""
-    return {t.start for t in tokens}, {t.end for t in tokens}

@@ -226,6 +226,9 @@ def run(args, say) -> dict:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if msg := cli.missing_extra("bench", "psutil"):
+        print(f"error: the benchmark {msg}", file=sys.stderr)
+        return 2
     if args.no_train and not args.model:
         print("error: --no-train needs --model", file=sys.stderr)
         return 2
