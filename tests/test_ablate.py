@@ -122,6 +122,7 @@ def test_physionet_ablation_is_the_greedy_sequence():
     assert [k for k, cfg in runs.items() if cfg["decoding"]["o_words_min_count"]] == ["full + rules + o-words"]
 
 
+@pytest.mark.slow
 def test_shipped_synthetic_ablation_runs_in_seconds(tmp_path):
     pytest.importorskip("crfdeid.synth", reason="synthetic corpus reader not installed yet")
     out = tmp_path / "synth"

@@ -99,6 +99,7 @@ def test_training_target_only_judged_on_physionet():
     assert targets(res)["physionet_train_seconds"]["met"] is True
 
 
+@pytest.mark.slow
 def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     out = tmp_path / "bench.json"
     write = tmp_path / "write"

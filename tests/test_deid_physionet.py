@@ -4,6 +4,8 @@ import datetime as dt
 import re
 from collections import defaultdict
 
+import pytest
+
 from crfdeid.cli.corpus import main as corpus_main
 from crfdeid.io import read
 from crfdeid.text.tokenize import tokenize
@@ -12,6 +14,7 @@ from crfdeid.deid.spans import propagate
 from crfdeid.deid.surrogate import Surrogator
 
 
+@pytest.mark.slow
 def test_physionet_surrogate_corpus_is_releasable(physionet_docs):
     docs = [propagate(d) for d in physionet_docs]
     s = Surrogator(seed=13, avoid_date_collisions=True)
@@ -51,6 +54,7 @@ def _is_word(text: str, start: int, end: int) -> bool:
     return not (start > 0 and text[start - 1].isalnum()) and not (end < len(text) and text[end].isalnum())
 
 
+@pytest.mark.slow
 def test_written_surrogate_corpus_passes_an_independent_recheck(physionet_dir, physionet_docs, tmp_path):
     """Re-check the XML that `corpus surrogate` writes with code of its own (not crfdeid.deid.check)."""
     assert corpus_main(["surrogate", f"physionet:{physionet_dir}", "--out", str(tmp_path),

@@ -40,6 +40,7 @@ def test_config_is_the_he_et_al_protocol():
     assert all(cfg["features"]["groups"].values())
 
 
+@pytest.mark.slow
 def test_make_i2b2_trains_tags_and_scores_the_test_set(i2b2_dir, tmp_path):
     out = tmp_path / "out"
     subprocess.run(["make", "-s", "i2b2", f"PYTHON={sys.executable}", f"I2B2={i2b2_dir / 'data' / 'i2b2-2014'}",
@@ -54,6 +55,7 @@ def test_make_i2b2_trains_tags_and_scores_the_test_set(i2b2_dir, tmp_path):
     assert strict["f1"] > 0.3  # 20 training notes, 20 iterations: far from chance
 
 
+@pytest.mark.slow
 def test_ablation_file_runs_on_the_distribution_layout(i2b2_dir, tmp_path):
     # The config files beside data/ as in a checkout: their paths are relative to themselves.
     shutil.copytree(ROOT / "configs", i2b2_dir / "configs", dirs_exist_ok=True)

@@ -149,6 +149,7 @@ def test_backend_survives_pickling_and_unknown_backend_is_refused(models):
         Model(ref._crf, ref.config, ref.manifest, backend="fortran")
 
 
+@pytest.mark.slow
 @pytest.mark.physionet
 def test_physionet_labels_and_marginals_equal_crfsuite(physionet_docs):
     fast, ref = Model.load(), Model.load(backend="crfsuite")

@@ -71,6 +71,7 @@ def test_save_load_round_trip_tags_identically(model, test_docs, tmp_path):
     assert [loaded.tag(d).spans for d in test_docs] == [model.tag(d).spans for d in test_docs]
 
 
+@pytest.mark.slow
 def test_training_is_bit_for_bit_reproducible(model, train_docs, tmp_path):
     again = train_model(train_docs, SMALL)
     a = model.save(tmp_path / "a.model").read_bytes()

@@ -213,6 +213,7 @@ def _one_line_note(folder, unit, size):
     return text
 
 
+@pytest.mark.slow
 def test_large_single_line_note(model_path, tmp_path, capsys):
     text = _one_line_note(tmp_path / "in", PLAIN, 400_000)
     text = text[:200_000] + f" Dr. {SECRET} " + text[200_000:]
@@ -248,6 +249,7 @@ def test_deid_output_time_is_linear_in_note_length(model_path, tmp_path):
     assert t4 < 7 * t1
 
 
+@pytest.mark.slow
 def test_thousands_of_small_files(model_path, tmp_path, capsys):
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
@@ -333,6 +335,7 @@ def test_corpus_surrogate_fails_closed_and_replaces_overlaps(tmp_path, capsys):
     _no_phi(cap)
 
 
+@pytest.mark.slow
 def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeypatch):
     from crfdeid.crf import model as model_mod
     from crfdeid.document import Document
@@ -364,6 +367,7 @@ def test_piece_ends(text, start, size, end):
     assert _piece_end(text, start, size) == end
 
 
+@pytest.mark.slow
 def test_a_long_single_line_note_is_tagged_in_bounded_memory(model_path, tmp_path):
     # 2 MB on one line: about 400 MB when tagged whole (measured 858 MB for 5 MB before the
     # pieces), 144 MB for 5 MB and 278 MB for 50 MB in pieces (bench/large_note.py).

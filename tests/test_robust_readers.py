@@ -160,6 +160,7 @@ def test_missing_input_is_reported(tmp_path):
         assert len(errors) == 1 and "nope" in str(errors[0])
 
 
+@pytest.mark.slow
 def test_thousands_of_files(tmp_path):
     for i in range(3000):
         (tmp_path / f"n{i:04d}.txt").write_text(f"note {i}", encoding="utf-8")
@@ -172,6 +173,7 @@ def test_thousands_of_files(tmp_path):
     assert docs[0].doc_id == "n0000" and docs[-1].doc_id == "n2999"
 
 
+@pytest.mark.slow
 def test_large_single_line_note_streams(tmp_path):
     """A 50 MB single-line note: read, tokenized and counted in seconds with bounded memory."""
     path = tmp_path / "big.txt"

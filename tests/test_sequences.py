@@ -13,6 +13,7 @@ sklearn_crfsuite = pytest.importorskip("sklearn_crfsuite", reason="needs the skl
 CONFIG = {"features": "no_dict", "crf": {"c1": 0.05, "c2": 0.01, "max_iterations": 30}}
 
 
+@pytest.mark.slow
 def test_sklearn_crfsuite_on_crfdeid_sequences_tags_as_crfdeid_does():
     train, test = list(read("synth:20,3")), list(read("synth:6,4"))
     X, y, _ = to_sequences(train, CONFIG)
