@@ -35,8 +35,28 @@ class LocatedError(CrfdeidError):
         super().__init__(f"{where}: {message}" if where else message)
 
 
+def described(value: str) -> str:
+    """How a message names a value read from an input that may be note text: by length only.
+
+    A hash would not do: a short name is found again from a list of candidates.
+
+    >>> described("Quackenbush")
+    'a value of 11 characters'
+    """
+    return f"a value of {len(value)} character{'' if len(value) == 1 else 's'}"
+
+
 class ReaderError(LocatedError):
     """Input that cannot be read: malformed file, bad offsets, unknown labels."""
+
+
+class InputError(ReaderError):
+    """An input that cannot be read at all (missing, no matching files): a usage error."""
+
+
+class OutputError(LocatedError):
+    """Output refused: it would overwrite an input, a file of this run or (unasked) an older
+    file, or its folder cannot be made."""
 
 
 class SpanError(LocatedError):

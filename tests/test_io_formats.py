@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from crfdeid.document import Document, Span, make_span
-from crfdeid.errors import ConfigError, ReaderError, RegistryError, SchemaError
+from crfdeid.errors import ConfigError, InputError, ReaderError, RegistryError, SchemaError
 from crfdeid.io import parse_spec, read, write, writer, writer_names
 
 
@@ -43,13 +43,14 @@ def _brat(tmp_path, ann, text="Seen by Ivy Brandt."):
     return f"brat:{tmp_path}"
 
 
-def test_brat_unknown_label_names_file_doc_offset(tmp_path):
-    spec = _brat(tmp_path, "T1\tNurse 8 11\tIvy\n")
+def test_brat_unknown_label_names_file_doc_line_offset_not_the_label(tmp_path):
+    # A damaged line can carry note text where the label belongs: its length is shown, not it.
+    spec = _brat(tmp_path, "T1\tDOCTOR 8 11\tIvy\nT2\tBrandt 12 18\tBrandt\n")
     with pytest.raises(SchemaError) as exc:
         list(read(spec))
     msg = str(exc.value)
-    assert "n.ann" in msg and "'n'" in msg and "offset 8" in msg and "Nurse" in msg
-    assert "Ivy" not in msg
+    assert "n.ann" in msg and "'n'" in msg and "offset 12" in msg and "line 2" in msg
+    assert "6 characters" in msg and "Brandt" not in msg and "Ivy" not in msg
 
 
 def test_brat_label_map_dict_yaml_and_null(tmp_path):
@@ -125,9 +126,10 @@ def test_csv_options_and_string_cells(tmp_path):
     docs = list(read(f"csv:{path}", text_column="body", id_column="note_id"))
     assert [(d.doc_id, d.text) for d in docs] == [("007", "NA"), ("008", "a,\nb")]
     assert [d.doc_id for d in read(f"csv:{path}", text_column="body", id_column=None)] == ["row-1", "row-2"]
-    errors = []
-    assert list(read(f"csv:{path}", errors=errors)) == []
-    assert "no column 'text', 'id'" in str(errors[0]) and "'note_id'" in str(errors[0])
+    with pytest.raises(InputError) as exc:  # before any row is read, even with errors=[]
+        read(f"csv:{path}", errors=[])
+    assert "no column 'text' or 'id'" in str(exc.value) and "3 columns" in str(exc.value)
+    assert "note_id" not in str(exc.value)  # a header-less file has a note where names would be
 
 
 def test_unknown_writer_lists_known_writers(tmp_path):
@@ -189,15 +191,14 @@ def test_atomic_write_steps_around_a_stale_temporary_file(tmp_path):
 
 
 def test_atomic_write_leaves_nothing_when_writing_fails(tmp_path, monkeypatch):
-    import os
-    from crfdeid import io
+    from crfdeid.io import files
     (tmp_path / "a.xml").write_text("old")
 
     def broken(fd, data):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(io.os, "write", broken)
+    monkeypatch.setattr(files.os, "write", broken)
     with pytest.raises(OSError):
-        io.atomic_write(tmp_path / "a.xml", "new")
+        files.atomic_write(tmp_path / "a.xml", "new")
     monkeypatch.undo()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.xml"] and (tmp_path / "a.xml").read_text() == "old"
 

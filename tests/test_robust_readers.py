@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from crfdeid import labels as bio
-from crfdeid.errors import ReaderError, SchemaError
+from crfdeid.errors import InputError, ReaderError, SchemaError
 from crfdeid.io import read, write
 from crfdeid.document import Document, make_span
 from crfdeid.text.tokenize import iter_tokens, tokenize
@@ -42,7 +42,7 @@ I2B2_CASES = {
     "reversed": (_xml(f'<NAME id="P0" start="17" end="5" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
                  ReaderError, "reversed", 17),
     "unknown-type": (_xml(f'<NAME id="P0" start="5" end="17" text="{SECRET}" TYPE="NURSE" comment="" />'),
-                     SchemaError, "NAME/NURSE", 5),
+                     SchemaError, "(NAME, a TYPE of a value of 5 characters)", 5),
     "not-integer": (_xml(f'<NAME id="P0" start="x" end="17" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
                     ReaderError, "integer start/end", None),
     "empty-file": ("", ReaderError, "malformed XML", None),
@@ -119,7 +119,8 @@ def test_physionet_bad_lines_fail_only_their_note(tmp_path):
     (b"{not json", "not valid JSON"),
     (b'{"id": "x", "text": 5}', "string 'text'"),
     (b'{"id": "x", "text": "abc", "spans": [{"start": 2, "end": 1, "subtype": "DATE"}]}', "reversed"),
-    (b'{"id": "x", "text": "abc", "spans": [{"start": 0, "end": 1, "subtype": "NURSE"}]}', "NURSE"),
+    (b'{"id": "x", "text": "abc", "spans": [{"start": 0, "end": 1, "subtype": "NURSE"}]}',
+     "a subtype of a value of 5 characters"),
 ])
 def test_jsonl_bad_line_reported_next_line_read(tmp_path, line, reason):
     path = tmp_path / "in.jsonl"
@@ -144,20 +145,28 @@ def test_empty_and_junk_files(tmp_path, fmt, name, data):
     path = tmp_path / name
     path.write_bytes(data)
     errors = []
+    if fmt == "csv":  # no header row: the file cannot be read at all
+        with pytest.raises(InputError) as exc:
+            read(f"{fmt}:{path}", errors=errors)
+        assert str(path) in str(exc.value) and errors == []
+        return
     docs = list(read(f"{fmt}:{path}", errors=errors))
     if fmt == "text":  # an empty note is a valid (empty) document
         assert [(d.doc_id, d.text) for d in docs] == [("empty", "")] and errors == []
-    elif fmt == "jsonl":
-        assert docs == [] and errors == []
     else:
-        assert docs == [] and len(errors) == 1 and str(path) in str(errors[0])
+        assert docs == [] and errors == []
 
 
-def test_missing_input_is_reported(tmp_path):
-    for fmt in ("i2b2", "brat", "text", "jsonl", "csv", "physionet"):
-        errors = []
-        assert list(read(f"{fmt}:{tmp_path / 'nope'}", errors=errors)) == []
-        assert len(errors) == 1 and "nope" in str(errors[0])
+@pytest.mark.parametrize("fmt", ["i2b2", "brat", "text", "jsonl", "csv", "physionet"])
+def test_missing_or_empty_input_raises_at_once(tmp_path, fmt):
+    # An input that cannot be read at all is a usage error (exit 2), raised before reading.
+    with pytest.raises(InputError, match="nope"):
+        read(f"{fmt}:{tmp_path / 'nope'}", errors=[])
+    if fmt not in ("jsonl", "csv"):  # folder readers: a folder without their files
+        (tmp_path / "empty").mkdir(exist_ok=True)
+        (tmp_path / "empty" / "other.doc").write_text("x")
+        with pytest.raises(InputError, match="empty"):
+            read(f"{fmt}:{tmp_path / 'empty'}", errors=[])
 
 
 @pytest.mark.slow

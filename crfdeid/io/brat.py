@@ -7,7 +7,10 @@ fields::
     T2<TAB>DATE 20 24;25 29<TAB>July 2097
 
 Offsets are half-open character offsets into the ``.txt`` file, read as UTF-8
-with line endings kept (``\\r\\n`` counts two characters).
+with line endings kept (``\\r\\n`` counts two characters). A byte-order mark
+(U+FEFF) at the start of a ``.txt`` is part of the text and counts one character,
+as BRAT counts it; the writer writes the text as it is, BOM included, so offsets
+agree with the user's own files and tools. A BOM starting an ``.ann`` is dropped.
 
 Policies (documented, counted, never silent):
 
@@ -15,7 +18,8 @@ Policies (documented, counted, never silent):
   YAML/JSON file holding one), then as a subtype name (``DOCTOR``), then as
   ``CATEGORY-SUBTYPE``/``CATEGORY/SUBTYPE``/``CATEGORY_SUBTYPE`` (``NAME-DOCTOR``),
   case-insensitively. A label that resolves to nothing fails the document with a
-  :class:`~crfdeid.errors.SchemaError` naming file, document and offset. A
+  :class:`~crfdeid.errors.SchemaError` naming file, document, ``.ann`` line and
+  offset, and the label's length only (a damaged line may hold note text there). A
   ``label_map`` value of ``null`` drops that label on purpose; the drops are
   counted in ``meta['brat_dropped']``.
 * **Discontinuous** annotations (``a b;c d``) become one span per fragment, all
@@ -41,12 +45,14 @@ from pathlib import Path
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import ConfigError, ReaderError, SchemaError
-from . import READERS, WRITERS, FolderWriter, list_files, read_text_file
+from ..errors import ConfigError, ReaderError, SchemaError, described
+from .files import FolderWriter, list_files, read_text_file
+from .registry import READERS, WRITERS
 
 _IGNORED = frozenset("ARENM#")
 _FRAGMENT = re.compile(r"^(\d+) (\d+)$")
 _WS = re.compile(r"\s+")
+_LINES = re.compile(r"\r\n|\r|\n")
 
 
 def load_label_map(label_map) -> dict:
@@ -109,7 +115,7 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
     label_map = label_map or {}
     spans, ignored = [], Counter()
     fragments = dropped = 0
-    for lineno, line in enumerate(ann.splitlines(), 1):
+    for lineno, line in enumerate(_LINES.split(ann), 1):  # as BRAT: \n, \r\n or \r only
         if not line.strip():
             continue
         kind = line[0]
@@ -143,9 +149,9 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
                                   offset=frags[0][0], **where)
         target = resolve_label(label, label_map)
         if target is None:
-            raise SchemaError(f".ann line {lineno}: unknown label {label!r}; known subtypes: "
-                              f"{', '.join(schema.SUBTYPE_TO_PARENT)} (or pass label_map)",
-                              offset=frags[0][0], **where)
+            raise SchemaError(f".ann line {lineno}: unknown label ({described(label)}; see that "
+                              f"line); known subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)} "
+                              "(or pass label_map)", offset=frags[0][0], **where)
         if target is False:
             dropped += 1
             continue
@@ -156,32 +162,47 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
 
 @READERS.register("brat")
 def read_brat(path, report, label_map=None, check_text: bool = True):
-    """Read a folder of BRAT ``.txt``/``.ann`` pairs (sorted by name), or one ``.txt``/``.ann`` file."""
+    """Read a folder of BRAT ``.txt``/``.ann`` pairs (sorted by name), or one ``.txt``/``.ann`` file.
+
+    Suffixes match in any case (``a.TXT`` with ``a.ANN``); two ``.ann`` files for one
+    ``.txt`` (``a.ann`` and ``a.ANN``) fail that document rather than pick one.
+    """
     lmap = load_label_map(label_map)
     path = Path(path)
     if path.suffix.lower() == ".ann":
         path = path.with_suffix(".txt")
-    for txt in list_files(path, ".txt", report):
+    texts = list_files(path, ".txt")
+    folder = path if path.is_dir() else path.parent
+    anns: dict[str, list[Path]] = {}
+    for p in folder.iterdir():
+        if p.suffix.lower() == ".ann" and (path.is_dir() or p.stem == path.stem):
+            anns.setdefault(p.stem, []).append(p)
+    for txt in texts:
         doc_id = txt.stem
-        text = read_text_file(txt, report, doc_id)
+        text = read_text_file(txt, report, doc_id, keep_bom=True)
         if text is None:
             continue
-        ann_path = txt.with_suffix(".ann")
-        meta = {"source": str(txt), "annotated": ann_path.exists()}
+        ann_paths = sorted(anns.get(doc_id, ()))
+        if len(ann_paths) > 1:
+            report(ReaderError(f"{len(ann_paths)} annotation files for one text: "
+                               f"{', '.join(p.name for p in ann_paths)}", path=txt, doc_id=doc_id))
+            continue
+        meta = {"source": str(txt), "annotated": bool(ann_paths)}
         spans = []
-        if meta["annotated"]:
-            ann = read_text_file(ann_path, report, doc_id)
+        if ann_paths:
+            ann = read_text_file(ann_paths[0], report, doc_id)
             if ann is None:
                 continue
             try:
-                spans, counts = parse_ann(ann, text, ann_path, doc_id, lmap, check_text)
+                spans, counts = parse_ann(ann, text, ann_paths[0], doc_id, lmap, check_text)
             except (ReaderError, SchemaError) as exc:
                 report(exc)
                 continue
             meta.update({f"brat_{k}": v for k, v in counts.items()})
         yield Document(doc_id, text, spans, meta)
     if path.is_dir():  # annotations whose text is missing must not vanish silently
-        for ann in sorted(p for p in path.glob("*.ann") if not p.with_suffix(".txt").exists()):
+        stems = {t.stem for t in texts}
+        for ann in sorted(p for ps in anns.values() for p in ps if p.stem not in stems):
             report(ReaderError("annotations without their .txt file", path=ann, doc_id=ann.stem))
 
 

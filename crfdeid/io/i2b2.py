@@ -14,7 +14,11 @@ Format::
 
 The element name is the parent category and ``TYPE`` the subtype; offsets are
 0-based, end exclusive, counted in the TEXT content. Files are parsed with
-``defusedxml`` (no DTD, no entity expansion). Text that XML would alter on the
+``defusedxml`` (no DTD, no entity expansion). The note is the character data of
+the one ``TEXT`` element; a file whose note could lose characters on the way in
+is refused, never cut: an element inside ``TEXT``, a second ``TEXT``, an element
+beside ``TEXT`` and ``TAGS``, or character data outside them. A byte-order mark
+starting the file belongs to XML, not to the note; one inside ``TEXT`` is text. Text that XML would alter on the
 way back is written so that it survives: ``]]>`` splits the CDATA section and
 carriage returns are written as ``&#13;`` between sections.
 """
@@ -30,10 +34,13 @@ from xml.etree.ElementTree import ParseError
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import LocatedError, ReaderError, SchemaError
-from . import READERS, WRITERS, FolderWriter
+from ..errors import LocatedError, ReaderError, SchemaError, described
+from .files import FolderWriter, list_files
+from .registry import READERS, WRITERS
 
 _WS = re.compile(r"\s+")
+# An element id shown in messages only when it looks like i2b2's (P0, P12): it is not text then.
+_ID = re.compile(r"[A-Za-z]{0,4}\d{1,9}")
 # Characters XML 1.0 cannot carry at all, not even as character references.
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -50,29 +57,65 @@ def parse(data: bytes | str, path=None, doc_id=None, check_text: bool = True) ->
     except DefusedXmlException as exc:
         raise ReaderError(f"refused XML construct ({type(exc).__name__}): DTDs and entities "
                           "are not allowed", path=path, doc_id=doc_id) from None
-    text_el = root.find("TEXT")
-    if text_el is None:
-        raise ReaderError("no <TEXT> element", path=path, doc_id=doc_id)
+    text_el = _note_element(root, path, doc_id)
     text = text_el.text or ""
     spans = []
     tags = root.find("TAGS")
-    for el in (tags if tags is not None else ()):
-        spans.append(_span(el, text, path, doc_id, check_text))
+    for i, el in enumerate(tags if tags is not None else (), 1):
+        spans.append(_span(i, el, text, path, doc_id, check_text))
     meta = {"source": str(path)} if path else {}
     return Document(doc_id, text, spans, meta).validate(path=path)
 
 
-def _span(el, text: str, path, doc_id, check_text: bool) -> Span:
+def _note_element(root, path, doc_id):
+    """The one ``TEXT`` element, after checking that no character of the note is elsewhere."""
     where = {"path": path, "doc_id": doc_id}
+    texts = root.findall("TEXT")
+    if not texts:
+        raise ReaderError("no <TEXT> element", **where)
+    if len(texts) > 1:
+        raise ReaderError(f"{len(texts)} <TEXT> elements; an i2b2 file holds one note", **where)
+    text_el = texts[0]
+    if len(text_el):
+        at = len(text_el.text or "")
+        raise ReaderError("<TEXT> holds an element; the note must be character data (write '<' "
+                          "as &lt; or use CDATA)", offset=at, **where)
+    for i, child in enumerate(root, 1):
+        if child.tag not in ("TEXT", "TAGS"):
+            raise ReaderError(f"element {i} of the root is neither <TEXT> nor <TAGS>; it could "
+                              "hold note text and is not read", **where)
+    loose = [root.text or ""] + [child.tail or "" for child in root]
+    if any(part.strip() for part in loose):
+        raise ReaderError("character data outside <TEXT> (it could be note text and would be "
+                          "lost)", **where)
+    return text_el
+
+
+def _element_name(el) -> str:
+    """``(<NAME>, id P2)``: the tag when it is a category, the id when it looks like i2b2's."""
+    parts = []
+    if isinstance(el.tag, str) and el.tag.upper() in schema.CATEGORIES:
+        parts.append(f"<{el.tag}>")
+    if el.get("id") and _ID.fullmatch(el.get("id")):
+        parts.append(f"id {el.get('id')}")
+    return f"({', '.join(parts)})" if parts else ""
+
+
+def _span(i: int, el, text: str, path, doc_id, check_text: bool) -> Span:
+    where = {"path": path, "doc_id": doc_id}
+    name = f"TAGS element {i} {_element_name(el)}".rstrip()
     try:
         start, end = int(el.get("start")), int(el.get("end"))
     except (TypeError, ValueError):
-        raise ReaderError(f"<{el.tag} id={el.get('id')!r}> lacks integer start/end", **where) from None
-    category = el.tag.upper()
+        raise ReaderError(f"{name} lacks integer start/end", **where) from None
+    category = el.tag.upper() if isinstance(el.tag, str) else ""
     subtype = (el.get("TYPE") or "").upper()
     if not schema.is_valid(category, subtype):
-        raise SchemaError(f"unknown PHI category/subtype {category}/{subtype or '(no TYPE)'}; "
-                          f"known: {', '.join(f'{schema.SUBTYPE_TO_PARENT[s]}/{s}' for s in schema.SUBTYPE_TO_PARENT)}",
+        cat = category if category in schema.CATEGORIES else f"a category of {described(category)}"
+        sub = (subtype if subtype in schema.SUBTYPE_TO_PARENT else
+               "no TYPE" if not subtype else f"a TYPE of {described(subtype)}")
+        raise SchemaError(f"{name}: unknown PHI category/subtype ({cat}, {sub}); known: "
+                          f"{', '.join(f'{schema.SUBTYPE_TO_PARENT[s]}/{s}' for s in schema.SUBTYPE_TO_PARENT)}",
                           offset=start, **where)
     if not (0 <= start < end <= len(text)):
         raise ReaderError(f"span [{start}, {end}) is empty, reversed or outside the text "
@@ -80,8 +123,8 @@ def _span(el, text: str, path, doc_id, check_text: bool) -> Span:
     attr = el.get("text")
     # Attribute values have their white space normalised by XML parsers: compare folded.
     if check_text and attr is not None and _WS.sub(" ", attr) != _WS.sub(" ", text[start:end]):
-        raise ReaderError(f"<{el.tag} id={el.get('id')!r}> text attribute does not match "
-                          f"TEXT[{start}:{end}] (pass check_text=False to ignore)", offset=start, **where)
+        raise ReaderError(f"{name}: text attribute does not match TEXT[{start}:{end}] (pass "
+                          "check_text=False to ignore)", offset=start, **where)
     return Span(start, end, category, subtype)
 
 
@@ -115,15 +158,7 @@ def _attr(value: str) -> str:
 @READERS.register("i2b2")
 def read_i2b2(path, report, check_text: bool = True):
     """Read a folder of i2b2 XML files (sorted by name), or one file."""
-    path = Path(path)
-    if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".xml")
-    elif path.exists():
-        files = [path]
-    else:
-        report(ReaderError("no such file or folder", path=path))
-        return
-    for f in files:
+    for f in list_files(path, ".xml"):
         try:
             data = f.read_bytes()
             yield parse(data, path=f, check_text=check_text)

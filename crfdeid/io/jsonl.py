@@ -5,7 +5,11 @@ character offsets; ``category`` may be omitted and is then derived from the
 subtype. ``meta`` is optional and kept as is. The reader takes a file or ``-``
 for standard input; the writer a file or ``-`` for standard output. Text is
 stored as a JSON string, so any text (``\\r\\n``, non-ASCII, control
-characters) reads back exactly.
+characters) reads back exactly. A byte-order mark before the first line is the
+file's, not a note's, and is dropped; a U+FEFF inside a ``text`` string is text.
+Each line is decoded and parsed alone, so a bad line (bad UTF-8, bad JSON, JSON
+nested too deep for the parser) costs that line only. ``meta['source']`` and
+``meta['line']`` say where each document was read.
 
 >>> doc = parse_line('{"id": "n1", "text": "Dr. Lee", "spans": [{"start": 4, "end": 7, "subtype": "DOCTOR"}]}')
 >>> doc.spans
@@ -15,13 +19,17 @@ characters) reads back exactly.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import LocatedError, ReaderError, SchemaError
-from . import READERS, WRITERS, StreamWriter, is_stdio
+from ..errors import InputError, LocatedError, ReaderError, SchemaError, described
+from .files import StreamWriter, is_stdio
+from .registry import READERS, WRITERS
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "line") -> Document:
@@ -31,24 +39,50 @@ def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "lin
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ReaderError(f"{at}not valid JSON ({exc.msg}, column {exc.colno})", path=path) from None
+    except RecursionError:
+        raise ReaderError(f"{at}JSON nested too deeply to read", path=path) from None
+    return parse_object(obj, path, lineno, unit)
+
+
+def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line") -> Document:
+    """A decoded JSON object -> a validated :class:`Document` (see :func:`parse_line`)."""
+    at = f"{unit} {lineno}: " if lineno is not None else ""
     if not isinstance(obj, dict) or not isinstance(obj.get("text"), str) or "id" not in obj:
         raise ReaderError(f"{at}want an object with a string 'text' and an 'id'", path=path)
+    if not isinstance(obj["id"], (str, int)) or isinstance(obj["id"], bool):
+        raise ReaderError(f"{at}'id' must be a string or an integer", path=path)
     doc_id = str(obj["id"])
+    bad = _SURROGATE.search(obj["text"])
+    if bad:
+        raise ReaderError(f"{at}'text' holds a lone surrogate (U+{ord(bad.group()):04X}), which is "
+                          "not Unicode text", path=path, doc_id=doc_id, offset=bad.start())
+    raw_spans = obj.get("spans") or []
+    if not isinstance(raw_spans, list):
+        raise ReaderError(f"{at}'spans' must be a list", path=path, doc_id=doc_id)
     spans = []
-    for i, sp in enumerate(obj.get("spans") or ()):
+    for i, sp in enumerate(raw_spans):
         try:
-            start, end, sub = int(sp["start"]), int(sp["end"]), str(sp["subtype"]).upper()
+            start, end, sub = _offset(sp["start"]), _offset(sp["end"]), str(sp["subtype"]).upper()
             cat = str(sp.get("category") or schema.SUBTYPE_TO_PARENT.get(sub, "")).upper()
         except (KeyError, TypeError, ValueError, AttributeError):
             raise ReaderError(f"{at}span {i} lacks integer start/end and a subtype", path=path,
                               doc_id=doc_id) from None
         if not schema.is_valid(cat, sub):
-            raise SchemaError(f"{at}span {i}: unknown PHI category/subtype {cat}/{sub}; known "
+            shown = (f"{cat}/{sub}" if cat in schema.CATEGORIES and sub in schema.SUBTYPE_TO_PARENT
+                     else f"a subtype of {described(sub)}, a category of {described(cat)}")
+            raise SchemaError(f"{at}span {i}: unknown PHI category/subtype ({shown}); known "
                               f"subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)}", path=path,
                               doc_id=doc_id, offset=start)
         spans.append(Span(start, end, cat, sub))
     meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
     return Document(doc_id, obj["text"], spans, dict(meta)).validate(path=path)
+
+
+def _offset(value) -> int:
+    """An offset: an integer, or a string of digits (as some tools write them); not 1.5 or true."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TypeError("not an integer")
+    return int(value)
 
 
 @READERS.register("jsonl")
@@ -59,9 +93,12 @@ def read_jsonl(path, report):
     else:
         try:
             stream, name = open(path, "rb"), path
+        except FileNotFoundError:
+            raise InputError("no such file", path=path) from None
+        except IsADirectoryError:
+            raise InputError("a folder; the jsonl reader takes one file", path=path) from None
         except OSError as exc:
-            report(ReaderError(f"cannot read: {exc.strerror}", path=path))
-            return
+            raise InputError(f"cannot read: {exc.strerror}", path=path) from None
     with stream:
         # Binary lines split on b"\n" only; each is decoded alone so one bad line costs one document.
         for lineno, raw in enumerate(stream, 1):
@@ -74,9 +111,12 @@ def read_jsonl(path, report):
             if not line.strip():
                 continue
             try:
-                yield parse_line(line, name, lineno)
+                doc = parse_line(line, name, lineno)
             except LocatedError as exc:
                 report(exc)
+                continue
+            doc.meta.update({"source": str(name), "line": lineno})
+            yield doc
 
 
 def render(doc: Document) -> str:

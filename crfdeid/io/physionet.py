@@ -23,8 +23,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..document import Document, Span, trim
-from ..errors import ReaderError, SchemaError
-from . import READERS, read_text_file
+from ..errors import InputError, ReaderError, SchemaError, described
+from .files import read_text_file
+from .registry import READERS
 
 #: PhysioNet category -> (i2b2 category, subtype).
 CATEGORY_MAP = {
@@ -40,19 +41,75 @@ CATEGORY_MAP = {
     "Other": ("OTHER", "OTHER"),
 }
 
-_RECORD = re.compile(r"START_OF_RECORD=([^|\n]+)\|\|\|\|([^|\n]+)\|\|\|\|\r?\n(.*?)\|\|\|\|END_OF_RECORD",
-                     re.S)
+_START = re.compile(r"^START_OF_RECORD=", re.M)
+_HEADER = re.compile(r"START_OF_RECORD=([^|\n]+)\|\|\|\|([^|\n]+)\|\|\|\|\r?\n")
+_END = "||||END_OF_RECORD"
+_NUMBER = re.compile(r"\d{1,12}")
 
 
 def _files(path: Path):
     if path.is_file():
         text = path
     else:
+        if not path.exists():
+            raise InputError("no such file or folder", path=path)
         texts = sorted(path.glob("*.text")) if path.is_dir() else []
         if len(texts) != 1:
-            return None, None
+            raise InputError(f"expected a PhysioNet folder with exactly one *.text file, found "
+                             f"{len(texts)}", path=path)
         text = texts[0]
     return text, text.with_name(text.stem + "-phi.phrase")
+
+
+def _line(raw: str, pos: int) -> int:
+    return raw.count("\n", 0, pos) + 1
+
+
+def iter_records(raw: str, path=None, report=None):
+    r"""``(index, line, patient, note, body)`` of each well-formed record of a ``.text`` file.
+
+    Each problem is reported (``ReaderError`` naming the file, record index and line, never
+    text) and costs its record only: a header that does not parse, a record whose
+    ``||||END_OF_RECORD`` is missing (it is not merged with the next record), and text
+    outside every record.
+
+    >>> [r[2:] for r in iter_records("START_OF_RECORD=1||||2||||\nok\n||||END_OF_RECORD\n")]
+    [('1', '2', 'ok\n')]
+    """
+    def problem(message, index, pos):
+        err = ReaderError(f"record {index} (line {_line(raw, pos)}): {message}", path=path)
+        if report is None:
+            raise err
+        report(err)
+
+    pos, index = 0, 0
+    while True:
+        start = _START.search(raw, pos)
+        gap = raw[pos:start.start() if start else len(raw)]
+        if gap.strip():
+            at = pos + len(gap) - len(gap.lstrip())
+            err = ReaderError(f"line {_line(raw, at)}: {len(gap.strip())} characters outside any "
+                              "record (not read)", path=path)
+            if report is None:
+                raise err
+            report(err)
+        if start is None:
+            return
+        index += 1
+        following = _START.search(raw, start.end())
+        stop = following.start() if following else len(raw)
+        end = raw.find(_END, start.end(), stop)
+        header = _HEADER.match(raw, start.start())
+        if header is None or header.end() > stop:
+            problem("the header does not parse (want START_OF_RECORD=<patient>||||<note>||||); "
+                    "record not read", index, start.start())
+        elif end < 0:
+            problem(f"no {_END[4:]} before the next record or the end of the file; record not "
+                    "read", index, start.start())
+        else:
+            yield (index, _line(raw, start.start()), header.group(1).strip(), header.group(2).strip(),
+                   raw[header.end():end])
+        pos = end + len(_END) if end >= 0 else stop
 
 
 @READERS.register("physionet")
@@ -60,31 +117,31 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
     """Read a PhysioNet deid folder (one ``*.text`` and its ``*-phi.phrase``) or a ``.text`` file.
 
     Without a phrase file the notes are read without spans and ``meta['annotated']``
-    is ``False``.
+    is ``False``. Broken records are reported and skipped (:func:`iter_records`).
     """
     cmap = {**CATEGORY_MAP, **(category_map or {})}
     text_path, phrase_path = _files(Path(path))
-    if text_path is None:
-        report(ReaderError("expected a PhysioNet folder with exactly one *.text file", path=path))
-        return
     raw = read_text_file(text_path, report)
     if raw is None:
         return
     annotated = phrase_path.exists()
     spans = _read_phrases(phrase_path, cmap, report) if annotated else {}
+    if spans is None:  # notes without their annotations would read as notes without PHI
+        report(ReaderError(f"no note of {text_path.name} is read: its phrase file cannot be read",
+                           path=text_path))
+        return
     seen = set()
-    for m in _RECORD.finditer(raw):
-        patient, note, text = m.group(1).strip(), m.group(2).strip(), m.group(3)
+    for index, line, patient, note, text in iter_records(raw, text_path, report):
         doc_id = f"{patient}-{note}"
         seen.add((patient, note))
         doc_spans = []
         problem = None
         n_trimmed = 0
-        for row in spans.get((patient, note), ()):
+        for lineno, row in spans.get((patient, note), ()):
             if isinstance(row, Exception):  # a bad phrase line fails its whole note
                 problem = row
                 break
-            lineno, start, end, cat, sub, surface = row
+            start, end, cat, sub, surface = row
             if not (0 <= start < end <= len(text)):
                 problem = ReaderError(f"phrase line {lineno}: span [{start}, {end}) outside the note "
                                       f"(length {len(text)})", path=phrase_path, doc_id=doc_id, offset=start)
@@ -101,16 +158,27 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
             continue
         yield Document(doc_id, text, doc_spans,
                        {"patient": patient, "note": note, "source": str(text_path),
-                        "annotated": annotated, "trimmed_spans": n_trimmed})
-    for (patient, note) in spans.keys() - seen:
-        report(ReaderError(f"annotations for a note not in {text_path.name}",
-                           path=phrase_path, doc_id=f"{patient}-{note}"))
+                        "record": index, "line": line, "annotated": annotated,
+                        "trimmed_spans": n_trimmed})
+    for key in sorted(spans.keys() - seen):
+        # Ids of a damaged line could be words of the note: shown only when they are numbers.
+        doc_id = "-".join(key) if all(_NUMBER.fullmatch(k) for k in key) else None
+        report(ReaderError(f"phrase line {spans[key][0][0]}: annotations for a note not in "
+                           f"{text_path.name}", path=phrase_path, doc_id=doc_id))
 
 
-def _read_phrases(path: Path, cmap: dict, report) -> dict:
+def _read_phrases(path: Path, cmap: dict, report) -> dict | None:
+    """``{(patient, note): [(line, row or error), ...]}``; ``None`` (reported) when unreadable.
+
+    A row is ``(start, end, category, subtype, surface)``. A key is a note id only when
+    a record has that id, so the errors kept here name no text.
+    """
     raw = read_text_file(path, report)
+    if raw is None:
+        return None
     out = defaultdict(list)
-    for lineno, line in enumerate((raw or "").splitlines(), 1):
+    for lineno, line in enumerate(raw.split("\n"), 1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         parts = line.split(" ", 5)
@@ -121,20 +189,21 @@ def _read_phrases(path: Path, cmap: dict, report) -> dict:
             if key is None:
                 report(err)
             else:
-                out[key].append(err)
+                out[key].append((lineno, err))
             continue
         patient, note, start, end, category, surface = parts
         doc_id = f"{patient}-{note}"
-        if category not in cmap:
-            out[(patient, note)].append(SchemaError(
-                f"phrase line {lineno}: unknown PhysioNet category {category!r}; "
-                f"known: {', '.join(cmap)}", path=path, doc_id=doc_id))
+        if category not in cmap:  # a line without its category has a name here: never show it
+            out[(patient, note)].append((lineno, SchemaError(
+                f"phrase line {lineno}: unknown PhysioNet category ({described(category)}); "
+                f"known: {', '.join(cmap)}", path=path, doc_id=doc_id)))
             continue
         try:
             s, e = int(start), int(end)
         except ValueError:
-            out[(patient, note)].append(ReaderError(
-                f"phrase line {lineno}: offsets are not integers", path=path, doc_id=doc_id))
+            out[(patient, note)].append((lineno, ReaderError(
+                f"phrase line {lineno}: offsets are not integers", path=path, doc_id=doc_id)))
             continue
-        out[(patient, note)].append((lineno, s, e, *cmap[category], surface))
+        out[(patient, note)].append((lineno, (s, e, *cmap[category], surface)))
     return out
+

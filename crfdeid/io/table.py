@@ -1,12 +1,22 @@
-"""CSV tables (via pandas): one document a row, registered as ``csv``.
+"""CSV tables: one document a row, registered as ``csv``.
 
 Options: ``text_column`` (default ``"text"``) and ``id_column`` (default
 ``"id"``; ``None`` numbers the rows ``row-1``, ``row-2``...). An optional
 ``spans`` column holds the spans as a JSON list of
 ``{"start", "end", "category", "subtype"}``. Cells are read as strings, never
 as numbers or missing values, so ids such as ``007`` and texts such as ``NA``
-stay as they are. The reader takes a file or ``-`` (standard input) and reads
-it in chunks, so a large table is streamed.
+stay as they are. The reader takes a file or ``-`` (standard input) and streams
+it row by row.
+
+A bad row costs that row only, reported with its row and line numbers: bytes
+that are not UTF-8, a row with too many or too few fields, a quote in the wrong
+place, a bad ``spans`` cell. A quoted field left open runs to the next quote or
+the end of the file; the rows it swallowed are named by their lines. The first
+row must be the header: when it lacks the text or id column the file is not
+read, and the message gives the number of columns but not their names (a file
+without a header has a note there). A byte-order mark before the header is
+dropped; ``meta['source']``, ``meta['row']`` and ``meta['line']`` say where each
+document was read.
 
 The writer writes ``id,text,spans`` with every field quoted, to a file (atomic)
 or ``-``; quoted fields keep ``\\r\\n`` and commas inside the text exactly.
@@ -20,73 +30,131 @@ import json
 import sys
 
 from ..document import Document
-from ..errors import LocatedError, ReaderError
-from . import READERS, WRITERS, StreamWriter, is_stdio
-from .jsonl import parse_line
+from ..errors import InputError, LocatedError, ReaderError
+from .files import StreamWriter, is_stdio
+from .jsonl import parse_object
+from .registry import READERS, WRITERS
 
-CHUNK_ROWS = 10_000
+
+_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
+
+
+class _Lines:
+    """Lines of a byte stream, each decoded alone; remembers which lines were not UTF-8."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.number = 0
+        self.bad: dict[int, tuple[str, int]] = {}  # line -> (reason, offset in the line)
+
+    def __iter__(self):
+        for raw in self.stream:
+            self.number += 1
+            try:
+                yield raw.decode("utf-8-sig" if self.number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                self.bad[self.number] = (exc.reason, exc.start)
+                yield raw.decode("utf-8", "replace")  # parsed for its shape only, then dropped
+
+
+def _open(path):
+    if is_stdio(path):
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("a folder; the csv reader takes one file", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
 
 
 @READERS.register("csv")
 def read_csv(path, report, text_column: str = "text", id_column: str | None = "id",
              spans_column: str = "spans"):
-    """Read a CSV table (or ``-``) into documents, one per row."""
-    import pandas as pd
-
-    source = sys.stdin.buffer if is_stdio(path) else path
-    try:
-        chunks = pd.read_csv(source, dtype=str, keep_default_na=False, na_filter=False,
-                             encoding="utf-8", chunksize=CHUNK_ROWS, engine="c")
-        first = True
+    """Read a CSV table (or ``-``) into documents, one per row; a bad row is reported and skipped."""
+    name = "-" if is_stdio(path) else path
+    csv.field_size_limit(_FIELD_LIMIT)  # a note is one cell: the default 128 KiB is too small
+    with _open(path) as stream:
+        lines = _Lines(stream)
+        # strict: a quote inside an unquoted field, or text after a closing quote, is an error
+        # of that row instead of a silently different cell.
+        rows = csv.reader(iter(lines), strict=True)
+        header, first = None, 1
         row = 0
-        for chunk in chunks:
-            if first:
-                missing = [c for c in (text_column, id_column) if c is not None and c not in chunk]
-                if missing:
-                    report(ReaderError(f"no column {', '.join(map(repr, missing))}; columns are "
-                                       f"{', '.join(map(repr, chunk.columns))} (set text_column/id_column)",
-                                       path=path))
-                    return
-                first = False
-            spans_col = spans_column if spans_column in chunk else None
-            ids = chunk[id_column] if id_column is not None else [None] * len(chunk)
-            cells = chunk[spans_col] if spans_col else [""] * len(chunk)
-            for doc_id, text, cell in zip(ids, chunk[text_column], cells):
-                row += 1
-                doc_id = doc_id if id_column is not None else f"row-{row}"
-                yield from _row(doc_id, text, cell, row, path, report, spans_col is not None)
-    except FileNotFoundError:
-        report(ReaderError("no such file", path=path))
-    except UnicodeDecodeError as exc:
-        report(ReaderError(f"not valid UTF-8 ({exc.reason}); stopped reading", path=path))
-    except pd.errors.EmptyDataError:
-        report(ReaderError("empty file (no header row)", path=path))
-    except (pd.errors.ParserError, csv.Error) as exc:
-        report(ReaderError(f"CSV does not parse ({type(exc).__name__}); stopped reading", path=path))
+        while True:
+            try:
+                cells = next(rows)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                report(ReaderError(f"lines {first}-{lines.number}: CSV does not parse ({_reason(exc)}); "
+                                   "those lines are not read", path=name))
+                first = lines.number + 1
+                continue
+            span = (first, lines.number)
+            first = lines.number + 1
+            bad = [n for n in range(span[0], span[1] + 1) if n in lines.bad]
+            if header is None:
+                if bad:
+                    raise InputError(f"line {bad[0]}: the header row is not valid UTF-8", path=name)
+                header = _header(cells, text_column, id_column, spans_column, name)
+                continue
+            row += 1
+            where = f"row {row} (line {span[0]}" + (f"-{span[1]})" if span[1] > span[0] else ")")
+            if bad:
+                reason, offset = lines.bad[bad[0]]
+                report(ReaderError(f"{where}: not valid UTF-8 at line {bad[0]} ({reason}, byte "
+                                   f"{offset} of the line); row not read", path=name))
+                continue
+            if len(cells) != len(header["names"]):
+                report(ReaderError(f"{where}: {len(cells)} fields where the header has "
+                                   f"{len(header['names'])}; row not read", path=name))
+                continue
+            yield from _row(header, cells, row, span[0], name, report)
+    if header is None:
+        raise InputError("empty file (no header row)", path=name)
 
 
-def _row(doc_id, text, cell, row, path, report, annotated):
+def _reason(exc: csv.Error) -> str:
+    """The csv module's reason, which names characters of the syntax, never cell contents."""
+    text = str(exc)
+    return text if len(text) < 80 and "field larger" not in text else "malformed"
+
+
+def _header(cells, text_column, id_column, spans_column, name) -> dict:
+    names = list(cells)
+    missing = [c for c in (text_column, id_column) if c is not None and c not in names]
+    if missing:
+        raise InputError(f"the header row has no column {' or '.join(map(repr, missing))} "
+                         f"({len(names)} columns; their names are not shown, since a file without "
+                         "a header row has a note there); set text_column/id_column", path=name)
+    return {"names": names, "text": names.index(text_column),
+            "id": None if id_column is None else names.index(id_column),
+            "spans": names.index(spans_column) if spans_column in names else None}
+
+
+def _row(header, cells, row, line, path, report):
+    doc_id = f"row-{row}" if header["id"] is None else cells[header["id"]]
+    cell = "" if header["spans"] is None else cells[header["spans"]]
     try:
-        obj = {"id": doc_id, "text": text, "spans": _spans(cell)}
-        doc = parse_line(json.dumps(obj), path, lineno=row, unit="row")
+        spans = json.loads(cell) if cell.strip() else []
+    except (ValueError, RecursionError):
+        spans = None
+    if not isinstance(spans, list):
+        report(ReaderError(f"row {row} (line {line}): spans column is not a JSON list", path=path,
+                           doc_id=doc_id))
+        return
+    try:
+        doc = parse_object({"id": doc_id, "text": cells[header["text"]], "spans": spans},
+                           path, lineno=row, unit="row")
     except LocatedError as exc:
         report(exc)
         return
-    except ValueError:
-        report(ReaderError(f"row {row}: spans column is not a JSON list", path=path,
-                           doc_id=doc_id))
-        return
-    doc.meta.update({"source": str(path), "row": row, "annotated": annotated})
+    doc.meta.update({"source": str(path), "row": row, "line": line,
+                     "annotated": header["spans"] is not None})
     yield doc
-
-
-def _spans(cell: str):
-    if not cell.strip():
-        return []
-    spans = json.loads(cell)
-    if not isinstance(spans, list):
-        raise ValueError("not a list")
-    return spans
 
 
 @WRITERS.register("csv")

@@ -2,8 +2,9 @@
 
 The reader takes a folder (every ``*.txt`` in it, sorted by name), a single
 file, or ``-`` for standard input (document id ``stdin``). The document id is
-the file stem. Files are read as UTF-8 (a BOM is dropped) with line endings
-kept as they are.
+the file stem. Files are read as UTF-8 with line endings kept as they are; a
+byte-order mark (U+FEFF) at the start is part of the text, as BRAT counts it, so
+offsets agree with the file, and the writer writes it back.
 
 The writer writes ``<doc_id>.txt`` into a folder; with ``out='-'`` it writes
 each document's text to standard output, adding a newline after a text that
@@ -17,7 +18,8 @@ import sys
 
 from ..document import Document
 from ..errors import ReaderError
-from . import READERS, WRITERS, FolderWriter, is_stdio, list_files, read_text_file
+from .files import FolderWriter, is_stdio, list_files, read_text_file
+from .registry import READERS, WRITERS
 
 STDIN_ID = "stdin"
 
@@ -26,7 +28,7 @@ def read_stdin(report, doc_id: str = STDIN_ID) -> str | None:
     """Standard input as UTF-8 text, or ``None`` after reporting why it cannot be decoded."""
     data = sys.stdin.buffer.read()
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         report(ReaderError(f"not valid UTF-8 ({exc.reason})", path="-", doc_id=doc_id,
                            offset=exc.start))
@@ -44,8 +46,8 @@ def read_text(path, report, suffix: str = ".txt"):
         if text is not None:
             yield Document(STDIN_ID, text, [], {"source": "-", "annotated": False})
         return
-    for f in list_files(path, suffix.lower(), report):
-        text = read_text_file(f, report, f.stem)
+    for f in list_files(path, suffix.lower()):
+        text = read_text_file(f, report, f.stem, keep_bom=True)
         if text is not None:
             yield Document(f.stem, text, [], {"source": str(f), "annotated": False})
 

@@ -1,0 +1,217 @@
+"""The format registries and the functions every command reads and writes through.
+
+A reader is a function ``reader(path, report, **options)`` yielding
+:class:`~crfdeid.document.Document` objects. When one document cannot be read
+it calls ``report(error)`` and goes on with the next: :func:`read` decides
+whether that raises (the default) or collects the error, so a bad file never
+silently disappears and never stops the others. On top of every reader,
+:func:`read` guarantees that
+
+* the input is checked at once: an unknown format, an option the reader does not
+  take, a missing path or a folder without matching files raise before
+  :func:`read` returns (:class:`~crfdeid.errors.RegistryError`,
+  :class:`~crfdeid.errors.ConfigError`, :class:`~crfdeid.errors.InputError`);
+* a document id is read once per input: a repeat is reported naming both
+  sources (file and line, row or record) and is not yielded;
+* an unexpected exception inside a reader is reported as a
+  :class:`~crfdeid.errors.ReaderError` naming the input and the exception's type
+  only (its text could quote the note), and the documents yielded before it stand.
+
+A writer is a class ``Writer(out, **options)`` with ``write(doc)`` and
+``close()`` (a context manager); see :mod:`crfdeid.io.files`.
+
+Modules listed in :data:`PLUGINS` (``crfdeid.synth``, ``crfdeid.deid.writers``)
+are imported the first time an unknown name is asked for, so their formats need
+no import by the caller.
+
+>>> parse_spec("i2b2:/data/test")
+('i2b2', '/data/test')
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Callable, Iterable, Iterator
+
+from ..document import Document
+from ..errors import ConfigError, CrfdeidError, ReaderError
+from ..registry import Registry
+from .files import StreamWriter, check_output, source_of
+
+READERS = Registry("reader")
+WRITERS = Registry("writer")
+
+#: Modules that register more readers/writers, imported on first need so that
+#: ``crfdeid.io`` does not depend on them (they may also be absent).
+PLUGINS = {"reader": ("crfdeid.synth",), "writer": ("crfdeid.deid.writers",)}
+
+
+def _load_plugins(kind: str) -> None:
+    for name in PLUGINS[kind]:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            # Only the plugin itself may be missing; a broken plugin must say so.
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+
+
+def reader_names() -> list[str]:
+    """Names of every reader, plugins included."""
+    _load_plugins("reader")
+    return READERS.names()
+
+
+def writer_names() -> list[str]:
+    """Names of every writer, plugins included (``redacted``... once :mod:`crfdeid.deid` exists)."""
+    _load_plugins("writer")
+    return WRITERS.names()
+
+
+def reader_for(fmt: str) -> Callable:
+    """The reader registered as ``fmt``; :class:`~crfdeid.errors.RegistryError` lists the known ones."""
+    if fmt not in READERS:
+        _load_plugins("reader")
+    return READERS.get(fmt)
+
+
+def writer_class(fmt: str):
+    """The writer class registered as ``fmt``; :class:`~crfdeid.errors.RegistryError` lists the known ones."""
+    if fmt not in WRITERS:
+        _load_plugins("writer")
+    return WRITERS.get(fmt)
+
+
+def parse_spec(spec: str, default: str | None = None) -> tuple[str, str]:
+    """Split ``FORMAT:PATH`` into its parts; a bare path takes ``default``.
+
+    A one-letter prefix (``C:\\notes``) is read as a Windows drive, not a format.
+    """
+    fmt, sep, path = spec.partition(":")
+    if sep and len(fmt) > 1 and fmt.isidentifier():
+        return fmt, path
+    if default is None:
+        raise ReaderError(f"input {spec!r} has no format; write FORMAT:PATH with FORMAT one of "
+                          f"{', '.join(reader_names())}")
+    return default, spec
+
+
+def _check_options(kind: str, name: str, func, options: dict, skip: int) -> None:
+    """Refuse options ``func`` does not name (its ``**kwargs`` would swallow them unseen)."""
+    params = list(inspect.signature(func).parameters.values())[skip:]
+    allowed = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise ConfigError(f"{kind} {name!r} does not take {', '.join(unknown)}; it takes: "
+                          f"{', '.join(allowed) or 'no options'}")
+
+
+def read(spec: str, *, errors: list | None = None, default_format: str | None = None,
+         **options) -> Iterator[Document]:
+    """The documents named by ``FORMAT:PATH``, checked as the module docstring says.
+
+    Parameters
+    ----------
+    spec : str
+        ``FORMAT:PATH``, e.g. ``physionet:../shared/corpora/physionet-dev``.
+    errors : list, optional
+        Where to collect per-document :class:`~crfdeid.errors.CrfdeidError`\\ s
+        and go on; when omitted the first error is raised.
+    default_format : str, optional
+        The format of a bare path.
+    **options
+        Passed to the reader (e.g. ``label_map`` for ``brat``).
+
+    Raises
+    ------
+    RegistryError, ConfigError, InputError
+        At once, for an input that cannot be read at all.
+    """
+    fmt, path = parse_spec(spec, default_format)
+    reader = reader_for(fmt)
+    _check_options("reader", fmt, reader, options, skip=2)
+    report = _reporter(errors)
+    docs = _guarded(reader(path, report, **options), path, report)
+    # Run the reader to its first document, so that input errors surface here.
+    first = next(docs, None)
+    return docs if first is None else _chain(first, docs)
+
+
+def _chain(first: Document, rest: Iterator[Document]) -> Iterator[Document]:
+    yield first
+    yield from rest
+
+
+def _guarded(docs: Iterator[Document], path, report) -> Iterator[Document]:
+    seen: dict[str, str] = {}
+    failure = None
+    try:
+        for doc in docs:
+            where = source_of(doc)
+            if doc.doc_id in seen:
+                report(ReaderError(f"document id repeated: {where} repeats {seen[doc.doc_id]}; "
+                                   "the repeat is not read", path=path, doc_id=doc.doc_id))
+                continue
+            seen[doc.doc_id] = where
+            yield doc
+    except CrfdeidError:
+        raise
+    except Exception as exc:  # its text may quote the note: the type only
+        failure = type(exc).__name__
+    if failure is not None:  # reported outside the handler: no chained traceback quotes it
+        report(ReaderError(f"reading stopped by an unexpected {failure} after {len(seen)} "
+                           "document(s); the rest of this input was not read", path=path))
+
+
+def read_all(specs: Iterable[str], **kwargs) -> list[Document]:
+    """All documents of several ``FORMAT:PATH`` inputs, as a list."""
+    return [doc for spec in specs for doc in read(spec, **kwargs)]
+
+
+def _reporter(errors: list | None) -> Callable[[Exception], None]:
+    def report(err: Exception) -> None:
+        if errors is None or not isinstance(err, CrfdeidError):
+            raise err from None  # no chained traceback: the exception being handled may quote text
+        errors.append(err)
+    return report
+
+
+def writer(fmt: str, out, *, overwrite: bool = False, inputs: Iterable = (), **options):
+    """Open the writer registered as ``fmt`` on ``out`` (a folder, a file or ``'-'``).
+
+    Parameters
+    ----------
+    fmt : str
+        A writer name; one not registered yet makes :data:`PLUGINS` load
+        (``redacted``, ``masked``, ``surrogate`` live in :mod:`crfdeid.deid.writers`).
+    out : path or '-'
+    overwrite : bool
+        Replace files that exist before the run (never those written in it).
+    inputs : iterable of paths
+        The inputs of the run: an output that is, lies in or contains one is refused.
+    **options
+        The writer's own options; one it does not name is a :class:`ConfigError`.
+
+    Raises
+    ------
+    RegistryError, ConfigError, OutputError
+        Before anything is written.
+    """
+    cls = writer_class(fmt)
+    _check_options("writer", fmt, cls, options, skip=1)
+    stream = isinstance(cls, type) and issubclass(cls, StreamWriter)
+    check_output(out, inputs, overwrite=overwrite, stream=stream)
+    w = cls(out, **options)
+    w.overwrite = overwrite
+    return w
+
+
+def write(docs: Iterable[Document], fmt: str, out, *, overwrite: bool = False, **options) -> int:
+    """Write ``docs`` with the writer ``fmt``; return how many were written."""
+    n = 0
+    with writer(fmt, out, overwrite=overwrite, **options) as w:
+        for doc in docs:
+            w.write(doc)
+            n += 1
+    return n
