@@ -136,3 +136,25 @@ def parse_fractions(text: str) -> tuple[float, ...]:
 def parse_floors(text: str) -> tuple[float, ...]:
     """``"0.95,0.9"`` -> ``(0.95, 0.9)``: precision floors in [0, 1]."""
     return _unit_values(text, "precision floors", low_open=False)
+
+
+def write_document(out, doc) -> str | None:
+    """Write ``doc`` with the open writer ``out``; on failure a message naming the document
+    (a writer's own exception text could quote the note, so only its type is kept)."""
+    from ..errors import CrfdeidError
+    try:
+        out.write(doc)
+    except CrfdeidError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"document {doc.doc_id!r}: cannot write output ({exc.strerror})"
+    except Exception as exc:
+        return f"document {doc.doc_id!r}: writing failed ({type(exc).__name__})"
+    return None
+
+
+def add_overwrite(p: argparse.ArgumentParser) -> None:
+    """``--overwrite``: replace output files that exist before the run."""
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace output files that exist before this run (never files of this "
+                        "run, never an input)")

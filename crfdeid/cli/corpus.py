@@ -7,7 +7,10 @@ as a default. This module provides ``stats`` and ``convert``;
 
 Per-document read errors are printed to standard error (file, document and
 offset, never note text), counted in a closing summary, and make the exit
-code 1; the other documents are still processed.
+code 1; the other documents are still processed. An input that cannot be read
+at all, an unknown format or option, or an output that is, lies in or contains
+the input (or exists, without ``--overwrite``) is a usage error: exit 2 before
+anything is written.
 
 Examples::
 
@@ -26,8 +29,8 @@ from collections import Counter
 import yaml
 
 from .. import cli, labels
-from ..errors import CrfdeidError
-from ..io import read, reader_names, writer, writer_names
+from ..errors import CrfdeidError, OutputError
+from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
 from ..text.segment import iter_segments
 from ..text.tokenize import iter_tokens
 
@@ -203,13 +206,18 @@ def _cmd_convert(args) -> int:
     errors: list = []
     written = 0
     docs = read(args.input, errors=errors, **reader_options(args.option))
-    with writer(args.to, args.out) as w:
-        for doc in progress(docs, args.quiet, unit="doc", desc="convert"):
-            try:
-                w.write(doc)
-                written += 1
-            except CrfdeidError as exc:  # e.g. a character i2b2 XML cannot carry
-                errors.append(exc)
+    w = writer(args.to, args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
+    try:
+        with w:
+            for doc in progress(docs, args.quiet, unit="doc", desc="convert"):
+                err = cli.write_document(w, doc)  # e.g. a character i2b2 XML cannot carry
+                if err is None:
+                    written += 1
+                else:
+                    errors.append(err)
+    except OutputError as exc:  # the closing step: a jsonl/csv file's rename, a mapping
+        errors.append(exc)
+        written = 0 if isinstance(w, StreamWriter) else written  # none of the stream was made
     return _report_errors(errors, written, "wrote")
 
 
@@ -241,6 +249,7 @@ def register(subparsers) -> None:
                     "physionet:../shared/corpora/physionet-dev --to i2b2 --out /tmp/pn-i2b2")
     cv.add_argument("--to", required=True, choices=writer_names(), help="output format")
     cv.add_argument("--out", required=True, help="output folder or file, '-' for standard output")
+    cli.add_overwrite(cv)
     cv.set_defaults(func=_cmd_convert)
 
 

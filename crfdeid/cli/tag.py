@@ -14,6 +14,10 @@ Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--output-dir`` everything goes to standard output. A document that cannot be
 read or tagged is reported (file, document id, never its text), is not written
 (fail closed), and does not stop the others; the exit code is 1 if any failed.
+Exit code 2, before anything is tagged: an unknown format or option, an input
+that is missing or has no matching files, an output folder that is, lies in or
+contains an input, or cannot be made, and an output file (``tagged.jsonl``,
+``mapping=``) that exists without ``--overwrite``.
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    cli.add_overwrite(p)
     return p
 
 
@@ -95,10 +100,15 @@ def _tag_batch(item):
     return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
 
 
-def _documents(specs, fmt, errors, group_by=None):
+def _open_inputs(specs, fmt, errors) -> list:
+    """Every input opened (checked) before any is tagged: their document iterators."""
     from ..io import read
-    for spec in specs:
-        for doc in read(spec, errors=errors, default_format=fmt):
+    return [read(spec, errors=errors, default_format=fmt) for spec in specs]
+
+
+def _documents(inputs, errors, group_by=None):
+    for docs in inputs:
+        for doc in docs:
             if group_by is None:
                 yield doc
             elif group_by in doc.meta:
@@ -135,26 +145,23 @@ def _writer_options(args) -> dict:
     return options
 
 
-def _output(fmt: str, out_dir, options: dict):
-    import inspect
-    from ..io import StreamWriter, writer, WRITERS, writer_names
-    writer_names()
-    cls = WRITERS.get(fmt)
-    # named keyword parameters only: a writer's catch-all **options ignores what it is given
-    allowed = [n for n, prm in list(inspect.signature(cls).parameters.items())[1:]
-               if prm.kind in (prm.POSITIONAL_OR_KEYWORD, prm.KEYWORD_ONLY)]
-    unknown = sorted(set(options) - set(allowed))
-    if unknown:
-        raise ConfigError(f"writer {fmt!r} does not take {', '.join(unknown)} (--seed/--key/-o); "
-                          f"it takes: {', '.join(allowed) or 'no options'}")
+def _output(fmt: str, out_dir, options: dict, inputs=(), overwrite: bool = False):
+    """Open the writer; every check on formats, options and paths is made before it writes."""
+    from ..io import StreamWriter, check_output, writer, writer_class
+    cls = writer_class(fmt)
     if out_dir is None:
         out = "-"
     elif isinstance(cls, type) and issubclass(cls, StreamWriter):
+        check_output(out_dir, inputs)  # the folder named, not only the file made in it
         out = Path(out_dir) / f"tagged.{fmt}"
     else:
         out = out_dir
+    if options.get("mapping"):  # a PHI table written at the end: refuse a bad path now
+        check_output(options["mapping"], inputs, overwrite=overwrite, stream=True)
     try:
-        return writer(fmt, out, **options)
+        return writer(fmt, out, overwrite=overwrite, inputs=inputs, **options)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} (--seed/--key/-o)") from None
     except (TypeError, ValueError) as exc:  # e.g. date_shift=5 where a pair is wanted
         raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None
 
@@ -167,21 +174,28 @@ def _o_threshold(value: str):
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     from ..crf.model import Model
+    from ..errors import OutputError
+    from ..io import StreamWriter, spec_path
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=sys.stderr)
         return 2
     if isinstance(args.o_threshold, float) and not 0 < args.o_threshold <= 1:
         print("error: --o-threshold must be in (0, 1]", file=sys.stderr)
         return 2
-    try:
+    errors: list = []
+    specs = args.inputs or ["-"]
+    try:  # usage errors first, before anything is loaded, tagged or written
+        inputs = _open_inputs(specs, args.input_format, errors)
+        options = _writer_options(args)
         model = Model.load(args.model, backend=args.backend)
+        out = _output(args.output_format, args.output_dir, options,
+                      [spec_path(s, args.input_format) for s in specs], args.overwrite)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     thr = {None: ..., "none": None}.get(args.o_threshold, args.o_threshold)
     if args.no_o_words:
         model.o_words = frozenset()
-    errors: list = []
     done = failed = 0
     bar = None
     if not args.quiet:
@@ -194,12 +208,7 @@ def main(argv=None) -> int:
         else:
             print(f"failed: {msg}", file=sys.stderr)
 
-    try:
-        out = _output(args.output_format, args.output_dir, _writer_options(args))
-    except CrfdeidError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    docs = _documents(args.inputs or ["-"], args.input_format, errors, args.group_by)
+    docs = _documents(inputs, errors, args.group_by)
     pool = None
     if args.jobs > 1:  # batches of documents to workers, results back in input order
         import multiprocessing as mp
@@ -216,31 +225,30 @@ def main(argv=None) -> int:
     else:  # in batches (the numpy backend labels several documents at once)
         results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
     seen_errors = 0
-    with out:
-        for doc_id, tagged, err in results:
-            while seen_errors < len(errors):
-                report(str(errors[seen_errors]))
-                seen_errors += 1
+    try:
+        with out:
+            for doc_id, tagged, err in results:
+                while seen_errors < len(errors):
+                    report(str(errors[seen_errors]))
+                    seen_errors += 1
+                    failed += 1
+                if err is None:
+                    err = cli.write_document(out, tagged)
+                if err is not None:
+                    report(err)
+                    failed += 1
+                else:
+                    done += 1
+                if bar is not None:
+                    bar.update(1)
+            for e in errors[seen_errors:]:
+                report(str(e))
                 failed += 1
-            if err is None:
-                try:
-                    out.write(tagged)
-                except CrfdeidError as exc:
-                    err = str(exc)
-                except OSError as exc:
-                    err = f"document {doc_id!r}: cannot write output ({exc.strerror})"
-                except Exception as exc:  # a writer bug: name the document, never its text
-                    err = f"document {doc_id!r}: writing failed ({type(exc).__name__})"
-            if err is not None:
-                report(err)
-                failed += 1
-            else:
-                done += 1
-            if bar is not None:
-                bar.update(1)
-        for e in errors[seen_errors:]:
-            report(str(e))
-            failed += 1
+    except OutputError as exc:  # the closing step (an output file's rename, a mapping) failed
+        report(str(exc))
+        failed += 1
+        if isinstance(out, StreamWriter):  # one stream file: none of it was made
+            failed, done = failed + done, 0
     if pool is not None:
         pool.close()
         pool.join()

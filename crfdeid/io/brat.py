@@ -38,7 +38,6 @@ subtype; white space inside the surface field is written as plain spaces.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path

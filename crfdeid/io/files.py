@@ -30,6 +30,7 @@ from ..document import Document
 from ..errors import InputError, OutputError, ReaderError
 
 BOM = "\ufeff"
+_EXISTS = "exists; not replaced without --overwrite (overwrite=True)"
 
 # Temporary files of this process that hold data, with the process that made them (a forked
 # worker inherits the table and must not remove its parent's files).
@@ -113,14 +114,12 @@ def _publish(tmp: str, path: Path, overwrite: bool) -> None:
     try:
         os.link(tmp, path)
     except FileExistsError:
-        raise OutputError("exists and is not replaced (overwrite=True, --overwrite, replaces it)",
-                          path=path) from None
+        raise OutputError(_EXISTS, path=path) from None
     except OSError as exc:  # no hard links here (some network or FAT file systems)
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
             raise
         if os.path.lexists(path):
-            raise OutputError("exists and is not replaced (overwrite=True, --overwrite, replaces it)",
-                              path=path) from None
+            raise OutputError(_EXISTS, path=path) from None
         os.replace(tmp, path)
         return
     os.unlink(tmp)
@@ -226,10 +225,21 @@ def check_output(out, inputs=(), overwrite: bool = True, stream: bool = False) -
         if target.is_dir():
             raise OutputError("the output file is a folder", path=out)
         if target.exists() and not overwrite:
-            raise OutputError("exists and is not replaced (overwrite=True, --overwrite, replaces it)",
-                              path=out)
+            raise OutputError(_EXISTS, path=out)
     elif target.exists() and not target.is_dir():
         raise OutputError("the output folder is a file", path=out)
+    _check_creatable(target.parent if stream else target, out)
+
+
+def _check_creatable(folder: Path, out) -> None:
+    """Refuse a folder that cannot be made or written: its nearest existing ancestor decides."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OutputError(f"cannot be made: {str(existing)!r} is a file", path=out)
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot be written: no permission in {str(existing)!r}", path=out)
 
 
 def make_folder(path: Path) -> None:
@@ -331,8 +341,7 @@ class FolderWriter:
         if not self.overwrite:  # all or none of a document's files
             for p in paths:
                 if os.path.lexists(p):
-                    raise OutputError("exists and is not replaced (overwrite=True, --overwrite, "
-                                      "replaces it)", path=p, doc_id=doc.doc_id)
+                    raise OutputError(_EXISTS, path=p, doc_id=doc.doc_id)
         written = []
         try:
             for p, data in zip(paths, files.values()):

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from xml.etree.ElementTree import ParseError
 
 from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
-from xml.etree.ElementTree import ParseError
 
 from .. import schema
 from ..document import Document, Span

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 
 from .. import schema
 from ..document import Document, Span

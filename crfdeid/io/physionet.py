@@ -41,7 +41,7 @@ CATEGORY_MAP = {
     "Other": ("OTHER", "OTHER"),
 }
 
-_START = re.compile(r"^START_OF_RECORD=", re.M)
+_START = re.compile(r"^START_OF_RECORD=", re.MULTILINE)
 _HEADER = re.compile(r"START_OF_RECORD=([^|\n]+)\|\|\|\|([^|\n]+)\|\|\|\|\r?\n")
 _END = "||||END_OF_RECORD"
 _NUMBER = re.compile(r"\d{1,12}")

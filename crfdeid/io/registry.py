@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError, ReaderError
@@ -95,6 +95,11 @@ def parse_spec(spec: str, default: str | None = None) -> tuple[str, str]:
         raise ReaderError(f"input {spec!r} has no format; write FORMAT:PATH with FORMAT one of "
                           f"{', '.join(reader_names())}")
     return default, spec
+
+
+def spec_path(spec: str, default: str | None = None) -> str:
+    """The path part of ``FORMAT:PATH`` (``'-'`` for standard input)."""
+    return parse_spec(spec, default)[1]
 
 
 def _check_options(kind: str, name: str, func, options: dict, skip: int) -> None:

@@ -35,7 +35,6 @@ from .files import StreamWriter, is_stdio
 from .jsonl import parse_object
 from .registry import READERS, WRITERS
 
-
 _FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
 
 
