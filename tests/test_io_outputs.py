@@ -1,0 +1,264 @@
+"""Nothing given is overwritten, nothing written twice, no temporary file left (issue 17).
+
+Outputs equal to, inside or containing an input are refused before anything is
+written; colliding document ids never overwrite each other; pre-existing files
+are replaced only with --overwrite; every failure path removes the ``.tmp-*``
+files, which hold note text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crfdeid.cli import corpus, tag
+from crfdeid.document import Document, make_span
+from crfdeid.errors import OutputError
+from crfdeid.io import read, write, writer
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRET = "Quackenbush"
+NOTE = f"Seen by Dr. Zebulon {SECRET} on 03/14/2098.\n"
+
+
+def _notes(folder: Path, names=("a.txt", "b.txt")) -> dict:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (folder / name).write_text(NOTE, encoding="utf-8")
+    return _snapshot(folder)
+
+
+def _snapshot(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _temps(folder: Path) -> list:
+    return sorted(p.name for p in folder.rglob(".tmp-*"))
+
+
+# -- item 2: an output that is, lies in or contains an input ------------------------------
+
+def _overlapping(tmp_path: Path, how: str):
+    src = tmp_path / "notes"
+    if how == "equal":
+        return src, src
+    if how == "inside":
+        return src, src / "out"
+    if how == "containing":
+        return src, tmp_path
+    if how == "symlink":  # the same folder under another name
+        (tmp_path / "alias").symlink_to(src, target_is_directory=True)
+        return src, tmp_path / "alias"
+    if how == "file-input":  # the folder holding the input file
+        return src / "a.txt", src
+    raise AssertionError(how)
+
+
+@pytest.mark.parametrize("how", ["equal", "inside", "containing", "symlink", "file-input"])
+@pytest.mark.parametrize("command", ["tag", "convert"])
+def test_output_overlapping_an_input_is_refused_before_writing(tmp_path, capsys, how, command):
+    before = _notes(tmp_path / "notes")
+    src, out = _overlapping(tmp_path, how)
+    if command == "tag":
+        rc = tag.main(["--output-format", "text", "--output-dir", str(out), str(src), "--quiet"])
+    else:
+        rc = corpus.main(["convert", f"text:{src}", "--to", "text", "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "input" in err and "Traceback" not in err
+    assert _snapshot(tmp_path / "notes") == before  # nothing written, nothing replaced
+    assert not (tmp_path / "notes" / "out").exists()
+
+
+@pytest.mark.parametrize("out, reason", [
+    ("afile", "is a file"),                 # an output folder that is a file
+    ("afile/sub", "is a file"),             # ... or that cannot be made
+    ("MAPPING", "is a file"),               # an unwritable mapping path
+])
+def test_output_that_cannot_be_made_is_a_usage_error(tmp_path, capsys, out, reason):
+    _notes(tmp_path / "notes")
+    (tmp_path / "afile").write_text("x")
+    argv = ["--output-format", "redacted", "--output-dir", str(tmp_path / out), "--quiet"]
+    if out == "MAPPING":
+        argv = ["--output-format", "surrogate", "--seed", "1", "-o", f"mapping={tmp_path / 'afile' / 'm.tsv'}",
+                "--output-dir", str(tmp_path / "o"), "--quiet"]
+    rc = tag.main([*argv, str(tmp_path / "notes")])
+    err = capsys.readouterr().err
+    assert rc == 2 and reason in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_convert_to_a_folder_that_is_a_file_exit_2(tmp_path, capsys):
+    _notes(tmp_path / "notes")
+    (tmp_path / "afile").write_text("x")
+    rc = corpus.main(["convert", f"text:{tmp_path / 'notes'}", "--to", "i2b2", "--out",
+                      str(tmp_path / "afile"), "--quiet"])
+    assert rc == 2 and "is a file" in capsys.readouterr().err
+
+
+# -- item 3: colliding ids, pre-existing files ---------------------------------------------
+
+@pytest.mark.parametrize("ids, name", [
+    (("x/y", "x_y"), "x_y.txt"),          # the same name after file-name sanitising
+    (("Note", "note"), "note.txt"),       # the same file on a case-insensitive file system
+    (("same", "same"), "same.txt"),       # a repeated id
+])
+def test_colliding_documents_never_overwrite_each_other(tmp_path, ids, name):
+    first = Document(ids[0], "first", [], {"source": "in.jsonl", "line": 1})
+    second = Document(ids[1], f"second {SECRET}", [], {"source": "in.jsonl", "line": 2})
+    with writer("text", tmp_path / "out") as w:
+        w.write(first)
+        with pytest.raises(OutputError) as exc:
+            w.write(second)
+    msg = str(exc.value)
+    assert repr(ids[0]) in msg and repr(ids[1]) in msg and "line 1" in msg and "line 2" in msg
+    assert SECRET not in msg
+    [only] = list((tmp_path / "out").iterdir())
+    assert only.read_text() == "first" and only.name.lower() == name.lower()
+
+
+def test_brat_document_is_written_whole_or_not_at_all(tmp_path):
+    (tmp_path / "n.ann").write_text("older")  # its .txt could be written, its .ann not: neither is
+    with pytest.raises(OutputError, match="exists"):
+        write([Document("n", "Dr. Lee", [make_span(4, 7, "DOCTOR")])], "brat", tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["n.ann"]
+
+
+def test_stream_writer_refuses_a_repeated_id(tmp_path):
+    out = tmp_path / "o.jsonl"
+    with writer("jsonl", out) as w:
+        w.write(Document("a", "one"))
+        with pytest.raises(OutputError, match="repeated"):
+            w.write(Document("a", "two"))
+    assert [d.text for d in read(f"jsonl:{out}")] == ["one"]
+
+
+def test_existing_files_are_replaced_only_when_asked(tmp_path):
+    out = tmp_path / "out"
+    write([Document("a", "old")], "text", out)
+    with pytest.raises(OutputError, match="overwrite"):
+        write([Document("a", "new")], "text", out)
+    assert (out / "a.txt").read_text() == "old"
+    write([Document("a", "new")], "text", out, overwrite=True)
+    assert (out / "a.txt").read_text() == "new"
+    stream = tmp_path / "o.jsonl"
+    write([Document("a", "old")], "jsonl", stream)
+    with pytest.raises(OutputError, match="overwrite"):
+        write([Document("a", "new")], "jsonl", stream)
+    assert [d.text for d in read(f"jsonl:{stream}")] == ["old"]
+    assert _temps(tmp_path) == []
+
+
+def test_tag_twice_into_one_folder_needs_overwrite(tmp_path, capsys):
+    _notes(tmp_path / "notes")
+    argv = ["--output-format", "text", "--output-dir", str(tmp_path / "o"), str(tmp_path / "notes"), "--quiet"]
+    assert tag.main(argv) == 0
+    (tmp_path / "o" / "a.txt").write_text("edited by the user")
+    assert tag.main(argv) == 1
+    assert "exists" in capsys.readouterr().err
+    assert (tmp_path / "o" / "a.txt").read_text() == "edited by the user"
+    assert tag.main([*argv, "--overwrite"]) == 0
+    assert (tmp_path / "o" / "a.txt").read_text() == NOTE
+    jsonl = ["--output-dir", str(tmp_path / "j"), str(tmp_path / "notes"), "--quiet"]
+    assert tag.main(jsonl) == 0 and tag.main(jsonl) == 2  # tagged.jsonl exists: refused at once
+    assert tag.main([*jsonl, "--overwrite"]) == 0
+
+
+@pytest.mark.parametrize("fmt, make", [
+    ("jsonl", lambda p: p.write_text('{"id": "a", "text": "x"}\n{"id": "a", "text": "' + SECRET + '"}\n')),
+    ("csv", lambda p: p.write_text(f'id,text\na,x\nb,y\na,{SECRET}\n')),
+])
+def test_readers_report_a_repeated_id_naming_both_sources(tmp_path, fmt, make):
+    path = tmp_path / f"in.{fmt}"
+    make(path)
+    errors = []
+    docs = list(read(f"{fmt}:{path}", errors=errors))
+    assert [d.text for d in docs if d.doc_id == "a"] == ["x"]  # the first stands
+    [err] = errors
+    where = ("line 2", "line 1") if fmt == "jsonl" else ("row 3", "row 1")
+    assert all(w in str(err) for w in where) and err.doc_id == "a" and SECRET not in str(err)
+
+
+def test_text_files_differing_only_in_case_are_a_repeated_id(tmp_path):
+    (tmp_path / "a.TXT").write_text("upper")
+    (tmp_path / "a.txt").write_text("lower")
+    errors = []
+    assert [d.text for d in read(f"text:{tmp_path}", errors=errors)] == ["upper"]
+    assert "a.txt" in str(errors[0]) and "a.TXT" in str(errors[0])
+
+
+# -- item 8: temporary files never outlive a failure ---------------------------------------
+
+def test_disk_full_mid_stream_leaves_no_file(tmp_path, monkeypatch):
+    from crfdeid.io import files
+    real, calls = os.write, []
+
+    def full(fd, data):
+        calls.append(fd)
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device")
+        return real(fd, data)
+    monkeypatch.setattr(files.os, "write", full)
+    out = tmp_path / "o.jsonl"
+    with writer("jsonl", out) as w:
+        w.write(Document("a", NOTE))
+        with pytest.raises(OutputError, match="No space left"):
+            w.write(Document("b", NOTE))
+        with pytest.raises(OutputError, match="failed earlier"):  # half a line may be on disk
+            w.write(Document("c", NOTE))
+    assert list(tmp_path.iterdir()) == []
+
+
+def _child(script: str, tmp_path: Path, **kwargs):
+    import crfdeid  # the child runs the crfdeid these tests import
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(crfdeid.__file__).parents[1]),
+                                                         os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120, **kwargs)
+
+
+def test_file_size_limit_during_convert_leaves_no_temporary_file(tmp_path):
+    """A real write error from the kernel (EFBIG past RLIMIT_FSIZE) in the middle of a run."""
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"id": f"n{i}", "text": NOTE * 50}) + "\n" for i in range(200)))
+    script = ("import resource, signal, sys\n"
+              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+              "resource.setrlimit(resource.RLIMIT_FSIZE, (60000, 60000))\n"
+              "from crfdeid.cli import corpus\n"
+              f"sys.exit(corpus.main(['convert', 'jsonl:{src}', '--to', 'jsonl', '--out', 'out/o.jsonl', '-q']))\n")
+    proc = _child(script, tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert "File too large" in proc.stderr and "Traceback" not in proc.stderr
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_a_signal_mid_run_removes_the_temporary_file(tmp_path, sig):
+    script = ("import os, signal\n"
+              "from crfdeid.document import Document\n"
+              "from crfdeid.io import writer\n"
+              "w = writer('jsonl', 'out.jsonl')\n"
+              "w.__enter__()\n"
+              f"w.write(Document('a', {NOTE!r}))\n"
+              "assert [p for p in os.listdir('.') if p.startswith('.tmp-')]\n"
+              f"os.kill(os.getpid(), signal.{sig})\n")
+    proc = _child(script, tmp_path)
+    assert proc.returncode == -getattr(signal, sig)  # still dies of the signal
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_application_signal_handler_is_left_alone(tmp_path):
+    script = ("import os, signal, sys\n"
+              "signal.signal(signal.SIGTERM, lambda *a: sys.exit(7))\n"
+              "from crfdeid.document import Document\n"
+              "from crfdeid.io import writer\n"
+              "with writer('jsonl', 'out.jsonl') as w:\n"
+              "    w.write(Document('a', 'x'))\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n")
+    proc = _child(script, tmp_path)
+    assert proc.returncode == 7 and list(tmp_path.iterdir()) == []  # its exit still cleans up
