@@ -9,7 +9,6 @@ record, never by its text. Inputs that cannot be read at all are usage errors.
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 
 import pytest

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from crfdeid import schema
 from crfdeid.document import Document, make_span
 from crfdeid.io import read, write
 
@@ -50,29 +46,4 @@ def test_text_roundtrip_keeps_text(tmp_path):
     assert [(d.doc_id, d.text, d.spans) for d in back] == [("110-01", TRICKY, [])]
 
 
-# XML 1.0 cannot carry most C0 controls nor U+FFFE/FFFF; surrogates cannot be UTF-8.
-_ALPHABET = st.one_of(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\ufffe\uffff",
-                  min_codepoint=0x20),
-    st.sampled_from(list("\r\n\t ]]>&<'\"") + ["]]>", "\r\n", "é", "\u2028", "\x85"]))
-
-
-@st.composite
-def documents(draw):
-    text = "".join(draw(st.lists(_ALPHABET, max_size=60)))
-    spans, pos = [], 0
-    while pos < len(text) - 1 and draw(st.booleans()):
-        start = draw(st.integers(pos, len(text) - 1))
-        end = draw(st.integers(start + 1, len(text)))
-        spans.append(make_span(start, end, draw(st.sampled_from(schema.I2B2_SUBTYPES + ("OTHER",)))))
-        pos = end
-    return Document("doc-" + str(draw(st.integers(0, 999))), text, spans)
-
-
-@pytest.mark.parametrize("fmt", ANNOTATED)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(doc=documents())
-def test_roundtrip_random_documents(fmt, doc):
-    with tempfile.TemporaryDirectory() as tmp:
-        back = _roundtrip([doc], fmt, Path(tmp))
-    assert [(d.doc_id, d.text, d.spans) for d in back] == [(doc.doc_id, doc.text, doc.spans)]
+# Random Unicode documents, with and without a byte-order mark, for every format: test_io_bom.py.
