@@ -36,14 +36,14 @@ class LocatedError(CrfdeidError):
 
 
 def described(value: str) -> str:
-    """How a message names a value read from an input that may be note text: by length only.
+    """How a message names a value read from an input that may be note text: by its length.
 
     A hash would not do: a short name is found again from a list of candidates.
 
     >>> described("Quackenbush")
-    'a value of 11 characters'
+    '11 characters'
     """
-    return f"a value of {len(value)} character{'' if len(value) == 1 else 's'}"
+    return f"{len(value)} character{'' if len(value) == 1 else 's'}"
 
 
 class ReaderError(LocatedError):

@@ -50,7 +50,7 @@ def test_brat_unknown_label_names_file_doc_line_offset_not_the_label(tmp_path):
         list(read(spec))
     msg = str(exc.value)
     assert "n.ann" in msg and "'n'" in msg and "offset 12" in msg and "line 2" in msg
-    assert "6 characters" in msg and "Brandt" not in msg and "Ivy" not in msg
+    assert "of 6 characters" in msg and "Brandt" not in msg and "Ivy" not in msg
 
 
 def test_brat_label_map_dict_yaml_and_null(tmp_path):

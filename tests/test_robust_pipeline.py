@@ -70,7 +70,7 @@ BAD_I2B2 = {
     "missing-text": ('<?xml version="1.0"?><deIdi2b2><TAGS/></deIdi2b2>', ["TEXT"], None),
     "offset-outside": (_xml(_tag_xml(5, 999)), ["outside"], 5),
     "end-before-start": (_xml(_tag_xml(17, 5)), ["reversed"], 17),
-    "unknown-type": (_xml(_tag_xml(5, 17, "NURSE")), ["a TYPE of a value of 5 characters"], 5),
+    "unknown-type": (_xml(_tag_xml(5, 17, "NURSE")), ["a TYPE of 5 characters"], 5),
     "empty": ("", ["malformed"], None),
     "binary-junk": (bytes(range(256)) * 8, ["malformed"], None),
     "not-utf8": (_xml(text=f"\nJos\xe9 {SECRET}\n").encode("latin-1"), [], None),

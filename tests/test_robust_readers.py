@@ -42,7 +42,7 @@ I2B2_CASES = {
     "reversed": (_xml(f'<NAME id="P0" start="17" end="5" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
                  ReaderError, "reversed", 17),
     "unknown-type": (_xml(f'<NAME id="P0" start="5" end="17" text="{SECRET}" TYPE="NURSE" comment="" />'),
-                     SchemaError, "(NAME, a TYPE of a value of 5 characters)", 5),
+                     SchemaError, "(NAME, a TYPE of 5 characters)", 5),
     "not-integer": (_xml(f'<NAME id="P0" start="x" end="17" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
                     ReaderError, "integer start/end", None),
     "empty-file": ("", ReaderError, "malformed XML", None),
@@ -120,7 +120,7 @@ def test_physionet_bad_lines_fail_only_their_note(tmp_path):
     (b'{"id": "x", "text": 5}', "string 'text'"),
     (b'{"id": "x", "text": "abc", "spans": [{"start": 2, "end": 1, "subtype": "DATE"}]}', "reversed"),
     (b'{"id": "x", "text": "abc", "spans": [{"start": 0, "end": 1, "subtype": "NURSE"}]}',
-     "a subtype of a value of 5 characters"),
+     "a subtype of 5 characters"),
 ])
 def test_jsonl_bad_line_reported_next_line_read(tmp_path, line, reason):
     path = tmp_path / "in.jsonl"

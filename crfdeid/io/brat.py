@@ -52,6 +52,7 @@ _IGNORED = frozenset("ARENM#")
 _FRAGMENT = re.compile(r"^(\d+) (\d+)$")
 _WS = re.compile(r"\s+")
 _LINES = re.compile(r"\r\n|\r|\n")
+_ID = re.compile(r"[A-Z#]\d+\t")
 
 
 def load_label_map(label_map) -> dict:
@@ -119,6 +120,9 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
             continue
         kind = line[0]
         where = {"path": path, "doc_id": doc_id}
+        if not _ID.match(line):  # "Marigold..." is not an M line: an id and a tab come first
+            raise ReaderError(f".ann line {lineno} does not parse (want an id such as T1 or A1 "
+                              "and a tab first)", **where)
         if kind != "T":
             if kind not in _IGNORED:
                 raise ReaderError(f".ann line {lineno} does not parse (unknown line kind)", **where)
@@ -148,7 +152,7 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
                                   offset=frags[0][0], **where)
         target = resolve_label(label, label_map)
         if target is None:
-            raise SchemaError(f".ann line {lineno}: unknown label ({described(label)}; see that "
+            raise SchemaError(f".ann line {lineno}: unknown label (of {described(label)}; see that "
                               f"line); known subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)} "
                               "(or pass label_map)", offset=frags[0][0], **where)
         if target is False:

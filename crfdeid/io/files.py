@@ -139,21 +139,30 @@ def _new_temp_file(path: Path) -> tuple[int, str]:
 
 
 def read_text_file(path, report, doc_id=None, keep_bom: bool = False) -> str | None:
-    """A file's UTF-8 text, or ``None`` after reporting why it cannot be read.
-
-    A byte-order mark starts the text with ``keep_bom`` (a note file: BRAT counts it
-    in offsets) and is dropped without (a file holding many notes or annotations).
-    """
+    """A file's UTF-8 text, or ``None`` after reporting why it cannot be read (:func:`decode`)."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         report(ReaderError(f"cannot read: {exc.strerror}", path=path, doc_id=doc_id))
         return None
+    return decode(data, report, path, doc_id, keep_bom)
+
+
+def decode(data: bytes, report, path=None, doc_id=None, keep_bom: bool = False) -> str | None:
+    """UTF-8 ``data`` as text, or ``None`` after reporting the first bad byte.
+
+    A byte-order mark starts the text with ``keep_bom`` (a note file: BRAT counts it
+    in offsets) and is dropped without (a file holding many notes or annotations).
+    A bad byte is reported by line, and in a note by character offset.
+    """
     try:
         return data.decode("utf-8" if keep_bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
-        report(ReaderError(f"not valid UTF-8 ({exc.reason})", path=path, doc_id=doc_id,
-                           offset=exc.start))
+        # The bytes before the bad one decode: they give its line and character offset.
+        line = data.count(b"\n", 0, exc.start) + 1
+        offset = len(data[:exc.start].decode("utf-8")) if keep_bom else None
+        report(ReaderError(f"not valid UTF-8 at line {line} ({exc.reason})", path=path,
+                           doc_id=doc_id, offset=offset))
         return None
 
 

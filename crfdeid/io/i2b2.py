@@ -111,7 +111,7 @@ def _span(i: int, el, text: str, path, doc_id, check_text: bool) -> Span:
     category = el.tag.upper() if isinstance(el.tag, str) else ""
     subtype = (el.get("TYPE") or "").upper()
     if not schema.is_valid(category, subtype):
-        cat = category if category in schema.CATEGORIES else f"a category of {described(category)}"
+        cat = category if category in schema.CATEGORIES else f"an element name of {described(category)}"
         sub = (subtype if subtype in schema.SUBTYPE_TO_PARENT else
                "no TYPE" if not subtype else f"a TYPE of {described(subtype)}")
         raise SchemaError(f"{name}: unknown PHI category/subtype ({cat}, {sub}); known: "

@@ -67,14 +67,19 @@ def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line") 
             raise ReaderError(f"{at}span {i} lacks integer start/end and a subtype", path=path,
                               doc_id=doc_id) from None
         if not schema.is_valid(cat, sub):
-            shown = (f"{cat}/{sub}" if cat in schema.CATEGORIES and sub in schema.SUBTYPE_TO_PARENT
-                     else f"a subtype of {described(sub)}, a category of {described(cat)}")
-            raise SchemaError(f"{at}span {i}: unknown PHI category/subtype ({shown}); known "
-                              f"subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)}", path=path,
+            shown = [x if x in known else f"{what} of {described(x)}"
+                     for x, known, what in ((cat, schema.CATEGORIES, "a category"),
+                                            (sub, schema.SUBTYPE_TO_PARENT, "a subtype")) if x]
+            raise SchemaError(f"{at}span {i}: unknown PHI category/subtype ({', '.join(shown)}); "
+                              f"known subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)}", path=path,
                               doc_id=doc_id, offset=start)
         spans.append(Span(start, end, cat, sub))
     meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
-    return Document(doc_id, obj["text"], spans, dict(meta)).validate(path=path)
+    doc = Document(doc_id, obj["text"], spans, dict(meta))
+    try:
+        return doc.validate(path=path)
+    except LocatedError as exc:  # the same error, with its line
+        raise type(exc)(f"{at}{exc.reason}", path=path, doc_id=doc_id, offset=exc.offset) from None
 
 
 def _offset(value) -> int:
@@ -104,8 +109,8 @@ def read_jsonl(path, report):
             try:
                 line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as exc:
-                report(ReaderError(f"line {lineno}: not valid UTF-8 ({exc.reason})", path=name,
-                                   offset=exc.start))
+                report(ReaderError(f"line {lineno}: not valid UTF-8 ({exc.reason}, byte {exc.start} "
+                                   "of the line)", path=name))
                 continue
             if not line.strip():
                 continue

@@ -76,8 +76,9 @@ def iter_records(raw: str, path=None, report=None):
     >>> [r[2:] for r in iter_records("START_OF_RECORD=1||||2||||\nok\n||||END_OF_RECORD\n")]
     [('1', '2', 'ok\n')]
     """
-    def problem(message, index, pos):
-        err = ReaderError(f"record {index} (line {_line(raw, pos)}): {message}", path=path)
+    def problem(message, index, pos, doc_id=None):
+        err = ReaderError(f"record {index} (line {_line(raw, pos)}): {message}", path=path,
+                          doc_id=doc_id)
         if report is None:
             raise err
         report(err)
@@ -105,7 +106,7 @@ def iter_records(raw: str, path=None, report=None):
                     "record not read", index, start.start())
         elif end < 0:
             problem(f"no {_END[4:]} before the next record or the end of the file; record not "
-                    "read", index, start.start())
+                    "read", index, start.start(), f"{header.group(1).strip()}-{header.group(2).strip()}")
         else:
             yield (index, _line(raw, start.start()), header.group(1).strip(), header.group(2).strip(),
                    raw[header.end():end])
@@ -130,10 +131,14 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
         report(ReaderError(f"no note of {text_path.name} is read: its phrase file cannot be read",
                            path=text_path))
         return
-    seen = set()
+    seen: dict[tuple, int] = {}
     for index, line, patient, note, text in iter_records(raw, text_path, report):
         doc_id = f"{patient}-{note}"
-        seen.add((patient, note))
+        if (patient, note) in seen:  # before its annotations, which are the first record's
+            report(ReaderError(f"record {index} (line {line}) repeats the id of record "
+                               f"{seen[(patient, note)]}; not read", path=text_path, doc_id=doc_id))
+            continue
+        seen[(patient, note)] = index
         doc_spans = []
         problem = None
         n_trimmed = 0
@@ -160,7 +165,7 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
                        {"patient": patient, "note": note, "source": str(text_path),
                         "record": index, "line": line, "annotated": annotated,
                         "trimmed_spans": n_trimmed})
-    for key in sorted(spans.keys() - seen):
+    for key in sorted(spans.keys() - seen.keys()):
         # Ids of a damaged line could be words of the note: shown only when they are numbers.
         doc_id = "-".join(key) if all(_NUMBER.fullmatch(k) for k in key) else None
         report(ReaderError(f"phrase line {spans[key][0][0]}: annotations for a note not in "
@@ -195,7 +200,7 @@ def _read_phrases(path: Path, cmap: dict, report) -> dict | None:
         doc_id = f"{patient}-{note}"
         if category not in cmap:  # a line without its category has a name here: never show it
             out[(patient, note)].append((lineno, SchemaError(
-                f"phrase line {lineno}: unknown PhysioNet category ({described(category)}); "
+                f"phrase line {lineno}: unknown PhysioNet category (of {described(category)}); "
                 f"known: {', '.join(cmap)}", path=path, doc_id=doc_id)))
             continue
         try:

@@ -85,31 +85,29 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
         while True:
             try:
                 cells = next(rows)
+                problem = None
             except StopIteration:
                 break
             except csv.Error as exc:
-                report(ReaderError(f"lines {first}-{lines.number}: CSV does not parse ({_reason(exc)}); "
-                                   "those lines are not read", path=name))
-                first = lines.number + 1
-                continue
+                cells, problem = None, f"CSV does not parse ({_reason(exc)})"
             span = (first, lines.number)
             first = lines.number + 1
-            bad = [n for n in range(span[0], span[1] + 1) if n in lines.bad]
+            lines_at = f"line {span[0]}" if span[1] == span[0] else f"lines {span[0]}-{span[1]}"
             if header is None:
-                if bad:
-                    raise InputError(f"line {bad[0]}: the header row is not valid UTF-8", path=name)
+                if problem or any(n in lines.bad for n in range(span[0], span[1] + 1)):
+                    raise InputError(f"{lines_at}: the header row cannot be read", path=name)
                 header = _header(cells, text_column, id_column, spans_column, name)
                 continue
             row += 1
-            where = f"row {row} (line {span[0]}" + (f"-{span[1]})" if span[1] > span[0] else ")")
+            where = f"row {row} ({lines_at})"
+            bad = [n for n in range(span[0], span[1] + 1) if n in lines.bad]
             if bad:
                 reason, offset = lines.bad[bad[0]]
-                report(ReaderError(f"{where}: not valid UTF-8 at line {bad[0]} ({reason}, byte "
-                                   f"{offset} of the line); row not read", path=name))
-                continue
-            if len(cells) != len(header["names"]):
-                report(ReaderError(f"{where}: {len(cells)} fields where the header has "
-                                   f"{len(header['names'])}; row not read", path=name))
+                problem = f"not valid UTF-8 at line {bad[0]} ({reason}, byte {offset} of the line)"
+            elif problem is None and len(cells) != len(header["names"]):
+                problem = f"{len(cells)} fields where the header has {len(header['names'])}"
+            if problem:
+                report(ReaderError(f"{where}: {problem}; row not read", path=name))
                 continue
             yield from _row(header, cells, row, span[0], name, report)
     if header is None:

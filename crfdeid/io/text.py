@@ -17,22 +17,20 @@ from __future__ import annotations
 import sys
 
 from ..document import Document
-from ..errors import ReaderError
-from .files import FolderWriter, is_stdio, list_files, read_text_file
+from ..errors import InputError
+from .files import FolderWriter, decode, is_stdio, list_files, read_text_file
 from .registry import READERS, WRITERS
 
 STDIN_ID = "stdin"
 
 
 def read_stdin(report, doc_id: str = STDIN_ID) -> str | None:
-    """Standard input as UTF-8 text, or ``None`` after reporting why it cannot be decoded."""
-    data = sys.stdin.buffer.read()
+    """Standard input as UTF-8 text (a BOM kept), or ``None`` after reporting why it cannot be."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        report(ReaderError(f"not valid UTF-8 ({exc.reason})", path="-", doc_id=doc_id,
-                           offset=exc.start))
-        return None
+        data = sys.stdin.buffer.read()
+    except (OSError, AttributeError) as exc:
+        raise InputError(f"cannot read standard input ({type(exc).__name__})", path="-") from None
+    return decode(data, report, "-", doc_id, keep_bom=True)
 
 
 @READERS.register("text")
