@@ -28,7 +28,7 @@ lint:
 	$(PYTHON) -m mypy
 
 synth:
-	$(PYTHON) -m crfdeid synth --docs 1000 --seed 13 --out $(SYNTH_DIR)
+	$(PYTHON) -m crfdeid synth --docs 1000 --seed 13 --out $(SYNTH_DIR) --overwrite
 
 train:
 	$(PYTHON) -m crfdeid train --config $(CONFIG) --output $(MODEL) $(TRAIN_ARGS)
@@ -49,7 +49,7 @@ i2b2:
 	$(PYTHON) -m crfdeid train --config configs/i2b2-2014.yaml --output $(I2B2_OUT)/model \
 	    --train i2b2:$(I2B2)/training-PHI-Gold-Set1 --train i2b2:$(I2B2)/training-PHI-Gold-Set2 $(TRAIN_ARGS)
 	$(PYTHON) -m crfdeid tag --model $(I2B2_OUT)/model --input-format i2b2 --output-format i2b2 \
-	    --output-dir $(I2B2_OUT)/predictions --quiet $(I2B2)/testing-PHI-Gold-fixed
+	    --output-dir $(I2B2_OUT)/predictions --overwrite --quiet $(I2B2)/testing-PHI-Gold-fixed
 	$(PYTHON) -m crfdeid evaluate --gold i2b2:$(I2B2)/testing-PHI-Gold-fixed \
 	    --pred i2b2:$(I2B2_OUT)/predictions --json $(I2B2_OUT)/scores.json --quiet
 

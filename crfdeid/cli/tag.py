@@ -185,9 +185,9 @@ def main(argv=None) -> int:
     errors: list = []
     specs = args.inputs or ["-"]
     try:  # usage errors first, before anything is loaded, tagged or written
+        model = Model.load(args.model, backend=args.backend)
         inputs = _open_inputs(specs, args.input_format, errors)
         options = _writer_options(args)
-        model = Model.load(args.model, backend=args.backend)
         out = _output(args.output_format, args.output_dir, options,
                       [spec_path(s, args.input_format) for s in specs], args.overwrite)
     except CrfdeidError as exc:

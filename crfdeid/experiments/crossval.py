@@ -363,7 +363,7 @@ def main(argv=None) -> int:
         write_json(result, args.json)
     if args.out:
         write_files(args.out, {"crossval.md": text, "crossval.json": to_json(result)})
-        write(predictions, "i2b2", Path(args.out) / "predictions")
+        write(predictions, "i2b2", Path(args.out) / "predictions", overwrite=True)  # its own results
     return 0
 
 

@@ -8,6 +8,7 @@ import sys
 import time
 
 from .. import cli, io
+from ..errors import CrfdeidError
 from . import iter_documents
 
 
@@ -21,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", required=True, help="output folder, or '-' for standard output")
     parser.add_argument("--format", default="i2b2", help="writer format (default i2b2)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    cli.add_overwrite(parser)
     return parser
 
 
@@ -36,7 +38,10 @@ def main(argv=None) -> int:
         docs = tqdm(docs, total=args.docs, unit="doc", file=sys.stderr)
     t0 = time.perf_counter()
     try:
-        n = io.write(docs, args.format, args.out)
+        n = io.write(docs, args.format, args.out, overwrite=args.overwrite)
+    except CrfdeidError as exc:  # an output folder that is a file, a note file already there...
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # piped into `head`: stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
