@@ -2,8 +2,8 @@
 
 Built-in formats: ``i2b2``, ``physionet`` (read only), ``brat``, ``text``,
 ``jsonl``, ``csv``; :mod:`crfdeid.io.registry` holds the registries and
-:func:`read`/:func:`write`, :mod:`crfdeid.io.files` the file handling every
-format shares (atomic writes, writer bases, output checks).
+:func:`read`/:func:`write`, :mod:`crfdeid.io.files` reading and atomic writing,
+:mod:`crfdeid.io.outputs` the writer bases and the output checks.
 
 >>> parse_spec("i2b2:/data/test")
 ('i2b2', '/data/test')
@@ -12,8 +12,8 @@ format shares (atomic writes, writer bases, output checks).
 from __future__ import annotations
 
 from . import brat, i2b2, jsonl, physionet, table, text  # noqa: F401  (they register themselves)
-from .files import (BOM, FolderWriter, StreamWriter, atomic_write, check_output, is_stdio, list_files,
-                    read_text_file)
+from .files import BOM, atomic_write, is_stdio, list_files, read_text_file
+from .outputs import FolderWriter, StreamWriter, check_output
 from .registry import (PLUGINS, READERS, WRITERS, parse_spec, read, read_all, reader_for, reader_names,
                        spec_path, write, writer, writer_class, writer_names)
 

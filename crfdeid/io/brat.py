@@ -32,8 +32,9 @@ Policies (documented, counted, never silent):
   document (reported, the other documents are still read).
 
 A ``.txt`` without its ``.ann`` is read without spans (``meta['annotated']`` is
-``False``); an ``.ann`` without its ``.txt`` is reported as an error. The writer writes each span as its own ``T`` line labelled with its
-subtype; white space inside the surface field is written as plain spaces.
+``False``); an ``.ann`` without its ``.txt`` is reported as an error. The writer
+writes each span as its own ``T`` line labelled with its subtype; white space
+inside the surface field is written as plain spaces.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from pathlib import Path
 from .. import schema
 from ..document import Document, Span
 from ..errors import ConfigError, ReaderError, SchemaError, described
-from .files import FolderWriter, list_files, read_text_file
+from .files import list_files, read_text_file
+from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
 _IGNORED = frozenset("ARENM#")

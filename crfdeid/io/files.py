@@ -1,17 +1,10 @@
-"""Files on disk: reading inputs, atomic writes, and the two bases every writer builds on.
+"""Files on disk: reading inputs as UTF-8, atomic writes, temporary files that never outlive a run.
 
-Nothing a user gives crfdeid is lost or overwritten:
-
-* :func:`check_output` refuses an output that is, lies inside or contains an input
-  (symbolic links resolved), before anything is written;
-* a writer writes each document once: a second document whose file name folds to
-  the same name (``a.TXT``/``a.txt``, ``x/y``/``x_y``) or that repeats a document id
-  is refused with an :class:`~crfdeid.errors.OutputError` naming both documents;
-* a file that exists before the run is replaced only with ``overwrite=True``;
-* every temporary file (``.tmp-*``, private, next to its target) is removed on
-  every way out: an exception, ``KeyboardInterrupt``, ``SIGTERM``/``SIGHUP`` (a
-  handler is installed while the default one is in place) and interpreter exit.
-  Only ``SIGKILL`` or a power cut can leave one behind.
+Every temporary file (``.tmp-*``, private, next to its target) holds note text and
+is removed on every way out: an exception, ``KeyboardInterrupt``,
+``SIGTERM``/``SIGHUP`` (a handler is installed while the default one is in place;
+the process still dies of the signal) and interpreter exit. Only ``SIGKILL`` or a
+power cut can leave one behind.
 """
 
 from __future__ import annotations
@@ -20,17 +13,14 @@ import atexit
 import errno
 import os
 import signal
-import sys
 import tempfile
 import threading
-import unicodedata
 from pathlib import Path
 
-from ..document import Document
 from ..errors import InputError, OutputError, ReaderError
 
 BOM = "\ufeff"
-_EXISTS = "exists; not replaced without --overwrite (overwrite=True)"
+EXISTS = "exists; not replaced without --overwrite (overwrite=True)"
 
 # Temporary files of this process that hold data, with the process that made them (a forked
 # worker inherits the table and must not remove its parent's files).
@@ -55,7 +45,7 @@ def _on_signal(signum, frame) -> None:
     os.kill(os.getpid(), signum)
 
 
-def _track(tmp: str) -> None:
+def track_temp(tmp: str) -> None:
     """Remember ``tmp`` for removal on any exit; install the signal handlers once."""
     global _handlers_installed
     _TEMPS[tmp] = os.getpid()
@@ -67,11 +57,11 @@ def _track(tmp: str) -> None:
                 signal.signal(sig, _on_signal)
 
 
-def _untrack(tmp: str) -> None:
+def untrack_temp(tmp: str) -> None:
     _TEMPS.pop(tmp, None)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
@@ -93,20 +83,20 @@ def atomic_write(path, data: str | bytes, overwrite: bool = True) -> None:
     except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = _new_temp_file(path)
-    _track(tmp)
+    track_temp(tmp)
     try:
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
         finally:
             os.close(fd)
-        _publish(tmp, path, overwrite)
+        publish(tmp, path, overwrite)
     finally:
-        _untrack(tmp)
+        untrack_temp(tmp)
         if os.path.lexists(tmp):
             os.unlink(tmp)
 
 
-def _publish(tmp: str, path: Path, overwrite: bool) -> None:
+def publish(tmp: str, path: Path, overwrite: bool) -> None:
     """Give ``tmp`` its final name ``path``; without ``overwrite`` never replace a file."""
     if overwrite:
         os.replace(tmp, path)
@@ -114,12 +104,12 @@ def _publish(tmp: str, path: Path, overwrite: bool) -> None:
     try:
         os.link(tmp, path)
     except FileExistsError:
-        raise OutputError(_EXISTS, path=path) from None
+        raise OutputError(EXISTS, path=path) from None
     except OSError as exc:  # no hard links here (some network or FAT file systems)
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
             raise
         if os.path.lexists(path):
-            raise OutputError(_EXISTS, path=path) from None
+            raise OutputError(EXISTS, path=path) from None
         os.replace(tmp, path)
         return
     os.unlink(tmp)
@@ -188,303 +178,3 @@ def list_files(path, suffix: str) -> list[Path]:
 def is_stdio(path) -> bool:
     """Whether ``path`` names standard input/output (``'-'``)."""
     return str(path) == "-"
-
-
-def _resolved(path) -> Path:
-    return Path(path).resolve()
-
-
-def check_output(out, inputs=(), overwrite: bool = True, stream: bool = False) -> None:
-    """Refuse an output that would overwrite an input, before anything is written.
-
-    Parameters
-    ----------
-    out : path or '-'
-        The output folder (or, with ``stream``, the output file).
-    inputs : iterable of paths
-        Input files or folders (``'-'`` and paths that do not exist are skipped).
-    overwrite : bool
-        With ``stream``, whether an existing output file may be replaced.
-
-    Raises
-    ------
-    OutputError
-        ``out`` is an input, lies inside one or contains one (links resolved); a
-        folder output is a file; a stream output is a folder, or exists without
-        ``overwrite``.
-    """
-    if is_stdio(out):
-        return
-    target = _resolved(out)
-    for inp in inputs:
-        if is_stdio(inp) or not os.path.exists(inp):
-            continue
-        source = _resolved(inp)
-        if target == source:
-            why = "is the input"
-        elif source in target.parents:
-            why = "lies inside the input"
-        elif target in source.parents:
-            why = "contains the input"
-        else:
-            continue
-        raise OutputError(f"the output {why} {str(inp)!r}; writing there could overwrite the "
-                          "originals: choose another output", path=out)
-    if stream:
-        if target.is_dir():
-            raise OutputError("the output file is a folder", path=out)
-        if target.exists() and not overwrite:
-            raise OutputError(_EXISTS, path=out)
-    elif target.exists() and not target.is_dir():
-        raise OutputError("the output folder is a file", path=out)
-    _check_creatable(target.parent if stream else target, out)
-
-
-def _check_creatable(folder: Path, out) -> None:
-    """Refuse a folder that cannot be made or written: its nearest existing ancestor decides."""
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise OutputError(f"cannot be made: {str(existing)!r} is a file", path=out)
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot be written: no permission in {str(existing)!r}", path=out)
-
-
-def make_folder(path: Path) -> None:
-    """Make the output folder ``path`` (and its parents); :class:`OutputError` when it cannot be."""
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise OutputError("the output folder is a file", path=path) from None
-    except OSError as exc:
-        raise OutputError(f"cannot make the output folder ({exc.strerror})", path=path) from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise OutputError("the output folder is not writable", path=path)
-
-
-def source_of(doc: Document) -> str:
-    """Where a document was read from, for messages: ``file 'a.jsonl' line 3``, never text."""
-    meta = doc.meta
-    parts = [f"file {str(meta['source'])!r}"] if meta.get("source") else []
-    for key in ("record", "row", "line"):
-        if meta.get(key) is not None:
-            parts.append(f"{key} {meta[key]}")
-    return " ".join(parts) or "its input"
-
-
-def file_key(name: str) -> str:
-    """A file name as a case-insensitive, normalising file system sees it (``A.TXT`` = ``a.txt``)."""
-    return unicodedata.normalize("NFC", name).casefold()
-
-
-def file_name(doc_id: str) -> str:
-    """The file stem of a document id: path separators and control characters become ``_``."""
-    if not doc_id:
-        raise OutputError("an empty document id cannot name a file", doc_id=doc_id)
-    return "".join("_" if c in "/\\" or ord(c) < 32 else c for c in doc_id)
-
-
-class _Once:
-    """The document ids and file names a writer has used, so that none is used twice."""
-
-    def __init__(self):
-        self.ids: dict[str, str] = {}
-        self.names: dict[str, tuple[str, str]] = {}
-
-    def check(self, doc: Document, names=()) -> None:
-        if doc.doc_id in self.ids:
-            raise OutputError(f"document id repeated ({source_of(doc)}); the document of "
-                              f"{self.ids[doc.doc_id]} was written under it and is kept",
-                              doc_id=doc.doc_id)
-        for name in names:
-            other = self.names.get(file_key(name))
-            if other is not None:
-                raise OutputError(f"its file name {name!r} is taken by document {other[0]!r} "
-                                  f"({other[1]}) in this run; not written ({source_of(doc)})",
-                                  doc_id=doc.doc_id)
-
-    def add(self, doc: Document, names=()) -> None:
-        self.ids[doc.doc_id] = source_of(doc)
-        for name in names:
-            self.names[file_key(name)] = (doc.doc_id, source_of(doc))
-
-
-class FolderWriter:
-    """Base for writers that write one file per document into a folder.
-
-    With ``out='-'`` the rendered files of each document go to standard output
-    instead, one after another in the order :meth:`render` gives them.
-    ``overwrite`` (set by :func:`crfdeid.io.writer`) lets a file that existed before
-    the run be replaced; a file written earlier in the same run never is.
-    """
-
-    suffix = ".txt"
-    overwrite = False
-
-    def __init__(self, out, **options):
-        self.to_stdout = is_stdio(out)
-        self.out = None if self.to_stdout else Path(out)
-        self.options = options
-        self._once = _Once()
-        if self.out is not None:
-            make_folder(self.out)
-
-    def render(self, doc: Document) -> str | dict:
-        raise NotImplementedError
-
-    def path_for(self, doc: Document, suffix: str | None = None) -> Path:
-        return self.out / f"{file_name(doc.doc_id)}{suffix or self.suffix}"
-
-    def write(self, doc: Document) -> None:
-        rendered = self.render(doc)  # render fully before touching the disk
-        files = rendered if isinstance(rendered, dict) else {self.suffix: rendered}
-        if self.to_stdout:
-            self._once.check(doc)
-            for data in files.values():
-                _stdout_write(data)
-            self._once.add(doc)
-            return
-        paths = [self.path_for(doc, suffix) for suffix in files]
-        self._once.check(doc, [p.name for p in paths])
-        if not self.overwrite:  # all or none of a document's files
-            for p in paths:
-                if os.path.lexists(p):
-                    raise OutputError(_EXISTS, path=p, doc_id=doc.doc_id)
-        written = []
-        try:
-            for p, data in zip(paths, files.values()):
-                atomic_write(p, data, overwrite=self.overwrite)
-                written.append(p)
-        except BaseException:
-            # Half a document is worse than none: a BRAT .txt without its .ann reads as "no PHI".
-            for p in written:
-                p.unlink(missing_ok=True)
-            raise
-        self._once.add(doc, [p.name for p in paths])
-
-    def close(self) -> None:
-        if self.to_stdout:
-            sys.stdout.flush()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-
-def _stdout_write(data: str | bytes) -> None:
-    if isinstance(data, bytes):
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-    else:
-        sys.stdout.write(data)
-
-
-class StreamWriter:
-    """Base for writers of one stream holding every document (``jsonl``, ``csv``...).
-
-    ``out`` is a file path or ``'-'`` for standard output. A file is written to a
-    private temporary file beside it and renamed on a clean :meth:`close`: an
-    exception, a signal or a failed write (disk full) removes the temporary file,
-    so an interrupted run leaves neither a partial output nor note text behind.
-    After a failed write every later :meth:`write` fails too (the stream may hold
-    half a document) and nothing is renamed. Each document is rendered whole
-    before any of it is written.
-    """
-
-    overwrite = False
-
-    def __init__(self, out, **options):
-        self.options = options
-        self.to_stdout = is_stdio(out)
-        self.path = None if self.to_stdout else Path(out)
-        self._fd = self._tmp = None
-        self._failed = None
-        self._closed = False
-        self._once = _Once()
-        if self.path is not None:
-            make_folder(self.path.parent)
-        self.count = 0
-
-    def render(self, doc: Document) -> str:
-        raise NotImplementedError
-
-    def header(self) -> str:
-        return ""
-
-    def _open(self) -> None:
-        fd, self._tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
-        self._fd = fd
-        _track(self._tmp)
-
-    def _emit(self, data: str) -> None:
-        if self.to_stdout:
-            sys.stdout.write(data)
-            return
-        if self._fd is None:
-            self._open()
-        _write_all(self._fd, data.encode("utf-8"))
-
-    def write(self, doc: Document) -> None:
-        if self._failed is not None:
-            raise OutputError(f"not written: writing failed earlier ({self._failed}); the output "
-                              "file will not be made", path=self.path, doc_id=doc.doc_id)
-        self._once.check(doc)
-        data = self.render(doc)
-        if self.count == 0:
-            data = self.header() + data
-        try:
-            self._emit(data)
-        except OSError as exc:
-            self._failed = exc.strerror or type(exc).__name__
-            self._discard()
-            raise OutputError(f"cannot write ({self._failed}); the output file will not be made",
-                              path=self.path, doc_id=doc.doc_id) from None
-        self._once.add(doc)
-        self.count += 1
-
-    def _discard(self) -> None:
-        if self._fd is not None:
-            try:
-                os.close(self._fd)
-            except OSError:
-                pass
-            self._fd = None
-        if self._tmp is not None:
-            _untrack(self._tmp)
-            if os.path.lexists(self._tmp):
-                os.unlink(self._tmp)
-            self._tmp = None
-
-    def close(self, ok: bool = True) -> None:
-        if self.to_stdout:
-            if self.count == 0:
-                sys.stdout.write(self.header())
-            sys.stdout.flush()
-            return
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            if not ok or self._failed is not None:
-                return
-            if self.count == 0:
-                self._emit(self.header())
-            if self._fd is None:  # an empty header: still make the (empty) file
-                self._open()
-            os.fsync(self._fd)
-            os.close(self._fd)
-            self._fd = None
-            _publish(self._tmp, self.path, self.overwrite)
-        finally:
-            self._discard()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, *exc):
-        self.close(ok=exc_type is None)
-        return False

@@ -35,7 +35,8 @@ from defusedxml.common import DefusedXmlException
 from .. import schema
 from ..document import Document, Span
 from ..errors import LocatedError, ReaderError, SchemaError, described
-from .files import FolderWriter, list_files
+from .files import list_files
+from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
 _WS = re.compile(r"\s+")

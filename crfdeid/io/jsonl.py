@@ -25,7 +25,8 @@ import sys
 from .. import schema
 from ..document import Document, Span
 from ..errors import InputError, LocatedError, ReaderError, SchemaError, described
-from .files import StreamWriter, is_stdio
+from .files import is_stdio
+from .outputs import StreamWriter
 from .registry import READERS, WRITERS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

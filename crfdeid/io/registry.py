@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError, ReaderError
 from ..registry import Registry
-from .files import StreamWriter, check_output, source_of
+from .outputs import StreamWriter, check_output, source_of
 
 READERS = Registry("reader")
 WRITERS = Registry("writer")

@@ -31,8 +31,9 @@ import sys
 
 from ..document import Document
 from ..errors import InputError, LocatedError, ReaderError
-from .files import StreamWriter, is_stdio
+from .files import is_stdio
 from .jsonl import parse_object
+from .outputs import StreamWriter
 from .registry import READERS, WRITERS
 
 _FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)

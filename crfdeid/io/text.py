@@ -18,7 +18,8 @@ import sys
 
 from ..document import Document
 from ..errors import InputError
-from .files import FolderWriter, decode, is_stdio, list_files, read_text_file
+from .files import decode, is_stdio, list_files, read_text_file
+from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
 STDIN_ID = "stdin"
