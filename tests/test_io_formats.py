@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from crfdeid.document import Document, Span, make_span
-from crfdeid.errors import ConfigError, InputError, ReaderError, RegistryError, SchemaError
+from crfdeid.errors import ConfigError, InputError, OutputError, ReaderError, RegistryError, SchemaError
 from crfdeid.io import parse_spec, read, write, writer, writer_names
 
 
@@ -197,7 +197,7 @@ def test_atomic_write_leaves_nothing_when_writing_fails(tmp_path, monkeypatch):
     def broken(fd, data):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(files.os, "write", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(OutputError, match="No space left"):
         files.atomic_write(tmp_path / "a.xml", "new")
     monkeypatch.undo()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.xml"] and (tmp_path / "a.xml").read_text() == "old"

@@ -101,6 +101,15 @@ def test_convert_to_a_folder_that_is_a_file_exit_2(tmp_path, capsys):
     assert rc == 2 and "is a file" in capsys.readouterr().err
 
 
+def test_an_unwritable_file_written_at_the_end_is_a_message_not_a_traceback(tmp_path, capsys, data_dir):
+    # corpus surrogate writes its PHI mapping last, through atomic_write
+    (tmp_path / "afile").write_text("x")
+    rc = corpus.main(["surrogate", f"i2b2:{data_dir / 'i2b2'}", "--out", str(tmp_path / "o"), "--seed", "1",
+                      "--mapping", str(tmp_path / "afile" / "m.tsv"), "-q"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "cannot write (Not a directory)" in err and "m.tsv" in err
+
+
 # -- item 3: colliding ids, pre-existing files ---------------------------------------------
 
 @pytest.mark.parametrize("ids, name", [

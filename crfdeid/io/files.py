@@ -73,16 +73,25 @@ def atomic_write(path, data: str | bytes, overwrite: bool = True) -> None:
     The temporary file is new (``O_EXCL``), private (mode 0600) and next to ``path``;
     folders are made when missing. Nothing is left behind when the write fails.
     With ``overwrite=False`` an existing ``path`` is never replaced (the final step is
-    a hard link, which fails atomically when the name is taken) and
-    :class:`~crfdeid.errors.OutputError` is raised.
+    a hard link, which fails atomically when the name is taken).
+
+    Raises
+    ------
+    OutputError
+        The file exists (without ``overwrite``), or the system refused (a folder
+        that is a file, no permission, disk full): the message names the path and
+        the system's reason.
     """
     path = Path(path)
     data = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        fd, tmp = _new_temp_file(path)
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = _new_temp_file(path)
+        try:
+            fd, tmp = _new_temp_file(path)
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = _new_temp_file(path)
+    except OSError as exc:
+        raise OutputError(f"cannot write ({exc.strerror})", path=path) from None
     track_temp(tmp)
     try:
         try:
@@ -90,6 +99,8 @@ def atomic_write(path, data: str | bytes, overwrite: bool = True) -> None:
         finally:
             os.close(fd)
         publish(tmp, path, overwrite)
+    except OSError as exc:
+        raise OutputError(f"cannot write ({exc.strerror})", path=path) from None
     finally:
         untrack_temp(tmp)
         if os.path.lexists(tmp):
