@@ -102,6 +102,7 @@ def test_tag_writes_the_good_documents_only_and_no_text_of_the_bad(name, tmp_pat
 def test_reader_exceptions_and_their_tracebacks_carry_no_marker(name):
     """What a library caller sees: collected errors, and the first error raised with its traceback."""
     import traceback
+
     from crfdeid.errors import CrfdeidError
     from crfdeid.io import read
     case = CASES[name]

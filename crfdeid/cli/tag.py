@@ -227,7 +227,7 @@ def main(argv=None) -> int:
     seen_errors = 0
     try:
         with out:
-            for doc_id, tagged, err in results:
+            for _doc_id, tagged, err in results:
                 while seen_errors < len(errors):
                     report(str(errors[seen_errors]))
                     seen_errors += 1

@@ -14,8 +14,21 @@ from __future__ import annotations
 from . import brat, i2b2, jsonl, physionet, table, text  # noqa: F401  (they register themselves)
 from .files import BOM, atomic_write, is_stdio, list_files, read_text_file
 from .outputs import FolderWriter, StreamWriter, check_output
-from .registry import (PLUGINS, READERS, WRITERS, parse_spec, read, read_all, reader_for, reader_names,
-                       spec_path, write, writer, writer_class, writer_names)
+from .registry import (
+    PLUGINS,
+    READERS,
+    WRITERS,
+    parse_spec,
+    read,
+    read_all,
+    reader_for,
+    reader_names,
+    spec_path,
+    write,
+    writer,
+    writer_class,
+    writer_names,
+)
 
 __all__ = ["BOM", "PLUGINS", "READERS", "WRITERS", "FolderWriter", "StreamWriter", "atomic_write",
            "check_output", "is_stdio", "list_files", "parse_spec", "read", "read_all", "read_text_file",

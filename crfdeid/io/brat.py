@@ -207,8 +207,8 @@ def read_brat(path, report, label_map=None, check_text: bool = True):
         yield Document(doc_id, text, spans, meta)
     if path.is_dir():  # annotations whose text is missing must not vanish silently
         stems = {t.stem for t in texts}
-        for ann in sorted(p for ps in anns.values() for p in ps if p.stem not in stems):
-            report(ReaderError("annotations without their .txt file", path=ann, doc_id=ann.stem))
+        for orphan in sorted(p for ps in anns.values() for p in ps if p.stem not in stems):
+            report(ReaderError("annotations without their .txt file", path=orphan, doc_id=orphan.stem))
 
 
 def render_ann(doc: Document) -> str:

@@ -167,9 +167,9 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
                         "trimmed_spans": n_trimmed})
     for key in sorted(spans.keys() - seen.keys()):
         # Ids of a damaged line could be words of the note: shown only when they are numbers.
-        doc_id = "-".join(key) if all(_NUMBER.fullmatch(k) for k in key) else None
+        shown = "-".join(key) if all(_NUMBER.fullmatch(k) for k in key) else None
         report(ReaderError(f"phrase line {spans[key][0][0]}: annotations for a note not in "
-                           f"{text_path.name}", path=phrase_path, doc_id=doc_id))
+                           f"{text_path.name}", path=phrase_path, doc_id=shown))
 
 
 def _read_phrases(path: Path, cmap: dict, report) -> dict | None:
@@ -181,7 +181,7 @@ def _read_phrases(path: Path, cmap: dict, report) -> dict | None:
     raw = read_text_file(path, report)
     if raw is None:
         return None
-    out = defaultdict(list)
+    out: dict[tuple, list[tuple[int, object]]] = defaultdict(list)
     for lineno, line in enumerate(raw.split("\n"), 1):
         line = line.removesuffix("\r")
         if not line.strip():

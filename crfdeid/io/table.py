@@ -105,7 +105,7 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
             if bad:
                 reason, offset = lines.bad[bad[0]]
                 problem = f"not valid UTF-8 at line {bad[0]} ({reason}, byte {offset} of the line)"
-            elif problem is None and len(cells) != len(header["names"]):
+            elif cells is not None and len(cells) != len(header["names"]):
                 problem = f"{len(cells)} fields where the header has {len(header['names'])}"
             if problem:
                 report(ReaderError(f"{where}: {problem}; row not read", path=name))

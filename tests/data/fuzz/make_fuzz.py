@@ -139,7 +139,8 @@ def jsonl_cases() -> tuple[dict, dict]:
         line("good-2", "Discharged home."),
     ]
     data = b"".join((r if isinstance(r, bytes) else r.encode()) + b"\n" for r in rows)
-    files = {"mixed.jsonl": (BOM.encode() + data), "truncated.jsonl": (line("good-t", "ok") + "\n" + line("cut", f"{M}")[:20]).encode()}
+    truncated = line("good-t", "ok") + "\n" + line("cut", f"{M}")[:20]  # the last line cut short
+    files = {"mixed.jsonl": BOM.encode() + data, "truncated.jsonl": truncated.encode()}
     expect = [{"spec": "jsonl:jsonl/mixed.jsonl", "code": 1, "good": ["good-1", "good-2", "good-huge", "good-nul"],
                "failures": [_fail("mixed.jsonl", f"line {n}", doc) for n, doc in
                             [(2, None), (3, None), (4, None), (7, "good-1"), (8, "reversed"), (9, "unknown"),
