@@ -79,8 +79,26 @@ class ModelError(LocatedError):
     """A model file that is missing, corrupt or incompatible with this version."""
 
 
+class LeakError(LocatedError):
+    """A surrogate that would keep a letter/digit run of the PHI it replaces: the document is refused."""
+
+
 class RegistryError(CrfdeidError, KeyError):
     """An unknown name asked of a registry; the message lists the known names."""
 
     def __str__(self) -> str:  # KeyError would quote the message
         return self.args[0] if self.args else ""
+
+
+def describe(exc: BaseException) -> str:
+    """An unexpected exception told without its message (which may quote note text): its type,
+    and for a missing module the module's name.
+
+    >>> describe(ModuleNotFoundError("No module named 'zipcodes'", name="zipcodes"))
+    "ModuleNotFoundError: the Python module 'zipcodes' is not installed"
+    >>> describe(KeyError("Smith"))
+    'KeyError'
+    """
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        return f"{type(exc).__name__}: the Python module {exc.name!r} is not installed"
+    return type(exc).__name__

@@ -192,9 +192,12 @@ def two_notes(tmp_path):
     return src
 
 
-@pytest.mark.parametrize("how", [["--seed", "7"], ["--key", "s3cret"], ["--key-file", "KEYFILE"]])
+KEY = "0123456789abcdef-a-test-key"   # a key file holds at least 16 bytes
+
+
+@pytest.mark.parametrize("how", [["--seed", "7"], ["--key", KEY], ["--key-file", "KEYFILE"]])
 def test_tag_surrogates_are_reproducible_per_seed_or_key(model_path, two_notes, tmp_path, how):
-    (tmp_path / "KEYFILE").write_text("s3cret\n")
+    (tmp_path / "KEYFILE").write_text(KEY + "\n")
     how = [str(tmp_path / h) if h == "KEYFILE" else h for h in how]
     runs = []
     for name in ("a", "b"):
@@ -205,8 +208,8 @@ def test_tag_surrogates_are_reproducible_per_seed_or_key(model_path, two_notes, 
 
 
 def test_tag_key_and_key_file_agree(model_path, two_notes, tmp_path):
-    (tmp_path / "k").write_text("s3cret\n")
-    _tag_dir(model_path, two_notes, tmp_path / "a", "--output-format", "surrogate", "--key", "s3cret")
+    (tmp_path / "k").write_text(KEY + "\n")
+    _tag_dir(model_path, two_notes, tmp_path / "a", "--output-format", "surrogate", "--key", KEY)
     _tag_dir(model_path, two_notes, tmp_path / "b", "--output-format", "surrogate", "--key-file",
              str(tmp_path / "k"))
     assert [p.read_text() for p in sorted((tmp_path / "a").iterdir())] == \

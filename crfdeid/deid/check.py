@@ -13,8 +13,10 @@ from ..labels import encode
 from ..document import Document
 from ..text.tokenize import tokenize
 from . import dates
-from .spans import merged_spans
-from .surrogate import _date_groups
+from .dategroups import date_groups
+from .guard import Units
+from .surrogate import age_keeps as default_age_keeps
+from .spans import deid_spans
 
 
 @dataclass
@@ -26,6 +28,8 @@ class CheckReport:
     new_spans: int = 0
     leaks: int = 0                 # original PHI strings (3+ chars) found again in the surrogate note
     leak_notes: int = 0
+    run_leaks: int = 0             # surrogates holding a letter/digit run of their original (guard)
+    fallback_spans: int = 0        # spans on a fallback (shape-keeping, or a date on another offset)
     # not leaks: a bare year/month/weekday/holiday read again inside another, shifted date
     # (2079 -> 2078 next to 7/1/2078), or a number found where it already stood outside
     # every PHI span (age 100 next to "100%")
@@ -41,8 +45,8 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return not (self.leaks or self.span_text_mismatch or self.misaligned > self.misaligned_before
-                    or self.interval_violations)
+        return not (self.leaks or self.run_leaks or self.span_text_mismatch
+                    or self.misaligned > self.misaligned_before or self.interval_violations)
 
     def to_dict(self) -> dict:
         return {**asdict(self), "ok": self.ok}
@@ -70,20 +74,29 @@ def _problems(doc: Document) -> int:
     return len(encode(tokenize(doc.text), doc.spans).problems)
 
 
-def check(pairs) -> CheckReport:
+def check(pairs, fallbacks: dict | None = None, age_keeps=None) -> CheckReport:
     """Check ``(original, surrogate)`` document pairs (same order of spans).
 
     A leak is an original PHI string of three or more characters found, case
     folded and as a whole word (not inside a longer word), anywhere in the
     surrogate note; two harmless cases are counted apart (see
-    :class:`CheckReport`). Full dates (year, month, day) of a patient must all have
-    moved by the same number of days, so every pairwise interval is kept.
+    :class:`CheckReport`). A run leak is a surrogate that holds a letter/digit
+    run of two or more characters of the span it replaces
+    (:mod:`crfdeid.deid.guard`; ``age_keeps(run)`` says which runs of an AGE span
+    may stay, by default ages of 89 or less, age words and ``90``). Full dates (year, month, day) of a patient must all have moved by the
+    same number of days, so every pairwise interval is kept; a date group with a
+    span in ``fallbacks`` (``{doc_id: [original spans]}``, from
+    :attr:`Surrogator.last_fallbacks`) was moved by another offset and is left out.
     """
     rep = CheckReport()
     offsets = defaultdict(set)
+    fallbacks = fallbacks or {}
+    age_keeps = age_keeps or default_age_keeps
     for orig, new in pairs:
         rep.notes += 1
-        spans = merged_spans(orig.spans)
+        spans = deid_spans(orig)
+        fell = set(fallbacks.get(orig.doc_id, ()))
+        rep.fallback_spans += len(fell)
         rep.spans += len(spans)
         rep.new_spans += len(new.spans)
         n, harmless = _leaks(orig, new)
@@ -93,9 +106,12 @@ def check(pairs) -> CheckReport:
         if len(new.spans) != len(spans) or any(not 0 <= sp.start < sp.end <= len(new.text) for sp in new.spans):
             rep.span_text_mismatch += 1
             continue
+        rep.run_leaks += sum(
+            Units.of(orig.surface(a), keep=age_keeps if a.subtype == "AGE" else None).survivor(
+                new.surface(b)) is not None for a, b in zip(spans, new.spans))
         rep.misaligned += _problems(new)
         rep.misaligned_before += _problems(orig.with_spans(spans))
-        groups = list(zip(_date_groups(orig.text, spans), _date_groups(new.text, new.spans)))
+        groups = list(zip(date_groups(orig.text, spans), date_groups(new.text, new.spans)))
         # a piece of a date annotated in parts may stay (July | 1 -> July | 30): judge the whole date
         moved = {sp for go, gn in groups
                  if orig.text[go[0].start:go[-1].end].lower() != new.text[gn[0].start:gn[-1].end].lower()
@@ -107,6 +123,8 @@ def check(pairs) -> CheckReport:
                 else:
                     rep.unchanged_spans += 1
         for go, gn in groups:
+            if fell.intersection(go):
+                continue
             before = dates.full_dates(orig.text[go[0].start:go[-1].end])
             after = dates.full_dates(new.text[gn[0].start:gn[-1].end])
             if len(before) != len(after):

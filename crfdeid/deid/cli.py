@@ -2,11 +2,14 @@
 
 Example::
 
+    python -m crfdeid key new secret.key
     python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev \\
-        --out /tmp/surr --seed 13 --check
+        --out /tmp/surr --key-file secret.key --check
 
 Also runnable as ``python -m crfdeid.deid.cli surrogate ...``. Output and
-``--check`` print counts only, never PHI.
+``--check`` print counts only, never PHI. The input must be annotated: plain
+text (or BRAT without ``.ann`` files) is refused, since its notes would pass
+through unchanged; de-identify plain notes with ``python -m crfdeid tag``.
 """
 
 from __future__ import annotations
@@ -15,16 +18,20 @@ import argparse
 import json
 import sys
 
-from ..errors import ConfigError, CrfdeidError
-from ..io import read
+from ..errors import ConfigError, CrfdeidError, describe
+from ..io import parse_spec, read
 from ..io.i2b2 import I2b2Writer
+from . import grouping
 from .check import check
+from .key import SEED_WARNING, read_key_file
 from .spans import propagate
 from .surrogate import DEFAULT_SHIFT, Surrogator
-from .writers import write_mapping
+from .writers import check_mapping_path, write_mapping
 
 EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
-           "--out /tmp/surr --seed 13 --check")
+           "--out /tmp/surr --key-file secret.key --check")
+#: Readers whose documents never carry annotations.
+UNANNOTATED_FORMATS = frozenset({"text"})
 
 
 def _shift(value: str) -> tuple[int, int]:
@@ -35,13 +42,25 @@ def _shift(value: str) -> tuple[int, int]:
     return lo, hi
 
 
-def read_key_file(path) -> bytes:
-    """The secret key held in ``path`` (surrounding white space removed)."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read().strip()
-    except OSError as exc:
-        raise ConfigError(f"cannot read key file: {exc.strerror}", path=path) from None
+def annotated_only(spec: str, docs: list, errors: list) -> list:
+    """``docs`` without those a reader marked as unannotated (each reported).
+
+    Raises
+    ------
+    ConfigError
+        When the input has no annotated document at all (names the input).
+    """
+    fmt = parse_spec(spec)[0]
+    bare = [d for d in docs if d.meta.get("annotated") is False]
+    if fmt in UNANNOTATED_FORMATS or (docs and len(bare) == len(docs)):
+        raise ConfigError(f"input {spec!r} has no annotations: corpus surrogate would pass its notes "
+                          "through unchanged. Give annotated input (i2b2, physionet with its phrase "
+                          "file, brat with .ann files, jsonl/csv with spans), or de-identify plain "
+                          "notes with: python -m crfdeid tag --output-format surrogate --key-file F")
+    for d in bare:
+        errors.append(ConfigError("has no annotations (e.g. a .txt without its .ann): not written",
+                                  path=d.meta.get("source"), doc_id=d.doc_id))
+    return [d for d in docs if d.meta.get("annotated") is not False]
 
 
 def register(subparsers) -> None:
@@ -53,22 +72,23 @@ def register(subparsers) -> None:
     p.add_argument("input", metavar="FORMAT:PATH", help="annotated corpus, e.g. physionet:DIR or i2b2:DIR")
     p.add_argument("--out", required=True, help="output folder (one <doc_id>.xml per note)")
     key = p.add_mutually_exclusive_group()
-    key.add_argument("--seed", help="public seed: reproducible surrogates")
+    key.add_argument("--seed", help="public seed, for tests and demonstrations only: anyone with the "
+                                    "seed can recompute (reverse) the surrogates")
     key.add_argument("--key", help="secret key (HMAC-SHA256): batches processed separately agree")
-    key.add_argument("--key-file", help="read the secret key from this file (keeps it out of `ps`)")
+    key.add_argument("--key-file", help="read the secret key from this file (keeps it out of `ps`); "
+                                        "make one with: python -m crfdeid key new FILE")
     p.add_argument("--date-shift", type=_shift, default=DEFAULT_SHIFT, metavar="MIN,MAX",
                    help=f"range of the per-patient date offset in days (default "
                         f"{DEFAULT_SHIFT[0]},{DEFAULT_SHIFT[1]})")
     p.add_argument("--age-over-89", default="90+", help="what ages above 89 become (default 90+)")
-    p.add_argument("--group-by", metavar="FIELD",
-                   help="document metadata field holding the patient key (default: the reader's "
-                        "patient, else the i2b2 record prefix NNN-, else the document id)")
+    grouping.add_arguments(p)
     p.add_argument("--no-propagate", action="store_true",
                    help="do not replace unannotated repeats of an annotated PHI string")
     p.add_argument("--check", action="store_true",
                    help="verify: no original PHI left, spans aligned, date intervals kept (exit 1 if not)")
     p.add_argument("--mapping", metavar="FILE",
-                   help="also write the original->surrogate table (contains PHI; off by default)")
+                   help="also write the original->surrogate table (contains PHI; off by default; "
+                        "a new file outside --out)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -77,33 +97,37 @@ def run(args) -> int:
     """Execute ``corpus surrogate``; return the exit code."""
     from ..cli.corpus import progress
     key = read_key_file(args.key_file) if args.key_file else args.key
+    grouper = grouping.from_args(args)
+    if args.mapping:
+        check_mapping_path(args.mapping, args.out)
+    if parse_spec(args.input)[0] in UNANNOTATED_FORMATS:
+        annotated_only(args.input, [], [])  # refused before anything is read
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
                             age_over_89=args.age_over_89, avoid_date_collisions=True)
+    if args.seed is not None and not args.quiet:
+        print(SEED_WARNING, file=sys.stderr)
     errors: list = []
-    docs = list(read(args.input, errors=errors))
-    if args.group_by:
-        for doc in docs:
-            if args.group_by not in doc.meta:
-                raise ConfigError(f"--group-by: no metadata field {args.group_by!r}; fields: "
-                                  f"{', '.join(sorted(doc.meta)) or '(none)'}", doc_id=doc.doc_id)
-            doc.meta["patient"] = doc.meta[args.group_by]
+    docs = annotated_only(args.input, list(read(args.input, errors=errors)), errors)
+    for doc in docs:
+        grouper.apply(doc)
     annotated = sum(len(d.spans) for d in docs)
     if not args.no_propagate:
         docs = [propagate(d) for d in docs]
     for doc in docs:  # every note of a patient first, so initials find their full names
         surrogator.learn(doc)
-    pairs, failed = [], 0
+    pairs, fallbacks = [], {}
     with I2b2Writer(args.out) as out:
         for doc in progress(docs, args.quiet, unit="doc", desc="surrogate"):
             try:
                 new = surrogator.surrogate(doc)
                 out.write(new)
                 pairs.append((doc, new))
+                fallbacks[doc.doc_id] = surrogator.last_fallbacks
             except CrfdeidError as exc:
                 errors.append(exc)
             except Exception as exc:  # a bug must name the document, never its text
                 errors.append(CrfdeidError(f"document {doc.doc_id!r}: surrogate failed "
-                                           f"({type(exc).__name__})"))
+                                           f"({describe(exc)})"))
     if args.mapping:
         write_mapping(surrogator, args.mapping)
     for err in errors:
@@ -112,10 +136,12 @@ def run(args) -> int:
     summary = {"notes": len(pairs), "failed": len(errors), "spans": c["spans"],
                "propagated_spans": sum(len(d.spans) for d in docs) - annotated,
                "date_groups": c["date_groups"], "date_fallbacks": c["date_fallback"],
-               "date_shift_redraws": c["date_shift_redraws"]}
+               "date_shift_redraws": c["date_shift_redraws"],
+               "fallback_spans": c["fallback"], "date_other_offsets": c["date_other_offset"],
+               "generator_errors": c["generator_errors"]}
     status = 1 if errors else 0
     if args.check:
-        rep = check(pairs)
+        rep = check(pairs, fallbacks, surrogator.age_keeps)
         summary["check"] = rep.to_dict()
         status = status or (0 if rep.ok else 1)
     print(json.dumps(summary, indent=2))

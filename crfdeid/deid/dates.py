@@ -39,10 +39,10 @@ _ALTS = [
     rf"(?P<e_m>\d{{1,2}})/(?P<e_y>{_Y})",
     rf"(?P<c_m>\d{{1,2}})(?P<c_s>[-/])(?P<c_d>\d{{1,2}})",
     rf"(?:(?P<f_w>{_WD})\.?,?\s+)?(?P<f_mon>{_MON})\.?\s*(?P<f_d>\d{{1,2}})(?P<f_o>{_ORD})?"
-    rf"(?:(?:,\s*|\s+)(?:of\s+)?'?(?P<f_y>\d{{4}})|,\s*'?(?P<f_yy>\d{{2}}))?",
-    rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?:of\s+)?(?P<g_mon>{_MON})\.?"
+    rf"(?:(?:,\s*|\s+)(?P<f_of>of\s+)?'?(?P<f_y>\d{{4}})|,\s*'?(?P<f_yy>\d{{2}}))?",
+    rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?P<g_of>of\s+)?(?P<g_mon>{_MON})\.?"
     rf"(?:(?:,\s*|\s+)'?(?P<g_y>\d{{4}})|,\s*'?(?P<g_yy>\d{{2}}))?",
-    rf"(?P<h_mon>{_MON})\.?,?\s*(?:of\s+)?'?(?P<h_y>\d{{4}})",
+    rf"(?P<h_mon>{_MON})\.?,?\s*(?P<h_of>of\s+)?'?(?P<h_y>\d{{4}})",
     rf"(?P<i_mon>{_MON})",
     rf"(?P<j_w>{_WD})",
     rf"(?P<k_y>{_Y})",
@@ -138,8 +138,21 @@ def year_delta(days: int) -> int:
     return years or (1 if days > 0 else -1 if days < 0 else 0)
 
 
-def shift(p: Parsed, days: int) -> dict:
-    """New field values of a parsed date shifted by ``days``."""
+def _placed(year: int | None, month: int, day: int | None) -> dt.date:
+    """The date of ``month``/``day`` in ``year``, or in :data:`REFERENCE_YEAR` when it has no such day."""
+    try:
+        return dt.date(year or REFERENCE_YEAR, month, day or 15)
+    except ValueError:  # 2/29 in a year that is not a leap year
+        return dt.date(REFERENCE_YEAR, month, day or 15)
+
+
+def shift(p: Parsed, days: int, year: int | None = None) -> dict:
+    """New field values of a parsed date shifted by ``days``.
+
+    A date written without a year is placed in ``year`` (the year of the full
+    dates around it), else in :data:`REFERENCE_YEAR`, so that it moves to the
+    same day as the same date written with its year.
+    """
     y, m, d = p.year, p.month, p.day
     if m is None and d is None:
         if y is not None:
@@ -147,7 +160,7 @@ def shift(p: Parsed, days: int) -> dict:
         return {"weekday": (p.weekday + days) % 7}
     if m is None:
         return {}
-    base = dt.date(y or REFERENCE_YEAR, m, d or 15) + dt.timedelta(days=days)
+    base = _placed(y or year, m, d) + dt.timedelta(days=days)
     if d is None and base.month == m and (y is None or base.year == y) and days:
         # a month without a day must still change: move on to the next month in the shift's direction
         base = (base.replace(day=1) - dt.timedelta(days=1) if days < 0
@@ -178,7 +191,7 @@ def _name(old: str, full: list, new: int) -> str:
     return apply_case(old, word.capitalize())
 
 
-def render(text: str, p: Parsed, new: dict) -> list[tuple[int, int, str]]:
+def render(text: str, p: Parsed, new: dict, drop_of: bool = False) -> list[tuple[int, int, str]]:
     """Replacements ``(start, end, new text)`` writing ``new`` values in ``p``'s format."""
     f = p.fields
     old = {k: text[s:e] for k, (s, e) in f.items()}
@@ -199,11 +212,18 @@ def render(text: str, p: Parsed, new: dict) -> list[tuple[int, int, str]]:
         elif key == "o" and "day" in new:
             suffix = ordinal(new["day"])
             out.append((s, e, suffix.upper() if o.isupper() else suffix))
+        elif key == "of" and drop_of:
+            out.append((s, e, ""))
     return out
 
 
-def shift_text(text: str, days: int, before: str = "", after: str = "") -> tuple[str, list, list]:
+def shift_text(text: str, days: int, before: str = "", after: str = "", year: int | None = None,
+               drop_of: bool = False) -> tuple[str, list, list]:
     """``text`` with every date shifted by ``days``.
+
+    ``year`` places dates written without a year (:func:`shift`); with
+    ``drop_of`` the ``of`` of ``15th of March`` is left out (``26th November``),
+    so no word of the original date is kept.
 
     Returns
     -------
@@ -212,8 +232,16 @@ def shift_text(text: str, days: int, before: str = "", after: str = "") -> tuple
         digit runs no date pattern explains (the caller draws random digits).
     """
     found, loose = parse(text, before, after)
-    reps = sorted(r for p in found for r in render(text, p, shift(p, days)))
+    reps = sorted(r for p in found for r in render(text, p, shift(p, days, year), drop_of))
     return apply(text, reps), reps, loose
+
+
+def year_of(text: str) -> int | None:
+    """The year of the first full date (year, month, day) in ``text``, if any."""
+    for p in parse(text)[0]:
+        if None not in (p.year, p.month, p.day):
+            return p.year
+    return None
 
 
 def apply(text: str, reps) -> str:

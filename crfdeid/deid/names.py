@@ -6,17 +6,29 @@ its gender when the gazetteers know it, or surname) once per patient, so
 ``Mr. Jones``; initials are resolved through the full names of the patient
 (``J. Smith`` -> ``P. Jones``, ``JS`` -> ``PJ``) and otherwise through a
 per-patient letter permutation. Titles (``Dr.``, ``MD``) and punctuation stay.
+Words in any script count (``Петров``, ``王小明``, ``Zoë Müller-Øster``); the
+surrogate words are taken from the (ASCII) gazetteers, and digits inside a name
+span (``MRN 8830017`` typed as a name) are redrawn.
 """
 
 from __future__ import annotations
 
 import functools
-import re
+import unicodedata
+
+import regex
 
 from .. import gazetteers
-from .rng import apply_case
+from .rng import apply_case, normalize, random_like
 
-_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
+_WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:['\u2019](?:\p{L}\p{M}*)+)*")
+_DIGITS = regex.compile(r"\d+")
+
+
+def _ascii_fold(word: str) -> str:
+    """Lower case without combining marks (``Zoë`` -> ``zoe``): how the gazetteers are looked up."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold())
+                   if unicodedata.category(c)[0] != "M")
 
 
 @functools.lru_cache(maxsize=None)
@@ -29,7 +41,7 @@ def _titles() -> frozenset:
     return frozenset(t.lower().rstrip(".") for t in gazetteers.load("titles"))
 
 
-def words(text: str) -> list[re.Match]:
+def words(text: str) -> list[regex.Match]:
     """The name words of a name string (titles excluded)."""
     titles = _titles()
     return [m for m in _WORD.finditer(text) if m.group().lower() not in titles]
@@ -37,7 +49,7 @@ def words(text: str) -> list[re.Match]:
 
 def full_words(text: str) -> tuple[str, ...]:
     """Lower-cased full (non-initial) name words, or () if any word is an initial."""
-    ws = [m.group().lower() for m in words(text)]
+    ws = [_ascii_fold(m.group()) for m in words(text)]
     if len(ws) < 2 or any(_is_initials(w) for w in ws):
         return ()
     return tuple(ws)
@@ -46,7 +58,7 @@ def full_words(text: str) -> tuple[str, ...]:
 def _is_initials(word: str) -> bool:
     if len(word) == 1:
         return True
-    low = word.lower()
+    low = _ascii_fold(word)
     return (word.isupper() and len(word) <= 3 and low not in gazetteers.load("surnames")
             and low not in gazetteers.load("first_male") and low not in gazetteers.load("first_female"))
 
@@ -58,7 +70,7 @@ def _rank(name: str) -> dict:
 
 def _role(word: str) -> str:
     """``first_male``/``first_female`` (by the more frequent use when in both), else ``surname``."""
-    low = word.lower()
+    low = _ascii_fold(word)
     male, female = _rank("first_male").get(low), _rank("first_female").get(low)
     if male is None and female is None:
         return "surname"
@@ -76,19 +88,22 @@ def word_surrogate(state, keyed, word: str) -> str:
     role = _role(word)
     choices = _pool_for(role)
     kind = "first" if role.startswith("first") else "surname"
-    new = state.assign(kind, word, lambda a: keyed.rng("name", state.patient, word.lower(), a).choice(choices))
+    low = _ascii_fold(word)
+    new = state.assign(kind, low, lambda a: keyed.rng("name", state.patient, low, a).choice(choices))
     return apply_case(word, new)
 
 
-def _initial(state, letter: str) -> str:
-    up = letter.upper()
-    new = state.letters.get(up, up)
-    return new if letter.isupper() else new.lower()
+def _initial(state, keyed, letter: str) -> str:
+    up = _ascii_fold(letter).upper()
+    new = state.letters.get(up)
+    if new is None:  # a letter outside A-Z: a keyed random one
+        new = keyed.rng("initial", state.patient, up).choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    return new if letter.isupper() or not letter.islower() else new.lower()
 
 
 def _person_for(state, ws: list[str]) -> tuple | None:
     """A known full name whose words match ``ws`` (full words equal, initials matching)."""
-    low = [w.lower() for w in ws]
+    low = [_ascii_fold(w) for w in ws]
     for person in sorted(state.persons):
         if len(person) != len(low):
             continue
@@ -106,18 +121,23 @@ def name(state, keyed, text: str) -> str:
     reps = []
     for i, (m, w) in enumerate(zip(ms, ws)):
         if len(w) == 1:
-            new = (word_surrogate(state, keyed, person[i])[0] if person else _initial(state, w))
-            new = new.upper() if w.isupper() else new.lower()
+            new = (word_surrogate(state, keyed, person[i])[0] if person else _initial(state, keyed, w))
+            new = new.lower() if w.islower() else new.upper()
         elif _is_initials(w):
             match = next((p for p in sorted(state.persons)
-                          if len(p) == len(w) and "".join(x[0] for x in p) == w.lower()), None)
+                          if len(p) == len(w) and "".join(x[0] for x in p) == _ascii_fold(w)), None)
             if match:
                 new = "".join(word_surrogate(state, keyed, x)[0] for x in match).upper()
             else:
-                new = "".join(_initial(state, c) for c in w)
+                new = "".join(_initial(state, keyed, c) for c in w)
         else:
             new = word_surrogate(state, keyed, w)
         reps.append((m.start(), m.end(), new))
+    for m in _DIGITS.finditer(text):  # a number in a name span ("MRN 8830017" found as a name)
+        w = m.group()
+        reps.append((m.start(), m.end(), state.assign("code", w, lambda a: random_like(
+            w, keyed.rng("code", state.patient, normalize(w), a)))))
+    reps.sort()
     out, pos = [], 0
     for s, e, new in reps:
         out += [text[pos:s], new]

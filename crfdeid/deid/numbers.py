@@ -1,7 +1,8 @@
 r"""Format-preserving number surrogates: phones, ZIP codes, SSNs, identifiers, IPs, ages.
 
-Digits are redrawn, separators, letters' case and length kept; phones get a
-real US area code and a valid exchange, ZIP codes a real 5-digit ZIP, SSNs
+Digits are redrawn (letters too, keeping their case), separators and length
+kept; phones get a real US area code and a valid exchange, ZIP codes a real
+5-digit ZIP (both from the table shipped in the package, :mod:`.zipdata`), SSNs
 avoid the never-issued ranges.
 
 >>> import random, re
@@ -15,28 +16,21 @@ avoid the never-issued ranges.
 
 from __future__ import annotations
 
-import functools
 import random
 import re
+import string
 
 from .rng import random_like
+from .zipdata import load as _zip_data
 
 _RUN = re.compile(r"\d+")
+_DIGITS = frozenset(string.digits)
 
 
-@functools.lru_cache(maxsize=1)
-def _zip_data() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    import zipcodes  # 0.7 s to load its table: only when a ZIP or phone is needed
-    rows = [z for z in zipcodes.list_all() if z.get("zip_code_type") == "STANDARD"]
-    zips = tuple(sorted({z["zip_code"] for z in rows}))
-    areas = tuple(sorted({a for z in rows for a in (z.get("area_codes") or ())
-                          if len(a) == 3 and a.isdigit()}))
-    return zips, areas
-
-
-def _put_digits(src: str, digits: str) -> str:
+def _put_digits(src: str, digits: str, rng: random.Random) -> str:
+    """``digits`` in the places of ``src``'s digits; its letters redrawn, the rest kept."""
     it = iter(digits)
-    return "".join(next(it) if c.isdigit() else c for c in src)
+    return random_like("".join(next(it) if c.isdigit() else c for c in src), rng, keep=_DIGITS)
 
 
 def phone(text: str, rng: random.Random) -> str:
@@ -53,7 +47,7 @@ def phone(text: str, rng: random.Random) -> str:
         new[lead + 3] = rng.choice("23456789")
     elif n == 7:
         new[0] = rng.choice("23456789")
-    return _put_digits(text, "".join(new))
+    return _put_digits(text, "".join(new), rng)
 
 
 def zipcode(text: str, rng: random.Random) -> str:
@@ -62,7 +56,7 @@ def zipcode(text: str, rng: random.Random) -> str:
     if digits not in (5, 9):
         return random_like(text, rng)
     new = rng.choice(_zip_data()[0]) + "".join(rng.choice("0123456789") for _ in range(digits - 5))
-    return _put_digits(text, new)
+    return _put_digits(text, new, rng)
 
 
 def ssn(text: str, rng: random.Random) -> str:
@@ -71,7 +65,7 @@ def ssn(text: str, rng: random.Random) -> str:
         return identifier(text, rng)
     area = rng.choice([a for a in range(1, 900) if a != 666])
     new = f"{area:03d}{rng.randint(1, 99):02d}{rng.randint(1, 9999):04d}"
-    return _put_digits(text, new)
+    return _put_digits(text, new, rng)
 
 
 def identifier(text: str, rng: random.Random) -> str:

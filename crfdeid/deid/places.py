@@ -1,22 +1,30 @@
 """Surrogates for places, organisations, professions and internet identifiers.
 
 Whole strings known to a gazetteer (a city, a state, a hospital) are replaced
-by another entry of the same list with the same number of words; other
-strings word by word: generic words (``General``, ``Hospital``, ``St``) stay,
-short upper-case acronyms get random letters, words with digits random
-digits/letters, other words a city or surname. Case pattern is kept.
+by another entry of the same list with the same number of words. Other
+hospitals, organisations, streets, cities, states and countries get a whole
+entry of their list (a street's house number and other numbers redrawn);
+short upper-case acronyms random letters; other strings are replaced word by
+word (a city or surname per word, random digits/letters for words with
+digits). Nothing of the original is kept: a generic word such as ``Hospital``
+or ``Road`` is also text that redaction removes. Case pattern is kept.
 """
 
 from __future__ import annotations
 
 import functools
-import re
+
+import regex
 
 from .. import gazetteers
-from .rng import apply_case, random_like
+from .rng import apply_case, normalize, random_like
 
-_TOKEN = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*|\d[\dA-Za-z]*|[A-Za-z]+\d[\dA-Za-z]*")
+_TOKEN = regex.compile(r"(?:\p{L}\p{M}*)+(?:'(?:\p{L}\p{M}*)+)*|\d[\d\p{L}]*|\p{L}+\d[\d\p{L}]*")
 _STOP = frozenset({"of", "the", "and", "at", "for", "in", "on", "de", "la", "&"})
+#: Subtypes replaced by a whole entry of a list when the string is not in it.
+_WHOLE = {"HOSPITAL": "hospitals", "ORGANIZATION": "organizations", "STREET": "street_names",
+          "CITY": "cities", "STATE": "states", "COUNTRY": "countries"}
+_TLDS = ("com", "org", "net", "edu", "gov", "us", "info", "biz")
 
 
 @functools.lru_cache(maxsize=None)
@@ -54,33 +62,49 @@ def whole(state, keyed, kind: str, text: str, lists: tuple[str, ...]) -> str | N
     return None
 
 
+def _acronym(text: str) -> bool:
+    return text.isupper() and text.isalpha() and len(text) <= 4
+
+
 def wordwise(state, keyed, kind: str, text: str, source: str = "cities") -> str:
-    """Replace the identifying words of ``text`` one by one (generic words kept)."""
-    generic = _generic()
+    """Replace every word of ``text`` one by one: acronyms and words with digits by random
+    characters of their shape, other words by words of the list ``source``."""
     reps = []
     for m in _TOKEN.finditer(text):
         w = m.group()
-        low = w.lower()
+        low = normalize(w)
         if any(c.isdigit() for c in w):
             new = state.assign("code", w, lambda a: random_like(w, keyed.rng("code", state.patient, low, a)))
-        elif low in generic:
-            continue
-        elif w.isupper() and len(w) <= 4:
+        elif _acronym(w):
             new = state.assign("acronym", w, lambda a: random_like(w, keyed.rng("acronym", state.patient, low, a)))
         else:
             choices = word_pool(source)
             new = apply_case(w, state.assign(
                 kind, w, lambda a: keyed.rng(kind, state.patient, low, a).choice(choices)))
         reps.append((m.start(), m.end(), new))
-    if not reps:  # only generic words (e.g. "Mercy Hospital"): take a whole hospital name
-        choices = phrases("hospitals", len(text.split())) or phrases("hospitals", 2)
-        return apply_case(text, state.assign(
-            "hospital", text, lambda a: keyed.rng("hospital", state.patient, text.lower(), a).choice(choices)))
+    return _apply(text, reps)
+
+
+def _apply(text: str, reps) -> str:
     out, pos = [], 0
     for s, e, new in reps:
         out += [text[pos:s], new]
         pos = e
     return "".join(out) + text[pos:]
+
+
+def entry(state, keyed, kind: str, text: str, name: str) -> str:
+    """A whole entry of list ``name`` for the words of ``text`` (same word count when the list
+    has one); numbers before and after the words (a house number) redrawn."""
+    words = [m for m in _TOKEN.finditer(text) if not any(c.isdigit() for c in m.group())]
+    if not words:
+        return wordwise(state, keyed, kind, text)
+    a, b = words[0].start(), words[-1].end()
+    phrase = text[a:b]
+    choices = phrases(name, len(phrase.split())) or phrases(name, 1) or phrases(name, 2)
+    new = apply_case(phrase, state.assign(kind, phrase, lambda at: keyed.rng(
+        kind, state.patient, normalize(phrase), at).choice(choices)))
+    return wordwise(state, keyed, kind, text[:a]) + new + wordwise(state, keyed, kind, text[b:])
 
 
 def location(state, keyed, subtype: str, text: str) -> str:
@@ -99,24 +123,36 @@ def location(state, keyed, subtype: str, text: str) -> str:
         choices = phrases("professions", len(text.split())) or phrases("professions", 1)
         return apply_case(text, state.assign(
             "profession", text, lambda a: keyed.rng("profession", state.patient, text.lower(), a).choice(choices)))
-    source = {"STREET": "street_names", "HOSPITAL": "surnames", "ORGANIZATION": "surnames",
-              "DEPARTMENT": "surnames"}.get(subtype, "cities")
+    if subtype in _WHOLE and not _acronym(text.strip()):
+        return entry(state, keyed, "place-" + _WHOLE[subtype], text, _WHOLE[subtype])
+    source = "surnames" if subtype == "DEPARTMENT" else "cities"
     return wordwise(state, keyed, "place-" + source, text, source)
 
 
+def _tld(old: str, rng) -> str:
+    return apply_case(old, rng.choice(_TLDS)) if old else ""
+
+
 def email(state, keyed, text: str) -> str:
-    """Random letters/digits in the same layout; the top-level domain is kept."""
+    """Random letters/digits in the same layout, ``@`` kept, another top-level domain."""
     head, dot, tld = text.rpartition(".")
     if not dot or "@" not in head:
-        return random_like(text, keyed.rng("email", state.patient, text.lower()))
-    return state.assign("email", text, lambda a: random_like(
-        head, keyed.rng("email", state.patient, text.lower(), a)) + dot + tld)
+        head, dot, tld = text, "", ""
+
+    def draw(a):
+        rng = keyed.rng("email", state.patient, normalize(text), a)
+        return random_like(head, rng) + dot + _tld(tld, rng)
+    return state.assign("email", text, draw)
 
 
 def url(state, keyed, text: str) -> str:
-    """Random letters in the same layout; scheme, ``www`` and top-level domain kept."""
-    m = re.match(r"(?i)((?:https?|ftp)://)?(www\.)?(.*?)(\.[a-z]{2,6})?(/.*)?$", text)
+    """Random letters in the same layout; a scheme, ``www.`` and top-level domain drawn anew."""
+    m = regex.match(r"(?i)((?:https?|ftp)://)?(www\.)?(.*?)(?:\.([a-z]{2,6}))?(/.*)?$", text)
     scheme, www, body, tld, path = (g or "" for g in m.groups())
-    return state.assign("url", text, lambda a: scheme + www + random_like(
-        body, keyed.rng("url", state.patient, text.lower(), a)) + tld + random_like(
-        path, keyed.rng("url-path", state.patient, text.lower(), a)))
+
+    def draw(a):
+        rng = keyed.rng("url", state.patient, normalize(text), a)
+        return ((apply_case(scheme, rng.choice(("http://", "https://", "ftp://"))) if scheme else "")
+                + (apply_case(www, rng.choice(("web.", "my.", "go."))) if www else "")
+                + random_like(body, rng) + ("." + _tld(tld, rng) if tld else "") + random_like(path, rng))
+    return state.assign("url", text, draw)

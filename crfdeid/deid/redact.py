@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..document import Document
 from ..errors import ConfigError
 from ..registry import Registry
-from .spans import replace_spans
+from .spans import has_line_break, replace_spans
 
 #: Placeholder styles: name -> ``{subtype or "*": template}``.
 STYLES = Registry("redaction style")
@@ -35,6 +35,9 @@ STYLES.register("category", {"*": "[{category}]"})
 
 def templates(style: str) -> dict:
     """The templates of a registered style, or ``{"*": style}`` for a template string."""
+    if has_line_break(style):
+        raise ConfigError("a redaction template must not hold a line break (the output keeps "
+                          "the input's lines)")
     if "{" in style:
         try:
             style.format(subtype="X", category="X", length=0)
@@ -47,6 +50,9 @@ def templates(style: str) -> dict:
 
 def redact(doc: Document, style: str = "mimic") -> Document:
     """Replace every PHI span by a placeholder; returns a new document with new spans.
+
+    A span across a line break gets one placeholder per line, so the output has
+    the input's lines.
 
     Parameters
     ----------

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import random
 import string
+import unicodedata
 
 _SEP = "\x1f"
 
@@ -66,9 +67,15 @@ def apply_case(src: str, new: str) -> str:
 
 
 def random_like(src: str, rng: random.Random, keep=frozenset()) -> str:
-    """Same shape as ``src``: digits -> random digits, letters -> random letters of the same case.
+    """Same shape as ``src``: digits -> random ASCII digits, letters -> random ASCII letters.
 
-    Characters in ``keep`` and every non-alphanumeric character are kept as they are.
+    Letters of every script become ASCII letters, upper case where the original
+    is upper case (lower case otherwise); digits of every script become ASCII
+    digits; combining marks are dropped (``ë`` is one letter). Characters in
+    ``keep`` and every other character are kept as they are.
+
+    >>> len(random_like("Zoë-Øster 12", random.Random(1)))
+    12
     """
     out = []
     for c in src:
@@ -76,10 +83,9 @@ def random_like(src: str, rng: random.Random, keep=frozenset()) -> str:
             out.append(c)
         elif c.isdigit():
             out.append(rng.choice(string.digits))
-        elif c.isalpha() and c.isascii():
-            pool = string.ascii_uppercase if c.isupper() else string.ascii_lowercase
-            out.append(rng.choice(pool))
-        else:
+        elif c.isalpha():
+            out.append(rng.choice(string.ascii_uppercase if c.isupper() else string.ascii_lowercase))
+        elif unicodedata.category(c)[0] != "M":
             out.append(c)
     return "".join(out)
 

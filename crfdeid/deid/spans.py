@@ -12,7 +12,48 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..document import Document, Span
+from ..document import Document, Span, trim
+
+#: The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_BREAK = re.compile("[" + LINE_BREAKS + "]")
+
+
+def has_line_break(text: str) -> bool:
+    """Whether ``text`` holds a character that ``str.splitlines`` breaks at."""
+    return _BREAK.search(text) is not None
+
+
+def split_at_line_breaks(text: str, spans) -> list[Span]:
+    r"""``spans`` cut at every line break of ``text``, each piece trimmed of white space.
+
+    Line breaks are never PHI and never go into a replacement, so redacted,
+    masked and surrogate output keep the line count of the input
+    (``Mercy\nHospital`` -> two placeholders, one per line).
+
+    >>> [(s.start, s.end) for s in split_at_line_breaks("at Mercy\r\n Hospital", [Span(3, 19, "LOCATION", "HOSPITAL")])]
+    [(3, 8), (11, 19)]
+    """
+    out: list[Span] = []
+    for sp in spans:
+        pos = sp.start
+        for m in _BREAK.finditer(text, sp.start, sp.end):
+            out.extend(_piece(text, sp, pos, m.start()))
+            pos = m.end()
+        out.extend(_piece(text, sp, pos, sp.end))
+    return out
+
+
+def _piece(text: str, sp: Span, start: int, end: int) -> list[Span]:
+    start, end = trim(text, start, end)
+    if start == sp.start and end == sp.end:
+        return [sp]
+    return [Span(start, end, sp.category, sp.subtype)] if start < end else []
+
+
+def deid_spans(doc: Document, spans=None) -> list[Span]:
+    """The spans every de-identified output replaces: overlaps merged, cut at line breaks."""
+    return split_at_line_breaks(doc.text, merged_spans(doc.spans if spans is None else spans))
 
 
 def merged_spans(spans) -> list[Span]:
@@ -29,7 +70,7 @@ def merged_spans(spans) -> list[Span]:
 
 def replace_spans(doc: Document, replace: Callable[[Span, str], str],
                   spans=None) -> Document:
-    """A new document whose spans' text is ``replace(span, surface)``.
+    r"""A new document whose spans' text is ``replace(span, surface)``.
 
     Parameters
     ----------
@@ -37,18 +78,28 @@ def replace_spans(doc: Document, replace: Callable[[Span, str], str],
     replace : callable
         ``(span, original surface) -> new surface``.
     spans : list of Span, optional
-        Spans to replace (default ``doc.spans``, overlapping ones merged).
+        Spans to replace (default ``doc.spans``); overlapping ones are merged and
+        every span is cut at line breaks (:func:`deid_spans`).
 
     Returns
     -------
     Document
         Same ``doc_id`` and a copy of ``meta``; new text; one new span per
-        (merged) span, same category/subtype, offsets into the new text.
+        span of :func:`deid_spans`, same category/subtype, offsets into the new text.
+
+    Raises
+    ------
+    ValueError
+        A replacement that is empty or holds a line break (it could change the
+        number of lines: ``\r`` + nothing + ``\n`` reads as one break).
     """
-    spans = merged_spans(doc.spans if spans is None else spans)
+    spans = deid_spans(doc, spans)
     parts, new_spans, pos, delta = [], [], 0, 0
     for sp in spans:
         new = replace(sp, doc.text[sp.start:sp.end])
+        if not new or has_line_break(new):
+            raise ValueError(f"document {doc.doc_id!r}: the replacement of the span at offset "
+                             f"{sp.start} is empty or holds a line break")
         parts.append(doc.text[pos:sp.start])
         parts.append(new)
         start = sp.start + delta

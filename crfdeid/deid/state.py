@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .guard import Units
 from .rng import normalize
+
+
+class NoDraw(Exception):
+    """No acceptable surrogate among the draws of a generator (the caller falls back)."""
 
 
 @dataclass
@@ -18,32 +25,60 @@ class PatientState:
     taken: dict = field(default_factory=dict)      # (kind, normalised surrogate) -> original
     originals: set = field(default_factory=set)    # normalised original PHI strings and name words
     persons: set = field(default_factory=set)      # tuples of lower-cased full-name words
-    # doc_id -> ([(text, before, after) of its date groups], {its lower-cased date strings, 3+ chars})
+    # doc_id -> ([(text, before, after, year) of its date groups], {its lower-cased date strings,
+    # 3+ chars}, units of its date spans)
     date_notes: dict = field(default_factory=dict)
+    # units (3+ characters) of every original PHI string of the patient: no surrogate may hold
+    # one. Those of dates apart: a shifted date may read like another original date's year.
+    cross: Units = field(default_factory=Units)
+    cross_dates: Units = field(default_factory=Units)
+    years: Counter = field(default_factory=Counter)  # year -> count, of the patient's full dates
+    learned: set = field(default_factory=set)      # (doc id, hash of text) of the notes learnt
+    ok: object = None                              # the acceptance test of the span being replaced
+
+    @contextmanager
+    def checking(self, ok):
+        """Within the block, :meth:`assign` also refuses draws for which ``ok(draw)`` is false."""
+        self.ok = ok
+        try:
+            yield
+        finally:
+            self.ok = None
 
     def assign(self, kind: str, original: str, draw, limit: int = 50) -> str:
         """The surrogate of ``original`` for ``kind``: remembered, or drawn by ``draw(attempt)``.
 
         A draw is refused when it equals the original, another original PHI
         string of the patient, or the surrogate of another original (so
-        different originals get different surrogates).
+        different originals get different surrogates), or fails the acceptance
+        test set by :meth:`checking` (a remembered surrogate that fails it is
+        replaced by a new draw).
+
+        Raises
+        ------
+        NoDraw
+            When none of ``limit`` draws is acceptable.
         """
         key = (kind, normalize(original))
-        if key in self.maps:
-            return self.maps[key]
+        ok = self.ok
+        old = self.maps.get(key)
+        if old is not None and (ok is None or ok(old)):
+            return old
         new = None
         for attempt in range(limit):
-            cand = draw(attempt)
+            cand = draw(attempt if old is None else limit + attempt)
             norm = normalize(cand)
             if norm == key[1] or norm in self.originals:
                 continue
             owner = self.taken.get((kind, norm))
             if owner is not None and owner != key[1]:
                 continue
+            if ok is not None and not ok(cand):
+                continue
             new = cand
             break
         if new is None:
-            raise RuntimeError(f"no {kind} surrogate found after {limit} draws")
+            raise NoDraw(f"no {kind} surrogate found after {limit} draws")
         self.maps[key] = new
         self.taken[(kind, normalize(new))] = key[1]
         return new

@@ -1,5 +1,11 @@
 """Realistic, consistent surrogates for every PHI subtype (Douglass 2005; i2b2 practice).
 
+Every surrogate passes the no-shared-run check of :mod:`crfdeid.deid.guard`
+against the PHI it replaces and the patient's other PHI: a typed generator's
+draws that fail are redrawn, a span whose typed surrogate still fails gets the
+shape-keeping random fallback, and the finished document is checked again
+(:class:`~crfdeid.errors.LeakError` when anything survives: fail closed).
+
 >>> from crfdeid.document import Document, make_span
 >>> doc = Document("110-01", "John Smith seen 07-22-2097; Smith called 555-1234.",
 ...                [make_span(0, 10, "PATIENT"), make_span(16, 26, "DATE"),
@@ -14,36 +20,40 @@ True
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 
 from ..document import Document, Span
-from ..errors import ConfigError
-from . import dates, names, numbers, places
-from .rng import Keyed, apply_case, derangement, normalize, random_like
-from .spans import merged_spans, replace_spans
-from .state import PatientState
+from ..errors import ConfigError, LeakError
+from . import guard, names, numbers, places
+from .dategroups import DateSurrogates, acceptable_shift, date_groups, year_hints
+from .guard import NoSafeReplacement, Units
+from .rng import Keyed, derangement, normalize, random_like
+from .spans import deid_spans, replace_spans
+from .state import NoDraw, PatientState
 
 #: Default per-patient date shift range in days (inclusive; 0, whole weeks and whole years
 #: excluded). At least 366 days, so the year of every date changes too.
 DEFAULT_SHIFT = (-1095, -366)
-_GAP = re.compile(r"[ \t,.'/-]{0,4}(?:of[ \t]+)?")
 _IDS = {"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
+#: Words an AGE surrogate may keep with an age of 89 or less (HIPAA Safe Harbor keeps those ages).
+AGE_WORDS = frozenset({"y", "yo", "yr", "yrs", "year", "years", "old", "aged", "age", "mo", "mos", "month",
+                       "months", "wk", "wks", "week", "weeks", "day", "days", "d", "m", "w", "h", "hr"})
 
 
-def _acceptable_shift(days: int) -> bool:
-    """Non-zero, not whole weeks (bare weekdays must change), not about whole years (7/22 must change)."""
-    years = round(abs(days) / 365.2425)
-    return days != 0 and days % 7 != 0 and (years == 0 or abs(abs(days) - years * 365.2425) > 2)
+def age_keeps(run: guard.Run, over_89=frozenset({"90"})) -> bool:
+    """Whether an AGE surrogate may keep ``run``: an age of 89 or less (HIPAA Safe Harbor keeps
+    them), an age word (``yo``, ``years``), a run of the over-89 label (``90`` of ``90+``)."""
+    return (run.cls == guard.DIGIT and int(run.text) <= 89) or run.text in AGE_WORDS or run.text in over_89
 
 
-class Surrogator:
+class Surrogator(DateSurrogates):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
     Parameters
     ----------
     seed : int or str, optional
-        Public seed: reproducible output.
+        Public seed: reproducible output, for tests and demonstrations only
+        (anyone with the seed can recompute every surrogate).
     key : str or bytes, optional
         Secret key (HMAC-SHA256): reproducible only by whoever holds it, so
         batches processed separately agree. With neither, a random key is used.
@@ -56,9 +66,20 @@ class Surrogator:
     avoid_date_collisions : bool
         Redraw a patient's day offset while a shifted date would read like
         another original date of the patient (``3/5`` -> ``2/4`` when ``2/4``
-        is also in the notes). The offset then depends on the dates learnt
-        (:meth:`learn`) before the patient's first note is surrogated, so use it
-        when all notes of a patient are processed together (``corpus surrogate``).
+        is also in the notes) or keep a run of itself (``3/14`` -> ``11/14``).
+        The offset then depends on the dates learnt (:meth:`learn`) before the
+        patient's first note is surrogated, so use it when all notes of a
+        patient are processed together (``corpus surrogate``).
+
+    Attributes
+    ----------
+    counts : Counter
+        ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
+        replacement), ``date_other_offset`` (date groups moved by another offset
+        because the patient's kept a run), ``date_fallback``, ``generator_errors``...
+    last_fallbacks : list of Span
+        The spans of the last document that took a fallback (their dates do not
+        keep the patient's intervals).
     """
 
     def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
@@ -66,7 +87,7 @@ class Surrogator:
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
         lo, hi = date_shift
-        if lo > hi or not any(_acceptable_shift(d) for d in range(lo, hi + 1)):
+        if lo > hi or not any(acceptable_shift(d) for d in range(lo, hi + 1)):
             raise ConfigError(f"date shift range {lo},{hi} has no usable offset "
                               "(0, whole weeks and whole years are excluded)")
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
@@ -75,7 +96,9 @@ class Surrogator:
         self.age_bucket = age_bucket
         self.avoid_date_collisions = avoid_date_collisions
         self.counts = Counter()
+        self.last_fallbacks: list[Span] = []
         self._states: dict[str, PatientState] = {}
+        self._over_89 = frozenset(r.text for r in guard.runs(age_over_89))
 
     def state(self, patient: str) -> PatientState:
         """The state of one patient (created on first use)."""
@@ -85,68 +108,116 @@ class Surrogator:
             st = self._states[patient] = PatientState(patient, letters)
         return st
 
-    def _shift_for(self, st: PatientState) -> int:
-        """The patient's day offset: the first acceptable draw (without collisions if asked)."""
-        rng = self.keyed.rng("date-shift", st.patient)
-        first = None
-        for _ in range(200):
-            days = rng.randint(*self.date_shift)
-            if not _acceptable_shift(days):
-                continue
-            first = days if first is None else first
-            if not self.avoid_date_collisions or not self._collides(st, days):
-                return days
-            self.counts["date_shift_redraws"] += 1
-        self.counts["date_collisions_kept"] += 1
-        return first
-
-    def _collides(self, st: PatientState, days: int) -> bool:
-        """Whether a shifted date of a note would read like another original date of that note."""
-        for regions, originals in st.date_notes.values():
-            for region, before, after in regions:
-                _, reps, loose = dates.shift_text(region, days, before, after)
-                # loose digit runs are redrawn at random later: they cannot collide here
-                new = dates.apply(region, reps + [(s, e, "#" * (e - s)) for s, e in loose]).lower()
-                if any(re.search(r"(?<![0-9a-z])" + re.escape(o) + r"(?![0-9a-z])", new)
-                       for o in originals):
-                    return True
-        return False
+    def age_keeps(self, run: guard.Run) -> bool:
+        """Runs an AGE surrogate may keep: an age of 89 or less, an age word, the over-89 label."""
+        return age_keeps(run, self._over_89)
 
     def learn(self, doc: Document) -> None:
         """Register a document's originals and full names (call on all notes first for best coherence)."""
         st = self.state(doc.group)
-        for sp in doc.spans:
+        seen = (doc.doc_id, hash(doc.text), len(doc.spans))
+        if seen in st.learned:
+            return
+        st.learned.add(seen)
+        spans = deid_spans(doc)
+        for sp in spans:
             surface = doc.surface(sp)
             st.originals.add(normalize(surface))
+            (st.cross_dates if sp.subtype == "DATE" else st.cross).add(
+                surface, 3, keep=self.age_keeps if sp.subtype == "AGE" else None)
             if sp.category == "NAME" and sp.subtype != "USERNAME":
                 st.originals.update(m.group().lower() for m in names.words(surface) if len(m.group()) > 1)
                 full = names.full_words(surface)
                 if full:
                     st.persons.add(full)
-        groups = _date_groups(doc.text, merged_spans(doc.spans))
-        if groups and st.shift_days is None:
-            regions = [(doc.text[g[0].start:g[-1].end], doc.text[max(g[0].start - 1, 0):g[0].start],
-                        doc.text[g[-1].end:g[-1].end + 1]) for g in groups]
-            originals = {doc.surface(sp).strip().lower() for g in groups for sp in g
-                         if len(doc.surface(sp).strip()) >= 3 and not dates.coarse(doc.surface(sp))}
-            st.date_notes[doc.doc_id] = (regions, originals)
+        self.learn_dates(st, doc, date_groups(doc.text, spans))
+
+    def units(self, st: PatientState, sp: Span, text: str) -> list[Units]:
+        """What the surrogate of ``text`` (span ``sp``) must not hold: its own runs of 2+
+        characters, the patient's other PHI runs of 3+ (other dates' only for non-dates)."""
+        own = Units.of(text, 2, sp.start, self.age_keeps if sp.subtype == "AGE" else None)
+        return [own, st.cross] if sp.subtype == "DATE" else [own, st.cross, st.cross_dates]
+
+    @staticmethod
+    def _safe(units: list[Units], new: str) -> bool:
+        return all(u.survivor(new) is None for u in units)
 
     def surrogate(self, doc: Document) -> Document:
-        """A new document with surrogate text and spans (offsets in the new text)."""
+        """A new document with surrogate text and spans (offsets in the new text).
+
+        Raises
+        ------
+        LeakError
+            When a surrogate would keep a letter/digit run of what it replaces
+            (the message gives the document and offset, never text).
+        """
         self.learn(doc)
         st = self.state(doc.group)
         if st.shift_days is None:
-            st.shift_days = self._shift_for(st)
-        spans = merged_spans(doc.spans)
-        new = {}
-        for group in _date_groups(doc.text, spans):
-            new.update(self._dates(st, doc.text, group))
+            st.shift_days = self.shift_for(st)
+        spans = deid_spans(doc)
+        units = {sp: self.units(st, sp, doc.surface(sp)) for sp in spans}
+        new, fallbacks = {}, []
+        groups = date_groups(doc.text, spans)
+        for group, year in zip(groups, year_hints(doc.text, groups, st.years)):
+            def safe(sp, t):
+                return t is not None and self._safe(units[sp], t)
+            with st.checking(lambda t: all(self._safe(units[sp], t) for sp in group)):  # holidays
+                reps = self.shifted_group(st, doc.text, group, year)
+            if not all(safe(sp, reps[(sp.start, sp.end)]) for sp in group):
+                other = self.other_offset(st, doc.text, group, year, safe)
+                if other is not None:
+                    reps = other
+                    fallbacks += group
+                    self.counts["date_other_offset"] += 1
+            new.update(reps)
         for sp in spans:
-            if (sp.start, sp.end) not in new:
-                new[(sp.start, sp.end)] = self._one(st, sp, doc.text[sp.start:sp.end])
+            key, text = (sp.start, sp.end), doc.surface(sp)
+            if key not in new:
+                new[key] = self._typed(st, sp, text, units[sp])
+            if new[key] is None or not self._safe(units[sp], new[key]):
+                new[key] = self._fallback(doc, st, sp, text, units[sp])
+                fallbacks.append(sp)
+        out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], spans)
+        self._verify(doc, spans, out, units)
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)
-        return replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], spans)
+        self.last_fallbacks = sorted(set(fallbacks))
+        return out
+
+    def _typed(self, st: PatientState, sp: Span, text: str, units: list[Units]) -> str | None:
+        """The typed generator's surrogate (draws that keep a run refused), or None."""
+        try:
+            with st.checking(lambda cand: self._safe(units, cand)):
+                return self._one(st, sp, text)
+        except NoDraw:
+            return None
+        except Exception:  # a generator's bug on an odd string: the safe path still applies
+            self.counts["generator_errors"] += 1
+            return None
+
+    def _fallback(self, doc: Document, st: PatientState, sp: Span, text: str, units: list[Units]) -> str:
+        """The shape-keeping random replacement, safe by construction (:func:`guard.safe_like`)."""
+        self.counts["fallback"] += 1
+        merged = Units()
+        for u in units:
+            merged.update(u)
+        try:
+            with st.checking(lambda cand: self._safe(units, cand)):
+                return st.assign("fallback", text, lambda a: guard.safe_like(
+                    text, self.keyed.rng("fallback", st.patient, normalize(text), a), merged))
+        except (NoDraw, NoSafeReplacement):
+            raise LeakError("no surrogate without a letter/digit run of the original was found; "
+                            "the document is not written", doc_id=doc.doc_id, offset=sp.start) from None
+
+    def _verify(self, doc: Document, spans: list[Span], out: Document, units: dict) -> None:
+        """Check the finished document span by span (fail closed)."""
+        if len(out.spans) != len(spans):
+            raise LeakError("surrogate spans do not match the original spans", doc_id=doc.doc_id)
+        for a, b in zip(spans, out.spans):
+            if not self._safe(units[a], out.surface(b)):
+                raise LeakError("a surrogate keeps a letter/digit run of the PHI it replaces; the "
+                                "document is not written", doc_id=doc.doc_id, offset=a.start)
 
     def mapping(self):
         """``(patient, kind, normalised original, surrogate)`` rows: PHI, write only when asked."""
@@ -180,59 +251,3 @@ class Surrogator:
         if sub in _IDS or sub == "USERNAME" or (sub in ("OTHER", "ROOM") and any(c.isdigit() for c in text)):
             return keep_shape(random_like, "id")
         return places.location(st, k, sub, text)
-
-    def _dates(self, st: PatientState, text: str, group: list[Span]) -> dict:
-        start, end = group[0].start, group[-1].end
-        region = text[start:end]
-        _, reps, loose = dates.shift_text(region, st.shift_days, text[max(start - 1, 0):start], text[end:end + 1])
-        self.counts["date_groups"] += 1
-        if loose:
-            self.counts["date_fallback"] += 1
-            reps = reps + [r for s, e in loose for r in self._digits(st, region, s, e)]
-        if not reps:  # a holiday or a date-like word: another holiday
-            holiday = places.whole(st, self.keyed, "holiday", region, ("holidays",))
-            if holiday is None:
-                self.counts["date_fallback"] += 1
-                choices = places.phrases("holidays", len(region.split())) or places.phrases("holidays", 1)
-                holiday = apply_case(region, st.assign("holiday", region, lambda a: self.keyed.rng(
-                    "holiday", st.patient, normalize(region), a).choice(choices)))
-            reps = [(0, len(region), holiday)]
-        out = {}
-        for sp in group:
-            s0, e0 = sp.start - start, sp.end - start
-            inside = [(s - s0, e - s0, n) for s, e, n in reps if s0 <= s and e <= e0]
-            if any(s < e0 and e > s0 and not (s0 <= s and e <= e0) for s, e, _ in reps):
-                return {k: v for one in group for k, v in self._dates(st, text, [one]).items()}
-            out[(sp.start, sp.end)] = dates.apply(region[s0:e0], inside)
-        return out
-
-    def _digits(self, st: PatientState, region: str, s: int, e: int) -> list:
-        """Random digits for an unexplained digit run (a day keeps a valid day and its ordinal)."""
-        old = region[s:e]
-        suffix = region[e:e + 2]
-        for attempt in range(50):
-            rng = self.keyed.rng("date-digits", st.patient, normalize(region), s, attempt)
-            if len(old) <= 2 and int(old) <= 31:
-                new = str(rng.randint(1, 28)).zfill(len(old))
-            else:
-                new = random_like(old, rng)
-            if new != old:
-                reps = [(s, e, new)]
-                if suffix.lower() in ("st", "nd", "rd", "th"):
-                    new_suffix = dates.ordinal(int(new))
-                    reps.append((e, e + 2, new_suffix.upper() if suffix.isupper() else new_suffix))
-                return reps
-        return [(s, e, old)]  # pragma: no cover - 50 equal draws
-
-
-def _date_groups(text: str, spans: list[Span]) -> list[list[Span]]:
-    """DATE spans in runs separated only by short separators (``Sept`` ``16``, ``2015``)."""
-    groups: list[list[Span]] = []
-    for sp in spans:
-        if sp.subtype != "DATE":
-            continue
-        if groups and _GAP.fullmatch(text[groups[-1][-1].end:sp.start]):
-            groups[-1].append(sp)
-        else:
-            groups.append([sp])
-    return groups

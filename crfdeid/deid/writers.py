@@ -16,16 +16,28 @@ anything is written, so one that fails raises and leaves no file (fail closed).
 
 from __future__ import annotations
 
-from ..document import Document
+from pathlib import Path
+
+from ..document import Document, Span
+from ..errors import ConfigError
 from ..io import WRITERS, FolderWriter, atomic_write
 from ..io.i2b2 import render as render_i2b2
 from .redact import mask, redact
+from .spans import LINE_BREAKS, has_line_break
 from .spans import propagate as add_repeats
 from .surrogate import DEFAULT_SHIFT, Surrogator
 
 #: First line of every mapping file: it holds original PHI.
 MAPPING_HEADER = ("# PHI - CONTAINS ORIGINAL PROTECTED HEALTH INFORMATION. crfdeid surrogate mapping "
                   "(patient, kind, original, surrogate). Store and delete it as PHI.\n")
+#: The marker of ``mark=true``: every surrogate is written ``⟦like this⟧``.
+DEFAULT_MARK = "\u27e6{}\u27e7"
+
+
+def _stdout_text(text: str, to_file: bool) -> str:
+    """The text as written: on standard output a note that does not end its last line gets a
+    newline, so that notes do not run together (a line as ``str.splitlines`` counts them)."""
+    return text if to_file or not text or text[-1] in LINE_BREAKS else text + "\n"
 
 
 class _DeidWriter(FolderWriter):
@@ -35,8 +47,7 @@ class _DeidWriter(FolderWriter):
         raise NotImplementedError
 
     def render(self, doc: Document) -> str | dict:
-        text = self.transform(doc).text
-        return text if self.out is not None or text.endswith("\n") else text + "\n"
+        return _stdout_text(self.transform(doc).text, self.out is not None)
 
 
 @WRITERS.register("redacted")
@@ -67,27 +78,35 @@ class MaskedWriter(_DeidWriter):
 class SurrogateWriter(_DeidWriter):
     """Surrogate text; with ``xml=True`` also ``<doc_id>.xml`` (i2b2) carrying the new spans.
 
-    Options: ``seed`` or ``key``, ``date_shift=(MIN, MAX)``, ``age_over_89``,
-    ``age_bucket``, ``propagate`` (also replace unannotated repeats of a PHI
-    string, default on), ``mapping`` (path of a PHI mapping file written on
-    close; off by default).
+    Options: ``seed`` (tests and demonstrations only) or ``key``,
+    ``date_shift=(MIN, MAX)``, ``age_over_89``, ``age_bucket``, ``propagate``
+    (also replace unannotated repeats of a PHI string, default on), ``mapping``
+    (path of a new PHI mapping file written on close, outside the output
+    folder; off by default), ``mark`` (``True`` writes every surrogate as
+    ``⟦surrogate⟧``; a string with one ``{}`` and no letter, digit or line
+    break, such as ``[[{}]]``, gives another marker; the XML spans cover the
+    surrogate without its marker).
     """
 
     def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
-                 mapping=None):
+                 mapping=None, mark=False):
+        self.marker = mark_template(mark)
+        if mapping:
+            check_mapping_path(mapping, None if out is None or str(out) == "-" else out)
         super().__init__(out)
         self.surrogator = Surrogator(seed=seed, key=key, date_shift=tuple(date_shift),
                                      age_over_89=age_over_89, age_bucket=age_bucket)
         self.xml, self.propagate, self.mapping = xml, propagate, mapping
 
     def transform(self, doc):
-        return self.surrogator.surrogate(add_repeats(doc) if self.propagate else doc)
+        new = self.surrogator.surrogate(add_repeats(doc) if self.propagate else doc)
+        return marked(new, self.marker) if self.marker else new
 
     def render(self, doc):
         new = self.transform(doc)
         if not self.xml:
-            return new.text if self.out is not None or new.text.endswith("\n") else new.text + "\n"
+            return _stdout_text(new.text, self.out is not None)
         return {".txt": new.text, ".xml": render_i2b2(new)}
 
     def close(self):
@@ -97,6 +116,54 @@ class SurrogateWriter(_DeidWriter):
 
 
 def write_mapping(surrogator: Surrogator, path) -> None:
-    """Write the original -> surrogate table (PHI!) as TSV with a PHI warning header."""
+    """Write the original -> surrogate table (PHI!) as TSV with a PHI warning header (mode 0600)."""
     rows = ["\t".join(r) + "\n" for r in surrogator.mapping()]
     atomic_write(path, MAPPING_HEADER + "".join(rows))
+
+
+def check_mapping_path(path, out=None) -> None:
+    """Refuse a mapping file that exists already or would land inside the output folder ``out``.
+
+    The mapping holds original PHI: it must never be released with the
+    surrogates, nor overwrite a file the user has.
+    """
+    path = Path(path)
+    if path.exists():
+        raise ConfigError("the mapping file exists already; it is never overwritten", path=path)
+    if out is not None:
+        where, folder = path.resolve(), Path(out).resolve()
+        if where == folder or folder in where.parents:
+            raise ConfigError("the mapping file (original PHI) must not be written inside the "
+                              "output folder", path=path)
+
+
+def mark_template(mark) -> str | None:
+    """The marker template of the ``mark`` option (``None`` for no marking)."""
+    if mark is None or mark is False:
+        return None
+    if mark is True:
+        return DEFAULT_MARK
+    if (not isinstance(mark, str) or mark.count("{}") != 1 or has_line_break(mark)
+            or any(c.isalnum() for c in mark.replace("{}", ""))):
+        raise ConfigError("mark= wants true or a marker with one {} and no letter, digit or line "
+                          "break, e.g. mark='[[{}]]'")
+    return mark
+
+
+def marked(doc: Document, template: str) -> Document:
+    """``doc`` with every span's text wrapped in ``template``; spans cover the inner text.
+
+    >>> from crfdeid.document import make_span
+    >>> marked(Document("1", "Seen by Ann.", [make_span(8, 11, "DOCTOR")]), "[[{}]]").text
+    'Seen by [[Ann]].'
+    """
+    before, after = template.split("{}")
+    parts, spans, pos, delta = [], [], 0, 0
+    for sp in doc.spans:
+        parts += [doc.text[pos:sp.start], before, doc.text[sp.start:sp.end], after]
+        delta += len(before)
+        spans.append(Span(sp.start + delta, sp.end + delta, sp.category, sp.subtype))
+        delta += len(after)
+        pos = sp.end
+    parts.append(doc.text[pos:])
+    return Document(doc.doc_id, "".join(parts), spans, dict(doc.meta))

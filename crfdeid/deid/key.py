@@ -1,0 +1,108 @@
+"""Secret keys for surrogates: make one, read one.
+
+Surrogates are drawn from ``HMAC-SHA256(key, ...)``. With a public ``--seed``
+anyone can recompute them (try a list of candidate names, see which one gives
+the released surrogate), so a release uses a secret key kept by the data
+holder: ``python -m crfdeid.deid.key new secret.key`` writes 32 random bytes
+(64 hexadecimal digits) to a new file readable by its owner only, and
+``--key-file secret.key`` reads it. A key file that is missing, unreadable,
+empty or shorter than :data:`MIN_KEY_BYTES` is a configuration error; messages
+name the file, never the key.
+
+Example::
+
+    python -m crfdeid.deid.key new secret.key
+    python -m crfdeid.tag --output-format surrogate --key-file secret.key --output-dir out/ notes/
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from pathlib import Path
+
+from ..errors import ConfigError
+
+#: Shortest key accepted (bytes, surrounding white space removed): 128 bits.
+MIN_KEY_BYTES = 16
+EXAMPLE = "python -m crfdeid.deid.key new secret.key"
+
+
+def new_key(path) -> Path:
+    """Write a new random key (32 bytes as 64 hex digits) to ``path``, mode 0600.
+
+    Raises
+    ------
+    ConfigError
+        When ``path`` exists (a key is never overwritten: what it protected
+        could no longer be reproduced) or cannot be created.
+    """
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    except FileExistsError:
+        raise ConfigError("already exists; a key is never overwritten (choose another file name)",
+                          path=path) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot create the key file: {exc.strerror}", path=path) from None
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(secrets.token_hex(32) + "\n")
+    except OSError as exc:
+        path.unlink(missing_ok=True)
+        raise ConfigError(f"cannot write the key file: {exc.strerror}", path=path) from None
+    return path
+
+
+def read_key_file(path) -> bytes:
+    """The secret key held in ``path`` (surrounding white space removed).
+
+    Raises
+    ------
+    ConfigError
+        The file cannot be read, is empty, or holds fewer than
+        :data:`MIN_KEY_BYTES` bytes (the message names the file, not the key).
+    """
+    try:
+        with open(path, "rb") as fh:
+            key = fh.read().strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the key file: {exc.strerror}", path=path) from None
+    if not key:
+        raise ConfigError(f"the key file is empty; make a key with: {EXAMPLE}", path=path)
+    if len(key) < MIN_KEY_BYTES:
+        raise ConfigError(f"the key in this file is too short ({len(key)} bytes, at least "
+                          f"{MIN_KEY_BYTES}); make a key with: {EXAMPLE}", path=path)
+    return key
+
+
+#: What the commands print when surrogates are made with a public seed.
+SEED_WARNING = ("note: --seed makes surrogates anyone who knows the seed can recompute (and so "
+                "reverse): use it for tests and demonstrations; for a release use --key-file "
+                f"(make a key with: {EXAMPLE})")
+
+
+def main(argv=None) -> int:
+    """``python -m crfdeid.deid.key new FILE``: write a new secret key."""
+    p = argparse.ArgumentParser(prog="python -m crfdeid.deid.key",
+                                description="Make a secret key for surrogate output.",
+                                epilog=f"example:\n  {EXAMPLE}",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    new = sub.add_parser("new", help="write a new random key to FILE (mode 0600; never overwrites)")
+    new.add_argument("file", metavar="FILE")
+    args = p.parse_args(argv)
+    try:
+        path = new_key(args.file)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote a new secret key to {path} (readable by you only); keep it, and keep it out of "
+          "the release: whoever has it can recompute the surrogates", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
