@@ -3,7 +3,7 @@
 import datetime as dt
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from crfdeid.deid import dates
 
@@ -55,3 +55,37 @@ def test_full_dates_move_by_exactly_the_offset(day, days, fmt):
     text = fmt.format(m=day.month, d=day.day, y=day.year, mon=day.strftime("%B"))
     new = dates.shift_text(text, days)[0]
     assert dates.full_dates(new) == [day + dt.timedelta(days=days)]
+
+
+YEARLESS = ["{mon} {d}", "{m}/{d}", "{d} {mon}", "{mon} {d}th", "{m:02d}-{d:02d}", "{abbr}. {d}"]
+WITH_YEAR = ["{m}/{d}/{y}", "{m:02d}/{d:02d}/{y}", "{mon} {d}, {y}", "{y}-{m:02d}-{d:02d}", "{d} {mon} {y}"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dates(dt.date(1950, 1, 1), dt.date(2120, 12, 31)), st.integers(0, 50),
+       st.sampled_from(WITH_YEAR), st.sampled_from(YEARLESS))
+def test_one_offset_per_patient_whatever_the_format(day, seed, full_form, bare_form):
+    """``03/14/2023`` and ``March 14`` in one note move to the same month and day."""
+    from crfdeid.deid.surrogate import Surrogator
+    from crfdeid.document import Document, make_span
+    if day.month == 2 and day.day == 29:
+        day = day.replace(day=28)
+    values = dict(m=day.month, d=day.day, y=day.year, mon=day.strftime("%B"), abbr=day.strftime("%b"))
+    full, bare = full_form.format(**values), bare_form.format(**values)
+    text = f"Seen {full}; again {bare}."
+    doc = Document("200-01", text, [make_span(5, 5 + len(full), "DATE"),
+                                    make_span(text.index(bare, 6 + len(full)), text.index(bare, 6 + len(full)) + len(bare), "DATE")])
+    for together in (True, False):   # corpus surrogate (all notes learnt first) and the writers
+        s = Surrogator(seed=seed, avoid_date_collisions=together)
+        new = s.surrogate(doc)
+        a, b = (new.surface(sp) for sp in new.spans)
+        (moved,) = dates.full_dates(a)
+        parsed = dates.parse(b)[0][0]
+        # a date that would keep a run of itself (14 -> 14) moves by another offset, and says so
+        assert (parsed.month, parsed.day) == (moved.month, moved.day) or (s.last_fallbacks and not together)
+
+
+def test_the_issue_example_march_14_and_03_14_2023():
+    assert dates.shift_text("03/14/2023", -839)[0] == "11/25/2020"
+    assert dates.shift_text("March 14", -839, year=2023)[0] == "November 25"
+    assert dates.shift_text("March 14", -839)[0] == "November 26"   # no year known: the leap reference year

@@ -198,8 +198,9 @@ def safe_like(text: str, rng: random.Random, units: Units, budget: int = 20000) 
     """A shape-keeping random replacement of ``text`` in which no unit of ``units`` survives.
 
     Case is kept, letters of any script become ASCII letters (upper case where the
-    original is upper case, lower case otherwise), digits of any script ASCII
-    digits, combining marks are dropped, every other character stays. Each run is
+    original is upper case, lower case otherwise), digits of any script (and
+    other numeric characters: ``¼``, ``Ⅻ``) ASCII digits, combining marks are
+    dropped, every other character stays. Each run is
     drawn letter by letter so that no unit can end at any position, with
     backtracking: the result is safe by construction.
 
@@ -218,10 +219,10 @@ def safe_like(text: str, rng: random.Random, units: Units, budget: int = 20000) 
     for ch in text:
         if unicodedata.category(ch)[0] == "M":
             continue
-        if ch.isdigit() or ch.isdecimal():
-            shape.append(("d", False))
-        elif ch.isalpha():
+        if ch.isalpha():
             shape.append(("l", ch.isupper()))
+        elif ch.isnumeric():  # digits of any script, and numbers such as ¼ or Ⅻ
+            shape.append(("d", False))
         else:
             shape.append(ch)
     out: list[str] = []

@@ -70,8 +70,8 @@ def random_like(src: str, rng: random.Random, keep=frozenset()) -> str:
     """Same shape as ``src``: digits -> random ASCII digits, letters -> random ASCII letters.
 
     Letters of every script become ASCII letters, upper case where the original
-    is upper case (lower case otherwise); digits of every script become ASCII
-    digits; combining marks are dropped (``ë`` is one letter). Characters in
+    is upper case (lower case otherwise); digits of every script (and other
+    numeric characters) become ASCII digits; combining marks are dropped (``ë`` is one letter). Characters in
     ``keep`` and every other character are kept as they are.
 
     >>> len(random_like("Zoë-Øster 12", random.Random(1)))
@@ -81,10 +81,10 @@ def random_like(src: str, rng: random.Random, keep=frozenset()) -> str:
     for c in src:
         if c in keep:
             out.append(c)
-        elif c.isdigit():
-            out.append(rng.choice(string.digits))
         elif c.isalpha():
             out.append(rng.choice(string.ascii_uppercase if c.isupper() else string.ascii_lowercase))
+        elif c.isnumeric():  # digits of any script, and numbers such as ¼ or Ⅻ
+            out.append(rng.choice(string.digits))
         elif unicodedata.category(c)[0] != "M":
             out.append(c)
     return "".join(out)

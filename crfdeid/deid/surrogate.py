@@ -175,7 +175,7 @@ class Surrogator(DateSurrogates):
             key, text = (sp.start, sp.end), doc.surface(sp)
             if key not in new:
                 new[key] = self._typed(st, sp, text, units[sp])
-            if new[key] is None or not self._safe(units[sp], new[key]):
+            if not new[key] or not self._safe(units[sp], new[key]):
                 new[key] = self._fallback(doc, st, sp, text, units[sp])
                 fallbacks.append(sp)
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], spans)
@@ -198,6 +198,8 @@ class Surrogator(DateSurrogates):
 
     def _fallback(self, doc: Document, st: PatientState, sp: Span, text: str, units: list[Units]) -> str:
         """The shape-keeping random replacement, safe by construction (:func:`guard.safe_like`)."""
+        if not any(c.isalnum() for c in text):
+            return text  # punctuation, symbols or marks alone: no run to remove, nothing to draw
         self.counts["fallback"] += 1
         merged = Units()
         for u in units:

@@ -1,0 +1,144 @@
+"""Properties of de-identified output over random Unicode notes with random spans.
+
+Redacted, masked and surrogate output keep the input's lines (as ``str.splitlines``
+counts them), no letter/digit run of two or more characters of a span survives at its
+place in the surrogate, and the fail-closed check never lets a leaking document through.
+The examples cover all of Unicode (astral, combining marks, right-to-left, CJK, digits
+of other scripts, NUL and every line separator). CI runs a few hundred examples per
+property; ``python bench/deid_properties.py`` runs many more (``CRFDEID_PROPERTY_EXAMPLES``).
+"""
+
+import io
+import os
+import contextlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from crfdeid import schema
+from crfdeid.deid.redact import mask, redact
+from crfdeid.deid.surrogate import Surrogator
+from crfdeid.deid.writers import RedactedWriter, SurrogateWriter
+from crfdeid.document import Document, Span, make_span
+
+EXAMPLES = int(os.environ.get("CRFDEID_PROPERTY_EXAMPLES", "250"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SUBTYPES = sorted(schema.SUBTYPE_TO_PARENT)
+# what str.splitlines breaks lines at (https://docs.python.org/3/library/stdtypes.html#str.splitlines)
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+SPECIAL = list(LINE_BREAKS) + ["\r\n", "\x00", "\u0301", "\u0308", "\u200f", "\u202e", "\ufeff",
+                                "א", "ب", "王", "小", "明", "カ", "ก", "한", "Ж", "ё", "٣", "१", "௫", "𝟙",
+                                "①", "²", "Ⅻ", "ﬁ", "ß", "İ", "ǅ", "😀", "𐐀", " ", "-", "/", ".", "'"]
+CHARS = st.one_of(st.characters(blacklist_categories=("Cs",)),       # all of Unicode, astral too
+                  st.sampled_from(SPECIAL),
+                  st.sampled_from("aeiouAEIOU0123456789 smithjohnSMITHJOHN"))   # words and numbers
+TEXTS = st.lists(CHARS, max_size=80).map("".join)
+
+
+@st.composite
+def documents(draw):
+    text = draw(TEXTS)
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=8))))
+    spans = [make_span(a, b, draw(st.sampled_from(SUBTYPES))) for a, b in zip(cuts[::2], cuts[1::2]) if a < b]
+    return Document(draw(st.sampled_from(["100-01", "100-02", "p7"])), text, spans)
+
+
+def lines(text):
+    return len(text.splitlines())
+
+
+@SETTINGS
+@given(documents(), st.integers(0, 3))
+def test_every_output_keeps_the_line_count(doc, seed):
+    assert lines(redact(doc).text) == lines(doc.text)
+    assert lines(redact(doc, "xyz").text) == lines(doc.text)
+    masked = mask(doc)
+    assert lines(masked.text) == lines(doc.text) and len(masked.text) == len(doc.text)
+    assert lines(Surrogator(seed=seed).surrogate(doc).text) == lines(doc.text)
+
+
+@SETTINGS
+@given(documents(), st.integers(0, 3))
+def test_no_run_of_a_span_survives_at_its_place(doc, seed):
+    from crfdeid.deid import guard
+    from crfdeid.deid.surrogate import age_keeps
+    s = Surrogator(seed=seed)
+    new = s.surrogate(doc)
+    from crfdeid.deid.spans import deid_spans
+    spans = deid_spans(doc)
+    assert len(spans) == len(new.spans)
+    for a, b in zip(spans, new.spans):
+        keep = age_keeps if a.subtype == "AGE" else None
+        assert guard.Units.of(doc.surface(a), keep=keep).survivor(new.surface(b)) is None
+        assert new.surface(b) and not any(c in LINE_BREAKS for c in new.surface(b))
+    outside = [(a.start, a.end) for a in spans]
+    rebuilt = "".join(doc.text[e0:s1] for (_, e0), (s1, _) in zip([(0, 0)] + outside, outside + [(len(doc.text), 0)]))
+    new_out = [(b.start, b.end) for b in new.spans]
+    assert rebuilt == "".join(new.text[e0:s1] for (_, e0), (s1, _) in
+                              zip([(0, 0)] + new_out, new_out + [(len(new.text), 0)]))   # the rest untouched
+    assert s.counts["generator_errors"] == 0
+
+
+@SETTINGS
+@given(documents())
+def test_the_fail_closed_check_never_lets_a_leak_through(doc):
+    """With generators that hand back the original, a document either has nothing to leak or is refused."""
+    from crfdeid.deid import guard
+    from crfdeid.deid.surrogate import age_keeps
+    from crfdeid.errors import LeakError
+    leaky = Surrogator(seed=1)
+    leaky._typed = lambda st, sp, text, units: text
+    leaky._fallback = lambda d, st, sp, text, units: text
+    leaky.shifted_group = lambda st, text, group, *a, **k: {(sp.start, sp.end): text[sp.start:sp.end] for sp in group}
+    leaky.other_offset = lambda *a: None
+    from crfdeid.deid.spans import deid_spans
+    has_units = any(guard.Units.of(doc.surface(a), keep=age_keeps if a.subtype == "AGE" else None)
+                    for a in deid_spans(doc))
+    try:
+        leaky.surrogate(doc)
+    except LeakError:
+        assert has_units
+    else:
+        assert not has_units
+
+
+@SETTINGS
+@given(documents())
+def test_writers_on_standard_output_keep_the_line_count(doc):
+    for writer in (RedactedWriter("-"), SurrogateWriter("-", seed=2, mark=True)):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), writer:
+            writer.write(doc)
+        assert lines(buf.getvalue()) == lines(doc.text)
+
+
+@pytest.mark.parametrize("brk", list(LINE_BREAKS) + ["\r\n"])
+@pytest.mark.parametrize("fmt", ["redacted", "masked", "surrogate"])
+def test_a_span_across_a_line_break_becomes_one_replacement_per_line(tmp_path, brk, fmt):
+    from crfdeid.io import write
+    text = f"Admitted to Mercy{brk}Hospital today.\n"
+    doc = Document("1", text, [Span(12, 25 + len(brk), "LOCATION", "HOSPITAL")])
+    write([doc], fmt, tmp_path, **({"seed": 1} if fmt == "surrogate" else {}))
+    out = (tmp_path / "1.txt").read_bytes().decode("utf-8")
+    assert lines(out) == lines(text) == 2
+    if fmt == "redacted":
+        assert out == f"Admitted to [**HOSPITAL**]{brk}[**HOSPITAL**] today.\n"
+    assert "Mercy" not in out and "Hospital" not in out
+
+
+def test_gold_spans_across_lines_keep_the_lines_through_corpus_surrogate(tmp_path):
+    from crfdeid.deid.cli import run
+    from crfdeid.io import read, write
+    text = "Seen at\nSt Mary\nHospital by Dr Quill\non 3/4/2097.\n"
+    start = text.index("St Mary")
+    doc = Document("100-01", text, [make_span(start, start + len("St Mary\nHospital"), "HOSPITAL"),
+                                    make_span(text.index("Quill"), text.index("Quill") + 5, "DOCTOR")])
+    write([doc], "i2b2", tmp_path / "gold")
+    args = type("A", (), dict(input=f"i2b2:{tmp_path / 'gold'}", out=str(tmp_path / "out"), seed="1", key=None,
+                              key_file=None, date_shift=(-1095, -366), age_over_89="90+", group_by=None,
+                              group_pattern=None, group_table=None, no_propagate=False, check=True,
+                              mapping=None, quiet=True))
+    assert run(args) == 0
+    (new,) = read(f"i2b2:{tmp_path / 'out'}")
+    assert lines(new.text) == lines(text) and len(new.spans) == 3
