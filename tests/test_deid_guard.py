@@ -130,7 +130,7 @@ def test_a_leaking_document_is_refused_by_offset_without_text(monkeypatch, tmp_p
 
 
 def test_tag_reports_the_refused_document_and_writes_nothing(monkeypatch, tmp_path, capsys):
-    from crfdeid import tag
+    from crfdeid.cli import tag
     _leaky(monkeypatch)
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text("Seen by Dr. Kowalski on 3/4/2097.\n")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from crfdeid import corpus, tag
+from crfdeid.cli import corpus, tag
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
 from crfdeid.document import Document, make_span
@@ -24,14 +24,14 @@ def _tag(args):
 # -- the secret key ------------------------------------------------------------------------
 
 def test_key_new_writes_a_private_random_key_and_never_overwrites(tmp_path, capsys):
-    from crfdeid.deid import key as keys
+    from crfdeid.cli import main
     path = tmp_path / "secret.key"
-    assert keys.main(["new", str(path)]) == 0
+    assert main(["key", "new", str(path)]) == 0
     text = path.read_text()
     assert len(text.strip()) == 64 and int(text, 16) and stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert keys.main(["new", str(tmp_path / "other.key")]) == 0
+    assert main(["key", "new", str(tmp_path / "other.key")]) == 0
     assert (tmp_path / "other.key").read_text() != text
-    assert keys.main(["new", str(path)]) == 2
+    assert main(["key", "new", str(path)]) == 2
     err = capsys.readouterr().err
     assert "secret.key" in err and "exists" in err and path.read_text() == text and text.strip() not in err
 

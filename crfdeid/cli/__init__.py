@@ -18,6 +18,7 @@ COMMANDS = {
     "train": ("crfdeid.cli.train", "train a model from a YAML config"),
     "evaluate": ("crfdeid.cli.evaluate", "score predictions as the official i2b2 2014 script does"),
     "corpus": ("crfdeid.cli.corpus", "corpus statistics, format conversion, surrogate corpora"),
+    "key": ("crfdeid.cli.key", "make a secret key for surrogate output (key new FILE)"),
     "synth": ("crfdeid.synth.__main__", "write a synthetic annotated corpus"),
     "crossval": ("crfdeid.experiments.crossval", "patient-grouped cross-validation of a config"),
     "curve": ("crfdeid.experiments.curve", "learning curve over shares of the training patients"),
@@ -141,15 +142,15 @@ def parse_floors(text: str) -> tuple[float, ...]:
 def write_document(out, doc) -> str | None:
     """Write ``doc`` with the open writer ``out``; on failure a message naming the document
     (a writer's own exception text could quote the note, so only its type is kept)."""
-    from ..errors import CrfdeidError
+    from ..errors import CrfdeidError, describe
     try:
         out.write(doc)
     except CrfdeidError as exc:
         return str(exc)
     except OSError as exc:
         return f"document {doc.doc_id!r}: cannot write output ({exc.strerror})"
-    except Exception as exc:
-        return f"document {doc.doc_id!r}: writing failed ({type(exc).__name__})"
+    except Exception as exc:  # a missing module is named: it says what to install
+        return f"document {doc.doc_id!r}: writing failed ({describe(exc)})"
     return None
 
 

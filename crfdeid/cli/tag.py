@@ -6,8 +6,9 @@ Examples::
     python -m crfdeid tag --model build/physionet.model --output-format i2b2 \\
         --output-dir build/tagged notes/
     python -m crfdeid tag --input-format i2b2 --output-format redacted --output-dir out/ in/
+    python -m crfdeid key new secret.key
     python -m crfdeid tag --output-format surrogate --key-file secret.key -o xml=true \\
-        --output-dir out/ notes/
+        --group-pattern '^(p[0-9]+)_' --output-dir out/ notes/
 
 Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works). Without
@@ -27,6 +28,7 @@ import sys
 from pathlib import Path
 
 from .. import cli
+from ..deid import grouping
 from ..errors import ConfigError, CrfdeidError
 
 _MODEL = None
@@ -43,22 +45,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--output-dir", help="folder for the output (default: standard output)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
                    help="writer option, e.g. style=xyz or template='<{subtype}>' (redacted), char=* "
-                        "(masked), xml=true, date_shift=[-400,-100], age_bucket=5 (surrogate)")
+                        "(masked), xml=true, date_shift=[-400,-100], age_bucket=5, mark=true "
+                        "(surrogate)")
     key = p.add_mutually_exclusive_group()
-    key.add_argument("--seed", help="surrogate output: public seed (reproducible surrogates)")
+    key.add_argument("--seed", help="surrogate output: public seed, for tests and demonstrations only "
+                                    "(anyone with the seed can recompute the surrogates)")
     key.add_argument("--key", help="surrogate output: secret key (HMAC); batches processed "
                                    "separately agree")
-    key.add_argument("--key-file", help="surrogate output: read the secret key from this file")
+    key.add_argument("--key-file", help="surrogate output: read the secret key from this file "
+                                        "(make one with: python -m crfdeid key new FILE)")
     p.add_argument("--o-threshold", type=_o_threshold, metavar="P",
                    help="mark a token as PHI when P(O) < P; 'none': Viterbi labels only "
                         "(overrides the model's setting)")
     p.add_argument("--no-o-words", action="store_true",
                    help="let the threshold mark every word, also those the model saw in training "
                         "only outside PHI (decoding.o_words_min_count)")
-    p.add_argument("--group-by", metavar="FIELD",
-                   help="surrogate output: document metadata field holding the patient key, so "
-                        "a patient's notes share surrogates and date offset (default: the reader's "
-                        "patient, else the i2b2 record prefix NNN-, else the document id)")
+    grouping.add_arguments(p)
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
@@ -106,18 +108,13 @@ def _open_inputs(specs, fmt, errors) -> list:
     return [read(spec, errors=errors, default_format=fmt) for spec in specs]
 
 
-def _documents(inputs, errors, group_by=None):
+def _documents(inputs, errors, grouper=None):
     for docs in inputs:
         for doc in docs:
-            if group_by is None:
-                yield doc
-            elif group_by in doc.meta:
-                doc.meta["patient"] = doc.meta[group_by]
-                yield doc
-            else:  # without its patient key the note cannot get its patient's surrogates
-                errors.append(ConfigError(f"--group-by: no metadata field {group_by!r}; fields: "
-                                          f"{', '.join(sorted(doc.meta)) or '(none)'}",
-                                          doc_id=doc.doc_id))
+            try:
+                yield grouper.apply(doc) if grouper is not None else doc
+            except CrfdeidError as exc:  # without its patient key a note cannot get its patient's surrogates
+                errors.append(exc)
 
 
 def _writer_option(pair: str) -> tuple:
@@ -131,15 +128,20 @@ def _writer_option(pair: str) -> tuple:
         [(key, value)] = reader_options([pair]).items()
     except yaml.YAMLError:
         return pair.partition("=")[0], raw
-    if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, dict) for v in value)):
+    if _holds_mapping(value):
         value = raw
     return key, value
+
+
+def _holds_mapping(value) -> bool:
+    """Whether a YAML value is or holds a mapping (``[[{}]]`` read from a marker ``[[{}]]``)."""
+    return isinstance(value, dict) or (isinstance(value, list) and any(map(_holds_mapping, value)))
 
 
 def _writer_options(args) -> dict:
     options = dict(_writer_option(pair) for pair in args.option or ())
     if args.seed is not None or args.key is not None or args.key_file:
-        from ..deid.cli import read_key_file
+        from ..deid.key import read_key_file
         options.update({"seed": args.seed} if args.seed is not None else
                        {"key": read_key_file(args.key_file) if args.key_file else args.key})
     return options
@@ -187,6 +189,7 @@ def main(argv=None) -> int:
     try:  # usage errors first, before anything is loaded, tagged or written
         model = Model.load(args.model, backend=args.backend)
         inputs = _open_inputs(specs, args.input_format, errors)
+        grouper = grouping.from_args(args)
         options = _writer_options(args)
         out = _output(args.output_format, args.output_dir, options,
                       [spec_path(s, args.input_format) for s in specs], args.overwrite)
@@ -208,7 +211,10 @@ def main(argv=None) -> int:
         else:
             print(f"failed: {msg}", file=sys.stderr)
 
-    docs = _documents(inputs, errors, args.group_by)
+    if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
+        from ..deid.key import SEED_WARNING
+        print(SEED_WARNING, file=sys.stderr)
+    docs = _documents(inputs, errors, grouper)
     pool = None
     if args.jobs > 1:  # batches of documents to workers, results back in input order
         import multiprocessing as mp

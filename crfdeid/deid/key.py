@@ -3,7 +3,7 @@
 Surrogates are drawn from ``HMAC-SHA256(key, ...)``. With a public ``--seed``
 anyone can recompute them (try a list of candidate names, see which one gives
 the released surrogate), so a release uses a secret key kept by the data
-holder: ``python -m crfdeid.deid.key new secret.key`` writes 32 random bytes
+holder: ``python -m crfdeid key new secret.key`` (:mod:`crfdeid.cli.key`) writes 32 random bytes
 (64 hexadecimal digits) to a new file readable by its owner only, and
 ``--key-file secret.key`` reads it. A key file that is missing, unreadable,
 empty or shorter than :data:`MIN_KEY_BYTES` is a configuration error; messages
@@ -11,23 +11,21 @@ name the file, never the key.
 
 Example::
 
-    python -m crfdeid.deid.key new secret.key
-    python -m crfdeid.tag --output-format surrogate --key-file secret.key --output-dir out/ notes/
+    python -m crfdeid key new secret.key
+    python -m crfdeid tag --output-format surrogate --key-file secret.key --output-dir out/ notes/
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import secrets
-import sys
 from pathlib import Path
 
 from ..errors import ConfigError
 
 #: Shortest key accepted (bytes, surrounding white space removed): 128 bits.
 MIN_KEY_BYTES = 16
-EXAMPLE = "python -m crfdeid.deid.key new secret.key"
+EXAMPLE = "python -m crfdeid key new secret.key"
 
 
 def new_key(path) -> Path:
@@ -82,27 +80,3 @@ def read_key_file(path) -> bytes:
 SEED_WARNING = ("note: --seed makes surrogates anyone who knows the seed can recompute (and so "
                 "reverse): use it for tests and demonstrations; for a release use --key-file "
                 f"(make a key with: {EXAMPLE})")
-
-
-def main(argv=None) -> int:
-    """``python -m crfdeid.deid.key new FILE``: write a new secret key."""
-    p = argparse.ArgumentParser(prog="python -m crfdeid.deid.key",
-                                description="Make a secret key for surrogate output.",
-                                epilog=f"example:\n  {EXAMPLE}",
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", required=True)
-    new = sub.add_parser("new", help="write a new random key to FILE (mode 0600; never overwrites)")
-    new.add_argument("file", metavar="FILE")
-    args = p.parse_args(argv)
-    try:
-        path = new_key(args.file)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(f"wrote a new secret key to {path} (readable by you only); keep it, and keep it out of "
-          "the release: whoever has it can recompute the surrogates", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
