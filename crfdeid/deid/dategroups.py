@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .. import gazetteers
 from ..document import Span
 from . import dates, places
 from .guard import Units
-from .rng import apply_case, normalize, random_like
-from .state import NoDraw
+from .rng import normalize, random_like
 
 _GAP = re.compile(r"[ \t,.'/-]{0,4}(?:of[ \t]+)?")
 
@@ -60,32 +60,40 @@ class DateSurrogates:
     ``counts``, ``date_shift`` and ``avoid_date_collisions``)."""
 
     def shift_for(self, st) -> int:
-        """The patient's day offset: the first acceptable draw (without collisions if asked)."""
+        """The patient's day offset: the first acceptable draw, or with ``avoid_date_collisions``
+        the first without collisions (else the draw with the fewest, of 200)."""
         rng = self.keyed.rng("date-shift", st.patient)
-        first = None
+        best = None
         for _ in range(200):
             days = rng.randint(*self.date_shift)
             if not acceptable_shift(days):
                 continue
-            first = days if first is None else first
-            if not self.avoid_date_collisions or not self._collides(st, days):
+            if not self.avoid_date_collisions:
+                return days
+            n = self._collisions(st, days, best[0] if best else None)
+            if n == 0:
                 return days
             self.counts["date_shift_redraws"] += 1
+            if best is None or n < best[0]:
+                best = (n, days)
         self.counts["date_collisions_kept"] += 1
-        return first
+        return best[1]
 
-    def _collides(self, st, days: int) -> bool:
-        """Whether a shifted date of a note would read like another original date of that note,
-        or keep a letter/digit run of itself (``3/14`` -> ``11/14``)."""
+    def _collisions(self, st, days: int, enough: int | None = None) -> int:
+        """Date groups of the patient whose shifted text would read like another original date of
+        their note, or keep a letter/digit run of themselves (``3/14`` -> ``11/14``); counting
+        stops at ``enough``."""
+        n = 0
         for regions, originals in st.date_notes.values():
             for (reg, before, after, year), units in regions:
                 _, reps, loose = dates.shift_text(reg, days, before, after, year, drop_of=True)
                 # loose digit runs are redrawn at random later: they cannot collide here
                 new = dates.apply(reg, reps + [(s, e, "#" * (e - s)) for s, e in loose]).lower()
-                if units.survivor(new) is not None or any(
-                        re.search(r"(?<![0-9a-z])" + re.escape(o) + r"(?![0-9a-z])", new) for o in originals):
-                    return True
-        return False
+                n += units.survivor(new) is not None or any(
+                    re.search(r"(?<![0-9a-z])" + re.escape(o) + r"(?![0-9a-z])", new) for o in originals)
+                if enough is not None and n >= enough:
+                    return n
+        return n
 
     def learn_dates(self, st, doc, groups: list[list[Span]]) -> None:
         """Remember a note's date groups (for collision-free offsets) and its full dates' years."""
@@ -108,7 +116,9 @@ class DateSurrogates:
         days = st.shift_days if days is None else days
         reg, before, after = region(text, group)
         start = group[0].start
-        _, reps, loose = dates.shift_text(reg, days, before, after, year, drop_of=True)
+        holiday = normalize(reg) in gazetteers.load("holidays")  # "Fourth of July" is no July
+        _, reps, loose = (reg, [], []) if holiday else dates.shift_text(reg, days, before, after, year,
+                                                                          drop_of=True)
         self.counts["date_groups"] += count
         if loose:
             self.counts["date_fallback"] += count
@@ -130,29 +140,17 @@ class DateSurrogates:
 
     def _holiday(self, st, reg: str, count: bool) -> str | None:
         """Another holiday (same number of words if one is acceptable), or None."""
-        try:
-            holiday = places.whole(st, self.keyed, "holiday", reg, ("holidays",))
-        except NoDraw:
-            holiday = None
-        if holiday is not None:
-            return holiday
-        self.counts["date_fallback"] += count
-        for kind, choices in (("holiday", places.phrases("holidays", len(reg.split()))),
-                              ("holiday-any", places.phrases("holidays", 1) + places.phrases("holidays", 2))):
-            if not choices:
-                continue
-            try:
-                return apply_case(reg, st.assign(kind, reg, lambda a: self.keyed.rng(
-                    kind, st.patient, normalize(reg), a).choice(choices)))
-            except NoDraw:
-                continue
-        return None
+        if normalize(reg) not in gazetteers.load("holidays"):
+            self.counts["date_fallback"] += count
+        return places.pick(st, self.keyed, "holiday", reg, places.phrases("holidays", len(reg.split())),
+                           places.all_phrases("holidays"))
 
     def other_offset(self, st, text: str, group: list[Span], year, safe) -> dict | None:
         """The group shifted by another offset, drawn until ``safe(span, new text)`` holds for
         every span (its intervals to the patient's other dates are then lost), or None."""
         reg = region(text, group)[0]
-        if not any(c.isdigit() for c in reg) and not dates.parse(reg)[0]:
+        if (not any(c.isdigit() for c in reg) and not dates.parse(reg)[0]) or \
+                normalize(reg) in gazetteers.load("holidays"):
             return None  # a holiday: no offset changes it
         rng = self.keyed.rng("date-other-offset", st.patient, normalize(reg))
         for _ in range(30):

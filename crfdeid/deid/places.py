@@ -18,6 +18,7 @@ import regex
 
 from .. import gazetteers
 from .rng import apply_case, normalize, random_like
+from .state import NoDraw
 
 _TOKEN = regex.compile(r"(?:\p{L}\p{M}*)+(?:'(?:\p{L}\p{M}*)+)*|\d[\d\p{L}]*|\p{L}+\d[\d\p{L}]*")
 _STOP = frozenset({"of", "the", "and", "at", "for", "in", "on", "de", "la", "&"})
@@ -48,6 +49,19 @@ def word_pool(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def pick(state, keyed, kind: str, text: str, *choice_sets) -> str | None:
+    """An entry of the first of ``choice_sets`` that has an acceptable one (:meth:`PatientState.assign`),
+    in ``text``'s case; None when none has."""
+    norm = normalize(text)
+    for i, choices in enumerate(c for c in choice_sets if c):
+        k = kind if i == 0 else f"{kind}-{i}"
+        try:
+            return apply_case(text, state.assign(k, text, lambda a: keyed.rng(k, state.patient, norm, a).choice(choices)))
+        except NoDraw:
+            continue
+    return None
+
+
 def whole(state, keyed, kind: str, text: str, lists: tuple[str, ...]) -> str | None:
     """Another entry of the same gazetteer as ``text`` (same word count), or None if unknown."""
     norm = " ".join(text.lower().split())
@@ -57,8 +71,7 @@ def whole(state, keyed, kind: str, text: str, lists: tuple[str, ...]) -> str | N
             if len(text) <= 4:  # an abbreviation (MA, USA): same length, letters only
                 choices = tuple(c for c in choices if len(c) == len(text) and c.isalpha() == text.isalpha())
             if len(choices) > 1:
-                return apply_case(text, state.assign(
-                    kind, text, lambda a: keyed.rng(kind, state.patient, norm, a).choice(choices)))
+                return pick(state, keyed, kind, text, choices)
     return None
 
 
@@ -101,10 +114,16 @@ def entry(state, keyed, kind: str, text: str, name: str) -> str:
         return wordwise(state, keyed, kind, text)
     a, b = words[0].start(), words[-1].end()
     phrase = text[a:b]
-    choices = phrases(name, len(phrase.split())) or phrases(name, 1) or phrases(name, 2)
-    new = apply_case(phrase, state.assign(kind, phrase, lambda at: keyed.rng(
-        kind, state.patient, normalize(phrase), at).choice(choices)))
+    new = pick(state, keyed, kind, phrase, phrases(name, len(phrase.split())), all_phrases(name))
+    if new is None:
+        raise NoDraw(f"no {name} entry without a run of the original")
     return wordwise(state, keyed, kind, text[:a]) + new + wordwise(state, keyed, kind, text[b:])
+
+
+@functools.lru_cache(maxsize=None)
+def all_phrases(name: str) -> tuple[str, ...]:
+    """Every ASCII entry of gazetteer ``name``."""
+    return tuple(e for e in gazetteers.entries(name) if e.isascii())
 
 
 def location(state, keyed, subtype: str, text: str) -> str:
@@ -120,9 +139,11 @@ def location(state, keyed, subtype: str, text: str) -> str:
     if new is not None:
         return new
     if subtype == "PROFESSION":
-        choices = phrases("professions", len(text.split())) or phrases("professions", 1)
-        return apply_case(text, state.assign(
-            "profession", text, lambda a: keyed.rng("profession", state.patient, text.lower(), a).choice(choices)))
+        new = pick(state, keyed, "profession", text, phrases("professions", len(text.split())),
+                   all_phrases("professions"))
+        if new is None:
+            raise NoDraw("no profession without a run of the original")
+        return new
     if subtype in _WHOLE and not _acronym(text.strip()):
         return entry(state, keyed, "place-" + _WHOLE[subtype], text, _WHOLE[subtype])
     source = "surnames" if subtype == "DEPARTMENT" else "cities"
