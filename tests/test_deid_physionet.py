@@ -20,9 +20,14 @@ def test_physionet_surrogate_corpus_is_releasable(physionet_docs):
     s = Surrogator(seed=13, avoid_date_collisions=True)
     for d in docs:
         s.learn(d)
-    rep = check([(d, s.surrogate(d)) for d in docs])
+    pairs, fallbacks = [], {}
+    for d in docs:
+        pairs.append((d, s.surrogate(d)))
+        fallbacks[d.doc_id] = s.last_fallbacks
+    rep = check(pairs, fallbacks, s.age_keeps)
     assert rep.notes == 1622 and rep.spans >= 1220
     assert rep.leaks == 0, "an original PHI string is still in its note"
+    assert rep.run_leaks == 0 and s.counts["generator_errors"] == 0
     assert rep.misaligned == 0 and rep.span_text_mismatch == 0
     assert rep.full_dates > 30 and rep.interval_violations == 0
     assert rep.unchanged_spans == 0

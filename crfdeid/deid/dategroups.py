@@ -61,10 +61,10 @@ class DateSurrogates:
 
     def shift_for(self, st) -> int:
         """The patient's day offset: the first acceptable draw, or with ``avoid_date_collisions``
-        the first without collisions (else the draw with the fewest, of 200)."""
+        the first without collisions (else the draw with the fewest, of 60)."""
         rng = self.keyed.rng("date-shift", st.patient)
         best = None
-        for _ in range(200):
+        for _ in range(60):
             days = rng.randint(*self.date_shift)
             if not acceptable_shift(days):
                 continue
