@@ -55,6 +55,15 @@ def year_hints(text: str, groups: list[list[Span]], years: Counter) -> list[int 
     return [min(known, key=lambda k: abs(k[0] - g[0].start))[1] if known else default for g in groups]
 
 
+def _holiday_words(reg: str) -> bool:
+    """A holiday whose words a date pattern does not all explain (``Fourth of July`` is no July;
+    ``July 4th`` is a date)."""
+    if normalize(reg) not in gazetteers.load("holidays"):
+        return False
+    found = dates.parse(reg)[0]
+    return any(c.isalpha() and not any(p.start <= i < p.end for p in found) for i, c in enumerate(reg))
+
+
 class DateSurrogates:
     """The date methods of :class:`~crfdeid.deid.surrogate.Surrogator` (needs ``keyed``,
     ``counts``, ``date_shift`` and ``avoid_date_collisions``)."""
@@ -116,7 +125,7 @@ class DateSurrogates:
         days = st.shift_days if days is None else days
         reg, before, after = region(text, group)
         start = group[0].start
-        holiday = normalize(reg) in gazetteers.load("holidays")  # "Fourth of July" is no July
+        holiday = _holiday_words(reg)
         _, reps, loose = (reg, [], []) if holiday else dates.shift_text(reg, days, before, after, year,
                                                                           drop_of=True)
         self.counts["date_groups"] += count
@@ -149,8 +158,7 @@ class DateSurrogates:
         """The group shifted by another offset, drawn until ``safe(span, new text)`` holds for
         every span (its intervals to the patient's other dates are then lost), or None."""
         reg = region(text, group)[0]
-        if (not any(c.isdigit() for c in reg) and not dates.parse(reg)[0]) or \
-                normalize(reg) in gazetteers.load("holidays"):
+        if (not any(c.isdigit() for c in reg) and not dates.parse(reg)[0]) or _holiday_words(reg):
             return None  # a holiday: no offset changes it
         rng = self.keyed.rng("date-other-offset", st.patient, normalize(reg))
         for _ in range(30):
