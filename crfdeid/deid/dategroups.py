@@ -70,39 +70,45 @@ class DateSurrogates:
 
     def shift_for(self, st) -> int:
         """The patient's day offset: the first acceptable draw, or with ``avoid_date_collisions``
-        the first without collisions (else the draw with the fewest, of 60)."""
+        the first without collisions, else the one with the fewest (:meth:`_collisions`)."""
         rng = self.keyed.rng("date-shift", st.patient)
         best = None
-        for _ in range(60):
+        for i in range(200):
             days = rng.randint(*self.date_shift)
             if not acceptable_shift(days):
                 continue
             if not self.avoid_date_collisions:
                 return days
-            n = self._collisions(st, days, best[0] if best else None)
-            if n == 0:
+            score = self._collisions(st, days, best[0] if best else None)
+            if score == (0, 0):
                 return days
             self.counts["date_shift_redraws"] += 1
-            if best is None or n < best[0]:
-                best = (n, days)
+            if best is None or score < best[0]:
+                best = (score, days)
+            if i >= 60 and best[0][0] == 0:  # no look-alike: good enough, the rest take another offset
+                break
         self.counts["date_collisions_kept"] += 1
         return best[1]
 
-    def _collisions(self, st, days: int, enough: int | None = None) -> int:
-        """Date groups of the patient whose shifted text would read like another original date of
-        their note, or keep a letter/digit run of themselves (``3/14`` -> ``11/14``); counting
-        stops at ``enough``."""
-        n = 0
+    def _collisions(self, st, days: int, enough: tuple | None = None) -> tuple[int, int]:
+        """``(look-alikes, kept runs)``: the patient's date groups whose shifted text would read like
+        another original date of their note (``3/5`` -> ``2/4`` beside a ``2/4``: what the leak
+        check counts), and those that would keep a letter/digit run of themselves (``3/14`` ->
+        ``11/14``: these are moved by another offset). Counting stops once above ``enough``."""
+        alike = kept = 0
+        default = st.years.most_common(1)[0][0] if st.years else None
         for regions, originals in st.date_notes.values():
             for (reg, before, after, year), units in regions:
+                year = default if year is None else year
                 _, reps, loose = dates.shift_text(reg, days, before, after, year, drop_of=True)
                 # loose digit runs are redrawn at random later: they cannot collide here
                 new = dates.apply(reg, reps + [(s, e, "#" * (e - s)) for s, e in loose]).lower()
-                n += units.survivor(new) is not None or any(
-                    re.search(r"(?<![0-9a-z])" + re.escape(o) + r"(?![0-9a-z])", new) for o in originals)
-                if enough is not None and n >= enough:
-                    return n
-        return n
+                alike += any(re.search(r"(?<![0-9a-z])" + re.escape(o) + r"(?![0-9a-z])", new)
+                             for o in originals)
+                kept += units.survivor(new) is not None
+                if enough is not None and (alike, kept) > enough:
+                    return alike, kept
+        return alike, kept
 
     def learn_dates(self, st, doc, groups: list[list[Span]]) -> None:
         """Remember a note's date groups (for collision-free offsets) and its full dates' years."""
@@ -111,7 +117,7 @@ class DateSurrogates:
             if y is not None:
                 st.years[y] += 1
         if groups and st.shift_days is None:
-            hints = year_hints(doc.text, groups, st.years)
+            hints = year_hints(doc.text, groups, Counter())  # None: the patient's year, decided later
             regions = [(region(doc.text, g) + (y,), Units().add_all(doc.surface(sp) for sp in g))
                        for g, y in zip(groups, hints)]
             originals = {doc.surface(sp).strip().lower() for g in groups for sp in g

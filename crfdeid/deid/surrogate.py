@@ -76,7 +76,8 @@ class Surrogator(DateSurrogates):
     counts : Counter
         ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
         replacement), ``date_other_offset`` (date groups moved by another offset
-        because the patient's kept a run), ``date_fallback``, ``generator_errors``...
+        because the patient's offset would keep a run of them), ``date_fallback``,
+        ``generator_errors``...
     last_fallbacks : list of Span
         The spans of the last document that took a fallback (their dates do not
         keep the patient's intervals).
