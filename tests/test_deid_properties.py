@@ -105,6 +105,22 @@ def test_the_fail_closed_check_never_lets_a_leak_through(doc):
 
 @SETTINGS
 @given(documents())
+def test_propagated_spans_are_repeats_of_annotated_strings(doc):
+    from crfdeid.deid.spans import propagate
+    fold = lambda t: "".join(c.lower()[:1] for c in t)  # noqa: E731 - one character per character
+    annotated = {fold(doc.surface(sp)).strip() for sp in doc.spans}
+    for sp in propagate(doc).spans:
+        assert sp in doc.spans or fold(doc.surface(sp)) in annotated
+
+
+def test_propagation_offsets_survive_letters_that_lower_to_two():
+    from crfdeid.deid.spans import propagate
+    doc = Document("1", "İİ Smith saw smith.", [make_span(3, 8, "DOCTOR")])
+    assert [(sp.start, sp.end) for sp in propagate(doc).spans] == [(3, 8), (13, 18)]
+
+
+@SETTINGS
+@given(documents())
 def test_writers_on_standard_output_keep_the_line_count(doc):
     for writer in (RedactedWriter("-"), SurrogateWriter("-", seed=2, mark=True)):
         buf = io.StringIO()

@@ -16,7 +16,7 @@ from . import dates
 from .dategroups import date_groups
 from .guard import Units
 from .surrogate import age_keeps as default_age_keeps
-from .spans import deid_spans
+from .spans import deid_spans, lower_same_length
 
 
 @dataclass
@@ -54,9 +54,9 @@ class CheckReport:
 
 def _leaks(orig: Document, new: Document) -> tuple[int, int]:
     """(leaks, harmless repeats) of the original PHI strings of 3+ characters in the new text."""
-    low = new.text.lower()
+    low = lower_same_length(new.text)
     leaks = repeats = 0
-    for phi in {orig.surface(sp).lower().strip() for sp in orig.spans}:
+    for phi in {lower_same_length(orig.surface(sp)).strip() for sp in orig.spans}:
         if len(phi) < 3:
             continue
         coarse = dates.coarse(phi)

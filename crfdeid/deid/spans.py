@@ -110,6 +110,17 @@ def replace_spans(doc: Document, replace: Callable[[Span, str], str],
     return Document(doc.doc_id, "".join(parts), new_spans, dict(doc.meta))
 
 
+def lower_same_length(text: str) -> str:
+    """``text.lower()`` with every character kept one character long (``İ`` lowers to two), so
+    offsets into it are offsets into ``text``.
+
+    >>> lower_same_length("İSTANBUL Smith")
+    'istanbul smith'
+    """
+    low = text.lower()
+    return low if len(low) == len(text) else "".join(c.lower()[:1] if c == "\u0130" else c.lower() for c in text)
+
+
 #: Categories whose annotated strings are looked for again elsewhere in the note.
 PROPAGATED = frozenset({"NAME", "LOCATION", "CONTACT", "ID", "OTHER", "PROFESSION", "DATE"})
 
@@ -129,7 +140,7 @@ def propagate(doc: Document, min_len: int = 3) -> Document:
     >>> [(sp.start, sp.end) for sp in propagate(doc).spans]
     [(0, 5), (11, 16)]
     """
-    low = doc.text.lower()
+    low = lower_same_length(doc.text)
     found = []
     seen = set()
     covered = bytearray(len(low))  # characters inside a span: overlap test in O(length)
