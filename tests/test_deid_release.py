@@ -59,6 +59,11 @@ def test_a_bad_key_file_is_a_usage_error_naming_the_file_not_the_key(tmp_path, c
         a.func(a)
 
 
+def test_an_empty_key_is_refused_not_replaced_by_a_random_one():
+    with pytest.raises(ConfigError, match="empty"):
+        Surrogator(key="")
+
+
 def test_seed_output_warns_that_it_can_be_reversed(tmp_path, capsys):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.txt").write_text("Seen on 3/4/2097.\n")

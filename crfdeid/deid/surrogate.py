@@ -87,6 +87,8 @@ class Surrogator(DateSurrogates):
                  age_bucket: int | None = None, avoid_date_collisions: bool = False):
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
+        if key is not None and not key:
+            raise ConfigError("the key is empty; make one with: python -m crfdeid key new FILE")
         lo, hi = date_shift
         if lo > hi or not any(acceptable_shift(d) for d in range(lo, hi + 1)):
             raise ConfigError(f"date shift range {lo},{hi} has no usable offset "
