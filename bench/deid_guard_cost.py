@@ -1,6 +1,7 @@
 """CPU cost of the no-shared-run check in ``corpus surrogate`` (guard on vs stubbed out).
 
-    python bench/deid_guard_cost.py --key-file secret.key [--corpus physionet:../shared/corpora/physionet-dev] [--repeats 5]
+    python bench/deid_guard_cost.py --key-file secret.key [--repeats 5] \\
+        [--corpus physionet:../shared/corpora/physionet-dev]
 
 Runs ``corpus surrogate CORPUS --out TMP --key-file K --check -q`` in fresh
 processes, alternating the real code with a copy whose guard is stubbed out

@@ -3,7 +3,8 @@
 import datetime as dt
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.deid import dates
 
@@ -73,8 +74,8 @@ def test_one_offset_per_patient_whatever_the_format(day, seed, full_form, bare_f
     values = dict(m=day.month, d=day.day, y=day.year, mon=day.strftime("%B"), abbr=day.strftime("%b"))
     full, bare = full_form.format(**values), bare_form.format(**values)
     text = f"Seen {full}; again {bare}."
-    doc = Document("200-01", text, [make_span(5, 5 + len(full), "DATE"),
-                                    make_span(text.index(bare, 6 + len(full)), text.index(bare, 6 + len(full)) + len(bare), "DATE")])
+    at = text.index(bare, 6 + len(full))
+    doc = Document("200-01", text, [make_span(5, 5 + len(full), "DATE"), make_span(at, at + len(bare), "DATE")])
     for together in (True, False):   # corpus surrogate (all notes learnt first) and the writers
         s = Surrogator(seed=seed, avoid_date_collisions=together)
         new = s.surrogate(doc)

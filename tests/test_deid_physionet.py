@@ -7,11 +7,11 @@ from collections import defaultdict
 import pytest
 
 from crfdeid.cli.corpus import main as corpus_main
-from crfdeid.io import read
-from crfdeid.text.tokenize import tokenize
 from crfdeid.deid.check import check
 from crfdeid.deid.spans import propagate
 from crfdeid.deid.surrogate import Surrogator
+from crfdeid.io import read
+from crfdeid.text.tokenize import tokenize
 
 
 @pytest.mark.slow

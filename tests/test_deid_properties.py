@@ -8,12 +8,13 @@ of other scripts, NUL and every line separator). CI runs a few hundred examples 
 property; ``python bench/deid_properties.py`` runs many more (``CRFDEID_PROPERTY_EXAMPLES``).
 """
 
+import contextlib
 import io
 import os
-import contextlib
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from crfdeid import schema
 from crfdeid.deid.redact import mask, redact

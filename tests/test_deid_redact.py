@@ -1,7 +1,8 @@
 """Redaction presets, custom templates, masking and span rebuilding (synthetic text only)."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from crfdeid.deid.redact import mask, redact
 from crfdeid.deid.spans import merged_spans, propagate, replace_spans

@@ -51,8 +51,9 @@ def test_a_bad_key_file_is_a_usage_error_naming_the_file_not_the_key(tmp_path, c
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
     with pytest.raises(ConfigError, match="k.key"):
         corpus_args = ["surrogate", "i2b2:x", "--out", str(tmp_path / "o"), "--key-file", str(path)]
-        from crfdeid.deid.cli import register
         import argparse
+
+        from crfdeid.deid.cli import register
         p = argparse.ArgumentParser()
         register(p.add_subparsers())
         a = p.parse_args(corpus_args)

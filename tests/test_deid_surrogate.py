@@ -6,12 +6,12 @@ import re
 import pytest
 
 from crfdeid import gazetteers
-from crfdeid.labels import encode
 from crfdeid.deid import dates
 from crfdeid.deid.check import check
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError
+from crfdeid.labels import encode
 from crfdeid.text.tokenize import tokenize
 
 

@@ -9,14 +9,14 @@ import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
-from ..labels import encode
 from ..document import Document
+from ..labels import encode
 from ..text.tokenize import tokenize
 from . import dates
 from .dategroups import date_groups
 from .guard import Units
-from .surrogate import age_keeps as default_age_keeps
 from .spans import deid_spans, lower_same_length
+from .surrogate import age_keeps as default_age_keeps
 
 
 @dataclass
@@ -83,7 +83,8 @@ def check(pairs, fallbacks: dict | None = None, age_keeps=None) -> CheckReport:
     :class:`CheckReport`). A run leak is a surrogate that holds a letter/digit
     run of two or more characters of the span it replaces
     (:mod:`crfdeid.deid.guard`; ``age_keeps(run)`` says which runs of an AGE span
-    may stay, by default ages of 89 or less, age words and ``90``). Full dates (year, month, day) of a patient must all have moved by the
+    may stay, by default ages of 89 or less, age words and ``90``). Full dates (year, month,
+    day) of a patient must all have moved by the
     same number of days, so every pairwise interval is kept; a date group with a
     span in ``fallbacks`` (``{doc_id: [original spans]}``, from
     :attr:`Surrogator.last_fallbacks`) was moved by another offset and is left out.

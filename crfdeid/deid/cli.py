@@ -133,7 +133,7 @@ def run(args) -> int:
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
     c = surrogator.counts
-    summary = {"notes": len(pairs), "failed": len(errors), "spans": c["spans"],
+    summary: dict = {"notes": len(pairs), "failed": len(errors), "spans": c["spans"],
                "propagated_spans": sum(len(d.spans) for d in docs) - annotated,
                "date_groups": c["date_groups"], "date_fallbacks": c["date_fallback"],
                "date_shift_redraws": c["date_shift_redraws"],

@@ -16,7 +16,7 @@ from .. import gazetteers
 from ..document import Span
 from . import dates, places
 from .guard import Units
-from .rng import normalize, random_like
+from .rng import Keyed, normalize, random_like
 
 _GAP = re.compile(r"[ \t,.'/-]{0,4}(?:of[ \t]+)?")
 
@@ -65,14 +65,19 @@ def _holiday_words(reg: str) -> bool:
 
 
 class DateSurrogates:
-    """The date methods of :class:`~crfdeid.deid.surrogate.Surrogator` (needs ``keyed``,
+    """The date methods of :class:`~crfdeid.deid.surrogate.Surrogator` (which sets ``keyed``,
     ``counts``, ``date_shift`` and ``avoid_date_collisions``)."""
+
+    keyed: Keyed
+    counts: Counter
+    date_shift: tuple[int, int]
+    avoid_date_collisions: bool
 
     def shift_for(self, st) -> int:
         """The patient's day offset: the first acceptable draw, or with ``avoid_date_collisions``
         the first without collisions, else the one with the fewest (:meth:`_collisions`)."""
         rng = self.keyed.rng("date-shift", st.patient)
-        best = None
+        best: tuple[tuple[int, int], int] | None = None
         for i in range(200):
             days = rng.randint(*self.date_shift)
             if not acceptable_shift(days):
@@ -87,6 +92,8 @@ class DateSurrogates:
                 best = (score, days)
             if i >= 60 and best[0][0] == 0:  # no look-alike: good enough, the rest take another offset
                 break
+        if best is None:  # no acceptable draw in 200 (a narrow range): its first acceptable offset
+            return next(d for d in range(self.date_shift[0], self.date_shift[1] + 1) if acceptable_shift(d))
         self.counts["date_collisions_kept"] += 1
         return best[1]
 
@@ -139,10 +146,10 @@ class DateSurrogates:
             self.counts["date_fallback"] += count
             reps = reps + [r for s, e in loose for r in self._digits(st, reg, s, e, days)]
         if not reps:  # a holiday or a date-like word: another holiday
-            holiday = self._holiday(st, reg, count)
-            if holiday is None:
+            other = self._holiday(st, reg, count)
+            if other is None:
                 return {(sp.start, sp.end): None for sp in group}
-            reps = [(0, len(reg), holiday)]
+            reps = [(0, len(reg), other)]
         out = {}
         for sp in group:
             s0, e0 = sp.start - start, sp.end - start

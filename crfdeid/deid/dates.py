@@ -34,10 +34,10 @@ _ORD = r"(?:st|nd|rd|th)"
 _Y = r"(?:1[89]\d\d|2[01]\d\d)"
 # Alternatives from the most to the least specific; group names are <alt>_<field>.
 _ALTS = [
-    rf"(?P<a_y>\d{{4}})(?P<a_s>[-/.])(?P<a_m>\d{{1,2}})(?P=a_s)(?P<a_d>\d{{1,2}})",
-    rf"(?P<b_m>\d{{1,2}})(?P<b_s>[-/.])(?P<b_d>\d{{1,2}})(?P=b_s)(?P<b_y>\d{{4}}|\d{{2}})",
+    r"(?P<a_y>\d{4})(?P<a_s>[-/.])(?P<a_m>\d{1,2})(?P=a_s)(?P<a_d>\d{1,2})",
+    r"(?P<b_m>\d{1,2})(?P<b_s>[-/.])(?P<b_d>\d{1,2})(?P=b_s)(?P<b_y>\d{4}|\d{2})",
     rf"(?P<e_m>\d{{1,2}})/(?P<e_y>{_Y})",
-    rf"(?P<c_m>\d{{1,2}})(?P<c_s>[-/])(?P<c_d>\d{{1,2}})",
+    r"(?P<c_m>\d{1,2})(?P<c_s>[-/])(?P<c_d>\d{1,2})",
     rf"(?:(?P<f_w>{_WD})\.?,?\s+)?(?P<f_mon>{_MON})\.?\s*(?P<f_d>\d{{1,2}})(?P<f_o>{_ORD})?"
     rf"(?:(?:,\s*|\s+)(?P<f_of>of\s+)?'?(?P<f_y>\d{{4}})|,\s*'?(?P<f_yy>\d{{2}}))?",
     rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?P<g_of>of\s+)?(?P<g_mon>{_MON})\.?"
@@ -46,7 +46,7 @@ _ALTS = [
     rf"(?P<i_mon>{_MON})",
     rf"(?P<j_w>{_WD})",
     rf"(?P<k_y>{_Y})",
-    rf"'(?P<l_yy>\d{{2}})",
+    r"'(?P<l_yy>\d{2})",
 ]
 _DATE = re.compile(r"(?<![0-9A-Za-z])(?:" + "|".join(_ALTS) + r")(?![0-9A-Za-z])", re.I)
 _DIGITS = re.compile(r"\d+")

@@ -72,10 +72,11 @@ class Grouper:
                 raise ConfigError("--group-pattern does not match the document id (or its first "
                                   "group is empty)", doc_id=doc.doc_id)
             return m.group(1)
-        if doc.doc_id not in self.table:
+        table = self.table or {}
+        if doc.doc_id not in table:
             raise ConfigError("not listed in the --group-table file", path=self.table_path,
                               doc_id=doc.doc_id)
-        return self.table[doc.doc_id]
+        return table[doc.doc_id]
 
     def apply(self, doc: Document) -> Document:
         """``doc`` with ``meta['patient']`` set (unchanged when no rule is given)."""

@@ -34,8 +34,9 @@ from __future__ import annotations
 import random
 import string
 import unicodedata
-from functools import lru_cache
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 #: First word of the Unicode name of letters of scripts written without spaces between words.
 UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "THAI", "LAO", "KHMER",
@@ -54,7 +55,7 @@ class Run(NamedTuple):
     text: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def _script(ch: str) -> str:
     name = unicodedata.name(ch, "")
     return name.split(" ", 1)[0] if name else "?"
@@ -135,7 +136,7 @@ class Units:
         return units
 
     def add(self, text: str, min_len: int = 2, base: int = 0,
-            keep: Callable[[Run], bool] | None = None) -> "Units":
+            keep: Callable[[Run], bool] | None = None) -> Units:
         """Add the units of ``text``; ``base`` is added to their offsets."""
         for r in runs(text):
             if len(r.text) < min_len or (keep is not None and keep(r)):
@@ -150,13 +151,13 @@ class Units:
                     self.letters.setdefault(r.text[i:i + 2], base + min(r.start + i, r.end - 1))
         return self
 
-    def add_all(self, texts, min_len: int = 2) -> "Units":
+    def add_all(self, texts, min_len: int = 2) -> Units:
         """Add the units of several texts."""
         for t in texts:
             self.add(t, min_len)
         return self
 
-    def update(self, other: "Units") -> "Units":
+    def update(self, other: Units) -> Units:
         for k, v in other.letters.items():
             self.letters.setdefault(k, v)
         for k, v in other.numbers.items():
@@ -215,7 +216,7 @@ def safe_like(text: str, rng: random.Random, units: Units, budget: int = 20000) 
     >>> [len(w) for w in out.split()], u.survivor(out) is None, out[0].isupper()
     ([5, 8, 2], True, True)
     """
-    shape = []  # (kind, upper) per output character, or the character itself
+    shape: list = []  # (kind, upper) per output character, or the character itself
     for ch in text:
         if unicodedata.category(ch)[0] == "M":
             continue

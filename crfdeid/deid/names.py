@@ -31,7 +31,7 @@ def _ascii_fold(word: str) -> str:
                    if unicodedata.category(c)[0] != "M")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pool(name: str) -> tuple[str, ...]:
     """Single-word alphabetic entries of gazetteer ``name`` (at least two letters)."""
     return tuple(e for e in gazetteers.entries(name) if e.isalpha() and len(e) > 1 and e.isascii())
@@ -63,7 +63,7 @@ def _is_initials(word: str) -> bool:
             and low not in gazetteers.load("first_male") and low not in gazetteers.load("first_female"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _rank(name: str) -> dict:
     return {e.lower(): i for i, e in reversed(list(enumerate(gazetteers.entries(name))))}
 
@@ -135,7 +135,7 @@ def name(state, keyed, text: str) -> str:
         reps.append((m.start(), m.end(), new))
     for m in _DIGITS.finditer(text):  # a number in a name span ("MRN 8830017" found as a name)
         w = m.group()
-        reps.append((m.start(), m.end(), state.assign("code", w, lambda a: random_like(
+        reps.append((m.start(), m.end(), state.assign("code", w, lambda a, w=w: random_like(
             w, keyed.rng("code", state.patient, normalize(w), a)))))
     reps.sort()
     out, pos = [], 0

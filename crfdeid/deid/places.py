@@ -28,7 +28,7 @@ _WHOLE = {"HOSPITAL": "hospitals", "ORGANIZATION": "organizations", "STREET": "s
 _TLDS = ("com", "org", "net", "edu", "gov", "us", "info", "biz")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def phrases(name: str, n_words: int) -> tuple[str, ...]:
     """Entries of gazetteer ``name`` with ``n_words`` words (ASCII)."""
     return tuple(e for e in gazetteers.entries(name) if len(e.split()) == n_words and e.isascii())
@@ -40,7 +40,7 @@ def _generic() -> frozenset:
             | gazetteers.load("street_suffixes") | _STOP)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def word_pool(name: str) -> tuple[str, ...]:
     """Distinct identifying words of gazetteer ``name`` (generic words such as ``Road`` left out)."""
     generic = _generic()
@@ -56,7 +56,8 @@ def pick(state, keyed, kind: str, text: str, *choice_sets) -> str | None:
     for i, choices in enumerate(c for c in choice_sets if c):
         k = kind if i == 0 else f"{kind}-{i}"
         try:
-            return apply_case(text, state.assign(k, text, lambda a: keyed.rng(k, state.patient, norm, a).choice(choices)))
+            return apply_case(text, state.assign(
+                k, text, lambda a, k=k, choices=choices: keyed.rng(k, state.patient, norm, a).choice(choices)))
         except NoDraw:
             continue
     return None
@@ -87,13 +88,14 @@ def wordwise(state, keyed, kind: str, text: str, source: str = "cities") -> str:
         w = m.group()
         low = normalize(w)
         if any(c.isdigit() for c in w):
-            new = state.assign("code", w, lambda a: random_like(w, keyed.rng("code", state.patient, low, a)))
+            new = state.assign("code", w, lambda a, w=w, low=low: random_like(
+                w, keyed.rng("code", state.patient, low, a)))
         elif _acronym(w):
-            new = state.assign("acronym", w, lambda a: random_like(w, keyed.rng("acronym", state.patient, low, a)))
+            new = state.assign("acronym", w, lambda a, w=w, low=low: random_like(
+                w, keyed.rng("acronym", state.patient, low, a)))
         else:
-            choices = word_pool(source)
-            new = apply_case(w, state.assign(
-                kind, w, lambda a: keyed.rng(kind, state.patient, low, a).choice(choices)))
+            new = apply_case(w, state.assign(kind, w, lambda a, low=low: keyed.rng(
+                kind, state.patient, low, a).choice(word_pool(source))))
         reps.append((m.start(), m.end(), new))
     return _apply(text, reps)
 
@@ -120,7 +122,7 @@ def entry(state, keyed, kind: str, text: str, name: str) -> str:
     return wordwise(state, keyed, kind, text[:a]) + new + wordwise(state, keyed, kind, text[b:])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def all_phrases(name: str) -> tuple[str, ...]:
     """Every ASCII entry of gazetteer ``name``."""
     return tuple(e for e in gazetteers.entries(name) if e.isascii())

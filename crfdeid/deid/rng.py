@@ -31,7 +31,7 @@ class Keyed:
         self.key = key.encode("utf-8") if isinstance(key, str) else bytes(key)
 
     @classmethod
-    def from_seed(cls, seed: int | str) -> "Keyed":
+    def from_seed(cls, seed: int | str) -> Keyed:
         """A key derived from a public seed (reproducible, but anyone with the seed can redo it)."""
         return cls(f"crfdeid-seed:{seed}")
 

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..document import Document, Span, trim
 

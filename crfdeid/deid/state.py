@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -34,7 +35,7 @@ class PatientState:
     cross_dates: Units = field(default_factory=Units)
     years: Counter = field(default_factory=Counter)  # year -> count, of the patient's full dates
     learned: set = field(default_factory=set)      # (doc id, hash of text) of the notes learnt
-    ok: object = None                              # the acceptance test of the span being replaced
+    ok: Callable[[str], bool] | None = None       # the acceptance test of the span being replaced
 
     @contextmanager
     def checking(self, ok):

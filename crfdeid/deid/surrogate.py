@@ -165,7 +165,7 @@ class Surrogator(DateSurrogates):
         for group, year in zip(groups, year_hints(doc.text, groups, st.years)):
             def safe(sp, t):
                 return t is not None and self._safe(units[sp], t)
-            with st.checking(lambda t: all(self._safe(units[sp], t) for sp in group)):  # holidays
+            with st.checking(lambda t, group=group: all(self._safe(units[sp], t) for sp in group)):  # holidays
                 reps = self.shifted_group(st, doc.text, group, year)
             if not all(safe(sp, reps[(sp.start, sp.end)]) for sp in group):
                 other = self.other_offset(st, doc.text, group, year, safe)

@@ -31,7 +31,8 @@ _HEADER = """\
 def load() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(ZIP codes, area codes)``, sorted."""
     text = resources.files("crfdeid").joinpath("data", RESOURCE).read_text(encoding="utf-8")
-    zips, areas = [], []
+    zips: list[str] = []
+    areas: list[str] = []
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
