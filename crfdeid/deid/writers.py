@@ -92,8 +92,8 @@ class SurrogateWriter(_DeidWriter):
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
                  mapping=None, mark=False):
         self.marker = mark_template(mark)
-        if mapping:
-            check_mapping_path(mapping, None if out is None or str(out) == "-" else out)
+        if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
+            check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
         super().__init__(out)
         self.surrogator = Surrogator(seed=seed, key=key, date_shift=tuple(date_shift),
                                      age_over_89=age_over_89, age_bucket=age_bucket)
@@ -111,25 +111,27 @@ class SurrogateWriter(_DeidWriter):
 
     def close(self):
         if self.mapping:
-            write_mapping(self.surrogator, self.mapping)
+            write_mapping(self.surrogator, self.mapping, overwrite=self.overwrite)
         super().close()
 
 
-def write_mapping(surrogator: Surrogator, path) -> None:
-    """Write the original -> surrogate table (PHI!) as TSV with a PHI warning header (mode 0600)."""
+def write_mapping(surrogator: Surrogator, path, overwrite: bool = False) -> None:
+    """Write the original -> surrogate table (PHI!) as TSV with a PHI warning header (mode 0600);
+    an existing file is replaced only with ``overwrite``."""
     rows = ["\t".join(r) + "\n" for r in surrogator.mapping()]
-    atomic_write(path, MAPPING_HEADER + "".join(rows))
+    atomic_write(path, MAPPING_HEADER + "".join(rows), overwrite=overwrite)
 
 
-def check_mapping_path(path, out=None) -> None:
-    """Refuse a mapping file that exists already or would land inside the output folder ``out``.
+def check_mapping_path(path, out=None, exists_ok: bool = False) -> None:
+    """Refuse a mapping file that exists already (unless ``exists_ok``) or would land inside the
+    output folder ``out``.
 
     The mapping holds original PHI: it must never be released with the
-    surrogates, nor overwrite a file the user has.
+    surrogates, nor replace a file the user has without being asked to.
     """
     path = Path(path)
-    if path.exists():
-        raise ConfigError("the mapping file exists already; it is never overwritten", path=path)
+    if path.exists() and not exists_ok:
+        raise ConfigError("the mapping file exists already; it is not overwritten", path=path)
     if out is not None:
         where, folder = path.resolve(), Path(out).resolve()
         if where == folder or folder in where.parents:
