@@ -220,3 +220,22 @@ def test_corpus_surrogate_refuses_brat_without_ann(tmp_path, capsys):
     assert rc == 1 and "'a'" in captured.err and "a.txt" in captured.err
     assert json.loads(captured.out)["notes"] == 1
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["b.xml"]
+
+
+def test_corpus_surrogate_refuses_an_output_inside_its_input_before_reading(tmp_path, capsys):
+    from crfdeid.cli.corpus import main as corpus_main
+    from crfdeid.io import read, write
+    write(list(read("synth:3,1")), "i2b2", tmp_path / "in")
+    before = sorted(p.name for p in (tmp_path / "in").iterdir())
+    assert corpus_main(["surrogate", f"i2b2:{tmp_path / 'in'}", "--out", str(tmp_path / "in" / "sub"),
+                        "--seed", "1", "-q"]) == 2
+    assert "lies inside the input" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "in").iterdir()) == before  # nothing written
+    out = tmp_path / "out"
+    assert corpus_main(["surrogate", f"i2b2:{tmp_path / 'in'}", "--out", str(out), "--seed", "1", "-q"]) == 0
+    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    # A second run does not replace the release without --overwrite, and does with it.
+    assert corpus_main(["surrogate", f"i2b2:{tmp_path / 'in'}", "--out", str(out), "--seed", "2", "-q"]) == 1
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == first
+    assert corpus_main(["surrogate", f"i2b2:{tmp_path / 'in'}", "--out", str(out), "--seed", "2", "-q",
+                        "--overwrite"]) == 0

@@ -19,8 +19,7 @@ import json
 import sys
 
 from ..errors import ConfigError, CrfdeidError, describe
-from ..io import parse_spec, read
-from ..io.i2b2 import I2b2Writer
+from ..io import parse_spec, read, spec_path, writer
 from . import grouping
 from .check import check
 from .key import SEED_WARNING, read_key_file
@@ -90,6 +89,8 @@ def register(subparsers) -> None:
                    help="also write the original->surrogate table (contains PHI; off by default; "
                         "a new file outside --out)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    from ..cli import add_overwrite
+    add_overwrite(p)
     p.set_defaults(func=run)
 
 
@@ -102,6 +103,9 @@ def run(args) -> int:
         check_mapping_path(args.mapping, args.out)
     if parse_spec(args.input)[0] in UNANNOTATED_FORMATS:
         annotated_only(args.input, [], [])  # refused before anything is read
+    # The output is checked (not an input, not inside or around one, no file replaced without
+    # --overwrite) before anything is read or written.
+    out = writer("i2b2", args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
                             age_over_89=args.age_over_89, avoid_date_collisions=True)
     if args.seed is not None and not args.quiet:
@@ -116,7 +120,7 @@ def run(args) -> int:
     for doc in docs:  # every note of a patient first, so initials find their full names
         surrogator.learn(doc)
     pairs, fallbacks = [], {}
-    with I2b2Writer(args.out) as out:
+    with out:
         for doc in progress(docs, args.quiet, unit="doc", desc="surrogate"):
             try:
                 new = surrogator.surrogate(doc)
