@@ -155,7 +155,7 @@ def test_gold_spans_across_lines_keep_the_lines_through_corpus_surrogate(tmp_pat
     args = type("A", (), dict(input=f"i2b2:{tmp_path / 'gold'}", out=str(tmp_path / "out"), seed="1", key=None,
                               key_file=None, date_shift=(-1095, -366), age_over_89="90+", group_by=None,
                               group_pattern=None, group_table=None, no_propagate=False, check=True,
-                              mapping=None, quiet=True))
+                              mapping=None, quiet=True, overwrite=False))
     assert run(args) == 0
     (new,) = read(f"i2b2:{tmp_path / 'out'}")
     assert lines(new.text) == lines(text) and len(new.spans) == 3
