@@ -1,0 +1,8 @@
+"""``python -m crfdeid.serve``: see :mod:`crfdeid.serve.cli`."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
