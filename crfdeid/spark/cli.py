@@ -80,8 +80,13 @@ def _has(schema, dotted: str) -> bool:
 
 
 def _session(master: str | None):
+    """``(session, created)``: the active session (a program that calls :func:`main`), else a
+    new one on ``master``."""
     from pyspark import SparkConf
     from pyspark.sql import SparkSession
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active, False
     builder = SparkSession.builder.appName("crfdeid")
     if master or not SparkConf().contains("spark.master"):  # spark-submit's master wins
         master = master or "local[*]"
@@ -91,7 +96,7 @@ def _session(master: str | None):
                        .config("spark.driver.host", "127.0.0.1").config("spark.ui.enabled", "false"))
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return spark, True
 
 
 def main(argv=None) -> int:
@@ -135,11 +140,12 @@ def main(argv=None) -> int:
         print("note: no --key-file: surrogates are drawn with a random key for this run only",
               file=sys.stderr)
     warnings.filterwarnings("ignore", message=".*pandas >= 3.0.0.*", category=FutureWarning)
-    spark = _session(args.master)
+    spark, created = _session(args.master)
     try:
         return _run(spark, args, deid, in_fmt, out_fmt)
     finally:
-        spark.stop()
+        if created:
+            spark.stop()
 
 
 def _run(spark, args, deid, in_fmt: str, out_fmt: str) -> int:
