@@ -14,7 +14,7 @@ import pytest
 from conftest import python_examples, run_example
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ExtraError
-from crfdeid.model import Model
+from crfdeid.crf import Model
 
 ROOT = Path(__file__).parent.parent
 NOTE = "Seen by Dr. Lee on 7/22/2098. Call John Smith at 555-123-4567."

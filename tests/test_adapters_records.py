@@ -1,4 +1,4 @@
-"""The records shared by the Spark job and the HTTP service: same output as ``crfdeid.tag``."""
+"""The records shared by the Spark job and the HTTP service: same output as ``crfdeid tag``."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from crfdeid import tag
+from crfdeid.cli import tag
 from crfdeid.adapters import require
 from crfdeid.adapters.records import Deidentifier, PatientWriters
 from crfdeid.deid import Surrogator
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError, ExtraError
 from crfdeid.io import read, write
-from crfdeid.model import Model
+from crfdeid.crf import Model
 
 KEY = "test-key-not-secret"
 

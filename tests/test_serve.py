@@ -26,7 +26,7 @@ with warnings.catch_warnings():  # Starlette's advice to move to httpx2 is not a
 from crfdeid.adapters.records import Deidentifier  # noqa: E402
 from crfdeid.document import Document  # noqa: E402
 from crfdeid.serve.app import Settings, create_app  # noqa: E402
-from crfdeid.serve.cli import main  # noqa: E402
+from crfdeid.cli.serve import main  # noqa: E402
 
 KEY = b"serve-test-key"
 TOKEN = "t0ken-for-tests-0123456789"
@@ -131,14 +131,14 @@ def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch):
         client.post(f"/v1/deidentify?text={MARKER}", json={"text": 5}),
     ]
     assert _post(client, text=note).status_code == 200
-    import crfdeid.model
-    real = crfdeid.model.Model._tagged
+    from crfdeid.crf import Model
+    real = Model._tagged
 
     def failing(self, doc, *args):
         if MARKER in doc.text:
             raise ValueError(doc.text)
         return real(self, doc, *args)
-    monkeypatch.setattr(crfdeid.model.Model, "_tagged", failing)
+    monkeypatch.setattr(Model, "_tagged", failing)
     errors.append(_post(client, text=note))  # the note fails: 500 naming the document only
     batch = _post(client, documents=[{"id": "n1", "text": note}, {"id": "n2", "text": NOTE}])
     assert batch.json()["failed"] == 1 and MARKER not in batch.text

@@ -1,4 +1,4 @@
-"""The Spark job, in local mode: same spans and text as ``crfdeid.tag``, in any partitioning.
+"""The Spark job, in local mode: same spans and text as ``crfdeid tag``, in any partitioning.
 
 One SparkSession serves the whole file (starting one takes seconds); every test that
 runs a Spark job is marked slow.
@@ -12,10 +12,10 @@ import warnings
 
 import pytest
 
-from crfdeid import tag
+from crfdeid.cli import tag
 from crfdeid.adapters.records import Deidentifier
 from crfdeid.io import read, write
-from crfdeid.spark import cli
+from crfdeid.cli import spark as cli
 
 KEY = "spark-test-key"
 

@@ -3,7 +3,7 @@ Presidio and spaCy adapters.
 
 - :mod:`crfdeid.adapters.records`: tag documents and render them in an output style as rows
   (spans with confidences, de-identified text, an error), through the same model and writer
-  objects as ``python -m crfdeid.tag``;
+  objects as ``python -m crfdeid tag``;
 - :mod:`crfdeid.adapters.presidio`: a Presidio ``EntityRecognizer`` (extra ``[presidio]``);
 - :mod:`crfdeid.adapters.spacy`: a spaCy pipeline component ``crfdeid`` (extra ``[spacy]``);
 - :mod:`crfdeid.spark` and :mod:`crfdeid.serve` build on the records (extras ``[spark]``,

@@ -53,12 +53,12 @@ class CrfdeidRecognizer(EntityRecognizer):
     Parameters
     ----------
     model : Model, str or Path, optional
-        A loaded :class:`~crfdeid.model.Model` or a model file (default: the shipped model).
+        A loaded :class:`~crfdeid.crf.Model` or a model file (default: the shipped model).
     entity_map : dict, optional
         crfdeid subtype -> Presidio entity name (default :data:`ENTITY_MAP`); a subtype
         left out keeps its own name.
     o_threshold : float or None, optional
-        As ``python -m crfdeid.tag --o-threshold`` (default: the model's decoding).
+        As ``python -m crfdeid tag --o-threshold`` (default: the model's decoding).
     """
 
     def __init__(self, model=None, entity_map: dict | None = None, o_threshold=...,
@@ -71,7 +71,7 @@ class CrfdeidRecognizer(EntityRecognizer):
 
     def load(self) -> None:
         """Load the model (Presidio calls this once, from ``__init__``)."""
-        from ..model import Model
+        from ..crf import Model
         arg = self._model_arg
         self.model = arg if isinstance(arg, Model) else Model.load(arg)
 

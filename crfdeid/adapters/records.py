@@ -1,8 +1,8 @@
 """Tag notes and render them in an output style, one record per note: what the Spark job and
 the HTTP service run.
 
-The tagging is :meth:`crfdeid.model.Model.tag_each` and the rendering is the writer that
-``python -m crfdeid.tag --output-format FORMAT`` builds (same options, same key, same
+The tagging is :meth:`crfdeid.crf.Model.tag_each` and the rendering is the writer that
+``python -m crfdeid tag --output-format FORMAT`` builds (same options, same key, same
 ``transform``), so a record's text is byte for byte the file the command writes for the
 same note, model and key. A note that fails gets an error message (document id and
 exception type, never its text) and no text.
@@ -25,7 +25,7 @@ from typing import Iterable, Iterator
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
 
-#: What a record's text can be: a writer of ``python -m crfdeid.tag``, or ``spans`` (no text).
+#: What a record's text can be: a writer of ``python -m crfdeid tag``, or ``spans`` (no text).
 OUTPUT_FORMATS = ("redacted", "masked", "surrogate", "spans")
 
 
@@ -57,7 +57,7 @@ class Deidentifier:
     Parameters
     ----------
     model : Model, str or Path, optional
-        A loaded :class:`~crfdeid.model.Model` or a model file (default: the shipped model).
+        A loaded :class:`~crfdeid.crf.Model` or a model file (default: the shipped model).
     output_format : str
         ``redacted``, ``masked``, ``surrogate`` or ``spans`` (:data:`OUTPUT_FORMATS`).
     key, seed : bytes or str, optional
@@ -65,14 +65,14 @@ class Deidentifier:
         key is drawn here, so every writer of this object (every Spark partition, every
         request) agrees, but another run does not.
     options : dict, optional
-        Writer options as ``python -m crfdeid.tag -o KEY=VALUE`` takes them.
+        Writer options as ``python -m crfdeid tag -o KEY=VALUE`` takes them.
     o_threshold : float or None, optional
         As ``--o-threshold`` (default: the model's configured decoding).
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None,
                  options: dict | None = None, o_threshold=..., backend: str = "numpy"):
-        from ..model import Model
+        from ..crf import Model
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(f"unknown output format {output_format!r}; known: {', '.join(OUTPUT_FORMATS)}")
         self.model = model if isinstance(model, Model) else Model.load(model, backend=backend)
@@ -91,14 +91,14 @@ class Deidentifier:
         self.writer()  # refuse bad options now, not at the first note
 
     def writer(self):
-        """A new writer of the output style (None for ``spans``), built as ``crfdeid.tag`` builds it.
+        """A new writer of the output style (None for ``spans``), built as ``crfdeid tag`` builds it.
 
         A surrogate writer holds the patients' state (names seen, surrogates drawn): give one
         patient's notes to the same writer, in order, for the command's result.
         """
         if self.output_format == "spans":
             return None
-        from ..tag import _output
+        from ..cli.tag import _output
         return _output(self.output_format, None, self.options)
 
     def run(self, docs: Iterable[Document], writer=None) -> Iterator[Record]:
@@ -107,7 +107,7 @@ class Deidentifier:
         ``writer`` renders the text: a writer (default: a new one for this call), or a
         callable giving the writer of each tagged document (:class:`PatientWriters`).
         """
-        from ..tag import _result
+        from ..cli.tag import _result
         if not callable(writer):
             one = writer if writer is not None else self.writer()
             writer = lambda doc: one  # noqa: E731

@@ -42,7 +42,7 @@ class CrfdeidComponent:
 
     def __init__(self, nlp: Language, name: str, model=None, o_threshold=None,
                  spans_key: str = SPANS_KEY, set_ents: bool = True):
-        from ..model import Model
+        from ..crf import Model
         self.name = name
         self.model = model if isinstance(model, Model) else Model.load(model)
         # config values are plain data: None is the model's own decoding, "none" Viterbi only

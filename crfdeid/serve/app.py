@@ -33,7 +33,7 @@ Format = Literal["redacted", "masked", "surrogate", "spans"]
 
 @dataclass(frozen=True)
 class Settings:
-    """What the server is started with (``python -m crfdeid.serve`` options)."""
+    """What the server is started with (``python -m crfdeid serve`` options)."""
 
     model: str | None = None
     key_file: str | None = None
@@ -113,7 +113,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     ConfigError, ModelError
         An unreadable key or token file, a token under 16 characters, a bad model.
     """
-    from ..model import Model
+    from ..crf import Model
     model = Model.load(settings.model)
     key = _read_secret(settings.key_file, "key file") if settings.key_file else None
     token = _read_secret(settings.token_file, "token file") if settings.token_file else None

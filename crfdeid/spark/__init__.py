@@ -8,7 +8,7 @@ The model is loaded on the driver (checked), broadcast once, and kept by each Py
 worker across its tasks (Spark reuses Python workers by default), so an executor
 reads it once. :func:`deidentify` runs ``mapInPandas``: each task tags its notes in
 batches of ``batch_rows`` through :class:`crfdeid.adapters.records.Deidentifier`, the
-model and writer objects of ``python -m crfdeid.tag``, so the spans and text are the
+model and writer objects of ``python -m crfdeid tag``, so the spans and text are the
 command's for the same notes, model and key.
 
 Surrogates: the keyed draws are deterministic per key, patient and original string,
@@ -67,7 +67,7 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
         ``surrogate`` only: the secret key (or a public seed); the same key gives the same
         surrogates in every partition and run. With neither, one random key for this call.
     options : dict, optional
-        Writer options, as ``python -m crfdeid.tag -o KEY=VALUE``.
+        Writer options, as ``python -m crfdeid tag -o KEY=VALUE``.
     patient_col : str, optional
         The patient key (a column name or ``a.b`` path); where absent or null a note's
         patient is its i2b2 record prefix (``NNN-``), else its id, as in the command.

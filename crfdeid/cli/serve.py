@@ -2,9 +2,9 @@
 
 Examples::
 
-    python -m crfdeid.serve                               # http://127.0.0.1:8000/docs
-    python -m crfdeid.serve --key-file secret.key --workers 2
-    python -m crfdeid.serve --host 0.0.0.0 --token-file token.txt   # anywhere but loopback: a token
+    python -m crfdeid serve                               # http://127.0.0.1:8000/docs
+    python -m crfdeid serve --key-file secret.key --workers 2
+    python -m crfdeid serve --host 0.0.0.0 --token-file token.txt   # anywhere but loopback: a token
     curl -s localhost:8000/v1/deidentify -H 'content-type: application/json' \\
         -d '{"text": "Seen by Dr. Lee on 7/22/2098.", "output_format": "redacted"}'
 
@@ -32,7 +32,7 @@ ENV = "CRFDEID_SERVE_SETTINGS"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = cli.parser("crfdeid.serve", __doc__, "python -m crfdeid.serve --port 8000")
+    p = cli.parser("serve", __doc__, "python -m crfdeid serve --port 8000")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="default: 8000")
@@ -64,7 +64,7 @@ def is_loopback(host: str) -> bool:
 
 def app_from_env():
     """The application of a worker process, from the settings in :data:`ENV`."""
-    from .app import Settings, create_app
+    from ..serve.app import Settings, create_app
     return create_app(Settings(**json.loads(os.environ[ENV])))
 
 
@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     from ..adapters import require
     try:  # before anything long: a missing extra is said first
         for module in ("fastapi", "uvicorn"):
-            require(module, "serve", "python -m crfdeid.serve")
+            require(module, "serve", "python -m crfdeid serve")
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -86,7 +86,7 @@ def main(argv=None) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     import uvicorn
-    from .app import Settings, create_app
+    from ..serve.app import Settings, create_app
     settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents)
     try:
         app = create_app(settings)  # load and check everything before binding
@@ -102,5 +102,5 @@ def main(argv=None) -> int:
     else:
         del app  # each worker loads its own
         os.environ[ENV] = json.dumps(asdict(settings))
-        uvicorn.run("crfdeid.serve.cli:app_from_env", factory=True, workers=args.workers, **common)
+        uvicorn.run("crfdeid.cli.serve:app_from_env", factory=True, workers=args.workers, **common)
     return 0

@@ -2,10 +2,10 @@
 
 Examples::
 
-    python -m crfdeid.spark --input notes.parquet --output out.parquet
-    python -m crfdeid.spark --input notes.jsonl --output out/ --write-format jsonl \\
+    python -m crfdeid spark --input notes.parquet --output out.parquet
+    python -m crfdeid spark --input notes.jsonl --output out/ --write-format jsonl \\
         --output-format surrogate --key-file secret.key --master 'local[2]'
-    spark-submit --master yarn -m crfdeid.spark ...   # see docs/deployment.md
+    spark-submit --master yarn .../crfdeid/spark/submit.py --input ... --output ...  # docs/spark.md
 
 The input has one note a row: ``id``, ``text`` and optionally ``patient`` (or
 ``meta.patient``, as crfdeid's own JSONL has it; ``--id-col``, ``--text-col`` and
@@ -32,8 +32,7 @@ _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".json"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = cli.parser("crfdeid.spark", __doc__,
-                   "python -m crfdeid.spark --input notes.parquet --output out.parquet")
+    p = cli.parser("spark", __doc__, "python -m crfdeid spark --input notes.parquet --output out.parquet")
     p.add_argument("--input", required=True, help="Parquet or JSON Lines file or folder")
     p.add_argument("--output", required=True, help="output folder (Spark writes part files); must not exist")
     p.add_argument("--input-format", choices=("parquet", "jsonl"),
@@ -47,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
                                         "same key agree")
     key.add_argument("--seed", help="surrogate output: public seed (reproducible surrogates)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
-                   help="writer option, as python -m crfdeid.tag takes it")
+                   help="writer option, as python -m crfdeid tag takes it")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--master", help="Spark master (default: local[*], or spark-submit's)")
     p.add_argument("--partitions", type=int, help="number of partitions to tag in "
@@ -103,8 +102,8 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     from ..adapters import require
     try:  # before anything long: a missing extra is said first
-        require("pyspark", "spark", "python -m crfdeid.spark")
-        require("pyarrow", "spark", "python -m crfdeid.spark")
+        require("pyspark", "spark", "python -m crfdeid spark")
+        require("pyarrow", "spark", "python -m crfdeid spark")
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -125,7 +124,7 @@ def main(argv=None) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     from ..adapters.records import Deidentifier
-    from ..tag import _writer_option
+    from .tag import _writer_option
     try:
         key = None
         if args.key_file:
@@ -150,7 +149,7 @@ def main(argv=None) -> int:
 
 def _run(spark, args, deid, in_fmt: str, out_fmt: str) -> int:
     from pyspark.sql import functions as F
-    from . import ERROR, deidentify
+    from ..spark import ERROR, deidentify
     notes = (spark.read.parquet if in_fmt == "parquet" else spark.read.json)(args.input)
     patient = args.patient_col or next((c for c in ("patient", "meta.patient") if _has(notes.schema, c)), None)
     missing = [c for c in (args.id_col, args.text_col, patient) if c and not _has(notes.schema, c)]
