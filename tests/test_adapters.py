@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import python_examples, run_example
+from crfdeid.crf import Model
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ExtraError
-from crfdeid.crf import Model
 
 ROOT = Path(__file__).parent.parent
 NOTE = "Seen by Dr. Lee on 7/22/2098. Call John Smith at 555-123-4567."
@@ -80,7 +80,7 @@ def test_presidio_makes_no_network_request(presidio):
     env = {k: v for k, v in os.environ.items() if k != "TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS"}
     env["PYTHONPATH"] = str(ROOT)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                          timeout=300)
+                          timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "EMAIL_ADDRESS" in proc.stdout
     assert "NETWORK ATTEMPT" not in proc.stdout + proc.stderr

@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from crfdeid.cli import tag
 from crfdeid.adapters import require
 from crfdeid.adapters.records import Deidentifier, PatientWriters
+from crfdeid.cli import tag
+from crfdeid.crf import Model
 from crfdeid.deid import Surrogator
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError, ExtraError
 from crfdeid.io import read, write
-from crfdeid.crf import Model
 
 KEY = "test-key-not-secret"
 

@@ -21,12 +21,12 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 with warnings.catch_warnings():  # Starlette's advice to move to httpx2 is not about this project
     warnings.filterwarnings("ignore", message=".*httpx2.*")
-    from fastapi.testclient import TestClient  # noqa: E402
+    from fastapi.testclient import TestClient
 
-from crfdeid.adapters.records import Deidentifier  # noqa: E402
-from crfdeid.document import Document  # noqa: E402
-from crfdeid.serve.app import Settings, create_app  # noqa: E402
-from crfdeid.cli.serve import main  # noqa: E402
+from crfdeid.adapters.records import Deidentifier
+from crfdeid.cli.serve import main
+from crfdeid.document import Document
+from crfdeid.serve.app import Settings, create_app
 
 KEY = b"serve-test-key"
 TOKEN = "t0ken-for-tests-0123456789"
@@ -70,7 +70,7 @@ def test_documents_share_surrogates_per_patient_and_requests_agree(client):
     r = _post(client, documents=docs, output_format="surrogate")
     assert r.status_code == 200 and r.json()["failed"] == 0
     out = {d["id"]: d for d in r.json()["documents"]}
-    name = lambda d: d["text"][d["spans"][0]["start"]:d["spans"][0]["end"]]  # noqa: E731
+    name = lambda d: d["text"][d["spans"][0]["start"]:d["spans"][0]["end"]]
     assert name(out["a"]) == name(out["b"]) != "John Smith"
     assert name(out["c"]) != name(out["a"])  # another patient, another surrogate
     again = _post(client, documents=docs[:1], output_format="surrogate").json()["documents"][0]

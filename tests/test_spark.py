@@ -12,10 +12,10 @@ import warnings
 
 import pytest
 
-from crfdeid.cli import tag
 from crfdeid.adapters.records import Deidentifier
-from crfdeid.io import read, write
 from crfdeid.cli import spark as cli
+from crfdeid.cli import tag
+from crfdeid.io import read, write
 
 KEY = "spark-test-key"
 

@@ -18,13 +18,13 @@ import os
 
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
-from . import require  # noqa: E402
+from . import require
 
 _presidio = require("presidio_analyzer", "presidio", "crfdeid.adapters.presidio")
-from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult  # noqa: E402
+from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
-from .. import schema  # noqa: E402
-from ..document import Document  # noqa: E402
+from .. import schema
+from ..document import Document
 
 #: crfdeid subtype -> Presidio entity: Presidio's names where it has one (PERSON, LOCATION,
 #: ORGANIZATION, DATE_TIME, PHONE_NUMBER, EMAIL_ADDRESS, URL, IP_ADDRESS, US_SSN), else a

@@ -19,8 +19,8 @@ exception type, never its text) and no text.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
@@ -110,7 +110,7 @@ class Deidentifier:
         from ..cli.tag import _result
         if not callable(writer):
             one = writer if writer is not None else self.writer()
-            writer = lambda doc: one  # noqa: E731
+            writer = lambda doc: one
         for doc, tagged in self.model.tag_each(docs, self.o_threshold):
             doc_id, tagged, err = _result(doc, tagged)
             if err is not None:
@@ -122,7 +122,7 @@ class Deidentifier:
                     text = writer(tagged).transform(tagged).text
                 except CrfdeidError as exc:
                     err = str(exc)
-                except Exception as exc:  # a writer bug: name the document, never its text
+                except Exception as exc:  # noqa: BLE001 - a writer bug: name the document, never its text
                     err = f"document {doc_id!r}: writing failed ({type(exc).__name__})"
             if err is not None:
                 yield Record(doc_id, None, None, err)

@@ -24,10 +24,10 @@ from __future__ import annotations
 from . import require
 
 _spacy = require("spacy", "spacy", "crfdeid.adapters.spacy")
-from spacy.language import Language  # noqa: E402
-from spacy.tokens import Doc, Span  # noqa: E402
+from spacy.language import Language
+from spacy.tokens import Doc, Span
 
-from ..document import Document  # noqa: E402
+from ..document import Document
 
 #: The ``doc.spans`` key the component writes (``spans_key`` in its config changes it).
 SPANS_KEY = "crfdeid"

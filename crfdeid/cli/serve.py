@@ -86,6 +86,7 @@ def main(argv=None) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     import uvicorn
+
     from ..serve.app import Settings, create_app
     settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents)
     try:
@@ -95,8 +96,8 @@ def main(argv=None) -> int:
         return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    common = dict(host=args.host, port=args.port, access_log=False, log_config=None,
-                  server_header=False)
+    common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,
+              "server_header": False}
     if args.workers == 1:
         uvicorn.run(app, **common)
     else:

@@ -149,6 +149,7 @@ def main(argv=None) -> int:
 
 def _run(spark, args, deid, in_fmt: str, out_fmt: str) -> int:
     from pyspark.sql import functions as F
+
     from ..spark import ERROR, deidentify
     notes = (spark.read.parquet if in_fmt == "parquet" else spark.read.json)(args.input)
     patient = args.patient_col or next((c for c in ("patient", "meta.patient") if _has(notes.schema, c)), None)

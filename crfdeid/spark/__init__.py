@@ -45,7 +45,8 @@ _MODELS: dict = {}
 def _spark():
     require("pyspark", "spark", "crfdeid.spark")
     require("pyarrow", "spark", "crfdeid.spark")
-    from pyspark.sql import functions as F, types as T
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
     return F, T
 
 
@@ -127,7 +128,7 @@ def _ddl(field) -> str:
 
 def _groups(ids: pd.Series, patients: pd.Series) -> pd.Series:
     """A note's patient, by the rule of :attr:`crfdeid.document.Document.group` (a pandas UDF)."""
-    return pd.Series([Document(i, "", meta={} if p is None or p != p else {"patient": p}).group
+    return pd.Series([Document(i, "", meta={} if pd.isna(p) else {"patient": p}).group
                       for i, p in zip(ids, patients)], index=ids.index)
 
 

@@ -1,0 +1,208 @@
+"""Spark job against ``python -m crfdeid tag`` on the PhysioNet dev corpus: same output? how fast?
+
+    python bench/spark_physionet.py [--corpus ../shared/corpora/physionet-dev] [--cores 1,2]
+                                    [--repeat 2] [--json results.json]
+
+1. Reads the corpus (``crfdeid.io.read("physionet:...")``) and writes it as Parquet
+   (id, text, patient) to a private temporary folder (``/dev/shm`` where it exists),
+   with a random surrogate key beside it; the folder is deleted at the end.
+2. Runs ``python -m crfdeid tag physionet:DIR`` (surrogate output with the key, and jsonl
+   for the spans) and ``python -m crfdeid spark`` (surrogate output, same key) on the
+   Parquet file, and checks every note: same surrogate text, same spans (type, offsets,
+   confidence). Prints identical/total and the ids of any note that differs (never text).
+3. Times, for each core count: the two commands end to end (wall clock, start-up
+   included: ``tag --jobs N``, ``spark --master local[N]``), and the Spark job alone in a
+   running session (``deidentify(...).write.parquet``, ``--repeat`` times; the first run
+   starts the Python workers and loads the model), with the peak RSS of the Python workers
+   sampled every 0.2 s.
+
+Speed figures depend on what else the machine runs: the load averages before and after
+are printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def run(cmd: list[str]) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=False, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+class WorkerRss:
+    """Peak resident memory of each PySpark Python worker process, sampled in a thread."""
+
+    def __init__(self):
+        import psutil
+        self.psutil, self.peak, self.stop = psutil, {}, threading.Event()
+
+    def _sample(self):
+        while not self.stop.wait(0.2):
+            for p in self.psutil.process_iter(["pid", "cmdline", "memory_info"]):
+                cmd = " ".join(p.info["cmdline"] or ())
+                if "pyspark.daemon" in cmd or "pyspark.worker" in cmd:
+                    rss = p.info["memory_info"].rss if p.info["memory_info"] else 0
+                    self.peak[p.info["pid"]] = max(self.peak.get(p.info["pid"], 0), rss)
+
+    def __enter__(self):
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def compare(notes, tag_dir: Path, tag_jsonl: Path, spark_out: Path) -> dict:
+    import pyarrow.parquet as pq
+    rows = {r["id"]: r for r in pq.read_table(spark_out).to_pylist()}
+    spans = {}
+    for line in tag_jsonl.read_text(encoding="utf-8").splitlines():
+        obj = json.loads(line)
+        spans[obj["id"]] = [{"type": s["subtype"], "category": s["category"], "start": s["start"],
+                             "end": s["end"], "confidence": c}
+                            for s, c in zip(obj["spans"], obj["meta"]["confidence"])]
+    same_text = same_spans = both_failed = 0
+    differ = []
+    for doc in notes:
+        row = rows.get(doc.doc_id)
+        path = tag_dir / f"{doc.doc_id}.txt"
+        if not path.exists():  # the command failed on this note: Spark must report it, with no text
+            ok = row is not None and row["deid_text"] is None and row["error"] is not None
+            both_failed += ok
+            same_text += ok
+            same_spans += ok
+            if not ok:
+                differ.append(doc.doc_id)
+            continue
+        text_ok = row is not None and row["deid_text"] == path.read_text(encoding="utf-8")
+        spans_ok = row is not None and row["spans"] == spans.get(doc.doc_id)
+        same_text += text_ok
+        same_spans += spans_ok
+        if not (text_ok and spans_ok):
+            differ.append(doc.doc_id)
+    return {"notes": len(notes), "spark_rows": len(rows), "same_text": same_text,
+            "same_spans": same_spans, "spans": sum(map(len, spans.values())),
+            "failed": sum(r["error"] is not None for r in rows.values()), "both_failed": both_failed,
+            "differ": differ[:20]}
+
+
+def job_times(parquet: Path, key: bytes, cores: int, repeat: int, out: Path) -> dict:
+    import warnings
+
+    from pyspark.sql import SparkSession
+
+    from crfdeid.spark import deidentify
+    warnings.filterwarnings("ignore", message=".*pandas >= 3.0.0.*", category=FutureWarning)
+    spark = (SparkSession.builder.master(f"local[{cores}]").appName("crfdeid-bench")
+             .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        notes = spark.read.parquet(str(parquet)).cache()
+        n = notes.count()
+        times = []
+        with WorkerRss() as rss:
+            for i in range(repeat):
+                t0 = time.perf_counter()
+                deidentify(notes, "surrogate", key=key, patient_col="patient", partitions=cores * 2) \
+                    .write.parquet(str(out / f"job-{cores}-{i}"))
+                times.append(time.perf_counter() - t0)
+        return {"cores": cores, "notes": n, "seconds": [round(t, 2) for t in times],
+                "notes_per_s": [round(n / t, 1) for t in times],
+                "worker_peak_rss_mb": sorted(round(v / 2**20) for v in rss.peak.values())}
+    finally:
+        spark.stop()
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpora" / "physionet-dev"),
+                   help="default: ../shared/corpora/physionet-dev beside the repository")
+    p.add_argument("--cores", default="1,2")
+    p.add_argument("--repeat", type=int, default=2)
+    p.add_argument("--json", help="write the figures here")
+    args = p.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    import pandas as pd
+
+    from crfdeid.io import read
+    notes = list(read(f"physionet:{args.corpus}"))
+    chars = sum(len(d.text) for d in notes)
+    base = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    tmp = Path(tempfile.mkdtemp(prefix="crfdeid-spark-bench-", dir=base))  # mode 0700
+    result = {"date": time.strftime("%Y-%m-%d %H:%M"), "notes": len(notes), "chars": chars,
+              "load_before": load(), "python": sys.version.split()[0]}
+    try:
+        key = secrets.token_hex(32).encode()
+        (tmp / "key").write_bytes(key)
+        parquet = tmp / "notes.parquet"
+        pd.DataFrame({"id": [d.doc_id for d in notes], "text": [d.text for d in notes],
+                      "patient": [d.group for d in notes]}).to_parquet(parquet)
+        py = sys.executable
+        spec = f"physionet:{args.corpus}"
+        run([py, "-m", "crfdeid", "tag", spec, "--output-format", "surrogate", "--key-file", str(tmp / "key"),
+             "--output-dir", str(tmp / "tag-surrogate"), "--quiet"])
+        run([py, "-m", "crfdeid", "tag", spec, "--output-format", "jsonl", "--output-dir", str(tmp / "tag-spans"),
+             "--quiet"])
+        run([py, "-m", "crfdeid", "spark", "--input", str(parquet), "--output", str(tmp / "spark.parquet"),
+             "--output-format", "surrogate", "--key-file", str(tmp / "key"), "--quiet"])
+        result["identity"] = compare(notes, tmp / "tag-surrogate", tmp / "tag-spans" / "tagged.jsonl",
+                                     tmp / "spark.parquet")
+        result["commands"] = []
+        for cores in map(int, args.cores.split(",")):
+            t_tag = run([py, "-m", "crfdeid", "tag", spec, "--output-format", "surrogate", "--key-file",
+                         str(tmp / "key"), "--output-dir", str(tmp / f"tag-{cores}"), "--jobs", str(cores),
+                         "--quiet"])
+            t_spark = run([py, "-m", "crfdeid", "spark", "--input", str(parquet), "--output",
+                           str(tmp / f"spark-{cores}.parquet"), "--output-format", "surrogate", "--key-file",
+                           str(tmp / "key"), "--master", f"local[{cores}]", "--partitions", str(2 * cores),
+                           "--quiet"])
+            result["commands"].append({"cores": cores, "tag_s": round(t_tag, 2), "spark_s": round(t_spark, 2),
+                                       "tag_notes_per_s": round(len(notes) / t_tag, 1),
+                                       "spark_notes_per_s": round(len(notes) / t_spark, 1)})
+        result["jobs"] = [job_times(parquet, key, cores, args.repeat, tmp)
+                          for cores in map(int, args.cores.split(","))]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)  # real notes: nothing stays behind
+    result["load_after"] = load()
+    ident = result["identity"]
+    print(f"identical to python -m crfdeid tag: surrogate text {ident['same_text']}/{ident['notes']}, "
+          f"spans {ident['same_spans']}/{ident['notes']} ({ident['spans']} spans); failed in Spark "
+          f"{ident['failed']}, of which failed in the command too {ident['both_failed']}"
+          + (f"; differ: {', '.join(ident['differ'])}" if ident["differ"] else ""))
+    for c in result["commands"]:
+        print(f"{c['cores']} core(s), whole commands: tag {c['tag_s']} s ({c['tag_notes_per_s']} notes/s), "
+              f"spark {c['spark_s']} s ({c['spark_notes_per_s']} notes/s), {c['spark_s'] / c['tag_s']:.2f}x")
+    for j in result["jobs"]:
+        print(f"{j['cores']} core(s), Spark job in a running session: {j['seconds']} s = "
+              f"{j['notes_per_s']} notes/s; Python worker peak RSS {j['worker_peak_rss_mb']} MB")
+    print(f"load averages before {result['load_before']}, after {result['load_after']}; "
+          f"{len(notes)} notes, {chars} characters")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if ident["same_text"] == ident["same_spans"] == ident["notes"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
