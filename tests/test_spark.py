@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-import warnings
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +18,8 @@ from crfdeid.cli import tag
 from crfdeid.io import read, write
 
 KEY = "spark-test-key"
+# pyspark 4.3 warns that it does not fully support pandas 3 (what it uses of pandas works here)
+pytestmark = pytest.mark.filterwarnings("ignore:.*pandas >= 3.0.0.*:FutureWarning")
 
 
 @pytest.fixture(scope="session")
@@ -25,7 +27,6 @@ def spark():
     pytest.importorskip("pyspark")
     pytest.importorskip("pyarrow")
     from pyspark.sql import SparkSession
-    warnings.filterwarnings("ignore", message=".*pandas >= 3.0.0.*", category=FutureWarning)
     session = (SparkSession.builder.master("local[2]").appName("crfdeid-tests")
                .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "3")
@@ -113,3 +114,10 @@ def test_command_usage_errors_come_before_spark(tmp_path, monkeypatch, capsys, a
     (tmp_path / "notes.csv").write_text("id,text\n")
     assert cli.main([*args, "--output", "out"]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_docs_example_runs_as_written(spark):
+    from conftest import python_examples, run_example
+    [(code, expected)] = python_examples(Path(__file__).parent.parent / "docs" / "spark.md")
+    assert run_example(code) == expected  # the builder returns this file's running session
