@@ -114,6 +114,7 @@ def main(argv=None) -> int:
     import httpx
 
     from crfdeid.io import read
+    from crfdeid.serve import wait_ready
     notes = list(read(args.corpus))
     bodies = [{"text": d.text, "id": d.doc_id, "patient": d.group, "output_format": args.output_format}
               for d in notes]
@@ -129,17 +130,9 @@ def main(argv=None) -> int:
                               env=dict(os.environ, PYTHONPATH=str(ROOT)),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                print("the server did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.3)
+        if not wait_ready(base, server, timeout=120):
+            print("the server did not start", file=sys.stderr)
+            return 1
         rss = Rss(server.pid)
         url = f"{base}/v1/deidentify"
         factory = lambda: httpx.Client(timeout=60)

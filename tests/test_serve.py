@@ -11,7 +11,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -26,6 +25,7 @@ with warnings.catch_warnings():  # Starlette's advice to move to httpx2 is not a
 from crfdeid.adapters.records import Deidentifier
 from crfdeid.cli.serve import main
 from crfdeid.document import Document
+from crfdeid.serve import wait_ready
 from crfdeid.serve.app import Settings, create_app
 
 KEY = b"serve-test-key"
@@ -170,15 +170,7 @@ def test_real_server_on_loopback(secrets, tmp_path):
                                 stdout=fh, stderr=subprocess.STDOUT, env=env)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
+        assert wait_ready(base, proc, timeout=60), log.read_text()
         note = f"{MARKER} Smith seen on 7/22/2098."
         r = httpx.post(f"{base}/v1/deidentify", json={"text": note, "output_format": "surrogate"})
         assert r.status_code == 200 and "7/22/2098" not in r.json()["text"]
