@@ -15,9 +15,12 @@
    running session (``deidentify(...).write.parquet``, ``--repeat`` times; the first run
    starts the Python workers and loads the model), with the peak RSS of the Python workers
    sampled every 0.2 s.
+4. Counts CPU seconds (user + system) besides wall seconds: of the tag command (its reaped
+   processes) and of each Spark job (the JVM and the Python workers of this session), so
+   that a planning figure (notes per CPU-second) survives a machine shared with other work.
 
-Speed figures depend on what else the machine runs: the load averages before and after
-are printed with them.
+Wall-clock figures depend on what else the machine runs: the load averages before and
+after are printed with them.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import secrets
 import shutil
 import subprocess
@@ -41,11 +45,28 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def run(cmd: list[str]) -> float:
+def run(cmd: list[str]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, all reaped descendants) of a command."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(cmd, check=False, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def spark_cpu() -> float:
+    """CPU seconds so far of this process's JVM and its Python workers (live and reaped)."""
+    import psutil
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            t = child.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
 
 
 class WorkerRss:
@@ -121,15 +142,17 @@ def job_times(parquet: Path, key: bytes, cores: int, repeat: int, out: Path) -> 
     try:
         notes = spark.read.parquet(str(parquet)).cache()
         n = notes.count()
-        times = []
+        times, cpus = [], []
         with WorkerRss() as rss:
             for i in range(repeat):
-                t0 = time.perf_counter()
+                c0, d0, t0 = spark_cpu(), sum(os.times()[:2]), time.perf_counter()
                 deidentify(notes, "surrogate", key=key, patient_col="patient", partitions=cores * 2) \
                     .write.parquet(str(out / f"job-{cores}-{i}"))
                 times.append(time.perf_counter() - t0)
+                cpus.append(spark_cpu() - c0 + sum(os.times()[:2]) - d0)
         return {"cores": cores, "notes": n, "seconds": [round(t, 2) for t in times],
-                "notes_per_s": [round(n / t, 1) for t in times],
+                "notes_per_s": [round(n / t, 1) for t in times], "cpu_seconds": [round(c, 2) for c in cpus],
+                "notes_per_cpu_s": [round(n / c, 1) for c in cpus],
                 "worker_peak_rss_mb": sorted(round(v / 2**20) for v in rss.peak.values())}
     finally:
         spark.stop()
@@ -161,8 +184,9 @@ def main(argv=None) -> int:
                       "patient": [d.group for d in notes]}).to_parquet(parquet)
         py = sys.executable
         spec = f"physionet:{args.corpus}"
-        run([py, "-m", "crfdeid", "tag", spec, "--output-format", "surrogate", "--key-file", str(tmp / "key"),
-             "--output-dir", str(tmp / "tag-surrogate"), "--quiet"])
+        _, tag_cpu = run([py, "-m", "crfdeid", "tag", spec, "--output-format", "surrogate", "--key-file",
+                          str(tmp / "key"), "--output-dir", str(tmp / "tag-surrogate"), "--quiet"])
+        result["tag_cpu_seconds"] = round(tag_cpu, 2)
         run([py, "-m", "crfdeid", "tag", spec, "--output-format", "jsonl", "--output-dir", str(tmp / "tag-spans"),
              "--quiet"])
         run([py, "-m", "crfdeid", "spark", "--input", str(parquet), "--output", str(tmp / "spark.parquet"),
@@ -171,10 +195,10 @@ def main(argv=None) -> int:
                                      tmp / "spark.parquet")
         result["commands"] = []
         for cores in map(int, args.cores.split(",")):
-            t_tag = run([py, "-m", "crfdeid", "tag", spec, "--output-format", "surrogate", "--key-file",
+            t_tag, _ = run([py, "-m", "crfdeid", "tag", spec, "--output-format", "surrogate", "--key-file",
                          str(tmp / "key"), "--output-dir", str(tmp / f"tag-{cores}"), "--jobs", str(cores),
                          "--quiet"])
-            t_spark = run([py, "-m", "crfdeid", "spark", "--input", str(parquet), "--output",
+            t_spark, _ = run([py, "-m", "crfdeid", "spark", "--input", str(parquet), "--output",
                            str(tmp / f"spark-{cores}.parquet"), "--output-format", "surrogate", "--key-file",
                            str(tmp / "key"), "--master", f"local[{cores}]", "--partitions", str(2 * cores),
                            "--quiet"])
@@ -196,7 +220,10 @@ def main(argv=None) -> int:
               f"spark {c['spark_s']} s ({c['spark_notes_per_s']} notes/s), {c['spark_s'] / c['tag_s']:.2f}x")
     for j in result["jobs"]:
         print(f"{j['cores']} core(s), Spark job in a running session: {j['seconds']} s = "
-              f"{j['notes_per_s']} notes/s; Python worker peak RSS {j['worker_peak_rss_mb']} MB")
+              f"{j['notes_per_s']} notes/s; CPU {j['cpu_seconds']} s = {j['notes_per_cpu_s']} notes per "
+              f"CPU-second; Python worker peak RSS {j['worker_peak_rss_mb']} MB")
+    print(f"python -m crfdeid tag (surrogate, --jobs 1): {result['tag_cpu_seconds']} CPU seconds = "
+          f"{len(notes) / result['tag_cpu_seconds']:.1f} notes per CPU-second")
     print(f"load averages before {result['load_before']}, after {result['load_after']}; "
           f"{len(notes)} notes, {chars} characters")
     if args.json:
