@@ -63,6 +63,12 @@ def test_one_text_gives_the_records_text_and_spans(client, fmt):
     assert {"type", "start", "end", "confidence"} <= set(got["spans"][0])
 
 
+def test_numbers_are_ids_too(client):
+    r = _post(client, documents=[{"id": 7, "text": NOTE, "patient": 70}], output_format="spans")
+    assert r.status_code == 200 and r.json()["documents"][0]["id"] == "7"
+    assert _post(client, id=8, text=NOTE).json()["id"] == "8"
+
+
 def test_documents_share_surrogates_per_patient_and_requests_agree(client):
     docs = [{"id": "a", "text": "John Smith was admitted.", "patient": "p1"},
             {"id": "b", "text": "Seen with John Smith today.", "patient": "p1"},
@@ -129,6 +135,7 @@ def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch):
         _post(client, text=note, patient=[MARKER]),
         _post(client, text=note + "x" * 5000),
         client.post(f"/v1/deidentify?text={MARKER}", json={"text": 5}),
+        client.post(f"/v1/{MARKER}", json={"text": note}),
     ]
     assert _post(client, text=note).status_code == 200
     from crfdeid.crf import Model
@@ -144,12 +151,13 @@ def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch):
     assert batch.json()["failed"] == 1 and MARKER not in batch.text
     monkeypatch.setattr(Deidentifier, "run", lambda self, docs: (_ for _ in ()).throw(RuntimeError(MARKER)))
     errors.append(_post(client, text=note))  # a bug outside the per-note guard
-    assert [e.status_code for e in errors] == [422, 422, 422, 413, 422, 500, 500]
+    assert [e.status_code for e in errors] == [422, 422, 422, 413, 422, 404, 500, 500]
     assert all(MARKER not in e.text for e in errors)
     # every server-side record (the test client's own httpx log shows the URL it sent)
     server = "\n".join(r.getMessage() for r in caplog.records if not r.name.startswith("httpx"))
     assert MARKER not in server
     assert "POST /v1/deidentify 500" in server and "failed (RuntimeError)" in server
+    assert "POST (other) 404" in server
 
 
 def _free_port() -> int:

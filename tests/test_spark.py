@@ -55,7 +55,7 @@ def _tag_files(tmp_path, notes, fmt, *extra):
 def test_surrogates_and_spans_are_the_tag_commands_in_any_partitioning(spark, tmp_path, notes):
     from crfdeid.spark import deidentify
     out = _tag_files(tmp_path, notes, "surrogate", "--key", KEY)
-    rows = [(d.doc_id, d.text) for d in notes] + [("999-01", None)]
+    rows = [(d.doc_id, d.text) for d in notes] + [("999-01", None), (None, "Seen by Dr. Lee.")]
     df = spark.createDataFrame(rows, "id string, text string")
     runs = []
     for partitions in (3, 2):
@@ -64,6 +64,8 @@ def test_surrogates_and_spans_are_the_tag_commands_in_any_partitioning(spark, tm
         runs.append(got)
     assert runs[0] == runs[1]  # other partitions, another run: the same surrogates
     got = runs[0]
+    no_id = got.pop(None)
+    assert no_id["deid_text"] is None and "null id" in no_id["error"]
     assert "text" not in next(iter(got.values()))  # the original text is not in the result
     failed = got.pop("999-01")
     assert failed["deid_text"] is None and failed["spans"] is None and "999-01" in failed["error"]

@@ -47,17 +47,17 @@ class _In(BaseModel):
 
 
 class DocumentIn(_In):
-    id: str | None = Field(None, description="your id for the note (default: its position)")
+    id: str | int | None = Field(None, description="your id for the note (default: its position)")
     text: str
-    patient: str | None = Field(None, description="patient key: a patient's notes share surrogates")
+    patient: str | int | None = Field(None, description="patient key: a patient's notes share surrogates")
 
 
 class DeidentifyRequest(_In):
     """One note (``text``) or several (``documents``), and the output style."""
 
     text: str | None = None
-    id: str | None = None
-    patient: str | None = None
+    id: str | int | None = None
+    patient: str | int | None = None
     documents: list[DocumentIn] | None = None
     output_format: Format = "redacted"
 
@@ -163,8 +163,8 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
             raise HTTPException(413, f"{len(body.documents)} documents: at most "
                                      f"{settings.max_documents} per request")
         items = body.documents if body.documents is not None else [body]
-        docs = [Document(d.id if d.id is not None else str(i), d.text,
-                         meta={} if d.patient is None else {"patient": d.patient})
+        docs = [Document(str(d.id) if d.id is not None else str(i), d.text,
+                         meta={} if d.patient is None else {"patient": str(d.patient)})
                 for i, d in enumerate(items)]
         request.state.documents = len(docs)
         with lock:
@@ -173,7 +173,8 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
             [rec] = records
             if rec.error is not None:
                 raise HTTPException(500, rec.error)
-            return {"output_format": body.output_format, "id": body.id, "text": rec.text, "spans": rec.spans}
+            return {"output_format": body.output_format, "id": rec.id if body.id is not None else None,
+                    "text": rec.text, "spans": rec.spans}
         out = [{"id": r.id, "text": r.text, "spans": r.spans, "error": r.error} for r in records]
         return {"output_format": body.output_format, "documents": out,
                 "failed": sum(r.error is not None for r in records)}
@@ -189,6 +190,11 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     return app
 
 
+#: Paths the access log names as they are; any other path is logged as ``(other)``: a path a
+#: client made up could hold anything.
+_KNOWN_PATHS = frozenset({"/v1/deidentify", "/health", "/docs", "/openapi.json", "/docs/oauth2-redirect", "/redoc"})
+
+
 class _Guard:
     """Outermost layer: body size limit (413), access log without bodies, and a last catch
     that logs a failure by exception type only and answers 500 without any detail."""
@@ -200,6 +206,7 @@ class _Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         t0 = time.perf_counter()
+        path = scope["path"] if scope["path"] in _KNOWN_PATHS else "(other)"
         state = {"status": 0, "out": 0}
         scope.setdefault("state", {})
 
@@ -217,10 +224,10 @@ class _Guard:
             else:
                 await self.app(scope, _replay(body, receive), send_logged)
         except Exception as exc:  # noqa: BLE001 - never let the server print a traceback with data
-            log.error("%s %s failed (%s)", scope["method"], scope["path"], type(exc).__name__)
+            log.error("%s %s failed (%s)", scope["method"], path, type(exc).__name__)
             if state["status"] == 0:
                 await _json(send_logged, 500, {"detail": "internal error"})
-        log.info("%s %s %d %.1fms in=%dB out=%dB docs=%s", scope["method"], scope["path"],
+        log.info("%s %s %d %.1fms in=%dB out=%dB docs=%s", scope["method"], path,
                  state["status"], 1000 * (time.perf_counter() - t0), len(body), state["out"],
                  scope["state"].get("documents", "-"))
 

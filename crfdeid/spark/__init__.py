@@ -37,8 +37,8 @@ SPAN_TYPE = ("array<struct<type:string,category:string,start:int,end:int,"
 SPANS, TEXT, ERROR = "spans", "deid_text", "error"
 _ORDER, _GROUP = "__crfdeid_order", "__crfdeid_group"
 
-# Models kept by a Python worker between tasks, by broadcast id (a reused worker tags
-# every task of the job with one model, its word-type caches warm).
+# The model a Python worker keeps between tasks, by call of :func:`deidentify` (a reused
+# worker tags every task of a call with one model, its word-type caches warm).
 _MODELS: dict = {}
 
 
@@ -97,6 +97,9 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     for name in (id_col, text_col):
         if name not in df.columns:
             raise ValueError(f"no column {name!r}; columns: {', '.join(df.columns)}")
+    taken = {SPANS, TEXT, ERROR, _ORDER, _GROUP} & (set(df.columns) - {text_col})
+    if taken:
+        raise ValueError(f"the input already has column(s) {', '.join(sorted(taken))}: rename them")
     data = df
     parallelism = spark.sparkContext.defaultParallelism
     surrogate = output_format == "surrogate"
@@ -128,7 +131,7 @@ def _ddl(field) -> str:
 
 def _groups(ids: pd.Series, patients: pd.Series) -> pd.Series:
     """A note's patient, by the rule of :attr:`crfdeid.document.Document.group` (a pandas UDF)."""
-    return pd.Series([Document(i, "", meta={} if pd.isna(p) else {"patient": p}).group
+    return pd.Series(["" if pd.isna(i) else Document(i, "", meta={} if pd.isna(p) else {"patient": p}).group
                       for i, p in zip(ids, patients)], index=ids.index)
 
 
@@ -164,6 +167,9 @@ class _Task:
         ids = frame[self.id_col].tolist()
         groups = frame[self.group_col].tolist() if self.group_col else [None] * len(ids)
         for i, (doc_id, text, group) in enumerate(zip(ids, frame[self.text_col].tolist(), groups)):
+            if doc_id is None or (pd.api.types.is_scalar(doc_id) and pd.isna(doc_id)):
+                failed[i] = "a note with a null id: not tagged"
+                continue
             doc_id = str(doc_id)
             if not isinstance(text, str):
                 failed[i] = f"document {doc_id!r}: no text (null or not a string)"
