@@ -62,10 +62,17 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _logging(quiet: bool) -> None:
+    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
 def app_from_env():
     """The application of a worker process, from the settings in :data:`ENV`."""
     from ..serve.app import Settings, create_app
-    return create_app(Settings(**json.loads(os.environ[ENV])))
+    given = json.loads(os.environ[ENV])
+    _logging(given.pop("quiet"))
+    return create_app(Settings(**given))
 
 
 def main(argv=None) -> int:
@@ -94,14 +101,13 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _logging(args.quiet)
     common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,
               "server_header": False}
     if args.workers == 1:
         uvicorn.run(app, **common)
     else:
         del app  # each worker loads its own
-        os.environ[ENV] = json.dumps(asdict(settings))
+        os.environ[ENV] = json.dumps({**asdict(settings), "quiet": args.quiet})
         uvicorn.run("crfdeid.cli.serve:app_from_env", factory=True, workers=args.workers, **common)
     return 0
