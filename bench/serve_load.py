@@ -9,7 +9,8 @@ concurrency level ``--requests`` requests of one note each (notes taken in turn 
 the server. Every level is bounded by ``--requests`` and by ``--max-seconds``; nothing
 leaves the machine. Prints, per level: notes/s, p50 and p99 latency, errors (any answer
 but 200, or no answer); and the server's resident memory (all its processes) after the
-warm-up, at its peak, and at the end, sampled every 0.25 s.
+warm-up (every note sent twice), after each level, at its peak and at the end, sampled
+every 0.25 s.
 
 The clients run on the same machine and take CPU from the server: the figures are a
 lower bound of what the server does alone. Load averages before and after are printed.
@@ -136,10 +137,13 @@ def main(argv=None) -> int:
         rss = Rss(server.pid)
         url = f"{base}/v1/deidentify"
         factory = lambda: httpx.Client(timeout=60)
-        level(factory, url, bodies, 2, min(len(bodies), 100), args.max_seconds)  # warm-up (word caches)
+        # warm-up: every note twice, so that every worker's word caches have seen the corpus
+        level(factory, url, bodies, 4, 2 * len(bodies), args.max_seconds)
         result["rss_after_warmup_mb"] = round(rss.now() / 2**20, 1)
-        result["levels"] = [level(factory, url, bodies, c, args.requests, args.max_seconds)
-                            for c in map(int, args.concurrency.split(","))]
+        result["levels"] = []
+        for c in map(int, args.concurrency.split(",")):
+            result["levels"].append(level(factory, url, bodies, c, args.requests, args.max_seconds))
+            result["levels"][-1]["rss_after_mb"] = round(rss.now() / 2**20, 1)
         result["rss_end_mb"] = round(rss.now() / 2**20, 1)
         rss.close()
         result["rss_peak_mb"] = round(max(v for _, v in rss.samples) / 2**20, 1)
@@ -152,7 +156,8 @@ def main(argv=None) -> int:
     result["load_after"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     for lv in result["levels"]:
         print(f"concurrency {lv['concurrency']:>2}: {lv['notes_per_s']} notes/s, p50 {lv['p50_ms']} ms, "
-              f"p99 {lv['p99_ms']} ms, {lv['requests']} requests, {lv['errors']} errors")
+              f"p99 {lv['p99_ms']} ms, {lv['requests']} requests, {lv['errors']} errors, "
+              f"server RSS after it {lv['rss_after_mb']} MB")
     print(f"server RSS: {result['rss_after_warmup_mb']} MB after warm-up, peak {result['rss_peak_mb']} MB, "
           f"end {result['rss_end_mb']} MB ({args.workers} worker(s))")
     print(f"{len(notes)} notes of {result['mean_chars']} characters on average ({args.corpus}), "
