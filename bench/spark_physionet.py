@@ -128,6 +128,20 @@ def compare(notes, tag_dir: Path, tag_jsonl: Path, spark_out: Path) -> dict:
             "differ": differ[:20]}
 
 
+def library_cpu(notes, key: bytes, repeat: int) -> list[float]:
+    """CPU seconds of the library in this process (``Deidentifier.run``, surrogate output, one
+    model): the first run loads word lists and fills the word caches, as Spark's first job."""
+    from crfdeid.adapters.records import Deidentifier
+    deid = Deidentifier(None, "surrogate", key=key)
+    out = []
+    for _ in range(repeat):
+        c0 = time.process_time()
+        for _rec in deid.run(notes):
+            pass
+        out.append(round(time.process_time() - c0, 2))
+    return out
+
+
 def job_times(parquet: Path, key: bytes, cores: int, repeat: int, out: Path) -> dict:
     import warnings
 
@@ -205,6 +219,7 @@ def main(argv=None) -> int:
             result["commands"].append({"cores": cores, "tag_s": round(t_tag, 2), "spark_s": round(t_spark, 2),
                                        "tag_notes_per_s": round(len(notes) / t_tag, 1),
                                        "spark_notes_per_s": round(len(notes) / t_spark, 1)})
+        result["library_cpu_seconds"] = library_cpu(notes, key, args.repeat)
         result["jobs"] = [job_times(parquet, key, cores, args.repeat, tmp)
                           for cores in map(int, args.cores.split(","))]
     finally:
@@ -222,6 +237,8 @@ def main(argv=None) -> int:
         print(f"{j['cores']} core(s), Spark job in a running session: {j['seconds']} s = "
               f"{j['notes_per_s']} notes/s; CPU {j['cpu_seconds']} s = {j['notes_per_cpu_s']} notes per "
               f"CPU-second; Python worker peak RSS {j['worker_peak_rss_mb']} MB")
+    print(f"the library in one process (Deidentifier.run, surrogate): {result['library_cpu_seconds']} CPU "
+          f"seconds = {[round(len(notes) / c, 1) for c in result['library_cpu_seconds']]} notes per CPU-second")
     print(f"python -m crfdeid tag (surrogate, --jobs 1): {result['tag_cpu_seconds']} CPU seconds = "
           f"{len(notes) / result['tag_cpu_seconds']:.1f} notes per CPU-second")
     print(f"load averages before {result['load_before']}, after {result['load_after']}; "
