@@ -96,7 +96,9 @@ def level(client_factory, url: str, bodies: list, concurrency: int, requests: in
             f.result()
     wall = time.perf_counter() - t0
     lat = sorted(latencies)
-    pct = lambda q: round(1000 * lat[min(len(lat) - 1, int(q * len(lat)))], 1)
+
+    def pct(q):
+        return round(1000 * lat[min(len(lat) - 1, int(q * len(lat)))], 1)
     return {"concurrency": concurrency, "requests": len(lat), "errors": errors, "seconds": round(wall, 2),
             "notes_per_s": round(len(lat) / wall, 1), "p50_ms": pct(0.50), "p99_ms": pct(0.99)}
 
@@ -136,7 +138,9 @@ def main(argv=None) -> int:
             return 1
         rss = Rss(server.pid)
         url = f"{base}/v1/deidentify"
-        factory = lambda: httpx.Client(timeout=60)
+
+        def factory():
+            return httpx.Client(timeout=60)
         # warm-up: every note twice, so that every worker's word caches have seen the corpus
         level(factory, url, bodies, 4, 2 * len(bodies), args.max_seconds)
         result["rss_after_warmup_mb"] = round(rss.now() / 2**20, 1)

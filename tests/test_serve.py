@@ -76,7 +76,9 @@ def test_documents_share_surrogates_per_patient_and_requests_agree(client):
     r = _post(client, documents=docs, output_format="surrogate")
     assert r.status_code == 200 and r.json()["failed"] == 0
     out = {d["id"]: d for d in r.json()["documents"]}
-    name = lambda d: d["text"][d["spans"][0]["start"]:d["spans"][0]["end"]]
+
+    def name(d):
+        return d["text"][d["spans"][0]["start"]:d["spans"][0]["end"]]
     assert name(out["a"]) == name(out["b"]) != "John Smith"
     assert name(out["c"]) != name(out["a"])  # another patient, another surrogate
     again = _post(client, documents=docs[:1], output_format="surrogate").json()["documents"][0]

@@ -22,15 +22,15 @@ def require(module: str, extra: str, feature: str):
 
     >>> require("json", "none", "a test").__name__
     'json'
-    >>> require("no_such_module_xyz", "spark", "crfdeid.spark")
+    >>> require("no_such_module_xyz", "spark", "crfdeid.spark")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    crfdeid.errors.ExtraError: crfdeid.spark needs the optional dependency 'no_such_module_xyz' of the [spark] extra: pip install 'crfdeid[spark]'
+    crfdeid.errors.ExtraError: crfdeid.spark needs ... 'no_such_module_xyz': pip install 'crfdeid[spark]'
     """
     try:
         return importlib.import_module(module)
     except ImportError as exc:
         if exc.name is not None and not module.startswith(exc.name):
             raise  # the module is there but broken: say so, not "install it"
-        raise ExtraError(f"{feature} needs the optional dependency {module!r} of the [{extra}] "
-                         f"extra: pip install 'crfdeid[{extra}]'") from None
+        raise ExtraError(f"{feature} needs the optional package {module!r}: "
+                         f"pip install 'crfdeid[{extra}]'") from None

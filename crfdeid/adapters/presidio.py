@@ -20,11 +20,12 @@ os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 from . import require
 
+# the environment variable above must be set before Presidio (and tldextract) is imported
 _presidio = require("presidio_analyzer", "presidio", "crfdeid.adapters.presidio")
-from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
+from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult  # noqa: E402
 
-from .. import schema
-from ..document import Document
+from .. import schema  # noqa: E402
+from ..document import Document  # noqa: E402
 
 #: crfdeid subtype -> Presidio entity: Presidio's names where it has one (PERSON, LOCATION,
 #: ORGANIZATION, DATE_TIME, PHONE_NUMBER, EMAIL_ADDRESS, URL, IP_ADDRESS, US_SSN), else a
@@ -64,6 +65,7 @@ class CrfdeidRecognizer(EntityRecognizer):
     def __init__(self, model=None, entity_map: dict | None = None, o_threshold=...,
                  supported_language: str = "en", name: str = "CrfdeidRecognizer"):
         self._model_arg, self.o_threshold = model, o_threshold
+        self.name: str = name  # set again by Presidio's __init__; declared here for type checkers
         self.entity_map = dict(ENTITY_MAP if entity_map is None else entity_map)
         entities = sorted({self.entity_map.get(s, s) for s in schema.SUBTYPE_TO_PARENT})
         super().__init__(supported_entities=entities, name=name, supported_language=supported_language,
@@ -79,13 +81,12 @@ class CrfdeidRecognizer(EntityRecognizer):
         """crfdeid's spans in ``text`` as ``RecognizerResult``\\ s of the asked ``entities``."""
         tagged = self.model.tag(Document("presidio", text), self.o_threshold)
         wanted = set(entities) if entities else None
-        conf = tagged.meta.get("confidence") or ()
         out = []
-        for i, sp in enumerate(tagged.spans):
+        for sp in tagged.spans:
             entity = self.entity_map.get(sp.subtype, sp.subtype)
             if wanted is not None and entity not in wanted:
                 continue
-            score = float(conf[i]) if i < len(conf) else 1.0
+            score = 1.0 if sp.confidence is None else float(sp.confidence)
             out.append(RecognizerResult(
                 entity, sp.start, sp.end, score,
                 analysis_explanation=AnalysisExplanation(
@@ -114,7 +115,10 @@ def analyzer(model=None, with_presidio_recognizers: bool = True, **recognizer_op
     Presidio's predefined recognizers (those that need no NLP model) unless
     ``with_presidio_recognizers=False``."""
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
-    registry = None if with_presidio_recognizers else RecognizerRegistry(supported_languages=["en"])
-    engine = AnalyzerEngine(registry=registry, nlp_engine=nlp_engine(), supported_languages=["en"])
+    if with_presidio_recognizers:  # Presidio's own registry, less its NLP-model recognizers
+        engine = AnalyzerEngine(nlp_engine=nlp_engine(), supported_languages=["en"])
+    else:
+        engine = AnalyzerEngine(registry=RecognizerRegistry(supported_languages=["en"]),
+                                nlp_engine=nlp_engine(), supported_languages=["en"])
     engine.registry.add_recognizer(CrfdeidRecognizer(model, **recognizer_options))
     return engine

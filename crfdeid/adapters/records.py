@@ -43,12 +43,11 @@ def span_records(doc: Document) -> list[dict]:
     """The spans of a tagged document as ``{type, category, start, end, confidence}`` dicts.
 
     ``type`` is the subtype (``DOCTOR``), offsets are half-open into the note's text and
-    ``confidence`` the tagger's (``meta['confidence']``; 1.0 where it gave none).
+    ``confidence`` the tagger's (``Span.confidence``; 1.0 where it gave none).
     """
-    conf = doc.meta.get("confidence") or ()
     return [{"type": sp.subtype, "category": sp.category, "start": sp.start, "end": sp.end,
-             "confidence": float(conf[i]) if i < len(conf) else 1.0}
-            for i, sp in enumerate(doc.spans)]
+             "confidence": 1.0 if sp.confidence is None else float(sp.confidence)}
+            for sp in doc.spans]
 
 
 class Deidentifier:
@@ -110,7 +109,9 @@ class Deidentifier:
         from ..cli.tag import _result
         if not callable(writer):
             one = writer if writer is not None else self.writer()
-            writer = lambda doc: one
+
+            def writer(doc, one=one):
+                return one
         for doc, tagged in self.model.tag_each(docs, self.o_threshold):
             doc_id, tagged, err = _result(doc, tagged)
             if err is not None:
@@ -137,7 +138,8 @@ class PatientWriters:
 
     def __init__(self, deid: Deidentifier):
         self.deid = deid
-        self.group = self.current = None
+        self.group: str | None = None
+        self.current = None
 
     def __call__(self, doc: Document):
         if self.current is None or doc.group != self.group:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from . import require
 
-_spacy = require("spacy", "spacy", "crfdeid.adapters.spacy")
-from spacy.language import Language
-from spacy.tokens import Doc, Span
+_spacy = require("spacy", "spacy", "crfdeid.adapters.spacy")  # names the extra when it is missing
+from spacy.language import Language  # noqa: E402
+from spacy.tokens import Doc, Span  # noqa: E402
 
-from ..document import Document
+from ..document import Document  # noqa: E402
 
 #: The ``doc.spans`` key the component writes (``spans_key`` in its config changes it).
 SPANS_KEY = "crfdeid"
@@ -69,13 +69,12 @@ class CrfdeidComponent:
             yield self._annotate(doc, tagged)
 
     def _annotate(self, doc: Doc, tagged: Document) -> Doc:
-        conf = tagged.meta.get("confidence") or ()
         spans = []
-        for i, sp in enumerate(tagged.spans):
+        for sp in tagged.spans:
             span = doc.char_span(sp.start, sp.end, label=sp.subtype, alignment_mode="expand")
             if span is None:  # only white space between tokens: nothing of it to mark
                 continue
-            span._.crfdeid_confidence = float(conf[i]) if i < len(conf) else 1.0
+            span._.crfdeid_confidence = 1.0 if sp.confidence is None else float(sp.confidence)
             span._.crfdeid_category = sp.category
             span._.crfdeid_start, span._.crfdeid_end = sp.start, sp.end
             spans.append(span)

@@ -77,12 +77,9 @@ def app_from_env():
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from ..adapters import require
-    try:  # before anything long: a missing extra is said first
-        for module in ("fastapi", "uvicorn"):
-            require(module, "serve", "python -m crfdeid serve")
-    except CrfdeidError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    missing = cli.missing_extra("serve", "fastapi", "uvicorn")
+    if missing:  # before anything long
+        print(f"error: python -m crfdeid serve {missing}", file=sys.stderr)
         return 2
     problem = None
     if not is_loopback(args.host) and not args.token_file:

@@ -100,12 +100,9 @@ def _session(master: str | None):
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from ..adapters import require
-    try:  # before anything long: a missing extra is said first
-        require("pyspark", "spark", "python -m crfdeid spark")
-        require("pyarrow", "spark", "python -m crfdeid spark")
-    except CrfdeidError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    missing = cli.missing_extra("spark", "pyspark", "pyarrow")
+    if missing:  # before anything long
+        print(f"error: python -m crfdeid spark {missing}", file=sys.stderr)
         return 2
     in_fmt = _file_format(args.input, args.input_format, None)
     out_fmt = _file_format(args.output, args.write_format, "parquet")
@@ -147,7 +144,7 @@ def main(argv=None) -> int:
             spark.stop()
 
 
-def _run(spark, args, deid, in_fmt: str, out_fmt: str) -> int:
+def _run(spark, args, deid, in_fmt, out_fmt) -> int:
     from pyspark.sql import functions as F
 
     from ..spark import ERROR, deidentify

@@ -162,7 +162,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
         if body.documents is not None and len(body.documents) > settings.max_documents:
             raise HTTPException(413, f"{len(body.documents)} documents: at most "
                                      f"{settings.max_documents} per request")
-        items = body.documents if body.documents is not None else [body]
+        items: list = body.documents if body.documents is not None else [body]
         docs = [Document(str(d.id) if d.id is not None else str(i), d.text,
                          meta={} if d.patient is None else {"patient": str(d.patient)})
                 for i, d in enumerate(items)]
