@@ -207,3 +207,8 @@ def test_short_token_is_refused(tmp_path):
     (tmp_path / "t").write_text("short")
     with pytest.raises(ConfigError, match="16 characters"):
         create_app(Settings(token_file=str(tmp_path / "t")))
+
+
+def test_workers_check_the_model_before_binding(tmp_path, capsys):
+    assert main(["--workers", "2", "--model", str(tmp_path / "missing.model")]) == 2
+    assert "missing.model" in capsys.readouterr().err

@@ -75,6 +75,17 @@ def app_from_env():
     return create_app(Settings(**given))
 
 
+def _check(settings) -> str | None:
+    """Build the application once, only to check the model, key and token files: the reason
+    it cannot start, or None (run in a child process, whose memory goes when it ends)."""
+    from ..serve.app import create_app
+    try:
+        create_app(settings)
+    except CrfdeidError as exc:
+        return str(exc)
+    return None
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     missing = cli.missing_extra("serve", "fastapi", "uvicorn")
@@ -93,18 +104,25 @@ def main(argv=None) -> int:
 
     from ..serve.app import Settings, create_app
     settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents)
-    try:
-        app = create_app(settings)  # load and check everything before binding
-    except CrfdeidError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    _logging(args.quiet)
     common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,
               "server_header": False}
     if args.workers == 1:
+        try:
+            app = create_app(settings)  # load and check everything before binding
+        except CrfdeidError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        _logging(args.quiet)
         uvicorn.run(app, **common)
-    else:
-        del app  # each worker loads its own
+    else:  # each worker loads its own model; the supervisor only checks, in a child process
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            problem = pool.submit(_check, settings).result()
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+        _logging(args.quiet)
         os.environ[ENV] = json.dumps({**asdict(settings), "quiet": args.quiet})
         uvicorn.run("crfdeid.cli.serve:app_from_env", factory=True, workers=args.workers, **common)
     return 0
