@@ -28,7 +28,7 @@ from crfdeid.document import Document
 from crfdeid.serve import wait_ready
 from crfdeid.serve.app import Settings, create_app
 
-KEY = b"serve-test-key"
+KEY = b"serve-test-key-0123456789"
 TOKEN = "t0ken-for-tests-0123456789"
 MARKER = "Qzxmarkerword"
 NOTE = "Seen by Dr. Lee on 7/22/2098. Call John Smith at 555-123-4567."

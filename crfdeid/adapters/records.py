@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..document import Document
-from ..errors import ConfigError, CrfdeidError
+from ..errors import ConfigError, CrfdeidError, describe
 
 #: What a record's text can be: a writer of ``python -m crfdeid tag``, or ``spans`` (no text).
 OUTPUT_FORMATS = ("redacted", "masked", "surrogate", "spans")
@@ -123,8 +123,8 @@ class Deidentifier:
                     text = writer(tagged).transform(tagged).text
                 except CrfdeidError as exc:
                     err = str(exc)
-                except Exception as exc:  # noqa: BLE001 - a writer bug: name the document, never its text
-                    err = f"document {doc_id!r}: writing failed ({type(exc).__name__})"
+                except Exception as exc:  # noqa: BLE001 - as crfdeid.cli.write_document: never the text
+                    err = f"document {doc_id!r}: writing failed ({describe(exc)})"
             if err is not None:
                 yield Record(doc_id, None, None, err)
             else:

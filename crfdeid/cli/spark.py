@@ -125,16 +125,20 @@ def main(argv=None) -> int:
     try:
         key = None
         if args.key_file:
-            from ..deid.cli import read_key_file
+            from ..deid.key import read_key_file
             key = read_key_file(args.key_file)
         options = dict(_writer_option(pair) for pair in args.option or ())
         deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.output_format == "surrogate" and not (args.key_file or args.seed) and not args.quiet:
-        print("note: no --key-file: surrogates are drawn with a random key for this run only",
-              file=sys.stderr)
+    if args.output_format == "surrogate" and not args.quiet:
+        from ..deid.key import SEED_WARNING
+        if args.seed is not None:
+            print(SEED_WARNING, file=sys.stderr)
+        elif not args.key_file:
+            print("note: no --key-file: surrogates are drawn with a random key for this run only",
+                  file=sys.stderr)
     warnings.filterwarnings("ignore", message=".*pandas >= 3.0.0.*", category=FutureWarning)
     spark, created = _session(args.master)
     try:

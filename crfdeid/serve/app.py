@@ -115,7 +115,8 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     """
     from ..crf import Model
     model = Model.load(settings.model)
-    key = _read_secret(settings.key_file, "key file") if settings.key_file else None
+    from ..deid.key import read_key_file
+    key = read_key_file(settings.key_file) if settings.key_file else None  # as crfdeid tag reads it
     token = _read_secret(settings.token_file, "token file") if settings.token_file else None
     if token is not None and len(token) < 16:
         raise ConfigError("the token must have at least 16 characters", path=settings.token_file)
