@@ -134,7 +134,8 @@ class Deidentifier:
 class PatientWriters:
     """The writer of each document for notes grouped by patient (``doc.group``): a new one
     whenever the patient changes, so a patient's state lives only while its notes are
-    rendered. Same text as one writer for all, since a writer keeps each patient apart."""
+    rendered. Given each patient's notes one after another, the text is that of one writer
+    for all notes (a writer keeps the patients apart)."""
 
     def __init__(self, deid: Deidentifier):
         self.deid = deid
