@@ -90,6 +90,10 @@ class RegistryError(CrfdeidError, KeyError):
         return self.args[0] if self.args else ""
 
 
+class ExtraError(CrfdeidError, ImportError):
+    """An optional feature whose extra (``pip install 'crfdeid[EXTRA]'``) is not installed."""
+
+
 def describe(exc: BaseException) -> str:
     """An unexpected exception told without its message (which may quote note text): its type,
     and for a missing module the module's name.

@@ -31,3 +31,27 @@ def physionet_docs(physionet_dir):
     """All documents of the shared PhysioNet dev corpus, read once per session."""
     from crfdeid.io import read
     return list(read(f"physionet:{physionet_dir}"))
+
+
+def python_examples(path) -> list[tuple[str, str | None]]:
+    """``(code, expected output or None)`` for each ```python block of a Markdown page; the
+    expected output is the ```output block right after it, if there is one."""
+    import re
+    text = Path(path).read_text(encoding="utf-8")
+    blocks = re.findall(r"```(\w+)\n(.*?)```", text, re.S)
+    out = []
+    for i, (lang, code) in enumerate(blocks):
+        if lang == "python":
+            follows = blocks[i + 1] if i + 1 < len(blocks) else ("", "")
+            out.append((code, follows[1] if follows[0] == "output" else None))
+    return out
+
+
+def run_example(code: str) -> str:
+    """Run a documentation example in a fresh namespace; what it printed."""
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(compile(code, "<docs example>", "exec"), {"__name__": "__docs__"})
+    return buf.getvalue()

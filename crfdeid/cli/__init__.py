@@ -24,6 +24,8 @@ COMMANDS = {
     "curve": ("crfdeid.experiments.curve", "learning curve over shares of the training patients"),
     "ablate": ("crfdeid.experiments.ablate", "a base config plus named overrides, each cross-validated"),
     "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
+    "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
+    "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),
 }
 
 

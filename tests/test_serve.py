@@ -1,0 +1,214 @@
+"""The HTTP service: FastAPI's test client for the API, one real uvicorn on loopback.
+
+Privacy is tested with planted markers: a note text that must never reach a log line or
+an error response, whatever goes wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+with warnings.catch_warnings():  # Starlette's advice to move to httpx2 is not about this project
+    warnings.filterwarnings("ignore", message=".*httpx2.*")
+    from fastapi.testclient import TestClient
+
+from crfdeid.adapters.records import Deidentifier
+from crfdeid.cli.serve import main
+from crfdeid.document import Document
+from crfdeid.serve import wait_ready
+from crfdeid.serve.app import Settings, create_app
+
+KEY = b"serve-test-key-0123456789"
+TOKEN = "t0ken-for-tests-0123456789"
+MARKER = "Qzxmarkerword"
+NOTE = "Seen by Dr. Lee on 7/22/2098. Call John Smith at 555-123-4567."
+
+
+@pytest.fixture(scope="module")
+def secrets(tmp_path_factory):
+    d = tmp_path_factory.mktemp("secrets")
+    (d / "key").write_bytes(KEY + b"\n")
+    (d / "token").write_text(TOKEN + "\n")
+    return d
+
+
+@pytest.fixture(scope="module")
+def client(secrets):
+    app = create_app(Settings(key_file=str(secrets / "key"), max_bytes=4000, max_documents=3))
+    with TestClient(app) as c:
+        yield c
+
+
+def _post(client, **body):
+    return client.post("/v1/deidentify", json=body)
+
+
+@pytest.mark.parametrize("fmt", ["redacted", "masked", "surrogate", "spans"])
+def test_one_text_gives_the_records_text_and_spans(client, fmt):
+    r = _post(client, text=NOTE, output_format=fmt)
+    assert r.status_code == 200
+    [want] = Deidentifier(None, fmt, key=KEY if fmt == "surrogate" else None).run([Document("0", NOTE)])
+    got = r.json()
+    assert got["output_format"] == fmt and got.get("text") == want.text and got["spans"] == want.spans
+    assert {"type", "start", "end", "confidence"} <= set(got["spans"][0])
+
+
+def test_numbers_are_ids_too(client):
+    r = _post(client, documents=[{"id": 7, "text": NOTE, "patient": 70}], output_format="spans")
+    assert r.status_code == 200 and r.json()["documents"][0]["id"] == "7"
+    assert _post(client, id=8, text=NOTE).json()["id"] == "8"
+
+
+def test_documents_share_surrogates_per_patient_and_requests_agree(client):
+    docs = [{"id": "a", "text": "John Smith was admitted.", "patient": "p1"},
+            {"id": "b", "text": "Seen with John Smith today.", "patient": "p1"},
+            {"id": "c", "text": "John Smith was admitted.", "patient": "p2"}]
+    r = _post(client, documents=docs, output_format="surrogate")
+    assert r.status_code == 200 and r.json()["failed"] == 0
+    out = {d["id"]: d for d in r.json()["documents"]}
+
+    def name(d):
+        return d["text"][d["spans"][0]["start"]:d["spans"][0]["end"]]
+    assert name(out["a"]) == name(out["b"]) != "John Smith"
+    assert name(out["c"]) != name(out["a"])  # another patient, another surrogate
+    again = _post(client, documents=docs[:1], output_format="surrogate").json()["documents"][0]
+    assert again["text"] == out["a"]["text"]  # the server's key: same surrogate in any request
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"documents": [{"text": "x"}] * 4}, 413, "at most 3 per request"),
+    ({"text": "x" * 5000}, 413, "over 4000 bytes"),
+    ({"text": "x", "key": "mine"}, 422, "extra_forbidden"),
+    ({"text": "x", "documents": [{"text": "y"}]}, 422, "either 'text' or 'documents'"),
+    ({"text": "x", "output_format": "i2b2"}, 422, "literal_error"),
+])
+def test_limits_and_refusals(client, body, status, message):
+    r = client.post("/v1/deidentify", json=body)
+    assert r.status_code == status and message in r.text
+
+
+def test_a_chunked_body_over_the_limit_is_refused(client):
+    chunks = (b'{"text": "' + b"x" * 1000 for _ in range(5))
+    r = client.post("/v1/deidentify", content=chunks, headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_surrogates_need_a_server_key():
+    with TestClient(create_app(Settings())) as c:
+        r = _post(c, text=NOTE, output_format="surrogate")
+        assert r.status_code == 400 and "--key-file" in r.json()["detail"]
+        assert c.get("/health").json()["surrogates"] is False
+
+
+def test_token_is_required_when_configured(secrets):
+    with TestClient(create_app(Settings(token_file=str(secrets / "token")))) as c:
+        assert c.get("/health").status_code == 200
+        assert _post(c, text=NOTE).status_code == 401
+        bad = c.post("/v1/deidentify", json={"text": NOTE}, headers={"Authorization": "Bearer wrong"})
+        assert bad.status_code == 401
+        good = c.post("/v1/deidentify", json={"text": NOTE}, headers={"Authorization": f"Bearer {TOKEN}"})
+        assert good.status_code == 200
+
+
+def test_openapi_docs(client):
+    assert client.get("/docs").status_code == 200
+    assert "/v1/deidentify" in client.get("/openapi.json").json()["paths"]
+
+
+def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch):
+    """A planted marker goes through every path: success, bad JSON, bad fields, too large,
+    a failing note and a bug in the endpoint; it shows up in no log line and no error."""
+    caplog.set_level(logging.DEBUG)
+    note = f"{MARKER} Smith seen on 7/22/2098."
+    errors = [
+        client.post("/v1/deidentify", content=f'{{"text": "{note}"'.encode(),
+                    headers={"content-type": "application/json"}),
+        _post(client, text=note, output_format=MARKER),
+        _post(client, text=note, patient=[MARKER]),
+        _post(client, text=note + "x" * 5000),
+        client.post(f"/v1/deidentify?text={MARKER}", json={"text": 5}),
+        client.post(f"/v1/{MARKER}", json={"text": note}),
+    ]
+    assert _post(client, text=note).status_code == 200
+    from crfdeid.crf import Model
+    real = Model._tagged
+
+    def failing(self, doc, *args):
+        if MARKER in doc.text:
+            raise ValueError(doc.text)
+        return real(self, doc, *args)
+    monkeypatch.setattr(Model, "_tagged", failing)
+    errors.append(_post(client, text=note))  # the note fails: 500 naming the document only
+    batch = _post(client, documents=[{"id": "n1", "text": note}, {"id": "n2", "text": NOTE}])
+    assert batch.json()["failed"] == 1 and MARKER not in batch.text
+    monkeypatch.setattr(Deidentifier, "run", lambda self, docs: (_ for _ in ()).throw(RuntimeError(MARKER)))
+    errors.append(_post(client, text=note))  # a bug outside the per-note guard
+    assert [e.status_code for e in errors] == [422, 422, 422, 413, 422, 404, 500, 500]
+    assert all(MARKER not in e.text for e in errors)
+    # every server-side record (the test client's own httpx log shows the URL it sent)
+    server = "\n".join(r.getMessage() for r in caplog.records if not r.name.startswith("httpx"))
+    assert MARKER not in server
+    assert "POST /v1/deidentify 500" in server and "failed (RuntimeError)" in server
+    assert "POST (other) 404" in server
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_real_server_on_loopback(secrets, tmp_path):
+    import httpx
+    port = _free_port()
+    log = tmp_path / "server.log"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent))
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "crfdeid.serve", "--port", str(port),
+                                 "--key-file", str(secrets / "key"), "--max-documents", "2"],
+                                stdout=fh, stderr=subprocess.STDOUT, env=env)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        assert wait_ready(base, proc, timeout=60), log.read_text()
+        note = f"{MARKER} Smith seen on 7/22/2098."
+        r = httpx.post(f"{base}/v1/deidentify", json={"text": note, "output_format": "surrogate"})
+        assert r.status_code == 200 and "7/22/2098" not in r.json()["text"]
+        too_many = httpx.post(f"{base}/v1/deidentify", json={"documents": [{"text": note}] * 3})
+        assert too_many.status_code == 413
+        bad = httpx.post(f"{base}/v1/deidentify", content=note.encode(),
+                         headers={"content-type": "application/json"})
+        assert bad.status_code == 422 and MARKER not in bad.text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    text = log.read_text()
+    assert "POST /v1/deidentify 200" in text and "POST /v1/deidentify 413" in text
+    assert MARKER not in text
+
+
+def test_binding_off_loopback_needs_a_token(capsys):
+    assert main(["--host", "0.0.0.0"]) == 2
+    assert "--token-file" in capsys.readouterr().err
+
+
+def test_short_token_is_refused(tmp_path):
+    from crfdeid.errors import ConfigError
+    (tmp_path / "t").write_text("short")
+    with pytest.raises(ConfigError, match="16 characters"):
+        create_app(Settings(token_file=str(tmp_path / "t")))
+
+
+def test_workers_check_the_model_before_binding(tmp_path, capsys):
+    assert main(["--workers", "2", "--model", str(tmp_path / "missing.model")]) == 2
+    assert "missing.model" in capsys.readouterr().err
