@@ -23,6 +23,7 @@ COMMANDS = {
     "crossval": ("crfdeid.experiments.crossval", "patient-grouped cross-validation of a config"),
     "curve": ("crfdeid.experiments.curve", "learning curve over shares of the training patients"),
     "ablate": ("crfdeid.experiments.ablate", "a base config plus named overrides, each cross-validated"),
+    "locked": ("crfdeid.experiments.locked", "score the locked test once (train on the other patients)"),
     "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
     "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),
