@@ -3,7 +3,8 @@
 Subcommands come from :data:`COMMAND_MODULES`, each a module with
 ``register(subparsers)`` that adds its parsers and sets ``func(args) -> int``
 as a default. This module provides ``stats`` and ``convert``;
-``crfdeid.deid.cli`` adds ``surrogate`` when it is installed.
+``crfdeid.deid.cli`` adds ``surrogate`` and ``crfdeid.experiments.stress`` adds ``stress``
+(stress corpora, Sibanda & Uzuner 2006).
 
 Per-document read errors are printed to standard error (file, document and
 offset, never note text), counted in a closing summary, and make the exit
@@ -35,7 +36,7 @@ from ..text.segment import iter_segments
 from ..text.tokenize import iter_tokens
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
-COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.deid.cli")
+COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.deid.cli", "crfdeid.experiments.stress")
 #: Numeric ``Document.meta`` counters that readers set and ``stats`` sums.
 META_COUNTERS = ("trimmed_spans", "brat_fragments", "brat_dropped")
 

@@ -1,0 +1,280 @@
+"""Stress corpora (Sibanda & Uzuner 2006): the same notes with names and places re-surrogated.
+
+Two kinds, each a copy of an annotated corpus whose NAME and LOCATION words (not
+USERNAME, not digits) are replaced, everything else kept character for character:
+
+* ``unknown``: every name and place word becomes a string found in **no** dictionary
+  (no gazetteer crfdeid ships, common or clinical word list, nor any word of the input
+  corpus), drawn from a character trigram model trained on the name lists (NAME) or the
+  place lists (LOCATION), of about the original's length and with its capitalisation.
+  Generic words of a place's shape (``Hospital``, ``Center``, ``St``, ``of``) are kept:
+  ``Ymfgk Memorial Hospital``.
+* ``ambiguous``: every name and place word becomes a word that also occurs as plain text
+  (outside every PHI span) in the input corpus and is a census name (NAME) or a place
+  name (LOCATION): ``Swan``, ``Foley``, ``Bell``, ``Hope``. As the plain text is kept,
+  each such word is used both ways in the output corpus.
+
+A word is replaced the same way wherever it recurs for the same patient (``doc.group``);
+the draws are keyed (:class:`crfdeid.deid.rng.Keyed`) by a seed or a secret key. Span
+offsets are recomputed by :func:`crfdeid.deid.spans.replace_spans`; line breaks and all
+non-PHI text are unchanged (checked for every note). Counts only, never note text, are
+reported.
+
+Example::
+
+    python -m crfdeid corpus stress --kind unknown physionet:../shared/corpora/physionet-dev \\
+        --out /tmp/stress-unknown --seed 13
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import string
+import sys
+from collections import Counter, defaultdict
+from functools import lru_cache
+
+import regex
+
+from ..deid.rng import Keyed, apply_case
+from ..deid.spans import merged_spans, replace_spans
+from ..document import Document
+from ..errors import ConfigError, CrfdeidError
+
+KINDS = ("unknown", "ambiguous")
+#: Parent categories whose words are replaced, and subtypes left alone.
+STRESSED = frozenset({"NAME", "LOCATION"})
+SKIPPED = frozenset({"USERNAME"})
+_WORD = regex.compile(r"[A-Za-z]+")
+#: Lists the generators learn from / the ambiguous pools are drawn from, per category.
+SOURCES = {"NAME": ("first_male", "first_female", "surnames"),
+           "LOCATION": ("cities", "states", "countries", "street_names")}
+#: Words that give a place its shape and are kept (besides these lists' entries).
+_KEEP_LISTS = ("hospital_words", "street_suffixes", "organization_words")
+_KEEP_WORDS = frozenset("of the and at de la du von van st saint".split())
+#: The most frequent English words are never an ambiguous name or place ("will", "may" are).
+_COMMON_TOP = 300
+_INITIALS = [c for c in string.ascii_lowercase if c not in "aio"]
+
+
+def _letter_words(entries) -> set:
+    return {w.lower() for e in entries for w in _WORD.findall(e)}
+
+
+@lru_cache(maxsize=1)
+def dictionary_words() -> frozenset:
+    """Every letter word (lower-cased) of every gazetteer list crfdeid has."""
+    from .. import gazetteers
+    return frozenset(_letter_words(w for name in gazetteers.names() for w in gazetteers.load(name)))
+
+
+@lru_cache(maxsize=1)
+def kept_words() -> frozenset:
+    """Generic words of a place's shape that the stress copies keep (``hospital``, ``st``)."""
+    from .. import gazetteers
+    return frozenset(_letter_words(w for n in _KEEP_LISTS for w in gazetteers.load(n))) | _KEEP_WORDS
+
+
+def _source_words(category: str) -> set:
+    from .. import gazetteers
+    return _letter_words(w for n in SOURCES[category] for w in gazetteers.load(n))
+
+
+class CharModel:
+    """A character trigram model of words: draws strings that look like the words it saw.
+
+    >>> import random
+    >>> m = CharModel(["anna", "hanna", "jana"])
+    >>> w = m.sample(random.Random(1), 4)
+    >>> set(w) <= set("ahjn")
+    True
+    """
+
+    def __init__(self, words, order: int = 3):
+        self.order = order
+        self.next: dict = defaultdict(Counter)
+        for w in words:
+            w = "^" * (order - 1) + w.lower() + "$"
+            for i in range(order - 1, len(w)):
+                self.next[w[i - order + 1:i]][w[i]] += 1
+        self._tables = {ctx: (list(c), list(c.values())) for ctx, c in self.next.items()}
+
+    def sample(self, rng, target: int, tries: int = 40) -> str:
+        """A drawn word whose length is closest to ``target`` among ``tries`` draws (the first within 1)."""
+        best = None
+        for _ in range(tries):
+            ctx, out = "^" * (self.order - 1), []
+            while len(out) < 3 * target + 5:
+                chars, weights = self._tables[ctx]
+                c = rng.choices(chars, weights)[0]
+                if c == "$":
+                    break
+                out.append(c)
+                ctx = (ctx + c)[1:]
+            w = "".join(out)
+            if best is None or abs(len(w) - target) < abs(len(best) - target):
+                best = w
+            if abs(len(w) - target) <= 1:
+                break
+        return best
+
+
+class Stressor:
+    """Re-surrogate the names and places of documents for one stress ``kind``.
+
+    Parameters
+    ----------
+    kind : {"unknown", "ambiguous"}
+    docs : sequence of Document
+        The whole input corpus: its words are banned (``unknown``) or its plain words are
+        the pool (``ambiguous``).
+    seed, key
+        A public seed or a secret key (:class:`crfdeid.deid.rng.Keyed`); one of them.
+
+    Raises
+    ------
+    ConfigError
+        Unknown kind, or (``ambiguous``) a category with no word usable both ways.
+    """
+
+    def __init__(self, kind: str, docs, seed=None, key=None):
+        if kind not in KINDS:
+            raise ConfigError(f"unknown stress kind {kind!r}; known: {', '.join(KINDS)}")
+        if seed is not None and key is not None:
+            raise ConfigError("give a seed or a key, not both")
+        self.kind = kind
+        self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
+        self.counts: Counter = Counter()
+        self._maps: dict = {}
+        words, plain = set(), Counter()
+        for doc in docs:
+            pos = 0
+            for sp in merged_spans(doc.spans):
+                plain.update(w.lower() for w in _WORD.findall(doc.text, pos, sp.start))
+                pos = max(pos, sp.end)
+            plain.update(w.lower() for w in _WORD.findall(doc.text, pos))
+            words.update(w.lower() for w in _WORD.findall(doc.text))
+        self.keep = kept_words()
+        if kind == "unknown":
+            self.banned = dictionary_words() | words
+            self.models = {c: CharModel(_source_words(c) - self.keep) for c in STRESSED}
+        else:
+            from .. import gazetteers
+            common = set(gazetteers.entries("common_words")[:_COMMON_TOP])
+            common = {w.lower() for w in common}
+            self.pools = {c: sorted(w for w in set(plain) & _source_words(c)
+                                    if len(w) >= 3 and w not in common and w not in self.keep)
+                          for c in STRESSED}
+            empty = [c for c, pool in self.pools.items() if not pool]
+            if empty:
+                raise ConfigError(f"ambiguous stress: no plain word of the corpus is also a "
+                                  f"{' or '.join(empty)} word (the corpus is too small)")
+
+    def word(self, patient: str, category: str, original: str) -> str:
+        """The replacement of one name or place word (same for the same patient and word)."""
+        key = (patient, category, original.lower())
+        new = self._maps.get(key)
+        if new is None:
+            rng = self.keyed.rng("stress", self.kind, category, patient, original.lower())
+            new = self._maps[key] = (self._unknown(category, original, rng) if self.kind == "unknown"
+                                     else rng.choice(self.pools[category]))
+        self.counts["words"] += 1
+        return apply_case(original, new)
+
+    def _unknown(self, category: str, original: str, rng) -> str:
+        if len(original) == 1:  # an initial: any other letter that is not a word ("a", "i", "o")
+            return rng.choice([c for c in _INITIALS if c != original.lower()])
+        # A short word is checked against the lists only: notes hold most two-letter strings.
+        banned = dictionary_words() if len(original) == 2 else self.banned
+        for attempt in range(200):
+            if len(original) == 2 or attempt >= 100:  # or a model that keeps hitting lists
+                w = "".join(rng.choice(string.ascii_lowercase) for _ in range(len(original)))
+            else:
+                w = self.models[category].sample(rng, len(original))
+            if w and w != original.lower() and w not in banned:
+                return w
+        raise CrfdeidError(f"no out-of-dictionary string found for a word of {len(original)} letters")
+
+    def stress(self, doc: Document) -> Document:
+        """A copy of ``doc`` with its name and place words replaced; spans recomputed."""
+        patient = doc.group
+
+        def replace(sp, surface: str) -> str:
+            if sp.category not in STRESSED or sp.subtype in SKIPPED:
+                return surface
+            self.counts["spans"] += 1
+            return _WORD.sub(lambda m: m.group() if m.group().lower() in self.keep
+                             else self.word(patient, sp.category, m.group()), surface)
+        new = replace_spans(doc, replace)
+        if not same_outside(doc, new):
+            raise CrfdeidError(f"document {doc.doc_id!r}: stress copy changed text outside PHI")
+        self.counts["notes"] += 1
+        return new
+
+    def distinct(self) -> int:
+        """How many distinct replacement words were drawn."""
+        return len(set(self._maps.values()))
+
+
+def outside_text(doc: Document) -> list[str]:
+    """The pieces of a document's text between its (merged) spans, in order."""
+    pieces, pos = [], 0
+    for sp in merged_spans(doc.spans):
+        pieces.append(doc.text[pos:sp.start])
+        pos = max(pos, sp.end)
+    pieces.append(doc.text[pos:])
+    return pieces
+
+
+def same_outside(old: Document, new: Document) -> bool:
+    """Whether two versions of a note have the same text outside PHI and the same lines."""
+    return outside_text(old) == outside_text(new) and old.text.count("\n") == new.text.count("\n")
+
+
+def register(subparsers) -> None:
+    """Add the ``stress`` subcommand to a ``crfdeid.cli.corpus``-style parser."""
+    from ..io import reader_names, writer_names
+    p = subparsers.add_parser(
+        "stress", help="stress copy: names and places out of every dictionary, or ambiguous",
+        description="Re-surrogate the names and places of an annotated corpus (Sibanda & Uzuner "
+                    "2006): --kind unknown (strings in no dictionary) or ambiguous (words also "
+                    "used as plain text). Example: python -m crfdeid corpus stress --kind unknown "
+                    "physionet:../shared/corpora/physionet-dev --out /tmp/stress-unknown --seed 13")
+    p.add_argument("input", metavar="FORMAT:PATH", help=f"annotated corpus; formats: {', '.join(reader_names())}")
+    p.add_argument("--kind", required=True, choices=KINDS)
+    p.add_argument("--out", required=True, help="output folder (or file, for one-file formats)")
+    p.add_argument("--to", default="i2b2", choices=writer_names(), help="output format (default i2b2)")
+    key = p.add_mutually_exclusive_group(required=True)
+    key.add_argument("--seed", help="public seed: reproducible copies")
+    key.add_argument("--key-file", help="read a secret key from this file")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    """Execute ``corpus stress``; print a summary of counts; return the exit code."""
+    from ..cli.corpus import progress
+    from ..deid.cli import read_key_file
+    from ..io import read, writer
+    errors: list = []
+    docs = list(read(args.input, errors=errors))
+    key = read_key_file(args.key_file) if args.key_file else None
+    stressor = Stressor(args.kind, docs, seed=args.seed, key=key)
+    written = 0
+    with writer(args.to, args.out) as out:
+        for doc in progress(docs, args.quiet, unit="doc", desc="stress"):
+            try:
+                out.write(stressor.stress(doc))
+                written += 1
+            except CrfdeidError as exc:
+                errors.append(exc)
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    c = stressor.counts
+    summary = {"kind": args.kind, "notes": written, "failed": len(errors), "spans_stressed": c["spans"],
+               "words_replaced": c["words"], "distinct_replacements": stressor.distinct()}
+    if args.kind == "ambiguous":
+        summary["pool_sizes"] = {cat: len(pool) for cat, pool in stressor.pools.items()}
+    print(json.dumps(summary, indent=2))
+    return 1 if errors else 0
