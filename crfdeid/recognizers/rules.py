@@ -541,11 +541,13 @@ def impossible_date(text: str, sp: Span) -> bool:
     return False
 
 
-def overlay(text: str, spans, rules=None, date_check: bool = True) -> list[Span]:
+def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool = True) -> list[Span]:
     """CRF ``spans`` merged with rule spans: overlapping ones joined (CRF subtype kept).
 
     With ``date_check``, CRF DATE spans that cannot be dates (:func:`impossible_date`)
-    are dropped first: the one thing the overlay removes.
+    are dropped first: the one thing the overlay removes. With ``extend``, the name
+    spans are then extended (:func:`extend_names`). ``rules`` (a mapping like
+    :data:`RULES`) replaces the rule set, as the rule ablation does.
 
     >>> from crfdeid.document import make_span
     >>> overlay("on 03/14/2098.", [make_span(3, 8, "DATE")])
@@ -578,4 +580,4 @@ def overlay(text: str, spans, rules=None, date_check: bool = True) -> list[Span]
         group = [sp.start, sp.end, sp.end if is_rule else -1, None if is_rule else sp,
                  sp if is_rule else None]
     close()
-    return extend_names(text, merged)
+    return extend_names(text, merged) if extend else merged

@@ -1,0 +1,207 @@
+"""Development cross-validation that re-decodes cheaply: thresholds, o-words, rule ablation, stress copies.
+
+    python bench/dev_cv.py --config configs/physionet.yaml \\
+        --train physionet:../shared/corpora/physionet-dev \\
+        --exclude-groups configs/splits/physionet-locked.txt --folds 5 --jobs 2 \\
+        --stress unknown=i2b2:/tmp/stress-unknown --o-thresholds none,0.9,0.95,0.98,0.99,0.995 \\
+        --o-words 1,2,3,5 --rules --cache /tmp/folds-base --out /tmp/dev-cv-base
+
+Trains one model per patient-grouped fold of the development patients (or reuses the ones
+saved in ``--cache``), then, without training again:
+
+* the decoding sweep: binary token P/R, PHI fully removed, parent-strict F1 for each
+  O threshold and each ``o_words_min_count`` (the words list recomputed from each fold's
+  training notes), rules on;
+* with ``--rules``: every rule's matches on the development notes (spans overlapping a gold
+  span or not; counts only) and its contribution in CV: the pooled figures at the
+  configured decoding with that rule (or the name extension, or the date check) left out;
+* with ``--stress NAME=FORMAT:PATH``: the held-out folds' copies in that corpus (matched by
+  document id; e.g. ``corpus stress --kind unknown`` of the whole corpus) tagged by the
+  same fold models: per category typed token P/R/F and gold tokens covered.
+
+Prints aggregate figures only (no note text); writes dev_cv.json and dev_cv.md to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from crfdeid import cli  # noqa: E402
+from crfdeid.config import load_config  # noqa: E402
+from crfdeid.crf import Model, train_model  # noqa: E402
+from crfdeid.experiments.crossval import fold_splits  # noqa: E402
+from crfdeid.experiments.locked import figures, parse_also, render_categories  # noqa: E402
+from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
+from crfdeid.experiments.splits import read_groups, select_groups  # noqa: E402
+from crfdeid.io import read_all  # noqa: E402
+from crfdeid.recognizers import rules  # noqa: E402
+
+
+def _train_one(args):
+    docs, config, path = args
+    train_model(docs, config).save(path)
+    return path
+
+
+def fold_models(docs, config, splits, cache: Path, jobs: int) -> list[Model]:
+    """One model per fold, trained on the fold's training notes (reused from ``cache``)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    todo = [([docs[i] for i in f.train], config, cache / f"fold{f.index}.model")
+            for f in splits if not (cache / f"fold{f.index}.model").exists()]
+    if todo:
+        with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
+            list(pool.map(_train_one, todo))
+    return [Model.load(cache / f"fold{f.index}.model") for f in splits]
+
+
+def o_words(train_docs, config, min_count):
+    """The words list of ``decoding.o_words_min_count = min_count`` for these training notes."""
+    from crfdeid.crf.model import tokens_for
+    from crfdeid.crf.train import _OWords
+    from crfdeid.labels import encode
+    if not min_count:
+        return frozenset()
+    ow = _OWords()
+    for d in train_docs:
+        toks = tokens_for(d.text, config["tokenizer"]["split_glued"])
+        ow.add(toks, encode(toks, d.spans).labels)
+    return frozenset(ow.kept(min_count))
+
+
+def crf_spans(model, docs, threshold, words):
+    """Held-out CRF spans (rules off) at one threshold with one words list."""
+    model.config["rules"]["enabled"] = False
+    model.o_words = words
+    return [list(d.spans) for d in model.tag_many(docs, o_threshold=threshold)]
+
+
+def with_rules(docs, spans, rule_set=None, extend=True, date_check=True):
+    return [d.with_spans(rules.overlay(d.text, s, rules=rule_set, date_check=date_check, extend=extend))
+            for d, s in zip(docs, spans)]
+
+
+def rule_matches(docs) -> dict:
+    """Per rule: spans found on ``docs`` overlapping a gold span or not (counts only)."""
+    out = {}
+    for name, rule in rules.RULES.items():
+        tp = fp = 0
+        for d in docs:
+            gold = [(g.start, g.end) for g in d.spans]
+            for sp in rules.find(d.text, {name: rule}):
+                hit = any(s < sp.end and sp.start < e for s, e in gold)
+                tp += hit
+                fp += not hit
+        out[name] = {"matches": tp + fp, "overlap_gold": tp, "no_gold": fp}
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--config", required=True)
+    p.add_argument("--train", action="append", metavar="FORMAT:PATH")
+    p.add_argument("--exclude-groups", metavar="FILE")
+    p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--o-thresholds", type=cli.parse_thresholds, default=())
+    p.add_argument("--o-words", default="", help="o_words_min_count values to sweep, e.g. 0,1,2,3 (0: off)")
+    p.add_argument("--rules", action="store_true", help="rule matches and per-rule ablation")
+    p.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH")
+    p.add_argument("--cache", required=True, help="folder of the fold models (reused when present)")
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    t0 = time.perf_counter()
+    config = load_config(args.config)
+    docs = read_all(args.train or config["train"])
+    if args.exclude_groups:
+        docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
+    seed = args.seed if args.seed is not None else config["seed"]
+    splits = fold_splits(docs, args.folds, seed)
+    models = fold_models(docs, config, splits, Path(args.cache), args.jobs)
+    t_train = time.perf_counter() - t0
+    tests = [[docs[i] for i in f.test] for f in splits]
+    gold = [d for t in tests for d in t]
+    conf_t, conf_k = config["decoding"]["o_threshold"], config["decoding"]["o_words_min_count"]
+    res = {**provenance(), "config": args.config, "folds": args.folds, "seed": seed,
+           "documents": len(docs), "patients": len({d.group for d in docs}), "sweep": [], "stress": {}}
+    words = {}
+    ks = sorted({conf_k or 0} | {int(k) for k in args.o_words.split(",") if k.strip()})
+    for k in ks:
+        words[k] = [o_words([docs[i] for i in f.train], config, k) for f in splits]
+    base = None
+    for k in ks:
+        for t in sorted(set(args.o_thresholds) | {conf_t}, key=lambda x: -1 if x is None else x):
+            spans = [s for m, test, w in zip(models, tests, words[k]) for s in crf_spans(m, test, t, w)]
+            if (t, k) == (conf_t, conf_k or 0):
+                base = spans
+            f = figures(gold, with_rules(gold, spans))
+            res["sweep"].append({"o_threshold": t, "o_words_min_count": k, **f})
+    if args.rules:
+        res["rule_matches"] = rule_matches(docs)
+        res["ablation"] = {}
+        variants = {"all rules": {}, "no rules (CRF alone)": {"rule_set": {}, "extend": False, "date_check": False},
+                    "without extend_names": {"extend": False}, "without date_check": {"date_check": False}}
+        variants.update({f"without {n}": {"rule_set": {k: v for k, v in rules.RULES.items() if k != n}}
+                         for n in rules.RULES})
+        from crfdeid.scoring import evaluate
+        for name, kw in variants.items():
+            r = evaluate(gold, with_rules(gold, base, **kw))
+            b = r.micro["binary_token"]
+            res["ablation"][name] = {"precision": b.precision, "recall": b.recall, "tp": b.tp, "fp": b.fp,
+                                     "fn": b.fn, "fully_removed": r.leak.fully_removed}
+    for name, spec in args.stress:
+        copies = {d.doc_id: d for d in read_all([spec])}
+        s_tests = [[copies[d.doc_id] for d in test] for test in tests]
+        s_gold = [d for t in s_tests for d in t]
+        spans = [s for m, test, w in zip(models, s_tests, words[conf_k or 0])
+                 for s in crf_spans(m, test, conf_t, w)]
+        res["stress"][name] = figures(s_gold, with_rules(s_gold, spans))
+    res["original"] = next(s for s in res["sweep"] if (s["o_threshold"], s["o_words_min_count"]) == (conf_t, conf_k or 0))
+    res["seconds"] = {"train": round(t_train, 1), "total": round(time.perf_counter() - t0, 1)}
+    text = render(res)
+    sys.stdout.write(text)
+    write_files(args.out, {"dev_cv.md": text, "dev_cv.json": to_json(res)})
+    return 0
+
+
+def render(res: dict) -> str:
+    f3 = "{:.3f}".format
+    rows = [[s["o_threshold"], s["o_words_min_count"], f3(s["binary_token"]["precision"]),
+             f3(s["binary_token"]["recall"]), f3(s["leak"]["fully_removed"]), f3(s["parent_strict"]["f1"]),
+             s["binary_token"]["fn"]] for s in res["sweep"]]
+    parts = [f"{res['documents']} development notes, {res['patients']} patients, {res['folds']} folds "
+             f"(seed {res['seed']}), commit {res.get('commit')}", "",
+             markdown_table(["o_threshold", "o_words_min_count", "bin-token P", "bin-token R",
+                             "PHI fully removed", "parent strict F1", "missed gold tokens"], rows),
+             "", "Per category, original (as configured):", "", render_categories({"as configured": res["original"]})]
+    for name, f in res["stress"].items():
+        b = f["binary_token"]
+        parts += ["", f"Stress copy {name} (as configured): bin-token P {f3(b['precision'])} R {f3(b['recall'])}",
+                  "", render_categories({"as configured": f})]
+    if "ablation" in res:
+        ab = res["ablation"]
+        full = ab["all rules"]
+        rows = [[n, m["matches"], m["overlap_gold"], m["no_gold"]] + _delta(ab[f"without {n}"], full)
+                for n, m in res["rule_matches"].items()]
+        rows += [[n[8:] if n.startswith("without ") else n, "", "", ""] + _delta(ab[n], full)
+                 for n in ("without extend_names", "without date_check", "no rules (CRF alone)")]
+        parts += ["", "Rules on the development notes (matches; spans overlapping gold or not) and in CV "
+                  "(pooled, configured decoding): gold tokens lost and false tokens removed without it", "",
+                  markdown_table(["rule", "matches", "overlap gold", "no gold", "gold tokens lost",
+                                  "false tokens removed", "R without", "P without"], rows)]
+    return "\n".join(parts) + "\n"
+
+
+def _delta(without: dict, full: dict) -> list:
+    return [full["tp"] - without["tp"], full["fp"] - without["fp"], f"{without['recall']:.3f}",
+            f"{without['precision']:.3f}"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
