@@ -13,6 +13,8 @@ A config is plain data (see ``configs/default.yaml``)::
                o_words_min_count: null}   # words seen >= N times in training, never in PHI,
                                           # are not made PHI by that threshold
     rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
+    training: {unknown_share: 0.0,  # share of name/place words made out-of-dictionary strings
+               unknown_mode: replace}   # ...in the training notes (replace) or in added copies (add)
     seed: 13
 
 :func:`load_config` fills every default, deep-merges overrides (an ablation is a
@@ -52,8 +54,11 @@ DEFAULTS = {
     "crf": {"algorithm": "lbfgs"},
     "decoding": {"o_threshold": None, "o_words_min_count": None},
     "rules": {"enabled": False, "date_check": True},
+    "training": {"unknown_share": 0.0, "unknown_mode": "replace"},
     "seed": 0,
 }
+#: How ``training.unknown_share`` applies: in place, or in a copy added to each training note.
+UNKNOWN_MODES = ("replace", "add")
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 #: Formats whose PATH is not a file-system path.
 _NOT_PATHS = ("synth",)
@@ -236,11 +241,16 @@ def _validate(cfg: dict, path) -> None:
     def bad(msg):
         raise ConfigError(msg, path=path)
 
-    for key in ("tokenizer", "segment", "crf", "decoding", "rules"):
+    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "training"):
         if not isinstance(cfg[key], dict):
             bad(f"{key} must be a mapping, not {type(cfg[key]).__name__}")
-    for key in ("tokenizer", "segment", "decoding", "rules"):
+    for key in ("tokenizer", "segment", "decoding", "rules", "training"):
         _check_keys(cfg[key], DEFAULTS[key], f"{key}.", path)
+    share = cfg["training"]["unknown_share"]
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+        bad(f"training.unknown_share must be a number in [0, 1], not {share!r}")
+    if cfg["training"]["unknown_mode"] not in UNKNOWN_MODES:
+        bad(f"unknown training.unknown_mode {cfg['training']['unknown_mode']!r}; known: {', '.join(UNKNOWN_MODES)}")
     if isinstance(cfg["train"], str):
         cfg["train"] = [cfg["train"]]
     if not isinstance(cfg["train"], list) or not all(isinstance(s, str) for s in cfg["train"]):

@@ -122,3 +122,45 @@ def test_command_writes_i2b2_and_other_formats(synth, tmp_path, capsys):
     assert corpus_main(["stress", "--kind", "ambiguous", f"i2b2:{tmp_path / 'in'}", "--to", "jsonl",
                         "--out", str(tmp_path / "a.jsonl"), "--key-file", str(tmp_path / "key"), "-q"]) == 0
     assert len(list(read(f"jsonl:{tmp_path / 'a.jsonl'}"))) == 30
+
+
+def test_training_replaces_a_share_of_the_words_or_adds_copies(synth):
+    from crfdeid.experiments.stress import augmenter
+    olds = [w for d in synth for _, w in stressed_words(d)]
+    half = [v for d in synth for v in augmenter(0.5, "replace", seed=1)(d)]
+    assert [d.doc_id for d in half] == [d.doc_id for d in synth]
+    kept = sum(a == b for d0, d1 in zip(synth, half)
+               for (_, a), (_, b) in zip(stressed_words(d0), stressed_words(d1)))
+    assert 0.2 * len(olds) < kept < 0.8 * len(olds)
+    add = augmenter(1.0, "add", seed=1)
+    for d in synth[:4]:
+        same, copy = add(d)
+        assert same is d and copy.doc_id == d.doc_id + "~unknown" and copy.group == d.group
+        assert all(w.lower() not in dictionary_words() for _, w in stressed_words(copy) if len(w) > 1)
+
+
+def test_a_model_trains_with_unknown_words_and_counts_o_words_on_the_originals(synth):
+    from crfdeid.crf import train_model
+    cfg = {"features": "no_dict", "crf": {"max_iterations": 5}, "seed": 1,
+           "decoding": {"o_threshold": 0.9, "o_words_min_count": 1},
+           "training": {"unknown_share": 1.0, "unknown_mode": "add"}}
+    model = train_model(synth[:10], cfg)
+    assert model.stats["documents"] == 20
+    plain = train_model(synth[:10], {**cfg, "training": {"unknown_share": 0.0}})
+    assert model.o_words == plain.o_words
+
+
+@pytest.mark.parametrize("training, message", [
+    ({"unknown_share": 1.5}, "unknown_share"), ({"unknown_mode": "copy"}, "unknown_mode"),
+    ({"share": 0.5}, "training.")])
+def test_training_options_are_validated(training, message):
+    from crfdeid.config import load_config
+    from crfdeid.errors import ConfigError
+    with pytest.raises(ConfigError, match=message):
+        load_config({"training": training})
+
+
+def test_oov_template_marks_words_in_no_list():
+    from crfdeid.features.identity import oov
+    assert oov("Smith") == {} and oov("hospital") == {}
+    assert oov("Qorvesh") == {"oov": "Xx"} and oov("QORVESH") == {"oov": "X"} and oov("qorvesh") == {"oov": "x"}

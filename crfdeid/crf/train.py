@@ -60,6 +60,10 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     if docs is None:
         from ..io import read_all
         docs = read_all(cfg["train"])
+    versions = None
+    if cfg["training"]["unknown_share"]:
+        from ..experiments.stress import augmenter
+        versions = augmenter(cfg["training"]["unknown_share"], cfg["training"]["unknown_mode"], cfg["seed"])
     featurizer = Featurizer(cfg["features"])
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     params = {k: v for k, v in cfg["crf"].items() if k != "algorithm" and v is not None}
@@ -72,19 +76,26 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     problems = Counter()
     trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
     o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
-    for doc in docs:
-        toks = tokens_for(doc.text, split)
-        feats = featurizer.featurize(doc.text, toks)
-        enc = encode(toks, doc.spans)
-        problems.update(p.reason for p in enc.problems)
-        if o_words is not None:
-            o_words.add(toks, enc.labels)
-        for a, b in segments(doc.text, toks, max_len):
-            trainer.append(feats[a:b], enc.labels[a:b])
-            stats["segments"] += 1
-        stats["documents"] += 1
-        stats["tokens"] += len(toks)
-        stats["spans"] += len(doc.spans)
+    for original in docs:
+        # The o-words list is counted on the notes as they are, not on augmented versions.
+        counted = o_words is None
+        for doc in (versions(original) if versions is not None else (original,)):
+            toks = tokens_for(doc.text, split)
+            feats = featurizer.featurize(doc.text, toks)
+            enc = encode(toks, doc.spans)
+            problems.update(p.reason for p in enc.problems)
+            if not counted and doc is original:
+                o_words.add(toks, enc.labels)
+                counted = True
+            for a, b in segments(doc.text, toks, max_len):
+                trainer.append(feats[a:b], enc.labels[a:b])
+                stats["segments"] += 1
+            stats["documents"] += 1
+            stats["tokens"] += len(toks)
+            stats["spans"] += len(doc.spans)
+        if not counted:
+            toks = tokens_for(original.text, split)
+            o_words.add(toks, encode(toks, original.spans).labels)
         if bar is not None:
             bar.update(1)
     if bar is not None:

@@ -41,6 +41,7 @@ from ..deid.rng import Keyed, apply_case
 from ..deid.spans import merged_spans, replace_spans
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
+from ..features.identity import dictionary_words
 
 KINDS = ("unknown", "ambiguous")
 #: Parent categories whose words are replaced, and subtypes left alone.
@@ -62,11 +63,22 @@ def _letter_words(entries) -> set:
     return {w.lower() for e in entries for w in _WORD.findall(e)}
 
 
-@lru_cache(maxsize=1)
-def dictionary_words() -> frozenset:
-    """Every letter word (lower-cased) of every gazetteer list crfdeid has."""
-    from .. import gazetteers
-    return frozenset(_letter_words(w for name in gazetteers.names() for w in gazetteers.load(name)))
+def augmenter(share: float, mode: str, seed):
+    """A function ``note -> [notes to train on]`` that makes a ``share`` of name and place words unknown.
+
+    ``mode`` ``replace`` gives the note with the words replaced; ``add`` gives the note and
+    its copy (document id + ``~unknown``). The replacements are strings in no dictionary
+    (:class:`Stressor` ``unknown``; the notes' own words are not banned, as they are
+    streamed), so the CRF learns the contexts of names it has no list for.
+    """
+    stressor = Stressor("unknown", (), seed=f"train-{seed}", share=share)
+
+    def versions(doc: Document) -> list:
+        new = stressor.stress(doc)
+        if mode != "add":
+            return [new]
+        return [doc, Document(f"{doc.doc_id}~unknown", new.text, new.spans, dict(new.meta, patient=doc.group))]
+    return versions
 
 
 @lru_cache(maxsize=1)
@@ -131,6 +143,9 @@ class Stressor:
         the pool (``ambiguous``).
     seed, key
         A public seed or a secret key (:class:`crfdeid.deid.rng.Keyed`); one of them.
+    share : float
+        The share of (patient, word) pairs replaced; the others stay (1: all, as the
+        stress corpora; less for training, ``training.unknown_share``).
 
     Raises
     ------
@@ -138,12 +153,13 @@ class Stressor:
         Unknown kind, or (``ambiguous``) a category with no word usable both ways.
     """
 
-    def __init__(self, kind: str, docs, seed=None, key=None):
+    def __init__(self, kind: str, docs, seed=None, key=None, share: float = 1.0):
         if kind not in KINDS:
             raise ConfigError(f"unknown stress kind {kind!r}; known: {', '.join(KINDS)}")
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
         self.kind = kind
+        self.share = share
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
         self.counts: Counter = Counter()
         self._maps: dict = {}
@@ -177,8 +193,14 @@ class Stressor:
         new = self._maps.get(key)
         if new is None:
             rng = self.keyed.rng("stress", self.kind, category, patient, original.lower())
-            new = self._maps[key] = (self._unknown(category, original, rng) if self.kind == "unknown"
-                                     else rng.choice(self.pools[category]))
+            if self.share < 1 and rng.random() >= self.share:
+                new = ""  # this word stays (training-time replacement of a share of the words)
+            else:
+                new = (self._unknown(category, original, rng) if self.kind == "unknown"
+                       else rng.choice(self.pools[category]))
+            self._maps[key] = new
+        if not new:
+            return original
         self.counts["words"] += 1
         return apply_case(original, new)
 
@@ -214,7 +236,7 @@ class Stressor:
 
     def distinct(self) -> int:
         """How many distinct replacement words were drawn."""
-        return len(set(self._maps.values()))
+        return len(set(self._maps.values()) - {""})
 
 
 def outside_text(doc: Document) -> list[str]:
