@@ -27,7 +27,7 @@ def setup(tmp_path_factory):
 def result(setup):
     code = locked.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
                         "--o-thresholds", "none,0.999", "--also", f"copy=i2b2:{setup / 'corpus'}",
-                        "--out", str(setup / "out"), "--quiet"])
+                        "--out", str(setup / "out"), "--save-model", str(setup / "m.model"), "--quiet"])
     assert code == 0
     return json.loads((setup / "out" / "locked.json").read_text())
 
@@ -54,6 +54,12 @@ def test_sweep_leak_view_and_categories(result):
 
 def test_another_copy_is_scored_with_the_same_model(result, setup):
     assert result["runs"]["copy"]["as configured"] == result["runs"]["original"]["as configured"]
+    again = locked.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
+                         "--model", str(setup / "m.model"), "--out", str(setup / "again"), "--quiet"])
+    assert again == 0
+    res = json.loads((setup / "again" / "locked.json").read_text())
+    assert res["system"] == "model"
+    assert res["runs"]["original"]["as configured"] == result["runs"]["original"]["as configured"]
     md = (setup / "out" / "locked.md").read_text()
     assert "### copy" in md and "PHI fully removed" in md
 

@@ -150,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "e.g. unknown=i2b2:stress/unknown (repeatable)")
     p.add_argument("--out", required=True, metavar="DIR",
                    help="write locked.md, locked.json and the predictions (i2b2) here")
+    p.add_argument("--save-model", metavar="PATH", help="also save the model trained here")
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
     return p
 
@@ -189,6 +190,8 @@ def main(argv=None) -> int:
                 print(f"training on {len(dev)} development notes ({len({d.group for d in dev})} patients)",
                       file=sys.stderr)
             system, kind = train_model(dev, config), "trained"
+            if args.save_model:
+                system.save(args.save_model)
         thresholds = () if args.rules_only else args.o_thresholds
         runs = {name: score_system(system, gold, thresholds) for name, gold in copies.items()}
     except CrfdeidError as exc:
