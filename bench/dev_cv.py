@@ -81,24 +81,48 @@ def crf_spans(model, docs, threshold, words):
     return [list(d.spans) for d in model.tag_many(docs, o_threshold=threshold)]
 
 
-def with_rules(docs, spans, rule_set=None, extend=True, date_check=True):
-    return [d.with_spans(rules.overlay(d.text, s, rules=rule_set, date_check=date_check, extend=extend))
-            for d, s in zip(docs, spans)]
+def with_rules(docs, spans, found=None, extend=True, date_check=True):
+    """Documents with the overlay applied to ``spans``; ``found``: rule spans per document."""
+    found = found or [None] * len(docs)
+    return [d.with_spans(rules.overlay(d.text, s, date_check=date_check, extend=extend, found=f))
+            for d, s, f in zip(docs, spans, found)]
 
 
-def rule_matches(docs) -> dict:
-    """Per rule: spans found on ``docs`` overlapping a gold span or not (counts only)."""
-    out = {}
-    for name, rule in rules.RULES.items():
-        tp = fp = 0
-        for d in docs:
-            gold = [(g.start, g.end) for g in d.spans]
-            for sp in rules.find(d.text, {name: rule}):
-                hit = any(s < sp.end and sp.start < e for s, e in gold)
-                tp += hit
-                fp += not hit
-        out[name] = {"matches": tp + fp, "overlap_gold": tp, "no_gold": fp}
+def rule_spans(docs) -> list[dict]:
+    """Per document, each rule's spans (``find`` with that rule alone)."""
+    return [{name: rules.find(d.text, {name: rule}) for name, rule in rules.RULES.items()} for d in docs]
+
+
+def merged(per_doc: dict, leave_out=()) -> list:
+    """The spans ``find`` gives with every rule but ``leave_out`` (earlier rules win overlaps)."""
+    out: list = []
+    for name in rules.RULES:
+        if name not in leave_out:
+            out = rules.merge_disjoint(out, per_doc[name])
     return out
+
+
+def rule_matches(docs, per_rule) -> dict:
+    """Per rule: spans found on ``docs`` overlapping a gold span or not (counts only)."""
+    out = {name: {"matches": 0, "overlap_gold": 0, "no_gold": 0} for name in rules.RULES}
+    for d, found in zip(docs, per_rule):
+        gold = [(g.start, g.end) for g in d.spans]
+        for name, spans in found.items():
+            for sp in spans:
+                hit = any(s < sp.end and sp.start < e for s, e in gold)
+                out[name]["matches"] += 1
+                out[name]["overlap_gold" if hit else "no_gold"] += 1
+    return out
+
+
+def light(gold, pred) -> dict:
+    """Binary token figures, PHI fully removed and parent-strict F1 (one scoring pass)."""
+    from crfdeid.scoring import evaluate
+    r = evaluate(gold, pred)
+    b = r.micro["binary_token"]
+    return {"binary_token": {"precision": b.precision, "recall": b.recall, "f1": b.f1, "tp": b.tp,
+                             "fp": b.fp, "fn": b.fn},
+            "leak": r.leak.as_dict(), "parent_strict": {"f1": r.micro["parent_strict"].f1}}
 
 
 def main(argv=None) -> int:
@@ -111,6 +135,8 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--o-thresholds", type=cli.parse_thresholds, default=())
     p.add_argument("--o-words", default="", help="o_words_min_count values to sweep, e.g. 0,1,2,3 (0: off)")
+    p.add_argument("--o-words-thresholds", type=cli.parse_thresholds, default=(0.98, 0.99, 0.995),
+                   help="the thresholds at which the other o_words_min_count values are tried")
     p.add_argument("--rules", action="store_true", help="rule matches and per-rule ablation")
     p.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH")
     p.add_argument("--cache", required=True, help="folder of the fold models (reused when present)")
@@ -134,27 +160,28 @@ def main(argv=None) -> int:
     ks = sorted({conf_k or 0} | {int(k) for k in args.o_words.split(",") if k.strip()})
     for k in ks:
         words[k] = [o_words([docs[i] for i in f.train], config, k) for f in splits]
+    per_rule = rule_spans(gold)
+    found = [merged(r) for r in per_rule]
     base = None
-    for k in ks:
-        for t in sorted(set(args.o_thresholds) | {conf_t}, key=lambda x: -1 if x is None else x):
-            spans = [s for m, test, w in zip(models, tests, words[k]) for s in crf_spans(m, test, t, w)]
-            if (t, k) == (conf_t, conf_k or 0):
-                base = spans
-            f = figures(gold, with_rules(gold, spans))
-            res["sweep"].append({"o_threshold": t, "o_words_min_count": k, **f})
+    grid = [(t, k) for k in ks for t in sorted(set(args.o_thresholds) | {conf_t}, key=lambda x: -1 if x is None else x)
+            if k == (conf_k or 0) or t in args.o_words_thresholds]
+    for t, k in grid:
+        spans = [s for m, test, w in zip(models, tests, words[k]) for s in crf_spans(m, test, t, w)]
+        if (t, k) == (conf_t, conf_k or 0):
+            base = spans
+        res["sweep"].append({"o_threshold": t, "o_words_min_count": k, **light(gold, with_rules(gold, spans, found))})
+    res["original"] = figures(gold, with_rules(gold, base, found))
     if args.rules:
-        res["rule_matches"] = rule_matches(docs)
+        res["rule_matches"] = rule_matches(gold, per_rule)
+        variants = {"all rules": {"found": found},
+                    "no rules (CRF alone)": {"found": [[] for _ in gold], "extend": False, "date_check": False},
+                    "without extend_names": {"found": found, "extend": False},
+                    "without date_check": {"found": found, "date_check": False}}
+        variants.update({f"without {n}": {"found": [merged(r, (n,)) for r in per_rule]} for n in rules.RULES})
         res["ablation"] = {}
-        variants = {"all rules": {}, "no rules (CRF alone)": {"rule_set": {}, "extend": False, "date_check": False},
-                    "without extend_names": {"extend": False}, "without date_check": {"date_check": False}}
-        variants.update({f"without {n}": {"rule_set": {k: v for k, v in rules.RULES.items() if k != n}}
-                         for n in rules.RULES})
-        from crfdeid.scoring import evaluate
         for name, kw in variants.items():
-            r = evaluate(gold, with_rules(gold, base, **kw))
-            b = r.micro["binary_token"]
-            res["ablation"][name] = {"precision": b.precision, "recall": b.recall, "tp": b.tp, "fp": b.fp,
-                                     "fn": b.fn, "fully_removed": r.leak.fully_removed}
+            f = light(gold, with_rules(gold, base, **kw))
+            res["ablation"][name] = {**f["binary_token"], "fully_removed": f["leak"]["fully_removed"]}
     for name, spec in args.stress:
         copies = {d.doc_id: d for d in read_all([spec])}
         s_tests = [[copies[d.doc_id] for d in test] for test in tests]
@@ -162,7 +189,6 @@ def main(argv=None) -> int:
         spans = [s for m, test, w in zip(models, s_tests, words[conf_k or 0])
                  for s in crf_spans(m, test, conf_t, w)]
         res["stress"][name] = figures(s_gold, with_rules(s_gold, spans))
-    res["original"] = next(s for s in res["sweep"] if (s["o_threshold"], s["o_words_min_count"]) == (conf_t, conf_k or 0))
     res["seconds"] = {"train": round(t_train, 1), "total": round(time.perf_counter() - t0, 1)}
     text = render(res)
     sys.stdout.write(text)

@@ -243,7 +243,7 @@ def test_linear_overlay_equals_the_quadratic_reference(raw):
 @given(st.lists(st.tuples(st.integers(0, 50), st.integers(1, 6)), max_size=12),
        st.lists(st.tuples(st.integers(0, 50), st.integers(1, 6)), max_size=12))
 def test_merge_keeps_base_and_adds_what_overlaps_nothing(a, b):
-    from crfdeid.recognizers.rules import _merge_disjoint
+    from crfdeid.recognizers.rules import merge_disjoint as _merge_disjoint
 
     def disjoint(raw):
         out = []

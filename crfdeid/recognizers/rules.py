@@ -357,7 +357,7 @@ def find(text: str, rules=None) -> list[Span]:
                      for m in matches for w in _WORD.finditer(m.group(group))]
         else:
             spans = [make_span(m.start(group), m.end(group), sub) for m in matches]
-        found = _merge_disjoint(found, spans)
+        found = merge_disjoint(found, spans)
     return found
 
 
@@ -420,7 +420,7 @@ def _word_check(kind: str | None):
     raise ValueError(f"unknown word check {kind!r}")
 
 
-def _merge_disjoint(base: list, extra: list) -> list:
+def merge_disjoint(base: list, extra: list) -> list:
     """``base`` plus each span of ``extra`` that overlaps no span kept so far (both sorted and
     disjoint; one linear pass, so a note with a million matches stays linear)."""
     out: list[Span] = []
@@ -477,7 +477,7 @@ def extend_names(text: str, spans) -> list[Span]:
             if m and (m.group(1).lower() in ok if ok is not None
                       else m.group(1).lower() not in _plain_words()):
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
-    return _merge_disjoint(sorted(spans), sorted(set(found)))
+    return merge_disjoint(sorted(spans), sorted(set(found)))
 
 
 # Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
@@ -541,13 +541,15 @@ def impossible_date(text: str, sp: Span) -> bool:
     return False
 
 
-def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool = True) -> list[Span]:
+def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool = True,
+            found=None) -> list[Span]:
     """CRF ``spans`` merged with rule spans: overlapping ones joined (CRF subtype kept).
 
     With ``date_check``, CRF DATE spans that cannot be dates (:func:`impossible_date`)
     are dropped first: the one thing the overlay removes. With ``extend``, the name
     spans are then extended (:func:`extend_names`). ``rules`` (a mapping like
-    :data:`RULES`) replaces the rule set, as the rule ablation does.
+    :data:`RULES`) replaces the rule set; ``found`` (rule spans already found, sorted and
+    disjoint, as :func:`find` gives them) skips the scan, as the rule ablation does.
 
     >>> from crfdeid.document import make_span
     >>> overlay("on 03/14/2098.", [make_span(3, 8, "DATE")])
@@ -566,7 +568,9 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
 
     if date_check:
         spans = [sp for sp in spans if sp.subtype != "DATE" or not impossible_date(text, sp)]
-    tagged = sorted([(sp, False) for sp in spans] + [(sp, True) for sp in find(text, rules)])
+    if found is None:
+        found = find(text, rules)
+    tagged = sorted([(sp, False) for sp in spans] + [(sp, True) for sp in found])
     for sp, is_rule in tagged:
         if group and sp.start < (group[1] if is_rule else group[2]):
             group[1] = max(group[1], sp.end)
