@@ -125,6 +125,21 @@ def light(gold, pred) -> dict:
             "leak": r.leak.as_dict(), "parent_strict": {"f1": r.micro["parent_strict"].f1}}
 
 
+def ablation(gold, spans, per_rule) -> dict:
+    """Pooled binary token figures with all rules, none, and each rule (or step) left out."""
+    found = [merged(r) for r in per_rule]
+    variants = {"all rules": {"found": found},
+                "no rules (CRF alone)": {"found": [[] for _ in gold], "extend": False, "date_check": False},
+                "without extend_names": {"found": found, "extend": False},
+                "without date_check": {"found": found, "date_check": False}}
+    variants.update({f"without {n}": {"found": [merged(r, (n,)) for r in per_rule]} for n in rules.RULES})
+    out = {}
+    for name, kw in variants.items():
+        f = light(gold, with_rules(gold, spans, **kw))
+        out[name] = {**f["binary_token"], "fully_removed": f["leak"]["fully_removed"]}
+    return out
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--config", required=True)
@@ -173,15 +188,7 @@ def main(argv=None) -> int:
     res["original"] = figures(gold, with_rules(gold, base, found))
     if args.rules:
         res["rule_matches"] = rule_matches(gold, per_rule)
-        variants = {"all rules": {"found": found},
-                    "no rules (CRF alone)": {"found": [[] for _ in gold], "extend": False, "date_check": False},
-                    "without extend_names": {"found": found, "extend": False},
-                    "without date_check": {"found": found, "date_check": False}}
-        variants.update({f"without {n}": {"found": [merged(r, (n,)) for r in per_rule]} for n in rules.RULES})
-        res["ablation"] = {}
-        for name, kw in variants.items():
-            f = light(gold, with_rules(gold, base, **kw))
-            res["ablation"][name] = {**f["binary_token"], "fully_removed": f["leak"]["fully_removed"]}
+        res["ablation"] = ablation(gold, base, per_rule)
     for name, spec in args.stress:
         copies = {d.doc_id: d for d in read_all([spec])}
         s_tests = [[copies[d.doc_id] for d in test] for test in tests]
@@ -189,6 +196,8 @@ def main(argv=None) -> int:
         spans = [s for m, test, w in zip(models, s_tests, words[conf_k or 0])
                  for s in crf_spans(m, test, conf_t, w)]
         res["stress"][name] = figures(s_gold, with_rules(s_gold, spans))
+        if args.rules:
+            res["stress"][name]["ablation"] = ablation(s_gold, spans, rule_spans(s_gold))
     res["seconds"] = {"train": round(t_train, 1), "total": round(time.perf_counter() - t0, 1)}
     text = render(res)
     sys.stdout.write(text)
@@ -213,14 +222,18 @@ def render(res: dict) -> str:
     if "ablation" in res:
         ab = res["ablation"]
         full = ab["all rules"]
+        stress = {n: f["ablation"] for n, f in res["stress"].items() if "ablation" in f}
         rows = [[n, m["matches"], m["overlap_gold"], m["no_gold"]] + _delta(ab[f"without {n}"], full)
+                + [v for sa in stress.values() for v in _delta(sa[f"without {n}"], sa["all rules"])[:2]]
                 for n, m in res["rule_matches"].items()]
         rows += [[n[8:] if n.startswith("without ") else n, "", "", ""] + _delta(ab[n], full)
+                 + [v for sa in stress.values() for v in _delta(sa[n], sa["all rules"])[:2]]
                  for n in ("without extend_names", "without date_check", "no rules (CRF alone)")]
         parts += ["", "Rules on the development notes (matches; spans overlapping gold or not) and in CV "
                   "(pooled, configured decoding): gold tokens lost and false tokens removed without it", "",
                   markdown_table(["rule", "matches", "overlap gold", "no gold", "gold tokens lost",
-                                  "false tokens removed", "R without", "P without"], rows)]
+                                  "false tokens removed", "R without", "P without"]
+                                 + [f"{n}: {h}" for n in stress for h in ("gold lost", "false removed")], rows)]
     return "\n".join(parts) + "\n"
 
 
