@@ -43,13 +43,10 @@ from crfdeid.recognizers.rules import find, overlay
     ("in nov. 2096 he had", "DATE", "nov. 2096"),
     ("PMH: CABG 79, DM", "DATE", "79"),                                  # a year after an event
     ("remote MI in 2090 and", "DATE", "2090"),
-    ("CHOLE IN THE 1990S.", "DATE", "1990S"),                               # a decade
     ("was extubated 11/6 at 1400", "DATE", "11/6"),                       # a month/day after a date word
     ("blood cx from 11/15-11/16 neg", "DATE", "11/15-11/16"),
     ("ccu note\nmr K was seen", "PATIENT", "K"),                     # a title and an initial
     ("neuro: mrs. lake arrived", "PATIENT", "lake"),
-    ("Family: Son, Al, called", "PATIENT", "Al"),                    # a relative's first name
-    ('daughter "kim" at bedside', "PATIENT", "kim"),
 ])
 def test_rules_find_rigid_forms(text, subtype, surface):
     spans = find(text)
@@ -63,8 +60,6 @@ def test_rules_find_rigid_forms(text, subtype, surface):
     ("AS PER B. VARGA: no", ["B", "VARGA"]),
     ("PLAN TO GO TO ST. AGATHA ON", ["ST", "AGATHA"]),                                # a saint's name
     ("moved to St. Agatha's -10AM", ["St", "Agatha's"]),
-    ("MOVED TO THE BELLAMY CAMPUS TODAY", ["BELLAMY"]),                   # before a hospital word
-    ("came from Harlow-Wexford Hosp by", ["Harlow-Wexford"]),
     ("SEEN AT UNIVERSITY OF VT MEDICAL CENTER", ["UNIVERSITY", "OF", "VT"]),     # a university
     ("WENT TO U OF VT MED CENTER", ["U", "OF", "VT"]),
     ("GIVEN PEPCID-J. WALKER NOW", ["J", "WALKER"]),                       # a surname that is a plain word
@@ -73,9 +68,6 @@ def test_rules_find_rigid_forms(text, subtype, surface):
     ("extubate per carol kowalski today", ["carol", "kowalski"]),             # first name and surname after per
     ("note.\n\nirene k. dobson bsn/rn\n", ["irene", "k", "dobson"]),        # a lower-case signature
     ("CALLED IRENE KLINE (DAUGHTER) AT HOME", ["IRENE", "KLINE"]),          # a name before (relative)
-    ("PICC NURSE IRENE KLINE PAGED", ["IRENE", "KLINE"]),                     # a name after nurse
-    ("ADMITTED FROM VALLEY HOSP. FOR", ["VALLEY"]),                            # plain words after from/to/at/in
-    ("SENT TO FENWICK MEMORIAL YESTERDAY", ["FENWICK", "MEMORIAL"]),              # Memorial/Regional after a name
     ("went to holy family hospital", ["holy", "family"]),                    # religious hospital names
 ])
 def test_name_rules_add_one_span_per_word(text, words):
@@ -162,11 +154,8 @@ def test_title_rules(text, subtype, surface):
 
 
 @pytest.mark.parametrize("text, subtype, surfaces", [
-    ("PRONOUNCED BY DR. L. VARGA. FAMILY", "DOCTOR", ["VARGA"]),       # title, initial, name
     ("reached at beeper number 40917 for", "PHONE", ["40917"]),
     ("Pager #40917", "PHONE", ["40917"]),
-    ("MET W/ CASEWORKER ANN ZELNIK.", "DOCTOR", ["ANN", "ZELNIK"]),
-    ("CONTACT PERSON CAROL ZELNIK (617", "DOCTOR", ["CAROL", "ZELNIK"]),
     ("AAA repair, MI 2092. no etoh", "DATE", ["2092"]),                 # a full stop ends the year
     ("CVA 97' and", "DATE", ["97"]),
     ("IN 2093 PT S/P DEBULKING", "DATE", ["2093"]),

@@ -41,12 +41,6 @@ def _after(prefix: str, word: str, flags: int = 0):
 # Relatives whose first name may follow ("dtr marisol", "Son, Al,").
 _RELATIVES = "husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew|friend|grandson|granddaughter"
 
-# A capitalised word that is not a function word (part of a place name).
-_NAME_WORD = r"(?!(?i:the|from|to|at|in|of|and|for|with)\b)[A-Z][A-Za-z'-]+"
-# Words that make "X hospital" any hospital, not a name ("the", "outside", "community").
-_NOT_ANY = (r"(?!(?i:this|that|our|your|his|her|their|same|other|outside|another|any|local|community"
-            r"|leave|left|a|an|home|osh|referring|previous|prior|new|old|each|every|one)\b)")
-
 # What cannot follow a year: more of a number (not a full stop ending a sentence), a unit.
 _NOT_A_YEAR = (r"[\w/%:'-]|\.\d|[ \t]*(?i:mg|mcg|cc|ml|%|mm|cm|min|hr|hour|day|yr|y/o|year|units?|meq|kcal"
                r"|x\b|/)")
@@ -71,25 +65,15 @@ RULES = {
     # A capitalised word right after a title: on the PhysioNet dev notes 190 of
     # 191 "Dr. X" matches and 22 of 24 "Mr./Mrs. X" matches are gold PHI.
     "title_doctor": ("DOCTOR", _after(r"\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2}", _CAP)),
-    # A title, an initial and a name: "PRONOUNCED BY DR. L. VARGA" (the name).
-    "title_doctor_initial": ("DOCTOR", _after(r"\b(?:[Dd][Rr][Ss]?|DOCTOR|Doctor)\.?[ \t]{1,2}[A-Z]\.[ \t]{0,2}", _CAP)),
     "title_person": ("PATIENT", _after(r"\b(?:MRS?|Mrs?|MISS|Miss)\.?[ \t]{1,2}", _CAP)),
     # A first name after a relative ("dtr marisol", "HUSBAND, Bob"): a relative's name.
     "relative_name": ("PATIENT", _after(
         rf"\b(?:{_RELATIVES}|hcp|proxy)[,:]?[ \t]{{1,2}}\"?", r"[a-z][a-z'-]+(?![\w'-])", regex.I)),
-    # A census first name after a relative, even a plain word, when capitalised or quoted
-    # ("Son, Al,", "friend Tony", 'daughter "kim"').
-    "relative_first_name": ("PATIENT", _after(
-        rf"\b(?i:{_RELATIVES})[,:]?[ \t]{{1,2}}\"?", r"[A-Z][a-z]+(?![\w'-])|(?<=\")[a-z]+(?=\")")),
     # A name before a relative in brackets, no plain word: "Ann Zelnik (daughter)". The name is
     # looked for behind the bracket: 100x faster than trying every capitalised word.
     "name_before_relative": ("PATIENT", regex.compile(
         r"(?<=(?<![\w'-])(?P<phi>[A-Z][A-Za-z'-]+[ \t]+[A-Z][A-Za-z'-]+)[ \t]*)\((?i:daughter|son|wife|husband"
         r"|sister|brother|mother|father|niece|nephew|friend|hcp|proxy)\)")),
-    # A census first name and a non-plain word after a nurse or social worker: "IV NURSE ANN ZELNIK".
-    "nurse_name": ("DOCTOR", _after(
-        r"\b(?i:nurse|rn|sw|social[ \t]+worker|case[ \t]*(?:manager|worker)|chaplain|contact[ \t]+person)[ \t]+",
-        r"[A-Za-z][a-z]+(?:[ \t]+[A-Za-z][a-z'-]+)?(?![\w'-])|[A-Z]+(?:[ \t]+[A-Z][A-Z'-]+)?(?![\w'-])")),
     # A signature line: a name, then a credential at the end of the line ("Dan A. Forman, RRT").
     "signature": ("DOCTOR", regex.compile(
         r"(?m)^[ \t]*(?P<phi>[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?)"
@@ -118,18 +102,6 @@ RULES = {
     # A saint's name: "St. Agatha's", "Saint Jude" (kept when the name is a census first name).
     "saint": ("HOSPITAL", regex.compile(
         r"(?<![\w.-])(?:St\.?|ST\.|Saint|SAINT)[ \t]{1,2}[A-Z][A-Za-z]+(?:'s)?(?![\w-])")),
-    # Capitalised words before a hospital word: "Bellamy Campus", "Harlow Hosp." (the name
-    # only; kept unless every word of it is a plain word).
-    "hospital_name": ("HOSPITAL", regex.compile(
-        rf"(?<![\w'-]){_NAME_WORD}(?:[ \t]{_NAME_WORD})?(?=[ \t]+"
-        r"(?i:hosp(?:ital)?\b|medical[ \t]+center|campus|regional|memorial)(?!\w))")),
-    # The same after "from"/"to"/"at"/"in", even plain words: "FROM VALLEY HOSP." (not "the",
-    # "this", "outside", "community" or other words that make it any hospital).
-    "hospital_after_prep": ("HOSPITAL", _after(
-        r"\b(?i:from|to|at|in)[ \t]+", rf"{_NOT_ANY}{_NAME_WORD}(?:[ \t]{_NOT_ANY}{_NAME_WORD})?"
-        r"(?=[ \t]+(?i:hosp(?:ital)?\b))")),
-    # "Memorial"/"Regional" after a name: part of it ("Fenwick Memorial", "PINE REGIONAL").
-    "hospital_word": ("HOSPITAL", _after(rf"(?<![\w'-]){_NAME_WORD}[ \t]+", r"(?i:regional|memorial)(?!\w)")),
     # Religious hospital names: "Holy Family", "sacred hope" (one span per word).
     "holy_sacred": ("HOSPITAL", regex.compile(r"\b(?i:holy|sacred)[ \t]+[A-Za-z]+")),
     # "University of Maryland", "U of MD" (one span per word).
@@ -155,8 +127,6 @@ RULES = {
         r"(?:-(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))?"
         r"(?![\w/%-]|\.\d|[ \t]*,?[ \t]*\d+[ \t]*%"
         r"|[ \t]*(?i:%|ns\b|psv|ps\b|peep|cpap|bipap|ips|units|str|hrs?\b|x\b|fio2))")),
-    # A decade: "in the 1970s", "2090's".
-    "decade": ("DATE", regex.compile(r"(?<![\w/.-])(?:19|20)\d0'?[sS]\b")),
     # A title and a lone initial: "mr K was", "MS T. NEEDS"; "mrs. lake" with a full stop
     # (then any lower-case word).
     "title_initial": ("PATIENT", _after(
@@ -189,7 +159,7 @@ RULES = {
 
 #: Lower-cased literals of which every match of a rule holds one (an ASCII text
 #: without any is not scanned; see :func:`crfdeid.features.pattern.cannot_match`).
-NEEDS = {"email": ("@",), "url": ("://", "www."), "year_apostrophe": ("'",), "decade": ("19", "20")}
+NEEDS = {"email": ("@",), "url": ("://", "www."), "year_apostrophe": ("'",)}
 
 #: Key words (lower-cased, word-bounded in the lower-cased ASCII text), by class. Classes
 #: are disjoint: a word is in one class, a class serves several rules.
@@ -197,8 +167,8 @@ KEYWORDS = {
     "dr": "dr drs doctor", "mr": "mr mrs ms miss", "ho": "ho", "md_np": "md np",
     "relative": _RELATIVES.replace("|", " ") + " hcp proxy",
     "credential": "rn r.n. rrt sn lpn bsn ccrn pa-c", "st": "st", "saint": "saint",
-    "hospital": "hosp hospital medical campus regional memorial", "university": "university u",
-    "pager": "pager beeper", "aware": "aware", "nurse": "nurse sw social case caseworker chaplain contact", "holy": "holy sacred",
+    "university": "university u",
+    "pager": "pager beeper", "aware": "aware", "holy": "holy sacred",
     "event": "cabg mi cva ptca pci avr mvr tia aaa cea",
     "street": "street ave avenue rd road drive ln lane blvd boulevard ct court pl place terrace circle hwy "
               "highway pkwy parkway",
@@ -243,20 +213,16 @@ _KEYWORDS = re.compile(r"\b(?:" + trie_pattern(_CLASS_OF) + r")(?:(?<=\.)|(?![a-
 ANCHORS = {
     "pager": (("pager",), "line"), "title_doctor": (("dr",), "line"), "title_person": (("mr",), "line"),
     "relative_name": (("relative",), "line"), "signature": (("credential", "md_np"), "line"),
-    "saint": (("st", "saint"), "line"), "hospital_name": (("hospital",), "line"),
+    "saint": (("st", "saint"), "line"),
     "university": (("university",), "line"), "street": (("st", "street"), "line"),
     "title_lower": (("mr",), "line"), "title_doctor_lower": (("dr",), "line"),
     "title_clinician": (("ho", "md_np"), "line"), "date_day_month": (("month",), "line"),
     "date_text": (("month",), "start"), "date_month_year": (("month",), "start"),
-    "date_month_day": (("month",), "start"),
-    "relative_first_name": (("relative",), "line"), "name_before_relative": (("relative",), "line"),
-    "nurse_name": (("nurse", "credential"), "line"), "name_md": (("md_np",), "line"),
+    "date_month_day": (("month",), "start"), "name_before_relative": (("relative",), "line"), "name_md": (("md_np",), "line"),
     "name_aware": (("aware",), "line"),
-    "signature_lower": (("credential", "md_np"), "line"), "hospital_after_prep": (("hospital",), "line"),
-    "hospital_word": (("hospital",), "line"), "holy_sacred": (("holy",), "line"),
+    "signature_lower": (("credential", "md_np"), "line"), "holy_sacred": (("holy",), "line"),
     "year_after_event": (("event",), "line"),
     "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
-    "title_doctor_initial": (("dr",), "line"),
 }
 
 
@@ -319,15 +285,14 @@ def _name_words() -> tuple[frozenset, frozenset]:
 WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_plain",
                "title_clinician": "last_not_plain",
                "saint": "last_first_name", "relative_name": "first_name_not_plain",
-               "hospital_name": "some_not_plain", "name_md": "none_plain", "name_aware": "none_plain_long",
+               "name_md": "none_plain", "name_aware": "none_plain_long",
                "per_name": "first_name_surname", "signature_lower": "first_name_then_not_plain",
-               "relative_first_name": "first_name", "name_before_relative": "none_plain",
-               "nurse_name": "first_name_then_not_plain", "initial_name": "not_plain_or_surname"}
+               "name_before_relative": "none_plain",
+               "initial_name": "not_plain_or_surname"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"signature", "initial_name", "saint", "hospital_name", "university", "name_md", "name_aware",
-                      "per_name", "signature_lower", "hospital_after_prep", "holy_sacred", "name_before_relative",
-                      "nurse_name"})
+WORDWISE = frozenset({"signature", "initial_name", "saint", "university", "name_md", "name_aware",
+                      "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
 _WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
@@ -396,8 +361,6 @@ def _word_check(kind: str | None):
     plain = _plain_words()
     if kind == "last_not_plain":
         return lambda words: words[-1].lower() not in plain
-    if kind == "some_not_plain":
-        return lambda words: any(w.lower() not in plain for w in words)
     if kind == "none_plain":
         return lambda words: all(w.lower() not in plain for w in words)
     if kind == "none_plain_long":
@@ -406,8 +369,6 @@ def _word_check(kind: str | None):
     surnames = _surnames()
     if kind == "not_plain_or_surname":
         return lambda words: words[-1].lower() not in plain or words[-1].lower() in surnames
-    if kind == "first_name":
-        return lambda words: words[-1].lower() in first
     if kind == "first_name_surname":
         return lambda words: (len(words[0]) > 2 and words[0].lower() in first
                               and words[-1].lower() in surnames and words[-1].lower() not in plain)
