@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from .. import cli
+from ..document import Span
 from ..errors import ConfigError, CrfdeidError
 from .crossval import CATEGORIES, summarize, threshold_label
 from .results import markdown_table, provenance, to_json, write_files
@@ -50,9 +51,10 @@ def figures(gold, pred) -> dict:
     """Aggregate figures of predictions ``pred`` against ``gold`` (documents paired by id).
 
     :func:`crfdeid.experiments.crossval.summarize` plus the leak view (``leak``) and,
-    per parent category present in gold, ``categories[C]``: the typed token P/R/F
-    (category must match) and ``covered``, the share of gold tokens of C inside any
-    predicted span (the privacy reading of recall).
+    per parent category present in gold, ``categories[C]``: the token P/R/F of C against
+    predicted C (parent category must match, subtypes not compared: PhysioNet's gold says
+    LOCATION-OTHER where a model says HOSPITAL) and ``covered``, the share of gold tokens of
+    C inside any predicted span (the privacy reading of recall).
     """
     from ..scoring import evaluate
     report = evaluate(gold, pred)
@@ -63,8 +65,10 @@ def figures(gold, pred) -> dict:
     for cat in CATEGORIES:
         if cat not in present:
             continue
-        typed = report.by_category[cat]["token"]
         only = [d.with_spans([sp for sp in d.spans if sp.category == cat]) for d in gold]
+        typed = evaluate(*([d.with_spans([Span(sp.start, sp.end, cat, cat) for sp in d.spans
+                                          if sp.category == cat]) for d in docs]
+                           for docs in (gold, pred))).micro["binary_token"]
         covered = evaluate(only, pred).micro["binary_token"]
         out["categories"][cat] = {"precision": typed.precision, "recall": typed.recall, "f1": typed.f1,
                                   "covered": covered.recall, "gold_tokens": covered.tp + covered.fn}
@@ -102,7 +106,7 @@ def render_sweep(run: dict) -> str:
 
 
 def render_categories(run: dict) -> str:
-    """Per parent category at the configured decoding: typed token P/R/F and gold tokens covered."""
+    """Per parent category at the configured decoding: its token P/R/F and gold tokens covered."""
     cats = run["as configured"]["categories"]
     rows = [[c, v["gold_tokens"], _pct(v["precision"]), _pct(v["recall"]), _pct(v["f1"]), _pct(v["covered"])]
             for c, v in cats.items()]
