@@ -118,7 +118,7 @@ def test_command_writes_i2b2_and_other_formats(synth, tmp_path, capsys):
     assert set(back) == {d.doc_id for d in synth}
     for d in synth:
         assert outside_text(back[d.doc_id]) == outside_text(d)
-    (tmp_path / "key").write_text("secret\n")
+    (tmp_path / "key").write_text("a-secret-key-of-32-characters-xx\n")
     assert corpus_main(["stress", "--kind", "ambiguous", f"i2b2:{tmp_path / 'in'}", "--to", "jsonl",
                         "--out", str(tmp_path / "a.jsonl"), "--key-file", str(tmp_path / "key"), "-q"]) == 0
     assert len(list(read(f"jsonl:{tmp_path / 'a.jsonl'}"))) == 30
