@@ -11,7 +11,7 @@ I2B2_OUT ?= build/i2b2-2014
 # Extra arguments for crfdeid train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
 TRAIN_ARGS ?=
 
-.PHONY: install test test-fast lint train synth bench crossval curve ablate i2b2 clean
+.PHONY: install test test-fast lint train synth bench crossval curve ablate stress locked i2b2 clean
 
 install:
 	$(PYTHON) -m pip install -e .[dev,plot,bench,sklearn,gazetteers]
@@ -35,6 +35,17 @@ train:
 
 crossval:
 	$(PYTHON) -m crfdeid crossval --config configs/physionet.yaml --folds 10 --exclude-groups configs/splits/physionet-locked.txt
+
+# Stress copies of the PhysioNet dev corpus (Sibanda & Uzuner 2006; docs/stress.md).
+stress:
+	$(PYTHON) -m crfdeid corpus stress --kind unknown physionet:../shared/corpora/physionet-dev --out build/stress-unknown --seed 13 --quiet
+	$(PYTHON) -m crfdeid corpus stress --kind ambiguous physionet:../shared/corpora/physionet-dev --out build/stress-ambiguous --seed 13 --quiet
+
+# The locked test, scored once per change set (docs/protocol.md); needs `make stress`.
+locked:
+	$(PYTHON) -m crfdeid locked --config configs/physionet.yaml --locked configs/splits/physionet-locked.txt \
+	    --o-thresholds none,0.9,0.95,0.98,0.99,0.995,0.999 --also unknown=i2b2:build/stress-unknown \
+	    --also ambiguous=i2b2:build/stress-ambiguous --out build/locked
 
 # Learning curve: 10-fold figures when each fold trains on 25/50/75/100% of its patients.
 curve:

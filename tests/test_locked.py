@@ -6,11 +6,10 @@ import json
 
 import pytest
 import yaml
+from test_crossval import tiny_corpus
 
 from crfdeid.experiments import locked
 from crfdeid.io import read, write
-
-from test_crossval import tiny_corpus
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,7 @@ import pytest
 
 from crfdeid.cli.corpus import main as corpus_main
 from crfdeid.document import Document, make_span
-from crfdeid.experiments.stress import (STRESSED, Stressor, dictionary_words, kept_words,
-                                        outside_text)
+from crfdeid.experiments.stress import STRESSED, Stressor, dictionary_words, kept_words, outside_text
 from crfdeid.io import read
 from crfdeid.synth import generate
 

@@ -11,8 +11,8 @@ import os
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import pycrfsuite
 
@@ -84,7 +84,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
             feats = featurizer.featurize(doc.text, toks)
             enc = encode(toks, doc.spans)
             problems.update(p.reason for p in enc.problems)
-            if not counted and doc is original:
+            if o_words is not None and not counted and doc is original:
                 o_words.add(toks, enc.labels)
                 counted = True
             for a, b in segments(doc.text, toks, max_len):
@@ -93,7 +93,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
             stats["documents"] += 1
             stats["tokens"] += len(toks)
             stats["spans"] += len(doc.spans)
-        if not counted:
+        if o_words is not None and not counted:
             toks = tokens_for(original.text, split)
             o_words.add(toks, encode(toks, original.spans).labels)
         if bar is not None:

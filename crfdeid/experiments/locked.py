@@ -25,6 +25,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from .. import cli
 from ..document import Span
@@ -66,9 +67,9 @@ def figures(gold, pred) -> dict:
         if cat not in present:
             continue
         only = [d.with_spans([sp for sp in d.spans if sp.category == cat]) for d in gold]
-        typed = evaluate(*([d.with_spans([Span(sp.start, sp.end, cat, cat) for sp in d.spans
-                                          if sp.category == cat]) for d in docs]
-                           for docs in (gold, pred))).micro["binary_token"]
+        g_cat, p_cat = ([d.with_spans([Span(sp.start, sp.end, cat, cat) for sp in d.spans if sp.category == cat])
+                         for d in docs] for docs in (gold, pred))
+        typed = evaluate(g_cat, p_cat).micro["binary_token"]
         covered = evaluate(only, pred).micro["binary_token"]
         out["categories"][cat] = {"precision": typed.precision, "recall": typed.recall, "f1": typed.f1,
                                   "covered": covered.recall, "gold_tokens": covered.tp + covered.fn}
@@ -82,7 +83,7 @@ def score_system(system, gold, thresholds=()) -> dict:
     under ``"predictions"``, the documents tagged as configured.
     """
     pred = list(system.tag_many(gold))
-    out = {"as configured": figures(gold, pred), "thresholds": [], "predictions": pred}
+    out: dict = {"as configured": figures(gold, pred), "thresholds": [], "predictions": pred}
     for t in thresholds:
         out["thresholds"].append({"o_threshold": t, **figures(gold, list(system.tag_many(gold, o_threshold=t)))})
     return out
@@ -183,6 +184,7 @@ def main(argv=None) -> int:
             if len(got) != len(test):
                 raise ConfigError(f"--also {name}: {len(got)} of the {len(test)} locked notes found", path=spec)
             copies[name] = got
+        system: Any
         if args.rules_only:
             system, kind = RulesOnly(), "rules"
         elif args.model:

@@ -114,9 +114,9 @@ class CharModel:
 
     def sample(self, rng, target: int, tries: int = 40) -> str:
         """A drawn word whose length is closest to ``target`` among ``tries`` draws (the first within 1)."""
-        best = None
+        best = ""
         for _ in range(tries):
-            ctx, out = "^" * (self.order - 1), []
+            ctx, out = "^" * (self.order - 1), []  # type: tuple[str, list[str]]
             while len(out) < 3 * target + 5:
                 chars, weights = self._tables[ctx]
                 c = rng.choices(chars, weights)[0]
@@ -125,7 +125,7 @@ class CharModel:
                 out.append(c)
                 ctx = (ctx + c)[1:]
             w = "".join(out)
-            if best is None or abs(len(w) - target) < abs(len(best) - target):
+            if not best or abs(len(w) - target) < abs(len(best) - target):
                 best = w
             if abs(len(w) - target) <= 1:
                 break
@@ -163,7 +163,8 @@ class Stressor:
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
         self.counts: Counter = Counter()
         self._maps: dict = {}
-        words, plain = set(), Counter()
+        words: set[str] = set()
+        plain: Counter = Counter()
         for doc in docs:
             pos = 0
             for sp in merged_spans(doc.spans):

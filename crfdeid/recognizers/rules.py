@@ -16,7 +16,7 @@ span that cannot be a date (``bp 80/60``, :func:`impossible_date`) is dropped.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 
@@ -218,7 +218,8 @@ ANCHORS = {
     "title_lower": (("mr",), "line"), "title_doctor_lower": (("dr",), "line"),
     "title_clinician": (("ho", "md_np"), "line"), "date_day_month": (("month",), "line"),
     "date_text": (("month",), "start"), "date_month_year": (("month",), "start"),
-    "date_month_day": (("month",), "start"), "name_before_relative": (("relative",), "line"), "name_md": (("md_np",), "line"),
+    "date_month_day": (("month",), "start"), "name_before_relative": (("relative",), "line"),
+    "name_md": (("md_np",), "line"),
     "name_aware": (("aware",), "line"),
     "signature_lower": (("credential", "md_np"), "line"), "holy_sacred": (("holy",), "line"),
     "year_after_event": (("event",), "line"),
@@ -353,7 +354,7 @@ def prepare() -> None:
         _word_check(kind)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _word_check(kind: str | None):
     """The predicate over a match's words for a :data:`WORD_CHECKS` kind (None: no check)."""
     if kind is None:
