@@ -152,6 +152,9 @@ def main(argv=None) -> int:
     p.add_argument("--o-words", default="", help="o_words_min_count values to sweep, e.g. 0,1,2,3 (0: off)")
     p.add_argument("--o-words-thresholds", type=cli.parse_thresholds, default=(0.98, 0.99, 0.995),
                    help="the thresholds at which the other o_words_min_count values are tried")
+    p.add_argument("--o-words-spare", default="", metavar="LIST,LIST",
+                   help="leave the words of these gazetteers out of the o-words list (e.g. "
+                        "first_male,first_female,surnames,cities): the threshold may then make them PHI")
     p.add_argument("--rules", action="store_true", help="rule matches and per-rule ablation")
     p.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH")
     p.add_argument("--cache", required=True, help="folder of the fold models (reused when present)")
@@ -173,8 +176,13 @@ def main(argv=None) -> int:
            "documents": len(docs), "patients": len({d.group for d in docs}), "sweep": [], "stress": {}}
     words = {}
     ks = sorted({conf_k or 0} | {int(k) for k in args.o_words.split(",") if k.strip()})
+    spare: frozenset = frozenset()
+    if args.o_words_spare:
+        from crfdeid import gazetteers
+        spare = frozenset(w.lower() for n in args.o_words_spare.split(",") for w in gazetteers.load(n.strip()))
+        res["o_words_spare"] = args.o_words_spare
     for k in ks:
-        words[k] = [o_words([docs[i] for i in f.train], config, k) for f in splits]
+        words[k] = [o_words([docs[i] for i in f.train], config, k) - spare for f in splits]
     per_rule = rule_spans(gold)
     found = [merged(r) for r in per_rule]
     base = None
