@@ -121,6 +121,14 @@ def test_command_writes_i2b2_and_other_formats(synth, tmp_path, capsys):
     assert corpus_main(["stress", "--kind", "ambiguous", f"i2b2:{tmp_path / 'in'}", "--to", "jsonl",
                         "--out", str(tmp_path / "a.jsonl"), "--key-file", str(tmp_path / "key"), "-q"]) == 0
     assert len(list(read(f"jsonl:{tmp_path / 'a.jsonl'}"))) == 30
+    # an existing output file is not replaced without --overwrite (reported, exit 1); never inside the input
+    again = ["stress", "--kind", "unknown", f"i2b2:{tmp_path / 'in'}", "--seed", "4", "-q"]
+    before = {p.name: p.read_text() for p in (tmp_path / "out").iterdir()}
+    assert corpus_main(again + ["--out", str(tmp_path / "out")]) == 1
+    assert before == {p.name: p.read_text() for p in (tmp_path / "out").iterdir()}
+    assert corpus_main(again + ["--out", str(tmp_path / "out"), "--overwrite"]) == 0
+    assert before != {p.name: p.read_text() for p in (tmp_path / "out").iterdir()}
+    assert corpus_main(again + ["--out", str(tmp_path / "in" / "x")]) == 2
 
 
 def test_training_replaces_a_share_of_the_words_or_adds_copies(synth):

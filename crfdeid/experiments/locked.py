@@ -214,7 +214,7 @@ def main(argv=None) -> int:
         sys.stdout.write(text)
     write_files(args.out, {"locked.md": text, "locked.json": to_json(result)})
     for name, pred in predictions.items():
-        write(pred, "i2b2", Path(args.out) / "predictions" / name)
+        write(pred, "i2b2", Path(args.out) / "predictions" / name, overwrite=True)  # its own results
     return 0
 
 

@@ -272,26 +272,41 @@ def register(subparsers) -> None:
     key.add_argument("--seed", help="public seed: reproducible copies")
     key.add_argument("--key-file", help="read a secret key from this file")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    from .. import cli
+    cli.add_overwrite(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     """Execute ``corpus stress``; print a summary of counts; return the exit code."""
+    from .. import cli
     from ..cli.corpus import progress
     from ..deid.cli import read_key_file
-    from ..io import read, writer
+    from ..errors import OutputError
+    from ..io import StreamWriter, read, spec_path, writer
+    key = read_key_file(args.key_file) if args.key_file else None
+    # The output is checked (not an input, no file replaced without --overwrite) before reading.
+    out = writer(args.to, args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
     errors: list = []
     docs = list(read(args.input, errors=errors))
-    key = read_key_file(args.key_file) if args.key_file else None
     stressor = Stressor(args.kind, docs, seed=args.seed, key=key)
     written = 0
-    with writer(args.to, args.out) as out:
-        for doc in progress(docs, args.quiet, unit="doc", desc="stress"):
-            try:
-                out.write(stressor.stress(doc))
-                written += 1
-            except CrfdeidError as exc:
-                errors.append(exc)
+    try:
+        with out:
+            for doc in progress(docs, args.quiet, unit="doc", desc="stress"):
+                try:
+                    new = stressor.stress(doc)
+                except CrfdeidError as exc:
+                    errors.append(exc)
+                    continue
+                err = cli.write_document(out, new)
+                if err is None:
+                    written += 1
+                else:
+                    errors.append(err)
+    except OutputError as exc:  # the closing step of a one-file writer
+        errors.append(exc)
+        written = 0 if isinstance(out, StreamWriter) else written
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
     c = stressor.counts
