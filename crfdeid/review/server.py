@@ -54,6 +54,10 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     def index():
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/favicon.ico")
+    def favicon():
+        return Response(status_code=204)
+
     @app.get("/login", response_class=HTMLResponse)
     def login_page():
         return FileResponse(STATIC / "login.html")
