@@ -50,14 +50,13 @@ def test_decisions_are_saved_at_once_with_who_and_audited_without_text(project):
     assert all(sp["confidence"] == 0.8 for sp in spans)
     name, date, call = spans
     store.update_span(call["id"], "alice", status="deleted")
-    store.update_span(date["id"], "alice", status="accepted")
     grown = store.update_span(name["id"], "alice", start=NAME.start - 4)  # "Dr. Ada Quill"
     assert (grown["start"], grown["end"]) == (NAME.start - 4, NAME.end)
     added = store.add_span(nid, "alice", PHONE.start, PHONE.end + 1, "phone")  # trailing space trimmed
     assert (added["start"], added["end"], added["subtype"]) == (PHONE.start, PHONE.end, "PHONE")
     with pytest.raises(Conflict):
         store.add_span(nid, "alice", PHONE.start + 1, PHONE.end, "PHONE")
-    assert store.finish(nid, "alice") == 1  # the grown span was still a suggestion: kept (recall first)
+    assert store.finish(nid, "alice") == 1  # the date was left undecided: kept (recall first)
     assert extents(store.spans(nid, "alice")) == [
         (NAME.start - 4, NAME.end, "DOCTOR", "accepted"), (DATE.start, DATE.end, "DATE", "accepted"),
         (PHONE.start, PHONE.end, "PHONE", "accepted")]

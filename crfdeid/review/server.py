@@ -4,10 +4,10 @@ Every user action is one small JSON request saved at once (no lost work on a clo
 tab). The annotator's name travels in the ``X-Annotator`` header. Note text goes out
 only in response bodies to the page; it is never put in a URL, a log line or an
 error message (:mod:`crfdeid.review.guard`). Plain (``def``) endpoints run in
-FastAPI's thread pool, each thread with its own database connection.
+FastAPI's thread pool, each thread with its own database connection. (No
+``from __future__ import annotations`` here: FastAPI reads the handlers' annotations,
+which name classes imported inside :func:`create_app`.)
 """
-
-from __future__ import annotations
 
 import io
 from pathlib import Path

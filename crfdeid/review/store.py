@@ -285,7 +285,10 @@ class Store:
         return _span(row)
 
     def update_span(self, span_id: int, who: str, start=None, end=None, subtype=None, status=None) -> dict:
-        """Change a span's extent, type or status (``accepted``, ``deleted``, ``suggested``)."""
+        """Change a span's extent, type or status (``accepted``, ``deleted``, ``suggested``).
+
+        A new extent or type accepts a suggestion unless ``status`` says otherwise.
+        """
         if status is not None and status not in ("accepted", "deleted", "suggested"):
             raise Invalid("status must be accepted, deleted or suggested")
         with self.db.write() as run:
@@ -295,7 +298,9 @@ class Store:
             old = rows[0]
             if old["annotator"] != who:
                 raise Conflict(f"span {span_id} belongs to another annotator")
-            new_status = status or old["status"]
+            changed = any(v is not None for v in (start, end, subtype))
+            # changing a suggestion's extent or type is a decision about it
+            new_status = status or ("accepted" if changed and old["status"] == "suggested" else old["status"])
             s, e, sub = old["span_start"], old["span_end"], old["subtype"]
             if new_status != "deleted":
                 s, e, sub = self._check_extent(run, old["note_id"], who, s if start is None else start,
