@@ -10,6 +10,7 @@ which name classes imported inside :func:`create_app`.)
 """
 
 import io
+import json
 from pathlib import Path
 
 from .. import schema as phi_schema
@@ -45,6 +46,10 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         # FastAPI's default echoes the input back; locations and messages are enough.
         return JSONResponse({"detail": [{"loc": e.get("loc"), "msg": e.get("msg")} for e in exc.errors()]},
                             status_code=422)
+
+    def as_json(obj) -> Response:
+        # Bypasses FastAPI's jsonable_encoder: a long note has hundreds of spans.
+        return Response(json.dumps(obj, separators=(",", ":")), media_type="application/json")
 
     def who(x_annotator: str | None) -> str:
         return store.ensure_annotator(check_name(x_annotator or ""), "human")
@@ -99,7 +104,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     def open_note(note_id: int, x_annotator: str | None = Header(None)):
         name = who(x_annotator)
         store.open(note_id, name)
-        return note_view(note_id, name)
+        return as_json(note_view(note_id, name))
 
     @app.post("/api/notes/{note_id}/spans")
     def add_span(note_id: int, body: dict = Body(...), x_annotator: str | None = Header(None)):
@@ -141,7 +146,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         names = [v for v in voters.split(",") if v] if voters else None
         agg = agreement.aggregate(store, note_id, names)
         row = store.note(note_id)
-        return dict(agg, text=row["body"], doc_id=row["doc_id"])
+        return as_json(dict(agg, text=row["body"], doc_id=row["doc_id"]))
 
     @app.post("/api/aggregate/{note_id}/decisions")
     def decide(note_id: int, body: dict = Body(...), x_annotator: str | None = Header(None)):
@@ -175,8 +180,8 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     @app.get("/api/surrogates/{note_id}")
     def surrogate_items(note_id: int):
         row = store.note(note_id)
-        return {"id": note_id, "doc_id": row["doc_id"], "patient": row["patient"], "text": row["body"],
-                "items": surrogates.note_items(project, note_id)}
+        return as_json({"id": note_id, "doc_id": row["doc_id"], "patient": row["patient"], "text": row["body"],
+                        "items": surrogates.note_items(project, note_id)})
 
     @app.put("/api/surrogates/{note_id}")
     def surrogate_edit(note_id: int, body: dict = Body(...), x_annotator: str | None = Header(None)):

@@ -10,7 +10,14 @@ const state = {
   sur: { notes: [], note: null, data: null, cur: 0 },
   pages: {},   // element id -> {page, count, stride}
   menu: null,  // open type menu: {resolve}
+  chain: Promise.resolve(),  // actions run one after another, each seeing the last one's result
 };
+
+// Keys pressed faster than the server answers must not act on a stale selection.
+function enqueue(fn) {
+  state.chain = state.chain.then(fn).catch((e) => say(`Error: ${e.message}`, true));
+  return state.chain;
+}
 
 // ---------------------------------------------------------------- server calls
 async function api(method, path, body) {
@@ -90,7 +97,7 @@ function showPage(el, k) {
   el.scrollLeft = p.page * p.stride;
   p.seen = Math.max(p.seen || 0, p.page);
   if (activeText() === el) {
-    $("pageinfo").textContent = `page ${p.page + 1} of ${p.count}` + (p.page + 1 < p.count ? "  (more below: Space)" : "");
+    $("pageinfo").textContent = `page ${p.page + 1}/${p.count}` + (p.page + 1 < p.count ? " \u25b8 Space" : " (end)");
   }
 }
 
@@ -490,13 +497,13 @@ async function decide(verdict, change) {
 const aggKeys = {
   j: () => { state.agg.cur = Math.min(state.agg.cur + 1, (state.agg.data?.items.length || 1) - 1); drawAgg(); },
   k: () => { state.agg.cur = Math.max(state.agg.cur - 1, 0); drawAgg(); },
-  Enter: () => { const it = state.agg.data?.items[state.agg.cur]; if (it) decide(itemExtent(it).phi ? "phi" : "not_phi"); },
+  Enter: () => { const it = state.agg.data?.items[state.agg.cur]; return it ? decide(itemExtent(it).phi ? "phi" : "not_phi") : null; },
   y: () => decide("phi"), x: () => decide("not_phi"),
   t: async () => {
     const it = state.agg.data?.items[state.agg.cur];
     if (!it) return;
     const type = await chooseType(itemExtent(it).subtype);
-    if (type) decide("phi", { subtype: type });
+    if (type) await decide("phi", { subtype: type });
   },
   "[": () => aggResize("growLeft"), "]": () => aggResize("growRight"),
   "{": () => aggResize("shrinkLeft"), "}": () => aggResize("shrinkRight"),
@@ -510,7 +517,7 @@ function aggResize(how) {
   if (!it) return;
   const ext = itemExtent(it);
   const [s, e] = grown(state.agg.data.text, ext.start, ext.end, how);
-  decide("phi", { start: s, end: e });
+  return decide("phi", { start: s, end: e });
 }
 
 async function finishAgg() {
@@ -599,7 +606,7 @@ function drawSur() {
     input.dataset.index = String(i);
     input.onkeydown = (ev) => {
       ev.stopPropagation();
-      if (ev.key === "Enter") { ev.preventDefault(); saveSurrogate(i, input.value); }
+      if (ev.key === "Enter") { ev.preventDefault(); enqueue(() => saveSurrogate(i, input.value)); }
       if (ev.key === "Escape") { ev.preventDefault(); input.value = it.value; $("sur-text").focus(); }
     };
     c.appendChild(input);
@@ -632,7 +639,7 @@ async function saveSurrogate(i, value) {
 const surKeys = {
   j: () => { state.sur.cur = Math.min(state.sur.cur + 1, (state.sur.data?.items.length || 1) - 1); drawSur(); },
   k: () => { state.sur.cur = Math.max(state.sur.cur - 1, 0); drawSur(); },
-  a: () => { const it = state.sur.data?.items[state.sur.cur]; if (it) saveSurrogate(state.sur.cur, it.value); },
+  a: () => { const it = state.sur.data?.items[state.sur.cur]; return it ? saveSurrogate(state.sur.cur, it.value) : null; },
   e: () => { const inp = document.querySelector(`#sur-table input[data-index="${state.sur.cur}"]`); if (inp) { inp.focus(); inp.select(); } },
   Enter: () => surKeys.e(),
   A: async () => {
@@ -724,12 +731,12 @@ function onKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === "Escape") { $("help").hidden = true; $("scores").hidden = true; return; }
   if (ev.key === "?") { drawHelp(); $("help").hidden = !$("help").hidden; ev.preventDefault(); return; }
-  if (["1", "2", "3", "4"].includes(ev.key)) { ev.preventDefault(); setMode(["review", "aggregate", "surrogates", "progress"][Number(ev.key) - 1]); return; }
+  if (["1", "2", "3", "4"].includes(ev.key)) { ev.preventDefault(); enqueue(() => setMode(["review", "aggregate", "surrogates", "progress"][Number(ev.key) - 1])); return; }
   if (!state.who) { say("Enter your annotator name first.", true); $("who").focus(); return; }
   if (pageKey(ev)) { ev.preventDefault(); return; }
   const keys = { review: reviewKeys, aggregate: aggKeys, surrogates: surKeys }[state.mode];
   const fn = keys && keys[ev.key];
-  if (fn) { ev.preventDefault(); fn(); }
+  if (fn) { ev.preventDefault(); enqueue(fn); }
 }
 
 async function start() {
@@ -749,21 +756,21 @@ async function start() {
     state.who = who.value.trim();
     localStorage.setItem("crfdeid-review-who", state.who);
     state.review = { note: null, cur: -1, history: [], lastType: "DOCTOR" };
-    if (state.who) setMode(state.mode);
+    if (state.who) enqueue(() => setMode(state.mode));
   };
   who.onkeydown = (ev) => { if (ev.key === "Enter") { ev.preventDefault(); who.blur(); who.onchange(); } };
-  for (const b of document.querySelectorAll("#modes button")) b.onclick = () => setMode(b.dataset.mode);
+  for (const b of document.querySelectorAll("#modes button")) b.onclick = () => enqueue(() => setMode(b.dataset.mode));
   for (const b of document.querySelectorAll("#side button")) {
     const key = { accept: "a", delete: "x", type: "t", add: "s", acceptall: "A", done: "n" }[b.dataset.act];
     b.onmousedown = (ev) => ev.preventDefault(); // keep the text selection for "add"
-    b.onclick = () => reviewKeys[key]();
+    b.onclick = () => enqueue(reviewKeys[key]);
   }
   $("helpbtn").onclick = () => { drawHelp(); $("help").hidden = !$("help").hidden; };
-  $("agg-note").onchange = () => openAgg(Number($("agg-note").value));
-  $("sur-note").onchange = () => openSur(Number($("sur-note").value));
-  $("agg-finish").onclick = () => finishAgg();
-  $("agg-scores").onclick = () => toggleScores();
-  $("sur-approve-all").onclick = () => surKeys.A();
+  $("agg-note").onchange = () => enqueue(() => openAgg(Number($("agg-note").value)));
+  $("sur-note").onchange = () => enqueue(() => openSur(Number($("sur-note").value)));
+  $("agg-finish").onclick = () => enqueue(finishAgg);
+  $("agg-scores").onclick = () => enqueue(toggleScores);
+  $("sur-approve-all").onclick = () => enqueue(surKeys.A);
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => { const el = activeText(); if (el && state.pages[el.id]) layoutPages(el); });
   if (!state.who) { say("Enter your annotator name (top bar), then press Enter."); who.focus(); return; }
