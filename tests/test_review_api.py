@@ -29,7 +29,7 @@ ALICE, BOB, CAROL = ({"X-Annotator": n} for n in ("alice", "bob", "carol"))
 
 @pytest.fixture(scope="module")
 def model():
-    from crfdeid.model import Model
+    from crfdeid.crf import Model
     return Model.load()
 
 

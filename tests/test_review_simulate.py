@@ -1,4 +1,4 @@
-"""The active-learning replay (``python -m crfdeid.review simulate``) on a tiny synthetic corpus."""
+"""The active-learning replay (``python -m crfdeid review simulate``) on a tiny synthetic corpus."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from crfdeid.review import active
 from crfdeid.review.cli import main as review_main
-from crfdeid.review.simulate import read_patient_list, target
+from crfdeid.review.simulate import target
 
 ROOT = Path(__file__).parent.parent
 
@@ -25,10 +25,7 @@ def test_priorities_rank_doubtful_notes_first():
         active.score([0.5], "biggest")
 
 
-def test_patient_list_and_target(tmp_path):
-    f = tmp_path / "locked.txt"
-    f.write_text("# comment\n101\n\n102  # trailing\n")
-    assert read_patient_list(f) == {"101", "102"}
+def test_target_is_the_all_notes_recall_within_half_the_pool():
     result = {"all": {"notes": 100, "recall": 0.9},
               "strategies": {"uncertainty": [{"notes": 0, "recall": 0.95}, {"notes": 40, "recall": 0.91},
                                              {"notes": 60, "recall": 0.95}]}}
@@ -44,7 +41,7 @@ def test_simulate_writes_both_curves(tmp_path):
     locked.write_text("100\n")                     # synthetic record prefixes are the patients
     out = tmp_path / "al.json"
     code = review_main(["simulate", "--config", str(ROOT / "configs" / "synth-small.yaml"),
-                        "--corpus", "synth:12,3", "--exclude-patients", str(locked), "--batch", "3",
+                        "--corpus", "synth:12,3", "--exclude-groups", str(locked), "--batch", "3",
                         "--max-notes", "6", "--held-out", "0.3", "--json", str(out),
                         "--plot", str(tmp_path / "al.png"), "--set", "crf.max_iterations=5", "--quiet"])
     assert code == 0

@@ -1,6 +1,6 @@
 """Clinician review and adjudication in the browser (Douglass 2005), with active learning.
 
-``python -m crfdeid.review`` runs it: ``init`` a project folder, ``import`` notes
+``python -m crfdeid review`` (or ``python -m crfdeid.review``) runs it: ``init`` a project folder, ``import`` notes
 through any reader (pre-annotated by a model), ``serve`` the local web page where
 clinicians accept, alter, delete and add PHI spans, an adjudicator combines several
 annotators and the model (aggregate mode) and reviews the suggested surrogates,

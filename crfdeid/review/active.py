@@ -1,7 +1,7 @@
 """Active learning: how uncertain the model is about a note, and which notes to review next.
 
-A note's score comes from the model's per-token P(PHI) = 1 - P(O)
-(:meth:`crfdeid.model.Model.p_phi`, one batched forward-backward pass):
+A note's score comes from the model's per-token P(PHI) = 1 - P(O), the marginals of
+a forward-backward pass (:meth:`crfdeid.crf.Model.token_p_outside`):
 
 - ``uncertainty`` (default): the expected number of tokens a 0.5 cut gets wrong,
   ``sum(min(p, 1 - p))``. Long notes full of doubtful words come first; a note the
@@ -36,16 +36,12 @@ def score(p_phi: Sequence[float], strategy: str = "uncertainty") -> float:
     raise ValueError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
 
 
-def scores(model, docs: Sequence[Document], strategy: str = "uncertainty", seed: int = 0,
-           chunk: int = 64) -> list[float]:
+def scores(model, docs: Sequence[Document], strategy: str = "uncertainty", seed: int = 0) -> list[float]:
     """The priority of every document (``random``: seeded random numbers, no model needed)."""
     if strategy == "random":
         rng = random.Random(seed)
         return [rng.random() for _ in docs]
-    out: list[float] = []
-    for i in range(0, len(docs), chunk):  # chunks: the marginals of a batch live in memory
-        out.extend(score(p, strategy) for p in model.p_phi([d.text for d in docs[i:i + chunk]]))
-    return out
+    return [score([1.0 - p for p in model.token_p_outside(d)[1]], strategy) for d in docs]
 
 
 def pick(priorities: Sequence[float], n: int) -> list[int]:

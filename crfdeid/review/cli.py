@@ -28,11 +28,11 @@ def _project_args(p, db: bool = True) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = cli.parser("crfdeid.review", __doc__,
-                   "python -m crfdeid.review init review-project",
-                   "python -m crfdeid.review import review-project i2b2:notes/",
-                   "python -m crfdeid.review serve review-project",
-                   "python -m crfdeid.review export review-project --to i2b2 --out reviewed/")
+    p = cli.parser("review", __doc__,
+                   "python -m crfdeid review init review-project",
+                   "python -m crfdeid review import review-project i2b2:notes/",
+                   "python -m crfdeid review serve review-project",
+                   "python -m crfdeid review export review-project --to i2b2 --out reviewed/")
     sub = p.add_subparsers(dest="command", required=True)
     q = sub.add_parser("init", help="create a project folder")
     _project_args(q)

@@ -66,7 +66,7 @@ class Project:
         try:
             info = json.loads((path / SETTINGS).read_text(encoding="utf-8"))
         except OSError:
-            raise ConfigError("not a review project (run `python -m crfdeid.review init` first)",
+            raise ConfigError("not a review project (run `python -m crfdeid review init` first)",
                               path=path) from None
         db = db or os.environ.get(DB_ENV)
         if info.get("store") == "postgresql":
@@ -106,7 +106,7 @@ class Project:
         return (row or {}).get("v") or 0
 
     def load_model(self):
-        from ..model import Model
+        from ..crf import Model
         return Model.load(self.current_model_path())
 
     def config(self) -> dict:

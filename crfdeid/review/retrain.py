@@ -1,7 +1,7 @@
 """Background retraining: a model from the reviewed notes, then new suggestions and priorities.
 
 The server never trains in its own process: :class:`Retrainer` starts
-``python -m crfdeid.review retrain PROJECT`` (at a lower CPU priority) once
+``python -m crfdeid review retrain PROJECT`` (at a lower CPU priority) once
 ``retrain_every`` more notes have been reviewed, and requests go on meanwhile. The
 child trains on every reviewed note's final annotations
 (:func:`crfdeid.review.agreement.final_spans`) with the project's config, saves
@@ -41,7 +41,7 @@ def reviewed_docs(store) -> list:
 
 def retrain(project, log=print) -> dict:
     """Train on the reviewed notes, save the model, re-suggest untouched notes (the child's work)."""
-    from ..model import train_model
+    from ..crf import train_model
     store = project.store
     with store.db.write() as run:
         job = run("INSERT INTO jobs (kind, state, started_at, detail) VALUES ('retrain', 'running', ?, '{}') "

@@ -1,6 +1,6 @@
 """Replay annotation with the gold standard as the annotator: does uncertainty ordering pay?
 
-``python -m crfdeid.review simulate --config C --corpus FORMAT:PATH --batch N --json OUT``
+``python -m crfdeid review simulate --config C --corpus FORMAT:PATH --batch N --json OUT``
 splits the corpus by patient into a pool and held-out patients, then for each
 strategy starts from an initial model (the shipped one by default), and in
 rounds: ranks the pool's unannotated notes by the current model
@@ -28,19 +28,9 @@ from . import active
 DEFAULT_STRATEGIES = ("uncertainty", "random")
 
 
-def read_patient_list(path) -> set[str]:
-    """Patient ids of a split file: one per line, ``#`` comments and blank lines ignored."""
-    from ..errors import ConfigError
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ConfigError(f"cannot read patient list: {exc.strerror}", path=path) from None
-    return {ln.split("#", 1)[0].strip() for ln in lines} - {""}
-
-
 def split_pool(docs: Sequence[Document], held_out: float, seed: int) -> tuple[list, list]:
     """``(pool, held_out)`` documents, grouped by patient (:func:`crfdeid.splits.train_test_split`)."""
-    from ..splits import train_test_split
+    from ..experiments.splits import train_test_split
     train, test = train_test_split(docs, test_size=held_out, seed=seed)
     return [docs[i] for i in train], [docs[i] for i in test]
 
@@ -53,7 +43,7 @@ def binary_token(model, gold: Sequence[Document]) -> tuple[float, float]:
 
 
 def _tokens(docs) -> int:
-    from ..tokenize import tokenize
+    from ..text.tokenize import tokenize
     return sum(len(tokenize(d.text)) for d in docs)
 
 
@@ -68,7 +58,7 @@ class Replay:
         self.log = log or (lambda msg: None)
 
     def train(self, docs):
-        from ..model import train_model
+        from ..crf import train_model
         return train_model(docs, self.config)
 
     def reference(self) -> dict:
@@ -161,7 +151,7 @@ def add_arguments(p) -> None:
     p.add_argument("--batch", type=int, default=50, help="notes annotated between retrainings (50)")
     p.add_argument("--json", required=True, metavar="OUT", help="result file (rewritten every round)")
     p.add_argument("--plot", metavar="PNG", help="both curves in one plot (needs crfdeid[plot])")
-    p.add_argument("--exclude-patients", metavar="FILE",
+    p.add_argument("--exclude-groups", metavar="FILE",
                    help="patients left out entirely (e.g. configs/splits/physionet-locked.txt)")
     p.add_argument("--held-out", type=float, default=0.2,
                    help="share of the remaining patients scored, never annotated (0.2)")
@@ -179,8 +169,9 @@ def run(args) -> int:
     from ..config import load_config
     from ..errors import CrfdeidError
     from ..io import read_all
-    from ..model import Model
-    from ..train import parse_overrides
+    from ..crf import Model
+    from ..cli.train import parse_overrides
+    from ..experiments.splits import read_groups, select_groups
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -194,8 +185,8 @@ def run(args) -> int:
     try:
         cfg = load_config(args.config, parse_overrides(args.set))
         docs = read_all(args.corpus)
-        excluded = read_patient_list(args.exclude_patients) if args.exclude_patients else set()
-        kept = [d for d in docs if d.group not in excluded]
+        excluded = read_groups(args.exclude_groups) if args.exclude_groups else frozenset()
+        kept = select_groups(docs, excluded, keep=False)
         pool, held = split_pool(kept, args.held_out, args.seed)
         initial = Model.load(args.initial_model)
     except (CrfdeidError, ValueError) as exc:
@@ -203,8 +194,8 @@ def run(args) -> int:
         return 2
     strategies = tuple(dict.fromkeys(args.strategy or DEFAULT_STRATEGIES))
     result = {
-        "command": "python -m crfdeid.review simulate " + " ".join(sys.argv[2:] if sys.argv[1:2] == ["simulate"]
-                                                                   else sys.argv[1:]),
+        "command": "python -m crfdeid review simulate " + " ".join(
+            sys.argv[sys.argv.index("simulate") + 1:] if "simulate" in sys.argv else []),
         "date": time.strftime("%Y-%m-%d"),
         "corpus_name": ", ".join(s.split(":", 1)[0] for s in args.corpus),
         "config": str(args.config), "overrides": list(args.set), "batch": args.batch, "seed": args.seed,
