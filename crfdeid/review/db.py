@@ -114,15 +114,16 @@ class Database:
 
     @contextmanager
     def write(self):
-        """A transaction; yields ``run(query, params) -> rows`` (rows of ``RETURNING``/``SELECT``)."""
+        """A transaction; yields ``run(query, params) -> rows`` (of ``RETURNING``/``SELECT``);
+        ``run.count(query, params)`` gives the number of rows a statement changed instead."""
         conn = self.connection()
         if self.kind == "postgres":
             with conn.transaction():
-                yield lambda q, p=(): _rows(conn.execute(self.sql(q), tuple(p)))
+                yield _Run(conn, self.sql)
             return
         conn.execute("BEGIN IMMEDIATE")
         try:
-            yield lambda q, p=(): [dict(r) for r in conn.execute(q, tuple(p)).fetchall()]
+            yield _Run(conn, self.sql)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -137,8 +138,18 @@ class Database:
                     run(stmt)
 
 
-def _rows(cur) -> list[dict]:
-    return cur.fetchall() if cur.description else []
+class _Run:
+    """Statements inside one transaction (see :meth:`Database.write`)."""
+
+    def __init__(self, conn, sql):
+        self.conn, self.sql = conn, sql
+
+    def __call__(self, query: str, params=()) -> list[dict]:
+        cur = self.conn.execute(self.sql(query), tuple(params))
+        return [dict(r) for r in cur.fetchall()] if cur.description else []
+
+    def count(self, query: str, params=()) -> int:
+        return self.conn.execute(self.sql(query), tuple(params)).rowcount
 
 
 def _create_private(path: Path) -> None:

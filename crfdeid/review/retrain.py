@@ -25,6 +25,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..errors import CrfdeidError
 from .agreement import final_spans
 from .store import MODEL, now, to_spans
 
@@ -49,7 +50,7 @@ def retrain(project, log=print) -> dict:
     try:
         docs = reviewed_docs(store)
         if not docs:
-            raise ValueError("no reviewed notes to train on")
+            raise CrfdeidError("no reviewed notes to train on")
         t0 = time.perf_counter()
         model = train_model(docs, project.config())
         version = project.model_version() + 1
@@ -70,8 +71,10 @@ def retrain(project, log=print) -> dict:
         detail = dict(stats, version=version, resuggested=changed)
         log(f"model v{version}: {changed} untouched notes re-suggested")
         state = "done"
-    except Exception as exc:  # noqa: BLE001 - recorded for the progress view; type and counts only
-        detail, state = {"error": type(exc).__name__, "reason": str(exc)[:200]}, "failed"
+    except Exception as exc:  # noqa: BLE001 - recorded for the progress view
+        # crfdeid's own messages name files, ids and offsets only; any other may quote a note
+        reason = str(exc)[:300] if isinstance(exc, CrfdeidError) else "(details withheld)"
+        detail, state = {"error": type(exc).__name__, "reason": reason}, "failed"
         log(f"retraining failed: {type(exc).__name__}")
     with store.db.write() as run:
         run("UPDATE jobs SET state = ?, finished_at = ?, detail = ? WHERE id = ?",

@@ -233,19 +233,26 @@ class Store:
 
         Returns the review state ``{"state": "open"|"done", ...}``.
         """
+        state = self.review_state(note_id, annotator)
+        if state is not None:
+            return state
         self.note(note_id)
         with self.db.write() as run:
-            new = run("INSERT INTO reviews (note_id, annotator, state, opened_at) VALUES (?, ?, 'open', ?) "
-                      "ON CONFLICT (note_id, annotator) DO NOTHING RETURNING state", (note_id, annotator, now()))
-            if new:
-                n = run("INSERT INTO annotations (note_id, annotator, span_start, span_end, subtype, status, "
-                        "confidence, origin, updated_by, updated_at) SELECT note_id, ?, span_start, span_end, "
-                        "subtype, 'suggested', confidence, 'model', ?, ? FROM annotations "
-                        "WHERE note_id = ? AND annotator = ? AND status <> 'deleted' RETURNING id",
-                        (annotator, MODEL, now(), note_id, MODEL))
-                self.audit(run, annotator, "open", note_id, suggestions=len(n))
+            self._first_open(run, note_id, annotator)
             return run("SELECT state, opened_at, done_at FROM reviews WHERE note_id = ? AND annotator = ?",
                        (note_id, annotator))[0]
+
+    def _first_open(self, run, note_id: int, annotator: str) -> None:
+        """Inside a transaction: the review row and, if new, the copy of the model's suggestions."""
+        new = run("INSERT INTO reviews (note_id, annotator, state, opened_at) VALUES (?, ?, 'open', ?) "
+                  "ON CONFLICT (note_id, annotator) DO NOTHING RETURNING state", (note_id, annotator, now()))
+        if new:
+            n = run.count("INSERT INTO annotations (note_id, annotator, span_start, span_end, subtype, status, "
+                          "confidence, origin, updated_by, updated_at) SELECT note_id, ?, span_start, span_end, "
+                          "subtype, 'suggested', confidence, 'model', ?, ? FROM annotations "
+                          "WHERE note_id = ? AND annotator = ? AND status <> 'deleted'",
+                          (annotator, MODEL, now(), note_id, MODEL))
+            self.audit(run, annotator, "open", note_id, suggestions=n)
 
     def _check_extent(self, run, note_id, annotator, start, end, subtype, span_id=None) -> tuple:
         rows = run("SELECT body FROM notes WHERE id = ?", (note_id,))
@@ -317,24 +324,25 @@ class Store:
     def accept_all(self, note_id: int, annotator: str) -> int:
         """Accept every remaining suggestion of ``annotator`` on the note; returns how many."""
         with self.db.write() as run:
-            n = run("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
-                    "WHERE note_id = ? AND annotator = ? AND status = 'suggested' RETURNING id",
-                    (annotator, now(), note_id, annotator))
-            self.audit(run, annotator, "accept_all", note_id, spans=len(n))
-        return len(n)
+            n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
+                          "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
+                          (annotator, now(), note_id, annotator))
+            self.audit(run, annotator, "accept_all", note_id, spans=n)
+        return n
 
     def finish(self, note_id: int, annotator: str) -> int:
         """Mark the note reviewed by ``annotator``; suggestions left undecided are accepted
         (recall first). Returns how many were accepted that way."""
-        self.open(note_id, annotator)
+        self.note(note_id)
         with self.db.write() as run:
-            n = run("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
-                    "WHERE note_id = ? AND annotator = ? AND status = 'suggested' RETURNING id",
-                    (annotator, now(), note_id, annotator))
+            self._first_open(run, note_id, annotator)
+            n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
+                          "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
+                          (annotator, now(), note_id, annotator))
             run("UPDATE reviews SET state = 'done', done_at = ? WHERE note_id = ? AND annotator = ?",
                 (now(), note_id, annotator))
-            self.audit(run, annotator, "done", note_id, accepted_undecided=len(n))
-        return len(n)
+            self.audit(run, annotator, "done", note_id, accepted_undecided=n)
+        return n
 
     def reopen(self, note_id: int, annotator: str) -> None:
         with self.db.write() as run:
