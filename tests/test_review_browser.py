@@ -157,6 +157,13 @@ def test_adjudication_then_surrogate_review_and_reidentified_export(browser, pro
         start(browser, url, "carol")
         keys(browser, "2")
         wait_js(browser, f"return state.agg.data && state.agg.data.note_id === {nid}")
+        assert browser.execute_script("return state.agg.data.voters") == ["alice", "bob", "model"]
+        model_box = browser.find_element("css selector", "#agg-voters input[data-name=model]")
+        model_box.click()                            # the model no longer votes
+        wait_js(browser, "return state.agg.data.voters.join() === 'alice,bob'")
+        browser.find_element("css selector", "#agg-voters input[data-name=model]").click()
+        wait_js(browser, "return state.agg.data.voters.join() === 'alice,bob,model'")
+        browser.execute_script("document.activeElement.blur()")  # keys go to the page again
         n_items = browser.execute_script("return state.agg.data.items.length")
         colours = browser.execute_script(
             "return [...document.querySelectorAll('#agg-table td[class^=agree-]')].map(td => td.className)")

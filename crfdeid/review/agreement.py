@@ -89,7 +89,9 @@ def aggregate(store: Store, note_id: int, voters=None) -> dict:
                                                         "subtype": d["subtype"], "extent_agreed": False},
                       "by_voter": {v: [] for v in voters}, "decision": d, "added": True})
     items.sort(key=lambda it: (it["item_start"], it["item_end"]))
+    imported = [a["name"] for a in store.annotators() if a["kind"] == "import" and store.spans(note_id, a["name"])]
     return {"note_id": note_id, "voters": list(voters), "items": items,
+            "candidates": list(dict.fromkeys(default_voters(store, note_id) + imported + list(voters))),
             "adjudicated": dict(adj, voters=json.loads(adj["voters"])) if adj else None}
 
 

@@ -207,6 +207,7 @@ class Store:
         Returns whether the suggestions were replaced.
         """
         with self.db.write() as run:
+            # the row lock (PostgreSQL) orders this against a first opening of the note
             run("UPDATE notes SET priority = ? WHERE id = ?", (float(priority), note_id))
             if run("SELECT 1 AS x FROM reviews r JOIN annotators a ON a.name = r.annotator "
                    "WHERE r.note_id = ? AND a.kind = 'human'", (note_id,)):
@@ -244,6 +245,7 @@ class Store:
 
     def _first_open(self, run, note_id: int, annotator: str) -> None:
         """Inside a transaction: the review row and, if new, the copy of the model's suggestions."""
+        run("UPDATE notes SET model_version = model_version WHERE id = ?", (note_id,))  # row lock, as above
         new = run("INSERT INTO reviews (note_id, annotator, state, opened_at) VALUES (?, ?, 'open', ?) "
                   "ON CONFLICT (note_id, annotator) DO NOTHING RETURNING state", (note_id, annotator, now()))
         if new:

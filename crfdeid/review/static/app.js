@@ -397,6 +397,16 @@ async function resize(how) {
   await patchCurrent({ start: s, end: e, status: "accepted" }, `offsets ${s}-${e}`);
 }
 
+// The note under a table of items (aggregate and surrogate modes), current item in view.
+function drawItemText(id, d, marks, cur) {
+  const el = $(id);
+  const page = state.pages[id] ? state.pages[id].page : 0;
+  renderText(el, d.text, marks);
+  showPage(el, page);
+  revealNode(el, el.querySelector(`mark[data-key="${cur}"]`));
+  $("where").textContent = `note ${d.doc_id}`;
+}
+
 // ---------------------------------------------------------------- aggregate mode
 function extentText(text, s, e) { return text.slice(s, e).replace(/\s+/g, " "); }
 
@@ -422,6 +432,7 @@ function fillSelect(sel, notes, label) {
 }
 
 async function openAgg(id, voters) {
+  if (state.agg.note !== id) state.agg.voters = null;  // each note starts with its default voters
   const v = voters || state.agg.voters;
   const q = v ? `?voters=${encodeURIComponent(v.join(","))}` : "";
   const d = await guarded(() => api("GET", `/api/aggregate/${id}${q}`));
@@ -442,7 +453,22 @@ function itemExtent(it) {
 function drawAgg() {
   const d = state.agg.data;
   if (!d) return;
-  $("agg-voters").textContent = `voters: ${d.voters.join(", ")}`;
+  const vbox = $("agg-voters");
+  vbox.textContent = "voters:";
+  for (const name of d.candidates) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = d.voters.includes(name);
+    box.disabled = d.adjudicated !== null;
+    box.onchange = () => {
+      state.agg.voters = [...vbox.querySelectorAll("input:checked")].map((b) => b.dataset.name);
+      enqueue(() => openAgg(d.note_id));
+    };
+    box.dataset.name = name;
+    label.append(" ", box, name);
+    vbox.appendChild(label);
+  }
   const open = d.items.filter((it) => !it.decision).length;
   $("agg-state").textContent = d.adjudicated ? `adjudicated by ${d.adjudicated.adjudicator}` : `${open} of ${d.items.length} items to decide`;
   const t = $("agg-table");
@@ -473,12 +499,7 @@ function drawAgg() {
     return { start: ext.phi ? ext.start : it.item_start, end: ext.phi ? ext.end : it.item_end, key: i,
              cls: (ext.phi ? `c-${state.parentOf[ext.subtype] || "OTHER"} accepted` : "faint") + (i === state.agg.cur ? " cur" : "") };
   });
-  const el = $("agg-text");
-  const page = state.pages[el.id] ? state.pages[el.id].page : 0;
-  renderText(el, d.text, marks);
-  showPage(el, page);
-  revealNode(el, el.querySelector(`mark[data-key="${state.agg.cur}"]`));
-  $("where").textContent = `note ${d.doc_id}`;
+  drawItemText("agg-text", d, marks, state.agg.cur);
 }
 
 async function decide(verdict, change) {
@@ -617,12 +638,7 @@ function drawSur() {
   const marks = d.items.map((it, i) => ({ start: it.start, end: it.end, key: i,
     cls: `c-${state.parentOf[it.subtype] || "OTHER"} ${it.status === "approved" ? "accepted" : "suggested"}` + (i === state.sur.cur ? " cur" : ""),
     title: `-> ${it.value}` }));
-  const el = $("sur-text");
-  const page = state.pages[el.id] ? state.pages[el.id].page : 0;
-  renderText(el, d.text, marks);
-  showPage(el, page);
-  revealNode(el, el.querySelector(`mark[data-key="${state.sur.cur}"]`));
-  $("where").textContent = `note ${d.doc_id}`;
+  drawItemText("sur-text", d, marks, state.sur.cur);
 }
 
 async function saveSurrogate(i, value) {
