@@ -4,7 +4,7 @@
 
 Makes a throw-away project from ``synth:4,21`` pre-annotated by the shipped model, has
 two annotators review the first note through the API (one deletes two suggestions
-and adds a span), then drives the page in headless Chromium and saves
+and marks a word nobody else marks), then drives the page in headless Chromium and saves
 ``review.png`` (review mode, a span selected), ``aggregate.png`` (two annotators and
 the model, agreement colours, some items decided), ``scores.png`` (annotator scores
 against the consensus) and ``surrogates.png`` (surrogate review, one value edited).
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import time
@@ -43,6 +44,11 @@ def main(argv=None) -> int:
             note = api.post(f"/api/notes/{nid}/open", headers=h, json={}).json()
             for sp in note["spans"][1:1 + drop]:
                 api.patch(f"/api/spans/{sp['id']}", headers=h, json={"status": "deleted"})
+            if drop:  # bob also marks a word nobody else did (a minority item)
+                free = next(m for m in re.finditer(r"[A-Za-z]{5,}", note["text"])
+                            if not any(sp["start"] < m.end() and m.start() < sp["end"] for sp in note["spans"]))
+                api.post(f"/api/notes/{nid}/spans", headers=h,
+                         json={"start": free.start(), "end": free.end(), "subtype": "HOSPITAL"})
             api.post(f"/api/notes/{nid}/done", headers=h, json={})
         with headless.live_server(create_app(project)) as url, headless.chromium(1280, 800) as d:
             def keys(text, pause=0.4):
