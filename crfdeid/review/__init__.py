@@ -8,9 +8,11 @@ then ``export`` through any writer. ``simulate`` replays annotation with a gold
 standard as the annotator to compare note orderings. See ``docs/review.md``.
 
 Modules: :mod:`.db` (SQLite/PostgreSQL connection and dialect), :mod:`.store`
-(notes, annotations, decisions, surrogate edits, audit log), :mod:`.project`
-(project folder, import, export), :mod:`.agreement` (aggregate items, agreement,
-annotator scores), :mod:`.surrogates` (surrogate review), :mod:`.active`
-(note priorities), :mod:`.retrain` (background retraining), :mod:`.server`
-(FastAPI app), :mod:`.simulate` (the active-learning replay).
+(notes, annotations, reviews, audit log), :mod:`.project` (project folder, import,
+export), :mod:`.agreement` (aggregate items, agreement, decisions, annotator scores),
+:mod:`.surrogates` (surrogate review), :mod:`.active` (note priorities),
+:mod:`.retrain` (background retraining, estimated recall), :mod:`.server` (FastAPI
+app), :mod:`.guard` (host, token, limits, logs), :mod:`.cli` (the commands),
+:mod:`.simulate` (the active-learning replay), :mod:`.headless` (live server and
+headless Chromium for tests, screenshots and benches); ``static/`` holds the page.
 """

@@ -121,7 +121,9 @@ def _init(args) -> int:
     if args.config:
         from ..config import load_config
         config = load_config(args.config)
-    project = Project.create(args.project, args.db, config=config, model=args.model, per_note=args.per_note,
+    from pathlib import Path
+    model = str(Path(args.model).resolve()) if args.model else None  # serve may run elsewhere
+    project = Project.create(args.project, args.db, config=config, model=model, per_note=args.per_note,
                              retrain_every=args.retrain_every, strategy=args.strategy,
                              propagate=not args.no_propagate)
     project.close()

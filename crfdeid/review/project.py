@@ -180,8 +180,8 @@ def export_docs(project: Project, source: str = "final", include_unreviewed: boo
             ok = kind == "consensus" if source == "consensus" else kind != "unreviewed"
         else:
             spans = to_spans(store.spans(nid, source))
-            ok = kinds[source] != "human" or store.review_state(nid, source) is not None \
-                and store.review_state(nid, source)["state"] == "done"
+            review = store.review_state(nid, source)
+            ok = kinds[source] != "human" or (review is not None and review["state"] == "done")
         if not ok:
             if not include_unreviewed:
                 skipped += 1
