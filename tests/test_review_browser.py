@@ -203,3 +203,37 @@ def test_adjudication_then_surrogate_review_and_reidentified_export(browser, pro
     import re
     longer = [it["original"] for it in items if len(it["original"]) >= 5]
     assert longer and not [o for o in longer if re.search(r"\b" + re.escape(o) + r"\b", doc.text)]
+
+
+def test_long_note_is_paged_one_screen_at_a_time_and_read_to_the_end(browser, tmp_path):
+    p = Project.create(tmp_path / "proj")
+    nid = p.store.add_note(headless.long_document(1500))
+    p.store.add_note(headless.long_document(30, doc_id="900-02"))
+    try:
+        with headless.live_server(create_app(p)) as url:
+            start(browser, url, "alice")
+            assert browser.execute_script("return state.review.note.id") == nid
+            pages = browser.execute_script("return state.pages['review-text'].count")
+            assert pages >= 3
+            # no scroll bars: neither the page nor the text box has anything to scroll to
+            assert browser.execute_script(
+                "const t = document.getElementById('review-text'); return document.documentElement.scrollHeight "
+                "<= window.innerHeight && t.scrollHeight <= t.clientHeight + 1")
+            assert "1/" in browser.execute_script("return document.getElementById('pageinfo').textContent")
+            keys(browser, "n")                       # not on the last page: the next page, same note
+            wait_js(browser, "return state.pages['review-text'].page === 1")
+            assert browser.execute_script("return state.review.note.id") == nid
+            assert "Read to the end first" in status(browser)
+            for _ in range(pages - 2):
+                keys(browser, " ")
+            wait_js(browser, f"return state.pages['review-text'].page === {pages - 1}")
+            # the end of the note is on the last page, inside the visible box
+            assert browser.execute_script("""
+                const t = document.getElementById('review-text'), box = t.getBoundingClientRect();
+                const rects = t.lastElementChild.getClientRects(), last = rects[rects.length - 1];
+                return last.left >= box.left - 1 && last.right <= box.right + 1 && last.bottom <= box.bottom + 1""")
+            keys(browser, "n")
+            wait_js(browser, f"return state.review.note && state.review.note.id !== {nid}")
+            assert p.store.review_state(nid, "alice")["state"] == "done"
+    finally:
+        p.close()
