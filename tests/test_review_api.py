@@ -233,6 +233,7 @@ def test_background_retraining_resuggests_untouched_notes(tmp_path, model):
     p.close()
 
 
+@pytest.mark.slow
 def test_review_path_is_fast_for_a_long_note(tmp_path, model):
     from crfdeid.review.headless import long_document
     p = Project.create(tmp_path / "proj")
