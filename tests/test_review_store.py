@@ -48,7 +48,7 @@ def test_decisions_are_saved_at_once_with_who_and_audited_without_text(project):
     spans = store.spans(nid, "alice")
     assert extents(spans) == [(s.start, s.end, s.subtype, "suggested") for s in (NAME, DATE, CALL)]
     assert all(sp["confidence"] == 0.8 for sp in spans)
-    name, date, call = spans
+    name, _date, call = spans
     store.update_span(call["id"], "alice", status="deleted")
     grown = store.update_span(name["id"], "alice", start=NAME.start - 4)  # "Dr. Ada Quill"
     assert (grown["start"], grown["end"]) == (NAME.start - 4, NAME.end)

@@ -264,7 +264,7 @@ def plot(table: dict, path) -> None:
         marker = "s" if r["kind"] != "human" else "o"
         ax.scatter(r["ppv"], r["sensitivity"], marker=marker, s=50, zorder=3)
         ax.annotate(name, (r["ppv"], r["sensitivity"]), textcoords="offset points", xytext=(5, 4), fontsize=8)
-    for k, team in table["teams"].items():
+    for team in table["teams"].values():
         for r in team["members"]:
             if r["sensitivity"] is not None and r["ppv"] is not None:
                 ax.scatter(r["ppv"], r["sensitivity"], marker="^", color="gray", s=30, zorder=2)

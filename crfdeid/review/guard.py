@@ -23,9 +23,9 @@ COOKIE = "crfdeid_review"
 OPEN_PATHS = ("/login", "/static/style.css", "/favicon.ico")
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 HEADERS = [
-    (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                                 b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
-                                 b"form-action 'self'; base-uri 'none'"),
+    (b"content-security-policy", (b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                  b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+                                  b"form-action 'self'; base-uri 'none'")),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
@@ -124,9 +124,9 @@ class Guard:
             if path.startswith("/api/"):
                 return await _plain(send, 401, "access token required")
             return await _redirect(send, "/login")
-        if path.startswith("/api/") and method in ("POST", "PUT", "PATCH", "DELETE"):
-            if not _header(scope, b"content-type").lower().startswith("application/json"):
-                return await _plain(send, 415, "send JSON (Content-Type: application/json)")
+        if path.startswith("/api/") and method in ("POST", "PUT", "PATCH", "DELETE") \
+                and not _header(scope, b"content-type").lower().startswith("application/json"):
+            return await _plain(send, 415, "send JSON (Content-Type: application/json)")
         seen = 0
         started = False
 

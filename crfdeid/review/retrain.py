@@ -112,12 +112,10 @@ class Retrainer:
             env = dict(os.environ)
             if self.db:
                 env["CRFDEID_REVIEW_DB"] = self.db  # not on the command line: `ps` shows that
-            log = open(self.project.path / "retrain.log", "ab")
-            try:
+            with open(self.project.path / "retrain.log", "ab") as log:
+                # no preexec_fn (unsafe in a threaded server): the child lowers its own priority
                 self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                             stdin=subprocess.DEVNULL, preexec_fn=_lower_priority)
-            finally:
-                log.close()
+                                             stdin=subprocess.DEVNULL, start_new_session=True)
             return True
 
     def wait(self, timeout: float | None = None) -> int | None:
@@ -130,13 +128,6 @@ class Retrainer:
             job["detail"] = json.loads(job["detail"])
         return {"running": self.running, "every": self.every, "trained_on": self.trained_on(),
                 "model_version": self.project.model_version(), "last_job": job}
-
-
-def _lower_priority() -> None:  # pragma: no cover - runs in the child
-    try:
-        os.nice(10)
-    except OSError:
-        pass
 
 
 def estimated_recall(store) -> dict:
@@ -172,6 +163,10 @@ def estimated_recall(store) -> dict:
 def main_retrain(path, db=None) -> int:
     """Entry point of the ``retrain`` subcommand (the child process)."""
     from .project import Project
+    try:
+        os.nice(10)  # the server's requests come first
+    except OSError:
+        pass
     project = Project.open(Path(path), db)
     try:
         result = retrain(project, log=lambda m: print(m, flush=True))
