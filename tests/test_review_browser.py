@@ -235,5 +235,10 @@ def test_long_note_is_paged_one_screen_at_a_time_and_read_to_the_end(browser, tm
             keys(browser, "n")
             wait_js(browser, f"return state.review.note && state.review.note.id !== {nid}")
             assert p.store.review_state(nid, "alice")["state"] == "done"
+            keys(browser, "4")                       # progress: notes done, estimated recall
+            wait_js(browser, "return document.getElementById('progress-body').textContent"
+                             ".includes('1 of 2 notes reviewed')")
+            assert "Estimated recall" in browser.execute_script(
+                "return document.getElementById('progress-body').textContent")
     finally:
         p.close()
