@@ -102,17 +102,19 @@ def read_token(args) -> str | None:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    os.umask(0o077)  # every file and folder this command makes is owner-only
-    if args.command == "simulate":
-        from . import simulate
-        return simulate.run(args)
     if not _need_extra(args.command):
         return 2
+    old = os.umask(0o077)  # every file and folder this command makes is owner-only
     try:
+        if args.command == "simulate":
+            from . import simulate
+            return simulate.run(args)
         return COMMANDS[args.command](args)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        os.umask(old)  # a caller in the same process keeps its own
 
 
 def _init(args) -> int:
