@@ -29,6 +29,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     from fastapi.testclient import TestClient
     from selenium.webdriver.common.action_chains import ActionChains
+
     from crfdeid.review import headless
     from crfdeid.review.project import Project, import_notes
     from crfdeid.review.server import create_app

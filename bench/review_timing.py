@@ -32,6 +32,7 @@ def main(argv=None) -> int:
     p.add_argument("--db", help="PostgreSQL URL (default: SQLite in a temporary folder)")
     args = p.parse_args(argv)
     from fastapi.testclient import TestClient
+
     from crfdeid.crf import Model
     from crfdeid.review.headless import long_document
     from crfdeid.review.project import Project

@@ -63,7 +63,8 @@ def test_review_path_saves_every_decision(project):
     note = c.post(f"/api/notes/{nid}/open", headers=ALICE, json={}).json()
     assert note["spans"] and all(sp["status"] == "suggested" and sp["origin"] == "model" for sp in note["spans"])
     first, second = note["spans"][:2]
-    assert c.patch(f"/api/spans/{first['id']}", headers=ALICE, json={"subtype": "PATIENT"}).json()["subtype"] == "PATIENT"
+    r = c.patch(f"/api/spans/{first['id']}", headers=ALICE, json={"subtype": "PATIENT"})
+    assert r.json()["subtype"] == "PATIENT"
     assert c.patch(f"/api/spans/{second['id']}", headers=ALICE, json={"status": "deleted"}).status_code == 200
     free = next(i for i in range(len(note["text"]) - 4)
                 if note["text"][i:i + 4].isalpha() and all(not (sp["start"] < i + 4 and i < sp["end"])
@@ -117,8 +118,9 @@ def test_limits_hosts_and_headers(project):
 
 
 def test_server_logs_hold_no_note_text(project, capfd):
-    from crfdeid.review.headless import live_server
     import httpx
+
+    from crfdeid.review.headless import live_server
     store = project.store
     nid = store.notes()[0]["id"]
     text = store.note(nid)["body"]
@@ -135,7 +137,8 @@ def test_server_logs_hold_no_note_text(project, capfd):
             assert h.get(f"/api/queue?limit=3&q={marker}").status_code == 200
             store.add_span, saved = explode, store.add_span
             try:
-                assert h.post(f"/api/notes/{nid}/spans", json={"start": 0, "end": 3, "subtype": "CITY"}).status_code == 500
+                r = h.post(f"/api/notes/{nid}/spans", json={"start": 0, "end": 3, "subtype": "CITY"})
+                assert r.status_code == 500
             finally:
                 store.add_span = saved
     out, err = capfd.readouterr()

@@ -17,7 +17,7 @@ a forward-backward pass (:meth:`crfdeid.crf.Model.token_p_outside`):
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..document import Document
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
+from typing import Any
 
 from .. import schema as phi_schema
 from ..document import Span
@@ -153,7 +154,8 @@ def consensus(store: Store, note_id: int) -> list[Span] | None:
 def union(span_lists) -> list[Span]:
     """Overlapping spans of several annotators joined (widest extent, most frequent type)."""
     marks = sorted(sp for spans in span_lists for sp in spans)
-    out, group = [], []
+    out: list[Span] = []
+    group: list[Span] = []
     for sp in marks + [None]:
         if sp is not None and group and sp.start < max(g.end for g in group):
             group.append(sp)
@@ -220,7 +222,7 @@ def scores(store: Store, max_team: int = 3) -> dict:
                 tot = [a + b for a, b in zip(tot, _counts(spans, gold[n]))]
         return n_notes, tot
 
-    out = {"notes": len(notes), "annotators": {}, "teams": {}}
+    out: dict[str, Any] = {"notes": len(notes), "annotators": {}, "teams": {}}
     for name in people + others:
         n_notes, tot = team_counts([name])
         if n_notes:
@@ -240,7 +242,7 @@ def scores(store: Store, max_team: int = 3) -> dict:
 
 
 def _summary(rows) -> dict:
-    res = {}
+    res: dict[str, dict] = {}
     for stat in ("min", "max", "mean"):
         res[stat] = {}
         for m in ("sensitivity", "ppv"):

@@ -112,6 +112,11 @@ class Database:
         rows = self.query(query, params)
         return rows[0] if rows else None
 
+    def count(self, query: str, params=()) -> int:
+        """The single number a ``SELECT COUNT(*) ...`` query gives."""
+        row = self.query(query, params)[0]
+        return int(next(iter(row.values())))
+
     @contextmanager
     def write(self):
         """A transaction; yields ``run(query, params) -> rows`` (of ``RETURNING``/``SELECT``);

@@ -102,7 +102,8 @@ class Guard:
         if given and hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8")):
             return True
         c = _cookie(scope, COOKIE)
-        return bool(c) and hmac.compare_digest(c.encode("utf-8"), self.cookie.encode("utf-8"))
+        return bool(c) and self.cookie is not None and hmac.compare_digest(c.encode("utf-8"),
+                                                                          self.cookie.encode("utf-8"))
 
     def host_ok(self, scope) -> bool:
         if self.hosts is None:  # listening beyond loopback: the token guards instead

@@ -33,6 +33,7 @@ def free_port() -> int:
 def live_server(app, port: int | None = None):
     """Serve ``app`` with uvicorn on 127.0.0.1 in a thread; yields the base URL."""
     import uvicorn
+
     from .guard import LOG_CONFIG
     port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=LOG_CONFIG,
@@ -87,8 +88,9 @@ def long_document(words: int = 5000, seed: int = 13, doc_id: str = "900-01"):
     """One synthetic note of at least ``words`` words (synthetic notes joined, spans shifted)."""
     from ..document import Document
     from ..synth import iter_documents
-    text, spans = "", []
-    for i, doc in enumerate(iter_documents(10_000, seed)):
+    text = ""
+    spans: list = []
+    for doc in iter_documents(10_000, seed):
         if len(text.split()) >= words:
             break
         sep = "\n\n" if text else ""

@@ -42,7 +42,7 @@ class Project:
         self.store = store
 
     @classmethod
-    def create(cls, path, db: str | None = None, **settings) -> "Project":
+    def create(cls, path, db: str | None = None, **settings) -> Project:
         """Make the folder (0700), the key (0600) and the store; ``settings`` override :data:`DEFAULTS`."""
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -60,7 +60,7 @@ class Project:
         return project
 
     @classmethod
-    def open(cls, path, db: str | None = None) -> "Project":
+    def open(cls, path, db: str | None = None) -> Project:
         """Open an existing project; ``db`` (or ``$CRFDEID_REVIEW_DB``) names its PostgreSQL store."""
         path = Path(path)
         try:

@@ -12,6 +12,7 @@ which name classes imported inside :func:`create_app`.)
 import io
 import json
 from pathlib import Path
+from typing import Annotated
 
 from .. import schema as phi_schema
 from . import agreement, surrogates
@@ -31,11 +32,14 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
     from fastapi.staticfiles import StaticFiles
 
+    Json = Annotated[dict, Body()]
+    OptionalJson = Annotated[dict | None, Body()]
+    Who = Annotated[str | None, Header()]  # the X-Annotator header
     store = project.store
     retrainer = retrainer or Retrainer(project, every=0)
     app = FastAPI(title="crfdeid review", docs_url=None, redoc_url=None, openapi_url=None)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    cache = {}
+    cache: dict = {}
 
     @app.exception_handler(StoreError)
     def store_error(request: Request, exc: StoreError):
@@ -88,7 +92,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
                 "annotators": store.annotators(), "token": token is not None}
 
     @app.get("/api/queue")
-    def queue(limit: int = 20, x_annotator: str | None = Header(None)):
+    def queue(limit: int = 20, x_annotator: Who = None):
         name = who(x_annotator)
         return {"ids": store.queue(name, int(project.setting("per_note") or 1), min(max(limit, 1), 500)),
                 "progress": store.progress()}
@@ -101,26 +105,26 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
                 "spans": store.spans(note_id, name)}
 
     @app.post("/api/notes/{note_id}/open")
-    def open_note(note_id: int, x_annotator: str | None = Header(None)):
+    def open_note(note_id: int, x_annotator: Who = None):
         name = who(x_annotator)
         store.open(note_id, name)
         return as_json(note_view(note_id, name))
 
     @app.post("/api/notes/{note_id}/spans")
-    def add_span(note_id: int, body: dict = Body(...), x_annotator: str | None = Header(None)):
+    def add_span(note_id: int, body: Json, x_annotator: Who = None):
         return store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"), body.get("subtype"))
 
     @app.patch("/api/spans/{span_id}")
-    def update_span(span_id: int, body: dict = Body(...), x_annotator: str | None = Header(None)):
+    def update_span(span_id: int, body: Json, x_annotator: Who = None):
         return store.update_span(span_id, who(x_annotator), start=body.get("start"), end=body.get("end"),
                                  subtype=body.get("subtype"), status=body.get("status"))
 
     @app.post("/api/notes/{note_id}/accept-all")
-    def accept_all(note_id: int, body: dict = Body({}), x_annotator: str | None = Header(None)):
+    def accept_all(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
         return {"accepted": store.accept_all(note_id, who(x_annotator))}
 
     @app.post("/api/notes/{note_id}/done")
-    def done(note_id: int, body: dict = Body({}), x_annotator: str | None = Header(None)):
+    def done(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
         name = who(x_annotator)
         n = store.finish(note_id, name)
         started = retrainer.maybe_start()
@@ -128,7 +132,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         return {"accepted_undecided": n, "next": nxt[0] if nxt else None, "retraining": started}
 
     @app.post("/api/notes/{note_id}/reopen")
-    def reopen(note_id: int, body: dict = Body({}), x_annotator: str | None = Header(None)):
+    def reopen(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
         store.reopen(note_id, who(x_annotator))
         return {"ok": True}
 
@@ -149,7 +153,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         return as_json(dict(agg, text=row["body"], doc_id=row["doc_id"]))
 
     @app.post("/api/aggregate/{note_id}/decisions")
-    def decide(note_id: int, body: dict = Body(...), x_annotator: str | None = Header(None)):
+    def decide(note_id: int, body: Json, x_annotator: Who = None):
         try:
             return agreement.decide(store, note_id, who(x_annotator), int(body["item_start"]),
                                     int(body["item_end"]), body.get("verdict", ""), body.get("start"),
@@ -158,8 +162,8 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
             raise Invalid("a decision needs item_start, item_end (integers) and a verdict") from None
 
     @app.post("/api/aggregate/{note_id}/done")
-    def adjudicated(note_id: int, body: dict = Body({}), x_annotator: str | None = Header(None)):
-        agg = agreement.finish(store, note_id, who(x_annotator), body.get("voters"))
+    def adjudicated(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+        agg = agreement.finish(store, note_id, who(x_annotator), (body or {}).get("voters"))
         return {"ok": True, "items": len(agg["items"])}
 
     @app.get("/api/scores")
@@ -184,7 +188,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
                         "items": surrogates.note_items(project, note_id)})
 
     @app.put("/api/surrogates/{note_id}")
-    def surrogate_edit(note_id: int, body: dict = Body(...), x_annotator: str | None = Header(None)):
+    def surrogate_edit(note_id: int, body: Json, x_annotator: Who = None):
         try:
             start, end = int(body["start"]), int(body["end"])
         except (KeyError, TypeError, ValueError):
@@ -193,7 +197,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
                                bool(body.get("approve", True)))
 
     @app.post("/api/surrogates/{note_id}/approve-all")
-    def surrogate_approve_all(note_id: int, body: dict = Body({}), x_annotator: str | None = Header(None)):
+    def surrogate_approve_all(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
         return {"approved": surrogates.approve_all(project, note_id, who(x_annotator))}
 
     @app.get("/api/reviewed")
@@ -208,13 +212,13 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     # -- progress and retraining ----------------------------------------------------------------
     @app.get("/api/progress")
     def progress():
-        mark = store.db.one("SELECT MAX(id) AS m FROM audit")["m"]
+        mark = (store.db.one("SELECT MAX(id) AS m FROM audit") or {}).get("m")
         if cache.get("mark") != mark:  # recomputed only after a change
             cache.update(mark=mark, recall=estimated_recall(store))
         return {**store.progress(), "estimated_recall": cache["recall"], "training": retrainer.status()}
 
     @app.post("/api/retrain")
-    def retrain_now(body: dict = Body({})):
+    def retrain_now(body: OptionalJson = None):
         return {"started": retrainer.maybe_start(force=True), "training": retrainer.status()}
 
     return Guard(app, token=token, hosts=hosts, max_body=max_body)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..document import Document
 from ..io import atomic_write
@@ -166,12 +166,12 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     """Run the ``simulate`` subcommand; returns the exit code."""
-    from ..config import load_config
-    from ..errors import CrfdeidError
-    from ..io import read_all
-    from ..crf import Model
     from ..cli.train import parse_overrides
+    from ..config import load_config
+    from ..crf import Model
+    from ..errors import CrfdeidError
     from ..experiments.splits import read_groups, select_groups
+    from ..io import read_all
     if args.plot:
         try:
             import matplotlib  # noqa: F401

@@ -20,7 +20,7 @@ audit log records offsets, types, counts and names, never note text.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .. import schema as phi_schema
 from ..document import Document, Span, trim
@@ -79,7 +79,7 @@ class Invalid(StoreError):
 
 def now() -> str:
     """The current UTC time, ISO 8601 with milliseconds."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def check_name(name: str) -> str:
@@ -376,13 +376,13 @@ class Store:
 
     def progress(self) -> dict:
         """Counts for the progress view: notes, notes finished by anyone, per annotator."""
-        total = self.db.one("SELECT COUNT(*) AS n FROM notes")["n"]
-        done = self.db.one("SELECT COUNT(DISTINCT r.note_id) AS n FROM reviews r JOIN annotators a "
-                           "ON a.name = r.annotator WHERE r.state = 'done' AND a.kind = 'human'")["n"]
+        total = self.db.count("SELECT COUNT(*) AS n FROM notes")
+        done = self.db.count("SELECT COUNT(DISTINCT r.note_id) AS n FROM reviews r JOIN annotators a "
+                             "ON a.name = r.annotator WHERE r.state = 'done' AND a.kind = 'human'")
         per = self.db.query("SELECT r.annotator, COUNT(*) AS n FROM reviews r JOIN annotators a "
                             "ON a.name = r.annotator WHERE r.state = 'done' AND a.kind = 'human' "
                             "GROUP BY r.annotator ORDER BY r.annotator")
-        adj = self.db.one("SELECT COUNT(*) AS n FROM adjudications")["n"]
+        adj = self.db.count("SELECT COUNT(*) AS n FROM adjudications")
         return {"notes": total, "reviewed": done, "adjudicated": adj,
                 "by_annotator": {r["annotator"]: r["n"] for r in per}}
 

@@ -106,6 +106,11 @@ def approve_all(project, note_id: int, who: str) -> int:
     return n
 
 
+def _lookup(values: dict):
+    """``replace_spans``' callback: the value stored for the span's offsets."""
+    return lambda sp, _surface: values[(sp.start, sp.end)]
+
+
 def reidentified(project, include_unreviewed: bool = False) -> tuple[list[Document], int]:
     """``(documents, skipped)``: reviewed notes with every PHI replaced by its surrogate (the
     stored value, else the suggestion) and spans at the new offsets. Unreviewed notes are
@@ -119,6 +124,6 @@ def reidentified(project, include_unreviewed: bool = False) -> tuple[list[Docume
         items = patient_items(project, patient)
         for nid, doc, _ in _reviewed(project, patient):
             values = {(it["start"], it["end"]): it["value"] for it in items[nid]}
-            docs.append(replace_spans(doc, lambda sp, _s, v=values: v[(sp.start, sp.end)]))
-    total = store.db.one("SELECT COUNT(*) AS n FROM notes")["n"]
+            docs.append(replace_spans(doc, _lookup(values)))
+    total = store.db.count("SELECT COUNT(*) AS n FROM notes")
     return sorted(docs, key=lambda d: d.doc_id), total - len(docs)
