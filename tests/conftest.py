@@ -55,3 +55,38 @@ def run_example(code: str) -> str:
     with contextlib.redirect_stdout(buf):
         exec(compile(code, "<docs example>", "exec"), {"__name__": "__docs__"})
     return buf.getvalue()
+
+
+#: PostgreSQL server for the review store tests: $CRFDEID_TEST_PG, else the local socket.
+REVIEW_PG = "postgresql:///postgres?host=/var/run/postgresql"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def review_db(request, tmp_path):
+    """A fresh review store target: a SQLite file, or a new PostgreSQL database (skipped
+    with the reason when no server is reachable); the database is dropped afterwards."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "review.sqlite")
+        return
+    import os
+    import uuid
+    psycopg = pytest.importorskip("psycopg", reason="psycopg not installed (pip install crfdeid[review])")
+    admin_url = os.environ.get("CRFDEID_TEST_PG", REVIEW_PG)
+    try:
+        admin = psycopg.connect(admin_url, autocommit=True, connect_timeout=3)
+    except psycopg.Error as exc:
+        pytest.skip(f"no PostgreSQL server reachable ({type(exc).__name__}); set CRFDEID_TEST_PG")
+    name = f"crfdeid_test_{uuid.uuid4().hex[:12]}"
+    admin.execute(f"CREATE DATABASE {name}")
+    info = psycopg.conninfo.conninfo_to_dict(admin_url)
+    info["dbname"] = name
+    host = info.pop("host", None)
+    url = f"postgresql:///{name}" + (f"?host={host}" if host else "")
+    extra = "&".join(f"{k}={v}" for k, v in info.items() if k not in ("dbname",))
+    if extra:
+        url += ("&" if "?" in url else "?") + extra
+    try:
+        yield url
+    finally:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.close()

@@ -27,6 +27,7 @@ COMMANDS = {
     "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
     "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),
+    "review": ("crfdeid.review.cli", "review and adjudicate PHI in the browser (extra [review])"),
 }
 
 

@@ -1,0 +1,283 @@
+"""Aggregate mode (Douglass 2005, section 2.3): several annotators and the model on one note.
+
+The spans of the chosen annotators ("voters") are grouped into items: runs of spans
+that overlap each other. Each voter's selection in an item is the extent it covers.
+As in the thesis, the item's agreement is ``all`` when every voter made the same
+selection, ``majority`` when more than half did, else ``minority``; the suggestion
+is checked (PHI) when more than half of the voters selected anything there, with the
+majority's extent and type. The adjudicator confirms or rejects each item (a
+decision, with who and when); the confirmed spans of a finished note are its
+consensus. Annotators are then scored against the consensus (their table 4.1):
+an annotator finds a consensus span when one of its spans overlaps it (credit once
+per instance, partial extents count), and a span of the annotator is a false
+positive when it overlaps no consensus span.
+
+>>> [it["agreement"] for it in build_items({"a": [(0, 5, "DOCTOR")], "b": [(0, 5, "DOCTOR")],
+...                                         "c": [(0, 3, "DOCTOR"), (9, 12, "DATE")]})]
+['majority', 'minority']
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from typing import Any
+
+from .. import schema as phi_schema
+from ..document import Span
+from .store import MODEL, Conflict, Invalid, NotFound, Store, now, to_spans
+
+
+def build_items(selections: dict) -> list[dict]:
+    """Items of ``{voter: [(start, end, subtype), ...]}`` (see the module docstring)."""
+    voters = list(selections)
+    marks = sorted((s, e, sub, v) for v, spans in selections.items() for s, e, sub in spans)
+    groups: list[list] = []
+    for m in marks:
+        if groups and m[0] < max(x[1] for x in groups[-1]):
+            groups[-1].append(m)
+        else:
+            groups.append([m])
+    items = []
+    half = len(voters) / 2
+    for g in groups:
+        by_voter = {v: [(s, e, sub) for s, e, sub, w in g if w == v] for v in voters}
+        extents = {v: (min(s for s, _, _ in sp), max(e for _, e, _ in sp)) for v, sp in by_voter.items() if sp}
+        counts = Counter(extents.values())
+        (best, n_best), = counts.most_common(1) if counts else [((0, 0), 0)]
+        agreement = "all" if n_best == len(voters) else "majority" if n_best > half else "minority"
+        start, end = min(x[0] for x in g), max(x[1] for x in g)
+        agreed = n_best > half
+        ext = best if agreed else (start, end)
+        subs = Counter(sub for v, sp in by_voter.items() for s, e, sub in sp
+                       if not agreed or extents[v] == best)
+        items.append({"item_start": start, "item_end": end, "agreement": agreement,
+                      "selected": len(extents), "voters": len(voters),
+                      "suggest": {"phi": len(extents) > half, "start": ext[0], "end": ext[1],
+                                  "subtype": subs.most_common(1)[0][0], "extent_agreed": agreed},
+                      "by_voter": {v: [list(x) for x in sp] for v, sp in by_voter.items()}})
+    return items
+
+
+def default_voters(store: Store, note_id: int) -> list[str]:
+    """The people who finished the note, plus the model."""
+    return store.done_by(note_id) + [MODEL]
+
+
+def _selections(store: Store, note_id: int, voters) -> dict:
+    out = {}
+    for v in voters:
+        if store.kind_of(v) is None:
+            raise NotFound(f"no annotator {v!r}")
+        out[v] = [(sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(note_id, v)]
+    return out
+
+
+def aggregate(store: Store, note_id: int, voters=None) -> dict:
+    """The items of a note with the stored decisions, and whether it is adjudicated."""
+    adj = store.db.one("SELECT adjudicator, voters, done_at FROM adjudications WHERE note_id = ?", (note_id,))
+    if voters is None:
+        voters = json.loads(adj["voters"]) if adj else default_voters(store, note_id)
+    items = build_items(_selections(store, note_id, voters))
+    decided = {(d["item_start"], d["item_end"]): d for d in decisions(store, note_id)}
+    for it in items:
+        it["decision"] = decided.pop((it["item_start"], it["item_end"]), None)
+    # Decisions on spans no voter marked (added by the adjudicator) are items of their own.
+    for (s, e), d in sorted(decided.items()):
+        items.append({"item_start": s, "item_end": e, "agreement": "minority", "selected": 0,
+                      "voters": len(voters), "suggest": {"phi": True, "start": d["start"], "end": d["end"],
+                                                        "subtype": d["subtype"], "extent_agreed": False},
+                      "by_voter": {v: [] for v in voters}, "decision": d, "added": True})
+    items.sort(key=lambda it: (it["item_start"], it["item_end"]))
+    imported = [a["name"] for a in store.annotators() if a["kind"] == "import" and store.spans(note_id, a["name"])]
+    return {"note_id": note_id, "voters": list(voters), "items": items,
+            "candidates": list(dict.fromkeys(default_voters(store, note_id) + imported + list(voters))),
+            "adjudicated": dict(adj, voters=json.loads(adj["voters"])) if adj else None}
+
+
+def decisions(store: Store, note_id: int) -> list[dict]:
+    rows = store.db.query("SELECT * FROM decisions WHERE note_id = ? ORDER BY item_start, item_end", (note_id,))
+    return [{"item_start": r["item_start"], "item_end": r["item_end"], "verdict": r["verdict"],
+             "start": r["span_start"], "end": r["span_end"], "subtype": r["subtype"],
+             "adjudicator": r["adjudicator"], "decided_at": r["decided_at"]} for r in rows]
+
+
+def decide(store: Store, note_id: int, adjudicator: str, item_start: int, item_end: int, verdict: str,
+           start: int | None = None, end: int | None = None, subtype: str | None = None) -> dict:
+    """Record (or replace) the adjudicator's decision on one item."""
+    if verdict not in ("phi", "not_phi"):
+        raise Invalid("verdict must be phi or not_phi")
+    text = store.note(note_id)["body"]
+    start = item_start if start is None else int(start)
+    end = item_end if end is None else int(end)
+    if not 0 <= start < end <= len(text) or not 0 <= item_start < item_end <= len(text):
+        raise Invalid(f"span [{start}, {end}) is empty or outside the note (length {len(text)})")
+    subtype = (subtype or "OTHER").upper()
+    if subtype not in phi_schema.SUBTYPE_TO_PARENT:
+        raise Invalid(f"unknown PHI type {subtype!r}")
+    with store.db.write() as run:
+        run("INSERT INTO decisions (note_id, item_start, item_end, verdict, span_start, span_end, subtype, "
+            "adjudicator, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (note_id, item_start, item_end) "
+            "DO UPDATE SET verdict = excluded.verdict, span_start = excluded.span_start, span_end = excluded.span_end, "
+            "subtype = excluded.subtype, adjudicator = excluded.adjudicator, decided_at = excluded.decided_at",
+            (note_id, item_start, item_end, verdict, start, end, subtype, adjudicator, now()))
+        store.audit(run, adjudicator, "decide", note_id, item=[item_start, item_end], verdict=verdict,
+                    span=[start, end, subtype])
+    return {"item_start": item_start, "item_end": item_end, "verdict": verdict, "start": start, "end": end,
+            "subtype": subtype, "adjudicator": adjudicator}
+
+
+def finish(store: Store, note_id: int, adjudicator: str, voters=None) -> dict:
+    """Close the adjudication of a note: every item must have a decision."""
+    agg = aggregate(store, note_id, voters)
+    open_items = [it for it in agg["items"] if it["decision"] is None]
+    if open_items:
+        raise Conflict(f"{len(open_items)} item(s) of note {note_id} have no decision yet")
+    with store.db.write() as run:
+        run("INSERT INTO adjudications (note_id, adjudicator, voters, done_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (note_id) DO UPDATE SET adjudicator = excluded.adjudicator, voters = excluded.voters, "
+            "done_at = excluded.done_at", (note_id, adjudicator, json.dumps(agg["voters"]), now()))
+        store.audit(run, adjudicator, "adjudicated", note_id, voters=agg["voters"],
+                    phi=sum(it["decision"]["verdict"] == "phi" for it in agg["items"]))
+    return agg
+
+
+def consensus(store: Store, note_id: int) -> list[Span] | None:
+    """The adjudicated spans of a note, or ``None`` when it is not adjudicated."""
+    if not store.db.one("SELECT 1 AS x FROM adjudications WHERE note_id = ?", (note_id,)):
+        return None
+    return sorted({Span(d["start"], d["end"], phi_schema.parent_of(d["subtype"]), d["subtype"])
+                   for d in decisions(store, note_id) if d["verdict"] == "phi"})
+
+
+def union(span_lists) -> list[Span]:
+    """Overlapping spans of several annotators joined (widest extent, most frequent type)."""
+    marks = sorted(sp for spans in span_lists for sp in spans)
+    out: list[Span] = []
+    group: list[Span] = []
+    for sp in marks + [None]:
+        if sp is not None and group and sp.start < max(g.end for g in group):
+            group.append(sp)
+            continue
+        if group:
+            sub = Counter(g.subtype for g in group).most_common(1)[0][0]
+            out.append(Span(min(g.start for g in group), max(g.end for g in group),
+                            phi_schema.parent_of(sub), sub))
+        group = [sp]
+    return out
+
+
+def final_spans(store: Store, note_id: int) -> tuple[str, list[Span]]:
+    """``(source, spans)``: the consensus if adjudicated, else the union of the people who
+    finished the note, else ``("unreviewed", [])``."""
+    cons = consensus(store, note_id)
+    if cons is not None:
+        return "consensus", cons
+    people = store.done_by(note_id)
+    if not people:
+        return "unreviewed", []
+    return "reviewed", union(to_spans(store.spans(note_id, p)) for p in people)
+
+
+def _counts(spans, gold) -> tuple[int, int, int, int]:
+    """``(found, missed, true_marks, false_marks)`` by overlap."""
+    found = sum(any(s.overlaps(g) for s in spans) for g in gold)
+    true = sum(any(s.overlaps(g) for g in gold) for s in spans)
+    return found, len(gold) - found, true, len(spans) - true
+
+
+def _rates(found, missed, true, false) -> dict:
+    return {"sensitivity": round(found / (found + missed), 4) if found + missed else None,
+            "ppv": round(true / (true + false), 4) if true + false else None,
+            "found": found, "missed": missed, "false_positives": false}
+
+
+def scores(store: Store, max_team: int = 3) -> dict:
+    """Each annotator (and teams of 2..``max_team`` people, as unions) against the consensus.
+
+    Returns ``{"notes": n, "annotators": {name: rates}, "teams": {k: {"members": [...],
+    "min"/"max"/"mean": {sensitivity, ppv}}}}`` over the adjudicated notes; a person
+    or team is scored on the adjudicated notes they all finished.
+    """
+    notes = [r["note_id"] for r in store.db.query("SELECT note_id FROM adjudications ORDER BY note_id")]
+    gold = {n: consensus(store, n) for n in notes}
+    done = {n: set(store.done_by(n)) for n in notes}
+    people = sorted(set().union(*done.values())) if done else []
+    others = [a["name"] for a in store.annotators() if a["kind"] != "human"]
+
+    kinds = {a["name"]: a["kind"] for a in store.annotators()}
+
+    def eligible(n, members) -> bool:
+        # people count on the notes they finished, imported spans where there are some
+        return all(m in done[n] if kinds[m] == "human" else
+                   kinds[m] != "import" or bool(store.spans(n, m, include_deleted=True)) for m in members)
+
+    def team_counts(members):
+        tot, n_notes = [0, 0, 0, 0], 0
+        for n in notes:
+            if eligible(n, members):
+                n_notes += 1
+                spans = union(to_spans(store.spans(n, m)) for m in members)
+                tot = [a + b for a, b in zip(tot, _counts(spans, gold[n]))]
+        return n_notes, tot
+
+    out: dict[str, Any] = {"notes": len(notes), "annotators": {}, "teams": {}}
+    for name in people + others:
+        n_notes, tot = team_counts([name])
+        if n_notes:
+            out["annotators"][name] = dict(_rates(*tot), notes=n_notes, kind=kinds[name])
+    for k in range(2, min(max_team, len(people)) + 1):
+        rows = []
+        for team in itertools.combinations(people, k):
+            n_notes, tot = team_counts(list(team))
+            if n_notes:
+                rows.append(dict(_rates(*tot), members=list(team), notes=n_notes))
+        if rows:
+            out["teams"][k] = {"members": rows, **_summary(rows)}
+    singles = [v for v in out["annotators"].values() if v["kind"] == "human"]
+    if singles:
+        out["teams"][1] = {"members": [], **_summary(singles)}
+    return out
+
+
+def _summary(rows) -> dict:
+    res: dict[str, dict] = {}
+    for stat in ("min", "max", "mean"):
+        res[stat] = {}
+        for m in ("sensitivity", "ppv"):
+            vals = [r[m] for r in rows if r[m] is not None]
+            if not vals:
+                res[stat][m] = None
+                continue
+            res[stat][m] = round({"min": min, "max": max}.get(stat, lambda v: sum(v) / len(v))(vals), 4)
+    return res
+
+
+def plot(table: dict, path) -> None:
+    """Sensitivity against PPV of each annotator and team (table 4.1 as a picture), as PNG."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4.5), dpi=100)
+    for name, r in table["annotators"].items():
+        if r["sensitivity"] is None or r["ppv"] is None:
+            continue
+        marker = "s" if r["kind"] != "human" else "o"
+        ax.scatter(r["ppv"], r["sensitivity"], marker=marker, s=50, zorder=3)
+        ax.annotate(name, (r["ppv"], r["sensitivity"]), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    for team in table["teams"].values():
+        for r in team["members"]:
+            if r["sensitivity"] is not None and r["ppv"] is not None:
+                ax.scatter(r["ppv"], r["sensitivity"], marker="^", color="gray", s=30, zorder=2)
+                ax.annotate("+".join(r["members"]), (r["ppv"], r["sensitivity"]), textcoords="offset points",
+                            xytext=(5, -10), fontsize=7, color="gray")
+    ax.set_xlim(-0.02, 1.05)
+    ax.set_ylim(-0.02, 1.05)
+    ax.set_xlabel("PPV (against the adjudicated consensus)")
+    ax.set_ylabel("sensitivity")
+    ax.set_title(f"Annotators against the consensus ({table['notes']} adjudicated notes)")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

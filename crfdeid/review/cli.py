@@ -1,0 +1,216 @@
+"""Clinician review and adjudication of PHI in the browser, with active learning.
+
+Subcommands: ``init`` a project folder, ``import`` notes (pre-annotated by a model),
+``serve`` the page, ``export`` through any writer, ``stats`` (progress and annotator
+scores), ``retrain`` (what the server starts in the background), ``simulate`` (the
+active-learning replay). Exit codes: 0 success, 1 some notes failed, 2 usage,
+configuration or missing extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .. import cli
+from ..errors import CrfdeidError
+
+TOKEN_ENV = "CRFDEID_REVIEW_TOKEN"
+
+
+def _project_args(p, db: bool = True) -> None:
+    p.add_argument("project", help="project folder")
+    if db:
+        p.add_argument("--db", metavar="URL",
+                       help="PostgreSQL URL of the store (or $CRFDEID_REVIEW_DB; default: SQLite in the folder)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = cli.parser("review", __doc__,
+                   "python -m crfdeid review init review-project",
+                   "python -m crfdeid review import review-project i2b2:notes/",
+                   "python -m crfdeid review serve review-project",
+                   "python -m crfdeid review export review-project --to i2b2 --out reviewed/")
+    sub = p.add_subparsers(dest="command", required=True)
+    q = sub.add_parser("init", help="create a project folder")
+    _project_args(q)
+    q.add_argument("--config", help="YAML config models are retrained with (default: the model's own)")
+    q.add_argument("--model", help="model that pre-annotates the notes (default: the shipped one)")
+    q.add_argument("--per-note", type=int, default=1, help="people who review each note (aggregate mode: 2+)")
+    q.add_argument("--retrain-every", type=int, default=10,
+                   help="retrain after this many newly reviewed notes (0: only on request)")
+    q.add_argument("--strategy", default="uncertainty",
+                   choices=("uncertainty", "least-confident", "expected-phi", "random"), help="queue order")
+    q.add_argument("--no-propagate", action="store_true",
+                   help="surrogate review: do not add unannotated repeats of PHI strings")
+    q = sub.add_parser("import", help="read notes into the project and pre-annotate them")
+    _project_args(q)
+    q.add_argument("input", metavar="FORMAT:PATH", nargs="+", help="notes to import (any reader)")
+    q.add_argument("--annotations-as", default="imported", metavar="NAME",
+                   help="annotator name the input's own spans are kept under ('none': not kept)")
+    q = sub.add_parser("serve", help="serve the review page")
+    _project_args(q)
+    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    q.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    q.add_argument("--token-file", help=f"file holding the access token (or ${TOKEN_ENV}); required "
+                                        "when listening beyond 127.0.0.1")
+    q.add_argument("--retrain-every", type=int, help="override the project's retraining interval")
+    q = sub.add_parser("export", help="write annotations (or the re-identified corpus) through a writer")
+    _project_args(q)
+    q.add_argument("--to", required=True, metavar="FORMAT", help="writer, e.g. i2b2, brat, jsonl, surrogate")
+    q.add_argument("--out", required=True, help="output folder or file")
+    q.add_argument("--source", default="final",
+                   help="final (default), consensus, reidentified, model or an annotator's name")
+    q.add_argument("--include-unreviewed", action="store_true",
+                   help="also write unreviewed notes (with the model's suggestions)")
+    q = sub.add_parser("stats", help="progress, estimated recall and annotator scores as JSON")
+    _project_args(q)
+    q.add_argument("--plot", metavar="PNG", help="annotators against the consensus (needs crfdeid[plot])")
+    q = sub.add_parser("retrain", help="retrain from the reviewed notes now (the server runs this)")
+    _project_args(q)
+    from . import simulate
+    simulate.add_arguments(sub.add_parser(
+        "simulate", help="replay annotation with a gold standard (active learning curves)",
+        description=simulate.__doc__.split("\n")[0]))
+    return p
+
+
+def _need_extra(command: str) -> bool:
+    if command != "serve":
+        return True
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ModuleNotFoundError:
+        print("error: `review serve` needs the review extra: pip install crfdeid[review]", file=sys.stderr)
+        return False
+    return True
+
+
+def read_token(args) -> str | None:
+    """The access token: ``--token-file`` or ``$CRFDEID_REVIEW_TOKEN`` (never a command-line value)."""
+    if args.token_file:
+        try:
+            with open(args.token_file, encoding="utf-8") as fh:
+                return fh.read().strip() or None
+        except OSError as exc:
+            raise CrfdeidError(f"cannot read the token file {args.token_file!r}: {exc.strerror}") from None
+    return os.environ.get(TOKEN_ENV) or None
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if not _need_extra(args.command):
+        return 2
+    old = os.umask(0o077)  # every file and folder this command makes is owner-only
+    try:
+        if args.command == "simulate":
+            from . import simulate
+            return simulate.run(args)
+        return COMMANDS[args.command](args)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        os.umask(old)  # a caller in the same process keeps its own
+
+
+def _init(args) -> int:
+    from .project import Project
+    config = None
+    if args.config:
+        from ..config import load_config
+        config = load_config(args.config)
+    from pathlib import Path
+    model = str(Path(args.model).resolve()) if args.model else None  # serve may run elsewhere
+    project = Project.create(args.project, args.db, config=config, model=model, per_note=args.per_note,
+                             retrain_every=args.retrain_every, strategy=args.strategy,
+                             propagate=not args.no_propagate)
+    project.close()
+    print(f"project: {args.project} ({'PostgreSQL' if args.db else 'SQLite'} store)")
+    return 0
+
+
+def _import(args) -> int:
+    from .project import Project, import_notes
+    project = Project.open(args.project, args.db)
+    try:
+        errors: list = []
+        model = project.load_model()
+        total = {"notes": 0, "suggested": 0, "failed": 0, "spans_not_kept": 0}
+        keep = None if args.annotations_as.lower() == "none" else args.annotations_as
+        for spec in args.input:
+            got = import_notes(project, spec, model, keep, errors)
+            total = {k: total[k] + got[k] for k in total}
+    finally:
+        project.close()
+    for err in errors:
+        print(f"failed: {err}", file=sys.stderr)
+    print(json.dumps(total))
+    return 1 if errors else 0
+
+
+def _serve(args) -> int:
+    from .guard import LOOPBACK
+    from .project import Project
+    from .server import serve
+    token = read_token(args)
+    if args.host not in LOOPBACK and not token:
+        print(f"error: listening on {args.host} needs an access token: --token-file FILE or ${TOKEN_ENV}",
+              file=sys.stderr)
+        return 2
+    if token is not None and len(token) < 16:
+        print("error: the access token must have at least 16 characters", file=sys.stderr)
+        return 2
+    project = Project.open(args.project, args.db)
+    print(f"review page: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
+    try:
+        serve(project, args.host, args.port, token, args.db, args.retrain_every)
+    finally:
+        project.close()
+    return 0
+
+
+def _export(args) -> int:
+    from ..io import write
+    from .project import Project, export_docs
+    project = Project.open(args.project, args.db)
+    try:
+        docs, skipped = export_docs(project, args.source, args.include_unreviewed)
+    finally:
+        project.close()
+    n = write(docs, args.to, args.out)
+    print(json.dumps({"written": n, "skipped_unreviewed": skipped, "source": args.source}))
+    return 0
+
+
+def _stats(args) -> int:
+    from . import agreement
+    from .project import Project
+    from .retrain import estimated_recall
+    project = Project.open(args.project, args.db)
+    try:
+        table = agreement.scores(project.store)
+        out = {**project.store.progress(), "estimated_recall": estimated_recall(project.store),
+               "model_version": project.model_version(), "scores": table}
+    finally:
+        project.close()
+    if args.plot:
+        agreement.plot(table, args.plot)
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+def _retrain(args) -> int:
+    from .retrain import main_retrain
+    return main_retrain(args.project, args.db)
+
+
+COMMANDS = {"init": _init, "import": _import, "serve": _serve, "export": _export, "stats": _stats,
+            "retrain": _retrain}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""A review project: a folder holding the store, the secret surrogate key and retrained models.
+
+::
+
+    PROJECT/project.json   settings (no secrets; a PostgreSQL URL is never written here)
+    PROJECT/review.sqlite  the store (unless a PostgreSQL URL is given), mode 0600
+    PROJECT/secret.key     the project's surrogate key (HMAC), mode 0600
+    PROJECT/models/        models retrained from the reviewed notes (model-vN), mode 0600
+
+Notes come in through any reader (``FORMAT:PATH``) and are pre-annotated by a model
+(the shipped one unless another is given); annotations go out through any writer.
+Everything the project writes is owner-only: the command line sets the umask to 077.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+from ..errors import ConfigError, CrfdeidError
+from ..io import atomic_write
+from . import active
+from .db import Database, is_url
+from .store import MODEL, Store
+
+SETTINGS = "project.json"
+DB_FILE = "review.sqlite"
+KEY_FILE = "secret.key"
+#: Defaults of the project settings kept in the store.
+DEFAULTS = {"per_note": 1, "retrain_every": 10, "strategy": "uncertainty", "propagate": True,
+            "model": None, "config": None}
+DB_ENV = "CRFDEID_REVIEW_DB"
+
+
+class Project:
+    """An open review project (folder + store). Use :meth:`create` or :meth:`open`."""
+
+    def __init__(self, path, store: Store):
+        self.path = Path(path)
+        self.store = store
+
+    @classmethod
+    def create(cls, path, db: str | None = None, **settings) -> Project:
+        """Make the folder (0700), the key (0600) and the store; ``settings`` override :data:`DEFAULTS`."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if (path / SETTINGS).exists():
+            raise ConfigError("already a review project (open it instead)", path=path)
+        unknown = set(settings) - set(DEFAULTS)
+        if unknown:
+            raise ConfigError(f"unknown project settings {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+        if not (path / KEY_FILE).exists():
+            atomic_write(path / KEY_FILE, secrets.token_hex(32) + "\n")
+        atomic_write(path / SETTINGS, json.dumps({"store": "postgresql" if db else "sqlite"}, indent=1) + "\n")
+        project = cls.open(path, db)
+        for name, value in {**DEFAULTS, **settings}.items():
+            project.store.set_setting(name, value)
+        return project
+
+    @classmethod
+    def open(cls, path, db: str | None = None) -> Project:
+        """Open an existing project; ``db`` (or ``$CRFDEID_REVIEW_DB``) names its PostgreSQL store."""
+        path = Path(path)
+        try:
+            info = json.loads((path / SETTINGS).read_text(encoding="utf-8"))
+        except OSError:
+            raise ConfigError("not a review project (run `python -m crfdeid review init` first)",
+                              path=path) from None
+        db = db or os.environ.get(DB_ENV)
+        if info.get("store") == "postgresql":
+            if not db or not is_url(db):
+                raise ConfigError(f"this project keeps its store in PostgreSQL: pass --db URL or set {DB_ENV}",
+                                  path=path)
+            target = db
+        else:
+            target = path / DB_FILE
+        return cls(path, Store(Database(target)))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def setting(self, name: str):
+        return self.store.setting(name, DEFAULTS.get(name))
+
+    @property
+    def key(self) -> bytes:
+        """The project's secret surrogate key."""
+        try:
+            return (self.path / KEY_FILE).read_text(encoding="utf-8").strip().encode("ascii")
+        except OSError as exc:
+            raise ConfigError(f"cannot read the project key: {exc.strerror}", path=self.path / KEY_FILE) from None
+
+    # -- models ---------------------------------------------------------------------------
+    def current_model_path(self) -> Path | None:
+        """The newest retrained model, else the project's model setting (``None``: the shipped one)."""
+        row = self.store.db.one("SELECT path FROM models ORDER BY version DESC LIMIT 1")
+        if row:
+            return self.path / row["path"]
+        m = self.setting("model")
+        return Path(m) if m else None
+
+    def model_version(self) -> int:
+        row = self.store.db.one("SELECT MAX(version) AS v FROM models")
+        return (row or {}).get("v") or 0
+
+    def load_model(self):
+        from ..crf import Model
+        return Model.load(self.current_model_path())
+
+    def config(self) -> dict:
+        """The config models are retrained with: the project's, else the pre-annotation model's."""
+        from ..config import load_config
+        cfg = self.setting("config")
+        return load_config(cfg) if cfg else load_config(self.load_model().config)
+
+    def suggest(self, model, note_ids, version: int, chunk: int = 32) -> int:
+        """Pre-annotate notes with ``model`` (untouched notes only) and set their priorities."""
+        strategy = self.setting("strategy")
+        changed = 0
+        for i in range(0, len(note_ids), chunk):
+            ids = note_ids[i:i + chunk]
+            docs = [self.store.document(n) for n in ids]
+            prio = active.scores(model, docs, strategy, seed=version)
+            for nid, tagged, p in zip(ids, model.tag_many(docs), prio):
+                changed += self.store.set_suggestions(nid, tagged.spans, tagged.meta["confidence"], version, p)
+        return changed
+
+
+def import_notes(project: Project, spec: str, model=None, annotator: str | None = "imported",
+                 errors: list | None = None) -> dict:
+    """Read ``FORMAT:PATH`` into the project and pre-annotate the new notes.
+
+    Spans the input already has become ``annotator``'s (kind ``import``; ``None``: not
+    kept, and counted). A document that cannot be read, or is already in the project,
+    is reported in ``errors`` (ids and reasons only) and the others go on.
+    """
+    from ..io import read
+    errors = [] if errors is None else errors
+    ids, dropped = [], 0
+    for doc in read(spec, errors=errors):
+        try:
+            doc.validate()
+            ids.append(project.store.add_note(doc, annotator))
+        except CrfdeidError as exc:
+            errors.append(exc)
+            continue
+        if annotator is None:
+            dropped += len(doc.spans)
+    if model is None:
+        model = project.load_model()
+    suggested = project.suggest(model, ids, project.model_version()) if ids else 0
+    return {"notes": len(ids), "suggested": suggested, "failed": len(errors), "spans_not_kept": dropped}
+
+
+def export_docs(project: Project, source: str = "final", include_unreviewed: bool = False):
+    """``(documents, skipped)``: the notes with the annotations of ``source``.
+
+    ``source``: ``final`` (the adjudicated consensus where there is one, else the union of
+    the people who finished the note), ``consensus``, ``reidentified`` (surrogate text and
+    new offsets, :mod:`crfdeid.review.surrogates`), ``model`` or an annotator's name.
+    Notes without such annotations are skipped unless ``include_unreviewed`` (then they
+    carry the model's suggestions, or none for an annotator).
+    """
+    from . import agreement, surrogates
+    store = project.store
+    docs, skipped = [], 0
+    if source == "reidentified":
+        return surrogates.reidentified(project, include_unreviewed)
+    kinds = {a["name"]: a["kind"] for a in store.annotators()}
+    if source not in ("final", "consensus") and source not in kinds:
+        raise ConfigError(f"unknown export source {source!r}; known: final, consensus, reidentified, "
+                          f"{', '.join(sorted(kinds))}")
+    from .store import to_spans
+    for row in store.notes():
+        nid = row["id"]
+        if source in ("final", "consensus"):
+            kind, spans = agreement.final_spans(store, nid)
+            ok = kind == "consensus" if source == "consensus" else kind != "unreviewed"
+        else:
+            spans = to_spans(store.spans(nid, source))
+            review = store.review_state(nid, source)
+            ok = kinds[source] != "human" or (review is not None and review["state"] == "done")
+        if not ok:
+            if not include_unreviewed:
+                skipped += 1
+                continue
+            spans = to_spans(store.spans(nid, MODEL)) if source in ("final", "consensus") else spans
+        docs.append(store.document(nid, spans))
+    return docs, skipped

@@ -1,0 +1,234 @@
+"""The review web app: FastAPI routes over the store, the static page, and ``serve``.
+
+Every user action is one small JSON request saved at once (no lost work on a closed
+tab). The annotator's name travels in the ``X-Annotator`` header. Note text goes out
+only in response bodies to the page; it is never put in a URL, a log line or an
+error message (:mod:`crfdeid.review.guard`). Plain (``def``) endpoints run in
+FastAPI's thread pool, each thread with its own database connection. (No
+``from __future__ import annotations`` here: FastAPI reads the handlers' annotations,
+which name classes imported inside :func:`create_app`.)
+"""
+
+import io
+import json
+from pathlib import Path
+from typing import Annotated
+
+from .. import schema as phi_schema
+from . import agreement, surrogates
+from .guard import COOKIE, LOG_CONFIG, LOOPBACK, Guard, cookie_value
+from .retrain import Retrainer, estimated_recall
+from .store import Conflict, Invalid, NotFound, StoreError, check_name
+
+STATIC = Path(__file__).parent / "static"
+STATUS = {NotFound: 404, Conflict: 409, Invalid: 422}
+
+
+def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Retrainer | None = None,
+               max_body: int = 1 << 20):
+    """The ASGI app of a project (wrapped in :class:`~crfdeid.review.guard.Guard`)."""
+    from fastapi import Body, FastAPI, Header, Request
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+    from fastapi.staticfiles import StaticFiles
+
+    Json = Annotated[dict, Body()]
+    OptionalJson = Annotated[dict | None, Body()]
+    Who = Annotated[str | None, Header()]  # the X-Annotator header
+    store = project.store
+    retrainer = retrainer or Retrainer(project, every=0)
+    app = FastAPI(title="crfdeid review", docs_url=None, redoc_url=None, openapi_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    cache: dict = {}
+
+    @app.exception_handler(StoreError)
+    def store_error(request: Request, exc: StoreError):
+        return JSONResponse({"detail": str(exc)}, status_code=STATUS.get(type(exc), 400))
+
+    @app.exception_handler(RequestValidationError)
+    def bad_request(request: Request, exc: RequestValidationError):
+        # FastAPI's default echoes the input back; locations and messages are enough.
+        return JSONResponse({"detail": [{"loc": e.get("loc"), "msg": e.get("msg")} for e in exc.errors()]},
+                            status_code=422)
+
+    def as_json(obj) -> Response:
+        # Bypasses FastAPI's jsonable_encoder: a long note has hundreds of spans.
+        return Response(json.dumps(obj, separators=(",", ":")), media_type="application/json")
+
+    def who(x_annotator: str | None) -> str:
+        return store.ensure_annotator(check_name(x_annotator or ""), "human")
+
+    # -- page and login ------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    def index():
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return Response(status_code=204)
+
+    @app.get("/login", response_class=HTMLResponse)
+    def login_page():
+        return FileResponse(STATIC / "login.html")
+
+    @app.post("/login")
+    async def login(request: Request):
+        form = (await request.body()).decode("utf-8", "replace")
+        from urllib.parse import parse_qs
+        given = (parse_qs(form).get("token") or [""])[0]
+        import hmac
+        if token is None or not hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8")):
+            return RedirectResponse("/login?failed=1", status_code=303)
+        resp = RedirectResponse("/", status_code=303)
+        resp.set_cookie(COOKIE, cookie_value(token), httponly=True, samesite="strict", path="/")
+        return resp
+
+    # -- project and queue --------------------------------------------------------------
+    @app.get("/api/project")
+    def project_info():
+        return {"name": project.path.name, "per_note": project.setting("per_note"),
+                "strategy": project.setting("strategy"), "model_version": project.model_version(),
+                "categories": {c: list(s) for c, s in phi_schema.CATEGORIES.items()},
+                "annotators": store.annotators(), "token": token is not None}
+
+    @app.get("/api/queue")
+    def queue(limit: int = 20, x_annotator: Who = None):
+        name = who(x_annotator)
+        return {"ids": store.queue(name, int(project.setting("per_note") or 1), min(max(limit, 1), 500)),
+                "progress": store.progress()}
+
+    # -- one note ----------------------------------------------------------------------------
+    def note_view(note_id: int, name: str) -> dict:
+        row = store.note(note_id)
+        return {"id": note_id, "doc_id": row["doc_id"], "patient": row["patient"], "text": row["body"],
+                "model_version": row["model_version"], "review": store.review_state(note_id, name),
+                "spans": store.spans(note_id, name)}
+
+    @app.post("/api/notes/{note_id}/open")
+    def open_note(note_id: int, x_annotator: Who = None):
+        name = who(x_annotator)
+        store.open(note_id, name)
+        return as_json(note_view(note_id, name))
+
+    @app.post("/api/notes/{note_id}/spans")
+    def add_span(note_id: int, body: Json, x_annotator: Who = None):
+        return store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"), body.get("subtype"))
+
+    @app.patch("/api/spans/{span_id}")
+    def update_span(span_id: int, body: Json, x_annotator: Who = None):
+        return store.update_span(span_id, who(x_annotator), start=body.get("start"), end=body.get("end"),
+                                 subtype=body.get("subtype"), status=body.get("status"))
+
+    @app.post("/api/notes/{note_id}/accept-all")
+    def accept_all(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+        return {"accepted": store.accept_all(note_id, who(x_annotator))}
+
+    @app.post("/api/notes/{note_id}/done")
+    def done(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+        name = who(x_annotator)
+        n = store.finish(note_id, name)
+        started = retrainer.maybe_start()
+        nxt = store.queue(name, int(project.setting("per_note") or 1), 1)
+        return {"accepted_undecided": n, "next": nxt[0] if nxt else None, "retraining": started}
+
+    @app.post("/api/notes/{note_id}/reopen")
+    def reopen(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+        store.reopen(note_id, who(x_annotator))
+        return {"ok": True}
+
+    # -- aggregate mode ------------------------------------------------------------------------
+    @app.get("/api/aggregate")
+    def aggregate_notes():
+        rows = store.db.query("SELECT n.id, n.doc_id, COUNT(r.annotator) AS done, MAX(a.done_at) AS adjudicated "
+                              "FROM notes n JOIN reviews r ON r.note_id = n.id AND r.state = 'done' "
+                              "JOIN annotators p ON p.name = r.annotator AND p.kind = 'human' "
+                              "LEFT JOIN adjudications a ON a.note_id = n.id GROUP BY n.id, n.doc_id ORDER BY n.id")
+        return {"notes": rows}
+
+    @app.get("/api/aggregate/{note_id}")
+    def aggregate_note(note_id: int, voters: str | None = None):
+        names = [v for v in voters.split(",") if v] if voters else None
+        agg = agreement.aggregate(store, note_id, names)
+        row = store.note(note_id)
+        return as_json(dict(agg, text=row["body"], doc_id=row["doc_id"]))
+
+    @app.post("/api/aggregate/{note_id}/decisions")
+    def decide(note_id: int, body: Json, x_annotator: Who = None):
+        try:
+            return agreement.decide(store, note_id, who(x_annotator), int(body["item_start"]),
+                                    int(body["item_end"]), body.get("verdict", ""), body.get("start"),
+                                    body.get("end"), body.get("subtype"))
+        except (KeyError, TypeError, ValueError):
+            raise Invalid("a decision needs item_start, item_end (integers) and a verdict") from None
+
+    @app.post("/api/aggregate/{note_id}/done")
+    def adjudicated(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+        agg = agreement.finish(store, note_id, who(x_annotator), (body or {}).get("voters"))
+        return {"ok": True, "items": len(agg["items"])}
+
+    @app.get("/api/scores")
+    def scores():
+        return agreement.scores(store)
+
+    @app.get("/api/scores.png")
+    def scores_png():
+        try:
+            import matplotlib  # noqa: F401
+        except ModuleNotFoundError:
+            return JSONResponse({"detail": "the plot needs matplotlib: pip install crfdeid[plot]"}, 501)
+        buf = io.BytesIO()
+        agreement.plot(agreement.scores(store), buf)
+        return Response(buf.getvalue(), media_type="image/png")
+
+    # -- surrogate review -------------------------------------------------------------------------
+    @app.get("/api/surrogates/{note_id}")
+    def surrogate_items(note_id: int):
+        row = store.note(note_id)
+        return as_json({"id": note_id, "doc_id": row["doc_id"], "patient": row["patient"], "text": row["body"],
+                        "items": surrogates.note_items(project, note_id)})
+
+    @app.put("/api/surrogates/{note_id}")
+    def surrogate_edit(note_id: int, body: Json, x_annotator: Who = None):
+        try:
+            start, end = int(body["start"]), int(body["end"])
+        except (KeyError, TypeError, ValueError):
+            raise Invalid("an edit needs start and end (integers)") from None
+        return surrogates.edit(project, note_id, start, end, who(x_annotator), body.get("value"),
+                               bool(body.get("approve", True)))
+
+    @app.post("/api/surrogates/{note_id}/approve-all")
+    def surrogate_approve_all(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+        return {"approved": surrogates.approve_all(project, note_id, who(x_annotator))}
+
+    @app.get("/api/reviewed")
+    def reviewed_notes():
+        out = []
+        for r in store.notes():
+            kind, spans = agreement.final_spans(store, r["id"])
+            if kind != "unreviewed":
+                out.append({"id": r["id"], "doc_id": r["doc_id"], "source": kind, "spans": len(spans)})
+        return {"notes": out}
+
+    # -- progress and retraining ----------------------------------------------------------------
+    @app.get("/api/progress")
+    def progress():
+        mark = (store.db.one("SELECT MAX(id) AS m FROM audit") or {}).get("m")
+        if cache.get("mark") != mark:  # recomputed only after a change
+            cache.update(mark=mark, recall=estimated_recall(store))
+        return {**store.progress(), "estimated_recall": cache["recall"], "training": retrainer.status()}
+
+    @app.post("/api/retrain")
+    def retrain_now(body: OptionalJson = None):
+        return {"started": retrainer.maybe_start(force=True), "training": retrainer.status()}
+
+    return Guard(app, token=token, hosts=hosts, max_body=max_body)
+
+
+def serve(project, host: str = "127.0.0.1", port: int = 8765, token: str | None = None, db: str | None = None,
+          retrain_every: int | None = None) -> None:
+    """Run the app with uvicorn (access log without query strings, no server header)."""
+    import uvicorn
+    hosts = LOOPBACK if host in LOOPBACK else None  # Host checks stop DNS rebinding on loopback
+    app = create_app(project, token=token, hosts=hosts, retrainer=Retrainer(project, db, retrain_every))
+    uvicorn.run(app, host=host, port=port, log_config=LOG_CONFIG, server_header=False, access_log=True,
+                proxy_headers=False, timeout_keep_alive=5)

@@ -1,0 +1,230 @@
+"""Replay annotation with the gold standard as the annotator: does uncertainty ordering pay?
+
+``python -m crfdeid review simulate --config C --corpus FORMAT:PATH --batch N --json OUT``
+splits the corpus by patient into a pool and held-out patients, then for each
+strategy starts from an initial model (the shipped one by default), and in
+rounds: ranks the pool's unannotated notes by the current model
+(:mod:`crfdeid.review.active`), "annotates" the next ``N`` of them (their gold
+spans), retrains on every note annotated so far, and scores the held-out notes
+(binary token precision and recall at the model's configured decoding,
+:func:`crfdeid.scoring.evaluate`). A model trained on the whole pool gives the
+reference recall. The JSON is rewritten after every round, so a stopped run
+keeps its points. Progress lines give counts and figures only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..document import Document
+from ..io import atomic_write
+from . import active
+
+#: Strategies the simulation compares by default.
+DEFAULT_STRATEGIES = ("uncertainty", "random")
+
+
+def split_pool(docs: Sequence[Document], held_out: float, seed: int) -> tuple[list, list]:
+    """``(pool, held_out)`` documents, grouped by patient (:func:`crfdeid.splits.train_test_split`)."""
+    from ..experiments.splits import train_test_split
+    train, test = train_test_split(docs, test_size=held_out, seed=seed)
+    return [docs[i] for i in train], [docs[i] for i in test]
+
+
+def binary_token(model, gold: Sequence[Document]) -> tuple[float, float]:
+    """Binary token (precision, recall) of ``model`` on ``gold`` at its configured decoding."""
+    from ..scoring import evaluate
+    sc = evaluate(gold, list(model.tag_many(gold))).micro["binary_token"]
+    return round(sc.precision, 4), round(sc.recall, 4)
+
+
+def _tokens(docs) -> int:
+    from ..text.tokenize import tokenize
+    return sum(len(tokenize(d.text)) for d in docs)
+
+
+class Replay:
+    """One simulation: a pool, held-out notes, a config, an initial model and a batch size."""
+
+    def __init__(self, pool, held_out, config: dict, batch: int, initial=None, seed: int = 13,
+                 max_notes: int | None = None, log=None):
+        self.pool, self.held_out, self.config = list(pool), list(held_out), config
+        self.batch, self.initial, self.seed = batch, initial, seed
+        self.max_notes = min(max_notes or len(self.pool), len(self.pool))
+        self.log = log or (lambda msg: None)
+
+    def train(self, docs):
+        from ..crf import train_model
+        return train_model(docs, self.config)
+
+    def reference(self) -> dict:
+        """The point of a model trained on the whole pool."""
+        t0 = time.perf_counter()
+        p, r = binary_token(self.train(self.pool), self.held_out)
+        point = {"notes": len(self.pool), "tokens": _tokens(self.pool), "precision": p, "recall": r,
+                 "seconds": round(time.perf_counter() - t0, 1)}
+        self.log(f"all {point['notes']} notes: P={p:.4f} R={r:.4f}")
+        return point
+
+    def run(self, strategy: str, on_point=None) -> list[dict]:
+        """The points of one strategy, from the initial model to ``max_notes`` annotated notes."""
+        model = self.initial
+        rest = list(range(len(self.pool)))
+        taken: list[int] = []
+        points = []
+        if model is not None:
+            p, r = binary_token(model, self.held_out)
+            points.append({"notes": 0, "tokens": 0, "precision": p, "recall": r, "seconds": 0.0})
+        rng_seed = self.seed
+        while len(taken) < self.max_notes:
+            t0 = time.perf_counter()
+            n = min(self.batch, self.max_notes - len(taken))
+            cands = [self.pool[i] for i in rest]
+            if strategy == "random" or model is None:
+                prio = active.scores(None, cands, "random", seed=rng_seed)
+                rng_seed += 1
+            else:
+                prio = active.scores(model, cands, strategy)
+            chosen = {rest[j] for j in active.pick(prio, n)}
+            taken.extend(sorted(chosen))
+            rest = [i for i in rest if i not in chosen]
+            docs = [self.pool[i] for i in taken]
+            model = self.train(docs)
+            p, r = binary_token(model, self.held_out)
+            point = {"notes": len(taken), "tokens": _tokens(docs), "precision": p, "recall": r,
+                     "seconds": round(time.perf_counter() - t0, 1)}
+            points.append(point)
+            self.log(f"{strategy} {point['notes']} notes: P={p:.4f} R={r:.4f} ({point['seconds']}s)")
+            if on_point is not None:
+                on_point(points)
+        return points
+
+
+def target(result: dict) -> dict | None:
+    """Whether uncertainty ordering reaches the all-notes recall with at most half the pool."""
+    ref, curve = result.get("all"), result["strategies"].get("uncertainty")
+    if not ref or not curve:
+        return None
+    half = ref["notes"] / 2
+    first = next((pt["notes"] for pt in curve if pt["notes"] and pt["recall"] >= ref["recall"]), None)
+    return {"recall_all": ref["recall"], "half_pool_notes": half, "uncertainty_notes_to_reach": first,
+            "met": first is not None and first <= half}
+
+
+def plot(result: dict, path) -> None:
+    """Both recall curves (and precision, dashed) against annotated notes, in one PNG."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=110)
+    colours = {"uncertainty": "tab:red", "random": "tab:blue"}
+    for name, pts in result["strategies"].items():
+        xs = [p["notes"] for p in pts]
+        c = colours.get(name)
+        ax.plot(xs, [p["recall"] for p in pts], marker="o", ms=3, color=c, label=f"{name}: recall")
+        ax.plot(xs, [p["precision"] for p in pts], ls="--", lw=1, color=c, label=f"{name}: precision")
+    ref = result.get("all")
+    if ref:
+        ax.axhline(ref["recall"], color="gray", lw=1, ls=":", label=f"all {ref['notes']} notes: recall")
+        ax.axvline(ref["notes"] / 2, color="gray", lw=0.8, ls="-.", label="half of the pool")
+    ax.set_xlabel("notes annotated")
+    ax.set_ylabel("binary token score (held-out patients)")
+    ax.set_title("Active learning replay: " + result.get("corpus_name", ""))
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def add_arguments(p) -> None:
+    """The ``simulate`` subcommand's arguments."""
+    p.add_argument("--config", required=True, help="YAML config of the retrained model")
+    p.add_argument("--corpus", required=True, action="append", metavar="FORMAT:PATH",
+                   help="annotated notes (the gold standard plays the annotator; repeatable)")
+    p.add_argument("--strategy", action="append", choices=active.STRATEGIES,
+                   help="note ordering(s) to replay (repeatable; default: uncertainty and random)")
+    p.add_argument("--batch", type=int, default=50, help="notes annotated between retrainings (50)")
+    p.add_argument("--json", required=True, metavar="OUT", help="result file (rewritten every round)")
+    p.add_argument("--plot", metavar="PNG", help="both curves in one plot (needs crfdeid[plot])")
+    p.add_argument("--exclude-groups", metavar="FILE",
+                   help="patients left out entirely (e.g. configs/splits/physionet-locked.txt)")
+    p.add_argument("--held-out", type=float, default=0.2,
+                   help="share of the remaining patients scored, never annotated (0.2)")
+    p.add_argument("--initial-model", metavar="PATH",
+                   help="model ranking the first batch (default: the shipped model)")
+    p.add_argument("--max-notes", type=int, help="stop after this many annotated notes (default: all)")
+    p.add_argument("--seed", type=int, default=13, help="split and random-order seed (13)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="config override, e.g. crf.max_iterations=30")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def run(args) -> int:
+    """Run the ``simulate`` subcommand; returns the exit code."""
+    from ..cli.train import parse_overrides
+    from ..config import load_config
+    from ..crf import Model
+    from ..errors import CrfdeidError
+    from ..experiments.splits import read_groups, select_groups
+    from ..io import read_all
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ModuleNotFoundError:
+            print("error: --plot needs matplotlib: pip install crfdeid[plot]", file=sys.stderr)
+            return 2
+    if args.batch < 1:
+        print("error: --batch must be at least 1", file=sys.stderr)
+        return 2
+    log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
+    try:
+        cfg = load_config(args.config, parse_overrides(args.set))
+        docs = read_all(args.corpus)
+        excluded = read_groups(args.exclude_groups) if args.exclude_groups else frozenset()
+        kept = select_groups(docs, excluded, keep=False)
+        pool, held = split_pool(kept, args.held_out, args.seed)
+        initial = Model.load(args.initial_model)
+    except (CrfdeidError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    strategies = tuple(dict.fromkeys(args.strategy or DEFAULT_STRATEGIES))
+    result = {
+        "command": "python -m crfdeid review simulate " + " ".join(
+            sys.argv[sys.argv.index("simulate") + 1:] if "simulate" in sys.argv else []),
+        "date": time.strftime("%Y-%m-%d"),
+        "corpus_name": ", ".join(s.split(":", 1)[0] for s in args.corpus),
+        "config": str(args.config), "overrides": list(args.set), "batch": args.batch, "seed": args.seed,
+        "decoding": cfg["decoding"], "rules": cfg["rules"]["enabled"],
+        "excluded_patients": len({d.group for d in docs if d.group in excluded}),
+        "excluded_notes": len(docs) - len(kept),
+        "pool": {"patients": len({d.group for d in pool}), "notes": len(pool)},
+        "held_out": {"patients": len({d.group for d in held}), "notes": len(held)},
+        "initial_model": str(args.initial_model or "shipped default model"),
+        "metric": "binary token, micro, held-out patients, configured decoding",
+        "all": None, "strategies": {s: [] for s in strategies},
+    }
+    log(f"pool {result['pool']}, held out {result['held_out']}, excluded {result['excluded_notes']} notes")
+    replay = Replay(pool, held, cfg, args.batch, initial, args.seed, args.max_notes, log)
+    save = _saver(result, args.json)
+    result["all"] = replay.reference()
+    save()
+    for s in strategies:
+        result["strategies"][s] = replay.run(s, lambda pts, s=s: (result["strategies"].__setitem__(s, pts), save()))
+    result["target"] = target(result)
+    save()
+    if args.plot:
+        plot(result, args.plot)
+    log(f"target: {json.dumps(result['target'])}")
+    return 0
+
+
+def _saver(result: dict, path):
+    def save():
+        atomic_write(Path(path), json.dumps(result, indent=1) + "\n")
+    return save
+

@@ -1,0 +1,796 @@
+// crfdeid review page: plain JavaScript, no build step, no requests beyond this server.
+// Every decision is one JSON request, saved before the page changes (no lost work).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = {
+  mode: "review", who: "", categories: {}, subtypes: [], parentOf: {},
+  review: { note: null, cur: -1, history: [], lastType: "DOCTOR" },
+  agg: { notes: [], note: null, data: null, cur: 0, voters: null },
+  sur: { notes: [], note: null, data: null, cur: 0 },
+  pages: {},   // element id -> {page, count, stride}
+  menu: null,  // open type menu: {resolve}
+  chain: Promise.resolve(),  // actions run one after another, each seeing the last one's result
+};
+
+// Keys pressed faster than the server answers must not act on a stale selection.
+function enqueue(fn) {
+  state.chain = state.chain.then(fn).catch((e) => say(`Error: ${e.message}`, true));
+  return state.chain;
+}
+
+// ---------------------------------------------------------------- server calls
+async function api(method, path, body) {
+  const opts = { method, headers: { "X-Annotator": state.who } };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const resp = await fetch(path, opts);
+  const data = resp.headers.get("content-type")?.includes("json") ? await resp.json() : null;
+  if (!resp.ok) {
+    const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : resp.statusText;
+    throw new Error(`${resp.status}: ${detail}`);
+  }
+  return data;
+}
+
+function say(msg, err) {
+  const s = $("status");
+  s.textContent = msg;
+  s.className = err ? "err" : "";
+}
+
+async function guarded(fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    say(`Not saved: ${e.message}`, true);
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- text and pages
+// Text is laid out in columns exactly one screen wide: each column is a page and
+// the page shown is chosen by scrolling the column box sideways (no scroll bars).
+function renderText(el, text, marks) {
+  el.textContent = "";
+  const frag = document.createDocumentFragment();
+  let pos = 0;
+  const piece = (tag, s, e) => {
+    const node = document.createElement(tag);
+    node.dataset.s = String(s);
+    node.textContent = text.slice(s, e);
+    frag.appendChild(node);
+    return node;
+  };
+  for (const m of marks) {
+    if (m.start < pos) continue; // overlapping marks are never drawn twice
+    if (m.start > pos) piece("span", pos, m.start);
+    const node = piece("mark", m.start, m.end);
+    node.className = m.cls;
+    if (m.key !== undefined) node.dataset.key = String(m.key);
+    if (m.conf !== undefined && m.conf !== null) node.dataset.conf = m.conf.toFixed(2);
+    if (m.title) node.title = m.title;
+    pos = m.end;
+  }
+  if (pos < text.length) piece("span", pos, text.length);
+  el.appendChild(frag);
+  layoutPages(el);
+}
+
+function layoutPages(el) {
+  const gap = 48;
+  const width = el.clientWidth;
+  el.style.columnWidth = width + "px";
+  el.style.columnGap = gap + "px";
+  const stride = width + gap;
+  const count = Math.max(1, Math.round((el.scrollWidth + gap) / stride));
+  const old = state.pages[el.id];
+  state.pages[el.id] = { page: old ? Math.min(old.page, count - 1) : 0, count, stride };
+  showPage(el, state.pages[el.id].page);
+}
+
+function showPage(el, k) {
+  const p = state.pages[el.id];
+  p.page = Math.max(0, Math.min(k, p.count - 1));
+  el.scrollLeft = p.page * p.stride;
+  p.seen = Math.max(p.seen || 0, p.page);
+  if (activeText() === el) {
+    $("pageinfo").textContent = `page ${p.page + 1}/${p.count}` + (p.page + 1 < p.count ? " \u25b8 Space" : " (end)");
+  }
+}
+
+function pageOfNode(el, node) {
+  const p = state.pages[el.id];
+  const x = node.getBoundingClientRect().left - el.getBoundingClientRect().left + el.scrollLeft;
+  return Math.max(0, Math.floor((x + 2) / p.stride));
+}
+
+function revealNode(el, node) {
+  if (!node) return;
+  const k = pageOfNode(el, node);
+  if (k !== state.pages[el.id].page) showPage(el, k);
+}
+
+function activeText() {
+  return { review: $("review-text"), aggregate: $("agg-text"), surrogates: $("sur-text") }[state.mode] || null;
+}
+
+// Character offsets of the current text selection inside a rendered text.
+function selectionOffsets(el) {
+  const sel = window.getSelection();
+  if (!sel || sel.rangeCount === 0 || sel.isCollapsed) return null;
+  const r = sel.getRangeAt(0);
+  if (!el.contains(r.startContainer) || !el.contains(r.endContainer)) return null;
+  const at = (node, off) => {
+    if (node.nodeType === Node.TEXT_NODE) return Number(node.parentElement.dataset.s) + off;
+    if (node === el) {
+      const child = el.childNodes[off];
+      return child ? Number(child.dataset.s) : state.review.note.text.length;
+    }
+    const child = node.childNodes[off];
+    if (child && child.dataset) return Number(child.dataset.s);
+    return Number(node.dataset.s) + node.textContent.length;
+  };
+  let s = at(r.startContainer, r.startOffset), e = at(r.endContainer, r.endOffset);
+  if (e < s) [s, e] = [e, s];
+  return [s, e];
+}
+
+// Word edges: a span grows or shrinks one word (or punctuation run) at a time.
+const WORD = /[\p{L}\p{N}]/u;
+function charClass(c) { return c === undefined ? "end" : /\s/.test(c) ? "space" : WORD.test(c) ? "word" : c; }
+function snapToWords(text, s, e) {
+  while (s > 0 && charClass(text[s - 1]) === "word" && charClass(text[s]) === "word") s--;
+  while (e < text.length && charClass(text[e]) === "word" && charClass(text[e - 1]) === "word") e++;
+  while (s < e && /\s/.test(text[s])) s++;
+  while (e > s && /\s/.test(text[e - 1])) e--;
+  return [s, e];
+}
+function prevEdge(text, i) { // start of the word before i (skipping white space)
+  let j = i;
+  while (j > 0 && /\s/.test(text[j - 1])) j--;
+  if (j === 0) return 0;
+  const c = charClass(text[j - 1]);
+  if (c !== "word") return j - 1;
+  while (j > 0 && charClass(text[j - 1]) === "word") j--;
+  return j;
+}
+function nextEdge(text, i) { // end of the word after i (skipping white space)
+  let j = i;
+  while (j < text.length && /\s/.test(text[j])) j++;
+  if (j >= text.length) return text.length;
+  if (charClass(text[j]) !== "word") return j + 1;
+  while (j < text.length && charClass(text[j]) === "word") j++;
+  return j;
+}
+function grown(text, s, e, how) {
+  if (how === "growLeft") return [prevEdge(text, s), e];
+  if (how === "growRight") return [s, nextEdge(text, e)];
+  if (how === "shrinkLeft") {
+    let j = nextEdge(text, s);
+    while (j < e && /\s/.test(text[j])) j++;
+    return j < e ? [j, e] : [s, e];
+  }
+  let j = prevEdge(text, e);
+  while (j > s && /\s/.test(text[j - 1])) j--;
+  return j > s ? [s, j] : [s, e];
+}
+
+// ---------------------------------------------------------------- type menu
+function chooseType(current) {
+  const menu = $("typemenu"), input = $("typefilter"), list = $("typelist");
+  menu.hidden = false;
+  input.value = "";
+  let sel = Math.max(0, state.subtypes.indexOf(current));
+  const draw = () => {
+    const q = input.value.trim().toUpperCase();
+    const shown = state.subtypes.filter((t) => !q || t.includes(q) || state.parentOf[t].startsWith(q));
+    if (q) sel = 0;
+    list.textContent = "";
+    shown.forEach((t, i) => {
+      const li = document.createElement("li");
+      li.textContent = `${t} (${state.parentOf[t]})`;
+      li.className = i === sel ? "sel" : "";
+      li.onclick = () => finish(t);
+      list.appendChild(li);
+    });
+    return shown;
+  };
+  let shown = draw();
+  input.focus();
+  let finish;
+  const done = new Promise((resolve) => {
+    finish = (value) => {
+      menu.hidden = true;
+      input.onkeydown = input.oninput = null;
+      state.menu = null;
+      activeText()?.focus();
+      resolve(value);
+    };
+  });
+  state.menu = { finish };
+  input.oninput = () => { shown = draw(); };
+  input.onkeydown = (ev) => {
+    ev.stopPropagation();
+    if (ev.key === "Escape") { ev.preventDefault(); finish(null); }
+    else if (ev.key === "Enter") { ev.preventDefault(); finish(shown[sel] || null); }
+    else if (ev.key === "ArrowDown") { ev.preventDefault(); sel = Math.min(sel + 1, shown.length - 1); draw(); }
+    else if (ev.key === "ArrowUp") { ev.preventDefault(); sel = Math.max(sel - 1, 0); draw(); }
+  };
+  return done;
+}
+
+// ---------------------------------------------------------------- review mode
+function visibleSpans() { return state.review.note ? state.review.note.spans : []; }
+
+function drawReview() {
+  const n = state.review.note, el = $("review-text");
+  if (!n) {
+    el.textContent = "No note to review: the queue is empty for this annotator.";
+    $("where").textContent = "";
+    $("current").textContent = "";
+    return;
+  }
+  const marks = n.spans.map((sp, i) => ({
+    start: sp.start, end: sp.end, key: i,
+    cls: `c-${sp.category} ${sp.status}` + (i === state.review.cur ? " cur" : ""),
+    conf: sp.status === "suggested" && sp.confidence !== null && sp.confidence < 0.995 ? sp.confidence : undefined,
+    title: `${sp.subtype} (${sp.status})`,
+  }));
+  const page = state.pages[el.id] ? state.pages[el.id].page : 0;
+  renderText(el, n.text, marks);
+  showPage(el, page);
+  $("where").textContent = `note ${n.doc_id}` + (n.review && n.review.state === "done" ? " (done)" : "");
+  drawCurrent();
+}
+
+function drawCurrent() {
+  const n = state.review.note, sp = n && n.spans[state.review.cur];
+  const box = $("current");
+  box.textContent = "";
+  const line = (label, value) => {
+    const d = document.createElement("div");
+    const b = document.createElement("b");
+    b.textContent = label + ": ";
+    d.appendChild(b);
+    d.appendChild(document.createTextNode(value));
+    box.appendChild(d);
+  };
+  if (sp) {
+    line("Span", `${state.review.cur + 1} of ${n.spans.length}`);
+    line("Type", `${sp.subtype} (${sp.category})`);
+    line("Status", sp.status);
+    line("Model confidence", sp.confidence === null ? "-" : sp.confidence.toFixed(2));
+    line("Offsets", `${sp.start}-${sp.end}`);
+  } else {
+    line("Span", n && n.spans.length ? "none selected (j: next)" : "no spans on this note");
+  }
+  const c = $("counts");
+  if (n) {
+    const sug = n.spans.filter((s) => s.status === "suggested").length;
+    c.textContent = `${n.spans.length} spans, ${sug} undecided`;
+  }
+}
+
+function curMark() {
+  return $("review-text").querySelector(`mark[data-key="${state.review.cur}"]`);
+}
+
+function moveSpan(step) {
+  const spans = visibleSpans();
+  if (!spans.length) return;
+  let i = state.review.cur + step;
+  if (state.review.cur < 0 && step < 0) i = spans.length - 1;
+  state.review.cur = Math.max(0, Math.min(i, spans.length - 1));
+  drawReview();
+  revealNode($("review-text"), curMark());
+}
+
+function replaceSpan(updated) {
+  const n = state.review.note;
+  const i = n.spans.findIndex((s) => s.id === updated.id);
+  if (updated.status === "deleted") {
+    n.spans.splice(i, 1);
+    state.review.cur = Math.min(i, n.spans.length - 1);
+  } else {
+    n.spans[i] = updated;
+    n.spans.sort((a, b) => a.start - b.start || a.end - b.end);
+    state.review.cur = n.spans.findIndex((s) => s.id === updated.id);
+  }
+  drawReview();
+  revealNode($("review-text"), curMark());
+}
+
+async function patchCurrent(change, what) {
+  const sp = visibleSpans()[state.review.cur];
+  if (!sp) { say("No span selected (j/k to move between spans)."); return; }
+  const updated = await guarded(() => api("PATCH", `/api/spans/${sp.id}`, change));
+  if (updated) { replaceSpan(updated); say(`Saved: ${what}.`); }
+}
+
+async function openNote(id, pushHistory = true) {
+  const n = await guarded(() => api("POST", `/api/notes/${id}/open`, {}));
+  if (!n) return;
+  if (pushHistory && state.review.note && state.review.note.id !== id) state.review.history.push(state.review.note.id);
+  state.review.note = n;
+  state.review.cur = -1;
+  delete state.pages["review-text"];
+  drawReview();
+  say(`Opened note ${n.doc_id}: ${n.spans.length} spans.`);
+}
+
+async function nextInQueue() {
+  const q = await guarded(() => api("GET", "/api/queue?limit=1"));
+  if (!q) return;
+  if (q.ids.length) await openNote(q.ids[0]);
+  else { state.review.note = null; drawReview(); say("Queue empty: every note is reviewed."); }
+}
+
+async function finishNote() {
+  const n = state.review.note;
+  if (!n) return;
+  const p = state.pages["review-text"];
+  if (p && (p.seen || 0) < p.count - 1) {
+    showPage($("review-text"), p.page + 1);
+    say("Read to the end first: next page shown (n again on the last page).");
+    return;
+  }
+  const r = await guarded(() => api("POST", `/api/notes/${n.id}/done`, {}));
+  if (!r) return;
+  const extra = r.accepted_undecided ? ` (${r.accepted_undecided} undecided suggestions kept)` : "";
+  say(`Note ${n.doc_id} done${extra}.` + (r.retraining ? " Retraining started." : ""));
+  state.review.history.push(n.id);
+  if (r.next !== null) await openNote(r.next, false);
+  else { state.review.note = null; drawReview(); say(`Note ${n.doc_id} done. Queue empty.`); }
+}
+
+async function addFromSelection() {
+  const n = state.review.note;
+  if (!n) return;
+  const off = selectionOffsets($("review-text"));
+  if (!off) { say("Select text first (mouse or Shift+arrows), then press s."); return; }
+  const [s, e] = snapToWords(n.text, off[0], off[1]);
+  if (s >= e) return;
+  const type = await chooseType(state.review.lastType);
+  if (!type) return;
+  state.review.lastType = type;
+  const sp = await guarded(() => api("POST", `/api/notes/${n.id}/spans`, { start: s, end: e, subtype: type }));
+  if (!sp) return;
+  window.getSelection().removeAllRanges();
+  n.spans.push(sp);
+  n.spans.sort((a, b) => a.start - b.start || a.end - b.end);
+  state.review.cur = n.spans.findIndex((x) => x.id === sp.id);
+  drawReview();
+  say(`Saved: new ${type} span.`);
+}
+
+const reviewKeys = {
+  j: () => moveSpan(1), k: () => moveSpan(-1),
+  a: () => patchCurrent({ status: "accepted" }, "accepted"),
+  x: () => patchCurrent({ status: "deleted" }, "deleted"), Delete: () => reviewKeys.x(),
+  t: async () => {
+    const sp = visibleSpans()[state.review.cur];
+    if (!sp) return say("No span selected.");
+    const type = await chooseType(sp.subtype);
+    if (type) { state.review.lastType = type; await patchCurrent({ subtype: type, status: "accepted" }, `type ${type}`); }
+  },
+  "[": () => resize("growLeft"), "]": () => resize("growRight"),
+  "{": () => resize("shrinkLeft"), "}": () => resize("shrinkRight"),
+  s: () => addFromSelection(),
+  A: async () => {
+    const n = state.review.note;
+    if (!n) return;
+    const r = await guarded(() => api("POST", `/api/notes/${n.id}/accept-all`, {}));
+    if (r) { n.spans.forEach((sp) => { if (sp.status === "suggested") sp.status = "accepted"; }); drawReview(); say(`Saved: ${r.accepted} accepted.`); }
+  },
+  n: () => finishNote(),
+  p: async () => { const id = state.review.history.pop(); if (id !== undefined) await openNote(id, false); },
+};
+
+async function resize(how) {
+  const sp = visibleSpans()[state.review.cur];
+  if (!sp) return say("No span selected.");
+  const [s, e] = grown(state.review.note.text, sp.start, sp.end, how);
+  if (s === sp.start && e === sp.end) return say("The span cannot change that way.");
+  await patchCurrent({ start: s, end: e, status: "accepted" }, `offsets ${s}-${e}`);
+}
+
+// The note under a table of items (aggregate and surrogate modes), current item in view.
+function drawItemText(id, d, marks, cur) {
+  const el = $(id);
+  const page = state.pages[id] ? state.pages[id].page : 0;
+  renderText(el, d.text, marks);
+  showPage(el, page);
+  revealNode(el, el.querySelector(`mark[data-key="${cur}"]`));
+  $("where").textContent = `note ${d.doc_id}`;
+}
+
+// ---------------------------------------------------------------- aggregate mode
+function extentText(text, s, e) { return text.slice(s, e).replace(/\s+/g, " "); }
+
+async function loadAggNotes() {
+  const r = await guarded(() => api("GET", "/api/aggregate"));
+  if (!r) return;
+  state.agg.notes = r.notes;
+  fillSelect($("agg-note"), r.notes, (n) => `${n.doc_id} (${n.done} done${n.adjudicated ? ", adjudicated" : ""})`);
+  if (r.notes.length && !state.agg.note) await openAgg(r.notes[0].id);
+  else if (!r.notes.length) { $("agg-table").textContent = ""; say("No note has been finished by an annotator yet."); }
+}
+
+function fillSelect(sel, notes, label) {
+  const keep = sel.value;
+  sel.textContent = "";
+  for (const n of notes) {
+    const o = document.createElement("option");
+    o.value = String(n.id);
+    o.textContent = label(n);
+    sel.appendChild(o);
+  }
+  if (keep) sel.value = keep;
+}
+
+async function openAgg(id, voters) {
+  if (state.agg.note !== id) state.agg.voters = null;  // each note starts with its default voters
+  const v = voters || state.agg.voters;
+  const q = v ? `?voters=${encodeURIComponent(v.join(","))}` : "";
+  const d = await guarded(() => api("GET", `/api/aggregate/${id}${q}`));
+  if (!d) return;
+  if (state.agg.note !== id) { state.agg.cur = 0; delete state.pages["agg-text"]; }
+  state.agg.note = id;
+  state.agg.data = d;
+  $("agg-note").value = String(id);
+  drawAgg();
+}
+
+function itemExtent(it) {
+  const d = it.decision;
+  return d ? { start: d.start, end: d.end, subtype: d.subtype, phi: d.verdict === "phi" }
+           : { start: it.suggest.start, end: it.suggest.end, subtype: it.suggest.subtype, phi: it.suggest.phi };
+}
+
+function drawAgg() {
+  const d = state.agg.data;
+  if (!d) return;
+  const vbox = $("agg-voters");
+  vbox.textContent = "voters:";
+  for (const name of d.candidates) {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.checked = d.voters.includes(name);
+    box.disabled = d.adjudicated !== null;
+    box.onchange = () => {
+      state.agg.voters = [...vbox.querySelectorAll("input:checked")].map((b) => b.dataset.name);
+      enqueue(() => openAgg(d.note_id));
+    };
+    box.dataset.name = name;
+    label.append(" ", box, name);
+    vbox.appendChild(label);
+  }
+  const open = d.items.filter((it) => !it.decision).length;
+  $("agg-state").textContent = d.adjudicated ? `adjudicated by ${d.adjudicated.adjudicator}` : `${open} of ${d.items.length} items to decide`;
+  const t = $("agg-table");
+  t.textContent = "";
+  const head = t.insertRow();
+  for (const h of ["Location", "PHI", "Correct", "Type", ...d.voters, "Decided"]) {
+    const th = document.createElement("th"); th.textContent = h; head.appendChild(th);
+  }
+  d.items.forEach((it, i) => {
+    const ext = itemExtent(it);
+    const row = t.insertRow();
+    row.className = i === state.agg.cur ? "cur" : "";
+    row.onclick = () => { state.agg.cur = i; drawAgg(); };
+    row.insertCell().textContent = `${d.doc_id}, ${it.item_start}`;
+    row.insertCell().textContent = ext.phi ? "\u2611" : "\u2610";
+    const c = row.insertCell();
+    c.textContent = ext.phi ? extentText(d.text, ext.start, ext.end) : "";
+    c.className = `agree-${it.agreement}`;
+    row.insertCell().textContent = ext.phi ? ext.subtype : "";
+    for (const v of d.voters) row.insertCell().textContent = (it.by_voter[v] || []).map(([s, e]) => extentText(d.text, s, e)).join(" | ");
+    const dc = row.insertCell();
+    dc.textContent = it.decision ? `${it.decision.verdict === "phi" ? "PHI" : "not PHI"} (${it.decision.adjudicator})` : "open";
+    dc.className = it.decision ? "approved" : "pending";
+  });
+  t.rows[state.agg.cur + 1]?.scrollIntoView({ block: "nearest" });
+  const marks = d.items.map((it, i) => {
+    const ext = itemExtent(it);
+    return { start: ext.phi ? ext.start : it.item_start, end: ext.phi ? ext.end : it.item_end, key: i,
+             cls: (ext.phi ? `c-${state.parentOf[ext.subtype] || "OTHER"} accepted` : "faint") + (i === state.agg.cur ? " cur" : "") };
+  });
+  drawItemText("agg-text", d, marks, state.agg.cur);
+}
+
+async function decide(verdict, change) {
+  const d = state.agg.data, it = d && d.items[state.agg.cur];
+  if (!it) return;
+  const ext = Object.assign(itemExtent(it), change || {});
+  const r = await guarded(() => api("POST", `/api/aggregate/${d.note_id}/decisions`, {
+    item_start: it.item_start, item_end: it.item_end, verdict, start: ext.start, end: ext.end, subtype: ext.subtype }));
+  if (!r) return;
+  it.decision = r;
+  if (!change && state.agg.cur < d.items.length - 1) state.agg.cur++;
+  drawAgg();
+  say(`Saved: item ${it.item_start} ${verdict === "phi" ? "is PHI" : "is not PHI"}.`);
+}
+
+const aggKeys = {
+  j: () => { state.agg.cur = Math.min(state.agg.cur + 1, (state.agg.data?.items.length || 1) - 1); drawAgg(); },
+  k: () => { state.agg.cur = Math.max(state.agg.cur - 1, 0); drawAgg(); },
+  Enter: () => { const it = state.agg.data?.items[state.agg.cur]; return it ? decide(itemExtent(it).phi ? "phi" : "not_phi") : null; },
+  y: () => decide("phi"), x: () => decide("not_phi"),
+  t: async () => {
+    const it = state.agg.data?.items[state.agg.cur];
+    if (!it) return;
+    const type = await chooseType(itemExtent(it).subtype);
+    if (type) await decide("phi", { subtype: type });
+  },
+  "[": () => aggResize("growLeft"), "]": () => aggResize("growRight"),
+  "{": () => aggResize("shrinkLeft"), "}": () => aggResize("shrinkRight"),
+  D: () => finishAgg(),
+  S: () => toggleScores(),
+  n: () => stepNote("agg", 1), p: () => stepNote("agg", -1),
+};
+
+function aggResize(how) {
+  const it = state.agg.data?.items[state.agg.cur];
+  if (!it) return;
+  const ext = itemExtent(it);
+  const [s, e] = grown(state.agg.data.text, ext.start, ext.end, how);
+  return decide("phi", { start: s, end: e });
+}
+
+async function finishAgg() {
+  const d = state.agg.data;
+  if (!d) return;
+  const r = await guarded(() => api("POST", `/api/aggregate/${d.note_id}/done`, { voters: d.voters }));
+  if (!r) return;
+  say(`Note ${d.doc_id} adjudicated (${r.items} items).`);
+  await loadAggNotes();
+  await openAgg(d.note_id);
+}
+
+async function toggleScores() {
+  const box = $("scores");
+  if (!box.hidden) { box.hidden = true; return; }
+  const s = await guarded(() => api("GET", "/api/scores"));
+  if (!s) return;
+  box.textContent = "";
+  const h = document.createElement("h3");
+  h.textContent = `Against the consensus of ${s.notes} adjudicated notes (Douglass 2005, table 4.1)`;
+  box.appendChild(h);
+  const img = document.createElement("img");
+  img.src = `/api/scores.png?t=${Date.now()}`;
+  img.alt = "sensitivity against PPV";
+  box.appendChild(img);
+  const t = document.createElement("table");
+  t.className = "items";
+  t.id = "scores-table";
+  const row = (cells, th) => { const r = t.insertRow(); for (const c of cells) { const x = document.createElement(th ? "th" : "td"); x.textContent = c; r.appendChild(x); } };
+  const f = (v) => (v === null || v === undefined ? "-" : v.toFixed(3));
+  row(["", "", "Min", "Max", "Mean"], true);
+  for (const k of Object.keys(s.teams).sort()) {
+    const g = s.teams[k], who = k === "1" ? "1 person" : `${k} people`;
+    row([who, "Sensitivity", f(g.min.sensitivity), f(g.max.sensitivity), f(g.mean.sensitivity)]);
+    row([who, "PPV", f(g.min.ppv), f(g.max.ppv), f(g.mean.ppv)]);
+  }
+  row(["Annotator", "Notes", "Sensitivity", "PPV", "Found / missed / false"], true);
+  for (const [name, r] of Object.entries(s.annotators)) row([`${name} (${r.kind})`, r.notes, f(r.sensitivity), f(r.ppv), `${r.found} / ${r.missed} / ${r.false_positives}`]);
+  box.appendChild(t);
+  box.hidden = false;
+}
+
+// ---------------------------------------------------------------- surrogate review
+async function loadSurNotes() {
+  const r = await guarded(() => api("GET", "/api/reviewed"));
+  if (!r) return;
+  state.sur.notes = r.notes;
+  fillSelect($("sur-note"), r.notes, (n) => `${n.doc_id} (${n.source}, ${n.spans} spans)`);
+  if (r.notes.length && !state.sur.note) await openSur(r.notes[0].id);
+  else if (!r.notes.length) say("No reviewed note yet: surrogates are suggested for reviewed notes.");
+}
+
+async function openSur(id) {
+  const d = await guarded(() => api("GET", `/api/surrogates/${id}`));
+  if (!d) return;
+  if (state.sur.note !== id) { state.sur.cur = 0; delete state.pages["sur-text"]; }
+  state.sur.note = id;
+  state.sur.data = d;
+  $("sur-note").value = String(id);
+  drawSur();
+}
+
+function drawSur() {
+  const d = state.sur.data;
+  if (!d) return;
+  const pending = d.items.filter((it) => it.status !== "approved").length;
+  $("sur-state").textContent = `${pending} of ${d.items.length} surrogates to approve`;
+  const t = $("sur-table");
+  t.textContent = "";
+  const head = t.insertRow();
+  for (const h of ["Location", "Approved", "New text", "Original text", "Category"]) {
+    const th = document.createElement("th"); th.textContent = h; head.appendChild(th);
+  }
+  d.items.forEach((it, i) => {
+    const row = t.insertRow();
+    row.className = (i === state.sur.cur ? "cur " : "") + (it.repeat ? "repeat" : "");
+    row.onclick = () => { state.sur.cur = i; drawSur(); };
+    row.insertCell().textContent = `${d.doc_id}, ${it.start}`;
+    const a = row.insertCell();
+    a.textContent = it.status === "approved" ? "\u2714" : "-";
+    a.className = it.status === "approved" ? "approved" : "pending";
+    const c = row.insertCell();
+    const input = document.createElement("input");
+    input.className = "surrogate";
+    input.value = it.value;
+    input.dataset.index = String(i);
+    input.onkeydown = (ev) => {
+      ev.stopPropagation();
+      if (ev.key === "Enter") { ev.preventDefault(); enqueue(() => saveSurrogate(i, input.value)); }
+      if (ev.key === "Escape") { ev.preventDefault(); input.value = it.value; $("sur-text").focus(); }
+    };
+    c.appendChild(input);
+    row.insertCell().textContent = it.original;
+    row.insertCell().textContent = it.subtype;
+  });
+  t.rows[state.sur.cur + 1]?.scrollIntoView({ block: "nearest" });
+  const marks = d.items.map((it, i) => ({ start: it.start, end: it.end, key: i,
+    cls: `c-${state.parentOf[it.subtype] || "OTHER"} ${it.status === "approved" ? "accepted" : "suggested"}` + (i === state.sur.cur ? " cur" : ""),
+    title: `-> ${it.value}` }));
+  drawItemText("sur-text", d, marks, state.sur.cur);
+}
+
+async function saveSurrogate(i, value) {
+  const d = state.sur.data, it = d.items[i];
+  const r = await guarded(() => api("PUT", `/api/surrogates/${d.id}`, { start: it.start, end: it.end, value, approve: true }));
+  if (!r) return;
+  d.items[i] = r;
+  if (state.sur.cur < d.items.length - 1) state.sur.cur++;
+  drawSur();
+  $("sur-text").focus();
+  say(`Saved: surrogate at ${it.start} approved.`);
+}
+
+const surKeys = {
+  j: () => { state.sur.cur = Math.min(state.sur.cur + 1, (state.sur.data?.items.length || 1) - 1); drawSur(); },
+  k: () => { state.sur.cur = Math.max(state.sur.cur - 1, 0); drawSur(); },
+  a: () => { const it = state.sur.data?.items[state.sur.cur]; return it ? saveSurrogate(state.sur.cur, it.value) : null; },
+  e: () => { const inp = document.querySelector(`#sur-table input[data-index="${state.sur.cur}"]`); if (inp) { inp.focus(); inp.select(); } },
+  Enter: () => surKeys.e(),
+  A: async () => {
+    const d = state.sur.data;
+    if (!d) return;
+    const r = await guarded(() => api("POST", `/api/surrogates/${d.id}/approve-all`, {}));
+    if (r) { say(`Saved: ${r.approved} surrogates approved.`); await openSur(d.id); }
+  },
+  n: () => stepNote("sur", 1), p: () => stepNote("sur", -1),
+};
+
+async function stepNote(which, step) {
+  const s = state[which];
+  const i = s.notes.findIndex((n) => n.id === s.note);
+  const next = s.notes[i + step];
+  if (!next) return say(step > 0 ? "Last note." : "First note.");
+  if (which === "agg") await openAgg(next.id); else await openSur(next.id);
+}
+
+// ---------------------------------------------------------------- progress
+async function drawProgress() {
+  const p = await guarded(() => api("GET", "/api/progress"));
+  if (!p) return;
+  const box = $("progress-body");
+  box.textContent = "";
+  const add = (tag, text, cls) => { const e = document.createElement(tag); e.textContent = text; if (cls) e.className = cls; box.appendChild(e); return e; };
+  add("div", `${p.reviewed} of ${p.notes} notes reviewed, ${p.adjudicated} adjudicated`, "big");
+  const er = p.estimated_recall;
+  const f = (v) => (v === null || v === undefined ? "not known yet" : v.toFixed(3));
+  add("p", `Estimated recall of the suggestions (reviewed notes, what reviewers kept): ${f(er.recall)} on ${er.notes} notes` +
+      (er.latest ? `; model v${er.latest.version}: ${f(er.latest.recall)} on ${er.latest.notes} notes` : ""));
+  const tr = p.training;
+  add("p", `Model v${tr.model_version}, trained on ${tr.trained_on} reviewed notes; ` +
+      (tr.running ? "retraining now (in the background)." : `retrains every ${tr.every || "-"} newly reviewed notes.`) +
+      (tr.last_job ? ` Last job: ${tr.last_job.state}.` : ""));
+  add("p", "By annotator: " + (Object.entries(p.by_annotator).map(([k, v]) => `${k} ${v}`).join(", ") || "none yet"));
+  const b = add("button", "Retrain now");
+  b.type = "button";
+  b.onclick = async () => { const r = await guarded(() => api("POST", "/api/retrain", {})); if (r) { say(r.started ? "Retraining started." : "Not started (running already, or nothing reviewed)."); drawProgress(); } };
+}
+
+// ---------------------------------------------------------------- help and modes
+const HELP = [
+  ["Review", [["j / k", "next / previous span"], ["a", "accept span"], ["x or Delete", "delete span"], ["t", "change type"],
+    ["[ / ]", "grow span left / right by a word"], ["{ / }", "shrink span from the left / right"], ["s", "add the selected text as a span"],
+    ["A", "accept all suggestions"], ["Space / Shift+Space", "next / previous page"], ["n", "note done, next note (after the last page)"], ["p", "previous note"]]],
+  ["Aggregate", [["j / k", "next / previous item"], ["Enter", "confirm the suggestion"], ["y / x", "PHI / not PHI"], ["t, [ ] { }", "type and extent (saved as PHI)"],
+    ["D", "finish the note"], ["S", "annotator scores"], ["n / p", "next / previous note"]]],
+  ["Surrogates", [["j / k", "next / previous item"], ["e or Enter", "edit (Enter saves and approves, Esc cancels)"], ["a", "approve"], ["A", "approve all"], ["n / p", "next / previous note"]]],
+  ["Everywhere", [["1 2 3 4", "review, aggregate, surrogates, progress"], ["?", "this help"], ["Esc", "close"]]],
+];
+
+function drawHelp() {
+  const box = $("help");
+  box.textContent = "";
+  for (const [title, rows] of HELP) {
+    const h = document.createElement("h3"); h.textContent = title; box.appendChild(h);
+    const t = document.createElement("table");
+    for (const [k, v] of rows) { const r = t.insertRow(); const kc = r.insertCell(); const kb = document.createElement("kbd"); kb.textContent = k; kc.appendChild(kb); r.insertCell().textContent = v; }
+    box.appendChild(t);
+  }
+}
+
+async function setMode(mode) {
+  state.mode = mode;
+  for (const s of document.querySelectorAll(".mode")) s.classList.toggle("on", s.id === `mode-${mode}`);
+  for (const b of document.querySelectorAll("#modes button")) b.classList.toggle("on", b.dataset.mode === mode);
+  $("pageinfo").textContent = "";
+  if (mode === "review") { if (!state.review.note) await nextInQueue(); else drawReview(); }
+  if (mode === "aggregate") { await loadAggNotes(); if (state.agg.data) drawAgg(); }
+  if (mode === "surrogates") { await loadSurNotes(); if (state.sur.data) drawSur(); }
+  if (mode === "progress") await drawProgress();
+  activeText()?.focus();
+}
+
+function pageKey(ev) {
+  const el = activeText();
+  if (!el || !state.pages[el.id]) return false;
+  const p = state.pages[el.id];
+  if ((ev.key === " " && !ev.shiftKey) || ev.key === "PageDown") { showPage(el, p.page + 1); return true; }
+  if ((ev.key === " " && ev.shiftKey) || ev.key === "PageUp") { showPage(el, p.page - 1); return true; }
+  return false;
+}
+
+function onKey(ev) {
+  if (state.menu) return;
+  const tag = ev.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === "Escape") { $("help").hidden = true; $("scores").hidden = true; return; }
+  if (ev.key === "?") { drawHelp(); $("help").hidden = !$("help").hidden; ev.preventDefault(); return; }
+  if (["1", "2", "3", "4"].includes(ev.key)) { ev.preventDefault(); enqueue(() => setMode(["review", "aggregate", "surrogates", "progress"][Number(ev.key) - 1])); return; }
+  if (!state.who) { say("Enter your annotator name first.", true); $("who").focus(); return; }
+  if (pageKey(ev)) { ev.preventDefault(); return; }
+  const keys = { review: reviewKeys, aggregate: aggKeys, surrogates: surKeys }[state.mode];
+  const fn = keys && keys[ev.key];
+  if (fn) { ev.preventDefault(); enqueue(fn); }
+}
+
+async function start() {
+  const info = await guarded(() => api("GET", "/api/project"));
+  if (!info) return;
+  state.categories = info.categories;
+  for (const [cat, subs] of Object.entries(info.categories)) for (const s of subs) { state.subtypes.push(s); state.parentOf[s] = cat; }
+  $("title").textContent = `crfdeid review: ${info.name}`;
+  const legend = $("legend");
+  for (const cat of Object.keys(info.categories)) {
+    const s = document.createElement("span"); s.className = `legend-item c-${cat}`; s.textContent = cat; legend.appendChild(s);
+  }
+  const who = $("who");
+  who.value = localStorage.getItem("crfdeid-review-who") || "";
+  state.who = who.value.trim();
+  who.onchange = () => {
+    state.who = who.value.trim();
+    localStorage.setItem("crfdeid-review-who", state.who);
+    state.review = { note: null, cur: -1, history: [], lastType: "DOCTOR" };
+    if (state.who) enqueue(() => setMode(state.mode));
+  };
+  who.onkeydown = (ev) => { if (ev.key === "Enter") { ev.preventDefault(); who.blur(); who.onchange(); } };
+  for (const b of document.querySelectorAll("#modes button")) b.onclick = () => enqueue(() => setMode(b.dataset.mode));
+  for (const b of document.querySelectorAll("#side button")) {
+    const key = { accept: "a", delete: "x", type: "t", add: "s", acceptall: "A", done: "n" }[b.dataset.act];
+    b.onmousedown = (ev) => ev.preventDefault(); // keep the text selection for "add"
+    b.onclick = () => enqueue(reviewKeys[key]);
+  }
+  $("helpbtn").onclick = () => { drawHelp(); $("help").hidden = !$("help").hidden; };
+  $("agg-note").onchange = () => enqueue(() => openAgg(Number($("agg-note").value)));
+  $("sur-note").onchange = () => enqueue(() => openSur(Number($("sur-note").value)));
+  $("agg-finish").onclick = () => enqueue(finishAgg);
+  $("agg-scores").onclick = () => enqueue(toggleScores);
+  $("sur-approve-all").onclick = () => enqueue(surKeys.A);
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", () => { const el = activeText(); if (el && state.pages[el.id]) layoutPages(el); });
+  if (!state.who) { say("Enter your annotator name (top bar), then press Enter."); who.focus(); return; }
+  await setMode("review");
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,244 @@
+"""The review page in a real headless Chromium (Debian's chromium + chromium-driver, Selenium):
+review with the keyboard, add/alter/delete, export and re-import, two annotators and
+adjudication, surrogate review and the re-identified export. Synthetic notes only.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the review extra is not installed (pip install crfdeid[review])")
+from crfdeid.review import headless  # noqa: E402
+
+why = headless.available()
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(why is not None, reason=why or "")]
+
+from crfdeid.review.cli import main as review_main  # noqa: E402
+from crfdeid.review.project import Project  # noqa: E402
+from crfdeid.review.server import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with headless.chromium(1280, 800) as driver:
+        driver.set_script_timeout(20)
+        yield driver
+
+
+@pytest.fixture
+def project(tmp_path):
+    path = tmp_path / "proj"
+    assert review_main(["init", str(path), "--per-note", "2"]) == 0
+    assert review_main(["import", str(path), "synth:3,11"]) == 0
+    p = Project.open(path)
+    yield p
+    p.close()
+
+
+def keys(driver, text):
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(driver).send_keys(text).perform()
+
+
+def wait_js(driver, script, timeout=10):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script))
+
+
+def saved(driver, before):
+    """Wait until the status line changed from ``before`` and says the change was saved."""
+    return wait_js(driver, f"const s = document.getElementById('status').textContent; "
+                           f"return s !== {json.dumps(before)} && s.startsWith('Saved') ? s : false")
+
+
+def status(driver):
+    return driver.execute_script("return document.getElementById('status').textContent")
+
+
+def start(driver, url, who):
+    driver.get(url + "/")
+    driver.execute_script(f"localStorage.setItem('crfdeid-review-who', {json.dumps(who)})")
+    driver.get(url + "/")
+    wait_js(driver, "return typeof state !== 'undefined' && state.review.note !== null")
+
+
+def press(driver, text):
+    before = status(driver)
+    keys(driver, text)
+    return saved(driver, before)
+
+
+def test_keyboard_review_add_alter_delete_export_and_reimport(browser, project, tmp_path):
+    store = project.store
+    with headless.live_server(create_app(project)) as url:
+        start(browser, url, "alice")
+        nid = browser.execute_script("return state.review.note.id")
+        spans = store.spans(nid, "alice")
+        assert len(spans) >= 4 and all(sp["status"] == "suggested" for sp in spans)
+        keys(browser, "j")
+        press(browser, "a")                          # accept the first
+        keys(browser, "j")
+        press(browser, "x")                          # delete the second
+        keys(browser, "j")                           # the third (was the fourth)
+        keys(browser, "t")
+        wait_js(browser, "return !document.getElementById('typemenu').hidden")
+        keys(browser, "date")
+        press(browser, "\n")                         # change its type
+        before = {sp["id"]: sp for sp in store.spans(nid, "alice")}
+        third = browser.execute_script("return state.review.note.spans[state.review.cur]")
+        press(browser, "]")                          # grow it one word to the right
+        # add a span: select a free word with the "mouse" (a DOM range), then s
+        word = browser.execute_script("""
+            const el = document.getElementById('review-text');
+            for (const node of el.querySelectorAll('span')) {
+              const m = /[A-Za-z]{6,}/.exec(node.textContent);
+              if (!m) continue;
+              const r = document.createRange();
+              r.setStart(node.firstChild, m.index + 1); r.setEnd(node.firstChild, m.index + 4);
+              const sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(r);
+              const s = Number(node.dataset.s) + m.index;
+              return [s, s + m[0].length];
+            }""")
+        keys(browser, "s")
+        wait_js(browser, "return !document.getElementById('typemenu').hidden")
+        keys(browser, "city")
+        press(browser, "\n")
+        after = {sp["id"]: sp for sp in store.spans(nid, "alice", include_deleted=True)}
+        kept = [sp for sp in after.values() if sp["status"] != "deleted"]
+        assert [sp["status"] for sp in after.values()].count("deleted") == 1
+        assert sum(sp["status"] == "accepted" for sp in kept) == 3    # accepted, retyped+grown, added
+        grown = after[third["id"]]
+        assert grown["subtype"] == "DATE" and grown["start"] == third["start"] and grown["end"] > third["end"]
+        assert before[third["id"]]["end"] == third["end"]
+        added = [sp for sp in kept if sp["origin"] == "human"]
+        assert [(sp["start"], sp["end"], sp["subtype"]) for sp in added] == [(word[0], word[1], "CITY")]
+        # done: n pages through to the end first, then opens the next note
+        for _ in range(30):
+            keys(browser, "n")
+            if browser.execute_script("return state.review.note && state.review.note.id") != nid:
+                break
+            wait_js(browser, "return true")
+        wait_js(browser, f"return state.review.note && state.review.note.id !== {nid}")
+        assert store.review_state(nid, "alice")["state"] == "done"
+        final = [(sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(nid, "alice")]
+        assert all(sp["status"] == "accepted" for sp in store.spans(nid, "alice"))
+    doc_id = store.note(nid)["doc_id"]
+    out = tmp_path / "out"
+    assert review_main(["export", str(project.path), "--to", "brat", "--out", str(out), "--source", "alice"]) == 0
+    assert review_main(["init", str(tmp_path / "again")]) == 0
+    assert review_main(["import", str(tmp_path / "again"), f"brat:{out}", "--annotations-as", "alice"]) == 0
+    again = Project.open(tmp_path / "again")
+    try:
+        row = next(r for r in again.store.notes() if r["doc_id"] == doc_id)
+        assert [(sp["start"], sp["end"], sp["subtype"]) for sp in again.store.spans(row["id"], "alice")] == final
+    finally:
+        again.close()
+
+
+def _review_by_api(client, who, nid, drop=0):
+    h = {"X-Annotator": who}
+    note = client.post(f"/api/notes/{nid}/open", headers=h, json={}).json()
+    for sp in note["spans"][:drop]:
+        client.patch(f"/api/spans/{sp['id']}", headers=h, json={"status": "deleted"})
+    client.post(f"/api/notes/{nid}/done", headers=h, json={})
+
+
+def test_adjudication_then_surrogate_review_and_reidentified_export(browser, project, tmp_path):
+    from fastapi.testclient import TestClient
+    store = project.store
+    app = create_app(project)
+    api = TestClient(create_app(project, hosts=("testserver",)))
+    nid = store.queue("alice")[0]
+    _review_by_api(api, "alice", nid)
+    _review_by_api(api, "bob", nid, drop=2)
+    with headless.live_server(app) as url:
+        start(browser, url, "carol")
+        keys(browser, "2")
+        wait_js(browser, f"return state.agg.data && state.agg.data.note_id === {nid}")
+        assert browser.execute_script("return state.agg.data.voters") == ["alice", "bob", "model"]
+        model_box = browser.find_element("css selector", "#agg-voters input[data-name=model]")
+        model_box.click()                            # the model no longer votes
+        wait_js(browser, "return state.agg.data.voters.join() === 'alice,bob'")
+        browser.find_element("css selector", "#agg-voters input[data-name=model]").click()
+        wait_js(browser, "return state.agg.data.voters.join() === 'alice,bob,model'")
+        browser.execute_script("document.activeElement.blur()")  # keys go to the page again
+        n_items = browser.execute_script("return state.agg.data.items.length")
+        colours = browser.execute_script(
+            "return [...document.querySelectorAll('#agg-table td[class^=agree-]')].map(td => td.className)")
+        assert len(colours) == n_items and {"agree-all", "agree-majority"} <= set(colours)
+        for _ in range(n_items):
+            press(browser, "\n")                     # confirm each suggestion
+        keys(browser, "D")
+        wait_js(browser, "return state.agg.data.adjudicated !== null")
+        cons = project.store.db.one("SELECT adjudicator FROM adjudications WHERE note_id = ?", (nid,))
+        assert cons["adjudicator"] == "carol"
+        keys(browser, "S")
+        wait_js(browser, "return document.getElementById('scores-table') !== null")
+        table = browser.execute_script("return document.getElementById('scores-table').textContent")
+        assert "alice (human)" in table and "bob (human)" in table and "model (model)" in table
+        keys(browser, "\ue00c")                      # Escape closes the scores
+        keys(browser, "3")
+        wait_js(browser, f"return state.sur.data && state.sur.data.id === {nid}")
+        items = browser.execute_script("return state.sur.data.items")
+        keys(browser, "e")
+        wait_js(browser, "return document.activeElement.classList.contains('surrogate')")
+        browser.execute_script("document.activeElement.value = ''")
+        keys(browser, "Qzxv Surrogate")
+        press(browser, "\n")                         # saves and approves
+        before = status(browser)
+        keys(browser, "A")
+        wait_js(browser, f"return document.getElementById('status').textContent !== {json.dumps(before)}")
+        wait_js(browser, "return state.sur.data.items.every(it => it.status === 'approved')")
+    out = tmp_path / "reid"
+    assert review_main(["export", str(project.path), "--to", "i2b2", "--out", str(out),
+                        "--source", "reidentified"]) == 0
+    from crfdeid.io import read
+    (doc,) = list(read(f"i2b2:{out}"))
+    original = store.note(nid)["body"]
+    assert doc.doc_id == store.note(nid)["doc_id"] and doc.text != original
+    surfaces = [doc.surface(sp) for sp in doc.spans]
+    assert surfaces[0] == "Qzxv Surrogate"
+    import re
+    longer = [it["original"] for it in items if len(it["original"]) >= 5]
+    assert longer and not [o for o in longer if re.search(r"\b" + re.escape(o) + r"\b", doc.text)]
+
+
+def test_long_note_is_paged_one_screen_at_a_time_and_read_to_the_end(browser, tmp_path):
+    p = Project.create(tmp_path / "proj")
+    nid = p.store.add_note(headless.long_document(1500))
+    p.store.add_note(headless.long_document(30, doc_id="900-02"))
+    try:
+        with headless.live_server(create_app(p)) as url:
+            start(browser, url, "alice")
+            assert browser.execute_script("return state.review.note.id") == nid
+            pages = browser.execute_script("return state.pages['review-text'].count")
+            assert pages >= 3
+            # no scroll bars: neither the page nor the text box has anything to scroll to
+            assert browser.execute_script(
+                "const t = document.getElementById('review-text'); return document.documentElement.scrollHeight "
+                "<= window.innerHeight && t.scrollHeight <= t.clientHeight + 1")
+            assert "1/" in browser.execute_script("return document.getElementById('pageinfo').textContent")
+            keys(browser, "n")                       # not on the last page: the next page, same note
+            wait_js(browser, "return state.pages['review-text'].page === 1")
+            assert browser.execute_script("return state.review.note.id") == nid
+            assert "Read to the end first" in status(browser)
+            for _ in range(pages - 2):
+                keys(browser, " ")
+            wait_js(browser, f"return state.pages['review-text'].page === {pages - 1}")
+            # the end of the note is on the last page, inside the visible box
+            assert browser.execute_script("""
+                const t = document.getElementById('review-text'), box = t.getBoundingClientRect();
+                const rects = t.lastElementChild.getClientRects(), last = rects[rects.length - 1];
+                return last.left >= box.left - 1 && last.right <= box.right + 1 && last.bottom <= box.bottom + 1""")
+            keys(browser, "n")
+            wait_js(browser, f"return state.review.note && state.review.note.id !== {nid}")
+            assert p.store.review_state(nid, "alice")["state"] == "done"
+            keys(browser, "4")                       # progress: notes done, estimated recall
+            wait_js(browser, "return document.getElementById('progress-body').textContent"
+                             ".includes('1 of 2 notes reviewed')")
+            assert "Estimated recall" in browser.execute_script(
+                "return document.getElementById('progress-body').textContent")
+    finally:
+        p.close()
