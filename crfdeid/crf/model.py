@@ -6,8 +6,10 @@ per-word-type emission scores, Viterbi and forward-backward over a batch of
 documents at once) or ``"crfsuite"`` (:mod:`crfdeid.crf.crfsuite`: attribute
 strings handed to ``pycrfsuite.Tagger``). Both end in the one decoding function
 (:func:`crfdeid.crf.decoding.threshold_labels`); the labels of a whole document are
-then decoded into spans (:func:`crfdeid.labels.decode`) and the rule overlay
-(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it.
+then decoded into spans (:func:`crfdeid.labels.decode`), the rule overlay
+(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it, and the
+Safe Harbor layer (:mod:`crfdeid.recognizers.safeharbor`) always is. The tagger reads
+the note with its control characters as spaces (:func:`crfdeid.text.clean.for_tagging`).
 The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
 """
 
@@ -26,6 +28,9 @@ from ..document import Document, Span
 from ..errors import CrfdeidError, ModelError
 from ..features import Featurizer
 from ..labels import decode
+from ..recognizers import safeharbor
+from ..text.align import to_token_bounds
+from ..text.clean import for_tagging
 from ..text.segment import segments
 from ..text.tokenize import Token, tokenize
 from . import modelfile
@@ -203,11 +208,13 @@ class Model:
         if config["rules"]["enabled"]:
             from ..recognizers.rules import prepare
             prepare()  # the rules' word lists, likewise
+        safeharbor.prepare()
         return model
 
     # -- tagging ------------------------------------------------------------------
     def _item(self, text: str) -> tuple:
-        """``(text, tokens, segments)``: what a backend labels."""
+        """``(text, tokens, segments)``: what a backend labels (the text as :func:`for_tagging` reads it)."""
+        text = for_tagging(text)
         toks = tokens_for(text, self._split)
         return text, toks, segments(text, toks, self._max_len)
 
@@ -270,11 +277,14 @@ class Model:
         return conf
 
     def _with_rules(self, doc, conf: dict) -> Document:
-        """``doc`` with the CRF spans ``conf`` (span -> confidence) and the rule overlay."""
+        """``doc`` with the CRF spans ``conf`` (span -> confidence), the rule overlay when the
+        config enables it and the Safe Harbor layer, which no config turns off."""
         spans = list(conf)
+        text = for_tagging(doc.text)
         if self.config["rules"]["enabled"]:
             from ..recognizers.rules import overlay
-            spans = overlay(doc.text, spans, date_check=self.config["rules"]["date_check"])
+            spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
+        spans = to_token_bounds(text, safeharbor.apply(text, spans), self._split)
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)

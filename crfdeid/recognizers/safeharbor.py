@@ -1,0 +1,219 @@
+"""The Safe Harbor layer: HIPAA identifiers with fixed forms, caught by every model.
+
+HIPAA's Safe Harbor method lists identifiers that must go whatever else a note
+holds; several have forms a regex finds almost without false positives. This
+layer finds them and adds them to what the CRF (and the optional rule overlay)
+found, in :meth:`crfdeid.crf.Model.tag` and ``tag_each``, for every model: trained
+or shipped, old or new, whatever its config says (``rules.enabled`` does not
+touch it). It cannot be switched off. Forms (span = the identifier only):
+
+* ``AGE``: ages of 90 and over written as ages (``Age: 94``, ``94 yo``, ``94 y/o``,
+  ``94-year-old``, ``aged 101``, ``ninety-four year old``, ``in her 90s``);
+* ``MEDICALRECORD``, ``ACCOUNT``, ``HEALTHPLAN``, ``LICENSE``, ``DEVICE``, ``VEHICLE``,
+  ``SSN``, ``IDNUM``: a number with a digit after its label (``MRN 00482913``,
+  ``MR# 123``, ``Acct: ...``, ``Medicare #``, ``policy no.``, ``DL``, ``VIN``,
+  ``serial no.``, ``ID:``); a Medicare beneficiary identifier (``1EG4-TE5-MK72``) and
+  letters then six or more digits (``LV-3381204``) without a label;
+* ``SSN``, ``PHONE``, ``FAX`` (a phone number after "fax"), ``EMAIL``, ``URL``, ``IPADDR``;
+* ``PATIENT``: a newborn's surname after ``Baby Boy``/``Baby Girl``/``BB``/``BG``.
+
+:func:`apply` only adds: a found span that overlaps predicted spans is joined with
+them into their union; the union keeps the predicted subtype when it is of the
+same category (a CRF ``FAX`` stays ``FAX``), else takes the layer's (a CRF
+``PATIENT`` over ``MRN 00482913`` becomes ``MEDICALRECORD``). Predicted spans that
+overlap nothing found are returned unchanged. See docs/safeharbor.md for what the
+layer does not guarantee, its false positives and its speed.
+
+>>> [(s.start, s.end, s.subtype) for s in find("Age: 94. MRN 00482913, fax 617-555-0199")]
+[(5, 7, 'AGE'), (13, 21, 'MEDICALRECORD'), (27, 39, 'FAX')]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..document import Span, make_span
+
+_I = re.I
+# A number word of 90 to 125 ("ninety-four", "one hundred and one").
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_AGE_WORD = (rf"ninety(?:[- ](?:{_UNITS}))?"
+             rf"|(?:one[- ])?hundred(?:(?:[- ]and)?[- ](?:{_UNITS}|{_TEENS}|twenty(?:[- ](?:{_UNITS}))?))?")
+_AGE_NUM = r"(?<![0-9.,/-])(?:9[0-9]|1[01][0-9]|12[0-5])(?![0-9]|\.[0-9]|,[0-9])"
+# What makes a number an age: "yo", "y/o", "y.o.", "year old", "years of age", "yr-old".
+_YEARS_OLD = (r"[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|y[ \t]*-?[ \t]*o\b|yrs?\.?[ \t]*-?[ \t]*old|years?[ \t]*-?[ \t]*old"
+              r"|years?[ \t]+of[ \t]+age|yr?s?[ \t]*[mf]\b|yo[mf]\b)(?![a-z])")
+# After "age"/"aged": a number that is not a duration ("age 94 days").
+_NOT_DURATION = r"(?![ \t]*(?:%|d\b|days?|h\b|hrs?|hours?|w\b|wks?|weeks?|mo\b|mos|months?|min|kg|lb|g\b|cm))"
+_AGE_LABEL = r"\b(?:aged?|age[ \t]+of|age[ \t]+is)[ \t]*[:=]?[ \t]*"
+
+# Labels of identifiers, by subtype (lower case; the text is matched case-insensitively,
+# except the short labels of (?-i:...) that are other words in lower case: "dl" of mg/dl).
+_NO = r"(?:number|num\b\.?|nos?\b\.?|#|id\b)"
+LABELS = {
+    "SSN": [r"ssn", r"ss[ \t]*#", r"social[ \t]+security(?:[ \t]+" + _NO + ")?", r"soc\.?[ \t]*sec\.?"],
+    "MEDICALRECORD": [r"mrn", r"mr[ \t]*#", r"mr[ \t]+(?:no\b\.?|number)", r"medical[ \t]+records?(?:[ \t]+" + _NO + ")?",
+                      r"med\.?[ \t]*rec\.?(?:[ \t]*" + _NO + ")?", r"unit[ \t]+(?:no\b\.?|number)",
+                      r"(?:hospital|chart)[ \t]+(?:no\b\.?|number|#)"],
+    "ACCOUNT": [r"acct\.?", r"account[ \t]*" + _NO, r"billing[ \t]*" + _NO],
+    "HEALTHPLAN": [r"medicare", r"medicaid", r"mbi", r"policy", r"(?:member|subscriber|beneficiary)[ \t]*" + _NO,
+                   r"insurance[ \t]*" + _NO, r"health[ \t]*plan(?:[ \t]*" + _NO + ")?",
+                   r"group[ \t]*(?:number|no\b\.?|#)"],
+    "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)?[ \t]*" + _NO, r"licen[cs]e[ \t]+plate",
+                r"plate[ \t]*(?:number|no\b\.?|#)"],
+    "LICENSE": [r"(?-i:DL)", r"driver'?s?[ \t]+licen[cs]e", r"licen[cs]e(?:[ \t]*" + _NO + ")?", r"lic\.?[ \t]*#",
+                r"dea(?:[ \t]*" + _NO + ")?", r"npi", r"certificate(?:[ \t]*" + _NO + ")?", r"cert\.?[ \t]*#"],
+    "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
+    "IDNUM": [r"(?-i:ID)", r"(?:patient|pt\.?)[ \t]+id", r"id[ \t]*#", r"identifier",
+              r"(?:study|case|specimen|accession|encounter|visit)[ \t]*(?:number|no\b\.?|#|id\b)"],
+}
+#: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
+#: or "visit #2" is no identifier; "MR# 123" is.
+MIN_LENGTH = {"MEDICALRECORD": 3, "ACCOUNT": 3, "SSN": 9, "IDNUM": 4}
+_VALUE = r"(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+_SEPARATOR = r"[ \t]*(?:" + _NO + r"[ \t]*)?[:#=.]?[ \t]*(?:is[ \t]+)?\(?[ \t]*"
+
+
+def _label_regex() -> re.Pattern:
+    alts = "|".join(f"(?P<{sub}>{'|'.join(forms)})" for sub, forms in LABELS.items())
+    return re.compile(rf"(?<![\w/])(?:{alts})(?![a-z]){_SEPARATOR}(?P<value>{_VALUE})(?![\w-])", _I)
+
+
+# A phone number: (617) 555-0199, 617-555-0199, 617.555.0199, 617 555 0199, +1 617..., x12.
+_PHONE = (r"(?<![\w/.+-])(?:\+?1[ \t.-]?)?(?:\([0-9]{3}\)[ \t]?|[0-9]{3}[ \t.-])[0-9]{3}[ \t.-][0-9]{4}"
+          r"(?:[ \t]?(?:x|ext\.?)[ \t]?[0-9]{1,5})?(?![\w/%-]|\.[0-9])")
+
+#: Form name -> (subtype, regex, literals of which a match holds one (lower case) or None).
+FORMS = {
+    "age_label": ("AGE", re.compile(rf"{_AGE_LABEL}(?P<value>{_AGE_NUM}|{_AGE_WORD}){_NOT_DURATION}(?![a-z])", _I),
+                  ("age",)),
+    "age_years": ("AGE", re.compile(rf"(?P<value>{_AGE_NUM}){_YEARS_OLD}", _I), ("y",)),
+    "age_word": ("AGE", re.compile(rf"(?<![a-z-])(?P<value>{_AGE_WORD}){_YEARS_OLD}", _I), ("ninety", "hundred")),
+    "age_decade": ("AGE", re.compile(
+        r"\bin[ \t]+(?:his|her|their)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<value>90'?s|nineties|100'?s)\b", _I),
+        ("his", "her", "their")),
+    "id_label": (None, _label_regex(), None),
+    "ssn": ("SSN", re.compile(r"(?<![\w-])[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\w-])"), ("-",)),
+    # Medicare beneficiary identifier (CMS format: 11 characters, no S L O I B Z).
+    "mbi": ("HEALTHPLAN", re.compile(
+        r"(?<![\w-])[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9][0-9]-?[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9][0-9]-?"
+        r"[AC-HJKMNP-RT-Y]{2}[0-9]{2}(?![\w-])"), None),
+    "letters_digits": ("IDNUM", re.compile(r"(?<![\w-])[A-Z]{1,4}-?[0-9]{6,}(?![\w-])"), None),
+    "phone": ("PHONE", re.compile(_PHONE, _I), None),
+    "email": ("EMAIL", re.compile(r"(?<![\w.+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w])"),
+              ("@",)),
+    "url": ("URL", re.compile(r"(?<!\S)(?:(?:https?|ftp)://|www\.)[^\s<>\"]*[^\s<>\".,;:)\]]", _I), ("://", "www.")),
+    "domain": ("URL", re.compile(
+        r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov)(?:/[^\s<>\"]*[^\s<>\".,;:)\]])?(?![\w-])", _I),
+        (".com", ".org", ".net", ".edu", ".gov")),
+    "ip": ("IPADDR", re.compile(
+        r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])(?![\w.]|\.[0-9])"),
+        None),
+    "newborn": ("PATIENT", re.compile(
+        r"(?:\b(?i:baby)[ \t]+(?i:boy|girl)|\b(?:BB|BG))[ \t]+(?P<value>[A-Z][A-Za-z'-]*[A-Za-z](?:-[A-Z][A-Za-z]+)?)"
+        r"(?![\w'-])"), ("baby", "bb", "bg")),
+}
+_FAX_BEFORE = re.compile(r"fax", _I)
+# After "BB"/"BG" (also "blood glucose") a word is a surname when it is no plain word, or a
+# frequent census surname that says nothing of a glucose ("BB Smith", not "BG Stable", "BG High").
+_NOT_SURNAMES = frozenset("a b boy girl twin twins born was is has had and the of to at in on".split())
+_GLUCOSE_WORDS = frozenset("high low fine good check checked level levels ok stable normal wnl".split())
+
+
+@lru_cache(maxsize=1)
+def _newborn_words() -> tuple[frozenset, frozenset]:
+    """Plain words (common and clinical) and the 1,000 most frequent census surnames."""
+    from .. import gazetteers
+    plain = gazetteers.load("common_words") | gazetteers.load("clinical_words")
+    return plain, frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000]) - _GLUCOSE_WORDS
+
+
+def _surname_after_initials(word: str) -> bool:
+    plain, frequent = _newborn_words()
+    low = word.lower()
+    return low not in plain or low in frequent
+
+
+def prepare() -> None:
+    """Load the word lists the layer reads (a model does this at load)."""
+    _newborn_words()
+
+
+def find(text: str) -> list[Span]:
+    """The Safe Harbor identifiers in ``text``: sorted spans, possibly overlapping.
+
+    Cheap substring checks skip the forms a text cannot hold (as :mod:`crfdeid.recognizers.rules`).
+    """
+    low = text.lower()
+    digits = any(d in text for d in "0123456789")
+    found = []
+    for name, (sub, rx, needs) in FORMS.items():
+        if needs is not None and not any(s in low for s in needs):
+            continue
+        if name not in ("age_word", "age_decade", "newborn", "email", "url", "domain") and not digits:
+            continue
+        for m in rx.finditer(text):
+            found.extend(_spans(name, sub, m, text))
+    return sorted(set(found))
+
+
+def _spans(name: str, sub, m, text: str) -> list[Span]:
+    if name == "id_label":
+        sub = next(k for k in LABELS if m.group(k) is not None)
+        value = m.group("value")
+        if len(value) < MIN_LENGTH.get(sub, 4) or (sub == "SSN" and sum(c.isdigit() for c in value) != 9):
+            return []
+        return [make_span(m.start("value"), m.end("value"), sub)]
+    if name == "newborn":
+        word = m.group("value")
+        if word.lower() in _NOT_SURNAMES or (m.group()[:2] in ("BB", "BG") and not _surname_after_initials(word)):
+            return []
+    if name == "phone" and _FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+        sub = "FAX"
+    group = "value" if "value" in m.re.groupindex else 0
+    return [make_span(m.start(group), m.end(group), sub)]
+
+
+def apply(text: str, spans) -> list[Span]:
+    """``spans`` (predicted) with the Safe Harbor identifiers of ``text`` added.
+
+    Nothing is removed: a found span joins the predicted spans it overlaps into their
+    union, whose subtype is the first such predicted span's of the same category, else
+    the layer's. Found spans that overlap each other are joined too.
+
+    >>> from crfdeid.document import make_span
+    >>> apply("MRN 00482913", [make_span(4, 8, "PATIENT")])
+    [Span(start=4, end=12, category='ID', subtype='MEDICALRECORD')]
+    """
+    found = find(text)
+    if not found:
+        return sorted(spans)
+    tagged = sorted([(sp.start, sp.end, 1, sp) for sp in spans] + [(sp.start, sp.end, 0, sp) for sp in found])
+    out: list[Span] = []
+    group: list = []
+
+    def close():
+        layer = [sp for _, _, kind, sp in group if kind == 0]
+        if not layer:
+            out.extend(sp for *_, sp in group)
+            return
+        start = min(g[0] for g in group)
+        end = max(g[1] for g in group)
+        same = [sp for _, _, kind, sp in group if kind == 1 and sp.category == layer[0].category]
+        keep = same[0] if same else layer[0]
+        out.append(Span(start, end, keep.category, keep.subtype))
+
+    end = -1
+    for item in tagged:
+        if group and item[0] < end:
+            group.append(item)
+            end = max(end, item[1])
+            continue
+        if group:
+            close()
+        group, end = [item], item[1]
+    if group:
+        close()
+    return sorted(out)
