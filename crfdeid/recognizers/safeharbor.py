@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import regex
+
 from ..document import Span, make_span
 
 _I = re.I
@@ -66,14 +68,20 @@ LABELS = {
     "LICENSE": [r"(?-i:DL)", r"driver'?s?[ \t]+licen[cs]e", r"licen[cs]e(?:[ \t]*" + _NO + ")?", r"lic\.?[ \t]*#",
                 r"dea(?:[ \t]*" + _NO + ")?", r"npi", r"certificate(?:[ \t]*" + _NO + ")?", r"cert\.?[ \t]*#"],
     "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
-    "IDNUM": [r"(?-i:ID)", r"(?:patient|pt\.?)[ \t]+id", r"id[ \t]*#", r"identifier",
-              r"(?:study|case|specimen|accession|encounter|visit)[ \t]*(?:number|no\b\.?|#|id\b)"],
+    "IDNUM": [r"(?-i:ID)", r"id(?=[ \t]*[:#])", r"identifier", r"specimen", r"accession",
+              r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)"],
 }
 #: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
 #: or "visit #2" is no identifier; "MR# 123" is.
 MIN_LENGTH = {"MEDICALRECORD": 3, "ACCOUNT": 3, "SSN": 9, "IDNUM": 4}
 _VALUE = r"(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
 _SEPARATOR = r"[ \t]*(?:" + _NO + r"[ \t]*)?[:#=.]?[ \t]*(?:is[ \t]+)?\(?[ \t]*"
+
+
+#: Lower-case literals at which every label starts (a prefix stands for every label it begins).
+_LABEL_ANCHORS = ("ss", "soc", "mr", "med", "unit", "hospital", "chart", "acc", "billing", "mbi", "policy",
+                  "member", "subscriber", "beneficiary", "insurance", "health", "group", "vin", "vehicle", "lic",
+                  "plate", "dl", "driver", "dea", "npi", "cert", "serial", "s/n", "device", "udi", "id", "study", "order", "job", "path", "req", "case", "specimen", "encounter", "visit")
 
 
 def _label_regex() -> re.Pattern:
@@ -83,42 +91,66 @@ def _label_regex() -> re.Pattern:
 
 # A phone number: (617) 555-0199, 617-555-0199, 617.555.0199, 617 555 0199, +1 617..., x12.
 _PHONE = (r"(?<![\w/.+-])(?:\+?1[ \t.-]?)?(?:\([0-9]{3}\)[ \t]?|[0-9]{3}[ \t.-])[0-9]{3}[ \t.-][0-9]{4}"
-          r"(?:[ \t]?(?:x|ext\.?)[ \t]?[0-9]{1,5})?(?![\w/%-]|\.[0-9])")
+          r"(?:[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5})?(?![\w/%-]|\.[0-9])")
 
-#: Form name -> (subtype, regex, literals of which a match holds one (lower case) or None).
+def _digit_led(pattern: str, lead: str = "[0-9]", flags: int = 0):
+    """A ``regex`` pattern that first checks its leading character (``lead``): the ``regex``
+    module then skips to such characters, several times faster than trying every position."""
+    return regex.compile(f"(?={lead}){pattern}", flags)
+
+
+# A phone, fax or pager number after its label, seven digits too ("tel 555-0199", "pager 40917").
+_PHONE_LABEL = (r"(?<![\w/])(?P<label>phone|telephone|tel|cell|mobile|pager|beeper|fax)\b[ \t]*(?:#|no\.?|number)?"
+                r"[ \t]*[:#]?[ \t]*(?P<value>(?:\([0-9]{3}\)[ \t]?|[0-9]{3}[ \t.-])?[0-9]{3}[.-][0-9]{4}|[0-9]{4,7})"
+                r"(?![\w/%-]|\.[0-9])")
+
+#: Form name -> (subtype, regex, literals of which a match holds one (lower case) or None,
+#: literals (lower case) at which every match starts, at the start of a word, or None).
+#: With anchors the regex is tried only there (in ASCII text); else it scans the text.
 FORMS = {
     "age_label": ("AGE", re.compile(rf"{_AGE_LABEL}(?P<value>{_AGE_NUM}|{_AGE_WORD}){_NOT_DURATION}(?![a-z])", _I),
-                  ("age",)),
-    "age_years": ("AGE", re.compile(rf"(?P<value>{_AGE_NUM}){_YEARS_OLD}", _I), ("y",)),
-    "age_word": ("AGE", re.compile(rf"(?<![a-z-])(?P<value>{_AGE_WORD}){_YEARS_OLD}", _I), ("ninety", "hundred")),
+                  ("age",), ("age",)),
+    "age_years": ("AGE", _digit_led(rf"(?P<value>{_AGE_NUM})(?i:{_YEARS_OLD})", "[19]"), ("y",), None),
+    # "is a 94M", "a 101 F": an age and a sex.
+    "age_sex": ("AGE", _digit_led(r"(?<=\b(?:[Aa]n?|is|IS)[ \t]+)(?P<value>9[0-9]|1[01][0-9]|12[0-5])[ \t]?[MF](?![\w'])"),
+                None, None),
+    "age_word": ("AGE", re.compile(rf"(?<![a-z-])(?P<value>{_AGE_WORD}){_YEARS_OLD}", _I), ("ninety", "hundred"),
+                 None),
     "age_decade": ("AGE", re.compile(
         r"\bin[ \t]+(?:his|her|their)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<value>90'?s|nineties|100'?s)\b", _I),
-        ("his", "her", "their")),
-    "id_label": (None, _label_regex(), None),
-    "ssn": ("SSN", re.compile(r"(?<![\w-])[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\w-])"), ("-",)),
+        ("90s", "90's", "nineties", "100s", "100's"), None),
+    "id_label": (None, _label_regex(), None, _LABEL_ANCHORS),
+    "ssn": ("SSN", _digit_led(r"(?<![\w-])[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\w-])"), ("-",), None),
     # Medicare beneficiary identifier (CMS format: 11 characters, no S L O I B Z).
-    "mbi": ("HEALTHPLAN", re.compile(
+    "mbi": ("HEALTHPLAN", _digit_led(
         r"(?<![\w-])[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9][0-9]-?[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y0-9][0-9]-?"
-        r"[AC-HJKMNP-RT-Y]{2}[0-9]{2}(?![\w-])"), None),
-    "letters_digits": ("IDNUM", re.compile(r"(?<![\w-])[A-Z]{1,4}-?[0-9]{6,}(?![\w-])"), None),
-    "phone": ("PHONE", re.compile(_PHONE, _I), None),
+        r"[AC-HJKMNP-RT-Y]{2}[0-9]{2}(?![\w-])", "[1-9]"), None, None),
+    # Looked for from the digits (what is rare), the letters behind them.
+    "letters_digits": ("IDNUM", _digit_led(r"(?<=(?<![\w-])(?P<start>[A-Z]{1,4}-?))[0-9]{6,}(?![\w-])"), None, None),
+    "phone": ("PHONE", _digit_led(_PHONE, "[0-9(+]"), None, None),
+    "phone_label": ("PHONE", re.compile(_PHONE_LABEL, _I), None,
+                    ("phone", "telephone", "tel", "cell", "mobile", "pager", "beeper", "fax")),
     "email": ("EMAIL", re.compile(r"(?<![\w.+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w])"),
-              ("@",)),
-    "url": ("URL", re.compile(r"(?<!\S)(?:(?:https?|ftp)://|www\.)[^\s<>\"]*[^\s<>\".,;:)\]]", _I), ("://", "www.")),
+              ("@",), None),
+    "url": ("URL", re.compile(r"(?<!\S)(?:(?:https?|ftp)://|www\.)[^\s<>\"]*[^\s<>\".,;:)\]]", _I),
+            ("://", "www."), None),
     "domain": ("URL", re.compile(
         r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov)(?:/[^\s<>\"]*[^\s<>\".,;:)\]])?(?![\w-])", _I),
-        (".com", ".org", ".net", ".edu", ".gov")),
-    "ip": ("IPADDR", re.compile(
-        r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])(?![\w.]|\.[0-9])"),
-        None),
+        (".com", ".org", ".net", ".edu", ".gov"), None),
+    "ip": ("IPADDR", _digit_led(
+        r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
+        r"(?![\w.]|\.[0-9])"), (".",), None),
     "newborn": ("PATIENT", re.compile(
         r"(?:\b(?i:baby)[ \t]+(?i:boy|girl)|\b(?:BB|BG))[ \t]+(?P<value>[A-Z][A-Za-z'-]*[A-Za-z](?:-[A-Z][A-Za-z]+)?)"
-        r"(?![\w'-])"), ("baby", "bb", "bg")),
+        r"(?![\w'-])"), ("baby", "bb", "bg"), ("baby", "bb", "bg")),
 }
+#: Forms whose matches may hold no ASCII digit (the others are not looked for in a text without one).
+_NO_DIGIT_FORMS = frozenset({"age_word", "age_decade", "newborn", "email", "url", "domain"})
 _FAX_BEFORE = re.compile(r"fax", _I)
 # After "BB"/"BG" (also "blood glucose") a word is a surname when it is no plain word, or a
 # frequent census surname that says nothing of a glucose ("BB Smith", not "BG Stable", "BG High").
-_NOT_SURNAMES = frozenset("a b boy girl twin twins born was is has had and the of to at in on".split())
+_NOT_SURNAMES = frozenset("a b boy girl twin twins born was is has had and the of to at in on "
+                          "rn md np pa lpn rrt do".split())
 _GLUCOSE_WORDS = frozenset("high low fine good check checked level levels ok stable normal wnl".split())
 
 
@@ -137,26 +169,53 @@ def _surname_after_initials(word: str) -> bool:
 
 
 def prepare() -> None:
-    """Load the word lists the layer reads (a model does this at load)."""
+    """Load the word lists the layer reads and build its anchor regex (a model does this at load)."""
     _newborn_words()
+    _anchor_regex()
 
 
 def find(text: str) -> list[Span]:
-    """The Safe Harbor identifiers in ``text``: sorted spans, possibly overlapping.
+    """The Safe Harbor identifiers in ``text``: sorted spans, possibly overlapping."""
+    return sorted({sp for _, sp in matches(text)})
 
-    Cheap substring checks skip the forms a text cannot hold (as :mod:`crfdeid.recognizers.rules`).
+
+def matches(text: str) -> list[tuple[str, Span]]:
+    """``(form name, span)`` of every identifier found in ``text`` (forms: :data:`FORMS`).
+
+    Cheap substring checks skip the forms a text cannot hold; in ASCII text the forms
+    with anchors are tried only where one starts a word, found in one pass over the
+    text (as :mod:`crfdeid.recognizers.rules` does).
     """
+    ascii_text = text.isascii()
     low = text.lower()
     digits = any(d in text for d in "0123456789")
+    on = {name for name, (_, _, needs, _) in FORMS.items()
+          if (needs is None or any(s in low for s in needs)) and (digits or name in _NO_DIGIT_FORMS)}
     found = []
-    for name, (sub, rx, needs) in FORMS.items():
-        if needs is not None and not any(s in low for s in needs):
-            continue
-        if name not in ("age_word", "age_decade", "newborn", "email", "url", "domain") and not digits:
-            continue
-        for m in rx.finditer(text):
-            found.extend(_spans(name, sub, m, text))
-    return sorted(set(found))
+    if ascii_text:
+        for a in _anchor_regex().finditer(low):
+            name = _ANCHOR_OF[a.group()]
+            if name in on:
+                sub, rx = FORMS[name][:2]
+                m = rx.match(text, a.start())
+                if m:
+                    found.extend((name, sp) for sp in _spans(name, sub, m, text))
+    for name, (sub, rx, _, anchors) in FORMS.items():
+        if name in on and (anchors is None or not ascii_text):
+            for m in rx.finditer(text):
+                found.extend((name, sp) for sp in _spans(name, sub, m, text))
+    return found
+
+
+#: Anchor literal -> the form it starts.
+_ANCHOR_OF = {a: name for name, (*_, anchors) in FORMS.items() for a in anchors or ()}
+
+
+@lru_cache(maxsize=1)
+def _anchor_regex() -> re.Pattern:
+    """Every anchor at the start of a word, as one trie-shaped regex over lower-case text."""
+    from .rules import trie_pattern
+    return re.compile(rf"(?<![a-z0-9])(?:{trie_pattern(_ANCHOR_OF)})")
 
 
 def _spans(name: str, sub, m, text: str) -> list[Span]:
@@ -170,10 +229,13 @@ def _spans(name: str, sub, m, text: str) -> list[Span]:
         word = m.group("value")
         if word.lower() in _NOT_SURNAMES or (m.group()[:2] in ("BB", "BG") and not _surname_after_initials(word)):
             return []
+    if name == "phone_label" and m.group("label").lower() == "fax":
+        sub = "FAX"
     if name == "phone" and _FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
         sub = "FAX"
     group = "value" if "value" in m.re.groupindex else 0
-    return [make_span(m.start(group), m.end(group), sub)]
+    start = m.start("start") if "start" in m.re.groupindex else m.start(group)
+    return [make_span(start, m.end(group), sub)]
 
 
 def apply(text: str, spans) -> list[Span]:
