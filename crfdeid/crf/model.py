@@ -7,8 +7,9 @@ documents at once) or ``"crfsuite"`` (:mod:`crfdeid.crf.crfsuite`: attribute
 strings handed to ``pycrfsuite.Tagger``). Both end in the one decoding function
 (:func:`crfdeid.crf.decoding.threshold_labels`); the labels of a whole document are
 then decoded into spans (:func:`crfdeid.labels.decode`), the rule overlay
-(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it, and the
-Safe Harbor layer (:mod:`crfdeid.recognizers.safeharbor`) always is. The tagger reads
+(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it, predicted
+clinical terms are dropped (:mod:`crfdeid.recognizers.clinical`), and the Safe Harbor
+layer (:mod:`crfdeid.recognizers.safeharbor`) always runs last. The tagger reads
 the note with its control characters as spaces (:func:`crfdeid.text.clean.for_tagging`).
 The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
 """
@@ -29,6 +30,7 @@ from ..errors import CrfdeidError, ModelError
 from ..features import Featurizer
 from ..labels import decode
 from ..recognizers import safeharbor
+from ..recognizers.clinical import drop_clinical, prepare as prepare_clinical
 from ..text.align import to_token_bounds
 from ..text.clean import for_tagging
 from ..text.segment import segments
@@ -199,7 +201,9 @@ class Model:
         except (CrfdeidError, KeyError) as exc:
             raise ModelError(f"incompatible model configuration ({exc})", path=path) from None
         saved = manifest.get("gazetteers") or {}
-        if saved and saved != modelfile.gazetteer_checksums(config):
+        current = modelfile.gazetteer_checksums(config)
+        # Only the lists the model was trained with: a list added since changes none of its features.
+        if saved and any(current.get(name) != sha for name, sha in saved.items()):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=2)
         model = cls(crf, config, manifest, path=path, backend=backend)
@@ -209,6 +213,7 @@ class Model:
             from ..recognizers.rules import prepare
             prepare()  # the rules' word lists, likewise
         safeharbor.prepare()
+        prepare_clinical()
         return model
 
     # -- tagging ------------------------------------------------------------------
@@ -278,13 +283,14 @@ class Model:
 
     def _with_rules(self, doc, conf: dict) -> Document:
         """``doc`` with the CRF spans ``conf`` (span -> confidence), the rule overlay when the
-        config enables it and the Safe Harbor layer, which no config turns off."""
+        config enables it, clinical terms dropped (:mod:`crfdeid.recognizers.clinical`) and the
+        Safe Harbor layer, which no config turns off, last."""
         spans = list(conf)
         text = for_tagging(doc.text)
         if self.config["rules"]["enabled"]:
             from ..recognizers.rules import overlay
             spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
-        spans = to_token_bounds(text, safeharbor.apply(text, spans), self._split)
+        spans = to_token_bounds(text, safeharbor.apply(text, drop_clinical(text, spans)), self._split)
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
