@@ -112,13 +112,15 @@ FORMS = {
                   ("age",), ("age",)),
     "age_years": ("AGE", _digit_led(rf"(?P<value>{_AGE_NUM})(?i:{_YEARS_OLD})", "[19]"), ("y",), None),
     # "is a 94M", "a 101 F": an age and a sex.
-    "age_sex": ("AGE", _digit_led(r"(?<=\b(?:[Aa]n?|is|IS)[ \t]+)(?P<value>9[0-9]|1[01][0-9]|12[0-5])[ \t]?[MF](?![\w'])"),
-                None, None),
+    "age_sex": ("AGE", _digit_led(
+        r"(?=(?:9[0-9]|1[01][0-9]|12[0-5])[ \t]?[MF](?![\w']))(?<=\b(?:[Aa]n?|is|IS)[ \t]+)"
+        r"(?P<value>9[0-9]|1[01][0-9]|12[0-5])[ \t]?[MF](?![\w'])", "[19]"), None, None),
     "age_word": ("AGE", re.compile(rf"(?<![a-z-])(?P<value>{_AGE_WORD}){_YEARS_OLD}", _I), ("ninety", "hundred"),
                  None),
-    "age_decade": ("AGE", re.compile(
-        r"\bin[ \t]+(?:his|her|their)[ \t]+(?:(?:early|mid|late)[ \t-]*)?(?P<value>90'?s|nineties|100'?s)\b", _I),
-        ("90s", "90's", "nineties", "100s", "100's"), None),
+    # Looked for from the decade (rare), the words before it behind.
+    "age_decade": ("AGE", _digit_led(
+        r"(?<=\b(?i:in)[ \t]+(?i:his|her|their)[ \t]+(?:(?i:early|mid|late)[ \t-]*)?)"
+        r"(?P<value>90'?s|(?i:nineties)|100'?s)\b", "(?:9|10|(?i:ni))"), ("90s", "90's", "nineties", "100s", "100's"), None),
     "id_label": (None, _label_regex(), None, _LABEL_ANCHORS),
     "ssn": ("SSN", _digit_led(r"(?<![\w-])[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\w-])"), ("-",), None),
     # Medicare beneficiary identifier (CMS format: 11 characters, no S L O I B Z).
