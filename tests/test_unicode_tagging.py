@@ -116,7 +116,9 @@ def test_any_text_tags_the_same_on_both_backends(models, text):
 
 
 @pytest.mark.parametrize("text", ["Docetaxel 75 mg/m² given", "① ② dose", "٣٤ units of ۹", "𝟘𝟙 and ½",
-                                  "Seen by Dr.\x00Smith today.", "Seen by Dr.\u200bSmith today."])
+                                  "Seen by Dr.\x00Smith today.", "Seen by Dr.\u200bSmith today.",
+                                  # found by bench/unicode_fuzz.py: a URL ran over \x1c-\x1f (white space)
+                                  "www.x.org\x1d\u200b\x1c", "94 yoSt. www.x.org\x1e\x1c\x0c"])
 def test_texts_that_crashed_or_hid_a_name_tag(models, text):
     for by_numpy, by_crfsuite in models:
         tagged = by_numpy.tag_text(text)

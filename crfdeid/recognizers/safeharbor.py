@@ -134,10 +134,12 @@ FORMS = {
                     ("phone", "telephone", "tel", "cell", "mobile", "pager", "beeper", "fax")),
     "email": ("EMAIL", re.compile(r"(?<![\w.+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w])"),
               ("@",), None),
-    "url": ("URL", re.compile(r"(?<!\S)(?:(?:https?|ftp)://|www\.)[^\s<>\"]*[^\s<>\".,;:)\]]", _I),
+    "url": ("URL", re.compile(r"(?<![^\s\x1c-\x1f])(?:(?:https?|ftp)://|www\.)[^\s\x1c-\x1f<>\"]*"
+                              r"[^\s\x1c-\x1f<>\".,;:)\]]", _I),
             ("://", "www."), None),
     "domain": ("URL", re.compile(
-        r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov)(?:/[^\s<>\"]*[^\s<>\".,;:)\]])?(?![\w-])", _I),
+        r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov)(?:/[^\s\x1c-\x1f<>\"]*[^\s\x1c-\x1f<>\".,;:)\]])?"
+        r"(?![\w-])", _I),
         (".com", ".org", ".net", ".edu", ".gov"), None),
     "ip": ("IPADDR", _digit_led(
         r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"

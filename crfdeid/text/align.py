@@ -15,7 +15,7 @@ note's own tokens there.
 
 from __future__ import annotations
 
-from ..document import Span
+from ..document import Span, trim
 from .tokenize import token_offsets
 
 
@@ -47,14 +47,19 @@ def _snap(text: str, at: int, split_glued: bool, is_end: bool) -> int:
 
 
 def to_token_bounds(text: str, spans, split_glued: bool = True) -> list[Span]:
-    """``spans`` with each start and end moved out to the token boundary around it.
+    """``spans`` with each start and end moved out to the token boundary around it, and
+    white space at their edges left out (white space is never PHI, nor part of a token).
 
-    Spans that come to overlap are joined into one with the first one's subtype.
+    Spans that come to overlap are joined into one with the first one's subtype; a span
+    of white space only is dropped.
     """
     out: list[Span] = []
     for sp in sorted(spans):
-        start = _snap(text, sp.start, split_glued, False)
-        end = _snap(text, sp.end, split_glued, True)
+        start, end = trim(text, sp.start, sp.end)
+        if start >= end:
+            continue
+        start = _snap(text, start, split_glued, False)
+        end = _snap(text, end, split_glued, True)
         if out and start < out[-1].end:
             last = out[-1]
             if end > last.end:
