@@ -17,7 +17,7 @@ import argparse
 import json
 from collections import Counter
 
-from crfdeid.experiments.splits import read_groups, without_groups
+from crfdeid.experiments.splits import read_groups, select_groups
 from crfdeid.io import read
 from crfdeid.recognizers import clinical, safeharbor
 from crfdeid.scoring import evaluate
@@ -32,7 +32,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     gold = list(read(args.gold))
     if args.exclude_groups:
-        gold = without_groups(gold, read_groups(args.exclude_groups))
+        gold = select_groups(gold, read_groups(args.exclude_groups), keep=False)
     if args.pred:
         by_id = {d.doc_id: d for d in read(f"i2b2:{args.pred}")}
         before = [by_id[d.doc_id] for d in gold]
