@@ -16,7 +16,8 @@ import argparse
 import json
 import time
 
-from crfdeid.crf import Model, model as model_module
+from crfdeid.crf import Model
+from crfdeid.crf import model as model_module
 from crfdeid.io import read
 from crfdeid.recognizers import safeharbor
 
@@ -57,7 +58,8 @@ def main(argv=None) -> int:
     best_on, best_off = min(on), min(off)
     print(json.dumps({"corpus": args.corpus.split(":")[0], "notes": len(docs), "tokens": tokens,
                       "cpu_seconds_with_steps": on, "cpu_seconds_without": off,
-                      "tokens_per_cpu_s_with": round(tokens / best_on), "tokens_per_cpu_s_without": round(tokens / best_off),
+                      "tokens_per_cpu_s_with": round(tokens / best_on),
+                      "tokens_per_cpu_s_without": round(tokens / best_off),
                       "added_share": round(best_on / best_off - 1, 4)}, indent=1))
     return 0
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from crfdeid.config import load_config
-from crfdeid.crf import Model, model as model_module, train_model
+from crfdeid.crf import Model, train_model
+from crfdeid.crf import model as model_module
 from crfdeid.document import Document, make_span
 from crfdeid.io import read
 from crfdeid.recognizers import safeharbor

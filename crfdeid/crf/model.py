@@ -30,7 +30,8 @@ from ..errors import CrfdeidError, ModelError
 from ..features import Featurizer
 from ..labels import decode
 from ..recognizers import safeharbor
-from ..recognizers.clinical import drop_clinical, prepare as prepare_clinical
+from ..recognizers.clinical import drop_clinical
+from ..recognizers.clinical import prepare as prepare_clinical
 from ..text.align import to_token_bounds
 from ..text.clean import for_tagging
 from ..text.segment import segments

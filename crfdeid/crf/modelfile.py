@@ -87,7 +87,9 @@ def version_tuple(version) -> tuple[int, int, int] | None:
     >>> version_tuple("0.2.0"), version_tuple("1.3"), version_tuple("x")
     ((0, 2, 0), (1, 3, 0), None)
     """
-    m = re.fullmatch(r"(\d+)\.(\d+)(?:\.(\d+))?(?:[.+-]?[A-Za-z0-9.+-]*)?", version) if isinstance(version, str) else None
+    if not isinstance(version, str):
+        return None
+    m = re.fullmatch(r"(\d+)\.(\d+)(?:\.(\d+))?(?:[.+-]?[A-Za-z0-9.+-]*)?", version)
     return (int(m[1]), int(m[2]), int(m[3] or 0)) if m else None
 
 

@@ -56,7 +56,8 @@ _AGE_LABEL = r"\b(?:aged?|age[ \t]+of|age[ \t]+is)[ \t]*[:=]?[ \t]*"
 _NO = r"(?:number|num\b\.?|nos?\b\.?|#|id\b)"
 LABELS = {
     "SSN": [r"ssn", r"ss[ \t]*#", r"social[ \t]+security(?:[ \t]+" + _NO + ")?", r"soc\.?[ \t]*sec\.?"],
-    "MEDICALRECORD": [r"mrn", r"mr[ \t]*#", r"mr[ \t]+(?:no\b\.?|number)", r"medical[ \t]+records?(?:[ \t]+" + _NO + ")?",
+    "MEDICALRECORD": [r"mrn", r"mr[ \t]*#", r"mr[ \t]+(?:no\b\.?|number)",
+                      r"medical[ \t]+records?(?:[ \t]+" + _NO + ")?",
                       r"med\.?[ \t]*rec\.?(?:[ \t]*" + _NO + ")?", r"unit[ \t]+(?:no\b\.?|number)",
                       r"(?:hospital|chart)[ \t]+(?:no\b\.?|number|#)"],
     "ACCOUNT": [r"acct\.?", r"account[ \t]*" + _NO, r"billing[ \t]*" + _NO],
@@ -79,9 +80,11 @@ _SEPARATOR = r"[ \t]*(?:" + _NO + r"[ \t]*)?[:#=.]?[ \t]*(?:is[ \t]+)?\(?[ \t]*"
 
 
 #: Lower-case literals at which every label starts (a prefix stands for every label it begins).
-_LABEL_ANCHORS = ("ss", "soc", "mr", "med", "unit", "hospital", "chart", "acc", "billing", "mbi", "policy",
-                  "member", "subscriber", "beneficiary", "insurance", "health", "group", "vin", "vehicle", "lic",
-                  "plate", "dl", "driver", "dea", "npi", "cert", "serial", "s/n", "device", "udi", "id", "study", "order", "job", "path", "req", "case", "specimen", "encounter", "visit")
+_LABEL_ANCHORS = (
+    "ss", "soc", "mr", "med", "unit", "hospital", "chart", "acc", "billing", "mbi", "policy", "member",
+    "subscriber", "beneficiary", "insurance", "health", "group", "vin", "vehicle", "lic", "plate", "dl",
+    "driver", "dea", "npi", "cert", "serial", "s/n", "device", "udi", "id", "study", "order", "job", "path",
+    "req", "case", "specimen", "encounter", "visit")
 
 
 def _label_regex() -> re.Pattern:
@@ -120,7 +123,8 @@ FORMS = {
     # Looked for from the decade (rare), the words before it behind.
     "age_decade": ("AGE", _digit_led(
         r"(?<=\b(?i:in)[ \t]+(?i:his|her|their)[ \t]+(?:(?i:early|mid|late)[ \t-]*)?)"
-        r"(?P<value>90'?s|(?i:nineties)|100'?s)\b", "(?:9|10|(?i:ni))"), ("90s", "90's", "nineties", "100s", "100's"), None),
+        r"(?P<value>90'?s|(?i:nineties)|100'?s)\b", "(?:9|10|(?i:ni))"),
+        ("90s", "90's", "nineties", "100s", "100's"), None),
     "id_label": (None, _label_regex(), None, _LABEL_ANCHORS),
     "ssn": ("SSN", _digit_led(r"(?<![\w-])[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\w-])"), ("-",), None),
     # Medicare beneficiary identifier (CMS format: 11 characters, no S L O I B Z).
@@ -195,7 +199,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
     digits = any(d in text for d in "0123456789")
     on = {name for name, (_, _, needs, _) in FORMS.items()
           if (needs is None or any(s in low for s in needs)) and (digits or name in _NO_DIGIT_FORMS)}
-    found = []
+    found: list[tuple[str, Span]] = []
     if ascii_text:
         for a in _anchor_regex().finditer(low):
             name = _ANCHOR_OF[a.group()]

@@ -18,7 +18,6 @@ from __future__ import annotations
 from ..document import Span, trim
 from .tokenize import token_offsets
 
-
 #: How far from an offset its run of non-space characters is read: a token longer than
 #: this is cut there (a span then ends inside it, still covering what it covered).
 REACH = 512
