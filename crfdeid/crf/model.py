@@ -29,10 +29,8 @@ from ..document import Document, Span
 from ..errors import CrfdeidError, ModelError
 from ..features import Featurizer
 from ..labels import decode
-from ..recognizers import safeharbor
-from ..recognizers.clinical import drop_clinical
+from ..recognizers import final_spans, safeharbor
 from ..recognizers.clinical import prepare as prepare_clinical
-from ..text.align import to_token_bounds
 from ..text.clean import for_tagging
 from ..text.segment import segments
 from ..text.tokenize import Token, tokenize
@@ -291,7 +289,7 @@ class Model:
         if self.config["rules"]["enabled"]:
             from ..recognizers.rules import overlay
             spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
-        spans = to_token_bounds(text, safeharbor.apply(text, drop_clinical(text, spans)), self._split)
+        spans = final_spans(text, spans, self._split)
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
