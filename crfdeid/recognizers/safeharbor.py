@@ -197,8 +197,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
     ascii_text = text.isascii()
     low = text.lower()
     digits = any(d in text for d in "0123456789")
-    on = {name for name, (_, _, needs, _) in FORMS.items()
-          if (needs is None or any(s in low for s in needs)) and (digits or name in _NO_DIGIT_FORMS)}
+    on = _forms_on(low, digits)
     found: list[tuple[str, Span]] = []
     if ascii_text:
         for a in _anchor_regex().finditer(low):
@@ -208,11 +207,29 @@ def matches(text: str) -> list[tuple[str, Span]]:
                 m = rx.match(text, a.start())
                 if m:
                     found.extend((name, sp) for sp in _spans(name, sub, m, text))
-    for name, (sub, rx, _, anchors) in FORMS.items():
-        if name in on and (anchors is None or not ascii_text):
+    for name in on:
+        sub, rx, _, anchors = FORMS[name]
+        if anchors is None or not ascii_text:
             for m in rx.finditer(text):
                 found.extend((name, sp) for sp in _spans(name, sub, m, text))
     return found
+
+
+def _forms_on(low: str, digits: bool) -> list[str]:
+    """The forms a text can hold, in :data:`FORMS` order: a digit where they need one, and
+    one of their literals (plain loops: this runs once per note)."""
+    on = []
+    for name, (_, _, needs, _) in FORMS.items():
+        if not digits and name not in _NO_DIGIT_FORMS:
+            continue
+        if needs is not None:
+            for literal in needs:
+                if literal in low:
+                    break
+            else:
+                continue
+        on.append(name)
+    return on
 
 
 #: Anchor literal -> the form it starts.
