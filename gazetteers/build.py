@@ -135,6 +135,7 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "street_suffixes": hw.STREET_SUFFIXES, "hospital_words": hw.HOSPITAL_WORDS,
         "organization_words": hw.ORGANIZATION_WORDS, "titles": hw.TITLES,
         "relations": hw.RELATIONS, "clinical_words": hw.CLINICAL_WORDS,
+        "clinical_heads": hw.CLINICAL_HEADS,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],

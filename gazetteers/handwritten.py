@@ -218,6 +218,22 @@ Stevens-Johnson Johnson Lyme Rocky Mountain Epstein-Barr Epstein Barr Coxsackie
 Norwalk Legionella Klebsiella Pseudomonas Enterococcus Staph Strep MRSA VRE
 C.diff Clostridium Candida Aspergillus Pneumocystis PCP Serratia Proteus Acinetobacter"""
 
+# Head nouns of clinical terms named after a person or a place ("Murphy sign", "Glasgow Coma
+# Scale", "Foley catheter", "Parkinson disease"): an eponym right before one is no PHI.
+CLINICAL_HEADS = """sign signs disease diseases syndrome syndromes scale score scores coma criteria
+catheter catheters cath tube tubes drain drains line lines reflex reflexes maneuver manoeuvre test tests
+procedure operation repair classification stage staging fracture fractures lymphoma palsy phenomenon
+triad murmur node nodes cell cells body bodies ulcer ulcers bag bags boot boots collar stockings
+mask pump filter valve shunt position equation formula rule rules law protocol respiration
+respirations breathing fistula hernia cyst cysts aneurysm tumor tumour sarcoma leukemia dementia
+encephalopathy deformity contracture esophagus diverticulum solution ringer's ringers lactate
+suture sutures stitch forceps blade retractor dressing gauze tape splint cast walker cane
+chair bed mattress pillow mouthpiece valve speaking sponge trach tracheostomy airway
+block anastomosis fundoplication resection incision approach technique method index ratio
+curve effect disorder lesion lesions nodule nodules spots pearls rings loop loops
+thyroiditis encephalitis hepatitis arteritis vasculitis colitis ileitis esophagitis
+angina infarct infarction sclerosis dystrophy myopathy neuropathy anemia anaemia"""
+
 TITLES = """Dr Dr. Doctor Mr Mr. Mrs Mrs. Ms Ms. Miss Mx Prof Prof. Professor Sr Sr.
 Jr Jr. II III IV MD M.D. DO D.O. RN R.N. NP PA PA-C CNA LPN RRT RT PharmD PhD
 Ph.D. MSW LICSW LCSW DDS DMD Rev Rev. Father Sister Nurse Attending Resident

@@ -148,3 +148,20 @@ def test_more_folds_than_patients_is_an_error(config_file, capsys):
 def test_bad_thresholds_are_refused(text):
     with pytest.raises(SystemExit):
         crossval.build_parser().parse_args(["--config", "c.yaml", "--o-thresholds", text])
+
+
+def test_exclude_groups_leaves_the_listed_patients_out(config_file, tmp_path):
+    locked = tmp_path / "locked.txt"
+    locked.write_text("# locked test patients\n100\n103  # a comment\n")
+    out = tmp_path / "cv"
+    assert crossval.main(["--config", str(config_file), "--folds", "2", "--seed", "3", "--quiet",
+                          "--exclude-groups", str(locked), "--json", str(tmp_path / "cv.json"),
+                          "--out", str(out)]) == 0
+    data = json.loads((tmp_path / "cv.json").read_text())
+    assert sum(f["documents"] for f in data["per_fold"]) == 12  # 16 notes, 4 of patients 100 and 103
+    ids = {p.stem for p in (out / "predictions").iterdir()}
+    assert ids and not any(i.startswith(("100-", "103-")) for i in ids)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    assert crossval.main(["--config", str(config_file), "--folds", "2", "--quiet",
+                          "--exclude-groups", str(empty)]) == 1

@@ -6,8 +6,11 @@ per-word-type emission scores, Viterbi and forward-backward over a batch of
 documents at once) or ``"crfsuite"`` (:mod:`crfdeid.crf.crfsuite`: attribute
 strings handed to ``pycrfsuite.Tagger``). Both end in the one decoding function
 (:func:`crfdeid.crf.decoding.threshold_labels`); the labels of a whole document are
-then decoded into spans (:func:`crfdeid.labels.decode`) and the rule overlay
-(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it.
+then decoded into spans (:func:`crfdeid.labels.decode`), the rule overlay
+(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it, predicted
+clinical terms are dropped (:mod:`crfdeid.recognizers.clinical`), and the Safe Harbor
+layer (:mod:`crfdeid.recognizers.safeharbor`) always runs last. The tagger reads
+the note with its control characters as spaces (:func:`crfdeid.text.clean.for_tagging`).
 The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
 """
 
@@ -26,6 +29,9 @@ from ..document import Document, Span
 from ..errors import CrfdeidError, ModelError
 from ..features import Featurizer
 from ..labels import decode
+from ..recognizers import final_spans, safeharbor
+from ..recognizers.clinical import prepare as prepare_clinical
+from ..text.clean import for_tagging
 from ..text.segment import segments
 from ..text.tokenize import Token, tokenize
 from . import modelfile
@@ -194,7 +200,9 @@ class Model:
         except (CrfdeidError, KeyError) as exc:
             raise ModelError(f"incompatible model configuration ({exc})", path=path) from None
         saved = manifest.get("gazetteers") or {}
-        if saved and saved != modelfile.gazetteer_checksums(config):
+        current = modelfile.gazetteer_checksums(config)
+        # Only the lists the model was trained with: a list added since changes none of its features.
+        if saved and any(current.get(name) != sha for name, sha in saved.items()):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=2)
         model = cls(crf, config, manifest, path=path, backend=backend)
@@ -203,11 +211,14 @@ class Model:
         if config["rules"]["enabled"]:
             from ..recognizers.rules import prepare
             prepare()  # the rules' word lists, likewise
+        safeharbor.prepare()
+        prepare_clinical()
         return model
 
     # -- tagging ------------------------------------------------------------------
     def _item(self, text: str) -> tuple:
-        """``(text, tokens, segments)``: what a backend labels."""
+        """``(text, tokens, segments)``: what a backend labels (the text as :func:`for_tagging` reads it)."""
+        text = for_tagging(text)
         toks = tokens_for(text, self._split)
         return text, toks, segments(text, toks, self._max_len)
 
@@ -270,11 +281,15 @@ class Model:
         return conf
 
     def _with_rules(self, doc, conf: dict) -> Document:
-        """``doc`` with the CRF spans ``conf`` (span -> confidence) and the rule overlay."""
+        """``doc`` with the CRF spans ``conf`` (span -> confidence), the rule overlay when the
+        config enables it, clinical terms dropped (:mod:`crfdeid.recognizers.clinical`) and the
+        Safe Harbor layer, which no config turns off, last."""
         spans = list(conf)
+        text = for_tagging(doc.text)
         if self.config["rules"]["enabled"]:
             from ..recognizers.rules import overlay
-            spans = overlay(doc.text, spans, date_check=self.config["rules"]["date_check"])
+            spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
+        spans = final_spans(text, spans, self._split)
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)

@@ -7,17 +7,21 @@ Layout::
 The manifest holds the fully resolved config, the feature-set definition,
 gazetteer checksums, the crfdeid version, the labels, training statistics and
 the size and SHA-256 of the CRFsuite part. :func:`parse` checks all of it before
-the C library sees a byte and raises :class:`~crfdeid.errors.ModelError` naming
-the file (and the offset) for a corrupt or incompatible file.
+the C library sees a byte, including every offset the C library follows in the
+CRFsuite part (:mod:`crfdeid.crf.crfsuite_check`), and raises
+:class:`~crfdeid.errors.ModelError` naming the file (and the offset) for a corrupt
+file, an unknown format or a model written by a newer crfdeid than the one running.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from .. import __version__
 from ..errors import ModelError
+from .crfsuite_check import check as check_crfsuite
 
 MAGIC = b"CRFDEID-MODEL\n"
 FORMAT_VERSION = 1
@@ -65,6 +69,7 @@ def parse(data: bytes, path=None) -> tuple[dict, bytes]:
     if manifest.get("format") != FORMAT_VERSION:
         raise ModelError(f"model format {manifest.get('format')!r} is not supported by crfdeid "
                          f"{__version__} (format {FORMAT_VERSION}); retrain the model", path=path)
+    _check_version(manifest.get("crfdeid_version"), path)
     crf = data[n + size:]
     crf_size = manifest.get("crf_size")
     if not isinstance(crf_size, int) or len(crf) != crf_size or not crf.startswith(CRF_MAGIC):
@@ -72,7 +77,30 @@ def parse(data: bytes, path=None) -> tuple[dict, bytes]:
                          f"manifest says {crf_size})", path=path, offset=n + size)
     if hashlib.sha256(crf).hexdigest() != manifest.get("crf_sha256"):
         raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=n + size)
+    check_crfsuite(crf, path, base=n + size)
     return manifest, crf
+
+
+def version_tuple(version) -> tuple[int, int, int] | None:
+    """``(major, minor, patch)`` of a version string such as ``0.2.0`` (None if it is not one).
+
+    >>> version_tuple("0.2.0"), version_tuple("1.3"), version_tuple("x")
+    ((0, 2, 0), (1, 3, 0), None)
+    """
+    if not isinstance(version, str):
+        return None
+    m = re.fullmatch(r"(\d+)\.(\d+)(?:\.(\d+))?(?:[.+-]?[A-Za-z0-9.+-]*)?", version)
+    return (int(m[1]), int(m[2]), int(m[3] or 0)) if m else None
+
+
+def _check_version(version, path) -> None:
+    """Refuse a model written by a newer crfdeid: it may hold what this one cannot apply."""
+    written, running = version_tuple(version), version_tuple(__version__)
+    if written is None:
+        raise ModelError(f"model manifest has no readable crfdeid_version ({str(version)[:20]!r})", path=path)
+    if running is not None and written > running:
+        raise ModelError(f"model written by crfdeid {version}, newer than this crfdeid {__version__}; "
+                         "upgrade crfdeid to use it", path=path)
 
 
 def upgrade_config(config, path=None):

@@ -31,6 +31,8 @@ from ..document import Document
 from ..features import Featurizer
 from ..labels import decode, encode
 from ..text.segment import segments
+from ..recognizers import final_spans
+from ..text.clean import for_tagging
 from .model import tokens_for
 
 
@@ -61,10 +63,11 @@ def to_sequences(docs: Iterable[Document], config=None) -> tuple[list, list, lis
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     X, y, index = [], [], []
     for k, doc in enumerate(docs):
-        toks = tokens_for(doc.text, split)
-        feats = featurizer.featurize(doc.text, toks)
+        text = for_tagging(doc.text)  # what the tagger reads (same length: spans still fit)
+        toks = tokens_for(text, split)
+        feats = featurizer.featurize(text, toks)
         labels = encode(toks, doc.spans).labels
-        for a, b in segments(doc.text, toks, max_len):
+        for a, b in segments(text, toks, max_len):
             X.append(feats[a:b])
             y.append(labels[a:b])
             index.append(Segment(k, a, b))
@@ -72,11 +75,16 @@ def to_sequences(docs: Iterable[Document], config=None) -> tuple[list, list, lis
 
 
 def to_documents(docs, y_pred, index: list[Segment], config=None) -> list[Document]:
-    """Copies of ``docs`` with the spans decoded from per-segment labels ``y_pred``."""
+    """Copies of ``docs`` with the spans decoded from per-segment labels ``y_pred``, then what
+    every crfdeid tagger does to them (:func:`crfdeid.recognizers.final_spans`: clinical terms
+    dropped, the Safe Harbor layer)."""
     cfg = load_config(config or {})
+    split = cfg["tokenizer"]["split_glued"]
     docs = list(docs)
-    labels = [["O"] * len(tokens_for(d.text, cfg["tokenizer"]["split_glued"])) for d in docs]
+    texts = [for_tagging(d.text) for d in docs]
+    toks = [tokens_for(text, split) for text in texts]
+    labels = [["O"] * len(t) for t in toks]
     for seg, ys in zip(index, y_pred):
         labels[seg.doc][seg.start:seg.end] = list(ys)
-    return [d.with_spans(decode(lab, tokens_for(d.text, cfg["tokenizer"]["split_glued"])))
-            for d, lab in zip(docs, labels)]
+    return [d.with_spans(final_spans(text, decode(lab, t), split))
+            for d, text, lab, t in zip(docs, texts, labels, toks)]

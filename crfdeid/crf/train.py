@@ -22,6 +22,7 @@ from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import OUTSIDE, encode
 from ..text.segment import segments
+from ..text.clean import for_tagging
 from .model import Model, tokens_for
 from .modelfile import gazetteer_checksums
 
@@ -80,21 +81,22 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
         # The o-words list is counted on the notes as they are, not on augmented versions.
         counted = o_words is None
         for doc in (versions(original) if versions is not None else (original,)):
-            toks = tokens_for(doc.text, split)
-            feats = featurizer.featurize(doc.text, toks)
+            text = for_tagging(doc.text)  # what the tagger reads (same length: spans still fit)
+            toks = tokens_for(text, split)
+            feats = featurizer.featurize(text, toks)
             enc = encode(toks, doc.spans)
             problems.update(p.reason for p in enc.problems)
             if o_words is not None and not counted and doc is original:
                 o_words.add(toks, enc.labels)
                 counted = True
-            for a, b in segments(doc.text, toks, max_len):
+            for a, b in segments(text, toks, max_len):
                 trainer.append(feats[a:b], enc.labels[a:b])
                 stats["segments"] += 1
             stats["documents"] += 1
             stats["tokens"] += len(toks)
             stats["spans"] += len(doc.spans)
         if o_words is not None and not counted:
-            toks = tokens_for(original.text, split)
+            toks = tokens_for(for_tagging(original.text), split)
             o_words.add(toks, encode(toks, original.spans).labels)
         if bar is not None:
             bar.update(1)

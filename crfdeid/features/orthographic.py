@@ -82,7 +82,7 @@ def flags(w: str) -> dict:
         "init_cap": w[:1].isupper(),
         "all_caps": w.isupper() and len(w) > 1,
         "has_digit": digit,
-        "all_digits": w.isdigit(),
+        "all_digits": w.isdecimal(),  # the digits of has_digit (Nd), not "²" or "①"
         "is_punct": not alpha and not digit,
         "alnum": alpha and digit,
         "digit_punct": digit and punct,

@@ -145,7 +145,7 @@ def digits(w: str) -> dict:
     >>> digits("2098"), digits("02115"), digits("Lee")
     ({'digits': 'year'}, {'digits': '5'}, {})
     """
-    if not w.isdigit():
+    if not w.isdecimal():  # not isdigit: "²" and "①" are digits to it, and no int() reads them
         return {}
     n = len(w)
     if n == 4:

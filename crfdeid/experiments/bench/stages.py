@@ -63,13 +63,15 @@ class _TimedTagger:
 def _instrumented(model, clock):
     from ...crf.numpy import inference
     from ...crf import model as model_mod
-    from ...recognizers import rules
-    saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals)
+    from ...recognizers import rules, safeharbor
+    saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
+             safeharbor.apply)
     model_mod.tokens_for = clock.tokenizer(saved[0])
     model_mod.decode = clock.wrap("decode", saved[1])
     rules.overlay = clock.wrap("rules", saved[2])
     inference.viterbi = clock.wrap("crf", saved[3])
     inference.marginals = clock.wrap("crf", saved[4])
+    safeharbor.apply = clock.wrap("rules", saved[5])  # the Safe Harbor layer counts with the rules
     backend = model._backend
     crfsuite = model.backend == "crfsuite"
     if crfsuite:
@@ -80,7 +82,8 @@ def _instrumented(model, clock):
     try:
         yield
     finally:
-        (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals) = saved
+        (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
+         safeharbor.apply) = saved
         if crfsuite:
             backend.tagger = tagger
         delattr(featurize, name)  # back to the class method
