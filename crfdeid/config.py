@@ -16,6 +16,8 @@ A config is plain data (see ``configs/default.yaml``)::
     training: {unknown_share: 0.0,  # share of name/place words made out-of-dictionary strings
                unknown_mode: replace}   # ...in the training notes (replace) or in added copies (add)
     seed: 13
+    model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
+    neural: {epochs: 10, ...}       # the networks' hyper-parameters (NEURAL_DEFAULTS)
 
 :func:`load_config` fills every default, deep-merges overrides (an ablation is a
 base config plus a small override), resolves the feature set into explicit
@@ -56,9 +58,45 @@ DEFAULTS = {
     "rules": {"enabled": False, "date_check": True},
     "training": {"unknown_share": 0.0, "unknown_mode": "replace"},
     "seed": 0,
+    "model": "crf",
+    "neural": None,  # filled from NEURAL_DEFAULTS
 }
 #: How ``training.unknown_share`` applies: in place, or in a copy added to each training note.
 UNKNOWN_MODES = ("replace", "add")
+#: Models a config can select; all but ``crf`` are networks of :mod:`crfdeid.neural`.
+MODELS = ("crf", "elman", "jordan", "bilstm-crf")
+#: The ``neural`` section: hyper-parameters of the networks (ignored by the CRF). A
+#: ``null`` marked "per model" takes the value of :data:`NEURAL_PER_MODEL` for the
+#: config's ``model`` (Shweta et al.'s table 3 for Elman and Jordan; Lample et al. 2016
+#: for the BiLSTM-CRF), so the resolved config always shows the value used.
+NEURAL_DEFAULTS = {
+    "embedding_dim": 100,       # word vectors (a file's own dimension when `embeddings` is set)
+    "embeddings": None,         # word2vec/GloVe text file; null: learned on the training notes
+    "freeze_embeddings": False,  # keep the file's vectors fixed while training
+    "min_count": 2,             # rarer training words share the unknown-word vector
+    "lowercase": False,         # look words up lower-cased (a word is always tried as is first)
+    "window": None,             # per model: neighbouring words on each side in the input
+    "hidden": None,             # per model: hidden units (each direction for the BiLSTM)
+    "char_features": None,      # per model: cnn, lstm or none (character features of each word)
+    "char_dim": 25,
+    "char_hidden": 25,          # char-CNN filters, or char-LSTM units per direction
+    "epochs": 10,
+    "batch_size": 16,           # segments per gradient step
+    "optimizer": "adam",        # adam or sgd (the paper: sgd, learning rate 0.01, one sentence a step)
+    "learning_rate": 0.002,
+    "dropout": 0.5,
+    "clip": 5.0,                # gradient norm clipping (null: none)
+    "device": "auto",           # auto (a GPU where present), cpu, cuda, cuda:N
+    "threads": 1,               # PyTorch CPU threads (null: PyTorch's default, one per core)
+}
+NEURAL_PER_MODEL = {
+    "elman": {"window": 5, "hidden": 100, "char_features": "none"},
+    "jordan": {"window": 4, "hidden": 150, "char_features": "none"},
+    "bilstm-crf": {"window": 0, "hidden": 100, "char_features": "cnn"},
+    "crf": {},
+}
+CHAR_FEATURES = ("cnn", "lstm", "none")
+OPTIMIZERS = ("adam", "sgd")
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 #: Formats whose PATH is not a file-system path.
 _NOT_PATHS = ("synth",)
@@ -144,8 +182,8 @@ def resolve_input(spec: str, base_dir: Path | None) -> str:
 def resolve_paths(raw: dict, base_dir: Path | None) -> dict:
     """A copy of the config mapping ``raw`` with its relative paths made relative to ``base_dir``.
 
-    The paths are those of ``train`` and ``dev`` inputs and a ``features`` file
-    (a shipped feature-set name is not a path).
+    The paths are those of ``train`` and ``dev`` inputs, a ``features`` file
+    (a shipped feature-set name is not a path) and ``neural.embeddings``.
     """
     raw = copy.deepcopy(raw)
     if base_dir is None:
@@ -158,6 +196,9 @@ def resolve_paths(raw: dict, base_dir: Path | None) -> dict:
     fs = raw.get("features")
     if isinstance(fs, (str, Path)) and not _is_name(str(fs)):
         raw["features"] = relative_to(str(fs), base_dir)
+    emb = (raw.get("neural") or {}).get("embeddings") if isinstance(raw.get("neural"), dict) else None
+    if isinstance(emb, (str, Path)):
+        raw["neural"]["embeddings"] = relative_to(str(emb), base_dir)
     return raw
 
 
@@ -224,6 +265,7 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
     cfg = deep_merge(cfg, overrides)
     cfg["features"] = fs
     _validate(cfg, path)
+    cfg["neural"] = _neural(cfg, path)
     if cfg["window"] is not None:
         cfg["features"] = load_feature_set({**fs, "window": cfg["window"]}, path=path)
     cfg["window"] = cfg["features"]["window"]
@@ -241,6 +283,8 @@ def _validate(cfg: dict, path) -> None:
     def bad(msg):
         raise ConfigError(msg, path=path)
 
+    if cfg["model"] not in MODELS:
+        bad(f"unknown model {cfg['model']!r}; known: {', '.join(MODELS)}")
     for key in ("tokenizer", "segment", "crf", "decoding", "rules", "training"):
         if not isinstance(cfg[key], dict):
             bad(f"{key} must be a mapping, not {type(cfg[key]).__name__}")
@@ -292,3 +336,54 @@ def _validate(cfg: dict, path) -> None:
         bad(f"window must be an integer 0-10 or null, not {w!r}")
     if not isinstance(cfg["seed"], int) or isinstance(cfg["seed"], bool):
         bad(f"seed must be an integer, not {cfg['seed']!r}")
+
+
+def _neural(cfg: dict, path) -> dict:
+    """The resolved ``neural`` section: defaults, then the model's own values for nulls."""
+    sec = cfg["neural"] or {}
+    if not isinstance(sec, dict):
+        raise ConfigError(f"neural must be a mapping, not {type(sec).__name__}", path=path)
+    _check_keys(sec, NEURAL_DEFAULTS, "neural.", path)
+    out = {**NEURAL_DEFAULTS, **sec}
+    for k, v in NEURAL_PER_MODEL[cfg["model"]].items():
+        if out[k] is None:
+            out[k] = v
+
+    def bad(msg):
+        raise ConfigError(f"neural.{msg}", path=path)
+
+    def integer(key, low, none_ok=False):
+        v = out[key]
+        if v is None and none_ok:
+            return
+        if not isinstance(v, int) or isinstance(v, bool) or v < low:
+            bad(f"{key} must be an integer >= {low}, not {v!r}")
+
+    for key in ("embedding_dim", "min_count", "char_dim", "char_hidden", "epochs", "batch_size"):
+        integer(key, 1)
+    integer("window", 0, none_ok=True)
+    integer("hidden", 1, none_ok=True)
+    integer("threads", 1, none_ok=True)
+    for key in ("freeze_embeddings", "lowercase"):
+        if not isinstance(out[key], bool):
+            bad(f"{key} must be true or false")
+    for key, known in (("char_features", CHAR_FEATURES), ("optimizer", OPTIMIZERS)):
+        if out[key] is not None and out[key] not in known:
+            bad(f"{key} {out[key]!r} is unknown; known: {', '.join(known)}")
+    for key in ("learning_rate", "dropout", "clip"):
+        v = out[key]
+        if v is None and key == "clip":
+            continue
+        ok = not isinstance(v, bool) and isinstance(v, (int, float))
+        if not ok or not (0 <= v < 1 if key == "dropout" else v > 0):
+            bad(f"{key} must be a number {'in [0, 1)' if key == 'dropout' else '> 0'}, not {v!r}")
+    dev = out["device"]
+    if not isinstance(dev, str) or not (dev in ("auto", "cpu", "cuda") or
+                                        (dev.startswith("cuda:") and dev[5:].isdigit())):
+        bad(f"device must be auto, cpu, cuda or cuda:N, not {dev!r}")
+    emb = out["embeddings"]
+    if emb is not None:
+        if not isinstance(emb, (str, Path)):
+            bad(f"embeddings must be a file name or null, not {emb!r}")
+        out["embeddings"] = str(emb)
+    return out

@@ -1,4 +1,4 @@
-"""Train a CRF de-identifier from a config and save the model file.
+"""Train a de-identifier (a CRF, or the network a config's `model` names) and save the model file.
 
 Example::
 
@@ -64,6 +64,7 @@ def main(argv=None) -> int:
     from ..config import load_config
     from ..io import read_all
     from ..crf import train_model
+    from ..neural import require
     try:
         overrides = parse_overrides(args.set)
         if args.train:
@@ -71,6 +72,7 @@ def main(argv=None) -> int:
         if args.dev:
             overrides["dev"] = args.dev
         cfg = load_config(args.config, overrides)
+        require(cfg["model"], args.config)
     except (CrfdeidError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -90,9 +92,14 @@ def main(argv=None) -> int:
     print(f"model:      {args.output}")
     print(f"documents:  {s['documents']}  tokens: {s['tokens']}  segments: {s['segments']}  "
           f"spans: {s['spans']}")
-    print(f"features:   {s['features']}  (active after training: {s['active_features']})")
-    print(f"iterations: {s['iterations']}  time: {time.perf_counter() - t0:.1f}s "
-          f"(featurize {s['featurize_seconds']}s, CRFsuite {s['train_seconds']}s)")
+    if "parameters" in s:  # a network (crfdeid.neural)
+        print(f"network:    {cfg['model']}  parameters: {s['parameters']}  words: {s['words']}")
+        print(f"epochs:     {s['epochs']}  time: {time.perf_counter() - t0:.1f}s "
+              f"(read {s['featurize_seconds']}s, training {s['train_seconds']}s)")
+    else:
+        print(f"features:   {s['features']}  (active after training: {s['active_features']})")
+        print(f"iterations: {s['iterations']}  time: {time.perf_counter() - t0:.1f}s "
+              f"(featurize {s['featurize_seconds']}s, CRFsuite {s['train_seconds']}s)")
     if s.get("problems"):
         print(f"encoding problems (spans not on token edges): {s['problems']}")
     dev = cfg["dev"]

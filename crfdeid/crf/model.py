@@ -12,6 +12,10 @@ clinical terms are dropped (:mod:`crfdeid.recognizers.clinical`), and the Safe H
 layer (:mod:`crfdeid.recognizers.safeharbor`) always runs last. The tagger reads
 the note with its control characters as spaces (:func:`crfdeid.text.clean.for_tagging`).
 The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
+
+That path (text -> tokens -> segments -> backend -> labels -> spans -> rules) is
+:class:`TaggingModel`, which the networks of :mod:`crfdeid.neural` share:
+:meth:`Model.load` returns their model when the file holds one.
 """
 
 from __future__ import annotations
@@ -24,9 +28,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..config import load_config
 from ..document import Document, Span
-from ..errors import CrfdeidError, ModelError
+from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import decode
 from ..recognizers import final_spans, safeharbor
@@ -97,68 +100,26 @@ def batches(docs: Iterable[Document], chars: int) -> Iterator[list[Document]]:
         yield batch
 
 
-class Model:
-    """A trained de-identifier: CRFsuite weights, resolved config and featurizer.
+class TaggingModel:
+    """What every kind of model shares: tokens, segments, labels -> spans, rules, one file.
 
-    Use :func:`crfdeid.load` (or :meth:`Model.load`) for a saved model and
-    :func:`crfdeid.crf.train_model` to train one. ``backend`` is ``"numpy"``
-    (default) or ``"crfsuite"``; both give the same labels.
-
-    >>> import crfdeid
-    >>> doc = crfdeid.load().tag_text("Seen by Dr. Lee on 7/22/2098.")
-    >>> [(doc.text[s.start:s.end], s.subtype) for s in doc.spans]
-    [('Lee', 'DOCTOR'), ('7/22/2098', 'DATE')]
+    A subclass sets ``config``, ``path``, ``manifest``, ``stats``, ``labels`` and
+    ``o_words``, provides ``_backend`` (an object whose ``run(items, o_threshold,
+    want_marginals, o_words)`` gives ``(labels, p_outside, marginals)`` for each
+    ``(text, tokens, segments)`` item, as :class:`crfdeid.crf.numpy.tagger.NumpyTagger`
+    does) and ``to_bytes()`` (the model file's content).
     """
 
-    def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None,
-                 backend: str = "numpy"):
-        if backend not in BACKENDS:
-            raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
-        from .. import __version__
-        self.config = config
-        self.path = path
-        self.backend = backend
-        self._crf = crf_bytes
-        self.manifest = {"format": modelfile.FORMAT_VERSION, "crfdeid_version": __version__,
-                         **(manifest or {}), "config": config, "feature_set": config["features"]}
-        self.stats = dict(self.manifest.get("training", {}))
-        #: Words (lower-cased) that the O threshold does not make PHI: seen at least
-        #: ``decoding.o_words_min_count`` times in the training notes and never inside PHI.
-        #: Viterbi and the rules still may. Empty: off (assign ``frozenset()`` to turn it off).
-        self.o_words = frozenset(self.manifest.get("o_words") or ())
-        self.featurizer = Featurizer(config["features"])
-        self._tagger = open_tagger(crf_bytes, path)
-        self.labels = list(self._tagger.labels())
-        self._split = config["tokenizer"]["split_glued"]
-        self._max_len = config["segment"]["max_len"]
-        self._backend_impl = None
+    config: dict
+    o_words: frozenset = frozenset()
 
     @property
-    def _backend(self):
-        """The tagging backend, built on first use (a model just trained may never tag)."""
-        if self._backend_impl is None:
-            if self.backend == "crfsuite":
-                self._backend_impl = CrfsuiteBackend(self._tagger, self.featurizer)
-            else:
-                weights = read_weights(self._crf, self.path)
-                if weights.labels != self.labels:
-                    raise ModelError("CRFsuite model labels differ from the weights read", path=self.path)
-                self._backend_impl = NumpyTagger(self.featurizer, weights)
-        return self._backend_impl
+    def _split(self) -> bool:
+        return self.config["tokenizer"]["split_glued"]
 
-    # -- persistence ------------------------------------------------------------
-    def __getstate__(self):
-        return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
-                "backend": self.backend, "o_words": self.o_words}
-
-    def __setstate__(self, state):
-        self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
-                      state.get("backend", "numpy"))
-        self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
-
-    def to_bytes(self) -> bytes:
-        """The model file's content (:mod:`crfdeid.crf.modelfile`)."""
-        return modelfile.to_bytes(self._crf, self.manifest, self.labels)
+    @property
+    def _max_len(self) -> int:
+        return self.config["segment"]["max_len"]
 
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
@@ -167,10 +128,13 @@ class Model:
         return Path(path)
 
     @classmethod
-    def load(cls, path=None, backend: str = "numpy") -> "Model":
+    def load(cls, path=None, backend: str = "numpy") -> "TaggingModel":
         """Load a model file (default: the model shipped in the package), checking it first.
 
-        ``backend`` selects the tagging backend (``"numpy"`` or ``"crfsuite"``).
+        A CRF file gives a :class:`Model`, a network's file a
+        :class:`crfdeid.neural.model.NeuralModel` (with the ``neural`` extra), whichever
+        class this is called on. ``backend`` selects the CRF's tagging backend
+        (``"numpy"`` or ``"crfsuite"``); a network has one, ``"numpy"`` stands for it.
 
         Raises
         ------
@@ -189,28 +153,21 @@ class Model:
         return cls.from_bytes(data, path, backend)
 
     @classmethod
-    def from_bytes(cls, data: bytes, path=None, backend: str = "numpy") -> "Model":
+    def from_bytes(cls, data: bytes, path=None, backend: str = "numpy") -> "TaggingModel":
         """The model in ``data`` (a model file's content), checked as :meth:`load` does.
 
         ``path`` only names the file in error messages.
         """
-        manifest, crf = modelfile.parse(data, path)
-        try:
-            config = load_config(modelfile.upgrade_config(manifest["config"], path))
-        except (CrfdeidError, KeyError) as exc:
-            raise ModelError(f"incompatible model configuration ({exc})", path=path) from None
-        saved = manifest.get("gazetteers") or {}
-        current = modelfile.gazetteer_checksums(config)
-        # Only the lists the model was trained with: a list added since changes none of its features.
-        if saved and any(current.get(name) != sha for name, sha in saved.items()):
-            warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
-                          "ones; dictionary features may differ", ModelWarning, stacklevel=2)
-        model = cls(crf, config, manifest, path=path, backend=backend)
-        model._backend  # read the weights now: a bad model fails at load, not at the first note
-        model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
+        manifest, part = modelfile.parse(data, path)
+        config = modelfile.resolved_config(manifest, path)
+        if manifest["format"] == modelfile.FORMAT_VERSION:
+            model = Model._from_parts(part, config, manifest, path, backend)
+        else:
+            from ..neural import model_class
+            model = model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
         if config["rules"]["enabled"]:
             from ..recognizers.rules import prepare
-            prepare()  # the rules' word lists, likewise
+            prepare()  # the rules' word lists: loading them is not tagging the first note
         safeharbor.prepare()
         prepare_clinical()
         return model
@@ -230,10 +187,6 @@ class Model:
         """Tokens, labels, per-token P(O) (None where not computed) and full marginals."""
         item = self._item(doc.text)
         return (item[1], *self._label([item], o_threshold, want_marginals)[0])
-
-    def features(self, text: str, toks) -> list[list[str]]:
-        """The attribute lists CRFsuite tags ``toks`` with."""
-        return self.featurizer.featurize(text, toks)
 
     def tag_text(self, text: str, doc_id: str = "-", o_threshold: float | None = ...) -> Document:
         """Tag one note given as a string; a :class:`~crfdeid.document.Document` with its spans.
@@ -380,3 +333,83 @@ class Model:
         toks, _, _, margs = self._run(doc, None, want_marginals=True)
         from ..labels import OUTSIDE
         return toks, [m.get(OUTSIDE, 0.0) for m in margs]
+
+
+class Model(TaggingModel):
+    """A trained de-identifier: CRFsuite weights, resolved config and featurizer.
+
+    Use :func:`crfdeid.load` (or :meth:`Model.load`) for a saved model and
+    :func:`crfdeid.crf.train_model` to train one. ``backend`` is ``"numpy"``
+    (default) or ``"crfsuite"``; both give the same labels.
+
+    >>> import crfdeid
+    >>> doc = crfdeid.load().tag_text("Seen by Dr. Lee on 7/22/2098.")
+    >>> [(doc.text[s.start:s.end], s.subtype) for s in doc.spans]
+    [('Lee', 'DOCTOR'), ('7/22/2098', 'DATE')]
+    """
+
+    def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None,
+                 backend: str = "numpy"):
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
+        from .. import __version__
+        self.config = config
+        self.path = path
+        self.backend = backend
+        self._crf = crf_bytes
+        self.manifest = {"format": modelfile.FORMAT_VERSION, "crfdeid_version": __version__,
+                         **(manifest or {}), "config": config, "feature_set": config["features"]}
+        self.stats = dict(self.manifest.get("training", {}))
+        #: Words (lower-cased) that the O threshold does not make PHI: seen at least
+        #: ``decoding.o_words_min_count`` times in the training notes and never inside PHI.
+        #: Viterbi and the rules still may. Empty: off (assign ``frozenset()`` to turn it off).
+        self.o_words = frozenset(self.manifest.get("o_words") or ())
+        self.featurizer = Featurizer(config["features"])
+        self._tagger = open_tagger(crf_bytes, path)
+        self.labels = list(self._tagger.labels())
+        self._backend_impl = None
+
+    @property
+    def _backend(self):
+        """The tagging backend, built on first use (a model just trained may never tag)."""
+        if self._backend_impl is None:
+            if self.backend == "crfsuite":
+                self._backend_impl = CrfsuiteBackend(self._tagger, self.featurizer)
+            else:
+                weights = read_weights(self._crf, self.path)
+                if weights.labels != self.labels:
+                    raise ModelError("CRFsuite model labels differ from the weights read", path=self.path)
+                self._backend_impl = NumpyTagger(self.featurizer, weights)
+        return self._backend_impl
+
+    # -- persistence ------------------------------------------------------------
+    def __getstate__(self):
+        return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
+                "backend": self.backend, "o_words": self.o_words}
+
+    def __setstate__(self, state):
+        self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
+                      state.get("backend", "numpy"))
+        self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
+
+    def to_bytes(self) -> bytes:
+        """The model file's content (:mod:`crfdeid.crf.modelfile`)."""
+        return modelfile.to_bytes(self._crf, self.manifest, self.labels)
+
+    @classmethod
+    def _from_parts(cls, crf: bytes, config: dict, manifest: dict, path, backend: str) -> "Model":
+        """The CRF model of a checked file (:meth:`TaggingModel.from_bytes`)."""
+        saved = manifest.get("gazetteers") or {}
+        current = modelfile.gazetteer_checksums(config)
+        # Only the lists the model was trained with: a list added since changes none of its features.
+        if saved and any(current.get(name) != sha for name, sha in saved.items()):
+            warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
+                          "ones; dictionary features may differ", ModelWarning, stacklevel=4)
+        model = cls(crf, config, manifest, path=path, backend=backend)
+        model._backend  # read the weights now: a bad model fails at load, not at the first note
+        model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
+        return model
+
+    def features(self, text: str, toks) -> list[list[str]]:
+        """The attribute lists CRFsuite tags ``toks`` with."""
+        return self.featurizer.featurize(text, toks)

@@ -1,14 +1,17 @@
-"""The model file: one file holding a manifest and the CRFsuite model, checked before use.
+"""The model file: one file holding a manifest and the model's part, checked before use.
 
 Layout::
 
-    b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | CRFsuite model
+    b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | part
 
+The part is a CRFsuite model (format 1) or a network's weights in the safetensors
+format (format 2, :mod:`crfdeid.neural`: tensors and a JSON header, no pickle).
 The manifest holds the fully resolved config, the feature-set definition,
-gazetteer checksums, the crfdeid version, the labels, training statistics and
-the size and SHA-256 of the CRFsuite part. :func:`parse` checks all of it before
-the C library sees a byte, including every offset the C library follows in the
-CRFsuite part (:mod:`crfdeid.crf.crfsuite_check`), and raises
+gazetteer checksums, the crfdeid version, the labels, training statistics (and a
+network's vocabularies) and the size and SHA-256 of the part (``crf_size`` and
+``crf_sha256``, or ``weights_size`` and ``weights_sha256``). :func:`parse` checks
+all of it before the C library or PyTorch sees a byte, including every offset the C
+library follows in a CRFsuite part (:mod:`crfdeid.crf.crfsuite_check`), and raises
 :class:`~crfdeid.errors.ModelError` naming the file (and the offset) for a corrupt
 file, an unknown format or a model written by a newer crfdeid than the one running.
 """
@@ -24,7 +27,12 @@ from ..errors import ModelError
 from .crfsuite_check import check as check_crfsuite
 
 MAGIC = b"CRFDEID-MODEL\n"
+#: Format of a file holding a CRFsuite model.
 FORMAT_VERSION = 1
+#: Format of a file holding a network's weights (safetensors).
+WEIGHTS_FORMAT_VERSION = 2
+#: The part each format holds: the manifest keys' prefix.
+PARTS = {FORMAT_VERSION: "crf", WEIGHTS_FORMAT_VERSION: "weights"}
 CRF_MAGIC = b"lCRF"
 _MAX_MANIFEST = 64 * 1024 * 1024
 
@@ -38,15 +46,27 @@ def gazetteer_checksums(cfg: dict) -> dict:
 
 
 def to_bytes(crf: bytes, manifest: dict, labels: list[str]) -> bytes:
-    """The file content for a CRFsuite model ``crf`` and its ``manifest``."""
-    manifest = dict(manifest, labels=labels, crf_size=len(crf),
-                    crf_sha256=hashlib.sha256(crf).hexdigest())
+    """The file content for a CRFsuite model ``crf`` (or the weights of a format 2
+    ``manifest``) and its ``manifest``."""
+    part = PARTS[manifest.get("format", FORMAT_VERSION)]
+    manifest = dict(manifest, labels=labels, **{f"{part}_size": len(crf),
+                                                f"{part}_sha256": hashlib.sha256(crf).hexdigest()})
     head = json.dumps(manifest, sort_keys=True).encode("utf-8")
     return MAGIC + len(head).to_bytes(8, "big") + head + crf
 
 
+def _is_safetensors(data: bytes) -> bool:
+    """Whether ``data`` starts as a safetensors file: 8-byte little-endian header size, JSON."""
+    if len(data) < 10:
+        return False
+    size = int.from_bytes(data[:8], "little")
+    return 8 + size <= len(data) and data[8:9] == b"{"
+
+
 def parse(data: bytes, path=None) -> tuple[dict, bytes]:
-    """``(manifest, crf_bytes)`` of a model file's content, every part checked.
+    """``(manifest, part)`` of a model file's content, every part checked.
+
+    ``manifest["format"]`` tells the part: a CRFsuite model (1) or safetensors weights (2).
 
     Raises
     ------
@@ -66,19 +86,39 @@ def parse(data: bytes, path=None) -> tuple[dict, bytes]:
         raise ModelError("corrupt model manifest", path=path, offset=n) from None
     if not isinstance(manifest, dict):
         raise ModelError("corrupt model manifest", path=path, offset=n)
-    if manifest.get("format") != FORMAT_VERSION:
-        raise ModelError(f"model format {manifest.get('format')!r} is not supported by crfdeid "
-                         f"{__version__} (format {FORMAT_VERSION}); retrain the model", path=path)
+    fmt = manifest.get("format")
+    if fmt not in PARTS or isinstance(fmt, bool):
+        raise ModelError(f"model format {fmt!r} is not supported by crfdeid {__version__} "
+                         f"(formats {', '.join(map(str, PARTS))}); retrain the model", path=path)
     _check_version(manifest.get("crfdeid_version"), path)
-    crf = data[n + size:]
-    crf_size = manifest.get("crf_size")
-    if not isinstance(crf_size, int) or len(crf) != crf_size or not crf.startswith(CRF_MAGIC):
-        raise ModelError(f"truncated or corrupt model file (CRF part is {len(crf)} bytes, "
-                         f"manifest says {crf_size})", path=path, offset=n + size)
-    if hashlib.sha256(crf).hexdigest() != manifest.get("crf_sha256"):
+    name = PARTS[fmt]
+    part = data[n + size:]
+    part_size = manifest.get(f"{name}_size")
+    looks_right = part.startswith(CRF_MAGIC) if name == "crf" else _is_safetensors(part)
+    if not isinstance(part_size, int) or len(part) != part_size or not looks_right:
+        raise ModelError(f"truncated or corrupt model file ({'CRF' if name == 'crf' else name} part "
+                         f"is {len(part)} bytes, manifest says {part_size})", path=path, offset=n + size)
+    if hashlib.sha256(part).hexdigest() != manifest.get(f"{name}_sha256"):
         raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=n + size)
-    check_crfsuite(crf, path, base=n + size)
-    return manifest, crf
+    if name == "crf":
+        check_crfsuite(part, path, base=n + size)
+    return manifest, part
+
+
+def resolved_config(manifest: dict, path=None) -> dict:
+    """The validated config a model file's manifest holds (:func:`upgrade_config` first).
+
+    Raises
+    ------
+    ModelError
+        A config this crfdeid cannot read.
+    """
+    from ..config import load_config
+    from ..errors import CrfdeidError
+    try:
+        return load_config(upgrade_config(manifest["config"], path))
+    except (CrfdeidError, KeyError) as exc:
+        raise ModelError(f"incompatible model configuration ({exc})", path=path) from None
 
 
 def version_tuple(version) -> tuple[int, int, int] | None:

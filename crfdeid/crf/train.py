@@ -40,7 +40,11 @@ class _Trainer(pycrfsuite.Trainer):
 
 
 def train_model(docs: Iterable[Document] | None, config, progress: bool = False) -> Model:
-    """Train a CRF de-identifier.
+    """Train a CRF de-identifier (or the network a config's ``model`` names).
+
+    A config whose ``model`` is ``elman``, ``jordan`` or ``bilstm-crf`` is handed to
+    :func:`crfdeid.neural.train.train_network` (the ``neural`` extra), so every command
+    that trains from a config trains either kind.
 
     Parameters
     ----------
@@ -53,11 +57,16 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
 
     Returns
     -------
-    Model
+    Model or crfdeid.neural.model.NeuralModel
         With ``model.stats`` (documents, tokens, segments, features, iterations,
         seconds, encoding problems by kind).
     """
     cfg = load_config(config)
+    if cfg["model"] != "crf":
+        from ..neural import require
+        require(cfg["model"])
+        from ..neural.train import train_network
+        return train_network(docs, cfg, progress)
     if docs is None:
         from ..io import read_all
         docs = read_all(cfg["train"])

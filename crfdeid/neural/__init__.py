@@ -1,0 +1,55 @@
+"""Recurrent networks beside the CRF: Shweta et al.'s Elman and Jordan RNNs, and a BiLSTM-CRF.
+
+A config selects one with its top-level ``model`` key (``elman``, ``jordan`` or
+``bilstm-crf``; ``crf`` is the default) and tunes it in its ``neural`` section
+(:data:`crfdeid.config.NEURAL_DEFAULTS`). Everything else is shared with the CRF:
+the tokenizer and segments, the BIO labels (:mod:`crfdeid.labels`), the recall-oriented
+decoding (:mod:`crfdeid.crf.decoding`), the rule overlay, the model file's checks
+(:mod:`crfdeid.crf.modelfile`, format 2: weights in safetensors) and the tagging
+interface (:class:`crfdeid.crf.model.TaggingModel`), so ``train``, ``tag``,
+``evaluate`` and ``crossval`` work unchanged with such a config.
+
+- :mod:`.vocab`: word and character vocabularies, word-vector files (no PyTorch).
+- :mod:`.networks`, :mod:`.crf_layer`: the networks (PyTorch).
+- :mod:`.train`: training; :mod:`.model`: the trained model and its tagging backend.
+
+PyTorch comes with the ``neural`` extra; importing this package does not import it.
+"""
+
+from __future__ import annotations
+
+from ..errors import ConfigError, ModelError
+
+#: The networks a config's ``model`` can name.
+NETWORKS = ("elman", "jordan", "bilstm-crf")
+#: How to get PyTorch, said by every error about its absence.
+INSTALL_HINT = ("install the neural extra: pip install 'crfdeid[neural]' (PyTorch and safetensors; "
+                "where a CPU build of torch lies on disk, pip install torch==2.13.0 first)")
+
+
+def available() -> bool:
+    """Whether PyTorch and safetensors can be imported."""
+    try:
+        import safetensors  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def require(model: str = "a network", path=None) -> None:
+    """Raise :class:`~crfdeid.errors.ConfigError` naming the extra when PyTorch is missing.
+
+    Called before anything long starts (training, reading a corpus to cross-validate).
+    """
+    if model != "crf" and not available():
+        raise ConfigError(f"model {model!r} needs PyTorch: {INSTALL_HINT}", path=path)
+
+
+def model_class(model: str, path=None):
+    """The class of a saved network's model; :class:`~crfdeid.errors.ModelError` without PyTorch."""
+    if not available():
+        raise ModelError(f"this is a {model!r} network and PyTorch is missing: {INSTALL_HINT}",
+                         path=path)
+    from .model import NeuralModel
+    return NeuralModel

@@ -1,0 +1,64 @@
+"""Segments as index lists, and batches of them as padded tensors (training and tagging alike)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+import torch
+
+from .vocab import Vocabulary
+
+
+class Encoded(NamedTuple):
+    """One segment: word indices, character indices per word, label indices (or None)."""
+
+    words: list
+    chars: list
+    tags: list | None
+
+
+def encode(vocab: Vocabulary, texts: Sequence[str], tags: Sequence[int] | None = None) -> Encoded:
+    """The indices of one segment's token ``texts`` (and label indices ``tags``)."""
+    return Encoded(vocab.ids(texts), [vocab.char_ids(t) for t in texts],
+                   list(tags) if tags is not None else None)
+
+
+def collate(segs: Sequence[Encoded], device, with_chars: bool = True) -> tuple:
+    """``(words [B, T], chars [B, T, C], mask [B, T], tags [B, T] or None)`` on ``device``.
+
+    Without ``with_chars`` (a network without character features) ``chars`` is empty.
+    """
+    t = max(len(s.words) for s in segs)
+    pad = [0] * t
+    words = torch.tensor([s.words + pad[len(s.words):] for s in segs], dtype=torch.long)
+    lengths = torch.tensor([len(s.words) for s in segs])
+    mask = torch.arange(t).unsqueeze(0) < lengths.unsqueeze(1)
+    tags = None
+    if segs[0].tags is not None:
+        tags = torch.tensor([s.tags + pad[len(s.tags):] for s in segs], dtype=torch.long).to(device)
+    if with_chars:
+        c = max(len(ch) for s in segs for ch in s.chars)
+        cpad, empty = [0] * c, [0] * c
+        chars = torch.tensor([[ch + cpad[len(ch):] for ch in s.chars] + [empty] * (t - len(s.chars))
+                              for s in segs], dtype=torch.long)
+    else:
+        chars = torch.zeros((len(segs), t, 0), dtype=torch.long)
+    return words.to(device), chars.to(device), mask.to(device), tags
+
+
+def length_batches(lengths: Sequence[int], size: int, order: Sequence[int] | None = None,
+                   pool: int = 50) -> list[list[int]]:
+    """Batches of ``size`` indices, similar lengths together (less padding).
+
+    ``order`` (a permutation, e.g. shuffled per epoch) is cut into pools of
+    ``pool * size`` indices, each sorted by length and cut into batches.
+
+    >>> length_batches([3, 1, 2, 5], 2)
+    [[1, 2], [0, 3]]
+    """
+    order = list(range(len(lengths))) if order is None else list(order)
+    out = []
+    for a in range(0, len(order), pool * size):
+        chunk = sorted(order[a:a + pool * size], key=lambda i: lengths[i])
+        out += [chunk[b:b + size] for b in range(0, len(chunk), size)]
+    return out
