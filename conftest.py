@@ -7,6 +7,8 @@ _EXTRA_MODULES = {
     "crfdeid/adapters/presidio.py": "presidio_analyzer",
     "crfdeid/adapters/spacy.py": "spacy",
     "crfdeid/serve/app.py": "fastapi",
+    # the networks (the `neural` extra: PyTorch and safetensors); tests/test_neural.py skips
+    **{f"crfdeid/neural/{name}.py": "torch" for name in ("batch", "crf_layer", "model", "networks", "train")},
 }
 
 collect_ignore = [path for path, module in _EXTRA_MODULES.items()

@@ -299,7 +299,8 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
     Raises
     ------
     ConfigError
-        A config without ``train`` inputs and no ``--train``.
+        A config without ``train`` inputs and no ``--train``; a network's config
+        without PyTorch.
     """
     from ..config import load_config
     from ..io import read_all
@@ -309,6 +310,8 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
         raise ConfigError("no `train` inputs to cross-validate; give --train FORMAT:PATH",
                           path=args.config)
     seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
+    from ..neural import require
+    require(config["model"], args.config)  # before reading a corpus to train networks on
     docs = read_all(specs)
     if getattr(args, "exclude_groups", None):
         docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
@@ -352,7 +355,8 @@ def main(argv=None) -> int:
         return 1
     if args.o_thresholds:
         result["recall_at_precision"] = best_recalls(result, args.precision)
-    result = {"config": args.config, "inputs": list(specs), "folds": args.folds, "seed": seed,
+    result = {"config": args.config, "inputs": list(specs), "exclude_groups": args.exclude_groups,
+              "folds": args.folds, "seed": seed,
               "by": args.by, "train_fraction": args.train_fraction, **started, **result,
               "resolved_config": config}
     text = render(result)
