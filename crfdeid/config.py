@@ -81,7 +81,7 @@ NEURAL_DEFAULTS = {
     "char_dim": 25,
     "char_hidden": 25,          # char-CNN filters, or char-LSTM units per direction
     "epochs": 10,
-    "batch_size": 16,           # segments per gradient step
+    "batch_size": 32,           # segments per gradient step
     "optimizer": "adam",        # adam or sgd (the paper: sgd, learning rate 0.01, one sentence a step)
     "learning_rate": 0.002,
     "dropout": 0.5,

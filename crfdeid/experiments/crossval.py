@@ -276,6 +276,8 @@ def add_fold_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", required=True, help="config YAML (its `train` inputs are folded)")
     p.add_argument("--train", action="append", metavar="FORMAT:PATH",
                    help="corpus to fold instead of the config's `train` (repeatable)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config value, e.g. model=elman or neural.epochs=5 (repeatable)")
     p.add_argument("--folds", type=int, default=10, help="number of folds (default 10)")
     p.add_argument("--seed", type=int, default=None, help="fold seed (default: config seed or 0)")
     p.add_argument("--by", choices=WEIGHTS, default="documents", help="balance folds on")
@@ -302,9 +304,14 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
         A config without ``train`` inputs and no ``--train``; a network's config
         without PyTorch.
     """
+    from ..cli.train import parse_overrides
     from ..config import load_config
     from ..io import read_all
-    config = load_config(args.config)
+    try:
+        overrides = parse_overrides(getattr(args, "set", None) or [])
+    except ValueError as exc:
+        raise ConfigError(str(exc), path=args.config) from None
+    config = load_config(args.config, overrides)
     specs = args.train or config.get("train") or []
     if not specs:
         raise ConfigError("no `train` inputs to cross-validate; give --train FORMAT:PATH",
@@ -356,7 +363,7 @@ def main(argv=None) -> int:
     if args.o_thresholds:
         result["recall_at_precision"] = best_recalls(result, args.precision)
     result = {"config": args.config, "inputs": list(specs), "exclude_groups": args.exclude_groups,
-              "folds": args.folds, "seed": seed,
+              "set": args.set, "folds": args.folds, "seed": seed,
               "by": args.by, "train_fraction": args.train_fraction, **started, **result,
               "resolved_config": config}
     text = render(result)
