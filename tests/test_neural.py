@@ -146,6 +146,7 @@ def test_model_file_checks(models, tmp_path):
 @needs_torch
 def test_crf_layer_against_brute_force():
     import torch
+
     from crfdeid.neural.crf_layer import ChainCRF
     torch.manual_seed(0)
     n_labels, length = 3, 4
@@ -184,6 +185,7 @@ def test_crf_layer_against_brute_force():
 @needs_torch
 def test_context_window_and_jordan_feedback():
     import torch
+
     from crfdeid.neural.networks import Jordan, TokenInput
     cfg = dict(load_config({"model": "jordan"})["neural"], embedding_dim=2, window=1, hidden=4)
     inp = TokenInput(10, 5, cfg)

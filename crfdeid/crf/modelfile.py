@@ -48,7 +48,7 @@ def gazetteer_checksums(cfg: dict) -> dict:
 def to_bytes(crf: bytes, manifest: dict, labels: list[str]) -> bytes:
     """The file content for a CRFsuite model ``crf`` (or the weights of a format 2
     ``manifest``) and its ``manifest``."""
-    part = PARTS[manifest.get("format", FORMAT_VERSION)]
+    part = PARTS.get(manifest.get("format"), "crf")
     manifest = dict(manifest, labels=labels, **{f"{part}_size": len(crf),
                                                 f"{part}_sha256": hashlib.sha256(crf).hexdigest()})
     head = json.dumps(manifest, sort_keys=True).encode("utf-8")

@@ -111,6 +111,7 @@ class NeuralModel(TaggingModel):
         if self._backend_impl is None:
             from safetensors import SafetensorError
             from safetensors.torch import load
+
             from .train import device_of
             ncfg = self.config["neural"]
             net = networks.build(self.config["model"], len(self.vocab.words), len(self.vocab.chars),
@@ -127,12 +128,12 @@ class NeuralModel(TaggingModel):
         return self._backend_impl
 
     @classmethod
-    def _from_parts(cls, weights: bytes, config: dict, manifest: dict, path, backend: str) -> "NeuralModel":
+    def _from_parts(cls, weights: bytes, config: dict, manifest: dict, path, backend: str) -> NeuralModel:
         """The network model of a checked file (:meth:`TaggingModel.from_bytes`)."""
         if backend != "numpy":
             raise ModelError(f"a {config['model']} network has no {backend!r} backend", path=path)
         model = cls(weights, config, manifest, path=path)
-        model._backend  # build the network now: a bad file fails at load, not at the first note
+        model._backend  # noqa: B018 - build the network now: a bad file fails at load, not at the first note
         return model
 
     def __getstate__(self):

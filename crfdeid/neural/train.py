@@ -12,17 +12,18 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 import torch
 
 from ..config import load_config
-from ..document import Document
-from ..errors import ModelError
-from ..labels import OUTSIDE, encode as bio_encode
-from ..text.segment import segments
 from ..crf.model import tokens_for
 from ..crf.modelfile import WEIGHTS_FORMAT_VERSION
+from ..document import Document
+from ..errors import ModelError
+from ..labels import OUTSIDE
+from ..labels import encode as bio_encode
+from ..text.segment import segments
 from . import networks
 from .batch import collate, encode, length_batches
 from .vocab import Vocabulary, read_vectors

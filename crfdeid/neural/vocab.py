@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from ..errors import ConfigError
 
@@ -49,16 +49,20 @@ class Vocabulary:
 
     @classmethod
     def build(cls, sentences: Iterable[Sequence[str]], min_count: int = 2, lowercase: bool = False,
-              extra_words: Iterable[str] = ()) -> "Vocabulary":
+              extra_words: Iterable[str] = ()) -> Vocabulary:
         """Words seen ``min_count`` times or more (then ``extra_words``), every character seen."""
-        words, chars = Counter(), Counter()
+        words: Counter[str] = Counter()
+        chars: Counter[str] = Counter()
         for sent in sentences:
             for w in sent:
                 words[word_key(w, lowercase)] += 1
                 chars.update(w)
         kept = [w for w, c in sorted(words.items(), key=lambda x: (-x[1], x[0])) if c >= min_count]
         seen = set(kept)
-        kept += [w for w in extra_words if w not in seen and not seen.add(w)]
+        for w in extra_words:
+            if w not in seen:
+                seen.add(w)
+                kept.append(w)
         return cls([PAD, UNK] + kept, [PAD, UNK] + sorted(chars), lowercase)
 
     def to_dict(self) -> dict:
@@ -66,7 +70,7 @@ class Vocabulary:
         return {"words": self.words, "chars": self.chars, "lowercase": self.lowercase}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Vocabulary":
+    def from_dict(cls, d: dict) -> Vocabulary:
         return cls(d["words"], d["chars"], bool(d.get("lowercase")))
 
     def word_id(self, text: str) -> int:
