@@ -19,14 +19,15 @@ __all__ = ["Document", "Model", "Span", "load", "__version__"]
 
 
 def load(path=None, backend: str = "numpy"):
-    """Load a model file (default: the model shipped in the package); a :class:`crfdeid.crf.Model`.
+    """Load a model file (default: the model shipped in the package); a :class:`crfdeid.crf.Model`,
+    or a :class:`crfdeid.neural.model.NeuralModel` when the file holds a network (``neural`` extra).
 
     Parameters
     ----------
     path : str or Path, optional
         A file written by ``python -m crfdeid train`` or ``Model.save``.
     backend : {"numpy", "crfsuite"}
-        Tagging backend; both give the same labels (numpy is faster).
+        The CRF's tagging backend; both give the same labels (numpy is faster).
     """
     from .crf import Model
     return Model.load(path, backend=backend)
