@@ -5,11 +5,13 @@ shape share a vector); a key missing from the vocabulary is tried lower-cased, t
 falls back to the unknown-word entry. Index 0 is padding (the zero vector at the
 edges of a segment's context window), 1 the unknown word or character.
 
->>> v = Vocabulary.build([["Seen", "by", "Dr", "Lee", "Lee", "on", "3/4"]] * 2, min_count=2)
->>> v.ids(["Lee", "lee", "Smith", "7/8"])
-[5, 5, 1, 8]
->>> v.char_ids("Lee")
-[5, 7, 7]
+>>> v = Vocabulary.build([["seen", "by", "Dr", "Lee", "on", "3/4"]] * 2, min_count=2)
+>>> v.words[:4]
+['<pad>', '<unk>', '0/0', 'Dr']
+>>> v.ids(["Dr", "SEEN", "Smith", "7/8"])  # as written, lower-cased, unknown, digits as 0
+[3, 7, 1, 2]
+>>> v.char_ids("Lee"), v.char_ids("Lex")
+([6, 9, 9], [6, 9, 1])
 """
 
 from __future__ import annotations
