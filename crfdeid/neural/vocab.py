@@ -11,7 +11,7 @@ edges of a segment's context window), 1 the unknown word or character.
 >>> v.ids(["Dr", "SEEN", "Smith", "7/8"])  # as written, lower-cased, unknown, digits as 0
 [3, 7, 1, 2]
 >>> v.char_ids("Lee"), v.char_ids("Lex")
-([6, 9, 9], [6, 9, 1])
+([6, 8, 8], [6, 8, 1])
 """
 
 from __future__ import annotations
