@@ -23,6 +23,7 @@ from ..document import Document
 from ..errors import ModelError
 from ..labels import OUTSIDE
 from ..labels import encode as bio_encode
+from ..text.clean import for_tagging
 from ..text.segment import segments
 from . import networks
 from .batch import collate, encode, length_batches
@@ -51,13 +52,14 @@ def _read(docs, cfg):
     sents, labels, stats, problems = [], [], Counter(), Counter()
     o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
     for doc in docs:
-        toks = tokens_for(doc.text, split)
+        text = for_tagging(doc.text)  # what the tagger reads, as for the CRF (same length)
+        toks = tokens_for(text, split)
         enc = bio_encode(toks, doc.spans)
         problems.update(p.reason for p in enc.problems)
         if o_words is not None:
             o_words.add(toks, enc.labels)
         texts = [t.text for t in toks]
-        for a, b in segments(doc.text, toks, max_len):
+        for a, b in segments(text, toks, max_len):
             sents.append(texts[a:b])
             labels.append(enc.labels[a:b])
         stats["documents"] += 1
