@@ -15,6 +15,8 @@ A config is plain data (see ``configs/default.yaml``)::
     rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
     training: {unknown_share: 0.0,  # share of name/place words made out-of-dictionary strings
                unknown_mode: replace}   # ...in the training notes (replace) or in added copies (add)
+    committee: {combine: null,      # mega.v1 | multi.v1: other recognizers' decisions
+                members: []}        # (crfdeid.recognizers.committee, docs/committee.md)
     seed: 13
 
 :func:`load_config` fills every default, deep-merges overrides (an ablation is a
@@ -55,6 +57,7 @@ DEFAULTS = {
     "decoding": {"o_threshold": None, "o_words_min_count": None},
     "rules": {"enabled": False, "date_check": True},
     "training": {"unknown_share": 0.0, "unknown_mode": "replace"},
+    "committee": {"combine": None, "members": [], "folds": 3},
     "seed": 0,
 }
 #: How ``training.unknown_share`` applies: in place, or in a copy added to each training note.
@@ -292,3 +295,5 @@ def _validate(cfg: dict, path) -> None:
         bad(f"window must be an integer 0-10 or null, not {w!r}")
     if not isinstance(cfg["seed"], int) or isinstance(cfg["seed"], bool):
         bad(f"seed must be an integer, not {cfg['seed']!r}")
+    from .recognizers.committee import validate
+    cfg["committee"] = validate(cfg["committee"], path)
