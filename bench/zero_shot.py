@@ -58,6 +58,8 @@ def main(argv=None) -> int:
     p.add_argument("--only-groups", help="keep only these groups (patients)")
     p.add_argument("--o-thresholds", default="default,none,0.5,0.9,0.95,0.98,0.99",
                    help="comma-separated: default (configured), none (Viterbi) or P(O) thresholds")
+    p.add_argument("--o-words-lists", help="comma-separated gazetteer lists whose words the threshold "
+                   "leaves alone too (an experiment on the model's o_words)")
     p.add_argument("--json", help="write the figures as JSON here")
     args = p.parse_args(argv)
     docs = list(read(args.corpus))
@@ -80,6 +82,10 @@ def main(argv=None) -> int:
     else:
         from crfdeid.crf.model import Model
         model = Model.load(args.model)
+        if args.o_words_lists:
+            from crfdeid import gazetteers
+            for name in args.o_words_lists.split(","):
+                model.o_words |= gazetteers.load(name)
         for t in args.o_thresholds.split(","):
             thr = ... if t == "default" else None if t == "none" else float(t)
             t0 = time.perf_counter()
