@@ -71,6 +71,7 @@ class PresidioRecognizer(Recognizer):
         import logging
         from presidio_analyzer import RecognizerRegistry
         logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
+        _offline_suffix_list()
         registry = RecognizerRegistry()
         registry.load_predefined_recognizers(languages=["en"])
         recs = [r for r in registry.recognizers
@@ -90,6 +91,22 @@ class PresidioRecognizer(Recognizer):
                     found.append((res.start, res.end, sub, res.score))
         found.sort(key=lambda f: -f[3])  # the surest result wins an overlap
         return detections(text, found)
+
+
+def _offline_suffix_list() -> None:
+    """Make tldextract (Presidio's e-mail and URL checks) use its bundled public suffix list.
+
+    By default it fetches the list from the internet on first use; crfdeid never reaches
+    the network (and a machine without it logs a failed fetch per process).
+    """
+    try:
+        from tldextract import TLDExtract, tldextract
+    except ImportError:  # an older Presidio without tldextract
+        return
+    if not isinstance(getattr(tldextract, "TLD_EXTRACTOR", None), TLDExtract):
+        return
+    if tldextract.TLD_EXTRACTOR.suffix_list_urls:
+        tldextract.TLD_EXTRACTOR = TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
 @register("spacy.v1", extra="spacy", modules=("spacy",))

@@ -16,8 +16,11 @@ else the category's first). The decoding threshold applies to the regression's P
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 
+from ..errors import ConfigError
 from ..labels import OUTSIDE
 from ..schema import CATEGORIES, SUBTYPE_TO_PARENT
 
@@ -142,6 +145,9 @@ def train_multi(docs, cfg: dict, progress: bool = False):
     from ..labels import encode
     from .committee import Committee
 
+    if importlib.util.find_spec("sklearn") is None:  # before the first note is read
+        raise ConfigError("committee multi.v1 trains a logistic regression with scikit-learn: "
+                          "install the extra with pip install 'crfdeid[sklearn]'")
     docs = list(docs)
     committee = Committee(cfg["committee"])
     base = copy.deepcopy(cfg)
