@@ -123,3 +123,19 @@ def test_a_recognizer_of_your_own():
         assert rec.spans("say HELLO")[0].start == 4
     finally:
         RECOGNIZERS._items.pop("test-shouting.v1")
+
+
+def test_zero_shot_bench_scores_a_member_and_a_model(tmp_path):
+    import json
+    import runpy
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "bench" / "zero_shot.py"
+    main = runpy.run_path(str(script))["main"]
+    assert main(["--recognizer", "rules.v1", "--corpus", "synth:6,1", "--json", str(tmp_path / "r.json")]) == 0
+    got = json.loads((tmp_path / "r.json").read_text())
+    run = got["runs"]["rules.v1"]
+    assert got["documents"] == 6 and 0 < run["precision"] <= 1 and 0 < run["recall"] < 1
+    assert main(["--corpus", "synth:6,1", "--o-thresholds", "default,none,0.5", "--json", str(tmp_path / "m.json")]) == 0
+    runs = json.loads((tmp_path / "m.json").read_text())["runs"]
+    assert set(runs) == {"default", "none", "0.5"}
+    assert runs["0.5"]["tp"] >= runs["none"]["tp"]
