@@ -244,10 +244,10 @@ def _validate(cfg: dict, path) -> None:
     def bad(msg):
         raise ConfigError(msg, path=path)
 
-    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "training"):
+    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "training", "committee"):
         if not isinstance(cfg[key], dict):
             bad(f"{key} must be a mapping, not {type(cfg[key]).__name__}")
-    for key in ("tokenizer", "segment", "decoding", "rules", "training"):
+    for key in ("tokenizer", "segment", "decoding", "rules", "training", "committee"):
         _check_keys(cfg[key], DEFAULTS[key], f"{key}.", path)
     share = cfg["training"]["unknown_share"]
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
