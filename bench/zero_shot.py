@@ -9,9 +9,9 @@ configured decoding) with ``Model.tag_many`` (the code path of ``python -m crfde
 and scores with :func:`crfdeid.scoring.evaluate`: binary token precision and recall, and
 the false-positive tokens by predicted subtype (tokens of predicted spans that overlap no
 gold span), and the tagging speed (tokens per wall second and per CPU second of this
-process: on a loaded machine the second is the steadier). ``--recognizer NAME`` scores a committee member alone instead of a model
-(``rules.v1``, ``lexicon.v1``, ``presidio.v1``...), with its tagging speed. Prints counts
-and figures only, never note text.
+process: on a loaded machine the second is the steadier). ``--recognizer NAME`` scores a
+committee member alone instead of a model (``rules.v1``, ``lexicon.v1``, ``presidio.v1``...).
+Prints counts and figures only, never note text.
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def main(argv=None) -> int:
     p.add_argument("--corpus", default="physionet:../shared/corpora/physionet-dev", help="FORMAT:PATH")
     p.add_argument("--exclude-groups", help="leave out these groups (patients), e.g. the locked test")
     p.add_argument("--only-groups", help="keep only these groups (patients)")
-    p.add_argument("--options", default="{}", help="recognizer options as JSON (e.g. '{\"pipeline\": \"DIR\"}')")
+    p.add_argument("--options", default="{}",
+                   help="recognizer options as JSON (e.g. '{\"pipeline\": \"DIR\"}')")
     p.add_argument("--max-docs", type=int, help="only the first N notes (after the group filters)")
     p.add_argument("--o-thresholds", default="default,none,0.5,0.9,0.95,0.98,0.99",
                    help="comma-separated: default (configured), none (Viterbi) or P(O) thresholds")

@@ -135,7 +135,8 @@ def test_zero_shot_bench_scores_a_member_and_a_model(tmp_path):
     got = json.loads((tmp_path / "r.json").read_text())
     run = got["runs"]["rules.v1"]
     assert got["documents"] == 6 and 0 < run["precision"] <= 1 and 0 < run["recall"] < 1
-    assert main(["--corpus", "synth:6,1", "--o-thresholds", "default,none,0.5", "--json", str(tmp_path / "m.json")]) == 0
+    assert main(["--corpus", "synth:6,1", "--o-thresholds", "default,none,0.5",
+                 "--json", str(tmp_path / "m.json")]) == 0
     runs = json.loads((tmp_path / "m.json").read_text())["runs"]
     assert set(runs) == {"default", "none", "0.5"}
     assert runs["0.5"]["tp"] >= runs["none"]["tp"]

@@ -38,7 +38,7 @@ from .base import build_recognizer, check_available, spec_of
 #: How decisions are combined (``None``: no committee).
 COMBINERS = ("mega.v1", "multi.v1")
 #: The ``committee`` config section's keys and defaults.
-DEFAULTS = {"combine": None, "members": [], "folds": 3}
+DEFAULTS: dict = {"combine": None, "members": [], "folds": 3}
 #: Texts whose member decisions are remembered (cross-validation tags each note many times).
 _MEMO_SIZE = 8192
 _memo: dict = {}
@@ -102,8 +102,8 @@ class Committee:
         self.combine = section.get("combine")
         self.specs = [spec_of(m) for m in section.get("members") or []]
         self.keys = member_keys(self.specs)
-        self.folds = section.get("folds", DEFAULTS["folds"])
-        self._members = None
+        self.folds: int = int(section.get("folds") or 3)
+        self._members: list | None = None
 
     @property
     def members(self) -> list:

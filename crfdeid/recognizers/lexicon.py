@@ -17,6 +17,8 @@ not list, which is why it is a committee member and not a de-identifier (docs/co
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import ConfigError
 from ..text.tokenize import tokenize
 from .base import Detection, Recognizer, detections, register
@@ -61,8 +63,8 @@ class LexiconRecognizer(Recognizer):
         self.plain_lists = list(DEFAULT_PLAIN if plain is None else plain)
         self.plain_words = bool(plain_words)
         self.min_length = int(min_length)
-        self._phrases: dict | None = None
-        self._plain: frozenset | None = None
+        self._phrases: Any = None
+        self._plain: Any = None
 
     def prepare(self) -> None:
         """Read the lists (once)."""

@@ -7,6 +7,8 @@ when one is built).
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import lexicon, outside  # noqa: F401  (register lexicon.v1, presidio.v1, spacy.v1)
 from .base import Detection, Recognizer, register
 
@@ -48,7 +50,7 @@ class CrfRecognizer(Recognizer):
     def __init__(self, model: str | None = None, o_threshold="default"):
         self.model_path = model
         self.o_threshold = ... if o_threshold == "default" else o_threshold
-        self._model = None
+        self._model: Any = None
 
     def prepare(self) -> None:
         if self._model is None:

@@ -13,6 +13,8 @@ English pipeline on the package index is published by spaCy's authors (docs/comm
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import ConfigError
 from ..schema import SUBTYPE_TO_PARENT
 from .base import Detection, Recognizer, detections, register
@@ -63,12 +65,13 @@ class PresidioRecognizer(Recognizer):
         self.entities = list(entities) if entities else None
         self.labels = _label_map(PRESIDIO_LABELS, labels, self.name)
         self.min_score = float(min_score)
-        self._recognizers = None
+        self._recognizers: list | None = None
 
     def prepare(self) -> None:
         if self._recognizers is not None:
             return
         import logging
+
         from presidio_analyzer import RecognizerRegistry
         logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
         _offline_suffix_list()
@@ -84,7 +87,7 @@ class PresidioRecognizer(Recognizer):
     def find(self, text: str) -> list[Detection]:
         self.prepare()
         found = []
-        for rec, ents in self._recognizers:
+        for rec, ents in self._recognizers or ():
             for res in rec.analyze(text, ents, None) or ():
                 if res.score >= self.min_score:
                     sub = self.labels.get(res.entity_type, "IDNUM")
@@ -134,7 +137,7 @@ class SpacyRecognizer(Recognizer):
         self.pipeline = str(pipeline)
         self.labels = _label_map(SPACY_LABELS, labels, self.name)
         self.batch_size = int(batch_size)
-        self._nlp = None
+        self._nlp: Any = None
 
     def prepare(self) -> None:
         if self._nlp is not None:
