@@ -14,7 +14,7 @@ TRAIN_ARGS ?=
 .PHONY: install test test-fast lint train synth bench crossval curve ablate stress locked i2b2 clean
 
 install:
-	$(PYTHON) -m pip install -e .[dev,plot,bench,sklearn,gazetteers,presidio,spacy]
+	$(PYTHON) -m pip install -e .[dev,plot,bench,sklearn,gazetteers]
 
 test:
 	$(PYTHON) -m pytest
