@@ -15,6 +15,8 @@ A config is plain data (see ``configs/default.yaml``)::
     rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
     training: {unknown_share: 0.0,  # share of name/place words made out-of-dictionary strings
                unknown_mode: replace}   # ...in the training notes (replace) or in added copies (add)
+    committee: {combine: null,      # mega.v1 | multi.v1: other recognizers' decisions
+                members: []}        # (crfdeid.recognizers.committee, docs/committee.md)
     seed: 13
     model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
     neural: {epochs: 10, ...}       # the networks' hyper-parameters (NEURAL_DEFAULTS)
@@ -57,6 +59,7 @@ DEFAULTS = {
     "decoding": {"o_threshold": None, "o_words_min_count": None},
     "rules": {"enabled": False, "date_check": True},
     "training": {"unknown_share": 0.0, "unknown_mode": "replace"},
+    "committee": {"combine": None, "members": [], "folds": 3},
     "seed": 0,
     "model": "crf",
     "neural": None,  # filled from NEURAL_DEFAULTS
@@ -285,10 +288,10 @@ def _validate(cfg: dict, path) -> None:
 
     if cfg["model"] not in MODELS:
         bad(f"unknown model {cfg['model']!r}; known: {', '.join(MODELS)}")
-    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "training"):
+    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "training", "committee"):
         if not isinstance(cfg[key], dict):
             bad(f"{key} must be a mapping, not {type(cfg[key]).__name__}")
-    for key in ("tokenizer", "segment", "decoding", "rules", "training"):
+    for key in ("tokenizer", "segment", "decoding", "rules", "training", "committee"):
         _check_keys(cfg[key], DEFAULTS[key], f"{key}.", path)
     share = cfg["training"]["unknown_share"]
     if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
@@ -336,6 +339,8 @@ def _validate(cfg: dict, path) -> None:
         bad(f"window must be an integer 0-10 or null, not {w!r}")
     if not isinstance(cfg["seed"], int) or isinstance(cfg["seed"], bool):
         bad(f"seed must be an integer, not {cfg['seed']!r}")
+    from .recognizers.committee import validate
+    cfg["committee"] = validate(cfg["committee"], path)
 
 
 def _neural(cfg: dict, path) -> dict:

@@ -32,6 +32,8 @@ from ..document import Document, Span
 from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import decode
+from ..recognizers.committee import from_config
+from ..recognizers.stacking import Stacker
 from ..recognizers import final_spans, safeharbor
 from ..recognizers.clinical import prepare as prepare_clinical
 from ..text.clean import for_tagging
@@ -364,7 +366,14 @@ class Model(TaggingModel):
         #: ``decoding.o_words_min_count`` times in the training notes and never inside PHI.
         #: Viterbi and the rules still may. Empty: off (assign ``frozenset()`` to turn it off).
         self.o_words = frozenset(self.manifest.get("o_words") or ())
-        self.featurizer = Featurizer(config["features"])
+        #: The committee of other recognizers (``committee`` in the config), or None.
+        self.committee = from_config(config)
+        self.featurizer = Featurizer(config["features"], self.committee.columns() if self.committee else ())
+        self._stacker = None
+        if self.committee is not None and self.committee.combine == "multi.v1":
+            if "stacker" not in self.manifest:
+                raise ModelError("a multi.v1 committee model without its stacker weights", path=path)
+            self._stacker = Stacker(self.manifest["stacker"], self.committee)
         self._tagger = open_tagger(crf_bytes, path)
         self.labels = list(self._tagger.labels())
         self._backend_impl = None
@@ -408,7 +417,20 @@ class Model(TaggingModel):
         model = cls(crf, config, manifest, path=path, backend=backend)
         model._backend  # read the weights now: a bad model fails at load, not at the first note
         model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
+        if model.committee is not None:
+            model.committee.prepare()  # and the committee's members
         return model
+
+    def _label(self, items, o_threshold, want_marginals=False) -> list:
+        """``(labels, p_outside, marginals)`` of each item, from the backend (and the stacker
+        of a ``multi.v1`` committee, which relabels from the CRF's marginals)."""
+        if self._stacker is None:
+            return super()._label(items, o_threshold, want_marginals)
+        out = []
+        for (text, toks, _), (_, _, margs) in zip(items, self._backend.run(items, None, True)):
+            labels, p_out = self._stacker.relabel(text, toks, margs, o_threshold, self.o_words)
+            out.append((labels, p_out, margs if want_marginals else []))
+        return out
 
     def features(self, text: str, toks) -> list[list[str]]:
         """The attribute lists CRFsuite tags ``toks`` with."""

@@ -59,7 +59,9 @@ def to_sequences(docs: Iterable[Document], config=None) -> tuple[list, list, lis
     (1, ['O', 'O', 'O', 'O'], Segment(doc=0, start=0, end=6))
     """
     cfg = load_config(config or {})
-    featurizer = Featurizer(cfg["features"])
+    from ..recognizers.committee import from_config
+    committee = from_config(cfg)  # a mega.v1 committee's decisions are attributes here too
+    featurizer = Featurizer(cfg["features"], committee.columns() if committee else ())
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     X, y, index = [], [], []
     for k, doc in enumerate(docs):

@@ -21,6 +21,7 @@ from ..document import Document
 from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import OUTSIDE, encode
+from ..recognizers.committee import from_config
 from ..text.segment import segments
 from ..text.clean import for_tagging
 from .model import Model, tokens_for
@@ -74,7 +75,11 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     if cfg["training"]["unknown_share"]:
         from ..experiments.stress import augmenter
         versions = augmenter(cfg["training"]["unknown_share"], cfg["training"]["unknown_mode"], cfg["seed"])
-    featurizer = Featurizer(cfg["features"])
+    committee = from_config(cfg)
+    if committee is not None and committee.combine == "multi.v1":
+        from ..recognizers.stacking import train_multi
+        return train_multi(docs, cfg, progress)
+    featurizer = Featurizer(cfg["features"], committee.columns() if committee else ())
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     params = {k: v for k, v in cfg["crf"].items() if k != "algorithm" and v is not None}
     bar = None

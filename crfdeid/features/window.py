@@ -119,9 +119,12 @@ class Featurizer:
     ----------
     feature_set : dict
         A feature-set mapping (resolved here with :func:`resolve_feature_set`).
+    columns : sequence of callables, optional
+        More token columns, called as token templates are, after them (the committee's
+        decisions, :mod:`crfdeid.recognizers.committee`).
     """
 
-    def __init__(self, feature_set: dict):
+    def __init__(self, feature_set: dict, columns=()):
         fs = resolve_feature_set(feature_set)
         self.feature_set = fs
         self.window = fs["window"]
@@ -129,7 +132,7 @@ class Featurizer:
         self.bigrams = fs["bigrams"]
         self._word = [WORD_TEMPLATES.get(n) for n in fs["word"]]
         self._windowed_at = [fs["word"].index(n) for n in fs["windowed"]]
-        self._token = [TOKEN_TEMPLATES.get(n) for n in fs["token"]]
+        self._token = [TOKEN_TEMPLATES.get(n) for n in fs["token"]] + list(columns)
         self._offsets = [o for o in range(-self.window, self.window + 1) if o]
         self._base: dict = {}
         self._near: dict = {o: {} for o in self._offsets}
@@ -166,6 +169,11 @@ class Featurizer:
         """
         per = [to_attributes(t(word)) for t in self._word]
         return list(chain.from_iterable(per)), [a for j in self._windowed_at for a in per[j]]
+
+    @property
+    def has_token_columns(self) -> bool:
+        """Whether any token template or column runs (token attributes exist)."""
+        return bool(self._token)
 
     @property
     def offsets(self) -> list[int]:

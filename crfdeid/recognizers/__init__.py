@@ -1,9 +1,22 @@
-"""Recognizers beside the CRF: the rule overlay (:mod:`~crfdeid.recognizers.rules`), the
-clinical-term filter (:mod:`~crfdeid.recognizers.clinical`) and the Safe Harbor layer
-(:mod:`~crfdeid.recognizers.safeharbor`).
+"""Recognizers beside the CRF, one interface for all, and the committee that combines them.
+
+* :mod:`.base`: ``Recognizer.find(text) -> [Detection(span, confidence)]``, the registry of
+  recognizers by versioned name and :func:`build_recognizer`;
+* :mod:`.rules`: the rule overlay (Safe-Harbor forms, titles, trigger words), and its
+  regexes as the ``rules.v1`` member (:mod:`.members`, also ``crf.v1``: another model);
+* :mod:`.clinical` (the clinical-term filter) and :mod:`.safeharbor` (the Safe Harbor
+  layer), applied to every tagger's spans by :func:`final_spans`;
+* :mod:`.lexicon`: ``lexicon.v1``, public name and place lists;
+* :mod:`.outside`: ``presidio.v1`` and ``spacy.v1`` (optional extras);
+* :mod:`.committee` and :mod:`.stacking`: their decisions as CRF attributes (``mega.v1``)
+  or stacked by a cross-fitted regression (``multi.v1``). See docs/committee.md.
 """
 
 from __future__ import annotations
+
+from .base import RECOGNIZERS, Detection, Recognizer, build_recognizer
+
+__all__ = ["Recognizer", "Detection", "RECOGNIZERS", "build_recognizer", "final_spans"]
 
 
 def final_spans(text: str, spans, split_glued: bool = True) -> list:

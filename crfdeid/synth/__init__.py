@@ -32,39 +32,47 @@ from .builder import NoteBuilder
 from .discharge import discharge_summary
 from .letter import letter
 from .nursing import nursing_note
+from .ward import roughen, ward_note
 
 __all__ = ["generate", "iter_documents", "NoteBuilder"]
 
 #: Note kinds and their relative frequency (nursing notes are what the default model meets most).
 KINDS = {"nursing": (nursing_note, 55), "discharge": (discharge_summary, 30), "letter": (letter, 15)}
+#: Styles of corpus: note kinds and weights (``ward``: :mod:`crfdeid.synth.ward`).
+STYLES = {"i2b2": KINDS,
+          "ward": {"ward": (ward_note, 94), "discharge": (discharge_summary, 3), "letter": (letter, 3)}}
 FIRST_RECORD = 100
 
 
-def _patient_notes(seed: int, index: int) -> list[Document]:
-    rng = random.Random(f"crfdeid-synth:{seed}:{index}")
+def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]:
+    kinds = STYLES[style]
+    rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2" else f"crfdeid-synth-{style}:{seed}:{index}")
     record = FIRST_RECORD + index
     p = persona.patient(rng, record)
-    names = list(KINDS)
-    weights = [KINDS[k][1] for k in names]
+    names = list(kinds)
+    weights = [kinds[k][1] for k in names]
     n_notes = rng.choice([1, 2, 2, 3, 3, 4, 5])
     docs = []
     for note in range(1, n_notes + 1):
         kind = rng.choices(names, weights)[0]
-        day = p.admit + dt.timedelta(days=note - 1 + (rng.randint(2, 9) if kind != "nursing" else 0))
+        day = p.admit + dt.timedelta(days=note - 1 + (rng.randint(2, 9) if kind not in ("nursing", "ward") else 0))
         b = NoteBuilder()
         b.line()  # i2b2 TEXT usually starts with a line break
-        KINDS[kind][0](rng, p, day, b)
-        docs.append(b.build(f"{record:03d}-{note:02d}", {"note_type": kind}))
+        kinds[kind][0](rng, p, day, b)
+        doc = b.build(f"{record:03d}-{note:02d}", {"note_type": kind})
+        docs.append(roughen(rng, doc) if style == "ward" else doc)
     return docs
 
 
-def iter_documents(n: int, seed: int = 0) -> Iterator[Document]:
-    """Yield ``n`` synthetic documents for ``seed``, patient by patient."""
+def iter_documents(n: int, seed: int = 0, style: str = "i2b2") -> Iterator[Document]:
+    """Yield ``n`` synthetic documents for ``seed``, patient by patient, in a :data:`STYLES` style."""
     if n < 0:
         raise ValueError(f"number of documents must be >= 0, got {n}")
+    if style not in STYLES:
+        raise ValueError(f"unknown synthetic style {style!r}; known: {', '.join(STYLES)}")
     made, index = 0, 0
     while made < n:
-        for doc in _patient_notes(seed, index):
+        for doc in _patient_notes(seed, index, style):
             if made == n:
                 return
             yield doc
@@ -72,7 +80,7 @@ def iter_documents(n: int, seed: int = 0) -> Iterator[Document]:
         index += 1
 
 
-def generate(n: int, seed: int = 0) -> list[Document]:
+def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
     """``n`` synthetic documents with gold spans, deterministic for ``seed``.
 
     Parameters
@@ -81,35 +89,42 @@ def generate(n: int, seed: int = 0) -> list[Document]:
         Number of documents.
     seed : int
         Random seed; the same seed gives the same documents on every machine.
+    style : str
+        ``"i2b2"`` (default) or ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`).
 
     Returns
     -------
     list of Document
         Ids ``NNN-NN`` (several notes per patient), spans aligned to tokens.
     """
-    return list(iter_documents(n, seed))
+    return list(iter_documents(n, seed, style))
 
 
-def parse_source(path: str) -> tuple[int, int]:
-    """``"N,SEED"`` (or ``"N"``, seed 0) as used by ``read("synth:N,SEED")``.
+def parse_source(path: str) -> tuple[int, int, str]:
+    """``"N,SEED[,STYLE]"`` (or ``"N"``, seed 0, style i2b2) as used by ``read("synth:N,SEED")``.
 
-    >>> parse_source("1000,13")
-    (1000, 13)
+    >>> parse_source("1000,13"), parse_source("50,1,ward")
+    ((1000, 13, 'i2b2'), (50, 1, 'ward'))
     """
-    n, _, seed = path.partition(",")
+    n, _, rest = path.partition(",")
+    seed, _, style = rest.partition(",")
+    style = style or "i2b2"
     try:
-        return int(n), int(seed or 0)
+        got = int(n), int(seed or 0), style
     except ValueError:
-        raise ReaderError(f"synth source must be N or N,SEED (integers), got {path!r}",
-                          path=path) from None
+        got = None
+    if got is None or style not in STYLES:
+        raise ReaderError(f"synth source must be N, N,SEED or N,SEED,STYLE (integers; style one of "
+                          f"{', '.join(STYLES)}), got {path!r}", path=path)
+    return got
 
 
 @READERS.register("synth")
 def read_synth(path: str, report, **options) -> Iterator[Document]:
-    """Reader ``synth:N,SEED``: ``N`` generated documents, nothing read from disk."""
+    """Reader ``synth:N,SEED[,STYLE]``: ``N`` generated documents, nothing read from disk."""
     try:
-        n, seed = parse_source(path)
+        n, seed, style = parse_source(path)
     except ReaderError as err:
         report(err)
         return
-    yield from iter_documents(n, seed)
+    yield from iter_documents(n, seed, style)

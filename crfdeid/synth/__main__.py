@@ -1,4 +1,4 @@
-"""``python -m crfdeid synth --docs N --seed S --out DIR``: write a synthetic i2b2 XML corpus."""
+"""``python -m crfdeid synth --docs N --seed S [--style ward] --out DIR``: write a synthetic i2b2 XML corpus."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 
 from .. import cli, io
 from ..errors import CrfdeidError
-from . import iter_documents
+from . import STYLES, iter_documents
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,6 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--out", required=True, help="output folder, or '-' for standard output")
     parser.add_argument("--format", default="i2b2", help="writer format (default i2b2)")
+    parser.add_argument("--style", default="i2b2", choices=sorted(STYLES),
+                        help="i2b2 (default: dense, i2b2 conventions) or ward (closer to real ward "
+                             "notes: sparse PHI, lower case, typos, unknown and ambiguous names)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     cli.add_overwrite(parser)
     return parser
@@ -31,7 +34,7 @@ def main(argv=None) -> int:
     if args.docs < 0:
         print("error: --docs must be >= 0", file=sys.stderr)
         return 2
-    docs = iter_documents(args.docs, args.seed)
+    docs = iter_documents(args.docs, args.seed, args.style)
     show = not args.quiet and sys.stderr.isatty()
     if show:
         from tqdm import tqdm

@@ -180,7 +180,7 @@ class EmissionScorer:
             words += texts
             if fz.bigrams:
                 pairs += fz.bigram_pairs(texts, lowered)
-            if fz.feature_set["token"]:
+            if fz.has_token_columns:
                 keys += fz.token_keys(text, tokens)
         window = _Window(np.repeat(np.arange(len(docs)), lens))
         ids = self._words.ids(words, self._word_blocks)  # may grow .data: look it up after
