@@ -31,7 +31,7 @@ def browser():
 def project(tmp_path):
     path = tmp_path / "proj"
     assert review_main(["init", str(path), "--per-note", "2"]) == 0
-    assert review_main(["import", str(path), "synth:3,11"]) == 0
+    assert review_main(["import", str(path), "synth:3,7"]) == 0
     p = Project.open(path)
     yield p
     p.close()
