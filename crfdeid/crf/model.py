@@ -21,6 +21,7 @@ That path (text -> tokens -> segments -> backend -> labels -> spans -> rules) is
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import replace
 import warnings
 from importlib import resources
@@ -28,10 +29,12 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from .. import schema
 from ..document import Document, Span
 from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import decode
+from ..resources import Resources
 from ..recognizers import final_spans, safeharbor
 from ..recognizers.clinical import prepare as prepare_clinical
 from ..text.clean import for_tagging
@@ -112,6 +115,11 @@ class TaggingModel:
 
     config: dict
     o_words: frozenset = frozenset()
+
+    @functools.cached_property
+    def scheme(self) -> schema.Scheme:
+        """The label scheme of the spans this model writes (the config's; i2b2 2014 by default)."""
+        return schema.get(self.config.get("scheme"))
 
     @property
     def _split(self) -> bool:
@@ -218,11 +226,10 @@ class TaggingModel:
         """The tagged copy of ``doc``: decoded spans, confidences, rule overlay."""
         return self._with_rules(doc, self._crf_spans(toks, labels, p_out))
 
-    @staticmethod
-    def _crf_spans(toks, labels, p_out, offset: int = 0) -> dict:
+    def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
         """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
         conf = {}
-        for sp in decode(labels, toks):
+        for sp in decode(labels, toks, self.scheme):
             i = bisect.bisect_left(toks, sp.start, key=_START)  # the span's first token
             c = 1.0
             while i < len(toks) and toks[i].start < sp.end:
@@ -242,7 +249,8 @@ class TaggingModel:
         if self.config["rules"]["enabled"]:
             from ..recognizers.rules import overlay
             spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
-        spans = final_spans(text, spans, self._split)
+        spans = final_spans(text, spans, self._split, own_labels=self.scheme is not schema.I2B2,
+                            english=(self.config.get("resources") or {}).get("language", "en") == "en")
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
@@ -364,7 +372,9 @@ class Model(TaggingModel):
         #: ``decoding.o_words_min_count`` times in the training notes and never inside PHI.
         #: Viterbi and the rules still may. Empty: off (assign ``frozenset()`` to turn it off).
         self.o_words = frozenset(self.manifest.get("o_words") or ())
-        self.featurizer = Featurizer(config["features"])
+        #: Word lists and trigger words of the features (the config's ``resources``).
+        self.resources = Resources.from_config(config.get("resources"))
+        self.featurizer = Featurizer(config["features"], self.resources)
         self._tagger = open_tagger(crf_bytes, path)
         self.labels = list(self._tagger.labels())
         self._backend_impl = None
