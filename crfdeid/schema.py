@@ -164,6 +164,12 @@ class Scheme:
         """Whether the scheme declares any HIPAA label (HIPAA rows are left out otherwise)."""
         return bool(self._hipaa or self.hipaa_optional)
 
+    def summary(self) -> str:
+        """One line for summaries: name, labels, categories, HIPAA labels."""
+        hipaa = f"{len(self.hipaa_subtypes())} HIPAA" if self.has_hipaa else "no HIPAA labels"
+        return (f"{self.name} ({len(self.labels)} labels in {len(self.categories)} categories, {hipaa})"
+                if not self.open else "labels as written")
+
     # -- as data --------------------------------------------------------------------
     def to_dict(self) -> dict:
         """The scheme as a config mapping (:meth:`from_dict` reads it back)."""

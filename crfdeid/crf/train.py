@@ -161,7 +161,7 @@ def _under_scheme(docs, cfg: dict):
     if cfg["scheme"] is None:
         docs = list(docs)
         (docs,), scheme = settle([docs], None)
-        cfg["scheme"] = "i2b2" if scheme is schema.I2B2 else scheme.to_dict()
+        cfg["scheme"] = as_setting(scheme)
     else:
         scheme = schema.get(cfg["scheme"])
         docs = _checked(docs, scheme)

@@ -76,3 +76,8 @@ def read_corpus(specs: Iterable, scheme=None, *, errors: list | None = None,
     docs = read_labelled(specs, scheme, errors=errors, default_format=default_format, **options)
     (docs,), found = settle([docs], scheme)
     return docs, found
+
+
+def as_setting(scheme: schema.Scheme):
+    """How a config keeps ``scheme`` (what a model stores): ``"i2b2"`` or the scheme as a mapping."""
+    return "i2b2" if scheme is schema.I2B2 else scheme.to_dict()

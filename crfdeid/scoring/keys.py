@@ -51,13 +51,15 @@ def token_keys(span, text: str, binary: bool = False, parent: bool = False) -> l
 
 
 def restrict(spans: Iterable, hipaa: bool = False, include_idnum: bool = False,
-             categories: frozenset | None = None) -> list:
+             categories: frozenset | None = None, scheme=None) -> list:
     """Spans kept by a view: HIPAA subtypes only and/or some parent categories or subtypes.
 
     ``categories`` holds upper-case parent category or subtype names; a span is
-    kept when its category or its subtype is among them.
+    kept when its category or its subtype is among them. The HIPAA labels are
+    ``scheme``'s (default i2b2 2014).
     """
-    allowed = schema.hipaa_subtypes(include_idnum) if hipaa else None
+    allowed = ({s.upper() for s in (scheme or schema.DEFAULT).hipaa_subtypes(include_idnum)}
+               if hipaa else None)
     out = []
     for sp in spans:
         sub, cat = sp.subtype.upper(), sp.category.upper()

@@ -240,3 +240,6 @@ METRICS = {m.name: m for m in (
 TYPED_METRICS = ("strict", "relaxed", "token")
 #: Metrics of the per-category blocks: the typed ones and the parent-category strict one.
 CATEGORY_METRICS = TYPED_METRICS + ("parent_strict",)
+#: HIPAA metrics of the per-category blocks, for categories with HIPAA labels: what the official
+#: script prints when it scores one category (``--filter``), HIPAA view included.
+CATEGORY_HIPAA_METRICS = ("hipaa_token", "hipaa_strict")
