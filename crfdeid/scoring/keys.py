@@ -23,8 +23,11 @@ from typing import Iterable
 
 from .. import schema
 
-#: What the token metric counts: runs of ASCII letters and digits.
+#: What the token metric counts: runs of ASCII letters and digits (the official script's).
 TOKEN_RUN = re.compile(r"[A-Za-z0-9]+")
+#: The same in any script (``token.v2``, for schemes other than i2b2's): runs of letters,
+#: combining marks and digits, so ``José``, ``Αθήνα`` and ``山田`` are counted whole.
+TOKEN_RUN_ANY = re.compile(r"[^\W_]+")
 
 
 def _head(span, binary: bool, parent: bool) -> tuple:
@@ -42,12 +45,13 @@ def span_key(span, binary: bool = False, parent: bool = False) -> tuple:
     return _head(span, binary, parent) + (span.start, span.end)
 
 
-def token_keys(span, text: str, binary: bool = False, parent: bool = False) -> list[tuple]:
-    """One key per ``[A-Za-z0-9]+`` run inside the span: ``(PARENT, SUBTYPE, run start, run end)``
-    (type part as in :func:`span_key`)."""
+def token_keys(span, text: str, binary: bool = False, parent: bool = False,
+               pattern: re.Pattern = TOKEN_RUN) -> list[tuple]:
+    """One key per ``[A-Za-z0-9]+`` run (or ``pattern`` match) inside the span:
+    ``(PARENT, SUBTYPE, run start, run end)`` (type part as in :func:`span_key`)."""
     head = _head(span, binary, parent)
     # pos/endpos keep match offsets absolute and stop runs at the span edges.
-    return [head + (m.start(), m.end()) for m in TOKEN_RUN.finditer(text, span.start, span.end)]
+    return [head + (m.start(), m.end()) for m in pattern.finditer(text, span.start, span.end)]
 
 
 def restrict(spans: Iterable, hipaa: bool = False, include_idnum: bool = False,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..registry import Registry
-from .keys import span_key, token_keys
+from .keys import TOKEN_RUN_ANY, span_key, token_keys
 
 STRATEGIES = Registry("scoring strategy")
 
@@ -178,6 +178,13 @@ def token(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool =
     """Items are the ``[A-Za-z0-9]+`` runs inside each annotation, keyed with its type."""
     return _exact({k for s in gold_spans for k in token_keys(s, text, binary, parent)},
                   {k for s in sys_spans for k in token_keys(s, text, binary, parent)})
+
+
+@STRATEGIES.register("token.v2")
+def token_any_script(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool = False) -> Counts:
+    """``token.v1`` with runs of letters and digits of any script (:data:`~.keys.TOKEN_RUN_ANY`)."""
+    return _exact({k for s in gold_spans for k in token_keys(s, text, binary, parent, TOKEN_RUN_ANY)},
+                  {k for s in sys_spans for k in token_keys(s, text, binary, parent, TOKEN_RUN_ANY)})
 
 
 @STRATEGIES.register("relaxed.v1")

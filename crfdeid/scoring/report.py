@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from .. import schema
@@ -103,6 +103,8 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
     scheme : Scheme, optional
         The label scheme (default i2b2 2014): its categories and labels make the tables
         (in its order), its HIPAA labels the HIPAA view, which is left out when it has none.
+        Token metrics count ASCII letter/digit runs under i2b2 (the official script) and
+        runs in any script under another scheme (``token.v2``).
 
     Examples
     --------
@@ -124,7 +126,10 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
         ({cat_name(sp.category) for _, _, gold, system in views for sp in gold + system}
          | (set(_main_categories(scheme)) if keep is None else set())),
         list(scheme.categories))
-    metrics = [m for m in METRICS.values() if scheme.has_hipaa or not m.hipaa]
+    # i2b2: the official script's ASCII token runs; another scheme: runs in any script (token.v2).
+    named = {n: replace(m, strategy="token.v2") if scheme is not schema.I2B2 and m.strategy == "token.v1"
+             else m for n, m in METRICS.items()}
+    metrics = [m for m in named.values() if scheme.has_hipaa or not m.hipaa]
     # The HIPAA view of a category, where it has HIPAA labels (the official script's --filter blocks).
     hipaa = {sub.upper() for sub in scheme.hipaa_subtypes(include_idnum)}
     hipaa_cats = {c for c in categories if any(s.upper() in hipaa for s in scheme.categories.get(c, ()))}
@@ -143,13 +148,13 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
         for cat in categories:
             gc, sc = g_cat.get(cat, ()), s_cat.get(cat, ())
             for name in CATEGORY_METRICS:
-                per_cat[cat][name].add(METRICS[name].count(gc, sc, text))
+                per_cat[cat][name].add(named[name].count(gc, sc, text))
             if cat in hipaa_cats:
                 gh, sh = restrict(gc, True, include_idnum, scheme=scheme), restrict(sc, True, include_idnum, scheme=scheme)
                 for name in CATEGORY_HIPAA_METRICS:
-                    per_cat[cat][name].add(METRICS[name].count(gh, sh, text))
+                    per_cat[cat][name].add(named[name].count(gh, sh, text))
         for name in TYPED_METRICS:
-            m = METRICS[name]
+            m = named[name]
             for sub in set(g_sub) | set(s_sub):
                 per_sub[sub][name] += m.count(g_sub.get(sub, ()), s_sub.get(sub, ()), text)
 
