@@ -115,7 +115,7 @@ class Resources:
                                             for k, v in (triggers_after or {}).items()}}
 
     @classmethod
-    def from_config(cls, section=None) -> "Resources":
+    def from_config(cls, section=None) -> Resources:
         """From a config's ``resources`` section (lists already read, or read now by :func:`resolve`)."""
         section = resolve(section)
         return cls(section["language"], section["gazetteers"], section["triggers"], section["triggers_after"])

@@ -177,7 +177,7 @@ class Scheme:
                 "hipaa_optional": sorted(self.hipaa_optional)}
 
     @classmethod
-    def from_dict(cls, data, path=None) -> "Scheme":
+    def from_dict(cls, data, path=None) -> Scheme:
         """A scheme from a config mapping; :class:`ConfigError` for unknown keys or bad values.
 
         ``labels`` maps each label to ``{parent, hipaa, placeholder, surrogate}`` (all

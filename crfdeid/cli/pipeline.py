@@ -96,7 +96,7 @@ def prediction_output(test_spec) -> tuple[str, str]:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     from ..config import load_config
-    from ..io import atomic_write, check_output, describe_input, spec_path, writer
+    from ..io import atomic_write, check_input, check_output, describe_input, spec_path, writer
     from ..io.labelled import read_corpus, read_labelled, settle
     from .train import parse_overrides
     try:
@@ -104,6 +104,8 @@ def main(argv=None) -> int:
         overrides["train"] = args.train
         cfg = load_config(args.config if args.config else PIPELINE_CONFIG, overrides)
         options = cli.reader_options(args.reader_option)
+        for spec in [*cfg["train"], args.test]:  # formats and options, before anything is read
+            check_input(spec, **options)
         out = Path(args.out)
         inputs = [spec_path(s) for s in [*cfg["train"], args.test]]
         check_output(out, inputs, overwrite=args.overwrite)

@@ -90,7 +90,8 @@ def load_ablation(path) -> dict:
     here = path.resolve().parent
     base = here / spec["base"]
     if "test" in evaluation:
-        evaluation = dict(evaluation, test=resolve_entry(evaluation["test"] if isinstance(evaluation["test"], dict) else str(evaluation["test"]), here))
+        test = evaluation["test"]
+        evaluation = dict(evaluation, test=resolve_entry(test if isinstance(test, dict) else str(test), here))
     resolved = {}
     for name, override in runs.items():
         if override is not None and not isinstance(override, dict):

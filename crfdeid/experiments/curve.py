@@ -194,7 +194,8 @@ def main(argv=None) -> int:
         print(f"curve: error: {exc}", file=sys.stderr)
         return 1
     heading = f"# Learning curve of `{args.config}`"
-    info = {"config": args.config, "inputs": [describe_input(x) for x in specs], "folds": args.folds, "seed": seed, "by": args.by,
+    info = {"config": args.config, "inputs": [describe_input(x) for x in specs], "folds": args.folds,
+            "seed": seed, "by": args.by,
             "o_thresholds": list(args.o_thresholds), **started, "resolved_config": config}
     if not args.quiet:
         sys.stdout.write(to_markdown(points, heading))

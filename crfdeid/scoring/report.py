@@ -150,7 +150,8 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
             for name in CATEGORY_METRICS:
                 per_cat[cat][name].add(named[name].count(gc, sc, text))
             if cat in hipaa_cats:
-                gh, sh = restrict(gc, True, include_idnum, scheme=scheme), restrict(sc, True, include_idnum, scheme=scheme)
+                gh = restrict(gc, True, include_idnum, scheme=scheme)
+                sh = restrict(sc, True, include_idnum, scheme=scheme)
                 for name in CATEGORY_HIPAA_METRICS:
                     per_cat[cat][name].add(named[name].count(gh, sh, text))
         for name in TYPED_METRICS:
