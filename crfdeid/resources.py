@@ -69,13 +69,7 @@ def resolve(spec, base_dir: Path | None = None, path=None) -> dict:
     ConfigError
         Unknown keys, list names or trigger kinds, unreadable files.
     """
-    spec = {} if spec is None else spec
-    if not isinstance(spec, Mapping):
-        raise ConfigError(f"resources must be a mapping with {', '.join(DEFAULTS)}", path=path)
-    unknown = set(spec) - set(DEFAULTS)
-    if unknown:
-        raise ConfigError(f"unknown resources key(s) {', '.join(sorted(map(str, unknown)))}; allowed: "
-                          f"{', '.join(DEFAULTS)}", path=path)
+    spec = _mapping(spec, DEFAULTS, "resources", "key", path)
     language = spec.get("language", "en")
     if not isinstance(language, str) or not language.strip() or len(language) > 16:
         raise ConfigError(f"resources.language must be a language code such as en or es, not {language!r}",
@@ -83,16 +77,22 @@ def resolve(spec, base_dir: Path | None = None, path=None) -> dict:
     out = {"language": language.strip().lower()}
     for key, allowed in (("gazetteers", list_names()), ("triggers", TRIGGER_KINDS),
                          ("triggers_after", TRIGGER_KINDS)):
-        given = spec.get(key) or {}
-        if not isinstance(given, Mapping):
-            raise ConfigError(f"resources.{key} must map a name to a file or a list", path=path)
-        bad = set(given) - set(allowed)
-        if bad:
-            raise ConfigError(f"unknown resources.{key} name(s) {', '.join(sorted(map(str, bad)))}; "
-                              f"known: {', '.join(allowed)}", path=path)
+        given = _mapping(spec.get(key), allowed, f"resources.{key}", "name", path)
         out[key] = {name: _entries(value, base_dir, path, f"resources.{key}.{name}")
                     for name, value in sorted(given.items())}
     return out
+
+
+def _mapping(value, allowed, what: str, noun: str, path) -> Mapping:
+    """``value`` (``None``: empty) when it is a mapping whose keys are among ``allowed``."""
+    value = {} if value is None else value
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{what} must be a mapping of {', '.join(allowed)}", path=path)
+    unknown = set(value) - set(allowed)
+    if unknown:
+        raise ConfigError(f"unknown {what} {noun}(s) {', '.join(sorted(map(str, unknown)))}; known: "
+                          f"{', '.join(allowed)}", path=path)
+    return value
 
 
 def _entries(value, base_dir, path, what) -> list[str]:
