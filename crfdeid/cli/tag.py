@@ -12,9 +12,10 @@ Examples::
 
 Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works) and
-``--reader-option KEY=VALUE``. Spans an annotated input carries are not read as
-PHI of a scheme (``scheme=any``): they are replaced by the model's. Redacted and
-surrogate output follow the model's label scheme (placeholders, generators). Without
+``--reader-option KEY=VALUE``. The spans an annotated input carries are replaced by
+the model's; their labels are checked against the i2b2 scheme for an i2b2 model and
+taken as written for a model with labels of its own. Redacted and surrogate output
+follow the model's label scheme (placeholders, generators). Without
 ``--output-dir`` everything goes to standard output. A document that cannot be
 read or tagged is reported (file, document id, never its text), is not written
 (fail closed), and does not stop the others; the exit code is 1 if any failed.
@@ -106,14 +107,18 @@ def _tag_batch(item):
     return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
 
 
-def _open_inputs(specs, fmt, errors, options=None) -> list:
-    """Every input opened (checked) before any is tagged: their document iterators. An annotated
-    input's labels are taken as written (``scheme=any``): the model replaces them."""
+def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
+    """Every input opened (checked) before any is tagged: their document iterators.
+
+    An annotated input's labels are checked against the i2b2 scheme for an i2b2 model (as
+    always) and taken as written (``scheme=any``) for a model with labels of its own: the
+    model's spans replace them, and a label only the test notes have must not fail a note."""
     from .. import schema
     from ..io import read
     from ..io.labelled import takes_scheme
+    labels = {} if scheme is None or scheme is schema.I2B2 else {"scheme": schema.ANY}
     return [read(spec, errors=errors, default_format=fmt,
-                 **{**({"scheme": schema.ANY} if takes_scheme(spec, fmt) else {}), **(options or {})})
+                 **{**(labels if takes_scheme(spec, fmt) else {}), **(options or {})})
             for spec in specs]
 
 
@@ -201,7 +206,8 @@ def main(argv=None) -> int:
     specs = args.inputs or ["-"]
     try:  # usage errors first, before anything is loaded, tagged or written
         model = Model.load(args.model, backend=args.backend)
-        inputs = _open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option))
+        inputs = _open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option),
+                              model.scheme)
         grouper = grouping.from_args(args)
         options = _writer_options(args)
         out = _output(args.output_format, args.output_dir, options,

@@ -115,8 +115,9 @@ def run(args) -> int:
     from ..cli import load_scheme, reader_options
     from ..io.labelled import read_corpus
     errors: list = []
-    docs, scheme = read_corpus([args.input], load_scheme(args.scheme), errors=errors,
-                               **reader_options(args.option))
+    # (namespaces built by callers of run() before these options existed lack them)
+    docs, scheme = read_corpus([args.input], load_scheme(getattr(args, "scheme", None)), errors=errors,
+                               **reader_options(getattr(args, "option", None)))
     scheme = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
                             age_over_89=args.age_over_89, avoid_date_collisions=True, scheme=scheme)
