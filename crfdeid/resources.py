@@ -74,7 +74,7 @@ def resolve(spec, base_dir: Path | None = None, path=None) -> dict:
     if not isinstance(language, str) or not language.strip() or len(language) > 16:
         raise ConfigError(f"resources.language must be a language code such as en or es, not {language!r}",
                           path=path)
-    out = {"language": language.strip().lower()}
+    out: dict = {"language": language.strip().lower()}
     for key, allowed in (("gazetteers", list_names()), ("triggers", TRIGGER_KINDS),
                          ("triggers_after", TRIGGER_KINDS)):
         given = _mapping(spec.get(key), allowed, f"resources.{key}", "name", path)

@@ -426,6 +426,7 @@ def normalise(docs, scheme: Scheme) -> list:
                 raise SchemaError(f"label of {len(sp.subtype)} characters is not in scheme "
                                   f"{scheme.name!r} ({known_labels(scheme)})",
                                   path=doc.meta.get("source"), doc_id=doc.doc_id, offset=sp.start)
-            spans.append(Span(sp.start, sp.end, *got, confidence=sp.confidence))
+            category, subtype = got
+            spans.append(Span(sp.start, sp.end, category, subtype, confidence=sp.confidence))
         out.append(doc.with_spans(spans))
     return out

@@ -220,5 +220,5 @@ def load_scheme(spec: str | None):
         return schema.get((manifest.get("config") or {}).get("scheme"), path)
     from ..config import read_yaml
     data = read_yaml(path)
-    data = data.get("scheme") if "labels" not in data else data
-    return None if data is None else schema.get(data, path)
+    declared = data.get("scheme") if "labels" not in data else data
+    return None if declared is None else schema.get(declared, path)

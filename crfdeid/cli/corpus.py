@@ -28,11 +28,11 @@ import sys
 from collections import Counter
 
 from .. import cli, labels
-from . import reader_options
 from ..errors import CrfdeidError, OutputError
 from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
 from ..text.segment import iter_segments
 from ..text.tokenize import iter_tokens
+from . import reader_options
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
 COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.deid.cli", "crfdeid.experiments.stress")

@@ -118,9 +118,9 @@ def run(args) -> int:
     # (namespaces built by callers of run() before these options existed lack them)
     docs, scheme = read_corpus([args.input], load_scheme(getattr(args, "scheme", None)), errors=errors,
                                **reader_options(getattr(args, "option", None)))
-    scheme = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
+    own = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
-                            age_over_89=args.age_over_89, avoid_date_collisions=True, scheme=scheme)
+                            age_over_89=args.age_over_89, avoid_date_collisions=True, scheme=own)
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)
@@ -128,7 +128,7 @@ def run(args) -> int:
         grouper.apply(doc)
     annotated = sum(len(d.spans) for d in docs)
     if not args.no_propagate:
-        docs = [propagate(d, scheme=scheme) for d in docs]
+        docs = [propagate(d, scheme=own) for d in docs]
     for doc in docs:  # every note of a patient first, so initials find their full names
         surrogator.learn(doc)
     pairs, fallbacks = [], {}

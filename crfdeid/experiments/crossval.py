@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Sequence
 
 from .. import cli, schema
-from ..io import describe_input
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
+from ..io import describe_input
 from .results import markdown_table, provenance, to_json, write_files, write_json
 from .splits import WEIGHTS, kfold, read_groups, select_groups, subsample
 

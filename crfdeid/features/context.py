@@ -152,7 +152,7 @@ def _triggers_with(table: dict, after: bool):
 
 
 # Bound to a config's resources (crfdeid.resources: the user's words, another language).
-triggers.bind = lambda res: _triggers_with(  # type: ignore[attr-defined]
+triggers.bind = lambda res: _triggers_with(
     _trigger_attrs(res.trigger_words("triggers"), "trig"), after=False)
 
 
@@ -172,7 +172,7 @@ def triggers_after(text: str, tokens) -> list:
     return _mark_near_triggers(text, tokens, _AFTER_ATTRS, after=True)
 
 
-triggers_after.bind = lambda res: _triggers_with(  # type: ignore[attr-defined]
+triggers_after.bind = lambda res: _triggers_with(
     _trigger_attrs(res.trigger_words("triggers_after"), "trig_after"), after=True)
 
 

@@ -71,7 +71,7 @@ def gazetteer(w: str) -> dict:
     return {attr: True for attr, entries in _word_sets() if lw in entries}
 
 
-gazetteer.bind = lambda res: _gazetteer_with(_build_word_sets(res))  # type: ignore[attr-defined]
+gazetteer.bind = lambda res: _gazetteer_with(_build_word_sets(res))
 
 
 #: Frequency-ordered lists whose rank a word gets (bucketed) from ``rank.v1``.
@@ -112,7 +112,7 @@ def rank(w: str) -> dict:
     return {f"rank:{kind}": bucket for kind, bucket in got.items()} if got else {}
 
 
-rank.bind = lambda res: _rank_with(_build_ranks(res))  # type: ignore[attr-defined]
+rank.bind = lambda res: _rank_with(_build_ranks(res))
 
 
 def _build_phrase_index(res) -> tuple[dict, frozenset]:
@@ -161,4 +161,4 @@ def _phrases_with(built):
     return lambda text, tokens: _phrases(text, tokens, *built)
 
 
-gazetteer_phrases.bind = lambda res: _phrases_with(_build_phrase_index(res))  # type: ignore[attr-defined]
+gazetteer_phrases.bind = lambda res: _phrases_with(_build_phrase_index(res))
