@@ -2,8 +2,12 @@
 
 A config is plain data (see ``configs/default.yaml``)::
 
-    train: ["synth:1000,13"]        # FORMAT:PATH inputs (crfdeid.io.read)
+    train: ["synth:1000,13"]        # FORMAT:PATH inputs (crfdeid.io.read), or mappings
+                                    # {format: brat, path: notes/, label_map: {...}} with reader options
     dev: null                       # optional FORMAT:PATH scored after training
+    scheme: null                    # labels: null (the training corpus': i2b2 2014 when every
+                                    # label is one), i2b2, or a declared scheme (crfdeid.schema)
+    resources: {language: en}       # word lists and trigger words (crfdeid.resources)
     features: full                  # a feature set: a shipped name, a YAML file, or a mapping
     window: null                    # overrides the feature set's +-window
     tokenizer: {split_glued: true}
@@ -26,7 +30,8 @@ base config plus a small override), resolves the feature set into explicit
 template lists and refuses unknown keys and names, listing the allowed ones.
 
 Paths follow one rule: a relative path in a config file (a feature-set file, the
-PATH of a ``FORMAT:PATH`` input) is relative to the folder of the file that names
+PATH of a ``FORMAT:PATH`` input, the ``path`` and ``label_map`` file of an input
+mapping, a word list of ``resources``) is relative to the folder of the file that names
 it; in a config given as a mapping, to the working folder. A feature set named
 without a folder or ``.yaml`` (``full``, ``no_dict``) is one shipped inside the
 package (:func:`feature_set_names`), so a config works wherever crfdeid is installed.
@@ -44,7 +49,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import ConfigError
+from .errors import ConfigError, CrfdeidError
 
 #: Every top-level key with its default. Nested mappings list their own keys.
 DEFAULTS = {
@@ -60,10 +65,16 @@ DEFAULTS = {
     "rules": {"enabled": False, "date_check": True},
     "training": {"unknown_share": 0.0, "unknown_mode": "replace"},
     "committee": {"combine": None, "members": [], "folds": 3},
+    "scheme": None,
+    "resources": {"language": "en", "gazetteers": {}, "triggers": {}, "triggers_after": {}},
     "seed": 0,
     "model": "crf",
     "neural": None,  # filled from NEURAL_DEFAULTS
 }
+#: Feature templates that read word lists (the dictionary group).
+LIST_TEMPLATES = frozenset({"gazetteer.v1", "rank.v1", "gazetteer_phrases.v1"})
+#: Reader options whose string value is a file (relative to the config, as input paths are).
+PATH_OPTIONS = ("label_map",)
 #: How ``training.unknown_share`` applies: in place, or in a copy added to each training note.
 UNKNOWN_MODES = ("replace", "add")
 #: Models a config can select; all but ``crf`` are networks of :mod:`crfdeid.neural`.
@@ -182,20 +193,47 @@ def resolve_input(spec: str, base_dir: Path | None) -> str:
     return f"{fmt}:{relative_to(rest, base_dir)}"
 
 
+def resolve_entry(entry, base_dir: Path | None):
+    """An input of a config (``FORMAT:PATH`` or a mapping) with its paths made relative to
+    ``base_dir``: the PATH, and in a mapping also file-valued options (``label_map``).
+
+    >>> resolve_entry({"format": "brat", "path": "n", "label_map": "m.yaml"}, Path("/cfg"))
+    {'format': 'brat', 'path': '/cfg/n', 'label_map': '/cfg/m.yaml'}
+    """
+    if isinstance(entry, str):
+        return resolve_input(entry, base_dir)
+    if not isinstance(entry, dict) or base_dir is None:
+        return entry
+    out = dict(entry)
+    if isinstance(out.get("path"), str) and out.get("format") not in _NOT_PATHS:
+        out["path"] = relative_to(out["path"], base_dir)
+    for key in PATH_OPTIONS:
+        if isinstance(out.get(key), str):
+            out[key] = relative_to(out[key], base_dir)
+    return out
+
+
 def resolve_paths(raw: dict, base_dir: Path | None) -> dict:
     """A copy of the config mapping ``raw`` with its relative paths made relative to ``base_dir``.
 
-    The paths are those of ``train`` and ``dev`` inputs, a ``features`` file
-    (a shipped feature-set name is not a path) and ``neural.embeddings``.
+    The paths are those of ``train`` and ``dev`` inputs (:func:`resolve_entry`), a
+    ``features`` file (a shipped feature-set name is not a path), ``neural.embeddings``
+    and the word lists of ``resources``.
     """
     raw = copy.deepcopy(raw)
     if base_dir is None:
         return raw
     for key in ("train", "dev"):
-        if isinstance(raw.get(key), str):
-            raw[key] = resolve_input(raw[key], base_dir)
+        if isinstance(raw.get(key), (str, dict)):
+            raw[key] = resolve_entry(raw[key], base_dir)
         elif isinstance(raw.get(key), list):
-            raw[key] = [resolve_input(x, base_dir) if isinstance(x, str) else x for x in raw[key]]
+            raw[key] = [resolve_entry(x, base_dir) for x in raw[key]]
+    res = raw.get("resources")
+    if isinstance(res, dict):
+        for key in ("gazetteers", "triggers", "triggers_after"):
+            if isinstance(res.get(key), dict):
+                res[key] = {k: relative_to(v, base_dir) if isinstance(v, str) else v
+                            for k, v in res[key].items()}
     fs = raw.get("features")
     if isinstance(fs, (str, Path)) and not _is_name(str(fs)):
         raw["features"] = relative_to(str(fs), base_dir)
@@ -298,15 +336,17 @@ def _validate(cfg: dict, path) -> None:
         bad(f"training.unknown_share must be a number in [0, 1], not {share!r}")
     if cfg["training"]["unknown_mode"] not in UNKNOWN_MODES:
         bad(f"unknown training.unknown_mode {cfg['training']['unknown_mode']!r}; known: {', '.join(UNKNOWN_MODES)}")
-    if isinstance(cfg["train"], str):
+    if isinstance(cfg["train"], (str, dict)):
         cfg["train"] = [cfg["train"]]
-    if not isinstance(cfg["train"], list) or not all(isinstance(s, str) for s in cfg["train"]):
-        bad("train must be a list of FORMAT:PATH strings")
+    if not isinstance(cfg["train"], list) or not all(isinstance(s, (str, dict)) for s in cfg["train"]):
+        bad("train must be a list of FORMAT:PATH strings or {format, path, ...} mappings")
     if isinstance(cfg["dev"], list):
-        if not all(isinstance(s, str) for s in cfg["dev"]):
-            bad("dev must be FORMAT:PATH strings")
-    elif cfg["dev"] is not None and not isinstance(cfg["dev"], str):
-        bad("dev must be a FORMAT:PATH string")
+        if not all(isinstance(s, (str, dict)) for s in cfg["dev"]):
+            bad("dev must be FORMAT:PATH strings or {format, path, ...} mappings")
+    elif cfg["dev"] is not None and not isinstance(cfg["dev"], (str, dict)):
+        bad("dev must be a FORMAT:PATH string or a {format, path, ...} mapping")
+    _validate_inputs(cfg, path)
+    _validate_language(cfg, path)
     crf = cfg["crf"]
     algo = crf.get("algorithm") or "lbfgs"
     if algo not in ALGORITHMS:
@@ -392,3 +432,44 @@ def _neural(cfg: dict, path) -> dict:
             bad(f"embeddings must be a file name or null, not {emb!r}")
         out["embeddings"] = str(emb)
     return out
+
+
+def _validate_inputs(cfg: dict, path) -> None:
+    """Input mappings whose format, options and scheme are known; a declared scheme in full form."""
+    from . import schema
+    from .io import check_input
+    dev = cfg["dev"] if isinstance(cfg["dev"], list) else [cfg["dev"]] if cfg["dev"] is not None else []
+    for entry in cfg["train"] + dev:
+        if isinstance(entry, dict):
+            try:
+                check_input(entry)
+            except CrfdeidError as exc:  # the message lists the formats or the reader's options
+                raise ConfigError(f"input {entry.get('format')}:{entry.get('path')}: {exc}", path=path) from None
+    scheme = cfg["scheme"]
+    if isinstance(scheme, str) and scheme.lower() == "any":
+        raise ConfigError("scheme: `any` is a reader option (labels as written); a config's scheme "
+                          "is null (the training corpus'), i2b2, or a declared mapping", path=path)
+    if scheme is not None and not isinstance(scheme, str):
+        cfg["scheme"] = schema.get(scheme, path).to_dict()  # validated, every key filled in
+    elif scheme is not None:
+        schema.get(scheme, path)
+
+
+def _validate_language(cfg: dict, path) -> None:
+    """``resources`` read; English-only parts refused where the config does not say English."""
+    from . import schema
+    from .resources import resolve
+    res = cfg["resources"] = resolve(cfg["resources"], None, path)
+    english = res["language"] == "en"
+    if cfg["rules"]["enabled"]:
+        if not english:
+            raise ConfigError(f"rules: the rule overlay is English (regexes, word lists); with "
+                              f"resources.language {res['language']!r} set rules.enabled: false", path=path)
+        if cfg["scheme"] is not None and schema.get(cfg["scheme"]) is not schema.I2B2:
+            raise ConfigError("rules: the rule overlay writes i2b2 2014 labels; with a declared "
+                              "scheme set rules.enabled: false", path=path)
+    fs = cfg["features"]
+    if not english and LIST_TEMPLATES & {*fs["word"], *fs["token"]} and not res["gazetteers"]:
+        raise ConfigError(f"features: the dictionary group reads word lists and crfdeid ships English "
+                          f"ones only; with resources.language {res['language']!r} give your lists in "
+                          "resources.gazetteers or use a feature set without it (no_dict, byo)", path=path)

@@ -89,16 +89,20 @@ class Document:
         """A copy of this document with other spans (text and meta shared)."""
         return Document(self.doc_id, self.text, list(spans), dict(self.meta))
 
-    def validate(self, path=None, allow_overlap: bool = True) -> "Document":
-        """Check every span against the text and the scheme; raise on the first problem.
+    def validate(self, path=None, allow_overlap: bool = True, scheme=None) -> "Document":
+        """Check every span against the text and a label scheme; raise on the first problem.
+
+        ``scheme`` (a :class:`~crfdeid.schema.Scheme`) defaults to i2b2 2014;
+        :data:`crfdeid.schema.ANY` accepts every label (labels as written).
 
         Raises
         ------
         SpanError
             A span outside the text, empty, or (with ``allow_overlap=False``) overlapping another.
         SchemaError
-            A category/subtype pair outside :mod:`crfdeid.schema`.
+            A category/subtype pair outside the scheme.
         """
+        scheme = schema.DEFAULT if scheme is None else scheme
         n = len(self.text)
         prev = None
         for sp in self.spans:
@@ -106,10 +110,10 @@ class Document:
                 raise SpanError(
                     f"span [{sp.start}, {sp.end}) is empty, reversed or outside the text (length {n})",
                     path=path, doc_id=self.doc_id, offset=sp.start)
-            if not schema.is_valid(sp.category, sp.subtype):
+            if not scheme.is_valid(sp.category, sp.subtype):
                 raise SchemaError(
                     f"unknown PHI category/subtype {sp.category}/{sp.subtype}; "
-                    f"known subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)}",
+                    f"known subtypes: {schema.known_labels(scheme)}",
                     path=path, doc_id=self.doc_id, offset=sp.start)
             if not allow_overlap and prev is not None and prev.overlaps(sp):
                 raise SpanError(

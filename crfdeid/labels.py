@@ -1,7 +1,8 @@
 """The one BIO encoder and decoder: spans <-> per-token labels.
 
 Labels are ``B-<SUBTYPE>``, ``I-<SUBTYPE>`` and ``O``; the parent category is
-derived from the subtype (:mod:`crfdeid.schema`). The scheme is data
+derived from the subtype through a label scheme (:mod:`crfdeid.schema`; i2b2 2014
+unless one is given), and a subtype is written in the scheme's spelling. The scheme is data
 (:data:`BIO`, as seqeval's schemes are): :func:`encode`, :func:`decode` and the
 tagger's decoding all read labels through :func:`split_label` and write them with
 :func:`join_label`, and a malformed label raises :class:`~crfdeid.errors.LabelError`
@@ -83,7 +84,7 @@ class Encoded(NamedTuple):
     problems: list
 
 
-def encode(tokens, spans, misaligned: str = "expand") -> Encoded:
+def encode(tokens, spans, misaligned: str = "expand", scheme=None) -> Encoded:
     """Per-token BIO labels for ``spans``.
 
     Parameters
@@ -95,6 +96,8 @@ def encode(tokens, spans, misaligned: str = "expand") -> Encoded:
         ``"expand"`` labels every token it touches (errs towards redaction),
         ``"skip"`` leaves those tokens ``O``. Either way the span is reported in
         ``problems``; nothing is shifted silently.
+    scheme : Scheme, optional
+        Labels are written in its spelling; without one, upper-cased (i2b2 2014).
 
     Returns
     -------
@@ -127,7 +130,7 @@ def encode(tokens, spans, misaligned: str = "expand") -> Encoded:
         if any(labels[k] != OUTSIDE for k in idx):
             problems.append(Problem(sp, "overlap"))
             continue
-        sub = sp.subtype.upper()
+        sub = sp.subtype.upper() if scheme is None else scheme.canonical(sp.subtype)
         labels[idx[0]] = join_label(BIO.begin, sub)
         inside = join_label(BIO.inside, sub)
         for k in idx[1:]:
@@ -135,10 +138,11 @@ def encode(tokens, spans, misaligned: str = "expand") -> Encoded:
     return Encoded(labels, problems)
 
 
-def decode(labels, tokens) -> list[Span]:
+def decode(labels, tokens, scheme=None) -> list[Span]:
     """Spans (half-open character offsets) from per-token BIO labels.
 
     ``I-X`` after ``O`` or after another subtype starts a new span (see module doc).
+    Parents come from ``scheme`` (default i2b2 2014).
 
     Raises
     ------
@@ -147,13 +151,14 @@ def decode(labels, tokens) -> list[Span]:
     """
     if len(labels) != len(tokens):
         raise ValueError(f"{len(labels)} labels for {len(tokens)} tokens")
+    scheme = schema.DEFAULT if scheme is None else scheme
     spans = []
     cur_sub = None
     cur_start = cur_end = 0
     for lab, tok in zip(labels, tokens):
         if lab == OUTSIDE:
             if cur_sub is not None:
-                spans.append(_span(cur_start, cur_end, cur_sub))
+                spans.append(_span(cur_start, cur_end, cur_sub, scheme))
                 cur_sub = None
             continue
         prefix, sub = split_label(lab)
@@ -161,15 +166,15 @@ def decode(labels, tokens) -> list[Span]:
             cur_end = tok.end
             continue
         if cur_sub is not None:
-            spans.append(_span(cur_start, cur_end, cur_sub))
+            spans.append(_span(cur_start, cur_end, cur_sub, scheme))
         cur_sub, cur_start, cur_end = sub, tok.start, tok.end
     if cur_sub is not None:
-        spans.append(_span(cur_start, cur_end, cur_sub))
+        spans.append(_span(cur_start, cur_end, cur_sub, scheme))
     return spans
 
 
-def _span(start: int, end: int, subtype: str) -> Span:
-    return Span(start, end, schema.parent_of(subtype), subtype)
+def _span(start: int, end: int, subtype: str, scheme) -> Span:
+    return Span(start, end, scheme.parent_of(subtype), scheme.canonical(subtype))
 
 
 def labels_for(subtypes) -> list[str]:

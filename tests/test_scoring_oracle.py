@@ -143,3 +143,20 @@ def test_error_analysis(pair):
         "short": 1, "long": 1, "type": 1, "missing": 2, "spurious": 1}
     assert round(ea.percent("missing"), 2) == 33.33
     assert dict(ea.confusion) == {("MEDICALRECORD", "IDNUM"): 1}
+
+
+def test_per_category_hipaa_blocks(report):
+    # The official script's per-category HIPAA blocks. NAME under HIPAA is PATIENT only: gold a,
+    # system a' (exact) in 100-01; 100-02 and 101-01 have no NAME HIPAA item on either side.
+    # strict tp 1 (micro 1/1/1), token John Smith tp 2; macro P = R = (1 + 0 + 0)/3.
+    for metric, tp in (("hipaa_strict", 1), ("hipaa_token", 2)):
+        micro, macro = report.by_category["NAME"][metric], report.by_category_macro["NAME"][metric]
+        assert (micro.tp, micro.fp, micro.fn, micro.f1) == (tp, 0, 0, 1.0)
+        assert (round(macro.precision, 4), round(macro.recall, 4), round(macro.f1, 4)) == (0.3333, 0.3333, 0.3333)
+    # ID under HIPAA (IDNUM left out): gold MEDICALRECORD e, the system's IDNUM e' is not HIPAA
+    # -> tp 0 fn 1; PROFESSION has no HIPAA label, so no block.
+    idh = report.by_category["ID"]["hipaa_strict"]
+    assert (idh.tp, idh.fp, idh.fn) == (0, 0, 1)
+    assert "hipaa_strict" not in report.by_category["PROFESSION"]
+    data = report.to_dict()["by_category"]["NAME"]
+    assert set(data["macro"]) >= {"hipaa_token", "hipaa_strict"}

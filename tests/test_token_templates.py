@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 
 import pytest
+import regex
 from hypothesis import given, settings, strategies as st
 
 from crfdeid.features import TOKEN_TEMPLATES
@@ -106,6 +107,13 @@ def _patterns(text, tokens):
     return out
 
 
+def _section_any(text, toks):
+    """section.v2: the last heading (letters of any script, then ``:`` or ``：``) at or before the token."""
+    heads = [(m.start(1), "section:" + m.group(1).strip().lower().replace(" ", "_"))
+             for m in regex.finditer(r"(?m)^[ \t]*(\p{L}[\p{L}\p{M} /&]{1,30}?)[ \t]*[:\uff1a]", text)]
+    return [tuple(h for s, h in heads if s <= t.start)[-1:] for t in toks]
+
+
 ORACLES = {
     "glued.v1": lambda text, toks: [("glued_l",) * t.glued_left + ("glued_r",) * t.glued_right
                                     for t in toks],
@@ -115,6 +123,7 @@ ORACLES = {
     "case_context.v1": _case_context,
     "gazetteer_phrases.v1": _phrases,
     "text_patterns.v1": _patterns,
+    "section.v2": _section_any,
 }
 
 NOTES = [
@@ -125,6 +134,7 @@ NOTES = [
     "mail a.b@x.org or www.example.com / http://h.example.net on 7/22/2098 at 10:30 pm, 91 yo",
     "MRN A12345B  ssn 123-45-6789 ip 10.0.0.1 (617) 555-0199 x23 5 mg\tBP 120/80\n\nJan 3rd",
     "é\u0301x Ärzte WANDTE sich an Dr. Ölz\n\u00a0\u2028next\u2029line\nHOSPITAL transfer to rehab",
+    "Exploración física: normal\n既往歴：なし\n  Ανάμνηση : καμία\nАнамнез: нет",
 ]
 
 _TEXT = st.lists(st.sampled_from(list("aZ1 .:\n\t-/@") + ["Dr", "lives", "with", "call", "New", "York",

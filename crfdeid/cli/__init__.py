@@ -25,6 +25,7 @@ COMMANDS = {
     "ablate": ("crfdeid.experiments.ablate", "a base config plus named overrides, each cross-validated"),
     "locked": ("crfdeid.experiments.locked", "score the locked test once (train on the other patients)"),
     "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
+    "pipeline": ("crfdeid.cli.pipeline", "train on your annotated corpus, tag its test part, score it"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
     "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),
     "review": ("crfdeid.review.cli", "review and adjudicate PHI in the browser (extra [review])"),
@@ -163,3 +164,61 @@ def add_overwrite(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help="replace output files that exist before this run (never files of this "
                         "run, never an input)")
+
+
+def reader_options(pairs, flag: str = "--reader-option") -> dict:
+    """``["label_map=map.yaml", "check_text=false"]`` -> ``{"label_map": "map.yaml", "check_text": False}``
+    (values read as YAML; an empty value is the empty string).
+
+    >>> reader_options(["check_text=false", "label_map=m.yaml"])
+    {'check_text': False, 'label_map': 'm.yaml'}
+    """
+    import yaml
+
+    from ..errors import CrfdeidError
+    out = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise CrfdeidError(f"{flag} wants KEY=VALUE, got {pair!r}")
+        out[key] = yaml.safe_load(value) if value else ""
+    return out
+
+
+def add_reader_options(p: argparse.ArgumentParser, *flags: str, dest: str = "reader_option",
+                       inputs: str = "every input") -> None:
+    """``--reader-option KEY=VALUE`` (repeatable): an option of the reader of ``inputs``
+    (:func:`reader_options` parses them; an option the reader does not take is an error
+    listing those it takes)."""
+    p.add_argument(*(flags or ("--reader-option",)), dest=dest, action="append", default=[],
+                   metavar="KEY=VALUE",
+                   help=f"reader option for {inputs}, e.g. label_map=map.yaml, check_text=false, "
+                        "scheme=any (labels as written) (repeatable)")
+
+
+def load_scheme(spec: str | None):
+    """The scheme a command is told to score or read with: ``auto`` (``None``: the corpus'), ``i2b2``,
+    a model file (its scheme), or a YAML file: a config (its ``scheme``) or a scheme mapping."""
+    from pathlib import Path
+
+    from .. import schema
+    if spec is None or spec == "auto":
+        return None
+    if spec in schema.NAMED:
+        return schema.get(spec)
+    path = Path(spec)
+    from ..crf.modelfile import MAGIC
+    try:
+        with open(path, "rb") as fh:
+            is_model = fh.read(len(MAGIC)) == MAGIC
+    except OSError as exc:
+        from ..errors import ConfigError
+        raise ConfigError(f"cannot read scheme: {exc.strerror}", path=path) from None
+    if is_model:
+        from ..crf.modelfile import parse
+        manifest, _ = parse(path.read_bytes(), path)
+        return schema.get((manifest.get("config") or {}).get("scheme"), path)
+    from ..config import read_yaml
+    data = read_yaml(path)
+    declared = data.get("scheme") if "labels" not in data else data
+    return None if declared is None else schema.get(declared, path)

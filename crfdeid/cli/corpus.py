@@ -27,29 +27,17 @@ import json
 import sys
 from collections import Counter
 
-import yaml
-
 from .. import cli, labels
 from ..errors import CrfdeidError, OutputError
 from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
 from ..text.segment import iter_segments
 from ..text.tokenize import iter_tokens
+from . import reader_options
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
 COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.deid.cli", "crfdeid.experiments.stress")
 #: Numeric ``Document.meta`` counters that readers set and ``stats`` sums.
 META_COUNTERS = ("trimmed_spans", "brat_fragments", "brat_dropped")
-
-
-def reader_options(pairs) -> dict:
-    """``["label_map=map.yaml", "check_text=false"]`` -> ``{"label_map": "map.yaml", "check_text": False}``."""
-    out = {}
-    for pair in pairs or ():
-        key, sep, value = pair.partition("=")
-        if not sep or not key.isidentifier():
-            raise CrfdeidError(f"--option wants KEY=VALUE, got {pair!r}")
-        out[key] = yaml.safe_load(value) if value else ""
-    return out
 
 
 def progress(iterable, quiet: bool, **kwargs):
@@ -227,8 +215,8 @@ def register(subparsers) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("input", metavar="FORMAT:PATH",
                         help=f"input corpus; formats: {', '.join(reader_names())}")
-    common.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
-                        help="reader option, e.g. label_map=map.yaml or text_column=note (repeatable)")
+    cli.add_reader_options(common, "--reader-option", "--option", "-o", dest="option",
+                           inputs="the input")
     common.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     st = subparsers.add_parser(

@@ -4,6 +4,11 @@ Prints overall, HIPAA, binary, per-category and per-subtype tables (micro and
 macro), the leak view, and with ``--errors`` an error analysis. Documents on
 one side only are listed and counted, never scored silently.
 
+The tables follow a label scheme (``--scheme``): by default the corpus' own
+(the i2b2 2014 scheme when every label of gold and system is an i2b2 label,
+otherwise the labels as written, each its own parent category, and no HIPAA
+rows); ``i2b2``; or the scheme of a config, scheme file or model.
+
 Exit codes: 0 success, 1 unreadable or incomparable input, 2 usage error.
 """
 
@@ -13,9 +18,10 @@ import argparse
 import json
 import sys
 
-from .. import cli
+from .. import cli, schema
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
+from ..io.labelled import settle, takes_scheme
 from ..scoring import analyse_errors, evaluate
 from ..scoring import tables
 
@@ -28,6 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--errors --examples 3")
     ap.add_argument("--gold", required=True, metavar="FORMAT:PATH", help="gold annotations")
     ap.add_argument("--pred", required=True, metavar="FORMAT:PATH", help="system annotations")
+    ap.add_argument("--scheme", default="auto", metavar="SCHEME",
+                    help="auto (the corpus' labels; default), i2b2, or a config, scheme YAML or "
+                         "model file whose scheme makes the tables")
+    cli.add_reader_options(ap, inputs="both inputs")
+    cli.add_reader_options(ap, "--gold-reader-option", dest="gold_option", inputs="--gold")
+    cli.add_reader_options(ap, "--pred-reader-option", dest="pred_option", inputs="--pred")
     ap.add_argument("--json", metavar="FILE", help="write every figure as JSON ('-': standard output, "
                     "instead of the tables)")
     ap.add_argument("--csv", metavar="FILE", help="write the figures as CSV rows ('-': standard output)")
@@ -47,10 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _docs(spec: str, what: str, quiet: bool) -> list:
+def _docs(spec: str, what: str, quiet: bool, scheme, options: dict) -> list:
     from tqdm import tqdm
-    return list(tqdm(read(spec), desc=f"reading {what}", unit="doc", file=sys.stderr,
-                     disable=quiet or not sys.stderr.isatty()))
+    extra = {"scheme": schema.ANY if scheme is None else scheme} if takes_scheme(spec) else {}
+    return list(tqdm(read(spec, **{**extra, **options}), desc=f"reading {what}", unit="doc",
+                     file=sys.stderr, disable=quiet or not sys.stderr.isatty()))
 
 
 def _emit(path: str, data: str) -> None:
@@ -68,10 +81,13 @@ def main(argv=None) -> int:
         print(f"error: --plot {msg}", file=sys.stderr)
         return 2
     try:
-        gold = _docs(args.gold, "gold", args.quiet)
-        pred = _docs(args.pred, "system", args.quiet)
+        scheme = cli.load_scheme(args.scheme)
+        both = cli.reader_options(args.reader_option)
+        gold = _docs(args.gold, "gold", args.quiet, scheme, {**both, **cli.reader_options(args.gold_option)})
+        pred = _docs(args.pred, "system", args.quiet, scheme, {**both, **cli.reader_options(args.pred_option)})
+        (gold, pred), scheme = settle([gold, pred], scheme, args.gold)
         report = evaluate(gold, pred, include_idnum=args.include_idnum, filter=args.filter,
-                          check_text=args.check_text)
+                          check_text=args.check_text, scheme=scheme)
         errors = (analyse_errors(gold, pred, examples=args.examples, show_text=args.show_text,
                                  filter=args.filter, check_text=args.check_text)
                   if args.errors else None)

@@ -11,7 +11,11 @@ Examples::
         --group-pattern '^(p[0-9]+)_' --output-dir out/ notes/
 
 Inputs are files, folders or ``-`` (standard input, the default), read with
-``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works). Without
+``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works) and
+``--reader-option KEY=VALUE``. The spans an annotated input carries are replaced by
+the model's; their labels are checked against the i2b2 scheme for an i2b2 model and
+taken as written for a model with labels of its own. Redacted and surrogate output
+follow the model's label scheme (placeholders, generators). Without
 ``--output-dir`` everything goes to standard output. A document that cannot be
 read or tagged is reported (file, document id, never its text), is not written
 (fail closed), and does not stop the others; the exit code is 1 if any failed.
@@ -40,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("inputs", nargs="*", metavar="INPUT", help="file, folder, FORMAT:PATH or - (stdin)")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--input-format", default="text", help="reader for bare paths (default: text)")
+    cli.add_reader_options(p, inputs="the inputs")
     p.add_argument("--output-format", default="jsonl",
                    help="i2b2, brat, jsonl, redacted, masked, surrogate... (default: jsonl)")
     p.add_argument("--output-dir", help="folder for the output (default: standard output)")
@@ -102,10 +107,19 @@ def _tag_batch(item):
     return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
 
 
-def _open_inputs(specs, fmt, errors) -> list:
-    """Every input opened (checked) before any is tagged: their document iterators."""
+def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
+    """Every input opened (checked) before any is tagged: their document iterators.
+
+    An annotated input's labels are checked against the i2b2 scheme for an i2b2 model (as
+    always) and taken as written (``scheme=any``) for a model with labels of its own: the
+    model's spans replace them, and a label only the test notes have must not fail a note."""
+    from .. import schema
     from ..io import read
-    return [read(spec, errors=errors, default_format=fmt) for spec in specs]
+    from ..io.labelled import takes_scheme
+    labels = {} if scheme is None or scheme is schema.I2B2 else {"scheme": schema.ANY}
+    return [read(spec, errors=errors, default_format=fmt,
+                 **{**(labels if takes_scheme(spec, fmt) else {}), **(options or {})})
+            for spec in specs]
 
 
 def _documents(inputs, errors, grouper=None):
@@ -122,10 +136,9 @@ def _writer_option(pair: str) -> tuple:
     YAML cannot parse or reads as a mapping (no writer takes one) stays the string typed, so
     templates such as ``[**{subtype}**]`` or ``[{subtype}]`` arrive as written."""
     import yaml
-    from .corpus import reader_options
     raw = pair.partition("=")[2]
     try:
-        [(key, value)] = reader_options([pair]).items()
+        [(key, value)] = cli.reader_options([pair], "--option").items()
     except yaml.YAMLError:
         return pair.partition("=")[0], raw
     if _holds_mapping(value):
@@ -147,10 +160,15 @@ def _writer_options(args) -> dict:
     return options
 
 
-def _output(fmt: str, out_dir, options: dict, inputs=(), overwrite: bool = False):
-    """Open the writer; every check on formats, options and paths is made before it writes."""
+def _output(fmt: str, out_dir, options: dict, inputs=(), overwrite: bool = False, scheme=None):
+    """Open the writer; every check on formats, options and paths is made before it writes.
+    A writer that takes a ``scheme`` (redacted, masked, surrogate) gets ``scheme``."""
+    import inspect
+
     from ..io import StreamWriter, check_output, writer, writer_class
     cls = writer_class(fmt)
+    if scheme is not None and "scheme" in inspect.signature(cls).parameters:
+        options = {"scheme": scheme, **options}
     if out_dir is None:
         out = "-"
     elif isinstance(cls, type) and issubclass(cls, StreamWriter):
@@ -188,11 +206,12 @@ def main(argv=None) -> int:
     specs = args.inputs or ["-"]
     try:  # usage errors first, before anything is loaded, tagged or written
         model = Model.load(args.model, backend=args.backend)
-        inputs = _open_inputs(specs, args.input_format, errors)
+        inputs = _open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option),
+                              model.scheme)
         grouper = grouping.from_args(args)
         options = _writer_options(args)
         out = _output(args.output_format, args.output_dir, options,
-                      [spec_path(s, args.input_format) for s in specs], args.overwrite)
+                      [spec_path(s, args.input_format) for s in specs], args.overwrite, model.scheme)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

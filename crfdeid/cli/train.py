@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="documents to score after training (repeatable)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config value, e.g. crf.c1=0.1 or decoding.o_threshold=0.8")
+    cli.add_reader_options(p, inputs="the training and dev inputs")
     p.add_argument("--output", required=True, help="model file to write")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return p
@@ -62,9 +63,9 @@ def parse_overrides(items) -> dict:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     from ..config import load_config
-    from ..io import read_all
     from ..crf import train_model
     from ..neural import require
+    from ..io.labelled import read_corpus, read_labelled, settle
     try:
         overrides = parse_overrides(args.set)
         if args.train:
@@ -73,6 +74,7 @@ def main(argv=None) -> int:
             overrides["dev"] = args.dev
         cfg = load_config(args.config, overrides)
         require(cfg["model"], args.config)
+        options = cli.reader_options(args.reader_option)
     except (CrfdeidError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -81,8 +83,9 @@ def main(argv=None) -> int:
         return 2
     progress = not args.quiet
     t0 = time.perf_counter()
+    declared = cfg["scheme"]
     try:
-        docs = read_all(cfg["train"])
+        docs, _ = read_corpus(cfg["train"], declared, **options)
         model = train_model(docs, cfg, progress=progress)
         model.save(args.output)
     except CrfdeidError as exc:
@@ -102,11 +105,19 @@ def main(argv=None) -> int:
               f"(featurize {s['featurize_seconds']}s, CRFsuite {s['train_seconds']}s)")
     if s.get("problems"):
         print(f"encoding problems (spans not on token edges): {s['problems']}")
+    print(f"scheme:     {model.scheme.summary()}")
+    if hasattr(model, "resources"):  # a CRF's word lists (a network reads none)
+        print(f"resources:  {model.resources.summary()}")
     dev = cfg["dev"]
     if dev:
         from ..scoring import evaluate
-        gold = read_all([dev] if isinstance(dev, str) else dev)
-        report = evaluate(gold, list(model.tag_many(gold)))
+        try:
+            gold = read_labelled(dev if isinstance(dev, list) else [dev], declared, **options)
+            (gold, pred), scheme = settle([gold, list(model.tag_many(gold))], declared)
+            report = evaluate(gold, pred, scheme=scheme)
+        except CrfdeidError as exc:
+            print(f"error: dev: {exc}", file=sys.stderr)
+            return 1
         for m in ("strict", "token", "binary_token"):
             sc = report.micro[m]
             print(f"dev {m:<13} P={sc.precision:.4f} R={sc.recall:.4f} F1={sc.f1:.4f}")

@@ -21,6 +21,7 @@ That path (text -> tokens -> segments -> backend -> labels -> spans -> rules) is
 from __future__ import annotations
 
 import bisect
+import functools
 from dataclasses import replace
 import warnings
 from importlib import resources
@@ -28,12 +29,14 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from .. import schema
 from ..document import Document, Span
 from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import decode
 from ..recognizers.committee import from_config
 from ..recognizers.stacking import Stacker
+from ..resources import Resources
 from ..recognizers import final_spans, safeharbor
 from ..recognizers.clinical import prepare as prepare_clinical
 from ..text.clean import for_tagging
@@ -114,6 +117,11 @@ class TaggingModel:
 
     config: dict
     o_words: frozenset = frozenset()
+
+    @functools.cached_property
+    def scheme(self) -> schema.Scheme:
+        """The label scheme of the spans this model writes (the config's; i2b2 2014 by default)."""
+        return schema.get(self.config.get("scheme"))
 
     @property
     def _split(self) -> bool:
@@ -220,11 +228,10 @@ class TaggingModel:
         """The tagged copy of ``doc``: decoded spans, confidences, rule overlay."""
         return self._with_rules(doc, self._crf_spans(toks, labels, p_out))
 
-    @staticmethod
-    def _crf_spans(toks, labels, p_out, offset: int = 0) -> dict:
+    def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
         """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
         conf = {}
-        for sp in decode(labels, toks):
+        for sp in decode(labels, toks, self.scheme):
             i = bisect.bisect_left(toks, sp.start, key=_START)  # the span's first token
             c = 1.0
             while i < len(toks) and toks[i].start < sp.end:
@@ -244,7 +251,8 @@ class TaggingModel:
         if self.config["rules"]["enabled"]:
             from ..recognizers.rules import overlay
             spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
-        spans = final_spans(text, spans, self._split)
+        spans = final_spans(text, spans, self._split, own_labels=self.scheme is not schema.I2B2,
+                            english=(self.config.get("resources") or {}).get("language", "en") == "en")
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
@@ -368,7 +376,10 @@ class Model(TaggingModel):
         self.o_words = frozenset(self.manifest.get("o_words") or ())
         #: The committee of other recognizers (``committee`` in the config), or None.
         self.committee = from_config(config)
-        self.featurizer = Featurizer(config["features"], self.committee.columns() if self.committee else ())
+        #: Word lists and trigger words of the features (the config's ``resources``).
+        self.resources = Resources.from_config(config.get("resources"))
+        self.featurizer = Featurizer(config["features"], self.resources,
+                                     self.committee.columns() if self.committee else ())
         self._stacker = None
         if self.committee is not None and self.committee.combine == "multi.v1":
             if "stacker" not in self.manifest:

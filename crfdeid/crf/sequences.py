@@ -31,6 +31,7 @@ from ..document import Document
 from ..features import Featurizer
 from ..labels import decode, encode
 from ..text.segment import segments
+from ..resources import Resources
 from ..recognizers import final_spans
 from ..text.clean import for_tagging
 from .model import tokens_for
@@ -61,7 +62,8 @@ def to_sequences(docs: Iterable[Document], config=None) -> tuple[list, list, lis
     cfg = load_config(config or {})
     from ..recognizers.committee import from_config
     committee = from_config(cfg)  # a mega.v1 committee's decisions are attributes here too
-    featurizer = Featurizer(cfg["features"], committee.columns() if committee else ())
+    featurizer = Featurizer(cfg["features"], Resources.from_config(cfg["resources"]),
+                            committee.columns() if committee else ())
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     X, y, index = [], [], []
     for k, doc in enumerate(docs):

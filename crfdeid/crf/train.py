@@ -16,10 +16,13 @@ from pathlib import Path
 
 import pycrfsuite
 
+from .. import schema
 from ..config import load_config
 from ..document import Document
-from ..errors import ModelError
+from ..errors import ConfigError, ModelError, SchemaError
 from ..features import Featurizer
+from ..io.labelled import as_setting, settle
+from ..resources import Resources
 from ..labels import OUTSIDE, encode
 from ..recognizers.committee import from_config
 from ..text.segment import segments
@@ -69,8 +72,9 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
         from ..neural.train import train_network
         return train_network(docs, cfg, progress)
     if docs is None:
-        from ..io import read_all
-        docs = read_all(cfg["train"])
+        from ..io.labelled import read_corpus
+        docs, _ = read_corpus(cfg["train"], cfg["scheme"])
+    docs, scheme = _under_scheme(docs, cfg)
     versions = None
     if cfg["training"]["unknown_share"]:
         from ..experiments.stress import augmenter
@@ -79,7 +83,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     if committee is not None and committee.combine == "multi.v1":
         from ..recognizers.stacking import train_multi
         return train_multi(docs, cfg, progress)
-    featurizer = Featurizer(cfg["features"], committee.columns() if committee else ())
+    featurizer = Featurizer(cfg["features"], Resources.from_config(cfg["resources"]),
+                            committee.columns() if committee else ())
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     params = {k: v for k, v in cfg["crf"].items() if k != "algorithm" and v is not None}
     bar = None
@@ -98,7 +103,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
             text = for_tagging(doc.text)  # what the tagger reads (same length: spans still fit)
             toks = tokens_for(text, split)
             feats = featurizer.featurize(text, toks)
-            enc = encode(toks, doc.spans)
+            enc = encode(toks, doc.spans, scheme=scheme)
             problems.update(p.reason for p in enc.problems)
             if o_words is not None and not counted and doc is original:
                 o_words.add(toks, enc.labels)
@@ -111,7 +116,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
             stats["spans"] += len(doc.spans)
         if o_words is not None and not counted:
             toks = tokens_for(for_tagging(original.text), split)
-            o_words.add(toks, encode(toks, original.spans).labels)
+            o_words.add(toks, encode(toks, original.spans, scheme=scheme).labels)
         if bar is not None:
             bar.update(1)
     if bar is not None:
@@ -147,6 +152,39 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
                        train_seconds=round(time.perf_counter() - t1, 2))
     return model
+
+
+def _under_scheme(docs, cfg: dict):
+    """``(documents, scheme)``: the config's scheme, or without one the training corpus' (set in
+    ``cfg['scheme']`` so that the model keeps it); spans outside a declared scheme are refused.
+
+    Raises
+    ------
+    SchemaError, ConfigError
+        A span whose label the scheme does not have; the rule overlay (i2b2 labels) with
+        another scheme.
+    """
+    if cfg["scheme"] is None:
+        docs = list(docs)
+        (docs,), scheme = settle([docs], None)
+        cfg["scheme"] = as_setting(scheme)
+    else:
+        scheme = schema.get(cfg["scheme"])
+        docs = _checked(docs, scheme)
+    if cfg["rules"]["enabled"] and scheme is not schema.I2B2:
+        raise ConfigError("rules: the rule overlay writes i2b2 2014 labels and the training corpus "
+                          f"has its own ({len(scheme.subtypes)}); set rules.enabled: false")
+    return docs, scheme
+
+
+def _checked(docs, scheme):
+    for doc in docs:
+        for sp in doc.spans:
+            if not scheme.is_valid(sp.category, sp.subtype):
+                raise SchemaError(f"label {sp.category}/{sp.subtype} is not in scheme {scheme.name!r} "
+                                  f"({schema.known_labels(scheme)})", path=doc.meta.get("source"),
+                                  doc_id=doc.doc_id, offset=sp.start)
+        yield doc
 
 
 class _OWords:

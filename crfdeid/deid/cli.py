@@ -18,8 +18,9 @@ import argparse
 import json
 import sys
 
+from .. import schema
 from ..errors import ConfigError, CrfdeidError, describe
-from ..io import parse_spec, read, spec_path, writer
+from ..io import parse_spec, spec_path, writer
 from . import grouping
 from .check import check
 from .key import SEED_WARNING, read_key_file
@@ -69,6 +70,11 @@ def register(subparsers) -> None:
         description=f"Replace the annotated PHI of a corpus by realistic surrogates, consistent per "
                     f"patient, and write i2b2 XML with the new text and spans. Example: {EXAMPLE}")
     p.add_argument("input", metavar="FORMAT:PATH", help="annotated corpus, e.g. physionet:DIR or i2b2:DIR")
+    from ..cli import add_reader_options
+    add_reader_options(p, "--reader-option", "--option", "-o", dest="option", inputs="the input")
+    p.add_argument("--scheme", default="auto",
+                   help="label scheme: auto (the corpus': i2b2 when every label is one; default), "
+                        "i2b2, or a config or scheme YAML whose labels name their surrogate generators")
     p.add_argument("--out", required=True, help="output folder (one <doc_id>.xml per note)")
     key = p.add_mutually_exclusive_group()
     key.add_argument("--seed", help="public seed, for tests and demonstrations only: anyone with the "
@@ -106,17 +112,23 @@ def run(args) -> int:
     # The output is checked (not an input, not inside or around one, no file replaced without
     # --overwrite) before anything is read or written.
     out = writer("i2b2", args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
+    from ..cli import load_scheme, reader_options
+    from ..io.labelled import read_corpus
+    errors: list = []
+    # (namespaces built by callers of run() before these options existed lack them)
+    docs, scheme = read_corpus([args.input], load_scheme(getattr(args, "scheme", None)), errors=errors,
+                               **reader_options(getattr(args, "option", None)))
+    own = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
-                            age_over_89=args.age_over_89, avoid_date_collisions=True)
+                            age_over_89=args.age_over_89, avoid_date_collisions=True, scheme=own)
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
-    errors: list = []
-    docs = annotated_only(args.input, list(read(args.input, errors=errors)), errors)
+    docs = annotated_only(args.input, docs, errors)
     for doc in docs:
         grouper.apply(doc)
     annotated = sum(len(d.spans) for d in docs)
     if not args.no_propagate:
-        docs = [propagate(d) for d in docs]
+        docs = [propagate(d, scheme=own) for d in docs]
     for doc in docs:  # every note of a patient first, so initials find their full names
         surrogator.learn(doc)
     pairs, fallbacks = [], {}

@@ -33,22 +33,35 @@ STYLES.register("xyz", {"*": "XYZ_{subtype}", "DATE": "00.00.DATE"})
 STYLES.register("category", {"*": "[{category}]"})
 
 
-def templates(style: str) -> dict:
-    """The templates of a registered style, or ``{"*": style}`` for a template string."""
-    if has_line_break(style):
+def check_template(template: str) -> str:
+    """``template`` when it formats with the fields ``{subtype}``, ``{category}``, ``{length}``
+    and holds no line break (the output keeps the input's lines); :class:`ConfigError` otherwise."""
+    if has_line_break(template):
         raise ConfigError("a redaction template must not hold a line break (the output keeps "
                           "the input's lines)")
-    if "{" in style:
-        try:
-            style.format(subtype="X", category="X", length=0)
-        except (KeyError, IndexError, ValueError) as exc:
-            raise ConfigError(f"bad redaction template {style!r} ({exc}); fields: "
-                              "{subtype}, {category}, {length}") from None
-        return {"*": style}
+    try:
+        template.format(subtype="X", category="X", length=0)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ConfigError(f"bad redaction template {template!r} ({exc}); fields: "
+                          "{subtype}, {category}, {length}") from None
+    return template
+
+
+def templates(style: str) -> dict:
+    """The templates of a registered style, or ``{"*": style}`` for a template string."""
+    if "{" in style or has_line_break(style):
+        return {"*": check_template(style)}
     return STYLES.get(style)
 
 
-def redact(doc: Document, style: str = "mimic") -> Document:
+def scheme_templates(scheme, style: str = "mimic") -> dict:
+    """``style``'s templates with the placeholders a scheme declares for its labels on top."""
+    table = dict(templates(style))
+    table.update({lab.name: lab.placeholder for lab in scheme.labels if lab.placeholder})
+    return table
+
+
+def redact(doc: Document, style: str | dict = "mimic") -> Document:
     """Replace every PHI span by a placeholder; returns a new document with new spans.
 
     A span across a line break gets one placeholder per line, so the output has
@@ -59,9 +72,10 @@ def redact(doc: Document, style: str = "mimic") -> Document:
     style : str
         A registered style (``mimic`` ``[**DOCTOR**]``, ``xyz`` ``XYZ_DOCTOR`` /
         ``00.00.DATE``, ``category`` ``[NAME]``) or a template string with
-        ``{subtype}``, ``{category}`` and ``{length}`` fields.
+        ``{subtype}``, ``{category}`` and ``{length}`` fields; or a table
+        ``{label or "*": template}`` (:func:`scheme_templates`).
     """
-    table = templates(style)
+    table = style if isinstance(style, dict) else templates(style)
 
     def placeholder(sp, surface):
         tpl = table.get(sp.subtype, table["*"])

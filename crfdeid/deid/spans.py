@@ -125,7 +125,7 @@ def lower_same_length(text: str) -> str:
 PROPAGATED = frozenset({"NAME", "LOCATION", "CONTACT", "ID", "OTHER", "PROFESSION", "DATE"})
 
 
-def propagate(doc: Document, min_len: int = 3) -> Document:
+def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     """The document plus spans for unannotated repeats of its annotated PHI strings.
 
     A repeat is a whole-word, case-insensitive occurrence outside every span
@@ -133,7 +133,8 @@ def propagate(doc: Document, min_len: int = 3) -> Document:
     bare number, ages never: ``100`` also reads as a percentage). It gets the
     subtype of the annotated string, so a name the annotator (or the tagger)
     found once is replaced everywhere in the note. Returns ``doc`` itself when
-    nothing is added.
+    nothing is added. Under a declared ``scheme`` a label is looked for again when
+    its surrogate kind's category would be (:func:`crfdeid.deid.kinds.stand_in`).
 
     >>> from crfdeid.document import make_span
     >>> doc = Document("1", "Smith said SMITH and smithson", [make_span(0, 5, "DOCTOR")])
@@ -148,8 +149,9 @@ def propagate(doc: Document, min_len: int = 3) -> Document:
         covered[sp.start:sp.end] = b"\x01" * len(sp)
     for sp in sorted(doc.spans, key=lambda s: -len(s)):
         phi = low[sp.start:sp.end].strip()
-        if (len(phi) < min_len or phi in seen or sp.category not in PROPAGATED
-                or (sp.category == "DATE" and phi.isdigit())):
+        cat = sp.category if scheme is None else _kind_category(sp, scheme)
+        if (len(phi) < min_len or phi in seen or cat not in PROPAGATED
+                or (cat == "DATE" and phi.isdigit())):
             continue
         seen.add(phi)
         pat = re.compile(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])")
@@ -159,3 +161,8 @@ def propagate(doc: Document, min_len: int = 3) -> Document:
                 found.append(Span(a, b, sp.category, sp.subtype))
                 covered[a:b] = b"\x01" * (b - a)
     return doc if not found else doc.with_spans(doc.spans + found)
+
+
+def _kind_category(sp: Span, scheme) -> str:
+    from .kinds import stand_in
+    return stand_in(sp, scheme).category

@@ -70,6 +70,10 @@ class Surrogator(DateSurrogates):
         The offset then depends on the dates learnt (:meth:`learn`) before the
         patient's first note is surrogated, so use it when all notes of a
         patient are processed together (``corpus surrogate``).
+    scheme : Scheme, optional
+        The label scheme of the spans (default i2b2 2014). A declared scheme's labels
+        take the generator their ``surrogate`` names (:mod:`crfdeid.deid.kinds`), the
+        shape-keeping random replacement when it names none; output spans keep their labels.
 
     Attributes
     ----------
@@ -84,7 +88,7 @@ class Surrogator(DateSurrogates):
     """
 
     def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
-                 age_bucket: int | None = None, avoid_date_collisions: bool = False):
+                 age_bucket: int | None = None, avoid_date_collisions: bool = False, scheme=None):
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
         if key is not None and not key:
@@ -98,6 +102,7 @@ class Surrogator(DateSurrogates):
         self.age_over_89 = age_over_89
         self.age_bucket = age_bucket
         self.avoid_date_collisions = avoid_date_collisions
+        self.scheme = scheme
         self.counts = Counter()
         self.last_fallbacks: list[Span] = []
         self._states: dict[str, PatientState] = {}
@@ -122,7 +127,7 @@ class Surrogator(DateSurrogates):
         if seen in st.learned:
             return
         st.learned.add(seen)
-        spans = deid_spans(doc)
+        spans = self._stand_ins(deid_spans(doc))
         for sp in spans:
             surface = doc.surface(sp)
             st.originals.add(normalize(surface))
@@ -134,6 +139,13 @@ class Surrogator(DateSurrogates):
                 if full:
                     st.persons.add(full)
         self.learn_dates(st, doc, date_groups(doc.text, spans))
+
+    def _stand_ins(self, spans: list[Span]) -> list[Span]:
+        """The i2b2-labelled spans whose generators ``spans`` take (themselves under i2b2)."""
+        if self.scheme is None:
+            return spans
+        from .kinds import stand_in
+        return [stand_in(sp, self.scheme) for sp in spans]
 
     def units(self, st: PatientState, sp: Span, text: str) -> list[Units]:
         """What the surrogate of ``text`` (span ``sp``) must not hold: its own runs of 2+
@@ -158,7 +170,8 @@ class Surrogator(DateSurrogates):
         st = self.state(doc.group)
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
-        spans = deid_spans(doc)
+        labelled = deid_spans(doc)
+        spans = self._stand_ins(labelled)  # what each span is surrogated as; output keeps its label
         units = {sp: self.units(st, sp, doc.surface(sp)) for sp in spans}
         new, fallbacks = {}, []
         groups = date_groups(doc.text, spans)
@@ -181,7 +194,7 @@ class Surrogator(DateSurrogates):
             if not new[key] or not self._safe(units[sp], new[key]):
                 new[key] = self._fallback(doc, st, sp, text, units[sp])
                 fallbacks.append(sp)
-        out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], spans)
+        out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)

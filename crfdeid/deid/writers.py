@@ -22,7 +22,7 @@ from ..document import Document, Span
 from ..errors import ConfigError
 from ..io import WRITERS, FolderWriter, atomic_write
 from ..io.i2b2 import render as render_i2b2
-from .redact import mask, redact
+from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
 from .spans import propagate as add_repeats
 from .surrogate import DEFAULT_SHIFT, Surrogator
@@ -50,28 +50,43 @@ class _DeidWriter(FolderWriter):
         return _stdout_text(self.transform(doc).text, self.out is not None)
 
 
+def _scheme(scheme):
+    from ..schema import get
+    return None if scheme is None else get(scheme)
+
+
 @WRITERS.register("redacted")
 class RedactedWriter(_DeidWriter):
-    """Placeholders: ``style`` (``mimic``, ``xyz``, ``category``) or ``template`` (``[{subtype}]``)."""
+    """Placeholders: ``style`` (``mimic``, ``xyz``, ``category``) or ``template`` (``[{subtype}]``).
 
-    def __init__(self, out, style: str = "mimic", template: str | None = None, propagate: bool = True):
+    With a ``scheme`` (a :class:`~crfdeid.schema.Scheme`; ``tag`` passes its model's) and no
+    ``style`` or ``template`` given, each label's declared placeholder is written, the
+    ``mimic`` style's for labels that declare none.
+    """
+
+    def __init__(self, out, style: str | None = None, template: str | None = None,
+                 propagate: bool = True, scheme=None):
         super().__init__(out)
-        self.style, self.propagate = template or style, propagate
+        self.scheme = _scheme(scheme)
+        chosen = template or style
+        self.style = (scheme_templates(self.scheme) if chosen is None and self.scheme is not None
+                      else chosen or "mimic")
+        self.propagate = propagate
 
     def transform(self, doc):
-        return redact(add_repeats(doc) if self.propagate else doc, self.style)
+        return redact(add_repeats(doc, scheme=self.scheme) if self.propagate else doc, self.style)
 
 
 @WRITERS.register("masked")
 class MaskedWriter(_DeidWriter):
     """Same-length masking with ``char`` (offsets and layout unchanged)."""
 
-    def __init__(self, out, char: str = "X", propagate: bool = True):
+    def __init__(self, out, char: str = "X", propagate: bool = True, scheme=None):
         super().__init__(out)
-        self.char, self.propagate = char, propagate
+        self.char, self.propagate, self.scheme = char, propagate, _scheme(scheme)
 
     def transform(self, doc):
-        return mask(add_repeats(doc) if self.propagate else doc, self.char)
+        return mask(add_repeats(doc, scheme=self.scheme) if self.propagate else doc, self.char)
 
 
 @WRITERS.register("surrogate")
@@ -85,22 +100,24 @@ class SurrogateWriter(_DeidWriter):
     folder; off by default), ``mark`` (``True`` writes every surrogate as
     ``⟦surrogate⟧``; a string with one ``{}`` and no letter, digit or line
     break, such as ``[[{}]]``, gives another marker; the XML spans cover the
-    surrogate without its marker).
+    surrogate without its marker). ``scheme``: the spans' label scheme (see
+    :class:`~crfdeid.deid.Surrogator`).
     """
 
     def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
-                 mapping=None, mark=False):
+                 mapping=None, mark=False, scheme=None):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
         super().__init__(out)
+        self.scheme = _scheme(scheme)
         self.surrogator = Surrogator(seed=seed, key=key, date_shift=tuple(date_shift),
-                                     age_over_89=age_over_89, age_bucket=age_bucket)
+                                     age_over_89=age_over_89, age_bucket=age_bucket, scheme=self.scheme)
         self.xml, self.propagate, self.mapping = xml, propagate, mapping
 
     def transform(self, doc):
-        new = self.surrogator.surrogate(add_repeats(doc) if self.propagate else doc)
+        new = self.surrogator.surrogate(add_repeats(doc, scheme=self.scheme) if self.propagate else doc)
         return marked(new, self.marker) if self.marker else new
 
     def render(self, doc):

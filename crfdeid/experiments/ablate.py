@@ -59,7 +59,7 @@ def load_ablation(path) -> dict:
         Unknown or missing keys, a bad evaluation, or a run whose override
         :func:`crfdeid.config.load_config` refuses (the message names the run).
     """
-    from ..config import deep_merge, load_config, resolve_input, resolve_paths
+    from ..config import deep_merge, load_config, resolve_entry, resolve_paths
 
     path = Path(path)
     try:
@@ -90,7 +90,8 @@ def load_ablation(path) -> dict:
     here = path.resolve().parent
     base = here / spec["base"]
     if "test" in evaluation:
-        evaluation = dict(evaluation, test=resolve_input(str(evaluation["test"]), here))
+        test = evaluation["test"]
+        evaluation = dict(evaluation, test=resolve_entry(test if isinstance(test, dict) else str(test), here))
     resolved = {}
     for name, override in runs.items():
         if override is not None and not isinstance(override, dict):
@@ -113,44 +114,56 @@ def _check_keys(d: dict, allowed: set, what: str, path, required=frozenset()):
         raise ConfigError(f"missing key(s) {', '.join(missing)} in {what}", path=path)
 
 
-def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False) -> list[dict]:
-    """Evaluate every run; one result dict per run (file order) with :func:`summarize` figures."""
-    from ..io import read_all
+def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False,
+                 reader_options: dict | None = None) -> list[dict]:
+    """Evaluate every run; one result dict per run (file order) with :func:`summarize` figures.
+
+    ``reader_options`` go to every reader (an input mapping's own options win)."""
+    reader_options = reader_options or {}
+    import json
+
+    from .. import schema
+    from ..io.labelled import as_setting, read_corpus, read_labelled, settle
     from ..scoring import evaluate
 
     ev = ablation["evaluation"]
-    corpora: dict[tuple, list] = {}
+    corpora: dict[str, tuple] = {}
     tasks, plans = [], {}
     for name, config in ablation["runs"].items():
-        specs = tuple(config.get("train") or ())
+        specs = list(config.get("train") or ())
         if not specs:
             raise ConfigError(f"run {name!r} has no `train` inputs")
-        if specs not in corpora:
-            corpora[specs] = read_all(specs)
-        docs = corpora[specs]
+        key = json.dumps([specs, config["scheme"]], sort_keys=True)  # inputs may be mappings
+        if key not in corpora:
+            corpora[key] = read_corpus(specs, config["scheme"], **reader_options)
+        docs, scheme = corpora[key]
+        config["scheme"] = as_setting(scheme)  # every fold and the test set score in one scheme
         if "folds" in ev:
             splits = fold_splits(docs, int(ev["folds"]), seed=int(ev.get("seed", 0)),
                                  by=ev.get("by", "documents"))
             tasks += fold_tasks(docs, splits, config, key=(name,))
             plans[name] = (docs, splits)
         else:
-            if ev["test"] not in corpora:
-                corpora[ev["test"]] = read_all([ev["test"]])
-            tasks.append(Task((name,), config, docs, corpora[ev["test"]]))
+            test_key = json.dumps(ev["test"], sort_keys=True)
+            if test_key not in corpora:
+                corpora[test_key] = (read_labelled([ev["test"]], None, **reader_options), None)
+            tasks.append(Task((name,), config, docs, corpora[test_key][0]))
             plans[name] = None
     outcomes = run_tasks(tasks, jobs=jobs, progress=progress, desc="trainings")
     results = []
     for name in ablation["runs"]:
         if plans[name] is not None:
             docs, splits = plans[name]
-            res = collect(docs, splits, outcomes, key=(name,))
+            res = collect(docs, splits, outcomes, key=(name,),
+                          scheme=schema.get(ablation["runs"][name]["scheme"]))
             figures = res["pooled"]
             seconds = sum(f["seconds"] for f in res["per_fold"])
         else:
-            gold = corpora[ev["test"]]
+            gold = corpora[json.dumps(ev["test"], sort_keys=True)][0]
             out = outcomes[(name,)]
-            figures = summarize(evaluate(gold, [g.with_spans(s)
-                                                for g, s in zip(gold, out.spans["default"])]))
+            pred = [g.with_spans(s) for g, s in zip(gold, out.spans["default"])]
+            (g, p), scheme = settle([gold, pred], None)  # the test set's labels as written, or i2b2
+            figures = summarize(evaluate(g, p, scheme=scheme))
             seconds = round(out.seconds, 1)
         results.append({"run": name, "seconds": seconds, **figures})
     return results
@@ -255,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--folds", type=int, metavar="K",
                    help="override the file's evaluation with K-fold cross-validation")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no table on stdout")
+    cli.add_reader_options(p, inputs="the corpora")
     return p
 
 
@@ -276,7 +290,8 @@ def main(argv=None) -> int:
         if args.folds is not None:
             ev = {k: v for k, v in ablation["evaluation"].items() if k != "test"}
             ablation["evaluation"] = {**ev, "folds": args.folds}
-        results = run_ablation(ablation, jobs=args.jobs, progress=not args.quiet)
+        results = run_ablation(ablation, jobs=args.jobs, progress=not args.quiet,
+                               reader_options=cli.reader_options(args.reader_option))
     except CrfdeidError as exc:
         print(f"ablate: error: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, ConfigError) else 1

@@ -29,12 +29,13 @@ from typing import Sequence
 from .. import cli, schema
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
+from ..io import describe_input
 from .results import markdown_table, provenance, to_json, write_files, write_json
 from .splits import WEIGHTS, kfold, read_groups, select_groups, subsample
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
 HEADLINE = (("binary token", "binary_token"), ("strict", "strict"))
-#: Parent categories reported per run (PhysioNet has no PROFESSION/ID, they show as empty).
+#: Parent categories of the i2b2 scheme (a run reports the categories of its scheme).
 CATEGORIES = tuple(schema.CATEGORIES)
 
 
@@ -108,11 +109,8 @@ def summarize(report) -> dict:
                        "tp": s.tp, "fp": s.fp, "fn": s.fn}
     for key, metric in (("category_strict_f1", "strict"), ("category_parent_strict_f1", "parent_strict")):
         out[key] = {}
-        for cat in CATEGORIES:
-            try:
-                s = report.by_category[cat][metric]
-            except KeyError:  # a category absent from gold and predictions
-                continue
+        for cat, block in report.by_category.items():
+            s = block[metric]
             if s.tp + s.fp + s.fn:
                 out[key][cat] = s.f1
     return out
@@ -151,7 +149,7 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
     docs = list(docs)
     splits = fold_splits(docs, folds, seed, by, train_fraction)
     outcomes = run_tasks(fold_tasks(docs, splits, config, thresholds), jobs=jobs, progress=progress)
-    return collect(docs, splits, outcomes, thresholds)
+    return collect(docs, splits, outcomes, thresholds, scheme=schema.get(config["scheme"]))
 
 
 def fold_splits(docs: Sequence[Document], folds: int, seed: int = 0, by: str = "documents",
@@ -169,9 +167,12 @@ def fold_tasks(docs: Sequence[Document], splits, config: dict, thresholds=(), ke
                  tuple(thresholds)) for f in splits]
 
 
-def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key=()) -> dict:
-    """Score the outcomes of one cross-validation (``outcomes[key + (fold,)]``)."""
+def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key=(), scheme=None) -> dict:
+    """Score the outcomes of one cross-validation (``outcomes[key + (fold,)]``) in ``scheme``'s tables."""
+    from functools import partial
+
     from ..scoring import evaluate
+    evaluate = partial(evaluate, scheme=scheme)
 
     per_fold, gold_all, pred_all = [], [], {t: [] for t in ("default", *thresholds)}
     for f in splits:
@@ -293,10 +294,14 @@ def add_fold_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--precision", type=cli.parse_floors, default=(0.95, 0.9), metavar="P,P,...",
                    help="precision floors for 'best recall at precision >= P' over the sweep "
                         "(default 0.95,0.9)")
+    cli.add_reader_options(p, inputs="the corpus")
 
 
 def read_corpus(args) -> tuple[dict, list, list, int]:
     """``(config, input specs, documents, seed)`` for parsed :func:`add_fold_arguments` options.
+
+    The corpus is read under the config's scheme (:mod:`crfdeid.io.labelled`); a config
+    without one gets the corpus' in ``config['scheme']``, so every fold has the same labels.
 
     Raises
     ------
@@ -306,7 +311,8 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
     """
     from ..cli.train import parse_overrides
     from ..config import load_config
-    from ..io import read_all
+    from ..io.labelled import as_setting
+    from ..io.labelled import read_corpus as read_labelled_corpus
     try:
         overrides = parse_overrides(getattr(args, "set", None) or [])
     except ValueError as exc:
@@ -319,7 +325,9 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
     seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
     from ..neural import require
     require(config["model"], args.config)  # before reading a corpus to train networks on
-    docs = read_all(specs)
+    docs, scheme = read_labelled_corpus(specs, config["scheme"],
+                                        **cli.reader_options(getattr(args, "reader_option", None)))
+    config["scheme"] = as_setting(scheme)
     if getattr(args, "exclude_groups", None):
         docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
     if getattr(args, "only_groups", None):
@@ -362,7 +370,8 @@ def main(argv=None) -> int:
         return 1
     if args.o_thresholds:
         result["recall_at_precision"] = best_recalls(result, args.precision)
-    result = {"config": args.config, "inputs": list(specs), "exclude_groups": args.exclude_groups,
+    result = {"config": args.config, "inputs": [describe_input(s) for s in specs],
+              "exclude_groups": args.exclude_groups,
               "set": args.set, "folds": args.folds, "seed": seed,
               "by": args.by, "train_fraction": args.train_fraction, **started, **result,
               "resolved_config": config}

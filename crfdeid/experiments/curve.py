@@ -28,11 +28,12 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .. import cli
+from .. import cli, schema
 from .crossval import (add_fold_arguments, best_recalls, collect, fold_splits, fold_tasks,
                        read_corpus, run_tasks, threshold_label)
 from .results import markdown_table, provenance, to_json, write_files, write_json
 from ..errors import CrfdeidError
+from ..io import describe_input
 
 
 def learning_curve(docs, config: dict, fractions: Sequence[float], folds: int = 10, seed: int = 0,
@@ -56,7 +57,7 @@ def learning_curve(docs, config: dict, fractions: Sequence[float], folds: int = 
     outcomes = run_tasks(tasks, jobs=jobs, progress=progress, desc="trainings")
     points = []
     for fraction, splits in plans.items():
-        res = collect(docs, splits, outcomes, thresholds, key=(fraction,))
+        res = collect(docs, splits, outcomes, thresholds, key=(fraction,), scheme=schema.get(config["scheme"]))
         points.append({
             "train_fraction": fraction,
             "train_documents": sum(len(f.train) for f in splits) / len(splits),
@@ -193,7 +194,8 @@ def main(argv=None) -> int:
         print(f"curve: error: {exc}", file=sys.stderr)
         return 1
     heading = f"# Learning curve of `{args.config}`"
-    info = {"config": args.config, "inputs": specs, "folds": args.folds, "seed": seed, "by": args.by,
+    info = {"config": args.config, "inputs": [describe_input(x) for x in specs], "folds": args.folds,
+            "seed": seed, "by": args.by,
             "o_thresholds": list(args.o_thresholds), **started, "resolved_config": config}
     if not args.quiet:
         sys.stdout.write(to_markdown(points, heading))

@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR",
                    help="write locked.md, locked.json and the predictions (i2b2) here")
     p.add_argument("--save-model", metavar="PATH", help="also save the model trained here")
+    cli.add_reader_options(p, inputs="the corpus and --also copies")
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
     return p
 
@@ -173,14 +174,15 @@ def main(argv=None) -> int:
         if not specs:
             raise ConfigError("no `train` inputs; give --train FORMAT:PATH", path=args.config)
         locked = read_groups(args.locked)
-        docs = read_all(specs)
+        options = cli.reader_options(args.reader_option)
+        docs = read_all(specs, **options)
         dev, test = select_groups(docs, locked, keep=False), select_groups(docs, locked, keep=True)
         if not test:
             raise ConfigError("no document of the corpus belongs to a locked patient", path=args.locked)
         copies = {"original": test}
         for name, spec in args.also:
             ids = {d.doc_id for d in test}
-            got = [d for d in read_all([spec]) if d.doc_id in ids]
+            got = [d for d in read_all([spec], **options) if d.doc_id in ids]
             if len(got) != len(test):
                 raise ConfigError(f"--also {name}: {len(got)} of the {len(test)} locked notes found", path=spec)
             copies[name] = got

@@ -268,6 +268,8 @@ def register(subparsers) -> None:
     p.add_argument("--kind", required=True, choices=KINDS)
     p.add_argument("--out", required=True, help="output folder (or file, for one-file formats)")
     p.add_argument("--to", default="i2b2", choices=writer_names(), help="output format (default i2b2)")
+    from ..cli import add_reader_options
+    add_reader_options(p, "--reader-option", "--option", "-o", dest="option", inputs="the input")
     key = p.add_mutually_exclusive_group(required=True)
     key.add_argument("--seed", help="public seed: reproducible copies")
     key.add_argument("--key-file", help="read a secret key from this file")
@@ -288,7 +290,8 @@ def run(args) -> int:
     # The output is checked (not an input, no file replaced without --overwrite) before reading.
     out = writer(args.to, args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
     errors: list = []
-    docs = list(read(args.input, errors=errors))
+    from ..cli import reader_options
+    docs = list(read(args.input, errors=errors, **reader_options(args.option)))
     stressor = Stressor(args.kind, docs, seed=args.seed, key=key)
     written = 0
     try:

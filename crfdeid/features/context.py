@@ -62,9 +62,26 @@ def line(text: str, tokens) -> list[tuple]:
 
 @TOKEN_TEMPLATES.register("section.v1")
 def section(text: str, tokens) -> list[tuple]:
-    """The section heading (``Xxx:`` at a line start, lower-cased) the token sits under."""
+    """The section heading (``Xxx:`` at a line start, lower-cased) the token sits under.
+
+    Headings are ASCII letters (English); ``section.v2`` takes letters of any script.
+    """
+    return _sections(text, tokens, _HEADING_ASCII if text.isascii() else _HEADING)
+
+
+#: A heading in any script: ``Exploración física:``, ``Анамнез:``, ``既往歴:``.
+_HEADING_ANY = regex.compile(r"^[ \t]*(\p{L}[\p{L}\p{M} /&]{1,30}?)[ \t]*[:\uff1a]", regex.M)
+
+
+@TOKEN_TEMPLATES.register("section.v2")
+def section_any_script(text: str, tokens) -> list[tuple]:
+    """``section.v1`` for headings written in any script (letters and combining marks)."""
+    return _sections(text, tokens, _HEADING_ASCII if text.isascii() else _HEADING_ANY)
+
+
+def _sections(text: str, tokens, pattern) -> list[tuple]:
     heads = [(m.start(1), ("section:" + m.group(1).strip().lower().replace(" ", "_"),))
-             for m in (_HEADING_ASCII if text.isascii() else _HEADING).finditer(text)]
+             for m in pattern.finditer(text)]
     if not heads:
         return [()] * len(tokens)
     starts = [h[0] for h in heads]
@@ -128,6 +145,17 @@ def triggers(text: str, tokens) -> list:
     return _mark_near_triggers(text, tokens, _TRIGGER_ATTRS, after=False)
 
 
+def _triggers_with(table: dict, after: bool):
+    if not table:  # no trigger word in this language: nothing to mark
+        return lambda text, tokens: [()] * len(tokens)
+    return lambda text, tokens: _mark_near_triggers(text, tokens, table, after=after)
+
+
+# Bound to a config's resources (crfdeid.resources: the user's words, another language).
+triggers.bind = lambda res: _triggers_with(
+    _trigger_attrs(res.trigger_words("triggers"), "trig"), after=False)
+
+
 #: Words that follow a name or a place (lower case): ``V. Finn, RRT``, ``Union hosp``.
 TRIGGERS_AFTER = {
     "name": frozenset("""rn rrt np pa md lpn msw cm pt ot slp phd do resident fellow
@@ -142,6 +170,10 @@ _AFTER_ATTRS = _trigger_attrs(TRIGGERS_AFTER, "trig_after")
 def triggers_after(text: str, tokens) -> list:
     """``trig_after:<kind>:<k>`` when the k-th token ahead (k <= 3, same line) is a trigger word."""
     return _mark_near_triggers(text, tokens, _AFTER_ATTRS, after=True)
+
+
+triggers_after.bind = lambda res: _triggers_with(
+    _trigger_attrs(res.trigger_words("triggers_after"), "trig_after"), after=True)
 
 
 _SENT_END = frozenset(".!?:;")

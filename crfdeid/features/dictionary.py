@@ -1,7 +1,10 @@
 """Dictionary templates: gazetteer membership (word level and multi-word phrases).
 
-Lists come from :mod:`crfdeid.gazetteers` (``gazetteers/<name>.txt``), loaded
-lazily and cached there. The clinical/common-word lists argue against PHI.
+Lists come from :mod:`crfdeid.gazetteers` (``gazetteers/<name>.txt``, English), loaded
+lazily and cached. The clinical/common-word lists argue against PHI. A featurizer
+built with other :class:`~crfdeid.resources.Resources` (a config's ``resources``
+section: the user's lists, another language) binds each template to those lists
+(``template.bind(resources)``).
 """
 
 from __future__ import annotations
@@ -30,25 +33,35 @@ PHRASE_LISTS = {"cities": "city", "hospitals": "hosp", "organizations": "org",
                 "professions": "prof"}
 
 
-def _gaz():
+@lru_cache(maxsize=1)
+def _shipped():
+    """The default resources: the shipped English lists."""
     try:
-        from .. import gazetteers
+        from ..resources import Resources
     except ImportError as exc:  # pragma: no cover - only before the module exists
-        raise ConfigError(f"the dictionary feature group needs crfdeid.gazetteers ({exc})") from None
-    return gazetteers
+        raise ConfigError(f"the dictionary feature group needs crfdeid.resources ({exc})") from None
+    return Resources()
 
 
-def _installed(lists: dict):
-    """``(gazetteers module, [(list name, value), ...])`` for the lists of ``lists`` that exist."""
-    gaz = _gaz()
-    known = set(gaz.names())
-    return gaz, [(name, value) for name, value in lists.items() if name in known]
+def _installed(lists: dict, res) -> list[tuple[str, str, tuple]]:
+    """``[(list name, value, entries), ...]`` for the lists of ``lists`` that ``res`` has."""
+    return [(name, value, got) for name, value in lists.items() if (got := res.entries(name)) is not None]
+
+
+def _build_word_sets(res) -> list[tuple[str, frozenset]]:
+    return [(attr, frozenset(e.lower() for e in entries)) for _, attr, entries in _installed(WORD_LISTS, res)]
 
 
 @lru_cache(maxsize=1)
 def _word_sets():
-    gaz, lists = _installed(WORD_LISTS)
-    return [(attr, gaz.load(name)) for name, attr in lists]
+    return _build_word_sets(_shipped())
+
+
+def _gazetteer_with(sets):
+    def gazetteer(w: str) -> dict:
+        lw = w.lower()
+        return {attr: True for attr, entries in sets if lw in entries}
+    return gazetteer
 
 
 @WORD_TEMPLATES.register("gazetteer.v1")
@@ -58,21 +71,34 @@ def gazetteer(w: str) -> dict:
     return {attr: True for attr, entries in _word_sets() if lw in entries}
 
 
+gazetteer.bind = lambda res: _gazetteer_with(_build_word_sets(res))
+
+
 #: Frequency-ordered lists whose rank a word gets (bucketed) from ``rank.v1``.
 RANKED_LISTS = {"first_male": "first", "first_female": "first", "surnames": "sur",
                 "common_words": "eng"}
 _RANK_BUCKETS = (100, 1000, 5000)
 
 
-@lru_cache(maxsize=1)
-def _ranks():
-    gaz, lists = _installed(RANKED_LISTS)
+def _build_ranks(res) -> dict:
     ranks: dict = {}
-    for name, kind in lists:
-        for r, entry in enumerate(gaz.entries(name)):
+    for _, kind, entries in _installed(RANKED_LISTS, res):
+        for r, entry in enumerate(entries):
             bucket = next((f"top{b}" for b in _RANK_BUCKETS if r < b), "tail")
             ranks.setdefault(entry.lower(), {}).setdefault(kind, bucket)
     return ranks
+
+
+@lru_cache(maxsize=1)
+def _ranks():
+    return _build_ranks(_shipped())
+
+
+def _rank_with(ranks):
+    def rank(w: str) -> dict:
+        got = ranks.get(w.lower())
+        return {f"rank:{kind}": bucket for kind, bucket in got.items()} if got else {}
+    return rank
 
 
 @WORD_TEMPLATES.register("rank.v1")
@@ -86,15 +112,14 @@ def rank(w: str) -> dict:
     return {f"rank:{kind}": bucket for kind, bucket in got.items()} if got else {}
 
 
-@lru_cache(maxsize=1)
-def _phrase_index() -> tuple[dict, frozenset]:
-    """``first word -> {length: {entry tokens: {list attribute}}}`` of the multi-word
-    entries, and the set of their first two words (what a match must start with)."""
+rank.bind = lambda res: _rank_with(_build_ranks(res))
+
+
+def _build_phrase_index(res) -> tuple[dict, frozenset]:
     from ..text.tokenize import token_offsets
-    gaz, lists = _installed(PHRASE_LISTS)
     index: dict = {}
-    for name, attr in lists:
-        for entry in gaz.load(name):
+    for _, attr, entries in _installed(PHRASE_LISTS, res):
+        for entry in {e.lower() for e in entries}:
             toks = tuple(entry[s:e] for s, e in token_offsets(entry))
             if len(toks) < 2 or len(toks) > 8:
                 continue
@@ -103,10 +128,20 @@ def _phrase_index() -> tuple[dict, frozenset]:
     return index, pairs
 
 
+@lru_cache(maxsize=1)
+def _phrase_index() -> tuple[dict, frozenset]:
+    """``first word -> {length: {entry tokens: {list attribute}}}`` of the multi-word
+    entries, and the set of their first two words (what a match must start with)."""
+    return _build_phrase_index(_shipped())
+
+
 @TOKEN_TEMPLATES.register("gazetteer_phrases.v1")
 def gazetteer_phrases(text: str, tokens) -> list[tuple]:
     """``gp:<list>`` on every token of a multi-word gazetteer entry found in the text."""
-    index, pairs = _phrase_index()
+    return _phrases(text, tokens, *_phrase_index())
+
+
+def _phrases(text: str, tokens, index: dict, pairs: frozenset) -> list[tuple]:
     low = token_texts(text, tokens)[1]
     n = len(low)
     out: list = [()] * n
@@ -120,3 +155,10 @@ def gazetteer_phrases(text: str, tokens) -> list[tuple]:
                 for j in range(i, i + k):
                     out[j] += marks
     return out
+
+
+def _phrases_with(built):
+    return lambda text, tokens: _phrases(text, tokens, *built)
+
+
+gazetteer_phrases.bind = lambda res: _phrases_with(_build_phrase_index(res))

@@ -112,6 +112,12 @@ def _dedupe(names):
     return list(dict.fromkeys(names))
 
 
+def _bind(template, resources):
+    """``template`` reading ``resources``' lists when it reads lists at all (``bind``)."""
+    bind = getattr(template, "bind", None)
+    return template if resources is None or bind is None else bind(resources)
+
+
 class Featurizer:
     """Turn tokens into lists of CRFsuite attribute strings, one list per token.
 
@@ -119,20 +125,26 @@ class Featurizer:
     ----------
     feature_set : dict
         A feature-set mapping (resolved here with :func:`resolve_feature_set`).
+    resources : Resources, optional
+        Word lists and trigger words (:mod:`crfdeid.resources`; a config's ``resources``):
+        templates that read lists (those with a ``bind`` attribute) are bound to them.
+        Default: the shipped English ones.
     columns : sequence of callables, optional
         More token columns, called as token templates are, after them (the committee's
         decisions, :mod:`crfdeid.recognizers.committee`).
     """
 
-    def __init__(self, feature_set: dict, columns=()):
+    def __init__(self, feature_set: dict, resources=None, columns=()):
         fs = resolve_feature_set(feature_set)
         self.feature_set = fs
         self.window = fs["window"]
         self.token_window = fs["token_window"]
         self.bigrams = fs["bigrams"]
-        self._word = [WORD_TEMPLATES.get(n) for n in fs["word"]]
+        bound = resources is not None and not resources.is_default
+        self._word = [_bind(WORD_TEMPLATES.get(n), resources if bound else None) for n in fs["word"]]
         self._windowed_at = [fs["word"].index(n) for n in fs["windowed"]]
-        self._token = [TOKEN_TEMPLATES.get(n) for n in fs["token"]] + list(columns)
+        self._token = [_bind(TOKEN_TEMPLATES.get(n), resources if bound else None)
+                       for n in fs["token"]] + list(columns)
         self._offsets = [o for o in range(-self.window, self.window + 1) if o]
         self._base: dict = {}
         self._near: dict = {o: {} for o in self._offsets}

@@ -18,6 +18,9 @@ from .registry import (
     PLUGINS,
     READERS,
     WRITERS,
+    check_input,
+    describe_input,
+    input_parts,
     parse_spec,
     read,
     read_all,
@@ -31,5 +34,6 @@ from .registry import (
 )
 
 __all__ = ["BOM", "PLUGINS", "READERS", "WRITERS", "FolderWriter", "StreamWriter", "atomic_write",
-           "check_output", "is_stdio", "list_files", "parse_spec", "read", "read_all", "read_text_file",
+           "check_input", "check_output", "describe_input", "input_parts",
+           "is_stdio", "list_files", "parse_spec", "read", "read_all", "read_text_file",
            "reader_for", "reader_names", "spec_path", "write", "writer", "writer_class", "writer_names"]

@@ -15,13 +15,15 @@ agree with the user's own files and tools. A BOM starting an ``.ann`` is dropped
 Policies (documented, counted, never silent):
 
 * **Labels** are resolved through ``label_map`` first (a dict, or the path of a
-  YAML/JSON file holding one), then as a subtype name (``DOCTOR``), then as
-  ``CATEGORY-SUBTYPE``/``CATEGORY/SUBTYPE``/``CATEGORY_SUBTYPE`` (``NAME-DOCTOR``),
-  case-insensitively. A label that resolves to nothing fails the document with a
-  :class:`~crfdeid.errors.SchemaError` naming file, document, ``.ann`` line and
-  offset, and the label's length only (a damaged line may hold note text there). A
-  ``label_map`` value of ``null`` drops that label on purpose; the drops are
-  counted in ``meta['brat_dropped']``.
+  YAML/JSON file holding one), then in the label scheme (option ``scheme``: the
+  i2b2 2014 scheme by default, a declared :class:`~crfdeid.schema.Scheme`, or
+  ``any`` for labels as written, each its own parent) as a label name (``DOCTOR``),
+  then as ``CATEGORY-SUBTYPE``/``CATEGORY/SUBTYPE``/``CATEGORY_SUBTYPE``
+  (``NAME-DOCTOR``), case-insensitively. A label that resolves to nothing fails the
+  document with a :class:`~crfdeid.errors.SchemaError` naming file, document,
+  ``.ann`` line and offset, and the label's length only (a damaged line may hold
+  note text there). A ``label_map`` value of ``null`` drops that label on purpose;
+  the drops are counted in ``meta['brat_dropped']``.
 * **Discontinuous** annotations (``a b;c d``) become one span per fragment, all
   with the annotation's subtype; the extra fragments are counted in
   ``meta['brat_fragments']``.
@@ -57,11 +59,13 @@ _LINES = re.compile(r"\r\n|\r|\n")
 _ID = re.compile(r"[A-Z#]\d+\t")
 
 
-def load_label_map(label_map) -> dict:
-    """A label map as a dict ``{BRAT label: subtype or None}``, upper-cased keys.
+def load_label_map(label_map, scheme=None) -> dict:
+    """A label map as a dict ``{BRAT label: (category, subtype) or None}``, upper-cased keys.
 
-    ``label_map`` is a dict, or the path of a YAML or JSON file holding one.
+    ``label_map`` is a dict, or the path of a YAML or JSON file holding one; its
+    targets must be labels of ``scheme`` (default i2b2 2014).
     """
+    scheme = schema.get(scheme)
     if label_map is None:
         return {}
     if not isinstance(label_map, dict):
@@ -77,34 +81,31 @@ def load_label_map(label_map) -> dict:
             raise ConfigError("label map must be a mapping of BRAT label -> subtype", path=path)
     out = {}
     for label, target in label_map.items():
-        if target is not None and resolve_label(str(target), {}) is None:
+        found = None if target is None else resolve_label(str(target), {}, scheme)
+        if target is not None and not found:
             raise ConfigError(f"label map sends {label!r} to unknown subtype {target!r}; known: "
-                              f"{', '.join(schema.SUBTYPE_TO_PARENT)}")
-        out[str(label).upper()] = None if target is None else resolve_label(str(target), {})
+                              f"{schema.known_labels(scheme)}")
+        out[str(label).upper()] = found
     return out
 
 
-def resolve_label(label: str, label_map: dict):
+def resolve_label(label: str, label_map: dict, scheme=None):
     """``(category, subtype)`` for a BRAT label, ``None`` when unknown, ``False`` when mapped away.
 
     >>> resolve_label("NAME-DOCTOR", {}), resolve_label("Location-Other", {})
     (('NAME', 'DOCTOR'), ('LOCATION', 'LOCATION-OTHER'))
+    >>> resolve_label("Fecha", {}, "any")
+    ('Fecha', 'Fecha')
     """
     key = label.upper()
     if key in label_map:
         target = label_map[key]
         return False if target is None else target
-    if key in schema.SUBTYPE_TO_PARENT:
-        return schema.SUBTYPE_TO_PARENT[key], key
-    for sep in "/-_":
-        cat, found, sub = key.partition(sep)
-        if found and schema.is_valid(cat, sub):
-            return cat, sub
-    return None
+    return schema.get(scheme).resolve(label)
 
 
 def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
-              check_text: bool = True) -> tuple[list, dict]:
+              check_text: bool = True, scheme=None) -> tuple[list, dict]:
     """Spans and counts from the content of a ``.ann`` file; raise on the first bad line.
 
     Returns
@@ -115,6 +116,7 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
         (a Counter of ignored line kinds) and ``dropped`` (labels mapped to ``null``).
     """
     label_map = label_map or {}
+    scheme = schema.get(scheme)
     spans, ignored = [], Counter()
     fragments = dropped = 0
     for lineno, line in enumerate(_LINES.split(ann), 1):  # as BRAT: \n, \r\n or \r only
@@ -152,11 +154,11 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
                 raise ReaderError(f".ann line {lineno}: text field differs from the .txt at the "
                                   "given offsets (pass check_text=False to ignore)",
                                   offset=frags[0][0], **where)
-        target = resolve_label(label, label_map)
+        target = resolve_label(label, label_map, scheme)
         if target is None:
             raise SchemaError(f".ann line {lineno}: unknown label (of {described(label)}; see that "
-                              f"line); known subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)} "
-                              "(or pass label_map)", offset=frags[0][0], **where)
+                              f"line); known subtypes: {schema.known_labels(scheme)} (pass label_map, "
+                              "or scheme=any to take labels as written)", offset=frags[0][0], **where)
         if target is False:
             dropped += 1
             continue
@@ -166,13 +168,15 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
 
 
 @READERS.register("brat")
-def read_brat(path, report, label_map=None, check_text: bool = True):
+def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None):
     """Read a folder of BRAT ``.txt``/``.ann`` pairs (sorted by name), or one ``.txt``/``.ann`` file.
 
     Suffixes match in any case (``a.TXT`` with ``a.ANN``); two ``.ann`` files for one
     ``.txt`` (``a.ann`` and ``a.ANN``) fail that document rather than pick one.
+    ``scheme``: the labels allowed (module docstring).
     """
-    lmap = load_label_map(label_map)
+    scheme = schema.get(scheme)
+    lmap = load_label_map(label_map, scheme)
     path = Path(path)
     if path.suffix.lower() == ".ann":
         path = path.with_suffix(".txt")
@@ -199,7 +203,7 @@ def read_brat(path, report, label_map=None, check_text: bool = True):
             if ann is None:
                 continue
             try:
-                spans, counts = parse_ann(ann, text, ann_paths[0], doc_id, lmap, check_text)
+                spans, counts = parse_ann(ann, text, ann_paths[0], doc_id, lmap, check_text, scheme)
             except (ReaderError, SchemaError) as exc:
                 report(exc)
                 continue

@@ -13,7 +13,9 @@ Format::
     </deIdi2b2>
 
 The element name is the parent category and ``TYPE`` the subtype; offsets are
-0-based, end exclusive, counted in the TEXT content. Files are parsed with
+0-based, end exclusive, counted in the TEXT content. Labels are checked against
+the reader's ``scheme`` option (i2b2 2014 by default; ``any`` takes element names
+and ``TYPE`` as written, an element without ``TYPE`` being its own label). Files are parsed with
 ``defusedxml`` (no DTD, no entity expansion). The note is the character data of
 the one ``TEXT`` element; a file whose note could lose characters on the way in
 is refused, never cut: an element inside ``TEXT``, a second ``TEXT``, an element
@@ -46,8 +48,9 @@ _ID = re.compile(r"[A-Za-z]{0,4}\d{1,9}")
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def parse(data: bytes | str, path=None, doc_id=None, check_text: bool = True) -> Document:
+def parse(data: bytes | str, path=None, doc_id=None, check_text: bool = True, scheme=None) -> Document:
     """Parse one i2b2 XML document; raise :class:`ReaderError` naming file, document, offset."""
+    scheme = schema.get(scheme)
     doc_id = doc_id if doc_id is not None else (Path(path).stem if path else "-")
     try:
         root = SafeET.fromstring(data, forbid_dtd=True)
@@ -63,9 +66,9 @@ def parse(data: bytes | str, path=None, doc_id=None, check_text: bool = True) ->
     spans = []
     tags = root.find("TAGS")
     for i, el in enumerate(tags if tags is not None else (), 1):
-        spans.append(_span(i, el, text, path, doc_id, check_text))
+        spans.append(_span(i, el, text, path, doc_id, check_text, scheme))
     meta = {"source": str(path)} if path else {}
-    return Document(doc_id, text, spans, meta).validate(path=path)
+    return Document(doc_id, text, spans, meta).validate(path=path, scheme=scheme)
 
 
 def _note_element(root, path, doc_id):
@@ -102,7 +105,7 @@ def _element_name(el) -> str:
     return f"({', '.join(parts)})" if parts else ""
 
 
-def _span(i: int, el, text: str, path, doc_id, check_text: bool) -> Span:
+def _span(i: int, el, text: str, path, doc_id, check_text: bool, scheme=schema.I2B2) -> Span:
     where = {"path": path, "doc_id": doc_id}
     name = f"TAGS element {i} {_element_name(el)}".rstrip()
     try:
@@ -111,12 +114,15 @@ def _span(i: int, el, text: str, path, doc_id, check_text: bool) -> Span:
         raise ReaderError(f"{name} lacks integer start/end", **where) from None
     category = el.tag.upper() if isinstance(el.tag, str) else ""
     subtype = (el.get("TYPE") or "").upper()
-    if not schema.is_valid(category, subtype):
-        cat = category if category in schema.CATEGORIES else f"an element name of {described(category)}"
-        sub = (subtype if subtype in schema.SUBTYPE_TO_PARENT else
+    if scheme.open and isinstance(el.tag, str):
+        category, subtype = el.tag, el.get("TYPE") or el.tag
+    got = scheme.resolve(subtype, category) if subtype else None
+    if got is None:
+        cat = category if scheme.category(category) else f"an element name of {described(category)}"
+        sub = (subtype if scheme.label(subtype) else
                "no TYPE" if not subtype else f"a TYPE of {described(subtype)}")
         raise SchemaError(f"{name}: unknown PHI category/subtype ({cat}, {sub}); known: "
-                          f"{', '.join(f'{schema.SUBTYPE_TO_PARENT[s]}/{s}' for s in schema.SUBTYPE_TO_PARENT)}",
+                          f"{', '.join(f'{p}/{s}' for s, p in scheme.subtype_to_parent.items())}",
                           offset=start, **where)
     if not (0 <= start < end <= len(text)):
         raise ReaderError(f"span [{start}, {end}) is empty, reversed or outside the text "
@@ -126,7 +132,7 @@ def _span(i: int, el, text: str, path, doc_id, check_text: bool) -> Span:
     if check_text and attr is not None and _WS.sub(" ", attr) != _WS.sub(" ", text[start:end]):
         raise ReaderError(f"{name}: text attribute does not match TEXT[{start}:{end}] (pass "
                           "check_text=False to ignore)", offset=start, **where)
-    return Span(start, end, category, subtype)
+    return Span(start, end, *got)
 
 
 def render(doc: Document) -> str:
@@ -157,12 +163,14 @@ def _attr(value: str) -> str:
 
 
 @READERS.register("i2b2")
-def read_i2b2(path, report, check_text: bool = True):
-    """Read a folder of i2b2 XML files (sorted by name), or one file."""
+def read_i2b2(path, report, check_text: bool = True, scheme=None):
+    """Read a folder of i2b2 XML files (sorted by name), or one file; ``scheme``: the labels
+    allowed (module docstring)."""
+    scheme = schema.get(scheme)
     for f in list_files(path, ".xml"):
         try:
             data = f.read_bytes()
-            yield parse(data, path=f, check_text=check_text)
+            yield parse(data, path=f, check_text=check_text, scheme=scheme)
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f, doc_id=f.stem))
         except LocatedError as exc:

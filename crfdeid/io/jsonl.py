@@ -2,7 +2,9 @@
 
 Each span is ``{"start", "end", "category", "subtype"}`` with half-open
 character offsets; ``category`` may be omitted and is then derived from the
-subtype. ``meta`` is optional and kept as is. The reader takes a file or ``-``
+subtype. Labels are checked against the reader's ``scheme`` option (i2b2 2014 by
+default; ``any`` takes them as written, a span without ``category`` being its own
+parent). ``meta`` is optional and kept as is. The reader takes a file or ``-``
 for standard input; the writer a file or ``-`` for standard output. Text is
 stored as a JSON string, so any text (``\\r\\n``, non-ASCII, control
 characters) reads back exactly. A byte-order mark before the first line is the
@@ -32,7 +34,8 @@ from .registry import READERS, WRITERS
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "line") -> Document:
+def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "line",
+               scheme=None) -> Document:
     """One JSON line -> a validated :class:`Document`; raise naming file, line, document, offset."""
     at = f"{unit} {lineno}: " if lineno is not None else ""
     try:
@@ -41,12 +44,14 @@ def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "lin
         raise ReaderError(f"{at}not valid JSON ({exc.msg}, column {exc.colno})", path=path) from None
     except RecursionError:
         raise ReaderError(f"{at}JSON nested too deeply to read", path=path) from None
-    return parse_object(obj, path, lineno, unit)
+    return parse_object(obj, path, lineno, unit, scheme)
 
 
-def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line") -> Document:
+def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line",
+                 scheme=None) -> Document:
     """A decoded JSON object -> a validated :class:`Document` (see :func:`parse_line`)."""
     at = f"{unit} {lineno}: " if lineno is not None else ""
+    scheme = schema.get(scheme)
     if not isinstance(obj, dict) or not isinstance(obj.get("text"), str) or "id" not in obj:
         raise ReaderError(f"{at}want an object with a string 'text' and an 'id'", path=path)
     if not isinstance(obj["id"], (str, int)) or isinstance(obj["id"], bool):
@@ -62,23 +67,24 @@ def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line") 
     spans = []
     for i, sp in enumerate(raw_spans):
         try:
-            start, end, sub = _offset(sp["start"]), _offset(sp["end"]), str(sp["subtype"]).upper()
-            cat = str(sp.get("category") or schema.SUBTYPE_TO_PARENT.get(sub, "")).upper()
+            start, end, sub = _offset(sp["start"]), _offset(sp["end"]), str(sp["subtype"])
+            cat = str(sp["category"]) if sp.get("category") else None
         except (KeyError, TypeError, ValueError, AttributeError):
             raise ReaderError(f"{at}span {i} lacks integer start/end and a subtype", path=path,
                               doc_id=doc_id) from None
-        if not schema.is_valid(cat, sub):
-            shown = [x if x in known else f"{what} of {described(x)}"
-                     for x, known, what in ((cat, schema.CATEGORIES, "a category"),
-                                            (sub, schema.SUBTYPE_TO_PARENT, "a subtype")) if x]
+        got = scheme.resolve(sub, cat) if sub else None
+        if got is None:
+            shown = [x if known(x) else f"{what} of {described(x)}"
+                     for x, known, what in ((cat, scheme.category, "a category"),
+                                            (sub, scheme.label, "a subtype")) if x]
             raise SchemaError(f"{at}span {i}: unknown PHI category/subtype ({', '.join(shown)}); "
-                              f"known subtypes: {', '.join(schema.SUBTYPE_TO_PARENT)}", path=path,
+                              f"known subtypes: {schema.known_labels(scheme)}", path=path,
                               doc_id=doc_id, offset=start)
-        spans.append(Span(start, end, cat, sub))
+        spans.append(Span(start, end, *got))
     meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
     doc = Document(doc_id, obj["text"], spans, dict(meta))
     try:
-        return doc.validate(path=path)
+        return doc.validate(path=path, scheme=scheme)
     except LocatedError as exc:  # the same error, with its line
         raise type(exc)(f"{at}{exc.reason}", path=path, doc_id=doc_id, offset=exc.offset) from None
 
@@ -91,8 +97,10 @@ def _offset(value) -> int:
 
 
 @READERS.register("jsonl")
-def read_jsonl(path, report):
-    """Read a JSON Lines file (or ``-``); a bad line is reported and the next one read."""
+def read_jsonl(path, report, scheme=None):
+    """Read a JSON Lines file (or ``-``); a bad line is reported and the next one read.
+    ``scheme``: the labels allowed (module docstring)."""
+    scheme = schema.get(scheme)
     if is_stdio(path):
         stream, name = sys.stdin.buffer, "-"
     else:
@@ -116,7 +124,7 @@ def read_jsonl(path, report):
             if not line.strip():
                 continue
             try:
-                doc = parse_line(line, name, lineno)
+                doc = parse_line(line, name, lineno, scheme=scheme)
             except LocatedError as exc:
                 report(exc)
                 continue

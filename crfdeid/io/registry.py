@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError, ReaderError
@@ -83,11 +83,14 @@ def writer_class(fmt: str):
     return WRITERS.get(fmt)
 
 
-def parse_spec(spec: str, default: str | None = None) -> tuple[str, str]:
+def parse_spec(spec, default: str | None = None) -> tuple[str, str]:
     """Split ``FORMAT:PATH`` into its parts; a bare path takes ``default``.
 
     A one-letter prefix (``C:\\notes``) is read as a Windows drive, not a format.
+    A mapping input (:func:`input_parts`) gives its ``format`` and ``path``.
     """
+    if isinstance(spec, Mapping):
+        return input_parts(spec)[:2]
     fmt, sep, path = spec.partition(":")
     if sep and len(fmt) > 1 and fmt.isidentifier():
         return fmt, path
@@ -97,7 +100,50 @@ def parse_spec(spec: str, default: str | None = None) -> tuple[str, str]:
     return default, spec
 
 
-def spec_path(spec: str, default: str | None = None) -> str:
+#: Keys of a mapping input besides the reader's options.
+INPUT_KEYS = ("format", "path")
+
+
+def input_parts(spec, default: str | None = None) -> tuple[str, str, dict]:
+    """``(format, path, reader options)`` of an input: ``FORMAT:PATH``, or a mapping
+    ``{format: brat, path: notes/, label_map: {...}}`` whose other keys are reader options.
+
+    >>> input_parts({"format": "brat", "path": "n", "check_text": False})
+    ('brat', 'n', {'check_text': False})
+
+    Raises
+    ------
+    ConfigError
+        A mapping without a string ``format`` and ``path``.
+    """
+    if not isinstance(spec, Mapping):
+        return (*parse_spec(spec, default), {})
+    fmt, path = spec.get("format", default), spec.get("path")
+    if not isinstance(fmt, str) or not isinstance(path, str):
+        raise ConfigError(f"an input mapping needs a string `format` and `path` (and may add reader "
+                          f"options), not {', '.join(map(str, spec)) or 'nothing'}")
+    return fmt, path, {k: v for k, v in spec.items() if k not in INPUT_KEYS}
+
+
+def check_input(spec, **options) -> None:
+    """Refuse an input whose format is unknown or whose options the reader does not take.
+
+    Raises
+    ------
+    RegistryError, ConfigError
+        The message lists the known formats or the reader's options.
+    """
+    fmt, _, own = input_parts(spec)
+    _check_options("reader", fmt, reader_for(fmt), {**options, **own}, skip=2)
+
+
+def describe_input(spec) -> str:
+    """How an input reads in messages and results: ``FORMAT:PATH`` (options left out)."""
+    fmt, path, _ = input_parts(spec)
+    return f"{fmt}:{path}"
+
+
+def spec_path(spec, default: str | None = None) -> str:
     """The path part of ``FORMAT:PATH`` (``'-'`` for standard input)."""
     return parse_spec(spec, default)[1]
 
@@ -112,14 +158,16 @@ def _check_options(kind: str, name: str, func, options: dict, skip: int) -> None
                           f"{', '.join(allowed) or 'no options'}")
 
 
-def read(spec: str, *, errors: list | None = None, default_format: str | None = None,
+def read(spec, *, errors: list | None = None, default_format: str | None = None,
          **options) -> Iterator[Document]:
     """The documents named by ``FORMAT:PATH``, checked as the module docstring says.
 
     Parameters
     ----------
-    spec : str
-        ``FORMAT:PATH``, e.g. ``physionet:../shared/corpora/physionet-dev``.
+    spec : str or mapping
+        ``FORMAT:PATH``, e.g. ``physionet:../shared/corpora/physionet-dev``, or a mapping
+        ``{format, path, **reader options}`` (:func:`input_parts`; its options win over
+        ``options``).
     errors : list, optional
         Where to collect per-document :class:`~crfdeid.errors.CrfdeidError`\\ s
         and go on; when omitted the first error is raised.
@@ -133,7 +181,8 @@ def read(spec: str, *, errors: list | None = None, default_format: str | None = 
     RegistryError, ConfigError, InputError
         At once, for an input that cannot be read at all.
     """
-    fmt, path = parse_spec(spec, default_format)
+    fmt, path, own = input_parts(spec, default_format)
+    options = {**options, **own}
     reader = reader_for(fmt)
     _check_options("reader", fmt, reader, options, skip=2)
     report = _reporter(errors)

@@ -29,6 +29,7 @@ import io
 import json
 import sys
 
+from .. import schema
 from ..document import Document
 from ..errors import InputError, LocatedError, ReaderError
 from .files import is_stdio
@@ -72,8 +73,10 @@ def _open(path):
 
 @READERS.register("csv")
 def read_csv(path, report, text_column: str = "text", id_column: str | None = "id",
-             spans_column: str = "spans"):
-    """Read a CSV table (or ``-``) into documents, one per row; a bad row is reported and skipped."""
+             spans_column: str = "spans", scheme=None):
+    """Read a CSV table (or ``-``) into documents, one per row; a bad row is reported and skipped.
+    ``scheme``: the labels allowed, as for ``jsonl``."""
+    scheme = schema.get(scheme)
     name = "-" if is_stdio(path) else path
     csv.field_size_limit(_FIELD_LIMIT)  # a note is one cell: the default 128 KiB is too small
     with _open(path) as stream:
@@ -110,7 +113,7 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
             if problem:
                 report(ReaderError(f"{where}: {problem}; row not read", path=name))
                 continue
-            yield from _row(header, cells, row, span[0], name, report)
+            yield from _row(header, cells, row, span[0], name, report, scheme)
     if header is None:
         raise InputError("empty file (no header row)", path=name)
 
@@ -133,7 +136,7 @@ def _header(cells, text_column, id_column, spans_column, name) -> dict:
             "spans": names.index(spans_column) if spans_column in names else None}
 
 
-def _row(header, cells, row, line, path, report):
+def _row(header, cells, row, line, path, report, scheme=None):
     doc_id = f"row-{row}" if header["id"] is None else cells[header["id"]]
     cell = "" if header["spans"] is None else cells[header["spans"]]
     try:
@@ -146,7 +149,7 @@ def _row(header, cells, row, line, path, report):
         return
     try:
         doc = parse_object({"id": doc_id, "text": cells[header["text"]], "spans": spans},
-                           path, lineno=row, unit="row")
+                           path, lineno=row, unit="row", scheme=scheme)
     except LocatedError as exc:
         report(exc)
         return

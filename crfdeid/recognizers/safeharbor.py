@@ -263,12 +263,13 @@ def _spans(name: str, sub, m, text: str) -> list[Span]:
     return [make_span(start, m.end(group), sub)]
 
 
-def apply(text: str, spans) -> list[Span]:
+def apply(text: str, spans, keep_predicted: bool = False) -> list[Span]:
     """``spans`` (predicted) with the Safe Harbor identifiers of ``text`` added.
 
     Nothing is removed: a found span joins the predicted spans it overlaps into their
-    union, whose subtype is the first such predicted span's of the same category, else
-    the layer's. Found spans that overlap each other are joined too.
+    union, whose subtype is the first such predicted span's of the same category (with
+    ``keep_predicted``, of any category: labels of another scheme), else the layer's.
+    Found spans that overlap each other are joined too.
 
     >>> from crfdeid.document import make_span
     >>> apply("MRN 00482913", [make_span(4, 8, "PATIENT")])
@@ -288,7 +289,8 @@ def apply(text: str, spans) -> list[Span]:
             return
         start = min(g[0] for g in group)
         end = max(g[1] for g in group)
-        same = [sp for _, _, kind, sp in group if kind == 1 and sp.category == layer[0].category]
+        same = [sp for _, _, kind, sp in group
+                if kind == 1 and (keep_predicted or sp.category == layer[0].category)]
         keep = same[0] if same else layer[0]
         out.append(Span(start, end, keep.category, keep.subtype))
 

@@ -23,8 +23,11 @@ from typing import Iterable
 
 from .. import schema
 
-#: What the token metric counts: runs of ASCII letters and digits.
+#: What the token metric counts: runs of ASCII letters and digits (the official script's).
 TOKEN_RUN = re.compile(r"[A-Za-z0-9]+")
+#: The same in any script (``token.v2``, for schemes other than i2b2's): runs of letters,
+#: combining marks and digits, so ``José``, ``Αθήνα`` and ``山田`` are counted whole.
+TOKEN_RUN_ANY = re.compile(r"[^\W_]+")
 
 
 def _head(span, binary: bool, parent: bool) -> tuple:
@@ -42,22 +45,25 @@ def span_key(span, binary: bool = False, parent: bool = False) -> tuple:
     return _head(span, binary, parent) + (span.start, span.end)
 
 
-def token_keys(span, text: str, binary: bool = False, parent: bool = False) -> list[tuple]:
-    """One key per ``[A-Za-z0-9]+`` run inside the span: ``(PARENT, SUBTYPE, run start, run end)``
-    (type part as in :func:`span_key`)."""
+def token_keys(span, text: str, binary: bool = False, parent: bool = False,
+               pattern: re.Pattern = TOKEN_RUN) -> list[tuple]:
+    """One key per ``[A-Za-z0-9]+`` run (or ``pattern`` match) inside the span:
+    ``(PARENT, SUBTYPE, run start, run end)`` (type part as in :func:`span_key`)."""
     head = _head(span, binary, parent)
     # pos/endpos keep match offsets absolute and stop runs at the span edges.
-    return [head + (m.start(), m.end()) for m in TOKEN_RUN.finditer(text, span.start, span.end)]
+    return [head + (m.start(), m.end()) for m in pattern.finditer(text, span.start, span.end)]
 
 
 def restrict(spans: Iterable, hipaa: bool = False, include_idnum: bool = False,
-             categories: frozenset | None = None) -> list:
+             categories: frozenset | None = None, scheme=None) -> list:
     """Spans kept by a view: HIPAA subtypes only and/or some parent categories or subtypes.
 
     ``categories`` holds upper-case parent category or subtype names; a span is
-    kept when its category or its subtype is among them.
+    kept when its category or its subtype is among them. The HIPAA labels are
+    ``scheme``'s (default i2b2 2014).
     """
-    allowed = schema.hipaa_subtypes(include_idnum) if hipaa else None
+    allowed = ({s.upper() for s in (scheme or schema.DEFAULT).hipaa_subtypes(include_idnum)}
+               if hipaa else None)
     out = []
     for sp in spans:
         sub, cat = sp.subtype.upper(), sp.category.upper()

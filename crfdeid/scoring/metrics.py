@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..registry import Registry
-from .keys import span_key, token_keys
+from .keys import TOKEN_RUN_ANY, span_key, token_keys
 
 STRATEGIES = Registry("scoring strategy")
 
@@ -180,6 +180,13 @@ def token(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool =
                   {k for s in sys_spans for k in token_keys(s, text, binary, parent)})
 
 
+@STRATEGIES.register("token.v2")
+def token_any_script(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool = False) -> Counts:
+    """``token.v1`` with runs of letters and digits of any script (:data:`~.keys.TOKEN_RUN_ANY`)."""
+    return _exact({k for s in gold_spans for k in token_keys(s, text, binary, parent, TOKEN_RUN_ANY)},
+                  {k for s in sys_spans for k in token_keys(s, text, binary, parent, TOKEN_RUN_ANY)})
+
+
 @STRATEGIES.register("relaxed.v1")
 def relaxed(gold_spans, sys_spans, text: str, binary: bool = False, parent: bool = False) -> Counts:
     """Parent, subtype and start equal; ends at most :data:`RELAXED_END_SLACK` apart."""
@@ -240,3 +247,6 @@ METRICS = {m.name: m for m in (
 TYPED_METRICS = ("strict", "relaxed", "token")
 #: Metrics of the per-category blocks: the typed ones and the parent-category strict one.
 CATEGORY_METRICS = TYPED_METRICS + ("parent_strict",)
+#: HIPAA metrics of the per-category blocks, for categories with HIPAA labels: what the official
+#: script prints when it scores one category (``--filter``), HIPAA view included.
+CATEGORY_HIPAA_METRICS = ("hipaa_token", "hipaa_strict")

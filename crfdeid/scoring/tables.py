@@ -22,6 +22,10 @@ BLOCKS = (
                 ("HIPAA token", "binary_hipaa_token"), ("HIPAA strict", "binary_hipaa_strict")]),
 )
 
+#: Rows of each category in the per-category block (HIPAA rows where the category has HIPAA labels).
+CATEGORY_ROWS = (("token", "token"), ("strict", "strict"), ("parent", "parent_strict"),
+                 ("HIPAA token", "hipaa_token"), ("HIPAA strict", "hipaa_strict"))
+
 _HEAD = (f"{'':<22}{'P micro':>9}{'R micro':>9}{'F1 micro':>9}  "
          f"{'P macro (SD)':>15}{'R macro (SD)':>15}{'F1 macro':>9}")
 
@@ -40,6 +44,7 @@ def _ids(ids: list, limit: int = 20) -> str:
 def render(report, errors=None) -> str:
     """The full text report (no PHI: the error examples carry text only if collected with it)."""
     out = [f"Documents scored: {report.docs}"
+           + (f"   scheme: {report.scheme}" if report.scheme != "i2b2-2014" else "")
            + (f"   filter: {' '.join(report.filter)}" if report.filter else "")
            + ("   (IDNUM counted as HIPAA)" if report.include_idnum else "")]
     for side, ids in (("without prediction", report.missing_in_pred),
@@ -47,13 +52,16 @@ def render(report, errors=None) -> str:
         if ids:
             out.append(f"Documents {side} (not scored): {len(ids)}: {_ids(ids)}")
     for title, rows in BLOCKS:
-        out += ["", title, _HEAD]
-        out += [_row(label, report.micro[m], report.macro[m]) for label, m in rows]
+        rows = [(label, m) for label, m in rows if m in report.micro]  # no HIPAA rows without HIPAA labels
+        if rows:
+            out += ["", title, _HEAD]
+            out += [_row(label, report.micro[m], report.macro[m]) for label, m in rows]
     out += ["", "Per parent category", _HEAD]
     for cat in report.by_category:
-        for label, m in (("token", "token"), ("strict", "strict"), ("parent", "parent_strict")):
-            out.append(_row(f"{cat} {label}", report.by_category[cat][m],
-                            report.by_category_macro[cat][m]))
+        for label, m in CATEGORY_ROWS:
+            if m in report.by_category[cat]:
+                out.append(_row(f"{cat} {label}", report.by_category[cat][m],
+                                report.by_category_macro[cat][m]))
     out += ["", "Per subtype (micro; agree = gold items found)",
             f"{'':<24}{'gold':>7}{'system':>7}{'agree':>7}{'P':>9}{'R':>9}{'F1':>9}"]
     for sub, block in report.by_subtype.items():

@@ -42,7 +42,10 @@ from .report import format_table, ratios, targets
 
 # `child` is imported where used: importing it here would make `python -m
 # crfdeid.experiments.bench.child` load it twice (runpy warns).
-ROOT = Path(__file__).resolve().parent.parent.parent
+#: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages): the
+#: child processes run there and import this very copy of crfdeid.
+ROOT = Path(__file__).resolve().parents[3]
+#: The shared PhysioNet corpus beside a checkout (``../shared``, as the other benches).
 PHYSIONET = ROOT.parent / "shared" / "corpora" / "physionet-dev"
 #: RAM-backed folder for the end-to-end run's output (when it exists).
 SHM = "/dev/shm"
