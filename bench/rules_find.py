@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crfdeid.recognizers import rules  # noqa: E402
 from crfdeid.io import read  # noqa: E402
+from crfdeid.recognizers import rules  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crfdeid.io import read  # noqa: E402
 from crfdeid.crf.model import Model  # noqa: E402
+from crfdeid.io import read  # noqa: E402
 from crfdeid.text.tokenize import tokenize  # noqa: E402
 
 

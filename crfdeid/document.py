@@ -43,11 +43,11 @@ class Span:
     def __len__(self) -> int:
         return self.end - self.start
 
-    def overlaps(self, other: "Span") -> bool:
+    def overlaps(self, other: Span) -> bool:
         """Whether the two spans share at least one character."""
         return self.start < other.end and other.start < self.end
 
-    def shifted(self, delta: int) -> "Span":
+    def shifted(self, delta: int) -> Span:
         """The same span moved by ``delta`` characters."""
         return replace(self, start=self.start + delta, end=self.end + delta)
 
@@ -85,11 +85,11 @@ class Document:
         m = _I2B2_RECORD.match(self.doc_id)
         return m.group(1) if m else self.doc_id
 
-    def with_spans(self, spans) -> "Document":
+    def with_spans(self, spans) -> Document:
         """A copy of this document with other spans (text and meta shared)."""
         return Document(self.doc_id, self.text, list(spans), dict(self.meta))
 
-    def validate(self, path=None, allow_overlap: bool = True, scheme=None) -> "Document":
+    def validate(self, path=None, allow_overlap: bool = True, scheme=None) -> Document:
         """Check every span against the text and a label scheme; raise on the first problem.
 
         ``scheme`` (a :class:`~crfdeid.schema.Scheme`) defaults to i2b2 2014;

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -70,7 +70,7 @@ def entries(name: str) -> list[str]:
     return list(_entries(_path(name)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _entries(path: Path) -> tuple[str, ...]:
     lines = path.read_text(encoding="utf-8-sig").splitlines()
     return tuple(s for s in (line.strip() for line in lines) if s and not s.startswith("#"))
@@ -81,7 +81,7 @@ def load(name: str) -> frozenset:
     return _load(_path(name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(path: Path) -> frozenset:
     return frozenset(e.lower() for e in _entries(path))
 
@@ -97,7 +97,7 @@ def checksums() -> dict[str, str]:
     return {name: _sha256(_path(name)) for name in names()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

@@ -14,7 +14,7 @@ crfdeid.errors.RegistryError: unknown colour 'blue.v1'; known: red.v1
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from .errors import RegistryError
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from crfdeid.experiments import ablate
-from crfdeid.errors import ConfigError
-from crfdeid.io import write
 from test_crossval import tiny_corpus
+
+from crfdeid.errors import ConfigError
+from crfdeid.experiments import ablate
+from crfdeid.io import write
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted((ROOT / "configs" / "ablation").glob("*.yaml"))

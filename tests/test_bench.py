@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from crfdeid.config import load_config
+from crfdeid.crf import Model, train_model
 from crfdeid.experiments import bench
 from crfdeid.experiments.bench.report import format_table, targets
 from crfdeid.experiments.bench.stages import STAGES, crfsuite_only, tag_end_to_end
-from crfdeid.config import load_config
-from crfdeid.crf import Model, train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = "synth:6,3"
@@ -27,8 +27,8 @@ def model_path(tmp_path_factory):
 def test_end_to_end_counts_every_token_and_stage_shares_sum_to_one(model_path):
     model = Model.load(model_path)
     res = tag_end_to_end(model, CORPUS)
-    from crfdeid.io import read
     from crfdeid.crf.model import tokens_for
+    from crfdeid.io import read
     split = model.config["tokenizer"]["split_glued"]
     expected = sum(len(tokens_for(d.text, split)) for d in read(CORPUS))
     assert res["documents"] == 6 and res["tokens"] == expected > 0
@@ -57,8 +57,8 @@ def test_unknown_output_format_is_an_error(model_path, capsys):
 def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
     model = Model.load(model_path)
     from crfdeid.crf import model as model_mod
-    from crfdeid.recognizers import rules
     from crfdeid.io import read
+    from crfdeid.recognizers import rules
     before = [model.tag(d).spans for d in read(CORPUS)]
     funcs = (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger)
     tag_end_to_end(model, CORPUS)

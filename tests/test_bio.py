@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crfdeid import schema
-from crfdeid.labels import OUTSIDE, decode, encode, labels_for
 from crfdeid.document import Span, make_span
+from crfdeid.labels import OUTSIDE, decode, encode, labels_for
 from crfdeid.text.tokenize import tokenize
 
 TEXT = "Seen by Dr. Ivy Brandt on 2097-07-22 at Norwood."

@@ -6,8 +6,6 @@ import json
 import sys
 import types
 
-import pytest
-
 from crfdeid.cli import corpus
 from crfdeid.document import Document, make_span
 from crfdeid.io import read, write

@@ -7,8 +7,8 @@ import json
 import pytest
 import yaml
 
-from crfdeid.experiments import crossval
 from crfdeid.document import Document, make_span
+from crfdeid.experiments import crossval
 from crfdeid.io import read, write
 
 FIRST = ["Alma", "Boris", "Carla", "Dmitri", "Elena", "Farid", "Greta", "Hugo"]

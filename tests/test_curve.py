@@ -7,11 +7,10 @@ import json
 
 import pytest
 import yaml
-
-from crfdeid.experiments import crossval
-from crfdeid.experiments import curve
-from crfdeid.io import write
 from test_crossval import FIRST, LAST, tiny_corpus
+
+from crfdeid.experiments import crossval, curve
+from crfdeid.io import write
 
 
 @pytest.fixture(scope="module")

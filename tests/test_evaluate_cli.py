@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from crfdeid.document import Document, make_span
 from crfdeid.cli.evaluate import main
+from crfdeid.document import Document, make_span
 from crfdeid.io import write
 
 TEXT = "Dr Jonathan Smithers saw Mary Jones on 3/4/2091 in Springfield."  # synthetic

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.errors import ConfigError
 from crfdeid.features import TOKEN_TEMPLATES, WORD_TEMPLATES, Featurizer, resolve_feature_set, to_attributes
@@ -186,7 +187,8 @@ def test_shape_fast_paths_equal_the_regexes(w):
 
 
 _ASCII = st.lists(st.sampled_from(["7", "22", "/", "-", ".", " ", "\n", "Jan", "march", "SEPT", "of", "th",
-                                   "1998", "2098", "'", ",", "Mon", "tues", "A12B3", "x", "_", "ab12cd", "DEC", "Sun", "1st", "ND"]),
+                                   "1998", "2098", "'", ",", "Mon", "tues", "A12B3", "x", "_", "ab12cd", "DEC",
+                                   "Sun", "1st", "ND"]),
                   max_size=25).map("".join)
 
 

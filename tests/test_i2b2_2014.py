@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid.experiments import ablate
 from crfdeid.config import load_config
+from crfdeid.experiments import ablate
 from crfdeid.io import read, write
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -173,16 +173,18 @@ def test_missing_plugin_module_still_lists_known_writers(monkeypatch, tmp_path):
 
 def test_atomic_write_makes_folders_and_private_files(tmp_path):
     import os
+
     from crfdeid.io import atomic_write
     target = tmp_path / "new" / "a.xml"
     atomic_write(target, "é<x/>")
-    assert target.read_bytes() == "é<x/>".encode("utf-8")
+    assert target.read_bytes() == "é<x/>".encode()
     assert os.stat(target).st_mode & 0o777 == 0o600
     assert [p.name for p in target.parent.iterdir()] == ["a.xml"]
 
 
 def test_atomic_write_steps_around_a_stale_temporary_file(tmp_path):
     import os
+
     from crfdeid.io import atomic_write
     stale = tmp_path / f".tmp-a.xml-{os.getpid()}"
     stale.write_text("left by a killed run")

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid.labels import OUTSIDE
-from crfdeid.errors import ModelError
-from crfdeid.io import read
 from crfdeid.crf import Model, train_model
 from crfdeid.crf.model import DEFAULT_MODEL
 from crfdeid.crf.modelfile import MAGIC
+from crfdeid.errors import ModelError
+from crfdeid.io import read
+from crfdeid.labels import OUTSIDE
 from crfdeid.scoring import evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,9 +155,10 @@ def _o_words_model(train_docs, min_count=2, iterations=None):
 
 
 def test_o_words_are_training_words_never_inside_phi(train_docs):
-    from crfdeid.labels import encode
-    from crfdeid.crf.model import tokens_for
     from collections import Counter
+
+    from crfdeid.crf.model import tokens_for
+    from crfdeid.labels import encode
     m = _o_words_model(train_docs, iterations=1)
     seen, in_phi = Counter(), set()
     for d in train_docs:

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid.cli import corpus
-from crfdeid.cli import tag
+from crfdeid.cli import corpus, tag
 from crfdeid.config import load_config
-from crfdeid.io import read
 from crfdeid.crf import Model, train_model
 from crfdeid.crf.modelfile import MAGIC
+from crfdeid.io import read
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Distinctive fake PHI: must never show up in standard output or error.
@@ -338,8 +337,8 @@ def test_corpus_surrogate_fails_closed_and_replaces_overlaps(tmp_path, capsys):
 @pytest.mark.slow
 def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeypatch):
     from crfdeid.crf import model as model_mod
-    from crfdeid.document import Document
     from crfdeid.crf.model import Model
+    from crfdeid.document import Document
     m = Model.load(model_path)
     lines = "".join(f"Line {i}: Dr. {SECRET} saw pt on 03/14/2098, call 617-555-0{i:03d}.\n" for i in range(400))
     docs = [Document("lines", lines, [], {}), Document("one", lines.replace("\n", " "), [], {})]

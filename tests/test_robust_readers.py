@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import resource
 import subprocess
 import sys
 import time
@@ -12,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from crfdeid import labels as bio
+from crfdeid.document import Document, make_span
 from crfdeid.errors import InputError, ReaderError, SchemaError
 from crfdeid.io import read, write
-from crfdeid.document import Document, make_span
 from crfdeid.text.tokenize import iter_tokens, tokenize
 
 SECRET = "Quillfeather"  # stands for PHI: must never show up in an error message

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.document import Span, make_span
 from crfdeid.recognizers.rules import find, overlay
@@ -81,7 +81,9 @@ def test_name_rules_add_one_span_per_word(text, words):
     "BP 120/80 HR 72", "Na 140 K 4.2 dose 0.5 mg", "ratio 1:2", "version 3.2.1", "temp 98.6",
     "obtain C. DIFF sample", "R. GROIN SITE C&D", "\nP. VIGOROUS PULM TOILET", "SUCTION PRN.\n",
     "TV 250-1000 now", "STV 400-900, RR 8-22", "Dsg D and I. X-ray done",
-    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO RLL effusion", "MD AWARE", "husband in to see pt", "SOCIAL: WIFE HERE AND UPDATED", "WANTS TO LEAVE HOSPITAL TODAY", "given 2 Per Dr order", "WALKED 40' WITH", "FROM THE HOSPITAL", "Juniper St. by",
+    "HR 90S ST. REMAINS ON", "dr aware of", "Per HO RLL effusion", "MD AWARE", "husband in to see pt",
+    "SOCIAL: WIFE HERE AND UPDATED", "WANTS TO LEAVE HOSPITAL TODAY", "given 2 Per Dr order", "WALKED 40' WITH",
+    "FROM THE HOSPITAL", "Juniper St. by",
     "trial on 5/5 this am", "from 10/5 PSV", "running on 1/2 NS", "on 12/5, 40% overnight",
     "SPOKE WITH PRIMARY CARE MD TODAY",
     "NP AWARE.", "Surgical Intern aware", "from outside hospital", "at this hospital", "kept on the 1st step bed",
@@ -302,6 +304,7 @@ def test_anchored_rules_edge_cases(text):
                                           ("year_after_event", r"(?=\d)"), ("date_numeric_day", r"(?=\d)")])
 def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     import regex
+
     from crfdeid.recognizers.rules import RULES
     rx = RULES[name][1]
     assert rx.pattern.startswith(checks)

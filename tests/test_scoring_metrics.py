@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.document import Document, Span, make_span
 from crfdeid.scoring import METRICS, ScoringError, evaluate

@@ -127,6 +127,7 @@ def test_group_lists_select_and_refuse_empty(tmp_path):
 
 def test_locked_list_names_a_quarter_of_the_physionet_patients():
     from pathlib import Path
+
     from crfdeid.experiments.splits import read_groups
     locked = read_groups(Path(__file__).resolve().parent.parent / "configs" / "splits" / "physionet-locked.txt")
     assert len(locked) == 27 and all(g.isdigit() for g in locked)

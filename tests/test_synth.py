@@ -5,7 +5,8 @@ import time
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid import io, synth
 from crfdeid import labels as bio

@@ -12,10 +12,11 @@ import bisect
 
 import pytest
 import regex
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.features import TOKEN_TEMPLATES
-from crfdeid.features.context import _AFTER_ATTRS, _SENT_END, _TRIGGER_ATTRS, _LIST
+from crfdeid.features.context import _AFTER_ATTRS, _LIST, _SENT_END, _TRIGGER_ATTRS
 from crfdeid.features.dictionary import _phrase_index
 from crfdeid.features.pattern import TEXT_PATTERNS
 from crfdeid.text.tokenize import tokenize

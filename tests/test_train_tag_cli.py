@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid.cli import tag
-from crfdeid.cli import train
+from crfdeid.cli import tag, train
 from crfdeid.io import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,8 +106,8 @@ def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batc
 
 
 def test_batches_of_documents():
-    from crfdeid.document import Document
     from crfdeid.crf.model import batches
+    from crfdeid.document import Document
     docs = [Document(str(i), "x" * n) for i, n in enumerate([5, 5, 20, 1, 1, 1])]
     got = [[d.doc_id for d in b] for b in batches(iter(docs), 10)]
     assert got == [["0", "1"], ["2"], ["3", "4", "5"]]
@@ -137,8 +136,8 @@ def test_o_threshold_none_gives_viterbi_on_a_threshold_model(tmp_path, capsys):
     for opt in ([], ["--o-threshold", "none"], ["--o-threshold", "0.9999"]):
         assert tag.main(["--model", str(out), "--quiet", *opt, str(src)]) == 0
         runs[" ".join(opt)] = json.loads(capsys.readouterr().out)["spans"]
-    from crfdeid.document import Document
     from crfdeid.crf.model import Model
+    from crfdeid.document import Document
     viterbi = Model.load(out).tag(Document("n", NOTE * 3), o_threshold=None)
     assert [(s["start"], s["end"]) for s in runs["--o-threshold none"]] == \
         [(s.start, s.end) for s in viterbi.spans]

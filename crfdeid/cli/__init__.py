@@ -109,7 +109,7 @@ def parse_thresholds(text: str | None) -> tuple[float, ...]:
         values = tuple(None if x.strip().lower() == "none" else float(x)
                        for x in text.split(",") if x.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"thresholds must be numbers like 0.5,0.7: {text!r}")
+        raise argparse.ArgumentTypeError(f"thresholds must be numbers like 0.5,0.7: {text!r}") from None
     if any(v is not None and not 0 < v <= 1 for v in values):
         raise argparse.ArgumentTypeError(f"thresholds must lie in (0, 1]: {text!r}")
     return values

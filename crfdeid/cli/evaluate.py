@@ -22,8 +22,7 @@ from .. import cli, schema
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..io.labelled import settle, takes_scheme
-from ..scoring import analyse_errors, evaluate
-from ..scoring import tables
+from ..scoring import analyse_errors, evaluate, tables
 
 
 def build_parser() -> argparse.ArgumentParser:

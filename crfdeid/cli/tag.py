@@ -238,6 +238,7 @@ def main(argv=None) -> int:
     if args.jobs > 1:  # batches of documents to workers, results back in input order
         import multiprocessing as mp
         from itertools import chain
+
         from ..crf.model import batches
         from ..crf.numpy.tagger import BATCH_CHARS
         method = "spawn" if sys.platform == "win32" else "fork"

@@ -64,8 +64,8 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     from ..config import load_config
     from ..crf import train_model
-    from ..neural import require
     from ..io.labelled import read_corpus, read_labelled, settle
+    from ..neural import require
     try:
         overrides = parse_overrides(args.set)
         if args.train:

@@ -7,7 +7,7 @@ recall-oriented decoding (``decoding.o_threshold``) is written.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..labels import BIO, OUTSIDE, join_label, split_label
 

@@ -22,23 +22,23 @@ from __future__ import annotations
 
 import bisect
 import functools
-from dataclasses import replace
 import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from importlib import resources
 from operator import attrgetter
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from .. import schema
-from ..document import Document, Span
+from ..document import Document
 from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import decode
+from ..recognizers import final_spans, safeharbor
+from ..recognizers.clinical import prepare as prepare_clinical
 from ..recognizers.committee import from_config
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
-from ..recognizers import final_spans, safeharbor
-from ..recognizers.clinical import prepare as prepare_clinical
 from ..text.clean import for_tagging
 from ..text.segment import segments
 from ..text.tokenize import Token, tokenize
@@ -138,7 +138,7 @@ class TaggingModel:
         return Path(path)
 
     @classmethod
-    def load(cls, path=None, backend: str = "numpy") -> "TaggingModel":
+    def load(cls, path=None, backend: str = "numpy") -> TaggingModel:
         """Load a model file (default: the model shipped in the package), checking it first.
 
         A CRF file gives a :class:`Model`, a network's file a
@@ -163,7 +163,7 @@ class TaggingModel:
         return cls.from_bytes(data, path, backend)
 
     @classmethod
-    def from_bytes(cls, data: bytes, path=None, backend: str = "numpy") -> "TaggingModel":
+    def from_bytes(cls, data: bytes, path=None, backend: str = "numpy") -> TaggingModel:
         """The model in ``data`` (a model file's content), checked as :meth:`load` does.
 
         ``path`` only names the file in error messages.
@@ -417,7 +417,7 @@ class Model(TaggingModel):
         return modelfile.to_bytes(self._crf, self.manifest, self.labels)
 
     @classmethod
-    def _from_parts(cls, crf: bytes, config: dict, manifest: dict, path, backend: str) -> "Model":
+    def _from_parts(cls, crf: bytes, config: dict, manifest: dict, path, backend: str) -> Model:
         """The CRF model of a checked file (:meth:`TaggingModel.from_bytes`)."""
         saved = manifest.get("gazetteers") or {}
         current = modelfile.gazetteer_checksums(config)
@@ -426,7 +426,7 @@ class Model(TaggingModel):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=4)
         model = cls(crf, config, manifest, path=path, backend=backend)
-        model._backend  # read the weights now: a bad model fails at load, not at the first note
+        _ = model._backend  # read the weights now: a bad model fails at load, not at the first note
         model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
         if model.committee is not None:
             model.committee.prepare()  # and the committee's members

@@ -24,16 +24,17 @@ and the checked model file; use :class:`crfdeid.crf.Model` for de-identification
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from ..config import load_config
 from ..document import Document
 from ..features import Featurizer
 from ..labels import decode, encode
-from ..text.segment import segments
-from ..resources import Resources
 from ..recognizers import final_spans
+from ..resources import Resources
 from ..text.clean import for_tagging
+from ..text.segment import segments
 from .model import tokens_for
 
 

@@ -22,11 +22,11 @@ from ..document import Document
 from ..errors import ConfigError, ModelError, SchemaError
 from ..features import Featurizer
 from ..io.labelled import as_setting, settle
-from ..resources import Resources
 from ..labels import OUTSIDE, encode
 from ..recognizers.committee import from_config
-from ..text.segment import segments
+from ..resources import Resources
 from ..text.clean import for_tagging
+from ..text.segment import segments
 from .model import Model, tokens_for
 from .modelfile import gazetteer_checksums
 

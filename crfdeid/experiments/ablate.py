@@ -35,9 +35,9 @@ from pathlib import Path
 import yaml
 
 from .. import cli
+from ..errors import ConfigError, CrfdeidError
 from .crossval import CATEGORIES, Task, collect, fold_splits, fold_tasks, run_tasks, summarize
 from .results import markdown_table, provenance, to_json, write_files
-from ..errors import ConfigError, CrfdeidError
 from .splits import WEIGHTS
 
 TOP_KEYS = {"base", "common", "evaluation", "runs", "description"}

@@ -21,10 +21,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from .. import cli, schema
 from ..document import Document

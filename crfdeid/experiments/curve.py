@@ -25,15 +25,23 @@ import argparse
 import csv
 import io
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .. import cli, schema
-from .crossval import (add_fold_arguments, best_recalls, collect, fold_splits, fold_tasks,
-                       read_corpus, run_tasks, threshold_label)
-from .results import markdown_table, provenance, to_json, write_files, write_json
 from ..errors import CrfdeidError
 from ..io import describe_input
+from .crossval import (
+    add_fold_arguments,
+    best_recalls,
+    collect,
+    fold_splits,
+    fold_tasks,
+    read_corpus,
+    run_tasks,
+    threshold_label,
+)
+from .results import markdown_table, provenance, to_json, write_files, write_json
 
 
 def learning_curve(docs, config: dict, fractions: Sequence[float], folds: int = 10, seed: int = 0,

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..document import Document
 from ..errors import ConfigError

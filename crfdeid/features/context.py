@@ -14,8 +14,8 @@ from operator import attrgetter
 
 import regex
 
-from .registry import TOKEN_TEMPLATES
 from .perdoc import line_cuts, line_of, lines, token_texts
+from .registry import TOKEN_TEMPLATES
 
 _HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{1,30}?)[ \t]*:", regex.M)
 _HEADING_ASCII = re.compile(_HEADING.pattern, re.M)  # the same on ASCII text, 2x faster

@@ -13,8 +13,8 @@ from functools import lru_cache
 from itertools import compress
 
 from ..errors import ConfigError
-from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES
 from .perdoc import token_texts
+from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES
 
 #: Gazetteers consulted for single words, and the short attribute each sets.
 WORD_LISTS = {

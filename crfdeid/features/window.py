@@ -19,8 +19,8 @@ from __future__ import annotations
 from itertools import chain
 
 from ..errors import ConfigError, RegistryError
-from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
 from .perdoc import forget
+from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
 
 #: Feature groups (He et al. 2015, table 2): word templates, which of them are
 #: windowed, token templates.

@@ -146,7 +146,8 @@ RULES = {
     # Day, month and year ("14 Nov, 91"); month and four-digit year ("March of 1991").
     # The look-ahead for a digit changes no match: the regex module skips to digits.
     "date_day_month": ("DATE", regex.compile(
-        rf"(?=\d)(?<!\w)(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+{MONTH}\.?,?[ \t]+(?:19|20)?\d\d(?!\w)", regex.I)),
+        rf"(?=\d)(?<!\w)(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+{MONTH}\.?,?[ \t]+"
+        rf"(?:19|20)?\d\d(?!\w)", regex.I)),
     "date_month_year": ("DATE", regex.compile(
         rf"(?<!\w){MONTH}\.?,?[ \t]+(?:of[ \t]+)?(?:19|20)\d\d(?!\w)", regex.I)),
     # Month name and day without a year ("July 2nd"); "May" is left out (the verb).

@@ -20,8 +20,8 @@ shares of all errors. Examples give document ids and offsets; the surface text
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .keys import restrict
 from .pairing import pair

@@ -19,7 +19,7 @@ always the last element of a key, so relaxed matching can group keys by
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from .. import schema
 

@@ -28,7 +28,7 @@ class Leak:
     leaked_chars: int = 0
     phi_chars: int = 0
 
-    def __add__(self, other: "Leak") -> "Leak":
+    def __add__(self, other: Leak) -> Leak:
         return Leak(self.removed + other.removed, self.total + other.total,
                     self.leaked_chars + other.leaked_chars, self.phi_chars + other.phi_chars)
 
@@ -38,7 +38,7 @@ class Leak:
         return self.removed / self.total if self.total else 1.0
 
     @classmethod
-    def of_document(cls, gold_spans, sys_spans, text: str) -> "Leak":
+    def of_document(cls, gold_spans, sys_spans, text: str) -> Leak:
         """The leak counts of one document."""
         covered = set()
         for sp in sys_spans:

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..registry import Registry
 from .keys import TOKEN_RUN_ANY, span_key, token_keys
@@ -47,7 +47,7 @@ class Counts:
         if self.tp_sys is None:
             object.__setattr__(self, "tp_sys", self.tp)
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
                       self.tp_sys + other.tp_sys)
 
@@ -102,12 +102,12 @@ class Scores:
     docs: int | None = None
 
     @classmethod
-    def micro(cls, per_doc: Iterable[Counts]) -> "Scores":
+    def micro(cls, per_doc: Iterable[Counts]) -> Scores:
         """Scores of the pooled counts (the official "primary" figures)."""
         return Accumulator(per_doc).micro()
 
     @classmethod
-    def macro(cls, per_doc: Iterable[Counts]) -> "Scores":
+    def macro(cls, per_doc: Iterable[Counts]) -> Scores:
         """Mean per-document precision and recall; F1 from those means.
 
         A document with neither gold nor system items counts 0 for both, as

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..document import Document
 from ..errors import ReaderError

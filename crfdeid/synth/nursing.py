@@ -73,7 +73,8 @@ def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder
             b.line(".")
     if rng.random() < 0.85:
         social_line(rng, p, day, b)
-    b.line(rng.choice(["PLAN: ", "A/P: ", "PLAN- "]), ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
+    head = rng.choice(["PLAN: ", "A/P: ", "PLAN- "])
+    b.line(head, ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.6:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
     b.style = b.phi_style = None

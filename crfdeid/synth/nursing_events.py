@@ -115,7 +115,7 @@ def _doctor_in(rng, p, day, b):
     who = rng.choice(p.doctors)
     b.line(rng.choice(["DR ", "DR. ", "MD ", ""]), ("DOCTOR", who.last), rng.choice([
         " IN TO SEE PT", " UPDATED", " PAGED RE: LOW UO", " AT BEDSIDE", " AWARE"]),
-        rng.choice([", ", ". "]), "NEW ORDERS {RECEIVED|NOTED}.".replace("{RECEIVED|NOTED}", rng.choice(["RECEIVED", "NOTED"])))
+        rng.choice([", ", ". "]), "NEW ORDERS " + rng.choice(["RECEIVED", "NOTED"]) + ".")
 
 
 UNITS = ["THE FLOOR", "MICU", "CCU", "OR", "CATH LAB", "REHAB", "HOME", "NURSING HOME", "IR", "CT",
@@ -284,7 +284,8 @@ def social_line(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
         elif form == 4:
             b.add(rel, " CALLED X2, ", ("PATIENT", who.first), " ASKING ABOUT DISPO")
         elif form == 5:
-            b.add(rel, " (", ("PATIENT", who.first), ") ", ("PHONE", ps.phone(rng)), " WOULD LIKE A CALL IF ANY CHANGES")
+            b.add(rel, " (", ("PATIENT", who.first), ") ", ("PHONE", ps.phone(rng)),
+                  " WOULD LIKE A CALL IF ANY CHANGES")
         else:
             b.add("LIVES IN ", ("CITY", p.city), " WITH ", rel, ". PT IS A RETIRED ",
                   ("PROFESSION", p.profession))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from .. import gazetteers
 
@@ -27,7 +27,7 @@ DEPT_KINDS = ["Cardiology", "Oncology", "Neurology", "Endocrinology", "Nephrolog
 _ASCII = str.isascii
 
 
-@lru_cache(maxsize=None)
+@cache
 def pool(name: str, max_words: int = 4) -> tuple[str, ...]:
     """ASCII entries of a gazetteer with at most ``max_words`` words (casing then stays length-safe)."""
     return tuple(e for e in gazetteers.entries(name)
@@ -148,7 +148,7 @@ def ward(rng: random.Random) -> str:
     return name + (f" {rng.randint(2, 14)}" if rng.random() < 0.6 else "")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ward_words(source: str) -> tuple[str, ...]:
     """First words of a gazetteer that can name a ward (letters only, not ``St.``, ``New`` or ``North``)."""
     firsts = (e.split()[0] for e in pool(source))

@@ -23,9 +23,9 @@ from itertools import chain, compress, repeat
 
 import numpy as np
 
-from .weights import CrfWeights
 from ...features.perdoc import token_texts
 from ...features.window import window_prefix
+from .weights import CrfWeights
 
 #: Bytes of cached score vectors after which the caches start afresh (bounded memory).
 CACHE_BYTES = 64 * 2**20

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from . import inference
 from ...labels import OUTSIDE
 from ..decoding import threshold_labels
+from . import inference
 from .emission import EmissionScorer
 
 #: Tokens labelled together (inference chunk): enough to amortise the per-step numpy

@@ -87,7 +87,8 @@ def format_table(res: dict) -> str:
     for key, label in (("train_corpus", "train on corpus"), ("train_synth_1m", "train on synthetic")):
         t = res.get(key)
         if t:
-            rows.append((label, f"{t['seconds']} s wall, {t.get('cpu_seconds')} CPU-s (featurize {t['featurize_seconds']} s, CRFsuite "
+            rows.append((label, f"{t['seconds']} s wall, {t.get('cpu_seconds')} CPU-s "
+                         f"(featurize {t['featurize_seconds']} s, CRFsuite "
                          f"{t['crfsuite_seconds']} s), peak RSS {t['peak_rss_mb']} MB; {t['documents']} "
                          f"notes, {t['tokens']:,} tokens, {t['features']:,} features, "
                          f"{t['iterations']} iterations"))

@@ -61,8 +61,8 @@ class _TimedTagger:
 
 @contextmanager
 def _instrumented(model, clock):
-    from ...crf.numpy import inference
     from ...crf import model as model_mod
+    from ...crf.numpy import inference
     from ...recognizers import rules, safeharbor
     saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
              safeharbor.apply)
@@ -178,8 +178,8 @@ def crfsuite_only(model, spec: str) -> dict:
     are timed separately as ``marginal_seconds``: one ``tagger.marginal`` call per
     token, which is what ``decoding.o_threshold`` costs.
     """
-    from ...io import read
     from ...crf.model import tokens_for
+    from ...io import read
     from ...text.segment import segments
     split = model.config["tokenizer"]["split_glued"]
     max_len = model.config["segment"]["max_len"]
