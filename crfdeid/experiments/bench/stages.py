@@ -124,7 +124,7 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
     from ...io import WRITERS, StreamWriter, read, writer, writer_names
     clock = _Clock()
     n_docs = 0
-    tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-") if out_dir is None else None
+    tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-") if not out_dir else None
     try:
         target = Path(out_dir) if tmp is None else Path(tmp.name)
         writer_names()  # registers the plugin writers
