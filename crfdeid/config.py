@@ -46,13 +46,14 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from .errors import ConfigError, CrfdeidError
 
 #: Every top-level key with its default. Nested mappings list their own keys.
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     "description": None,
     "train": [],
     "dev": None,

@@ -24,7 +24,7 @@ class Registry:
 
     def __init__(self, kind: str):
         self.kind = kind
-        self._items: dict[str, object] = {}
+        self._items: dict[str, Callable] = {}
 
     def register(self, name: str, obj=None):
         """Register ``obj`` under ``name``; usable as a decorator when ``obj`` is omitted."""

@@ -49,6 +49,13 @@ def test_end_to_end_writes_with_the_chosen_writer(model_path, tmp_path, fmt, fil
         assert written[0].name == "tagged.jsonl" and len(written[0].read_text().splitlines()) == 6
 
 
+def test_end_to_end_without_out_dir_writes_to_a_temporary_folder(model_path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for out_dir in (None, ""):
+        assert tag_end_to_end(Model.load(model_path), CORPUS, "jsonl", out_dir=out_dir)["documents"] == 6
+    assert not list(tmp_path.iterdir())
+
+
 def test_unknown_output_format_is_an_error(model_path, capsys):
     assert bench.main(["--quick", "--no-train", "--model", str(model_path), "--output-format", "nope"]) == 2
     assert "jsonl" in capsys.readouterr().err

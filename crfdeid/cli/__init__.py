@@ -97,7 +97,7 @@ def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
         epilog="\n  ".join([f"{label}:", *examples]))
 
 
-def parse_thresholds(text: str | None) -> tuple[float, ...]:
+def parse_thresholds(text: str | None) -> tuple[float | None, ...]:
     """``"0.5,0.7"`` -> ``(0.5, 0.7)``; each in (0, 1], or ``none`` for plain Viterbi.
 
     >>> parse_thresholds("none,0.9")

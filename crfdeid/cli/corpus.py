@@ -63,9 +63,13 @@ def corpus_stats(docs, split_glued: bool = True, max_listed: int = 50,
         Also list the text of misaligned spans (PHI: only when asked for).
     """
     n_docs = n_tokens = n_chars = n_segments = 0
-    by_cat, by_sub, problems, meta = Counter(), Counter(), Counter(), Counter()
+    by_cat: Counter[str] = Counter()
+    by_sub: Counter[str] = Counter()
+    problems: Counter[str] = Counter()
+    meta: Counter[str] = Counter()
     aligned = total = 0
-    misaligned, problem_list = [], []
+    misaligned: list[dict[str, object]] = []
+    problem_list: list[dict[str, object]] = []
     for doc in docs:
         n_docs += 1
         n_chars += len(doc.text)
@@ -137,7 +141,7 @@ class _DocScan:
 
 
 def _merge(intervals) -> list:
-    out = []
+    out: list[list[int]] = []
     for s, e in sorted(intervals):
         if out and s <= out[-1][1]:
             out[-1][1] = max(out[-1][1], e)

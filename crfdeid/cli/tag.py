@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from .. import cli
@@ -169,6 +170,7 @@ def _output(fmt: str, out_dir, options: dict, inputs=(), overwrite: bool = False
     cls = writer_class(fmt)
     if scheme is not None and "scheme" in inspect.signature(cls).parameters:
         options = {"scheme": scheme, **options}
+    out: str | Path
     if out_dir is None:
         out = "-"
     elif isinstance(cls, type) and issubclass(cls, StreamWriter):
@@ -235,6 +237,7 @@ def main(argv=None) -> int:
         print(SEED_WARNING, file=sys.stderr)
     docs = _documents(inputs, errors, grouper)
     pool = None
+    results: Iterator[tuple]
     if args.jobs > 1:  # batches of documents to workers, results back in input order
         import multiprocessing as mp
         from itertools import chain

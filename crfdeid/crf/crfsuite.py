@@ -36,7 +36,8 @@ class CrfsuiteBackend:
         """``(labels, p_outside, marginals)`` of each ``(text, tokens, segments)``; see ``NumpyTagger.run``."""
         return [self._one(text, toks, segs, o_threshold, want_marginals, o_words) for text, toks, segs in items]
 
-    def _one(self, text, toks, segs, o_threshold, want_marginals, o_words):
+    def _one(self, text: str, toks: list, segs: list, o_threshold: float | None, want_marginals: bool,
+             o_words: frozenset) -> tuple[list, list, list]:
         tagger, labels = self.tagger, self.labels
         feats = self.featurizer.featurize(text, toks)
         y: list = []

@@ -24,7 +24,7 @@ def best_phi(marginal: Callable[[str, int], float], t: int, others: Sequence[str
     """
     score: Counter = Counter()
     for lab in others:
-        score[split_label(lab)[1]] += marginal(lab, t)
+        score[split_label(lab)[1]] += marginal(lab, t)  # type: ignore[assignment]  # float sums (typeshed: int counts)
     sub = max(sorted(score), key=score.__getitem__)
     return join_label(BIO.inside if prev != OUTSIDE and split_label(prev)[1] == sub else BIO.begin, sub)
 

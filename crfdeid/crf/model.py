@@ -28,6 +28,8 @@ from dataclasses import replace
 from importlib import resources
 from operator import attrgetter
 from pathlib import Path
+from types import EllipsisType
+from typing import TYPE_CHECKING, Protocol
 
 from .. import schema
 from ..document import Document
@@ -105,6 +107,12 @@ def batches(docs: Iterable[Document], chars: int) -> Iterator[list[Document]]:
         yield batch
 
 
+class TaggingBackend(Protocol):
+    """What a model's ``_backend`` provides (see :class:`TaggingModel`)."""
+
+    def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list: ...
+
+
 class TaggingModel:
     """What every kind of model shares: tokens, segments, labels -> spans, rules, one file.
 
@@ -116,7 +124,18 @@ class TaggingModel:
     """
 
     config: dict
+    path: Path | str | None
+    manifest: dict
+    stats: dict
+    labels: list[str]
+    backend: str
     o_words: frozenset = frozenset()
+
+    if TYPE_CHECKING:
+        @property
+        def _backend(self) -> TaggingBackend: ...
+
+        def to_bytes(self) -> bytes: ...
 
     @functools.cached_property
     def scheme(self) -> schema.Scheme:
@@ -198,7 +217,7 @@ class TaggingModel:
         item = self._item(doc.text)
         return (item[1], *self._label([item], o_threshold, want_marginals)[0])
 
-    def tag_text(self, text: str, doc_id: str = "-", o_threshold: float | None = ...) -> Document:
+    def tag_text(self, text: str, doc_id: str = "-", o_threshold: float | EllipsisType | None = ...) -> Document:
         """Tag one note given as a string; a :class:`~crfdeid.document.Document` with its spans.
 
         ``doc.spans`` are half-open ``[start, end)`` character offsets into ``text``;
@@ -206,7 +225,7 @@ class TaggingModel:
         """
         return self.tag(Document(doc_id, text), o_threshold)
 
-    def tag(self, doc: Document, o_threshold: float | None = ...) -> Document:
+    def tag(self, doc: Document, o_threshold: float | EllipsisType | None = ...) -> Document:
         """A copy of ``doc`` (same id, text, meta) with predicted spans.
 
         Parameters
@@ -259,15 +278,16 @@ class TaggingModel:
         meta["confidence"] = [sp.confidence for sp in out.spans]
         return out
 
-    def tag_many(self, docs: Iterable[Document], o_threshold: float | None = ...) -> Iterator[Document]:
+    def tag_many(self, docs: Iterable[Document],
+                 o_threshold: float | EllipsisType | None = ...) -> Iterator[Document]:
         """Tag documents (streaming, in order); the first failure raises."""
         for _, tagged in self.tag_each(docs, o_threshold):
             if isinstance(tagged, Exception):
                 raise tagged
             yield tagged
 
-    def tag_each(self, docs: Iterable[Document], o_threshold: float | None = ...,
-                 batch_chars: int = BATCH_CHARS) -> Iterator[tuple[Document, object]]:
+    def tag_each(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
+                 batch_chars: int = BATCH_CHARS) -> Iterator[tuple[Document, Document | Exception]]:
         """Tag documents, streaming; yield ``(doc, tagged)``, or ``(doc, exception)`` for a failure.
 
         Documents of about ``batch_chars`` characters are labelled together (same
@@ -326,7 +346,7 @@ class TaggingModel:
             if len(items) == 1:
                 return [exc]
             return [got for one in items for got in self._tag_items([one], o_threshold)]
-        out = []
+        out: list[Document | Exception] = []
         for (doc, (_, toks, _)), (labels, p_out, _) in zip(items, results):
             try:
                 out.append(self._tagged(doc, toks, labels, p_out))

@@ -32,7 +32,7 @@ FORMAT_VERSION = 1
 #: Format of a file holding a network's weights (safetensors).
 WEIGHTS_FORMAT_VERSION = 2
 #: The part each format holds: the manifest keys' prefix.
-PARTS = {FORMAT_VERSION: "crf", WEIGHTS_FORMAT_VERSION: "weights"}
+PARTS: dict[object, str] = {FORMAT_VERSION: "crf", WEIGHTS_FORMAT_VERSION: "weights"}
 CRF_MAGIC = b"lCRF"
 _MAX_MANIFEST = 64 * 1024 * 1024
 

@@ -92,8 +92,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
         from tqdm import tqdm
         bar = tqdm(desc="featurize", unit="doc", disable=None)
     t0 = time.perf_counter()
-    stats = Counter()
-    problems = Counter()
+    stats: Counter[str] = Counter()
+    problems: Counter[str] = Counter()
     trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
     o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
     for original in docs:
@@ -141,11 +141,11 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
             ibar.close()
     lp = trainer.logparser
     stats.update(features=lp.featgen_num_features or 0, iterations=len(lp.iterations))
-    info = dict(stats)
+    info: dict[str, object] = dict(stats)
     info.update(problems=dict(problems),
                 active_features=(lp.last_iteration or {}).get("active_features"))
     # Timings stay out of the manifest so that a retrained model is bit-for-bit identical.
-    manifest = {"training": info, "gazetteers": gazetteer_checksums(cfg)}
+    manifest: dict[str, object] = {"training": info, "gazetteers": gazetteer_checksums(cfg)}
     if o_words is not None:
         manifest["o_words"] = o_words.kept(cfg["decoding"]["o_words_min_count"])
     model = Model(crf_bytes, cfg, manifest)

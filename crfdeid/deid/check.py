@@ -90,7 +90,7 @@ def check(pairs, fallbacks: dict | None = None, age_keeps=None) -> CheckReport:
     :attr:`Surrogator.last_fallbacks`) was moved by another offset and is left out.
     """
     rep = CheckReport()
-    offsets = defaultdict(set)
+    offsets: defaultdict[str, set[int | None]] = defaultdict(set)
     fallbacks = fallbacks or {}
     age_keeps = age_keeps or default_age_keeps
     for orig, new in pairs:
@@ -131,11 +131,11 @@ def check(pairs, fallbacks: dict | None = None, age_keeps=None) -> CheckReport:
             if len(before) != len(after):
                 offsets[orig.group].add(None)
                 continue
-            for a, b in zip(before, after):
-                days = (b - a).days
+            for was, now in zip(before, after):
+                days = (now - was).days
                 if abs(days) > 18262:  # a two-digit year read in the other century
-                    b = b.replace(year=b.year - 100 if days > 0 else b.year + 100)
-                    days = (b - a).days
+                    now = now.replace(year=now.year - 100 if days > 0 else now.year + 100)
+                    days = (now - was).days
                 offsets[orig.group].add(days)
                 rep.full_dates += 1
     rep.date_patients = len(offsets)

@@ -117,7 +117,8 @@ def _values(text, g, start, end) -> Parsed | None:
         month = int(val["m"])
     if "d" in val:
         day = int(val["d"])
-    if "m" in val and "d" in val and month > 12 and day <= 12:  # day-first (22/07/2097)
+    if ("m" in val and "d" in val and month is not None and day is not None
+            and month > 12 and day <= 12):  # day-first (22/07/2097)
         month, day = day, month
         g = dict(g, m=g["d"], d=g["m"])
     weekday = _weekday_of(val["w"]) if "w" in val else None
@@ -157,6 +158,7 @@ def shift(p: Parsed, days: int, year: int | None = None) -> dict:
     if m is None and d is None:
         if y is not None:
             return {"year": y + year_delta(days)}
+        assert p.weekday is not None  # a date without year, month and day is a weekday
         return {"weekday": (p.weekday + days) % 7}
     if m is None:
         return {}
@@ -270,4 +272,4 @@ def coarse(text: str) -> bool:
 def full_dates(text: str, before: str = "", after: str = "") -> list[dt.date]:
     """Complete dates (year, month, day) written in ``text``, in order."""
     return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after)[0]
-            if None not in (p.year, p.month, p.day)]
+            if p.year is not None and p.month is not None and p.day is not None]

@@ -123,7 +123,7 @@ class Units:
     from, so a failure can be reported by offset, never by its text.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.letters: dict[str, int] = {}
         self.numbers: dict[str, int] = {}
         self.longest = 0

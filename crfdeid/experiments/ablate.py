@@ -128,7 +128,8 @@ def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False,
 
     ev = ablation["evaluation"]
     corpora: dict[str, tuple] = {}
-    tasks, plans = [], {}
+    tasks: list[Task] = []
+    plans: dict[str, tuple | None] = {}
     for name, config in ablation["runs"].items():
         specs = list(config.get("train") or ())
         if not specs:
@@ -152,8 +153,9 @@ def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False,
     outcomes = run_tasks(tasks, jobs=jobs, progress=progress, desc="trainings")
     results = []
     for name in ablation["runs"]:
-        if plans[name] is not None:
-            docs, splits = plans[name]
+        plan = plans[name]
+        if plan is not None:
+            docs, splits = plan
             res = collect(docs, splits, outcomes, key=(name,),
                           scheme=schema.get(ablation["runs"][name]["scheme"]))
             figures = res["pooled"]

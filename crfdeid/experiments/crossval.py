@@ -174,7 +174,8 @@ def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key
     from ..scoring import evaluate
     evaluate = partial(evaluate, scheme=scheme)
 
-    per_fold, gold_all, pred_all = [], [], {t: [] for t in ("default", *thresholds)}
+    per_fold, gold_all = [], []
+    pred_all: dict[str | float | None, list[Document]] = {t: [] for t in ("default", *thresholds)}
     for f in splits:
         out = outcomes[key + (f.index,)]
         gold = [docs[i] for i in f.test]

@@ -37,7 +37,7 @@ WEIGHTS = ("documents", "tokens")
 class Fold(NamedTuple):
     """One cross-validation fold: indices (into the document list) to train and test on."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple.index, which it shadows
     train: list
     test: list
 
@@ -151,7 +151,8 @@ def train_test_split(docs: Sequence[Document], test_size: float = 0.2, seed: int
     order = list(range(len(groups)))
     random.Random(seed).shuffle(order)
     target = test_size * sum(w for w, _ in groups)
-    taken, test_w = set(), 0
+    taken: set[int] = set()
+    test_w = 0
     for g in order:
         w = groups[g][0]
         if len(taken) == len(groups) - 1:

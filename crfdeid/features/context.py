@@ -42,7 +42,7 @@ def line(text: str, tokens) -> list[tuple]:
     words, _, alpha = token_texts(text, tokens)
     out: list = []
     for a, b in lines(text, tokens):
-        extra = ()
+        extra: tuple[str, ...] = ()
         if _LIST.fullmatch(words[a]) is not None:
             extra += ("list_item",)
         if all(map(str.isupper, compress(words[a:b], alpha[a:b]))):

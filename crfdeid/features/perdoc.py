@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 _MEMOS: list = []  # the [text, tokens, result] of every per_document function
+_T = TypeVar("_T")
 
 
-def per_document(fn):
+def per_document(fn: Callable[[str, Any], _T]) -> Callable[[str, Any], _T]:
     """Remember ``fn(text, tokens)`` for the last document it saw (the same ``text`` and ``tokens`` objects).
 
     The result is shared between callers, which must not change it; :func:`forget`

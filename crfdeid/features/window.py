@@ -17,6 +17,7 @@ explicit lists (``word``, ``windowed``, ``token``) stored in every model.
 from __future__ import annotations
 
 from itertools import chain
+from typing import Any
 
 from ..errors import ConfigError, RegistryError
 from .perdoc import forget
@@ -37,7 +38,7 @@ GROUPS = {
                                                       "triggers_after.v1", "case_context.v1"]},
 }
 
-FEATURE_SET_KEYS = {
+FEATURE_SET_KEYS: dict[str, Any] = {
     "name": None, "groups": {}, "window": 2, "token_window": 1, "bigrams": True,
     "extra_word": [], "extra_token": [], "windowed": None,
     # Filled in by resolution; accepted on input so a resolved set resolves to itself.
@@ -242,6 +243,7 @@ class Featurizer:
         cols = [[base[w] for w in words]]
         for o in self._offsets:
             nb, m = near[o], abs(o)
+            col: list[tuple[str, ...]]
             if m > n:
                 col = [()] * n
             elif o < 0:  # token i sees word i - m; "BOS" when that is position -1
@@ -270,7 +272,7 @@ class Featurizer:
     BIGRAM_HEADS = ("bi-1:", "bi+1:")
 
     @classmethod
-    def bigram_pair_attributes(cls, left: str, right: str) -> tuple[str, str]:
+    def bigram_pair_attributes(cls, left: str, right: str) -> tuple[str, ...]:
         """A pair's attributes on its right word (``bi-1:left|right``) and on its left word (``bi+1:...``)."""
         return tuple(f"{head}{left}|{right}" for head in cls.BIGRAM_HEADS)
 

@@ -117,7 +117,8 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
     """
     label_map = label_map or {}
     scheme = schema.get(scheme)
-    spans, ignored = [], Counter()
+    spans: list[Span] = []
+    ignored: Counter[str] = Counter()
     fragments = dropped = 0
     for lineno, line in enumerate(_LINES.split(ann), 1):  # as BRAT: \n, \r\n or \r only
         if not line.strip():
@@ -197,7 +198,7 @@ def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None
                                f"{', '.join(p.name for p in ann_paths)}", path=txt, doc_id=doc_id))
             continue
         meta = {"source": str(txt), "annotated": bool(ann_paths)}
-        spans = []
+        spans: list[Span] = []
         if ann_paths:
             ann = read_text_file(ann_paths[0], report, doc_id)
             if ann is None:

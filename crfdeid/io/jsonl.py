@@ -81,7 +81,7 @@ def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line",
                               f"known subtypes: {schema.known_labels(scheme)}", path=path,
                               doc_id=doc_id, offset=start)
         spans.append(Span(start, end, *got))
-    meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
+    meta = obj["meta"] if isinstance(obj.get("meta"), dict) else {}
     doc = Document(doc_id, obj["text"], spans, dict(meta))
     try:
         return doc.validate(path=path, scheme=scheme)
@@ -134,7 +134,7 @@ def read_jsonl(path, report, scheme=None):
 
 def render(doc: Document) -> str:
     """One JSON line (with its newline) for ``doc``."""
-    obj = {"id": doc.doc_id, "text": doc.text, "spans": [sp.as_dict() for sp in doc.spans]}
+    obj: dict[str, object] = {"id": doc.doc_id, "text": doc.text, "spans": [sp.as_dict() for sp in doc.spans]}
     meta = {k: v for k, v in doc.meta.items() if _jsonable(v)}
     if meta:
         obj["meta"] = meta

@@ -123,7 +123,7 @@ def file_name(doc_id: str) -> str:
 class _Once:
     """The document ids and file names a writer has used, so that none is used twice."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.ids: dict[str, str] = {}
         self.names: dict[str, tuple[str, str]] = {}
 

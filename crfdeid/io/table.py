@@ -43,7 +43,7 @@ _FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
 class _Lines:
     """Lines of a byte stream, each decoded alone; remembers which lines were not UTF-8."""
 
-    def __init__(self, stream):
+    def __init__(self, stream) -> None:
         self.stream = stream
         self.number = 0
         self.bad: dict[int, tuple[str, int]] = {}  # line -> (reason, offset in the line)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import torch
 
@@ -35,8 +35,9 @@ def collate(segs: Sequence[Encoded], device, with_chars: bool = True) -> tuple:
     lengths = torch.tensor([len(s.words) for s in segs])
     mask = torch.arange(t).unsqueeze(0) < lengths.unsqueeze(1)
     tags = None
-    if segs[0].tags is not None:
-        tags = torch.tensor([s.tags + pad[len(s.tags):] for s in segs], dtype=torch.long).to(device)
+    if segs[0].tags is not None:  # a batch is all labelled (training) or all unlabelled (tagging)
+        rows = cast("list[list[int]]", [s.tags for s in segs])
+        tags = torch.tensor([r + pad[len(r):] for r in rows], dtype=torch.long).to(device)
     if with_chars:
         c = max(len(ch) for s in segs for ch in s.chars)
         cpad, empty = [0] * c, [0] * c

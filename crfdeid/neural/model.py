@@ -103,7 +103,7 @@ class NeuralModel(TaggingModel):
             raise ModelError("network model without its vocabularies", path=path) from None
         if OUTSIDE not in self.labels:
             raise ModelError("network model without the label O", path=path)
-        self._backend_impl = None
+        self._backend_impl: NetworkBackend | None = None
 
     @property
     def _backend(self) -> NetworkBackend:

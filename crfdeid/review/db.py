@@ -40,7 +40,7 @@ def is_url(target) -> bool:
 class Database:
     """Connections to one database: ``Database(path)`` (SQLite) or ``Database(url)`` (PostgreSQL)."""
 
-    def __init__(self, target):
+    def __init__(self, target: str | os.PathLike) -> None:
         self.target = str(target)
         self.kind = "postgres" if is_url(target) else "sqlite"
         self._local = threading.local()

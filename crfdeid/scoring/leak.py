@@ -40,7 +40,7 @@ class Leak:
     @classmethod
     def of_document(cls, gold_spans, sys_spans, text: str) -> Leak:
         """The leak counts of one document."""
-        covered = set()
+        covered: set[int] = set()
         for sp in sys_spans:
             covered.update(range(sp.start, sp.end))
         extents = sorted({(sp.start, sp.end) for sp in gold_spans})

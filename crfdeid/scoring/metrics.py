@@ -48,6 +48,7 @@ class Counts:
             object.__setattr__(self, "tp_sys", self.tp)
 
     def __add__(self, other: Counts) -> Counts:
+        assert self.tp_sys is not None and other.tp_sys is not None  # set by __post_init__
         return Counts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn,
                       self.tp_sys + other.tp_sys)
 
@@ -59,10 +60,12 @@ class Counts:
     @property
     def system(self) -> int:
         """Distinct system items."""
+        assert self.tp_sys is not None
         return self.tp_sys + self.fp
 
     @property
     def precision(self) -> float:
+        assert self.tp_sys is not None
         return _ratio(self.tp_sys, self.system)
 
     @property
@@ -116,8 +119,8 @@ class Scores:
         return Accumulator(per_doc).macro()
 
     def as_dict(self) -> dict:
-        d = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
-             "tp": self.tp, "fp": self.fp, "fn": self.fn, "tp_sys": self.tp_sys}
+        d: dict[str, float | None] = {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+                                      "tp": self.tp, "fp": self.fp, "fn": self.fn, "tp_sys": self.tp_sys}
         if self.docs is not None:
             d.update(precision_sd=self.precision_sd, recall_sd=self.recall_sd, docs=self.docs)
         return d
@@ -148,6 +151,7 @@ class Accumulator:
     def micro(self) -> Scores:
         t = self.total
         p, r = t.precision, t.recall
+        assert t.tp_sys is not None
         return Scores(p, r, f_measure(p, r), t.tp, t.fp, t.fn, t.tp_sys)
 
     def macro(self) -> Scores:
@@ -156,6 +160,7 @@ class Accumulator:
         # population standard deviation; clamp tiny negative rounding
         p_sd = math.sqrt(max(0.0, self._p2 / n - p * p))
         r_sd = math.sqrt(max(0.0, self._r2 / n - r * r))
+        assert t.tp_sys is not None
         return Scores(p, r, f_measure(p, r), t.tp, t.fp, t.fn, t.tp_sys, p_sd, r_sd, self.docs)
 
 

@@ -133,9 +133,9 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
     # The HIPAA view of a category, where it has HIPAA labels (the official script's --filter blocks).
     hipaa = {sub.upper() for sub in scheme.hipaa_subtypes(include_idnum)}
     hipaa_cats = {c for c in categories if any(s.upper() in hipaa for s in scheme.categories.get(c, ()))}
-    per_metric = defaultdict(Accumulator)
-    per_cat = defaultdict(lambda: defaultdict(Accumulator))
-    per_sub = defaultdict(lambda: defaultdict(Counts))
+    per_metric: defaultdict[str, Accumulator] = defaultdict(Accumulator)
+    per_cat: defaultdict[str, defaultdict[str, Accumulator]] = defaultdict(lambda: defaultdict(Accumulator))
+    per_sub: defaultdict[str, defaultdict[str, Counts]] = defaultdict(lambda: defaultdict(Counts))
     leak = Leak()
     for _, text, gold, system in views:
         for m in metrics:

@@ -93,9 +93,9 @@ def render_errors(ea) -> str:
                                           for s in system) for g in gold]
     for c in ERROR_CLASSES:
         for ex in ea.examples[c]:
-            gold = f"gold [{ex.gold[0]}, {ex.gold[1]}) {ex.gold[2]}" if ex.gold else "gold -"
-            system = "; ".join(f"[{a}, {b}) {t}" for a, b, t in ex.system) or "-"
-            line = f"  {c:<16} {ex.doc_id}  {gold}  system {system}"
+            gold_part = f"gold [{ex.gold[0]}, {ex.gold[1]}) {ex.gold[2]}" if ex.gold else "gold -"
+            system_part = "; ".join(f"[{a}, {b}) {t}" for a, b, t in ex.system) or "-"
+            line = f"  {c:<16} {ex.doc_id}  {gold_part}  system {system_part}"
             if ex.gold_text is not None or ex.system_text:
                 line += f"  text {ex.gold_text!r} -> {list(ex.system_text)!r}"
             out.append(line)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..document import Document, make_span
+from collections.abc import Callable
+
+from ..document import Document, Span, make_span
 from ..schema import SUBTYPE_TO_PARENT
 
 
@@ -20,15 +22,15 @@ class NoteBuilder:
     ['Smith', '7/22']
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._parts: list[str] = []
         self._len = 0
-        self._spans = []
+        self._spans: list[Span] = []
         self._case: list[tuple[int, int, str]] = []
         #: Applied to plain (non-PHI) strings as they are added, e.g. a sentence-case style.
-        self.style = None
+        self.style: Callable[[str], str] | None = None
         #: Applied to PHI strings as they are added (e.g. ``str.lower`` for lower-case names).
-        self.phi_style = None
+        self.phi_style: Callable[[str], str] | None = None
 
     def __len__(self) -> int:
         return self._len

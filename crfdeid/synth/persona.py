@@ -252,7 +252,7 @@ def past_year(rng: random.Random, p: Patient) -> list:
 def patient_name(rng: random.Random, who: Person, caps: bool = False) -> list:
     """The patient named as ``Mr. F. Lastname``, ``LASTNAME, FIRST``, first name alone, ``J.S.``..."""
     title = {"M": "Mr.", "F": rng.choice(["Mrs.", "Ms."])}[who.sex]
-    forms = [
+    forms: list[list[str | tuple[str, str]]] = [
         [f"{title} ", ("PATIENT", who.last)],
         [f"{title} ", ("PATIENT", f"{who.first[0]}. {who.last}")],
         [("PATIENT", f"{who.first} {who.last}")],

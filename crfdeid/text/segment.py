@@ -86,11 +86,12 @@ def iter_segments(text: str, tokens, max_len: int = 200):
     while cur is not None:
         nxt = next(it, None)
         end_here = nxt is None or i + 1 - begin >= max_len
-        if not end_here and nxt.start != cur.end:  # touching tokens: no gap, no end
+        if not end_here and nxt is not None and nxt.start != cur.end:  # touching tokens: no gap, no end
             gap = text[cur.end:nxt.start]
             if "\n" in gap or "\r" in gap:
                 end_here = True
             elif cur.text in _FINAL and gap and i > begin:
+                assert prev is not None  # i > begin: a token came before
                 end_here = len(prev.text) > 1 and prev.text.lower() not in ABBREVIATIONS
         if end_here:
             yield begin, i + 1

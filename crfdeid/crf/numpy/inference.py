@@ -70,7 +70,7 @@ class _SparseMax:
     MAX_WEIGHTED = 8  # a column with more non-zero weights is done densely
 
     @staticmethod
-    def worth(transition) -> bool:
+    def worth(transition) -> bool | np.bool_:
         L = len(transition)
         return L >= 24 and np.count_nonzero(transition) <= L * L // 4
 

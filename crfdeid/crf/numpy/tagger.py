@@ -119,6 +119,7 @@ class NumpyTagger:
                   for a, b in segs]
         y = np.zeros(len(allscores), dtype=np.intp)
         probs = None
+        p: np.ndarray | None
         # A chunk of segments at a time: inference temporaries stay small on a huge note.
         for a, b, sub in _chunks(bounds, BATCH_TOKENS):
             s = allscores[a:b]

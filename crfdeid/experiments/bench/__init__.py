@@ -216,10 +216,10 @@ def run(args, say) -> dict:
                                               1, args.backend)
         if args.large_note_mb:
             say(f"tag CLI on one {args.large_note_mb} MB single-line note")
-            big = work / "large" / "large.txt"
-            big.parent.mkdir()
-            size = _large_note(big, args.large_note_mb)
-            r = child.run("tag", model_path, f"text:{big}", work / "large-out", 1, args.backend)
+            note = work / "large" / "large.txt"
+            note.parent.mkdir()
+            size = _large_note(note, args.large_note_mb)
+            r = child.run("tag", model_path, f"text:{note}", work / "large-out", 1, args.backend)
             res["large_note"] = dict(r, bytes=size)
     finally:
         tmp.cleanup()

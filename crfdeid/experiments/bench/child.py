@@ -16,7 +16,9 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from . import ROOT
 
@@ -24,7 +26,7 @@ from . import ROOT
 def _train(config, output, spec, max_iter=None) -> dict:
     from ...config import load_config
     from ...crf import train_model
-    overrides = {"train": [spec]}
+    overrides: dict[str, Any] = {"train": [spec]}
     if max_iter:
         overrides["crf"] = {"max_iterations": int(max_iter)}
     cfg = load_config(config, overrides)
@@ -64,7 +66,8 @@ def peak_rss_mb() -> float:
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    work = {"train": _train, "tag": _tag}[argv[0]]
+    works: dict[str, Callable[..., dict]] = {"train": _train, "tag": _tag}
+    work = works[argv[0]]
     out = work(*argv[1:])
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -124,9 +124,9 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
     from ...io import WRITERS, StreamWriter, read, writer, writer_names
     clock = _Clock()
     n_docs = 0
-    tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-") if out_dir is None else None
+    tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-") if not out_dir else None
     try:
-        target = Path(out_dir or tmp.name)
+        target = Path(out_dir) if tmp is None else Path(tmp.name)
         writer_names()  # registers the plugin writers
         if issubclass(WRITERS.get(output_format), StreamWriter):
             target = target / f"tagged.{output_format}"
@@ -183,7 +183,8 @@ def crfsuite_only(model, spec: str) -> dict:
     from ...text.segment import segments
     split = model.config["tokenizer"]["split_glued"]
     max_len = model.config["segment"]["max_len"]
-    seqs, n_tokens = [], 0
+    seqs: list[pycrfsuite.ItemSequence] = []
+    n_tokens = 0
     t0 = time.perf_counter()
     for doc in read(spec):
         toks = tokens_for(doc.text, split)
