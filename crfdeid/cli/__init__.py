@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+# The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
+# OpenBLAS starts a thread per core for them, which buys no wall time in one process and
+# oversubscribes the cores with --jobs N or Spark workers (docs/performance.md). The commands
+# run it single-threaded unless the user chose; only possible before numpy is imported.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Command name -> (module with ``main``, one-line summary). Modules are imported on use.
 COMMANDS = {
