@@ -55,6 +55,7 @@ def test_fit_predict_and_marginals(docs):
     assert len(margs) == 1 and all(abs(sum(m.values()) - 1) < 1e-6 for m in margs[0])
 
 
+@pytest.mark.slow
 def test_cross_val_score_with_patient_groups(docs):
     est = CRFDeidentifier(config=SMALL, max_iterations=10)
     scores = cross_val_score(est, docs, cv=GroupKFold(2), groups=[d.group for d in docs],

@@ -154,6 +154,7 @@ def _o_words_model(train_docs, min_count=2, iterations=None):
     return train_model(train_docs, cfg)
 
 
+@pytest.mark.slow
 def test_o_words_are_training_words_never_inside_phi(train_docs):
     from collections import Counter
 
@@ -177,6 +178,7 @@ def test_o_words_are_training_words_never_inside_phi(train_docs):
     assert not _o_words_model(train_docs, None, iterations=1).o_words  # off unless configured
 
 
+@pytest.mark.slow
 def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_path):
     m = Model.load(_o_words_model(train_docs).save(tmp_path / "ow.model"))
     crf = Model.load(tmp_path / "ow.model", backend="crfsuite")

@@ -61,6 +61,7 @@ def test_each_network_learns_its_training_notes(models, train_docs, kind):
     assert report.micro["binary_token"].recall > 0.6 and report.micro["binary_token"].precision > 0.6
 
 
+@pytest.mark.slow
 @needs_torch
 @pytest.mark.parametrize("kind", KINDS)
 def test_save_load_round_trip_through_the_checked_file(models, train_docs, kind, tmp_path):
@@ -76,6 +77,7 @@ def test_save_load_round_trip_through_the_checked_file(models, train_docs, kind,
     assert loaded.to_bytes() == path.read_bytes()
 
 
+@pytest.mark.slow
 @needs_torch
 def test_tagging_interface_is_the_crf_models(models, train_docs):
     model = models["bilstm-crf"]
@@ -90,6 +92,7 @@ def test_tagging_interface_is_the_crf_models(models, train_docs):
     assert [m["O"] for m in margs] == pytest.approx(p_out)
 
 
+@pytest.mark.slow
 @needs_torch
 @pytest.mark.parametrize("kind", KINDS)
 def test_o_threshold_marks_more_tokens(models, train_docs, kind):
@@ -103,6 +106,7 @@ def test_o_threshold_marks_more_tokens(models, train_docs, kind):
         assert covered >= sum(len(w) for w in t.text.split()) * 0.9
 
 
+@pytest.mark.slow
 @needs_torch
 def test_the_rule_overlay_applies_to_networks(models):
     model = models["elman"]
@@ -125,6 +129,7 @@ def test_training_is_deterministic_given_the_seed(train_docs):
     assert c.to_bytes() != a.to_bytes()
 
 
+@pytest.mark.slow
 @needs_torch
 def test_model_file_checks(models, tmp_path):
     from crfdeid.crf import modelfile

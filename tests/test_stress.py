@@ -94,6 +94,7 @@ def test_ambiguous_words_are_used_both_ways_in_the_output(synth):
     assert words <= plain
 
 
+@pytest.mark.slow
 def test_seed_makes_copies_reproducible(synth):
     one = [Stressor("unknown", synth, seed=1).stress(d).text for d in synth[:5]]
     assert one == [Stressor("unknown", synth, seed=1).stress(d).text for d in synth[:5]]
@@ -131,6 +132,7 @@ def test_command_writes_i2b2_and_other_formats(synth, tmp_path, capsys):
     assert corpus_main(again + ["--out", str(tmp_path / "in" / "x")]) == 2
 
 
+@pytest.mark.slow
 def test_training_replaces_a_share_of_the_words_or_adds_copies(synth):
     from crfdeid.experiments.stress import augmenter
     olds = [w for d in synth for _, w in stressed_words(d)]

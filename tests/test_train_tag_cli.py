@@ -125,6 +125,7 @@ def test_o_threshold_option_adds_spans(model_path, tmp_path, capsys):
     assert covered(eager) >= covered(plain)
 
 
+@pytest.mark.slow
 def test_o_threshold_none_gives_viterbi_on_a_threshold_model(tmp_path, capsys):
     out = tmp_path / "t.model"
     assert train.main(["--config", SMALL, "--set", "decoding.o_threshold=0.9999", "--output", str(out),
@@ -144,6 +145,7 @@ def test_o_threshold_none_gives_viterbi_on_a_threshold_model(tmp_path, capsys):
     assert runs[""] == runs["--o-threshold 0.9999"]
 
 
+@pytest.mark.slow
 def test_no_o_words_lets_the_threshold_mark_training_words(tmp_path, capsys):
     out = tmp_path / "ow.model"
     assert train.main(["--config", SMALL, "--set", "decoding.o_threshold=1.0", "--set",
