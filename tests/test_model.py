@@ -205,3 +205,11 @@ def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_pa
     import pickle
     assert pickle.loads(pickle.dumps(off)).o_words == frozenset()  # the setting survives pickling
     assert pickle.loads(pickle.dumps(m)).o_words == m.o_words
+
+
+def test_default_names_the_shipped_model_unless_such_a_file_exists(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert Model.load("default").path == DEFAULT_MODEL
+    (tmp_path / "default").write_bytes(b"not a model")
+    with pytest.raises(ModelError):  # the user's own file named default is read, not replaced
+        Model.load("default")

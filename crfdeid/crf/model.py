@@ -160,7 +160,8 @@ class TaggingModel:
     def load(cls, path=None, backend: str = "numpy") -> TaggingModel:
         """Load a model file (default: the model shipped in the package), checking it first.
 
-        A CRF file gives a :class:`Model`, a network's file a
+        ``path`` ``None``, or ``"default"`` where no such file exists, is the shipped model
+        (so every command's ``--model default`` names it). A CRF file gives a :class:`Model`, a network's file a
         :class:`crfdeid.neural.model.NeuralModel` (with the ``neural`` extra), whichever
         class this is called on. ``backend`` selects the CRF's tagging backend
         (``"numpy"`` or ``"crfsuite"``); a network has one, ``"numpy"`` stands for it.
@@ -171,7 +172,9 @@ class TaggingModel:
             Missing file, wrong magic bytes, truncated or altered content, or a
             model written by an incompatible crfdeid.
         """
-        path = Path(path) if path is not None else DEFAULT_MODEL
+        if path is None or (str(path) == "default" and not Path(path).exists()):
+            path = DEFAULT_MODEL
+        path = Path(path)
         try:
             data = path.read_bytes()
         except IsADirectoryError:

@@ -191,7 +191,7 @@ def main(argv=None) -> int:
             system, kind = RulesOnly(), "rules"
         elif args.model:
             from ..crf import Model
-            system, kind = Model.load(None if args.model == "default" else args.model), "model"
+            system, kind = Model.load(args.model), "model"
         else:
             from ..crf import train_model
             if not args.quiet:
