@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -121,8 +122,17 @@ def test_token_is_required_when_configured(secrets):
 
 
 def test_openapi_docs(client):
-    assert client.get("/docs").status_code == 200
     assert "/v1/deidentify" in client.get("/openapi.json").json()["paths"]
+    page = client.get("/docs")
+    assert page.status_code == 200
+    # every script and style of the page comes from this server: no CDN, no other host
+    assets = re.findall(r"""(?:src|href)=['"]([^'"]+)['"]|url: ?['"]([^'"]+)['"]""", page.text)
+    urls = [u for pair in assets for u in pair if u]
+    assert urls and all(u.startswith("/") and not u.startswith("//") for u in urls), urls
+    assert "http" not in page.text.lower() and '"validatorUrl": null' in page.text
+    for u in urls:
+        assert client.get(u).status_code == 200, u
+    assert client.get("/redoc").status_code == 404
 
 
 def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch):

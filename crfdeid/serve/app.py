@@ -124,9 +124,10 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
                for fmt in ("redacted", "masked", "spans") + (("surrogate",) if key else ())}
     lock = threading.Lock()  # one model, tagged by one request at a time (CPU-bound anyway)
 
-    app = FastAPI(title="crfdeid", version=__version__,
+    app = FastAPI(title="crfdeid", version=__version__, docs_url=None, redoc_url=None,
                   description="De-identification of clinical notes (PHI spans, redaction, masking, "
                               "surrogates). Note text never appears in logs or error messages.")
+    _add_docs_page(app)
 
     def authorized(request: Request) -> None:
         if token is None:
@@ -191,9 +192,40 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     return app
 
 
+def _add_docs_page(app: FastAPI) -> None:
+    """``GET /docs``: the OpenAPI page with Swagger UI served by this server, not a CDN.
+
+    FastAPI's own page makes the browser fetch Swagger UI from a public CDN: a blank page on
+    a hospital network without internet access, and a request that tells the CDN who runs
+    the service. The assets come from the ``swagger-ui-bundle`` package (the ``serve``
+    extra); without it there is no page (``/openapi.json`` stays).
+    """
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:
+        return
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+
+    app.mount(_DOCS_ASSETS, StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs():
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="crfdeid API",
+                                   swagger_js_url=f"{_DOCS_ASSETS}/swagger-ui-bundle.js",
+                                   swagger_css_url=f"{_DOCS_ASSETS}/swagger-ui.css",
+                                   swagger_favicon_url=f"{_DOCS_ASSETS}/favicon-32x32.png",
+                                   # no badge fetched from validator.swagger.io either
+                                   swagger_ui_parameters={"validatorUrl": None})
+
+
+_DOCS_ASSETS = "/docs/assets"
+
 #: Paths the access log names as they are; any other path is logged as ``(other)``: a path a
 #: client made up could hold anything.
-_KNOWN_PATHS = frozenset({"/v1/deidentify", "/health", "/docs", "/openapi.json", "/docs/oauth2-redirect", "/redoc"})
+_KNOWN_PATHS = frozenset({"/v1/deidentify", "/health", "/docs", "/openapi.json",
+                          *(f"{_DOCS_ASSETS}/{name}" for name in ("swagger-ui-bundle.js", "swagger-ui.css",
+                                                                  "favicon-32x32.png"))})
 
 
 class _Guard:
