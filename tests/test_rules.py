@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crfdeid.document import Span, make_span
-from crfdeid.recognizers.rules import find, overlay
+from crfdeid.recognizers.rules import extend_names, find, overlay
 
 
 @pytest.mark.parametrize("text, subtype, surface", [
@@ -314,3 +314,22 @@ def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
                                                      "W/MD BARROWS, HO  Lindqvist, NP\tLee"]
     for text in texts:
         assert [m.span() for m in rx.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+
+@pytest.mark.parametrize("text, name, parts", [
+    ("seen by Zoë Müller-Øster today", "Zoë Müller", ["Øster"]),
+    ("seen by Анна Иванова-Петрова today", "Анна Иванова", ["Петрова"]),
+    ("seen by Smith-Jones-Lee today", "Lee", ["Smith-Jones"]),
+    ("seen by Ann Lee-Smith-Ng, MD", "Ann Lee", ["Smith-Ng"]),
+])
+def test_hyphen_joined_name_parts_join_the_name_in_any_script(text, name, parts):
+    start = text.index(name)
+    got = extend_names(text, [make_span(start, start + len(name), "DOCTOR")])
+    assert sorted(text[s.start:s.end] for s in got) == sorted([name, *parts])
+    assert all(s.subtype == "DOCTOR" for s in got)
+
+
+@pytest.mark.parametrize("text", ["Ann Lee-ward 7", "Ann Lee- Smith", "Ann Lee-3B", "Ann Lee-Smith2"])
+def test_hyphen_extension_needs_a_capitalised_letter_run(text):
+    got = extend_names(text, [make_span(0, 7, "DOCTOR")])
+    assert [(s.start, s.end) for s in got] == [(0, 7)]

@@ -408,6 +408,9 @@ _COORD_AFTER = regex.compile(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
 _COORD_BEFORE = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]+(?:and|AND|&)[ \t]+$")
 _NEXT_WORD = regex.compile(rf"[ \t]({_CAP})(?![\w'-])")
 _PREV_WORD = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]$")
+# Name parts joined to a name by hyphens, in any script: the "Øster" of "Müller-Øster".
+_HYPHEN_AFTER = regex.compile(r"-(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)(?![\p{L}\p{M}\p{N}])")
+_HYPHEN_BEFORE = regex.compile(r"(?<![\p{L}\p{M}\p{N}'-])(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)-$")
 
 
 def extend_names(text: str, spans) -> list[Span]:
@@ -418,12 +421,15 @@ def extend_names(text: str, spans) -> list[Span]:
     are added with the neighbour's subtype: a lone letter before a name, a
     capitalised word joined by ``and``/``&`` unless it is a common or clinical
     word, a census surname right after a name and a census first name right
-    before one (neither a common or clinical word). Spans that would overlap
-    one already there are not added.
+    before one (neither a common or clinical word), and capitalised name parts
+    joined to it by hyphens, in any script (``Müller-Øster``). Spans that would
+    overlap one already there are not added.
 
     >>> from crfdeid.document import make_span
     >>> [(s.start, s.end) for s in extend_names("per B. Varga", [make_span(7, 13, "DOCTOR")])]
     [(4, 5), (7, 13)]
+    >>> [(s.start, s.end) for s in extend_names("Zoë Müller-Øster", [make_span(0, 10, "PATIENT")])]
+    [(0, 10), (11, 16)]
     """
     found = []
     first, last = _name_words()
@@ -439,6 +445,10 @@ def extend_names(text: str, spans) -> list[Span]:
                       (_PREV_WORD.search(text, max(0, sp.start - 40), sp.start), first)):
             if m and (m.group(1).lower() in ok if ok is not None
                       else m.group(1).lower() not in _plain_words()):
+                found.append(make_span(m.start(1), m.end(1), sp.subtype))
+        for m in (_HYPHEN_AFTER.match(text, sp.end, sp.end + 80),
+                  _HYPHEN_BEFORE.search(text, max(0, sp.start - 80), sp.start)):
+            if m:
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
     return merge_disjoint(sorted(spans), sorted(set(found)))
 
