@@ -1,6 +1,7 @@
 """The review page in a real headless Chromium (Debian's chromium + chromium-driver, Selenium):
-review with the keyboard, add/alter/delete, export and re-import, two annotators and
-adjudication, surrogate review and the re-identified export. Synthetic notes only.
+review with the keyboard, add/alter/delete, a span added in caret mode with keys only,
+export and re-import, two annotators and adjudication, surrogate review and the
+re-identified export. Synthetic notes only.
 """
 
 from __future__ import annotations
@@ -220,6 +221,16 @@ def test_long_note_is_paged_one_screen_at_a_time_and_read_to_the_end(browser, tm
                 "const t = document.getElementById('review-text'); return document.documentElement.scrollHeight "
                 "<= window.innerHeight && t.scrollHeight <= t.clientHeight + 1")
             assert "1/" in browser.execute_script("return document.getElementById('pageinfo').textContent")
+            keys(browser, "c")                       # the caret goes along with the page shown
+            wait_js(browser, "return state.caret && state.caret.head === 0")
+            keys(browser, " ")
+            wait_js(browser, "return state.pages['review-text'].page === 1 && state.caret.head > 0")
+            keys(browser, "\ue012")                  # left arrow: the last word of page 1, shown again
+            wait_js(browser, "return state.pages['review-text'].page === 0")
+            head, words = browser.execute_script("return [state.caret.head, state.caret.words.length]")
+            assert 0 < head < words and status(browser).startswith("Caret: ")
+            keys(browser, "\ue00c")
+            wait_js(browser, "return state.caret === null")
             keys(browser, "n")                       # not on the last page: the next page, same note
             wait_js(browser, "return state.pages['review-text'].page === 1")
             assert browser.execute_script("return state.review.note.id") == nid
@@ -242,3 +253,84 @@ def test_long_note_is_paged_one_screen_at_a_time_and_read_to_the_end(browser, tm
                 "return document.getElementById('progress-body').textContent")
     finally:
         p.close()
+
+
+def _shift(driver, key, times=1):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys(key * times).key_up(Keys.SHIFT).perform()
+
+
+def test_caret_mode_selects_words_and_adds_a_span_with_keys_only(browser, project):
+    import re
+
+    from selenium.webdriver.common.keys import Keys
+    store = project.store
+    with headless.live_server(create_app(project)) as url:
+        start(browser, url, "alice")
+        nid = browser.execute_script("return state.review.note.id")
+        text = store.note(nid)["body"]
+        spans = store.spans(nid, "alice")
+        words = [(m.start(), m.end()) for m in re.finditer(r"[^\W_]+", text)]
+        # two neighbouring words, nothing between them in a span, letters only, not at the start
+        t = next(i for i in range(3, len(words) - 1)
+                 if not any(sp["start"] < words[i + 1][1] and words[i][0] < sp["end"] for sp in spans)
+                 and text[words[i][0]:words[i + 1][1]].replace(" ", "").isalpha())
+        head = "return state.caret && state.caret.head"
+        keys(browser, "?")                             # the keys, caret ones included, all in view
+        wait_js(browser, "return !document.getElementById('help').hidden")
+        assert browser.execute_script("const h = document.getElementById('help'); return "
+                                      "h.scrollHeight <= h.clientHeight + 1 && h.scrollWidth <= h.clientWidth + 1")
+        assert "Caret" in browser.execute_script("return document.getElementById('help').textContent")
+        keys(browser, "?")
+        keys(browser, "c")
+        wait_js(browser, "return state.caret !== null")
+        assert browser.execute_script(head) == 0 and browser.execute_script("return state.caret.words") == \
+            [list(w) for w in words]
+        assert browser.execute_script("return !document.getElementById('caretinfo').hidden")
+        assert browser.execute_script("return document.getElementById('status').getAttribute('aria-live')") == "polite"
+        assert status(browser).startswith("Caret: ") and "Esc leaves" in status(browser)
+        keys(browser, Keys.ARROW_DOWN)                 # a visual line down, then back up
+        wait_js(browser, "return state.caret.head > 0")
+        below = browser.execute_script(head)
+        assert "\n" in text[words[0][1]:words[below][0]]
+        keys(browser, Keys.ARROW_UP)
+        wait_js(browser, "return state.caret.head === 0")
+        keys(browser, Keys.END)                        # the last word of the first line
+        wait_js(browser, "return state.caret.head > 0")
+        end = browser.execute_script(head)
+        assert "\n" not in text[words[0][0]:words[end][1]] and "\n" in text[words[end][1]:words[end + 1][0]]
+        keys(browser, Keys.HOME)
+        wait_js(browser, "return state.caret.head === 0")
+        keys(browser, Keys.ARROW_RIGHT * t)
+        wait_js(browser, f"return state.caret.head === {t} && state.caret.anchor === {t}")
+        _shift(browser, Keys.ARROW_RIGHT)              # extend the selection by one word
+        wait_js(browser, f"return state.caret.head === {t + 1} && state.caret.anchor === {t}")
+        s, e = words[t][0], words[t + 1][1]
+        assert browser.execute_script("return CSS.highlights.get('caret-sel').values().next().value.toString()") == \
+            text[s:e]
+        assert f"{s}-{e}" in status(browser)
+        keys(browser, "s")
+        wait_js(browser, "return !document.getElementById('typemenu').hidden")
+        keys(browser, "city")
+        press(browser, "\n")
+        added = [(sp["start"], sp["end"], sp["subtype"], sp["status"]) for sp in store.spans(nid, "alice")
+                 if sp["origin"] == "human"]
+        assert added == [(s, e, "CITY", "accepted")]
+        assert browser.execute_script("return state.caret !== null && state.caret.head === state.caret.anchor")
+        keys(browser, Keys.ESCAPE)                     # leave caret mode: the review keys as before
+        wait_js(browser, "return state.caret === null")
+        assert browser.execute_script("return document.getElementById('caretinfo').hidden "
+                                      "&& !CSS.highlights.has('caret-sel')")
+        assert status(browser) == "Caret mode off."
+        keys(browser, Keys.ARROW_RIGHT)                # no caret now: arrows do nothing
+        cur, shown = browser.execute_script("return [state.review.cur, state.review.note.spans]")
+        target = next(i for i, sp in enumerate(shown) if sp["status"] == "suggested")
+        keys(browser, "j" * (target - cur) if target > cur else "k" * (cur - target))
+        wait_js(browser, f"return state.review.cur === {target}")
+        press(browser, "a")
+        assert browser.execute_script("return state.caret") is None
+        assert {sp["id"]: sp["status"] for sp in store.spans(nid, "alice")}[shown[target]["id"]] == "accepted"
+        keys(browser, "s")                             # no caret, no mouse selection: nothing to add
+        wait_js(browser, "return document.getElementById('status').textContent.startsWith('Select text first')")
+        assert len(store.spans(nid, "alice")) == len(spans) + 1

@@ -10,6 +10,7 @@ const state = {
   sur: { notes: [], note: null, data: null, cur: 0 },
   pages: {},   // element id -> {page, count, stride}
   menu: null,  // open type menu: {resolve}
+  caret: null, // caret mode: {noteId, words, anchor, head, goalX, lines}
   chain: Promise.resolve(),  // actions run one after another, each seeing the last one's result
 };
 
@@ -228,6 +229,8 @@ function visibleSpans() { return state.review.note ? state.review.note.spans : [
 function drawReview() {
   const n = state.review.note, el = $("review-text");
   if (!n) {
+    state.caret = null;
+    drawCaret();
     el.textContent = "No note to review: the queue is empty for this annotator.";
     $("where").textContent = "";
     $("current").textContent = "";
@@ -242,6 +245,8 @@ function drawReview() {
   const page = state.pages[el.id] ? state.pages[el.id].page : 0;
   renderText(el, n.text, marks);
   showPage(el, page);
+  if (state.caret) state.caret.lines = null;
+  drawCaret();
   $("where").textContent = `note ${n.doc_id}` + (n.review && n.review.state === "done" ? " (done)" : "");
   drawCurrent();
 }
@@ -267,10 +272,14 @@ function drawCurrent() {
   } else {
     line("Span", n && n.spans.length ? "none selected (j: next)" : "no spans on this note");
   }
-  const c = $("counts");
+  const c = caretOn();
+  if (c) {
+    const [s, e] = caretOffsets(c), k = Math.abs(c.head - c.anchor) + 1;
+    line("Caret", `${k} word${k > 1 ? "s" : ""}, offsets ${s}-${e} (s adds, Esc leaves)`);
+  }
   if (n) {
     const sug = n.spans.filter((s) => s.status === "suggested").length;
-    c.textContent = `${n.spans.length} spans, ${sug} undecided`;
+    $("counts").textContent = `${n.spans.length} spans, ${sug} undecided`;
   }
 }
 
@@ -316,6 +325,7 @@ async function openNote(id, pushHistory = true) {
   if (pushHistory && state.review.note && state.review.note.id !== id) state.review.history.push(state.review.note.id);
   state.review.note = n;
   state.review.cur = -1;
+  state.caret = null;
   delete state.pages["review-text"];
   drawReview();
   say(`Opened note ${n.doc_id}: ${n.spans.length} spans.`);
@@ -334,6 +344,7 @@ async function finishNote() {
   const p = state.pages["review-text"];
   if (p && (p.seen || 0) < p.count - 1) {
     showPage($("review-text"), p.page + 1);
+    caretToPage();
     say("Read to the end first: next page shown (n again on the last page).");
     return;
   }
@@ -349,9 +360,10 @@ async function finishNote() {
 async function addFromSelection() {
   const n = state.review.note;
   if (!n) return;
-  const off = selectionOffsets($("review-text"));
-  if (!off) { say("Select text first (mouse or Shift+arrows), then press s."); return; }
-  const [s, e] = snapToWords(n.text, off[0], off[1]);
+  const c = caretOn();
+  const off = c ? caretOffsets(c) : selectionOffsets($("review-text"));
+  if (!off) { say("Select text first (with the mouse, or c for the keyboard caret), then press s."); return; }
+  const [s, e] = c ? off : snapToWords(n.text, off[0], off[1]);
   if (s >= e) return;
   const type = await chooseType(state.review.lastType);
   if (!type) return;
@@ -359,11 +371,185 @@ async function addFromSelection() {
   const sp = await guarded(() => api("POST", `/api/notes/${n.id}/spans`, { start: s, end: e, subtype: type }));
   if (!sp) return;
   window.getSelection().removeAllRanges();
+  if (c) c.anchor = c.head;
   n.spans.push(sp);
   n.spans.sort((a, b) => a.start - b.start || a.end - b.end);
   state.review.cur = n.spans.findIndex((x) => x.id === sp.id);
   drawReview();
   say(`Saved: new ${type} span.`);
+}
+
+// ---------------------------------------------------------------- caret: selecting with the keyboard
+// A word cursor in the review text. Words are runs of letters and digits (with their
+// combining marks), so a span made with it starts and ends on token boundaries.
+const CARET_WORD = /(?:[\p{L}\p{N}]\p{M}*)+/gu;
+const CARET_KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down", Home: "home", End: "end" };
+const CARET_HINT = "\u2190/\u2192 word, \u2191/\u2193 line, Home/End, Shift extends, s adds, Esc leaves";
+
+function caretOn() {
+  const c = state.caret, n = state.review.note;
+  return c && state.mode === "review" && n && c.noteId === n.id ? c : null;
+}
+
+function caretOffsets(c) {
+  return [c.words[Math.min(c.anchor, c.head)][0], c.words[Math.max(c.anchor, c.head)][1]];
+}
+
+// The rendered piece (span or mark) that holds character `off` of the text.
+function pieceAt(el, off) {
+  const kids = el.children;
+  let lo = 0, hi = kids.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (Number(kids[mid].dataset.s) <= off) lo = mid; else hi = mid - 1;
+  }
+  return kids[lo];
+}
+
+function textRange(el, s, e) {
+  const a = pieceAt(el, s), b = pieceAt(el, e - 1), r = document.createRange();
+  r.setStart(a.firstChild, s - Number(a.dataset.s));
+  r.setEnd(b.firstChild, e - Number(b.dataset.s));
+  return r;
+}
+
+// Where word i is drawn: its page (column) and its box inside that column.
+function wordBox(el, c, i) {
+  const r = textRange(el, c.words[i][0], c.words[i][1]).getClientRects()[0];
+  const stride = state.pages[el.id].stride;
+  if (!r) return { col: state.pages[el.id].page, left: 0, right: 0, top: 0, height: 0 };
+  const x = r.left - el.getBoundingClientRect().left + el.scrollLeft;
+  const col = Math.max(0, Math.floor((x + 2) / stride));
+  return { col, left: x - col * stride, right: x - col * stride + r.width, top: r.top, height: r.height };
+}
+
+// Visual lines in reading order (a new column starts a new line), cached until the text is drawn again.
+function caretLines(el, c) {
+  if (c.lines) return c.lines;
+  const boxes = c.words.map((_, i) => wordBox(el, c, i));
+  const lineOf = new Int32Array(boxes.length), lines = [];
+  boxes.forEach((b, i) => {
+    const prev = i ? boxes[i - 1] : null;
+    if (!prev || b.col !== prev.col || Math.abs(b.top - prev.top) > Math.max(b.height, prev.height) / 2) lines.push([i, i]);
+    lines[lines.length - 1][1] = i;
+    lineOf[i] = lines.length - 1;
+  });
+  c.lines = { boxes, lineOf, lines };
+  return c.lines;
+}
+
+function firstWordOnPage(el, c, page) {
+  let lo = 0, hi = c.words.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (wordBox(el, c, mid).col >= page) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+function drawCaret() {
+  const c = caretOn(), el = $("review-text"), was = el.classList.contains("caret");
+  el.classList.toggle("caret", !!c);
+  $("caretinfo").hidden = !c;
+  const marks = window.CSS && CSS.highlights && typeof Highlight === "function" ? CSS.highlights : null;
+  if (!c) {
+    if (marks) { marks.delete("caret-sel"); marks.delete("caret-head"); }
+    else if (was) window.getSelection().removeAllRanges();
+    return;
+  }
+  const [s, e] = caretOffsets(c);
+  const sel = textRange(el, s, e);
+  if (!marks) {
+    const ws = window.getSelection();
+    ws.removeAllRanges();
+    ws.addRange(sel);
+    return;
+  }
+  const head = new Highlight(textRange(el, c.words[c.head][0], c.words[c.head][1]));
+  head.priority = 1;
+  marks.set("caret-sel", new Highlight(sel));
+  marks.set("caret-head", head);
+}
+
+function caretSay() {
+  const c = caretOn();
+  if (!c) return;
+  const [s, e] = caretOffsets(c), k = Math.abs(c.head - c.anchor) + 1;
+  let t = state.review.note.text.slice(s, e).replace(/\s+/g, " ");
+  if (t.length > 60) t = t.slice(0, 57) + "...";
+  say(`Caret: \u201c${t}\u201d (${k} word${k > 1 ? "s" : ""}, ${s}-${e}). ${CARET_HINT}.`);
+}
+
+function caretShow() {
+  const c = caretOn(), el = $("review-text");
+  if (!c) return;
+  drawCaret();
+  const col = wordBox(el, c, c.head).col;
+  if (col !== state.pages[el.id].page) showPage(el, col);
+  drawCurrent();
+  caretSay();
+}
+
+function caretEnter() {
+  const n = state.review.note, el = $("review-text");
+  if (!n || !state.pages[el.id]) return say("No note open.");
+  const words = Array.from(n.text.matchAll(CARET_WORD), (m) => [m.index, m.index + m[0].length]);
+  if (!words.length) return say("This note has no words to select.");
+  const c = { noteId: n.id, words, anchor: 0, head: 0, goalX: null, lines: null };
+  state.caret = c;
+  const page = state.pages[el.id].page, sp = visibleSpans()[state.review.cur];
+  let i = firstWordOnPage(el, c, page);
+  const after = sp ? words.findIndex((w) => w[0] >= sp.end) : -1;
+  if (after >= 0 && wordBox(el, c, after).col === page) i = after;
+  c.anchor = c.head = i;
+  caretShow();
+}
+
+function caretLeave() {
+  if (!state.caret) return;
+  state.caret = null;
+  drawCaret();
+  drawCurrent();
+  say("Caret mode off.");
+}
+
+function caretMove(how, extend) {
+  const c = caretOn(), el = $("review-text");
+  if (!c) return;
+  const last = c.words.length - 1;
+  let h = c.head;
+  if (how === "left" || how === "right") {
+    h = Math.max(0, Math.min(last, h + (how === "left" ? -1 : 1)));
+    c.goalX = null;
+  } else {
+    const { boxes, lineOf, lines } = caretLines(el, c), line = lineOf[h];
+    if (how === "home" || how === "end") {
+      h = lines[line][how === "home" ? 0 : 1];
+      c.goalX = null;
+    } else {
+      const to = line + (how === "up" ? -1 : 1);
+      if (to >= 0 && to < lines.length) {
+        if (c.goalX === null) c.goalX = boxes[h].left;
+        const x = c.goalX, away = (b) => (x < b.left ? b.left - x : x > b.right ? x - b.right : 0);
+        h = lines[to][0];
+        for (let i = lines[to][0]; i <= lines[to][1]; i++) if (away(boxes[i]) < away(boxes[h])) h = i;
+      }
+    }
+  }
+  c.head = h;
+  if (!extend) c.anchor = h;
+  caretShow();
+}
+
+// Paging in caret mode takes the caret along to the first word of the page shown.
+function caretToPage() {
+  const c = caretOn(), el = $("review-text");
+  if (!c) return;
+  const page = state.pages[el.id].page;
+  if (wordBox(el, c, c.head).col === page) return;
+  c.anchor = c.head = firstWordOnPage(el, c, page);
+  c.goalX = null;
+  caretShow();
 }
 
 const reviewKeys = {
@@ -379,6 +565,7 @@ const reviewKeys = {
   "[": () => resize("growLeft"), "]": () => resize("growRight"),
   "{": () => resize("shrinkLeft"), "}": () => resize("shrinkRight"),
   s: () => addFromSelection(),
+  c: () => (caretOn() ? caretLeave() : caretEnter()),
   A: async () => {
     const n = state.review.note;
     if (!n) return;
@@ -701,7 +888,12 @@ async function drawProgress() {
 const HELP = [
   ["Review", [["j / k", "next / previous span"], ["a", "accept span"], ["x or Delete", "delete span"], ["t", "change type"],
     ["[ / ]", "grow span left / right by a word"], ["{ / }", "shrink span from the left / right"], ["s", "add the selected text as a span"],
+    ["c", "caret mode: select words with the keyboard"],
     ["A", "accept all suggestions"], ["Space / Shift+Space", "next / previous page"], ["n", "note done, next note (after the last page)"], ["p", "previous note"]]],
+  ["Caret (review, after c)", [["\u2190 / \u2192", "previous / next word"], ["\u2191 / \u2193", "word on the line above / below"],
+    ["Home / End", "first / last word of the line"], ["Shift + \u2190\u2192\u2191\u2193 Home End", "extend the selection"],
+    ["s", "add the selection as a span (type menu)"], ["Space / Shift+Space", "next / previous page, caret to its first word"],
+    ["c or Esc", "leave caret mode (the other review keys work in it)"]]],
   ["Aggregate", [["j / k", "next / previous item"], ["Enter", "confirm the suggestion"], ["y / x", "PHI / not PHI"], ["t, [ ] { }", "type and extent (saved as PHI)"],
     ["D", "finish the note"], ["S", "annotator scores"], ["n / p", "next / previous note"]]],
   ["Surrogates", [["j / k", "next / previous item"], ["e or Enter", "edit (Enter saves and approves, Esc cancels)"], ["a", "approve"], ["A", "approve all"], ["n / p", "next / previous note"]]],
@@ -712,10 +904,12 @@ function drawHelp() {
   const box = $("help");
   box.textContent = "";
   for (const [title, rows] of HELP) {
-    const h = document.createElement("h3"); h.textContent = title; box.appendChild(h);
+    const part = document.createElement("div");
+    const h = document.createElement("h3"); h.textContent = title; part.appendChild(h);
     const t = document.createElement("table");
     for (const [k, v] of rows) { const r = t.insertRow(); const kc = r.insertCell(); const kb = document.createElement("kbd"); kb.textContent = k; kc.appendChild(kb); r.insertCell().textContent = v; }
-    box.appendChild(t);
+    part.appendChild(t);
+    box.appendChild(part);
   }
 }
 
@@ -724,6 +918,7 @@ async function setMode(mode) {
   for (const s of document.querySelectorAll(".mode")) s.classList.toggle("on", s.id === `mode-${mode}`);
   for (const b of document.querySelectorAll("#modes button")) b.classList.toggle("on", b.dataset.mode === mode);
   $("pageinfo").textContent = "";
+  if (mode !== "review" && state.caret) { state.caret = null; drawCaret(); }
   if (mode === "review") { if (!state.review.note) await nextInQueue(); else drawReview(); }
   if (mode === "aggregate") { await loadAggNotes(); if (state.agg.data) drawAgg(); }
   if (mode === "surrogates") { await loadSurNotes(); if (state.sur.data) drawSur(); }
@@ -745,11 +940,22 @@ function onKey(ev) {
   const tag = ev.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === "Escape") { $("help").hidden = true; $("scores").hidden = true; return; }
+  if (ev.key === "Escape") {
+    $("help").hidden = true;
+    $("scores").hidden = true;
+    if (state.caret) enqueue(caretLeave);
+    return;
+  }
   if (ev.key === "?") { drawHelp(); $("help").hidden = !$("help").hidden; ev.preventDefault(); return; }
   if (["1", "2", "3", "4"].includes(ev.key)) { ev.preventDefault(); enqueue(() => setMode(["review", "aggregate", "surrogates", "progress"][Number(ev.key) - 1])); return; }
   if (!state.who) { say("Enter your annotator name first.", true); $("who").focus(); return; }
-  if (pageKey(ev)) { ev.preventDefault(); return; }
+  if (state.mode === "review" && state.caret && CARET_KEYS[ev.key]) {
+    ev.preventDefault();
+    const how = CARET_KEYS[ev.key], extend = ev.shiftKey;
+    enqueue(() => caretMove(how, extend));
+    return;
+  }
+  if (pageKey(ev)) { ev.preventDefault(); if (state.mode === "review" && state.caret) enqueue(caretToPage); return; }
   const keys = { review: reviewKeys, aggregate: aggKeys, surrogates: surKeys }[state.mode];
   const fn = keys && keys[ev.key];
   if (fn) { ev.preventDefault(); enqueue(fn); }
@@ -772,12 +978,14 @@ async function start() {
     state.who = who.value.trim();
     localStorage.setItem("crfdeid-review-who", state.who);
     state.review = { note: null, cur: -1, history: [], lastType: "DOCTOR" };
+    state.caret = null;
+    drawCaret();
     if (state.who) enqueue(() => setMode(state.mode));
   };
   who.onkeydown = (ev) => { if (ev.key === "Enter") { ev.preventDefault(); who.blur(); who.onchange(); } };
   for (const b of document.querySelectorAll("#modes button")) b.onclick = () => enqueue(() => setMode(b.dataset.mode));
   for (const b of document.querySelectorAll("#side button")) {
-    const key = { accept: "a", delete: "x", type: "t", add: "s", acceptall: "A", done: "n" }[b.dataset.act];
+    const key = { accept: "a", delete: "x", type: "t", add: "s", caret: "c", acceptall: "A", done: "n" }[b.dataset.act];
     b.onmousedown = (ev) => ev.preventDefault(); // keep the text selection for "add"
     b.onclick = () => enqueue(reviewKeys[key]);
   }
@@ -788,7 +996,11 @@ async function start() {
   $("agg-scores").onclick = () => enqueue(toggleScores);
   $("sur-approve-all").onclick = () => enqueue(surKeys.A);
   document.addEventListener("keydown", onKey);
-  window.addEventListener("resize", () => { const el = activeText(); if (el && state.pages[el.id]) layoutPages(el); });
+  window.addEventListener("resize", () => {
+    const el = activeText();
+    if (el && state.pages[el.id]) layoutPages(el);
+    if (state.caret) state.caret.lines = null;
+  });
   if (!state.who) { say("Enter your annotator name (top bar), then press Enter."); who.focus(); return; }
   await setMode("review");
 }
