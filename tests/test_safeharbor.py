@@ -67,6 +67,13 @@ ROOT = Path(__file__).resolve().parent.parent
     ("BABY GIRL HALVORSEN", "HALVORSEN", "PATIENT"),
     ("BB Quackenbush feeding", "Quackenbush", "PATIENT"),
     ("BG Halvorsen", "Halvorsen", "PATIENT"),
+    ("Twitter @jramirez_wi.", "@jramirez_wi", "USERNAME"),
+    ("on instagram as @zoe.m", "@zoe.m", "USERNAME"),
+    ("username: zq_bush", "zq_bush", "USERNAME"),
+    ("his user name is jlee88", "jlee88", "USERNAME"),
+    ("Next appt Tues 9/3 w/ Dr. Lee", "9/3", "DATE"),
+    ("seen Monday, 3/14/98.", "3/14/98", "DATE"),
+    ("WED 12/31/2023", "12/31/2023", "DATE"),
 ])
 def test_each_form_is_found(text, surface, subtype):
     got = [(text[s.start:s.end], s.subtype) for s in find(text)]
@@ -80,6 +87,8 @@ def test_each_form_is_found(text, surface, subtype):
     "LR 1000 ml, out 940 ml", "BG Stable", "BG 145", "BG RN", "Baby Boy born at 39 weeks",
     "I/O 1200/940", "PEG 3350 17 g", "ICD-10 code", "lot 4.1.2", "ID consult", "MR 2+ on echo",
     "CVP 9-12", "PSV 10/5", "500-1000 cc", "0.5-1.0 mg", "T 98.6", "Wt 94 kg", "94 yrs smoking? no",
+    "O2 SAT 9/10", "sat 95/100", "Mon 13/4", "wed 1/2 NS", "given @ 0200", "login issues resolved",
+    "unable to handle @ home", "mail to @ home",
 ])
 def test_doses_lab_values_times_and_dates_are_not_identifiers(text):
     assert find(text) == []

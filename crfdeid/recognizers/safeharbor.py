@@ -15,7 +15,11 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
   ``serial no.``, ``ID:``); a Medicare beneficiary identifier (``1EG4-TE5-MK72``) and
   letters then six or more digits (``LV-3381204``) without a label;
 * ``SSN``, ``PHONE``, ``FAX`` (a phone number after "fax"), ``EMAIL``, ``URL``, ``IPADDR``;
-* ``PATIENT``: a newborn's surname after ``Baby Boy``/``Baby Girl``/``BB``/``BG``.
+* ``PATIENT``: a newborn's surname after ``Baby Boy``/``Baby Girl``/``BB``/``BG``;
+* ``USERNAME``: a handle after the name of a social network (``Twitter @jlee_88``) or after
+  ``username:``/``user name is``;
+* ``DATE``: a numeric month/day (and year) right after a weekday (``Tues 9/3``, ``Monday,
+  3/14/98``); other dates are the CRF's: written alone they are too like ratios and doses.
 
 :func:`apply` only adds: a found span that overlaps predicted spans is joined with
 them into their union; the union keeps the predicted subtype when it is of the
@@ -151,9 +155,26 @@ FORMS = {
     "newborn": ("PATIENT", re.compile(
         r"(?:\b(?i:baby)[ \t]+(?i:boy|girl)|\b(?:BB|BG))[ \t]+(?P<value>[A-Z][A-Za-z'-]*[A-Za-z](?:-[A-Z][A-Za-z]+)?)"
         r"(?![\w'-])"), ("baby", "bb", "bg"), ("baby", "bb", "bg")),
+    "handle": ("USERNAME", re.compile(
+        r"(?P<label>twitter|instagram|insta|tiktok|snapchat|facebook|threads|bluesky|handle)\b[^\n@]{0,20}?"
+        r"(?<![\w.+-])(?P<value>@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)(?![\w@-]|\.\w)", _I),
+        ("@",), ("twitter", "instagram", "insta", "tiktok", "snapchat", "facebook", "threads", "bluesky",
+                 "handle")),
+    "username_label": ("USERNAME", re.compile(
+        r"(?:user[ \t]?name|user[ \t]?id|login[ \t]?id|screen[ \t]?name)[ \t]*(?::|=|is\b)[ \t]*@?"
+        r"(?P<value>[A-Za-z0-9_.-]*[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9_])(?![\w@-])", _I),
+        None, ("user", "login", "screen")),
+    # Weekdays but "Sat"/"SAT" (oxygen saturation): "Tues 9/3", "Monday, 3/14/98".
+    "weekday_date": ("DATE", re.compile(
+        r"(?:monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thur|thu|friday|fri|saturday|sunday|sun)"
+        r"\.?,?[ \t]+(?P<value>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12][0-9]|3[01])(?:/(?:[0-9]{4}|[0-9]{2}))?)"
+        r"(?![\w/-]|\.[0-9])(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)", _I),
+        ("/",), ("monday", "mon", "tuesday", "tues", "tue", "wednesday", "wed", "thursday", "thurs", "thur", "thu",
+                 "friday", "fri", "saturday", "sunday", "sun")),
 }
 #: Forms whose matches may hold no ASCII digit (the others are not looked for in a text without one).
-_NO_DIGIT_FORMS = frozenset({"age_word", "age_decade", "newborn", "email", "url", "domain"})
+_NO_DIGIT_FORMS = frozenset({"age_word", "age_decade", "newborn", "email", "url", "domain", "handle",
+                             "username_label"})
 _FAX_BEFORE = re.compile(r"fax", _I)
 # After "BB"/"BG" (also "blood glucose") a word is a surname when it is no plain word, or a
 # frequent census surname that says nothing of a glucose ("BB Smith", not "BG Stable", "BG High").
