@@ -29,6 +29,8 @@ def _span(text, surface, subtype="DOCTOR"):
     ("next dose 1400 hrs", "1400", "time"),
     ("ambulates with a walker.", "walker", "device"),
     ("ambulates with a walker.", "walker.", "device"),
+    ("GCS: Glasgow Coma Scale 15", "Glasgow Coma", "eponym"),   # a head noun in the span
+    ("GCS: Glasgow Coma Scale 15", "Coma", "eponym"),           # the eponym before it
 ])
 def test_clinical_terms_are_dropped(text, surface, reason):
     sp = _span(text, surface)
@@ -45,6 +47,8 @@ def test_clinical_terms_are_dropped(text, surface, reason):
     ("seen 03/14/2098 with 2 units", "03/14/2098"),
     ("Murphy Smith sign", "Murphy Smith"),          # not every word a clinical word
     ("pt son walker visited", "walker"),            # no article before it
+    ("seen by Dr Coma Scale", "Coma"),              # a head noun alone, no eponym before it
+    ("Murphy Disease Smith", "Disease Smith"),      # not every word clinical
 ])
 def test_names_places_and_dates_are_kept(text, surface):
     sp = _span(text, surface)
@@ -59,3 +63,18 @@ def test_the_shipped_model_keeps_clinical_words_and_still_finds_phi():
         assert model.tag_text(text).spans == [], text
     tagged = model.tag_text("Seen by Dr. Murphy on 7/22/2098; Age: 94, 40 units.")
     assert {tagged.text[s.start:s.end] for s in tagged.spans} >= {"Murphy", "7/22/2098", "94"}
+
+
+def test_clinical_terms_of_a_whole_note_keep_their_words_in_surrogate_output(tmp_path):
+    # The shipped model tags "Coma" and "a walker" in this note (context matters): the filter
+    # drops them before the name extension can grow "a" into an initial.
+    from crfdeid.cli import tag
+    note = ("Vitamin D 2000 IU daily.\nGlasgow Coma Scale 15.\nGiven at 0200.\n"
+            "Ambulating with a walker.\nMurphy sign negative.\n")
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "n.txt").write_text(note, encoding="utf-8")
+    key = tmp_path / "k.key"
+    key.write_text("test-key-not-a-secret-0123456789", encoding="utf-8")
+    assert tag.main(["--quiet", "--output-format", "surrogate", "--key-file", str(key),
+                     "--output-dir", str(tmp_path / "out"), str(tmp_path / "in")]) == 0
+    assert (tmp_path / "out" / "n.txt").read_text(encoding="utf-8") == note

@@ -7,8 +7,10 @@ walker``); surrogates then change the note's clinical meaning. :func:`drop_clini
 drops a predicted span only when all of it is one of these, in its clinical context:
 
 * **eponym**: every word of the span is in the ``clinical_words`` list (eponyms, drugs,
-  devices) and a clinical head noun of ``clinical_heads`` follows it (``sign``,
-  ``disease``, ``scale``, ``coma``, ``catheter``..., after an optional ``'s``);
+  devices) or is a clinical head noun, one at least of them or the word before the span is
+  in ``clinical_words``, and a clinical head noun of ``clinical_heads`` follows it (``sign``,
+  ``disease``, ``scale``, ``coma``, ``catheter``..., after an optional ``'s``): ``Glasgow
+  Coma`` or the ``Coma`` of ``Glasgow Coma Scale``;
 * **dose**: the span is a number and a dose unit follows (``IU``, ``units``, ``mg``, ``mcg``,
   ``ml``, ``mEq``, ``%``...);
 * **time**: the span is a 24-hour clock time (``0200``) after ``at``/``@``/``~``/``around``
@@ -38,6 +40,8 @@ from ..document import Span
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # After the span: an optional possessive or hyphen, then the next word.
 _NEXT_WORD = re.compile(r"(?:'s|’s)?[ \t-]{0,2}([A-Za-z][A-Za-z']*)")
+# Before the span: the previous word, then a space or hyphen.
+_PREV_WORD = re.compile(r"(?<![A-Za-z'])([A-Za-z][A-Za-z']*)[ \t-]{1,2}$")
 _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
 _UNIT = re.compile(r"[ \t]?(?:IU|iu|[Uu]nits?|U|mg|MG|mcg|MCG|ug|g|gm|kg|ml|mL|ML|cc|CC|mEq|meq|MEQ|mmol|"
                    r"L|%|gtts?|tabs?|caps?|puffs?)(?![A-Za-z0-9])")
@@ -79,8 +83,11 @@ def why_clinical(text: str, sp: Span) -> str | None:
             and _ARTICLE.search(text, max(0, sp.start - 16), sp.start):
         return "device"
     nxt = _NEXT_WORD.match(text, sp.end)
-    if nxt and nxt.group(1).lower() in heads and all(w.lower().removesuffix("'s") in words for w in found):
-        return "eponym"
+    lows = [w.lower().removesuffix("'s") for w in found]
+    if nxt and nxt.group(1).lower() in heads and all(w in words or w in heads for w in lows):
+        prev = _PREV_WORD.search(text, max(0, sp.start - 40), sp.start)
+        if any(w in words for w in lows) or (prev and prev.group(1).lower().removesuffix("'s") in words):
+            return "eponym"
     return None
 
 
