@@ -1,7 +1,8 @@
 """The review page in a real headless Chromium (Debian's chromium + chromium-driver, Selenium):
 review with the keyboard, add/alter/delete, a span added in caret mode with keys only,
 export and re-import, two annotators and adjudication, surrogate review and the
-re-identified export. Synthetic notes only.
+re-identified export; the same on a note with characters outside the Basic Multilingual
+Plane (offsets in code points on the server, UTF-16 units in the page). Synthetic notes only.
 """
 
 from __future__ import annotations
@@ -334,3 +335,188 @@ def test_caret_mode_selects_words_and_adds_a_span_with_keys_only(browser, projec
         keys(browser, "s")                             # no caret, no mouse selection: nothing to add
         wait_js(browser, "return document.getElementById('status').textContent.startsWith('Select text first')")
         assert len(store.spans(nid, "alice")) == len(spans) + 1
+
+
+# A note with characters outside the Basic Multilingual Plane (an emoji, mathematical letters)
+# before its PHI: the server counts offsets in code points, the page's strings in UTF-16 units.
+ASTRAL_NOTE = ("Clinic note \U0001F600 written by staff. Mood \U0001F600\U0001F600, grade \U0001D538 on the "
+               "\U0001D538\U0001D539\u2102 scale.\n"
+               "Seen by Dr. Qzxv Brandt on 12/03/2076 at Fairhaven Clinic in Boston.\n"
+               "Follow up with the \U0001D538\U0001D539\u2102 team \U0001F600 next week; call Dr. Brandt at "
+               "555-0142.\n")
+
+
+@pytest.fixture
+def astral(tmp_path):
+    src = tmp_path / "astral.jsonl"
+    src.write_text(json.dumps({"id": "u16-1", "text": ASTRAL_NOTE}, ensure_ascii=False) + "\n", encoding="utf-8")
+    path = tmp_path / "proj"
+    assert review_main(["init", str(path), "--per-note", "2"]) == 0
+    assert review_main(["import", str(path), f"jsonl:{src}"]) == 0
+    p = Project.open(path)
+    yield p
+    p.close()
+
+
+def drawn(driver, el="review-text"):
+    """``[(key, text)]`` of every highlighted span drawn in a rendered text."""
+    return [tuple(x) for x in driver.execute_script(
+        f"return [...document.querySelectorAll('#{el} mark')].map(m => [Number(m.dataset.key), m.textContent])")]
+
+
+def assert_drawn(driver, spans, text, el="review-text", items="state.review.note.spans"):
+    """Each mark drawn in ``el`` shows exactly the text of its span in the store (Python offsets)."""
+    ids = driver.execute_script(f"return {items}.map(s => s.id)")
+    want = {sp["id"]: text[sp["start"]:sp["end"]] for sp in spans}
+    assert sorted(ids) == sorted(want)
+    assert [(ids[k], t) for k, t in drawn(driver, el)] == [(i, want[i]) for i in ids]
+
+
+def test_astral_characters_keep_offsets_in_code_points(browser, astral):
+    from selenium.webdriver.common.keys import Keys
+    store = astral.store
+    text = ASTRAL_NOTE
+    with headless.live_server(create_app(astral)) as url:
+        start(browser, url, "alice")
+        nid = browser.execute_script("return state.review.note.id")
+        assert store.note(nid)["body"] == text
+        spans = store.spans(nid, "alice")
+        first_astral = text.index("\U0001F600")
+        assert spans and all(sp["start"] > first_astral for sp in spans)
+        # (a) each suggestion is drawn over exactly its own text
+        assert len(drawn(browser)) == len(spans)
+        assert_drawn(browser, store.spans(nid, "alice"), text)
+        # (b) caret mode: two words after the astral characters, one of them astral letters
+        import re
+        words = [(m.start(), m.end()) for m in re.finditer(r"[^\W_]+", text)]
+        s = text.index("\U0001D538\U0001D539\u2102 team")
+        t = next(i for i, w in enumerate(words) if w[0] == s)
+        e = words[t + 1][1]
+        assert text[s:e] == "\U0001D538\U0001D539\u2102 team"
+        assert not any(sp["start"] < e and s < sp["end"] for sp in spans)
+        keys(browser, "c")
+        wait_js(browser, "return state.caret !== null && state.caret.head === 0")
+        assert browser.execute_script("return state.caret.words.length") == len(words)
+        keys(browser, Keys.ARROW_RIGHT * t)
+        wait_js(browser, f"return state.caret.head === {t}")
+        _shift(browser, Keys.ARROW_RIGHT)
+        wait_js(browser, f"return state.caret.head === {t + 1} && state.caret.anchor === {t}")
+        assert browser.execute_script("return CSS.highlights.get('caret-sel').values().next().value.toString()") == \
+            text[s:e]
+        assert f"{s}-{e}" in status(browser)
+        keys(browser, "s")
+        wait_js(browser, "return !document.getElementById('typemenu').hidden")
+        keys(browser, "city")
+        press(browser, "\n")
+        added = [(sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(nid, "alice") if sp["origin"] == "human"]
+        assert added == [(s, e, "CITY")]
+        # (c) resizing the new span (the current one): a word (here an emoji) right, a word left
+        keys(browser, Keys.ESCAPE)
+        wait_js(browser, "return state.caret === null")
+        press(browser, "]")
+        grown_end = text.index("\U0001F600", e) + 1
+        (sp,) = [sp for sp in store.spans(nid, "alice") if sp["origin"] == "human"]
+        assert (sp["start"], sp["end"]) == (s, grown_end), text[sp["start"]:sp["end"]]
+        assert f"offsets {s}-{grown_end}" in status(browser)
+        press(browser, "[")
+        left = text.rindex("the", 0, s)
+        (sp,) = [sp for sp in store.spans(nid, "alice") if sp["origin"] == "human"]
+        assert (sp["start"], sp["end"]) == (left, grown_end)
+        assert f"Offsets: {left}-{grown_end}" in browser.execute_script(
+            "return document.getElementById('current').textContent")
+        # a mouse selection inside a word after the astral characters snaps to that word
+        w = text.index("week")
+        browser.execute_script("""
+            const el = document.getElementById('review-text');
+            for (const node of el.querySelectorAll('span')) {
+              const i = node.textContent.indexOf('week');
+              if (i < 0) continue;
+              const r = document.createRange();
+              r.setStart(node.firstChild, i + 1); r.setEnd(node.firstChild, i + 3);
+              const sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(r);
+              return;
+            }""")
+        keys(browser, "s")
+        wait_js(browser, "return !document.getElementById('typemenu').hidden")
+        keys(browser, "date")
+        press(browser, "\n")
+        human = sorted((sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(nid, "alice")
+                       if sp["origin"] == "human")
+        assert human == [(left, grown_end, "CITY"), (w, w + 4, "DATE")]
+        assert_drawn(browser, store.spans(nid, "alice"), text)   # everything drawn is over its own text
+
+
+def test_astral_characters_in_adjudication_surrogates_and_reidentified_export(browser, astral, tmp_path):
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from crfdeid.review import agreement
+    store = astral.store
+    text = ASTRAL_NOTE
+    api = TestClient(create_app(astral, hosts=("testserver",)))
+    nid = store.queue("alice")[0]
+    _review_by_api(api, "alice", nid)
+    _review_by_api(api, "bob", nid, drop=2)
+    agg = api.get(f"/api/aggregate/{nid}").json()                     # code points
+    doc_id = agg["doc_id"]
+
+    def extent(it):
+        d = it["decision"] or it["suggest"]
+        phi = d["verdict"] == "phi" if it["decision"] else d["phi"]
+        return (d["start"], d["end"]) if phi else (it["item_start"], it["item_end"])
+
+    with headless.live_server(create_app(astral)) as url:
+        browser.get(url + "/")
+        browser.execute_script("localStorage.setItem('crfdeid-review-who', 'carol')")
+        browser.get(url + "/")                                         # nothing left to review for carol
+        wait_js(browser, "return typeof state !== 'undefined' && "
+                         "document.getElementById('status').textContent.startsWith('Queue empty')")
+        keys(browser, "2")
+        wait_js(browser, f"return state.agg.data && state.agg.data.note_id === {nid}")
+        items = agg["items"]
+        assert drawn(browser, "agg-text") == [(i, text[slice(*extent(it))]) for i, it in enumerate(items)]
+        rows = browser.execute_script("return [...document.querySelectorAll('#agg-table tr')].slice(1)"
+                                      ".map(r => [r.cells[0].textContent, r.cells[2].textContent])")
+        assert rows == [[f"{doc_id}, {it['item_start']}", text[slice(*extent(it))] if it["suggest"]["phi"] else ""]
+                        for it in items]
+        s, e = extent(items[0])
+        grown_end = re.compile(r"\s*(?:[^\W_]+|[^\w\s])").match(text, e).end()
+        press(browser, "]")                                            # the first item, one word longer
+        first = agreement.decisions(store, nid)[0]
+        assert (first["item_start"], first["item_end"]) == (items[0]["item_start"], items[0]["item_end"])
+        assert (first["start"], first["end"]) == (s, grown_end), text[first["start"]:first["end"]]
+        n = len(items)
+        for i in range(n):                                             # confirm each (the first as grown)
+            keys(browser, "\n")
+            wait_js(browser, f"return state.agg.data.items.filter(it => it.decision).length >= {i + 1} "
+                             f"&& state.agg.cur === {min(i + 1, n - 1)}")
+        keys(browser, "D")
+        wait_js(browser, "return state.agg.data.adjudicated !== null")
+        cons = agreement.consensus(store, nid)
+        assert (s, grown_end) in [(sp.start, sp.end) for sp in cons]
+        keys(browser, "3")
+        wait_js(browser, f"return state.sur.data && state.sur.data.id === {nid}")
+        sur = api.get(f"/api/surrogates/{nid}").json()["items"]
+        assert [text[it["start"]:it["end"]] for it in sur] == [it["original"] for it in sur]
+        assert drawn(browser, "sur-text") == [(i, it["original"]) for i, it in enumerate(sur)]
+        assert browser.execute_script("return [...document.querySelectorAll('#sur-table tr')].slice(1)"
+                                      ".map(r => r.cells[0].textContent)") == [f"{doc_id}, {it['start']}" for it in sur]
+        keys(browser, "e")
+        wait_js(browser, "return document.activeElement.classList.contains('surrogate')")
+        browser.execute_script("document.activeElement.value = ''")
+        keys(browser, "Qzxv Surrogate")
+        press(browser, "\n")                                           # saved at the item's code points
+        assert f"surrogate at {sur[0]['start']} approved" in status(browser)
+        before = status(browser)
+        keys(browser, "A")
+        wait_js(browser, f"return document.getElementById('status').textContent !== {json.dumps(before)}")
+        wait_js(browser, "return state.sur.data.items.every(it => it.status === 'approved')")
+    out = tmp_path / "reid"
+    assert review_main(["export", str(astral.path), "--to", "jsonl", "--out", str(out / "notes.jsonl"),
+                        "--source", "reidentified"]) == 0
+    from crfdeid.io import read
+    (doc,) = list(read(f"jsonl:{out / 'notes.jsonl'}"))
+    assert doc.text.startswith(text[:sur[0]["start"]])                 # the astral characters kept, in place
+    assert doc.surface(doc.spans[0]) == "Qzxv Surrogate"
+    assert doc.text[doc.spans[0].start:doc.spans[0].start + 14] == "Qzxv Surrogate"

@@ -51,6 +51,44 @@ async function guarded(fn) {
   }
 }
 
+// ---------------------------------------------------------------- offsets: code points and UTF-16
+// The server counts offsets in code points (Python string indices); this page's strings, DOM
+// ranges and regular expressions count UTF-16 code units, in which a character outside the
+// Basic Multilingual Plane (an emoji, U+1D538 ...) is two. Offsets become UTF-16 indices as a
+// note's data arrives (unitsOf...) and code points again whenever they are sent or shown
+// (at.point), through two tables made once per note text.
+const isHigh = (c) => c >= 0xd800 && c <= 0xdbff, isLow = (c) => c >= 0xdc00 && c <= 0xdfff;
+
+function offsetMap(text) {
+  if (!/[\ud800-\udfff]/.test(text)) return { unit: (p) => p, point: (u) => u };
+  const units = new Int32Array(text.length + 1), points = new Int32Array(text.length + 1);
+  let p = 0, u = 0;
+  while (u < text.length) {
+    units[p] = u;
+    points[u] = p;
+    if (isHigh(text.charCodeAt(u)) && isLow(text.charCodeAt(u + 1))) points[++u] = p; // inside a pair: its start
+    u++;
+    p++;
+  }
+  units[p] = u;
+  points[u] = p;
+  const last = p;
+  return { unit: (i) => units[Math.max(0, Math.min(i, last))], point: (i) => points[Math.max(0, Math.min(i, u))] };
+}
+
+function unitsOfSpan(at, sp) {
+  if (sp) { sp.start = at.unit(sp.start); sp.end = at.unit(sp.end); }
+  return sp;
+}
+
+function unitsOfDecision(at, d) {
+  if (d) { unitsOfSpan(at, d); d.item_start = at.unit(d.item_start); d.item_end = at.unit(d.item_end); }
+  return d;
+}
+
+// `start-end` as the server and the exported files count them.
+function shownOffsets(at, s, e) { return `${at.point(s)}-${at.point(e)}`; }
+
 // ---------------------------------------------------------------- text and pages
 // Text is laid out in columns exactly one screen wide: each column is a page and
 // the page shown is chosen by scrolling the column box sideways (no scroll bars).
@@ -139,12 +177,24 @@ function selectionOffsets(el) {
   return [s, e];
 }
 
-// Word edges: a span grows or shrinks one word (or punctuation run) at a time.
+// Word edges: a span grows or shrinks one word (or punctuation run) at a time. Characters are
+// whole code points (a surrogate pair is one character, never split).
 const WORD = /[\p{L}\p{N}]/u;
 function charClass(c) { return c === undefined ? "end" : /\s/.test(c) ? "space" : WORD.test(c) ? "word" : c; }
+function charAt(text, i) { // the character that starts at UTF-16 index i
+  if (i >= text.length) return undefined;
+  return isHigh(text.charCodeAt(i)) && isLow(text.charCodeAt(i + 1)) ? text.slice(i, i + 2) : text[i];
+}
+function charBefore(text, i) { // the character that ends at UTF-16 index i
+  if (i <= 0) return undefined;
+  return i >= 2 && isLow(text.charCodeAt(i - 1)) && isHigh(text.charCodeAt(i - 2)) ? text.slice(i - 2, i) : text[i - 1];
+}
+function insidePair(text, i) { return i > 0 && isLow(text.charCodeAt(i)) && isHigh(text.charCodeAt(i - 1)); }
 function snapToWords(text, s, e) {
-  while (s > 0 && charClass(text[s - 1]) === "word" && charClass(text[s]) === "word") s--;
-  while (e < text.length && charClass(text[e]) === "word" && charClass(text[e - 1]) === "word") e++;
+  if (insidePair(text, s)) s--;
+  if (insidePair(text, e)) e++;
+  while (s > 0 && charClass(charBefore(text, s)) === "word" && charClass(charAt(text, s)) === "word") s -= charBefore(text, s).length;
+  while (e < text.length && charClass(charAt(text, e)) === "word" && charClass(charBefore(text, e)) === "word") e += charAt(text, e).length;
   while (s < e && /\s/.test(text[s])) s++;
   while (e > s && /\s/.test(text[e - 1])) e--;
   return [s, e];
@@ -153,17 +203,18 @@ function prevEdge(text, i) { // start of the word before i (skipping white space
   let j = i;
   while (j > 0 && /\s/.test(text[j - 1])) j--;
   if (j === 0) return 0;
-  const c = charClass(text[j - 1]);
-  if (c !== "word") return j - 1;
-  while (j > 0 && charClass(text[j - 1]) === "word") j--;
+  const c = charBefore(text, j);
+  if (charClass(c) !== "word") return j - c.length;
+  while (j > 0 && charClass(charBefore(text, j)) === "word") j -= charBefore(text, j).length;
   return j;
 }
 function nextEdge(text, i) { // end of the word after i (skipping white space)
   let j = i;
   while (j < text.length && /\s/.test(text[j])) j++;
   if (j >= text.length) return text.length;
-  if (charClass(text[j]) !== "word") return j + 1;
-  while (j < text.length && charClass(text[j]) === "word") j++;
+  const c = charAt(text, j);
+  if (charClass(c) !== "word") return j + c.length;
+  while (j < text.length && charClass(charAt(text, j)) === "word") j += charAt(text, j).length;
   return j;
 }
 function grown(text, s, e, how) {
@@ -268,14 +319,14 @@ function drawCurrent() {
     line("Type", `${sp.subtype} (${sp.category})`);
     line("Status", sp.status);
     line("Model confidence", sp.confidence === null ? "-" : sp.confidence.toFixed(2));
-    line("Offsets", `${sp.start}-${sp.end}`);
+    line("Offsets", shownOffsets(n.at, sp.start, sp.end));
   } else {
     line("Span", n && n.spans.length ? "none selected (j: next)" : "no spans on this note");
   }
   const c = caretOn();
   if (c) {
     const [s, e] = caretOffsets(c), k = Math.abs(c.head - c.anchor) + 1;
-    line("Caret", `${k} word${k > 1 ? "s" : ""}, offsets ${s}-${e} (s adds, Esc leaves)`);
+    line("Caret", `${k} word${k > 1 ? "s" : ""}, offsets ${shownOffsets(n.at, s, e)} (s adds, Esc leaves)`);
   }
   if (n) {
     const sug = n.spans.filter((s) => s.status === "suggested").length;
@@ -315,14 +366,19 @@ function replaceSpan(updated) {
 async function patchCurrent(change, what) {
   const sp = visibleSpans()[state.review.cur];
   if (!sp) { say("No span selected (j/k to move between spans)."); return; }
-  const updated = await guarded(() => api("PATCH", `/api/spans/${sp.id}`, change));
-  if (updated) { replaceSpan(updated); say(`Saved: ${what}.`); }
+  const at = state.review.note.at;
+  const body = Object.assign({}, change);
+  if (body.start !== undefined) { body.start = at.point(body.start); body.end = at.point(body.end); }
+  const updated = await guarded(() => api("PATCH", `/api/spans/${sp.id}`, body));
+  if (updated) { replaceSpan(unitsOfSpan(at, updated)); say(`Saved: ${what}.`); }
 }
 
 async function openNote(id, pushHistory = true) {
   const n = await guarded(() => api("POST", `/api/notes/${id}/open`, {}));
   if (!n) return;
   if (pushHistory && state.review.note && state.review.note.id !== id) state.review.history.push(state.review.note.id);
+  n.at = offsetMap(n.text);
+  n.spans.forEach((sp) => unitsOfSpan(n.at, sp));
   state.review.note = n;
   state.review.cur = -1;
   state.caret = null;
@@ -368,7 +424,8 @@ async function addFromSelection() {
   const type = await chooseType(state.review.lastType);
   if (!type) return;
   state.review.lastType = type;
-  const sp = await guarded(() => api("POST", `/api/notes/${n.id}/spans`, { start: s, end: e, subtype: type }));
+  const sp = unitsOfSpan(n.at, await guarded(() => api("POST", `/api/notes/${n.id}/spans`,
+                                                        { start: n.at.point(s), end: n.at.point(e), subtype: type })));
   if (!sp) return;
   window.getSelection().removeAllRanges();
   if (c) c.anchor = c.head;
@@ -475,9 +532,9 @@ function caretSay() {
   const c = caretOn();
   if (!c) return;
   const [s, e] = caretOffsets(c), k = Math.abs(c.head - c.anchor) + 1;
-  let t = state.review.note.text.slice(s, e).replace(/\s+/g, " ");
-  if (t.length > 60) t = t.slice(0, 57) + "...";
-  say(`Caret: \u201c${t}\u201d (${k} word${k > 1 ? "s" : ""}, ${s}-${e}). ${CARET_HINT}.`);
+  const n = state.review.note, chars = Array.from(n.text.slice(s, e).replace(/\s+/g, " "));
+  const t = chars.length > 60 ? chars.slice(0, 57).join("") + "..." : chars.join("");
+  say(`Caret: \u201c${t}\u201d (${k} word${k > 1 ? "s" : ""}, ${shownOffsets(n.at, s, e)}). ${CARET_HINT}.`);
 }
 
 function caretShow() {
@@ -581,7 +638,7 @@ async function resize(how) {
   if (!sp) return say("No span selected.");
   const [s, e] = grown(state.review.note.text, sp.start, sp.end, how);
   if (s === sp.start && e === sp.end) return say("The span cannot change that way.");
-  await patchCurrent({ start: s, end: e, status: "accepted" }, `offsets ${s}-${e}`);
+  await patchCurrent({ start: s, end: e, status: "accepted" }, `offsets ${shownOffsets(state.review.note.at, s, e)}`);
 }
 
 // The note under a table of items (aggregate and surrogate modes), current item in view.
@@ -624,6 +681,14 @@ async function openAgg(id, voters) {
   const q = v ? `?voters=${encodeURIComponent(v.join(","))}` : "";
   const d = await guarded(() => api("GET", `/api/aggregate/${id}${q}`));
   if (!d) return;
+  const at = d.at = offsetMap(d.text);
+  for (const it of d.items) {
+    it.item_start = at.unit(it.item_start);
+    it.item_end = at.unit(it.item_end);
+    unitsOfSpan(at, it.suggest);
+    unitsOfDecision(at, it.decision);
+    for (const sel of Object.values(it.by_voter)) for (const x of sel) { x[0] = at.unit(x[0]); x[1] = at.unit(x[1]); }
+  }
   if (state.agg.note !== id) { state.agg.cur = 0; delete state.pages["agg-text"]; }
   state.agg.note = id;
   state.agg.data = d;
@@ -669,7 +734,7 @@ function drawAgg() {
     const row = t.insertRow();
     row.className = i === state.agg.cur ? "cur" : "";
     row.onclick = () => { state.agg.cur = i; drawAgg(); };
-    row.insertCell().textContent = `${d.doc_id}, ${it.item_start}`;
+    row.insertCell().textContent = `${d.doc_id}, ${d.at.point(it.item_start)}`;
     row.insertCell().textContent = ext.phi ? "\u2611" : "\u2610";
     const c = row.insertCell();
     c.textContent = ext.phi ? extentText(d.text, ext.start, ext.end) : "";
@@ -693,13 +758,15 @@ async function decide(verdict, change) {
   const d = state.agg.data, it = d && d.items[state.agg.cur];
   if (!it) return;
   const ext = Object.assign(itemExtent(it), change || {});
+  const at = d.at;
   const r = await guarded(() => api("POST", `/api/aggregate/${d.note_id}/decisions`, {
-    item_start: it.item_start, item_end: it.item_end, verdict, start: ext.start, end: ext.end, subtype: ext.subtype }));
+    item_start: at.point(it.item_start), item_end: at.point(it.item_end), verdict,
+    start: at.point(ext.start), end: at.point(ext.end), subtype: ext.subtype }));
   if (!r) return;
-  it.decision = r;
+  it.decision = unitsOfDecision(at, r);
   if (!change && state.agg.cur < d.items.length - 1) state.agg.cur++;
   drawAgg();
-  say(`Saved: item ${it.item_start} ${verdict === "phi" ? "is PHI" : "is not PHI"}.`);
+  say(`Saved: item ${at.point(it.item_start)} ${verdict === "phi" ? "is PHI" : "is not PHI"}.`);
 }
 
 const aggKeys = {
@@ -781,6 +848,8 @@ async function loadSurNotes() {
 async function openSur(id) {
   const d = await guarded(() => api("GET", `/api/surrogates/${id}`));
   if (!d) return;
+  d.at = offsetMap(d.text);
+  d.items.forEach((it) => unitsOfSpan(d.at, it));
   if (state.sur.note !== id) { state.sur.cur = 0; delete state.pages["sur-text"]; }
   state.sur.note = id;
   state.sur.data = d;
@@ -803,7 +872,7 @@ function drawSur() {
     const row = t.insertRow();
     row.className = (i === state.sur.cur ? "cur " : "") + (it.repeat ? "repeat" : "");
     row.onclick = () => { state.sur.cur = i; drawSur(); };
-    row.insertCell().textContent = `${d.doc_id}, ${it.start}`;
+    row.insertCell().textContent = `${d.doc_id}, ${d.at.point(it.start)}`;
     const a = row.insertCell();
     a.textContent = it.status === "approved" ? "\u2714" : "-";
     a.className = it.status === "approved" ? "approved" : "pending";
@@ -830,13 +899,14 @@ function drawSur() {
 
 async function saveSurrogate(i, value) {
   const d = state.sur.data, it = d.items[i];
-  const r = await guarded(() => api("PUT", `/api/surrogates/${d.id}`, { start: it.start, end: it.end, value, approve: true }));
+  const r = await guarded(() => api("PUT", `/api/surrogates/${d.id}`,
+                                   { start: d.at.point(it.start), end: d.at.point(it.end), value, approve: true }));
   if (!r) return;
-  d.items[i] = r;
+  d.items[i] = unitsOfSpan(d.at, r);
   if (state.sur.cur < d.items.length - 1) state.sur.cur++;
   drawSur();
   $("sur-text").focus();
-  say(`Saved: surrogate at ${it.start} approved.`);
+  say(`Saved: surrogate at ${d.at.point(it.start)} approved.`);
 }
 
 const surKeys = {
