@@ -262,6 +262,21 @@ def _shift(driver, key, times=1):
     ActionChains(driver).key_down(Keys.SHIFT).send_keys(key * times).key_up(Keys.SHIFT).perform()
 
 
+def _add_two_words_by_caret(driver, t, surface, offsets):
+    """From the caret on the first word: move to word ``t``, extend over the next one, add it as CITY."""
+    from selenium.webdriver.common.keys import Keys
+    keys(driver, Keys.ARROW_RIGHT * t)
+    wait_js(driver, f"return state.caret.head === {t} && state.caret.anchor === {t}")
+    _shift(driver, Keys.ARROW_RIGHT)                  # extend the selection by one word
+    wait_js(driver, f"return state.caret.head === {t + 1} && state.caret.anchor === {t}")
+    assert driver.execute_script("return CSS.highlights.get('caret-sel').values().next().value.toString()") == surface
+    assert offsets in status(driver)
+    keys(driver, "s")
+    wait_js(driver, "return !document.getElementById('typemenu').hidden")
+    keys(driver, "city")
+    press(driver, "\n")
+
+
 def test_caret_mode_selects_words_and_adds_a_span_with_keys_only(browser, project):
     import re
 
@@ -303,18 +318,8 @@ def test_caret_mode_selects_words_and_adds_a_span_with_keys_only(browser, projec
         assert "\n" not in text[words[0][0]:words[end][1]] and "\n" in text[words[end][1]:words[end + 1][0]]
         keys(browser, Keys.HOME)
         wait_js(browser, "return state.caret.head === 0")
-        keys(browser, Keys.ARROW_RIGHT * t)
-        wait_js(browser, f"return state.caret.head === {t} && state.caret.anchor === {t}")
-        _shift(browser, Keys.ARROW_RIGHT)              # extend the selection by one word
-        wait_js(browser, f"return state.caret.head === {t + 1} && state.caret.anchor === {t}")
         s, e = words[t][0], words[t + 1][1]
-        assert browser.execute_script("return CSS.highlights.get('caret-sel').values().next().value.toString()") == \
-            text[s:e]
-        assert f"{s}-{e}" in status(browser)
-        keys(browser, "s")
-        wait_js(browser, "return !document.getElementById('typemenu').hidden")
-        keys(browser, "city")
-        press(browser, "\n")
+        _add_two_words_by_caret(browser, t, text[s:e], f"{s}-{e}")
         added = [(sp["start"], sp["end"], sp["subtype"], sp["status"]) for sp in store.spans(nid, "alice")
                  if sp["origin"] == "human"]
         assert added == [(s, e, "CITY", "accepted")]
@@ -397,17 +402,7 @@ def test_astral_characters_keep_offsets_in_code_points(browser, astral):
         keys(browser, "c")
         wait_js(browser, "return state.caret !== null && state.caret.head === 0")
         assert browser.execute_script("return state.caret.words.length") == len(words)
-        keys(browser, Keys.ARROW_RIGHT * t)
-        wait_js(browser, f"return state.caret.head === {t}")
-        _shift(browser, Keys.ARROW_RIGHT)
-        wait_js(browser, f"return state.caret.head === {t + 1} && state.caret.anchor === {t}")
-        assert browser.execute_script("return CSS.highlights.get('caret-sel').values().next().value.toString()") == \
-            text[s:e]
-        assert f"{s}-{e}" in status(browser)
-        keys(browser, "s")
-        wait_js(browser, "return !document.getElementById('typemenu').hidden")
-        keys(browser, "city")
-        press(browser, "\n")
+        _add_two_words_by_caret(browser, t, text[s:e], f"{s}-{e}")
         added = [(sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(nid, "alice") if sp["origin"] == "human"]
         assert added == [(s, e, "CITY")]
         # (c) resizing the new span (the current one): a word (here an emoji) right, a word left
