@@ -31,6 +31,8 @@ def _span(text, surface, subtype="DOCTOR"):
     ("ambulates with a walker.", "walker.", "device"),
     ("GCS: Glasgow Coma Scale 15", "Glasgow Coma", "eponym"),   # a head noun in the span
     ("GCS: Glasgow Coma Scale 15", "Coma", "eponym"),           # the eponym before it
+    ("Vitamin D 2000 IU daily", "Vitamin D 2000", "dose"),      # a drug's words, then its dose
+    ("Lantus 20 units qhs", "Lantus 20", "dose"),
 ])
 def test_clinical_terms_are_dropped(text, surface, reason):
     sp = _span(text, surface)
@@ -49,6 +51,9 @@ def test_clinical_terms_are_dropped(text, surface, reason):
     ("pt son walker visited", "walker"),            # no article before it
     ("seen by Dr Coma Scale", "Coma"),              # a head noun alone, no eponym before it
     ("Murphy Disease Smith", "Disease Smith"),      # not every word clinical
+    ("gave Smith 20 mg", "Smith 20"),               # a surname before the dose
+    ("Dr Lee 5 mg", "Dr Lee 5"),                    # a title and a surname
+    ("Vitamin D 2000 daily", "Vitamin D 2000"),     # no unit after the number
 ])
 def test_names_places_and_dates_are_kept(text, surface):
     sp = _span(text, surface)

@@ -12,7 +12,8 @@ drops a predicted span only when all of it is one of these, in its clinical cont
   ``disease``, ``scale``, ``coma``, ``catheter``..., after an optional ``'s``): ``Glasgow
   Coma`` or the ``Coma`` of ``Glasgow Coma Scale``;
 * **dose**: the span is a number and a dose unit follows (``IU``, ``units``, ``mg``, ``mcg``,
-  ``ml``, ``mEq``, ``%``...);
+  ``ml``, ``mEq``, ``%``...), or words then such a number, none of the words a census first
+  name, surname or title (``Vitamin D 2000`` of ``Vitamin D 2000 IU``; not ``Smith 20``);
 * **time**: the span is a 24-hour clock time (``0200``) after ``at``/``@``/``~``/``around``
   or before ``hrs``/``h``/``hours``;
 * **device**: the span is one lower-case head noun after an article or ``with``/``w/``
@@ -51,6 +52,23 @@ _HOURS = re.compile(r"[ \t]?(?:hrs?|HRS?|h|H|hours|HOURS)\b")
 _ARTICLE = re.compile(r"(?:\b(?:a|an|the|his|her|with|rolling|wheeled)[ \t]+|\bw/[ \t]*)$", re.I)
 
 
+# Words, then a number: "Vitamin D 2000" of "Vitamin D 2000 IU", "Lantus 20" of "Lantus 20 units".
+_DOSE_PHRASE = re.compile(r"([A-Za-z][A-Za-z0-9 \t-]*?)[ \t]+[0-9]+(?:[.,][0-9]+)?")
+
+
+def _drug_word(word: str) -> bool:
+    """A word of a drug's name before its dose: a clinical word, a short code (``D``, ``B12``),
+    or a word that is no first name or surname of the census lists and no title."""
+    from .. import gazetteers
+    low = word.lower()
+    if low in _lists()[0] or re.fullmatch(r"[A-Za-z]{1,2}[0-9]{0,2}", word):
+        return True
+    return not any(low in gazetteers.load(name) for name in _NAME_LISTS)
+
+
+_NAME_LISTS = ("first_female", "first_male", "surnames", "surnames_rare", "titles")
+
+
 @lru_cache(maxsize=1)
 def _lists() -> tuple[frozenset, frozenset]:
     """Clinical words (eponyms, drugs, devices) and clinical head nouns, lower case."""
@@ -60,7 +78,10 @@ def _lists() -> tuple[frozenset, frozenset]:
 
 def prepare() -> None:
     """Load the lists (a model does this at load)."""
+    from .. import gazetteers
     _lists()
+    for name in _NAME_LISTS:
+        gazetteers.load(name)
 
 
 def why_clinical(text: str, sp: Span) -> str | None:
@@ -68,6 +89,9 @@ def why_clinical(text: str, sp: Span) -> str | None:
     term and no PHI, or None."""
     words, heads = _lists()
     surface = text[sp.start:sp.end]
+    dose = _DOSE_PHRASE.fullmatch(surface)
+    if dose and _UNIT.match(text, sp.end) and all(_drug_word(w) for w in dose.group(1).split()):
+        return "dose"
     if _NUMBER.fullmatch(surface):
         if _UNIT.match(text, sp.end):
             return "dose"
