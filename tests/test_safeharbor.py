@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
     ("Unit No: 44829", "44829", "MEDICALRECORD"),
     ("Acct: 12-3456", "12-3456", "ACCOUNT"),
     ("account # 55120987", "55120987", "ACCOUNT"),
+    ("Account AC-99812-Z.", "AC-99812-Z", "ACCOUNT"),
     ("Medicare # 1EG4-TE5-MK72", "1EG4-TE5-MK72", "HEALTHPLAN"),
     ("card 1EG4TE5MK72 on file", "1EG4TE5MK72", "HEALTHPLAN"),
     ("policy no. 5512XB", "5512XB", "HEALTHPLAN"),
@@ -88,7 +89,7 @@ def test_each_form_is_found(text, surface, subtype):
     "I/O 1200/940", "PEG 3350 17 g", "ICD-10 code", "lot 4.1.2", "ID consult", "MR 2+ on echo",
     "CVP 9-12", "PSV 10/5", "500-1000 cc", "0.5-1.0 mg", "T 98.6", "Wt 94 kg", "94 yrs smoking? no",
     "O2 SAT 9/10", "sat 95/100", "Mon 13/4", "wed 1/2 NS", "given @ 0200", "login issues resolved",
-    "unable to handle @ home", "mail to @ home",
+    "unable to handle @ home", "mail to @ home", "on account of pain 8/10", "account for 2 episodes",
 ])
 def test_doses_lab_values_times_and_dates_are_not_identifiers(text):
     assert find(text) == []

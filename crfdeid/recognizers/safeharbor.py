@@ -64,7 +64,7 @@ LABELS = {
                       r"medical[ \t]+records?(?:[ \t]+" + _NO + ")?",
                       r"med\.?[ \t]*rec\.?(?:[ \t]*" + _NO + ")?", r"unit[ \t]+(?:no\b\.?|number)",
                       r"(?:hospital|chart)[ \t]+(?:no\b\.?|number|#)"],
-    "ACCOUNT": [r"acct\.?", r"account[ \t]*" + _NO, r"billing[ \t]*" + _NO],
+    "ACCOUNT": [r"acct\.?", r"account(?:[ \t]*" + _NO + ")?", r"billing[ \t]*" + _NO],
     "HEALTHPLAN": [r"medicare", r"medicaid", r"mbi", r"policy", r"(?:member|subscriber|beneficiary)[ \t]*" + _NO,
                    r"insurance[ \t]*" + _NO, r"health[ \t]*plan(?:[ \t]*" + _NO + ")?",
                    r"group[ \t]*(?:number|no\b\.?|#)"],
