@@ -95,6 +95,12 @@ def test_brat_bad_document_spares_the_others(tmp_path):
         assert SECRET not in str(e)
 
 
+def test_physionet_records_give_patient_note_and_body():
+    from crfdeid.io.physionet import iter_records
+    raw = "START_OF_RECORD=1||||2||||\nok\n||||END_OF_RECORD\n"
+    assert [r[2:] for r in iter_records(raw)] == [("1", "2", "ok\n")]
+
+
 def test_physionet_bad_lines_fail_only_their_note(tmp_path):
     (tmp_path / "id.text").write_text(
         f"START_OF_RECORD=1||||1||||\nDr. {SECRET} seen\n||||END_OF_RECORD\n"

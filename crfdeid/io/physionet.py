@@ -71,10 +71,7 @@ def iter_records(raw: str, path=None, report=None):
     Each problem is reported (``ReaderError`` naming the file, record index and line, never
     text) and costs its record only: a header that does not parse, a record whose
     ``||||END_OF_RECORD`` is missing (it is not merged with the next record), and text
-    outside every record.
-
-    >>> [r[2:] for r in iter_records("START_OF_RECORD=1||||2||||\nok\n||||END_OF_RECORD\n")]
-    [('1', '2', 'ok\n')]
+    outside every record (tests/test_robust_readers.py has examples).
     """
     def problem(message, index, pos, doc_id=None):
         err = ReaderError(f"record {index} (line {_line(raw, pos)}): {message}", path=path,

@@ -1,12 +1,14 @@
-"""Write the fuzz corpus: bad inputs for every reader, all made up (``python make_fuzz.py [DIR]``).
+"""The fuzz corpus: bad inputs for every reader, all made up (``python make_fuzz.py DIR`` writes it).
 
 Every bad document carries one of :data:`MARKERS` (stand-ins for PHI); good
 documents carry none, so a marker found in a message, in standard error or in
-an output folder is text that leaked. ``MANIFEST.json`` lists, for each input,
-the documents that must be read and written and each failure that must be
-reported (its file, its document when one can be named, and its line, record or
-offset). ``tests/test_io_fuzz.py`` runs ``corpus stats``, ``corpus convert`` and
-``tag`` over every input, and checks that this folder is what this script writes.
+an output folder is text that leaked. The manifest lists, for each input, the
+documents that must be read and written and each failure that must be reported
+(its file, its document when one can be named, and its line, record or offset).
+``tests/test_io_fuzz.py`` writes the corpus to a temporary folder and runs
+``corpus stats``, ``corpus convert`` and ``tag`` over every input; nothing of it
+is committed (the PhysioNet-layout case, above all, is made up and named
+``synthetic.*``, never like the corpus' own files).
 """
 
 from __future__ import annotations
@@ -191,32 +193,41 @@ def physionet_cases() -> tuple[dict, dict]:
                "2 1 14 24 Date 03/14/2098\n"
                f"3 1 4 {4 + len(Q)} {Q}\n"          # the category is missing: the name sits there
                f"{Z} {M} 1 2 Date x\n")            # ids that are words, for no note
-    files = {"id.text": (BOM + text).encode(), "id-phi.phrase": phrases.encode()}
+    files = {"synthetic.text": (BOM + text).encode(), "synthetic-phi.phrase": phrases.encode()}
     expect = {"spec": "physionet:physionet", "code": 1, "good": ["1-1", "2-1"],
-              "failures": [_fail("id.text", "record 2 (line 4)", "1-2"),
-                           _fail("id.text", "record 3 (line 6)"),
-                           _fail("id.text", "line 9"),
-                           _fail("id.text", "record 5 (line 13)", "1-1"),
-                           _fail("id-phi.phrase", "phrase line 3", "3-1"),
-                           _fail("id.text", "record 7 (line 19)", "4-1"),
-                           _fail("id-phi.phrase", "phrase line 4")]}
+              "failures": [_fail("synthetic.text", "record 2 (line 4)", "1-2"),
+                           _fail("synthetic.text", "record 3 (line 6)"),
+                           _fail("synthetic.text", "line 9"),
+                           _fail("synthetic.text", "record 5 (line 13)", "1-1"),
+                           _fail("synthetic-phi.phrase", "phrase line 3", "3-1"),
+                           _fail("synthetic.text", "record 7 (line 19)", "4-1"),
+                           _fail("synthetic-phi.phrase", "phrase line 4")]}
     return files, expect
 
 
-def build(root: Path) -> dict:
-    """Write every case under ``root``; return the manifest (also written as MANIFEST.json)."""
-    manifest = []
+def cases() -> tuple[dict, dict]:
+    """``(files, manifest)``: every input's bytes by path under the corpus folder, and the manifest."""
+    files, inputs = {}, []
     for folder, make in (("text", text_cases), ("brat", brat_cases), ("i2b2", i2b2_cases),
                          ("jsonl", jsonl_cases), ("csv", csv_cases), ("physionet", physionet_cases)):
-        files, expect = make()
-        (root / folder).mkdir(parents=True, exist_ok=True)
-        for name, data in files.items():
-            (root / folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
-        manifest += expect if isinstance(expect, list) else [expect]
-    out = {"markers": list(MARKERS), "inputs": manifest}
-    (root / "MANIFEST.json").write_text(json.dumps(out, indent=1) + "\n")
-    return out
+        made, expect = make()
+        files.update({f"{folder}/{name}": data if isinstance(data, bytes) else data.encode()
+                      for name, data in made.items()})
+        inputs += expect if isinstance(expect, list) else [expect]
+    return files, {"markers": list(MARKERS), "inputs": inputs}
+
+
+def build(root: Path) -> dict:
+    """Write every case under ``root`` (and ``MANIFEST.json``); return the manifest."""
+    files, manifest = cases()
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    (root / "MANIFEST.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
 
 
 if __name__ == "__main__":
-    build(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent)
+    if len(sys.argv) != 2:
+        sys.exit("usage: python make_fuzz.py DIR")
+    build(Path(sys.argv[1]))
