@@ -54,6 +54,25 @@ def new_key(path) -> Path:
     return path
 
 
+def read_secret(path, what: str, hint: str = "") -> bytes:
+    """The secret held in ``path`` (surrounding white space removed): a key, a service token.
+
+    Raises
+    ------
+    ConfigError
+        The file cannot be read or is empty (``what`` names it, ``hint`` follows; never the
+        secret).
+    """
+    try:
+        with open(path, "rb") as fh:
+            value = fh.read().strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what}: {exc.strerror}", path=path) from None
+    if not value:
+        raise ConfigError(f"{what} is empty{hint}", path=path)
+    return value
+
+
 def read_key_file(path) -> bytes:
     """The secret key held in ``path`` (surrounding white space removed).
 
@@ -63,13 +82,7 @@ def read_key_file(path) -> bytes:
         The file cannot be read, is empty, or holds fewer than
         :data:`MIN_KEY_BYTES` bytes (the message names the file, not the key).
     """
-    try:
-        with open(path, "rb") as fh:
-            key = fh.read().strip()
-    except OSError as exc:
-        raise ConfigError(f"cannot read the key file: {exc.strerror}", path=path) from None
-    if not key:
-        raise ConfigError(f"the key file is empty; make a key with: {EXAMPLE}", path=path)
+    key = read_secret(path, "the key file", f"; make a key with: {EXAMPLE}")
     if len(key) < MIN_KEY_BYTES:
         raise ConfigError(f"the key in this file is too short ({len(key)} bytes, at least "
                           f"{MIN_KEY_BYTES}); make a key with: {EXAMPLE}", path=path)

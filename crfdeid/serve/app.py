@@ -94,17 +94,6 @@ class DeidentifyResponse(BaseModel):
     failed: int | None = Field(None, description="documents that failed (documents requests)")
 
 
-def _read_secret(path, what: str) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            value = fh.read().strip()
-    except OSError as exc:
-        raise ConfigError(f"cannot read {what}: {exc.strerror}", path=path) from None
-    if not value:
-        raise ConfigError(f"{what} is empty", path=path)
-    return value
-
-
 def create_app(settings: Settings = Settings()) -> FastAPI:
     """The application, with the model loaded and the key and token read (once, here).
 
@@ -115,9 +104,9 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     """
     from ..crf import Model
     model = Model.load(settings.model)
-    from ..deid.key import read_key_file
+    from ..deid.key import read_key_file, read_secret
     key = read_key_file(settings.key_file) if settings.key_file else None  # as crfdeid tag reads it
-    token = _read_secret(settings.token_file, "token file") if settings.token_file else None
+    token = read_secret(settings.token_file, "token file") if settings.token_file else None
     if token is not None and len(token) < 16:
         raise ConfigError("the token must have at least 16 characters", path=settings.token_file)
     engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None)
@@ -211,21 +200,21 @@ def _add_docs_page(app: FastAPI) -> None:
 
     @app.get("/docs", include_in_schema=False)
     def docs():
+        js, css, icon = (f"{_DOCS_ASSETS}/{name}" for name in _DOCS_FILES)
         return get_swagger_ui_html(openapi_url="/openapi.json", title="crfdeid API",
-                                   swagger_js_url=f"{_DOCS_ASSETS}/swagger-ui-bundle.js",
-                                   swagger_css_url=f"{_DOCS_ASSETS}/swagger-ui.css",
-                                   swagger_favicon_url=f"{_DOCS_ASSETS}/favicon-32x32.png",
+                                   swagger_js_url=js, swagger_css_url=css, swagger_favicon_url=icon,
                                    # no badge fetched from validator.swagger.io either
                                    swagger_ui_parameters={"validatorUrl": None})
 
 
 _DOCS_ASSETS = "/docs/assets"
+#: Swagger UI's script, style and icon, as the docs page names them.
+_DOCS_FILES = ("swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png")
 
 #: Paths the access log names as they are; any other path is logged as ``(other)``: a path a
 #: client made up could hold anything.
 _KNOWN_PATHS = frozenset({"/v1/deidentify", "/health", "/docs", "/openapi.json",
-                          *(f"{_DOCS_ASSETS}/{name}" for name in ("swagger-ui-bundle.js", "swagger-ui.css",
-                                                                  "favicon-32x32.png"))})
+                          *(f"{_DOCS_ASSETS}/{name}" for name in _DOCS_FILES)})
 
 
 class _Guard:
