@@ -56,17 +56,22 @@ _ARTICLE = re.compile(r"(?:\b(?:a|an|the|his|her|with|rolling|wheeled)[ \t]+|\bw
 _DOSE_PHRASE = re.compile(r"([A-Za-z][A-Za-z0-9 \t-]*?)[ \t]+[0-9]+(?:[.,][0-9]+)?")
 
 
+_CODE = re.compile(r"[A-Za-z]{1,2}[0-9]{0,2}")
+
+
 def _drug_word(word: str) -> bool:
     """A word of a drug's name before its dose: a clinical word, a short code (``D``, ``B12``),
     or a word that is no first name or surname of the census lists and no title."""
-    from .. import gazetteers
     low = word.lower()
-    if low in _lists()[0] or re.fullmatch(r"[A-Za-z]{1,2}[0-9]{0,2}", word):
-        return True
-    return not any(low in gazetteers.load(name) for name in _NAME_LISTS)
+    return low in _lists()[0] or bool(_CODE.fullmatch(word)) or low not in _name_words()
 
 
-_NAME_LISTS = ("first_female", "first_male", "surnames", "surnames_rare", "titles")
+@lru_cache(maxsize=1)
+def _name_words() -> frozenset:
+    """Census first names and surnames and titles, lower case."""
+    from .. import gazetteers
+    return frozenset().union(*(gazetteers.load(name) for name in
+                               ("first_female", "first_male", "surnames", "surnames_rare", "titles")))
 
 
 @lru_cache(maxsize=1)
@@ -78,10 +83,8 @@ def _lists() -> tuple[frozenset, frozenset]:
 
 def prepare() -> None:
     """Load the lists (a model does this at load)."""
-    from .. import gazetteers
     _lists()
-    for name in _NAME_LISTS:
-        gazetteers.load(name)
+    _name_words()
 
 
 def why_clinical(text: str, sp: Span) -> str | None:
