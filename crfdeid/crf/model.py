@@ -150,6 +150,11 @@ class TaggingModel:
     def _max_len(self) -> int:
         return self.config["segment"]["max_len"]
 
+    @functools.cached_property
+    def _english(self) -> bool:
+        """The config's resources are English (the clinical-term list applies)."""
+        return (self.config.get("resources") or {}).get("language", "en") == "en"
+
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
         from ..io import atomic_write
@@ -270,15 +275,14 @@ class TaggingModel:
         Safe Harbor layer, which no config turns off, last."""
         spans = list(conf)
         text = for_tagging(doc.text)
-        english = (self.config.get("resources") or {}).get("language", "en") == "en"
         if self.config["rules"]["enabled"]:
             from ..recognizers.clinical import drop_clinical
             from ..recognizers.rules import overlay
-            if english:  # the name extension must not grow from a clinical term ("a" of "a walker")
+            if self._english:  # the name extension must not grow from a clinical term ("a" of "a walker")
                 spans = drop_clinical(text, spans)
             spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
         spans = final_spans(text, spans, self._split, own_labels=self.scheme is not schema.I2B2,
-                            english=english)
+                            english=self._english)
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
