@@ -3,7 +3,8 @@
 The pipeline, one module per role: text -> tokens (:mod:`crfdeid.text`) -> features
 (:mod:`crfdeid.features`) -> CRF (:mod:`crfdeid.crf`) -> BIO labels (:mod:`crfdeid.labels`)
 -> spans (:mod:`crfdeid.document`) -> scores (:mod:`crfdeid.scoring`) or de-identified
-text (:mod:`crfdeid.deid`); readers and writers in :mod:`crfdeid.io`.
+text (:mod:`crfdeid.deid`); readers and writers in :mod:`crfdeid.io`. Each subpackage is
+imported on first use, so ``import crfdeid`` then ``crfdeid.io.read(...)`` works.
 
 >>> import crfdeid
 >>> model = crfdeid.load()                     # the model shipped in the package
@@ -11,6 +12,8 @@ text (:mod:`crfdeid.deid`); readers and writers in :mod:`crfdeid.io`.
 >>> [(s.start, s.end, s.subtype) for s in doc.spans]
 [(12, 15, 'DOCTOR'), (19, 28, 'DATE')]
 """
+
+import importlib
 
 from .document import Document, Span
 
@@ -34,8 +37,15 @@ def load(path=None, backend: str = "numpy"):
 
 
 def __getattr__(name):
-    # Model is imported on first use: `import crfdeid` stays cheap for commands that never tag.
+    # Model and the subpackages (crfdeid.io, crfdeid.scoring, crfdeid.crf...) are imported on
+    # first use: `import crfdeid` stays cheap for commands that never tag.
     if name == "Model":
         from .crf import Model
         return Model
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":  # a missing extra inside the module: say which
+                raise
     raise AttributeError(f"module 'crfdeid' has no attribute {name!r}")
