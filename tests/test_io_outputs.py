@@ -150,8 +150,10 @@ def test_stream_writer_refuses_a_repeated_id(tmp_path):
 def test_existing_files_are_replaced_only_when_asked(tmp_path):
     out = tmp_path / "out"
     write([Document("a", "old")], "text", out)
-    with pytest.raises(OutputError, match="overwrite"):
+    with pytest.raises(OutputError, match="overwrite") as refused:
         write([Document("a", "new")], "text", out)
+    # the message says how to replace, not that replacing was asked for
+    assert "was not replaced (to replace it: --overwrite, or overwrite=True" in str(refused.value)
     assert (out / "a.txt").read_text() == "old"
     write([Document("a", "new")], "text", out, overwrite=True)
     assert (out / "a.txt").read_text() == "new"

@@ -20,7 +20,8 @@ from pathlib import Path
 from ..errors import InputError, OutputError, ReaderError
 
 BOM = "\ufeff"
-EXISTS = "exists; not replaced without --overwrite (overwrite=True)"
+# A file of the user is never replaced unasked; the message says how to ask (command and API).
+EXISTS = "exists and was not replaced (to replace it: --overwrite, or overwrite=True in Python)"
 
 # Temporary files of this process that hold data, with the process that made them (a forked
 # worker inherits the table and must not remove its parent's files).
