@@ -208,6 +208,19 @@ def test_tag_surrogates_are_reproducible_per_seed_or_key(model_path, two_notes, 
     assert all(t != NOTE for t in runs[0].values())
 
 
+def test_tag_surrogates_without_a_key_say_so_on_stderr(model_path, two_notes, tmp_path, capsys):
+    # a random key is made per run: the user is told (even with --quiet), and never shown the notes
+    assert _tag_dir(model_path, two_notes, tmp_path / "a", "--output-format", "surrogate") == 0
+    err = capsys.readouterr().err
+    assert "random key" in err and "--key-file" in err
+    assert "Lee" not in err and "617" not in err
+    for how in (["--seed", "7"], ["--key", KEY], ["-o", "seed=7"]):  # a key or seed given: no note
+        assert _tag_dir(model_path, two_notes, tmp_path / how[-1], "--output-format", "surrogate", *how) == 0
+        assert "random key" not in capsys.readouterr().err
+    assert _tag_dir(model_path, two_notes, tmp_path / "r", "--output-format", "redacted") == 0
+    assert "random key" not in capsys.readouterr().err
+
+
 def test_tag_key_and_key_file_agree(model_path, two_notes, tmp_path):
     (tmp_path / "k").write_text(KEY + "\n")
     _tag_dir(model_path, two_notes, tmp_path / "a", "--output-format", "surrogate", "--key", KEY)

@@ -92,6 +92,13 @@ def _share(model) -> None:
     _MODEL = model
 
 
+#: Said on stderr when surrogates are made without --key-file, --key or --seed.
+RANDOM_KEY_NOTE = ("note: no --key-file, --key or --seed: the surrogates use a random key made for this run, "
+                   "so another run (another batch of the same patients) gets different ones; for one set "
+                   "per patient across runs make a key (python -m crfdeid key new secret.key) and pass "
+                   "--key-file secret.key")
+
+
 def _result(doc, tagged):
     """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception."""
     if isinstance(tagged, CrfdeidError):
@@ -235,6 +242,8 @@ def main(argv=None) -> int:
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
         from ..deid.key import SEED_WARNING
         print(SEED_WARNING, file=sys.stderr)
+    if args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None:
+        print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
     docs = _documents(inputs, errors, grouper)
     pool = None
     results: Iterator[tuple]
