@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import python_examples
 
 ROOT = Path(__file__).resolve().parent.parent
