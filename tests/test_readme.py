@@ -94,3 +94,16 @@ def test_readme_two_commands_run_as_written_in_order(tmp_path):
     surrogate = [p for p in outputs if p.parent != redacted[0].parent]
     assert all("Lee" not in p.read_text(encoding="utf-8") and "[**" not in p.read_text(encoding="utf-8")
                for p in surrogate)
+
+
+def test_readme_install_block_is_the_makefiles_set_up_then_its_tests():
+    # .ci/run runs this block as written in a fresh environment; what its comments promise is
+    # what the Makefile does
+    commands = bash_commands("Install")
+    assert [c.split("#")[0].split() for c in commands] == [["pip", "install", "."], ["make", "install"],
+                                                          ["make", "test"]]
+    promised = re.search(r"pip install -e '\.\[([\w,]+)\]'", commands[1]).group(1)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = re.search(r"^install:\n\t(.*)$", makefile, re.M).group(1)
+    assert recipe.endswith(f"-m pip install -e .[{promised}]")
+    assert re.search(r"^test:\n\t\$\(PYTHON\) -m pytest$", makefile, re.M)
