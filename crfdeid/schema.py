@@ -408,6 +408,29 @@ def infer(pairs: Iterable[tuple[str, str]], where=None) -> Scheme:
     return Scheme("corpus", [Label(sub, cat) for sub, cat in sorted(parents.values())])
 
 
+def settle(corpora, scheme=None, where=None) -> tuple[list, Scheme]:
+    """``(corpora, scheme)``: with ``scheme`` given, the corpora as they are and that scheme; with
+    ``None``, the scheme inferred from all of them (:func:`infer`) and their spans in its spelling
+    (:func:`normalise`). Commands, :func:`crfdeid.io.read` and :func:`crfdeid.scoring.evaluate`
+    all decide a corpus' labels here.
+
+    >>> from crfdeid.document import Document, Span
+    >>> docs, scheme = settle([[Document("a", "x y", [Span(0, 1, "Fecha", "Fecha")])]], None)
+    >>> scheme.subtypes, docs[0][0].spans[0].category
+    (('Fecha',), 'Fecha')
+
+    Raises
+    ------
+    SchemaError
+        A label written two ways (:func:`infer`).
+    """
+    if scheme is not None:
+        return [list(docs) for docs in corpora], get(scheme)
+    corpora = [list(docs) for docs in corpora]
+    found = infer(((sp.category, sp.subtype) for docs in corpora for doc in docs for sp in doc.spans), where)
+    return [normalise(docs, found) for docs in corpora], found
+
+
 def normalise(docs, scheme: Scheme) -> list:
     """Documents read with labels as written, their spans in ``scheme``'s spelling and parents.
 

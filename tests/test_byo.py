@@ -156,9 +156,10 @@ def test_declared_scheme_refuses_a_label_it_lacks(corpus, tmp_path, capsys):
 
 def test_reader_options_on_the_command_line(corpus, tmp_path, capsys):
     train, _ = corpus
-    # corpus stats reads labels as written when asked; i2b2 labels are the default.
-    assert main(["corpus", "stats", f"brat:{train}", "--json", "-q"]) == 1
-    assert main(["corpus", "stats", f"brat:{train}", "--json", "-q", "--reader-option", "scheme=any"]) == 0
+    # corpus stats reads the corpus' labels as pipeline does; the i2b2 scheme only when asked.
+    assert main(["corpus", "stats", f"brat:{train}", "--json", "-q", "--reader-option", "scheme=i2b2"]) == 1
+    capsys.readouterr()
+    assert main(["corpus", "stats", f"brat:{train}", "--json", "-q"]) == 0
     stats = json.loads(capsys.readouterr().out.split("\n}\n")[-2] + "\n}")
     assert set(stats["spans_by_subtype"]) == set(LABELS)
     # An option the reader does not take is refused, listing the ones it takes.
@@ -177,3 +178,22 @@ def test_label_map_from_a_reader_option(corpus, tmp_path):
                  "--quiet", "--reader-option", f"label_map={lmap}", *FAST]) == 0
     scores = json.loads((out / "scores.json").read_text(encoding="utf-8"))
     assert "NumHistoria" not in scores["by_subtype"] and "Contacto" in scores["by_subtype"]
+
+
+def test_api_and_commands_read_and_score_a_corpus_alike(corpus, piped, tmp_path):
+    # io.read takes the labels pipeline and evaluate take; scoring.evaluate counts as both do
+    # (token runs in any script for the corpus' own labels, not the i2b2 script's ASCII runs).
+    import crfdeid
+    _, test = corpus
+    gold = list(crfdeid.io.read(f"brat:{test}"))
+    pred = list(crfdeid.io.read(f"brat:{piped / 'predictions'}"))
+    assert {sp.subtype for doc in gold for sp in doc.spans} == set(LABELS)
+    api = crfdeid.scoring.evaluate(gold, pred).to_dict()
+    scores = json.loads((piped / "scores.json").read_text(encoding="utf-8"))
+    del scores["pipeline"]
+    assert api == scores
+    assert main(["evaluate", "--gold", f"brat:{test}", "--pred", f"brat:{piped / 'predictions'}",
+                 "--json", str(tmp_path / "e.json"), "--quiet"]) == 0
+    assert json.loads((tmp_path / "e.json").read_text(encoding="utf-8")) == api
+    token = api["micro"]["token"]
+    assert token["tp"] + token["fn"] > len([sp for doc in gold for sp in doc.spans])  # runs, not spans

@@ -163,7 +163,7 @@ def test_i2b2_element_and_type_names_from_the_file_are_not_shown(tmp_path):
     tags = f'<{NAME.split()[1]} id="{NAME.split()[0]}" start="0" end="3" TYPE="DOCTOR" />'
     (tmp_path / "a.xml").write_text(_i2b2("<TEXT>Ann Lee</TEXT>").replace("<TAGS></TAGS>", f"<TAGS>{tags}</TAGS>"))
     errors = []
-    assert list(read(f"i2b2:{tmp_path}", errors=errors)) == []
+    assert list(read(f"i2b2:{tmp_path}", errors=errors, scheme="i2b2")) == []
     assert "TAGS element 1" in str(errors[0]) and "an element name of 11 characters" in str(errors[0])
     _no_name(*errors)
 

@@ -65,7 +65,7 @@ def test_i2b2_bad_file_is_reported_and_others_read(case, tmp_path):
     bad = tmp_path / f"{case}.xml"
     bad.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
     errors = []
-    docs = list(read(f"i2b2:{tmp_path}", errors=errors))
+    docs = list(read(f"i2b2:{tmp_path}", errors=errors, scheme="i2b2"))
     assert [d.doc_id for d in docs] == ["good"]
     assert len(errors) == 1 and isinstance(errors[0], kind) and reason in str(errors[0])
     _check_message(errors[0], bad, case, offset)
@@ -130,7 +130,7 @@ def test_jsonl_bad_line_reported_next_line_read(tmp_path, line, reason):
     path = tmp_path / "in.jsonl"
     path.write_bytes(line + b"\n" + b'{"id": "ok", "text": "fine"}\n')
     errors = []
-    assert [d.doc_id for d in read(f"jsonl:{path}", errors=errors)] == ["ok"]
+    assert [d.doc_id for d in read(f"jsonl:{path}", errors=errors, scheme="i2b2")] == ["ok"]
     assert len(errors) == 1 and reason in str(errors[0]) and str(path) in str(errors[0])
 
 

@@ -66,8 +66,10 @@ def write_brat(folder, text, ann):
 def test_readers_check_labels_against_their_scheme(tmp_path):
     brat = write_brat(tmp_path / "b", "Vio a José hoy", "T1\tNombre 6 10\tJosé\n")
     with pytest.raises(SchemaError, match="scheme=any"):
-        list(read(f"brat:{brat}"))                                        # i2b2 by default
+        list(read(f"brat:{brat}", scheme="i2b2"))                         # i2b2 when asked
     [doc] = read(f"brat:{brat}", scheme="any")
+    assert doc.spans == [Span(6, 10, "Nombre", "Nombre")]
+    [doc] = read(f"brat:{brat}")                      # by default the corpus' labels, as the commands
     assert doc.spans == [Span(6, 10, "Nombre", "Nombre")]
     own = schema.Scheme.from_dict({"labels": {"NOMBRE": {"parent": "PERSONA"}}})
     [doc] = read({"format": "brat", "path": str(brat), "scheme": own})  # a mapping input
@@ -77,7 +79,7 @@ def test_readers_check_labels_against_their_scheme(tmp_path):
                      '"subtype": "Nombre", "category": "Persona"}]}\n', encoding="utf-8")
     assert [d.spans for d in read(f"jsonl:{jsonl}", scheme="any")] == [[Span(6, 10, "Persona", "Nombre")]]
     with pytest.raises(SchemaError):
-        list(read(f"jsonl:{jsonl}"))
+        list(read(f"jsonl:{jsonl}", scheme="i2b2"))
 
 
 def test_config_inputs_as_mappings_follow_the_path_rule(tmp_path):
@@ -140,4 +142,5 @@ def test_scores_follow_the_scheme():
     greek = "Ο Γιώργος ήρθε"
     g = [Document("b", greek, [Span(2, 9, "Persona", "Nombre")])]
     assert evaluate(g, g, scheme=none).micro["token"].tp == 1       # a run in any script
-    assert evaluate(g, g).micro["token"].tp == 0                    # i2b2: ASCII runs, as the script
+    assert evaluate(g, g, scheme=schema.I2B2).micro["token"].tp == 0  # i2b2: ASCII runs, as the script
+    assert evaluate(g, g).micro["token"].tp == 1                    # by default the documents' own labels

@@ -124,7 +124,7 @@ def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
     from .. import schema
     from ..io import read
     from ..io.labelled import takes_scheme
-    labels = {} if scheme is None or scheme is schema.I2B2 else {"scheme": schema.ANY}
+    labels = {"scheme": schema.I2B2 if scheme is None or scheme is schema.I2B2 else schema.ANY}
     return [read(spec, errors=errors, default_format=fmt,
                  **{**(labels if takes_scheme(spec, fmt) else {}), **(options or {})})
             for spec in specs]

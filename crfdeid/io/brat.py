@@ -16,14 +16,15 @@ Policies (documented, counted, never silent):
 
 * **Labels** are resolved through ``label_map`` first (a dict, or the path of a
   YAML/JSON file holding one), then in the label scheme (option ``scheme``: the
-  i2b2 2014 scheme by default, a declared :class:`~crfdeid.schema.Scheme`, or
+  i2b2 2014 scheme (``i2b2``), a declared :class:`~crfdeid.schema.Scheme`, or
   ``any`` for labels as written, each its own parent) as a label name (``DOCTOR``),
   then as ``CATEGORY-SUBTYPE``/``CATEGORY/SUBTYPE``/``CATEGORY_SUBTYPE``
   (``NAME-DOCTOR``), case-insensitively. A label that resolves to nothing fails the
   document with a :class:`~crfdeid.errors.SchemaError` naming file, document,
   ``.ann`` line and offset, and the label's length only (a damaged line may hold
   note text there). A ``label_map`` value of ``null`` drops that label on purpose;
-  the drops are counted in ``meta['brat_dropped']``.
+  the drops are counted in ``meta['brat_dropped']``. :func:`crfdeid.io.read` without a
+  ``scheme`` reads labels as written and settles the corpus' scheme, as the commands do.
 * **Discontinuous** annotations (``a b;c d``) become one span per fragment, all
   with the annotation's subtype; the extra fragments are counted in
   ``meta['brat_fragments']``.

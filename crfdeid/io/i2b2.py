@@ -14,7 +14,7 @@ Format::
 
 The element name is the parent category and ``TYPE`` the subtype; offsets are
 0-based, end exclusive, counted in the TEXT content. Labels are checked against
-the reader's ``scheme`` option (i2b2 2014 by default; ``any`` takes element names
+the reader's ``scheme`` option (``i2b2``, a declared scheme; ``any`` takes element names
 and ``TYPE`` as written, an element without ``TYPE`` being its own label). Files are parsed with
 ``defusedxml`` (no DTD, no entity expansion). The note is the character data of
 the one ``TEXT`` element; a file whose note could lose characters on the way in

@@ -2,8 +2,8 @@
 
 Each span is ``{"start", "end", "category", "subtype"}`` with half-open
 character offsets; ``category`` may be omitted and is then derived from the
-subtype. Labels are checked against the reader's ``scheme`` option (i2b2 2014 by
-default; ``any`` takes them as written, a span without ``category`` being its own
+subtype. Labels are checked against the reader's ``scheme`` option (``i2b2``, a
+declared scheme; ``any`` takes them as written, a span without ``category`` being its own
 parent). ``meta`` is optional and kept as is. The reader takes a file or ``-``
 for standard input; the writer a file or ``-`` for standard output. Text is
 stored as a JSON string, so any text (``\\r\\n``, non-ASCII, control

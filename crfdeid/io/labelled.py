@@ -17,10 +17,9 @@ it from the config:
 An input's own ``scheme`` option wins. Readers without labels of their own
 (``text``, ``physionet``, ``synth``) are read as they are.
 
->>> from crfdeid.document import Document, Span
->>> docs, scheme = settle([[Document("a", "x y", [Span(0, 1, "Fecha", "Fecha")])]], None)
->>> scheme.subtypes, docs[0][0].spans[0].category
-(('Fecha',), 'Fecha')
+:func:`crfdeid.io.read` without a ``scheme`` reads an input the same way
+(:func:`crfdeid.schema.settle`), and :func:`crfdeid.scoring.evaluate` without one scores in the
+scheme settled from gold and system together, as ``evaluate`` and ``pipeline`` do.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from collections.abc import Iterable
 
 from .. import schema
 from ..document import Document
+from ..schema import settle
 from .registry import input_parts, read, reader_for
 
 
@@ -48,23 +48,6 @@ def read_labelled(specs: Iterable, scheme=None, *, errors: list | None = None,
         extra = {"scheme": wanted} if takes_scheme(spec, default_format) else {}
         docs.extend(read(spec, errors=errors, default_format=default_format, **{**extra, **options}))
     return docs
-
-
-def settle(corpora: list[list[Document]], scheme=None, where=None) -> tuple[list[list[Document]], schema.Scheme]:
-    """``(corpora, scheme)``: with ``scheme`` given, the corpora as they are and that scheme; with
-    ``None``, the scheme inferred from all of them (:func:`crfdeid.schema.infer`) and their spans
-    in its spelling.
-
-    Raises
-    ------
-    SchemaError
-        A label written two ways (:func:`crfdeid.schema.infer`).
-    """
-    if scheme is not None:
-        return corpora, schema.get(scheme)
-    found = schema.infer(((sp.category, sp.subtype) for docs in corpora for doc in docs for sp in doc.spans),
-                         where)
-    return [schema.normalise(docs, found) for docs in corpora], found
 
 
 def read_corpus(specs: Iterable, scheme=None, *, errors: list | None = None,

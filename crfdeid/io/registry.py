@@ -34,6 +34,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
+from .. import schema
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError, ReaderError
 from ..registry import Registry
@@ -174,7 +175,11 @@ def read(spec, *, errors: list | None = None, default_format: str | None = None,
     default_format : str, optional
         The format of a bare path.
     **options
-        Passed to the reader (e.g. ``label_map`` for ``brat``).
+        Passed to the reader (e.g. ``label_map`` for ``brat``). A reader of labels (``brat``,
+        ``i2b2``, ``jsonl``, ``csv``) without a ``scheme`` reads the input as the commands do: labels
+        as written, then the i2b2 2014 scheme when every label is an i2b2 label, else the corpus'
+        own (:func:`crfdeid.schema.settle`; the whole input is read before the first document is
+        returned). ``scheme="i2b2"`` (or a declared scheme) refuses a label outside it.
 
     Raises
     ------
@@ -185,8 +190,14 @@ def read(spec, *, errors: list | None = None, default_format: str | None = None,
     options = {**options, **own}
     reader = reader_for(fmt)
     _check_options("reader", fmt, reader, options, skip=2)
+    settling = options.get("scheme") is None and "scheme" in inspect.signature(reader).parameters
+    if settling:
+        options["scheme"] = schema.ANY
     report = _reporter(errors)
     docs = _guarded(reader(path, report, **options), path, report)
+    if settling:  # the labels of the whole input decide its scheme, as the commands read it
+        (settled,), _ = schema.settle([docs], None, path)
+        return iter(settled)
     # Run the reader to its first document, so that input errors surface here.
     first = next(docs, None)
     return docs if first is None else _chain(first, docs)

@@ -101,8 +101,11 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
     check_text : bool
         Refuse paired documents whose texts differ (offsets would not be comparable).
     scheme : Scheme, optional
-        The label scheme (default i2b2 2014): its categories and labels make the tables
-        (in its order), its HIPAA labels the HIPAA view, which is left out when it has none.
+        The label scheme: its categories and labels make the tables (in its order), its HIPAA
+        labels the HIPAA view, which is left out when it has none. By default the scheme of the
+        labels of gold and system together, as the ``evaluate`` and ``pipeline`` commands score
+        (:func:`crfdeid.schema.settle`): i2b2 2014 when every label is an i2b2 label, else the
+        documents' own labels.
         Token metrics count ASCII letter/digit runs under i2b2 (the official script) and
         runs in any script under another scheme (``token.v2``).
 
@@ -115,7 +118,8 @@ def evaluate(gold_docs: Iterable, pred_docs: Iterable, include_idnum: bool = Fal
     >>> r.micro["strict"].f1, r.micro["relaxed"].f1, r.micro["token"].f1
     (0.0, 1.0, 1.0)
     """
-    scheme = scheme or schema.DEFAULT
+    if scheme is None:
+        (gold_docs, pred_docs), scheme = schema.settle([gold_docs, pred_docs])
     keep = check_filter(filter, scheme)
     pairing = pair(gold_docs, pred_docs, check_text=check_text)
     views = [(g.doc_id, g.text, restrict(g.spans, categories=keep), restrict(p.spans, categories=keep))
