@@ -71,7 +71,7 @@ BAD_I2B2 = {
     "end-before-start": (_xml(_tag_xml(17, 5)), ["reversed"], 17),
     "unknown-type": (_xml(_tag_xml(5, 17, "NURSE")), ["a TYPE of 5 characters"], 5),
     "empty": ("", ["malformed"], None),
-    "binary-junk": (bytes(range(256)) * 8, ["malformed"], None),
+    "binary-junk": (bytes(range(256)) * 8, ["not valid UTF-8", "--encoding"], None),
     "not-utf8": (_xml(text=f"\nJos\xe9 {SECRET}\n").encode("latin-1"), [], None),
 }
 

@@ -44,9 +44,9 @@ I2B2_CASES = {
     "not-integer": (_xml(f'<NAME id="P0" start="x" end="17" text="{SECRET}" TYPE="DOCTOR" comment="" />'),
                     ReaderError, "integer start/end", None),
     "empty-file": ("", ReaderError, "malformed XML", None),
-    "binary-junk": (bytes(range(256)) * 4, ReaderError, "malformed XML", None),
+    "binary-junk": (bytes(range(256)) * 4, ReaderError, "not valid UTF-8", None),
     "latin-1": (_xml(text="\nJos\xe9 seen\n", head='<?xml version="1.0" encoding="UTF-8" ?>').encode("latin-1"),
-                ReaderError, "malformed XML", None),
+                ReaderError, "not valid UTF-8", None),  # with the hint to name its encoding
 }
 
 

@@ -202,6 +202,18 @@ def add_reader_options(p: argparse.ArgumentParser, *flags: str, dest: str = "rea
                    metavar="KEY=VALUE",
                    help=f"reader option for {inputs}, e.g. label_map=map.yaml, check_text=false, "
                         "scheme=any (labels as written) (repeatable)")
+    if not flags or "--reader-option" in flags:
+        p.add_argument("--encoding", dest=dest, action=_EncodingOption, metavar="NAME",
+                       help=f"encoding of {inputs} without a byte-order mark (default utf-8; e.g. cp1252 "
+                            "for Windows-1252); files marked UTF-8, UTF-16 or UTF-32 are read as marked "
+                            "(the reader option encoding=NAME)")
+
+
+class _EncodingOption(argparse.Action):
+    """``--encoding NAME``: the reader option ``encoding=NAME``, beside the ``--reader-option`` ones."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest) or []), f"encoding={values}"])
 
 
 def load_scheme(spec: str | None):

@@ -6,7 +6,8 @@ fields::
     T1<TAB>DOCTOR 12 17<TAB>Smith
     T2<TAB>DATE 20 24;25 29<TAB>July 2097
 
-Offsets are half-open character offsets into the ``.txt`` file, read as UTF-8
+Offsets are half-open character offsets into the ``.txt`` file, read as UTF-8 (or as
+its byte-order mark or the ``encoding`` option says: :mod:`crfdeid.io.files`)
 with line endings kept (``\\r\\n`` counts two characters). A byte-order mark
 (U+FEFF) at the start of a ``.txt`` is part of the text and counts one character,
 as BRAT counts it; the writer writes the text as it is, BOM included, so offsets
@@ -49,7 +50,7 @@ from pathlib import Path
 from .. import schema
 from ..document import Document, Span
 from ..errors import ConfigError, ReaderError, SchemaError, described
-from .files import list_files, read_text_file
+from .files import check_encoding, list_files, read_text_file
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
@@ -170,14 +171,16 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
 
 
 @READERS.register("brat")
-def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None):
+def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None, encoding: str | None = None):
     """Read a folder of BRAT ``.txt``/``.ann`` pairs (sorted by name), or one ``.txt``/``.ann`` file.
 
     Suffixes match in any case (``a.TXT`` with ``a.ANN``); two ``.ann`` files for one
     ``.txt`` (``a.ann`` and ``a.ANN``) fail that document rather than pick one.
-    ``scheme``: the labels allowed (module docstring).
+    ``scheme``: the labels allowed (module docstring); ``encoding``: of the files without a
+    byte-order mark (default UTF-8).
     """
     scheme = schema.get(scheme)
+    encoding = check_encoding(encoding)
     lmap = load_label_map(label_map, scheme)
     path = Path(path)
     if path.suffix.lower() == ".ann":
@@ -190,7 +193,7 @@ def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None
             anns.setdefault(p.stem, []).append(p)
     for txt in texts:
         doc_id = txt.stem
-        text = read_text_file(txt, report, doc_id, keep_bom=True)
+        text = read_text_file(txt, report, doc_id, keep_bom=True, encoding=encoding)
         if text is None:
             continue
         ann_paths = sorted(anns.get(doc_id, ()))
@@ -201,7 +204,7 @@ def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None
         meta = {"source": str(txt), "annotated": bool(ann_paths)}
         spans: list[Span] = []
         if ann_paths:
-            ann = read_text_file(ann_paths[0], report, doc_id)
+            ann = read_text_file(ann_paths[0], report, doc_id, encoding=encoding)
             if ann is None:
                 continue
             try:

@@ -1,4 +1,9 @@
-"""Files on disk: reading inputs as UTF-8, atomic writes, temporary files that never outlive a run.
+"""Files on disk: reading inputs (their encoding), atomic writes, temporary files that never outlive a run.
+
+Inputs are read as UTF-8 unless a byte-order mark names UTF-8, UTF-16 or UTF-32 (little or
+big endian), or the reader's ``encoding`` option (``--encoding`` on the commands) names
+another encoding for the files without a mark, e.g. ``cp1252`` (Windows-1252) or
+``latin-1``. Outputs are always written as UTF-8.
 
 Every temporary file (``.tmp-*``, private, next to its target) holds note text and
 is removed on every way out: an exception, ``KeyboardInterrupt``,
@@ -10,14 +15,16 @@ power cut can leave one behind.
 from __future__ import annotations
 
 import atexit
+import codecs
 import errno
+import io
 import os
 import signal
 import tempfile
 import threading
 from pathlib import Path
 
-from ..errors import InputError, OutputError, ReaderError
+from ..errors import ConfigError, InputError, OutputError, ReaderError
 
 BOM = "\ufeff"
 # A file of the user is never replaced unasked; the message says how to ask (command and API).
@@ -140,32 +147,109 @@ def _new_temp_file(path: Path) -> tuple[int, str]:
     return tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
 
 
-def read_text_file(path, report, doc_id=None, keep_bom: bool = False) -> str | None:
-    """A file's UTF-8 text, or ``None`` after reporting why it cannot be read (:func:`decode`)."""
+#: Byte-order marks and the encodings they name; UTF-32's first: its little-endian mark starts
+#: with UTF-16's.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+ENCODING_HINT = ("if the file is in another encoding, name it: --encoding cp1252 (Windows-1252), "
+                 "or the reader option encoding=cp1252")
+
+
+def check_encoding(encoding) -> str | None:
+    """The codec name of a reader's ``encoding`` option (``None``: UTF-8).
+
+    Raises
+    ------
+    ConfigError
+        Not a text encoding Python knows.
+    """
+    if encoding is None:
+        return None
+    try:
+        info = codecs.lookup(str(encoding))
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise ConfigError(f"unknown text encoding {encoding!r} (e.g. utf-8, utf-16, cp1252, latin-1)")
+    return info.name
+
+
+def sniff(data: bytes, encoding: str | None = None) -> tuple[str, int]:
+    """``(encoding, length of the byte-order mark)``: the mark's encoding, else ``encoding`` or UTF-8.
+
+    >>> sniff("\ufeffNote".encode("utf-16-le")), sniff(b"Note", "cp1252")
+    (('utf-16-le', 2), ('cp1252', 0))
+    """
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name, len(bom)
+    return encoding or "utf-8", 0
+
+
+def _named(encoding: str) -> str:
+    """How messages name an encoding (``UTF-8``, ``UTF-16-LE``, ``CP1252``)."""
+    return codecs.lookup(encoding).name.upper()
+
+
+def read_text_file(path, report, doc_id=None, keep_bom: bool = False, encoding=None) -> str | None:
+    """A file's text, or ``None`` after reporting why it cannot be read (:func:`decode`)."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         report(ReaderError(f"cannot read: {exc.strerror}", path=path, doc_id=doc_id))
         return None
-    return decode(data, report, path, doc_id, keep_bom)
+    return decode(data, report, path, doc_id, keep_bom, encoding)
 
 
-def decode(data: bytes, report, path=None, doc_id=None, keep_bom: bool = False) -> str | None:
-    """UTF-8 ``data`` as text, or ``None`` after reporting the first bad byte.
+def decode(data: bytes, report, path=None, doc_id=None, keep_bom: bool = False, encoding=None) -> str | None:
+    """``data`` as text (:func:`sniff` picks the encoding), or ``None`` after reporting the first bad byte.
 
-    A byte-order mark starts the text with ``keep_bom`` (a note file: BRAT counts it
-    in offsets) and is dropped without (a file holding many notes or annotations).
-    A bad byte is reported by line, and in a note by character offset.
+    A byte-order mark starts the text as U+FEFF with ``keep_bom`` (a note file: BRAT counts it
+    in offsets), whatever the encoding it marks, and is dropped without (a file holding many
+    notes or annotations). A bad byte is reported by line, and in a note by character offset;
+    a file read as UTF-8 by default is told how to name another encoding.
     """
+    enc, bom = sniff(data, encoding)
     try:
-        return data.decode("utf-8" if keep_bom else "utf-8-sig")
+        text = data[bom:].decode(enc)
     except UnicodeDecodeError as exc:
         # The bytes before the bad one decode: they give its line and character offset.
-        line = data.count(b"\n", 0, exc.start) + 1
-        offset = len(data[:exc.start].decode("utf-8")) if keep_bom else None
-        report(ReaderError(f"not valid UTF-8 at line {line} ({exc.reason})", path=path,
-                           doc_id=doc_id, offset=offset))
+        before = data[bom:bom + exc.start].decode(enc, "replace")
+        offset = len(before) + (1 if bom else 0) if keep_bom else None
+        hint = f"; {ENCODING_HINT}" if encoding is None and not bom else ""
+        report(ReaderError(f"not valid {_named(enc)} at line {before.count(chr(10)) + 1} ({exc.reason}){hint}",
+                           path=path, doc_id=doc_id, offset=offset))
         return None
+    return "\ufeff" + text if bom and keep_bom else text
+
+
+def text_lines(stream, encoding=None):
+    """``(line, error)`` for each line of a binary stream, split after ``\n`` only, the mark dropped.
+
+    Each line is decoded alone, so a bad byte costs its line: ``error`` is then the
+    :class:`UnicodeDecodeError` and ``line`` the line decoded with replacement characters (for
+    its shape only). UTF-16 and UTF-32, whose ``\n`` is more than one byte, are decoded as one
+    stream: a bad byte there ends the lines with that error.
+    """
+    if not hasattr(stream, "peek"):
+        stream = io.BufferedReader(stream)
+    enc, bom = sniff(stream.peek(4)[:4], encoding)
+    stream.read(bom)
+    if codecs.lookup(enc).name.startswith(("utf-16", "utf-32")):
+        wrapper = io.TextIOWrapper(stream, encoding=enc, newline="\n")
+        try:
+            for line in wrapper:
+                yield line, None
+        except UnicodeDecodeError as exc:
+            yield "", exc
+        finally:
+            wrapper.detach()  # the caller closes its stream
+        return
+    for raw in stream:
+        try:
+            yield raw.decode(enc), None
+        except UnicodeDecodeError as exc:
+            yield raw.decode(enc, "replace"), exc
 
 
 def list_files(path, suffix: str) -> list[Path]:

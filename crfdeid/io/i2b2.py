@@ -20,9 +20,10 @@ and ``TYPE`` as written, an element without ``TYPE`` being its own label). Files
 the one ``TEXT`` element; a file whose note could lose characters on the way in
 is refused, never cut: an element inside ``TEXT``, a second ``TEXT``, an element
 beside ``TEXT`` and ``TAGS``, or character data outside them. A byte-order mark
-starting the file belongs to XML, not to the note; one inside ``TEXT`` is text. Text that XML would alter on the
-way back is written so that it survives: ``]]>`` splits the CDATA section and
-carriage returns are written as ``&#13;`` between sections.
+starting the file names its encoding, not a character of the note; one inside ``TEXT``
+is text. Text that XML would alter on the way back is written so that it survives:
+``]]>`` splits the CDATA section and carriage returns are written as ``&#13;`` between
+sections.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from defusedxml.common import DefusedXmlException
 from .. import schema
 from ..document import Document, Span
 from ..errors import LocatedError, ReaderError, SchemaError, described
-from .files import list_files
+from .files import check_encoding, decode, list_files, sniff
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
@@ -163,20 +164,36 @@ def _attr(value: str) -> str:
 
 
 @READERS.register("i2b2")
-def read_i2b2(path, report, check_text: bool = True, scheme=None):
+def read_i2b2(path, report, check_text: bool = True, scheme=None, encoding: str | None = None):
     """Read a folder of i2b2 XML files (sorted by name), or one file; ``scheme``: the labels
-    allowed (module docstring)."""
+    allowed (module docstring). A byte-order mark (UTF-8, UTF-16, UTF-32) or the ``encoding``
+    option decides a file's encoding over its XML declaration (exports often declare UTF-8
+    whatever they hold); without either, XML's own rules apply.
+    """
     scheme = schema.get(scheme)
+    encoding = check_encoding(encoding)
     for f in list_files(path, ".xml"):
+        data: bytes | str | None = None
         try:
             data = f.read_bytes()
-            yield parse(data, path=f, check_text=check_text, scheme=scheme)
+            if encoding is not None or sniff(data)[1]:
+                data = decode(data, report, f, f.stem, encoding=encoding)
+            if data is not None:
+                yield parse(data, path=f, check_text=check_text, scheme=scheme)
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f, doc_id=f.stem))
         except LocatedError as exc:
-            report(exc)
+            report(_not_utf8(data, f) or exc)
         except Exception as exc:  # a parser bug must still name the file
             report(ReaderError(f"unexpected {type(exc).__name__}", path=f, doc_id=f.stem))
+
+
+def _not_utf8(data, path) -> ReaderError | None:
+    """Why bytes that did not parse are not UTF-8 (with the hint to name their encoding), if they are not."""
+    found: list = []
+    if isinstance(data, bytes):
+        decode(data, found.append, path, path.stem)
+    return found[0] if found else None
 
 
 @WRITERS.register("i2b2")

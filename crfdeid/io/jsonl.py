@@ -27,7 +27,7 @@ import sys
 from .. import schema
 from ..document import Document, Span
 from ..errors import InputError, LocatedError, ReaderError, SchemaError, described
-from .files import is_stdio
+from .files import ENCODING_HINT, check_encoding, is_stdio, text_lines
 from .outputs import StreamWriter
 from .registry import READERS, WRITERS
 
@@ -97,10 +97,12 @@ def _offset(value) -> int:
 
 
 @READERS.register("jsonl")
-def read_jsonl(path, report, scheme=None):
+def read_jsonl(path, report, scheme=None, encoding: str | None = None):
     """Read a JSON Lines file (or ``-``); a bad line is reported and the next one read.
-    ``scheme``: the labels allowed (module docstring)."""
+    ``scheme``: the labels allowed (module docstring); ``encoding``: of a file without a
+    byte-order mark (default UTF-8; :func:`~crfdeid.io.files.text_lines`)."""
     scheme = schema.get(scheme)
+    encoding = check_encoding(encoding)
     if is_stdio(path):
         stream, name = sys.stdin.buffer, "-"
     else:
@@ -113,13 +115,12 @@ def read_jsonl(path, report, scheme=None):
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror}", path=path) from None
     with stream:
-        # Binary lines split on b"\n" only; each is decoded alone so one bad line costs one document.
-        for lineno, raw in enumerate(stream, 1):
-            try:
-                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                report(ReaderError(f"line {lineno}: not valid UTF-8 ({exc.reason}, byte {exc.start} "
-                                   "of the line)", path=name))
+        # Lines split after "\n" only; each is decoded alone so one bad line costs one document.
+        for lineno, (line, bad) in enumerate(text_lines(stream, encoding), 1):
+            if bad is not None:
+                report(ReaderError(f"line {lineno}: not valid {bad.encoding.upper()} ({bad.reason}, byte "
+                                   f"{bad.start} of the line){'' if encoding else '; ' + ENCODING_HINT}",
+                                   path=name))
                 continue
             if not line.strip():
                 continue

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..document import Document, Span, trim
 from ..errors import InputError, ReaderError, SchemaError, described
-from .files import read_text_file
+from .files import check_encoding, read_text_file
 from .registry import READERS
 
 #: PhysioNet category -> (i2b2 category, subtype).
@@ -111,19 +111,22 @@ def iter_records(raw: str, path=None, report=None):
 
 
 @READERS.register("physionet")
-def read_physionet(path, report, category_map: dict | None = None, check_text: bool = True):
+def read_physionet(path, report, category_map: dict | None = None, check_text: bool = True,
+                   encoding: str | None = None):
     """Read a PhysioNet deid folder (one ``*.text`` and its ``*-phi.phrase``) or a ``.text`` file.
 
     Without a phrase file the notes are read without spans and ``meta['annotated']``
-    is ``False``. Broken records are reported and skipped (:func:`iter_records`).
+    is ``False``. Broken records are reported and skipped (:func:`iter_records`). ``encoding``:
+    of the files without a byte-order mark (default UTF-8).
     """
+    encoding = check_encoding(encoding)
     cmap = {**CATEGORY_MAP, **(category_map or {})}
     text_path, phrase_path = _files(Path(path))
-    raw = read_text_file(text_path, report)
+    raw = read_text_file(text_path, report, encoding=encoding)
     if raw is None:
         return
     annotated = phrase_path.exists()
-    spans = _read_phrases(phrase_path, cmap, report) if annotated else {}
+    spans = _read_phrases(phrase_path, cmap, report, encoding) if annotated else {}
     if spans is None:  # notes without their annotations would read as notes without PHI
         report(ReaderError(f"no note of {text_path.name} is read: its phrase file cannot be read",
                            path=text_path))
@@ -169,13 +172,13 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
                            f"{text_path.name}", path=phrase_path, doc_id=shown))
 
 
-def _read_phrases(path: Path, cmap: dict, report) -> dict | None:
+def _read_phrases(path: Path, cmap: dict, report, encoding=None) -> dict | None:
     """``{(patient, note): [(line, row or error), ...]}``; ``None`` (reported) when unreadable.
 
     A row is ``(start, end, category, subtype, surface)``. A key is a note id only when
     a record has that id, so the errors kept here name no text.
     """
-    raw = read_text_file(path, report)
+    raw = read_text_file(path, report, encoding=encoding)
     if raw is None:
         return None
     out: dict[tuple, list[tuple[int, object]]] = defaultdict(list)

@@ -9,13 +9,14 @@ stay as they are. The reader takes a file or ``-`` (standard input) and streams
 it row by row.
 
 A bad row costs that row only, reported with its row and line numbers: bytes
-that are not UTF-8, a row with too many or too few fields, a quote in the wrong
+that do not decode (UTF-8 unless a byte-order mark or the ``encoding`` option
+names another), a row with too many or too few fields, a quote in the wrong
 place, a bad ``spans`` cell. A quoted field left open runs to the next quote or
 the end of the file; the rows it swallowed are named by their lines. The first
 row must be the header: when it lacks the text or id column the file is not
 read, and the message gives the number of columns but not their names (a file
-without a header has a note there). A byte-order mark before the header is
-dropped; ``meta['source']``, ``meta['row']`` and ``meta['line']`` say where each
+without a header has a note there). A byte-order mark before the header names
+the encoding and is dropped; ``meta['source']``, ``meta['row']`` and ``meta['line']`` say where each
 document was read.
 
 The writer writes ``id,text,spans`` with every field quoted, to a file (atomic)
@@ -32,7 +33,7 @@ import sys
 from .. import schema
 from ..document import Document
 from ..errors import InputError, LocatedError, ReaderError
-from .files import is_stdio
+from .files import ENCODING_HINT, check_encoding, is_stdio, text_lines
 from .jsonl import parse_object
 from .outputs import StreamWriter
 from .registry import READERS, WRITERS
@@ -41,21 +42,21 @@ _FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
 
 
 class _Lines:
-    """Lines of a byte stream, each decoded alone; remembers which lines were not UTF-8."""
+    """Lines of a byte stream, each decoded alone (:func:`~crfdeid.io.files.text_lines`);
+    remembers which lines did not decode."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream, encoding=None) -> None:
         self.stream = stream
+        self.encoding = encoding
         self.number = 0
-        self.bad: dict[int, tuple[str, int]] = {}  # line -> (reason, offset in the line)
+        self.bad: dict[int, tuple[str, int, str]] = {}  # line -> (reason, offset in the line, encoding)
 
     def __iter__(self):
-        for raw in self.stream:
+        for line, bad in text_lines(self.stream, self.encoding):
             self.number += 1
-            try:
-                yield raw.decode("utf-8-sig" if self.number == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                self.bad[self.number] = (exc.reason, exc.start)
-                yield raw.decode("utf-8", "replace")  # parsed for its shape only, then dropped
+            if bad is not None:  # the line is parsed for its shape only, then dropped
+                self.bad[self.number] = (bad.reason, bad.start, bad.encoding.upper())
+            yield line
 
 
 def _open(path):
@@ -73,14 +74,16 @@ def _open(path):
 
 @READERS.register("csv")
 def read_csv(path, report, text_column: str = "text", id_column: str | None = "id",
-             spans_column: str = "spans", scheme=None):
+             spans_column: str = "spans", scheme=None, encoding: str | None = None):
     """Read a CSV table (or ``-``) into documents, one per row; a bad row is reported and skipped.
-    ``scheme``: the labels allowed, as for ``jsonl``."""
+    ``scheme``: the labels allowed, as for ``jsonl``; ``encoding``: of a file without a
+    byte-order mark (default UTF-8)."""
     scheme = schema.get(scheme)
+    encoding = check_encoding(encoding)
     name = "-" if is_stdio(path) else path
     csv.field_size_limit(_FIELD_LIMIT)  # a note is one cell: the default 128 KiB is too small
     with _open(path) as stream:
-        lines = _Lines(stream)
+        lines = _Lines(stream, encoding)
         # strict: a quote inside an unquoted field, or text after a closing quote, is an error
         # of that row instead of a silently different cell.
         rows = csv.reader(iter(lines), strict=True)
@@ -106,8 +109,9 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
             where = f"row {row} ({lines_at})"
             bad = [n for n in range(span[0], span[1] + 1) if n in lines.bad]
             if bad:
-                reason, offset = lines.bad[bad[0]]
-                problem = f"not valid UTF-8 at line {bad[0]} ({reason}, byte {offset} of the line)"
+                reason, offset, enc = lines.bad[bad[0]]
+                problem = (f"not valid {enc} at line {bad[0]} ({reason}, byte {offset} of the line)"
+                           f"{'' if encoding else '; ' + ENCODING_HINT}")
             elif cells is not None and len(cells) != len(header["names"]):
                 problem = f"{len(cells)} fields where the header has {len(header['names'])}"
             if problem:

@@ -2,9 +2,10 @@
 
 The reader takes a folder (every ``*.txt`` in it, sorted by name), a single
 file, or ``-`` for standard input (document id ``stdin``). The document id is
-the file stem. Files are read as UTF-8 with line endings kept as they are; a
-byte-order mark (U+FEFF) at the start is part of the text, as BRAT counts it, so
-offsets agree with the file, and the writer writes it back.
+the file stem. Files are read as UTF-8, as the encoding their byte-order mark names
+(UTF-16, UTF-32), or as the ``encoding`` option says (:mod:`crfdeid.io.files`), with line
+endings kept as they are; a byte-order mark at the start is part of the text (U+FEFF), as
+BRAT counts it, so offsets agree with the file, and the writer writes it back (in UTF-8).
 
 The writer writes ``<doc_id>.txt`` into a folder; with ``out='-'`` it writes
 each document's text to standard output, adding a newline after a text that
@@ -18,35 +19,38 @@ import sys
 
 from ..document import Document
 from ..errors import InputError
-from .files import decode, is_stdio, list_files, read_text_file
+from .files import check_encoding, decode, is_stdio, list_files, read_text_file
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
 STDIN_ID = "stdin"
 
 
-def read_stdin(report, doc_id: str = STDIN_ID) -> str | None:
-    """Standard input as UTF-8 text (a BOM kept), or ``None`` after reporting why it cannot be."""
+def read_stdin(report, doc_id: str = STDIN_ID, encoding=None) -> str | None:
+    """Standard input as text (a BOM kept; :func:`~crfdeid.io.files.decode`), or ``None`` after
+    reporting why it cannot be."""
     try:
         data = sys.stdin.buffer.read()
     except (OSError, AttributeError) as exc:
         raise InputError(f"cannot read standard input ({type(exc).__name__})", path="-") from None
-    return decode(data, report, "-", doc_id, keep_bom=True)
+    return decode(data, report, "-", doc_id, keep_bom=True, encoding=encoding)
 
 
 @READERS.register("text")
-def read_text(path, report, suffix: str = ".txt"):
+def read_text(path, report, suffix: str = ".txt", encoding: str | None = None):
     """Read ``.txt`` files (a folder or one file) or standard input (``-``) without spans.
 
-    ``suffix`` picks other files in a folder (e.g. ``".note"``).
+    ``suffix`` picks other files in a folder (e.g. ``".note"``); ``encoding`` reads the files
+    without a byte-order mark (default UTF-8).
     """
+    encoding = check_encoding(encoding)
     if is_stdio(path):
-        text = read_stdin(report)
+        text = read_stdin(report, encoding=encoding)
         if text is not None:
             yield Document(STDIN_ID, text, [], {"source": "-", "annotated": False})
         return
     for f in list_files(path, suffix.lower()):
-        text = read_text_file(f, report, f.stem, keep_bom=True)
+        text = read_text_file(f, report, f.stem, keep_bom=True, encoding=encoding)
         if text is not None:
             yield Document(f.stem, text, [], {"source": str(f), "annotated": False})
 
