@@ -106,7 +106,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     model = Model.load(settings.model)
     from ..deid.key import read_key_file, read_secret
     key = read_key_file(settings.key_file) if settings.key_file else None  # as crfdeid tag reads it
-    token = read_secret(settings.token_file, "token file") if settings.token_file else None
+    token = read_secret(settings.token_file, "the token file") if settings.token_file else None
     if token is not None and len(token) < 16:
         raise ConfigError("the token must have at least 16 characters", path=settings.token_file)
     engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None)
