@@ -196,15 +196,13 @@ _INCOMPLETE = ("an incomplete output of an earlier run (killed or failed) is at 
 
 def _failure(exc: BaseException) -> str:
     """The exception types of a failed job, never their messages (a worker's could hold data):
-    the driver's, and the last Python exception the message names (a worker's), with a hint."""
+    the driver's, the last Python exception the message names (a worker's), and the Python
+    the workers ran."""
     import os
     found = re.findall(r"^\s*(?:[\w.]+\.)?(\w+(?:Error|Exception)):", str(exc), re.M)
     worker = next((name for name in reversed(found) if name != type(exc).__name__), None)
-    said = type(exc).__name__ + (f"; in a Python worker: {worker}" if worker else "")
-    if worker in ("ModuleNotFoundError", "ImportError") or "Python worker" in str(exc):
-        said += (f"; the workers run {os.environ.get('PYSPARK_PYTHON') or 'python3'}: "
-                 "set PYSPARK_PYTHON to a Python with crfdeid[spark]")
-    return said
+    return (type(exc).__name__ + (f"; in a Python worker: {worker}" if worker else "")
+            + f"; the Python workers ran {os.environ.get('PYSPARK_PYTHON') or 'python3'} (PYSPARK_PYTHON)")
 
 
 def _run(spark, args, deid, in_fmt, out_fmt) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import re
 import threading
 import time
 import uuid
@@ -52,12 +53,15 @@ class Settings:
     request_timeout: float = 60.0
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _unicode(value: str) -> str:
     """Refuse a lone surrogate code point (JSON's ``"\\ud800"``): not text, and not encodable."""
-    for i, ch in enumerate(value):
-        if "\ud800" <= ch <= "\udfff":
-            raise PydanticCustomError("lone_surrogate", "a lone surrogate code point at character "
-                                      "{offset}: not valid Unicode text", {"offset": i})
+    found = _SURROGATE.search(value)
+    if found is not None:
+        raise PydanticCustomError("lone_surrogate", "a lone surrogate code point at character "
+                                  "{offset}: not valid Unicode text", {"offset": found.start()})
     return value
 
 

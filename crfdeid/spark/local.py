@@ -54,6 +54,7 @@ def _root(base=None) -> Path:
     uid = os.getuid() if hasattr(os, "getuid") else 0
     root = Path(base or tempfile.gettempdir()) / f"crfdeid-spark-{uid}"
     try:
+        root.parent.mkdir(parents=True, exist_ok=True)
         root.mkdir(mode=0o700, exist_ok=True)
         info = root.lstat()
     except OSError as exc:
@@ -78,7 +79,7 @@ def remove_stale(base=None) -> Path:
     root = _root(base)
     for old in root.glob("run-*"):
         pid = old.name[4:]
-        if not pid.isdigit() or int(pid) == os.getpid() or not _alive(int(pid)):
+        if not pid.isdigit() or not _alive(int(pid)):
             shutil.rmtree(old, ignore_errors=True)
     return root
 
@@ -88,6 +89,7 @@ def private_local_dir(base=None) -> Path:
     ``BASE/crfdeid-spark-UID/run-PID`` (``BASE``: the system temporary folder), after
     :func:`remove_stale` (whose errors it raises)."""
     run = remove_stale(base) / f"run-{os.getpid()}"
+    shutil.rmtree(run, ignore_errors=True)  # an earlier session of this process
     run.mkdir(mode=0o700)
     return run
 

@@ -11,6 +11,7 @@ an error naming ``line N of FILE`` and the reason, and is not tagged.
 from __future__ import annotations
 
 import json
+import re
 from functools import partial
 
 #: The column :func:`read_jsonl` adds: null, or why the line is not a note to tag.
@@ -43,9 +44,13 @@ def _get(obj, dotted: str):
     return obj
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _surrogate(value: str) -> int:
     """Where ``value`` holds a lone surrogate code point (a ``\\ud800`` escape), else -1."""
-    return next((i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff"), -1)
+    found = _SURROGATE.search(value)
+    return -1 if found is None else found.start()
 
 
 def parse_line(name: str, id_col: str, text_col: str, patient_cols: tuple, item):
@@ -72,6 +77,8 @@ def parse_line(name: str, id_col: str, text_col: str, patient_cols: tuple, item)
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         return None, None, None, f"{where}, column {exc.colno}: not valid JSON ({exc.msg}); not tagged"
+    except RecursionError:
+        return None, None, None, f"{where}: JSON nested too deeply to read; not tagged"
     if not isinstance(obj, dict):
         return None, None, None, f"{where}: {kind(obj)}, not a JSON object; not tagged"
     doc_id, text = _get(obj, id_col), _get(obj, text_col)
