@@ -174,6 +174,10 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - no Java, a JVM that does not start...
+        print(f"error: Spark did not start ({type(exc).__name__}; is Java 17 installed?) "
+              f"(exit code {JOB_FAILED})", file=sys.stderr)
+        return JOB_FAILED
     try:
         return _run(spark, args, deid, in_fmt, out_fmt)
     except CrfdeidError as exc:
