@@ -41,6 +41,9 @@ CANNOT_START = 3
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("serve", __doc__, "python -m crfdeid serve --port 8000")
+    p.epilog = (p.epilog or "") + (
+        "\n\nexit codes: 0 stopped, 2 usage or configuration error (model, key, token), "
+        f"{CANNOT_START} the server cannot start (port in use)")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="default: 8000")
@@ -51,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-documents", type=int, default=100,
                    help="most documents per request (default: 100); more: 413")
     p.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
-                   help="time a client has to send a request body (default: 30); later: 408")
+                   help="seconds a client has to send its body once its headers are in (default: 30); later: 408")
     p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS",
                    help="time to answer once the body is in, waiting for the model included "
                         "(default: 60); later: 503")

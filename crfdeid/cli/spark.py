@@ -44,6 +44,9 @@ _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".json"
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("spark", __doc__, "python -m crfdeid spark --input notes.parquet --output out.parquet")
+    p.epilog = (p.epilog or "") + (
+        "\n\nexit codes: 0 every note de-identified, 1 some notes failed (listed), 2 usage or "
+        f"configuration error, {JOB_FAILED} the Spark job itself failed (nothing written)")
     p.add_argument("--input", required=True, help="Parquet or JSON Lines file or folder")
     p.add_argument("--output", required=True, help="output folder (Spark writes part files); must not exist")
     p.add_argument("--input-format", choices=("parquet", "jsonl"),
