@@ -28,21 +28,6 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _answer(sock, deadline: float) -> tuple[bytes, float]:
-    """What the server sent until it closed (or ``deadline``), and when it closed."""
-    data = b""
-    while time.monotonic() < deadline:
-        sock.settimeout(max(0.01, deadline - time.monotonic()))
-        try:
-            chunk = sock.recv(65536)
-        except (TimeoutError, ConnectionResetError):
-            break
-        if not chunk:
-            break
-        data += chunk
-    return data, time.monotonic()
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--uploads", type=int, default=100)
@@ -50,7 +35,7 @@ def main(argv=None) -> int:
     p.add_argument("--max-seconds", type=float, default=60.0, help="longest wait for all answers")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from crfdeid.serve import wait_ready
+    from crfdeid.serve import read_until_closed, wait_ready
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "crfdeid", "serve", "--port", str(port), "--quiet",
                                "--body-timeout", str(args.body_timeout)],
@@ -72,10 +57,10 @@ def main(argv=None) -> int:
         h0 = time.monotonic()
         with socket.create_connection(("127.0.0.1", port), timeout=10) as other:
             other.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            health, _ = _answer(other, h0 + 10)
+            health, _ = read_until_closed(other, h0 + 10)
         health_ms = 1000 * (time.monotonic() - h0)
         deadline = t0 + args.max_seconds
-        answers = [_answer(sock, deadline) for sock in socks]
+        answers = [read_until_closed(sock, deadline) for sock in socks]
     finally:
         for sock in socks:
             sock.close()

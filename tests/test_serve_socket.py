@@ -18,7 +18,7 @@ pytest.importorskip("fastapi")
 uvicorn = pytest.importorskip("uvicorn")
 
 from crfdeid.cli.serve import CANNOT_START, main  # noqa: E402
-from crfdeid.serve import wait_ready  # noqa: E402
+from crfdeid.serve import read_until_closed, wait_ready  # noqa: E402
 from crfdeid.serve.app import Settings, create_app  # noqa: E402
 
 TOKEN = "t0ken-for-socket-tests-0123"
@@ -58,18 +58,7 @@ def _head(length: int, token: str = TOKEN) -> bytes:
 
 
 def _read_all(sock, deadline: float) -> bytes:
-    """What the server sends until it closes, or until ``deadline``."""
-    data = b""
-    while time.monotonic() < deadline:
-        sock.settimeout(max(0.01, deadline - time.monotonic()))
-        try:
-            chunk = sock.recv(65536)
-        except (TimeoutError, ConnectionResetError):
-            break
-        if not chunk:
-            break
-        data += chunk
-    return data
+    return read_until_closed(sock, deadline)[0]
 
 
 def _records(caplog, want, seconds=5.0) -> list[str]:
