@@ -56,9 +56,10 @@ def _post(client, **body):
 
 @pytest.mark.parametrize("fmt", ["redacted", "masked", "surrogate", "spans"])
 def test_one_text_gives_the_records_text_and_spans(client, fmt):
-    r = _post(client, text=NOTE, output_format=fmt)
+    r = _post(client, text=NOTE, patient="p0", output_format=fmt)
     assert r.status_code == 200
-    [want] = Deidentifier(None, fmt, key=KEY if fmt == "surrogate" else None).run([Document("0", NOTE)])
+    [want] = Deidentifier(None, fmt, key=KEY if fmt == "surrogate" else None).run(
+        [Document("0", NOTE, meta={"patient": "p0"})])
     got = r.json()
     assert got["output_format"] == fmt and got.get("text") == want.text and got["spans"] == want.spans
     assert {"type", "start", "end", "confidence"} <= set(got["spans"][0])
@@ -96,6 +97,48 @@ def test_documents_share_surrogates_per_patient_and_requests_agree(client):
 def test_limits_and_refusals(client, body, status, message):
     r = client.post("/v1/deidentify", json=body)
     assert r.status_code == status and message in r.text
+
+
+@pytest.mark.parametrize("body, loc", [
+    ({"text": "Seen \ud800 by Dr. Lee."}, ["body", "text"]),
+    ({"text": NOTE, "id": "n\udc00"}, ["body", "id"]),
+    ({"text": NOTE, "patient": "\ud800"}, ["body", "patient"]),
+    ({"documents": [{"text": NOTE}, {"text": "x \udfff"}]}, ["body", "documents", 1, "text"]),
+    ({"documents": [{"text": NOTE, "id": "\ud800"}]}, ["body", "documents", 0, "id"]),
+])
+def test_a_lone_surrogate_code_point_is_refused_at_validation(client, body, loc):
+    import json
+    r = client.post("/v1/deidentify", content=json.dumps(body).encode(),  # "\ud800" escapes
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422
+    [error] = [e for e in r.json()["detail"] if e["type"] == "lone_surrogate"]
+    assert error["loc"][:len(loc)] == loc and "character" in error["msg"]
+
+
+def test_a_note_whose_answer_fails_is_that_notes_error_only(client, monkeypatch):
+    import dataclasses
+    real = Deidentifier.run
+
+    def run(self, docs, writer=None):  # a writer that yields text JSON cannot carry
+        for rec in real(self, docs, writer):
+            yield dataclasses.replace(rec, text=rec.text + "\ud800") if rec.id == "bad" else rec
+    monkeypatch.setattr(Deidentifier, "run", run)
+    r = _post(client, documents=[{"id": "bad", "text": NOTE}, {"id": "good", "text": NOTE}])
+    assert r.status_code == 200 and r.json()["failed"] == 1
+    bad, good = r.json()["documents"]
+    assert "text" not in bad and "'bad'" in bad["error"] and "UnicodeEncodeError" in bad["error"]
+    assert good["text"].startswith("Seen by Dr. [**") and "error" not in good
+
+
+def test_a_note_without_patient_or_id_is_a_patient_of_its_own(client):
+    note = "John Smith seen on 7/22/2098 and 8/01/2098."
+    alone = [_post(client, text=note, output_format="surrogate").json()["text"] for _ in range(2)]
+    assert alone[0] != alone[1]  # another request, another patient: no shared date offset or names
+    batch = _post(client, documents=[{"text": note}] * 2, output_format="surrogate").json()
+    assert batch["documents"][0]["text"] != batch["documents"][1]["text"]
+    same = [_post(client, text=note, patient="p9", output_format="surrogate").json()["text"]
+            for _ in range(2)]
+    assert same[0] == same[1]  # a patient given: the same surrogates in every request
 
 
 def test_a_chunked_body_over_the_limit_is_refused(client):

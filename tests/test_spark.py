@@ -123,3 +123,50 @@ def test_docs_example_runs_as_written(spark):
     from conftest import python_examples, run_example
     [(code, expected)] = python_examples(Path(__file__).parent.parent / "docs" / "spark.md")
     assert run_example(code) == expected  # the builder returns this file's running session
+
+
+#: JSON Lines where lines 2-5, 7 and 8 are not notes to tag (line 6 is blank, and skipped).
+BAD_LINES = [b'{"id": "n1", "text": "John Smith seen on 7/22/2098.", "patient": "p1"}',
+             b'{"id": "n2", "text": 12345}', b'{"id": "n3", "text": {"note": "John Smith"}}',
+             b'{"id": "n4", "text": ["John Smith"]}', b'{"id": "n5", "text": "Seen by Dr. Lee',
+             b"", b'{"id": "n6", "text": "Qzx caf\xe9 John Smith"}', b'{"id": "n7", "text": "x \\ud800"}',
+             b'{"text": "John Smith, no id"}']
+
+
+@pytest.mark.slow
+def test_jsonl_lines_that_are_not_notes_are_named_by_line_and_cause(spark, tmp_path, capsys):
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b"\n".join(BAD_LINES) + b"\n")
+    dest = tmp_path / "out"
+    assert cli.main(["--input", str(src), "--output", str(dest), "--write-format", "jsonl"]) == 1
+    rows = [json.loads(line) for f in sorted(dest.glob("part-*")) for line in f.read_text().splitlines()]
+    failed = [r for r in rows if r.get("error")]
+    assert len(failed) == 7
+    for line, cause in [(2, "(document 'n2'): text is a number, not a string"),
+                        (3, "(document 'n3'): text is an object, not a string"),
+                        (4, "(document 'n4'): text is a list, not a string"),
+                        (5, ", column 22: not valid JSON"), (7, ": not valid UTF-8 (byte 30)"),
+                        (8, "(document 'n7'): text holds a lone surrogate code point at character 2"),
+                        (9, ": no 'id' (a note with a null id)")]:
+        [row] = [r for r in failed if r["error"].startswith(f"line {line} of in.jsonl")]
+        assert cause in row["error"] and "deid_text" not in row and "spans" not in row
+    [good] = [r for r in rows if not r.get("error")]
+    assert good["id"] == "n1" and good["patient"] == "p1" and "John" not in good["deid_text"]
+    err = capsys.readouterr().err
+    assert "de-identified 1 document(s), 7 failed" in err
+    assert "John" not in err and "12345" not in err and "Qzx" not in err  # causes, never content
+    assert not Path(f"{dest}.incomplete").exists()
+
+
+@pytest.mark.slow
+def test_an_incomplete_output_is_refused_then_replaced_on_request(spark, tmp_path, notes, capsys):
+    src = tmp_path / "in.jsonl"
+    write(notes[:3], "jsonl", src)
+    dest, stage = tmp_path / "out", tmp_path / "out.incomplete"
+    (stage / "_temporary").mkdir(parents=True)  # as a killed run leaves it
+    (stage / "_temporary" / "part-00000").write_text("half")
+    assert cli.main(["--input", str(src), "--output", str(dest)]) == 2
+    assert "--replace-incomplete" in capsys.readouterr().err and not dest.exists()
+    assert cli.main(["--input", str(src), "--output", str(dest), "--replace-incomplete", "--quiet"]) == 0
+    assert not stage.exists() and (dest / "_SUCCESS").exists()
+

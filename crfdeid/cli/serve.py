@@ -10,8 +10,13 @@ Examples::
 
 The model loads once per worker process at start-up. Surrogate output needs
 ``--key-file`` (the key never comes from a request). Binding to an address other than
-loopback needs ``--token-file``: requests then carry ``Authorization: Bearer TOKEN``.
-The access log has no bodies and no query strings; no log line holds note text.
+loopback needs ``--token-file``: requests then carry ``Authorization: Bearer TOKEN``
+(checked before the body is read). A body must arrive within ``--body-timeout`` seconds
+(408) and the answer within ``--request-timeout`` seconds after it (503). The access log
+has no bodies and no query strings; no log line holds note text.
+
+Exit code 0 after a normal stop, 2 on a usage or configuration error (a bad model, key
+or token file), 3 when the server cannot start (the port is in use or cannot be bound).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import ipaddress
 import json
 import logging
 import os
+import socket
 import sys
 from dataclasses import asdict
 
@@ -29,10 +35,15 @@ from ..errors import CrfdeidError
 
 #: Where the settings travel to worker processes (``--workers`` > 1): paths, never secrets.
 ENV = "CRFDEID_SERVE_SETTINGS"
+#: Exit code when the server cannot start (uvicorn's own code for a failed start-up).
+CANNOT_START = 3
 
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("serve", __doc__, "python -m crfdeid serve --port 8000")
+    p.epilog = (p.epilog or "") + (
+        "\n\nexit codes: 0 stopped, 2 usage or configuration error (model, key, token), "
+        f"{CANNOT_START} the server cannot start (port in use)")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="default: 8000")
@@ -42,6 +53,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="largest request body in bytes (default: 1000000); larger: 413")
     p.add_argument("--max-documents", type=int, default=100,
                    help="most documents per request (default: 100); more: 413")
+    p.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="seconds a client has to send its body once its headers are in (default: 30); later: 408")
+    p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="time to answer once the body is in, waiting for the model included "
+                        "(default: 60); later: 503")
     p.add_argument("--workers", type=int, default=1, help="worker processes, each with the model "
                                                           "(default: 1)")
     p.add_argument("--quiet", action="store_true", help="no access log")
@@ -97,13 +113,21 @@ def main(argv=None) -> int:
         problem = f"--host {args.host} is not loopback: give --token-file (requests must carry the token)"
     elif min(args.max_bytes, args.max_documents, args.workers) < 1:
         problem = "--max-bytes, --max-documents and --workers must be at least 1"
+    elif min(args.body_timeout, args.request_timeout) <= 0:
+        problem = "--body-timeout and --request-timeout must be positive"
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    taken = _cannot_bind(args.host, args.port)
+    if taken:  # before the model loads; uvicorn's own failure below covers a race
+        print(f"error: cannot listen on {args.host}:{args.port}: {taken} (another server? choose "
+              f"--port); exit code {CANNOT_START}", file=sys.stderr)
+        return CANNOT_START
     import uvicorn
 
     from ..serve.app import Settings, create_app
-    settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents)
+    settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents,
+                        args.body_timeout, args.request_timeout)
     common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,
               "server_header": False}
     if args.workers == 1:
@@ -113,7 +137,7 @@ def main(argv=None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         _logging(args.quiet)
-        uvicorn.run(app, **common)
+        return _run(uvicorn, app, args, common)
     else:  # each worker loads its own model; the supervisor only checks, in a child process
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -124,5 +148,35 @@ def main(argv=None) -> int:
             return 2
         _logging(args.quiet)
         os.environ[ENV] = json.dumps({**asdict(settings), "quiet": args.quiet})
-        uvicorn.run("crfdeid.cli.serve:app_from_env", factory=True, workers=args.workers, **common)
+        return _run(uvicorn, "crfdeid.cli.serve:app_from_env", args, dict(common, factory=True,
+                                                                          workers=args.workers))
+
+
+def _run(uvicorn, app, args, options) -> int:
+    """Serve until stopped: 0, or :data:`CANNOT_START` when uvicorn could not start."""
+    try:
+        uvicorn.run(app, **options)
+    except SystemExit as exc:  # uvicorn exits 3 when it cannot bind or start
+        if exc.code in (0, None):
+            return 0
+        print(f"error: the server did not start on {args.host}:{args.port} (see the log above); "
+              f"exit code {CANNOT_START}", file=sys.stderr)
+        return CANNOT_START
     return 0
+    return 0
+
+
+def _cannot_bind(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be bound now (as uvicorn binds it), or None."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None

@@ -10,29 +10,43 @@ Examples::
 The input has one note a row: ``id``, ``text`` and optionally ``patient`` (or
 ``meta.patient``, as crfdeid's own JSONL has it; ``--id-col``, ``--text-col`` and
 ``--patient-col`` name others). The output has ``id``, the patient column when there is
-one, ``spans`` (type, category, start, end, confidence), ``deid_text`` (not for
-``--output-format spans``) and ``error``: a note that fails has an error message and
-no text. The output must not exist yet. Exit code 0 when every note was de-identified,
-1 when some failed (their ids are listed), 2 on a usage or configuration error.
-``--master`` defaults to ``local[*]`` unless ``spark-submit`` gave one.
+one (always for JSON Lines), ``spans`` (type, category, start, end, confidence),
+``deid_text`` (not for ``--output-format spans``) and ``error``: a note that fails (a JSON
+Lines line that is not a note: named by line number and cause) has an error message and
+no text. The output must not exist yet; Spark writes to ``OUTPUT.incomplete``, renamed to
+``OUTPUT`` once complete (after a killed run, ``--replace-incomplete`` writes it again).
+
+Exit code 0 when every note was de-identified, 1 when some failed (their ids are
+listed), 2 on a usage or configuration error, 3 when the Spark job itself failed
+(nothing is written to the output). ``--master`` defaults to ``local[*]`` unless
+``spark-submit`` gave one. In local mode the workers run this Python unless
+``PYSPARK_PYTHON`` names another, Spark's local files are encrypted and kept in a private
+folder removed at the end, and the driver listens on 127.0.0.1 only.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
 import sys
 import warnings
 from pathlib import Path
 
 from .. import cli
-from ..errors import CrfdeidError
+from ..errors import ConfigError, CrfdeidError
 
+#: Exit code when the Spark job itself fails (not a note: the job).
+JOB_FAILED = 3
 _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".json": "jsonl",
              ".ndjson": "jsonl"}
 
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("spark", __doc__, "python -m crfdeid spark --input notes.parquet --output out.parquet")
+    p.epilog = (p.epilog or "") + (
+        "\n\nexit codes: 0 every note de-identified, 1 some notes failed (listed), 2 usage or "
+        f"configuration error, {JOB_FAILED} the Spark job itself failed (nothing written)")
     p.add_argument("--input", required=True, help="Parquet or JSON Lines file or folder")
     p.add_argument("--output", required=True, help="output folder (Spark writes part files); must not exist")
     p.add_argument("--input-format", choices=("parquet", "jsonl"),
@@ -55,6 +69,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--text-col", default="text")
     p.add_argument("--patient-col", help="patient key column (default: patient, else meta.patient, "
                                          "when the input has it)")
+    p.add_argument("--replace-incomplete", action="store_true",
+                   help="delete OUTPUT.incomplete, left by a run that was killed, and write again")
+    p.add_argument("--local-dir", help="local mode: where Spark's private folder of (encrypted) "
+                                       "local files goes (default: the system temporary folder)")
     p.add_argument("--quiet", action="store_true", help="no summary on success")
     return p
 
@@ -78,24 +96,29 @@ def _has(schema, dotted: str) -> bool:
     return True
 
 
-def _session(master: str | None):
-    """``(session, created)``: the active session (a program that calls :func:`main`), else a
-    new one on ``master``."""
+def _session(master: str | None, local_dir: str | None):
+    """``(session, created, private local folder or None)``: the active session (a program that
+    calls :func:`main`), else a new one on ``master`` (local mode: :mod:`crfdeid.spark.local`)."""
     from pyspark import SparkConf
     from pyspark.sql import SparkSession
+
+    from ..spark.local import local_session, private_local_dir
     active = SparkSession.getActiveSession()
     if active is not None:
-        return active, False
-    builder = SparkSession.builder.appName("crfdeid")
-    if master or not SparkConf().contains("spark.master"):  # spark-submit's master wins
-        master = master or "local[*]"
-        builder = builder.master(master)
-        if master.startswith("local"):  # one machine: listen on loopback only, no web UI
-            builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
-                       .config("spark.driver.host", "127.0.0.1").config("spark.ui.enabled", "false"))
-    spark = builder.getOrCreate()
+        return active, False, None
+    conf = SparkConf()
+    master = master or conf.get("spark.master", None) or "local[*]"  # spark-submit's master wins
+    if master.startswith("local"):
+        folder = private_local_dir(local_dir)
+        try:
+            spark = local_session(master, folder)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+    else:
+        folder, spark = None, SparkSession.builder.appName("crfdeid").master(master).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    return spark, True
+    return spark, True, folder
 
 
 def main(argv=None) -> int:
@@ -104,6 +127,13 @@ def main(argv=None) -> int:
     if missing:  # before anything long
         print(f"error: python -m crfdeid spark {missing}", file=sys.stderr)
         return 2
+    from ..spark.local import remove_stale, staging
+    if (args.master or "local").startswith("local"):  # a killed run's local files go first
+        try:
+            remove_stale(args.local_dir)
+        except CrfdeidError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     in_fmt = _file_format(args.input, args.input_format, None)
     out_fmt = _file_format(args.output, args.write_format, "parquet")
     problem = None
@@ -113,6 +143,8 @@ def main(argv=None) -> int:
         problem = f"no such file or folder: {args.input!r}"
     elif "://" not in args.output and Path(args.output).exists():
         problem = f"output {args.output!r} exists; crfdeid never overwrites: name a new one"
+    elif "://" not in args.output and Path(staging(args.output)).exists() and not args.replace_incomplete:
+        problem = _INCOMPLETE.format(staging(args.output))
     elif args.partitions is not None and args.partitions < 1:
         problem = "--partitions must be at least 1"
     elif args.output_format != "surrogate" and (args.key_file or args.seed):
@@ -140,37 +172,96 @@ def main(argv=None) -> int:
             print("note: no --key-file: surrogates are drawn with a random key for this run only",
                   file=sys.stderr)
     warnings.filterwarnings("ignore", message=".*pandas >= 3.0.0.*", category=FutureWarning)
-    spark, created = _session(args.master)
+    try:
+        spark, created, folder = _session(args.master, args.local_dir)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - no Java, a JVM that does not start...
+        print(f"error: Spark did not start ({type(exc).__name__}; is Java 17 installed?) "
+              f"(exit code {JOB_FAILED})", file=sys.stderr)
+        return JOB_FAILED
     try:
         return _run(spark, args, deid, in_fmt, out_fmt)
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the job, not a note: its own exit code
+        print(f"error: the Spark job failed ({_failure(exc)}); nothing was written to {args.output!r} "
+              f"(exit code {JOB_FAILED})", file=sys.stderr)
+        return JOB_FAILED
     finally:
         if created:
             spark.stop()
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+_INCOMPLETE = ("an incomplete output of an earlier run (killed or failed) is at {0!r}: give "
+               "--replace-incomplete to delete it and write again (when no other run writes there)")
+
+
+def _failure(exc: BaseException) -> str:
+    """The exception types of a failed job, never their messages (a worker's could hold data):
+    the driver's, the last Python exception the message names (a worker's), and the Python
+    the workers ran."""
+    import os
+    found = re.findall(r"^\s*(?:[\w.]+\.)?(\w+(?:Error|Exception)):", str(exc), re.M)
+    worker = next((name for name in reversed(found) if name != type(exc).__name__), None)
+    return (type(exc).__name__ + (f"; in a Python worker: {worker}" if worker else "")
+            + f"; the Python workers ran {os.environ.get('PYSPARK_PYTHON') or 'python3'} (PYSPARK_PYTHON)")
 
 
 def _run(spark, args, deid, in_fmt, out_fmt) -> int:
     from pyspark.sql import functions as F
 
     from ..spark import ERROR, deidentify
-    notes = (spark.read.parquet if in_fmt == "parquet" else spark.read.json)(args.input)
-    patient = args.patient_col or next((c for c in ("patient", "meta.patient") if _has(notes.schema, c)), None)
-    missing = [c for c in (args.id_col, args.text_col, patient) if c and not _has(notes.schema, c)]
-    if missing:
-        print(f"error: the input has no column {', '.join(map(repr, missing))}; columns: "
-              f"{', '.join(notes.columns)}", file=sys.stderr)
-        return 2
-    cols = [F.col(args.id_col), F.col(args.text_col)]
-    if patient:
-        cols.append(F.col(patient).cast("string").alias("patient" if "." in patient else patient))
-        patient = "patient" if "." in patient else patient
-    out = deidentify(notes.select(*cols), deid.output_format, model=deid.model, options=deid.options,
-                     id_col=args.id_col, text_col=args.text_col, patient_col=patient,
-                     partitions=args.partitions)
-    (out.write.parquet if out_fmt == "parquet" else out.write.json)(args.output, mode="errorifexists")
-    reader = spark.read.schema(out.schema)
-    written = reader.parquet(args.output) if out_fmt == "parquet" else reader.json(args.output)
-    total, n_failed = written.agg(F.count(F.lit(1)), F.count(ERROR)).first()
-    failed = written.where(F.col(ERROR).isNotNull()).select(ERROR).limit(20).collect() if n_failed else []
+    from ..spark.local import HadoopPaths, staging
+    from ..spark.read import READ_ERROR, read_jsonl
+    paths, stage = HadoopPaths(spark), staging(args.output)
+    if paths.exists(args.output):
+        raise ConfigError(f"output {args.output!r} exists; crfdeid never overwrites: name a new one")
+    if paths.exists(stage):
+        if not args.replace_incomplete:
+            raise ConfigError(_INCOMPLETE.format(stage))
+        paths.delete(stage)
+    if in_fmt == "jsonl":  # line by line: a line that is not a note is named (line, cause)
+        patient = "patient" if not args.patient_col or "." in args.patient_col else args.patient_col
+        notes = read_jsonl(spark, paths.files(args.input), args.id_col, args.text_col,
+                           (args.patient_col,) if args.patient_col else ("patient", "meta.patient"),
+                           patient)
+        id_col, text_col = (c.rsplit(".", 1)[-1] for c in (args.id_col, args.text_col))
+        error_col: str | None = READ_ERROR
+    else:
+        notes = spark.read.parquet(args.input)
+        patient = args.patient_col or next((c for c in ("patient", "meta.patient") if _has(notes.schema, c)),
+                                           None)
+        missing = [c for c in (args.id_col, args.text_col, patient) if c and not _has(notes.schema, c)]
+        if missing:
+            print(f"error: the input has no column {', '.join(map(repr, missing))}; columns: "
+                  f"{', '.join(notes.columns)}", file=sys.stderr)
+            return 2
+        cols = [F.col(args.id_col), F.col(args.text_col)]
+        if patient:
+            cols.append(F.col(patient).cast("string").alias("patient" if "." in patient else patient))
+            patient = "patient" if "." in patient else patient
+        notes, (id_col, text_col), error_col = notes.select(*cols), (args.id_col, args.text_col), None
+    out = deidentify(notes, deid.output_format, model=deid.model, options=deid.options,
+                     id_col=id_col, text_col=text_col, patient_col=patient,
+                     partitions=args.partitions, error_col=error_col)
+    try:  # written to the staging folder, renamed once complete: never half an output at OUTPUT
+        (out.write.parquet if out_fmt == "parquet" else out.write.json)(stage, mode="errorifexists")
+        reader = spark.read.schema(out.schema)
+        written = reader.parquet(stage) if out_fmt == "parquet" else reader.json(stage)
+        total, n_failed = written.agg(F.count(F.lit(1)), F.count(ERROR)).first()
+        failed = written.where(F.col(ERROR).isNotNull()).select(ERROR).limit(20).collect() if n_failed else []
+        paths.rename(stage, args.output)
+    except BaseException:
+        try:
+            paths.delete(stage)
+        except Exception:  # noqa: BLE001, S110 - the JVM may be gone; --replace-incomplete then
+            pass
+        raise
     for row in failed:
         print(f"failed: {row[ERROR]}", file=sys.stderr)
     if n_failed > len(failed):

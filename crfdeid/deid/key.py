@@ -6,8 +6,10 @@ the released surrogate), so a release uses a secret key kept by the data
 holder: ``python -m crfdeid key new secret.key`` (:mod:`crfdeid.cli.key`) writes 32 random bytes
 (64 hexadecimal digits) to a new file readable by its owner only, and
 ``--key-file secret.key`` reads it. A key file that is missing, unreadable,
-empty or shorter than :data:`MIN_KEY_BYTES` is a configuration error; messages
-name the file, never the key.
+empty or shorter than :data:`MIN_KEY_BYTES` is a configuration error; a secret
+file that group or others may read, or a secret of one repeated character, is
+read with a warning on stderr (:func:`read_secret`). Messages name the file,
+never the key.
 
 Example::
 
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
+import sys
 from pathlib import Path
 
 from ..errors import ConfigError
@@ -55,7 +59,12 @@ def new_key(path) -> Path:
 
 
 def read_secret(path, what: str, hint: str = "") -> bytes:
-    """The secret held in ``path`` (surrounding white space removed): a key, a service token.
+    """The secret held in ``path`` (surrounding white space removed): a key, a token.
+
+    Every secret file crfdeid reads comes through here (surrogate keys, the service's and
+    the review app's tokens). A file that group or others may read (mode not ``0600`` or
+    stricter, POSIX only) and a secret of one repeated character are read, with a warning
+    on stderr naming the file (:func:`secret_warnings`), never the secret.
 
     Raises
     ------
@@ -65,12 +74,35 @@ def read_secret(path, what: str, hint: str = "") -> bytes:
     """
     try:
         with open(path, "rb") as fh:
+            mode = os.fstat(fh.fileno()).st_mode
             value = fh.read().strip()
     except OSError as exc:
         raise ConfigError(f"cannot read {what}: {exc.strerror}", path=path) from None
     if not value:
         raise ConfigError(f"{what} is empty{hint}", path=path)
+    for warning in secret_warnings(value, mode, what):
+        print(f"warning: {path}: {warning}", file=sys.stderr)
     return value
+
+
+def secret_warnings(value: bytes, mode: int, what: str) -> list[str]:
+    """What is wrong with a secret that is still read: who else may read its file, a guessable value.
+
+    >>> secret_warnings(b"x" * 20, 0o100644, "the key file")
+    ['the key file can be read or changed by group and others (mode 0644): chmod 600 it', \
+'the key file holds one character repeated: anyone can guess it (make one with: python -m crfdeid key new FILE)']
+    >>> secret_warnings(bytes(range(65, 85)), 0o100600, "the key file")
+    []
+    """
+    out = []
+    loose = stat.S_IMODE(mode) & 0o077 if os.name == "posix" else 0
+    if loose:
+        who = " and ".join(w for w, bits in (("group", 0o070), ("others", 0o007)) if loose & bits)
+        out.append(f"{what} can be read or changed by {who} (mode {stat.S_IMODE(mode):04o}): chmod 600 it")
+    if len(set(value)) == 1:
+        out.append(f"{what} holds one character repeated: anyone can guess it "
+                   "(make one with: python -m crfdeid key new FILE)")
+    return out
 
 
 def read_key_file(path) -> bytes:

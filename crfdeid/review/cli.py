@@ -91,12 +91,13 @@ def _need_extra(command: str) -> bool:
 
 def read_token(args) -> str | None:
     """The access token: ``--token-file`` or ``$CRFDEID_REVIEW_TOKEN`` (never a command-line value)."""
-    if args.token_file:
+    if args.token_file:  # read as every secret file is: a warning when others may read it
+        from ..deid.key import read_secret
+        token = read_secret(args.token_file, "the token file")
         try:
-            with open(args.token_file, encoding="utf-8") as fh:
-                return fh.read().strip() or None
-        except OSError as exc:
-            raise CrfdeidError(f"cannot read the token file {args.token_file!r}: {exc.strerror}") from None
+            return token.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CrfdeidError(f"the token file {args.token_file!r} is not UTF-8 text") from None
     return os.environ.get(TOKEN_ENV) or None
 
 

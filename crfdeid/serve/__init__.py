@@ -4,6 +4,7 @@ or :func:`crfdeid.serve.app.create_app` for an ASGI server of your own (:mod:`cr
 
 from __future__ import annotations
 
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -25,3 +26,20 @@ def wait_ready(base_url: str, process=None, timeout: float = 60) -> bool:
             pass
         time.sleep(0.2)
     return False
+
+
+def read_until_closed(sock: socket.socket, deadline: float) -> tuple[bytes, float]:
+    """What the server sends on ``sock`` until it closes the connection or ``time.monotonic()``
+    passes ``deadline``, and when that was (a client of a test or a script, bounded)."""
+    data = b""
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(65536)
+        except (TimeoutError, ConnectionResetError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data, time.monotonic()
+

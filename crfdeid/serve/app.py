@@ -5,21 +5,30 @@ log line (the access log names method, path without query, status, time, sizes a
 document counts; a failure logs its exception type only), no request content echoed in
 an error response (validation errors keep location and reason, not the input), surrogate
 keys only from the server's configuration (a request field ``key`` is refused).
+
+Limits, in the outermost layer (:class:`_Guard`), before any body is parsed: the token
+(401 before the body is read), the body size (413), the time to receive the body (408),
+a client that closes before its ``Content-Length`` is in (dropped, never tagged), and the
+time to answer once the body is in (503).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
+import re
 import threading
 import time
+import uuid
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from .. import __version__
 from ..adapters.records import Deidentifier
@@ -40,6 +49,24 @@ class Settings:
     token_file: str | None = None
     max_bytes: int = 1_000_000
     max_documents: int = 100
+    body_timeout: float = 30.0
+    request_timeout: float = 60.0
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unicode(value: str) -> str:
+    """Refuse a lone surrogate code point (JSON's ``"\\ud800"``): not text, and not encodable."""
+    found = _SURROGATE.search(value)
+    if found is not None:
+        raise PydanticCustomError("lone_surrogate", "a lone surrogate code point at character "
+                                  "{offset}: not valid Unicode text", {"offset": found.start()})
+    return value
+
+
+#: A string field of a request: any Unicode text, no lone surrogate (422).
+Text = Annotated[str, AfterValidator(_unicode)]
 
 
 class _In(BaseModel):
@@ -47,17 +74,19 @@ class _In(BaseModel):
 
 
 class DocumentIn(_In):
-    id: str | int | None = Field(None, description="your id for the note (default: its position)")
-    text: str
-    patient: str | int | None = Field(None, description="patient key: a patient's notes share surrogates")
+    id: Text | int | None = Field(None, description="your id for the note (default: its position)")
+    text: Text
+    patient: Text | int | None = Field(
+        None, description="patient key: a patient's notes share surrogates; without it (and without "
+                          "an id) a note is a patient of its own")
 
 
 class DeidentifyRequest(_In):
     """One note (``text``) or several (``documents``), and the output style."""
 
-    text: str | None = None
-    id: str | int | None = None
-    patient: str | int | None = None
+    text: Text | None = None
+    id: Text | int | None = None
+    patient: Text | int | None = None
     documents: list[DocumentIn] | None = None
     output_format: Format = "redacted"
 
@@ -100,13 +129,16 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     Raises
     ------
     ConfigError, ModelError
-        An unreadable key or token file, a token under 16 characters, a bad model.
+        An unreadable key or token file, a token under 16 characters, a bad model, a limit
+        that is not positive.
     """
+    if min(settings.max_bytes, settings.max_documents, settings.body_timeout, settings.request_timeout) <= 0:
+        raise ConfigError("max_bytes, max_documents, body_timeout and request_timeout must be positive")
     from ..crf import Model
     model = Model.load(settings.model)
     from ..deid.key import read_key_file, read_secret
     key = read_key_file(settings.key_file) if settings.key_file else None  # as crfdeid tag reads it
-    token = read_secret(settings.token_file, "token file") if settings.token_file else None
+    token = read_secret(settings.token_file, "the token file") if settings.token_file else None
     if token is not None and len(token) < 16:
         raise ConfigError("the token must have at least 16 characters", path=settings.token_file)
     engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None)
@@ -118,27 +150,20 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
                               "surrogates). Note text never appears in logs or error messages.")
     _add_docs_page(app)
 
-    def authorized(request: Request) -> None:
-        if token is None:
-            return
-        given = request.headers.get("authorization", "")
-        scheme, _, value = given.partition(" ")
-        # compare_digest: the time taken does not tell how much of the token was right
-        if not (scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), token)):
-            raise HTTPException(401, "missing or wrong bearer token",
-                                headers={"WWW-Authenticate": "Bearer"})
-
     @app.get("/health")
     def health() -> dict:
         """Liveness and what is loaded (no secret, no note)."""
         return {"status": "ok", "crfdeid_version": __version__,
                 "model_sha256": model.manifest.get("crf_sha256", "")[:12],
                 "surrogates": key is not None, "max_bytes": settings.max_bytes,
-                "max_documents": settings.max_documents}
+                "max_documents": settings.max_documents, "body_timeout": settings.body_timeout,
+                "request_timeout": settings.request_timeout}
 
     @app.post("/v1/deidentify", response_model=DeidentifyResponse, response_model_exclude_none=True,
-              dependencies=[Depends(authorized)],
-              responses={401: {"description": "token required"}, 413: {"description": "request too large"}})
+              responses={401: {"description": "token required (checked before the body is read)"},
+                         408: {"description": "the body took longer than the body timeout"},
+                         413: {"description": "request too large"},
+                         503: {"description": "no answer within the request timeout"}})
     def deidentify(body: DeidentifyRequest, request: Request) -> dict:
         """Tag one note or a batch and return spans and de-identified text in ``output_format``.
 
@@ -154,12 +179,20 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
             raise HTTPException(413, f"{len(body.documents)} documents: at most "
                                      f"{settings.max_documents} per request")
         items: list = body.documents if body.documents is not None else [body]
-        docs = [Document(str(d.id) if d.id is not None else str(i), d.text,
-                         meta={} if d.patient is None else {"patient": str(d.patient)})
+        docs = [Document(str(d.id) if d.id is not None else str(i), d.text, meta=_patient(d))
                 for i, d in enumerate(items)]
         request.state.documents = len(docs)
-        with lock:
-            records = list(engine.run(docs))
+        deadline = request.state.deadline
+        if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise HTTPException(503, _LATE)
+        try:  # stop at the deadline (the guard has answered 503 by then): the model is free sooner
+            records = []
+            for rec in engine.run(docs):
+                records.append(_encodable(rec))
+                if time.monotonic() > deadline and len(records) < len(docs):
+                    raise HTTPException(503, _LATE)
+        finally:
+            lock.release()
         if body.documents is None:
             [rec] = records
             if rec.error is not None:
@@ -177,8 +210,31 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
                   for e in exc.errors()]
         return JSONResponse({"detail": detail}, status_code=422)
 
-    app.add_middleware(_Guard, max_bytes=settings.max_bytes)
+    app.add_middleware(_Guard, settings=settings, token=token)
     return app
+
+
+_LATE = "no answer within the request timeout: try again later, or send fewer or shorter notes"
+
+
+def _patient(doc) -> dict:
+    """A note's meta: its patient; a note with neither patient nor id is a patient of its own
+    (a random key: its surrogates and date offset agree with no other note's)."""
+    if doc.patient is not None:
+        return {"patient": str(doc.patient)}
+    return {} if doc.id is not None else {"patient": f"request-{uuid.uuid4().hex}"}
+
+
+def _encodable(rec):
+    """``rec``, or the failure of that note alone when its answer cannot be sent as UTF-8 JSON."""
+    try:
+        for value in (rec.id, rec.text):
+            if value is not None:
+                value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return type(rec)(rec.id.encode("utf-8", "replace").decode(), None, None,
+                         f"document {rec.id!r}: the answer is not valid Unicode ({type(exc).__name__})")
+    return rec
 
 
 def _add_docs_page(app: FastAPI) -> None:
@@ -218,61 +274,112 @@ _KNOWN_PATHS = frozenset({"/v1/deidentify", "/health", "/docs", "/openapi.json",
 
 
 class _Guard:
-    """Outermost layer: body size limit (413), access log without bodies, and a last catch
-    that logs a failure by exception type only and answers 500 without any detail."""
+    """Outermost layer: the token, the body (size, time, completeness), the time to answer, an
+    access log without bodies, and a last catch that logs a failure by exception type only
+    and answers 500 without any detail.
 
-    def __init__(self, app, max_bytes: int):
-        self.app, self.max_bytes = app, max_bytes
+    Everything a client can hold up is bounded here, before FastAPI parses anything: a
+    request without the token gets 401 before its body is read; a body larger than
+    ``max_bytes`` 413 as soon as that is known; a body not in within ``body_timeout`` seconds
+    408; a client that closes before its body is complete is dropped (never tagged); an
+    answer not ready ``request_timeout`` seconds after the body is in gets 503. The answers
+    that leave a body unread close the connection.
+    """
+
+    def __init__(self, app, settings: Settings, token: bytes | None):
+        self.app, self.settings, self.token = app, settings, token
+        self.pending: set = set()  # answers given up on: kept until they end (see _late)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         t0 = time.perf_counter()
         path = scope["path"] if scope["path"] in _KNOWN_PATHS else "(other)"
-        state = {"status": 0, "out": 0}
+        state = {"status": 0, "out": 0, "in": 0, "given_up": False}
         scope.setdefault("state", {})
 
         async def send_logged(message):
+            if state["given_up"]:  # the client has had its 503: a late answer goes nowhere
+                return
             if message["type"] == "http.response.start":
                 state["status"] = message["status"]
             elif message["type"] == "http.response.body":
                 state["out"] += len(message.get("body", b""))
             await send(message)
 
-        body, too_large = await self._body(scope, receive)
         try:
-            if too_large:
-                await _json(send_logged, 413, {"detail": f"request body over {self.max_bytes} bytes"})
+            refused, body = await self._admit(scope, receive, state)
+            if refused is not None:
+                if refused:  # else: the client has gone, nobody to answer
+                    await _json(send_logged, *refused)
             else:
-                await self.app(scope, _replay(body, receive), send_logged)
+                scope["state"]["deadline"] = time.monotonic() + self.settings.request_timeout
+                await self._answer(scope, _replay(body, receive), send_logged, state)
         except Exception as exc:  # noqa: BLE001 - never let the server print a traceback with data
             log.error("%s %s failed (%s)", scope["method"], path, type(exc).__name__)
             if state["status"] == 0:
                 await _json(send_logged, 500, {"detail": "internal error"})
-        log.info("%s %s %d %.1fms in=%dB out=%dB docs=%s", scope["method"], path,
-                 state["status"], 1000 * (time.perf_counter() - t0), len(body), state["out"],
+        status = state["status"] or "- (client closed before its body was complete)"
+        log.info("%s %s %s %.1fms in=%dB out=%dB docs=%s", scope["method"], path, status,
+                 1000 * (time.perf_counter() - t0), state["in"], state["out"],
                  scope["state"].get("documents", "-"))
 
-    async def _body(self, scope, receive) -> tuple[bytes, bool]:
-        """The whole request body, or ``(b"", True)`` as soon as it passes the limit."""
+    async def _admit(self, scope, receive, state) -> tuple:
+        """``(None, body)`` for a request to answer, else ``(refusal, b"")``: a refusal is
+        ``(status, detail, headers)``, or ``()`` when the client has gone."""
         headers = dict(scope.get("headers") or ())
+        close = [(b"connection", b"close")]
+        if self.token is not None and scope["path"].startswith("/v1/"):
+            scheme, _, value = headers.get(b"authorization", b"").partition(b" ")
+            # compare_digest: the time taken does not tell how much of the token was right
+            if not (scheme.lower() == b"bearer" and hmac.compare_digest(value.strip(), self.token)):
+                return (401, {"detail": "missing or wrong bearer token"},
+                        [(b"www-authenticate", b"Bearer"), *close]), b""
         length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-            return b"", True
+        limit = self.settings.max_bytes
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            detail = f"request body over {limit} bytes" if length.isdigit() else "bad Content-Length"
+            return (413 if length.isdigit() else 400, {"detail": detail}, close), b""
         if scope["method"] in ("GET", "HEAD"):
-            return b"", False
-        chunks, size = [], 0
+            return None, b""
+        chunks: list[bytes] = []
+        deadline = time.monotonic() + self.settings.body_timeout
         while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                return (408, {"detail": f"the body took over {self.settings.body_timeout:g} s"}, close), b""
+            if message["type"] != "http.request":  # http.disconnect: the body will never be complete
+                return (), b""
             chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > self.max_bytes:
-                return b"", True
+            state["in"] += len(chunks[-1])
+            if state["in"] > limit:
+                return (413, {"detail": f"request body over {limit} bytes"}, close), b""
             if not message.get("more_body"):
                 break
-        return b"".join(chunks), False
+        if length is not None and state["in"] != int(length):
+            return (400, {"detail": "the body does not have its Content-Length"}, close), b""
+        return None, b"".join(chunks)
+
+    async def _answer(self, scope, receive, send, state) -> None:
+        """Run the application; past ``request_timeout`` answer 503 and let it end unheard."""
+        task = asyncio.ensure_future(self.app(scope, receive, send))
+        remaining = scope["state"]["deadline"] - time.monotonic()
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
+        if task in done or state["status"]:
+            await task
+            return
+        # a tagging thread cannot be stopped: it stops at its next note (the endpoint checks
+        # the deadline), and this task ends then; its answer is dropped
+        await _json(send, 503, {"detail": _LATE}, [(b"retry-after", b"5")])
+        state["given_up"] = True
+        self.pending.add(task)
+        task.add_done_callback(self._late)
+
+    def _late(self, task) -> None:
+        self.pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # its type only, as above
+            log.error("an answer given up on failed (%s)", type(task.exception()).__name__)
 
 
 def _replay(body: bytes, receive):
@@ -288,9 +395,10 @@ def _replay(body: bytes, receive):
     return again
 
 
-async def _json(send, status: int, obj: dict) -> None:
+async def _json(send, status: int, obj: dict, headers=()) -> None:
     import json
     data = json.dumps(obj).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(data)).encode()), *headers]})
     await send({"type": "http.response.body", "body": data})

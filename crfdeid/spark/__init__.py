@@ -29,6 +29,7 @@ import pandas as pd
 from ..adapters import require
 from ..adapters.records import Deidentifier, PatientWriters
 from ..document import Document
+from .read import kind
 
 #: The spans column: one struct per PHI span, offsets into the original text.
 SPAN_TYPE = ("array<struct<type:string,category:string,start:int,end:int,"
@@ -53,7 +54,8 @@ def _spark():
 def deidentify(df, output_format: str = "redacted", *, model=None, key=None, seed=None,
                options: dict | None = None, o_threshold=..., id_col: str = "id",
                text_col: str = "text", patient_col: str | None = None,
-               partitions: int | None = None, batch_rows: int = 1000, keep_text: bool = False):
+               partitions: int | None = None, batch_rows: int = 1000, keep_text: bool = False,
+               error_col: str | None = None):
     """Tag the notes of ``df`` and add the columns ``spans``, ``deid_text`` and ``error``.
 
     Parameters
@@ -81,6 +83,9 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     keep_text : bool
         Keep the original text column (default: dropped, so the result holds no note text
         in the clear).
+    error_col : str, optional
+        A column of errors found before tagging (a reader's): a row where it is not null is
+        not tagged and gets it as its ``error``; the column is not in the result.
 
     Returns
     -------
@@ -94,7 +99,7 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     deid = Deidentifier(model, output_format, key=key, seed=seed, options=options,
                         o_threshold=o_threshold)
     spark = df.sparkSession
-    for name in (id_col, text_col):
+    for name in (id_col, text_col, *([error_col] if error_col else [])):
         if name not in df.columns:
             raise ValueError(f"no column {name!r}; columns: {', '.join(df.columns)}")
     taken = {SPANS, TEXT, ERROR, _ORDER, _GROUP} & (set(df.columns) - {text_col})
@@ -113,14 +118,14 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
         data = data.repartition(partitions)
     elif data.rdd.getNumPartitions() < parallelism:
         data = data.repartition(parallelism)
-    keep = [f for f in df.schema.fields if keep_text or f.name != text_col]
+    keep = [f for f in df.schema.fields if (keep_text or f.name != text_col) and f.name != error_col]
     added = [f"{SPANS} {SPAN_TYPE}", *([f"{TEXT} string"] if output_format != "spans" else []),
              f"{ERROR} string"]
     schema = ", ".join([_ddl(f) for f in keep] + added)
     bc = spark.sparkContext.broadcast(deid.model)
     task = _Task(bc, output_format, deid.options, o_threshold, id_col, text_col,
                  _GROUP if surrogate else None,
-                 [f.name for f in keep], batch_rows)
+                 [f.name for f in keep], batch_rows, error_col)
     return data.mapInPandas(task, schema)
 
 
@@ -140,11 +145,11 @@ class _Task:
     model, which comes through the broadcast)."""
 
     def __init__(self, bc, output_format, options, o_threshold, id_col, text_col, group_col,
-                 keep, batch_rows):
+                 keep, batch_rows, error_col=None):
         self.bc, self.output_format, self.options = bc, output_format, options
         self.model_id = uuid.uuid4().hex  # names the broadcast in the workers' cache
         self.o_threshold, self.id_col, self.text_col, self.group_col = o_threshold, id_col, text_col, group_col
-        self.keep, self.batch_rows = keep, batch_rows
+        self.keep, self.batch_rows, self.error_col = keep, batch_rows, error_col
 
     def model(self):
         model = _MODELS.get(self.model_id)
@@ -166,13 +171,18 @@ class _Task:
         docs, failed = [], {}
         ids = frame[self.id_col].tolist()
         groups = frame[self.group_col].tolist() if self.group_col else [None] * len(ids)
-        for i, (doc_id, text, group) in enumerate(zip(ids, frame[self.text_col].tolist(), groups)):
+        found = frame[self.error_col].tolist() if self.error_col else [None] * len(ids)
+        for i, (doc_id, text, group, error) in enumerate(zip(ids, frame[self.text_col].tolist(), groups, found)):
+            if isinstance(error, str):
+                failed[i] = error
+                continue
             if doc_id is None or (pd.api.types.is_scalar(doc_id) and pd.isna(doc_id)):
                 failed[i] = "a note with a null id: not tagged"
                 continue
             doc_id = str(doc_id)
-            if not isinstance(text, str):
-                failed[i] = f"document {doc_id!r}: no text (null or not a string)"
+            if not isinstance(text, str):  # a number, an object or a list is not a note
+                what = "null" if pd.api.types.is_scalar(text) and pd.isna(text) else kind(text)
+                failed[i] = f"document {doc_id!r}: the text is {what}, not a string; not tagged"
                 continue
             docs.append(Document(doc_id, text, meta={} if group is None else {"patient": group}))
         records = iter(deid.run(docs, writers))

@@ -1,0 +1,142 @@
+"""The HTTP service's limits against clients that misbehave, over real sockets to a real
+uvicorn on 127.0.0.1 (in a thread of this process, so its log records reach ``caplog``).
+
+Every wait is bounded: sockets have timeouts and every loop a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+uvicorn = pytest.importorskip("uvicorn")
+
+from crfdeid.cli.serve import CANNOT_START, main  # noqa: E402
+from crfdeid.serve import read_until_closed, wait_ready  # noqa: E402
+from crfdeid.serve.app import Settings, create_app  # noqa: E402
+
+TOKEN = "t0ken-for-socket-tests-0123"
+BODY_TIMEOUT, REQUEST_TIMEOUT = 1.0, 0.3
+NOTE = "Seen by Dr. Lee on 7/22/2098. Call John Smith at 555-123-4567."
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory):
+    token = tmp_path_factory.mktemp("serve") / "token"
+    token.write_text(TOKEN)
+    token.chmod(0o600)
+    app = create_app(Settings(token_file=str(token), max_bytes=2_000_000,
+                              body_timeout=BODY_TIMEOUT, request_timeout=REQUEST_TIMEOUT))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
+                                           access_log=False, lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        assert wait_ready(f"http://127.0.0.1:{port}", timeout=30)
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def _head(length: int, token: str = TOKEN) -> bytes:
+    return (f"POST /v1/deidentify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Length: {length}\r\n\r\n").encode()
+
+
+def _read_all(sock, deadline: float) -> bytes:
+    return read_until_closed(sock, deadline)[0]
+
+
+def _records(caplog, want, seconds=5.0) -> list[str]:
+    """The service's log lines, once one holds ``want`` (or after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        lines = [r.getMessage() for r in caplog.records if r.name == "crfdeid.serve"]
+        if any(want in line for line in lines) or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
+def test_a_body_shorter_than_its_content_length_is_never_tagged(port, caplog):
+    caplog.set_level(logging.INFO, logger="crfdeid.serve")
+    body = json.dumps({"text": NOTE}).encode()  # complete JSON, but 40 bytes short of its length
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(_head(len(body) + 40) + body)
+        sock.shutdown(socket.SHUT_WR)
+        answer = _read_all(sock, time.monotonic() + 5)
+    assert answer == b""  # nobody to answer: the client has closed
+    lines = _records(caplog, "client closed")
+    assert any(f"in={len(body)}B" in line and "client closed before its body was complete" in line
+               for line in lines), lines
+    assert not any("docs=" in line and "docs=-" not in line for line in lines), lines  # nothing tagged
+
+
+def test_stalled_uploads_get_408_and_are_closed(port):
+    socks = []
+    try:
+        for _ in range(20):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(_head(1000) + b'{"text": "')  # then nothing more
+            socks.append(sock)
+        t0 = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as other:  # others are served
+            other.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert _read_all(other, t0 + 5).startswith(b"HTTP/1.1 200")
+        deadline = t0 + BODY_TIMEOUT + 8
+        answers = [_read_all(sock, deadline) for sock in socks]  # each ends when the server closes
+        took = time.monotonic() - t0
+    finally:
+        for sock in socks:
+            sock.close()
+    assert all(a.startswith(b"HTTP/1.1 408") and b"the body took over 1 s" in a for a in answers), answers[:2]
+    assert took < BODY_TIMEOUT + 8
+
+
+def test_the_token_is_checked_before_the_body_is_read(port):
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(_head(100_000, token="wrong-token-0123456789"))  # and never the body
+        t0 = time.monotonic()
+        answer = _read_all(sock, t0 + BODY_TIMEOUT / 2)  # before any body timeout could answer
+    assert answer.startswith(b"HTTP/1.1 401") and b"www-authenticate: bearer" in answer.lower()
+
+
+def test_an_answer_past_the_request_timeout_is_503_and_the_server_goes_on(port, caplog):
+    caplog.set_level(logging.INFO, logger="crfdeid.serve")
+    long_note = " ".join([NOTE] * 4000)  # 250 KB: tagging takes seconds, the timeout is 0.3 s
+    body = json.dumps({"text": long_note}).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        t0 = time.monotonic()
+        sock.sendall(_head(len(body)) + body)
+        sock.settimeout(15)
+        first = sock.recv(65536)
+        took = time.monotonic() - t0
+    assert first.startswith(b"HTTP/1.1 503") and b"request timeout" in first
+    assert took < 10, took
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as other:  # the server answers on
+        other.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert _read_all(other, time.monotonic() + 5).startswith(b"HTTP/1.1 200")
+    assert any("POST /v1/deidentify 503" in line for line in _records(caplog, " 503 "))
+
+
+def test_a_port_in_use_exits_3_and_says_so(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["--port", str(port), "--quiet"]) == CANNOT_START == 3
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "exit code 3" in err
