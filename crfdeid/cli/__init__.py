@@ -27,16 +27,16 @@ COMMANDS = {
     "evaluate": ("crfdeid.cli.evaluate", "score predictions as the official i2b2 2014 script does"),
     "corpus": ("crfdeid.cli.corpus", "corpus statistics, format conversion, surrogate corpora"),
     "key": ("crfdeid.cli.key", "make a secret key for surrogate output (key new FILE)"),
-    "synth": ("crfdeid.synth.__main__", "write a synthetic annotated corpus"),
-    "crossval": ("crfdeid.experiments.crossval", "patient-grouped cross-validation of a config"),
-    "curve": ("crfdeid.experiments.curve", "learning curve over shares of the training patients"),
-    "ablate": ("crfdeid.experiments.ablate", "a base config plus named overrides, each cross-validated"),
-    "locked": ("crfdeid.experiments.locked", "score the locked test once (train on the other patients)"),
-    "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
+    "synth": ("crfdeid.cli.synth", "write a synthetic annotated corpus"),
+    "crossval": ("crfdeid.cli.crossval", "patient-grouped cross-validation of a config"),
+    "curve": ("crfdeid.cli.curve", "learning curve over shares of the training patients"),
+    "ablate": ("crfdeid.cli.ablate", "a base config plus named overrides, each cross-validated"),
+    "locked": ("crfdeid.cli.locked", "score the locked test once (train on the other patients)"),
+    "bench": ("crfdeid.cli.bench", "speed and memory of training and tagging"),
     "pipeline": ("crfdeid.cli.pipeline", "train on your annotated corpus, tag its test part, score it"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
     "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),
-    "review": ("crfdeid.review.cli", "review and adjudicate PHI in the browser (extra [review])"),
+    "review": ("crfdeid.cli.review", "review and adjudicate PHI in the browser (extra [review])"),
 }
 
 

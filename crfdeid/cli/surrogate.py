@@ -6,8 +6,7 @@ Example::
     python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev \\
         --out /tmp/surr --key-file secret.key --check
 
-Also runnable as ``python -m crfdeid.deid.cli surrogate ...``. Output and
-``--check`` print counts only, never PHI. The input must be annotated: plain
+Output and ``--check`` print counts only, never PHI. The input must be annotated: plain
 text (or BRAT without ``.ann`` files) is refused, since its notes would pass
 through unchanged; de-identify plain notes with ``python -m crfdeid tag``.
 """
@@ -19,14 +18,14 @@ import json
 import sys
 
 from .. import schema
+from ..deid import grouping
+from ..deid.check import check
+from ..deid.key import SEED_WARNING, read_key_file
+from ..deid.spans import propagate
+from ..deid.surrogate import DEFAULT_SHIFT, Surrogator
+from ..deid.writers import check_mapping_path, write_mapping
 from ..errors import ConfigError, CrfdeidError, describe
 from ..io import parse_spec, spec_path, writer
-from . import grouping
-from .check import check
-from .key import SEED_WARNING, read_key_file
-from .spans import propagate
-from .surrogate import DEFAULT_SHIFT, Surrogator
-from .writers import check_mapping_path, write_mapping
 
 EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
            "--out /tmp/surr --key-file secret.key --check")
@@ -163,12 +162,3 @@ def run(args) -> int:
     print(json.dumps(summary, indent=2))
     return status
 
-
-def main(argv=None) -> int:
-    """``python -m crfdeid.deid.cli surrogate ...``: the same as ``python -m crfdeid corpus surrogate``."""
-    from ..cli.corpus import main as corpus_main
-    return corpus_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--plot", metavar="PNG", help="annotators against the consensus (needs crfdeid[plot])")
     q = sub.add_parser("retrain", help="retrain from the reviewed notes now (the server runs this)")
     _project_args(q)
-    from . import simulate
+    from ..review import simulate
     simulate.add_arguments(sub.add_parser(
         "simulate", help="replay annotation with a gold standard (active learning curves)",
         description=simulate.__doc__.split("\n")[0]))
@@ -107,7 +107,7 @@ def main(argv=None) -> int:
     old = os.umask(0o077)  # every file and folder this command makes is owner-only
     try:
         if args.command == "simulate":
-            from . import simulate
+            from ..review import simulate
             return simulate.run(args)
         return COMMANDS[args.command](args)
     except CrfdeidError as exc:
@@ -118,7 +118,7 @@ def main(argv=None) -> int:
 
 
 def _init(args) -> int:
-    from .project import Project
+    from ..review.project import Project
     config = None
     if args.config:
         from ..config import load_config
@@ -134,7 +134,7 @@ def _init(args) -> int:
 
 
 def _import(args) -> int:
-    from .project import Project, import_notes
+    from ..review.project import Project, import_notes
     project = Project.open(args.project, args.db)
     try:
         errors: list = []
@@ -153,9 +153,9 @@ def _import(args) -> int:
 
 
 def _serve(args) -> int:
-    from .guard import LOOPBACK
-    from .project import Project
-    from .server import serve
+    from ..review.guard import LOOPBACK
+    from ..review.project import Project
+    from ..review.server import serve
     token = read_token(args)
     if args.host not in LOOPBACK and not token:
         print(f"error: listening on {args.host} needs an access token: --token-file FILE or ${TOKEN_ENV}",
@@ -175,7 +175,7 @@ def _serve(args) -> int:
 
 def _export(args) -> int:
     from ..io import write
-    from .project import Project, export_docs
+    from ..review.project import Project, export_docs
     project = Project.open(args.project, args.db)
     try:
         docs, skipped = export_docs(project, args.source, args.include_unreviewed)
@@ -187,9 +187,9 @@ def _export(args) -> int:
 
 
 def _stats(args) -> int:
-    from . import agreement
-    from .project import Project
-    from .retrain import estimated_recall
+    from ..review import agreement
+    from ..review.project import Project
+    from ..review.retrain import estimated_recall
     project = Project.open(args.project, args.db)
     try:
         table = agreement.scores(project.store)
@@ -204,7 +204,7 @@ def _stats(args) -> int:
 
 
 def _retrain(args) -> int:
-    from .retrain import main_retrain
+    from ..review.retrain import main_retrain
     return main_retrain(args.project, args.db)
 
 
