@@ -64,7 +64,8 @@ def peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def main(argv=None) -> int:
+def measure(argv=None) -> int:
+    """Do one step (``train`` or ``tag`` and its arguments), print its figures as JSON; the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     works: dict[str, Callable[..., dict]] = {"train": _train, "tag": _tag}
     work = works[argv[0]]
@@ -79,9 +80,9 @@ def main(argv=None) -> int:
 
 
 def run(*args, timeout=3600) -> dict:
-    """Run ``main(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
+    """Run ``measure(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
-    code = "import sys; from crfdeid.experiments.bench.child import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from crfdeid.experiments.bench.child import measure; sys.exit(measure(sys.argv[1:]))"
     proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
@@ -91,4 +92,4 @@ def run(*args, timeout=3600) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(measure())
