@@ -10,7 +10,7 @@ import torch
 from .vocab import Vocabulary
 
 
-class Encoded(NamedTuple):
+class IndexedSegment(NamedTuple):
     """One segment: word indices, character indices per word, label indices (or None)."""
 
     words: list
@@ -18,13 +18,13 @@ class Encoded(NamedTuple):
     tags: list | None
 
 
-def encode(vocab: Vocabulary, texts: Sequence[str], tags: Sequence[int] | None = None) -> Encoded:
+def index_segment(vocab: Vocabulary, texts: Sequence[str], tags: Sequence[int] | None = None) -> IndexedSegment:
     """The indices of one segment's token ``texts`` (and label indices ``tags``)."""
-    return Encoded(vocab.ids(texts), [vocab.char_ids(t) for t in texts],
+    return IndexedSegment(vocab.ids(texts), [vocab.char_ids(t) for t in texts],
                    list(tags) if tags is not None else None)
 
 
-def collate(segs: Sequence[Encoded], device, with_chars: bool = True) -> tuple:
+def collate(segs: Sequence[IndexedSegment], device, with_chars: bool = True) -> tuple:
     """``(words [B, T], chars [B, T, C], mask [B, T], tags [B, T] or None)`` on ``device``.
 
     Without ``with_chars`` (a network without character features) ``chars`` is empty.

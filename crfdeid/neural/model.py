@@ -19,7 +19,7 @@ from ..crf.model import TaggingModel
 from ..errors import ModelError
 from ..labels import OUTSIDE
 from . import networks
-from .batch import collate, encode, length_batches
+from .batch import collate, index_segment, length_batches
 from .vocab import Vocabulary
 
 #: Segments labelled together when tagging.
@@ -49,7 +49,7 @@ class NetworkBackend:
         for k, (_, toks, bounds) in enumerate(items):
             texts = [t.text for t in toks]
             for a, b in bounds:
-                segs.append(encode(self.vocab, texts[a:b]))
+                segs.append(index_segment(self.vocab, texts[a:b]))
                 where.append((k, a))
         label_idx = [[0] * len(toks) for _, toks, _ in items]
         probs = [[None] * len(toks) for _, toks, _ in items]

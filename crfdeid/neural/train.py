@@ -21,12 +21,11 @@ from ..crf.model import tokens_for
 from ..crf.modelfile import WEIGHTS_FORMAT_VERSION
 from ..document import Document
 from ..errors import ModelError
-from ..labels import OUTSIDE
-from ..labels import encode as bio_encode
+from ..labels import OUTSIDE, encode
 from ..text.clean import for_tagging
 from ..text.segment import segments
 from . import networks
-from .batch import collate, encode, length_batches
+from .batch import collate, index_segment, length_batches
 from .vocab import Vocabulary, read_vectors
 
 
@@ -54,7 +53,7 @@ def _read(docs, cfg):
     for doc in docs:
         text = for_tagging(doc.text)  # what the tagger reads, as for the CRF (same length)
         toks = tokens_for(text, split)
-        enc = bio_encode(toks, doc.spans)
+        enc = encode(toks, doc.spans)
         problems.update(p.reason for p in enc.problems)
         if o_words is not None:
             o_words.add(toks, enc.labels)
@@ -115,7 +114,7 @@ def train_network(docs: Iterable[Document] | None, config, progress: bool = Fals
         ncfg = cfg["neural"] = dict(ncfg, embedding_dim=len(next(iter(vectors.values()))))
     names = [OUTSIDE] + sorted({lab for seg in labels for lab in seg} - {OUTSIDE})
     index = {lab: i for i, lab in enumerate(names)}
-    data = [encode(vocab, s, [index[lab] for lab in y]) for s, y in zip(sents, labels)]
+    data = [index_segment(vocab, s, [index[lab] for lab in y]) for s, y in zip(sents, labels)]
     device = device_of(cfg)
     t1 = time.perf_counter()
     with torch.random.fork_rng(devices=[]):
