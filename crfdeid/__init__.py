@@ -13,8 +13,8 @@ text (:mod:`crfdeid.deid`); readers and writers in :mod:`crfdeid.io`.
 """
 
 from .document import Document, Span
+from .version import __version__
 
-__version__ = "0.2.0"
 __all__ = ["Document", "Model", "Span", "load", "__version__"]
 
 

@@ -13,6 +13,8 @@ import importlib
 import os
 import sys
 
+from ..version import __version__
+
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
 # OpenBLAS starts a thread per core for them, which buys no wall time in one process and
 # oversubscribes the cores with --jobs N or Spark workers (docs/performance.md). The commands
@@ -56,7 +58,6 @@ def main(argv=None) -> int:
               + "\n\n`python -m crfdeid <command> --help` shows a command's options and an example.")
         return 0 if argv else 2
     if argv[0] in ("-V", "--version"):
-        from .. import __version__
         print(f"crfdeid {__version__}")
         return 0
     if argv[0] not in COMMANDS:

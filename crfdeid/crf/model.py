@@ -44,7 +44,8 @@ from ..resources import Resources
 from ..text.clean import for_tagging
 from ..text.segment import segments
 from ..text.tokenize import Token, tokenize
-from . import modelfile
+from ..version import __version__
+from . import kinds, modelfile
 from .crfsuite import CrfsuiteBackend, open_tagger
 from .numpy.tagger import BATCH_CHARS, NumpyTagger, gc_paused
 from .numpy.weights import read_weights
@@ -200,8 +201,7 @@ class TaggingModel:
         if manifest["format"] == modelfile.FORMAT_VERSION:
             model = Model._from_parts(part, config, manifest, path, backend)
         else:
-            from ..neural import model_class
-            model = model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
+            model = kinds.get(config["model"], path, ModelError).load(part, config, manifest, path, backend)
         if config["rules"]["enabled"]:
             from ..recognizers.rules import prepare
             prepare()  # the rules' word lists: loading them is not tagging the first note
@@ -393,7 +393,6 @@ class Model(TaggingModel):
                  backend: str = "numpy"):
         if backend not in BACKENDS:
             raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
-        from .. import __version__
         self.config = config
         self.path = path
         self.backend = backend

@@ -22,8 +22,8 @@ import hashlib
 import json
 import re
 
-from .. import __version__
 from ..errors import ModelError
+from ..version import __version__
 from .crfsuite_check import check as check_crfsuite
 
 MAGIC = b"CRFDEID-MODEL\n"

@@ -27,6 +27,7 @@ from ..recognizers.committee import from_config
 from ..resources import Resources
 from ..text.clean import for_tagging
 from ..text.segment import segments
+from . import kinds
 from .model import Model, tokens_for
 from .modelfile import gazetteer_checksums
 
@@ -67,10 +68,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     """
     cfg = load_config(config)
     if cfg["model"] != "crf":
-        from ..neural import require
-        require(cfg["model"])
-        from ..neural.train import train_network
-        return train_network(docs, cfg, progress)
+        return kinds.get(cfg["model"]).train(docs, cfg, progress)
     if docs is None:
         from ..io.labelled import read_corpus
         docs, _ = read_corpus(cfg["train"], cfg["scheme"])

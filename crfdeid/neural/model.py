@@ -18,6 +18,7 @@ from ..crf.decoding import threshold_labels
 from ..crf.model import TaggingModel
 from ..errors import ModelError
 from ..labels import OUTSIDE
+from ..version import __version__
 from . import networks
 from .batch import collate, index_segment, length_batches
 from .vocab import Vocabulary
@@ -87,7 +88,6 @@ class NeuralModel(TaggingModel):
 
     def __init__(self, weights: bytes, config: dict, manifest: dict, path=None,
                  labels: list[str] | None = None):
-        from .. import __version__
         self.config = config
         self.path = path
         self.backend = "numpy"  # what callers pass; a network has one backend

@@ -21,10 +21,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .. import __version__
 from ..adapters.records import Deidentifier
 from ..document import Document
 from ..errors import ConfigError
+from ..version import __version__
 
 log = logging.getLogger("crfdeid.serve")
 
