@@ -39,8 +39,8 @@ from crfdeid.crf import Model, train_model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
 from crfdeid.experiments.locked import figures, render_categories  # noqa: E402
 from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
-from crfdeid.experiments.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
+from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.recognizers import rules  # noqa: E402
 
 

@@ -13,10 +13,10 @@ from ..errors import ConfigError, CrfdeidError
 from ..experiments import crossval
 from ..experiments.crossval import best_recalls, crossvalidate, render
 from ..experiments.results import provenance, to_json, write_files, write_json
-from ..experiments.splits import WEIGHTS, read_groups, select_groups
 from ..io import describe_input, write
 from ..io.labelled import as_setting
 from ..io.labelled import read_corpus as read_labelled_corpus
+from ..io.splits import WEIGHTS, read_groups, select_groups
 from ..neural import require
 from .train import parse_overrides
 

@@ -15,8 +15,8 @@ from ..errors import ConfigError, CrfdeidError
 from ..experiments import locked
 from ..experiments.locked import RulesOnly, render, score_system
 from ..experiments.results import provenance, to_json, write_files
-from ..experiments.splits import read_groups, select_groups
 from ..io import read_all, write
+from ..io.splits import read_groups, select_groups
 
 
 def parse_also(text: str) -> tuple[str, str]:

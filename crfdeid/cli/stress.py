@@ -1,5 +1,5 @@
 """``python -m crfdeid corpus stress``: stress copies of an annotated corpus
-(:mod:`crfdeid.experiments.stress`)."""
+(:mod:`crfdeid.deid.stress`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 
 from .. import cli
 from ..deid.key import read_key_file
+from ..deid.stress import KINDS, Stressor
 from ..errors import CrfdeidError, OutputError
-from ..experiments.stress import KINDS, Stressor
 from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
 from .corpus import progress
 

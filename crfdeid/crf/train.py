@@ -75,7 +75,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     docs, scheme = _under_scheme(docs, cfg)
     versions = None
     if cfg["training"]["unknown_share"]:
-        from ..experiments.stress import augmenter
+        from ..deid.stress import augmenter
         versions = augmenter(cfg["training"]["unknown_share"], cfg["training"]["unknown_mode"], cfg["seed"])
     committee = from_config(cfg)
     if committee is not None and committee.combine == "multi.v1":

@@ -33,9 +33,9 @@ from pathlib import Path
 import yaml
 
 from ..errors import ConfigError
+from ..io.splits import WEIGHTS
 from .crossval import CATEGORIES, Task, collect, fold_splits, fold_tasks, run_tasks, summarize
 from .results import markdown_table, provenance, to_json, write_files
-from .splits import WEIGHTS
 
 TOP_KEYS = {"base", "common", "evaluation", "runs", "description"}
 EVAL_KEYS = {"folds", "seed", "by", "test"}

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from .. import schema
 from ..document import Document
+from ..io.splits import kfold, subsample
 from .results import markdown_table
-from .splits import kfold, subsample
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
 HEADLINE = (("binary token", "binary_token"), ("strict", "strict"))
@@ -124,14 +124,14 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
     config : dict
         A fully resolved config (:func:`crfdeid.config.load_config`).
     folds, seed, by
-        See :func:`crfdeid.experiments.splits.kfold`.
+        See :func:`crfdeid.io.splits.kfold`.
     thresholds : sequence of float
         ``O``-marginal thresholds to sweep on the held-out folds.
     jobs : int
         Folds trained at the same time, each in its own process.
     train_fraction : float
         Train each fold on this patient-grouped share of its training notes
-        (:func:`crfdeid.experiments.splits.subsample`, seed ``seed + fold``): a learning
+        (:func:`crfdeid.io.splits.subsample`, seed ``seed + fold``): a learning
         curve on the same held-out folds. 1 (default) trains on all of them.
 
     Returns
@@ -151,7 +151,7 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
 def fold_splits(docs: Sequence[Document], folds: int, seed: int = 0, by: str = "documents",
                 train_fraction: float = 1.0) -> list:
     """Patient-grouped folds whose training side keeps a share ``train_fraction`` of its
-    patients (:func:`crfdeid.experiments.splits.subsample`, seed ``seed + fold``); the held-out side is
+    patients (:func:`crfdeid.io.splits.subsample`, seed ``seed + fold``); the held-out side is
     the same for every share."""
     return [f._replace(train=subsample(docs, f.train, train_fraction, seed + f.index))
             for f in kfold(docs, folds, seed=seed, by=by)]

@@ -141,7 +141,7 @@ def train_multi(docs, cfg: dict, progress: bool = False):
 
     from ..crf.model import Model, tokens_for
     from ..crf.train import train_model
-    from ..experiments.splits import kfold
+    from ..io.splits import kfold
     from ..labels import encode
     from .committee import Committee
 

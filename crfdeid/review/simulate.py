@@ -30,7 +30,7 @@ DEFAULT_STRATEGIES = ("uncertainty", "random")
 
 def split_pool(docs: Sequence[Document], held_out: float, seed: int) -> tuple[list, list]:
     """``(pool, held_out)`` documents, grouped by patient (:func:`crfdeid.splits.train_test_split`)."""
-    from ..experiments.splits import train_test_split
+    from ..io.splits import train_test_split
     train, test = train_test_split(docs, test_size=held_out, seed=seed)
     return [docs[i] for i in train], [docs[i] for i in test]
 
@@ -170,8 +170,8 @@ def run(args) -> int:
     from ..config import load_config
     from ..crf import Model
     from ..errors import CrfdeidError
-    from ..experiments.splits import read_groups, select_groups
     from ..io import read_all
+    from ..io.splits import read_groups, select_groups
     if args.plot:
         try:
             import matplotlib  # noqa: F401

@@ -35,11 +35,11 @@ from functools import lru_cache
 
 import regex
 
-from ..deid.rng import Keyed, apply_case
-from ..deid.spans import merged_spans, replace_spans
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
 from ..features.identity import dictionary_words
+from .rng import Keyed, apply_case
+from .spans import merged_spans, replace_spans
 
 KINDS = ("unknown", "ambiguous")
 #: Parent categories whose words are replaced, and subtypes left alone.
