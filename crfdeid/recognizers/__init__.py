@@ -3,7 +3,8 @@
 * :mod:`.base`: ``Recognizer.find(text) -> [Detection(span, confidence)]``, the registry of
   recognizers by versioned name and :func:`build_recognizer`;
 * :mod:`.rules`: the rule overlay (Safe-Harbor forms, titles, trigger words), and its
-  regexes as the ``rules.v1`` member (:mod:`.members`, also ``crf.v1``: another model);
+  regexes as the ``rules.v1`` member (:mod:`.members`; ``crf.v1``, another model, is
+  :mod:`crfdeid.crf.recognizer`);
 * :mod:`.clinical` (the clinical-term filter) and :mod:`.safeharbor` (the Safe Harbor
   layer), applied to every tagger's spans by :func:`final_spans`;
 * :mod:`.lexicon`: ``lexicon.v1``, public name and place lists;
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+from . import members  # noqa: F401  (registers the built-in recognizers)
 from .base import RECOGNIZERS, Detection, Recognizer, build_recognizer
 
 __all__ = ["Recognizer", "Detection", "RECOGNIZERS", "build_recognizer", "final_spans"]
