@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable
 
 from ..document import Document, Span, trim
+from ..schema import LINE_BREAKS
 
-#: The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
-LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
 _BREAK = re.compile("[" + LINE_BREAKS + "]")
 
 
