@@ -44,13 +44,13 @@ package (:func:`feature_set_names`), so a config works wherever crfdeid is insta
 from __future__ import annotations
 
 import copy
-import os
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .errors import ConfigError, CrfdeidError
+from .io.files import relative_to
 
 #: Every top-level key with its default. Nested mappings list their own keys.
 DEFAULTS: dict[str, Any] = {
@@ -173,13 +173,6 @@ def _shipped_feature_sets():
 
 def _is_name(spec: str) -> bool:
     return "/" not in spec and "\\" not in spec and not spec.endswith((".yaml", ".yml"))
-
-
-def relative_to(spec: str, base_dir: Path | None) -> str:
-    """``spec`` (a path) made relative to ``base_dir`` if it is relative; unchanged without one."""
-    if base_dir is None or Path(spec).is_absolute() or spec == "-":
-        return spec
-    return os.path.normpath(base_dir / spec)
 
 
 def resolve_input(spec: str, base_dir: Path | None) -> str:
