@@ -16,6 +16,8 @@ import sys
 
 from .. import cli
 from ..errors import CrfdeidError
+from ..review import simulate
+from . import review_simulate
 
 TOKEN_ENV = "CRFDEID_REVIEW_TOKEN"
 
@@ -70,8 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--plot", metavar="PNG", help="annotators against the consensus (needs crfdeid[plot])")
     q = sub.add_parser("retrain", help="retrain from the reviewed notes now (the server runs this)")
     _project_args(q)
-    from ..review import simulate
-    simulate.add_arguments(sub.add_parser(
+    review_simulate.add_arguments(sub.add_parser(
         "simulate", help="replay annotation with a gold standard (active learning curves)",
         description=simulate.__doc__.split("\n")[0]))
     return p
@@ -107,8 +108,7 @@ def main(argv=None) -> int:
     old = os.umask(0o077)  # every file and folder this command makes is owner-only
     try:
         if args.command == "simulate":
-            from ..review import simulate
-            return simulate.run(args)
+            return review_simulate.run(args)
         return COMMANDS[args.command](args)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)

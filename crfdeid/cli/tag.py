@@ -30,11 +30,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 from .. import cli
+from ..adapters.records import tag_result
 from ..deid import grouping
-from ..errors import ConfigError, CrfdeidError
+from ..errors import CrfdeidError
 
 _MODEL = None
 
@@ -92,20 +92,11 @@ def _share(model) -> None:
     _MODEL = model
 
 
-def _result(doc, tagged):
-    """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception."""
-    if isinstance(tagged, CrfdeidError):
-        return doc.doc_id, None, str(tagged)
-    if isinstance(tagged, Exception):  # a bug must name the document, never its text
-        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(tagged).__name__})"
-    return doc.doc_id, tagged, None
-
-
 def _tag_batch(item):
     """A worker's task: a batch of documents, tagged together (the numpy backend labels
     a batch at once), one result per document."""
     docs, thr = item
-    return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
+    return [tag_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
 
 
 def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
@@ -161,33 +152,6 @@ def _writer_options(args) -> dict:
     return options
 
 
-def _output(fmt: str, out_dir, options: dict, inputs=(), overwrite: bool = False, scheme=None):
-    """Open the writer; every check on formats, options and paths is made before it writes.
-    A writer that takes a ``scheme`` (redacted, masked, surrogate) gets ``scheme``."""
-    import inspect
-
-    from ..io import StreamWriter, check_output, writer, writer_class
-    cls = writer_class(fmt)
-    if scheme is not None and "scheme" in inspect.signature(cls).parameters:
-        options = {"scheme": scheme, **options}
-    out: str | Path
-    if out_dir is None:
-        out = "-"
-    elif isinstance(cls, type) and issubclass(cls, StreamWriter):
-        check_output(out_dir, inputs)  # the folder named, not only the file made in it
-        out = Path(out_dir) / f"tagged.{fmt}"
-    else:
-        out = out_dir
-    if options.get("mapping"):  # a PHI table written at the end: refuse a bad path now
-        check_output(options["mapping"], inputs, overwrite=overwrite, stream=True)
-    try:
-        return writer(fmt, out, overwrite=overwrite, inputs=inputs, **options)
-    except ConfigError as exc:
-        raise ConfigError(f"{exc} (--seed/--key/-o)") from None
-    except (TypeError, ValueError) as exc:  # e.g. date_shift=5 where a pair is wanted
-        raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None
-
-
 def _o_threshold(value: str):
     """``--o-threshold``: a probability, or ``none`` for Viterbi decoding."""
     return "none" if value.strip().lower() == "none" else float(value)
@@ -212,7 +176,7 @@ def main(argv=None) -> int:
                               model.scheme)
         grouper = grouping.from_args(args)
         options = _writer_options(args)
-        out = _output(args.output_format, args.output_dir, options,
+        out = open_writer(args.output_format, args.output_dir, options,
                       [spec_path(s, args.input_format) for s in specs], args.overwrite, model.scheme)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -252,7 +216,7 @@ def main(argv=None) -> int:
         tasks = ((batch, thr) for batch in batches(docs, BATCH_CHARS))
         results = chain.from_iterable(pool.imap(_tag_batch, tasks))
     else:  # in batches (the numpy backend labels several documents at once)
-        results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
+        results = (tag_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
     seen_errors = 0
     try:
         with out:
