@@ -49,8 +49,13 @@ from typing import Any
 
 import yaml
 
+from . import schema
 from .errors import ConfigError, CrfdeidError
+from .features import resolve_feature_set
+from .io import check_input
 from .io.files import relative_to
+from .recognizers.committee import validate
+from .resources import resolve
 
 #: Every top-level key with its default. Nested mappings list their own keys.
 DEFAULTS: dict[str, Any] = {
@@ -243,7 +248,6 @@ def load_feature_set(spec, base_dir: Path | None = None, path=None) -> dict:
     A relative file name is relative to ``base_dir`` (the folder of the config
     naming it), else to the working folder.
     """
-    from .features import resolve_feature_set
     if isinstance(spec, (str, Path)):
         spec = str(spec)
         if _is_name(spec):
@@ -373,7 +377,6 @@ def _validate(cfg: dict, path) -> None:
         bad(f"window must be an integer 0-10 or null, not {w!r}")
     if not isinstance(cfg["seed"], int) or isinstance(cfg["seed"], bool):
         bad(f"seed must be an integer, not {cfg['seed']!r}")
-    from .recognizers.committee import validate
     cfg["committee"] = validate(cfg["committee"], path)
 
 
@@ -430,8 +433,6 @@ def _neural(cfg: dict, path) -> dict:
 
 def _validate_inputs(cfg: dict, path) -> None:
     """Input mappings whose format, options and scheme are known; a declared scheme in full form."""
-    from . import schema
-    from .io import check_input
     dev = cfg["dev"] if isinstance(cfg["dev"], list) else [cfg["dev"]] if cfg["dev"] is not None else []
     for entry in cfg["train"] + dev:
         if isinstance(entry, dict):
@@ -451,8 +452,6 @@ def _validate_inputs(cfg: dict, path) -> None:
 
 def _validate_language(cfg: dict, path) -> None:
     """``resources`` read; English-only parts refused where the config does not say English."""
-    from . import schema
-    from .resources import resolve
     res = cfg["resources"] = resolve(cfg["resources"], None, path)
     english = res["language"] == "en"
     if cfg["rules"]["enabled"]:

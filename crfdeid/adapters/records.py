@@ -22,6 +22,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ..crf import Model
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError, describe
 from ..io import open_writer
@@ -72,7 +73,6 @@ class Deidentifier:
 
     def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None,
                  options: dict | None = None, o_threshold=..., backend: str = "numpy"):
-        from ..crf import Model
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(f"unknown output format {output_format!r}; known: {', '.join(OUTPUT_FORMATS)}")
         self.model = model if isinstance(model, Model) else Model.load(model, backend=backend)

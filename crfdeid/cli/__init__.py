@@ -13,6 +13,10 @@ import importlib
 import os
 import sys
 
+from .. import schema
+from ..config import read_yaml
+from ..crf.modelfile import MAGIC, parse
+from ..errors import ConfigError, CrfdeidError, describe
 from ..version import __version__
 
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
@@ -156,7 +160,6 @@ def parse_floors(text: str) -> tuple[float, ...]:
 def write_document(out, doc) -> str | None:
     """Write ``doc`` with the open writer ``out``; on failure a message naming the document
     (a writer's own exception text could quote the note, so only its type is kept)."""
-    from ..errors import CrfdeidError, describe
     try:
         out.write(doc)
     except CrfdeidError as exc:
@@ -184,7 +187,6 @@ def reader_options(pairs, flag: str = "--reader-option") -> dict:
     """
     import yaml
 
-    from ..errors import CrfdeidError
     out = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
@@ -210,24 +212,19 @@ def load_scheme(spec: str | None):
     a model file (its scheme), or a YAML file: a config (its ``scheme``) or a scheme mapping."""
     from pathlib import Path
 
-    from .. import schema
     if spec is None or spec == "auto":
         return None
     if spec in schema.NAMED:
         return schema.get(spec)
     path = Path(spec)
-    from ..crf.modelfile import MAGIC
     try:
         with open(path, "rb") as fh:
             is_model = fh.read(len(MAGIC)) == MAGIC
     except OSError as exc:
-        from ..errors import ConfigError
         raise ConfigError(f"cannot read scheme: {exc.strerror}", path=path) from None
     if is_model:
-        from ..crf.modelfile import parse
         manifest, _ = parse(path.read_bytes(), path)
         return schema.get((manifest.get("config") or {}).get("scheme"), path)
-    from ..config import read_yaml
     data = read_yaml(path)
     declared = data.get("scheme") if "labels" not in data else data
     return None if declared is None else schema.get(declared, path)

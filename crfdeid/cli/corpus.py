@@ -30,6 +30,7 @@ from collections import Counter
 from .. import cli, labels
 from ..errors import CrfdeidError, OutputError
 from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
+from ..schema import SUBTYPE_TO_PARENT
 from ..text.segment import iter_segments
 from ..text.tokenize import iter_tokens
 from . import reader_options
@@ -158,7 +159,6 @@ def _format_stats(st: dict) -> str:
              "start and end on token boundaries)"]
     if st["spans_by_category"]:
         lines.append("spans by category/subtype:")
-        from ..schema import SUBTYPE_TO_PARENT
         for cat, n in st["spans_by_category"].items():
             lines.append(f"  {cat:<12} {n:>7}")
             for sub, m in st["spans_by_subtype"].items():

@@ -15,8 +15,13 @@ import os
 import sys
 
 from .. import cli
+from ..config import load_config
 from ..errors import CrfdeidError
-from ..review import simulate
+from ..io import write
+from ..review import agreement, simulate
+from ..review.guard import LOOPBACK
+from ..review.project import Project, export_docs, import_notes
+from ..review.retrain import estimated_recall, main_retrain
 from . import review_simulate
 
 TOKEN_ENV = "CRFDEID_REVIEW_TOKEN"
@@ -118,10 +123,8 @@ def main(argv=None) -> int:
 
 
 def _init(args) -> int:
-    from ..review.project import Project
     config = None
     if args.config:
-        from ..config import load_config
         config = load_config(args.config)
     from pathlib import Path
     model = str(Path(args.model).resolve()) if args.model else None  # serve may run elsewhere
@@ -134,7 +137,6 @@ def _init(args) -> int:
 
 
 def _import(args) -> int:
-    from ..review.project import Project, import_notes
     project = Project.open(args.project, args.db)
     try:
         errors: list = []
@@ -153,8 +155,6 @@ def _import(args) -> int:
 
 
 def _serve(args) -> int:
-    from ..review.guard import LOOPBACK
-    from ..review.project import Project
     from ..review.server import serve
     token = read_token(args)
     if args.host not in LOOPBACK and not token:
@@ -174,8 +174,6 @@ def _serve(args) -> int:
 
 
 def _export(args) -> int:
-    from ..io import write
-    from ..review.project import Project, export_docs
     project = Project.open(args.project, args.db)
     try:
         docs, skipped = export_docs(project, args.source, args.include_unreviewed)
@@ -187,9 +185,6 @@ def _export(args) -> int:
 
 
 def _stats(args) -> int:
-    from ..review import agreement
-    from ..review.project import Project
-    from ..review.retrain import estimated_recall
     project = Project.open(args.project, args.db)
     try:
         table = agreement.scores(project.store)
@@ -204,7 +199,6 @@ def _stats(args) -> int:
 
 
 def _retrain(args) -> int:
-    from ..review.retrain import main_retrain
     return main_retrain(args.project, args.db)
 
 

@@ -25,7 +25,10 @@ import warnings
 from pathlib import Path
 
 from .. import cli
+from ..adapters.records import Deidentifier
+from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import CrfdeidError
+from .tag import _writer_option
 
 _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".json": "jsonl",
              ".ndjson": "jsonl"}
@@ -120,12 +123,9 @@ def main(argv=None) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    from ..adapters.records import Deidentifier
-    from .tag import _writer_option
     try:
         key = None
         if args.key_file:
-            from ..deid.key import read_key_file
             key = read_key_file(args.key_file)
         options = dict(_writer_option(pair) for pair in args.option or ())
         deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options)
@@ -133,7 +133,6 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.output_format == "surrogate" and not args.quiet:
-        from ..deid.key import SEED_WARNING
         if args.seed is not None:
             print(SEED_WARNING, file=sys.stderr)
         elif not args.key_file:

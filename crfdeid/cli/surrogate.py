@@ -18,6 +18,8 @@ import json
 import sys
 
 from .. import schema
+from ..cli import add_overwrite, add_reader_options, load_scheme, reader_options
+from ..cli.corpus import progress
 from ..deid import grouping
 from ..deid.check import check
 from ..deid.key import SEED_WARNING, read_key_file
@@ -26,6 +28,7 @@ from ..deid.surrogate import DEFAULT_SHIFT, Surrogator
 from ..deid.writers import check_mapping_path, write_mapping
 from ..errors import ConfigError, CrfdeidError, describe
 from ..io import parse_spec, spec_path, writer
+from ..io.labelled import read_corpus
 
 EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
            "--out /tmp/surr --key-file secret.key --check")
@@ -69,7 +72,6 @@ def register(subparsers) -> None:
         description=f"Replace the annotated PHI of a corpus by realistic surrogates, consistent per "
                     f"patient, and write i2b2 XML with the new text and spans. Example: {EXAMPLE}")
     p.add_argument("input", metavar="FORMAT:PATH", help="annotated corpus, e.g. physionet:DIR or i2b2:DIR")
-    from ..cli import add_reader_options
     add_reader_options(p, "--reader-option", "--option", "-o", dest="option", inputs="the input")
     p.add_argument("--scheme", default="auto",
                    help="label scheme: auto (the corpus': i2b2 when every label is one; default), "
@@ -94,14 +96,12 @@ def register(subparsers) -> None:
                    help="also write the original->surrogate table (contains PHI; off by default; "
                         "a new file outside --out)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    from ..cli import add_overwrite
     add_overwrite(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     """Execute ``corpus surrogate``; return the exit code."""
-    from ..cli.corpus import progress
     key = read_key_file(args.key_file) if args.key_file else args.key
     grouper = grouping.from_args(args)
     if args.mapping:
@@ -111,8 +111,6 @@ def run(args) -> int:
     # The output is checked (not an input, not inside or around one, no file replaced without
     # --overwrite) before anything is read or written.
     out = writer("i2b2", args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
-    from ..cli import load_scheme, reader_options
-    from ..io.labelled import read_corpus
     errors: list = []
     # (namespaces built by callers of run() before these options existed lack them)
     docs, scheme = read_corpus([args.input], load_scheme(getattr(args, "scheme", None)), errors=errors,

@@ -31,10 +31,15 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-from .. import cli
+from .. import cli, schema
 from ..adapters.records import tag_result
+from ..crf.model import Model, batches
+from ..crf.numpy.tagger import BATCH_CHARS
 from ..deid import grouping
-from ..errors import CrfdeidError
+from ..deid.key import SEED_WARNING, read_key_file
+from ..errors import CrfdeidError, OutputError
+from ..io import StreamWriter, open_writer, read, spec_path
+from ..io.labelled import takes_scheme
 
 _MODEL = None
 
@@ -80,7 +85,6 @@ def _init_worker(model_path, backend="numpy", o_words=True):
     global _MODEL
     if _MODEL is not None:
         return
-    from ..crf.model import Model
     _MODEL = Model.load(model_path, backend=backend)
     if not o_words:
         _MODEL.o_words = frozenset()
@@ -105,9 +109,6 @@ def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
     An annotated input's labels are checked against the i2b2 scheme for an i2b2 model (as
     always) and taken as written (``scheme=any``) for a model with labels of its own: the
     model's spans replace them, and a label only the test notes have must not fail a note."""
-    from .. import schema
-    from ..io import read
-    from ..io.labelled import takes_scheme
     labels = {} if scheme is None or scheme is schema.I2B2 else {"scheme": schema.ANY}
     return [read(spec, errors=errors, default_format=fmt,
                  **{**(labels if takes_scheme(spec, fmt) else {}), **(options or {})})
@@ -146,7 +147,6 @@ def _holds_mapping(value) -> bool:
 def _writer_options(args) -> dict:
     options = dict(_writer_option(pair) for pair in args.option or ())
     if args.seed is not None or args.key is not None or args.key_file:
-        from ..deid.key import read_key_file
         options.update({"seed": args.seed} if args.seed is not None else
                        {"key": read_key_file(args.key_file) if args.key_file else args.key})
     return options
@@ -159,9 +159,6 @@ def _o_threshold(value: str):
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from ..crf.model import Model
-    from ..errors import OutputError
-    from ..io import StreamWriter, spec_path
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=sys.stderr)
         return 2
@@ -197,7 +194,6 @@ def main(argv=None) -> int:
             print(f"failed: {msg}", file=sys.stderr)
 
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
-        from ..deid.key import SEED_WARNING
         print(SEED_WARNING, file=sys.stderr)
     docs = _documents(inputs, errors, grouper)
     pool = None
@@ -206,8 +202,6 @@ def main(argv=None) -> int:
         import multiprocessing as mp
         from itertools import chain
 
-        from ..crf.model import batches
-        from ..crf.numpy.tagger import BATCH_CHARS
         method = "spawn" if sys.platform == "win32" else "fork"
         if method == "fork":
             _share(model)

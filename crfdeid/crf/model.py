@@ -35,10 +35,13 @@ from .. import schema
 from ..document import Document
 from ..errors import ModelError
 from ..features import Featurizer
-from ..labels import decode
+from ..io import atomic_write
+from ..labels import OUTSIDE, decode
 from ..recognizers import final_spans, safeharbor
+from ..recognizers.clinical import drop_clinical
 from ..recognizers.clinical import prepare as prepare_clinical
 from ..recognizers.committee import from_config
+from ..recognizers.rules import overlay, prepare
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
 from ..text.clean import for_tagging
@@ -158,7 +161,6 @@ class TaggingModel:
 
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
-        from ..io import atomic_write
         atomic_write(Path(path), self.to_bytes())
         return Path(path)
 
@@ -203,7 +205,6 @@ class TaggingModel:
         else:
             model = kinds.get(config["model"], path, ModelError).load(part, config, manifest, path, backend)
         if config["rules"]["enabled"]:
-            from ..recognizers.rules import prepare
             prepare()  # the rules' word lists: loading them is not tagging the first note
         safeharbor.prepare()
         prepare_clinical()
@@ -276,8 +277,6 @@ class TaggingModel:
         spans = list(conf)
         text = for_tagging(doc.text)
         if self.config["rules"]["enabled"]:
-            from ..recognizers.clinical import drop_clinical
-            from ..recognizers.rules import overlay
             if self._english:  # the name extension must not grow from a clinical term ("a" of "a walker")
                 spans = drop_clinical(text, spans)
             spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
@@ -372,7 +371,6 @@ class TaggingModel:
     def token_p_outside(self, doc: Document) -> tuple[list[Token], list[float]]:
         """Tokens and their marginal P(O), for threshold sweeps without re-running per threshold."""
         toks, _, _, margs = self._run(doc, None, want_marginals=True)
-        from ..labels import OUTSIDE
         return toks, [m.get(OUTSIDE, 0.0) for m in margs]
 
 

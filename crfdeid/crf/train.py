@@ -21,10 +21,11 @@ import pycrfsuite
 
 from .. import schema
 from ..config import load_config
+from ..deid.stress import augmenter
 from ..document import Document
 from ..errors import ConfigError, ModelError, SchemaError
 from ..features import Featurizer
-from ..io.labelled import as_setting, settle
+from ..io.labelled import as_setting, read_corpus, settle
 from ..io.splits import kfold
 from ..labels import OUTSIDE, encode
 from ..recognizers import stacking
@@ -75,12 +76,10 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     if cfg["model"] != "crf":
         return kinds.get(cfg["model"]).train(docs, cfg, progress)
     if docs is None:
-        from ..io.labelled import read_corpus
         docs, _ = read_corpus(cfg["train"], cfg["scheme"])
     docs, scheme = _under_scheme(docs, cfg)
     versions = None
     if cfg["training"]["unknown_share"]:
-        from ..deid.stress import augmenter
         versions = augmenter(cfg["training"]["unknown_share"], cfg["training"]["unknown_mode"], cfg["seed"])
     committee = from_config(cfg)
     if committee is not None and committee.combine == "multi.v1":

@@ -35,6 +35,7 @@ from functools import lru_cache
 
 import regex
 
+from .. import gazetteers
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
 from ..features.identity import dictionary_words
@@ -82,12 +83,10 @@ def augmenter(share: float, mode: str, seed):
 @lru_cache(maxsize=1)
 def kept_words() -> frozenset:
     """Generic words of a place's shape that the stress copies keep (``hospital``, ``st``)."""
-    from .. import gazetteers
     return frozenset(_letter_words(w for n in _KEEP_LISTS for w in gazetteers.load(n))) | _KEEP_WORDS
 
 
 def _source_words(category: str) -> set:
-    from .. import gazetteers
     return _letter_words(w for n in SOURCES[category] for w in gazetteers.load(n))
 
 
@@ -175,7 +174,6 @@ class Stressor:
             self.banned = dictionary_words() | words
             self.models = {c: CharModel(_source_words(c) - self.keep) for c in STRESSED}
         else:
-            from .. import gazetteers
             common = set(gazetteers.entries("common_words")[:_COMMON_TOP])
             common = {w.lower() for w in common}
             self.pools = {c: sorted(w for w in set(plain) & _source_words(c)

@@ -32,8 +32,12 @@ from pathlib import Path
 
 import yaml
 
+from .. import schema
+from ..config import deep_merge, load_config, resolve_entry, resolve_paths
 from ..errors import ConfigError
+from ..io.labelled import as_setting, read_corpus, read_labelled, settle
 from ..io.splits import WEIGHTS
+from ..scoring import evaluate
 from .crossval import CATEGORIES, Task, collect, fold_splits, fold_tasks, run_tasks, summarize
 from .results import markdown_table, provenance, to_json, write_files
 
@@ -56,7 +60,6 @@ def load_ablation(path) -> dict:
         Unknown or missing keys, a bad evaluation, or a run whose override
         :func:`crfdeid.config.load_config` refuses (the message names the run).
     """
-    from ..config import deep_merge, load_config, resolve_entry, resolve_paths
 
     path = Path(path)
     try:
@@ -119,9 +122,6 @@ def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False,
     reader_options = reader_options or {}
     import json
 
-    from .. import schema
-    from ..io.labelled import as_setting, read_corpus, read_labelled, settle
-    from ..scoring import evaluate
 
     ev = ablation["evaluation"]
     corpora: dict[str, tuple] = {}

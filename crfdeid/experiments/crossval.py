@@ -23,10 +23,13 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import partial
 
 from .. import schema
+from ..crf import train_model
 from ..document import Document
 from ..io.splits import kfold, subsample
+from ..scoring import evaluate
 from .results import markdown_table
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
@@ -57,7 +60,6 @@ class Outcome:
 
 def run_task(task: Task) -> Outcome:
     """Train on the task's training documents and tag its test documents."""
-    from ..crf import train_model
 
     t0 = time.perf_counter()
     model = train_model(task.train, task.config, progress=False)
@@ -165,10 +167,7 @@ def fold_tasks(docs: Sequence[Document], splits, config: dict, thresholds=(), ke
 
 def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key=(), scheme=None) -> dict:
     """Score the outcomes of one cross-validation (``outcomes[key + (fold,)]``) in ``scheme``'s tables."""
-    from functools import partial
-
-    from ..scoring import evaluate
-    evaluate = partial(evaluate, scheme=scheme)
+    score = partial(evaluate, scheme=scheme)
 
     per_fold, gold_all = [], []
     pred_all: dict[str | float | None, list[Document]] = {t: [] for t in ("default", *thresholds)}
@@ -179,16 +178,16 @@ def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key
         per_fold.append({"fold": f.index, "documents": len(gold),
                          "patients": len({g.group for g in gold}),
                          "train_documents": len(f.train), "seconds": round(out.seconds, 1),
-                         "scores": summarize(evaluate(gold, preds["default"]))})
+                         "scores": summarize(score(gold, preds["default"]))})
         gold_all += gold
         for t in pred_all:
             pred_all[t] += preds[t]
-    pooled = evaluate(gold_all, pred_all["default"])
+    pooled = score(gold_all, pred_all["default"])
     return {
         "per_fold": per_fold,
         "pooled": summarize(pooled),
         "pooled_report": pooled.to_dict(),
-        "thresholds": [{"o_threshold": t, **summarize(evaluate(gold_all, pred_all[t]))}
+        "thresholds": [{"o_threshold": t, **summarize(score(gold_all, pred_all[t]))}
                        for t in thresholds],
         "predictions": pred_all["default"],
     }

@@ -22,6 +22,8 @@ Example::
 from __future__ import annotations
 
 from ..document import Span
+from ..recognizers.rules import overlay, prepare
+from ..scoring import evaluate
 from .crossval import CATEGORIES, summarize, threshold_label
 from .results import markdown_table
 
@@ -33,7 +35,6 @@ class RulesOnly:
     """The rule overlay without a CRF (``overlay`` of no CRF span): a baseline 'system'."""
 
     def tag_many(self, docs, o_threshold=None):
-        from ..recognizers.rules import overlay, prepare
         prepare()
         for doc in docs:
             yield doc.with_spans(overlay(doc.text, []))
@@ -48,7 +49,6 @@ def figures(gold, pred) -> dict:
     LOCATION-OTHER where a model says HOSPITAL) and ``covered``, the share of gold tokens of
     C inside any predicted span (the privacy reading of recall).
     """
-    from ..scoring import evaluate
     report = evaluate(gold, pred)
     out = summarize(report)
     out["leak"] = report.leak.as_dict()

@@ -13,6 +13,7 @@ from functools import lru_cache
 from itertools import compress
 
 from .. import gazetteers
+from ..text.tokenize import token_offsets
 from .perdoc import token_texts
 from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES
 
@@ -119,7 +120,6 @@ rank.bind = lambda res: _rank_with(_build_ranks(res))
 
 
 def _build_phrase_index(res) -> tuple[dict, frozenset]:
-    from ..text.tokenize import token_offsets
     index: dict = {}
     for _, attr, entries in _installed(PHRASE_LISTS, res):
         for entry in {e.lower() for e in entries}:

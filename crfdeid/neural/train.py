@@ -19,8 +19,10 @@ import torch
 from ..config import load_config
 from ..crf.model import tokens_for
 from ..crf.modelfile import WEIGHTS_FORMAT_VERSION
+from ..crf.train import _OWords
 from ..document import Document
 from ..errors import ModelError
+from ..io import read_all
 from ..labels import OUTSIDE, encode
 from ..text.clean import for_tagging
 from ..text.segment import segments
@@ -46,7 +48,6 @@ def device_of(cfg: dict) -> torch.device:
 
 def _read(docs, cfg):
     """Tokens (texts), BIO labels per segment, and corpus statistics; O-word counts too."""
-    from ..crf.train import _OWords
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     sents, labels, stats, problems = [], [], Counter(), Counter()
     o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
@@ -103,7 +104,6 @@ def train_network(docs: Iterable[Document] | None, config, progress: bool = Fals
     cfg = load_config(config)
     ncfg = cfg["neural"]
     if docs is None:
-        from ..io import read_all
         docs = read_all(cfg["train"])
     t0 = time.perf_counter()
     sents, labels, stats, problems, o_words = _read(docs, cfg)

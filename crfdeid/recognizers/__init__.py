@@ -15,8 +15,13 @@
 
 from __future__ import annotations
 
-from . import members  # noqa: F401  (registers the built-in recognizers)
+from ..text.align import to_token_bounds
+from . import (
+    members,  # noqa: F401  (registers the built-in recognizers)
+    safeharbor,
+)
 from .base import RECOGNIZERS, Detection, Recognizer, build_recognizer
+from .clinical import drop_clinical
 
 __all__ = ["Recognizer", "Detection", "RECOGNIZERS", "build_recognizer", "final_spans"]
 
@@ -35,8 +40,5 @@ def final_spans(text: str, spans, split_glued: bool = True, own_labels: bool = F
     >>> [(s.start, s.end, s.subtype) for s in final_spans("Age: 94", [])]
     [(5, 7, 'AGE')]
     """
-    from ..text.align import to_token_bounds
-    from . import safeharbor
-    from .clinical import drop_clinical
     kept = drop_clinical(text, spans) if english else list(spans)
     return to_token_bounds(text, safeharbor.apply(text, kept, keep_predicted=own_labels), split_glued)

@@ -17,7 +17,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from ..crf import train_model
 from ..document import Document
+from ..io.splits import train_test_split
+from ..scoring import evaluate
+from ..text.tokenize import tokenize
 from . import active
 
 #: Strategies the simulation compares by default.
@@ -26,20 +30,17 @@ DEFAULT_STRATEGIES = ("uncertainty", "random")
 
 def split_pool(docs: Sequence[Document], held_out: float, seed: int) -> tuple[list, list]:
     """``(pool, held_out)`` documents, grouped by patient (:func:`crfdeid.splits.train_test_split`)."""
-    from ..io.splits import train_test_split
     train, test = train_test_split(docs, test_size=held_out, seed=seed)
     return [docs[i] for i in train], [docs[i] for i in test]
 
 
 def binary_token(model, gold: Sequence[Document]) -> tuple[float, float]:
     """Binary token (precision, recall) of ``model`` on ``gold`` at its configured decoding."""
-    from ..scoring import evaluate
     sc = evaluate(gold, list(model.tag_many(gold))).micro["binary_token"]
     return round(sc.precision, 4), round(sc.recall, 4)
 
 
 def _tokens(docs) -> int:
-    from ..text.tokenize import tokenize
     return sum(len(tokenize(d.text)) for d in docs)
 
 
@@ -54,7 +55,6 @@ class Replay:
         self.log = log or (lambda msg: None)
 
     def train(self, docs):
-        from ..crf import train_model
         return train_model(docs, self.config)
 
     def reference(self) -> dict:

@@ -22,6 +22,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..adapters.records import Deidentifier
+from ..crf import Model
+from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
 from ..version import __version__
@@ -102,9 +104,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     ConfigError, ModelError
         An unreadable key or token file, a token under 16 characters, a bad model.
     """
-    from ..crf import Model
     model = Model.load(settings.model)
-    from ..deid.key import read_key_file, read_secret
     key = read_key_file(settings.key_file) if settings.key_file else None  # as crfdeid tag reads it
     token = read_secret(settings.token_file, "token file") if settings.token_file else None
     if token is not None and len(token) < 16:

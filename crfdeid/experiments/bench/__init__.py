@@ -34,13 +34,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from ...crf.model import Model
+from ...synth import generate
+from .. import bench_child as child
 from .report import ratios, targets
+from .stages import crfsuite_only, tag_end_to_end
 
-# `child` is imported where used: importing it here would make `python -m
-# crfdeid.experiments.bench.child` load it twice (runpy warns).
-#: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages): the
-#: child processes run there and import this very copy of crfdeid.
-ROOT = Path(__file__).resolve().parents[3]
+#: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages).
+ROOT = child.ROOT
 #: The shared PhysioNet corpus beside a checkout (``../shared``, as the other benches).
 PHYSIONET = ROOT.parent / "shared" / "corpora" / "physionet-dev"
 #: RAM-backed folder for the end-to-end run's output (when it exists).
@@ -114,7 +115,6 @@ def _default_corpus(quick: bool, say) -> str:
 
 def _large_note(path: Path, megabytes: float) -> int:
     """Write one synthetic single-line note of about ``megabytes`` MB; return its size."""
-    from ...synth import generate
     chunk = " ".join(d.text.replace("\n", " ").replace("\r", " ") for d in generate(50, 99))
     data = chunk.encode("utf-8")
     target = int(megabytes * 2**20)
@@ -128,7 +128,6 @@ def _large_note(path: Path, megabytes: float) -> int:
 
 def run(args, say) -> dict:
     """All measurements for parsed ``args``; returns the JSON-able result."""
-    from . import child
     corpus = args.corpus or _default_corpus(args.quick, say)
     quick = args.quick
     res = {"corpus": corpus, "quick": quick, "machine": machine_info(), "code": code_version(),
@@ -152,8 +151,6 @@ def run(args, say) -> dict:
                                          config="configs/default.yaml", corpus=big)
         if model_path is None:
             raise SystemExit("error: --no-train needs --model")
-        from ...crf.model import Model
-        from .stages import crfsuite_only, tag_end_to_end
         model = Model.load(model_path, backend=args.backend)
         res["model"] = {"path": str(model_path), "backend": model.backend,
                         "features": model.config["features"]["name"],
