@@ -12,7 +12,6 @@ text (:mod:`crfdeid.deid`); readers and writers in :mod:`crfdeid.io`.
 [(12, 15, 'DOCTOR'), (19, 28, 'DATE')]
 """
 
-from .crf import Model
 from .document import Document, Span
 from .version import __version__
 
@@ -30,11 +29,13 @@ def load(path=None, backend: str = "numpy"):
     backend : {"numpy", "crfsuite"}
         The CRF's tagging backend; both give the same labels (numpy is faster).
     """
+    from .crf import Model  # numpy loads on first use: commands set its threads first (crfdeid.cli)
     return Model.load(path, backend=backend)
 
 
 def __getattr__(name):
     # Model is imported on first use: `import crfdeid` stays cheap for commands that never tag.
     if name == "Model":
+        from .crf import Model  # as in load()
         return Model
     raise AttributeError(f"module 'crfdeid' has no attribute {name!r}")

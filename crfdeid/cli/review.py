@@ -155,7 +155,7 @@ def _import(args) -> int:
 
 
 def _serve(args) -> int:
-    from ..review.server import serve
+    from ..review.server import serve  # FastAPI, uvicorn: the optional extra [review], checked first
     token = read_token(args)
     if args.host not in LOOPBACK and not token:
         print(f"error: listening on {args.host} needs an access token: --token-file FILE or ${TOKEN_ENV}",

@@ -150,7 +150,7 @@ def main(argv=None) -> int:
 def _run(spark, args, deid, in_fmt, out_fmt) -> int:
     from pyspark.sql import functions as F
 
-    from ..spark import ERROR, deidentify
+    from ..spark import ERROR, deidentify  # pyspark, pandas: the optional extra [spark], checked first
     notes = (spark.read.parquet if in_fmt == "parquet" else spark.read.json)(args.input)
     patient = args.patient_col or next((c for c in ("patient", "meta.patient") if _has(notes.schema, c)), None)
     missing = [c for c in (args.id_col, args.text_col, patient) if c and not _has(notes.schema, c)]

@@ -18,7 +18,7 @@ import json
 import sys
 
 from .. import schema
-from ..cli import add_overwrite, add_reader_options, load_scheme, reader_options
+from ..cli import add_overwrite, add_reader_options, reader_options
 from ..cli.corpus import progress
 from ..deid import grouping
 from ..deid.check import check
@@ -29,6 +29,7 @@ from ..deid.writers import check_mapping_path, write_mapping
 from ..errors import ConfigError, CrfdeidError, describe
 from ..io import parse_spec, spec_path, writer
 from ..io.labelled import read_corpus
+from .scheme import load_scheme
 
 EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
            "--out /tmp/surr --key-file secret.key --check")

@@ -64,3 +64,18 @@ def length_batches(lengths: Sequence[int], size: int, order: Sequence[int] | Non
         chunk = sorted(order[a:a + pool * size], key=lambda i: lengths[i])
         out += [chunk[b:b + size] for b in range(0, len(chunk), size)]
     return out
+
+
+def device_of(cfg: dict) -> torch.device:
+    """The device a config's ``neural.device`` names (``auto``: a GPU where present).
+
+    Also sets PyTorch's CPU threads to ``neural.threads`` (process-wide): the networks
+    are small, and on a shared 2-core machine two threads made a training step ten
+    times slower than one (busy-waiting threads; docs/neural.md).
+    """
+    if cfg["neural"]["threads"]:
+        torch.set_num_threads(cfg["neural"]["threads"])
+    name = cfg["neural"]["device"]
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(name)

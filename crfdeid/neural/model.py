@@ -20,7 +20,7 @@ from ..errors import ModelError
 from ..labels import OUTSIDE
 from ..version import __version__
 from . import networks
-from .batch import collate, index_segment, length_batches
+from .batch import collate, device_of, index_segment, length_batches
 from .vocab import Vocabulary
 
 #: Segments labelled together when tagging.
@@ -112,7 +112,6 @@ class NeuralModel(TaggingModel):
             from safetensors import SafetensorError
             from safetensors.torch import load
 
-            from .train import device_of
             ncfg = self.config["neural"]
             net = networks.build(self.config["model"], len(self.vocab.words), len(self.vocab.chars),
                                  len(self.labels), ncfg)

@@ -27,23 +27,9 @@ from ..labels import OUTSIDE, encode
 from ..text.clean import for_tagging
 from ..text.segment import segments
 from . import networks
-from .batch import collate, index_segment, length_batches
+from .batch import collate, device_of, index_segment, length_batches
+from .model import NeuralModel
 from .vocab import Vocabulary, read_vectors
-
-
-def device_of(cfg: dict) -> torch.device:
-    """The device a config's ``neural.device`` names (``auto``: a GPU where present).
-
-    Also sets PyTorch's CPU threads to ``neural.threads`` (process-wide): the networks
-    are small, and on a shared 2-core machine two threads made a training step ten
-    times slower than one (busy-waiting threads; docs/neural.md).
-    """
-    if cfg["neural"]["threads"]:
-        torch.set_num_threads(cfg["neural"]["threads"])
-    name = cfg["neural"]["device"]
-    if name == "auto":
-        name = "cuda" if torch.cuda.is_available() else "cpu"
-    return torch.device(name)
 
 
 def _read(docs, cfg):
@@ -100,7 +86,6 @@ def train_network(docs: Iterable[Document] | None, config, progress: bool = Fals
         With ``model.stats`` (documents, tokens, segments, vocabulary, parameters, the
         loss of each epoch, seconds).
     """
-    from .model import NeuralModel
     cfg = load_config(config)
     ncfg = cfg["neural"]
     if docs is None:
