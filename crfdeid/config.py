@@ -50,6 +50,7 @@ from typing import Any
 import yaml
 
 from . import schema
+from ._data import folder
 from .errors import ConfigError, CrfdeidError
 from .features import resolve_feature_set
 from .io import check_input
@@ -172,8 +173,7 @@ def feature_set_names() -> list[str]:
 
 
 def _shipped_feature_sets():
-    from importlib import resources
-    return resources.files("crfdeid") / "data" / "features"
+    return folder("features")
 
 
 def _is_name(spec: str) -> bool:
