@@ -49,8 +49,7 @@ from typing import Any
 
 import yaml
 
-from . import schema
-from ._data import folder
+from . import _data, schema
 from .errors import ConfigError, CrfdeidError
 from .features import resolve_feature_set
 from .io import check_input
@@ -173,7 +172,7 @@ def feature_set_names() -> list[str]:
 
 
 def _shipped_feature_sets():
-    return folder("features")
+    return _data.folder("features")
 
 
 def _is_name(spec: str) -> bool:

@@ -23,11 +23,11 @@ import os
 from functools import cache, lru_cache
 from pathlib import Path
 
-from ._data import folder
+from . import _data
 from .errors import RegistryError
 
 ENV_VAR = "CRFDEID_GAZETTEERS"
-_DEFAULT_DIR = folder("gazetteers")
+_DEFAULT_DIR = _data.folder("gazetteers")
 
 
 def folder() -> Path:

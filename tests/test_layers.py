@@ -69,6 +69,18 @@ class _Import:
         return f"{self.source}:{self.line} imports {self.target}"
 
 
+def _targets(node, package: str) -> list[str]:
+    """The modules an import statement names (``from crfdeid import schema``: crfdeid.schema)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if node.level:
+        base = package.split(".")[:len(package.split(".")) - node.level + 1]
+        parent = ".".join(base + ([node.module] if node.module else []))
+    else:
+        parent = node.module or ""
+    return [f"{parent}.{a.name}" if _is_module(f"{parent}.{a.name}") else parent for a in node.names]
+
+
 def _imports() -> list[_Import]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -78,29 +90,16 @@ def _imports() -> list[_Import]:
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         source = path.read_text(encoding="utf-8")
         lines = source.splitlines()
-
-        def visit(node, in_function: bool):
+        todo = [(ast.parse(source), False)]
+        while todo:
+            node, in_function = todo.pop()
             for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.Import, ast.ImportFrom)):
+                    found += [_Import(module, target, child.lineno, in_function, lines[child.lineno - 1])
+                              for target in _targets(child, package)
+                              if target == "crfdeid" or target.startswith("crfdeid.")]
                 inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                targets = []
-                if isinstance(child, ast.Import):
-                    targets = [a.name for a in child.names]
-                elif isinstance(child, ast.ImportFrom):
-                    if child.level:
-                        base = package.split(".")[:len(package.split(".")) - child.level + 1]
-                        parent = ".".join(base + ([child.module] if child.module else []))
-                    else:
-                        parent = child.module or ""
-                    # `from crfdeid import schema` imports the module crfdeid.schema
-                    targets = [f"{parent}.{a.name}" if _is_module(f"{parent}.{a.name}") else parent
-                               for a in child.names]
-                for target in targets:
-                    if target == "crfdeid" or target.startswith("crfdeid."):
-                        found.append(_Import(module, target, child.lineno, in_function,  # noqa: B023
-                                             lines[child.lineno - 1]))
-                visit(child, inner)
-
-        visit(ast.parse(source), False)
+                todo.append((child, inner))
     return found
 
 
@@ -176,6 +175,6 @@ def test_the_cycle_finder_finds_cycles(edges, cycles):
 
 
 def test_function_level_imports_are_few_and_each_says_why():
-    inner = [i for i in IMPORTS if i.in_function]
+    inner = list({(i.source, i.line): i for i in IMPORTS if i.in_function}.values())  # statements
     assert len(inner) <= MAX_FUNCTION_IMPORTS, inner
     assert [i for i in inner if "#" not in i.text] == []
