@@ -41,7 +41,8 @@ from ..recognizers import final_spans, safeharbor
 from ..recognizers.clinical import drop_clinical
 from ..recognizers.clinical import prepare as prepare_clinical
 from ..recognizers.committee import from_config
-from ..recognizers.rules import overlay, prepare
+from ..recognizers.rules import overlay
+from ..recognizers.rules import prepare as prepare_rules
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
 from ..text.clean import for_tagging
@@ -205,7 +206,7 @@ class TaggingModel:
         else:
             model = kinds.get(config["model"], path, ModelError).load(part, config, manifest, path, backend)
         if config["rules"]["enabled"]:
-            prepare()  # the rules' word lists: loading them is not tagging the first note
+            prepare_rules()  # the rules' word lists: loading them is not tagging the first note
         safeharbor.prepare()
         prepare_clinical()
         return model

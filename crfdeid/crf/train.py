@@ -83,7 +83,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
         versions = augmenter(cfg["training"]["unknown_share"], cfg["training"]["unknown_mode"], cfg["seed"])
     committee = from_config(cfg)
     if committee is not None and committee.combine == "multi.v1":
-        return _train_multi(docs, cfg, progress)
+        return train_multi(docs, cfg, progress)
     featurizer = Featurizer(cfg["features"], Resources.from_config(cfg["resources"]),
                             committee.columns() if committee else ())
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
@@ -208,7 +208,7 @@ class _OWords:
         return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
 
 
-def _train_multi(docs, cfg: dict, progress: bool = False):
+def train_multi(docs, cfg: dict, progress: bool = False):
     """Train a ``multi.v1`` model: cross-fitted regression, then the CRF on all notes."""
     if importlib.util.find_spec("sklearn") is None:  # before the first note is read
         raise ConfigError("committee multi.v1 trains a logistic regression with scikit-learn: "

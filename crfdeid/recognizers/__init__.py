@@ -16,10 +16,8 @@
 from __future__ import annotations
 
 from ..text.align import to_token_bounds
-from . import (
-    members,  # noqa: F401  (registers the built-in recognizers)
-    safeharbor,
-)
+from . import members as _members  # noqa: F401  (importing it registers the built-in recognizers)
+from . import safeharbor
 from .base import RECOGNIZERS, Detection, Recognizer, build_recognizer
 from .clinical import drop_clinical
 

@@ -1,6 +1,6 @@
 """``multi.v1``: a logistic regression over the CRF's and the members' per-token decisions.
 
-Training (:func:`train_multi`) cross-fits: the training notes are split by patient into
+Training (:func:`crfdeid.crf.train.train_multi`) cross-fits: the training notes are split by patient into
 ``committee.folds`` folds; each fold's notes are tagged by a CRF trained on the other
 folds, so the regression learns how far to trust CRF probabilities on notes the CRF
 never saw (as it will be used), never its over-confident training predictions. The
