@@ -178,3 +178,16 @@ def test_function_level_imports_are_few_and_each_says_why():
     inner = list({(i.source, i.line): i for i in IMPORTS if i.in_function}.values())  # statements
     assert len(inner) <= MAX_FUNCTION_IMPORTS, inner
     assert [i for i in inner if "#" not in i.text] == []
+
+
+def test_commands_live_in_cli():
+    """No ``main`` or ``build_parser`` outside crfdeid/cli/: every command is a module there."""
+    outside = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        if path.relative_to(PACKAGE).parts[0] in ("cli", "data"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        outside += [f"{module}.{node.name}" for node in tree.body
+                    if isinstance(node, ast.FunctionDef) and node.name in ("main", "build_parser")]
+    assert outside == []
