@@ -17,8 +17,8 @@ import argparse
 import json
 from collections import Counter
 
-from crfdeid.experiments.splits import read_groups, select_groups
 from crfdeid.io import read
+from crfdeid.io.splits import read_groups, select_groups
 from crfdeid.recognizers import clinical, safeharbor
 from crfdeid.scoring import evaluate
 

@@ -33,13 +33,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from crfdeid import cli  # noqa: E402
+from crfdeid.cli.locked import parse_also  # noqa: E402
 from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import Model, train_model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
-from crfdeid.experiments.locked import figures, parse_also, render_categories  # noqa: E402
+from crfdeid.experiments.locked import figures, render_categories  # noqa: E402
 from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
-from crfdeid.experiments.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
+from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.recognizers import rules  # noqa: E402
 
 

@@ -33,7 +33,7 @@ from crfdeid.cli.train import parse_overrides  # noqa: E402
 from crfdeid.config import deep_merge, load_config  # noqa: E402
 from crfdeid.experiments.crossval import recall_at_precision, summarize  # noqa: E402
 from crfdeid.experiments.results import markdown_table  # noqa: E402
-from crfdeid.experiments.splits import read_groups, train_test_split  # noqa: E402
+from crfdeid.io.splits import read_groups, train_test_split  # noqa: E402
 
 MODELS = ("crf", "elman", "jordan", "bilstm-crf")
 

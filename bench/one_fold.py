@@ -5,7 +5,7 @@
         --exclude-groups configs/splits/physionet-locked.txt --folds 5 --fold 0 --json /tmp/f0.json
 
 The folds are those of ``python -m crfdeid crossval`` with the same ``--folds`` and seed
-(``crfdeid.experiments.splits.kfold``, seed = the config's), so a fold's figures compare
+(``crfdeid.io.splits.kfold``, seed = the config's), so a fold's figures compare
 with that fold's line (``per_fold``) of a full cross-validation; for configs too costly to
 cross-validate whole on a shared machine (``multi.v1`` trains ``folds + 1`` CRFs per model).
 Prints binary token figures per O threshold; no note text.
@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import train_model  # noqa: E402
 from crfdeid.experiments.crossval import summarize  # noqa: E402
-from crfdeid.experiments.splits import kfold, read_groups, select_groups  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
+from crfdeid.io.splits import kfold, read_groups, select_groups  # noqa: E402
 from crfdeid.scoring import evaluate  # noqa: E402
 
 

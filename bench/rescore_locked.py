@@ -17,10 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crfdeid.experiments.locked import figures, parse_also, render  # noqa: E402
+from crfdeid.cli.locked import parse_also  # noqa: E402
+from crfdeid.experiments.locked import figures, render  # noqa: E402
 from crfdeid.experiments.results import to_json, write_files  # noqa: E402
-from crfdeid.experiments.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
+from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 
 
 def main(argv=None) -> int:

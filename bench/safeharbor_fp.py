@@ -18,8 +18,8 @@ import json
 import time
 from collections import Counter
 
-from crfdeid.experiments.splits import read_groups
 from crfdeid.io import read
+from crfdeid.io.splits import read_groups
 from crfdeid.recognizers import safeharbor
 
 

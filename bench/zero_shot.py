@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from crfdeid.document import Document  # noqa: E402
-from crfdeid.experiments.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.io import read  # noqa: E402
+from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.scoring import evaluate  # noqa: E402
 from crfdeid.text.tokenize import tokenize  # noqa: E402
 

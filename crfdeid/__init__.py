@@ -16,8 +16,8 @@ imported on first use, so ``import crfdeid`` then ``crfdeid.io.read(...)`` works
 import importlib
 
 from .document import Document, Span
+from .version import __version__
 
-__version__ = "0.2.0"
 __all__ = ["Document", "Model", "Span", "load", "__version__"]
 
 
@@ -32,7 +32,7 @@ def load(path=None, backend: str = "numpy"):
     backend : {"numpy", "crfsuite"}
         The CRF's tagging backend; both give the same labels (numpy is faster).
     """
-    from .crf import Model
+    from .crf import Model  # numpy loads on first use: commands set its threads first (crfdeid.cli)
     return Model.load(path, backend=backend)
 
 
@@ -40,7 +40,7 @@ def __getattr__(name):
     # Model and the subpackages (crfdeid.io, crfdeid.scoring, crfdeid.crf...) are imported on
     # first use: `import crfdeid` stays cheap for commands that never tag.
     if name == "Model":
-        from .crf import Model
+        from .crf import Model  # as in load()
         return Model
     if not name.startswith("_"):
         try:

@@ -44,13 +44,18 @@ package (:func:`feature_set_names`), so a config works wherever crfdeid is insta
 from __future__ import annotations
 
 import copy
-import os
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import _data, schema
 from .errors import ConfigError, CrfdeidError
+from .features import resolve_feature_set
+from .io import check_input
+from .io.files import relative_to
+from .recognizers.committee import validate
+from .resources import resolve
 
 #: Every top-level key with its default. Nested mappings list their own keys.
 DEFAULTS: dict[str, Any] = {
@@ -167,19 +172,11 @@ def feature_set_names() -> list[str]:
 
 
 def _shipped_feature_sets():
-    from importlib import resources
-    return resources.files("crfdeid") / "data" / "features"
+    return _data.folder("features")
 
 
 def _is_name(spec: str) -> bool:
     return "/" not in spec and "\\" not in spec and not spec.endswith((".yaml", ".yml"))
-
-
-def relative_to(spec: str, base_dir: Path | None) -> str:
-    """``spec`` (a path) made relative to ``base_dir`` if it is relative; unchanged without one."""
-    if base_dir is None or Path(spec).is_absolute() or spec == "-":
-        return spec
-    return os.path.normpath(base_dir / spec)
 
 
 def resolve_input(spec: str, base_dir: Path | None) -> str:
@@ -250,7 +247,6 @@ def load_feature_set(spec, base_dir: Path | None = None, path=None) -> dict:
     A relative file name is relative to ``base_dir`` (the folder of the config
     naming it), else to the working folder.
     """
-    from .features import resolve_feature_set
     if isinstance(spec, (str, Path)):
         spec = str(spec)
         if _is_name(spec):
@@ -380,7 +376,6 @@ def _validate(cfg: dict, path) -> None:
         bad(f"window must be an integer 0-10 or null, not {w!r}")
     if not isinstance(cfg["seed"], int) or isinstance(cfg["seed"], bool):
         bad(f"seed must be an integer, not {cfg['seed']!r}")
-    from .recognizers.committee import validate
     cfg["committee"] = validate(cfg["committee"], path)
 
 
@@ -437,8 +432,6 @@ def _neural(cfg: dict, path) -> dict:
 
 def _validate_inputs(cfg: dict, path) -> None:
     """Input mappings whose format, options and scheme are known; a declared scheme in full form."""
-    from . import schema
-    from .io import check_input
     dev = cfg["dev"] if isinstance(cfg["dev"], list) else [cfg["dev"]] if cfg["dev"] is not None else []
     for entry in cfg["train"] + dev:
         if isinstance(entry, dict):
@@ -458,8 +451,6 @@ def _validate_inputs(cfg: dict, path) -> None:
 
 def _validate_language(cfg: dict, path) -> None:
     """``resources`` read; English-only parts refused where the config does not say English."""
-    from . import schema
-    from .resources import resolve
     res = cfg["resources"] = resolve(cfg["resources"], None, path)
     english = res["language"] == "en"
     if cfg["rules"]["enabled"]:

@@ -2,8 +2,8 @@
 
 Each list is a UTF-8 file ``<name>.txt`` with one entry per line; lines that
 start with ``#`` are the header (source, licence, how to regenerate). The
-folder is the one shipped inside the package (``crfdeid/data/gazetteers``, the
-repository's ``gazetteers/``) unless the environment variable
+folder is the one shipped with the package (the repository's ``gazetteers/``, in a wheel
+``crfdeid/_data/gazetteers``: :mod:`crfdeid._data`) unless the environment variable
 ``CRFDEID_GAZETTEERS`` names another one. Lists are read once and cached.
 
 >>> "boston" in load("cities")
@@ -21,13 +21,13 @@ from __future__ import annotations
 import hashlib
 import os
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 
+from . import _data
 from .errors import RegistryError
 
 ENV_VAR = "CRFDEID_GAZETTEERS"
-_DEFAULT_DIR = Path(str(resources.files("crfdeid") / "data" / "gazetteers"))
+_DEFAULT_DIR = _data.folder("gazetteers")
 
 
 def folder() -> Path:

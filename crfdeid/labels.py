@@ -33,9 +33,10 @@ from .document import Span
 from .errors import LabelError
 
 
-class Scheme(NamedTuple):
-    """A tagging scheme as data: the prefix that begins a chunk, the one that continues it,
-    the label outside every chunk, and what joins a prefix to a subtype."""
+class BIOScheme(NamedTuple):
+    """A BIO tagging scheme as data: the prefix that begins a chunk, the one that continues it,
+    the label outside every chunk, and what joins a prefix to a subtype (the PHI labels
+    themselves are a :class:`crfdeid.schema.Scheme`)."""
 
     begin: str = "B"
     inside: str = "I"
@@ -44,11 +45,11 @@ class Scheme(NamedTuple):
 
 
 #: The scheme crfdeid tags with.
-BIO = Scheme()
+BIO = BIOScheme()
 OUTSIDE = BIO.outside
 
 
-def split_label(label: str, scheme: Scheme = BIO) -> tuple[str, str | None]:
+def split_label(label: str, scheme: BIOScheme = BIO) -> tuple[str, str | None]:
     """``(prefix, subtype)`` of a label; ``(outside, None)`` for the outside label.
 
     >>> split_label("B-DOCTOR"), split_label("O")
@@ -67,7 +68,7 @@ def split_label(label: str, scheme: Scheme = BIO) -> tuple[str, str | None]:
     return prefix, sub
 
 
-def join_label(prefix: str, subtype: str, scheme: Scheme = BIO) -> str:
+def join_label(prefix: str, subtype: str, scheme: BIOScheme = BIO) -> str:
     """The label for ``prefix`` and ``subtype``: ``join_label("I", "DATE") == "I-DATE"``."""
     return f"{prefix}{scheme.sep}{subtype}"
 
@@ -96,7 +97,7 @@ def encode(tokens, spans, misaligned: str = "expand", scheme=None) -> Encoded:
         ``"expand"`` labels every token it touches (errs towards redaction),
         ``"skip"`` leaves those tokens ``O``. Either way the span is reported in
         ``problems``; nothing is shifted silently.
-    scheme : Scheme, optional
+    scheme : crfdeid.schema.Scheme, optional
         Labels are written in its spelling; without one, upper-cased (i2b2 2014).
 
     Returns

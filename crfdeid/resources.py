@@ -30,7 +30,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from . import gazetteers
 from .errors import ConfigError
+from .features import context
+from .features.dictionary import PHRASE_LISTS, RANKED_LISTS, WORD_LISTS
+from .io.files import relative_to
 
 #: Languages whose resources ship with crfdeid.
 SHIPPED = ("en",)
@@ -42,7 +46,6 @@ TRIGGER_KINDS = ("name", "place")
 
 def list_names() -> list[str]:
     """The word lists the dictionary features read (the names ``resources.gazetteers`` takes)."""
-    from .features.dictionary import PHRASE_LISTS, RANKED_LISTS, WORD_LISTS
     return sorted({*WORD_LISTS, *PHRASE_LISTS, *RANKED_LISTS})
 
 
@@ -99,7 +102,6 @@ def _entries(value, base_dir, path, what) -> list[str]:
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         return [v.strip() for v in value if v.strip()]
     if isinstance(value, (str, Path)):
-        from .config import relative_to
         return read_list(Path(relative_to(str(value), base_dir)), path)
     raise ConfigError(f"{what} must be a file name or a list of strings", path=path)
 
@@ -137,13 +139,11 @@ class Resources:
             return self.gazetteers[name]
         if not self.english:
             return None
-        from . import gazetteers
         return tuple(gazetteers.entries(name)) if name in gazetteers.names() else None
 
     def trigger_words(self, which: str) -> dict:
         """``{kind: words}`` of ``triggers`` or ``triggers_after``: the user's per kind, else the
         shipped English words when the language is English, else none."""
-        from .features import context
         shipped = {"triggers": context.TRIGGERS, "triggers_after": context.TRIGGERS_AFTER}[which]
         own = self.triggers[which]
         if not self.english:

@@ -26,10 +26,49 @@ as they are written (what readers do with the ``scheme=any`` option), and
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from .errors import ConfigError, SchemaError
+from .registry import Registry
+
+#: The surrogate generators a declared label can name: kind -> ``(category, subtype)`` of the
+#: i2b2 label whose generator, date shifting, age policy and leak checks it uses
+#: (:func:`crfdeid.deid.kinds.stand_in`). Held here so that a scheme is checked when declared.
+SURROGATE_KINDS = Registry("surrogate generator")
+for _name, _proxy in {
+    "name": ("NAME", "PATIENT"), "username": ("NAME", "USERNAME"),
+    "profession": ("PROFESSION", "PROFESSION"),
+    "room": ("LOCATION", "ROOM"), "department": ("LOCATION", "DEPARTMENT"),
+    "hospital": ("LOCATION", "HOSPITAL"), "organization": ("LOCATION", "ORGANIZATION"),
+    "street": ("LOCATION", "STREET"), "city": ("LOCATION", "CITY"), "state": ("LOCATION", "STATE"),
+    "country": ("LOCATION", "COUNTRY"), "zip": ("LOCATION", "ZIP"),
+    "location": ("LOCATION", "LOCATION-OTHER"),
+    "age": ("AGE", "AGE"), "date": ("DATE", "DATE"),
+    "phone": ("CONTACT", "PHONE"), "fax": ("CONTACT", "FAX"), "email": ("CONTACT", "EMAIL"),
+    "url": ("CONTACT", "URL"), "ipaddr": ("CONTACT", "IPADDR"),
+    "ssn": ("ID", "SSN"), "id": ("ID", "IDNUM"),
+    "random": ("ID", "IDNUM"),
+}.items():
+    SURROGATE_KINDS.register(_name, _proxy)
+#: The kind of a label whose scheme names none.
+DEFAULT_KIND = "random"
+#: The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def check_template(template: str) -> str:
+    """``template`` when it formats with the fields ``{subtype}``, ``{category}``, ``{length}``
+    and holds no line break (the output keeps the input's lines); :class:`ConfigError` otherwise."""
+    if any(c in LINE_BREAKS for c in template):
+        raise ConfigError("a redaction template must not hold a line break (the output keeps "
+                          "the input's lines)")
+    try:
+        template.format(subtype="X", category="X", length=0)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ConfigError(f"bad redaction template {template!r} ({exc}); fields: "
+                          "{subtype}, {category}, {length}") from None
+    return template
 
 
 @dataclass(frozen=True)
@@ -226,8 +265,6 @@ class Scheme:
 
     def _check_components(self, path=None) -> None:
         """Placeholders that format, surrogate kinds that are registered (the error lists them)."""
-        from .deid.kinds import SURROGATE_KINDS
-        from .deid.redact import check_template
         for lab in self.labels:
             if lab.surrogate is not None and lab.surrogate not in SURROGATE_KINDS:
                 raise ConfigError(f"scheme: label {lab.name!r}: unknown surrogate generator "
@@ -439,7 +476,6 @@ def normalise(docs, scheme: Scheme) -> list:
     SchemaError
         A span whose label is not in ``scheme`` (names document and offset).
     """
-    from .document import Span
     out = []
     for doc in docs:
         spans = []
@@ -450,6 +486,6 @@ def normalise(docs, scheme: Scheme) -> list:
                                   f"{scheme.name!r} ({known_labels(scheme)})",
                                   path=doc.meta.get("source"), doc_id=doc.doc_id, offset=sp.start)
             category, subtype = got
-            spans.append(Span(sp.start, sp.end, category, subtype, confidence=sp.confidence))
+            spans.append(replace(sp, category=category, subtype=subtype))
         out.append(doc.with_spans(spans))
     return out

@@ -9,6 +9,7 @@ import pytest
 import yaml
 from test_crossval import tiny_corpus
 
+from crfdeid.cli import ablate as ablate_cli
 from crfdeid.errors import ConfigError
 from crfdeid.experiments import ablate
 from crfdeid.io import write
@@ -41,7 +42,7 @@ def ablation_file(tmp_path, base, **spec) -> Path:
 def test_ablation_writes_table_csv_and_plot(base, tmp_path, capsys):
     # --folds replaces the file's evaluation (here a test set that is never read)
     path = ablation_file(tmp_path, base, evaluation={"test": "i2b2:/nonexistent", "seed": 0})
-    assert ablate.main([str(path), "--out", str(tmp_path / "out"), "--jobs", "2",
+    assert ablate_cli.main([str(path), "--out", str(tmp_path / "out"), "--jobs", "2",
                         "--folds", "2"]) == 0
     out = tmp_path / "out"
     rows = list(csv.DictReader((out / "results.csv").open()))
@@ -81,7 +82,7 @@ def test_unknown_key_in_a_run_is_a_config_error_naming_the_run(base, tmp_path, c
     path = ablation_file(tmp_path, base, runs={"typo": {"featurs": "full"}})
     with pytest.raises(ConfigError, match="run 'typo'.*featurs"):
         ablate.load_ablation(path)
-    assert ablate.main([str(path), "--quiet"]) == 2
+    assert ablate_cli.main([str(path), "--quiet"]) == 2
     assert "typo" in capsys.readouterr().err
 
 
@@ -98,7 +99,7 @@ def test_malformed_ablation_files_are_refused(base, tmp_path, spec, message):
 
 def test_unknown_run_in_only_is_refused(base, tmp_path, capsys):
     path = ablation_file(tmp_path, base, evaluation={"folds": 2})
-    assert ablate.main([str(path), "--only", "nope", "--quiet"]) == 2
+    assert ablate_cli.main([str(path), "--only", "nope", "--quiet"]) == 2
     assert "known: lexical, full" in capsys.readouterr().err
 
 
@@ -126,7 +127,7 @@ def test_physionet_ablation_is_the_greedy_sequence():
 def test_shipped_synthetic_ablation_runs_in_seconds(tmp_path):
     pytest.importorskip("crfdeid.synth", reason="synthetic corpus reader not installed yet")
     out = tmp_path / "synth"
-    assert ablate.main([str(ROOT / "configs/ablation/synth-small.yaml"), "--out", str(out),
+    assert ablate_cli.main([str(ROOT / "configs/ablation/synth-small.yaml"), "--out", str(out),
                         "--quiet"]) == 0
     assert {p.name for p in out.iterdir()} >= {"results.md", "results.csv", "results.png"}
 

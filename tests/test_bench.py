@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from crfdeid.cli import bench as bench_cli
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
-from crfdeid.experiments import bench
 from crfdeid.experiments.bench.report import format_table, targets
 from crfdeid.experiments.bench.stages import STAGES, crfsuite_only, tag_end_to_end
 
@@ -57,7 +57,7 @@ def test_end_to_end_without_out_dir_writes_to_a_temporary_folder(model_path, tmp
 
 
 def test_unknown_output_format_is_an_error(model_path, capsys):
-    assert bench.main(["--quick", "--no-train", "--model", str(model_path), "--output-format", "nope"]) == 2
+    assert bench_cli.main(["--quick", "--no-train", "--model", str(model_path), "--output-format", "nope"]) == 2
     assert "jsonl" in capsys.readouterr().err
 
 
@@ -111,7 +111,7 @@ def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     out = tmp_path / "bench.json"
     write = tmp_path / "write"
     write.mkdir()
-    rc = bench.main(["--quick", "--no-train", "--model", str(model_path), "--json", str(out),
+    rc = bench_cli.main(["--quick", "--no-train", "--model", str(model_path), "--json", str(out),
                      "--memory-notes", "3", "--quiet", "--write-dir", str(write)])
     table = capsys.readouterr().out
     assert rc == 0
@@ -136,7 +136,7 @@ def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
 
 
 def test_no_train_without_model_is_an_error(capsys):
-    assert bench.main(["--quick", "--no-train"]) == 2
+    assert bench_cli.main(["--quick", "--no-train"]) == 2
     assert "--model" in capsys.readouterr().err
 
 

@@ -98,7 +98,7 @@ def test_multi_crossfits_its_regression(monkeypatch, docs):
 
     monkeypatch.setattr(train_module, "train_model", spy_train)
     monkeypatch.setattr(stacking, "features", spy_features)
-    model = stacking.train_multi(docs, load_config(_config("multi.v1", folds=2)))
+    model = train_module.train_multi(docs, load_config(_config("multi.v1", folds=2)))
     assert len(trained) == 3  # two folds, then all the notes
     assert trained[-1] == {d.doc_id for d in docs}
     by_text = {d.text: d.doc_id for d in docs}

@@ -92,7 +92,7 @@ def test_subcommands_from_command_modules(monkeypatch, capsys):
     monkeypatch.setattr(corpus, "COMMAND_MODULES",
                         corpus.COMMAND_MODULES + ("crfdeid_test_plugin", "crfdeid_absent_plugin"))
     assert corpus.main(["hello"]) == 7
-    assert "crfdeid.deid.cli" in corpus.COMMAND_MODULES
+    assert "crfdeid.cli.surrogate" in corpus.COMMAND_MODULES
 
 
 def test_stats_physionet_shared_corpus(physionet_dir, capsys):

@@ -7,6 +7,7 @@ import json
 import pytest
 import yaml
 
+from crfdeid.cli import crossval as crossval_cli
 from crfdeid.document import Document, make_span
 from crfdeid.experiments import crossval
 from crfdeid.io import read, write
@@ -87,7 +88,7 @@ def test_higher_o_threshold_never_lowers_recall(result):
 
 def test_cli_writes_json_table_and_predictions_without_leaking_phi(config_file, tmp_path, capsys):
     out = tmp_path / "cv"
-    rc = crossval.main(["--config", str(config_file), "--folds", "2", "--seed", "3",
+    rc = crossval_cli.main(["--config", str(config_file), "--folds", "2", "--seed", "3",
                         "--o-thresholds", "0.9", "--json", str(tmp_path / "cv.json"),
                         "--out", str(out), "--jobs", "2"])
     assert rc == 0
@@ -110,7 +111,7 @@ def test_cli_writes_json_table_and_predictions_without_leaking_phi(config_file, 
 
 
 def test_cli_reports_the_best_recall_at_each_precision_floor(config_file, tmp_path, capsys):
-    assert crossval.main(["--config", str(config_file), "--folds", "2", "--seed", "3",
+    assert crossval_cli.main(["--config", str(config_file), "--folds", "2", "--seed", "3",
                           "--o-thresholds", "none,0.999", "--precision", "0.99,0",
                           "--json", str(tmp_path / "cv.json")]) == 0
     out = capsys.readouterr().out
@@ -126,7 +127,7 @@ def test_cli_reports_the_best_recall_at_each_precision_floor(config_file, tmp_pa
 
 
 def test_train_fraction_trains_on_whole_patients_and_tests_the_same_folds(config_file, tmp_path, capsys):
-    assert crossval.main(["--config", str(config_file), "--folds", "4", "--seed", "1", "--quiet",
+    assert crossval_cli.main(["--config", str(config_file), "--folds", "4", "--seed", "1", "--quiet",
                           "--train-fraction", "0.5", "--json", str(tmp_path / "cv.json")]) == 0
     data = json.loads((tmp_path / "cv.json").read_text())
     assert data["train_fraction"] == 0.5
@@ -136,25 +137,25 @@ def test_train_fraction_trains_on_whole_patients_and_tests_the_same_folds(config
     text = crossval.render(data)
     assert text.startswith("Each fold trained on a patient-grouped share 0.5") and "(6 notes" in text
     with pytest.raises(SystemExit):
-        crossval.build_parser().parse_args(["--config", "c.yaml", "--train-fraction", "0"])
+        crossval_cli.build_parser().parse_args(["--config", "c.yaml", "--train-fraction", "0"])
 
 
 def test_more_folds_than_patients_is_an_error(config_file, capsys):
-    assert crossval.main(["--config", str(config_file), "--folds", "9", "--quiet"]) == 1
+    assert crossval_cli.main(["--config", str(config_file), "--folds", "9", "--quiet"]) == 1
     assert "8 patient groups" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("text", ["0.5,x", "0,0.5", "1.5"])
 def test_bad_thresholds_are_refused(text):
     with pytest.raises(SystemExit):
-        crossval.build_parser().parse_args(["--config", "c.yaml", "--o-thresholds", text])
+        crossval_cli.build_parser().parse_args(["--config", "c.yaml", "--o-thresholds", text])
 
 
 def test_exclude_groups_leaves_the_listed_patients_out(config_file, tmp_path):
     locked = tmp_path / "locked.txt"
     locked.write_text("# locked test patients\n100\n103  # a comment\n")
     out = tmp_path / "cv"
-    assert crossval.main(["--config", str(config_file), "--folds", "2", "--seed", "3", "--quiet",
+    assert crossval_cli.main(["--config", str(config_file), "--folds", "2", "--seed", "3", "--quiet",
                           "--exclude-groups", str(locked), "--json", str(tmp_path / "cv.json"),
                           "--out", str(out)]) == 0
     data = json.loads((tmp_path / "cv.json").read_text())
@@ -163,5 +164,5 @@ def test_exclude_groups_leaves_the_listed_patients_out(config_file, tmp_path):
     assert ids and not any(i.startswith(("100-", "103-")) for i in ids)
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n")
-    assert crossval.main(["--config", str(config_file), "--folds", "2", "--quiet",
+    assert crossval_cli.main(["--config", str(config_file), "--folds", "2", "--quiet",
                           "--exclude-groups", str(empty)]) == 1

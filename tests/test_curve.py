@@ -9,6 +9,7 @@ import pytest
 import yaml
 from test_crossval import FIRST, LAST, tiny_corpus
 
+from crfdeid.cli import curve as curve_cli
 from crfdeid.experiments import crossval, curve
 from crfdeid.io import write
 
@@ -82,7 +83,7 @@ def test_recall_at_precision_prefers_higher_precision_on_ties():
 
 def test_cli_writes_table_csv_json_and_plot_without_note_text(config_file, tmp_path, capsys):
     out = tmp_path / "curve"
-    rc = curve.main(["--config", str(config_file), "--folds", "2", "--seed", "3", "--jobs", "2",
+    rc = curve_cli.main(["--config", str(config_file), "--folds", "2", "--seed", "3", "--jobs", "2",
                      "--fractions", "0.5,1", "--o-thresholds", "none,0.9", "--precision", "0.9",
                      "--out", str(out), "--json", str(tmp_path / "c.json")])
     assert rc == 0
@@ -103,4 +104,4 @@ def test_cli_writes_table_csv_json_and_plot_without_note_text(config_file, tmp_p
 @pytest.mark.parametrize("text", ["0", "0.5,1.5", "x", ""])
 def test_bad_shares_are_refused(text):
     with pytest.raises(SystemExit):
-        curve.build_parser().parse_args(["--config", "c.yaml", "--fractions", text])
+        curve_cli.build_parser().parse_args(["--config", "c.yaml", "--fractions", text])

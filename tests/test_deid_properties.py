@@ -145,7 +145,7 @@ def test_a_span_across_a_line_break_becomes_one_replacement_per_line(tmp_path, b
 
 
 def test_gold_spans_across_lines_keep_the_lines_through_corpus_surrogate(tmp_path):
-    from crfdeid.deid.cli import run
+    from crfdeid.cli.surrogate import run
     from crfdeid.io import read, write
     text = "Seen at\nSt Mary\nHospital by Dr Quill\non 3/4/2097.\n"
     start = text.index("St Mary")

@@ -53,7 +53,7 @@ def test_a_bad_key_file_is_a_usage_error_naming_the_file_not_the_key(tmp_path, c
         corpus_args = ["surrogate", "i2b2:x", "--out", str(tmp_path / "o"), "--key-file", str(path)]
         import argparse
 
-        from crfdeid.deid.cli import register
+        from crfdeid.cli.surrogate import register
         p = argparse.ArgumentParser()
         register(p.add_subparsers())
         a = p.parse_args(corpus_args)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from crfdeid.deid import cli
+from crfdeid.cli import surrogate as cli
 from crfdeid.deid.writers import MAPPING_HEADER, MaskedWriter, RedactedWriter, SurrogateWriter
 from crfdeid.document import Document, make_span
 from crfdeid.io import WRITERS, read, write

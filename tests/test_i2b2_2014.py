@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from crfdeid.cli import ablate as ablate_cli
 from crfdeid.config import load_config
 from crfdeid.experiments import ablate
 from crfdeid.io import read, write
@@ -64,7 +65,7 @@ def test_ablation_file_runs_on_the_distribution_layout(i2b2_dir, tmp_path):
     assert ab["evaluation"] == {"test": f"i2b2:{i2b2_dir / 'data' / 'i2b2-2014' / SETS[2]}"}
     groups = [sum(cfg["features"]["groups"].values()) for cfg in ab["runs"].values()]
     assert groups[:5] == [1, 2, 3, 4, 5]  # one group added per step
-    assert ablate.main([str(path), "--only", "lexical", "--only", "full + rules", "--jobs", "2",
+    assert ablate_cli.main([str(path), "--only", "lexical", "--only", "full + rules", "--jobs", "2",
                         "--out", str(tmp_path / "abl")]) == 0
     table = (tmp_path / "abl" / "results.md").read_text()
     assert "| lexical |" in table and "| full + rules |" in table and "testing-PHI-Gold-fixed" in table

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from test_crossval import tiny_corpus
 
-from crfdeid.experiments import locked
+from crfdeid.cli import locked as locked_cli
 from crfdeid.io import read, write
 
 
@@ -24,7 +24,7 @@ def setup(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def result(setup):
-    code = locked.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
+    code = locked_cli.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
                         "--o-thresholds", "none,0.999", "--also", f"copy=i2b2:{setup / 'corpus'}",
                         "--out", str(setup / "out"), "--save-model", str(setup / "m.model"), "--quiet"])
     assert code == 0
@@ -53,7 +53,7 @@ def test_sweep_leak_view_and_categories(result):
 
 def test_another_copy_is_scored_with_the_same_model(result, setup):
     assert result["runs"]["copy"]["as configured"] == result["runs"]["original"]["as configured"]
-    again = locked.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
+    again = locked_cli.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
                          "--model", str(setup / "m.model"), "--out", str(setup / "again"), "--quiet"])
     assert again == 0
     res = json.loads((setup / "again" / "locked.json").read_text())
@@ -64,7 +64,7 @@ def test_another_copy_is_scored_with_the_same_model(result, setup):
 
 
 def test_rules_only_needs_no_training(setup):
-    code = locked.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
+    code = locked_cli.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "locked.txt"),
                         "--rules-only", "--out", str(setup / "rules"), "--quiet"])
     assert code == 0
     res = json.loads((setup / "rules" / "locked.json").read_text())
@@ -76,7 +76,7 @@ def test_rules_only_needs_no_training(setup):
 
 def test_a_locked_list_naming_no_patient_of_the_corpus_is_an_error(setup, capsys):
     (setup / "none.txt").write_text("999\n")
-    code = locked.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "none.txt"),
+    code = locked_cli.main(["--config", str(setup / "cfg.yaml"), "--locked", str(setup / "none.txt"),
                         "--out", str(setup / "x"), "--quiet"])
     assert code == 1
     assert "locked patient" in capsys.readouterr().err

@@ -235,9 +235,9 @@ def test_word_vectors_from_a_local_file(train_docs, tmp_path):
 @pytest.mark.slow
 @needs_torch
 def test_cli_train_tag_evaluate_crossval(tmp_path, capsys):
+    from crfdeid.cli import crossval as crossval_cli
     from crfdeid.cli import evaluate, tag, train
-    from crfdeid.experiments import crossval
-    from crfdeid.synth.__main__ import main as synth
+    from crfdeid.cli.synth import main as synth
     cfg = tmp_path / "nn.yaml"
     cfg.write_text("train: ['synth:16,2']\nmodel: bilstm-crf\nneural: {epochs: 2, hidden: 16, "
                    "embedding_dim: 16, char_features: lstm, char_dim: 8, char_hidden: 8}\nseed: 1\n")
@@ -253,7 +253,7 @@ def test_cli_train_tag_evaluate_crossval(tmp_path, capsys):
     groups = tmp_path / "groups.txt"
     groups.write_text("# left out\n100\n")
     capsys.readouterr()
-    assert crossval.main(["--config", str(cfg), "--folds", "2", "--exclude-groups", str(groups),
+    assert crossval_cli.main(["--config", str(cfg), "--folds", "2", "--exclude-groups", str(groups),
                           "--o-thresholds", "none,0.9", "--quiet", "--json", str(tmp_path / "cv.json")]) == 0
     cv = json.loads((tmp_path / "cv.json").read_text())
     assert cv["resolved_config"]["model"] == "bilstm-crf" and cv["exclude_groups"] == str(groups)

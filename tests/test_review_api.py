@@ -19,7 +19,7 @@ pytest.importorskip("httpx", reason="httpx is needed by FastAPI's test client")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from crfdeid.review.cli import main as review_main  # noqa: E402
+from crfdeid.cli.review import main as review_main  # noqa: E402
 from crfdeid.review.project import Project, import_notes  # noqa: E402
 from crfdeid.review.server import create_app  # noqa: E402
 

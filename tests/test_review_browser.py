@@ -17,7 +17,7 @@ from crfdeid.review import headless  # noqa: E402
 why = headless.available()
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(why is not None, reason=why or "")]
 
-from crfdeid.review.cli import main as review_main  # noqa: E402
+from crfdeid.cli.review import main as review_main  # noqa: E402
 from crfdeid.review.project import Project  # noqa: E402
 from crfdeid.review.server import create_app  # noqa: E402
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from crfdeid.cli.review import main as review_main
 from crfdeid.review import active
-from crfdeid.review.cli import main as review_main
 from crfdeid.review.simulate import target
 
 ROOT = Path(__file__).parent.parent

@@ -156,7 +156,7 @@ def test_no_false_positive_on_synthetic_notes():
 @pytest.mark.physionet
 def test_no_false_positive_on_the_development_patients(physionet_docs):
     """On the PhysioNet dev notes outside the locked test, the layer finds nothing that is not PHI."""
-    from crfdeid.experiments.splits import read_groups, select_groups
+    from crfdeid.io.splits import read_groups, select_groups
     locked = read_groups(ROOT / "configs" / "splits" / "physionet-locked.txt")
     false = [(doc.doc_id, name, sp.start) for doc in select_groups(physionet_docs, locked, keep=False)
              for name, sp in safeharbor.matches(doc.text) if not any(sp.overlaps(g) for g in doc.spans)]

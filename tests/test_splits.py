@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from crfdeid.document import Document
 from crfdeid.errors import ConfigError
-from crfdeid.experiments.splits import assign_folds, kfold, subsample, train_test_split
+from crfdeid.io.splits import assign_folds, kfold, subsample, train_test_split
 
 
 def corpus(notes_per_patient, words=None):
@@ -113,7 +113,7 @@ def test_split_of_one_group_is_an_error():
 
 def test_group_lists_select_and_refuse_empty(tmp_path):
     from crfdeid.errors import ConfigError
-    from crfdeid.experiments.splits import read_groups, select_groups
+    from crfdeid.io.splits import read_groups, select_groups
     f = tmp_path / "g.txt"
     f.write_text("# locked\n101\n\n103  # two\n")
     docs = [Document(f"{p}-0{n}", "x") for p in (101, 102, 103) for n in (1, 2)]
@@ -128,6 +128,6 @@ def test_group_lists_select_and_refuse_empty(tmp_path):
 def test_locked_list_names_a_quarter_of_the_physionet_patients():
     from pathlib import Path
 
-    from crfdeid.experiments.splits import read_groups
+    from crfdeid.io.splits import read_groups
     locked = read_groups(Path(__file__).resolve().parent.parent / "configs" / "splits" / "physionet-locked.txt")
     assert len(locked) == 27 and all(g.isdigit() for g in locked)

@@ -9,8 +9,8 @@ from collections import defaultdict
 import pytest
 
 from crfdeid.cli.corpus import main as corpus_main
+from crfdeid.deid.stress import STRESSED, Stressor, dictionary_words, kept_words, outside_text
 from crfdeid.document import Document, make_span
-from crfdeid.experiments.stress import STRESSED, Stressor, dictionary_words, kept_words, outside_text
 from crfdeid.io import read
 from crfdeid.synth import generate
 
@@ -134,7 +134,7 @@ def test_command_writes_i2b2_and_other_formats(synth, tmp_path, capsys):
 
 @pytest.mark.slow
 def test_training_replaces_a_share_of_the_words_or_adds_copies(synth):
-    from crfdeid.experiments.stress import augmenter
+    from crfdeid.deid.stress import augmenter
     olds = [w for d in synth for _, w in stressed_words(d)]
     half = [v for d in synth for v in augmenter(0.5, "replace", seed=1)(d)]
     assert [d.doc_id for d in half] == [d.doc_id for d in synth]

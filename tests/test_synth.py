@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from crfdeid import io, synth
 from crfdeid import labels as bio
+from crfdeid.cli.synth import main
 from crfdeid.errors import ReaderError
 from crfdeid.schema import I2B2_SUBTYPES
-from crfdeid.synth.__main__ import main
 from crfdeid.synth.builder import NoteBuilder
 from crfdeid.text.tokenize import tokenize
 

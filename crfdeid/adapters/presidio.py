@@ -25,6 +25,7 @@ _presidio = require("presidio_analyzer", "presidio", "crfdeid.adapters.presidio"
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult  # noqa: E402
 
 from .. import schema  # noqa: E402
+from ..crf import Model  # noqa: E402
 from ..document import Document  # noqa: E402
 
 #: crfdeid subtype -> Presidio entity: Presidio's names where it has one (PERSON, LOCATION,
@@ -73,7 +74,6 @@ class CrfdeidRecognizer(EntityRecognizer):
 
     def load(self) -> None:
         """Load the model (Presidio calls this once, from ``__init__``)."""
-        from ..crf import Model
         arg = self._model_arg
         self.model = arg if isinstance(arg, Model) else Model.load(arg)
 

@@ -22,8 +22,10 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ..crf import Model
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError, describe
+from ..io import open_writer
 
 #: What a record's text can be: a writer of ``python -m crfdeid tag``, or ``spans`` (no text).
 OUTPUT_FORMATS = ("redacted", "masked", "surrogate", "spans")
@@ -71,7 +73,6 @@ class Deidentifier:
 
     def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None,
                  options: dict | None = None, o_threshold=..., backend: str = "numpy"):
-        from ..crf import Model
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(f"unknown output format {output_format!r}; known: {', '.join(OUTPUT_FORMATS)}")
         self.model = model if isinstance(model, Model) else Model.load(model, backend=backend)
@@ -97,8 +98,7 @@ class Deidentifier:
         """
         if self.output_format == "spans":
             return None
-        from ..cli.tag import _output
-        return _output(self.output_format, None, self.options)
+        return open_writer(self.output_format, None, self.options)
 
     def run(self, docs: Iterable[Document], writer=None) -> Iterator[Record]:
         """A record per document, in order.
@@ -106,14 +106,13 @@ class Deidentifier:
         ``writer`` renders the text: a writer (default: a new one for this call), or a
         callable giving the writer of each tagged document (:class:`PatientWriters`).
         """
-        from ..cli.tag import _result
         if not callable(writer):
             one = writer if writer is not None else self.writer()
 
             def writer(doc, one=one):
                 return one
         for doc, tagged in self.model.tag_each(docs, self.o_threshold):
-            doc_id, tagged, err = _result(doc, tagged)
+            doc_id, tagged, err = tag_result(doc, tagged)
             if err is not None:
                 yield Record(doc_id, None, None, err)
                 continue
@@ -146,3 +145,13 @@ class PatientWriters:
         if self.current is None or doc.group != self.group:
             self.group, self.current = doc.group, self.deid.writer()
         return self.current
+
+
+def tag_result(doc: Document, tagged) -> tuple:
+    """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception
+    (the message never holds note text)."""
+    if isinstance(tagged, CrfdeidError):
+        return doc.doc_id, None, str(tagged)
+    if isinstance(tagged, Exception):  # a bug must name the document, never its text
+        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(tagged).__name__})"
+    return doc.doc_id, tagged, None

@@ -27,6 +27,7 @@ _spacy = require("spacy", "spacy", "crfdeid.adapters.spacy")  # names the extra 
 from spacy.language import Language  # noqa: E402
 from spacy.tokens import Doc, Span  # noqa: E402
 
+from ..crf import Model  # noqa: E402
 from ..document import Document  # noqa: E402
 
 #: The ``doc.spans`` key the component writes (``spans_key`` in its config changes it).
@@ -42,7 +43,6 @@ class CrfdeidComponent:
 
     def __init__(self, nlp: Language, name: str, model=None, o_threshold=None,
                  spans_key: str = SPANS_KEY, set_ents: bool = True):
-        from ..crf import Model
         self.name = name
         self.model = model if isinstance(model, Model) else Model.load(model)
         # config values are plain data: None is the model's own decoding, "none" Viterbi only

@@ -13,6 +13,9 @@ import importlib
 import os
 import sys
 
+from ..errors import CrfdeidError, describe
+from ..version import __version__
+
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
 # OpenBLAS starts a thread per core for them, which buys no wall time in one process and
 # oversubscribes the cores with --jobs N or Spark workers (docs/performance.md). The commands
@@ -27,16 +30,16 @@ COMMANDS = {
     "evaluate": ("crfdeid.cli.evaluate", "score predictions as the official i2b2 2014 script does"),
     "corpus": ("crfdeid.cli.corpus", "corpus statistics, format conversion, surrogate corpora"),
     "key": ("crfdeid.cli.key", "make a secret key for surrogate output (key new FILE)"),
-    "synth": ("crfdeid.synth.__main__", "write a synthetic annotated corpus"),
-    "crossval": ("crfdeid.experiments.crossval", "patient-grouped cross-validation of a config"),
-    "curve": ("crfdeid.experiments.curve", "learning curve over shares of the training patients"),
-    "ablate": ("crfdeid.experiments.ablate", "a base config plus named overrides, each cross-validated"),
-    "locked": ("crfdeid.experiments.locked", "score the locked test once (train on the other patients)"),
-    "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
+    "synth": ("crfdeid.cli.synth", "write a synthetic annotated corpus"),
+    "crossval": ("crfdeid.cli.crossval", "patient-grouped cross-validation of a config"),
+    "curve": ("crfdeid.cli.curve", "learning curve over shares of the training patients"),
+    "ablate": ("crfdeid.cli.ablate", "a base config plus named overrides, each cross-validated"),
+    "locked": ("crfdeid.cli.locked", "score the locked test once (train on the other patients)"),
+    "bench": ("crfdeid.cli.bench", "speed and memory of training and tagging"),
     "pipeline": ("crfdeid.cli.pipeline", "train on your annotated corpus, tag its test part, score it"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
     "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),
-    "review": ("crfdeid.review.cli", "review and adjudicate PHI in the browser (extra [review])"),
+    "review": ("crfdeid.cli.review", "review and adjudicate PHI in the browser (extra [review])"),
 }
 
 
@@ -56,7 +59,6 @@ def main(argv=None) -> int:
               + "\n\n`python -m crfdeid <command> --help` shows a command's options and an example.")
         return 0 if argv else 2
     if argv[0] in ("-V", "--version"):
-        from .. import __version__
         print(f"crfdeid {__version__}")
         return 0
     if argv[0] not in COMMANDS:
@@ -155,7 +157,6 @@ def parse_floors(text: str) -> tuple[float, ...]:
 def write_document(out, doc) -> str | None:
     """Write ``doc`` with the open writer ``out``; on failure a message naming the document
     (a writer's own exception text could quote the note, so only its type is kept)."""
-    from ..errors import CrfdeidError, describe
     try:
         out.write(doc)
     except CrfdeidError as exc:
@@ -183,7 +184,6 @@ def reader_options(pairs, flag: str = "--reader-option") -> dict:
     """
     import yaml
 
-    from ..errors import CrfdeidError
     out = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
@@ -214,31 +214,3 @@ class _EncodingOption(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         setattr(namespace, self.dest, [*(getattr(namespace, self.dest) or []), f"encoding={values}"])
-
-
-def load_scheme(spec: str | None):
-    """The scheme a command is told to score or read with: ``auto`` (``None``: the corpus'), ``i2b2``,
-    a model file (its scheme), or a YAML file: a config (its ``scheme``) or a scheme mapping."""
-    from pathlib import Path
-
-    from .. import schema
-    if spec is None or spec == "auto":
-        return None
-    if spec in schema.NAMED:
-        return schema.get(spec)
-    path = Path(spec)
-    from ..crf.modelfile import MAGIC
-    try:
-        with open(path, "rb") as fh:
-            is_model = fh.read(len(MAGIC)) == MAGIC
-    except OSError as exc:
-        from ..errors import ConfigError
-        raise ConfigError(f"cannot read scheme: {exc.strerror}", path=path) from None
-    if is_model:
-        from ..crf.modelfile import parse
-        manifest, _ = parse(path.read_bytes(), path)
-        return schema.get((manifest.get("config") or {}).get("scheme"), path)
-    from ..config import read_yaml
-    data = read_yaml(path)
-    declared = data.get("scheme") if "labels" not in data else data
-    return None if declared is None else schema.get(declared, path)

@@ -3,7 +3,7 @@
 Subcommands come from :data:`COMMAND_MODULES`, each a module with
 ``register(subparsers)`` that adds its parsers and sets ``func(args) -> int``
 as a default. This module provides ``stats`` and ``convert``;
-``crfdeid.deid.cli`` adds ``surrogate`` and ``crfdeid.experiments.stress`` adds ``stress``
+``crfdeid.cli.surrogate`` adds ``surrogate`` and ``crfdeid.cli.stress`` adds ``stress``
 (stress corpora, Sibanda & Uzuner 2006).
 
 Per-document read errors are printed to standard error (file, document and
@@ -30,12 +30,13 @@ from collections import Counter
 from .. import cli, labels
 from ..errors import CrfdeidError, OutputError
 from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
+from ..schema import SUBTYPE_TO_PARENT
 from ..text.segment import iter_segments
 from ..text.tokenize import iter_tokens
 from . import reader_options
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
-COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.deid.cli", "crfdeid.experiments.stress")
+COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.cli.surrogate", "crfdeid.cli.stress")
 #: Numeric ``Document.meta`` counters that readers set and ``stats`` sums.
 META_COUNTERS = ("trimmed_spans", "brat_fragments", "brat_dropped")
 
@@ -158,7 +159,6 @@ def _format_stats(st: dict) -> str:
              "start and end on token boundaries)"]
     if st["spans_by_category"]:
         lines.append("spans by category/subtype:")
-        from ..schema import SUBTYPE_TO_PARENT
         for cat, n in st["spans_by_category"].items():
             lines.append(f"  {cat:<12} {n:>7}")
             for sub, m in st["spans_by_subtype"].items():

@@ -23,6 +23,7 @@ from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..io.labelled import settle, takes_scheme
 from ..scoring import analyse_errors, evaluate, tables
+from .scheme import load_scheme
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +81,7 @@ def main(argv=None) -> int:
         print(f"error: --plot {msg}", file=sys.stderr)
         return 2
     try:
-        scheme = cli.load_scheme(args.scheme)
+        scheme = load_scheme(args.scheme)
         both = cli.reader_options(args.reader_option)
         gold = _docs(args.gold, "gold", args.quiet, scheme, {**both, **cli.reader_options(args.gold_option)})
         pred = _docs(args.pred, "system", args.quiet, scheme, {**both, **cli.reader_options(args.pred_option)})

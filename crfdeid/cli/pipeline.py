@@ -35,7 +35,13 @@ import time
 from pathlib import Path
 
 from .. import cli
+from ..config import load_config
+from ..crf import train_model
 from ..errors import CrfdeidError, OutputError
+from ..io import atomic_write, check_input, check_output, describe_input, input_parts, spec_path, writer
+from ..io.labelled import read_corpus, read_labelled, settle
+from ..scoring import evaluate
+from .train import parse_overrides
 
 #: The config used without ``--config``: sensible for a corpus in any language.
 PIPELINE_CONFIG = {
@@ -87,7 +93,6 @@ def per_label_table(report) -> str:
 def prediction_output(test_spec) -> tuple[str, str]:
     """``(writer format, file name or '')`` of the predictions of ``test_spec``: the test corpus'
     own format (a stream format keeps the test file's name), i2b2 XML for formats without a writer."""
-    from ..io import input_parts
     fmt, path, _ = input_parts(test_spec)
     writer = OWN_FORMAT.get(fmt, "i2b2")
     return writer, (Path(path).name if writer in ("jsonl", "csv") and path != "-" else "")
@@ -95,10 +100,6 @@ def prediction_output(test_spec) -> tuple[str, str]:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from ..config import load_config
-    from ..io import atomic_write, check_input, check_output, describe_input, spec_path, writer
-    from ..io.labelled import read_corpus, read_labelled, settle
-    from .train import parse_overrides
     try:
         overrides = parse_overrides(args.set)
         overrides["train"] = args.train
@@ -122,7 +123,6 @@ def main(argv=None) -> int:
     try:
         train_docs, _ = read_corpus(cfg["train"], declared, **options)
         test_docs = read_labelled([args.test], declared, **options)
-        from ..crf import train_model
         model = train_model(train_docs, cfg, progress=not args.quiet)
         atomic_write(out / "model", model.to_bytes(), overwrite=args.overwrite)
         t1 = time.perf_counter()
@@ -131,7 +131,6 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    from ..scoring import evaluate
     report = evaluate(gold, pred, scheme=scheme)
     failed = []
     try:

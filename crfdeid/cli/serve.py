@@ -85,7 +85,7 @@ def _logging(quiet: bool) -> None:
 
 def app_from_env():
     """The application of a worker process, from the settings in :data:`ENV`."""
-    from ..serve.app import Settings, create_app
+    from ..serve.app import Settings, create_app  # FastAPI: the optional extra [serve], checked first
     given = json.loads(os.environ[ENV])
     _logging(given.pop("quiet"))
     return create_app(Settings(**given))
@@ -94,7 +94,7 @@ def app_from_env():
 def _check(settings) -> str | None:
     """Build the application once, only to check the model, key and token files: the reason
     it cannot start, or None (run in a child process, whose memory goes when it ends)."""
-    from ..serve.app import create_app
+    from ..serve.app import create_app  # FastAPI: the optional extra [serve]
     try:
         create_app(settings)
     except CrfdeidError as exc:
@@ -125,7 +125,7 @@ def main(argv=None) -> int:
         return CANNOT_START
     import uvicorn
 
-    from ..serve.app import Settings, create_app
+    from ..serve.app import Settings, create_app  # FastAPI: the optional extra [serve], checked first
     settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents,
                         args.body_timeout, args.request_timeout)
     common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,

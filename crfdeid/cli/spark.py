@@ -34,7 +34,10 @@ import warnings
 from pathlib import Path
 
 from .. import cli
+from ..adapters.records import Deidentifier
+from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
+from .tag import _writer_option
 
 #: Exit code when the Spark job itself fails (not a note: the job).
 JOB_FAILED = 3
@@ -152,12 +155,9 @@ def main(argv=None) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    from ..adapters.records import Deidentifier
-    from .tag import _writer_option
     try:
         key = None
         if args.key_file:
-            from ..deid.key import read_key_file
             key = read_key_file(args.key_file)
         options = dict(_writer_option(pair) for pair in args.option or ())
         deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options)
@@ -165,7 +165,6 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.output_format == "surrogate" and not args.quiet:
-        from ..deid.key import SEED_WARNING
         if args.seed is not None:
             print(SEED_WARNING, file=sys.stderr)
         elif not args.key_file:
@@ -215,9 +214,9 @@ def _failure(exc: BaseException) -> str:
 def _run(spark, args, deid, in_fmt, out_fmt) -> int:
     from pyspark.sql import functions as F
 
-    from ..spark import ERROR, deidentify
-    from ..spark.local import HadoopPaths, staging
-    from ..spark.read import READ_ERROR, read_jsonl
+    from ..spark import ERROR, deidentify  # pyspark, pandas: the optional extra [spark], checked first
+    from ..spark.local import HadoopPaths, staging  # pyspark: the optional extra [spark]
+    from ..spark.read import READ_ERROR, read_jsonl  # pyspark: the optional extra [spark]
     paths, stage = HadoopPaths(spark), staging(args.output)
     if paths.exists(args.output):
         raise ConfigError(f"output {args.output!r} exists; crfdeid never overwrites: name a new one")

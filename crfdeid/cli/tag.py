@@ -30,11 +30,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
-from .. import cli
+from .. import cli, schema
+from ..adapters.records import tag_result
+from ..crf.model import Model, batches
+from ..crf.numpy.tagger import BATCH_CHARS
 from ..deid import grouping
-from ..errors import ConfigError, CrfdeidError
+from ..deid.key import SEED_WARNING, read_key_file
+from ..errors import CrfdeidError, OutputError
+from ..io import StreamWriter, open_writer, read, spec_path
+from ..io.labelled import takes_scheme
 
 _MODEL = None
 
@@ -80,7 +85,6 @@ def _init_worker(model_path, backend="numpy", o_words=True):
     global _MODEL
     if _MODEL is not None:
         return
-    from ..crf.model import Model
     _MODEL = Model.load(model_path, backend=backend)
     if not o_words:
         _MODEL.o_words = frozenset()
@@ -99,20 +103,11 @@ RANDOM_KEY_NOTE = ("note: no --key-file, --key or --seed: the surrogates use a r
                    "--key-file secret.key")
 
 
-def _result(doc, tagged):
-    """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception."""
-    if isinstance(tagged, CrfdeidError):
-        return doc.doc_id, None, str(tagged)
-    if isinstance(tagged, Exception):  # a bug must name the document, never its text
-        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(tagged).__name__})"
-    return doc.doc_id, tagged, None
-
-
 def _tag_batch(item):
     """A worker's task: a batch of documents, tagged together (the numpy backend labels
     a batch at once), one result per document."""
     docs, thr = item
-    return [_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
+    return [tag_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
 
 
 def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
@@ -121,9 +116,6 @@ def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
     An annotated input's labels are checked against the i2b2 scheme for an i2b2 model (as
     always) and taken as written (``scheme=any``) for a model with labels of its own: the
     model's spans replace them, and a label only the test notes have must not fail a note."""
-    from .. import schema
-    from ..io import read
-    from ..io.labelled import takes_scheme
     labels = {"scheme": schema.I2B2 if scheme is None or scheme is schema.I2B2 else schema.ANY}
     return [read(spec, errors=errors, default_format=fmt,
                  **{**(labels if takes_scheme(spec, fmt) else {}), **(options or {})})
@@ -162,37 +154,9 @@ def _holds_mapping(value) -> bool:
 def _writer_options(args) -> dict:
     options = dict(_writer_option(pair) for pair in args.option or ())
     if args.seed is not None or args.key is not None or args.key_file:
-        from ..deid.key import read_key_file
         options.update({"seed": args.seed} if args.seed is not None else
                        {"key": read_key_file(args.key_file) if args.key_file else args.key})
     return options
-
-
-def _output(fmt: str, out_dir, options: dict, inputs=(), overwrite: bool = False, scheme=None):
-    """Open the writer; every check on formats, options and paths is made before it writes.
-    A writer that takes a ``scheme`` (redacted, masked, surrogate) gets ``scheme``."""
-    import inspect
-
-    from ..io import StreamWriter, check_output, writer, writer_class
-    cls = writer_class(fmt)
-    if scheme is not None and "scheme" in inspect.signature(cls).parameters:
-        options = {"scheme": scheme, **options}
-    out: str | Path
-    if out_dir is None:
-        out = "-"
-    elif isinstance(cls, type) and issubclass(cls, StreamWriter):
-        check_output(out_dir, inputs)  # the folder named, not only the file made in it
-        out = Path(out_dir) / f"tagged.{fmt}"
-    else:
-        out = out_dir
-    if options.get("mapping"):  # a PHI table written at the end: refuse a bad path now
-        check_output(options["mapping"], inputs, overwrite=overwrite, stream=True)
-    try:
-        return writer(fmt, out, overwrite=overwrite, inputs=inputs, **options)
-    except ConfigError as exc:
-        raise ConfigError(f"{exc} (--seed/--key/-o)") from None
-    except (TypeError, ValueError) as exc:  # e.g. date_shift=5 where a pair is wanted
-        raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None
 
 
 def _o_threshold(value: str):
@@ -202,9 +166,6 @@ def _o_threshold(value: str):
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from ..crf.model import Model
-    from ..errors import OutputError
-    from ..io import StreamWriter, spec_path
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=sys.stderr)
         return 2
@@ -219,7 +180,7 @@ def main(argv=None) -> int:
                               model.scheme)
         grouper = grouping.from_args(args)
         options = _writer_options(args)
-        out = _output(args.output_format, args.output_dir, options,
+        out = open_writer(args.output_format, args.output_dir, options,
                       [spec_path(s, args.input_format) for s in specs], args.overwrite, model.scheme)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -240,7 +201,6 @@ def main(argv=None) -> int:
             print(f"failed: {msg}", file=sys.stderr)
 
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
-        from ..deid.key import SEED_WARNING
         print(SEED_WARNING, file=sys.stderr)
     if args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
@@ -251,8 +211,6 @@ def main(argv=None) -> int:
         import multiprocessing as mp
         from itertools import chain
 
-        from ..crf.model import batches
-        from ..crf.numpy.tagger import BATCH_CHARS
         method = "spawn" if sys.platform == "win32" else "fork"
         if method == "fork":
             _share(model)
@@ -261,7 +219,7 @@ def main(argv=None) -> int:
         tasks = ((batch, thr) for batch in batches(docs, BATCH_CHARS))
         results = chain.from_iterable(pool.imap(_tag_batch, tasks))
     else:  # in batches (the numpy backend labels several documents at once)
-        results = (_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
+        results = (tag_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
     seen_errors = 0
     try:
         with out:

@@ -20,7 +20,12 @@ import time
 import yaml
 
 from .. import cli
+from ..config import load_config
+from ..crf import train_model
 from ..errors import CrfdeidError
+from ..io.labelled import read_corpus, read_labelled, settle
+from ..neural import require
+from ..scoring import evaluate
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,10 +67,6 @@ def parse_overrides(items) -> dict:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from ..config import load_config
-    from ..crf import train_model
-    from ..io.labelled import read_corpus, read_labelled, settle
-    from ..neural import require
     try:
         overrides = parse_overrides(args.set)
         if args.train:
@@ -110,7 +111,6 @@ def main(argv=None) -> int:
         print(f"resources:  {model.resources.summary()}")
     dev = cfg["dev"]
     if dev:
-        from ..scoring import evaluate
         try:
             gold = read_labelled(dev if isinstance(dev, list) else [dev], declared, **options)
             (gold, pred), scheme = settle([gold, list(model.tag_many(gold))], declared)

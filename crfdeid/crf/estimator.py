@@ -18,6 +18,8 @@ except ImportError:  # pragma: no cover - the base install has no scikit-learn
     raise ImportError("crfdeid.crf.estimator needs scikit-learn: pip install 'crfdeid[sklearn]'") from None
 
 from ..config import load_config
+from ..scoring import evaluate
+from .train import train_model
 
 
 class CRFDeidentifier(BaseEstimator):
@@ -90,7 +92,6 @@ class CRFDeidentifier(BaseEstimator):
 
     def fit(self, X, y=None):
         """Train on documents ``X`` (their gold spans; ``y`` is ignored)."""
-        from .train import train_model
         self.model_ = train_model(list(X), self.resolved_config())
         self.labels_ = list(self.model_.labels)
         self.training_stats_ = dict(self.model_.stats)
@@ -125,7 +126,6 @@ def make_scorer(metric: str = "binary_token", measure: str = "f1", **evaluate_kw
     scoring=make_scorer("binary_token", "recall"))``.
     """
     def scorer(estimator, X, y=None):
-        from ..scoring import evaluate
         X = list(X)
         report = evaluate(X, estimator.tag(X), **evaluate_kwargs)
         return getattr(report.micro[metric], measure)

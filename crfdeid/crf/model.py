@@ -35,16 +35,21 @@ from .. import schema
 from ..document import Document
 from ..errors import ModelError
 from ..features import Featurizer
-from ..labels import decode
+from ..io import atomic_write
+from ..labels import OUTSIDE, decode
 from ..recognizers import final_spans, safeharbor
+from ..recognizers.clinical import drop_clinical
 from ..recognizers.clinical import prepare as prepare_clinical
 from ..recognizers.committee import from_config
+from ..recognizers.rules import overlay
+from ..recognizers.rules import prepare as prepare_rules
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
 from ..text.clean import for_tagging
 from ..text.segment import segments
 from ..text.tokenize import Token, tokenize
-from . import modelfile
+from ..version import __version__
+from . import kinds, modelfile
 from .crfsuite import CrfsuiteBackend, open_tagger
 from .numpy.tagger import BATCH_CHARS, NumpyTagger, gc_paused
 from .numpy.weights import read_weights
@@ -157,7 +162,6 @@ class TaggingModel:
 
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
-        from ..io import atomic_write
         atomic_write(Path(path), self.to_bytes())
         return Path(path)
 
@@ -200,11 +204,9 @@ class TaggingModel:
         if manifest["format"] == modelfile.FORMAT_VERSION:
             model = Model._from_parts(part, config, manifest, path, backend)
         else:
-            from ..neural import model_class
-            model = model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
+            model = kinds.get(config["model"], path, ModelError).load(part, config, manifest, path, backend)
         if config["rules"]["enabled"]:
-            from ..recognizers.rules import prepare
-            prepare()  # the rules' word lists: loading them is not tagging the first note
+            prepare_rules()  # the rules' word lists: loading them is not tagging the first note
         safeharbor.prepare()
         prepare_clinical()
         return model
@@ -276,8 +278,6 @@ class TaggingModel:
         spans = list(conf)
         text = for_tagging(doc.text)
         if self.config["rules"]["enabled"]:
-            from ..recognizers.clinical import drop_clinical
-            from ..recognizers.rules import overlay
             if self._english:  # the name extension must not grow from a clinical term ("a" of "a walker")
                 spans = drop_clinical(text, spans)
             spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
@@ -372,7 +372,6 @@ class TaggingModel:
     def token_p_outside(self, doc: Document) -> tuple[list[Token], list[float]]:
         """Tokens and their marginal P(O), for threshold sweeps without re-running per threshold."""
         toks, _, _, margs = self._run(doc, None, want_marginals=True)
-        from ..labels import OUTSIDE
         return toks, [m.get(OUTSIDE, 0.0) for m in margs]
 
 
@@ -393,7 +392,6 @@ class Model(TaggingModel):
                  backend: str = "numpy"):
         if backend not in BACKENDS:
             raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
-        from .. import __version__
         self.config = config
         self.path = path
         self.backend = backend

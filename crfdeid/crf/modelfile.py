@@ -22,8 +22,10 @@ import hashlib
 import json
 import re
 
-from .. import __version__
-from ..errors import ModelError
+from .. import gazetteers
+from ..config import load_config
+from ..errors import CrfdeidError, ModelError
+from ..version import __version__
 from .crfsuite_check import check as check_crfsuite
 
 MAGIC = b"CRFDEID-MODEL\n"
@@ -41,7 +43,6 @@ def gazetteer_checksums(cfg: dict) -> dict:
     """Checksums of the word lists a config's features read (empty without dictionary features)."""
     if not cfg["features"]["groups"].get("dictionary"):
         return {}
-    from .. import gazetteers
     return dict(gazetteers.checksums())
 
 
@@ -113,8 +114,6 @@ def resolved_config(manifest: dict, path=None) -> dict:
     ModelError
         A config this crfdeid cannot read.
     """
-    from ..config import load_config
-    from ..errors import CrfdeidError
     try:
         return load_config(upgrade_config(manifest["config"], path))
     except (CrfdeidError, KeyError) as exc:

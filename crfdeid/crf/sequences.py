@@ -32,6 +32,7 @@ from ..document import Document
 from ..features import Featurizer
 from ..labels import decode, encode
 from ..recognizers import final_spans
+from ..recognizers.committee import from_config
 from ..resources import Resources
 from ..text.clean import for_tagging
 from ..text.segment import segments
@@ -61,7 +62,6 @@ def to_sequences(docs: Iterable[Document], config=None) -> tuple[list, list, lis
     (1, ['O', 'O', 'O', 'O'], Segment(doc=0, start=0, end=6))
     """
     cfg = load_config(config or {})
-    from ..recognizers.committee import from_config
     committee = from_config(cfg)  # a mega.v1 committee's decisions are attributes here too
     featurizer = Featurizer(cfg["features"], Resources.from_config(cfg["resources"]),
                             committee.columns() if committee else ())

@@ -7,6 +7,8 @@ manifest become a :class:`~crfdeid.crf.model.Model`.
 
 from __future__ import annotations
 
+import copy
+import importlib.util
 import os
 import tempfile
 import time
@@ -14,19 +16,24 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
 import pycrfsuite
 
 from .. import schema
 from ..config import load_config
+from ..deid.stress import augmenter
 from ..document import Document
 from ..errors import ConfigError, ModelError, SchemaError
 from ..features import Featurizer
-from ..io.labelled import as_setting, settle
+from ..io.labelled import as_setting, read_corpus, settle
+from ..io.splits import kfold
 from ..labels import OUTSIDE, encode
-from ..recognizers.committee import from_config
+from ..recognizers import stacking
+from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
 from ..text.clean import for_tagging
 from ..text.segment import segments
+from . import kinds
 from .model import Model, tokens_for
 from .modelfile import gazetteer_checksums
 
@@ -67,21 +74,15 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
     """
     cfg = load_config(config)
     if cfg["model"] != "crf":
-        from ..neural import require
-        require(cfg["model"])
-        from ..neural.train import train_network
-        return train_network(docs, cfg, progress)
+        return kinds.get(cfg["model"]).train(docs, cfg, progress)
     if docs is None:
-        from ..io.labelled import read_corpus
         docs, _ = read_corpus(cfg["train"], cfg["scheme"])
     docs, scheme = _under_scheme(docs, cfg)
     versions = None
     if cfg["training"]["unknown_share"]:
-        from ..experiments.stress import augmenter
         versions = augmenter(cfg["training"]["unknown_share"], cfg["training"]["unknown_mode"], cfg["seed"])
     committee = from_config(cfg)
     if committee is not None and committee.combine == "multi.v1":
-        from ..recognizers.stacking import train_multi
         return train_multi(docs, cfg, progress)
     featurizer = Featurizer(cfg["features"], Resources.from_config(cfg["resources"]),
                             committee.columns() if committee else ())
@@ -205,3 +206,29 @@ class _OWords:
     def kept(self, min_count: int) -> list[str]:
         """Words seen at least ``min_count`` times and never inside PHI, sorted."""
         return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
+
+
+def train_multi(docs, cfg: dict, progress: bool = False):
+    """Train a ``multi.v1`` model: cross-fitted regression, then the CRF on all notes."""
+    if importlib.util.find_spec("sklearn") is None:  # before the first note is read
+        raise ConfigError("committee multi.v1 trains a logistic regression with scikit-learn: "
+                          "install the extra with pip install 'crfdeid[sklearn]'")
+    docs = list(docs)
+    committee = Committee(cfg["committee"])
+    base = copy.deepcopy(cfg)
+    base["committee"] = {"combine": None, "members": [], "folds": cfg["committee"]["folds"]}
+    folds = kfold(docs, min(committee.folds, len({d.group for d in docs})), seed=cfg["seed"])
+    xs, ys = [], []
+    for fold in folds:
+        crf = train_model([docs[i] for i in fold.train], base, progress=progress)
+        for i in fold.test:
+            doc = docs[i]
+            toks = tokens_for(doc.text, cfg["tokenizer"]["split_glued"])
+            xs.append(stacking.features(committee, doc.text, toks, crf.marginals(doc)))
+            ys.append(stacking.targets(encode(toks, doc.spans).labels))
+    weights = stacking.fit(np.vstack(xs), np.concatenate(ys))
+    final = train_model(docs, base, progress=progress)
+    manifest = dict(final.manifest, stacker=weights, config=cfg)
+    model = Model(final._crf, cfg, manifest)
+    model.stats = dict(final.stats, stacker_tokens=int(sum(len(y) for y in ys)), crossfit_folds=len(folds))
+    return model

@@ -10,7 +10,7 @@ Every function takes a :class:`~crfdeid.document.Document` and returns a new one
 - :func:`check` (no leak, aligned spans, date intervals kept).
 
 Writers ``redacted``, ``masked`` and ``surrogate`` live in :mod:`crfdeid.deid.writers`;
-the ``corpus surrogate`` subcommand in :mod:`crfdeid.deid.cli`.
+the ``corpus surrogate`` subcommand in :mod:`crfdeid.cli.surrogate`.
 """
 
 from .check import CheckReport, check

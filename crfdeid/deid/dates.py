@@ -22,6 +22,7 @@ import datetime as dt
 import re
 from typing import NamedTuple
 
+from .. import gazetteers
 from .rng import apply_case
 
 _MONTHS = [m.lower() for m in calendar.month_name[1:]]
@@ -264,7 +265,6 @@ def coarse(text: str) -> bool:
     >>> coarse("2097"), coarse("MARCH"), coarse("7/22")
     (True, True, False)
     """
-    from .. import gazetteers
     t = text.strip()
     return bool(_COARSE.fullmatch(t)) or t.lower() in gazetteers.load("holidays")
 

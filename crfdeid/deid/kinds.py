@@ -1,4 +1,5 @@
-"""The surrogate generators a declared label scheme can name, and how a label reaches one.
+"""How a label reaches one of the surrogate generators a declared label scheme can name
+(:data:`crfdeid.schema.SURROGATE_KINDS`).
 
 Each kind is registered under a name and stands for the i2b2 2014 label whose
 generator, date shifting, age policy and leak checks :class:`~crfdeid.deid.Surrogator`
@@ -20,28 +21,10 @@ read from a corpus.
 from __future__ import annotations
 
 from ..document import Span
-from ..registry import Registry
-from ..schema import I2B2
+from ..schema import DEFAULT_KIND, I2B2, SURROGATE_KINDS
 
-#: Kind name -> ``(category, subtype)`` of the i2b2 label whose generator it uses.
-SURROGATE_KINDS = Registry("surrogate generator")
-for _name, _proxy in {
-    "name": ("NAME", "PATIENT"), "username": ("NAME", "USERNAME"),
-    "profession": ("PROFESSION", "PROFESSION"),
-    "room": ("LOCATION", "ROOM"), "department": ("LOCATION", "DEPARTMENT"),
-    "hospital": ("LOCATION", "HOSPITAL"), "organization": ("LOCATION", "ORGANIZATION"),
-    "street": ("LOCATION", "STREET"), "city": ("LOCATION", "CITY"), "state": ("LOCATION", "STATE"),
-    "country": ("LOCATION", "COUNTRY"), "zip": ("LOCATION", "ZIP"),
-    "location": ("LOCATION", "LOCATION-OTHER"),
-    "age": ("AGE", "AGE"), "date": ("DATE", "DATE"),
-    "phone": ("CONTACT", "PHONE"), "fax": ("CONTACT", "FAX"), "email": ("CONTACT", "EMAIL"),
-    "url": ("CONTACT", "URL"), "ipaddr": ("CONTACT", "IPADDR"),
-    "ssn": ("ID", "SSN"), "id": ("ID", "IDNUM"),
-    "random": ("ID", "IDNUM"),
-}.items():
-    SURROGATE_KINDS.register(_name, _proxy)
-#: The kind of a label whose scheme names none.
-DEFAULT_KIND = "random"
+__all__ = ["DEFAULT_KIND", "SURROGATE_KINDS", "stand_in"]
+
 
 
 def stand_in(span: Span, scheme) -> Span:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from ..document import Document
 from ..errors import ConfigError
 from ..registry import Registry
+from ..schema import check_template
 from .spans import has_line_break, replace_spans
 
 #: Placeholder styles: name -> ``{subtype or "*": template}``.
@@ -31,20 +32,6 @@ STYLES.register("mimic", {"*": "[**{subtype}**]"})
 # Shweta et al.: XYZ_<TYPE> placeholders, dates as 00.00.DATE.
 STYLES.register("xyz", {"*": "XYZ_{subtype}", "DATE": "00.00.DATE"})
 STYLES.register("category", {"*": "[{category}]"})
-
-
-def check_template(template: str) -> str:
-    """``template`` when it formats with the fields ``{subtype}``, ``{category}``, ``{length}``
-    and holds no line break (the output keeps the input's lines); :class:`ConfigError` otherwise."""
-    if has_line_break(template):
-        raise ConfigError("a redaction template must not hold a line break (the output keeps "
-                          "the input's lines)")
-    try:
-        template.format(subtype="X", category="X", length=0)
-    except (KeyError, IndexError, ValueError) as exc:
-        raise ConfigError(f"bad redaction template {template!r} ({exc}); fields: "
-                          "{subtype}, {category}, {length}") from None
-    return template
 
 
 def templates(style: str) -> dict:

@@ -13,9 +13,10 @@ import re
 from collections.abc import Callable
 
 from ..document import Document, Span, trim
+from ..schema import LINE_BREAKS
+from .kinds import stand_in
 
-#: The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
-LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
 _BREAK = re.compile("[" + LINE_BREAKS + "]")
 
 
@@ -164,5 +165,4 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
 
 
 def _kind_category(sp: Span, scheme) -> str:
-    from .kinds import stand_in
     return stand_in(sp, scheme).category

@@ -27,6 +27,7 @@ from ..errors import ConfigError, LeakError
 from . import guard, names, numbers, places
 from .dategroups import DateSurrogates, acceptable_shift, date_groups, year_hints
 from .guard import NoSafeReplacement, Units
+from .kinds import stand_in
 from .rng import Keyed, derangement, normalize, random_like
 from .spans import deid_spans, replace_spans
 from .state import NoDraw, PatientState
@@ -144,7 +145,6 @@ class Surrogator(DateSurrogates):
         """The i2b2-labelled spans whose generators ``spans`` take (themselves under i2b2)."""
         if self.scheme is None:
             return spans
-        from .kinds import stand_in
         return [stand_in(sp, self.scheme) for sp in spans]
 
     def units(self, st: PatientState, sp: Span, text: str) -> list[Units]:

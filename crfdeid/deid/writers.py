@@ -22,6 +22,7 @@ from ..document import Document, Span
 from ..errors import ConfigError
 from ..io import WRITERS, FolderWriter, atomic_write
 from ..io.i2b2 import render as render_i2b2
+from ..schema import get
 from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
 from .spans import propagate as add_repeats
@@ -51,7 +52,6 @@ class _DeidWriter(FolderWriter):
 
 
 def _scheme(scheme):
-    from ..schema import get
     return None if scheme is None else get(scheme)
 
 

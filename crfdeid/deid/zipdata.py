@@ -60,8 +60,9 @@ def build(path: Path) -> None:
     Path(path).write_text("".join(lines), encoding="utf-8")
 
 
-def main(argv=None) -> int:
-    """``python -m crfdeid.deid.zipdata [PATH]``: rebuild the table (default: the packaged file)."""
+def rebuild(argv=None) -> int:
+    """``python -m crfdeid.deid.zipdata [PATH]``: rebuild the table (default: the packaged file); the exit
+    code. A maintainer's script for a data file, not a command."""
     argv = sys.argv[1:] if argv is None else argv
     path = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "data" / RESOURCE
     try:
@@ -74,4 +75,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(rebuild())

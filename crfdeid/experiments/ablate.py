@@ -26,19 +26,20 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
-import sys
 from pathlib import Path
 
 import yaml
 
-from .. import cli
-from ..errors import ConfigError, CrfdeidError
+from .. import schema
+from ..config import deep_merge, load_config, resolve_entry, resolve_paths
+from ..errors import ConfigError
+from ..io.labelled import as_setting, read_corpus, read_labelled, settle
+from ..io.splits import WEIGHTS
+from ..scoring import evaluate
 from .crossval import CATEGORIES, Task, collect, fold_splits, fold_tasks, run_tasks, summarize
 from .results import markdown_table, provenance, to_json, write_files
-from .splits import WEIGHTS
 
 TOP_KEYS = {"base", "common", "evaluation", "runs", "description"}
 EVAL_KEYS = {"folds", "seed", "by", "test"}
@@ -59,7 +60,6 @@ def load_ablation(path) -> dict:
         Unknown or missing keys, a bad evaluation, or a run whose override
         :func:`crfdeid.config.load_config` refuses (the message names the run).
     """
-    from ..config import deep_merge, load_config, resolve_entry, resolve_paths
 
     path = Path(path)
     try:
@@ -122,9 +122,6 @@ def run_ablation(ablation: dict, jobs: int = 1, progress: bool = False,
     reader_options = reader_options or {}
     import json
 
-    from .. import schema
-    from ..io.labelled import as_setting, read_corpus, read_labelled, settle
-    from ..scoring import evaluate
 
     ev = ablation["evaluation"]
     corpora: dict[str, tuple] = {}
@@ -257,55 +254,3 @@ def write_results(results, ablation: dict, out) -> list[Path]:
                               "results.json": to_json({**info, "runs": results})})
     plot(results, Path(out) / "results.png", title=f"Ablation {ablation['name']}")
     return paths + [Path(out) / "results.png"]
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = cli.parser("ablate", __doc__,
-                   "python -m crfdeid ablate configs/ablation/synth-small.yaml --out /tmp/ablation")
-    p.add_argument("ablation", help="ablation YAML (base config, evaluation, runs)")
-    p.add_argument("--jobs", type=int, default=1, help="trainings run in parallel (processes)")
-    p.add_argument("--out", metavar="DIR",
-                   help="output folder (default: ablation-<file name> in the working folder)")
-    p.add_argument("--only", action="append", metavar="RUN", help="run only these runs")
-    p.add_argument("--folds", type=int, metavar="K",
-                   help="override the file's evaluation with K-fold cross-validation")
-    p.add_argument("--quiet", action="store_true", help="no progress bar, no table on stdout")
-    cli.add_reader_options(p, inputs="the corpora")
-    return p
-
-
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    if msg := cli.missing_extra("plot", "matplotlib"):
-        print(f"ablate: error: the results plot {msg}", file=sys.stderr)
-        return 2
-    started = provenance()  # the code that runs, not what lands in the checkout meanwhile
-    try:
-        ablation = load_ablation(args.ablation)
-        ablation["provenance"] = started
-        if args.only:
-            missing = sorted(set(args.only) - set(ablation["runs"]))
-            if missing:
-                raise ConfigError(f"unknown run(s) {', '.join(missing)}; known: "
-                                  f"{', '.join(ablation['runs'])}", path=args.ablation)
-            ablation["runs"] = {k: v for k, v in ablation["runs"].items() if k in args.only}
-        if args.folds is not None:
-            ev = {k: v for k, v in ablation["evaluation"].items() if k != "test"}
-            ablation["evaluation"] = {**ev, "folds": args.folds}
-        results = run_ablation(ablation, jobs=args.jobs, progress=not args.quiet,
-                               reader_options=cli.reader_options(args.reader_option))
-    except CrfdeidError as exc:
-        print(f"ablate: error: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, ConfigError) else 1
-    files = write_results(results, ablation, args.out or f"ablation-{ablation['name']}")
-    if not args.quiet:
-        sys.stdout.write(to_markdown(results, ablation))
-        print("wrote " + ", ".join(map(str, files)), file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    # Run the imported module, not __main__, so that tasks and outcomes pickle
-    # to worker processes under their real names (also with the spawn start method).
-    from crfdeid.experiments.ablate import main as _main
-    sys.exit(_main())

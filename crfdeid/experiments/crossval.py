@@ -18,20 +18,19 @@ Example::
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from pathlib import Path
+from functools import partial
 
-from .. import cli, schema
+from .. import schema
+from ..crf import train_model
 from ..document import Document
-from ..errors import ConfigError, CrfdeidError
-from ..io import describe_input
-from .results import markdown_table, provenance, to_json, write_files, write_json
-from .splits import WEIGHTS, kfold, read_groups, select_groups, subsample
+from ..io.splits import kfold, subsample
+from ..scoring import evaluate
+from .results import markdown_table
 
 #: Figures shown in tables, as (column, metric) pairs of :mod:`crfdeid.scoring`.
 HEADLINE = (("binary token", "binary_token"), ("strict", "strict"))
@@ -61,7 +60,6 @@ class Outcome:
 
 def run_task(task: Task) -> Outcome:
     """Train on the task's training documents and tag its test documents."""
-    from ..crf import train_model
 
     t0 = time.perf_counter()
     model = train_model(task.train, task.config, progress=False)
@@ -128,14 +126,14 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
     config : dict
         A fully resolved config (:func:`crfdeid.config.load_config`).
     folds, seed, by
-        See :func:`crfdeid.experiments.splits.kfold`.
+        See :func:`crfdeid.io.splits.kfold`.
     thresholds : sequence of float
         ``O``-marginal thresholds to sweep on the held-out folds.
     jobs : int
         Folds trained at the same time, each in its own process.
     train_fraction : float
         Train each fold on this patient-grouped share of its training notes
-        (:func:`crfdeid.experiments.splits.subsample`, seed ``seed + fold``): a learning
+        (:func:`crfdeid.io.splits.subsample`, seed ``seed + fold``): a learning
         curve on the same held-out folds. 1 (default) trains on all of them.
 
     Returns
@@ -155,7 +153,7 @@ def crossvalidate(docs: Sequence[Document], config: dict, folds: int = 10, seed:
 def fold_splits(docs: Sequence[Document], folds: int, seed: int = 0, by: str = "documents",
                 train_fraction: float = 1.0) -> list:
     """Patient-grouped folds whose training side keeps a share ``train_fraction`` of its
-    patients (:func:`crfdeid.experiments.splits.subsample`, seed ``seed + fold``); the held-out side is
+    patients (:func:`crfdeid.io.splits.subsample`, seed ``seed + fold``); the held-out side is
     the same for every share."""
     return [f._replace(train=subsample(docs, f.train, train_fraction, seed + f.index))
             for f in kfold(docs, folds, seed=seed, by=by)]
@@ -169,10 +167,7 @@ def fold_tasks(docs: Sequence[Document], splits, config: dict, thresholds=(), ke
 
 def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key=(), scheme=None) -> dict:
     """Score the outcomes of one cross-validation (``outcomes[key + (fold,)]``) in ``scheme``'s tables."""
-    from functools import partial
-
-    from ..scoring import evaluate
-    evaluate = partial(evaluate, scheme=scheme)
+    score = partial(evaluate, scheme=scheme)
 
     per_fold, gold_all = [], []
     pred_all: dict[str | float | None, list[Document]] = {t: [] for t in ("default", *thresholds)}
@@ -183,16 +178,16 @@ def collect(docs: Sequence[Document], splits, outcomes: dict, thresholds=(), key
         per_fold.append({"fold": f.index, "documents": len(gold),
                          "patients": len({g.group for g in gold}),
                          "train_documents": len(f.train), "seconds": round(out.seconds, 1),
-                         "scores": summarize(evaluate(gold, preds["default"]))})
+                         "scores": summarize(score(gold, preds["default"]))})
         gold_all += gold
         for t in pred_all:
             pred_all[t] += preds[t]
-    pooled = evaluate(gold_all, pred_all["default"])
+    pooled = score(gold_all, pred_all["default"])
     return {
         "per_fold": per_fold,
         "pooled": summarize(pooled),
         "pooled_report": pooled.to_dict(),
-        "thresholds": [{"o_threshold": t, **summarize(evaluate(gold_all, pred_all[t]))}
+        "thresholds": [{"o_threshold": t, **summarize(score(gold_all, pred_all[t]))}
                        for t in thresholds],
         "predictions": pred_all["default"],
     }
@@ -271,125 +266,3 @@ def render(result: dict) -> str:
                      f"{threshold_label(best['o_threshold'])})" if best else "not reached by the sweep")
             parts += ["", f"Best binary-token recall at precision >= {float(floor):g}: {found}"]
     return "\n".join(parts) + "\n"
-
-
-def add_fold_arguments(p: argparse.ArgumentParser) -> None:
-    """The corpus, fold and sweep options shared by crossval and the learning curve."""
-    p.add_argument("--config", required=True, help="config YAML (its `train` inputs are folded)")
-    p.add_argument("--train", action="append", metavar="FORMAT:PATH",
-                   help="corpus to fold instead of the config's `train` (repeatable)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config value, e.g. model=elman or neural.epochs=5 (repeatable)")
-    p.add_argument("--folds", type=int, default=10, help="number of folds (default 10)")
-    p.add_argument("--seed", type=int, default=None, help="fold seed (default: config seed or 0)")
-    p.add_argument("--by", choices=WEIGHTS, default="documents", help="balance folds on")
-    p.add_argument("--jobs", type=int, default=1, help="trainings run in parallel (processes)")
-    p.add_argument("--o-thresholds", type=cli.parse_thresholds, default=(),
-                   help="comma-separated O-marginal thresholds to sweep, e.g. none,0.5,0.9 "
-                        "(none = plain Viterbi)")
-    p.add_argument("--exclude-groups", metavar="FILE",
-                   help="leave out the documents of the groups (patients) listed in FILE, one "
-                        "per line, e.g. configs/splits/physionet-locked.txt (the locked test)")
-    p.add_argument("--only-groups", metavar="FILE",
-                   help="keep only the documents of the groups (patients) listed in FILE")
-    p.add_argument("--precision", type=cli.parse_floors, default=(0.95, 0.9), metavar="P,P,...",
-                   help="precision floors for 'best recall at precision >= P' over the sweep "
-                        "(default 0.95,0.9)")
-    cli.add_reader_options(p, inputs="the corpus")
-
-
-def read_corpus(args) -> tuple[dict, list, list, int]:
-    """``(config, input specs, documents, seed)`` for parsed :func:`add_fold_arguments` options.
-
-    The corpus is read under the config's scheme (:mod:`crfdeid.io.labelled`); a config
-    without one gets the corpus' in ``config['scheme']``, so every fold has the same labels.
-
-    Raises
-    ------
-    ConfigError
-        A config without ``train`` inputs and no ``--train``; a network's config
-        without PyTorch.
-    """
-    from ..cli.train import parse_overrides
-    from ..config import load_config
-    from ..io.labelled import as_setting
-    from ..io.labelled import read_corpus as read_labelled_corpus
-    try:
-        overrides = parse_overrides(getattr(args, "set", None) or [])
-    except ValueError as exc:
-        raise ConfigError(str(exc), path=args.config) from None
-    config = load_config(args.config, overrides)
-    specs = args.train or config.get("train") or []
-    if not specs:
-        raise ConfigError("no `train` inputs to cross-validate; give --train FORMAT:PATH",
-                          path=args.config)
-    seed = args.seed if args.seed is not None else int(config.get("seed") or 0)
-    from ..neural import require
-    require(config["model"], args.config)  # before reading a corpus to train networks on
-    docs, scheme = read_labelled_corpus(specs, config["scheme"],
-                                        **cli.reader_options(getattr(args, "reader_option", None)))
-    config["scheme"] = as_setting(scheme)
-    if getattr(args, "exclude_groups", None):
-        docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
-    if getattr(args, "only_groups", None):
-        docs = select_groups(docs, read_groups(args.only_groups), keep=True)
-    return config, list(specs), docs, seed
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = cli.parser("crossval", __doc__,
-                   "python -m crfdeid crossval --config configs/physionet.yaml --folds 10 --jobs 2 "
-                   "--o-thresholds 0.5,0.7,0.9 --json cv.json")
-    add_fold_arguments(p)
-    p.add_argument("--train-fraction", type=cli.one_fraction, default=1.0, metavar="F",
-                   help="train each fold on a patient-grouped share F in (0, 1] of its "
-                        "training notes, same held-out folds (a learning curve point)")
-    p.add_argument("--json", metavar="FILE", help="write all figures as JSON ('-' = stdout)")
-    p.add_argument("--out", metavar="DIR",
-                   help="write crossval.md, crossval.json and held-out predictions (i2b2) here")
-    p.add_argument("--quiet", action="store_true", help="no progress bar, no table on stdout")
-    return p
-
-
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    from ..io import write
-
-    started = provenance()  # the code that runs, not what lands in the checkout meanwhile
-    try:
-        config, specs, docs, seed = read_corpus(args)
-        if not args.quiet:
-            print(f"cross-validating {args.config} on {len(docs)} documents "
-                  f"({len({d.group for d in docs})} patients), {args.folds} folds, seed {seed}"
-                  + (f", training on {args.train_fraction:g} of each fold's training patients"
-                     if args.train_fraction != 1 else ""), file=sys.stderr)
-        result = crossvalidate(docs, config, args.folds, seed, args.by, args.o_thresholds,
-                               args.jobs, progress=not args.quiet,
-                               train_fraction=args.train_fraction)
-    except CrfdeidError as exc:
-        print(f"crossval: error: {exc}", file=sys.stderr)
-        return 1
-    if args.o_thresholds:
-        result["recall_at_precision"] = best_recalls(result, args.precision)
-    result = {"config": args.config, "inputs": [describe_input(s) for s in specs],
-              "exclude_groups": args.exclude_groups,
-              "set": args.set, "folds": args.folds, "seed": seed,
-              "by": args.by, "train_fraction": args.train_fraction, **started, **result,
-              "resolved_config": config}
-    text = render(result)
-    if not args.quiet:
-        sys.stdout.write(text)
-    predictions = result.pop("predictions")
-    if args.json:
-        write_json(result, args.json)
-    if args.out:
-        write_files(args.out, {"crossval.md": text, "crossval.json": to_json(result)})
-        write(predictions, "i2b2", Path(args.out) / "predictions", overwrite=True)  # its own results
-    return 0
-
-
-if __name__ == "__main__":
-    # Run the imported module, not __main__, so that tasks and outcomes pickle
-    # to worker processes under their real names (also with the spawn start method).
-    from crfdeid.experiments.crossval import main as _main
-    sys.exit(_main())

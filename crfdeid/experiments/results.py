@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..version import __version__
+
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
     """A GitHub-flavoured markdown table.
@@ -46,7 +48,6 @@ def write_files(out, files: dict) -> list[Path]:
 
 def provenance() -> dict:
     """crfdeid version and git commit (when run from a checkout) for result files."""
-    from .. import __version__
     info = {"crfdeid": __version__}
     try:
         info["commit"] = subprocess.run(

@@ -12,7 +12,8 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import compress
 
-from ..errors import ConfigError
+from .. import gazetteers
+from ..text.tokenize import token_offsets
 from .perdoc import token_texts
 from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES
 
@@ -33,14 +34,17 @@ PHRASE_LISTS = {"cities": "city", "hospitals": "hosp", "organizations": "org",
                 "professions": "prof"}
 
 
-@lru_cache(maxsize=1)
-def _shipped():
+class _Shipped:
+    """The shipped English lists, as :class:`crfdeid.resources.Resources` gives them by default."""
+
+    @staticmethod
+    def entries(name: str) -> tuple | None:
+        return tuple(gazetteers.entries(name)) if name in gazetteers.names() else None
+
+
+def _shipped() -> _Shipped:
     """The default resources: the shipped English lists."""
-    try:
-        from ..resources import Resources
-    except ImportError as exc:  # pragma: no cover - only before the module exists
-        raise ConfigError(f"the dictionary feature group needs crfdeid.resources ({exc})") from None
-    return Resources()
+    return _Shipped()
 
 
 def _installed(lists: dict, res) -> list[tuple[str, str, tuple]]:
@@ -116,7 +120,6 @@ rank.bind = lambda res: _rank_with(_build_ranks(res))
 
 
 def _build_phrase_index(res) -> tuple[dict, frozenset]:
-    from ..text.tokenize import token_offsets
     index: dict = {}
     for _, attr, entries in _installed(PHRASE_LISTS, res):
         for entry in {e.lower() for e in entries}:

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import regex
 
+from .. import gazetteers
 from .registry import WORD_TEMPLATES
 
 _WORD = regex.compile(r"[A-Za-z]+")
@@ -20,7 +21,6 @@ _WORD = regex.compile(r"[A-Za-z]+")
 @lru_cache(maxsize=1)
 def dictionary_words() -> frozenset:
     """Every letter word (lower-cased) of every gazetteer list crfdeid has."""
-    from .. import gazetteers
     return frozenset(w.lower() for name in gazetteers.names() for e in gazetteers.load(name)
                      for w in _WORD.findall(e))
 

@@ -20,6 +20,7 @@ from itertools import chain
 from typing import Any
 
 from ..errors import ConfigError, RegistryError
+from ..text.tokenize import tokenize
 from .perdoc import forget
 from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
 
@@ -351,5 +352,4 @@ class Featurizer:
 
     def featurize_text(self, text: str) -> list[list[str]]:
         """Tokenize with the default tokenizer and featurize (a convenience for examples)."""
-        from ..text.tokenize import tokenize
         return self.featurize(text, tokenize(text))

@@ -21,6 +21,7 @@ from .registry import (
     check_input,
     describe_input,
     input_parts,
+    open_writer,
     parse_spec,
     read,
     read_all,
@@ -35,5 +36,5 @@ from .registry import (
 
 __all__ = ["BOM", "PLUGINS", "READERS", "WRITERS", "FolderWriter", "StreamWriter", "atomic_write",
            "check_input", "check_output", "describe_input", "input_parts",
-           "is_stdio", "list_files", "parse_spec", "read", "read_all", "read_text_file",
+           "is_stdio", "list_files", "open_writer", "parse_spec", "read", "read_all", "read_text_file",
            "reader_for", "reader_names", "spec_path", "write", "writer", "writer_class", "writer_names"]

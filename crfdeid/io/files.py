@@ -274,3 +274,11 @@ def list_files(path, suffix: str) -> list[Path]:
 def is_stdio(path) -> bool:
     """Whether ``path`` names standard input/output (``'-'``)."""
     return str(path) == "-"
+
+
+def relative_to(spec: str, base_dir: Path | None) -> str:
+    """``spec`` (a path) made relative to ``base_dir`` if it is relative; unchanged without one
+    (a config's paths are relative to the config file)."""
+    if base_dir is None or Path(spec).is_absolute() or spec == "-":
+        return spec
+    return os.path.normpath(base_dir / spec)

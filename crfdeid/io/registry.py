@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 
 from .. import schema
 from ..document import Document
@@ -280,3 +281,35 @@ def write(docs: Iterable[Document], fmt: str, out, *, overwrite: bool = False, *
             w.write(doc)
             n += 1
     return n
+
+
+def open_writer(fmt: str, out_dir, options: dict, inputs=(), overwrite: bool = False, scheme=None):
+    """Open the writer ``fmt`` as ``python -m crfdeid tag`` does: on standard output (``out_dir``
+    None), a stream file in ``out_dir`` or the folder ``out_dir``; every check on formats, options
+    and paths is made before it writes. A writer that takes a ``scheme`` (redacted, masked,
+    surrogate) gets ``scheme``.
+
+    Raises
+    ------
+    ConfigError
+        A bad option or option value (the message says which).
+    """
+    cls = writer_class(fmt)
+    if scheme is not None and "scheme" in inspect.signature(cls).parameters:
+        options = {"scheme": scheme, **options}
+    out: str | Path
+    if out_dir is None:
+        out = "-"
+    elif isinstance(cls, type) and issubclass(cls, StreamWriter):
+        check_output(out_dir, inputs)  # the folder named, not only the file made in it
+        out = Path(out_dir) / f"tagged.{fmt}"
+    else:
+        out = out_dir
+    if options.get("mapping"):  # a PHI table written at the end: refuse a bad path now
+        check_output(options["mapping"], inputs, overwrite=overwrite, stream=True)
+    try:
+        return writer(fmt, out, overwrite=overwrite, inputs=inputs, **options)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc} (--seed/--key/-o)") from None
+    except (TypeError, ValueError) as exc:  # e.g. date_shift=5 where a pair is wanted
+        raise ConfigError(f"writer {fmt!r}: bad option value ({exc})") from None

@@ -18,6 +18,7 @@ PyTorch comes with the ``neural`` extra; importing this package does not import 
 
 from __future__ import annotations
 
+from ..crf import kinds
 from ..errors import ConfigError, ModelError
 
 #: The networks a config's ``model`` can name.
@@ -51,5 +52,18 @@ def model_class(model: str, path=None):
     if not available():
         raise ModelError(f"this is a {model!r} network and PyTorch is missing: {INSTALL_HINT}",
                          path=path)
-    from .model import NeuralModel
+    from .model import NeuralModel  # PyTorch: the optional extra, imported when a network loads
     return NeuralModel
+
+
+def _load(part: bytes, config: dict, manifest: dict, path, backend: str):
+    return model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
+
+
+def _train(docs, config: dict, progress: bool = False):
+    require(config["model"])
+    from .train import train_network  # PyTorch: the optional extra, imported when a network trains
+    return train_network(docs, config, progress)
+
+
+kinds.register(NETWORKS, _load, _train)

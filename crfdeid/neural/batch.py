@@ -10,7 +10,7 @@ import torch
 from .vocab import Vocabulary
 
 
-class Encoded(NamedTuple):
+class IndexedSegment(NamedTuple):
     """One segment: word indices, character indices per word, label indices (or None)."""
 
     words: list
@@ -18,13 +18,13 @@ class Encoded(NamedTuple):
     tags: list | None
 
 
-def encode(vocab: Vocabulary, texts: Sequence[str], tags: Sequence[int] | None = None) -> Encoded:
+def index_segment(vocab: Vocabulary, texts: Sequence[str], tags: Sequence[int] | None = None) -> IndexedSegment:
     """The indices of one segment's token ``texts`` (and label indices ``tags``)."""
-    return Encoded(vocab.ids(texts), [vocab.char_ids(t) for t in texts],
+    return IndexedSegment(vocab.ids(texts), [vocab.char_ids(t) for t in texts],
                    list(tags) if tags is not None else None)
 
 
-def collate(segs: Sequence[Encoded], device, with_chars: bool = True) -> tuple:
+def collate(segs: Sequence[IndexedSegment], device, with_chars: bool = True) -> tuple:
     """``(words [B, T], chars [B, T, C], mask [B, T], tags [B, T] or None)`` on ``device``.
 
     Without ``with_chars`` (a network without character features) ``chars`` is empty.
@@ -64,3 +64,18 @@ def length_batches(lengths: Sequence[int], size: int, order: Sequence[int] | Non
         chunk = sorted(order[a:a + pool * size], key=lambda i: lengths[i])
         out += [chunk[b:b + size] for b in range(0, len(chunk), size)]
     return out
+
+
+def device_of(cfg: dict) -> torch.device:
+    """The device a config's ``neural.device`` names (``auto``: a GPU where present).
+
+    Also sets PyTorch's CPU threads to ``neural.threads`` (process-wide): the networks
+    are small, and on a shared 2-core machine two threads made a training step ten
+    times slower than one (busy-waiting threads; docs/neural.md).
+    """
+    if cfg["neural"]["threads"]:
+        torch.set_num_threads(cfg["neural"]["threads"])
+    name = cfg["neural"]["device"]
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(name)

@@ -18,8 +18,9 @@ from ..crf.decoding import threshold_labels
 from ..crf.model import TaggingModel
 from ..errors import ModelError
 from ..labels import OUTSIDE
+from ..version import __version__
 from . import networks
-from .batch import collate, encode, length_batches
+from .batch import collate, device_of, index_segment, length_batches
 from .vocab import Vocabulary
 
 #: Segments labelled together when tagging.
@@ -49,7 +50,7 @@ class NetworkBackend:
         for k, (_, toks, bounds) in enumerate(items):
             texts = [t.text for t in toks]
             for a, b in bounds:
-                segs.append(encode(self.vocab, texts[a:b]))
+                segs.append(index_segment(self.vocab, texts[a:b]))
                 where.append((k, a))
         label_idx = [[0] * len(toks) for _, toks, _ in items]
         probs = [[None] * len(toks) for _, toks, _ in items]
@@ -87,7 +88,6 @@ class NeuralModel(TaggingModel):
 
     def __init__(self, weights: bytes, config: dict, manifest: dict, path=None,
                  labels: list[str] | None = None):
-        from .. import __version__
         self.config = config
         self.path = path
         self.backend = "numpy"  # what callers pass; a network has one backend
@@ -112,7 +112,6 @@ class NeuralModel(TaggingModel):
             from safetensors import SafetensorError
             from safetensors.torch import load
 
-            from .train import device_of
             ncfg = self.config["neural"]
             net = networks.build(self.config["model"], len(self.vocab.words), len(self.vocab.chars),
                                  len(self.labels), ncfg)

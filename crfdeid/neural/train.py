@@ -19,42 +19,28 @@ import torch
 from ..config import load_config
 from ..crf.model import tokens_for
 from ..crf.modelfile import WEIGHTS_FORMAT_VERSION
+from ..crf.train import _OWords
 from ..document import Document
 from ..errors import ModelError
-from ..labels import OUTSIDE
-from ..labels import encode as bio_encode
+from ..io import read_all
+from ..labels import OUTSIDE, encode
 from ..text.clean import for_tagging
 from ..text.segment import segments
 from . import networks
-from .batch import collate, encode, length_batches
+from .batch import collate, device_of, index_segment, length_batches
+from .model import NeuralModel
 from .vocab import Vocabulary, read_vectors
-
-
-def device_of(cfg: dict) -> torch.device:
-    """The device a config's ``neural.device`` names (``auto``: a GPU where present).
-
-    Also sets PyTorch's CPU threads to ``neural.threads`` (process-wide): the networks
-    are small, and on a shared 2-core machine two threads made a training step ten
-    times slower than one (busy-waiting threads; docs/neural.md).
-    """
-    if cfg["neural"]["threads"]:
-        torch.set_num_threads(cfg["neural"]["threads"])
-    name = cfg["neural"]["device"]
-    if name == "auto":
-        name = "cuda" if torch.cuda.is_available() else "cpu"
-    return torch.device(name)
 
 
 def _read(docs, cfg):
     """Tokens (texts), BIO labels per segment, and corpus statistics; O-word counts too."""
-    from ..crf.train import _OWords
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     sents, labels, stats, problems = [], [], Counter(), Counter()
     o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
     for doc in docs:
         text = for_tagging(doc.text)  # what the tagger reads, as for the CRF (same length)
         toks = tokens_for(text, split)
-        enc = bio_encode(toks, doc.spans)
+        enc = encode(toks, doc.spans)
         problems.update(p.reason for p in enc.problems)
         if o_words is not None:
             o_words.add(toks, enc.labels)
@@ -100,11 +86,9 @@ def train_network(docs: Iterable[Document] | None, config, progress: bool = Fals
         With ``model.stats`` (documents, tokens, segments, vocabulary, parameters, the
         loss of each epoch, seconds).
     """
-    from .model import NeuralModel
     cfg = load_config(config)
     ncfg = cfg["neural"]
     if docs is None:
-        from ..io import read_all
         docs = read_all(cfg["train"])
     t0 = time.perf_counter()
     sents, labels, stats, problems, o_words = _read(docs, cfg)
@@ -115,7 +99,7 @@ def train_network(docs: Iterable[Document] | None, config, progress: bool = Fals
         ncfg = cfg["neural"] = dict(ncfg, embedding_dim=len(next(iter(vectors.values()))))
     names = [OUTSIDE] + sorted({lab for seg in labels for lab in seg} - {OUTSIDE})
     index = {lab: i for i, lab in enumerate(names)}
-    data = [encode(vocab, s, [index[lab] for lab in y]) for s, y in zip(sents, labels)]
+    data = [index_segment(vocab, s, [index[lab] for lab in y]) for s, y in zip(sents, labels)]
     device = device_of(cfg)
     t1 = time.perf_counter()
     with torch.random.fork_rng(devices=[]):

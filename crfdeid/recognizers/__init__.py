@@ -3,7 +3,8 @@
 * :mod:`.base`: ``Recognizer.find(text) -> [Detection(span, confidence)]``, the registry of
   recognizers by versioned name and :func:`build_recognizer`;
 * :mod:`.rules`: the rule overlay (Safe-Harbor forms, titles, trigger words), and its
-  regexes as the ``rules.v1`` member (:mod:`.members`, also ``crf.v1``: another model);
+  regexes as the ``rules.v1`` member (:mod:`.members`; ``crf.v1``, another model, is
+  :mod:`crfdeid.crf.recognizer`);
 * :mod:`.clinical` (the clinical-term filter) and :mod:`.safeharbor` (the Safe Harbor
   layer), applied to every tagger's spans by :func:`final_spans`;
 * :mod:`.lexicon`: ``lexicon.v1``, public name and place lists;
@@ -14,7 +15,11 @@
 
 from __future__ import annotations
 
+from ..text.align import to_token_bounds
+from . import members as _members  # noqa: F401  (importing it registers the built-in recognizers)
+from . import safeharbor
 from .base import RECOGNIZERS, Detection, Recognizer, build_recognizer
+from .clinical import drop_clinical
 
 __all__ = ["Recognizer", "Detection", "RECOGNIZERS", "build_recognizer", "final_spans"]
 
@@ -33,8 +38,5 @@ def final_spans(text: str, spans, split_glued: bool = True, own_labels: bool = F
     >>> [(s.start, s.end, s.subtype) for s in final_spans("Age: 94", [])]
     [(5, 7, 'AGE')]
     """
-    from ..text.align import to_token_bounds
-    from . import safeharbor
-    from .clinical import drop_clinical
     kept = drop_clinical(text, spans) if english else list(spans)
     return to_token_bounds(text, safeharbor.apply(text, kept, keep_predicted=own_labels), split_glued)

@@ -20,17 +20,21 @@ crfdeid.errors.ConfigError: unknown recognizer 'rules.v9'; known: crf.v1, lexico
 from __future__ import annotations
 
 import bisect
+import importlib
 import importlib.util
 from typing import NamedTuple
 
 from ..document import Span, make_span, trim
-from ..errors import ConfigError, RegistryError
+from ..errors import ConfigError
 from ..registry import Registry
 
 #: Recognizer factories by versioned name (``rules.v1``...).
 RECOGNIZERS = Registry("recognizer")
 #: Recognizer name -> (setup.cfg extra, the modules it needs).
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {}
+#: Recognizers registered by a module of a higher layer: name -> the module, imported by name when
+#: a config asks for one (``crf.v1`` is a trained model, which sits above the recognizers).
+PROVIDERS = {"crf.v1": "crfdeid.crf.recognizer"}
 
 
 class Detection(NamedTuple):
@@ -89,11 +93,11 @@ def check_available(entry, path=None) -> dict:
     """
     spec = spec_of(entry)
     name = spec["name"]
-    _import_builtins()
-    try:
-        RECOGNIZERS.get(name)
-    except RegistryError as exc:
-        raise ConfigError(str(exc), path=path) from None
+    if name in PROVIDERS and name not in RECOGNIZERS:
+        importlib.import_module(PROVIDERS[name])
+    if name not in RECOGNIZERS:
+        known = ", ".join(sorted({*RECOGNIZERS.names(), *PROVIDERS}))
+        raise ConfigError(f"unknown recognizer {name!r}; known: {known}", path=path)
     extra, modules = EXTRAS.get(name, (None, ()))
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
@@ -140,7 +144,3 @@ def detections(text: str, found, confidence: float = 1.0) -> list[Detection]:
         ends.insert(i, end)
         out.append(Detection(make_span(start, end, sub), round(conf, 4)))
     return sorted(out)
-
-
-def _import_builtins() -> None:
-    from . import members  # noqa: F401  (registers the built-in recognizers)

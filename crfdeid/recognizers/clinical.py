@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .. import gazetteers
 from ..document import Span
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -69,7 +70,6 @@ def _drug_word(word: str) -> bool:
 @lru_cache(maxsize=1)
 def _name_words() -> frozenset:
     """Census first names and surnames and titles, lower case."""
-    from .. import gazetteers
     return frozenset().union(*(gazetteers.load(name) for name in
                                ("first_female", "first_male", "surnames", "surnames_rare", "titles")))
 
@@ -77,7 +77,6 @@ def _name_words() -> frozenset:
 @lru_cache(maxsize=1)
 def _lists() -> tuple[frozenset, frozenset]:
     """Clinical words (eponyms, drugs, devices) and clinical head nouns, lower case."""
-    from .. import gazetteers
     return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads")
 
 

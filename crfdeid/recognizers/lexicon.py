@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ConfigError
+from .. import gazetteers
+from ..errors import ConfigError, RegistryError
 from ..text.tokenize import tokenize
 from .base import Detection, Recognizer, detections, register
 
@@ -70,8 +71,6 @@ class LexiconRecognizer(Recognizer):
         """Read the lists (once)."""
         if self._phrases is not None:
             return
-        from .. import gazetteers
-        from ..errors import RegistryError
         phrases: dict = {}
         try:
             for sub, names in self.lists.items():

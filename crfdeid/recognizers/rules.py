@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 
 import regex
 
+from .. import gazetteers
 from ..document import Span, make_span
 from ..features.pattern import MONTH, ascii_lower, cannot_match
 
@@ -258,19 +259,16 @@ def _anchored(rx, text: str, starts: list, mode: str):
 
 @lru_cache(maxsize=1)
 def _plain_words() -> frozenset:
-    from .. import gazetteers
     return gazetteers.load("common_words") | gazetteers.load("clinical_words")
 
 
 @lru_cache(maxsize=1)
 def _first_names() -> frozenset:
-    from .. import gazetteers
     return gazetteers.load("first_male") | gazetteers.load("first_female")
 
 
 @lru_cache(maxsize=1)
 def _surnames() -> frozenset:
-    from .. import gazetteers
     return gazetteers.load("surnames") | gazetteers.load("surnames_rare")
 
 

@@ -39,7 +39,9 @@ from functools import lru_cache
 
 import regex
 
+from .. import gazetteers
 from ..document import Span, make_span
+from .rules import trie_pattern
 
 _I = re.I
 # A number word of 90 to 125 ("ninety-four", "one hundred and one").
@@ -186,7 +188,6 @@ _GLUCOSE_WORDS = frozenset("high low fine good check checked level levels ok sta
 @lru_cache(maxsize=1)
 def _newborn_words() -> tuple[frozenset, frozenset]:
     """Plain words (common and clinical) and the 1,000 most frequent census surnames."""
-    from .. import gazetteers
     plain = gazetteers.load("common_words") | gazetteers.load("clinical_words")
     return plain, frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000]) - _GLUCOSE_WORDS
 
@@ -260,7 +261,6 @@ _ANCHOR_OF = {a: name for name, (*_, anchors) in FORMS.items() for a in anchors 
 @lru_cache(maxsize=1)
 def _anchor_regex() -> re.Pattern:
     """Every anchor at the start of a word, as one trie-shaped regex over lower-case text."""
-    from .rules import trie_pattern
     return re.compile(rf"(?<![a-z0-9])(?:{trie_pattern(_ANCHOR_OF)})")
 
 

@@ -1,6 +1,6 @@
 """``multi.v1``: a logistic regression over the CRF's and the members' per-token decisions.
 
-Training (:func:`train_multi`) cross-fits: the training notes are split by patient into
+Training (:func:`crfdeid.crf.train.train_multi`) cross-fits: the training notes are split by patient into
 ``committee.folds`` folds; each fold's notes are tagged by a CRF trained on the other
 folds, so the regression learns how far to trust CRF probabilities on notes the CRF
 never saw (as it will be used), never its over-confident training predictions. The
@@ -16,11 +16,8 @@ else the category's first). The decoding threshold applies to the regression's P
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 
-from ..errors import ConfigError
 from ..labels import OUTSIDE
 from ..schema import CATEGORIES, SUBTYPE_TO_PARENT
 
@@ -133,37 +130,3 @@ class Stacker:
             if d is not None and SUBTYPE_TO_PARENT[d[1]] == cat:
                 return d[1]
         return CATEGORIES[cat][0]
-
-
-def train_multi(docs, cfg: dict, progress: bool = False):
-    """Train a ``multi.v1`` model: cross-fitted regression, then the CRF on all notes."""
-    import copy
-
-    from ..crf.model import Model, tokens_for
-    from ..crf.train import train_model
-    from ..experiments.splits import kfold
-    from ..labels import encode
-    from .committee import Committee
-
-    if importlib.util.find_spec("sklearn") is None:  # before the first note is read
-        raise ConfigError("committee multi.v1 trains a logistic regression with scikit-learn: "
-                          "install the extra with pip install 'crfdeid[sklearn]'")
-    docs = list(docs)
-    committee = Committee(cfg["committee"])
-    base = copy.deepcopy(cfg)
-    base["committee"] = {"combine": None, "members": [], "folds": cfg["committee"]["folds"]}
-    folds = kfold(docs, min(committee.folds, len({d.group for d in docs})), seed=cfg["seed"])
-    xs, ys = [], []
-    for fold in folds:
-        crf = train_model([docs[i] for i in fold.train], base, progress=progress)
-        for i in fold.test:
-            doc = docs[i]
-            toks = tokens_for(doc.text, cfg["tokenizer"]["split_glued"])
-            xs.append(features(committee, doc.text, toks, crf.marginals(doc)))
-            ys.append(targets(encode(toks, doc.spans).labels))
-    weights = fit(np.vstack(xs), np.concatenate(ys))
-    final = train_model(docs, base, progress=progress)
-    manifest = dict(final.manifest, stacker=weights, config=cfg)
-    model = Model(final._crf, cfg, manifest)
-    model.stats = dict(final.stats, stacker_tokens=int(sum(len(y) for y in ys)), crossfit_folds=len(folds))
-    return model

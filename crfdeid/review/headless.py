@@ -15,6 +15,10 @@ import threading
 import time
 from contextlib import contextmanager
 
+from ..document import Document
+from ..synth import iter_documents
+from .guard import LOG_CONFIG
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -34,7 +38,6 @@ def live_server(app, port: int | None = None):
     """Serve ``app`` with uvicorn on 127.0.0.1 in a thread; yields the base URL."""
     import uvicorn
 
-    from .guard import LOG_CONFIG
     port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=LOG_CONFIG,
                                            server_header=False, lifespan="off"))
@@ -86,8 +89,6 @@ def chromium(width: int = 1280, height: int = 800):
 
 def long_document(words: int = 5000, seed: int = 13, doc_id: str = "900-01"):
     """One synthetic note of at least ``words`` words (synthetic notes joined, spans shifted)."""
-    from ..document import Document
-    from ..synth import iter_documents
     text = ""
     spans: list = []
     for doc in iter_documents(10_000, seed):

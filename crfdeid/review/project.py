@@ -19,11 +19,13 @@ import os
 import secrets
 from pathlib import Path
 
+from ..config import load_config
+from ..crf import Model
 from ..errors import ConfigError, CrfdeidError
-from ..io import atomic_write
-from . import active
+from ..io import atomic_write, read
+from . import active, agreement, surrogates
 from .db import Database, is_url
-from .store import MODEL, Store
+from .store import MODEL, Store, to_spans
 
 SETTINGS = "project.json"
 DB_FILE = "review.sqlite"
@@ -106,12 +108,10 @@ class Project:
         return (row or {}).get("v") or 0
 
     def load_model(self):
-        from ..crf import Model
         return Model.load(self.current_model_path())
 
     def config(self) -> dict:
         """The config models are retrained with: the project's, else the pre-annotation model's."""
-        from ..config import load_config
         cfg = self.setting("config")
         return load_config(cfg) if cfg else load_config(self.load_model().config)
 
@@ -136,7 +136,6 @@ def import_notes(project: Project, spec: str, model=None, annotator: str | None 
     kept, and counted). A document that cannot be read, or is already in the project,
     is reported in ``errors`` (ids and reasons only) and the others go on.
     """
-    from ..io import read
     errors = [] if errors is None else errors
     ids, dropped = [], 0
     for doc in read(spec, errors=errors):
@@ -163,7 +162,6 @@ def export_docs(project: Project, source: str = "final", include_unreviewed: boo
     Notes without such annotations are skipped unless ``include_unreviewed`` (then they
     carry the model's suggestions, or none for an annotator).
     """
-    from . import agreement, surrogates
     store = project.store
     docs, skipped = [], 0
     if source == "reidentified":
@@ -172,7 +170,6 @@ def export_docs(project: Project, source: str = "final", include_unreviewed: boo
     if source not in ("final", "consensus") and source not in kinds:
         raise ConfigError(f"unknown export source {source!r}; known: final, consensus, reidentified, "
                           f"{', '.join(sorted(kinds))}")
-    from .store import to_spans
     for row in store.notes():
         nid = row["id"]
         if source in ("final", "consensus"):

@@ -25,8 +25,11 @@ import threading
 import time
 from pathlib import Path
 
+from ..crf import train_model
 from ..errors import CrfdeidError
+from ..scoring import evaluate
 from .agreement import final_spans
+from .project import Project
 from .store import MODEL, now, to_spans
 
 
@@ -42,7 +45,6 @@ def reviewed_docs(store) -> list:
 
 def retrain(project, log=print) -> dict:
     """Train on the reviewed notes, save the model, re-suggest untouched notes (the child's work)."""
-    from ..crf import train_model
     store = project.store
     with store.db.write() as run:
         job = run("INSERT INTO jobs (kind, state, started_at, detail) VALUES ('retrain', 'running', ?, '{}') "
@@ -136,7 +138,6 @@ def estimated_recall(store) -> dict:
     ``{"notes": n, "recall": r, "latest": {"version": v, "notes": n, "recall": r}}``; recall
     is ``None`` without reviewed PHI.
     """
-    from ..scoring import evaluate
     gold, pred, versions = [], [], []
     for row in store.notes():
         kind, spans = final_spans(store, row["id"])
@@ -162,7 +163,6 @@ def estimated_recall(store) -> dict:
 
 def main_retrain(path, db=None) -> int:
     """Entry point of the ``retrain`` subcommand (the child process)."""
-    from .project import Project
     try:
         os.nice(10)  # the server's requests come first
     except OSError:

@@ -30,10 +30,12 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from .. import __version__
 from ..adapters.records import Deidentifier
+from ..crf import Model
+from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
+from ..version import __version__
 
 log = logging.getLogger("crfdeid.serve")
 
@@ -134,9 +136,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     """
     if min(settings.max_bytes, settings.max_documents, settings.body_timeout, settings.request_timeout) <= 0:
         raise ConfigError("max_bytes, max_documents, body_timeout and request_timeout must be positive")
-    from ..crf import Model
     model = Model.load(settings.model)
-    from ..deid.key import read_key_file, read_secret
     key = read_key_file(settings.key_file) if settings.key_file else None  # as crfdeid tag reads it
     token = read_secret(settings.token_file, "the token file") if settings.token_file else None
     if token is not None and len(token) < 16:

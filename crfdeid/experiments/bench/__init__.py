@@ -29,22 +29,19 @@ synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
 
 from __future__ import annotations
 
-import argparse
-import json
 import platform
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from ... import cli
-from .report import format_table, ratios, targets
+from ...crf.model import Model
+from ...synth import generate
+from .. import bench_child as child
+from .report import ratios, targets
+from .stages import crfsuite_only, tag_end_to_end
 
-# `child` is imported where used: importing it here would make `python -m
-# crfdeid.experiments.bench.child` load it twice (runpy warns).
-#: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages): the
-#: child processes run there and import this very copy of crfdeid.
-ROOT = Path(__file__).resolve().parents[3]
+#: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages).
+ROOT = child.ROOT
 #: The shared PhysioNet corpus beside a checkout (``../shared``, as the other benches).
 PHYSIONET = ROOT.parent / "shared" / "corpora" / "physionet-dev"
 #: RAM-backed folder for the end-to-end run's output (when it exists).
@@ -92,33 +89,6 @@ def code_version() -> dict:
             "modified": git("diff", "--name-only", "HEAD").splitlines()}
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = cli.parser("bench", __doc__,
-                   "python -m crfdeid bench --quick --json build/bench-quick.json")
-    p.add_argument("--corpus", metavar="FORMAT:PATH",
-                   help="corpus to tag (default: PhysioNet dev corpus if present, else synth:1000,13)")
-    p.add_argument("--model", help="model used for tagging (default: the one trained on the corpus)")
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
-    p.add_argument("--quick", action="store_true", help="tiny corpus and model: a smoke run")
-    p.add_argument("--no-train", action="store_true", help="skip the training measurements (needs --model)")
-    p.add_argument("--memory-notes", type=int, metavar="N",
-                   help="streaming check: tag N and 4N synthetic notes (default 250; 10 with --quick)")
-    p.add_argument("--large-note-mb", type=float, default=0, metavar="MB",
-                   help="also tag one single-line synthetic note of this size")
-    p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
-                   help="tagging backend measured (default: numpy)")
-    p.add_argument("--max-jobs", type=int, default=2, metavar="N",
-                   help="time the tag CLI with --jobs 1..N (default 2; 1 on a shared machine)")
-    p.add_argument("--write-dir", metavar="DIR",
-                   help="folder under which the end-to-end run writes its output (default: /dev/shm "
-                        "when it exists, else the system's temporary folder)")
-    p.add_argument("--output-format", default="i2b2", metavar="FMT",
-                   help="writer of the end-to-end run (default i2b2: one XML file per note; "
-                        "jsonl: one stream for all notes)")
-    p.add_argument("--quiet", action="store_true", help="no progress messages")
-    return p
-
-
 def _fs_type(path) -> str:
     """The file system type of the mount holding ``path`` (``tmpfs``, ``ext4``; ``""`` if unknown)."""
     best, fs = "", ""
@@ -145,7 +115,6 @@ def _default_corpus(quick: bool, say) -> str:
 
 def _large_note(path: Path, megabytes: float) -> int:
     """Write one synthetic single-line note of about ``megabytes`` MB; return its size."""
-    from ...synth import generate
     chunk = " ".join(d.text.replace("\n", " ").replace("\r", " ") for d in generate(50, 99))
     data = chunk.encode("utf-8")
     target = int(megabytes * 2**20)
@@ -159,7 +128,6 @@ def _large_note(path: Path, megabytes: float) -> int:
 
 def run(args, say) -> dict:
     """All measurements for parsed ``args``; returns the JSON-able result."""
-    from . import child
     corpus = args.corpus or _default_corpus(args.quick, say)
     quick = args.quick
     res = {"corpus": corpus, "quick": quick, "machine": machine_info(), "code": code_version(),
@@ -183,8 +151,6 @@ def run(args, say) -> dict:
                                          config="configs/default.yaml", corpus=big)
         if model_path is None:
             raise SystemExit("error: --no-train needs --model")
-        from ...crf.model import Model
-        from .stages import crfsuite_only, tag_end_to_end
         model = Model.load(model_path, backend=args.backend)
         res["model"] = {"path": str(model_path), "backend": model.backend,
                         "features": model.config["features"]["name"],
@@ -225,34 +191,3 @@ def run(args, say) -> dict:
         tmp.cleanup()
     res["targets"] = targets(res)
     return res
-
-
-def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
-    if msg := cli.missing_extra("bench", "psutil"):
-        print(f"error: the benchmark {msg}", file=sys.stderr)
-        return 2
-    if args.no_train and not args.model:
-        print("error: --no-train needs --model", file=sys.stderr)
-        return 2
-    from ...io import writer_names
-    if args.output_format not in writer_names():
-        print(f"error: unknown --output-format {args.output_format!r}; known: {', '.join(writer_names())}",
-              file=sys.stderr)
-        return 2
-
-    def say(msg):
-        if not args.quiet:
-            print(f"[bench] {msg}", file=sys.stderr, flush=True)
-
-    try:
-        res = run(args, say)
-    except (RuntimeError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(format_table(res))
-    if args.json:
-        path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
-    return 0

@@ -17,6 +17,13 @@ from pathlib import Path
 
 import pycrfsuite
 
+from ...crf import model as model_mod
+from ...crf.model import tokens_for
+from ...crf.numpy import inference
+from ...io import WRITERS, StreamWriter, read, writer, writer_names
+from ...recognizers import rules, safeharbor
+from ...text.segment import segments
+
 #: Stages of the tag path, in pipeline order.
 STAGES = ("read", "tokenize", "featurize", "crf", "decode", "rules", "write", "other")
 
@@ -61,9 +68,6 @@ class _TimedTagger:
 
 @contextmanager
 def _instrumented(model, clock):
-    from ...crf import model as model_mod
-    from ...crf.numpy import inference
-    from ...recognizers import rules, safeharbor
     saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
              safeharbor.apply)
     model_mod.tokens_for = clock.tokenizer(saved[0])
@@ -121,7 +125,6 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
         ``stage_seconds`` and ``stage_share`` (fractions of ``seconds``, ``other``
         being the remainder: the loop, ``Document`` building, confidences).
     """
-    from ...io import WRITERS, StreamWriter, read, writer, writer_names
     clock = _Clock()
     n_docs = 0
     tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-") if not out_dir else None
@@ -178,9 +181,6 @@ def crfsuite_only(model, spec: str) -> dict:
     are timed separately as ``marginal_seconds``: one ``tagger.marginal`` call per
     token, which is what ``decoding.o_threshold`` costs.
     """
-    from ...crf.model import tokens_for
-    from ...io import read
-    from ...text.segment import segments
     split = model.config["tokenizer"]["split_glued"]
     max_len = model.config["segment"]["max_len"]
     seqs: list[pycrfsuite.ItemSequence] = []

@@ -28,20 +28,19 @@ Example::
 
 from __future__ import annotations
 
-import json
 import os
 import string
-import sys
 from collections import Counter, defaultdict
 from functools import lru_cache
 
 import regex
 
-from ..deid.rng import Keyed, apply_case
-from ..deid.spans import merged_spans, replace_spans
+from .. import gazetteers
 from ..document import Document
 from ..errors import ConfigError, CrfdeidError
 from ..features.identity import dictionary_words
+from .rng import Keyed, apply_case
+from .spans import merged_spans, replace_spans
 
 KINDS = ("unknown", "ambiguous")
 #: Parent categories whose words are replaced, and subtypes left alone.
@@ -84,12 +83,10 @@ def augmenter(share: float, mode: str, seed):
 @lru_cache(maxsize=1)
 def kept_words() -> frozenset:
     """Generic words of a place's shape that the stress copies keep (``hospital``, ``st``)."""
-    from .. import gazetteers
     return frozenset(_letter_words(w for n in _KEEP_LISTS for w in gazetteers.load(n))) | _KEEP_WORDS
 
 
 def _source_words(category: str) -> set:
-    from .. import gazetteers
     return _letter_words(w for n in SOURCES[category] for w in gazetteers.load(n))
 
 
@@ -177,7 +174,6 @@ class Stressor:
             self.banned = dictionary_words() | words
             self.models = {c: CharModel(_source_words(c) - self.keep) for c in STRESSED}
         else:
-            from .. import gazetteers
             common = set(gazetteers.entries("common_words")[:_COMMON_TOP])
             common = {w.lower() for w in common}
             self.pools = {c: sorted(w for w in set(plain) & _source_words(c)
@@ -253,69 +249,3 @@ def outside_text(doc: Document) -> list[str]:
 def same_outside(old: Document, new: Document) -> bool:
     """Whether two versions of a note have the same text outside PHI and the same lines."""
     return outside_text(old) == outside_text(new) and old.text.count("\n") == new.text.count("\n")
-
-
-def register(subparsers) -> None:
-    """Add the ``stress`` subcommand to a ``crfdeid.cli.corpus``-style parser."""
-    from ..io import reader_names, writer_names
-    p = subparsers.add_parser(
-        "stress", help="stress copy: names and places out of every dictionary, or ambiguous",
-        description="Re-surrogate the names and places of an annotated corpus (Sibanda & Uzuner "
-                    "2006): --kind unknown (strings in no dictionary) or ambiguous (words also "
-                    "used as plain text). Example: python -m crfdeid corpus stress --kind unknown "
-                    "physionet:../shared/corpora/physionet-dev --out /tmp/stress-unknown --seed 13")
-    p.add_argument("input", metavar="FORMAT:PATH", help=f"annotated corpus; formats: {', '.join(reader_names())}")
-    p.add_argument("--kind", required=True, choices=KINDS)
-    p.add_argument("--out", required=True, help="output folder (or file, for one-file formats)")
-    p.add_argument("--to", default="i2b2", choices=writer_names(), help="output format (default i2b2)")
-    from ..cli import add_reader_options
-    add_reader_options(p, "--reader-option", "--option", "-o", dest="option", inputs="the input")
-    key = p.add_mutually_exclusive_group(required=True)
-    key.add_argument("--seed", help="public seed: reproducible copies")
-    key.add_argument("--key-file", help="read a secret key from this file")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    from .. import cli
-    cli.add_overwrite(p)
-    p.set_defaults(func=run)
-
-
-def run(args) -> int:
-    """Execute ``corpus stress``; print a summary of counts; return the exit code."""
-    from .. import cli
-    from ..cli.corpus import progress
-    from ..deid.cli import read_key_file
-    from ..errors import OutputError
-    from ..io import StreamWriter, read, spec_path, writer
-    key = read_key_file(args.key_file) if args.key_file else None
-    # The output is checked (not an input, no file replaced without --overwrite) before reading.
-    out = writer(args.to, args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
-    errors: list = []
-    from ..cli import reader_options
-    docs = list(read(args.input, errors=errors, **reader_options(args.option)))
-    stressor = Stressor(args.kind, docs, seed=args.seed, key=key)
-    written = 0
-    try:
-        with out:
-            for doc in progress(docs, args.quiet, unit="doc", desc="stress"):
-                try:
-                    new = stressor.stress(doc)
-                except CrfdeidError as exc:
-                    errors.append(exc)
-                    continue
-                err = cli.write_document(out, new)
-                if err is None:
-                    written += 1
-                else:
-                    errors.append(err)
-    except OutputError as exc:  # the closing step of a one-file writer
-        errors.append(exc)
-        written = 0 if isinstance(out, StreamWriter) else written
-    for err in errors:
-        print(f"error: {err}", file=sys.stderr)
-    c = stressor.counts
-    summary = {"kind": args.kind, "notes": written, "failed": len(errors), "spans_stressed": c["spans"],
-               "words_replaced": c["words"], "distinct_replacements": stressor.distinct()}
-    if args.kind == "ambiguous":
-        summary["pool_sizes"] = {cat: len(pool) for cat, pool in stressor.pools.items()}
-    print(json.dumps(summary, indent=2))
-    return 1 if errors else 0

@@ -9,7 +9,7 @@ import time
 
 from .. import cli, io
 from ..errors import CrfdeidError
-from . import STYLES, iter_documents
+from ..synth import STYLES, iter_documents
 
 
 def build_parser() -> argparse.ArgumentParser:

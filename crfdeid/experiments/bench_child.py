@@ -1,6 +1,6 @@
 """Work run in a fresh process, so that its peak RSS and time are its own.
 
-``python -m crfdeid.experiments.bench.child train CONFIG OUTPUT TRAIN_SPEC [MAX_ITER]`` trains a
+``python -m crfdeid.experiments.bench_child train CONFIG OUTPUT TRAIN_SPEC [MAX_ITER]`` trains a
 model on ``TRAIN_SPEC`` with ``CONFIG`` and saves it; ``... tag MODEL SPEC OUT_DIR
 [JOBS [BACKEND]]`` runs the tag CLI. Both print one JSON line: ``seconds`` (wall clock of
 the work, interpreter start-up excluded), ``cpu_seconds`` (user + system, workers
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import runpy
 import subprocess
 import sys
 import time
@@ -20,12 +21,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import ROOT
+from ..config import load_config
+from ..crf import train_model
+
+#: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages): the
+#: child processes run there and import this very copy of crfdeid.
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _train(config, output, spec, max_iter=None) -> dict:
-    from ...config import load_config
-    from ...crf import train_model
     overrides: dict[str, Any] = {"train": [spec]}
     if max_iter:
         overrides["crf"] = {"max_iterations": int(max_iter)}
@@ -42,11 +46,24 @@ def _train(config, output, spec, max_iter=None) -> dict:
 
 
 def _tag(model, spec, out_dir, jobs=1, backend="numpy") -> dict:
-    from ...cli import tag
     t0 = time.perf_counter()
-    rc = tag.main(["--model", model, "--output-format", "i2b2", "--output-dir", out_dir,
+    rc = _command(["tag", "--model", model, "--output-format", "i2b2", "--output-dir", out_dir,
                    "--jobs", str(jobs), "--backend", backend, "--quiet", spec])
     return {"seconds": round(time.perf_counter() - t0, 2), "exit_code": rc}
+
+
+def _command(argv: list[str]) -> int:
+    """Run ``python -m crfdeid ARGV`` in this process (its memory is what is measured), as a
+    program through its entry point: the exit code."""
+    saved = sys.argv
+    sys.argv = ["crfdeid", *map(str, argv)]
+    try:
+        runpy.run_module("crfdeid", run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = saved
+    return 0
 
 
 def peak_rss_mb() -> float:
@@ -64,7 +81,8 @@ def peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def main(argv=None) -> int:
+def measure(argv=None) -> int:
+    """Do one step (``train`` or ``tag`` and its arguments), print its figures as JSON; the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     works: dict[str, Callable[..., dict]] = {"train": _train, "tag": _tag}
     work = works[argv[0]]
@@ -79,9 +97,9 @@ def main(argv=None) -> int:
 
 
 def run(*args, timeout=3600) -> dict:
-    """Run ``main(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
+    """Run ``measure(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
-    code = "import sys; from crfdeid.experiments.bench.child import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from crfdeid.experiments.bench_child import measure; sys.exit(measure(sys.argv[1:]))"
     proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
@@ -91,4 +109,4 @@ def run(*args, timeout=3600) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(measure())

@@ -6,8 +6,7 @@ Example::
     python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev \\
         --out /tmp/surr --key-file secret.key --check
 
-Also runnable as ``python -m crfdeid.deid.cli surrogate ...``. Output and
-``--check`` print counts only, never PHI. The input must be annotated: plain
+Output and ``--check`` print counts only, never PHI. The input must be annotated: plain
 text (or BRAT without ``.ann`` files) is refused, since its notes would pass
 through unchanged; de-identify plain notes with ``python -m crfdeid tag``.
 """
@@ -19,14 +18,18 @@ import json
 import sys
 
 from .. import schema
+from ..cli import add_overwrite, add_reader_options, reader_options
+from ..cli.corpus import progress
+from ..deid import grouping
+from ..deid.check import check
+from ..deid.key import SEED_WARNING, read_key_file
+from ..deid.spans import propagate
+from ..deid.surrogate import DEFAULT_SHIFT, Surrogator
+from ..deid.writers import check_mapping_path, write_mapping
 from ..errors import ConfigError, CrfdeidError, describe
 from ..io import parse_spec, spec_path, writer
-from . import grouping
-from .check import check
-from .key import SEED_WARNING, read_key_file
-from .spans import propagate
-from .surrogate import DEFAULT_SHIFT, Surrogator
-from .writers import check_mapping_path, write_mapping
+from ..io.labelled import read_corpus
+from .scheme import load_scheme
 
 EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
            "--out /tmp/surr --key-file secret.key --check")
@@ -70,7 +73,6 @@ def register(subparsers) -> None:
         description=f"Replace the annotated PHI of a corpus by realistic surrogates, consistent per "
                     f"patient, and write i2b2 XML with the new text and spans. Example: {EXAMPLE}")
     p.add_argument("input", metavar="FORMAT:PATH", help="annotated corpus, e.g. physionet:DIR or i2b2:DIR")
-    from ..cli import add_reader_options
     add_reader_options(p, "--reader-option", "--option", "-o", dest="option", inputs="the input")
     p.add_argument("--scheme", default="auto",
                    help="label scheme: auto (the corpus': i2b2 when every label is one; default), "
@@ -95,14 +97,12 @@ def register(subparsers) -> None:
                    help="also write the original->surrogate table (contains PHI; off by default; "
                         "a new file outside --out)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    from ..cli import add_overwrite
     add_overwrite(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     """Execute ``corpus surrogate``; return the exit code."""
-    from ..cli.corpus import progress
     key = read_key_file(args.key_file) if args.key_file else args.key
     grouper = grouping.from_args(args)
     if args.mapping:
@@ -112,8 +112,6 @@ def run(args) -> int:
     # The output is checked (not an input, not inside or around one, no file replaced without
     # --overwrite) before anything is read or written.
     out = writer("i2b2", args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
-    from ..cli import load_scheme, reader_options
-    from ..io.labelled import read_corpus
     errors: list = []
     # (namespaces built by callers of run() before these options existed lack them)
     docs, scheme = read_corpus([args.input], load_scheme(getattr(args, "scheme", None)), errors=errors,
@@ -163,12 +161,3 @@ def run(args) -> int:
     print(json.dumps(summary, indent=2))
     return status
 
-
-def main(argv=None) -> int:
-    """``python -m crfdeid.deid.cli surrogate ...``: the same as ``python -m crfdeid corpus surrogate``."""
-    from ..cli.corpus import main as corpus_main
-    return corpus_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

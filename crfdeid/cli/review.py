@@ -15,7 +15,14 @@ import os
 import sys
 
 from .. import cli
+from ..config import load_config
 from ..errors import CrfdeidError
+from ..io import write
+from ..review import agreement, simulate
+from ..review.guard import LOOPBACK
+from ..review.project import Project, export_docs, import_notes
+from ..review.retrain import estimated_recall, main_retrain
+from . import review_simulate
 
 TOKEN_ENV = "CRFDEID_REVIEW_TOKEN"
 
@@ -70,8 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--plot", metavar="PNG", help="annotators against the consensus (needs crfdeid[plot])")
     q = sub.add_parser("retrain", help="retrain from the reviewed notes now (the server runs this)")
     _project_args(q)
-    from . import simulate
-    simulate.add_arguments(sub.add_parser(
+    review_simulate.add_arguments(sub.add_parser(
         "simulate", help="replay annotation with a gold standard (active learning curves)",
         description=simulate.__doc__.split("\n")[0]))
     return p
@@ -108,8 +114,7 @@ def main(argv=None) -> int:
     old = os.umask(0o077)  # every file and folder this command makes is owner-only
     try:
         if args.command == "simulate":
-            from . import simulate
-            return simulate.run(args)
+            return review_simulate.run(args)
         return COMMANDS[args.command](args)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -119,10 +124,8 @@ def main(argv=None) -> int:
 
 
 def _init(args) -> int:
-    from .project import Project
     config = None
     if args.config:
-        from ..config import load_config
         config = load_config(args.config)
     from pathlib import Path
     model = str(Path(args.model).resolve()) if args.model else None  # serve may run elsewhere
@@ -135,7 +138,6 @@ def _init(args) -> int:
 
 
 def _import(args) -> int:
-    from .project import Project, import_notes
     project = Project.open(args.project, args.db)
     try:
         errors: list = []
@@ -154,9 +156,7 @@ def _import(args) -> int:
 
 
 def _serve(args) -> int:
-    from .guard import LOOPBACK
-    from .project import Project
-    from .server import serve
+    from ..review.server import serve  # FastAPI, uvicorn: the optional extra [review], checked first
     token = read_token(args)
     if args.host not in LOOPBACK and not token:
         print(f"error: listening on {args.host} needs an access token: --token-file FILE or ${TOKEN_ENV}",
@@ -175,8 +175,6 @@ def _serve(args) -> int:
 
 
 def _export(args) -> int:
-    from ..io import write
-    from .project import Project, export_docs
     project = Project.open(args.project, args.db)
     try:
         docs, skipped = export_docs(project, args.source, args.include_unreviewed)
@@ -188,9 +186,6 @@ def _export(args) -> int:
 
 
 def _stats(args) -> int:
-    from . import agreement
-    from .project import Project
-    from .retrain import estimated_recall
     project = Project.open(args.project, args.db)
     try:
         table = agreement.scores(project.store)
@@ -205,7 +200,6 @@ def _stats(args) -> int:
 
 
 def _retrain(args) -> int:
-    from .retrain import main_retrain
     return main_retrain(args.project, args.db)
 
 
