@@ -16,6 +16,7 @@ import sys
 
 from .. import cli
 from ..config import load_config
+from ..deid.key import read_secret
 from ..errors import CrfdeidError
 from ..io import write
 from ..review import agreement, simulate
@@ -98,7 +99,6 @@ def _need_extra(command: str) -> bool:
 def read_token(args) -> str | None:
     """The access token: ``--token-file`` or ``$CRFDEID_REVIEW_TOKEN`` (never a command-line value)."""
     if args.token_file:  # read as every secret file is: a warning when others may read it
-        from ..deid.key import read_secret
         token = read_secret(args.token_file, "the token file")
         try:
             return token.decode("utf-8")

@@ -105,7 +105,7 @@ def _session(master: str | None, local_dir: str | None):
     from pyspark import SparkConf
     from pyspark.sql import SparkSession
 
-    from ..spark.local import local_session, private_local_dir
+    from ..spark.local import local_session, private_local_dir  # the package imports pandas: extra [spark]
     active = SparkSession.getActiveSession()
     if active is not None:
         return active, False, None
@@ -130,7 +130,7 @@ def main(argv=None) -> int:
     if missing:  # before anything long
         print(f"error: python -m crfdeid spark {missing}", file=sys.stderr)
         return 2
-    from ..spark.local import remove_stale, staging
+    from ..spark.local import remove_stale, staging  # the package imports pandas: extra [spark]
     if (args.master or "local").startswith("local"):  # a killed run's local files go first
         try:
             remove_stale(args.local_dir)
