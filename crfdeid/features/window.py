@@ -96,7 +96,7 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
                           "are not among the word templates", path=path)
     fs.update(groups={g: bool(groups.get(g)) for g in GROUPS}, word=_dedupe(word),
               token=_dedupe(token), windowed=_dedupe(windowed),
-              bigrams=bool(fs["bigrams"]) and ("lexical" in on or not groups))
+              bigrams=bool(fs["bigrams"]) and ("lexical" in on or not on))
     return fs
 
 
