@@ -35,6 +35,7 @@ from .errors import ConfigError
 from .features import context
 from .features.dictionary import PHRASE_LISTS, RANKED_LISTS, WORD_LISTS
 from .io.files import relative_to
+from .settings import Section, check_keys, section
 
 #: Languages whose resources ship with crfdeid.
 SHIPPED = ("en",)
@@ -91,10 +92,7 @@ def _mapping(value, allowed, what: str, noun: str, path) -> Mapping:
     value = {} if value is None else value
     if not isinstance(value, Mapping):
         raise ConfigError(f"{what} must be a mapping of {', '.join(allowed)}", path=path)
-    unknown = set(value) - set(allowed)
-    if unknown:
-        raise ConfigError(f"unknown {what} {noun}(s) {', '.join(sorted(map(str, unknown)))}; known: "
-                          f"{', '.join(allowed)}", path=path)
+    check_keys(value, allowed, what, path, noun)
     return value
 
 
@@ -104,6 +102,16 @@ def _entries(value, base_dir, path, what) -> list[str]:
     if isinstance(value, (str, Path)):
         return read_list(Path(relative_to(str(value), base_dir)), path)
     raise ConfigError(f"{what} must be a file name or a list of strings", path=path)
+
+
+@section("resources")
+class ResourcesSettings(Section):
+    """The ``resources`` section: its lists read (:func:`resolve`; paths were made relative to the
+    config's folder when it was read)."""
+
+    @classmethod
+    def resolve(cls, value, config: Mapping, key: str, path=None) -> dict:
+        return resolve(value, None, path)
 
 
 class Resources:

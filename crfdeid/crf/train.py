@@ -29,6 +29,7 @@ from ..io.labelled import as_setting, read_corpus, settle
 from ..io.splits import kfold
 from ..labels import OUTSIDE, encode
 from ..recognizers import stacking
+from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
 from ..text.clean import for_tagging
@@ -175,6 +176,7 @@ def _under_scheme(docs, cfg: dict):
     if cfg["rules"]["enabled"] and scheme is not schema.I2B2:
         raise ConfigError("rules: the rule overlay writes i2b2 2014 labels and the training corpus "
                           f"has its own ({len(scheme.subtypes)}); set rules.enabled: false")
+    chain_of(cfg)  # a processor of postprocess that needs i2b2 2014 labels refuses the corpus' own
     return docs, scheme
 
 

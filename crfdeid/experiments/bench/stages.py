@@ -3,7 +3,8 @@
 The end-to-end run goes through the real code path of the tag CLI (``read`` ->
 ``Model.tag_each`` -> ``writer.write``); the stages are timed by wrapping the
 functions it calls (tokenizer, featurizer or emission scorer, CRF inference:
-CRFsuite's tagger or numpy Viterbi and marginals, BIO decoder, rule overlay),
+CRFsuite's tagger or numpy Viterbi and marginals, BIO decoder, the post-CRF chain as
+``rules``: clinical filter, rule overlay, Safe Harbor layer, token bounds),
 so the wrapper costs one ``perf_counter`` pair per call, not per token.
 """
 
@@ -21,7 +22,7 @@ from ...crf import model as model_mod
 from ...crf.model import tokens_for
 from ...crf.numpy import inference
 from ...io import WRITERS, StreamWriter, read, writer, writer_names
-from ...recognizers import rules, safeharbor
+from ...recognizers.chain import Chain
 from ...text.segment import segments
 
 #: Stages of the tag path, in pipeline order.
@@ -68,14 +69,12 @@ class _TimedTagger:
 
 @contextmanager
 def _instrumented(model, clock):
-    saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
-             safeharbor.apply)
+    saved = (model_mod.tokens_for, model_mod.decode, Chain.run, inference.viterbi, inference.marginals)
     model_mod.tokens_for = clock.tokenizer(saved[0])
     model_mod.decode = clock.wrap("decode", saved[1])
-    rules.overlay = clock.wrap("rules", saved[2])
+    Chain.run = clock.wrap("rules", saved[2])  # the whole post-CRF chain
     inference.viterbi = clock.wrap("crf", saved[3])
     inference.marginals = clock.wrap("crf", saved[4])
-    safeharbor.apply = clock.wrap("rules", saved[5])  # the Safe Harbor layer counts with the rules
     backend = model._backend
     crfsuite = model.backend == "crfsuite"
     if crfsuite:
@@ -86,8 +85,7 @@ def _instrumented(model, clock):
     try:
         yield
     finally:
-        (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
-         safeharbor.apply) = saved
+        (model_mod.tokens_for, model_mod.decode, Chain.run, inference.viterbi, inference.marginals) = saved
         if crfsuite:
             backend.tagger = tagger
         delattr(featurize, name)  # back to the class method
