@@ -116,6 +116,11 @@ RULES = {
         rf"|Blvd|Boulevard|Ct|Court|Pl|Place|Terrace|Circle|Hwy|Highway|Pkwy|Parkway)\b\.?(?:,?[ \t]+{_UNIT})?")),
     # An address unit alone ("Suite 210", "APT #4B"): an address, whatever tagged the word.
     "address_unit": ("STREET", regex.compile(rf"(?<![\w-]){_UNIT}")),
+    # Names joined by an Arabic particle: "Abdulrahman bin Khalid Al-Qahtani", "Salma bint Nasser"
+    # (one span per word; the words other than the particles are no plain words).
+    "name_particle": ("PATIENT", regex.compile(
+        rf"(?<![\w'-])(?P<phi>{_CAP}(?:[ \t]+(?:bin|ibn|bint)[ \t]+{_CAP})+(?:[ \t]+(?:Al|El|AL|EL)-{_CAP})?)"
+        r"(?![\w'-])")),
     # A hospital's acronym after "@", "at" or "transferred to" in any case ("@ mgh", "to BWH"): a
     # letter, one to three consonants, then h or mc (hospital, medical center); not "osh" (outside
     # hospital, no name) and no plain word.
@@ -182,7 +187,8 @@ KEYWORDS = {
     "relative": _RELATIVES.replace("|", " ") + " hcp proxy",
     "credential": "rn r.n. rrt sn lpn bsn ccrn pa-c", "st": "st", "saint": "saint",
     "university": "university u",
-    "pager": "pager beeper", "aware": "aware", "unit": "suite ste apt apartment", "holy": "holy sacred",
+    "pager": "pager beeper", "aware": "aware", "unit": "suite ste apt apartment", "particle": "bin ibn bint",
+    "holy": "holy sacred",
     "event": "cabg mi cva ptca pci avr mvr tia aaa cea",
     "street": "street ave avenue rd road drive ln lane blvd boulevard ct court pl place terrace circle hwy "
               "highway pkwy parkway",
@@ -235,6 +241,7 @@ ANCHORS = {
     "date_month_day": (("month",), "start"), "name_before_relative": (("relative",), "line"),
     "name_md": (("md_np",), "line"),
     "name_aware": (("aware",), "line"), "address_unit": (("unit",), "start"),
+    "name_particle": (("particle",), "line"),
     "signature_lower": (("credential", "md_np"), "line"), "holy_sacred": (("holy",), "line"),
     "year_after_event": (("event",), "line"),
     "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
@@ -307,14 +314,14 @@ def _name_words() -> tuple[frozenset, frozenset]:
 WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_plain",
                "title_clinician": "last_not_plain",
                "saint": "last_first_name", "relative_name": "first_name_not_plain",
-               "hospital_acronym": "none_plain",
+               "hospital_acronym": "none_plain", "name_particle": "names_not_plain",
                "name_md": "none_plain", "name_aware": "none_plain_long",
                "per_name": "first_name_surname", "signature_lower": "first_name_then_not_plain",
                "name_before_relative": "none_plain",
                "initial_name": "not_plain_or_surname"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"signature", "initial_name", "saint", "university", "name_md", "name_aware",
+WORDWISE = frozenset({"name_particle", "signature", "initial_name", "saint", "university", "name_md", "name_aware",
                       "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
 _WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
@@ -386,6 +393,8 @@ def _word_check(kind: str | None):
         return lambda words: words[-1].lower() not in plain
     if kind == "none_plain":
         return lambda words: all(w.lower() not in plain for w in words)
+    if kind == "names_not_plain":
+        return lambda words: all(w.lower() not in plain for w in words if w not in ("bin", "ibn", "bint"))
     if kind == "none_plain_long":
         return lambda words: all(w.lower() not in plain and len(w) > 2 for w in words)
     first = _first_names()
