@@ -41,6 +41,7 @@ from crfdeid.experiments.results import markdown_table, provenance, to_json, wri
 from crfdeid.experiments.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
 from crfdeid.recognizers import rules  # noqa: E402
+from crfdeid.recognizers.chain import build_chain  # noqa: E402
 
 
 def _train_one(args):
@@ -76,7 +77,7 @@ def o_words(train_docs, config, min_count):
 
 def crf_spans(model, docs, threshold, words):
     """Held-out CRF spans (rules off) at one threshold with one words list."""
-    model.config["rules"]["enabled"] = False
+    model.chain = build_chain(["clinical_filter.v1"])  # the chain without the rule overlay
     model.o_words = words
     return [list(d.spans) for d in model.tag_many(docs, o_threshold=threshold)]
 

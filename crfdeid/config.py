@@ -17,6 +17,8 @@ A config is plain data (see ``configs/default.yaml``)::
                o_words_min_count: null}   # words seen >= N times in training, never in PHI,
                                           # are not made PHI by that threshold
     rules: {enabled: false, date_check: true}   # regex overlay; drop DATE spans that cannot be dates
+    postprocess: null               # the post-CRF chain, registered span processors in order
+                                    # (crfdeid.recognizers.chain); null: the one `rules` implies
     training: {unknown_share: 0.0,  # share of name/place words made out-of-dictionary strings
                unknown_mode: replace}   # ...in the training notes (replace) or in added copies (add)
     committee: {combine: null,      # mega.v1 | multi.v1: other recognizers' decisions
@@ -64,6 +66,7 @@ DEFAULTS: dict[str, Any] = {
     "crf": {"algorithm": "lbfgs"},
     "decoding": {"o_threshold": None, "o_words_min_count": None},
     "rules": {"enabled": False, "date_check": True},
+    "postprocess": None,  # null: the chain the rules section implies (crfdeid.recognizers.chain)
     "training": {"unknown_share": 0.0, "unknown_mode": "replace"},
     "committee": {"combine": None, "members": [], "folds": 3},
     "scheme": None,
@@ -382,6 +385,14 @@ def _validate(cfg: dict, path) -> None:
         bad(f"seed must be an integer, not {cfg['seed']!r}")
     from .recognizers.committee import validate
     cfg["committee"] = validate(cfg["committee"], path)
+    if cfg["postprocess"] is not None:
+        if cfg["rules"]["enabled"]:
+            bad("rules.enabled applies to a config without postprocess; name rules.v1 in postprocess instead")
+        from . import schema
+        from .recognizers.chain import build_chain
+        chain = build_chain(cfg["postprocess"], path, english=cfg["resources"]["language"] == "en",
+                            i2b2=schema.get(cfg["scheme"]) is schema.I2B2)
+        cfg["postprocess"] = chain.entries()  # the tail appended, every argument shown
 
 
 def _neural(cfg: dict, path) -> dict:

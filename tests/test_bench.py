@@ -65,11 +65,11 @@ def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
     model = Model.load(model_path)
     from crfdeid.crf import model as model_mod
     from crfdeid.io import read
-    from crfdeid.recognizers import rules
+    from crfdeid.recognizers.chain import Chain
     before = [model.tag(d).spans for d in read(CORPUS)]
-    funcs = (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger)
+    funcs = (model_mod.tokens_for, model_mod.decode, Chain.run, model._tagger)
     tag_end_to_end(model, CORPUS)
-    assert (model_mod.tokens_for, model_mod.decode, rules.overlay, model._tagger) == funcs
+    assert (model_mod.tokens_for, model_mod.decode, Chain.run, model._tagger) == funcs
     assert "featurize" not in vars(model.featurizer) and "scores_many" not in vars(model._backend.scorer)
     assert [model.tag(d).spans for d in read(CORPUS)] == before
 

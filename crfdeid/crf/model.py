@@ -6,11 +6,11 @@ per-word-type emission scores, Viterbi and forward-backward over a batch of
 documents at once) or ``"crfsuite"`` (:mod:`crfdeid.crf.crfsuite`: attribute
 strings handed to ``pycrfsuite.Tagger``). Both end in the one decoding function
 (:func:`crfdeid.crf.decoding.threshold_labels`); the labels of a whole document are
-then decoded into spans (:func:`crfdeid.labels.decode`), the rule overlay
-(:mod:`crfdeid.recognizers.rules`) is applied when the config enables it, predicted
-clinical terms are dropped (:mod:`crfdeid.recognizers.clinical`), and the Safe Harbor
-layer (:mod:`crfdeid.recognizers.safeharbor`) always runs last. The tagger reads
-the note with its control characters as spaces (:func:`crfdeid.text.clean.for_tagging`).
+then decoded into spans (:func:`crfdeid.labels.decode`) and handed to the model's
+post-CRF chain (:mod:`crfdeid.recognizers.chain`, named in the config's ``postprocess``:
+the clinical-term filter, the rule overlay when enabled, and the Safe Harbor layer,
+always last). The tagger reads the note with its control characters as spaces
+(:func:`crfdeid.text.clean.for_tagging`), once per note.
 The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
 
 That path (text -> tokens -> segments -> backend -> labels -> spans -> rules) is
@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 import functools
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from importlib import resources
 from operator import attrgetter
@@ -36,8 +36,7 @@ from ..document import Document
 from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import decode
-from ..recognizers import final_spans, safeharbor
-from ..recognizers.clinical import prepare as prepare_clinical
+from ..recognizers.chain import Chain, Note, chain_of
 from ..recognizers.committee import from_config
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
@@ -155,6 +154,21 @@ class TaggingModel:
         """The config's resources are English (the clinical-term list applies)."""
         return (self.config.get("resources") or {}).get("language", "en") == "en"
 
+    @property
+    def chain(self) -> Chain:
+        """The post-CRF chain (:mod:`crfdeid.recognizers.chain`): the config's ``postprocess``,
+        or the one its ``rules`` section implies. Assign a :class:`Chain` to change it
+        (``model.chain = model.chain.with_processor(...)``)."""
+        if self._chain is None:
+            self._chain = chain_of(self.config, self.path)
+        return self._chain
+
+    @chain.setter
+    def chain(self, value: Chain) -> None:
+        self._chain = value
+
+    _chain: Chain | None = None
+
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
         from ..io import atomic_write
@@ -202,11 +216,7 @@ class TaggingModel:
         else:
             from ..neural import model_class
             model = model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
-        if config["rules"]["enabled"]:
-            from ..recognizers.rules import prepare
-            prepare()  # the rules' word lists: loading them is not tagging the first note
-        safeharbor.prepare()
-        prepare_clinical()
+        model.chain.prepare()  # the processors' word lists: loading them is not tagging the first note
         return model
 
     # -- tagging ------------------------------------------------------------------
@@ -221,19 +231,21 @@ class TaggingModel:
         return self._backend.run(items, o_threshold, want_marginals, self.o_words)
 
     def _run(self, doc: Document, o_threshold, want_marginals=False):
-        """Tokens, labels, per-token P(O) (None where not computed) and full marginals."""
+        """The item, then labels, per-token P(O) (None where not computed) and full marginals."""
         item = self._item(doc.text)
-        return (item[1], *self._label([item], o_threshold, want_marginals)[0])
+        return (item, *self._label([item], o_threshold, want_marginals)[0])
 
-    def tag_text(self, text: str, doc_id: str = "-", o_threshold: float | EllipsisType | None = ...) -> Document:
+    def tag_text(self, text: str, doc_id: str = "-", o_threshold: float | EllipsisType | None = ...,
+                 options: Mapping | None = None) -> Document:
         """Tag one note given as a string; a :class:`~crfdeid.document.Document` with its spans.
 
         ``doc.spans`` are half-open ``[start, end)`` character offsets into ``text``;
         ``doc.meta["confidence"]`` gives each span's confidence (see :meth:`tag`).
         """
-        return self.tag(Document(doc_id, text), o_threshold)
+        return self.tag(Document(doc_id, text), o_threshold, options)
 
-    def tag(self, doc: Document, o_threshold: float | EllipsisType | None = ...) -> Document:
+    def tag(self, doc: Document, o_threshold: float | EllipsisType | None = ...,
+            options: Mapping | None = None) -> Document:
         """A copy of ``doc`` (same id, text, meta) with predicted spans.
 
         Parameters
@@ -242,18 +254,21 @@ class TaggingModel:
         o_threshold : float or None, optional
             Mark a token as PHI when its marginal P(O) is below this (recall-oriented
             decoding); ``None`` turns it off; omitted: the config's ``decoding.o_threshold``.
+        options : mapping, optional
+            Handed to the post-CRF chain's processors with the note (:class:`Note`
+            ``options``; ``doc.meta`` reaches them as ``meta``).
 
         ``meta['confidence']`` lists, for each predicted span in order, the lowest
         token probability of being PHI (1 - P(O)) inside it (1.0 for rule-only spans).
         """
         if o_threshold is ...:
             o_threshold = self.config["decoding"]["o_threshold"]
-        toks, labels, p_out, _ = self._run(doc, o_threshold)
-        return self._tagged(doc, toks, labels, p_out)
+        item, labels, p_out, _ = self._run(doc, o_threshold)
+        return self._tagged(doc, item, labels, p_out, options)
 
-    def _tagged(self, doc, toks, labels, p_out) -> Document:
-        """The tagged copy of ``doc``: decoded spans, confidences, rule overlay."""
-        return self._with_rules(doc, self._crf_spans(toks, labels, p_out))
+    def _tagged(self, doc, item, labels, p_out, options=None) -> Document:
+        """The tagged copy of ``doc``: decoded spans and their confidences through the chain."""
+        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options)
 
     def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
         """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
@@ -269,47 +284,44 @@ class TaggingModel:
             conf[sp] = round(c, 4)
         return conf
 
-    def _with_rules(self, doc, conf: dict) -> Document:
-        """``doc`` with the CRF spans ``conf`` (span -> confidence), the rule overlay when the
-        config enables it, clinical terms dropped (:mod:`crfdeid.recognizers.clinical`) and the
-        Safe Harbor layer, which no config turns off, last."""
-        spans = list(conf)
-        text = for_tagging(doc.text)
-        if self.config["rules"]["enabled"]:
-            from ..recognizers.clinical import drop_clinical
-            from ..recognizers.rules import overlay
-            if self._english:  # the name extension must not grow from a clinical term ("a" of "a walker")
-                spans = drop_clinical(text, spans)
-            spans = overlay(text, spans, date_check=self.config["rules"]["date_check"])
-        spans = final_spans(text, spans, self._split, own_labels=self.scheme is not schema.I2B2,
-                            english=self._english)
+    def note(self, doc: Document, text: str | None = None, options: Mapping | None = None) -> Note:
+        """What the chain's processors know of ``doc`` (``text``: its :func:`for_tagging` view)."""
+        return Note(for_tagging(doc.text) if text is None else text, self._split, self._english,
+                    self.scheme, doc.doc_id, doc.meta, options or {})
+
+    def _finish(self, doc, text: str, conf: dict, options=None) -> Document:
+        """``doc`` with the CRF spans ``conf`` (span -> confidence) through the post-CRF chain
+        (``text``: the note as the tagger read it), each span with its confidence."""
+        spans = self.chain.run(self.note(doc, text, options), conf)
         spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
         meta["confidence"] = [sp.confidence for sp in out.spans]
         return out
 
-    def tag_many(self, docs: Iterable[Document],
-                 o_threshold: float | EllipsisType | None = ...) -> Iterator[Document]:
+    def tag_many(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
+                 options: Mapping | None = None) -> Iterator[Document]:
         """Tag documents (streaming, in order); the first failure raises."""
-        for _, tagged in self.tag_each(docs, o_threshold):
+        for _, tagged in self.tag_each(docs, o_threshold, options=options):
             if isinstance(tagged, Exception):
                 raise tagged
             yield tagged
 
     def tag_each(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
-                 batch_chars: int = BATCH_CHARS) -> Iterator[tuple[Document, Document | Exception]]:
+                 batch_chars: int = BATCH_CHARS, options: Mapping | None = None,
+                 ) -> Iterator[tuple[Document, Document | Exception]]:
         """Tag documents, streaming; yield ``(doc, tagged)``, or ``(doc, exception)`` for a failure.
 
         Documents of about ``batch_chars`` characters are labelled together (same
         results as one by one); a document that fails does not stop the others.
+        ``options`` reach the post-CRF chain with every note (see :meth:`tag`).
         """
         if o_threshold is ...:
             o_threshold = self.config["decoding"]["o_threshold"]
         for batch in batches(docs, batch_chars):
-            yield from self._tag_batch(batch, o_threshold)
+            yield from self._tag_batch(batch, o_threshold, options)
 
-    def _tag_long(self, doc, o_threshold) -> Document:
+    def _tag_long(self, doc, o_threshold, options=None) -> Document:
         """A note longer than :data:`LONG_NOTE_CHARS` tagged a piece at a time (memory stays
         bounded: tokens, features and scores of one piece), then the rules on the whole text.
 
@@ -318,16 +330,16 @@ class TaggingModel:
         Features change only near a cut (the word window and the section heading stop at
         the piece; a cut inside a line shortens the line the line features see).
         """
-        text, conf, a = doc.text, {}, 0
+        text, view, conf, a = doc.text, for_tagging(doc.text), {}, 0
         while a < len(text):
-            b = _piece_end(text, a, LONG_NOTE_CHARS)
-            item = self._item(text[a:b])
+            b = _piece_end(text, a, LONG_NOTE_CHARS)  # cut where the note (not its view) allows
+            item = self._item(view[a:b])  # the view of a piece is the piece of the view
             labels, p_out, _ = self._label([item], o_threshold)[0]
             conf.update(self._crf_spans(item[1], labels, p_out, offset=a))
             a = b
-        return self._with_rules(doc, conf)
+        return self._finish(doc, view, conf, options)
 
-    def _tag_batch(self, docs, o_threshold):
+    def _tag_batch(self, docs, o_threshold, options=None):
         # The whole batch is tagged before the first result is handed out, so that the
         # collector stays paused while the tokens live and no caller code runs meanwhile.
         with gc_paused():
@@ -336,18 +348,18 @@ class TaggingModel:
             for doc in docs:
                 try:
                     if len(doc.text) > LONG_NOTE_CHARS:
-                        results.append(self._tag_long(doc, o_threshold))
+                        results.append(self._tag_long(doc, o_threshold, options))
                         continue
                     items.append((doc, self._item(doc.text)))
                     results.append(None)
                 except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
                     results.append(exc)
-            tagged = iter(self._tag_items(items, o_threshold))
+            tagged = iter(self._tag_items(items, o_threshold, options))
             results = [(doc, next(tagged) if got is None else got) for doc, got in zip(docs, results)]
             del items, tagged
         yield from results
 
-    def _tag_items(self, items, o_threshold) -> list:
+    def _tag_items(self, items, o_threshold, options=None) -> list:
         """Tagged document (or the exception) for each ``(doc, (text, tokens, segments))``."""
         if not items:
             return []
@@ -356,11 +368,11 @@ class TaggingModel:
         except Exception as exc:  # noqa: BLE001 - find the failing document(s) one by one
             if len(items) == 1:
                 return [exc]
-            return [got for one in items for got in self._tag_items([one], o_threshold)]
+            return [got for one in items for got in self._tag_items([one], o_threshold, options)]
         out: list[Document | Exception] = []
-        for (doc, (_, toks, _)), (labels, p_out, _) in zip(items, results):
+        for (doc, item), (labels, p_out, _) in zip(items, results):
             try:
-                out.append(self._tagged(doc, toks, labels, p_out))
+                out.append(self._tagged(doc, item, labels, p_out, options))
             except Exception as exc:  # noqa: BLE001
                 out.append(exc)
         return out
@@ -371,7 +383,7 @@ class TaggingModel:
 
     def token_p_outside(self, doc: Document) -> tuple[list[Token], list[float]]:
         """Tokens and their marginal P(O), for threshold sweeps without re-running per threshold."""
-        toks, _, _, margs = self._run(doc, None, want_marginals=True)
+        (_, toks, _), _, _, margs = self._run(doc, None, want_marginals=True)
         from ..labels import OUTSIDE
         return toks, [m.get(OUTSIDE, 0.0) for m in margs]
 

@@ -27,11 +27,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from .. import schema
 from ..config import load_config
 from ..document import Document
 from ..features import Featurizer
 from ..labels import decode, encode
-from ..recognizers import final_spans
+from ..recognizers.chain import Note, chain_of
 from ..resources import Resources
 from ..text.clean import for_tagging
 from ..text.segment import segments
@@ -81,15 +82,18 @@ def to_sequences(docs: Iterable[Document], config=None) -> tuple[list, list, lis
 
 def to_documents(docs, y_pred, index: list[Segment], config=None) -> list[Document]:
     """Copies of ``docs`` with the spans decoded from per-segment labels ``y_pred``, then what
-    every crfdeid tagger does to them (:func:`crfdeid.recognizers.final_spans`: clinical terms
-    dropped, the Safe Harbor layer)."""
+    a crfdeid model of ``config`` does to them (its post-CRF chain, :mod:`crfdeid.recognizers.chain`:
+    clinical terms dropped, the rule overlay when enabled, the Safe Harbor layer)."""
     cfg = load_config(config or {})
     split = cfg["tokenizer"]["split_glued"]
+    chain = chain_of(cfg)
+    english = cfg["resources"]["language"] == "en"
+    scheme = schema.get(cfg["scheme"])
     docs = list(docs)
     texts = [for_tagging(d.text) for d in docs]
     toks = [tokens_for(text, split) for text in texts]
     labels = [["O"] * len(t) for t in toks]
     for seg, ys in zip(index, y_pred):
         labels[seg.doc][seg.start:seg.end] = list(ys)
-    return [d.with_spans(final_spans(text, decode(lab, t), split))
+    return [d.with_spans(chain.run(Note(text, split, english, scheme, d.doc_id, d.meta), decode(lab, t)))
             for d, text, lab, t in zip(docs, texts, labels, toks)]

@@ -23,6 +23,7 @@ from ..errors import ConfigError, ModelError, SchemaError
 from ..features import Featurizer
 from ..io.labelled import as_setting, settle
 from ..labels import OUTSIDE, encode
+from ..recognizers.chain import chain_of
 from ..recognizers.committee import from_config
 from ..resources import Resources
 from ..text.clean import for_tagging
@@ -174,6 +175,7 @@ def _under_scheme(docs, cfg: dict):
     if cfg["rules"]["enabled"] and scheme is not schema.I2B2:
         raise ConfigError("rules: the rule overlay writes i2b2 2014 labels and the training corpus "
                           f"has its own ({len(scheme.subtypes)}); set rules.enabled: false")
+    chain_of(cfg)  # a processor of postprocess that needs i2b2 2014 labels refuses the corpus' own
     return docs, scheme
 
 

@@ -189,7 +189,7 @@ def run(args, say) -> dict:
         res["model"] = {"path": str(model_path), "backend": model.backend,
                         "features": model.config["features"]["name"],
                         "o_threshold": model.config["decoding"]["o_threshold"],
-                        "rules": model.config["rules"]["enabled"]}
+                        "rules": "rules.v1" in model.chain.names()}
         say("tagging end to end (one process)")
         write_dir = args.write_dir or (SHM if Path(SHM).is_dir() else None)
         with tempfile.TemporaryDirectory(prefix="crfdeid-bench-", dir=write_dir) as out:

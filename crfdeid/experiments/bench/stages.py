@@ -3,7 +3,8 @@
 The end-to-end run goes through the real code path of the tag CLI (``read`` ->
 ``Model.tag_each`` -> ``writer.write``); the stages are timed by wrapping the
 functions it calls (tokenizer, featurizer or emission scorer, CRF inference:
-CRFsuite's tagger or numpy Viterbi and marginals, BIO decoder, rule overlay),
+CRFsuite's tagger or numpy Viterbi and marginals, BIO decoder, the post-CRF chain as
+``rules``: clinical filter, rule overlay, Safe Harbor layer, token bounds),
 so the wrapper costs one ``perf_counter`` pair per call, not per token.
 """
 
@@ -63,15 +64,13 @@ class _TimedTagger:
 def _instrumented(model, clock):
     from ...crf import model as model_mod
     from ...crf.numpy import inference
-    from ...recognizers import rules, safeharbor
-    saved = (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
-             safeharbor.apply)
+    from ...recognizers.chain import Chain
+    saved = (model_mod.tokens_for, model_mod.decode, Chain.run, inference.viterbi, inference.marginals)
     model_mod.tokens_for = clock.tokenizer(saved[0])
     model_mod.decode = clock.wrap("decode", saved[1])
-    rules.overlay = clock.wrap("rules", saved[2])
+    Chain.run = clock.wrap("rules", saved[2])  # the whole post-CRF chain
     inference.viterbi = clock.wrap("crf", saved[3])
     inference.marginals = clock.wrap("crf", saved[4])
-    safeharbor.apply = clock.wrap("rules", saved[5])  # the Safe Harbor layer counts with the rules
     backend = model._backend
     crfsuite = model.backend == "crfsuite"
     if crfsuite:
@@ -82,8 +81,7 @@ def _instrumented(model, clock):
     try:
         yield
     finally:
-        (model_mod.tokens_for, model_mod.decode, rules.overlay, inference.viterbi, inference.marginals,
-         safeharbor.apply) = saved
+        (model_mod.tokens_for, model_mod.decode, Chain.run, inference.viterbi, inference.marginals) = saved
         if crfsuite:
             backend.tagger = tagger
         delattr(featurize, name)  # back to the class method

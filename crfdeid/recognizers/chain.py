@@ -1,0 +1,303 @@
+"""The post-CRF chain: an ordered list of registered span processors, named in the config.
+
+Every tagger (a CRF, a network, a committee's or stacker's model) decodes its labels into
+spans and hands them to one chain, which each processor in turn rewrites. A processor is
+one object behind one interface, ``processor(note, spans) -> spans``, registered under a
+versioned name in :data:`PROCESSORS`; its arguments are the fields of its dataclass. The
+config's ``postprocess`` lists them in order::
+
+    postprocess:
+      - clinical_filter.v1             # clinical terms that look like PHI dropped
+      - {name: rules.v1, date_check: true}   # the rule overlay (Safe-Harbor forms, titles)
+      - name_extension.v1              # a name grown to the next name word
+      - clinical_filter.v1             # the rules' own clinical terms (each span judged once)
+
+and every chain ends in the pinned tail :data:`TAIL`: the Safe Harbor layer
+(``safe_harbor.v1``, which no config removes or moves) and then every span widened to token
+bounds (``token_bounds.v1``). Naming either elsewhere is a :class:`ConfigError`.
+
+``postprocess: null`` (the default, and every model saved before the key existed) is the
+chain the ``rules`` section implies (:func:`legacy_entries`), so old models tag as before.
+
+>>> chain = build_chain(["clinical_filter.v1"])
+>>> chain.names()
+['clinical_filter.v1', 'safe_harbor.v1', 'token_bounds.v1']
+>>> [(s.start, s.end, s.subtype) for s in chain.run(Note("Age: 94"), [])]
+[(5, 7, 'AGE')]
+>>> build_chain(["safe_harbor.v1", "clinical_filter.v1"])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+crfdeid.errors.ConfigError: postprocess: safe_harbor.v1, token_bounds.v1 end every chain, ... cannot be removed or moved
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .. import schema
+from ..document import Span
+from ..errors import ConfigError, RegistryError
+from ..registry import Registry
+
+#: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
+PROCESSORS = Registry("span processor")
+#: What ends every chain, in this order: the Safe Harbor layer, then token bounds.
+TAIL = ("safe_harbor.v1", "token_bounds.v1")
+
+
+@dataclass
+class Note:
+    """What a processor knows of the note it rewrites spans of.
+
+    ``text`` is the note as the tagger reads it (:func:`crfdeid.text.clean.for_tagging`:
+    same length, so its offsets are the note's); ``meta`` the document's metadata and
+    ``options`` what the caller passed for this call (``tag(..., options=...)``), for
+    processors that need per-note knowledge (a patient's own identifiers); ``memo`` is
+    scratch shared by the chain's processors for this note only.
+    """
+
+    text: str
+    split_glued: bool = True
+    english: bool = True
+    scheme: schema.Scheme = schema.I2B2
+    doc_id: str = "-"
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)
+
+
+class SpanProcessor(Protocol):
+    """One step of the chain: the spans of ``note`` rewritten (sorted, half-open offsets)."""
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]: ...
+
+
+def register(name: str):
+    """Register a span processor class (a dataclass: its fields are its config arguments)."""
+    return PROCESSORS.register(name)
+
+
+@register("clinical_filter.v1")
+@dataclass(frozen=True)
+class ClinicalFilter:
+    """Spans that are clinical terms in their context dropped (:mod:`.clinical`; English notes only).
+
+    A span is judged once per note, however often the chain lists the filter: a second
+    listing only judges what the steps in between added or changed.
+    """
+
+    def prepare(self) -> None:
+        from .clinical import prepare
+        prepare()
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        if not note.english:  # the term list is English: other languages keep their spans
+            return list(spans)
+        from .clinical import why_clinical
+        judged = note.memo.setdefault("clinical_filter.v1", {})
+        out = []
+        for sp in spans:
+            keep = judged.get(sp)
+            if keep is None:
+                keep = judged[sp] = why_clinical(note.text, sp) is None
+            if keep:
+                out.append(sp)
+        return out
+
+
+@register("rules.v1")
+@dataclass(frozen=True)
+class RuleOverlay:
+    """The rule overlay (:func:`.rules.overlay`, English, i2b2 2014 labels): rule spans merged in.
+
+    ``date_check``: DATE spans that cannot be dates (``bp 80/60``) dropped first.
+    """
+
+    date_check: bool = True
+
+    def prepare(self) -> None:
+        from .rules import prepare
+        prepare()
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        from .rules import overlay
+        return overlay(note.text, spans, date_check=self.date_check, extend=False)
+
+
+@register("name_extension.v1")
+@dataclass(frozen=True)
+class NameExtension:
+    """Name spans grown over the name words next to them (:func:`.rules.extend_names`, English)."""
+
+    def prepare(self) -> None:
+        from .rules import prepare
+        prepare()
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        from .rules import extend_names
+        return extend_names(note.text, spans)
+
+
+@register("safe_harbor.v1")
+@dataclass(frozen=True)
+class SafeHarbor:
+    """The Safe Harbor layer (:mod:`.safeharbor`), pinned near the end of every chain.
+
+    A scheme other than i2b2 2014 keeps its own label where the layer's span joins a
+    predicted one.
+    """
+
+    def prepare(self) -> None:
+        from . import safeharbor
+        safeharbor.prepare()
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        from . import safeharbor
+        return safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
+
+
+@register("token_bounds.v1")
+@dataclass(frozen=True)
+class TokenBounds:
+    """Every span widened to the tokens it touches (:func:`crfdeid.text.align.to_token_bounds`), last."""
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        from ..text.align import to_token_bounds
+        return to_token_bounds(note.text, spans, note.split_glued)
+
+
+#: What a processor needs from the model's config: English resources, the i2b2 2014 labels.
+NEEDS: dict[str, tuple[str, ...]] = {"rules.v1": ("english", "i2b2"), "name_extension.v1": ("english", "i2b2")}
+
+
+def legacy_entries(rules: Mapping | None) -> list:
+    """The chain a config without ``postprocess`` implies, from its ``rules`` section.
+
+    >>> legacy_entries({"enabled": False})
+    ['clinical_filter.v1', 'safe_harbor.v1', 'token_bounds.v1']
+    >>> legacy_entries({"enabled": True, "date_check": False})[1]
+    {'name': 'rules.v1', 'date_check': False}
+    """
+    rules = rules or {}
+    entries: list = ["clinical_filter.v1"]
+    if rules.get("enabled"):
+        # The filter before the overlay keeps the name extension from growing out of a
+        # clinical term ("a" of "a walker"); after it, it drops the rules' own clinical terms.
+        entries += [{"name": "rules.v1", "date_check": rules.get("date_check", True)},
+                    "name_extension.v1", "clinical_filter.v1"]
+    return entries + list(TAIL)
+
+
+def _spec(entry, path) -> tuple[str, dict]:
+    if isinstance(entry, str):
+        return entry, {}
+    if isinstance(entry, Mapping) and isinstance(entry.get("name"), str):
+        return entry["name"], {k: v for k, v in entry.items() if k != "name"}
+    raise ConfigError(f"postprocess: a processor is a name or a mapping with a 'name' key, not {entry!r}",
+                      path=path)
+
+
+def _build(name: str, args: dict, path):
+    try:
+        cls = PROCESSORS.get(name)
+    except RegistryError as exc:
+        raise ConfigError(f"postprocess: {exc}", path=path) from None
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(args) - set(fields))
+    if unknown:
+        raise ConfigError(f"postprocess: unknown argument(s) {', '.join(unknown)} of {name}; "
+                          f"allowed: {', '.join(fields) or '(none)'}", path=path)
+    for key, value in args.items():
+        if fields[key].type in ("bool", bool) and not isinstance(value, bool):
+            raise ConfigError(f"postprocess: {name} {key} must be true or false, not {value!r}", path=path)
+    return cls(**args)
+
+
+class Chain:
+    """The processors of a chain, in order; :meth:`run` applies them to one note's spans."""
+
+    def __init__(self, steps: list[tuple[str, SpanProcessor]]):
+        self.steps = steps
+
+    def names(self) -> list[str]:
+        """The processors' registered names, in order."""
+        return [name for name, _ in self.steps]
+
+    def entries(self) -> list:
+        """The chain as config data (names, or mappings with the arguments that differ from the defaults)."""
+        out: list = []
+        for name, proc in self.steps:
+            args = {f.name: getattr(proc, f.name) for f in dataclasses.fields(proc)}  # type: ignore[arg-type]
+            out.append({"name": name, **args} if args else name)
+        return out
+
+    def with_processor(self, entry, path=None) -> Chain:
+        """A copy with one more processor (a name or ``{name: ..., **args}``) before the pinned tail.
+
+        For what a caller adds at tagging time (site knowledge); the Safe Harbor layer stays last.
+        """
+        name, args = _spec(entry, path)
+        if name in TAIL:
+            raise ConfigError(f"postprocess: {name} is pinned at the end of every chain", path=path)
+        head = self.steps[:-len(TAIL)]
+        return Chain([*head, (name, _build(name, args, path)), *self.steps[-len(TAIL):]])
+
+    def prepare(self) -> None:
+        """Load what the processors load lazily (word lists): not while tagging the first note."""
+        for _, proc in self.steps:
+            if hasattr(proc, "prepare"):
+                proc.prepare()
+
+    def run(self, note: Note, spans) -> list[Span]:
+        """``spans`` of ``note`` through every processor, in order."""
+        spans = list(spans)
+        for _, proc in self.steps:
+            spans = proc(note, spans)
+        return spans
+
+
+def build_chain(entries, path=None, english: bool = True, i2b2: bool = True) -> Chain:
+    """The chain a config's ``postprocess`` names, with the pinned tail appended when absent.
+
+    ``english`` and ``i2b2`` say whether the model's resources are English and its labels
+    i2b2 2014's: a processor that needs them (:data:`NEEDS`) is refused otherwise.
+
+    Raises
+    ------
+    ConfigError
+        Not a list, an unknown processor (listing the known ones) or argument (listing the
+        allowed ones), or a tail processor named anywhere but at the end.
+    """
+    if not isinstance(entries, list):
+        raise ConfigError(f"postprocess must be a list of processors, not {type(entries).__name__}", path=path)
+    specs = [_spec(e, path) for e in entries]
+    names = [name for name, _ in specs]
+    if names[-len(TAIL):] == list(TAIL):
+        if any(args for _, args in specs[-len(TAIL):]):
+            raise ConfigError(f"postprocess: {', '.join(TAIL)} take no arguments", path=path)
+        specs = specs[:-len(TAIL)]
+    if any(name in TAIL for name, _ in specs):
+        raise ConfigError(f"postprocess: {', '.join(TAIL)} end every chain, in that order, "
+                          "and cannot be removed or moved", path=path)
+    for name, _ in specs:
+        needs = NEEDS.get(name, ())
+        if "english" in needs and not english:
+            raise ConfigError(f"postprocess: {name} is English (regexes, word lists); the config's "
+                              "resources are not", path=path)
+        if "i2b2" in needs and not i2b2:
+            raise ConfigError(f"postprocess: {name} writes i2b2 2014 labels; the config declares "
+                              "another scheme", path=path)
+    return Chain([(name, _build(name, args, path)) for name, args in specs + [(t, {}) for t in TAIL]])
+
+
+def chain_of(config: Mapping, path=None) -> Chain:
+    """The chain of a resolved config: its ``postprocess``, or the one its ``rules`` imply."""
+    entries = config.get("postprocess")
+    if entries is None:
+        entries = legacy_entries(config.get("rules"))
+    english = (config.get("resources") or {}).get("language", "en") == "en"
+    i2b2 = config.get("scheme") is None or schema.get(config.get("scheme")) is schema.I2B2
+    return build_chain(entries, path, english=english, i2b2=i2b2)

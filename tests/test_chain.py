@@ -1,0 +1,172 @@
+"""The post-CRF chain: registered span processors named in the config, Safe Harbor pinned last."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from crfdeid import schema
+from crfdeid.config import load_config
+from crfdeid.crf import Model
+from crfdeid.document import Document, make_span
+from crfdeid.errors import ConfigError
+from crfdeid.io import read
+from crfdeid.recognizers import clinical, safeharbor
+from crfdeid.recognizers.chain import TAIL, Note, build_chain, chain_of, legacy_entries, register
+from crfdeid.recognizers.rules import overlay
+from crfdeid.text.align import to_token_bounds
+from crfdeid.text.clean import for_tagging
+
+
+@register("test_allow_list.v1")
+@dataclass(frozen=True)
+class AllowList:
+    """Drops spans whose text the caller allows (``options["allow"]``) or the document does (``meta``)."""
+
+    def __call__(self, note: Note, spans):
+        allowed = {*note.options.get("allow", ()), *note.meta.get("allow", ())}
+        return [sp for sp in spans if note.text[sp.start:sp.end] not in allowed]
+
+
+def _hard_wired(text, spans, rules: bool, date_check=True, english=True, own_labels=False, split=True):
+    """The chain as crfdeid wrote it before it was data (``_with_rules`` and ``final_spans``): the oracle."""
+    if rules:
+        if english:
+            spans = clinical.drop_clinical(text, spans)
+        spans = overlay(text, spans, date_check=date_check)
+    kept = clinical.drop_clinical(text, spans) if english else list(spans)
+    return to_token_bounds(text, safeharbor.apply(text, kept, keep_predicted=own_labels), split)
+
+
+NOTES = [d.text for d in read("synth:25,11")] + [d.text for d in read("synth:25,12,ward")] + [
+    "Pt. seen with a walker by Dr. Lee; Foley in place, BP 80/60, age: 94, MRN 00482913.",
+    "CP 4/10 at 2030, Drs Okafor and Lindqvist, Tues 9/3, fax 617-555-0199, B. Varga.",
+]
+
+
+@pytest.fixture(scope="module")
+def default_model():
+    return Model.load()
+
+
+@pytest.mark.parametrize("rules, date_check", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("english", [True, False])
+def test_legacy_chain_gives_what_the_hard_wired_chain_gave(default_model, rules, date_check, english):
+    chain = build_chain(legacy_entries({"enabled": rules, "date_check": date_check}))
+    for text in NOTES:
+        item = default_model._item(text)
+        labels, p_out, _ = default_model._label([item], 0.95)[0]
+        spans = list(default_model._crf_spans(item[1], labels, p_out))
+        note = Note(for_tagging(text), english=english)
+        assert chain.run(note, spans) == _hard_wired(note.text, spans, rules, date_check, english)
+
+
+def test_the_tagged_spans_are_those_of_the_hard_wired_chain(default_model):
+    for text in NOTES:
+        item = default_model._item(text)
+        labels, p_out, _ = default_model._label([item], default_model.config["decoding"]["o_threshold"])[0]
+        crf = list(default_model._crf_spans(item[1], labels, p_out))
+        assert default_model.tag_text(text).spans == _hard_wired(item[0], crf, rules=True)
+
+
+def test_a_model_saved_without_postprocess_runs_the_chain_its_rules_imply(default_model):
+    assert "postprocess" not in default_model.manifest["config"] or default_model.config["postprocess"] is None
+    assert default_model.chain.names() == ["clinical_filter.v1", "rules.v1", "name_extension.v1",
+                                           "clinical_filter.v1", *TAIL]
+    assert chain_of(load_config({})).names() == ["clinical_filter.v1", *TAIL]
+
+
+def test_the_clinical_filter_judges_each_span_once_per_note(default_model, monkeypatch):
+    calls = []
+    why = clinical.why_clinical
+    monkeypatch.setattr(clinical, "why_clinical", lambda text, sp: calls.append(sp) or why(text, sp))
+    for text in NOTES:
+        calls.clear()
+        default_model.tag_text(text)
+        assert len(calls) == len(set(calls))
+    assert calls  # the filter ran
+
+
+def test_safe_harbor_and_token_bounds_end_every_chain_and_cannot_move():
+    assert build_chain([]).names() == list(TAIL)
+    assert build_chain(["clinical_filter.v1", *TAIL]).names() == ["clinical_filter.v1", *TAIL]
+    for entries in (["safe_harbor.v1"], ["token_bounds.v1"], [*TAIL, "clinical_filter.v1"],
+                    ["safe_harbor.v1", "clinical_filter.v1", "token_bounds.v1"], list(reversed(TAIL))):
+        with pytest.raises(ConfigError, match="end every chain"):
+            build_chain(entries)
+    with pytest.raises(ConfigError, match="take no arguments"):
+        build_chain([{"name": "safe_harbor.v1", "keep_predicted": True}, "token_bounds.v1"])
+    with pytest.raises(ConfigError, match="pinned"):
+        build_chain([]).with_processor("safe_harbor.v1")
+
+
+def test_unknown_processors_and_arguments_say_what_is_allowed():
+    with pytest.raises(ConfigError, match=r"unknown span processor 'rule.v1'; known: .*clinical_filter.v1.*rules.v1"):
+        build_chain(["rule.v1"])
+    with pytest.raises(ConfigError, match=r"unknown argument\(s\) date of rules.v1; allowed: date_check"):
+        build_chain([{"name": "rules.v1", "date": False}])
+    with pytest.raises(ConfigError, match="allowed: \\(none\\)"):
+        build_chain([{"name": "clinical_filter.v1", "strict": True}])
+    with pytest.raises(ConfigError, match="date_check must be true or false"):
+        build_chain([{"name": "rules.v1", "date_check": "no"}])
+    with pytest.raises(ConfigError, match="a name or a mapping"):
+        build_chain([{"date_check": True}])
+
+
+def test_english_and_i2b2_processors_are_refused_elsewhere():
+    with pytest.raises(ConfigError, match="rules.v1 is English"):
+        build_chain(["rules.v1"], english=False)
+    with pytest.raises(ConfigError, match="name_extension.v1 writes i2b2 2014 labels"):
+        build_chain(["name_extension.v1"], i2b2=False)
+
+
+def test_the_config_names_the_chain_and_the_resolved_config_shows_it_whole(tmp_path):
+    cfg = load_config({"postprocess": ["clinical_filter.v1", {"name": "rules.v1"}]})
+    assert cfg["postprocess"] == ["clinical_filter.v1", {"name": "rules.v1", "date_check": True}, *TAIL]
+    assert load_config(cfg)["postprocess"] == cfg["postprocess"]  # a saved config loads as it was
+    path = tmp_path / "c.yaml"
+    path.write_text("postprocess: [rules.v1, safe_harbor.v1]\n")
+    with pytest.raises(ConfigError, match="c.yaml.*end every chain"):
+        load_config(path)
+    with pytest.raises(ConfigError, match="name rules.v1 in postprocess instead"):
+        load_config({"postprocess": [], "rules": {"enabled": True}})
+    with pytest.raises(ConfigError, match="must be a list"):
+        load_config({"postprocess": "rules.v1"})
+
+
+def test_a_model_follows_its_configured_chain(default_model):
+    text = "Seen by Dr. Lee on 03/14/2098, age: 94."
+    model = Model.from_bytes(default_model.to_bytes())
+    model.config = {**model.config, "postprocess": ["clinical_filter.v1"]}
+    model.chain = chain_of(model.config)
+    with_rules = {(s.start, s.end) for s in default_model.tag_text(text).spans}
+    without = {(s.start, s.end) for s in model.tag_text(text).spans}
+    assert (text.index("94"), text.index("94") + 2) in without  # the Safe Harbor layer still runs
+    assert without <= with_rules
+
+
+def test_processors_receive_per_call_options_and_document_meta(default_model):
+    model = Model.from_bytes(default_model.to_bytes())
+    model.chain = model.chain.with_processor("test_allow_list.v1")
+    assert model.chain.names()[-3:] == ["test_allow_list.v1", *TAIL]
+    text = "Seen by Dr. Lee on 03/14/2098."
+    assert [text[s.start:s.end] for s in model.tag_text(text).spans] == ["Lee", "03/14/2098"]
+    assert [text[s.start:s.end] for s in model.tag_text(text, options={"allow": ["Lee"]}).spans] == ["03/14/2098"]
+    docs = [Document("a", text, meta={"allow": ["03/14/2098"]}), Document("b", text)]
+    got = [[text[s.start:s.end] for s in d.spans] for d in model.tag_many(docs, options={"allow": ["Lee"]})]
+    assert got == [[], ["03/14/2098"]]
+    assert all("allow" in d.meta for d in model.tag_many(docs[:1]))  # meta passed through untouched
+
+
+def test_the_filter_keeps_spans_of_other_languages_and_safe_harbor_keeps_own_labels():
+    text = "Murphy sign negative, MRN 00482913"
+    spans = [make_span(0, 6, "DOCTOR"), make_span(22, 34, "PATIENT")]
+    chain = build_chain(["clinical_filter.v1"])
+    english = chain.run(Note(text), spans)
+    assert [(s.start, s.subtype) for s in english] == [(22, "MEDICALRECORD")]
+    other = chain.run(Note(text, english=False), spans)
+    assert [(s.start, s.subtype) for s in other] == [(0, "DOCTOR"), (22, "MEDICALRECORD")]
+    own = schema.get({"labels": {"NAME": {}, "ID": {}}})
+    kept = chain.run(Note(text, english=False, scheme=own), [make_span(22, 34, "PATIENT")])
+    assert [(s.start, s.subtype) for s in kept] == [(22, "PATIENT")]
