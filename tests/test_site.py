@@ -155,3 +155,88 @@ def test_site_file_names_tables_and_lists_relative_to_itself(tmp_path):
     (tmp_path / "bad.yaml").write_text("tables: p.csv\nroster: staff.txt\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="unknown key.*roster.*known: tables"):
         Site.load(tmp_path / "bad.yaml")
+
+
+# -- through the tagger: the chain's site.v1, the command, the Python API --------------
+
+@pytest.fixture(scope="module")
+def model():
+    import crfdeid
+    return crfdeid.load()
+
+
+NOTE = "pt zorbek resting. dtr vexlan called, per t. quillon rn. f/u @ hartwell rehab"
+
+
+def _tagged(doc):
+    return [(doc.text[s.start:s.end], s.subtype) for s in doc.spans]
+
+
+def test_the_python_api_takes_a_site_per_call_and_meta_known(model):
+    site = Site(patients={"p9": {"last_name": "Zorbek", "relative": "Vexlan Zorbek"}},
+                staff=["Tamsin Quillon"], institutions=["Hartwell Rehab"])
+    doc = Document("n1", NOTE, meta={"patient": "p9"})
+    got = _tagged(model.tag(doc, options={"site": site}))
+    assert {("zorbek", "PATIENT"), ("vexlan", "PATIENT"), ("t. quillon", "DOCTOR"),
+            ("hartwell rehab", "HOSPITAL")} <= set(got)
+    alone = {s for s, _ in _tagged(model.tag(doc))}
+    assert "zorbek" not in alone and "vexlan" not in alone  # what the site adds
+    meta = Document("n1", NOTE, meta={"known": {"name": "Zorbek"}})
+    assert ("zorbek", "PATIENT") in _tagged(model.tag(meta))
+
+
+def test_a_site_file_named_in_the_chain(model, tmp_path):
+    from crfdeid.crf import Model
+    (tmp_path / "staff.txt").write_text("Tamsin Quillon\n", encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("staff: staff.txt\n", encoding="utf-8")
+    m = Model.from_bytes(model.to_bytes())
+    m.chain = m.chain.with_processor({"name": "site.v1", "file": str(tmp_path / "site.yaml")})
+    assert ("t. quillon", "DOCTOR") in _tagged(m.tag_text(NOTE))
+    assert m.chain.names()[-2:] == ["safe_harbor.v1", "token_bounds.v1"]  # Safe Harbor stays last
+
+
+def test_the_tag_command_reads_site_tables_lists_and_meta_known(tmp_path, capsys):
+    from crfdeid.cli import tag
+    (tmp_path / "p.csv").write_text("patient,last_name,relative\np9,Zorbek,Vexlan Zorbek\n", encoding="utf-8")
+    (tmp_path / "staff.txt").write_text("Tamsin Quillon\n", encoding="utf-8")
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text(json.dumps({"id": "n1", "text": NOTE, "meta": {"patient": "p9"}}) + "\n"
+                     + json.dumps({"id": "n2", "text": "brother oskin aware",
+                                   "meta": {"known": {"relative": "Oskin Zorbek"}}}) + "\n", encoding="utf-8")
+    for jobs in ("1", "2"):
+        assert tag.main(["--quiet", "--input-format", "jsonl", "--site-table", str(tmp_path / "p.csv"),
+                         "--site-list", f"staff={tmp_path / 'staff.txt'}", "--jobs", jobs, str(notes)]) == 0
+        out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        found = [{d["text"][s["start"]:s["end"]] for s in d["spans"]} for d in out]
+        assert {"zorbek", "vexlan", "t. quillon"} <= found[0] and "oskin" in found[1]
+    assert tag.main(["--quiet", "--site-list", "roster=x.txt", str(notes)]) == 2
+    assert "KIND one of staff" in capsys.readouterr().err
+
+
+# -- the leaks the issue found with the shipped model, and its invented values -----------
+
+@pytest.mark.parametrize("text, phi", [
+    ("f/u w/ pcp dr o'brien @ mgh next wk.", ["o'brien", "mgh"]),
+    ("Pt Abdulrahman bin Khalid Al-Qahtani seen today.", ["Abdulrahman", "bin", "Khalid", "Al-Qahtani"]),
+    ("Mr. Abdulrahman bin Khalid Al-Qahtani is a 78M.", ["Abdulrahman", "bin", "Khalid", "Al-Qahtani"]),
+    ("Lives at 45 Maple Ridge Road, Suite 210, Hartwell.", ["Suite", "210"]),
+])
+def test_the_three_leaks_are_gone(model, text, phi):
+    doc = model.tag_text(text)
+    covered = {i for s in doc.spans for i in range(s.start, s.end)}
+    for word in phi:
+        start = text.index(word)
+        assert set(range(start, start + len(word))) <= covered, word
+
+
+@pytest.mark.parametrize("text, surface, subtype", [
+    ("NEURO: Glasgow Coma Scale 15, MAE.", "15", "DATE"),
+    ("NEURO: Glasgow Coma Scale 15, MAE.", "Scale 15", "DEPARTMENT"),
+    ("CV: 78M with hx CHF.", "78M", "AGE"),
+    ("CV: 78M with hx CHF.", "78", "AGE"),
+])
+def test_invented_values_never_become_spans(model, text, surface, subtype):
+    from crfdeid.recognizers.chain import Note
+    start = text.index(surface)
+    assert model.chain.run(Note(text), [make_span(start, start + len(surface), subtype)]) == []
+    assert model.tag_text(text).spans == []

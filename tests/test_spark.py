@@ -123,3 +123,24 @@ def test_docs_example_runs_as_written(spark):
     from conftest import python_examples, run_example
     [(code, expected)] = python_examples(Path(__file__).parent.parent / "docs" / "spark.md")
     assert run_example(code) == expected  # the builder returns this file's running session
+
+
+@pytest.mark.slow
+def test_a_site_table_keyed_by_the_patient_column_is_used(spark, tmp_path):
+    from crfdeid.site import Site
+    from crfdeid.spark import deidentify
+    (tmp_path / "p.csv").write_text("patient,last_name\np9,Zorbek\n", encoding="utf-8")
+    site = Site.from_files([tmp_path / "p.csv"])
+    text = "zorbek resting comfortably"  # made up; the model alone leaves "zorbek"
+    df = spark.createDataFrame([("n1", text, "p9"), ("n2", text, "p8")], "id string, text string, patient string")
+    got = {r["id"]: r["deid_text"] for r in deidentify(df, "redacted", patient_col="patient", site=site).collect()}
+    assert not got["n1"].startswith("zorbek") and got["n2"].startswith("zorbek")
+
+
+def test_command_site_file_errors_come_before_spark(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("pyspark")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.jsonl").write_text("{}\n")
+    (tmp_path / "site.yaml").write_text("roster: x.txt\n")
+    assert cli.main(["--input", "in.jsonl", "--output", "out", "--site", "site.yaml"]) == 2
+    assert "unknown key" in capsys.readouterr().err

@@ -55,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--text-col", default="text")
     p.add_argument("--patient-col", help="patient key column (default: patient, else meta.patient, "
                                          "when the input has it)")
+    p.add_argument("--site", metavar="FILE", help="site file (YAML): patients' identifiers (keyed by "
+                                                  "the patient column), staff, institutions, safe terms "
+                                                  "found in every note (docs/site.md)")
     p.add_argument("--quiet", action="store_true", help="no summary on success")
     return p
 
@@ -128,7 +131,10 @@ def main(argv=None) -> int:
             from ..deid.key import read_key_file
             key = read_key_file(args.key_file)
         options = dict(_writer_option(pair) for pair in args.option or ())
-        deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options)
+        from ..site import Site
+        site = Site.load(args.site) if args.site else None
+        deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options,
+                            site=site)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -165,7 +171,7 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         patient = "patient" if "." in patient else patient
     out = deidentify(notes.select(*cols), deid.output_format, model=deid.model, options=deid.options,
                      id_col=args.id_col, text_col=args.text_col, patient_col=patient,
-                     partitions=args.partitions)
+                     partitions=args.partitions, site=deid.site)
     (out.write.parquet if out_fmt == "parquet" else out.write.json)(args.output, mode="errorifexists")
     reader = spark.read.schema(out.schema)
     written = reader.parquet(args.output) if out_fmt == "parquet" else reader.json(args.output)

@@ -58,8 +58,9 @@ def prepare() -> None:
     _stop_words()
 
 
-def kind(text: str, sp: Span) -> str | None:
-    """``letter``, ``junk`` (punctuation or stop words) or None (a span that may be PHI)."""
+def kind(text: str, sp: Span, stop_words: bool = True) -> str | None:
+    """``letter``, ``junk`` (punctuation, or with ``stop_words`` stop words) or None (a span
+    that may be PHI)."""
     toks = _TOKEN.findall(text, sp.start, sp.end)
     if not toks:
         return "junk"
@@ -67,7 +68,7 @@ def kind(text: str, sp: Span) -> str | None:
         return None
     if sum(len(t) for t in toks) == 1:
         return "letter"
-    return "junk" if all(t.lower() in _stop_words() for t in toks) else None
+    return "junk" if stop_words and all(t.lower() in _stop_words() for t in toks) else None
 
 
 def _initial(text: str, sp: Span, prev: Span | None, nxt: Span | None) -> bool:
@@ -85,11 +86,11 @@ def _initial(text: str, sp: Span, prev: Span | None, nxt: Span | None) -> bool:
     return False
 
 
-def drop_junk(text: str, spans) -> list[Span]:
-    """``spans`` without those that are only punctuation, one letter or stop words (module
-    docstring: initials and joints are kept)."""
+def drop_junk(text: str, spans, stop_words: bool = True) -> list[Span]:
+    """``spans`` without those that are only punctuation, one letter or (with ``stop_words``,
+    the English list) stop words (module docstring: initials and joints are kept)."""
     spans = sorted(spans)
-    kinds = [kind(text, sp) for sp in spans]
+    kinds = [kind(text, sp, stop_words) for sp in spans]
     if not any(kinds):
         return spans
     keep = [k is None for k in kinds]

@@ -40,6 +40,7 @@ class Settings:
     token_file: str | None = None
     max_bytes: int = 1_000_000
     max_documents: int = 100
+    site: str | None = None
 
 
 class _In(BaseModel):
@@ -50,6 +51,17 @@ class DocumentIn(_In):
     id: str | int | None = Field(None, description="your id for the note (default: its position)")
     text: str
     patient: str | int | None = Field(None, description="patient key: a patient's notes share surrogates")
+    known: dict[str, str | list[str]] | None = Field(
+        None, description="the note's own identifiers from the record (docs/site.md fields: name, "
+                          "first_name, last_name, relative, mrn, phone, birth_date, address...)")
+
+
+def _meta(d) -> dict:
+    """A request document's metadata: its patient key and known identifiers."""
+    meta: dict = {} if d.patient is None else {"patient": str(d.patient)}
+    if d.known is not None:
+        meta["known"] = d.known
+    return meta
 
 
 class DeidentifyRequest(_In):
@@ -58,6 +70,7 @@ class DeidentifyRequest(_In):
     text: str | None = None
     id: str | int | None = None
     patient: str | int | None = None
+    known: dict[str, str | list[str]] | None = None
     documents: list[DocumentIn] | None = None
     output_format: Format = "redacted"
 
@@ -65,8 +78,9 @@ class DeidentifyRequest(_In):
     def _one_kind(self):
         if (self.text is None) == (self.documents is None):
             raise ValueError("give either 'text' or 'documents'")
-        if self.documents is not None and (self.id is not None or self.patient is not None):
-            raise ValueError("'id' and 'patient' go inside each of 'documents'")
+        if self.documents is not None and (self.id is not None or self.patient is not None
+                                           or self.known is not None):
+            raise ValueError("'id', 'patient' and 'known' go inside each of 'documents'")
         return self
 
 
@@ -109,7 +123,9 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     token = read_secret(settings.token_file, "token file") if settings.token_file else None
     if token is not None and len(token) < 16:
         raise ConfigError("the token must have at least 16 characters", path=settings.token_file)
-    engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None)
+    from ..site import Site
+    site = Site.load(settings.site) if settings.site else None
+    engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None, site=site)
                for fmt in ("redacted", "masked", "spans") + (("surrogate",) if key else ())}
     lock = threading.Lock()  # one model, tagged by one request at a time (CPU-bound anyway)
 
@@ -154,8 +170,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
             raise HTTPException(413, f"{len(body.documents)} documents: at most "
                                      f"{settings.max_documents} per request")
         items: list = body.documents if body.documents is not None else [body]
-        docs = [Document(str(d.id) if d.id is not None else str(i), d.text,
-                         meta={} if d.patient is None else {"patient": str(d.patient)})
+        docs = [Document(str(d.id) if d.id is not None else str(i), d.text, meta=_meta(d))
                 for i, d in enumerate(items)]
         request.state.documents = len(docs)
         with lock:

@@ -114,7 +114,7 @@ def record_matcher(record: tuple, nicknames: bool, allow: frozenset) -> match.Ma
     the ``first_name``/``middle_name``/``last_name`` fields). Cached: a patient's notes share it."""
     nick = _nicknames() if nicknames else None
     forms: list[match.Form] = []
-    patterns: list[tuple[str, str]] = []
+    patterns: list[tuple[str | None, str]] = []
     for fld, value in record:
         sub = FIELDS[fld]
         if fld in ("name", "relative"):
@@ -132,7 +132,7 @@ def record_matcher(record: tuple, nicknames: bool, allow: frozenset) -> match.Ma
             forms += match.phrase_forms(value, sub)
     for first, middle, last in _people(record):
         forms += match.name_forms(first, [middle] if middle else [], last, "PATIENT", nick)
-    return match.Matcher(forms, [p for p in patterns if p[0]], allow)
+    return match.Matcher(forms, [(src, sub) for src, sub in patterns if src], allow)
 
 
 def _people(record: tuple) -> list[tuple]:

@@ -53,7 +53,8 @@ def _spark():
 def deidentify(df, output_format: str = "redacted", *, model=None, key=None, seed=None,
                options: dict | None = None, o_threshold=..., id_col: str = "id",
                text_col: str = "text", patient_col: str | None = None,
-               partitions: int | None = None, batch_rows: int = 1000, keep_text: bool = False):
+               partitions: int | None = None, batch_rows: int = 1000, keep_text: bool = False,
+               site=None):
     """Tag the notes of ``df`` and add the columns ``spans``, ``deid_text`` and ``error``.
 
     Parameters
@@ -81,6 +82,9 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     keep_text : bool
         Keep the original text column (default: dropped, so the result holds no note text
         in the clear).
+    site : crfdeid.site.Site, optional
+        What the site knows (docs/site.md), found in every note; its patient table is keyed
+        by ``patient_col``.
 
     Returns
     -------
@@ -103,11 +107,13 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     data = df
     parallelism = spark.sparkContext.defaultParallelism
     surrogate = output_format == "surrogate"
-    if surrogate:
+    grouped = surrogate or site is not None  # a note's patient: its surrogates, its record
+    if grouped:
         patient = F.col(patient_col).cast("string") if patient_col else F.lit(None).cast("string")
         data = data.withColumn(_ORDER, F.monotonically_increasing_id())
         group = F.pandas_udf(_groups, T.StringType())
         data = data.withColumn(_GROUP, group(F.col(id_col).cast("string"), patient))
+    if surrogate:
         data = data.repartition(partitions or parallelism, _GROUP).sortWithinPartitions(_GROUP, _ORDER)
     elif partitions:
         data = data.repartition(partitions)
@@ -119,8 +125,8 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     schema = ", ".join([_ddl(f) for f in keep] + added)
     bc = spark.sparkContext.broadcast(deid.model)
     task = _Task(bc, output_format, deid.options, o_threshold, id_col, text_col,
-                 _GROUP if surrogate else None,
-                 [f.name for f in keep], batch_rows)
+                 _GROUP if grouped else None,
+                 [f.name for f in keep], batch_rows, site)
     return data.mapInPandas(task, schema)
 
 
@@ -140,11 +146,11 @@ class _Task:
     model, which comes through the broadcast)."""
 
     def __init__(self, bc, output_format, options, o_threshold, id_col, text_col, group_col,
-                 keep, batch_rows):
+                 keep, batch_rows, site=None):
         self.bc, self.output_format, self.options = bc, output_format, options
         self.model_id = uuid.uuid4().hex  # names the broadcast in the workers' cache
         self.o_threshold, self.id_col, self.text_col, self.group_col = o_threshold, id_col, text_col, group_col
-        self.keep, self.batch_rows = keep, batch_rows
+        self.keep, self.batch_rows, self.site = keep, batch_rows, site
 
     def model(self):
         model = _MODELS.get(self.model_id)
@@ -155,9 +161,9 @@ class _Task:
 
     def __call__(self, frames):
         deid = Deidentifier(self.model(), self.output_format, options=self.options,
-                            o_threshold=self.o_threshold)
+                            o_threshold=self.o_threshold, site=self.site)
         # rows come sorted by patient for ``surrogate``: one writer per patient, in turn
-        writers = PatientWriters(deid) if self.group_col else deid.writer()
+        writers = PatientWriters(deid) if self.output_format == "surrogate" else deid.writer()
         for frame in frames:
             for start in range(0, len(frame), self.batch_rows):
                 yield self._batch(deid, writers, frame.iloc[start:start + self.batch_rows])
