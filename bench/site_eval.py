@@ -15,7 +15,9 @@ at the configured decoding, four ways: the rules and chain as before issue 26 (t
 fixes switched off by :func:`leak_fixes_off`, no ``junk_spans.v1``/``young_ages.v1``), then
 with the leak fixes, then with the two processors too (the chain every model now has), then
 with the site's knowledge as well (``options={"site": ...}``). Scores binary
-token P/R, PHI fully removed, and counts the predicted spans that overlap no gold span.
+token P/R, PHI fully removed, and counts the predicted spans that overlap no gold span;
+``--sweep`` compares the first two chains (before, and with everything but the site) at
+other O thresholds.
 ``--spans FILE`` writes each variant's spans (offsets and subtypes only, no text) for
 :func:`added_false` comparisons between two code versions (``--compare OLD.json``).
 Prints counts and figures only, never note text.
@@ -34,6 +36,7 @@ import regex
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from crfdeid import cli  # noqa: E402
 from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import Model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
@@ -96,12 +99,12 @@ def leak_fixes_off():
         rules._plan.cache_clear()
 
 
-def tag(models, tests, chains, options, old_rules=False):
+def tag(models, tests, chains, options, old_rules=False, threshold=...):
     out = []
     with leak_fixes_off() if old_rules else contextlib.nullcontext():
         for model, docs in zip(models, tests):
             model.chain = chains(model)
-            out += list(model.tag_many(docs, options=options))
+            out += list(model.tag_many(docs, o_threshold=threshold, options=options))
     return out
 
 
@@ -119,6 +122,8 @@ def main(argv=None) -> int:
     p.add_argument("--site-table", action="append", default=[])
     p.add_argument("--spans", help="write each variant's spans (offsets, subtypes) here as JSON")
     p.add_argument("--compare", help="spans JSON of another code version: spans added, overlapping no gold")
+    p.add_argument("--sweep", type=cli.parse_thresholds, default=(),
+                   help="also these O thresholds (none: Viterbi), before and after the span hygiene")
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
     t0 = time.perf_counter()
@@ -156,6 +161,11 @@ def main(argv=None) -> int:
         pred = tag(models, blank, chains, options, old_rules)
         res["variants"][name] = figures(gold, pred)
         spans[name] = {d.doc_id: [[s.start, s.end, s.subtype] for s in d.spans] for d in pred}
+    res["sweep"] = []
+    for t in args.sweep:
+        before = figures(gold, tag(models, blank, without_new, None, True, t))
+        after = figures(gold, tag(models, blank, lambda m: full[id(m)], None, False, t))
+        res["sweep"].append({"o_threshold": t, "before": before, "after": after})
     if args.compare:
         old = json.loads(Path(args.compare).read_text())
         res["compare"] = {name: added_false(gold, old.get(name, {}), spans[name]) for name in spans}
@@ -168,6 +178,11 @@ def main(argv=None) -> int:
     text = "\n".join([f"{res['documents']} notes ({res['mode']}), commit {res.get('commit')}", "",
                       markdown_table(["chain", "bin-token P", "bin-token R", "PHI fully removed", "TP", "FP",
                                       "FN", "spans", "spans overlapping no gold"], rows)]) + "\n"
+    if res["sweep"]:
+        rows = [[x["o_threshold"], *(f"{x[k]['precision']:.3f} / {x[k]['recall']:.3f}" for k in ("before", "after")),
+                 x["before"]["fp"] - x["after"]["fp"], x["before"]["tp"] - x["after"]["tp"]] for x in res["sweep"]]
+        text += "\n" + markdown_table(["O threshold", "before: P / R", "with the leak fixes, hygiene, ages: P / R",
+                                       "false tokens removed", "gold tokens lost"], rows) + "\n"
     if "compare" in res:
         text += "\nAgainst --compare: " + json.dumps(res["compare"]) + "\n"
     sys.stdout.write(text)

@@ -131,10 +131,10 @@ def test_a_site_table_keyed_by_the_patient_column_is_used(spark, tmp_path):
     from crfdeid.spark import deidentify
     (tmp_path / "p.csv").write_text("patient,last_name\np9,Zorbek\n", encoding="utf-8")
     site = Site.from_files([tmp_path / "p.csv"])
-    text = "zorbek resting comfortably"  # made up; the model alone leaves "zorbek"
+    text = "pt zorbek resting comfortably"  # made up; the model alone leaves "zorbek"
     df = spark.createDataFrame([("n1", text, "p9"), ("n2", text, "p8")], "id string, text string, patient string")
     got = {r["id"]: r["deid_text"] for r in deidentify(df, "redacted", patient_col="patient", site=site).collect()}
-    assert not got["n1"].startswith("zorbek") and got["n2"].startswith("zorbek")
+    assert "zorbek" not in got["n1"] and "zorbek" in got["n2"]
 
 
 def test_command_site_file_errors_come_before_spark(tmp_path, monkeypatch, capsys):
