@@ -64,11 +64,8 @@ _LINE = regex.compile(r"[^\n]*")
 _PAIRS = ("street st|avenue ave av|road rd|drive dr|lane ln|boulevard blvd|court ct|place pl|terrace ter"
           "|circle cir|highway hwy|parkway pkwy|square sq|suite ste|apartment apt|building bldg|floor fl"
           "|north n|south s|east e|west w|mount mt|saint st|fort ft")
-_ABBREVIATIONS: dict[str, set] = {}
-for _group in _PAIRS.split("|"):
-    _words = _group.split()
-    for _w in _words:
-        _ABBREVIATIONS.setdefault(_w, set()).update(x for x in _words if x != _w)
+_ABBREVIATIONS = {w: {x for x in group.split() if x != w} for group in _PAIRS.split("|") for w in group.split()}
+_ABBREVIATIONS["st"] = {"street", "saint"}  # both
 
 _MONTHS = ("january february march april may june july august september october november "
            "december").split()
@@ -158,7 +155,7 @@ def name_forms(first: str | None, middles: Iterable[str], last: str | None, subt
             add(*_concat(first_initial, INITIAL, L))
             for mi in mid_initials:
                 add(*_concat(first_initial, INITIAL, mi, INITIAL, L))
-    singles = [v for v in firsts + lasts]
+    singles = firsts + lasts
     for part in [last or "", *middles]:  # the parts of "Al-Qahtani", "Stone-Lyle", "bin Khalid"
         singles += [((t,), ()) for t in tokens(part) if t not in PARTICLES]
     seen = set()
