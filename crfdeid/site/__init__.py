@@ -74,7 +74,7 @@ def split_name(full: str) -> tuple[str | None, list[str], str | None]:
 @lru_cache(maxsize=256)
 def record_matcher(record: tuple, nicknames: bool, allow: frozenset) -> match.Matcher:
     """The matcher of one patient's or note's identifiers (``record``: ``(field, value)``
-    pairs, checked by :func:`_as_record`; people's names from ``name``/``relative`` and from
+    pairs, checked by :func:`crfdeid.site.tables.as_record`; people's names from ``name``/``relative`` and from
     the ``first_name``/``middle_name``/``last_name`` fields). Cached: a patient's notes share it."""
     nick = _nicknames() if nicknames else None
     forms: list[match.Form] = []
