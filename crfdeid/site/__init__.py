@@ -2,10 +2,12 @@
 
 A hospital knows each patient's identifiers in the record (names, relatives, record
 numbers, birth date, address, phone), its staff, the institutions and towns around it,
-and terms it knows are safe. :class:`Site` holds them; a model with ``model.site`` set
-finds every occurrence in the notes it tags (:mod:`crfdeid.site.match`: case, initials,
-hyphen and apostrophe parts, possessives, nicknames, words glued to a neighbour) and adds
-them to its spans, and drops predicted spans that are only allow-listed terms. The Safe
+and terms it knows are safe. :class:`Site` holds them; the post-CRF chain's ``site.v1``
+(given a site with the call, ``model.tag(doc, options={"site": site})`` or ``tag --site``,
+or a site file in the chain) finds every occurrence in the notes it tags
+(:mod:`crfdeid.site.match`: case, initials, hyphen and apostrophe parts, possessives,
+nicknames, words glued to a neighbour), adds them to the spans, and drops predicted spans
+that are only allow-listed terms. The Safe
 Harbor layer still runs last, so the allow-list never removes one of its identifiers, and
 a known identifier is added after the allow-list, so it is never removed either.
 
