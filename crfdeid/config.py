@@ -25,11 +25,13 @@ A config is plain data (see ``configs/default.yaml``)::
                 members: []}        # (crfdeid.recognizers.committee, docs/committee.md)
     seed: 13
     model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
-    neural: {epochs: 10, ...}       # the networks' hyper-parameters (NEURAL_DEFAULTS)
+    neural: {epochs: 10, ...}       # the networks' hyper-parameters (crfdeid.neural.settings)
 
-:func:`load_config` fills every default, deep-merges overrides (an ablation is a
-base config plus a small override), resolves the feature set into explicit
-template lists and refuses unknown keys and names, listing the allowed ones.
+:func:`load_config` deep-merges overrides (an ablation is a base config plus a small
+override), resolves the feature set into explicit template lists, checks its own keys
+(:data:`OWN`) and hands every section to the component that declares it (a typed
+dataclass, :mod:`crfdeid.settings`), which fills its defaults; unknown keys and names are
+refused, listing the allowed ones.
 
 Paths follow one rule: a relative path in a config file (a feature-set file, the
 PATH of a ``FORMAT:PATH`` input, the ``path`` and ``label_map`` file of an input
@@ -52,79 +54,32 @@ from typing import Any
 
 import yaml
 
-from .errors import ConfigError, CrfdeidError
+from . import schema, settings
+from .errors import ConfigError
+from .features import resolve_feature_set
 
-#: Every top-level key with its default. Nested mappings list their own keys.
-DEFAULTS: dict[str, Any] = {
+#: The config's own top-level keys with their defaults; every other key is a section declared
+#: beside the component that reads it (:data:`crfdeid.settings.PROVIDERS`).
+OWN: dict[str, Any] = {
     "description": None,
-    "train": [],
-    "dev": None,
     "features": "full",
     "window": None,
-    "tokenizer": {"split_glued": True},
-    "segment": {"max_len": 200},
-    "crf": {"algorithm": "lbfgs"},
-    "decoding": {"o_threshold": None, "o_words_min_count": None},
-    "rules": {"enabled": False, "date_check": True},
-    "postprocess": None,  # null: the chain the rules section implies (crfdeid.recognizers.chain)
-    "training": {"unknown_share": 0.0, "unknown_mode": "replace"},
-    "committee": {"combine": None, "members": [], "folds": 3},
     "scheme": None,
-    "resources": {"language": "en", "gazetteers": {}, "triggers": {}, "triggers_after": {}},
     "seed": 0,
     "model": "crf",
-    "neural": None,  # filled from NEURAL_DEFAULTS
 }
+#: Every top-level key a config may have, in the order of a resolved config.
+KEYS = ("description", "train", "dev", "features", "window", "tokenizer", "segment", "crf", "decoding",
+        "rules", "postprocess", "training", "committee", "scheme", "resources", "seed", "model", "neural")
+assert set(KEYS) == {*OWN, *settings.PROVIDERS}, "a key is neither the config's own nor a declared section"
 #: Feature templates that read word lists (the dictionary group).
 LIST_TEMPLATES = frozenset({"gazetteer.v1", "rank.v1", "gazetteer_phrases.v1"})
 #: Reader options whose string value is a file (relative to the config, as input paths are).
 PATH_OPTIONS = ("label_map",)
-#: How ``training.unknown_share`` applies: in place, or in a copy added to each training note.
-UNKNOWN_MODES = ("replace", "add")
 #: Models a config can select; all but ``crf`` are networks of :mod:`crfdeid.neural`.
 MODELS = ("crf", "elman", "jordan", "bilstm-crf")
-#: The ``neural`` section: hyper-parameters of the networks (ignored by the CRF). A
-#: ``null`` marked "per model" takes the value of :data:`NEURAL_PER_MODEL` for the
-#: config's ``model`` (Shweta et al.'s table 3 for Elman and Jordan; Lample et al. 2016
-#: for the BiLSTM-CRF), so the resolved config always shows the value used.
-NEURAL_DEFAULTS = {
-    "embedding_dim": 100,       # word vectors (a file's own dimension when `embeddings` is set)
-    "embeddings": None,         # word2vec/GloVe text file; null: learned on the training notes
-    "freeze_embeddings": False,  # keep the file's vectors fixed while training
-    "min_count": 2,             # rarer training words share the unknown-word vector
-    "lowercase": False,         # look words up lower-cased (a word is always tried as is first)
-    "window": None,             # per model: neighbouring words on each side in the input
-    "hidden": None,             # per model: hidden units (each direction for the BiLSTM)
-    "char_features": None,      # per model: cnn, lstm or none (character features of each word)
-    "char_dim": 25,
-    "char_hidden": 25,          # char-CNN filters, or char-LSTM units per direction
-    "epochs": 10,
-    "batch_size": 32,           # segments per gradient step
-    "optimizer": "adam",        # adam or sgd (the paper: sgd, learning rate 0.01, one sentence a step)
-    "learning_rate": 0.002,
-    "dropout": 0.5,
-    "clip": 5.0,                # gradient norm clipping (null: none)
-    "device": "auto",           # auto (a GPU where present), cpu, cuda, cuda:N
-    "threads": 1,               # PyTorch CPU threads (null: PyTorch's default, one per core)
-}
-NEURAL_PER_MODEL = {
-    "elman": {"window": 5, "hidden": 100, "char_features": "none"},
-    "jordan": {"window": 4, "hidden": 150, "char_features": "none"},
-    "bilstm-crf": {"window": 0, "hidden": 100, "char_features": "cnn"},
-    "crf": {},
-}
-CHAR_FEATURES = ("cnn", "lstm", "none")
-OPTIMIZERS = ("adam", "sgd")
-ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 #: Formats whose PATH is not a file-system path.
 _NOT_PATHS = ("synth",)
-
-
-def _crf_params(algorithm: str) -> list[str]:
-    import pycrfsuite
-    trainer = pycrfsuite.Trainer(verbose=False)
-    trainer.select(algorithm)
-    return list(trainer.params())
 
 
 def deep_merge(base: dict, override: dict) -> dict:
@@ -253,7 +208,6 @@ def load_feature_set(spec, base_dir: Path | None = None, path=None) -> dict:
     A relative file name is relative to ``base_dir`` (the folder of the config
     naming it), else to the working folder.
     """
-    from .features import resolve_feature_set
     if isinstance(spec, (str, Path)):
         spec = str(spec)
         if _is_name(spec):
@@ -295,9 +249,9 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
         base_dir = path.resolve().parent
         raw = resolve_paths(read_yaml(path), base_dir)
     overrides = copy.deepcopy(overrides or {})
-    _check_keys(raw, DEFAULTS, "", path)
-    _check_keys(overrides, DEFAULTS, "override ", path)
-    fs = raw.get("features", DEFAULTS["features"])
+    settings.check_keys(raw, KEYS, "config", path)
+    settings.check_keys(overrides, KEYS, "override config", path)
+    fs = raw.get("features", OWN["features"])
     ofs = overrides.pop("features", None)
     if isinstance(ofs, (str, Path)):
         fs, ofs = ofs, None
@@ -306,157 +260,32 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
         fs = load_feature_set(deep_merge({k: v for k, v in fs.items() if k not in ("word", "token", "windowed")}
                                          if "groups" in ofs or "extra_word" in ofs or "extra_token" in ofs
                                          else fs, ofs), path=path)
-    cfg = deep_merge(DEFAULTS, raw)
-    cfg = deep_merge(cfg, overrides)
+    cfg = deep_merge(deep_merge(OWN, raw), overrides)
     cfg["features"] = fs
     _validate(cfg, path)
-    cfg["neural"] = _neural(cfg, path)
+    settings.resolve(cfg, path)  # each section by the component that declares it
+    _check_language(cfg, path)
+    cfg = {key: cfg[key] for key in KEYS}  # one order, whatever the file's
     if cfg["window"] is not None:
         cfg["features"] = load_feature_set({**fs, "window": cfg["window"]}, path=path)
     cfg["window"] = cfg["features"]["window"]
     return cfg
 
 
-def _check_keys(d: dict, allowed: dict, what: str, path) -> None:
-    unknown = set(d) - set(allowed)
-    if unknown:
-        raise ConfigError(f"unknown {what}config key(s) {', '.join(sorted(unknown))}; "
-                          f"allowed: {', '.join(allowed)}", path=path)
-
-
 def _validate(cfg: dict, path) -> None:
+    """The config's own keys checked (the sections are their components')."""
     def bad(msg):
         raise ConfigError(msg, path=path)
 
     if cfg["model"] not in MODELS:
         bad(f"unknown model {cfg['model']!r}; known: {', '.join(MODELS)}")
-    for key in ("tokenizer", "segment", "crf", "decoding", "rules", "training", "committee"):
-        if not isinstance(cfg[key], dict):
-            bad(f"{key} must be a mapping, not {type(cfg[key]).__name__}")
-    for key in ("tokenizer", "segment", "decoding", "rules", "training", "committee"):
-        _check_keys(cfg[key], DEFAULTS[key], f"{key}.", path)
-    share = cfg["training"]["unknown_share"]
-    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
-        bad(f"training.unknown_share must be a number in [0, 1], not {share!r}")
-    if cfg["training"]["unknown_mode"] not in UNKNOWN_MODES:
-        bad(f"unknown training.unknown_mode {cfg['training']['unknown_mode']!r}; known: {', '.join(UNKNOWN_MODES)}")
-    if isinstance(cfg["train"], (str, dict)):
-        cfg["train"] = [cfg["train"]]
-    if not isinstance(cfg["train"], list) or not all(isinstance(s, (str, dict)) for s in cfg["train"]):
-        bad("train must be a list of FORMAT:PATH strings or {format, path, ...} mappings")
-    if isinstance(cfg["dev"], list):
-        if not all(isinstance(s, (str, dict)) for s in cfg["dev"]):
-            bad("dev must be FORMAT:PATH strings or {format, path, ...} mappings")
-    elif cfg["dev"] is not None and not isinstance(cfg["dev"], (str, dict)):
-        bad("dev must be a FORMAT:PATH string or a {format, path, ...} mapping")
-    _validate_inputs(cfg, path)
-    _validate_language(cfg, path)
-    crf = cfg["crf"]
-    algo = crf.get("algorithm") or "lbfgs"
-    if algo not in ALGORITHMS:
-        bad(f"unknown crf.algorithm {algo!r}; known: {', '.join(ALGORITHMS)}")
-    crf["algorithm"] = algo
-    allowed = _crf_params(algo)
-    unknown = set(crf) - set(allowed) - {"algorithm"}
-    if unknown:
-        bad(f"unknown crf option(s) {', '.join(sorted(unknown))} for algorithm {algo}; "
-            f"allowed: algorithm, {', '.join(allowed)}")
-    for k, v in crf.items():
-        if k != "algorithm" and v is not None and not isinstance(v, (int, float, str)):
-            bad(f"crf.{k} must be a number or string, not {type(v).__name__}")
-    thr = cfg["decoding"]["o_threshold"]
-    if thr is not None and (isinstance(thr, bool) or not isinstance(thr, (int, float)) or not 0 < thr <= 1):
-        bad(f"decoding.o_threshold must be a probability in (0, 1] or null, not {thr!r}")
-    k = cfg["decoding"]["o_words_min_count"]
-    if k is not None and (not isinstance(k, int) or isinstance(k, bool) or k < 1):
-        bad(f"decoding.o_words_min_count must be an integer >= 1 or null, not {k!r}")
-    for key in ("enabled", "date_check"):
-        if not isinstance(cfg["rules"][key], bool):
-            bad(f"rules.{key} must be true or false")
-    if not isinstance(cfg["tokenizer"]["split_glued"], bool):
-        bad("tokenizer.split_glued must be true or false")
-    ml = cfg["segment"]["max_len"]
-    if not isinstance(ml, int) or isinstance(ml, bool) or ml < 1:
-        bad(f"segment.max_len must be a positive integer, not {ml!r}")
-    w = cfg["window"]
-    if w is not None and (not isinstance(w, int) or isinstance(w, bool) or not 0 <= w <= 10):
-        bad(f"window must be an integer 0-10 or null, not {w!r}")
-    if not isinstance(cfg["seed"], int) or isinstance(cfg["seed"], bool):
-        bad(f"seed must be an integer, not {cfg['seed']!r}")
-    from .recognizers.committee import validate
-    cfg["committee"] = validate(cfg["committee"], path)
-    if cfg["postprocess"] is not None:
-        if cfg["rules"]["enabled"]:
-            bad("rules.enabled applies to a config without postprocess; name rules.v1 in postprocess instead")
-        from . import schema
-        from .recognizers.chain import build_chain
-        chain = build_chain(cfg["postprocess"], path, english=cfg["resources"]["language"] == "en",
-                            i2b2=schema.get(cfg["scheme"]) is schema.I2B2)
-        cfg["postprocess"] = chain.entries()  # the tail appended, every argument shown
+    _validate_scheme(cfg, path)
+    settings.check_value("window", cfg["window"], "int | None", {"min": 0, "max": 10}, path)
+    settings.check_value("seed", cfg["seed"], "int", {}, path)
 
 
-def _neural(cfg: dict, path) -> dict:
-    """The resolved ``neural`` section: defaults, then the model's own values for nulls."""
-    sec = cfg["neural"] or {}
-    if not isinstance(sec, dict):
-        raise ConfigError(f"neural must be a mapping, not {type(sec).__name__}", path=path)
-    _check_keys(sec, NEURAL_DEFAULTS, "neural.", path)
-    out = {**NEURAL_DEFAULTS, **sec}
-    for k, v in NEURAL_PER_MODEL[cfg["model"]].items():
-        if out[k] is None:
-            out[k] = v
-
-    def bad(msg):
-        raise ConfigError(f"neural.{msg}", path=path)
-
-    def integer(key, low, none_ok=False):
-        v = out[key]
-        if v is None and none_ok:
-            return
-        if not isinstance(v, int) or isinstance(v, bool) or v < low:
-            bad(f"{key} must be an integer >= {low}, not {v!r}")
-
-    for key in ("embedding_dim", "min_count", "char_dim", "char_hidden", "epochs", "batch_size"):
-        integer(key, 1)
-    integer("window", 0, none_ok=True)
-    integer("hidden", 1, none_ok=True)
-    integer("threads", 1, none_ok=True)
-    for key in ("freeze_embeddings", "lowercase"):
-        if not isinstance(out[key], bool):
-            bad(f"{key} must be true or false")
-    for key, known in (("char_features", CHAR_FEATURES), ("optimizer", OPTIMIZERS)):
-        if out[key] is not None and out[key] not in known:
-            bad(f"{key} {out[key]!r} is unknown; known: {', '.join(known)}")
-    for key in ("learning_rate", "dropout", "clip"):
-        v = out[key]
-        if v is None and key == "clip":
-            continue
-        ok = not isinstance(v, bool) and isinstance(v, (int, float))
-        if not ok or not (0 <= v < 1 if key == "dropout" else v > 0):
-            bad(f"{key} must be a number {'in [0, 1)' if key == 'dropout' else '> 0'}, not {v!r}")
-    dev = out["device"]
-    if not isinstance(dev, str) or not (dev in ("auto", "cpu", "cuda") or
-                                        (dev.startswith("cuda:") and dev[5:].isdigit())):
-        bad(f"device must be auto, cpu, cuda or cuda:N, not {dev!r}")
-    emb = out["embeddings"]
-    if emb is not None:
-        if not isinstance(emb, (str, Path)):
-            bad(f"embeddings must be a file name or null, not {emb!r}")
-        out["embeddings"] = str(emb)
-    return out
-
-
-def _validate_inputs(cfg: dict, path) -> None:
-    """Input mappings whose format, options and scheme are known; a declared scheme in full form."""
-    from . import schema
-    from .io import check_input
-    dev = cfg["dev"] if isinstance(cfg["dev"], list) else [cfg["dev"]] if cfg["dev"] is not None else []
-    for entry in cfg["train"] + dev:
-        if isinstance(entry, dict):
-            try:
-                check_input(entry)
-            except CrfdeidError as exc:  # the message lists the formats or the reader's options
-                raise ConfigError(f"input {entry.get('format')}:{entry.get('path')}: {exc}", path=path) from None
+def _validate_scheme(cfg: dict, path) -> None:
+    """A known scheme; a declared scheme in full form."""
     scheme = cfg["scheme"]
     if isinstance(scheme, str) and scheme.lower() == "any":
         raise ConfigError("scheme: `any` is a reader option (labels as written); a config's scheme "
@@ -467,21 +296,10 @@ def _validate_inputs(cfg: dict, path) -> None:
         schema.get(scheme, path)
 
 
-def _validate_language(cfg: dict, path) -> None:
-    """``resources`` read; English-only parts refused where the config does not say English."""
-    from . import schema
-    from .resources import resolve
-    res = cfg["resources"] = resolve(cfg["resources"], None, path)
-    english = res["language"] == "en"
-    if cfg["rules"]["enabled"]:
-        if not english:
-            raise ConfigError(f"rules: the rule overlay is English (regexes, word lists); with "
-                              f"resources.language {res['language']!r} set rules.enabled: false", path=path)
-        if cfg["scheme"] is not None and schema.get(cfg["scheme"]) is not schema.I2B2:
-            raise ConfigError("rules: the rule overlay writes i2b2 2014 labels; with a declared "
-                              "scheme set rules.enabled: false", path=path)
-    fs = cfg["features"]
-    if not english and LIST_TEMPLATES & {*fs["word"], *fs["token"]} and not res["gazetteers"]:
+def _check_language(cfg: dict, path) -> None:
+    """No dictionary features where the config is not English and gives no word lists."""
+    res, fs = cfg["resources"], cfg["features"]
+    if res["language"] != "en" and LIST_TEMPLATES & {*fs["word"], *fs["token"]} and not res["gazetteers"]:
         raise ConfigError(f"features: the dictionary group reads word lists and crfdeid ships English "
                           f"ones only; with resources.language {res['language']!r} give your lists in "
                           "resources.gazetteers or use a feature set without it (no_dict, byo)", path=path)

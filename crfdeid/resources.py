@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import ConfigError
+from .settings import Section, check_keys, section
 
 #: Languages whose resources ship with crfdeid.
 SHIPPED = ("en",)
@@ -88,10 +89,7 @@ def _mapping(value, allowed, what: str, noun: str, path) -> Mapping:
     value = {} if value is None else value
     if not isinstance(value, Mapping):
         raise ConfigError(f"{what} must be a mapping of {', '.join(allowed)}", path=path)
-    unknown = set(value) - set(allowed)
-    if unknown:
-        raise ConfigError(f"unknown {what} {noun}(s) {', '.join(sorted(map(str, unknown)))}; known: "
-                          f"{', '.join(allowed)}", path=path)
+    check_keys(value, allowed, what, path, noun)
     return value
 
 
@@ -102,6 +100,16 @@ def _entries(value, base_dir, path, what) -> list[str]:
         from .config import relative_to
         return read_list(Path(relative_to(str(value), base_dir)), path)
     raise ConfigError(f"{what} must be a file name or a list of strings", path=path)
+
+
+@section("resources")
+class ResourcesSettings(Section):
+    """The ``resources`` section: its lists read (:func:`resolve`; paths were made relative to the
+    config's folder when it was read)."""
+
+    @classmethod
+    def resolve(cls, value, config: Mapping, key: str, path=None) -> dict:
+        return resolve(value, None, path)
 
 
 class Resources:

@@ -172,3 +172,12 @@ def test_the_filter_keeps_spans_of_other_languages_and_safe_harbor_keeps_own_lab
     own = schema.get({"labels": {"NAME": {}, "ID": {}}})
     kept = chain.run(Note(text, english=False, scheme=own), [make_span(22, 34, "PATIENT")])
     assert [(s.start, s.subtype) for s in kept] == [(22, "PATIENT")]
+
+
+def test_a_chain_set_on_a_model_survives_pickling(default_model):
+    import pickle
+    model = Model.from_bytes(default_model.to_bytes())
+    model.chain = model.chain.with_processor("test_allow_list.v1")
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy.chain.names() == model.chain.names()
+    assert pickle.loads(pickle.dumps(default_model)).chain.names() == default_model.chain.names()

@@ -31,7 +31,7 @@ def docs():
     ({"combine": "mega.v1", "members": []}, "needs at least one member"),
     ({"combine": "mega.v1", "members": ["nope.v1"]}, "unknown recognizer 'nope.v1'; known: crf.v1"),
     ({"combine": "multi.v1", "members": ["rules.v1"], "folds": 1}, "committee.folds must be an integer >= 2"),
-    ({"colour": "red"}, r"unknown committee.config key\(s\) colour; allowed: combine, members, folds"),
+    ({"colour": "red"}, r"unknown committee key\(s\) colour; allowed: combine, members, folds"),
 ])
 def test_committee_config_is_validated(section, message):
     with pytest.raises(ConfigError, match=message):

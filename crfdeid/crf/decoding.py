@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
+from ..errors import ConfigError
 from ..labels import BIO, OUTSIDE, join_label, split_label
+from ..settings import Section, section
 
 
 def best_phi(marginal: Callable[[str, int], float], t: int, others: Sequence[str], prev: str) -> str:
@@ -53,3 +56,23 @@ def threshold_labels(labels: list[str], candidates: Sequence[int], marginal, oth
         if not o_words or tokens[t].text.lower() not in o_words:
             labels[t] = best_phi(marginal, t, others, labels[t - 1] if t else OUTSIDE)
     return labels
+
+
+@section("decoding")
+@dataclass
+class DecodingSettings(Section):
+    """The config's ``decoding`` section.
+
+    ``o_threshold``: a token is PHI when its P(O) is below it (``null``: Viterbi labels);
+    ``o_words_min_count``: words seen at least this often in the training notes and never
+    inside PHI are not made PHI by the threshold (``null``: off).
+    """
+
+    o_threshold: float | None = None
+    o_words_min_count: int | None = field(default=None, metadata={"min": 1})
+
+    def check(self, config, path) -> None:
+        thr = self.o_threshold
+        if thr is not None and not 0 < thr <= 1:
+            raise ConfigError(f"decoding.o_threshold must be a probability in (0, 1] or null, not {thr!r}",
+                              path=path)

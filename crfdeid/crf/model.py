@@ -36,7 +36,7 @@ from ..document import Document
 from ..errors import ModelError
 from ..features import Featurizer
 from ..labels import decode
-from ..recognizers.chain import Chain, Note, chain_of
+from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.committee import from_config
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
@@ -168,6 +168,14 @@ class TaggingModel:
         self._chain = value
 
     _chain: Chain | None = None
+
+    def _chain_state(self) -> list | None:
+        """The chain as config data when it was set on the model (a pickled copy keeps it)."""
+        return None if self._chain is None else self._chain.entries()
+
+    def _restore_chain(self, entries: list | None) -> None:
+        if entries is not None:
+            self._chain = build_chain(entries, self.path)
 
     def save(self, path) -> Path:
         """Write the model atomically to ``path`` (one file) and return the path."""
@@ -448,12 +456,13 @@ class Model(TaggingModel):
     # -- persistence ------------------------------------------------------------
     def __getstate__(self):
         return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
-                "backend": self.backend, "o_words": self.o_words}
+                "backend": self.backend, "o_words": self.o_words, "chain": self._chain_state()}
 
     def __setstate__(self, state):
         self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
                       state.get("backend", "numpy"))
         self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
+        self._restore_chain(state.get("chain"))
 
     def to_bytes(self) -> bytes:
         """The model file's content (:mod:`crfdeid.crf.modelfile`)."""

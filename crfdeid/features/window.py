@@ -20,6 +20,7 @@ from itertools import chain
 from typing import Any
 
 from ..errors import ConfigError, RegistryError
+from ..settings import check_keys
 from .perdoc import forget
 from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
 
@@ -61,10 +62,7 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
     """
     if not isinstance(spec, dict):
         raise ConfigError(f"a feature set must be a mapping, not {type(spec).__name__}", path=path)
-    unknown = set(spec) - set(FEATURE_SET_KEYS)
-    if unknown:
-        raise ConfigError(f"unknown feature-set key(s) {', '.join(sorted(unknown))}; "
-                          f"allowed: {', '.join(FEATURE_SET_KEYS)}", path=path)
+    check_keys(spec, FEATURE_SET_KEYS, "feature-set", path)
     fs = {k: spec.get(k, v) for k, v in FEATURE_SET_KEYS.items()}
     groups = dict(fs["groups"] or {})
     bad = set(groups) - set(GROUPS)
@@ -96,7 +94,7 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
                           "are not among the word templates", path=path)
     fs.update(groups={g: bool(groups.get(g)) for g in GROUPS}, word=_dedupe(word),
               token=_dedupe(token), windowed=_dedupe(windowed),
-              bigrams=bool(fs["bigrams"]) and ("lexical" in on or not groups))
+              bigrams=bool(fs["bigrams"]) and ("lexical" in on or not on))
     return fs
 
 

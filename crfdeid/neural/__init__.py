@@ -2,7 +2,7 @@
 
 A config selects one with its top-level ``model`` key (``elman``, ``jordan`` or
 ``bilstm-crf``; ``crf`` is the default) and tunes it in its ``neural`` section
-(:data:`crfdeid.config.NEURAL_DEFAULTS`). Everything else is shared with the CRF:
+(:class:`crfdeid.neural.settings.NeuralSettings`). Everything else is shared with the CRF:
 the tokenizer and segments, the BIO labels (:mod:`crfdeid.labels`), the recall-oriented
 decoding (:mod:`crfdeid.crf.decoding`), the rule overlay, the model file's checks
 (:mod:`crfdeid.crf.modelfile`, format 2: weights in safetensors) and the tagging

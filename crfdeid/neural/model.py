@@ -138,11 +138,12 @@ class NeuralModel(TaggingModel):
 
     def __getstate__(self):
         return {"weights": self._weights, "config": self.config, "manifest": self.manifest,
-                "path": self.path, "o_words": self.o_words}
+                "path": self.path, "o_words": self.o_words, "chain": self._chain_state()}
 
     def __setstate__(self, state):
         self.__init__(state["weights"], state["config"], state["manifest"], state["path"])
         self.o_words = state["o_words"]
+        self._restore_chain(state.get("chain"))
 
     def to_bytes(self) -> bytes:
         """The model file's content (:mod:`crfdeid.crf.modelfile`, format 2)."""

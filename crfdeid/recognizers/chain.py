@@ -42,6 +42,7 @@ from .. import schema
 from ..document import Span
 from ..errors import ConfigError, RegistryError
 from ..registry import Registry
+from ..settings import Section, section
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -362,6 +363,50 @@ def chain_of(config: Mapping, path=None) -> Chain:
     entries = config.get("postprocess")
     if entries is None:
         entries = legacy_entries(config.get("rules"))
-    english = (config.get("resources") or {}).get("language", "en") == "en"
-    i2b2 = config.get("scheme") is None or schema.get(config.get("scheme")) is schema.I2B2
+    english, i2b2 = _english_i2b2(config)
     return build_chain(entries, path, english=english, i2b2=i2b2)
+
+
+def _english_i2b2(config: Mapping) -> tuple[bool, bool]:
+    """Whether a config's resources are English and its labels i2b2 2014's."""
+    english = (config.get("resources") or {}).get("language", "en") == "en"
+    return english, config.get("scheme") is None or schema.get(config.get("scheme")) is schema.I2B2
+
+
+@section("rules")
+@dataclass
+class RulesSettings(Section):
+    """The ``rules`` section: the chain of a config without ``postprocess`` (:func:`legacy_entries`).
+
+    ``enabled``: the rule overlay and name extension; ``date_check``: DATE spans that cannot be
+    dates dropped first. The overlay is English and writes i2b2 2014 labels.
+    """
+
+    enabled: bool = False
+    date_check: bool = True
+
+    def check(self, config, path) -> None:
+        english, i2b2 = _english_i2b2(config)
+        if self.enabled and not english:
+            raise ConfigError(f"rules: the rule overlay is English (regexes, word lists); with resources."
+                              f"language {config['resources']['language']!r} set rules.enabled: false", path=path)
+        if self.enabled and not i2b2:
+            raise ConfigError("rules: the rule overlay writes i2b2 2014 labels; with a declared "
+                              "scheme set rules.enabled: false", path=path)
+
+
+@section("postprocess")
+class PostprocessSettings(Section):
+    """The ``postprocess`` section: the chain's processors in order (``null``: the one ``rules`` implies)."""
+
+    missing = None
+
+    @classmethod
+    def resolve(cls, value, config: Mapping, key: str, path=None):
+        if value is None:
+            return None
+        if (config.get("rules") or {}).get("enabled"):
+            raise ConfigError("rules.enabled applies to a config without postprocess; name rules.v1 in "
+                              "postprocess instead", path=path)
+        english, i2b2 = _english_i2b2(config)
+        return build_chain(value, path, english=english, i2b2=i2b2).entries()  # the tail, every argument

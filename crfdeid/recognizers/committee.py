@@ -30,25 +30,44 @@ from __future__ import annotations
 
 import bisect
 import json
+from dataclasses import dataclass, field
 from operator import attrgetter
 
 from ..errors import ConfigError
+from ..settings import Section, section
 from .base import build_recognizer, check_available, spec_of
 
 #: How decisions are combined (``None``: no committee).
 COMBINERS = ("mega.v1", "multi.v1")
-#: The ``committee`` config section's keys and defaults.
-DEFAULTS: dict = {"combine": None, "members": [], "folds": 3}
 #: Texts whose member decisions are remembered (cross-validation tags each note many times).
 _MEMO_SIZE = 8192
 _memo: dict = {}
 _START = attrgetter("start")
 
 
-def validate(section, path=None) -> dict:
-    """The ``committee`` section checked: combination, members and their extras.
+@section("committee")
+@dataclass
+class CommitteeSettings(Section):
+    """The ``committee`` section: ``combine`` (``null``: no committee), ``members`` (recognizers,
+    names or ``{name: ..., **options}``) and the cross-fitting ``folds`` of ``multi.v1``."""
 
-    :func:`crfdeid.config.load_config` checks its keys first, as for every section.
+    combine: str | None = field(default=None, metadata={"choices": COMBINERS})
+    members: list = field(default_factory=list)
+    folds: int = field(default=3, metadata={"min": 2})
+
+    def check(self, config, path) -> dict:
+        """Every member known and its optional extra installed (the error names the extra)."""
+        members = self.members or []
+        if not isinstance(members, list):
+            raise ConfigError("committee.members must be a list of recognizers", path=path)
+        specs = [check_available(m, path) for m in members]
+        if self.combine is not None and not specs:
+            raise ConfigError(f"committee.combine {self.combine} needs at least one member", path=path)
+        return {"combine": self.combine, "members": specs, "folds": self.folds}
+
+
+def validate(section, path=None) -> dict:
+    """The ``committee`` section checked and resolved (:class:`CommitteeSettings`).
 
     Raises
     ------
@@ -56,22 +75,7 @@ def validate(section, path=None) -> dict:
         Unknown key or combination (listing the known ones), an unknown member, a member
         whose optional extra is not installed (naming the extra), or bad ``folds``.
     """
-    if not isinstance(section, dict) or set(section) - set(DEFAULTS):
-        raise ConfigError(f"committee must be a mapping with keys {', '.join(DEFAULTS)}", path=path)
-    combine = section.get("combine")
-    if combine is not None and combine not in COMBINERS:
-        raise ConfigError(f"unknown committee.combine {combine!r}; known: {', '.join(COMBINERS)} "
-                          "(or null)", path=path)
-    members = section.get("members") or []
-    if not isinstance(members, list):
-        raise ConfigError("committee.members must be a list of recognizers", path=path)
-    specs = [check_available(m, path) for m in members]
-    if combine is not None and not specs:
-        raise ConfigError(f"committee.combine {combine} needs at least one member", path=path)
-    folds = section.get("folds", DEFAULTS["folds"])
-    if not isinstance(folds, int) or isinstance(folds, bool) or folds < 2:
-        raise ConfigError(f"committee.folds must be an integer >= 2, not {folds!r}", path=path)
-    return {"combine": combine, "members": specs, "folds": folds}
+    return CommitteeSettings.resolve(section, {}, "committee", path)
 
 
 def member_keys(specs) -> list[str]:

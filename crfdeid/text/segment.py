@@ -17,7 +17,10 @@ decoded over the whole document, so a span may cross a segment boundary.
 from __future__ import annotations
 
 import bisect
+from dataclasses import dataclass, field
 from itertools import compress
+
+from ..settings import Section, section
 
 _FINAL = frozenset(".?!")
 #: Tokens after which a period does not end a sentence (compared lower-cased).
@@ -98,3 +101,11 @@ def iter_segments(text: str, tokens, max_len: int = 200):
             begin = i + 1
         prev, cur = cur, nxt
         i += 1
+
+
+@section("segment")
+@dataclass
+class SegmentSettings(Section):
+    """The config's ``segment`` section: ``max_len``, the longest CRF sequence in tokens."""
+
+    max_len: int = field(default=200, metadata={"min": 1})

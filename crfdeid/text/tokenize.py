@@ -34,12 +34,15 @@ Token(text='76221', start=1, end=6, glued_left=True, glued_right=False)
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate
 from operator import not_
 from typing import NamedTuple
 
 import regex
+
+from ..settings import Section, section
 
 # White space exactly as str.isspace defines it (regex's \s lacks U+001C..U+001F).
 _WS = r"\s\x1c-\x1f"
@@ -144,3 +147,11 @@ def iter_tokens(text: str, split_glued: bool = True):
         yield Token(prev.group(), prev.start(), end, left, glued)
         left, prev = glued, m
     yield Token(prev.group(), prev.start(), prev.end(), left, False)
+
+
+@section("tokenizer")
+@dataclass
+class TokenizerSettings(Section):
+    """The config's ``tokenizer`` section: ``split_glued`` splits run-together tokens (``PEND01``)."""
+
+    split_glued: bool = True
