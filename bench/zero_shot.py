@@ -64,6 +64,9 @@ def main(argv=None) -> int:
                    help="comma-separated: default (configured), none (Viterbi) or P(O) thresholds")
     p.add_argument("--o-words-lists", help="comma-separated gazetteer lists whose words the threshold "
                    "leaves alone too (an experiment on the model's o_words)")
+    p.add_argument("--site-table", action="append", default=[],
+                   help="what the site knows (docs/site.md), given to every note, e.g. "
+                        "../shared/corpora/physionet-dev/pid_patientname.txt")
     p.add_argument("--json", help="write the figures as JSON here")
     args = p.parse_args(argv)
     docs = list(read(args.corpus))
@@ -89,6 +92,8 @@ def main(argv=None) -> int:
     else:
         from crfdeid.crf.model import Model
         model = Model.load(args.model)
+        from crfdeid.site import Site
+        options = {"site": Site.from_files(args.site_table)} if args.site_table else None
         if args.o_words_lists:
             from crfdeid import gazetteers
             for name in args.o_words_lists.split(","):
@@ -96,7 +101,7 @@ def main(argv=None) -> int:
         for t in args.o_thresholds.split(","):
             thr = ... if t == "default" else None if t == "none" else float(t)
             t0, c0 = time.perf_counter(), time.process_time()
-            pred = list(model.tag_many(blank, o_threshold=thr))
+            pred = list(model.tag_many(blank, o_threshold=thr, options=options))
             sec, cpu = time.perf_counter() - t0, time.process_time() - c0
             result["runs"][t] = dict(_figures(docs, pred), seconds=round(sec, 2), cpu_seconds=round(cpu, 2),
                                      tokens_per_s=round(tokens / sec), tokens_per_cpu_s=round(tokens / cpu))

@@ -135,7 +135,8 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "street_suffixes": hw.STREET_SUFFIXES, "hospital_words": hw.HOSPITAL_WORDS,
         "organization_words": hw.ORGANIZATION_WORDS, "titles": hw.TITLES,
         "relations": hw.RELATIONS, "clinical_words": hw.CLINICAL_WORDS,
-        "clinical_heads": hw.CLINICAL_HEADS,
+        "clinical_heads": hw.CLINICAL_HEADS, "stop_words": hw.STOP_WORDS,
+        "clinical_scales": hw.CLINICAL_SCALES,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],
@@ -147,6 +148,19 @@ def handwritten_lists(surnames: list[str]) -> dict:
     out["hospitals"] = (hospitals, *combined)
     out["organizations"] = (orgs, *combined)
     return out
+
+
+def nickname_list() -> dict:
+    """First names and the nicknames they are written as, one pair a line (``robert bob``),
+    from the PyPI package ``nicknames`` (its ``names.csv``: name, ``has_nickname``, nickname)."""
+    import csv
+
+    import nicknames
+    path = Path(nicknames.__file__).parent / "names.csv"
+    with path.open(encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["relationship"] == "has_nickname"]
+    pairs = _unique(f"{r['name1'].strip()} {r['name2'].strip()}" for r in rows)
+    return {"nicknames": (pairs, f"PyPI nicknames {_version('nicknames')} (names.csv)", "Apache-2.0")}
 
 
 def write_list(name: str, entries: list[str], source: str, licence: str, out: Path) -> None:
@@ -170,6 +184,7 @@ def main(argv=None) -> int:
     lists.update(geo_lists())
     lists.update(common_words())
     lists.update(handwritten_lists(lists["surnames"][0]))
+    lists.update(nickname_list())
     for name in sorted(lists):
         entries, source, licence = lists[name]
         write_list(name, entries, source, licence, out)

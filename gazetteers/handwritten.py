@@ -245,3 +245,22 @@ nephew cousin friend neighbor neighbour partner fiance fiancee girlfriend boyfri
 spouse sibling stepson stepdaughter stepmother stepfather guardian caregiver
 son-in-law daughter-in-law mother-in-law father-in-law sister-in-law brother-in-law
 proxy hcp family children kids"""
+
+# Function words that are never PHI on their own: a predicted span of nothing but these,
+# punctuation and one letter is dropped (crfdeid/recognizers/hygiene.py). Words that are
+# also names or months (May, Will, Don, Art) are left out on purpose.
+STOP_WORDS = """a an the and or nor but of to in on at by for with from into onto upon
+over under as is are was were be been being am has have had do does did not no yes
+this that these those it its he she him her his hers they them their theirs we us our
+ours you your yours i me my mine who whom whose which what when where why how there here
+than then so if per via s x w/ w/o c/o re also too very just only all any some each
+both either neither other such same own more most less than up down out off about
+after before again further once"""
+
+# Clinical scales and scores: a number right after one of these (or after "scale", "score",
+# "grade", "class", "stage") is a score, never PHI (crfdeid/recognizers/clinical.py).
+CLINICAL_SCALES = """GCS RASS CIWA CIWA-Ar APGAR NIHSS MELD CHADS2 CHA2DS2-VASc HAS-BLED NYHA ASA
+SOFA qSOFA APACHE MMSE MoCA TIMI CURB-65 Killip ECOG Karnofsky KPS Braden Morse Ramsay
+Richmond Mallampati Fisher Hunt-Hess Gleason Bishop Aldrete Borg Wells PHQ-9 GAD-7 CAM-ICU
+BPS CPOT FLACC PAINAD FIM mRS Rankin Ranson Child-Pugh Apfel Caprini STOP-BANG Norton
+Waterlow Barthel NRS VAS Glasgow scale score scores grade class stage"""

@@ -12,8 +12,8 @@ from crfdeid.crf import Model
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError
 from crfdeid.io import read
-from crfdeid.recognizers import clinical, safeharbor
-from crfdeid.recognizers.chain import TAIL, Note, build_chain, chain_of, legacy_entries, register
+from crfdeid.recognizers import clinical, hygiene, safeharbor
+from crfdeid.recognizers.chain import HYGIENE, TAIL, Note, build_chain, chain_of, legacy_entries, register
 from crfdeid.recognizers.rules import overlay
 from crfdeid.text.align import to_token_bounds
 from crfdeid.text.clean import for_tagging
@@ -36,6 +36,8 @@ def _hard_wired(text, spans, rules: bool, date_check=True, english=True, own_lab
             spans = clinical.drop_clinical(text, spans)
         spans = overlay(text, spans, date_check=date_check)
     kept = clinical.drop_clinical(text, spans) if english else list(spans)
+    kept = hygiene.drop_junk(text, kept, stop_words=english)  # issue 26: no span that cannot be PHI
+    kept = kept if own_labels else hygiene.drop_young_ages(text, kept)
     return to_token_bounds(text, safeharbor.apply(text, kept, keep_predicted=own_labels), split)
 
 
@@ -73,8 +75,8 @@ def test_the_tagged_spans_are_those_of_the_hard_wired_chain(default_model):
 def test_a_model_saved_without_postprocess_runs_the_chain_its_rules_imply(default_model):
     assert "postprocess" not in default_model.manifest["config"] or default_model.config["postprocess"] is None
     assert default_model.chain.names() == ["clinical_filter.v1", "rules.v1", "name_extension.v1",
-                                           "clinical_filter.v1", *TAIL]
-    assert chain_of(load_config({})).names() == ["clinical_filter.v1", *TAIL]
+                                           "clinical_filter.v1", *HYGIENE, *TAIL]
+    assert chain_of(load_config({})).names() == ["clinical_filter.v1", *HYGIENE, *TAIL]
 
 
 def test_the_clinical_filter_judges_each_span_once_per_note(default_model, monkeypatch):

@@ -33,6 +33,13 @@ def _span(text, surface, subtype="DOCTOR"):
     ("GCS: Glasgow Coma Scale 15", "Coma", "eponym"),           # the eponym before it
     ("Vitamin D 2000 IU daily", "Vitamin D 2000", "dose"),      # a drug's words, then its dose
     ("Lantus 20 units qhs", "Lantus 20", "dose"),
+    ("NEURO: Glasgow Coma Scale 15, MAE", "15", "score"),       # the number after a scale
+    ("NEURO: Glasgow Coma Scale 15, MAE", "Coma Scale 15", "score"),
+    ("NEURO: Glasgow Coma Scale 15, MAE", "Glasgow Coma Scale 15", "score"),
+    ("gcs: 15, rass -2 overnight", "15", "score"),
+    ("gcs: 15, rass -2 overnight", "2", "score"),
+    ("NIHSS of 4 on arrival", "4", "score"),
+    ("stage 4 sacral ulcer", "4", "score"),
 ])
 def test_clinical_terms_are_dropped(text, surface, reason):
     sp = _span(text, surface)
@@ -54,6 +61,9 @@ def test_clinical_terms_are_dropped(text, surface, reason):
     ("gave Smith 20 mg", "Smith 20"),               # a surname before the dose
     ("Dr Lee 5 mg", "Dr Lee 5"),                    # a title and a surname
     ("Vitamin D 2000 daily", "Vitamin D 2000"),     # no unit after the number
+    ("Seen by Dr. Scale on 3/15", "3/15"),          # a date after a name, not a score
+    ("CABG 2015, GCS 15", "2015"),                  # a year after an event is no score
+    ("Smith 15 Main St", "Smith 15"),               # words before the number that are no scale
 ])
 def test_names_places_and_dates_are_kept(text, surface):
     sp = _span(text, surface)

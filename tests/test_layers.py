@@ -24,7 +24,7 @@ LAYERS = (
     ("document",),
     ("labels", "text"),
     ("gazetteers",),
-    ("features",),
+    ("features", "site"),
     ("io", "scoring"),
     ("resources",),
     ("deid", "recognizers"),

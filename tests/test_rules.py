@@ -333,3 +333,33 @@ def test_hyphen_joined_name_parts_join_the_name_in_any_script(text, name, parts)
 def test_hyphen_extension_needs_a_capitalised_letter_run(text):
     got = extend_names(text, [make_span(0, 7, "DOCTOR")])
     assert [(s.start, s.end) for s in got] == [(0, 7)]
+
+
+# Issue 26: the three leaks, as general forms (made-up notes).
+@pytest.mark.parametrize("text, expected", [
+    ("f/u w/ pcp dr o'brien @ mgh", [("o'brien", "DOCTOR"), ("mgh", "HOSPITAL")]),
+    ("transferred to BWH, then back to ummc", [("BWH", "HOSPITAL"), ("ummc", "HOSPITAL")]),
+    ("admitted to OSH; sent to cath lab; at bath", []),            # outside hospital, words
+    ("45 Maple Ridge Road, Suite 210", [("45 Maple Ridge Road, Suite 210", "STREET")]),
+    ("mail to APT #4B please", [("APT #4B", "STREET")]),
+    ("Abdulrahman bin Khalid Al-Qahtani", [("Abdulrahman", "PATIENT"), ("bin", "PATIENT"),
+                                          ("Khalid", "PATIENT"), ("Al-Qahtani", "PATIENT")]),
+    ("Urine Bin Emptied, bin 2 full", []),                          # not a particle between names
+])
+def test_leaks_of_issue_26_are_general_rules(text, expected):
+    assert [(text[s.start:s.end], s.subtype) for s in find(text)] == expected
+
+
+@pytest.mark.parametrize("text, name, grown", [
+    ("DAUGHTER-MINDY CALLED", "MINDY", ["MINDY"]),                  # no relation word as a name part
+    ("Dr. Anna Stone-Lyle", "Anna", ["Anna"]),                      # hyphen parts grow from the span
+    ("seen by Sean O'Brien today", "Sean", ["Sean", "O'Brien"]),
+    ("Ludwig van Beethoven", "Ludwig", ["Ludwig", "van", "Beethoven"]),
+    ("Marisol de la Cruz", "Cruz", ["Marisol", "de la", "Cruz"]),
+    ("Salma bint Nasser Al-Harbi", "Salma", ["Salma", "bint", "Nasser", "Al-Harbi"]),
+    ("Smith van transport", "Smith", ["Smith"]),                    # a plain word beyond the particle
+])
+def test_the_name_extension_takes_particles_and_prefixed_surnames(text, name, grown):
+    start = text.index(name)
+    spans = extend_names(text, [make_span(start, start + len(name), "PATIENT")])
+    assert [text[s.start:s.end] for s in spans] == grown

@@ -33,7 +33,7 @@ def _read_service_token(path):
 
 
 def _read_review_token(path):
-    from crfdeid.review.cli import read_token
+    from crfdeid.cli.review import read_token
     return read_token(argparse.Namespace(token_file=str(path)))
 
 

@@ -265,3 +265,20 @@ def test_short_token_is_refused(tmp_path):
 def test_workers_check_the_model_before_binding(tmp_path, capsys):
     assert main(["--workers", "2", "--model", str(tmp_path / "missing.model")]) == 2
     assert "missing.model" in capsys.readouterr().err
+
+
+def test_a_site_file_and_a_notes_known_identifiers_are_found(tmp_path):
+    # made-up patient and staff; the model alone does not tag "quillon" or "zorbek"
+    (tmp_path / "patients.csv").write_text("patient,last_name\np9,Zorbek\n", encoding="utf-8")
+    (tmp_path / "staff.txt").write_text("Tamsin Quillon\n", encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("tables: patients.csv\nstaff: staff.txt\n", encoding="utf-8")
+    app = create_app(Settings(site=str(tmp_path / "site.yaml")))
+    text = "zorbek resting, t. quillon aware, brother vexlan called"
+    with TestClient(app) as c:
+        r = _post(c, documents=[{"text": text, "patient": "p9", "known": {"relative": "Vexlan Zorbek"}}],
+                  output_format="spans")
+        assert r.status_code == 200
+        spans = {(text[s["start"]:s["end"]], s["type"]) for s in r.json()["documents"][0]["spans"]}
+        assert {("zorbek", "PATIENT"), ("t. quillon", "DOCTOR"), ("vexlan", "PATIENT")} <= spans
+        r = _post(c, text=text, known={"shoe_size": "9"})
+        assert r.status_code == 500 and "shoe_size" in r.json()["detail"] and "zorbek" not in r.text

@@ -170,3 +170,23 @@ def test_an_incomplete_output_is_refused_then_replaced_on_request(spark, tmp_pat
     assert cli.main(["--input", str(src), "--output", str(dest), "--replace-incomplete", "--quiet"]) == 0
     assert not stage.exists() and (dest / "_SUCCESS").exists()
 
+
+@pytest.mark.slow
+def test_a_site_table_keyed_by_the_patient_column_is_used(spark, tmp_path):
+    from crfdeid.site import Site
+    from crfdeid.spark import deidentify
+    (tmp_path / "p.csv").write_text("patient,last_name\np9,Zorbek\n", encoding="utf-8")
+    site = Site.from_files([tmp_path / "p.csv"])
+    text = "pt zorbek resting comfortably"  # made up; the model alone leaves "zorbek"
+    df = spark.createDataFrame([("n1", text, "p9"), ("n2", text, "p8")], "id string, text string, patient string")
+    got = {r["id"]: r["deid_text"] for r in deidentify(df, "redacted", patient_col="patient", site=site).collect()}
+    assert "zorbek" not in got["n1"] and "zorbek" in got["n2"]
+
+
+def test_command_site_file_errors_come_before_spark(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("pyspark")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.jsonl").write_text("{}\n")
+    (tmp_path / "site.yaml").write_text("roster: x.txt\n")
+    assert cli.main(["--input", "in.jsonl", "--output", "out", "--site", "site.yaml"]) == 2
+    assert "unknown key" in capsys.readouterr().err

@@ -69,15 +69,18 @@ class Deidentifier:
         Writer options as ``python -m crfdeid tag -o KEY=VALUE`` takes them.
     o_threshold : float or None, optional
         As ``--o-threshold`` (default: the model's configured decoding).
+    site : crfdeid.site.Site, optional
+        What the site knows, found in every note (docs/site.md), as ``tag --site`` does.
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None,
-                 options: dict | None = None, o_threshold=..., backend: str = "numpy"):
+                 options: dict | None = None, o_threshold=..., backend: str = "numpy", site=None):
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(f"unknown output format {output_format!r}; known: {', '.join(OUTPUT_FORMATS)}")
         self.model = model if isinstance(model, Model) else Model.load(model, backend=backend)
         self.output_format = output_format
         self.o_threshold = o_threshold
+        self.site = site
         self.options = dict(options or {})
         if output_format == "surrogate":
             if seed is not None and key is not None:
@@ -111,7 +114,8 @@ class Deidentifier:
 
             def writer(doc, one=one):
                 return one
-        for doc, tagged in self.model.tag_each(docs, self.o_threshold):
+        chain_options = {} if self.site is None else {"site": self.site}
+        for doc, tagged in self.model.tag_each(docs, self.o_threshold, options=chain_options):
             doc_id, tagged, err = tag_result(doc, tagged)
             if err is not None:
                 yield Record(doc_id, None, None, err)

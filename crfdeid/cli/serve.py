@@ -60,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
                         "(default: 60); later: 503")
     p.add_argument("--workers", type=int, default=1, help="worker processes, each with the model "
                                                           "(default: 1)")
+    p.add_argument("--site", metavar="FILE", help="site file (YAML): patients' identifiers, staff, "
+                                                  "institutions, safe terms found in every note (docs/site.md)")
     p.add_argument("--quiet", action="store_true", help="no access log")
     return p
 
@@ -127,7 +129,7 @@ def main(argv=None) -> int:
 
     from ..serve.app import Settings, create_app  # FastAPI: the optional extra [serve], checked first
     settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents,
-                        args.body_timeout, args.request_timeout)
+                        args.body_timeout, args.request_timeout, args.site)
     common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,
               "server_header": False}
     if args.workers == 1:

@@ -37,6 +37,7 @@ from .. import cli
 from ..adapters.records import Deidentifier
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
+from ..site import Site
 from .tag import _writer_option
 
 #: Exit code when the Spark job itself fails (not a note: the job).
@@ -76,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="delete OUTPUT.incomplete, left by a run that was killed, and write again")
     p.add_argument("--local-dir", help="local mode: where Spark's private folder of (encrypted) "
                                        "local files goes (default: the system temporary folder)")
+    p.add_argument("--site", metavar="FILE", help="site file (YAML): patients' identifiers (keyed by "
+                                                  "the patient column), staff, institutions, safe terms "
+                                                  "found in every note (docs/site.md)")
     p.add_argument("--quiet", action="store_true", help="no summary on success")
     return p
 
@@ -160,7 +164,9 @@ def main(argv=None) -> int:
         if args.key_file:
             key = read_key_file(args.key_file)
         options = dict(_writer_option(pair) for pair in args.option or ())
-        deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options)
+        site = Site.load(args.site) if args.site else None
+        deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options,
+                            site=site)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -247,7 +253,7 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         notes, (id_col, text_col), error_col = notes.select(*cols), (args.id_col, args.text_col), None
     out = deidentify(notes, deid.output_format, model=deid.model, options=deid.options,
                      id_col=id_col, text_col=text_col, patient_col=patient,
-                     partitions=args.partitions, error_col=error_col)
+                     partitions=args.partitions, error_col=error_col, site=deid.site)
     try:  # written to the staging folder, renamed once complete: never half an output at OUTPUT
         (out.write.parquet if out_fmt == "parquet" else out.write.json)(stage, mode="errorifexists")
         reader = spark.read.schema(out.schema)

@@ -9,12 +9,16 @@ Examples::
     python -m crfdeid key new secret.key
     python -m crfdeid tag --output-format surrogate --key-file secret.key -o xml=true \\
         --group-pattern '^(p[0-9]+)_' --output-dir out/ notes/
+    python -m crfdeid tag --site-table patients.csv --site-list staff=roster.txt \\
+        --input-format jsonl notes.jsonl
 
 Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works) and
-``--reader-option KEY=VALUE``. The spans an annotated input carries are replaced by
-the model's; their labels are checked against the i2b2 scheme for an i2b2 model and
-taken as written for a model with labels of its own. Redacted and surrogate output
+``--reader-option KEY=VALUE``. What the site knows (patients' identifiers, staff,
+institutions, towns, safe terms: ``--site``, ``--site-table``, ``--site-list``; a JSONL
+note's ``meta.known``) is found in every note too (docs/site.md). The spans an annotated
+input carries are replaced by the model's; their labels are checked against the i2b2
+scheme for an i2b2 model and taken as written for a model with labels of its own. Redacted and surrogate output
 follow the model's label scheme (placeholders, generators). Without
 ``--output-dir`` everything goes to standard output. A document that cannot be
 read or tagged is reported (file, document id, never its text), is not written
@@ -31,7 +35,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-from .. import cli, schema
+from .. import cli, schema, site
 from ..adapters.records import tag_result
 from ..crf.model import Model, batches
 from ..crf.numpy.tagger import BATCH_CHARS
@@ -42,6 +46,7 @@ from ..io import StreamWriter, open_writer, read, spec_path
 from ..io.labelled import takes_scheme
 
 _MODEL = None
+_OPTIONS: dict = {}  # what the chain gets with every note (the site's knowledge), in a worker too
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -72,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="let the threshold mark every word, also those the model saw in training "
                         "only outside PHI (decoding.o_words_min_count)")
     grouping.add_arguments(p)
+    site.add_arguments(p)
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
@@ -80,20 +86,22 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _init_worker(model_path, backend="numpy", o_words=True):
+def _init_worker(model_path, backend="numpy", o_words=True, options=None):
     """Load the model in a spawned worker; a forked one has the parent's (:func:`_share`)."""
-    global _MODEL
+    global _MODEL, _OPTIONS
     if _MODEL is not None:
         return
     _MODEL = Model.load(model_path, backend=backend)
+    _OPTIONS = options or {}
     if not o_words:
         _MODEL.o_words = frozenset()
 
 
-def _share(model) -> None:
-    """Make ``model`` the one forked workers tag with (no second load in each)."""
-    global _MODEL
-    _MODEL = model
+def _share(model, options=None) -> None:
+    """Make ``model`` (and the chain's ``options``) the ones forked workers tag with (no second
+    load in each)."""
+    global _MODEL, _OPTIONS
+    _MODEL, _OPTIONS = model, options or {}
 
 
 #: Said on stderr when surrogates are made without --key-file, --key or --seed.
@@ -107,7 +115,7 @@ def _tag_batch(item):
     """A worker's task: a batch of documents, tagged together (the numpy backend labels
     a batch at once), one result per document."""
     docs, thr = item
-    return [tag_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr)]
+    return [tag_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr, options=_OPTIONS)]
 
 
 def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
@@ -179,6 +187,7 @@ def main(argv=None) -> int:
         inputs = _open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option),
                               model.scheme)
         grouper = grouping.from_args(args)
+        known = site.from_args(args)
         options = _writer_options(args)
         out = open_writer(args.output_format, args.output_dir, options,
                       [spec_path(s, args.input_format) for s in specs], args.overwrite, model.scheme)
@@ -186,6 +195,7 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     thr = {None: ..., "none": None}.get(args.o_threshold, args.o_threshold)
+    chain_options = {} if known is None else {"site": known}
     if args.no_o_words:
         model.o_words = frozenset()
     done = failed = 0
@@ -213,13 +223,13 @@ def main(argv=None) -> int:
 
         method = "spawn" if sys.platform == "win32" else "fork"
         if method == "fork":
-            _share(model)
+            _share(model, chain_options)
         pool = mp.get_context(method).Pool(args.jobs, _init_worker,
-                                           (model.path, args.backend, not args.no_o_words))
+                                           (model.path, args.backend, not args.no_o_words, chain_options))
         tasks = ((batch, thr) for batch in batches(docs, BATCH_CHARS))
         results = chain.from_iterable(pool.imap(_tag_batch, tasks))
     else:  # in batches (the numpy backend labels several documents at once)
-        results = (tag_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr))
+        results = (tag_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr, options=chain_options))
     seen_errors = 0
     try:
         with out:

@@ -33,17 +33,19 @@ crfdeid.errors.ConfigError: postprocess: safe_harbor.v1, token_bounds.v1 end eve
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import schema
-from ..document import Span
+from ..document import Document, Span
 from ..errors import ConfigError, RegistryError
 from ..registry import Registry
 from ..settings import Section, section
+from ..site import Site
 from ..text.align import to_token_bounds
-from . import clinical, rules, safeharbor
+from . import clinical, hygiene, rules, safeharbor
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -163,6 +165,62 @@ class TokenBounds:
         return to_token_bounds(note.text, spans, note.split_glued)
 
 
+@register("site.v1")
+@dataclass(frozen=True)
+class SiteKnowledge:
+    """What the site knows (:mod:`crfdeid.site`, docs/site.md) found in the note and added,
+    allow-listed terms dropped: the note's ``meta["known"]``, the site given with the call
+    (``options={"site": Site}``: ``tag --site``, the service, Spark) and the site file named
+    here (``file``: a YAML site file). Without any of them it changes nothing."""
+
+    file: str | None = None
+
+    def prepare(self) -> None:
+        if self.file is not None:
+            _site_file(self.file)
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        given, own = note.options.get("site"), (_site_file(self.file) if self.file is not None else None)
+        site = own.merged(given) if own is not None and given is not None else (given or own)
+        if site is None:
+            if note.meta.get("known") is None:
+                return list(spans)
+            site = Site()
+        return site.apply(Document(note.doc_id, "", meta=dict(note.meta)), note.text, spans)
+
+
+@functools.lru_cache(maxsize=8)
+def _site_file(path: str):
+    return Site.load(path)
+
+
+@register("junk_spans.v1")
+@dataclass(frozen=True)
+class JunkSpans:
+    """Spans of nothing but punctuation, one letter or stop words (English notes) dropped;
+    initials and the joints of a name kept (:func:`.hygiene.drop_junk`)."""
+
+    def prepare(self) -> None:
+        hygiene.prepare()
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        return hygiene.drop_junk(note.text, spans, stop_words=note.english)
+
+
+@register("young_ages.v1")
+@dataclass(frozen=True)
+class YoungAges:
+    """AGE spans of ages under 90 dropped (:func:`.hygiene.drop_young_ages`: Safe Harbor's
+    ages), for the i2b2 2014 labels; a model with labels of its own keeps its ages."""
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        return hygiene.drop_young_ages(note.text, spans) if note.scheme is schema.I2B2 else list(spans)
+
+
+#: Processors every chain a config's ``rules`` section implies has before the tail (issue 26).
+HYGIENE = ("site.v1", "junk_spans.v1", "young_ages.v1")
+
+
 #: What a processor needs from the model's config: English resources, the i2b2 2014 labels.
 NEEDS: dict[str, tuple[str, ...]] = {"rules.v1": ("english", "i2b2"), "name_extension.v1": ("english", "i2b2")}
 
@@ -171,7 +229,7 @@ def legacy_entries(rules: Mapping | None) -> list:
     """The chain a config without ``postprocess`` implies, from its ``rules`` section.
 
     >>> legacy_entries({"enabled": False})
-    ['clinical_filter.v1', 'safe_harbor.v1', 'token_bounds.v1']
+    ['clinical_filter.v1', 'site.v1', 'junk_spans.v1', 'young_ages.v1', 'safe_harbor.v1', 'token_bounds.v1']
     >>> legacy_entries({"enabled": True, "date_check": False})[1]
     {'name': 'rules.v1', 'date_check': False}
     """
@@ -182,7 +240,8 @@ def legacy_entries(rules: Mapping | None) -> list:
         # clinical term ("a" of "a walker"); after it, it drops the rules' own clinical terms.
         entries += [{"name": "rules.v1", "date_check": rules.get("date_check", True)},
                     "name_extension.v1", "clinical_filter.v1"]
-    return entries + list(TAIL)
+    # then what the site knows, and no span that cannot be PHI (docs/site.md)
+    return entries + list(HYGIENE) + list(TAIL)
 
 
 def _spec(entry, path) -> tuple[str, dict]:

@@ -14,6 +14,11 @@ drops a predicted span only when all of it is one of these, in its clinical cont
 * **dose**: the span is a number and a dose unit follows (``IU``, ``units``, ``mg``, ``mcg``,
   ``ml``, ``mEq``, ``%``...), or words then such a number, none of the words a census first
   name, surname or title (``Vitamin D 2000`` of ``Vitamin D 2000 IU``; not ``Smith 20``);
+* **score**: the span is a number (a sign allowed), or clinical words then a number, right
+  after the name of a clinical scale or score (the ``clinical_scales`` list: ``GCS``,
+  ``RASS``, ``Glasgow``..., and ``scale``, ``score``, ``grade``, ``class``, ``stage``), with
+  an optional ``:``, ``=``, ``of``, ``is`` or ``was`` between: ``15`` of ``Glasgow Coma Scale
+  15``, ``GCS: 15``, ``RASS -2``;
 * **time**: the span is a 24-hour clock time (``0200``) after ``at``/``@``/``~``/``around``
   or before ``hrs``/``h``/``hours``;
 * **device**: the span is one lower-case head noun after an article or ``with``/``w/``
@@ -21,7 +26,7 @@ drops a predicted span only when all of it is one of these, in its clinical cont
 
 It runs before the Safe Harbor layer (:mod:`crfdeid.recognizers.safeharbor`), which
 puts back any identifier of its forms: a span it would find is never dropped.
-Lists: ``gazetteers/clinical_words.txt`` and ``gazetteers/clinical_heads.txt``
+Lists: ``gazetteers/clinical_words.txt``, ``clinical_heads.txt`` and ``clinical_scales.txt``
 (docs/gazetteers.md). Measured effect on recall and precision: docs/safeharbor.md.
 
 >>> from crfdeid.document import make_span
@@ -58,6 +63,10 @@ _DOSE_PHRASE = re.compile(r"([A-Za-z][A-Za-z0-9 \t-]*?)[ \t]+[0-9]+(?:[.,][0-9]+
 
 
 _CODE = re.compile(r"[A-Za-z]{1,2}[0-9]{0,2}")
+# A score: optional words, then a number (signed); the scale's name is the last word before it.
+_SCORE = re.compile(r"(?:([A-Za-z][A-Za-z0-9'-]*(?:[ \t]+[A-Za-z][A-Za-z0-9'-]*)*)[ \t]*[:=]?[ \t]*)?"
+                    r"[-+]?[0-9]+(?:\.[0-9]+)?")
+_SCALE_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9-]*)[ \t]*(?:[:=]|\b(?:of|is|was|OF|IS|WAS)\b)?[ \t]*[-+]?$")
 
 
 def _drug_word(word: str) -> bool:
@@ -80,17 +89,32 @@ def _lists() -> tuple[frozenset, frozenset]:
     return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads")
 
 
+@lru_cache(maxsize=1)
+def _scales() -> frozenset:
+    """Names of clinical scales and scores, lower case."""
+    return gazetteers.load("clinical_scales")
+
+
 def prepare() -> None:
     """Load the lists (a model does this at load)."""
     _lists()
+    _scales()
     _name_words()
 
 
 def why_clinical(text: str, sp: Span) -> str | None:
-    """The reason (``eponym``, ``dose``, ``time``, ``device``) a predicted span is a clinical
+    """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``) a predicted span is a clinical
     term and no PHI, or None."""
     words, heads = _lists()
     surface = text[sp.start:sp.end]
+    score = _SCORE.fullmatch(surface)
+    if score:
+        inside = (score.group(1) or "").split()
+        before = _SCALE_BEFORE.search(text, max(0, sp.start - 40), sp.start)
+        last = inside[-1] if inside else (before.group(1) if before else "")
+        clinical = words | heads | _scales()
+        if last.lower() in _scales() and all(w.lower() in clinical for w in inside):
+            return "score"
     dose = _DOSE_PHRASE.fullmatch(surface)
     if dose and _UNIT.match(text, sp.end) and all(_drug_word(w) for w in dose.group(1).split()):
         return "dose"

@@ -42,6 +42,9 @@ def _after(prefix: str, word: str, flags: int = 0):
 # Relatives whose first name may follow ("dtr marisol", "Son, Al,").
 _RELATIVES = "husband|wife|daughter|dtr|son|sister|brother|mother|father|niece|nephew|friend|grandson|granddaughter"
 
+# An address unit and its number ("Suite 210", "Ste. 4", "Apt #4B", "APARTMENT 12").
+_UNIT = r"(?:Suite|SUITE|Ste|STE|Apt|APT|Apartment|APARTMENT)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-])"
+
 # What cannot follow a year: more of a number (not a full stop ending a sentence), a unit.
 _NOT_A_YEAR = (r"[\w/%:'-]|\.\d|[ \t]*(?i:mg|mcg|cc|ml|%|mm|cm|min|hr|hour|day|yr|y/o|year|units?|meq|kcal"
                r"|x\b|/)")
@@ -107,10 +110,25 @@ RULES = {
     "holy_sacred": ("HOSPITAL", regex.compile(r"\b(?i:holy|sacred)[ \t]+[A-Za-z]+")),
     # "University of Maryland", "U of MD" (one span per word).
     "university": ("HOSPITAL", regex.compile(r"\b(?:University|UNIVERSITY|U)[ \t]+(?:of|OF)[ \t]+[A-Z][A-Za-z]+")),
-    # A street address: number, capitalised words, street suffix ("19 Juniper St.").
+    # A street address: number, capitalised words, street suffix ("19 Juniper St."), and the
+    # unit that follows it ("45 Maple Ridge Road, Suite 210", "Apt 4B").
     "street": ("STREET", regex.compile(
         r"(?<![\w/.-])\d{1,5}[ \t]+(?:[A-Z][A-Za-z'-]+[ \t]+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Drive|Ln|Lane"
-        r"|Blvd|Boulevard|Ct|Court|Pl|Place|Terrace|Circle|Hwy|Highway|Pkwy|Parkway)\b\.?")),
+        rf"|Blvd|Boulevard|Ct|Court|Pl|Place|Terrace|Circle|Hwy|Highway|Pkwy|Parkway)\b\.?(?:,?[ \t]+{_UNIT})?")),
+    # An address unit alone ("Suite 210", "APT #4B"): an address, whatever tagged the word.
+    "address_unit": ("STREET", regex.compile(rf"(?<![\w-]){_UNIT}")),
+    # Names joined by an Arabic particle: "Abdulrahman bin Khalid Al-Qahtani", "Salma bint Nasser"
+    # (one span per word; the words other than the particles are no plain words).
+    "name_particle": ("PATIENT", regex.compile(
+        rf"(?<![\w'-])(?P<phi>{_CAP}(?:[ \t]+(?:bin|ibn|bint)[ \t]+{_CAP})+(?:[ \t]+(?:Al|El|AL|EL)-{_CAP})?)"
+        r"(?![\w'-])")),
+    # A hospital's acronym after "@", "at" or "transferred to" in any case ("@ mgh", "to BWH"): a
+    # letter, one to three consonants, then h or mc (hospital, medical center); not "osh" (outside
+    # hospital, no name) and no plain word.
+    "hospital_acronym": ("HOSPITAL", _after(
+        r"(?:@[ \t]*|\b(?i:at)[ \t]+|\b(?i:transfer(?:red)?|admit(?:ted)?|sent|back|go(?:ing)?|went|return(?:ed)?"
+        r"|discharged|d/?c'?d)[ \t]+(?i:to)[ \t]+)",
+        r"(?!(?i:osh)\b)(?:[a-z][b-df-hj-np-tv-z]{1,3}(?:h|mc)|[A-Z][B-DF-HJ-NP-TV-Z]{1,3}(?:H|MC))(?![\w'-])")),
     # A two-digit year after an apostrophe: "CABG '95", "MI in '03" (the digits).
     "year_apostrophe": ("DATE", regex.compile(r"(?<![\w'/.-])'(?P<phi>\d\d)(?![\w'/.-])")),
     # A year after a past event in a history: "CABG 79", "CVA in 97", "CVA 71'", "MI 2090".
@@ -170,7 +188,8 @@ KEYWORDS = {
     "relative": _RELATIVES.replace("|", " ") + " hcp proxy",
     "credential": "rn r.n. rrt sn lpn bsn ccrn pa-c", "st": "st", "saint": "saint",
     "university": "university u",
-    "pager": "pager beeper", "aware": "aware", "holy": "holy sacred",
+    "pager": "pager beeper", "aware": "aware", "unit": "suite ste apt apartment", "particle": "bin ibn bint",
+    "holy": "holy sacred",
     "event": "cabg mi cva ptca pci avr mvr tia aaa cea",
     "street": "street ave avenue rd road drive ln lane blvd boulevard ct court pl place terrace circle hwy "
               "highway pkwy parkway",
@@ -222,7 +241,8 @@ ANCHORS = {
     "date_text": (("month",), "start"), "date_month_year": (("month",), "start"),
     "date_month_day": (("month",), "start"), "name_before_relative": (("relative",), "line"),
     "name_md": (("md_np",), "line"),
-    "name_aware": (("aware",), "line"),
+    "name_aware": (("aware",), "line"), "address_unit": (("unit",), "start"),
+    "name_particle": (("particle",), "line"),
     "signature_lower": (("credential", "md_np"), "line"), "holy_sacred": (("holy",), "line"),
     "year_after_event": (("event",), "line"),
     "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
@@ -263,6 +283,12 @@ def _plain_words() -> frozenset:
 
 
 @lru_cache(maxsize=1)
+def _not_names() -> frozenset:
+    """Relation words, titles and clinical words: never a part of a name glued by a hyphen."""
+    return gazetteers.load("relations") | gazetteers.load("titles") | gazetteers.load("clinical_words")
+
+
+@lru_cache(maxsize=1)
 def _first_names() -> frozenset:
     return gazetteers.load("first_male") | gazetteers.load("first_female")
 
@@ -285,13 +311,14 @@ def _name_words() -> tuple[frozenset, frozenset]:
 WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_plain",
                "title_clinician": "last_not_plain",
                "saint": "last_first_name", "relative_name": "first_name_not_plain",
+               "hospital_acronym": "none_plain", "name_particle": "names_not_plain",
                "name_md": "none_plain", "name_aware": "none_plain_long",
                "per_name": "first_name_surname", "signature_lower": "first_name_then_not_plain",
                "name_before_relative": "none_plain",
                "initial_name": "not_plain_or_surname"}
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"signature", "initial_name", "saint", "university", "name_md", "name_aware",
+WORDWISE = frozenset({"name_particle", "signature", "initial_name", "saint", "university", "name_md", "name_aware",
                       "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
 _WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
 
@@ -363,6 +390,8 @@ def _word_check(kind: str | None):
         return lambda words: words[-1].lower() not in plain
     if kind == "none_plain":
         return lambda words: all(w.lower() not in plain for w in words)
+    if kind == "names_not_plain":
+        return lambda words: all(w.lower() not in plain for w in words if w not in ("bin", "ibn", "bint"))
     if kind == "none_plain_long":
         return lambda words: all(w.lower() not in plain and len(w) > 2 for w in words)
     first = _first_names()
@@ -409,19 +438,30 @@ _PREV_WORD = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]$")
 # Name parts joined to a name by hyphens, in any script: the "Øster" of "Müller-Øster".
 _HYPHEN_AFTER = regex.compile(r"-(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)(?![\p{L}\p{M}\p{N}])")
 _HYPHEN_BEFORE = regex.compile(r"(?<![\p{L}\p{M}\p{N}'-])(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)-$")
+# Name particles ("Abdulrahman bin Khalid", "Ludwig van Beethoven", "Maria de la Cruz"): the particle
+# and the capitalised word on its other side join a name next to it.
+_PARTICLE = r"(?:bin|ibn|bint|ben|abu|al|el|van|von|der|den|de|da|di|del|della|dos|du|la|le)"
+_PARTICLE_AFTER = regex.compile(rf"[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+({_CAP})(?![\w'-])")
+_PARTICLE_BEFORE = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+$")
+# A surname with a particle prefix right after a name: "Khalid Al-Qahtani", "Sean O'Brien", "Ann McGee".
+_PREFIXED_NEXT = regex.compile(r"[ \t]((?:(?:Al|AL|El|EL|Abu|ABU)-|[OD]'|Mc|MC|Mac)\p{Lu}[\p{L}\p{M}']+"
+                               r"(?:-\p{Lu}[\p{L}\p{M}']+)*)(?![\p{L}\p{M}\p{N}'-])")
 
 
 def extend_names(text: str, spans) -> list[Span]:
-    """Name spans plus the initials, coordinated names and name parts next to them.
+    """Name spans plus the initials, coordinated names, particles and name parts next to them.
 
     The CRF finds ``Varga`` in ``B. Varga`` but often not the lone ``B``, one
     name of ``Drs Okafor and Lindqvist``, or one part of ``Patricia WHITFIELD``; these
     are added with the neighbour's subtype: a lone letter before a name, a
     capitalised word joined by ``and``/``&`` unless it is a common or clinical
     word, a census surname right after a name and a census first name right
-    before one (neither a common or clinical word), and capitalised name parts
-    joined to it by hyphens, in any script (``Müller-Øster``). Spans that would
-    overlap one already there are not added.
+    before one (neither a common or clinical word), capitalised name parts
+    joined to it by hyphens, in any script (``Müller-Øster``; not a relation word, title or
+    clinical word: ``DAUGHTER`` of ``DAUGHTER-MINDY``), a surname with a particle prefix
+    after it (``Al-Qahtani``, ``O'Brien``, ``McGee``), and a particle with the capitalised word
+    beyond it (``Abdulrahman bin`` before ``Khalid``; ``van Beethoven`` after ``Ludwig``; not a
+    plain word). Spans that would overlap one already there are not added.
 
     >>> from crfdeid.document import make_span
     >>> [(s.start, s.end) for s in extend_names("per B. Varga", [make_span(7, 13, "DOCTOR")])]
@@ -429,11 +469,10 @@ def extend_names(text: str, spans) -> list[Span]:
     >>> [(s.start, s.end) for s in extend_names("Zoë Müller-Øster", [make_span(0, 10, "PATIENT")])]
     [(0, 10), (11, 16)]
     """
-    found = []
+    found: list[Span] = []
     first, last = _name_words()
-    for sp in spans:
-        if sp.subtype not in _NAMES:
-            continue
+    todo = [sp for sp in spans if sp.subtype in _NAMES]
+    for sp in todo:
         m = _INITIAL_BEFORE.search(text, max(0, sp.start - 4), sp.start)
         if m:
             found.append(make_span(m.start(), m.end(), sp.subtype))
@@ -445,9 +484,16 @@ def extend_names(text: str, spans) -> list[Span]:
                       else m.group(1).lower() not in _plain_words()):
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
         for m in (_HYPHEN_AFTER.match(text, sp.end, sp.end + 80),
-                  _HYPHEN_BEFORE.search(text, max(0, sp.start - 80), sp.start)):
-            if m:
+                  _HYPHEN_BEFORE.search(text, max(0, sp.start - 80), sp.start),
+                  _PREFIXED_NEXT.match(text, sp.end, sp.end + 80)):
+            if m and m.group(1).lower() not in _not_names():  # not "DAUGHTER" of "DAUGHTER-MINDY"
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
+        for m, cap in ((_PARTICLE_AFTER.match(text, sp.end, sp.end + 80), 2),
+                       (_PARTICLE_BEFORE.search(text, max(0, sp.start - 80), sp.start), 1)):
+            if m and m.group(cap).lower() not in _plain_words():
+                found += [make_span(m.start(g), m.end(g), sp.subtype) for g in (1, 2)]
+                if len(todo) < 2 * len(spans) + 8:  # the name beyond a particle grows once more
+                    todo.append(make_span(m.start(cap), m.end(cap), sp.subtype))
     return merge_disjoint(sorted(spans), sorted(set(found)))
 
 

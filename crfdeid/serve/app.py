@@ -35,6 +35,7 @@ from ..crf import Model
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
+from ..site import Site
 from ..version import __version__
 
 log = logging.getLogger("crfdeid.serve")
@@ -53,6 +54,7 @@ class Settings:
     max_documents: int = 100
     body_timeout: float = 30.0
     request_timeout: float = 60.0
+    site: str | None = None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -81,6 +83,9 @@ class DocumentIn(_In):
     patient: Text | int | None = Field(
         None, description="patient key: a patient's notes share surrogates; without it (and without "
                           "an id) a note is a patient of its own")
+    known: dict[str, str | list[str]] | None = Field(
+        None, description="the note's own identifiers from the record (docs/site.md fields: name, "
+                          "first_name, last_name, relative, mrn, phone, birth_date, address...)")
 
 
 class DeidentifyRequest(_In):
@@ -89,6 +94,7 @@ class DeidentifyRequest(_In):
     text: Text | None = None
     id: Text | int | None = None
     patient: Text | int | None = None
+    known: dict[str, str | list[str]] | None = None
     documents: list[DocumentIn] | None = None
     output_format: Format = "redacted"
 
@@ -96,8 +102,9 @@ class DeidentifyRequest(_In):
     def _one_kind(self):
         if (self.text is None) == (self.documents is None):
             raise ValueError("give either 'text' or 'documents'")
-        if self.documents is not None and (self.id is not None or self.patient is not None):
-            raise ValueError("'id' and 'patient' go inside each of 'documents'")
+        if self.documents is not None and (self.id is not None or self.patient is not None
+                                           or self.known is not None):
+            raise ValueError("'id', 'patient' and 'known' go inside each of 'documents'")
         return self
 
 
@@ -141,7 +148,8 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     token = read_secret(settings.token_file, "the token file") if settings.token_file else None
     if token is not None and len(token) < 16:
         raise ConfigError("the token must have at least 16 characters", path=settings.token_file)
-    engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None)
+    site = Site.load(settings.site) if settings.site else None
+    engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None, site=site)
                for fmt in ("redacted", "masked", "spans") + (("surrogate",) if key else ())}
     lock = threading.Lock()  # one model, tagged by one request at a time (CPU-bound anyway)
 
@@ -179,7 +187,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
             raise HTTPException(413, f"{len(body.documents)} documents: at most "
                                      f"{settings.max_documents} per request")
         items: list = body.documents if body.documents is not None else [body]
-        docs = [Document(str(d.id) if d.id is not None else str(i), d.text, meta=_patient(d))
+        docs = [Document(str(d.id) if d.id is not None else str(i), d.text, meta=_meta(d))
                 for i, d in enumerate(items)]
         request.state.documents = len(docs)
         deadline = request.state.deadline
@@ -223,6 +231,14 @@ def _patient(doc) -> dict:
     if doc.patient is not None:
         return {"patient": str(doc.patient)}
     return {} if doc.id is not None else {"patient": f"request-{uuid.uuid4().hex}"}
+
+
+def _meta(doc) -> dict:
+    """A request document's metadata: its patient (:func:`_patient`) and known identifiers."""
+    meta = _patient(doc)
+    if doc.known is not None:
+        meta["known"] = doc.known
+    return meta
 
 
 def _encodable(rec):

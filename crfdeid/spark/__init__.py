@@ -55,7 +55,7 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
                options: dict | None = None, o_threshold=..., id_col: str = "id",
                text_col: str = "text", patient_col: str | None = None,
                partitions: int | None = None, batch_rows: int = 1000, keep_text: bool = False,
-               error_col: str | None = None):
+               error_col: str | None = None, site=None):
     """Tag the notes of ``df`` and add the columns ``spans``, ``deid_text`` and ``error``.
 
     Parameters
@@ -86,6 +86,9 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     error_col : str, optional
         A column of errors found before tagging (a reader's): a row where it is not null is
         not tagged and gets it as its ``error``; the column is not in the result.
+    site : crfdeid.site.Site, optional
+        What the site knows (docs/site.md), found in every note; its patient table is keyed
+        by ``patient_col``.
 
     Returns
     -------
@@ -108,11 +111,13 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     data = df
     parallelism = spark.sparkContext.defaultParallelism
     surrogate = output_format == "surrogate"
-    if surrogate:
+    grouped = surrogate or site is not None  # a note's patient: its surrogates, its record
+    if grouped:
         patient = F.col(patient_col).cast("string") if patient_col else F.lit(None).cast("string")
         data = data.withColumn(_ORDER, F.monotonically_increasing_id())
         group = F.pandas_udf(_groups, T.StringType())
         data = data.withColumn(_GROUP, group(F.col(id_col).cast("string"), patient))
+    if surrogate:
         data = data.repartition(partitions or parallelism, _GROUP).sortWithinPartitions(_GROUP, _ORDER)
     elif partitions:
         data = data.repartition(partitions)
@@ -124,8 +129,8 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     schema = ", ".join([_ddl(f) for f in keep] + added)
     bc = spark.sparkContext.broadcast(deid.model)
     task = _Task(bc, output_format, deid.options, o_threshold, id_col, text_col,
-                 _GROUP if surrogate else None,
-                 [f.name for f in keep], batch_rows, error_col)
+                 _GROUP if grouped else None,
+                 [f.name for f in keep], batch_rows, error_col, site)
     return data.mapInPandas(task, schema)
 
 
@@ -145,11 +150,11 @@ class _Task:
     model, which comes through the broadcast)."""
 
     def __init__(self, bc, output_format, options, o_threshold, id_col, text_col, group_col,
-                 keep, batch_rows, error_col=None):
+                 keep, batch_rows, error_col=None, site=None):
         self.bc, self.output_format, self.options = bc, output_format, options
         self.model_id = uuid.uuid4().hex  # names the broadcast in the workers' cache
         self.o_threshold, self.id_col, self.text_col, self.group_col = o_threshold, id_col, text_col, group_col
-        self.keep, self.batch_rows, self.error_col = keep, batch_rows, error_col
+        self.keep, self.batch_rows, self.error_col, self.site = keep, batch_rows, error_col, site
 
     def model(self):
         model = _MODELS.get(self.model_id)
@@ -160,9 +165,9 @@ class _Task:
 
     def __call__(self, frames):
         deid = Deidentifier(self.model(), self.output_format, options=self.options,
-                            o_threshold=self.o_threshold)
+                            o_threshold=self.o_threshold, site=self.site)
         # rows come sorted by patient for ``surrogate``: one writer per patient, in turn
-        writers = PatientWriters(deid) if self.group_col else deid.writer()
+        writers = PatientWriters(deid) if self.output_format == "surrogate" else deid.writer()
         for frame in frames:
             for start in range(0, len(frame), self.batch_rows):
                 yield self._batch(deid, writers, frame.iloc[start:start + self.batch_rows])

@@ -1,0 +1,119 @@
+"""Spans that cannot be PHI: only punctuation, one letter or stop words; ages under 90.
+
+A tagger that has read few notes like the ones it tags marks ``s``, ``a``, ``the``, ``,``
+or ``S:`` (a one-letter SOAP heading); redacting them hides nothing and breaks the note.
+:func:`drop_junk` drops a predicted span whose tokens (runs of letters or digits) are
+none, or one letter in all, or all stop words (the ``stop_words`` list), with two
+exceptions that keep what belongs to a name:
+
+* an **initial**: one letter right after a title (``mr I``, ``MS S.``), or one letter
+  before a span with at most a full stop and two spaces between (``J. Smith``, ``d ross``;
+  not a lower-case ``a``), or an upper-case letter or a letter with its full stop after a
+  span (``Smith, J.``, ``ROBERT V. DEGIORGIO``; not the possessive ``s`` of ``Smith's``);
+* a **joint**: stop words or punctuation between two spans that are kept, on one line with
+  at most two spaces on each side (``of`` of ``U of MD``).
+
+:func:`drop_young_ages` drops AGE spans whose numbers are all 89 or less (``78`` of
+``78M``): under HIPAA Safe Harbor only ages of 90 and over are identifiers, the
+project's models are trained so (the synthetic notes, the PhysioNet gold standard) and
+its surrogates keep such ages. The i2b2 2014 annotation guidelines mark every age,
+so a model of the i2b2 scheme trained on that corpus would tag them; the tagger drops
+them for the i2b2 scheme only (a model with labels of its own keeps its ages).
+
+Both run after the rule overlay and before the Safe Harbor layer, which adds back any
+identifier of its forms (an age of 90 and over written as an age is one).
+
+>>> from crfdeid.document import make_span
+>>> text = "S: pt and Dr. J. Smith's wife, 78M"
+>>> spans = [make_span(0, 2, "PATIENT"), make_span(6, 9, "DATE"), make_span(14, 16, "DOCTOR"),
+...          make_span(17, 22, "DOCTOR"), make_span(23, 24, "DOCTOR"), make_span(31, 34, "AGE")]
+>>> [text[s.start:s.end] for s in drop_young_ages(text, drop_junk(text, spans))]
+['J.', 'Smith']
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+from .. import gazetteers
+from ..document import Span
+
+_TOKEN = regex.compile(r"[\p{L}\p{M}]+|\p{Nd}+")
+_TITLE_BEFORE = regex.compile(r"(?i)\b(?:mrs?|ms|miss|drs?|prof)\.?[ \t]{1,2}$")
+_GAP_AFTER_INITIAL = regex.compile(r"\.?[ \t]{0,2}")
+_GAP_BEFORE_INITIAL = regex.compile(r"(?:[ \t]{1,2}|,[ \t]{0,2}|\.[ \t]{0,2})")
+_JOINT_GAP = regex.compile(r"[ \t]{0,2}")
+_DIGITS = regex.compile(r"\d+")
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset:
+    return gazetteers.load("stop_words")
+
+
+def prepare() -> None:
+    """Load the stop-word list (a model does this at load)."""
+    _stop_words()
+
+
+def kind(text: str, sp: Span, stop_words: bool = True) -> str | None:
+    """``letter``, ``junk`` (punctuation, or with ``stop_words`` stop words) or None (a span
+    that may be PHI)."""
+    toks = _TOKEN.findall(text, sp.start, sp.end)
+    if not toks:
+        return "junk"
+    if any(t.isdecimal() for t in toks):
+        return None
+    if sum(len(t) for t in toks) == 1:
+        return "letter"
+    return "junk" if stop_words and all(t.lower() in _stop_words() for t in toks) else None
+
+
+def _initial(text: str, sp: Span, prev: Span | None, nxt: Span | None) -> bool:
+    """Whether the one-letter span ``sp`` is an initial of the name next to it."""
+    if _TITLE_BEFORE.search(text, max(0, sp.start - 8), sp.start):
+        return True
+    letter = next(c for c in text[sp.start:sp.end] if c.isalnum())
+    dotted = text.startswith(".", sp.end) or "." in text[sp.start:sp.end]
+    if nxt is not None and _GAP_AFTER_INITIAL.fullmatch(text, sp.end, nxt.start) and \
+            (letter != "a" or dotted):
+        return True
+    if prev is not None and _GAP_BEFORE_INITIAL.fullmatch(text, prev.end, sp.start):
+        possessive = letter in "sS" and text[sp.start - 1:sp.start] in ("'", "’")
+        return not possessive and (letter.isupper() or dotted)
+    return False
+
+
+def drop_junk(text: str, spans, stop_words: bool = True) -> list[Span]:
+    """``spans`` without those that are only punctuation, one letter or (with ``stop_words``,
+    the English list) stop words (module docstring: initials and joints are kept)."""
+    spans = sorted(spans)
+    kinds = [kind(text, sp, stop_words) for sp in spans]
+    if not any(kinds):
+        return spans
+    keep = [k is None for k in kinds]
+    for i, k in enumerate(kinds):  # joints first: their neighbours may be initials ("U of MD")
+        if k == "junk" and 0 < i < len(spans) - 1 and kinds[i - 1] != "junk" and kinds[i + 1] != "junk":
+            keep[i] = bool(_JOINT_GAP.fullmatch(text, spans[i - 1].end, spans[i].start)
+                           and _JOINT_GAP.fullmatch(text, spans[i].end, spans[i + 1].start))
+    for i, k in enumerate(kinds):
+        if k == "letter":
+            prev = spans[i - 1] if i and keep[i - 1] else None
+            nxt = spans[i + 1] if i + 1 < len(spans) and keep[i + 1] else None
+            keep[i] = _initial(text, spans[i], prev, nxt)
+    return [sp for sp, k in zip(spans, keep) if k]
+
+
+def drop_young_ages(text: str, spans) -> list[Span]:
+    """``spans`` without the AGE spans whose numbers are all 89 or less (a span without
+    digits, ``ninety``, is kept)."""
+    out = []
+    for sp in spans:
+        if sp.subtype == "AGE":
+            numbers = [int(n) for n in _DIGITS.findall(text, sp.start, sp.end)]
+            if numbers and max(numbers) <= 89:
+                continue
+        out.append(sp)
+    return out
