@@ -163,13 +163,17 @@ def test_deterministic_per_seed_or_key_in_any_order(kwargs):
     assert other.surrogate(a).text != first[0]
 
 
-def test_unparseable_date_gets_same_shape_random_date_and_is_counted():
+def test_unparseable_date_gets_a_placeholder_or_random_digits_and_is_named():
     d = note("700-01", "seen 052647 and 21", ("052647", "DATE"), ("21", "DATE"))
     s = Surrogator(seed=3)
+    assert surfaces(s.surrogate(d)) == ["[**DATE**]", "[**DATE**]"]
+    assert s.unparsed == [("700-01", 5, "placeholder"), ("700-01", 16, "placeholder")]
+    s = Surrogator(seed=3, unparsed_dates="random")
     new = s.surrogate(d)
     assert [shape(x) for x in surfaces(new)] == ["999999", "99"]
     assert surfaces(new) != surfaces(d) and 1 <= int(surfaces(new)[1]) <= 28
-    assert s.counts["date_fallback"] == 2
+    assert s.summary()["dates_unparsed"] == 2
+    assert s.summary()["dates_unparsed_at"][1] == {"doc_id": "700-01", "offset": 16, "became": "random"}
 
 
 def test_ages_bucketed_on_request_and_bad_ranges_refused():
@@ -195,8 +199,8 @@ def test_check_tells_leaks_from_harmless_repeats():
 
 def test_title_only_name_and_unknown_holiday_still_change():
     d = note("920-01", "seen by MR on Turkey Day", ("MR", "DOCTOR"), ("Turkey Day", "DATE"))
-    s = Surrogator(seed=6)
+    s = Surrogator(seed=6, unparsed_dates="random")
     new = s.surrogate(d)
     assert [x.lower() for x in surfaces(new)] != [x.lower() for x in surfaces(d)]
     assert surfaces(new)[0] != "MR" and surfaces(new)[1].lower() in gazetteers.load("holidays")
-    assert s.counts["date_fallback"] == 1
+    assert s.counts["date_unparsed"] == 1

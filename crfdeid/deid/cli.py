@@ -120,7 +120,7 @@ def run(args) -> int:
                                **reader_options(getattr(args, "option", None)))
     own = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
-                            age_over_89=args.age_over_89, avoid_date_collisions=True, scheme=own)
+                            age_over_89=args.age_over_89, scheme=own)
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)
@@ -138,7 +138,7 @@ def run(args) -> int:
                 new = surrogator.surrogate(doc)
                 out.write(new)
                 pairs.append((doc, new))
-                fallbacks[doc.doc_id] = surrogator.last_fallbacks
+                fallbacks[doc.doc_id] = surrogator.last_exempt
             except CrfdeidError as exc:
                 errors.append(exc)
             except Exception as exc:  # a bug must name the document, never its text
@@ -151,10 +151,7 @@ def run(args) -> int:
     c = surrogator.counts
     summary: dict = {"notes": len(pairs), "failed": len(errors), "spans": c["spans"],
                "propagated_spans": sum(len(d.spans) for d in docs) - annotated,
-               "date_groups": c["date_groups"], "date_fallbacks": c["date_fallback"],
-               "date_shift_redraws": c["date_shift_redraws"],
-               "fallback_spans": c["fallback"], "date_other_offsets": c["date_other_offset"],
-               "generator_errors": c["generator_errors"]}
+               **surrogator.summary()}
     status = 1 if errors else 0
     if args.check:
         rep = check(pairs, fallbacks, surrogator.age_keeps)

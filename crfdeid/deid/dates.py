@@ -273,3 +273,95 @@ def full_dates(text: str, before: str = "", after: str = "") -> list[dt.date]:
     """Complete dates (year, month, day) written in ``text``, in order."""
     return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after)[0]
             if p.year is not None and p.month is not None and p.day is not None]
+
+
+def _shape(key: str, value: str) -> tuple:
+    """What a field's format is: digits, a year's width, a name's case and whether it is
+    abbreviated, an ordinal's case; a separator is itself."""
+    if key in ("m", "d"):
+        return (key,)
+    if key in ("y", "yy"):
+        return (key, len(value))
+    if key in ("mon", "w"):
+        bare = value.lower().rstrip(".")
+        # full or abbreviated cannot be told for May; names of any length then
+        short = None if bare == "may" else bare not in (_MONTHS if key == "mon" else _WEEKDAYS)
+        case = "upper" if value.isupper() and len(bare) > 1 else "lower" if value.islower() else "title"
+        return (key, case, short)
+    if key == "o":
+        return (key, value.isupper())
+    return (key, value)
+
+
+def skeleton(text: str, p: Parsed) -> tuple:
+    """The format of a parsed date: the text between its fields and each field's shape; an
+    ``of`` (dropped by :func:`render` with ``drop_of``) counts as nothing.
+
+    >>> skeleton("07-22-2097", parse("07-22-2097")[0][0]) == skeleton("11-02-2095", parse("11-02-2095")[0][0])
+    True
+    >>> skeleton("7/22/2097", parse("7/22/2097")[0][0]) == skeleton("7-22-2097", parse("7-22-2097")[0][0])
+    False
+    """
+    values = {k: text[s:e] for k, (s, e) in p.fields.items()}
+    out: list = []
+    literal, pos = [], p.start
+    for key, (s, e) in sorted(p.fields.items(), key=lambda kv: kv[1]):
+        literal.append(text[pos:s])
+        pos = e
+        if key == "of":
+            continue
+        out += ["".join(literal), _shape(key, values[key])]
+        literal = []
+    out.append("".join(literal) + text[pos:p.end])
+    return tuple(out)
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    """Skeletons equal, a name's abbreviation unknown (``May``) matching either form."""
+    return len(a) == len(b) and all(
+        x == y or (isinstance(x, tuple) and isinstance(y, tuple) and x[0] in ("mon", "w")
+                   and x[:2] == y[:2] and None in (x[2], y[2])) for x, y in zip(a, b))
+
+
+def _padding_kept(text: str, p: Parsed, new_text: str, q: Parsed) -> bool:
+    """Zero padding as :func:`render` keeps it: a two-digit month or day of a padded date stays
+    two digits; a date without padding gets none."""
+    old = {k: text[s:e] for k, (s, e) in p.fields.items() if k in ("m", "d")}
+    new = {k: new_text[s:e] for k, (s, e) in q.fields.items() if k in ("m", "d")}
+    padded = any(v.startswith("0") and len(v) == 2 for v in old.values())
+    if padded:
+        return all(len(new[k]) == 2 for k, v in old.items() if len(v) == 2)
+    return not any(v.startswith("0") and len(v) == 2 for v in new.values())
+
+
+def moved_by(text: str, p: Parsed, new_text: str, q: Parsed, days: int, year: int | None = None) -> bool:
+    """Whether ``q`` (in ``new_text``) is ``p`` (in ``text``) moved by exactly ``days`` days in the
+    same format (:func:`skeleton`); ``year`` places a date written without one, as :func:`shift`.
+
+    A full date is compared by calendar arithmetic (a two-digit year modulo 100); the other
+    forms with the values :func:`shift` gives them.
+
+    >>> old, new = "Mon 3/14/2022", "Fri 1/21/2022"
+    >>> moved_by(old, parse(old)[0][0], new, parse(new)[0][0], -52)
+    True
+    >>> moved_by(old, parse(old)[0][0], new, parse(new)[0][0], -51)
+    False
+    """
+    if not _same(skeleton(text, p), skeleton(new_text, q)) or not _padding_kept(text, p, new_text, q):
+        return False
+    if None not in (p.year, p.month, p.day):
+        want = dt.date(p.year, p.month, p.day) + dt.timedelta(days=days)  # type: ignore[arg-type]
+        got_year = q.year if "y" in p.fields else (None if q.year is None else want.year - want.year % 100
+                                                    + q.year % 100)
+        if (got_year, q.month, q.day) != (want.year, want.month, want.day):
+            return False
+        return p.weekday is None or q.weekday == want.weekday()
+    want_values = shift(p, days, year)
+    got = {"year": q.year, "month": q.month, "day": q.day, "weekday": q.weekday}
+    for key, value in want_values.items():
+        if key == "year" and "yy" in p.fields:
+            if got["year"] is None or got["year"] % 100 != value % 100:
+                return False
+        elif got[key] != value:
+            return False
+    return True
