@@ -6,7 +6,7 @@ import re
 import pytest
 
 from crfdeid import gazetteers
-from crfdeid.deid import dates
+from crfdeid.deid import dates, places, zipdata
 from crfdeid.deid.check import check
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.document import Document, make_span
@@ -81,13 +81,18 @@ def test_type_specific_shapes(new):
     assert by_type(new, "STATE")[0].isupper() and len(by_type(new, "STATE")[0]) == 2
     assert by_type(new, "STATE")[0].lower() in gazetteers.load("state_abbrevs")
     assert by_type(new, "CITY")[0].lower() in gazetteers.load("cities")
+    # one address, one real place: the city's own state and one of its ZIP codes
+    place = {(c, st): z for c, st, z in zipdata.us_places()}[(by_type(new, "CITY")[0], by_type(new, "STATE")[0])]
+    assert by_type(new, "ZIP")[0] in place
     ssn = re.sub(r"\D", "", by_type(new, "SSN")[0])
     assert ssn[:3] not in ("000", "666") and ssn[0] != "9" and ssn[3:5] != "00"
     ip = [int(x) for x in by_type(new, "IPADDR")[0].split(".")]
     assert len(ip) == 4 and all(1 <= x <= 254 for x in ip)
     email, url = by_type(new, "EMAIL")[0], by_type(new, "URL")[0]
-    assert re.fullmatch(r"[a-z]{6}@[a-z]{4}\.[a-z]{2,4}", email) and not email.endswith(".com")
-    assert re.fullmatch(r"[a-z]+\.[a-z]{11}\.[a-z]{2,4}", url) and "www" not in url and "org" not in url
+    # a made-up person at a domain nobody can own; nothing of the original (com, www, org) kept
+    assert email.partition("@")[2] in places.SAFE_DOMAINS and not email.endswith(".com")
+    assert re.fullmatch(r"[a-z]+@[a-z.]+", email)
+    assert url in places.SAFE_DOMAINS and "www" not in url and "org" not in url
     assert by_type(new, "PROFESSION")[0].lower() in gazetteers.load("professions")
     assert len(by_type(new, "HOSPITAL")[0].split()) == 3       # a known hospital: another one
     street = by_type(new, "STREET")[0]

@@ -26,7 +26,7 @@ from collections import Counter
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..recognizers import safeharbor
-from . import ages, dates, facts, guard, names, numbers, places
+from . import address, ages, dates, facts, guard, names, numbers, places
 from .dategroups import DateSurrogates, acceptable_shift, date_groups, region, year_hints
 from .guard import NoSafeReplacement, Units
 from .kinds import stand_in
@@ -132,6 +132,7 @@ class Surrogator(DateSurrogates):
         self.last_fallbacks: list[Span] = []
         self.last_exempt: list[Span] = []
         self._states: dict[str, PatientState] = {}
+        self._before = ""  # the text just before the span being replaced (a title: Mrs.)
         self._over_89 = frozenset(r.text for r in guard.runs(age_over_89)) | {"ninety", "plus"}
 
     def state(self, patient: str) -> PatientState:
@@ -260,9 +261,12 @@ class Surrogator(DateSurrogates):
             self.counts["date_unparsed"] += 1
             self.unparsed.append((doc.doc_id, sp.start, "random" if rep is not None else "placeholder"))
         exempt |= unparsed | general
+        for group in address.groups(doc.text, [sp for sp in spans if (sp.start, sp.end) not in new]):
+            new.update(self._address(st, group, {sp.subtype: doc.surface(sp) for sp in group}, units))
         for sp in spans:
             key, text = (sp.start, sp.end), doc.surface(sp)
             if key not in new:
+                self._before = doc.text[max(0, sp.start - 8):sp.start]
                 new[key] = self._typed(st, sp, text, units[sp])
                 if not new[key] or not self._safe(units[sp], new[key]):
                     new[key] = self._fallback(doc, st, sp, text, units[sp])
@@ -282,6 +286,29 @@ class Surrogator(DateSurrogates):
         self.last_exempt = sorted(exempt)
         return out
 
+    def _address(self, st: PatientState, group: list[Span], originals: dict, units: dict) -> dict:
+        """One real place for the CITY, STATE and ZIP spans of an address (:mod:`.address`), the
+        same for the same address of the patient; nothing when no draw keeps clear of the originals."""
+        key = " | ".join(f"{k}={normalize(v)}" for k, v in sorted(originals.items()))
+        by_type = {sp.subtype: sp for sp in group}
+
+        def parts(cand: str) -> dict:
+            return dict(p.split("=", 1) for p in cand.split("\x1f"))
+
+        def ok(cand: str) -> bool:
+            return all(self._safe(units[by_type[k]], v) for k, v in parts(cand).items())
+
+        def draw(a: int) -> str:
+            rng = self.keyed.rng("address", st.patient, key, a)
+            return "\x1f".join(f"{k}={v}" for k, v in sorted(address.draw(rng, originals).items()))
+        try:
+            with st.checking(ok):
+                chosen = parts(st.assign("address", key, draw))
+        except NoDraw:
+            return {}
+        self.counts["addresses"] += 1
+        return {(by_type[k].start, by_type[k].end): v for k, v in chosen.items()}
+
     def _tells_age(self, st: PatientState, text: str, group: list[Span]) -> bool:
         """Whether a date group of a patient over 89 gives the age with another date: a birth
         date, or a date with a year 90 or more years before the patient's latest date."""
@@ -296,7 +323,8 @@ class Surrogator(DateSurrogates):
         """A patient over 89's birth date: a placeholder, or (``dob='no-year'``) the shifted month
         and day without the year (a span left with nothing of a date: a placeholder)."""
         self.counts["dob_generalized"] += len(group)
-        holder = {(sp.start, sp.end): PLACEHOLDER.format(subtype="DATE") for sp in group}
+        label = "DOB" if ages.birth_context(doc.text, group[0].start) else "DATE"
+        holder = {(sp.start, sp.end): PLACEHOLDER.format(subtype=label) for sp in group}
         if self.dob == "placeholder":
             return holder
         reps, bad = self.shifted_group(st, doc.text, group, year, drop_year=True)
@@ -369,7 +397,7 @@ class Surrogator(DateSurrogates):
         def keep_shape(fn, kind):
             return st.assign(kind, text, lambda a: fn(text, k.rng(kind, p, normalize(text), a)))
         if sub in ("PATIENT", "DOCTOR"):
-            return names.name(st, k, text)
+            return names.name(st, k, text, names.gender_of(self._before, text))
         if sub == "AGE":
             return numbers.age(text, self.age_over_89, self.age_bucket)
         if sub in ("PHONE", "FAX"):
