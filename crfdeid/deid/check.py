@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from ..document import Document
 from ..labels import encode
 from ..text.tokenize import tokenize
-from . import dates
+from . import ages, dates
 from .dategroups import date_groups
 from .guard import Units
 from .spans import deid_spans, lower_same_length
@@ -52,16 +52,20 @@ class CheckReport:
         return {**asdict(self), "ok": self.ok}
 
 
-def _leaks(orig: Document, new: Document) -> tuple[int, int]:
-    """(leaks, harmless repeats) of the original PHI strings of 3+ characters in the new text."""
+def _leaks(orig: Document, new: Document, exempt=frozenset()) -> tuple[int, int]:
+    """(leaks, harmless repeats) of the original PHI strings of 3+ characters in the new text;
+    the strings of ages of 89 or less and of spans kept by policy (``exempt``: an age ``78M``
+    found as a code) are not looked for."""
     low = lower_same_length(new.text)
     leaks = repeats = 0
     phis: dict[str, bool] = {}
+    kept: dict[str, bool] = {}
     for sp in orig.spans:
         phi = lower_same_length(orig.surface(sp)).strip()
         phis[phi] = phis.get(phi, True) and sp.subtype == "DATE"
+        kept[phi] = kept.get(phi, True) and (sp in exempt or (sp.subtype == "AGE" and (ages.value(phi) or 0) <= 89))
     for phi, is_date in phis.items():
-        if len(phi) < 3:
+        if len(phi) < 3 or kept[phi]:
             continue
         coarse = is_date or dates.coarse(phi)
         for m in re.finditer(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])", low):
@@ -104,7 +108,7 @@ def check(pairs, exempt: dict | None = None, age_keeps=None) -> CheckReport:
         rep.exempt_spans += len(fell)
         rep.spans += len(spans)
         rep.new_spans += len(new.spans)
-        n, harmless = _leaks(orig, new)
+        n, harmless = _leaks(orig, new, fell)
         rep.leaks += n
         rep.leak_notes += bool(n)
         rep.harmless_repeats += harmless

@@ -283,7 +283,7 @@ class Surrogator(DateSurrogates):
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)
         self.last_fallbacks = sorted(set(fallbacks))
-        self.last_exempt = sorted(exempt)
+        self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
         return out
 
     def _address(self, st: PatientState, group: list[Span], originals: dict, units: dict) -> dict:
