@@ -30,6 +30,8 @@ from crfdeid.deid import dates
     ("March", -365, "February"),              # a bare month always changes
     ("Tues", 1, "Wed"),
     ("10/12-10/15", 5, "10/17-10/20"),        # ranges: both ends shifted
+    ("4/98", -400, "3/97"),                   # month/two-digit year: a day cannot be 98
+    ("11/45", 40, "12/45"),
 ])
 def test_shift_keeps_format(text, days, expected):
     assert dates.shift_text(text, days)[0] == expected

@@ -121,6 +121,10 @@ def _values(text, g, start, end) -> Parsed | None:
             and month > 12 and day <= 12):  # day-first (22/07/2097)
         month, day = day, month
         g = dict(g, m=g["d"], d=g["m"])
+    if ("m" in val and "d" in val and year is None and "w" not in val and month is not None and day is not None
+            and 1 <= month <= 12 and len(val["d"]) == 2 and day > 31):  # month/two-digit year (4/98)
+        year, day = _full_year(val["d"]), None
+        g = {("yy" if k == "d" else k): v for k, v in g.items()}
     weekday = _weekday_of(val["w"]) if "w" in val else None
     if month is not None and not 1 <= month <= 12:
         return None
@@ -334,6 +338,12 @@ def _padding_kept(text: str, p: Parsed, new_text: str, q: Parsed) -> bool:
     return not any(v.startswith("0") and len(v) == 2 for v in new.values())
 
 
+def _two_digit_year(text: str, p: Parsed) -> bool:
+    """Whether ``p``'s year is written with two digits (``yy``, or ``y`` of ``2/28/96``)."""
+    s, e = p.fields.get("yy") or p.fields.get("y") or (0, 0)
+    return e - s == 2
+
+
 def moved_by(text: str, p: Parsed, new_text: str, q: Parsed, days: int, year: int | None = None) -> bool:
     """Whether ``q`` (in ``new_text``) is ``p`` (in ``text``) moved by exactly ``days`` days in the
     same format (:func:`skeleton`); ``year`` places a date written without one, as :func:`shift`.
@@ -351,15 +361,16 @@ def moved_by(text: str, p: Parsed, new_text: str, q: Parsed, days: int, year: in
         return False
     if None not in (p.year, p.month, p.day):
         want = dt.date(p.year, p.month, p.day) + dt.timedelta(days=days)  # type: ignore[arg-type]
-        got_year = q.year if "y" in p.fields else (None if q.year is None else want.year - want.year % 100
-                                                    + q.year % 100)
+        two_digits = _two_digit_year(text, p)
+        got_year = q.year if not two_digits else (None if q.year is None else want.year - want.year % 100
+                                                  + q.year % 100)
         if (got_year, q.month, q.day) != (want.year, want.month, want.day):
             return False
         return p.weekday is None or q.weekday == want.weekday()
     want_values = shift(p, days, year)
     got = {"year": q.year, "month": q.month, "day": q.day, "weekday": q.weekday}
     for key, value in want_values.items():
-        if key == "year" and "yy" in p.fields:
+        if key == "year" and _two_digit_year(text, p):
             if got["year"] is None or got["year"] % 100 != value % 100:
                 return False
         elif got[key] != value:
