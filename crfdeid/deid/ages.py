@@ -103,6 +103,14 @@ def over_89(text: str, label: str = "90+", words_label: str = WORDS_OVER_89) -> 
     return out
 
 
+def over_89_left(text: str, label: str = "90+") -> bool:
+    """Whether ``text`` still states an age over 89 other than the over-89 label (``90+``,
+    ``ninety-plus``) or the decade ``90s``."""
+    rest = text.replace(label, " ").replace(WORDS_OVER_89, " ")
+    rest = re.sub(r"(?<![0-9])90'?s(?![a-z])", " ", rest)
+    return (value(rest) or 0) > 89
+
+
 #: A hyphenated age compound right after an age span (``92`` of ``92-year-old``).
 TAIL = re.compile(r"-(?:years?|yrs?|y)(?:-old)?(?![A-Za-z])|-y/?o(?![A-Za-z])", re.I)
 #: Words before a date that make it a birth date.

@@ -181,8 +181,8 @@ def email(state, keyed, text: str) -> str:
 
 
 def url(state, keyed, text: str) -> str:
-    """A realistic web address on a domain nobody can own: the original's scheme (``https://``
-    or ``http://``, whichever keeps no run of it) when it has one, a host of
+    """A realistic web address on a domain nobody can own: a scheme (``https://``, ``http://``
+    or none, whichever keeps no run of the original's) when it has one, a host of
     :data:`SAFE_DOMAINS`, a path of made-up words when it has a path."""
     m = regex.match(r"(?i)((?:https?|ftp)://)?(www\.)?([^/?#]*)(.*)$", text)
     scheme, _www, _host, path = (g or "" for g in m.groups())
@@ -195,6 +195,7 @@ def url(state, keyed, text: str) -> str:
             new_path = "/" + "/".join(rng.choice(words) for _ in path.strip("/").split("/"))
         elif path:
             new_path = "/"
-        new_scheme = rng.choice(("https://", "http://")) if scheme else ""
+        # http:// of an original http:// would be a kept run: then https:// or none (redrawn)
+        new_scheme = rng.choice(("https://", "http://", "")) if scheme else ""
         return apply_case(text, new_scheme + rng.choice(SAFE_DOMAINS) + new_path)
     return state.assign("url", text, draw)

@@ -222,7 +222,7 @@ class Surrogator(DateSurrogates):
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
         labelled = _age_tails(doc, deid_spans(doc))
-        conf = _confidences(doc, labelled)
+        conf = _confidences(doc, labelled, safeharbor.find(doc.text))
         spans = [_as_age(doc, sp) for sp in self._stand_ins(labelled)]
         new: dict = {}
         exempt: set[Span] = set()
@@ -369,8 +369,7 @@ class Surrogator(DateSurrogates):
             if a in units and not self._safe(units[a], new):
                 raise LeakError("a surrogate keeps a letter/digit run of the PHI it replaces; the "
                                 "document is not written", doc_id=doc.doc_id, offset=a.start)
-            left = new.replace(self.age_over_89, "").replace(ages.WORDS_OVER_89, "")
-            if a.subtype == "AGE" and (ages.value(left) or 0) > 89:
+            if a.subtype == "AGE" and ages.over_89_left(new, self.age_over_89):
                 raise LeakError("an age over 89 is left; the document is not written",
                                 doc_id=doc.doc_id, offset=a.start)
 
@@ -422,11 +421,15 @@ def _years_between(born: dt.date, then: dt.date) -> int:
     return then.year - born.year - ((then.month, then.day) < (born.month, born.day))
 
 
-def _confidences(doc: Document, spans: list[Span]) -> dict:
+def _confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> dict:
     """Each de-identified span's confidence: the lowest of the document's spans it overlaps
-    (None when they have none: gold spans)."""
-    out = {}
+    (None when they have none: gold spans; None too where the Safe Harbor layer finds an
+    identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt)."""
+    out: dict = {}
     for sp in spans:
+        if any(f.start < sp.end and sp.start < f.end for f in fixed):
+            out[sp] = None
+            continue
         cs = [o.confidence for o in doc.spans if o.start < sp.end and sp.start < o.end and o.confidence is not None]
         out[sp] = min(cs) if cs else None
     return out

@@ -134,7 +134,7 @@ class SurrogateWriter(_DeidWriter):
         c = self.surrogator.summary()
         where = ", ".join(f"{u['doc_id']}@{u['offset']}" for u in c["dates_unparsed_at"][:20])
         more = "" if c["dates_unparsed"] <= 20 else f" and {c['dates_unparsed'] - 20} more"
-        return (f"surrogates: {c['date_groups']} date(s) moved by each patient's offset; "
+        return (f"surrogates: {c['date_groups']} date(s) moved by their patient's offset except "
                 f"{c['dates_unparsed']} not parsed, written as {self.surrogator.unparsed_dates}"
                 + (f" ({where}{more})" if where else "")
                 + f"; {c['birth_dates_generalized']} birth date(s) of patients over 89 generalized; "
