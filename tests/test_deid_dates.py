@@ -48,6 +48,15 @@ def test_unparseable_digits_are_reported_not_kept_silently():
     assert loose == [(0, 6)]
 
 
+def test_a_day_first_date_is_checked_day_first():
+    """26/10/2020 is day first; moved to 11 September 2013 it reads 11/09/2013, still day first."""
+    old = "15/04/2016"
+    new = dates.shift_text(old, -947)[0]
+    assert new == "11/09/2013"
+    assert dates.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -947)
+    assert not dates.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -946)
+
+
 def test_year_delta_never_zero():
     assert dates.year_delta(-30) == -1 and dates.year_delta(400) == 1 and dates.year_delta(-800) == -2
 

@@ -338,6 +338,15 @@ def _padding_kept(text: str, p: Parsed, new_text: str, q: Parsed) -> bool:
     return not any(v.startswith("0") and len(v) == 2 for v in new.values())
 
 
+def _in_order_of(p: Parsed, q: Parsed) -> Parsed:
+    """``q`` read day first when ``p`` is (``26/10/2020`` shifted to ``11/09/2013`` is 11 September)."""
+    if not {"m", "d"} <= p.fields.keys() or not {"m", "d"} <= q.fields.keys() or q.day is None or q.day > 12:
+        return q
+    if (p.fields["d"] < p.fields["m"]) == (q.fields["d"] < q.fields["m"]):
+        return q
+    return q._replace(month=q.day, day=q.month, fields=dict(q.fields, m=q.fields["d"], d=q.fields["m"]))
+
+
 def _two_digit_year(text: str, p: Parsed) -> bool:
     """Whether ``p``'s year is written with two digits (``yy``, or ``y`` of ``2/28/96``)."""
     s, e = p.fields.get("yy") or p.fields.get("y") or (0, 0)
@@ -357,6 +366,7 @@ def moved_by(text: str, p: Parsed, new_text: str, q: Parsed, days: int, year: in
     >>> moved_by(old, parse(old)[0][0], new, parse(new)[0][0], -51)
     False
     """
+    q = _in_order_of(p, q)
     if not _same(skeleton(text, p), skeleton(new_text, q)) or not _padding_kept(text, p, new_text, q):
         return False
     if None not in (p.year, p.month, p.day):
