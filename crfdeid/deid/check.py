@@ -54,7 +54,7 @@ class CheckReport:
 
 def _leaks(orig: Document, new: Document, exempt=frozenset()) -> tuple[int, int]:
     """(leaks, harmless repeats) of the original PHI strings of 3+ characters in the new text;
-    the strings of ages of 89 or less and of spans kept by policy (``exempt``: an age ``78M``
+    the strings of ages of 89 or less (and ``90s``) and of spans kept by policy (``exempt``: an age ``78M``
     found as a code) are not looked for."""
     low = lower_same_length(new.text)
     leaks = repeats = 0
@@ -63,7 +63,7 @@ def _leaks(orig: Document, new: Document, exempt=frozenset()) -> tuple[int, int]
     for sp in orig.spans:
         phi = lower_same_length(orig.surface(sp)).strip()
         phis[phi] = phis.get(phi, True) and sp.subtype == "DATE"
-        kept[phi] = kept.get(phi, True) and (sp in exempt or (sp.subtype == "AGE" and (ages.value(phi) or 0) <= 89))
+        kept[phi] = kept.get(phi, True) and (sp in exempt or (sp.subtype == "AGE" and not ages.over_89_left(phi)))
     for phi, is_date in phis.items():
         if len(phi) < 3 or kept[phi]:
             continue
