@@ -31,6 +31,9 @@ from crfdeid.deid import dates
     ("Tues", 1, "Wed"),
     ("10/12-10/15", 5, "10/17-10/20"),        # ranges: both ends shifted
     ("4/98", -400, "3/97"),                   # month/two-digit year: a day cannot be 98
+    ("October second, 2024", -10, "September twenty-second, 2024"),   # days in words
+    ("the Fourteenth of March", 10, "the Twenty-fourth of March"),
+    ("Tuesday, March twenty first", 1, "Wednesday, March twenty second"),
     ("11/45", 40, "12/45"),
 ])
 def test_shift_keeps_format(text, days, expected):

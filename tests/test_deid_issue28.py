@@ -200,7 +200,8 @@ def test_finding_4_an_uncertain_span_gets_a_placeholder_not_a_fact():
 # --- property: every pair of dates of a patient keeps its interval -----------------------------
 
 FORMS = ["{m}/{d}/{y}", "{m:02d}-{d:02d}-{y}", "{y}-{m:02d}-{d:02d}", "{mon} {d}, {y}", "{d} {mon} {y}",
-         "{abbr}. {d}, {y}", "{wd}, {mon} {d}, {y}", "{m}/{d}/{yy:02d}"]
+         "{abbr}. {d}, {y}", "{wd}, {mon} {d}, {y}", "{m}/{d}/{yy:02d}", "{mon} {dw}, {y}",
+         "the {dw} of {mon} {y}", "the {d}th of {mon}, {y}"]
 
 
 @settings(max_examples=60, deadline=None)
@@ -214,7 +215,8 @@ def test_every_pair_of_dates_of_a_patient_keeps_its_interval(notes, seed):
         parts, spans, pos = [], [], 0
         for day, form in items:
             text = form.format(m=day.month, d=day.day, y=day.year, yy=day.year % 100, mon=day.strftime("%B"),
-                               abbr=day.strftime("%b"), wd=day.strftime("%A"))
+                               abbr=day.strftime("%b"), wd=day.strftime("%A"),
+                               dw=dates.DAY_WORDS[day.day - 1])
             parts.append(f"Seen {text}. ")
             spans.append(make_span(pos + 5, pos + 5 + len(text), "DATE"))
             pos += len(parts[-1])

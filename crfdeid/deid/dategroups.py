@@ -126,7 +126,8 @@ class DateSurrogates:
         for p in found:
             for s, e in p.fields.values():
                 covered[s:e] = b"\x01" * (e - s)
-        reps = sorted(r for p in found for r in dates.render(reg, p, dates.shift(p, days, year), drop_of=True))
+        # the words of a date (of, the, month names) are date fields, so they may stay
+        reps = sorted(r for p in found for r in dates.render(reg, p, dates.shift(p, days, year)))
         if drop_year:
             reps = _without_years(reg, found, reps)
         out, bad = {}, set()

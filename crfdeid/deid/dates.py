@@ -32,6 +32,12 @@ _WD = (r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?
        r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
 _ORD = r"(?:st|nd|rd|th)"
 _Y = r"(?:1[89]\d\d|2[01]\d\d)"
+#: Days written as ordinal words (``second``, ``twenty-third``), by day.
+DAY_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+             "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+             "eighteenth", "nineteenth", "twentieth"]
+DAY_WORDS += [f"twenty-{w}" for w in DAY_WORDS[:9]] + ["thirtieth", "thirty-first"]
+_DAY_WORD = "(?:" + "|".join(w.replace("-", "[- ]") for w in sorted(DAY_WORDS, key=len, reverse=True)) + ")"
 # Alternatives from the most to the least specific; group names are <alt>_<field>.
 _ALTS = [
     r"(?P<a_y>\d{4})(?P<a_s>[-/.])(?P<a_m>\d{1,2})(?P=a_s)(?P<a_d>\d{1,2})",
@@ -40,9 +46,13 @@ _ALTS = [
     r"(?P<c_m>\d{1,2})(?P<c_s>[-/])(?P<c_d>\d{1,2})",
     rf"(?:(?P<f_w>{_WD})\.?,?\s+)?(?P<f_mon>{_MON})\.?\s*(?P<f_d>\d{{1,2}})(?P<f_o>{_ORD})?"
     rf"(?:(?:,\s*|\s+)(?P<f_of>of\s+)?'?(?P<f_y>\d{{4}})|,\s*'?(?P<f_yy>\d{{2}}))?",
-    rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?P<g_of>of\s+)?(?P<g_mon>{_MON})\.?"
+    rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_the>the\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?P<g_of>of\s+)?(?P<g_mon>{_MON})\.?"
     rf"(?:(?:,\s*|\s+)'?(?P<g_y>\d{{4}})|,\s*'?(?P<g_yy>\d{{2}}))?",
     rf"(?P<h_mon>{_MON})\.?,?\s*(?P<h_of>of\s+)?'?(?P<h_y>\d{{4}})",
+    rf"(?:(?P<m_w>{_WD})\.?,?\s+)?(?P<m_mon>{_MON})\.?\s+(?P<m_the>the\s+)?(?P<m_dw>{_DAY_WORD})"
+    rf"(?:,?\s+(?P<m_y>\d{{4}}))?",
+    rf"(?:(?P<n_w>{_WD})\.?,?\s+)?(?P<n_the>the\s+)?(?P<n_dw>{_DAY_WORD})\s+(?P<n_of>of\s+)?(?P<n_mon>{_MON})\.?"
+    rf"(?:,?\s+(?P<n_y>\d{{4}}))?",
     rf"(?P<i_mon>{_MON})",
     rf"(?P<j_w>{_WD})",
     rf"(?P<k_y>{_Y})",
@@ -117,6 +127,8 @@ def _values(text, g, start, end) -> Parsed | None:
         month = int(val["m"])
     if "d" in val:
         day = int(val["d"])
+    elif "dw" in val:
+        day = DAY_WORDS.index(val["dw"].lower().replace(" ", "-")) + 1
     if ("m" in val and "d" in val and month is not None and day is not None
             and month > 12 and day <= 12):  # day-first (22/07/2097)
         month, day = day, month
@@ -215,6 +227,9 @@ def render(text: str, p: Parsed, new: dict, drop_of: bool = False) -> list[tuple
             out.append((s, e, _name(o, _MONTHS, new["month"] - 1)))
         elif key == "w" and "weekday" in new:
             out.append((s, e, _name(o, _WEEKDAYS, new["weekday"])))
+        elif key == "dw" and "day" in new:
+            word = DAY_WORDS[new["day"] - 1]
+            out.append((s, e, apply_case(o, word.replace("-", " ") if " " in o else word)))
         elif key == "o" and "day" in new:
             suffix = ordinal(new["day"])
             out.append((s, e, suffix.upper() if o.isupper() else suffix))
@@ -294,6 +309,8 @@ def _shape(key: str, value: str) -> tuple:
         return (key, case, short)
     if key == "o":
         return (key, value.isupper())
+    if key == "dw":  # a day in words: its case (twenty-first and twenty first both read)
+        return (key, value.isupper() and len(value) > 1, value.islower())
     return (key, value)
 
 
