@@ -115,6 +115,15 @@ def test_finding_2_a_birth_date_and_a_note_date_alone_tell_the_age():
     assert (seen - born).days == (dt.date(2024, 10, 2) - dt.date(1950, 1, 5)).days   # under 90: shifted
 
 
+@pytest.mark.parametrize("text", ["Age: 94.", "a 94 yo man", "a 94-year-old", "aged 101", "a 92M with",
+                                  "a ninety-four year old", "she is in her 90s"])
+def test_finding_2_an_age_over_89_outside_every_span_still_generalizes_the_birth_date(text):
+    doc = note("p14_a", f"{text} DOB 03/14/1950.", ("03/14/1950", "DATE"))
+    assert surfaces(Surrogator(seed=2).surrogate(doc)) == ["[**DOB**]"]
+    plain = note("p15_a", "BP 120/80, 100% sat, 94 mg. DOB 03/14/1950.", ("03/14/1950", "DATE"))
+    assert surfaces(Surrogator(seed=2).surrogate(plain)) != ["[**DOB**]"]
+
+
 @pytest.mark.parametrize("text, span, want", [
     ("a 92 year old man", "92 year old", "90+ year old"),
     ("a 92-year-old man", "92", "90+ year old"),

@@ -38,6 +38,14 @@ AGE_WORDS = frozenset({"y", "yo", "yr", "yrs", "year", "years", "old", "aged", "
 #: An age-shaped string of any subtype: a number then age words (``78M``, ``78 yo``, ``78-year-old``).
 SHAPE = re.compile(r"(?i)\s*(?:age[ :]*)?[0-9]{1,3}(?:[ -]*(?:y/o|y\.o\.|yo[mf]?|yrs?|years?|old|[mf]\b|"
                    r"male|female))+\.?\s*")
+_OVER_89 = r"(?:9[0-9]|1[01][0-9])"
+_OVER_89_WORDS = r"(?:ninety(?:[- ][a-z]+)?|(?:one )?hundred(?: and)?(?:[- ][a-z]+)*)"
+#: An age over 89 written in a note (``Age: 94``, ``94 yo``, ``94-year-old``, ``aged 101``,
+#: ``a 92M``, ``ninety-four year old``, ``in her 90s``), spans or not.
+MENTION = re.compile(rf"(?i)(?<![a-z0-9.,/-])(?:ages?[ \t]*[:=]?[ \t]*|aged[ \t]+){_OVER_89}(?![0-9]|\.[0-9])"
+                     rf"|(?<![0-9.,/-]){_OVER_89}[ \t-]*(?:y/?o\b|y\.o\.|yrs?[ \t-]*old|years?[ \t-]*old"
+                     rf"|years?[ \t]+of[ \t]+age|yo[mf]\b|[mf]\b)|(?<![a-z-]){_OVER_89_WORDS}[ \t-]*years?[ \t-]*old"
+                     rf"|\b(?:his|her|their)[ \t]+(?:90|100)'?s\b")
 #: What ages over 89 become in words.
 WORDS_OVER_89 = "ninety-plus"
 

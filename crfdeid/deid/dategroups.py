@@ -101,14 +101,6 @@ class DateSurrogates:
         # no acceptable draw in 200 (a narrow range): its first acceptable offset
         return next(d for d in range(self.date_shift[0], self.date_shift[1] + 1) if acceptable_shift(d))
 
-    @staticmethod
-    def learn_dates(st, doc, groups: list[list[Span]]) -> None:
-        """Remember the years of a note's full dates (they place dates written without a year)."""
-        for g in groups:
-            y = dates.year_of(region(doc.text, g)[0])
-            if y is not None:
-                st.years[y] += 1
-
     def shifted_group(self, st, text: str, group: list[Span], year: int | None,
                       days: int | None = None, drop_year: bool = False) -> tuple[dict, set]:
         """``({(start, end): new text}, unparsed spans)``: the group's spans shifted by ``days``

@@ -168,12 +168,13 @@ class Surrogator(DateSurrogates):
                     st.persons.add(full)
             if (sp.subtype == "AGE" or ages.age_shaped(surface)) and (ages.value(surface) or 0) > 89:
                 st.over_89 = True
-        if not st.over_89 and any(s.subtype == "AGE" for s in safeharbor.find(doc.text)):
+        if not st.over_89 and ages.MENTION.search(doc.text):
             st.over_89 = True  # an age over 89 the spans missed still tells the patient's age
         groups = date_groups(doc.text, spans)
-        self.learn_dates(st, doc, groups)
         for g in groups:
             found = dates.full_dates(*region(doc.text, g))
+            if found:  # the first full date's year places the note's dates written without one
+                st.years[found[0].year] += 1
             if ages.birth_context(doc.text, g[0].start):
                 st.births.update(found)
             elif found:
@@ -222,7 +223,9 @@ class Surrogator(DateSurrogates):
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
         labelled = _age_tails(doc, deid_spans(doc))
-        conf = _confidences(doc, labelled, safeharbor.find(doc.text))
+        unsure = self.min_confidence is not None and any(
+            sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
+        conf = _confidences(doc, labelled, safeharbor.find(doc.text)) if unsure else dict.fromkeys(labelled)
         spans = [_as_age(doc, sp) for sp in self._stand_ins(labelled)]
         new: dict = {}
         exempt: set[Span] = set()
