@@ -7,25 +7,12 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_deid_surrogate import note, surfaces
 
 from crfdeid import gazetteers
 from crfdeid.deid import Surrogator, check, dates, places, propagate, zipdata
 from crfdeid.deid.writers import SurrogateWriter
 from crfdeid.document import Document, Span, make_span
-
-
-def note(doc_id, text, *phi, patient=None):
-    spans, pos = [], 0
-    for s, sub in phi:
-        i = text.index(s, pos)
-        spans.append(make_span(i, i + len(s), sub))
-        pos = i + len(s)
-    return Document(doc_id, text, spans, {"patient": patient} if patient else {})
-
-
-def surfaces(doc):
-    return [doc.surface(sp) for sp in doc.spans]
-
 
 STAY = note("p1_a", "Admitted 10/02/2024. Procedure 10/03/2024. Discharged 10/09/2024. "
             "Follow-up 10/23/2024.", ("10/02/2024", "DATE"), ("10/03/2024", "DATE"),
