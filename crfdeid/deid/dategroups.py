@@ -145,8 +145,9 @@ class DateSurrogates:
         ordinal); None when none is ``safe``."""
         reg = text[sp.start:sp.end]
         if any(c.isalpha() for c in reg):  # a holiday or a date-like word: another holiday
-            return places.pick(st, self.keyed, "holiday", reg, places.phrases("holidays", len(reg.split())),
-                               places.all_phrases("holidays"))
+            with st.checking(safe):
+                return places.pick(st, self.keyed, "holiday", reg, places.phrases("holidays", len(reg.split())),
+                                   places.all_phrases("holidays"))
         for attempt in range(50):
             reps = [r for m in re.finditer(r"\d+", reg) for r in self._digits(st, reg, m.start(), m.end(), attempt)]
             new = dates.apply(reg, reps)

@@ -19,17 +19,17 @@ True
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 from collections import Counter
 
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..recognizers import safeharbor
-from . import address, ages, dates, facts, guard, names, numbers, places
-from .dategroups import DateSurrogates, acceptable_shift, date_groups, region, year_hints
+from . import address, ages, dates, guard, names, numbers, places
+from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .guard import NoSafeReplacement, Units
 from .kinds import stand_in
+from .policies import PLACEHOLDER, Policies, age_tails, as_age, confidences, years_between
 from .rng import Keyed, derangement, normalize, random_like
 from .spans import deid_spans, replace_spans
 from .state import NoDraw, PatientState
@@ -39,8 +39,6 @@ from .state import NoDraw, PatientState
 DEFAULT_SHIFT = (-1095, -366)
 #: Spans the tagger is less sure of than this get a placeholder in surrogate output.
 DEFAULT_MIN_CONFIDENCE = 0.5
-#: What a span on a placeholder becomes (the ``mimic`` redaction style).
-PLACEHOLDER = "[**{subtype}**]"
 _IDS = {"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
 #: Words an AGE surrogate may keep with an age of 89 or less (HIPAA Safe Harbor keeps those ages).
 AGE_WORDS = ages.AGE_WORDS
@@ -55,7 +53,7 @@ def age_keeps(run: guard.Run, over_89=frozenset({"90", "ninety", "plus"})) -> bo
             or run.text in over_89 or run.text in _NUMBER_WORDS)
 
 
-class Surrogator(DateSurrogates):
+class Surrogator(Policies):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
     Parameters
@@ -179,7 +177,7 @@ class Surrogator(DateSurrogates):
                 st.births.update(found)
             elif found:
                 st.latest = max(found + ([st.latest] if st.latest else []))
-        if st.latest and any(_years_between(b, st.latest) >= 90 for b in st.births):
+        if st.latest and any(years_between(b, st.latest) >= 90 for b in st.births):
             st.over_89 = True
 
     def _stand_ins(self, spans: list[Span]) -> list[Span]:
@@ -193,20 +191,6 @@ class Surrogator(DateSurrogates):
         characters, the patient's other PHI runs of 3+ (its dates' too)."""
         own = Units.of(text, 2, sp.start, self.age_keeps if sp.subtype == "AGE" else None)
         return [own, st.cross, st.cross_dates]
-
-    @staticmethod
-    def _safe(units: list[Units], new: str) -> bool:
-        return all(u.survivor(new) is None for u in units)
-
-    def _placeholder(self, doc: Document, sp: Span, confidence: float | None) -> str | None:
-        """Why ``sp`` gets a placeholder rather than a realistic value, or None: the tagger is
-        unsure of it, or it is a number next to a clinical scale, unit, dose or vital sign
-        (a surrogate would state another clinical value)."""
-        if self.min_confidence is not None and confidence is not None and confidence < self.min_confidence:
-            return "uncertain"
-        if facts.clinical_value(doc.text, sp.start, sp.end):
-            return "clinical_values"
-        return None
 
     def surrogate(self, doc: Document) -> Document:
         """A new document with surrogate text and spans (offsets in the new text).
@@ -222,11 +206,11 @@ class Surrogator(DateSurrogates):
         st = self.state(doc.group)
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
-        labelled = _age_tails(doc, deid_spans(doc))
+        labelled = age_tails(doc, deid_spans(doc))
         unsure = self.min_confidence is not None and any(
             sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
-        conf = _confidences(doc, labelled, safeharbor.find(doc.text)) if unsure else dict.fromkeys(labelled)
-        spans = [_as_age(doc, sp) for sp in self._stand_ins(labelled)]
+        conf = confidences(doc, labelled, safeharbor.find(doc.text)) if unsure else dict.fromkeys(labelled)
+        spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
         new: dict = {}
         exempt: set[Span] = set()
         for lab, sp in zip(labelled, spans):
@@ -261,6 +245,8 @@ class Surrogator(DateSurrogates):
             if rep is None and self.unparsed_dates == "random":
                 rep = self._fallback(doc, st, sp, text, units[sp])
             new[(sp.start, sp.end)] = rep if rep is not None else PLACEHOLDER.format(subtype="DATE")
+            if rep is None:
+                del units[sp]  # a placeholder holds nothing of the original
             self.counts["date_unparsed"] += 1
             self.unparsed.append((doc.doc_id, sp.start, "random" if rep is not None else "placeholder"))
         exempt |= unparsed | general
@@ -275,8 +261,7 @@ class Surrogator(DateSurrogates):
                     new[key] = self._fallback(doc, st, sp, text, units[sp])
                     fallbacks.append(sp)
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
-        checked = {sp: u for sp, u in units.items() if sp not in exempt or sp.subtype == "AGE"}
-        self._verify(doc, spans, out, checked)
+        self._verify(doc, spans, out, units)
         where = {sp: i for i, sp in enumerate(spans)}
         pairs = [(go, [out.spans[where[sp]] for sp in go]) for go in groups if not general.intersection(go)]
         bad_at = self.verify_dates(doc, out, pairs, hints, unparsed, st.shift_days)
@@ -288,52 +273,6 @@ class Surrogator(DateSurrogates):
         self.last_fallbacks = sorted(set(fallbacks))
         self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
         return out
-
-    def _address(self, st: PatientState, group: list[Span], originals: dict, units: dict) -> dict:
-        """One real place for the CITY, STATE and ZIP spans of an address (:mod:`.address`), the
-        same for the same address of the patient; nothing when no draw keeps clear of the originals."""
-        key = " | ".join(f"{k}={normalize(v)}" for k, v in sorted(originals.items()))
-        by_type = {sp.subtype: sp for sp in group}
-
-        def parts(cand: str) -> dict:
-            return dict(p.split("=", 1) for p in cand.split("\x1f"))
-
-        def ok(cand: str) -> bool:
-            return all(self._safe(units[by_type[k]], v) for k, v in parts(cand).items())
-
-        def draw(a: int) -> str:
-            rng = self.keyed.rng("address", st.patient, key, a)
-            return "\x1f".join(f"{k}={v}" for k, v in sorted(address.draw(rng, originals).items()))
-        try:
-            with st.checking(ok):
-                chosen = parts(st.assign("address", key, draw))
-        except NoDraw:
-            return {}
-        self.counts["addresses"] += 1
-        return {(by_type[k].start, by_type[k].end): v for k, v in chosen.items()}
-
-    def _tells_age(self, st: PatientState, text: str, group: list[Span]) -> bool:
-        """Whether a date group of a patient over 89 gives the age with another date: a birth
-        date, or a date with a year 90 or more years before the patient's latest date."""
-        if ages.birth_context(text, group[0].start):
-            return True
-        if st.latest is None:
-            return False
-        found = dates.parse(*region(text, group))[0]
-        return any(p.year is not None and st.latest.year - p.year >= 90 for p in found)
-
-    def _generalized(self, st: PatientState, doc: Document, group: list[Span], year) -> dict:
-        """A patient over 89's birth date: a placeholder, or (``dob='no-year'``) the shifted month
-        and day without the year (a span left with nothing of a date: a placeholder)."""
-        self.counts["dob_generalized"] += len(group)
-        label = "DOB" if ages.birth_context(doc.text, group[0].start) else "DATE"
-        holder = {(sp.start, sp.end): PLACEHOLDER.format(subtype=label) for sp in group}
-        if self.dob == "placeholder":
-            return holder
-        reps, bad = self.shifted_group(st, doc.text, group, year, drop_year=True)
-        return {k: v if v and any(c.isalnum() for c in v) and not any(
-                    (sp.start, sp.end) == k for sp in bad) else holder[k]
-                for k, v in ({**holder, **reps}).items()}
 
     def _typed(self, st: PatientState, sp: Span, text: str, units: list[Units]) -> str | None:
         """The typed generator's surrogate (draws that keep a run refused), or None."""
@@ -418,41 +357,3 @@ class Surrogator(DateSurrogates):
             return keep_shape(random_like, "id")
         return places.location(st, k, sub, text)
 
-
-def _years_between(born: dt.date, then: dt.date) -> int:
-    """Whole years from ``born`` to ``then`` (an age)."""
-    return then.year - born.year - ((then.month, then.day) < (born.month, born.day))
-
-
-def _confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> dict:
-    """Each de-identified span's confidence: the lowest of the document's spans it overlaps
-    (None when they have none: gold spans; None too where the Safe Harbor layer finds an
-    identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt)."""
-    out: dict = {}
-    for sp in spans:
-        if any(f.start < sp.end and sp.start < f.end for f in fixed):
-            out[sp] = None
-            continue
-        cs = [o.confidence for o in doc.spans if o.start < sp.end and sp.start < o.end and o.confidence is not None]
-        out[sp] = min(cs) if cs else None
-    return out
-
-
-def _as_age(doc: Document, sp: Span) -> Span:
-    """``sp`` as an AGE span when its text reads as an age whatever its type (``78M``)."""
-    if sp.subtype in ("AGE", "DATE") or not ages.age_shaped(doc.surface(sp)):
-        return sp
-    return Span(sp.start, sp.end, "AGE", "AGE", confidence=sp.confidence)
-
-
-def _age_tails(doc: Document, spans: list[Span]) -> list[Span]:
-    """Age spans over 89 grown over a hyphenated age right after them (``92`` of ``92-year-old``),
-    so the surrogate can read ``90+ year old`` rather than ``90+-year-old``."""
-    out = list(spans)
-    for i, sp in enumerate(out):
-        if sp.subtype != "AGE" or (ages.value(doc.surface(sp)) or 0) <= 89:
-            continue
-        m = ages.TAIL.match(doc.text, sp.end)
-        if m is not None and (i + 1 == len(out) or out[i + 1].start >= m.end()):
-            out[i] = Span(sp.start, m.end(), sp.category, sp.subtype, confidence=sp.confidence)
-    return out
