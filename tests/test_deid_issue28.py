@@ -67,6 +67,25 @@ def test_finding_1_an_unparsed_date_is_named_in_the_summary_never_moved_silently
     assert "21st" not in line and "052647" not in line     # offsets, never text
 
 
+def test_corpus_surrogate_names_unparsed_dates_and_takes_the_dob_option(tmp_path, capsys):
+    import json
+
+    from crfdeid.cli.corpus import main as corpus_main
+    from crfdeid.io import read, write
+    src = tmp_path / "in"
+    doc = note("300-01", "Age 93. DOB 03/14/1930, seen 10/02/2024 and the 21st.", ("93", "AGE"),
+               ("03/14/1930", "DATE"), ("10/02/2024", "DATE"), ("21st", "DATE"))
+    write([doc], "i2b2", src)
+    assert corpus_main(["surrogate", f"i2b2:{src}", "--out", str(tmp_path / "out"), "--seed", "1",
+                        "--dob", "no-year", "-q", "--check"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["dates_unparsed_at"] == [{"doc_id": "300-01", "offset": 48, "became": "placeholder"}]
+    assert summary["birth_dates_generalized"] == 1 and summary["check"]["ok"]
+    (new,) = read(f"i2b2:{tmp_path / 'out'}")
+    text = new.text
+    assert re.search(r"DOB \d\d/\d\d, seen \d\d/\d\d/\d{4}", text) and "Age 90+" in text
+
+
 def test_finding_1_the_write_time_check_refuses_a_date_on_another_offset():
     from crfdeid.errors import LeakError
     s = Surrogator(seed=2)

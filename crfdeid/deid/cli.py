@@ -86,6 +86,11 @@ def register(subparsers) -> None:
                    help=f"range of the per-patient date offset in days (default "
                         f"{DEFAULT_SHIFT[0]},{DEFAULT_SHIFT[1]})")
     p.add_argument("--age-over-89", default="90+", help="what ages above 89 become (default 90+)")
+    p.add_argument("--dob", choices=("placeholder", "no-year"), default="placeholder",
+                   help="a patient over 89's birth date: [**DOB**] (default) or month and day only")
+    p.add_argument("--unparsed-dates", choices=("placeholder", "random"), default="placeholder",
+                   help="a date no pattern explains: [**DATE**] (default) or random digits; named "
+                        "in the summary either way")
     grouping.add_arguments(p)
     p.add_argument("--no-propagate", action="store_true",
                    help="do not replace unannotated repeats of an annotated PHI string")
@@ -120,7 +125,8 @@ def run(args) -> int:
                                **reader_options(getattr(args, "option", None)))
     own = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
-                            age_over_89=args.age_over_89, scheme=own)
+                            age_over_89=args.age_over_89, scheme=own, dob=getattr(args, "dob", "placeholder"),
+                            unparsed_dates=getattr(args, "unparsed_dates", "placeholder"))
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)
