@@ -30,6 +30,11 @@ from crfdeid.deid import dates
     ("March", -365, "February"),              # a bare month always changes
     ("Tues", 1, "Wed"),
     ("10/12-10/15", 5, "10/17-10/20"),        # ranges: both ends shifted
+    ("4/98", -400, "3/97"),                   # month/two-digit year: a day cannot be 98
+    ("October second, 2024", -10, "September twenty-second, 2024"),   # days in words
+    ("the Fourteenth of March", 10, "the Twenty-fourth of March"),
+    ("Tuesday, March twenty first", 1, "Wednesday, March twenty second"),
+    ("11/45", 40, "12/45"),
 ])
 def test_shift_keeps_format(text, days, expected):
     assert dates.shift_text(text, days)[0] == expected
@@ -44,6 +49,15 @@ def test_two_digit_number_next_to_apostrophe_is_a_year():
 def test_unparseable_digits_are_reported_not_kept_silently():
     _, reps, loose = dates.shift_text("052647", 10)
     assert loose == [(0, 6)]
+
+
+def test_a_day_first_date_is_checked_day_first():
+    """26/10/2020 is day first; moved to 11 September 2013 it reads 11/09/2013, still day first."""
+    old = "15/04/2016"
+    new = dates.shift_text(old, -947)[0]
+    assert new == "11/09/2013"
+    assert dates.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -947)
+    assert not dates.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -946)
 
 
 def test_year_delta_never_zero():
@@ -76,14 +90,14 @@ def test_one_offset_per_patient_whatever_the_format(day, seed, full_form, bare_f
     text = f"Seen {full}; again {bare}."
     at = text.index(bare, 6 + len(full))
     doc = Document("200-01", text, [make_span(5, 5 + len(full), "DATE"), make_span(at, at + len(bare), "DATE")])
-    for together in (True, False):   # corpus surrogate (all notes learnt first) and the writers
-        s = Surrogator(seed=seed, avoid_date_collisions=together)
-        new = s.surrogate(doc)
-        a, b = (new.surface(sp) for sp in new.spans)
-        (moved,) = dates.full_dates(a)
-        parsed = dates.parse(b)[0][0]
-        # a date that would keep a run of itself (14 -> 14) moves by another offset, and says so
-        assert (parsed.month, parsed.day) == (moved.month, moved.day) or (s.last_fallbacks and not together)
+    s = Surrogator(seed=seed)
+    new = s.surrogate(doc)
+    a, b = (new.surface(sp) for sp in new.spans)
+    (moved,) = dates.full_dates(a)
+    parsed = dates.parse(b)[0][0]
+    # always the patient's offset, even where the new date keeps a number of the old (14 -> 14)
+    assert (parsed.month, parsed.day) == (moved.month, moved.day)
+    assert moved - day == dt.timedelta(days=s.state("200").shift_days)
 
 
 def test_the_issue_example_march_14_and_03_14_2023():

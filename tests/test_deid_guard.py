@@ -7,6 +7,7 @@ import unicodedata
 import pytest
 
 from crfdeid import schema
+from crfdeid.deid import dates
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
 from crfdeid.document import Document, make_span
@@ -51,6 +52,10 @@ def test_no_type_keeps_any_run_of_what_it_replaces(subtype):
         doc = Document(f"{i}-01", text, [make_span(6, 6 + len(phi), subtype)])
         new = s.surrogate(doc)
         sur = new.surface(new.spans[0])
+        if subtype == "DATE":  # dates are protected by the patient's secret offset, not by the rule
+            days = s.state(f"{i}").shift_days
+            assert sur in ("[**DATE**]", dates.shift_text(phi, days)[0]), i
+            continue
         if subtype == "AGE":  # ages of 89 or less are kept by policy: only the rest must go
             phi = re.sub(r"\b(\d{1,2})\b", lambda m: "" if int(m.group()) <= 89 else m.group(), phi)
         assert not _kept(phi, sur), (subtype, i)

@@ -91,11 +91,16 @@ def test_the_fail_closed_check_never_lets_a_leak_through(doc):
     leaky = Surrogator(seed=1)
     leaky._typed = lambda st, sp, text, units: text
     leaky._fallback = lambda d, st, sp, text, units: text
-    leaky.shifted_group = lambda st, text, group, *a, **k: {(sp.start, sp.end): text[sp.start:sp.end] for sp in group}
-    leaky.other_offset = lambda *a: None
+    leaky.shifted_group = lambda st, text, group, *a, **k: (
+        {(sp.start, sp.end): text[sp.start:sp.end] for sp in group}, set())
+    from crfdeid.deid import ages, facts
     from crfdeid.deid.spans import deid_spans
-    has_units = any(guard.Units.of(doc.surface(a), keep=age_keeps if a.subtype == "AGE" else None)
-                    for a in deid_spans(doc))
+    age = [a.subtype == "AGE" or ages.age_shaped(doc.surface(a)) for a in deid_spans(doc)]
+    has_units = any(guard.Units.of(doc.surface(a), keep=age_keeps if is_age else None)
+                    for a, is_age in zip(deid_spans(doc), age)
+                    if not facts.clinical_value(doc.text, a.start, a.end)) or any(
+        a.subtype == "DATE" and any(c.isalnum() for c in doc.surface(a))   # a date's any digit
+        and not facts.clinical_value(doc.text, a.start, a.end) for a in deid_spans(doc))
     try:
         leaky.surrogate(doc)
     except LeakError:

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from crfdeid import gazetteers
-from crfdeid.deid import dates
+from crfdeid.deid import dates, places, zipdata
 from crfdeid.deid.check import check
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.document import Document, make_span
@@ -81,13 +81,18 @@ def test_type_specific_shapes(new):
     assert by_type(new, "STATE")[0].isupper() and len(by_type(new, "STATE")[0]) == 2
     assert by_type(new, "STATE")[0].lower() in gazetteers.load("state_abbrevs")
     assert by_type(new, "CITY")[0].lower() in gazetteers.load("cities")
+    # one address, one real place: the city's own state and one of its ZIP codes
+    place = {(c, st): z for c, st, z in zipdata.us_places()}[(by_type(new, "CITY")[0], by_type(new, "STATE")[0])]
+    assert by_type(new, "ZIP")[0] in place
     ssn = re.sub(r"\D", "", by_type(new, "SSN")[0])
     assert ssn[:3] not in ("000", "666") and ssn[0] != "9" and ssn[3:5] != "00"
     ip = [int(x) for x in by_type(new, "IPADDR")[0].split(".")]
     assert len(ip) == 4 and all(1 <= x <= 254 for x in ip)
     email, url = by_type(new, "EMAIL")[0], by_type(new, "URL")[0]
-    assert re.fullmatch(r"[a-z]{6}@[a-z]{4}\.[a-z]{2,4}", email) and not email.endswith(".com")
-    assert re.fullmatch(r"[a-z]+\.[a-z]{11}\.[a-z]{2,4}", url) and "www" not in url and "org" not in url
+    # a made-up person at a domain nobody can own; nothing of the original (com, www, org) kept
+    assert email.partition("@")[2] in places.SAFE_DOMAINS and not email.endswith(".com")
+    assert re.fullmatch(r"[a-z]+@[a-z.]+", email)
+    assert url in places.SAFE_DOMAINS and "www" not in url and "org" not in url
     assert by_type(new, "PROFESSION")[0].lower() in gazetteers.load("professions")
     assert len(by_type(new, "HOSPITAL")[0].split()) == 3       # a known hospital: another one
     street = by_type(new, "STREET")[0]
@@ -163,13 +168,17 @@ def test_deterministic_per_seed_or_key_in_any_order(kwargs):
     assert other.surrogate(a).text != first[0]
 
 
-def test_unparseable_date_gets_same_shape_random_date_and_is_counted():
+def test_unparseable_date_gets_a_placeholder_or_random_digits_and_is_named():
     d = note("700-01", "seen 052647 and 21", ("052647", "DATE"), ("21", "DATE"))
     s = Surrogator(seed=3)
+    assert surfaces(s.surrogate(d)) == ["[**DATE**]", "[**DATE**]"]
+    assert s.unparsed == [("700-01", 5, "placeholder"), ("700-01", 16, "placeholder")]
+    s = Surrogator(seed=3, unparsed_dates="random")
     new = s.surrogate(d)
     assert [shape(x) for x in surfaces(new)] == ["999999", "99"]
     assert surfaces(new) != surfaces(d) and 1 <= int(surfaces(new)[1]) <= 28
-    assert s.counts["date_fallback"] == 2
+    assert s.summary()["dates_unparsed"] == 2
+    assert s.summary()["dates_unparsed_at"][1] == {"doc_id": "700-01", "offset": 16, "became": "random"}
 
 
 def test_ages_bucketed_on_request_and_bad_ranges_refused():
@@ -195,8 +204,8 @@ def test_check_tells_leaks_from_harmless_repeats():
 
 def test_title_only_name_and_unknown_holiday_still_change():
     d = note("920-01", "seen by MR on Turkey Day", ("MR", "DOCTOR"), ("Turkey Day", "DATE"))
-    s = Surrogator(seed=6)
+    s = Surrogator(seed=6, unparsed_dates="random")
     new = s.surrogate(d)
     assert [x.lower() for x in surfaces(new)] != [x.lower() for x in surfaces(d)]
     assert surfaces(new)[0] != "MR" and surfaces(new)[1].lower() in gazetteers.load("holidays")
-    assert s.counts["date_fallback"] == 1
+    assert s.counts["date_unparsed"] == 1

@@ -88,6 +88,11 @@ def register(subparsers) -> None:
                    help=f"range of the per-patient date offset in days (default "
                         f"{DEFAULT_SHIFT[0]},{DEFAULT_SHIFT[1]})")
     p.add_argument("--age-over-89", default="90+", help="what ages above 89 become (default 90+)")
+    p.add_argument("--dob", choices=("placeholder", "no-year"), default="placeholder",
+                   help="a patient over 89's birth date: [**DOB**] (default) or month and day only")
+    p.add_argument("--unparsed-dates", choices=("placeholder", "random"), default="placeholder",
+                   help="a date no pattern explains: [**DATE**] (default) or random digits; named "
+                        "in the summary either way")
     grouping.add_arguments(p)
     p.add_argument("--no-propagate", action="store_true",
                    help="do not replace unannotated repeats of an annotated PHI string")
@@ -118,7 +123,8 @@ def run(args) -> int:
                                **reader_options(getattr(args, "option", None)))
     own = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
-                            age_over_89=args.age_over_89, avoid_date_collisions=True, scheme=own)
+                            age_over_89=args.age_over_89, scheme=own, dob=getattr(args, "dob", "placeholder"),
+                            unparsed_dates=getattr(args, "unparsed_dates", "placeholder"))
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)
@@ -136,7 +142,7 @@ def run(args) -> int:
                 new = surrogator.surrogate(doc)
                 out.write(new)
                 pairs.append((doc, new))
-                fallbacks[doc.doc_id] = surrogator.last_fallbacks
+                fallbacks[doc.doc_id] = surrogator.last_exempt
             except CrfdeidError as exc:
                 errors.append(exc)
             except Exception as exc:  # a bug must name the document, never its text
@@ -149,10 +155,7 @@ def run(args) -> int:
     c = surrogator.counts
     summary: dict = {"notes": len(pairs), "failed": len(errors), "spans": c["spans"],
                "propagated_spans": sum(len(d.spans) for d in docs) - annotated,
-               "date_groups": c["date_groups"], "date_fallbacks": c["date_fallback"],
-               "date_shift_redraws": c["date_shift_redraws"],
-               "fallback_spans": c["fallback"], "date_other_offsets": c["date_other_offset"],
-               "generator_errors": c["generator_errors"]}
+               **surrogator.summary()}
     status = 1 if errors else 0
     if args.check:
         rep = check(pairs, fallbacks, surrogator.age_keeps)

@@ -263,6 +263,8 @@ def main(argv=None) -> int:
         bar.close()
     if not args.quiet or failed:
         print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
+    if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
+        print(out.summary(), file=sys.stderr)
     return 1 if failed else 0
 
 

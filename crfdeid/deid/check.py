@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from ..document import Document
 from ..labels import encode
 from ..text.tokenize import tokenize
-from . import dates
+from . import ages, dates
 from .dategroups import date_groups
 from .guard import Units
 from .spans import deid_spans, lower_same_length
@@ -28,11 +28,11 @@ class CheckReport:
     new_spans: int = 0
     leaks: int = 0                 # original PHI strings (3+ chars) found again in the surrogate note
     leak_notes: int = 0
-    run_leaks: int = 0             # surrogates holding a letter/digit run of their original (guard)
-    fallback_spans: int = 0        # spans on a fallback (shape-keeping, or a date on another offset)
-    # not leaks: a bare year/month/weekday/holiday read again inside another, shifted date
-    # (2079 -> 2078 next to 7/1/2078), or a number found where it already stood outside
-    # every PHI span (age 100 next to "100%")
+    run_leaks: int = 0             # non-date surrogates holding a letter/digit run of their original
+    exempt_spans: int = 0          # placeholders, ages kept as written, unparsed dates (not compared)
+    # not leaks: an original date string read again inside a new, shifted date (dates are
+    # protected by the secret offset: 3/5 -> 2/4 beside an original 2/4), or a number found
+    # where it already stood outside every PHI span (age 100 next to "100%")
     harmless_repeats: int = 0
     span_text_mismatch: int = 0    # new span not matching its slice / span count changed
     misaligned: int = 0            # new spans not on token boundaries (bio.encode problems)
@@ -52,17 +52,25 @@ class CheckReport:
         return {**asdict(self), "ok": self.ok}
 
 
-def _leaks(orig: Document, new: Document) -> tuple[int, int]:
-    """(leaks, harmless repeats) of the original PHI strings of 3+ characters in the new text."""
+def _leaks(orig: Document, new: Document, exempt=frozenset()) -> tuple[int, int]:
+    """(leaks, harmless repeats) of the original PHI strings of 3+ characters in the new text;
+    the strings of ages of 89 or less (and ``90s``) and of spans kept by policy (``exempt``: an age ``78M``
+    found as a code) are not looked for."""
     low = lower_same_length(new.text)
     leaks = repeats = 0
-    for phi in {lower_same_length(orig.surface(sp)).strip() for sp in orig.spans}:
-        if len(phi) < 3:
+    phis: dict[str, bool] = {}
+    kept: dict[str, bool] = {}
+    for sp in orig.spans:
+        phi = lower_same_length(orig.surface(sp)).strip()
+        phis[phi] = phis.get(phi, True) and sp.subtype == "DATE"
+        kept[phi] = kept.get(phi, True) and (sp in exempt or (sp.subtype == "AGE" and not ages.over_89_left(phi)))
+    for phi, is_date in phis.items():
+        if len(phi) < 3 or kept[phi]:
             continue
-        coarse = dates.coarse(phi)
+        coarse = is_date or dates.coarse(phi)
         for m in re.finditer(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])", low):
             inside = [sp for sp in new.spans if sp.start < m.end() and m.start() < sp.end]
-            if ((coarse and any(sp.category == "DATE" for sp in inside))  # '66 around a shifted 66
+            if ((coarse and any(sp.subtype == "DATE" for sp in inside))  # 3/5 inside a shifted date
                     or (phi.isdigit() and not inside)):
                 repeats += 1
             else:
@@ -74,33 +82,33 @@ def _problems(doc: Document) -> int:
     return len(encode(tokenize(doc.text), doc.spans).problems)
 
 
-def check(pairs, fallbacks: dict | None = None, age_keeps=None) -> CheckReport:
+def check(pairs, exempt: dict | None = None, age_keeps=None) -> CheckReport:
     """Check ``(original, surrogate)`` document pairs (same order of spans).
 
     A leak is an original PHI string of three or more characters found, case
     folded and as a whole word (not inside a longer word), anywhere in the
     surrogate note; two harmless cases are counted apart (see
-    :class:`CheckReport`). A run leak is a surrogate that holds a letter/digit
-    run of two or more characters of the span it replaces
+    :class:`CheckReport`). A run leak is a surrogate of a span other than a date that
+    holds a letter/digit run of two or more characters of the span it replaces
     (:mod:`crfdeid.deid.guard`; ``age_keeps(run)`` says which runs of an AGE span
     may stay, by default ages of 89 or less, age words and ``90``). Full dates (year, month,
     day) of a patient must all have moved by the
-    same number of days, so every pairwise interval is kept; a date group with a
-    span in ``fallbacks`` (``{doc_id: [original spans]}``, from
-    :attr:`Surrogator.last_fallbacks`) was moved by another offset and is left out.
+    same number of days, so every pairwise interval is kept. Spans in ``exempt``
+    (``{doc_id: [original spans]}``, from :attr:`Surrogator.last_exempt`: placeholders,
+    ages kept as written, unparsed dates) are left out of both.
     """
     rep = CheckReport()
     offsets: defaultdict[str, set[int | None]] = defaultdict(set)
-    fallbacks = fallbacks or {}
+    exempt = exempt or {}
     age_keeps = age_keeps or default_age_keeps
     for orig, new in pairs:
         rep.notes += 1
         spans = deid_spans(orig)
-        fell = set(fallbacks.get(orig.doc_id, ()))
-        rep.fallback_spans += len(fell)
+        fell = set(exempt.get(orig.doc_id, ()))
+        rep.exempt_spans += len(fell)
         rep.spans += len(spans)
         rep.new_spans += len(new.spans)
-        n, harmless = _leaks(orig, new)
+        n, harmless = _leaks(orig, new, fell)
         rep.leaks += n
         rep.leak_notes += bool(n)
         rep.harmless_repeats += harmless
@@ -109,7 +117,8 @@ def check(pairs, fallbacks: dict | None = None, age_keeps=None) -> CheckReport:
             continue
         rep.run_leaks += sum(
             Units.of(orig.surface(a), keep=age_keeps if a.subtype == "AGE" else None).survivor(
-                new.surface(b)) is not None for a, b in zip(spans, new.spans))
+                new.surface(b)) is not None for a, b in zip(spans, new.spans)
+            if a.subtype != "DATE" and a not in fell)
         rep.misaligned += _problems(new)
         rep.misaligned_before += _problems(orig.with_spans(spans))
         groups = list(zip(date_groups(orig.text, spans), date_groups(new.text, new.spans)))

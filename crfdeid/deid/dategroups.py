@@ -15,7 +15,6 @@ from collections import Counter
 from .. import gazetteers
 from ..document import Span
 from . import dates, places
-from .guard import Units
 from .rng import Keyed, normalize, random_like
 
 _GAP = re.compile(r"[ \t,.'/-]{0,4}(?:of[ \t]+)?")
@@ -64,131 +63,130 @@ def _holiday_words(reg: str) -> bool:
     return any(c.isalpha() and not any(p.start <= i < p.end for p in found) for i, c in enumerate(reg))
 
 
+def _without_years(reg: str, found, reps: list) -> list:
+    """``reps`` with each year removed instead, with the separator joining it to its date."""
+    cuts = []
+    for p in found:
+        key = "y" if "y" in p.fields else "yy" if "yy" in p.fields else None
+        if key is None:
+            continue
+        ys, ye = p.fields[key]
+        others = sorted(v for k, v in p.fields.items() if k not in (key, "of"))
+        before = [e for s, e in others if e <= ys]
+        after = [s for s, e in others if s >= ye]
+        cut = ((max(before), ye) if before else (ys, min(after)) if after else (ys, ye))
+        if reg[cut[0] - 1:cut[0]] == "'" and not before:
+            cut = (cut[0] - 1, cut[1])
+        cuts.append(cut)
+    kept = [r for r in reps if not any(s <= r[0] and r[1] <= e for s, e in cuts)]
+    return sorted(kept + [(s, e, "") for s, e in cuts])
+
+
 class DateSurrogates:
     """The date methods of :class:`~crfdeid.deid.surrogate.Surrogator` (which sets ``keyed``,
-    ``counts``, ``date_shift`` and ``avoid_date_collisions``)."""
+    ``counts``, ``date_shift``)."""
 
     keyed: Keyed
     counts: Counter
     date_shift: tuple[int, int]
-    avoid_date_collisions: bool
 
     def shift_for(self, st) -> int:
-        """The patient's day offset: the first acceptable draw, or with ``avoid_date_collisions``
-        the first without collisions, else the one with the fewest (:meth:`_collisions`)."""
+        """The patient's day offset: the first acceptable draw keyed by the patient alone, so every
+        run with the same key gives the patient the same offset, whatever notes it holds."""
         rng = self.keyed.rng("date-shift", st.patient)
-        best: tuple[tuple[int, int], int] | None = None
-        for i in range(200):
+        for _ in range(200):
             days = rng.randint(*self.date_shift)
-            if not acceptable_shift(days):
-                continue
-            if not self.avoid_date_collisions:
+            if acceptable_shift(days):
                 return days
-            score = self._collisions(st, days, best[0] if best else None)
-            if score == (0, 0):
-                return days
-            self.counts["date_shift_redraws"] += 1
-            if best is None or score < best[0]:
-                best = (score, days)
-            if i >= 60 and best[0][0] == 0:  # no look-alike: good enough, the rest take another offset
-                break
-        if best is None:  # no acceptable draw in 200 (a narrow range): its first acceptable offset
-            return next(d for d in range(self.date_shift[0], self.date_shift[1] + 1) if acceptable_shift(d))
-        self.counts["date_collisions_kept"] += 1
-        return best[1]
-
-    def _collisions(self, st, days: int, enough: tuple | None = None) -> tuple[int, int]:
-        """``(look-alikes, kept runs)``: the patient's date groups whose shifted text would read like
-        another original date of their note (``3/5`` -> ``2/4`` beside a ``2/4``: what the leak
-        check counts), and those that would keep a letter/digit run of themselves (``3/14`` ->
-        ``11/14``: these are moved by another offset). Counting stops once above ``enough``."""
-        alike = kept = 0
-        default = st.years.most_common(1)[0][0] if st.years else None
-        for regions, originals in st.date_notes.values():
-            for (reg, before, after, year), units in regions:
-                year = default if year is None else year
-                _, reps, loose = dates.shift_text(reg, days, before, after, year, drop_of=True)
-                # loose digit runs are redrawn at random later: they cannot collide here
-                new = dates.apply(reg, reps + [(s, e, "#" * (e - s)) for s, e in loose]).lower()
-                alike += any(re.search(r"(?<![0-9a-z])" + re.escape(o) + r"(?![0-9a-z])", new)
-                             for o in originals)
-                kept += units.survivor(new) is not None
-                if enough is not None and (alike, kept) > enough:
-                    return alike, kept
-        return alike, kept
-
-    def learn_dates(self, st, doc, groups: list[list[Span]]) -> None:
-        """Remember a note's date groups (for collision-free offsets) and its full dates' years."""
-        for g in groups:
-            y = dates.year_of(region(doc.text, g)[0])
-            if y is not None:
-                st.years[y] += 1
-        if groups and st.shift_days is None:
-            hints = year_hints(doc.text, groups, Counter())  # None: the patient's year, decided later
-            regions = [(region(doc.text, g) + (y,), Units().add_all(doc.surface(sp) for sp in g))
-                       for g, y in zip(groups, hints)]
-            originals = {doc.surface(sp).strip().lower() for g in groups for sp in g
-                         if len(doc.surface(sp).strip()) >= 3 and not dates.coarse(doc.surface(sp))}
-            st.date_notes[doc.doc_id] = (regions, originals)
+        # no acceptable draw in 200 (a narrow range): its first acceptable offset
+        return next(d for d in range(self.date_shift[0], self.date_shift[1] + 1) if acceptable_shift(d))
 
     def shifted_group(self, st, text: str, group: list[Span], year: int | None,
-                      days: int | None = None, count: bool = True) -> dict:
-        """``{(start, end): new text}`` of a group's spans shifted by ``days`` (default: the
-        patient's); a value is None where no holiday could be drawn (the caller falls back)."""
+                      days: int | None = None, drop_year: bool = False) -> tuple[dict, set]:
+        """``({(start, end): new text}, unparsed spans)``: the group's spans shifted by ``days``
+        (default: the patient's offset), and those holding a letter or digit outside every date
+        field (a bare day ``21``, ``052647``, a holiday, ``the 3rd``), which no offset explains.
+        With ``drop_year`` the years are left out with their separator (``3/14/1932`` -> ``1/21``)."""
         days = st.shift_days if days is None else days
         reg, before, after = region(text, group)
         start = group[0].start
-        holiday = _holiday_words(reg)
-        _, reps, loose = (reg, [], []) if holiday else dates.shift_text(reg, days, before, after, year,
-                                                                          drop_of=True)
-        self.counts["date_groups"] += count
-        if loose:
-            self.counts["date_fallback"] += count
-            reps = reps + [r for s, e in loose for r in self._digits(st, reg, s, e, days)]
-        if not reps:  # a holiday or a date-like word: another holiday
-            other = self._holiday(st, reg, count)
-            if other is None:
-                return {(sp.start, sp.end): None for sp in group}
-            reps = [(0, len(reg), other)]
-        out = {}
+        self.counts["date_groups"] += 1
+        if _holiday_words(reg):
+            return {}, set(group)
+        found, _ = dates.parse(reg, before, after)
+        covered = bytearray(len(reg))
+        for p in found:
+            for s, e in p.fields.values():
+                covered[s:e] = b"\x01" * (e - s)
+        # the words of a date (of, the, month names) are date fields, so they may stay
+        reps = sorted(r for p in found for r in dates.render(reg, p, dates.shift(p, days, year)))
+        if drop_year:
+            reps = _without_years(reg, found, reps)
+        out, bad = {}, set()
         for sp in group:
             s0, e0 = sp.start - start, sp.end - start
-            inside = [(s - s0, e - s0, n) for s, e, n in reps if s0 <= s and e <= e0]
-            if any(s < e0 and e > s0 and not (s0 <= s and e <= e0) for s, e, _ in reps):
-                return {k: v for one in group
-                        for k, v in self.shifted_group(st, text, [one], year, days, count).items()}
-            out[(sp.start, sp.end)] = dates.apply(reg[s0:e0], inside)
-        return out
-
-    def _holiday(self, st, reg: str, count: bool) -> str | None:
-        """Another holiday (same number of words if one is acceptable), or None."""
-        if normalize(reg) not in gazetteers.load("holidays"):
-            self.counts["date_fallback"] += count
-        return places.pick(st, self.keyed, "holiday", reg, places.phrases("holidays", len(reg.split())),
-                           places.all_phrases("holidays"))
-
-    def other_offset(self, st, text: str, group: list[Span], year, safe) -> dict | None:
-        """The group shifted by another offset, drawn until ``safe(span, new text)`` holds for
-        every span (its intervals to the patient's other dates are then lost), or None."""
-        reg = region(text, group)[0]
-        if (not any(c.isdigit() for c in reg) and not dates.parse(reg)[0]) or _holiday_words(reg):
-            return None  # a holiday: no offset changes it
-        rng = self.keyed.rng("date-other-offset", st.patient, normalize(reg))
-        for _ in range(30):
-            days = rng.randint(*self.date_shift)
-            if not acceptable_shift(days) or days == st.shift_days:
+            if any(reg[i].isalnum() and not covered[i] for i in range(s0, e0)):
+                bad.add(sp)
                 continue
-            new = self.shifted_group(st, text, group, year, days, count=False)
-            if all(safe(sp, new[(sp.start, sp.end)]) for sp in group):
+            if any(s < e0 and e > s0 and not (s0 <= s and e <= e0) for s, e, _ in reps):
+                # a field cut by a span boundary: each span on its own
+                for one in group:
+                    o, b = self.shifted_group(st, text, [one], year, days, drop_year)
+                    out.update(o)
+                    bad |= b
+                return out, bad
+            out[(sp.start, sp.end)] = dates.apply(reg[s0:e0], [(s - s0, e - s0, n) for s, e, n in reps
+                                                               if s0 <= s and e <= e0])
+        return out, bad
+
+    def random_date(self, st, text: str, sp: Span, safe) -> str | None:
+        """A random replacement of an unparsed date span (``unparsed_dates='random'``): another
+        holiday for words, same-shape digits for digits (a bare day a valid day with its
+        ordinal); None when none is ``safe``."""
+        reg = text[sp.start:sp.end]
+        if any(c.isalpha() for c in reg):  # a holiday or a date-like word: another holiday
+            with st.checking(safe):
+                return places.pick(st, self.keyed, "holiday", reg, places.phrases("holidays", len(reg.split())),
+                                   places.all_phrases("holidays"))
+        for attempt in range(50):
+            reps = [r for m in re.finditer(r"\d+", reg) for r in self._digits(st, reg, m.start(), m.end(), attempt)]
+            new = dates.apply(reg, reps)
+            if safe(new):
                 return new
         return None
 
-    def _digits(self, st, reg: str, s: int, e: int, days: int) -> list:
+    def verify_dates(self, doc, out, pairs, hints: dict, unparsed: set, days: int) -> int | None:
+        """The offset of the first date of ``pairs`` (``[(original group, new group)]``) that did
+        not move by exactly ``days`` in its format, or None when every one did."""
+        for go, gn in pairs:
+            reg, before, after = region(doc.text, go)
+            fields = bytearray(len(reg))
+            for p in dates.parse(reg, before, after)[0]:
+                for s, e in p.fields.values():
+                    fields[s:e] = b"\x01" * (e - s)
+            for a in go:  # a span with text outside every date field must have been taken as unparsed
+                if a not in unparsed and any(c.isalnum() and not fields[a.start - go[0].start + i]
+                                             for i, c in enumerate(doc.surface(a))):
+                    return a.start
+            new_reg = region(out.text, gn)[0]
+            bad_old = [(a.start - go[0].start, a.end - go[0].start) for a in go if a in unparsed]
+            bad_new = [(b.start - gn[0].start, b.end - gn[0].start) for a, b in zip(go, gn) if a in unparsed]
+
+            def kept(found, bad):
+                return [p for p in found if not any(p.start < e and s < p.end for s, e in bad)]
+            old = kept(dates.parse(reg, before, after)[0], bad_old)
+            new = kept(dates.parse(new_reg, before, after)[0], bad_new)
+            if len(old) != len(new) or not all(
+                    dates.moved_by(reg, p, new_reg, q, days, hints[go[0]]) for p, q in zip(old, new)):
+                return go[0].start
+        return None
+
+    def _digits(self, st, reg: str, s: int, e: int, attempt: int = 0) -> list:
         """Random digits for an unexplained digit run (a day keeps a valid day and its ordinal)."""
         old = reg[s:e]
         suffix = reg[e:e + 2]
-        for attempt in range(50):
-            rng = self.keyed.rng("date-digits", st.patient, normalize(reg), s, attempt, days)
+        for again in range(50):
+            rng = self.keyed.rng("date-digits", st.patient, normalize(reg), s, attempt, again)
             if len(old) <= 2 and old.isascii() and int(old) <= 31:
                 new = str(rng.randint(1, 28)).zfill(len(old))
             else:

@@ -83,9 +83,24 @@ def _pool_for(role: str) -> tuple[str, ...]:
     return pool(role if role != "surname" else "surnames")
 
 
-def word_surrogate(state, keyed, word: str) -> str:
-    """The surrogate of one full name word for this patient, in ``word``'s case."""
-    role = _role(word)
+_TITLE_GENDER = {"mrs": "first_female", "ms": "first_female", "miss": "first_female", "mr": "first_male"}
+
+
+def gender_of(before: str, text: str) -> str | None:
+    """``first_female``/``first_male`` when a title before or inside a name says so (``Mrs.``,
+    ``Ms.``, ``Miss``, ``Mr.``), else None.
+
+    >>> gender_of("seen by Mrs. ", "Kaveri Rao"), gender_of("", "Mr. Rao"), gender_of("", "Rao")
+    ('first_female', 'first_male', None)
+    """
+    m = regex.search(r"(?i)\b(mrs|ms|miss|mr)\b\.?\s*$", before) or regex.match(r"(?i)\s*(mrs|ms|miss|mr)\b", text)
+    return _TITLE_GENDER[m.group(1).lower()] if m else None
+
+
+def word_surrogate(state, keyed, word: str, role: str | None = None) -> str:
+    """The surrogate of one full name word for this patient, in ``word``'s case (``role``: the
+    list to draw from when the lists do not know the word)."""
+    role = _role(word) if role is None or _role(word) != "surname" else role
     choices = _pool_for(role)
     kind = "first" if role.startswith("first") else "surname"
     low = _ascii_fold(word)
@@ -113,8 +128,9 @@ def _person_for(state, ws: list[str]) -> tuple | None:
     return None
 
 
-def name(state, keyed, text: str) -> str:
-    """Surrogate of a person-name string (PATIENT, DOCTOR): same layout, coherent parts."""
+def name(state, keyed, text: str, gender: str | None = None) -> str:
+    """Surrogate of a person-name string (PATIENT, DOCTOR): same layout, coherent parts. A first
+    name the lists do not know takes a first name of ``gender`` when given (:func:`gender_of`)."""
     ms = words(text) or list(_WORD.finditer(text))  # a span of a title alone ("MR") is a name too
     ws = [m.group() for m in ms]
     person = _person_for(state, ws) if any(_is_initials(w) for w in ws) and len(ws) > 1 else None
@@ -131,7 +147,8 @@ def name(state, keyed, text: str) -> str:
             else:
                 new = "".join(_initial(state, keyed, c) for c in w)
         else:
-            new = word_surrogate(state, keyed, w)
+            first = gender is not None and i == 0 and len(ws) > 1
+            new = word_surrogate(state, keyed, w, gender if first else None)
         reps.append((m.start(), m.end(), new))
     for m in _DIGITS.finditer(text):  # a number in a name span ("MRN 8830017" found as a name)
         w = m.group()

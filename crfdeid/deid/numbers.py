@@ -11,7 +11,7 @@ avoid the never-issued ranges.
 >>> len(identifier("MRN-12A-77", random.Random(2)))
 10
 >>> age("93", "90+"), age("45 yo", "90+"), age("101-year-old", "90+")
-('90+', '45 yo', '90+-year-old')
+('90+', '45 yo', '90+ year old')
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import random
 import re
 import string
 
+from . import ages
 from .rng import random_like
 from .zipdata import load as _zip_data
 
@@ -81,13 +82,14 @@ def ipaddr(text: str, rng: random.Random) -> str:
 
 
 def age(text: str, over_89: str = "90+", bucket: int | None = None) -> str:
-    """Ages above 89 become ``over_89`` (HIPAA); others kept, or bucketed (``40-44``) if asked."""
+    """Ages above 89 become ``over_89`` in the text's own phrasing (:func:`.ages.over_89`);
+    others are kept, or bucketed (``40-44``) if asked."""
+    if (ages.value(text) or 0) > 89:
+        return ages.over_89(text, over_89)
+    if not bucket:
+        return text
+
     def one(m):
-        n = int(m.group())
-        if n > 89:
-            return over_89
-        if bucket:
-            low = n - n % bucket
-            return f"{low}-{low + bucket - 1}"
-        return m.group()
+        low = int(m.group()) - int(m.group()) % bucket
+        return f"{low}-{low + bucket - 1}"
     return _RUN.sub(one, text)

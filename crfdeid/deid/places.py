@@ -17,6 +17,7 @@ import functools
 import regex
 
 from .. import gazetteers
+from .names import pool
 from .rng import apply_case, normalize, random_like
 from .state import NoDraw
 
@@ -25,7 +26,6 @@ _STOP = frozenset({"of", "the", "and", "at", "for", "in", "on", "de", "la", "&"}
 #: Subtypes replaced by a whole entry of a list when the string is not in it.
 _WHOLE = {"HOSPITAL": "hospitals", "ORGANIZATION": "organizations", "STREET": "street_names",
           "CITY": "cities", "STATE": "states", "COUNTRY": "countries"}
-_TLDS = ("com", "org", "net", "edu", "gov", "us", "info", "biz")
 
 
 @functools.cache
@@ -152,30 +152,50 @@ def location(state, keyed, subtype: str, text: str) -> str:
     return wordwise(state, keyed, "place-" + source, text, source)
 
 
-def _tld(old: str, rng) -> str:
-    return apply_case(old, rng.choice(_TLDS)) if old else ""
+#: Domains that cannot belong to anyone: RFC 2606 names and made-up hosts under the
+#: reserved top-level domains ``.test`` and ``.example``.
+SAFE_DOMAINS = ("example.com", "example.org", "example.net", "mail.example.org", "post.example.net",
+                "inbox.test", "mailhost.test", "webmail.test", "clinic.example", "health.example",
+                "familymail.test", "homepage.example")
+
+
+def _person_words(rng) -> tuple[str, str]:
+    return rng.choice(pool("first_female") + pool("first_male")).lower(), rng.choice(pool("surnames")).lower()
 
 
 def email(state, keyed, text: str) -> str:
-    """Random letters/digits in the same layout, ``@`` kept, another top-level domain."""
-    head, dot, tld = text.rpartition(".")
-    if not dot or "@" not in head:
-        head, dot, tld = text, "", ""
+    """A realistic address on a domain nobody can own: a made-up person's name in the
+    original's style (``first.last``, ``first_last``, initial and surname; digits when the
+    original has some) at one of :data:`SAFE_DOMAINS`, in the original's case."""
+    local = text.partition("@")[0]
 
     def draw(a):
         rng = keyed.rng("email", state.patient, normalize(text), a)
-        return random_like(head, rng) + dot + _tld(tld, rng)
+        first, last = _person_words(rng)
+        sep = "." if "." in local else "_" if "_" in local else ""
+        name = f"{first}{sep}{last}" if sep or rng.random() < 0.5 else f"{first[0]}{last}"
+        if any(c.isdigit() for c in local):
+            name += str(rng.randint(10, 99))
+        return apply_case(text, f"{name}@{rng.choice(SAFE_DOMAINS)}")
     return state.assign("email", text, draw)
 
 
 def url(state, keyed, text: str) -> str:
-    """Random letters in the same layout; a scheme, ``www.`` and top-level domain drawn anew."""
-    m = regex.match(r"(?i)((?:https?|ftp)://)?(www\.)?(.*?)(?:\.([a-z]{2,6}))?(/.*)?$", text)
-    scheme, www, body, tld, path = (g or "" for g in m.groups())
+    """A realistic web address on a domain nobody can own: a scheme (``https://``, ``http://``
+    or none, whichever keeps no run of the original's) when it has one, a host of
+    :data:`SAFE_DOMAINS`, a path of made-up words when it has a path."""
+    m = regex.match(r"(?i)((?:https?|ftp)://)?(www\.)?([^/?#]*)(.*)$", text)
+    scheme, _www, _host, path = (g or "" for g in m.groups())
 
     def draw(a):
         rng = keyed.rng("url", state.patient, normalize(text), a)
-        return ((apply_case(scheme, rng.choice(("http://", "https://", "ftp://"))) if scheme else "")
-                + (apply_case(www, rng.choice(("web.", "my.", "go."))) if www else "")
-                + random_like(body, rng) + ("." + _tld(tld, rng) if tld else "") + random_like(path, rng))
+        words = _person_words(rng)
+        new_path = ""
+        if path.strip("/"):
+            new_path = "/" + "/".join(rng.choice(words) for _ in path.strip("/").split("/"))
+        elif path:
+            new_path = "/"
+        # http:// of an original http:// would be a kept run: then https:// or none (redrawn)
+        new_scheme = rng.choice(("https://", "http://", "")) if scheme else ""
+        return apply_case(text, new_scheme + rng.choice(SAFE_DOMAINS) + new_path)
     return state.assign("url", text, draw)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -26,9 +27,9 @@ class PatientState:
     taken: dict = field(default_factory=dict)      # (kind, normalised surrogate) -> original
     originals: set = field(default_factory=set)    # normalised original PHI strings and name words
     persons: set = field(default_factory=set)      # tuples of lower-cased full-name words
-    # doc_id -> ([(text, before, after, year) of its date groups], {its lower-cased date strings,
-    # 3+ chars}, units of its date spans)
-    date_notes: dict = field(default_factory=dict)
+    over_89: bool = False                          # a note or the record says the patient is over 89
+    births: set = field(default_factory=set)       # full dates written as the patient's birth date
+    latest: dt.date | None = None                  # the latest other full date of the patient's notes
     # units (3+ characters) of every original PHI string of the patient: no surrogate may hold
     # one. Those of dates apart: a shifted date may read like another original date's year.
     cross: Units = field(default_factory=Units)

@@ -24,10 +24,12 @@ from collections import Counter
 
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
-from . import guard, names, numbers, places
-from .dategroups import DateSurrogates, acceptable_shift, date_groups, year_hints
+from ..recognizers import safeharbor
+from . import address, ages, dates, guard, names, numbers, places
+from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .guard import NoSafeReplacement, Units
 from .kinds import stand_in
+from .policies import PLACEHOLDER, Policies, age_tails, as_age, confidences, years_between
 from .rng import Keyed, derangement, normalize, random_like
 from .spans import deid_spans, replace_spans
 from .state import NoDraw, PatientState
@@ -35,19 +37,23 @@ from .state import NoDraw, PatientState
 #: Default per-patient date shift range in days (inclusive; 0, whole weeks and whole years
 #: excluded). At least 366 days, so the year of every date changes too.
 DEFAULT_SHIFT = (-1095, -366)
+#: Spans the tagger is less sure of than this get a placeholder in surrogate output.
+DEFAULT_MIN_CONFIDENCE = 0.5
 _IDS = {"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
 #: Words an AGE surrogate may keep with an age of 89 or less (HIPAA Safe Harbor keeps those ages).
-AGE_WORDS = frozenset({"y", "yo", "yr", "yrs", "year", "years", "old", "aged", "age", "mo", "mos", "month",
-                       "months", "wk", "wks", "week", "weeks", "day", "days", "d", "m", "w", "h", "hr"})
+AGE_WORDS = ages.AGE_WORDS
+_NUMBER_WORDS = frozenset(ages._WORD_VALUE) | {"hundred", "and"}
 
 
-def age_keeps(run: guard.Run, over_89=frozenset({"90"})) -> bool:
-    """Whether an AGE surrogate may keep ``run``: an age of 89 or less (HIPAA Safe Harbor keeps
-    them), an age word (``yo``, ``years``), a run of the over-89 label (``90`` of ``90+``)."""
-    return (run.cls == guard.DIGIT and int(run.text) <= 89) or run.text in AGE_WORDS or run.text in over_89
+def age_keeps(run: guard.Run, over_89=frozenset({"90", "ninety", "plus"})) -> bool:
+    """Whether an AGE surrogate may keep ``run``: an age of 89 or less in digits or words (HIPAA
+    Safe Harbor keeps them), an age word (``yo``, ``years``), a run of the over-89 label (``90``
+    of ``90+``, ``ninety-plus``). That no age over 89 is left is checked apart."""
+    return ((run.cls == guard.DIGIT and int(run.text) <= 89) or run.text in AGE_WORDS
+            or run.text in over_89 or run.text in _NUMBER_WORDS)
 
 
-class Surrogator(DateSurrogates):
+class Surrogator(Policies):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
     Parameters
@@ -59,18 +65,22 @@ class Surrogator(DateSurrogates):
         Secret key (HMAC-SHA256): reproducible only by whoever holds it, so
         batches processed separately agree. With neither, a random key is used.
     date_shift : (int, int)
-        Range of the per-patient day offset.
+        Range of the per-patient day offset (one offset per patient and key).
     age_over_89 : str
-        What ages above 89 become.
+        What ages above 89 become (in words: ``ninety-plus``).
     age_bucket : int, optional
         Bucket width for other ages (kept as they are by default).
-    avoid_date_collisions : bool
-        Redraw a patient's day offset while a shifted date would read like
-        another original date of the patient (``3/5`` -> ``2/4`` when ``2/4``
-        is also in the notes) or keep a run of itself (``3/14`` -> ``11/14``).
-        The offset then depends on the dates learnt (:meth:`learn`) before the
-        patient's first note is surrogated, so use it when all notes of a
-        patient are processed together (``corpus surrogate``).
+    dob : str
+        A patient over 89's birth dates (and dates 90 years or more before the patient's
+        latest date): ``placeholder`` (``[**DATE**]``, default) or ``no-year`` (shifted
+        month and day, year left out).
+    unparsed_dates : str
+        A date span no date pattern explains (a bare day ``21``, ``052647``, a holiday):
+        ``placeholder`` (default) or ``random`` (same-shape random digits, another holiday).
+        Either way it is counted and named in :attr:`unparsed`.
+    min_confidence : float or None
+        A predicted span whose confidence is below this gets a placeholder, not a
+        realistic value (gold spans have none and are never affected); None: never.
     scheme : Scheme, optional
         The label scheme of the spans (default i2b2 2014). A declared scheme's labels
         take the generator their ``surrogate`` names (:mod:`crfdeid.deid.kinds`), the
@@ -80,16 +90,21 @@ class Surrogator(DateSurrogates):
     ----------
     counts : Counter
         ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
-        replacement), ``date_other_offset`` (date groups moved by another offset
-        because the patient's offset would keep a run of them), ``date_fallback``,
-        ``generator_errors``...
+        replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
+        ``ages_over_89``, ``uncertain``, ``clinical_values``, ``generator_errors``...
+    unparsed : list of (doc_id, offset, what it became)
+        The date spans no date pattern explains, by document and offset (never text).
     last_fallbacks : list of Span
-        The spans of the last document that took a fallback (their dates do not
-        keep the patient's intervals).
+        The spans of the last document that took the shape-keeping fallback.
+    last_exempt : list of Span
+        The spans of the last document not held to the no-shared-run rule as surrogates:
+        placeholders, ages of 89 or less kept as written, unparsed dates.
     """
 
     def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
-                 age_bucket: int | None = None, avoid_date_collisions: bool = False, scheme=None):
+                 age_bucket: int | None = None, scheme=None, dob: str = "placeholder",
+                 unparsed_dates: str = "placeholder",
+                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE):
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
         if key is not None and not key:
@@ -98,16 +113,25 @@ class Surrogator(DateSurrogates):
         if lo > hi or not any(acceptable_shift(d) for d in range(lo, hi + 1)):
             raise ConfigError(f"date shift range {lo},{hi} has no usable offset "
                               "(0, whole weeks and whole years are excluded)")
+        if dob not in ("placeholder", "no-year"):
+            raise ConfigError(f"dob={dob!r}: known: placeholder, no-year")
+        if unparsed_dates not in ("placeholder", "random"):
+            raise ConfigError(f"unparsed_dates={unparsed_dates!r}: known: placeholder, random")
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
         self.date_shift = (lo, hi)
         self.age_over_89 = age_over_89
         self.age_bucket = age_bucket
-        self.avoid_date_collisions = avoid_date_collisions
+        self.dob = dob
+        self.unparsed_dates = unparsed_dates
+        self.min_confidence = min_confidence
         self.scheme = scheme
         self.counts = Counter()
+        self.unparsed: list[tuple[str, int, str]] = []
         self.last_fallbacks: list[Span] = []
+        self.last_exempt: list[Span] = []
         self._states: dict[str, PatientState] = {}
-        self._over_89 = frozenset(r.text for r in guard.runs(age_over_89))
+        self._before = ""  # the text just before the span being replaced (a title: Mrs.)
+        self._over_89 = frozenset(r.text for r in guard.runs(age_over_89)) | {"ninety", "plus"}
 
     def state(self, patient: str) -> PatientState:
         """The state of one patient (created on first use)."""
@@ -122,7 +146,8 @@ class Surrogator(DateSurrogates):
         return age_keeps(run, self._over_89)
 
     def learn(self, doc: Document) -> None:
-        """Register a document's originals and full names (call on all notes first for best coherence)."""
+        """Register a document's originals, full names, years, birth dates and whether it says the
+        patient is over 89 (call on all notes of a patient first for best coherence)."""
         st = self.state(doc.group)
         seen = (doc.doc_id, hash(doc.text), len(doc.spans))
         if seen in st.learned:
@@ -139,7 +164,21 @@ class Surrogator(DateSurrogates):
                 full = names.full_words(surface)
                 if full:
                     st.persons.add(full)
-        self.learn_dates(st, doc, date_groups(doc.text, spans))
+            if (sp.subtype == "AGE" or ages.age_shaped(surface)) and (ages.value(surface) or 0) > 89:
+                st.over_89 = True
+        if not st.over_89 and ages.MENTION.search(doc.text):
+            st.over_89 = True  # an age over 89 the spans missed still tells the patient's age
+        groups = date_groups(doc.text, spans)
+        for g in groups:
+            found = dates.full_dates(*region(doc.text, g))
+            if found:  # the first full date's year places the note's dates written without one
+                st.years[found[0].year] += 1
+            if ages.birth_context(doc.text, g[0].start):
+                st.births.update(found)
+            elif found:
+                st.latest = max(found + ([st.latest] if st.latest else []))
+        if st.latest and any(years_between(b, st.latest) >= 90 for b in st.births):
+            st.over_89 = True
 
     def _stand_ins(self, spans: list[Span]) -> list[Span]:
         """The i2b2-labelled spans whose generators ``spans`` take (themselves under i2b2)."""
@@ -149,13 +188,9 @@ class Surrogator(DateSurrogates):
 
     def units(self, st: PatientState, sp: Span, text: str) -> list[Units]:
         """What the surrogate of ``text`` (span ``sp``) must not hold: its own runs of 2+
-        characters, the patient's other PHI runs of 3+ (other dates' only for non-dates)."""
+        characters, the patient's other PHI runs of 3+ (its dates' too)."""
         own = Units.of(text, 2, sp.start, self.age_keeps if sp.subtype == "AGE" else None)
-        return [own, st.cross] if sp.subtype == "DATE" else [own, st.cross, st.cross_dates]
-
-    @staticmethod
-    def _safe(units: list[Units], new: str) -> bool:
-        return all(u.survivor(new) is None for u in units)
+        return [own, st.cross, st.cross_dates]
 
     def surrogate(self, doc: Document) -> Document:
         """A new document with surrogate text and spans (offsets in the new text).
@@ -163,42 +198,80 @@ class Surrogator(DateSurrogates):
         Raises
         ------
         LeakError
-            When a surrogate would keep a letter/digit run of what it replaces
-            (the message gives the document and offset, never text).
+            When a surrogate would keep a letter/digit run of what it replaces, a date
+            did not move by the patient's offset in its format, or an age over 89 is
+            left (the message gives the document and offset, never text).
         """
         self.learn(doc)
         st = self.state(doc.group)
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
-        labelled = deid_spans(doc)
-        spans = self._stand_ins(labelled)  # what each span is surrogated as; output keeps its label
-        units = {sp: self.units(st, sp, doc.surface(sp)) for sp in spans}
-        new, fallbacks = {}, []
-        groups = date_groups(doc.text, spans)
-        for group, year in zip(groups, year_hints(doc.text, groups, st.years)):
-            def safe(sp, t):
-                return t is not None and self._safe(units[sp], t)
-            with st.checking(lambda t, group=group: all(self._safe(units[sp], t) for sp in group)):  # holidays
-                reps = self.shifted_group(st, doc.text, group, year)
-            if not all(safe(sp, reps[(sp.start, sp.end)]) for sp in group):
-                other = self.other_offset(st, doc.text, group, year, safe)
-                if other is not None:
-                    reps = other
-                    fallbacks += group
-                    self.counts["date_other_offset"] += 1
+        labelled = age_tails(doc, deid_spans(doc))
+        unsure = self.min_confidence is not None and any(
+            sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
+        conf = confidences(doc, labelled, safeharbor.find(doc.text)) if unsure else dict.fromkeys(labelled)
+        spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
+        new: dict = {}
+        exempt: set[Span] = set()
+        for lab, sp in zip(labelled, spans):
+            why = self._placeholder(doc, sp, conf[lab])
+            if why is not None:
+                new[(sp.start, sp.end)] = PLACEHOLDER.format(subtype=lab.subtype)
+                exempt.add(sp)
+                self.counts[why] += 1
+            elif sp.subtype == "AGE" and sp.category != lab.category:
+                exempt.add(sp)  # an age found as another type: an age, not a code to redraw
+        dated = [sp for sp in spans if sp.subtype == "DATE" and (sp.start, sp.end) not in new]
+        groups = date_groups(doc.text, dated)
+        hints = dict(zip((g[0] for g in groups), year_hints(doc.text, groups, st.years)))
+        unparsed: set[Span] = set()
+        general: set[Span] = set()
+        for group in groups:
+            year = hints[group[0]]
+            if st.over_89 and self._tells_age(st, doc.text, group):
+                general.update(group)
+                new.update(self._generalized(st, doc, group, year))
+                continue
+            reps, bad = self.shifted_group(st, doc.text, group, year)
             new.update(reps)
+            unparsed |= bad
+        units = {sp: self.units(st, sp, doc.surface(sp)) for sp in spans if (sp.start, sp.end) not in new
+                 or sp in unparsed}
+        fallbacks = []
+        for sp in sorted(unparsed):
+            text = doc.surface(sp)
+            rep = (self.random_date(st, doc.text, sp, lambda t, sp=sp: self._safe(units[sp], t))
+                   if self.unparsed_dates == "random" else None)
+            if rep is None and self.unparsed_dates == "random":
+                rep = self._fallback(doc, st, sp, text, units[sp])
+            new[(sp.start, sp.end)] = rep if rep is not None else PLACEHOLDER.format(subtype="DATE")
+            if rep is None:
+                del units[sp]  # a placeholder holds nothing of the original
+            self.counts["date_unparsed"] += 1
+            self.unparsed.append((doc.doc_id, sp.start, "random" if rep is not None else "placeholder"))
+        exempt |= unparsed | general
+        for group in address.groups(doc.text, [sp for sp in spans if (sp.start, sp.end) not in new]):
+            new.update(self._address(st, group, {sp.subtype: doc.surface(sp) for sp in group}, units))
         for sp in spans:
             key, text = (sp.start, sp.end), doc.surface(sp)
             if key not in new:
+                self._before = doc.text[max(0, sp.start - 8):sp.start]
                 new[key] = self._typed(st, sp, text, units[sp])
-            if not new[key] or not self._safe(units[sp], new[key]):
-                new[key] = self._fallback(doc, st, sp, text, units[sp])
-                fallbacks.append(sp)
+                if not new[key] or not self._safe(units[sp], new[key]):
+                    new[key] = self._fallback(doc, st, sp, text, units[sp])
+                    fallbacks.append(sp)
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)
+        where = {sp: i for i, sp in enumerate(spans)}
+        pairs = [(go, [out.spans[where[sp]] for sp in go]) for go in groups if not general.intersection(go)]
+        bad_at = self.verify_dates(doc, out, pairs, hints, unparsed, st.shift_days)
+        if bad_at is not None:
+            raise LeakError("a date did not move by the patient's offset in its own format; the "
+                            "document is not written", doc_id=doc.doc_id, offset=bad_at)
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)
         self.last_fallbacks = sorted(set(fallbacks))
+        self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
         return out
 
     def _typed(self, st: PatientState, sp: Span, text: str, units: list[Units]) -> str | None:
@@ -229,13 +302,27 @@ class Surrogator(DateSurrogates):
                             "the document is not written", doc_id=doc.doc_id, offset=sp.start) from None
 
     def _verify(self, doc: Document, spans: list[Span], out: Document, units: dict) -> None:
-        """Check the finished document span by span (fail closed)."""
+        """Check the finished document span by span (fail closed): no run of the original kept,
+        no age over 89 left."""
         if len(out.spans) != len(spans):
             raise LeakError("surrogate spans do not match the original spans", doc_id=doc.doc_id)
         for a, b in zip(spans, out.spans):
-            if not self._safe(units[a], out.surface(b)):
+            new = out.surface(b)
+            if a in units and not self._safe(units[a], new):
                 raise LeakError("a surrogate keeps a letter/digit run of the PHI it replaces; the "
                                 "document is not written", doc_id=doc.doc_id, offset=a.start)
+            if a.subtype == "AGE" and ages.over_89_left(new, self.age_over_89):
+                raise LeakError("an age over 89 is left; the document is not written",
+                                doc_id=doc.doc_id, offset=a.start)
+
+    def summary(self) -> dict:
+        """Counts of what was done, and the unparsed dates by document id and offset (never text)."""
+        c = self.counts
+        return {"date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
+                "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
+                "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],
+                "clinical_values": c["clinical_values"], "fallback_spans": c["fallback"],
+                "generator_errors": c["generator_errors"]}
 
     def mapping(self):
         """``(patient, kind, normalised original, surrogate)`` rows: PHI, write only when asked."""
@@ -251,7 +338,7 @@ class Surrogator(DateSurrogates):
         def keep_shape(fn, kind):
             return st.assign(kind, text, lambda a: fn(text, k.rng(kind, p, normalize(text), a)))
         if sub in ("PATIENT", "DOCTOR"):
-            return names.name(st, k, text)
+            return names.name(st, k, text, names.gender_of(self._before, text))
         if sub == "AGE":
             return numbers.age(text, self.age_over_89, self.age_bucket)
         if sub in ("PHONE", "FAX"):
@@ -269,3 +356,4 @@ class Surrogator(DateSurrogates):
         if sub in _IDS or sub == "USERNAME" or (sub in ("OTHER", "ROOM") and any(c.isdigit() for c in text)):
             return keep_shape(random_like, "id")
         return places.location(st, k, sub, text)
+

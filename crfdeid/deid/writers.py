@@ -26,7 +26,7 @@ from ..schema import get
 from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
 from .spans import propagate as add_repeats
-from .surrogate import DEFAULT_SHIFT, Surrogator
+from .surrogate import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT, Surrogator
 
 #: First line of every mapping file: it holds original PHI.
 MAPPING_HEADER = ("# PHI - CONTAINS ORIGINAL PROTECTED HEALTH INFORMATION. crfdeid surrogate mapping "
@@ -100,20 +100,22 @@ class SurrogateWriter(_DeidWriter):
     folder; off by default), ``mark`` (``True`` writes every surrogate as
     ``⟦surrogate⟧``; a string with one ``{}`` and no letter, digit or line
     break, such as ``[[{}]]``, gives another marker; the XML spans cover the
-    surrogate without its marker). ``scheme``: the spans' label scheme (see
-    :class:`~crfdeid.deid.Surrogator`).
+    surrogate without its marker). ``scheme``: the spans' label scheme; ``dob``,
+    ``unparsed_dates`` and ``min_confidence`` as :class:`~crfdeid.deid.Surrogator` takes them.
     """
 
     def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
-                 mapping=None, mark=False, scheme=None):
+                 mapping=None, mark=False, scheme=None, dob: str = "placeholder",
+                 unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
         super().__init__(out)
         self.scheme = _scheme(scheme)
         self.surrogator = Surrogator(seed=seed, key=key, date_shift=tuple(date_shift),
-                                     age_over_89=age_over_89, age_bucket=age_bucket, scheme=self.scheme)
+                                     age_over_89=age_over_89, age_bucket=age_bucket, scheme=self.scheme,
+                                     dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence)
         self.xml, self.propagate, self.mapping = xml, propagate, mapping
 
     def transform(self, doc):
@@ -125,6 +127,19 @@ class SurrogateWriter(_DeidWriter):
         if not self.xml:
             return _stdout_text(new.text, self.out is not None)
         return {".txt": new.text, ".xml": render_i2b2(new)}
+
+    def summary(self) -> str:
+        """One line for the command's report: dates that no pattern explains (by document id and
+        offset, never text) and spans given a placeholder."""
+        c = self.surrogator.summary()
+        where = ", ".join(f"{u['doc_id']}@{u['offset']}" for u in c["dates_unparsed_at"][:20])
+        more = "" if c["dates_unparsed"] <= 20 else f" and {c['dates_unparsed'] - 20} more"
+        return (f"surrogates: {c['date_groups']} date(s) moved by their patient's offset except "
+                f"{c['dates_unparsed']} not parsed, written as {self.surrogator.unparsed_dates}"
+                + (f" ({where}{more})" if where else "")
+                + f"; {c['birth_dates_generalized']} birth date(s) of patients over 89 generalized; "
+                f"placeholders for {c['uncertain_spans']} uncertain span(s) and {c['clinical_values']} "
+                "clinical value(s)")
 
     def close(self):
         if self.mapping:

