@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from ..errors import CrfdeidError
-from .agreement import final_spans
+from .agreement import FINAL, final_spans
 from .store import MODEL, now, to_spans
 
 
@@ -35,7 +35,7 @@ def reviewed_docs(store) -> list:
     docs = []
     for row in store.notes():
         kind, spans = final_spans(store, row["id"])
-        if kind != "unreviewed":
+        if kind in FINAL:
             docs.append(store.document(row["id"], spans))
     return docs
 
@@ -140,7 +140,7 @@ def estimated_recall(store) -> dict:
     gold, pred, versions = [], [], []
     for row in store.notes():
         kind, spans = final_spans(store, row["id"])
-        if kind == "unreviewed":
+        if kind not in FINAL:
             continue
         gold.append(store.document(row["id"], spans))
         pred.append(store.document(row["id"], to_spans(store.spans(row["id"], MODEL))))

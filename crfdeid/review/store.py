@@ -364,13 +364,14 @@ class Store:
         return [r["annotator"] for r in rows]
 
     def queue(self, annotator: str, per_note: int = 1, limit: int = 50) -> list[int]:
-        """Notes for ``annotator``: the ones they left open first, then the most uncertain
-        notes not yet finished by ``per_note`` people (nor by them)."""
+        """Notes for ``annotator``: the ones they left open first (even when others have
+        finished them since: their work is never orphaned), then the most uncertain notes not
+        yet finished by ``per_note`` people (nor by them)."""
         rows = self.db.query(
             "SELECT n.id FROM notes n LEFT JOIN reviews mine ON mine.note_id = n.id AND mine.annotator = ? "
-            "WHERE (mine.state IS NULL OR mine.state <> 'done') AND (SELECT COUNT(*) FROM reviews r "
+            "WHERE mine.state = 'open' OR (mine.state IS NULL AND (SELECT COUNT(*) FROM reviews r "
             "JOIN annotators a ON a.name = r.annotator WHERE r.note_id = n.id AND r.state = 'done' "
-            "AND a.kind = 'human') < ? ORDER BY CASE WHEN mine.state = 'open' THEN 0 ELSE 1 END, "
+            "AND a.kind = 'human') < ?) ORDER BY CASE WHEN mine.state = 'open' THEN 0 ELSE 1 END, "
             f"n.priority DESC, n.id LIMIT {int(limit)}", (annotator, per_note))
         return [r["id"] for r in rows]
 
