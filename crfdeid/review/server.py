@@ -93,7 +93,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         from urllib.parse import parse_qs
         given = (parse_qs(form).get("token") or [""])[0]
         identity = credentials.check(given) if credentials is not None and given else None
-        if identity is None:
+        if credentials is None or identity is None:
             return RedirectResponse("/login?failed=1", status_code=303)
         resp = RedirectResponse("/", status_code=303)
         resp.set_cookie(COOKIE, credentials.cookie_for(identity), httponly=True, samesite="strict", path="/",
