@@ -138,6 +138,10 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         store.open(note_id, name)
         return as_json(note_view(note_id, name))
 
+    @app.post("/api/notes/{note_id}/release")
+    def release(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
+        return {"released": store.release(note_id, reader(x_annotator))}
+
     @app.post("/api/notes/{note_id}/spans")
     def add_span(note_id: Id, body: Json, x_annotator: Who = None):
         return store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"), body.get("subtype"))
@@ -246,7 +250,9 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         mark = (store.db.one("SELECT MAX(id) AS m FROM audit") or {}).get("m")
         if cache.get("mark") != mark:  # recomputed only after a change
             cache.update(mark=mark, recall=estimated_recall(store))
-        return {**store.progress(), "estimated_recall": cache["recall"], "training": retrainer.status()}
+        conflicts = [{"id": n, "doc_id": store.note(n)["doc_id"]} for n in agreement.conflicts(store)]
+        return {**store.progress(), "conflicts": conflicts, "estimated_recall": cache["recall"],
+                "training": retrainer.status()}
 
     @app.post("/api/retrain")
     def retrain_now(body: OptionalJson = None):

@@ -346,6 +346,22 @@ class Store:
             self.audit(run, annotator, "done", note_id, accepted_undecided=n)
         return n
 
+    def release(self, note_id: int, annotator: str) -> bool:
+        """Undo a person's opening of a note they have not acted on (every copied suggestion
+        untouched): the note leaves their queue's open notes and its suggestions may be
+        renewed again. Returns whether it was released; any decision keeps the note open."""
+        with self.db.write() as run:
+            state = run("SELECT state FROM reviews WHERE note_id = ? AND annotator = ?", (note_id, annotator))
+            if not state or state[0]["state"] != "open":
+                return False
+            if run("SELECT 1 AS x FROM annotations WHERE note_id = ? AND annotator = ? AND "
+                   "(status <> 'suggested' OR origin <> 'model' OR updated_by <> ?)", (note_id, annotator, MODEL)):
+                return False
+            run("DELETE FROM annotations WHERE note_id = ? AND annotator = ?", (note_id, annotator))
+            run("DELETE FROM reviews WHERE note_id = ? AND annotator = ?", (note_id, annotator))
+            self.audit(run, annotator, "release", note_id)
+        return True
+
     def reopen(self, note_id: int, annotator: str) -> None:
         with self.db.write() as run:
             run("UPDATE reviews SET state = 'open', done_at = NULL WHERE note_id = ? AND annotator = ?",
