@@ -329,8 +329,7 @@ function redrawMark(sp, i) {
   if (!node) return false;
   const m = reviewMark(sp, i);
   node.className = m.cls;
-  node.title = m.title;
-  if (m.conf === undefined) delete node.dataset.conf; else node.dataset.conf = m.conf.toFixed(2);
+  node.title = m.title;  // a confidence shown stays in place (hidden once accepted): no new layout
   return true;
 }
 
