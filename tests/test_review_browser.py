@@ -671,7 +671,8 @@ def test_choosing_a_note_gives_the_keys_back_tables_scroll_and_the_bar_fits(brow
             # the last row is reachable: the table scrolls, and the current row is in view
             assert browser.execute_script("""
                 const w = document.querySelector('#mode-aggregate .tablewrap');
-                const a = w.getBoundingClientRect(), b = document.querySelector('#agg-table tr.cur').getBoundingClientRect();
+                const a = w.getBoundingClientRect();
+                const b = document.querySelector('#agg-table tr.cur').getBoundingClientRect();
                 return getComputedStyle(w).overflowY === 'auto' && w.scrollTop > 0 && b.bottom <= a.bottom + 1""")
             browser.set_window_size(1024, 700)
             keys(browser, "1")
