@@ -3,10 +3,11 @@
     python bench/review_screenshots.py [--out docs/img]
 
 Makes a throw-away project from ``synth:4,21`` pre-annotated by the shipped model, has
-two annotators review the first note through the API (one deletes two suggestions
-and marks a word nobody else marks), then drives the page in headless Chromium and saves
-``review.png`` (review mode, a span selected), ``aggregate.png`` (two annotators and
-the model, agreement colours, some items decided), ``scores.png`` (annotator scores
+two annotators review the first note through the API (one deletes two suggestions,
+gives the first another type and marks a word nobody else marks), then drives the page in
+headless Chromium and saves ``review.png`` (review mode, a span selected),
+``aggregate.png`` (two annotators and the model shown but not counted, each voter's type,
+a type disagreement and the note in conflict), ``scores.png`` (annotator scores
 against the consensus) and ``surrogates.png`` (surrogate review, one value edited).
 """
 
@@ -45,7 +46,11 @@ def main(argv=None) -> int:
             note = api.post(f"/api/notes/{nid}/open", headers=h, json={}).json()
             for sp in note["spans"][1:1 + drop]:
                 api.patch(f"/api/spans/{sp['id']}", headers=h, json={"status": "deleted"})
-            if drop:  # bob also marks a word nobody else did (a minority item)
+            if drop:  # bob gives the first span another type (a type disagreement) ...
+                first = note["spans"][0]
+                api.patch(f"/api/spans/{first['id']}", headers=h,
+                          json={"subtype": "PATIENT" if first["subtype"] != "PATIENT" else "DOCTOR"})
+            if drop:  # ... and marks a word nobody else did (a minority item)
                 free = next(m for m in re.finditer(r"[A-Za-z]{5,}", note["text"])
                             if not any(sp["start"] < m.end() and m.start() < sp["end"] for sp in note["spans"]))
                 api.post(f"/api/notes/{nid}/spans", headers=h,
@@ -67,10 +72,13 @@ def main(argv=None) -> int:
             d.execute_script(f"document.getElementById('agg-note').value = '{nid}'; "
                              f"document.getElementById('agg-note').onchange()")
             time.sleep(1.0)
-            keys("\n\n\n", 0.8)               # three items confirmed
             d.save_screenshot(str(out / "aggregate.png"))
             n_items = d.execute_script("return state.agg.data.items.length")
-            keys("\n" * (n_items - 3), 1.0)
+            for _ in range(n_items):          # confirm each item; a type disagreement asks for the type
+                keys("\n", 0.3)
+                if d.execute_script("return !document.getElementById('typemenu').hidden"):
+                    keys("patient", 0.2)
+                    keys("\n", 0.3)
             keys("D", 1.0)
             keys("S", 4.0)
             d.save_screenshot(str(out / "scores.png"))

@@ -195,8 +195,10 @@ def test_two_annotators_adjudication_and_scores(project):
     review(c, ALICE, nid)
     review(c, BOB, nid, delete_first=True)
     agg = c.get(f"/api/aggregate/{nid}").json()
-    assert agg["voters"] == ["alice", "bob", "model"] and agg["items"]
-    assert {it["agreement"] for it in agg["items"]} == {"all", "majority"}
+    assert agg["voters"] == ["alice", "bob", "model"] and agg["counted"] == ["alice", "bob"] and agg["items"]
+    assert {it["agreement"] for it in agg["items"]} == {"all", "minority"}  # bob deleted one span
+    assert agg["conflict"] and c.get("/api/queue", headers=CAROL).json()["conflicts"] == [nid]
+    assert c.get("/api/aggregate").json()["notes"][0]["conflict"] is True
     for it in agg["items"]:
         s = it["suggest"]
         r = c.post(f"/api/aggregate/{nid}/decisions", headers=CAROL, json={

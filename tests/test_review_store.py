@@ -122,11 +122,14 @@ def test_aggregate_adjudication_and_scores_against_the_consensus(project):
                 store.update_span(sp["id"], who, status="deleted")
         store.finish(nid, who)
     agg = agreement.aggregate(store, nid)
-    assert agg["voters"] == ["alice", "bob", MODEL]
+    assert agg["voters"] == ["alice", "bob", MODEL] and agg["counted"] == ["alice", "bob"]
+    assert agg["conflict"]  # the finishers disagree and nobody adjudicated yet
+    assert agreement.final_spans(store, nid) == ("conflict", [])
     by_start = {it["item_start"]: it for it in agg["items"]}
     assert by_start[NAME.start]["agreement"] == "all"
-    assert by_start[DATE.start]["agreement"] == "majority" and by_start[DATE.start]["suggest"]["phi"]
-    assert by_start[CALL.start]["agreement"] == "majority"  # bob and the model
+    # one of two people: a tie, suggested as PHI (recall first); the model never breaks it
+    assert by_start[DATE.start]["agreement"] == "minority" and by_start[DATE.start]["suggest"]["phi"]
+    assert by_start[CALL.start]["agreement"] == "minority"  # bob; the model's vote does not count
     assert by_start[PHONE.start]["suggest"]["subtype"] == "PHONE"
     with pytest.raises(Conflict):
         agreement.finish(store, nid, "carol")       # no decisions yet
@@ -146,6 +149,80 @@ def test_aggregate_adjudication_and_scores_against_the_consensus(project):
     pair = table["teams"][2]["members"][0]
     assert pair["members"] == ["alice", "bob"] and (pair["sensitivity"], pair["ppv"]) == (1.0, 0.75)
     assert table["teams"][1]["mean"]["ppv"] == pytest.approx((1 + 2 / 3) / 2, abs=1e-4)
+
+
+def _finish_with(store, nid, who, keep=None, retype=None):
+    """``who`` opens the note, deletes what is not in ``keep`` (offsets), retypes ``retype``
+    ({start: subtype}), and finishes it."""
+    store.ensure_annotator(who)
+    store.open(nid, who)
+    for sp in store.spans(nid, who):
+        if keep is not None and sp["start"] not in keep:
+            store.update_span(sp["id"], who, status="deleted")
+        elif retype and sp["start"] in retype:
+            store.update_span(sp["id"], who, subtype=retype[sp["start"]])
+    store.finish(nid, who)
+
+
+def test_a_type_correction_is_a_disagreement_the_model_cannot_outvote(project):
+    store = project.store
+    nid = add_note(project, suggestions=[NAME, DATE, PHONE])
+    _finish_with(store, nid, "alice", retype={NAME.start: "PATIENT"})  # DOCTOR -> PATIENT
+    _finish_with(store, nid, "bob")                                   # accepts everything
+    agg = agreement.aggregate(store, nid)
+    item = next(it for it in agg["items"] if it["item_start"] == NAME.start)
+    assert item["agreement"] == "minority" and item["differs"] == ["type"]
+    assert item["by_voter"]["alice"] == [[NAME.start, NAME.end, "PATIENT"]]
+    assert item["by_voter"][MODEL] == [[NAME.start, NAME.end, "DOCTOR"]]   # shown, not counted
+    assert item["suggest"]["subtype"] is None and item["suggest"]["phi"]  # the adjudicator chooses
+    with pytest.raises(Invalid, match="needs a type"):
+        agreement.decide(store, nid, "carol", item["item_start"], item["item_end"], "phi")
+    others = [it for it in agg["items"] if it is not item]
+    assert {it["agreement"] for it in others} == {"all"}
+    # the unadjudicated note is in conflict: not final, not exported, named
+    assert agreement.conflicts(store) == [nid]
+    assert agreement.final_spans(store, nid) == ("conflict", [])
+    docs, skipped = export_docs(project, "final")
+    assert (docs, skipped) == ([], 0)
+    docs, _ = export_docs(project, "final", conflicts="union")
+    assert [sp.subtype for sp in docs[0].spans][0] in ("DOCTOR", "PATIENT")
+    with pytest.raises(Exception, match="refuse or union"):
+        export_docs(project, "final", conflicts="majority")
+    store.ensure_annotator("carol")
+    for it in agg["items"]:
+        agreement.decide(store, nid, "carol", it["item_start"], it["item_end"], "phi",
+                         it["suggest"]["start"], it["suggest"]["end"], it["suggest"]["subtype"] or "PATIENT")
+    agreement.finish(store, nid, "carol")
+    assert agreement.conflicts(store) == [] and not agreement.aggregate(store, nid)["conflict"]
+    kind, spans = agreement.final_spans(store, nid)
+    assert kind == "consensus" and [sp.subtype for sp in spans] == ["PATIENT", "DATE", "PHONE"]
+
+
+def test_finishers_who_agree_give_the_final_annotation_without_adjudication(project):
+    store = project.store
+    nid = add_note(project, suggestions=[NAME, DATE, CALL])
+    for who in ("alice", "bob"):
+        _finish_with(store, nid, who, keep={NAME.start, DATE.start})
+    assert agreement.conflicts(store) == []
+    assert agreement.final_spans(store, nid) == ("reviewed", [NAME, DATE])
+    # a deletion by one person is not undone by the other's acceptance
+    nid2 = add_note(project, "502-01", suggestions=[NAME, DATE, CALL])
+    _finish_with(store, nid2, "alice", keep={NAME.start, DATE.start})
+    _finish_with(store, nid2, "bob")
+    assert agreement.conflicts(store) == [nid2]
+    docs, _ = export_docs(project, "final")
+    assert [d.doc_id for d in docs] == ["501-01"]
+
+
+def test_a_half_reviewed_note_stays_in_its_owners_queue(project):
+    store = project.store
+    nid = add_note(project, suggestions=[NAME])
+    store.ensure_annotator("alice")
+    store.open(nid, "alice")                      # alice starts, then two others finish it
+    for who in ("bob", "carol"):
+        _finish_with(store, nid, who)
+    assert store.queue("alice", per_note=2) == [nid]
+    assert store.queue("dave", per_note=2) == []  # full for anyone who has not started it
 
 
 def test_surrogate_review_and_reidentified_export(project):

@@ -33,8 +33,8 @@ def _read_service_token(path):
 
 
 def _read_review_token(path):
-    from crfdeid.cli.review import read_token
-    return read_token(argparse.Namespace(token_file=str(path)))
+    from crfdeid.cli.review import read_credentials
+    return read_credentials(argparse.Namespace(token_file=str(path)))
 
 
 READERS = pytest.mark.parametrize("read, what", [

@@ -16,10 +16,10 @@ import sys
 
 from .. import cli
 from ..config import load_config
-from ..deid.key import read_secret
 from ..errors import CrfdeidError
 from ..io import write
 from ..review import agreement, simulate
+from ..review.credentials import Credentials, set_token
 from ..review.guard import LOOPBACK
 from ..review.project import Project, export_docs, import_notes
 from ..review.retrain import estimated_recall, main_retrain
@@ -62,15 +62,26 @@ def build_parser() -> argparse.ArgumentParser:
     _project_args(q)
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     q.add_argument("--port", type=int, default=8765, help="port (default 8765)")
-    q.add_argument("--token-file", help=f"file holding the access token (or ${TOKEN_ENV}); required "
-                                        "when listening beyond 127.0.0.1")
+    q.add_argument("--token-file", help=f"file of per-annotator tokens ('NAME TOKEN' lines, made by `review "
+                                        f"token`) or one shared token (or ${TOKEN_ENV}); required when "
+                                        "listening beyond 127.0.0.1; read again when it changes")
+    q.add_argument("--certfile", help="serve HTTPS with this certificate (PEM); needed beyond 127.0.0.1 "
+                                      "unless a TLS proxy stands in front")
+    q.add_argument("--keyfile", help="the certificate's private key (PEM), if not in --certfile")
     q.add_argument("--retrain-every", type=int, help="override the project's retraining interval")
+    q = sub.add_parser("token", help="give an annotator a personal access token (printed once)")
+    q.add_argument("name", help="annotator name")
+    q.add_argument("--token-file", required=True, help="per-annotator token file (created owner-only)")
+    q.add_argument("--rotate", action="store_true", help="replace the annotator's token (ends their sessions)")
     q = sub.add_parser("export", help="write annotations (or the re-identified corpus) through a writer")
     _project_args(q)
     q.add_argument("--to", required=True, metavar="FORMAT", help="writer, e.g. i2b2, brat, jsonl, surrogate")
     q.add_argument("--out", required=True, help="output folder or file")
     q.add_argument("--source", default="final",
                    help="final (default), consensus, reidentified, model or an annotator's name")
+    q.add_argument("--conflicts", choices=("refuse", "union"), default="refuse",
+                   help="notes whose reviewers disagree and that no one adjudicated: left out and named "
+                        "(refuse, the default; exit 1), or written as the union of the reviewers' spans")
     q.add_argument("--include-unreviewed", action="store_true",
                    help="also write unreviewed notes (with the model's suggestions)")
     q = sub.add_parser("stats", help="progress, estimated recall and annotator scores as JSON")
@@ -96,15 +107,14 @@ def _need_extra(command: str) -> bool:
     return True
 
 
-def read_token(args) -> str | None:
-    """The access token: ``--token-file`` or ``$CRFDEID_REVIEW_TOKEN`` (never a command-line value)."""
-    if args.token_file:  # read as every secret file is: a warning when others may read it
-        token = read_secret(args.token_file, "the token file")
-        try:
-            return token.decode("utf-8")
-        except UnicodeDecodeError:
-            raise CrfdeidError(f"the token file {args.token_file!r} is not UTF-8 text") from None
-    return os.environ.get(TOKEN_ENV) or None
+def read_credentials(args) -> Credentials | None:
+    """The page's tokens: ``--token-file`` (per-annotator lines or one shared token, read again
+    when it changes, through :func:`~crfdeid.deid.key.read_secret`: a warning when others may read
+    it) or ``$CRFDEID_REVIEW_TOKEN`` (one shared token; never a command-line value)."""
+    if args.token_file:
+        return Credentials.from_file(args.token_file)
+    token = os.environ.get(TOKEN_ENV)
+    return Credentials.shared(token) if token else None
 
 
 def main(argv=None) -> int:
@@ -157,31 +167,56 @@ def _import(args) -> int:
 
 def _serve(args) -> int:
     from ..review.server import serve  # FastAPI, uvicorn: the optional extra [review], checked first
-    token = read_token(args)
-    if args.host not in LOOPBACK and not token:
+    creds = read_credentials(args)
+    local = args.host in LOOPBACK
+    if not local and creds is None:
         print(f"error: listening on {args.host} needs an access token: --token-file FILE or ${TOKEN_ENV}",
               file=sys.stderr)
         return 2
-    if token is not None and len(token) < 16:
-        print("error: the access token must have at least 16 characters", file=sys.stderr)
+    if args.keyfile and not args.certfile:
+        print("error: --keyfile goes with --certfile", file=sys.stderr)
         return 2
+    if not local and not args.certfile:
+        print(f"warning: {args.host} is served over plain HTTP: tokens and notes cross the network unencrypted "
+              "unless a TLS proxy stands in front (--certfile/--keyfile serve HTTPS)", file=sys.stderr)
+    if not local and creds is not None and not creds.per_annotator:
+        print("warning: one shared token lets anyone who has it act as any annotator; give each person their "
+              "own (python -m crfdeid review token NAME --token-file FILE)", file=sys.stderr)
     project = Project.open(args.project, args.db)
-    print(f"review page: http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
+    scheme = "https" if args.certfile else "http"
+    print(f"review page: {scheme}://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     try:
-        serve(project, args.host, args.port, token, args.db, args.retrain_every)
+        serve(project, args.host, args.port, None, args.db, args.retrain_every, credentials=creds,
+              certfile=args.certfile, keyfile=args.keyfile)
     finally:
         project.close()
+    return 0
+
+
+def _token(args) -> int:
+    token = set_token(args.token_file, args.name, args.rotate)
+    print(token)  # the person's token, shown this once; the file keeps it for the server
+    print(f"{'new token' if args.rotate else 'token'} for {args.name} in {args.token_file}", file=sys.stderr)
     return 0
 
 
 def _export(args) -> int:
     project = Project.open(args.project, args.db)
     try:
-        docs, skipped = export_docs(project, args.source, args.include_unreviewed)
+        docs, skipped = export_docs(project, args.source, args.include_unreviewed, args.conflicts)
+        conflicts = [project.store.note(n)["doc_id"] for n in agreement.conflicts(project.store)] \
+            if args.source == "final" else []
     finally:
         project.close()
     n = write(docs, args.to, args.out)
-    print(json.dumps({"written": n, "skipped_unreviewed": skipped, "source": args.source}))
+    summary = {"written": n, "skipped_unreviewed": skipped, "source": args.source}
+    if conflicts:
+        summary["conflicts"] = {"policy": args.conflicts, "documents": conflicts}
+    print(json.dumps(summary))
+    if conflicts and args.conflicts == "refuse":
+        print(f"error: {len(conflicts)} note(s) whose reviewers disagree were not exported: adjudicate them "
+              "(aggregate mode) or export with --conflicts union", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -189,7 +224,9 @@ def _stats(args) -> int:
     project = Project.open(args.project, args.db)
     try:
         table = agreement.scores(project.store)
-        out = {**project.store.progress(), "estimated_recall": estimated_recall(project.store),
+        conflicts = [project.store.note(n)["doc_id"] for n in agreement.conflicts(project.store)]
+        out = {**project.store.progress(), "conflicts": conflicts,
+               "estimated_recall": estimated_recall(project.store),
                "model_version": project.model_version(), "scores": table}
     finally:
         project.close()
@@ -203,8 +240,8 @@ def _retrain(args) -> int:
     return main_retrain(args.project, args.db)
 
 
-COMMANDS = {"init": _init, "import": _import, "serve": _serve, "export": _export, "stats": _stats,
-            "retrain": _retrain}
+COMMANDS = {"init": _init, "import": _import, "serve": _serve, "token": _token, "export": _export,
+            "stats": _stats, "retrain": _retrain}
 
 
 if __name__ == "__main__":

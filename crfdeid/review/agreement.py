@@ -1,20 +1,30 @@
 """Aggregate mode (Douglass 2005, section 2.3): several annotators and the model on one note.
 
-The spans of the chosen annotators ("voters") are grouped into items: runs of spans
-that overlap each other. Each voter's selection in an item is the extent it covers.
-As in the thesis, the item's agreement is ``all`` when every voter made the same
-selection, ``majority`` when more than half did, else ``minority``; the suggestion
-is checked (PHI) when more than half of the voters selected anything there, with the
-majority's extent and type. The adjudicator confirms or rejects each item (a
-decision, with who and when); the confirmed spans of a finished note are its
-consensus. Annotators are then scored against the consensus (their table 4.1):
-an annotator finds a consensus span when one of its spans overlaps it (credit once
-per instance, partial extents count), and a span of the annotator is a false
-positive when it overlaps no consensus span.
+The spans of the chosen voters are grouped into items: runs of spans that overlap each
+other. Each voter's selection in an item is the extent it covers and the types it gave
+there. As in the thesis, the item's agreement is ``all`` when every counted voter made the
+same selection, ``majority`` when more than half did, else ``minority``; a selection that
+differs only in type is a disagreement (``differs`` says whether extents, types or both
+differ). The suggestion is checked (PHI) when at least half of the counted voters selected
+anything there (a tie is PHI: recall first), with the majority's extent and type; a type
+tie suggests no type, so the adjudicator must choose one. The
+model's spans may be shown beside the people's, but the model never counts: it is a
+suggestion, not an annotator, and cannot outvote a person's correction. The adjudicator
+confirms or rejects each item (a decision, with who and when); the confirmed spans of a
+finished note are its consensus. A note whose finishers disagree and that is not
+adjudicated is *in conflict* (:func:`conflicts`): it has no final annotation until an
+adjudicator settles it. Annotators are then scored against the consensus (their table
+4.1): an annotator finds a consensus span when one of its spans overlaps it (credit once
+per instance, partial extents count), and a span of the annotator is a false positive when
+it overlaps no consensus span.
 
 >>> [it["agreement"] for it in build_items({"a": [(0, 5, "DOCTOR")], "b": [(0, 5, "DOCTOR")],
 ...                                         "c": [(0, 3, "DOCTOR"), (9, 12, "DATE")]})]
 ['majority', 'minority']
+>>> it, = build_items({"a": [(0, 5, "CITY")], "b": [(0, 5, "HOSPITAL")], "model": [(0, 5, "CITY")]},
+...                   counted=["a", "b"])
+>>> it["agreement"], it["differs"], it["suggest"]["subtype"]
+('minority', ['type'], None)
 """
 
 from __future__ import annotations
@@ -29,9 +39,13 @@ from ..document import Span
 from .store import MODEL, Conflict, Invalid, NotFound, Store, now, to_spans
 
 
-def build_items(selections: dict) -> list[dict]:
-    """Items of ``{voter: [(start, end, subtype), ...]}`` (see the module docstring)."""
+def build_items(selections: dict, counted=None) -> list[dict]:
+    """Items of ``{voter: [(start, end, subtype), ...]}`` (see the module docstring).
+
+    ``counted``: the voters whose selections count (default: all); the others are shown only.
+    """
     voters = list(selections)
+    counting = [v for v in voters if counted is None or v in counted]
     marks = sorted((s, e, sub, v) for v, spans in selections.items() for s, e, sub in spans)
     groups: list[list] = []
     for m in marks:
@@ -40,28 +54,35 @@ def build_items(selections: dict) -> list[dict]:
         else:
             groups.append([m])
     items = []
-    half = len(voters) / 2
+    half = len(counting) / 2
     for g in groups:
         by_voter = {v: [(s, e, sub) for s, e, sub, w in g if w == v] for v in voters}
-        extents = {v: (min(s for s, _, _ in sp), max(e for _, e, _ in sp)) for v, sp in by_voter.items() if sp}
-        counts = Counter(extents.values())
-        (best, n_best), = counts.most_common(1) if counts else [((0, 0), 0)]
-        agreement = "all" if n_best == len(voters) else "majority" if n_best > half else "minority"
+        picks = {v: (min(s for s, _, _ in sp), max(e for _, e, _ in sp), tuple(sorted({x[2] for x in sp})))
+                 for v, sp in by_voter.items() if sp and v in counting}
         start, end = min(x[0] for x in g), max(x[1] for x in g)
-        agreed = n_best > half
-        ext = best if agreed else (start, end)
-        subs = Counter(sub for v, sp in by_voter.items() for s, e, sub in sp
-                       if not agreed or extents[v] == best)
-        items.append({"item_start": start, "item_end": end, "agreement": agreement,
-                      "selected": len(extents), "voters": len(voters),
-                      "suggest": {"phi": len(extents) > half, "start": ext[0], "end": ext[1],
-                                  "subtype": subs.most_common(1)[0][0], "extent_agreed": agreed},
+        best, n_best = Counter(picks.values()).most_common(1)[0] if picks else ((start, end, ()), 0)
+        extents = Counter(p[:2] for p in picks.values())
+        ext, n_ext = extents.most_common(1)[0] if extents else ((start, end), 0)
+        agreement = "all" if n_best == len(counting) and counting else "majority" if n_best > half else "minority"
+        differs = [what for what, n in (("extent", len(extents)), ("type", len({p[2] for p in picks.values()})))
+                   if n > 1]
+        agreed = n_ext > half
+        if not agreed:
+            ext = (start, end)
+        types = Counter(sub for v, p in picks.items() if not agreed or p[:2] == ext for sub in p[2])
+        ranked = types.most_common(2)
+        subtype = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+        items.append({"item_start": start, "item_end": end, "agreement": agreement, "differs": differs,
+                      "selected": len(picks), "voters": len(counting),
+                      # a tie suggests PHI: recall first, and the adjudicator sees the disagreement
+                      "suggest": {"phi": bool(picks) and len(picks) >= half, "start": ext[0], "end": ext[1],
+                                  "subtype": subtype, "extent_agreed": agreed},
                       "by_voter": {v: [list(x) for x in sp] for v, sp in by_voter.items()}})
     return items
 
 
 def default_voters(store: Store, note_id: int) -> list[str]:
-    """The people who finished the note, plus the model."""
+    """The people who finished the note, plus the model (shown, never counted)."""
     return store.done_by(note_id) + [MODEL]
 
 
@@ -75,24 +96,29 @@ def _selections(store: Store, note_id: int, voters) -> dict:
 
 
 def aggregate(store: Store, note_id: int, voters=None) -> dict:
-    """The items of a note with the stored decisions, and whether it is adjudicated."""
+    """The items of a note with the stored decisions, and whether it is adjudicated.
+
+    ``counted`` names the voters whose selections count (every voter but the model).
+    """
     adj = store.db.one("SELECT adjudicator, voters, done_at FROM adjudications WHERE note_id = ?", (note_id,))
     if voters is None:
         voters = json.loads(adj["voters"]) if adj else default_voters(store, note_id)
-    items = build_items(_selections(store, note_id, voters))
+    counted = [v for v in voters if store.kind_of(v) != "model"]
+    items = build_items(_selections(store, note_id, voters), counted)
     decided = {(d["item_start"], d["item_end"]): d for d in decisions(store, note_id)}
     for it in items:
         it["decision"] = decided.pop((it["item_start"], it["item_end"]), None)
     # Decisions on spans no voter marked (added by the adjudicator) are items of their own.
     for (s, e), d in sorted(decided.items()):
-        items.append({"item_start": s, "item_end": e, "agreement": "minority", "selected": 0,
-                      "voters": len(voters), "suggest": {"phi": True, "start": d["start"], "end": d["end"],
-                                                        "subtype": d["subtype"], "extent_agreed": False},
+        items.append({"item_start": s, "item_end": e, "agreement": "minority", "differs": [], "selected": 0,
+                      "voters": len(counted), "suggest": {"phi": True, "start": d["start"], "end": d["end"],
+                                                          "subtype": d["subtype"], "extent_agreed": False},
                       "by_voter": {v: [] for v in voters}, "decision": d, "added": True})
     items.sort(key=lambda it: (it["item_start"], it["item_end"]))
     imported = [a["name"] for a in store.annotators() if a["kind"] == "import" and store.spans(note_id, a["name"])]
-    return {"note_id": note_id, "voters": list(voters), "items": items,
+    return {"note_id": note_id, "voters": list(voters), "counted": counted, "items": items,
             "candidates": list(dict.fromkeys(default_voters(store, note_id) + imported + list(voters))),
+            "conflict": in_conflict(store, note_id),
             "adjudicated": dict(adj, voters=json.loads(adj["voters"])) if adj else None}
 
 
@@ -113,6 +139,8 @@ def decide(store: Store, note_id: int, adjudicator: str, item_start: int, item_e
     end = item_end if end is None else int(end)
     if not 0 <= start < end <= len(text) or not 0 <= item_start < item_end <= len(text):
         raise Invalid(f"span [{start}, {end}) is empty or outside the note (length {len(text)})")
+    if verdict == "phi" and not subtype:
+        raise Invalid("a PHI decision needs a type (the voters disagree on it)")
     subtype = (subtype or "OTHER").upper()
     if subtype not in phi_schema.SUBTYPE_TO_PARENT:
         raise Invalid(f"unknown PHI type {subtype!r}")
@@ -168,16 +196,51 @@ def union(span_lists) -> list[Span]:
     return out
 
 
-def final_spans(store: Store, note_id: int) -> tuple[str, list[Span]]:
-    """``(source, spans)``: the consensus if adjudicated, else the union of the people who
-    finished the note, else ``("unreviewed", [])``."""
+#: The kinds of :func:`final_spans` that are a note's final annotation.
+FINAL = ("consensus", "reviewed")
+
+
+def _finished_sets(store: Store, note_id: int) -> dict[str, frozenset]:
+    return {p: frozenset((sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(note_id, p))
+            for p in store.done_by(note_id)}
+
+
+def in_conflict(store: Store, note_id: int) -> bool:
+    """Whether the people who finished the note disagree (extent, type or presence of a span)
+    and no adjudicator has settled it."""
+    if store.db.one("SELECT 1 AS x FROM adjudications WHERE note_id = ?", (note_id,)):
+        return False
+    return len(set(_finished_sets(store, note_id).values())) > 1
+
+
+def conflicts(store: Store) -> list[int]:
+    """The notes in conflict (see :func:`in_conflict`), by note id."""
+    rows = store.db.query("SELECT r.note_id FROM reviews r JOIN annotators a ON a.name = r.annotator "
+                          "WHERE r.state = 'done' AND a.kind = 'human' AND r.note_id NOT IN "
+                          "(SELECT note_id FROM adjudications) GROUP BY r.note_id HAVING COUNT(*) > 1 "
+                          "ORDER BY r.note_id")
+    return [r["note_id"] for r in rows if in_conflict(store, r["note_id"])]
+
+
+def final_spans(store: Store, note_id: int, conflicts: str = "refuse") -> tuple[str, list[Span]]:
+    """``(source, spans)`` of a note: ``("consensus", ...)`` if adjudicated, else
+    ``("reviewed", ...)`` when the people who finished it agree exactly, else
+    ``("unreviewed", [])``. Finishers who disagree give ``("conflict", [])``: such a note is
+    not final until adjudicated, unless ``conflicts="union"`` (every finisher's spans joined,
+    still marked ``"conflict"``: a choice the caller must ask for).
+    """
     cons = consensus(store, note_id)
     if cons is not None:
         return "consensus", cons
-    people = store.done_by(note_id)
-    if not people:
+    sets = _finished_sets(store, note_id)
+    if not sets:
         return "unreviewed", []
-    return "reviewed", union(to_spans(store.spans(note_id, p)) for p in people)
+    if len(set(sets.values())) == 1:
+        agreed = next(iter(sets.values()))
+        return "reviewed", sorted(Span(s, e, phi_schema.parent_of(sub), sub) for s, e, sub in agreed)
+    if conflicts == "union":
+        return "conflict", union(to_spans(store.spans(note_id, p)) for p in sets)
+    return "conflict", []
 
 
 def _counts(spans, gold) -> tuple[int, int, int, int]:

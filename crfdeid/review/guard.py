@@ -6,17 +6,19 @@ exception in a handler is logged as its type and route only and answered with a 
 500; the server never logs a traceback whose message might quote a note. The access
 log (:data:`LOG_CONFIG`) drops query strings. Request bodies above ``max_body`` bytes
 get 413 before they are read. Mutating ``/api`` requests must be JSON (a cross-site
-form cannot send that without a CORS preflight this app never grants). With a token,
-every request needs it: ``Authorization: Bearer TOKEN`` or the HttpOnly cookie that
-``POST /login`` sets (compared in constant time).
+form cannot send that without a CORS preflight this app never grants). With tokens
+(:mod:`crfdeid.review.credentials`), every request needs one: ``Authorization: Bearer
+TOKEN`` or the HttpOnly cookie that ``POST /login`` sets (compared in constant time). A
+per-annotator token decides who acts: the ``X-Annotator`` header the handlers read is set to
+that name, and a request claiming another name is refused (403).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import logging
+
+from .credentials import SHARED, Credentials
 
 COOKIE = "crfdeid_review"
 #: Requests allowed without the token (the login page and what it needs).
@@ -32,11 +34,6 @@ HEADERS = [
     (b"cache-control", b"no-store"),
 ]
 log = logging.getLogger("crfdeid.review")
-
-
-def cookie_value(token: str) -> str:
-    """What the login cookie holds: a digest of the token (the token itself never travels back)."""
-    return hmac.new(token.encode("utf-8"), b"crfdeid-review-session-v1", hashlib.sha256).hexdigest()
 
 
 class NoQueryString(logging.Filter):
@@ -87,23 +84,24 @@ class BodyTooLarge(Exception):
 class Guard:
     """ASGI wrapper: see the module docstring."""
 
-    def __init__(self, app, token: str | None = None, hosts=LOOPBACK, max_body: int = 1 << 20):
+    def __init__(self, app, token: str | None = None, hosts=LOOPBACK, max_body: int = 1 << 20,
+                 credentials: Credentials | None = None):
         self.app = app
-        self.token = token
-        self.cookie = cookie_value(token) if token else None
+        self.credentials = credentials or (Credentials.shared(token) if token else None)
         self.hosts = None if hosts is None else {h.lower() for h in hosts}
         self.max_body = max_body
 
-    def authorized(self, scope) -> bool:
-        if self.token is None:
-            return True
+    def identity(self, scope) -> str | None:
+        """Who the request's token or cookie belongs to (:data:`SHARED` for a shared token,
+        also when the app has none), or ``None``."""
+        if self.credentials is None:
+            return SHARED
         auth = _header(scope, b"authorization")
         given = auth[7:] if auth.lower().startswith("bearer ") else ""
-        if given and hmac.compare_digest(given.encode("utf-8"), self.token.encode("utf-8")):
-            return True
+        if given:
+            return self.credentials.check(given)
         c = _cookie(scope, COOKIE)
-        return bool(c) and self.cookie is not None and hmac.compare_digest(c.encode("utf-8"),
-                                                                          self.cookie.encode("utf-8"))
+        return self.credentials.from_cookie(c) if c else None
 
     def host_ok(self, scope) -> bool:
         if self.hosts is None:  # listening beyond loopback: the token guards instead
@@ -121,10 +119,18 @@ class Guard:
         length = _header(scope, b"content-length")
         if length and (not length.isdigit() or int(length) > self.max_body):
             return await _plain(send, 413, f"request body over {self.max_body} bytes")
-        if not path.startswith(OPEN_PATHS) and not self.authorized(scope):
-            if path.startswith("/api/"):
-                return await _plain(send, 401, "access token required")
-            return await _redirect(send, "/login")
+        if not path.startswith(OPEN_PATHS):
+            who = self.identity(scope)
+            if who is None:
+                if path.startswith("/api/"):
+                    return await _plain(send, 401, "access token required")
+                return await _redirect(send, "/login")
+            if who != SHARED:  # the token decides who acts, never the page's own claim
+                claimed = _header(scope, b"x-annotator")
+                if claimed and claimed != who:
+                    return await _plain(send, 403, "signed in as another annotator")
+                scope = dict(scope, headers=[(k, v) for k, v in scope.get("headers", ()) if k != b"x-annotator"]
+                             + [(b"x-annotator", who.encode("utf-8"))])
         if path.startswith("/api/") and method in ("POST", "PUT", "PATCH", "DELETE") \
                 and not _header(scope, b"content-type").lower().startswith("application/json"):
             return await _plain(send, 415, "send JSON (Content-Type: application/json)")

@@ -34,13 +34,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(app, port: int | None = None):
-    """Serve ``app`` with uvicorn on 127.0.0.1 in a thread; yields the base URL."""
+def live_server(app, port: int | None = None, certfile: str | None = None, keyfile: str | None = None):
+    """Serve ``app`` with uvicorn on 127.0.0.1 in a thread (HTTPS with ``certfile``); yields
+    the base URL."""
     import uvicorn
 
     port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=LOG_CONFIG,
-                                           server_header=False, lifespan="off"))
+                                           server_header=False, lifespan="off", ssl_certfile=certfile,
+                                           ssl_keyfile=keyfile))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -49,7 +51,7 @@ def live_server(app, port: int | None = None):
             raise RuntimeError("the review server did not start")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"{'https' if certfile else 'http'}://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(10)

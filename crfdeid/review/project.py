@@ -153,15 +153,21 @@ def import_notes(project: Project, spec: str, model=None, annotator: str | None 
     return {"notes": len(ids), "suggested": suggested, "failed": len(errors), "spans_not_kept": dropped}
 
 
-def export_docs(project: Project, source: str = "final", include_unreviewed: bool = False):
+def export_docs(project: Project, source: str = "final", include_unreviewed: bool = False,
+                conflicts: str = "refuse"):
     """``(documents, skipped)``: the notes with the annotations of ``source``.
 
-    ``source``: ``final`` (the adjudicated consensus where there is one, else the union of
-    the people who finished the note), ``consensus``, ``reidentified`` (surrogate text and
-    new offsets, :mod:`crfdeid.review.surrogates`), ``model`` or an annotator's name.
-    Notes without such annotations are skipped unless ``include_unreviewed`` (then they
-    carry the model's suggestions, or none for an annotator).
+    ``source``: ``final`` (the adjudicated consensus where there is one, else the spans of
+    the people who finished the note when they agree exactly), ``consensus``,
+    ``reidentified`` (surrogate text and new offsets, :mod:`crfdeid.review.surrogates`),
+    ``model`` or an annotator's name. Notes without such annotations are skipped unless
+    ``include_unreviewed`` (then they carry the model's suggestions, or none for an
+    annotator). A note whose finishers disagree and that is not adjudicated
+    (:func:`crfdeid.review.agreement.conflicts`) is left out of ``final`` unless
+    ``conflicts="union"`` (every finisher's spans joined); it is not counted in ``skipped``.
     """
+    if conflicts not in ("refuse", "union"):
+        raise ConfigError(f"conflicts must be refuse or union, not {conflicts!r}")
     store = project.store
     docs, skipped = [], 0
     if source == "reidentified":
@@ -173,8 +179,12 @@ def export_docs(project: Project, source: str = "final", include_unreviewed: boo
     for row in store.notes():
         nid = row["id"]
         if source in ("final", "consensus"):
-            kind, spans = agreement.final_spans(store, nid)
-            ok = kind == "consensus" if source == "consensus" else kind != "unreviewed"
+            kind, spans = agreement.final_spans(store, nid, conflicts)
+            if kind == "conflict" and source == "final":
+                if conflicts == "union":
+                    docs.append(store.document(nid, spans))
+                continue
+            ok = kind == "consensus" if source == "consensus" else kind in agreement.FINAL
         else:
             spans = to_spans(store.spans(nid, source))
             review = store.review_state(nid, source)

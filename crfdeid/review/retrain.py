@@ -28,7 +28,7 @@ from pathlib import Path
 from ..crf import train_model
 from ..errors import CrfdeidError
 from ..scoring import evaluate
-from .agreement import final_spans
+from .agreement import FINAL, final_spans
 from .project import Project
 from .store import MODEL, now, to_spans
 
@@ -38,7 +38,7 @@ def reviewed_docs(store) -> list:
     docs = []
     for row in store.notes():
         kind, spans = final_spans(store, row["id"])
-        if kind != "unreviewed":
+        if kind in FINAL:
             docs.append(store.document(row["id"], spans))
     return docs
 
@@ -141,7 +141,7 @@ def estimated_recall(store) -> dict:
     gold, pred, versions = [], [], []
     for row in store.notes():
         kind, spans = final_spans(store, row["id"])
-        if kind == "unreviewed":
+        if kind not in FINAL:
             continue
         gold.append(store.document(row["id"], spans))
         pred.append(store.document(row["id"], to_spans(store.spans(row["id"], MODEL))))

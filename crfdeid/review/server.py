@@ -16,25 +16,36 @@ from typing import Annotated
 
 from .. import schema as phi_schema
 from . import agreement, surrogates
-from .guard import COOKIE, LOG_CONFIG, LOOPBACK, Guard, cookie_value
+from .credentials import Credentials
+from .guard import COOKIE, LOG_CONFIG, LOOPBACK, Guard
 from .retrain import Retrainer, estimated_recall
-from .store import Conflict, Invalid, NotFound, StoreError, check_name
+from .store import MODEL, Conflict, Invalid, NotFound, StoreError, check_name
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {NotFound: 404, Conflict: 409, Invalid: 422}
+#: The largest id a note or span can have (a 64-bit integer in both stores).
+MAX_ID = 2 ** 63 - 1
+LOGIN_FAILED = '<p class="error" role="alert">That token is not valid. Try again, or ask for a new one.</p>'
 
 
 def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Retrainer | None = None,
-               max_body: int = 1 << 20):
-    """The ASGI app of a project (wrapped in :class:`~crfdeid.review.guard.Guard`)."""
+               max_body: int = 1 << 20, credentials: Credentials | None = None):
+    """The ASGI app of a project (wrapped in :class:`~crfdeid.review.guard.Guard`).
+
+    ``credentials`` (per-annotator tokens, :mod:`crfdeid.review.credentials`) or ``token`` (one
+    shared token) guard every request; with neither, the app is open (loopback use).
+    """
     from fastapi import Body, FastAPI, Header, Request
+    from fastapi import Path as PathParam
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
     from fastapi.staticfiles import StaticFiles
 
     Json = Annotated[dict, Body()]
     OptionalJson = Annotated[dict | None, Body()]
-    Who = Annotated[str | None, Header()]  # the X-Annotator header
+    Who = Annotated[str | None, Header()]  # the X-Annotator header (set by the Guard from a personal token)
+    Id = Annotated[int, PathParam(ge=1, le=MAX_ID)]
+    credentials = credentials or (Credentials.shared(token) if token else None)
     store = project.store
     retrainer = retrainer or Retrainer(project, every=0)
     app = FastAPI(title="crfdeid review", docs_url=None, redoc_url=None, openapi_url=None)
@@ -58,6 +69,10 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     def who(x_annotator: str | None) -> str:
         return store.ensure_annotator(check_name(x_annotator or ""), "human")
 
+    def reader(x_annotator: str | None) -> str:
+        # a read names the person without creating a record for them
+        return check_name(x_annotator or "")
+
     # -- page and login ------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)
     def index():
@@ -68,34 +83,38 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         return Response(status_code=204)
 
     @app.get("/login", response_class=HTMLResponse)
-    def login_page():
-        return FileResponse(STATIC / "login.html")
+    def login_page(failed: int = 0):
+        page = (STATIC / "login.html").read_text(encoding="utf-8")
+        return HTMLResponse(page.replace("<!-- message -->", LOGIN_FAILED if failed else ""))
 
     @app.post("/login")
     async def login(request: Request):
         form = (await request.body()).decode("utf-8", "replace")
         from urllib.parse import parse_qs
         given = (parse_qs(form).get("token") or [""])[0]
-        import hmac
-        if token is None or not hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8")):
+        identity = credentials.check(given) if credentials is not None and given else None
+        if credentials is None or identity is None:
             return RedirectResponse("/login?failed=1", status_code=303)
         resp = RedirectResponse("/", status_code=303)
-        resp.set_cookie(COOKIE, cookie_value(token), httponly=True, samesite="strict", path="/")
+        resp.set_cookie(COOKIE, credentials.cookie_for(identity), httponly=True, samesite="strict", path="/",
+                        secure=request.url.scheme == "https")
         return resp
 
     # -- project and queue --------------------------------------------------------------
     @app.get("/api/project")
-    def project_info():
-        return {"name": project.path.name, "per_note": project.setting("per_note"),
+    def project_info(x_annotator: Who = None):
+        personal = credentials is not None and credentials.per_annotator
+        return {"name": project.path.name, "you": x_annotator if personal else None,
+                "per_note": project.setting("per_note"),
                 "strategy": project.setting("strategy"), "model_version": project.model_version(),
                 "categories": {c: list(s) for c, s in phi_schema.CATEGORIES.items()},
                 "annotators": store.annotators(), "token": token is not None}
 
     @app.get("/api/queue")
     def queue(limit: int = 20, x_annotator: Who = None):
-        name = who(x_annotator)
+        name = reader(x_annotator)
         return {"ids": store.queue(name, int(project.setting("per_note") or 1), min(max(limit, 1), 500)),
-                "progress": store.progress()}
+                "progress": store.progress(), "conflicts": agreement.conflicts(store)}
 
     # -- one note ----------------------------------------------------------------------------
     def note_view(note_id: int, name: str) -> dict:
@@ -104,27 +123,40 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
                 "model_version": row["model_version"], "review": store.review_state(note_id, name),
                 "spans": store.spans(note_id, name)}
 
+    @app.get("/api/notes/{note_id}")
+    def preview_note(note_id: Id, x_annotator: Who = None):
+        # what the person would see, without opening the note for them (nothing is written)
+        name = reader(x_annotator)
+        view = note_view(note_id, name)
+        if view["review"] is None:
+            view["spans"] = store.spans(note_id, MODEL)
+        return as_json(view)
+
     @app.post("/api/notes/{note_id}/open")
-    def open_note(note_id: int, x_annotator: Who = None):
+    def open_note(note_id: Id, x_annotator: Who = None):
         name = who(x_annotator)
         store.open(note_id, name)
         return as_json(note_view(note_id, name))
 
+    @app.post("/api/notes/{note_id}/release")
+    def release(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
+        return {"released": store.release(note_id, reader(x_annotator))}
+
     @app.post("/api/notes/{note_id}/spans")
-    def add_span(note_id: int, body: Json, x_annotator: Who = None):
+    def add_span(note_id: Id, body: Json, x_annotator: Who = None):
         return store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"), body.get("subtype"))
 
     @app.patch("/api/spans/{span_id}")
-    def update_span(span_id: int, body: Json, x_annotator: Who = None):
+    def update_span(span_id: Id, body: Json, x_annotator: Who = None):
         return store.update_span(span_id, who(x_annotator), start=body.get("start"), end=body.get("end"),
                                  subtype=body.get("subtype"), status=body.get("status"))
 
     @app.post("/api/notes/{note_id}/accept-all")
-    def accept_all(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+    def accept_all(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         return {"accepted": store.accept_all(note_id, who(x_annotator))}
 
     @app.post("/api/notes/{note_id}/done")
-    def done(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+    def done(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         name = who(x_annotator)
         n = store.finish(note_id, name)
         started = retrainer.maybe_start()
@@ -132,7 +164,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         return {"accepted_undecided": n, "next": nxt[0] if nxt else None, "retraining": started}
 
     @app.post("/api/notes/{note_id}/reopen")
-    def reopen(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+    def reopen(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         store.reopen(note_id, who(x_annotator))
         return {"ok": True}
 
@@ -143,17 +175,18 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
                               "FROM notes n JOIN reviews r ON r.note_id = n.id AND r.state = 'done' "
                               "JOIN annotators p ON p.name = r.annotator AND p.kind = 'human' "
                               "LEFT JOIN adjudications a ON a.note_id = n.id GROUP BY n.id, n.doc_id ORDER BY n.id")
-        return {"notes": rows}
+        conflicted = set(agreement.conflicts(store))
+        return {"notes": [dict(r, conflict=r["id"] in conflicted) for r in rows]}
 
     @app.get("/api/aggregate/{note_id}")
-    def aggregate_note(note_id: int, voters: str | None = None):
+    def aggregate_note(note_id: Id, voters: str | None = None):
         names = [v for v in voters.split(",") if v] if voters else None
         agg = agreement.aggregate(store, note_id, names)
         row = store.note(note_id)
         return as_json(dict(agg, text=row["body"], doc_id=row["doc_id"]))
 
     @app.post("/api/aggregate/{note_id}/decisions")
-    def decide(note_id: int, body: Json, x_annotator: Who = None):
+    def decide(note_id: Id, body: Json, x_annotator: Who = None):
         try:
             return agreement.decide(store, note_id, who(x_annotator), int(body["item_start"]),
                                     int(body["item_end"]), body.get("verdict", ""), body.get("start"),
@@ -162,7 +195,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
             raise Invalid("a decision needs item_start, item_end (integers) and a verdict") from None
 
     @app.post("/api/aggregate/{note_id}/done")
-    def adjudicated(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+    def adjudicated(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         agg = agreement.finish(store, note_id, who(x_annotator), (body or {}).get("voters"))
         return {"ok": True, "items": len(agg["items"])}
 
@@ -182,13 +215,13 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
 
     # -- surrogate review -------------------------------------------------------------------------
     @app.get("/api/surrogates/{note_id}")
-    def surrogate_items(note_id: int):
+    def surrogate_items(note_id: Id):
         row = store.note(note_id)
         return as_json({"id": note_id, "doc_id": row["doc_id"], "patient": row["patient"], "text": row["body"],
                         "items": surrogates.note_items(project, note_id)})
 
     @app.put("/api/surrogates/{note_id}")
-    def surrogate_edit(note_id: int, body: Json, x_annotator: Who = None):
+    def surrogate_edit(note_id: Id, body: Json, x_annotator: Who = None):
         try:
             start, end = int(body["start"]), int(body["end"])
         except (KeyError, TypeError, ValueError):
@@ -197,17 +230,19 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
                                bool(body.get("approve", True)))
 
     @app.post("/api/surrogates/{note_id}/approve-all")
-    def surrogate_approve_all(note_id: int, body: OptionalJson = None, x_annotator: Who = None):
+    def surrogate_approve_all(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         return {"approved": surrogates.approve_all(project, note_id, who(x_annotator))}
 
     @app.get("/api/reviewed")
     def reviewed_notes():
-        out = []
+        out, conflicts = [], []
         for r in store.notes():
             kind, spans = agreement.final_spans(store, r["id"])
-            if kind != "unreviewed":
+            if kind in agreement.FINAL:
                 out.append({"id": r["id"], "doc_id": r["doc_id"], "source": kind, "spans": len(spans)})
-        return {"notes": out}
+            elif kind == "conflict":
+                conflicts.append({"id": r["id"], "doc_id": r["doc_id"]})
+        return {"notes": out, "conflicts": conflicts}
 
     # -- progress and retraining ----------------------------------------------------------------
     @app.get("/api/progress")
@@ -215,20 +250,25 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         mark = (store.db.one("SELECT MAX(id) AS m FROM audit") or {}).get("m")
         if cache.get("mark") != mark:  # recomputed only after a change
             cache.update(mark=mark, recall=estimated_recall(store))
-        return {**store.progress(), "estimated_recall": cache["recall"], "training": retrainer.status()}
+        conflicts = [{"id": n, "doc_id": store.note(n)["doc_id"]} for n in agreement.conflicts(store)]
+        return {**store.progress(), "conflicts": conflicts, "estimated_recall": cache["recall"],
+                "training": retrainer.status()}
 
     @app.post("/api/retrain")
     def retrain_now(body: OptionalJson = None):
         return {"started": retrainer.maybe_start(force=True), "training": retrainer.status()}
 
-    return Guard(app, token=token, hosts=hosts, max_body=max_body)
+    return Guard(app, hosts=hosts, max_body=max_body, credentials=credentials)
 
 
 def serve(project, host: str = "127.0.0.1", port: int = 8765, token: str | None = None, db: str | None = None,
-          retrain_every: int | None = None) -> None:
-    """Run the app with uvicorn (access log without query strings, no server header)."""
+          retrain_every: int | None = None, credentials: Credentials | None = None,
+          certfile: str | None = None, keyfile: str | None = None) -> None:
+    """Run the app with uvicorn (access log without query strings, no server header); HTTPS
+    when ``certfile`` (and ``keyfile``, unless the certificate file holds the key) are given."""
     import uvicorn
     hosts = LOOPBACK if host in LOOPBACK else None  # Host checks stop DNS rebinding on loopback
-    app = create_app(project, token=token, hosts=hosts, retrainer=Retrainer(project, db, retrain_every))
+    app = create_app(project, token=token, hosts=hosts, retrainer=Retrainer(project, db, retrain_every),
+                     credentials=credentials)
     uvicorn.run(app, host=host, port=port, log_config=LOG_CONFIG, server_header=False, access_log=True,
-                proxy_headers=False, timeout_keep_alive=5)
+                proxy_headers=False, timeout_keep_alive=5, ssl_certfile=certfile, ssl_keyfile=keyfile)

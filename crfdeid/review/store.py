@@ -346,6 +346,22 @@ class Store:
             self.audit(run, annotator, "done", note_id, accepted_undecided=n)
         return n
 
+    def release(self, note_id: int, annotator: str) -> bool:
+        """Undo a person's opening of a note they have not acted on (every copied suggestion
+        untouched): the note leaves their queue's open notes and its suggestions may be
+        renewed again. Returns whether it was released; any decision keeps the note open."""
+        with self.db.write() as run:
+            state = run("SELECT state FROM reviews WHERE note_id = ? AND annotator = ?", (note_id, annotator))
+            if not state or state[0]["state"] != "open":
+                return False
+            if run("SELECT 1 AS x FROM annotations WHERE note_id = ? AND annotator = ? AND "
+                   "(status <> 'suggested' OR origin <> 'model' OR updated_by <> ?)", (note_id, annotator, MODEL)):
+                return False
+            run("DELETE FROM annotations WHERE note_id = ? AND annotator = ?", (note_id, annotator))
+            run("DELETE FROM reviews WHERE note_id = ? AND annotator = ?", (note_id, annotator))
+            self.audit(run, annotator, "release", note_id)
+        return True
+
     def reopen(self, note_id: int, annotator: str) -> None:
         with self.db.write() as run:
             run("UPDATE reviews SET state = 'open', done_at = NULL WHERE note_id = ? AND annotator = ?",
@@ -364,13 +380,14 @@ class Store:
         return [r["annotator"] for r in rows]
 
     def queue(self, annotator: str, per_note: int = 1, limit: int = 50) -> list[int]:
-        """Notes for ``annotator``: the ones they left open first, then the most uncertain
-        notes not yet finished by ``per_note`` people (nor by them)."""
+        """Notes for ``annotator``: the ones they left open first (even when others have
+        finished them since: their work is never orphaned), then the most uncertain notes not
+        yet finished by ``per_note`` people (nor by them)."""
         rows = self.db.query(
             "SELECT n.id FROM notes n LEFT JOIN reviews mine ON mine.note_id = n.id AND mine.annotator = ? "
-            "WHERE (mine.state IS NULL OR mine.state <> 'done') AND (SELECT COUNT(*) FROM reviews r "
+            "WHERE mine.state = 'open' OR (mine.state IS NULL AND (SELECT COUNT(*) FROM reviews r "
             "JOIN annotators a ON a.name = r.annotator WHERE r.note_id = n.id AND r.state = 'done' "
-            "AND a.kind = 'human') < ? ORDER BY CASE WHEN mine.state = 'open' THEN 0 ELSE 1 END, "
+            "AND a.kind = 'human') < ?) ORDER BY CASE WHEN mine.state = 'open' THEN 0 ELSE 1 END, "
             f"n.priority DESC, n.id LIMIT {int(limit)}", (annotator, per_note))
         return [r["id"] for r in rows]
 

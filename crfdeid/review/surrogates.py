@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..deid import Surrogator, propagate
 from ..deid.spans import merged_spans, replace_spans
 from ..document import Document
-from .agreement import final_spans
+from .agreement import FINAL, final_spans
 from .store import Invalid, now
 
 #: Longest surrogate accepted from the page (characters).
@@ -31,7 +31,7 @@ def _reviewed(project, patient: str) -> list[tuple[int, Document, set]]:
     out = []
     for r in rows:
         kind, spans = final_spans(store, r["id"])
-        if kind == "unreviewed":
+        if kind not in FINAL:
             continue
         doc = store.document(r["id"], spans)
         own = {(sp.start, sp.end) for sp in spans}

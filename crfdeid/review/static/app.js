@@ -109,6 +109,7 @@ function renderText(el, text, marks) {
     const node = piece("mark", m.start, m.end);
     node.className = m.cls;
     if (m.key !== undefined) node.dataset.key = String(m.key);
+    if (m.id !== undefined) node.dataset.id = String(m.id);
     if (m.conf !== undefined && m.conf !== null) node.dataset.conf = m.conf.toFixed(2);
     if (m.title) node.title = m.title;
     pos = m.end;
@@ -231,14 +232,23 @@ function grown(text, s, e, how) {
 }
 
 // ---------------------------------------------------------------- type menu
+// Types for a filter: an exact match first, then types that start with it, then types whose
+// category starts with it, then any type that contains it.
+function rankTypes(q) {
+  if (!q) return state.subtypes.slice();
+  const rank = (t) => (t === q ? 0 : t.startsWith(q) ? 1 : state.parentOf[t].startsWith(q) ? 2 : t.includes(q) ? 3 : 9);
+  return state.subtypes.map((t, i) => [rank(t), i, t]).filter((x) => x[0] < 9)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+}
+
 function chooseType(current) {
-  const menu = $("typemenu"), input = $("typefilter"), list = $("typelist");
+  const menu = $("typemenu"), input = $("typefilter"), list = $("typelist"), note = $("typenote");
   menu.hidden = false;
   input.value = "";
   let sel = Math.max(0, state.subtypes.indexOf(current));
   const draw = () => {
     const q = input.value.trim().toUpperCase();
-    const shown = state.subtypes.filter((t) => !q || t.includes(q) || state.parentOf[t].startsWith(q));
+    const shown = rankTypes(q);
     if (q) sel = 0;
     list.textContent = "";
     shown.forEach((t, i) => {
@@ -248,26 +258,32 @@ function chooseType(current) {
       li.onclick = () => finish(t);
       list.appendChild(li);
     });
+    list.querySelector("li.sel")?.scrollIntoView({ block: "nearest" });
+    note.textContent = shown.length ? "Enter picks, arrows move, Esc or a click outside cancels." : `No type matches \u201c${input.value.trim()}\u201d.`;
+    note.className = shown.length ? "" : "err";
     return shown;
   };
   let shown = draw();
   input.focus();
   let finish;
+  const outside = (ev) => { if (!menu.contains(ev.target)) { ev.preventDefault(); finish(null); } };
   const done = new Promise((resolve) => {
     finish = (value) => {
       menu.hidden = true;
       input.onkeydown = input.oninput = null;
+      document.removeEventListener("mousedown", outside, true);
       state.menu = null;
       activeText()?.focus();
       resolve(value);
     };
   });
   state.menu = { finish };
+  document.addEventListener("mousedown", outside, true);
   input.oninput = () => { shown = draw(); };
   input.onkeydown = (ev) => {
     ev.stopPropagation();
     if (ev.key === "Escape") { ev.preventDefault(); finish(null); }
-    else if (ev.key === "Enter") { ev.preventDefault(); finish(shown[sel] || null); }
+    else if (ev.key === "Enter") { ev.preventDefault(); if (shown[sel]) finish(shown[sel]); else draw(); }
     else if (ev.key === "ArrowDown") { ev.preventDefault(); sel = Math.min(sel + 1, shown.length - 1); draw(); }
     else if (ev.key === "ArrowUp") { ev.preventDefault(); sel = Math.max(sel - 1, 0); draw(); }
   };
@@ -287,18 +303,42 @@ function drawReview() {
     $("current").textContent = "";
     return;
   }
-  const marks = n.spans.map((sp, i) => ({
-    start: sp.start, end: sp.end, key: i,
-    cls: `c-${sp.category} ${sp.status}` + (i === state.review.cur ? " cur" : ""),
-    conf: sp.status === "suggested" && sp.confidence !== null && sp.confidence < 0.995 ? sp.confidence : undefined,
-    title: `${sp.subtype} (${sp.status})`,
-  }));
+  const marks = n.spans.map((sp, i) => reviewMark(sp, i));
   const page = state.pages[el.id] ? state.pages[el.id].page : 0;
   renderText(el, n.text, marks);
   showPage(el, page);
   if (state.caret) state.caret.lines = null;
   drawCaret();
   $("where").textContent = `note ${n.doc_id}` + (n.review && n.review.state === "done" ? " (done)" : "");
+  drawCurrent();
+}
+
+function reviewMark(sp, i) {
+  return {
+    start: sp.start, end: sp.end, id: sp.id,
+    cls: `c-${sp.category} ${sp.status}` + (i === state.review.cur ? " cur" : ""),
+    conf: sp.status === "suggested" && sp.confidence !== null && sp.confidence < 0.995 ? sp.confidence : undefined,
+    title: `${sp.subtype} (${sp.status})`,
+  };
+}
+
+// A change that keeps the span's extent redraws its mark and the side panel only: on a note
+// of hundreds of spans a full redraw per key costs tens of milliseconds.
+function redrawMark(sp, i) {
+  const node = $("review-text").querySelector(`mark[data-id="${sp.id}"]`);
+  if (!node) return false;
+  const m = reviewMark(sp, i);
+  node.className = m.cls;
+  node.title = m.title;  // a confidence shown stays in place (hidden once accepted): no new layout
+  return true;
+}
+
+function setCur(i) {
+  const n = state.review.note, old = n && n.spans[state.review.cur];
+  state.review.cur = i;
+  if (old) redrawMark(old, -1);
+  const sp = n && n.spans[i];
+  if (sp) redrawMark(sp, i);
   drawCurrent();
 }
 
@@ -335,7 +375,8 @@ function drawCurrent() {
 }
 
 function curMark() {
-  return $("review-text").querySelector(`mark[data-key="${state.review.cur}"]`);
+  const sp = visibleSpans()[state.review.cur];
+  return sp ? $("review-text").querySelector(`mark[data-id="${sp.id}"]`) : null;
 }
 
 function moveSpan(step) {
@@ -343,23 +384,36 @@ function moveSpan(step) {
   if (!spans.length) return;
   let i = state.review.cur + step;
   if (state.review.cur < 0 && step < 0) i = spans.length - 1;
-  state.review.cur = Math.max(0, Math.min(i, spans.length - 1));
-  drawReview();
+  setCur(Math.max(0, Math.min(i, spans.length - 1)));
   revealNode($("review-text"), curMark());
 }
 
 function replaceSpan(updated) {
   const n = state.review.note;
   const i = n.spans.findIndex((s) => s.id === updated.id);
+  const old = n.spans[i];
   if (updated.status === "deleted") {
     n.spans.splice(i, 1);
+    const node = $("review-text").querySelector(`mark[data-id="${updated.id}"]`);
     state.review.cur = Math.min(i, n.spans.length - 1);
+    if (node) {  // the deleted span's text stays where it was, as plain text
+      const plain = document.createElement("span");
+      plain.dataset.s = node.dataset.s;
+      plain.textContent = node.textContent;
+      node.replaceWith(plain);
+      if (state.caret) state.caret.lines = null;
+      setCur(state.review.cur);
+    } else drawReview();
+  } else if (old && old.start === updated.start && old.end === updated.end) {
+    n.spans[i] = updated;
+    if (!redrawMark(updated, i)) drawReview();
+    else setCur(i);
   } else {
     n.spans[i] = updated;
     n.spans.sort((a, b) => a.start - b.start || a.end - b.end);
     state.review.cur = n.spans.findIndex((s) => s.id === updated.id);
+    drawReview();
   }
-  drawReview();
   revealNode($("review-text"), curMark());
 }
 
@@ -370,12 +424,13 @@ async function patchCurrent(change, what) {
   const body = Object.assign({}, change);
   if (body.start !== undefined) { body.start = at.point(body.start); body.end = at.point(body.end); }
   const updated = await guarded(() => api("PATCH", `/api/spans/${sp.id}`, body));
-  if (updated) { replaceSpan(unitsOfSpan(at, updated)); say(`Saved: ${what}.`); }
+  if (updated) { state.review.note.changed = true; replaceSpan(unitsOfSpan(at, updated)); say(`Saved: ${what}.`); }
 }
 
-async function openNote(id, pushHistory = true) {
+async function openNote(id, pushHistory = true, notice = "") {
   const n = await guarded(() => api("POST", `/api/notes/${id}/open`, {}));
   if (!n) return;
+  n.changed = false;
   if (pushHistory && state.review.note && state.review.note.id !== id) state.review.history.push(state.review.note.id);
   n.at = offsetMap(n.text);
   n.spans.forEach((sp) => unitsOfSpan(n.at, sp));
@@ -384,7 +439,16 @@ async function openNote(id, pushHistory = true) {
   state.caret = null;
   delete state.pages["review-text"];
   drawReview();
-  say(`Opened note ${n.doc_id}: ${n.spans.length} spans.`);
+  say(`${notice ? notice + " " : ""}Opened note ${n.doc_id}: ${n.spans.length} spans.`);
+}
+
+// Leaving review mode (or changing name) before acting on the note just opened: it is released,
+// so looking at the page (an adjudicator on the way to aggregate mode) leaves no open note.
+async function releaseUntouched() {
+  const n = state.review.note;
+  if (!n || n.changed || (n.review && n.review.state === "done")) return;
+  state.review.note = null;
+  await guarded(() => api("POST", `/api/notes/${n.id}/release`, {}));
 }
 
 async function nextInQueue() {
@@ -406,11 +470,12 @@ async function finishNote() {
   }
   const r = await guarded(() => api("POST", `/api/notes/${n.id}/done`, {}));
   if (!r) return;
-  const extra = r.accepted_undecided ? ` (${r.accepted_undecided} undecided suggestions kept)` : "";
-  say(`Note ${n.doc_id} done${extra}.` + (r.retraining ? " Retraining started." : ""));
+  const extra = r.accepted_undecided ? ` (${r.accepted_undecided} undecided suggestions accepted)` : "";
+  const notice = `Note ${n.doc_id} done${extra}.` + (r.retraining ? " Retraining started." : "");
+  say(notice);
   state.review.history.push(n.id);
-  if (r.next !== null) await openNote(r.next, false);
-  else { state.review.note = null; drawReview(); say(`Note ${n.doc_id} done. Queue empty.`); }
+  if (r.next !== null) await openNote(r.next, false, notice);
+  else { state.review.note = null; drawReview(); say(`${notice} Queue empty.`); }
 }
 
 async function addFromSelection() {
@@ -427,6 +492,7 @@ async function addFromSelection() {
   const sp = unitsOfSpan(n.at, await guarded(() => api("POST", `/api/notes/${n.id}/spans`,
                                                         { start: n.at.point(s), end: n.at.point(e), subtype: type })));
   if (!sp) return;
+  n.changed = true;
   window.getSelection().removeAllRanges();
   if (c) c.anchor = c.head;
   n.spans.push(sp);
@@ -627,7 +693,7 @@ const reviewKeys = {
     const n = state.review.note;
     if (!n) return;
     const r = await guarded(() => api("POST", `/api/notes/${n.id}/accept-all`, {}));
-    if (r) { n.spans.forEach((sp) => { if (sp.status === "suggested") sp.status = "accepted"; }); drawReview(); say(`Saved: ${r.accepted} accepted.`); }
+    if (r) { n.changed = true; n.spans.forEach((sp) => { if (sp.status === "suggested") sp.status = "accepted"; }); drawReview(); say(`Saved: ${r.accepted} accepted.`); }
   },
   n: () => finishNote(),
   p: async () => { const id = state.review.history.pop(); if (id !== undefined) await openNote(id, false); },
@@ -658,7 +724,7 @@ async function loadAggNotes() {
   const r = await guarded(() => api("GET", "/api/aggregate"));
   if (!r) return;
   state.agg.notes = r.notes;
-  fillSelect($("agg-note"), r.notes, (n) => `${n.doc_id} (${n.done} done${n.adjudicated ? ", adjudicated" : ""})`);
+  fillSelect($("agg-note"), r.notes, (n) => `${n.doc_id} (${n.done} done${n.adjudicated ? ", adjudicated" : n.conflict ? ", CONFLICT" : ""})`);
   if (r.notes.length && !state.agg.note) await openAgg(r.notes[0].id);
   else if (!r.notes.length) { $("agg-table").textContent = ""; say("No note has been finished by an annotator yet."); }
 }
@@ -722,11 +788,14 @@ function drawAgg() {
     vbox.appendChild(label);
   }
   const open = d.items.filter((it) => !it.decision).length;
-  $("agg-state").textContent = d.adjudicated ? `adjudicated by ${d.adjudicated.adjudicator}` : `${open} of ${d.items.length} items to decide`;
+  $("agg-state").textContent = d.adjudicated ? `adjudicated by ${d.adjudicated.adjudicator}`
+    : `${open} of ${d.items.length} items to decide` + (d.conflict ? " — in conflict: the reviewers disagree, not final until adjudicated" : "");
+  $("agg-state").className = d.conflict ? "conflict" : "";
   const t = $("agg-table");
   t.textContent = "";
   const head = t.insertRow();
-  for (const h of ["Location", "PHI", "Correct", "Type", ...d.voters, "Decided"]) {
+  const counted = new Set(d.counted);
+  for (const h of ["Location", "PHI", "Correct", "Type", ...d.voters.map((v) => (counted.has(v) ? v : `${v} (shown, not counted)`)), "Decided"]) {
     const th = document.createElement("th"); th.textContent = h; head.appendChild(th);
   }
   d.items.forEach((it, i) => {
@@ -739,8 +808,16 @@ function drawAgg() {
     const c = row.insertCell();
     c.textContent = ext.phi ? extentText(d.text, ext.start, ext.end) : "";
     c.className = `agree-${it.agreement}`;
-    row.insertCell().textContent = ext.phi ? ext.subtype : "";
-    for (const v of d.voters) row.insertCell().textContent = (it.by_voter[v] || []).map(([s, e]) => extentText(d.text, s, e)).join(" | ");
+    if (it.differs && it.differs.length) c.title = `the reviewers differ in ${it.differs.join(" and ")}`;
+    const tc = row.insertCell();
+    tc.textContent = ext.phi ? ext.subtype || "choose (t)" : "";
+    if (ext.phi && !ext.subtype) tc.className = "pending";
+    // each voter's own extent and type: a type correction shows as a disagreement
+    for (const v of d.voters) {
+      const vc = row.insertCell();
+      vc.textContent = (it.by_voter[v] || []).map(([s, e, sub]) => `${extentText(d.text, s, e)} [${sub}]`).join(" | ");
+      if (!counted.has(v)) vc.className = "shown";
+    }
     const dc = row.insertCell();
     dc.textContent = it.decision ? `${it.decision.verdict === "phi" ? "PHI" : "not PHI"} (${it.decision.adjudicator})` : "open";
     dc.className = it.decision ? "approved" : "pending";
@@ -758,6 +835,11 @@ async function decide(verdict, change) {
   const d = state.agg.data, it = d && d.items[state.agg.cur];
   if (!it) return;
   const ext = Object.assign(itemExtent(it), change || {});
+  if (verdict === "phi" && !ext.subtype) {  // the reviewers gave different types: the adjudicator picks one
+    say("The reviewers disagree on the type: choose it.");
+    ext.subtype = await chooseType(null);
+    if (!ext.subtype) return;
+  }
   const at = d.at;
   const r = await guarded(() => api("POST", `/api/aggregate/${d.note_id}/decisions`, {
     item_start: at.point(it.item_start), item_end: at.point(it.item_end), verdict,
@@ -774,6 +856,7 @@ const aggKeys = {
   k: () => { state.agg.cur = Math.max(state.agg.cur - 1, 0); drawAgg(); },
   Enter: () => { const it = state.agg.data?.items[state.agg.cur]; return it ? decide(itemExtent(it).phi ? "phi" : "not_phi") : null; },
   y: () => decide("phi"), x: () => decide("not_phi"),
+  Delete: () => aggKeys.x(),
   t: async () => {
     const it = state.agg.data?.items[state.agg.cur];
     if (!it) return;
@@ -840,9 +923,12 @@ async function loadSurNotes() {
   const r = await guarded(() => api("GET", "/api/reviewed"));
   if (!r) return;
   state.sur.notes = r.notes;
+  state.sur.conflicts = r.conflicts.length;
   fillSelect($("sur-note"), r.notes, (n) => `${n.doc_id} (${n.source}, ${n.spans} spans)`);
+  const waiting = r.conflicts.length ? ` ${r.conflicts.length} note(s) in conflict wait for adjudication: ${r.conflicts.map((c) => c.doc_id).join(", ")}.` : "";
+  $("sur-state").textContent = waiting;
   if (r.notes.length && !state.sur.note) await openSur(r.notes[0].id);
-  else if (!r.notes.length) say("No reviewed note yet: surrogates are suggested for reviewed notes.");
+  else if (!r.notes.length) say("No reviewed note yet: surrogates are suggested for reviewed notes." + waiting);
 }
 
 async function openSur(id) {
@@ -861,7 +947,8 @@ function drawSur() {
   const d = state.sur.data;
   if (!d) return;
   const pending = d.items.filter((it) => it.status !== "approved").length;
-  $("sur-state").textContent = `${pending} of ${d.items.length} surrogates to approve`;
+  const waiting = state.sur.conflicts ? ` (${state.sur.conflicts} note(s) in conflict wait for adjudication)` : "";
+  $("sur-state").textContent = `${pending} of ${d.items.length} surrogates to approve${waiting}`;
   const t = $("sur-table");
   t.textContent = "";
   const head = t.insertRow();
@@ -940,6 +1027,10 @@ async function drawProgress() {
   box.textContent = "";
   const add = (tag, text, cls) => { const e = document.createElement(tag); e.textContent = text; if (cls) e.className = cls; box.appendChild(e); return e; };
   add("div", `${p.reviewed} of ${p.notes} notes reviewed, ${p.adjudicated} adjudicated`, "big");
+  if (p.conflicts && p.conflicts.length) {
+    add("p", `${p.conflicts.length} note(s) in conflict (the reviewers disagree; not final until adjudicated in mode 2): ` +
+        p.conflicts.map((c) => c.doc_id).join(", "), "conflict");
+  }
   const er = p.estimated_recall;
   const f = (v) => (v === null || v === undefined ? "not known yet" : v.toFixed(3));
   add("p", `Estimated recall of the suggestions (reviewed notes, what reviewers kept): ${f(er.recall)} on ${er.notes} notes` +
@@ -967,7 +1058,8 @@ const HELP = [
   ["Aggregate", [["j / k", "next / previous item"], ["Enter", "confirm the suggestion"], ["y / x", "PHI / not PHI"], ["t, [ ] { }", "type and extent (saved as PHI)"],
     ["D", "finish the note"], ["S", "annotator scores"], ["n / p", "next / previous note"]]],
   ["Surrogates", [["j / k", "next / previous item"], ["e or Enter", "edit (Enter saves and approves, Esc cancels)"], ["a", "approve"], ["A", "approve all"], ["n / p", "next / previous note"]]],
-  ["Everywhere", [["1 2 3 4", "review, aggregate, surrogates, progress"], ["?", "this help"], ["Esc", "close"]]],
+  ["Everywhere", [["1 2 3 4", "review, aggregate, surrogates, progress"], ["?", "this help"], ["Esc", "close"],
+    ["click a span", "select it (its item in aggregate and surrogate modes)"], ["buttons", "every key has one"]]],
 ];
 
 function drawHelp() {
@@ -983,8 +1075,13 @@ function drawHelp() {
   }
 }
 
+const MODES = ["review", "aggregate", "surrogates", "progress"];
+
 async function setMode(mode) {
+  if (mode !== "review" && state.mode === "review") await releaseUntouched();
   state.mode = mode;
+  localStorage.setItem("crfdeid-review-mode", mode);
+  if (location.hash !== `#${mode}`) history.replaceState(null, "", `#${mode}`);
   for (const s of document.querySelectorAll(".mode")) s.classList.toggle("on", s.id === `mode-${mode}`);
   for (const b of document.querySelectorAll("#modes button")) b.classList.toggle("on", b.dataset.mode === mode);
   $("pageinfo").textContent = "";
@@ -1003,6 +1100,36 @@ function pageKey(ev) {
   if ((ev.key === " " && !ev.shiftKey) || ev.key === "PageDown") { showPage(el, p.page + 1); return true; }
   if ((ev.key === " " && ev.shiftKey) || ev.key === "PageUp") { showPage(el, p.page - 1); return true; }
   return false;
+}
+
+// A button's action: the same as its key (one code path for keyboard and mouse).
+function pressKey(key, shift) {
+  if (state.menu) return;
+  if (!state.who) { say("Enter your annotator name first.", true); $("who").focus(); return; }
+  const el = activeText();
+  if (key === "PageDown" || key === "PageUp") {
+    if (el && state.pages[el.id]) showPage(el, state.pages[el.id].page + (key === "PageDown" ? 1 : -1));
+    if (state.mode === "review" && state.caret) enqueue(caretToPage);
+    return;
+  }
+  if (state.mode === "review" && state.caret && CARET_KEYS[key]) { enqueue(() => caretMove(CARET_KEYS[key], shift)); return; }
+  const keys = { review: reviewKeys, aggregate: aggKeys, surrogates: surKeys }[state.mode];
+  const fn = keys && keys[key];
+  if (fn) enqueue(fn);
+}
+
+// A click on a highlighted span selects it (review) or its item (aggregate, surrogates).
+function clickMark(id, ev) {
+  const mark = ev.target.closest("mark");
+  if (!mark || window.getSelection()?.toString()) return;  // a drag selects text for "add"
+  if (id === "review-text") {
+    const i = visibleSpans().findIndex((sp) => String(sp.id) === mark.dataset.id);
+    if (i >= 0) enqueue(() => setCur(i));
+  } else if (mark.dataset.key !== undefined) {
+    const which = id === "agg-text" ? "agg" : "sur";
+    state[which].cur = Number(mark.dataset.key);
+    enqueue(() => (which === "agg" ? drawAgg() : drawSur()));
+  }
 }
 
 function onKey(ev) {
@@ -1042,9 +1169,16 @@ async function start() {
     const s = document.createElement("span"); s.className = `legend-item c-${cat}`; s.textContent = cat; legend.appendChild(s);
   }
   const who = $("who");
-  who.value = localStorage.getItem("crfdeid-review-who") || "";
+  who.value = info.you || localStorage.getItem("crfdeid-review-who") || "";
   state.who = who.value.trim();
-  who.onchange = () => {
+  if (info.you) {  // a personal token: the server knows who this is
+    who.value = info.you;
+    who.readOnly = true;
+    who.title = "signed in with your own token";
+  }
+  who.onchange = async () => {
+    if (info.you) return;
+    await releaseUntouched();
     state.who = who.value.trim();
     localStorage.setItem("crfdeid-review-who", state.who);
     state.review = { note: null, cur: -1, history: [], lastType: "DOCTOR" };
@@ -1060,8 +1194,14 @@ async function start() {
     b.onclick = () => enqueue(reviewKeys[key]);
   }
   $("helpbtn").onclick = () => { drawHelp(); $("help").hidden = !$("help").hidden; };
-  $("agg-note").onchange = () => enqueue(() => openAgg(Number($("agg-note").value)));
-  $("sur-note").onchange = () => enqueue(() => openSur(Number($("sur-note").value)));
+  // choosing a note hands the keys back to the page (a focused select would swallow them)
+  $("agg-note").onchange = () => { $("agg-note").blur(); enqueue(() => openAgg(Number($("agg-note").value))).then(() => activeText()?.focus()); };
+  $("sur-note").onchange = () => { $("sur-note").blur(); enqueue(() => openSur(Number($("sur-note").value))).then(() => activeText()?.focus()); };
+  for (const b of document.querySelectorAll("button[data-key]")) {
+    b.onmousedown = (ev) => ev.preventDefault();  // keep the focus (and a text selection) where it is
+    b.onclick = () => pressKey(b.dataset.key, b.dataset.shift === "1");
+  }
+  for (const id of ["review-text", "agg-text", "sur-text"]) $(id).addEventListener("click", (ev) => clickMark(id, ev));
   $("agg-finish").onclick = () => enqueue(finishAgg);
   $("agg-scores").onclick = () => enqueue(toggleScores);
   $("sur-approve-all").onclick = () => enqueue(surKeys.A);
@@ -1072,7 +1212,8 @@ async function start() {
     if (state.caret) state.caret.lines = null;
   });
   if (!state.who) { say("Enter your annotator name (top bar), then press Enter."); who.focus(); return; }
-  await setMode("review");
+  const asked = location.hash.slice(1);
+  await setMode(MODES.includes(asked) ? asked : localStorage.getItem("crfdeid-review-mode") || "review");
 }
 
 document.addEventListener("DOMContentLoaded", start);
