@@ -42,6 +42,8 @@ from ..document import Span
 from ..errors import ConfigError, RegistryError
 from ..registry import Registry
 from ..settings import Section, section
+from ..text.align import to_token_bounds
+from . import clinical, rules, safeharbor
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -91,13 +93,12 @@ class ClinicalFilter:
     """
 
     def prepare(self) -> None:
-        from .clinical import prepare
-        prepare()
+        clinical.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if not note.english:  # the term list is English: other languages keep their spans
             return list(spans)
-        from .clinical import why_clinical
+        why_clinical = clinical.why_clinical
         judged = note.memo.setdefault("clinical_filter.v1", {})
         out = []
         for sp in spans:
@@ -120,12 +121,10 @@ class RuleOverlay:
     date_check: bool = True
 
     def prepare(self) -> None:
-        from .rules import prepare
-        prepare()
+        rules.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        from .rules import overlay
-        return overlay(note.text, spans, date_check=self.date_check, extend=False)
+        return rules.overlay(note.text, spans, date_check=self.date_check, extend=False)
 
 
 @register("name_extension.v1")
@@ -134,12 +133,10 @@ class NameExtension:
     """Name spans grown over the name words next to them (:func:`.rules.extend_names`, English)."""
 
     def prepare(self) -> None:
-        from .rules import prepare
-        prepare()
+        rules.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        from .rules import extend_names
-        return extend_names(note.text, spans)
+        return rules.extend_names(note.text, spans)
 
 
 @register("safe_harbor.v1")
@@ -152,11 +149,9 @@ class SafeHarbor:
     """
 
     def prepare(self) -> None:
-        from . import safeharbor
         safeharbor.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        from . import safeharbor
         return safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
 
 
@@ -166,7 +161,6 @@ class TokenBounds:
     """Every span widened to the tokens it touches (:func:`crfdeid.text.align.to_token_bounds`), last."""
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        from ..text.align import to_token_bounds
         return to_token_bounds(note.text, spans, note.split_glued)
 
 
