@@ -71,7 +71,6 @@ OWN: dict[str, Any] = {
 #: Every top-level key a config may have, in the order of a resolved config.
 KEYS = ("description", "train", "dev", "features", "window", "tokenizer", "segment", "crf", "decoding",
         "rules", "postprocess", "training", "committee", "scheme", "resources", "seed", "model", "neural")
-assert set(KEYS) == {*OWN, *settings.PROVIDERS}, "a key is neither the config's own nor a declared section"
 #: Feature templates that read word lists (the dictionary group).
 LIST_TEMPLATES = frozenset({"gazetteer.v1", "rank.v1", "gazetteer_phrases.v1"})
 #: Reader options whose string value is a file (relative to the config, as input paths are).

@@ -34,7 +34,6 @@ from . import gazetteers
 from .errors import ConfigError
 from .features import context
 from .features.dictionary import PHRASE_LISTS, RANKED_LISTS, WORD_LISTS
-from .io.files import relative_to
 from .settings import Section, check_keys, section
 
 #: Languages whose resources ship with crfdeid.
@@ -100,7 +99,8 @@ def _entries(value, base_dir, path, what) -> list[str]:
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         return [v.strip() for v in value if v.strip()]
     if isinstance(value, (str, Path)):
-        return read_list(Path(relative_to(str(value), base_dir)), path)
+        file = Path(value)
+        return read_list(file if base_dir is None or file.is_absolute() else base_dir / file, path)
     raise ConfigError(f"{what} must be a file name or a list of strings", path=path)
 
 
