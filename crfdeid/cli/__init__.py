@@ -24,6 +24,7 @@ if "numpy" not in sys.modules:
 COMMANDS = {
     "tag": ("crfdeid.cli.tag", "tag notes: annotations, redacted, masked or surrogate text"),
     "train": ("crfdeid.cli.train", "train a model from a YAML config"),
+    "adapt": ("crfdeid.cli.adapt", "adapt a model to a site's unlabeled notes (self-training)"),
     "evaluate": ("crfdeid.cli.evaluate", "score predictions as the official i2b2 2014 script does"),
     "corpus": ("crfdeid.cli.corpus", "corpus statistics, format conversion, surrogate corpora"),
     "key": ("crfdeid.cli.key", "make a secret key for surrogate output (key new FILE)"),

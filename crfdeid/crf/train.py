@@ -43,7 +43,8 @@ class _Trainer(pycrfsuite.Trainer):
             self._on_iter(info)
 
 
-def train_model(docs: Iterable[Document] | None, config, progress: bool = False) -> Model:
+def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
+                extra: Iterable[tuple[list, list]] = ()) -> Model:
     """Train a CRF de-identifier (or the network a config's ``model`` names).
 
     A config whose ``model`` is ``elman``, ``jordan`` or ``bilstm-crf`` is handed to
@@ -58,6 +59,10 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
         A config (resolved with :func:`crfdeid.config.load_config`).
     progress : bool
         Show progress bars (documents, then iterations) on standard error.
+    extra : iterable of (attributes, labels), optional
+        More CRF sequences to learn from, already featurized with this config's feature
+        set (the pseudo-labelled segments of :func:`crfdeid.crf.adapt.adapt`); they count
+        in ``stats["extra_segments"]`` and not in the o-words list.
 
     Returns
     -------
@@ -121,6 +126,9 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
             bar.update(1)
     if bar is not None:
         bar.close()
+    for attributes, labels in extra:
+        trainer.append(attributes, labels)
+        stats["extra_segments"] += 1
     if not stats["segments"]:
         raise ModelError("no training documents (or only empty ones)")
     featurizer.clear_cache()
