@@ -33,6 +33,7 @@ COMMANDS = {
     "curve": ("crfdeid.experiments.curve", "learning curve over shares of the training patients"),
     "ablate": ("crfdeid.experiments.ablate", "a base config plus named overrides, each cross-validated"),
     "locked": ("crfdeid.experiments.locked", "score the locked test once (train on the other patients)"),
+    "figures": ("crfdeid.cli.figures", "the README's accuracy figures: dev CV, locked test, zero-shot"),
     "bench": ("crfdeid.experiments.bench", "speed and memory of training and tagging"),
     "pipeline": ("crfdeid.cli.pipeline", "train on your annotated corpus, tag its test part, score it"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
