@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from ..document import Document
 from ..errors import ConfigError, ModelError
 from ..labels import BIO, OUTSIDE, join_label, split_label
-from .model import Model, batches
+from .model import Model, TaggingModel, batches
 from .numpy.tagger import BATCH_CHARS
 
 #: Parent categories whose confident words label the same patient's uncertain ones.
@@ -209,14 +209,14 @@ class PseudoLabeller:
                 yield feats[a:b], labels[a:b]
 
 
-def adapt(model: Model, unlabeled: Iterable[Document], source: Iterable[Document] | None = None,
+def adapt(model: TaggingModel, unlabeled: Iterable[Document], source: Iterable[Document] | None = None,
           settings: AdaptSettings | None = None, progress: bool = False) -> Model:
     """The model's config trained again on its source documents plus confident pseudo-labels.
 
     Parameters
     ----------
     model : Model
-        A CRF model (not a network, not a ``multi.v1`` committee).
+        A CRF model (not a network's, not one with a ``multi.v1`` committee).
     unlabeled : iterable of Document
         The site's notes; only their text (and patient, ``doc.group``) is read.
     source : iterable of Document, optional

@@ -21,7 +21,7 @@ markers. Aggregate figures only, never note text.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -78,7 +78,7 @@ def train_all(jobs: list, processes: int, cache: Path | None) -> list:
     from ..crf import Model
     paths = [cache / f"{name}.model" if cache else None for name, _, _ in jobs]
     todo = [(docs, config, path) for (_, docs, config), path in zip(jobs, paths) if path is None or not path.exists()]
-    got = iter([])
+    got: Iterator[bytes] = iter([])
     if todo:
         with ProcessPoolExecutor(max_workers=max(1, min(processes, len(todo)))) as pool:
             got = iter(list(pool.map(_train, todo)))
