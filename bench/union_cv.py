@@ -62,6 +62,7 @@ def main(argv=None) -> int:
     p.add_argument("--exclude-groups", metavar="FILE")
     p.add_argument("--folds", type=int, default=5)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--only-folds", metavar="I,J", help="score only these folds (e.g. 0,1 while the others train)")
     p.add_argument("--categories", default="NAME,LOCATION")
     p.add_argument("--context-thresholds", type=cli.parse_thresholds, default=(None,))
     p.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH")
@@ -75,6 +76,8 @@ def main(argv=None) -> int:
     if args.exclude_groups:
         docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
     splits = fold_splits(docs, args.folds, config["seed"])
+    if args.only_folds:
+        splits = [f for f in splits if f.index in {int(i) for i in args.only_folds.split(",")}]
     bases = fold_models(docs, config, splits, Path(args.cache), args.jobs)
     contexts = fold_models(docs, context, splits, Path(args.context_cache), args.jobs)
     cats = frozenset(c.strip().upper() for c in args.categories.split(","))
@@ -98,7 +101,9 @@ def main(argv=None) -> int:
     rows = [[r["copy"], r["system"], f3(r["precision"]), f3(r["recall"]), r["fn"], r["fp"],
              f3(r["fully_removed"]), f3(r["covered"].get("NAME", 0)), f3(r["covered"].get("LOCATION", 0))]
             for r in res["rows"]]
-    text = (f"{len(docs)} notes, {args.folds} folds, commit {res.get('commit')}; union adds the context "
+    held = sum(len(f.test) for f in splits)
+    text = (f"{held} held-out notes of {len(docs)} (folds {', '.join(str(f.index) for f in splits)} of "
+            f"{args.folds}), commit {res.get('commit')}; union adds the context "
             f"model's {', '.join(sorted(cats))} spans that overlap no base span\n\n"
             + markdown_table(["copy", "system", "bin-token P", "bin-token R", "missed", "false tokens",
                               "PHI fully removed", "NAME covered", "LOCATION covered"], rows) + "\n")
