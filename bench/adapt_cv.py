@@ -88,6 +88,7 @@ def main(argv=None) -> int:
     p.add_argument("--folds", type=int, default=5)
     p.add_argument("--seed", type=int)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--only-folds", metavar="I,J", help="score only these folds (e.g. 0,1 while the others train)")
     p.add_argument("--o-min", type=float, default=AdaptSettings.o_min)
     p.add_argument("--phi-min", type=float, default=AdaptSettings.phi_min)
     p.add_argument("--no-consistency", action="store_true")
@@ -110,6 +111,8 @@ def main(argv=None) -> int:
             docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
         seed = args.seed if args.seed is not None else config["seed"]
         splits = fold_splits(docs, args.folds, seed)
+        if args.only_folds:
+            splits = [f for f in splits if f.index in {int(i) for i in args.only_folds.split(",")}]
         bases = fold_models(docs, config, splits, cache, args.jobs)
         pairs_base, pairs_adapted = [], []
         for f, base in zip(splits, bases):
@@ -119,8 +122,10 @@ def main(argv=None) -> int:
             res["adapted"].append(record)
             pairs_base.append((base, test))
             pairs_adapted.append((model, test))
-        res.update(what=f"config {args.config}, {args.folds} patient-grouped folds (seed {seed})",
-                   documents=len(docs), patients=len({d.group for d in docs}))
+        scored = [docs[i] for f in splits for i in f.test]
+        res.update(what=f"config {args.config}, folds {', '.join(str(f.index) for f in splits)} of {args.folds} "
+                        f"patient-grouped folds (seed {seed}), held-out notes",
+                   documents=len(scored), patients=len({d.group for d in scored}))
     else:
         base = Model.load(args.model)
         docs = read_all(args.train)
