@@ -150,3 +150,11 @@ def test_adapt_command_writes_a_model_that_tag_reads(small, tmp_path, capsys):
     assert "exists" in capsys.readouterr().err and out.read_bytes() == before
     assert adapt_cli.main(["--model", str(tmp_path / "none.model"), "--unlabeled", f"jsonl:{notes}",
                            "--output", str(tmp_path / "x.model")]) == 1
+
+
+def test_extra_sequences_are_refused_where_they_would_be_ignored():
+    from crfdeid.config import load_config
+    from crfdeid.crf import train_model
+    cfg = load_config(SMALL, {"committee": {"combine": "multi.v1", "members": ["rules.v1"]}})
+    with pytest.raises(ModelError, match="extra training sequences"):
+        train_model(_notes(), cfg, extra=[])

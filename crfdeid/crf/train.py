@@ -44,7 +44,7 @@ class _Trainer(pycrfsuite.Trainer):
 
 
 def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
-                extra: Iterable[tuple[list, list]] = ()) -> Model:
+                extra: Iterable[tuple[list, list]] | None = None) -> Model:
     """Train a CRF de-identifier (or the network a config's ``model`` names).
 
     A config whose ``model`` is ``elman``, ``jordan`` or ``bilstm-crf`` is handed to
@@ -62,7 +62,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     extra : iterable of (attributes, labels), optional
         More CRF sequences to learn from, already featurized with this config's feature
         set (the pseudo-labelled segments of :func:`crfdeid.crf.adapt.adapt`); they count
-        in ``stats["extra_segments"]`` and not in the o-words list.
+        in ``stats["extra_segments"]`` and not in the o-words list. A CRF without a
+        ``multi.v1`` committee only (else :class:`~crfdeid.errors.ModelError`).
 
     Returns
     -------
@@ -71,6 +72,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
         seconds, encoding problems by kind).
     """
     cfg = load_config(config)
+    if extra is not None and (cfg["model"] != "crf" or (cfg["committee"] or {}).get("combine") == "multi.v1"):
+        raise ModelError("extra training sequences are for a CRF without a multi.v1 committee")
     if cfg["model"] != "crf":
         from ..neural import require
         require(cfg["model"])
@@ -126,7 +129,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
             bar.update(1)
     if bar is not None:
         bar.close()
-    for attributes, labels in extra:
+    for attributes, labels in extra or ():
         trainer.append(attributes, labels)
         stats["extra_segments"] += 1
     if not stats["segments"]:
