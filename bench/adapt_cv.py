@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from dev_cv import fold_models  # noqa: E402
 
+from crfdeid import cli  # noqa: E402
 from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import Model  # noqa: E402
 from crfdeid.crf.adapt import AdaptSettings, adapt  # noqa: E402
@@ -62,10 +63,11 @@ def adapted_model(base: Model, pool, source, settings, path: Path) -> tuple[Mode
     return model, model.manifest["adapted"]
 
 
-def score(models_and_tests) -> dict:
-    """Pooled figures of each decoding: ``[(model, test docs), ...]`` tagged and scored together."""
+def score(models_and_tests, thresholds=()) -> dict:
+    """Pooled figures of each decoding (and O threshold): ``[(model, test docs), ...]`` tagged and scored together."""
     out = {}
-    for name, t in DECODINGS.items():
+    decodings = dict(DECODINGS, **{f"P(O) < {t}": t for t in thresholds if t is not None})
+    for name, t in decodings.items():
         gold, pred = [], []
         for model, test in models_and_tests:
             gold += test
@@ -89,6 +91,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--only-folds", metavar="I,J", help="score only these folds (e.g. 0,1 while the others train)")
+    p.add_argument("--o-thresholds", type=cli.parse_thresholds, default=(),
+                   help="also score both models at these O thresholds, e.g. 0.95,0.98,0.995")
     p.add_argument("--o-min", type=float, default=AdaptSettings.o_min)
     p.add_argument("--phi-min", type=float, default=AdaptSettings.phi_min)
     p.add_argument("--no-consistency", action="store_true")
@@ -138,8 +142,8 @@ def main(argv=None) -> int:
         pairs_base, pairs_adapted = [(base, docs)], [(model, docs)]
         res.update(what=f"model {args.model}, adapted once to the text of all scored notes",
                    documents=len(docs), patients=len({d.group for d in docs}))
-    res["base"] = score(pairs_base)
-    res["adapted_scores"] = score(pairs_adapted)
+    res["base"] = score(pairs_base, args.o_thresholds)
+    res["adapted_scores"] = score(pairs_adapted, args.o_thresholds)
     res["seconds"] = round(time.perf_counter() - t0, 1)
     text = render(res)
     sys.stdout.write(text)
