@@ -11,7 +11,7 @@ I2B2_OUT ?= build/i2b2-2014
 # Extra arguments for crfdeid train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
 TRAIN_ARGS ?=
 
-.PHONY: install test test-fast lint train synth bench crossval curve ablate stress locked i2b2 clean
+.PHONY: install test test-fast lint train synth bench crossval curve ablate stress locked figures i2b2 clean
 
 install:
 	$(PYTHON) -m pip install -e .[dev,plot,bench,sklearn,gazetteers]
@@ -46,6 +46,14 @@ locked:
 	$(PYTHON) -m crfdeid locked --config configs/physionet.yaml --locked configs/splits/physionet-locked.txt \
 	    --o-thresholds none,0.9,0.95,0.98,0.99,0.995,0.999 --also unknown=i2b2:build/stress-unknown \
 	    --also ambiguous=i2b2:build/stress-ambiguous --out build/locked
+
+# The README's accuracy table (docs/figures.md): pooled dev CV, the locked test beside it, the
+# shipped model zero-shot; writes docs/figures.json and renders the table. Long: needs `make stress`.
+figures:
+	nice -n 10 $(PYTHON) -m crfdeid figures --config configs/physionet.yaml \
+	    --train physionet:../shared/corpora/physionet-dev --locked configs/splits/physionet-locked.txt \
+	    --stress unknown=i2b2:build/stress-unknown --zero-shot default --jobs 2 \
+	    --json docs/figures.json --readme README.md
 
 # Learning curve: 10-fold figures when each fold trains on 25/50/75/100% of its patients.
 curve:

@@ -41,8 +41,8 @@ from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import Model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
 from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
-from crfdeid.experiments.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
+from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.recognizers import clinical, rules  # noqa: E402
 from crfdeid.recognizers.chain import build_chain  # noqa: E402
 from crfdeid.scoring import evaluate  # noqa: E402

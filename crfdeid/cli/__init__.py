@@ -27,6 +27,7 @@ if "numpy" not in sys.modules:
 COMMANDS = {
     "tag": ("crfdeid.cli.tag", "tag notes: annotations, redacted, masked or surrogate text"),
     "train": ("crfdeid.cli.train", "train a model from a YAML config"),
+    "adapt": ("crfdeid.cli.adapt", "adapt a model to a site's unlabeled notes (self-training)"),
     "evaluate": ("crfdeid.cli.evaluate", "score predictions as the official i2b2 2014 script does"),
     "corpus": ("crfdeid.cli.corpus", "corpus statistics, format conversion, surrogate corpora"),
     "key": ("crfdeid.cli.key", "make a secret key for surrogate output (key new FILE)"),
@@ -35,6 +36,7 @@ COMMANDS = {
     "curve": ("crfdeid.cli.curve", "learning curve over shares of the training patients"),
     "ablate": ("crfdeid.cli.ablate", "a base config plus named overrides, each cross-validated"),
     "locked": ("crfdeid.cli.locked", "score the locked test once (train on the other patients)"),
+    "figures": ("crfdeid.cli.figures", "the README's accuracy figures: dev CV, locked test, zero-shot"),
     "bench": ("crfdeid.cli.bench", "speed and memory of training and tagging"),
     "pipeline": ("crfdeid.cli.pipeline", "train on your annotated corpus, tag its test part, score it"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),

@@ -51,7 +51,8 @@ class _Trainer(pycrfsuite.Trainer):
             self._on_iter(info)
 
 
-def train_model(docs: Iterable[Document] | None, config, progress: bool = False) -> Model:
+def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
+                extra: Iterable[tuple[list, list]] | None = None) -> Model:
     """Train a CRF de-identifier (or the network a config's ``model`` names).
 
     A config whose ``model`` is ``elman``, ``jordan`` or ``bilstm-crf`` is handed to
@@ -66,6 +67,11 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
         A config (resolved with :func:`crfdeid.config.load_config`).
     progress : bool
         Show progress bars (documents, then iterations) on standard error.
+    extra : iterable of (attributes, labels), optional
+        More CRF sequences to learn from, already featurized with this config's feature
+        set (the pseudo-labelled segments of :func:`crfdeid.crf.adapt.adapt`); they count
+        in ``stats["extra_segments"]`` and not in the o-words list. A CRF without a
+        ``multi.v1`` committee only (else :class:`~crfdeid.errors.ModelError`).
 
     Returns
     -------
@@ -74,6 +80,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
         seconds, encoding problems by kind).
     """
     cfg = load_config(config)
+    if extra is not None and (cfg["model"] != "crf" or (cfg["committee"] or {}).get("combine") == "multi.v1"):
+        raise ModelError("extra training sequences are for a CRF without a multi.v1 committee")
     if cfg["model"] != "crf":
         return kinds.get(cfg["model"]).train(docs, cfg, progress)
     if docs is None:
@@ -123,6 +131,9 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False)
             bar.update(1)
     if bar is not None:
         bar.close()
+    for attributes, labels in extra or ():
+        trainer.append(attributes, labels)
+        stats["extra_segments"] += 1
     if not stats["segments"]:
         raise ModelError("no training documents (or only empty ones)")
     featurizer.clear_cache()
