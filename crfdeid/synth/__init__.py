@@ -31,6 +31,7 @@ from . import persona
 from .builder import NoteBuilder
 from .discharge import discharge_summary
 from .letter import letter
+from .mix import PLAIN, mix_note
 from .nursing import nursing_note
 from .ward import roughen, ward_note
 
@@ -40,7 +41,9 @@ __all__ = ["generate", "iter_documents", "NoteBuilder"]
 KINDS = {"nursing": (nursing_note, 55), "discharge": (discharge_summary, 30), "letter": (letter, 15)}
 #: Styles of corpus: note kinds and weights (``ward``: :mod:`crfdeid.synth.ward`).
 STYLES = {"i2b2": KINDS,
-          "ward": {"ward": (ward_note, 94), "discharge": (discharge_summary, 3), "letter": (letter, 3)}}
+          "ward": {"ward": (ward_note, 94), "discharge": (discharge_summary, 3), "letter": (letter, 3)},
+          "mix": {"mix": (mix_note, 62), "ward": (ward_note, 15), "nursing": (nursing_note, 12),
+                  "discharge": (discharge_summary, 7), "letter": (letter, 4)}}
 FIRST_RECORD = 100
 
 
@@ -55,12 +58,13 @@ def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]
     docs = []
     for note in range(1, n_notes + 1):
         kind = rng.choices(names, weights)[0]
-        day = p.admit + dt.timedelta(days=note - 1 + (rng.randint(2, 9) if kind not in ("nursing", "ward") else 0))
+        later = rng.randint(2, 9) if kind not in ("nursing", "ward", "mix") else 0
+        day = p.admit + dt.timedelta(days=note - 1 + later)
         b = NoteBuilder()
         b.line()  # i2b2 TEXT usually starts with a line break
         kinds[kind][0](rng, p, day, b)
         doc = b.build(f"{record:03d}-{note:02d}", {"note_type": kind})
-        docs.append(roughen(rng, doc) if style == "ward" else doc)
+        docs.append(doc if style == "i2b2" else roughen(rng, doc, plain=PLAIN if style == "mix" else frozenset()))
     return docs
 
 
