@@ -95,8 +95,28 @@ def _relative_event(rng, p, day, b):
               doing],
              [rng.choice(["hcp is ", "hcp: ", "health care proxy is ", "contact: "]), rel, " ", name,
               *rng.choice([[" ", ("PHONE", ps.phone(rng))], [""]])],
-             [rel, " is ", name, ", ", rng.choice(["lives nearby", "lives out of state", "visits daily"])]]
+             [rel, " is ", name, ", ", rng.choice(["lives nearby", "lives out of state", "visits daily"])],
+             [rng.choice(["sons ", "daughters ", "children ", "family: ", "sisters "]), name, " and ",
+              _rel_name(rng, ps.person(rng)), " ", doing]]
     b.line(*rng.choice(forms), rng.choice([".", "", "."]))
+
+
+def _employer(rng: random.Random) -> tuple[str, str]:
+    """An employer as notes name one: an acronym (``IBM``-like), a listed organization or a local business."""
+    form = rng.randrange(3)
+    if form == 0:
+        return ("ORGANIZATION", ps.letters(rng, rng.randint(2, 4)))
+    if form == 1:
+        return ("ORGANIZATION", rng.choice(ps.pool("organizations")))
+    return ("ORGANIZATION", f"{_name_word(rng)} {rng.choice(['Corp', 'Inc', 'Bank', 'School', 'Company', 'Mills'])}")
+
+
+def _employer_event(rng, p, day, b):
+    who = rng.choice(["pt", "pt", "husband", "wife", "son", "daughter"])
+    b.line(who, rng.choice([" works for ", " retired from ", " employed by ", " works at ", " worked at "]),
+           _employer(rng),
+           *rng.choice([[""], [f" x{rng.randint(2, 30)} yrs"], [" as a ", ("PROFESSION", p.profession)]]),
+           rng.choice([".", ""]))
 
 
 def _clergy_event(rng, p, day, b):
@@ -172,7 +192,8 @@ def _past_event(rng, p, day, b):
 
 #: PHI events of :func:`mix_note` (the i2b2-style :data:`~crfdeid.synth.nursing_events.EVENTS` are drawn too).
 MIX_EVENTS = [_relative_event, _relative_event, _relative_event, _clergy_event, _staff_event, _staff_event,
-              _staff_event, _place_event, _place_event, _dated_event, _dated_event, _dated_event, _past_event]
+              _staff_event, _place_event, _place_event, _dated_event, _dated_event, _dated_event, _past_event,
+              _employer_event]
 
 
 def _header(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:

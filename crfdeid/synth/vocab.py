@@ -89,6 +89,11 @@ CLINICAL_LINES = [
     "<svc> consulted", "seen by <svc>", "<svc> aware", "<svc> to see in am", "called <svc> re: <sx>",
     "per protocol", "<drug> per sliding scale", "per <drug> protocol", "<drug> level {5.0-30.0}",
     "<proc> consent signed", "<dx> on <proc>", "hope to <verb> in am", "pt hopeful re: <proc>",
+    "withdraws to {painful|noxious} stimuli", "{responds|no response} to {verbal|tactile|painful|noxious} stimuli",
+    "pupils {perrl|perrla|perl|pearl|perla} {2-4}mm", "see {carevue|careview|flowsheet} for {details|vs|i/o|data}",
+    "{numbers|vs|labs|lytes} {stable|wnl|pending}", "hemodynamically stable {on <drug>|}",
+    "{lg|copious|thick} secretions",
+    "<dx> per {radiology|rads|ct|cxr}", "{rrt|crrt|cvvh} {running|on hold|restarted}", "<sx> {improved|better|worse}",
 ]
 
 _SLOT = re.compile(r"<(drug|dx|sx|proc|verb|svc)>")
