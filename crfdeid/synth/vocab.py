@@ -9,7 +9,7 @@ in real notes: after *started*, *per*, *d/w*, *c/o*, *to*, at a line start.
 
 >>> import random
 >>> clinical_line(random.Random(3), "started <drug> {5|5}mg")
-'started octreotide 5mg'
+'started metformin 5mg'
 """
 
 from __future__ import annotations
