@@ -39,7 +39,7 @@ __all__ = ["generate", "iter_documents", "NoteBuilder"]
 
 #: Note kinds and their relative frequency (nursing notes are what the default model meets most).
 KINDS = {"nursing": (nursing_note, 55), "discharge": (discharge_summary, 30), "letter": (letter, 15)}
-#: Styles of corpus: note kinds and weights (``ward``: :mod:`crfdeid.synth.ward`).
+#: Styles of corpus: note kinds and weights (``ward``: :mod:`crfdeid.synth.ward`, ``mix``: :mod:`crfdeid.synth.mix`).
 STYLES = {"i2b2": KINDS,
           "ward": {"ward": (ward_note, 94), "discharge": (discharge_summary, 3), "letter": (letter, 3)},
           "mix": {"mix": (mix_note, 62), "ward": (ward_note, 15), "nursing": (nursing_note, 12),
@@ -94,7 +94,8 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
     seed : int
         Random seed; the same seed gives the same documents on every machine.
     style : str
-        ``"i2b2"`` (default) or ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`).
+        ``"i2b2"`` (default), ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`) or
+        ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`).
 
     Returns
     -------
