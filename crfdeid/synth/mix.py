@@ -7,12 +7,12 @@ adds what a model trained on it missed or got wrong on real notes:
 * **note kinds**: telegraphic ward notes in three case modes (:func:`mix_note`), the
   i2b2-style ICU nursing notes (mostly upper case, denser PHI), discharge summaries, letters;
 * **dates** as ward notes write them: month/day without a year after a test or a procedure
-  (``s/p cabg 3/9-``, ``bc 7/21 pending``), two-digit years (``11/03/79``), a date opening
-  the note (``4-12-05 7a to 7p``), date ranges (``3/9-3/12``);
-* **relatives and staff without a title**, in any case and punctuation (``son, frank,
-  called``, ``DAUGHTER-MINDY``, ``nsg (k. dorsey and t. malloy)``, ``RABBI STEIN``);
+  (``s/p cabg 4/2-``, ``bc 6/14 pending``), two-digit years (``10/05/81``), a date opening
+  the note (``3-11-06 7a to 7p``), date ranges (``4/2-4/5``);
+* **relatives and staff without a title**, in any case and punctuation (``son, pete,
+  called``, ``DAUGHTER-LENA``, ``nsg (k. marsh and t. olsen)``, ``RABBI KLEIN``);
 * **local institutions**: a person's, town's or street's name with a kind of place
-  (``transfer to Hartwell Rehab``, ``lives at Elm Manor``, ``per U Delmarva``);
+  (``transfer to Ashford Rehab``, ``lives at Elm Manor``, ``per U Glenmore``);
 * **ordinary clinical words where names stand** (:data:`crfdeid.synth.vocab.CLINICAL_LINES`:
   ``started heparin``, ``pt c/o sepsis``, ``d/w renal``), never labelled, so that the
   model learns that ``sepsis`` is no name.
@@ -39,7 +39,7 @@ RELATIONS = ["son", "daughter", "dtr", "wife", "husband", "sister", "brother", "
              "granddaughter", "friend", "neighbor", "mother", "father", "aunt", "uncle", "cousin", "fiance",
              "partner", "sil", "dil", "stepson", "stepdaughter", "hcp", "brother-in-law", "sister-in-law"]
 CLERGY = ["rabbi", "rev", "rev.", "reverend", "father", "fr.", "pastor", "chaplain", "imam", "deacon"]
-#: Kinds of place that make a local institution of a name (``Hartwell Rehab``).
+#: Kinds of place that make a local institution of a name (``Ashford Rehab``).
 PLACE_KINDS = ["rehab", "manor", "nursing home", "nursing center", "health care center", "house", "village",
                "hospice", "dialysis", "clinic", "medical center", "hospital", "hosp", "rehabilitation center",
                "extended care", "senior living", "commons", "court", "place", "vna", "home care", "healthcare",
@@ -57,7 +57,7 @@ def _name_word(rng: random.Random) -> str:
 
 
 def _institution(rng: random.Random) -> tuple[str, str]:
-    """A local institution as a ``(SUBTYPE, text)`` pair: ``Hartwell Rehab``, ``U Delmarva``, ``St. Elm``."""
+    """A local institution as a ``(SUBTYPE, text)`` pair: ``Ashford Rehab``, ``U Glenmore``, ``St. Elm``."""
     word = _name_word(rng)
     form = rng.randrange(10)
     if form == 0:
