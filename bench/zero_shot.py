@@ -6,7 +6,8 @@
 
 Tags every note once per O threshold (``none`` = Viterbi; ``default`` = the model's
 configured decoding) with ``Model.tag_many`` (the code path of ``python -m crfdeid tag``)
-and scores with :func:`crfdeid.scoring.evaluate`: binary token precision and recall, and
+and scores with :func:`crfdeid.scoring.evaluate`: binary token precision and recall, per
+parent category the share of its gold tokens inside any predicted span (``covered``), and
 the false-positive tokens by predicted subtype (tokens of predicted spans that overlap no
 gold span), and the tagging speed (tokens per wall second and per CPU second of this
 process: on a loaded machine the second is the steadier). ``--recognizer NAME`` scores a
@@ -43,10 +44,20 @@ def _fp_by_subtype(gold, pred) -> dict:
     return dict(out.most_common())
 
 
+def _covered(gold, pred) -> dict:
+    """Per parent category: the share of its gold tokens inside any predicted span (its binary token recall)."""
+    out = {}
+    for cat in sorted({sp.category for d in gold for sp in d.spans}):
+        only = [d.with_spans([sp for sp in d.spans if sp.category == cat]) for d in gold]
+        out[cat] = round(evaluate(only, pred).micro["binary_token"].recall, 4)
+    return out
+
+
 def _figures(gold, pred) -> dict:
     s = evaluate(gold, pred).micro["binary_token"]
     return {"precision": round(s.precision, 4), "recall": round(s.recall, 4), "f1": round(s.f1, 4),
-            "tp": s.tp, "fp": s.fp, "fn": s.fn, "fp_by_subtype": _fp_by_subtype(gold, pred)}
+            "tp": s.tp, "fp": s.fp, "fn": s.fn, "covered": _covered(gold, pred),
+            "fp_by_subtype": _fp_by_subtype(gold, pred)}
 
 
 def main(argv=None) -> int:
@@ -107,9 +118,10 @@ def main(argv=None) -> int:
                                      tokens_per_s=round(tokens / sec), tokens_per_cpu_s=round(tokens / cpu))
     for name, fig in result["runs"].items():
         top = ", ".join(f"{k} {v}" for k, v in list(fig["fp_by_subtype"].items())[:6])
+        covered = ", ".join(f"{k} {v:.3f}" for k, v in fig["covered"].items())
         print(f"{name:>10}  P {fig['precision']:.3f}  R {fig['recall']:.3f}  F1 {fig['f1']:.3f}  "
               f"tp {fig['tp']} fp {fig['fp']} fn {fig['fn']}  {fig['tokens_per_s']} tok/s wall, "
-              f"{fig['tokens_per_cpu_s']} per CPU s  FP: {top}")
+              f"{fig['tokens_per_cpu_s']} per CPU s  covered: {covered}  FP: {top}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
     return 0

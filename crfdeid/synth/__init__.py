@@ -31,6 +31,7 @@ from . import persona
 from .builder import NoteBuilder
 from .discharge import discharge_summary
 from .letter import letter
+from .mix import PLAIN, mix_note
 from .nursing import nursing_note
 from .ward import roughen, ward_note
 
@@ -38,9 +39,11 @@ __all__ = ["generate", "iter_documents", "NoteBuilder"]
 
 #: Note kinds and their relative frequency (nursing notes are what the default model meets most).
 KINDS = {"nursing": (nursing_note, 55), "discharge": (discharge_summary, 30), "letter": (letter, 15)}
-#: Styles of corpus: note kinds and weights (``ward``: :mod:`crfdeid.synth.ward`).
+#: Styles of corpus: note kinds and weights (``ward``: :mod:`crfdeid.synth.ward`, ``mix``: :mod:`crfdeid.synth.mix`).
 STYLES = {"i2b2": KINDS,
-          "ward": {"ward": (ward_note, 94), "discharge": (discharge_summary, 3), "letter": (letter, 3)}}
+          "ward": {"ward": (ward_note, 94), "discharge": (discharge_summary, 3), "letter": (letter, 3)},
+          "mix": {"mix": (mix_note, 62), "ward": (ward_note, 15), "nursing": (nursing_note, 12),
+                  "discharge": (discharge_summary, 7), "letter": (letter, 4)}}
 FIRST_RECORD = 100
 
 
@@ -55,12 +58,13 @@ def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]
     docs = []
     for note in range(1, n_notes + 1):
         kind = rng.choices(names, weights)[0]
-        day = p.admit + dt.timedelta(days=note - 1 + (rng.randint(2, 9) if kind not in ("nursing", "ward") else 0))
+        later = rng.randint(2, 9) if kind not in ("nursing", "ward", "mix") else 0
+        day = p.admit + dt.timedelta(days=note - 1 + later)
         b = NoteBuilder()
         b.line()  # i2b2 TEXT usually starts with a line break
         kinds[kind][0](rng, p, day, b)
         doc = b.build(f"{record:03d}-{note:02d}", {"note_type": kind})
-        docs.append(roughen(rng, doc) if style == "ward" else doc)
+        docs.append(doc if style == "i2b2" else roughen(rng, doc, plain=PLAIN if style == "mix" else frozenset()))
     return docs
 
 
@@ -90,7 +94,8 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
     seed : int
         Random seed; the same seed gives the same documents on every machine.
     style : str
-        ``"i2b2"`` (default) or ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`).
+        ``"i2b2"`` (default), ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`) or
+        ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`).
 
     Returns
     -------

@@ -143,13 +143,13 @@ def ward(rng: random.Random) -> str:
     (``transfer to X 4``) rather than the surname list.
     """
     source = rng.choice(["surnames", "surnames", "street_names", "cities", "hospitals"])
-    names = _ward_words(source)
+    names = place_words(source)
     name = rng.choice(names[:300] if source == "surnames" and rng.random() < 0.5 else names)
     return name + (f" {rng.randint(2, 14)}" if rng.random() < 0.6 else "")
 
 
 @cache
-def _ward_words(source: str) -> tuple[str, ...]:
+def place_words(source: str) -> tuple[str, ...]:
     """First words of a gazetteer that can name a ward (letters only, not ``St.``, ``New`` or ``North``)."""
     firsts = (e.split()[0] for e in pool(source))
     return tuple(dict.fromkeys(w for w in firsts if w.isalpha() and len(w) >= 4 and w not in _NOT_WARDS))

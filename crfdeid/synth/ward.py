@@ -164,13 +164,14 @@ def _keep_case(model: str, word: str) -> str:
 
 
 def roughen(rng: random.Random, doc: Document, typo: float = 0.02, unknown: float = 0.15,
-            ambiguous: float = 0.08) -> Document:
+            ambiguous: float = 0.08, plain: frozenset = frozenset()) -> Document:
     """A copy of ``doc`` made more like real notes (see the module docstring).
 
     Ages under 90 and weekdays stop being PHI; each name or place span becomes letter strings
     found in no list with probability ``unknown``, a one-word person name becomes a name that
     is also a plain word with probability ``ambiguous``; a word of four letters or more
-    gets a typing error with probability ``typo``. Offsets are recomputed.
+    gets a typing error with probability ``typo``. A span whose text (lower case) is in ``plain``
+    stops being PHI too (``Oncology`` as a department). Offsets are recomputed.
     """
     pieces, spans, at = [], [], 0
     for sp in doc.spans:
@@ -180,6 +181,8 @@ def roughen(rng: random.Random, doc: Document, typo: float = 0.02, unknown: floa
         if sp.subtype == "AGE" and surface.isdigit() and int(surface) < 90:
             keep = False
         elif sp.subtype == "DATE" and surface.lower().rstrip(".") in _WEEKDAYS:
+            keep = False
+        elif surface.lower() in plain:
             keep = False
         elif sp.subtype in _NAME_LIKE:
             r = rng.random()

@@ -1,0 +1,88 @@
+"""The ``mix`` style of the synthetic corpus: the forms real ward notes use, same guarantees."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from crfdeid.io import read
+from crfdeid.labels import encode
+from crfdeid.synth import generate, parse_source
+from crfdeid.synth.mix import CLERGY, PLACE_KINDS, RELATIONS
+from crfdeid.synth.vocab import DRUGS, DX, PROCS, SERVICES, SYMPTOMS, VERBS
+from crfdeid.synth.ward import AMBIGUOUS
+from crfdeid.text.tokenize import tokenize
+
+
+@pytest.fixture(scope="module")
+def mix():
+    return generate(400, seed=13, style="mix")
+
+
+def _phi(docs, sub=None):
+    return [(d, s) for d in docs for s in d.spans if sub is None or s.subtype == sub]
+
+
+def test_deterministic_and_aligned(mix):
+    assert generate(40, seed=13, style="mix") == mix[:40]
+    assert list(read("synth:40,13,mix")) == mix[:40]
+    assert generate(40, seed=14, style="mix") != mix[:40]
+    assert parse_source("5,2,mix") == (5, 2, "mix")
+    for doc in mix:
+        doc.validate(allow_overlap=False)
+        assert encode(tokenize(doc.text), doc.spans).problems == []
+        assert all(doc.text[s.start:s.end] == doc.text[s.start:s.end].strip() for s in doc.spans)
+
+
+def test_note_kinds_and_case_modes(mix):
+    kinds = Counter(d.meta["note_type"] for d in mix)
+    assert set(kinds) == {"mix", "ward", "nursing", "discharge", "letter"}
+    assert kinds["mix"] > 0.5 * len(mix)
+    notes = [d for d in mix if d.meta["note_type"] == "mix"]
+    letters = [re.sub(r"[^A-Za-z]", "", d.text) for d in notes]
+    assert sum(t.islower() for t in letters) > 0.25 * len(notes)
+    assert sum(t.isupper() for t in letters) > 0.2 * len(notes)
+
+
+def test_clinical_words_stand_where_names_do_and_are_never_phi(mix):
+    vocab = {w.lower() for w in DRUGS + DX + SYMPTOMS + PROCS + VERBS + SERVICES}
+    text = " ".join(d.text.lower() for d in mix)
+    for ctx in ("started ", "c/o ", "d/w ", "r/o ", "per "):
+        after = Counter(m.group(1) for m in re.finditer(re.escape(ctx) + r"([a-z][a-z/.-]*)", text))
+        assert sum(c for w, c in after.items() if w in vocab) >= 10, ctx
+    names_too = {w.lower() for w in AMBIGUOUS}  # Foley, Swan: names on purpose (the ward style's ambiguous PHI)
+    assert not [d.surface(s) for d, s in _phi(mix) if d.surface(s).lower() in vocab - names_too]
+
+
+def test_dates_as_ward_notes_write_them(mix):
+    dates = [(d, s) for d, s in _phi(mix, "DATE")]
+    surfaces = [d.surface(s) for d, s in dates]
+    assert sum(bool(re.fullmatch(r"\d{1,2}/\d{1,2}", x)) for x in surfaces) >= 100
+    assert sum(bool(re.fullmatch(r"\d{1,2}[/-]\d{1,2}[/-]\d\d", x)) for x in surfaces) >= 20
+    opening = [d for d, s in dates if not d.text[:s.start].strip()]
+    assert len(opening) >= 20  # a date opening the note (3-11-06 7a to 7p)
+    tests = [d.text[max(0, s.start - 12):s.start].lower() for d, s in dates]
+    after_test = re.compile(r"(bc|cx|ct|cxr|echo|mri|bm|hd|s/p [a-z/-]+( [a-z]+)?) (\(|on )?$")
+    assert sum(bool(after_test.search(t)) for t in tests) >= 20  # s/p cabg 4/2-, bc 6/14 pending
+
+
+def test_relatives_clergy_and_staff_without_a_title(mix):
+    relations = {r.lower() for r in RELATIONS} | {c.rstrip(".") for c in CLERGY}
+    people = _phi(mix, "PATIENT")
+    after_relation = [d.surface(s) for d, s in people
+                      if re.search(r"([a-z-]+)[\s,:(-]+$", d.text[max(0, s.start - 20):s.start].lower())
+                      and re.search(r"([a-z-]+)[\s,:(-]+$", d.text[max(0, s.start - 20):s.start].lower()).group(1)
+                      in relations]
+    assert sum(x.islower() for x in after_relation) >= 15 and sum(x.isupper() for x in after_relation) >= 15
+    staff = [d.surface(s) for d, s in _phi(mix, "DOCTOR")
+             if not re.search(r"\b(dr|md|rn)\.? ?$", d.text[max(0, s.start - 4):s.start].lower())]
+    assert sum(bool(re.fullmatch(r"[a-z]\. [a-z]+", x)) for x in staff) >= 5  # k. marsh
+
+
+def test_local_institutions(mix):
+    kinds = {k.lower() for k in PLACE_KINDS}
+    places = [d.surface(s).lower() for d, s in _phi(mix) if s.subtype in ("HOSPITAL", "ORGANIZATION")]
+    assert sum(any(p.endswith(" " + k) for k in kinds) for p in places) >= 30
+    assert sum(bool(re.search(r"^u |^university of | u$| college$", p)) for p in places) >= 2  # per U Glenmore
