@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from crfdeid.io import read
-from crfdeid.spark.local import private_local_dir, remove_stale
+pytest.importorskip("pandas", reason="the spark extra is not installed (pip install crfdeid[spark])")
+
+from crfdeid.io import read  # noqa: E402
+from crfdeid.spark.local import private_local_dir, remove_stale  # noqa: E402
 
 ROOT = Path(__file__).parent.parent
 MARKER = "Qzxmarkname"  # a made-up name in every note: it must not be readable on disk
