@@ -39,8 +39,8 @@ import regex
 
 from .. import gazetteers
 from ..document import Span
+from ..site.match import TOKEN  # one definition of a note's tokens
 
-_TOKEN = regex.compile(r"[\p{L}\p{M}]+|\p{Nd}+")
 _TITLE_BEFORE = regex.compile(r"(?i)\b(?:mrs?|ms|miss|drs?|prof)\.?[ \t]{1,2}$")
 _GAP_AFTER_INITIAL = regex.compile(r"\.?[ \t]{0,2}")
 _GAP_BEFORE_INITIAL = regex.compile(r"(?:[ \t]{1,2}|,[ \t]{0,2}|\.[ \t]{0,2})")
@@ -61,7 +61,7 @@ def prepare() -> None:
 def kind(text: str, sp: Span, stop_words: bool = True) -> str | None:
     """``letter``, ``junk`` (punctuation, or with ``stop_words`` stop words) or None (a span
     that may be PHI)."""
-    toks = _TOKEN.findall(text, sp.start, sp.end)
+    toks = TOKEN.findall(text, sp.start, sp.end)
     if not toks:
         return "junk"
     if any(t.isdecimal() for t in toks):
