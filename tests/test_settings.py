@@ -74,6 +74,8 @@ def test_a_null_neural_section_is_its_defaults_with_the_model_values():
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_config_under_configs_loads_and_resolves_to_itself(path):
+    if "presidio" in path.read_text(encoding="utf-8"):  # a committee member of an extra
+        pytest.importorskip("presidio_analyzer", reason="the presidio extra is not installed")
     cfg = load_config(path)
     assert tuple(cfg) == KEYS
     assert load_config(cfg) == cfg

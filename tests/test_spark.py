@@ -175,12 +175,12 @@ def test_an_incomplete_output_is_refused_then_replaced_on_request(spark, tmp_pat
 def test_a_site_table_keyed_by_the_patient_column_is_used(spark, tmp_path):
     from crfdeid.site import Site
     from crfdeid.spark import deidentify
-    (tmp_path / "p.csv").write_text("patient,last_name\np9,Zorbek\n", encoding="utf-8")
+    (tmp_path / "p.csv").write_text("patient,relative\np9,Vexlan Zorbek\n", encoding="utf-8")
     site = Site.from_files([tmp_path / "p.csv"])
-    text = "pt zorbek resting comfortably"  # made up; the model alone leaves "zorbek"
+    text = "spoke w/ vexlan re plan"  # made up; the model alone leaves "vexlan"
     df = spark.createDataFrame([("n1", text, "p9"), ("n2", text, "p8")], "id string, text string, patient string")
     got = {r["id"]: r["deid_text"] for r in deidentify(df, "redacted", patient_col="patient", site=site).collect()}
-    assert "zorbek" not in got["n1"] and "zorbek" in got["n2"]
+    assert "vexlan" not in got["n1"] and "vexlan" in got["n2"]
 
 
 def test_command_site_file_errors_come_before_spark(tmp_path, monkeypatch, capsys):
