@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from crfdeid.features import TOKEN_TEMPLATES
 from crfdeid.features.context import _AFTER_ATTRS, _LIST, _SENT_END, _TRIGGER_ATTRS
 from crfdeid.features.dictionary import _phrase_index
-from crfdeid.features.pattern import TEXT_PATTERNS
+from crfdeid.features.surface import TEXT_PATTERNS
 from crfdeid.text.tokenize import tokenize
 
 

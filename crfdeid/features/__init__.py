@@ -23,7 +23,7 @@ data (``features/*.yaml``) naming templates; see :func:`resolve_feature_set`.
 
 from __future__ import annotations
 
-from . import context, dictionary, identity, lexical, orthographic, pattern  # noqa: F401  (they register the built-in templates)
+from . import context, dictionary, identity, surface  # noqa: F401  (they register the built-in templates)
 from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
 from .window import FEATURE_SET_KEYS, Featurizer, resolve_feature_set
 
