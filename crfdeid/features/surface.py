@@ -21,7 +21,7 @@ from itertools import groupby
 
 import regex
 
-from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES
+from .window import TOKEN_TEMPLATES, WORD_TEMPLATES
 
 # -- lexical --------------------------------------------------------------------
 
