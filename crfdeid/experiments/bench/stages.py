@@ -23,7 +23,7 @@ from ...crf.model import tokens_for
 from ...crf.numpy import tagger as numpy_tagger
 from ...io import WRITERS, StreamWriter, read, writer, writer_names
 from ...recognizers.chain import Chain
-from ...text.segment import segments
+from ...text.tokenize import segments
 
 #: Stages of the tag path, in pipeline order.
 STAGES = ("read", "tokenize", "featurize", "crf", "decode", "rules", "write", "other")
