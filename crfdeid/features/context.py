@@ -28,7 +28,7 @@ from .. import gazetteers
 from ..text.tokenize import token_offsets
 from .window import TOKEN_TEMPLATES, WORD_TEMPLATES, per_document
 
-# -- what the token templates of one document share -------------------------------
+# -- what the token templates of one document share ------------------------------------
 
 
 @per_document
@@ -78,7 +78,7 @@ def token_texts(text: str, tokens) -> tuple[list, list, list]:
     return words, [w.lower() for w in words], list(map(str.isalpha, words))
 
 
-# -- context ----------------------------------------------------------------------
+# -- context ---------------------------------------------------------------------------
 
 _HEADING = regex.compile(r"^[ \t]*([A-Za-z][A-Za-z /&]{1,30}?)[ \t]*:", regex.M)
 _HEADING_ASCII = re.compile(_HEADING.pattern, re.M)  # the same on ASCII text, 2x faster
@@ -267,7 +267,7 @@ def case_context(text: str, tokens) -> list:
     return out
 
 
-# -- dictionary -------------------------------------------------------------------
+# -- dictionary ------------------------------------------------------------------------
 
 #: Gazetteers consulted for single words, and the short attribute each sets.
 WORD_LISTS = {

@@ -23,7 +23,7 @@ import regex
 
 from .window import TOKEN_TEMPLATES, WORD_TEMPLATES
 
-# -- lexical --------------------------------------------------------------------
+# -- lexical ---------------------------------------------------------------------------
 
 
 @WORD_TEMPLATES.register("word.v1")
@@ -72,7 +72,7 @@ def suffix(w: str) -> dict:
     return {key: lw[-k:] for k, key in _SUFFIXES if k < len(lw)}
 
 
-# -- orthographic -----------------------------------------------------------------
+# -- orthographic ----------------------------------------------------------------------
 
 _UPPER = regex.compile(r"\p{Lu}")
 _LOWER = regex.compile(r"\p{Ll}")
@@ -154,7 +154,7 @@ def flags(w: str) -> dict:
     }
 
 
-# -- pattern ----------------------------------------------------------------------
+# -- pattern ---------------------------------------------------------------------------
 
 #: Month names and abbreviations (also used by :mod:`crfdeid.recognizers.rules`).
 MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"

@@ -49,7 +49,7 @@ SCORE_TOKENS = 5_000
 BATCH_CHARS = 80_000
 
 
-# -- Viterbi and forward-backward ------------------------------------------------
+# -- Viterbi and forward-backward ------------------------------------------------------
 
 #: Floor of emissions relative to their row maximum in :func:`marginals`.
 _FLOOR = -200.0
@@ -230,7 +230,7 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
     return probs
 
 
-# -- the tagger -------------------------------------------------------------------
+# -- the tagger ------------------------------------------------------------------------
 
 @contextmanager
 def gc_paused():
