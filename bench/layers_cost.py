@@ -2,7 +2,7 @@
 
 The notes are tagged (``Model.tag_each``, the default batch size) alternately with the
 steps on and with them replaced by identities: the text read for tagging
-(:func:`crfdeid.text.clean.for_tagging`), the clinical-term filter, the Safe Harbor layer and
+(:func:`crfdeid.text.tokenize.for_tagging`), the clinical-term filter, the Safe Harbor layer and
 the widening of spans to token bounds. CPU seconds (``time.process_time``) are less
 sensitive to other jobs on the machine than wall time; still, record ``uptime`` with the
 figures. Prints counts and seconds only::

@@ -28,7 +28,7 @@ from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import Model, train_model  # noqa: E402
 from crfdeid.document import Document  # noqa: E402
 from crfdeid.recognizers import safeharbor  # noqa: E402
-from crfdeid.text.clean import for_tagging  # noqa: E402
+from crfdeid.text.tokenize import for_tagging  # noqa: E402
 
 
 def _char(rng: random.Random) -> str:

@@ -33,7 +33,7 @@ from pathlib import Path
 from . import gazetteers
 from .errors import ConfigError
 from .features import context
-from .features.dictionary import PHRASE_LISTS, RANKED_LISTS, WORD_LISTS
+from .features.context import PHRASE_LISTS, RANKED_LISTS, WORD_LISTS
 from .settings import Section, check_keys, section
 
 #: Languages whose resources ship with crfdeid.

@@ -47,7 +47,7 @@ PROVIDERS: dict[str, str] = {
     "train": "crfdeid.io.settings",
     "dev": "crfdeid.io.settings",
     "tokenizer": "crfdeid.text.tokenize",
-    "segment": "crfdeid.text.segment",
+    "segment": "crfdeid.text.tokenize",
     "crf": "crfdeid.crf.settings",
     "decoding": "crfdeid.crf.decoding",
     "training": "crfdeid.crf.settings",

@@ -15,8 +15,7 @@ from crfdeid.io import read
 from crfdeid.recognizers import clinical, hygiene, safeharbor
 from crfdeid.recognizers.chain import HYGIENE, TAIL, Note, build_chain, chain_of, legacy_entries, register
 from crfdeid.recognizers.rules import overlay
-from crfdeid.text.align import to_token_bounds
-from crfdeid.text.clean import for_tagging
+from crfdeid.text.tokenize import for_tagging, to_token_bounds
 
 
 @register("test_allow_list.v1")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from crfdeid.errors import ConfigError
 from crfdeid.features import TOKEN_TEMPLATES, WORD_TEMPLATES, Featurizer, resolve_feature_set, to_attributes
-from crfdeid.features.pattern import match_tokens
+from crfdeid.features.surface import match_tokens
 from crfdeid.text.tokenize import tokenize
 
 ALL = {"groups": {"lexical": True, "orthographic": True, "pattern": True,
@@ -180,7 +180,7 @@ def test_a_resolved_set_keeps_its_templates_when_a_group_gains_one():
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127)), st.text()))
 def test_shape_fast_paths_equal_the_regexes(w):
-    from crfdeid.features import orthographic as orth
+    from crfdeid.features import surface as orth
     by_regex = orth._DIGIT.sub("d", orth._LOWER.sub("x", orth._UPPER.sub("X", w)))
     assert orth._shape(w) == by_regex
     assert orth._collapse(w) == orth._COLLAPSE.sub(r"\1", w)
@@ -195,13 +195,13 @@ _ASCII = st.lists(st.sampled_from(["7", "22", "/", "-", ".", " ", "\n", "Jan", "
 @settings(max_examples=300, deadline=None)
 @given(_ASCII)
 def test_ascii_twins_match_like_the_regex_patterns(text):
-    from crfdeid.features.pattern import ASCII_TWINS
+    from crfdeid.features.surface import ASCII_TWINS
     for rx, twin in ASCII_TWINS.items():
         assert [m.span() for m in twin.finditer(text.lower())] == [m.span() for m in rx.finditer(text)], rx.pattern
 
 
 def test_ascii_twins_match_like_the_regex_patterns_on_physionet(physionet_docs):
-    from crfdeid.features.pattern import ASCII_TWINS
+    from crfdeid.features.surface import ASCII_TWINS
     for doc in physionet_docs[::5]:
         assert doc.text.isascii()
         for rx, twin in ASCII_TWINS.items():

@@ -12,7 +12,7 @@ import pytest
 from crfdeid.crf import Model, train_model
 from crfdeid.crf.model import tokens_for
 from crfdeid.crf.numpy.emission import EmissionScorer
-from crfdeid.crf.numpy.inference import marginals, viterbi
+from crfdeid.crf.numpy.tagger import marginals, viterbi
 from crfdeid.crf.numpy.weights import read_weights
 from crfdeid.errors import ModelError
 from crfdeid.io import read
@@ -165,20 +165,20 @@ def test_physionet_labels_and_marginals_equal_crfsuite(physionet_docs):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch):
-    from crfdeid.crf.numpy import inference
+    from crfdeid.crf.numpy import tagger as numpy_tagger
     rng = np.random.default_rng(seed)
     L = 30  # large and sparse enough for the sparse maximum
     T = np.where(rng.random((L, L)) < 0.05, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
     T[:, 0] = rng.integers(-3, 4, size=L)  # one column done densely
-    assert inference._SparseMax.worth(T)
+    assert numpy_tagger._SparseMax.worth(T)
     E = rng.integers(-4, 4, size=(400, L)).astype(float)  # small integers: many exact ties
     ends = np.cumsum(rng.integers(1, 25, size=40))
     ends = ends[ends <= 400]
     bounds = list(zip([0] + ends[:-1].tolist(), ends.tolist()))
     E = E[:ends[-1]]
-    sparse = inference.viterbi(E, T, bounds)
-    monkeypatch.setattr(inference._SparseMax, "worth", staticmethod(lambda t: False))
-    assert np.array_equal(sparse, inference.viterbi(E, T, bounds))
+    sparse = numpy_tagger.viterbi(E, T, bounds)
+    monkeypatch.setattr(numpy_tagger._SparseMax, "worth", staticmethod(lambda t: False))
+    assert np.array_equal(sparse, numpy_tagger.viterbi(E, T, bounds))
 
 
 def test_small_inference_chunks_change_nothing(models, docs, monkeypatch):

@@ -268,7 +268,7 @@ _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]
 @given(_RULE_TEXT)
 def test_skipped_rules_and_patterns_need_their_literals(text):
     # A rule or pattern is not run on an ASCII text without its literals: every match holds one.
-    from crfdeid.features.pattern import NEEDS as PATTERN_NEEDS
+    from crfdeid.features.surface import NEEDS as PATTERN_NEEDS
     from crfdeid.recognizers.rules import NEEDS, RULES
     checks = [(RULES[name][1], needs) for name, needs in NEEDS.items()] + list(PATTERN_NEEDS.items())
     for rx, needs in checks:

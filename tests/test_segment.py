@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid.text.segment import segments
-from crfdeid.text.tokenize import tokenize
+from crfdeid.text.tokenize import segments, tokenize
 
 
 def _segs(text, **kw):
@@ -46,7 +45,7 @@ def test_segments_partition_the_tokens(text, max_len):
 
 def _reference(text, tokens, max_len):
     """The plain per-token loop (every gap sliced)."""
-    from crfdeid.text.segment import _FINAL, ABBREVIATIONS
+    from crfdeid.text.tokenize import _FINAL, ABBREVIATIONS
     out, begin = [], 0
     for i, cur in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -75,7 +74,7 @@ def test_segments_equal_the_plain_loop(text, max_len):
 @given(st.lists(st.sampled_from(["a", "Dr", "bb", " ", ".", "?", "\n", "\r", "x.", "!"]), max_size=60).map("".join),
        st.integers(1, 12))
 def test_segments_of_a_list_equal_the_streaming_ones(text, max_len):
-    from crfdeid.text.segment import iter_segments
+    from crfdeid.text.tokenize import iter_segments
     toks = tokenize(text)
     assert segments(text, toks, max_len) == list(iter_segments(text, iter(toks), max_len))
 

@@ -16,9 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crfdeid.features import TOKEN_TEMPLATES
-from crfdeid.features.context import _AFTER_ATTRS, _LIST, _SENT_END, _TRIGGER_ATTRS
-from crfdeid.features.dictionary import _phrase_index
-from crfdeid.features.pattern import TEXT_PATTERNS
+from crfdeid.features.context import _AFTER_ATTRS, _LIST, _SENT_END, _TRIGGER_ATTRS, _phrase_index
+from crfdeid.features.surface import TEXT_PATTERNS
 from crfdeid.text.tokenize import tokenize
 
 
@@ -185,8 +184,8 @@ def test_token_templates_equal_their_oracles_on_physionet(physionet_docs):
 
 
 def test_shared_per_document_values_are_dropped_after_the_templates():
-    from crfdeid.features import Featurizer, perdoc
+    from crfdeid.features import Featurizer, window
     fz = Featurizer({"groups": {"context": True, "pattern": True, "dictionary": True}})
     text = "Seen by Dr. Lee\nlives with wife"
     fz.featurize(text, tokenize(text))
-    assert perdoc._MEMOS and all(last == [None, None, None] for last in perdoc._MEMOS)
+    assert window._MEMOS and all(last == [None, None, None] for last in window._MEMOS)

@@ -20,8 +20,7 @@ from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
 from crfdeid.document import Document
 from crfdeid.recognizers import safeharbor
-from crfdeid.text.clean import for_tagging
-from crfdeid.text.tokenize import iter_tokens, tokenize
+from crfdeid.text.tokenize import for_tagging, iter_tokens, tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -31,8 +31,7 @@ from .. import cli, labels
 from ..errors import CrfdeidError, OutputError
 from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
 from ..schema import SUBTYPE_TO_PARENT
-from ..text.segment import iter_segments
-from ..text.tokenize import iter_tokens
+from ..text.tokenize import iter_segments, iter_tokens
 from . import reader_options
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.

@@ -10,7 +10,7 @@ on its source documents plus those pseudo-labelled pieces (docs/adapt.md):
 3. consistency within a patient (``doc.group``): an uncertain letter word that is
    confidently a name or place elsewhere in the same patient's notes, and never
    confidently ``O`` there, takes that label (``B-``/``I-`` by its neighbour);
-4. a segment (one CRF sequence, :func:`crfdeid.text.segment.segments`) is kept only
+4. a segment (one CRF sequence, :func:`crfdeid.text.tokenize.segments`) is kept only
    when every token is confident: CRFsuite learns from whole sequences, and a guess
    at an uncertain token would teach the model its own mistakes;
 5. the config is trained again on the source documents plus the kept segments.

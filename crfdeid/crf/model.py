@@ -10,7 +10,7 @@ then decoded into spans (:func:`crfdeid.labels.decode`) and handed to the model'
 post-CRF chain (:mod:`crfdeid.recognizers.chain`, named in the config's ``postprocess``:
 the clinical-term filter, the rule overlay when enabled, and the Safe Harbor layer,
 always last). The tagger reads the note with its control characters as spaces
-(:func:`crfdeid.text.clean.for_tagging`), once per note.
+(:func:`crfdeid.text.tokenize.for_tagging`), once per note.
 The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
 
 That path (text -> tokens -> segments -> backend -> labels -> spans -> rules) is
@@ -41,9 +41,7 @@ from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.committee import from_config
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
-from ..text.clean import for_tagging
-from ..text.segment import segments
-from ..text.tokenize import Token, tokenize
+from ..text.tokenize import Token, for_tagging, segments, tokenize
 from ..version import __version__
 from . import kinds, modelfile
 from .crfsuite import CrfsuiteBackend, open_tagger

@@ -35,8 +35,7 @@ from ..labels import decode, encode
 from ..recognizers.chain import Note, chain_of
 from ..recognizers.committee import from_config
 from ..resources import Resources
-from ..text.clean import for_tagging
-from ..text.segment import segments
+from ..text.tokenize import for_tagging, segments
 from .model import tokens_for
 
 

@@ -1,6 +1,6 @@
 """Training: documents -> tokens -> features -> ``pycrfsuite.Trainer`` -> :class:`~crfdeid.crf.Model`.
 
-Training streams one CRFsuite sequence per segment (:func:`crfdeid.text.segment.segments`)
+Training streams one CRFsuite sequence per segment (:func:`crfdeid.text.tokenize.segments`)
 into ``pycrfsuite.Trainer``; the trained CRFsuite model, the resolved config and a
 manifest become a :class:`~crfdeid.crf.model.Model`.
 """
@@ -32,8 +32,7 @@ from ..recognizers import stacking
 from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
-from ..text.clean import for_tagging
-from ..text.segment import segments
+from ..text.tokenize import for_tagging, segments
 from . import kinds
 from .model import Model, tokens_for
 from .modelfile import gazetteer_checksums

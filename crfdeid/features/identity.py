@@ -13,7 +13,7 @@ from functools import lru_cache
 import regex
 
 from .. import gazetteers
-from .registry import WORD_TEMPLATES
+from .window import WORD_TEMPLATES
 
 _WORD = regex.compile(r"[A-Za-z]+")
 

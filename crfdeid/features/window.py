@@ -1,4 +1,10 @@
-"""The featurizer: feature-set resolution, per-type caching and the one +-window.
+"""The featurizer: the template registries, feature-set resolution, per-type caching and the one +-window.
+
+Templates register themselves by versioned name (``shape.v1``) in :data:`WORD_TEMPLATES`
+or :data:`TOKEN_TEMPLATES`; their output is python-crfsuite's item format
+(:func:`to_attributes`). Token templates that need the same value of a document (its
+lines, its lower-cased tokens) compute it once (:func:`per_document`); the featurizer
+forgets it when the document's templates have run.
 
 A feature set (``features/*.yaml``) is plain data::
 
@@ -16,14 +22,80 @@ explicit lists (``word``, ``windowed``, ``token``) stored in every model.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import ConfigError, RegistryError
+from ..registry import Registry
 from ..settings import check_keys
 from ..text.tokenize import tokenize
-from .perdoc import forget
-from .registry import TOKEN_TEMPLATES, WORD_TEMPLATES, to_attributes
+
+WORD_TEMPLATES = Registry("word feature template")
+TOKEN_TEMPLATES = Registry("token feature template")
+
+
+def to_attributes(feats: dict, prefix: str = "") -> list[str]:
+    """python-crfsuite's item format as a list of attribute strings.
+
+    A string value ``{"k": "v"}`` is the attribute ``k:v``; ``True`` is ``k``
+    (``False``/``None``: no attribute); a nested mapping prefixes its keys. In
+    python-crfsuite a number is the weight of attribute ``k``; crfdeid's attributes
+    are binary, so a number is refused rather than read as a string.
+
+    >>> to_attributes({"shape": "Xx", "title": True, "off": False, "gaz": {"city": True}})
+    ['shape:Xx', 'title', 'gaz:city']
+    >>> to_attributes({"len": 5})
+    Traceback (most recent call last):
+    ...
+    crfdeid.errors.ConfigError: feature 'len' has the number 5: python-crfsuite reads numbers as weights, crfdeid's attributes are binary (give a string value, e.g. '5')
+    """
+    out = []
+    for k, v in feats.items():
+        if v is True:
+            out.append(prefix + k)
+        elif v is False or v is None:
+            continue
+        elif isinstance(v, dict):
+            out.extend(to_attributes(v, f"{prefix}{k}:"))
+        elif isinstance(v, str):
+            out.append(f"{prefix}{k}:{v}")
+        elif isinstance(v, (int, float)):
+            raise ConfigError(f"feature {prefix + k!r} has the number {v!r}: python-crfsuite reads numbers "
+                              f"as weights, crfdeid's attributes are binary (give a string value, e.g. '{v}')")
+        else:
+            raise ConfigError(f"feature {prefix + k!r} has a {type(v).__name__} value; "
+                              "expected a string, true/false or a mapping")
+    return out
+
+
+_MEMOS: list = []  # the [text, tokens, result] of every per_document function
+_T = TypeVar("_T")
+
+
+def per_document(fn: Callable[[str, Any], _T]) -> Callable[[str, Any], _T]:
+    """Remember ``fn(text, tokens)`` for the last document it saw (the same ``text`` and ``tokens`` objects).
+
+    The result is shared between callers, which must not change it; :func:`forget`
+    drops it (and the document) once the document's templates have run.
+    """
+    last: list = [None, None, None]
+    _MEMOS.append(last)
+
+    @functools.wraps(fn)
+    def shared(text, tokens):
+        if last[0] is not text or last[1] is not tokens:
+            last[:] = text, tokens, fn(text, tokens)
+        return last[2]
+    return shared
+
+
+def forget() -> None:
+    """Drop what :func:`per_document` functions remember (a large note is not kept alive)."""
+    for last in _MEMOS:
+        last[:] = None, None, None
+
 
 #: Feature groups (He et al. 2015, table 2): word templates, which of them are
 #: windowed, token templates.

@@ -24,8 +24,7 @@ from ..document import Document
 from ..errors import ModelError
 from ..io import read_all
 from ..labels import OUTSIDE, encode
-from ..text.clean import for_tagging
-from ..text.segment import segments
+from ..text.tokenize import for_tagging, segments
 from . import networks
 from .batch import collate, device_of, index_segment, length_batches
 from .model import NeuralModel

@@ -44,7 +44,7 @@ from ..errors import ConfigError, RegistryError
 from ..registry import Registry
 from ..settings import Section, section
 from ..site import Site
-from ..text.align import to_token_bounds
+from ..text.tokenize import to_token_bounds
 from . import clinical, hygiene, rules, safeharbor
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
@@ -57,7 +57,7 @@ TAIL = ("safe_harbor.v1", "token_bounds.v1")
 class Note:
     """What a processor knows of the note it rewrites spans of.
 
-    ``text`` is the note as the tagger reads it (:func:`crfdeid.text.clean.for_tagging`:
+    ``text`` is the note as the tagger reads it (:func:`crfdeid.text.tokenize.for_tagging`:
     same length, so its offsets are the note's); ``meta`` the document's metadata and
     ``options`` what the caller passed for this call (``tag(..., options=...)``), for
     processors that need per-note knowledge (a patient's own identifiers); ``memo`` is
@@ -159,7 +159,7 @@ class SafeHarbor:
 @register("token_bounds.v1")
 @dataclass(frozen=True)
 class TokenBounds:
-    """Every span widened to the tokens it touches (:func:`crfdeid.text.align.to_token_bounds`), last."""
+    """Every span widened to the tokens it touches (:func:`crfdeid.text.tokenize.to_token_bounds`), last."""
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         return to_token_bounds(note.text, spans, note.split_glued)

@@ -22,7 +22,7 @@ import regex
 
 from .. import gazetteers
 from ..document import Span, make_span
-from ..features.pattern import MONTH, ascii_lower, cannot_match
+from ..features.surface import MONTH, ascii_lower, cannot_match
 
 # A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
 _CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
@@ -178,7 +178,7 @@ RULES = {
 
 
 #: Lower-cased literals of which every match of a rule holds one (an ASCII text
-#: without any is not scanned; see :func:`crfdeid.features.pattern.cannot_match`).
+#: without any is not scanned; see :func:`crfdeid.features.surface.cannot_match`).
 NEEDS = {"email": ("@",), "url": ("://", "www."), "year_apostrophe": ("'",)}
 
 #: Key words (lower-cased, word-bounded in the lower-cased ASCII text), by class. Classes

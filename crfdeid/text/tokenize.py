@@ -1,5 +1,13 @@
-"""Clinical tokenizer: regex-driven, offset-keeping, splits run-together tokens.
+"""Text -> tokens: what the tagger reads of a note, its tokens, its CRF sequences, spans on token bounds.
 
+The steps between a note and its features, and the one after the CRF that needs tokens again:
+
+* :func:`for_tagging`: control and format characters read as spaces (same length, same offsets);
+* :func:`tokenize` (:func:`iter_tokens`, :func:`token_offsets`): the clinical tokenizer;
+* :func:`segments` (:func:`iter_segments`): the tokens cut into CRF sequences;
+* :func:`to_token_bounds`: spans widened to the tokens they touch.
+
+The clinical tokenizer is regex-driven, keeps offsets and splits run-together tokens.
 Tokens are maximal runs of one character class, with case transitions split so
 that glued words separate (He et al. 2015, table 1)::
 
@@ -33,16 +41,49 @@ Token(text='76221', start=1, end=6, glued_left=True, glued_right=False)
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, compress
 from operator import not_
 from typing import NamedTuple
 
 import regex
 
+from ..document import Span, trim
 from ..settings import Section, section
+
+# -- what the tagger reads -------------------------------------------------------------
+
+# Cc and Cf characters that str.isspace does not already count as white space.
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+_CONTROL = regex.compile(r"[\p{Cc}\p{Cf}--[\t\n\x0b\x0c\r\x1c-\x1f\x85]]", regex.V1)
+
+
+def for_tagging(text: str) -> str:
+    """``text`` with its control and format characters replaced by spaces (same length).
+
+    The same string object comes back when there is nothing to replace (the common case).
+
+    A NUL byte, a bidirectional mark or a zero-width space between a title and a name
+    (``Dr.\\x00Smith``) is a token of its own to the tokenizer and a wall to the rules'
+    patterns, which hide the name from both. :func:`for_tagging` replaces such characters
+    (Unicode categories Cc and Cf that are not already white space) with spaces. It keeps
+    the length, so every offset into the cleaned text is the same offset into the note:
+    spans found on it are spans of the note, whose text is never changed.
+
+    >>> for_tagging("Dr.\\x00Smith\\u200b")
+    'Dr. Smith '
+    >>> text = "plain ASCII"; for_tagging(text) is text
+    True
+    """
+    if text.isascii():
+        return _ASCII_CONTROL.sub(" ", text) if _ASCII_CONTROL.search(text) else text
+    return _CONTROL.sub(" ", text) if _CONTROL.search(text) else text
+
+
+# -- tokens ----------------------------------------------------------------------------
 
 # White space exactly as str.isspace defines it (regex's \s lacks U+001C..U+001F).
 _WS = r"\s\x1c-\x1f"
@@ -155,3 +196,170 @@ class TokenizerSettings(Section):
     """The config's ``tokenizer`` section: ``split_glued`` splits run-together tokens (``PEND01``)."""
 
     split_glued: bool = True
+
+
+# -- segments --------------------------------------------------------------------------
+
+_FINAL = frozenset(".?!")
+#: Tokens after which a period does not end a sentence (compared lower-cased).
+ABBREVIATIONS = frozenset("""
+dr mr mrs ms mx prof st sr jr rev hon gen col capt lt sgt fr sen rep
+no nos vs etc approx appt dept univ inc corp co ltd bros mt ft ave blvd rd
+jan feb mar apr jun jul aug sep sept oct nov dec
+mon tue tues wed thu thur thurs fri sat sun
+e g i ie eg al pt pts hx dx tx rx sx fx
+""".split())
+
+
+def segments(text: str, tokens, max_len: int = 200) -> list[tuple[int, int]]:
+    """Token index ranges ``(first, last + 1)`` of the segments of a tokenized note.
+
+    A segment ends at a line break, after a sentence-final ``.``, ``?`` or ``!``
+    that is followed by white space (unless the token before it is a known title
+    or abbreviation such as ``Dr``, or a single letter like an initial), and at
+    ``max_len`` tokens so that a pathological single-line note stays tractable.
+    Segments are token index ranges derived from the tokens; spans are still
+    decoded over the whole document, so a span may cross a segment boundary.
+
+    Parameters
+    ----------
+    text : str
+        The note text the tokens were cut from.
+    tokens : iterable of Token
+        Output of :func:`tokenize` (or :func:`iter_tokens`) for ``text``.
+    max_len : int
+        Longest segment, in tokens.
+
+    >>> text = "HPI: Seen by Dr. Lee. Stable.\\n- BP 120/80"
+    >>> toks = tokenize(text)
+    >>> [" ".join(t.text for t in toks[a:b]) for a, b in segments(text, toks)]
+    ['HPI : Seen by Dr . Lee .', 'Stable .', '- BP 120 / 80']
+    """
+    if not isinstance(tokens, (list, tuple)):
+        return list(iter_segments(text, tokens, max_len))
+    # The same segments from C-level passes over a token list: where a segment may end
+    # (the last token before a line break, always; a final ".?!" after a word that is not
+    # an abbreviation, unless the segment starts there), then the max_len cuts in order.
+    n = len(tokens)
+    if not n:
+        return []
+    starts = [t.start for t in tokens]
+    ends = [t.end for t in tokens]
+    breaks = set()
+    for ch in "\n\r":
+        p = text.find(ch, ends[0])
+        while p >= 0:
+            k = bisect.bisect_left(starts, p)  # the first token after the break
+            if k >= n:
+                break
+            if ends[k - 1] <= p:
+                breaks.add(k - 1)
+            p = text.find(ch, starts[k])
+    words = [t.text for t in tokens]
+    finals = [i for i in compress(range(1, n - 1), map(_FINAL.__contains__, words[1:n - 1]))
+              if i not in breaks and starts[i + 1] != ends[i]
+              and len(words[i - 1]) > 1 and words[i - 1].lower() not in ABBREVIATIONS]
+    out, begin = [], 0
+    for i, always in sorted([(i, True) for i in breaks] + [(i, False) for i in finals] + [(n - 1, True)]):
+        while i + 1 - begin > max_len:
+            out.append((begin, begin + max_len))
+            begin += max_len
+        if i >= begin and (always or i > begin):
+            out.append((begin, i + 1))
+            begin = i + 1
+    return out
+
+
+def iter_segments(text: str, tokens, max_len: int = 200):
+    """:func:`segments` as a generator over any token iterable (one token of look-ahead)."""
+    it = iter(tokens)
+    cur = next(it, None)
+    prev = None
+    begin = i = 0
+    while cur is not None:
+        nxt = next(it, None)
+        end_here = nxt is None or i + 1 - begin >= max_len
+        if not end_here and nxt is not None and nxt.start != cur.end:  # touching tokens: no gap, no end
+            gap = text[cur.end:nxt.start]
+            if "\n" in gap or "\r" in gap:
+                end_here = True
+            elif cur.text in _FINAL and gap and i > begin:
+                assert prev is not None  # i > begin: a token came before
+                end_here = len(prev.text) > 1 and prev.text.lower() not in ABBREVIATIONS
+        if end_here:
+            yield begin, i + 1
+            begin = i + 1
+        prev, cur = cur, nxt
+        i += 1
+
+
+@section("segment")
+@dataclass
+class SegmentSettings(Section):
+    """The config's ``segment`` section: ``max_len``, the longest CRF sequence in tokens."""
+
+    max_len: int = field(default=200, metadata={"min": 1})
+
+
+# -- spans on token bounds -------------------------------------------------------------
+
+#: How far from an offset its run of non-space characters is read: a token longer than
+#: this is cut there (a span then ends inside it, still covering what it covered).
+REACH = 512
+
+
+def _run(text: str, at: int) -> tuple[int, int]:
+    """The run of non-space characters around offset ``at`` (at most :data:`REACH` each side)."""
+    a, lo = at, max(0, at - REACH)
+    while a > lo and not text[a - 1].isspace():
+        a -= 1
+    b, hi = at, min(len(text), at + REACH)
+    while b < hi and not text[b].isspace():
+        b += 1
+    return a, b
+
+
+def _snap(text: str, at: int, split_glued: bool, is_end: bool) -> int:
+    """``at`` moved out to the edge of the token it falls inside (unchanged on a boundary)."""
+    if at <= 0 or at >= len(text) or text[at - 1].isspace() or text[at].isspace():
+        return at
+    a, b = _run(text, at)
+    for s, e in token_offsets(text[a:b], split_glued):
+        if a + s < at < a + e:
+            return a + e if is_end else a + s
+    return at
+
+
+def to_token_bounds(text: str, spans, split_glued: bool = True) -> list[Span]:
+    """``spans`` with each start and end moved out to the token boundary around it, and
+    white space at their edges left out (white space is never PHI, nor part of a token).
+
+    Spans that come to overlap are joined into one with the first one's subtype; a span
+    of white space only is dropped.
+
+    The CRF's spans start and end on token boundaries; a regex's need not (``Smith``
+    matched inside the one token ``Smithé``). Redaction, scoring and training all count
+    tokens, so every span the tagger returns is widened to the tokens it touches: never
+    narrowed, so no character a span covered is lost. Tokens never cross white space,
+    so the run of non-space characters around an offset, tokenized alone, gives the
+    note's own tokens there.
+
+    >>> from crfdeid.document import make_span
+    >>> text = "Dr. Smithé came"
+    >>> [(s.start, s.end) for s in to_token_bounds(text, [make_span(4, 9, "DOCTOR")])]
+    [(4, 10)]
+    """
+    out: list[Span] = []
+    for sp in sorted(spans):
+        start, end = trim(text, sp.start, sp.end)
+        if start >= end:
+            continue
+        start = _snap(text, start, split_glued, False)
+        end = _snap(text, end, split_glued, True)
+        if out and start < out[-1].end:
+            last = out[-1]
+            if end > last.end:
+                out[-1] = Span(last.start, end, last.category, last.subtype)
+            continue
+        out.append(sp if (start, end) == (sp.start, sp.end) else Span(start, end, sp.category, sp.subtype))
+    return out

@@ -23,7 +23,7 @@ from itertools import chain, compress, repeat
 
 import numpy as np
 
-from ...features.perdoc import token_texts
+from ...features.context import token_texts
 from ...features.window import window_prefix
 from .weights import CrfWeights
 

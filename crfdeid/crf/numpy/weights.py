@@ -1,7 +1,7 @@
 """The weights of a CRFsuite ``crf1d`` model, read exactly from its binary file.
 
 ``pycrfsuite.Tagger.info()`` parses CRFsuite's text dump, which prints every
-weight with six decimals; the numpy tagger (:mod:`crfdeid.crf.numpy.inference`) must
+weight with six decimals; the numpy tagger (:mod:`crfdeid.crf.numpy.tagger`) must
 reproduce CRFsuite's scores exactly, so the weights are read from the model
 file itself. Layout (CRFsuite ``crf1dm.c``, little-endian): a 48-byte header
 (magic ``lCRF``, size, type ``FOMC``, version, counts, chunk offsets), a

@@ -20,10 +20,10 @@ import pycrfsuite
 
 from ...crf import model as model_mod
 from ...crf.model import tokens_for
-from ...crf.numpy import inference
+from ...crf.numpy import tagger as numpy_tagger
 from ...io import WRITERS, StreamWriter, read, writer, writer_names
 from ...recognizers.chain import Chain
-from ...text.segment import segments
+from ...text.tokenize import segments
 
 #: Stages of the tag path, in pipeline order.
 STAGES = ("read", "tokenize", "featurize", "crf", "decode", "rules", "write", "other")
@@ -69,12 +69,12 @@ class _TimedTagger:
 
 @contextmanager
 def _instrumented(model, clock):
-    saved = (model_mod.tokens_for, model_mod.decode, Chain.run, inference.viterbi, inference.marginals)
+    saved = (model_mod.tokens_for, model_mod.decode, Chain.run, numpy_tagger.viterbi, numpy_tagger.marginals)
     model_mod.tokens_for = clock.tokenizer(saved[0])
     model_mod.decode = clock.wrap("decode", saved[1])
     Chain.run = clock.wrap("rules", saved[2])  # the whole post-CRF chain
-    inference.viterbi = clock.wrap("crf", saved[3])
-    inference.marginals = clock.wrap("crf", saved[4])
+    numpy_tagger.viterbi = clock.wrap("crf", saved[3])
+    numpy_tagger.marginals = clock.wrap("crf", saved[4])
     backend = model._backend
     crfsuite = model.backend == "crfsuite"
     if crfsuite:
@@ -85,7 +85,7 @@ def _instrumented(model, clock):
     try:
         yield
     finally:
-        (model_mod.tokens_for, model_mod.decode, Chain.run, inference.viterbi, inference.marginals) = saved
+        (model_mod.tokens_for, model_mod.decode, Chain.run, numpy_tagger.viterbi, numpy_tagger.marginals) = saved
         if crfsuite:
             backend.tagger = tagger
         delattr(featurize, name)  # back to the class method
