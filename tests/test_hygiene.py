@@ -31,6 +31,7 @@ def _kept(text, spans):
     ("BP 120/70, HR 80", ","),
     ("to the ICU", "to the"),
     ("-- . --", "--"),
+    ("\U0001F600\u0301 Smith", "\u0301"),   # a lone combining mark (after an emoji): no letter, no crash
 ])
 def test_a_span_of_nothing_but_punctuation_a_letter_or_stop_words_goes(text, surface):
     assert _kept(text, _spans(text, surface)) == []

@@ -75,7 +75,9 @@ def _initial(text: str, sp: Span, prev: Span | None, nxt: Span | None) -> bool:
     """Whether the one-letter span ``sp`` is an initial of the name next to it."""
     if _TITLE_BEFORE.search(text, max(0, sp.start - 8), sp.start):
         return True
-    letter = next(c for c in text[sp.start:sp.end] if c.isalnum())
+    letter = next((c for c in text[sp.start:sp.end] if c.isalnum()), None)
+    if letter is None:  # a lone combining mark (after an emoji, say) is no initial
+        return False
     dotted = text.startswith(".", sp.end) or "." in text[sp.start:sp.end]
     if nxt is not None and _GAP_AFTER_INITIAL.fullmatch(text, sp.end, nxt.start) and \
             (letter != "a" or dotted):
