@@ -33,7 +33,8 @@ from dev_cv import fold_models  # noqa: E402
 from crfdeid import cli  # noqa: E402
 from crfdeid.config import load_config  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
-from crfdeid.experiments.locked import figures, parse_also  # noqa: E402
+from crfdeid.cli.locked import parse_also  # noqa: E402
+from crfdeid.experiments.locked import figures  # noqa: E402
 from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
 from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
