@@ -74,11 +74,13 @@ def test_the_union_adds_only_companion_spans_of_its_categories_that_overlap_noth
         [*so_far, Span(21, 29, "LOCATION", "HOSPITAL")])
 
 
-def test_the_processor_asks_the_companion_at_its_threshold_once():
+def test_the_companion_tags_a_note_once_per_threshold_however_often_the_chain_asks():
     asked = []
     note = Note("x", companion=lambda t: asked.append(t) or {})
     ContextUnion(o_threshold=0.99)(note, [])
-    assert asked == [0.99]
+    ContextUnion(o_threshold=0.99, categories=["DATE"])(note, [])
+    ContextUnion()(note, [])
+    assert asked == [0.99, None]
 
 
 def test_the_union_in_the_chain_only_adds_to_what_the_model_alone_finds(model, notes):

@@ -244,7 +244,10 @@ class ContextUnion:
         if note.companion is None:
             raise ModelError("postprocess: context_union.v1 needs a model with a companion CRF "
                              "(the config's companion section)")
-        found = note.companion(self.o_threshold)
+        memo = note.memo.setdefault("context_union.v1", {})  # the companion tags a note once per threshold
+        found = memo.get(self.o_threshold)
+        if found is None:
+            found = memo[self.o_threshold] = note.companion(self.o_threshold)
         add = [replace(sp, confidence=c) for sp, c in found.items()
                if sp.category in self.categories and not any(sp.overlaps(b) for b in spans)]
         return sorted([*spans, *add]) if add else list(spans)
@@ -254,7 +257,7 @@ class ContextUnion:
 HYGIENE = ("site.v1", "junk_spans.v1", "young_ages.v1")
 
 
-#: What a processor needs from the model's config: English resources, the i2b2 2014 labels.
+#: What a processor needs from the model's config: English resources, the i2b2 2014 labels, a companion CRF.
 NEEDS: dict[str, tuple[str, ...]] = {"rules.v1": ("english", "i2b2"), "name_extension.v1": ("english", "i2b2"),
                                      "context_union.v1": ("companion",)}
 
