@@ -16,6 +16,11 @@ overlap none of them, the context model tagging at each ``--context-thresholds``
 (``none``: Viterbi). Scored pooled over the held-out folds on the real notes and on each
 stress copy: binary token P/R, gold tokens missed, PHI fully removed, NAME / LOCATION
 covered. Aggregate figures only; writes union.json and union.md to ``--out``.
+
+The ``chain`` rows are what a user gets from one model file: the fold's base model with the
+context model as its companion CRF (config ``companion``, as ``train_model`` writes it from the
+same two trainings) and ``context_union.v1`` first in its post-CRF chain, so that the
+companion's spans go through the same filters, rules and Safe Harbor layer as the base CRF's.
 """
 
 from __future__ import annotations
@@ -31,12 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dev_cv import fold_models  # noqa: E402
 
 from crfdeid import cli  # noqa: E402
+from crfdeid.cli.locked import parse_also  # noqa: E402
 from crfdeid.config import load_config  # noqa: E402
+from crfdeid.crf import Model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
-from crfdeid.experiments.locked import figures, parse_also  # noqa: E402
+from crfdeid.experiments.locked import figures  # noqa: E402
 from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
 from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
+from crfdeid.recognizers.chain import legacy_entries  # noqa: E402
 
 
 def union(base_doc, extra_doc, categories) -> object:
@@ -44,6 +52,17 @@ def union(base_doc, extra_doc, categories) -> object:
     add = [sp for sp in extra_doc.spans if sp.category in categories
            and not any(sp.overlaps(b) for b in base_doc.spans)]
     return base_doc.with_spans(list(base_doc.spans) + add)
+
+
+def with_companion(base, ctx, threshold, categories) -> Model:
+    """``base`` with ``ctx`` as its companion CRF and ``context_union.v1`` (at ``threshold``) first in its chain."""
+    entries = legacy_entries(base.config["rules"])
+    entries.insert(0, {"name": "context_union.v1", "categories": sorted(categories), "o_threshold": threshold})
+    cfg = load_config({**base.config, "rules": {**base.config["rules"], "enabled": False}, "postprocess": entries,
+                       "companion": {k: ctx.config[k] for k in ("features", "training", "crf")}})
+    manifest = {**base.manifest, "companion": {"labels": ctx.labels, "o_words": sorted(ctx.o_words),
+                                               "training": ctx.manifest["training"]}}
+    return Model(base._crf, cfg, manifest, companion=ctx._crf)
 
 
 def slim(gold, pred) -> dict:
@@ -95,6 +114,11 @@ def main(argv=None) -> int:
             ctx = [d for m, tt in zip(contexts, tests) for d in m.tag_many(tt, o_threshold=t)]
             pred = [union(b, c, cats) for b, c in zip(base, ctx)]
             res["rows"].append({"copy": copy, "system": f"union, context at {'Viterbi' if t is None else t}",
+                                **slim(gold, pred)})
+        for t in args.context_thresholds:
+            models = [with_companion(b, c, t, cats) for b, c in zip(bases, contexts)]
+            pred = [d for m, tt in zip(models, tests) for d in m.tag_many(tt)]
+            res["rows"].append({"copy": copy, "system": f"chain: context_union.v1 at {'Viterbi' if t is None else t}",
                                 **slim(gold, pred)})
     res["seconds"] = round(time.perf_counter() - t0, 1)
     f3 = "{:.3f}".format

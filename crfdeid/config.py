@@ -23,6 +23,8 @@ A config is plain data (see ``configs/default.yaml``)::
                unknown_mode: replace}   # ...in the training notes (replace) or in added copies (add)
     committee: {combine: null,      # mega.v1 | multi.v1: other recognizers' decisions
                 members: []}        # (crfdeid.recognizers.committee, docs/committee.md)
+    companion: null                 # a second CRF in the model file: {features, training, crf}
+                                    # over the main config's, for context_union.v1 (crfdeid.crf.settings)
     seed: 13
     model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
     neural: {epochs: 10, ...}       # the networks' hyper-parameters (crfdeid.neural.settings)
@@ -70,7 +72,7 @@ OWN: dict[str, Any] = {
 }
 #: Every top-level key a config may have, in the order of a resolved config.
 KEYS = ("description", "train", "dev", "features", "window", "tokenizer", "segment", "crf", "decoding",
-        "rules", "postprocess", "training", "committee", "scheme", "resources", "seed", "model", "neural")
+        "rules", "postprocess", "companion", "training", "committee", "scheme", "resources", "seed", "model", "neural")
 #: Feature templates that read word lists (the dictionary group).
 LIST_TEMPLATES = frozenset({"gazetteer.v1", "rank.v1", "gazetteer_phrases.v1"})
 #: Reader options whose string value is a file (relative to the config, as input paths are).
@@ -167,8 +169,8 @@ def resolve_paths(raw: dict, base_dir: Path | None) -> dict:
     """A copy of the config mapping ``raw`` with its relative paths made relative to ``base_dir``.
 
     The paths are those of ``train`` and ``dev`` inputs (:func:`resolve_entry`), a
-    ``features`` file (a shipped feature-set name is not a path), ``neural.embeddings``
-    and the word lists of ``resources``.
+    ``features`` file of the config or its ``companion`` (a shipped feature-set name is not a
+    path), ``neural.embeddings`` and the word lists of ``resources``.
     """
     raw = copy.deepcopy(raw)
     if base_dir is None:
@@ -184,9 +186,10 @@ def resolve_paths(raw: dict, base_dir: Path | None) -> dict:
             if isinstance(res.get(key), dict):
                 res[key] = {k: relative_to(v, base_dir) if isinstance(v, str) else v
                             for k, v in res[key].items()}
-    fs = raw.get("features")
-    if isinstance(fs, (str, Path)) and not _is_name(str(fs)):
-        raw["features"] = relative_to(str(fs), base_dir)
+    for where in (raw, raw.get("companion")):
+        fs = where.get("features") if isinstance(where, dict) else None
+        if isinstance(fs, (str, Path)) and not _is_name(str(fs)):
+            where["features"] = relative_to(str(fs), base_dir)  # type: ignore[index]
     emb = (raw.get("neural") or {}).get("embeddings") if isinstance(raw.get("neural"), dict) else None
     if isinstance(emb, (str, Path)):
         raw["neural"]["embeddings"] = relative_to(str(emb), base_dir)

@@ -54,6 +54,7 @@ PROVIDERS: dict[str, str] = {
     "resources": "crfdeid.resources",
     "rules": "crfdeid.recognizers.chain",
     "committee": "crfdeid.recognizers.committee",
+    "companion": "crfdeid.crf.settings",
     "postprocess": "crfdeid.recognizers.chain",
     "neural": "crfdeid.neural.settings",
 }

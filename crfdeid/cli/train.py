@@ -104,6 +104,10 @@ def main(argv=None) -> int:
         print(f"features:   {s['features']}  (active after training: {s['active_features']})")
         print(f"iterations: {s['iterations']}  time: {time.perf_counter() - t0:.1f}s "
               f"(featurize {s['featurize_seconds']}s, CRFsuite {s['train_seconds']}s)")
+    if s.get("companion"):  # the companion CRF of the same file (config `companion`)
+        c = s["companion"]
+        print(f"companion:  documents {c['documents']}  features: {c['features']}  "
+              f"iterations: {c['iterations']} (featurize {c['featurize_seconds']}s, CRFsuite {c['train_seconds']}s)")
     if s.get("problems"):
         print(f"encoding problems (spans not on token edges): {s['problems']}")
     print(f"scheme:     {model.scheme.summary()}")

@@ -47,6 +47,7 @@ from . import kinds, modelfile
 from .crfsuite import CrfsuiteBackend, open_tagger
 from .numpy.tagger import BATCH_CHARS, NumpyTagger, gc_paused
 from .numpy.weights import read_weights
+from .settings import companion_config
 
 _START = attrgetter("start")
 #: Notes longer than this (characters) are tagged a piece at a time by ``tag_each``.
@@ -129,6 +130,8 @@ class TaggingModel:
     labels: list[str]
     backend: str
     o_words: frozenset = frozenset()
+    #: The companion CRF of a config with a ``companion`` section (tagging for ``context_union.v1``), or None.
+    companion: TaggingModel | None = None
 
     if TYPE_CHECKING:
         @property
@@ -216,10 +219,10 @@ class TaggingModel:
 
         ``path`` only names the file in error messages.
         """
-        manifest, part = modelfile.parse(data, path)
+        manifest, part, companion = modelfile.parse_parts(data, path)
         config = modelfile.resolved_config(manifest, path)
         if manifest["format"] == modelfile.FORMAT_VERSION:
-            model = Model._from_parts(part, config, manifest, path, backend)
+            model = Model._from_parts(part, config, manifest, path, backend, companion)
         else:
             model = kinds.get(config["model"], path, ModelError).load(part, config, manifest, path, backend)
         model.chain.prepare()  # the processors' word lists: loading them is not tagging the first note
@@ -274,7 +277,7 @@ class TaggingModel:
 
     def _tagged(self, doc, item, labels, p_out, options=None) -> Document:
         """The tagged copy of ``doc``: decoded spans and their confidences through the chain."""
-        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options)
+        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options, item)
 
     def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
         """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
@@ -290,16 +293,39 @@ class TaggingModel:
             conf[sp] = round(c, 4)
         return conf
 
-    def note(self, doc: Document, text: str | None = None, options: Mapping | None = None) -> Note:
-        """What the chain's processors know of ``doc`` (``text``: its :func:`for_tagging` view)."""
-        return Note(for_tagging(doc.text) if text is None else text, self._split, self._english,
-                    self.scheme, doc.doc_id, doc.meta, options or {})
+    def note(self, doc: Document, text: str | None = None, options: Mapping | None = None,
+             item: tuple | None = None) -> Note:
+        """What the chain's processors know of ``doc`` (``text``: its :func:`for_tagging` view;
+        ``item``: its tokens and segments, which the companion CRF reuses)."""
+        text = for_tagging(doc.text) if text is None else text
+        comp = self.companion
+        tag = None if comp is None else functools.partial(comp._crf_conf, text, item=item, note=doc.text)
+        return Note(text, self._split, self._english, self.scheme, doc.doc_id, doc.meta, options or {},
+                    companion=tag)
 
-    def _finish(self, doc, text: str, conf: dict, options=None) -> Document:
+    def _crf_conf(self, text: str, o_threshold, item: tuple | None = None, note: str | None = None) -> dict:
+        """``{span: confidence}`` of this CRF alone on ``text`` (a note's :func:`for_tagging` view;
+        ``item``: its ``(text, tokens, segments)`` when known), a piece at a time when it is long
+        (cut where ``note``, the note itself, allows: see :meth:`_tag_long`)."""
+        if item is not None and len(text) <= LONG_NOTE_CHARS:
+            labels, p_out, _ = self._label([item], o_threshold)[0]
+            return self._crf_spans(item[1], labels, p_out)
+        conf, a = {}, 0
+        while a < len(text):
+            b = _piece_end(text if note is None else note, a, LONG_NOTE_CHARS)
+            piece = self._item(text[a:b])
+            labels, p_out, _ = self._label([piece], o_threshold)[0]
+            conf.update(self._crf_spans(piece[1], labels, p_out, offset=a))
+            a = b
+        return conf
+
+    def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None) -> Document:
         """``doc`` with the CRF spans ``conf`` (span -> confidence) through the post-CRF chain
-        (``text``: the note as the tagger read it), each span with its confidence."""
-        spans = self.chain.run(self.note(doc, text, options), conf)
-        spans = [replace(sp, confidence=conf.get(sp, 1.0)) for sp in spans]
+        (``text``: the note as the tagger read it), each span with its confidence (a processor's
+        own span keeps the one it was given, else 1.0)."""
+        spans = self.chain.run(self.note(doc, text, options, item), conf)
+        spans = [replace(sp, confidence=conf.get(sp, 1.0 if sp.confidence is None else sp.confidence))
+                 for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
         meta["confidence"] = [sp.confidence for sp in out.spans]
@@ -336,14 +362,8 @@ class TaggingModel:
         Features change only near a cut (the word window and the section heading stop at
         the piece; a cut inside a line shortens the line the line features see).
         """
-        text, view, conf, a = doc.text, for_tagging(doc.text), {}, 0
-        while a < len(text):
-            b = _piece_end(text, a, LONG_NOTE_CHARS)  # cut where the note (not its view) allows
-            item = self._item(view[a:b])  # the view of a piece is the piece of the view
-            labels, p_out, _ = self._label([item], o_threshold)[0]
-            conf.update(self._crf_spans(item[1], labels, p_out, offset=a))
-            a = b
-        return self._finish(doc, view, conf, options)
+        view = for_tagging(doc.text)  # same length: the view of a piece is the piece of the view
+        return self._finish(doc, view, self._crf_conf(view, o_threshold, note=doc.text), options)
 
     def _tag_batch(self, docs, o_threshold, options=None):
         # The whole batch is tagged before the first result is handed out, so that the
@@ -407,7 +427,7 @@ class Model(TaggingModel):
     """
 
     def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None,
-                 backend: str = "numpy"):
+                 backend: str = "numpy", companion: bytes | None = None):
         if backend not in BACKENDS:
             raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
         self.config = config
@@ -435,6 +455,23 @@ class Model(TaggingModel):
         self._tagger = open_tagger(crf_bytes, path)
         self.labels = list(self._tagger.labels())
         self._backend_impl = None
+        self._companion_crf = companion
+        self.companion = self._open_companion(companion, path, backend)
+
+    def _open_companion(self, crf: bytes | None, path, backend: str) -> Model | None:
+        """The companion CRF of a config with a ``companion`` section (its ``crf``: CRFsuite bytes)."""
+        comp_config = companion_config(self.config)
+        if (crf is None) != (comp_config is None):
+            raise ModelError("the config's companion section and the companion CRF come together; "
+                             f"this model has {'the section' if crf is None else 'the CRF'} only", path=path)
+        if crf is None or comp_config is None:
+            return None
+        entry = self.manifest.get("companion") or {}
+        comp = Model(crf, comp_config, {"o_words": entry.get("o_words") or [],
+                                        "training": entry.get("training") or {}}, path, backend)
+        if entry.get("labels") is not None and entry["labels"] != comp.labels:
+            raise ModelError("companion CRF labels differ from the manifest's", path=path)
+        return comp
 
     @property
     def _backend(self):
@@ -452,20 +489,22 @@ class Model(TaggingModel):
     # -- persistence ------------------------------------------------------------
     def __getstate__(self):
         return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
-                "backend": self.backend, "o_words": self.o_words, "chain": self._chain_state()}
+                "backend": self.backend, "o_words": self.o_words, "chain": self._chain_state(),
+                "companion": self._companion_crf}
 
     def __setstate__(self, state):
         self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
-                      state.get("backend", "numpy"))
+                      state.get("backend", "numpy"), state.get("companion"))
         self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
         self._restore_chain(state.get("chain"))
 
     def to_bytes(self) -> bytes:
         """The model file's content (:mod:`crfdeid.crf.modelfile`)."""
-        return modelfile.to_bytes(self._crf, self.manifest, self.labels)
+        return modelfile.to_bytes(self._crf, self.manifest, self.labels, self._companion_crf)
 
     @classmethod
-    def _from_parts(cls, crf: bytes, config: dict, manifest: dict, path, backend: str) -> Model:
+    def _from_parts(cls, crf: bytes, config: dict, manifest: dict, path, backend: str,
+                    companion: bytes | None = None) -> Model:
         """The CRF model of a checked file (:meth:`TaggingModel.from_bytes`)."""
         saved = manifest.get("gazetteers") or {}
         current = modelfile.gazetteer_checksums(config)
@@ -473,9 +512,11 @@ class Model(TaggingModel):
         if saved and any(current.get(name) != sha for name, sha in saved.items()):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=4)
-        model = cls(crf, config, manifest, path=path, backend=backend)
-        _ = model._backend  # read the weights now: a bad model fails at load, not at the first note
-        model.featurizer.prepare()  # and the gazetteers: loading them is not tagging the first note
+        model = cls(crf, config, manifest, path=path, backend=backend, companion=companion)
+        for crf_model in (model, model.companion):
+            if isinstance(crf_model, Model):
+                _ = crf_model._backend  # read the weights now: a bad model fails at load, not at the first note
+                crf_model.featurizer.prepare()  # and the gazetteers: not while tagging the first note
         if model.committee is not None:
             model.committee.prepare()  # and the committee's members
         return model

@@ -2,10 +2,14 @@
 
 Layout::
 
-    b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | part
+    b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | part [| companion]
 
 The part is a CRFsuite model (format 1) or a network's weights in the safetensors
 format (format 2, :mod:`crfdeid.neural`: tensors and a JSON header, no pickle).
+A CRF whose config has a ``companion`` section is followed by the companion's CRFsuite
+model, described by the manifest's ``companion`` entry (``crf_size``, ``crf_sha256``,
+``labels``, its ``o_words`` and ``training`` statistics); a file without that entry
+ends with the part, as every file written before it did.
 The manifest holds the fully resolved config, the feature-set definition,
 gazetteer checksums, the crfdeid version, the labels, training statistics (and a
 network's vocabularies) and the size and SHA-256 of the part (``crf_size`` and
@@ -46,14 +50,18 @@ def gazetteer_checksums(cfg: dict) -> dict:
     return dict(gazetteers.checksums())
 
 
-def to_bytes(crf: bytes, manifest: dict, labels: list[str]) -> bytes:
+def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | None = None) -> bytes:
     """The file content for a CRFsuite model ``crf`` (or the weights of a format 2
-    ``manifest``) and its ``manifest``."""
+    ``manifest``) and its ``manifest``; ``companion``: the companion CRF (its entry
+    ``manifest["companion"]`` gets the part's size and checksum)."""
     part = PARTS.get(manifest.get("format"), "crf")
     manifest = dict(manifest, labels=labels, **{f"{part}_size": len(crf),
                                                 f"{part}_sha256": hashlib.sha256(crf).hexdigest()})
+    if companion is not None:
+        manifest["companion"] = dict(manifest["companion"], crf_size=len(companion),
+                                     crf_sha256=hashlib.sha256(companion).hexdigest())
     head = json.dumps(manifest, sort_keys=True).encode("utf-8")
-    return MAGIC + len(head).to_bytes(8, "big") + head + crf
+    return MAGIC + len(head).to_bytes(8, "big") + head + crf + (companion or b"")
 
 
 def _is_safetensors(data: bytes) -> bool:
@@ -65,9 +73,16 @@ def _is_safetensors(data: bytes) -> bool:
 
 
 def parse(data: bytes, path=None) -> tuple[dict, bytes]:
-    """``(manifest, part)`` of a model file's content, every part checked.
+    """``(manifest, part)`` of a model file's content, every part checked (:func:`parse_parts`)."""
+    manifest, part, _ = parse_parts(data, path)
+    return manifest, part
 
-    ``manifest["format"]`` tells the part: a CRFsuite model (1) or safetensors weights (2).
+
+def parse_parts(data: bytes, path=None) -> tuple[dict, bytes, bytes | None]:
+    """``(manifest, part, companion)`` of a model file's content, every part checked.
+
+    ``manifest["format"]`` tells the part: a CRFsuite model (1) or safetensors weights (2);
+    ``companion`` is the companion CRF's CRFsuite model (None in a file without one).
 
     Raises
     ------
@@ -93,17 +108,32 @@ def parse(data: bytes, path=None) -> tuple[dict, bytes]:
                          f"(formats {', '.join(map(str, PARTS))}); retrain the model", path=path)
     _check_version(manifest.get("crfdeid_version"), path)
     name = PARTS[fmt]
-    part = data[n + size:]
-    part_size = manifest.get(f"{name}_size")
+    entry = manifest.get("companion")
+    if entry is not None and (name != "crf" or not isinstance(entry, dict)
+                              or not isinstance(entry.get("crf_size"), int) or isinstance(entry["crf_size"], bool)):
+        raise ModelError("corrupt model manifest (companion entry)", path=path, offset=n)
+    rest = data[n + size:]
+    own = manifest.get(f"{name}_size")
+    part = rest[:own] if entry is not None and isinstance(own, int) and own >= 0 else rest
+    _check_part(part, manifest, name, "CRF" if name == "crf" else name, path, n + size)
+    if entry is None:
+        return manifest, part, None
+    companion = rest[len(part):]
+    _check_part(companion, entry, "crf", "companion CRF", path, n + size + len(part))
+    return manifest, part, companion
+
+
+def _check_part(part: bytes, entry: dict, name: str, what: str, path, offset: int) -> None:
+    """``part`` of the size and checksum ``entry`` gives (``{name}_size``, ``{name}_sha256``), a valid CRF."""
+    part_size = entry.get(f"{name}_size")
     looks_right = part.startswith(CRF_MAGIC) if name == "crf" else _is_safetensors(part)
     if not isinstance(part_size, int) or len(part) != part_size or not looks_right:
-        raise ModelError(f"truncated or corrupt model file ({'CRF' if name == 'crf' else name} part "
-                         f"is {len(part)} bytes, manifest says {part_size})", path=path, offset=n + size)
-    if hashlib.sha256(part).hexdigest() != manifest.get(f"{name}_sha256"):
-        raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=n + size)
+        raise ModelError(f"truncated or corrupt model file ({what} part "
+                         f"is {len(part)} bytes, manifest says {part_size})", path=path, offset=offset)
+    if hashlib.sha256(part).hexdigest() != entry.get(f"{name}_sha256"):
+        raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=offset)
     if name == "crf":
-        check_crfsuite(part, path, base=n + size)
-    return manifest, part
+        check_crfsuite(part, path, base=offset)
 
 
 def resolved_config(manifest: dict, path=None) -> dict:

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import pycrfsuite
 
+from ..config import deep_merge, load_feature_set
 from ..errors import ConfigError
-from ..settings import Section, check_keys, check_value, section
+from ..settings import Section, check_keys, check_value, declared, section
 
 #: CRFsuite's training algorithms.
 ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
@@ -55,3 +56,48 @@ class TrainingSettings(Section):
 
     unknown_share: float = field(default=0.0, metadata={"min": 0, "max": 1})
     unknown_mode: str = field(default="replace", metadata={"choices": UNKNOWN_MODES})
+
+
+#: What a ``companion`` section may override of the main config.
+COMPANION_KEYS = ("features", "training", "crf")
+
+
+@section("companion")
+class CompanionSettings(Section):
+    """The ``companion`` section: a second CRF trained on the same notes and saved in the same
+    model file, for the post-CRF chain's ``context_union.v1`` (docs/stress.md).
+
+    ``null`` (the default): no companion. A mapping overrides ``features``, ``training`` and
+    ``crf`` of the main config (the rest is the main config's); resolved, it holds all three::
+
+        companion: {features: full_oov, training: {unknown_share: 1.0, unknown_mode: add}}
+    """
+
+    missing = None
+
+    @classmethod
+    def resolve(cls, value, config: Mapping, key: str, path=None) -> dict | None:
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"companion must be a mapping with keys {', '.join(COMPANION_KEYS)} "
+                              f"(or null), not {type(value).__name__}", path=path)
+        check_keys(value, COMPANION_KEYS, "companion", path)
+        if config.get("model", "crf") != "crf" or (config.get("committee") or {}).get("combine"):
+            raise ConfigError("companion: a second CRF is for a plain CRF model (no network, no committee)",
+                              path=path)
+        fs = value.get("features")
+        return {"features": config["features"] if fs is None else load_feature_set(fs, None, path),
+                "training": declared("training").resolve(deep_merge(config["training"], value.get("training")
+                                                                    or {}), config, "companion.training", path),
+                "crf": CrfSettings.resolve(deep_merge(config["crf"], value.get("crf") or {}), config,
+                                           "companion.crf", path)}
+
+
+def companion_config(config: Mapping) -> dict | None:
+    """The resolved config the companion CRF of ``config`` is trained and tags with (None without one):
+    the main config with the companion's ``features``, ``training`` and ``crf``, and no chain of its own."""
+    comp = config.get("companion")
+    if comp is None:
+        return None
+    return {**config, **comp, "companion": None, "postprocess": None, "window": comp["features"]["window"]}

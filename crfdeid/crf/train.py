@@ -36,6 +36,7 @@ from ..text.tokenize import for_tagging, segments
 from . import kinds
 from .model import Model, tokens_for
 from .modelfile import gazetteer_checksums
+from .settings import companion_config
 
 
 class _Trainer(pycrfsuite.Trainer):
@@ -57,6 +58,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     A config whose ``model`` is ``elman``, ``jordan`` or ``bilstm-crf`` is handed to
     :func:`crfdeid.neural.train.train_network` (the ``neural`` extra), so every command
     that trains from a config trains either kind.
+    A config with a ``companion`` section also trains the companion CRF on the same notes
+    (:func:`crfdeid.crf.settings.companion_config`); the model file holds both.
 
     Parameters
     ----------
@@ -86,6 +89,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     if docs is None:
         docs, _ = read_corpus(cfg["train"], cfg["scheme"])
     docs, scheme = _under_scheme(docs, cfg)
+    if cfg["companion"] is not None:
+        docs = list(docs)  # read again by the companion
     versions = None
     if cfg["training"]["unknown_share"]:
         versions = augmenter(cfg["training"]["unknown_share"], cfg["training"]["unknown_mode"], cfg["seed"])
@@ -146,6 +151,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     os.close(fd)
     try:
         trainer.train(tmp)
+        t2 = time.perf_counter()
         crf_bytes = Path(tmp).read_bytes()
     finally:
         Path(tmp).unlink(missing_ok=True)
@@ -160,9 +166,17 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     manifest: dict[str, object] = {"training": info, "gazetteers": gazetteer_checksums(cfg)}
     if o_words is not None:
         manifest["o_words"] = o_words.kept(cfg["decoding"]["o_words_min_count"])
-    model = Model(crf_bytes, cfg, manifest)
+    companion = None
+    comp_cfg = companion_config(cfg)
+    if comp_cfg is not None:  # the second CRF of the file, on the same notes (context_union.v1)
+        companion = train_model(docs, comp_cfg, progress)
+        manifest["companion"] = {"labels": companion.labels, "o_words": companion.manifest.get("o_words") or [],
+                                 "training": companion.manifest["training"]}
+    model = Model(crf_bytes, cfg, manifest, companion=None if companion is None else companion._crf)
     model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
-                       train_seconds=round(time.perf_counter() - t1, 2))
+                       train_seconds=round(t2 - t1, 2))  # this CRF's, without the companion's
+    if companion is not None:
+        model.stats["companion"] = companion.stats
     return model
 
 

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import ConfigError, RegistryError
+from ..errors import ConfigError, ModelError, RegistryError
 from ..registry import Registry
 from ..settings import Section, section
 from ..site import Site
@@ -61,7 +61,9 @@ class Note:
     same length, so its offsets are the note's); ``meta`` the document's metadata and
     ``options`` what the caller passed for this call (``tag(..., options=...)``), for
     processors that need per-note knowledge (a patient's own identifiers); ``memo`` is
-    scratch shared by the chain's processors for this note only.
+    scratch shared by the chain's processors for this note only. ``companion`` tags the note
+    with the model's companion CRF (None without one): ``companion(o_threshold)`` gives its
+    decoded spans with their confidences, before any processor.
     """
 
     text: str
@@ -72,6 +74,7 @@ class Note:
     meta: Mapping[str, Any] = field(default_factory=dict)
     options: Mapping[str, Any] = field(default_factory=dict)
     memo: dict = field(default_factory=dict)
+    companion: Callable[[float | None], Mapping[Span, float]] | None = None
 
 
 class SpanProcessor(Protocol):
@@ -217,12 +220,46 @@ class YoungAges:
         return hygiene.drop_young_ages(note.text, spans) if note.scheme is schema.I2B2 else list(spans)
 
 
+@register("context_union.v1")
+@dataclass(frozen=True)
+class ContextUnion:
+    """The companion CRF's spans of ``categories`` that overlap none of the spans so far, added
+    (a model whose config has a ``companion``: a context model trained on unseen name and place
+    words, docs/stress.md). ``o_threshold``: the companion's decoding (``None``: Viterbi)."""
+
+    categories: tuple[str, ...] = ("NAME", "LOCATION")
+    o_threshold: float | None = None
+
+    def __post_init__(self) -> None:
+        cats = self.categories
+        if isinstance(cats, str) or not isinstance(cats, (list, tuple)) or not all(
+                isinstance(c, str) for c in cats) or not cats:
+            raise ValueError(f"categories must be a list of category names, not {cats!r}")
+        object.__setattr__(self, "categories", tuple(c.upper() for c in cats))
+        t = self.o_threshold
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 1):
+            raise ValueError(f"o_threshold must be a number in (0, 1] or null, not {t!r}")
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        if note.companion is None:
+            raise ModelError("postprocess: context_union.v1 needs a model with a companion CRF "
+                             "(the config's companion section)")
+        memo = note.memo.setdefault("context_union.v1", {})  # the companion tags a note once per threshold
+        found = memo.get(self.o_threshold)
+        if found is None:
+            found = memo[self.o_threshold] = note.companion(self.o_threshold)
+        add = [replace(sp, confidence=c) for sp, c in found.items()
+               if sp.category in self.categories and not any(sp.overlaps(b) for b in spans)]
+        return sorted([*spans, *add]) if add else list(spans)
+
+
 #: Processors every chain a config's ``rules`` section implies has before the tail (issue 26).
 HYGIENE = ("site.v1", "junk_spans.v1", "young_ages.v1")
 
 
-#: What a processor needs from the model's config: English resources, the i2b2 2014 labels.
-NEEDS: dict[str, tuple[str, ...]] = {"rules.v1": ("english", "i2b2"), "name_extension.v1": ("english", "i2b2")}
+#: What a processor needs from the model's config: English resources, the i2b2 2014 labels, a companion CRF.
+NEEDS: dict[str, tuple[str, ...]] = {"rules.v1": ("english", "i2b2"), "name_extension.v1": ("english", "i2b2"),
+                                     "context_union.v1": ("companion",)}
 
 
 def legacy_entries(rules: Mapping | None) -> list:
@@ -266,7 +303,10 @@ def _build(name: str, args: dict, path):
     for key, value in args.items():
         if fields[key].type in ("bool", bool) and not isinstance(value, bool):
             raise ConfigError(f"postprocess: {name} {key} must be true or false, not {value!r}", path=path)
-    return cls(**args)
+    try:
+        return cls(**args)
+    except ValueError as exc:  # a processor's own check of its arguments
+        raise ConfigError(f"postprocess: {name}: {exc}", path=path) from None
 
 
 class Chain:
@@ -312,11 +352,13 @@ class Chain:
         return spans
 
 
-def build_chain(entries, path=None, english: bool = True, i2b2: bool = True) -> Chain:
+def build_chain(entries, path=None, english: bool = True, i2b2: bool = True,
+                companion: bool | None = None) -> Chain:
     """The chain a config's ``postprocess`` names, with the pinned tail appended when absent.
 
     ``english`` and ``i2b2`` say whether the model's resources are English and its labels
-    i2b2 2014's: a processor that needs them (:data:`NEEDS`) is refused otherwise.
+    i2b2 2014's, ``companion`` whether its config has a companion CRF (``None``: not checked):
+    a processor that needs them (:data:`NEEDS`) is refused otherwise.
 
     Raises
     ------
@@ -343,6 +385,9 @@ def build_chain(entries, path=None, english: bool = True, i2b2: bool = True) -> 
         if "i2b2" in needs and not i2b2:
             raise ConfigError(f"postprocess: {name} writes i2b2 2014 labels; the config declares "
                               "another scheme", path=path)
+        if "companion" in needs and companion is False:
+            raise ConfigError(f"postprocess: {name} tags with the companion CRF; the config has no "
+                              "companion section", path=path)
     return Chain([(name, _build(name, args, path)) for name, args in specs + [(t, {}) for t in TAIL]])
 
 
@@ -352,7 +397,7 @@ def chain_of(config: Mapping, path=None) -> Chain:
     if entries is None:
         entries = legacy_entries(config.get("rules"))
     english, i2b2 = _english_i2b2(config)
-    return build_chain(entries, path, english=english, i2b2=i2b2)
+    return build_chain(entries, path, english=english, i2b2=i2b2, companion=config.get("companion") is not None)
 
 
 def _english_i2b2(config: Mapping) -> tuple[bool, bool]:
@@ -391,10 +436,18 @@ class PostprocessSettings(Section):
 
     @classmethod
     def resolve(cls, value, config: Mapping, key: str, path=None):
+        companion = config.get("companion") is not None
         if value is None:
+            if companion:
+                raise ConfigError("companion: the companion CRF tags in the chain's context_union.v1; "
+                                  "list the chain in postprocess with it", path=path)
             return None
         if (config.get("rules") or {}).get("enabled"):
             raise ConfigError("rules.enabled applies to a config without postprocess; name rules.v1 in "
                               "postprocess instead", path=path)
         english, i2b2 = _english_i2b2(config)
-        return build_chain(value, path, english=english, i2b2=i2b2).entries()  # the tail, every argument
+        chain = build_chain(value, path, english=english, i2b2=i2b2, companion=companion)
+        if companion and "context_union.v1" not in chain.names():
+            raise ConfigError("companion: the companion CRF tags in the chain's context_union.v1; "
+                              "name it in postprocess", path=path)
+        return chain.entries()  # the tail, every argument

@@ -1,0 +1,158 @@
+"""A companion CRF in the model file, tagging for the chain's ``context_union.v1`` (issue 26, item 4)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+
+import pytest
+
+from crfdeid.config import load_config
+from crfdeid.crf import Model, modelfile, train_model
+from crfdeid.crf.model import DEFAULT_MODEL
+from crfdeid.document import Span
+from crfdeid.errors import ConfigError, ModelError
+from crfdeid.io import read
+from crfdeid.recognizers.chain import ContextUnion, Note, build_chain
+
+COMPANION = {"features": "full_oov", "training": {"unknown_share": 1.0, "unknown_mode": "add"}}
+CHAIN = ["clinical_filter.v1", {"name": "context_union.v1", "o_threshold": 0.9}]
+TINY = {"train": ["synth:40,1"], "crf": {"max_iterations": 8}, "decoding": {"o_words_min_count": 1},
+        "seed": 1, "postprocess": CHAIN, "companion": COMPANION}
+
+
+@pytest.fixture(scope="module")
+def model():
+    return train_model(None, TINY)
+
+
+@pytest.fixture(scope="module")
+def notes():
+    return list(read("synth:12,9"))
+
+
+def _spans(m, docs):
+    return [[(s.start, s.end, s.category, s.subtype, s.confidence) for s in d.spans] for d in m.tag_many(docs)]
+
+
+def test_the_file_holds_both_crfs_and_tags_the_same_after_a_round_trip(model, notes, tmp_path):
+    path = model.save(tmp_path / "m.model")
+    again = Model.load(path)
+    assert again.companion is not None and again.companion.labels == model.companion.labels
+    assert again.companion.o_words == model.companion.o_words and again.companion.o_words
+    assert again.config["companion"] == model.config["companion"]  # the resolved config is saved
+    assert again.config["companion"]["training"] == {"unknown_share": 1.0, "unknown_mode": "add"}
+    assert again.config["companion"]["features"]["name"] == "full_oov"
+    assert again.to_bytes() == path.read_bytes()
+    assert _spans(again, notes) == _spans(model, notes)
+    assert _spans(pickle.loads(pickle.dumps(again)), notes) == _spans(model, notes)
+
+
+def test_a_damaged_companion_part_is_refused_naming_the_file(model, tmp_path):
+    data = bytearray(model.to_bytes())
+    data[-10] ^= 0xFF
+    (tmp_path / "bad.model").write_bytes(bytes(data))
+    with pytest.raises(ModelError, match="bad.model.*checksum"):
+        Model.load(tmp_path / "bad.model")
+    with pytest.raises(ModelError, match="companion CRF part"):
+        modelfile.parse_parts(model.to_bytes()[:-5])
+
+
+def test_the_union_adds_only_companion_spans_of_its_categories_that_overlap_nothing():
+    text = "Ann Bo met Cy Dee at Elm Park in Fox Glen on 3/4."
+    found = {Span(0, 6, "NAME", "PATIENT"): 0.7,        # overlaps the span so far: not added
+             Span(11, 17, "NAME", "DOCTOR"): 0.8,       # added
+             Span(21, 29, "LOCATION", "HOSPITAL"): 0.6,  # added
+             Span(45, 48, "DATE", "DATE"): 0.9}         # another category: not added
+    note = Note(text, companion=lambda t: found)
+    so_far = [Span(4, 6, "NAME", "PATIENT"), Span(33, 41, "LOCATION", "CITY")]
+    out = ContextUnion()(note, list(so_far))
+    assert out == sorted([*so_far, Span(11, 17, "NAME", "DOCTOR"), Span(21, 29, "LOCATION", "HOSPITAL")])
+    assert [s.confidence for s in out if s not in so_far] == [0.8, 0.6]
+    assert ContextUnion(categories=["location"])(note, list(so_far)) == sorted(
+        [*so_far, Span(21, 29, "LOCATION", "HOSPITAL")])
+
+
+def test_the_companion_tags_a_note_once_per_threshold_however_often_the_chain_asks():
+    asked = []
+    note = Note("x", companion=lambda t: asked.append(t) or {})
+    ContextUnion(o_threshold=0.99)(note, [])
+    ContextUnion(o_threshold=0.99, categories=["DATE"])(note, [])
+    ContextUnion()(note, [])
+    assert asked == [0.99, None]
+
+
+def test_the_union_in_the_chain_only_adds_to_what_the_model_alone_finds(model, notes):
+    alone = Model(model._crf, load_config({**model.config, "companion": None, "postprocess": ["clinical_filter.v1"]}),
+                  {k: v for k, v in model.manifest.items() if k != "companion"})
+    for a, b in zip(alone.tag_many(notes), model.tag_many(notes)):
+        assert {(s.start, s.end) for s in a.spans} <= {(s.start, s.end) for s in b.spans}
+
+
+def test_a_chain_with_the_union_needs_a_model_with_a_companion():
+    note = Note("Seen by Ann Bo.")
+    with pytest.raises(ModelError, match="companion"):
+        build_chain(["context_union.v1"]).run(note, [])
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"companion": {"feature": "full_oov"}, "postprocess": CHAIN},
+     "unknown companion key.*feature.*allowed: features, training, crf"),
+    ({"companion": {"training": {"unknown_shar": 1.0}}, "postprocess": CHAIN},
+     "unknown companion.training key.*allowed: unknown_share, unknown_mode"),
+    ({"companion": {"crf": {"c3": 1}}, "postprocess": CHAIN}, "unknown crf .*option.*c3; allowed: algorithm"),
+    ({"companion": {"features": "no_such_set"}, "postprocess": CHAIN}, "unknown feature set 'no_such_set'"),
+    ({"companion": "full_oov", "postprocess": CHAIN}, "companion must be a mapping with keys features, training"),
+    ({"companion": COMPANION}, "list the chain in postprocess"),
+    ({"companion": COMPANION, "postprocess": ["clinical_filter.v1"]}, "name it in postprocess"),
+    ({"postprocess": ["context_union.v1"]}, "no companion section"),
+    ({"companion": COMPANION, "postprocess": [{"name": "context_union.v1", "categorie": ["NAME"]}]},
+     "unknown argument.*categorie.*allowed: categories, o_threshold"),
+    ({"companion": COMPANION, "postprocess": [{"name": "context_union.v1", "o_threshold": 2}]},
+     "o_threshold must be a number in"),
+    ({"companion": COMPANION, "postprocess": [{"name": "context_union.v1", "categories": "NAME"}]},
+     "categories must be a list"),
+])
+def test_config_errors_name_what_is_allowed(override, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(override)
+
+
+def test_a_companion_features_file_is_relative_to_the_config(tmp_path):
+    (tmp_path / "fs.yaml").write_text("groups: {lexical: true}\n", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("companion: {features: fs.yaml}\npostprocess: [context_union.v1]\n",
+                                     encoding="utf-8")
+    cfg = load_config(tmp_path / "c.yaml")
+    assert cfg["companion"]["features"]["groups"]["lexical"] and not cfg["companion"]["features"]["groups"].get(
+        "dictionary")
+    assert cfg["companion"]["training"] == cfg["training"] and cfg["companion"]["crf"] == cfg["crf"]
+
+
+#: The shipped model's file and what it tagged on synth:60,5 before companions existed (crfdeid at 0b3ee2e).
+DEFAULT_SHA256 = "d50cdd0aadb1e8ed"
+DEFAULT_SPANS_SHA256 = "10d047b14b11793ae63ae42a72fbade3b5f64cf4514ed6a60df5f4d4552c60c3"
+
+
+def test_the_shipped_model_without_a_companion_loads_and_tags_exactly_as_before():
+    data = DEFAULT_MODEL.read_bytes()
+    if hashlib.sha256(data).hexdigest()[:16] != DEFAULT_SHA256:
+        pytest.skip("the shipped model was retrained since the pinned output was taken")
+    model = Model.load()
+    assert model.companion is None and "companion" not in model.manifest
+    assert modelfile.parse_parts(data)[2] is None
+    again, part, companion = modelfile.parse_parts(model.to_bytes())  # saved again: still one CRF
+    assert part == modelfile.parse(data)[1] and companion is None and "companion" not in again
+    h = hashlib.sha256()
+    for d in model.tag_many(read("synth:60,5")):
+        h.update(json.dumps([[s.start, s.end, s.category, s.subtype, s.confidence] for s in d.spans]).encode())
+    assert h.hexdigest() == DEFAULT_SPANS_SHA256
+
+
+def test_a_config_with_a_companion_and_a_file_without_it_is_refused(model):
+    with pytest.raises(ModelError, match="companion section and the companion CRF come together"):
+        Model(model._crf, model.config, {})
+    plain = load_config({})
+    with pytest.raises(ModelError, match="the CRF only"):
+        Model(model._crf, plain, {}, companion=model._companion_crf)
+
