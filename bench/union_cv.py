@@ -13,7 +13,10 @@ the caches of ``bench/dev_cv.py``): the base model (``--config``) and a context 
 unknown_mode: add}``, docs/stress.md). The union keeps every span of the base model as
 configured and adds the context model's spans of ``--categories`` (NAME and LOCATION) that
 overlap none of them, the context model tagging at each ``--context-thresholds`` value
-(``none``: Viterbi). Scored pooled over the held-out folds on the real notes and on each
+(``none``: Viterbi). With ``--weights``, the
+fold's two CRFs also vote together: one model whose companion has that weight in the averaged
+marginals its decoding reads (``companion.weight``), at each ``--mean-thresholds`` value. Scored
+pooled over the held-out folds on the real notes and on each
 stress copy: binary token P/R, gold tokens missed, PHI fully removed, NAME / LOCATION
 covered. Aggregate figures only; writes union.json and union.md to ``--out``.
 
@@ -65,6 +68,16 @@ def with_companion(base, ctx, threshold, categories) -> Model:
     return Model(base._crf, cfg, manifest, companion=ctx._crf)
 
 
+def averaged(base, ctx, weight) -> Model:
+    """``base`` with ``ctx`` as its companion CRF voting with ``weight`` in the decoding (the
+    averaged marginals of :class:`crfdeid.crf.decoding.AveragedBackend`), the base's own chain."""
+    cfg = load_config({**base.config, "companion": {**{k: ctx.config[k] for k in ("features", "training", "crf")},
+                                                    "weight": weight}})
+    manifest = {**base.manifest, "companion": {"labels": ctx.labels, "o_words": sorted(ctx.o_words),
+                                               "training": ctx.manifest["training"]}}
+    return Model(base._crf, cfg, manifest, companion=ctx._crf)
+
+
 def slim(gold, pred) -> dict:
     f = figures(gold, pred)
     b = f["binary_token"]
@@ -84,6 +97,10 @@ def main(argv=None) -> int:
     p.add_argument("--only-folds", metavar="I,J", help="score only these folds (e.g. 0,1 while the others train)")
     p.add_argument("--categories", default="NAME,LOCATION")
     p.add_argument("--context-thresholds", type=cli.parse_thresholds, default=(None,))
+    p.add_argument("--weights", type=lambda v: [float(x) for x in v.split(",")], default=[],
+                   help="also the two CRFs' marginals averaged, the companion with each weight (e.g. 0.5)")
+    p.add_argument("--mean-thresholds", type=cli.parse_thresholds, default=(0.99,),
+                   help="the O thresholds of the averaged decoding (default 0.99)")
     p.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH")
     p.add_argument("--cache", required=True)
     p.add_argument("--context-cache", required=True)
@@ -120,6 +137,12 @@ def main(argv=None) -> int:
             pred = [d for m, tt in zip(models, tests) for d in m.tag_many(tt)]
             res["rows"].append({"copy": copy, "system": f"chain: context_union.v1 at {'Viterbi' if t is None else t}",
                                 **slim(gold, pred)})
+        for w in args.weights:
+            models = [averaged(b, c, w) for b, c in zip(bases, contexts)]
+            for t in args.mean_thresholds:
+                pred = [d for m, tt in zip(models, tests) for d in m.tag_many(tt, o_threshold=t)]
+                res["rows"].append({"copy": copy, "system": f"averaged, companion weight {w}, "
+                                    f"{'Viterbi' if t is None else f'P(O) < {t}'}", **slim(gold, pred)})
     res["seconds"] = round(time.perf_counter() - t0, 1)
     f3 = "{:.3f}".format
     rows = [[r["copy"], r["system"], f3(r["precision"]), f3(r["recall"]), r["fn"], r["fp"],

@@ -1,4 +1,5 @@
-"""A companion CRF in the model file, tagging for the chain's ``context_union.v1`` (issue 26, item 4)."""
+"""A companion CRF in the model file: its vote in the decoding (``companion.weight``) or in the
+chain's ``context_union.v1`` (issue 26, item 4)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from crfdeid.config import load_config
 from crfdeid.crf import Model, modelfile, train_model
 from crfdeid.crf.model import DEFAULT_MODEL
+from crfdeid.crf.settings import companion_config
 from crfdeid.document import Span
 from crfdeid.errors import ConfigError, ModelError
 from crfdeid.io import read
@@ -113,6 +115,9 @@ def test_a_chain_with_the_union_needs_a_model_with_a_companion():
      "o_threshold must be a number in"),
     ({"companion": COMPANION, "postprocess": [{"name": "context_union.v1", "categories": "NAME"}]},
      "categories must be a list"),
+    ({"companion": {**COMPANION, "weight": 1.5}}, "companion.weight"),
+    ({"companion": {**COMPANION, "weight": "half"}, "postprocess": CHAIN}, "companion.weight"),
+    ({"companion": {**COMPANION, "weight": 0}}, "list the chain in postprocess"),
 ])
 def test_config_errors_name_what_is_allowed(override, message):
     with pytest.raises(ConfigError, match=message):
@@ -156,3 +161,52 @@ def test_a_config_with_a_companion_and_a_file_without_it_is_refused(model):
     with pytest.raises(ModelError, match="the CRF only"):
         Model(model._crf, plain, {}, companion=model._companion_crf)
 
+
+
+@pytest.fixture(scope="module")
+def averaged(model):
+    """``model``'s two CRFs voting with weight 0.5 in the decoding, the plain chain (no union)."""
+    cfg = load_config({**model.config, "postprocess": None, "rules": {"enabled": True},
+                       "companion": {**model.config["companion"], "weight": 0.5}})
+    return Model(model._crf, cfg, model.manifest, companion=model._companion_crf)
+
+
+def test_a_weighted_companion_needs_no_union_in_the_chain():
+    cfg = load_config({"companion": {**COMPANION, "weight": 0.5}})
+    assert cfg["companion"]["weight"] == 0.5 and cfg["postprocess"] is None
+    assert "weight" not in companion_config(cfg)  # the companion's own config: a plain CRF's
+
+
+def _p_outside(m, doc):
+    return m.token_p_outside(doc)[1]
+
+
+def test_the_decoding_reads_the_two_crfs_marginals_averaged(model, averaged, notes):
+    main = Model(model._crf, load_config({**model.config, "companion": None, "postprocess": None}),
+                 {k: v for k, v in model.manifest.items() if k != "companion"})
+    for doc in notes[:4]:
+        pa, pb, both = _p_outside(main, doc), _p_outside(model.companion, doc), _p_outside(averaged, doc)
+        assert both == pytest.approx([(a + b) / 2 for a, b in zip(pa, pb)], abs=1e-9)
+
+
+def test_a_token_the_companion_is_sure_of_becomes_phi_where_the_main_crf_alone_would_not(model, averaged, notes):
+    main = Model(model._crf, load_config({**model.config, "companion": None, "postprocess": None,
+                                          "rules": {"enabled": True}}),
+                 {k: v for k, v in model.manifest.items() if k != "companion"})
+    raised = 0
+    for doc in notes:
+        toks, pa = main.token_p_outside(doc)
+        pb = _p_outside(model.companion, doc)
+        spans = averaged.tag(doc, o_threshold=0.99).spans
+        for tok, a, b in zip(toks, pa, pb):
+            inside = any(s.start <= tok.start and tok.end <= s.end for s in spans)
+            if a >= 0.99 and (a + b) / 2 < 0.99 and tok.text.lower() not in averaged.o_words:
+                raised += inside
+    assert raised > 0  # the companion's vote finds tokens the main CRF alone leaves out
+
+
+def test_both_backends_decode_the_averaged_marginals_alike(averaged, notes):
+    other = Model(averaged._crf, averaged.config, averaged.manifest, companion=averaged._companion_crf,
+                  backend="crfsuite")
+    assert _spans(other, notes[:6]) == _spans(averaged, notes[:6])
+    assert _spans(averaged, notes[:3]) == _spans(pickle.loads(pickle.dumps(averaged)), notes[:3])

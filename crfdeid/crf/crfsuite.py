@@ -6,6 +6,7 @@ labels; kept as the reference the numpy backend is tested against.
 
 from __future__ import annotations
 
+import numpy as np
 import pycrfsuite
 
 from ..errors import ModelError
@@ -35,6 +36,14 @@ class CrfsuiteBackend:
     def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list[tuple]:
         """``(labels, p_outside, marginals)`` of each ``(text, tokens, segments)``; see ``NumpyTagger.run``."""
         return [self._one(text, toks, segs, o_threshold, want_marginals, o_words) for text, toks, segs in items]
+
+    def probabilities(self, items) -> list[tuple[list[str], np.ndarray]]:
+        """Per document: its Viterbi labels and every token's marginals (rows in ``labels`` order)."""
+        out = []
+        for text, toks, segs in items:
+            y, _, margs = self._one(text, toks, segs, None, True, frozenset())
+            out.append((y, np.array([[m[lab] for lab in self.labels] for m in margs]).reshape(-1, len(self.labels))))
+        return out
 
     def _one(self, text: str, toks: list, segs: list, o_threshold: float | None, want_marginals: bool,
              o_words: frozenset) -> tuple[list, list, list]:

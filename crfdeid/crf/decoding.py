@@ -6,9 +6,12 @@ recall-oriented decoding (``decoding.o_threshold``) is written.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..errors import ConfigError
 from ..labels import BIO, OUTSIDE, join_label, split_label
@@ -56,6 +59,57 @@ def threshold_labels(labels: list[str], candidates: Sequence[int], marginal, oth
         if not o_words or tokens[t].text.lower() not in o_words:
             labels[t] = best_phi(marginal, t, others, labels[t - 1] if t else OUTSIDE)
     return labels
+
+
+class AveragedBackend:
+    """Two CRFs' votes on the same tokens: ``(1 - weight) * main + weight * other`` marginals.
+
+    The labels start from the main CRF's Viterbi labels; with a threshold, an ``O`` token whose
+    averaged P(O) is below it becomes PHI (:func:`threshold_labels` on the averaged marginals),
+    so the other CRF (a companion trained on unseen name and place words, docs/stress.md) can
+    raise a token the main CRF doubts, and a word both find plain stays ``O``. Without a
+    threshold the labels are the main CRF's (Viterbi), with the averaged P(O) as confidences.
+    Same interface as the backends (``run``); a label the other CRF lacks has its probability 0.
+
+    >>> class Fixed:  # a stand-in backend: one document, two tokens, fixed marginals
+    ...     def __init__(self, p): self.labels, self.p = ["O", "B-CITY"], np.array(p)
+    ...     def probabilities(self, items): return [(["O", "O"], self.p)]
+    >>> both = AveragedBackend(Fixed([[0.99, 0.01], [0.9, 0.1]]), Fixed([[0.99, 0.01], [0.2, 0.8]]), 0.5)
+    >>> both.run([("", [None, None], [])], 0.9)[0][0]
+    ['O', 'B-CITY']
+    """
+
+    def __init__(self, main, other, weight: float):
+        self.main, self.other, self.weight = main, other, weight
+        self.labels = list(main.labels)
+        self._outside = self.labels.index(OUTSIDE)
+        self._others = [lab for lab in self.labels if lab != OUTSIDE]
+        self._column = {lab: j for j, lab in enumerate(self.labels)}
+        # The other CRF's column of each main label (a label it lacks: the zero column appended).
+        self._take = np.array([other.labels.index(lab) if lab in other.labels else len(other.labels)
+                               for lab in self.labels], dtype=np.intp)
+
+    def _marginal(self, p: np.ndarray, label: str, t: int) -> float:
+        return p[t, self._column[label]]
+
+    def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list[tuple]:
+        """``(labels, p_outside, marginals)`` of each ``(text, tokens, segments)`` (``NumpyTagger.run``)."""
+        out = []
+        for (_, toks, _), (labels, pa), (_, pb) in zip(items, self.main.probabilities(items),
+                                                        self.other.probabilities(items)):
+            pb = np.concatenate([pb, np.zeros((len(pb), 1))], axis=1)[:, self._take]
+            p = (1.0 - self.weight) * pa + self.weight * pb
+            p_o = p[:, self._outside].tolist()
+            if o_threshold is None:
+                p_out = [po if lab != OUTSIDE else None for lab, po in zip(labels, p_o)]
+            else:
+                p_out = p_o
+                low = [t for t, (lab, po) in enumerate(zip(labels, p_o)) if lab == OUTSIDE and po < o_threshold]
+                if low:
+                    threshold_labels(labels, low, functools.partial(self._marginal, p), self._others, toks, o_words)
+            margs = [dict(zip(self.labels, row)) for row in p.tolist()] if want_marginals else []
+            out.append((labels, p_out, margs))
+        return out
 
 
 @section("decoding")

@@ -45,6 +45,7 @@ from ..text.tokenize import Token, for_tagging, segments, tokenize
 from ..version import __version__
 from . import kinds, modelfile
 from .crfsuite import CrfsuiteBackend, open_tagger
+from .decoding import AveragedBackend
 from .numpy.tagger import BATCH_CHARS, NumpyTagger, gc_paused
 from .numpy.weights import read_weights
 from .settings import companion_config
@@ -484,6 +485,9 @@ class Model(TaggingModel):
                 if weights.labels != self.labels:
                     raise ModelError("CRFsuite model labels differ from the weights read", path=self.path)
                 self._backend_impl = NumpyTagger(self.featurizer, weights)
+            weight = (self.config.get("companion") or {}).get("weight")
+            if weight and self.companion is not None:  # the companion's vote in the decoding
+                self._backend_impl = AveragedBackend(self._backend_impl, self.companion._backend, weight)
         return self._backend_impl
 
     # -- persistence ------------------------------------------------------------

@@ -59,18 +59,20 @@ class TrainingSettings(Section):
 
 
 #: What a ``companion`` section may override of the main config.
-COMPANION_KEYS = ("features", "training", "crf")
+COMPANION_KEYS = ("features", "training", "crf", "weight")
 
 
 @section("companion")
 class CompanionSettings(Section):
     """The ``companion`` section: a second CRF trained on the same notes and saved in the same
-    model file, for the post-CRF chain's ``context_union.v1`` (docs/stress.md).
+    model file (docs/stress.md). ``null`` (the default): no companion. A mapping overrides
+    ``features``, ``training`` and ``crf`` of the main config (the rest is the main config's);
+    ``weight`` (0 to 1, default 0) is the companion's share of the marginals the decoding
+    reads (:class:`crfdeid.crf.decoding.AveragedBackend`). A companion votes through its weight,
+    or through the post-CRF chain's ``context_union.v1``, or both; resolved, the section holds
+    all four::
 
-    ``null`` (the default): no companion. A mapping overrides ``features``, ``training`` and
-    ``crf`` of the main config (the rest is the main config's); resolved, it holds all three::
-
-        companion: {features: full_oov, training: {unknown_share: 1.0, unknown_mode: add}}
+        companion: {features: full_oov, training: {unknown_share: 1.0, unknown_mode: add}, weight: 0.5}
     """
 
     missing = None
@@ -86,8 +88,11 @@ class CompanionSettings(Section):
         if config.get("model", "crf") != "crf" or (config.get("committee") or {}).get("combine"):
             raise ConfigError("companion: a second CRF is for a plain CRF model (no network, no committee)",
                               path=path)
+        weight = value.get("weight", 0.0)
+        check_value("companion.weight", weight, "float", {"min": 0, "max": 1}, path)
         fs = value.get("features")
-        return {"features": config["features"] if fs is None else load_feature_set(fs, None, path),
+        return {"weight": float(weight),
+                "features": config["features"] if fs is None else load_feature_set(fs, None, path),
                 "training": declared("training").resolve(deep_merge(config["training"], value.get("training")
                                                                     or {}), config, "companion.training", path),
                 "crf": CrfSettings.resolve(deep_merge(config["crf"], value.get("crf") or {}), config,
@@ -100,4 +105,5 @@ def companion_config(config: Mapping) -> dict | None:
     comp = config.get("companion")
     if comp is None:
         return None
-    return {**config, **comp, "companion": None, "postprocess": None, "window": comp["features"]["window"]}
+    own = {k: v for k, v in comp.items() if k != "weight"}
+    return {**config, **own, "companion": None, "postprocess": None, "window": comp["features"]["window"]}

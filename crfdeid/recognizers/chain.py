@@ -437,17 +437,19 @@ class PostprocessSettings(Section):
     @classmethod
     def resolve(cls, value, config: Mapping, key: str, path=None):
         companion = config.get("companion") is not None
+        # A companion votes through its weight (the decoding), or else in the chain's context_union.v1.
+        unheard = companion and not (config.get("companion") or {}).get("weight")
         if value is None:
-            if companion:
-                raise ConfigError("companion: the companion CRF tags in the chain's context_union.v1; "
-                                  "list the chain in postprocess with it", path=path)
+            if unheard:
+                raise ConfigError("companion: a companion CRF with no weight tags in the chain's "
+                                  "context_union.v1; list the chain in postprocess with it", path=path)
             return None
         if (config.get("rules") or {}).get("enabled"):
             raise ConfigError("rules.enabled applies to a config without postprocess; name rules.v1 in "
                               "postprocess instead", path=path)
         english, i2b2 = _english_i2b2(config)
         chain = build_chain(value, path, english=english, i2b2=i2b2, companion=companion)
-        if companion and "context_union.v1" not in chain.names():
-            raise ConfigError("companion: the companion CRF tags in the chain's context_union.v1; "
-                              "name it in postprocess", path=path)
+        if unheard and "context_union.v1" not in chain.names():
+            raise ConfigError("companion: a companion CRF with no weight tags in the chain's "
+                              "context_union.v1; name it in postprocess (or give it a weight)", path=path)
         return chain.entries()  # the tail, every argument

@@ -311,6 +311,22 @@ class NumpyTagger:
             Per document: labels, P(O) per token (``None`` where not needed:
             ``O`` tokens without a threshold) and marginals (empty unless asked).
         """
+        y, probs, offsets = self._infer(items, want_marginals or o_threshold is not None)
+        return [self._finish(y[a:b], None if probs is None else probs[a:b], o_threshold, want_marginals,
+                             toks, o_words)
+                for (_, toks, _), a, b in zip(items, offsets[:-1].tolist(), offsets[1:].tolist())]
+
+    def probabilities(self, items) -> list[tuple[list[str], np.ndarray]]:
+        """Per document: its Viterbi labels and every token's marginals (rows in ``labels`` order)."""
+        y, probs, offsets = self._infer(items, True)
+        assert probs is not None  # every token's marginals were asked for
+        return [([self.labels[i] for i in y[a:b].tolist()], probs[a:b])
+                for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+
+    def _infer(self, items, every: bool):
+        """``(y, probs, offsets)`` of the batch: Viterbi label indices, marginals (of every
+        token with ``every``, else of PHI tokens' segments only; None when there are none) and
+        each document's first row."""
         docs = [(text, toks) for text, toks, _ in items]
         allscores = np.concatenate([self.scorer.scores_many(g) for g in _groups(docs, SCORE_TOKENS)]
                                    or [np.zeros((0, len(self.labels)))])
@@ -324,7 +340,7 @@ class NumpyTagger:
         for a, b, sub in _chunks(bounds, BATCH_TOKENS):
             s = allscores[a:b]
             y[a:b] = viterbi(s, self.transition, sub)
-            if want_marginals or o_threshold is not None:
+            if every:
                 p = marginals(s, self.transition, sub)
             else:  # P(O) only of PHI tokens (confidences): only segments with PHI
                 phi = np.flatnonzero(y[a:b] != self._outside)
@@ -333,9 +349,7 @@ class NumpyTagger:
                 if probs is None:
                     probs = np.full(allscores.shape, np.nan)
                 probs[a:b] = p
-        return [self._finish(y[a:b], None if probs is None else probs[a:b], o_threshold, want_marginals,
-                             toks, o_words)
-                for (_, toks, _), a, b in zip(items, offsets[:-1].tolist(), offsets[1:].tolist())]
+        return y, probs, offsets
 
     def _marginals_of(self, scores, bounds, tokens) -> np.ndarray:
         """Marginals of the segments holding ``tokens`` (sorted indices); NaN elsewhere."""
