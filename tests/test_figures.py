@@ -29,7 +29,8 @@ RESULTS = {
                          "stress unknown": _f(0.84, 0.81, 240, covered={"NAME": 0.751, "LOCATION": 0.517})},
               "locked": {"as configured": _f(0.884, 0.972, 10), "Viterbi": _f(0.971, 0.929, 25),
                          "stress unknown": _f(0.87, 0.88, 40, covered={"NAME": 0.912, "LOCATION": 0.467})}},
-    "zero_shot": {"dev": {"as configured": _f(0.502, 0.909, 115), "Viterbi": _f(0.797, 0.797, 258)},
+    "zero_shot": {"dev": {"as configured": _f(0.502, 0.909, 115, covered={"DATE": 0.871}),
+                          "Viterbi": _f(0.797, 0.797, 258)},
                   "locked": {"as configured": _f(0.533, 0.941, 21), "Viterbi": _f(0.811, 0.873, 45)},
                   "decoding": {"o_threshold": 0.95}},
 }
@@ -44,7 +45,14 @@ def test_table_shows_cv_beside_locked_with_date_and_commit():
     assert any("| 63 | 10 |" in ln for ln in lines)
     assert any("`unknown` stress copy" in ln and "0.751 / 0.517 | 0.912 / 0.467" in ln for ln in lines)
     assert any("zero-shot" in ln and "(P(O) < 0.95)" in ln and "0.502 / 0.909 | 0.533 / 0.941" in ln for ln in lines)
+    assert any(ln.startswith("| same, as configured: DATE tokens covered | 0.871 | 0.000 |") for ln in lines)
     assert "Measured on 2026-11-23 at commit `abc1234`" in lines[-1]
+
+
+def test_a_companion_vote_is_named_in_the_decoding():
+    res = {**RESULTS, "decoding": {"o_threshold": 0.99, "companion_weight": 0.5}}
+    assert "(P(O) < 0.99, a companion CRF's marginals averaged in (weight 0.5))" in fig.render_table(res)
+    assert "averaged" not in fig.render_table(RESULTS)
 
 
 @pytest.mark.parametrize("text", ["no markers", f"{fig.END}\nx\n{fig.START}", f"{fig.START}\n{fig.START}\n{fig.END}"])
