@@ -125,6 +125,9 @@ LEXICON_LINES = [
 NUMBER_LINES = [
     "{cpap|ps|psv|bipap|peep/ps|pressure support} {5|8|10|12|15|20}/{5|8|10|12}",
     "on {imv|simv|ac|cmv|vent} {4-16}/{400-800}/{30-100}%/{5|8|10}", "{cpap|bipap} {5|10|12}/{5|8|10}/{30-60}%",
+    "{weaning|weaned|changed over|placed back|extubated from|tolerating|now} {on|to} {5/5|10/5|12/5|15/5|5/0|10/8} {cpap|ps|ips|}",
+    "{fio2|o2} {30-100}% {with|w/} flowby {2-8}/{2-5}", "{simv|imv|ac} {600-900} {10/25|12/5|14/5} {40-100}%",
+    "suction {q|every} {1/2|1|2}-{1|2|4} {hrs|hr}",
     "{for|x} {1|2|3} 1/2 {hrs|hours|hr}", "{up|down|weaned|increased|decreased} to {1-1200}",
     "{sbp|hr|rr|map|cvp|sats|fs|glu|bs|temp|ve|tv} {1-300}", "{sbp|hr|rr|tv|uo} {10-300}-{20-1200}",
     "{250-1000}-{1000-1500} {cc|ml|ccs|}", "{at|@} {10-23}{00|15|30|45}", "{at|@} 0{1-9}{00|30}",
@@ -156,7 +159,7 @@ def lexicon(kind: str) -> tuple[str, ...]:
 def _lexicon_word(rng: random.Random, kind: str) -> str:
     words = lexicon(kind.lower())
     # frequency-ordered lists: the common words come more often (rank ~ uniform squared)
-    word = words[int(len(words) * rng.random() ** 2)] if kind.lower() != "rx" else rng.choice(words)
+    word = words[int(len(words) * rng.random() ** 1.5)] if kind.lower() != "rx" else rng.choice(words)
     return word.title() if kind[0].isupper() or rng.random() < 0.1 else word
 
 
@@ -166,6 +169,11 @@ def _slot(rng: random.Random, kind: str) -> str:
             return _lexicon_word(rng, "rx" if kind == "drug" else "icd")
         return rng.choice(_POOLS[kind])
     return _lexicon_word(rng, kind)
+
+
+def prose(rng: random.Random) -> str:
+    """A run of 3-9 common English words, now and then an ICD-10-CM word: free text around the PHI."""
+    return " ".join(_lexicon_word(rng, "icd" if rng.random() < 0.2 else "word") for _ in range(rng.randint(3, 9)))
 
 
 def clinical_line(rng: random.Random, template: str) -> str:
