@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
+from crfdeid import gazetteers
 from crfdeid.io import read
 from crfdeid.labels import encode
 from crfdeid.synth import generate, parse_source
 from crfdeid.synth.mix import CLERGY, PLACE_KINDS, RELATIONS
-from crfdeid import gazetteers
 from crfdeid.synth.vocab import DRUGS, DX, PROCS, SERVICES, SYMPTOMS, VERBS, lexicon
 from crfdeid.synth.ward import AMBIGUOUS
 from crfdeid.text.tokenize import tokenize

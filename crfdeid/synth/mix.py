@@ -33,8 +33,19 @@ from .builder import NoteBuilder
 from .nursing import HEADERS, _sentence
 from .nursing_events import EVENTS, ROLES
 from .phrases import PLAN, SHIFT, SYSTEMS, fill
-from .vocab import (CLINICAL_LINES, DRUGS, DX, LEXICON_LINES, NUMBER_LINES, PROCS, SERVICES, SYMPTOMS, VERBS,
-                    clinical_line, prose)
+from .vocab import (
+    CLINICAL_LINES,
+    DRUGS,
+    DX,
+    LEXICON_LINES,
+    NUMBER_LINES,
+    PROCS,
+    SERVICES,
+    SYMPTOMS,
+    VERBS,
+    clinical_line,
+    prose,
+)
 from .ward import WARD_LINES
 
 #: Relations as ward notes write them (a relative named after one is PHI, the word is not).
