@@ -44,7 +44,6 @@ from .vocab import (
     SYMPTOMS,
     VERBS,
     clinical_line,
-    prose,
 )
 from .ward import WARD_LINES
 
@@ -189,10 +188,6 @@ def _dated_event(rng, p, day, b):
                        "last hd", "intubated", "extubated", "admitted", "picc placed", "foley changed", "line changed",
                        "s/p " + rng.choice(PROCS), "started " + rng.choice(["vanco", "zosyn", "abx", "tf", "heparin"])])
     after = rng.choice(["-", " -", ":", "", " pending", " neg", " - ngtd", " no growth"])
-    if rng.random() < 0.1:
-        date = ("DATE", ps.ordinal(when.day))
-        b.line(test, rng.choice([" on the ", " the ", " on "]), date, rng.choice([".", "", " pm", " am"]))
-        return
     b.line(*rng.choice([[test, " ", date, after], [test, " (", date, ")"], [test, " on ", date],
                         ["since ", date, ", ", clinical_line(rng, "<dx>")],
                         [date, rng.choice([" - ", ": ", " "]), test],
@@ -251,9 +246,8 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) ->
     lines = [fill(rng, x) for x in rng.sample(WARD_LINES, rng.randint(2, 9))]
     lines += [clinical_line(rng, x) for x in rng.sample(CLINICAL_LINES, rng.randint(2, 8))]
     lines += [fill(rng, x) for x in rng.sample(SHIFT, rng.randint(0, 3))]
-    lines += [clinical_line(rng, x) for x in rng.sample(LEXICON_LINES, rng.randint(3, 8))]
+    lines += [clinical_line(rng, x) for x in rng.sample(LEXICON_LINES, rng.randint(4, 10))]
     lines += [fill(rng, x) for x in rng.sample(NUMBER_LINES, rng.randint(2, 5))]
-    lines += [prose(rng) for _ in range(rng.randint(1, 4))]
     rng.shuffle(lines)
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]

@@ -13,7 +13,8 @@ name (``drug_names``), ``<word>`` a common English word that is no listed first 
 surname (``common_words``); a capitalised slot (``<Icd>``) writes the word in Title case, and
 any slot does so now and then, as mixed-case notes do (``Thrush noted``, ``On Heparin``).
 :data:`NUMBER_LINES` are the numbers of real notes in clinical roles (vent settings
-``cpap 5/5``, ``1 1/2 hrs``, ranges, rates ``1000u/hr``, times ``at 1430``, ``q2-4h``).
+``cpap 5/5``, ``1 1/2 hrs``, ranges, rates ``1000u/hr``, times ``at 1430``, ``q2-4h``, vitals
+``in the 60's``, ``1st degree``), the look-alikes of the past-history years ``77'`` and ``in 94``.
 
 >>> import random
 >>> clinical_line(random.Random(3), "started <drug> {5|5}mg")
@@ -130,6 +131,10 @@ NUMBER_LINES = [
     "{5/5|10/5|12/5|15/5|5/0|10/8} {cpap|ps|ips|}",
     "{fio2|o2} {30-100}% {with|w/} flowby {2-8}/{2-5}", "{simv|imv|ac} {600-900} {10/25|12/5|14/5} {40-100}%",
     "suction {q|every} {1/2|1|2}-{1|2|4} {hrs|hr}",
+    "{hr|rr|sbp|bp|map|sats|bg|fs|tv|hct} {in the|in|remains in the|low|high|mid|up to|} "
+    "{10|20|30|40|50|60|70|80|90|100|110|120|130|140|150|160|170|180}{'s|'S|s|'}",
+    "{1st|2nd|3rd|1ST} {degree|case|dose|time|set|unit|attempt} {av block|avb|heart block|today|}",
+    "{change|due|recheck|repeat} in {24|48|72|4|6} {hrs|h|hours}",
     "{for|x} {1|2|3} 1/2 {hrs|hours|hr}", "{up|down|weaned|increased|decreased} to {1-1200}",
     "{sbp|hr|rr|map|cvp|sats|fs|glu|bs|temp|ve|tv} {1-300}", "{sbp|hr|rr|tv|uo} {10-300}-{20-1200}",
     "{250-1000}-{1000-1500} {cc|ml|ccs|}", "{at|@} {10-23}{00|15|30|45}", "{at|@} 0{1-9}{00|30}",
@@ -172,11 +177,6 @@ def _slot(rng: random.Random, kind: str) -> str:
             return _lexicon_word(rng, "rx" if kind == "drug" else "icd")
         return rng.choice(_POOLS[kind])
     return _lexicon_word(rng, kind)
-
-
-def prose(rng: random.Random) -> str:
-    """A run of 3-9 common English words, now and then an ICD-10-CM word: free text around the PHI."""
-    return " ".join(_lexicon_word(rng, "icd" if rng.random() < 0.2 else "word") for _ in range(rng.randint(3, 9)))
 
 
 def clinical_line(rng: random.Random, template: str) -> str:
