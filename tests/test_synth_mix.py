@@ -86,7 +86,7 @@ def test_local_institutions(mix):
     kinds = {k.lower() for k in PLACE_KINDS}
     places = [d.surface(s).lower() for d, s in _phi(mix) if s.subtype in ("HOSPITAL", "ORGANIZATION")]
     assert sum(any(p.endswith(" " + k) for k in kinds) for p in places) >= 30
-    assert sum(bool(re.search(r"^u |^university of | u$| college$", p)) for p in places) >= 1  # per U Glenmore
+    assert sum(bool(re.search(r"^u |^university of | u$| college$", p)) for p in places) >= 2  # per U Glenmore
 
 
 def test_public_vocabulary_stands_where_names_do_in_every_case_and_is_never_phi(mix):
@@ -109,14 +109,6 @@ def test_common_words_carry_no_common_name():
     firsts = {w.lower() for w in gazetteers.entries("first_male") + gazetteers.entries("first_female")}
     assert len(lexicon("word")) > 5000 and not firsts & set(lexicon("word"))
     assert {"pneumonia", "fracture"} <= set(lexicon("icd")) and "heparin" in lexicon("rx")
-
-
-def test_past_history_dates_in_telegraphic_forms(mix):
-    dates = [(d.surface(s), d.text[s.end:s.end + 1], d.text[max(0, s.start - 3):s.start].lower())
-             for d, s in _phi(mix, "DATE")]
-    assert sum(bool(re.fullmatch(r"\d\d", x)) and after == "'" for x, after, _ in dates) >= 3  # CVA 74'
-    assert sum(bool(re.fullmatch(r"\d\d", x)) and before == "in " for x, _, before in dates) >= 3  # MI in 94
-    assert sum(bool(re.fullmatch(r"\d{4}[sS]?", x)) for x, _, _ in dates) >= 3  # 1980s
 
 
 def test_numbers_in_clinical_roles_are_no_phi(mix):

@@ -196,29 +196,17 @@ def _dated_event(rng, p, day, b):
            rng.choice([".", "", "."]))
 
 
-def _past_date(rng: random.Random, when: dt.date) -> list:
-    """A past-history date as telegraphic notes write it: ``10/05/81``, ``8/84``, ``77'``, ``in 94``, ``1980s``."""
-    form = rng.randrange(5)
-    if form == 0:  # a two-digit year with the apostrophe after it
-        return [("DATE", f"{when.year % 100:02d}"), "'"]
-    if form == 1:
-        return [rng.choice(["in ", "IN "]), ("DATE", f"{when.year % 100:02d}")]
-    if form == 2:
-        return [rng.choice(["in the ", "in "]), ("DATE", f"{when.year // 10 * 10}{rng.choice(['s', 'S', 's', ''])}")]
-    return [("DATE", ps.date_text(rng, when, rng.choice(_YY_FORMS + ("{m}/{y}",))))]
-
-
 def _past_event(rng, p, day, b):
     when = dt.date(p.admit.year - rng.randint(0, 30), rng.randint(1, 12), rng.randint(1, 28))
-    b.line(rng.choice(["s/p ", "hx ", "pmh: ", "", "dx ", "pmhx: "]), rng.choice(PROCS + DX),
-           rng.choice([" ", " on ", " - ", " "]), *_past_date(rng, when),
-           rng.choice([".", "", ", " + rng.choice(DX) + "."]))
+    date = ("DATE", ps.date_text(rng, when, rng.choice(_YY_FORMS + ("{m}/{y}",))))
+    b.line(rng.choice(["s/p ", "hx ", "pmh: ", "", "dx "]), rng.choice(PROCS + DX),
+           rng.choice([" ", " on ", " in ", " - "]), date, rng.choice([".", "", ", " + rng.choice(DX) + "."]))
 
 
 #: PHI events of :func:`mix_note` (the i2b2-style :data:`~crfdeid.synth.nursing_events.EVENTS` are drawn too).
 MIX_EVENTS = [_relative_event, _relative_event, _relative_event, _clergy_event, _staff_event, _staff_event,
-              _staff_event, _place_event, _place_event, _dated_event, _dated_event, _dated_event, _dated_event,
-              _past_event, _past_event, _past_event, _employer_event]
+              _staff_event, _place_event, _place_event, _dated_event, _dated_event, _dated_event, _past_event,
+              _employer_event]
 
 
 def _header(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
@@ -246,7 +234,7 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) ->
     lines = [fill(rng, x) for x in rng.sample(WARD_LINES, rng.randint(2, 9))]
     lines += [clinical_line(rng, x) for x in rng.sample(CLINICAL_LINES, rng.randint(2, 8))]
     lines += [fill(rng, x) for x in rng.sample(SHIFT, rng.randint(0, 3))]
-    lines += [clinical_line(rng, x) for x in rng.sample(LEXICON_LINES, rng.randint(4, 10))]
+    lines += [clinical_line(rng, x) for x in rng.sample(LEXICON_LINES, rng.randint(3, 8))]
     lines += [fill(rng, x) for x in rng.sample(NUMBER_LINES, rng.randint(2, 5))]
     rng.shuffle(lines)
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
