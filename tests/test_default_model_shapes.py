@@ -30,6 +30,10 @@ def test_phi_in_the_shapes_of_ward_notes_is_found(model, text, phi):
         assert set(range(start, start + len(surface))) <= inside, surface
 
 
-def test_clinical_words_where_names_stand_are_no_phi(model):
-    text = "pt c/o sepsis, started heparin, plan to intubate. d/w renal re: lasix."
+@pytest.mark.parametrize("text", [
+    "pt c/o sepsis, started heparin, plan to intubate. d/w renal re: lasix.",
+    "pt c/o flank pain. ON WARFARIN. Cellulitis noted.",  # public words in every case (issue 26)
+    "weaned to cpap 5/5, tolerated x 1 1/2 hrs.",        # numbers in clinical roles: no dates
+])
+def test_clinical_words_where_names_stand_are_no_phi(model, text):
     assert model.tag_text(text).spans == []

@@ -11,7 +11,7 @@ from crfdeid.errors import RegistryError
 CONTRACT = ["first_male", "first_female", "surnames", "cities", "states", "state_abbrevs",
             "countries", "street_suffixes", "street_names", "months", "days", "holidays",
             "hospital_words", "hospitals", "organization_words", "organizations",
-            "professions", "common_words", "clinical_words"]
+            "professions", "common_words", "clinical_words", "icd10_words", "drug_names"]
 
 
 @pytest.fixture
@@ -73,6 +73,14 @@ def test_loading_all_lists_is_fast():
     for name in gazetteers.names():
         gazetteers.load(name)
     assert time.perf_counter() - t0 < 1.0
+
+
+def test_clinical_lexicon_is_clinical_and_holds_no_listed_name():
+    icd, drugs = set(gazetteers.load("icd10_words")), set(gazetteers.load("drug_names"))
+    assert {"pneumonia", "fracture", "abdominal", "chronic"} <= icd and {"heparin", "lasix", "warfarin"} <= drugs
+    names = gazetteers.load("first_male") | gazetteers.load("first_female") | gazetteers.load("surnames")
+    assert not (icd | drugs) & names
+    assert "unspecified" in gazetteers.entries("icd10_words")[:20]  # by the number of codes, common first
 
 
 def test_made_up_lists_are_multi_word_combinations():

@@ -7,11 +7,12 @@ from collections import Counter
 
 import pytest
 
+from crfdeid import gazetteers
 from crfdeid.io import read
 from crfdeid.labels import encode
 from crfdeid.synth import generate, parse_source
 from crfdeid.synth.mix import CLERGY, PLACE_KINDS, RELATIONS
-from crfdeid.synth.vocab import DRUGS, DX, PROCS, SERVICES, SYMPTOMS, VERBS
+from crfdeid.synth.vocab import DRUGS, DX, PROCS, SERVICES, SYMPTOMS, VERBS, lexicon
 from crfdeid.synth.ward import AMBIGUOUS
 from crfdeid.text.tokenize import tokenize
 
@@ -86,3 +87,32 @@ def test_local_institutions(mix):
     places = [d.surface(s).lower() for d, s in _phi(mix) if s.subtype in ("HOSPITAL", "ORGANIZATION")]
     assert sum(any(p.endswith(" " + k) for k in kinds) for p in places) >= 30
     assert sum(bool(re.search(r"^u |^university of | u$| college$", p)) for p in places) >= 2  # per U Glenmore
+
+
+def test_public_vocabulary_stands_where_names_do_in_every_case_and_is_never_phi(mix):
+    public = set(lexicon("icd")) | set(lexicon("rx"))
+    words = Counter()
+    for d in mix:
+        for m in re.finditer(r"\b(?i:c/o|on|started|r/o|hx) ([A-Za-z][a-z-]+|[A-Z][A-Z-]+)\b", d.text):
+            if m.group(1).lower() in public:
+                assert not [s for s in d.spans if s.start < m.end(1) and m.start(1) < s.end]
+                word = m.group(1)
+                words["upper" if word.isupper() else "title" if word[0].isupper() else "lower"] += 1
+    assert words["lower"] >= 100 and words["upper"] >= 50
+    title = Counter(w for d in mix for w in re.findall(r"\b[A-Z][a-z-]+\b", d.text) if w.lower() in public)
+    assert sum(title.values()) >= 100  # Thrush noted, On Heparin
+    names_too = {w.lower() for w in AMBIGUOUS}
+    assert not [d.surface(s) for d, s in _phi(mix) if d.surface(s).lower() in public - names_too]
+
+
+def test_common_words_carry_no_common_name():
+    firsts = {w.lower() for w in gazetteers.entries("first_male") + gazetteers.entries("first_female")}
+    assert len(lexicon("word")) > 5000 and not firsts & set(lexicon("word"))
+    assert {"pneumonia", "fracture"} <= set(lexicon("icd")) and "heparin" in lexicon("rx")
+
+
+def test_numbers_in_clinical_roles_are_no_phi(mix):
+    forms = re.compile(r"\b(?:cpap|ps|psv|bipap) \d+/\d+|\b\d 1/2 h|\bq\d-\d+h|\bat \d{4}\b(?![-. ]?\d)", re.I)
+    hits = [(d, m) for d in mix for m in forms.finditer(d.text)]
+    assert len(hits) >= 100
+    assert not [1 for d, m in hits for s in d.spans if s.start < m.end() and m.start() < s.end]

@@ -15,7 +15,9 @@ adds what a model trained on it missed or got wrong on real notes:
   (``transfer to Ashford Rehab``, ``lives at Elm Manor``, ``per U Glenmore``);
 * **ordinary clinical words where names stand** (:data:`crfdeid.synth.vocab.CLINICAL_LINES`:
   ``started heparin``, ``pt c/o sepsis``, ``d/w renal``), never labelled, so that the
-  model learns that ``sepsis`` is no name.
+  model learns that ``sepsis`` is no name; with a public vocabulary (ICD-10-CM words, drug
+  names, common English words: :data:`~crfdeid.synth.vocab.LEXICON_LINES`) in every case, and
+  numbers in clinical roles (:data:`~crfdeid.synth.vocab.NUMBER_LINES`: ``cpap 5/5``, ``1 1/2 hrs``).
 
 Every phrase here was written for crfdeid from general clinical knowledge; names and places
 come from the gazetteers (public lists with headers) or are letter strings found in no list.
@@ -31,7 +33,18 @@ from .builder import NoteBuilder
 from .nursing import HEADERS, _sentence
 from .nursing_events import EVENTS, ROLES
 from .phrases import PLAN, SHIFT, SYSTEMS, fill
-from .vocab import CLINICAL_LINES, DRUGS, DX, PROCS, SERVICES, SYMPTOMS, VERBS, clinical_line
+from .vocab import (
+    CLINICAL_LINES,
+    DRUGS,
+    DX,
+    LEXICON_LINES,
+    NUMBER_LINES,
+    PROCS,
+    SERVICES,
+    SYMPTOMS,
+    VERBS,
+    clinical_line,
+)
 from .ward import WARD_LINES
 
 #: Relations as ward notes write them (a relative named after one is PHI, the word is not).
@@ -221,6 +234,8 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) ->
     lines = [fill(rng, x) for x in rng.sample(WARD_LINES, rng.randint(2, 9))]
     lines += [clinical_line(rng, x) for x in rng.sample(CLINICAL_LINES, rng.randint(2, 8))]
     lines += [fill(rng, x) for x in rng.sample(SHIFT, rng.randint(0, 3))]
+    lines += [clinical_line(rng, x) for x in rng.sample(LEXICON_LINES, rng.randint(3, 8))]
+    lines += [fill(rng, x) for x in rng.sample(NUMBER_LINES, rng.randint(2, 5))]
     rng.shuffle(lines)
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]
@@ -235,6 +250,7 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) ->
         b.add(rng.choice([f"{name}: ", f"{name.lower()}: ", f"{name}- ", f"{name.lower()} ", f"{name}="]))
         phrases = [fill(rng, ph) for ph in rng.sample(SYSTEMS[name], rng.randint(1, 3))]
         phrases += [clinical_line(rng, rng.choice(CLINICAL_LINES)) for _ in range(rng.randint(0, 2))]
+        phrases += [clinical_line(rng, rng.choice(LEXICON_LINES + NUMBER_LINES)) for _ in range(rng.randint(0, 2))]
         b.line(rng.choice([". ", ", ", "; "]).join(phrases), ".")
     b.line(rng.choice(["PLAN: ", "A/P: ", "plan: ", "p: ", "P:"]),
            ", ".join([fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 2))]

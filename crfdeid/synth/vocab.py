@@ -7,6 +7,14 @@ mode recases them. :data:`CLINICAL_LINES` are templates whose ``<drug>``, ``<dx>
 :func:`crfdeid.synth.phrases.fill` draws the ``{...}`` slots), in the positions a name takes
 in real notes: after *started*, *per*, *d/w*, *c/o*, *to*, at a line start.
 
+A public vocabulary widens them (:data:`LEXICON_LINES`): the ``<icd>`` slot takes a word of
+the ICD-10-CM descriptions (gazetteer ``icd10_words``, common ones likelier), ``<rx>`` a drug
+name (``drug_names``), ``<word>`` a common English word that is no listed first name or common
+surname (``common_words``); a capitalised slot (``<Icd>``) writes the word in Title case, and
+any slot does so now and then, as mixed-case notes do (``Thrush noted``, ``On Heparin``).
+:data:`NUMBER_LINES` are the numbers of real notes in clinical roles (vent settings
+``cpap 5/5``, ``1 1/2 hrs``, ranges, rates ``1000u/hr``, times ``at 1430``, ``q2-4h``).
+
 >>> import random
 >>> clinical_line(random.Random(3), "started <drug> {5|5}mg")
 'started metformin 5mg'
@@ -16,7 +24,9 @@ from __future__ import annotations
 
 import random
 import re
+from functools import cache
 
+from .. import gazetteers
 from .phrases import fill
 
 
@@ -96,10 +106,70 @@ CLINICAL_LINES = [
     "<dx> per {radiology|rads|ct|cxr}", "{rrt|crrt|cvvh} {running|on hold|restarted}", "<sx> {improved|better|worse}",
 ]
 
-_SLOT = re.compile(r"<(drug|dx|sx|proc|verb|svc)>")
+#: PHI-free lines with the public vocabulary (``<icd>``, ``<rx>``, ``<word>``) where names stand.
+LEXICON_LINES = [
+    "pt c/o <icd> {pain|}", "c/o <icd> <icd>", "<Icd> noted", "<icd> noted {on exam|this am|overnight|}",
+    "? <icd> <icd>", "r/o <icd> <icd>", "hx <icd>, <icd> <icd>", "pmh: <icd>, <icd> <icd>, <icd>, <icd>",
+    "dx: <icd> <icd> of <icd>", "<icd> {l|r|left|right|bilat} <icd>", "<icd> of {the|} <icd> <icd>",
+    "{skin|abd|chest|back|ext|heent}: <icd>, <icd>", "<Icd> {improving|worse|unchanged|resolved|present}",
+    "{to|per|d/w|seen by} <icd> {clinic|service|team}", "w/u for <icd> <icd>", "<icd> and <icd> {noted|per md|}",
+    "on <rx>", "ON <rx> AND <rx>", "<Rx> {given|held|started|d/c'd|increased|weaned|restarted}",
+    "started <rx> {today|this am|}",
+    "<rx> {1-100}{mg|mcg| units|meq|} {iv|po|sq|pr|} {q2h|q4h|q6h|q8h|q12h|daily|bid|tid|prn|x1|}",
+    "d/w team re: <rx>", "per {md|team|pharmacy}, <rx> {held|changed to <rx>|}", "meds: <rx>, <rx>, <rx>, <rx>",
+    "allergies: <rx>, <rx>", "<rx> level {2-30}", "<rx> for <icd>", "pt on <rx> for <icd> <icd>",
+    "<word> <word> {noted|per pt|this shift|}", "pt {states|says|reports} <word> <word> <word>",
+    "<word> <word> <word>", "<Word> <word> <word>", "{family|wife|son|daughter} {states|says} <word> <word>",
+    "<word> {and|or|with} <word> <word>", "<Word> <word>, <word> <icd>",
+]
+#: Numbers in clinical roles, the look-alikes of dates, phones and ages in real notes.
+NUMBER_LINES = [
+    "{cpap|ps|psv|bipap|peep/ps|pressure support} {5|8|10|12|15|20}/{5|8|10|12}",
+    "on {imv|simv|ac|cmv|vent} {4-16}/{400-800}/{30-100}%/{5|8|10}", "{cpap|bipap} {5|10|12}/{5|8|10}/{30-60}%",
+    "{for|x} {1|2|3} 1/2 {hrs|hours|hr}", "{up|down|weaned|increased|decreased} to {1-1200}",
+    "{sbp|hr|rr|map|cvp|sats|fs|glu|bs|temp|ve|tv} {1-300}", "{sbp|hr|rr|tv|uo} {10-300}-{20-1200}",
+    "{250-1000}-{1000-1500} {cc|ml|ccs|}", "{at|@} {10-23}{00|15|30|45}", "{at|@} 0{1-9}{00|30}",
+    "{at|@} {12 noon|12noon|noon|midnight}",
+    "{heparin|hep|insulin|integrilin|dopa|levo} {gtt|} at {1-25}{00|50}{u|units|}/hr",
+    "{q|every} {2|3|4|6|8|12} {hr|hrs|hours|h}", "q{2|3|4|6}-{4|6|8}{h|hr|hrs}", "pain {0-10}/10",
+    "abg {7.20-7.50}/{30-80}/{50-300}", "{ck|cpk} {100-9000}/{1-900}", "hct {20.0-40.0} {this am|at 1600|}",
+    "{max temp|tmax|t max} {100.0-105.0}", "{fever|temp} as high as {100-105}", "{2|3|4|5|6}{l|ln|lnp} {np|nc|}",
+    "desat to {70-95}", "{sbp|bp} {70-99}->{50-89}", "{#|} {6|7|7.5|8|8.5} {portex|shiley|ett|trach}",
+    "{1|2|3|4}/{2|3|4} {strength|str} {tf|feeds}", "{1|2} to 1 block", "{100|90|80}'s", "{40-90}/{20-60}-{30-99}",
+]
+
+_SLOT = re.compile(r"<(drug|dx|sx|proc|verb|svc|icd|rx|word|Icd|Rx|Word)>")
 _POOLS = {"drug": DRUGS, "dx": DX, "sx": SYMPTOMS, "proc": PROCS, "verb": VERBS, "svc": SERVICES}
+_COMMON_NAMES = 2000  # the surnames of a common word left out of <word> (the most frequent)
+
+
+@cache
+def lexicon(kind: str) -> tuple[str, ...]:
+    """The public words of a slot kind (``icd``, ``rx``, ``word``), ASCII, in their list order."""
+    if kind == "word":
+        names = {w.lower() for w in gazetteers.entries("first_male") + gazetteers.entries("first_female")
+                 + gazetteers.entries("surnames")[:_COMMON_NAMES]}
+        words = [w for w in gazetteers.entries("common_words") if w.isascii() and w.lower() not in names]
+    else:
+        words = list(gazetteers.entries({"icd": "icd10_words", "rx": "drug_names"}[kind]))
+    return tuple(w.lower() for w in words if w.isascii())
+
+
+def _lexicon_word(rng: random.Random, kind: str) -> str:
+    words = lexicon(kind.lower())
+    # frequency-ordered lists: the common words come more often (rank ~ uniform squared)
+    word = words[int(len(words) * rng.random() ** 2)] if kind.lower() != "rx" else rng.choice(words)
+    return word.title() if kind[0].isupper() or rng.random() < 0.1 else word
+
+
+def _slot(rng: random.Random, kind: str) -> str:
+    if kind in _POOLS:  # hand-written words, now and then a public one of the same kind
+        if kind in ("drug", "dx") and rng.random() < 0.3:
+            return _lexicon_word(rng, "rx" if kind == "drug" else "icd")
+        return rng.choice(_POOLS[kind])
+    return _lexicon_word(rng, kind)
 
 
 def clinical_line(rng: random.Random, template: str) -> str:
     """``template`` with every ``<kind>`` slot replaced by a word of that kind, then its ``{...}`` slots drawn."""
-    return fill(rng, _SLOT.sub(lambda m: rng.choice(_POOLS[m.group(1)]), template))
+    return fill(rng, _SLOT.sub(lambda m: _slot(rng, m.group(1)), template))
