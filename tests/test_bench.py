@@ -160,3 +160,25 @@ def test_warm_cache_script_tags_the_second_half_cold_and_warm(capsys):
     out = capsys.readouterr().out
     assert code == 0 and out.count("second half, 3 notes") == 2
     assert "cold (model just loaded)" in out and "warm (after the first half)" in out and "cold / warm" in out
+
+
+@pytest.mark.parametrize("backend", ["numpy", "crfsuite"])
+def test_a_model_whose_companion_votes_is_timed_and_left_as_it_was(tmp_path, backend):
+    cfg = load_config(ROOT / "configs" / "synth-small.yaml",
+                      {"train": ["synth:8,7"], "crf": {"max_iterations": 5}, "rules": {"enabled": True},
+                       "decoding": {"o_threshold": 0.99},
+                       "companion": {"features": "full_oov", "weight": 0.5}})
+    path = train_model(None, cfg).save(tmp_path / "voting.model")
+    from crfdeid.crf.decoding import AveragedBackend
+    from crfdeid.io import read
+    model = Model.load(path, backend=backend)
+    assert isinstance(model._backend, AveragedBackend)
+    before = [model.tag(d).spans for d in read(CORPUS)]
+    res = tag_end_to_end(model, CORPUS)
+    assert res["documents"] == 6 and res["stage_seconds"]["featurize"] > 0 and res["stage_seconds"]["crf"] > 0
+    for part in (model._backend.main, model._backend.other):
+        if backend == "numpy":
+            assert "scores_many" not in vars(part.scorer)
+        else:
+            assert "featurize" not in vars(part.featurizer) and type(part.tagger).__name__ == "Tagger"
+    assert [model.tag(d).spans for d in read(CORPUS)] == before

@@ -19,6 +19,8 @@ from pathlib import Path
 import pycrfsuite
 
 from ...crf import model as model_mod
+from ...crf.crfsuite import CrfsuiteBackend
+from ...crf.decoding import AveragedBackend
 from ...crf.model import tokens_for
 from ...crf.numpy import tagger as numpy_tagger
 from ...io import WRITERS, StreamWriter, read, writer, writer_names
@@ -75,20 +77,28 @@ def _instrumented(model, clock):
     Chain.run = clock.wrap("rules", saved[2])  # the whole post-CRF chain
     numpy_tagger.viterbi = clock.wrap("crf", saved[3])
     numpy_tagger.marginals = clock.wrap("crf", saved[4])
-    backend = model._backend
-    crfsuite = model.backend == "crfsuite"
-    if crfsuite:
-        tagger, backend.tagger = backend.tagger, _TimedTagger(backend.tagger, clock)
-    featurize = model.featurizer if crfsuite else backend.scorer
-    name = "featurize" if crfsuite else "scores_many"
-    setattr(featurize, name, clock.wrap("featurize", getattr(featurize, name)))
+    parts = [model._backend]
+    if isinstance(parts[0], AveragedBackend):  # a companion CRF's vote: both CRFs are timed
+        parts = [parts[0].main, parts[0].other]
+    undo = []
+    for backend in parts:
+        if isinstance(backend, CrfsuiteBackend):
+            undo.append((backend, "tagger", backend.tagger))
+            backend.tagger = _TimedTagger(backend.tagger, clock)
+            obj, name = backend.featurizer, "featurize"
+        else:
+            obj, name = backend.scorer, "scores_many"
+        setattr(obj, name, clock.wrap("featurize", getattr(obj, name)))
+        undo.append((obj, name, None))
     try:
         yield
     finally:
         (model_mod.tokens_for, model_mod.decode, Chain.run, numpy_tagger.viterbi, numpy_tagger.marginals) = saved
-        if crfsuite:
-            backend.tagger = tagger
-        delattr(featurize, name)  # back to the class method
+        for obj, name, value in reversed(undo):
+            if value is None:
+                delattr(obj, name)  # back to the class method
+            else:
+                setattr(obj, name, value)
 
 
 def _timed_iter(docs, clock):
