@@ -17,7 +17,7 @@ any slot does so now and then, as mixed-case notes do (``Thrush noted``, ``On He
 
 >>> import random
 >>> clinical_line(random.Random(3), "started <drug> {5|5}mg")
-'started metformin 5mg'
+'started melflufen 5mg'
 """
 
 from __future__ import annotations
