@@ -73,7 +73,7 @@ def test_numbers_are_ids_too(client):
 
 def test_documents_share_surrogates_per_patient_and_requests_agree(client):
     docs = [{"id": "a", "text": "John Smith was admitted.", "patient": "p1"},
-            {"id": "b", "text": "John Smith seen today.", "patient": "p1"},  # a patient here, not a place
+            {"id": "b", "text": "John Smith was seen today.", "patient": "p1"},  # a patient here, not a place
             {"id": "c", "text": "John Smith was admitted.", "patient": "p2"}]
     r = _post(client, documents=docs, output_format="surrogate")
     assert r.status_code == 200 and r.json()["failed"] == 0
