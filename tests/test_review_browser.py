@@ -742,8 +742,10 @@ def test_an_accept_on_a_note_of_hundreds_of_spans_redraws_one_mark(browser, tmp_
             median = times[len(times) // 2]
             print(f"accept on a note of {len(doc.spans)} spans: median {median:.1f} ms (request included), "
                   f"max {times[-1]:.1f} ms; a full redraw alone {full:.1f} ms")
-            # the request and one mark cost far less than drawing the note again (which every accept did);
-            # a ratio, so that a busy machine slows both sides alike
-            assert median < full / 2, (times, full)
+            # the request and one mark cost less than drawing the note again alone (which every accept
+            # did, on top of its request); a ratio, so that a busy machine slows both sides alike. Not
+            # full / 2: on a quiet machine the request's own floor (about 20 ms, the store's commit) is
+            # already half of a 40 ms redraw (2026-11-23, CI at 910cd40: median 20.4 ms, redraw 40.8 ms)
+            assert median < full, (times, full)
     finally:
         p.close()
