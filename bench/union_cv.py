@@ -57,25 +57,27 @@ def union(base_doc, extra_doc, categories) -> object:
     return base_doc.with_spans(list(base_doc.spans) + add)
 
 
+def joined(base, ctx, overrides: dict, weight: float = 0.0) -> Model:
+    """One model of ``base`` with ``ctx`` as its companion CRF (``weight``: its vote in the decoding),
+    the base's config with ``overrides``, as ``train_model`` would write the two trainings."""
+    companion = {**{k: ctx.config[k] for k in ("features", "training", "crf")}, "weight": weight}
+    cfg = load_config({**base.config, **overrides, "companion": companion})
+    manifest = {**base.manifest, "companion": {"labels": ctx.labels, "o_words": sorted(ctx.o_words),
+                                               "training": ctx.manifest["training"]}}
+    return Model(base._crf, cfg, manifest, companion=ctx._crf)
+
+
 def with_companion(base, ctx, threshold, categories) -> Model:
     """``base`` with ``ctx`` as its companion CRF and ``context_union.v1`` (at ``threshold``) first in its chain."""
     entries = legacy_entries(base.config["rules"])
     entries.insert(0, {"name": "context_union.v1", "categories": sorted(categories), "o_threshold": threshold})
-    cfg = load_config({**base.config, "rules": {**base.config["rules"], "enabled": False}, "postprocess": entries,
-                       "companion": {k: ctx.config[k] for k in ("features", "training", "crf")}})
-    manifest = {**base.manifest, "companion": {"labels": ctx.labels, "o_words": sorted(ctx.o_words),
-                                               "training": ctx.manifest["training"]}}
-    return Model(base._crf, cfg, manifest, companion=ctx._crf)
+    return joined(base, ctx, {"rules": {**base.config["rules"], "enabled": False}, "postprocess": entries})
 
 
 def averaged(base, ctx, weight) -> Model:
     """``base`` with ``ctx`` as its companion CRF voting with ``weight`` in the decoding (the
     averaged marginals of :class:`crfdeid.crf.decoding.AveragedBackend`), the base's own chain."""
-    cfg = load_config({**base.config, "companion": {**{k: ctx.config[k] for k in ("features", "training", "crf")},
-                                                    "weight": weight}})
-    manifest = {**base.manifest, "companion": {"labels": ctx.labels, "o_words": sorted(ctx.o_words),
-                                               "training": ctx.manifest["training"]}}
-    return Model(base._crf, cfg, manifest, companion=ctx._crf)
+    return joined(base, ctx, {}, weight)
 
 
 def slim(gold, pred) -> dict:

@@ -24,7 +24,7 @@ A config is plain data (see ``configs/default.yaml``)::
     committee: {combine: null,      # mega.v1 | multi.v1: other recognizers' decisions
                 members: []}        # (crfdeid.recognizers.committee, docs/committee.md)
     companion: null                 # a second CRF in the model file: {features, training, crf}
-                                    # over the main config's, for context_union.v1 (crfdeid.crf.settings)
+                                    # over the main config's, and its weight in the decoding (crfdeid.crf.settings)
     seed: 13
     model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
     neural: {epochs: 10, ...}       # the networks' hyper-parameters (crfdeid.neural.settings)

@@ -131,7 +131,8 @@ class TaggingModel:
     labels: list[str]
     backend: str
     o_words: frozenset = frozenset()
-    #: The companion CRF of a config with a ``companion`` section (tagging for ``context_union.v1``), or None.
+    #: The companion CRF of a config with a ``companion`` section (its vote: the averaged decoding,
+    #: or ``context_union.v1``), or None.
     companion: TaggingModel | None = None
 
     if TYPE_CHECKING:

@@ -168,7 +168,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
         manifest["o_words"] = o_words.kept(cfg["decoding"]["o_words_min_count"])
     companion = None
     comp_cfg = companion_config(cfg)
-    if comp_cfg is not None:  # the second CRF of the file, on the same notes (context_union.v1)
+    if comp_cfg is not None:  # the second CRF of the file, on the same notes
         companion = train_model(docs, comp_cfg, progress)
         manifest["companion"] = {"labels": companion.labels, "o_words": companion.manifest.get("o_words") or [],
                                  "training": companion.manifest["training"]}

@@ -42,7 +42,7 @@ from .. import schema
 from ..document import Document, Span
 from ..errors import ConfigError, ModelError, RegistryError
 from ..registry import Registry
-from ..settings import Section, section
+from ..settings import Section, check_value, section
 from ..site import Site
 from ..text.tokenize import to_token_bounds
 from . import clinical, hygiene, rules, safeharbor
@@ -228,7 +228,7 @@ class ContextUnion:
     words, docs/stress.md). ``o_threshold``: the companion's decoding (``None``: Viterbi)."""
 
     categories: tuple[str, ...] = ("NAME", "LOCATION")
-    o_threshold: float | None = None
+    o_threshold: float | None = field(default=None, metadata={"min": 0, "max": 1})
 
     def __post_init__(self) -> None:
         cats = self.categories
@@ -236,9 +236,6 @@ class ContextUnion:
                 isinstance(c, str) for c in cats) or not cats:
             raise ValueError(f"categories must be a list of category names, not {cats!r}")
         object.__setattr__(self, "categories", tuple(c.upper() for c in cats))
-        t = self.o_threshold
-        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 < t <= 1):
-            raise ValueError(f"o_threshold must be a number in (0, 1] or null, not {t!r}")
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if note.companion is None:
@@ -300,9 +297,8 @@ def _build(name: str, args: dict, path):
     if unknown:
         raise ConfigError(f"postprocess: unknown argument(s) {', '.join(unknown)} of {name}; "
                           f"allowed: {', '.join(fields) or '(none)'}", path=path)
-    for key, value in args.items():
-        if fields[key].type in ("bool", bool) and not isinstance(value, bool):
-            raise ConfigError(f"postprocess: {name} {key} must be true or false, not {value!r}", path=path)
+    for key, value in args.items():  # scalar fields by their type and bounds, as every config section
+        check_value(f"postprocess: {name} {key}", value, str(fields[key].type), fields[key].metadata, path)
     try:
         return cls(**args)
     except ValueError as exc:  # a processor's own check of its arguments
