@@ -54,7 +54,8 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
 
     @app.exception_handler(StoreError)
     def store_error(request: Request, exc: StoreError):
-        return JSONResponse({"detail": str(exc)}, status_code=STATUS.get(type(exc), 400))
+        code = next((STATUS[k] for k in type(exc).__mro__ if k in STATUS), 400)
+        return JSONResponse({"detail": str(exc)}, status_code=code)
 
     @app.exception_handler(RequestValidationError)
     def bad_request(request: Request, exc: RequestValidationError):
