@@ -19,7 +19,7 @@ from . import agreement, surrogates
 from .credentials import ADJUDICATOR, Credentials
 from .guard import COOKIE, LOG_CONFIG, LOOPBACK, Guard
 from .retrain import Retrainer, estimated_recall
-from .store import MODEL, Conflict, Forbidden, Invalid, NotFound, StoreError, check_name
+from .store import MODEL, Conflict, Forbidden, Invalid, NotFound, Stale, StoreError, check_name
 
 STATIC = Path(__file__).parent / "static"
 STATUS = {NotFound: 404, Conflict: 409, Invalid: 422, Forbidden: 403}
@@ -55,7 +55,8 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     @app.exception_handler(StoreError)
     def store_error(request: Request, exc: StoreError):
         code = next((STATUS[k] for k in type(exc).__mro__ if k in STATUS), 400)
-        return JSONResponse({"detail": str(exc)}, status_code=code)
+        # "stale": the page missed a change (it reloads); other conflicts are the request's own
+        return JSONResponse({"detail": str(exc), "stale": isinstance(exc, Stale)}, status_code=code)
 
     @app.exception_handler(RequestValidationError)
     def bad_request(request: Request, exc: RequestValidationError):
