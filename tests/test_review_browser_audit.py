@@ -60,8 +60,9 @@ def test_a_stale_tab_gets_a_conflict_and_reloads_instead_of_overwriting(browser,
             start(browser, url, "alice")                 # the same note, in a second tab
             assert browser.execute_script("return state.review.note.id") == nid
             keys(browser, "j")
+            wait_js(browser, "return state.review.cur === 0")
+            gone = browser.execute_script("return state.review.note.spans[0].id")
             press(browser, "x")                          # tab 2 deletes the first span
-            gone = browser.execute_script("return state.review.undo.id")
             second = browser.current_window_handle
             browser.switch_to.window(first)
             keys(browser, "j")
