@@ -1339,11 +1339,12 @@ async function start() {
   }
   const states = document.createElement("div");
   states.id = "legend-states";
-  for (const [cls, label] of [["suggested", "pending (model's suggestion, undecided)"], ["accepted", "accepted"],
-                              ["accepted cur", "selected"]]) {
-    const row = document.createElement("div"), m = document.createElement("mark");
+  for (const [cls, label, title] of [["suggested", "pending", "a model's suggestion, not decided yet"],
+                                     ["accepted", "accepted", "accepted, changed or added"], ["accepted cur", "selected", ""]]) {
+    const row = document.createElement("span"), m = document.createElement("mark");
     m.className = `c-OTHER ${cls}`;
-    m.textContent = "Text";
+    m.textContent = "Ab";
+    row.title = title;
     row.append(m, ` ${label}`);
     states.appendChild(row);
   }
