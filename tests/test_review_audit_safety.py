@@ -149,6 +149,7 @@ def test_no_one_adjudicates_a_note_they_reviewed_and_double_review_is_blind(proj
     review(c, h["carol"], nid)
     c.post(f"/api/notes/{nid}/done", headers=h["bob"], json={})
     assert c.get(f"/api/aggregate/{nid}", headers=h["carol"]).status_code == 403
+    assert nid not in [n["id"] for n in c.get("/api/aggregate", headers=h["carol"]).json()["notes"]]
     r = c.post(f"/api/aggregate/{nid}/decisions", headers=h["carol"],
                json={"item_start": SPANS[0].start, "item_end": SPANS[0].end, "verdict": "not_phi"})
     assert r.status_code == 403 and "reviewed" in r.json()["detail"]

@@ -18,13 +18,13 @@ from crfdeid.review import headless  # noqa: E402
 why = headless.available()
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(why is not None, reason=why or "")]
 
+from test_review_browser import keys, press, start, status, wait_js  # noqa: E402
+
 from crfdeid.cli.review import main as review_main  # noqa: E402
 from crfdeid.review import agreement  # noqa: E402
 from crfdeid.review.credentials import Credentials, set_token  # noqa: E402
 from crfdeid.review.project import Project  # noqa: E402
 from crfdeid.review.server import create_app  # noqa: E402
-
-from test_review_browser import keys, press, start, status, wait_js  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +45,8 @@ def project(tmp_path):
 
 
 def conflict_shown(driver):
-    return wait_js(driver, "const s = document.getElementById('status'); "
-                           "return s.className === 'err' && s.textContent.startsWith('Conflict') ? s.textContent : false")
+    return wait_js(driver, "const s = document.getElementById('status'); return s.className === 'err' "
+                           "&& s.textContent.startsWith('Conflict') ? s.textContent : false")
 
 
 def test_a_stale_tab_gets_a_conflict_and_reloads_instead_of_overwriting(browser, project):
@@ -194,7 +194,8 @@ def test_states_and_types_are_on_screen_and_a_deletion_can_be_undone(browser, pr
         press(browser, "u")                              # undo: the span is back as it was
         back = {sp["id"]: sp for sp in store.spans(nid, "alice")}
         assert back[gone]["status"] == before[gone]["status"] == "suggested"
-        assert browser.execute_script(f"return document.querySelector('#review-text mark[data-id=\"{gone}\"]') !== null")
+        assert browser.execute_script(f"return document.querySelector('#review-text mark[data-id=\"{gone}\"]')"
+                                      " !== null")
         assert browser.execute_script("return document.getElementById('undo').disabled")
 
 

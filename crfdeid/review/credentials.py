@@ -4,11 +4,11 @@ A token file holds either a single token (shared: whoever has it names themselve
 page, as on a single workstation) or one line per person, ``NAME TOKEN [ROLE]`` (``#`` starts
 a comment). The role is ``annotator`` (the default: reviews notes) or ``adjudicator`` (also
 opens aggregate mode and settles the notes others reviewed); with a shared token, or none,
-roles cannot be told apart and everyone may do everything. With per-annotator tokens the person is whoever the token belongs to: the page
-cannot act as anyone else, and the audit log records that name. The login cookie is a
-digest of the person's token, so changing a line of the file (a new token for that person)
-or the whole file ends the sessions it covers: the file is read again whenever it changes
-on disk.
+roles cannot be told apart and everyone may do everything. With per-annotator tokens the
+person is whoever the token belongs to: the page cannot act as anyone else, and the audit
+log records that name. The login cookie is a digest of the person's token, so changing a
+line of the file (a new token for that person) or the whole file ends the sessions it
+covers: the file is read again whenever it changes on disk.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "tokens")

@@ -25,7 +25,7 @@ from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
 from . import active, agreement, surrogates
 from .db import Database, is_url
-from .store import MODEL, Store, to_spans
+from .store import Store, to_spans
 
 SETTINGS = "project.json"
 DB_FILE = "review.sqlite"

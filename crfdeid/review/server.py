@@ -202,13 +202,16 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     # -- aggregate mode ------------------------------------------------------------------------
     @app.get("/api/aggregate")
     def aggregate_notes(x_annotator: Who = None):
-        adjudicator(x_annotator)
+        viewer = adjudicator(x_annotator)
         rows = store.db.query("SELECT n.id, n.doc_id, COUNT(r.annotator) AS done, MAX(a.done_at) AS adjudicated "
                               "FROM notes n JOIN reviews r ON r.note_id = n.id AND r.state = 'done' "
                               "JOIN annotators p ON p.name = r.annotator AND p.kind = 'human' "
                               "LEFT JOIN adjudications a ON a.note_id = n.id GROUP BY n.id, n.doc_id ORDER BY n.id")
+        # a note the viewer reviewed is someone else's to adjudicate (and not theirs to see)
+        own = {r["note_id"] for r in store.db.query("SELECT note_id FROM reviews WHERE annotator = ?", (viewer,))} \
+            if viewer else set()
         conflicted = set(agreement.conflicts(store))
-        return {"notes": [dict(r, conflict=r["id"] in conflicted) for r in rows]}
+        return {"notes": [dict(r, conflict=r["id"] in conflicted) for r in rows if r["id"] not in own]}
 
     @app.get("/api/aggregate/{note_id}")
     def aggregate_note(note_id: Id, voters: str | None = None, x_annotator: Who = None):
