@@ -136,6 +136,9 @@ def test_an_annotator_signed_in_with_her_token_has_no_aggregate_mode(browser, pr
         browser.find_element("name", "token").send_keys(token + "\n")
         wait_js(browser, "return typeof state !== 'undefined' && state.role === 'annotator'")
         assert browser.execute_script("return document.querySelector('#modes button[data-mode=aggregate]').disabled")
+        keys(browser, "2")                               # the key neither: the page stays in review mode
+        wait_js(browser, "return document.getElementById('status').textContent.includes('for adjudicators')")
+        assert browser.execute_script("return state.mode") == "review"
         r = browser.execute_async_script("const done = arguments[0]; fetch('/api/aggregate').then(r => done(r.status))")
         assert r == 403
     browser.delete_all_cookies()

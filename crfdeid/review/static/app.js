@@ -1246,6 +1246,8 @@ function drawHelp() {
 const MODES = ["review", "aggregate", "surrogates", "progress"];
 
 async function setMode(mode) {
+  const refused = mode === "aggregate" && state.role === "annotator";
+  if (refused) mode = "review";  // an annotator's page stays in review mode
   if (mode !== "review" && state.mode === "review") await releaseUntouched();
   state.mode = mode;
   localStorage.setItem("crfdeid-review-mode", mode);
@@ -1259,6 +1261,7 @@ async function setMode(mode) {
   if (mode === "surrogates") { await loadSurNotes(); if (state.sur.data) drawSur(); }
   if (mode === "progress") await drawProgress();
   activeText()?.focus();
+  if (refused) say("Aggregate mode is for adjudicators.", true);
 }
 
 function pageKey(ev) {
