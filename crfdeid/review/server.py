@@ -94,8 +94,10 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
             raise Invalid("version must be an integer")
         return v
 
-    def written(out: dict) -> dict:
-        return dict(out, version=store.written_version())
+    def written(write) -> dict:
+        # the answer of a write with the version it gave (what the page sends with its next one)
+        store.forget_written()
+        return dict(write(), version=store.written_version())
 
     # -- page and login ------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)
@@ -166,28 +168,29 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
 
     @app.post("/api/notes/{note_id}/release")
     def release(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        return written({"released": store.release(note_id, reader(x_annotator), version(body))})
+        return written(lambda: {"released": store.release(note_id, reader(x_annotator), version(body))})
 
     # Every write may carry the version of the person's review the page last read (the page always
     # sends it): a stale page or tab gets 409 instead of overwriting a change it never showed.
     @app.post("/api/notes/{note_id}/spans")
     def add_span(note_id: Id, body: Json, x_annotator: Who = None):
-        return written(store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"),
-                                      body.get("subtype"), version(body)))
+        return written(lambda: store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"),
+                                              body.get("subtype"), version(body)))
 
     @app.patch("/api/spans/{span_id}")
     def update_span(span_id: Id, body: Json, x_annotator: Who = None):
-        return written(store.update_span(span_id, who(x_annotator), start=body.get("start"), end=body.get("end"),
-                                         subtype=body.get("subtype"), status=body.get("status"),
-                                         version=version(body)))
+        return written(lambda: store.update_span(span_id, who(x_annotator), start=body.get("start"),
+                                                 end=body.get("end"), subtype=body.get("subtype"),
+                                                 status=body.get("status"), version=version(body)))
 
     @app.post("/api/notes/{note_id}/accept-all")
     def accept_all(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        return written({"accepted": store.accept_all(note_id, who(x_annotator), version(body))})
+        return written(lambda: {"accepted": store.accept_all(note_id, who(x_annotator), version(body))})
 
     @app.post("/api/notes/{note_id}/done")
     def done(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         name = who(x_annotator)
+        store.forget_written()
         n = store.finish(note_id, name, version(body))
         v = store.written_version()
         started = retrainer.maybe_start()
@@ -196,8 +199,10 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
 
     @app.post("/api/notes/{note_id}/reopen")
     def reopen(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        store.reopen(note_id, who(x_annotator), version(body))
-        return written({"ok": True})
+        def run() -> dict:
+            store.reopen(note_id, who(x_annotator), version(body))
+            return {"ok": True}
+        return written(run)
 
     # -- aggregate mode ------------------------------------------------------------------------
     @app.get("/api/aggregate")
@@ -228,20 +233,24 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         except (KeyError, TypeError, ValueError):
             raise Invalid("a decision needs item_start, item_end (integers) and a verdict") from None
         adjudicator(x_annotator)
-        return written(agreement.decide(store, note_id, who(x_annotator), *item, body.get("verdict", ""),
-                                        body.get("start"), body.get("end"), body.get("subtype"), version(body)))
+        return written(lambda: agreement.decide(store, note_id, who(x_annotator), *item, body.get("verdict", ""),
+                                                body.get("start"), body.get("end"), body.get("subtype"),
+                                                version(body)))
 
     @app.post("/api/aggregate/{note_id}/done")
     def adjudicated(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         adjudicator(x_annotator)
-        agg = agreement.finish(store, note_id, who(x_annotator), (body or {}).get("voters"), version(body))
-        return written({"ok": True, "items": len(agg["items"])})
+        return written(lambda: {"ok": True, "items": len(agreement.finish(
+            store, note_id, who(x_annotator), (body or {}).get("voters"), version(body))["items"])})
 
     @app.post("/api/aggregate/{note_id}/reopen")
     def reopen_adjudication(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         adjudicator(x_annotator)
-        agreement.reopen(store, note_id, who(x_annotator), version(body))
-        return written({"ok": True})
+
+        def run() -> dict:
+            agreement.reopen(store, note_id, who(x_annotator), version(body))
+            return {"ok": True}
+        return written(run)
 
     @app.get("/api/scores")
     def scores(x_annotator: Who = None):

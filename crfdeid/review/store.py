@@ -176,8 +176,13 @@ class Store:
         return new
 
     def written_version(self) -> int | None:
-        """The version this thread's last write gave its scope (what the page sends next)."""
+        """The version this thread's last write gave its scope (what the page sends next);
+        ``None`` when nothing was written since :meth:`forget_written`."""
         return getattr(self._written, "version", None)
+
+    def forget_written(self) -> None:
+        """Start a request: no version written yet (FastAPI reuses its threads)."""
+        self._written.version = None
 
     # -- annotators -------------------------------------------------------------------
     def ensure_annotator(self, name: str, kind: str = "human") -> str:
