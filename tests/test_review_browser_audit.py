@@ -249,3 +249,41 @@ def test_big_notes_open_in_seconds_and_a_change_paints_quickly(browser, tmp_path
         assert max(times) < 1000, times                  # 40-52 s per key before
     finally:
         p.close()
+
+
+def test_a_note_in_parts_draws_every_span_once_and_is_read_to_the_end(browser, tmp_path):
+    p, n = _note_of(tmp_path, 4_000)
+    try:
+        with headless.live_server(create_app(p)) as url:
+            start(browser, url, "alice")
+            nid = browser.execute_script("return state.review.note.id")
+            parts = browser.execute_script("return state.texts['review-text'].bounds.length")
+            assert parts >= 2
+            seen, texts = {}, p.store.note(nid)["body"]
+            for part in range(parts):                    # page through every part with Space
+                wait_js(browser, f"return state.texts['review-text'].sec === {part}")
+                assert f"of part {part + 1}/{parts}" in browser.execute_script(
+                    "return document.getElementById('pageinfo').textContent")
+                for key, text in browser.execute_script("return [...document.querySelectorAll('#review-text mark')]"
+                                                        ".map(m => [m.dataset.id, m.textContent])"):
+                    seen[int(key)] = text
+                if part < parts - 1:
+                    assert browser.execute_script("return state.pages['review-text'].seenEnd") is not True
+                pages = browser.execute_script("return state.pages['review-text'].count")
+                keys(browser, " " * pages)              # to the next part (or the last page of the last)
+            # every span was drawn, over its own text, and the end of the note was reached
+            spans = p.store.spans(nid, "alice")
+            assert seen == {sp["id"]: texts[sp["start"]:sp["end"]] for sp in spans} and len(seen) == n
+            assert browser.execute_script("return state.pages['review-text'].seenEnd") is True
+            keys(browser, "j")                           # the first span: the first part is drawn again
+            wait_js(browser, "return state.texts['review-text'].sec === 0 && state.review.cur === 0")
+            keys(browser, "k")                           # from the first span, k goes nowhere; then the last one
+            keys(browser, "j" * (n - 1))
+            wait_js(browser, f"return state.review.cur === {n - 1} && state.texts['review-text'].sec === {parts - 1}")
+            assert browser.execute_script("return document.querySelector('#review-text mark.cur').dataset.id") \
+                == str(spans[-1]["id"])
+            keys(browser, "n")                           # read to the end already: the note is done
+            wait_js(browser, f"return state.review.note === null || state.review.note.id !== {nid}")
+            assert p.store.review_state(nid, "alice")["state"] == "done"
+    finally:
+        p.close()

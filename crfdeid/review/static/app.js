@@ -152,8 +152,10 @@ function renderText(el, text, marks, focus) {
   else if (old && old.text === text) st.sec = Math.min(old.sec, st.bounds.length - 1);
   state.texts[el.id] = st;
   const kept = !!old && old.text === text && old.sec === st.sec;
+  const seenEnd = !!old && old.text === text && state.pages[el.id] && state.pages[el.id].seenEnd;
   if (!kept) delete state.pages[el.id];
   drawSection(el);
+  if (seenEnd) state.pages[el.id].seenEnd = true;  // the end was read, whichever part is drawn now
   return kept;
 }
 
