@@ -9,7 +9,7 @@ const state = {
   agg: { notes: [], note: null, data: null, cur: 0, voters: null },
   sur: { notes: [], note: null, data: null, cur: 0 },
   pages: {},   // element id -> {page, count, stride, seenEnd} of the part of the text drawn
-  texts: {},   // element id -> {text, marks, bounds (the parts), sec (the part drawn)}
+  texts: {},   // element id -> {text, make (its marks now), bounds (the parts), sec (the part drawn)}
   menu: null,  // open type menu: {resolve}
   caret: null, // caret mode: {noteId, words, anchor, head, goalX, lines}
   chain: Promise.resolve(),  // actions run one after another, each seeing the last one's result
