@@ -15,6 +15,7 @@ import base64
 import html
 import io
 import json
+import re
 from collections import Counter
 from datetime import UTC, datetime
 
@@ -74,11 +75,14 @@ def compute(folder, level: float = 0.95) -> dict:
     factor = (recap["total"] / recap["seen"]) if recap and recap["seen"] else None
     strata: dict = {}
     for f in found:
-        key = " / ".join(f.stratum) or "all"
+        key = " / ".join(f.stratum)
         row = strata.setdefault(key, {"notes": 0, "tokens": 0, "residual": 0})
         row["notes"] += 1
         row["tokens"] += f.tokens
         row["residual"] += len(f.residual)
+    strata = {" / ".join(k): {"release_notes": release["strata"].get(json.dumps(list(k)), {}).get("notes"),
+                              **strata[" / ".join(k)]}
+              for k in sorted({tuple(f.stratum) for f in found}, key=_order)}
     reviewers = Counter()
     for part in progress.values():
         reviewers.update(part["by_reviewer"])
@@ -127,6 +131,15 @@ def compute(folder, level: float = 0.95) -> dict:
         "notes_with_residual": [f.doc_id for f in with_residual],
         "warnings": warnings,
     }
+
+
+def _order(stratum) -> tuple:
+    """Strata in reading order: length bins by their bounds (``<100``, ``100-299``, ``>=300``)."""
+    out = []
+    for v in stratum:
+        m = re.fullmatch(r"(<|>=)?(\d+)(?:-\d+)?", v)
+        out.append((0, {"<": 0, None: 1, ">=": 2}[m.group(1)] if m else 0, int(m.group(2)), "") if m else (1, 0, 0, v))
+    return tuple(out)
 
 
 # -- plots ------------------------------------------------------------------------------
@@ -215,7 +228,7 @@ STYLE = """body{font:14px/1.45 system-ui,sans-serif;max-width:60em;margin:1.5em 
 h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}
 th{background:#f3f3f3}.big{font-size:1.25em;font-weight:600}.warn{color:#a40}.mono{font-family:monospace;
-font-size:.9em;word-break:break-all}.sign td{height:2.4em;min-width:16em}.note{background:#f7f7f0;padding:.5em}"""
+font-size:.9em;word-break:break-all}.sign{width:100%}.sign td{height:2.4em;width:25%}.note{background:#f7f7f0;padding:.5em}"""
 
 
 def to_html(report: dict, images: dict | None = None) -> str:
@@ -285,8 +298,9 @@ def to_html(report: dict, images: dict | None = None) -> str:
     parts.append("<h2>The bound and the sample size</h2>")
     if images.get("bound"):
         parts.append(f"<p><img alt='upper bound against sample size' src='data:image/png;base64,{images['bound']}'></p>")
-    parts.append(_table(["stratum", "notes reviewed", "tokens", "residual identifiers"],
-                        [[k, v["notes"], f"{v['tokens']:,}", v["residual"]] for k, v in s["by_stratum"].items()]))
+    parts.append(_table(["stratum", "notes in the release", "notes reviewed", "tokens reviewed", "residual identifiers"],
+                        [[k or "all", v["release_notes"], v["notes"], f"{v['tokens']:,}", v["residual"]]
+                         for k, v in s["by_stratum"].items()]))
     m = report["model"]
     parts.append("<h2>What was audited</h2>" + _table(["", ""], [
         ["model", m["path"]], ["model file SHA-256", m["sha256"]], ["config SHA-256", m["config_sha256"]],
