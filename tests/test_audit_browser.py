@@ -14,14 +14,14 @@ from crfdeid.review import headless  # noqa: E402
 why = headless.available()
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(why is not None, reason=why or "")]
 
+from test_review_browser import keys, press, start, wait_js  # noqa: E402
+
 from crfdeid.cli.audit import main as audit_main  # noqa: E402
 from crfdeid.crf import Model  # noqa: E402
 from crfdeid.document import Document  # noqa: E402
 from crfdeid.io import write  # noqa: E402
 from crfdeid.review.project import Project  # noqa: E402
 from crfdeid.review.server import create_app  # noqa: E402
-
-from test_review_browser import keys, press, start, wait_js  # noqa: E402
 
 #: Made-up notes; the odd words are identifiers a reviewer marks and the model does not know.
 NOTES = [

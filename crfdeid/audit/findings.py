@@ -51,7 +51,8 @@ class NoteFindings:
         return [i for i in self.identifiers if i.status != FOUND]
 
 
-def _covered(text: str, spans) -> list[bool]:
+def covered(text: str, spans) -> list[bool]:
+    """Per character of ``text``: whether one of ``spans`` (``(start, end, ...)``) covers it."""
     mask = [False] * len(text)
     for s, e, *_ in spans:
         for k in range(max(0, s), min(len(text), e)):
@@ -64,7 +65,7 @@ def status_of(text: str, start: int, end: int, mask) -> str:
     digits the model covered.
 
     >>> t = "Seen by John Smith."
-    >>> m = _covered(t, [(8, 12)])
+    >>> m = covered(t, [(8, 12)])
     >>> status_of(t, 8, 12, m), status_of(t, 8, 18, m), status_of(t, 13, 18, m)
     ('found', 'partial', 'missed')
     """
@@ -76,7 +77,7 @@ def status_of(text: str, start: int, end: int, mask) -> str:
 def pool(text: str, model_spans, reviewer_spans: dict) -> list[Identifier]:
     """The identifiers of a note: the reviewers' spans (``{reviewer: [(start, end, subtype)]}``)
     joined where they overlap, each with its status against ``model_spans``."""
-    mask = _covered(text, model_spans)
+    mask = covered(text, model_spans)
     items = sorted((s, e, sub, who) for who, spans in reviewer_spans.items() for s, e, sub in spans)
     groups: list[list] = []
     for s, e, sub, who in items:
@@ -113,7 +114,7 @@ def collect(folder, manifest: dict) -> tuple[list[NoteFindings], dict]:
         project = Project.open(Path(folder) / part)
         try:
             store = project.store
-            stats = {"sampled": 0, "reviewed": 0, "reviewed_twice": 0, "by_reviewer": {}}
+            stats: dict = {"sampled": 0, "reviewed": 0, "reviewed_twice": 0, "by_reviewer": {}}
             for row in store.notes():
                 info = notes.get(row["doc_id"])
                 if info is None:

@@ -83,7 +83,7 @@ def compute(folder, level: float = 0.95) -> dict:
     strata = {" / ".join(k): {"release_notes": release["strata"].get(json.dumps(list(k)), {}).get("notes"),
                               **strata[" / ".join(k)]}
               for k in sorted({tuple(f.stratum) for f in found}, key=_order)}
-    reviewers = Counter()
+    reviewers: Counter = Counter()
     for part in progress.values():
         reviewers.update(part["by_reviewer"])
     sampled = sum(p["sampled"] for p in progress.values())
@@ -94,7 +94,8 @@ def compute(folder, level: float = 0.95) -> dict:
         "upper_notes_with_residual": release["notes"] * note_rate.upper_one_sided,
     }
     if factor is not None:
-        project["expected_residual_identifiers_with_reviewer_misses"] = project["expected_residual_identifiers"] * factor
+        project["expected_residual_identifiers_with_reviewer_misses"] = \
+            project["expected_residual_identifiers"] * factor
     warnings = []
     if notes < sampled:
         warnings.append(f"{sampled - notes} of the {sampled} sampled notes are not reviewed yet: notes left out "
@@ -228,7 +229,8 @@ STYLE = """body{font:14px/1.45 system-ui,sans-serif;max-width:60em;margin:1.5em 
 h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}
 th{background:#f3f3f3}.big{font-size:1.25em;font-weight:600}.warn{color:#a40}.mono{font-family:monospace;
-font-size:.9em;word-break:break-all}.sign{width:100%}.sign td{height:2.4em;width:25%}.note{background:#f7f7f0;padding:.5em}"""
+font-size:.9em;word-break:break-all}.sign{width:100%}.sign td{height:2.4em;width:25%}
+.note{background:#f7f7f0;padding:.5em}"""
 
 
 def to_html(report: dict, images: dict | None = None) -> str:
@@ -263,7 +265,8 @@ def to_html(report: dict, images: dict | None = None) -> str:
     parts.append(_table(["rate", "found", "estimate", f"{lvl} % interval (Clopper-Pearson)",
                          f"{lvl} % upper bound (one-sided)"], rows))
     parts.append(_table(["projection to the release", "expected", f"{lvl} % upper bound"], [
-        ["residual identifiers", f"{p['expected_residual_identifiers']:,.1f}", f"{p['upper_residual_identifiers']:,.1f}"],
+        ["residual identifiers", f"{p['expected_residual_identifiers']:,.1f}",
+         f"{p['upper_residual_identifiers']:,.1f}"],
         ["notes with a residual identifier", f"{p['expected_notes_with_residual']:,.1f}",
          f"{p['upper_notes_with_residual']:,.1f}"]]))
     parts.append("<h2>What the reviewers found</h2>"
@@ -297,8 +300,10 @@ def to_html(report: dict, images: dict | None = None) -> str:
         parts.append(f"<h2>Surrogate output</h2><p class='note'>{esc(report['surrogate_note'])}</p>")
     parts.append("<h2>The bound and the sample size</h2>")
     if images.get("bound"):
-        parts.append(f"<p><img alt='upper bound against sample size' src='data:image/png;base64,{images['bound']}'></p>")
-    parts.append(_table(["stratum", "notes in the release", "notes reviewed", "tokens reviewed", "residual identifiers"],
+        parts.append("<p><img alt='upper bound against sample size' "
+                     f"src='data:image/png;base64,{images['bound']}'></p>")
+    parts.append(_table(["stratum", "notes in the release", "notes reviewed", "tokens reviewed",
+                         "residual identifiers"],
                         [[k or "all", v["release_notes"], v["notes"], f"{v['tokens']:,}", v["residual"]]
                          for k, v in s["by_stratum"].items()]))
     m = report["model"]

@@ -217,7 +217,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
             if doc.doc_id in chosen:
                 docs[doc.doc_id] = doc.with_spans([])  # the review starts from the model's spans
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    notes = []
+    notes: list[dict] = []
     projects = {}
     for part, ids, per_note in ((SINGLE, [d for d in sample if d not in doubles], 1), (DOUBLE, twice, 2)):
         if not ids:
@@ -242,7 +242,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
             project.close()
     per_stratum: dict = {}
     sizes = Counter(m.stratum for m in members)
-    tokens = Counter()
+    tokens: Counter = Counter()
     for m in members:
         tokens[m.stratum] += m.tokens
     drawn = Counter(info[d].stratum for d in sample)
@@ -257,7 +257,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
         "output": output,
         "sample": {"seed": seed, "size": n, "double": double, "strata": strata.as_dict(),
                    "projects": {p: f"{p}/" for p in projects}},
-        "notes": sorted(notes, key=lambda x: x["doc_id"]),
+        "notes": sorted(notes, key=lambda x: str(x["doc_id"])),
     }
     atomic_write(folder / MANIFEST, json.dumps(manifest, indent=1, default=str) + "\n")
     return manifest
@@ -286,7 +286,8 @@ def verify(folder, specs=None) -> dict:
     st = s["strata"]
     strata = Strata(tuple(st["fields"]), tuple(st["length_bins"]), st["pattern"])
     members, errors = population(specs or manifest["release"]["inputs"], strata)
-    checks = {"release_readable": not errors, "release_digest": release_digest(members) == manifest["release"]["digest"]}
+    checks = {"release_readable": not errors,
+              "release_digest": release_digest(members) == manifest["release"]["digest"]}
     try:
         sample, twice = draw(members, s["size"], s["seed"], s["double"])
     except ConfigError:

@@ -18,11 +18,11 @@ from pathlib import Path
 from ..io import read
 from ..review.project import Project
 from ..review.store import Conflict
-from .findings import FOUND, _covered, status_of
+from .findings import FOUND, covered, status_of
 from .sample import DOUBLE, load
 
 
-def _merged(spans):
+def _merged(spans) -> list[list]:
     out: list[list] = []
     for sp in sorted(spans, key=lambda s: (s.start, s.end)):
         if out and sp.start < out[-1][1]:
@@ -35,7 +35,7 @@ def _merged(spans):
 def review_note(store, nid: int, who: str, gold, model_spans, miss: float, rng: random.Random) -> int:
     """One simulated review of note ``nid`` by ``who``; returns how many gold spans they overlooked."""
     text = store.note(nid)["body"]
-    mask = _covered(text, model_spans)
+    mask = covered(text, model_spans)
     store.open(nid, who)
     overlooked = 0
     seen = []
