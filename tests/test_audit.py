@@ -142,11 +142,18 @@ def _report_json(folder, capsys) -> str:
 
 
 def test_an_unfinished_review_is_reported_and_fails(tmp_path, release, capsys):
-    a, _ = _sample(tmp_path, release, "a", 9)
+    a, _ = _sample(tmp_path, release, "a", 9, "--output", "surrogate")
     capsys.readouterr()
-    assert main(["report", str(a)]) == 1
+    assert main(["report", str(a), "--html", str(tmp_path / "r.html")]) == 1
     err = capsys.readouterr().err
     assert "9 sampled notes are not reviewed yet" in err
+    page = (tmp_path / "r.html").read_text()
+    assert "not reviewed yet" in page and "hiding in plain sight" in page  # surrogate output: Carrell's note
+    p = Project.open(a / "review")
+    try:
+        assert p.store.setting("audit")["seed"] == 9
+    finally:
+        p.close()
 
 
 def test_plan(capsys, release):

@@ -209,6 +209,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     sample, twice = draw(members, n, seed, double)
     path = Path(model_path) if model_path and str(model_path) != "default" else DEFAULT_MODEL
     model = Model.load(path)
+    digest = sha256_file(path)
     info = {m.doc_id: m for m in members}
     chosen, doubles = set(sample), set(twice)
     docs = {}
@@ -226,6 +227,8 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
                                  retrain_every=0, strategy="random")
         projects[part] = project
         try:
+            # the project says which audit it belongs to (the manifest has the rest)
+            project.store.set_setting("audit", {"seed": seed, "part": part, "model_sha256": digest})
             order = random.Random(f"{seed}/order/{part}").sample(ids, len(ids))
             rank = {d: i for i, d in enumerate(order)}
             batch = [docs[d] for d in ids]
@@ -252,7 +255,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
         "format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "crfdeid": __version__,
         "release": {"inputs": list(specs), "notes": len(members), "tokens": sum(m.tokens for m in members),
                     "digest": release_digest(members), "strata": per_stratum},
-        "model": {"path": str(path.resolve()), "sha256": sha256_file(path),
+        "model": {"path": str(path.resolve()), "sha256": digest,
                   "config_sha256": config_digest(model.config), "config": model.config},
         "output": output,
         "sample": {"seed": seed, "size": n, "double": double, "strata": strata.as_dict(),
