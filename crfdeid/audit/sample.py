@@ -216,6 +216,8 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     for spec in specs:
         for doc in read(spec):
             if doc.doc_id in chosen:
+                if hashlib.sha256(doc.text.encode("utf-8")).hexdigest() != info[doc.doc_id].text_sha256:
+                    raise CrfdeidError(f"document {doc.doc_id!r} changed while the release was read: draw again")
                 docs[doc.doc_id] = doc.with_spans([])  # the review starts from the model's spans
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     notes: list[dict] = []
