@@ -162,3 +162,21 @@ def test_plan(capsys, release):
     assert main(["plan", "--per", "tokens", "--target", "10", "--release", release]) == 0
     assert "review " in capsys.readouterr().out
     assert main(["plan", "--per", "tokens", "--target", "10"]) == 2
+
+
+def test_csv_columns_are_strata(tmp_path, capsys):
+    rows = ["id,text,site,year"] + [f'n{i},"Seen on day {i} by the team.",{"east" if i % 4 else "west"},{2020 + i % 2}'
+                                    for i in range(12)]
+    (tmp_path / "notes.csv").write_text("\n".join(rows) + "\n")
+    out = tmp_path / "a"
+    assert main(["sample", f"csv:{tmp_path / 'notes.csv'}", "--out", str(out), "--notes", "4", "--seed", "1",
+                 "--stratify", "site", "--reader-option", "meta_columns=site,year"]) == 0
+    manifest = json.loads((out / "audit.json").read_text())
+    assert {k: v["notes"] for k, v in manifest["release"]["strata"].items()} == {'["east"]': 9, '["west"]': 3}
+    assert sorted(n["stratum"][0] for n in manifest["notes"]) == ["east", "east", "east", "west"]
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0  # the reader options are recorded for the draw again
+    # a column the table does not have is an error naming it
+    assert main(["sample", f"csv:{tmp_path / 'notes.csv'}", "--out", str(tmp_path / "b"), "--notes", "4",
+                 "--reader-option", "meta_columns=ward"]) == 2
+    assert "'ward'" in capsys.readouterr().err

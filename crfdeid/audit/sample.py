@@ -117,12 +117,13 @@ def config_digest(config: dict) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def population(specs, strata: Strata) -> tuple[list[Member], list]:
-    """Every note of the release (``FORMAT:PATH`` inputs), ordered by id, and the read errors."""
+def population(specs, strata: Strata, options: dict | None = None) -> tuple[list[Member], list]:
+    """Every note of the release (``FORMAT:PATH`` inputs read with the reader ``options``),
+    ordered by id, and the read errors."""
     errors: list = []
     members: dict[str, Member] = {}
     for spec in specs:
-        for doc in read(spec, errors=errors):
+        for doc in read(spec, errors=errors, **(options or {})):
             if doc.doc_id in members:
                 errors.append(ConfigError(f"document id {doc.doc_id!r} occurs twice in the release: an "
                                           "audit draws from notes with unique ids"))
@@ -193,7 +194,7 @@ def new_seed() -> int:
 
 
 def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, model_path=None,
-           output: str = "redacted") -> dict:
+           output: str = "redacted", options: dict | None = None) -> dict:
     """Draw the sample, tag it with the model, make the review project(s) and write the manifest.
 
     Returns the manifest. ``folder`` must not be an audit yet; read errors stop the audit
@@ -202,7 +203,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     folder = Path(folder)
     if (folder / MANIFEST).exists():
         raise ConfigError("already an audit (its sample is drawn once; start another folder)", path=folder)
-    members, errors = population(specs, strata)
+    members, errors = population(specs, strata, options)
     if errors:
         raise CrfdeidError(f"{len(errors)} note(s) of the release could not be read (first: {errors[0]}); an "
                            "audit needs every note of the release")
@@ -214,7 +215,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     chosen, doubles = set(sample), set(twice)
     docs = {}
     for spec in specs:
-        for doc in read(spec):
+        for doc in read(spec, **(options or {})):
             if doc.doc_id in chosen:
                 if hashlib.sha256(doc.text.encode("utf-8")).hexdigest() != info[doc.doc_id].text_sha256:
                     raise CrfdeidError(f"document {doc.doc_id!r} changed while the release was read: draw again")
@@ -255,7 +256,8 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
         per_stratum[json.dumps(list(k))] = {"notes": sizes[k], "tokens": tokens[k], "sampled": drawn[k]}
     manifest = {
         "format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "crfdeid": __version__,
-        "release": {"inputs": list(specs), "notes": len(members), "tokens": sum(m.tokens for m in members),
+        "release": {"inputs": list(specs), "reader_options": dict(options or {}), "notes": len(members),
+                    "tokens": sum(m.tokens for m in members),
                     "digest": release_digest(members), "strata": per_stratum},
         "model": {"path": str(path.resolve()), "sha256": digest,
                   "config_sha256": config_digest(model.config), "config": model.config},
@@ -290,7 +292,8 @@ def verify(folder, specs=None) -> dict:
     s = manifest["sample"]
     st = s["strata"]
     strata = Strata(tuple(st["fields"]), tuple(st["length_bins"]), st["pattern"])
-    members, errors = population(specs or manifest["release"]["inputs"], strata)
+    members, errors = population(specs or manifest["release"]["inputs"], strata,
+                                 manifest["release"].get("reader_options"))
     checks = {"release_readable": not errors,
               "release_digest": release_digest(members) == manifest["release"]["digest"]}
     try:

@@ -71,8 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="of those, notes that two reviewers review independently (capture-recapture; 0)")
     q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded)")
     q.add_argument("--stratify", action="append", default=[], metavar="FIELD",
-                   help="stratum: a metadata field of the notes (JSON Lines 'meta'), 'length' (token-count bins) "
-                        "or a named group of --pattern (repeatable)")
+                   help="stratum: a metadata field of the notes (JSON Lines 'meta', a CSV's meta_columns), "
+                        "'length' (token-count bins) or a named group of --pattern (repeatable)")
     q.add_argument("--length-bins", type=_bins, default=(500, 2000), metavar="N,N",
                    help="token counts that bound the length strata (500,2000)")
     q.add_argument("--pattern", metavar="REGEX",
@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--model", help="the model that de-identifies the release (default: the shipped one)")
     q.add_argument("--output", default="redacted", choices=("redacted", "masked", "surrogate"),
                    help="how the release is written (surrogate adds the note on hiding in plain sight)")
+    cli.add_reader_options(q, inputs="the release (a CSV's strata: meta_columns=site,year)")
     q = sub.add_parser("verify", help="draw the sample again from its seed; check the release and the model file")
     q.add_argument("audit", help="audit folder")
     q.add_argument("release", nargs="*", metavar="FORMAT:PATH", help="the release (default: as recorded)")
@@ -150,7 +151,7 @@ def _sample(args) -> int:
     seed = args.seed if args.seed is not None else audit_sample.new_seed()
     strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
     manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
-                                   args.output)
+                                   args.output, cli.reader_options(args.reader_option))
     parts = manifest["sample"]["projects"]
     print(json.dumps({"audit": args.out, "seed": seed, "notes": len(manifest["notes"]),
                       "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
