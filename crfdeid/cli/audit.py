@@ -124,6 +124,10 @@ def _mean_tokens(specs) -> float:
 
 def _plan(args) -> int:
     per_note = args.per_note
+    if args.per == "notes" and not 0 < args.target < 1:
+        print(f"error: --per notes takes the target as a share of notes (0.05 for 5 %), got {args.target:g}",
+              file=sys.stderr)
+        return 2
     if args.per == "phi-tokens" and per_note is None:
         print("error: --per phi-tokens needs --per-note (the mean PHI tokens of a note)", file=sys.stderr)
         return 2
@@ -136,7 +140,7 @@ def _plan(args) -> int:
     if args.json:
         print(json.dumps(plan, indent=1))
         return 0
-    unit = {"notes": "of notes with a residual identifier", "tokens": "residual identifiers per 10,000 tokens",
+    unit = {"notes": "the share of notes with a residual identifier", "tokens": "residual identifiers per 10,000 tokens",
             "phi-tokens": "leaked PHI tokens per 10,000 PHI tokens"}[args.per]
     target = f"{100 * args.target:g} %" if args.per == "notes" else f"{args.target:g}"
     expected = f"{100 * args.expected:g} %" if args.per == "notes" else f"{args.expected:g}"
