@@ -141,7 +141,8 @@ def _plan(args) -> int:
         print(json.dumps(plan, indent=1))
         return 0
     unit = {"notes": "the share of notes with a residual identifier",
-            "tokens": "residual identifiers per 10,000 tokens", "phi-tokens": "leaked PHI tokens per 10,000 PHI tokens"}[args.per]
+            "tokens": "residual identifiers per 10,000 tokens",
+            "phi-tokens": "leaked PHI tokens per 10,000 PHI tokens"}[args.per]
     target = f"{100 * args.target:g} %" if args.per == "notes" else f"{args.target:g}"
     expected = f"{100 * args.expected:g} %" if args.per == "notes" else f"{args.expected:g}"
     print(f"review {plan['notes']} notes" + (f" ({plan['trials']:,} {args.per}, {per_note:,.0f} a note)"
