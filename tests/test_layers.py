@@ -33,7 +33,7 @@ LAYERS = (
     ("neural",),
     ("synth", "experiments"),
     ("adapters",),
-    ("review", "serve", "spark"),
+    ("review", "serve", "spark", "audit"),
     ("cli",),
     ("crfdeid",),  # crfdeid/__init__.py: the public face (load, Model, Document, Span)
 )

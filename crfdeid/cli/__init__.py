@@ -42,6 +42,7 @@ COMMANDS = {
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
     "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),
     "review": ("crfdeid.cli.review", "review and adjudicate PHI in the browser (extra [review])"),
+    "audit": ("crfdeid.cli.audit", "before a release: plan, sample, review and report its leak rate with a bound"),
 }
 
 

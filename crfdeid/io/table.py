@@ -1,7 +1,10 @@
 """CSV tables: one document a row, registered as ``csv``.
 
 Options: ``text_column`` (default ``"text"``) and ``id_column`` (default
-``"id"``; ``None`` numbers the rows ``row-1``, ``row-2``...). An optional
+``"id"``; ``None`` numbers the rows ``row-1``, ``row-2``...); ``meta_columns``
+(comma-separated names, or a list) copies those columns into each document's
+``meta`` as strings (e.g. a note type, site or year the release audit
+stratifies by). An optional
 ``spans`` column holds the spans as a JSON list of
 ``{"start", "end", "category", "subtype"}``. Cells are read as strings, never
 as numbers or missing values, so ids such as ``007`` and texts such as ``NA``
@@ -74,7 +77,8 @@ def _open(path):
 
 @READERS.register("csv")
 def read_csv(path, report, text_column: str = "text", id_column: str | None = "id",
-             spans_column: str = "spans", scheme=None, encoding: str | None = None):
+             spans_column: str = "spans", scheme=None, encoding: str | None = None,
+             meta_columns: str | list | None = None):
     """Read a CSV table (or ``-``) into documents, one per row; a bad row is reported and skipped.
     ``scheme``: the labels allowed, as for ``jsonl``; ``encoding``: of a file without a
     byte-order mark (default UTF-8)."""
@@ -103,7 +107,7 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
             if header is None:
                 if problem or any(n in lines.bad for n in range(span[0], span[1] + 1)):
                     raise InputError(f"{lines_at}: the header row cannot be read", path=name)
-                header = _header(cells, text_column, id_column, spans_column, name)
+                header = _header(cells, text_column, id_column, spans_column, name, meta_columns)
                 continue
             row += 1
             where = f"row {row} ({lines_at})"
@@ -128,16 +132,20 @@ def _reason(exc: csv.Error) -> str:
     return text if len(text) < 80 and "field larger" not in text else "malformed"
 
 
-def _header(cells, text_column, id_column, spans_column, name) -> dict:
+def _header(cells, text_column, id_column, spans_column, name, meta_columns=None) -> dict:
     names = list(cells)
-    missing = [c for c in (text_column, id_column) if c is not None and c not in names]
+    if isinstance(meta_columns, str):
+        meta_columns = [c.strip() for c in meta_columns.split(",") if c.strip()]
+    meta_columns = list(meta_columns or ())
+    missing = [c for c in (text_column, id_column, *meta_columns) if c is not None and c not in names]
     if missing:
         raise InputError(f"the header row has no column {' or '.join(map(repr, missing))} "
                          f"({len(names)} columns; their names are not shown, since a file without "
                          "a header row has a note there); set text_column/id_column", path=name)
     return {"names": names, "text": names.index(text_column),
             "id": None if id_column is None else names.index(id_column),
-            "spans": names.index(spans_column) if spans_column in names else None}
+            "spans": names.index(spans_column) if spans_column in names else None,
+            "meta": {c: names.index(c) for c in meta_columns}}
 
 
 def _row(header, cells, row, line, path, report, scheme=None):
@@ -157,6 +165,7 @@ def _row(header, cells, row, line, path, report, scheme=None):
     except LocatedError as exc:
         report(exc)
         return
+    doc.meta.update({c: cells[i] for c, i in header["meta"].items()})
     doc.meta.update({"source": str(path), "row": row, "line": line,
                      "annotated": header["spans"] is not None})
     yield doc

@@ -1,0 +1,308 @@
+"""The audit sample: strata, a seeded stratified draw, its manifest and its review projects.
+
+A release is read twice, streaming: first every note's stratum, token count and text
+digest (the *population*), then the drawn notes, which the model that will de-identify the
+release tags and which become review projects in the review app (:mod:`crfdeid.review`):
+each note as its original text with the model's spans as suggestions, so that reviewers
+add what the model missed. Notes of the double-review part go to a second project, whose
+notes each want two reviewers; the others to a project of one reviewer a note.
+
+The draw depends only on the seed, the strata and the population (notes ordered by id),
+never on the order the release is read in: :func:`draw` with the manifest's settings on the
+same release gives the same notes (``python -m crfdeid audit verify``). The manifest
+(``AUDIT/audit.json``) holds ids, digests, counts and the model's span offsets, never note
+text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..crf import Model
+from ..crf.model import DEFAULT_MODEL
+from ..errors import ConfigError, CrfdeidError
+from ..io import atomic_write, read
+from ..review.project import Project
+from ..text.tokenize import token_offsets
+from ..version import __version__
+
+MANIFEST = "audit.json"
+FORMAT = "crfdeid-audit/1"
+#: The review projects inside the audit folder: one reviewer a note, two a note.
+SINGLE, DOUBLE = "review", "double"
+#: Strata every note has without metadata.
+LENGTH = "length"
+MISSING = "(none)"
+
+
+@dataclass(frozen=True)
+class Strata:
+    """What a note's stratum is made of: metadata fields, ``length`` (token-count bins) and
+    named groups of ``pattern`` (a regular expression searched in the document id, else in
+    the name of the file the note was read from)."""
+
+    fields: tuple[str, ...] = ()
+    length_bins: tuple[int, ...] = (500, 2000)
+    pattern: str | None = None
+
+    def __post_init__(self):
+        if list(self.length_bins) != sorted(set(self.length_bins)) or any(b <= 0 for b in self.length_bins):
+            raise ConfigError(f"length bins must be increasing positive token counts, got {self.length_bins}")
+        groups = set(re.compile(self.pattern).groupindex) if self.pattern else set()
+        if self.pattern and not groups:
+            raise ConfigError("the stratum pattern needs named groups, e.g. (?P<site>[A-Z]+)_")
+        unused = groups - set(self.fields)
+        if unused:
+            raise ConfigError(f"the pattern's groups {sorted(unused)} are not among the strata "
+                              f"{list(self.fields)}: name them with --stratify")
+
+    def length_label(self, tokens: int) -> str:
+        """``"<500"``, ``"500-1999"``, ``">=2000"`` for the default bins."""
+        edges = self.length_bins
+        if not edges or tokens < edges[0]:
+            return f"<{edges[0]}" if edges else "all"
+        for lo, hi in zip(edges, edges[1:]):
+            if lo <= tokens < hi:
+                return f"{lo}-{hi - 1}"
+        return f">={edges[-1]}"
+
+    def key(self, doc, tokens: int) -> tuple[str, ...]:
+        """The note's stratum: one value per field."""
+        match = None
+        if self.pattern:
+            rx = re.compile(self.pattern)
+            match = rx.search(doc.doc_id) or rx.search(Path(str(doc.meta.get("source", ""))).name)
+        out = []
+        for f in self.fields:
+            if f == LENGTH:
+                out.append(self.length_label(tokens))
+            elif self.pattern and f in re.compile(self.pattern).groupindex:
+                out.append(match.group(f) if match and match.group(f) is not None else MISSING)
+            else:
+                value = doc.meta.get(f)
+                out.append(MISSING if value is None or value == "" else str(value))
+        return tuple(out)
+
+    def as_dict(self) -> dict:
+        return {"fields": list(self.fields), "length_bins": list(self.length_bins), "pattern": self.pattern}
+
+
+@dataclass(frozen=True)
+class Member:
+    """One note of the release population (no text)."""
+
+    doc_id: str
+    stratum: tuple[str, ...]
+    tokens: int
+    text_sha256: str
+
+
+def sha256_file(path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def config_digest(config: dict) -> str:
+    """A digest of a resolved config (keys sorted), so two audits can tell they used the same."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def population(specs, strata: Strata, options: dict | None = None) -> tuple[list[Member], list]:
+    """Every note of the release (``FORMAT:PATH`` inputs read with the reader ``options``),
+    ordered by id, and the read errors."""
+    errors: list = []
+    members: dict[str, Member] = {}
+    for spec in specs:
+        for doc in read(spec, errors=errors, **(options or {})):
+            if doc.doc_id in members:
+                errors.append(ConfigError(f"document id {doc.doc_id!r} occurs twice in the release: an "
+                                          "audit draws from notes with unique ids"))
+                continue
+            tokens = len(token_offsets(doc.text))
+            members[doc.doc_id] = Member(doc.doc_id, strata.key(doc, tokens), tokens,
+                                         hashlib.sha256(doc.text.encode("utf-8")).hexdigest())
+    return [members[k] for k in sorted(members)], errors
+
+
+def release_digest(members) -> str:
+    """A digest of the release as the audit saw it: every note's id and text digest."""
+    h = hashlib.sha256()
+    for m in sorted(members, key=lambda m: m.doc_id):
+        h.update(f"{m.doc_id}\t{m.text_sha256}\n".encode())
+    return h.hexdigest()
+
+
+def allocate(sizes: dict, n: int) -> dict:
+    """Notes to draw from each stratum: proportional to its size, largest remainders first
+    (ties in stratum order), never more than it has.
+
+    >>> allocate({("a",): 50, ("b",): 30, ("c",): 20}, 10)
+    {('a',): 5, ('b',): 3, ('c',): 2}
+    >>> allocate({("a",): 2, ("b",): 1}, 2)
+    {('a',): 1, ('b',): 1}
+    """
+    total = sum(sizes.values())
+    if not 0 < n <= total:
+        raise ConfigError(f"a sample of {n} notes from a release of {total}")
+    keys = sorted(sizes)
+    quota = {k: n * sizes[k] / total for k in keys}
+    got = {k: min(sizes[k], int(quota[k])) for k in keys}
+    order = sorted(keys, key=lambda k: (-(quota[k] - int(quota[k])), k))
+    while sum(got.values()) < n:
+        for k in order:
+            if sum(got.values()) < n and got[k] < sizes[k]:
+                got[k] += 1
+        order = sorted(keys, key=lambda k: (got[k] / sizes[k], k))
+    return got
+
+
+def draw(members, n: int, seed: int, double: int = 0) -> tuple[list[str], list[str]]:
+    """``(sample, double)``: ``n`` document ids drawn at random within strata (proportional
+    allocation), and the ``double`` of them that two reviewers review, both sorted.
+
+    Only the seed, the strata and the population decide the draw (each stratum has its own
+    generator, seeded by the seed and the stratum).
+    """
+    by_stratum: dict[tuple, list[str]] = defaultdict(list)
+    for m in members:
+        by_stratum[m.stratum].append(m.doc_id)
+    counts = allocate({k: len(v) for k, v in by_stratum.items()}, n)
+    chosen: list[str] = []
+    for k in sorted(by_stratum):
+        rng = random.Random(f"{seed}/{json.dumps(list(k))}")
+        chosen += rng.sample(sorted(by_stratum[k]), counts[k])
+    chosen.sort()
+    if not 0 <= double <= n:
+        raise ConfigError(f"the double-review part ({double}) must lie between 0 and the sample size ({n})")
+    twice = sorted(random.Random(f"{seed}/double").sample(chosen, double))
+    return chosen, twice
+
+
+def new_seed() -> int:
+    """A fresh seed (recorded in the manifest): the audit is drawn once, then checked."""
+    return random.SystemRandom().randrange(1, 2**31)
+
+
+def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, model_path=None,
+           output: str = "redacted", options: dict | None = None) -> dict:
+    """Draw the sample, tag it with the model, make the review project(s) and write the manifest.
+
+    Returns the manifest. ``folder`` must not be an audit yet; read errors stop the audit
+    (its population would be unknown).
+    """
+    folder = Path(folder)
+    if (folder / MANIFEST).exists():
+        raise ConfigError("already an audit (its sample is drawn once; start another folder)", path=folder)
+    members, errors = population(specs, strata, options)
+    if errors:
+        raise CrfdeidError(f"{len(errors)} note(s) of the release could not be read (first: {errors[0]}); an "
+                           "audit needs every note of the release")
+    sample, twice = draw(members, n, seed, double)
+    path = Path(model_path) if model_path and str(model_path) != "default" else DEFAULT_MODEL
+    model = Model.load(path)
+    digest = sha256_file(path)
+    info = {m.doc_id: m for m in members}
+    chosen, doubles = set(sample), set(twice)
+    docs = {}
+    for spec in specs:
+        for doc in read(spec, **(options or {})):
+            if doc.doc_id in chosen:
+                if hashlib.sha256(doc.text.encode("utf-8")).hexdigest() != info[doc.doc_id].text_sha256:
+                    raise CrfdeidError(f"document {doc.doc_id!r} changed while the release was read: draw again")
+                docs[doc.doc_id] = doc.with_spans([])  # the review starts from the model's spans
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    notes: list[dict] = []
+    projects = {}
+    for part, ids, per_note in ((SINGLE, [d for d in sample if d not in doubles], 1), (DOUBLE, twice, 2)):
+        if not ids:
+            continue
+        project = Project.create(folder / part, model=str(path.resolve()), per_note=per_note,
+                                 retrain_every=0, strategy="random")
+        projects[part] = project
+        try:
+            # the project says which audit it belongs to (the manifest has the rest)
+            project.store.set_setting("audit", {"seed": seed, "part": part, "model_sha256": digest})
+            order = random.Random(f"{seed}/order/{part}").sample(ids, len(ids))
+            rank = {d: i for i, d in enumerate(order)}
+            batch = [docs[d] for d in ids]
+            for doc, tagged in zip(batch, model.tag_many(batch)):
+                nid = project.store.add_note(doc, None, who="audit")
+                # the suggestions are the release's model, version 0; priority: the seeded order
+                project.store.set_suggestions(nid, tagged.spans, tagged.meta["confidence"], 0,
+                                              1.0 - rank[doc.doc_id] / len(ids))
+                m = info[doc.doc_id]
+                notes.append({"doc_id": doc.doc_id, "part": part, "stratum": list(m.stratum), "tokens": m.tokens,
+                              "text_sha256": m.text_sha256,
+                              "model_spans": [[s.start, s.end, s.subtype] for s in tagged.spans]})
+        finally:
+            project.close()
+    per_stratum: dict = {}
+    sizes = Counter(m.stratum for m in members)
+    tokens: Counter = Counter()
+    for m in members:
+        tokens[m.stratum] += m.tokens
+    drawn = Counter(info[d].stratum for d in sample)
+    for k in sorted(sizes):
+        per_stratum[json.dumps(list(k))] = {"notes": sizes[k], "tokens": tokens[k], "sampled": drawn[k]}
+    manifest = {
+        "format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "crfdeid": __version__,
+        "release": {"inputs": list(specs), "reader_options": dict(options or {}), "notes": len(members),
+                    "tokens": sum(m.tokens for m in members),
+                    "digest": release_digest(members), "strata": per_stratum},
+        "model": {"path": str(path.resolve()), "sha256": digest,
+                  "config_sha256": config_digest(model.config), "config": model.config},
+        "output": output,
+        "sample": {"seed": seed, "size": n, "double": double, "strata": strata.as_dict(),
+                   "projects": {p: f"{p}/" for p in projects}},
+        "notes": sorted(notes, key=lambda x: str(x["doc_id"])),
+    }
+    atomic_write(folder / MANIFEST, json.dumps(manifest, indent=1, default=str) + "\n")
+    return manifest
+
+
+def load(folder) -> dict:
+    """The audit's manifest."""
+    path = Path(folder) / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except OSError:
+        raise ConfigError("not an audit folder (run `python -m crfdeid audit sample` first)", path=folder) from None
+    except ValueError:
+        raise ConfigError("the audit manifest is not valid JSON", path=path) from None
+    if manifest.get("format") != FORMAT:
+        raise ConfigError(f"not a {FORMAT} manifest", path=path)
+    return manifest
+
+
+def verify(folder, specs=None) -> dict:
+    """Draw the sample again from the manifest's seed and strata over the release (its own
+    inputs unless ``specs``) and compare: the release digest, the model file's digest and the
+    drawn ids. Returns ``{"ok": bool, "checks": {name: bool}}``."""
+    manifest = load(folder)
+    s = manifest["sample"]
+    st = s["strata"]
+    strata = Strata(tuple(st["fields"]), tuple(st["length_bins"]), st["pattern"])
+    members, errors = population(specs or manifest["release"]["inputs"], strata,
+                                 manifest["release"].get("reader_options"))
+    checks = {"release_readable": not errors,
+              "release_digest": release_digest(members) == manifest["release"]["digest"]}
+    try:
+        sample, twice = draw(members, s["size"], s["seed"], s["double"])
+    except ConfigError:
+        sample, twice = [], []
+    notes = manifest["notes"]
+    checks["sample"] = sample == sorted(n["doc_id"] for n in notes)
+    checks["double_part"] = twice == sorted(n["doc_id"] for n in notes if n["part"] == DOUBLE)
+    model = Path(manifest["model"]["path"])
+    checks["model_file"] = model.is_file() and sha256_file(model) == manifest["model"]["sha256"]
+    return {"ok": all(checks.values()), "checks": checks}

@@ -1,0 +1,206 @@
+"""The release audit: how many identifiers a de-identified release still holds, with a bound.
+
+Subcommands, in order: ``plan`` (how many notes to review for a target, before any review),
+``sample`` (a seeded random sample of the release, stratified, tagged by the model that will
+de-identify it and opened as review projects), ``verify`` (draw the sample again from its
+seed and check the release and the model file), ``report`` (from the reviewed sample: what
+the model missed, the residual rate with exact bounds, the projection to the release, the
+reviewers' own misses; HTML and JSON), ``simulate`` (reviewers played by a gold standard, for
+examples and tests only). docs/audit.md. Exit codes: 0 success, 1 a check failed or notes
+are left to review, 2 usage or configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .. import cli
+from ..audit import report as audit_report
+from ..audit import sample as audit_sample
+from ..audit import simulate as audit_simulate
+from ..errors import CrfdeidError
+from ..io import atomic_write, read
+from ..scoring import audit as stats
+from ..text.tokenize import token_offsets
+
+
+def _level(text: str) -> float:
+    v = float(text)
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"a confidence level lies in (0, 1), got {text}")
+    return v
+
+
+def _bins(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"length bins are token counts like 500,2000, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = cli.parser("audit", __doc__,
+                   "python -m crfdeid audit plan --per tokens --target 5 --expected 1 --release jsonl:release.jsonl",
+                   "python -m crfdeid audit sample jsonl:release.jsonl --out audit/ --notes 300 --double 60 "
+                   "--stratify site --stratify length",
+                   "python -m crfdeid review serve audit/review        # and audit/double on another --port",
+                   "python -m crfdeid audit report audit/ --html audit.html --json audit.json")
+    sub = p.add_subparsers(dest="command", required=True)
+    q = sub.add_parser("plan", help="notes to review for a target bound, before anyone reviews")
+    q.add_argument("--per", choices=stats.UNITS, default="tokens",
+                   help="tokens: residual identifiers per 10,000 tokens (default); phi-tokens: leaked PHI tokens "
+                        "per 10,000 PHI tokens; notes: share of notes with a residual identifier")
+    q.add_argument("--target", type=float, required=True,
+                   help="the upper bound to reach (per 10,000, or a share of notes for --per notes)")
+    q.add_argument("--expected", type=float, default=0.0, help="the rate you expect, same unit (default 0)")
+    q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
+    q.add_argument("--per-note", type=float, metavar="N",
+                   help="mean tokens (or PHI tokens) of a note; else measured on --release")
+    q.add_argument("--release", action="append", metavar="FORMAT:PATH",
+                   help="the release's notes, to measure the mean tokens of a note (repeatable)")
+    q.add_argument("--json", action="store_true", help="print the plan as JSON")
+    q = sub.add_parser("sample", help="draw the sample and open it as review projects")
+    q.add_argument("release", nargs="+", metavar="FORMAT:PATH", help="the notes of the release (any reader)")
+    q.add_argument("--out", required=True, help="audit folder (new)")
+    q.add_argument("--notes", type=int, required=True, help="notes to draw (see `audit plan`)")
+    q.add_argument("--double", type=int, default=0,
+                   help="of those, notes that two reviewers review independently (capture-recapture; 0)")
+    q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded)")
+    q.add_argument("--stratify", action="append", default=[], metavar="FIELD",
+                   help="stratum: a metadata field of the notes (JSON Lines 'meta', a CSV's meta_columns), "
+                        "'length' (token-count bins) or a named group of --pattern (repeatable)")
+    q.add_argument("--length-bins", type=_bins, default=(500, 2000), metavar="N,N",
+                   help="token counts that bound the length strata (500,2000)")
+    q.add_argument("--pattern", metavar="REGEX",
+                   help="named groups read from the document id or file name, e.g. '(?P<site>[a-z]+)_(?P<year>\\d{4})'")
+    q.add_argument("--model", help="the model that de-identifies the release (default: the shipped one)")
+    q.add_argument("--output", default="redacted", choices=("redacted", "masked", "surrogate"),
+                   help="how the release is written (surrogate adds the note on hiding in plain sight)")
+    cli.add_reader_options(q, inputs="the release (a CSV's strata: meta_columns=site,year)")
+    q = sub.add_parser("verify", help="draw the sample again from its seed; check the release and the model file")
+    q.add_argument("audit", help="audit folder")
+    q.add_argument("release", nargs="*", metavar="FORMAT:PATH", help="the release (default: as recorded)")
+    q = sub.add_parser("report", help="the audit report from the reviewed sample (HTML and JSON)")
+    q.add_argument("audit", help="audit folder")
+    q.add_argument("--html", metavar="FILE", help="write the page a person reads and signs")
+    q.add_argument("--json", metavar="FILE", help="write the figures as JSON (default: stdout)")
+    q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
+    q = sub.add_parser("simulate", help="reviewers played by a gold standard (examples and tests only)")
+    q.add_argument("audit", help="audit folder")
+    q.add_argument("--gold", action="append", required=True, metavar="FORMAT:PATH", help="annotated notes")
+    q.add_argument("--reviewers", default="sim-a,sim-b", help="names, comma-separated (sim-a,sim-b)")
+    q.add_argument("--miss", type=float, default=0.0,
+                   help="chance that a reviewer overlooks an identifier the model missed (0)")
+    q.add_argument("--seed", type=int, default=0, help="seed of the overlooking (0)")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    old = os.umask(0o077)  # the audit folder holds the sampled notes: owner-only
+    try:
+        return COMMANDS[args.command](args)
+    except (CrfdeidError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        os.umask(old)
+
+
+def _mean_tokens(specs) -> float:
+    n = tokens = 0
+    for spec in specs:
+        for doc in read(spec):
+            n += 1
+            tokens += len(token_offsets(doc.text))
+    if not n:
+        raise ValueError("the release holds no notes")
+    return tokens / n
+
+
+def _plan(args) -> int:
+    per_note = args.per_note
+    if args.per == "notes" and not 0 < args.target < 1:
+        print(f"error: --per notes takes the target as a share of notes (0.05 for 5 %), got {args.target:g}",
+              file=sys.stderr)
+        return 2
+    if args.per == "phi-tokens" and per_note is None:
+        print("error: --per phi-tokens needs --per-note (the mean PHI tokens of a note)", file=sys.stderr)
+        return 2
+    if args.per == "tokens" and per_note is None:
+        if not args.release:
+            print("error: --per tokens needs --per-note N or --release FORMAT:PATH", file=sys.stderr)
+            return 2
+        per_note = _mean_tokens(args.release)
+    plan = stats.plan(args.target, args.expected, args.level, args.per, per_note)
+    if args.json:
+        print(json.dumps(plan, indent=1))
+        return 0
+    unit = {"notes": "the share of notes with a residual identifier",
+            "tokens": "residual identifiers per 10,000 tokens",
+            "phi-tokens": "leaked PHI tokens per 10,000 PHI tokens"}[args.per]
+    target = f"{100 * args.target:g} %" if args.per == "notes" else f"{args.target:g}"
+    expected = f"{100 * args.expected:g} %" if args.per == "notes" else f"{args.expected:g}"
+    print(f"review {plan['notes']} notes" + (f" ({plan['trials']:,} {args.per}, {per_note:,.0f} a note)"
+                                             if args.per != "notes" else "")
+          + f" to bound {unit} at {target} with {round(100 * args.level)} % confidence, if the rate is {expected}; "
+          f"chance that the review meets the target: {100 * plan['chance_to_meet_target']:.0f} %")
+    return 0
+
+
+def _sample(args) -> int:
+    seed = args.seed if args.seed is not None else audit_sample.new_seed()
+    strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
+    manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
+                                   args.output, cli.reader_options(args.reader_option))
+    parts = manifest["sample"]["projects"]
+    print(json.dumps({"audit": args.out, "seed": seed, "notes": len(manifest["notes"]),
+                      "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
+                      "release_notes": manifest["release"]["notes"], "strata": len(manifest["release"]["strata"])}))
+    print("review: " + "; ".join(f"python -m crfdeid review serve {Path(args.out) / p}" for p in parts),
+          file=sys.stderr)
+    return 0
+
+
+def _verify(args) -> int:
+    result = audit_sample.verify(args.audit, args.release or None)
+    print(json.dumps(result))
+    return 0 if result["ok"] else 1
+
+
+def _report(args) -> int:
+    if args.html:
+        missing = cli.missing_extra("plot", "matplotlib")
+        if missing:
+            print(f"error: --html {missing}", file=sys.stderr)
+            return 2
+    report = audit_report.compute(args.audit, args.level)
+    text = audit_report.to_json(report)
+    if args.json:
+        atomic_write(args.json, text)
+    elif not args.html:
+        sys.stdout.write(text)
+    if args.html:
+        atomic_write(args.html, audit_report.to_html(report))
+    for w in report["warnings"]:
+        print(f"warning: {w}", file=sys.stderr)
+    r = report["rates"]["residual_identifiers_per_token"]
+    print(f"residual identifiers: {r['found']} in {report['sample']['reviewed']} notes; "
+          f"{stats.PER * r['estimate']:.2f} per 10,000 tokens, at most {stats.PER * r['upper_one_sided']:.2f} "
+          f"({round(100 * args.level)} %); release: at most {report['projection']['upper_residual_identifiers']:,.0f}",
+          file=sys.stderr)
+    return 1 if report["warnings"] else 0
+
+
+def _simulate(args) -> int:
+    reviewers = [r.strip() for r in args.reviewers.split(",") if r.strip()]
+    counts = audit_simulate.run(args.audit, args.gold, reviewers, args.miss, args.seed)
+    print(json.dumps(counts))
+    return 0
+
+
+COMMANDS = {"plan": _plan, "sample": _sample, "verify": _verify, "report": _report, "simulate": _simulate}
