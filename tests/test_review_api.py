@@ -161,8 +161,9 @@ def test_serve_needs_a_token_beyond_loopback(project, capsys, monkeypatch):
 def test_export_then_reimport_gives_the_same_annotations(project, tmp_path, capsys):
     c = client(project)
     ids = c.get("/api/queue", headers=ALICE).json()["ids"]
-    for nid in ids[:3]:
+    for nid in ids[:3]:  # the project asks for two reviewers: final when both agree
         review(c, ALICE, nid, delete_first=True)
+        review(c, BOB, nid, delete_first=True)
     project.close()
     out = tmp_path / "out"
     assert review_main(["export", str(project.path), "--to", "i2b2", "--out", str(out)]) == 0

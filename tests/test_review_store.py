@@ -260,3 +260,30 @@ def test_sqlite_store_and_key_are_owner_only(tmp_path):
     p.close()
     with pytest.raises(Exception, match="already a review project"):
         Project.create(tmp_path / "proj")
+
+
+def test_a_stale_version_is_refused_and_changes_nothing_in_either_store(project):
+    from crfdeid.review.store import ADJUDICATION, Forbidden, Stale
+    store = project.store
+    nid = add_note(project, suggestions=[NAME, DATE])
+    store.ensure_annotator("alice")
+    store.open(nid, "alice")
+    seen = store.version(nid, "alice")
+    name, date = store.spans(nid, "alice")
+    store.update_span(name["id"], "alice", status="deleted", version=seen)
+    assert store.version(nid, "alice") == store.written_version() == seen + 1
+    with pytest.raises(Stale, match="reload"):                   # a second tab that read `seen`
+        store.update_span(name["id"], "alice", status="accepted", version=seen)
+    with pytest.raises(Stale):
+        store.finish(nid, "alice", version=seen)
+    assert [sp["id"] for sp in store.spans(nid, "alice")] == [date["id"]]
+    assert store.version(nid, "alice") == seen + 1                # the refused writes left no trace
+    store.finish(nid, "alice", version=seen + 1)
+    # the adjudication's own version; alice, who reviewed the note, cannot adjudicate it
+    store.ensure_annotator("carol")
+    with pytest.raises(Forbidden):
+        agreement.decide(store, nid, "alice", DATE.start, DATE.end, "phi", subtype="DATE")
+    agreement.decide(store, nid, "carol", DATE.start, DATE.end, "phi", subtype="DATE", version=0)
+    with pytest.raises(Stale):
+        agreement.decide(store, nid, "carol", DATE.start, DATE.end, "not_phi", version=0)
+    assert store.version(nid, ADJUDICATION) == 1

@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("name", help="annotator name")
     q.add_argument("--token-file", required=True, help="per-annotator token file (created owner-only)")
     q.add_argument("--rotate", action="store_true", help="replace the annotator's token (ends their sessions)")
+    q.add_argument("--role", choices=("annotator", "adjudicator"),
+                   help="annotator (default: reviews notes) or adjudicator (also settles the notes others "
+                        "reviewed, in aggregate mode); kept on --rotate unless given")
     q = sub.add_parser("export", help="write annotations (or the re-identified corpus) through a writer")
     _project_args(q)
     q.add_argument("--to", required=True, metavar="FORMAT", help="writer, e.g. i2b2, brat, jsonl, surrogate")
@@ -194,7 +197,7 @@ def _serve(args) -> int:
 
 
 def _token(args) -> int:
-    token = set_token(args.token_file, args.name, args.rotate)
+    token = set_token(args.token_file, args.name, args.rotate, args.role)
     print(token)  # the person's token, shown this once; the file keeps it for the server
     print(f"{'new token' if args.rotate else 'token'} for {args.name} in {args.token_file}", file=sys.stderr)
     return 0

@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import schema as phi_schema
 from ..document import Span
-from .store import MODEL, Conflict, Invalid, NotFound, Store, now, to_spans
+from .store import ADJUDICATION, MODEL, Conflict, Forbidden, Invalid, NotFound, Store, now, to_spans
 
 
 def build_items(selections: dict, counted=None) -> list[dict]:
@@ -86,25 +86,49 @@ def default_voters(store: Store, note_id: int) -> list[str]:
     return store.done_by(note_id) + [MODEL]
 
 
-def _selections(store: Store, note_id: int, voters) -> dict:
+def reviewers(store: Store, note_id: int) -> list[str]:
+    """The people who opened the note for review (finished or not)."""
+    rows = store.db.query("SELECT r.annotator FROM reviews r JOIN annotators a ON a.name = r.annotator "
+                          "WHERE r.note_id = ? AND a.kind = 'human' ORDER BY r.annotator", (note_id,))
+    return [r["annotator"] for r in rows]
+
+
+def check_adjudicator(store: Store, note_id: int, who: str | None) -> None:
+    """:class:`Forbidden` when ``who`` reviewed the note: no one adjudicates their own work, and a
+    reviewer does not see the others' spans (blind double review)."""
+    if who and who in reviewers(store, note_id):
+        raise Forbidden(f"{who} reviewed note {note_id}: another person adjudicates it")
+
+
+def _selections(store: Store, note_id: int, voters, blind: bool = True) -> dict:
     out = {}
+    done = set(store.done_by(note_id)) if blind else set(voters)
     for v in voters:
-        if store.kind_of(v) is None:
+        kind = store.kind_of(v)
+        if kind is None:
             raise NotFound(f"no annotator {v!r}")
+        if kind == "human" and v not in done:  # blind: a review is seen only once it is finished
+            raise Forbidden(f"{v} has not finished note {note_id}: their spans are not shown before")
         out[v] = [(sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(note_id, v)]
     return out
 
 
-def aggregate(store: Store, note_id: int, voters=None) -> dict:
+def aggregate(store: Store, note_id: int, voters=None, viewer: str | None = None) -> dict:
     """The items of a note with the stored decisions, and whether it is adjudicated.
 
-    ``counted`` names the voters whose selections count (every voter but the model).
+    ``counted`` names the voters whose selections count (every voter but the model); a human
+    voter must have finished the note, and ``viewer`` must not have reviewed it
+    (:class:`~crfdeid.review.store.Forbidden`). ``version`` is the adjudication's version, to
+    send back with each decision.
     """
+    check_adjudicator(store, note_id, viewer)
+    version = store.version(note_id, ADJUDICATION)  # read first: a change after it makes the page stale
     adj = store.db.one("SELECT adjudicator, voters, done_at FROM adjudications WHERE note_id = ?", (note_id,))
+    recorded = voters is None and adj is not None  # the voters of a finished adjudication, as they were
     if voters is None:
         voters = json.loads(adj["voters"]) if adj else default_voters(store, note_id)
     counted = [v for v in voters if store.kind_of(v) != "model"]
-    items = build_items(_selections(store, note_id, voters), counted)
+    items = build_items(_selections(store, note_id, voters, blind=not recorded), counted)
     decided = {(d["item_start"], d["item_end"]): d for d in decisions(store, note_id)}
     for it in items:
         it["decision"] = decided.pop((it["item_start"], it["item_end"]), None)
@@ -116,7 +140,7 @@ def aggregate(store: Store, note_id: int, voters=None) -> dict:
                       "by_voter": {v: [] for v in voters}, "decision": d, "added": True})
     items.sort(key=lambda it: (it["item_start"], it["item_end"]))
     imported = [a["name"] for a in store.annotators() if a["kind"] == "import" and store.spans(note_id, a["name"])]
-    return {"note_id": note_id, "voters": list(voters), "counted": counted, "items": items,
+    return {"note_id": note_id, "version": version, "voters": list(voters), "counted": counted, "items": items,
             "candidates": list(dict.fromkeys(default_voters(store, note_id) + imported + list(voters))),
             "conflict": in_conflict(store, note_id),
             "adjudicated": dict(adj, voters=json.loads(adj["voters"])) if adj else None}
@@ -130,8 +154,15 @@ def decisions(store: Store, note_id: int) -> list[dict]:
 
 
 def decide(store: Store, note_id: int, adjudicator: str, item_start: int, item_end: int, verdict: str,
-           start: int | None = None, end: int | None = None, subtype: str | None = None) -> dict:
-    """Record (or replace) the adjudicator's decision on one item."""
+           start: int | None = None, end: int | None = None, subtype: str | None = None,
+           version: int | None = None) -> dict:
+    """Record (or replace) the adjudicator's decision on one item.
+
+    Refused when the adjudicator reviewed the note, when it is adjudicated already (its
+    decisions are final: :func:`reopen` first), and when ``version`` (the adjudication's version
+    the page saw, :func:`aggregate`) is stale.
+    """
+    check_adjudicator(store, note_id, adjudicator)
     if verdict not in ("phi", "not_phi"):
         raise Invalid("verdict must be phi or not_phi")
     text = store.note(note_id)["body"]
@@ -145,6 +176,8 @@ def decide(store: Store, note_id: int, adjudicator: str, item_start: int, item_e
     if subtype not in phi_schema.SUBTYPE_TO_PARENT:
         raise Invalid(f"unknown PHI type {subtype!r}")
     with store.db.write() as run:
+        _check_open(run, note_id)
+        store.bump(run, note_id, ADJUDICATION, version)
         run("INSERT INTO decisions (note_id, item_start, item_end, verdict, span_start, span_end, subtype, "
             "adjudicator, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (note_id, item_start, item_end) "
             "DO UPDATE SET verdict = excluded.verdict, span_start = excluded.span_start, span_end = excluded.span_end, "
@@ -156,19 +189,53 @@ def decide(store: Store, note_id: int, adjudicator: str, item_start: int, item_e
             "subtype": subtype, "adjudicator": adjudicator}
 
 
-def finish(store: Store, note_id: int, adjudicator: str, voters=None) -> dict:
-    """Close the adjudication of a note: every item must have a decision."""
+def _check_open(run, note_id: int) -> None:
+    if run("SELECT 1 AS x FROM adjudications WHERE note_id = ?", (note_id,)):
+        raise Conflict(f"note {note_id} is adjudicated already: reopen its adjudication to change it")
+
+
+def finish(store: Store, note_id: int, adjudicator: str, voters=None, version: int | None = None) -> dict:
+    """Close the adjudication of a note.
+
+    Every item must have a decision, the note must have been finished by the project's
+    ``per_note`` people, and every one of them must be a voter (nobody's review is left out:
+    no voters at all would make the note final with no one's decision).
+    """
+    check_adjudicator(store, note_id, adjudicator)
+    done = store.done_by(note_id)
+    need = int(store.setting("per_note", 1) or 1)
+    if len(done) < need:
+        raise Conflict(f"note {note_id} needs {need} finished reviews before adjudication (it has {len(done)})")
     agg = aggregate(store, note_id, voters)
+    left_out = [p for p in done if p not in agg["counted"]]
+    if left_out:
+        raise Invalid(f"every reviewer who finished note {note_id} must be a voter (left out: "
+                      f"{', '.join(left_out)})")
     open_items = [it for it in agg["items"] if it["decision"] is None]
     if open_items:
         raise Conflict(f"{len(open_items)} item(s) of note {note_id} have no decision yet")
     with store.db.write() as run:
+        _check_open(run, note_id)
+        store.bump(run, note_id, ADJUDICATION, version)
         run("INSERT INTO adjudications (note_id, adjudicator, voters, done_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (note_id) DO UPDATE SET adjudicator = excluded.adjudicator, voters = excluded.voters, "
             "done_at = excluded.done_at", (note_id, adjudicator, json.dumps(agg["voters"]), now()))
         store.audit(run, adjudicator, "adjudicated", note_id, voters=agg["voters"],
                     phi=sum(it["decision"]["verdict"] == "phi" for it in agg["items"]))
     return agg
+
+
+def reopen(store: Store, note_id: int, adjudicator: str, version: int | None = None) -> None:
+    """Open an adjudicated note again (its decisions kept, and changeable until it is finished
+    again); recorded in the audit log with the previous adjudicator."""
+    check_adjudicator(store, note_id, adjudicator)
+    with store.db.write() as run:
+        old = run("SELECT adjudicator FROM adjudications WHERE note_id = ?", (note_id,))
+        if not old:
+            raise Conflict(f"note {note_id} is not adjudicated")
+        store.bump(run, note_id, ADJUDICATION, version)
+        run("DELETE FROM adjudications WHERE note_id = ?", (note_id,))
+        store.audit(run, adjudicator, "reopen_adjudication", note_id, previous=old[0]["adjudicator"])
 
 
 def consensus(store: Store, note_id: int) -> list[Span] | None:
@@ -179,8 +246,13 @@ def consensus(store: Store, note_id: int) -> list[Span] | None:
                    for d in decisions(store, note_id) if d["verdict"] == "phi"})
 
 
-def union(span_lists) -> list[Span]:
-    """Overlapping spans of several annotators joined (widest extent, most frequent type)."""
+def union(span_lists, model=()) -> list[Span]:
+    """Overlapping spans of several annotators joined (widest extent, most frequent type).
+
+    On a tie of types, a type the ``model``'s spans there did not suggest wins: it is a
+    reviewer's own correction, the other may be a suggestion left as it was.
+    """
+    suggested = list(model)
     marks = sorted(sp for spans in span_lists for sp in spans)
     out: list[Span] = []
     group: list[Span] = []
@@ -189,7 +261,11 @@ def union(span_lists) -> list[Span]:
             group.append(sp)
             continue
         if group:
-            sub = Counter(g.subtype for g in group).most_common(1)[0][0]
+            ranked = Counter(g.subtype for g in group).most_common()
+            tied = [t for t, n in ranked if n == ranked[0][1]]
+            s0, e0 = min(g.start for g in group), max(g.end for g in group)
+            machine = {m.subtype for m in suggested if m.start < e0 and s0 < m.end}
+            sub = next((t for t in tied if t not in machine), tied[0])
             out.append(Span(min(g.start for g in group), max(g.end for g in group),
                             phi_schema.parent_of(sub), sub))
         group = [sp]
@@ -224,7 +300,8 @@ def conflicts(store: Store) -> list[int]:
 
 def final_spans(store: Store, note_id: int, conflicts: str = "refuse") -> tuple[str, list[Span]]:
     """``(source, spans)`` of a note: ``("consensus", ...)`` if adjudicated, else
-    ``("reviewed", ...)`` when the people who finished it agree exactly, else
+    ``("reviewed", ...)`` when the people who finished it (as many as the project's ``per_note``)
+    agree exactly, else
     ``("unreviewed", [])``. Finishers who disagree give ``("conflict", [])``: such a note is
     not final until adjudicated, unless ``conflicts="union"`` (every finisher's spans joined,
     still marked ``"conflict"``: a choice the caller must ask for).
@@ -236,11 +313,29 @@ def final_spans(store: Store, note_id: int, conflicts: str = "refuse") -> tuple[
     if not sets:
         return "unreviewed", []
     if len(set(sets.values())) == 1:
+        if len(sets) < int(store.setting("per_note", 1) or 1):  # not final until enough people agree
+            return "unreviewed", []
         agreed = next(iter(sets.values()))
         return "reviewed", sorted(Span(s, e, phi_schema.parent_of(sub), sub) for s, e, sub in agreed)
     if conflicts == "union":
-        return "conflict", union(to_spans(store.spans(note_id, p)) for p in sets)
+        return "conflict", union((to_spans(store.spans(note_id, p)) for p in sets),
+                                 to_spans(store.spans(note_id, MODEL)))
     return "conflict", []
+
+
+def provisional_spans(store: Store, note_id: int) -> list[Span]:
+    """The spans of a note that is not final yet: the model's suggestions with every reviewer's
+    decisions so far (the union of what each reviewer keeps; a suggestion one reviewer deleted
+    stays out unless another reviewer accepted it), or the model's alone if no one opened it."""
+    people = reviewers(store, note_id)
+    if not people:
+        return to_spans(store.spans(note_id, MODEL))
+    rows = {p: store.spans(note_id, p, include_deleted=True) for p in people}
+    deleted = {(r["start"], r["end"]) for rs in rows.values() for r in rs if r["status"] == "deleted"}
+    kept = [[r for r in rs if r["status"] == "accepted" or (r["status"] == "suggested"
+                                                           and (r["start"], r["end"]) not in deleted)]
+            for rs in rows.values()]
+    return union((to_spans(k) for k in kept), to_spans(store.spans(note_id, MODEL)))
 
 
 def _counts(spans, gold) -> tuple[int, int, int, int]:

@@ -25,7 +25,7 @@ from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
 from . import active, agreement, surrogates
 from .db import Database, is_url
-from .store import MODEL, Store, to_spans
+from .store import Store, to_spans
 
 SETTINGS = "project.json"
 DB_FILE = "review.sqlite"
@@ -193,6 +193,8 @@ def export_docs(project: Project, source: str = "final", include_unreviewed: boo
             if not include_unreviewed:
                 skipped += 1
                 continue
-            spans = to_spans(store.spans(nid, MODEL)) if source in ("final", "consensus") else spans
+            # the model's suggestions with the reviewers' decisions so far: a span a reviewer
+            # deleted does not come back
+            spans = agreement.provisional_spans(store, nid) if source in ("final", "consensus") else spans
         docs.append(store.document(nid, spans))
     return docs, skipped

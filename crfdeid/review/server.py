@@ -16,13 +16,13 @@ from typing import Annotated
 
 from .. import schema as phi_schema
 from . import agreement, surrogates
-from .credentials import Credentials
+from .credentials import ADJUDICATOR, Credentials
 from .guard import COOKIE, LOG_CONFIG, LOOPBACK, Guard
 from .retrain import Retrainer, estimated_recall
-from .store import MODEL, Conflict, Invalid, NotFound, StoreError, check_name
+from .store import MODEL, Conflict, Forbidden, Invalid, NotFound, Stale, StoreError, check_name
 
 STATIC = Path(__file__).parent / "static"
-STATUS = {NotFound: 404, Conflict: 409, Invalid: 422}
+STATUS = {NotFound: 404, Conflict: 409, Invalid: 422, Forbidden: 403}
 #: The largest id a note or span can have (a 64-bit integer in both stores).
 MAX_ID = 2 ** 63 - 1
 LOGIN_FAILED = '<p class="error" role="alert">That token is not valid. Try again, or ask for a new one.</p>'
@@ -54,7 +54,9 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
 
     @app.exception_handler(StoreError)
     def store_error(request: Request, exc: StoreError):
-        return JSONResponse({"detail": str(exc)}, status_code=STATUS.get(type(exc), 400))
+        code = next((STATUS[k] for k in type(exc).__mro__ if k in STATUS), 400)
+        # "stale": the page missed a change (it reloads); other conflicts are the request's own
+        return JSONResponse({"detail": str(exc), "stale": isinstance(exc, Stale)}, status_code=code)
 
     @app.exception_handler(RequestValidationError)
     def bad_request(request: Request, exc: RequestValidationError):
@@ -72,6 +74,30 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     def reader(x_annotator: str | None) -> str:
         # a read names the person without creating a record for them
         return check_name(x_annotator or "")
+
+    def role(name: str | None) -> str | None:
+        # None: a shared token or none, where names are claimed and roles cannot be told apart
+        return credentials.role(name) if credentials is not None and name else None
+
+    def adjudicator(x_annotator: str | None) -> str | None:
+        """The adjudicator acting (refused to a person whose token gives another role)."""
+        name = check_name(x_annotator) if x_annotator else None
+        if credentials is not None and credentials.per_annotator and role(name) != ADJUDICATOR:
+            raise Forbidden("aggregate mode is for adjudicators (a token with the adjudicator role)")
+        return name
+
+    def version(body) -> int | None:
+        v = (body or {}).get("version")
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise Invalid("version must be an integer")
+        return v
+
+    def written(write) -> dict:
+        # the answer of a write with the version it gave (what the page sends with its next one)
+        store.forget_written()
+        return dict(write(), version=store.written_version())
 
     # -- page and login ------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)
@@ -105,6 +131,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     def project_info(x_annotator: Who = None):
         personal = credentials is not None and credentials.per_annotator
         return {"name": project.path.name, "you": x_annotator if personal else None,
+                "role": role(x_annotator) if personal else None,
                 "per_note": project.setting("per_note"),
                 "strategy": project.setting("strategy"), "model_version": project.model_version(),
                 "categories": {c: list(s) for c, s in phi_schema.CATEGORIES.items()},
@@ -119,9 +146,10 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     # -- one note ----------------------------------------------------------------------------
     def note_view(note_id: int, name: str) -> dict:
         row = store.note(note_id)
+        version = store.version(note_id, name)  # read first: a change after it makes the page stale
         return {"id": note_id, "doc_id": row["doc_id"], "patient": row["patient"], "text": row["body"],
                 "model_version": row["model_version"], "review": store.review_state(note_id, name),
-                "spans": store.spans(note_id, name)}
+                "version": version, "spans": store.spans(note_id, name)}
 
     @app.get("/api/notes/{note_id}")
     def preview_note(note_id: Id, x_annotator: Who = None):
@@ -140,71 +168,98 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
 
     @app.post("/api/notes/{note_id}/release")
     def release(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        return {"released": store.release(note_id, reader(x_annotator))}
+        return written(lambda: {"released": store.release(note_id, reader(x_annotator), version(body))})
 
+    # Every write may carry the version of the person's review the page last read (the page always
+    # sends it): a stale page or tab gets 409 instead of overwriting a change it never showed.
     @app.post("/api/notes/{note_id}/spans")
     def add_span(note_id: Id, body: Json, x_annotator: Who = None):
-        return store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"), body.get("subtype"))
+        return written(lambda: store.add_span(note_id, who(x_annotator), body.get("start"), body.get("end"),
+                                              body.get("subtype"), version(body)))
 
     @app.patch("/api/spans/{span_id}")
     def update_span(span_id: Id, body: Json, x_annotator: Who = None):
-        return store.update_span(span_id, who(x_annotator), start=body.get("start"), end=body.get("end"),
-                                 subtype=body.get("subtype"), status=body.get("status"))
+        return written(lambda: store.update_span(span_id, who(x_annotator), start=body.get("start"),
+                                                 end=body.get("end"), subtype=body.get("subtype"),
+                                                 status=body.get("status"), version=version(body)))
 
     @app.post("/api/notes/{note_id}/accept-all")
     def accept_all(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        return {"accepted": store.accept_all(note_id, who(x_annotator))}
+        return written(lambda: {"accepted": store.accept_all(note_id, who(x_annotator), version(body))})
 
     @app.post("/api/notes/{note_id}/done")
     def done(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
         name = who(x_annotator)
-        n = store.finish(note_id, name)
+        store.forget_written()
+        n = store.finish(note_id, name, version(body))
+        v = store.written_version()
         started = retrainer.maybe_start()
         nxt = store.queue(name, int(project.setting("per_note") or 1), 1)
-        return {"accepted_undecided": n, "next": nxt[0] if nxt else None, "retraining": started}
+        return {"accepted_undecided": n, "next": nxt[0] if nxt else None, "retraining": started, "version": v}
 
     @app.post("/api/notes/{note_id}/reopen")
     def reopen(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        store.reopen(note_id, who(x_annotator))
-        return {"ok": True}
+        def run() -> dict:
+            store.reopen(note_id, who(x_annotator), version(body))
+            return {"ok": True}
+        return written(run)
 
     # -- aggregate mode ------------------------------------------------------------------------
     @app.get("/api/aggregate")
-    def aggregate_notes():
+    def aggregate_notes(x_annotator: Who = None):
+        viewer = adjudicator(x_annotator)
         rows = store.db.query("SELECT n.id, n.doc_id, COUNT(r.annotator) AS done, MAX(a.done_at) AS adjudicated "
                               "FROM notes n JOIN reviews r ON r.note_id = n.id AND r.state = 'done' "
                               "JOIN annotators p ON p.name = r.annotator AND p.kind = 'human' "
                               "LEFT JOIN adjudications a ON a.note_id = n.id GROUP BY n.id, n.doc_id ORDER BY n.id")
+        # a note the viewer reviewed is someone else's to adjudicate (and not theirs to see)
+        own = {r["note_id"] for r in store.db.query("SELECT note_id FROM reviews WHERE annotator = ?", (viewer,))} \
+            if viewer else set()
         conflicted = set(agreement.conflicts(store))
-        return {"notes": [dict(r, conflict=r["id"] in conflicted) for r in rows]}
+        return {"notes": [dict(r, conflict=r["id"] in conflicted) for r in rows if r["id"] not in own]}
 
     @app.get("/api/aggregate/{note_id}")
-    def aggregate_note(note_id: Id, voters: str | None = None):
+    def aggregate_note(note_id: Id, voters: str | None = None, x_annotator: Who = None):
+        viewer = adjudicator(x_annotator)
         names = [v for v in voters.split(",") if v] if voters else None
-        agg = agreement.aggregate(store, note_id, names)
+        agg = agreement.aggregate(store, note_id, names, viewer)
         row = store.note(note_id)
         return as_json(dict(agg, text=row["body"], doc_id=row["doc_id"]))
 
     @app.post("/api/aggregate/{note_id}/decisions")
     def decide(note_id: Id, body: Json, x_annotator: Who = None):
         try:
-            return agreement.decide(store, note_id, who(x_annotator), int(body["item_start"]),
-                                    int(body["item_end"]), body.get("verdict", ""), body.get("start"),
-                                    body.get("end"), body.get("subtype"))
+            item = int(body["item_start"]), int(body["item_end"])
         except (KeyError, TypeError, ValueError):
             raise Invalid("a decision needs item_start, item_end (integers) and a verdict") from None
+        adjudicator(x_annotator)
+        return written(lambda: agreement.decide(store, note_id, who(x_annotator), *item, body.get("verdict", ""),
+                                                body.get("start"), body.get("end"), body.get("subtype"),
+                                                version(body)))
 
     @app.post("/api/aggregate/{note_id}/done")
     def adjudicated(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        agg = agreement.finish(store, note_id, who(x_annotator), (body or {}).get("voters"))
-        return {"ok": True, "items": len(agg["items"])}
+        adjudicator(x_annotator)
+        return written(lambda: {"ok": True, "items": len(agreement.finish(
+            store, note_id, who(x_annotator), (body or {}).get("voters"), version(body))["items"])})
+
+    @app.post("/api/aggregate/{note_id}/reopen")
+    def reopen_adjudication(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
+        adjudicator(x_annotator)
+
+        def run() -> dict:
+            agreement.reopen(store, note_id, who(x_annotator), version(body))
+            return {"ok": True}
+        return written(run)
 
     @app.get("/api/scores")
-    def scores():
+    def scores(x_annotator: Who = None):
+        adjudicator(x_annotator)
         return agreement.scores(store)
 
     @app.get("/api/scores.png")
-    def scores_png():
+    def scores_png(x_annotator: Who = None):
+        adjudicator(x_annotator)
         try:
             import matplotlib  # noqa: F401
         except ModuleNotFoundError:

@@ -20,6 +20,7 @@ audit log records offsets, types, counts and names, never note text.
 from __future__ import annotations
 
 import json
+import threading
 from datetime import UTC, datetime
 
 from .. import schema as phi_schema
@@ -60,6 +61,9 @@ CREATE TABLE IF NOT EXISTS models (
 CREATE TABLE IF NOT EXISTS jobs (
   id {pk}, kind TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT,
   detail TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+  note_id INTEGER NOT NULL REFERENCES notes(id), scope TEXT NOT NULL, version INTEGER NOT NULL,
+  PRIMARY KEY (note_id, scope));
 CREATE TABLE IF NOT EXISTS audit (
   id {pk}, at TEXT NOT NULL, who TEXT NOT NULL, action TEXT NOT NULL, note_id INTEGER, detail TEXT NOT NULL)
 """
@@ -75,6 +79,20 @@ class Conflict(StoreError):
 
 class Invalid(StoreError):
     """A change with bad values (offsets outside the text, unknown type, bad name)."""
+
+
+class Forbidden(StoreError):
+    """A change the person may not make (their role, or a note they reviewed themselves)."""
+
+
+class Stale(Conflict):
+    """A write from a page that has not seen the last change of the note (another tab, another
+    adjudicator): it would overwrite a decision it never showed, so it is refused."""
+
+
+#: The version scope of a note's adjudication (a person's review is scoped by their name,
+#: which cannot hold ``#``).
+ADJUDICATION = "#adjudication"
 
 
 def now() -> str:
@@ -103,6 +121,7 @@ class Store:
 
     def __init__(self, db: Database):
         self.db = db
+        self._written = threading.local()
         db.create_schema(SCHEMA)
         with db.write() as run:
             for name, kind in ((MODEL, "model"),):
@@ -134,6 +153,36 @@ class Store:
         for r in rows:
             r["detail"] = json.loads(r["detail"])
         return rows
+
+    # -- versions ---------------------------------------------------------------------
+    def version(self, note_id: int, scope: str) -> int:
+        """How many changes ``scope`` (a person's review of the note, or :data:`ADJUDICATION`)
+        has had: a page reads it before the spans and sends it back with each write."""
+        row = self.db.one("SELECT version FROM versions WHERE note_id = ? AND scope = ?", (note_id, scope))
+        return row["version"] if row else 0
+
+    def bump(self, run, note_id: int, scope: str, expected: int | None) -> int:
+        """Inside a write: count one more change of ``scope``; :class:`Stale` when ``expected``
+        (the version the page saw; ``None``: not checked) is not the stored one."""
+        if not run("SELECT 1 AS x FROM notes WHERE id = ?", (note_id,)):
+            raise NotFound(f"no note {note_id}")
+        row = run("INSERT INTO versions (note_id, scope, version) VALUES (?, ?, 1) ON CONFLICT (note_id, scope) "
+                  "DO UPDATE SET version = versions.version + 1 RETURNING version", (note_id, scope))[0]
+        new = int(row["version"])
+        if expected is not None and int(expected) != new - 1:
+            raise Stale(f"note {note_id} changed since this page read it (version {new - 1}, the page had "
+                        f"{int(expected)}): reload it")
+        self._written.version = new
+        return new
+
+    def written_version(self) -> int | None:
+        """The version this thread's last write gave its scope (what the page sends next);
+        ``None`` when nothing was written since :meth:`forget_written`."""
+        return getattr(self._written, "version", None)
+
+    def forget_written(self) -> None:
+        """Start a request: no version written yet (FastAPI reuses its threads)."""
+        self._written.version = None
 
     # -- annotators -------------------------------------------------------------------
     def ensure_annotator(self, name: str, kind: str = "human") -> str:
@@ -281,10 +330,16 @@ class Store:
             raise Conflict(f"span [{start}, {end}) overlaps span {c['id']} [{c['span_start']}, {c['span_end']})")
         return start, end, subtype
 
-    def add_span(self, note_id: int, annotator: str, start: int, end: int, subtype: str) -> dict:
-        """A new accepted span of ``annotator`` (trimmed of white space; no overlap allowed)."""
+    def add_span(self, note_id: int, annotator: str, start: int, end: int, subtype: str,
+                 version: int | None = None) -> dict:
+        """A new accepted span of ``annotator`` (trimmed of white space; no overlap allowed).
+
+        ``version`` (here and in every write of a review): the version of the person's review
+        the page last saw (:meth:`version`); a page that missed a change gets :class:`Stale`.
+        """
         with self.db.write() as run:
             start, end, subtype = self._check_extent(run, note_id, annotator, start, end, subtype)
+            self.bump(run, note_id, annotator, version)
             run("INSERT INTO reviews (note_id, annotator, state, opened_at) VALUES (?, ?, 'open', ?) "
                 "ON CONFLICT (note_id, annotator) DO NOTHING", (note_id, annotator, now()))
             row = run("INSERT INTO annotations (note_id, annotator, span_start, span_end, subtype, status, "
@@ -293,7 +348,8 @@ class Store:
             self.audit(run, annotator, "add_span", note_id, span=row["id"], start=start, end=end, subtype=subtype)
         return _span(row)
 
-    def update_span(self, span_id: int, who: str, start=None, end=None, subtype=None, status=None) -> dict:
+    def update_span(self, span_id: int, who: str, start=None, end=None, subtype=None, status=None,
+                    version: int | None = None) -> dict:
         """Change a span's extent, type or status (``accepted``, ``deleted``, ``suggested``).
 
         A new extent or type accepts a suggestion unless ``status`` says otherwise.
@@ -307,6 +363,7 @@ class Store:
             old = rows[0]
             if old["annotator"] != who:
                 raise Conflict(f"span {span_id} belongs to another annotator")
+            self.bump(run, old["note_id"], who, version)
             changed = any(v is not None for v in (start, end, subtype))
             # changing a suggestion's extent or type is a decision about it
             new_status = status or ("accepted" if changed and old["status"] == "suggested" else old["status"])
@@ -323,20 +380,22 @@ class Store:
                        after=[s, e, sub, new_status])
         return _span(row)
 
-    def accept_all(self, note_id: int, annotator: str) -> int:
+    def accept_all(self, note_id: int, annotator: str, version: int | None = None) -> int:
         """Accept every remaining suggestion of ``annotator`` on the note; returns how many."""
         with self.db.write() as run:
+            self.bump(run, note_id, annotator, version)
             n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
                           "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
                           (annotator, now(), note_id, annotator))
             self.audit(run, annotator, "accept_all", note_id, spans=n)
         return n
 
-    def finish(self, note_id: int, annotator: str) -> int:
+    def finish(self, note_id: int, annotator: str, version: int | None = None) -> int:
         """Mark the note reviewed by ``annotator``; suggestions left undecided are accepted
         (recall first). Returns how many were accepted that way."""
         self.note(note_id)
         with self.db.write() as run:
+            self.bump(run, note_id, annotator, version)
             self._first_open(run, note_id, annotator)
             n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
                           "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
@@ -346,7 +405,7 @@ class Store:
             self.audit(run, annotator, "done", note_id, accepted_undecided=n)
         return n
 
-    def release(self, note_id: int, annotator: str) -> bool:
+    def release(self, note_id: int, annotator: str, version: int | None = None) -> bool:
         """Undo a person's opening of a note they have not acted on (every copied suggestion
         untouched): the note leaves their queue's open notes and its suggestions may be
         renewed again. Returns whether it was released; any decision keeps the note open."""
@@ -357,13 +416,15 @@ class Store:
             if run("SELECT 1 AS x FROM annotations WHERE note_id = ? AND annotator = ? AND "
                    "(status <> 'suggested' OR origin <> 'model' OR updated_by <> ?)", (note_id, annotator, MODEL)):
                 return False
+            self.bump(run, note_id, annotator, version)
             run("DELETE FROM annotations WHERE note_id = ? AND annotator = ?", (note_id, annotator))
             run("DELETE FROM reviews WHERE note_id = ? AND annotator = ?", (note_id, annotator))
             self.audit(run, annotator, "release", note_id)
         return True
 
-    def reopen(self, note_id: int, annotator: str) -> None:
+    def reopen(self, note_id: int, annotator: str, version: int | None = None) -> None:
         with self.db.write() as run:
+            self.bump(run, note_id, annotator, version)
             run("UPDATE reviews SET state = 'open', done_at = NULL WHERE note_id = ? AND annotator = ?",
                 (note_id, annotator))
             self.audit(run, annotator, "reopen", note_id)

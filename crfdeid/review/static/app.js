@@ -8,7 +8,8 @@ const state = {
   review: { note: null, cur: -1, history: [], lastType: "DOCTOR" },
   agg: { notes: [], note: null, data: null, cur: 0, voters: null },
   sur: { notes: [], note: null, data: null, cur: 0 },
-  pages: {},   // element id -> {page, count, stride}
+  pages: {},   // element id -> {page, count, stride, seenEnd} of the part of the text drawn
+  texts: {},   // element id -> {text, make (its marks now), bounds (the parts), sec (the part drawn)}
   menu: null,  // open type menu: {resolve}
   caret: null, // caret mode: {noteId, words, anchor, head, goalX, lines}
   chain: Promise.resolve(),  // actions run one after another, each seeing the last one's result
@@ -31,7 +32,10 @@ async function api(method, path, body) {
   const data = resp.headers.get("content-type")?.includes("json") ? await resp.json() : null;
   if (!resp.ok) {
     const detail = data && data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : resp.statusText;
-    throw new Error(`${resp.status}: ${detail}`);
+    const err = new Error(`${resp.status}: ${detail}`);
+    err.status = resp.status;
+    err.stale = !!(data && data.stale);
+    throw err;
   }
   return data;
 }
@@ -42,13 +46,23 @@ function say(msg, err) {
   s.className = err ? "err" : "";
 }
 
+// A write refused because the page is stale (another tab or person changed the note since it was
+// read) is not retried: the page says so and reloads what is stored, so nothing is overwritten.
 async function guarded(fn) {
   try {
     return await fn();
   } catch (e) {
     say(`Not saved: ${e.message}`, true);
+    if (e.stale) await reloadStale();
     return undefined;
   }
+}
+
+async function reloadStale() {
+  const why = "Conflict: this note changed in another tab or page since it was shown; nothing was overwritten, reloaded.";
+  if (state.mode === "review" && state.review.note) await openNote(state.review.note.id, false, why);
+  else if (state.mode === "aggregate" && state.agg.note !== null) await openAgg(state.agg.note);
+  say(why, true);
 }
 
 // ---------------------------------------------------------------- offsets: code points and UTF-16
@@ -92,10 +106,64 @@ function shownOffsets(at, s, e) { return `${at.point(s)}-${at.point(e)}`; }
 // ---------------------------------------------------------------- text and pages
 // Text is laid out in columns exactly one screen wide: each column is a page and
 // the page shown is chosen by scrolling the column box sideways (no scroll bars).
-function renderText(el, text, marks) {
+// A long note is cut into parts of about SECTION characters (at a line end outside every
+// span) and only the part being read is in the page: what one change costs to paint grows
+// with what is drawn, so a note of 10,000 spans costs no more per key than one of 300.
+const SECTION = 12000;
+
+function sectionBounds(text, marks) {
+  const out = [];
+  let s = 0, i = 0;
+  while (s < text.length) {
+    let e = s + SECTION;
+    if (e >= text.length - SECTION / 4) e = text.length;
+    else {
+      const nl = text.indexOf("\n", e);
+      e = nl >= 0 && nl < e + SECTION / 2 ? nl + 1 : Math.max(e, text.indexOf(" ", e) + 1 || text.length);
+      for (;;) {  // never inside a mark
+        while (i < marks.length && marks[i].end <= e) i++;
+        let j = i, past = e;
+        while (j < marks.length && marks[j].start < e) { past = Math.max(past, marks[j].end); j++; }
+        if (past === e) break;
+        e = past;
+      }
+      if (isLow(text.charCodeAt(e)) && isHigh(text.charCodeAt(e - 1))) e++;
+    }
+    out.push([s, Math.min(e, text.length)]);
+    s = e;
+  }
+  return out.length ? out : [[0, 0]];
+}
+
+function sectionOf(st, off) {
+  let k = 0;
+  while (k < st.bounds.length - 1 && off >= st.bounds[k][1]) k++;
+  return k;
+}
+
+// Draw the marks over the text: the part that holds `focus` (a character offset), else the
+// part shown before when it is the same text, else the first one. `marks` is a list, or a
+// function giving it as it is now (a part drawn later shows the decisions made since).
+// Returns whether the part drawn is the one shown before (its page can then be kept).
+function renderText(el, text, marks, focus) {
+  const old = state.texts[el.id], make = typeof marks === "function" ? marks : () => marks;
+  const st = { text, make, bounds: sectionBounds(text, make()), sec: 0 };
+  if (focus !== undefined && focus !== null) st.sec = sectionOf(st, focus);
+  else if (old && old.text === text) st.sec = Math.min(old.sec, st.bounds.length - 1);
+  state.texts[el.id] = st;
+  const kept = !!old && old.text === text && old.sec === st.sec;
+  const seenEnd = !!old && old.text === text && state.pages[el.id] && state.pages[el.id].seenEnd;
+  if (!kept) delete state.pages[el.id];
+  drawSection(el);
+  if (seenEnd) state.pages[el.id].seenEnd = true;  // the end was read, whichever part is drawn now
+  return kept;
+}
+
+function drawSection(el) {
+  const st = state.texts[el.id], [from, to] = st.bounds[st.sec], text = st.text;
   el.textContent = "";
   const frag = document.createDocumentFragment();
-  let pos = 0;
+  let pos = from;
   const piece = (tag, s, e) => {
     const node = document.createElement(tag);
     node.dataset.s = String(s);
@@ -103,20 +171,33 @@ function renderText(el, text, marks) {
     frag.appendChild(node);
     return node;
   };
-  for (const m of marks) {
-    if (m.start < pos) continue; // overlapping marks are never drawn twice
+  for (const m of st.make()) {
+    if (m.start < pos || m.end > to) continue; // overlapping marks are never drawn twice
     if (m.start > pos) piece("span", pos, m.start);
     const node = piece("mark", m.start, m.end);
     node.className = m.cls;
     if (m.key !== undefined) node.dataset.key = String(m.key);
     if (m.id !== undefined) node.dataset.id = String(m.id);
     if (m.conf !== undefined && m.conf !== null) node.dataset.conf = m.conf.toFixed(2);
+    if (m.sub) node.dataset.sub = m.sub;
     if (m.title) node.title = m.title;
     pos = m.end;
   }
-  if (pos < text.length) piece("span", pos, text.length);
+  if (pos < to) piece("span", pos, to);
   el.appendChild(frag);
+  if (el.id === "review-text" && state.caret && state.caret.sec !== st.sec) caretSection();
   layoutPages(el);
+}
+
+// Show part `sec` of a text, at its page `page` ("last": its last page).
+function gotoSection(el, sec, page) {
+  const st = state.texts[el.id], p = state.pages[el.id];
+  const seenEnd = p && p.seenEnd;
+  st.sec = sec;
+  delete state.pages[el.id];
+  drawSection(el);
+  state.pages[el.id].seenEnd = seenEnd;
+  showPage(el, page === "last" ? state.pages[el.id].count - 1 : page);
 }
 
 function layoutPages(el) {
@@ -127,17 +208,22 @@ function layoutPages(el) {
   const stride = width + gap;
   const count = Math.max(1, Math.round((el.scrollWidth + gap) / stride));
   const old = state.pages[el.id];
-  state.pages[el.id] = { page: old ? Math.min(old.page, count - 1) : 0, count, stride };
+  state.pages[el.id] = { page: old ? Math.min(old.page, count - 1) : 0, count, stride, seenEnd: old && old.seenEnd };
   showPage(el, state.pages[el.id].page);
 }
 
 function showPage(el, k) {
-  const p = state.pages[el.id];
+  const p = state.pages[el.id], st = state.texts[el.id];
+  if (st && k >= p.count && st.sec < st.bounds.length - 1) return gotoSection(el, st.sec + 1, 0);
+  if (st && k < 0 && st.sec > 0) return gotoSection(el, st.sec - 1, "last");
   p.page = Math.max(0, Math.min(k, p.count - 1));
   el.scrollLeft = p.page * p.stride;
-  p.seen = Math.max(p.seen || 0, p.page);
+  const parts = st ? st.bounds.length : 1, sec = st ? st.sec : 0;
+  if (sec === parts - 1 && p.page === p.count - 1) p.seenEnd = true;
   if (activeText() === el) {
-    $("pageinfo").textContent = `page ${p.page + 1}/${p.count}` + (p.page + 1 < p.count ? " \u25b8 Space" : " (end)");
+    const last = sec === parts - 1 && p.page + 1 >= p.count;
+    $("pageinfo").textContent = `page ${p.page + 1}/${p.count}` + (parts > 1 ? ` of part ${sec + 1}/${parts}` : "") +
+      (last ? " (end)" : " \u25b8 Space");
   }
 }
 
@@ -151,6 +237,16 @@ function revealNode(el, node) {
   if (!node) return;
   const k = pageOfNode(el, node);
   if (k !== state.pages[el.id].page) showPage(el, k);
+}
+
+// Bring the mark `selector` at character `off` into view, drawing its part of the text first.
+function reveal(el, off, selector) {
+  const st = state.texts[el.id];
+  if (st && off !== undefined && off !== null) {
+    const sec = sectionOf(st, off);
+    if (sec !== st.sec) gotoSection(el, sec, 0);
+  }
+  revealNode(el, el.querySelector(selector));
 }
 
 function activeText() {
@@ -167,7 +263,8 @@ function selectionOffsets(el) {
     if (node.nodeType === Node.TEXT_NODE) return Number(node.parentElement.dataset.s) + off;
     if (node === el) {
       const child = el.childNodes[off];
-      return child ? Number(child.dataset.s) : state.review.note.text.length;
+      const st = state.texts[el.id];
+      return child ? Number(child.dataset.s) : st.bounds[st.sec][1];
     }
     const child = node.childNodes[off];
     if (child && child.dataset) return Number(child.dataset.s);
@@ -303,10 +400,8 @@ function drawReview() {
     $("current").textContent = "";
     return;
   }
-  const marks = n.spans.map((sp, i) => reviewMark(sp, i));
-  const page = state.pages[el.id] ? state.pages[el.id].page : 0;
-  renderText(el, n.text, marks);
-  showPage(el, page);
+  const page = state.pages[el.id] ? state.pages[el.id].page : 0, cur = n.spans[state.review.cur];
+  if (renderText(el, n.text, () => n.spans.map((sp, i) => reviewMark(sp, i)), cur ? cur.start : undefined)) showPage(el, page);
   if (state.caret) state.caret.lines = null;
   drawCaret();
   $("where").textContent = `note ${n.doc_id}` + (n.review && n.review.state === "done" ? " (done)" : "");
@@ -318,6 +413,7 @@ function reviewMark(sp, i) {
     start: sp.start, end: sp.end, id: sp.id,
     cls: `c-${sp.category} ${sp.status}` + (i === state.review.cur ? " cur" : ""),
     conf: sp.status === "suggested" && sp.confidence !== null && sp.confidence < 0.995 ? sp.confidence : undefined,
+    sub: sp.subtype,  // shown beside the span, without selecting it
     title: `${sp.subtype} (${sp.status})`,
   };
 }
@@ -330,6 +426,7 @@ function redrawMark(sp, i) {
   const m = reviewMark(sp, i);
   node.className = m.cls;
   node.title = m.title;  // a confidence shown stays in place (hidden once accepted): no new layout
+  if (node.dataset.sub !== m.sub) node.dataset.sub = m.sub;  // a new type: its label only
   return true;
 }
 
@@ -379,13 +476,18 @@ function curMark() {
   return sp ? $("review-text").querySelector(`mark[data-id="${sp.id}"]`) : null;
 }
 
+function revealCur() {
+  const sp = visibleSpans()[state.review.cur];
+  if (sp) reveal($("review-text"), sp.start, `mark[data-id="${sp.id}"]`);
+}
+
 function moveSpan(step) {
   const spans = visibleSpans();
   if (!spans.length) return;
   let i = state.review.cur + step;
   if (state.review.cur < 0 && step < 0) i = spans.length - 1;
   setCur(Math.max(0, Math.min(i, spans.length - 1)));
-  revealNode($("review-text"), curMark());
+  revealCur();
 }
 
 function replaceSpan(updated) {
@@ -414,17 +516,45 @@ function replaceSpan(updated) {
     state.review.cur = n.spans.findIndex((s) => s.id === updated.id);
     drawReview();
   }
-  revealNode($("review-text"), curMark());
+  revealCur();
 }
 
 async function patchCurrent(change, what) {
   const sp = visibleSpans()[state.review.cur];
   if (!sp) { say("No span selected (j/k to move between spans)."); return; }
   const at = state.review.note.at;
-  const body = Object.assign({}, change);
+  const n = state.review.note, body = Object.assign({ version: n.version }, change);
   if (body.start !== undefined) { body.start = at.point(body.start); body.end = at.point(body.end); }
   const updated = await guarded(() => api("PATCH", `/api/spans/${sp.id}`, body));
-  if (updated) { state.review.note.changed = true; replaceSpan(unitsOfSpan(at, updated)); say(`Saved: ${what}.`); }
+  if (!updated) return;
+  n.version = updated.version;
+  n.changed = true;
+  if (updated.status === "deleted") state.review.undo = { id: sp.id, status: sp.status, noteId: n.id };
+  replaceSpan(unitsOfSpan(at, updated));
+  say(`Saved: ${what}.` + (updated.status === "deleted" ? " (u undoes it)" : ""));
+  drawUndo();
+}
+
+// The last deletion on this note can be undone (u, or the button): the span comes back as it was.
+function drawUndo() {
+  const u = state.review.undo, b = $("undo");
+  if (b) b.disabled = !(u && state.review.note && u.noteId === state.review.note.id);
+}
+
+async function undoDelete() {
+  const u = state.review.undo, n = state.review.note;
+  if (!u || !n || u.noteId !== n.id) return say("Nothing to undo on this note.");
+  const r = await guarded(() => api("PATCH", `/api/spans/${u.id}`, { status: u.status, version: n.version }));
+  if (!r) return;
+  state.review.undo = null;
+  n.version = r.version;
+  n.spans.push(unitsOfSpan(n.at, r));
+  n.spans.sort((a, b) => a.start - b.start || a.end - b.end);
+  state.review.cur = n.spans.findIndex((x) => x.id === r.id);
+  drawReview();
+  revealCur();
+  drawUndo();
+  say(`Saved: deletion undone (${r.subtype}, ${r.status}).`);
 }
 
 async function openNote(id, pushHistory = true, notice = "") {
@@ -436,8 +566,10 @@ async function openNote(id, pushHistory = true, notice = "") {
   n.spans.forEach((sp) => unitsOfSpan(n.at, sp));
   state.review.note = n;
   state.review.cur = -1;
+  drawUndo();
   state.caret = null;
   delete state.pages["review-text"];
+  delete state.texts["review-text"];
   drawReview();
   say(`${notice ? notice + " " : ""}Opened note ${n.doc_id}: ${n.spans.length} spans.`);
 }
@@ -448,7 +580,7 @@ async function releaseUntouched() {
   const n = state.review.note;
   if (!n || n.changed || (n.review && n.review.state === "done")) return;
   state.review.note = null;
-  await guarded(() => api("POST", `/api/notes/${n.id}/release`, {}));
+  await guarded(() => api("POST", `/api/notes/${n.id}/release`, { version: n.version }));
 }
 
 async function nextInQueue() {
@@ -462,13 +594,13 @@ async function finishNote() {
   const n = state.review.note;
   if (!n) return;
   const p = state.pages["review-text"];
-  if (p && (p.seen || 0) < p.count - 1) {
+  if (p && !p.seenEnd) {
     showPage($("review-text"), p.page + 1);
     caretToPage();
     say("Read to the end first: next page shown (n again on the last page).");
     return;
   }
-  const r = await guarded(() => api("POST", `/api/notes/${n.id}/done`, {}));
+  const r = await guarded(() => api("POST", `/api/notes/${n.id}/done`, { version: n.version }));
   if (!r) return;
   const extra = r.accepted_undecided ? ` (${r.accepted_undecided} undecided suggestions accepted)` : "";
   const notice = `Note ${n.doc_id} done${extra}.` + (r.retraining ? " Retraining started." : "");
@@ -490,8 +622,9 @@ async function addFromSelection() {
   if (!type) return;
   state.review.lastType = type;
   const sp = unitsOfSpan(n.at, await guarded(() => api("POST", `/api/notes/${n.id}/spans`,
-                                                        { start: n.at.point(s), end: n.at.point(e), subtype: type })));
+                                                        { start: n.at.point(s), end: n.at.point(e), subtype: type, version: n.version })));
   if (!sp) return;
+  n.version = sp.version;
   n.changed = true;
   window.getSelection().removeAllRanges();
   if (c) c.anchor = c.head;
@@ -613,12 +746,27 @@ function caretShow() {
   caretSay();
 }
 
+// The words of the part of the note drawn (the caret moves inside it; paging takes it along).
+function sectionWords() {
+  const st = state.texts["review-text"], [from, to] = st.bounds[st.sec];
+  return Array.from(st.text.slice(from, to).matchAll(CARET_WORD), (m) => [from + m.index, from + m.index + m[0].length]);
+}
+
+function caretSection() {
+  const c = state.caret;
+  c.words = sectionWords();
+  c.sec = state.texts["review-text"].sec;
+  c.anchor = c.head = 0;
+  c.lines = null;
+  c.goalX = null;
+}
+
 function caretEnter() {
   const n = state.review.note, el = $("review-text");
   if (!n || !state.pages[el.id]) return say("No note open.");
-  const words = Array.from(n.text.matchAll(CARET_WORD), (m) => [m.index, m.index + m[0].length]);
+  const words = sectionWords();
   if (!words.length) return say("This note has no words to select.");
-  const c = { noteId: n.id, words, anchor: 0, head: 0, goalX: null, lines: null };
+  const c = { noteId: n.id, words, sec: state.texts[el.id].sec, anchor: 0, head: 0, goalX: null, lines: null };
   state.caret = c;
   const page = state.pages[el.id].page, sp = visibleSpans()[state.review.cur];
   let i = firstWordOnPage(el, c, page);
@@ -667,7 +815,7 @@ function caretMove(how, extend) {
 // Paging in caret mode takes the caret along to the first word of the page shown.
 function caretToPage() {
   const c = caretOn(), el = $("review-text");
-  if (!c) return;
+  if (!c || !c.words.length) return;
   const page = state.pages[el.id].page;
   if (wordBox(el, c, c.head).col === page) return;
   c.anchor = c.head = firstWordOnPage(el, c, page);
@@ -692,9 +840,10 @@ const reviewKeys = {
   A: async () => {
     const n = state.review.note;
     if (!n) return;
-    const r = await guarded(() => api("POST", `/api/notes/${n.id}/accept-all`, {}));
-    if (r) { n.changed = true; n.spans.forEach((sp) => { if (sp.status === "suggested") sp.status = "accepted"; }); drawReview(); say(`Saved: ${r.accepted} accepted.`); }
+    const r = await guarded(() => api("POST", `/api/notes/${n.id}/accept-all`, { version: n.version }));
+    if (r) { n.version = r.version; n.changed = true; n.spans.forEach((sp) => { if (sp.status === "suggested") sp.status = "accepted"; }); drawReview(); say(`Saved: ${r.accepted} accepted.`); }
   },
+  u: () => undoDelete(),
   n: () => finishNote(),
   p: async () => { const id = state.review.history.pop(); if (id !== undefined) await openNote(id, false); },
 };
@@ -710,10 +859,10 @@ async function resize(how) {
 // The note under a table of items (aggregate and surrogate modes), current item in view.
 function drawItemText(id, d, marks, cur) {
   const el = $(id);
-  const page = state.pages[id] ? state.pages[id].page : 0;
-  renderText(el, d.text, marks);
-  showPage(el, page);
-  revealNode(el, el.querySelector(`mark[data-key="${cur}"]`));
+  const page = state.pages[id] ? state.pages[id].page : 0, list = typeof marks === "function" ? marks() : marks;
+  const m = list[cur];
+  if (renderText(el, d.text, marks, m ? m.start : undefined)) showPage(el, page);
+  reveal(el, m ? m.start : undefined, `mark[data-key="${cur}"]`);
   $("where").textContent = `note ${d.doc_id}`;
 }
 
@@ -755,7 +904,7 @@ async function openAgg(id, voters) {
     unitsOfDecision(at, it.decision);
     for (const sel of Object.values(it.by_voter)) for (const x of sel) { x[0] = at.unit(x[0]); x[1] = at.unit(x[1]); }
   }
-  if (state.agg.note !== id) { state.agg.cur = 0; delete state.pages["agg-text"]; }
+  if (state.agg.note !== id) { state.agg.cur = 0; delete state.pages["agg-text"]; delete state.texts["agg-text"]; }
   state.agg.note = id;
   state.agg.data = d;
   $("agg-note").value = String(id);
@@ -843,8 +992,9 @@ async function decide(verdict, change) {
   const at = d.at;
   const r = await guarded(() => api("POST", `/api/aggregate/${d.note_id}/decisions`, {
     item_start: at.point(it.item_start), item_end: at.point(it.item_end), verdict,
-    start: at.point(ext.start), end: at.point(ext.end), subtype: ext.subtype }));
+    start: at.point(ext.start), end: at.point(ext.end), subtype: ext.subtype, version: d.version }));
   if (!r) return;
+  d.version = r.version;
   it.decision = unitsOfDecision(at, r);
   if (!change && state.agg.cur < d.items.length - 1) state.agg.cur++;
   drawAgg();
@@ -881,7 +1031,7 @@ function aggResize(how) {
 async function finishAgg() {
   const d = state.agg.data;
   if (!d) return;
-  const r = await guarded(() => api("POST", `/api/aggregate/${d.note_id}/done`, { voters: d.voters }));
+  const r = await guarded(() => api("POST", `/api/aggregate/${d.note_id}/done`, { voters: d.voters, version: d.version }));
   if (!r) return;
   say(`Note ${d.doc_id} adjudicated (${r.items} items).`);
   await loadAggNotes();
@@ -936,7 +1086,7 @@ async function openSur(id) {
   if (!d) return;
   d.at = offsetMap(d.text);
   d.items.forEach((it) => unitsOfSpan(d.at, it));
-  if (state.sur.note !== id) { state.sur.cur = 0; delete state.pages["sur-text"]; }
+  if (state.sur.note !== id) { state.sur.cur = 0; delete state.pages["sur-text"]; delete state.texts["sur-text"]; }
   state.sur.note = id;
   state.sur.data = d;
   $("sur-note").value = String(id);
@@ -958,7 +1108,7 @@ function drawSur() {
   d.items.forEach((it, i) => {
     const row = t.insertRow();
     row.className = (i === state.sur.cur ? "cur " : "") + (it.repeat ? "repeat" : "");
-    row.onclick = () => { state.sur.cur = i; drawSur(); };
+    row.onclick = () => surSelect(i);  // no redraw: a click in its "New text" box keeps the focus there
     row.insertCell().textContent = `${d.doc_id}, ${d.at.point(it.start)}`;
     const a = row.insertCell();
     a.textContent = it.status === "approved" ? "\u2714" : "-";
@@ -978,10 +1128,30 @@ function drawSur() {
     row.insertCell().textContent = it.subtype;
   });
   t.rows[state.sur.cur + 1]?.scrollIntoView({ block: "nearest" });
-  const marks = d.items.map((it, i) => ({ start: it.start, end: it.end, key: i,
+  const marks = () => d.items.map((it, i) => ({ start: it.start, end: it.end, key: i,
     cls: `c-${state.parentOf[it.subtype] || "OTHER"} ${it.status === "approved" ? "accepted" : "suggested"}` + (i === state.sur.cur ? " cur" : ""),
     title: `-> ${it.value}` }));
   drawItemText("sur-text", d, marks, state.sur.cur);
+}
+
+// Move the current surrogate item without drawing the table again (a focused box stays focused).
+function surSelect(i) {
+  const d = state.sur.data;
+  if (!d || i < 0 || i >= d.items.length) return;
+  const t = $("sur-table"), el = $("sur-text"), old = state.sur.cur;
+  state.sur.cur = i;
+  t.rows[old + 1]?.classList.remove("cur");
+  t.rows[i + 1]?.classList.add("cur");
+  el.querySelector(`mark[data-key="${old}"]`)?.classList.remove("cur");
+  t.rows[i + 1]?.scrollIntoView({ block: "nearest" });
+  reveal(el, d.items[i].start, `mark[data-key="${i}"]`);  // a part drawn again marks the new item itself
+  el.querySelector(`mark[data-key="${i}"]`)?.classList.add("cur");
+}
+
+// What the "New text" box of item i holds now (typed, maybe not saved yet).
+function typedSurrogate(i) {
+  const inp = document.querySelector(`#sur-table input[data-index="${i}"]`);
+  return inp ? inp.value : state.sur.data.items[i].value;
 }
 
 async function saveSurrogate(i, value) {
@@ -997,9 +1167,9 @@ async function saveSurrogate(i, value) {
 }
 
 const surKeys = {
-  j: () => { state.sur.cur = Math.min(state.sur.cur + 1, (state.sur.data?.items.length || 1) - 1); drawSur(); },
-  k: () => { state.sur.cur = Math.max(state.sur.cur - 1, 0); drawSur(); },
-  a: () => { const it = state.sur.data?.items[state.sur.cur]; return it ? saveSurrogate(state.sur.cur, it.value) : null; },
+  j: () => surSelect(Math.min(state.sur.cur + 1, (state.sur.data?.items.length || 1) - 1)),
+  k: () => surSelect(Math.max(state.sur.cur - 1, 0)),
+  a: () => { const it = state.sur.data?.items[state.sur.cur]; return it ? saveSurrogate(state.sur.cur, typedSurrogate(state.sur.cur)) : null; },
   e: () => { const inp = document.querySelector(`#sur-table input[data-index="${state.sur.cur}"]`); if (inp) { inp.focus(); inp.select(); } },
   Enter: () => surKeys.e(),
   A: async () => {
@@ -1050,7 +1220,7 @@ const HELP = [
   ["Review", [["j / k", "next / previous span"], ["a", "accept span"], ["x or Delete", "delete span"], ["t", "change type"],
     ["[ / ]", "grow span left / right by a word"], ["{ / }", "shrink span from the left / right"], ["s", "add the selected text as a span"],
     ["c", "caret mode: select words with the keyboard"],
-    ["A", "accept all suggestions"], ["Space / Shift+Space", "next / previous page"], ["n", "note done, next note (after the last page)"], ["p", "previous note"]]],
+    ["u", "undo the last deletion"], ["A", "accept all suggestions"], ["Space / Shift+Space", "next / previous page"], ["n", "note done, next note (after the last page)"], ["p", "previous note"]]],
   ["Caret (review, after c)", [["\u2190 / \u2192", "previous / next word"], ["\u2191 / \u2193", "word on the line above / below"],
     ["Home / End", "first / last word of the line"], ["Shift + \u2190\u2192\u2191\u2193 Home End", "extend the selection"],
     ["s", "add the selection as a span (type menu)"], ["Space / Shift+Space", "next / previous page, caret to its first word"],
@@ -1078,6 +1248,8 @@ function drawHelp() {
 const MODES = ["review", "aggregate", "surrogates", "progress"];
 
 async function setMode(mode) {
+  const refused = mode === "aggregate" && state.role === "annotator";
+  if (refused) mode = "review";  // an annotator's page stays in review mode
   if (mode !== "review" && state.mode === "review") await releaseUntouched();
   state.mode = mode;
   localStorage.setItem("crfdeid-review-mode", mode);
@@ -1091,6 +1263,7 @@ async function setMode(mode) {
   if (mode === "surrogates") { await loadSurNotes(); if (state.sur.data) drawSur(); }
   if (mode === "progress") await drawProgress();
   activeText()?.focus();
+  if (refused) say("Aggregate mode is for adjudicators.", true);
 }
 
 function pageKey(ev) {
@@ -1127,8 +1300,9 @@ function clickMark(id, ev) {
     if (i >= 0) enqueue(() => setCur(i));
   } else if (mark.dataset.key !== undefined) {
     const which = id === "agg-text" ? "agg" : "sur";
+    if (which === "sur") { enqueue(() => surSelect(Number(mark.dataset.key))); return; }
     state[which].cur = Number(mark.dataset.key);
-    enqueue(() => (which === "agg" ? drawAgg() : drawSur()));
+    enqueue(() => drawAgg());
   }
 }
 
@@ -1167,6 +1341,24 @@ async function start() {
   const legend = $("legend");
   for (const cat of Object.keys(info.categories)) {
     const s = document.createElement("span"); s.className = `legend-item c-${cat}`; s.textContent = cat; legend.appendChild(s);
+  }
+  const states = document.createElement("div");
+  states.id = "legend-states";
+  for (const [cls, label, title] of [["suggested", "pending", "a model's suggestion, not decided yet"],
+                                     ["accepted", "accepted", "accepted, changed or added"], ["accepted cur", "selected", ""]]) {
+    const row = document.createElement("span"), m = document.createElement("mark");
+    m.className = `c-OTHER ${cls}`;
+    m.textContent = "Ab";
+    row.title = title;
+    row.append(m, ` ${label}`);
+    states.appendChild(row);
+  }
+  legend.prepend(states);
+  state.role = info.role;
+  if (info.role === "annotator") {  // aggregate mode is for adjudicators: the server refuses it anyway
+    const b = document.querySelector('#modes button[data-mode="aggregate"]');
+    b.disabled = true;
+    b.title = "Aggregate mode is for adjudicators";
   }
   const who = $("who");
   who.value = info.you || localStorage.getItem("crfdeid-review-who") || "";
