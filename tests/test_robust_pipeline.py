@@ -8,6 +8,7 @@ file); never a PHI string in what the CLIs print.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -264,11 +265,12 @@ def test_thousands_of_small_files(model_path, tmp_path, capsys):
 
 
 def _corrupt_models(good: bytes) -> dict:
-    n = len(MAGIC) + 8
-    size = int.from_bytes(good[len(MAGIC):n], "big")
+    n = len(MAGIC) + 8 + 32  # magic, manifest length, manifest digest
+    size = int.from_bytes(good[len(MAGIC):len(MAGIC) + 8], "big")
     manifest = json.loads(good[n:n + size])
     manifest["format"] = 99
     head = json.dumps(manifest).encode()
+    digest = hashlib.sha256(head).digest()
     flipped = bytearray(good)
     flipped[-10] ^= 0xFF
     return {
@@ -276,8 +278,9 @@ def _corrupt_models(good: bytes) -> dict:
         "not-a-model": (b"PK\x03\x04 some zip file", "bad magic"),
         "truncated": (good[: len(good) // 2], "truncated"),
         "flipped-byte": (bytes(flipped), "checksum"),
-        "future-format": (MAGIC + len(head).to_bytes(8, "big") + head + good[n + size:], "format 99"),
-        "bad-manifest": (MAGIC + (5).to_bytes(8, "big") + b"{{{{{" + good[n + size:], "manifest"),
+        "future-format": (MAGIC + len(head).to_bytes(8, "big") + digest + head + good[n + size:], "format 99"),
+        "bad-manifest": (MAGIC + (5).to_bytes(8, "big") + hashlib.sha256(b"{{{{{").digest() + b"{{{{{"
+                         + good[n + size:], "manifest"),
     }
 
 
