@@ -61,6 +61,9 @@ def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line",
     if bad:
         raise ReaderError(f"{at}'text' holds a lone surrogate (U+{ord(bad.group()):04X}), which is "
                           "not Unicode text", path=path, doc_id=doc_id, offset=bad.start())
+    if "\x00" in obj["text"]:  # an escaped NUL: the note was read in the wrong encoding, or is no note
+        raise ReaderError(f"{at}'text' holds a NUL character, which no note holds; {ENCODING_HINT}",
+                          path=path, doc_id=doc_id, offset=obj["text"].index("\x00"))
     raw_spans = obj.get("spans") or []
     if not isinstance(raw_spans, list):
         raise ReaderError(f"{at}'spans' must be a list", path=path, doc_id=doc_id)
@@ -116,7 +119,7 @@ def read_jsonl(path, report, scheme=None, encoding: str | None = None):
             raise InputError(f"cannot read: {exc.strerror}", path=path) from None
     with stream:
         # Lines split after "\n" only; each is decoded alone so one bad line costs one document.
-        for lineno, (line, bad) in enumerate(text_lines(stream, encoding), 1):
+        for lineno, (line, bad) in enumerate(text_lines(stream, encoding, name), 1):
             if bad is not None:
                 report(ReaderError(f"line {lineno}: not valid {bad.encoding.upper()} ({bad.reason}, byte "
                                    f"{bad.start} of the line){'' if encoding else '; ' + ENCODING_HINT}",

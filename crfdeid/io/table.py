@@ -48,14 +48,14 @@ class _Lines:
     """Lines of a byte stream, each decoded alone (:func:`~crfdeid.io.files.text_lines`);
     remembers which lines did not decode."""
 
-    def __init__(self, stream, encoding=None) -> None:
+    def __init__(self, stream, encoding=None, path=None) -> None:
         self.stream = stream
-        self.encoding = encoding
+        self.encoding, self.path = encoding, path
         self.number = 0
         self.bad: dict[int, tuple[str, int, str]] = {}  # line -> (reason, offset in the line, encoding)
 
     def __iter__(self):
-        for line, bad in text_lines(self.stream, self.encoding):
+        for line, bad in text_lines(self.stream, self.encoding, self.path):
             self.number += 1
             if bad is not None:  # the line is parsed for its shape only, then dropped
                 self.bad[self.number] = (bad.reason, bad.start, bad.encoding.upper())
@@ -87,7 +87,7 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
     name = "-" if is_stdio(path) else path
     csv.field_size_limit(_FIELD_LIMIT)  # a note is one cell: the default 128 KiB is too small
     with _open(path) as stream:
-        lines = _Lines(stream, encoding)
+        lines = _Lines(stream, encoding, name)
         # strict: a quote inside an unquoted field, or text after a closing quote, is an error
         # of that row instead of a silently different cell.
         rows = csv.reader(iter(lines), strict=True)
@@ -105,8 +105,12 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
             first = lines.number + 1
             lines_at = f"line {span[0]}" if span[1] == span[0] else f"lines {span[0]}-{span[1]}"
             if header is None:
-                if problem or any(n in lines.bad for n in range(span[0], span[1] + 1)):
-                    raise InputError(f"{lines_at}: the header row cannot be read", path=name)
+                bad = [lines.bad[n] for n in range(span[0], span[1] + 1) if n in lines.bad]
+                if bad:
+                    raise InputError(f"{lines_at}: the header row cannot be read (not valid {bad[0][2]}: "
+                                     f"{bad[0][0]}){'' if encoding else '; ' + ENCODING_HINT}", path=name)
+                if problem:
+                    raise InputError(f"{lines_at}: the header row cannot be read ({problem})", path=name)
                 header = _header(cells, text_column, id_column, spans_column, name, meta_columns)
                 continue
             row += 1

@@ -48,9 +48,10 @@ def text_cases() -> tuple[dict, dict]:
         "utf16.txt": "Nurse called back, no changes.\n".encode("utf-16"),  # read: no marker in it
     }
     expect = {"spec": "text:text", "code": 1,
-              "good": ["bom", "empty", "good", "huge-line", "nul", "utf16"],  # UTF-16: read as its mark says
+              "good": ["bom", "empty", "good", "huge-line", "utf16"],  # UTF-16: read as its mark says
               "failures": [_fail("invalid-utf8.txt", "offset 21", "invalid-utf8"),
                            _fail("latin1.txt", "offset 3", "latin1"),
+                           _fail("nul.txt", "NUL character at line 1", "nul"),  # issue 36: no note holds one
                            _fail("truncated-utf8.txt", "offset 14", "truncated-utf8")]}
     return files, expect
 
@@ -142,9 +143,10 @@ def jsonl_cases() -> tuple[dict, dict]:
     data = b"".join((r if isinstance(r, bytes) else r.encode()) + b"\n" for r in rows)
     truncated = line("good-t", "ok") + "\n" + line("cut", f"{M}")[:20]  # the last line cut short
     files = {"mixed.jsonl": BOM.encode() + data, "truncated.jsonl": truncated.encode()}
-    expect = [{"spec": "jsonl:jsonl/mixed.jsonl", "code": 1, "good": ["good-1", "good-2", "good-huge", "good-nul"],
+    expect = [{"spec": "jsonl:jsonl/mixed.jsonl", "code": 1, "good": ["good-1", "good-2", "good-huge"],
                "failures": [_fail("mixed.jsonl", f"line {n}", doc) for n, doc in
-                            [(2, None), (3, None), (4, None), (7, "good-1"), (8, "reversed"), (9, "unknown"),
+                            [(2, None), (3, None), (4, None), (6, "good-nul"), (7, "good-1"), (8, "reversed"),
+                             (9, "unknown"),
                              (10, "surrogate"), (11, None), (12, None)]]},
               {"spec": "jsonl:jsonl/truncated.jsonl", "code": 1, "good": ["good-t"],
                "failures": [_fail("truncated.jsonl", "line 2")]}]
