@@ -37,7 +37,7 @@ from .. import schema
 from ..document import Document
 from ..errors import InputError, LocatedError, ReaderError
 from .files import ENCODING_HINT, check_encoding, is_stdio, text_lines
-from .jsonl import parse_object
+from .jsonl import check_id, parse_object
 from .outputs import StreamWriter
 from .registry import READERS, WRITERS
 
@@ -81,7 +81,9 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
              meta_columns: str | list | None = None):
     """Read a CSV table (or ``-``) into documents, one per row; a bad row is reported and skipped.
     ``scheme``: the labels allowed, as for ``jsonl``; ``encoding``: of a file without a
-    byte-order mark (default UTF-8)."""
+    byte-order mark (default UTF-8). Malformed CSV (text after a closing quote, a quote inside an
+    unquoted cell) ends the reading of the file: past it, where a row starts is a guess, and a
+    guess makes rows of a note's lines (ids, file names and messages of note text)."""
     scheme = schema.get(scheme)
     encoding = check_encoding(encoding)
     name = "-" if is_stdio(path) else path
@@ -104,6 +106,11 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
             span = (first, lines.number)
             first = lines.number + 1
             lines_at = f"line {span[0]}" if span[1] == span[0] else f"lines {span[0]}-{span[1]}"
+            if cells is None and header is not None:
+                report(ReaderError(f"row {row + 1} ({lines_at}): {problem}; this row and the rest of the "
+                                   "file are not read (where a row starts is not known past malformed CSV)",
+                                   path=name))
+                return
             if header is None:
                 bad = [lines.bad[n] for n in range(span[0], span[1] + 1) if n in lines.bad]
                 if bad:
@@ -153,7 +160,11 @@ def _header(cells, text_column, id_column, spans_column, name, meta_columns=None
 
 
 def _row(header, cells, row, line, path, report, scheme=None):
-    doc_id = f"row-{row}" if header["id"] is None else cells[header["id"]]
+    try:
+        doc_id = f"row-{row}" if header["id"] is None else check_id(cells[header["id"]], f"row {row}: ", path)
+    except LocatedError as exc:
+        report(exc)
+        return
     cell = "" if header["spans"] is None else cells[header["spans"]]
     try:
         spans = json.loads(cell) if cell.strip() else []

@@ -161,19 +161,23 @@ def csv_cases() -> tuple[dict, dict]:
         b"too-many,Dr. " + Z.encode() + b",[],extra\n",
         b'good-multi,"Line one\r\nline two, with ""quotes""",\n',
         b'bad-spans,Dr. ' + M.encode() + b',"{not json"\n',
-        b'quote-after,"Dr. ' + W.encode() + b'" x,\n',
         b"good-huge," + b"stable " * 45_000 + b",\n",
         b'good-1,' + Q.encode() + b',\n',
         b'unterminated,"Dr. ' + Z.encode() + b"\n",
         b"swallowed," + M.encode() + b",\n",
     ]
-    files = {"mixed.csv": b"".join(rows),
+    # malformed CSV ends the file (issue 36): past it, a note's lines would be read as rows
+    quote_after = (b'id,text\ngood-q,fine\nquote-after,"Dr. ' + W.encode() + b'" x\n'
+                   + Q.encode() + b",came in\n")
+    files = {"mixed.csv": b"".join(rows), "quote-after.csv": quote_after,
              "no-header.csv": f'n1,"Patient {Z} {Q} seen"\n'.encode()}
     expect = [{"spec": "csv:csv/mixed.csv", "code": 1, "good": ["good-1", "good-huge", "good-multi"],
                "failures": [_fail("mixed.csv", "row 2 (line 3)"), _fail("mixed.csv", "row 3 (line 4)"),
-                            _fail("mixed.csv", "row 5 (line 7)", "bad-spans"), _fail("mixed.csv", "row 6 (line 8)"),
-                            _fail("mixed.csv", "row 8 line 10", "good-1"),
-                            _fail("mixed.csv", "row 9 (lines 11-12)")]},
+                            _fail("mixed.csv", "row 5 (line 7)", "bad-spans"),
+                            _fail("mixed.csv", "row 7 line 9", "good-1"),
+                            _fail("mixed.csv", "row 8 (lines 10-11)")]},
+              {"spec": "csv:csv/quote-after.csv", "code": 1, "good": ["good-q"],
+               "failures": [_fail("quote-after.csv", "row 2 (line 3)")]},
               {"spec": "csv:csv/no-header.csv", "code": 2, "good": [],
                "failures": [_fail("no-header.csv", "no column 'text'")]}]
     return files, expect
