@@ -112,10 +112,10 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
                                    path=name))
                 return
             if header is None:
-                bad = [lines.bad[n] for n in range(span[0], span[1] + 1) if n in lines.bad]
-                if bad:
-                    raise InputError(f"{lines_at}: the header row cannot be read (not valid {bad[0][2]}: "
-                                     f"{bad[0][0]}){'' if encoding else '; ' + ENCODING_HINT}", path=name)
+                unread = [lines.bad[n] for n in range(span[0], span[1] + 1) if n in lines.bad]
+                if unread:
+                    raise InputError(f"{lines_at}: the header row cannot be read (not valid {unread[0][2]}: "
+                                     f"{unread[0][0]}){'' if encoding else '; ' + ENCODING_HINT}", path=name)
                 if problem:
                     raise InputError(f"{lines_at}: the header row cannot be read ({problem})", path=name)
                 header = _header(cells, text_column, id_column, spans_column, name, meta_columns)
