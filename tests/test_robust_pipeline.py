@@ -150,10 +150,14 @@ def test_text_inputs_non_utf8_empty_and_junk(fmt, model_path, tmp_path, capsys):
 def test_control_characters_are_text_not_a_crash(model_path, tmp_path):
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
-    data = bytes(range(128)) * 3 + b"\x00\x00 Dr. Lee \x7f"
+    data = bytes(range(1, 128)) * 3 + b"\x01\x02 Dr. Lee \x7f"
     (src / "ctrl.txt").write_bytes(data)
     assert _tag(model_path, src, out, "masked", input_format="text", extra=["--quiet"]) == 0
     assert len((out / "ctrl.txt").read_bytes()) == len(data)  # masking keeps every offset
+    # a NUL is no note's: the file was read in the wrong encoding, it is refused (issue 36)
+    (src / "ctrl.txt").write_bytes(bytes(range(128)) * 3)
+    assert _tag(model_path, src, tmp_path / "out2", "masked", input_format="text", extra=["--quiet"]) == 1
+    assert not (tmp_path / "out2" / "ctrl.txt").exists()
 
 
 @pytest.mark.parametrize("fmt, jobs", [(fmt, "1") for fmt in DEID] + [("redacted", "2")])
