@@ -67,6 +67,20 @@ def test_propagate_adds_unannotated_repeats_as_whole_words():
                                                                 (42, 44, "AGE")]
 
 
+def test_a_span_starting_at_punctuation_is_found_again_in_another_case():
+    # issue 36: the tagger's `-López` of `García-López` survived in `GARCÍA-LÓPEZ` as `-LÓPEZ`
+    text = "Dr. García-López\nGARCÍA-LÓPEZ, ZOË"
+    d = Document("1", text, [make_span(4, 10, "DOCTOR"), make_span(10, 16, "IDNUM"), make_span(31, 34, "DOCTOR")])
+    assert redact(propagate(d)).text == "Dr. [**DOCTOR**][**IDNUM**]\n[**DOCTOR**]-[**IDNUM**], [**DOCTOR**]"
+    assert "LÓPEZ" not in mask(propagate(d)).text
+
+
+def test_repeats_are_whole_words_of_any_script():
+    d = Document("1", "Łukasz saw ŁUKASZ and Łukaszów; Müller, MÜLLERS", [make_span(0, 6, "PATIENT"),
+                                                                       make_span(32, 38, "DOCTOR")])
+    assert [d.surface(sp) for sp in propagate(d).spans] == ["Łukasz", "ŁUKASZ", "Müller"]
+
+
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 8)), max_size=6),
        st.text(alphabet="abc XYZ", max_size=5))
 def test_replaced_spans_always_match_the_new_text(raw, filler):

@@ -210,10 +210,12 @@ def test_csv_bad_rows_cost_their_row_only(tmp_path):
     path.write_bytes(b"\xef\xbb\xbfid,text\n" + b"".join(row for row, _ in CSV_ROWS))
     errors = []
     docs = {d.doc_id: d for d in read(f"csv:{path}", errors=errors)}
-    assert sorted(docs) == ["a", "d", "e", "f", "h", "i"]
+    # malformed CSV (row g) ends the file: past it, where a row starts is a guess (issue 36)
+    assert sorted(docs) == ["a", "d", "e", "f"]
     assert docs["d"].text == 'a "quote" inside a cell'
     assert docs["e"].text == "multi\nline, kept" and len(docs["f"].text) == 300_000
-    assert (docs["a"].text, docs["a"].meta["line"], docs["i"].meta["line"]) == ("good one", 2, 11)
+    assert (docs["a"].text, docs["a"].meta["line"], docs["f"].meta["line"]) == ("good one", 2, 8)
+    assert "the rest of the file are not read" in str(errors[-1])
     assert [e.reason.split(":")[0] for e in errors] == ["row 2 (line 3)", "row 3 (line 4)", "row 7 (line 9)"]
     for err, reason in zip(errors, [r for _, r in CSV_ROWS if r]):
         assert reason in str(err) and str(path) in str(err)
@@ -226,6 +228,49 @@ def test_csv_unterminated_quote_names_the_lines_it_swallowed(tmp_path):
     assert [d.doc_id for d in read(f"csv:{path}", errors=errors)] == ["a"]
     assert "lines 3-4" in str(errors[0]) and "unexpected end of data" in str(errors[0])
     _no_name(*errors)
+
+
+STRAY = '"n0","Fine."\n"n1"x,"Seen today.\nMr. Zebulon,Quackenbush came in.\nPlan: rest."\n"n2","Fine."\n'
+
+
+@pytest.mark.parametrize("header, rows", [
+    ("id,text", STRAY),
+    ("id,text,spans", STRAY.replace('"\n', '",\n').replace('came in.",', "came in.,[]")),
+])
+def test_csv_stray_character_after_a_quote_makes_no_rows_of_a_note(tmp_path, capsys, header, rows):
+    # issue 36: `"n1"x,"Seen today.\nMr. ...` made a note's lines rows: a file named after the
+    # patient in the output folder, the name in a message. Malformed CSV ends the reading.
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "t.csv").write_text(f"{header}\n{rows}", encoding="utf-8")
+    out = tmp_path / "out"
+    rc = tag.main([f"csv:{src / 't.csv'}", "--output-format", "redacted", "--output-dir", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["n0.txt"]
+    assert "line 3" in err and "does not parse" in err
+    _no_name(err)
+
+
+@pytest.mark.parametrize("bad_id, reason", [
+    (f"Seen today.\n{NAME} came in", "line break"),
+    ("x" * 129 + NAME, "characters"),
+    (f"{NAME}\t2", "control character"),
+])
+def test_an_id_that_is_note_text_is_refused_by_position_not_shown(tmp_path, bad_id, reason):
+    import csv
+    import io
+    import json
+    (tmp_path / "t.jsonl").write_text(json.dumps({"id": "ok", "text": "a"}) + "\n"
+                                      + json.dumps({"id": bad_id, "text": "b"}) + "\n", encoding="utf-8")
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([["id", "text"], ["ok", "a"], [bad_id, "b"]])
+    (tmp_path / "t.csv").write_text(buf.getvalue(), encoding="utf-8")
+    for spec, where in ((f"jsonl:{tmp_path / 't.jsonl'}", "line 2"), (f"csv:{tmp_path / 't.csv'}", "row 2")):
+        errors = []
+        assert [d.doc_id for d in read(spec, errors=errors)] == ["ok"]
+        [err] = errors
+        assert where in str(err) and reason in str(err) and "not a document id" in str(err)
+        _no_name(err)
 
 
 # -- item 7: inputs that cannot be read at all ----------------------------------------------

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from crfdeid.cli import main
-from crfdeid.errors import ConfigError, ReaderError
+from crfdeid.errors import ConfigError, InputError, ReaderError
 from crfdeid.io import read
 
 NOTE = "Seen by Dr. Zoë Müller on 7/22/2098 – café.\r\nCall 617-555-0199.\n"
@@ -114,3 +114,56 @@ def test_commands_take_encoding_and_the_reader_option(tmp_path, capsys):
         assert texts == [NOTE, "\ufeff" + NOTE]  # n2 keeps its mark as U+FEFF, as read
     assert main(["corpus", "stats", f"text:{notes}", "--encoding", "cp1252", "--quiet"]) == 0
     assert main([*argv, "--encoding", "nope"]) == 2
+
+
+#: An ASCII note: in UTF-16 or UTF-32 without a mark it is valid UTF-8, a NUL after every letter.
+ASCII_NOTE = "Seen by Dr. Zoe Muller on 7/22/2098.\r\nCall 617-555-0199.\n"
+UNMARKED = {
+    "utf-16-le": (lambda text: text.encode("utf-16-le"), "--encoding utf-16-le"),
+    "utf-16-be": (lambda text: text.encode("utf-16-be"), "--encoding utf-16-be"),
+    "utf-32-le": (lambda text: text.encode("utf-32-le"), "--encoding utf-32-le"),
+    "nul": (lambda text: text.replace("Muller", "Mul\x00ler").encode(), "--encoding"),
+    "utf-7": (lambda text: b"+/v8" + text.encode("utf-7"), "--encoding"),
+}
+
+
+def _read_all(spec):
+    errors: list = []
+    try:
+        docs = list(read(spec, errors=errors))
+    except (ReaderError, InputError) as exc:  # a whole input that cannot be read: refused at once
+        errors.append(exc)
+        docs = []
+    return docs, errors
+
+
+@pytest.mark.parametrize("case", sorted(UNMARKED))
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_another_encoding_without_a_mark_or_nul_characters_are_refused(tmp_path, fmt, case):
+    # issue 36: UTF-16 without a byte-order mark was read as UTF-8 full of NULs, exit 0, and the
+    # output kept pieces of the PHI ([**DOCTOR**]/22/2098)
+    encode, hint = UNMARKED[case]
+    docs, errors = _read_all(write(tmp_path, fmt, ASCII_NOTE, encode))
+    assert docs == [] and errors
+    message = str(errors[0])
+    assert hint in message and ("NUL" in message or "signature of UTF-7" in message)
+    assert "Muller" not in message and "617" not in message and "Zoe" not in message  # never the note's text
+
+
+def test_a_utf_16_file_without_a_mark_is_read_when_named(tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "n1.txt").write_bytes(ASCII_NOTE.encode("utf-16-le"))
+    [doc] = read(f"text:{notes}", encoding="utf-16-le")
+    assert doc.text == ASCII_NOTE
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "jsonl"])
+def test_nothing_is_written_from_a_file_in_another_encoding(tmp_path, capsys, fmt):
+    (tmp_path / "in").mkdir()
+    spec = write(tmp_path / "in", fmt, ASCII_NOTE, lambda text: text.encode("utf-16-le"))
+    out = tmp_path / "out"
+    rc = main(["tag", spec, "--output-format", "redacted", "--output-dir", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc != 0 and "--encoding utf-16-le" in err and "Muller" not in err
+    assert not out.exists() or list(out.iterdir()) == []

@@ -13,6 +13,7 @@ import random
 import struct
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from crfdeid import __version__
 from crfdeid.config import load_config
 from crfdeid.crf import Model, modelfile, train_model
+from crfdeid.crf.model import DEFAULT_MODEL
 from crfdeid.errors import ModelError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,3 +141,69 @@ def test_a_model_from_a_newer_crfdeid_is_refused(tiny, written, refused):
             modelfile.parse(data)
     else:
         assert modelfile.parse(data)[1] == crf
+
+
+def _header_end(data: bytes) -> int:
+    """Where the manifest ends: magic, manifest length, manifest digest, manifest."""
+    size = int.from_bytes(data[len(modelfile.MAGIC):len(modelfile.MAGIC) + 8], "big")
+    return len(modelfile.MAGIC) + 8 + 32 + size
+
+
+@pytest.mark.parametrize("which", ["tiny", "shipped"])
+def test_any_flipped_bit_before_the_parts_is_refused(tiny, which, tmp_path):
+    # Issue 36: 100 of 150 flips in the manifest loaded silently, one made o_threshold 0.96 -> 0.16.
+    # Every bit of the magic, length and digest, and 400 random bits of the manifest (config,
+    # thresholds, labels, word lists): each is refused, naming the file.
+    manifest, crf, labels = tiny
+    data = modelfile.to_bytes(crf, manifest, labels) if which == "tiny" else DEFAULT_MODEL.read_bytes()
+    end, start = _header_end(data), len(modelfile.MAGIC) + 40
+    rng = random.Random(36)
+    bits = [(i, b) for i in range(start) for b in range(8)]
+    bits += [(rng.randrange(start, end), rng.randrange(8)) for _ in range(400)]
+    path = tmp_path / "m.model"
+    loaded = []
+    for i, b in bits:
+        bad = bytearray(data)
+        bad[i] ^= 1 << b
+        try:
+            modelfile.parse_parts(bytes(bad), path)
+        except ModelError as exc:
+            assert str(path) in str(exc)
+        else:
+            loaded.append((i, b))
+    assert loaded == []
+
+
+def test_the_threshold_of_the_issue_flipped_is_refused(tmp_path):
+    data = bytearray(DEFAULT_MODEL.read_bytes())
+    at = data.index(b'"o_threshold": 0.96') + len(b'"o_threshold": 0.')
+    data[at] ^= 0x08  # "9" -> "1": 0.96 -> 0.16
+    (tmp_path / "m.model").write_bytes(bytes(data))
+    with pytest.raises(ModelError, match="manifest checksum"):
+        Model.load(tmp_path / "m.model")
+
+
+def test_a_file_written_before_the_manifest_digest_loads_with_a_warning(tiny, tmp_path):
+    manifest, crf, labels = tiny
+    new = modelfile.to_bytes(crf, manifest, labels)
+    old = modelfile.LEGACY_MAGIC + new[len(modelfile.MAGIC):len(modelfile.MAGIC) + 8] \
+        + new[len(modelfile.MAGIC) + 40:]
+    (tmp_path / "old.model").write_bytes(old)
+    with pytest.warns(UserWarning, match="old.model.*save it again"):
+        m = Model.load(tmp_path / "old.model")
+    assert m.labels == labels and modelfile.parse(m.to_bytes())[1] == crf
+    m.save(tmp_path / "again.model")  # saved again: the new header, no warning
+    assert (tmp_path / "again.model").read_bytes() == new
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Model.load(tmp_path / "again.model")
+
+
+def test_no_single_flip_turns_the_header_into_the_unchecked_one():
+    # a file of the new header with one bit flipped never starts with the legacy magic
+    new, old = modelfile.MAGIC, modelfile.LEGACY_MAGIC
+    for i in range(len(new)):
+        for b in range(8):
+            bad = bytearray(new)
+            bad[i] ^= 1 << b
+            assert not bytes(bad).startswith(old)

@@ -75,11 +75,18 @@ def test_readme_two_commands_run_as_written_in_order(tmp_path):
     (notes / "p1_n1.txt").write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
     (notes / "p1_n2.txt").write_text("Pt seen by Dr. Lee again on 7/29/2098.\n", encoding="utf-8")
     (notes / "p2_n1.txt").write_text("Called Dr. Hartwell on 3/4/2101 about the rash.\n", encoding="utf-8")
-    bin_dir = tmp_path / "bin"  # `python` in the commands is this interpreter, this checkout first
+    # `python` in the commands is this interpreter, called by its own path as an activated virtual
+    # environment's `python` is: a link to it would lose the environment (Python finds its
+    # pyvenv.cfg next to the name it was started by), so `make test` failed in a fresh venv
+    bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "python").symlink_to(sys.executable)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    (bin_dir / "python").chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    same = subprocess.run(["bash", "-c", "python -c 'import sys; print(sys.prefix)'"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert same.stdout.strip() == sys.prefix  # the environment (venv or not) the tests run in
     for command in commands:
         done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
                               timeout=600)

@@ -8,6 +8,7 @@ file); never a PHI string in what the CLIs print.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -149,10 +150,14 @@ def test_text_inputs_non_utf8_empty_and_junk(fmt, model_path, tmp_path, capsys):
 def test_control_characters_are_text_not_a_crash(model_path, tmp_path):
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
-    data = bytes(range(128)) * 3 + b"\x00\x00 Dr. Lee \x7f"
+    data = bytes(range(1, 128)) * 3 + b"\x01\x02 Dr. Lee \x7f"
     (src / "ctrl.txt").write_bytes(data)
     assert _tag(model_path, src, out, "masked", input_format="text", extra=["--quiet"]) == 0
     assert len((out / "ctrl.txt").read_bytes()) == len(data)  # masking keeps every offset
+    # a NUL is no note's: the file was read in the wrong encoding, it is refused (issue 36)
+    (src / "ctrl.txt").write_bytes(bytes(range(128)) * 3)
+    assert _tag(model_path, src, tmp_path / "out2", "masked", input_format="text", extra=["--quiet"]) == 1
+    assert not (tmp_path / "out2" / "ctrl.txt").exists()
 
 
 @pytest.mark.parametrize("fmt, jobs", [(fmt, "1") for fmt in DEID] + [("redacted", "2")])
@@ -264,11 +269,12 @@ def test_thousands_of_small_files(model_path, tmp_path, capsys):
 
 
 def _corrupt_models(good: bytes) -> dict:
-    n = len(MAGIC) + 8
-    size = int.from_bytes(good[len(MAGIC):n], "big")
+    n = len(MAGIC) + 8 + 32  # magic, manifest length, manifest digest
+    size = int.from_bytes(good[len(MAGIC):len(MAGIC) + 8], "big")
     manifest = json.loads(good[n:n + size])
     manifest["format"] = 99
     head = json.dumps(manifest).encode()
+    digest = hashlib.sha256(head).digest()
     flipped = bytearray(good)
     flipped[-10] ^= 0xFF
     return {
@@ -276,8 +282,9 @@ def _corrupt_models(good: bytes) -> dict:
         "not-a-model": (b"PK\x03\x04 some zip file", "bad magic"),
         "truncated": (good[: len(good) // 2], "truncated"),
         "flipped-byte": (bytes(flipped), "checksum"),
-        "future-format": (MAGIC + len(head).to_bytes(8, "big") + head + good[n + size:], "format 99"),
-        "bad-manifest": (MAGIC + (5).to_bytes(8, "big") + b"{{{{{" + good[n + size:], "manifest"),
+        "future-format": (MAGIC + len(head).to_bytes(8, "big") + digest + head + good[n + size:], "format 99"),
+        "bad-manifest": (MAGIC + (5).to_bytes(8, "big") + hashlib.sha256(b"{{{{{").digest() + b"{{{{{"
+                         + good[n + size:], "manifest"),
     }
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .. import schema
 from ..config import read_yaml
-from ..crf.modelfile import MAGIC, parse
+from ..crf.modelfile import MAGIC, is_model_file, parse
 from ..errors import ConfigError
 
 
@@ -20,7 +20,7 @@ def load_scheme(spec: str | None):
     path = Path(spec)
     try:
         with open(path, "rb") as fh:
-            is_model = fh.read(len(MAGIC)) == MAGIC
+            is_model = is_model_file(fh.read(len(MAGIC)))
     except OSError as exc:
         raise ConfigError(f"cannot read scheme: {exc.strerror}", path=path) from None
     if is_model:

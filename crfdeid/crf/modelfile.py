@@ -2,7 +2,16 @@
 
 Layout::
 
-    b"CRFDEID-MODEL\\n" | 8-byte big-endian manifest length | manifest (JSON) | part [| companion]
+    b"CRFDEID-MODEL-2\\n" | 8-byte big-endian manifest length | SHA-256 of the manifest (32 bytes)
+        | manifest (JSON) | part [| companion]
+
+Every byte that decides what a model removes is checked: the manifest (config,
+thresholds, labels, word lists) by the digest before it, each part by the size and
+SHA-256 the manifest gives. A file written before the manifest had its digest
+(:data:`LEGACY_MAGIC` ``b"CRFDEID-MODEL\\n"``, the same layout without the 32 bytes) still
+loads, with a warning that a damaged setting in it would go unnoticed until it is saved
+again. The two magic strings differ in more than one bit, so no single flipped bit makes
+a file of the new layout pass for an unchecked one.
 
 The part is a CRFsuite model (format 1) or a network's weights in the safetensors
 format (format 2, :mod:`crfdeid.neural`: tensors and a JSON header, no pickle).
@@ -25,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import warnings
 
 from .. import gazetteers
 from ..config import load_config
@@ -32,7 +42,9 @@ from ..errors import CrfdeidError, ModelError
 from ..version import __version__
 from .crfsuite_check import check as check_crfsuite
 
-MAGIC = b"CRFDEID-MODEL\n"
+MAGIC = b"CRFDEID-MODEL-2\n"
+#: The header of files written before the manifest had a digest (loaded with a warning).
+LEGACY_MAGIC = b"CRFDEID-MODEL\n"
 #: Format of a file holding a CRFsuite model.
 FORMAT_VERSION = 1
 #: Format of a file holding a network's weights (safetensors).
@@ -61,7 +73,12 @@ def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | N
         manifest["companion"] = dict(manifest["companion"], crf_size=len(companion),
                                      crf_sha256=hashlib.sha256(companion).hexdigest())
     head = json.dumps(manifest, sort_keys=True).encode("utf-8")
-    return MAGIC + len(head).to_bytes(8, "big") + head + crf + (companion or b"")
+    return MAGIC + len(head).to_bytes(8, "big") + hashlib.sha256(head).digest() + head + crf + (companion or b"")
+
+
+def is_model_file(start: bytes) -> bool:
+    """Whether a file beginning with ``start`` is a crfdeid model file (of either header)."""
+    return start.startswith(MAGIC) or start.startswith(LEGACY_MAGIC)
 
 
 def _is_safetensors(data: bytes) -> bool:
@@ -90,12 +107,7 @@ def parse_parts(data: bytes, path=None) -> tuple[dict, bytes, bytes | None]:
         Wrong magic bytes, truncated or altered content, or a format this crfdeid
         does not read.
     """
-    n = len(MAGIC) + 8
-    if len(data) < n or not data.startswith(MAGIC):
-        raise ModelError("not a crfdeid model file (bad magic bytes)", path=path)
-    size = int.from_bytes(data[len(MAGIC):n], "big")
-    if size > min(_MAX_MANIFEST, len(data) - n):
-        raise ModelError("truncated or corrupt model file (manifest size)", path=path, offset=len(MAGIC))
+    n, size = _manifest_extent(data, path)
     try:
         manifest = json.loads(data[n:n + size].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -121,6 +133,27 @@ def parse_parts(data: bytes, path=None) -> tuple[dict, bytes, bytes | None]:
     companion = rest[len(part):]
     _check_part(companion, entry, "crf", "companion CRF", path, n + size + len(part))
     return manifest, part, companion
+
+
+def _manifest_extent(data: bytes, path) -> tuple[int, int]:
+    """Offset and size of the manifest in ``data``, its digest checked (a legacy header: a warning)."""
+    legacy = data.startswith(LEGACY_MAGIC)
+    if not legacy and not data.startswith(MAGIC):
+        raise ModelError("not a crfdeid model file (bad magic bytes)", path=path)
+    magic = LEGACY_MAGIC if legacy else MAGIC
+    n = len(magic) + 8 + (0 if legacy else 32)
+    if len(data) < n:
+        raise ModelError("truncated or corrupt model file (header)", path=path)
+    size = int.from_bytes(data[len(magic):len(magic) + 8], "big")
+    if size > min(_MAX_MANIFEST, len(data) - n):
+        raise ModelError("truncated or corrupt model file (manifest size)", path=path, offset=len(magic))
+    if legacy:
+        warnings.warn(f"model {path or '(bytes)'} was written before its manifest (config, thresholds, "
+                      "labels) had a checksum: a damaged setting in it would go unnoticed; save it again "
+                      "(crfdeid.crf.Model.load(path).save(path)) to have it checked", stacklevel=4)
+    elif hashlib.sha256(data[n:n + size]).digest() != data[n - 32:n]:
+        raise ModelError("corrupt model file (manifest checksum mismatch)", path=path, offset=len(magic) + 8)
+    return n, size
 
 
 def _check_part(part: bytes, entry: dict, name: str, what: str, path, offset: int) -> None:

@@ -122,6 +122,8 @@ def lower_same_length(text: str) -> str:
     return low if len(low) == len(text) else "".join(c.lower()[:1] if c == "\u0130" else c.lower() for c in text)
 
 
+#: What is not a letter or digit at the edges of a span (a tagger's span may start at a hyphen).
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 #: Categories whose annotated strings are looked for again elsewhere in the note.
 PROPAGATED = frozenset({"NAME", "LOCATION", "CONTACT", "ID", "OTHER", "PROFESSION", "DATE"})
 
@@ -130,7 +132,9 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     """The document plus spans for unannotated repeats of its annotated PHI strings.
 
     A repeat is a whole-word, case-insensitive occurrence outside every span
-    of a PHI string of at least ``min_len`` characters (dates only when not a
+    of a PHI string (without the punctuation at its edges: ``-López`` of ``García-López``
+    is found again in ``GARCÍA-LÓPEZ``; words of any script) of at least ``min_len``
+    characters (dates only when not a
     bare number, ages never: ``100`` also reads as a percentage). It gets the
     subtype of the annotated string, so a name the annotator (or the tagger)
     found once is replaced everywhere in the note. Returns ``doc`` itself when
@@ -149,13 +153,13 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     for sp in doc.spans:
         covered[sp.start:sp.end] = b"\x01" * len(sp)
     for sp in sorted(doc.spans, key=lambda s: -len(s)):
-        phi = low[sp.start:sp.end].strip()
+        phi = _EDGES.sub("", low[sp.start:sp.end])
         cat = sp.category if scheme is None else _kind_category(sp, scheme)
         if (len(phi) < min_len or phi in seen or cat not in PROPAGATED
                 or (cat == "DATE" and phi.isdigit())):
             continue
         seen.add(phi)
-        pat = re.compile(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])")
+        pat = re.compile(r"(?<![^\W_])" + re.escape(phi) + r"(?![^\W_])")
         for m in pat.finditer(low):
             a, b = m.span()
             if covered.find(1, a, b) == -1:

@@ -38,7 +38,7 @@ from defusedxml.common import DefusedXmlException
 from .. import schema
 from ..document import Document, Span
 from ..errors import LocatedError, ReaderError, SchemaError, described
-from .files import check_encoding, decode, list_files, sniff
+from .files import check_encoding, decode, foreign, list_files, sniff
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
@@ -176,7 +176,7 @@ def read_i2b2(path, report, check_text: bool = True, scheme=None, encoding: str 
         data: bytes | str | None = None
         try:
             data = f.read_bytes()
-            if encoding is not None or sniff(data)[1]:
+            if encoding is not None or sniff(data)[1] or foreign(data):
                 data = decode(data, report, f, f.stem, encoding=encoding)
             if data is not None:
                 yield parse(data, path=f, check_text=check_text, scheme=scheme)

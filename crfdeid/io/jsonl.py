@@ -32,6 +32,8 @@ from .outputs import StreamWriter
 from .registry import READERS, WRITERS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: The longest document id read (ids name output files); a longer one is note text in the wrong column.
+MAX_ID = 128
 
 
 def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "line",
@@ -47,6 +49,16 @@ def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "lin
     return parse_object(obj, path, lineno, unit, scheme)
 
 
+def check_id(doc_id: str, at: str = "", path=None) -> str:
+    """``doc_id``, unless it is note text in the id's place (a line break or control character,
+    or more than :data:`MAX_ID` characters): refused, by ``at`` (its line or row), never shown."""
+    if len(doc_id) > MAX_ID or not doc_id.isprintable():
+        raise ReaderError(f"{at}'id' is not a document id ({len(doc_id)} characters"
+                          f"{'' if doc_id.isprintable() else ', with a line break or control character'}; "
+                          f"at most {MAX_ID}, printable; it is not shown)", path=path)
+    return doc_id
+
+
 def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line",
                  scheme=None) -> Document:
     """A decoded JSON object -> a validated :class:`Document` (see :func:`parse_line`)."""
@@ -56,11 +68,14 @@ def parse_object(obj, path=None, lineno: int | None = None, unit: str = "line",
         raise ReaderError(f"{at}want an object with a string 'text' and an 'id'", path=path)
     if not isinstance(obj["id"], (str, int)) or isinstance(obj["id"], bool):
         raise ReaderError(f"{at}'id' must be a string or an integer", path=path)
-    doc_id = str(obj["id"])
+    doc_id = check_id(str(obj["id"]), at, path)
     bad = _SURROGATE.search(obj["text"])
     if bad:
         raise ReaderError(f"{at}'text' holds a lone surrogate (U+{ord(bad.group()):04X}), which is "
                           "not Unicode text", path=path, doc_id=doc_id, offset=bad.start())
+    if "\x00" in obj["text"]:  # an escaped NUL: the note was read in the wrong encoding, or is no note
+        raise ReaderError(f"{at}'text' holds a NUL character, which no note holds; {ENCODING_HINT}",
+                          path=path, doc_id=doc_id, offset=obj["text"].index("\x00"))
     raw_spans = obj.get("spans") or []
     if not isinstance(raw_spans, list):
         raise ReaderError(f"{at}'spans' must be a list", path=path, doc_id=doc_id)
@@ -116,7 +131,7 @@ def read_jsonl(path, report, scheme=None, encoding: str | None = None):
             raise InputError(f"cannot read: {exc.strerror}", path=path) from None
     with stream:
         # Lines split after "\n" only; each is decoded alone so one bad line costs one document.
-        for lineno, (line, bad) in enumerate(text_lines(stream, encoding), 1):
+        for lineno, (line, bad) in enumerate(text_lines(stream, encoding, name), 1):
             if bad is not None:
                 report(ReaderError(f"line {lineno}: not valid {bad.encoding.upper()} ({bad.reason}, byte "
                                    f"{bad.start} of the line){'' if encoding else '; ' + ENCODING_HINT}",

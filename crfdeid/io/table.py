@@ -37,7 +37,7 @@ from .. import schema
 from ..document import Document
 from ..errors import InputError, LocatedError, ReaderError
 from .files import ENCODING_HINT, check_encoding, is_stdio, text_lines
-from .jsonl import parse_object
+from .jsonl import check_id, parse_object
 from .outputs import StreamWriter
 from .registry import READERS, WRITERS
 
@@ -48,14 +48,14 @@ class _Lines:
     """Lines of a byte stream, each decoded alone (:func:`~crfdeid.io.files.text_lines`);
     remembers which lines did not decode."""
 
-    def __init__(self, stream, encoding=None) -> None:
+    def __init__(self, stream, encoding=None, path=None) -> None:
         self.stream = stream
-        self.encoding = encoding
+        self.encoding, self.path = encoding, path
         self.number = 0
         self.bad: dict[int, tuple[str, int, str]] = {}  # line -> (reason, offset in the line, encoding)
 
     def __iter__(self):
-        for line, bad in text_lines(self.stream, self.encoding):
+        for line, bad in text_lines(self.stream, self.encoding, self.path):
             self.number += 1
             if bad is not None:  # the line is parsed for its shape only, then dropped
                 self.bad[self.number] = (bad.reason, bad.start, bad.encoding.upper())
@@ -81,13 +81,15 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
              meta_columns: str | list | None = None):
     """Read a CSV table (or ``-``) into documents, one per row; a bad row is reported and skipped.
     ``scheme``: the labels allowed, as for ``jsonl``; ``encoding``: of a file without a
-    byte-order mark (default UTF-8)."""
+    byte-order mark (default UTF-8). Malformed CSV (text after a closing quote, a quote inside an
+    unquoted cell) ends the reading of the file: past it, where a row starts is a guess, and a
+    guess makes rows of a note's lines (ids, file names and messages of note text)."""
     scheme = schema.get(scheme)
     encoding = check_encoding(encoding)
     name = "-" if is_stdio(path) else path
     csv.field_size_limit(_FIELD_LIMIT)  # a note is one cell: the default 128 KiB is too small
     with _open(path) as stream:
-        lines = _Lines(stream, encoding)
+        lines = _Lines(stream, encoding, name)
         # strict: a quote inside an unquoted field, or text after a closing quote, is an error
         # of that row instead of a silently different cell.
         rows = csv.reader(iter(lines), strict=True)
@@ -104,9 +106,18 @@ def read_csv(path, report, text_column: str = "text", id_column: str | None = "i
             span = (first, lines.number)
             first = lines.number + 1
             lines_at = f"line {span[0]}" if span[1] == span[0] else f"lines {span[0]}-{span[1]}"
+            if cells is None and header is not None:
+                report(ReaderError(f"row {row + 1} ({lines_at}): {problem}; this row and the rest of the "
+                                   "file are not read (where a row starts is not known past malformed CSV)",
+                                   path=name))
+                return
             if header is None:
-                if problem or any(n in lines.bad for n in range(span[0], span[1] + 1)):
-                    raise InputError(f"{lines_at}: the header row cannot be read", path=name)
+                unread = [lines.bad[n] for n in range(span[0], span[1] + 1) if n in lines.bad]
+                if unread:
+                    raise InputError(f"{lines_at}: the header row cannot be read (not valid {unread[0][2]}: "
+                                     f"{unread[0][0]}){'' if encoding else '; ' + ENCODING_HINT}", path=name)
+                if problem:
+                    raise InputError(f"{lines_at}: the header row cannot be read ({problem})", path=name)
                 header = _header(cells, text_column, id_column, spans_column, name, meta_columns)
                 continue
             row += 1
@@ -149,7 +160,11 @@ def _header(cells, text_column, id_column, spans_column, name, meta_columns=None
 
 
 def _row(header, cells, row, line, path, report, scheme=None):
-    doc_id = f"row-{row}" if header["id"] is None else cells[header["id"]]
+    try:
+        doc_id = f"row-{row}" if header["id"] is None else check_id(cells[header["id"]], f"row {row}: ", path)
+    except LocatedError as exc:
+        report(exc)
+        return
     cell = "" if header["spans"] is None else cells[header["spans"]]
     try:
         spans = json.loads(cell) if cell.strip() else []

@@ -200,14 +200,15 @@ def _site_file(path: str):
 @register("junk_spans.v1")
 @dataclass(frozen=True)
 class JunkSpans:
-    """Spans of nothing but punctuation, one letter or stop words (English notes) dropped;
-    initials and the joints of a name kept (:func:`.hygiene.drop_junk`)."""
+    """Spans of nothing but punctuation, one letter (the i2b2 2014 labels) or stop words (English
+    notes) dropped; initials and the joints of a name kept (:func:`.hygiene.drop_junk`). A model
+    with labels of its own keeps its one-letter spans (a sex field written ``H`` or ``M``)."""
 
     def prepare(self) -> None:
         hygiene.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        return hygiene.drop_junk(note.text, spans, stop_words=note.english)
+        return hygiene.drop_junk(note.text, spans, stop_words=note.english, letters=note.scheme is schema.I2B2)
 
 
 @register("young_ages.v1")

@@ -20,6 +20,10 @@ its surrogates keep such ages. The i2b2 2014 annotation guidelines mark every ag
 so a model of the i2b2 scheme trained on that corpus would tag them; the tagger drops
 them for the i2b2 scheme only (a model with labels of its own keeps its ages).
 
+The one-letter rule is the i2b2 2014 labels' (a one-letter name, date or place is junk or an
+initial); a corpus with labels of its own may mark one letter as PHI (a sex field written ``H``
+or ``M``): its models keep one-letter spans, and the stop-word rule is for English notes only.
+
 Both run after the rule overlay and before the Safe Harbor layer, which adds back any
 identifier of its forms (an age of 90 and over written as an age is one).
 
@@ -58,16 +62,16 @@ def prepare() -> None:
     _stop_words()
 
 
-def kind(text: str, sp: Span, stop_words: bool = True) -> str | None:
-    """``letter``, ``junk`` (punctuation, or with ``stop_words`` stop words) or None (a span
-    that may be PHI)."""
+def kind(text: str, sp: Span, stop_words: bool = True, letters: bool = True) -> str | None:
+    """``letter`` (with ``letters``), ``junk`` (punctuation, or with ``stop_words`` stop words) or
+    None (a span that may be PHI)."""
     toks = TOKEN.findall(text, sp.start, sp.end)
     if not toks:
         return "junk"
     if any(t.isdecimal() for t in toks):
         return None
     if sum(len(t) for t in toks) == 1:
-        return "letter"
+        return "letter" if letters else None
     return "junk" if stop_words and all(t.lower() in _stop_words() for t in toks) else None
 
 
@@ -88,11 +92,12 @@ def _initial(text: str, sp: Span, prev: Span | None, nxt: Span | None) -> bool:
     return False
 
 
-def drop_junk(text: str, spans, stop_words: bool = True) -> list[Span]:
-    """``spans`` without those that are only punctuation, one letter or (with ``stop_words``,
-    the English list) stop words (module docstring: initials and joints are kept)."""
+def drop_junk(text: str, spans, stop_words: bool = True, letters: bool = True) -> list[Span]:
+    """``spans`` without those that are only punctuation, (with ``letters``, the i2b2 2014 labels)
+    one letter or (with ``stop_words``, the English list) stop words (module docstring: initials
+    and joints are kept)."""
     spans = sorted(spans)
-    kinds = [kind(text, sp, stop_words) for sp in spans]
+    kinds = [kind(text, sp, stop_words, letters) for sp in spans]
     if not any(kinds):
         return spans
     keep = [k is None for k in kinds]

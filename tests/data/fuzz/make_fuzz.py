@@ -48,9 +48,10 @@ def text_cases() -> tuple[dict, dict]:
         "utf16.txt": "Nurse called back, no changes.\n".encode("utf-16"),  # read: no marker in it
     }
     expect = {"spec": "text:text", "code": 1,
-              "good": ["bom", "empty", "good", "huge-line", "nul", "utf16"],  # UTF-16: read as its mark says
+              "good": ["bom", "empty", "good", "huge-line", "utf16"],  # UTF-16: read as its mark says
               "failures": [_fail("invalid-utf8.txt", "offset 21", "invalid-utf8"),
                            _fail("latin1.txt", "offset 3", "latin1"),
+                           _fail("nul.txt", "NUL character at line 1", "nul"),  # issue 36: no note holds one
                            _fail("truncated-utf8.txt", "offset 14", "truncated-utf8")]}
     return files, expect
 
@@ -142,9 +143,10 @@ def jsonl_cases() -> tuple[dict, dict]:
     data = b"".join((r if isinstance(r, bytes) else r.encode()) + b"\n" for r in rows)
     truncated = line("good-t", "ok") + "\n" + line("cut", f"{M}")[:20]  # the last line cut short
     files = {"mixed.jsonl": BOM.encode() + data, "truncated.jsonl": truncated.encode()}
-    expect = [{"spec": "jsonl:jsonl/mixed.jsonl", "code": 1, "good": ["good-1", "good-2", "good-huge", "good-nul"],
+    expect = [{"spec": "jsonl:jsonl/mixed.jsonl", "code": 1, "good": ["good-1", "good-2", "good-huge"],
                "failures": [_fail("mixed.jsonl", f"line {n}", doc) for n, doc in
-                            [(2, None), (3, None), (4, None), (7, "good-1"), (8, "reversed"), (9, "unknown"),
+                            [(2, None), (3, None), (4, None), (6, "good-nul"), (7, "good-1"), (8, "reversed"),
+                             (9, "unknown"),
                              (10, "surrogate"), (11, None), (12, None)]]},
               {"spec": "jsonl:jsonl/truncated.jsonl", "code": 1, "good": ["good-t"],
                "failures": [_fail("truncated.jsonl", "line 2")]}]
@@ -159,19 +161,23 @@ def csv_cases() -> tuple[dict, dict]:
         b"too-many,Dr. " + Z.encode() + b",[],extra\n",
         b'good-multi,"Line one\r\nline two, with ""quotes""",\n',
         b'bad-spans,Dr. ' + M.encode() + b',"{not json"\n',
-        b'quote-after,"Dr. ' + W.encode() + b'" x,\n',
         b"good-huge," + b"stable " * 45_000 + b",\n",
         b'good-1,' + Q.encode() + b',\n',
         b'unterminated,"Dr. ' + Z.encode() + b"\n",
         b"swallowed," + M.encode() + b",\n",
     ]
-    files = {"mixed.csv": b"".join(rows),
+    # malformed CSV ends the file (issue 36): past it, a note's lines would be read as rows
+    quote_after = (b'id,text\ngood-q,fine\nquote-after,"Dr. ' + W.encode() + b'" x\n'
+                   + Q.encode() + b",came in\n")
+    files = {"mixed.csv": b"".join(rows), "quote-after.csv": quote_after,
              "no-header.csv": f'n1,"Patient {Z} {Q} seen"\n'.encode()}
     expect = [{"spec": "csv:csv/mixed.csv", "code": 1, "good": ["good-1", "good-huge", "good-multi"],
                "failures": [_fail("mixed.csv", "row 2 (line 3)"), _fail("mixed.csv", "row 3 (line 4)"),
-                            _fail("mixed.csv", "row 5 (line 7)", "bad-spans"), _fail("mixed.csv", "row 6 (line 8)"),
-                            _fail("mixed.csv", "row 8 line 10", "good-1"),
-                            _fail("mixed.csv", "row 9 (lines 11-12)")]},
+                            _fail("mixed.csv", "row 5 (line 7)", "bad-spans"),
+                            _fail("mixed.csv", "row 7 line 9", "good-1"),
+                            _fail("mixed.csv", "row 8 (lines 10-11)")]},
+              {"spec": "csv:csv/quote-after.csv", "code": 1, "good": ["good-q"],
+               "failures": [_fail("quote-after.csv", "row 2 (line 3)")]},
               {"spec": "csv:csv/no-header.csv", "code": 2, "good": [],
                "failures": [_fail("no-header.csv", "no column 'text'")]}]
     return files, expect
