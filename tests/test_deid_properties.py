@@ -205,3 +205,12 @@ def test_no_run_of_a_predicted_span_remains_after_redaction(doc):
     for out in (redact(propagate(doc)).text, mask(propagate(doc)).text):
         left = {r.lower() for r in RUN.findall(out)}
         assert not runs & left, (runs & left)
+
+
+@pytest.mark.parametrize("age", [":٣00", "٩٢", "𝟗𝟒 yo"])
+def test_an_age_over_89_in_digits_of_another_script_becomes_the_label(age):
+    """Found by the property above: ``٣00`` is 300; read as the ASCII ``00`` it was kept, and the
+    surrogate's own digits then stated an age over 89 (LeakError, the note not written)."""
+    doc = Document("p7", age, [make_span(0, len(age), "AGE")])
+    new = Surrogator(seed=0).surrogate(doc)
+    assert "90+" in new.text and not any(c.isdigit() and c not in "90" for c in new.text)

@@ -29,7 +29,7 @@ _NUMBER_WORD = "|".join(sorted(_WORD_VALUE, key=len, reverse=True))
 WORDS = re.compile(rf"(?<![a-z])(?:(?:{_NUMBER_WORD})[ -]+hundred(?:[ -]+and)?[ -]+)?(?:{_NUMBER_WORD})"
                    rf"(?:[ -]+(?:{_NUMBER_WORD}))?(?![a-z])|(?<![a-z])(?:{_NUMBER_WORD})[ -]+hundred(?![a-z])",
                    re.I)
-_DIGITS = re.compile(r"(?<![0-9])[0-9]{1,3}(?![0-9])")
+_DIGITS = re.compile(r"(?<!\d)\d{1,3}(?!\d)")  # digits of any script: int() reads them
 #: What an age may hold besides its number: age words and sex letters (``78 yo``, ``78M``).
 AGE_WORDS = frozenset({"y", "yo", "yr", "yrs", "year", "years", "old", "aged", "age", "mo", "mos", "month",
                        "months", "wk", "wks", "week", "weeks", "day", "days", "d", "m", "w", "h", "hr",
