@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from crfdeid._data import install_hint
 from crfdeid.adapters.records import Deidentifier
 from crfdeid.cli import spark as cli
 from crfdeid.cli import tag
@@ -101,7 +102,7 @@ def test_command_reads_crfdeid_jsonl_and_writes_parquet(spark, tmp_path, notes, 
 def test_command_without_pyspark_names_the_extra(monkeypatch, tmp_path, capsys):
     monkeypatch.setitem(sys.modules, "pyspark", None)
     assert cli.main(["--input", str(tmp_path / "x.parquet"), "--output", str(tmp_path / "y")]) == 2
-    assert "pip install 'crfdeid[spark]'" in capsys.readouterr().err
+    assert install_hint("spark") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args, message", [

@@ -12,8 +12,10 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 
-from ..errors import CrfdeidError, describe
+from .._data import install_hint
+from ..errors import CrfdeidError, CrfdeidWarning, describe
 from ..version import __version__
 
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
@@ -22,6 +24,18 @@ from ..version import __version__
 # run it single-threaded unless the user chose; only possible before numpy is imported.
 if "numpy" not in sys.modules:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+_FORMAT_WARNING = warnings.formatwarning
+
+
+def _format_warning(message, category, filename, lineno, line=None) -> str:
+    """crfdeid's own warnings as ``warning: MESSAGE`` (no source line: they are for users)."""
+    if issubclass(category, CrfdeidWarning):
+        return f"warning: {message}\n"
+    return _FORMAT_WARNING(message, category, filename, lineno, line)
+
+
+warnings.formatwarning = _format_warning
 
 #: Command name -> (module with ``main``, one-line summary). Modules are imported on use.
 COMMANDS = {
@@ -78,13 +92,13 @@ def missing_extra(extra: str, *modules: str) -> str | None:
 
     >>> missing_extra("plot", "json") is None
     True
-    >>> missing_extra("plot", "no_such_module_xyz")
-    "needs the optional package 'no_such_module_xyz': pip install 'crfdeid[plot]'"
+    >>> missing_extra("plot", "no_such_module_xyz")  # doctest: +ELLIPSIS
+    "needs the optional package 'no_such_module_xyz': pip install ...[plot]'"
     """
     import importlib.util
     for name in modules:
         if importlib.util.find_spec(name) is None:
-            return f"needs the optional package {name!r}: pip install 'crfdeid[{extra}]'"
+            return f"needs the optional package {name!r}: {install_hint(extra)}"
     return None
 
 
@@ -98,11 +112,13 @@ def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
     >>> print(p.epilog)
     example:
       python -m crfdeid tag notes/
-    >>> print(parser("x", "X.", "a", "b").epilog)
+    >>> print(parser("key new", "X.", "a", "b").epilog)
     examples:
       a
       b
     """
+    if command.split()[0] not in COMMANDS:  # the usage line is what users type
+        raise ValueError(f"{command!r} is not a command of python -m crfdeid")
     label = "example" if len(examples) == 1 else "examples"
     return argparse.ArgumentParser(
         prog=f"python -m crfdeid {command}", description=doc.split("\n")[0],

@@ -17,8 +17,8 @@ Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--reader-option KEY=VALUE``. What the site knows (patients' identifiers, staff,
 institutions, towns, safe terms: ``--site``, ``--site-table``, ``--site-list``; a JSONL
 note's ``meta.known``) is found in every note too (docs/site.md). The spans an annotated
-input carries are replaced by the model's; their labels are checked against the i2b2
-scheme for an i2b2 model and taken as written for a model with labels of its own. Redacted and surrogate output
+input carries are replaced by the model's; their labels are read as written, whatever the
+model's scheme (gold labels the model does not use fail no note). Redacted and surrogate output
 follow the model's label scheme (placeholders, generators). Without
 ``--output-dir`` everything goes to standard output. A document that cannot be
 read or tagged is reported (file, document id, never its text), is not written
@@ -41,7 +41,7 @@ from ..crf.model import Model, batches
 from ..crf.numpy.tagger import BATCH_CHARS
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
-from ..errors import CrfdeidError, OutputError
+from ..errors import ConfigError, CrfdeidError, OutputError
 from ..io import StreamWriter, open_writer, read, spec_path
 from ..io.labelled import takes_scheme
 
@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="writer option, e.g. style=xyz or template='<{subtype}>' (redacted), char=* "
                         "(masked), xml=true, date_shift=[-400,-100], age_bucket=5, mark=true "
                         "(surrogate)")
+    p.add_argument("--mapping", metavar="FILE",
+                   help="surrogate output: write the original -> surrogate table here (it holds the "
+                        "original PHI: store it as PHI; the same as -o mapping=FILE)")
     key = p.add_mutually_exclusive_group()
     key.add_argument("--seed", help="surrogate output: public seed, for tests and demonstrations only "
                                     "(anyone with the seed can recompute the surrogates)")
@@ -118,25 +121,29 @@ def _tag_batch(item):
     return [tag_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr, options=_OPTIONS)]
 
 
-def _open_inputs(specs, fmt, errors, options=None, scheme=None) -> list:
+def _open_inputs(specs, fmt, errors, options=None) -> list:
     """Every input opened (checked) before any is tagged: their document iterators.
 
-    An annotated input's labels are checked against the i2b2 scheme for an i2b2 model (as
-    always) and taken as written (``scheme=any``) for a model with labels of its own: the
-    model's spans replace them, and a label only the test notes have must not fail a note."""
-    labels = {"scheme": schema.I2B2 if scheme is None or scheme is schema.I2B2 else schema.ANY}
+    An annotated input's labels are taken as written (``scheme=any``), whatever the model's
+    scheme: the model's spans replace them, so gold labels of another scheme (a BRAT test
+    folder with the corpus' own labels, tagged with the i2b2 model) must not fail a note. An
+    explicit ``--reader-option scheme=...`` still checks them."""
     return [read(spec, errors=errors, default_format=fmt,
-                 **{**(labels if takes_scheme(spec, fmt) else {}), **(options or {})})
+                 **{**({"scheme": schema.ANY} if takes_scheme(spec, fmt) else {}), **(options or {})})
             for spec in specs]
 
 
-def _documents(inputs, errors, grouper=None):
+def _documents(inputs, errors, grouper=None, use=None):
     for docs in inputs:
         for doc in docs:
             try:
-                yield grouper.apply(doc) if grouper is not None else doc
+                doc = grouper.apply(doc) if grouper is not None else doc
             except CrfdeidError as exc:  # without its patient key a note cannot get its patient's surrogates
                 errors.append(exc)
+                continue
+            if use is not None:
+                use.see(doc)
+            yield doc
 
 
 def _writer_option(pair: str) -> tuple:
@@ -161,6 +168,10 @@ def _holds_mapping(value) -> bool:
 
 def _writer_options(args) -> dict:
     options = dict(_writer_option(pair) for pair in args.option or ())
+    if args.mapping:
+        if options.get("mapping", args.mapping) != args.mapping:
+            raise ConfigError("--mapping and -o mapping= name two files; give one")
+        options["mapping"] = args.mapping
     if args.seed is not None or args.key is not None or args.key_file:
         options.update({"seed": args.seed} if args.seed is not None else
                        {"key": read_key_file(args.key_file) if args.key_file else args.key})
@@ -184,8 +195,7 @@ def main(argv=None) -> int:
     specs = args.inputs or ["-"]
     try:  # usage errors first, before anything is loaded, tagged or written
         model = Model.load(args.model, backend=args.backend)
-        inputs = _open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option),
-                              model.scheme)
+        inputs = _open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option))
         grouper = grouping.from_args(args)
         known = site.from_args(args)
         options = _writer_options(args)
@@ -214,7 +224,8 @@ def main(argv=None) -> int:
         print(SEED_WARNING, file=sys.stderr)
     if args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
-    docs = _documents(inputs, errors, grouper)
+    use = site.TableUse(known)
+    docs = _documents(inputs, errors, grouper, use)
     pool = None
     results: Iterator[tuple]
     if args.jobs > 1:  # batches of documents to workers, results back in input order
@@ -263,6 +274,10 @@ def main(argv=None) -> int:
         bar.close()
     if not args.quiet or failed:
         print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
+    if use.rows and not args.quiet:
+        print(use.message(), file=sys.stderr)
+    if use.warning():  # even with --quiet: the tables the user gave did nothing
+        print(use.warning(), file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
     return 1 if failed else 0

@@ -20,6 +20,7 @@ import numpy as np
 import pycrfsuite
 
 from .. import schema
+from .._data import install_hint
 from ..config import load_config
 from ..deid.stress import augmenter
 from ..document import Document
@@ -238,7 +239,7 @@ def train_multi(docs, cfg: dict, progress: bool = False):
     """Train a ``multi.v1`` model: cross-fitted regression, then the CRF on all notes."""
     if importlib.util.find_spec("sklearn") is None:  # before the first note is read
         raise ConfigError("committee multi.v1 trains a logistic regression with scikit-learn: "
-                          "install the extra with pip install 'crfdeid[sklearn]'")
+                          f"install the extra with {install_hint('sklearn')}")
     docs = list(docs)
     committee = Committee(cfg["committee"])
     base = copy.deepcopy(cfg)
