@@ -271,7 +271,7 @@ def test_without_torch_the_commands_name_the_extra(monkeypatch, tmp_path, capsys
     assert "[neural]'" in capsys.readouterr().err
     with pytest.raises(ConfigError, match="neural"):
         neural.require("elman")
-    with pytest.raises(ModelError, match=r"crfdeid\[neural\]"):
+    with pytest.raises(ModelError, match=r"\[neural\]'"):
         neural.model_class("elman", path="x.model")
     neural.require("crf")  # the CRF needs nothing more
 

@@ -44,7 +44,8 @@ def _parser():
                    help="do not label a patient's words that are confident names/places in the patient's other notes")
     p.add_argument("--max-notes", type=int, default=5000,
                    help="adapt on a seeded sample of at most this many notes (default 5000)")
-    p.add_argument("--seed", type=int, default=13, help="seed of that sample (default 13)")
+    p.add_argument("--seed", type=int, help="seed of that sample (default: the model config's seed, "
+                                            "which the retraining uses too)")
     cli.add_reader_options(p, inputs="the unlabeled and training inputs")
     cli.add_overwrite(p)
     p.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -34,7 +34,7 @@ import hashlib
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from ..document import Document
 from ..errors import ConfigError, ModelError
@@ -62,15 +62,16 @@ class AdaptSettings:
         patient's other notes (step 3).
     max_notes : int
         At most this many unlabeled notes (a seeded uniform sample of the input).
-    seed : int
-        Seed of that sample.
+    seed : int or None
+        Seed of that sample; None (the default): the model config's ``seed``, the seed of
+        every other random choice of the training (the companion's augmentation).
     """
 
     o_min: float = 0.995
     phi_min: float = 0.9
     consistency: bool = True
     max_notes: int = 5000
-    seed: int = 13
+    seed: int | None = None
 
     def __post_init__(self):
         for name in ("o_min", "phi_min"):
@@ -240,6 +241,8 @@ def adapt(model: TaggingModel, unlabeled: Iterable[Document], source: Iterable[D
     settings = settings or AdaptSettings()
     if not isinstance(model, Model) or model.committee is not None and model.committee.combine == "multi.v1":
         raise ModelError("adapt: only a CRF model without a multi.v1 committee can be adapted", path=model.path)
+    if settings.seed is None:
+        settings = replace(settings, seed=int(model.config.get("seed") or 0))
     pool = [Document(d.doc_id, d.text, [], dict(d.meta)) for d in sample(unlabeled, settings.max_notes,
                                                                         settings.seed)]
     if not pool:
