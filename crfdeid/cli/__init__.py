@@ -14,6 +14,7 @@ import os
 import sys
 import warnings
 
+from .. import progress
 from .._data import install_hint
 from ..errors import CrfdeidError, CrfdeidWarning, describe
 from ..version import __version__
@@ -102,9 +103,10 @@ def missing_extra(extra: str, *modules: str) -> str | None:
     return None
 
 
-def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
+def parser(command: str, doc: str, *examples: str, long: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``python -m crfdeid <command>``: the first line of ``doc`` (the
-    module's docstring) as its description, the example command(s) as its epilog.
+    module's docstring) as its description, the example command(s) as its epilog; ``long``
+    (what takes long) adds ``--log FILE`` and says it under the examples (:func:`start_log`).
 
     >>> p = parser("tag", "Tag notes.\\n\\nMore.", "python -m crfdeid tag notes/")
     >>> p.prog, p.description
@@ -120,10 +122,23 @@ def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
     if command.split()[0] not in COMMANDS:  # the usage line is what users type
         raise ValueError(f"{command!r} is not a command of python -m crfdeid")
     label = "example" if len(examples) == 1 else "examples"
-    return argparse.ArgumentParser(
+    epilog = "\n  ".join([f"{label}:", *examples])
+    if long:
+        epilog += ("\n\ntakes long: " + long + "\nProgress: a bar on a terminal (none with --quiet or when "
+                   "standard error is not a terminal); --log FILE writes a line per step (counts and "
+                   "times, never note text).")
+    p = argparse.ArgumentParser(
         prog=f"python -m crfdeid {command}", description=doc.split("\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n  ".join([f"{label}:", *examples]))
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
+    if long:
+        p.add_argument("--log", metavar="FILE",
+                       help="append a line per step to FILE (time stamp, step, counts; never note text)")
+    return p
+
+
+def start_log(args) -> None:
+    """Start (or stop) writing the step lines to the file ``--log`` names."""
+    progress.log_to(getattr(args, "log", None))
 
 
 def parse_thresholds(text: str | None) -> tuple[float | None, ...]:

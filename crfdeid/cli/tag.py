@@ -44,6 +44,7 @@ from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError, OutputError
 from ..io import StreamWriter, open_writer, read, spec_path
 from ..io.labelled import takes_scheme
+from ..progress import Progress, step
 
 _MODEL = None
 _OPTIONS: dict = {}  # what the chain gets with every note (the site's knowledge), in a worker too
@@ -51,7 +52,9 @@ _OPTIONS: dict = {}  # what the chain gets with every note (the site's knowledge
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("tag", __doc__,
-                   'echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid tag --output-format jsonl')
+                   'echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid tag --output-format jsonl',
+                   long="loading the model (seconds), then every note (the shipped model: a few hundred "
+                        "notes a minute on one core; --jobs N uses N cores)")
     p.add_argument("inputs", nargs="*", metavar="INPUT", help="file, folder, FORMAT:PATH or - (stdin)")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--input-format", default="text", help="reader for bare paths (default: text)")
@@ -209,16 +212,11 @@ def main(argv=None) -> int:
     if args.no_o_words:
         model.o_words = frozenset()
     done = failed = 0
-    bar = None
-    if not args.quiet:
-        from tqdm import tqdm
-        bar = tqdm(desc="tag", unit="doc", disable=None, file=sys.stderr)
+    cli.start_log(args)
+    bar = Progress("tag", None, "doc", not args.quiet)
 
     def report(msg):
-        if bar is not None:
-            bar.write(f"failed: {msg}", file=sys.stderr)
-        else:
-            print(f"failed: {msg}", file=sys.stderr)
+        bar.write(f"failed: {msg}")
 
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
@@ -256,8 +254,7 @@ def main(argv=None) -> int:
                     failed += 1
                 else:
                     done += 1
-                if bar is not None:
-                    bar.update(1)
+                bar.update(1)
             for e in errors[seen_errors:]:
                 report(str(e))
                 failed += 1
@@ -270,8 +267,8 @@ def main(argv=None) -> int:
         pool.close()
         pool.join()
         _share(None)
-    if bar is not None:
-        bar.close()
+    bar.close()
+    step("tag: %d document(s) written, %d failed", done, failed)
     if not args.quiet or failed:
         print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
     if use.rows and not args.quiet:

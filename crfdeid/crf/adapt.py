@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from ..document import Document
 from ..errors import ConfigError, ModelError
 from ..labels import BIO, OUTSIDE, join_label, split_label
+from ..progress import step, track
 from .model import Model, TaggingModel, batches
 from .numpy.tagger import BATCH_CHARS
 from .train import train_model
@@ -138,8 +139,9 @@ class PseudoLabeller:
     settings : AdaptSettings
     """
 
-    def __init__(self, model: Model, settings: AdaptSettings):
+    def __init__(self, model: Model, settings: AdaptSettings, progress: bool = False):
         self.model = model
+        self.progress = progress
         self.settings = settings
         self.counts: Counter[str] = Counter()
         self.spans: Counter[str] = Counter()
@@ -186,7 +188,8 @@ class PseudoLabeller:
 
     def sequences(self, docs: list[Document]) -> Iterator[tuple[list, list]]:
         """``(attributes, labels)`` of every kept segment of ``docs``; counts in ``counts``/``spans``."""
-        notes = list(_read(self.model, docs))
+        notes = list(track(_read(self.model, docs), "adapt: tag the unlabeled notes", len(docs), "note",
+                           self.progress))
         phi, outside = self._patient_words(notes) if self.settings.consistency else ({}, {})
         for n in notes:
             self.counts["notes"] += 1
@@ -247,9 +250,12 @@ def adapt(model: TaggingModel, unlabeled: Iterable[Document], source: Iterable[D
                                                                         settings.seed)]
     if not pool:
         raise ModelError("adapt: no unlabeled notes", path=model.path)
-    labeller = PseudoLabeller(model, settings)
+    step("adapt: a sample of %d unlabeled notes", len(pool))
+    labeller = PseudoLabeller(model, settings, progress)
     extra = list(labeller.sequences(pool))
     config = dict(model.config)
+    step("adapt: %d pseudo-labelled segments; training again on the %s", len(extra),
+         "given training notes" if source is not None else "model config's training inputs")
     adapted = train_model(source, config, progress=progress, extra=extra)
     base = model.to_bytes()
     adapted.manifest["adapted"] = {
