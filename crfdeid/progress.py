@@ -64,6 +64,7 @@ class Progress:
     def __init__(self, desc: str, total: int | None = None, unit: str = "doc", enabled: bool = True):
         self.desc, self.total, self.unit = desc, total, unit
         self.n = 0
+        self._closed = False
         self._t0 = time.monotonic()
         self._next_time = self._t0 + LOG_EVERY
         self._next_share = 1
@@ -89,10 +90,10 @@ class Progress:
         tqdm.write(message, file=sys.stderr)
 
     def close(self) -> None:
-        if self._bar is None:
+        if self._closed:
             return
+        self._closed = True
         self._bar.close()
-        self._bar = None  # type: ignore[assignment]
         step("%s: done, %d %ss in %.1fs", self.desc, self.n, self.unit, time.monotonic() - self._t0)
 
     def __enter__(self) -> Progress:

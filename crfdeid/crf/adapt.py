@@ -244,10 +244,9 @@ def adapt(model: TaggingModel, unlabeled: Iterable[Document], source: Iterable[D
     settings = settings or AdaptSettings()
     if not isinstance(model, Model) or model.committee is not None and model.committee.combine == "multi.v1":
         raise ModelError("adapt: only a CRF model without a multi.v1 committee can be adapted", path=model.path)
-    if settings.seed is None:
-        settings = replace(settings, seed=int(model.config.get("seed") or 0))
-    pool = [Document(d.doc_id, d.text, [], dict(d.meta)) for d in sample(unlabeled, settings.max_notes,
-                                                                        settings.seed)]
+    seed = int(model.config.get("seed") or 0) if settings.seed is None else settings.seed
+    settings = replace(settings, seed=seed)
+    pool = [Document(d.doc_id, d.text, [], dict(d.meta)) for d in sample(unlabeled, settings.max_notes, seed)]
     if not pool:
         raise ModelError("adapt: no unlabeled notes", path=model.path)
     step("adapt: a sample of %d unlabeled notes", len(pool))

@@ -149,12 +149,12 @@ def settle_kinds(scheme, kinds=None) -> tuple[Scheme | None, list[str]]:
     if unknown:
         raise ConfigError(f"kinds: no label {', '.join(unknown)} in the model's scheme; its labels: "
                           f"{', '.join(lab.name for lab in scheme.labels)}")
-    for kind in given.values():
-        SURROGATE_KINDS.get(kind)  # an unknown kind: the error lists the known ones
+    for name in given.values():
+        SURROGATE_KINDS.get(name)  # an unknown kind: the error lists the known ones
     by_label = {scheme.label(k).name: v for k, v in given.items()}
     labels, notes = [], []
     for lab in scheme.labels:
-        kind = by_label.get(lab.name)
+        kind: str | None = by_label.get(lab.name)
         how = "given"
         if kind is None and guess and lab.surrogate is None:
             kind, how = guess_kind(lab.name) or DEFAULT_KIND, "guessed"

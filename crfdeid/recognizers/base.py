@@ -103,7 +103,7 @@ def check_available(entry, path=None) -> dict:
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
         raise ConfigError(f"recognizer {name!r} needs {', '.join(missing)}: install the extra with "
-                          f"{install_hint(extra)}", path=path)
+                          f"{install_hint(str(extra))}", path=path)
     return spec
 
 
