@@ -191,3 +191,17 @@ def test_command_site_file_errors_come_before_spark(tmp_path, monkeypatch, capsy
     (tmp_path / "site.yaml").write_text("roster: x.txt\n")
     assert cli.main(["--input", "in.jsonl", "--output", "out", "--site", "site.yaml"]) == 2
     assert "unknown key" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_command_warns_when_a_patient_table_meets_no_patient_column(spark, tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    (tmp_path / "p.csv").write_text("patient,relative\np9,Vexlan Zorbek\n", encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("tables: [p.csv]\n", encoding="utf-8")
+    src = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"id": ["n1"], "text": ["spoke w/ vexlan re plan"]}), src)
+    assert cli.main(["--input", str(src), "--output", str(tmp_path / "out.parquet"), "--quiet",
+                     "--site", str(tmp_path / "site.yaml")]) == 0
+    err = capsys.readouterr().err
+    assert "no patient column" in err and "--patient-col" in err and "vexlan" not in err.lower()

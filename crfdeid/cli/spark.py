@@ -258,6 +258,9 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
             cols.append(F.col(patient).cast("string").alias("patient" if "." in patient else patient))
             patient = "patient" if "." in patient else patient
         notes, (id_col, text_col), error_col = notes.select(*cols), (args.id_col, args.text_col), None
+        if patient is None and deid.site is not None and deid.site.patients:
+            print("warning: the input has no patient column, so the site tables' rows keyed by patient "
+                  "apply to no note; name it with --patient-col (docs/site.md)", file=sys.stderr)
     out = deidentify(notes, deid.output_format, model=deid.model, options=deid.options,
                      id_col=id_col, text_col=text_col, patient_col=patient,
                      partitions=args.partitions, error_col=error_col, site=deid.site)
