@@ -31,3 +31,22 @@ def test_a_model_with_a_companion_trained_twice_is_the_same_file(tmp_path):
     first = _train(cfg, tmp_path / "m1", "1")
     second = _train(cfg, tmp_path / "m2", "2")
     assert first == second
+
+
+def test_adapt_twice_is_the_same_file(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(yaml.safe_dump({
+        "train": ["synth:4,1"], "crf": {"max_iterations": 5}, "seed": 7,
+        "companion": {"features": "full_oov", "training": {"unknown_share": 1.0, "unknown_mode": "add"},
+                      "weight": 0.5}}), encoding="utf-8")
+    base = tmp_path / "base.model"
+    _train(cfg, base, "1")
+    outs = []
+    for hash_seed in ("3", "4"):
+        out = tmp_path / f"adapted{hash_seed}.model"
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-m", "crfdeid", "adapt", "--model", str(base), "--unlabeled", "synth:6,9",
+                        "--max-notes", "4", "--output", str(out), "--quiet"], check=True, env=env,
+                       capture_output=True, cwd=tmp_path)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
