@@ -40,7 +40,9 @@ def test_a_parser_for_a_name_that_is_no_command_is_refused():
 
 def test_install_hints_fit_a_checkout(tmp_path, monkeypatch):
     root = checkout()
-    assert root is not None  # the tests run from a checkout
+    if root is None:  # crfdeid imported from an installed package
+        assert install_hint("review") == "pip install 'crfdeid[review]'"
+        return
     monkeypatch.chdir(root)
     assert install_hint("review") == "pip install -e '.[review]'"
     monkeypatch.chdir(tmp_path)
@@ -50,6 +52,8 @@ def test_install_hints_fit_a_checkout(tmp_path, monkeypatch):
 def test_review_serve_without_its_extra_names_the_checkouts_install(monkeypatch, capsys):
     import sys
     monkeypatch.setitem(sys.modules, "fastapi", None)
+    if checkout() is None:
+        pytest.skip("crfdeid imported from an installed package")
     monkeypatch.chdir(checkout())
     assert main(["review", "serve", "x"]) == 2
     err = capsys.readouterr().err
