@@ -169,8 +169,8 @@ def test_a_model_whose_companion_votes_is_timed_and_left_as_it_was(tmp_path, bac
                        "decoding": {"o_threshold": 0.99},
                        "companion": {"features": "full_oov", "weight": 0.5}})
     path = train_model(None, cfg).save(tmp_path / "voting.model")
-    from crfdeid.crf.decoding import AveragedBackend
     from crfdeid.io import read
+    from crfdeid.tagging.decoding import AveragedBackend
     model = Model.load(path, backend=backend)
     assert isinstance(model._backend, AveragedBackend)
     before = [model.tag(d).spans for d in read(CORPUS)]

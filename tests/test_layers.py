@@ -29,6 +29,7 @@ LAYERS = (
     ("resources",),
     ("deid", "recognizers"),
     ("config",),
+    ("tagging",),
     ("crf",),
     ("neural",),
     ("synth", "experiments"),

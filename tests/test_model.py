@@ -9,11 +9,11 @@ import pytest
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
 from crfdeid.crf.model import DEFAULT_MODEL
-from crfdeid.crf.modelfile import MAGIC, parse
 from crfdeid.errors import ModelError
 from crfdeid.io import read
 from crfdeid.labels import OUTSIDE
 from crfdeid.scoring import evaluate
+from crfdeid.tagging.modelfile import MAGIC, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "configs" / "synth-small.yaml"

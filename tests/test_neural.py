@@ -132,7 +132,7 @@ def test_training_is_deterministic_given_the_seed(train_docs):
 @pytest.mark.slow
 @needs_torch
 def test_model_file_checks(models, tmp_path):
-    from crfdeid.crf import modelfile
+    from crfdeid.tagging import modelfile
     data = models["elman"].to_bytes()
     manifest, part = modelfile.parse(data)
     assert manifest["format"] == modelfile.WEIGHTS_FORMAT_VERSION and "crf_size" not in manifest

@@ -18,8 +18,8 @@ import pytest
 from crfdeid.cli import corpus, tag
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
-from crfdeid.crf.modelfile import MAGIC
 from crfdeid.io import read
+from crfdeid.tagging.modelfile import MAGIC
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Distinctive fake PHI: must never show up in standard output or error.

@@ -5,13 +5,13 @@ Tagging labels each segment with one of two backends giving the same labels:
 per-word-type emission scores, Viterbi and forward-backward over a batch of
 documents at once) or ``"crfsuite"`` (:mod:`crfdeid.crf.crfsuite`: attribute
 strings handed to ``pycrfsuite.Tagger``). Both end in the one decoding function
-(:func:`crfdeid.crf.decoding.threshold_labels`); the labels of a whole document are
+(:func:`crfdeid.tagging.decoding.threshold_labels`); the labels of a whole document are
 then decoded into spans (:func:`crfdeid.labels.decode`) and handed to the model's
 post-CRF chain (:mod:`crfdeid.recognizers.chain`, named in the config's ``postprocess``:
 the clinical-term filter, the rule overlay when enabled, and the Safe Harbor layer,
 always last). The tagger reads the note with its control characters as spaces
 (:func:`crfdeid.text.tokenize.for_tagging`), once per note.
-The file format is in :mod:`crfdeid.crf.modelfile`; training in :mod:`crfdeid.crf.train`.
+The file format is in :mod:`crfdeid.tagging.modelfile`; training in :mod:`crfdeid.crf.train`.
 
 That path (text -> tokens -> segments -> backend -> labels -> spans -> rules) is
 :class:`TaggingModel`, which the networks of :mod:`crfdeid.neural` share:
@@ -41,11 +41,11 @@ from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.committee import from_config
 from ..recognizers.stacking import Stacker
 from ..resources import Resources
+from ..tagging import kinds, modelfile
+from ..tagging.decoding import AveragedBackend
 from ..text.tokenize import Token, for_tagging, segments, tokenize
 from ..version import __version__
-from . import kinds, modelfile
 from .crfsuite import CrfsuiteBackend, open_tagger
-from .decoding import AveragedBackend
 from .numpy.tagger import BATCH_CHARS, NumpyTagger, gc_paused
 from .numpy.weights import read_weights
 from .settings import companion_config
@@ -504,7 +504,7 @@ class Model(TaggingModel):
         self._restore_chain(state.get("chain"))
 
     def to_bytes(self) -> bytes:
-        """The model file's content (:mod:`crfdeid.crf.modelfile`)."""
+        """The model file's content (:mod:`crfdeid.tagging.modelfile`)."""
         return modelfile.to_bytes(self._crf, self.manifest, self.labels, self._companion_crf)
 
     @classmethod

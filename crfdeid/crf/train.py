@@ -32,10 +32,10 @@ from ..recognizers import stacking
 from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
+from ..tagging import kinds
+from ..tagging.modelfile import gazetteer_checksums
 from ..text.tokenize import for_tagging, segments
-from . import kinds
 from .model import Model, tokens_for
-from .modelfile import gazetteer_checksums
 from .settings import companion_config
 
 

@@ -4,8 +4,8 @@ A config selects one with its top-level ``model`` key (``elman``, ``jordan`` or
 ``bilstm-crf``; ``crf`` is the default) and tunes it in its ``neural`` section
 (:class:`crfdeid.neural.settings.NeuralSettings`). Everything else is shared with the CRF:
 the tokenizer and segments, the BIO labels (:mod:`crfdeid.labels`), the recall-oriented
-decoding (:mod:`crfdeid.crf.decoding`), the rule overlay, the model file's checks
-(:mod:`crfdeid.crf.modelfile`, format 2: weights in safetensors) and the tagging
+decoding (:mod:`crfdeid.tagging.decoding`), the rule overlay, the model file's checks
+(:mod:`crfdeid.tagging.modelfile`, format 2: weights in safetensors) and the tagging
 interface (:class:`crfdeid.crf.model.TaggingModel`), so ``train``, ``tag``,
 ``evaluate`` and ``crossval`` work unchanged with such a config.
 
@@ -18,8 +18,8 @@ PyTorch comes with the ``neural`` extra; importing this package does not import 
 
 from __future__ import annotations
 
-from ..crf import kinds
 from ..errors import ConfigError, ModelError
+from ..tagging import kinds
 
 #: The networks a config's ``model`` can name.
 NETWORKS = ("elman", "jordan", "bilstm-crf")

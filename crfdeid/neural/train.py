@@ -18,12 +18,12 @@ import torch
 
 from ..config import load_config
 from ..crf.model import tokens_for
-from ..crf.modelfile import WEIGHTS_FORMAT_VERSION
 from ..crf.train import _OWords
 from ..document import Document
 from ..errors import ModelError
 from ..io import read_all
 from ..labels import OUTSIDE, encode
+from ..tagging.modelfile import WEIGHTS_FORMAT_VERSION
 from ..text.tokenize import for_tagging, segments
 from . import networks
 from .batch import collate, device_of, index_segment, length_batches

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from ...labels import OUTSIDE
-from ..decoding import threshold_labels
+from ...tagging.decoding import threshold_labels
 from .emission import EmissionScorer
 
 #: Tokens labelled together (inference chunk): enough to amortise the per-step numpy
