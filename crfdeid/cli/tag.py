@@ -37,13 +37,13 @@ from collections.abc import Iterator
 
 from .. import cli, schema, site
 from ..adapters.records import tag_result
-from ..crf.model import Model, batches
-from ..crf.numpy.tagger import BATCH_CHARS
+from ..crf.model import Model
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import CrfdeidError, OutputError
 from ..io import StreamWriter, open_writer, read, spec_path
 from ..io.labelled import takes_scheme
+from ..tagging.model import BATCH_CHARS, batches
 
 _MODEL = None
 _OPTIONS: dict = {}  # what the chain gets with every note (the site's knowledge), in a worker too

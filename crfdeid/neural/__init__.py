@@ -6,7 +6,7 @@ A config selects one with its top-level ``model`` key (``elman``, ``jordan`` or
 the tokenizer and segments, the BIO labels (:mod:`crfdeid.labels`), the recall-oriented
 decoding (:mod:`crfdeid.tagging.decoding`), the rule overlay, the model file's checks
 (:mod:`crfdeid.tagging.modelfile`, format 2: weights in safetensors) and the tagging
-interface (:class:`crfdeid.crf.model.TaggingModel`), so ``train``, ``tag``,
+interface (:class:`crfdeid.tagging.model.TaggingModel`), so ``train``, ``tag``,
 ``evaluate`` and ``crossval`` work unchanged with such a config.
 
 - :mod:`.vocab`: word and character vocabularies, word-vector files (no PyTorch).
@@ -56,7 +56,7 @@ def model_class(model: str, path=None):
     return NeuralModel
 
 
-def _load(part: bytes, config: dict, manifest: dict, path, backend: str):
+def _load(part: bytes, config: dict, manifest: dict, path, backend: str, companion=None):
     return model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
 
 

@@ -1,6 +1,6 @@
 """A trained network as a crfdeid model: the CRF's tagging path with a network as backend.
 
-:class:`NeuralModel` is a :class:`crfdeid.crf.model.TaggingModel`: ``tag``,
+:class:`NeuralModel` is a :class:`crfdeid.tagging.model.TaggingModel`: ``tag``,
 ``tag_each``, ``tag_many``, ``tag_text``, ``meta['confidence']``, the recall-oriented
 decoding, the O-words and the rule overlay are the CRF's own code; only the labels and
 probabilities of the tokens come from :class:`NetworkBackend`. Its file is the CRF's
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import torch
 
-from ..crf.model import TaggingModel
 from ..errors import ModelError
 from ..labels import OUTSIDE
 from ..tagging import modelfile
 from ..tagging.decoding import threshold_labels
+from ..tagging.model import TaggingModel
 from ..version import __version__
 from . import networks
 from .batch import collate, device_of, index_segment, length_batches
