@@ -79,6 +79,7 @@ def test_the_python_api(command, files, notes, fmt):
     records = list(session.run(notes))
     assert [r.error for r in records] == [None] * len(notes)
     assert {r.id: r.text for r in records} == command[fmt]
+    assert list(session.run(notes, jobs=2)) == records  # worker processes, same records in order
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -137,3 +138,17 @@ def test_the_spark_job(command, files, notes):
     for fmt in FORMATS:
         rows = deidentify(df, fmt, key=_key(files, fmt), partitions=2).collect()
         assert {r["id"]: r["deid_text"] for r in rows} == command[fmt], fmt
+
+
+def test_a_spawned_workers_session_tags_as_its_parent(monkeypatch, notes):
+    """``--jobs`` on a platform without fork: the worker builds its session from the parent's spec."""
+    from crfdeid.site import Site
+    from crfdeid.tagging import session as session_module
+
+    parent = crfdeid.Session(None, "spans", o_threshold=0.5, o_words=False, site=Site(staff=["Lee"]))
+    monkeypatch.setattr(session_module, "_WORKER", None)
+    session_module._init_worker(parent._spec())
+    worker = session_module._WORKER
+    assert worker is not parent and worker.model is not parent.model
+    assert (worker.o_threshold, worker.model.o_words, worker.chain_options) == (0.5, frozenset(), parent.chain_options)
+    assert session_module._tag_batch(notes[:4]) == list(parent.tag(notes[:4]))

@@ -181,11 +181,16 @@ class Session:
         if method == "fork":
             _WORKER = self
         pool = mp.get_context(method).Pool(jobs, _init_worker, (self._spec(),))
+        finished = False
         try:
             tasks = batches(docs, tagging_model.BATCH_CHARS)
             yield from chain.from_iterable(pool.imap(_tag_batch, tasks))
+            finished = True
         finally:
-            pool.close()
+            if finished:
+                pool.close()
+            else:  # the caller stopped early (or failed): the batches still queued are not tagged
+                pool.terminate()
             pool.join()
             _WORKER = None
 
