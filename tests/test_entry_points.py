@@ -123,17 +123,9 @@ def test_the_http_service(command, files, notes, fmt):
 
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*pandas >= 3.0.0.*:FutureWarning")
-def test_the_spark_job(command, files, notes):
-    pytest.importorskip("pyspark")
-    pytest.importorskip("pyarrow")
-    from pyspark.sql import SparkSession
-
+def test_the_spark_job(spark, command, files, notes):
     from crfdeid.spark import deidentify
 
-    spark = (SparkSession.builder.master("local[2]").appName("crfdeid-tests")
-             .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
-             .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "3")
-             .getOrCreate())
     df = spark.createDataFrame([(d.doc_id, d.text) for d in notes], "id string, text string")
     for fmt in FORMATS:
         rows = deidentify(df, fmt, key=_key(files, fmt), partitions=2).collect()
