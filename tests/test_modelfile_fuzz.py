@@ -21,9 +21,9 @@ import pytest
 from crfdeid import __version__
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
-from crfdeid.crf.model import DEFAULT_MODEL
 from crfdeid.errors import ModelError
 from crfdeid.tagging import modelfile
+from crfdeid.tagging.model import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parent.parent
 
