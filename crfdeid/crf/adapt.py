@@ -39,8 +39,8 @@ from dataclasses import asdict, dataclass
 from ..document import Document
 from ..errors import ConfigError, ModelError
 from ..labels import BIO, OUTSIDE, join_label, split_label
-from .model import Model, TaggingModel, batches
-from .numpy.tagger import BATCH_CHARS
+from ..tagging.model import BATCH_CHARS, TaggingModel, batches
+from .model import Model
 from .train import train_model
 
 #: Parent categories whose confident words label the same patient's uncertain ones.
