@@ -64,12 +64,12 @@ def fold_models(docs, config, splits, cache: Path, jobs: int) -> list[Model]:
 
 def o_words(train_docs, config, min_count):
     """The words list of ``decoding.o_words_min_count = min_count`` for these training notes."""
-    from crfdeid.crf.model import tokens_for
-    from crfdeid.crf.train import _OWords
     from crfdeid.labels import encode
+    from crfdeid.tagging.decoding import OWords
+    from crfdeid.tagging.model import tokens_for
     if not min_count:
         return frozenset()
-    ow = _OWords()
+    ow = OWords()
     for d in train_docs:
         toks = tokens_for(d.text, config["tokenizer"]["split_glued"])
         ow.add(toks, encode(toks, d.spans).labels)

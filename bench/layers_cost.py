@@ -17,9 +17,9 @@ import json
 import time
 
 from crfdeid.crf import Model
-from crfdeid.crf import model as model_module
 from crfdeid.io import read
 from crfdeid.recognizers.chain import Chain
+from crfdeid.tagging import model as model_module
 
 STEPS = {"for_tagging": lambda text: text}
 #: The chain's steps this round added (replaced by nothing when off).

@@ -52,8 +52,8 @@ def split(docs, args):
 
 def run_one(kind, train, test, args) -> dict:
     from crfdeid.crf import train_model
-    from crfdeid.crf.model import tokens_for
     from crfdeid.scoring import evaluate
+    from crfdeid.tagging.model import tokens_for
     over = deep_merge(parse_overrides(args.set), {"model": kind})
     if kind != "crf":
         over = deep_merge(over, parse_overrides(args.neural_set))

@@ -76,7 +76,7 @@ def with_companion(base, ctx, threshold, categories) -> Model:
 
 def averaged(base, ctx, weight) -> Model:
     """``base`` with ``ctx`` as its companion CRF voting with ``weight`` in the decoding (the
-    averaged marginals of :class:`crfdeid.crf.decoding.AveragedBackend`), the base's own chain."""
+    averaged marginals of :class:`crfdeid.tagging.decoding.AveragedBackend`), the base's own chain."""
     return joined(base, ctx, {}, weight)
 
 

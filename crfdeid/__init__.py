@@ -11,6 +11,9 @@ imported on first use, so ``import crfdeid`` then ``crfdeid.io.read(...)`` works
 >>> doc = model.tag_text("Seen by Dr. Lee on 7/22/2098.")
 >>> [(s.start, s.end, s.subtype) for s in doc.spans]
 [(12, 15, 'DOCTOR'), (19, 28, 'DATE')]
+>>> session = crfdeid.Session(model, "redacted")  # what `crfdeid tag --output-format redacted` runs
+>>> [rec.text for rec in session.run([doc])]
+['Seen by Dr. [**DOCTOR**] on [**DATE**].']
 """
 
 import importlib
@@ -18,7 +21,7 @@ import importlib
 from .document import Document, Span
 from .version import __version__
 
-__all__ = ["Document", "Model", "Span", "load", "__version__"]
+__all__ = ["Document", "Model", "Session", "Span", "load", "__version__"]
 
 
 def load(path=None, backend: str = "numpy"):
@@ -42,6 +45,9 @@ def __getattr__(name):
     if name == "Model":
         from .crf import Model  # as in load()
         return Model
+    if name == "Session":
+        from .tagging.session import Session  # as in load()
+        return Session
     if not name.startswith("_"):
         try:
             return importlib.import_module(f"{__name__}.{name}")

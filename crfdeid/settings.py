@@ -49,7 +49,7 @@ PROVIDERS: dict[str, str] = {
     "tokenizer": "crfdeid.text.tokenize",
     "segment": "crfdeid.text.tokenize",
     "crf": "crfdeid.crf.settings",
-    "decoding": "crfdeid.crf.decoding",
+    "decoding": "crfdeid.tagging.decoding",
     "training": "crfdeid.crf.settings",
     "resources": "crfdeid.resources",
     "rules": "crfdeid.recognizers.chain",

@@ -61,6 +61,21 @@ def run_example(code: str) -> str:
 REVIEW_PG = "postgresql:///postgres?host=/var/run/postgresql"
 
 
+@pytest.fixture(scope="session")
+def spark():
+    """One local SparkSession for every test that runs a Spark job (starting one takes seconds)."""
+    pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    from pyspark.sql import SparkSession
+    session = (SparkSession.builder.master("local[2]").appName("crfdeid-tests")
+               .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
+               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "3")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def review_db(request, tmp_path):
     """A fresh review store target: a SQLite file, or a new PostgreSQL database (skipped

@@ -7,13 +7,14 @@ import json
 import pytest
 
 from crfdeid.adapters import require
-from crfdeid.adapters.records import Deidentifier, PatientWriters
+from crfdeid.adapters.records import Deidentifier
 from crfdeid.cli import tag
 from crfdeid.crf import Model
 from crfdeid.deid import Surrogator
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError, ExtraError
 from crfdeid.io import read, write
+from crfdeid.tagging.session import PatientWriters
 
 KEY = "test-key-not-secret"
 

@@ -27,8 +27,8 @@ def model_path(tmp_path_factory):
 def test_end_to_end_counts_every_token_and_stage_shares_sum_to_one(model_path):
     model = Model.load(model_path)
     res = tag_end_to_end(model, CORPUS)
-    from crfdeid.crf.model import tokens_for
     from crfdeid.io import read
+    from crfdeid.tagging.model import tokens_for
     split = model.config["tokenizer"]["split_glued"]
     expected = sum(len(tokens_for(d.text, split)) for d in read(CORPUS))
     assert res["documents"] == 6 and res["tokens"] == expected > 0
@@ -63,9 +63,9 @@ def test_unknown_output_format_is_an_error(model_path, capsys):
 
 def test_instrumentation_is_removed_and_tagging_unchanged(model_path):
     model = Model.load(model_path)
-    from crfdeid.crf import model as model_mod
     from crfdeid.io import read
     from crfdeid.recognizers.chain import Chain
+    from crfdeid.tagging import model as model_mod
     before = [model.tag(d).spans for d in read(CORPUS)]
     funcs = (model_mod.tokens_for, model_mod.decode, Chain.run, model._tagger)
     tag_end_to_end(model, CORPUS)
@@ -153,7 +153,7 @@ def test_warm_cache_script_tags_the_second_half_cold_and_warm(capsys):
     import runpy
     from pathlib import Path
 
-    from crfdeid.crf.model import DEFAULT_MODEL
+    from crfdeid.tagging.model import DEFAULT_MODEL
     script = Path(__file__).resolve().parent.parent / "bench" / "warm_cache.py"
     code = runpy.run_path(str(script))["main"](["--model", str(DEFAULT_MODEL), "--corpus", "synth:6,1",
                                                "--repeats", "1"])
@@ -169,8 +169,8 @@ def test_a_model_whose_companion_votes_is_timed_and_left_as_it_was(tmp_path, bac
                        "decoding": {"o_threshold": 0.99},
                        "companion": {"features": "full_oov", "weight": 0.5}})
     path = train_model(None, cfg).save(tmp_path / "voting.model")
-    from crfdeid.crf.decoding import AveragedBackend
     from crfdeid.io import read
+    from crfdeid.tagging.decoding import AveragedBackend
     model = Model.load(path, backend=backend)
     assert isinstance(model._backend, AveragedBackend)
     before = [model.tag(d).spans for d in read(CORPUS)]

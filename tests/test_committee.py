@@ -124,7 +124,7 @@ def test_multi_model_tags_saves_and_loads(docs, tmp_path):
     assert len(got.meta["confidence"]) == len(got.spans)
     # a lower threshold on the regression's P(O) finds at least as many PHI tokens
     assert len(back.tag(doc, o_threshold=0.999).spans) >= len(back.tag(doc, o_threshold=None).spans) - 1
-    from crfdeid.crf import modelfile
+    from crfdeid.tagging import modelfile
     manifest, crf = modelfile.parse(path.read_bytes())
     del manifest["stacker"]
     with pytest.raises(ModelError, match="without its stacker weights"):

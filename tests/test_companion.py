@@ -10,13 +10,14 @@ import pickle
 import pytest
 
 from crfdeid.config import load_config
-from crfdeid.crf import Model, modelfile, train_model
-from crfdeid.crf.model import DEFAULT_MODEL
+from crfdeid.crf import Model, train_model
 from crfdeid.crf.settings import companion_config
 from crfdeid.document import Span
 from crfdeid.errors import ConfigError, ModelError
 from crfdeid.io import read
 from crfdeid.recognizers.chain import ContextUnion, Note, build_chain
+from crfdeid.tagging import modelfile
+from crfdeid.tagging.model import DEFAULT_MODEL
 
 COMPANION = {"features": "full_oov", "training": {"unknown_share": 1.0, "unknown_mode": "add"}}
 CHAIN = ["clinical_filter.v1", {"name": "context_union.v1", "o_threshold": 0.9}]

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from crfdeid.crf import Model, train_model
-from crfdeid.crf.model import tokens_for
 from crfdeid.crf.numpy.emission import EmissionScorer
 from crfdeid.crf.numpy.tagger import marginals, viterbi
 from crfdeid.crf.numpy.weights import read_weights
 from crfdeid.errors import ModelError
 from crfdeid.io import read
+from crfdeid.tagging.model import tokens_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "configs" / "synth-small.yaml"

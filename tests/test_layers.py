@@ -29,6 +29,7 @@ LAYERS = (
     ("resources",),
     ("deid", "recognizers"),
     ("config",),
+    ("tagging",),
     ("crf",),
     ("neural",),
     ("synth", "experiments"),
@@ -191,3 +192,10 @@ def test_commands_live_in_cli():
         outside += [f"{module}.{node.name}" for node in tree.body
                     if isinstance(node, ast.FunctionDef) and node.name in ("main", "build_parser")]
     assert outside == []
+
+
+def test_the_networks_share_the_tagging_layer_not_the_crf():
+    """``neural`` gets the tagging model, decoding, model file and kinds from ``tagging``:
+    beside the CRF, not on top of it."""
+    assert [i for i in IMPORTS if _unit(i.source) == "neural" and _unit(i.target) == "crf"] == []
+    assert any(_unit(i.source) == "neural" and _unit(i.target) == "tagging" for i in IMPORTS)

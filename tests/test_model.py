@@ -8,12 +8,12 @@ import pytest
 
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
-from crfdeid.crf.model import DEFAULT_MODEL
-from crfdeid.crf.modelfile import MAGIC, parse
 from crfdeid.errors import ModelError
 from crfdeid.io import read
 from crfdeid.labels import OUTSIDE
 from crfdeid.scoring import evaluate
+from crfdeid.tagging.model import DEFAULT_MODEL
+from crfdeid.tagging.modelfile import MAGIC, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "configs" / "synth-small.yaml"
@@ -159,8 +159,8 @@ def _o_words_model(train_docs, min_count=2, iterations=None):
 def test_o_words_are_training_words_never_inside_phi(train_docs):
     from collections import Counter
 
-    from crfdeid.crf.model import tokens_for
     from crfdeid.labels import encode
+    from crfdeid.tagging.model import tokens_for
     m = _o_words_model(train_docs, iterations=1)
     seen, in_phi = Counter(), set()
     for d in train_docs:
@@ -184,7 +184,7 @@ def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_pa
     m = Model.load(_o_words_model(train_docs).save(tmp_path / "ow.model"))
     crf = Model.load(tmp_path / "ow.model", backend="crfsuite")
     assert m.o_words == crf.o_words and m.o_words
-    from crfdeid.crf.model import tokens_for
+    from crfdeid.tagging.model import tokens_for
     vetoed = flipped = 0
     for d in test_docs:
         viterbi = {(s.start, s.end) for s in m.tag(d, o_threshold=None).spans}

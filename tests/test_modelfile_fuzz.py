@@ -1,7 +1,7 @@
 """Model files: a damaged or crafted CRFsuite part is refused with ModelError, never a crash.
 
 The mutated files keep a valid crfdeid manifest and a recomputed checksum, so what
-refuses them is the check of the CRFsuite structure (:mod:`crfdeid.crf.crfsuite_check`).
+refuses them is the check of the CRFsuite structure (:mod:`crfdeid.tagging.crfsuite_check`).
 They are loaded and used in a child process, so that a mutation the check lets through
 and that kills the interpreter (SIGSEGV) fails the test instead of the test run.
 """
@@ -20,9 +20,10 @@ import pytest
 
 from crfdeid import __version__
 from crfdeid.config import load_config
-from crfdeid.crf import Model, modelfile, train_model
-from crfdeid.crf.model import DEFAULT_MODEL
+from crfdeid.crf import Model, train_model
 from crfdeid.errors import ModelError
+from crfdeid.tagging import modelfile
+from crfdeid.tagging.model import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parent.parent
 

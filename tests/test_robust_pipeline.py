@@ -18,8 +18,8 @@ import pytest
 from crfdeid.cli import corpus, tag
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
-from crfdeid.crf.modelfile import MAGIC
 from crfdeid.io import read
+from crfdeid.tagging.modelfile import MAGIC
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Distinctive fake PHI: must never show up in standard output or error.
@@ -162,7 +162,7 @@ def test_control_characters_are_text_not_a_crash(model_path, tmp_path):
 
 @pytest.mark.parametrize("fmt, jobs", [(fmt, "1") for fmt in DEID] + [("redacted", "2")])
 def test_failure_while_tagging_fails_closed(fmt, jobs, model_path, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("crfdeid.crf.numpy.tagger.BATCH_CHARS", len(NOTE))  # --jobs 2: a batch per note
+    monkeypatch.setattr("crfdeid.tagging.model.BATCH_CHARS", len(NOTE))  # --jobs 2: a batch per note
     src, out = tmp_path / "in", tmp_path / "out"
     src.mkdir()
     for name in ("a", "boom", "c"):
@@ -355,9 +355,9 @@ def test_corpus_surrogate_fails_closed_and_replaces_overlaps(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeypatch):
-    from crfdeid.crf import model as model_mod
     from crfdeid.crf.model import Model
     from crfdeid.document import Document
+    from crfdeid.tagging import model as model_mod
     m = Model.load(model_path)
     lines = "".join(f"Line {i}: Dr. {SECRET} saw pt on 03/14/2098, call 617-555-0{i:03d}.\n" for i in range(400))
     docs = [Document("lines", lines, [], {}), Document("one", lines.replace("\n", " "), [], {})]
@@ -381,7 +381,7 @@ def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeyp
     ("abc def ghi jkl", 4, 6, 8),
 ])
 def test_piece_ends(text, start, size, end):
-    from crfdeid.crf.model import _piece_end
+    from crfdeid.tagging.model import _piece_end
     assert _piece_end(text, start, size) == end
 
 

@@ -8,11 +8,11 @@ import pytest
 
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
-from crfdeid.crf import model as model_module
 from crfdeid.document import Document, make_span
 from crfdeid.io import read
 from crfdeid.recognizers import safeharbor
 from crfdeid.recognizers.safeharbor import apply, find
+from crfdeid.tagging import model as model_module
 
 ROOT = Path(__file__).resolve().parent.parent
 

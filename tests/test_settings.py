@@ -9,9 +9,9 @@ import pytest
 
 from crfdeid import settings
 from crfdeid.config import KEYS, OWN, load_config
-from crfdeid.crf import modelfile
-from crfdeid.crf.model import DEFAULT_MODEL
 from crfdeid.errors import ConfigError
+from crfdeid.tagging import modelfile
+from crfdeid.tagging.model import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Every file under configs/ that is a config (ablation specs and split lists are not).

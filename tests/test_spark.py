@@ -1,6 +1,6 @@
 """The Spark job, in local mode: same spans and text as ``crfdeid tag``, in any partitioning.
 
-One SparkSession serves the whole file (starting one takes seconds); every test that
+One SparkSession (conftest.py) serves the whole run (starting one takes seconds); every test that
 runs a Spark job is marked slow.
 """
 
@@ -21,20 +21,6 @@ from crfdeid.io import read, write
 KEY = "spark-test-key"
 # pyspark 4.3 warns that it does not fully support pandas 3 (what it uses of pandas works here)
 pytestmark = pytest.mark.filterwarnings("ignore:.*pandas >= 3.0.0.*:FutureWarning")
-
-
-@pytest.fixture(scope="session")
-def spark():
-    pytest.importorskip("pyspark")
-    pytest.importorskip("pyarrow")
-    from pyspark.sql import SparkSession
-    session = (SparkSession.builder.master("local[2]").appName("crfdeid-tests")
-               .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
-               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "3")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.fixture(scope="module")

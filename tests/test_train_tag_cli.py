@@ -91,7 +91,7 @@ def test_options_give_the_same_output(model_path, tmp_path, option, values):
 def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batch_chars):
     # --jobs N hands workers batches of about BATCH_CHARS characters; the output keeps the
     # input order whatever the batches (one note each, a few, all in one).
-    monkeypatch.setattr("crfdeid.crf.numpy.tagger.BATCH_CHARS", batch_chars)
+    monkeypatch.setattr("crfdeid.tagging.model.BATCH_CHARS", batch_chars)
     src = tmp_path / "in"
     src.mkdir()
     for i in range(9):
@@ -106,8 +106,8 @@ def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batc
 
 
 def test_batches_of_documents():
-    from crfdeid.crf.model import batches
     from crfdeid.document import Document
+    from crfdeid.tagging.model import batches
     docs = [Document(str(i), "x" * n) for i, n in enumerate([5, 5, 20, 1, 1, 1])]
     got = [[d.doc_id for d in b] for b in batches(iter(docs), 10)]
     assert got == [["0", "1"], ["2"], ["3", "4", "5"]]

@@ -25,8 +25,8 @@ _presidio = require("presidio_analyzer", "presidio", "crfdeid.adapters.presidio"
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult  # noqa: E402
 
 from .. import schema  # noqa: E402
-from ..crf import Model  # noqa: E402
 from ..document import Document  # noqa: E402
+from ..tagging.session import SPANS, Session  # noqa: E402
 
 #: crfdeid subtype -> Presidio entity: Presidio's names where it has one (PERSON, LOCATION,
 #: ORGANIZATION, DATE_TIME, PHONE_NUMBER, EMAIL_ADDRESS, URL, IP_ADDRESS, US_SSN), else a
@@ -74,12 +74,12 @@ class CrfdeidRecognizer(EntityRecognizer):
 
     def load(self) -> None:
         """Load the model (Presidio calls this once, from ``__init__``)."""
-        arg = self._model_arg
-        self.model = arg if isinstance(arg, Model) else Model.load(arg)
+        self.session = Session(self._model_arg, SPANS, o_threshold=self.o_threshold)
+        self.model = self.session.model
 
     def analyze(self, text: str, entities, nlp_artifacts=None) -> list:
         """crfdeid's spans in ``text`` as ``RecognizerResult``\\ s of the asked ``entities``."""
-        tagged = self.model.tag(Document("presidio", text), self.o_threshold)
+        [tagged] = self.session.tagged([Document("presidio", text)])
         wanted = set(entities) if entities else None
         out = []
         for sp in tagged.spans:

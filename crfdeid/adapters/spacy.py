@@ -27,8 +27,8 @@ _spacy = require("spacy", "spacy", "crfdeid.adapters.spacy")  # names the extra 
 from spacy.language import Language  # noqa: E402
 from spacy.tokens import Doc, Span  # noqa: E402
 
-from ..crf import Model  # noqa: E402
 from ..document import Document  # noqa: E402
+from ..tagging.session import SPANS, Session  # noqa: E402
 
 #: The ``doc.spans`` key the component writes (``spans_key`` in its config changes it).
 SPANS_KEY = "crfdeid"
@@ -44,9 +44,10 @@ class CrfdeidComponent:
     def __init__(self, nlp: Language, name: str, model=None, o_threshold=None,
                  spans_key: str = SPANS_KEY, set_ents: bool = True):
         self.name = name
-        self.model = model if isinstance(model, Model) else Model.load(model)
         # config values are plain data: None is the model's own decoding, "none" Viterbi only
         self.o_threshold = {None: ..., "none": None}.get(o_threshold, o_threshold)
+        self.session = Session(model, SPANS, o_threshold=self.o_threshold)
+        self.model = self.session.model
         self.spans_key, self.set_ents = spans_key, set_ents
 
     def __call__(self, doc: Doc) -> Doc:
@@ -65,7 +66,7 @@ class CrfdeidComponent:
 
     def _tag(self, docs):
         notes = [Document(str(i), doc.text) for i, doc in enumerate(docs)]
-        for doc, tagged in zip(docs, self.model.tag_many(notes, self.o_threshold)):
+        for doc, tagged in zip(docs, self.session.tagged(notes)):
             yield self._annotate(doc, tagged)
 
     def _annotate(self, doc: Doc, tagged: Document) -> Doc:

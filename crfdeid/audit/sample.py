@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..crf import Model
-from ..crf.model import DEFAULT_MODEL
 from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
 from ..review.project import Project
+from ..tagging.model import DEFAULT_MODEL, TaggingModel
+from ..tagging.session import SPANS, Session
 from ..text.tokenize import token_offsets
 from ..version import __version__
 
@@ -209,7 +209,8 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
                            "audit needs every note of the release")
     sample, twice = draw(members, n, seed, double)
     path = Path(model_path) if model_path and str(model_path) != "default" else DEFAULT_MODEL
-    model = Model.load(path)
+    model = TaggingModel.load(path)
+    session = Session(model, SPANS)  # the release's model, as `crfdeid tag` tags with it
     digest = sha256_file(path)
     info = {m.doc_id: m for m in members}
     chosen, doubles = set(sample), set(twice)
@@ -235,7 +236,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
             order = random.Random(f"{seed}/order/{part}").sample(ids, len(ids))
             rank = {d: i for i, d in enumerate(order)}
             batch = [docs[d] for d in ids]
-            for doc, tagged in zip(batch, model.tag_many(batch)):
+            for doc, tagged in zip(batch, session.tagged(batch)):
                 nid = project.store.add_note(doc, None, who="audit")
                 # the suggestions are the release's model, version 0; priority: the seeded order
                 project.store.set_suggestions(nid, tagged.spans, tagged.meta["confidence"], 0,

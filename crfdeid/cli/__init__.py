@@ -16,7 +16,7 @@ import warnings
 
 from .. import progress
 from .._data import install_hint
-from ..errors import CrfdeidError, CrfdeidWarning, describe
+from ..errors import CrfdeidError, CrfdeidWarning
 from ..version import __version__
 
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
@@ -186,20 +186,6 @@ def parse_fractions(text: str) -> tuple[float, ...]:
 def parse_floors(text: str) -> tuple[float, ...]:
     """``"0.95,0.9"`` -> ``(0.95, 0.9)``: precision floors in [0, 1]."""
     return _unit_values(text, "precision floors", low_open=False)
-
-
-def write_document(out, doc) -> str | None:
-    """Write ``doc`` with the open writer ``out``; on failure a message naming the document
-    (a writer's own exception text could quote the note, so only its type is kept)."""
-    try:
-        out.write(doc)
-    except CrfdeidError as exc:
-        return str(exc)
-    except OSError as exc:
-        return f"document {doc.doc_id!r}: cannot write output ({exc.strerror})"
-    except Exception as exc:  # a missing module is named: it says what to install
-        return f"document {doc.doc_id!r}: writing failed ({describe(exc)})"
-    return None
 
 
 def add_overwrite(p: argparse.ArgumentParser) -> None:

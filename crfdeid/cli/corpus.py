@@ -29,7 +29,7 @@ from collections import Counter
 
 from .. import cli, labels
 from ..errors import CrfdeidError, OutputError
-from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
+from ..io import StreamWriter, read, reader_names, spec_path, write_document, writer, writer_names
 from ..schema import SUBTYPE_TO_PARENT
 from ..text.tokenize import iter_segments, iter_tokens
 from . import reader_options
@@ -202,7 +202,7 @@ def _cmd_convert(args) -> int:
     try:
         with w:
             for doc in progress(docs, args.quiet, unit="doc", desc="convert"):
-                err = cli.write_document(w, doc)  # e.g. a character i2b2 XML cannot carry
+                err = write_document(w, doc)  # e.g. a character i2b2 XML cannot carry
                 if err is None:
                     written += 1
                 else:

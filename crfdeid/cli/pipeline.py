@@ -38,7 +38,7 @@ from .. import cli
 from ..config import load_config
 from ..crf import train_model
 from ..errors import CrfdeidError, OutputError
-from ..io import atomic_write, check_input, check_output, describe_input, input_parts, spec_path, writer
+from ..io import atomic_write, check_input, check_output, describe_input, input_parts, spec_path, write_document, writer
 from ..io.labelled import read_corpus, read_labelled, settle
 from ..scoring import evaluate
 from .train import parse_overrides
@@ -136,7 +136,7 @@ def main(argv=None) -> int:
     try:
         with pred_writer:
             for doc in predicted:  # the model's spans as the model writes them, the text as read
-                err = cli.write_document(pred_writer, doc)
+                err = write_document(pred_writer, doc)
                 if err is not None:
                     failed.append(err)
     except OutputError as exc:

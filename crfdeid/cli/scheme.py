@@ -6,8 +6,8 @@ from pathlib import Path
 
 from .. import schema
 from ..config import read_yaml
-from ..crf.modelfile import MAGIC, is_model_file, parse
 from ..errors import ConfigError
+from ..tagging.modelfile import MAGIC, is_model_file, parse
 
 
 def load_scheme(spec: str | None):

@@ -10,7 +10,7 @@ from .. import cli
 from ..deid.key import read_key_file
 from ..deid.stress import KINDS, Stressor
 from ..errors import CrfdeidError, OutputError
-from ..io import StreamWriter, read, reader_names, spec_path, writer, writer_names
+from ..io import StreamWriter, read, reader_names, spec_path, write_document, writer, writer_names
 from .corpus import progress
 
 
@@ -52,7 +52,7 @@ def run(args) -> int:
                 except CrfdeidError as exc:
                     errors.append(exc)
                     continue
-                err = cli.write_document(out, new)
+                err = write_document(out, new)
                 if err is None:
                     written += 1
                 else:

@@ -33,21 +33,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
 
-from .. import cli, schema, site
-from ..adapters.records import tag_result
-from ..crf.model import Model, batches
-from ..crf.numpy.tagger import BATCH_CHARS
+from .. import cli, site
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
-from ..errors import ConfigError, CrfdeidError, OutputError
-from ..io import StreamWriter, open_writer, read, spec_path
-from ..io.labelled import takes_scheme
+from ..errors import ConfigError, CrfdeidError
+from ..io import spec_path
 from ..progress import Progress, step
-
-_MODEL = None
-_OPTIONS: dict = {}  # what the chain gets with every note (the site's knowledge), in a worker too
+from ..tagging.model import TaggingModel
+from ..tagging.session import Session, open_inputs
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -92,61 +86,11 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _init_worker(model_path, backend="numpy", o_words=True, options=None):
-    """Load the model in a spawned worker; a forked one has the parent's (:func:`_share`)."""
-    global _MODEL, _OPTIONS
-    if _MODEL is not None:
-        return
-    _MODEL = Model.load(model_path, backend=backend)
-    _OPTIONS = options or {}
-    if not o_words:
-        _MODEL.o_words = frozenset()
-
-
-def _share(model, options=None) -> None:
-    """Make ``model`` (and the chain's ``options``) the ones forked workers tag with (no second
-    load in each)."""
-    global _MODEL, _OPTIONS
-    _MODEL, _OPTIONS = model, options or {}
-
-
 #: Said on stderr when surrogates are made without --key-file, --key or --seed.
 RANDOM_KEY_NOTE = ("note: no --key-file, --key or --seed: the surrogates use a random key made for this run, "
                    "so another run (another batch of the same patients) gets different ones; for one set "
                    "per patient across runs make a key (python -m crfdeid key new secret.key) and pass "
                    "--key-file secret.key")
-
-
-def _tag_batch(item):
-    """A worker's task: a batch of documents, tagged together (the numpy backend labels
-    a batch at once), one result per document."""
-    docs, thr = item
-    return [tag_result(doc, tagged) for doc, tagged in _MODEL.tag_each(docs, thr, options=_OPTIONS)]
-
-
-def _open_inputs(specs, fmt, errors, options=None) -> list:
-    """Every input opened (checked) before any is tagged: their document iterators.
-
-    An annotated input's labels are taken as written (``scheme=any``), whatever the model's
-    scheme: the model's spans replace them, so gold labels of another scheme (a BRAT test
-    folder with the corpus' own labels, tagged with the i2b2 model) must not fail a note. An
-    explicit ``--reader-option scheme=...`` still checks them."""
-    return [read(spec, errors=errors, default_format=fmt,
-                 **{**({"scheme": schema.ANY} if takes_scheme(spec, fmt) else {}), **(options or {})})
-            for spec in specs]
-
-
-def _documents(inputs, errors, grouper=None, use=None):
-    for docs in inputs:
-        for doc in docs:
-            try:
-                doc = grouper.apply(doc) if grouper is not None else doc
-            except CrfdeidError as exc:  # without its patient key a note cannot get its patient's surrogates
-                errors.append(exc)
-                continue
-            if use is not None:
-                use.see(doc)
-            yield doc
 
 
 def _writer_option(pair: str) -> tuple:
@@ -197,21 +141,19 @@ def main(argv=None) -> int:
     errors: list = []
     specs = args.inputs or ["-"]
     try:  # usage errors first, before anything is loaded, tagged or written
-        model = Model.load(args.model, backend=args.backend)
-        inputs = _open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option))
+        model = TaggingModel.load(args.model, backend=args.backend)
+        inputs = open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option))
         grouper = grouping.from_args(args)
         known = site.from_args(args)
         options = _writer_options(args)
-        out = open_writer(args.output_format, args.output_dir, options,
-                      [spec_path(s, args.input_format) for s in specs], args.overwrite, model.scheme)
+        random_key = args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None
+        session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
+                          o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
+                          o_words=not args.no_o_words)
+        out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    thr = {None: ..., "none": None}.get(args.o_threshold, args.o_threshold)
-    chain_options = {} if known is None else {"site": known}
-    if args.no_o_words:
-        model.o_words = frozenset()
-    done = failed = 0
     cli.start_log(args)
     bar = Progress("tag", None, "doc", not args.quiet)
 
@@ -220,55 +162,13 @@ def main(argv=None) -> int:
 
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
-    if args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None:
+    if random_key:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
-    use = site.TableUse(known)
-    docs = _documents(inputs, errors, grouper, use)
-    pool = None
-    results: Iterator[tuple]
-    if args.jobs > 1:  # batches of documents to workers, results back in input order
-        import multiprocessing as mp
-        from itertools import chain
-
-        method = "spawn" if sys.platform == "win32" else "fork"
-        if method == "fork":
-            _share(model, chain_options)
-        pool = mp.get_context(method).Pool(args.jobs, _init_worker,
-                                           (model.path, args.backend, not args.no_o_words, chain_options))
-        tasks = ((batch, thr) for batch in batches(docs, BATCH_CHARS))
-        results = chain.from_iterable(pool.imap(_tag_batch, tasks))
-    else:  # in batches (the numpy backend labels several documents at once)
-        results = (tag_result(doc, tagged) for doc, tagged in model.tag_each(docs, thr, options=chain_options))
-    seen_errors = 0
-    try:
-        with out:
-            for _doc_id, tagged, err in results:
-                while seen_errors < len(errors):
-                    report(str(errors[seen_errors]))
-                    seen_errors += 1
-                    failed += 1
-                if err is None:
-                    err = cli.write_document(out, tagged)
-                if err is not None:
-                    report(err)
-                    failed += 1
-                else:
-                    done += 1
-                bar.update(1)
-            for e in errors[seen_errors:]:
-                report(str(e))
-                failed += 1
-    except OutputError as exc:  # the closing step (an output file's rename, a mapping) failed
-        report(str(exc))
-        failed += 1
-        if isinstance(out, StreamWriter):  # one stream file: none of it was made
-            failed, done = failed + done, 0
-    if pool is not None:
-        pool.close()
-        pool.join()
-        _share(None)
+    done, failed = session.write(session.documents(inputs, errors), out, jobs=args.jobs, errors=errors,
+                                 report=report, progress=bar.update)
     bar.close()
     step("tag: %d document(s) written, %d failed", done, failed)
+    use = session.table_use
     if not args.quiet or failed:
         print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
     if use.rows and not args.quiet:

@@ -40,8 +40,8 @@ from ..document import Document
 from ..errors import ConfigError, ModelError
 from ..labels import BIO, OUTSIDE, join_label, split_label
 from ..progress import step, track
-from .model import Model, TaggingModel, batches
-from .numpy.tagger import BATCH_CHARS
+from ..tagging.model import BATCH_CHARS, TaggingModel, batches
+from .model import Model
 from .train import train_model
 
 #: Parent categories whose confident words label the same patient's uncertain ones.

@@ -11,11 +11,11 @@ import pycrfsuite
 
 from ..errors import ModelError
 from ..labels import OUTSIDE
-from .decoding import threshold_labels
+from ..tagging.decoding import threshold_labels
 
 
 def open_tagger(crf_bytes: bytes, path=None) -> pycrfsuite.Tagger:
-    """A CRFsuite tagger on a model's CRFsuite part (checked by :mod:`crfdeid.crf.modelfile`)."""
+    """A CRFsuite tagger on a model's CRFsuite part (checked by :mod:`crfdeid.tagging.modelfile`)."""
     tagger = pycrfsuite.Tagger()
     try:
         tagger.open_inmemory(crf_bytes)

@@ -35,8 +35,8 @@ from ..labels import decode, encode
 from ..recognizers.chain import Note, chain_of
 from ..recognizers.committee import from_config
 from ..resources import Resources
+from ..tagging.model import tokens_for
 from ..text.tokenize import for_tagging, segments
-from .model import tokens_for
 
 
 class Segment(NamedTuple):

@@ -68,7 +68,7 @@ class CompanionSettings(Section):
     model file (docs/stress.md). ``null`` (the default): no companion. A mapping overrides
     ``features``, ``training`` and ``crf`` of the main config (the rest is the main config's);
     ``weight`` (0 to 1, default 0) is the companion's share of the marginals the decoding
-    reads (:class:`crfdeid.crf.decoding.AveragedBackend`). A companion votes through its weight,
+    reads (:class:`crfdeid.tagging.decoding.AveragedBackend`). A companion votes through its weight,
     or through the post-CRF chain's ``context_union.v1``, or both; resolved, the section holds
     all four::
 

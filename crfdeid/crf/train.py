@@ -28,16 +28,18 @@ from ..errors import ConfigError, ModelError, SchemaError
 from ..features import Featurizer
 from ..io.labelled import as_setting, read_corpus, settle
 from ..io.splits import kfold
-from ..labels import OUTSIDE, encode
+from ..labels import encode
 from ..progress import Progress
 from ..recognizers import stacking
 from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
+from ..tagging import kinds
+from ..tagging.decoding import OWords
+from ..tagging.model import tokens_for
+from ..tagging.modelfile import gazetteer_checksums
 from ..text.tokenize import for_tagging, segments
-from . import kinds
-from .model import Model, tokens_for
-from .modelfile import gazetteer_checksums
+from .model import Model
 from .settings import companion_config
 
 
@@ -112,7 +114,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     stats: Counter[str] = Counter()
     problems: Counter[str] = Counter()
     trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
-    o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
+    o_words = OWords() if cfg["decoding"]["o_words_min_count"] else None
     for original in docs:
         # The o-words list is counted on the notes as they are, not on augmented versions.
         counted = o_words is None
@@ -209,26 +211,6 @@ def _checked(docs, scheme):
                                   f"({schema.known_labels(scheme)})", path=doc.meta.get("source"),
                                   doc_id=doc.doc_id, offset=sp.start)
         yield doc
-
-
-class _OWords:
-    """Counts of the training notes' words (alphabetic, lower-cased), and those seen inside PHI."""
-
-    def __init__(self):
-        self.seen = Counter()
-        self.in_phi = set()
-
-    def add(self, toks, labels) -> None:
-        for tok, lab in zip(toks, labels):
-            if tok.text.isalpha():
-                w = tok.text.lower()
-                self.seen[w] += 1
-                if lab != OUTSIDE:
-                    self.in_phi.add(w)
-
-    def kept(self, min_count: int) -> list[str]:
-        """Words seen at least ``min_count`` times and never inside PHI, sorted."""
-        return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
 
 
 def train_multi(docs, cfg: dict, progress: bool = False):

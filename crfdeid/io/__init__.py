@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import brat, i2b2, jsonl, physionet, table, text  # noqa: F401  (they register themselves)
 from .files import BOM, atomic_write, is_stdio, list_files, read_text_file
-from .outputs import FolderWriter, StreamWriter, check_output
+from .outputs import FolderWriter, StreamWriter, check_output, write_document
 from .registry import (
     PLUGINS,
     READERS,
@@ -37,4 +37,5 @@ from .registry import (
 __all__ = ["BOM", "PLUGINS", "READERS", "WRITERS", "FolderWriter", "StreamWriter", "atomic_write",
            "check_input", "check_output", "describe_input", "input_parts",
            "is_stdio", "list_files", "open_writer", "parse_spec", "read", "read_all", "read_text_file",
-           "reader_for", "reader_names", "spec_path", "write", "writer", "writer_class", "writer_names"]
+           "reader_for", "reader_names", "spec_path", "write", "write_document", "writer", "writer_class",
+           "writer_names"]

@@ -21,7 +21,7 @@ import unicodedata
 from pathlib import Path
 
 from ..document import Document
-from ..errors import OutputError
+from ..errors import CrfdeidError, OutputError, describe
 from .files import EXISTS, atomic_write, is_stdio, publish, track_temp, untrack_temp, write_all
 
 
@@ -323,3 +323,17 @@ class StreamWriter:
     def __exit__(self, exc_type, *exc):
         self.close(ok=exc_type is None)
         return False
+
+
+def write_document(out, doc: Document) -> str | None:
+    """Write ``doc`` with the open writer ``out``; on failure a message naming the document
+    (a writer's own exception text could quote the note, so only its type is kept)."""
+    try:
+        out.write(doc)
+    except CrfdeidError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"document {doc.doc_id!r}: cannot write output ({exc.strerror})"
+    except Exception as exc:  # a missing module is named: it says what to install
+        return f"document {doc.doc_id!r}: writing failed ({describe(exc)})"
+    return None

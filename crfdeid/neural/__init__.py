@@ -4,9 +4,9 @@ A config selects one with its top-level ``model`` key (``elman``, ``jordan`` or
 ``bilstm-crf``; ``crf`` is the default) and tunes it in its ``neural`` section
 (:class:`crfdeid.neural.settings.NeuralSettings`). Everything else is shared with the CRF:
 the tokenizer and segments, the BIO labels (:mod:`crfdeid.labels`), the recall-oriented
-decoding (:mod:`crfdeid.crf.decoding`), the rule overlay, the model file's checks
-(:mod:`crfdeid.crf.modelfile`, format 2: weights in safetensors) and the tagging
-interface (:class:`crfdeid.crf.model.TaggingModel`), so ``train``, ``tag``,
+decoding (:mod:`crfdeid.tagging.decoding`), the rule overlay, the model file's checks
+(:mod:`crfdeid.tagging.modelfile`, format 2: weights in safetensors) and the tagging
+interface (:class:`crfdeid.tagging.model.TaggingModel`), so ``train``, ``tag``,
 ``evaluate`` and ``crossval`` work unchanged with such a config.
 
 - :mod:`.vocab`: word and character vocabularies, word-vector files (no PyTorch).
@@ -19,8 +19,8 @@ PyTorch comes with the ``neural`` extra; importing this package does not import 
 from __future__ import annotations
 
 from .._data import install_hint
-from ..crf import kinds
 from ..errors import ConfigError, ModelError
+from ..tagging import kinds
 
 #: The networks a config's ``model`` can name.
 NETWORKS = ("elman", "jordan", "bilstm-crf")
@@ -57,7 +57,7 @@ def model_class(model: str, path=None):
     return NeuralModel
 
 
-def _load(part: bytes, config: dict, manifest: dict, path, backend: str):
+def _load(part: bytes, config: dict, manifest: dict, path, backend: str, companion=None):
     return model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
 
 

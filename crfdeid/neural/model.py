@@ -1,10 +1,10 @@
 """A trained network as a crfdeid model: the CRF's tagging path with a network as backend.
 
-:class:`NeuralModel` is a :class:`crfdeid.crf.model.TaggingModel`: ``tag``,
+:class:`NeuralModel` is a :class:`crfdeid.tagging.model.TaggingModel`: ``tag``,
 ``tag_each``, ``tag_many``, ``tag_text``, ``meta['confidence']``, the recall-oriented
 decoding, the O-words and the rule overlay are the CRF's own code; only the labels and
 probabilities of the tokens come from :class:`NetworkBackend`. Its file is the CRF's
-(:mod:`crfdeid.crf.modelfile`, format 2): the manifest holds the config, the labels and
+(:mod:`crfdeid.tagging.modelfile`, format 2): the manifest holds the config, the labels and
 the vocabularies, the part the weights in safetensors (read with ``safetensors.torch.load``;
 nothing is unpickled).
 """
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import torch
 
-from ..crf import modelfile
-from ..crf.decoding import threshold_labels
-from ..crf.model import TaggingModel
 from ..errors import ModelError
 from ..labels import OUTSIDE
+from ..tagging import modelfile
+from ..tagging.decoding import threshold_labels
+from ..tagging.model import TaggingModel
 from ..version import __version__
 from . import networks
 from .batch import collate, device_of, index_segment, length_batches
@@ -44,7 +44,7 @@ class NetworkBackend:
 
         ``p_outside`` is every token's P(O); ``marginals`` (with ``want_marginals``)
         one ``{label: p}`` per token. With ``o_threshold`` an ``O`` token whose P(O) is
-        below it becomes PHI (:func:`crfdeid.crf.decoding.threshold_labels`).
+        below it becomes PHI (:func:`crfdeid.tagging.decoding.threshold_labels`).
         """
         segs, where = [], []
         for k, (_, toks, bounds) in enumerate(items):
@@ -145,5 +145,5 @@ class NeuralModel(TaggingModel):
         self._restore_chain(state.get("chain"))
 
     def to_bytes(self) -> bytes:
-        """The model file's content (:mod:`crfdeid.crf.modelfile`, format 2)."""
+        """The model file's content (:mod:`crfdeid.tagging.modelfile`, format 2)."""
         return modelfile.to_bytes(self._weights, self.manifest, self.labels)

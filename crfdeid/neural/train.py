@@ -17,14 +17,14 @@ from collections.abc import Iterable
 import torch
 
 from ..config import load_config
-from ..crf.model import tokens_for
-from ..crf.modelfile import WEIGHTS_FORMAT_VERSION
-from ..crf.train import _OWords
 from ..document import Document
 from ..errors import ModelError
 from ..io import read_all
 from ..labels import OUTSIDE, encode
 from ..progress import Progress
+from ..tagging.decoding import OWords
+from ..tagging.model import tokens_for
+from ..tagging.modelfile import WEIGHTS_FORMAT_VERSION
 from ..text.tokenize import for_tagging, segments
 from . import networks
 from .batch import collate, device_of, index_segment, length_batches
@@ -36,7 +36,7 @@ def _read(docs, cfg):
     """Tokens (texts), BIO labels per segment, and corpus statistics; O-word counts too."""
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     sents, labels, stats, problems = [], [], Counter(), Counter()
-    o_words = _OWords() if cfg["decoding"]["o_words_min_count"] else None
+    o_words = OWords() if cfg["decoding"]["o_words_min_count"] else None
     for doc in docs:
         text = for_tagging(doc.text)  # what the tagger reads, as for the CRF (same length)
         toks = tokens_for(text, split)

@@ -20,9 +20,10 @@ import secrets
 from pathlib import Path
 
 from ..config import load_config
-from ..crf import Model
 from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
+from ..tagging.model import TaggingModel
+from ..tagging.session import SPANS, Session
 from . import active, agreement, surrogates
 from .db import Database, is_url
 from .store import Store, to_spans
@@ -108,7 +109,7 @@ class Project:
         return (row or {}).get("v") or 0
 
     def load_model(self):
-        return Model.load(self.current_model_path())
+        return TaggingModel.load(self.current_model_path())
 
     def config(self) -> dict:
         """The config models are retrained with: the project's, else the pre-annotation model's."""
@@ -118,12 +119,13 @@ class Project:
     def suggest(self, model, note_ids, version: int, chunk: int = 32) -> int:
         """Pre-annotate notes with ``model`` (untouched notes only) and set their priorities."""
         strategy = self.setting("strategy")
+        session = Session(model, SPANS)
         changed = 0
         for i in range(0, len(note_ids), chunk):
             ids = note_ids[i:i + chunk]
             docs = [self.store.document(n) for n in ids]
             prio = active.scores(model, docs, strategy, seed=version)
-            for nid, tagged, p in zip(ids, model.tag_many(docs), prio):
+            for nid, tagged, p in zip(ids, session.tagged(docs), prio):
                 changed += self.store.set_suggestions(nid, tagged.spans, tagged.meta["confidence"], version, p)
         return changed
 

@@ -31,11 +31,11 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic_core import PydanticCustomError
 
 from ..adapters.records import Deidentifier
-from ..crf import Model
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
 from ..site import Site
+from ..tagging.model import TaggingModel
 from ..version import __version__
 
 log = logging.getLogger("crfdeid.serve")
@@ -143,7 +143,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     """
     if min(settings.max_bytes, settings.max_documents, settings.body_timeout, settings.request_timeout) <= 0:
         raise ConfigError("max_bytes, max_documents, body_timeout and request_timeout must be positive")
-    model = Model.load(settings.model)
+    model = TaggingModel.load(settings.model)
     key = read_key_file(settings.key_file) if settings.key_file else None  # as crfdeid tag reads it
     token = read_secret(settings.token_file, "the token file") if settings.token_file else None
     if token is not None and len(token) < 16:

@@ -27,8 +27,9 @@ import uuid
 import pandas as pd
 
 from ..adapters import require
-from ..adapters.records import Deidentifier, PatientWriters
+from ..adapters.records import Deidentifier
 from ..document import Document
+from ..tagging.session import PatientWriters
 from .read import kind
 
 #: The spans column: one struct per PHI span, offsets into the original text.

@@ -27,13 +27,10 @@ emission scores it returns the same labels. :func:`marginals` computes
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-
 import numpy as np
 
 from ...labels import OUTSIDE
-from ..decoding import threshold_labels
+from ...tagging.decoding import threshold_labels
 from .emission import EmissionScorer
 
 #: Tokens labelled together (inference chunk): enough to amortise the per-step numpy
@@ -44,9 +41,6 @@ BATCH_TOKENS = 20_000
 #: group's template outputs alive at a time (with 20,000 the peak RSS of 1,000
 #: synthetic notes was 1.10x that of 250, 1.07x with 5,000).
 SCORE_TOKENS = 5_000
-#: Characters of documents tagged together (``Model.tag_each``): about 20,000 tokens of
-#: clinical notes (PhysioNet: 4.1 characters a token).
-BATCH_CHARS = 80_000
 
 
 # -- Viterbi and forward-backward ------------------------------------------------------
@@ -231,25 +225,6 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
 
 
 # -- the tagger ------------------------------------------------------------------------
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector (if it runs) for the block.
-
-    Tagging makes millions of small objects (tokens, attribute tuples) that live
-    until their batch is done and hold no reference cycles: the collector's passes
-    over them free nothing (``gc.get_stats()``: 0 collected on the PhysioNet
-    corpus) but cost about a tenth of the tagging time. Reference counting still
-    frees everything; the collector resumes after the block.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
 
 def _groups(docs, size):
     """Consecutive ``(text, tokens)`` documents in groups of at least ``size`` tokens (the last: fewer)."""

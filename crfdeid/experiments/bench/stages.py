@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pycrfsuite
 
-from ...crf import model as model_mod
 from ...crf.crfsuite import CrfsuiteBackend
-from ...crf.decoding import AveragedBackend
-from ...crf.model import tokens_for
 from ...crf.numpy import tagger as numpy_tagger
 from ...io import WRITERS, StreamWriter, read, writer, writer_names
 from ...recognizers.chain import Chain
+from ...tagging import model as model_mod
+from ...tagging.decoding import AveragedBackend
+from ...tagging.model import tokens_for
 from ...text.tokenize import segments
 
 #: Stages of the tag path, in pipeline order.

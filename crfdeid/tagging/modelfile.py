@@ -24,7 +24,7 @@ gazetteer checksums, the crfdeid version, the labels, training statistics (and a
 network's vocabularies) and the size and SHA-256 of the part (``crf_size`` and
 ``crf_sha256``, or ``weights_size`` and ``weights_sha256``). :func:`parse` checks
 all of it before the C library or PyTorch sees a byte, including every offset the C
-library follows in a CRFsuite part (:mod:`crfdeid.crf.crfsuite_check`), and raises
+library follows in a CRFsuite part (:mod:`crfdeid.tagging.crfsuite_check`), and raises
 :class:`~crfdeid.errors.ModelError` naming the file (and the offset) for a corrupt
 file, an unknown format or a model written by a newer crfdeid than the one running.
 """

@@ -112,6 +112,27 @@ class AveragedBackend:
         return out
 
 
+class OWords:
+    """Counts of the training notes' words (alphabetic, lower-cased), and those seen inside PHI:
+    a model's ``o_words`` (``decoding.o_words_min_count``), counted while it trains."""
+
+    def __init__(self):
+        self.seen = Counter()
+        self.in_phi = set()
+
+    def add(self, toks, labels) -> None:
+        for tok, lab in zip(toks, labels):
+            if tok.text.isalpha():
+                w = tok.text.lower()
+                self.seen[w] += 1
+                if lab != OUTSIDE:
+                    self.in_phi.add(w)
+
+    def kept(self, min_count: int) -> list[str]:
+        """Words seen at least ``min_count`` times and never inside PHI, sorted."""
+        return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
+
+
 @section("decoding")
 @dataclass
 class DecodingSettings(Section):

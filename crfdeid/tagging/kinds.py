@@ -1,13 +1,12 @@
-"""The kinds of model a config's ``model`` key names, as a registry: the CRF and, from an
-optional package, the networks of :mod:`crfdeid.neural`.
+"""The kinds of model a config's ``model`` key names, as a registry: the CRF of :mod:`crfdeid.crf`
+and, from an optional package, the networks of :mod:`crfdeid.neural`.
 
-A kind is a loader (a checked model file's part -> a model) and a trainer (documents ->
-a model). The CRF's are :mod:`crfdeid.crf.model` and :mod:`crfdeid.crf.train`; another
-package registers its kinds with :func:`register` when it is imported. :data:`PROVIDERS`
-names the module that registers a kind this layer does not hold, so that loading a
-network's file or training from a network's config imports it by name (the crf layer
-never imports the layers above it) and, where its extra is missing, says which extra to
-install.
+A kind is a loader (a checked model file's parts -> a model) and a trainer (documents ->
+a model). A package registers its kinds with :func:`register` when it is imported (the CRF's
+are :mod:`crfdeid.crf.model` and :mod:`crfdeid.crf.train`). :data:`PROVIDERS` names the
+module that registers each kind, so that loading a model file or training from a config
+imports it by name (the tagging layer never imports the layers above it) and, where its
+extra is missing, says which extra to install.
 """
 
 from __future__ import annotations
@@ -22,7 +21,8 @@ from ..errors import ConfigError, ModelError
 class Kind(NamedTuple):
     """How to load and train one kind of model."""
 
-    #: ``load(part, config, manifest, path, backend) -> model`` for a checked file's part.
+    #: ``load(part, config, manifest, path, backend, companion) -> model`` for a checked file's
+    #: parts (``companion``: a companion CRF's part, or None).
     load: Callable
     #: ``train(docs, config, progress) -> model`` for a resolved config.
     train: Callable
@@ -30,9 +30,11 @@ class Kind(NamedTuple):
 
 #: Registered kinds by the name a config's ``model`` gives.
 KINDS: dict[str, Kind] = {}
-#: Kinds registered by a module of a higher layer: name -> (module, setup.cfg extra).
-PROVIDERS: dict[str, tuple[str, str]] = {name: ("crfdeid.neural", "neural")
-                                         for name in ("elman", "jordan", "bilstm-crf")}
+#: The module of a higher layer that registers each kind: name -> (module, setup.cfg extra or
+#: None for the base install).
+PROVIDERS: dict[str, tuple[str, str | None]] = {
+    "crf": ("crfdeid.crf", None),
+    **{name: ("crfdeid.neural", "neural") for name in ("elman", "jordan", "bilstm-crf")}}
 
 
 def register(names, load: Callable, train: Callable) -> None:

@@ -1,0 +1,417 @@
+"""The tagging model every kind of model shares: :class:`TaggingModel`.
+
+Tagging a note is the same path whatever labels its tokens: the note as the tagger reads it
+(:func:`crfdeid.text.tokenize.for_tagging`, control characters as spaces), its tokens and
+segments, a backend's labels and marginals (:class:`TaggingBackend`: the CRF's of
+:mod:`crfdeid.crf`, a network's of :mod:`crfdeid.neural`), decoded into spans
+(:func:`crfdeid.labels.decode`) and handed to the model's post-CRF chain
+(:mod:`crfdeid.recognizers.chain`, named in the config's ``postprocess``: the clinical-term
+filter, the rule overlay when enabled, and the Safe Harbor layer, always last). Documents are
+labelled in batches of about :data:`BATCH_CHARS` characters; a note longer than
+:data:`LONG_NOTE_CHARS` a piece at a time. The file is :mod:`crfdeid.tagging.modelfile`;
+:meth:`TaggingModel.load` gives the model of the kind it holds (:mod:`crfdeid.tagging.kinds`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import gc
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+from importlib import resources
+from operator import attrgetter
+from pathlib import Path
+from types import EllipsisType
+from typing import TYPE_CHECKING, Protocol
+
+from .. import schema
+from ..document import Document
+from ..errors import ModelError
+from ..io import atomic_write
+from ..labels import OUTSIDE, decode
+from ..recognizers.chain import Chain, Note, build_chain, chain_of
+from ..text.tokenize import Token, for_tagging, segments, tokenize
+from . import kinds, modelfile
+
+_START = attrgetter("start")
+#: Notes longer than this (characters) are tagged a piece at a time by ``tag_each``.
+LONG_NOTE_CHARS = 250_000
+
+
+#: Characters of documents tagged together (``tag_each``): about 20,000 tokens of
+#: clinical notes (PhysioNet: 4.1 characters a token).
+BATCH_CHARS = 80_000
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector (if it runs) for the block.
+
+    Tagging makes millions of small objects (tokens, attribute tuples) that live
+    until their batch is done and hold no reference cycles: the collector's passes
+    over them free nothing (``gc.get_stats()``: 0 collected on the PhysioNet
+    corpus) but cost about a tenth of the tagging time. Reference counting still
+    frees everything; the collector resumes after the block.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def default_model_path() -> Path:
+    """The model shipped inside the package (``crfdeid/data/default-model``)."""
+    return Path(str(resources.files("crfdeid") / "data" / "default-model"))
+
+
+#: The model shipped in the package (trained by ``make train``).
+DEFAULT_MODEL = default_model_path()
+
+
+def _piece_end(text: str, start: int, size: int) -> int:
+    """Where the piece of ``text`` from ``start`` ends: after a line break in the second half
+    of ``size`` characters, else at white space, else at ``size`` characters."""
+    end = start + size
+    if end >= len(text):
+        return len(text)
+    cut = text.rfind("\n", start + size // 2, end)
+    if cut < 0:
+        cut = max(text.rfind(" ", start + 1, end), text.rfind("\t", start + 1, end))
+    return cut + 1 if cut > start else end
+
+
+def tokens_for(text: str, split_glued: bool = True) -> list[Token]:
+    """Tokens of ``text``; ``split_glued=False`` keeps letter/digit runs glued together.
+
+    >>> [t.text for t in tokens_for("PEND01/26", split_glued=False)]
+    ['PEND01', '/', '26']
+    """
+    return tokenize(text, split_glued=split_glued)
+
+
+def batches(docs: Iterable[Document], chars: int) -> Iterator[list[Document]]:
+    """Lists of consecutive documents of about ``chars`` characters each (streamed).
+
+    >>> [[d.doc_id for d in b] for b in batches([Document(str(n), "x" * n) for n in (5, 5, 20, 1)], 10)]
+    [['5', '5'], ['20'], ['1']]
+    """
+    batch, size = [], 0
+    for doc in docs:
+        batch.append(doc)
+        size += len(doc.text)
+        if size >= chars:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+class TaggingBackend(Protocol):
+    """What a model's ``_backend`` provides (see :class:`TaggingModel`)."""
+
+    def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list: ...
+
+
+class TaggingModel:
+    """What every kind of model shares: tokens, segments, labels -> spans, rules, one file.
+
+    A subclass sets ``config``, ``path``, ``manifest``, ``stats``, ``labels`` and
+    ``o_words``, provides ``_backend`` (an object whose ``run(items, o_threshold,
+    want_marginals, o_words)`` gives ``(labels, p_outside, marginals)`` for each
+    ``(text, tokens, segments)`` item, as :class:`crfdeid.crf.numpy.tagger.NumpyTagger`
+    does) and ``to_bytes()`` (the model file's content).
+    """
+
+    config: dict
+    path: Path | str | None
+    manifest: dict
+    stats: dict
+    labels: list[str]
+    backend: str
+    o_words: frozenset = frozenset()
+    #: The companion CRF of a config with a ``companion`` section (its vote: the averaged decoding,
+    #: or ``context_union.v1``), or None.
+    companion: TaggingModel | None = None
+
+    if TYPE_CHECKING:
+        @property
+        def _backend(self) -> TaggingBackend: ...
+
+        def to_bytes(self) -> bytes: ...
+
+    @functools.cached_property
+    def scheme(self) -> schema.Scheme:
+        """The label scheme of the spans this model writes (the config's; i2b2 2014 by default)."""
+        return schema.get(self.config.get("scheme"))
+
+    @property
+    def _split(self) -> bool:
+        return self.config["tokenizer"]["split_glued"]
+
+    @property
+    def _max_len(self) -> int:
+        return self.config["segment"]["max_len"]
+
+    @functools.cached_property
+    def _english(self) -> bool:
+        """The config's resources are English (the clinical-term list applies)."""
+        return (self.config.get("resources") or {}).get("language", "en") == "en"
+
+    @property
+    def chain(self) -> Chain:
+        """The post-CRF chain (:mod:`crfdeid.recognizers.chain`): the config's ``postprocess``,
+        or the one its ``rules`` section implies. Assign a :class:`Chain` to change it
+        (``model.chain = model.chain.with_processor(...)``)."""
+        if self._chain is None:
+            self._chain = chain_of(self.config, self.path)
+        return self._chain
+
+    @chain.setter
+    def chain(self, value: Chain) -> None:
+        self._chain = value
+
+    _chain: Chain | None = None
+
+    def _chain_state(self) -> list | None:
+        """The chain as config data when it was set on the model (a pickled copy keeps it)."""
+        return None if self._chain is None else self._chain.entries()
+
+    def _restore_chain(self, entries: list | None) -> None:
+        if entries is not None:
+            self._chain = build_chain(entries, self.path)
+
+    def save(self, path) -> Path:
+        """Write the model atomically to ``path`` (one file) and return the path."""
+        atomic_write(Path(path), self.to_bytes())
+        return Path(path)
+
+    @classmethod
+    def load(cls, path=None, backend: str = "numpy") -> TaggingModel:
+        """Load a model file (default: the model shipped in the package), checking it first.
+
+        ``path`` ``None``, or ``"default"`` where no such file exists, is the shipped model
+        (so every command's ``--model default`` names it). A CRF file gives a
+        :class:`crfdeid.crf.Model`, a network's file a
+        :class:`crfdeid.neural.model.NeuralModel` (with the ``neural`` extra), whichever
+        class this is called on. ``backend`` selects the CRF's tagging backend
+        (``"numpy"`` or ``"crfsuite"``); a network has one, ``"numpy"`` stands for it.
+
+        Raises
+        ------
+        ModelError
+            Missing file, wrong magic bytes, truncated or altered content, or a
+            model written by an incompatible crfdeid.
+        """
+        if path is None or (str(path) == "default" and not Path(path).exists()):
+            path = DEFAULT_MODEL
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            raise ModelError("is a folder, not a crfdeid model file", path=path) from None
+        except OSError as exc:
+            hint = " (train it with `make train`)" if path == DEFAULT_MODEL else ""
+            raise ModelError(f"cannot read model: {exc.strerror}{hint}", path=path) from None
+        return cls.from_bytes(data, path, backend)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path=None, backend: str = "numpy") -> TaggingModel:
+        """The model in ``data`` (a model file's content), checked as :meth:`load` does.
+
+        ``path`` only names the file in error messages.
+        """
+        manifest, part, companion = modelfile.parse_parts(data, path)
+        config = modelfile.resolved_config(manifest, path)
+        kind = "crf" if manifest["format"] == modelfile.FORMAT_VERSION else config["model"]
+        model = kinds.get(kind, path, ModelError).load(part, config, manifest, path, backend, companion)
+        model.chain.prepare()  # the processors' word lists: loading them is not tagging the first note
+        return model
+
+    # -- tagging ------------------------------------------------------------------
+    def _item(self, text: str) -> tuple:
+        """``(text, tokens, segments)``: what a backend labels (the text as :func:`for_tagging` reads it)."""
+        text = for_tagging(text)
+        toks = tokens_for(text, self._split)
+        return text, toks, segments(text, toks, self._max_len)
+
+    def _label(self, items, o_threshold, want_marginals=False) -> list:
+        """``(labels, p_outside, marginals)`` of each item, from the backend."""
+        return self._backend.run(items, o_threshold, want_marginals, self.o_words)
+
+    def _run(self, doc: Document, o_threshold, want_marginals=False):
+        """The item, then labels, per-token P(O) (None where not computed) and full marginals."""
+        item = self._item(doc.text)
+        return (item, *self._label([item], o_threshold, want_marginals)[0])
+
+    def tag_text(self, text: str, doc_id: str = "-", o_threshold: float | EllipsisType | None = ...,
+                 options: Mapping | None = None) -> Document:
+        """Tag one note given as a string; a :class:`~crfdeid.document.Document` with its spans.
+
+        ``doc.spans`` are half-open ``[start, end)`` character offsets into ``text``;
+        ``doc.meta["confidence"]`` gives each span's confidence (see :meth:`tag`).
+        """
+        return self.tag(Document(doc_id, text), o_threshold, options)
+
+    def tag(self, doc: Document, o_threshold: float | EllipsisType | None = ...,
+            options: Mapping | None = None) -> Document:
+        """A copy of ``doc`` (same id, text, meta) with predicted spans.
+
+        Parameters
+        ----------
+        doc : Document
+        o_threshold : float or None, optional
+            Mark a token as PHI when its marginal P(O) is below this (recall-oriented
+            decoding); ``None`` turns it off; omitted: the config's ``decoding.o_threshold``.
+        options : mapping, optional
+            Handed to the post-CRF chain's processors with the note (:class:`Note`
+            ``options``; ``doc.meta`` reaches them as ``meta``).
+
+        ``meta['confidence']`` lists, for each predicted span in order, the lowest
+        token probability of being PHI (1 - P(O)) inside it (1.0 for rule-only spans).
+        """
+        if o_threshold is ...:
+            o_threshold = self.config["decoding"]["o_threshold"]
+        item, labels, p_out, _ = self._run(doc, o_threshold)
+        return self._tagged(doc, item, labels, p_out, options)
+
+    def _tagged(self, doc, item, labels, p_out, options=None) -> Document:
+        """The tagged copy of ``doc``: decoded spans and their confidences through the chain."""
+        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options, item)
+
+    def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
+        """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
+        conf = {}
+        for sp in decode(labels, toks, self.scheme):
+            i = bisect.bisect_left(toks, sp.start, key=_START)  # the span's first token
+            c = 1.0
+            while i < len(toks) and toks[i].start < sp.end:
+                c = min(c, 1.0 - p_out[i]) if p_out[i] is not None else c
+                i += 1
+            if offset:
+                sp = sp.shifted(offset)
+            conf[sp] = round(c, 4)
+        return conf
+
+    def note(self, doc: Document, text: str | None = None, options: Mapping | None = None,
+             item: tuple | None = None) -> Note:
+        """What the chain's processors know of ``doc`` (``text``: its :func:`for_tagging` view;
+        ``item``: its tokens and segments, which the companion CRF reuses)."""
+        text = for_tagging(doc.text) if text is None else text
+        comp = self.companion
+        tag = None if comp is None else functools.partial(comp._crf_conf, text, item=item, note=doc.text)
+        return Note(text, self._split, self._english, self.scheme, doc.doc_id, doc.meta, options or {},
+                    companion=tag)
+
+    def _crf_conf(self, text: str, o_threshold, item: tuple | None = None, note: str | None = None) -> dict:
+        """``{span: confidence}`` of this CRF alone on ``text`` (a note's :func:`for_tagging` view;
+        ``item``: its ``(text, tokens, segments)`` when known), a piece at a time when it is long
+        (cut where ``note``, the note itself, allows: see :meth:`_tag_long`)."""
+        if item is not None and len(text) <= LONG_NOTE_CHARS:
+            labels, p_out, _ = self._label([item], o_threshold)[0]
+            return self._crf_spans(item[1], labels, p_out)
+        conf, a = {}, 0
+        while a < len(text):
+            b = _piece_end(text if note is None else note, a, LONG_NOTE_CHARS)
+            piece = self._item(text[a:b])
+            labels, p_out, _ = self._label([piece], o_threshold)[0]
+            conf.update(self._crf_spans(piece[1], labels, p_out, offset=a))
+            a = b
+        return conf
+
+    def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None) -> Document:
+        """``doc`` with the CRF spans ``conf`` (span -> confidence) through the post-CRF chain
+        (``text``: the note as the tagger read it), each span with its confidence (a processor's
+        own span keeps the one it was given, else 1.0)."""
+        spans = self.chain.run(self.note(doc, text, options, item), conf)
+        spans = [replace(sp, confidence=conf.get(sp, 1.0 if sp.confidence is None else sp.confidence))
+                 for sp in spans]
+        meta = dict(doc.meta)
+        out = Document(doc.doc_id, doc.text, spans, meta)
+        meta["confidence"] = [sp.confidence for sp in out.spans]
+        return out
+
+    def tag_many(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
+                 options: Mapping | None = None) -> Iterator[Document]:
+        """Tag documents (streaming, in order); the first failure raises."""
+        for _, tagged in self.tag_each(docs, o_threshold, options=options):
+            if isinstance(tagged, Exception):
+                raise tagged
+            yield tagged
+
+    def tag_each(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
+                 batch_chars: int = BATCH_CHARS, options: Mapping | None = None,
+                 ) -> Iterator[tuple[Document, Document | Exception]]:
+        """Tag documents, streaming; yield ``(doc, tagged)``, or ``(doc, exception)`` for a failure.
+
+        Documents of about ``batch_chars`` characters are labelled together (same
+        results as one by one); a document that fails does not stop the others.
+        ``options`` reach the post-CRF chain with every note (see :meth:`tag`).
+        """
+        if o_threshold is ...:
+            o_threshold = self.config["decoding"]["o_threshold"]
+        for batch in batches(docs, batch_chars):
+            yield from self._tag_batch(batch, o_threshold, options)
+
+    def _tag_long(self, doc, o_threshold, options=None) -> Document:
+        """A note longer than :data:`LONG_NOTE_CHARS` tagged a piece at a time (memory stays
+        bounded: tokens, features and scores of one piece), then the rules on the whole text.
+
+        Pieces end at a line break when there is one in the second half of the piece, else
+        at white space; tokens never cross either, so they are the whole note's tokens.
+        Features change only near a cut (the word window and the section heading stop at
+        the piece; a cut inside a line shortens the line the line features see).
+        """
+        view = for_tagging(doc.text)  # same length: the view of a piece is the piece of the view
+        return self._finish(doc, view, self._crf_conf(view, o_threshold, note=doc.text), options)
+
+    def _tag_batch(self, docs, o_threshold, options=None):
+        # The whole batch is tagged before the first result is handed out, so that the
+        # collector stays paused while the tokens live and no caller code runs meanwhile.
+        with gc_paused():
+            results = []
+            items = []
+            for doc in docs:
+                try:
+                    if len(doc.text) > LONG_NOTE_CHARS:
+                        results.append(self._tag_long(doc, o_threshold, options))
+                        continue
+                    items.append((doc, self._item(doc.text)))
+                    results.append(None)
+                except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
+                    results.append(exc)
+            tagged = iter(self._tag_items(items, o_threshold, options))
+            results = [(doc, next(tagged) if got is None else got) for doc, got in zip(docs, results)]
+            del items, tagged
+        yield from results
+
+    def _tag_items(self, items, o_threshold, options=None) -> list:
+        """Tagged document (or the exception) for each ``(doc, (text, tokens, segments))``."""
+        if not items:
+            return []
+        try:
+            results = self._label([item for _, item in items], o_threshold)
+        except Exception as exc:  # noqa: BLE001 - find the failing document(s) one by one
+            if len(items) == 1:
+                return [exc]
+            return [got for one in items for got in self._tag_items([one], o_threshold, options)]
+        out: list[Document | Exception] = []
+        for (doc, item), (labels, p_out, _) in zip(items, results):
+            try:
+                out.append(self._tagged(doc, item, labels, p_out, options))
+            except Exception as exc:  # noqa: BLE001
+                out.append(exc)
+        return out
+
+    def marginals(self, doc: Document) -> list[dict]:
+        """Per-token marginal probability of every label, ``[{label: p}, ...]`` in token order."""
+        return self._run(doc, None, want_marginals=True)[3]
+
+    def token_p_outside(self, doc: Document) -> tuple[list[Token], list[float]]:
+        """Tokens and their marginal P(O), for threshold sweeps without re-running per threshold."""
+        (_, toks, _), _, _, margs = self._run(doc, None, want_marginals=True)
+        return toks, [m.get(OUTSIDE, 0.0) for m in margs]

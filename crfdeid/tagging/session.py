@@ -1,0 +1,322 @@
+"""One tagging session: a loaded model and what a run decides (decoding, the site, the output
+style and its writer options), used by every entry point.
+
+``python -m crfdeid tag`` (:mod:`crfdeid.cli.tag`) parses its arguments into a
+:class:`Session` and writes with :meth:`Session.write`; the record adapter behind ``serve`` and
+``spark`` (:class:`crfdeid.adapters.records.Deidentifier`) is a session giving one
+:class:`Record` per note (:meth:`Session.run`); the review app, the Presidio and spaCy
+adapters tag through :meth:`Session.tagged`. So a note gets the same spans and the same text
+whichever way it comes in, for the same model, options and key.
+
+A document that fails (cannot be grouped, tagged or written) gets a message naming it and
+the failure, never its text, and no output (fail closed); the others go on.
+
+>>> from crfdeid.document import Document
+>>> session = Session(output_format="redacted")
+>>> [rec] = session.run([Document("n1", "Seen by Dr. Lee on 7/22/2098.")])
+>>> rec.text
+'Seen by Dr. [**DOCTOR**] on [**DATE**].'
+>>> [(s["type"], s["start"], s["end"]) for s in rec.spans]
+[('DOCTOR', 12, 15), ('DATE', 19, 28)]
+"""
+
+from __future__ import annotations
+
+import copy
+import multiprocessing as mp
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+from types import EllipsisType
+
+from .. import schema
+from ..document import Document
+from ..errors import CrfdeidError, OutputError, describe
+from ..io import StreamWriter, open_writer, read, write_document
+from ..io.labelled import takes_scheme
+from ..site import TableUse
+from . import model as tagging_model
+from .model import TaggingModel, batches
+
+#: The output style of a session that renders no text (spans only).
+SPANS = "spans"
+
+
+@dataclass(frozen=True)
+class Record:
+    """One note's result: id, spans (None on failure), text (None for ``spans``/failure), error."""
+
+    id: str
+    spans: list | None
+    text: str | None
+    error: str | None = None
+
+
+def span_records(doc: Document) -> list[dict]:
+    """The spans of a tagged document as ``{type, category, start, end, confidence}`` dicts.
+
+    ``type`` is the subtype (``DOCTOR``), offsets are half-open into the note's text and
+    ``confidence`` the tagger's (``Span.confidence``; 1.0 where it gave none).
+    """
+    return [{"type": sp.subtype, "category": sp.category, "start": sp.start, "end": sp.end,
+             "confidence": 1.0 if sp.confidence is None else float(sp.confidence)}
+            for sp in doc.spans]
+
+
+def tag_result(doc: Document, tagged) -> tuple:
+    """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception
+    (the message never holds note text)."""
+    if isinstance(tagged, CrfdeidError):
+        return doc.doc_id, None, str(tagged)
+    if isinstance(tagged, Exception):  # a bug must name the document, never its text
+        return doc.doc_id, None, f"document {doc.doc_id!r}: tagging failed ({type(tagged).__name__})"
+    return doc.doc_id, tagged, None
+
+
+def open_inputs(specs, input_format: str, errors: list, options: dict | None = None) -> list:
+    """Every input opened (checked) before any is tagged: their document iterators; a document
+    that cannot be read is appended to ``errors``.
+
+    An annotated input's labels are taken as written (``scheme=any``), whatever the model's
+    scheme: the model's spans replace them, so gold labels of another scheme (a BRAT test
+    folder with the corpus' own labels, tagged with the i2b2 model) must not fail a note
+    (issue 36). An explicit reader option ``scheme`` still checks them."""
+    labels = {"scheme": schema.ANY}
+    return [read(spec, errors=errors, default_format=input_format,
+                 **{**(labels if takes_scheme(spec, input_format) else {}), **(options or {})})
+            for spec in specs]
+
+
+class Session:
+    """A loaded model and an output style, tagging and rendering notes the way ``crfdeid tag`` does.
+
+    Parameters
+    ----------
+    model : TaggingModel, str or Path, optional
+        A loaded model or a model file (default: the model shipped with crfdeid).
+    output_format : str
+        A writer of ``python -m crfdeid tag --output-format`` (``redacted``, ``masked``,
+        ``surrogate``, ``jsonl``, ``i2b2``...), or ``spans`` (no text).
+    options : dict, optional
+        Writer options, as ``tag -o KEY=VALUE`` takes them.
+    key, seed : bytes or str, optional
+        The surrogates' secret key (or a public seed), added to the writer options. Surrogate
+        output with neither draws one random key here, so that every writer of this session
+        (every Spark partition, every request) agrees, but another run does not.
+    o_threshold : float or None, optional
+        As ``--o-threshold`` (``None``: Viterbi labels; default: the model's decoding).
+    o_words : bool
+        ``False``: the threshold may mark every word (``--no-o-words``); the session tags with
+        a copy of the model, the model given is not changed.
+    site : crfdeid.site.Site, optional
+        What the site knows, found in every note (docs/site.md).
+    grouper : crfdeid.deid.grouping.Grouper, optional
+        Sets each document's patient key before it is tagged (``--group-*``).
+    backend : str
+        The CRF's tagging backend when ``model`` is a file (``numpy`` or ``crfsuite``).
+    """
+
+    def __init__(self, model=None, output_format: str = "redacted", *, options: dict | None = None,
+                 key=None, seed=None, o_threshold: float | EllipsisType | None = ..., o_words: bool = True,
+                 site=None, grouper=None, backend: str = "numpy"):
+        self.model = model if isinstance(model, TaggingModel) else TaggingModel.load(model, backend=backend)
+        if not o_words:
+            self.model = copy.copy(self.model)  # the caller's model keeps its o-words
+            self.model.o_words = frozenset()
+        self.output_format = output_format
+        self.o_threshold = o_threshold
+        self.o_words = o_words
+        self.site = site
+        self.table_use = TableUse(site)  # how many of the site tables' patients and notes were met
+        self.grouper = grouper
+        self.options = dict(options or {})
+        if seed is not None or key is not None:
+            self.options.update({"seed": seed} if seed is not None else {"key": key})
+        if output_format == "surrogate" and self.options.get("seed") is None and self.options.get("key") is None:
+            self.options["key"] = os.urandom(32)  # one random key for every writer of the session
+
+    @property
+    def chain_options(self) -> dict:
+        """What the post-CRF chain gets with every note (the site's knowledge)."""
+        return {} if self.site is None else {"site": self.site}
+
+    # -- writers ----------------------------------------------------------------------------
+    def open_writer(self, output_dir=None, inputs=(), overwrite: bool = False):
+        """The writer of the output style on standard output (``output_dir`` None), a stream file
+        in ``output_dir`` or the folder ``output_dir``, every check made before it writes
+        (:func:`crfdeid.io.open_writer`: ``inputs`` are the paths it must not touch)."""
+        return open_writer(self.output_format, output_dir, self.options, inputs, overwrite, self.model.scheme)
+
+    def writer(self):
+        """A new writer of the output style whose text :meth:`run` takes (None for ``spans``).
+
+        A surrogate writer holds the patients' state (names seen, surrogates drawn): give one
+        patient's notes to the same writer, in order, for the command's result.
+        """
+        return None if self.output_format == SPANS else self.open_writer()
+
+    # -- tagging ----------------------------------------------------------------------------
+    def documents(self, inputs: Iterable[Iterable[Document]], errors: list) -> Iterator[Document]:
+        """The documents of ``inputs`` in order, each with its patient key (the grouper's); a
+        document the grouper refuses goes to ``errors``. Each is counted in :attr:`table_use`
+        (:class:`crfdeid.site.TableUse`: do the site tables' rows meet any note?)."""
+        for docs in inputs:
+            for doc in docs:
+                try:
+                    doc = self.grouper.apply(doc) if self.grouper is not None else doc
+                except CrfdeidError as exc:  # without its patient key a note cannot get its patient's surrogates
+                    errors.append(exc)
+                    continue
+                self.table_use.see(doc)
+                yield doc
+
+    def tag(self, docs: Iterable[Document], jobs: int = 1) -> Iterator[tuple]:
+        """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order.
+
+        Documents are labelled in batches (the numpy backend labels a batch at once); with
+        ``jobs`` > 1 worker processes tag the batches (forked ones share this session's model,
+        spawned ones load it), the results come back in input order.
+        """
+        if jobs <= 1:
+            yield from (tag_result(doc, tagged) for doc, tagged in self.model.tag_each(
+                docs, self.o_threshold, tagging_model.BATCH_CHARS, options=self.chain_options))
+            return
+        method = "spawn" if sys.platform == "win32" else "fork"
+        global _WORKER
+        if method == "fork":
+            _WORKER = self
+        pool = mp.get_context(method).Pool(jobs, _init_worker, (self._spec(),))
+        finished = False
+        try:
+            tasks = batches(docs, tagging_model.BATCH_CHARS)
+            yield from chain.from_iterable(pool.imap(_tag_batch, tasks))
+            finished = True
+        finally:
+            if finished:
+                pool.close()
+            else:  # the caller stopped early (or failed): the batches still queued are not tagged
+                pool.terminate()
+            pool.join()
+            _WORKER = None
+
+    def _spec(self) -> tuple:
+        """What a spawned worker needs to tag as this session does."""
+        return (self.model.path, getattr(self.model, "backend", "numpy"), self.o_words, self.o_threshold,
+                self.site)
+
+    def tagged(self, docs: Iterable[Document]) -> Iterator[Document]:
+        """Tagged copies of ``docs`` (spans and ``meta['confidence']``), in order; the first
+        failure raises."""
+        yield from self.model.tag_many(docs, self.o_threshold, options=self.chain_options)
+
+    # -- output -----------------------------------------------------------------------------
+    def run(self, docs: Iterable[Document], writer=None, jobs: int = 1) -> Iterator[Record]:
+        """A :class:`Record` per document, in order: its spans and its text in the output style.
+
+        ``writer`` renders the text: a writer (default: a new one for this call), or a
+        callable giving the writer of each tagged document (:class:`PatientWriters`).
+        """
+        if not callable(writer):
+            one = writer if writer is not None else self.writer()
+
+            def writer(doc, one=one):
+                return one
+        for doc_id, tagged, err in self.tag(docs, jobs):
+            if err is not None:
+                yield Record(doc_id, None, None, err)
+                continue
+            text = None
+            if self.output_format != SPANS:
+                try:
+                    text = writer(tagged).transform(tagged).text
+                except CrfdeidError as exc:
+                    err = str(exc)
+                except Exception as exc:  # noqa: BLE001 - as write_document: never the text
+                    err = f"document {doc_id!r}: writing failed ({describe(exc)})"
+            if err is not None:
+                yield Record(doc_id, None, None, err)
+            else:
+                yield Record(doc_id, span_records(tagged), text)
+
+    def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
+              report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
+              ) -> tuple[int, int]:
+        """Tag ``docs`` and write each with the open writer ``out`` (:meth:`open_writer`), then
+        close it; ``(done, failed)``.
+
+        ``errors`` is the list the readers (and :meth:`documents`) add a failed document to
+        while ``docs`` is read: each is reported, in order, and counted as failed. ``report``
+        gets every failure's message (document id and reason, never its text); ``progress``
+        is called once per document tagged. When closing fails (an output file's rename, a
+        mapping), that is reported, and with one stream file none of it was made: every
+        document counts as failed.
+        """
+        errors = [] if errors is None else errors
+        done = failed = seen = 0
+        try:
+            with out:
+                for _doc_id, tagged, err in self.tag(docs, jobs):
+                    while seen < len(errors):
+                        report(str(errors[seen]))
+                        seen += 1
+                        failed += 1
+                    if err is None:
+                        err = write_document(out, tagged)
+                    if err is not None:
+                        report(err)
+                        failed += 1
+                    else:
+                        done += 1
+                    if progress is not None:
+                        progress()
+                for e in errors[seen:]:
+                    report(str(e))
+                    failed += 1
+        except OutputError as exc:  # the closing step (an output file's rename, a mapping) failed
+            report(str(exc))
+            failed += 1
+            if isinstance(out, StreamWriter):  # one stream file: none of it was made
+                failed, done = failed + done, 0
+        return done, failed
+
+
+class PatientWriters:
+    """The writer of each document for notes grouped by patient (``doc.group``): a new one
+    whenever the patient changes, so a patient's state lives only while its notes are
+    rendered. Given each patient's notes one after another, the text is that of one writer
+    for all notes (a writer keeps the patients apart)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.group: str | None = None
+        self.current = None
+
+    def __call__(self, doc: Document):
+        if self.current is None or doc.group != self.group:
+            self.group, self.current = doc.group, self.session.writer()
+        return self.current
+
+
+# -- worker processes (``jobs`` > 1) ----------------------------------------------------------
+#: The session a worker process tags with: the parent's in a forked worker, one made from the
+#: parent's spec in a spawned one.
+_WORKER: Session | None = None
+
+
+def _init_worker(spec) -> None:
+    """Make the session of a spawned worker (a forked one has the parent's)."""
+    global _WORKER
+    if _WORKER is not None:
+        return
+    path, backend, o_words, o_threshold, site = spec
+    _WORKER = Session(path, SPANS, o_threshold=o_threshold, o_words=o_words, site=site, backend=backend)
+
+
+def _tag_batch(docs) -> list:
+    """A worker's task: a batch of documents, tagged together, one result per document."""
+    assert _WORKER is not None
+    return [tag_result(doc, tagged)
+            for doc, tagged in _WORKER.model.tag_each(docs, _WORKER.o_threshold, tagging_model.BATCH_CHARS,
+                                                      options=_WORKER.chain_options)]
