@@ -9,44 +9,39 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _train(cfg: Path, out: Path, hash_seed: str) -> bytes:
+def _run(hash_seed: str, cwd: Path, *argv: str) -> None:
+    """``python -m crfdeid ARGV`` in a process whose string hashing (set order) is ``hash_seed``'s."""
     env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "crfdeid", "train", "--config", str(cfg), "--output", str(out),
-                    "--quiet"], check=True, env=env, capture_output=True, cwd=cfg.parent)
-    return out.read_bytes()
+    subprocess.run([sys.executable, "-m", "crfdeid", *argv], check=True, env=env, capture_output=True, cwd=cwd)
 
 
-def test_a_model_with_a_companion_trained_twice_is_the_same_file(tmp_path):
-    cfg = tmp_path / "c.yaml"
-    cfg.write_text(yaml.safe_dump({
-        "train": ["synth:4,1"], "crf": {"max_iterations": 5}, "seed": 7,
-        # the companion's oov.v1 augmentation draws unseen words: seeded by the config's seed
-        "companion": {"features": "full_oov", "training": {"unknown_share": 1.0, "unknown_mode": "add"},
-                      "weight": 0.5}}), encoding="utf-8")
-    first = _train(cfg, tmp_path / "m1", "1")
-    second = _train(cfg, tmp_path / "m2", "2")
-    assert first == second
-
-
-def test_adapt_twice_is_the_same_file(tmp_path):
+@pytest.fixture
+def config(tmp_path) -> Path:
+    """A tiny config whose companion's oov.v1 augmentation draws unseen words (seeded by ``seed``)."""
     cfg = tmp_path / "c.yaml"
     cfg.write_text(yaml.safe_dump({
         "train": ["synth:4,1"], "crf": {"max_iterations": 5}, "seed": 7,
         "companion": {"features": "full_oov", "training": {"unknown_share": 1.0, "unknown_mode": "add"},
                       "weight": 0.5}}), encoding="utf-8")
+    return cfg
+
+
+def test_a_model_with_a_companion_trained_twice_is_the_same_file(config, tmp_path):
+    for name, hash_seed in (("m1", "1"), ("m2", "2")):
+        _run(hash_seed, tmp_path, "train", "--config", str(config), "--output", str(tmp_path / name), "--quiet")
+    assert (tmp_path / "m1").read_bytes() == (tmp_path / "m2").read_bytes()
+
+
+def test_adapt_twice_is_the_same_file(config, tmp_path):
     base = tmp_path / "base.model"
-    _train(cfg, base, "1")
-    outs = []
-    for hash_seed in ("3", "4"):
-        out = tmp_path / f"adapted{hash_seed}.model"
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
-        subprocess.run([sys.executable, "-m", "crfdeid", "adapt", "--model", str(base), "--unlabeled", "synth:6,9",
-                        "--max-notes", "4", "--output", str(out), "--quiet"], check=True, env=env,
-                       capture_output=True, cwd=tmp_path)
-        outs.append(out.read_bytes())
-    assert outs[0] == outs[1]
+    _run("1", tmp_path, "train", "--config", str(config), "--output", str(base), "--quiet")
+    for name, hash_seed in (("a3", "3"), ("a4", "4")):
+        _run(hash_seed, tmp_path, "adapt", "--model", str(base), "--unlabeled", "synth:6,9", "--max-notes", "4",
+             "--output", str(tmp_path / name), "--quiet")
+    assert (tmp_path / "a3").read_bytes() == (tmp_path / "a4").read_bytes()
