@@ -231,15 +231,19 @@ def test_large_single_line_note(model_path, tmp_path, capsys):
 
 def _scaling(model_path, tmp_path, fmt, small=12_000):
     """CPU seconds to tag a PHI-dense single-line note of ``small`` and of 4x ``small`` characters
-    (CPU time of this process, so that other jobs on the machine do not skew the ratio)."""
+    (CPU time of this process, so that other jobs on the machine do not skew the ratio; the lower
+    of two runs each, since one run on a loaded machine was once 7.6x for a linear step)."""
     times = []
     for k in (1, 4):
         src = tmp_path / f"in{k}"
         _one_line_note(src, UNIT, k * small)
-        t0 = time.process_time()
-        assert _tag(model_path, src, tmp_path / f"out{k}", fmt, input_format="text",
-                    extra=["--quiet"]) == 0
-        times.append(time.process_time() - t0)
+        runs = []
+        for run in range(2):
+            t0 = time.process_time()
+            assert _tag(model_path, src, tmp_path / f"out{k}-{run}", fmt, input_format="text",
+                        extra=["--quiet"]) == 0
+            runs.append(time.process_time() - t0)
+        times.append(min(runs))
     return times
 
 
