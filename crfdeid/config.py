@@ -50,13 +50,14 @@ package (:func:`feature_set_names`), so a config works wherever crfdeid is insta
 from __future__ import annotations
 
 import copy
+import warnings
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from . import _data, schema, settings
-from .errors import ConfigError
+from .errors import ConfigError, ConfigWarning
 from .features import resolve_feature_set
 from .io.files import relative_to
 
@@ -256,6 +257,7 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
                                          else fs, ofs), path=path)
     cfg = deep_merge(deep_merge(OWN, raw), overrides)
     cfg["features"] = fs
+    _drop_overridden(cfg, overrides, path)
     _validate(cfg, path)
     settings.resolve(cfg, path)  # each section by the component that declares it
     _check_language(cfg, path)
@@ -264,6 +266,22 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
         cfg["features"] = load_feature_set({**fs, "window": cfg["window"]}, path=path)
     cfg["window"] = cfg["features"]["window"]
     return cfg
+
+
+def _drop_overridden(cfg: dict, overrides: dict, path) -> None:
+    """An override that makes a section of the file meaningless drops it, with a warning naming
+    it: ``--set model=bilstm-crf`` on a config with a ``companion`` (a second CRF is for a plain
+    CRF model), so the networks' documented commands run on the shipped configs. A section the
+    override itself gives is kept, and then refused by its own check."""
+    network = cfg.get("model", "crf") != "crf" or bool((cfg.get("committee") or {}).get("combine"))
+    if network and cfg.get("companion") is not None and "companion" not in overrides \
+            and ("model" in overrides or "committee" in overrides):
+        cfg["companion"] = None
+        warnings.warn(ConfigWarning(
+            f"{'file ' + repr(str(path)) + ': ' if path else ''}the config's companion section is "
+            f"dropped: a second CRF is for a plain CRF model, and the override makes it "
+            f"{'model ' + repr(cfg['model']) if cfg.get('model', 'crf') != 'crf' else 'a committee'} "
+            f"(give --set companion=null to say so)"), stacklevel=2)
 
 
 def _validate(cfg: dict, path) -> None:

@@ -90,6 +90,14 @@ class RegistryError(CrfdeidError, KeyError):
         return self.args[0] if self.args else ""
 
 
+class CrfdeidWarning(UserWarning):
+    """Base class of crfdeid's warnings (the commands print them as ``warning: MESSAGE``)."""
+
+
+class ConfigWarning(CrfdeidWarning):
+    """A config section dropped or changed because another setting makes it meaningless."""
+
+
 class ExtraError(CrfdeidError, ImportError):
     """An optional feature whose extra (``pip install 'crfdeid[EXTRA]'``) is not installed."""
 

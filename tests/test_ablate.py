@@ -9,6 +9,7 @@ import pytest
 import yaml
 from test_crossval import tiny_corpus
 
+from crfdeid._data import install_hint
 from crfdeid.cli import ablate as ablate_cli
 from crfdeid.errors import ConfigError
 from crfdeid.experiments import ablate
@@ -145,4 +146,4 @@ def test_a_command_whose_extra_is_missing_says_which_before_it_runs(argv, monkey
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     assert main(argv) == 2
-    assert "pip install 'crfdeid[plot]'" in capsys.readouterr().err
+    assert install_hint("plot") in capsys.readouterr().err

@@ -162,7 +162,7 @@ def test_entry_point_names_the_factory():
 def test_a_missing_extra_is_named_on_import(monkeypatch, module, missing, extra):
     monkeypatch.delitem(sys.modules, module, raising=False)
     monkeypatch.setitem(sys.modules, missing, None)
-    with pytest.raises(ExtraError, match=rf"pip install 'crfdeid\[{extra}\]'"):
+    with pytest.raises(ExtraError, match=rf"pip install .*\[{extra}\]'"):
         importlib.import_module(module)
 
 

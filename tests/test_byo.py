@@ -105,7 +105,7 @@ def declared_config(path, train):
         "NombreMedico": {"parent": "PERSONA", "surrogate": "name"},
         "Fecha": {"hipaa": True, "surrogate": "date"},
         "Ciudad": {"surrogate": "city"}, "Telefono": {"surrogate": "phone"},
-        "Direccion": {}, "NumHistoria": {"surrogate": "id"}}}
+        "Direccion": {"surrogate": "random"}, "NumHistoria": {"surrogate": "id"}}}
     path.write_text(yaml.safe_dump({"train": [f"brat:{train}"], "features": "byo", "scheme": scheme,
                                     "crf": {"max_iterations": 40}}), encoding="utf-8")
     return path

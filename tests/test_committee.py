@@ -41,7 +41,7 @@ def test_committee_config_is_validated(section, message):
 def test_a_missing_extra_stops_training_before_it_starts(monkeypatch, docs):
     monkeypatch.setitem(EXTRAS, "lexicon.v1", ("imaginary", ("crfdeid_no_such_module",)))
     read = []
-    with pytest.raises(ConfigError, match=r"pip install 'crfdeid\[imaginary\]'"):
+    with pytest.raises(ConfigError, match=r"pip install .*\[imaginary\]'"):
         train_model((read.append(d) or d for d in docs), _config("mega.v1"))
     assert read == []  # not one note was read
 

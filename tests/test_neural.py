@@ -269,10 +269,10 @@ def test_without_torch_the_commands_name_the_extra(monkeypatch, tmp_path, capsys
     cfg = tmp_path / "nn.yaml"
     cfg.write_text("train: ['synth:4,1']\nmodel: jordan\n")
     assert train.main(["--config", str(cfg), "--output", str(tmp_path / "m"), "--quiet"]) == 2
-    assert "crfdeid[neural]" in capsys.readouterr().err
+    assert "[neural]'" in capsys.readouterr().err
     with pytest.raises(ConfigError, match="neural"):
         neural.require("elman")
-    with pytest.raises(ModelError, match=r"crfdeid\[neural\]"):
+    with pytest.raises(ModelError, match=r"\[neural\]'"):
         neural.model_class("elman", path="x.model")
     neural.require("crf")  # the CRF needs nothing more
 

@@ -24,7 +24,7 @@ def test_unknown_recognizer_lists_the_known_ones():
 def test_a_missing_extra_is_named(monkeypatch):
     monkeypatch.setitem(EXTRAS, "rules.v1", ("imaginary", ("crfdeid_no_such_module",)))
     with pytest.raises(ConfigError, match=r"needs crfdeid_no_such_module: install the extra with "
-                                          r"pip install 'crfdeid\[imaginary\]'"):
+                                          r"pip install .*\[imaginary\]'"):
         build_recognizer("rules.v1")
 
 

@@ -213,6 +213,40 @@ def test_the_tag_command_reads_site_tables_lists_and_meta_known(tmp_path, capsys
     assert "KIND one of staff" in capsys.readouterr().err
 
 
+def test_a_patient_table_that_matches_no_note_says_so_and_names_the_mapping(tmp_path, capsys):
+    """Issue 36: rows keyed by patient and a folder of plain notes change nothing unless the
+    notes are mapped to patients; the run says how many rows matched and warns at zero
+    (no patient key or note text in the message)."""
+    from crfdeid.cli import tag
+    (tmp_path / "patients.csv").write_text("patient,last_name\np0042,Zorbek\np0043,Quillon\n", encoding="utf-8")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "p0042_2097-03-14.txt").write_text("Brother zorbek aware.\n", encoding="utf-8")
+    (notes / "p0042_2097-04-02.txt").write_text("Seen again.\n", encoding="utf-8")
+    table = ["--site-table", str(tmp_path / "patients.csv"), str(notes)]
+    assert tag.main(["--quiet", *table]) == 0
+    captured = capsys.readouterr()
+    assert '"zorbek"' not in captured.out.lower().replace(" ", "")  # nothing matched: not found
+    err = captured.err
+    assert "no note matched a row of the site tables" in err and "--group-pattern" in err
+    assert "--group-by" in err and "--group-table" in err
+    assert "p0042" not in err and "Zorbek" not in err
+    assert tag.main([*table, "--group-pattern", "^(p[0-9]+)_"]) == 0
+    captured = capsys.readouterr()
+    assert "site tables: 1 of 2 patient(s) matched a note (2 note(s) read)" in captured.err
+    assert "warning" not in captured.err
+    found = [json.loads(line) for line in captured.out.splitlines()]
+    assert any(d["text"][s["start"]:s["end"]] == "zorbek" for d in found for s in d["spans"])
+
+
+def test_the_table_option_says_how_notes_map_to_patients(capsys):
+    from crfdeid.cli import tag
+    with pytest.raises(SystemExit):
+        tag.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--group-pattern REGEX" in text and "only rows keyed by note" in text
+
+
 # -- the leaks the issue found with the shipped model, and its invented values -----------
 
 @pytest.mark.parametrize("text, phi", [

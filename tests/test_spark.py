@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from crfdeid._data import install_hint
 from crfdeid.adapters.records import Deidentifier
 from crfdeid.cli import spark as cli
 from crfdeid.cli import tag
@@ -87,7 +88,7 @@ def test_command_reads_crfdeid_jsonl_and_writes_parquet(spark, tmp_path, notes, 
 def test_command_without_pyspark_names_the_extra(monkeypatch, tmp_path, capsys):
     monkeypatch.setitem(sys.modules, "pyspark", None)
     assert cli.main(["--input", str(tmp_path / "x.parquet"), "--output", str(tmp_path / "y")]) == 2
-    assert "pip install 'crfdeid[spark]'" in capsys.readouterr().err
+    assert install_hint("spark") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args, message", [
@@ -176,3 +177,17 @@ def test_command_site_file_errors_come_before_spark(tmp_path, monkeypatch, capsy
     (tmp_path / "site.yaml").write_text("roster: x.txt\n")
     assert cli.main(["--input", "in.jsonl", "--output", "out", "--site", "site.yaml"]) == 2
     assert "unknown key" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_command_warns_when_a_patient_table_meets_no_patient_column(spark, tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    (tmp_path / "p.csv").write_text("patient,relative\np9,Vexlan Zorbek\n", encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("tables: [p.csv]\n", encoding="utf-8")
+    src = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"id": ["n1"], "text": ["spoke w/ vexlan re plan"]}), src)
+    assert cli.main(["--input", str(src), "--output", str(tmp_path / "out.parquet"), "--quiet",
+                     "--site", str(tmp_path / "site.yaml")]) == 0
+    err = capsys.readouterr().err
+    assert "no patient column" in err and "--patient-col" in err and "vexlan" not in err.lower()

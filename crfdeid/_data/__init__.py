@@ -26,3 +26,26 @@ def folder(name: str) -> Path:
         raise ValueError(f"unknown data folder {name!r}; known: {', '.join(FOLDERS)}")
     packaged = Path(str(resources.files(__name__))) / name
     return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / name
+
+
+def checkout() -> Path | None:
+    """The checkout crfdeid runs from (an editable install, or ``PYTHONPATH`` pointing at it),
+    or None for an installed package."""
+    root = Path(__file__).resolve().parents[2]
+    packaged = Path(str(resources.files(__name__))) / FOLDERS[0]
+    return root if not packaged.is_dir() and (root / "setup.cfg").is_file() else None
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs an extra: ``pip install 'crfdeid[EXTRA]'`` for an installed
+    package, ``pip install -e '.[EXTRA]'`` in a checkout (its path when run from elsewhere),
+    where the first would fetch another copy from the package index.
+
+    >>> install_hint("plot").startswith(("pip install 'crfdeid[plot]'", "pip install -e '"))
+    True
+    """
+    root = checkout()
+    if root is None:
+        return f"pip install 'crfdeid[{extra}]'"
+    where = "." if Path.cwd().resolve() == root else str(root)
+    return f"pip install -e '{where}[{extra}]'"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 
+from .._data import install_hint
 from ..errors import ExtraError
 
 
@@ -25,7 +26,7 @@ def require(module: str, extra: str, feature: str):
     >>> require("no_such_module_xyz", "spark", "crfdeid.spark")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    crfdeid.errors.ExtraError: crfdeid.spark needs ... 'no_such_module_xyz': pip install 'crfdeid[spark]'
+    crfdeid.errors.ExtraError: crfdeid.spark needs ... 'no_such_module_xyz': pip install ...[spark]'
     """
     try:
         return importlib.import_module(module)
@@ -33,4 +34,4 @@ def require(module: str, extra: str, feature: str):
         if exc.name is not None and not module.startswith(exc.name):
             raise  # the module is there but broken: say so, not "install it"
         raise ExtraError(f"{feature} needs the optional package {module!r}: "
-                         f"pip install 'crfdeid[{extra}]'") from None
+                         f"{install_hint(extra)}") from None

@@ -12,8 +12,11 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 
-from ..errors import CrfdeidError
+from .. import progress
+from .._data import install_hint
+from ..errors import CrfdeidError, CrfdeidWarning
 from ..version import __version__
 
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
@@ -22,6 +25,18 @@ from ..version import __version__
 # run it single-threaded unless the user chose; only possible before numpy is imported.
 if "numpy" not in sys.modules:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+_FORMAT_WARNING = warnings.formatwarning
+
+
+def _format_warning(message, category, filename, lineno, line=None) -> str:
+    """crfdeid's own warnings as ``warning: MESSAGE`` (no source line: they are for users)."""
+    if issubclass(category, CrfdeidWarning):
+        return f"warning: {message}\n"
+    return _FORMAT_WARNING(message, category, filename, lineno, line)
+
+
+warnings.formatwarning = _format_warning
 
 #: Command name -> (module with ``main``, one-line summary). Modules are imported on use.
 COMMANDS = {
@@ -78,19 +93,20 @@ def missing_extra(extra: str, *modules: str) -> str | None:
 
     >>> missing_extra("plot", "json") is None
     True
-    >>> missing_extra("plot", "no_such_module_xyz")
-    "needs the optional package 'no_such_module_xyz': pip install 'crfdeid[plot]'"
+    >>> missing_extra("plot", "no_such_module_xyz")  # doctest: +ELLIPSIS
+    "needs the optional package 'no_such_module_xyz': pip install ...[plot]'"
     """
     import importlib.util
     for name in modules:
         if importlib.util.find_spec(name) is None:
-            return f"needs the optional package {name!r}: pip install 'crfdeid[{extra}]'"
+            return f"needs the optional package {name!r}: {install_hint(extra)}"
     return None
 
 
-def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
+def parser(command: str, doc: str, *examples: str, long: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``python -m crfdeid <command>``: the first line of ``doc`` (the
-    module's docstring) as its description, the example command(s) as its epilog.
+    module's docstring) as its description, the example command(s) as its epilog; ``long``
+    (what takes long) adds ``--log FILE`` and says it under the examples (:func:`start_log`).
 
     >>> p = parser("tag", "Tag notes.\\n\\nMore.", "python -m crfdeid tag notes/")
     >>> p.prog, p.description
@@ -98,16 +114,31 @@ def parser(command: str, doc: str, *examples: str) -> argparse.ArgumentParser:
     >>> print(p.epilog)
     example:
       python -m crfdeid tag notes/
-    >>> print(parser("x", "X.", "a", "b").epilog)
+    >>> print(parser("key new", "X.", "a", "b").epilog)
     examples:
       a
       b
     """
+    if command.split()[0] not in COMMANDS:  # the usage line is what users type
+        raise ValueError(f"{command!r} is not a command of python -m crfdeid")
     label = "example" if len(examples) == 1 else "examples"
-    return argparse.ArgumentParser(
+    epilog = "\n  ".join([f"{label}:", *examples])
+    if long:
+        epilog += ("\n\ntakes long: " + long + "\nProgress: a bar on a terminal (none with --quiet or when "
+                   "standard error is not a terminal); --log FILE writes a line per step (counts and "
+                   "times, never note text).")
+    p = argparse.ArgumentParser(
         prog=f"python -m crfdeid {command}", description=doc.split("\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n  ".join([f"{label}:", *examples]))
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
+    if long:
+        p.add_argument("--log", metavar="FILE",
+                       help="append a line per step to FILE (time stamp, step, counts; never note text)")
+    return p
+
+
+def start_log(args) -> None:
+    """Start (or stop) writing the step lines to the file ``--log`` names."""
+    progress.log_to(getattr(args, "log", None))
 
 
 def parse_thresholds(text: str | None) -> tuple[float | None, ...]:

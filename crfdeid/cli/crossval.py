@@ -82,7 +82,9 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
 def build_parser() -> argparse.ArgumentParser:
     p = cli.parser("crossval", crossval.__doc__,
                    "python -m crfdeid crossval --config configs/physionet.yaml --folds 10 --jobs 2 "
-                   "--o-thresholds 0.5,0.7,0.9 --json cv.json")
+                   "--o-thresholds 0.5,0.7,0.9 --json cv.json",
+                   long="one model trained per fold (configs/physionet.yaml, 5 folds: about as long as five "
+                        "trainings divided by --jobs), then the held-out notes tagged")
     add_fold_arguments(p)
     p.add_argument("--train-fraction", type=cli.one_fraction, default=1.0, metavar="F",
                    help="train each fold on a patient-grouped share F in (0, 1] of its "
@@ -98,6 +100,7 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
 
     started = provenance()  # the code that runs, not what lands in the checkout meanwhile
+    cli.start_log(args)
     try:
         config, specs, docs, seed = read_corpus(args)
         if not args.quiet:

@@ -28,7 +28,7 @@ from .scheme import load_scheme
 
 def build_parser() -> argparse.ArgumentParser:
     ap = cli.parser(
-        "crfdeid.cli.evaluate", __doc__,
+        "evaluate", __doc__,
         "python -m crfdeid evaluate --gold i2b2:data/test --pred i2b2:out/test --json scores.json",
         "python -m crfdeid evaluate --gold i2b2:gold --pred i2b2:pred --filter NAME DATE "
         "--errors --examples 3")

@@ -38,7 +38,9 @@ def _parser():
     p = cli.parser("figures", __doc__,
                    "python -m crfdeid figures --config configs/physionet.yaml --locked "
                    "configs/splits/physionet-locked.txt --zero-shot default --json docs/figures.json "
-                   "--readme README.md")
+                   "--readme README.md",
+                   long="measuring trains folds + 1 models (configs/physionet.yaml: six trainings, divided "
+                        "by --jobs) and tags every note two to four times; --render only renders")
     p.add_argument("--config", help="config of the model cross-validated and scored on the locked test")
     p.add_argument("--train", action="append", metavar="FORMAT:PATH",
                    help="the annotated corpus (both parts), replacing the config's train list")
@@ -52,6 +54,7 @@ def _parser():
     p.add_argument("--json", metavar="FILE", help="write the results file here")
     p.add_argument("--render", metavar="FILE", help="render the table from this results file (no measuring)")
     p.add_argument("--readme", metavar="FILE", help="put the table between the markers of this file")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
     return p
 
 
@@ -63,6 +66,7 @@ def main(argv=None) -> int:
     if args.config and not args.locked:
         print("error: --locked FILE is needed to measure", file=sys.stderr)
         return 2
+    cli.start_log(args)
     try:
         if args.render:
             res = json.loads(Path(args.render).read_text(encoding="utf-8"))
@@ -93,7 +97,8 @@ def _measure(args, fig) -> dict:
         stress[name] = read_all([spec])
     zero = Model.load(args.zero_shot) if args.zero_shot else None
     return fig.measure(docs, config, read_groups(args.locked), folds=args.folds, stress=stress,
-                       zero_shot=zero, jobs=args.jobs, cache=Path(args.cache) if args.cache else None)
+                       zero_shot=zero, jobs=args.jobs, cache=Path(args.cache) if args.cache else None,
+                       progress=not args.quiet)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import os
 import sys
 
 from .. import cli
+from .._data import install_hint
 from ..config import load_config
 from ..errors import CrfdeidError
 from ..io import write
@@ -105,7 +106,7 @@ def _need_extra(command: str) -> bool:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
     except ModuleNotFoundError:
-        print("error: `review serve` needs the review extra: pip install crfdeid[review]", file=sys.stderr)
+        print(f"error: `review serve` needs the review extra: {install_hint('review')}", file=sys.stderr)
         return False
     return True
 

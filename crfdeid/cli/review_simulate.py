@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from .._data import install_hint
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
@@ -47,7 +48,7 @@ def run(args) -> int:
         try:
             import matplotlib  # noqa: F401
         except ModuleNotFoundError:
-            print("error: --plot needs matplotlib: pip install crfdeid[plot]", file=sys.stderr)
+            print(f"error: --plot needs matplotlib: {install_hint('plot')}", file=sys.stderr)
             return 2
     if args.batch < 1:
         print("error: --batch must be at least 1", file=sys.stderr)

@@ -61,7 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="worker processes, each with the model "
                                                           "(default: 1)")
     p.add_argument("--site", metavar="FILE", help="site file (YAML): patients' identifiers, staff, "
-                                                  "institutions, safe terms found in every note (docs/site.md)")
+                                                  "institutions, safe terms found in every note (docs/site.md); "
+                                                  "a table's rows keyed by patient apply to the notes whose "
+                                                  "request gives that 'patient'")
     p.add_argument("--quiet", action="store_true", help="no access log")
     return p
 

@@ -37,6 +37,7 @@ from .. import cli
 from ..adapters.records import Deidentifier
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
+from ..progress import step
 from ..site import Site
 from .tag import _writer_option
 
@@ -47,7 +48,10 @@ _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".json"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = cli.parser("spark", __doc__, "python -m crfdeid spark --input notes.parquet --output out.parquet")
+    p = cli.parser("spark", __doc__, "python -m crfdeid spark --input notes.parquet --output out.parquet",
+                   long="starting Spark (tens of seconds), then one pass in which the executors tag every "
+                        "note (the tag command's speed times the cores); the stages' progress is in Spark's "
+                        "web UI")
     p.epilog = (p.epilog or "") + (
         "\n\nexit codes: 0 every note de-identified, 1 some notes failed (listed), 2 usage or "
         f"configuration error, {JOB_FAILED} the Spark job itself failed (nothing written)")
@@ -177,6 +181,8 @@ def main(argv=None) -> int:
             print("note: no --key-file: surrogates are drawn with a random key for this run only",
                   file=sys.stderr)
     warnings.filterwarnings("ignore", message=".*pandas >= 3.0.0.*", category=FutureWarning)
+    cli.start_log(args)
+    step("spark: starting the session")
     try:
         spark, created, folder = _session(args.master, args.local_dir)
     except CrfdeidError as exc:
@@ -186,6 +192,7 @@ def main(argv=None) -> int:
         print(f"error: Spark did not start ({type(exc).__name__}; is Java 17 installed?) "
               f"(exit code {JOB_FAILED})", file=sys.stderr)
         return JOB_FAILED
+    step("spark: session ready")
     try:
         return _run(spark, args, deid, in_fmt, out_fmt)
     except CrfdeidError as exc:
@@ -251,9 +258,13 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
             cols.append(F.col(patient).cast("string").alias("patient" if "." in patient else patient))
             patient = "patient" if "." in patient else patient
         notes, (id_col, text_col), error_col = notes.select(*cols), (args.id_col, args.text_col), None
+        if patient is None and deid.site is not None and deid.site.patients:
+            print("warning: the input has no patient column, so the site tables' rows keyed by patient "
+                  "apply to no note; name it with --patient-col (docs/site.md)", file=sys.stderr)
     out = deidentify(notes, deid.output_format, model=deid.model, options=deid.options,
                      id_col=id_col, text_col=text_col, patient_col=patient,
                      partitions=args.partitions, error_col=error_col, site=deid.site)
+    step("spark: tagging and writing every note (the executors)")
     try:  # written to the staging folder, renamed once complete: never half an output at OUTPUT
         (out.write.parquet if out_fmt == "parquet" else out.write.json)(stage, mode="errorifexists")
         reader = spark.read.schema(out.schema)
@@ -267,6 +278,7 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         except Exception:  # noqa: BLE001, S110 - the JVM may be gone; --replace-incomplete then
             pass
         raise
+    step("spark: done, %d document(s), %d failed", total - n_failed, n_failed)
     for row in failed:
         print(f"failed: {row[ERROR]}", file=sys.stderr)
     if n_failed > len(failed):

@@ -98,6 +98,10 @@ def register(subparsers) -> None:
                    help="do not replace unannotated repeats of an annotated PHI string")
     p.add_argument("--check", action="store_true",
                    help="verify: no original PHI left, spans aligned, date intervals kept (exit 1 if not)")
+    p.add_argument("--kinds", metavar="guess|LABEL:KIND,...",
+                   help="surrogate generators for labels of a corpus' own scheme: guess (from the labels' "
+                        "names: Fecha date, Edad age, Nombre name...), LABEL:KIND pairs, or both; "
+                        "without a generator such a label is refused")
     p.add_argument("--mapping", metavar="FILE",
                    help="also write the original->surrogate table (contains PHI; off by default; "
                         "a new file outside --out)")
@@ -124,7 +128,8 @@ def run(args) -> int:
     own = None if scheme is schema.I2B2 else scheme  # i2b2 labels take their own generators
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
                             age_over_89=args.age_over_89, scheme=own, dob=getattr(args, "dob", "placeholder"),
-                            unparsed_dates=getattr(args, "unparsed_dates", "placeholder"))
+                            unparsed_dates=getattr(args, "unparsed_dates", "placeholder"),
+                            kinds=getattr(args, "kinds", None))
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)

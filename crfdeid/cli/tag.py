@@ -17,8 +17,8 @@ Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--reader-option KEY=VALUE``. What the site knows (patients' identifiers, staff,
 institutions, towns, safe terms: ``--site``, ``--site-table``, ``--site-list``; a JSONL
 note's ``meta.known``) is found in every note too (docs/site.md). The spans an annotated
-input carries are replaced by the model's; their labels are checked against the i2b2
-scheme for an i2b2 model and taken as written for a model with labels of its own. Redacted and surrogate output
+input carries are replaced by the model's; their labels are read as written, whatever the
+model's scheme (gold labels the model does not use fail no note). Redacted and surrogate output
 follow the model's label scheme (placeholders, generators). Without
 ``--output-dir`` everything goes to standard output. A document that cannot be
 read or tagged is reported (file, document id, never its text), is not written
@@ -37,15 +37,18 @@ import sys
 from .. import cli, site
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
-from ..errors import CrfdeidError
+from ..errors import ConfigError, CrfdeidError
 from ..io import spec_path
+from ..progress import Progress, step
 from ..tagging.model import TaggingModel
 from ..tagging.session import Session, open_inputs
 
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("tag", __doc__,
-                   'echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid tag --output-format jsonl')
+                   'echo "Seen by Dr. Lee on 7/22/2098." | python -m crfdeid tag --output-format jsonl',
+                   long="loading the model (seconds), then every note (the shipped model: a few hundred "
+                        "notes a minute on one core; --jobs N uses N cores)")
     p.add_argument("inputs", nargs="*", metavar="INPUT", help="file, folder, FORMAT:PATH or - (stdin)")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--input-format", default="text", help="reader for bare paths (default: text)")
@@ -57,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="writer option, e.g. style=xyz or template='<{subtype}>' (redacted), char=* "
                         "(masked), xml=true, date_shift=[-400,-100], age_bucket=5, mark=true "
                         "(surrogate)")
+    p.add_argument("--mapping", metavar="FILE",
+                   help="surrogate output: write the original -> surrogate table here (it holds the "
+                        "original PHI: store it as PHI; the same as -o mapping=FILE)")
     key = p.add_mutually_exclusive_group()
     key.add_argument("--seed", help="surrogate output: public seed, for tests and demonstrations only "
                                     "(anyone with the seed can recompute the surrogates)")
@@ -109,6 +115,10 @@ def _holds_mapping(value) -> bool:
 
 def _writer_options(args) -> dict:
     options = dict(_writer_option(pair) for pair in args.option or ())
+    if args.mapping:
+        if options.get("mapping", args.mapping) != args.mapping:
+            raise ConfigError("--mapping and -o mapping= name two files; give one")
+        options["mapping"] = args.mapping
     if args.seed is not None or args.key is not None or args.key_file:
         options.update({"seed": args.seed} if args.seed is not None else
                        {"key": read_key_file(args.key_file) if args.key_file else args.key})
@@ -132,8 +142,7 @@ def main(argv=None) -> int:
     specs = args.inputs or ["-"]
     try:  # usage errors first, before anything is loaded, tagged or written
         model = TaggingModel.load(args.model, backend=args.backend)
-        inputs = open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option),
-                             model.scheme)
+        inputs = open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option))
         grouper = grouping.from_args(args)
         known = site.from_args(args)
         options = _writer_options(args)
@@ -145,27 +154,27 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    bar = None
-    if not args.quiet:
-        from tqdm import tqdm
-        bar = tqdm(desc="tag", unit="doc", disable=None, file=sys.stderr)
+    cli.start_log(args)
+    bar = Progress("tag", None, "doc", not args.quiet)
 
     def report(msg):
-        if bar is not None:
-            bar.write(f"failed: {msg}", file=sys.stderr)
-        else:
-            print(f"failed: {msg}", file=sys.stderr)
+        bar.write(f"failed: {msg}")
 
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     if random_key:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
     done, failed = session.write(session.documents(inputs, errors), out, jobs=args.jobs, errors=errors,
-                                 report=report, progress=None if bar is None else lambda: bar.update(1))
-    if bar is not None:
-        bar.close()
+                                 report=report, progress=bar.update)
+    bar.close()
+    step("tag: %d document(s) written, %d failed", done, failed)
+    use = session.table_use
     if not args.quiet or failed:
         print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
+    if use.rows and not args.quiet:
+        print(use.message(), file=sys.stderr)
+    if use.warning():  # even with --quiet: the tables the user gave did nothing
+        print(use.warning(), file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
     return 1 if failed else 0

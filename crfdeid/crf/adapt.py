@@ -34,11 +34,12 @@ import hashlib
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from ..document import Document
 from ..errors import ConfigError, ModelError
 from ..labels import BIO, OUTSIDE, join_label, split_label
+from ..progress import step, track
 from ..tagging.model import BATCH_CHARS, TaggingModel, batches
 from .model import Model
 from .train import train_model
@@ -62,15 +63,16 @@ class AdaptSettings:
         patient's other notes (step 3).
     max_notes : int
         At most this many unlabeled notes (a seeded uniform sample of the input).
-    seed : int
-        Seed of that sample.
+    seed : int or None
+        Seed of that sample; None (the default): the model config's ``seed``, the seed of
+        every other random choice of the training (the companion's augmentation).
     """
 
     o_min: float = 0.995
     phi_min: float = 0.9
     consistency: bool = True
     max_notes: int = 5000
-    seed: int = 13
+    seed: int | None = None
 
     def __post_init__(self):
         for name in ("o_min", "phi_min"):
@@ -137,8 +139,9 @@ class PseudoLabeller:
     settings : AdaptSettings
     """
 
-    def __init__(self, model: Model, settings: AdaptSettings):
+    def __init__(self, model: Model, settings: AdaptSettings, progress: bool = False):
         self.model = model
+        self.progress = progress
         self.settings = settings
         self.counts: Counter[str] = Counter()
         self.spans: Counter[str] = Counter()
@@ -185,7 +188,8 @@ class PseudoLabeller:
 
     def sequences(self, docs: list[Document]) -> Iterator[tuple[list, list]]:
         """``(attributes, labels)`` of every kept segment of ``docs``; counts in ``counts``/``spans``."""
-        notes = list(_read(self.model, docs))
+        notes = list(track(_read(self.model, docs), "adapt: tag the unlabeled notes", len(docs), "note",
+                           self.progress))
         phi, outside = self._patient_words(notes) if self.settings.consistency else ({}, {})
         for n in notes:
             self.counts["notes"] += 1
@@ -240,13 +244,17 @@ def adapt(model: TaggingModel, unlabeled: Iterable[Document], source: Iterable[D
     settings = settings or AdaptSettings()
     if not isinstance(model, Model) or model.committee is not None and model.committee.combine == "multi.v1":
         raise ModelError("adapt: only a CRF model without a multi.v1 committee can be adapted", path=model.path)
-    pool = [Document(d.doc_id, d.text, [], dict(d.meta)) for d in sample(unlabeled, settings.max_notes,
-                                                                        settings.seed)]
+    seed = int(model.config.get("seed") or 0) if settings.seed is None else settings.seed
+    settings = replace(settings, seed=seed)
+    pool = [Document(d.doc_id, d.text, [], dict(d.meta)) for d in sample(unlabeled, settings.max_notes, seed)]
     if not pool:
         raise ModelError("adapt: no unlabeled notes", path=model.path)
-    labeller = PseudoLabeller(model, settings)
+    step("adapt: a sample of %d unlabeled notes", len(pool))
+    labeller = PseudoLabeller(model, settings, progress)
     extra = list(labeller.sequences(pool))
     config = dict(model.config)
+    step("adapt: %d pseudo-labelled segments; training again on the %s", len(extra),
+         "given training notes" if source is not None else "model config's training inputs")
     adapted = train_model(source, config, progress=progress, extra=extra)
     base = model.to_bytes()
     adapted.manifest["adapted"] = {

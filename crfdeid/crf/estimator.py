@@ -12,10 +12,12 @@ config's (or CRFsuite's) value"; ``__init__`` only stores them, so ``clone``,
 
 from __future__ import annotations
 
+from .._data import install_hint
+
 try:
     from sklearn.base import BaseEstimator
 except ImportError:  # pragma: no cover - the base install has no scikit-learn
-    raise ImportError("crfdeid.crf.estimator needs scikit-learn: pip install 'crfdeid[sklearn]'") from None
+    raise ImportError(f"crfdeid.crf.estimator needs scikit-learn: {install_hint('sklearn')}") from None
 
 from ..config import load_config
 from ..scoring import evaluate

@@ -20,6 +20,7 @@ import numpy as np
 import pycrfsuite
 
 from .. import schema
+from .._data import install_hint
 from ..config import load_config
 from ..deid.stress import augmenter
 from ..document import Document
@@ -28,6 +29,7 @@ from ..features import Featurizer
 from ..io.labelled import as_setting, read_corpus, settle
 from ..io.splits import kfold
 from ..labels import encode
+from ..progress import Progress
 from ..recognizers import stacking
 from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
@@ -48,13 +50,15 @@ class _Trainer(pycrfsuite.Trainer):
         super().__init__(*args, **kwargs)
         self._on_iter = on_iter
 
-    def on_iteration(self, log, info):
-        if self._on_iter:
-            self._on_iter(info)
+    def message(self, message):
+        # pycrfsuite calls on_iteration only when verbose (which prints every iteration's log)
+        event = self.logparser.feed(message)
+        if event == "iteration" and self._on_iter:
+            self._on_iter(self.logparser.last_iteration)
 
 
 def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
-                extra: Iterable[tuple[list, list]] | None = None) -> Model:
+                extra: Iterable[tuple[list, list]] | None = None, *, role: str | None = None) -> Model:
     """Train a CRF de-identifier (or the network a config's ``model`` names).
 
     A config whose ``model`` is ``elman``, ``jordan`` or ``bilstm-crf`` is handed to
@@ -70,7 +74,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     config : dict, str or Path
         A config (resolved with :func:`crfdeid.config.load_config`).
     progress : bool
-        Show progress bars (documents, then iterations) on standard error.
+        Show progress bars (documents, then iterations) on standard error (a terminal's);
+        the steps are logged either way (:mod:`crfdeid.progress`).
     extra : iterable of (attributes, labels), optional
         More CRF sequences to learn from, already featurized with this config's feature
         set (the pseudo-labelled segments of :func:`crfdeid.crf.adapt.adapt`); they count
@@ -103,10 +108,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
                             committee.columns() if committee else ())
     split, max_len = cfg["tokenizer"]["split_glued"], cfg["segment"]["max_len"]
     params = {k: v for k, v in cfg["crf"].items() if k != "algorithm" and v is not None}
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(desc="featurize", unit="doc", disable=None)
+    of = "" if role is None else f" ({role})"
+    bar = Progress("featurize" + of, len(docs) if isinstance(docs, list) else None, "doc", progress)
     t0 = time.perf_counter()
     stats: Counter[str] = Counter()
     problems: Counter[str] = Counter()
@@ -133,10 +136,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
         if o_words is not None and not counted:
             toks = tokens_for(for_tagging(original.text), split)
             o_words.add(toks, encode(toks, original.spans, scheme=scheme).labels)
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
+        bar.update(1)
+    bar.close()
     for attributes, labels in extra or ():
         trainer.append(attributes, labels)
         stats["extra_segments"] += 1
@@ -144,11 +145,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
         raise ModelError("no training documents (or only empty ones)")
     featurizer.clear_cache()
     t1 = time.perf_counter()
-    ibar = None
-    if progress:
-        from tqdm import tqdm
-        ibar = tqdm(desc="train", unit="it", total=cfg["crf"].get("max_iterations"), disable=None)
-        trainer._on_iter = lambda info: ibar.update(1)
+    ibar = Progress("train" + of, cfg["crf"].get("max_iterations"), "iteration", progress)
+    trainer._on_iter = lambda info: ibar.update(1)
     fd, tmp = tempfile.mkstemp(prefix="crfdeid-", suffix=".crfsuite")
     os.close(fd)
     try:
@@ -157,8 +155,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
         crf_bytes = Path(tmp).read_bytes()
     finally:
         Path(tmp).unlink(missing_ok=True)
-        if ibar is not None:
-            ibar.close()
+        ibar.close()
     lp = trainer.logparser
     stats.update(features=lp.featgen_num_features or 0, iterations=len(lp.iterations))
     info: dict[str, object] = dict(stats)
@@ -171,7 +168,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     companion = None
     comp_cfg = companion_config(cfg)
     if comp_cfg is not None:  # the second CRF of the file, on the same notes
-        companion = train_model(docs, comp_cfg, progress)
+        companion = train_model(docs, comp_cfg, progress, role="companion")
         manifest["companion"] = {"labels": companion.labels, "o_words": companion.manifest.get("o_words") or [],
                                  "training": companion.manifest["training"]}
     model = Model(crf_bytes, cfg, manifest, companion=None if companion is None else companion._crf)
@@ -220,7 +217,7 @@ def train_multi(docs, cfg: dict, progress: bool = False):
     """Train a ``multi.v1`` model: cross-fitted regression, then the CRF on all notes."""
     if importlib.util.find_spec("sklearn") is None:  # before the first note is read
         raise ConfigError("committee multi.v1 trains a logistic regression with scikit-learn: "
-                          "install the extra with pip install 'crfdeid[sklearn]'")
+                          f"install the extra with {install_hint('sklearn')}")
     docs = list(docs)
     committee = Committee(cfg["committee"])
     base = copy.deepcopy(cfg)

@@ -107,7 +107,9 @@ class CharModel:
             w = "^" * (order - 1) + w.lower() + "$"
             for i in range(order - 1, len(w)):
                 self.next[w[i - order + 1:i]][w[i]] += 1
-        self._tables = {ctx: (list(c), list(c.values())) for ctx, c in self.next.items()}
+        # Characters in sorted order: ``words`` is often a set, whose order (string hashing)
+        # changes from process to process, and a seeded draw must not (reproducible training).
+        self._tables = {ctx: tuple(map(list, zip(*sorted(c.items())))) for ctx, c in self.next.items()}
 
     def sample(self, rng, target: int, tries: int = 40) -> str:
         """A drawn word whose length is closest to ``target`` among ``tries`` draws (the first within 1)."""

@@ -28,7 +28,7 @@ from ..recognizers import safeharbor
 from . import address, ages, dates, guard, names, numbers, places
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .guard import NoSafeReplacement, Units
-from .kinds import stand_in
+from .kinds import settle_kinds, stand_in
 from .policies import PLACEHOLDER, Policies, age_tails, as_age, confidences, years_between
 from .rng import Keyed, derangement, normalize, random_like
 from .spans import deid_spans, replace_spans
@@ -85,6 +85,11 @@ class Surrogator(Policies):
         The label scheme of the spans (default i2b2 2014). A declared scheme's labels
         take the generator their ``surrogate`` names (:mod:`crfdeid.deid.kinds`), the
         shape-keeping random replacement when it names none; output spans keep their labels.
+        A label without one whose name suggests a date, an age, a name... is refused unless
+        ``kinds`` gives it one (:func:`crfdeid.deid.kinds.settle_kinds`).
+    kinds : str or mapping, optional
+        Generators for labels of ``scheme``: ``guess`` (from the labels' names), ``LABEL:KIND``
+        pairs, or both (:func:`crfdeid.deid.kinds.parse_kinds`); listed in :attr:`kinds_given`.
 
     Attributes
     ----------
@@ -104,7 +109,8 @@ class Surrogator(Policies):
     def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder",
-                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE):
+                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None):
+        scheme, self.kinds_given = settle_kinds(scheme, kinds)
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
         if key is not None and not key:

@@ -100,22 +100,26 @@ class SurrogateWriter(_DeidWriter):
     folder; off by default), ``mark`` (``True`` writes every surrogate as
     ``⟦surrogate⟧``; a string with one ``{}`` and no letter, digit or line
     break, such as ``[[{}]]``, gives another marker; the XML spans cover the
-    surrogate without its marker). ``scheme``: the spans' label scheme; ``dob``,
+    surrogate without its marker). ``scheme``: the spans' label scheme; ``kinds``
+    (``guess`` or ``LABEL:KIND,...``: generators for labels of a scheme of its own), ``dob``,
     ``unparsed_dates`` and ``min_confidence`` as :class:`~crfdeid.deid.Surrogator` takes them.
     """
 
     def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
                  mapping=None, mark=False, scheme=None, dob: str = "placeholder",
-                 unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE):
+                 unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE,
+                 kinds=None):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
+        surrogator = Surrogator(seed=seed, key=key, date_shift=tuple(date_shift),
+                                age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
+                                dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
+                                kinds=kinds)  # refuses a scheme's labels it has no generator for
         super().__init__(out)
-        self.scheme = _scheme(scheme)
-        self.surrogator = Surrogator(seed=seed, key=key, date_shift=tuple(date_shift),
-                                     age_over_89=age_over_89, age_bucket=age_bucket, scheme=self.scheme,
-                                     dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence)
+        self.surrogator = surrogator
+        self.scheme = surrogator.scheme  # with the generators kinds gave
         self.xml, self.propagate, self.mapping = xml, propagate, mapping
 
     def transform(self, doc):
@@ -139,7 +143,9 @@ class SurrogateWriter(_DeidWriter):
                 + (f" ({where}{more})" if where else "")
                 + f"; {c['birth_dates_generalized']} birth date(s) of patients over 89 generalized; "
                 f"placeholders for {c['uncertain_spans']} uncertain span(s) and {c['clinical_values']} "
-                "clinical value(s)")
+                "clinical value(s)"
+                + (f"; generators from kinds: {', '.join(self.surrogator.kinds_given)}"
+                   if self.surrogator.kinds_given else ""))
 
     def close(self):
         if self.mapping:

@@ -20,6 +20,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from .._data import install_hint
+
 RESOURCE = "us_zip_area.txt"
 PLACES = "us_places.txt"
 _PLACES_HEADER = """\
@@ -111,7 +113,7 @@ def rebuild(argv=None) -> int:
         build(path)
         build_places(places)
     except ModuleNotFoundError as exc:
-        print(f"error: needs the Python module {exc.name!r}: pip install crfdeid[gazetteers]", file=sys.stderr)
+        print(f"error: needs the Python module {exc.name!r}: {install_hint('gazetteers')}", file=sys.stderr)
         return 2
     print(f"wrote {path} and {places}")
     return 0

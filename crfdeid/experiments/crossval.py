@@ -18,7 +18,6 @@ Example::
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -29,6 +28,7 @@ from .. import schema
 from ..crf import train_model
 from ..document import Document
 from ..io.splits import kfold, subsample
+from ..progress import Progress
 from ..scoring import evaluate
 from .results import markdown_table
 
@@ -93,9 +93,8 @@ def run_tasks(tasks: Sequence[Task], jobs: int = 1, progress: bool = False,
     return results
 
 
-def _bar(total: int, desc: str, progress: bool):
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit="run", disable=not progress or not sys.stderr.isatty())
+def _bar(total: int, desc: str, progress: bool) -> Progress:
+    return Progress(desc, total, "run", progress)
 
 
 def summarize(report) -> dict:

@@ -28,6 +28,7 @@ from pathlib import Path
 from ..crf import Model, train_model
 from ..errors import ConfigError
 from ..io.splits import select_groups
+from ..progress import step, track
 from .crossval import fold_splits
 from .locked import figures
 
@@ -73,14 +74,15 @@ def _train(args):
     return model.to_bytes() if path is None else None
 
 
-def train_all(jobs: list, processes: int, cache: Path | None) -> list:
+def train_all(jobs: list, processes: int, cache: Path | None, progress: bool = False) -> list:
     """Models for ``[(name, documents, config)]`` (in processes; reused from ``cache`` when saved)."""
     paths = [cache / f"{name}.model" if cache else None for name, _, _ in jobs]
     todo = [(docs, config, path) for (_, docs, config), path in zip(jobs, paths) if path is None or not path.exists()]
     got: Iterator[bytes] = iter([])
+    step("figures: %d model(s) to train, %d from the cache", len(todo), len(jobs) - len(todo))
     if todo:
         with ProcessPoolExecutor(max_workers=max(1, min(processes, len(todo)))) as pool:
-            got = iter(list(pool.map(_train, todo)))
+            got = iter(list(track(pool.map(_train, todo), "figures: train", len(todo), "model", progress)))
     models = []
     for path in paths:
         if path is not None and path.exists():
@@ -91,7 +93,8 @@ def train_all(jobs: list, processes: int, cache: Path | None) -> list:
 
 
 def measure(docs: Sequence, config: dict, locked: set, folds: int = 5, seed: int | None = None,
-            stress: dict | None = None, zero_shot=None, jobs: int = 1, cache: Path | None = None) -> dict:
+            stress: dict | None = None, zero_shot=None, jobs: int = 1, cache: Path | None = None,
+            progress: bool = False) -> dict:
     """Development CV, locked test and zero-shot figures (module docstring).
 
     Parameters
@@ -110,6 +113,8 @@ def measure(docs: Sequence, config: dict, locked: set, folds: int = 5, seed: int
         Models trained at the same time.
     cache : Path, optional
         Folder where the trained models are saved and reused from.
+    progress : bool
+        Progress bars on a terminal (the steps are logged either way).
     """
     dev, test = select_groups(docs, locked, keep=False), select_groups(docs, locked, keep=True)
     if not dev or not test:
@@ -119,8 +124,9 @@ def measure(docs: Sequence, config: dict, locked: set, folds: int = 5, seed: int
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
     jobs_ = [(f"fold{f.index}", [dev[i] for i in f.train], config) for f in splits] + [("all-dev", dev, config)]
-    models = train_all(jobs_, jobs, cache)
+    models = train_all(jobs_, jobs, cache, progress)
     copies = {name: {d.doc_id: d for d in c} for name, c in (stress or {}).items()}
+    step("figures: tagging and scoring the development folds")
     cv = score([(m, [dev[i] for i in f.test]) for m, f in zip(models, splits)], copies)
     out = {"sizes": {"dev_patients": len({d.group for d in dev}), "dev_notes": len(dev),
                      "locked_patients": len({d.group for d in test}), "locked_notes": len(test),
@@ -128,6 +134,7 @@ def measure(docs: Sequence, config: dict, locked: set, folds: int = 5, seed: int
            "model": {"dev_cv": cv, "locked": score([(models[-1], test)], copies)},
            "decoding": {**config["decoding"], "companion_weight": (config.get("companion") or {}).get("weight")}}
     if zero_shot is not None:
+        step("figures: scoring the zero-shot model")
         out["zero_shot"] = {"dev": score([(zero_shot, dev)]), "locked": score([(zero_shot, test)]),
                             "decoding": dict(zero_shot.config["decoding"])}
     return out

@@ -50,12 +50,17 @@ def read_labelled(specs: Iterable, scheme=None, *, errors: list | None = None,
     return docs
 
 
-def read_corpus(specs: Iterable, scheme=None, *, errors: list | None = None,
+def read_corpus(specs: Iterable, scheme=None, /, *, errors: list | None = None,
                 default_format: str | None = None, **options) -> tuple[list[Document], schema.Scheme]:
     """``(documents, scheme)`` of annotated inputs under a config's ``scheme`` (module docstring).
 
-    ``options`` go to every reader (an input mapping's own options win).
+    ``options`` go to every reader (an input mapping's own options win). A reader option
+    ``scheme`` (``--reader-option scheme=any``) replaces the config's: ``any`` reads the labels
+    as written and infers the scheme, as a config without one does.
     """
+    if "scheme" in options:
+        given = options.pop("scheme")
+        scheme = None if given is None or schema.get(given).open else given
     docs = read_labelled(specs, scheme, errors=errors, default_format=default_format, **options)
     (docs,), found = settle([docs], scheme)
     return docs, found

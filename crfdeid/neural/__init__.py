@@ -18,13 +18,14 @@ PyTorch comes with the ``neural`` extra; importing this package does not import 
 
 from __future__ import annotations
 
+from .._data import install_hint
 from ..errors import ConfigError, ModelError
 from ..tagging import kinds
 
 #: The networks a config's ``model`` can name.
 NETWORKS = ("elman", "jordan", "bilstm-crf")
 #: How to get PyTorch, said by every error about its absence.
-INSTALL_HINT = ("install the neural extra: pip install 'crfdeid[neural]' (PyTorch and safetensors; "
+INSTALL_HINT = (f"install the neural extra: {install_hint('neural')} (PyTorch and safetensors; "
                 "where a CPU build of torch lies on disk, pip install torch==2.13.0 first)")
 
 

@@ -21,6 +21,7 @@ from ..document import Document
 from ..errors import ModelError
 from ..io import read_all
 from ..labels import OUTSIDE, encode
+from ..progress import Progress
 from ..tagging.decoding import OWords
 from ..tagging.model import tokens_for
 from ..tagging.modelfile import WEIGHTS_FORMAT_VERSION
@@ -141,10 +142,7 @@ def _fit(net, data, ncfg: dict, device, rng: random.Random, progress: bool) -> l
     lengths = [len(d.words) for d in data]
     n_tokens = sum(lengths)
     with_chars = ncfg["char_features"] != "none"
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(desc="train", unit="epoch", total=ncfg["epochs"], disable=None)
+    bar = Progress("train", ncfg["epochs"], "epoch", progress)
     losses = []
     net.train()
     try:
@@ -164,12 +162,9 @@ def _fit(net, data, ncfg: dict, device, rng: random.Random, progress: bool) -> l
                 opt.step()
                 total += loss.item()
             losses.append(total / n_tokens)
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix(loss=f"{losses[-1]:.4f}")
+            bar.update(1)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     net.eval()
     return losses
 

@@ -24,6 +24,7 @@ import importlib
 import importlib.util
 from typing import NamedTuple
 
+from .._data import install_hint
 from ..document import Span, make_span, trim
 from ..errors import ConfigError
 from ..registry import Registry
@@ -102,7 +103,7 @@ def check_available(entry, path=None) -> dict:
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
         raise ConfigError(f"recognizer {name!r} needs {', '.join(missing)}: install the extra with "
-                          f"pip install 'crfdeid[{extra}]'", path=path)
+                          f"{install_hint(str(extra))}", path=path)
     return spec
 
 

@@ -19,6 +19,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from .._data import install_hint
 from ..errors import CrfdeidError
 
 #: Dialect words of the schema, per backend.
@@ -50,7 +51,7 @@ class Database:
             try:
                 import psycopg  # noqa: F401
             except ModuleNotFoundError:
-                raise StoreError("a PostgreSQL store needs psycopg: pip install crfdeid[review]") from None
+                raise StoreError(f"a PostgreSQL store needs psycopg: {install_hint('review')}") from None
         else:
             _create_private(Path(self.target))
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated
 
 from .. import schema as phi_schema
+from .._data import install_hint
 from . import agreement, surrogates
 from .credentials import ADJUDICATOR, Credentials
 from .guard import COOKIE, LOG_CONFIG, LOOPBACK, Guard
@@ -263,7 +264,7 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         try:
             import matplotlib  # noqa: F401
         except ModuleNotFoundError:
-            return JSONResponse({"detail": "the plot needs matplotlib: pip install crfdeid[plot]"}, 501)
+            return JSONResponse({"detail": f"the plot needs matplotlib: {install_hint('plot')}"}, 501)
         buf = io.BytesIO()
         agreement.plot(agreement.scores(store), buf)
         return Response(buf.getvalue(), media_type="image/png")

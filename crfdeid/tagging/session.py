@@ -36,6 +36,7 @@ from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
 from ..io import StreamWriter, open_writer, read, write_document
 from ..io.labelled import takes_scheme
+from ..site import TableUse
 from . import model as tagging_model
 from .model import TaggingModel, batches
 
@@ -74,14 +75,15 @@ def tag_result(doc: Document, tagged) -> tuple:
     return doc.doc_id, tagged, None
 
 
-def open_inputs(specs, input_format: str, errors: list, options: dict | None = None, scheme=None) -> list:
+def open_inputs(specs, input_format: str, errors: list, options: dict | None = None) -> list:
     """Every input opened (checked) before any is tagged: their document iterators; a document
     that cannot be read is appended to ``errors``.
 
-    An annotated input's labels are checked against the i2b2 scheme for an i2b2 model
-    (``scheme``) and taken as written (``scheme=any``) for a model with labels of its own: the
-    model's spans replace them, and a label only the test notes have must not fail a note."""
-    labels = {"scheme": schema.I2B2 if scheme is None or scheme is schema.I2B2 else schema.ANY}
+    An annotated input's labels are taken as written (``scheme=any``), whatever the model's
+    scheme: the model's spans replace them, so gold labels of another scheme (a BRAT test
+    folder with the corpus' own labels, tagged with the i2b2 model) must not fail a note
+    (issue 36). An explicit reader option ``scheme`` still checks them."""
+    labels = {"scheme": schema.ANY}
     return [read(spec, errors=errors, default_format=input_format,
                  **{**(labels if takes_scheme(spec, input_format) else {}), **(options or {})})
             for spec in specs]
@@ -127,6 +129,7 @@ class Session:
         self.o_threshold = o_threshold
         self.o_words = o_words
         self.site = site
+        self.table_use = TableUse(site)  # how many of the site tables' patients and notes were met
         self.grouper = grouper
         self.options = dict(options or {})
         if seed is not None or key is not None:
@@ -157,13 +160,17 @@ class Session:
     # -- tagging ----------------------------------------------------------------------------
     def documents(self, inputs: Iterable[Iterable[Document]], errors: list) -> Iterator[Document]:
         """The documents of ``inputs`` in order, each with its patient key (the grouper's); a
-        document the grouper refuses goes to ``errors``."""
+        document the grouper refuses goes to ``errors``. Each is counted in :attr:`table_use`
+        (:class:`crfdeid.site.TableUse`: do the site tables' rows meet any note?)."""
         for docs in inputs:
             for doc in docs:
                 try:
-                    yield self.grouper.apply(doc) if self.grouper is not None else doc
+                    doc = self.grouper.apply(doc) if self.grouper is not None else doc
                 except CrfdeidError as exc:  # without its patient key a note cannot get its patient's surrogates
                     errors.append(exc)
+                    continue
+                self.table_use.see(doc)
+                yield doc
 
     def tag(self, docs: Iterable[Document], jobs: int = 1) -> Iterator[tuple]:
         """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order.

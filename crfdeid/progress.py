@@ -1,0 +1,121 @@
+"""Progress of the long commands: a bar on a terminal, a line per step in a log.
+
+A :class:`Progress` draws a tqdm bar on standard error when it is a terminal (never with a
+command's ``--quiet``, never into a file or a pipe) and writes lines to the ``crfdeid``
+logger: when a step starts, about every tenth of it (or every :data:`LOG_EVERY` seconds
+when its size is unknown) and when it ends, with counts and times. ``--log FILE``
+(:func:`log_to`) writes that logger to a file; a program that imports crfdeid attaches its
+own handler. No line ever holds note text: a step's name, counts and seconds only.
+
+>>> with Progress("featurize", total=3, enabled=False) as p:
+...     for _ in range(3):
+...         p.update()
+>>> p.n
+3
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from tqdm import tqdm
+
+#: The logger every step line goes to.
+LOG = logging.getLogger("crfdeid")
+LOG.addHandler(logging.NullHandler())
+#: Seconds between two lines of a step whose size is unknown.
+LOG_EVERY = 30.0
+
+_handler: logging.Handler | None = None
+
+
+def log_to(path) -> logging.Handler | None:
+    """Write the step lines to ``path`` (appended, one a line with a UTC time stamp), instead
+    of the file an earlier call named; ``None`` stops writing them."""
+    global _handler
+    if _handler is not None:
+        LOG.removeHandler(_handler)
+        _handler.close()
+        _handler = None
+    if path is None:
+        return None
+    _handler = logging.FileHandler(Path(path), encoding="utf-8")
+    fmt = logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
+    fmt.converter = time.gmtime
+    _handler.setFormatter(fmt)
+    LOG.addHandler(_handler)
+    LOG.setLevel(logging.INFO)
+    return _handler
+
+
+def step(message: str, *args) -> None:
+    """One line in the log (``%``-style arguments: counts, names of steps, never note text)."""
+    LOG.info(message, *args)
+
+
+class Progress:
+    """A step of a long command: its bar (when ``enabled`` and standard error is a terminal)
+    and its lines in the log (module docstring)."""
+
+    def __init__(self, desc: str, total: int | None = None, unit: str = "doc", enabled: bool = True):
+        self.desc, self.total, self.unit = desc, total, unit
+        self.n = 0
+        self._closed = False
+        self._t0 = time.monotonic()
+        self._next_time = self._t0 + LOG_EVERY
+        self._next_share = 1
+        self._bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True,
+                         disable=not enabled or not _terminal())
+        step("%s: started%s", desc, f" ({total} {unit}s)" if total is not None else "")
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        self._bar.update(n)
+        if self.total:
+            share = self.n * 10 // self.total
+            if share >= self._next_share and self.n < self.total:
+                step("%s: %d of %d %ss (%d%%), %.1fs", self.desc, self.n, self.total, self.unit,
+                     self.n * 100 // self.total, time.monotonic() - self._t0)
+                self._next_share = share + 1
+        elif time.monotonic() >= self._next_time:
+            step("%s: %d %ss, %.1fs", self.desc, self.n, self.unit, time.monotonic() - self._t0)
+            self._next_time = time.monotonic() + LOG_EVERY
+
+    def write(self, message: str) -> None:
+        """A message on standard error that does not break the bar."""
+        tqdm.write(message, file=sys.stderr)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._bar.close()
+        step("%s: done, %d %ss in %.1fs", self.desc, self.n, self.unit, time.monotonic() - self._t0)
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def track(iterable: Iterable, desc: str, total: int | None = None, unit: str = "doc",
+          enabled: bool = True) -> Iterator:
+    """The items of ``iterable``, counted by a :class:`Progress`."""
+    if total is None and hasattr(iterable, "__len__"):
+        total = len(iterable)  # type: ignore[arg-type]
+    with Progress(desc, total, unit, enabled) as p:
+        for item in iterable:
+            yield item
+            p.update()
+
+
+def _terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
