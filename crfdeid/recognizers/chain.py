@@ -146,7 +146,7 @@ class RuleOverlay:
 class NameExtension:
     """Name spans grown over the name words next to them (:func:`.rules.extend_names`, English)."""
 
-    reasons: ClassVar[dict] = {"widened": "the name words next to it", "merged": "the name words next to it"}
+    reasons: ClassVar[dict] = dict.fromkeys(("found", "widened", "merged"), "the name words next to a name")
 
     def prepare(self) -> None:
         rules.prepare()
