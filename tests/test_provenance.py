@@ -10,8 +10,11 @@ import pytest
 
 from crfdeid.cli import tag
 from crfdeid.document import Document, make_span
+from crfdeid.io import jsonl
 from crfdeid.recognizers.chain import Note, build_chain, legacy_entries
 from crfdeid.recognizers.provenance import Trace
+from crfdeid.scoring import analyse_errors
+from crfdeid.scoring.tables import render_errors
 from crfdeid.site import Site
 from crfdeid.tagging.session import Session
 
@@ -121,3 +124,19 @@ def test_tag_explain_with_a_text_output_reports_on_stderr_without_the_notes_text
     data = json.loads(line[len("explain: "):])
     steps = {s["start"]: [x["step"] for x in s["steps"]] for s in data["spans"]}
     assert steps[note.read_text().index("oakhurst")] == ["propagate"]  # the writer's repeat of the name
+
+
+def test_the_error_analysis_says_which_step_dropped_a_missed_span_and_made_a_wrong_one(traced):
+    _, _, spans, trace = traced
+    pred = jsonl.parse_line(jsonl.render(Document("n1", TEXT, spans, {"explain": trace.report(spans)})))
+    gold = Document("n1", TEXT, [_span("Lee", "PATIENT"), _span("45", "AGE"), _span("Tara Malloy", "DOCTOR")])
+    ea = analyse_errors([gold], [pred])
+    [missed] = ea.examples["missing"]
+    assert missed.dropped == ((*missed.gold, "young_ages.v1: an age under 90 (no Safe Harbor identifier)"),)
+    [wrong] = ea.examples["type"]
+    assert wrong.steps == (("crf found",),)
+    assert [e.steps for e in ea.examples["spurious"]] and all(e.steps for e in ea.examples["spurious"])
+    table = render_errors(ea)
+    assert "by young_ages.v1: an age under 90" in table and "Malloy" not in table
+    plain = analyse_errors([gold], [Document("n1", TEXT, spans)])
+    assert plain.examples["missing"][0].dropped == () and "dropped" not in plain.to_dict()["examples"]["missing"][0]
