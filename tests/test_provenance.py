@@ -140,3 +140,10 @@ def test_the_error_analysis_says_which_step_dropped_a_missed_span_and_made_a_wro
     assert "by young_ages.v1: an age under 90" in table and "Malloy" not in table
     plain = analyse_errors([gold], [Document("n1", TEXT, spans)])
     assert plain.examples["missing"][0].dropped == () and "dropped" not in plain.to_dict()["examples"]["missing"][0]
+
+
+def test_worker_processes_explain_as_one_process_does():
+    docs = [Document(f"n{i}", TEXT.replace("Lee", name)) for i, name in enumerate(("Lee", "Ward", "Olsen"))]
+    session = Session(output_format="spans", explain=True)
+    one = [r.spans for r in session.run(docs)]
+    assert [r.spans for r in session.run(docs, jobs=2)] == one and all("steps" in s for r in one for s in r)

@@ -194,9 +194,9 @@ class SiteKnowledge:
     here (``file``: a YAML site file). Without any of them it changes nothing."""
 
     file: str | None = None
-    reasons: ClassVar[dict] = {"found": "known to the site", "dropped": "a safe term of the site",
-                               "widened": "joined with what the site knows", "merged": "joined with what the site knows",
-                               "retyped": "known to the site"}
+    reasons: ClassVar[dict] = {"found": "known to the site", "retyped": "known to the site",
+                               "dropped": "a safe term of the site",
+                               **dict.fromkeys(("widened", "merged"), "joined with what the site knows")}
 
     def prepare(self) -> None:
         if self.file is not None:

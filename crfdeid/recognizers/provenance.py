@@ -105,8 +105,8 @@ class Trace:
                 continue
             into = next((sp for sp in after if sp.overlaps(old)), None)
             if into is not None:  # joined a span this step left as it was
-                self.history[into] = [*self.history.get(into, []),
-                                      Step(step, "merged", reasons.get("merged", ""), (old.start, old.end, old.subtype))]
+                was = (old.start, old.end, old.subtype)
+                self.history[into] = [*self.history.get(into, []), Step(step, "merged", reasons.get("merged", ""), was)]
                 continue
             self.dropped.append((old, [*self.history.get(old, []),
                                        Step(step, "dropped", _reason(why, old) or reasons.get("dropped", ""))]))
