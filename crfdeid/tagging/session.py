@@ -80,8 +80,8 @@ def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
     step names and reasons, never the note's text.
 
     ``repeats``: the spans a de-identifying writer adds for the repeats of a span's words
-    (:func:`crfdeid.deid.spans.propagate`, under the model's ``scheme``), with the step
-    ``propagate``.
+    (:func:`crfdeid.deid.spans.propagate`, under the writer's ``scheme``, as the writer finds
+    them), with the step ``propagate``.
     """
     trace = doc.meta.get("explain") or {"spans": [[] for _ in doc.spans], "dropped": []}
     spans = [{**_span_json(sp), "steps": steps} for sp, steps in zip(doc.spans, trace["spans"])]
@@ -89,7 +89,7 @@ def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
         have = set(doc.spans)
         spans += [{**_span_json(sp), "steps": [{"step": "propagate", "action": "found",
                                                "reason": "a repeat of a tagged span's words (deid)"}]}
-                  for sp in propagate(doc, scheme=None if scheme is schema.I2B2 else scheme).spans if sp not in have]
+                  for sp in propagate(doc, scheme=None if scheme is None else schema.get(scheme)).spans if sp not in have]
         spans.sort(key=lambda r: (r["start"], r["end"]))
     return {"id": doc.doc_id, "spans": spans, "dropped": trace["dropped"]}
 
@@ -283,7 +283,7 @@ class Session:
     def explanation(self, tagged: Document) -> dict:
         """:func:`explanation` of a document this session tagged (with the repeats its writer adds)."""
         repeats = self.output_format in REPEATING and self.options.get("propagate", True) is not False
-        return explanation(tagged, repeats, self.model.scheme)
+        return explanation(tagged, repeats, self.options.get("scheme", self.model.scheme))
 
     def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
               report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
