@@ -86,10 +86,10 @@ def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
     trace = doc.meta.get("explain") or {"spans": [[] for _ in doc.spans], "dropped": []}
     spans = [{**_span_json(sp), "steps": steps} for sp, steps in zip(doc.spans, trace["spans"])]
     if repeats:
-        have = set(doc.spans)
+        have, written = set(doc.spans), propagate(doc, scheme=None if scheme is None else schema.get(scheme))
         spans += [{**_span_json(sp), "steps": [{"step": "propagate", "action": "found",
                                                "reason": "a repeat of a tagged span's words (deid)"}]}
-                  for sp in propagate(doc, scheme=None if scheme is None else schema.get(scheme)).spans if sp not in have]
+                  for sp in written.spans if sp not in have]
         spans.sort(key=lambda r: (r["start"], r["end"]))
     return {"id": doc.doc_id, "spans": spans, "dropped": trace["dropped"]}
 
