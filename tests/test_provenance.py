@@ -8,8 +8,9 @@ import re
 
 import pytest
 
+from crfdeid import schema
 from crfdeid.cli import tag
-from crfdeid.document import Document, make_span
+from crfdeid.document import Document, Span, make_span
 from crfdeid.io import jsonl
 from crfdeid.recognizers.chain import Note, build_chain, legacy_entries
 from crfdeid.recognizers.provenance import Trace
@@ -147,3 +148,13 @@ def test_worker_processes_explain_as_one_process_does():
     session = Session(output_format="spans", explain=True)
     one = [r.spans for r in session.run(docs)]
     assert [r.spans for r in session.run(docs, jobs=2)] == one and all("steps" in s for r in one for s in r)
+
+
+def test_a_model_with_its_own_labels_in_another_language_gets_the_same_record():
+    text = "Paciente Juana Pérez ; teléfono 555-123-4567, edad 45 años."  # made up
+    crf = [Span(9, 20, "NOMBRE", "NOMBRE"), Span(21, 22, "NOMBRE", "NOMBRE"), Span(51, 53, "EDAD", "EDAD")]
+    trace = Trace(crf, "crf")
+    spans = build_chain(legacy_entries({})).run(Note(text, english=False, scheme=schema.ANY), crf, trace)
+    assert [(text[s.start:s.end], [x.step for x in trace.of(s)]) for s in spans] == [
+        ("Juana Pérez", ["crf"]), ("555-123-4567", ["safe_harbor.v1"]), ("45", ["crf"])]  # its ages kept
+    assert [(text[s.start:s.end], steps[-1].step) for s, steps in trace.dropped] == [(";", "junk_spans.v1")]
