@@ -213,3 +213,15 @@ def test_both_backends_decode_the_averaged_marginals_alike(averaged, notes):
                   backend="crfsuite")
     assert _spans(other, notes[:6]) == _spans(averaged, notes[:6])
     assert _spans(averaged, notes[:3]) == _spans(pickle.loads(pickle.dumps(averaged)), notes[:3])
+
+
+def test_explain_names_the_spans_the_companions_vote_found_and_tags_the_same(averaged, notes):
+    voted = 0
+    for doc in notes:
+        plain = averaged.tag(doc, o_threshold=0.99)
+        got = averaged.tag(doc, o_threshold=0.99, options={"explain": True})
+        assert got.spans == plain.spans and "explain" not in plain.meta
+        steps = got.meta["explain"]["spans"]
+        assert all(steps)  # every span has the step that found it
+        voted += sum(any(x["step"] == "companion_vote" for x in s) for s in steps)
+    assert voted > 0  # the vote's spans are named as the vote's, not the main CRF's

@@ -255,3 +255,19 @@ def test_review_path_is_fast_for_a_long_note(tmp_path, model):
     assert len(note["text"].split()) >= 5000 and len(note["spans"]) > 100 and nxt is not None
     assert elapsed < 2.0  # loose: bench/review_timing.py measures the figure (target 0.1 s)
     p.close()
+
+
+def test_the_span_panel_asks_why_the_model_suggested_each_span(project):
+    c = client(project)
+    nid = c.get("/api/queue", headers=ALICE).json()["ids"][0]
+    note = c.post(f"/api/notes/{nid}/open", headers=ALICE, json={}).json()
+    got = c.get(f"/api/notes/{nid}/explain", headers=ALICE)
+    assert got.status_code == 200
+    why = got.json()
+    assert why["model_version"] == note["model_version"]
+    suggested = {(s["start"], s["end"], s["subtype"]) for s in note["spans"]}
+    assert {(s["start"], s["end"], s["type"]) for s in why["spans"]} == suggested
+    assert all(s["steps"] for s in why["spans"]) and "text" not in why
+    body = json.dumps(why)
+    assert not any(note["text"][s["start"]:s["end"]] in body for s in note["spans"] if s["end"] - s["start"] > 3)
+    assert c.get("/api/notes/9999/explain", headers=ALICE).status_code == 404

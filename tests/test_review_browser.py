@@ -749,3 +749,17 @@ def test_an_accept_on_a_note_of_hundreds_of_spans_redraws_one_mark(browser, tmp_
             assert median < full, (times, full)
     finally:
         p.close()
+
+
+def test_the_span_panel_shows_why_the_model_suggested_the_span(browser, project):
+    with headless.live_server(create_app(project)) as url:
+        start(browser, url, "alice")
+        keys(browser, "j")
+        wait_js(browser, "return [...document.querySelectorAll('#current button')]"
+                         ".some((b) => b.textContent === 'ask the model')")
+        browser.execute_script("[...document.querySelectorAll('#current button')]"
+                               ".find((b) => b.textContent === 'ask the model').click()")
+        why = wait_js(browser, "const d = [...document.querySelectorAll('#current div')]"
+                               ".find((d) => d.textContent.startsWith('Why: ') && !d.querySelector('button'));"
+                               "return d ? d.textContent : false")
+        assert " found" in why and "changed" not in why and "no longer" not in why

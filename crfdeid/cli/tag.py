@@ -32,6 +32,7 @@ contains an input, or cannot be made, and an output file (``tagged.jsonl``,
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from .. import cli, site
@@ -81,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
+    p.add_argument("--explain", action="store_true",
+                   help="record which step found, widened, retyped or dropped each span: in each JSONL "
+                        "record's meta.explain, else one JSON line per document on standard error "
+                        "(offsets, types, steps and reasons; never the note's text)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     cli.add_overwrite(p)
     return p
@@ -149,7 +154,7 @@ def main(argv=None) -> int:
         random_key = args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None
         session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
-                          o_words=not args.no_o_words)
+                          o_words=not args.no_o_words, explain=args.explain)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -160,12 +165,18 @@ def main(argv=None) -> int:
     def report(msg):
         bar.write(f"failed: {msg}")
 
+    explained = None
+    if args.explain and args.output_format != "jsonl":  # the JSONL writer keeps it in the records
+
+        def explained(data):
+            bar.write("explain: " + json.dumps(data))
+
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     if random_key:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
     done, failed = session.write(session.documents(inputs, errors), out, jobs=args.jobs, errors=errors,
-                                 report=report, progress=bar.update)
+                                 report=report, progress=bar.update, explained=explained)
     bar.close()
     step("tag: %d document(s) written, %d failed", done, failed)
     use = session.table_use

@@ -36,7 +36,7 @@ import dataclasses
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from .. import schema
 from ..document import Document, Span
@@ -46,6 +46,7 @@ from ..settings import Section, check_value, section
 from ..site import Site
 from ..text.tokenize import to_token_bounds
 from . import clinical, hygiene, rules, safeharbor
+from .provenance import Trace
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -97,21 +98,28 @@ class ClinicalFilter:
     listing only judges what the steps in between added or changed.
     """
 
+    reasons: ClassVar[dict] = {"dropped": "a clinical term in its context"}
+
     def prepare(self) -> None:
         clinical.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if not note.english:  # the term list is English: other languages keep their spans
             return list(spans)
-        judged = note.memo.setdefault("clinical_filter.v1", {})
+        judged = note.memo.setdefault("clinical_filter.v1", {})  # span -> why it is clinical ("": PHI)
         out = []
         for sp in spans:
-            keep = judged.get(sp)
-            if keep is None:
-                keep = judged[sp] = clinical.why_clinical(note.text, sp) is None
-            if keep:
+            why = judged.get(sp)
+            if why is None:
+                why = judged[sp] = clinical.why_clinical(note.text, sp) or ""
+            if not why:
                 out.append(sp)
         return out
+
+    def why(self, note: Note, sp: Span) -> str | None:
+        """Why a dropped span is clinical (``a clinical term (dose)``: the kind, never the words)."""
+        kind = note.memo.get("clinical_filter.v1", {}).get(sp)
+        return f"a clinical term ({kind})" if kind else None
 
 
 @register("rules.v1")
@@ -123,6 +131,8 @@ class RuleOverlay:
     """
 
     date_check: bool = True
+    reasons: ClassVar[dict] = {"found": "a rule's pattern", "widened": "joined with a rule's span",
+                               "merged": "joined with a rule's span", "dropped": "a DATE that cannot be a date"}
 
     def prepare(self) -> None:
         rules.prepare()
@@ -135,6 +145,8 @@ class RuleOverlay:
 @dataclass(frozen=True)
 class NameExtension:
     """Name spans grown over the name words next to them (:func:`.rules.extend_names`, English)."""
+
+    reasons: ClassVar[dict] = dict.fromkeys(("found", "widened", "merged"), "the name words next to a name")
 
     def prepare(self) -> None:
         rules.prepare()
@@ -152,6 +164,9 @@ class SafeHarbor:
     predicted one.
     """
 
+    reasons: ClassVar[dict] = dict.fromkeys(("found", "widened", "narrowed", "moved", "retyped", "merged"),
+                                            "a Safe Harbor identifier's form")
+
     def prepare(self) -> None:
         safeharbor.prepare()
 
@@ -163,6 +178,8 @@ class SafeHarbor:
 @dataclass(frozen=True)
 class TokenBounds:
     """Every span widened to the tokens it touches (:func:`crfdeid.text.tokenize.to_token_bounds`), last."""
+
+    reasons: ClassVar[dict] = dict.fromkeys(("widened", "merged", "moved"), "the tokens it touches")
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         return to_token_bounds(note.text, spans, note.split_glued)
@@ -177,6 +194,9 @@ class SiteKnowledge:
     here (``file``: a YAML site file). Without any of them it changes nothing."""
 
     file: str | None = None
+    reasons: ClassVar[dict] = {"found": "known to the site", "retyped": "known to the site",
+                               "dropped": "a safe term of the site",
+                               **dict.fromkeys(("widened", "merged"), "joined with what the site knows")}
 
     def prepare(self) -> None:
         if self.file is not None:
@@ -204,6 +224,8 @@ class JunkSpans:
     notes) dropped; initials and the joints of a name kept (:func:`.hygiene.drop_junk`). A model
     with labels of its own keeps its one-letter spans (a sex field written ``H`` or ``M``)."""
 
+    reasons: ClassVar[dict] = {"dropped": "punctuation, one letter or stop words only"}
+
     def prepare(self) -> None:
         hygiene.prepare()
 
@@ -216,6 +238,8 @@ class JunkSpans:
 class YoungAges:
     """AGE spans of ages under 90 dropped (:func:`.hygiene.drop_young_ages`: Safe Harbor's
     ages), for the i2b2 2014 labels; a model with labels of its own keeps its ages."""
+
+    reasons: ClassVar[dict] = {"dropped": "an age under 90 (no Safe Harbor identifier)"}
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         return hygiene.drop_young_ages(note.text, spans) if note.scheme is schema.I2B2 else list(spans)
@@ -230,6 +254,7 @@ class ContextUnion:
 
     categories: tuple[str, ...] = ("NAME", "LOCATION")
     o_threshold: float | None = field(default=None, metadata={"min": 0, "max": 1})
+    reasons: ClassVar[dict] = {"found": "the companion CRF (context model)"}
 
     def __post_init__(self) -> None:
         cats = self.categories
@@ -341,11 +366,20 @@ class Chain:
             if hasattr(proc, "prepare"):
                 proc.prepare()
 
-    def run(self, note: Note, spans) -> list[Span]:
-        """``spans`` of ``note`` through every processor, in order."""
+    def run(self, note: Note, spans, trace: Trace | None = None) -> list[Span]:
+        """``spans`` of ``note`` through every processor, in order; ``trace`` (a
+        :class:`~crfdeid.recognizers.provenance.Trace`) records what each changed."""
         spans = list(spans)
-        for _, proc in self.steps:
+        if trace is None:
+            for _, proc in self.steps:
+                spans = proc(note, spans)
+            return spans
+        for name, proc in self.steps:
+            before = list(spans)
             spans = proc(note, spans)
+            why = getattr(proc, "why", None)
+            trace.record(name, before, spans, getattr(proc, "reasons", None),
+                         None if why is None else functools.partial(why, note))
         return spans
 
 

@@ -23,7 +23,7 @@ from ..config import load_config
 from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
 from ..tagging.model import TaggingModel
-from ..tagging.session import SPANS, Session
+from ..tagging.session import SPANS, Session, explanation
 from . import active, agreement, surrogates
 from .db import Database, is_url
 from .store import Store, to_spans
@@ -115,6 +115,19 @@ class Project:
         """The config models are retrained with: the project's, else the pre-annotation model's."""
         cfg = self.setting("config")
         return load_config(cfg) if cfg else load_config(self.load_model().config)
+
+    def explain(self, note_id: int) -> dict:
+        """What each step of the current model did to the note's spans (:func:`explanation`: offsets,
+        types, steps and reasons, no text), tagged again now, and ``model_version``: the model's
+        version, which the page compares with the version that suggested the note's spans."""
+        model = self._explaining.get(self.current_model_path())
+        if model is None:  # one loaded model for the questions asked, the newest
+            model = self.load_model()
+            self._explaining = {self.current_model_path(): model}
+        [tagged] = Session(model, SPANS, explain=True).tagged([self.store.document(note_id)])
+        return {**explanation(tagged), "model_version": self.model_version()}
+
+    _explaining: dict = {}
 
     def suggest(self, model, note_ids, version: int, chunk: int = 32) -> int:
         """Pre-annotate notes with ``model`` (untouched notes only) and set their priorities."""

@@ -161,6 +161,13 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
             view["spans"] = store.spans(note_id, MODEL)
         return as_json(view)
 
+    @app.get("/api/notes/{note_id}/explain")
+    def explain_note(note_id: Id, x_annotator: Who = None):
+        # why the model suggested each span (steps and reasons, no text): asked for by the span panel
+        reader(x_annotator)
+        store.note(note_id)  # an unknown note is a 404 before the model is loaded
+        return as_json(project.explain(note_id))
+
     @app.post("/api/notes/{note_id}/open")
     def open_note(note_id: Id, x_annotator: Who = None):
         name = who(x_annotator)

@@ -14,7 +14,9 @@ Each distinct gold span gets one class, decided in this order:
 
 Each system span that overlaps no gold span is ``spurious``. Percentages are
 shares of all errors. Examples give document ids and offsets; the surface text
-(PHI) only when asked for.
+(PHI) only when asked for. When the system's documents were tagged with ``explain``
+(``tag --explain``: ``meta['explain']``, :mod:`crfdeid.recognizers.provenance`), an example
+also says which steps made each system span and which step dropped a span over the gold one.
 """
 
 from __future__ import annotations
@@ -40,12 +42,20 @@ class ErrorExample:
     system: tuple = ()
     gold_text: str | None = None
     system_text: tuple = ()
+    #: With an explained prediction: each system span's steps (``"crf found"``, ...), and the
+    #: spans over the gold one that a step dropped (``(start, end, subtype, "junk_spans.v1: ...")``).
+    steps: tuple = ()
+    dropped: tuple = ()
 
     def as_dict(self) -> dict:
         d = {"doc_id": self.doc_id, "gold": list(self.gold) if self.gold else None,
              "system": [list(s) for s in self.system]}
         if self.gold_text is not None or self.system_text:
             d.update(gold_text=self.gold_text, system_text=list(self.system_text))
+        if self.steps:
+            d["steps"] = [list(s) for s in self.steps]
+        if self.dropped:
+            d["dropped"] = [list(s) for s in self.dropped]
         return d
 
 
@@ -112,11 +122,26 @@ def analyse_errors(gold_docs: Iterable, pred_docs: Iterable, examples: int = 5,
                 continue
             if cls == "type":
                 result.confusion[(gs.subtype.upper(), involved[0].subtype.upper())] += 1
-            _note(result, cls, g, gs, involved, examples, show_text)
+            _note(result, cls, g, gs, involved, examples, show_text, p)
         for ss in system:
             if not any(ss.overlaps(gs) for gs in gold):
-                _note(result, "spurious", g, None, [ss], examples, show_text)
+                _note(result, "spurious", g, None, [ss], examples, show_text, p)
     return result
+
+
+def _why(pred, gs, involved) -> tuple[tuple, tuple]:
+    """The steps of each ``involved`` span and the dropped spans over ``gs``, from a prediction
+    tagged with ``explain`` (both empty without)."""
+    trace = pred.meta.get("explain")
+    if not isinstance(trace, dict):
+        return (), ()
+    by_span = {(sp.start, sp.end, sp.subtype.upper()): steps for sp, steps in zip(pred.spans, trace.get("spans", ()))}
+    steps = tuple(tuple(f"{x['step']} {x['action']}" for x in by_span.get((s.start, s.end, s.subtype.upper()), ()))
+                  for s in involved)
+    dropped = () if gs is None else tuple(
+        (d["start"], d["end"], d["type"], f"{d['steps'][-1]['step']}: {d['steps'][-1]['reason']}")
+        for d in trace.get("dropped", ()) if d["start"] < gs.end and gs.start < d["end"] and d.get("steps"))
+    return steps, dropped
 
 
 def _classify(gs, system) -> tuple[str, list]:
@@ -137,15 +162,17 @@ def _classify(gs, system) -> tuple[str, list]:
     return "missing", []
 
 
-def _note(result, cls, doc, gs, involved, limit, show_text) -> None:
+def _note(result, cls, doc, gs, involved, limit, show_text, pred=None) -> None:
     result.counts[cls] += 1
     if len(result.examples[cls]) >= limit:
         return
+    steps, dropped = _why(pred, gs, involved) if pred is not None else ((), ())
     ex = ErrorExample(
         doc.doc_id,
         (gs.start, gs.end, gs.subtype.upper()) if gs else None,
         tuple((s.start, s.end, s.subtype.upper()) for s in involved),
         doc.surface(gs) if show_text and gs else None,
         tuple(doc.surface(s) for s in involved) if show_text else (),
+        steps, dropped,
     )
     result.examples[cls].append(ex)

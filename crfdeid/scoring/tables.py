@@ -99,6 +99,9 @@ def render_errors(ea) -> str:
             if ex.gold_text is not None or ex.system_text:
                 line += f"  text {ex.gold_text!r} -> {list(ex.system_text)!r}"
             out.append(line)
+            out += [f"{'':<19}system [{a}, {b}) by {', '.join(steps)}"
+                    for (a, b, _), steps in zip(ex.system, ex.steps) if steps]
+            out += [f"{'':<19}dropped [{a}, {b}) {t} by {why}" for a, b, t, why in ex.dropped]
     return "\n".join(out)
 
 

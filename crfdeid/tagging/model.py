@@ -32,6 +32,7 @@ from ..errors import ModelError
 from ..io import atomic_write
 from ..labels import OUTSIDE, decode
 from ..recognizers.chain import Chain, Note, build_chain, chain_of
+from ..recognizers.provenance import Trace
 from ..text.tokenize import Token, for_tagging, segments, tokenize
 from . import kinds, modelfile
 
@@ -269,19 +270,23 @@ class TaggingModel:
             decoding); ``None`` turns it off; omitted: the config's ``decoding.o_threshold``.
         options : mapping, optional
             Handed to the post-CRF chain's processors with the note (:class:`Note`
-            ``options``; ``doc.meta`` reaches them as ``meta``).
+            ``options``; ``doc.meta`` reaches them as ``meta``). ``{"explain": True}`` adds
+            ``meta['explain']``, what each step did (below).
 
         ``meta['confidence']`` lists, for each predicted span in order, the lowest
         token probability of being PHI (1 - P(O)) inside it (1.0 for rule-only spans).
+        With ``explain``, ``meta['explain']`` is ``{"spans": [...], "dropped": [...]}``: for
+        each span in order the steps that found, widened, retyped or merged it
+        (:mod:`crfdeid.recognizers.provenance`), and the spans a step dropped with their steps.
         """
         if o_threshold is ...:
             o_threshold = self.config["decoding"]["o_threshold"]
         item, labels, p_out, _ = self._run(doc, o_threshold)
-        return self._tagged(doc, item, labels, p_out, options)
+        return self._tagged(doc, item, labels, p_out, options, o_threshold)
 
-    def _tagged(self, doc, item, labels, p_out, options=None) -> Document:
+    def _tagged(self, doc, item, labels, p_out, options=None, o_threshold=None) -> Document:
         """The tagged copy of ``doc``: decoded spans and their confidences through the chain."""
-        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options, item)
+        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options, item, o_threshold)
 
     def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
         """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
@@ -323,17 +328,39 @@ class TaggingModel:
             a = b
         return conf
 
-    def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None) -> Document:
+    def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None,
+                o_threshold=None) -> Document:
         """``doc`` with the CRF spans ``conf`` (span -> confidence) through the post-CRF chain
         (``text``: the note as the tagger read it), each span with its confidence (a processor's
-        own span keeps the one it was given, else 1.0)."""
-        spans = self.chain.run(self.note(doc, text, options, item), conf)
+        own span keeps the one it was given, else 1.0); with ``options["explain"]`` what each
+        step did, in ``meta['explain']``."""
+        trace = self._trace(conf, item, o_threshold) if options and options.get("explain") else None
+        spans = self.chain.run(self.note(doc, text, options, item), conf, trace)
         spans = [replace(sp, confidence=conf.get(sp, 1.0 if sp.confidence is None else sp.confidence))
                  for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
         meta["confidence"] = [sp.confidence for sp in out.spans]
+        if trace is not None:
+            meta["explain"] = trace.report(out.spans)
         return out
+
+    def _trace(self, conf: dict, item: tuple | None, o_threshold) -> Trace:
+        """The trace of a note whose decoded spans are ``conf``: found by the model (the config's
+        ``model`` kind), and where a companion CRF votes in the decoding, what the vote changed
+        from the main CRF's own spans (``item``: the note's tokens; a long note tagged a piece at
+        a time gives none and its spans are the model's)."""
+        kind = self.config.get("model", "crf")
+        main = getattr(self._backend, "main", None)  # the decoding's AveragedBackend
+        if main is None or item is None:
+            return Trace(conf, kind, "the model's labels")
+        labels, p_out, _ = main.run([item], o_threshold, False, self.o_words)[0]
+        alone = list(self._crf_spans(item[1], labels, p_out))
+        trace = Trace(alone, kind, "the main CRF's labels")
+        trace.record("companion_vote", alone, list(conf),
+                     dict.fromkeys(("found", "widened", "narrowed", "moved", "retyped", "merged", "dropped"),
+                                   "the companion CRF's marginals averaged in"))
+        return trace
 
     def tag_many(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
                  options: Mapping | None = None) -> Iterator[Document]:
@@ -367,7 +394,8 @@ class TaggingModel:
         the piece; a cut inside a line shortens the line the line features see).
         """
         view = for_tagging(doc.text)  # same length: the view of a piece is the piece of the view
-        return self._finish(doc, view, self._crf_conf(view, o_threshold, note=doc.text), options)
+        return self._finish(doc, view, self._crf_conf(view, o_threshold, note=doc.text), options,
+                            o_threshold=o_threshold)
 
     def _tag_batch(self, docs, o_threshold, options=None):
         # The whole batch is tagged before the first result is handed out, so that the
@@ -402,7 +430,7 @@ class TaggingModel:
         out: list[Document | Exception] = []
         for (doc, item), (labels, p_out, _) in zip(items, results):
             try:
-                out.append(self._tagged(doc, item, labels, p_out, options))
+                out.append(self._tagged(doc, item, labels, p_out, options, o_threshold))
             except Exception as exc:  # noqa: BLE001
                 out.append(exc)
         return out

@@ -32,6 +32,7 @@ from itertools import chain
 from types import EllipsisType
 
 from .. import schema
+from ..deid.spans import propagate
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
 from ..io import StreamWriter, open_writer, read, write_document
@@ -42,6 +43,8 @@ from .model import TaggingModel, batches
 
 #: The output style of a session that renders no text (spans only).
 SPANS = "spans"
+#: Output styles that write the spans' repeats too (``deid.spans.propagate``, unless ``propagate=false``).
+REPEATING = frozenset({"redacted", "masked", "surrogate"})
 
 
 @dataclass(frozen=True)
@@ -58,11 +61,41 @@ def span_records(doc: Document) -> list[dict]:
     """The spans of a tagged document as ``{type, category, start, end, confidence}`` dicts.
 
     ``type`` is the subtype (``DOCTOR``), offsets are half-open into the note's text and
-    ``confidence`` the tagger's (``Span.confidence``; 1.0 where it gave none).
+    ``confidence`` the tagger's (``Span.confidence``; 1.0 where it gave none); tagged with
+    ``explain``, ``steps`` what each step did to it.
     """
-    return [{"type": sp.subtype, "category": sp.category, "start": sp.start, "end": sp.end,
-             "confidence": 1.0 if sp.confidence is None else float(sp.confidence)}
-            for sp in doc.spans]
+    records = [{"type": sp.subtype, "category": sp.category, "start": sp.start, "end": sp.end,
+                "confidence": 1.0 if sp.confidence is None else float(sp.confidence)}
+               for sp in doc.spans]
+    trace = doc.meta.get("explain")
+    if trace is not None:  # tagged with explain: each span's steps
+        for rec, steps in zip(records, trace["spans"]):
+            rec["steps"] = steps
+    return records
+
+
+def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
+    """What each step did to a tagged document's spans (tagged with ``explain``), as JSON data:
+    ``{"id", "spans": [{start, end, type, category, steps}], "dropped": [...]}``; offsets, types,
+    step names and reasons, never the note's text.
+
+    ``repeats``: the spans a de-identifying writer adds for the repeats of a span's words
+    (:func:`crfdeid.deid.spans.propagate`, under the writer's ``scheme``, as the writer finds
+    them), with the step ``propagate``.
+    """
+    trace = doc.meta.get("explain") or {"spans": [[] for _ in doc.spans], "dropped": []}
+    spans = [{**_span_json(sp), "steps": steps} for sp, steps in zip(doc.spans, trace["spans"])]
+    if repeats:
+        have, written = set(doc.spans), propagate(doc, scheme=None if scheme is None else schema.get(scheme))
+        spans += [{**_span_json(sp), "steps": [{"step": "propagate", "action": "found",
+                                               "reason": "a repeat of a tagged span's words (deid)"}]}
+                  for sp in written.spans if sp not in have]
+        spans.sort(key=lambda r: (r["start"], r["end"]))
+    return {"id": doc.doc_id, "spans": spans, "dropped": trace["dropped"]}
+
+
+def _span_json(sp) -> dict:
+    return {"start": sp.start, "end": sp.end, "type": sp.subtype, "category": sp.category}
 
 
 def tag_result(doc: Document, tagged) -> tuple:
@@ -116,11 +149,14 @@ class Session:
         Sets each document's patient key before it is tagged (``--group-*``).
     backend : str
         The CRF's tagging backend when ``model`` is a file (``numpy`` or ``crfsuite``).
+    explain : bool
+        Record what each step did to each span (``meta['explain']``, :func:`explanation`;
+        ``tag --explain``). Off, tagging does no extra work.
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, options: dict | None = None,
                  key=None, seed=None, o_threshold: float | EllipsisType | None = ..., o_words: bool = True,
-                 site=None, grouper=None, backend: str = "numpy"):
+                 site=None, grouper=None, backend: str = "numpy", explain: bool = False):
         self.model = model if isinstance(model, TaggingModel) else TaggingModel.load(model, backend=backend)
         if not o_words:
             self.model = copy.copy(self.model)  # the caller's model keeps its o-words
@@ -131,6 +167,7 @@ class Session:
         self.site = site
         self.table_use = TableUse(site)  # how many of the site tables' patients and notes were met
         self.grouper = grouper
+        self.explain = explain
         self.options = dict(options or {})
         if seed is not None or key is not None:
             self.options.update({"seed": seed} if seed is not None else {"key": key})
@@ -139,8 +176,11 @@ class Session:
 
     @property
     def chain_options(self) -> dict:
-        """What the post-CRF chain gets with every note (the site's knowledge)."""
-        return {} if self.site is None else {"site": self.site}
+        """What the post-CRF chain gets with every note (the site's knowledge; ``explain``)."""
+        options: dict = {} if self.site is None else {"site": self.site}
+        if self.explain:
+            options["explain"] = True
+        return options
 
     # -- writers ----------------------------------------------------------------------------
     def open_writer(self, output_dir=None, inputs=(), overwrite: bool = False):
@@ -204,7 +244,7 @@ class Session:
     def _spec(self) -> tuple:
         """What a spawned worker needs to tag as this session does."""
         return (self.model.path, getattr(self.model, "backend", "numpy"), self.o_words, self.o_threshold,
-                self.site)
+                self.site, self.explain)
 
     def tagged(self, docs: Iterable[Document]) -> Iterator[Document]:
         """Tagged copies of ``docs`` (spans and ``meta['confidence']``), in order; the first
@@ -240,9 +280,14 @@ class Session:
             else:
                 yield Record(doc_id, span_records(tagged), text)
 
+    def explanation(self, tagged: Document) -> dict:
+        """:func:`explanation` of a document this session tagged (with the repeats its writer adds)."""
+        repeats = self.output_format in REPEATING and self.options.get("propagate", True) is not False
+        return explanation(tagged, repeats, self.options.get("scheme", self.model.scheme))
+
     def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
               report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
-              ) -> tuple[int, int]:
+              explained: Callable[[dict], object] | None = None) -> tuple[int, int]:
         """Tag ``docs`` and write each with the open writer ``out`` (:meth:`open_writer`), then
         close it; ``(done, failed)``.
 
@@ -251,7 +296,9 @@ class Session:
         gets every failure's message (document id and reason, never its text); ``progress``
         is called once per document tagged. When closing fails (an output file's rename, a
         mapping), that is reported, and with one stream file none of it was made: every
-        document counts as failed.
+        document counts as failed. ``explained`` gets the :func:`explanation` of each document
+        written (a session with ``explain``), for an output style that does not carry it (the
+        JSONL writer keeps it in each record's ``meta``).
         """
         errors = [] if errors is None else errors
         done = failed = seen = 0
@@ -264,6 +311,8 @@ class Session:
                         failed += 1
                     if err is None:
                         err = write_document(out, tagged)
+                    if err is None and explained is not None:
+                        explained(self.explanation(tagged))
                     if err is not None:
                         report(err)
                         failed += 1
@@ -310,8 +359,9 @@ def _init_worker(spec) -> None:
     global _WORKER
     if _WORKER is not None:
         return
-    path, backend, o_words, o_threshold, site = spec
-    _WORKER = Session(path, SPANS, o_threshold=o_threshold, o_words=o_words, site=site, backend=backend)
+    path, backend, o_words, o_threshold, site, explain = spec
+    _WORKER = Session(path, SPANS, o_threshold=o_threshold, o_words=o_words, site=site, backend=backend,
+                      explain=explain)
 
 
 def _tag_batch(docs) -> list:

@@ -457,6 +457,7 @@ function drawCurrent() {
     line("Status", sp.status);
     line("Model confidence", sp.confidence === null ? "-" : sp.confidence.toFixed(2));
     line("Offsets", shownOffsets(n.at, sp.start, sp.end));
+    if (sp.origin === "model") whyLine(box, n, sp);
   } else {
     line("Span", n && n.spans.length ? "none selected (j: next)" : "no spans on this note");
   }
@@ -469,6 +470,35 @@ function drawCurrent() {
     const sug = n.spans.filter((s) => s.status === "suggested").length;
     $("counts").textContent = `${n.spans.length} spans, ${sug} undecided`;
   }
+}
+
+// Why the model suggested a span: the steps that found, widened or retyped it (tag --explain),
+// asked for with the button (the model tags the note again), then kept with the note.
+function whyLine(box, n, sp) {
+  const d = document.createElement("div");
+  const b = document.createElement("b");
+  b.textContent = "Why: ";
+  d.appendChild(b);
+  if (n.explain) {
+    d.appendChild(document.createTextNode(whySteps(n, sp)));
+  } else {
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.textContent = "ask the model";
+    btn.addEventListener("click", () => enqueue(async () => {
+      n.explain = await api("GET", `/api/notes/${n.id}/explain`);
+      if (state.review.note === n) drawCurrent();
+    }));
+    d.appendChild(btn);
+  }
+  box.appendChild(d);
+}
+
+function whySteps(n, sp) {
+  if (n.explain.model_version !== n.model_version) return "the model changed since it suggested this span";
+  const hit = n.explain.spans.find((s) => s.start === sp.start && s.end === sp.end && s.type === sp.subtype);
+  if (!hit) return "the model no longer suggests this span";
+  return hit.steps.map((x) => `${x.step} ${x.action}` + (x.reason ? ` (${x.reason})` : "")).join("; ");
 }
 
 function curMark() {
