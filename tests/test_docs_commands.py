@@ -16,6 +16,7 @@ import argparse
 import re
 import shlex
 import subprocess
+import warnings
 from pathlib import Path
 
 import pytest
@@ -191,6 +192,23 @@ def test_every_documented_command_parses(where, words, monkeypatch, capsys):
         m = _COMMAND.match(line)
         if m and m.group(1).startswith("python -m crfdeid"):
             assert parses(shlex.split(m.group(1))[3:], monkeypatch, capsys) is None, f"{where}: {line}"
+
+
+CONFIGURED = [(where, words) for where, words in COMMANDS
+              if "--config" in words and (ROOT / words[words.index("--config") + 1]).is_file()]
+
+
+@pytest.mark.parametrize("where, words", CONFIGURED, ids=[w for w, _ in CONFIGURED])
+def test_every_documented_config_and_override_loads(where, words):
+    """A command that names a config of the repository with ``--set`` overrides: the config
+    loads with them (an override that makes a section meaningless is dropped with a warning,
+    never an error at the end of a long run)."""
+    from crfdeid.cli.train import parse_overrides
+    from crfdeid.config import load_config
+    sets = [words[i + 1].replace("=MODEL", "=elman") for i, w in enumerate(words) if w == "--set"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert load_config(ROOT / words[words.index("--config") + 1], parse_overrides(sets)), where
 
 
 # -- the cheap ones, run ---------------------------------------------------------------------
