@@ -2,8 +2,10 @@
 
 Each ``python -m crfdeid ...``, ``crfdeid ...`` and ``make ...`` line of a code block in
 README.md and docs/*.md (docs/history/ is a record, not instructions) is parsed by that
-command's own argparse parser, so an option that does not exist (``tag --mapping`` where it
-was ``-o mapping=``) fails here. ``make TARGET`` must be a target, and the crfdeid commands of
+command's own argparse parser, so an option that does not exist (a ``--mapping`` the
+command lacks, a misspelt ``--output-dir``) fails here; so do the options named inline in
+the prose and the examples of every ``--help``, and a repository config with the command's
+``--set`` overrides must load. ``make TARGET`` must be a target, and the crfdeid commands of
 its recipe parse too. The cheap commands (tag, key, synth, evaluate, corpus stats/convert/
 surrogate on local inputs) then run end to end, in a temporary folder holding made-up notes
 and a site's files under the names the docs use; a command that needs data a test cannot
