@@ -170,14 +170,51 @@ def test_tag_twice_into_one_folder_needs_overwrite(tmp_path, capsys):
     argv = ["--output-format", "text", "--output-dir", str(tmp_path / "o"), str(tmp_path / "notes"), "--quiet"]
     assert tag.main(argv) == 0
     (tmp_path / "o" / "a.txt").write_text("edited by the user")
-    assert tag.main(argv) == 1
-    assert "exists" in capsys.readouterr().err
+    assert tag.main(argv) == 2  # refused before any note is tagged (issue 36)
+    assert "exist" in capsys.readouterr().err
     assert (tmp_path / "o" / "a.txt").read_text() == "edited by the user"
     assert tag.main([*argv, "--overwrite"]) == 0
     assert (tmp_path / "o" / "a.txt").read_text() == NOTE
     jsonl = ["--output-dir", str(tmp_path / "j"), str(tmp_path / "notes"), "--quiet"]
     assert tag.main(jsonl) == 0 and tag.main(jsonl) == 2  # tagged.jsonl exists: refused at once
     assert tag.main([*jsonl, "--overwrite"]) == 0
+
+
+@pytest.mark.parametrize("fmt, argv, existing", [
+    ("text", [], ["a.txt"]),
+    ("brat", [], ["b.ann"]),  # one of a document's two files is enough
+    ("surrogate", ["-o", "xml=true", "--seed", "1"], ["a.xml"]),
+    ("text", ["-"], ["stdin.txt"]),  # standard input is read once and kept for the run
+])
+def test_a_rerun_is_refused_before_any_note_is_tagged(tmp_path, capsys, monkeypatch, fmt, argv, existing):
+    """Issue 36: a re-run into a folder that holds its outputs tagged every note, then refused
+    each write (exit 1 after the whole run); it is refused at once with the count and the fix,
+    nothing tagged or written."""
+    import io
+
+    from crfdeid.tagging.session import Session
+    _notes(tmp_path / "notes", ("a.txt", "b.txt", "c.txt"))
+    out = tmp_path / "o"
+    out.mkdir()
+    for name in existing:
+        (out / name).write_text("the user's file")
+    before = _snapshot(out)
+    stdin = "-" in argv
+    if stdin:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(NOTE.encode())))
+    tagged = []
+    original = Session.tag
+    monkeypatch.setattr(Session, "tag", lambda self, docs, jobs=1: (tagged.append(1), original(self, docs, jobs))[1])
+    args = ["--output-format", fmt, "--output-dir", str(out), *argv]
+    rc = tag.main([*args] if stdin else [*args, str(tmp_path / "notes")])
+    err = capsys.readouterr().err
+    assert rc == 2 and tagged == []
+    assert f"{len(existing)} output file(s) of 1 document(s) exist" in err and "--overwrite" in err
+    assert existing[0] in err and SECRET not in err and "failed:" not in err
+    assert _snapshot(out) == before
+    if not stdin:  # the other documents are written once the folder is clean
+        (out / existing[0]).unlink()
+        assert tag.main([*args, str(tmp_path / "notes"), "--quiet"]) == 0
 
 
 @pytest.mark.parametrize("fmt, make", [

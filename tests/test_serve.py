@@ -282,3 +282,26 @@ def test_a_site_file_and_a_notes_known_identifiers_are_found(tmp_path):
         assert {("zorbek", "PATIENT"), ("t. quillon", "DOCTOR"), ("vexlan", "PATIENT")} <= spans
         r = _post(c, text=text, known={"shoe_size": "9"})
         assert r.status_code == 500 and "shoe_size" in r.json()["detail"] and "zorbek" not in r.text
+
+
+def test_health_counts_the_site_table_rows_requests_matched(tmp_path, caplog):
+    """Issue 36: ``serve --site`` said nothing of whether its table rows met any note (a table
+    keyed by patient needs each request's ``patient``); /health counts them, never a key."""
+    (tmp_path / "patients.csv").write_text("patient,last_name\np9,Zorbek\np8,Vexlan\n", encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("tables: patients.csv\n", encoding="utf-8")
+    with caplog.at_level(logging.INFO, logger="crfdeid.serve"):
+        app = create_app(Settings(site=str(tmp_path / "site.yaml")))
+    assert "site tables: 2 patient row(s), 0 note row(s)" in caplog.text and "Zorbek" not in caplog.text
+    with TestClient(app) as c:
+        assert c.get("/health").json()["site_tables"] == {
+            "patients": 2, "patients_matched": 0, "notes": 0, "notes_matched": 0, "notes_read": 0}
+        assert _post(c, documents=[{"text": "zorbek resting", "id": "a"}], output_format="spans").status_code == 200
+        assert c.get("/health").json()["site_tables"]["patients_matched"] == 0  # no patient: nothing met
+        assert _post(c, documents=[{"text": "zorbek resting", "patient": "p9"},
+                                   {"text": "seen again", "patient": "p9"}]).status_code == 200
+        health = c.get("/health")
+        assert health.json()["site_tables"] == {
+            "patients": 2, "patients_matched": 1, "notes": 0, "notes_matched": 0, "notes_read": 3}
+        assert "p9" not in health.text and "Zorbek" not in health.text
+    with TestClient(create_app(Settings())) as c:
+        assert "site_tables" not in c.get("/health").json()

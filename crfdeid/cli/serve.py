@@ -135,12 +135,12 @@ def main(argv=None) -> int:
     common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,
               "server_header": False}
     if args.workers == 1:
+        _logging(args.quiet)  # before the app is made: it logs what it loaded (the site tables' rows)
         try:
             app = create_app(settings)  # load and check everything before binding
         except CrfdeidError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        _logging(args.quiet)
         return _run(uvicorn, app, args, common)
     else:  # each worker loads its own model; the supervisor only checks, in a child process
         import multiprocessing

@@ -26,7 +26,8 @@ read or tagged is reported (file, document id, never its text), is not written
 Exit code 2, before anything is tagged: an unknown format or option, an input
 that is missing or has no matching files, an output folder that is, lies in or
 contains an input, or cannot be made, and an output file (``tagged.jsonl``,
-``mapping=``) that exists without ``--overwrite``.
+``mapping=``, or any document's file in the output folder: a re-run) that exists
+without ``--overwrite``.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from ..errors import ConfigError, CrfdeidError
 from ..io import spec_path
 from ..progress import Progress, step
 from ..tagging.model import TaggingModel
-from ..tagging.session import Session, open_inputs
+from ..tagging.session import Session, open_inputs, refuse_existing
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -156,6 +157,7 @@ def main(argv=None) -> int:
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
                           o_words=not args.no_o_words, explain=args.explain)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
+        inputs = refuse_existing(out, specs, inputs, args.input_format, cli.reader_options(args.reader_option))
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

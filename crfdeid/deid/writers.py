@@ -126,6 +126,9 @@ class SurrogateWriter(_DeidWriter):
         new = self.surrogator.surrogate(add_repeats(doc, scheme=self.scheme) if self.propagate else doc)
         return marked(new, self.marker) if self.marker else new
 
+    def suffixes(self) -> tuple[str, ...]:
+        return (".txt", ".xml") if self.xml else (".txt",)
+
     def render(self, doc):
         new = self.transform(doc)
         if not self.xml:

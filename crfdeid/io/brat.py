@@ -232,5 +232,8 @@ class BratWriter(FolderWriter):
 
     suffix = ".txt"
 
+    def suffixes(self) -> tuple[str, ...]:
+        return (".txt", ".ann")
+
     def render(self, doc: Document) -> dict:
         return {".txt": doc.text, ".ann": render_ann(doc)}

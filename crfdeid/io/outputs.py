@@ -171,6 +171,18 @@ class FolderWriter:
     def path_for(self, doc: Document, suffix: str | None = None) -> Path:
         return self.out / f"{file_name(doc.doc_id)}{suffix or self.suffix}"
 
+    def suffixes(self) -> tuple[str, ...]:
+        """The suffixes of the files :meth:`render` gives each document (one file: :attr:`suffix`)."""
+        return (self.suffix,)
+
+    def existing(self, doc: Document) -> list[Path]:
+        """The files :meth:`write` would make for ``doc`` that exist already and would be refused
+        (none on standard output or with ``overwrite``); known before ``doc`` is tagged, so that
+        a re-run into the same folder is refused before any note is tagged."""
+        if self.to_stdout or self.overwrite:
+            return []
+        return [p for p in (self.path_for(doc, s) for s in self.suffixes()) if os.path.lexists(p)]
+
     def write(self, doc: Document) -> None:
         rendered = self.render(doc)  # render fully before touching the disk
         files = rendered if isinstance(rendered, dict) else {self.suffix: rendered}

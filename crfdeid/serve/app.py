@@ -34,7 +34,7 @@ from ..adapters.records import Deidentifier
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
-from ..site import Site
+from ..site import Site, TableUse
 from ..tagging.model import TaggingModel
 from ..version import __version__
 
@@ -152,6 +152,11 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None, site=site)
                for fmt in ("redacted", "masked", "spans") + (("surrogate",) if key else ())}
     lock = threading.Lock()  # one model, tagged by one request at a time (CPU-bound anyway)
+    table_use = TableUse(site)  # how many site-table rows any request's notes matched (issue 36)
+    rows = table_use.counts()
+    if rows is not None:
+        log.info("site tables: %d patient row(s), %d note row(s); GET /health counts how many matched a "
+                 "request's note (a note's patient is its \"patient\" field)", rows["patients"], rows["notes"])
 
     app = FastAPI(title="crfdeid", version=__version__, docs_url=None, redoc_url=None,
                   description="De-identification of clinical notes (PHI spans, redaction, masking, "
@@ -165,7 +170,9 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
                 "model_sha256": model.manifest.get("crf_sha256", "")[:12],
                 "surrogates": key is not None, "max_bytes": settings.max_bytes,
                 "max_documents": settings.max_documents, "body_timeout": settings.body_timeout,
-                "request_timeout": settings.request_timeout}
+                "request_timeout": settings.request_timeout,
+                # counts only (a patient key may be a record number); absent without site tables
+                **({"site_tables": table_use.counts()} if table_use.rows else {})}
 
     @app.post("/v1/deidentify", response_model=DeidentifyResponse, response_model_exclude_none=True,
               responses={401: {"description": "token required (checked before the body is read)"},
@@ -194,6 +201,8 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
         if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise HTTPException(503, _LATE)
         try:  # stop at the deadline (the guard has answered 503 by then): the model is free sooner
+            for doc in docs:
+                table_use.see(doc)
             records = []
             for rec in engine.run(docs):
                 records.append(_encodable(rec))

@@ -326,6 +326,22 @@ class TableUse:
     def matched(self) -> int:
         return len(self.patients) + len(self.notes)
 
+    def counts(self) -> dict | None:
+        """The counts as data (``serve``'s ``/health``), or None without table rows: the tables'
+        patient and note rows, how many of each matched a note, the notes read. Counts only,
+        never a key.
+
+        >>> use = TableUse(Site(patients={"p1": {"name": "Kevin Dorsey"}}))
+        >>> use.see(Document("n1", "...", meta={"patient": "p2"}))
+        >>> use.counts()
+        {'patients': 1, 'patients_matched': 0, 'notes': 0, 'notes_matched': 0, 'notes_read': 1}
+        """
+        if not self.rows:
+            return None
+        assert self.site is not None
+        return {"patients": len(self.site.patients), "patients_matched": len(self.patients),
+                "notes": len(self.site.notes), "notes_matched": len(self.notes), "notes_read": self.read}
+
     def message(self) -> str | None:
         """The count, or None without table rows."""
         if not self.rows:
