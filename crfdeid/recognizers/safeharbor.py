@@ -111,8 +111,9 @@ FAR_LABELS = {
     "LICENSE": [r"driver'?s?[ \t]+licen[cs]e(?:[ \t]*" + _NO + ")?", r"dea[ \t]*" + _NO],
     "DEVICE": [r"serial[ \t]*" + _NO, r"device[ \t]*" + _NO],
 }
-# A plate is capitals and digits in up to three groups split by a space or hyphen ("ORE 4KJ-221").
-_PLATE = r"(?-i:(?=[A-Z0-9 -]*[0-9])[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,2}(?![\w-]))"
+# A plate or serial number is capitals and digits in up to three groups split by a space or a
+# hyphen, the last with a digit ("ORE 4KJ-221", "PZX 448219"; not the "PT" of "MRN 00482913 PT seen").
+_PLATE = r"(?-i:[A-Z0-9]{1,8}(?:[ -][A-Z0-9]{1,8})?[ -](?=[A-Z]*[0-9])[A-Z0-9]{1,8}(?![\w-]))"
 
 
 def _far_label_regex() -> re.Pattern:
