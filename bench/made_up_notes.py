@@ -87,7 +87,8 @@ def main(argv=None) -> int:
     pred = list(model.tag_many([d.with_spans([]) for d in gold]))
     res = score(gold, pred)
     for name, r in res["notes"].items():
-        line = f"{name:14s} missed {len(r['missed']):2d} (Safe Harbor {r['missed_safe_harbor']})  false spans {len(r['false']):2d}"
+        line = (f"{name:14s} missed {len(r['missed']):2d} (Safe Harbor {r['missed_safe_harbor']})  "
+                f"false spans {len(r['false']):2d}")
         if args.show:
             line += f"  missed={r['missed']} false={r['false']}"
         print(line)

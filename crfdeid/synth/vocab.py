@@ -128,7 +128,8 @@ LEXICON_LINES = [
 #: and places stand (*per*, *d/w*, *to*, *at*, *from*, a line start, a header).
 PUBLIC_LINES = [
     "<epo> {sign|test|maneuver} {neg|negative|positive|+|-}", "<Epo> {fracture|syndrome|disease} {noted|on xray|}",
-    "{pos|neg|negative|positive} <epo>", "<epo> {protocol|criteria|rules|score|grade|classification} {applied|met|neg|}",
+    "{pos|neg|negative|positive} <epo>",
+    "<epo> {protocol|criteria|rules|score|grade|classification} {applied|met|neg|}",
     "hx <epo>, <epo>", "r/o <epo>", "per <epo> {rules|criteria|protocol}", "<epo> {catheter|drain|line} in place",
     "<Epo> {monitor|cath|tube} {placed|d/c'd|in place|}", "s/p <epo> {procedure|repair|}", "? <epo>",
     "on <brand>", "{started|restarted|held|home med} <brand>", "<Brand> {40mg|5/325|1 tab|2 puffs|prn|}",
@@ -136,7 +137,8 @@ PUBLIC_LINES = [
     "<Brand> <brand> {device|pacemaker}", "{rep from|called|per} <brand> {rep|}", "mva, {driver|passenger} of <brand>",
     "meds: <brand>, <brand>, <rx>", "allergic to <brand>",
     "<DEPT>", "<DEPT>:", "<Dept>: {pt seen|see note|f/u in 2 wks|}", "{per|d/w|seen by|called} <dept>",
-    "{transfer|transferred|to go} to <dept>", "f/u {in|with|at} <dept> {clinic|in 2 wks|}", "<dept> {aware|following|consulted|to see}",
+    "{transfer|transferred|to go} to <dept>", "f/u {in|with|at} <dept> {clinic|in 2 wks|}",
+    "<dept> {aware|following|consulted|to see}",
     "{from|in} <dept> {today|this am|}", "<Dept> consult {requested|called|pending}",
     "<abbr> <abbr> {noted|in place|d/c'd|}", "{pt|} <abbr>, <abbr>, <abbr>", "<abbr> per <abbr>", "<Abbr> <abbr>",
     "{md|ho|team|rn} <abbr> {re: <abbr>|}", "<abbr> {to|at|from} <abbr>",
