@@ -274,17 +274,17 @@ Waterlow Barthel NRS VAS Glasgow scale score scores grade class stage"""
 EPONYMS = """Wolff-Parkinson-White|WPW|Holter|Holter monitor|Colles|Colles fracture|Smith fracture|Barton fracture|
 Monteggia|Galeazzi|Bennett|Rolando|Boxer fracture|Jones fracture|Maisonneuve|Lisfranc|Chopart|Jefferson fracture|
 Hangman fracture|Chance fracture|Salter-Harris|Weber|Garden|Pipkin|Schatzker|Neer|Hill-Sachs|Bankart|Segond|
-Ottawa|Ottawa ankle rules|Ottawa knee rules|Ottawa rules|Canadian C-spine rule|Canadian CT head rule|NEXUS|
-San Francisco syncope rule|PERC|Wells|Geneva|Nottingham|Nottingham grade|Bloom-Richardson|Gleason|Breslow|Clark|
+Ottawa ankle rules|Ottawa knee rules|Ottawa rules|Canadian C-spine rule|Canadian CT head rule|NEXUS|
+San Francisco syncope rule|PERC|Wells|Geneva score|Nottingham grade|Bloom-Richardson|Gleason|Breslow|Clark|
 Dukes|Ann Arbor|Lugano|Rai|Binet|Durie-Salmon|Bethesda|Bosniak|Fleischner|Lung-RADS|BI-RADS|TI-RADS|LI-RADS|
 Bruce|Bruce protocol|modified Bruce|Naughton|Balke|Duke|Duke criteria|Duke treadmill score|Jones criteria|
 Light criteria|Light's criteria|Ranson|Glasgow|Glasgow-Blatchford|Blatchford|Rockall|Forrest|Los Angeles grade|
-Savary-Miller|Prague criteria|Boston bowel preparation scale|Mayo|Mayo score|Truelove|Harvey-Bradshaw|Montreal|
+Savary-Miller|Prague criteria|Boston bowel preparation scale|Mayo|Mayo score|Truelove|Harvey-Bradshaw|Montreal classification|
 Child-Pugh|Child-Turcotte-Pugh|Killip|Forrester|Stanford|DeBakey|Crawford|Spetzler-Martin|Hunt and Hess|Fisher|
 Hunt-Hess|Rankin|modified Rankin|Barthel|Katz|Lawton|Folstein|Montreal Cognitive Assessment|Hamilton|
 Montgomery-Asberg|Beck|Edinburgh|Edmonton|Karnofsky|Zubrod|Lansky|Ashworth|Tardieu|Brunnstrom|Berg|Tinetti|
 Braden|Morse|Norton|Waterlow|Richmond|Riker|Ramsay|Aldrete|Mallampati|Cormack-Lehane|Apgar|Ballard|Dubowitz|
-Silverman|Tanner|Denver|Bayley|Wechsler|Stanford-Binet|Snellen|Jaeger|Ishihara|Amsler|Schirmer|Seidel|Rinne|
+Silverman|Tanner|Denver developmental screen|Bayley|Wechsler|Stanford-Binet|Snellen|Jaeger|Ishihara|Amsler|Schirmer|Seidel|Rinne|
 Dix-Hallpike|Epley|Semont|Romberg|Unterberger|Fukuda|Babinski|Hoffmann|Hoffman|Kernig|Brudzinski|Lasegue|
 Patrick|FABER|Gaenslen|Thomas test|Ober|Trendelenburg|Lachman|McMurray|Apley|Thessaly|Finkelstein|Phalen|Tinel|
 Durkan|Froment|Allen test|Adson|Wright test|Roos|Spurling|Lhermitte|Hawkins|Hawkins-Kennedy|Jobe|Speed test|
@@ -322,9 +322,8 @@ Fowler|Semi-Fowler|Sims position|Doppler|Korotkoff|Levine sign|Levine grade|Mobi
 Lown-Ganong-Levine|Bazett|Framingham|Sokolow-Lyon|Cornell|Romhilt-Estes|Sgarbossa|Wellens|de Winter|
 Cabrera|Einthoven|Goldberger|Wilson leads|Lewis lead|Mason-Likar|Starling|Poiseuille|Laplace|Henderson-Hasselbalch|
 Winter formula|Cockcroft-Gault|Parkland|Parkland formula|Lund-Browder|Brooke formula|Holliday-Segar|Mosteller|
-Du Bois|Friedewald|Harris-Benedict|Mifflin-St Jeor|Devine|Hamwi|Rule of nines|Berlin|Berlin criteria|
-Atlanta|Atlanta classification|Tokyo guidelines|Milan criteria|San Francisco|Vancouver|Toronto|Sydney|
-Paris|Kyoto|Baltimore|Oxford|Cambridge|Denver shunt|LeVeen|Sengstaken-Blakemore|Minnesota tube|Linton|
+Du Bois|Friedewald|Harris-Benedict|Mifflin-St Jeor|Devine|Hamwi|Rule of nines|Berlin criteria|
+Atlanta classification|Tokyo guidelines|Milan criteria|Denver shunt|LeVeen|Sengstaken-Blakemore|Minnesota tube|Linton|
 Watchman|MitraClip|Impella|HeartMate|HeartWare|Zio|Zio patch|LifeVest|Micra|Mobitz II|Lugol|Dakin|Burow|
 Whitfield|Castellani|Ringer|lactated Ringer|Hartmann solution|Hank|Krebs|Tyrode|Plasma-Lyte"""
 
@@ -394,15 +393,15 @@ Hand Surgery|Plastic Surgery|Plastics|Burn Surgery|Transplant|Transplant Surgery
 Ophthalmology|Ophtho|Optometry|Dermatology|Derm|Cardiology|Cardiology Clinic|Electrophysiology|EP Lab|
 Cath Lab|Heart Failure Clinic|Anticoagulation Clinic|Coumadin Clinic|Pulmonology|Pulmonary|Pulmonary Medicine|
 Critical Care|Critical Care Medicine|Pulmonary and Critical Care|Sleep Medicine|Sleep Lab|Nephrology|Renal|
-Dialysis|Dialysis Unit|Hemodialysis|Gastroenterology|GI|GI Lab|Endoscopy|Hepatology|Liver Clinic|
+Dialysis Unit|Hemodialysis|Gastroenterology|GI|GI Lab|Endoscopy|Hepatology|Liver Clinic|
 Endocrinology|Endocrine|Diabetes Clinic|Rheumatology|Allergy|Immunology|Allergy and Immunology|
 Infectious Disease|Infectious Diseases|ID|Hematology|Oncology|Hematology-Oncology|Heme-Onc|Heme/Onc|
 Radiation Oncology|Rad Onc|Infusion Center|Chemo Infusion|Cancer Center|Breast Center|Palliative Care|
-Palliative Medicine|Hospice|Pain Management|Pain Clinic|Pain Service|Anesthesia|Anesthesiology|PACU|Pre-Op|
+Palliative Medicine|Pain Management|Pain Clinic|Pain Service|Anesthesia|Anesthesiology|PACU|Pre-Op|
 Preop|Pre-Admission Testing|Same Day Surgery|Ambulatory Surgery|Operating Room|OR|Post-Op|Recovery Room|
 Neurology|Neuro|Stroke Unit|Stroke Service|Epilepsy Monitoring Unit|Memory Clinic|Psychiatry|Psych|
 Behavioral Health|Mental Health|Consult-Liaison Psychiatry|CL Psychiatry|Addiction Medicine|Detox|
-Physical Medicine and Rehabilitation|PM&R|Rehabilitation|Rehab|Inpatient Rehab|Physical Therapy|PT|
+Physical Medicine and Rehabilitation|PM&R|Inpatient Rehab|Physical Therapy|PT|
 Occupational Therapy|OT|Speech Therapy|Speech-Language Pathology|SLP|Respiratory Therapy|RT|Social Work|
 Case Management|Care Management|Discharge Planning|Utilization Review|Nutrition|Nutrition Services|Dietary|
 Pharmacy|Clinical Pharmacy|Laboratory|Lab|Microbiology|Pathology|Blood Bank|Radiology|Interventional Radiology|
@@ -438,7 +437,7 @@ plan notify notified phoned paged called informed aware consulted updated reinfo
 encouraged tolerated tol refused denied repositioned turned suctioned ambulated dangled oob chair commode
 bsc bedpan urinal voided voiding incontinent continent bowel bowels bm bms stool stools flatus nausea emesis
 cuff bp nibp art map cvp pap pcwp wedge co ci svr svo2 scvo2 sats spo2 rr hr temp tmax afeb febrile
-afebrile sbp dbp ectopy pvcs pacs nsr sr st sb afib aflutter svt vt vf asystole pea rosc code rapid-response
+afebrile sbp dbp ectopy pvcs pacs nsr sr sb afib aflutter svt vt vf asystole pea rosc code rapid-response
 rrt stat prn qh q1h q2h q4h q6h q8h q12h qd bid tid qid qhs qam qpm ac hs sl sq subq im iv ivp ivpb po pr
 neb nebs mdi inh o2 ra nc 2l 4l 6l fio2 peep psv simv ac-mode prvc aprv rsbi sbt wean weaning extubate
 extubated intubate intubated reintubated trached decannulated sx suction secretions sputum rhonchi crackles
@@ -449,5 +448,6 @@ neuro neuros perrl perrla mae gcs rass cam-icu sedated sedation arousable lethar
 a&ox3 aox3 aaox3 confused agitated restless calm cooperative restraints sitter safety fall-risk bed-alarm
 pain tylenol oxy percocet norco ultram toradol motrin pca pcea epidural nerve-block lido-patch
 social sw cm pt ot slp rt rn lpn cna pca-aide np pa md ho intern resident fellow attending team micu-team
-family fam hcp proxy dnr dni full-code cmo comfort dispo snf rehab ltac home vna hh hospice
+family fam hcp proxy dnr dni full-code cmo comfort dispo
 """
+# (No facility types, "rehab", "hospice", "snf", "home": they stand in place names, "Oakdale Rehab".)

@@ -169,8 +169,8 @@ _LISTS = {"icd": "icd10_words", "rx": "drug_names", "epo": "eponyms", "brand": "
           "dept": "departments", "abbr": "clinical_abbrevs"}
 #: Lists whose entries keep their own case (names of things, not words); the others are lower-cased.
 _OWN_CASE = ("epo", "brand", "dept")
-#: Issue 34's lists, drawn without the entries that hold a listed first name or surname (``Bruce
-#: protocol``, ``Ford``): seen often and never as PHI, such a word would leave the threshold's reach
+#: Issue 34's lists, drawn without the entries that hold a listed first name, surname or place
+#: (``Bruce protocol``, ``Ford``, ``Ottawa ankle rules``): seen often and never as PHI, such a word would leave the threshold's reach
 #: (``decoding.o_words_min_count``) and a patient of that name with it; the first retrain without
 #: this lost recall so (docs/synth.md).
 _NAMELESS = ("epo", "brand", "dept", "abbr")
@@ -188,7 +188,8 @@ def lexicon(kind: str) -> tuple[str, ...]:
     else:
         words = list(gazetteers.entries(_LISTS[kind]))
     if kind in _NAMELESS:  # a word that is also a listed name would be learnt as never PHI (o_words)
-        names = gazetteers.load("first_male") | gazetteers.load("first_female") | gazetteers.load("surnames")
+        names = frozenset().union(*(gazetteers.load(n) for n in ("first_male", "first_female", "surnames",
+                                                                  "cities", "states", "countries")))
         words = [w for w in words if not any(x in names for x in re.findall(r"[a-z]+", w.lower()))]
     return tuple(w if kind in _OWN_CASE else w.lower() for w in words if w.isascii())
 
