@@ -279,12 +279,14 @@ San Francisco syncope rule|PERC|Wells|Geneva score|Nottingham grade|Bloom-Richar
 Dukes|Ann Arbor|Lugano|Rai|Binet|Durie-Salmon|Bethesda|Bosniak|Fleischner|Lung-RADS|BI-RADS|TI-RADS|LI-RADS|
 Bruce|Bruce protocol|modified Bruce|Naughton|Balke|Duke|Duke criteria|Duke treadmill score|Jones criteria|
 Light criteria|Light's criteria|Ranson|Glasgow|Glasgow-Blatchford|Blatchford|Rockall|Forrest|Los Angeles grade|
-Savary-Miller|Prague criteria|Boston bowel preparation scale|Mayo|Mayo score|Truelove|Harvey-Bradshaw|Montreal classification|
+Savary-Miller|Prague criteria|Boston bowel preparation scale|Mayo|Mayo score|Truelove|Harvey-Bradshaw|
+Montreal classification|
 Child-Pugh|Child-Turcotte-Pugh|Killip|Forrester|Stanford|DeBakey|Crawford|Spetzler-Martin|Hunt and Hess|Fisher|
 Hunt-Hess|Rankin|modified Rankin|Barthel|Katz|Lawton|Folstein|Montreal Cognitive Assessment|Hamilton|
 Montgomery-Asberg|Beck|Edinburgh|Edmonton|Karnofsky|Zubrod|Lansky|Ashworth|Tardieu|Brunnstrom|Berg|Tinetti|
 Braden|Morse|Norton|Waterlow|Richmond|Riker|Ramsay|Aldrete|Mallampati|Cormack-Lehane|Apgar|Ballard|Dubowitz|
-Silverman|Tanner|Denver developmental screen|Bayley|Wechsler|Stanford-Binet|Snellen|Jaeger|Ishihara|Amsler|Schirmer|Seidel|Rinne|
+Silverman|Tanner|Denver developmental screen|Bayley|Wechsler|Stanford-Binet|Snellen|Jaeger|Ishihara|Amsler|
+Schirmer|Seidel|Rinne|
 Dix-Hallpike|Epley|Semont|Romberg|Unterberger|Fukuda|Babinski|Hoffmann|Hoffman|Kernig|Brudzinski|Lasegue|
 Patrick|FABER|Gaenslen|Thomas test|Ober|Trendelenburg|Lachman|McMurray|Apley|Thessaly|Finkelstein|Phalen|Tinel|
 Durkan|Froment|Allen test|Adson|Wright test|Roos|Spurling|Lhermitte|Hawkins|Hawkins-Kennedy|Jobe|Speed test|

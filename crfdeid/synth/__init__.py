@@ -54,7 +54,8 @@ FIRST_RECORD = 100
 def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]:
     kinds = STYLES[style]
     stream = style.removesuffix("_vocab")  # mix_vocab draws as mix does, then adds its lines
-    rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2" else f"crfdeid-synth-{stream}:{seed}:{index}")
+    rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2"
+                        else f"crfdeid-synth-{stream}:{seed}:{index}")
     record = FIRST_RECORD + index
     p = persona.patient(rng, record)
     names = list(kinds)

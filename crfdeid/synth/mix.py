@@ -241,8 +241,9 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
     rng.shuffle(lines)
     # The public vocabulary of issue 34 from a stream of its own: the rest of the note draws as before.
     own = random.Random(repr(rng.getstate())) if vocab else None
-    for x in own.sample(PUBLIC_LINES, own.randint(2, 6)) if own else ():
-        lines.insert(own.randint(0, len(lines)), clinical_line(own, x))
+    if own is not None:
+        for x in own.sample(PUBLIC_LINES, own.randint(2, 6)):
+            lines.insert(own.randint(0, len(lines)), clinical_line(own, x))
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]
     at = sorted(rng.choices(range(len(lines) + 1), k=n_events))

@@ -170,9 +170,9 @@ _LISTS = {"icd": "icd10_words", "rx": "drug_names", "epo": "eponyms", "brand": "
 #: Lists whose entries keep their own case (names of things, not words); the others are lower-cased.
 _OWN_CASE = ("epo", "brand", "dept")
 #: Issue 34's lists, drawn without the entries that hold a listed first name, surname or place
-#: (``Bruce protocol``, ``Ford``, ``Ottawa ankle rules``): seen often and never as PHI, such a word would leave the threshold's reach
-#: (``decoding.o_words_min_count``) and a patient of that name with it; the first retrain without
-#: this lost recall so (docs/synth.md).
+#: (``Bruce protocol``, ``Ford``, ``Ottawa ankle rules``): seen often and never as PHI, such a
+#: word would leave the threshold's reach (``decoding.o_words_min_count``) and a patient of that
+#: name with it; the first retrain with them lost recall so (docs/synth.md).
 _NAMELESS = ("epo", "brand", "dept", "abbr")
 _POOLS = {"drug": DRUGS, "dx": DX, "sx": SYMPTOMS, "proc": PROCS, "verb": VERBS, "svc": SERVICES}
 _COMMON_NAMES = 2000  # the surnames of a common word left out of <word> (the most frequent)
@@ -188,9 +188,9 @@ def lexicon(kind: str) -> tuple[str, ...]:
     else:
         words = list(gazetteers.entries(_LISTS[kind]))
     if kind in _NAMELESS:  # a word that is also a listed name would be learnt as never PHI (o_words)
-        names = frozenset().union(*(gazetteers.load(n) for n in ("first_male", "first_female", "surnames",
+        named = frozenset().union(*(gazetteers.load(n) for n in ("first_male", "first_female", "surnames",
                                                                   "cities", "states", "countries")))
-        words = [w for w in words if not any(x in names for x in re.findall(r"[a-z]+", w.lower()))]
+        words = [w for w in words if not any(x in named for x in re.findall(r"[a-z]+", w.lower()))]
     return tuple(w if kind in _OWN_CASE else w.lower() for w in words if w.isascii())
 
 
