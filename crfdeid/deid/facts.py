@@ -13,7 +13,7 @@ or right before a unit or dose, gets a placeholder instead of a surrogate.
 
 A span whose words are all clinical vocabulary (an eponym, a brand, a department, a clinical
 abbreviation: :data:`VOCABULARY`) is a tagger's likely false positive; its surrogate would put an
-invented name inside clinical text (``Suture removal`` -> ``Pontiac removal``), so it gets a
+invented name inside clinical text (``Psychiatry consult`` -> ``Nevels consult``), so it gets a
 placeholder too (:func:`clinical_term`; safe either way: a placeholder holds nothing of the original).
 
 >>> text = "Holter monitor placed; Medtronic Azure XT; seen by Dr. Quackenbush; Bruce protocol"
@@ -27,6 +27,7 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
+from ..recognizers.clinical import entry_run
 
 _NUMBER = re.compile(r"[<>~]?\d+(?:[.,/:-]\d+)*\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
 _SCALES = (r"GCS|Glasgow(?:\s+Coma)?(?:\s+Scale)?|APGARS?|NIHSS|MMSE|MoCA|pain(?:\s+(?:score|scale|level))?"
@@ -81,8 +82,8 @@ def clinical_term(text: str, start: int, end: int) -> bool:
     """Whether the span ``[start, end)`` of ``text`` is clinical vocabulary: a run of entries of
     the :data:`VOCABULARY` lists (``Medtronic`` + ``Azure XT``). An entry that is also a listed
     first name or one of the 2,000 most frequent surnames (``Bruce``, ``Miller``) counts only
-    before a clinical head noun
-    (``Bruce protocol``, the ``clinical_heads`` list), as the clinical-term filter reads eponyms."""
+    before a clinical head noun (``Bruce protocol``, the ``clinical_heads`` list), as the
+    clinical-term filter reads eponyms."""
     entries, names, heads = _vocabulary()
     words = text[start:end].lower().strip(".,;:").split()
     if not words:
@@ -91,10 +92,4 @@ def clinical_term(text: str, start: int, end: int) -> bool:
         m = _HEAD_AFTER.match(text, end)
         if m is None or m.group(1).lower() not in heads:
             return False
-    covered = [True] + [False] * len(words)  # covered[i]: words[:i] is a run of entries
-    for i in range(len(words)):
-        if covered[i]:
-            for j in range(i + 1, min(len(words), i + 6) + 1):
-                if " ".join(words[i:j]) in entries:
-                    covered[j] = True
-    return covered[-1]
+    return entry_run(words, entries)
