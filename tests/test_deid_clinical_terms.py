@@ -17,6 +17,8 @@ def test_spans_of_clinical_vocabulary_get_a_placeholder(tmp_path):
                "Seen by Dr. Quackenbush with Dr. Miller.",
                ("Psychiatry", "DOCTOR"), ("Holter", "DOCTOR"), ("Medtronic Azure XT", "HOSPITAL"),
                ("Bruce", "PATIENT"), ("Quackenbush", "DOCTOR"), ("Miller", "DOCTOR"))
+    from crfdeid import schema
+    assert surfaces(Surrogator(seed=3, scheme=schema.I2B2).surrogate(doc))[:2] == ["[**DOCTOR**]"] * 2  # tag's
     s = Surrogator(seed=3)
     got = surfaces(s.surrogate(doc))
     assert got[:4] == ["[**DOCTOR**]", "[**DOCTOR**]", "[**HOSPITAL**]", "[**PATIENT**]"]
@@ -26,6 +28,12 @@ def test_spans_of_clinical_vocabulary_get_a_placeholder(tmp_path):
         w.write(doc)
         line = w.summary()
     assert "4 span(s) of clinical vocabulary" in line and "Holter" not in line
+
+
+def test_a_part_of_a_hyphenated_term_is_judged_as_the_whole():
+    text = "known Wolff-Parkinson-White; Smith-Jones seen"
+    assert clinical_term(text, 6, 11) and clinical_term(text, 12, 27)
+    assert not clinical_term(text, 29, 34)
 
 
 def test_a_common_name_counts_only_before_a_clinical_head():

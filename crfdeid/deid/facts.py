@@ -68,6 +68,8 @@ VOCABULARY = ("clinical_words", "eponyms", "brand_names", "departments", "clinic
 _NAMES = ("first_male", "first_female", "surnames")
 _COMMON_NAMES = 2000  # the most frequent of each name list: a rarer name that is an entry is the entry
 _HEAD_AFTER = re.compile(r"(?:'s)?\s+([A-Za-z]+)")
+_HYPHENED_BEFORE = re.compile(r"[A-Za-z0-9]+$")
+_HYPHENED_AFTER = re.compile(r"[A-Za-z0-9]+")
 
 
 @lru_cache(maxsize=1)
@@ -85,6 +87,11 @@ def clinical_term(text: str, start: int, end: int) -> bool:
     before a clinical head noun (``Bruce protocol``, the ``clinical_heads`` list), as the
     clinical-term filter reads eponyms."""
     entries, names, heads = _vocabulary()
+    # a part of a hyphenated term is judged as the whole ("Wolff" of "Wolff-Parkinson-White")
+    while start > 1 and text[start - 1] == "-" and text[start - 2].isalnum():
+        start = _HYPHENED_BEFORE.search(text, 0, start - 1).start()
+    while end + 1 < len(text) and text[end] == "-" and text[end + 1].isalnum():
+        end = _HYPHENED_AFTER.match(text, end + 1).end()
     words = text[start:end].lower().strip(".,;:").split()
     if not words:
         return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
+from .. import schema
 from ..document import Document, Span
 from . import address, ages, dates, facts
 from .dategroups import DateSurrogates, region
@@ -53,7 +54,7 @@ class Policies(DateSurrogates):
             return "uncertain"
         if facts.clinical_value(doc.text, sp.start, sp.end):
             return "clinical_values"
-        if self.scheme is None and facts.clinical_term(doc.text, sp.start, sp.end):  # English i2b2 lists
+        if self.scheme in (None, schema.I2B2) and facts.clinical_term(doc.text, sp.start, sp.end):  # English lists
             return "clinical_terms"
         return None
 
