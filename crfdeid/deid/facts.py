@@ -88,10 +88,10 @@ def clinical_term(text: str, start: int, end: int) -> bool:
     clinical-term filter reads eponyms."""
     entries, names, heads = _vocabulary()
     # a part of a hyphenated term is judged as the whole ("Wolff" of "Wolff-Parkinson-White")
-    while start > 1 and text[start - 1] == "-" and text[start - 2].isalnum():
-        start = _HYPHENED_BEFORE.search(text, 0, start - 1).start()
-    while end + 1 < len(text) and text[end] == "-" and text[end + 1].isalnum():
-        end = _HYPHENED_AFTER.match(text, end + 1).end()
+    while start > 1 and text[start - 1] == "-" and (before := _HYPHENED_BEFORE.search(text, 0, start - 1)):
+        start = before.start()
+    while end + 1 < len(text) and text[end] == "-" and (after := _HYPHENED_AFTER.match(text, end + 1)):
+        end = after.end()
     words = text[start:end].lower().strip(".,;:").split()
     if not words:
         return False
