@@ -88,7 +88,8 @@ def clinical_term(text: str, start: int, end: int) -> bool:
     clinical-term filter reads eponyms."""
     entries, names, heads = _vocabulary()
     # a part of a hyphenated term is judged as the whole ("Wolff" of "Wolff-Parkinson-White")
-    while start > 1 and text[start - 1] == "-" and (before := _HYPHENED_BEFORE.search(text, 0, start - 1)):
+    while start > 1 and text[start - 1] == "-" and (
+            before := _HYPHENED_BEFORE.search(text, max(0, start - 65), start - 1)):
         start = before.start()
     while end + 1 < len(text) and text[end] == "-" and (after := _HYPHENED_AFTER.match(text, end + 1)):
         end = after.end()
