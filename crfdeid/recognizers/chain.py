@@ -252,6 +252,8 @@ class TrimPunctuation:
     stop of ``Keene.``, not an initial's or an abbreviation's); English notes of the i2b2 2014
     labels only, as the rules that read the full stops are."""
 
+    reasons: ClassVar[dict] = {"narrowed": "punctuation at its ends left outside", "dropped": "punctuation only"}
+
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if not note.english or note.scheme is not schema.I2B2:
             return list(spans)
