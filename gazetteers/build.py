@@ -136,7 +136,8 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "organization_words": hw.ORGANIZATION_WORDS, "titles": hw.TITLES,
         "relations": hw.RELATIONS, "clinical_words": hw.CLINICAL_WORDS,
         "clinical_heads": hw.CLINICAL_HEADS, "stop_words": hw.STOP_WORDS,
-        "clinical_scales": hw.CLINICAL_SCALES,
+        "clinical_scales": hw.CLINICAL_SCALES, "eponyms": hw.EPONYMS, "brand_names": hw.BRAND_NAMES,
+        "departments": hw.DEPARTMENTS, "clinical_abbrevs": hw.CLINICAL_ABBREVS,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],

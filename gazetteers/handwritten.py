@@ -264,3 +264,192 @@ SOFA qSOFA APACHE MMSE MoCA TIMI CURB-65 Killip ECOG Karnofsky KPS Braden Morse 
 Richmond Mallampati Fisher Hunt-Hess Gleason Bishop Aldrete Borg Wells PHQ-9 GAD-7 CAM-ICU
 BPS CPOT FLACC PAINAD FIM mRS Rankin Ranson Child-Pugh Apfel Caprini STOP-BANG Norton
 Waterlow Barthel NRS VAS Glasgow scale score scores grade class stage"""
+
+# Issue 34: public clinical vocabulary the shipped model took for PHI. Written for crfdeid from
+# general clinical knowledge (textbook eponyms, products on public labels, the names of hospital
+# services), never from a corpus. Multi-word entries are split by "|".
+
+# Eponyms and place-named terms of medicine: signs, syndromes, fractures, rules, scores, grades,
+# protocols, procedures, devices and instruments named after a person or a place.
+EPONYMS = """Wolff-Parkinson-White|WPW|Holter|Holter monitor|Colles|Colles fracture|Smith fracture|Barton fracture|
+Monteggia|Galeazzi|Bennett|Rolando|Boxer fracture|Jones fracture|Maisonneuve|Lisfranc|Chopart|Jefferson fracture|
+Hangman fracture|Chance fracture|Salter-Harris|Weber|Garden|Pipkin|Schatzker|Neer|Hill-Sachs|Bankart|Segond|
+Ottawa ankle rules|Ottawa knee rules|Ottawa rules|Canadian C-spine rule|Canadian CT head rule|NEXUS|
+San Francisco syncope rule|PERC|Wells|Geneva score|Nottingham grade|Bloom-Richardson|Gleason|Breslow|Clark|
+Dukes|Ann Arbor|Lugano|Rai|Binet|Durie-Salmon|Bethesda|Bosniak|Fleischner|Lung-RADS|BI-RADS|TI-RADS|LI-RADS|
+Bruce|Bruce protocol|modified Bruce|Naughton|Balke|Duke|Duke criteria|Duke treadmill score|Jones criteria|
+Light criteria|Light's criteria|Ranson|Glasgow|Glasgow-Blatchford|Blatchford|Rockall|Forrest|Los Angeles grade|
+Savary-Miller|Prague criteria|Boston bowel preparation scale|Mayo|Mayo score|Truelove|Harvey-Bradshaw|
+Montreal classification|
+Child-Pugh|Child-Turcotte-Pugh|Killip|Forrester|Stanford|DeBakey|Crawford|Spetzler-Martin|Hunt and Hess|Fisher|
+Hunt-Hess|Rankin|modified Rankin|Barthel|Katz|Lawton|Folstein|Montreal Cognitive Assessment|Hamilton|
+Montgomery-Asberg|Beck|Edinburgh|Edmonton|Karnofsky|Zubrod|Lansky|Ashworth|Tardieu|Brunnstrom|Berg|Tinetti|
+Braden|Morse|Norton|Waterlow|Richmond|Riker|Ramsay|Aldrete|Mallampati|Cormack-Lehane|Apgar|Ballard|Dubowitz|
+Silverman|Tanner|Denver developmental screen|Bayley|Wechsler|Stanford-Binet|Snellen|Jaeger|Ishihara|Amsler|
+Schirmer|Seidel|Rinne|
+Dix-Hallpike|Epley|Semont|Romberg|Unterberger|Fukuda|Babinski|Hoffmann|Hoffman|Kernig|Brudzinski|Lasegue|
+Patrick|FABER|Gaenslen|Thomas test|Ober|Trendelenburg|Lachman|McMurray|Apley|Thessaly|Finkelstein|Phalen|Tinel|
+Durkan|Froment|Allen test|Adson|Wright test|Roos|Spurling|Lhermitte|Hawkins|Hawkins-Kennedy|Jobe|Speed test|
+Yergason|O'Brien test|Neer test|Murphy|Murphy sign|McBurney|Rovsing|Psoas sign|Obturator sign|Blumberg|Carnett|
+Grey Turner|Cullen|Kehr|Courvoisier|Virchow|Virchow node|Sister Mary Joseph|Trousseau|Chvostek|Homans|Kussmaul|
+Cheyne-Stokes|Biot|Austin Flint|Graham Steell|Duroziez|Quincke|de Musset|Corrigan|Traube|Osler|Osler node|
+Janeway|Janeway lesions|Roth|Roth spots|Kayser-Fleischer|Argyll Robertson|Marcus Gunn|Horner|Horner syndrome|
+Brown-Sequard|Bell palsy|Bell's palsy|Erb|Erb palsy|Klumpke|Saturday night palsy|Parkinson|Parkinson disease|
+Alzheimer|Huntington|Lou Gehrig|Guillain-Barre|Miller Fisher|Lambert-Eaton|Creutzfeldt-Jakob|Wernicke|Korsakoff|
+Todd|Todd paralysis|Charcot|Charcot foot|Charcot-Marie-Tooth|Duchenne|Becker|Friedreich|Tourette|Asperger|Rett|
+Down|Down syndrome|Turner|Klinefelter|Marfan|Ehlers-Danlos|Noonan|Williams|Angelman|Prader-Willi|DiGeorge|
+Crohn|Hirschsprung|Meckel|Zenker|Barrett|Barrett esophagus|Mallory-Weiss|Boerhaave|Plummer-Vinson|Schatzki|
+Whipple|Whipple procedure|Nissen|Nissen fundoplication|Toupet|Heller|Billroth|Roux-en-Y|Hartmann|Hartmann pouch|
+Kasai|Ladd|Puestow|Frey|Beger|Sugiura|Kock pouch|Indiana pouch|Mitrofanoff|Bricker|Studer|Pfannenstiel|
+Kocher|Chevron|Lanz|Rockey-Davis|Maylard|Lichtenstein|Shouldice|Bassini|McVay|Stoppa|Graham patch|
+Fontan|Glenn|Norwood|Blalock-Taussig|Sano|Rastelli|Ross|Ross procedure|Bentall|David procedure|Maze|Cox-Maze|
+Konno|Jatene|Mustard|Senning|Ebstein|Eisenmenger|Fallot|tetralogy of Fallot|Kawasaki|Takayasu|Buerger|Raynaud|
+Wegener|Churg-Strauss|Henoch-Schonlein|Behcet|Sjogren|Still disease|Felty|Reiter|Kaposi|Hodgkin|non-Hodgkin|
+Burkitt|Ewing|Wilms|Merkel|Paget|Bowen|Waldenstrom|Zollinger-Ellison|Cushing|Addison|Conn|Graves|Hashimoto|
+de Quervain|Riedel|Sheehan|Kallmann|Nelson|Bartter|Gitelman|Liddle|Fanconi|Alport|Berger|Goodpasture|
+Wilson disease|Gaucher|Fabry|Pompe|Niemann-Pick|Tay-Sachs|Hurler|Hunter|Gilbert|Crigler-Najjar|Dubin-Johnson|
+Budd-Chiari|Caroli|Osgood-Schlatter|Legg-Calve-Perthes|Perthes|Scheuermann|Kienbock|Sever|Dupuytren|Peyronie|
+Baker cyst|Bartholin|Skene|Morton neuroma|Achilles|Heberden|Bouchard|Tietze|Mondor|Stevens-Johnson|Lyme|
+Rocky Mountain spotted fever|West Nile|Ebola|Marburg|Lassa|Epstein-Barr|Coxsackie|Norwalk|Ross River|Zika|
+Chikungunya|Hantavirus|Legionella|Gram stain|Ziehl-Neelsen|Wright stain|Giemsa|Papanicolaou|Pap smear|Mantoux|
+Coombs|Kleihauer-Betke|Westergren|Schilling|Fick|Frank-Starling|Bezold-Jarisch|Valsalva|Muller maneuver|
+Heimlich|Sellick|Kocher maneuver|Pringle|Seldinger|Swan-Ganz|Swan|Hickman|Broviac|Groshong|Quinton|Mahurkar|
+Tenckhoff|Foley|Coude|Malecot|Pigtail|Penrose|Jackson-Pratt|JP drain|Blake drain|Hemovac|Pleurx|Heimlich valve|
+Salem sump|Dobhoff|Corpak|Levin tube|Miller blade|Macintosh blade|Mac blade|Ambu|Bair Hugger|Passy-Muir|Shiley|
+Portex|Bivona|Montgomery|Minerva|Philadelphia collar|Miami J|Aspen collar|Halo|Thomas splint|Buck traction|
+Bryant traction|Sugar-tong|Jones dressing|Unna boot|Ace wrap|Ilizarov|Harrington|Steinmann pin|Kirschner wire|
+K-wire|Gigli saw|Kelly clamp|Allis|Babcock|Metzenbaum|Mayo scissors|Adson forceps|DeBakey forceps|Richardson|
+Deaver|Balfour|Bookwalter|Weitlaner|Gelpi|Yankauer|Frazier|Poole|Veress|Hasson|Trendelenburg position|
+Fowler|Semi-Fowler|Sims position|Doppler|Korotkoff|Levine sign|Levine grade|Mobitz|Wenckebach|Brugada|Osborn|
+Lown-Ganong-Levine|Bazett|Framingham|Sokolow-Lyon|Cornell|Romhilt-Estes|Sgarbossa|Wellens|de Winter|
+Cabrera|Einthoven|Goldberger|Wilson leads|Lewis lead|Mason-Likar|Starling|Poiseuille|Laplace|Henderson-Hasselbalch|
+Winter formula|Cockcroft-Gault|Parkland|Parkland formula|Lund-Browder|Brooke formula|Holliday-Segar|Mosteller|
+Du Bois|Friedewald|Harris-Benedict|Mifflin-St Jeor|Devine|Hamwi|Rule of nines|Berlin criteria|
+Atlanta classification|Tokyo guidelines|Milan criteria|Denver shunt|LeVeen|Sengstaken-Blakemore|Minnesota tube|Linton|
+Watchman|MitraClip|Impella|HeartMate|HeartWare|Zio|Zio patch|LifeVest|Micra|Mobitz II|Lugol|Dakin|Burow|
+Whitfield|Castellani|Ringer|lactated Ringer|Hartmann solution|Hank|Krebs|Tyrode|Plasma-Lyte"""
+
+# Brand names of drugs, devices and supplies, and their makers; cars (as in an accident
+# history). Public product names as printed on labels; the names of the one-word drugs are in
+# drug_names (built from a public dictionary), this list adds what it lacks.
+BRAND_NAMES = """Humira|Norco|Enbrel|Remicade|Stelara|Otezla|Xeljanz|Rinvoq|Skyrizi|Taltz|Cosentyx|Dupixent|
+Ozempic|Wegovy|Mounjaro|Zepbound|Trulicity|Victoza|Jardiance|Farxiga|Invokana|Januvia|Janumet|Tradjenta|
+Eliquis|Xarelto|Pradaxa|Savaysa|Brilinta|Effient|Entresto|Repatha|Praluent|Leqvio|Nexletol|Vascepa|
+Keytruda|Opdivo|Tecentriq|Imfinzi|Yervoy|Herceptin|Avastin|Rituxan|Revlimid|Imbruvica|Ibrance|Tagrisso|
+Biktarvy|Genvoya|Descovy|Truvada|Triumeq|Dovato|Harvoni|Epclusa|Mavyret|Paxlovid|Lagevrio|Tamiflu|Xofluza|
+Narcan|Suboxone|Subutex|Sublocade|Vivitrol|Chantix|Nicorette|Nicoderm|Percocet|Vicodin|Lortab|Dilaudid|
+OxyContin|MS Contin|Duragesic|Ultram|Nucynta|Tylenol|Motrin|Advil|Aleve|Excedrin|Mucinex|Robitussin|Sudafed|
+Claritin|Zyrtec|Allegra|Flonase|Nasonex|Singulair|Symbicort|Advair|Breo|Trelegy|Spiriva|Anoro|Stiolto|Incruse|
+ProAir|Ventolin|Proventil|Xopenex|DuoNeb|Pulmicort|Qvar|Dulera|Lasix|Bumex|Demadex|Aldactone|Coreg|Toprol|
+Lopressor|Norvasc|Cardizem|Zestril|Prinivil|Cozaar|Diovan|Benicar|Lipitor|Crestor|Zocor|Pravachol|Zetia|
+Plavix|Coumadin|Jantoven|Lovenox|Arixtra|Synthroid|Levoxyl|Armour Thyroid|Lantus|Basaglar|Toujeo|Levemir|
+Tresiba|Humalog|Novolog|Admelog|Apidra|Fiasp|Lyumjev|Humulin|Novolin|Glucophage|Glucotrol|Amaryl|Actos|
+Protonix|Nexium|Prilosec|Pepcid|Zantac|Carafate|Reglan|Zofran|Phenergan|Compazine|Colace|Senokot|Miralax|
+Dulcolax|Lactulose|Xifaxan|Creon|Zenpep|Ativan|Xanax|Klonopin|Valium|Restoril|Ambien|Lunesta|Belsomra|
+Seroquel|Zyprexa|Risperdal|Abilify|Geodon|Latuda|Invega|Haldol|Clozaril|Depakote|Lamictal|Keppra|Dilantin|
+Tegretol|Trileptal|Topamax|Neurontin|Lyrica|Vimpat|Briviact|Aricept|Namenda|Sinemet|Requip|Mirapex|Azilect|
+Zoloft|Prozac|Paxil|Celexa|Lexapro|Effexor|Pristiq|Cymbalta|Wellbutrin|Remeron|Trintellix|Buspar|Adderall|
+Ritalin|Concerta|Vyvanse|Strattera|Flomax|Proscar|Avodart|Detrol|Ditropan|Myrbetriq|Vesicare|Viagra|Cialis|
+Fosamax|Boniva|Prolia|Xgeva|Evenity|Forteo|Tymlos|Premarin|Estrace|Provera|Depo-Provera|Nexplanon|Mirena|
+Kyleena|Paragard|Yaz|Yasmin|Ortho Tri-Cyclen|Plan B|Diflucan|Valtrex|Zovirax|Keflex|Augmentin|Zithromax|
+Z-Pak|Levaquin|Cipro|Bactrim|Macrobid|Flagyl|Zosyn|Rocephin|Ancef|Unasyn|Vancocin|Dificid|Cubicin|Zyvox|
+Tygacil|Merrem|Invanz|Cleocin|Doryx|Minocin|Medrol|Solu-Medrol|Decadron|Deltasone|Kenalog|Depo-Medrol|
+Benadryl|Atarax|Vistaril|Imodium|Lomotil|Pedialyte|Ensure|Boost|Glucerna|Jevity|Nepro|Osmolite|Vital|Peptamen|
+Pulmocare|Promote|Isosource|Juven|Prosource|Beneprotein|Thick-It|SimplyThick|Epogen|Procrit|Aranesp|Neupogen|
+Neulasta|Venofer|Feraheme|Injectafer|Infed|Renvela|Renagel|PhosLo|Sensipar|Zemplar|Hectorol|Calcitriol|
+Medtronic|Boston Scientific|Abbott|St. Jude Medical|St Jude|Biotronik|Sorin|LivaNova|Zoll|Philips|Respironics|
+ResMed|Fisher & Paykel|Dexcom|Freestyle Libre|Libre|Guardian|Omnipod|Tandem|t:slim|Accu-Chek|OneTouch|Contour|
+Baxter|Alaris|Sigma|Hospira|B. Braun|Fresenius|NxStage|Gambro|Prismaflex|Hill-Rom|Stryker|Zimmer|Biomet|
+Zimmer Biomet|DePuy|DePuy Synthes|Synthes|Smith & Nephew|Arthrex|Wright Medical|Exactech|Globus|NuVasive|
+Cook|Bard|Covidien|Ethicon|Olympus|Pentax|Fujifilm|Hologic|GE Healthcare|Siemens|Siemens Healthineers|Canon|
+Edwards|Edwards Lifesciences|Abiomed|Medline|Cardinal Health|McKesson|Hollister|Coloplast|ConvaTec|Kendall|
+3M|Tegaderm|Mepilex|Aquacel|Allevyn|DuoDERM|Xeroform|Kerlix|Coban|Steri-Strips|Dermabond|Prevena|V.A.C.|
+Wound VAC|Flexi-Seal|Purewick|Primofit|Sage|Sequential|SCDs|Venodyne|Kendall SCD|Arjo|Maxi Move|Hoyer|
+Azure|Azure XT|Azure XT DR|Micra AV|Evera|Visia|Claria|Amplia|Cobalt|Crome|Percepta|Serena|Advisa|Revo|
+Accolade|Essentio|Proponent|Valitude|Visionist|Resonate|Vigilant|Momentum|Autogen|Emblem|Assurity|Endurity|
+Ellipse|Gallant|Neutrino|Entrant|Quadra|Allure|Edora|Evia|Rivacor|Amvia|Reveal LINQ|LINQ II|Confirm Rx|
+Jot Dx|BioMonitor|Kardia|KardiaMobile|Apple Watch|Fitbit|Amulet|Sapien|Sapien 3|CoreValve|Evolut|Evolut R|
+Evolut PRO|Portico|Navitor|Acurate|Lotus|Xience|Resolute|Resolute Onyx|Onyx Frontier|Synergy|Promus|Orsiro|
+Ultimaster|Absorb|Taxus|Cypher|Endeavor|Vision|Multi-Link|Integrity|Driver|Emerge|Trek|Sprinter|NC Trek|
+Euphora|Angio-Seal|Perclose|ProGlide|StarClose|Mynx|FemoStop|TR Band|Impella CP|Impella 5.5|Tandem Heart|
+CardioMEMS|HeartMate 3|HeartMate II|HVAD|Barostim|Inspire|Optune|Neuropace|RNS|VNS|Percept|Activa|Intellis|
+Evoke|Proclaim|Infinity|Vercise|Senza|Spectra|WaveWriter|SynchroMed|Prometra|InterStim|Axonics|Cochlear|
+Nucleus|Kanso|Baha|Oticon|Phonak|Ford|Chevrolet|Chevy|Toyota|Honda|Nissan|Subaru|Jeep|Dodge|Chrysler|Buick|
+Cadillac|GMC|Pontiac|Oldsmobile|Plymouth|Hyundai|Kia|Mazda|Mitsubishi|Volkswagen|VW|BMW|Mercedes|
+Mercedes-Benz|Audi|Volvo|Tesla|Lexus|Acura|Infiniti|Porsche|Jaguar|Land Rover|Range Rover|Mini Cooper|Fiat|
+Harley|Harley-Davidson|Yamaha|Kawasaki motorcycle|Ducati|Camry|Corolla|Civic|Accord|Altima|Sentra|F-150|
+Silverado|Ram|Tacoma|Tundra|Wrangler|Grand Cherokee|Cherokee|Explorer|Escape|Focus|Fusion|Mustang|Malibu|
+Impala|Equinox|Tahoe|Suburban|Outback|Forester|Prius|RAV4|CR-V|Odyssey|Sienna|Caravan|Pacifica|Model 3|Model Y"""
+
+# Hospital departments, services, clinics and the headers notes are written under, as a
+# hospital names them (upper, Title and lower case all occur).
+DEPARTMENTS = """Internal Medicine|Family Medicine|General Medicine|Hospital Medicine|Hospitalist Service|
+Geriatrics|Geriatric Medicine|Geriatrics Clinic|Pediatrics|Paediatrics|Neonatology|Obstetrics|Gynecology|
+Obstetrics and Gynecology|OB/GYN|Labor and Delivery|L&D|Mother Baby|Nursery|NICU|PICU|MICU|SICU|CCU|CVICU|
+CSRU|CTICU|Neuro ICU|NSICU|Trauma ICU|TSICU|Burn Unit|Step-Down|Stepdown|Telemetry|Tele|Med-Surg|
+Medical-Surgical|Observation Unit|Clinical Decision Unit|Emergency Department|Emergency Medicine|Emergency Room|
+ED|ER|Triage|Fast Track|Urgent Care|Walk-In Clinic|Trauma|Trauma Surgery|Acute Care Surgery|General Surgery|
+Surgery|Surgical Oncology|Colorectal Surgery|Vascular Surgery|Cardiac Surgery|Cardiothoracic Surgery|
+Thoracic Surgery|Neurosurgery|Neurological Surgery|Orthopedics|Orthopaedics|Orthopedic Surgery|Spine|
+Hand Surgery|Plastic Surgery|Plastics|Burn Surgery|Transplant|Transplant Surgery|Urology|Otolaryngology|ENT|
+Ophthalmology|Ophtho|Optometry|Dermatology|Derm|Cardiology|Cardiology Clinic|Electrophysiology|EP Lab|
+Cath Lab|Heart Failure Clinic|Anticoagulation Clinic|Coumadin Clinic|Pulmonology|Pulmonary|Pulmonary Medicine|
+Critical Care|Critical Care Medicine|Pulmonary and Critical Care|Sleep Medicine|Sleep Lab|Nephrology|Renal|
+Dialysis Unit|Hemodialysis|Gastroenterology|GI|GI Lab|Endoscopy|Hepatology|Liver Clinic|
+Endocrinology|Endocrine|Diabetes Clinic|Rheumatology|Allergy|Immunology|Allergy and Immunology|
+Infectious Disease|Infectious Diseases|ID|Hematology|Oncology|Hematology-Oncology|Heme-Onc|Heme/Onc|
+Radiation Oncology|Rad Onc|Infusion Center|Chemo Infusion|Cancer Center|Breast Center|Palliative Care|
+Palliative Medicine|Pain Management|Pain Clinic|Pain Service|Anesthesia|Anesthesiology|PACU|Pre-Op|
+Preop|Pre-Admission Testing|Same Day Surgery|Ambulatory Surgery|Operating Room|OR|Post-Op|Recovery Room|
+Neurology|Neuro|Stroke Unit|Stroke Service|Epilepsy Monitoring Unit|Memory Clinic|Psychiatry|Psych|
+Behavioral Health|Mental Health|Consult-Liaison Psychiatry|CL Psychiatry|Addiction Medicine|Detox|
+Physical Medicine and Rehabilitation|PM&R|Inpatient Rehab|Physical Therapy|PT|
+Occupational Therapy|OT|Speech Therapy|Speech-Language Pathology|SLP|Respiratory Therapy|RT|Social Work|
+Case Management|Care Management|Discharge Planning|Utilization Review|Nutrition|Nutrition Services|Dietary|
+Pharmacy|Clinical Pharmacy|Laboratory|Lab|Microbiology|Pathology|Blood Bank|Radiology|Interventional Radiology|
+IR|Nuclear Medicine|Ultrasound|CT|MRI|Echo Lab|Vascular Lab|Wound Care|Wound Clinic|Ostomy Nursing|
+Infection Control|Infection Prevention|Employee Health|Occupational Health|Primary Care|Primary Care Clinic|
+Adult Medicine|Women's Health|Men's Health|Travel Clinic|Sports Medicine|Podiatry|Dental|Oral Surgery|
+Chaplaincy|Pastoral Care|Spiritual Care|Patient Relations|Interpreter Services|Medical Records|
+Health Information Management|Admitting|Registration|Patient Access|Billing|Nursing|Nursing Administration|
+House Supervisor|Float Pool|Rapid Response|Code Team|Chief Complaint|History of Present Illness|HPI|
+Past Medical History|Past Surgical History|Social History|Family History|Review of Systems|Physical Exam|
+Physical Examination|Assessment|Assessment and Plan|Plan|Impression|Diagnosis|Diagnoses|Hospital Course|
+Brief Hospital Course|Discharge Diagnosis|Discharge Condition|Discharge Instructions|Discharge Medications|
+Admission Medications|Medications on Admission|Allergies|Labs|Laboratory Data|Imaging|Procedures|Vital Signs|
+Disposition|Follow-Up|Follow Up|Followup|Addendum|Attestation|Interval History|Subjective|Objective|
+Progress Note|Nursing Note|Nursing Progress Note|Consult Note|Consultation|Operative Note|Procedure Note|
+Triage Note|ED Course|Medical Decision Making|MDM|Code Status|Advance Directive|Goals of Care"""
+
+# Clinical abbreviations, nursing words and ward jargon in the forms notes write them, lower
+# case: devices and lines, drugs on drips, nursing verbs and nouns.
+CLINICAL_ABBREVS = """swan aline a-line art-line artline cvl tlc cordis picc midline port portacath hickman
+quinton trialysis permcath ij sc subclavian fem femoral rad radial ett ogt ngt dht peg pej jtube j-tube gtube
+g-tube ostomy colostomy ileostomy urostomy nephrostomy suprapubic foley condom texas rectal-tube flexiseal
+purewick chest-tube ct pleurx jp hemovac wound-vac vac ecmo iabp balloon pump lvad rvad impella crrt cvvh
+cvvhd cvvhdf hd pd uf bipap cpap hfnc nrb nc fm vm venti trach vent ett-tube ambu pacer pacing wires tvp
+defib aicd icd ppm bivent crt-d milrinone dobutamine dopamine levophed levo neo neosynephrine phenylephrine
+vasopressin vaso epi epinephrine nitro ntg nipride nicardipine cardene esmolol labetalol hydralazine
+amio amiodarone lido lidocaine heparin hep lovenox argatroban bival insulin gtt gtts drip drips propofol
+fent fentanyl versed midaz precedex dex ativan morphine mso4 dilaudid kcl kphos naphos mag mgso4 calcium
+cagluc bicarb amp abx vanco zosyn cefepime meropenem flagyl cipro levo-flox tpn ppn lipids tf tube-feeds
+feeds npo clears cld fld adat diet po-intake i&o ins outs uo ua ucx bcx scx cxr kub abg vbg lactate lytes
+cbc chem chem7 coags inr ptt hct hgb plt wbc trop troponin cks bnp fs fsbg accuchecks accucheck glucose
+plan notify notified phoned paged called informed aware consulted updated reinforced instructed assisted
+encouraged tolerated tol refused denied repositioned turned suctioned ambulated dangled oob chair commode
+bsc bedpan urinal voided voiding incontinent continent bowel bowels bm bms stool stools flatus nausea emesis
+cuff bp nibp art map cvp pap pcwp wedge co ci svr svo2 scvo2 sats spo2 rr hr temp tmax afeb febrile
+afebrile sbp dbp ectopy pvcs pacs nsr sr sb afib aflutter svt vt vf asystole pea rosc code rapid-response
+rrt stat prn qh q1h q2h q4h q6h q8h q12h qd bid tid qid qhs qam qpm ac hs sl sq subq im iv ivp ivpb po pr
+neb nebs mdi inh o2 ra nc 2l 4l 6l fio2 peep psv simv ac-mode prvc aprv rsbi sbt wean weaning extubate
+extubated intubate intubated reintubated trached decannulated sx suction secretions sputum rhonchi crackles
+rales wheezes diminished coarse clear cta dim ls bs bsx4 abd soft nt nd distended firm tender edema pitting
+trace 1+ 2+ 3+ pulses palp dop dopplerable cap-refill skin intact breakdown decub decubitus stage ulcer
+pressure-injury sacrum coccyx heels duoderm mepilex allevyn tegaderm dsg drsg dressing d/c dc'd dcd
+neuro neuros perrl perrla mae gcs rass cam-icu sedated sedation arousable lethargic obtunded alert oriented
+a&ox3 aox3 aaox3 confused agitated restless calm cooperative restraints sitter safety fall-risk bed-alarm
+pain tylenol oxy percocet norco ultram toradol motrin pca pcea epidural nerve-block lido-patch
+social sw cm pt ot slp rt rn lpn cna pca-aide np pa md ho intern resident fellow attending team micu-team
+family fam hcp proxy dnr dni full-code cmo comfort dispo
+"""
+# (No facility types, "rehab", "hospice", "snf", "home": they stand in place names, "Oakdale Rehab".)

@@ -37,6 +37,7 @@ def _hard_wired(text, spans, rules: bool, date_check=True, english=True, own_lab
     kept = clinical.drop_clinical(text, spans) if english else list(spans)
     kept = hygiene.drop_junk(text, kept, stop_words=english)  # issue 26: no span that cannot be PHI
     kept = kept if own_labels else hygiene.drop_young_ages(text, kept)
+    kept = hygiene.trim_punctuation(text, kept) if english and not own_labels else kept  # issue 34
     return to_token_bounds(text, safeharbor.apply(text, kept, keep_predicted=own_labels), split)
 
 

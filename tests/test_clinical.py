@@ -93,3 +93,19 @@ def test_clinical_terms_of_a_whole_note_keep_their_words_in_surrogate_output(tmp
     assert tag.main(["--quiet", "--output-format", "surrogate", "--key-file", str(key),
                      "--output-dir", str(tmp_path / "out"), str(tmp_path / "in")]) == 0
     assert (tmp_path / "out" / "n.txt").read_text(encoding="utf-8") == note
+
+
+@pytest.mark.parametrize("text, span, dropped", [
+    ("Medtronic Azure XT pacemaker checked", "Medtronic Azure XT", True),   # brand + model
+    ("s/p ORIF of Lisfranc injury", "Lisfranc", True),
+    ("CrCl by Cockcroft-Gault 64", "Cockcroft-Gault", True),
+    ("Bruce protocol stress test", "Bruce", True),                           # a name before a head noun
+    ("Bruce called his daughter", "Bruce", False),                           # a name
+    ("moved to Denver last year", "Denver", False),                          # a place
+    ("Raleigh, NC today", "NC", False),                                      # two letters: a state's code too
+    ("seen in Geriatrics Clinic", "Geriatrics Clinic", False),              # departments are PHI in i2b2 2014
+])
+def test_public_clinical_vocabulary(text, span, dropped):
+    start = text.index(span)
+    reason = why_clinical(text, make_span(start, start + len(span), "DOCTOR"))
+    assert (reason == "vocabulary") is dropped

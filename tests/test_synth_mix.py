@@ -116,3 +116,50 @@ def test_numbers_in_clinical_roles_are_no_phi(mix):
     hits = [(d, m) for d in mix for m in forms.finditer(d.text)]
     assert len(hits) >= 100
     assert not [1 for d, m in hits for s in d.spans if s.start < m.end() and m.start() < s.end]
+
+
+@pytest.fixture(scope="module")
+def mix_vocab():
+    return generate(400, seed=13, style="mix_vocab")
+
+
+def test_mix_vocab_draws_as_mix_does():
+    a, b = generate(30, seed=13, style="mix"), generate(30, seed=13, style="mix_vocab")
+    assert [d.doc_id for d in a] == [d.doc_id for d in b] and any(x.text != y.text for x, y in zip(a, b))
+    assert all(encode(tokenize(d.text), d.spans).problems == [] for d in b)
+
+
+def test_eponyms_brands_departments_and_abbreviations_stand_where_names_do_and_are_never_phi(mix_vocab):
+    """Issue 34: the public vocabulary the shipped model took for PHI, in every case, never PHI."""
+    mix = mix_vocab
+    names = {w.lower() for n in ("first_male", "first_female", "surnames") for w in gazetteers.entries(n)}
+    assert not [e for k in ("epo", "brand", "dept", "abbr") for e in lexicon(k)
+                if any(w in names for w in re.findall(r"[a-z]+", e.lower()))]  # no listed name among them
+    seen = Counter()
+    for kind in ("epo", "brand", "dept", "abbr"):
+        entries = sorted(set(lexicon(kind)), key=len, reverse=True)
+        rx = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(e) for e in entries) + r")(?![\w-])", re.I)
+        for d in mix:
+            for m in rx.finditer(d.text):
+                overlapping = [s for s in d.spans if s.start < m.end() and m.start() < s.end]
+                if overlapping:
+                    continue  # a name or place of the note that is also an entry (a surname "Bruce")
+                seen[kind, "upper" if m.group().isupper() else "other"] += 1
+    assert all(seen[k, "other"] >= 150 and seen[k, "upper"] >= 40 for k in ("epo", "brand", "dept", "abbr"))
+    # after a name's contexts too ("per Internal Medicine", "d/w Cardiology")
+    after = sum(len(re.findall(r"\b(?:per|d/w|seen by|called) (?:" + "|".join(
+        re.escape(e) for e in lexicon("dept")) + r")\b", d.text, re.I)) for d in mix)
+    assert after >= 30
+    for kind in ("epo", "brand", "dept"):
+        entries = {e.lower() for e in lexicon(kind)}
+        names_too = {w.lower() for w in AMBIGUOUS}
+        # no PHI span is such an entry, unless a listed name that the notes also use as a name
+        assert len([1 for d, s in _phi(mix) if d.surface(s).lower() in entries - names_too]) <= 5
+
+
+def test_scores_and_fractions_are_no_phi(mix_vocab):
+    mix = mix_vocab
+    forms = re.compile(r"\b(?:strength|str|motor|grips?) [345]/5\b|\b[1-4]/6 (?:sem|murmur)\b", re.I)
+    hits = [(d, m) for d in mix for m in forms.finditer(d.text)]
+    assert len(hits) >= 40
+    assert not [1 for d, m in hits for s in d.spans if s.start < m.end() and m.start() < s.end]

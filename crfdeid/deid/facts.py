@@ -1,4 +1,5 @@
-r"""Spans whose surrogate would state a clinical fact: numbers next to scales, units, doses, vitals.
+r"""Spans whose surrogate would state a clinical fact: numbers next to scales, units, doses,
+vitals, and spans of clinical vocabulary.
 
 A tagger's false positive costs a word in redacted output; in surrogate output it
 states something false (``Glasgow Coma Scale 15`` -> ``18``, ``BP 120/80`` ->
@@ -9,11 +10,24 @@ or right before a unit or dose, gets a placeholder instead of a surrogate.
 >>> text = "Glasgow Coma Scale 15, BP 120/80, Lasix 40 mg, seen 3/14."
 >>> [clinical_value(text, m.start(), m.end()) for m in __import__("re").finditer(r"\d[\d/]*", text)]
 [True, True, True, False]
+
+A span whose words are all clinical vocabulary (an eponym, a brand, a department, a clinical
+abbreviation: :data:`VOCABULARY`) is a tagger's likely false positive; its surrogate would put an
+invented name inside clinical text (``Psychiatry consult`` -> ``Nevels consult``), so it gets a
+placeholder too (:func:`clinical_term`; safe either way: a placeholder holds nothing of the original).
+
+>>> text = "Holter monitor placed; Medtronic Azure XT; seen by Dr. Quackenbush; Bruce protocol"
+>>> [clinical_term(text, a, b) for a, b in [(0, 6), (23, 41), (55, 66), (68, 73)]]
+[True, True, False, True]
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from .. import gazetteers
+from ..recognizers.clinical import entry_run
 
 _NUMBER = re.compile(r"[<>~]?\d+(?:[.,/:-]\d+)*\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
 _SCALES = (r"GCS|Glasgow(?:\s+Coma)?(?:\s+Scale)?|APGARS?|NIHSS|MMSE|MoCA|pain(?:\s+(?:score|scale|level))?"
@@ -45,3 +59,45 @@ def clinical_value(text: str, start: int, end: int) -> bool:
     eol = text.find("\n", end)
     return (_BEFORE.search(text[line:start]) is not None
             or _AFTER.match(text[end:min(end + 20, len(text) if eol < 0 else eol)]) is not None)
+
+
+#: The public lists of clinical vocabulary (docs/gazetteers.md): a span of their entries only gets
+#: a placeholder in surrogate output.
+VOCABULARY = ("clinical_words", "eponyms", "brand_names", "departments", "clinical_abbrevs", "drug_names",
+              "icd10_words")
+_NAMES = ("first_male", "first_female", "surnames")
+_COMMON_NAMES = 2000  # the most frequent of each name list: a rarer name that is an entry is the entry
+_HEAD_AFTER = re.compile(r"(?:'s)?\s+([A-Za-z]+)")
+_HYPHENED_BEFORE = re.compile(r"[A-Za-z0-9]+$")
+_HYPHENED_AFTER = re.compile(r"[A-Za-z0-9]+")
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> tuple[frozenset, frozenset, frozenset]:
+    """The lists' entries (lower case), those that are also a listed name, and the clinical heads."""
+    entries = frozenset(e for name in VOCABULARY for e in gazetteers.load(name))
+    names = frozenset(w.lower() for name in _NAMES for w in gazetteers.entries(name)[:_COMMON_NAMES])
+    return entries, entries & names, gazetteers.load("clinical_heads")
+
+
+def clinical_term(text: str, start: int, end: int) -> bool:
+    """Whether the span ``[start, end)`` of ``text`` is clinical vocabulary: a run of entries of
+    the :data:`VOCABULARY` lists (``Medtronic`` + ``Azure XT``). An entry that is also a listed
+    first name or one of the 2,000 most frequent surnames (``Bruce``, ``Miller``) counts only
+    before a clinical head noun (``Bruce protocol``, the ``clinical_heads`` list), as the
+    clinical-term filter reads eponyms."""
+    entries, names, heads = _vocabulary()
+    # a part of a hyphenated term is judged as the whole ("Wolff" of "Wolff-Parkinson-White")
+    while start > 1 and text[start - 1] == "-" and (
+            before := _HYPHENED_BEFORE.search(text, max(0, start - 65), start - 1)):
+        start = before.start()
+    while end + 1 < len(text) and text[end] == "-" and (after := _HYPHENED_AFTER.match(text, end + 1)):
+        end = after.end()
+    words = text[start:end].lower().strip(".,;:").split()
+    if not words:
+        return False
+    if any(w in names for w in words):
+        m = _HEAD_AFTER.match(text, end)
+        if m is None or m.group(1).lower() not in heads:
+            return False
+    return entry_run(words, entries)

@@ -1,8 +1,9 @@
 """What a surrogate may say: placeholders instead of invented facts, Safe Harbor over 89,
 one place per address (the policy half of :class:`~crfdeid.deid.surrogate.Surrogator`).
 
-* A span the tagger is unsure of, or a number next to a clinical scale, unit, dose or
-  vital sign (:mod:`.facts`), gets a placeholder: a surrogate would state a false fact.
+* A span the tagger is unsure of, a number next to a clinical scale, unit, dose or vital
+  sign, or a span of clinical vocabulary (:mod:`.facts`) gets a placeholder: a surrogate
+  would state a false fact.
 * A span of any type that reads as an age (``78M``) is an age (:mod:`.ages`); an age
   span over 89 takes the hyphenated rest of its age (``92`` of ``92-year-old``) so it
   can read ``90+ year old``.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
+from .. import schema
 from ..document import Document, Span
 from . import address, ages, dates, facts
 from .dategroups import DateSurrogates, region
@@ -35,6 +37,7 @@ class Policies(DateSurrogates):
     counts: Counter
     min_confidence: float | None
     dob: str
+    scheme: object
 
     @staticmethod
     def _safe(units: list[Units], new: str) -> bool:
@@ -43,12 +46,16 @@ class Policies(DateSurrogates):
 
     def _placeholder(self, doc: Document, sp: Span, confidence: float | None) -> str | None:
         """Why ``sp`` gets a placeholder rather than a realistic value, or None: the tagger is
-        unsure of it, or it is a number next to a clinical scale, unit, dose or vital sign
-        (a surrogate would state another clinical value)."""
+        unsure of it, it is a number next to a clinical scale, unit, dose or vital sign (a
+        surrogate would state another clinical value), or, under the i2b2 2014 labels, its words
+        are clinical vocabulary (an eponym, a brand, a department: a surrogate would put a name
+        into clinical text)."""
         if self.min_confidence is not None and confidence is not None and confidence < self.min_confidence:
             return "uncertain"
         if facts.clinical_value(doc.text, sp.start, sp.end):
             return "clinical_values"
+        if self.scheme in (None, schema.I2B2) and facts.clinical_term(doc.text, sp.start, sp.end):  # English lists
+            return "clinical_terms"
         return None
 
     def _address(self, st: PatientState, group: list[Span], originals: dict, units: dict) -> dict:

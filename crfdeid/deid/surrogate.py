@@ -96,7 +96,7 @@ class Surrogator(Policies):
     counts : Counter
         ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
         replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
-        ``ages_over_89``, ``uncertain``, ``clinical_values``, ``generator_errors``...
+        ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``generator_errors``...
     unparsed : list of (doc_id, offset, what it became)
         The date spans no date pattern explains, by document and offset (never text).
     last_fallbacks : list of Span
@@ -327,7 +327,8 @@ class Surrogator(Policies):
         return {"date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],
-                "clinical_values": c["clinical_values"], "fallback_spans": c["fallback"],
+                "clinical_values": c["clinical_values"], "clinical_terms": c["clinical_terms"],
+                "fallback_spans": c["fallback"],
                 "generator_errors": c["generator_errors"]}
 
     def mapping(self):

@@ -145,8 +145,8 @@ class SurrogateWriter(_DeidWriter):
                 f"{c['dates_unparsed']} not parsed, written as {self.surrogator.unparsed_dates}"
                 + (f" ({where}{more})" if where else "")
                 + f"; {c['birth_dates_generalized']} birth date(s) of patients over 89 generalized; "
-                f"placeholders for {c['uncertain_spans']} uncertain span(s) and {c['clinical_values']} "
-                "clinical value(s)"
+                f"placeholders for {c['uncertain_spans']} uncertain span(s), {c['clinical_values']} "
+                f"clinical value(s) and {c['clinical_terms']} span(s) of clinical vocabulary"
                 + (f"; generators from kinds: {', '.join(self.surrogator.kinds_given)}"
                    if self.surrogator.kinds_given else ""))
 

@@ -245,6 +245,21 @@ class YoungAges:
         return hygiene.drop_young_ages(note.text, spans) if note.scheme is schema.I2B2 else list(spans)
 
 
+@register("trim_punctuation.v1")
+@dataclass(frozen=True)
+class TrimPunctuation:
+    """Punctuation at a span's ends left outside it (:func:`.hygiene.trim_punctuation`: the full
+    stop of ``Keene.``, not an initial's or an abbreviation's); English notes of the i2b2 2014
+    labels only, as the rules that read the full stops are."""
+
+    reasons: ClassVar[dict] = {"narrowed": "punctuation at its ends left outside", "dropped": "punctuation only"}
+
+    def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        if not note.english or note.scheme is not schema.I2B2:
+            return list(spans)
+        return hygiene.trim_punctuation(note.text, spans)
+
+
 @register("context_union.v1")
 @dataclass(frozen=True)
 class ContextUnion:
@@ -277,7 +292,7 @@ class ContextUnion:
 
 
 #: Processors every chain a config's ``rules`` section implies has before the tail (issue 26).
-HYGIENE = ("site.v1", "junk_spans.v1", "young_ages.v1")
+HYGIENE = ("site.v1", "junk_spans.v1", "young_ages.v1", "trim_punctuation.v1")
 
 
 #: What a processor needs from the model's config: English resources, the i2b2 2014 labels, a companion CRF.
@@ -288,8 +303,8 @@ NEEDS: dict[str, tuple[str, ...]] = {"rules.v1": ("english", "i2b2"), "name_exte
 def legacy_entries(rules: Mapping | None) -> list:
     """The chain a config without ``postprocess`` implies, from its ``rules`` section.
 
-    >>> legacy_entries({"enabled": False})
-    ['clinical_filter.v1', 'site.v1', 'junk_spans.v1', 'young_ages.v1', 'safe_harbor.v1', 'token_bounds.v1']
+    >>> legacy_entries({"enabled": False})[1:]
+    ['site.v1', 'junk_spans.v1', 'young_ages.v1', 'trim_punctuation.v1', 'safe_harbor.v1', 'token_bounds.v1']
     >>> legacy_entries({"enabled": True, "date_check": False})[1]
     {'name': 'rules.v1', 'date_check': False}
     """

@@ -22,7 +22,14 @@ drops a predicted span only when all of it is one of these, in its clinical cont
 * **time**: the span is a 24-hour clock time (``0200``) after ``at``/``@``/``~``/``around``
   or before ``hrs``/``h``/``hours``;
 * **device**: the span is one lower-case head noun after an article or ``with``/``w/``
-  (``a walker``, ``the drain``).
+  (``a walker``, ``the drain``);
+* **vocabulary** (issue 34): the span is a run of entries of the public lists of eponyms,
+  brands and clinical abbreviations (``eponyms``, ``brand_names``, ``clinical_abbrevs``; not
+  ``departments``, which the i2b2 2014 labels make PHI): ``Medtronic`` + ``Azure XT``,
+  ``Lisfranc``, ``Cockcroft-Gault``. An entry that is also a listed name or place
+  (``Bruce``, ``Holter``, ``Denver``, ``Norco``) counts only before a clinical head noun
+  (``Bruce protocol``, ``Nottingham grade``), so a patient or a city of that name stays PHI;
+  one of two letters never (``NC``, ``SC``: state codes too).
 
 It runs before the Safe Harbor layer (:mod:`crfdeid.recognizers.safeharbor`), which
 puts back any identifier of its forms: a span it would find is never dropped.
@@ -89,6 +96,36 @@ def _lists() -> tuple[frozenset, frozenset]:
     return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads")
 
 
+#: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
+#: make a department PHI, DEPARTMENT).
+VOCABULARY = ("eponyms", "brand_names", "clinical_abbrevs")
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> tuple[frozenset, frozenset]:
+    """The entries of :data:`VOCABULARY` (lower case), and the names and places of the word lists."""
+    entries = frozenset().union(*(gazetteers.load(name) for name in VOCABULARY))
+    places = frozenset().union(*(gazetteers.load(name) for name in ("cities", "states", "countries")))
+    return entries, _name_words() | places
+
+
+def entry_run(words: list[str], entries, ok=lambda entry: True) -> bool:
+    """Whether ``words`` (lower case) are a run of ``entries`` of one to six words each, each
+    entry one where ``ok(entry)``.
+
+    >>> entry_run(["medtronic", "azure", "xt"], {"medtronic", "azure xt", "azure"}, lambda w: w != "azure")
+    True
+    """
+    covered = [True] + [False] * len(words)  # covered[i]: words[:i] is such a run
+    for i in range(len(words)):
+        if covered[i]:
+            for j in range(i + 1, min(len(words), i + 6) + 1):
+                entry = " ".join(words[i:j])
+                if entry in entries and ok(entry):
+                    covered[j] = True
+    return bool(words) and covered[-1]
+
+
 @lru_cache(maxsize=1)
 def _scales() -> frozenset:
     """Names of clinical scales and scores, lower case."""
@@ -100,11 +137,12 @@ def prepare() -> None:
     _lists()
     _scales()
     _name_words()
+    _vocabulary()
 
 
 def why_clinical(text: str, sp: Span) -> str | None:
-    """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``) a predicted span is a clinical
-    term and no PHI, or None."""
+    """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``, ``vocabulary``) a predicted
+    span is a clinical term and no PHI, or None."""
     words, heads = _lists()
     surface = text[sp.start:sp.end]
     score = _SCORE.fullmatch(surface)
@@ -138,6 +176,11 @@ def why_clinical(text: str, sp: Span) -> str | None:
         prev = _PREV_WORD.search(text, max(0, sp.start - 40), sp.start)
         if any(w in words for w in lows) or (prev and prev.group(1).lower().removesuffix("'s") in words):
             return "eponym"
+    entries, named = _vocabulary()
+    head = nxt is not None and nxt.group(1).lower() in heads
+    # an entry of two letters is too like a state's code (NC, SC: nasal cannula, subcutaneous)
+    if entry_run(core.lower().split(), entries, lambda e: len(e) > 2 and (head or "-" in e or e not in named)):
+        return "vocabulary"
     return None
 
 

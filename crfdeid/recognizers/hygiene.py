@@ -11,7 +11,8 @@ exceptions that keep what belongs to a name:
   not a lower-case ``a``), or an upper-case letter or a letter with its full stop after a
   span (``Smith, J.``, ``ROBERT V. DEGIORGIO``; not the possessive ``s`` of ``Smith's``);
 * a **joint**: stop words or punctuation between two spans that are kept, on one line with
-  at most two spaces on each side (``of`` of ``U of MD``).
+  at most two spaces on each side (``of`` of ``U of MD``);
+* a **state's code** after a place and a comma (``OR`` of ``Portland, OR``).
 
 :func:`drop_young_ages` drops AGE spans whose numbers are all 89 or less (``78`` of
 ``78M``): under HIPAA Safe Harbor only ages of 90 and over are identifiers, the
@@ -37,6 +38,7 @@ identifier of its forms (an age of 90 and over written as an age is one).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import regex
@@ -44,11 +46,13 @@ import regex
 from .. import gazetteers
 from ..document import Span
 from ..site.match import TOKEN  # one definition of a note's tokens
+from ..text.tokenize import ABBREVIATIONS
 
 _TITLE_BEFORE = regex.compile(r"(?i)\b(?:mrs?|ms|miss|drs?|prof)\.?[ \t]{1,2}$")
 _GAP_AFTER_INITIAL = regex.compile(r"\.?[ \t]{0,2}")
 _GAP_BEFORE_INITIAL = regex.compile(r"(?:[ \t]{1,2}|,[ \t]{0,2}|\.[ \t]{0,2})")
 _JOINT_GAP = regex.compile(r"[ \t]{0,2}")
+_CODE_GAP = regex.compile(r",[ \t]{0,2}")
 _DIGITS = regex.compile(r"\d+")
 
 
@@ -105,12 +109,71 @@ def drop_junk(text: str, spans, stop_words: bool = True, letters: bool = True) -
         if k == "junk" and 0 < i < len(spans) - 1 and kinds[i - 1] != "junk" and kinds[i + 1] != "junk":
             keep[i] = bool(_JOINT_GAP.fullmatch(text, spans[i - 1].end, spans[i].start)
                            and _JOINT_GAP.fullmatch(text, spans[i].end, spans[i + 1].start))
+    for i, k in enumerate(kinds):  # a state's code after a place ("Portland, OR", "OR" a stop word)
+        if k == "junk" and i and spans[i].subtype == "STATE" and spans[i - 1].category == "LOCATION":
+            keep[i] = bool(_CODE_GAP.fullmatch(text, spans[i - 1].end, spans[i].start))
     for i, k in enumerate(kinds):
         if k == "letter":
             prev = spans[i - 1] if i and keep[i - 1] else None
             nxt = spans[i + 1] if i + 1 < len(spans) and keep[i + 1] else None
             keep[i] = _initial(text, spans[i], prev, nxt)
     return [sp for sp, k in zip(spans, keep) if k]
+
+
+_PUNCT = ".,;:!?"
+_OPEN = {")": "(", "]": "[", "}": "{"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+# The word before a span's final full stop: one letter, a word, or a dotted abbreviation ("N.H.").
+_WORD_DOT = regex.compile(r"(?:[A-Za-z]\.)*[A-Za-z]+\.$")
+
+
+def trim_punctuation(text: str, spans) -> list[Span]:
+    """``spans`` without the punctuation at their ends: the full stop of ``Keene.``, a comma or
+    colon after a name, a bracket the span does not open or close. A full stop that belongs
+    to its word is kept: an initial's (``K.``), an abbreviation's (``St.``, ``Jr.``:
+    :data:`crfdeid.text.tokenize.ABBREVIATIONS`) and a dotted one's (``N.H.``). A span of
+    nothing else is dropped.
+
+    >>> from crfdeid.document import make_span
+    >>> text = "Seen by Dr. Keene. Lives on Main St."
+    >>> [text[s.start:s.end] for s in trim_punctuation(text, [make_span(12, 18, "DOCTOR"),
+    ...                                                        make_span(28, 36, "STREET")])]
+    ['Keene', 'Main St.']
+    """
+    out = []
+    for sp in spans:
+        start, end = sp.start, sp.end
+        while end > start and _loose_end(text, start, end):
+            end -= 1
+            while end > start and text[end - 1] in " \t":
+                end -= 1
+        while start < end and _loose_start(text, start, end):
+            start += 1
+            while start < end and text[start] in " \t":
+                start += 1
+        if start < end:
+            out.append(sp if (start, end) == (sp.start, sp.end) else replace(sp, start=start, end=end))
+    return out
+
+
+def _loose_end(text: str, start: int, end: int) -> bool:
+    ch = text[end - 1]
+    if ch in _OPEN:
+        return text.count(_OPEN[ch], start, end) < text.count(ch, start, end)
+    if ch != ".":
+        return ch in _PUNCT
+    m = _WORD_DOT.search(text, start, end)
+    if m is None:
+        return True
+    word = m.group()[:-1]
+    return not (len(word) == 1 or "." in word or word.lower() in ABBREVIATIONS)
+
+
+def _loose_start(text: str, start: int, end: int) -> bool:
+    ch = text[start]
+    if ch in _CLOSE:
+        return text.count(_CLOSE[ch], start, end) < text.count(ch, start, end)
+    return ch in _PUNCT or ch in _OPEN
 
 
 def drop_young_ages(text: str, spans) -> list[Span]:

@@ -49,6 +49,18 @@ _UNIT = r"(?:Suite|SUITE|Ste|STE|Apt|APT|Apartment|APARTMENT)\.?[ \t]*#?[ \t]*\d
 _NOT_A_YEAR = (r"[\w/%:'-]|\.\d|[ \t]*(?i:mg|mcg|cc|ml|%|mm|cm|min|hr|hour|day|yr|y/o|year|units?|meq|kcal"
                r"|x\b|/)")
 
+# US states and territories by name (the ``states`` list as of this writing, facts public
+# domain); a state is a LOCATION of the i2b2 2014 scheme in any case ("moved from ohio").
+STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
+               "Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|"
+               "Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|"
+               "New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|"
+               "South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|"
+               "Wisconsin|Wyoming|District of Columbia|American Samoa|Guam|Northern Mariana Islands|Puerto Rico|"
+               "Virgin Islands").split("|")
+# Clinical terms named after a state: "Texas catheter", "Indiana pouch", "New York Heart Association".
+_STATE_TERM_AFTER = r"(?![ \t]+(?i:catheters?|pouch|heart[ \t]+association|class\b|tick))"
+
 #: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
 RULES = {
     "ssn": ("SSN", regex.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
@@ -160,6 +172,9 @@ RULES = {
     "phone_spaced": ("PHONE", regex.compile(
         r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
         r"(?:[ \t]?(?:x|ext\.?)[ \t]?\d{1,5})?(?![\w/%-]|\.\d)", regex.I)),
+    "state_name": ("STATE", regex.compile(
+        r"(?<![\w'-])(?i:" + "|".join(n.replace(" ", r"[ \t]+") for n in STATE_NAMES) + r")(?![\w'-])"
+        + _STATE_TERM_AFTER)),
     "date_text": ("DATE", regex.compile(
         rf"(?<!\w){MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\w)", regex.I)),
     # Day, month and year ("14 Nov, 91"); month and four-digit year ("March of 1991").
@@ -194,6 +209,8 @@ KEYWORDS = {
     "street": "street ave avenue rd road drive ln lane blvd boulevard ct court pl place terrace circle hwy "
               "highway pkwy parkway",
     # MONTH's and date_month_day's forms ("Sepember" too).
+    # the first words of STATE_NAMES
+    "state": " ".join(sorted({n.split()[0].lower() for n in STATE_NAMES})),
     "month": "jan january feb february mar march apr april may jun june jul july aug august sep sept "
              "september sepember oct october nov november dec december",
 }
@@ -246,6 +263,7 @@ ANCHORS = {
     "signature_lower": (("credential", "md_np"), "line"), "holy_sacred": (("holy",), "line"),
     "year_after_event": (("event",), "line"),
     "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
+    "state_name": (("state",), "start"),
 }
 
 
@@ -429,6 +447,9 @@ def merge_disjoint(base: list, extra: list) -> list:
 _NAMES = frozenset({"PATIENT", "DOCTOR", "USERNAME"})
 # A lone letter (and its full stop) right before a name: the "B." of "B. Varga".
 _INITIAL_BEFORE = regex.compile(r"(?<![\w.'-])[A-Za-z](?=\.?[ \t]{1,2}$)")
+# A surname's initial right after a name, with its full stop or before a comma or the line's
+# end ("Tomas K., admitted"; not the "A" or "I" of "told Maria I would").
+_INITIAL_AFTER = regex.compile(r"[ \t]{1,2}([A-Z])(?:(\.)(?![\w.])|(?=[ \t]*(?:[,;)]|$)))", regex.M)
 # A capitalised word joined to a name by "and"/"&": "Drs Okafor and Lindqvist".
 # Then a surname right after a name, a first name right before one ("Patricia WHITFIELD").
 _COORD_AFTER = regex.compile(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
@@ -476,6 +497,9 @@ def extend_names(text: str, spans) -> list[Span]:
         m = _INITIAL_BEFORE.search(text, max(0, sp.start - 4), sp.start)
         if m:
             found.append(make_span(m.start(), m.end(), sp.subtype))
+        m = _INITIAL_AFTER.match(text, sp.end, sp.end + 8)
+        if m and (m.group(2) or m.group(1) not in "AI"):
+            found.append(make_span(m.start(1), m.end(1), sp.subtype))
         for m, ok in ((_COORD_AFTER.match(text, sp.end, sp.end + 40), None),
                       (_COORD_BEFORE.search(text, max(0, sp.start - 40), sp.start), None),
                       (_NEXT_WORD.match(text, sp.end, sp.end + 40), last),
@@ -601,4 +625,59 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
         group = [sp.start, sp.end, sp.end if is_rule else -1, None if is_rule else sp,
                  sp if is_rule else None]
     close()
+    merged = states_after_cities(text, merged)
     return extend_names(text, merged) if extend else merged
+
+
+# A state's postal code (or AP abbreviation) after a comma: "Portland, OR", "Keene, N.H.".
+_CODE_AFTER_COMMA = regex.compile(
+    r",[ \t]{0,2}(?P<code>[A-Za-z]{2}|[A-Z][a-z]{1,4}\.|[A-Z]\.[A-Z]\.|W\.Va\.)(?![\w'-]|\.\w)")
+_PLACE_WORDS = regex.compile(r"(?<![\w'.-])((?:[A-Za-z][A-Za-z'.-]*[ \t]){0,2}[A-Za-z][A-Za-z'.-]*)$")
+_PLACES = frozenset({"CITY", "STATE", "STREET", "HOSPITAL", "LOCATION-OTHER", "COUNTRY"})
+
+
+@lru_cache(maxsize=1)
+def _state_codes() -> tuple[frozenset, frozenset]:
+    """USPS codes and AP abbreviations (``state_abbrevs``); the codes that are no English word
+    (``NH``, ``VT``: these may be written in lower case)."""
+    codes = frozenset(gazetteers.entries("state_abbrevs"))
+    plain = gazetteers.load("common_words") | gazetteers.load("stop_words")
+    return codes, frozenset(c.lower() for c in codes if len(c) == 2 and c.lower() not in plain)
+
+
+def states_after_cities(text: str, spans) -> list[Span]:
+    """``spans`` plus a state's code after a city and a comma (``Portland, OR``), as ``STATE``.
+
+    The city is a predicted place span ending at the comma, or one to three words there of
+    the ``cities`` list (then added as ``CITY`` too). The code is a USPS code in capitals (in
+    lower case only when it is no English word: ``keene, nh``, not ``pain, or``) or an AP
+    abbreviation (``Mass.``).
+
+    >>> [(s.start, s.end, s.subtype) for s in states_after_cities("moved to Portland, OR in May", [])]
+    [(9, 17, 'CITY'), (19, 21, 'STATE')]
+    """
+    if "," not in text:
+        return list(spans)
+    codes, lower_codes = _state_codes()
+    cities = gazetteers.load("cities")
+    spans = sorted(spans)
+    ends = {sp.end: sp for sp in spans if sp.subtype in _PLACES}
+    found: list[Span] = []
+    for m in _CODE_AFTER_COMMA.finditer(text):
+        code = m.group("code")
+        if code not in codes and code.lower() not in lower_codes:
+            continue
+        if m.start() in ends:
+            found.append(make_span(m.start("code"), m.end("code"), "STATE"))
+            continue
+        before = _PLACE_WORDS.search(text, max(0, m.start() - 40), m.start())
+        if before is None:
+            continue
+        words = before.group(1).split()
+        for k in range(len(words)):  # the longest run of words before the comma that is a listed city
+            city = " ".join(words[k:])
+            if city.lower() in cities:
+                start = m.start() - len(city)
+                found += [make_span(start, m.start(), "CITY"), make_span(m.start("code"), m.end("code"), "STATE")]
+                break
+    return merge_disjoint(spans, sorted(found)) if found else spans

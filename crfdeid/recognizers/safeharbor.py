@@ -98,6 +98,31 @@ def _label_regex() -> re.Pattern:
     return re.compile(rf"(?<![\w/])(?:{alts})(?![a-z]){_SEPARATOR}(?P<value>{_VALUE})(?![\w-])", _I)
 
 
+# A label whose identifier follows a few words later on its line, after ":", "=", "#", "is" or
+# "was" ("License plate noted for parking: ORE 4KJ-221", "MRN of the patient: 00482913"): only
+# the labels that name nothing but an identifier (not "ID", "policy", "account", "case").
+FAR_LABELS = {
+    "SSN": [r"ssn", r"social[ \t]+security(?:[ \t]+" + _NO + ")?"],
+    "MEDICALRECORD": [r"mrn", r"medical[ \t]+records?[ \t]+" + _NO],
+    "HEALTHPLAN": [r"(?:medicare|medicaid|member|subscriber|beneficiary)[ \t]*" + _NO,
+                   r"insurance[ \t]*" + _NO, r"health[ \t]*plan[ \t]*" + _NO],
+    "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)[ \t]*" + _NO, r"licen[cs]e[ \t]+plates?",
+                r"plate[ \t]*(?:number|no\b\.?|#)"],
+    "LICENSE": [r"driver'?s?[ \t]+licen[cs]e(?:[ \t]*" + _NO + ")?", r"dea[ \t]*" + _NO],
+    "DEVICE": [r"serial[ \t]*" + _NO, r"device[ \t]*" + _NO],
+}
+# A plate or serial number is capitals and digits in up to three groups split by a space or a
+# hyphen, the last with a digit ("ORE 4KJ-221", "PZX 448219"; not the "PT" of "MRN 00482913 PT seen").
+_PLATE = r"(?-i:[A-Z0-9]{1,8}(?:[ -][A-Z0-9]{1,8})?[ -](?=[A-Z]*[0-9])[A-Z0-9]{1,8}(?![\w-]))"
+
+
+def _far_label_regex() -> re.Pattern:
+    alts = "|".join(f"(?P<{sub}>{'|'.join(forms)})" for sub, forms in FAR_LABELS.items())
+    return re.compile(rf"(?<![\w/])(?:{alts})(?![a-z])(?:(?:[ \t]+[a-z][a-z'-]*){{0,6}}?[ \t]*"
+                      rf"(?::|=|#|\bis\b|\bwas\b|\breads\b)|(?=[ \t]))[ \t]*(?P<value>{_PLATE}|{_VALUE})(?![\w-])",
+                      _I)
+
+
 # A phone number: (617) 555-0199, 617-555-0199, 617.555.0199, 617 555 0199, +1 617..., x12.
 _PHONE = (r"(?<![\w/.+-])(?:\+?1[ \t.-]?)?(?:\([0-9]{3}\)[ \t]?|[0-9]{3}[ \t.-])[0-9]{3}[ \t.-][0-9]{4}"
           r"(?:[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5})?(?![\w/%-]|\.[0-9])")
@@ -132,6 +157,7 @@ FORMS = {
         r"(?P<value>90'?s|(?i:nineties)|100'?s)\b", "(?:9|10|(?i:ni))"),
         ("90s", "90's", "nineties", "100s", "100's"), None),
     "id_label": (None, _label_regex(), None, _LABEL_ANCHORS),
+    "id_far_label": (None, _far_label_regex(), None, _LABEL_ANCHORS),
     "ssn": ("SSN", _digit_led(r"(?<![\w-])[0-9]{3}-[0-9]{2}-[0-9]{4}(?![\w-])"), ("-",), None),
     # Medicare beneficiary identifier (CMS format: 11 characters, no S L O I B Z).
     "mbi": ("HEALTHPLAN", _digit_led(
@@ -223,12 +249,12 @@ def matches(text: str) -> list[tuple[str, Span]]:
     found: list[tuple[str, Span]] = []
     if ascii_text:
         for a in _anchor_regex().finditer(low):
-            name = _ANCHOR_OF[a.group()]
-            if name in on:
-                sub, rx = FORMS[name][:2]
-                m = rx.match(text, a.start())
-                if m:
-                    found.extend((name, sp) for sp in _spans(name, sub, m, text))
+            for name in _ANCHOR_OF[a.group()]:
+                if name in on:
+                    sub, rx = FORMS[name][:2]
+                    m = rx.match(text, a.start())
+                    if m:
+                        found.extend((name, sp) for sp in _spans(name, sub, m, text))
     for name in on:
         sub, rx, _, anchors = FORMS[name]
         if anchors is None or not ascii_text:
@@ -254,8 +280,11 @@ def _forms_on(low: str, digits: bool) -> list[str]:
     return on
 
 
-#: Anchor literal -> the form it starts.
-_ANCHOR_OF = {a: name for name, (*_, anchors) in FORMS.items() for a in anchors or ()}
+#: Anchor literal -> the forms it starts.
+_ANCHOR_OF: dict[str, list[str]] = {}
+for _name, (*_, _anchors) in FORMS.items():
+    for _a in _anchors or ():
+        _ANCHOR_OF.setdefault(_a, []).append(_name)
 
 
 @lru_cache(maxsize=1)
@@ -265,8 +294,8 @@ def _anchor_regex() -> re.Pattern:
 
 
 def _spans(name: str, sub, m, text: str) -> list[Span]:
-    if name == "id_label":
-        sub = next(k for k in LABELS if m.group(k) is not None)
+    if name in ("id_label", "id_far_label"):
+        sub = next(k for k in (LABELS if name == "id_label" else FAR_LABELS) if m.group(k) is not None)
         value = m.group("value")
         if len(value) < MIN_LENGTH.get(sub, 4) or (sub == "SSN" and sum(c.isdigit() for c in value) != 9):
             return []

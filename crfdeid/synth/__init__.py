@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 from collections.abc import Iterator
 
@@ -44,12 +45,17 @@ STYLES = {"i2b2": KINDS,
           "ward": {"ward": (ward_note, 94), "discharge": (discharge_summary, 3), "letter": (letter, 3)},
           "mix": {"mix": (mix_note, 62), "ward": (ward_note, 15), "nursing": (nursing_note, 12),
                   "discharge": (discharge_summary, 7), "letter": (letter, 4)}}
+#: ``mix_vocab``: the ``mix`` notes (same draws) with the public clinical vocabulary of issue 34 added
+#: (eponyms, brands, departments, abbreviations, scores: :data:`crfdeid.synth.vocab.PUBLIC_LINES`).
+STYLES["mix_vocab"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, vocab=True), 62))
 FIRST_RECORD = 100
 
 
 def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]:
     kinds = STYLES[style]
-    rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2" else f"crfdeid-synth-{style}:{seed}:{index}")
+    stream = style.removesuffix("_vocab")  # mix_vocab draws as mix does, then adds its lines
+    rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2"
+                        else f"crfdeid-synth-{stream}:{seed}:{index}")
     record = FIRST_RECORD + index
     p = persona.patient(rng, record)
     names = list(kinds)
@@ -64,7 +70,7 @@ def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]
         b.line()  # i2b2 TEXT usually starts with a line break
         kinds[kind][0](rng, p, day, b)
         doc = b.build(f"{record:03d}-{note:02d}", {"note_type": kind})
-        docs.append(doc if style == "i2b2" else roughen(rng, doc, plain=PLAIN if style == "mix" else frozenset()))
+        docs.append(doc if style == "i2b2" else roughen(rng, doc, plain=PLAIN if stream == "mix" else frozenset()))
     return docs
 
 

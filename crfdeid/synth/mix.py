@@ -40,6 +40,7 @@ from .vocab import (
     LEXICON_LINES,
     NUMBER_LINES,
     PROCS,
+    PUBLIC_LINES,
     SERVICES,
     SYMPTOMS,
     VERBS,
@@ -224,8 +225,9 @@ def _header(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
         b.line(header, rng.choice(["", " " + shift]))
 
 
-def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    """Write one ``mix``-style ward note about ``p`` on ``day`` into ``b``."""
+def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vocab: bool = False) -> None:
+    """Write one ``mix``-style ward note about ``p`` on ``day`` into ``b``; with ``vocab`` (style
+    ``mix_vocab``) the public clinical vocabulary of issue 34 too, from a stream of its own."""
     mode = rng.choices(["lower", "upper", "mixed"], weights=[40, 35, 25])[0]
     start = len(b)
     b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
@@ -237,6 +239,11 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) ->
     lines += [clinical_line(rng, x) for x in rng.sample(LEXICON_LINES, rng.randint(3, 8))]
     lines += [fill(rng, x) for x in rng.sample(NUMBER_LINES, rng.randint(2, 5))]
     rng.shuffle(lines)
+    # The public vocabulary of issue 34 from a stream of its own: the rest of the note draws as before.
+    own = random.Random(repr(rng.getstate())) if vocab else None
+    if own is not None:
+        for x in own.sample(PUBLIC_LINES, own.randint(2, 6)):
+            lines.insert(own.randint(0, len(lines)), clinical_line(own, x))
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]
     at = sorted(rng.choices(range(len(lines) + 1), k=n_events))
@@ -251,6 +258,8 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) ->
         phrases = [fill(rng, ph) for ph in rng.sample(SYSTEMS[name], rng.randint(1, 3))]
         phrases += [clinical_line(rng, rng.choice(CLINICAL_LINES)) for _ in range(rng.randint(0, 2))]
         phrases += [clinical_line(rng, rng.choice(LEXICON_LINES + NUMBER_LINES)) for _ in range(rng.randint(0, 2))]
+        if own is not None:
+            phrases += [clinical_line(own, own.choice(PUBLIC_LINES)) for _ in range(own.randint(0, 1))]
         b.line(rng.choice([". ", ", ", "; "]).join(phrases), ".")
     b.line(rng.choice(["PLAN: ", "A/P: ", "plan: ", "p: ", "P:"]),
            ", ".join([fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 2))]
