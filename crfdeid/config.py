@@ -25,6 +25,8 @@ A config is plain data (see ``configs/default.yaml``)::
                 members: []}        # (crfdeid.recognizers.committee, docs/committee.md)
     companion: null                 # a second CRF in the model file: {features, training, crf}
                                     # over the main config's, and its weight in the decoding (crfdeid.crf.settings)
+    prior: null                     # another model's CRF voting in the decoding, copied into the model
+                                    # file: {model: default, weight: 0.05, vote: outside} (crfdeid.crf.settings)
     seed: 13
     model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
     neural: {epochs: 10, ...}       # the networks' hyper-parameters (crfdeid.neural.settings)
@@ -73,7 +75,8 @@ OWN: dict[str, Any] = {
 }
 #: Every top-level key a config may have, in the order of a resolved config.
 KEYS = ("description", "train", "dev", "features", "window", "tokenizer", "segment", "crf", "decoding",
-        "rules", "postprocess", "companion", "training", "committee", "scheme", "resources", "seed", "model", "neural")
+        "rules", "postprocess", "companion", "prior", "training", "committee", "scheme", "resources", "seed", "model",
+        "neural")
 #: Feature templates that read word lists (the dictionary group).
 LIST_TEMPLATES = frozenset({"gazetteer.v1", "rank.v1", "gazetteer_phrases.v1"})
 #: Reader options whose string value is a file (relative to the config, as input paths are).
