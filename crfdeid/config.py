@@ -26,7 +26,7 @@ A config is plain data (see ``configs/default.yaml``)::
     companion: null                 # a second CRF in the model file: {features, training, crf}
                                     # over the main config's, and its weight in the decoding (crfdeid.crf.settings)
     prior: null                     # another model's CRF voting in the decoding, copied into the model
-                                    # file: {model: default, weight: 0.05, vote: outside} (crfdeid.crf.settings)
+                                    # file: {model: default, weight: 0.02, vote: outside} (crfdeid.crf.settings)
     seed: 13
     model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
     neural: {epochs: 10, ...}       # the networks' hyper-parameters (crfdeid.neural.settings)

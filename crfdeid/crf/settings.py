@@ -125,11 +125,11 @@ class PriorSettings(Section):
     prior's mapped onto this model's by name) or ``outside`` (P(O) only). ``null`` (the default):
     no prior; ``--set prior=null`` trains a model without one::
 
-        prior: {model: default, weight: 0.05, vote: outside}
+        prior: {model: default, weight: 0.02, vote: outside}
     """
 
     model: str = "default"
-    weight: float = field(default=0.05, metadata={"min": 0, "max": 1})
+    weight: float = field(default=0.02, metadata={"min": 0, "max": 1})
     vote: str = field(default="outside", metadata={"choices": PRIOR_VOTES})
 
     missing = None
