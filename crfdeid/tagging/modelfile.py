@@ -78,14 +78,13 @@ def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | N
     part = PARTS.get(manifest.get("format"), "crf")
     manifest = dict(manifest, labels=labels, **{f"{part}_size": len(crf),
                                                 f"{part}_sha256": hashlib.sha256(crf).hexdigest()})
-    extras = {"companion": companion, "prior": prior}
-    for key in EXTRA_PARTS:
-        if extras[key] is not None:
-            manifest[key] = dict(manifest[key], crf_size=len(extras[key]),
-                                 crf_sha256=hashlib.sha256(extras[key]).hexdigest())
+    given = {"companion": companion, "prior": prior}
+    extras: dict[str, bytes] = {key: crf_part for key in EXTRA_PARTS if (crf_part := given[key]) is not None}
+    for key, crf_part in extras.items():
+        manifest[key] = dict(manifest[key], crf_size=len(crf_part), crf_sha256=hashlib.sha256(crf_part).hexdigest())
     head = json.dumps(manifest, sort_keys=True).encode("utf-8")
     return (MAGIC + len(head).to_bytes(8, "big") + hashlib.sha256(head).digest() + head + crf
-            + b"".join(extras[k] or b"" for k in EXTRA_PARTS))
+            + b"".join(extras.values()))
 
 
 def is_model_file(start: bytes) -> bool:
