@@ -6,7 +6,7 @@
         --cache build/folds-physionet --stress unknown=i2b2:build/stress-unknown \\
         --weights 0.1,0.2,0.3 --thresholds 0.99,0.995 --out build/prior-cv
 
-Each patient-grouped fold's model (``--config`` as configured, its companion CRF included) is
+Each patient-grouped fold's model (``--config`` as configured, its companion CRF included, its prior off) is
 trained once and cached (``bench/dev_cv.py``'s ``fold_models``); the prior (``--prior``, the
 shipped default model) is trained on synthetic notes only, so it never saw a development note.
 Every token's marginals of the three CRFs are computed once per fold; then each vote is only
@@ -41,14 +41,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from dev_cv import fold_models  # noqa: E402
-from union_cv import slim, union  # noqa: E402
+from union_cv import slim, table, union  # noqa: E402
 
 from crfdeid import cli  # noqa: E402
 from crfdeid.cli.locked import parse_also  # noqa: E402
 from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import Model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
-from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
+from crfdeid.experiments.results import provenance, to_json, write_files  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
 from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.labels import OUTSIDE  # noqa: E402
@@ -92,6 +92,13 @@ class Either:
         return out
 
 
+def without_prior(model: Model) -> Model:
+    """``model`` (a site model, trained with or without a prior) with its prior turned off: its
+    CRF and companion only (the prior changes no CRF, only the decoding)."""
+    return Model(model._crf, load_config({**model.config, "prior": None}),
+                 {k: v for k, v in model.manifest.items() if k != "prior"}, companion=model._companion_crf)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--config", required=True)
@@ -118,7 +125,7 @@ def main(argv=None) -> int:
     splits = fold_splits(docs, args.folds, config["seed"])
     if args.only_folds:
         splits = [f for f in splits if f.index in {int(i) for i in args.only_folds.split(",")}]
-    models = fold_models(docs, config, splits, Path(args.cache), args.jobs)
+    models = [without_prior(m) for m in fold_models(docs, config, splits, Path(args.cache), args.jobs)]
     prior_model = Model.load(args.prior)
     copies = {"real": None} | {name: {d.doc_id: d for d in read_all([spec])} for name, spec in args.stress}
     modes = [m.strip() for m in args.modes.split(",")]
@@ -168,15 +175,7 @@ def main(argv=None) -> int:
         for name, pred in systems.items():
             res["rows"].append({"copy": copy, "system": name, **slim(gold, pred)})
     res["seconds"] = round(time.perf_counter() - t0, 1)
-    f3 = "{:.3f}".format
-    rows = [[r["copy"], r["system"], f3(r["precision"]), f3(r["recall"]), r["fn"], r["fp"],
-             f3(r["fully_removed"]), f3(r["covered"].get("NAME", 0)), f3(r["covered"].get("LOCATION", 0))]
-            for r in res["rows"]]
-    held = sum(len(f.test) for f in splits)
-    text = (f"{held} held-out notes of {len(docs)} (folds {', '.join(str(f.index) for f in splits)} of "
-            f"{args.folds}, pooled), commit {res.get('commit')}; prior {args.prior}\n\n"
-            + markdown_table(["copy", "system", "bin-token P", "bin-token R", "missed", "false tokens",
-                              "PHI fully removed", "NAME covered", "LOCATION covered"], rows) + "\n")
+    text = table(res, splits, len(docs), args.folds, f"pooled; prior {args.prior}")
     sys.stdout.write(text)
     write_files(args.out, {"prior.md": text, "prior.json": to_json(res)})
     return 0
