@@ -100,6 +100,12 @@ def test_turned_off_by_config_or_weight_zero(model, notes, tmp_path):
     assert Model.load(out).prior is None
 
 
+def test_train_names_the_prior_it_copied(tmp_path, capsys):
+    out = tmp_path / "on.model"
+    assert main(["train", "--config", _yaml(tmp_path), "--output", str(out)]) == 0
+    assert "prior:      default (sha256 " in capsys.readouterr().out and Model.load(out).prior is not None
+
+
 def _yaml(tmp_path):
     import yaml
     path = tmp_path / "tiny.yaml"
