@@ -40,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from dev_cv import fold_models  # noqa: E402
+from dev_cv import dev_docs, fold_models  # noqa: E402
 from union_cv import slim, table, union  # noqa: E402
 
 from crfdeid import cli  # noqa: E402
@@ -50,7 +50,6 @@ from crfdeid.crf import Model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
 from crfdeid.experiments.results import provenance, to_json, write_files  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
-from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.labels import OUTSIDE  # noqa: E402
 from crfdeid.tagging.decoding import AveragedBackend, threshold_labels  # noqa: E402
 
@@ -119,9 +118,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     t0 = time.perf_counter()
     config = load_config(args.config)
-    docs = read_all(args.train or config["train"])
-    if args.exclude_groups:
-        docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
+    docs = dev_docs(args.train, config, args.exclude_groups)
     splits = fold_splits(docs, args.folds, config["seed"])
     if args.only_folds:
         splits = [f for f in splits if f.index in {int(i) for i in args.only_folds.split(",")}]

@@ -18,12 +18,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from dev_cv import dev_docs  # noqa: E402
 
 from crfdeid.config import load_config  # noqa: E402
 from crfdeid.crf import train_model  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits  # noqa: E402
-from crfdeid.io import read, read_all  # noqa: E402
-from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
+from crfdeid.io import read  # noqa: E402
 
 
 def _train(job) -> None:
@@ -43,9 +45,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     config = load_config(args.config)
     config["prior"] = None
-    docs = read_all(args.train or config["train"])
-    if args.exclude_groups:
-        docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
+    docs = dev_docs(args.train, config, args.exclude_groups)
     synth = list(read(args.synth))
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
