@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -158,3 +159,18 @@ def test_a_model_with_a_companion_and_a_prior_holds_three_crfs(notes, tmp_path):
     assert list(extras) == ["companion", "prior"] and extras["prior"] == Model.load(DEFAULT_MODEL)._crf
     again = Model.load(m.save(tmp_path / "three.model"))
     assert _spans(again, notes[:3]) == _spans(m, notes[:3])
+
+
+def test_a_network_override_drops_the_configs_prior_with_a_warning():
+    import warnings
+
+    from crfdeid.config import ConfigWarning
+    path = Path(__file__).resolve().parents[1] / "configs" / "physionet.yaml"
+    assert load_config(path)["prior"] is not None
+    with pytest.warns(ConfigWarning, match="prior section is dropped"):
+        cfg = load_config(path, {"model": "elman"})
+    assert cfg["prior"] is None and cfg["companion"] is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ConfigError, match="plain CRF"):  # one the override gives itself
+            load_config(path, {"model": "elman", "companion": None, "prior": {"weight": 0.1}})
