@@ -207,16 +207,25 @@ def test_tag_path_does_not_import_training(model_path, tmp_path):
     assert again is train_model
 
 
-def test_deid_pl_row_is_skipped_where_it_is_absent(tmp_path, monkeypatch):
+def test_deid_pl_row_is_skipped_where_it_is_absent(model_path, tmp_path, monkeypatch):
     from crfdeid.experiments.bench import whole
-    monkeypatch.delenv(whole.DEID_PL_ENV, raising=False)
-    assert "deid.pl not found" in whole.against_deid_pl("physionet:/x", "default", tmp_path)["skipped"]
-    monkeypatch.setenv(whole.DEID_PL_ENV, str(tmp_path))  # a folder without deid.pl
-    assert "deid.pl not found" in whole.against_deid_pl("physionet:/x", "default", tmp_path)["skipped"]
-    assert "physionet" in whole.against_deid_pl("synth:3,1", "default", tmp_path)["skipped"]
-    table = format_table({"corpus": "x", "machine": {"cpu": "c", "cores": 2, "ram_gb": 1, "load_average": [1]},
-                          "deid_pl": {"skipped": "deid.pl not found"}})
-    assert "whole process vs deid.pl  skipped: deid.pl not found" in table
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "id.text").write_text("START_OF_RECORD=1||||1||||\nSeen by Dr. Lee on 7/22/2098.\n"
+                                    "||||END_OF_RECORD\n", encoding="utf-8")
+    for where in (None, str(tmp_path)):  # unset, or a folder without deid.pl
+        if where is None:
+            monkeypatch.delenv(whole.DEID_PL_ENV, raising=False)
+        else:
+            monkeypatch.setenv(whole.DEID_PL_ENV, where)
+        got = whole.against_deid_pl(f"physionet:{corpus}", model_path, tmp_path)
+        assert "deid.pl not found" in got["deid_pl_skipped"] and "ratio_crfdeid_vs_deid_pl" not in got
+        assert got["words"] == 6 and got["crfdeid_cpu_seconds"] > 0  # crfdeid's own row is measured
+    assert "physionet" in whole.against_deid_pl("synth:3,1", model_path, tmp_path)["skipped"]
+    machine = {"cpu": "c", "cores": 2, "ram_gb": 1, "load_average": [1]}
+    table = format_table({"corpus": "x", "machine": machine, "deid_pl": got})
+    assert "skipped: deid.pl not found" in table and "words/CPU-s" in table
+    assert targets({"deid_pl": got})["words_per_cpu_s_vs_deid_pl"]["met"] is None  # not measured
 
 
 def test_words_of_a_physionet_file_leave_out_the_record_markers(tmp_path):

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from ...crf.model import Model
 from ...synth import generate
-from .. import bench_child as child
+from . import child
 from .report import ratios, targets
 from .stages import crfsuite_only, tag_end_to_end
 from .whole import against_deid_pl, jobs_speedup, startup

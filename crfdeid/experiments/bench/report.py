@@ -55,7 +55,8 @@ def targets(res: dict) -> dict:
         # issue 37
         "startup_cpu_seconds": check(start.get("cpu_seconds_min"), "<=", 0.3),
         "words_per_cpu_s_vs_deid_pl": check(deid_pl.get("ratio_crfdeid_vs_deid_pl"), ">=", 40),
-        "end_to_end_vs_crfsuite_1_5": check(res.get("ratio_end_to_end_vs_crfsuite"), "<=", 1.5),
+        # CPU: on a shared machine the wall clock of two runs measures the other jobs as much
+        "end_to_end_vs_crfsuite_cpu": check(res.get("ratio_cpu_end_to_end_vs_crfsuite"), "<=", 1.5),
         "jobs_2_vs_1": check(res.get("jobs_speedup"), ">=", 1.8),
         # issue 6
         "tag_tokens_per_s": check(e2e.get("tokens_per_s"), ">=", 100000),
@@ -77,10 +78,15 @@ def format_table(res: dict) -> str:
                   f"(median {start['cpu_seconds_median']}), {start['crfdeid_modules']} crfdeid modules imported")]
     deid_pl = res.get("deid_pl")
     if deid_pl:
-        rows += [("whole process vs deid.pl", f"skipped: {deid_pl['skipped']}" if "skipped" in deid_pl else
-                  f"{deid_pl['crfdeid_words_per_cpu_s']:,} words/CPU-s vs {deid_pl['deid_pl_words_per_cpu_s']:,} "
-                  f"({deid_pl['words']:,} words; {deid_pl['crfdeid_cpu_seconds']} vs "
-                  f"{deid_pl['deid_pl_cpu_seconds']} CPU-s): {deid_pl['ratio_crfdeid_vs_deid_pl']}x")]
+        if "skipped" in deid_pl:
+            rows += [("whole process vs deid.pl", f"skipped: {deid_pl['skipped']}")]
+        else:
+            rows += [("tag, whole process (redacted)", f"{deid_pl['crfdeid_words_per_cpu_s']:,} words/CPU-s "
+                      f"({deid_pl['words']:,} words, {deid_pl['crfdeid_cpu_seconds']} CPU-s with start-up)")]
+            rows += [("whole process vs deid.pl", f"skipped: {deid_pl['deid_pl_skipped']}"
+                      if "deid_pl_skipped" in deid_pl else
+                      f"deid.pl {deid_pl['deid_pl_words_per_cpu_s']:,} words/CPU-s "
+                      f"({deid_pl['deid_pl_cpu_seconds']} CPU-s): crfdeid {deid_pl['ratio_crfdeid_vs_deid_pl']}x")]
     e2e = res.get("tag_end_to_end")
     if e2e:
         rows += [("tag end to end (1 process)", f"{e2e['tokens_per_s']:,} tokens/s, "

@@ -2,7 +2,7 @@
 words per CPU-second of the tag command against deid.pl on the same notes.
 
 Each run is a fresh interpreter (``sys.executable``, the repository as working folder and on
-``PYTHONPATH``, as :func:`crfdeid.experiments.bench_child.run`), timed by the CPU seconds
+``PYTHONPATH``, as :func:`crfdeid.experiments.bench.child.run`), timed by the CPU seconds
 (user + system) the child used, which a loaded machine disturbs less than the wall clock.
 
 deid.pl (PhysioNet's de-identification software, GPL Perl) is not part of crfdeid and is
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import bench_child as child
+from . import child
 
 #: A made-up one-line note (no real person): what the start-up figure tags.
 NOTE = "Mr. John Smith was seen by Dr. Lee on 7/22/2098 at Mercy Hospital.\n"
@@ -78,31 +78,31 @@ def words(path: Path) -> int:
 
 
 def against_deid_pl(corpus: str, model_path, work: Path) -> dict:
-    """Words per CPU-second of ``python -m crfdeid tag`` (redacted output, one process) and of
-    deid.pl on the same PhysioNet ``id.text``; ``{"skipped": why}`` where it cannot be run."""
+    """Words per CPU-second of ``python -m crfdeid tag`` (redacted output, one process) on a
+    PhysioNet ``id.text``, and of deid.pl on the same file where it can be run (else
+    ``deid_pl_skipped`` says why); ``{"skipped": why}`` for a corpus of another format."""
     if not corpus.startswith("physionet:"):
         return {"skipped": "deid.pl reads PhysioNet's id.text: the corpus is not a physionet: one"}
-    folder = deid_pl_folder()
-    if folder is None:
-        return {"skipped": f"deid.pl not found (${DEID_PL_ENV} names no folder holding deid.pl)"}
-    perl = shutil.which("perl")
-    if perl is None:
-        return {"skipped": "perl not found"}
     source = Path(corpus.split(":", 1)[1]) / "id.text"
     n_words = words(source)
+    crfdeid_cpu = cpu_run([sys.executable, "-m", "crfdeid", "tag", "--quiet", "--model", str(model_path),
+                           "--output-format", "redacted", corpus])
+    out: dict = {"words": n_words, "crfdeid_cpu_seconds": round(crfdeid_cpu, 2),
+                 "crfdeid_words_per_cpu_s": round(n_words / crfdeid_cpu) if crfdeid_cpu else None}
+    folder, perl = deid_pl_folder(), shutil.which("perl")
+    if folder is None or perl is None:
+        out["deid_pl_skipped"] = ("perl not found" if folder else
+                                  f"deid.pl not found (${DEID_PL_ENV} names no folder holding deid.pl)")
+        return out
     with tempfile.TemporaryDirectory(prefix="crfdeid-bench-deidpl-", dir=work) as tmp:
-        copy = Path(tmp) / "id.text"
-        shutil.copyfile(source, copy)
+        shutil.copyfile(source, Path(tmp) / "id.text")
         # deid.pl reads its dictionaries relative to its folder and writes id.res / id.phi beside id.text.
         deid_cpu = cpu_run([perl, str(folder / "deid.pl"), str(Path(tmp) / "id"),
                             str(folder / "deid-output.config")], cwd=folder)
-    crfdeid_cpu = cpu_run([sys.executable, "-m", "crfdeid", "tag", "--quiet", "--model", str(model_path),
-                           "--output-format", "redacted", corpus])
-    return {"words": n_words, "deid_pl_cpu_seconds": round(deid_cpu, 2),
-            "crfdeid_cpu_seconds": round(crfdeid_cpu, 2),
-            "deid_pl_words_per_cpu_s": round(n_words / deid_cpu) if deid_cpu else None,
-            "crfdeid_words_per_cpu_s": round(n_words / crfdeid_cpu) if crfdeid_cpu else None,
-            "ratio_crfdeid_vs_deid_pl": round(deid_cpu / crfdeid_cpu, 1) if crfdeid_cpu else None}
+    out.update(deid_pl_cpu_seconds=round(deid_cpu, 2),
+               deid_pl_words_per_cpu_s=round(n_words / deid_cpu) if deid_cpu else None,
+               ratio_crfdeid_vs_deid_pl=round(deid_cpu / crfdeid_cpu, 1) if crfdeid_cpu else None)
+    return out
 
 
 def jobs_speedup(jobs: dict) -> float | None:
