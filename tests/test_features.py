@@ -178,7 +178,7 @@ def test_rank_is_the_bucket_of_the_first_list_and_position_of_each_kind():
         for kind, entries in lists:
             if f"rank:{kind}" not in got and word.lower() in entries:
                 r = entries.index(word.lower())
-                got[f"rank:{kind}"] = "top100" if r < 100 else "top1000" if r < 1000 else "top5000" if r < 5000 else "tail"
+                got[f"rank:{kind}"] = next((f"top{b}" for b in (100, 1000, 5000) if r < b), "tail")
         return got
     words = {e for _, entries in lists for e in entries[::97]} | {"Nancy", "FINN", "the"}
     assert all(list(rank(w).items()) == list(expected(w).items()) for w in words)  # same order too
