@@ -124,6 +124,8 @@ def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     assert res["tag_end_to_end"]["tokens"] > 0 and res["ratio_end_to_end_vs_crfsuite"] > 1
     assert set(res["jobs"]) == {"1", "2"} and all(r["exit_code"] == 0 for r in res["jobs"].values())
     assert all(r["peak_rss_mb"] > 0 for r in res["memory"].values())
+    assert res["startup"]["runs"] == 2 and res["startup"]["cpu_seconds_min"] > 0 and "start-up" in table
+    assert "physionet" in res["deid_pl"]["skipped"] and "jobs_speedup" in res
     assert "tokens/s" in table and "target tag_tokens_per_s" in table
     # a smoke run's tiny corpus is not what the targets are about: measured, not judged
     assert all(t["met"] is None for t in res["targets"].values())

@@ -162,8 +162,9 @@ def run(args, say) -> dict:
                         "features": model.config["features"]["name"],
                         "o_threshold": model.config["decoding"]["o_threshold"],
                         "rules": "rules.v1" in model.chain.names()}
-        say(f"start-up: tag of one short note, {args.startup_runs} runs")
-        res["startup"] = startup(model_path, work, args.startup_runs)
+        runs = min(args.startup_runs, 2) if quick else args.startup_runs  # a smoke run: two
+        say(f"start-up: tag of one short note, {runs} runs")
+        res["startup"] = startup(model_path, work, runs)
         say("whole process against deid.pl")
         res["deid_pl"] = against_deid_pl(corpus, model_path, work)
         say("tagging end to end (one process)")
