@@ -25,7 +25,7 @@ from operator import attrgetter
 import regex
 
 from .. import gazetteers
-from ..text.tokenize import token_offsets
+from ..text.tokenize import token_strings
 from .window import TOKEN_TEMPLATES, WORD_TEMPLATES, per_document
 
 # -- what the token templates of one document share ------------------------------------
@@ -310,7 +310,9 @@ def _build_word_sets(res) -> list[tuple[str, frozenset]]:
 
 @lru_cache(maxsize=1)
 def _word_sets():
-    return _build_word_sets(_shipped())
+    # The shipped lists' lower-cased sets, those the rules and filters read too (built once).
+    known = set(gazetteers.names())
+    return [(attr, gazetteers.load(name)) for name, attr in WORD_LISTS.items() if name in known]
 
 
 def _gazetteer_with(sets):
@@ -386,7 +388,7 @@ def _build_phrase_index(res) -> tuple[dict, frozenset]:
     for _, attr, entries in _installed(PHRASE_LISTS, res):
         # An ASCII word of letters (lower-cased) is one token: only the others are tokenized.
         for entry in {e for e in map(str.lower, entries) if not (e.isalpha() and e.isascii())}:
-            toks = tuple(entry[s:e] for s, e in token_offsets(entry))
+            toks = tuple(token_strings(entry))
             if len(toks) < 2 or len(toks) > 8:
                 continue
             index.setdefault(toks[0], {}).setdefault(len(toks), {}).setdefault(toks, set()).add(attr)
