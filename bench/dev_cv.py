@@ -51,6 +51,13 @@ def _train_one(args):
     return path
 
 
+def dev_docs(train, config: dict, exclude_groups=None) -> list:
+    """The notes of ``train`` (FORMAT:PATH inputs; None: the config's) without the patients listed
+    in the file ``exclude_groups`` (the locked ones)."""
+    docs = read_all(train or config["train"])
+    return select_groups(docs, read_groups(exclude_groups), keep=False) if exclude_groups else docs
+
+
 def fold_models(docs, config, splits, cache: Path, jobs: int) -> list[Model]:
     """One model per fold, trained on the fold's training notes (reused from ``cache``)."""
     cache.mkdir(parents=True, exist_ok=True)
@@ -164,9 +171,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     t0 = time.perf_counter()
     config = load_config(args.config)
-    docs = read_all(args.train or config["train"])
-    if args.exclude_groups:
-        docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
+    docs = dev_docs(args.train, config, args.exclude_groups)
     seed = args.seed if args.seed is not None else config["seed"]
     splits = fold_splits(docs, args.folds, seed)
     models = fold_models(docs, config, splits, Path(args.cache), args.jobs)

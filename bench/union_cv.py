@@ -64,7 +64,7 @@ def joined(base, ctx, overrides: dict, weight: float = 0.0) -> Model:
     cfg = load_config({**base.config, **overrides, "companion": companion})
     manifest = {**base.manifest, "companion": {"labels": ctx.labels, "o_words": sorted(ctx.o_words),
                                                "training": ctx.manifest["training"]}}
-    return Model(base._crf, cfg, manifest, companion=ctx._crf)
+    return Model(base._crf, cfg, manifest, companion=ctx._crf, prior=base._prior_crf)
 
 
 def with_companion(base, ctx, threshold, categories) -> Model:
@@ -86,6 +86,20 @@ def slim(gold, pred) -> dict:
     return {"precision": b["precision"], "recall": b["recall"], "fn": b["fn"], "fp": b["fp"],
             "fully_removed": f["leak"]["fully_removed"],
             "covered": {c: v["covered"] for c, v in f["categories"].items()}}
+
+
+def table(res: dict, splits, notes: int, folds: int, note: str) -> str:
+    """The markdown of ``res["rows"]`` (each a :func:`slim` with its copy and system), under one line
+    naming the held-out folds, the commit and ``note``."""
+    f3 = "{:.3f}".format
+    rows = [[r["copy"], r["system"], f3(r["precision"]), f3(r["recall"]), r["fn"], r["fp"],
+             f3(r["fully_removed"]), f3(r["covered"].get("NAME", 0)), f3(r["covered"].get("LOCATION", 0))]
+            for r in res["rows"]]
+    held = sum(len(f.test) for f in splits)
+    return (f"{held} held-out notes of {notes} (folds {', '.join(str(f.index) for f in splits)} of "
+            f"{folds}), commit {res.get('commit')}; {note}\n\n"
+            + markdown_table(["copy", "system", "bin-token P", "bin-token R", "missed", "false tokens",
+                              "PHI fully removed", "NAME covered", "LOCATION covered"], rows) + "\n")
 
 
 def main(argv=None) -> int:
@@ -146,16 +160,8 @@ def main(argv=None) -> int:
                 res["rows"].append({"copy": copy, "system": f"averaged, companion weight {w}, "
                                     f"{'Viterbi' if t is None else f'P(O) < {t}'}", **slim(gold, pred)})
     res["seconds"] = round(time.perf_counter() - t0, 1)
-    f3 = "{:.3f}".format
-    rows = [[r["copy"], r["system"], f3(r["precision"]), f3(r["recall"]), r["fn"], r["fp"],
-             f3(r["fully_removed"]), f3(r["covered"].get("NAME", 0)), f3(r["covered"].get("LOCATION", 0))]
-            for r in res["rows"]]
-    held = sum(len(f.test) for f in splits)
-    text = (f"{held} held-out notes of {len(docs)} (folds {', '.join(str(f.index) for f in splits)} of "
-            f"{args.folds}), commit {res.get('commit')}; union adds the context "
-            f"model's {', '.join(sorted(cats))} spans that overlap no base span\n\n"
-            + markdown_table(["copy", "system", "bin-token P", "bin-token R", "missed", "false tokens",
-                              "PHI fully removed", "NAME covered", "LOCATION covered"], rows) + "\n")
+    text = table(res, splits, len(docs), args.folds, f"union adds the context model's {', '.join(sorted(cats))} "
+                 "spans that overlap no base span")
     sys.stdout.write(text)
     write_files(args.out, {"union.md": text, "union.json": to_json(res)})
     return 0

@@ -25,6 +25,8 @@ A config is plain data (see ``configs/default.yaml``)::
                 members: []}        # (crfdeid.recognizers.committee, docs/committee.md)
     companion: null                 # a second CRF in the model file: {features, training, crf}
                                     # over the main config's, and its weight in the decoding (crfdeid.crf.settings)
+    prior: null                     # another model's CRF voting in the decoding, copied into the model
+                                    # file: {model: default, weight: 0.02, vote: outside} (crfdeid.crf.settings)
     seed: 13
     model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
     neural: {epochs: 10, ...}       # the networks' hyper-parameters (crfdeid.neural.settings)
@@ -73,7 +75,8 @@ OWN: dict[str, Any] = {
 }
 #: Every top-level key a config may have, in the order of a resolved config.
 KEYS = ("description", "train", "dev", "features", "window", "tokenizer", "segment", "crf", "decoding",
-        "rules", "postprocess", "companion", "training", "committee", "scheme", "resources", "seed", "model", "neural")
+        "rules", "postprocess", "companion", "prior", "training", "committee", "scheme", "resources", "seed", "model",
+        "neural")
 #: Feature templates that read word lists (the dictionary group).
 LIST_TEMPLATES = frozenset({"gazetteer.v1", "rank.v1", "gazetteer_phrases.v1"})
 #: Reader options whose string value is a file (relative to the config, as input paths are).
@@ -270,18 +273,20 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
 
 def _drop_overridden(cfg: dict, overrides: dict, path) -> None:
     """An override that makes a section of the file meaningless drops it, with a warning naming
-    it: ``--set model=bilstm-crf`` on a config with a ``companion`` (a second CRF is for a plain
-    CRF model), so the networks' documented commands run on the shipped configs. A section the
-    override itself gives is kept, and then refused by its own check."""
+    it: ``--set model=bilstm-crf`` on a config with a ``companion`` or a ``prior`` (a second CRF
+    and a prior's vote are for a plain CRF model), so the networks' documented commands run on the
+    shipped configs. A section the override itself gives is kept, and then refused by its own check."""
     network = cfg.get("model", "crf") != "crf" or bool((cfg.get("committee") or {}).get("combine"))
-    if network and cfg.get("companion") is not None and "companion" not in overrides \
-            and ("model" in overrides or "committee" in overrides):
-        cfg["companion"] = None
-        warnings.warn(ConfigWarning(
-            f"{'file ' + repr(str(path)) + ': ' if path else ''}the config's companion section is "
-            f"dropped: a second CRF is for a plain CRF model, and the override makes it "
-            f"{'model ' + repr(cfg['model']) if cfg.get('model', 'crf') != 'crf' else 'a committee'} "
-            f"(give --set companion=null to say so)"), stacklevel=2)
+    if not network or not ("model" in overrides or "committee" in overrides):
+        return
+    for key, what in (("companion", "a second CRF"), ("prior", "a prior's vote")):
+        if cfg.get(key) is not None and key not in overrides:
+            cfg[key] = None
+            warnings.warn(ConfigWarning(
+                f"{'file ' + repr(str(path)) + ': ' if path else ''}the config's {key} section is "
+                f"dropped: {what} is for a plain CRF model, and the override makes it "
+                f"{'model ' + repr(cfg['model']) if cfg.get('model', 'crf') != 'crf' else 'a committee'} "
+                f"(give --set {key}=null to say so)"), stacklevel=2)
 
 
 def _validate(cfg: dict, path) -> None:

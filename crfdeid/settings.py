@@ -55,6 +55,7 @@ PROVIDERS: dict[str, str] = {
     "rules": "crfdeid.recognizers.chain",
     "committee": "crfdeid.recognizers.committee",
     "companion": "crfdeid.crf.settings",
+    "prior": "crfdeid.crf.settings",
     "postprocess": "crfdeid.recognizers.chain",
     "neural": "crfdeid.neural.settings",
 }

@@ -55,6 +55,13 @@ def test_a_companion_vote_is_named_in_the_decoding():
     assert "averaged" not in fig.render_table(RESULTS)
 
 
+def test_a_prior_vote_is_named_in_the_decoding():
+    prior = {"model": "default", "weight": 0.02, "vote": "outside"}
+    res = {**RESULTS, "decoding": {"o_threshold": 0.99, "companion_weight": 0.5, "prior": prior}}
+    assert ("(P(O) < 0.99, a companion CRF's marginals averaged in (weight 0.5), the shipped model's P(O) "
+            "averaged in (weight 0.02))") in fig.render_table(res)
+
+
 @pytest.mark.parametrize("text", ["no markers", f"{fig.END}\nx\n{fig.START}", f"{fig.START}\n{fig.START}\n{fig.END}"])
 def test_markers_missing_or_out_of_order_are_an_error(text):
     with pytest.raises(ConfigError):

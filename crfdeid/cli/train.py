@@ -113,6 +113,10 @@ def main(argv=None) -> int:
         c = s["companion"]
         print(f"companion:  documents {c['documents']}  features: {c['features']}  "
               f"iterations: {c['iterations']} (featurize {c['featurize_seconds']}s, CRFsuite {c['train_seconds']}s)")
+    prior = model.manifest.get("prior")
+    if prior:  # the prior's CRF copied into the file (config `prior`)
+        print(f"prior:      {prior['source']} (sha256 {prior['source_sha256'][:12]}), its P(O) weight "
+              f"{cfg['prior']['weight']} ({cfg['prior']['vote']} vote)")
     if s.get("problems"):
         print(f"encoding problems (spans not on token edges): {s['problems']}")
     print(f"scheme:     {model.scheme.summary()}")

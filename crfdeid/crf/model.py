@@ -52,7 +52,7 @@ class Model(TaggingModel):
     """
 
     def __init__(self, crf_bytes: bytes, config: dict, manifest: dict | None = None, path=None,
-                 backend: str = "numpy", companion: bytes | None = None):
+                 backend: str = "numpy", companion: bytes | None = None, prior: bytes | None = None):
         if backend not in BACKENDS:
             raise ValueError(f"unknown tagging backend {backend!r}; known: {', '.join(BACKENDS)}")
         self.config = config
@@ -82,6 +82,8 @@ class Model(TaggingModel):
         self._backend_impl = None
         self._companion_crf = companion
         self.companion = self._open_companion(companion, path, backend)
+        self._prior_crf = prior
+        self.prior = self._open_prior(prior, path, backend)
 
     def _open_companion(self, crf: bytes | None, path, backend: str) -> Model | None:
         """The companion CRF of a config with a ``companion`` section (its ``crf``: CRFsuite bytes)."""
@@ -98,6 +100,23 @@ class Model(TaggingModel):
             raise ModelError("companion CRF labels differ from the manifest's", path=path)
         return comp
 
+    def _open_prior(self, crf: bytes | None, path, backend: str) -> Model | None:
+        """The prior's CRF of a config with a ``prior`` section (``crf``: its CRFsuite bytes), tagging
+        with the config its own file held (the manifest's ``prior`` entry)."""
+        if (crf is None) != (self.config.get("prior") is None):
+            raise ModelError("the config's prior section and the prior's CRF come together; "
+                             f"this model has {'the section' if crf is None else 'the CRF'} only", path=path)
+        if crf is None:
+            return None
+        entry = self.manifest.get("prior") or {}
+        if not isinstance(entry.get("config"), dict):
+            raise ModelError("the prior's CRF without its config in the manifest", path=path)
+        prior = Model(crf, modelfile.resolved_config({"config": entry["config"]}, path),
+                      {"training": entry.get("training") or {}}, path, backend)
+        if entry.get("labels") is not None and entry["labels"] != prior.labels:
+            raise ModelError("prior CRF labels differ from the manifest's", path=path)
+        return prior
+
     @property
     def _backend(self):
         """The tagging backend, built on first use (a model just trained may never tag)."""
@@ -112,27 +131,31 @@ class Model(TaggingModel):
             weight = (self.config.get("companion") or {}).get("weight")
             if weight and self.companion is not None:  # the companion's vote in the decoding
                 self._backend_impl = AveragedBackend(self._backend_impl, self.companion._backend, weight)
+            prior = self.config.get("prior") or {}
+            if prior.get("weight") and self.prior is not None:  # the prior's, beside the two
+                self._backend_impl = AveragedBackend(self._backend_impl, self.prior._backend, prior["weight"],
+                                                     outside_only=prior["vote"] == "outside")
         return self._backend_impl
 
     # -- persistence ------------------------------------------------------------
     def __getstate__(self):
         return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
                 "backend": self.backend, "o_words": self.o_words, "chain": self._chain_state(),
-                "companion": self._companion_crf}
+                "companion": self._companion_crf, "prior": self._prior_crf}
 
     def __setstate__(self, state):
         self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
-                      state.get("backend", "numpy"), state.get("companion"))
+                      state.get("backend", "numpy"), state.get("companion"), state.get("prior"))
         self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
         self._restore_chain(state.get("chain"))
 
     def to_bytes(self) -> bytes:
         """The model file's content (:mod:`crfdeid.tagging.modelfile`)."""
-        return modelfile.to_bytes(self._crf, self.manifest, self.labels, self._companion_crf)
+        return modelfile.to_bytes(self._crf, self.manifest, self.labels, self._companion_crf, self._prior_crf)
 
     @classmethod
     def _from_parts(cls, crf: bytes, config: dict, manifest: dict, path, backend: str,
-                    companion: bytes | None = None) -> Model:
+                    companion: bytes | None = None, prior: bytes | None = None) -> Model:
         """The CRF model of a checked file (:meth:`TaggingModel.from_bytes`)."""
         saved = manifest.get("gazetteers") or {}
         current = modelfile.gazetteer_checksums(config)
@@ -140,8 +163,8 @@ class Model(TaggingModel):
         if saved and any(current.get(name) != sha for name, sha in saved.items()):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=4)
-        model = cls(crf, config, manifest, path=path, backend=backend, companion=companion)
-        for crf_model in (model, model.companion):
+        model = cls(crf, config, manifest, path=path, backend=backend, companion=companion, prior=prior)
+        for crf_model in (model, model.companion, model.prior):
             if isinstance(crf_model, Model):
                 _ = crf_model._backend  # read the weights now: a bad model fails at load, not at the first note
                 crf_model.featurizer.prepare()  # and the gazetteers: not while tagging the first note

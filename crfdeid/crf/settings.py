@@ -101,9 +101,44 @@ class CompanionSettings(Section):
 
 def companion_config(config: Mapping) -> dict | None:
     """The resolved config the companion CRF of ``config`` is trained and tags with (None without one):
-    the main config with the companion's ``features``, ``training`` and ``crf``, and no chain of its own."""
+    the main config with the companion's ``features``, ``training`` and ``crf``, and no chain or prior of its own."""
     comp = config.get("companion")
     if comp is None:
         return None
     own = {k: v for k, v in comp.items() if k != "weight"}
-    return {**config, **own, "companion": None, "postprocess": None, "window": comp["features"]["window"]}
+    return {**config, **own, "companion": None, "prior": None, "postprocess": None,
+            "window": comp["features"]["window"]}
+
+
+#: How the prior votes: every label's marginal averaged (its labels mapped onto the model's by
+#: name), or P(O) only (the model's own PHI labels keep their proportions: any label scheme).
+PRIOR_VOTES = ("labels", "outside")
+
+
+@section("prior")
+@dataclass
+class PriorSettings(Section):
+    """The ``prior`` section: another trained model's CRF (``model``: ``default``, the model shipped
+    in the package, or a model file) copied into the model file at training and voting in its
+    decoding with ``weight`` (0 to 1): its share of the marginals the P(O) threshold reads, beside
+    the model's own (its CRF and companion as configured). ``vote``: ``labels`` (every label, the
+    prior's mapped onto this model's by name) or ``outside`` (P(O) only). ``null`` (the default):
+    no prior; ``--set prior=null`` trains a model without one::
+
+        prior: {model: default, weight: 0.02, vote: outside}
+    """
+
+    model: str = "default"
+    weight: float = field(default=0.02, metadata={"min": 0, "max": 1})
+    vote: str = field(default="outside", metadata={"choices": PRIOR_VOTES})
+
+    missing = None
+
+    @classmethod
+    def resolve(cls, value, config: Mapping, key: str, path=None) -> dict | None:
+        if value is None:
+            return None
+        if config.get("model", "crf") != "crf" or (config.get("committee") or {}).get("combine"):
+            raise ConfigError("prior: a prior votes in a plain CRF model's decoding (no network, no committee)",
+                              path=path)
+        return super().resolve(value, config, key, path)

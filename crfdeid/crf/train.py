@@ -8,6 +8,7 @@ manifest become a :class:`~crfdeid.crf.model.Model`.
 from __future__ import annotations
 
 import copy
+import hashlib
 import importlib.util
 import os
 import tempfile
@@ -36,8 +37,8 @@ from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
 from ..tagging import kinds
 from ..tagging.decoding import OWords
-from ..tagging.model import tokens_for
-from ..tagging.modelfile import gazetteer_checksums
+from ..tagging.model import DEFAULT_MODEL, tokens_for
+from ..tagging.modelfile import FORMAT_VERSION, gazetteer_checksums, parse_all, resolved_config
 from ..text.tokenize import for_tagging, segments
 from .model import Model
 from .settings import companion_config
@@ -96,6 +97,9 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     if docs is None:
         docs, _ = read_corpus(cfg["train"], cfg["scheme"])
     docs, scheme = _under_scheme(docs, cfg)
+    prior, prior_entry = None, None
+    if cfg["prior"] is not None:  # the prior's CRF, copied into this model's file (read before training)
+        prior, prior_entry = prior_part(cfg["prior"], scheme)
     if cfg["companion"] is not None:
         docs = list(docs)  # read again by the companion
     versions = None
@@ -171,12 +175,50 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
         companion = train_model(docs, comp_cfg, progress, role="companion")
         manifest["companion"] = {"labels": companion.labels, "o_words": companion.manifest.get("o_words") or [],
                                  "training": companion.manifest["training"]}
-    model = Model(crf_bytes, cfg, manifest, companion=None if companion is None else companion._crf)
+    if prior_entry is not None:
+        manifest["prior"] = prior_entry
+    model = Model(crf_bytes, cfg, manifest, companion=None if companion is None else companion._crf, prior=prior)
     model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
                        train_seconds=round(t2 - t1, 2))  # this CRF's, without the companion's
     if companion is not None:
         model.stats["companion"] = companion.stats
     return model
+
+
+def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
+    """``(crf, entry)``: the CRF of the model the ``prior`` section names and its manifest entry
+    (the config its file holds, its labels, the file's SHA-256).
+
+    Raises
+    ------
+    ModelError
+        The file is not a CRF model.
+    ConfigError
+        ``vote: labels`` with a training corpus whose labels are not the prior's scheme.
+    """
+    source = settings["model"]
+    path = DEFAULT_MODEL if source == "default" and not Path(source).exists() else Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"prior.model: cannot read {source!r} ({exc.strerror})") from None
+    manifest, part, _ = parse_all(data, path)
+    if manifest.get("format") != FORMAT_VERSION:
+        raise ModelError("prior.model: a prior is a CRF model file, not a network's", path=path)
+    prior = Model(part, resolved_config({"config": _alone(manifest["config"])}, path),
+                  {"training": manifest.get("training") or {}}, path)
+    if settings["vote"] == "labels" and prior.scheme is not scheme:
+        raise ConfigError(f"prior: vote 'labels' maps the prior's labels ({prior.scheme.name}) onto the "
+                          f"training corpus' ({scheme.name}), which are another scheme; set prior.vote: outside "
+                          "(P(O) only) or prior: null")
+    entry = {"source": str(source), "source_sha256": hashlib.sha256(data).hexdigest(),
+             "config": _alone(manifest["config"]), "labels": prior.labels, "training": prior.stats}
+    return part, entry
+
+
+def _alone(config: dict) -> dict:
+    """A model file's config as the config of its CRF alone (no companion, prior or chain)."""
+    return {**config, "companion": None, "prior": None, "postprocess": None}
 
 
 def _under_scheme(docs, cfg: dict):

@@ -132,7 +132,8 @@ def measure(docs: Sequence, config: dict, locked: set, folds: int = 5, seed: int
                      "locked_patients": len({d.group for d in test}), "locked_notes": len(test),
                      "folds": folds, "seed": seed},
            "model": {"dev_cv": cv, "locked": score([(models[-1], test)], copies)},
-           "decoding": {**config["decoding"], "companion_weight": (config.get("companion") or {}).get("weight")}}
+           "decoding": {**config["decoding"], "companion_weight": (config.get("companion") or {}).get("weight"),
+                        "prior": config.get("prior")}}
     if zero_shot is not None:
         step("figures: scoring the zero-shot model")
         out["zero_shot"] = {"dev": score([(zero_shot, dev)]), "locked": score([(zero_shot, test)]),
@@ -146,8 +147,12 @@ def _pr(f: dict, bold: bool = False) -> str:
 
 
 def _threshold(decoding: dict) -> str:
-    t, w = decoding.get("o_threshold"), decoding.get("companion_weight")
+    t, w, prior = decoding.get("o_threshold"), decoding.get("companion_weight"), decoding.get("prior") or {}
     votes = f", a companion CRF's marginals averaged in (weight {w})" if w else ""
+    if prior.get("weight"):
+        who = "the shipped model's" if prior.get("model") == "default" else "a prior model's"
+        votes += f", {who} {'P(O)' if prior.get('vote') == 'outside' else 'marginals'} averaged in " \
+                 f"(weight {prior['weight']})"
     return ("Viterbi" if t is None else f"P(O) < {t}") + votes
 
 

@@ -57,7 +57,7 @@ def model_class(model: str, path=None):
     return NeuralModel
 
 
-def _load(part: bytes, config: dict, manifest: dict, path, backend: str, companion=None):
+def _load(part: bytes, config: dict, manifest: dict, path, backend: str, companion=None, prior=None):
     return model_class(config["model"], path)._from_parts(part, config, manifest, path, backend)
 
 

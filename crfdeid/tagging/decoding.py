@@ -66,21 +66,28 @@ class AveragedBackend:
 
     The labels start from the main CRF's Viterbi labels; with a threshold, an ``O`` token whose
     averaged P(O) is below it becomes PHI (:func:`threshold_labels` on the averaged marginals),
-    so the other CRF (a companion trained on unseen name and place words, docs/stress.md) can
-    raise a token the main CRF doubts, and a word both find plain stays ``O``. Without a
-    threshold the labels are the main CRF's (Viterbi), with the averaged P(O) as confidences.
-    Same interface as the backends (``run``); a label the other CRF lacks has its probability 0.
+    so the other CRF (a companion trained on unseen name and place words, docs/stress.md, or a
+    prior: the shipped model, docs/prior.md) can raise a token the main CRF doubts, and a word
+    both find plain stays ``O``. Without a threshold the labels are the main CRF's (Viterbi),
+    with the averaged P(O) as confidences. Same interface as the backends (``run``,
+    ``probabilities``, so that votes nest); a label the other CRF lacks has its probability 0.
+    ``outside_only``: only P(O) is averaged, the main CRF's PHI labels keep their proportions
+    (the other CRF's labels may be of another scheme).
 
     >>> class Fixed:  # a stand-in backend: one document, two tokens, fixed marginals
-    ...     def __init__(self, p): self.labels, self.p = ["O", "B-CITY"], np.array(p)
+    ...     def __init__(self, p, labels=("O", "B-CITY")): self.labels, self.p = list(labels), np.array(p)
     ...     def probabilities(self, items): return [(["O", "O"], self.p)]
     >>> both = AveragedBackend(Fixed([[0.99, 0.01], [0.9, 0.1]]), Fixed([[0.99, 0.01], [0.2, 0.8]]), 0.5)
     >>> both.run([("", [None, None], [])], 0.9)[0][0]
     ['O', 'B-CITY']
+    >>> other = Fixed([[0.99, 0.01], [0.2, 0.8]], ("O", "B-PER"))  # labels of another scheme
+    >>> AveragedBackend(Fixed([[0.99, 0.01], [0.9, 0.1]]), other, 0.5, outside_only=True).run(
+    ...     [("", [None, None], [])], 0.9)[0][0]
+    ['O', 'B-CITY']
     """
 
-    def __init__(self, main, other, weight: float):
-        self.main, self.other, self.weight = main, other, weight
+    def __init__(self, main, other, weight: float, outside_only: bool = False):
+        self.main, self.other, self.weight, self.outside_only = main, other, weight, outside_only
         self.labels = list(main.labels)
         self._outside = self.labels.index(OUTSIDE)
         self._others = [lab for lab in self.labels if lab != OUTSIDE]
@@ -88,17 +95,31 @@ class AveragedBackend:
         # The other CRF's column of each main label (a label it lacks: the zero column appended).
         self._take = np.array([other.labels.index(lab) if lab in other.labels else len(other.labels)
                                for lab in self.labels], dtype=np.intp)
+        self._other_outside = list(other.labels).index(OUTSIDE)
 
     def _marginal(self, p: np.ndarray, label: str, t: int) -> float:
         return p[t, self._column[label]]
 
+    def _average(self, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+        w = self.weight
+        if not self.outside_only:
+            pb = np.concatenate([pb, np.zeros((len(pb), 1))], axis=1)[:, self._take]
+            return (1.0 - w) * pa + w * pb
+        o = self._outside
+        p_o = (1.0 - w) * pa[:, o] + w * pb[:, self._other_outside]
+        p = pa * ((1.0 - p_o) / np.maximum(1.0 - pa[:, o], 1e-12))[:, None]  # PHI labels: the main's shares
+        p[:, o] = p_o
+        return p
+
+    def probabilities(self, items) -> list[tuple[list[str], np.ndarray]]:
+        """Per document: the main CRF's Viterbi labels and the averaged marginals (``labels`` order)."""
+        return [(labels, self._average(pa, pb)) for (labels, pa), (_, pb)
+                in zip(self.main.probabilities(items), self.other.probabilities(items))]
+
     def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list[tuple]:
         """``(labels, p_outside, marginals)`` of each ``(text, tokens, segments)`` (``NumpyTagger.run``)."""
         out = []
-        for (_, toks, _), (labels, pa), (_, pb) in zip(items, self.main.probabilities(items),
-                                                        self.other.probabilities(items)):
-            pb = np.concatenate([pb, np.zeros((len(pb), 1))], axis=1)[:, self._take]
-            p = (1.0 - self.weight) * pa + self.weight * pb
+        for (_, toks, _), (labels, p) in zip(items, self.probabilities(items)):
             p_o = p[:, self._outside].tolist()
             if o_threshold is None:
                 p_out = [po if lab != OUTSIDE else None for lab, po in zip(labels, p_o)]

@@ -21,8 +21,8 @@ from ..errors import ConfigError, ModelError
 class Kind(NamedTuple):
     """How to load and train one kind of model."""
 
-    #: ``load(part, config, manifest, path, backend, companion) -> model`` for a checked file's
-    #: parts (``companion``: a companion CRF's part, or None).
+    #: ``load(part, config, manifest, path, backend, companion, prior) -> model`` for a checked file's
+    #: parts (``companion``, ``prior``: a companion CRF's and a prior's part, or None).
     load: Callable
     #: ``train(docs, config, progress) -> model`` for a resolved config.
     train: Callable

@@ -138,6 +138,9 @@ class TaggingModel:
     #: The companion CRF of a config with a ``companion`` section (its vote: the averaged decoding,
     #: or ``context_union.v1``), or None.
     companion: TaggingModel | None = None
+    #: The prior of a config with a ``prior`` section (another model's CRF voting in the decoding,
+    #: docs/prior.md), or None.
+    prior: TaggingModel | None = None
 
     if TYPE_CHECKING:
         @property
@@ -226,10 +229,11 @@ class TaggingModel:
 
         ``path`` only names the file in error messages.
         """
-        manifest, part, companion = modelfile.parse_parts(data, path)
+        manifest, part, extras = modelfile.parse_all(data, path)
         config = modelfile.resolved_config(manifest, path)
         kind = "crf" if manifest["format"] == modelfile.FORMAT_VERSION else config["model"]
-        model = kinds.get(kind, path, ModelError).load(part, config, manifest, path, backend, companion)
+        model = kinds.get(kind, path, ModelError).load(part, config, manifest, path, backend, extras.get("companion"),
+                                                       extras.get("prior"))
         model.chain.prepare()  # the processors' word lists: loading them is not tagging the first note
         return model
 

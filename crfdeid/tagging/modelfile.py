@@ -3,7 +3,7 @@
 Layout::
 
     b"CRFDEID-MODEL-2\\n" | 8-byte big-endian manifest length | SHA-256 of the manifest (32 bytes)
-        | manifest (JSON) | part [| companion]
+        | manifest (JSON) | part [| companion] [| prior]
 
 Every byte that decides what a model removes is checked: the manifest (config,
 thresholds, labels, word lists) by the digest before it, each part by the size and
@@ -18,7 +18,10 @@ format (format 2, :mod:`crfdeid.neural`: tensors and a JSON header, no pickle).
 A CRF whose config has a ``companion`` section is followed by the companion's CRFsuite
 model, described by the manifest's ``companion`` entry (``crf_size``, ``crf_sha256``,
 ``labels``, its ``o_words`` and ``training`` statistics); a file without that entry
-ends with the part, as every file written before it did.
+ends with the part, as every file written before it did. A config with a ``prior`` section
+ends with the prior's CRFsuite model (the shipped model's, or another file's, copied at
+training), described by the manifest's ``prior`` entry (``crf_size``, ``crf_sha256``, its
+``config`` as its own file wrote it, ``labels`` and the ``source`` it was copied from).
 The manifest holds the fully resolved config, the feature-set definition,
 gazetteer checksums, the crfdeid version, the labels, training statistics (and a
 network's vocabularies) and the size and SHA-256 of the part (``crf_size`` and
@@ -62,18 +65,26 @@ def gazetteer_checksums(cfg: dict) -> dict:
     return dict(gazetteers.checksums())
 
 
-def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | None = None) -> bytes:
+#: The CRFs a CRF model file may hold after its own, in file order (each with its manifest entry).
+EXTRA_PARTS = ("companion", "prior")
+
+
+def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | None = None,
+             prior: bytes | None = None) -> bytes:
     """The file content for a CRFsuite model ``crf`` (or the weights of a format 2
-    ``manifest``) and its ``manifest``; ``companion``: the companion CRF (its entry
-    ``manifest["companion"]`` gets the part's size and checksum)."""
+    ``manifest``) and its ``manifest``; ``companion``, ``prior``: the companion CRF and the
+    prior's CRF (their entries ``manifest["companion"]``, ``manifest["prior"]`` get each part's
+    size and checksum)."""
     part = PARTS.get(manifest.get("format"), "crf")
     manifest = dict(manifest, labels=labels, **{f"{part}_size": len(crf),
                                                 f"{part}_sha256": hashlib.sha256(crf).hexdigest()})
-    if companion is not None:
-        manifest["companion"] = dict(manifest["companion"], crf_size=len(companion),
-                                     crf_sha256=hashlib.sha256(companion).hexdigest())
+    given = {"companion": companion, "prior": prior}
+    extras: dict[str, bytes] = {key: crf_part for key in EXTRA_PARTS if (crf_part := given[key]) is not None}
+    for key, crf_part in extras.items():
+        manifest[key] = dict(manifest[key], crf_size=len(crf_part), crf_sha256=hashlib.sha256(crf_part).hexdigest())
     head = json.dumps(manifest, sort_keys=True).encode("utf-8")
-    return MAGIC + len(head).to_bytes(8, "big") + hashlib.sha256(head).digest() + head + crf + (companion or b"")
+    return (MAGIC + len(head).to_bytes(8, "big") + hashlib.sha256(head).digest() + head + crf
+            + b"".join(extras.values()))
 
 
 def is_model_file(start: bytes) -> bool:
@@ -96,10 +107,16 @@ def parse(data: bytes, path=None) -> tuple[dict, bytes]:
 
 
 def parse_parts(data: bytes, path=None) -> tuple[dict, bytes, bytes | None]:
-    """``(manifest, part, companion)`` of a model file's content, every part checked.
+    """``(manifest, part, companion)`` of a model file's content, every part checked (:func:`parse_all`)."""
+    manifest, part, extras = parse_all(data, path)
+    return manifest, part, extras.get("companion")
+
+
+def parse_all(data: bytes, path=None) -> tuple[dict, bytes, dict[str, bytes]]:
+    """``(manifest, part, extras)`` of a model file's content, every part checked.
 
     ``manifest["format"]`` tells the part: a CRFsuite model (1) or safetensors weights (2);
-    ``companion`` is the companion CRF's CRFsuite model (None in a file without one).
+    ``extras`` maps ``companion`` and ``prior`` to the CRFsuite model of each the file holds.
 
     Raises
     ------
@@ -120,19 +137,23 @@ def parse_parts(data: bytes, path=None) -> tuple[dict, bytes, bytes | None]:
                          f"(formats {', '.join(map(str, PARTS))}); retrain the model", path=path)
     _check_version(manifest.get("crfdeid_version"), path)
     name = PARTS[fmt]
-    entry = manifest.get("companion")
-    if entry is not None and (name != "crf" or not isinstance(entry, dict)
-                              or not isinstance(entry.get("crf_size"), int) or isinstance(entry["crf_size"], bool)):
-        raise ModelError("corrupt model manifest (companion entry)", path=path, offset=n)
+    entries = {key: manifest[key] for key in EXTRA_PARTS if manifest.get(key) is not None}
+    for key, entry in entries.items():
+        if (name != "crf" or not isinstance(entry, dict) or not isinstance(entry.get("crf_size"), int)
+                or isinstance(entry["crf_size"], bool) or entry["crf_size"] < 0):
+            raise ModelError(f"corrupt model manifest ({key} entry)", path=path, offset=n)
     rest = data[n + size:]
     own = manifest.get(f"{name}_size")
-    part = rest[:own] if entry is not None and isinstance(own, int) and own >= 0 else rest
+    part = rest[:own] if entries and isinstance(own, int) and own >= 0 else rest
     _check_part(part, manifest, name, "CRF" if name == "crf" else name, path, n + size)
-    if entry is None:
-        return manifest, part, None
-    companion = rest[len(part):]
-    _check_part(companion, entry, "crf", "companion CRF", path, n + size + len(part))
-    return manifest, part, companion
+    extras, at = {}, len(part)
+    for i, (key, entry) in enumerate(entries.items()):
+        last = i == len(entries) - 1
+        extras[key] = rest[at:] if last else rest[at:at + entry["crf_size"]]
+        _check_part(extras[key], entry, "crf", f"{key} CRF" if key == "prior" else "companion CRF", path,
+                    n + size + at)
+        at += len(extras[key])
+    return manifest, part, extras
 
 
 def _manifest_extent(data: bytes, path) -> tuple[int, int]:
