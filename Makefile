@@ -2,7 +2,7 @@
 PYTHON ?= python
 CONFIG ?= configs/default.yaml
 # The shipped model comes only from the default config; any other config trains into build/.
-MODEL ?= $(if $(filter configs/default.yaml,$(CONFIG)),crfdeid/data/default-model,build/$(basename $(notdir $(CONFIG))).model)
+MODEL ?= $(if $(filter configs/default.yaml,$(CONFIG)),crfdeid/_data/default-model,build/$(basename $(notdir $(CONFIG))).model)
 SYNTH_DIR ?= build/synth
 # i2b2 2014 (not shipped: data-use agreement): the folder holding training-PHI-Gold-Set1,
 # training-PHI-Gold-Set2 and testing-PHI-Gold-fixed, and where `make i2b2` writes.

@@ -8,7 +8,7 @@
         --cache /tmp/folds-base --out /tmp/adapt-physionet
     # a fixed model (the shipped default, zero-shot): adapted once to the text of every
     # development note (its source: the config's train inputs, synthetic notes), scored on them
-    python bench/adapt_cv.py --model crfdeid/data/default-model \\
+    python bench/adapt_cv.py --model crfdeid/_data/default-model \\
         --train physionet:../shared/corpora/physionet-dev \\
         --exclude-groups configs/splits/physionet-locked.txt --cache /tmp/adapt-default \\
         --out /tmp/adapt-default

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crfdeid.experiments import bench_child as child  # noqa: E402
+from crfdeid.experiments.bench import child  # noqa: E402
 
 FILLER = "pt resting comfortably in bed, vitals stable, no acute distress noted, lungs clear; "
 PHI = "seen by Dr. Quillfeatherby, call 617-555-0199 on 03/14/2098; "

@@ -1,6 +1,6 @@
 """The shipped model (or any) on fifteen made-up notes of fifteen styles (issue 34 targets).
 
-    python bench/made_up_notes.py --model crfdeid/data/default-model [--show]
+    python bench/made_up_notes.py --model crfdeid/_data/default-model [--show]
 
 Reads ``bench/data/made_up_notes.txt`` (PHI marked ``[[SUBTYPE|text]]``), tags every note with
 ``Model.tag_many`` and prints per note and in all: the gold PHI tokens a predicted span misses

@@ -1,6 +1,6 @@
 """A model (or a recognizer) scored zero-shot on an annotated corpus: a threshold sweep.
 
-    python bench/zero_shot.py --model crfdeid/data/default-model \
+    python bench/zero_shot.py --model crfdeid/_data/default-model \
         --corpus physionet:../shared/corpora/physionet-dev \
         --exclude-groups configs/splits/physionet-locked.txt --json /tmp/zs.json
 

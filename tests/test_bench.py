@@ -124,6 +124,8 @@ def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     assert res["tag_end_to_end"]["tokens"] > 0 and res["ratio_end_to_end_vs_crfsuite"] > 1
     assert set(res["jobs"]) == {"1", "2"} and all(r["exit_code"] == 0 for r in res["jobs"].values())
     assert all(r["peak_rss_mb"] > 0 for r in res["memory"].values())
+    assert res["startup"]["runs"] == 2 and res["startup"]["cpu_seconds_min"] > 0 and "start-up" in table
+    assert "physionet" in res["deid_pl"]["skipped"] and "jobs_speedup" in res
     assert "tokens/s" in table and "target tag_tokens_per_s" in table
     # a smoke run's tiny corpus is not what the targets are about: measured, not judged
     assert all(t["met"] is None for t in res["targets"].values())
@@ -182,3 +184,63 @@ def test_a_model_whose_companion_votes_is_timed_and_left_as_it_was(tmp_path, bac
         else:
             assert "featurize" not in vars(part.featurizer) and type(part.tagger).__name__ == "Tagger"
     assert [model.tag(d).spans for d in read(CORPUS)] == before
+
+
+def test_startup_counts_cpu_and_crfdeid_modules(model_path, tmp_path):
+    from crfdeid.experiments.bench.whole import startup
+    got = startup(model_path, tmp_path, runs=2)
+    assert got["runs"] == 2 and 0 < got["cpu_seconds_min"] <= got["cpu_seconds_median"]
+    # the tag path imports the tagging package but not training (issue 37)
+    assert 20 < got["crfdeid_modules"] < 150
+
+
+def test_tag_path_does_not_import_training(model_path, tmp_path):
+    import subprocess
+    import sys
+    note = tmp_path / "n.txt"
+    note.write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
+    code = ("import sys; from crfdeid.cli import tag; tag.main(['--quiet', '--output-format', 'redacted', "
+            f"'--model', {str(model_path)!r}, {str(note)!r}]); "
+            "print(sorted(m for m in sys.modules if m in ('crfdeid.crf.train', 'crfdeid.deid.stress', "
+            "'crfdeid.io.splits')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.splitlines()[-1] == "[]" and "[**DOCTOR**]" in out
+    from crfdeid.crf import train_model as again  # still the public name, imported on first use
+    assert again is train_model
+
+
+def test_deid_pl_row_is_skipped_where_it_is_absent(model_path, tmp_path, monkeypatch):
+    from crfdeid.experiments.bench import whole
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "id.text").write_text("START_OF_RECORD=1||||1||||\nSeen by Dr. Lee on 7/22/2098.\n"
+                                    "||||END_OF_RECORD\n", encoding="utf-8")
+    for where in (None, str(tmp_path)):  # unset, or a folder without deid.pl
+        if where is None:
+            monkeypatch.delenv(whole.DEID_PL_ENV, raising=False)
+        else:
+            monkeypatch.setenv(whole.DEID_PL_ENV, where)
+        got = whole.against_deid_pl(f"physionet:{corpus}", model_path, tmp_path)
+        assert "deid.pl not found" in got["deid_pl_skipped"] and "ratio_crfdeid_vs_deid_pl" not in got
+        assert got["words"] == 6 and got["crfdeid_cpu_seconds"] > 0  # crfdeid's own row is measured
+    assert "physionet" in whole.against_deid_pl("synth:3,1", model_path, tmp_path)["skipped"]
+    machine = {"cpu": "c", "cores": 2, "ram_gb": 1, "load_average": [1]}
+    table = format_table({"corpus": "x", "machine": machine, "deid_pl": got})
+    assert "skipped: deid.pl not found" in table and "words/CPU-s" in table
+    assert targets({"deid_pl": got})["words_per_cpu_s_vs_deid_pl"]["met"] is None  # not measured
+
+
+def test_words_of_a_physionet_file_leave_out_the_record_markers(tmp_path):
+    from crfdeid.experiments.bench.whole import words
+    (tmp_path / "id.text").write_text("START_OF_RECORD=1||||1||||\nSeen by Dr. Lee.\n||||END_OF_RECORD\n")
+    assert words(tmp_path / "id.text") == 4
+
+
+@pytest.mark.parametrize("one, two, met", [(9.0, 5.0, True), (9.0, 6.0, False)])
+def test_jobs_and_startup_targets_of_issue_37(one, two, met):
+    from crfdeid.experiments.bench.whole import jobs_speedup
+    res = {"jobs": {"1": {"seconds": one}, "2": {"seconds": two}}, "startup": {"cpu_seconds_min": 0.31}}
+    res["jobs_speedup"] = jobs_speedup(res["jobs"])
+    t = targets(res)
+    assert t["jobs_2_vs_1"]["met"] is met and t["startup_cpu_seconds"]["met"] is False
+    assert t["words_per_cpu_s_vs_deid_pl"]["met"] is None  # not measured: deid.pl absent

@@ -163,6 +163,25 @@ def test_rank_buckets_separate_frequent_and_rare_entries():
     assert rank("the") == {"rank:eng": "top100"}
     assert rank("Smith")["rank:sur"] == "top100"
     assert rank("zzqxv") == {}
+
+
+def test_rank_is_the_bucket_of_the_first_list_and_position_of_each_kind():
+    """Every entry of the ranked lists, against the rule written out: for each kind, the first
+    list of that kind holding the word (case-insensitive) at its first position gives the bucket."""
+    from crfdeid import gazetteers
+    from crfdeid.features.context import RANKED_LISTS
+    rank = WORD_TEMPLATES.get("rank.v1")
+    lists = [(kind, [e.lower() for e in gazetteers.entries(name)]) for name, kind in RANKED_LISTS.items()]
+
+    def expected(word):
+        got = {}
+        for kind, entries in lists:
+            if f"rank:{kind}" not in got and word.lower() in entries:
+                r = entries.index(word.lower())
+                got[f"rank:{kind}"] = next((f"top{b}" for b in (100, 1000, 5000) if r < b), "tail")
+        return got
+    words = {e for _, entries in lists for e in entries[::97]} | {"Nancy", "FINN", "the"}
+    assert all(list(rank(w).items()) == list(expected(w).items()) for w in words)  # same order too
     fz = Featurizer({"groups": {"dictionary": True}, "window": 0, "token_window": 0})
     assert "g:sur_rare" in fz.featurize_text("Betschart")[0]  # census tail, not in the top 20000
 

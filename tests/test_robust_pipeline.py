@@ -393,7 +393,7 @@ def test_piece_ends(text, start, size, end):
 def test_a_long_single_line_note_is_tagged_in_bounded_memory(model_path, tmp_path):
     # 2 MB on one line: about 400 MB when tagged whole (measured 858 MB for 5 MB before the
     # pieces), 144 MB for 5 MB and 278 MB for 50 MB in pieces (bench/large_note.py).
-    from crfdeid.experiments import bench_child as child
+    from crfdeid.experiments.bench import child
     src = tmp_path / "in"
     _one_line_note(src, UNIT, 2 * 2**20)
     res = child.run("tag", str(model_path), f"text:{src}", tmp_path / "out")

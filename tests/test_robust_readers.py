@@ -196,7 +196,7 @@ def test_large_single_line_note_streams(tmp_path):
     # Peak RSS is VmHWM, not ru_maxrss: Linux carries ru_maxrss over fork/exec, so under
     # the full suite the child reported the size of the pytest process (510 MB for 125 MB).
     script = ("import json,sys,time\n"
-              "from crfdeid.experiments.bench_child import peak_rss_mb\n"
+              "from crfdeid.experiments.bench.child import peak_rss_mb\n"
               "from crfdeid.cli.corpus import main\n"
               "t=time.perf_counter(); rc=main(['stats', sys.argv[1], '--json', '-q'])\n"
               "print(json.dumps({'rc': rc, 's': time.perf_counter()-t,"

@@ -111,3 +111,9 @@ def test_tokens_equal_the_pattern_matches(text, split_glued):
     got = tokenize(text, split_glued)
     assert got == expected and all(type(t) is tk.Token for t in got)
     assert [tuple(t) for t in tk.iter_tokens(text, split_glued)] == [tuple(t) for t in got]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.text(alphabet="aB1 .-\u00e9\u0301\n")), st.booleans())
+def test_token_strings_are_the_texts_of_the_token_offsets(text, split_glued):
+    assert tk.token_strings(text, split_glued) == [text[s:e] for s, e in token_offsets(text, split_glued)]

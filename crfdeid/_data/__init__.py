@@ -1,9 +1,12 @@
-"""The data folders users edit at the top of the repository (``features/``, ``gazetteers/``),
-shipped inside the package.
+"""Everything crfdeid ships to read at run time, in one package.
 
-A built wheel holds them as ``crfdeid/_data/features`` and ``crfdeid/_data/gazetteers``
-(setup.cfg maps the top-level folders there, no symlinks); a checkout (an editable install,
-or ``PYTHONPATH`` pointing at it) reads the top-level folders themselves.
+Here: the shipped model (``default-model``, :func:`crfdeid.tagging.model.default_model_path`)
+and the ZIP and place tables (``us_zip_area.txt``, ``us_places.txt``,
+:mod:`crfdeid.deid.zipdata`), files crfdeid's own commands write. Mapped here: the data
+folders users edit at the top of the repository (``features/``, ``gazetteers/``): a built
+wheel holds them as ``crfdeid/_data/features`` and ``crfdeid/_data/gazetteers`` (setup.cfg
+maps the top-level folders there, no symlinks); a checkout (an editable install, or
+``PYTHONPATH`` pointing at it) reads the top-level folders themselves (:func:`folder`).
 """
 
 from __future__ import annotations

@@ -32,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tagging backend measured (default: numpy)")
     p.add_argument("--max-jobs", type=int, default=2, metavar="N",
                    help="time the tag CLI with --jobs 1..N (default 2; 1 on a shared machine)")
+    p.add_argument("--startup-runs", type=int, default=7, metavar="N",
+                   help="runs of the start-up measurement, the lowest CPU time kept "
+                        "(default 7; at most 2 with --quick)")
     p.add_argument("--write-dir", metavar="DIR",
                    help="folder under which the end-to-end run writes its output (default: /dev/shm "
                         "when it exists, else the system's temporary folder)")

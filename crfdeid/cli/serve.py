@@ -167,7 +167,6 @@ def _run(uvicorn, app, args, options) -> int:
               f"exit code {CANNOT_START}", file=sys.stderr)
         return CANNOT_START
     return 0
-    return 0
 
 
 def _cannot_bind(host: str, port: int) -> str | None:

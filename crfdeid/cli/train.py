@@ -2,7 +2,7 @@
 
 Example::
 
-    python -m crfdeid train --config configs/default.yaml --output crfdeid/data/default-model
+    python -m crfdeid train --config configs/default.yaml --output crfdeid/_data/default-model
     python -m crfdeid train --config configs/physionet.yaml --output build/physionet.model \\
         --set crf.c1=0.05 --dev physionet:../shared/corpora/physionet-dev
 
@@ -32,7 +32,7 @@ from ..scoring import evaluate
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("train", __doc__,
                    "python -m crfdeid train --config configs/default.yaml "
-                   "--output crfdeid/data/default-model",
+                   "--output crfdeid/_data/default-model",
                    long="reading and featurizing the notes, then CRFsuite's iterations (configs/physionet.yaml "
                         "on 1,500 notes: minutes; a companion CRF trains a second time, on twice the notes)")
     p.add_argument("--config", required=True, help="YAML config (configs/*.yaml)")

@@ -151,12 +151,6 @@ class Units:
                     self.letters.setdefault(r.text[i:i + 2], base + min(r.start + i, r.end - 1))
         return self
 
-    def add_all(self, texts, min_len: int = 2) -> Units:
-        """Add the units of several texts."""
-        for t in texts:
-            self.add(t, min_len)
-        return self
-
     def update(self, other: Units) -> Units:
         for k, v in other.letters.items():
             self.letters.setdefault(k, v)

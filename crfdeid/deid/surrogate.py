@@ -99,8 +99,6 @@ class Surrogator(Policies):
         ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``generator_errors``...
     unparsed : list of (doc_id, offset, what it became)
         The date spans no date pattern explains, by document and offset (never text).
-    last_fallbacks : list of Span
-        The spans of the last document that took the shape-keeping fallback.
     last_exempt : list of Span
         The spans of the last document not held to the no-shared-run rule as surrogates:
         placeholders, ages of 89 or less kept as written, unparsed dates.
@@ -133,7 +131,6 @@ class Surrogator(Policies):
         self.scheme = scheme
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []
-        self.last_fallbacks: list[Span] = []
         self.last_exempt: list[Span] = []
         self._states: dict[str, PatientState] = {}
         self._before = ""  # the text just before the span being replaced (a title: Mrs.)
@@ -243,7 +240,6 @@ class Surrogator(Policies):
             unparsed |= bad
         units = {sp: self.units(st, sp, doc.surface(sp)) for sp in spans if (sp.start, sp.end) not in new
                  or sp in unparsed}
-        fallbacks = []
         for sp in sorted(unparsed):
             text = doc.surface(sp)
             rep = (self.random_date(st, doc.text, sp, lambda t, sp=sp: self._safe(units[sp], t))
@@ -265,7 +261,6 @@ class Surrogator(Policies):
                 new[key] = self._typed(st, sp, text, units[sp])
                 if not new[key] or not self._safe(units[sp], new[key]):
                     new[key] = self._fallback(doc, st, sp, text, units[sp])
-                    fallbacks.append(sp)
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)
         where = {sp: i for i, sp in enumerate(spans)}
@@ -276,7 +271,6 @@ class Surrogator(Policies):
                             "document is not written", doc_id=doc.doc_id, offset=bad_at)
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)
-        self.last_fallbacks = sorted(set(fallbacks))
         self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
         return out
 

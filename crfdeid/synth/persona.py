@@ -249,7 +249,7 @@ def past_year(rng: random.Random, p: Patient) -> list:
     return [("DATE", date_text(rng, day, rng.choice(["{m}/{d}/{y}", "{B} {Y}", "{m}/{y}"])))]
 
 
-def patient_name(rng: random.Random, who: Person, caps: bool = False) -> list:
+def patient_name(rng: random.Random, who: Person) -> list:
     """The patient named as ``Mr. F. Lastname``, ``LASTNAME, FIRST``, first name alone, ``J.S.``..."""
     title = {"M": "Mr.", "F": rng.choice(["Mrs.", "Ms."])}[who.sex]
     forms: list[list[str | tuple[str, str]]] = [

@@ -66,8 +66,8 @@ def gc_paused():
 
 
 def default_model_path() -> Path:
-    """The model shipped inside the package (``crfdeid/data/default-model``)."""
-    return Path(str(resources.files("crfdeid") / "data" / "default-model"))
+    """The model shipped inside the package (``crfdeid/_data/default-model``)."""
+    return Path(str(resources.files("crfdeid._data") / "default-model"))
 
 
 #: The model shipped in the package (trained by ``make train``).

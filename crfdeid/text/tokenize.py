@@ -139,6 +139,15 @@ def token_offsets(text: str, split_glued: bool = True) -> list[tuple[int, int]]:
     return [m.span() for m in _pattern(text, split_glued).finditer(text)]
 
 
+def token_strings(text: str, split_glued: bool = True) -> list[str]:
+    """The tokens of ``text`` as strings, in order (``text[s:e]`` of :func:`token_offsets`).
+
+    >>> token_strings("BP 120/80")
+    ['BP', '120', '/', '80']
+    """
+    return _pattern(text, split_glued).findall(text)  # the patterns have no capturing group
+
+
 def tokenize(text: str, split_glued: bool = True) -> list[Token]:
     """Split ``text`` into :class:`Token` objects with character offsets.
 

@@ -23,6 +23,11 @@ synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
   synthetic corpus of about 1M tokens;
 * the tag CLI with ``--jobs 1`` and ``--jobs 2`` (fresh process, start-up and
   model load included);
+* the tag CLI's start-up: CPU seconds of a redacted ``tag`` of one short note (lowest of
+  ``--startup-runs``) and the crfdeid modules it imports
+  (:func:`crfdeid.experiments.bench.whole.startup`);
+* whole-process words per CPU-second of ``tag`` against deid.pl on the same PhysioNet notes,
+  where ``$DEID_PL`` names deid.pl's folder (skipped otherwise: deid.pl is not fetched);
 * peak RSS of the tag CLI on N and 4N synthetic notes (streaming: should not grow);
 * optionally (``--large-note-mb``) one single-line note of that size.
 """
@@ -36,9 +41,10 @@ from pathlib import Path
 
 from ...crf.model import Model
 from ...synth import generate
-from .. import bench_child as child
+from . import child
 from .report import ratios, targets
 from .stages import crfsuite_only, tag_end_to_end
+from .whole import against_deid_pl, jobs_speedup, startup
 
 #: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages).
 ROOT = child.ROOT
@@ -156,6 +162,11 @@ def run(args, say) -> dict:
                         "features": model.config["features"]["name"],
                         "o_threshold": model.config["decoding"]["o_threshold"],
                         "rules": "rules.v1" in model.chain.names()}
+        runs = min(args.startup_runs, 2) if quick else args.startup_runs  # a smoke run: two
+        say(f"start-up: tag of one short note, {runs} runs")
+        res["startup"] = startup(model_path, work, runs)
+        say("whole process against deid.pl")
+        res["deid_pl"] = against_deid_pl(corpus, model_path, work)
         say("tagging end to end (one process)")
         write_dir = args.write_dir or (SHM if Path(SHM).is_dir() else None)
         with tempfile.TemporaryDirectory(prefix="crfdeid-bench-", dir=write_dir) as out:
@@ -174,6 +185,7 @@ def run(args, say) -> dict:
                 r = child.run("tag", model_path, corpus, Path(out) / f"jobs{jobs}", jobs, args.backend)
             r["tokens_per_s"] = round(tokens / r["seconds"]) if r["seconds"] else None
             res["jobs"][str(jobs)] = r
+        res["jobs_speedup"] = jobs_speedup(res["jobs"])
         n = args.memory_notes or (10 if quick else 250)
         res["memory"] = {}
         for k in (n, 4 * n):

@@ -1,6 +1,6 @@
 """Work run in a fresh process, so that its peak RSS and time are its own.
 
-``python -m crfdeid.experiments.bench_child train CONFIG OUTPUT TRAIN_SPEC [MAX_ITER]`` trains a
+``python -m crfdeid.experiments.bench.child train CONFIG OUTPUT TRAIN_SPEC [MAX_ITER]`` trains a
 model on ``TRAIN_SPEC`` with ``CONFIG`` and saves it; ``... tag MODEL SPEC OUT_DIR
 [JOBS [BACKEND]]`` runs the tag CLI. Both print one JSON line: ``seconds`` (wall clock of
 the work, interpreter start-up excluded), ``cpu_seconds`` (user + system, workers
@@ -21,12 +21,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..config import load_config
-from ..crf import train_model
+from ...config import load_config
+from ...crf import train_model
 
 #: The folder holding the ``crfdeid`` package (a checkout's root, or site-packages): the
 #: child processes run there and import this very copy of crfdeid.
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _train(config, output, spec, max_iter=None) -> dict:
@@ -99,7 +99,7 @@ def measure(argv=None) -> int:
 def run(*args, timeout=3600) -> dict:
     """Run ``measure(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
-    code = "import sys; from crfdeid.experiments.bench_child import measure; sys.exit(measure(sys.argv[1:]))"
+    code = "import sys; from crfdeid.experiments.bench.child import measure; sys.exit(measure(sys.argv[1:]))"
     proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
