@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+from ..cancel import checkpoint
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..recognizers import safeharbor
@@ -230,6 +231,7 @@ class Surrogator(Policies):
         unparsed: set[Span] = set()
         general: set[Span] = set()
         for group in groups:
+            checkpoint()  # a caller's deadline (crfdeid.cancel) stops a note of thousands of spans
             year = hints[group[0]]
             if st.over_89 and self._tells_age(st, doc.text, group):
                 general.update(group)
@@ -255,6 +257,7 @@ class Surrogator(Policies):
         for group in address.groups(doc.text, [sp for sp in spans if (sp.start, sp.end) not in new]):
             new.update(self._address(st, group, {sp.subtype: doc.surface(sp) for sp in group}, units))
         for sp in spans:
+            checkpoint()
             key, text = (sp.start, sp.end), doc.surface(sp)
             if key not in new:
                 self._before = doc.text[max(0, sp.start - 8):sp.start]

@@ -31,6 +31,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic_core import PydanticCustomError
 
 from ..adapters.records import Deidentifier
+from ..cancel import Cancelled
+from ..cancel import deadline as until
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
@@ -200,14 +202,15 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
         deadline = request.state.deadline
         if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise HTTPException(503, _LATE)
-        try:  # stop at the deadline (the guard has answered 503 by then): the model is free sooner
+        # stop at the deadline (the guard has answered 503 by then), between documents and
+        # between the pieces of one (a long note's parts, its spans): the model is free again
+        try:
             for doc in docs:
                 table_use.see(doc)
-            records = []
-            for rec in engine.run(docs):
-                records.append(_encodable(rec))
-                if time.monotonic() > deadline and len(records) < len(docs):
-                    raise HTTPException(503, _LATE)
+            with until(deadline):
+                records = [_encodable(rec) for rec in engine.run(docs)]
+        except Cancelled:
+            raise HTTPException(503, _LATE) from None
         finally:
             lock.release()
         if body.documents is None:
@@ -394,8 +397,9 @@ class _Guard:
         if task in done or state["status"]:
             await task
             return
-        # a tagging thread cannot be stopped: it stops at its next note (the endpoint checks
-        # the deadline), and this task ends then; its answer is dropped
+        # a tagging thread cannot be stopped from outside: it stops itself at its next
+        # checkpoint (crfdeid.cancel: between notes, a long note's pieces, its spans), and
+        # this task ends then; its answer is dropped
         await _json(send, 503, {"detail": _LATE}, [(b"retry-after", b"5")])
         state["given_up"] = True
         self.pending.add(task)

@@ -32,6 +32,7 @@ from itertools import chain
 from types import EllipsisType
 
 from .. import schema
+from ..cancel import Cancelled, checkpoint
 from ..deid.spans import propagate
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
@@ -100,7 +101,9 @@ def _span_json(sp) -> dict:
 
 def tag_result(doc: Document, tagged) -> tuple:
     """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception
-    (the message never holds note text)."""
+    (the message never holds note text); :class:`~crfdeid.cancel.Cancelled` is raised again."""
+    if isinstance(tagged, Cancelled):  # the caller's deadline: no result for anyone, not a failed note
+        raise tagged
     if isinstance(tagged, CrfdeidError):
         return doc.doc_id, None, str(tagged)
     if isinstance(tagged, Exception):  # a bug must name the document, never its text
@@ -304,9 +307,12 @@ class Session:
                 yield Record(doc_id, None, None, err)
                 continue
             text = None
+            checkpoint()
             if self.output_format != SPANS:
                 try:
                     text = writer(tagged).transform(tagged).text
+                except Cancelled:
+                    raise
                 except CrfdeidError as exc:
                     err = str(exc)
                 except Exception as exc:  # noqa: BLE001 - as write_document: never the text
