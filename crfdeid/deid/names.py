@@ -37,6 +37,7 @@ def pool(name: str) -> tuple[str, ...]:
     return tuple(e for e in gazetteers.entries(name) if e.isalpha() and len(e) > 1 and e.isascii())
 
 
+@functools.cache
 def _titles() -> frozenset:
     return frozenset(t.lower().rstrip(".") for t in gazetteers.load("titles"))
 
