@@ -257,6 +257,7 @@ def test_real_server_on_loopback(secrets, tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    assert proc.returncode == 0  # SIGTERM is a graceful stop (issue 36: it was 143)
     text = log.read_text()
     assert "POST /v1/deidentify 200" in text and "POST /v1/deidentify 413" in text
     assert MARKER not in text
