@@ -310,3 +310,44 @@ def test_an_application_signal_handler_is_left_alone(tmp_path):
               "    os.kill(os.getpid(), signal.SIGTERM)\n")
     proc = _child(script, tmp_path)
     assert proc.returncode == 7 and list(tmp_path.iterdir()) == []  # its exit still cleans up
+
+
+def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path, capsys):
+    """SIGKILL leaves a ``.tmp-`` file with note text (issue 36): the next writer into that folder
+    removes it (its process is gone) and names a temporary file it cannot place."""
+    script = ("import os, signal\n"
+              "from crfdeid.document import Document\n"
+              "from crfdeid.io import writer\n"
+              "w = writer('jsonl', 'out/o.jsonl')\n"
+              "w.__enter__()\n"
+              f"w.write(Document('a', {NOTE!r}))\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    proc = _child(script, tmp_path)
+    assert proc.returncode == -signal.SIGKILL
+    [left] = _temps(tmp_path / "out")
+    assert SECRET in (tmp_path / "out" / left).read_text()
+    (tmp_path / "out" / ".tmp-foreign").write_text("?")  # no process id: not known to be stale
+    with writer("jsonl", tmp_path / "out" / "p.jsonl") as w:
+        w.write(Document("b", "x"))
+    err = capsys.readouterr().err
+    assert _temps(tmp_path / "out") == [".tmp-foreign"]
+    assert "removed 1 temporary file(s)" in err and left in err and ".tmp-foreign" in err
+    assert SECRET not in err
+
+
+def test_a_stream_output_made_meanwhile_counts_documents_not_the_close(tmp_path, capsys, monkeypatch):
+    """Two runs into one output: the later one to finish finds the file made and keeps it; it
+    reports its notes as not written, not one failure more than it has notes (was 301 of 300)."""
+    import crfdeid.io.outputs as outputs
+    _notes(tmp_path / "notes")
+    target = tmp_path / "o" / "tagged.jsonl"
+    real = outputs.publish
+
+    def other_run_first(tmp, path, overwrite):
+        target.write_text("the other run's output\n")
+        return real(tmp, path, overwrite)
+    monkeypatch.setattr(outputs, "publish", other_run_first)
+    rc = tag.main(["--output-dir", str(tmp_path / "o"), str(tmp_path / "notes")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "tagged 0 document(s), 2 failed; the output was not completed" in err
+    assert target.read_text() == "the other run's output\n" and _temps(tmp_path / "o") == []

@@ -16,13 +16,22 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import unicodedata
 from pathlib import Path
 
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
-from .files import EXISTS, atomic_write, is_stdio, publish, track_temp, untrack_temp, write_all
+from .files import (
+    EXISTS,
+    atomic_write,
+    clear_stale_temps,
+    is_stdio,
+    new_temp_file,
+    publish,
+    track_temp,
+    untrack_temp,
+    write_all,
+)
 
 
 def _resolved(path) -> Path:
@@ -87,7 +96,10 @@ def _check_creatable(folder: Path, out) -> None:
 
 
 def make_folder(path: Path) -> None:
-    """Make the output folder ``path`` (and its parents); :class:`OutputError` when it cannot be."""
+    """Make the output folder ``path`` (and its parents); :class:`OutputError` when it cannot be.
+
+    Temporary files a killed run left there are removed, others named on stderr
+    (:func:`~crfdeid.io.files.clear_stale_temps`)."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -96,6 +108,8 @@ def make_folder(path: Path) -> None:
         raise OutputError(f"cannot make the output folder ({exc.strerror})", path=path) from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise OutputError("the output folder is not writable", path=path)
+    for warning in clear_stale_temps(path):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def source_of(doc: Document) -> str:
@@ -263,7 +277,9 @@ class StreamWriter:
         return ""
 
     def _open(self) -> None:
-        fd, self._tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
+        # named after the output and this process: two runs writing the same file never share
+        # one, and the next run knows a killed run's (clear_stale_temps)
+        fd, self._tmp = new_temp_file(self.path)
         self._fd = fd
         track_temp(self._tmp)
 

@@ -329,18 +329,19 @@ class Session:
 
     def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
               report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
-              explained: Callable[[dict], object] | None = None) -> tuple[int, int]:
+              explained: Callable[[dict], object] | None = None) -> tuple[int, int, bool]:
         """Tag ``docs`` and write each with the open writer ``out`` (:meth:`open_writer`), then
-        close it; ``(done, failed)``.
+        close it; ``(done, failed, completed)``.
 
         ``errors`` is the list the readers (and :meth:`documents`) add a failed document to
         while ``docs`` is read: each is reported, in order, and counted as failed. ``report``
         gets every failure's message (document id and reason, never its text); ``progress``
         is called once per document tagged. When closing fails (an output file's rename, a
-        mapping), that is reported, and with one stream file none of it was made: every
-        document counts as failed. ``explained`` gets the :func:`explanation` of each document
-        written (a session with ``explain``), for an output style that does not carry it (the
-        JSONL writer keeps it in each record's ``meta``).
+        mapping), that is reported and ``completed`` is false; with one stream file none of it
+        was made: every document counts as failed (the close itself is not a document: 300
+        notes are never "301 failed"). ``explained`` gets the :func:`explanation` of each
+        document written (a session with ``explain``), for an output style that does not carry
+        it (the JSONL writer keeps it in each record's ``meta``).
         """
         errors = [] if errors is None else errors
         done = failed = seen = 0
@@ -367,10 +368,10 @@ class Session:
                     failed += 1
         except OutputError as exc:  # the closing step (an output file's rename, a mapping) failed
             report(str(exc))
-            failed += 1
             if isinstance(out, StreamWriter):  # one stream file: none of it was made
                 failed, done = failed + done, 0
-        return done, failed
+            return done, failed, False
+        return done, failed, True
 
 
 class PatientWriters:
