@@ -209,3 +209,25 @@ def test_title_only_name_and_unknown_holiday_still_change():
     assert [x.lower() for x in surfaces(new)] != [x.lower() for x in surfaces(d)]
     assert surfaces(new)[0] != "MR" and surfaces(new)[1].lower() in gazetteers.load("holidays")
     assert s.counts["date_unparsed"] == 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_patients_full_and_partial_forms_get_one_surrogate(seed):
+    """Issue 36: ``Marguerite Olawale-Finch`` -> ``Bea Martineau-Chestnut`` but ``Ms. Olawale-Finch``
+    -> ``Ms. Deb-Chestnut``; ``Harborview Mercy Hospital`` and ``Harborview Mercy`` two hospitals."""
+    from crfdeid.document import Document, make_span
+    text = ("Marguerite Olawale-Finch was seen. Ms. Olawale-Finch agreed. Harborview Mercy Hospital "
+            "admitted her; Harborview Mercy called; seen at Harborview.")
+    forms = [("Marguerite Olawale-Finch", "PATIENT"), ("Olawale-Finch agreed", "PATIENT"),
+             ("Harborview Mercy Hospital", "HOSPITAL"), ("Harborview Mercy called", "HOSPITAL"),
+             ("Harborview.", "HOSPITAL")]
+    spans = []
+    for form, label in forms:
+        start = text.index(form)
+        spans.append(make_span(start, start + len(form.split(" agreed")[0].split(" called")[0].rstrip(".")),
+                               label))
+    doc = Document("n1", text, spans, meta={"patient": "p1"})
+    new = Surrogator(seed=seed).surrogate(doc)
+    full, partial, hospital, short, alone = (new.surface(sp) for sp in new.spans)
+    assert partial == full.split(" ", 1)[1]  # the surname, both parts
+    assert short == hospital == alone and "Harborview" not in hospital

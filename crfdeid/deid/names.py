@@ -129,6 +129,19 @@ def _person_for(state, ws: list[str]) -> tuple | None:
     return None
 
 
+def _hyphenated(text: str, ms: list, i: int) -> bool:
+    """Whether name word ``i`` is joined to the next or the one before by a hyphen."""
+    after = i + 1 < len(ms) and text[ms[i].end():ms[i + 1].start()] in ("-", "\u2010", "\u2011")
+    before = i > 0 and text[ms[i - 1].end():ms[i].start()] in ("-", "\u2010", "\u2011")
+    return after or before
+
+
+def _later_word(state, word: str) -> bool:
+    """Whether ``word`` is a word after the first of one of the patient's full names (a surname)."""
+    low = _ascii_fold(word)
+    return any(low in person[1:] for person in state.persons)
+
+
 def name(state, keyed, text: str, gender: str | None = None) -> str:
     """Surrogate of a person-name string (PATIENT, DOCTOR): same layout, coherent parts. A first
     name the lists do not know takes a first name of ``gender`` when given (:func:`gender_of`)."""
@@ -148,7 +161,11 @@ def name(state, keyed, text: str, gender: str | None = None) -> str:
             else:
                 new = "".join(_initial(state, keyed, c) for c in w)
         else:
-            first = gender is not None and i == 0 and len(ws) > 1
+            # a title's gender makes an unknown first word a first name, unless it is part of a
+            # surname: hyphenated (Olawale-Finch) or a later word of the patient's full names,
+            # so "Ms. Olawale-Finch" takes the surname "Marguerite Olawale-Finch" gave it
+            first = (gender is not None and i == 0 and len(ws) > 1 and not _hyphenated(text, ms, i)
+                     and not _later_word(state, w))
             new = word_surrogate(state, keyed, w, gender if first else None)
         reps.append((m.start(), m.end(), new))
     for m in _DIGITS.finditer(text):  # a number in a name span ("MRN 8830017" found as a name)
