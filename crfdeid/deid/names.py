@@ -33,8 +33,9 @@ def _ascii_fold(word: str) -> str:
 
 @functools.cache
 def pool(name: str) -> tuple[str, ...]:
-    """Single-word alphabetic entries of gazetteer ``name`` (at least two letters)."""
-    return tuple(e for e in gazetteers.entries(name) if e.isalpha() and len(e) > 1 and e.isascii())
+    """Single-word alphabetic entries (at least two letters) of the surrogate list of gazetteer
+    ``name``: its common names (:func:`crfdeid.gazetteers.surrogate_entries`)."""
+    return tuple(e for e in gazetteers.surrogate_entries(name) if e.isalpha() and len(e) > 1 and e.isascii())
 
 
 @functools.cache
