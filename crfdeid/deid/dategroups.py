@@ -56,7 +56,7 @@ def year_hints(text: str, groups: list[list[Span]], years: Counter) -> list[int 
         return [default] * len(groups)
     at = [pos for pos, _ in known]
 
-    def nearest(x: int) -> int:  # by bisection (a note of thousands of dates); a tie: the earlier
+    def nearest(x: int) -> int | None:  # by bisection (a note of thousands of dates); a tie: the earlier
         i = bisect_left(at, x)
         if i == len(at) or (i > 0 and x - at[i - 1] <= at[i] - x):
             i -= 1

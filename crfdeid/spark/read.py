@@ -162,7 +162,8 @@ def name_null_ids(df, id_col: str):
               .withColumn(_PART, F.input_file_name()))
     pieces = (marked.groupBy(_PART, F.shiftright(_ROW, 33).alias("p"))
               .agg(F.min(_ROW).alias("lo"), F.count(F.lit(1)).alias("n")).collect())
-    before, seen = {}, {}
+    before: dict[tuple, int] = {}
+    seen: dict[str, int] = {}
     for row in sorted(pieces, key=lambda r: (r[_PART], r["p"])):
         before[(row[_PART], row["p"])] = seen.get(row[_PART], 0) - row["lo"]
         seen[row[_PART]] = seen.get(row[_PART], 0) + row["n"]
