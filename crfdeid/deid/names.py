@@ -139,8 +139,7 @@ def _hyphenated(text: str, ms: list, i: int) -> bool:
 
 def _later_word(state, word: str) -> bool:
     """Whether ``word`` is a word after the first of one of the patient's full names (a surname)."""
-    low = _ascii_fold(word)
-    return any(low in person[1:] for person in state.persons)
+    return _ascii_fold(word) in state.later_words
 
 
 def name(state, keyed, text: str, gender: str | None = None) -> str:

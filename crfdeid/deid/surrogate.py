@@ -168,6 +168,7 @@ class Surrogator(Policies):
                 full = names.full_words(surface)
                 if full:
                     st.persons.add(full)
+                    st.later_words.update(full[1:])
             if (sp.subtype == "AGE" or ages.age_shaped(surface)) and (ages.value(surface) or 0) > 89:
                 st.over_89 = True
         if not st.over_89 and ages.MENTION.search(doc.text):
