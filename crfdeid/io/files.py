@@ -169,7 +169,7 @@ def clear_stale_temps(folder) -> list[str]:
     for name in names:
         m = _TEMP.fullmatch(name)
         pid = int(m.group(1)) if m else None
-        if pid is not None and pid != os.getpid() and not _running(pid):
+        if pid is not None and pid != os.getpid() and not running(pid):
             try:
                 os.unlink(os.path.join(folder, name))
                 removed.append(name)
@@ -188,8 +188,8 @@ def clear_stale_temps(folder) -> list[str]:
     return out
 
 
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` exists (one of another user counts as running)."""
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists (another user's process of that number counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
