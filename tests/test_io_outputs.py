@@ -289,7 +289,8 @@ def test_file_size_limit_during_convert_leaves_no_temporary_file(tmp_path):
 def test_a_signal_mid_run_removes_the_temporary_file(tmp_path, sig):
     script = ("import os, signal\n"
               "from crfdeid.document import Document\n"
-              "from crfdeid.io import writer\n"
+              "from crfdeid.io import outputs, writer\n"
+              "outputs.anonymous_temp_file = lambda path: None  # a named one, as without O_TMPFILE\n"
               "w = writer('jsonl', 'out.jsonl')\n"
               "w.__enter__()\n"
               f"w.write(Document('a', {NOTE!r}))\n"
@@ -317,7 +318,8 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path, capsy
     removes it (its process is gone) and names a temporary file it cannot place."""
     script = ("import os, signal\n"
               "from crfdeid.document import Document\n"
-              "from crfdeid.io import writer\n"
+              "from crfdeid.io import outputs, writer\n"
+              "outputs.anonymous_temp_file = lambda path: None  # a named one, as without O_TMPFILE\n"
               "w = writer('jsonl', 'out/o.jsonl')\n"
               "w.__enter__()\n"
               f"w.write(Document('a', {NOTE!r}))\n"
@@ -351,3 +353,28 @@ def test_a_stream_output_made_meanwhile_counts_documents_not_the_close(tmp_path,
     err = capsys.readouterr().err
     assert rc == 1 and "tagged 0 document(s), 2 failed; the output was not completed" in err
     assert target.read_text() == "the other run's output\n" and _temps(tmp_path / "o") == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="O_TMPFILE is Linux's")
+def test_a_killed_stream_run_leaves_nothing_on_disk(tmp_path):
+    """Where the system allows, a stream output's temporary file has no name until it is
+    complete: SIGKILL mid-run leaves no file, so nothing readable (issue 36)."""
+    from crfdeid.io.files import anonymous_temp_file
+    fd = anonymous_temp_file(tmp_path / "probe")
+    if fd is None:
+        pytest.skip("no O_TMPFILE on this file system")
+    os.close(fd)
+    script = ("import os, signal\n"
+              "from crfdeid.document import Document\n"
+              "from crfdeid.io import writer\n"
+              "w = writer('jsonl', 'out/o.jsonl')\n"
+              "w.__enter__()\n"
+              f"w.write(Document('a', {NOTE!r}))\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    proc = _child(script, tmp_path)
+    assert proc.returncode == -signal.SIGKILL
+    assert list((tmp_path / "out").iterdir()) == []
+    with writer("jsonl", tmp_path / "out" / "o.jsonl") as w:  # and a complete run is published
+        w.write(Document("a", NOTE))
+    assert [d.text for d in read(f"jsonl:{tmp_path / 'out' / 'o.jsonl'}")] == [NOTE]
+    assert _temps(tmp_path / "out") == []

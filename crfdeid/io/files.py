@@ -149,6 +149,44 @@ def new_temp_file(path: Path) -> tuple[int, str]:
     return tempfile.mkstemp(prefix=".tmp-", suffix=f"-{os.getpid()}", dir=path.parent)
 
 
+def anonymous_temp_file(path: Path) -> int | None:
+    """A descriptor of a new private file without a name in ``path``'s folder (Linux
+    ``O_TMPFILE``), or None where the system or file system has none. A killed process leaves
+    nothing of it on disk; :func:`name_temp_file` gives it a name when it is complete."""
+    flag = getattr(os, "O_TMPFILE", None)
+    if flag is None or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        return os.open(os.path.dirname(path) or ".", flag | os.O_RDWR, 0o600)
+    except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), a file system without it
+        return None
+
+
+def name_temp_file(fd: int, path: Path) -> str:
+    """Give the nameless file ``fd`` (:func:`anonymous_temp_file`) a temporary name beside
+    ``path`` (``.tmp-NAME-PID``, tracked like any other) and return it; where no link can be
+    made, its content is copied to a new temporary file of that name."""
+    fd_tmp, tmp = new_temp_file(path)
+    os.close(fd_tmp)
+    os.unlink(tmp)  # the name only: linkat wants it free
+    track_temp(tmp)
+    try:
+        os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
+        return tmp
+    except OSError:
+        pass
+    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        offset = 0
+        while chunk := os.pread(fd, 1 << 20, offset):
+            write_all(out, chunk)
+            offset += len(chunk)
+        os.fsync(out)
+    finally:
+        os.close(out)
+    return tmp
+
+
 #: A temporary file of :func:`atomic_write` and the stream writers: ``.tmp-NAME-PID``.
 _TEMP = re.compile(r"\.tmp-.*-(\d+)")
 

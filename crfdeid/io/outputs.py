@@ -23,9 +23,11 @@ from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
 from .files import (
     EXISTS,
+    anonymous_temp_file,
     atomic_write,
     clear_stale_temps,
     is_stdio,
+    name_temp_file,
     new_temp_file,
     publish,
     track_temp,
@@ -250,7 +252,9 @@ class StreamWriter:
     ``out`` is a file path or ``'-'`` for standard output. A file is written to a
     private temporary file beside it and renamed on a clean :meth:`close`: an
     exception, a signal or a failed write (disk full) removes the temporary file,
-    so an interrupted run leaves neither a partial output nor note text behind.
+    so an interrupted run leaves neither a partial output nor note text behind. Where
+    the system allows (Linux ``O_TMPFILE``) that file has no name until it is complete,
+    so even ``SIGKILL`` leaves nothing on disk.
     After a failed write every later :meth:`write` fails too (the stream may hold
     half a document) and nothing is renamed. Each document is rendered whole
     before any of it is written.
@@ -277,11 +281,13 @@ class StreamWriter:
         return ""
 
     def _open(self) -> None:
+        # without a name where the system allows (a killed run leaves nothing on disk), else
         # named after the output and this process: two runs writing the same file never share
         # one, and the next run knows a killed run's (clear_stale_temps)
-        fd, self._tmp = new_temp_file(self.path)
-        self._fd = fd
-        track_temp(self._tmp)
+        self._fd = anonymous_temp_file(self.path)
+        if self._fd is None:
+            self._fd, self._tmp = new_temp_file(self.path)
+            track_temp(self._tmp)
 
     def _emit(self, data: str) -> None:
         if self.to_stdout:
@@ -339,6 +345,8 @@ class StreamWriter:
             if self._fd is None:  # an empty header: still make the (empty) file
                 self._open()
             os.fsync(self._fd)
+            if self._tmp is None:  # complete: now it gets a name, then the output's
+                self._tmp = name_temp_file(self._fd, self.path)
             os.close(self._fd)
             self._fd = None
             publish(self._tmp, self.path, self.overwrite)
