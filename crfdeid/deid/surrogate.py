@@ -54,6 +54,11 @@ def age_keeps(run: guard.Run, over_89=frozenset({"90", "ninety", "plus"})) -> bo
             or run.text in over_89 or run.text in _NUMBER_WORDS)
 
 
+def _an_age(text: str) -> bool:
+    """Whether ``text`` is an age and nothing else: numbers and age words (``91-year-old``)."""
+    return all(r.cls == guard.DIGIT or r.text in AGE_WORDS or r.text in _NUMBER_WORDS for r in guard.runs(text))
+
+
 class Surrogator(Policies):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
@@ -257,13 +262,21 @@ class Surrogator(Policies):
         exempt |= unparsed | general
         for group in address.groups(doc.text, [sp for sp in spans if (sp.start, sp.end) not in new]):
             new.update(self._address(st, group, {sp.subtype: doc.surface(sp) for sp in group}, units))
+        label_of = dict(zip(spans, labelled))
         for sp in spans:
             checkpoint()
             key, text = (sp.start, sp.end), doc.surface(sp)
             if key not in new:
                 self._before = doc.text[max(0, sp.start - 8):sp.start]
                 new[key] = self._typed(st, sp, text, units[sp])
-                if not new[key] or not self._safe(units[sp], new[key]):
+                if (not new[key] or not self._safe(units[sp], new[key])) and sp.subtype == "AGE" and _an_age(text):
+                    # its age words are another PHI's too (a date's "a year ago"): random digits
+                    # would state another age (one over 89 even), so a placeholder
+                    new[key] = PLACEHOLDER.format(subtype=label_of[sp].subtype)
+                    exempt.add(sp)
+                    del units[sp]
+                    self.counts["age_placeholders"] += 1
+                elif not new[key] or not self._safe(units[sp], new[key]):
                     new[key] = self._fallback(doc, st, sp, text, units[sp])
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)
