@@ -313,19 +313,24 @@ def test_an_application_signal_handler_is_left_alone(tmp_path):
     assert proc.returncode == 7 and list(tmp_path.iterdir()) == []  # its exit still cleans up
 
 
-def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path, capsys):
-    """SIGKILL leaves a ``.tmp-`` file with note text (issue 36): the next writer into that folder
-    removes it (its process is gone) and names a temporary file it cannot place."""
+def _killed_mid_stream(tmp_path: Path, named: bool = False):
+    """A child that writes one note to ``out/o.jsonl`` and is killed (SIGKILL) before closing;
+    ``named``: with a named temporary file, as where the system has no ``O_TMPFILE``."""
     script = ("import os, signal\n"
               "from crfdeid.document import Document\n"
               "from crfdeid.io import outputs, writer\n"
-              "outputs.anonymous_temp_file = lambda path: None  # a named one, as without O_TMPFILE\n"
-              "w = writer('jsonl', 'out/o.jsonl')\n"
+              + ("outputs.anonymous_temp_file = lambda path: None\n" if named else "")
+              + "w = writer('jsonl', 'out/o.jsonl')\n"
               "w.__enter__()\n"
               f"w.write(Document('a', {NOTE!r}))\n"
               "os.kill(os.getpid(), signal.SIGKILL)\n")
-    proc = _child(script, tmp_path)
-    assert proc.returncode == -signal.SIGKILL
+    return _child(script, tmp_path)
+
+
+def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path, capsys):
+    """SIGKILL leaves a ``.tmp-`` file with note text (issue 36): the next writer into that folder
+    removes it (its process is gone) and names a temporary file it cannot place."""
+    assert _killed_mid_stream(tmp_path, named=True).returncode == -signal.SIGKILL
     [left] = _temps(tmp_path / "out")
     assert SECRET in (tmp_path / "out" / left).read_text()
     (tmp_path / "out" / ".tmp-foreign").write_text("?")  # no process id: not known to be stale
@@ -364,15 +369,7 @@ def test_a_killed_stream_run_leaves_nothing_on_disk(tmp_path):
     if fd is None:
         pytest.skip("no O_TMPFILE on this file system")
     os.close(fd)
-    script = ("import os, signal\n"
-              "from crfdeid.document import Document\n"
-              "from crfdeid.io import writer\n"
-              "w = writer('jsonl', 'out/o.jsonl')\n"
-              "w.__enter__()\n"
-              f"w.write(Document('a', {NOTE!r}))\n"
-              "os.kill(os.getpid(), signal.SIGKILL)\n")
-    proc = _child(script, tmp_path)
-    assert proc.returncode == -signal.SIGKILL
+    assert _killed_mid_stream(tmp_path).returncode == -signal.SIGKILL
     assert list((tmp_path / "out").iterdir()) == []
     with writer("jsonl", tmp_path / "out" / "o.jsonl") as w:  # and a complete run is published
         w.write(Document("a", NOTE))
