@@ -79,6 +79,19 @@ def _entries(path: Path) -> tuple[str, ...]:
     return tuple(filterfalse(methodcaller("startswith", "#"), filter(None, map(str.strip, lines))))
 
 
+def surrogate_entries(name: str) -> list[str]:
+    """The entries surrogates of list ``name`` are drawn from: ``surrogates/NAME.txt`` (common
+    names less those a reader takes for a joke or an insult; built by ``gazetteers/build.py``),
+    else the list itself (a folder of one's own lists without one). Never a feature's list:
+    :func:`names` and :func:`checksums` see the top folder only.
+
+    >>> len(surrogate_entries("surnames")) < len(entries("surnames"))
+    True
+    """
+    path = folder() / "surrogates" / f"{name}.txt"
+    return list(_entries(path)) if path.is_file() else entries(name)
+
+
 def load(name: str) -> frozenset:
     """Lower-cased entries of list ``name`` as a frozen set (cached), for membership tests."""
     return _load(_path(name))

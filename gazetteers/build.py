@@ -215,6 +215,34 @@ def clinical_lexicon(lists: dict) -> dict:
     }
 
 
+#: How many of the most frequent entries of a name list surrogates are drawn from.
+SURROGATE_TOP = {"first_female": 600, "first_male": 500, "surnames": 3000}
+
+
+def surrogate_lists(lists: dict) -> dict:
+    """The lists surrogate names are drawn from (``surrogates/``): the most frequent names of
+    the census lists, less :data:`handwritten.SURROGATE_DENY` and a saint's name run into one
+    word (``Stthomas``). The tagger's features never read them (:func:`crfdeid.gazetteers.names`
+    lists the top folder only), and every entry is one of the full lists'."""
+    deny = {w.lower() for w in _words(hw.SURROGATE_DENY)}
+    firsts = {e.lower() for e in lists["first_male"][0] + lists["first_female"][0]}
+    out = {}
+    for name, top in SURROGATE_TOP.items():
+        entries, source, licence = lists[name]
+        kept = [e for e in entries[:top]
+                if e.lower() not in deny and not (e.lower().startswith("st") and e.lower()[2:] in firsts)]
+        out[name] = (kept, f"the {top} most frequent of {name}.txt ({source}), less SURROGATE_DENY "
+                           "(gazetteers/handwritten.py) and St+first name run together", licence)
+    return out
+
+
+def read_list(name: str, folder: Path) -> tuple:
+    """``(entries, source, licence)`` of a list written by :func:`write_list`."""
+    lines = (folder / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    head = {k.strip(): v.strip() for k, _, v in (line[1:].partition(":") for line in lines if line.startswith("#"))}
+    return [line for line in lines if line and not line.startswith("#")], head["source"], head["licence"]
+
+
 def write_list(name: str, entries: list[str], source: str, licence: str, out: Path) -> None:
     header = [f"# crfdeid gazetteer: {name}",
               f"# source: {source}",
@@ -228,9 +256,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      epilog="example: python gazetteers/build.py --out gazetteers")
     parser.add_argument("--out", default=str(HERE), help="folder for the .txt lists")
+    parser.add_argument("--surrogates-only", action="store_true",
+                        help="rebuild only surrogates/ from the name lists already in --out "
+                             "(no source package needed)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.surrogates_only:
+        write_surrogates({n: read_list(n, out) for n in SURROGATE_TOP}, out)
+        return 0
     lists = {}
     lists.update(census_lists())
     lists.update(geo_lists())
@@ -242,7 +276,16 @@ def main(argv=None) -> int:
         entries, source, licence = lists[name]
         write_list(name, entries, source, licence, out)
         print(f"{name}: {len(entries)}", file=sys.stderr)
+    write_surrogates(lists, out)
     return 0
+
+
+def write_surrogates(lists: dict, out: Path) -> None:
+    folder = out / "surrogates"
+    folder.mkdir(exist_ok=True)
+    for name, (entries, source, licence) in sorted(surrogate_lists(lists).items()):
+        write_list(name, entries, source, licence, folder)
+        print(f"surrogates/{name}: {len(entries)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -453,3 +453,9 @@ social sw cm pt ot slp rt rn lpn cna pca-aide np pa md ho intern resident fellow
 family fam hcp proxy dnr dni full-code cmo comfort dispo
 """
 # (No facility types, "rehab", "hospice", "snf", "home": they stand in place names, "Oakdale Rehab".)
+# Names left out of the surrogate lists (gazetteers/surrogates/): frequent enough to be drawn,
+# but a reader takes them for a joke, an insult or a clinical word in a note ("Mr. Payne
+# reports pain"). The surrogate lists only: the tagger's lists keep every name.
+SURROGATE_DENY = """Ball Balls Bastard Blood Bone Bones Bull Burns Butt Butts Case Cockrell Coffin
+Cox Crook Cure Dead Death Dick Dicks Doctor Fannie Fanny Gay Graves Grave Gross Hooker Hurt Killer
+Looney Nurse Pain Paine Payne Pitts Rash Ruff Savage Sexton Sick Sickles Slaughter Wiener Woody"""

@@ -209,3 +209,37 @@ def test_title_only_name_and_unknown_holiday_still_change():
     assert [x.lower() for x in surfaces(new)] != [x.lower() for x in surfaces(d)]
     assert surfaces(new)[0] != "MR" and surfaces(new)[1].lower() in gazetteers.load("holidays")
     assert s.counts["date_unparsed"] == 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_patients_full_and_partial_forms_get_one_surrogate(seed):
+    """Issue 36: ``Marguerite Olawale-Finch`` -> ``Bea Martineau-Chestnut`` but ``Ms. Olawale-Finch``
+    -> ``Ms. Deb-Chestnut``; ``Harborview Mercy Hospital`` and ``Harborview Mercy`` two hospitals."""
+    from crfdeid.document import Document, make_span
+    text = ("Marguerite Olawale-Finch was seen. Ms. Olawale-Finch agreed. Harborview Mercy Hospital "
+            "admitted her; Harborview Mercy called; seen at Harborview.")
+    forms = [("Marguerite Olawale-Finch", "PATIENT"), ("Olawale-Finch agreed", "PATIENT"),
+             ("Harborview Mercy Hospital", "HOSPITAL"), ("Harborview Mercy called", "HOSPITAL"),
+             ("Harborview.", "HOSPITAL")]
+    spans = []
+    for form, label in forms:
+        start = text.index(form)
+        spans.append(make_span(start, start + len(form.split(" agreed")[0].split(" called")[0].rstrip(".")),
+                               label))
+    doc = Document("n1", text, spans, meta={"patient": "p1"})
+    new = Surrogator(seed=seed).surrogate(doc)
+    full, partial, hospital, short, alone = (new.surface(sp) for sp in new.spans)
+    assert partial == full.split(" ", 1)[1]  # the surname, both parts
+    assert short == hospital == alone and "Harborview" not in hospital
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_age_whose_words_are_another_phis_gets_a_placeholder_not_random_digits(seed):
+    """Found by bench/render_scaling.py (issue 36): with "a year ago" a DATE of the patient,
+    "91-year-old" kept no safe typed surrogate and took random digits ("63-kkuw-skq": a
+    false age), or ones over 89 and the whole note was refused."""
+    from crfdeid.document import Document, make_span
+    text = "Seen a year ago. Pt is 91-year-old s/p fall."
+    doc = Document("n", text, [make_span(5, 15, "DATE"), make_span(23, 25, "AGE")], meta={"patient": "p"})
+    new = Surrogator(seed=seed).surrogate(doc)
+    assert new.surface(new.spans[1]) in ("90+ year old", "[**AGE**]")

@@ -109,5 +109,47 @@ def test_build_reproduces_the_checked_in_lists(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     built = sorted(p.name for p in tmp_path.glob("*.txt"))
     assert built == sorted(p.name for p in (root / "gazetteers").glob("*.txt"))
+    built += [f"surrogates/{p.name}" for p in sorted((tmp_path / "surrogates").glob("*.txt"))]
     changed = [n for n in built if (tmp_path / n).read_bytes() != (root / "gazetteers" / n).read_bytes()]
     assert not changed, f"regenerated lists differ from the checked-in ones: {changed}"
+
+
+def test_the_surrogate_lists_are_rebuilt_byte_for_byte_from_the_name_lists(tmp_path):
+    """``build.py --surrogates-only`` (no source package needed) gives the checked-in files."""
+    import shutil
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parent.parent / "gazetteers"
+    for name in ("first_female", "first_male", "surnames"):
+        shutil.copy(root / f"{name}.txt", tmp_path)
+    proc = subprocess.run([sys.executable, str(root / "build.py"), "--out", str(tmp_path), "--surrogates-only"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for p in sorted((root / "surrogates").glob("*.txt")):
+        assert (tmp_path / "surrogates" / p.name).read_bytes() == p.read_bytes(), p.name
+
+
+def test_surrogate_names_are_common_names_and_no_feature_reads_them():
+    """Issue 36: surrogate names were drawn from the whole census lists, jokes and insults
+    included. They come from gazetteers/surrogates/ (common names, a deny list), which
+    neither the features (gazetteers.names(), the model's checksums) nor training read."""
+    import sys
+    from pathlib import Path
+
+    from crfdeid.deid import names as deid_names
+    folder = Path(__file__).resolve().parents[1] / "gazetteers"
+    sys.path.insert(0, str(folder))
+    try:
+        import handwritten
+    finally:
+        sys.path.remove(str(folder))
+    deny = {w.lower() for w in handwritten.SURROGATE_DENY.split()}
+    assert not any("surrogates" in n for n in gazetteers.names())
+    assert set(gazetteers.checksums()) == set(gazetteers.names())
+    for name in ("first_female", "first_male", "surnames"):
+        common = gazetteers.surrogate_entries(name)
+        assert set(common) <= set(gazetteers.entries(name))  # no word a feature would see anew
+        assert 400 < len(common) < len(gazetteers.entries(name)) / 1.5
+        assert not deny & {e.lower() for e in common}
+        assert set(deid_names.pool(name)) <= set(common)
+    assert {"payne", "cox", "butts"} <= {e.lower() for e in gazetteers.entries("surnames")}

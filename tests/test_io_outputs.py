@@ -289,7 +289,8 @@ def test_file_size_limit_during_convert_leaves_no_temporary_file(tmp_path):
 def test_a_signal_mid_run_removes_the_temporary_file(tmp_path, sig):
     script = ("import os, signal\n"
               "from crfdeid.document import Document\n"
-              "from crfdeid.io import writer\n"
+              "from crfdeid.io import outputs, writer\n"
+              "outputs.anonymous_temp_file = lambda path: None  # a named one, as without O_TMPFILE\n"
               "w = writer('jsonl', 'out.jsonl')\n"
               "w.__enter__()\n"
               f"w.write(Document('a', {NOTE!r}))\n"
@@ -310,3 +311,67 @@ def test_an_application_signal_handler_is_left_alone(tmp_path):
               "    os.kill(os.getpid(), signal.SIGTERM)\n")
     proc = _child(script, tmp_path)
     assert proc.returncode == 7 and list(tmp_path.iterdir()) == []  # its exit still cleans up
+
+
+def _killed_mid_stream(tmp_path: Path, named: bool = False):
+    """A child that writes one note to ``out/o.jsonl`` and is killed (SIGKILL) before closing;
+    ``named``: with a named temporary file, as where the system has no ``O_TMPFILE``."""
+    script = ("import os, signal\n"
+              "from crfdeid.document import Document\n"
+              "from crfdeid.io import outputs, writer\n"
+              + ("outputs.anonymous_temp_file = lambda path: None\n" if named else "")
+              + "w = writer('jsonl', 'out/o.jsonl')\n"
+              "w.__enter__()\n"
+              f"w.write(Document('a', {NOTE!r}))\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    return _child(script, tmp_path)
+
+
+def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path, capsys):
+    """SIGKILL leaves a ``.tmp-`` file with note text (issue 36): the next writer into that folder
+    removes it (its process is gone) and names a temporary file it cannot place."""
+    assert _killed_mid_stream(tmp_path, named=True).returncode == -signal.SIGKILL
+    [left] = _temps(tmp_path / "out")
+    assert SECRET in (tmp_path / "out" / left).read_text()
+    (tmp_path / "out" / ".tmp-foreign").write_text("?")  # no process id: not known to be stale
+    with writer("jsonl", tmp_path / "out" / "p.jsonl") as w:
+        w.write(Document("b", "x"))
+    err = capsys.readouterr().err
+    assert _temps(tmp_path / "out") == [".tmp-foreign"]
+    assert "removed 1 temporary file(s)" in err and left in err and ".tmp-foreign" in err
+    assert SECRET not in err
+
+
+def test_a_stream_output_made_meanwhile_counts_documents_not_the_close(tmp_path, capsys, monkeypatch):
+    """Two runs into one output: the later one to finish finds the file made and keeps it; it
+    reports its notes as not written, not one failure more than it has notes (was 301 of 300)."""
+    import crfdeid.io.outputs as outputs
+    _notes(tmp_path / "notes")
+    target = tmp_path / "o" / "tagged.jsonl"
+    real = outputs.publish
+
+    def other_run_first(tmp, path, overwrite):
+        target.write_text("the other run's output\n")
+        return real(tmp, path, overwrite)
+    monkeypatch.setattr(outputs, "publish", other_run_first)
+    rc = tag.main(["--output-dir", str(tmp_path / "o"), str(tmp_path / "notes")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "tagged 0 document(s), 2 failed; the output was not completed" in err
+    assert target.read_text() == "the other run's output\n" and _temps(tmp_path / "o") == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="O_TMPFILE is Linux's")
+def test_a_killed_stream_run_leaves_nothing_on_disk(tmp_path):
+    """Where the system allows, a stream output's temporary file has no name until it is
+    complete: SIGKILL mid-run leaves no file, so nothing readable (issue 36)."""
+    from crfdeid.io.files import anonymous_temp_file
+    fd = anonymous_temp_file(tmp_path / "probe")
+    if fd is None:
+        pytest.skip("no O_TMPFILE on this file system")
+    os.close(fd)
+    assert _killed_mid_stream(tmp_path).returncode == -signal.SIGKILL
+    assert list((tmp_path / "out").iterdir()) == []
+    with writer("jsonl", tmp_path / "out" / "o.jsonl") as w:  # and a complete run is published
+        w.write(Document("a", NOTE))
+    assert [d.text for d in read(f"jsonl:{tmp_path / 'out' / 'o.jsonl'}")] == [NOTE]
+    assert _temps(tmp_path / "out") == []

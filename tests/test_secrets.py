@@ -68,3 +68,14 @@ def test_a_secret_of_one_repeated_character_is_named_on_stderr(tmp_path, capsys,
     read(path)
     err = capsys.readouterr().err
     assert f"warning: {path}: {what} holds one character repeated" in err and "a" * 32 not in err
+
+
+@READERS
+@pytest.mark.parametrize("secret, period", [("ab" * 16, 2), ("0123" * 8, 4), ("xyz" * 11, 3)])
+def test_a_secret_of_a_short_repeated_pattern_is_named_on_stderr(tmp_path, capsys, read, what, secret, period):
+    """Issue 36: ``abab...`` was read without a word (only one repeated character was warned of)."""
+    path = _file(tmp_path, secret, 0o600)
+    read(path)
+    err = capsys.readouterr().err
+    assert f"warning: {path}: {what} holds a pattern of {period} characters repeated" in err
+    assert secret not in err and secret[:2 * period] not in err

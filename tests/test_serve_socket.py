@@ -137,6 +137,42 @@ def test_an_answer_past_the_request_timeout_is_503_and_the_server_goes_on(port, 
     assert any("POST /v1/deidentify 503" in line for line in _records(caplog, " 503 "))
 
 
+def _model_answers(port, seconds: float = 60) -> bool:
+    """Whether a short note gets its 200 within ``seconds`` (the model is free), asking again on 503."""
+    small = json.dumps({"text": NOTE}).encode()
+    head = _head(len(small)).replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(head + small)
+            if _read_all(sock, time.monotonic() + 10).startswith(b"HTTP/1.1 200"):
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def test_work_past_the_request_timeout_stops_and_frees_the_model(port, monkeypatch):
+    """The tagging of a note whose answer was given up on stops at its next piece (issue 36:
+    a 990 KB note kept the model 110 s past its timeout and every other request got 503)."""
+    from crfdeid.tagging import model as tagging_model
+    monkeypatch.setattr(tagging_model, "LONG_NOTE_CHARS", 4000)  # 250 KB: 63 pieces
+    real, pieces = tagging_model.TaggingModel._label, []
+
+    def slow_label(self, items, *args, **kwargs):  # 50 ms a piece: at most 6 before 0.3 s
+        pieces.extend(len(item[0]) for item in items if len(item[0]) > 1000)
+        time.sleep(0.05)
+        return real(self, items, *args, **kwargs)
+    monkeypatch.setattr(tagging_model.TaggingModel, "_label", slow_label)
+    assert _model_answers(port)  # free of the work of earlier tests
+    pieces.clear()
+    body = json.dumps({"text": " ".join([NOTE] * 4000)}).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(_head(len(body)) + body)
+        assert _read_all(sock, time.monotonic() + 15).startswith(b"HTTP/1.1 503")
+    assert _model_answers(port)
+    assert 0 < len(pieces) < 20, len(pieces)  # not the 63 pieces of the whole note
+
+
 def test_a_port_in_use_exits_3_and_says_so(capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

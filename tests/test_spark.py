@@ -191,3 +191,30 @@ def test_command_warns_when_a_patient_table_meets_no_patient_column(spark, tmp_p
                      "--site", str(tmp_path / "site.yaml")]) == 0
     err = capsys.readouterr().err
     assert "no patient column" in err and "--patient-col" in err and "vexlan" not in err.lower()
+
+
+@pytest.mark.slow
+def test_a_parquet_row_without_an_id_is_named_by_file_and_row(spark, tmp_path, capsys):
+    """Issue 36: such a row was "a note with a null id" with nothing to find it by. One file
+    here is read in several partitions (row groups of 2 rows, small splits)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    src = tmp_path / "in"
+    src.mkdir()
+    ids = ["a1", None, "a3", "a4", "a5", "a6", None, "a8", None]
+    pq.write_table(pa.table({"id": ids, "text": [f"Seen by Dr. Lee, note {i}." for i in range(9)]}),
+                   src / "one.parquet", row_group_size=2)
+    pq.write_table(pa.table({"id": [None, "b2"], "text": ["Qzxmarker seen.", "x"]}), src / "two.parquet")
+    conf = spark.conf
+    old = conf.get("spark.sql.files.maxPartitionBytes")
+    conf.set("spark.sql.files.maxPartitionBytes", "400")
+    try:
+        rc = cli.main(["--input", str(src), "--output", str(tmp_path / "out.parquet"), "--quiet"])
+    finally:
+        conf.set("spark.sql.files.maxPartitionBytes", old)
+    err = capsys.readouterr().err
+    assert rc == 1 and "4 failed" in err and "Qzxmarker" not in err
+    named = sorted(r["error"].split(": ")[0] for r in pq.read_table(tmp_path / "out.parquet").to_pylist()
+                   if r["error"])
+    assert named == sorted([f"row {n} of {(src / 'one.parquet').as_uri()}" for n in (2, 7, 9)]
+                           + [f"row 1 of {(src / 'two.parquet').as_uri()}"])

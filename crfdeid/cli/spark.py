@@ -229,7 +229,7 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
 
     from ..spark import ERROR, deidentify  # pyspark, pandas: the optional extra [spark], checked first
     from ..spark.local import HadoopPaths, staging  # pyspark: the optional extra [spark]
-    from ..spark.read import READ_ERROR, read_jsonl  # pyspark: the optional extra [spark]
+    from ..spark.read import READ_ERROR, name_null_ids, read_jsonl  # pyspark: the optional extra [spark]
     paths, stage = HadoopPaths(spark), staging(args.output)
     if paths.exists(args.output):
         raise ConfigError(f"output {args.output!r} exists; crfdeid never overwrites: name a new one")
@@ -257,7 +257,9 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         if patient:
             cols.append(F.col(patient).cast("string").alias("patient" if "." in patient else patient))
             patient = "patient" if "." in patient else patient
-        notes, (id_col, text_col), error_col = notes.select(*cols), (args.id_col, args.text_col), None
+        notes, (id_col, text_col) = notes.select(*cols), (args.id_col, args.text_col)
+        named = name_null_ids(notes, id_col)  # a row without an id is named by file and row
+        notes, error_col = (notes, None) if named is None else (named, READ_ERROR)
         if patient is None and deid.site is not None and deid.site.patients:
             print("warning: the input has no patient column, so the site tables' rows keyed by patient "
                   "apply to no note; name it with --patient-col (docs/site.md)", file=sys.stderr)

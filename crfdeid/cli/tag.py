@@ -177,20 +177,22 @@ def main(argv=None) -> int:
         print(SEED_WARNING, file=sys.stderr)
     if random_key:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
-    done, failed = session.write(session.documents(inputs, errors), out, jobs=args.jobs, errors=errors,
-                                 report=report, progress=bar.update, explained=explained)
+    done, failed, completed = session.write(session.documents(inputs, errors), out, jobs=args.jobs,
+                                            errors=errors, report=report, progress=bar.update,
+                                            explained=explained)
     bar.close()
     step("tag: %d document(s) written, %d failed", done, failed)
     use = session.table_use
-    if not args.quiet or failed:
-        print(f"tagged {done} document(s), {failed} failed", file=sys.stderr)
+    if not args.quiet or failed or not completed:
+        print(f"tagged {done} document(s), {failed} failed"
+              + ("" if completed else "; the output was not completed (see above)"), file=sys.stderr)
     if use.rows and not args.quiet:
         print(use.message(), file=sys.stderr)
     if use.warning():  # even with --quiet: the tables the user gave did nothing
         print(use.warning(), file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or not completed else 0
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ per patient, whatever the format.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 
 from .. import gazetteers
@@ -49,9 +50,18 @@ def year_hints(text: str, groups: list[list[Span]], years: Counter) -> list[int 
     """Per group, the year that places its dates without a year: the nearest full date's in the
     note, else the patient's most frequent (``years``), else None."""
     known = [(g[0].start, dates.year_of(region(text, g)[0])) for g in groups]
-    known = [(pos, y) for pos, y in known if y is not None]
+    known = sorted((pos, y) for pos, y in known if y is not None)
     default = years.most_common(1)[0][0] if years else None
-    return [min(known, key=lambda k: abs(k[0] - g[0].start))[1] if known else default for g in groups]
+    if not known:
+        return [default] * len(groups)
+    at = [pos for pos, _ in known]
+
+    def nearest(x: int) -> int | None:  # by bisection (a note of thousands of dates); a tie: the earlier
+        i = bisect_left(at, x)
+        if i == len(at) or (i > 0 and x - at[i - 1] <= at[i] - x):
+            i -= 1
+        return known[i][1]
+    return [nearest(g[0].start) for g in groups]
 
 
 def _holiday_words(reg: str) -> bool:

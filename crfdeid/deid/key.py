@@ -99,10 +99,27 @@ def secret_warnings(value: bytes, mode: int, what: str) -> list[str]:
     if loose:
         who = " and ".join(w for w, bits in (("group", 0o070), ("others", 0o007)) if loose & bits)
         out.append(f"{what} can be read or changed by {who} (mode {stat.S_IMODE(mode):04o}): chmod 600 it")
-    if len(set(value)) == 1:
+    period = _period(value)
+    if period == 1:
         out.append(f"{what} holds one character repeated: anyone can guess it "
                    "(make one with: python -m crfdeid key new FILE)")
+    elif period is not None:
+        out.append(f"{what} holds a pattern of {period} characters repeated: anyone can guess it "
+                   "(make one with: python -m crfdeid key new FILE)")
     return out
+
+
+def _period(value: bytes) -> int | None:
+    """The length of the shortest piece whose repetition makes ``value`` (``abab...``: 2, the
+    last repetition may be cut short), when it repeats at least twice; else None.
+
+    >>> _period(b"abababab"), _period(b"abcabcab"), _period(b"abcdefgh"), _period(b"")
+    (2, 3, None, None)
+    """
+    for p in range(1, len(value) // 2 + 1):
+        if value[p:] == value[:-p]:
+            return p
+    return None
 
 
 def read_key_file(path) -> bytes:

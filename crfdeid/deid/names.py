@@ -33,10 +33,12 @@ def _ascii_fold(word: str) -> str:
 
 @functools.cache
 def pool(name: str) -> tuple[str, ...]:
-    """Single-word alphabetic entries of gazetteer ``name`` (at least two letters)."""
-    return tuple(e for e in gazetteers.entries(name) if e.isalpha() and len(e) > 1 and e.isascii())
+    """Single-word alphabetic entries (at least two letters) of the surrogate list of gazetteer
+    ``name``: its common names (:func:`crfdeid.gazetteers.surrogate_entries`)."""
+    return tuple(e for e in gazetteers.surrogate_entries(name) if e.isalpha() and len(e) > 1 and e.isascii())
 
 
+@functools.cache
 def _titles() -> frozenset:
     return frozenset(t.lower().rstrip(".") for t in gazetteers.load("titles"))
 
@@ -128,6 +130,18 @@ def _person_for(state, ws: list[str]) -> tuple | None:
     return None
 
 
+def _hyphenated(text: str, ms: list, i: int) -> bool:
+    """Whether name word ``i`` is joined to the next or the one before by a hyphen."""
+    after = i + 1 < len(ms) and text[ms[i].end():ms[i + 1].start()] in ("-", "\u2010", "\u2011")
+    before = i > 0 and text[ms[i - 1].end():ms[i].start()] in ("-", "\u2010", "\u2011")
+    return after or before
+
+
+def _later_word(state, word: str) -> bool:
+    """Whether ``word`` is a word after the first of one of the patient's full names (a surname)."""
+    return _ascii_fold(word) in state.later_words
+
+
 def name(state, keyed, text: str, gender: str | None = None) -> str:
     """Surrogate of a person-name string (PATIENT, DOCTOR): same layout, coherent parts. A first
     name the lists do not know takes a first name of ``gender`` when given (:func:`gender_of`)."""
@@ -147,7 +161,11 @@ def name(state, keyed, text: str, gender: str | None = None) -> str:
             else:
                 new = "".join(_initial(state, keyed, c) for c in w)
         else:
-            first = gender is not None and i == 0 and len(ws) > 1
+            # a title's gender makes an unknown first word a first name, unless it is part of a
+            # surname: hyphenated (Olawale-Finch) or a later word of the patient's full names,
+            # so "Ms. Olawale-Finch" takes the surname "Marguerite Olawale-Finch" gave it
+            first = (gender is not None and i == 0 and len(ws) > 1 and not _hyphenated(text, ms, i)
+                     and not _later_word(state, w))
             new = word_surrogate(state, keyed, w, gender if first else None)
         reps.append((m.start(), m.end(), new))
     for m in _DIGITS.finditer(text):  # a number in a name span ("MRN 8830017" found as a name)

@@ -40,6 +40,12 @@ def _generic() -> frozenset:
             | gazetteers.load("street_suffixes") | _STOP)
 
 
+@functools.lru_cache(maxsize=1)
+def _institution_words() -> frozenset:
+    """Generic words of hospitals and organisations (not streets': ``Lake`` names a hospital)."""
+    return gazetteers.load("hospital_words") | gazetteers.load("organization_words") | _STOP
+
+
 @functools.cache
 def word_pool(name: str) -> tuple[str, ...]:
     """Distinct identifying words of gazetteer ``name`` (generic words such as ``Road`` left out)."""
@@ -128,8 +134,65 @@ def all_phrases(name: str) -> tuple[str, ...]:
     return tuple(e for e in gazetteers.entries(name) if e.isascii())
 
 
+def institution(state, keyed, text: str, name: str) -> str | None:
+    """A hospital or organisation of list ``name`` that is the same for every form of the
+    original (``Harborview Mercy Hospital``, ``Harborview Mercy``): its identifying words (the
+    words that are not generic: ``Hospital``, ``Medical Center``, ``St.``...) are drawn once per
+    patient from the identifying words of the list's entries and followed by the generic words
+    that end an entry (drawn once per place too, never the original's own): every form of one
+    place reads as the same place, and as a hospital (``Quincy Visiting Nurses`` too). None
+    when the text has no identifying word or digits (a house number: :func:`entry` handles those)."""
+    words = [m.group() for m in _TOKEN.finditer(text)]
+    if not words or any(c.isdigit() for c in text):
+        return None
+    generic = _institution_words()
+    core = [w for w in words if w.lower().rstrip(".") not in generic and w.lower() not in generic]
+    if not core or len(core) == len(words) and len(words) == 1 and _acronym(words[0]):
+        return None
+    key = " ".join(normalize(w) for w in core)
+    cores = _cores(name, len(core)) or _cores(name, 0)
+    new_core = state.assign(f"{name}-core", key, lambda a: keyed.rng(f"{name}-core", state.patient, key, a)
+                            .choice(cores))
+    tails = _tails(name)  # one per place, whatever generic words a form has: one place
+    tail = state.assign(f"{name}-generic", key, lambda a: keyed.rng(f"{name}-generic", state.patient, key, a)
+                        .choice(tails))
+    out = f"{new_core} {tail}"
+    return out.upper() if text.isupper() else out
+
+
+@functools.cache
+def _cores(name: str, n_words: int) -> tuple[str, ...]:
+    """The identifying words of the entries of list ``name`` (with ``n_words`` of them; 0: any)."""
+    generic = _institution_words()
+    out = []
+    for e in all_phrases(name):
+        core = [w for w in e.split() if w.lower().rstrip(".") not in generic and w.lower() not in generic]
+        if core and (not n_words or len(core) == n_words):
+            out.append(" ".join(core))
+    return tuple(dict.fromkeys(out))
+
+
+@functools.cache
+def _tails(name: str) -> tuple[str, ...]:
+    """The generic words that end entries of list ``name`` (``Memorial Hospital``, ``Clinic``)."""
+    generic = _institution_words()
+    out = []
+    for e in all_phrases(name):
+        ws = e.split()
+        i = len(ws)
+        while i > 0 and (ws[i - 1].lower() in generic or ws[i - 1].lower().rstrip(".") in generic):
+            i -= 1
+        if 0 < i < len(ws):
+            out.append(" ".join(ws[i:]))
+    return tuple(dict.fromkeys(out))
+
+
 def location(state, keyed, subtype: str, text: str) -> str:
     """Surrogate of a LOCATION/ORGANIZATION/PROFESSION string according to its subtype."""
+    if subtype in ("HOSPITAL", "ORGANIZATION"):
+        new = institution(state, keyed, text, _WHOLE[subtype])
+        if new is not None:
+            return new
     lists = {
         "CITY": ("cities",), "STATE": ("state_abbrevs", "states"), "COUNTRY": ("countries",),
         "HOSPITAL": ("hospitals",), "ORGANIZATION": ("organizations",),

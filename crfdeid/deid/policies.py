@@ -15,6 +15,7 @@ one place per address (the policy half of :class:`~crfdeid.deid.surrogate.Surrog
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left, bisect_right
 from collections import Counter
 
 from .. import schema
@@ -114,15 +115,27 @@ def years_between(born: dt.date, then: dt.date) -> int:
 def confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> dict:
     """Each de-identified span's confidence: the lowest of the document's spans it overlaps
     (None when they have none: gold spans; None too where the Safe Harbor layer finds an
-    identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt)."""
-    out: dict = {}
-    for sp in spans:
-        if any(f.start < sp.end and sp.start < f.end for f in fixed):
-            out[sp] = None
-            continue
-        cs = [o.confidence for o in doc.spans if o.start < sp.end and sp.start < o.end and o.confidence is not None]
-        out[sp] = min(cs) if cs else None
-    return out
+    identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt).
+
+    ``spans`` do not overlap one another (:func:`~crfdeid.deid.spans.deid_spans`), so the spans
+    one span of the document overlaps are found by bisection: time grows with the number of
+    spans, not with its square."""
+    order = sorted(spans, key=lambda s: s.start)
+    starts = [sp.start for sp in order]
+    ends = [sp.end for sp in order]
+
+    def overlapped(o: Span) -> list[Span]:
+        return order[bisect_right(ends, o.start):bisect_left(starts, o.end)]
+    lowest: dict = {}
+    for o in doc.spans:
+        if o.confidence is not None:
+            for sp in overlapped(o):
+                if sp not in lowest or o.confidence < lowest[sp]:
+                    lowest[sp] = o.confidence
+    for f in fixed:
+        for sp in overlapped(f):
+            lowest[sp] = None
+    return {sp: lowest.get(sp) for sp in spans}
 
 
 def as_age(doc: Document, sp: Span) -> Span:

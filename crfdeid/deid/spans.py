@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..cancel import checkpoint
 from ..document import Document, Span, trim
 from ..schema import LINE_BREAKS
 from .kinds import stand_in
@@ -141,31 +142,79 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     nothing is added. Under a declared ``scheme`` a label is looked for again when
     its surrogate kind's category would be (:func:`crfdeid.deid.kinds.stand_in`).
 
+    Longer strings claim their repeats first. The note is read once for all strings
+    (:func:`_occurrences`), so the time grows with the note's length, not with its
+    length times the number of distinct PHI strings.
+
     >>> from crfdeid.document import make_span
     >>> doc = Document("1", "Smith said SMITH and smithson", [make_span(0, 5, "DOCTOR")])
     >>> [(sp.start, sp.end) for sp in propagate(doc).spans]
     [(0, 5), (11, 16)]
     """
     low = lower_same_length(doc.text)
-    found = []
-    seen = set()
-    covered = bytearray(len(low))  # characters inside a span: overlap test in O(length)
-    for sp in doc.spans:
-        covered[sp.start:sp.end] = b"\x01" * len(sp)
+    wanted: dict[str, Span] = {}  # PHI string -> the span it was annotated as, longest first
     for sp in sorted(doc.spans, key=lambda s: -len(s)):
         phi = _EDGES.sub("", low[sp.start:sp.end])
         cat = sp.category if scheme is None else _kind_category(sp, scheme)
-        if (len(phi) < min_len or phi in seen or cat not in PROPAGATED
+        if (len(phi) < min_len or phi in wanted or cat not in PROPAGATED
                 or (cat == "DATE" and phi.isdigit())):
             continue
-        seen.add(phi)
-        pat = re.compile(r"(?<![^\W_])" + re.escape(phi) + r"(?![^\W_])")
-        for m in pat.finditer(low):
-            a, b = m.span()
+        wanted[phi] = sp
+    if not wanted:
+        return doc
+    checkpoint()
+    hits = _occurrences(low, wanted, min_len)
+    found = []
+    covered = bytearray(len(low))  # characters inside a span: overlap test in O(length)
+    for sp in doc.spans:
+        covered[sp.start:sp.end] = b"\x01" * len(sp)
+    for phi, sp in wanted.items():
+        end = 0  # as re.finditer: a repeat starts after the previous one of the same string
+        for a in hits.get(phi, ()):
+            b = a + len(phi)
+            if a < end:
+                continue
+            end = b
             if covered.find(1, a, b) == -1:
                 found.append(Span(a, b, sp.category, sp.subtype))
                 covered[a:b] = b"\x01" * (b - a)
     return doc if not found else doc.with_spans(doc.spans + found)
+
+
+#: A letter or digit of any script (``\w`` without ``_``): what a whole-word repeat is not next to.
+_WORD_CHAR = re.compile(r"[^\W_]")
+#: Where a whole-word repeat starts: a letter or digit not right after another (an edge-stripped
+#: PHI string starts and ends with one).
+_WORD_START = re.compile(r"(?<![^\W_])[^\W_]")
+
+
+def _occurrences(low: str, phis, min_len: int) -> dict[str, list[int]]:
+    """``{phi: [start, ...]}``: where each string of ``phis`` (each starting and ending with a
+    letter or digit) occurs in ``low`` as a whole word (no letter or digit of any script right
+    before or after), in order, overlaps included.
+
+    One pass over the word starts: the strings are looked up by their first ``min_len``
+    characters, then by their length (a handful per prefix)."""
+    lengths: dict[str, set[int]] = {}
+    for phi in phis:
+        lengths.setdefault(phi[:min_len], set()).add(len(phi))
+    by_prefix = {p: sorted(ls) for p, ls in lengths.items()}
+    out: dict[str, list[int]] = {}
+    n = len(low)
+    for i, m in enumerate(_WORD_START.finditer(low)):
+        if not i % 65536:
+            checkpoint()
+        a = m.start()
+        ls = by_prefix.get(low[a:a + min_len])
+        if ls is None:
+            continue
+        for length in ls:
+            b = a + length
+            if b > n:
+                break
+            if (b == n or not _WORD_CHAR.match(low, b)) and low[a:b] in phis:
+                out.setdefault(low[a:b], []).append(a)
+    return out
 
 
 def _kind_category(sp: Span, scheme) -> str:

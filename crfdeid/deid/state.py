@@ -27,6 +27,7 @@ class PatientState:
     taken: dict = field(default_factory=dict)      # (kind, normalised surrogate) -> original
     originals: set = field(default_factory=set)    # normalised original PHI strings and name words
     persons: set = field(default_factory=set)      # tuples of lower-cased full-name words
+    later_words: set = field(default_factory=set)  # words after the first of those (surnames)
     over_89: bool = False                          # a note or the record says the patient is over 89
     births: set = field(default_factory=set)       # full dates written as the patient's birth date
     latest: dt.date | None = None                  # the latest other full date of the patient's notes

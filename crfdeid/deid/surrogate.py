@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+from ..cancel import checkpoint
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..recognizers import safeharbor
@@ -51,6 +52,11 @@ def age_keeps(run: guard.Run, over_89=frozenset({"90", "ninety", "plus"})) -> bo
     of ``90+``, ``ninety-plus``). That no age over 89 is left is checked apart."""
     return ((run.cls == guard.DIGIT and int(run.text) <= 89) or run.text in AGE_WORDS
             or run.text in over_89 or run.text in _NUMBER_WORDS)
+
+
+def _an_age(text: str) -> bool:
+    """Whether ``text`` is an age and nothing else: numbers and age words (``91-year-old``)."""
+    return all(r.cls == guard.DIGIT or r.text in AGE_WORDS or r.text in _NUMBER_WORDS for r in guard.runs(text))
 
 
 class Surrogator(Policies):
@@ -167,6 +173,7 @@ class Surrogator(Policies):
                 full = names.full_words(surface)
                 if full:
                     st.persons.add(full)
+                    st.later_words.update(full[1:])
             if (sp.subtype == "AGE" or ages.age_shaped(surface)) and (ages.value(surface) or 0) > 89:
                 st.over_89 = True
         if not st.over_89 and ages.MENTION.search(doc.text):
@@ -230,6 +237,7 @@ class Surrogator(Policies):
         unparsed: set[Span] = set()
         general: set[Span] = set()
         for group in groups:
+            checkpoint()  # a caller's deadline (crfdeid.cancel) stops a note of thousands of spans
             year = hints[group[0]]
             if st.over_89 and self._tells_age(st, doc.text, group):
                 general.update(group)
@@ -254,12 +262,21 @@ class Surrogator(Policies):
         exempt |= unparsed | general
         for group in address.groups(doc.text, [sp for sp in spans if (sp.start, sp.end) not in new]):
             new.update(self._address(st, group, {sp.subtype: doc.surface(sp) for sp in group}, units))
+        label_of = dict(zip(spans, labelled))
         for sp in spans:
+            checkpoint()
             key, text = (sp.start, sp.end), doc.surface(sp)
             if key not in new:
                 self._before = doc.text[max(0, sp.start - 8):sp.start]
                 new[key] = self._typed(st, sp, text, units[sp])
-                if not new[key] or not self._safe(units[sp], new[key]):
+                if (not new[key] or not self._safe(units[sp], new[key])) and sp.subtype == "AGE" and _an_age(text):
+                    # its age words are another PHI's too (a date's "a year ago"): random digits
+                    # would state another age (one over 89 even), so a placeholder
+                    new[key] = PLACEHOLDER.format(subtype=label_of[sp].subtype)
+                    exempt.add(sp)
+                    del units[sp]
+                    self.counts["age_placeholders"] += 1
+                elif not new[key] or not self._safe(units[sp], new[key]):
                     new[key] = self._fallback(doc, st, sp, text, units[sp])
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)

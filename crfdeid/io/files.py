@@ -5,11 +5,12 @@ big endian), or the reader's ``encoding`` option (``--encoding`` on the commands
 another encoding for the files without a mark, e.g. ``cp1252`` (Windows-1252) or
 ``latin-1``. Outputs are always written as UTF-8.
 
-Every temporary file (``.tmp-*``, private, next to its target) holds note text and
+Every temporary file (``.tmp-NAME-PID``, private, next to its target) holds note text and
 is removed on every way out: an exception, ``KeyboardInterrupt``,
 ``SIGTERM``/``SIGHUP`` (a handler is installed while the default one is in place;
 the process still dies of the signal) and interpreter exit. Only ``SIGKILL`` or a
-power cut can leave one behind.
+power cut can leave one behind; the next writer into that folder removes it
+(:func:`clear_stale_temps`: its process is gone) and names any other.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import codecs
 import errno
 import io
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -94,10 +96,10 @@ def atomic_write(path, data: str | bytes, overwrite: bool = True) -> None:
     data = data.encode("utf-8") if isinstance(data, str) else data
     try:
         try:
-            fd, tmp = _new_temp_file(path)
+            fd, tmp = new_temp_file(path)
         except FileNotFoundError:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = _new_temp_file(path)
+            fd, tmp = new_temp_file(path)
     except OSError as exc:
         raise OutputError(f"cannot write ({exc.strerror})", path=path) from None
     track_temp(tmp)
@@ -134,7 +136,7 @@ def publish(tmp: str, path: Path, overwrite: bool) -> None:
     os.unlink(tmp)
 
 
-def _new_temp_file(path: Path) -> tuple[int, str]:
+def new_temp_file(path: Path) -> tuple[int, str]:
     """``(fd, name)`` of a new private file beside ``path`` (a cheap name, ``mkstemp``'s if taken)."""
     tmp = os.path.join(os.path.dirname(path), f".tmp-{os.path.basename(path)}-{os.getpid()}")
     try:
@@ -144,7 +146,95 @@ def _new_temp_file(path: Path) -> tuple[int, str]:
     except OSError as exc:
         if exc.errno != errno.ENAMETOOLONG:  # a missing folder is the caller's to make
             raise
-    return tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    return tempfile.mkstemp(prefix=".tmp-", suffix=f"-{os.getpid()}", dir=path.parent)
+
+
+def anonymous_temp_file(path: Path) -> int | None:
+    """A descriptor of a new private file without a name in ``path``'s folder (Linux
+    ``O_TMPFILE``), or None where the system or file system has none. A killed process leaves
+    nothing of it on disk; :func:`name_temp_file` gives it a name when it is complete."""
+    flag = getattr(os, "O_TMPFILE", None)
+    if flag is None or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        return os.open(os.path.dirname(path) or ".", flag | os.O_RDWR, 0o600)
+    except OSError:  # EOPNOTSUPP, EISDIR (an old kernel), a file system without it
+        return None
+
+
+def name_temp_file(fd: int, path: Path) -> str:
+    """Give the nameless file ``fd`` (:func:`anonymous_temp_file`) a temporary name beside
+    ``path`` (``.tmp-NAME-PID``, tracked like any other) and return it; where no link can be
+    made, its content is copied to a new temporary file of that name."""
+    fd_tmp, tmp = new_temp_file(path)
+    os.close(fd_tmp)
+    os.unlink(tmp)  # the name only: linkat wants it free
+    track_temp(tmp)
+    try:
+        os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
+        return tmp
+    except OSError:
+        pass
+    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        offset = 0
+        while chunk := os.pread(fd, 1 << 20, offset):
+            write_all(out, chunk)
+            offset += len(chunk)
+        os.fsync(out)
+    finally:
+        os.close(out)
+    return tmp
+
+
+#: A temporary file of :func:`atomic_write` and the stream writers: ``.tmp-NAME-PID``.
+_TEMP = re.compile(r"\.tmp-.*-(\d+)")
+
+
+def clear_stale_temps(folder) -> list[str]:
+    """Remove the temporary files a killed run (``SIGKILL``, a power cut) left in ``folder``
+    and say what is left: a warning per finding, naming files, never their content.
+
+    A ``.tmp-NAME-PID`` file whose process no longer runs is removed (it holds note text and
+    nobody will ever finish it); any other ``.tmp-*`` file (a running process's, or one
+    whose process id was given again) is named, to be deleted once no run writes there.
+    """
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.startswith(".tmp-"))
+    except OSError:
+        return []
+    removed, left = [], []
+    for name in names:
+        m = _TEMP.fullmatch(name)
+        pid = int(m.group(1)) if m else None
+        if pid is not None and pid != os.getpid() and not running(pid):
+            try:
+                os.unlink(os.path.join(folder, name))
+                removed.append(name)
+                continue
+            except OSError:
+                pass
+        if os.path.join(str(folder), name) not in _TEMPS:
+            left.append(name)
+    out = []
+    if removed:
+        out.append(f"removed {len(removed)} temporary file(s) an interrupted run left in {str(folder)!r} "
+                   f"(they held note text): {', '.join(removed)}")
+    if left:
+        out.append(f"{len(left)} temporary file(s) of a running or interrupted run in {str(folder)!r}: "
+                   f"{', '.join(left)}; they can hold note text: delete them once no run writes there")
+    return out
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists (another user's process of that number counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
 
 
 #: Byte-order marks and the encodings they name; UTF-32's first: its little-endian mark starts

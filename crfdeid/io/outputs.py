@@ -16,13 +16,24 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import unicodedata
 from pathlib import Path
 
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
-from .files import EXISTS, atomic_write, is_stdio, publish, track_temp, untrack_temp, write_all
+from .files import (
+    EXISTS,
+    anonymous_temp_file,
+    atomic_write,
+    clear_stale_temps,
+    is_stdio,
+    name_temp_file,
+    new_temp_file,
+    publish,
+    track_temp,
+    untrack_temp,
+    write_all,
+)
 
 
 def _resolved(path) -> Path:
@@ -87,7 +98,10 @@ def _check_creatable(folder: Path, out) -> None:
 
 
 def make_folder(path: Path) -> None:
-    """Make the output folder ``path`` (and its parents); :class:`OutputError` when it cannot be."""
+    """Make the output folder ``path`` (and its parents); :class:`OutputError` when it cannot be.
+
+    Temporary files a killed run left there are removed, others named on stderr
+    (:func:`~crfdeid.io.files.clear_stale_temps`)."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -96,6 +110,8 @@ def make_folder(path: Path) -> None:
         raise OutputError(f"cannot make the output folder ({exc.strerror})", path=path) from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise OutputError("the output folder is not writable", path=path)
+    for warning in clear_stale_temps(path):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def source_of(doc: Document) -> str:
@@ -236,7 +252,9 @@ class StreamWriter:
     ``out`` is a file path or ``'-'`` for standard output. A file is written to a
     private temporary file beside it and renamed on a clean :meth:`close`: an
     exception, a signal or a failed write (disk full) removes the temporary file,
-    so an interrupted run leaves neither a partial output nor note text behind.
+    so an interrupted run leaves neither a partial output nor note text behind. Where
+    the system allows (Linux ``O_TMPFILE``) that file has no name until it is complete,
+    so even ``SIGKILL`` leaves nothing on disk.
     After a failed write every later :meth:`write` fails too (the stream may hold
     half a document) and nothing is renamed. Each document is rendered whole
     before any of it is written.
@@ -263,9 +281,13 @@ class StreamWriter:
         return ""
 
     def _open(self) -> None:
-        fd, self._tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)
-        self._fd = fd
-        track_temp(self._tmp)
+        # without a name where the system allows (a killed run leaves nothing on disk), else
+        # named after the output and this process: two runs writing the same file never share
+        # one, and the next run knows a killed run's (clear_stale_temps)
+        self._fd = anonymous_temp_file(self.path)
+        if self._fd is None:
+            self._fd, self._tmp = new_temp_file(self.path)
+            track_temp(self._tmp)
 
     def _emit(self, data: str) -> None:
         if self.to_stdout:
@@ -323,6 +345,8 @@ class StreamWriter:
             if self._fd is None:  # an empty header: still make the (empty) file
                 self._open()
             os.fsync(self._fd)
+            if self._tmp is None:  # complete: now it gets a name, then the output's
+                self._tmp = name_temp_file(self._fd, self.path)
             os.close(self._fd)
             self._fd = None
             publish(self._tmp, self.path, self.overwrite)

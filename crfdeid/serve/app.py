@@ -31,10 +31,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic_core import PydanticCustomError
 
 from ..adapters.records import Deidentifier
+from ..cancel import Cancelled
+from ..cancel import deadline as until
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
 from ..site import Site, TableUse
+from ..site.tables import as_record
 from ..tagging.model import TaggingModel
 from ..version import __version__
 
@@ -73,6 +76,20 @@ def _unicode(value: str) -> str:
 Text = Annotated[str, AfterValidator(_unicode)]
 
 
+def _known_fields(value: dict) -> dict:
+    """Refuse a field of ``known`` that is not an identifier field (docs/site.md), naming it by
+    its length only: a key can be anything, a patient's name included (422, never echoed)."""
+    try:
+        as_record(value, "known", echo=False)
+    except ConfigError as exc:
+        raise PydanticCustomError("known_field", "{reason}", {"reason": exc.reason}) from None
+    return value
+
+
+#: A note's own identifiers: fields of docs/site.md, each a string or a list of strings.
+Known = Annotated[dict[str, str | list[str]], AfterValidator(_known_fields)]
+
+
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -83,7 +100,7 @@ class DocumentIn(_In):
     patient: Text | int | None = Field(
         None, description="patient key: a patient's notes share surrogates; without it (and without "
                           "an id) a note is a patient of its own")
-    known: dict[str, str | list[str]] | None = Field(
+    known: Known | None = Field(
         None, description="the note's own identifiers from the record (docs/site.md fields: name, "
                           "first_name, last_name, relative, mrn, phone, birth_date, address...)")
 
@@ -94,7 +111,7 @@ class DeidentifyRequest(_In):
     text: Text | None = None
     id: Text | int | None = None
     patient: Text | int | None = None
-    known: dict[str, str | list[str]] | None = None
+    known: Known | None = None
     documents: list[DocumentIn] | None = None
     output_format: Format = "redacted"
 
@@ -130,6 +147,11 @@ class DeidentifyResponse(BaseModel):
     spans: list[SpanOut] | None = None
     documents: list[DocumentOut] | None = None
     failed: int | None = Field(None, description="documents that failed (documents requests)")
+
+
+#: What a validation error's location may name: the request's parts and the API's fields.
+_FIELD_NAMES = frozenset({"body", "query", "path", "header", *DeidentifyRequest.model_fields,
+                          *DocumentIn.model_fields})
 
 
 def create_app(settings: Settings = Settings()) -> FastAPI:
@@ -200,14 +222,15 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
         deadline = request.state.deadline
         if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise HTTPException(503, _LATE)
-        try:  # stop at the deadline (the guard has answered 503 by then): the model is free sooner
+        # stop at the deadline (the guard has answered 503 by then), between documents and
+        # between the pieces of one (a long note's parts, its spans): the model is free again
+        try:
             for doc in docs:
                 table_use.see(doc)
-            records = []
-            for rec in engine.run(docs):
-                records.append(_encodable(rec))
-                if time.monotonic() > deadline and len(records) < len(docs):
-                    raise HTTPException(503, _LATE)
+            with until(deadline):
+                records = [_encodable(rec) for rec in engine.run(docs)]
+        except Cancelled:
+            raise HTTPException(503, _LATE) from None
         finally:
             lock.release()
         if body.documents is None:
@@ -222,9 +245,10 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        # FastAPI's own answer echoes the input: keep where and why only
-        detail = [{"loc": list(e.get("loc", ())), "type": e.get("type"), "msg": e.get("msg")}
-                  for e in exc.errors()]
+        # FastAPI's own answer echoes the input: keep where and why only, and of where only
+        # positions and the API's own field names (a key a client made up could be a name)
+        detail = [{"loc": [p if isinstance(p, int) or p in _FIELD_NAMES else "(key)" for p in e.get("loc", ())],
+                   "type": e.get("type"), "msg": e.get("msg")} for e in exc.errors()]
         return JSONResponse({"detail": detail}, status_code=422)
 
     app.add_middleware(_Guard, settings=settings, token=token)
@@ -394,8 +418,9 @@ class _Guard:
         if task in done or state["status"]:
             await task
             return
-        # a tagging thread cannot be stopped: it stops at its next note (the endpoint checks
-        # the deadline), and this task ends then; its answer is dropped
+        # a tagging thread cannot be stopped from outside: it stops itself at its next
+        # checkpoint (crfdeid.cancel: between notes, a long note's pieces, its spans), and
+        # this task ends then; its answer is dropped
         await _json(send, 503, {"detail": _LATE}, [(b"retry-after", b"5")])
         state["given_up"] = True
         self.pending.add(task)

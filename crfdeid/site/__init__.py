@@ -233,7 +233,7 @@ class Site:
         pairs = list(self.patients.get(doc.group, ())) + list(self.notes.get(doc.doc_id, ()))
         meta = doc.meta.get("known")
         if meta is not None:
-            pairs += tables.as_record(meta, "meta['known']", doc_id=doc.doc_id)
+            pairs += tables.as_record(meta, "meta['known']", doc_id=doc.doc_id, echo=False)
         return tuple(pairs)
 
     def _site_matcher(self) -> match.Matcher:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
 
-from ..errors import ConfigError
+from ..errors import ConfigError, described
 
 #: Identifier fields of a table row or ``meta["known"]``: field -> subtype (``name`` kinds
 #: are people's names: ``name`` and ``relative`` hold whole names, the others one part).
@@ -35,10 +35,13 @@ def cell_values(value) -> list[str]:
     return [str(v).strip() for v in items if str(v).strip()]
 
 
-def check_fields(fields: Iterable[str], where: str, path=None, doc_id=None) -> None:
+def check_fields(fields: Iterable[str], where: str, path=None, doc_id=None, echo: bool = True) -> None:
+    """Refuse a field outside :data:`FIELDS` and :data:`KEYS`. ``echo=False`` (a note's own
+    record, whose keys can be anything, a patient's name included) names each by its length."""
     bad = sorted(set(fields) - set(FIELDS) - set(KEYS))
     if bad:
-        raise ConfigError(f"{where}: unknown field(s) {', '.join(map(repr, bad))}; known: "
+        named = ", ".join(map(repr, bad)) if echo else "of " + ", ".join(described(str(f)) for f in bad)
+        raise ConfigError(f"{where}: unknown field(s) {named}; known: "
                           f"{', '.join((*KEYS, *FIELDS))}", path=path, doc_id=doc_id)
 
 
@@ -54,20 +57,21 @@ def birth_date(value: str, path=None, doc_id=None) -> date:
                           doc_id=doc_id) from None
 
 
-def as_record(value, where: str, path=None, doc_id=None) -> tuple:
+def as_record(value, where: str, path=None, doc_id=None, echo: bool = True) -> tuple:
     """A mapping (or a list of mappings: rows) of fields as sorted ``(field, value)`` pairs.
 
     Raises
     ------
     ConfigError
-        Not a mapping, or an unknown field (names the fields known).
+        Not a mapping, or an unknown field (names the fields known; the unknown one by its
+        length only with ``echo=False``).
     """
     rows = value if isinstance(value, list) else [value]
     pairs: list[tuple[str, str]] = []
     for row in rows:
         if not isinstance(row, Mapping):
             raise ConfigError(f"{where}: want a mapping of identifier fields", path=path, doc_id=doc_id)
-        check_fields(row, where, path, doc_id)
+        check_fields(row, where, path, doc_id, echo)
         for fld, cell in row.items():
             if fld in KEYS:
                 continue

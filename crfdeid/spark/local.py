@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..io.files import running
 
 #: The settings local mode runs with (besides the local folder): loopback only, no web UI,
 #: encrypted local I/O.
@@ -79,7 +80,7 @@ def remove_stale(base=None) -> Path:
     root = _root(base)
     for old in root.glob("run-*"):
         pid = old.name[4:]
-        if not pid.isdigit() or not _alive(int(pid)):
+        if not pid.isdigit() or not running(int(pid)):
             shutil.rmtree(old, ignore_errors=True)
     return root
 
@@ -92,16 +93,6 @@ def private_local_dir(base=None) -> Path:
     shutil.rmtree(run, ignore_errors=True)  # an earlier session of this process
     run.mkdir(mode=0o700)
     return run
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process now has that number
-        return True
-    return True
 
 
 def local_session(master: str, local_dir: Path, app_name: str = "crfdeid"):

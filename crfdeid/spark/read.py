@@ -139,3 +139,40 @@ def _kept(row) -> bool:
 
 def _without_patient(row) -> tuple:
     return row[0], row[1], row[3]
+
+
+_ROW, _PART = "__crfdeid_row", "__crfdeid_part"
+
+
+def name_null_ids(df, id_col: str):
+    """``df`` (a file source, e.g. ``spark.read.parquet``, a projection of it at most) with the
+    column :data:`READ_ERROR`: null, or for a row whose ``id_col`` is null ``row N of FILE: a
+    note with a null id; not tagged`` (N counted from 1 in the file's order). None when no
+    row's id is null (one pass over the ids; no other cost then).
+
+    Rows are numbered without moving the notes: ``monotonically_increasing_id`` gives each
+    row its partition and its place in it, a pass over the ids counts each file's rows per
+    partition, and a file's partitions hold its splits in order (Spark's stable sort of the
+    splits by size keeps a file's equal splits in offset order, its short last one after them).
+    """
+    from pyspark.sql import functions as F
+    if not df.where(F.col(id_col).isNull()).limit(1).count():
+        return None
+    marked = (df.withColumn(_ROW, F.monotonically_increasing_id())
+              .withColumn(_PART, F.input_file_name()))
+    pieces = (marked.groupBy(_PART, F.shiftright(_ROW, 33).alias("p"))
+              .agg(F.min(_ROW).alias("lo"), F.count(F.lit(1)).alias("n")).collect())
+    before: dict[tuple, int] = {}
+    seen: dict[str, int] = {}
+    for row in sorted(pieces, key=lambda r: (r[_PART], r["p"])):
+        before[(row[_PART], row["p"])] = seen.get(row[_PART], 0) - row["lo"]
+        seen[row[_PART]] = seen.get(row[_PART], 0) + row["n"]
+    # row N = place - first place of that file in that partition + rows of the file before it
+    offsets = df.sparkSession.createDataFrame([(f, p, b) for (f, p), b in before.items()],
+                                              f"`{_PART}` string, p long, b long")
+    numbered = marked.join(F.broadcast(offsets), [marked[_PART] == offsets[_PART],
+                                                  F.shiftright(marked[_ROW], 33) == offsets["p"]], "left")
+    error = F.when(F.col(id_col).isNull(), F.concat(
+        F.lit("row "), (marked[_ROW] + offsets["b"] + 1).cast("string"), F.lit(" of "), marked[_PART],
+        F.lit(": a note with a null id; not tagged")))
+    return numbered.select(*[marked[c] for c in df.columns], error.alias(READ_ERROR))

@@ -27,6 +27,7 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Protocol
 
 from .. import schema
+from ..cancel import checkpoint
 from ..document import Document
 from ..errors import ModelError
 from ..io import atomic_write
@@ -325,6 +326,7 @@ class TaggingModel:
             return self._crf_spans(item[1], labels, p_out)
         conf, a = {}, 0
         while a < len(text):
+            checkpoint()  # a caller's deadline (the service's request timeout) stops between pieces
             b = _piece_end(text if note is None else note, a, LONG_NOTE_CHARS)
             piece = self._item(text[a:b])
             labels, p_out, _ = self._label([piece], o_threshold)[0]
@@ -408,6 +410,7 @@ class TaggingModel:
             results = []
             items = []
             for doc in docs:
+                checkpoint()
                 try:
                     if len(doc.text) > LONG_NOTE_CHARS:
                         results.append(self._tag_long(doc, o_threshold, options))

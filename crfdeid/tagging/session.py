@@ -32,6 +32,7 @@ from itertools import chain
 from types import EllipsisType
 
 from .. import schema
+from ..cancel import Cancelled, checkpoint
 from ..deid.spans import propagate
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
@@ -100,7 +101,9 @@ def _span_json(sp) -> dict:
 
 def tag_result(doc: Document, tagged) -> tuple:
     """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception
-    (the message never holds note text)."""
+    (the message never holds note text); :class:`~crfdeid.cancel.Cancelled` is raised again."""
+    if isinstance(tagged, Cancelled):  # the caller's deadline: no result for anyone, not a failed note
+        raise tagged
     if isinstance(tagged, CrfdeidError):
         return doc.doc_id, None, str(tagged)
     if isinstance(tagged, Exception):  # a bug must name the document, never its text
@@ -304,9 +307,12 @@ class Session:
                 yield Record(doc_id, None, None, err)
                 continue
             text = None
+            checkpoint()
             if self.output_format != SPANS:
                 try:
                     text = writer(tagged).transform(tagged).text
+                except Cancelled:
+                    raise
                 except CrfdeidError as exc:
                     err = str(exc)
                 except Exception as exc:  # noqa: BLE001 - as write_document: never the text
@@ -323,18 +329,19 @@ class Session:
 
     def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
               report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
-              explained: Callable[[dict], object] | None = None) -> tuple[int, int]:
+              explained: Callable[[dict], object] | None = None) -> tuple[int, int, bool]:
         """Tag ``docs`` and write each with the open writer ``out`` (:meth:`open_writer`), then
-        close it; ``(done, failed)``.
+        close it; ``(done, failed, completed)``.
 
         ``errors`` is the list the readers (and :meth:`documents`) add a failed document to
         while ``docs`` is read: each is reported, in order, and counted as failed. ``report``
         gets every failure's message (document id and reason, never its text); ``progress``
         is called once per document tagged. When closing fails (an output file's rename, a
-        mapping), that is reported, and with one stream file none of it was made: every
-        document counts as failed. ``explained`` gets the :func:`explanation` of each document
-        written (a session with ``explain``), for an output style that does not carry it (the
-        JSONL writer keeps it in each record's ``meta``).
+        mapping), that is reported and ``completed`` is false; with one stream file none of it
+        was made: every document counts as failed (the close itself is not a document: 300
+        notes are never "301 failed"). ``explained`` gets the :func:`explanation` of each
+        document written (a session with ``explain``), for an output style that does not carry
+        it (the JSONL writer keeps it in each record's ``meta``).
         """
         errors = [] if errors is None else errors
         done = failed = seen = 0
@@ -361,10 +368,10 @@ class Session:
                     failed += 1
         except OutputError as exc:  # the closing step (an output file's rename, a mapping) failed
             report(str(exc))
-            failed += 1
             if isinstance(out, StreamWriter):  # one stream file: none of it was made
                 failed, done = failed + done, 0
-        return done, failed
+            return done, failed, False
+        return done, failed, True
 
 
 class PatientWriters:

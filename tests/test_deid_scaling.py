@@ -1,0 +1,56 @@
+"""Rendering time grows with the note, not with its square (issue 36: a 1 MB note took 156 s
+to redact, 4,000 dates 40 s as surrogates, while the HTTP service's model waited).
+
+Each test times a made-up note and one four times larger (the lowest of a few runs) and
+bounds the ratio at 6: linear work gives about 4, quadratic work 16. Figures and the
+benchmark command: docs/history/performance.md.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+import time
+from dataclasses import replace
+
+import pytest
+
+from crfdeid.document import Document, make_span
+from crfdeid.io import open_writer
+
+
+def _note(lines: int, names: bool = True, seed: int = 0) -> Document:
+    """``lines`` lines, each with a date and (``names``) a made-up doctor found once and
+    repeated once unfound; predicted spans with confidences, one of them unsure. (No numbers
+    of a fixed width: a patient's thousand phone numbers use up the 3-digit groups a surrogate
+    may take, and the draws' rejections grow until that is so, which is not what this measures.)"""
+    rng = random.Random(seed)
+    parts, spans, pos = [], [], 0
+    for i in range(lines):
+        name = rng.choice(string.ascii_uppercase) + "".join(rng.choices(string.ascii_lowercase, k=8))
+        date = f"{rng.randint(1, 12)}/{rng.randint(1, 28)}/{rng.randint(2060, 2099)}"
+        line = f"Seen by Dr. {name} on {date}; {name} agreed.\n" if names else f"Seen on {date}.\n"
+        for text, label in ((name, "DOCTOR"), (date, "DATE")) if names else ((date, "DATE"),):
+            start = pos + line.index(text)
+            spans.append(replace(make_span(start, start + len(text), label), confidence=0.4 if i == 0 else 0.9))
+        parts.append(line)
+        pos += len(line)
+    return Document("long", "".join(parts), spans, meta={"patient": "p1"})
+
+
+def _seconds(fmt: str, doc: Document, runs: int = 2) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        writer = open_writer(fmt, None, {"seed": 1} if fmt == "surrogate" else {})
+        t0 = time.perf_counter()
+        writer.transform(doc)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+@pytest.mark.parametrize("fmt, lines, names", [("redacted", 1500, True), ("surrogate", 500, False)])
+def test_rendering_time_is_near_linear_in_note_size(fmt, lines, names):
+    small, large = _note(lines, names), _note(4 * lines, names)
+    _seconds(fmt, small, 1)  # caches (gazetteers, patterns) filled before timing
+    ratio = _seconds(fmt, large) / _seconds(fmt, small)
+    assert ratio < 6, f"{fmt}: 4x the note took {ratio:.1f}x the time"
