@@ -137,9 +137,10 @@ def test_a_companion_features_file_is_relative_to_the_config(tmp_path):
 
 #: The shipped model's file and what crfdeid before companions existed (0b3ee2e) tagged with it on
 #: synth:60,5 (the model retrained by issue 26 item 3; the same spans from 0b3ee2e's code and today's;
-#: the file saved again with its manifest digest by issue 36, and with the config key `prior: null` by
-#: issue 34 (and the four word lists' checksums): the same CRFsuite part and spans; the spans taken again after issue 34's chain steps (a
-#: sentence's full stop kept outside, clinical vocabulary dropped, states and initials), same file).
+#: the file saved again with its manifest digest by issue 36, and with the config key `prior: null`
+#: and the four new word lists' checksums by issue 34: the same CRFsuite part and spans; the spans
+#: taken again after issue 34's chain steps (a sentence's full stop kept outside, clinical
+#: vocabulary dropped, states and initials), the same file).
 DEFAULT_SHA256 = "7fb0a44be909dcea"
 DEFAULT_SPANS_SHA256 = "19e45ff772ca59a8d6dda7f5705ac93ea082084dfa77341ce64783337fdf1546"
 
