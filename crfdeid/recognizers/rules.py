@@ -23,43 +23,23 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..features.surface import MONTH, ascii_lower, cannot_match
-
-# A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
-class _Lazy:
-    """A regular expression compiled when first used: the same methods and attributes as
-    ``regex.compile(pattern, flags)`` (each looked up on the compiled pattern once, then kept
-    on this object). The rules and the patterns below are many, and a note runs only the
-    rules whose literals and key words it holds, so compiling them all at import cost every
-    start-up about 20 ms (issue 37)."""
-
-    def __init__(self, pattern: str, flags: int = 0):
-        self._source = (pattern, flags)
-
-    def __getattr__(self, name: str):
-        if name.startswith("__") or name == "_source":  # not a pattern's: copy, pickle
-            raise AttributeError(name)
-        value = getattr(regex.compile(*self._source), name)
-        setattr(self, name, value)
-        return value
-
-    def __reduce__(self):
-        return (_Lazy, self._source)
-
-    def __repr__(self) -> str:
-        return f"_lazy({self._source[0]!r}, {self._source[1]!r})"
+from ..text.patterns import LazyPattern
 
 
-def _lazy(pattern: str, flags: int = 0) -> _Lazy:
-    return _Lazy(pattern, flags)
+def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
+    """``regex.compile(pattern, flags)`` on first use: a note runs only the rules whose
+    literals and key words it holds (:func:`find`), so most start-ups need few of them."""
+    return LazyPattern(regex.compile, pattern, flags)
 
 
 def _group(rx) -> str | int:
     """The group a rule's span is (``phi`` when it has one), without compiling a lazy rule."""
-    if isinstance(rx, _Lazy):
-        return "phi" if "(?P<phi>" in rx._source[0] else 0
+    if isinstance(rx, LazyPattern):
+        return "phi" if "(?P<phi>" in rx.source else 0
     return "phi" if "phi" in rx.groupindex else 0
 
 
+# A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
 _CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
 _LOWER = r"[a-z][a-z'-]*[a-z]"
 _DOT_OR_SPACE = r"(?:\.[ \t]{0,2}|[ \t]{1,2})"
