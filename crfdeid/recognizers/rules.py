@@ -76,7 +76,7 @@ STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|
 # Clinical terms named after a state: "Texas catheter", "Indiana pouch", "New York Heart Association".
 _STATE_TERM_AFTER = r"(?![ \t]+(?i:catheters?|pouch|heart[ \t]+association|class\b|tick))"
 
-#: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
+#: Rule name -> (subtype, regex: compiled on first use). Order matters: earlier rules win overlaps.
 RULES = {
     "ssn": ("SSN", _lazy(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
     "email": ("EMAIL", _lazy(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?!\w)")),
