@@ -22,8 +22,6 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from tqdm import tqdm
-
 #: The logger every step line goes to.
 LOG = logging.getLogger("crfdeid")
 LOG.addHandler(logging.NullHandler())
@@ -68,8 +66,10 @@ class Progress:
         self._t0 = time.monotonic()
         self._next_time = self._t0 + LOG_EVERY
         self._next_share = 1
-        self._bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True,
-                         disable=not enabled or not _terminal())
+        self._bar = _NoBar()
+        if enabled and _terminal():  # tqdm (and what it imports) only where a bar is drawn
+            from tqdm import tqdm
+            self._bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
         step("%s: started%s", desc, f" ({total} {unit}s)" if total is not None else "")
 
     def update(self, n: int = 1) -> None:
@@ -87,7 +87,12 @@ class Progress:
 
     def write(self, message: str) -> None:
         """A message on standard error that does not break the bar."""
-        tqdm.write(message, file=sys.stderr)
+        tq = sys.modules.get("tqdm")
+        if tq is not None:  # a bar may be drawn: tqdm writes around it
+            tq.tqdm.write(message, file=sys.stderr)
+        elif sys.stderr is not None:  # no bar without tqdm: what tqdm.write does then
+            sys.stderr.write(message)
+            sys.stderr.write("\n")
 
     def close(self) -> None:
         if self._closed:
@@ -101,6 +106,16 @@ class Progress:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class _NoBar:
+    """The bar of a :class:`Progress` that draws none (what a disabled tqdm bar does)."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def track(iterable: Iterable, desc: str, total: int | None = None, unit: str = "doc",

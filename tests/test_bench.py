@@ -209,6 +209,30 @@ def test_tag_path_does_not_import_training(model_path, tmp_path):
     assert again is train_model
 
 
+def test_redacted_tag_imports_no_surrogates_nor_tqdm_and_compiles_only_the_rules_it_runs(model_path, tmp_path):
+    """Issue 37's start-up: a redacted ``tag`` of one note imports neither the surrogates nor
+    tqdm (no bar is drawn), and compiles only the rules and Safe Harbor forms the note can hold."""
+    import subprocess
+    import sys
+    note = tmp_path / "n.txt"
+    note.write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
+    code = ("import json, sys; from crfdeid.cli import tag; tag.main(['--quiet', '--output-format', 'redacted', "
+            f"'--model', {str(model_path)!r}, {str(note)!r}]); "
+            "from crfdeid.recognizers import rules, safeharbor; "
+            "n = lambda rxs: sum(len(vars(rx)) > 1 for rx in rxs); "
+            "print(json.dumps({'modules': sorted(m for m in sys.modules if m in ('crfdeid.deid.surrogate', "
+            "'crfdeid.deid.policies', 'tqdm')), 'rules': [n(rx for _, rx in rules.RULES.values()), len(rules.RULES)], "
+            "'forms': [n(f[1] for f in safeharbor.FORMS.values()), len(safeharbor.FORMS)]}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert "[**DOCTOR**]" in out
+    got = json.loads(out.splitlines()[-1])
+    assert got["modules"] == []
+    assert 0 < got["rules"][0] < got["rules"][1] / 2 and 0 < got["forms"][0] < got["forms"][1]
+    from crfdeid.deid import Surrogator  # still the public name, imported on first use
+    from crfdeid.deid.surrogate import Surrogator as direct
+    assert Surrogator is direct
+
+
 def test_deid_pl_row_is_skipped_where_it_is_absent(model_path, tmp_path, monkeypatch):
     from crfdeid.experiments.bench import whole
     corpus = tmp_path / "corpus"

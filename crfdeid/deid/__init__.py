@@ -13,9 +13,28 @@ Writers ``redacted``, ``masked`` and ``surrogate`` live in :mod:`crfdeid.deid.wr
 the ``corpus surrogate`` subcommand in :mod:`crfdeid.cli.surrogate`.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from .check import CheckReport, check
 from .redact import mask, redact
 from .spans import propagate
-from .surrogate import Surrogator
+
+if TYPE_CHECKING:
+    from .surrogate import Surrogator
+
+#: The surrogates' module (and the name, place, date and number generators it imports),
+#: imported by name when a surrogate is first asked for: a redacted or masked ``tag`` does not
+#: import it (issue 37).
+SURROGATES = "crfdeid.deid.surrogate"
+
+
+def __getattr__(name: str):
+    if name == "Surrogator":  # surrogates: imported by name on first use, never by redaction
+        return importlib.import_module(SURROGATES).Surrogator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["CheckReport", "Surrogator", "check", "mask", "propagate", "redact"]

@@ -5,6 +5,7 @@ Only counts are reported, never PHI text.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass
@@ -16,7 +17,9 @@ from . import ages, dates
 from .dategroups import date_groups
 from .guard import Units
 from .spans import deid_spans, lower_same_length
-from .surrogate import age_keeps as default_age_keeps
+
+#: Where the default ``age_keeps`` of :func:`check` lives (imported on the first check without one).
+SURROGATES = "crfdeid.deid.surrogate"
 
 
 @dataclass
@@ -100,7 +103,7 @@ def check(pairs, exempt: dict | None = None, age_keeps=None) -> CheckReport:
     rep = CheckReport()
     offsets: defaultdict[str, set[int | None]] = defaultdict(set)
     exempt = exempt or {}
-    age_keeps = age_keeps or default_age_keeps
+    age_keeps = age_keeps or importlib.import_module(SURROGATES).age_keeps  # the surrogates' rule
     for orig, new in pairs:
         rep.notes += 1
         spans = deid_spans(orig)

@@ -28,6 +28,7 @@ from ..errors import ConfigError, LeakError
 from ..recognizers import safeharbor
 from . import address, ages, dates, guard, names, numbers, places
 from .dategroups import acceptable_shift, date_groups, region, year_hints
+from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .guard import NoSafeReplacement, Units
 from .kinds import settle_kinds, stand_in
 from .policies import PLACEHOLDER, Policies, age_tails, as_age, confidences, years_between
@@ -35,11 +36,6 @@ from .rng import Keyed, derangement, normalize, random_like
 from .spans import deid_spans, replace_spans
 from .state import NoDraw, PatientState
 
-#: Default per-patient date shift range in days (inclusive; 0, whole weeks and whole years
-#: excluded). At least 366 days, so the year of every date changes too.
-DEFAULT_SHIFT = (-1095, -366)
-#: Spans the tagger is less sure of than this get a placeholder in surrogate output.
-DEFAULT_MIN_CONFIDENCE = 0.5
 _IDS = {"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
 #: Words an AGE surrogate may keep with an age of 89 or less (HIPAA Safe Harbor keeps those ages).
 AGE_WORDS = ages.AGE_WORDS

@@ -16,17 +16,26 @@ anything is written, so one that fails raises and leaves no file (fail closed).
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..document import Document, Span
 from ..errors import ConfigError
 from ..io import WRITERS, FolderWriter, atomic_write
 from ..io.i2b2 import render as render_i2b2
 from ..schema import get
+from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
 from .spans import propagate as add_repeats
-from .surrogate import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT, Surrogator
+
+if TYPE_CHECKING:
+    from .surrogate import Surrogator
+
+#: The surrogates' module, imported by name when a surrogate writer is made (issue 37: a
+#: redacted or masked ``tag`` does not import it).
+SURROGATES = "crfdeid.deid.surrogate"
 
 #: First line of every mapping file: it holds original PHI.
 MAPPING_HEADER = ("# PHI - CONTAINS ORIGINAL PROTECTED HEALTH INFORMATION. crfdeid surrogate mapping "
@@ -113,10 +122,11 @@ class SurrogateWriter(_DeidWriter):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
-        surrogator = Surrogator(seed=seed, key=key, date_shift=tuple(date_shift),
-                                age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
-                                dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
-                                kinds=kinds)  # refuses a scheme's labels it has no generator for
+        surrogator_class = importlib.import_module(SURROGATES).Surrogator
+        surrogator = surrogator_class(seed=seed, key=key, date_shift=tuple(date_shift),
+                                      age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
+                                      dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
+                                      kinds=kinds)  # refuses a scheme's labels it has no generator for
         super().__init__(out)
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave

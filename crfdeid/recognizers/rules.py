@@ -23,6 +23,21 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..features.surface import MONTH, ascii_lower, cannot_match
+from ..text.patterns import LazyPattern
+
+
+def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
+    """``regex.compile(pattern, flags)`` on first use: a note runs only the rules whose
+    literals and key words it holds (:func:`find`), so most start-ups need few of them."""
+    return LazyPattern(regex.compile, pattern, flags)
+
+
+def _group(rx) -> str | int:
+    """The group a rule's span is (``phi`` when it has one), without compiling a lazy rule."""
+    if isinstance(rx, LazyPattern):
+        return "phi" if "(?P<phi>" in rx.source else 0
+    return "phi" if "phi" in rx.groupindex else 0
+
 
 # A capitalised word and a lower-case one (two letters or more), a title's full stop or space.
 _CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
@@ -36,7 +51,7 @@ def _after(prefix: str, word: str, flags: int = 0):
     Matching the prefix forwards is several times faster than a look-behind tried at
     every position of the note.
     """
-    return regex.compile(rf"{prefix}(?P<phi>{word})", flags)
+    return _lazy(rf"{prefix}(?P<phi>{word})", flags)
 
 
 # Relatives whose first name may follow ("dtr marisol", "Son, Al,").
@@ -61,21 +76,21 @@ STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|
 # Clinical terms named after a state: "Texas catheter", "Indiana pouch", "New York Heart Association".
 _STATE_TERM_AFTER = r"(?![ \t]+(?i:catheters?|pouch|heart[ \t]+association|class\b|tick))"
 
-#: Rule name -> (subtype, compiled regex). Order matters: earlier rules win overlaps.
+#: Rule name -> (subtype, regex: compiled on first use). Order matters: earlier rules win overlaps.
 RULES = {
-    "ssn": ("SSN", regex.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
-    "email": ("EMAIL", regex.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?!\w)")),
-    "url": ("URL", regex.compile(r"(?<!\S)(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]", regex.I)),
-    "ip": ("IPADDR", regex.compile(
+    "ssn": ("SSN", _lazy(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
+    "email": ("EMAIL", _lazy(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}(?!\w)")),
+    "url": ("URL", _lazy(r"(?<!\S)(?:https?://|www\.)[^\s<>\"]*[^\s<>\".,;:)]", regex.I)),
+    "ip": ("IPADDR", _lazy(
         r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])")),
-    "phone": ("PHONE", regex.compile(
+    "phone": ("PHONE", _lazy(
         r"(?<![\w/-])(?:\(\d{3}\)\s?|\d{3}([-./]))\d{3}(?(1)\1|[-.])\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w/-])",
         regex.I)),
     # A pager number is a phone number in clinical notes ("Pager #40917", "beeper number 40917").
-    "pager": ("PHONE", regex.compile(
+    "pager": ("PHONE", _lazy(
         r"(?<=\b(?:[Pp]ager|PAGER|[Bb]eeper|BEEPER)[ \t]*(?:(?i:number|num|no\.?)[ \t]*)?[:#]?[ \t]*#?)\d{3,7}(?!\w)")),
     # The look-ahead changes no match: it lets the regex module skip to digits (7x faster).
-    "date_numeric": ("DATE", regex.compile(
+    "date_numeric": ("DATE", _lazy(
         r"(?=\d)(?<![\w/.-])(?:(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:19|20)?\d\d"
         r"|(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))(?![\w/%-])")),
     # A capitalised word right after a title: on the PhysioNet dev notes 190 of
@@ -87,51 +102,51 @@ RULES = {
         rf"\b(?:{_RELATIVES}|hcp|proxy)[,:]?[ \t]{{1,2}}\"?", r"[a-z][a-z'-]+(?![\w'-])", regex.I)),
     # A name before a relative in brackets, no plain word: "Ann Zelnik (daughter)". The name is
     # looked for behind the bracket: 100x faster than trying every capitalised word.
-    "name_before_relative": ("PATIENT", regex.compile(
+    "name_before_relative": ("PATIENT", _lazy(
         r"(?<=(?<![\w'-])(?P<phi>[A-Z][A-Za-z'-]+[ \t]+[A-Z][A-Za-z'-]+)[ \t]*)\((?i:daughter|son|wife|husband"
         r"|sister|brother|mother|father|niece|nephew|friend|hcp|proxy)\)")),
     # A signature line: a name, then a credential at the end of the line ("Dan A. Forman, RRT").
-    "signature": ("DOCTOR", regex.compile(
+    "signature": ("DOCTOR", _lazy(
         r"(?m)^[ \t]*(?P<phi>[A-Z][A-Za-z'-]+(?:[ \t]+[A-Z]\.?)?(?:[ \t]+[A-Z][A-Za-z'-]+)?)"
         r"(?=(?:,[ \t]*|[ \t]+)(?:RN|R\.N\.|RRT|MD|NP|SN|LPN|BSN|CCRN|PA-C)\b[ \t,./A-Z]*$)")),
     # An initial and a capitalised word after a space, "(" or "-": "per B. Varga", "GIVEN
     # PEPCID-J. SMITH" (not a plain word unless a census surname, "J. Walker"; not the
     # initials of sides, SOAP headings or "I.").
-    "initial_name": ("DOCTOR", regex.compile(
+    "initial_name": ("DOCTOR", _lazy(
         r"(?<=(?:^|[ \t(-]))[B-HJKMNQT-Z]\.[ \t]{1,2}[A-Z][A-Za-z'-]{2,}(?![\w'-])", regex.M)),
     # A name before "MD" in the middle of a line: "Anna Stone-Lyle MD performed" (mixed case,
     # no plain word; the all-caps "PRIMARY CARE MD" is left alone).
-    "name_md": ("DOCTOR", regex.compile(
+    "name_md": ("DOCTOR", _lazy(
         r"(?<![\w'-])(?P<phi>[A-Z][a-z'-]*[a-z](?:-[A-Z][a-z]+)?(?:[ \t]+[A-Z][a-z'-]*[a-z](?:-[A-Z][a-z]+)?)?)"
         r"(?=,?[ \t]+MD\b)")),
     # Two capitalised words before "aware", neither a plain word: "JO ZELNIK AWARE" (looked for
     # behind "aware", as above).
-    "name_aware": ("DOCTOR", regex.compile(
+    "name_aware": ("DOCTOR", _lazy(
         r"(?<=(?<![\w'-])(?P<phi>[A-Z][A-Za-z'-]+[ \t]+[A-Z][A-Za-z'-]+)[ \t]+)(?i:aware)\b")),
     # A census first name and surname after "per", "by", "with"...: "per carol zelnik".
     "per_name": ("DOCTOR", _after(
         r"\b(?i:per|by|with|from|called|paged)[ \t]+", r"[A-Za-z][a-z]+[ \t]+[A-Za-z][a-z'-]+(?![\w'-])")),
     # A lower-case signature line: a first name, then a non-plain word, then "rn" ("ann j. zelnik bsn/rn").
-    "signature_lower": ("DOCTOR", regex.compile(
+    "signature_lower": ("DOCTOR", _lazy(
         r"(?m)^[ \t]*(?P<phi>[a-z][a-z'-]+(?:[ \t]+[a-z]\.?)?(?:[ \t]+[a-z][a-z'-]+)?)"
         r"(?=(?:,[ \t]*|[ \t]+)(?:rn|r\.n\.|rrt|md|np|bsn|ccrn)(?:[ \t]*[/,][ \t]*(?:rn|bsn|ccrn|rrt))*[ \t.]*$)")),
     # A saint's name: "St. Agatha's", "Saint Jude" (kept when the name is a census first name).
-    "saint": ("HOSPITAL", regex.compile(
+    "saint": ("HOSPITAL", _lazy(
         r"(?<![\w.-])(?:St\.?|ST\.|Saint|SAINT)[ \t]{1,2}[A-Z][A-Za-z]+(?:'s)?(?![\w-])")),
     # Religious hospital names: "Holy Family", "sacred hope" (one span per word).
-    "holy_sacred": ("HOSPITAL", regex.compile(r"\b(?i:holy|sacred)[ \t]+[A-Za-z]+")),
+    "holy_sacred": ("HOSPITAL", _lazy(r"\b(?i:holy|sacred)[ \t]+[A-Za-z]+")),
     # "University of Maryland", "U of MD" (one span per word).
-    "university": ("HOSPITAL", regex.compile(r"\b(?:University|UNIVERSITY|U)[ \t]+(?:of|OF)[ \t]+[A-Z][A-Za-z]+")),
+    "university": ("HOSPITAL", _lazy(r"\b(?:University|UNIVERSITY|U)[ \t]+(?:of|OF)[ \t]+[A-Z][A-Za-z]+")),
     # A street address: number, capitalised words, street suffix ("19 Juniper St."), and the
     # unit that follows it ("45 Maple Ridge Road, Suite 210", "Apt 4B").
-    "street": ("STREET", regex.compile(
+    "street": ("STREET", _lazy(
         r"(?<![\w/.-])\d{1,5}[ \t]+(?:[A-Z][A-Za-z'-]+[ \t]+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Drive|Ln|Lane"
         rf"|Blvd|Boulevard|Ct|Court|Pl|Place|Terrace|Circle|Hwy|Highway|Pkwy|Parkway)\b\.?(?:,?[ \t]+{_UNIT})?")),
     # An address unit alone ("Suite 210", "APT #4B"): an address, whatever tagged the word.
-    "address_unit": ("STREET", regex.compile(rf"(?<![\w-]){_UNIT}")),
+    "address_unit": ("STREET", _lazy(rf"(?<![\w-]){_UNIT}")),
     # Names joined by an Arabic particle: "Abdulrahman bin Khalid Al-Qahtani", "Salma bint Nasser"
     # (one span per word; the words other than the particles are no plain words).
-    "name_particle": ("PATIENT", regex.compile(
+    "name_particle": ("PATIENT", _lazy(
         rf"(?<![\w'-])(?P<phi>{_CAP}(?:[ \t]+(?:bin|ibn|bint)[ \t]+{_CAP})+(?:[ \t]+(?:Al|El|AL|EL)-{_CAP})?)"
         r"(?![\w'-])")),
     # A hospital's acronym after "@", "at" or "transferred to" in any case ("@ mgh", "to BWH"): a
@@ -142,17 +157,17 @@ RULES = {
         r"|discharged|d/?c'?d)[ \t]+(?i:to)[ \t]+)",
         r"(?!(?i:osh)\b)(?:[a-z][b-df-hj-np-tv-z]{1,3}(?:h|mc)|[A-Z][B-DF-HJ-NP-TV-Z]{1,3}(?:H|MC))(?![\w'-])")),
     # A two-digit year after an apostrophe: "CABG '95", "MI in '03" (the digits).
-    "year_apostrophe": ("DATE", regex.compile(r"(?<![\w'/.-])'(?P<phi>\d\d)(?![\w'/.-])")),
+    "year_apostrophe": ("DATE", _lazy(r"(?<![\w'/.-])'(?P<phi>\d\d)(?![\w'/.-])")),
     # A year after a past event in a history: "CABG 79", "CVA in 97", "CVA 71'", "MI 2090".
     # This rule and the next test their prefix behind a digit: several times faster.
-    "year_after_event": ("DATE", regex.compile(
+    "year_after_event": ("DATE", _lazy(
         r"(?=\d)(?<=(?<![\w/-])(?:CABG|MI|CVA|PTCA|PCI|AVR|MVR|TIA|AAA|CEA)(?:[ \t]+(?i:in))?[ \t]{1,2})"
         rf"(?P<phi>(?:19|20)\d\d|\d\d)'?(?!{_NOT_A_YEAR})")),
     # A four-digit year after "in" or "since": "IN 1993 PT S/P", "since 2006" (not "in 1500 cc").
-    "year_after_in": ("DATE", regex.compile(rf"(?=\d)(?<=\b(?i:in|since)[ \t]{{1,2}})(?:19|20)\d\d(?!{_NOT_A_YEAR})")),
+    "year_after_in": ("DATE", _lazy(rf"(?=\d)(?<=\b(?i:in|since)[ \t]{{1,2}})(?:19|20)\d\d(?!{_NOT_A_YEAR})")),
     # A month/day after "on", "from", "extubated"...: "extubated 11/6" (not "on 5/5" or "on 10/5
     # PSV", "1/2 NS", "12/5, 40%": vent settings and fractions).
-    "date_numeric_day": ("DATE", regex.compile(
+    "date_numeric_day": ("DATE", _lazy(
         r"(?=\d)(?<=\b(?i:on|from|since|until|till|extubated|intubated|admitted|dated|thru|through)[ \t]+)"
         r"(?!(?P<n>\d+)/(?P=n)\b)(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9])"
         r"(?:-(?:1[0-2]|0?[1-9])/(?:3[01]|[12]\d|0?[1-9]))?"
@@ -169,23 +184,23 @@ RULES = {
     # A name after a clinician's title: "HO Lindqvist", "W/MD BARROWS" (not a plain word; has a vowel).
     "title_clinician": ("DOCTOR", _after(r"\b(?:HO|MD|NP)[ \t]{1,2}", rf"(?=[A-Za-z'-]*[AEIOUYaeiouy]){_CAP}")),
     # Phone numbers written with spaces: "617 555 0142 x12", "303 5550142", "617 555-0187".
-    "phone_spaced": ("PHONE", regex.compile(
+    "phone_spaced": ("PHONE", _lazy(
         r"(?<![\w/.])(?:\d{3}[ \t]\d{3}[ \t-]\d{4}|\d{3}[ \t]\d{7})"
         r"(?:[ \t]?(?:x|ext\.?)[ \t]?\d{1,5})?(?![\w/%-]|\.\d)", regex.I)),
-    "state_name": ("STATE", regex.compile(
+    "state_name": ("STATE", _lazy(
         r"(?<![\w'-])(?i:" + "|".join(n.replace(" ", r"[ \t]+") for n in STATE_NAMES) + r")(?![\w'-])"
         + _STATE_TERM_AFTER)),
-    "date_text": ("DATE", regex.compile(
+    "date_text": ("DATE", _lazy(
         rf"(?<!\w){MONTH}\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d(?!\w)", regex.I)),
     # Day, month and year ("14 Nov, 91"); month and four-digit year ("March of 1991").
     # The look-ahead for a digit changes no match: the regex module skips to digits.
-    "date_day_month": ("DATE", regex.compile(
+    "date_day_month": ("DATE", _lazy(
         rf"(?=\d)(?<!\w)(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]+{MONTH}\.?,?[ \t]+"
         rf"(?:19|20)?\d\d(?!\w)", regex.I)),
-    "date_month_year": ("DATE", regex.compile(
+    "date_month_year": ("DATE", _lazy(
         rf"(?<!\w){MONTH}\.?,?[ \t]+(?:of[ \t]+)?(?:19|20)\d\d(?!\w)", regex.I)),
     # Month name and day without a year ("July 2nd"); "May" is left out (the verb).
-    "date_month_day": ("DATE", regex.compile(
+    "date_month_day": ("DATE", _lazy(
         r"(?<!\w)(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|June?|July?|Aug(?:ust)?"
         r"|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?[ \t]+(?:0?[1-9]|[12]\d|3[01])"
         r"(?:st|nd|rd|th)?(?![\w/:.-]\d)(?!\w)", regex.I)),
@@ -338,7 +353,7 @@ WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
 WORDWISE = frozenset({"name_particle", "signature", "initial_name", "saint", "university", "name_md", "name_aware",
                       "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
-_WORD = regex.compile(r"[A-Za-z][A-Za-z'-]*")
+_WORD = _lazy(r"[A-Za-z][A-Za-z'-]*")
 
 
 def find(text: str, rules=None) -> list[Span]:
@@ -375,7 +390,7 @@ def _plan_of(rules: dict) -> list[tuple]:
     """What :func:`find` needs of each rule, worked out once: ``(subtype, regex, needs, anchor,
     word check, group, wordwise)``. A mapping passed to :func:`find` is never skipped or anchored."""
     return [(sub, rx, None, None, _word_check(WORD_CHECKS.get(name)),
-             "phi" if "phi" in rx.groupindex else 0, name in WORDWISE)
+             _group(rx), name in WORDWISE)
             for name, (sub, rx) in rules.items()]
 
 
@@ -446,26 +461,26 @@ def merge_disjoint(base: list, extra: list) -> list:
 
 _NAMES = frozenset({"PATIENT", "DOCTOR", "USERNAME"})
 # A lone letter (and its full stop) right before a name: the "B." of "B. Varga".
-_INITIAL_BEFORE = regex.compile(r"(?<![\w.'-])[A-Za-z](?=\.?[ \t]{1,2}$)")
+_INITIAL_BEFORE = _lazy(r"(?<![\w.'-])[A-Za-z](?=\.?[ \t]{1,2}$)")
 # A surname's initial right after a name, with its full stop or before a comma or the line's
 # end ("Tomas K., admitted"; not the "A" or "I" of "told Maria I would").
-_INITIAL_AFTER = regex.compile(r"[ \t]{1,2}([A-Z])(?:(\.)(?![\w.])|(?=[ \t]*(?:[,;)]|$)))", regex.M)
+_INITIAL_AFTER = _lazy(r"[ \t]{1,2}([A-Z])(?:(\.)(?![\w.])|(?=[ \t]*(?:[,;)]|$)))", regex.M)
 # A capitalised word joined to a name by "and"/"&": "Drs Okafor and Lindqvist".
 # Then a surname right after a name, a first name right before one ("Patricia WHITFIELD").
-_COORD_AFTER = regex.compile(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
-_COORD_BEFORE = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]+(?:and|AND|&)[ \t]+$")
-_NEXT_WORD = regex.compile(rf"[ \t]({_CAP})(?![\w'-])")
-_PREV_WORD = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]$")
+_COORD_AFTER = _lazy(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
+_COORD_BEFORE = _lazy(rf"(?<![\w'-])({_CAP})[ \t]+(?:and|AND|&)[ \t]+$")
+_NEXT_WORD = _lazy(rf"[ \t]({_CAP})(?![\w'-])")
+_PREV_WORD = _lazy(rf"(?<![\w'-])({_CAP})[ \t]$")
 # Name parts joined to a name by hyphens, in any script: the "Øster" of "Müller-Øster".
-_HYPHEN_AFTER = regex.compile(r"-(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)(?![\p{L}\p{M}\p{N}])")
-_HYPHEN_BEFORE = regex.compile(r"(?<![\p{L}\p{M}\p{N}'-])(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)-$")
+_HYPHEN_AFTER = _lazy(r"-(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)(?![\p{L}\p{M}\p{N}])")
+_HYPHEN_BEFORE = _lazy(r"(?<![\p{L}\p{M}\p{N}'-])(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)-$")
 # Name particles ("Abdulrahman bin Khalid", "Ludwig van Beethoven", "Maria de la Cruz"): the particle
 # and the capitalised word on its other side join a name next to it.
 _PARTICLE = r"(?:bin|ibn|bint|ben|abu|al|el|van|von|der|den|de|da|di|del|della|dos|du|la|le)"
-_PARTICLE_AFTER = regex.compile(rf"[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+({_CAP})(?![\w'-])")
-_PARTICLE_BEFORE = regex.compile(rf"(?<![\w'-])({_CAP})[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+$")
+_PARTICLE_AFTER = _lazy(rf"[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+({_CAP})(?![\w'-])")
+_PARTICLE_BEFORE = _lazy(rf"(?<![\w'-])({_CAP})[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+$")
 # A surname with a particle prefix right after a name: "Khalid Al-Qahtani", "Sean O'Brien", "Ann McGee".
-_PREFIXED_NEXT = regex.compile(r"[ \t]((?:(?:Al|AL|El|EL|Abu|ABU)-|[OD]'|Mc|MC|Mac)\p{Lu}[\p{L}\p{M}']+"
+_PREFIXED_NEXT = _lazy(r"[ \t]((?:(?:Al|AL|El|EL|Abu|ABU)-|[OD]'|Mc|MC|Mac)\p{Lu}[\p{L}\p{M}']+"
                                r"(?:-\p{Lu}[\p{L}\p{M}']+)*)(?![\p{L}\p{M}\p{N}'-])")
 
 
@@ -522,17 +537,17 @@ def extend_names(text: str, spans) -> list[Span]:
 
 
 # Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
-_NUMERIC = regex.compile(r"(\d{1,4})([/-])(\d{1,4})(?:\2(\d{1,4}))?")
-_CLOCK = regex.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
-_AT = regex.compile(r"(?:\b[Aa][Tt]|@)[ \t]*~?$")
-_JOINED_BEFORE = regex.compile(r"\d[./]$")
-_JOINED_AFTER = regex.compile(r"/\d")
+_NUMERIC = _lazy(r"(\d{1,4})([/-])(\d{1,4})(?:\2(\d{1,4}))?")
+_CLOCK = _lazy(r"(?:[01]\d|2[0-3])[0-5]\d")
+_AT = _lazy(r"(?:\b[Aa][Tt]|@)[ \t]*~?$")
+_JOINED_BEFORE = _lazy(r"\d[./]$")
+_JOINED_AFTER = _lazy(r"/\d")
 # A pain score ("CP 4/10", "chest pain (7/10)") and a fraction or grade ("3/4 str", "1/2 NS",
 # "4/4 strength", "3/6 SEM").
-_PAIN_BEFORE = regex.compile(r"(?i)\b(?:pain|cp|discomfort|pressure|angina|ha|headache)\b[^\n.;]{0,25}$")
-_SCALE_AFTER = regex.compile(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
-_PAIN_AFTER = regex.compile(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
-_FOUR_PARTS = regex.compile(r"\d{1,4}(?:/\d{1,4}){3,}")
+_PAIN_BEFORE = _lazy(r"(?i)\b(?:pain|cp|discomfort|pressure|angina|ha|headache)\b[^\n.;]{0,25}$")
+_SCALE_AFTER = _lazy(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
+_PAIN_AFTER = _lazy(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
+_FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
 
 
 def _month_day(month: int, day: int) -> bool:
@@ -630,9 +645,9 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
 
 
 # A state's postal code (or AP abbreviation) after a comma: "Portland, OR", "Keene, N.H.".
-_CODE_AFTER_COMMA = regex.compile(
+_CODE_AFTER_COMMA = _lazy(
     r",[ \t]{0,2}(?P<code>[A-Za-z]{2}|[A-Z][a-z]{1,4}\.|[A-Z]\.[A-Z]\.|W\.Va\.)(?![\w'-]|\.\w)")
-_PLACE_WORDS = regex.compile(r"(?<![\w'.-])((?:[A-Za-z][A-Za-z'.-]*[ \t]){0,2}[A-Za-z][A-Za-z'.-]*)$")
+_PLACE_WORDS = _lazy(r"(?<![\w'.-])((?:[A-Za-z][A-Za-z'.-]*[ \t]){0,2}[A-Za-z][A-Za-z'.-]*)$")
 _PLACES = frozenset({"CITY", "STATE", "STREET", "HOSPITAL", "LOCATION-OTHER", "COUNTRY"})
 
 

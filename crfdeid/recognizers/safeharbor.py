@@ -41,6 +41,7 @@ import regex
 
 from .. import gazetteers
 from ..document import Span, make_span
+from ..text.patterns import LazyPattern
 from .rules import trie_pattern
 
 _I = re.I
@@ -93,9 +94,15 @@ _LABEL_ANCHORS = (
     "req", "case", "specimen", "encounter", "visit")
 
 
-def _label_regex() -> re.Pattern:
+def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
+    """``re.compile(pattern, flags)`` on first use: a note runs only the forms whose literals
+    and anchors it holds (:func:`matches`), so most start-ups need few of them."""
+    return LazyPattern(re.compile, pattern, flags)
+
+
+def _label_regex() -> LazyPattern:
     alts = "|".join(f"(?P<{sub}>{'|'.join(forms)})" for sub, forms in LABELS.items())
-    return re.compile(rf"(?<![\w/])(?:{alts})(?![a-z]){_SEPARATOR}(?P<value>{_VALUE})(?![\w-])", _I)
+    return _lazy(rf"(?<![\w/])(?:{alts})(?![a-z]){_SEPARATOR}(?P<value>{_VALUE})(?![\w-])", _I)
 
 
 # A label whose identifier follows a few words later on its line, after ":", "=", "#", "is" or
@@ -116,9 +123,9 @@ FAR_LABELS = {
 _PLATE = r"(?-i:[A-Z0-9]{1,8}(?:[ -][A-Z0-9]{1,8})?[ -](?=[A-Z]*[0-9])[A-Z0-9]{1,8}(?![\w-]))"
 
 
-def _far_label_regex() -> re.Pattern:
+def _far_label_regex() -> LazyPattern:
     alts = "|".join(f"(?P<{sub}>{'|'.join(forms)})" for sub, forms in FAR_LABELS.items())
-    return re.compile(rf"(?<![\w/])(?:{alts})(?![a-z])(?:(?:[ \t]+[a-z][a-z'-]*){{0,6}}?[ \t]*"
+    return _lazy(rf"(?<![\w/])(?:{alts})(?![a-z])(?:(?:[ \t]+[a-z][a-z'-]*){{0,6}}?[ \t]*"
                       rf"(?::|=|#|\bis\b|\bwas\b|\breads\b)|(?=[ \t]))[ \t]*(?P<value>{_PLATE}|{_VALUE})(?![\w-])",
                       _I)
 
@@ -130,7 +137,7 @@ _PHONE = (r"(?<![\w/.+-])(?:\+?1[ \t.-]?)?(?:\([0-9]{3}\)[ \t]?|[0-9]{3}[ \t.-])
 def _digit_led(pattern: str, lead: str = "[0-9]", flags: int = 0):
     """A ``regex`` pattern that first checks its leading character (``lead``): the ``regex``
     module then skips to such characters, several times faster than trying every position."""
-    return regex.compile(f"(?={lead}){pattern}", flags)
+    return LazyPattern(regex.compile, f"(?={lead}){pattern}", flags)
 
 
 # A phone, fax or pager number after its label, seven digits too ("tel 555-0199", "pager 40917").
@@ -142,14 +149,14 @@ _PHONE_LABEL = (r"(?<![\w/])(?P<label>phone|telephone|tel|cell|mobile|pager|beep
 #: literals (lower case) at which every match starts, at the start of a word, or None).
 #: With anchors the regex is tried only there (in ASCII text); else it scans the text.
 FORMS = {
-    "age_label": ("AGE", re.compile(rf"{_AGE_LABEL}(?P<value>{_AGE_NUM}|{_AGE_WORD}){_NOT_DURATION}(?![a-z])", _I),
+    "age_label": ("AGE", _lazy(rf"{_AGE_LABEL}(?P<value>{_AGE_NUM}|{_AGE_WORD}){_NOT_DURATION}(?![a-z])", _I),
                   ("age",), ("age",)),
     "age_years": ("AGE", _digit_led(rf"(?P<value>{_AGE_NUM})(?i:{_YEARS_OLD})", "[19]"), ("y",), None),
     # "is a 94M", "a 101 F": an age and a sex.
     "age_sex": ("AGE", _digit_led(
         r"(?=(?:9[0-9]|1[01][0-9]|12[0-5])[ \t]?[MF](?![\w']))(?<=\b(?:[Aa]n?|is|IS)[ \t]+)"
         r"(?P<value>9[0-9]|1[01][0-9]|12[0-5])[ \t]?[MF](?![\w'])", "[19]"), None, None),
-    "age_word": ("AGE", re.compile(rf"(?<![a-z-])(?P<value>{_AGE_WORD}){_YEARS_OLD}", _I), ("ninety", "hundred"),
+    "age_word": ("AGE", _lazy(rf"(?<![a-z-])(?P<value>{_AGE_WORD}){_YEARS_OLD}", _I), ("ninety", "hundred"),
                  None),
     # Looked for from the decade (rare), the words before it behind.
     "age_decade": ("AGE", _digit_led(
@@ -166,34 +173,34 @@ FORMS = {
     # Looked for from the digits (what is rare), the letters behind them.
     "letters_digits": ("IDNUM", _digit_led(r"(?<=(?<![\w-])(?P<start>[A-Z]{1,4}-?))[0-9]{6,}(?![\w-])"), None, None),
     "phone": ("PHONE", _digit_led(_PHONE, "[0-9(+]"), None, None),
-    "phone_label": ("PHONE", re.compile(_PHONE_LABEL, _I), None,
+    "phone_label": ("PHONE", _lazy(_PHONE_LABEL, _I), None,
                     ("phone", "telephone", "tel", "cell", "mobile", "pager", "beeper", "fax")),
-    "email": ("EMAIL", re.compile(r"(?<![\w.+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w])"),
+    "email": ("EMAIL", _lazy(r"(?<![\w.+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w])"),
               ("@",), None),
-    "url": ("URL", re.compile(r"(?<![^\s\x1c-\x1f])(?:(?:https?|ftp)://|www\.)[^\s\x1c-\x1f<>\"]*"
+    "url": ("URL", _lazy(r"(?<![^\s\x1c-\x1f])(?:(?:https?|ftp)://|www\.)[^\s\x1c-\x1f<>\"]*"
                               r"[^\s\x1c-\x1f<>\".,;:)\]]", _I),
             ("://", "www."), None),
-    "domain": ("URL", re.compile(
+    "domain": ("URL", _lazy(
         r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov)(?:/[^\s\x1c-\x1f<>\"]*[^\s\x1c-\x1f<>\".,;:)\]])?"
         r"(?![\w-])", _I),
         (".com", ".org", ".net", ".edu", ".gov"), None),
     "ip": ("IPADDR", _digit_led(
         r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
         r"(?![\w.]|\.[0-9])"), (".",), None),
-    "newborn": ("PATIENT", re.compile(
+    "newborn": ("PATIENT", _lazy(
         r"(?:\b(?i:baby)[ \t]+(?i:boy|girl)|\b(?:BB|BG))[ \t]+(?P<value>[A-Z][A-Za-z'-]*[A-Za-z](?:-[A-Z][A-Za-z]+)?)"
         r"(?![\w'-])"), ("baby", "bb", "bg"), ("baby", "bb", "bg")),
-    "handle": ("USERNAME", re.compile(
+    "handle": ("USERNAME", _lazy(
         r"(?P<label>twitter|instagram|insta|tiktok|snapchat|facebook|threads|bluesky|handle)\b[^\n@]{0,20}?"
         r"(?<![\w.+-])(?P<value>@[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)(?![\w@-]|\.\w)", _I),
         ("@",), ("twitter", "instagram", "insta", "tiktok", "snapchat", "facebook", "threads", "bluesky",
                  "handle")),
-    "username_label": ("USERNAME", re.compile(
+    "username_label": ("USERNAME", _lazy(
         r"(?:user[ \t]?name|user[ \t]?id|login[ \t]?id|screen[ \t]?name)[ \t]*(?::|=|is\b)[ \t]*@?"
         r"(?P<value>[A-Za-z0-9_.-]*[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9_])(?![\w@-])", _I),
         None, ("user", "login", "screen")),
     # Weekdays but "Sat"/"SAT" (oxygen saturation): "Tues 9/3", "Monday, 3/14/98".
-    "weekday_date": ("DATE", re.compile(
+    "weekday_date": ("DATE", _lazy(
         r"(?:monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thur|thu|friday|fri|saturday|sunday|sun)"
         r"\.?,?[ \t]+(?P<value>(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12][0-9]|3[01])(?:/(?:[0-9]{4}|[0-9]{2}))?)"
         r"(?![\w/-]|\.[0-9])(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)", _I),

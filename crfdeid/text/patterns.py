@@ -1,0 +1,45 @@
+"""Regular expressions compiled when first used.
+
+The recognizers hold many patterns, and a note runs only those whose literals or key words
+it holds: compiling them all at import cost every start-up of ``tag`` about 40 ms (issue 37).
+
+>>> import re
+>>> rx = LazyPattern(re.compile, r"(?P<phi>\\d+)")
+>>> rx.source
+'(?P<phi>\\\\d+)'
+>>> rx.search("room 12").group("phi")
+'12'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class LazyPattern:
+    """``compile(pattern, flags)`` when one of its methods or attributes is first asked for:
+    the same methods and attributes (each looked up on the compiled pattern once, then kept
+    on this object, so later calls cost what the compiled pattern's do). Compiling twice
+    from two threads at once gives equal patterns: no lock is needed."""
+
+    def __init__(self, compile: Callable, pattern: str, flags: int = 0):
+        self._args = (compile, pattern, flags)
+
+    @property
+    def source(self) -> str:
+        """The pattern's text (without compiling it)."""
+        return self._args[1]
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name == "_args":  # not a pattern's (copy, pickle)
+            raise AttributeError(name)
+        compile, pattern, flags = self._args
+        value = getattr(compile(pattern, flags), name)
+        setattr(self, name, value)
+        return value
+
+    def __reduce__(self):
+        return (LazyPattern, self._args)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self._args[1]!r}, {self._args[2]!r})"
