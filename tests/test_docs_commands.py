@@ -208,9 +208,16 @@ def test_every_documented_config_and_override_loads(where, words):
     from crfdeid.cli.train import parse_overrides
     from crfdeid.config import load_config
     sets = [words[i + 1].replace("=MODEL", "=elman") for i, w in enumerate(words) if w == "--set"]
+    from crfdeid.errors import ConfigError
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert load_config(ROOT / words[words.index("--config") + 1], parse_overrides(sets)), where
+        try:
+            cfg = load_config(ROOT / words[words.index("--config") + 1], parse_overrides(sets))
+        except ConfigError as exc:  # a member of an extra not installed (CI runs it again with it)
+            if "install the extra" not in str(exc):
+                raise
+            pytest.skip(str(exc))
+        assert cfg, where
 
 
 # -- the cheap ones, run ---------------------------------------------------------------------
