@@ -142,14 +142,15 @@ def library_cpu(notes, key: bytes, repeat: int) -> list[float]:
     return out
 
 
-def job_times(parquet: Path, key: bytes, cores: int, repeat: int, out: Path) -> dict:
+def job_times(parquet: Path, key: bytes, cores: int, repeat: int, out: Path, cluster: bool = False) -> dict:
     import warnings
 
     from pyspark.sql import SparkSession
 
     from crfdeid.spark import deidentify
     warnings.filterwarnings("ignore", message=".*pandas >= 3.0.0.*", category=FutureWarning)
-    spark = (SparkSession.builder.master(f"local[{cores}]").appName("crfdeid-bench")
+    master = f"local-cluster[{cores},1,1024]" if cluster else f"local[{cores}]"
+    spark = (SparkSession.builder.master(master).appName("crfdeid-bench")
              .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
              .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
@@ -164,12 +165,29 @@ def job_times(parquet: Path, key: bytes, cores: int, repeat: int, out: Path) -> 
                     .write.parquet(str(out / f"job-{cores}-{i}"))
                 times.append(time.perf_counter() - t0)
                 cpus.append(spark_cpu() - c0 + sum(os.times()[:2]) - d0)
-        return {"cores": cores, "notes": n, "seconds": [round(t, 2) for t in times],
+        return {"master": master, "cores": cores, "notes": n, "seconds": [round(t, 2) for t in times],
                 "notes_per_s": [round(n / t, 1) for t in times], "cpu_seconds": [round(c, 2) for c in cpus],
                 "notes_per_cpu_s": [round(n / c, 1) for c in cpus],
                 "worker_peak_rss_mb": sorted(round(v / 2**20) for v in rss.peak.values())}
     finally:
+        app = spark.sparkContext.applicationId
         spark.stop()
+        if cluster:  # the executors' logs: SPARK_HOME/work/APP (pip's pyspark: in the package)
+            import pyspark
+            shutil.rmtree(Path(pyspark.__file__).parent / "work" / app, ignore_errors=True)
+
+
+def _report_cluster(result: dict, args) -> int:
+    result["load_after"] = load()
+    for j in result["jobs"]:
+        print(f"{j['master']}, Spark job in a running session: {j['seconds']} s = {j['notes_per_s']} notes/s; "
+              f"CPU {j['cpu_seconds']} s = {j['notes_per_cpu_s']} notes per CPU-second; Python worker peak RSS "
+              f"{j['worker_peak_rss_mb']} MB")
+    print(f"load averages before {result['load_before']}, after {result['load_after']}; "
+          f"{result['notes']} notes, {result['chars']} characters")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -180,6 +198,9 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--json", help="write the figures here")
     p.add_argument("--identity-only", action="store_true", help="check the output, time nothing")
+    p.add_argument("--cluster", action="store_true",
+                   help="time only the Spark job, on local-cluster[N,1,1024] (N executor processes of one "
+                        "core each) instead of local[N]")
     args = p.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     import pandas as pd
@@ -199,6 +220,10 @@ def main(argv=None) -> int:
                       "patient": [d.group for d in notes]}).to_parquet(parquet)
         py = sys.executable
         spec = f"physionet:{args.corpus}"
+        if args.cluster:
+            result["jobs"] = [job_times(parquet, key, cores, args.repeat, tmp, cluster=True)
+                              for cores in map(int, args.cores.split(","))]
+            return _report_cluster(result, args)
         _, tag_cpu = run([py, "-m", "crfdeid", "tag", spec, "--output-format", "surrogate", "--key-file",
                           str(tmp / "key"), "--output-dir", str(tmp / "tag-surrogate"), "--quiet"])
         result["tag_cpu_seconds"] = round(tag_cpu, 2)

@@ -218,3 +218,70 @@ def test_a_parquet_row_without_an_id_is_named_by_file_and_row(spark, tmp_path, c
                    if r["error"])
     assert named == sorted([f"row {n} of {(src / 'one.parquet').as_uri()}" for n in (2, 7, 9)]
                            + [f"row 1 of {(src / 'two.parquet').as_uri()}"])
+
+
+# Run in a fresh interpreter: a process holds one SparkContext, and the session fixture's is local.
+_CLUSTER_JOB = r"""
+import json, os, sys
+import pandas as pd
+from pyspark.sql import SparkSession
+from crfdeid.spark import deidentify
+src, key, dest = sys.argv[1:]
+spark = (SparkSession.builder.master("local-cluster[2,1,1024]").appName("crfdeid-cluster-test")
+         .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
+         .config("spark.ui.enabled", "false").getOrCreate())
+spark.sparkContext.setLogLevel("ERROR")
+open(dest + ".app", "w").write(spark.sparkContext.applicationId)  # the test removes its logs
+rows = [json.loads(line) for line in open(src, encoding="utf-8")]
+df = spark.createDataFrame([(r["id"], r["text"]) for r in rows], "id string, text string")
+got = {fmt: {r.id: r.deid_text for r in deidentify(df, fmt, key=k, partitions=6).collect()}
+       for fmt, k in (("redacted", None), ("surrogate", key))}
+
+def probe(frames):  # which Python worker of which executor, and how often it took a model
+    import crfdeid.spark
+    for frame in frames:
+        yield pd.DataFrame({"pid": [os.getpid()] * len(frame), "daemon": [os.getppid()] * len(frame),
+                            "loads": [crfdeid.spark.LOADS["count"]] * len(frame)})
+
+workers = sorted({tuple(r) for r in spark.range(0, 8, numPartitions=8)
+                  .mapInPandas(probe, "pid long, daemon long, loads long").collect()})
+executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size()  # with the driver
+spark.stop()
+json.dump({"got": got, "workers": workers, "executors": executors}, open(dest, "w"))
+"""
+
+
+@pytest.mark.slow
+def test_a_cluster_of_executor_processes_gives_tags_output_and_loads_the_model_once_each(tmp_path, notes):
+    """``local-cluster[2,1,1024]``: two executor JVMs, each with its own Python workers."""
+    pyspark = pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    import os
+    import shutil
+    import subprocess
+    if not (os.environ.get("JAVA_HOME") or shutil.which("java")):
+        pytest.skip("no Java runtime for Spark")
+    src = tmp_path / "cluster-notes.jsonl"
+    write(notes, "jsonl", src)
+    script, dest = tmp_path / "job.py", tmp_path / "got.json"
+    script.write_text(_CLUSTER_JOB, encoding="utf-8")
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
+    try:
+        done = subprocess.run([sys.executable, str(script), str(src), KEY, str(dest)], env=env,
+                              capture_output=True, text=True, timeout=300)
+    finally:  # the executors' logs go to SPARK_HOME/work/APP (pip's pyspark: inside the package)
+        app = tmp_path / "got.json.app"
+        if app.exists() and app.read_text():
+            shutil.rmtree(Path(pyspark.__file__).parent / "work" / app.read_text(), ignore_errors=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(dest.read_text(encoding="utf-8"))
+    for fmt, extra in (("redacted", ()), ("surrogate", ("--key", KEY))):
+        (tmp_path / fmt).mkdir()
+        want = _tag_files(tmp_path / fmt, notes, fmt, *extra)
+        assert result["got"][fmt] == \
+            {d.doc_id: (want / f"{d.doc_id}.txt").read_text(encoding="utf-8") for d in notes}, fmt
+    assert result["executors"] == 3  # the driver and two executors
+    workers = result["workers"]
+    assert len({daemon for _, daemon, _ in workers}) == 2, workers  # tasks ran in both executors
+    # 12 tasks of deidentify (6 partitions, 2 calls), each worker took each call's model once
+    assert {loads for _, _, loads in workers} == {2}, workers

@@ -42,6 +42,9 @@ _ORDER, _GROUP = "__crfdeid_order", "__crfdeid_group"
 # The model a Python worker keeps between tasks, by call of :func:`deidentify` (a reused
 # worker tags every task of a call with one model, its word-type caches warm).
 _MODELS: dict = {}
+#: How many times this process took a model from a broadcast (once a call per Python
+#: worker: tests/test_spark.py reads it in the executors of a ``local-cluster``).
+LOADS = {"count": 0}
 
 
 def _spark():
@@ -162,6 +165,7 @@ class _Task:
         if model is None:
             _MODELS.clear()  # one model per worker: a new call's model replaces the last one
             model = _MODELS[self.model_id] = self.bc.value
+            LOADS["count"] += 1
         return model
 
     def __call__(self, frames):
