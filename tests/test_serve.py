@@ -319,3 +319,28 @@ def test_health_counts_the_site_table_rows_requests_matched(tmp_path, caplog):
         assert "p9" not in health.text and "Zorbek" not in health.text
     with TestClient(create_app(Settings())) as c:
         assert "site_tables" not in c.get("/health").json()
+
+
+def test_explain_adds_each_spans_steps_and_the_dropped_spans_and_is_off_by_default(tmp_path):
+    # a made-up safe term of the site: the site step drops the model's span on "Lee"
+    (tmp_path / "allow.txt").write_text("Lee\n", encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("allow: allow.txt\n", encoding="utf-8")
+    text = "Seen by Dr. Lee on 7/22/2098."
+    with TestClient(create_app(Settings(site=str(tmp_path / "site.yaml")))) as c:
+        plain = _post(c, text=text)
+        assert plain.status_code == 200 and "steps" not in plain.text and "dropped" not in plain.text
+        assert _post(c, text=text, explain=False).content == plain.content  # off: byte for byte the same
+        r = _post(c, text=text, explain=True)
+        assert r.status_code == 200
+        body = r.json()
+        assert body["text"] == plain.json()["text"]
+        [date] = body["spans"]
+        assert text[date["start"]:date["end"]] == "7/22/2098" and date["steps"][0]["step"] == "crf"
+        [lee] = body["dropped"]
+        assert (text[lee["start"]:lee["end"]], lee["type"]) == ("Lee", "DOCTOR") and "Lee" not in str(lee)
+        assert (lee["steps"][-1]["step"], lee["steps"][-1]["action"]) == ("site.v1", "dropped")
+        r = _post(c, documents=[{"text": text}, {"text": "Nothing here."}], output_format="spans", explain=True)
+        assert r.status_code == 200
+        assert [len(d["dropped"]) for d in r.json()["documents"]] == [1, 0]
+        r = _post(c, text=text, explain="yes")
+        assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "explain"]

@@ -170,6 +170,36 @@ def test_a_site_table_keyed_by_the_patient_column_is_used(spark, tmp_path):
     assert "vexlan" not in got["n1"] and "vexlan" in got["n2"]
 
 
+@pytest.mark.slow
+def test_explain_adds_a_json_column_of_each_notes_steps_and_dropped_spans(spark, tmp_path):
+    from crfdeid.site import Site
+    from crfdeid.spark import deidentify
+    text = "Seen by Dr. Lee on 7/22/2098."  # made up; "Lee" is a safe term of the site: dropped
+    df = spark.createDataFrame([("n1", text), ("n2", None)], "id string, text string")
+    site = Site(allow=["Lee"])
+    plain = deidentify(df, "redacted", site=site, partitions=1)
+    assert "explanation" not in plain.columns
+    got = deidentify(df, "redacted", site=site, partitions=1, explain=True)
+    assert got.columns == [*plain.columns, "explanation"] and got.schema["spans"] == plain.schema["spans"]
+    rows = {r["id"]: r.asDict(recursive=True) for r in got.collect()}
+    assert {k: rows["n1"][k] for k in plain.columns} == plain.where("id = 'n1'").first().asDict(recursive=True)
+    assert rows["n2"]["explanation"] is None and rows["n2"]["error"]
+    data = json.loads(rows["n1"]["explanation"])
+    [date] = data["spans"]
+    assert text[date["start"]:date["end"]] == "7/22/2098" and date["steps"][0]["step"] == "crf"
+    [lee] = data["dropped"]
+    assert text[lee["start"]:lee["end"]] == "Lee" and lee["steps"][-1]["step"] == "site.v1"
+    # the command: --explain adds the column to what it writes
+    src, dest = tmp_path / "in.jsonl", tmp_path / "out"
+    src.write_text(json.dumps({"id": "n1", "text": text}) + "\n", encoding="utf-8")
+    (tmp_path / "allow.txt").write_text("Lee\n", encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("allow: allow.txt\n", encoding="utf-8")
+    assert cli.main(["--input", str(src), "--output", str(dest), "--write-format", "jsonl", "--site",
+                     str(tmp_path / "site.yaml"), "--explain", "--quiet"]) == 0
+    [line] = [json.loads(x) for f in sorted(dest.glob("part-*")) for x in f.read_text(encoding="utf-8").splitlines()]
+    assert json.loads(line["explanation"]) == data
+
+
 def test_command_site_file_errors_come_before_spark(tmp_path, monkeypatch, capsys):
     pytest.importorskip("pyspark")
     monkeypatch.chdir(tmp_path)

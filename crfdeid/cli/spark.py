@@ -84,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--site", metavar="FILE", help="site file (YAML): patients' identifiers (keyed by "
                                                   "the patient column), staff, institutions, safe terms "
                                                   "found in every note (docs/site.md)")
+    p.add_argument("--explain", action="store_true",
+                   help="add the column explanation: each note's spans with the steps that found, widened "
+                        "or retyped them and the dropped spans with the step and reason, as JSON (as tag "
+                        "--explain; offsets and types, never text)")
     p.add_argument("--quiet", action="store_true", help="no summary on success")
     return p
 
@@ -265,7 +269,8 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
                   "apply to no note; name it with --patient-col (docs/site.md)", file=sys.stderr)
     out = deidentify(notes, deid.output_format, model=deid.model, options=deid.options,
                      id_col=id_col, text_col=text_col, patient_col=patient,
-                     partitions=args.partitions, error_col=error_col, site=deid.site)
+                     partitions=args.partitions, error_col=error_col, site=deid.site,
+                     explain=args.explain)
     step("spark: tagging and writing every note (the executors)")
     try:  # written to the staging folder, renamed once complete: never half an output at OUTPUT
         (out.write.parquet if out_fmt == "parquet" else out.write.json)(stage, mode="errorifexists")

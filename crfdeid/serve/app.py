@@ -27,7 +27,7 @@ from typing import Annotated, Literal
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..adapters.records import Deidentifier
@@ -114,6 +114,9 @@ class DeidentifyRequest(_In):
     known: Known | None = None
     documents: list[DocumentIn] | None = None
     output_format: Format = "redacted"
+    explain: StrictBool = Field(
+        False, description="add each span's steps (which step found, widened, retyped it) and the "
+                           "dropped spans with their steps and reasons (offsets and types, no text)")
 
     @model_validator(mode="after")
     def _one_kind(self):
@@ -125,18 +128,41 @@ class DeidentifyRequest(_In):
         return self
 
 
+class WasOut(BaseModel):
+    start: int
+    end: int
+    type: str
+
+
+class StepOut(BaseModel):
+    step: str = Field(description="the step, e.g. crf, rules.v1, junk_spans.v1")
+    action: str = Field(description="found, widened, narrowed, moved, retyped, merged or dropped")
+    reason: str = Field(description="the step's fixed phrase, never the note's words")
+    was: WasOut | None = Field(None, description="the span it changed")
+
+
 class SpanOut(BaseModel):
     type: str = Field(description="PHI subtype, e.g. DOCTOR")
     category: str = Field(description="parent category, e.g. NAME")
     start: int = Field(description="first character (offsets into the original text)")
     end: int = Field(description="one past the last character")
     confidence: float
+    steps: list[StepOut] | None = Field(None, description="what each step did to it (explain only)")
+
+
+class DroppedOut(BaseModel):
+    type: str
+    category: str
+    start: int
+    end: int
+    steps: list[StepOut] = Field(description="the steps that made it, the last one dropping it")
 
 
 class DocumentOut(BaseModel):
     id: str | None = None
     text: str | None = Field(None, description="de-identified text (none for output_format spans)")
     spans: list[SpanOut] | None = None
+    dropped: list[DroppedOut] | None = Field(None, description="spans a step dropped (explain only)")
     error: str | None = Field(None, description="why the note failed (never its text)")
 
 
@@ -145,6 +171,7 @@ class DeidentifyResponse(BaseModel):
     id: str | None = None
     text: str | None = None
     spans: list[SpanOut] | None = None
+    dropped: list[DroppedOut] | None = Field(None, description="spans a step dropped (explain only)")
     documents: list[DocumentOut] | None = None
     failed: int | None = Field(None, description="documents that failed (documents requests)")
 
@@ -171,8 +198,10 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
     if token is not None and len(token) < 16:
         raise ConfigError("the token must have at least 16 characters", path=settings.token_file)
     site = Site.load(settings.site) if settings.site else None
-    engines = {fmt: Deidentifier(model, fmt, key=key if fmt == "surrogate" else None, site=site)
-               for fmt in ("redacted", "masked", "spans") + (("surrogate",) if key else ())}
+    engines = {(fmt, explain): Deidentifier(model, fmt, key=key if fmt == "surrogate" else None, site=site,
+                                            explain=explain)
+               for fmt in ("redacted", "masked", "spans") + (("surrogate",) if key else ())
+               for explain in (False, True)}
     lock = threading.Lock()  # one model, tagged by one request at a time (CPU-bound anyway)
     table_use = TableUse(site)  # how many site-table rows any request's notes matched (issue 36)
     rows = table_use.counts()
@@ -209,7 +238,7 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
         same original string and patient, but name parts and initials are linked only within
         a request.
         """
-        engine = engines.get(body.output_format)
+        engine = engines.get((body.output_format, body.explain))
         if engine is None:
             raise HTTPException(400, "surrogate output needs a key: start the server with --key-file")
         if body.documents is not None and len(body.documents) > settings.max_documents:
@@ -238,8 +267,9 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
             if rec.error is not None:
                 raise HTTPException(500, rec.error)
             return {"output_format": body.output_format, "id": rec.id if body.id is not None else None,
-                    "text": rec.text, "spans": rec.spans}
-        out = [{"id": r.id, "text": r.text, "spans": r.spans, "error": r.error} for r in records]
+                    "text": rec.text, "spans": rec.spans, "dropped": _dropped(rec)}
+        out = [{"id": r.id, "text": r.text, "spans": r.spans, "error": r.error, "dropped": _dropped(r)}
+               for r in records]
         return {"output_format": body.output_format, "documents": out,
                 "failed": sum(r.error is not None for r in records)}
 
@@ -272,6 +302,11 @@ def _meta(doc) -> dict:
     if doc.known is not None:
         meta["known"] = doc.known
     return meta
+
+
+def _dropped(rec) -> list | None:
+    """The spans a step dropped from a note tagged with ``explain`` (None otherwise: not in the answer)."""
+    return None if rec.explanation is None else rec.explanation["dropped"]
 
 
 def _encodable(rec):

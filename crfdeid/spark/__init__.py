@@ -22,6 +22,7 @@ number of partitions and on any run with the same key.
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pandas as pd
@@ -37,6 +38,8 @@ SPAN_TYPE = ("array<struct<type:string,category:string,start:int,end:int,"
              "confidence:double>>")
 #: Names of the columns :func:`deidentify` adds.
 SPANS, TEXT, ERROR = "spans", "deid_text", "error"
+#: The column :func:`deidentify` adds with ``explain``: what each step did to the note's spans.
+EXPLANATION = "explanation"
 _ORDER, _GROUP = "__crfdeid_order", "__crfdeid_group"
 
 # The model a Python worker keeps between tasks, by call of :func:`deidentify` (a reused
@@ -59,7 +62,7 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
                options: dict | None = None, o_threshold=..., id_col: str = "id",
                text_col: str = "text", patient_col: str | None = None,
                partitions: int | None = None, batch_rows: int = 1000, keep_text: bool = False,
-               error_col: str | None = None, site=None):
+               error_col: str | None = None, site=None, explain: bool = False):
     """Tag the notes of ``df`` and add the columns ``spans``, ``deid_text`` and ``error``.
 
     Parameters
@@ -93,6 +96,10 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     site : crfdeid.site.Site, optional
         What the site knows (docs/site.md), found in every note; its patient table is keyed
         by ``patient_col``.
+    explain : bool
+        Add the column ``explanation``: each note's :meth:`crfdeid.tagging.session.Session.explanation`
+        as JSON (its spans with the steps that found, widened or retyped them, and the dropped
+        spans with the step and reason; offsets and types, never text), as ``tag --explain``.
 
     Returns
     -------
@@ -109,7 +116,8 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     for name in (id_col, text_col, *([error_col] if error_col else [])):
         if name not in df.columns:
             raise ValueError(f"no column {name!r}; columns: {', '.join(df.columns)}")
-    taken = {SPANS, TEXT, ERROR, _ORDER, _GROUP} & (set(df.columns) - {text_col})
+    taken = ({SPANS, TEXT, ERROR, _ORDER, _GROUP, *([EXPLANATION] if explain else [])}
+             & (set(df.columns) - {text_col}))
     if taken:
         raise ValueError(f"the input already has column(s) {', '.join(sorted(taken))}: rename them")
     data = df
@@ -129,12 +137,12 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
         data = data.repartition(parallelism)
     keep = [f for f in df.schema.fields if (keep_text or f.name != text_col) and f.name != error_col]
     added = [f"{SPANS} {SPAN_TYPE}", *([f"{TEXT} string"] if output_format != "spans" else []),
-             f"{ERROR} string"]
+             f"{ERROR} string", *([f"{EXPLANATION} string"] if explain else [])]
     schema = ", ".join([_ddl(f) for f in keep] + added)
     bc = spark.sparkContext.broadcast(deid.model)
     task = _Task(bc, output_format, deid.options, o_threshold, id_col, text_col,
                  _GROUP if grouped else None,
-                 [f.name for f in keep], batch_rows, error_col, site)
+                 [f.name for f in keep], batch_rows, error_col, site, explain)
     return data.mapInPandas(task, schema)
 
 
@@ -149,16 +157,22 @@ def _groups(ids: pd.Series, patients: pd.Series) -> pd.Series:
                       for i, p in zip(ids, patients)], index=ids.index)
 
 
+def _plain(spans: list | None) -> list | None:
+    """Spans tagged with ``explain`` without their ``steps`` (those go in ``explanation``): :data:`SPAN_TYPE`."""
+    return None if spans is None else [{k: v for k, v in sp.items() if k != "steps"} for sp in spans]
+
+
 class _Task:
     """What each ``mapInPandas`` task runs (pickled to the executors with the key, never the
     model, which comes through the broadcast)."""
 
     def __init__(self, bc, output_format, options, o_threshold, id_col, text_col, group_col,
-                 keep, batch_rows, error_col=None, site=None):
+                 keep, batch_rows, error_col=None, site=None, explain=False):
         self.bc, self.output_format, self.options = bc, output_format, options
         self.model_id = uuid.uuid4().hex  # names the broadcast in the workers' cache
         self.o_threshold, self.id_col, self.text_col, self.group_col = o_threshold, id_col, text_col, group_col
         self.keep, self.batch_rows, self.error_col, self.site = keep, batch_rows, error_col, site
+        self.explain = explain
 
     def model(self):
         model = _MODELS.get(self.model_id)
@@ -170,7 +184,7 @@ class _Task:
 
     def __call__(self, frames):
         deid = Deidentifier(self.model(), self.output_format, options=self.options,
-                            o_threshold=self.o_threshold, site=self.site)
+                            o_threshold=self.o_threshold, site=self.site, explain=self.explain)
         # rows come sorted by patient for ``surrogate``: one writer per patient, in turn
         writers = PatientWriters(deid) if self.output_format == "surrogate" else deid.writer()
         for frame in frames:
@@ -196,10 +210,11 @@ class _Task:
                 continue
             docs.append(Document(doc_id, text, meta={} if group is None else {"patient": group}))
         records = iter(deid.run(docs, writers))
-        spans, texts, errors = [], [], []
+        spans, texts, errors, explained = [], [], [], []
         for i in range(len(ids)):
             rec = None if i in failed else next(records)
-            spans.append(None if rec is None else rec.spans)
+            spans.append(None if rec is None else _plain(rec.spans) if self.explain else rec.spans)
+            explained.append(None if rec is None or rec.explanation is None else json.dumps(rec.explanation))
             texts.append(None if rec is None else rec.text)
             errors.append(failed[i] if rec is None else rec.error)
         out = frame[self.keep].copy()
@@ -207,4 +222,6 @@ class _Task:
         if self.output_format != "spans":
             out[TEXT] = texts
         out[ERROR] = errors
+        if self.explain:
+            out[EXPLANATION] = explained
         return out

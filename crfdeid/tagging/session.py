@@ -50,12 +50,14 @@ REPEATING = frozenset({"redacted", "masked", "surrogate"})
 
 @dataclass(frozen=True)
 class Record:
-    """One note's result: id, spans (None on failure), text (None for ``spans``/failure), error."""
+    """One note's result: id, spans (None on failure), text (None for ``spans``/failure), error;
+    from a session with ``explain``, the note's :meth:`Session.explanation` (else None)."""
 
     id: str
     spans: list | None
     text: str | None
     error: str | None = None
+    explanation: dict | None = None
 
 
 def span_records(doc: Document) -> list[dict]:
@@ -320,7 +322,8 @@ class Session:
             if err is not None:
                 yield Record(doc_id, None, None, err)
             else:
-                yield Record(doc_id, span_records(tagged), text)
+                yield Record(doc_id, span_records(tagged), text,
+                             explanation=self.explanation(tagged) if self.explain else None)
 
     def explanation(self, tagged: Document) -> dict:
         """:func:`explanation` of a document this session tagged (with the repeats its writer adds)."""
