@@ -75,6 +75,23 @@ def test_a_span_starting_at_punctuation_is_found_again_in_another_case():
     assert "LÓPEZ" not in mask(propagate(d)).text
 
 
+def test_a_word_of_a_name_is_found_again_on_its_own_where_written_with_a_capital():
+    # noticed in issue 36: a bare `LÓPEZ` after the tagger's `García-López` was left
+    text = "Sra. Ana García-López ingresa. LÓPEZ, hija; López llamó. Ms. Ann O'Hare and Hare; hare lip"
+    spans = [make_span(text.index("Ana"), text.index(" ingresa"), "PATIENT"),
+             make_span(text.index("Ann"), text.index(" and Hare"), "PATIENT")]
+    out = redact(propagate(Document("1", text, spans))).text
+    assert "LÓPEZ" not in out and "López" not in out and "Hare" not in out
+    assert out.endswith("hare lip") and out.startswith("Sra. ")  # lower case may be a plain word
+
+
+def test_titles_and_places_are_not_looked_for_word_by_word():
+    text = "Mrs. Ann Lee of New York. Mrs Kim came; New patient; York Street"
+    spans = [make_span(0, 12, "PATIENT"), make_span(16, 24, "CITY")]
+    found = [(sp.start, sp.end) for sp in propagate(Document("1", text, spans)).spans]
+    assert found == [(0, 12), (16, 24)]  # not `Mrs`, `Ann`, `Lee`: none repeated; not `New`, `York`
+
+
 def test_repeats_are_whole_words_of_any_script():
     d = Document("1", "Łukasz saw ŁUKASZ and Łukaszów; Müller, MÜLLERS", [make_span(0, 6, "PATIENT"),
                                                                        make_span(32, 38, "DOCTOR")])

@@ -136,7 +136,10 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     of a PHI string (without the punctuation at its edges: ``-López`` of ``García-López``
     is found again in ``GARCÍA-LÓPEZ``; words of any script) of at least ``min_len``
     characters (dates only when not a
-    bare number, ages never: ``100`` also reads as a percentage). It gets the
+    bare number, ages never: ``100`` also reads as a percentage). The words of a
+    name of several words are looked for on their own too, where a repeat is written with a
+    capital letter (``LÓPEZ`` after ``García-López``, ``Hare`` after ``Ann O'Hare``: a lower-case
+    ``hare`` may be a plain word; :func:`name_parts`). A repeat gets the
     subtype of the annotated string, so a name the annotator (or the tagger)
     found once is replaced everywhere in the note. Returns ``doc`` itself when
     nothing is added. Under a declared ``scheme`` a label is looked for again when
@@ -153,6 +156,7 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     """
     low = lower_same_length(doc.text)
     wanted: dict[str, Span] = {}  # PHI string -> the span it was annotated as, longest first
+    parts: dict[str, Span] = {}  # a word of a name of several words -> its span
     for sp in sorted(doc.spans, key=lambda s: -len(s)):
         phi = _EDGES.sub("", low[sp.start:sp.end])
         cat = sp.category if scheme is None else _kind_category(sp, scheme)
@@ -160,25 +164,48 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
                 or (cat == "DATE" and phi.isdigit())):
             continue
         wanted[phi] = sp
+        if cat == "NAME":
+            for part in name_parts(doc.text[sp.start:sp.end], min_len):
+                parts.setdefault(part.lower(), sp)
     if not wanted:
         return doc
     checkpoint()
-    hits = _occurrences(low, wanted, min_len)
     found = []
     covered = bytearray(len(low))  # characters inside a span: overlap test in O(length)
     for sp in doc.spans:
         covered[sp.start:sp.end] = b"\x01" * len(sp)
-    for phi, sp in wanted.items():
-        end = 0  # as re.finditer: a repeat starts after the previous one of the same string
-        for a in hits.get(phi, ()):
-            b = a + len(phi)
-            if a < end:
-                continue
-            end = b
-            if covered.find(1, a, b) == -1:
-                found.append(Span(a, b, sp.category, sp.subtype))
-                covered[a:b] = b"\x01" * (b - a)
+    # whole strings first, then the parts of names where they are written with a capital
+    for strings, capital_only in ((wanted, False), ({p: sp for p, sp in parts.items() if p not in wanted}, True)):
+        hits = _occurrences(low, strings, min_len) if strings else {}
+        for phi, sp in strings.items():
+            end = 0  # as re.finditer: a repeat starts after the previous one of the same string
+            for a in hits.get(phi, ()):
+                b = a + len(phi)
+                if a < end:
+                    continue
+                end = b
+                if covered.find(1, a, b) == -1 and not (capital_only and doc.text[a:b] == low[a:b]):
+                    found.append(Span(a, b, sp.category, sp.subtype))
+                    covered[a:b] = b"\x01" * (b - a)
     return doc if not found else doc.with_spans(doc.spans + found)
+
+
+#: A run of letters (of any script): the words a name is made of.
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def name_parts(surface: str, min_len: int = 3) -> list[str]:
+    """The words of a name of two or more words that are looked for again on their own: each run
+    of ``min_len`` letters or more that is not followed by a full stop (``Mrs.``, ``Jr.``: a title
+    or an abbreviation). A name of one word has none (it is looked for whole).
+
+    >>> name_parts("García-López"), name_parts("Mrs. Ann O'Hare"), name_parts("Lee")
+    (['García', 'López'], ['Ann', 'Hare'], [])
+    """
+    runs = list(_LETTERS.finditer(surface))
+    if len(runs) < 2:
+        return []
+    return [m[0] for m in runs if len(m[0]) >= min_len and not surface.startswith(".", m.end())]
 
 
 #: A letter or digit of any script (``\w`` without ``_``): what a whole-word repeat is not next to.
