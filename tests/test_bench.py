@@ -193,9 +193,8 @@ def test_startup_counts_cpu_and_crfdeid_modules(model_path, tmp_path):
     got = startup(model_path, tmp_path, runs=2)
     assert got["runs"] == 2 and 0 < got["cpu_seconds_min"] <= got["cpu_seconds_median"]
     # timed with the bytecode cached, as installed (whatever PYTHONDONTWRITEBYTECODE says), and without
-    assert got["bytecode"].startswith("cached") and got["no_bytecode_cpu_seconds_min"] > 0
+    assert got["bytecode"].startswith("cached") and got["without_cache_cpu_seconds_min"] > 0
     assert any((tmp_path / "startup-pycache").rglob("crfdeid/tagging/*.pyc"))
-    assert not any((tmp_path / "startup-no-pycache").rglob("*.pyc"))
     # the tag path imports the tagging package but not training (issue 37)
     assert 20 < got["crfdeid_modules"] < 150
 
