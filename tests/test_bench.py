@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -190,6 +192,9 @@ def test_startup_counts_cpu_and_crfdeid_modules(model_path, tmp_path):
     from crfdeid.experiments.bench.whole import startup
     got = startup(model_path, tmp_path, runs=2)
     assert got["runs"] == 2 and 0 < got["cpu_seconds_min"] <= got["cpu_seconds_median"]
+    # timed with the bytecode cached, as installed (whatever PYTHONDONTWRITEBYTECODE says), and without
+    assert got["bytecode"].startswith("cached") and got["without_cache_cpu_seconds_min"] > 0
+    assert any((tmp_path / "startup-pycache").rglob("crfdeid/tagging/*.pyc"))
     # the tag path imports the tagging package but not training (issue 37)
     assert 20 < got["crfdeid_modules"] < 150
 
@@ -207,6 +212,19 @@ def test_tag_path_does_not_import_training(model_path, tmp_path):
     assert out.splitlines()[-1] == "[]" and "[**DOCTOR**]" in out
     from crfdeid.crf import train_model as again  # still the public name, imported on first use
     assert again is train_model
+
+
+def test_tag_freezes_what_it_loaded_before_the_collector_runs_again(model_path, tmp_path):
+    # issue 37: the model and modules stay out of the collector's passes (the first one after
+    # the load walked all of it; the one at exit too): a fifth of a one-note run
+    note = tmp_path / "n.txt"
+    note.write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
+    code = ("import gc; from crfdeid.cli import tag; "
+            f"tag.main(['--quiet', '--output-format', 'redacted', '--model', {str(model_path)!r}, {str(note)!r}]); "
+            "print(gc.get_freeze_count(), gc.isenabled())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    frozen, enabled = out.splitlines()[-1].split()
+    assert int(frozen) > 10_000 and enabled == "True"
 
 
 def test_redacted_tag_imports_no_surrogates_nor_tqdm_and_compiles_only_the_rules_it_runs(model_path, tmp_path):
@@ -246,6 +264,9 @@ def test_deid_pl_row_is_skipped_where_it_is_absent(model_path, tmp_path, monkeyp
             monkeypatch.setenv(whole.DEID_PL_ENV, where)
         got = whole.against_deid_pl(f"physionet:{corpus}", model_path, tmp_path)
         assert "deid.pl not found" in got["deid_pl_skipped"] and "ratio_crfdeid_vs_deid_pl" not in got
+        # the row says how to measure it: which variable names which folder
+        assert "set $DEID_PL to the folder holding deid.pl" in got["deid_pl_skipped"]
+        assert ("is not set" if where is None else f"({where}) holds no deid.pl") in got["deid_pl_skipped"]
         assert got["words"] == 6 and got["crfdeid_cpu_seconds"] > 0  # crfdeid's own row is measured
     assert "physionet" in whole.against_deid_pl("synth:3,1", model_path, tmp_path)["skipped"]
     machine = {"cpu": "c", "cores": 2, "ram_gb": 1, "load_average": [1]}

@@ -137,6 +137,33 @@ def test_the_config_names_the_chain_and_the_resolved_config_shows_it_whole(tmp_p
         load_config({"postprocess": "rules.v1"})
 
 
+def test_rules_beside_a_postprocess_list_is_refused_naming_both():
+    # rules is the shorthand of a config without postprocess: beside a list it was not read
+    for rules, shown in (({"date_check": False}, "date_check: false"), ({"enabled": True}, "enabled: true")):
+        with pytest.raises(ConfigError, match=rf"rules and postprocess both configure the post-CRF chain: "
+                                              rf"rules \({shown}\).*name rules.v1 in postprocess instead"):
+            load_config({"postprocess": [{"name": "rules.v1"}], "rules": rules})
+    # the defaults, which every resolved config holds, configure nothing: a saved config loads as it was
+    cfg = load_config({"postprocess": ["clinical_filter.v1"]})
+    assert cfg["rules"] == {"enabled": False, "date_check": True} and load_config(cfg) == cfg
+    # the shorthand alone is the chain it implies
+    assert chain_of(load_config({"rules": {"enabled": True, "date_check": False}})).entries()[1] == \
+        {"name": "rules.v1", "date_check": False}
+
+
+def test_a_model_saved_with_both_sections_loads_and_tags_by_its_list(default_model, tmp_path):
+    # written before both were refused: it tagged by its postprocess list, and still does
+    from crfdeid.tagging import modelfile
+    config = {**default_model.manifest["config"], "rules": {"enabled": False, "date_check": False},
+              "postprocess": legacy_entries({"enabled": True})}
+    path = tmp_path / "both.model"
+    path.write_bytes(modelfile.to_bytes(default_model._crf, {**default_model.manifest, "config": config},
+                                        default_model.labels))
+    both = Model.load(path)
+    assert both.chain.entries() == default_model.chain.entries()
+    assert [both.tag_text(t).spans for t in NOTES[:10]] == [default_model.tag_text(t).spans for t in NOTES[:10]]
+
+
 def test_a_model_follows_its_configured_chain(default_model):
     text = "Seen by Dr. Lee on 03/14/2098, age: 94."
     model = Model.from_bytes(default_model.to_bytes())

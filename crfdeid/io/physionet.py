@@ -61,8 +61,19 @@ def _files(path: Path):
     return text, text.with_name(text.stem + "-phi.phrase")
 
 
-def _line(raw: str, pos: int) -> int:
-    return raw.count("\n", 0, pos) + 1
+class _Lines:
+    """Line numbers of positions of ``raw``, counted on from the last position asked for (the
+    reader asks in order: counting from the start each time was quadratic in the file)."""
+
+    def __init__(self, raw: str):
+        self.raw, self.pos, self.line = raw, 0, 1
+
+    def __call__(self, pos: int) -> int:
+        if pos < self.pos:
+            self.pos, self.line = 0, 1
+        self.line += self.raw.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
 
 
 def iter_records(raw: str, path=None, report=None):
@@ -73,8 +84,10 @@ def iter_records(raw: str, path=None, report=None):
     ``||||END_OF_RECORD`` is missing (it is not merged with the next record), and text
     outside every record (tests/test_robust_readers.py has examples).
     """
+    line_of = _Lines(raw)
+
     def problem(message, index, pos, doc_id=None):
-        err = ReaderError(f"record {index} (line {_line(raw, pos)}): {message}", path=path,
+        err = ReaderError(f"record {index} (line {line_of(pos)}): {message}", path=path,
                           doc_id=doc_id)
         if report is None:
             raise err
@@ -86,7 +99,7 @@ def iter_records(raw: str, path=None, report=None):
         gap = raw[pos:start.start() if start else len(raw)]
         if gap.strip():
             at = pos + len(gap) - len(gap.lstrip())
-            err = ReaderError(f"line {_line(raw, at)}: {len(gap.strip())} characters outside any "
+            err = ReaderError(f"line {line_of(at)}: {len(gap.strip())} characters outside any "
                               "record (not read)", path=path)
             if report is None:
                 raise err
@@ -105,7 +118,7 @@ def iter_records(raw: str, path=None, report=None):
             problem(f"no {_END[4:]} before the next record or the end of the file; record not "
                     "read", index, start.start(), f"{header.group(1).strip()}-{header.group(2).strip()}")
         else:
-            yield (index, _line(raw, start.start()), header.group(1).strip(), header.group(2).strip(),
+            yield (index, line_of(start.start()), header.group(1).strip(), header.group(2).strip(),
                    raw[header.end():end])
         pos = end + len(_END) if end >= 0 else stop
 

@@ -458,7 +458,8 @@ class RulesSettings(Section):
     """The ``rules`` section: the chain of a config without ``postprocess`` (:func:`legacy_entries`).
 
     ``enabled``: the rule overlay and name extension; ``date_check``: DATE spans that cannot be
-    dates dropped first. The overlay is English and writes i2b2 2014 labels.
+    dates dropped first. The overlay is English and writes i2b2 2014 labels. A shorthand: beside
+    a ``postprocess`` list, anything but these defaults is an error naming both sections.
     """
 
     enabled: bool = False
@@ -490,9 +491,13 @@ class PostprocessSettings(Section):
                 raise ConfigError("companion: a companion CRF with no weight tags in the chain's "
                                   "context_union.v1; list the chain in postprocess with it", path=path)
             return None
-        if (config.get("rules") or {}).get("enabled"):
-            raise ConfigError("rules.enabled applies to a config without postprocess; name rules.v1 in "
-                              "postprocess instead", path=path)
+        given = {k: v for k, v in (config.get("rules") or {}).items() if getattr(RulesSettings, k, v) != v}
+        if given:  # a resolved config (a model's) holds the defaults: they configure nothing
+            args = ", ".join(f"{k}: {str(v).lower()}" for k, v in sorted(given.items()))
+            raise ConfigError(f"rules and postprocess both configure the post-CRF chain: rules ({args}) is "
+                              "the shorthand of a config without postprocess and is not read beside a "
+                              "postprocess list; name rules.v1 in postprocess instead (with its date_check) "
+                              "and leave rules out", path=path)
         english, i2b2 = _english_i2b2(config)
         chain = build_chain(value, path, english=english, i2b2=i2b2, companion=companion)
         if unheard and "context_union.v1" not in chain.names():

@@ -230,9 +230,18 @@ def upgrade_config(config, path=None):
     """The config of a model written by an earlier crfdeid, in today's keys.
 
     crfdeid 0.1 wrote a ``second_pass`` section (the stacked CRF, since removed):
-    dropped when it was off; a model that used it must be retrained.
+    dropped when it was off; a model that used it must be retrained. A model whose config lists
+    its chain in ``postprocess`` tagged without reading ``rules`` (a config may no longer give
+    both): its ``rules`` become the defaults, which configure nothing there.
+
+    >>> upgrade_config({"rules": {"date_check": False}, "postprocess": ["rules.v1"]})["rules"]
+    {}
     """
-    if not isinstance(config, dict) or "second_pass" not in config:
+    if not isinstance(config, dict):
+        return config
+    if isinstance(config.get("postprocess"), list) and config.get("rules"):
+        config = {**config, "rules": {}}
+    if "second_pass" not in config:
         return config
     config = dict(config)
     if (config.pop("second_pass") or {}).get("enabled"):

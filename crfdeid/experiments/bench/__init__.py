@@ -24,7 +24,8 @@ synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
 * the tag CLI with ``--jobs 1`` and ``--jobs 2`` (fresh process, start-up and
   model load included);
 * the tag CLI's start-up: CPU seconds of a redacted ``tag`` of one short note (lowest of
-  ``--startup-runs``) and the crfdeid modules it imports
+  ``--startup-runs``, the bytecode cached as in an installed package; also the lowest of three
+  runs without that cache) and the crfdeid modules it imports
   (:func:`crfdeid.experiments.bench.whole.startup`);
 * whole-process words per CPU-second of ``tag`` against deid.pl on the same PhysioNet notes,
   where ``$DEID_PL`` names deid.pl's folder (skipped otherwise: deid.pl is not fetched);

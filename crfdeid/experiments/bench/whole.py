@@ -31,15 +31,22 @@ DEID_PL_ENV = "DEID_PL"
 _CRFDEID_MODULE = re.compile(r"\|\s*crfdeid(\.|\s*$)")
 
 
-def _env() -> dict:
+def _env(pycache: Path | None = None) -> dict:
+    """The children's environment: the repository on ``PYTHONPATH``; with ``pycache``, bytecode
+    read from and written to that folder (``PYTHONPYCACHEPREFIX``), whatever
+    ``PYTHONDONTWRITEBYTECODE`` says."""
     root = str(child.ROOT)
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH")))))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH")))))
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
 
 
-def cpu_run(argv: list, cwd=None, timeout: float = 3600) -> float:
+def cpu_run(argv: list, cwd=None, timeout: float = 3600, env: dict | None = None) -> float:
     """CPU seconds (user + system) of the program ``argv`` run to its end (exit code 0)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(argv, cwd=cwd or child.ROOT, env=_env(), stdout=subprocess.DEVNULL,
+    proc = subprocess.run(argv, cwd=cwd or child.ROOT, env=env or _env(), stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True, timeout=timeout)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -50,24 +57,45 @@ def cpu_run(argv: list, cwd=None, timeout: float = 3600) -> float:
 
 def startup(model_path, work: Path, runs: int = 7) -> dict:
     """CPU seconds of ``python -m crfdeid.tag --quiet --output-format redacted NOTE`` (the
-    lowest and the median of ``runs``), and how many crfdeid modules it imports."""
+    lowest and the median of ``runs``), and how many crfdeid modules it imports.
+
+    The modules' bytecode is cached, as in an installed package (pip compiles it when it
+    installs): written by one untimed run to a folder of ``work``, whatever
+    ``PYTHONDONTWRITEBYTECODE`` says. ``without_cache_cpu_seconds_min`` is the lowest of three
+    runs without that folder and writing no bytecode (the figure of the rounds before
+    2026-11-23 evening): bytecode only where the environment has it, so crfdeid's modules are
+    compiled from their source in a checkout without ``__pycache__`` folders.
+    """
     note = work / "startup-note.txt"
     note.write_text(NOTE, encoding="utf-8")
     argv = [sys.executable, "-m", "crfdeid.tag", "--quiet", "--output-format", "redacted",
             "--model", str(model_path), str(note)]
-    times = sorted(cpu_run(argv) for _ in range(max(1, runs)))
-    proc = subprocess.run([sys.executable, "-X", "importtime", *argv[1:]], cwd=child.ROOT, env=_env(),
+    cached = _env(work / "startup-pycache")
+    cpu_run(argv, env=cached)  # writes the bytecode
+    times = sorted(cpu_run(argv, env=cached) for _ in range(max(1, runs)))
+    uncached = min(cpu_run(argv, env=dict(_env(), PYTHONDONTWRITEBYTECODE="1")) for _ in range(3))
+    proc = subprocess.run([sys.executable, "-X", "importtime", *argv[1:]], cwd=child.ROOT, env=cached,
                           capture_output=True, text=True, timeout=600)
     modules = sum(1 for line in proc.stderr.splitlines() if _CRFDEID_MODULE.search(line))
     return {"command": "python -m crfdeid.tag --quiet --output-format redacted --model M note.txt",
-            "runs": len(times), "cpu_seconds_min": round(times[0], 3),
-            "cpu_seconds_median": round(times[len(times) // 2], 3), "crfdeid_modules": modules}
+            "runs": len(times), "bytecode": "cached (one untimed run first)", "cpu_seconds_min": round(times[0], 3),
+            "cpu_seconds_median": round(times[len(times) // 2], 3),
+            "without_cache_cpu_seconds_min": round(uncached, 3), "crfdeid_modules": modules}
 
 
 def deid_pl_folder() -> Path | None:
     """deid.pl's folder from ``$DEID_PL`` (None when unset or when it holds no ``deid.pl``)."""
     where = os.environ.get(DEID_PL_ENV)
     return Path(where) if where and (Path(where) / "deid.pl").is_file() else None
+
+
+def _deid_pl_missing() -> str:
+    """Why the deid.pl row is skipped when deid.pl is not found, and how to measure it."""
+    how = (f"set ${DEID_PL_ENV} to the folder holding deid.pl, its dictionaries and deid-output.config "
+           "(PhysioNet's deid software, GPL; crfdeid never fetches it)")
+    where = os.environ.get(DEID_PL_ENV)
+    return (f"deid.pl not found: ${DEID_PL_ENV} ({where}) holds no deid.pl; {how}" if where else
+            f"deid.pl not found: ${DEID_PL_ENV} is not set; {how}")
 
 
 def words(path: Path) -> int:
@@ -91,8 +119,7 @@ def against_deid_pl(corpus: str, model_path, work: Path) -> dict:
                  "crfdeid_words_per_cpu_s": round(n_words / crfdeid_cpu) if crfdeid_cpu else None}
     folder, perl = deid_pl_folder(), shutil.which("perl")
     if folder is None or perl is None:
-        out["deid_pl_skipped"] = ("perl not found" if folder else
-                                  f"deid.pl not found (${DEID_PL_ENV} names no folder holding deid.pl)")
+        out["deid_pl_skipped"] = "perl not found" if folder else _deid_pl_missing()
         return out
     with tempfile.TemporaryDirectory(prefix="crfdeid-bench-deidpl-", dir=work) as tmp:
         shutil.copyfile(source, Path(tmp) / "id.text")
