@@ -93,3 +93,17 @@ def test_the_shipped_model_leaves_nursing_words_to_viterbi_and_names_to_the_thre
     words = Model.load(DEFAULT_MODEL).o_words
     assert {"bowel", "notify", "phoned", "milrinone"} <= words
     assert not {"green", "black", "golden", "swan", "hickman", "may"} & words
+
+
+def test_the_zero_shot_bench_tries_lists_on_a_model(tmp_path):
+    import json
+    import runpy
+    main = runpy.run_path(str(ROOT / "bench" / "zero_shot.py"))["main"]
+    runs = {}
+    for name, extra in (("off", []), ("lists", ["--o-words-lists", "common_words"]),
+                        ("less", ["--o-words-lists", "common_words", "--o-words-except", "surnames,cities"])):
+        out = tmp_path / f"{name}.json"
+        assert main(["--corpus", "synth:6,1", "--o-thresholds", "0.999", "--json", str(out), *extra]) == 0
+        runs[name] = json.loads(out.read_text())["runs"]["0.999"]
+    predicted = {k: r["tp"] + r["fp"] for k, r in runs.items()}
+    assert predicted["lists"] < predicted["less"] < predicted["off"]
