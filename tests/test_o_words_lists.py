@@ -99,11 +99,13 @@ def test_the_zero_shot_bench_tries_lists_on_a_model(tmp_path):
     import json
     import runpy
     main = runpy.run_path(str(ROOT / "bench" / "zero_shot.py"))["main"]
+    train_model(None, TINY).save(tmp_path / "m")  # no lists: every O token is under P(O) < 1.0
     runs = {}
     for name, extra in (("off", []), ("lists", ["--o-words-lists", "common_words"]),
                         ("less", ["--o-words-lists", "common_words", "--o-words-except", "surnames,cities"])):
         out = tmp_path / f"{name}.json"
-        assert main(["--corpus", "synth:6,1", "--o-thresholds", "0.999", "--json", str(out), *extra]) == 0
-        runs[name] = json.loads(out.read_text())["runs"]["0.999"]
+        assert main(["--model", str(tmp_path / "m"), "--corpus", "synth:6,1", "--o-thresholds", "1.0",
+                     "--json", str(out), *extra]) == 0
+        runs[name] = json.loads(out.read_text())["runs"]["1.0"]
     predicted = {k: r["tp"] + r["fp"] for k, r in runs.items()}
     assert predicted["lists"] < predicted["less"] < predicted["off"]
