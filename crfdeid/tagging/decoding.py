@@ -7,7 +7,6 @@ recall-oriented decoding (``decoding.o_threshold``) is written.
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -156,17 +155,10 @@ class OWords:
         return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
 
 
-_WORD = re.compile(r"[^\W\d_]+")
-
-
 def list_words(names: Sequence[str]) -> frozenset:
-    """The words (lower-cased, two letters or more) of the entries of the gazetteer lists ``names``.
-
-    >>> sorted(list_words(["months"]))[:3]
-    ['apr', 'april', 'aug']
-    """
-    return frozenset(w for name in names for entry in gazetteers.load(name)
-                     for w in _WORD.findall(entry) if len(w) > 1)
+    """The words (lower-cased, two letters or more) of the entries of the gazetteer lists ``names``
+    (:func:`crfdeid.gazetteers.words`)."""
+    return gazetteers.words(names)
 
 
 def plain_words(counted, lists: Sequence[str] | None, names: Sequence[str] | None) -> list[str]:
