@@ -74,7 +74,9 @@ def main(argv=None) -> int:
     p.add_argument("--o-thresholds", default="default,none,0.5,0.9,0.95,0.98,0.99",
                    help="comma-separated: default (configured), none (Viterbi) or P(O) thresholds")
     p.add_argument("--o-words-lists", help="comma-separated gazetteer lists whose words the threshold "
-                   "leaves alone too (an experiment on the model's o_words)")
+                   "leaves alone too (an experiment on the model's o_words, decoding.o_words_lists)")
+    p.add_argument("--o-words-except", help="comma-separated gazetteer lists whose words the threshold "
+                   "leaves to it after all (decoding.o_words_except: names and places)")
     p.add_argument("--site-table", action="append", default=[],
                    help="what the site knows (docs/site.md), given to every note, e.g. "
                         "../shared/corpora/physionet-dev/pid_patientname.txt")
@@ -105,10 +107,11 @@ def main(argv=None) -> int:
         model = Model.load(args.model)
         from crfdeid.site import Site
         options = {"site": Site.from_files(args.site_table)} if args.site_table else None
-        if args.o_words_lists:
-            from crfdeid import gazetteers
-            for name in args.o_words_lists.split(","):
-                model.o_words |= gazetteers.load(name)
+        if args.o_words_lists or args.o_words_except:
+            from crfdeid.tagging.decoding import plain_words
+            split = lambda names: names.split(",") if names else None  # noqa: E731
+            model.o_words = frozenset(plain_words(model.o_words, split(args.o_words_lists),
+                                                  split(args.o_words_except)))
         for t in args.o_thresholds.split(","):
             thr = ... if t == "default" else None if t == "none" else float(t)
             t0, c0 = time.perf_counter(), time.process_time()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from functools import cache, lru_cache
 from itertools import filterfalse
 from operator import methodcaller
@@ -108,6 +109,23 @@ def header(name: str) -> list[str]:
     return [line for line in lines if line.startswith("#")]
 
 
+def words(names) -> frozenset:
+    """The words (lower-cased letter runs of two letters or more) of the entries of the lists ``names``.
+
+    >>> sorted(words(["months"]))[:3]
+    ['apr', 'april', 'aug']
+    """
+    return _words(tuple(names), folder())
+
+
+@lru_cache(maxsize=16)
+def _words(names: tuple, where: Path) -> frozenset:
+    return frozenset(w for name in names for entry in load(name) for w in _LETTERS.findall(entry) if len(w) > 1)
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
 def checksums() -> dict[str, str]:
     """SHA-256 of every list file, by name; saved with models to detect changed lists."""
     return {name: _sha256(_path(name)) for name in names()}
@@ -120,5 +138,5 @@ def _sha256(path: Path) -> str:
 
 def clear_cache() -> None:
     """Forget cached lists (after changing ``$CRFDEID_GAZETTEERS`` or editing files)."""
-    for fn in (_names, _entries, _load, _sha256):
+    for fn in (_names, _entries, _load, _sha256, _words):
         fn.cache_clear()

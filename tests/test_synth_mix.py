@@ -163,3 +163,31 @@ def test_scores_and_fractions_are_no_phi(mix_vocab):
     hits = [(d, m) for d in mix for m in forms.finditer(d.text)]
     assert len(hits) >= 40
     assert not [1 for d, m in hits for s in d.spans if s.start < m.end() and m.start() < s.end]
+
+
+@pytest.fixture(scope="module")
+def mix_icu():
+    return generate(400, seed=13, style="mix_icu")
+
+
+def test_mix_icu_draws_as_mix_does_and_its_spans_fit_the_tokens(mix_icu):
+    a = generate(30, seed=13, style="mix")
+    assert [d.doc_id for d in a] == [d.doc_id for d in mix_icu[:30]]
+    assert any(x.text != y.text for x, y in zip(a, mix_icu))
+    assert all(encode(tokenize(d.text), d.spans).problems == [] for d in mix_icu)
+
+
+def test_icu_fractions_and_scores_are_no_phi_and_telegraphic_dates_are(mix_icu):
+    """Issue 34 item 2: ``1/2 ns``, ``4/5``, ``gcs 9 (2/3/4)`` never PHI; ``s/p avr 4/2-``,
+    ``arrest 8/3 transferred`` and ``labs on11/2>`` dates."""
+    plain = re.compile(r"\b(?:1/2 ?ns|(?:strength|str|motor|grips|mae) [0-5]/5|(?:murmur|sem|hsm) [1-4]/6|"
+                       r"\(\d/\d/\d\)|[1-3]/[2-4] (?:of|strength|str|dose|bags|units))", re.I)
+    hits = [(d, m) for d in mix_icu for m in plain.finditer(d.text)]
+    assert len(hits) >= 200
+    assert not [1 for d, m in hits for s in d.spans if s.start < m.end() and m.start() < s.end]
+    dated = re.compile(r"(?:\b(?:avr|mvr|cabg|arrest|code|extubated|intubated) |\bon)(\d{1,2}/\d{1,2})\b", re.I)
+    dates = [(d, m) for d in mix_icu for m in dated.finditer(d.text)]
+    assert len(dates) >= 25
+    assert all(any((s.start, s.end) == m.span(1) and s.subtype == "DATE" for s in d.spans) for d, m in dates)
+    glued = [1 for d, m in dates if m.group(0)[:-len(m.group(1))].lower() == "on"]
+    assert len(glued) >= 5

@@ -36,7 +36,7 @@ from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
 from ..tagging import kinds
-from ..tagging.decoding import OWords
+from ..tagging.decoding import OWords, model_o_words
 from ..tagging.model import DEFAULT_MODEL, tokens_for
 from ..tagging.modelfile import FORMAT_VERSION, gazetteer_checksums, parse_all, resolved_config
 from ..text.tokenize import for_tagging, segments
@@ -167,8 +167,9 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
                 active_features=(lp.last_iteration or {}).get("active_features"))
     # Timings stay out of the manifest so that a retrained model is bit-for-bit identical.
     manifest: dict[str, object] = {"training": info, "gazetteers": gazetteer_checksums(cfg)}
-    if o_words is not None:
-        manifest["o_words"] = o_words.kept(cfg["decoding"]["o_words_min_count"])
+    plain = model_o_words(o_words, cfg["decoding"])
+    if plain is not None:
+        manifest["o_words"] = plain
     companion = None
     comp_cfg = companion_config(cfg)
     if comp_cfg is not None:  # the second CRF of the file, on the same notes

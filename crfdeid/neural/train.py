@@ -22,7 +22,7 @@ from ..errors import ModelError
 from ..io import read_all
 from ..labels import OUTSIDE, encode
 from ..progress import Progress
-from ..tagging.decoding import OWords
+from ..tagging.decoding import OWords, model_o_words
 from ..tagging.model import tokens_for
 from ..tagging.modelfile import WEIGHTS_FORMAT_VERSION
 from ..text.tokenize import for_tagging, segments
@@ -115,8 +115,9 @@ def train_network(docs: Iterable[Document] | None, config, progress: bool = Fals
                 epochs=ncfg["epochs"], epoch_loss=[round(x, 4) for x in losses])
     # Timings stay out of the manifest, as for the CRF: a retrained model is the same file.
     manifest = {"format": WEIGHTS_FORMAT_VERSION, "training": info, "vocab": vocab.to_dict()}
-    if o_words is not None:
-        manifest["o_words"] = o_words.kept(cfg["decoding"]["o_words_min_count"])
+    plain = model_o_words(o_words, cfg["decoding"])
+    if plain is not None:
+        manifest["o_words"] = plain
     model = NeuralModel(weights, cfg, manifest, labels=names)
     model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
                        train_seconds=round(time.perf_counter() - t1, 2))

@@ -48,12 +48,16 @@ STYLES = {"i2b2": KINDS,
 #: ``mix_vocab``: the ``mix`` notes (same draws) with the public clinical vocabulary of issue 34 added
 #: (eponyms, brands, departments, abbreviations, scores: :data:`crfdeid.synth.vocab.PUBLIC_LINES`).
 STYLES["mix_vocab"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, vocab=True), 62))
+#: ``mix_icu``: the ``mix`` notes (same draws) with ICU shorthand added (fractions, strengths, scores,
+#: never PHI, and month/day dates in telegraphic context or glued to a neighbour, PHI:
+#: :data:`crfdeid.synth.vocab.ICU_LINES` and :data:`~crfdeid.synth.vocab.ICU_DATED`).
+STYLES["mix_icu"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True), 62))
 FIRST_RECORD = 100
 
 
 def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]:
     kinds = STYLES[style]
-    stream = style.removesuffix("_vocab")  # mix_vocab draws as mix does, then adds its lines
+    stream = style.removesuffix("_vocab").removesuffix("_icu")  # as mix draws, then adds its lines
     rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2"
                         else f"crfdeid-synth-{stream}:{seed}:{index}")
     record = FIRST_RECORD + index

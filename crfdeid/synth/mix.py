@@ -37,6 +37,8 @@ from .vocab import (
     CLINICAL_LINES,
     DRUGS,
     DX,
+    ICU_DATED,
+    ICU_LINES,
     LEXICON_LINES,
     NUMBER_LINES,
     PROCS,
@@ -225,9 +227,18 @@ def _header(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
         b.line(header, rng.choice(["", " " + shift]))
 
 
-def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vocab: bool = False) -> None:
+def _icu_dated(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
+    """A month/day date in telegraphic ICU context, glued to a neighbour at times (``labs on4/2>``)."""
+    when = day - dt.timedelta(days=rng.randint(0, 20))
+    head, _, tail = fill(rng, rng.choice(ICU_DATED).replace("{date}", "\0")).partition("\0")
+    b.line(head, ("DATE", ps.date_text(rng, when, rng.choice(_MD_FORMS))), tail, rng.choice([".", "", ";"]))
+
+
+def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vocab: bool = False,
+             icu: bool = False) -> None:
     """Write one ``mix``-style ward note about ``p`` on ``day`` into ``b``; with ``vocab`` (style
-    ``mix_vocab``) the public clinical vocabulary of issue 34 too, from a stream of its own."""
+    ``mix_vocab``) the public clinical vocabulary of issue 34 too, with ``icu`` (``mix_icu``) ICU
+    shorthand with fractions and scores and telegraphic month/day dates, each from a stream of its own."""
     mode = rng.choices(["lower", "upper", "mixed"], weights=[40, 35, 25])[0]
     start = len(b)
     b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
@@ -244,6 +255,12 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
     if own is not None:
         for x in own.sample(PUBLIC_LINES, own.randint(2, 6)):
             lines.insert(own.randint(0, len(lines)), clinical_line(own, x))
+    icu_rng = random.Random("icu" + repr(rng.getstate())) if icu else None
+    dated: list[int] = []
+    if icu_rng is not None:
+        for x in icu_rng.sample(ICU_LINES, icu_rng.randint(2, 6)):
+            lines.insert(icu_rng.randint(0, len(lines)), fill(icu_rng, x))
+        dated = sorted(icu_rng.choices(range(len(lines)), k=icu_rng.choices([0, 1, 2], weights=[40, 40, 20])[0]))
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]
     at = sorted(rng.choices(range(len(lines) + 1), k=n_events))
@@ -253,6 +270,9 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
             events.pop()(rng, p, day, b)
         if line is not None:
             b.line(line, rng.choice([".", "", ";", ". ", ","]))
+        while icu_rng is not None and dated and dated[0] == k:
+            dated.pop(0)
+            _icu_dated(icu_rng, day, b)
     for name in rng.sample(list(SYSTEMS), rng.randint(1, len(SYSTEMS))):
         b.add(rng.choice([f"{name}: ", f"{name.lower()}: ", f"{name}- ", f"{name.lower()} ", f"{name}="]))
         phrases = [fill(rng, ph) for ph in rng.sample(SYSTEMS[name], rng.randint(1, 3))]

@@ -163,6 +163,34 @@ NUMBER_LINES = [
     "{1|2|3|4}/{2|3|4} {strength|str} {tf|feeds}", "{1|2} to 1 block", "{100|90|80}'s", "{40-90}/{20-60}-{30-99}",
 ]
 
+#: ICU nursing shorthand with fractions, strengths, scores and pressures, never PHI (issue 34 item 2):
+#: the look-alikes of a month/day that the shipped model took for dates (``mix_icu`` style).
+ICU_LINES = [
+    "{strength|str|motor|grips|mae} {0-5}/5 {ue|le|bilat|r side|l side|throughout|}",
+    "{moves all ext|mae}, {3|4|5}/5", "{murmur|sem|hsm|m} {1-4}/6 {heard|noted|at lsb|}",
+    "{ivf|} {1/2ns|1/2 ns|d5 1/2ns|d5 1/4ns|1/4 ns} at {50-150}{cc/hr|/hr|}",
+    "{tf|tube feeds|feeds} {1/2|1/4|3/4|2/3|full} {strength|str} at {10-80}{cc/hr|}",
+    "tol {1/2|1/4|3/4} {strength|str} {tf|feeds}", "{gcs|GCS} {3-15} ({1-4}/{1-5}/{1-6})",
+    "pupils {2-6}/{2-6} {brisk|sluggish|nonreactive|}", "{1/2|1/3|2/3|3/4} {of tray|of meal|of breakfast|eaten}",
+    "{lungs|bs} {coarse|crackles|rales} {1/2|1/3|2/3} way up", "{cvp|pcwp|wedge} {4-25}",
+    "{pa|pap} {20-70}/{8-35}", "{swan|pa line|aline|a-line} {in place|d/c'd|recalibrated|zeroed}",
+    "{i/o|io|i&o} {200-3000}/{100-3000}", "{k|mg|ca} {1.0-5.9}/{1.0-5.9}", "{ptt|inr} {20-120}/{1.0-3.9}",
+    "{pain|incisional pain} {0-10}/10 {after mso4|at rest|}", "{2|3|4}/{4|5} {pills|tabs|doses} {taken|refused}",
+    "{lasix|kcl|mso4|ativan} {1/2|1/4|half} dose", "{1|2}/{2|3} {bags|units} {prbc|ffp|plt} in",
+    "{sats|spo2} {88-100}% on {2-6}{l|lnc|l nc}", "{bp|sbp} {80-180}/{40-100} {lying|sitting|}",
+    "{pulses|dp|pt|radial} {1|2}+/{1|2}+", "{1|2|3}+ {pitting|} edema {bilat|ble|}",
+    "{peep|ps} {5|8|10}/{5|8|10} {tol well|}", "{fs|bs|glu} {60-400} {covered|ssri|no coverage|}",
+]
+#: Month/day dates in telegraphic ICU context and glued to their neighbours, PHI (``mix_icu`` style):
+#: ``{date}`` is the date, written as :data:`crfdeid.synth.mix._MD_FORMS` do.
+ICU_DATED = [
+    "{s/p|sp|} {avr|mvr|cabg|cabgx3|trach|peg|ex lap|lap chole|thoracotomy} {date}{-| -|, |>| |}",
+    "{arrest|code|pea arrest|vf arrest|intubated|extubated|reintubated} {date} {transferred|to micu|to ccu|}",
+    "{labs|lytes|cx|ct|echo|cxr|tte|cath} on{date}{>|.|,|}", "{admitted|adm|transferred|tx'd} {date}{.|,|}",
+    "({date}){ cxr| echo| labs|}", "{date}{-|>}{ pt| vanco| intubated|}",
+    "{picc|cvl|aline|ngt|ogt|foley} {placed|changed|d/c'd} {date}", "{last bm|bm} {date}",
+]
+
 _SLOT = re.compile(r"<(drug|dx|sx|proc|verb|svc|icd|rx|word|Icd|Rx|Word|epo|Epo|brand|Brand|dept|Dept|DEPT|abbr|Abbr)>")
 #: The gazetteer of each public slot kind.
 _LISTS = {"icd": "icd10_words", "rx": "drug_names", "epo": "eponyms", "brand": "brand_names",

@@ -9,11 +9,12 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..errors import ConfigError
+from .. import gazetteers
+from ..errors import ConfigError, RegistryError
 from ..labels import BIO, OUTSIDE, join_label, split_label
 from ..settings import Section, section
 
@@ -154,6 +155,37 @@ class OWords:
         return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
 
 
+def list_words(names: Sequence[str]) -> frozenset:
+    """The words (lower-cased, two letters or more) of the entries of the gazetteer lists ``names``
+    (:func:`crfdeid.gazetteers.words`)."""
+    return gazetteers.words(names)
+
+
+def plain_words(counted, lists: Sequence[str] | None, names: Sequence[str] | None) -> list[str]:
+    """A model's ``o_words``, sorted: the ``counted`` training words, and the words of ``lists``
+    less every word of ``names`` (``decoding.o_words_lists`` and ``o_words_except``: a listed word
+    that can be a name or a place stays within the threshold's reach, recall first; a counted
+    word was seen in the training notes, never inside PHI, and stays, as before the lists).
+
+    >>> words = plain_words(["aline"], ["clinical_abbrevs"], ["surnames"])
+    >>> "aline" in words, "bowel" in words, "swan" in words  # Swan is a surname
+    (True, True, False)
+    """
+    return sorted(set(counted) | (list_words(lists or ()) - list_words(names or ())))
+
+
+def model_o_words(counted: OWords | None, decoding: dict) -> list[str] | None:
+    """The ``o_words`` a model trained with the ``decoding`` section stores (None: none).
+
+    ``counted``: the training notes' words (None when ``o_words_min_count`` is off).
+    """
+    lists, names = decoding.get("o_words_lists"), decoding.get("o_words_except")
+    if counted is None and not lists:
+        return None
+    kept = counted.kept(decoding["o_words_min_count"]) if counted is not None else []
+    return plain_words(kept, lists, names) if lists or names else kept
+
+
 @section("decoding")
 @dataclass
 class DecodingSettings(Section):
@@ -161,14 +193,46 @@ class DecodingSettings(Section):
 
     ``o_threshold``: a token is PHI when its P(O) is below it (``null``: Viterbi labels);
     ``o_words_min_count``: words seen at least this often in the training notes and never
-    inside PHI are not made PHI by the threshold (``null``: off).
+    inside PHI are not made PHI by the threshold (``null``: off);
+    ``o_words_lists``: gazetteer lists whose words join them (public English and clinical
+    vocabulary: a plain word the training notes rarely hold); ``o_words_except``: lists whose
+    words never do (names and places, recall first). Both are read at training and stored in
+    the model's ``o_words`` (:func:`plain_words`); English models only.
     """
 
     o_threshold: float | None = None
     o_words_min_count: int | None = field(default=None, metadata={"min": 1})
+    o_words_lists: list | None = None
+    o_words_except: list | None = None
 
-    def check(self, config, path) -> None:
+    def check(self, config, path) -> dict:
         thr = self.o_threshold
         if thr is not None and not 0 < thr <= 1:
             raise ConfigError(f"decoding.o_threshold must be a probability in (0, 1] or null, not {thr!r}",
                               path=path)
+        for key in _LIST_KEYS:
+            self._check_lists(key, getattr(self, key), config, path)
+        out = asdict(self)
+        # Left out when null, so that the config a model saves (and its file) is the same as
+        # before the two keys existed.
+        return {k: v for k, v in out.items() if k not in _LIST_KEYS or v is not None}
+
+    @staticmethod
+    def _check_lists(key: str, value, config, path) -> None:
+        if value is None:
+            return
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"decoding.{key} must be a list of word list names or null, not {value!r}", path=path)
+        language = (config.get("resources") or {}).get("language", "en")
+        if value and language != "en":
+            raise ConfigError(f"decoding.{key}: crfdeid's word lists are English; with resources.language "
+                              f"{language!r} leave it out (a model of another language keeps its own o_words)",
+                              path=path)
+        for name in value:
+            try:
+                gazetteers.load(name)
+            except RegistryError as e:
+                raise ConfigError(f"decoding.{key}: {e}", path=path) from None
+
+
+_LIST_KEYS = ("o_words_lists", "o_words_except")
