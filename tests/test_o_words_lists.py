@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from byo_corpus import make_corpus
 
+from crfdeid import gazetteers
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
 from crfdeid.errors import ConfigError
-from crfdeid.tagging.decoding import list_words, plain_words
+from crfdeid.tagging.decoding import plain_words
 from crfdeid.tagging.model import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +32,7 @@ def test_the_lists_words_join_less_names_and_places_and_the_counted_words_stay()
 
 
 def test_multi_word_entries_give_their_words():
-    assert {"wolff", "parkinson", "white"} <= list_words(["eponyms"])
+    assert {"wolff", "parkinson", "white"} <= gazetteers.words(["eponyms"])
 
 
 def test_a_config_without_the_keys_resolves_as_before():
@@ -79,7 +80,7 @@ def test_a_model_of_another_language_keeps_its_own_o_words(tmp_path):
     m = train_model(None, {"train": [f"brat:{corpus}"], "crf": {"max_iterations": 2}, "seed": 1,
                            "resources": {"language": "es"}, "features": "byo",
                            "decoding": {"o_threshold": 0.99, "o_words_min_count": 1}})
-    assert m.o_words and not m.o_words & (list_words(LISTS) - set(_corpus_words(corpus)))
+    assert m.o_words and not m.o_words & (gazetteers.words(LISTS) - set(_corpus_words(corpus)))
     assert set(m.config["decoding"]) == {"o_threshold", "o_words_min_count"}
 
 

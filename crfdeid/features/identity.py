@@ -36,28 +36,3 @@ def oov(w: str) -> dict:
         return {}
     return {"oov": "X" if w.isupper() and len(w) > 1 else "Xx" if w[0].isupper() else "x"}
 
-
-#: The public English and clinical lists whose words ``plain_vocab.v1`` marks, less every word of
-#: :data:`NAME_LISTS` (the shipped config's ``decoding.o_words_lists`` and ``o_words_except``).
-PLAIN_LISTS = ("common_words", "icd10_words", "drug_names", "eponyms", "brand_names", "clinical_abbrevs",
-               "clinical_words")
-#: Lists of names and places: a word in one of them is never plain vocabulary (recall first).
-NAME_LISTS = ("first_male", "first_female", "surnames", "surnames_rare", "nicknames", "cities", "countries",
-              "states", "state_abbrevs", "months", "days", "holidays", "hospital_words", "organization_words",
-              "street_suffixes")
-
-
-@lru_cache(maxsize=1)
-def plain_vocabulary() -> frozenset:
-    """Words of :data:`PLAIN_LISTS` that are in none of :data:`NAME_LISTS` (lower-cased)."""
-    return gazetteers.words(PLAIN_LISTS) - gazetteers.words(NAME_LISTS)
-
-
-@WORD_TEMPLATES.register("plain_vocab.v1")
-def plain_vocab(w: str) -> dict:
-    """``plain`` for a word of public English or clinical vocabulary that no name or place list holds.
-
-    >>> plain_vocab("bowel"), plain_vocab("Milrinone"), plain_vocab("green"), plain_vocab("4/5")
-    ({'plain': True}, {'plain': True}, {}, {})
-    """
-    return {"plain": True} if w.lower() in plain_vocabulary() else {}

@@ -155,12 +155,6 @@ class OWords:
         return sorted(w for w, c in self.seen.items() if c >= min_count and w not in self.in_phi)
 
 
-def list_words(names: Sequence[str]) -> frozenset:
-    """The words (lower-cased, two letters or more) of the entries of the gazetteer lists ``names``
-    (:func:`crfdeid.gazetteers.words`)."""
-    return gazetteers.words(names)
-
-
 def plain_words(counted, lists: Sequence[str] | None, names: Sequence[str] | None) -> list[str]:
     """A model's ``o_words``, sorted: the ``counted`` training words, and the words of ``lists``
     less every word of ``names`` (``decoding.o_words_lists`` and ``o_words_except``: a listed word
@@ -171,7 +165,7 @@ def plain_words(counted, lists: Sequence[str] | None, names: Sequence[str] | Non
     >>> "aline" in words, "bowel" in words, "swan" in words  # Swan is a surname
     (True, True, False)
     """
-    return sorted(set(counted) | (list_words(lists or ()) - list_words(names or ())))
+    return sorted(set(counted) | (gazetteers.words(lists or ()) - gazetteers.words(names or ())))
 
 
 def model_o_words(counted: OWords | None, decoding: dict) -> list[str] | None:
