@@ -35,4 +35,3 @@ def oov(w: str) -> dict:
     if not (w.isascii() and w.isalpha()) or w.lower() in dictionary_words():
         return {}
     return {"oov": "X" if w.isupper() and len(w) > 1 else "Xx" if w[0].isupper() else "x"}
-
