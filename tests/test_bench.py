@@ -124,7 +124,8 @@ def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
     assert crf["baseline"] == "set+tag" and crf["baseline_cpu_seconds"] == crf["cpu_seconds"]  # Viterbi model
     assert res["machine"]["cores"] >= 1 and res["machine"]["python"] and res["machine"]["python_crfsuite"]
     assert res["tag_end_to_end"]["tokens"] > 0 and res["ratio_end_to_end_vs_crfsuite"] > 1
-    assert set(res["jobs"]) == {"1", "2"} and all(r["exit_code"] == 0 for r in res["jobs"].values())
+    assert set(res["jobs"]) == {"1", "2"}
+    assert all(r["exit_code"] == 0 and r["runs_seconds"] == [r["seconds"]] for r in res["jobs"].values())
     assert all(r["peak_rss_mb"] > 0 for r in res["memory"].values())
     assert res["startup"]["runs"] == 2 and res["startup"]["cpu_seconds_min"] > 0 and "start-up" in table
     assert "physionet" in res["deid_pl"]["skipped"] and "jobs_speedup" in res

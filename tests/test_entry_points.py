@@ -144,3 +144,37 @@ def test_a_spawned_workers_session_tags_as_its_parent(monkeypatch, notes):
     assert worker is not parent and worker.model is not parent.model
     assert (worker.o_threshold, worker.model.o_words, worker.chain_options) == (0.5, frozenset(), parent.chain_options)
     assert session_module._tag_batch(notes[:4]) == list(parent.tag(notes[:4]))
+
+
+class _SlowPool:
+    """A pool whose workers finish a batch only when asked for it (``get``): the slowest case
+    for the parent, which must tag batches itself meanwhile and still hand results out in order."""
+
+    def __init__(self, session):
+        self.session, self.sent = session, []
+
+    def apply_async(self, func, args):
+        pool = self
+
+        class Result:
+            def ready(self):
+                return False
+
+            def get(self):
+                return func(*args, session=pool.session)
+
+        self.sent.append(args[0])
+        return Result()
+
+
+def test_jobs_share_batches_between_workers_and_the_parent(notes):
+    """With ``jobs`` > 1 the parent tags a batch whenever every worker has two queued; the
+    results keep the input order, and what waits to be handed out stays bounded."""
+    session = crfdeid.Session(None, "spans")
+    batches = [[d] for d in notes[:10]]
+    pool = _SlowPool(session)
+    got = list(session._shared(pool, 1, iter(batches)))
+    assert got == list(session.tag(notes[:10]))  # in input order, as one process tags them
+    sent = [b[0].doc_id for b in pool.sent]
+    assert 0 < len(sent) < 10  # the worker got some batches, the parent tagged the rest
+    assert sent[:2] == [notes[0].doc_id, notes[1].doc_id]  # two queued before the parent starts

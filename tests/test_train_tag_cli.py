@@ -97,11 +97,11 @@ def test_jobs_tag_batches_in_input_order(model_path, tmp_path, monkeypatch, batc
     for i in range(9):
         (src / f"n{i}.txt").write_text(NOTE.replace("Lee", f"Lee{i}") * (1 + i % 3))
     outs = []
-    for jobs in ("1", "2"):
+    for jobs in ("1", "2", "3"):
         assert tag.main(["--model", str(model_path), "--output-format", "jsonl", "--jobs", jobs,
                          "--output-dir", str(tmp_path / jobs), str(src), "--quiet"]) == 0
         outs.append((tmp_path / jobs / "tagged.jsonl").read_text())
-    assert outs[0] == outs[1]
+    assert outs[0] == outs[1] == outs[2]
     assert [json.loads(line)["id"] for line in outs[1].splitlines()] == [f"n{i}" for i in range(9)]
 
 

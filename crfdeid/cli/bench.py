@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tagging backend measured (default: numpy)")
     p.add_argument("--max-jobs", type=int, default=2, metavar="N",
                    help="time the tag CLI with --jobs 1..N (default 2; 1 on a shared machine)")
+    p.add_argument("--jobs-runs", type=int, default=3, metavar="N",
+                   help="run the --jobs 1..N round N times, alternating; the medians are reported (default 3)")
     p.add_argument("--startup-runs", type=int, default=7, metavar="N",
                    help="runs of the start-up measurement, the lowest CPU time kept "
                         "(default 7; at most 2 with --quick)")

@@ -81,7 +81,8 @@ def _parser() -> argparse.ArgumentParser:
                         "only outside PHI (decoding.o_words_min_count)")
     grouping.add_arguments(p)
     site.add_arguments(p)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="processes that tag: this one and N-1 workers (default: 1)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
     p.add_argument("--explain", action="store_true",

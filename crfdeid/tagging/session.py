@@ -26,9 +26,9 @@ import copy
 import multiprocessing as mp
 import os
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain
 from types import EllipsisType
 
 from .. import schema
@@ -256,9 +256,11 @@ class Session:
     def tag(self, docs: Iterable[Document], jobs: int = 1) -> Iterator[tuple]:
         """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order.
 
-        Documents are labelled in batches (the numpy backend labels a batch at once); with
-        ``jobs`` > 1 worker processes tag the batches (forked ones share this session's model,
-        spawned ones load it), the results come back in input order.
+        Documents are labelled in batches (the numpy backend labels a batch at once). With
+        ``jobs`` > 1, ``jobs - 1`` worker processes tag batches (forked ones share this
+        session's model, spawned ones load it) and this process tags one itself whenever every
+        worker has two queued: ``jobs`` processes tag, none waits for another while batches
+        are left, and the results come back in input order.
         """
         if jobs <= 1:
             yield from (tag_result(doc, tagged) for doc, tagged in self.model.tag_each(
@@ -268,11 +270,10 @@ class Session:
         global _WORKER
         if method == "fork":
             _WORKER = self
-        pool = mp.get_context(method).Pool(jobs, _init_worker, (self._spec(),))
+        pool = mp.get_context(method).Pool(jobs - 1, _init_worker, (self._spec(),))
         finished = False
         try:
-            tasks = batches(docs, tagging_model.BATCH_CHARS)
-            yield from chain.from_iterable(pool.imap(_tag_batch, tasks))
+            yield from self._shared(pool, jobs - 1, batches(docs, shared_batch_chars()))
             finished = True
         finally:
             if finished:
@@ -281,6 +282,33 @@ class Session:
                 pool.terminate()
             pool.join()
             _WORKER = None
+
+    def _shared(self, pool, workers: int, tasks: Iterator[list[Document]]) -> Iterator[tuple]:
+        """The results of ``tasks`` in order, tagged by ``pool``'s workers and by this process.
+
+        Each worker keeps two batches queued; while they are all queued this process tags the
+        next batch itself. What waits to be handed out in order is bounded (a slow batch in a
+        worker does not let this process run ahead without end)."""
+        queued = 2 * workers
+        pending: deque = deque()  # per batch: a worker's AsyncResult, or this process' results
+        left = True
+        while left or pending:
+            while left and sum(1 for p in pending if not isinstance(p, list) and not p.ready()) < queued:
+                batch = next(tasks, None)
+                if batch is None:
+                    left = False
+                else:
+                    pending.append(pool.apply_async(_tag_batch, (batch,)))
+            while pending and (isinstance(pending[0], list) or pending[0].ready() or not left
+                               or len(pending) > 4 * queued):
+                head = pending.popleft()
+                yield from head if isinstance(head, list) else head.get()
+            if left:
+                batch = next(tasks, None)
+                if batch is None:
+                    left = False
+                else:
+                    pending.append(_tag_batch(batch, self))
 
     def _spec(self) -> tuple:
         """What a spawned worker needs to tag as this session does."""
@@ -395,6 +423,11 @@ class PatientWriters:
 
 
 # -- worker processes (``jobs`` > 1) ----------------------------------------------------------
+def shared_batch_chars() -> int:
+    """Characters of one batch handed to a process with ``jobs`` > 1: a quarter of a
+    one-process batch, so that the processes end within a small batch of each other."""
+    return max(1, tagging_model.BATCH_CHARS // 4)
+
 #: The session a worker process tags with: the parent's in a forked worker, one made from the
 #: parent's spec in a spawned one.
 _WORKER: Session | None = None
@@ -410,9 +443,11 @@ def _init_worker(spec) -> None:
                       explain=explain)
 
 
-def _tag_batch(docs) -> list:
-    """A worker's task: a batch of documents, tagged together, one result per document."""
-    assert _WORKER is not None
+def _tag_batch(docs, session: Session | None = None) -> list:
+    """A worker's task (or the parent's share): a batch of documents, tagged together, one
+    result per document."""
+    session = session if session is not None else _WORKER
+    assert session is not None
     return [tag_result(doc, tagged)
-            for doc, tagged in _WORKER.model.tag_each(docs, _WORKER.o_threshold, tagging_model.BATCH_CHARS,
-                                                      options=_WORKER.chain_options)]
+            for doc, tagged in session.model.tag_each(docs, session.o_threshold, tagging_model.BATCH_CHARS,
+                                                      options=session.chain_options)]

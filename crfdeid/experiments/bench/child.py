@@ -96,9 +96,11 @@ def measure(argv=None) -> int:
     return 0
 
 
-def run(*args, timeout=3600) -> dict:
-    """Run ``measure(args)`` in a fresh interpreter (cwd: the repository) and return its JSON."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
+def run(*args, timeout=3600, env: dict | None = None) -> dict:
+    """Run ``measure(args)`` in a fresh interpreter (cwd: the repository) and return its JSON;
+    ``env`` is its environment (default: this one, the repository on ``PYTHONPATH``)."""
+    if env is None:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
     code = "import sys; from crfdeid.experiments.bench.child import measure; sys.exit(measure(sys.argv[1:]))"
     proc = subprocess.run([sys.executable, "-c", code, *map(str, args)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)

@@ -123,9 +123,11 @@ def format_table(res: dict) -> str:
     for jobs, r in (res.get("jobs") or {}).items():
         rows.append((f"tag CLI --jobs {jobs}", f"{r['tokens_per_s']:,} tokens/s ({r['seconds']} s, "
                      f"{r.get('cpu_seconds')} CPU-s, with "
-                     f"start-up, peak RSS {r['peak_rss_mb']} MB + workers {r['children_peak_rss_mb']} MB)"))
+                     f"start-up, peak RSS {r['peak_rss_mb']} MB + workers {r['children_peak_rss_mb']} MB)"
+                     + (f"; median of {len(r['runs_seconds'])} runs: {', '.join(map(str, r['runs_seconds']))} s"
+                        if len(r.get("runs_seconds") or []) > 1 else "")))
     if res.get("jobs_speedup") is not None:
-        rows.append(("tag CLI --jobs 2 / --jobs 1", f"{res['jobs_speedup']}x (wall)"))
+        rows.append(("tag CLI --jobs 2 / --jobs 1", f"{res['jobs_speedup']}x (wall, medians)"))
     for n, r in (res.get("memory") or {}).items():
         rows.append((f"tag CLI, {n} synthetic notes", f"peak RSS {r['peak_rss_mb']} MB ({r['seconds']} s)"))
     if res.get("large_note"):

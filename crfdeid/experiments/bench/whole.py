@@ -31,7 +31,7 @@ DEID_PL_ENV = "DEID_PL"
 _CRFDEID_MODULE = re.compile(r"\|\s*crfdeid(\.|\s*$)")
 
 
-def _env(pycache: Path | None = None) -> dict:
+def bytecode_env(pycache: Path | None = None) -> dict:
     """The children's environment: the repository on ``PYTHONPATH``; with ``pycache``, bytecode
     read from and written to that folder (``PYTHONPYCACHEPREFIX``), whatever
     ``PYTHONDONTWRITEBYTECODE`` says."""
@@ -46,7 +46,7 @@ def _env(pycache: Path | None = None) -> dict:
 def cpu_run(argv: list, cwd=None, timeout: float = 3600, env: dict | None = None) -> float:
     """CPU seconds (user + system) of the program ``argv`` run to its end (exit code 0)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(argv, cwd=cwd or child.ROOT, env=env or _env(), stdout=subprocess.DEVNULL,
+    proc = subprocess.run(argv, cwd=cwd or child.ROOT, env=env or bytecode_env(), stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True, timeout=timeout)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -70,10 +70,10 @@ def startup(model_path, work: Path, runs: int = 7) -> dict:
     note.write_text(NOTE, encoding="utf-8")
     argv = [sys.executable, "-m", "crfdeid.tag", "--quiet", "--output-format", "redacted",
             "--model", str(model_path), str(note)]
-    cached = _env(work / "startup-pycache")
+    cached = bytecode_env(work / "startup-pycache")
     cpu_run(argv, env=cached)  # writes the bytecode
     times = sorted(cpu_run(argv, env=cached) for _ in range(max(1, runs)))
-    uncached = min(cpu_run(argv, env=dict(_env(), PYTHONDONTWRITEBYTECODE="1")) for _ in range(3))
+    uncached = min(cpu_run(argv, env=dict(bytecode_env(), PYTHONDONTWRITEBYTECODE="1")) for _ in range(3))
     proc = subprocess.run([sys.executable, "-X", "importtime", *argv[1:]], cwd=child.ROOT, env=cached,
                           capture_output=True, text=True, timeout=600)
     modules = sum(1 for line in proc.stderr.splitlines() if _CRFDEID_MODULE.search(line))
