@@ -15,10 +15,24 @@ spans), which raises :class:`Cancelled` once the deadline has passed. Outside it
 ...         print(exc)
 the work's deadline has passed: stopped
 >>> checkpoint()  # no deadline: nothing happens
+
+A ``stop`` event stops the work before its deadline (the service sets it when the client
+closes its connection: nobody is left to answer):
+
+>>> import threading
+>>> gone = threading.Event()
+>>> gone.set()
+>>> with deadline(None, gone):
+...     try:
+...         checkpoint()
+...     except Cancelled as exc:
+...         print(exc)
+the work's client has gone: stopped
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,18 +40,20 @@ from contextvars import ContextVar
 
 from .errors import CrfdeidError
 
-_DEADLINE: ContextVar[float | None] = ContextVar("crfdeid_deadline", default=None)
+_DEADLINE: ContextVar[tuple[float | None, threading.Event | None]] = ContextVar("crfdeid_deadline",
+                                                                                default=(None, None))
 
 
 class Cancelled(CrfdeidError):
-    """The work's deadline (:func:`deadline`) passed before it was done; nothing of it is kept."""
+    """The work's deadline (:func:`deadline`) passed, or its stop event was set, before it was
+    done; nothing of it is kept."""
 
 
 @contextmanager
-def deadline(at: float | None) -> Iterator[None]:
+def deadline(at: float | None, stop: threading.Event | None = None) -> Iterator[None]:
     """Within the block, :func:`checkpoint` raises :class:`Cancelled` after ``at``
-    (a :func:`time.monotonic` time; None: no deadline)."""
-    token = _DEADLINE.set(at)
+    (a :func:`time.monotonic` time; None: no deadline) or once ``stop`` is set."""
+    token = _DEADLINE.set((at, stop))
     try:
         yield
     finally:
@@ -45,7 +61,9 @@ def deadline(at: float | None) -> Iterator[None]:
 
 
 def checkpoint() -> None:
-    """Raise :class:`Cancelled` when the current deadline has passed."""
-    at = _DEADLINE.get()
+    """Raise :class:`Cancelled` when the current deadline has passed or its stop event is set."""
+    at, stop = _DEADLINE.get()
+    if stop is not None and stop.is_set():
+        raise Cancelled("the work's client has gone: stopped")
     if at is not None and time.monotonic() > at:
         raise Cancelled("the work's deadline has passed: stopped")

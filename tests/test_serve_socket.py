@@ -181,3 +181,51 @@ def test_a_port_in_use_exits_3_and_says_so(capsys):
         assert main(["--port", str(port), "--quiet"]) == CANNOT_START == 3
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1:{port}" in err and "exit code 3" in err
+
+
+@pytest.fixture(scope="module")
+def patient_port(tmp_path_factory):
+    """A server whose request timeout (30 s) is far longer than any work of these tests."""
+    token = tmp_path_factory.mktemp("serve-patient") / "token"
+    token.write_text(TOKEN)
+    token.chmod(0o600)
+    app = create_app(Settings(token_file=str(token), max_bytes=2_000_000, body_timeout=BODY_TIMEOUT,
+                              request_timeout=30.0))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
+                                           access_log=False, lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        assert wait_ready(f"http://127.0.0.1:{port}", timeout=30)
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_a_client_that_closes_its_connection_stops_its_work(patient_port, monkeypatch):
+    """Work nobody waits for any more stops at its next piece, long before the request timeout:
+    the model is free for the next client (before, it tagged on until the note was done)."""
+    from crfdeid.tagging import model as tagging_model
+    monkeypatch.setattr(tagging_model, "LONG_NOTE_CHARS", 4000)  # 250 KB: 63 pieces
+    real, pieces = tagging_model.TaggingModel._label, []
+
+    def slow_label(self, items, *args, **kwargs):  # 50 ms a piece: 3 s for the whole note
+        pieces.extend(len(item[0]) for item in items if len(item[0]) > 1000)
+        time.sleep(0.05)
+        return real(self, items, *args, **kwargs)
+    monkeypatch.setattr(tagging_model.TaggingModel, "_label", slow_label)
+    assert _model_answers(patient_port)
+    pieces.clear()
+    body = json.dumps({"text": " ".join([NOTE] * 4000)}).encode()
+    with socket.create_connection(("127.0.0.1", patient_port), timeout=5) as sock:
+        sock.sendall(_head(len(body)) + body)
+        deadline = time.monotonic() + 10
+        while not pieces and time.monotonic() < deadline:  # its tagging has begun
+            time.sleep(0.01)
+    assert pieces  # the client has gone (closed) while its note is being tagged
+    t0 = time.monotonic()
+    assert _model_answers(patient_port, seconds=20)
+    assert time.monotonic() - t0 < 2.5, time.monotonic() - t0  # the whole note would take 3 s more
+    assert len(pieces) < 20, len(pieces)  # not the 63 pieces of the whole note

@@ -248,15 +248,16 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
         docs = [Document(str(d.id) if d.id is not None else str(i), d.text, meta=_meta(d))
                 for i, d in enumerate(items)]
         request.state.documents = len(docs)
-        deadline = request.state.deadline
-        if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+        deadline, gone = request.state.deadline, request.state.gone
+        if not _acquire(lock, deadline, gone):
             raise HTTPException(503, _LATE)
-        # stop at the deadline (the guard has answered 503 by then), between documents and
-        # between the pieces of one (a long note's parts, its spans): the model is free again
+        # stop at the deadline (the guard has answered 503 by then) or when the client has
+        # closed its connection, between documents and between the pieces of one (a long
+        # note's parts, its spans): the model is free again
         try:
             for doc in docs:
                 table_use.see(doc)
-            with until(deadline):
+            with until(deadline, gone):
                 records = [_encodable(rec) for rec in engine.run(docs)]
         except Cancelled:
             raise HTTPException(503, _LATE) from None
@@ -286,6 +287,17 @@ def create_app(settings: Settings = Settings()) -> FastAPI:
 
 
 _LATE = "no answer within the request timeout: try again later, or send fewer or shorter notes"
+
+
+def _acquire(lock: threading.Lock, deadline: float, gone: threading.Event) -> bool:
+    """Take the model's lock before ``deadline``, unless the client goes (``gone``) first."""
+    while not gone.is_set():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        if lock.acquire(timeout=min(left, 0.05)):
+            return True
+    return False
 
 
 def _patient(doc) -> dict:
@@ -398,7 +410,7 @@ class _Guard:
                     await _json(send_logged, *refused)
             else:
                 scope["state"]["deadline"] = time.monotonic() + self.settings.request_timeout
-                await self._answer(scope, _replay(body, receive), send_logged, state)
+                await self._answer(scope, body, receive, send_logged, state)
         except Exception as exc:  # noqa: BLE001 - never let the server print a traceback with data
             log.error("%s %s failed (%s)", scope["method"], path, type(exc).__name__)
             if state["status"] == 0:
@@ -445,9 +457,27 @@ class _Guard:
             return (400, {"detail": "the body does not have its Content-Length"}, close), b""
         return None, b"".join(chunks)
 
-    async def _answer(self, scope, receive, send, state) -> None:
-        """Run the application; past ``request_timeout`` answer 503 and let it end unheard."""
-        task = asyncio.ensure_future(self.app(scope, receive, send))
+    async def _answer(self, scope, body: bytes, receive, send, state) -> None:
+        """Run the application on ``body``; past ``request_timeout`` answer 503 and let it end
+        unheard. A client that closes its connection meanwhile sets ``state.gone``: the work
+        stops at its next checkpoint (nobody is left to answer)."""
+        gone = threading.Event()
+        scope["state"]["gone"] = gone
+        disconnected = asyncio.Event()
+
+        async def watch() -> None:  # after the body, the client's next message is its going
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            disconnected.set()
+
+        async def after_body():
+            await disconnected.wait()
+            return {"type": "http.disconnect"}
+
+        watcher = asyncio.ensure_future(watch())
+        task = asyncio.ensure_future(self.app(scope, _replay(body, after_body), send))
+        task.add_done_callback(lambda _task: watcher.cancel())
         remaining = scope["state"]["deadline"] - time.monotonic()
         done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
         if task in done or state["status"]:
