@@ -11,6 +11,7 @@ import logging
 import socket
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -32,13 +33,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def port(tmp_path_factory):
-    token = tmp_path_factory.mktemp("serve") / "token"
+@contextmanager
+def _served(folder, request_timeout: float):
+    """A uvicorn of the service in a thread of this process; its port, until the block ends."""
+    token = folder / "token"
     token.write_text(TOKEN)
     token.chmod(0o600)
     app = create_app(Settings(token_file=str(token), max_bytes=2_000_000,
-                              body_timeout=BODY_TIMEOUT, request_timeout=REQUEST_TIMEOUT))
+                              body_timeout=BODY_TIMEOUT, request_timeout=request_timeout))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
                                            access_log=False, lifespan="off"))
@@ -50,6 +52,12 @@ def port(tmp_path_factory):
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def port(tmp_path_factory):
+    with _served(tmp_path_factory.mktemp("serve"), REQUEST_TIMEOUT) as port:
+        yield port
 
 
 def _head(length: int, token: str = TOKEN) -> bytes:
@@ -186,22 +194,8 @@ def test_a_port_in_use_exits_3_and_says_so(capsys):
 @pytest.fixture(scope="module")
 def patient_port(tmp_path_factory):
     """A server whose request timeout (30 s) is far longer than any work of these tests."""
-    token = tmp_path_factory.mktemp("serve-patient") / "token"
-    token.write_text(TOKEN)
-    token.chmod(0o600)
-    app = create_app(Settings(token_file=str(token), max_bytes=2_000_000, body_timeout=BODY_TIMEOUT,
-                              request_timeout=30.0))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None,
-                                           access_log=False, lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        assert wait_ready(f"http://127.0.0.1:{port}", timeout=30)
+    with _served(tmp_path_factory.mktemp("serve-patient"), 30.0) as port:
         yield port
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def test_a_client_that_closes_its_connection_stops_its_work(patient_port, monkeypatch):
