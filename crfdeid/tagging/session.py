@@ -428,6 +428,7 @@ def shared_batch_chars() -> int:
     one-process batch, so that the processes end within a small batch of each other."""
     return max(1, tagging_model.BATCH_CHARS // 4)
 
+
 #: The session a worker process tags with: the parent's in a forked worker, one made from the
 #: parent's spec in a spawned one.
 _WORKER: Session | None = None
