@@ -62,6 +62,7 @@ def test_clinical_terms_are_dropped(text, surface, reason):
     ("Dr Lee 5 mg", "Dr Lee 5"),                    # a title and a surname
     ("Vitamin D 2000 daily", "Vitamin D 2000"),     # no unit after the number
     ("Seen by Dr. Scale on 3/15", "3/15"),          # a date after a name, not a score
+    ("MELD score 3/15 was 22", "3/15"),             # a month/day after a score's name: a date too
     ("CABG 2015, GCS 15", "2015"),                  # a year after an event is no score
     ("Smith 15 Main St", "Smith 15"),               # words before the number that are no scale
 ])
@@ -104,6 +105,14 @@ def test_clinical_terms_of_a_whole_note_keep_their_words_in_surrogate_output(tmp
     ("moved to Denver last year", "Denver", False),                          # a place
     ("Raleigh, NC today", "NC", False),                                      # two letters: a state's code too
     ("seen in Geriatrics Clinic", "Geriatrics Clinic", False),              # departments are PHI in i2b2 2014
+    ("Ottawa ankle rules negative", "Ottawa", True),                         # inside a listed phrase
+    ("OTTAWA KNEE RULES: negative", "OTTAWA", True),                         # in any case
+    ("IDC, Nottingham grade 2", "Nottingham", True),
+    ("Denver developmental screen passed", "Denver", True),
+    ("moved from Ottawa in May", "Ottawa", False),                           # the place, no phrase
+    ("Ottawa; ankle rules negative", "Ottawa", False),                       # punctuation ends a phrase
+    ("lives in Ann Arbor with her son", "Ann Arbor", False),                 # a phrase that is a place too
+    ("her sister Mary Joseph visited", "Mary Joseph", False),                # a phrase of names and relations
 ])
 def test_public_clinical_vocabulary(text, span, dropped):
     start = text.index(span)

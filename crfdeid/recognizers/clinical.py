@@ -29,7 +29,11 @@ drops a predicted span only when all of it is one of these, in its clinical cont
   ``Lisfranc``, ``Cockcroft-Gault``. An entry that is also a listed name or place
   (``Bruce``, ``Holter``, ``Denver``, ``Norco``) counts only before a clinical head noun
   (``Bruce protocol``, ``Nottingham grade``), so a patient or a city of that name stays PHI;
-  one of two letters never (``NC``, ``SC``: state codes too).
+  one of two letters never (``NC``, ``SC``: state codes too); and a span inside an
+  occurrence of a phrase of the ``eponyms`` list (``Ottawa`` of ``Ottawa ankle rules``,
+  ``Nottingham`` of ``Nottingham grade 2``), a phrase of two words or more with a word that
+  is a clinical head noun, a scale or no listed name, place, relation or title (not ``Ann
+  Arbor``, ``Austin Flint``, ``Sister Mary Joseph``: a place or a person's name too).
 
 It runs before the Safe Harbor layer (:mod:`crfdeid.recognizers.safeharbor`), which
 puts back any identifier of its forms: a span it would find is never dropped.
@@ -127,6 +131,47 @@ def entry_run(words: list[str], entries, ok=lambda entry: True) -> bool:
 
 
 @lru_cache(maxsize=1)
+def _phrases() -> frozenset:
+    """The phrases of the ``eponyms`` list that hold a clinical head noun, a scale or a word
+    of no name, place, relation or title list (lower case): ``ottawa ankle rules``, not ``ann
+    arbor`` or ``sister mary joseph``."""
+    entries, named = _vocabulary()
+    heads, scales = _lists()[1], _scales()
+    people = gazetteers.load("relations") | gazetteers.load("titles")
+
+    def clinical(word: str) -> bool:
+        return len(word) > 2 and (word in heads or word in scales or (word not in named and word not in people))
+
+    return frozenset(e for e in gazetteers.load("eponyms")
+                     if " " in e and e not in named and any(clinical(w) for w in _WORD.findall(e)))
+
+
+# Up to five words before a span (the last one followed by blanks), and up to five after it.
+_WORDS_BEFORE = re.compile(r"(?<![A-Za-z0-9'-])((?:[A-Za-z][A-Za-z'-]*[ \t]+){1,5})$")
+_WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z'-]*(?![A-Za-z'-])){1,5}")
+
+
+def in_phrase(text: str, sp: Span, words: list[str]) -> bool:
+    """Whether the span (its ``words``, lower case) lies inside an occurrence of one of
+    :func:`_phrases` in ``text``.
+
+    >>> from crfdeid.document import make_span
+    >>> text = "Ottawa ankle rules negative."
+    >>> in_phrase(text, make_span(0, 6, "CITY"), ["ottawa"]), in_phrase(text, make_span(7, 12, "CITY"), ["ankle"])
+    (True, True)
+    >>> in_phrase("Moved from Ottawa in May.", make_span(11, 17, "CITY"), ["ottawa"])
+    False
+    """
+    before = _WORDS_BEFORE.search(text, max(0, sp.start - 80), sp.start)
+    after = _WORDS_AFTER.match(text, sp.end, sp.end + 80)
+    left = before.group(1).lower().split() if before else []
+    seq = left + words + (after.group(0).lower().split() if after else [])
+    first, last, phrases = len(left), len(left) + len(words), _phrases()
+    return any(" ".join(seq[i:j]) in phrases for i in range(first + 1)
+               for j in range(max(last, i + 2), min(len(seq), i + 6) + 1))
+
+
+@lru_cache(maxsize=1)
 def _scales() -> frozenset:
     """Names of clinical scales and scores, lower case."""
     return gazetteers.load("clinical_scales")
@@ -138,6 +183,7 @@ def prepare() -> None:
     _scales()
     _name_words()
     _vocabulary()
+    _phrases()
 
 
 def why_clinical(text: str, sp: Span) -> str | None:
@@ -179,7 +225,8 @@ def why_clinical(text: str, sp: Span) -> str | None:
     entries, named = _vocabulary()
     head = nxt is not None and nxt.group(1).lower() in heads
     # an entry of two letters is too like a state's code (NC, SC: nasal cannula, subcutaneous)
-    if entry_run(core.lower().split(), entries, lambda e: len(e) > 2 and (head or "-" in e or e not in named)):
+    if entry_run(core.lower().split(), entries, lambda e: len(e) > 2 and (head or "-" in e or e not in named)) \
+            or in_phrase(text, sp, lows):
         return "vocabulary"
     return None
 
