@@ -4,7 +4,8 @@
         --train physionet:../shared/corpora/physionet-dev \\
         --exclude-groups configs/splits/physionet-locked.txt --folds 5 --jobs 2 \\
         --cache build/folds-physionet --stress unknown=i2b2:build/stress-unknown \\
-        --weights 0.1,0.2,0.3 --thresholds 0.99,0.995 --out build/prior-cv
+        --weights 0.1,0.2,0.3 --thresholds 0.99,0.995 --out build/prior-cv \\
+        [--o-words-lists common_words,... --o-words-except first_male,...]
 
 Each patient-grouped fold's model (``--config`` as configured, its companion CRF included, its prior off) is
 trained once and cached (``bench/dev_cv.py``'s ``fold_models``); the prior (``--prior``, the
@@ -25,7 +26,9 @@ a re-decoding of them. The votes:
 
 Scored pooled over the held-out folds on the real notes and on each stress copy: binary token
 P/R, gold tokens missed, false tokens, PHI fully removed, NAME / LOCATION covered. Aggregate
-figures only; writes prior.json and prior.md to ``--out``.
+figures only; writes prior.json and prior.md to ``--out``. ``--o-words-lists`` and
+``--o-words-except`` add public words to every fold model's ``o_words`` as those config keys
+would at training (the CRFs are the same), to measure them without training again.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from crfdeid.experiments.crossval import fold_splits  # noqa: E402
 from crfdeid.experiments.results import provenance, to_json, write_files  # noqa: E402
 from crfdeid.io import read_all  # noqa: E402
 from crfdeid.labels import OUTSIDE  # noqa: E402
-from crfdeid.tagging.decoding import AveragedBackend, threshold_labels  # noqa: E402
+from crfdeid.tagging.decoding import AveragedBackend, plain_words, threshold_labels  # noqa: E402
 
 
 class Cached:
@@ -113,6 +116,9 @@ def main(argv=None) -> int:
                    help="the prior's own P(O) thresholds of the 'or' vote")
     p.add_argument("--thresholds", type=cli.parse_thresholds, default=(0.99,))
     p.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH")
+    p.add_argument("--o-words-lists", help="comma-separated gazetteer lists whose words join every fold "
+                   "model's o_words (decoding.o_words_lists: an experiment on the decoding, no retraining)")
+    p.add_argument("--o-words-except", help="comma-separated lists whose words never do (decoding.o_words_except)")
     p.add_argument("--cache", required=True)
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
@@ -123,6 +129,11 @@ def main(argv=None) -> int:
     if args.only_folds:
         splits = [f for f in splits if f.index in {int(i) for i in args.only_folds.split(",")}]
     models = [without_prior(m) for m in fold_models(docs, config, splits, Path(args.cache), args.jobs)]
+    if args.o_words_lists or args.o_words_except:
+        lists = args.o_words_lists.split(",") if args.o_words_lists else None
+        names = args.o_words_except.split(",") if args.o_words_except else None
+        for m in models:
+            m.o_words = frozenset(plain_words(m.o_words, lists, names))
     prior_model = Model.load(args.prior)
     copies = {"real": None} | {name: {d.doc_id: d for d in read_all([spec])} for name, spec in args.stress}
     modes = [m.strip() for m in args.modes.split(",")]
