@@ -22,7 +22,9 @@ a re-decoding of them. The votes:
 - ``or``: PHI where the site's P(O) is below the threshold or the prior's P(O) is below
   ``w`` (read as a threshold of its own), labels as ``outside``;
 - ``union``: the site model as configured plus the prior's spans (as it is configured) of
-  confidence >= 0.5 that overlap none of them (the issue's "both" row).
+  confidence >= 0.5 that overlap none of them (the issue's "both" row);
+- ``--union-categories DATE --union-confidence 0,0.5``: every vote above plus the prior's spans
+  of those parent categories (and at least that confidence) that overlap none of its spans.
 
 Scored pooled over the held-out folds on the real notes and on each stress copy: binary token
 P/R, gold tokens missed, false tokens, PHI fully removed, NAME / LOCATION covered. Aggregate
@@ -94,6 +96,13 @@ class Either:
         return out
 
 
+def with_prior_spans(doc, prior_doc, categories, least: float):
+    """``doc`` with ``prior_doc``'s spans of ``categories`` and confidence >= ``least`` that overlap none of its own."""
+    add = [sp for sp, c in zip(prior_doc.spans, prior_doc.meta["confidence"])
+           if sp.category in categories and c >= least and not any(sp.overlaps(x) for x in doc.spans)]
+    return doc.with_spans(list(doc.spans) + add)
+
+
 def without_prior(model: Model) -> Model:
     """``model`` (a site model, trained with or without a prior) with its prior turned off: its
     CRF and companion only (the prior changes no CRF, only the decoding)."""
@@ -119,6 +128,11 @@ def main(argv=None) -> int:
     p.add_argument("--o-words-lists", help="comma-separated gazetteer lists whose words join every fold "
                    "model's o_words (decoding.o_words_lists: an experiment on the decoding, no retraining)")
     p.add_argument("--o-words-except", help="comma-separated lists whose words never do (decoding.o_words_except)")
+    p.add_argument("--union-categories", type=lambda v: [frozenset(c.split("+")) for c in v.split(",")],
+                   default=[], help="comma-separated parent-category sets (DATE or DATE+AGE): every vote "
+                   "also with the prior's spans of that set overlapping none of its own")
+    p.add_argument("--union-confidence", type=lambda v: [float(x) for x in v.split(",")], default=[0.0],
+                   help="the lowest confidence of a prior span those rows add")
     p.add_argument("--cache", required=True)
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
@@ -177,7 +191,12 @@ def main(argv=None) -> int:
                     for t in args.thresholds:
                         name = (f"or: site P(O) < {t} or prior P(O) < {w}" if mode == "or"
                                 else f"{mode}: prior weight {w}, P(O) < {t}")
-                        add(name, list(m.tag_many(test, o_threshold=t)))
+                        voted = list(m.tag_many(test, o_threshold=t))
+                        add(name, voted)
+                        for cats in args.union_categories:
+                            for least in args.union_confidence:
+                                add(f"{name} + prior {'+'.join(sorted(cats))} spans (conf >= {least}) overlapping none",
+                                    [with_prior_spans(v, pd, cats, least) for v, pd in zip(voted, pri)])
             m._backend_impl = None
             print(f"{copy} fold {f.index} done at {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
         for name, pred in systems.items():
