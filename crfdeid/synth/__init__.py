@@ -52,12 +52,16 @@ STYLES["mix_vocab"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, vocab
 #: never PHI, and month/day dates in telegraphic context or glued to a neighbour, PHI:
 #: :data:`crfdeid.synth.vocab.ICU_LINES` and :data:`~crfdeid.synth.vocab.ICU_DATED`).
 STYLES["mix_icu"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True), 62))
+#: ``mix_hx``: the ``mix_icu`` notes (same draws) with past-history lists (two-digit years written
+#: ``mi 88'``, ``in 91 and 02``, PHI, beside counts, pack-years and stages, not PHI) and days written
+#: as an ordinal, two run together or with a year after a full stop (:func:`crfdeid.synth.mix._hx_line`).
+STYLES["mix_hx"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True, hx=True), 62))
 FIRST_RECORD = 100
 
 
 def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]:
     kinds = STYLES[style]
-    stream = style.removesuffix("_vocab").removesuffix("_icu")  # as mix draws, then adds its lines
+    stream = style.removesuffix("_vocab").removesuffix("_icu").removesuffix("_hx")  # as mix draws, then adds its lines
     rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2"
                         else f"crfdeid-synth-{stream}:{seed}:{index}")
     record = FIRST_RECORD + index
