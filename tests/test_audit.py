@@ -125,6 +125,33 @@ def test_report_counts_what_the_model_missed_as_an_independent_count_does(tmp_pa
     assert not [w for w in words if w in body]
 
 
+def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tmp_path, release):
+    import shutil
+
+    from crfdeid.tagging.model import DEFAULT_MODEL
+    folder = tmp_path / "home-of-dr-example" / "models"
+    folder.mkdir(parents=True)
+    model = folder / "site-2026.model"
+    shutil.copyfile(DEFAULT_MODEL, model)
+    a, manifest = _sample(tmp_path, release, "a", 3, "--model", str(model))
+    assert main(["simulate", str(a), "--gold", release]) == 0
+    assert main(["report", str(a), "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")]) == 0
+    digest = audit_sample.sha256_file(model)
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["model"] == {"file": "site-2026.model", "sha256": digest,
+                               "config_sha256": manifest["model"]["config_sha256"]}
+    for body in ((tmp_path / "r.json").read_text(), (tmp_path / "r.html").read_text()):
+        assert "site-2026.model" in body and digest in body
+        assert str(folder) not in body and "home-of-dr-example" not in body
+    # what finds the model again keeps its path: verify checks the file, the review project loads it
+    assert main(["verify", str(a)]) == 0
+    p = Project.open(a / "review")
+    try:
+        assert p.current_model_path() == model.resolve()
+    finally:
+        p.close()
+
+
 def test_reviewers_who_overlook_are_estimated_by_capture_recapture(tmp_path, release, capsys):
     a, _ = _sample(tmp_path, release, "a", 4, "--double", "9")
     assert main(["simulate", str(a), "--gold", release, "--miss", "0.5", "--seed", "2"]) == 0

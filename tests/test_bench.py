@@ -215,17 +215,32 @@ def test_tag_path_does_not_import_training(model_path, tmp_path):
     assert again is train_model
 
 
-def test_tag_freezes_what_it_loaded_before_the_collector_runs_again(model_path, tmp_path):
+@pytest.mark.parametrize("program", [["crfdeid.tag"], ["crfdeid", "tag"], ["crfdeid.cli.tag"]])
+def test_tag_freezes_what_it_loaded_before_the_collector_runs_again(model_path, tmp_path, program):
     # issue 37: the model and modules stay out of the collector's passes (the first one after
-    # the load walked all of it; the one at exit too): a fifth of a one-note run
+    # the load walked all of it; the one at exit too): a fifth of a one-note run. Run as
+    # python -m MODULE [tag] (the console script is crfdeid.cli:main, as python -m crfdeid).
     note = tmp_path / "n.txt"
     note.write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
-    code = ("import gc; from crfdeid.cli import tag; "
-            f"tag.main(['--quiet', '--output-format', 'redacted', '--model', {str(model_path)!r}, {str(note)!r}]); "
-            "print(gc.get_freeze_count(), gc.isenabled())")
+    argv = [*program[1:], "--quiet", "--output-format", "redacted", "--model", str(model_path), str(note)]
+    code = ("import atexit, gc, runpy, sys; "
+            "atexit.register(lambda: print(gc.get_freeze_count(), gc.isenabled())); "
+            f"sys.argv = ['-m', *{argv!r}]; runpy.run_module({program[0]!r}, run_name='__main__', alter_sys=True)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     frozen, enabled = out.splitlines()[-1].split()
-    assert int(frozen) > 10_000 and enabled == "True"
+    assert "[**DOCTOR**]" in out and int(frozen) > 10_000 and enabled == "True"
+
+
+def test_tag_called_from_python_leaves_the_callers_collector_as_it_was(model_path, tmp_path, capsys):
+    import gc
+
+    from crfdeid.cli import tag
+    note = tmp_path / "n.txt"
+    note.write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
+    before = gc.get_freeze_count()
+    assert tag.main(["--quiet", "--output-format", "redacted", "--model", str(model_path), str(note)]) == 0
+    assert "[**DOCTOR**]" in capsys.readouterr().out
+    assert gc.get_freeze_count() == before and gc.isenabled()
 
 
 def test_redacted_tag_imports_no_surrogates_nor_tqdm_and_compiles_only_the_rules_it_runs(model_path, tmp_path):

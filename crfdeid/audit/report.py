@@ -18,6 +18,7 @@ import json
 import re
 from collections import Counter
 from datetime import UTC, datetime
+from pathlib import PurePath
 
 from .. import schema
 from ..scoring import audit as stats
@@ -107,7 +108,7 @@ def compute(folder, level: float = 0.95) -> dict:
         "title": "crfdeid release audit",
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "level": level,
-        "model": {k: manifest["model"][k] for k in ("path", "sha256", "config_sha256")},
+        "model": _model(manifest["model"]),
         "config": manifest["model"]["config"],
         "output": manifest["output"],
         "release": {k: release[k] for k in ("inputs", "notes", "tokens", "digest")},
@@ -132,6 +133,15 @@ def compute(folder, level: float = 0.95) -> dict:
         "notes_with_residual": [f.doc_id for f in with_residual],
         "warnings": warnings,
     }
+
+
+def _model(model: dict) -> dict:
+    """The audited model as the report names it: its file's name and digests."""
+    # Not the manifest's path (kept for verify): it would tell the reader the data holder's
+    # folders and nothing they can check; the SHA-256 is what identifies the model. A manifest
+    # written before it recorded "file" has only the path.
+    name = model.get("file") or PurePath(model["path"]).name
+    return {"file": name, "sha256": model["sha256"], "config_sha256": model["config_sha256"]}
 
 
 def _order(stratum) -> tuple:
@@ -308,7 +318,7 @@ def to_html(report: dict, images: dict | None = None) -> str:
                          for k, v in s["by_stratum"].items()]))
     m = report["model"]
     parts.append("<h2>What was audited</h2>" + _table(["", ""], [
-        ["model", m["path"]], ["model file SHA-256", m["sha256"]], ["config SHA-256", m["config_sha256"]],
+        ["model file", m["file"]], ["model file SHA-256", m["sha256"]], ["config SHA-256", m["config_sha256"]],
         ["release digest", report["release"]["digest"]], ["sample seed", s["seed"]],
         ["strata", ", ".join(s["strata"]["fields"]) or "none"], ["double review", f"{s['double_review']} notes"],
         ["reviewers", ", ".join(f"{k} ({v} notes)" for k, v in report["reviewers"].items()) or "none"],

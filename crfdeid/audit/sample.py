@@ -260,7 +260,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
         "release": {"inputs": list(specs), "reader_options": dict(options or {}), "notes": len(members),
                     "tokens": sum(m.tokens for m in members),
                     "digest": release_digest(members), "strata": per_stratum},
-        "model": {"path": str(path.resolve()), "sha256": digest,
+        "model": {"file": path.resolve().name, "path": str(path.resolve()), "sha256": digest,
                   "config_sha256": config_digest(model.config), "config": model.config},
         "output": output,
         "sample": {"seed": seed, "size": n, "double": double, "strata": strata.as_dict(),

@@ -38,6 +38,9 @@ def _format_warning(message, category, filename, lineno, line=None) -> str:
 
 warnings.formatwarning = _format_warning
 
+#: Set when :func:`main` reads its arguments from the command line (:func:`owns_process`).
+_program = False
+
 #: Command name -> (module with ``main``, one-line summary). Modules are imported on use.
 COMMANDS = {
     "tag": ("crfdeid.cli.tag", "tag notes: annotations, redacted, masked or surrogate text"),
@@ -69,6 +72,9 @@ def main(argv=None) -> int:
     ...
     0
     """
+    global _program
+    if argv is None:  # read from the command line: this process is the program
+        _program = True
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
         width = max(map(len, COMMANDS))
@@ -84,6 +90,21 @@ def main(argv=None) -> int:
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])
     return module.main(argv[1:])
+
+
+def owns_process(argv) -> bool:
+    """Whether a command's ``main(argv)`` runs as the program (``python -m crfdeid ...``, the
+    console script), so that it may change what belongs to the whole process, such as the
+    collector's frozen objects; called with its arguments from Python, it runs in a caller's
+    process and leaves that as it found it.
+
+    The program is a command's ``main`` reading ``sys.argv`` (``argv`` is ``None``), or any
+    command after :func:`main` read it.
+
+    >>> owns_process(["--quiet", "notes/"])
+    False
+    """
+    return argv is None or _program
 
 
 def missing_extra(extra: str, *modules: str) -> str | None:

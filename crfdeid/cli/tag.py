@@ -152,10 +152,12 @@ def main(argv=None) -> int:
         # The modules and the model live until the process ends: frozen before the collector
         # runs again, they stay out of its passes (the next one, which would walk everything
         # the load made, and the one at exit: a fifth of a one-note run) and, in forked --jobs
-        # workers, out of the pages those passes would copy.
+        # workers, out of the pages those passes would copy. Only the program freezes: called
+        # from Python, the freeze would keep every object of the caller out of its collector.
         with gc_paused():
             model = TaggingModel.load(args.model, backend=args.backend)
-            gc.freeze()
+            if cli.owns_process(argv):
+                gc.freeze()
         inputs = open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option))
         grouper = grouping.from_args(args)
         known = site.from_args(args)
