@@ -243,3 +243,50 @@ def test_an_age_whose_words_are_another_phis_gets_a_placeholder_not_random_digit
     doc = Document("n", text, [make_span(5, 15, "DATE"), make_span(23, 25, "AGE")], meta={"patient": "p"})
     new = Surrogator(seed=seed).surrogate(doc)
     assert new.surface(new.spans[1]) in ("90+ year old", "[**AGE**]")
+
+
+def _rooms(doc_id, digits):
+    """A note of one-digit rooms, each room written twice (its own span each time)."""
+    lines = [f"Moved to Room {d}; Room {d} is quiet.\n" for d in digits]
+    spans, pos = [], 0
+    for line, d in zip(lines, digits):
+        spans += [make_span(pos + 14, pos + 15, "ROOM"), make_span(pos + line.index(f"Room {d} is") + 5,
+                                                                  pos + line.index(f"Room {d} is") + 6, "ROOM")]
+        pos += len(line)
+    return Document(doc_id, "".join(lines), spans, {"patient": "p1"})
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_patient_whose_rooms_hold_every_digit_is_still_surrogated(seed):
+    """A one-digit room cannot take a one-digit surrogate that is no other room of the patient when
+    the patient's rooms hold every digit: the fallback refused the note (LeakError) where a 1 MB
+    note of one patient holds rooms 0 to 9. Now it takes another room's digit, never its own."""
+    notes = [_rooms("r-01", "01234"), _rooms("r-02", "5678943210")]
+    s = Surrogator(seed=seed)
+    new = [s.surrogate(d) for d in notes]
+    seen: dict = {}
+    for old, sur in zip(notes, new):
+        for a, b in zip(surfaces(old), surfaces(sur)):
+            assert b.isdigit() and len(b) == 1 and b != a
+            assert seen.setdefault(a, b) == b               # one surrogate per room of the patient
+    assert check(list(zip(notes, new))).ok
+    again = Surrogator(seed=seed)
+    assert [again.surrogate(d).text for d in notes] == [n.text for n in new]
+
+
+def test_the_last_resort_reuses_values_but_never_its_own_original_or_a_longer_other_original():
+    from crfdeid.deid.state import NoDraw, PatientState
+    st = PatientState("p", {})
+    st.originals |= {"7", "8", "abc"}
+
+    def cycle(*values):
+        return lambda attempt: values[attempt % len(values)]
+    assert st.assign("id", "5", cycle("7", "9")) == "9"            # a free value first, even on reuse
+    assert st.assign("id", "6", cycle("7", "9"), reuse=True) == "7"  # then another short original...
+    assert st.assign("id", "4", cycle("9"), reuse=True) == "9"       # ...or another original's surrogate
+    assert st.assign("id", "6", cycle("1")) == "7"                   # and remembered
+    for value in ("2", "abc"):
+        with pytest.raises(NoDraw):                                  # its own original, a longer original
+            st.assign("id", "2", cycle(value), reuse=True)
+    with st.checking(lambda cand: cand != "9"), pytest.raises(NoDraw):  # the acceptance test still holds
+        st.assign("id", "1", cycle("9"), reuse=True)

@@ -48,14 +48,18 @@ class PatientState:
         finally:
             self.ok = None
 
-    def assign(self, kind: str, original: str, draw, limit: int = 50) -> str:
+    def assign(self, kind: str, original: str, draw, limit: int = 50, reuse: bool = False) -> str:
         """The surrogate of ``original`` for ``kind``: remembered, or drawn by ``draw(attempt)``.
 
-        A draw is refused when it equals the original, another original PHI
-        string of the patient, or the surrogate of another original (so
-        different originals get different surrogates), or fails the acceptance
-        test set by :meth:`checking` (a remembered surrogate that fails it is
-        replaced by a new draw).
+        A draw is refused when it equals the original or fails the acceptance test set by
+        :meth:`checking` (a remembered surrogate that fails it is replaced by a new draw). It is
+        passed over when it is another original PHI string of the patient or the surrogate of
+        another original (so different originals get different surrogates). With ``reuse`` (the
+        shape-keeping fallback: the last resort before a note is refused), when no draw is
+        acceptable, the first one passed over only for being another original's surrogate, or
+        another original of one or two characters (the rule on the patient's other PHI and the
+        leak check begin at three), is taken: one patient's PHI may hold every value of a shape
+        (rooms ``0`` to ``9``).
 
         Raises
         ------
@@ -67,21 +71,27 @@ class PatientState:
         old = self.maps.get(key)
         if old is not None and (ok is None or ok(old)):
             return old
-        new = None
+        new = spare = None
         for attempt in range(limit):
             cand = draw(attempt if old is None else limit + attempt)
             norm = normalize(cand)
-            if norm == key[1] or norm in self.originals:
+            if norm == key[1]:
                 continue
             owner = self.taken.get((kind, norm))
-            if owner is not None and owner != key[1]:
+            other = norm in self.originals
+            if other or (owner is not None and owner != key[1]):
+                if (reuse and spare is None and not (other and len(norm) >= 3)
+                        and (ok is None or ok(cand))):
+                    spare = cand
                 continue
             if ok is not None and not ok(cand):
                 continue
             new = cand
             break
         if new is None:
+            new = spare
+        if new is None:
             raise NoDraw(f"no {kind} surrogate found after {limit} draws")
         self.maps[key] = new
-        self.taken[(kind, normalize(new))] = key[1]
+        self.taken.setdefault((kind, normalize(new)), key[1])
         return new

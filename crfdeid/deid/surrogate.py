@@ -309,7 +309,7 @@ class Surrogator(Policies):
         try:
             with st.checking(lambda cand: self._safe(units, cand)):
                 return st.assign("fallback", text, lambda a: guard.safe_like(
-                    text, self.keyed.rng("fallback", st.patient, normalize(text), a), merged))
+                    text, self.keyed.rng("fallback", st.patient, normalize(text), a), merged), reuse=True)
         except (NoDraw, NoSafeReplacement):
             raise LeakError("no surrogate without a letter/digit run of the original was found; "
                             "the document is not written", doc_id=doc.doc_id, offset=sp.start) from None
