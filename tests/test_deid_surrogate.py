@@ -274,10 +274,10 @@ def test_a_patient_whose_rooms_hold_every_digit_is_still_surrogated(seed):
     assert [again.surrogate(d).text for d in notes] == [n.text for n in new]
 
 
-def test_the_last_resort_reuses_values_but_never_its_own_original_or_a_longer_other_original():
+def test_the_last_resort_reuses_values_but_never_its_own_original_or_a_longer_or_lettered_original():
     from crfdeid.deid.state import NoDraw, PatientState
     st = PatientState("p", {})
-    st.originals |= {"7", "8", "abc"}
+    st.originals |= {"7", "8", "abc", "k"}
 
     def cycle(*values):
         return lambda attempt: values[attempt % len(values)]
@@ -285,8 +285,8 @@ def test_the_last_resort_reuses_values_but_never_its_own_original_or_a_longer_ot
     assert st.assign("id", "6", cycle("7", "9"), reuse=True) == "7"  # then another short original...
     assert st.assign("id", "4", cycle("9"), reuse=True) == "9"       # ...or another original's surrogate
     assert st.assign("id", "6", cycle("1")) == "7"                   # and remembered
-    for value in ("2", "abc"):
-        with pytest.raises(NoDraw):                                  # its own original, a longer original
+    for value in ("2", "abc", "k"):
+        with pytest.raises(NoDraw):                      # its own original, a longer one, a letter (an initial)
             st.assign("id", "2", cycle(value), reuse=True)
     with st.checking(lambda cand: cand != "9"), pytest.raises(NoDraw):  # the acceptance test still holds
         st.assign("id", "1", cycle("9"), reuse=True)

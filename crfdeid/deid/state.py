@@ -57,9 +57,9 @@ class PatientState:
         another original (so different originals get different surrogates). With ``reuse`` (the
         shape-keeping fallback: the last resort before a note is refused), when no draw is
         acceptable, the first one passed over only for being another original's surrogate, or
-        another original of one or two characters (the rule on the patient's other PHI and the
-        leak check begin at three), is taken: one patient's PHI may hold every value of a shape
-        (rooms ``0`` to ``9``).
+        another original of one or two digits (the rule on the patient's other PHI and the leak
+        check begin at three characters; letters never, an initial is part of a name), is taken:
+        one patient's PHI may hold every value of a shape (rooms ``0`` to ``9``).
 
         Raises
         ------
@@ -80,7 +80,7 @@ class PatientState:
             owner = self.taken.get((kind, norm))
             other = norm in self.originals
             if other or (owner is not None and owner != key[1]):
-                if (reuse and spare is None and not (other and len(norm) >= 3)
+                if (reuse and spare is None and not (other and (len(norm) >= 3 or not norm.isdigit()))
                         and (ok is None or ok(cand))):
                     spare = cand
                 continue
