@@ -114,6 +114,17 @@ def _section_any(text, toks):
     return [tuple(h for s, h in heads if s <= t.start)[-1:] for t in toks]
 
 
+def _history(text, toks):
+    """history.v1: a number of 1, 2 or 4 ASCII digits with a history word at most 30 tokens back."""
+    words = [t.text.lower() for t in toks]
+    out = []
+    for i, w in enumerate(words):
+        near = any(x in {"pmh", "pmhx", "hx", "phx", "psh", "pshx", "history"} for x in words[max(0, i - 30):i])
+        size = len(w) if w.isdigit() and w.isascii() else 0
+        out.append(("hx:num2",) if near and size in (1, 2) else ("hx:num4",) if near and size == 4 else ())
+    return out
+
+
 ORACLES = {
     "glued.v1": lambda text, toks: [("glued_l",) * t.glued_left + ("glued_r",) * t.glued_right
                                     for t in toks],
@@ -124,6 +135,7 @@ ORACLES = {
     "gazetteer_phrases.v1": _phrases,
     "text_patterns.v1": _patterns,
     "section.v2": _section_any,
+    "history.v1": _history,
 }
 
 NOTES = [
@@ -135,6 +147,7 @@ NOTES = [
     "MRN A12345B  ssn 123-45-6789 ip 10.0.0.1 (617) 555-0199 x23 5 mg\tBP 120/80\n\nJan 3rd",
     "é\u0301x Ärzte WANDTE sich an Dr. Ölz\n\u00a0\u2028next\u2029line\nHOSPITAL transfer to rehab",
     "Exploración física: normal\n既往歴：なし\n  Ανάμνηση : καμία\nАнамнез: нет",
+    "PMH: CVA 74', CABG in 09 (3 grafts)\nHTN 2001, 123 ft\n" + "word " * 30 + "HR 88 hx ٣٤ 7",
 ]
 
 _TEXT = st.lists(st.sampled_from(list("aZ1 .:\n\t-/@") + ["Dr", "lives", "with", "call", "New", "York",
