@@ -250,8 +250,8 @@ def _rooms(doc_id, digits):
     lines = [f"Moved to Room {d}; Room {d} is quiet.\n" for d in digits]
     spans, pos = [], 0
     for line, d in zip(lines, digits):
-        spans += [make_span(pos + 14, pos + 15, "ROOM"), make_span(pos + line.index(f"Room {d} is") + 5,
-                                                                  pos + line.index(f"Room {d} is") + 6, "ROOM")]
+        again = pos + line.index(f"Room {d} is") + 5
+        spans += [make_span(pos + 14, pos + 15, "ROOM"), make_span(again, again + 1, "ROOM")]
         pos += len(line)
     return Document(doc_id, "".join(lines), spans, {"patient": "p1"})
 

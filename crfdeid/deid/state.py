@@ -80,8 +80,8 @@ class PatientState:
             owner = self.taken.get((kind, norm))
             other = norm in self.originals
             if other or (owner is not None and owner != key[1]):
-                if (reuse and spare is None and not (other and (len(norm) >= 3 or not norm.isdigit()))
-                        and (ok is None or ok(cand))):
+                short_number = len(norm) <= 2 and norm.isdigit()
+                if reuse and spare is None and (not other or short_number) and (ok is None or ok(cand)):
                     spare = cand
                 continue
             if ok is not None and not ok(cand):

@@ -248,6 +248,7 @@ def history(text: str, tokens) -> list:
             out[i] = _NUMBER_ATTRS.get(len(w), ())
     return out
 
+
 #: Words that follow a name or a place (lower case): ``V. Finn, RRT``, ``Union hosp``.
 TRIGGERS_AFTER = {
     "name": frozenset("""rn rrt np pa md lpn msw cm pt ot slp phd do resident fellow

@@ -61,7 +61,7 @@ FIRST_RECORD = 100
 
 def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]:
     kinds = STYLES[style]
-    stream = style.removesuffix("_vocab").removesuffix("_icu").removesuffix("_hx")  # as mix draws, then adds its lines
+    stream = style.partition("_")[0]  # a variant (mix_icu) draws as its style (mix), then adds its lines
     rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2"
                         else f"crfdeid-synth-{stream}:{seed}:{index}")
     record = FIRST_RECORD + index

@@ -27,6 +27,9 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
+from functools import partial
+from operator import itemgetter
 
 from . import persona as ps
 from .builder import NoteBuilder
@@ -310,15 +313,20 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
     if own is not None:
         for x in own.sample(PUBLIC_LINES, own.randint(2, 6)):
             lines.insert(own.randint(0, len(lines)), clinical_line(own, x))
-    icu_rng = random.Random("icu" + repr(rng.getstate())) if icu else None
-    dated: list[int] = []
-    if icu_rng is not None:
+    # Lines written after line k by a stream of their own: (k, writer), the ICU dates before the
+    # history lines at the same k.
+    after: list[tuple[int, Callable[[], None]]] = []
+    if icu:
+        icu_rng = random.Random("icu" + repr(rng.getstate()))
         for x in icu_rng.sample(ICU_LINES, icu_rng.randint(2, 6)):
             lines.insert(icu_rng.randint(0, len(lines)), fill(icu_rng, x))
-        dated = sorted(icu_rng.choices(range(len(lines)), k=icu_rng.choices([0, 1, 2], weights=[40, 40, 20])[0]))
-    hx_rng = random.Random("hx" + repr(rng.getstate())) if hx else None
-    hx_at = sorted(hx_rng.choices(range(len(lines)), k=hx_rng.choices([0, 1, 2], weights=[35, 45, 20])[0])) \
-        if hx_rng is not None else []
+        k_dated = icu_rng.choices([0, 1, 2], weights=[40, 40, 20])[0]
+        after += [(k, partial(_icu_dated, icu_rng, day, b)) for k in icu_rng.choices(range(len(lines)), k=k_dated)]
+    if hx:
+        hx_rng = random.Random("hx" + repr(rng.getstate()))
+        k_hx = hx_rng.choices([0, 1, 2], weights=[35, 45, 20])[0]
+        after += [(k, partial(_hx_line, hx_rng, p, day, b)) for k in hx_rng.choices(range(len(lines)), k=k_hx)]
+    after.sort(key=itemgetter(0))  # stable: the ICU writers first at the same k
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]
     at = sorted(rng.choices(range(len(lines) + 1), k=n_events))
@@ -328,12 +336,8 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
             events.pop()(rng, p, day, b)
         if line is not None:
             b.line(line, rng.choice([".", "", ";", ". ", ","]))
-        while icu_rng is not None and dated and dated[0] == k:
-            dated.pop(0)
-            _icu_dated(icu_rng, day, b)
-        while hx_rng is not None and hx_at and hx_at[0] == k:
-            hx_at.pop(0)
-            _hx_line(hx_rng, p, day, b)
+        while after and after[0][0] == k:
+            after.pop(0)[1]()
     for name in rng.sample(list(SYSTEMS), rng.randint(1, len(SYSTEMS))):
         b.add(rng.choice([f"{name}: ", f"{name.lower()}: ", f"{name}- ", f"{name.lower()} ", f"{name}="]))
         phrases = [fill(rng, ph) for ph in rng.sample(SYSTEMS[name], rng.randint(1, 3))]
