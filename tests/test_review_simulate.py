@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 import crfdeid
-
 from crfdeid.cli.review import main as review_main
 from crfdeid.review import active
 from crfdeid.review.simulate import target
