@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 #: The shipped data folders.
-FOLDERS = ("features", "gazetteers")
+FOLDERS = ("features", "gazetteers", "configs")
 
 
 def folder(name: str) -> Path:

@@ -16,12 +16,14 @@ from ..io import atomic_write, read_all
 from ..io.splits import read_groups, select_groups
 from ..review.active import STRATEGIES
 from ..review.simulate import DEFAULT_STRATEGIES, Replay, plot, split_pool, target
+from ..review.sitemodel import site_config_path
 from .train import parse_overrides
 
 
 def add_arguments(p) -> None:
     """The ``simulate`` subcommand's arguments."""
-    p.add_argument("--config", required=True, help="YAML config of the retrained model")
+    p.add_argument("--config", help="YAML config of the retrained model (default: the site config the review "
+                                    "app retrains with, configs/site.yaml: the shipped model as prior)")
     p.add_argument("--corpus", required=True, action="append", metavar="FORMAT:PATH",
                    help="annotated notes (the gold standard plays the annotator; repeatable)")
     p.add_argument("--strategy", action="append", choices=STRATEGIES,
@@ -36,6 +38,11 @@ def add_arguments(p) -> None:
     p.add_argument("--initial-model", metavar="PATH",
                    help="model ranking the first batch (default: the shipped model)")
     p.add_argument("--max-notes", type=int, help="stop after this many annotated notes (default: all)")
+    p.add_argument("--save-model", metavar="FILE",
+                   help="write the model reached after --max-notes notes to FILE (one strategy); with "
+                        "'{notes}' in FILE, every round's model (e.g. site-{notes}.model)")
+    p.add_argument("--no-reference", action="store_true",
+                   help="skip the model trained on the whole pool (the reference point; no target then)")
     p.add_argument("--seed", type=int, default=13, help="split and random-order seed (13)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="config override, e.g. crf.max_iterations=30")
@@ -53,9 +60,13 @@ def run(args) -> int:
     if args.batch < 1:
         print("error: --batch must be at least 1", file=sys.stderr)
         return 2
+    strategies = tuple(dict.fromkeys(args.strategy or DEFAULT_STRATEGIES))
+    if args.save_model and len(strategies) != 1:
+        print("error: --save-model writes one strategy's models: give one --strategy", file=sys.stderr)
+        return 2
     log = (lambda msg: None) if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
     try:
-        cfg = load_config(args.config, parse_overrides(args.set))
+        cfg = load_config(args.config or site_config_path(), parse_overrides(args.set))
         docs = read_all(args.corpus)
         excluded = read_groups(args.exclude_groups) if args.exclude_groups else frozenset()
         kept = select_groups(docs, excluded, keep=False)
@@ -64,13 +75,13 @@ def run(args) -> int:
     except (CrfdeidError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    strategies = tuple(dict.fromkeys(args.strategy or DEFAULT_STRATEGIES))
     result = {
         "command": "python -m crfdeid review simulate " + " ".join(
             sys.argv[sys.argv.index("simulate") + 1:] if "simulate" in sys.argv else []),
         "date": time.strftime("%Y-%m-%d"),
         "corpus_name": ", ".join(s.split(":", 1)[0] for s in args.corpus),
-        "config": str(args.config), "overrides": list(args.set), "batch": args.batch, "seed": args.seed,
+        "config": str(args.config or "configs/site.yaml"), "overrides": list(args.set), "batch": args.batch,
+        "seed": args.seed,
         "decoding": cfg["decoding"], "rules": cfg["rules"]["enabled"],
         "excluded_patients": len({d.group for d in docs if d.group in excluded}),
         "excluded_notes": len(docs) - len(kept),
@@ -81,10 +92,13 @@ def run(args) -> int:
         "all": None, "strategies": {s: [] for s in strategies},
     }
     log(f"pool {result['pool']}, held out {result['held_out']}, excluded {result['excluded_notes']} notes")
-    replay = Replay(pool, held, cfg, args.batch, initial, args.seed, args.max_notes, log)
+    replay = Replay(pool, held, cfg, args.batch, initial, args.seed, args.max_notes, log,
+                    save=_model_saver(args.save_model, replay_end(len(pool), args.max_notes), log)
+                    if args.save_model else None)
     save = _saver(result, args.json)
-    result["all"] = replay.reference()
-    save()
+    if not args.no_reference:
+        result["all"] = replay.reference()
+        save()
     for s in strategies:
         result["strategies"][s] = replay.run(s, lambda pts, s=s: (result["strategies"].__setitem__(s, pts), save()))
     result["target"] = target(result)
@@ -93,6 +107,23 @@ def run(args) -> int:
         plot(result, args.plot)
     log(f"target: {json.dumps(result['target'])}")
     return 0
+
+
+def replay_end(pool: int, max_notes: int | None) -> int:
+    """How many notes the replay annotates in all."""
+    return min(max_notes or pool, pool)
+
+
+def _model_saver(pattern: str, last: int, log):
+    """Saves each round's model to ``pattern`` with ``{notes}`` filled in, else the last round's."""
+    every = "{notes}" in pattern
+
+    def save(model, notes: int) -> None:
+        if every or notes == last:
+            path = Path(pattern.replace("{notes}", str(notes)))
+            model.save(path)
+            log(f"model after {notes} notes written")
+    return save
 
 
 def _saver(result: dict, path):

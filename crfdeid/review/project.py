@@ -26,6 +26,7 @@ from ..tagging.model import TaggingModel
 from ..tagging.session import SPANS, Session, explanation
 from . import active, agreement, surrogates
 from .db import Database, is_url
+from .sitemodel import site_config
 from .store import Store, to_spans
 
 SETTINGS = "project.json"
@@ -112,9 +113,14 @@ class Project:
         return TaggingModel.load(self.current_model_path())
 
     def config(self) -> dict:
-        """The config models are retrained with: the project's, else the pre-annotation model's."""
+        """The config models are retrained with: the project's; else, for a project started from the
+        shipped model, the site config (``configs/site.yaml``: the shipped model as prior); else the
+        pre-annotation model's."""
         cfg = self.setting("config")
-        return load_config(cfg) if cfg else load_config(self.load_model().config)
+        if cfg:
+            return load_config(cfg)
+        model = self.setting("model")
+        return site_config() if model is None else load_config(TaggingModel.load(Path(model)).config)
 
     def explain(self, note_id: int) -> dict:
         """What each step of the current model did to the note's spans (:func:`explanation`: offsets,

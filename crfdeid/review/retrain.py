@@ -25,11 +25,11 @@ import threading
 import time
 from pathlib import Path
 
-from ..crf import train_model
 from ..errors import CrfdeidError
 from ..scoring import evaluate
 from .agreement import FINAL, final_spans
 from .project import Project
+from .sitemodel import train_reviewed
 from .store import MODEL, now, to_spans
 
 
@@ -54,7 +54,7 @@ def retrain(project, log=print) -> dict:
         if not docs:
             raise CrfdeidError("no reviewed notes to train on")
         t0 = time.perf_counter()
-        model = train_model(docs, project.config())
+        model = train_reviewed(docs, project.config())
         version = project.model_version() + 1
         models = project.path / "models"
         models.mkdir(mode=0o700, exist_ok=True)

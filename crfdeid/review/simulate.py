@@ -17,12 +17,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from ..crf import train_model
 from ..document import Document
 from ..io.splits import train_test_split
 from ..scoring import evaluate
 from ..text.tokenize import tokenize
 from . import active
+from .sitemodel import train_reviewed
 
 #: Strategies the simulation compares by default.
 DEFAULT_STRATEGIES = ("uncertainty", "random")
@@ -48,14 +48,15 @@ class Replay:
     """One simulation: a pool, held-out notes, a config, an initial model and a batch size."""
 
     def __init__(self, pool, held_out, config: dict, batch: int, initial=None, seed: int = 13,
-                 max_notes: int | None = None, log=None):
+                 max_notes: int | None = None, log=None, save=None):
         self.pool, self.held_out, self.config = list(pool), list(held_out), config
         self.batch, self.initial, self.seed = batch, initial, seed
         self.max_notes = min(max_notes or len(self.pool), len(self.pool))
         self.log = log or (lambda msg: None)
+        self.save = save  # save(model, notes): called with each round's model
 
     def train(self, docs):
-        return train_model(docs, self.config)
+        return train_reviewed(docs, self.config)
 
     def reference(self) -> dict:
         """The point of a model trained on the whole pool."""
@@ -90,6 +91,8 @@ class Replay:
             rest = [i for i in rest if i not in chosen]
             docs = [self.pool[i] for i in taken]
             model = self.train(docs)
+            if self.save is not None:
+                self.save(model, len(taken))
             p, r = binary_token(model, self.held_out)
             point = {"notes": len(taken), "tokens": _tokens(docs), "precision": p, "recall": r,
                      "seconds": round(time.perf_counter() - t0, 1)}
