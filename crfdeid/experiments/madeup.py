@@ -42,7 +42,9 @@ def read_notes(path: Path = NOTES) -> list[Document]:
     >>> len(docs) >= 15 and all(d.spans for d in docs)
     True
     """
-    docs, name, lines = [], None, []
+    docs: list[Document] = []
+    name: str | None = None
+    lines: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("#") and name is None:
             continue
@@ -60,19 +62,21 @@ def read_notes(path: Path = NOTES) -> list[Document]:
 
 def score(gold: list[Document], pred: list[Document]) -> dict:
     """Missed gold tokens (all, Safe Harbor) and false spans, per note and in all."""
-    out = {"notes": {}, "missed": 0, "missed_safe_harbor": 0, "false_spans": 0, "gold_tokens": 0}
+    notes: dict[str, dict] = {}
+    missed_all = sh_all = false_all = gold_tokens = 0
     for g, p in zip(gold, pred):
         missed, sh = [], 0
         for sp in g.spans:
             for t in tokenize(g.text[sp.start:sp.end]):
                 a, b = sp.start + t.start, sp.start + t.end
-                out["gold_tokens"] += 1
+                gold_tokens += 1
                 if not any(q.start < b and a < q.end for q in p.spans):
                     missed.append((g.text[a:b], sp.subtype))
                     sh += sp.subtype not in NOT_SAFE_HARBOR
         false = [(g.text[q.start:q.end], q.subtype) for q in p.spans if not any(q.overlaps(x) for x in g.spans)]
-        out["notes"][g.doc_id] = {"missed": missed, "false": false, "missed_safe_harbor": sh}
-        out["missed"] += len(missed)
-        out["missed_safe_harbor"] += sh
-        out["false_spans"] += len(false)
-    return out
+        notes[g.doc_id] = {"missed": missed, "false": false, "missed_safe_harbor": sh}
+        missed_all += len(missed)
+        sh_all += sh
+        false_all += len(false)
+    return {"notes": notes, "missed": missed_all, "missed_safe_harbor": sh_all, "false_spans": false_all,
+            "gold_tokens": gold_tokens}

@@ -60,14 +60,15 @@ def run(docs, *, model=None, recognizer=None, thresholds=("default",), options=N
     ``(name, recognizer)`` pair, alone."""
     blank = [Document(d.doc_id, d.text, [], dict(d.meta)) for d in docs]
     tokens = sum(len(tokenize(d.text)) for d in docs)
-    result = {"documents": len(docs), "tokens": tokens, "load": os.getloadavg(), "runs": {}}
+    runs: dict[str, dict] = {}
+    result = {"documents": len(docs), "tokens": tokens, "load": os.getloadavg(), "runs": runs}
     if recognizer is not None:
         name, rec = recognizer
-        result["runs"][name] = _timed(lambda: [d.with_spans(rec.spans(d.text)) for d in blank], docs, tokens)
+        runs[name] = _timed(lambda: [d.with_spans(rec.spans(d.text)) for d in blank], docs, tokens)
         return result
     for t in thresholds:
         thr = ... if t == "default" else None if t == "none" else float(t)
-        result["runs"][t] = _timed(lambda thr=thr: list(model.tag_many(blank, o_threshold=thr, options=options)),
+        runs[t] = _timed(lambda thr=thr: list(model.tag_many(blank, o_threshold=thr, options=options)),
                                    docs, tokens)
     return result
 
