@@ -96,10 +96,11 @@ def test_the_shipped_model_leaves_nursing_words_to_viterbi_and_names_to_the_thre
     assert not {"green", "black", "golden", "swan", "hickman", "may"} & words
 
 
-def test_the_zero_shot_bench_tries_lists_on_a_model(tmp_path):
+def test_the_zero_shot_experiment_tries_lists_on_a_model(tmp_path):
     import json
-    import runpy
-    main = runpy.run_path(str(ROOT / "bench" / "zero_shot.py"))["main"]
+
+    from crfdeid.cli.experiments import main as experiments
+    main = lambda argv: experiments(["zero-shot", *argv])  # noqa: E731
     train_model(None, TINY).save(tmp_path / "m")  # no lists: every O token is under P(O) < 1.0
     runs = {}
     for name, extra in (("off", []), ("lists", ["--o-words-lists", "common_words"]),

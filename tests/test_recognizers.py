@@ -127,12 +127,11 @@ def test_a_recognizer_of_your_own():
         RECOGNIZERS._items.pop("test-shouting.v1")
 
 
-def test_zero_shot_bench_scores_a_member_and_a_model(tmp_path):
+def test_zero_shot_experiment_scores_a_member_and_a_model(tmp_path):
     import json
-    import runpy
-    from pathlib import Path
-    script = Path(__file__).resolve().parent.parent / "bench" / "zero_shot.py"
-    main = runpy.run_path(str(script))["main"]
+
+    from crfdeid.cli.experiments import main as experiments
+    main = lambda argv: experiments(["zero-shot", *argv])  # noqa: E731
     assert main(["--recognizer", "rules.v1", "--corpus", "synth:6,1", "--json", str(tmp_path / "r.json")]) == 0
     got = json.loads((tmp_path / "r.json").read_text())
     run = got["runs"]["rules.v1"]
