@@ -3,7 +3,8 @@
 Every tagger (a CRF, a network, a committee's or stacker's model) decodes its labels into
 spans and hands them to one chain, which each processor in turn rewrites. A processor is
 one object behind one interface, ``processor(note, spans) -> spans``, registered under a
-versioned name in :data:`PROCESSORS` (the processors themselves are in :mod:`.steps`); its arguments are the fields of its dataclass. The
+versioned name in :data:`PROCESSORS` (the processors themselves are in :mod:`.steps`); its
+arguments are the fields of its dataclass. The
 config's ``postprocess`` lists them in order::
 
     postprocess:
