@@ -16,6 +16,8 @@ _JOINED_AFTER = _lazy(r"/\d")
 _PAIN_BEFORE = _lazy(r"(?i)\b(?:pain|cp|discomfort|pressure|angina|ha|headache)\b[^\n.;]{0,25}$")
 _SCALE_AFTER = _lazy(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
 _PAIN_AFTER = _lazy(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
+# A day of a course: "day 4/7" of an antibiotic, "(day 10/14)".
+_DAY_BEFORE = _lazy(r"(?i)\bday[ \t]*#?[ \t]*$")
 _FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
 
 
@@ -34,7 +36,8 @@ def impossible_date(text: str, sp: Span) -> bool:
     before it or ``/number`` right after it, its first number has three digits or is
     above 12 or a part is 0 (month/day and month/year forms), its third part is not a
     2- or 4-digit year, it is ``n/10`` next to a pain word (``CP 4/10``, ``8/10 CP``), a fraction or
-    grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), or a clock time
+    grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), a day of a course (``day 4/7``:
+    ``n/m`` after ``day``, ``n <= m <= 14``), or a clock time
     right after ``at``/``@`` (``extubated at 2030``). A piece of a
     longer date (``16`` of ``10/16``) is never dropped. On the PhysioNet dev corpus no
     gold DATE span meets any of these (docs/model.md).
@@ -58,6 +61,9 @@ def impossible_date(text: str, sp: Span) -> bool:
     pain = m[3] == "10" and (_PAIN_BEFORE.search(before) or _PAIN_AFTER.match(text, sp.end))
     if m[4] is None and m[2] == "/" and (pain or _SCALE_AFTER.match(text, sp.end)):
         return True
+    if m[4] is None and m[2] == "/" and int(m[1]) <= int(m[3]) <= 14 and _DAY_BEFORE.search(before):
+        return True  # a day of a course of up to 14 days
+
     if len(m[1]) <= 2 and len(m[3]) <= 2:
         if int(m[1]) > 12 or int(m[1]) == 0 or int(m[3]) == 0:
             return True

@@ -57,6 +57,12 @@ STATE_NAMES = ("Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|
 # Clinical terms named after a state: "Texas catheter", "Indiana pouch", "New York Heart Association".
 _STATE_TERM_AFTER = r"(?![ \t]+(?i:catheters?|pouch|heart[ \t]+association|class\b|tick))"
 
+# Who signs a note off ("front desk", "scheduling", "RN", "social work").
+_ROLES = ("desk|rn|md|np|pa|do|lpn|cna|ma|scheduling|scheduler|reception|receptionist|clerk|secretary|nurse"
+          "|nursing|pharmacy|pharmacist|sw|social[ \t]+work(?:er)?|case[ \t]+manager|cm|pt|ot|rt|slp|billing"
+          "|registration|admissions|triage|office|staff|assistant|tech|technician|coordinator|manager|interpreter"
+          "|navigator|dietitian|chaplain|volunteer|resident|fellow|attending|student|operator")
+
 #: Rule name -> (subtype, regex: compiled on first use). Order matters: earlier rules win overlaps.
 RULES = {
     "ssn": ("SSN", _lazy(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")),
@@ -111,6 +117,11 @@ RULES = {
     "signature_lower": ("DOCTOR", _lazy(
         r"(?m)^[ \t]*(?P<phi>[a-z][a-z'-]+(?:[ \t]+[a-z]\.?)?(?:[ \t]+[a-z][a-z'-]+)?)"
         r"(?=(?:,[ \t]*|[ \t]+)(?:rn|r\.n\.|rrt|md|np|bsn|ccrn)(?:[ \t]*[/,][ \t]*(?:rn|bsn|ccrn|rrt))*[ \t.]*$)")),
+    # A sign-off: a dash, a first name (and a surname), a comma and a role to the line's end
+    # ("-- ann, front desk", "- Ann Becker, scheduling"); the first word a census first name.
+    "sign_off": ("DOCTOR", _lazy(
+        r"(?m)^[ \t]*(?:-{1,2}|—|–|~)[ \t]*(?P<phi>[A-Za-z][a-z'-]+(?:[ \t]+[A-Za-z][a-z'-]+)?)"
+        rf"(?=[ \t]*,[ \t]*(?:[A-Za-z]+[ \t]+){{0,2}}(?i:{_ROLES})\b[ \t.]*$)")),
     # A saint's name: "St. Agatha's", "Saint Jude" (kept when the name is a census first name).
     "saint": ("HOSPITAL", _lazy(
         r"(?<![\w.-])(?:St\.?|ST\.|Saint|SAINT)[ \t]{1,2}[A-Z][A-Za-z]+(?:'s)?(?![\w-])")),
@@ -123,6 +134,21 @@ RULES = {
     "street": ("STREET", _lazy(
         r"(?<![\w/.-])\d{1,5}[ \t]+(?:[A-Z][A-Za-z'-]+[ \t]+){1,3}(?:St|Street|Ave|Avenue|Rd|Road|Drive|Ln|Lane"
         rf"|Blvd|Boulevard|Ct|Court|Pl|Place|Terrace|Circle|Hwy|Highway|Pkwy|Parkway)\b\.?(?:,?[ \t]+{_UNIT})?")),
+    # The same in lower case, with full suffix words or their usual abbreviations, and the unit
+    # after it ("42 oak lane, apt 3b"); no word of it a clinical or stop word (rules.WORD_CHECKS).
+    "street_lower": ("STREET", _lazy(
+        r"(?<![\w/.-])(?P<phi>\d{1,5}[ \t]+(?!(?:mm|cm|mg|mcg|ml|cc|kg|mmhg|units?|tabs?|caps?|times|x|hrs?)\b)"
+        r"(?:[a-z][a-z'-]+[ \t]+){1,3}(?:street|avenue|road|lane|drive|boulevard"
+        r"|court|place|terrace|circle|highway|parkway|st|ave|rd|ln|blvd)\b\.?(?![ \t]*(?:elevation|depression"
+        r"|changes?|segment|wave)\b)"
+        r"(?:,?[ \t]+(?:apt|suite|ste|unit)\.?[ \t]*#?[ \t]*\d{1,5}[a-z]?(?![\w/-]))?)")),
+    # A frequent street name and its suffix after "on", "at", "off"... in any case ("walgreens on main st").
+    "street_named": ("STREET", _lazy(
+        r"(?<=\b(?i:on|at|off|near|from|to|of)[ \t]{1,2})(?i:main|oak|elm|maple|pine|cedar|washington|lake|church"
+        r"|market|water|mill|spring|walnut|chestnut|broadway|lincoln|jackson|franklin|madison|center|union|sunset"
+        r"|ridge|willow|birch|spruce|hickory|poplar|jefferson|adams|state|bridge|river|school|prospect|pleasant)"
+        r"[ \t]+(?i:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd)\b\.?(?![ \t]*(?:elevation|depression"
+        r"|changes?|segment|wave)\b)")),
     # An address unit alone ("Suite 210", "APT #4B"): an address, whatever tagged the word.
     "address_unit": ("STREET", _lazy(rf"(?<![\w-]){_UNIT}")),
     # Names joined by an Arabic particle: "Abdulrahman bin Khalid Al-Qahtani", "Salma bint Nasser"

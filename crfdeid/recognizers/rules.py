@@ -157,11 +157,14 @@ WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_
                "name_md": "none_plain", "name_aware": "none_plain_long",
                "per_name": "first_name_surname", "signature_lower": "first_name_then_not_plain",
                "name_before_relative": "none_plain",
-               "initial_name": "not_plain_or_surname"}
+               "initial_name": "not_plain_or_surname", "street_lower": "street_words",
+               "sign_off": "first_name_first"}
+_STREET_TAIL = frozenset("street avenue road lane drive boulevard court place terrace circle highway parkway st ave rd "
+                         "ln blvd apt suite ste unit".split())
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"name_particle", "signature", "initial_name", "saint", "university", "name_md", "name_aware",
-                      "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
+WORDWISE = frozenset({"sign_off", "name_particle", "signature", "initial_name", "saint", "university", "name_md",
+                      "name_aware", "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
 _WORD = _lazy(r"[A-Za-z][A-Za-z'-]*")
 
 
@@ -234,6 +237,10 @@ def _word_check(kind: str | None):
         return lambda words: all(w.lower() not in plain for w in words)
     if kind == "names_not_plain":
         return lambda words: all(w.lower() not in plain for w in words if w not in ("bin", "ibn", "bint"))
+    if kind == "street_words":  # "42 oak lane": no clinical or stop word between the number and the suffix
+        odd = gazetteers.load("clinical_words") | gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words")
+        return lambda words: not any(w.lower() in odd for w in words[1:-1] if w.isalpha()
+                                     and w.lower() not in _STREET_TAIL)
     if kind == "none_plain_long":
         return lambda words: all(w.lower() not in plain and len(w) > 2 for w in words)
     first = _first_names()
@@ -245,6 +252,8 @@ def _word_check(kind: str | None):
                               and words[-1].lower() in surnames and words[-1].lower() not in plain)
     if kind == "first_name_then_not_plain":
         return lambda words: words[0].lower() in first and words[-1].lower() not in plain
+    if kind == "first_name_first":
+        return lambda words: words[0].lower() in first
     if kind == "first_name_not_plain":
         return lambda words: words[-1].lower() in first and words[-1].lower() not in plain
     if kind == "last_first_name":
@@ -315,6 +324,7 @@ def extend_names(text: str, spans) -> list[Span]:
             if m and (m.group(1).lower() in ok if ok is not None
                       else m.group(1).lower() not in _plain_words()):
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
+        found += _plain_name_words(text, sp)
         for m in (_HYPHEN_AFTER.match(text, sp.end, sp.end + 80),
                   _HYPHEN_BEFORE.search(text, max(0, sp.start - 80), sp.start),
                   _PREFIXED_NEXT.match(text, sp.end, sp.end + 80)):
@@ -326,12 +336,60 @@ def extend_names(text: str, spans) -> list[Span]:
                 found += [make_span(m.start(g), m.end(g), sp.subtype) for g in (1, 2)]
                 if len(todo) < 2 * len(spans) + 8:  # the name beyond a particle grows once more
                     todo.append(make_span(m.start(cap), m.end(cap), sp.subtype))
-    return merge_disjoint(sorted(spans), sorted(set(found)))
+    return _patients_after_pt(text, merge_disjoint(sorted(spans), sorted(set(found))))
+
+
+# A surname in title case after a first name, before a lower-case word or punctuation ("Jane Doe seen").
+_NEXT_TITLED = _lazy(r"[ \t]([A-Z][a-z]+)(?![\w'-])(?=[ \t]+[a-z]|[ \t]*[,.;:)]|[ \t]*$)", regex.M)
+_PT_BEFORE = _lazy(r"\b(?i:pt|patient)\.?[ \t]{1,2}$")
+
+
+def _titled(word: str) -> bool:
+    return word[:1].isupper() and not word.isupper()
+
+
+def _plain_name_words(text: str, sp: Span) -> list[Span]:
+    """The name words next to a name in title case that are also plain words: a census surname
+    after a census first name (``Doe`` of ``Jane Doe seen``), a census first name before a
+    surname that is no plain word (``Margaret`` of ``Margaret O'Connell``); never a relation,
+    title or clinical word."""
+    own = text[sp.start:sp.end].split()
+    if not own or not _titled(own[0]):
+        return []
+    found = []
+    m = _NEXT_TITLED.match(text, sp.end, sp.end + 40)
+    if m and own[-1].lower() in _first_names() and m.group(1).lower() in _surnames() \
+            and m.group(1).lower() not in _not_names():
+        found.append(make_span(m.start(1), m.end(1), sp.subtype))
+    m = _PREV_WORD.search(text, max(0, sp.start - 40), sp.start)
+    if m and _titled(m.group(1)) and m.group(1).lower() in _first_names() and own[0].lower() not in _plain_words() \
+            and m.group(1).lower() not in _not_names():
+        found.append(make_span(m.start(1), m.end(1), sp.subtype))
+    return found
+
+
+def _patients_after_pt(text: str, spans: list[Span]) -> list[Span]:
+    """DOCTOR spans right after ``Pt``/``patient`` (and the name spans that follow them, a space
+    apart) typed PATIENT: ``Pt Mary O'Brien``."""
+    out: list[Span] = []
+    chain_end = -1
+    for sp in spans:
+        if sp.subtype == "DOCTOR" and (_PT_BEFORE.search(text, max(0, sp.start - 12), sp.start)
+                                       or (chain_end >= 0 and not text[chain_end:sp.start].strip())):
+            sp = Span(sp.start, sp.end, sp.category, "PATIENT")
+            chain_end = sp.end
+        elif sp.category == "NAME" and _PT_BEFORE.search(text, max(0, sp.start - 12), sp.start):
+            chain_end = sp.end
+        else:
+            chain_end = -1
+        out.append(sp)
+    return out
 
 
 def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool = True,
             found=None) -> list[Span]:
-    """CRF ``spans`` merged with rule spans: overlapping ones joined (CRF subtype kept).
+    """CRF ``spans`` merged with rule spans: overlapping ones joined (CRF subtype kept, but a CRF
+    span inside a street the rules found is the street).
 
     With ``date_check``, CRF DATE spans that cannot be dates (:func:`impossible_date`)
     are dropped first: the one thing the overlay removes. With ``extend``, the name
@@ -351,7 +409,9 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
     def close():
         if group:
             start, end, _, keep, rule = group
-            keep = keep or rule
+            if keep is None or (rule is not None and rule.subtype == "STREET" and keep.subtype != "STREET"
+                                and rule.start <= keep.start and keep.end <= rule.end):
+                keep = rule  # a street's words are a street ("lane" of "42 oak lane"), whatever the CRF said
             merged.append(Span(start, end, keep.category, keep.subtype))
 
     if date_check:

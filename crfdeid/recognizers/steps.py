@@ -18,7 +18,7 @@ from ..errors import ModelError
 from ..registry import Registry
 from ..site import Site
 from ..text.tokenize import to_token_bounds
-from . import clinical, hygiene, rules, safeharbor
+from . import clinical, hygiene, joints, rules, safeharbor
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -122,7 +122,7 @@ class NameExtension:
         rules.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        return rules.extend_names(note.text, spans)
+        return rules.extend_names(note.text, joints.join_names(note.text, spans))
 
 
 @register("safe_harbor.v1")
@@ -147,12 +147,15 @@ class SafeHarbor:
 @register("token_bounds.v1")
 @dataclass(frozen=True)
 class TokenBounds:
-    """Every span widened to the tokens it touches (:func:`crfdeid.text.tokenize.to_token_bounds`), last."""
+    """Every span widened to the tokens it touches (:func:`crfdeid.text.tokenize.to_token_bounds`), last;
+    a name's pieces joined by an apostrophe or a hyphen first made one span (:mod:`.joints`)."""
 
-    reasons: ClassVar[dict] = dict.fromkeys(("widened", "merged", "moved"), "the tokens it touches")
+    reasons: ClassVar[dict] = {**dict.fromkeys(("widened", "merged", "moved"), "the tokens it touches"),
+                               "retyped": "a name's pieces joined"}
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        return to_token_bounds(note.text, spans, note.split_glued)
+        joined = joints.join_names(note.text, spans, dates=note.scheme is schema.I2B2)
+        return to_token_bounds(note.text, joined, note.split_glued)
 
 
 @register("site.v1")
