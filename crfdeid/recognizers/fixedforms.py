@@ -8,8 +8,8 @@ device setting can also have needs its context:
   groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express
   ``3782 822463 10005``); IBANs that pass the mod-97 check, with or without spaces
   (``GB56HXDO88167774656119``, ``NL91 ABNA 0417 1643 00``);
-* ``SSN``: national identity numbers with a check digit: a Canadian SIN (``046 454 286``,
-  Luhn, in three groups), a Dutch BSN (nine digits, the 11-test, after ``BSN``), a Swedish
+* ``SSN``: national identity numbers with a check digit: a Canadian SIN after its label
+  (``SIN 130 692 544``, Luhn), a Dutch BSN (nine digits, the 11-test, after ``BSN``), a Swedish
   personnummer (``811228-9874``, Luhn), a Polish PESEL (eleven digits, weighted check, a valid
   birth date), a Spanish DNI/NIE (``12345678Z``, mod 23), a French NIR (``1 85 05 78 006 084
   36``, mod 97 key); ``HEALTHPLAN``: a UK NHS number (``943 476 5919``, mod 11);
@@ -103,6 +103,8 @@ _ADDRESS_LINE = regex.compile(
     rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
     rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t]))?$")
 _FAX_BEFORE = re.compile(r"fax", re.I)
+_SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+number)?|nas|assurance[ \t]+sociale)"
+                        r"\b[^\n0-9]{0,20}$")
 _CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
 
 #: Form name -> (subtype, regex, check(match, text) -> bool). Forms are scanned with the
@@ -137,9 +139,11 @@ def _iban_ok(m, text) -> bool:
     return _iban(m.group().replace(" ", ""))
 
 
-@_form("sin", "SSN", _NO_NUM_BEFORE + r"[1-79][0-9]{2}(?P<s>[ -])[0-9]{3}(?P=s)[0-9]{3}" + _NO_NUM_AFTER, "[1-79]")
+# After its label: three groups of three digits are a Spanish or French phone number's shape too.
+@_form("sin", "SSN", _NO_NUM_BEFORE + r"[1-79][0-9]{2}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{3}" + _NO_NUM_AFTER, "[1-79]",
+       gate=("sin", "s.i.n", "social insurance", "nas", "assurance sociale"))
 def _sin(m, text) -> bool:
-    return _luhn(_digits(m.group()))
+    return _luhn(_digits(m.group())) and bool(_SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
 
 
 @_form("nhs", "HEALTHPLAN", _NO_NUM_BEFORE + r"[0-9]{3}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{4}" + _NO_NUM_AFTER)

@@ -8,7 +8,7 @@ three, and may tag them apart: ``Margaret O`` as DOCTOR and ``'Connell`` as PATI
 as the name span with the most letters. It does not take a possessive or a contraction
 (``O'Brien's``: ``'s`` stays out), a hyphenated suffix (``-like``, ``-type``), a relation word,
 title or clinical word glued by a hyphen (``DAUGHTER-MINDY``: only ``MINDY``), or an apostrophe
-prefix other than ``O'``/``D'``. A DATE span of letters inside an ``O'``/``D'`` surname
+prefix other than ``O'``/``o'``/``D'`` (the French ``d'`` of ``le dossier d'Anne`` stays out). A DATE span of letters inside an ``O'``/``D'`` surname
 (``Connell`` of ``O'Connell``) is such a name too (PATIENT).
 
 >>> from crfdeid.document import make_span
@@ -33,11 +33,11 @@ _WORD = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
 _JOINS = "'’-"
 # What an apostrophe may glue after a name: not a possessive or a contraction.
 _TAILS = frozenset("s ll ve re d t m".split())
-# A surname's apostrophe prefix ("O'Brien", "D'Angelo").
-_PREFIXES = frozenset("o d".split())
+# A surname's apostrophe prefix ("O'Brien", "o'neil", "D'Angelo"; not the French "d'" of "d'Anne").
+_PREFIXES = frozenset("O o D".split())
 _SUFFIXES = frozenset("like type based induced related associated esque ish year years old yo aged".split())
 _PIECE = regex.compile(r"[\p{L}\p{M}]+")
-_O_NAME = regex.compile(r"[OoDd]['’]\p{L}{2,}")
+_O_NAME = regex.compile(r"(?:[Oo]|D)['’]\p{L}{2,}")
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +60,7 @@ def _takes(text: str, inner: str, piece: tuple[int, int], join: str, after: bool
     low = word.lower()
     if join == "-":
         return _same_case(inner, word) and low not in _not_names() and not (after and low in _SUFFIXES)
-    return low not in _TAILS if after else low in _PREFIXES
+    return low not in _TAILS if after else word in _PREFIXES
 
 
 def _extent(text: str, sp: Span) -> tuple[int, int] | None:
