@@ -115,10 +115,18 @@ FORMS: dict[str, tuple[str, LazyPattern, object]] = {}
 GATES: dict[str, re.Pattern | tuple[str, ...]] = {}
 
 
+def _compile(pattern: str, flags: int = 0):
+    """``re`` where it can (several times faster on these digit forms), else ``regex``."""
+    try:
+        return re.compile(pattern, flags)
+    except re.error:
+        return regex.compile(pattern, flags)
+
+
 def _form(name: str, subtype: str, pattern: str, lead: str = "[0-9]", flags: int = 0,
           gate: str | tuple[str, ...] | None = None):
     def add(check):
-        FORMS[name] = (subtype, LazyPattern(regex.compile, f"(?={lead}){pattern}", flags), check)
+        FORMS[name] = (subtype, LazyPattern(_compile, f"(?={lead}){pattern}", flags), check)
         if gate is not None:
             GATES[name] = gate if isinstance(gate, tuple) else re.compile(gate)
         return check
@@ -224,7 +232,8 @@ def _postal_dash(m, text) -> bool:
     return _address_context(m, text)
 
 
-@_form("postal_nl", "ZIP", r"(?<![\w.,/-])[1-9][0-9]{3}[ ]?(?!S[ADS])(?P<l>[A-Z]{2})(?![\w-])", "[1-9]")
+@_form("postal_nl", "ZIP", r"(?<![\w.,/-])[1-9][0-9]{3}[ ]?(?!S[ADS])(?P<l>[A-Z]{2})(?![\w-])", "[1-9]",
+       gate=r"[0-9]{4} ?[A-Z]{2}(?![A-Za-z])")
 def _postal_nl(m, text) -> bool:
     # not a unit or a clinical abbreviation ("1400CC", "2200 PT")
     return m.group("l").lower() not in _plain() | _abbreviations() and _address_context(m, text)
@@ -266,11 +275,20 @@ def _address_context(m, text: str) -> bool:
     return bool(_ADDRESS_CUE.search(before))
 
 
+#: Forms of eight digits or more (a few separators between them): not looked for in a note
+#: without such a run (most notes: one scan instead of one per form).
+LONG = frozenset({"card", "sin", "nhs", "personnummer", "pesel", "nir", "phone_intl", "phone_trunk", "phone_pairs"})
+_EIGHT_DIGITS = re.compile(r"[0-9](?:[ ().+-]{0,2}[0-9]){7}")
+
+
 def matches(text: str) -> list[tuple[str, Span]]:
     """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check."""
     found = []
     low = None
+    long = _EIGHT_DIGITS.search(text) is not None
     for name, (subtype, rx, check) in FORMS.items():
+        if name in LONG and not long:
+            continue
         gate = GATES.get(name)
         if isinstance(gate, tuple):
             low = text.lower() if low is None else low
