@@ -8,8 +8,9 @@ three, and may tag them apart: ``Margaret O`` as DOCTOR and ``'Connell`` as PATI
 as the name span with the most letters. It does not take a possessive or a contraction
 (``O'Brien's``: ``'s`` stays out), a hyphenated suffix (``-like``, ``-type``), a relation word,
 title or clinical word glued by a hyphen (``DAUGHTER-MINDY``: only ``MINDY``), or an apostrophe
-prefix other than ``O'``/``o'``/``D'`` (the French ``d'`` of ``le dossier d'Anne`` stays out). A DATE span of letters inside an ``O'``/``D'`` surname
-(``Connell`` of ``O'Connell``) is such a name too (PATIENT).
+prefix other than ``O'``/``o'``/``D'`` (the French ``d'`` of ``le dossier d'Anne`` stays out).
+A DATE span of letters inside an ``O'``/``D'`` surname (``Connell`` of ``O'Connell``) is such a
+name too (PATIENT).
 
 >>> from crfdeid.document import make_span
 >>> text = "Margaret O'Connell, mary-kate o'neil's"
