@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import gazetteers
 from ..document import Span
 from .rulebook import _lazy
 
@@ -16,9 +17,19 @@ _JOINED_AFTER = _lazy(r"/\d")
 _PAIN_BEFORE = _lazy(r"(?i)\b(?:pain|cp|discomfort|pressure|angina|ha|headache)\b[^\n.;]{0,25}$")
 _SCALE_AFTER = _lazy(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
 _PAIN_AFTER = _lazy(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
-# A day of a course: "day 4/7" of an antibiotic, "(day 10/14)".
-_DAY_BEFORE = _lazy(r"(?i)\bday[ \t]*#?[ \t]*$")
+# A day of a course: "vancomycin day 4/7", "abx (day 10/14)": a drug or a course word shortly before "day".
+_DAY_BEFORE = _lazy(r"(?i)\b([a-z][a-z-]+)[ \t:,(]{1,3}(?:[a-z-]+[ \t:,(]{1,3})?day[ \t]*#?[ \t]*$")
+_COURSE_WORDS = frozenset("abx antibiotic antibiotics course tx treatment therapy rx".split())
 _FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
+
+
+def _course_day(before: str) -> bool:
+    """``before`` ends in ``day`` after a drug's name or a course word (``vancomycin day``, ``abx (day``)."""
+    m = _DAY_BEFORE.search(before)
+    if m is None:
+        return False
+    word = m.group(1).lower()
+    return word in _COURSE_WORDS or word in gazetteers.load("drug_names")
 
 
 def _month_day(month: int, day: int) -> bool:
@@ -36,8 +47,8 @@ def impossible_date(text: str, sp: Span) -> bool:
     before it or ``/number`` right after it, its first number has three digits or is
     above 12 or a part is 0 (month/day and month/year forms), its third part is not a
     2- or 4-digit year, it is ``n/10`` next to a pain word (``CP 4/10``, ``8/10 CP``), a fraction or
-    grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), a day of a course (``day 4/7``:
-    ``n/m`` after ``day``, ``n <= m <= 14``), or a clock time
+    grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), a day of a course (``vancomycin day 4/7``:
+    ``n/m`` after ``day`` after a drug's name or a course word, ``n <= m <= 14``), or a clock time
     right after ``at``/``@`` (``extubated at 2030``). A piece of a
     longer date (``16`` of ``10/16``) is never dropped. On the PhysioNet dev corpus no
     gold DATE span meets any of these (docs/model.md).
@@ -61,7 +72,7 @@ def impossible_date(text: str, sp: Span) -> bool:
     pain = m[3] == "10" and (_PAIN_BEFORE.search(before) or _PAIN_AFTER.match(text, sp.end))
     if m[4] is None and m[2] == "/" and (pain or _SCALE_AFTER.match(text, sp.end)):
         return True
-    if m[4] is None and m[2] == "/" and int(m[1]) <= int(m[3]) <= 14 and _DAY_BEFORE.search(before):
+    if m[4] is None and m[2] == "/" and int(m[1]) <= int(m[3]) <= 14 and _course_day(before):
         return True  # a day of a course of up to 14 days
 
     if len(m[1]) <= 2 and len(m[3]) <= 2:
