@@ -51,7 +51,8 @@ NOT_FOUND = [
     "fentanyl 50-100 mcg", "ABG 7.35/45/80", "GCS 15 15 15", "vent 12 12 12 12", "L4 5TH", "C5-6 disc",
     "12-14 units", "q4-6h", "1-2 tabs", "CK 1234567", "bed 12A", "A1C 6.5", "T2 N0 M0", "plate and screws",
     "LCP plate 3.5 mm", "the 2020-21 season", "53-320 units", "3610-114 mg", "1234 ML", "5 of 10 NS",
-    "99213 office visit", "lactate 2.1, 1.8 at 1600", "123456789012",
+    "99213 office visit", "lactate 2.1, 1.8 at 1600", "123456789012", "went home, bp 90-110 hr 60-100",
+    "lives with wife; SBP 80-146", "2 Mill Lane, BP 90-110",
 ]
 
 

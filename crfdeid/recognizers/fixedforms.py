@@ -93,9 +93,8 @@ _NO_NUM_BEFORE = r"(?<![\w.,/+-])"
 _NO_NUM_AFTER = r"(?![\w/%-]|[.,][0-9])"
 # Postal codes: what stands beside them when they are one (checked by _address_context).
 _ADDRESS_CUE = regex.compile(
-    r"(?i)\b(?:address|addr|lives?|living|resides?|residing|home|post(?:al)?[ \t]*code|postcode|zip|plz|cep"
-    r"|code[ \t]+postal|c[oó]digo[ \t]+postal|kod[ \t]+pocztowy|street|road|rua|calle|straat|strasse|stra[sß]e"
-    r"|ul\.|ulica|via|rue|avenue|lane|drive|close|apt|flat)(?:\b|(?<=\.))[^\n]{0,50}$")
+    r"(?i)\b(?:address|addr|adres|adresse|morada|direcci[oó]n|domicilio|post(?:al)?[ \t]*code|postcode|zip|plz|cep"
+    r"|code[ \t]+postal|c[oó]digo[ \t]+postal|kod[ \t]+pocztowy)\b[^\n]{0,40}$")
 # A comma-separated address line before a code: a house number beside a word, then a comma.
 _TITLE = r"\p{Lu}\p{Ll}[\p{L}\p{M}.'-]*"
 _ADDRESS_LINE = regex.compile(
@@ -260,7 +259,7 @@ def _address_context(m, text: str) -> bool:
     """A postal code's neighbours: a city word after it (``53-320 Wrocław``: a listed city, or
     a word in title case that is no plain word or verb form), a comma-separated address line (a
     comma right before it, after a house number and a word: ``Polna 5, 53-320``), or an address
-    word before it on its line."""
+    or postcode label before it on its line (``address:``, ``Adresse``, ``postcode``)."""
     after = _CITY_AFTER.match(text, m.end())
     if after:
         word = after.group(1)
