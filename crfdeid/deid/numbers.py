@@ -34,6 +34,12 @@ def _put_digits(src: str, digits: str, rng: random.Random) -> str:
     return random_like("".join(next(it) if c.isdigit() else c for c in src), rng, keep=_DIGITS)
 
 
+def put_digits(text: str, digits: str) -> str:
+    """``text`` with ``digits`` in the places of its digits, in order (as many as it has)."""
+    it = iter(digits)
+    return "".join(next(it, c) if c.isdecimal() else c for c in text)
+
+
 def phone(text: str, rng: random.Random) -> str:
     """A US-looking number in the same layout: real area code, exchange 2-9XX, random line."""
     digits = [c for c in text if c.isdigit()]

@@ -355,8 +355,12 @@ class Surrogator(Policies):
             return names.name(st, k, text, names.gender_of(self._before, text))
         if sub == "AGE":
             return numbers.age(text, self.age_over_89, self.age_bucket)
-        if sub in ("PHONE", "FAX"):
-            return keep_shape(numbers.phone, "phone")
+        if sub in ("PHONE", "FAX"):  # keyed by its digits: "(217) 555-0143" and "217-555-0143" agree
+            digits = "".join(c for c in text if c.isdecimal())
+            if not digits:
+                return keep_shape(numbers.phone, "phone")
+            new = st.assign("phone", digits, lambda a: numbers.phone(digits, k.rng("phone", p, digits, a)))
+            return numbers.put_digits(text, new)
         if sub == "ZIP":
             return keep_shape(numbers.zipcode, "zip")
         if sub == "SSN":

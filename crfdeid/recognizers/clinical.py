@@ -186,9 +186,34 @@ def prepare() -> None:
     _phrases()
 
 
+# A verb that asks for a phone number, right before one: "call (217) 555-0143", "page 4-1234".
+_CONTACT_VERBS = frozenset("call called calling page paged text phone contact reach dial ring".split())
+_NUMBER_AFTER = re.compile(r"[ \t]*(?:at[ \t]+|on[ \t]+)?[(+]?[0-9]")
+_DETERMINERS = frozenset("a an the this that".split())
+
+
+def _not_a_name(text: str, sp: Span, words: list[str]) -> str | None:
+    """Why a name span is no name: a verb that asks for the number after it (``call (217)
+    555-0143``), or a lower-case phrase led by an article, of plain words (``a pleasant``)."""
+    lows = [w.lower() for w in words]
+    if len(lows) == 1 and lows[0] in _CONTACT_VERBS and _NUMBER_AFTER.match(text, sp.end):
+        prev = _PREV_WORD.search(text, max(0, sp.start - 16), sp.start)
+        if prev is None or prev.group(1).lower() not in gazetteers.load("titles"):  # not "Dr Call"
+            return "verb"
+    if len(lows) > 1 and lows[0] in _DETERMINERS and words[0].islower() and all(
+            w.islower() and w in _plain() for w in words[1:]):
+        return "phrase"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _plain() -> frozenset:
+    return gazetteers.load("common_words") | gazetteers.load("clinical_words")
+
+
 def why_clinical(text: str, sp: Span) -> str | None:
-    """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``, ``vocabulary``) a predicted
-    span is a clinical term and no PHI, or None."""
+    """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``, ``vocabulary``; for a name
+    span ``verb`` or ``phrase``) a predicted span is a clinical term and no PHI, or None."""
     words, heads = _lists()
     surface = text[sp.start:sp.end]
     score = _SCORE.fullmatch(surface)
@@ -213,6 +238,10 @@ def why_clinical(text: str, sp: Span) -> str | None:
     found = _WORD.findall(core)
     if not found or len("".join(found)) != sum(not c.isspace() for c in core):
         return None  # digits or other characters in it
+    if sp.category == "NAME":
+        why = _not_a_name(text, sp, found)
+        if why:
+            return why
     if core.islower() and len(found) == 1 and core in heads \
             and _ARTICLE.search(text, max(0, sp.start - 16), sp.start):
         return "device"

@@ -19,7 +19,10 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
 * ``USERNAME``: a handle after the name of a social network (``Twitter @jlee_88``) or after
   ``username:``/``user name is``;
 * ``DATE``: a numeric month/day (and year) right after a weekday (``Tues 9/3``, ``Monday,
-  3/14/98``); other dates are the CRF's: written alone they are too like ratios and doses.
+  3/14/98``); other dates are the CRF's: written alone they are too like ratios and doses;
+* checksums and other countries' formats (:mod:`.fixedforms`): card numbers (Luhn), IBANs
+  (mod 97), national identity numbers with a check digit, international phone numbers and
+  postal codes.
 
 :func:`apply` only adds: a found span that overlaps predicted spans is joined with
 them into their union; the union keeps the predicted subtype when it is of the
@@ -42,6 +45,7 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
+from . import fixedforms
 from .rules import trie_pattern
 
 _I = re.I
@@ -267,6 +271,8 @@ def matches(text: str) -> list[tuple[str, Span]]:
         if anchors is None or not ascii_text:
             for m in rx.finditer(text):
                 found.extend((name, sp) for sp in _spans(name, sub, m, text))
+    if digits:
+        found.extend(fixedforms.matches(text))
     return found
 
 

@@ -16,7 +16,8 @@ without separators; a birth date its usual numeric and written forms.
 **Names that are also words.** A single word that is a plain word (in ``common_words``,
 ``clinical_words``, the stop words or the site's allow-list: a patient called ``Hope``,
 ``Ward`` or ``Brown``) matches alone only (a) right after a cue (a title or a relation word
-for a person, ``at``/``to``/``from``/``in``/``@`` for a place), or (b) written in title case
+for a person, ``at``/``to``/``from``/``in``/``@`` for a place, or a sign-off's dash for a person:
+``-- ann, front desk``), or (b) written in title case
 inside a sentence of a line that is not all upper or all lower case. Everywhere else it
 matches only as part of a longer form (``Hope Ward``, ``Mr. Ward``), so ``brown
 secretions`` in Mr. Brown's notes and ``transfer to ward`` in Ms. Ward's stay as they are.
@@ -58,6 +59,9 @@ PARTICLES = frozenset("al el bin ibn bint ben abu van von der den de da di del d
 #: Cue words: a single plain word right after one of these is taken as the name or place.
 PLACE_CUES = frozenset("at to from in @ near via".split())
 _CUE_BEFORE = regex.compile(r"([\p{L}@]+)\.?,?:?[ \t]{0,2}$")
+# A sign-off: a dash at the start of a line before the name, a comma or the line's end after it.
+_SIGN_OFF_BEFORE = regex.compile(r"(?:^|\n)[ \t]*(?:-{1,2}|—|–|~)[ \t]*$")
+_SIGN_OFF_AFTER = regex.compile(r"[ \t]*(?:,|$)", regex.M)
 _SENTENCE_START = regex.compile(r"(?:^|[.!?:;][ \t]*|\n[ \t]*)$")
 _LINE = regex.compile(r"[^\n]*")
 
@@ -310,6 +314,8 @@ class Matcher:
         cues = name_cues() if form.cue == "name" else PLACE_CUES
         if cue and cue.group(1).lower() in cues:
             return True
+        if form.cue == "name" and _SIGN_OFF_BEFORE.search(before) and _SIGN_OFF_AFTER.match(text, end):
+            return True  # "-- ann, front desk"
         surface = text[start:end]
         if not (surface[:1].isupper() and surface[1:].islower()):
             return False

@@ -1,0 +1,83 @@
+"""DATE spans that cannot be dates: blood pressures, ratios, scores and vent settings (:func:`impossible_date`)."""
+
+from __future__ import annotations
+
+from .. import gazetteers
+from ..document import Span
+from .rulebook import _lazy
+
+# Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
+_NUMERIC = _lazy(r"(\d{1,4})([/-])(\d{1,4})(?:\2(\d{1,4}))?")
+_CLOCK = _lazy(r"(?:[01]\d|2[0-3])[0-5]\d")
+_AT = _lazy(r"(?:\b[Aa][Tt]|@)[ \t]*~?$")
+_JOINED_BEFORE = _lazy(r"\d[./]$")
+_JOINED_AFTER = _lazy(r"/\d")
+# A pain score ("CP 4/10", "chest pain (7/10)") and a fraction or grade ("3/4 str", "1/2 NS",
+# "4/4 strength", "3/6 SEM").
+_PAIN_BEFORE = _lazy(r"(?i)\b(?:pain|cp|discomfort|pressure|angina|ha|headache)\b[^\n.;]{0,25}$")
+_SCALE_AFTER = _lazy(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
+_PAIN_AFTER = _lazy(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
+# A day of a course: "vancomycin day 4/7", "abx (day 10/14)": a drug or a course word shortly before "day".
+_DAY_BEFORE = _lazy(r"(?i)\b([a-z][a-z-]+)[ \t:,(]{1,3}(?:[a-z-]+[ \t:,(]{1,3})?day[ \t]*#?[ \t]*$")
+_COURSE_WORDS = frozenset("abx antibiotic antibiotics course tx treatment therapy rx".split())
+_FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
+
+
+def _course_day(before: str) -> bool:
+    """``before`` ends in ``day`` after a drug's name or a course word (``vancomycin day``, ``abx (day``)."""
+    m = _DAY_BEFORE.search(before)
+    if m is None:
+        return False
+    word = m.group(1).lower()
+    return word in _COURSE_WORDS or word in gazetteers.load("drug_names")
+
+
+def _month_day(month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def impossible_date(text: str, sp: Span) -> bool:
+    """True when the text of a DATE span cannot be a date in the US numeric forms.
+
+    Blood pressures, ratios and vent settings look like dates to the CRF
+    (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``). Only a span that is
+    all digits joined by ``/`` or ``-`` (two or three parts) or a four-digit clock
+    time is judged (four or more ``/`` parts are a date only as two month/day pairs,
+    ``10/03/10/04``, not ``24/06/12/18``); it is not a date when a decimal point or ``number/`` comes right
+    before it or ``/number`` right after it, its first number has three digits or is
+    above 12 or a part is 0 (month/day and month/year forms), its third part is not a
+    2- or 4-digit year, it is ``n/10`` next to a pain word (``CP 4/10``, ``8/10 CP``), a fraction or
+    grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), a day of a course (``vancomycin day 4/7``:
+    ``n/m`` after ``day`` after a drug's name or a course word, ``n <= m <= 14``), or a clock time
+    right after ``at``/``@`` (``extubated at 2030``). A piece of a
+    longer date (``16`` of ``10/16``) is never dropped. On the PhysioNet dev corpus no
+    gold DATE span meets any of these (docs/model.md).
+
+    >>> from crfdeid.document import make_span
+    >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "at 2030")]
+    [True, False, True]
+    """
+    t = text[sp.start:sp.end]
+    before = text[max(0, sp.start - 32):sp.start]
+    m = _NUMERIC.fullmatch(t)
+    if m is None:
+        if _FOUR_PARTS.fullmatch(t):
+            parts = [int(x) for x in t.split("/")]
+            return not (len(parts) == 4 and _month_day(*parts[:2]) and _month_day(*parts[2:]))
+        return bool(_CLOCK.fullmatch(t) and _AT.search(before))
+    if _JOINED_BEFORE.search(before) or _JOINED_AFTER.match(text, sp.end):
+        return True
+    if len(m[1]) == 3 or (len(m[1]) == 4 and m[1][:2] not in ("19", "20")):
+        return True
+    pain = m[3] == "10" and (_PAIN_BEFORE.search(before) or _PAIN_AFTER.match(text, sp.end))
+    if m[4] is None and m[2] == "/" and (pain or _SCALE_AFTER.match(text, sp.end)):
+        return True
+    if m[4] is None and m[2] == "/" and int(m[1]) <= int(m[3]) <= 14 and _course_day(before):
+        return True  # a day of a course of up to 14 days
+
+    if len(m[1]) <= 2 and len(m[3]) <= 2:
+        if int(m[1]) > 12 or int(m[1]) == 0 or int(m[3]) == 0:
+            return True
+        if m[4] is not None and not (len(m[4]) == 2 or m[4][:2] in ("19", "20")):
+            return True
+    return False

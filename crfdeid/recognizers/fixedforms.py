@@ -1,0 +1,304 @@
+"""Identifiers whose form gives them away wherever they stand: checksums and other countries' formats.
+
+Part of the Safe Harbor layer (:mod:`.safeharbor`, which runs :func:`matches` in every
+model). A checksum is evidence enough on its own; a format that a lab value, a date or a
+device setting can also have needs its context:
+
+* ``ACCOUNT``: payment card numbers of 13-19 digits that pass the Luhn check, bare or in
+  groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express
+  ``3782 822463 10005``); IBANs that pass the mod-97 check, with or without spaces
+  (``GB56HXDO88167774656119``, ``NL91 ABNA 0417 1643 00``);
+* ``SSN``: national identity numbers with a check digit: a Canadian SIN after its label
+  (``SIN 130 692 544``, Luhn), a Dutch BSN (nine digits, the 11-test, after ``BSN``), a Swedish
+  personnummer (``811228-9874``, Luhn), a Polish PESEL (eleven digits, weighted check, a valid
+  birth date), a Spanish DNI/NIE (``12345678Z``, mod 23), a French NIR (``1 85 05 78 006 084
+  36``, mod 97 key); ``HEALTHPLAN``: a UK NHS number (``943 476 5919``, mod 11);
+* ``PHONE``: international numbers (``+46 (0)8 928 571 38``, ``+33 1 23 45 67 89``: 7 to 15
+  digits after ``+`` and a country code), national trunk numbers in three or more groups of
+  9 to 11 digits that start with ``0`` (``0494 92 82 32``, ``020 7946 0958``), and four or
+  five pairs of digits joined by the same ``-`` or ``.`` (``60-56-85-91``) or by spaces after
+  a leading ``0`` (``01 23 45 67 89``): not ``60-56`` (a range), ``03-11-2021`` (a date);
+* ``ZIP``: postal codes of other countries: Canadian (``B0J 2H0``, the letters Canada Post
+  uses), and beside an address (a city word after them, a comma-separated address line, or
+  an address word before them on the line) UK (``SW1A 1AA``), Polish (``53-320``),
+  Portuguese (``3610-114``), Dutch (``1234 AB``), Brazilian (``01310-100``) codes;
+* ``VEHICLE``: a plate of letters and digits after ``plate`` (``plate 7ABC123``).
+
+>>> [(name, sp.subtype) for name, sp in matches("card 4007070753690781, tel +46 (0)8 928 571 38")]
+[('card', 'ACCOUNT'), ('phone_intl', 'PHONE')]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import regex
+
+from .. import gazetteers
+from ..document import Span, make_span
+from ..text.patterns import LazyPattern
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, c in enumerate(reversed(digits)):
+        d = int(c) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def _iban(code: str) -> bool:
+    code = code.upper()
+    if not 15 <= len(code) <= 34:
+        return False
+    moved = code[4:] + code[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+
+
+def _nhs(d: str) -> bool:
+    check = 11 - sum(int(c) * (10 - i) for i, c in enumerate(d[:9])) % 11
+    return check != 10 and (check % 11) == int(d[9])
+
+
+def _bsn(d: str) -> bool:
+    return int(d) > 0 and sum(int(c) * w for c, w in zip(d, (9, 8, 7, 6, 5, 4, 3, 2, -1))) % 11 == 0
+
+
+def _pesel(d: str) -> bool:
+    check = (10 - sum(int(c) * w for c, w in zip(d, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3))) % 10) % 10
+    month, day = int(d[2:4]) % 20, int(d[4:6])
+    return check == int(d[10]) and 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _dni(value: str) -> bool:
+    value = value.upper().replace("-", "").replace(" ", "")
+    number = str("XYZ".index(value[0])) + value[1:-1] if value[0] in "XYZ" else value[:-1]
+    return "TRWAGMYFPDXBNJZSQVHLCKE"[int(number) % 23] == value[-1]
+
+
+def _nir(d: str) -> bool:
+    return len(d) == 15 and 97 - int(d[:13]) % 97 == int(d[13:])
+
+
+def _date_ok(d: str) -> bool:
+    return 1 <= int(d[2:4]) <= 12 and 1 <= int(d[4:6]) <= 31
+
+
+def _digits(s: str) -> str:
+    return "".join(c for c in s if c.isdigit())
+
+
+_NO_NUM_BEFORE = r"(?<![\w.,/+-])"
+_NO_NUM_AFTER = r"(?![\w/%-]|[.,][0-9])"
+# Postal codes: what stands beside them when they are one (checked by _address_context).
+_ADDRESS_CUE = regex.compile(
+    r"(?i)\b(?:address|addr|adres|adresse|morada|direcci[oó]n|domicilio|post(?:al)?[ \t]*code|postcode|zip|plz|cep"
+    r"|code[ \t]+postal|c[oó]digo[ \t]+postal|kod[ \t]+pocztowy)\b[^\n]{0,40}$")
+# A comma-separated address line before a code: a house number beside a word, then a comma.
+_TITLE = r"\p{Lu}\p{Ll}[\p{L}\p{M}.'-]*"
+_ADDRESS_LINE = regex.compile(
+    rf"(?:\b[0-9]{{1,5}}[A-Za-z]?(?:[ \t]+{_TITLE}){{1,4}}"
+    rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
+    rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t]))?$")
+_FAX_BEFORE = re.compile(r"fax", re.I)
+_SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+number)?|nas|assurance[ \t]+sociale)"
+                        r"\b[^\n0-9]{0,20}$")
+_CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
+
+#: Form name -> (subtype, regex, check(match, text) -> bool). Forms are scanned with the
+#: ``regex`` module from their leading character; the span is the ``v`` group when there is one.
+FORMS: dict[str, tuple[str, LazyPattern, object]] = {}
+#: Form name -> what a note must hold for the form to be scanned (cheaper than the form's
+#: look-behinds tried at every digit): a plain ``re`` pattern, or lower-case literals.
+GATES: dict[str, re.Pattern | tuple[str, ...]] = {}
+
+
+def _compile(pattern: str, flags: int = 0):
+    """``re`` where it can (several times faster on these digit forms), else ``regex``."""
+    try:
+        return re.compile(pattern, flags)
+    except re.error:
+        return regex.compile(pattern, flags)
+
+
+def _form(name: str, subtype: str, pattern: str, lead: str = "[0-9]", flags: int = 0,
+          gate: str | tuple[str, ...] | None = None):
+    def add(check):
+        FORMS[name] = (subtype, LazyPattern(_compile, f"(?={lead}){pattern}", flags), check)
+        if gate is not None:
+            GATES[name] = gate if isinstance(gate, tuple) else re.compile(gate)
+        return check
+    return add
+
+
+@_form("card", "ACCOUNT", _NO_NUM_BEFORE + r"(?:[0-9]{13,19}|[0-9]{4}(?P<s>[ -])[0-9]{4}(?:(?P=s)[0-9]{4}){1,2}"
+       r"(?:(?P=s)[0-9]{1,3})?|3[47][0-9]{2}(?P<a>[ -])[0-9]{6}(?P=a)[0-9]{5})" + _NO_NUM_AFTER,
+       gate=r"[0-9]{13}|[0-9]{4}[ -][0-9]{4,6}[ -][0-9]{4}")
+def _card(m, text) -> bool:
+    d = _digits(m.group())
+    return 13 <= len(d) <= 19 and _luhn(d) and len(set(d)) > 2
+
+
+@_form("iban", "ACCOUNT", r"(?<![\w-])[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{11,30}|(?:[ ][A-Z0-9]{4}){2,7}(?:[ ][A-Z0-9]{1,3})?)"
+       r"(?![\w-])", "[A-Z]", gate=r"[A-Z]{2}[0-9]{2}[A-Z0-9 ]{11}")
+def _iban_ok(m, text) -> bool:
+    return _iban(m.group().replace(" ", ""))
+
+
+# After its label: three groups of three digits are a Spanish or French phone number's shape too.
+@_form("sin", "SSN", _NO_NUM_BEFORE + r"[1-79][0-9]{2}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{3}" + _NO_NUM_AFTER, "[1-79]",
+       gate=("sin", "s.i.n", "social insurance", "nas", "assurance sociale"))
+def _sin(m, text) -> bool:
+    return _luhn(_digits(m.group())) and bool(_SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
+
+
+@_form("nhs", "HEALTHPLAN", _NO_NUM_BEFORE + r"[0-9]{3}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{4}" + _NO_NUM_AFTER)
+def _nhs_ok(m, text) -> bool:
+    d = _digits(m.group())
+    # bare ten digits: with "NHS" before them (else a US phone number written without separators)
+    return _nhs(d) and (m.group("s") != "" or bool(re.search(r"(?i)\bnhs\b", text[max(0, m.start() - 30):m.start()])))
+
+
+@_form("bsn", "SSN", r"\b(?i:bsn|burgerservicenummer|sofinummer)\b[ \t]*(?:(?i:nr|no|nummer)\.?)?[ \t]*[:#]?[ \t]*"
+       r"(?P<v>[0-9]{4}\.?[0-9]{2}\.?[0-9]{3})" + _NO_NUM_AFTER, "[BbSs]", gate=("bsn", "burgerservice", "sofinummer"))
+def _bsn_ok(m, text) -> bool:
+    return _bsn(_digits(m.group()))
+
+
+@_form("personnummer", "SSN", _NO_NUM_BEFORE + r"(?:19|20)?[0-9]{6}[-+][0-9]{4}" + _NO_NUM_AFTER,
+       gate=r"[0-9]{6}[-+][0-9]{4}")
+def _personnummer(m, text) -> bool:
+    d = _digits(m.group())[-10:]
+    return _date_ok(d) and _luhn(d)
+
+
+@_form("pesel", "SSN", _NO_NUM_BEFORE + r"[0-9]{11}" + _NO_NUM_AFTER, gate=r"[0-9]{11}")
+def _pesel_ok(m, text) -> bool:
+    return _pesel(m.group())
+
+
+@_form("dni", "SSN", r"(?<![\w-])(?:[XYZ]-?[0-9]{7}|[0-9]{8})-?[A-Z](?![\w-])", "[0-9XYZ]",
+       gate=r"[0-9]{7}-?[A-Z]")
+def _dni_ok(m, text) -> bool:
+    return _dni(m.group())
+
+
+@_form("nir", "SSN", _NO_NUM_BEFORE + r"[12][ ]?[0-9]{2}[ ]?(?:0[1-9]|1[0-2])[ ]?(?:[0-9]{2}|2[AB])[ ]?[0-9]{3}[ ]?"
+       r"[0-9]{3}[ ]?[0-9]{2}" + _NO_NUM_AFTER, "[12]")
+def _nir_ok(m, text) -> bool:
+    return _nir(_digits(m.group().replace("2A", "19").replace("2B", "18")))
+
+
+# "+46 (0)8 928 571 38", "+33 1 23 45 67 89", "+44-20-7946-0958", "+1 (617) 555-0199".
+@_form("phone_intl", "PHONE", r"(?<![\w+])\+[1-9][0-9]{0,2}(?:[ .-]?\(0\))?(?:[ .-]?\(?[0-9]{1,5}\)?){1,6}"
+       r"(?![\w/%]|[.,-][0-9])", r"\+")
+def _phone_intl(m, text) -> bool:
+    return 8 <= len(_digits(m.group().replace("(0)", ""))) <= 15
+
+
+# A national number with its trunk "0", in three or more groups ("0494 92 82 32", "020 7946 0958").
+@_form("phone_trunk", "PHONE", _NO_NUM_BEFORE + r"\(?0[0-9]{1,4}\)?(?P<s>[ .-])[0-9]{2,4}(?:(?P=s)[0-9]{2,4}){1,3}"
+       + _NO_NUM_AFTER, r"[0(]")
+def _phone_trunk(m, text) -> bool:
+    return 9 <= len(_digits(m.group())) <= 11
+
+
+# Pairs of digits: "60-56-85-91", "12.34.56.78", "01 23 45 67 89" (spaces: after a leading 0).
+@_form("phone_pairs", "PHONE", _NO_NUM_BEFORE + r"(?:[0-9]{2}(?P<s>[.-])[0-9]{2}(?:(?P=s)[0-9]{2}){2,3}"
+       r"|0[0-9][ ][0-9]{2}(?:[ ][0-9]{2}){3})" + _NO_NUM_AFTER,
+       gate=r"[0-9]{2}([.-])[0-9]{2}\1[0-9]{2}\1[0-9]{2}|0[0-9] [0-9]{2} [0-9]{2} [0-9]{2} [0-9]{2}")
+def _phone_pairs(m, text) -> bool:
+    return True  # the shape is the evidence: no date, range or setting is four pairs of digits
+
+
+# Canadian postal codes: the letters Canada Post uses, with a space or hyphen (bare: beside an address).
+@_form("postal_ca", "ZIP", r"(?<![\w-])[ABCEGHJ-NPRSTVXY][0-9][ABCEGHJ-NPRSTV-Z](?P<s>[ -]?)[0-9][ABCEGHJ-NPRSTV-Z]"
+       r"[0-9](?![\w-])", "[A-Z]", gate=r"[A-Z][0-9][A-Z]")
+def _postal_ca(m, text) -> bool:
+    return m.group("s") != "" or _address_context(m, text)
+
+
+@_form("postal_uk", "ZIP", r"(?<![\w-])(?:[A-PR-UWYZ][A-HK-Y]?[0-9][0-9A-HJKMNPR-Y]?)[ ][0-9][ABD-HJLNP-UW-Z]{2}"
+       r"(?![\w-])", "[A-Z]", gate=r" [0-9][A-Z]{2}\b")
+def _postal_uk(m, text) -> bool:
+    return _address_context(m, text)
+
+
+@_form("postal_dash", "ZIP", _NO_NUM_BEFORE + r"(?:[0-9]{2}-[0-9]{3}|[0-9]{4}-[0-9]{3}|[0-9]{5}-[0-9]{3})"
+       + _NO_NUM_AFTER, gate=r"[0-9]{2}-[0-9]{3}")
+def _postal_dash(m, text) -> bool:
+    return _address_context(m, text)
+
+
+@_form("postal_nl", "ZIP", r"(?<![\w.,/-])[1-9][0-9]{3}[ ]?(?!S[ADS])(?P<l>[A-Z]{2})(?![\w-])", "[1-9]",
+       gate=r"[0-9]{4} ?[A-Z]{2}(?![A-Za-z])")
+def _postal_nl(m, text) -> bool:
+    # not a unit or a clinical abbreviation ("1400CC", "2200 PT")
+    return m.group("l").lower() not in _plain() | _abbreviations() and _address_context(m, text)
+
+
+@_form("plate", "VEHICLE", r"\b(?i:plate)[ \t]*(?:#|(?i:is))?[ \t]*(?P<v>(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*[0-9])"
+       r"[A-Z0-9]{5,8})(?![\w-])", "[Pp]", gate=("plate",))
+def _plate(m, text) -> bool:
+    return True
+
+
+@lru_cache(maxsize=1)
+def _plain() -> frozenset:
+    return gazetteers.load("common_words") | gazetteers.load("clinical_words")
+
+
+@lru_cache(maxsize=1)
+def _abbreviations() -> frozenset:
+    return gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words") | frozenset(
+        "cc ml mg kg gm mm cm iu am pm hr".split())
+
+
+def _address_context(m, text: str) -> bool:
+    """A postal code's neighbours: a city word after it (``53-320 Wrocław``: a listed city, or
+    a word in title case that is no plain word or verb form), a comma-separated address line (a
+    comma right before it, after a house number and a word: ``Polna 5, 53-320``), or an address
+    or postcode label before it on its line (``address:``, ``Adresse``, ``postcode``)."""
+    after = _CITY_AFTER.match(text, m.end())
+    if after:
+        word = after.group(1)
+        low = word.lower()
+        if low in gazetteers.load("cities") or (
+                word[1:].islower() and low not in _plain() and not low.endswith(("ing", "ed", "ly"))):
+            return True
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    before = text[line_start:m.start()]
+    if _ADDRESS_LINE.search(before):
+        return True
+    return bool(_ADDRESS_CUE.search(before))
+
+
+#: Forms of eight digits or more (a few separators between them): not looked for in a note
+#: without such a run (most notes: one scan instead of one per form).
+LONG = frozenset({"card", "sin", "nhs", "personnummer", "pesel", "nir", "phone_intl", "phone_trunk", "phone_pairs"})
+_EIGHT_DIGITS = re.compile(r"[0-9](?:[ ().+-]{0,2}[0-9]){7}")
+
+
+def matches(text: str) -> list[tuple[str, Span]]:
+    """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check."""
+    found = []
+    low = None
+    long = _EIGHT_DIGITS.search(text) is not None
+    for name, (subtype, rx, check) in FORMS.items():
+        if name in LONG and not long:
+            continue
+        gate = GATES.get(name)
+        if isinstance(gate, tuple):
+            low = text.lower() if low is None else low
+            if not any(w in low for w in gate):
+                continue
+        elif gate is not None and gate.search(text) is None:
+            continue
+        for m in rx.finditer(text):
+            if check(m, text):  # type: ignore[operator]
+                sub = "FAX" if subtype == "PHONE" and _FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()) \
+                    else subtype
+                g = "v" if "v" in m.re.groupindex else 0
+                found.append((name, make_span(m.start(g), m.end(g), sub)))
+    return found
