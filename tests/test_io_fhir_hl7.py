@@ -1,0 +1,138 @@
+"""FHIR and HL7 v2 in and out: the same resources and segments back, no original identifier in
+them (texts, base64 attachments, structured fields), the texts and fields agreeing; bad records
+reported by position and not written. All resources and messages are made up."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pytest
+
+from crfdeid.cli import tag
+from crfdeid.io import read, write
+
+ORIGINALS = ["Kevin", "Dorsey", "00482913", "2031-03-14", "03/14/2031", "20310314", "Maple", "Hartwell",
+             "617-555-0143", "6175550143", "617-555-0199", "01234", "Mindy", "Malloy", "kdorsey", "031-44-9876"]
+
+
+def _all_text(data: bytes) -> str:
+    """The output with every base64 attachment decoded beside it."""
+    text = data.decode("utf-8")
+    decoded = [base64.b64decode(m).decode("utf-8", "replace") for m in re.findall(r'"data": ?"([^"]+)"', text)]
+    return "\n".join([text, *decoded])
+
+
+def _run(tmp_path, fmt, path, *opts):
+    out = tmp_path / "out"
+    code = tag.main(["--quiet", "--input-format", fmt, "--output-format", fmt, "--output-dir", str(out),
+                     *opts, str(path)])
+    return code, out
+
+
+@pytest.mark.parametrize("style", ["redacted", "masked", "surrogate"])
+def test_bundle_comes_back_without_identifiers(tmp_path, data_dir, style):
+    src = data_dir / "fhir" / "bundle.json"
+    code, out = _run(tmp_path, "fhir", src, "-o", f"text={style}", *(["--seed", "5"] if style == "surrogate" else []))
+    assert code == 0
+    data = (out / "bundle.json").read_bytes()
+    seen = _all_text(data)
+    for original in ORIGINALS:
+        assert original not in seen, original
+    before, after = json.loads(src.read_text()), json.loads(data)
+    kinds = [(e["resource"]["resourceType"], e["resource"]["id"]) for e in before["entry"]]
+    assert [(e["resource"]["resourceType"], e["resource"]["id"]) for e in after["entry"]] == kinds
+    assert after["entry"][4] == before["entry"][4]  # an unknown resource passes through unchanged
+    assert "text" not in after["entry"][0]["resource"]  # the narrative (it names the patient) is gone
+
+
+def test_surrogates_agree_between_resource_and_note(tmp_path, data_dir):
+    code, out = _run(tmp_path, "fhir", data_dir / "fhir" / "bundle.json", "-o", "text=surrogate", "--seed", "9")
+    assert code == 0
+    after = json.loads((out / "bundle.json").read_text())
+    patient = after["entry"][0]["resource"]
+    att = after["entry"][2]["resource"]["content"][0]["attachment"]
+    note = base64.b64decode(att["data"]).decode()
+    assert att["size"] == len(note.encode())
+    family, phone = patient["name"][0]["family"], patient["telecom"][0]["value"]
+    assert family in note and phone in note
+    y, m, d = patient["birthDate"].split("-")
+    assert f"{m}/{d}/{y}" in note  # the birth date moved by the offset of the note's dates
+    doctor = after["entry"][1]["resource"]["name"][0]
+    assert f"{doctor['given'][0]} {doctor['family']}" in note
+
+
+def test_hl7_message_comes_back_without_identifiers(tmp_path, data_dir):
+    src = data_dir / "hl7" / "oru.hl7"
+    for style in ("redacted", "surrogate"):
+        code, out = _run(tmp_path / style, "hl7", src, "-o", f"text={style}", "--seed", "5") if style == "surrogate" \
+            else _run(tmp_path / style, "hl7", src)
+        assert code == 0
+        data = (out / "oru.hl7").read_bytes().decode()
+        for original in ORIGINALS:
+            assert original not in data, (style, original)
+        before, after = src.read_bytes().decode().strip("\r").split("\r"), data.strip("\r").split("\r")
+        assert [s[:3] for s in after] == [s[:3] for s in before]  # the same segments, in order
+        for seg in ("OBX|2|NM", "ZXT|"):  # numbers and unknown segments unchanged
+            assert [s for s in after if s.startswith(seg)] == [s for s in before if s.startswith(seg)]
+
+
+def test_no_phi_found_gives_the_records_back(tmp_path):
+    note = "Tolerating diet well. Plan: continue current care.\n"
+    bundle = {"resourceType": "Bundle", "type": "collection", "entry": [
+        {"resource": {"resourceType": "DocumentReference", "id": "d1", "status": "current",
+                      "content": [{"attachment": {"contentType": "text/plain",
+                                                  "data": base64.b64encode(note.encode()).decode()}}]}},
+        {"resource": {"resourceType": "Observation", "id": "o1", "status": "final", "code": {"text": "x"},
+                      "valueString": "No complaints."}},
+        {"resource": {"resourceType": "Medication", "id": "m1"}}]}
+    msg = "MSH|^~\\&|LAB|SITE|||||ORU^R01|1|P|2.5\rOBX|1|FT|X||Line one\\.br\\line \\F\\ two||||||F\rNTE|1||Fine.\r"
+    (tmp_path / "b.json").write_text(json.dumps(bundle))
+    (tmp_path / "m.hl7").write_bytes(msg.encode())
+    for spec, fmt, name in ((f"fhir:{tmp_path / 'b.json'}", "fhir", "b.json"), (f"hl7:{tmp_path / 'm.hl7'}", "hl7", "m.hl7")):
+        docs = list(read(spec))
+        assert all(not d.spans for d in docs) and any(d.text for d in docs)
+        write(docs, fmt, tmp_path / fmt)
+    assert json.loads((tmp_path / "fhir" / "b.json").read_text()) == bundle
+    assert (tmp_path / "hl7" / "m.hl7").read_bytes() == msg.encode()
+
+
+def test_hl7_text_is_read_unescaped():
+    from crfdeid.io.hl7 import Delims
+    d = Delims("MSH|^~\\&|")
+    assert d.unescape("a\\F\\b\\.br\\c\\T\\d") == "a|b\nc&d"
+    assert d.escape("a|b\nc&d", "\\.br\\") == "a\\F\\b\\.br\\c\\T\\d"
+
+
+def test_bad_records_are_reported_by_position_and_not_written(tmp_path, data_dir, capsys):
+    good = (data_dir / "fhir" / "export.ndjson").read_text().splitlines()
+    bad_b64 = json.loads(good[1])
+    bad_b64["presentedForm"][0]["data"] = "Zorba Quinlan!!"
+    lines = [good[0], '{"resourceType": "Observation", "valueString": "Zorba Quinlan', '["Zorba Quinlan"]',
+             json.dumps(bad_b64), good[2]]
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "x.ndjson").write_text("\n".join(lines) + "\n")
+    msgs = ("Zorba Quinlan stray\r"
+            "MSH|^~\\&|A|B|||||ORU^R01|1|P|2.5\rOBX|1|TX|X||Seen today.||||||F\r"
+            "MSH\rOBX|1|TX|X||Zorba Quinlan||||||F\r"
+            "MSH|^~\\&|A|B|||||ORU^R01|3|P|2.5\rzorba quinlan\r")
+    (tmp_path / "in" / "m.hl7").write_text(msgs, newline="")
+    code, out = _run(tmp_path, "fhir", tmp_path / "in" / "x.ndjson")
+    err = capsys.readouterr().err
+    assert code == 1
+    for where in ("line 2", "line 3", "line 4"):
+        assert where in err
+    written = (out / "x.ndjson").read_text().splitlines()
+    assert [json.loads(x)["id"] for x in written] == ["pat2", "obs2"]
+    code, out = _run(tmp_path / "h", "hl7", tmp_path / "in" / "m.hl7")
+    err += capsys.readouterr().err
+    assert code == 1
+    assert "line 1" in err and "message 2 (line 4)" in err and "message 3 (line 6)" in err
+    assert (out / "m.hl7").read_bytes().count(b"MSH") == 1
+    assert "Zorba" not in err and "Quinlan" not in err and "quinlan" not in err
+
+
+def test_writer_option_of_another_text_style_is_refused(tmp_path, data_dir):
+    assert tag.main(["--quiet", "--input-format", "fhir", "--output-format", "fhir", "-o", "char=*",
+                     "-o", "text=surrogate", str(data_dir / "fhir" / "bundle.json")]) == 2
