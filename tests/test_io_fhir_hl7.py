@@ -90,7 +90,7 @@ def test_no_phi_found_gives_the_records_back(tmp_path):
     msg = "MSH|^~\\&|LAB|SITE|||||ORU^R01|1|P|2.5\rOBX|1|FT|X||Line one\\.br\\line \\F\\ two||||||F\rNTE|1||Fine.\r"
     (tmp_path / "b.json").write_text(json.dumps(bundle))
     (tmp_path / "m.hl7").write_bytes(msg.encode())
-    for spec, fmt, name in ((f"fhir:{tmp_path / 'b.json'}", "fhir", "b.json"), (f"hl7:{tmp_path / 'm.hl7'}", "hl7", "m.hl7")):
+    for spec, fmt in ((f"fhir:{tmp_path / 'b.json'}", "fhir"), (f"hl7:{tmp_path / 'm.hl7'}", "hl7")):
         docs = list(read(spec))
         assert all(not d.spans for d in docs) and any(d.text for d in docs)
         write(docs, fmt, tmp_path / fmt)

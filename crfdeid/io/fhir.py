@@ -24,12 +24,12 @@ import copy
 import hashlib
 import json
 import re
-import sys
 from pathlib import Path
+from typing import Any
 
-from ..errors import InputError, ReaderError
-from .files import check_encoding, decode, is_stdio
-from .records import Record, RecordWriter, known_fields, piece
+from ..errors import ReaderError
+from .files import check_encoding, decode
+from .records import Record, RecordWriter, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
 #: Resources whose structured identifiers are de-identified, and the subtype of their names.
@@ -133,7 +133,8 @@ def _attachment_text(att: dict, where: str, path) -> str | None:
     errors: list = []
     text = decode(data, errors.append, encoding=m.group(1) if m else None)
     if text is None:
-        raise ReaderError(f"{where}: attachment is not text in its charset; the record is not read", path=path) from None
+        raise ReaderError(f"{where}: attachment is not text in its charset; the record is not read",
+                          path=path) from None
     return text
 
 
@@ -152,26 +153,8 @@ def _pieces(res: dict, where: str, path) -> list[tuple[tuple, str]]:
     return out
 
 
-def _records(path, report, encoding) -> list[Record]:
-    """The records of the input: a JSON file's one, an NDJSON file's lines (bad ones reported)."""
-    if is_stdio(path):
-        files = [("-", sys.stdin.buffer.read(), "stdin.json")]
-    else:
-        p = Path(path)
-        if p.is_dir():
-            found = sorted(f for f in p.iterdir() if f.suffix.lower() in (".json", ".ndjson") and f.is_file())
-            if not found:
-                raise InputError("no *.json or *.ndjson files in this folder", path=p)
-        elif p.exists():
-            found = [p]
-        else:
-            raise InputError("no such file or folder", path=p)
-        files = []
-        for f in found:
-            try:
-                files.append((str(f), f.read_bytes(), f.name))
-            except OSError as exc:
-                report(ReaderError(f"cannot read: {exc.strerror}", path=f))
+def _records(files, report, encoding) -> list[Record]:
+    """The records of the files: a JSON file's one, an NDJSON file's lines (bad ones reported)."""
     out: list[Record] = []
     for source, data, name in files:
         text = decode(data, report, source, encoding=encoding)
@@ -218,14 +201,19 @@ def _add(out: list, obj, source: str, name: str, where: str, line, report, ndjso
 def read_fhir(path, report, encoding: str | None = None):
     """The texts of FHIR resources (module docstring); ``encoding`` for files without a mark."""
     encoding = check_encoding(encoding)
-    records = _records(path, report, encoding)
+    yield from documents(input_files(path, report, (".json", ".ndjson"), "stdin.json"), report, encoding)
+
+
+def documents(files, report, encoding: str | None = None):
+    """The documents of ``(source, bytes, name)`` files (:func:`read_fhir`; the service's body)."""
+    records = _records(files, report, encoding)
     known = _known(records)
     for rec in records:
         stem = Path(rec.name).stem
         number = rec.extra["line"]
         texts, groups = [], []
         try:
-            for i, (url, res) in enumerate(resources(rec.payload)):
+            for i, (_, res) in enumerate(resources(rec.payload)):
                 group = _ref(res.get("subject"), rec.extra["urls"]) or f"{stem}#{number or 1}"
                 groups.append(group)
                 texts += [(i, loc, text, group) for loc, text in _pieces(res, rec.where, rec.source)]
@@ -276,7 +264,7 @@ class FhirWriter(RecordWriter):
             if kind in NOTES or kind in PEOPLE:
                 if res.pop("text", None) is not None:
                     self.count("narratives removed")
-                for loc, att in _attachments(res):
+                for _, att in _attachments(res):
                     if "data" in att and not str(att.get("contentType") or "text/").lower().startswith("text/"):
                         del att["data"]
                         att.pop("hash", None)
@@ -329,7 +317,7 @@ class FhirWriter(RecordWriter):
             res.pop("name")
         for n in names if self.surrogates else []:
             given = [g for g in n.get("given") or [] if isinstance(g, str)]
-            family = n.get("family") if isinstance(n.get("family"), str) else ""
+            family: str = n["family"] if isinstance(n.get("family"), str) else ""
             new = self.name(group, [*given, family], sub, where) or []
             if given:
                 n["given"] = new[:len(given)]
@@ -339,7 +327,7 @@ class FhirWriter(RecordWriter):
                 n["text"] = self.value(group, n["text"], sub, where)
         for t in res.get("telecom") or []:
             if isinstance(t, dict) and isinstance(t.get("value"), str):
-                self._set(t, "value", self.value(group, t["value"], _TELECOM.get(t.get("system"), "PHONE"), where))
+                self._set(t, "value", self.value(group, t["value"], _TELECOM.get(str(t.get("system")), "PHONE"), where))
         for a in res.get("address") or []:
             if not isinstance(a, dict):
                 continue
@@ -356,7 +344,7 @@ class FhirWriter(RecordWriter):
             if isinstance(res.get(key), str):
                 new = self.date(group, res[key])
                 self._set(res, key, new if self.surrogates or kind != "instant" else None)
-        period = res
+        period: Any = res
         for step in _PERIODS.get(res["resourceType"], ()):
             period = period.get(step) if isinstance(period, dict) else None
         if isinstance(period, dict):

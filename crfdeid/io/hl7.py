@@ -25,13 +25,12 @@ segments and fields are written as read.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from ..document import Document, Span
-from ..errors import InputError, ReaderError
-from .files import check_encoding, decode, is_stdio
-from .records import Record, RecordWriter, known_fields, piece
+from ..errors import ReaderError
+from .files import check_encoding, decode
+from .records import Record, RecordWriter, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
 TEXT_TYPES = ("TX", "FT", "ST")
@@ -59,7 +58,8 @@ class Delims:
     def __init__(self, msh: str):
         self.field = msh[3]
         enc = msh[4:].split(self.field, 1)[0]
-        self.comp, self.rep, self.esc, self.sub = (enc + "\x00" * 4)[:4]
+        padded = enc + "\x00" * 4
+        self.comp, self.rep, self.esc, self.sub = padded[0], padded[1], padded[2], padded[3]
 
     def unescape(self, value: str) -> str:
         """Escape sequences read: separators, ``\\.br\\`` (a line break), ``\\Xhh\\``."""
@@ -174,24 +174,11 @@ def patient_of(segments: list[str], d: Delims) -> str | None:
 def read_hl7(path, report, encoding: str | None = None):
     """One document per HL7 v2 message (module docstring); ``encoding`` for files without a mark."""
     encoding = check_encoding(encoding)
-    if is_stdio(path):
-        files = [("-", sys.stdin.buffer.read(), "stdin.hl7")]
-    else:
-        p = Path(path)
-        if p.is_dir():
-            found = sorted(f for f in p.iterdir() if f.suffix.lower() == ".hl7" and f.is_file())
-            if not found:
-                raise InputError("no *.hl7 files in this folder", path=p)
-        elif p.exists():
-            found = [p]
-        else:
-            raise InputError("no such file or folder", path=p)
-        files = []
-        for f in found:
-            try:
-                files.append((str(f), f.read_bytes(), f.name))
-            except OSError as exc:
-                report(ReaderError(f"cannot read: {exc.strerror}", path=f))
+    yield from documents(input_files(path, report, (".hl7",), "stdin.hl7"), report, encoding)
+
+
+def documents(files, report, encoding: str | None = None):
+    """The documents of ``(source, bytes, name)`` files (:func:`read_hl7`; the service's body)."""
     for source, data, name in files:
         text = decode(data, report, source, encoding=encoding)
         if text is None:
@@ -224,7 +211,7 @@ class Hl7Writer(RecordWriter):
         d = Delims(segments[0])
         group = doc.group
         texts = record.extra["texts"]
-        for k, seg in enumerate(segments):  # a patient over 89 is known before the text is written
+        for seg in segments:  # a patient over 89 is known before the text is written
             f = fields_of(seg, d)
             if f[0] == "PID" and len(f) > 7 and f[7]:
                 self.over_89(group, f[7].split(d.comp)[0], compact=True)
@@ -290,7 +277,8 @@ class Hl7Writer(RecordWriter):
                     comps[at:at + len(parts)] = [d.escape(p, " ") for p in ordered]
             elif kind in ("id", "ssn"):
                 sub = "SSN" if kind == "ssn" else "MEDICALRECORD"
-                comps = [self._text(group, comps[0], sub, d, where) or ""] + comps[1:] if self.surrogates and comps[0] else []
+                keep = self.surrogates and comps[0]
+                comps = [self._text(group, comps[0], sub, d, where) or ""] + comps[1:] if keep else []
             elif kind == "address":  # street^other^city^state^zip^country: the state and country stay
                 if not self.surrogates:
                     comps = ["", "", "", *comps[3:4], "", *comps[5:6]] if len(comps) > 3 else []

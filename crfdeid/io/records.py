@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document import Document, make_span
-from ..errors import ConfigError, OutputError
+from ..errors import ConfigError, InputError, OutputError, ReaderError
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
 from .registry import writer_class
@@ -70,6 +70,29 @@ def known_fields(fields: dict) -> dict:
         if seen:
             out[key] = seen
     return out
+
+
+def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> list[tuple[str, bytes, str]]:
+    """``(source, bytes, name)`` of each file of an input: a file, a folder's files ending in one
+    of ``suffixes`` (sorted by name) or standard input (named ``stdin_name``)."""
+    if is_stdio(path):
+        return [("-", sys.stdin.buffer.read(), stdin_name)]
+    p = Path(path)
+    if p.is_dir():
+        found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file())
+        if not found:
+            raise InputError(f"no {' or '.join('*' + x for x in suffixes)} files in this folder", path=p)
+    elif p.exists():
+        found = [p]
+    else:
+        raise InputError("no such file or folder", path=p)
+    files = []
+    for f in found:
+        try:
+            files.append((str(f), f.read_bytes(), f.name))
+        except OSError as exc:
+            report(ReaderError(f"cannot read: {exc.strerror}", path=f))
+    return files
 
 
 # -- dates ---------------------------------------------------------------------------------------
@@ -122,7 +145,8 @@ class RecordWriter:
 
     Parameters
     ----------
-    out : path or '-'
+    out : path, '-' or None
+        A folder, standard output, or None: the rendered records are kept in :attr:`rendered`.
     text : str
         How the text is de-identified: ``redacted`` (default), ``masked`` or ``surrogate``.
     scheme, style, template, char, propagate, seed, key, date_shift, age_over_89, age_bucket, \
@@ -145,8 +169,10 @@ class RecordWriter:
             raise ConfigError(f"text={text} takes none of {', '.join(sorted(given))}; see "
                               "docs/deid.md for its options") from None
         self.style = text
-        self.to_stdout = is_stdio(out)
-        self.out = None if self.to_stdout else Path(out)
+        self.memory = out is None  # the service: rendered records kept in :attr:`rendered`
+        self.rendered: list[str] = []
+        self.to_stdout = not self.memory and is_stdio(out)
+        self.out = None if self.to_stdout or self.memory else Path(out)
         if self.out is not None:
             make_folder(self.out)
         self._got: dict[int, dict[int, Document]] = {}
@@ -253,14 +279,16 @@ class RecordWriter:
                               "failed (see above)", doc_id=doc.doc_id)
         data = self.render(record, [got[i] for i in range(record.pieces)])  # whole, before writing
         self.written += 1
-        if self.to_stdout:
+        if self.memory:
+            self.rendered.append(data)
+        elif self.to_stdout:
             sys.stdout.write(data)
         else:
             self._files[record.name].append(data)
 
     def _claim(self, record: Record) -> None:
         """Refuse, at a record's first piece, an output file another input takes or that exists."""
-        if self.to_stdout or record.name in self._files:
+        if self.to_stdout or self.memory or record.name in self._files:
             return
         key = file_key(record.name)
         other = self._sources.get(key)
@@ -285,9 +313,9 @@ class RecordWriter:
 
     def close(self) -> None:
         try:
-            if not self.to_stdout:
+            if self.out is not None:
                 for name, parts in self._files.items():
-                    atomic_write(self.out / name, "".join(parts), overwrite=self.overwrite)  # type: ignore[operator]
+                    atomic_write(self.out / name, "".join(parts), overwrite=self.overwrite)
         finally:
             self._files = {}
             self.inner.close()
