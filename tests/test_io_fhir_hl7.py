@@ -136,3 +136,68 @@ def test_bad_records_are_reported_by_position_and_not_written(tmp_path, data_dir
 def test_writer_option_of_another_text_style_is_refused(tmp_path, data_dir):
     assert tag.main(["--quiet", "--input-format", "fhir", "--output-format", "fhir", "-o", "char=*",
                      "-o", "text=surrogate", str(data_dir / "fhir" / "bundle.json")]) == 2
+
+
+def test_the_record_says_what_is_known_of_its_patient(data_dir):
+    docs = list(read(f"fhir:{data_dir / 'fhir' / 'bundle.json'}"))
+    assert {d.group for d in docs} == {"Patient/pat1"}
+    known = docs[0].meta["known"]
+    assert known["name"] == ["Kevin James Dorsey"] and known["relative"] == ["Mindy Dorsey"]
+    assert known["mrn"] == ["00482913"] and known["birth_date"] == ["2031-03-14"]
+    [msg] = read(f"hl7:{data_dir / 'hl7' / 'oru.hl7'}")
+    assert msg.group == "PID-3:00482913" and msg.meta["known"]["name"] == ["Kevin J Dorsey"]
+    assert msg.text.splitlines()[1] == "Call 617-555-0143 & daughter Mindy."  # FT escapes read
+
+
+def test_workers_give_the_same_records(tmp_path, data_dir):
+    outs = []
+    for jobs in ("1", "2"):
+        code, out = _run(tmp_path / jobs, "fhir", data_dir / "fhir", "-o", "text=surrogate", "--seed", "4",
+                         "--jobs", jobs)
+        assert code == 0
+        outs.append({p.name: p.read_bytes() for p in out.iterdir()})
+    assert outs[0] == outs[1] and set(outs[0]) == {"bundle.json", "export.ndjson"}
+
+
+def test_a_rerun_into_the_same_folder_is_refused_before_tagging(tmp_path, data_dir, capsys):
+    assert _run(tmp_path, "hl7", data_dir / "hl7" / "oru.hl7")[0] == 0
+    assert _run(tmp_path, "hl7", data_dir / "hl7" / "oru.hl7")[0] == 2
+    assert "nothing was tagged" in capsys.readouterr().err
+
+
+def test_a_patient_over_89_loses_the_birth_date(tmp_path):
+    note = "Seen 07/22/2098. Born 05/05/2001.\n"
+    bundle = {"resourceType": "Bundle", "type": "collection", "entry": [
+        {"resource": {"resourceType": "Patient", "id": "old", "birthDate": "2001-05-05"}},
+        {"resource": {"resourceType": "DocumentReference", "id": "d", "status": "current",
+                      "subject": {"reference": "Patient/old"},
+                      "content": [{"attachment": {"data": base64.b64encode(note.encode()).decode()}}]}}]}
+    (tmp_path / "old.json").write_text(json.dumps(bundle))
+    code, out = _run(tmp_path, "fhir", tmp_path / "old.json", "-o", "text=surrogate", "--seed", "2")
+    assert code == 0
+    after = json.loads((out / "old.json").read_text())
+    assert "birthDate" not in after["entry"][0]["resource"]
+    text = base64.b64decode(after["entry"][1]["resource"]["content"][0]["attachment"]["data"]).decode()
+    assert "2001" not in text and "05/05" not in text
+
+
+def test_a_span_across_two_values_still_leaves_nothing(tmp_path):
+    from crfdeid.document import make_span
+    msg = "MSH|^~\\&|A|B|||||ORU^R01|1|P|2.5\rOBX|1|TX|X||Seen by Zorbek||||||F\rNTE|1||Vexlan today.\r"
+    (tmp_path / "m.hl7").write_bytes(msg.encode())
+    [doc] = read(f"hl7:{tmp_path / 'm.hl7'}")
+    start = doc.text.index("Zorbek")
+    doc.spans = [make_span(start, doc.text.index("Vexlan") + 6, "PATIENT")]  # "Zorbek\nVexlan"
+    write([doc], "hl7", tmp_path / "out")
+    data = (tmp_path / "out" / "m.hl7").read_bytes().decode()
+    assert "Zorbek" not in data and "Vexlan" not in data
+    assert [s[:3] for s in data.strip("\r").split("\r")] == ["MSH", "OBX", "NTE"]
+    assert "today." in data and "Seen by" in data
+
+
+@pytest.mark.parametrize("opt", ["text=plain", "style=category"])
+def test_a_bad_text_option_is_refused_before_reading(tmp_path, data_dir, opt):
+    args = ["--quiet", "--input-format", "hl7", "--output-format", "hl7", "-o", opt, "--output-dir",
+            str(tmp_path / "o"), str(data_dir / "hl7" / "oru.hl7")]
+    assert tag.main(args + (["-o", "text=masked"] if opt.startswith("style") else [])) == 2
+    assert not (tmp_path / "o" / "oru.hl7").exists()

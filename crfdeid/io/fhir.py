@@ -29,7 +29,7 @@ from typing import Any
 
 from ..errors import ReaderError
 from .files import check_encoding, decode
-from .records import Record, RecordWriter, input_files, known_fields, piece
+from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
 #: Resources whose structured identifiers are de-identified, and the subtype of their names.
@@ -95,7 +95,7 @@ def _person_fields(res: dict, fields: dict, as_relative: bool) -> None:
         if isinstance(ident, dict) and isinstance(ident.get("value"), str):
             fields["ssn" if ident.get("system") == _SSN else "mrn"].append(ident["value"])
     born = res.get("birthDate")
-    if isinstance(born, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", born):
+    if isinstance(born, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", born) and as_date(born):
         fields["birth_date"].append(born)
     for c in res.get("contact") or []:
         if isinstance(c, dict) and isinstance(c.get("name"), dict):
@@ -261,6 +261,7 @@ class FhirWriter(RecordWriter):
             kind = res.get("resourceType")
             if kind in NOTES:
                 self._dates(res, groups[i])
+                self._ids(res, groups[i], "IDNUM", f"{record.where} {kind}")
             if kind in NOTES or kind in PEOPLE:
                 if res.pop("text", None) is not None:
                     self.count("narratives removed")
@@ -300,15 +301,20 @@ class FhirWriter(RecordWriter):
                         c.pop("name", None)
                 else:
                     self._identity(c, group, "PATIENT", where)
-        for ident in res.get("identifier") or []:
-            if isinstance(ident, dict) and isinstance(ident.get("value"), str):
-                kind = "SSN" if ident.get("system") == _SSN else ("MEDICALRECORD" if sub == "PATIENT" else "IDNUM")
-                self._set(ident, "value", self.value(group, ident["value"], kind, where))
+        self._ids(res, group, "MEDICALRECORD" if sub == "PATIENT" else "IDNUM", where)
         for key, birth in (("birthDate", True), ("deceasedDateTime", False)):
             if isinstance(res.get(key), str):
                 self._set(res, key, self.date(group, res[key], birth=birth))
         if res.pop("photo", None) is not None:
             self.count("photos removed")
+
+    def _ids(self, res: dict, group: str, sub: str, where: str) -> None:
+        """``identifier[].value`` and ``masterIdentifier.value``: SSNs as SSNs, the others as ``sub``."""
+        idents = [*(res.get("identifier") or []), res.get("masterIdentifier")]
+        for ident in idents:
+            if isinstance(ident, dict) and isinstance(ident.get("value"), str):
+                kind = "SSN" if ident.get("system") == _SSN else sub
+                self._set(ident, "value", self.value(group, ident["value"], kind, where))
 
     def _identity(self, res: dict, group: str, sub: str, where: str) -> None:
         """Names, telecom and addresses of a person (or of a Patient's contact)."""

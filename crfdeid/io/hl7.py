@@ -30,7 +30,7 @@ from pathlib import Path
 from ..document import Document, Span
 from ..errors import ReaderError
 from .files import check_encoding, decode
-from .records import Record, RecordWriter, input_files, known_fields, piece
+from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
 TEXT_TYPES = ("TX", "FT", "ST")
@@ -44,9 +44,15 @@ FIELDS = {
             45: "date", 50: "id"},
     "NK1": {2: "name", 4: "address", 5: "phone", 6: "phone", 8: "date", 9: "date", 13: "place",
             16: "dob", 30: "name", 31: "phone", 32: "address", 33: "id", 37: "ssn"},
-    "MSH": {7: "date"}, "EVN": {2: "date", 6: "date"}, "ORC": {9: "date", 15: "date"},
-    "OBR": {6: "date", 7: "date", 8: "date", 14: "date", 22: "date"},
-    "OBX": {12: "date", 14: "date", 19: "date"}, "TXA": {4: "date", 6: "date", 7: "date", 8: "date"},
+    "PD1": {3: "place", 4: "doctor"},
+    "MRG": {1: "id", 2: "id", 3: "id", 4: "id", 5: "id", 6: "id", 7: "name"},
+    "GT1": {2: "id", 3: "name", 4: "name", 5: "address", 6: "phone", 7: "phone", 8: "dob", 12: "ssn"},
+    "IN1": {16: "name", 18: "dob", 19: "address", 36: "id", 49: "id"},
+    "MSH": {7: "date"}, "EVN": {2: "date", 6: "date"},
+    "ORC": {2: "id", 3: "id", 9: "date", 12: "doctor", 15: "date"},
+    "OBR": {2: "id", 3: "id", 6: "date", 7: "date", 8: "date", 14: "date", 16: "doctor", 22: "date"},
+    "OBX": {12: "date", 14: "date", 16: "doctor", 19: "date"},
+    "TXA": {4: "date", 5: "doctor", 6: "date", 7: "date", 8: "date", 9: "doctor", 10: "doctor", 12: "id"},
 }
 _SEGMENT = re.compile(r"[A-Z][A-Z0-9]{2}$")
 _LINE = re.compile(r"\r\n|\r|\n")
@@ -155,7 +161,7 @@ def _known(segments: list[str], d: Delims) -> dict:
                     fields[kind].append(", ".join(c for c in comps[:5] if c))
                 elif kind == "birth_date":
                     m = re.fullmatch(r"(\d{4})(\d{2})(\d{2}).*", comps[0])
-                    if m:
+                    if m and as_date(comps[0], compact=True):
                         fields[kind].append("-".join(m.groups()))
                 else:
                     fields[kind].append(comps[0])

@@ -175,7 +175,7 @@ class RecordWriter:
         self.out = None if self.to_stdout or self.memory else Path(out)
         if self.out is not None:
             make_folder(self.out)
-        self._got: dict[int, dict[int, Document]] = {}
+        self._got: dict[tuple, dict[int, Document]] = {}
         self._files: dict[str, list[str]] = {}   # output name -> rendered records, in order
         self._sources: dict[str, str] = {}       # folded output name -> its source
         self.written = 0
@@ -236,7 +236,7 @@ class RecordWriter:
         """A structured date: moved by the patient's offset (surrogate), else its year only; a birth
         date removed when redacting, or when it makes the patient 90 or older (None)."""
         if birth and (not self.surrogates or self.over_89(group, value, compact)):
-            self.count("birth dates removed")
+            self.count("birth date(s) removed")
             return None
         if not self.surrogates:
             return year_of(value)
@@ -268,11 +268,12 @@ class RecordWriter:
         record: Record = doc.meta["container"]
         index = doc.meta["piece"]
         self._claim(record)
-        got = self._got.setdefault(id(record), {})
+        key = (record.source, record.where)  # not the object: a --jobs worker sends back a copy
+        got = self._got.setdefault(key, {})
         got[index] = doc
         if index != record.pieces - 1:
             return
-        del self._got[id(record)]
+        del self._got[key]
         missing = record.pieces - len(got)
         if missing:
             raise OutputError(f"{record.where}: not written, {missing} of its {record.pieces} text(s) "
@@ -285,6 +286,15 @@ class RecordWriter:
             sys.stdout.write(data)
         else:
             self._files[record.name].append(data)
+
+    def existing(self, doc: Document) -> list[Path]:
+        """The output file of ``doc``'s input file when it exists and would be refused: known before
+        anything is tagged, so that ``tag`` refuses a re-run into the same folder at once."""
+        record = doc.meta.get("container")
+        if self.out is None or self.overwrite or not isinstance(record, Record):
+            return []
+        path = self.out / record.name
+        return [path] if os.path.lexists(path) else []
 
     def _claim(self, record: Record) -> None:
         """Refuse, at a record's first piece, an output file another input takes or that exists."""
