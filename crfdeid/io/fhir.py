@@ -259,6 +259,8 @@ class FhirWriter(RecordWriter):
             self._person(res, self._group(record, i, res), f"{record.where} {res['resourceType']}")
         for i, (_, res) in enumerate(found):
             kind = res.get("resourceType")
+            if kind not in NOTES and kind not in PEOPLE and kind != "Bundle":
+                self.count("resource(s) of other types passed through unchanged (their dates and texts too)")
             if kind in NOTES:
                 self._dates(res, groups[i])
                 self._ids(res, groups[i], "IDNUM", f"{record.where} {kind}")

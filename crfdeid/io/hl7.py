@@ -238,6 +238,8 @@ class Hl7Writer(RecordWriter):
         for k, seg in enumerate(segments):
             f = fields_of(seg, d)
             table = FIELDS.get(f[0])
+            if not table and f[0] not in ("NTE", "MSH"):
+                self.count("segment(s) of other types passed through unchanged")
             if table:
                 for num, kind in table.items():
                     if num < len(f) and f[num]:
@@ -303,7 +305,7 @@ class Hl7Writer(RecordWriter):
                     if j < len(comps) and comps[j]:
                         comps[j] = self._text(group, comps[j], sub, d, where) or ""
             reps.append(d.comp.join(comps).rstrip(d.comp) if any(comps) else "")
-        if not self.surrogates or kind in ("date", "dob"):
+        if kind != "dob" and (not self.surrogates or kind == "date"):  # birth dates: counted by date()
             self.count(f"{kind} field(s) {'replaced' if self.surrogates else 'cut or removed'}")
         return d.rep.join(reps).rstrip(d.rep)
 
