@@ -201,3 +201,15 @@ def test_a_bad_text_option_is_refused_before_reading(tmp_path, data_dir, opt):
             str(tmp_path / "o"), str(data_dir / "hl7" / "oru.hl7")]
     assert tag.main(args + (["-o", "text=masked"] if opt.startswith("style") else [])) == 2
     assert not (tmp_path / "o" / "oru.hl7").exists()
+
+
+def test_an_old_relative_does_not_make_the_patient_old(tmp_path):
+    nk1 = "|".join(["NK1", "1", "Vexlan^Orma", "MTH"] + [""] * 12 + ["19950101"])
+    msg = ("MSH|^~\\&|A|B|||20980722||ORU^R01|1|P|2.5\rPID|1||4410^^^H^MR||Vexlan^Zorbek||20310314\r"
+           + nk1 + "\rOBX|1|TX|X||Seen 07/22/2098.||||||F\r")
+    (tmp_path / "m.hl7").write_bytes(msg.encode())
+    code, out = _run(tmp_path, "hl7", tmp_path / "m.hl7", "-o", "text=surrogate", "--seed", "3")
+    assert code == 0
+    segs = {s[:3]: s.split("|") for s in (out / "m.hl7").read_bytes().decode().strip("\r").split("\r")}
+    assert len(segs["NK1"]) < 17 or segs["NK1"][16] == ""  # the mother's birth date (over 89) is gone
+    assert re.fullmatch(r"\d{8}", segs["PID"][7]) and segs["PID"][7] != "20310314"  # the patient's moved

@@ -306,7 +306,8 @@ class FhirWriter(RecordWriter):
         self._ids(res, group, "MEDICALRECORD" if sub == "PATIENT" else "IDNUM", where)
         for key, birth in (("birthDate", True), ("deceasedDateTime", False)):
             if isinstance(res.get(key), str):
-                self._set(res, key, self.date(group, res[key], birth=birth))
+                self._set(res, key, self.date(group, res[key], birth=birth, own=sub == "PATIENT"
+                                              and res.get("resourceType") == "Patient"))
         if res.pop("photo", None) is not None:
             self.count("photos removed")
 

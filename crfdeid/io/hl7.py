@@ -269,7 +269,8 @@ class Hl7Writer(RecordWriter):
         for rep in value.split(d.rep):
             comps = rep.split(d.comp)
             if kind in ("date", "dob"):
-                new = self.date(group, d.unescape(comps[0]), compact=True, birth=kind == "dob")
+                new = self.date(group, d.unescape(comps[0]), compact=True, birth=kind == "dob",
+                                own=where.endswith(" PID-7"))
                 comps = [new or ""] + comps[1:] if new else []
             elif kind in ("name", "doctor"):
                 at = 1 if kind == "doctor" else 0   # XCN: ID^family^given^middle

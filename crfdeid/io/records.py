@@ -232,26 +232,29 @@ class RecordWriter:
             st.shift_days = surrogator.shift_for(st)
         return st.shift_days
 
-    def date(self, group: str, value: str, compact: bool = False, birth: bool = False) -> str | None:
+    def date(self, group: str, value: str, compact: bool = False, birth: bool = False,
+             own: bool = True) -> str | None:
         """A structured date: moved by the patient's offset (surrogate), else its year only; a birth
-        date removed when redacting, or when it makes the patient 90 or older (None)."""
-        if birth and (not self.surrogates or self.over_89(group, value, compact)):
+        date removed when redacting, or when it makes its person 90 or older (None); ``own``: the
+        patient's own birth date (not a relative's)."""
+        if birth and (not self.surrogates or self.over_89(group, value, compact, own)):
             self.count("birth date(s) removed")
             return None
         if not self.surrogates:
             return year_of(value)
         return shift_date(value, self.days(group), compact)
 
-    def over_89(self, group: str, birth: str, compact: bool = False) -> bool:
-        """Whether a birth date makes the patient 90 or older (at the latest date of the notes,
-        else today); then the patient's notes are told so (their birth dates are generalized)."""
+    def over_89(self, group: str, birth: str, compact: bool = False, own: bool = True) -> bool:
+        """Whether a birth date makes its person 90 or older (at the latest date of the patient's
+        notes, else today); the patient's own (``own``): the notes are told so (their birth dates
+        are generalized)."""
         born = as_date(birth, compact)
         if born is None or not self.surrogates:
             return False
         st = self.inner.surrogator.state(group)
         at = st.latest or dt.date.today()
         old = (at.year - born.year - ((at.month, at.day) < (born.month, born.day))) >= 90
-        if old:
+        if old and own:
             st.over_89 = True
         return old
 
