@@ -213,3 +213,25 @@ def test_an_old_relative_does_not_make_the_patient_old(tmp_path):
     segs = {s[:3]: s.split("|") for s in (out / "m.hl7").read_bytes().decode().strip("\r").split("\r")}
     assert len(segs["NK1"]) < 17 or segs["NK1"][16] == ""  # the mother's birth date (over 89) is gone
     assert re.fullmatch(r"\d{8}", segs["PID"][7]) and segs["PID"][7] != "20310314"  # the patient's moved
+
+
+def test_a_record_missing_a_text_is_not_written(tmp_path, data_dir):
+    from crfdeid.errors import OutputError
+    from crfdeid.io import writer
+    first, second = read(f"fhir:{data_dir / 'fhir' / 'bundle.json'}")
+    with writer("fhir", tmp_path / "out") as w:
+        with pytest.raises(OutputError, match="1 of its 2 text"):
+            w.write(second)  # the first text failed (never given)
+    assert not (tmp_path / "out" / "bundle.json").exists()
+
+
+def test_an_inline_attachment_that_is_not_text_is_removed(tmp_path):
+    pdf = base64.b64encode(b"%PDF-1.4 Zorbek Vexlan").decode()
+    res = {"resourceType": "DocumentReference", "id": "d", "status": "current",
+           "content": [{"attachment": {"contentType": "application/pdf", "data": pdf, "size": 22}},
+                       {"attachment": {"contentType": "application/pdf", "url": "Binary/b1"}}]}
+    (tmp_path / "d.ndjson").write_text(json.dumps(res) + "\n")
+    write(read(f"fhir:{tmp_path / 'd.ndjson'}"), "fhir", tmp_path / "out")
+    [after] = map(json.loads, (tmp_path / "out" / "d.ndjson").read_text().splitlines())
+    assert after["content"] == [{"attachment": {"contentType": "application/pdf"}},
+                                {"attachment": {"contentType": "application/pdf", "url": "Binary/b1"}}]

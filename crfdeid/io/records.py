@@ -328,6 +328,8 @@ class RecordWriter:
         try:
             if self.out is not None:
                 for name, parts in self._files.items():
+                    if not parts:  # every record of that file failed: no empty file
+                        continue
                     atomic_write(self.out / name, "".join(parts), overwrite=self.overwrite)
         finally:
             self._files = {}

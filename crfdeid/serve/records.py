@@ -15,6 +15,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from ..cancel import Cancelled
 from ..errors import CrfdeidError
 from ..io import fhir, hl7, writer_class
 from ..io.records import TEXT_STYLES
@@ -36,8 +37,12 @@ def deidentify(fmt: str, body: bytes, text: str, session: Session, key) -> tuple
     try:
         for tagged in session.tagged(docs):
             out.write(tagged)
-    except CrfdeidError as exc:
+    except Cancelled:  # the deadline: 503, from the caller
+        raise
+    except CrfdeidError as exc:  # names the record and the reason, never the text
         return 500, [str(exc)]
+    except Exception as exc:  # noqa: BLE001 - its text could quote the note: the type only
+        return 500, [f"tagging failed ({type(exc).__name__})"]
     return 200, "".join(out.rendered)
 
 
