@@ -235,3 +235,16 @@ def test_an_inline_attachment_that_is_not_text_is_removed(tmp_path):
     [after] = map(json.loads, (tmp_path / "out" / "d.ndjson").read_text().splitlines())
     assert after["content"] == [{"attachment": {"contentType": "application/pdf"}},
                                 {"attachment": {"contentType": "application/pdf", "url": "Binary/b1"}}]
+
+
+def test_the_patient_resource_finds_its_identifiers_in_the_text(tmp_path):
+    """The shipped model misses `441022` in this text alone; the Patient's identifier finds it."""
+    lines = [{"resourceType": "Patient", "id": "p9", "name": [{"family": "Vexlan", "given": ["Zorbek"]}],
+              "identifier": [{"value": "4410-22"}]},
+             {"resourceType": "Observation", "id": "o9", "subject": {"reference": "Patient/p9"},
+              "valueString": "ambulating well. zorbek vexlan asked about rehab; record 441022 updated."}]
+    (tmp_path / "k.ndjson").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    code, out = _run(tmp_path, "fhir", tmp_path / "k.ndjson", "-o", "text=masked")
+    assert code == 0
+    data = (out / "k.ndjson").read_text()
+    assert "441022" not in data and "zorbek" not in data and "ambulating well." in data
