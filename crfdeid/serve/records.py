@@ -1,0 +1,72 @@
+"""``POST /v1/fhir`` and ``POST /v1/hl7``: a FHIR Bundle or resource (JSON, or NDJSON lines), or
+HL7 v2 messages, given back de-identified as the ``fhir`` and ``hl7`` writers write them
+(docs/fhir.md): ``?text=redacted`` (default), ``masked`` or ``surrogate`` (with the server's key).
+
+A record that cannot be read fails the request (422) with its position (line or message
+number), never its content; a text that cannot be tagged fails it too (500): nothing of the
+body is given back un-redacted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from ..cancel import Cancelled
+from ..errors import CrfdeidError
+from ..io import fhir, hl7, writer_class
+from ..io.records import TEXT_STYLES
+from ..tagging.session import Session
+
+#: Format -> (reader of bytes, file name the body is read as, answer's content type).
+KINDS = {"fhir": (fhir.documents, "body.json", "application/fhir+json"),
+         "hl7": (hl7.documents, "body.hl7", "x-application/hl7-v2+er7")}
+
+
+def deidentify(fmt: str, body: bytes, text: str, session: Session, key) -> tuple[int, str | list]:
+    """``(200, the records written back)`` or ``(status, messages)``; messages never hold text."""
+    read, name, _ = KINDS[fmt]
+    errors: list = []
+    docs = list(read([("request body", body, name)], errors.append))
+    if errors:
+        return 422, [str(e) for e in errors]
+    out = writer_class(fmt)(None, text=text, **({"key": key} if text == "surrogate" else {}))
+    try:
+        for tagged in session.tagged(docs):
+            out.write(tagged)
+    except Cancelled:  # the deadline: 503, from the caller
+        raise
+    except CrfdeidError as exc:  # names the record and the reason, never the text
+        return 500, [str(exc)]
+    except Exception as exc:  # noqa: BLE001 - its text could quote the note: the type only
+        return 500, [f"tagging failed ({type(exc).__name__})"]
+    return 200, "".join(out.rendered)
+
+
+def add_routes(app: FastAPI, session: Session, key, locked: Callable) -> None:
+    """Add the two endpoints; ``locked(request, work)`` runs ``work`` under the model's lock and
+    the request's deadline (503 when it passes)."""
+
+    def route(fmt: str):
+        async def endpoint(request: Request, text: str = "redacted") -> Response:
+            if text not in TEXT_STYLES:
+                raise HTTPException(400, f"text: one of {', '.join(TEXT_STYLES)}")
+            if text == "surrogate" and key is None:
+                raise HTTPException(400, "surrogate output needs a key: start the server with --key-file")
+            body = await request.body()
+            request.state.documents = 1
+            status, result = await run_in_threadpool(
+                locked, request, lambda: deidentify(fmt, body, text, session, key))
+            if status != 200:
+                raise HTTPException(status, result)
+            return Response(result, media_type=KINDS[fmt][2])
+        endpoint.__doc__ = (f"De-identify a {'FHIR Bundle, resource or NDJSON' if fmt == 'fhir' else 'HL7 v2 message'} "
+                            "body: the same records back, texts and identifiers de-identified (docs/fhir.md).")
+        return endpoint
+
+    for fmt in KINDS:
+        app.post(f"/v1/{fmt}", responses={422: {"description": "a record cannot be read (by position)"},
+                                          503: {"description": "no answer within the request timeout"}})(route(fmt))
