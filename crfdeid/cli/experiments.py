@@ -21,7 +21,14 @@ import json
 import sys
 from pathlib import Path
 
+from ..crf import Model
 from ..errors import CrfdeidError
+from ..experiments import madeup, zeroshot
+from ..io import read
+from ..io.splits import read_groups, select_groups
+from ..recognizers import build_recognizer
+from ..site import Site
+from ..tagging.decoding import plain_words
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,9 +61,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _zero_shot(args) -> int:
-    from ..experiments import zeroshot
-    from ..io import read
-    from ..io.splits import read_groups, select_groups
     docs = list(read(args.corpus))
     if args.exclude_groups:
         docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
@@ -65,16 +69,12 @@ def _zero_shot(args) -> int:
     if args.max_docs is not None:
         docs = docs[:args.max_docs]
     if args.recognizer:
-        from ..recognizers import build_recognizer
         rec = build_recognizer({"name": args.recognizer, **json.loads(args.options)})
         rec.prepare()
         result = zeroshot.run(docs, recognizer=(args.recognizer, rec))
     else:
-        from ..crf.model import Model
-        from ..site import Site
         model = Model.load(args.model)
         if args.o_words_lists or args.o_words_except:
-            from ..tagging.decoding import plain_words
             split = lambda names: names.split(",") if names else None  # noqa: E731
             model.o_words = frozenset(plain_words(model.o_words, split(args.o_words_lists),
                                                   split(args.o_words_except)))
@@ -89,8 +89,6 @@ def _zero_shot(args) -> int:
 
 
 def _made_up(args) -> int:
-    from ..crf import Model
-    from ..experiments import madeup
     gold = madeup.read_notes()
     model = Model.load(args.model)
     thr = ... if args.o_threshold is None else args.o_threshold
