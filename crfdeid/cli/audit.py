@@ -22,6 +22,7 @@ from .. import cli
 from ..audit import report as audit_report
 from ..audit import sample as audit_sample
 from ..audit import simulate as audit_simulate
+from ..audit import verify as audit_verify
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
@@ -167,8 +168,15 @@ def _sample(args) -> int:
 
 
 def _verify(args) -> int:
-    result = audit_sample.verify(args.audit, args.release or None)
+    result = audit_verify.verify(args.audit, args.release or None)
     print(json.dumps(result))
+    for d in result["differences"]:
+        print(f"difference: {d['doc_id'] or '(audit)'}" + (f" in {d['part']}/" if d["part"] else "")
+              + f": {d['what']}", file=sys.stderr)
+    failed = [k for k, v in result["checks"].items() if not v]
+    print(f"verify: {'ok' if result['ok'] else 'FAILED'}" + (f" ({', '.join(failed)}; "
+                                                              f"{len(result['differences'])} difference(s))"
+                                                              if failed else ""), file=sys.stderr)
     return 0 if result["ok"] else 1
 
 

@@ -113,12 +113,14 @@ def check(db) -> dict:
     """Check the chain and every scope's rows against its last event.
 
     Returns ``{"events", "unchained", "problems": [{"note_id", "what"}], "changed_after_adjudication":
-    [{"note_id", "annotator", "action"}], "auth": {who: [how they signed in]}}`` (no text).
+    [{"note_id", "annotator", "action"}], "auth": {who: [how they signed in]}, "doc_ids": {note id:
+    document id as imported}}`` (no text).
     """
     problems: list[dict] = []
     prev, chained, legacy = GENESIS, 0, 0
     last: dict[tuple, str] = {}
     auth: dict[str, set] = {}
+    doc_ids: dict = {}
     rows = db.query("SELECT * FROM audit ORDER BY id")
     for r in rows:
         if r["hash"] is None:
@@ -137,6 +139,8 @@ def check(db) -> dict:
             last[(r["note_id"], scope)] = digest
         detail = json.loads(r["detail"]) if r["detail"] else {}
         auth.setdefault(r["who"], set()).add(detail.get("auth") or "none")
+        if r["action"] == "import_note" and "doc_id" in detail:
+            doc_ids[r["note_id"]] = detail["doc_id"]
     head = db.one("SELECT hash, events FROM log_head WHERE id = 1")
     if head is not None and (head["hash"] != prev or int(head["events"]) != chained):
         problems.append({"note_id": None, "what": f"the log ends before its recorded head ({chained} of "
@@ -153,7 +157,7 @@ def check(db) -> dict:
                 problems.append({"note_id": nid, "what": f"{_label(scope)} has no event in the log"})
     return {"events": chained, "unchained": legacy, "problems": problems,
             "changed_after_adjudication": after_adjudication(rows),
-            "auth": {w: sorted(v) for w, v in sorted(auth.items())}}
+            "auth": {w: sorted(v) for w, v in sorted(auth.items())}, "doc_ids": doc_ids}
 
 
 def after_adjudication(events) -> list[dict]:

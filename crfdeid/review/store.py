@@ -162,7 +162,7 @@ class Store:
                         "origin, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, 'accepted', 'import', ?, ?)",
                         (nid, annotator, sp.start, sp.end, sp.subtype, who, t))
             self.audit(run, who, "import_note", nid, [ledger.NOTE] + ([annotator] if annotator and doc.spans else []),
-                       spans=len(doc.spans) if annotator else 0, chars=len(doc.text))
+                       doc_id=doc.doc_id, spans=len(doc.spans) if annotator else 0, chars=len(doc.text))
         return nid
 
     def note(self, note_id: int) -> dict:
