@@ -242,8 +242,14 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         own = {r["note_id"] for r in store.db.query("SELECT note_id FROM reviews WHERE annotator = ?", (viewer,))} \
             if viewer else set()
         conflicted = set(agreement.conflicts(store))
-        # a review changed after the note's adjudication: the adjudicator looks again
+        # a review changed after the note's adjudication: the adjudicator looks again (listed
+        # even when that review is open again, so not done)
         changed = {c["note_id"] for c in store.changed_after_adjudication()}
+        listed = {r["id"] for r in rows}
+        for nid in sorted(changed - listed):
+            adj = store.db.one("SELECT done_at FROM adjudications WHERE note_id = ?", (nid,))
+            rows.append({"id": nid, "doc_id": store.note(nid)["doc_id"], "done": len(store.done_by(nid)),
+                         "adjudicated": adj["done_at"] if adj else None})
         return {"notes": [dict(r, conflict=r["id"] in conflicted, changed_after_adjudication=r["id"] in changed)
                           for r in rows if r["id"] not in own]}
 
