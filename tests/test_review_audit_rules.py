@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from crfdeid.cli.review import main as review_main  # noqa: E402
 from crfdeid.document import Document, make_span  # noqa: E402
 from crfdeid.errors import CrfdeidError  # noqa: E402
-from crfdeid.review import agreement, surrogates  # noqa: E402
+from crfdeid.review import agreement  # noqa: E402
 from crfdeid.review.credentials import Credentials  # noqa: E402
 from crfdeid.review.project import Project, export_docs  # noqa: E402
 from crfdeid.review.retrain import retrain  # noqa: E402

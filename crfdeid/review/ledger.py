@@ -149,7 +149,8 @@ def check(db) -> dict:
         if scope == NOTE and not db.query("SELECT 1 AS x FROM notes WHERE id = ?", (nid,)):
             problems.append({"note_id": nid, "what": "the note was deleted from the store"})
         elif state(db.query, nid, scope) != digest:
-            problems.append({"note_id": nid, "what": f"{_label(scope)} differs from the log (changed outside "
+            verb = "differ" if scope in (MODEL, SURROGATES) else "differs"
+            problems.append({"note_id": nid, "what": f"{_label(scope)} {verb} from the log (changed outside "
                                                      "the review app)"})
     if not legacy:
         for nid, scope in _present(db):

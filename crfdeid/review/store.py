@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import json
 import threading
+
 from .. import schema as phi_schema
 from ..document import Document, Span, trim
 from . import ledger
 from .db import Database, StoreError
-from .records import (ADJUDICATION, KINDS, MODEL, SCHEMA, Conflict, Forbidden, Invalid, NotFound, Stale,
-                      check_name, now)
+from .records import ADJUDICATION, KINDS, MODEL, SCHEMA, Conflict, Forbidden, Invalid, NotFound, Stale, check_name, now
 
 __all__ = ["ADJUDICATION", "KINDS", "MODEL", "Conflict", "Forbidden", "Invalid", "NotFound", "Stale", "Store",
            "StoreError", "check_name", "now", "to_spans"]
