@@ -67,6 +67,22 @@ def _digest(rows) -> str:
     return hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
 
+_MOD = 1 << 256
+
+
+def span_hash(r: dict) -> int:
+    """One annotation row's hash, as a number (a review's digest is their sum)."""
+    body = ["span", r["id"], r["span_start"], r["span_end"], r["subtype"], r["status"], r["origin"]]
+    return int(hashlib.sha256(json.dumps(body).encode("utf-8")).hexdigest(), 16)
+
+
+def _review_digest(spans, review) -> str:
+    # a sum of row hashes (a multiset hash): one span's change updates it without reading the
+    # note's other spans (a note may have 90,000), and the full sum checks it
+    total = sum(map(span_hash, spans)) + int(_digest([r["state"] for r in review]), 16)
+    return f"{total % _MOD:064x}"
+
+
 def state(query, note_id: int, scope: str) -> str:
     """The digest of the rows of ``scope`` of a note; ``query(sql, params) -> rows``."""
     if scope == NOTE:
@@ -83,9 +99,21 @@ def state(query, note_id: int, scope: str) -> str:
                      "ORDER BY span_start, span_end", (note_id,))
         return _digest(rows)
     spans = query("SELECT id, span_start, span_end, subtype, status, origin FROM annotations "
-                  "WHERE note_id = ? AND annotator = ? ORDER BY id", (note_id, scope))
+                  "WHERE note_id = ? AND annotator = ?", (note_id, scope))
     review = query("SELECT state FROM reviews WHERE note_id = ? AND annotator = ?", (note_id, scope))
-    return _digest([spans, review])
+    return _review_digest(spans, review)
+
+
+def _state_now(run, note_id: int, scope: str, delta: dict | None) -> str:
+    """The scope's digest after the caller's change: from the last one and ``delta``
+    (``{scope: (rows before, rows after)}`` of the annotation rows it changed), else in full."""
+    if delta and scope in delta:
+        last = run("SELECT digest FROM log_state WHERE note_id = ? AND scope = ?", (note_id, scope))
+        if last:
+            before, after = delta[scope]
+            total = int(last[0]["digest"], 16) - sum(map(span_hash, before)) + sum(map(span_hash, after))
+            return f"{total % _MOD:064x}"
+    return state(run, note_id, scope)
 
 
 def event_hash(prev: str, row: dict) -> str:
@@ -94,10 +122,14 @@ def event_hash(prev: str, row: dict) -> str:
     return hashlib.sha256(json.dumps(body, default=str).encode("utf-8")).hexdigest()
 
 
-def append(run, at: str, who: str, action: str, note_id, detail: dict, scopes=None) -> None:
-    """Append one event inside the caller's transaction (after its change)."""
+def append(run, at: str, who: str, action: str, note_id, detail: dict, scopes=None, delta=None) -> None:
+    """Append one event inside the caller's transaction (after its change); ``delta``: see
+    :func:`_state_now`."""
     scopes = scopes_of(action, who) if scopes is None else scopes
-    states = {s: state(run, note_id, s) for s in scopes} if note_id is not None else {}
+    states = {s: _state_now(run, note_id, s, delta) for s in scopes} if note_id is not None else {}
+    for scope, digest in states.items():
+        run("INSERT INTO log_state (note_id, scope, digest) VALUES (?, ?, ?) ON CONFLICT (note_id, scope) "
+            "DO UPDATE SET digest = excluded.digest", (note_id, scope, digest))
     row = {"at": at, "who": who, "action": action, "note_id": note_id,
            "detail": json.dumps(detail, sort_keys=True), "scope": ",".join(scopes) or None,
            "state": json.dumps(states, sort_keys=True) if states else None}

@@ -65,11 +65,12 @@ class Store:
             run("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE "
                 "SET value = excluded.value", (name, json.dumps(value)))
 
-    def audit(self, run, who: str, action: str, note_id=None, scopes=None, **detail) -> None:
+    def audit(self, run, who: str, action: str, note_id=None, scopes=None, delta=None, **detail) -> None:
         """Append one event to the log inside the caller's transaction (offsets, types, counts
-        only; :mod:`crfdeid.review.ledger`), with how the person signed in (:meth:`signed_in`)."""
+        only; :mod:`crfdeid.review.ledger`), with how the person signed in (:meth:`signed_in`);
+        ``delta``: ``{scope: (rows before, rows after)}`` when the change is of a few spans."""
         how = getattr(self._written, "auth", None)
-        ledger.append(run, now(), who, action, note_id, dict(detail, auth=how) if how else detail, scopes)
+        ledger.append(run, now(), who, action, note_id, dict(detail, auth=how) if how else detail, scopes, delta)
 
     def signed_in(self, how: str | None) -> None:
         """How this thread's requests are signed in (``personal``, ``shared`` or ``none``),
@@ -284,7 +285,8 @@ class Store:
             row = run("INSERT INTO annotations (note_id, annotator, span_start, span_end, subtype, status, "
                       "origin, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, 'accepted', 'human', ?, ?) "
                       "RETURNING *", (note_id, annotator, start, end, subtype, annotator, now()))[0]
-            self.audit(run, annotator, "add_span", note_id, span=row["id"], start=start, end=end, subtype=subtype)
+            self.audit(run, annotator, "add_span", note_id, delta={annotator: ([], [row])}, span=row["id"],
+                       start=start, end=end, subtype=subtype)
         return _span(row)
 
     def update_span(self, span_id: int, who: str, start=None, end=None, subtype=None, status=None,
@@ -315,7 +317,7 @@ class Store:
                       "updated_by = ?, updated_at = ? WHERE id = ? RETURNING *",
                       (s, e, sub, new_status, who, now(), span_id))[0]
             self.audit(run, who, "delete_span" if new_status == "deleted" else "update_span", old["note_id"],
-                       span=span_id, before=[old["span_start"], old["span_end"], old["subtype"], old["status"]],
+                       delta={who: ([old], [row])}, span=span_id, before=[old["span_start"], old["span_end"], old["subtype"], old["status"]],
                        after=[s, e, sub, new_status])
         return _span(row)
 
