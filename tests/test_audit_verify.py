@@ -208,7 +208,9 @@ def test_a_review_reopened_and_edited_after_adjudication_is_named_until_adjudica
     ("DELETE FROM audit WHERE id = (SELECT MAX(id) FROM audit)", "its last events were deleted"),
 ])
 def test_a_deleted_or_rewritten_event_is_named(audit, capsys, edit, what):
-    _sql(audit, "review", edit)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        _sql(audit, "review", edit)
+    _sql(audit, "review", "DROP TRIGGER audit_append_only", "DROP TRIGGER audit_no_delete", edit)
     code, result = _verify(audit, capsys)
     assert code == 1 and any(what in d["what"] for d in result["differences"]), result["differences"]
 

@@ -168,6 +168,9 @@ def test_the_event_log_is_chained_in_either_store(tmp_path, review_db):
         p.store.finish(nid, "alice")
         ok = p.store.check_log()
         assert ok["problems"] == [] and ok["events"] >= 5
+        for edit in ("UPDATE audit SET who = 'mallory' RETURNING id", "DELETE FROM audit RETURNING id"):
+            with pytest.raises(Exception, match="append-only"):
+                p.store.db.query(edit)
         p.store.db.query("UPDATE annotations SET subtype = 'CITY' WHERE annotator = 'alice' RETURNING id")
         assert [x["what"] for x in p.store.check_log()["problems"]] == [
             "alice's review differs from the log (changed outside the review app)"]

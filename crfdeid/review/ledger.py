@@ -10,7 +10,8 @@ counts: never note text) in the same transaction as the change. Each event carri
   those rows as the event left them. A row changed without an event (an edit of the
   database by hand) no longer matches the last digest of its scope.
 
-The head of the chain (last hash and number of events) is kept in ``log_head``; the row
+The log refuses ``UPDATE`` and ``DELETE`` (a trigger). The head of the chain (last hash and
+number of events) is kept in ``log_head``; the row
 lock taken on it orders concurrent writers (PostgreSQL) and SQLite's ``BEGIN IMMEDIATE``
 does the same. What the log cannot tell: a store rolled back as a whole (tables, log and
 head together) to an earlier consistent state; the audit manifest's digests and the draw
@@ -33,6 +34,20 @@ _ADJUDICATION = frozenset({"decide", "adjudicated", "reopen_adjudication"})
 _COLUMNS = ("scope", "state", "prev", "hash")
 
 
+#: The log refuses UPDATE and DELETE (a hand edit has to drop the trigger first; the chain
+#: still tells what it changed).
+_TRIGGERS = {
+    "sqlite": ["CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON audit "
+               "BEGIN SELECT RAISE(ABORT, 'the review log is append-only'); END",
+               "CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit "
+               "BEGIN SELECT RAISE(ABORT, 'the review log is append-only'); END"],
+    "postgres": ["CREATE OR REPLACE FUNCTION crfdeid_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+                 "$f$ BEGIN RAISE EXCEPTION 'the review log is append-only'; END $f$",
+                 "CREATE OR REPLACE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit "
+                 "FOR EACH ROW EXECUTE FUNCTION crfdeid_append_only()"],
+}
+
+
 def migrate(db) -> None:
     """Give a store made before the log was chained its columns and head (old events stay
     unchained and are counted as such by :func:`check`)."""
@@ -43,7 +58,7 @@ def migrate(db) -> None:
     else:
         stmts = [f"ALTER TABLE audit ADD COLUMN IF NOT EXISTS {c} TEXT" for c in _COLUMNS]
     with db.write() as run:
-        for s in stmts:
+        for s in stmts + _TRIGGERS[db.kind]:
             run(s)
         run("INSERT INTO log_head (id, hash, events) VALUES (1, ?, 0) ON CONFLICT (id) DO NOTHING", (GENESIS,))
 

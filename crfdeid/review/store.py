@@ -86,8 +86,10 @@ class Store:
         return ledger.check(self.db)
 
     def audit_log(self, note_id=None, limit: int = 1000) -> list[dict]:
+        """The latest events, newest first (who, what, when; the chain's digests left to :meth:`check_log`)."""
         where, params = ("WHERE note_id = ?", (note_id,)) if note_id is not None else ("", ())
-        rows = self.db.query(f"SELECT * FROM audit {where} ORDER BY id DESC LIMIT {int(limit)}", params)
+        rows = self.db.query(f"SELECT id, at, who, action, note_id, detail FROM audit {where} "
+                             f"ORDER BY id DESC LIMIT {int(limit)}", params)
         for r in rows:
             r["detail"] = json.loads(r["detail"])
         return rows
