@@ -319,7 +319,8 @@ class Store:
                       "updated_by = ?, updated_at = ? WHERE id = ? RETURNING *",
                       (s, e, sub, new_status, who, now(), span_id))[0]
             self.audit(run, who, "delete_span" if new_status == "deleted" else "update_span", old["note_id"],
-                       delta={who: ([old], [row])}, span=span_id, before=[old["span_start"], old["span_end"], old["subtype"], old["status"]],
+                       delta={who: ([old], [row])}, span=span_id,
+                       before=[old["span_start"], old["span_end"], old["subtype"], old["status"]],
                        after=[s, e, sub, new_status])
         return _span(row)
 
