@@ -191,6 +191,16 @@ def test_plan(capsys, release):
     assert main(["plan", "--per", "tokens", "--target", "10"]) == 2
 
 
+@pytest.mark.parametrize("target, warned", [(4, True), (2000, False)])
+def test_plan_warns_when_the_sample_is_the_whole_release_or_more(tmp_path, capsys, target, warned):
+    docs = list(iter_documents(6, 3))
+    write(docs, "jsonl", tmp_path / "six.jsonl")
+    assert main(["plan", "--per", "tokens", "--target", str(target), "--expected", "2",
+                 "--release", f"jsonl:{tmp_path / 'six.jsonl'}"]) == 0
+    err = capsys.readouterr().err
+    assert ("the release has 6" in err) is warned
+
+
 def test_csv_columns_are_strata(tmp_path, capsys):
     rows = ["id,text,site,year"] + [f'n{i},"Seen on day {i} by the team.",{"east" if i % 4 else "west"},{2020 + i % 2}'
                                     for i in range(12)]

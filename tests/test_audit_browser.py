@@ -100,6 +100,10 @@ def test_audit_plan_sample_two_reviewers_in_the_browser_report(tmp_path, capsys)
                 assert sorted(review(driver, url, "alice", words)) == double
                 bob = {d: w for d, w in words.items() if d != first_only}
                 assert sorted(review(driver, url, "bob", bob)) == double
+                keys(driver, "4")                    # progress: an audit's project is frozen, no retrain button
+                wait_js(driver, "return document.getElementById('progress-body').textContent.includes('frozen')")
+                assert driver.execute_script("return [...document.querySelectorAll('#progress-body button')]"
+                                             ".filter(b => b.textContent.includes('Retrain')).length") == 0
         finally:
             project.close()
         project = Project.open(audit / "review")

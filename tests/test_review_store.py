@@ -236,7 +236,7 @@ def test_surrogate_review_and_reidentified_export(project):
         (NAME.start, False), (DATE.start, False), (PHONE.start, False), (TEXT.rindex("Ada"), True)]
     assert all(it["suggested"] != it["original"] for it in items)
     assert items[0]["suggested"] == surrogates.note_items(project, nid)[0]["suggested"]  # keyed: stable
-    surrogates.edit(project, nid, PHONE.start, PHONE.end, "alice", "555-0199")
+    surrogates.edit(project, nid, PHONE.start, PHONE.end, "alice", "312-0199")
     with pytest.raises(Invalid):
         surrogates.edit(project, nid, PHONE.start, PHONE.end, "alice", "two\nlines")
     assert surrogates.approve_all(project, nid, "alice") == 3
@@ -244,7 +244,7 @@ def test_surrogate_review_and_reidentified_export(project):
     assert skipped == 0 and len(docs) == 1
     new = docs[0]
     surfaces = [new.surface(sp) for sp in new.spans]
-    assert surfaces[2] == "555-0199"
+    assert surfaces[2] == "312-0199"
     assert "Quill" not in new.text and "3/4" not in new.text and "555-0100" not in new.text
     assert [sp.subtype for sp in new.spans] == ["DOCTOR", "DATE", "PHONE", "DOCTOR"]
 

@@ -24,6 +24,7 @@ from .. import schema
 from ..scoring import audit as stats
 from .findings import FOUND, MISSED, PARTIAL, collect, recapture_counts
 from .sample import load
+from .verify import verify
 
 #: HIPAA Safe Harbor, 45 CFR 164.514(b)(2)(i): the identifier each i2b2 label falls under.
 SAFE_HARBOR = {
@@ -44,9 +45,11 @@ CARRELL = ("The release is surrogate output: identifiers the model missed stand 
            "recognised; it is not part of the bound above, which counts every residual identifier.")
 
 
-def compute(folder, level: float = 0.95) -> dict:
-    """The report of the audit in ``folder`` (see the module docstring) as a JSON-ready dict."""
+def compute(folder, level: float = 0.95, checked: dict | None = None) -> dict:
+    """The report of the audit in ``folder`` (see the module docstring) as a JSON-ready dict,
+    with the result of :func:`crfdeid.audit.verify.verify` (``checked``: one already run)."""
     manifest = load(folder)
+    checked = verify(folder) if checked is None else checked
     found, progress = collect(folder, manifest)
     release = manifest["release"]
     notes = len(found)
@@ -101,6 +104,10 @@ def compute(folder, level: float = 0.95) -> dict:
     if notes < sampled:
         warnings.append(f"{sampled - notes} of the {sampled} sampled notes are not reviewed yet: notes left out "
                         "of a random sample can bias the rate (review them all before signing)")
+    if not checked["ok"]:
+        failed = [k for k, v in checked["checks"].items() if not v]
+        warnings.append(f"`audit verify` found {len(checked['differences'])} difference(s) between the audit folder "
+                        f"and what it recomputes ({', '.join(failed)}): these figures cannot be signed")
     if rc["notes"] < progress.get("double", {}).get("sampled", 0):
         warnings.append(f"only {rc['notes']} of the {progress['double']['sampled']} double-review notes have "
                         "two reviews")
@@ -116,6 +123,10 @@ def compute(folder, level: float = 0.95) -> dict:
                    "drawn": sampled, "reviewed": notes, "tokens": tokens, "double_review": manifest["sample"]["double"],
                    "reviewed_twice": rc["notes"], "by_stratum": strata, "release_strata": release["strata"]},
         "reviewers": dict(sorted(reviewers.items())),
+        "reviewer_tokens": {w: checked["reviewers"].get(w, {}).get("personal_token", False) for w in sorted(reviewers)},
+        "digests": {"release": release["digest"], "model_sha256": manifest["model"]["sha256"],
+                    "config_sha256": manifest["model"]["config_sha256"], "seed": manifest["sample"]["seed"]},
+        "verify": {k: checked[k] for k in ("ok", "checks", "differences", "changed_after_adjudication")},
         "identifiers": {"total": len(idents), FOUND: len(idents) - len(residual),
                         PARTIAL: sum(i.status == PARTIAL for i in idents),
                         MISSED: sum(i.status == MISSED for i in idents),
@@ -321,8 +332,16 @@ def to_html(report: dict, images: dict | None = None) -> str:
         ["model file", m["file"]], ["model file SHA-256", m["sha256"]], ["config SHA-256", m["config_sha256"]],
         ["release digest", report["release"]["digest"]], ["sample seed", s["seed"]],
         ["strata", ", ".join(s["strata"]["fields"]) or "none"], ["double review", f"{s['double_review']} notes"],
-        ["reviewers", ", ".join(f"{k} ({v} notes)" for k, v in report["reviewers"].items()) or "none"],
-        ["confidence level", f"{lvl} %"]]))
+        ["reviewers", ", ".join(f"{k} ({v} notes) " + ("with" if report["reviewer_tokens"].get(k) else "without")
+                                + " a personal token" for k, v in report["reviewers"].items()) or "none"],
+        ["confidence level", f"{lvl} %"], ["audit verify", _verified(report["verify"])]]))
+    v = report["verify"]
+    if v["differences"]:
+        parts.append("<h2>What verify found</h2>" + _table(["note", "project", "difference"], [
+            [d["doc_id"] or "(audit)", d["part"] or "", d["what"]] for d in v["differences"]]))
+    if v["changed_after_adjudication"]:
+        parts.append("<h2>Reviews changed after adjudication</h2>" + _table(["note", "project", "reviewer", "change"], [
+            [c["doc_id"], c["part"], c["annotator"], c["action"]] for c in v["changed_after_adjudication"]]))
     parts.append("<p>The bound covers the identifier types the reviewers were asked to mark, in notes like the "
                  "sample's; not PHI types outside the scheme, nor what every reviewer overlooks alike "
                  "(docs/audit.md).</p>")
@@ -330,6 +349,12 @@ def to_html(report: dict, images: dict | None = None) -> str:
                  "</tr><tr><td></td><td></td><td></td><td></td></tr><tr><td></td><td></td><td></td><td></td></tr></table>")
     parts.append("</body></html>\n")
     return "".join(parts)
+
+
+def _verified(v: dict) -> str:
+    if v["ok"]:
+        return "passed: the draw, the tokens, the model's spans, the stores and their logs recomputed alike"
+    return f"FAILED: {len(v['differences'])} difference(s), listed below"
 
 
 def to_json(report: dict) -> str:

@@ -9,7 +9,7 @@ notes each want two reviewers; the others to a project of one reviewer a note.
 
 The draw depends only on the seed, the strata and the population (notes ordered by id),
 never on the order the release is read in: :func:`draw` with the manifest's settings on the
-same release gives the same notes (``python -m crfdeid audit verify``). The manifest
+same release gives the same notes (``python -m crfdeid audit verify``, :mod:`crfdeid.audit.verify`). The manifest
 (``AUDIT/audit.json``) holds ids, digests, counts and the model's span offsets, never note
 text.
 """
@@ -232,7 +232,8 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
         projects[part] = project
         try:
             # the project says which audit it belongs to (the manifest has the rest)
-            project.store.set_setting("audit", {"seed": seed, "part": part, "model_sha256": digest})
+            project.store.set_setting("audit", {"seed": seed, "part": part, "model_sha256": digest,
+                                                "release_digest": release_digest(members)})
             order = random.Random(f"{seed}/order/{part}").sample(ids, len(ids))
             rank = {d: i for i, d in enumerate(order)}
             batch = [docs[d] for d in ids]
@@ -283,27 +284,3 @@ def load(folder) -> dict:
     if manifest.get("format") != FORMAT:
         raise ConfigError(f"not a {FORMAT} manifest", path=path)
     return manifest
-
-
-def verify(folder, specs=None) -> dict:
-    """Draw the sample again from the manifest's seed and strata over the release (its own
-    inputs unless ``specs``) and compare: the release digest, the model file's digest and the
-    drawn ids. Returns ``{"ok": bool, "checks": {name: bool}}``."""
-    manifest = load(folder)
-    s = manifest["sample"]
-    st = s["strata"]
-    strata = Strata(tuple(st["fields"]), tuple(st["length_bins"]), st["pattern"])
-    members, errors = population(specs or manifest["release"]["inputs"], strata,
-                                 manifest["release"].get("reader_options"))
-    checks = {"release_readable": not errors,
-              "release_digest": release_digest(members) == manifest["release"]["digest"]}
-    try:
-        sample, twice = draw(members, s["size"], s["seed"], s["double"])
-    except ConfigError:
-        sample, twice = [], []
-    notes = manifest["notes"]
-    checks["sample"] = sample == sorted(n["doc_id"] for n in notes)
-    checks["double_part"] = twice == sorted(n["doc_id"] for n in notes if n["part"] == DOUBLE)
-    model = Path(manifest["model"]["path"])
-    checks["model_file"] = model.is_file() and sha256_file(model) == manifest["model"]["sha256"]
-    return {"ok": all(checks.values()), "checks": checks}

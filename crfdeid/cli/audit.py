@@ -22,6 +22,7 @@ from .. import cli
 from ..audit import report as audit_report
 from ..audit import sample as audit_sample
 from ..audit import simulate as audit_simulate
+from ..audit import verify as audit_verify
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
@@ -111,7 +112,8 @@ def main(argv=None) -> int:
         os.umask(old)
 
 
-def _mean_tokens(specs) -> float:
+def _release_size(specs) -> tuple[int, float]:
+    """The release's notes and mean tokens of a note."""
     n = tokens = 0
     for spec in specs:
         for doc in read(spec):
@@ -119,7 +121,7 @@ def _mean_tokens(specs) -> float:
             tokens += len(token_offsets(doc.text))
     if not n:
         raise ValueError("the release holds no notes")
-    return tokens / n
+    return n, tokens / n
 
 
 def _plan(args) -> int:
@@ -131,12 +133,19 @@ def _plan(args) -> int:
     if args.per == "phi-tokens" and per_note is None:
         print("error: --per phi-tokens needs --per-note (the mean PHI tokens of a note)", file=sys.stderr)
         return 2
-    if args.per == "tokens" and per_note is None:
-        if not args.release:
-            print("error: --per tokens needs --per-note N or --release FORMAT:PATH", file=sys.stderr)
-            return 2
-        per_note = _mean_tokens(args.release)
+    if args.per == "tokens" and per_note is None and not args.release:
+        print("error: --per tokens needs --per-note N or --release FORMAT:PATH", file=sys.stderr)
+        return 2
+    notes = None
+    if args.release:
+        notes, mean = _release_size(args.release)
+        per_note = mean if per_note is None and args.per == "tokens" else per_note
     plan = stats.plan(args.target, args.expected, args.level, args.per, per_note)
+    if notes is not None and plan["notes"] >= notes:
+        # a sample of the whole release is no sample: review every note (the rate is then the
+        # release's own), or set a target the release can meet
+        print(f"warning: the plan asks for {plan['notes']:,} notes and the release has {notes:,}: a sample of the "
+              "whole release or more; review every note instead, or choose a looser --target", file=sys.stderr)
     if args.json:
         print(json.dumps(plan, indent=1))
         return 0
@@ -167,8 +176,15 @@ def _sample(args) -> int:
 
 
 def _verify(args) -> int:
-    result = audit_sample.verify(args.audit, args.release or None)
+    result = audit_verify.verify(args.audit, args.release or None)
     print(json.dumps(result))
+    for d in result["differences"]:
+        print(f"difference: {d['doc_id'] or '(audit)'}" + (f" in {d['part']}/" if d["part"] else "")
+              + f": {d['what']}", file=sys.stderr)
+    failed = [k for k, v in result["checks"].items() if not v]
+    print(f"verify: {'ok' if result['ok'] else 'FAILED'}" + (f" ({', '.join(failed)}; "
+                                                              f"{len(result['differences'])} difference(s))"
+                                                              if failed else ""), file=sys.stderr)
     return 0 if result["ok"] else 1
 
 

@@ -34,7 +34,7 @@ DB_FILE = "review.sqlite"
 KEY_FILE = "secret.key"
 #: Defaults of the project settings kept in the store.
 DEFAULTS = {"per_note": 1, "retrain_every": 10, "strategy": "uncertainty", "propagate": True,
-            "model": None, "config": None}
+            "model": None, "config": None, "surrogate_editors": None}
 DB_ENV = "CRFDEID_REVIEW_DB"
 
 
@@ -87,6 +87,12 @@ class Project:
 
     def setting(self, name: str):
         return self.store.setting(name, DEFAULTS.get(name))
+
+    @property
+    def frozen(self) -> bool:
+        """Whether the project keeps its model (an audit's projects: the audited model, never
+        retrained, from the page, the API or the command line)."""
+        return bool(self.store.setting("audit") or self.store.setting("frozen"))
 
     @property
     def key(self) -> bytes:

@@ -46,6 +46,8 @@ def reviewed_docs(store) -> list:
 def retrain(project, log=print) -> dict:
     """Train on the reviewed notes, save the model, re-suggest untouched notes (the child's work)."""
     store = project.store
+    if project.frozen:
+        raise CrfdeidError("this project is frozen to its model (an audit's project): it never retrains")
     with store.db.write() as run:
         job = run("INSERT INTO jobs (kind, state, started_at, detail) VALUES ('retrain', 'running', ?, '{}') "
                   "RETURNING id", (now(),))[0]["id"]
@@ -105,7 +107,7 @@ class Retrainer:
     def maybe_start(self, force: bool = False) -> bool:
         """Start retraining when enough new notes were reviewed (or ``force``); never twice at once."""
         with self._lock:
-            if self.running:
+            if self.running or self.project.frozen:
                 return False
             reviewed = self.project.store.progress()["reviewed"]
             if not reviewed or not force and (self.every <= 0 or reviewed - self.trained_on() < self.every):
@@ -128,7 +130,8 @@ class Retrainer:
         job = store.db.one("SELECT state, started_at, finished_at, detail FROM jobs ORDER BY id DESC LIMIT 1")
         if job:
             job["detail"] = json.loads(job["detail"])
-        return {"running": self.running, "every": self.every, "trained_on": self.trained_on(),
+        return {"running": self.running, "every": 0 if self.project.frozen else self.every,
+                "frozen": self.project.frozen, "trained_on": self.trained_on(),
                 "model_version": self.project.model_version(), "last_job": job}
 
 

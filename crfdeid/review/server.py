@@ -69,11 +69,17 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         # Bypasses FastAPI's jsonable_encoder: a long note has hundreds of spans.
         return Response(json.dumps(obj, separators=(",", ":")), media_type="application/json")
 
+    # how requests are signed in, recorded with every event they write (the audit report says it)
+    signed_in = "personal" if credentials is not None and credentials.per_annotator else \
+        "shared" if credentials is not None else "none"
+
     def who(x_annotator: str | None) -> str:
+        store.signed_in(signed_in)
         return store.ensure_annotator(check_name(x_annotator or ""), "human")
 
     def reader(x_annotator: str | None) -> str:
         # a read names the person without creating a record for them
+        store.signed_in(signed_in)
         return check_name(x_annotator or "")
 
     def role(name: str | None) -> str | None:
@@ -85,6 +91,18 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         name = check_name(x_annotator) if x_annotator else None
         if credentials is not None and credentials.per_annotator and role(name) != ADJUDICATOR:
             raise Forbidden("aggregate mode is for adjudicators (a token with the adjudicator role)")
+        return name
+
+    def surrogate_editor(x_annotator: str | None) -> str:
+        """The person editing surrogates: one named by the project's ``surrogate_editors``
+        setting when it is set, else (with personal tokens) an adjudicator."""
+        name = who(x_annotator)
+        editors = project.setting("surrogate_editors")
+        if editors:
+            if name not in editors:
+                raise Forbidden("surrogate edits are for the people the project's surrogate_editors setting names")
+        elif credentials is not None and credentials.per_annotator and role(name) != ADJUDICATOR:
+            raise Forbidden("surrogate edits are for adjudicators (a token with the adjudicator role)")
         return name
 
     def version(body) -> int | None:
@@ -224,7 +242,16 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         own = {r["note_id"] for r in store.db.query("SELECT note_id FROM reviews WHERE annotator = ?", (viewer,))} \
             if viewer else set()
         conflicted = set(agreement.conflicts(store))
-        return {"notes": [dict(r, conflict=r["id"] in conflicted) for r in rows if r["id"] not in own]}
+        # a review changed after the note's adjudication: the adjudicator looks again (listed
+        # even when that review is open again, so not done)
+        changed = {c["note_id"] for c in store.changed_after_adjudication()}
+        listed = {r["id"] for r in rows}
+        for nid in sorted(changed - listed):
+            adj = store.db.one("SELECT done_at FROM adjudications WHERE note_id = ?", (nid,))
+            rows.append({"id": nid, "doc_id": store.note(nid)["doc_id"], "done": len(store.done_by(nid)),
+                         "adjudicated": adj["done_at"] if adj else None})
+        return {"notes": [dict(r, conflict=r["id"] in conflicted, changed_after_adjudication=r["id"] in changed)
+                          for r in rows if r["id"] not in own]}
 
     @app.get("/api/aggregate/{note_id}")
     def aggregate_note(note_id: Id, voters: str | None = None, x_annotator: Who = None):
@@ -289,12 +316,12 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
             start, end = int(body["start"]), int(body["end"])
         except (KeyError, TypeError, ValueError):
             raise Invalid("an edit needs start and end (integers)") from None
-        return surrogates.edit(project, note_id, start, end, who(x_annotator), body.get("value"),
+        return surrogates.edit(project, note_id, start, end, surrogate_editor(x_annotator), body.get("value"),
                                bool(body.get("approve", True)))
 
     @app.post("/api/surrogates/{note_id}/approve-all")
     def surrogate_approve_all(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):
-        return {"approved": surrogates.approve_all(project, note_id, who(x_annotator))}
+        return {"approved": surrogates.approve_all(project, note_id, surrogate_editor(x_annotator))}
 
     @app.get("/api/reviewed")
     def reviewed_notes():
@@ -319,6 +346,9 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
 
     @app.post("/api/retrain")
     def retrain_now(body: OptionalJson = None):
+        if project.frozen:
+            raise Conflict("this project is frozen to the audited model: an audit's review never retrains "
+                           "(the report compares the reviews with that model's spans)")
         return {"started": retrainer.maybe_start(force=True), "training": retrainer.status()}
 
     return Guard(app, hosts=hosts, max_body=max_body, credentials=credentials)

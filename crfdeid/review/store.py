@@ -21,92 +21,15 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import UTC, datetime
 
 from .. import schema as phi_schema
 from ..document import Document, Span, trim
+from . import ledger
 from .db import Database, StoreError
+from .records import ADJUDICATION, KINDS, MODEL, SCHEMA, Conflict, Forbidden, Invalid, NotFound, Stale, check_name, now
 
-MODEL = "model"
-KINDS = ("human", "model", "import")
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS notes (
-  id {pk}, doc_id TEXT NOT NULL UNIQUE, patient TEXT NOT NULL, body TEXT NOT NULL,
-  meta TEXT NOT NULL, priority {real} NOT NULL DEFAULT 0, model_version INTEGER NOT NULL DEFAULT 0,
-  imported_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS annotators (name TEXT PRIMARY KEY, kind TEXT NOT NULL, created_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS annotations (
-  id {pk}, note_id INTEGER NOT NULL REFERENCES notes(id), annotator TEXT NOT NULL REFERENCES annotators(name),
-  span_start INTEGER NOT NULL, span_end INTEGER NOT NULL, subtype TEXT NOT NULL, status TEXT NOT NULL,
-  confidence {real}, origin TEXT NOT NULL, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS annotations_note ON annotations (note_id, annotator);
-CREATE TABLE IF NOT EXISTS reviews (
-  note_id INTEGER NOT NULL REFERENCES notes(id), annotator TEXT NOT NULL REFERENCES annotators(name),
-  state TEXT NOT NULL, opened_at TEXT NOT NULL, done_at TEXT, PRIMARY KEY (note_id, annotator));
-CREATE TABLE IF NOT EXISTS decisions (
-  id {pk}, note_id INTEGER NOT NULL REFERENCES notes(id), item_start INTEGER NOT NULL, item_end INTEGER NOT NULL,
-  verdict TEXT NOT NULL, span_start INTEGER NOT NULL, span_end INTEGER NOT NULL, subtype TEXT NOT NULL,
-  adjudicator TEXT NOT NULL, decided_at TEXT NOT NULL, UNIQUE (note_id, item_start, item_end));
-CREATE TABLE IF NOT EXISTS adjudications (
-  note_id INTEGER PRIMARY KEY REFERENCES notes(id), adjudicator TEXT NOT NULL, voters TEXT NOT NULL,
-  done_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS surrogates (
-  note_id INTEGER NOT NULL REFERENCES notes(id), span_start INTEGER NOT NULL, span_end INTEGER NOT NULL,
-  value TEXT NOT NULL, status TEXT NOT NULL, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL,
-  PRIMARY KEY (note_id, span_start, span_end));
-CREATE TABLE IF NOT EXISTS models (
-  version INTEGER PRIMARY KEY, path TEXT NOT NULL, notes INTEGER NOT NULL, trained_at TEXT NOT NULL,
-  stats TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS jobs (
-  id {pk}, kind TEXT NOT NULL, state TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT,
-  detail TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS versions (
-  note_id INTEGER NOT NULL REFERENCES notes(id), scope TEXT NOT NULL, version INTEGER NOT NULL,
-  PRIMARY KEY (note_id, scope));
-CREATE TABLE IF NOT EXISTS audit (
-  id {pk}, at TEXT NOT NULL, who TEXT NOT NULL, action TEXT NOT NULL, note_id INTEGER, detail TEXT NOT NULL)
-"""
-
-
-class NotFound(StoreError):
-    """No such note, span or annotator."""
-
-
-class Conflict(StoreError):
-    """A change that contradicts what is stored (e.g. a span overlapping another)."""
-
-
-class Invalid(StoreError):
-    """A change with bad values (offsets outside the text, unknown type, bad name)."""
-
-
-class Forbidden(StoreError):
-    """A change the person may not make (their role, or a note they reviewed themselves)."""
-
-
-class Stale(Conflict):
-    """A write from a page that has not seen the last change of the note (another tab, another
-    adjudicator): it would overwrite a decision it never showed, so it is refused."""
-
-
-#: The version scope of a note's adjudication (a person's review is scoped by their name,
-#: which cannot hold ``#``).
-ADJUDICATION = "#adjudication"
-
-
-def now() -> str:
-    """The current UTC time, ISO 8601 with milliseconds."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def check_name(name: str) -> str:
-    """An annotator name: 1-40 letters, digits, ``.``, ``_`` or ``-``."""
-    name = (name or "").strip()
-    if not (0 < len(name) <= 40) or not all(c.isalnum() or c in "._-" for c in name):
-        raise Invalid("annotator names have 1-40 letters, digits, '.', '_' or '-'")
-    return name
-
+__all__ = ["ADJUDICATION", "KINDS", "MODEL", "Conflict", "Forbidden", "Invalid", "NotFound", "Stale", "Store",
+           "StoreError", "check_name", "now", "to_spans"]
 
 def _span(row: dict) -> dict:
     sub = row["subtype"]
@@ -123,6 +46,7 @@ class Store:
         self.db = db
         self._written = threading.local()
         db.create_schema(SCHEMA)
+        ledger.migrate(db)
         with db.write() as run:
             for name, kind in ((MODEL, "model"),):
                 run("INSERT INTO annotators (name, kind, created_at) VALUES (?, ?, ?) "
@@ -141,15 +65,31 @@ class Store:
             run("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE "
                 "SET value = excluded.value", (name, json.dumps(value)))
 
-    @staticmethod
-    def audit(run, who: str, action: str, note_id=None, **detail) -> None:
-        """Append one audit record inside the caller's transaction (offsets, types, counts only)."""
-        run("INSERT INTO audit (at, who, action, note_id, detail) VALUES (?, ?, ?, ?, ?)",
-            (now(), who, action, note_id, json.dumps(detail, sort_keys=True)))
+    def audit(self, run, who: str, action: str, note_id=None, scopes=None, delta=None, **detail) -> None:
+        """Append one event to the log inside the caller's transaction (offsets, types, counts
+        only; :mod:`crfdeid.review.ledger`), with how the person signed in (:meth:`signed_in`);
+        ``delta``: ``{scope: (rows before, rows after)}`` when the change is of a few spans."""
+        how = getattr(self._written, "auth", None)
+        ledger.append(run, now(), who, action, note_id, dict(detail, auth=how) if how else detail, scopes, delta)
+
+    def signed_in(self, how: str | None) -> None:
+        """How this thread's requests are signed in (``personal``, ``shared`` or ``none``),
+        recorded with each event they write."""
+        self._written.auth = how
+
+    def changed_after_adjudication(self) -> list[dict]:
+        """Reviews changed after their note's adjudication (:func:`crfdeid.review.ledger.after_adjudication`)."""
+        return ledger.after_adjudication(self.db.query("SELECT note_id, who, action FROM audit ORDER BY id"))
+
+    def check_log(self) -> dict:
+        """The log's chain and every scope's rows against it (:func:`crfdeid.review.ledger.check`)."""
+        return ledger.check(self.db)
 
     def audit_log(self, note_id=None, limit: int = 1000) -> list[dict]:
+        """The latest events, newest first (who, what, when; the chain's digests left to :meth:`check_log`)."""
         where, params = ("WHERE note_id = ?", (note_id,)) if note_id is not None else ("", ())
-        rows = self.db.query(f"SELECT * FROM audit {where} ORDER BY id DESC LIMIT {int(limit)}", params)
+        rows = self.db.query(f"SELECT id, at, who, action, note_id, detail FROM audit {where} "
+                             f"ORDER BY id DESC LIMIT {int(limit)}", params)
         for r in rows:
             r["detail"] = json.loads(r["detail"])
         return rows
@@ -224,8 +164,8 @@ class Store:
                     run("INSERT INTO annotations (note_id, annotator, span_start, span_end, subtype, status, "
                         "origin, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, 'accepted', 'import', ?, ?)",
                         (nid, annotator, sp.start, sp.end, sp.subtype, who, t))
-            self.audit(run, who, "import_note", nid, spans=len(doc.spans) if annotator else 0,
-                       chars=len(doc.text))
+            self.audit(run, who, "import_note", nid, [ledger.NOTE] + ([annotator] if annotator and doc.spans else []),
+                       doc_id=doc.doc_id, spans=len(doc.spans) if annotator else 0, chars=len(doc.text))
         return nid
 
     def note(self, note_id: int) -> dict:
@@ -340,12 +280,15 @@ class Store:
         with self.db.write() as run:
             start, end, subtype = self._check_extent(run, note_id, annotator, start, end, subtype)
             self.bump(run, note_id, annotator, version)
-            run("INSERT INTO reviews (note_id, annotator, state, opened_at) VALUES (?, ?, 'open', ?) "
-                "ON CONFLICT (note_id, annotator) DO NOTHING", (note_id, annotator, now()))
+            # the model's suggestions first, whatever the order of the calls: a span added to a note
+            # not opened yet must not leave them out of this person's review
+            self._first_open(run, note_id, annotator)
+            start, end, subtype = self._check_extent(run, note_id, annotator, start, end, subtype)
             row = run("INSERT INTO annotations (note_id, annotator, span_start, span_end, subtype, status, "
                       "origin, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, 'accepted', 'human', ?, ?) "
                       "RETURNING *", (note_id, annotator, start, end, subtype, annotator, now()))[0]
-            self.audit(run, annotator, "add_span", note_id, span=row["id"], start=start, end=end, subtype=subtype)
+            self.audit(run, annotator, "add_span", note_id, delta={annotator: ([], [row])}, span=row["id"],
+                       start=start, end=end, subtype=subtype)
         return _span(row)
 
     def update_span(self, span_id: int, who: str, start=None, end=None, subtype=None, status=None,
@@ -376,7 +319,8 @@ class Store:
                       "updated_by = ?, updated_at = ? WHERE id = ? RETURNING *",
                       (s, e, sub, new_status, who, now(), span_id))[0]
             self.audit(run, who, "delete_span" if new_status == "deleted" else "update_span", old["note_id"],
-                       span=span_id, before=[old["span_start"], old["span_end"], old["subtype"], old["status"]],
+                       delta={who: ([old], [row])}, span=span_id,
+                       before=[old["span_start"], old["span_end"], old["subtype"], old["status"]],
                        after=[s, e, sub, new_status])
         return _span(row)
 

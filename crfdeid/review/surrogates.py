@@ -1,6 +1,12 @@
 """Surrogate review (Douglass 2005, section 2.4): suggested surrogates beside each span,
 edited or approved, then the re-identified corpus written with the new offsets.
 
+An edited value keeps the no-shared-run rule every generated surrogate keeps
+(:mod:`crfdeid.deid.guard`): one that shares a letter or digit run of two or more characters
+with its original or with another original PHI string of the patient is refused (the message
+gives the note and offset, never the value), and the export refuses such a value whatever
+wrote it (the page, the API or an edit of the database).
+
 Suggestions come from :class:`crfdeid.deid.Surrogator` keyed with the project's secret
 key, run over all reviewed notes of a patient in document order (so a name gets the
 same surrogate in every note of the patient, and dates move by the patient's offset).
@@ -14,7 +20,9 @@ edit stores the new value with who and when; the audit log holds its length only
 from __future__ import annotations
 
 from ..deid import Surrogator, propagate
+from ..deid.guard import Units
 from ..deid.spans import merged_spans, replace_spans
+from ..deid.surrogate import age_keeps
 from ..document import Document
 from .agreement import FINAL, final_spans
 from .store import Invalid, now
@@ -68,6 +76,20 @@ def patient_items(project, patient: str) -> dict:
     return out
 
 
+def _originals(items) -> Units:
+    """The units (runs of 2+ characters) of every original of a patient's items."""
+    units = Units()
+    for it in items:
+        units.add(it["original"], 2, keep=age_keeps if it["subtype"] == "AGE" else None)
+    return units
+
+
+def _refuse_shared_run(units: Units, value: str, note_id: int, start: int) -> None:
+    if units.survivor(value) is not None:
+        raise Invalid(f"the surrogate at offset {start} of note {note_id} shares a letter or digit run with an "
+                      "original of the patient: write one that keeps none")
+
+
 def note_items(project, note_id: int) -> list[dict]:
     """The surrogate items of one note (empty when the note is not reviewed yet)."""
     patient = project.store.note(note_id)["patient"]
@@ -77,13 +99,16 @@ def note_items(project, note_id: int) -> list[dict]:
 def edit(project, note_id: int, start: int, end: int, who: str, value: str | None = None,
          approve: bool = True) -> dict:
     """Store a surrogate for the item ``[start, end)``: ``value`` (``None``: the suggestion)."""
-    items = {(it["start"], it["end"]): it for it in note_items(project, note_id)}
+    every = patient_items(project, project.store.note(note_id)["patient"])
+    items = {(it["start"], it["end"]): it for it in every.get(note_id, [])}
     item = items.get((int(start), int(end)))
     if item is None:
         raise Invalid(f"no surrogate item [{start}, {end}) in note {note_id}")
     value = item["suggested"] if value is None else str(value)
     if not value.strip() or len(value) > MAX_VALUE or "\n" in value:
         raise Invalid(f"a surrogate is one line of 1-{MAX_VALUE} characters")
+    if value != item["suggested"]:  # the suggestion passed the generator's own check
+        _refuse_shared_run(_originals([it for its in every.values() for it in its]), value, note_id, item["start"])
     status = "approved" if approve else "edited"
     store = project.store
     with store.db.write() as run:
@@ -122,7 +147,11 @@ def reidentified(project, include_unreviewed: bool = False) -> tuple[list[Docume
     docs = []
     for patient in patients:
         items = patient_items(project, patient)
+        units = _originals([it for its in items.values() for it in its])
         for nid, doc, _ in _reviewed(project, patient):
+            for it in items[nid]:
+                if it["value"] != it["suggested"]:
+                    _refuse_shared_run(units, it["value"], nid, it["start"])
             values = {(it["start"], it["end"]): it["value"] for it in items[nid]}
             docs.append(replace_spans(doc, _lookup(values)))
     total = store.db.count("SELECT COUNT(*) AS n FROM notes")

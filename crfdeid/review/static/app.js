@@ -903,7 +903,7 @@ async function loadAggNotes() {
   const r = await guarded(() => api("GET", "/api/aggregate"));
   if (!r) return;
   state.agg.notes = r.notes;
-  fillSelect($("agg-note"), r.notes, (n) => `${n.doc_id} (${n.done} done${n.adjudicated ? ", adjudicated" : n.conflict ? ", CONFLICT" : ""})`);
+  fillSelect($("agg-note"), r.notes, (n) => `${n.doc_id} (${n.done} done${n.changed_after_adjudication ? ", REVIEW CHANGED after adjudication" : n.adjudicated ? ", adjudicated" : n.conflict ? ", CONFLICT" : ""})`);
   if (r.notes.length && !state.agg.note) await openAgg(r.notes[0].id);
   else if (!r.notes.length) { $("agg-table").textContent = ""; say("No note has been finished by an annotator yet."); }
 }
@@ -1237,9 +1237,13 @@ async function drawProgress() {
       (er.latest ? `; model v${er.latest.version}: ${f(er.latest.recall)} on ${er.latest.notes} notes` : ""));
   const tr = p.training;
   add("p", `Model v${tr.model_version}, trained on ${tr.trained_on} reviewed notes; ` +
-      (tr.running ? "retraining now (in the background)." : `retrains every ${tr.every || "-"} newly reviewed notes.`) +
+      (tr.frozen ? "frozen." : tr.running ? "retraining now (in the background)." : `retrains every ${tr.every || "-"} newly reviewed notes.`) +
       (tr.last_job ? ` Last job: ${tr.last_job.state}.` : ""));
   add("p", "By annotator: " + (Object.entries(p.by_annotator).map(([k, v]) => `${k} ${v}`).join(", ") || "none yet"));
+  if (tr.frozen) {  // an audit's project: the audited model, never retrained
+    add("p", "This project is frozen to the audited model: it never retrains.", "frozen");
+    return;
+  }
   const b = add("button", "Retrain now");
   b.type = "button";
   b.onclick = async () => { const r = await guarded(() => api("POST", "/api/retrain", {})); if (r) { say(r.started ? "Retraining started." : "Not started (running already, or nothing reviewed)."); drawProgress(); } };
