@@ -31,11 +31,11 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, m
 from pydantic_core import PydanticCustomError
 
 from ..adapters.records import Deidentifier
-from ..cancel import Cancelled
-from ..cancel import deadline as until
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
+from ..progress import Cancelled
+from ..progress import deadline as until
 from ..site import Site, TableUse
 from ..site.tables import as_record
 from ..tagging.model import TaggingModel
@@ -484,7 +484,7 @@ class _Guard:
             await task
             return
         # a tagging thread cannot be stopped from outside: it stops itself at its next
-        # checkpoint (crfdeid.cancel: between notes, a long note's pieces, its spans), and
+        # checkpoint (crfdeid.progress: between notes, a long note's pieces, its spans), and
         # this task ends then; its answer is dropped
         await _json(send, 503, {"detail": _LATE}, [(b"retry-after", b"5")])
         state["given_up"] = True

@@ -27,11 +27,11 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Protocol
 
 from .. import schema
-from ..cancel import checkpoint
 from ..document import Document
 from ..errors import ModelError
 from ..io import atomic_write
 from ..labels import OUTSIDE, decode
+from ..progress import checkpoint
 from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.provenance import Trace
 from ..text.tokenize import Token, for_tagging, segments, tokenize
