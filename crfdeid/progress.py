@@ -47,6 +47,7 @@ the work's client has gone: stopped
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import threading
@@ -201,3 +202,22 @@ def checkpoint() -> None:
         raise Cancelled("the work's client has gone: stopped")
     if at is not None and time.monotonic() > at:
         raise Cancelled("the work's deadline has passed: stopped")
+
+
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector (if it runs) for the block.
+
+    Tagging makes millions of small objects (tokens, attribute tuples) that live
+    until their batch is done and hold no reference cycles: the collector's passes
+    over them free nothing (``gc.get_stats()``: 0 collected on the PhysioNet
+    corpus) but cost about a tenth of the tagging time. Reference counting still
+    frees everything; the collector resumes after the block.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

@@ -1,6 +1,6 @@
 """Everything crfdeid ships to read at run time, in one package.
 
-Here: the shipped model (``default-model``, :func:`crfdeid.tagging.model.default_model_path`)
+Here: the shipped model (``default-model``, :func:`default_model_path`)
 and the ZIP and place tables (``us_zip_area.txt``, ``us_places.txt``,
 :mod:`crfdeid.deid.zipdata`), files crfdeid's own commands write. Mapped here: the data
 folders users edit at the top of the repository (``features/``, ``gazetteers/``): a built
@@ -29,6 +29,11 @@ def folder(name: str) -> Path:
         raise ValueError(f"unknown data folder {name!r}; known: {', '.join(FOLDERS)}")
     packaged = Path(str(resources.files(__name__))) / name
     return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / name
+
+
+def default_model_path() -> Path:
+    """The model shipped inside the package (``crfdeid/_data/default-model``)."""
+    return Path(str(resources.files(__name__))) / "default-model"
 
 
 def checkout() -> Path | None:

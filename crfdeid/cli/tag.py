@@ -42,8 +42,8 @@ from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
 from ..io import spec_path
-from ..progress import Progress, step
-from ..tagging.model import TaggingModel, gc_paused
+from ..progress import Progress, gc_paused, step
+from ..tagging.model import TaggingModel
 from ..tagging.session import Session, open_inputs, refuse_existing
 
 
