@@ -87,6 +87,12 @@ def log_to(path) -> logging.Handler | None:
     return _handler
 
 
+def warn(message: str) -> None:
+    """``warning: MESSAGE`` on standard error (around a bar) and in the log; never note text."""
+    LOG.warning("warning: %s", message)
+    Progress.write(f"warning: {message}")
+
+
 def step(message: str, *args) -> None:
     """One line in the log (``%``-style arguments: counts, names of steps, never note text)."""
     LOG.info(message, *args)
@@ -122,7 +128,8 @@ class Progress:
             step("%s: %d %ss, %.1fs", self.desc, self.n, self.unit, time.monotonic() - self._t0)
             self._next_time = time.monotonic() + LOG_EVERY
 
-    def write(self, message: str) -> None:
+    @staticmethod
+    def write(message: str) -> None:
         """A message on standard error that does not break the bar."""
         tq = sys.modules.get("tqdm")
         if tq is not None:  # a bar may be drawn: tqdm writes around it

@@ -23,6 +23,7 @@ import threading
 from pathlib import Path
 
 from ..errors import InputError, OutputError
+from ..progress import warn
 from .encoding import ENCODING_HINT as ENCODING_HINT
 from .encoding import check_encoding as check_encoding
 from .encoding import decode as decode
@@ -241,8 +242,15 @@ def running(pid: int) -> bool:
     return True
 
 
-def list_files(path, suffix: str) -> list[Path]:
-    """Files ending in ``suffix`` (any case) in a folder, sorted by name, or the one file named.
+def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
+    """Files ending in ``suffix`` (any case) in a folder, sorted by relative path, or the one file named.
+
+    With ``recursive`` the folder's subfolders are read too (links to folders are not
+    followed). Nothing that could be a note is skipped in silence: the files of subfolders not
+    read, and the entries ending in ``suffix`` that are not readable files (a dangling link, a
+    link loop, a FIFO, a socket, a device, a link to a folder) are counted and named by their
+    path relative to ``path`` in one warning on standard error and in the log (never their
+    content). ``recursive=None``: a reader that cannot read subfolders (the hint says so).
 
     Raises
     ------
@@ -250,14 +258,104 @@ def list_files(path, suffix: str) -> list[Path]:
         ``path`` does not exist, or is a folder without such files.
     """
     path = Path(path)
-    if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() == suffix and p.is_file())
-        if not files:
-            raise InputError(f"no *{suffix} files in this folder", path=path)
-        return files
-    if path.exists():
-        return [path]
-    raise InputError("no such file or folder", path=path)
+    if not path.is_dir():
+        if path.exists():
+            return [path]
+        why = "a dangling link" if path.is_symlink() else "no such file or folder"
+        raise InputError(why, path=path)
+    files: list[Path] = []
+    odd: list[tuple[str, str]] = []
+    below: list[str] = []
+    _walk(path, path, suffix.lower(), bool(recursive), files, odd, below)
+    if odd:
+        _warn_once(f"{str(path)!r}: {len(odd)} entr{'y' if len(odd) == 1 else 'ies'} ending in {suffix} "
+                   f"not read, not a readable file: {_some([f'{name!r} ({why})' for name, why in odd])}")
+    if below:
+        hint = ("give each subfolder as an input of its own" if recursive is None else
+                "--recursive (tag) or the reader option recursive=true reads them")
+        _warn_once(f"{str(path)!r}: {len(below)} *{suffix} file(s) in subfolders not read "
+                   f"({_some(sorted({repr(b.partition('/')[0] + '/') for b in below}))}); {hint}")
+    if not files:
+        raise InputError(f"no *{suffix} files in this folder", path=path)
+    return sorted(files, key=lambda f: f.relative_to(path).parts)
+
+
+def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, odd: list, below: list) -> None:
+    """Fill ``files`` (readable files ending in ``suffix``), ``odd`` (entries so named that are
+    not, as ``relative path (why)``) and ``below`` (files of subfolders not read)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        odd.append((f"{_rel(root, folder)}/", f"a folder that cannot be listed: {exc.strerror}"))
+        return
+    for entry in entries:
+        p = Path(entry.path)
+        st: os.stat_result | OSError | None = None
+        try:
+            is_dir, is_file = entry.is_dir(), entry.is_file()
+            st = None if is_dir or is_file else os.stat(entry.path)
+        except OSError as exc:  # ELOOP: a link loop; ENOENT: a dangling link
+            st, is_dir, is_file = exc, False, False
+        if is_dir:
+            if entry.is_symlink():
+                if p.suffix.lower() == suffix:
+                    odd.append((_rel(root, p), "a link to a folder, not followed"))
+            elif recursive:
+                _walk(root, p, suffix, recursive, files, odd, below)
+            else:
+                below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p) for n in names
+                          if n.lower().endswith(suffix)]
+        elif p.suffix.lower() != suffix:
+            continue
+        elif is_file:
+            files.append(p)
+        else:
+            odd.append((_rel(root, p), _kind(st)))
+
+
+def _kind(st) -> str:
+    """What an entry that is not a readable file is (from its ``stat`` result or error)."""
+    import stat
+    if isinstance(st, OSError):
+        return {errno.ELOOP: "a link loop", errno.ENOENT: "a dangling link"}.get(
+            st.errno or 0, f"cannot be read: {st.strerror}")
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device")):
+        if test(st.st_mode):
+            return name
+    return "not a regular file"
+
+
+def _rel(root: Path, p: Path) -> str:
+    return p.relative_to(root).as_posix()
+
+
+def _some(names: list[str], shown: int = 5) -> str:
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
+
+
+#: The warnings said in this process (an input is listed twice when a run checks its outputs first).
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warn(message)
+
+
+def file_id(f: Path, root) -> tuple[str, str]:
+    """``(document id, file)`` of a file read from ``root`` (a folder, or the file itself): the
+    file is its path relative to the folder as given (``sub/P4.TXT``), the id the same without
+    its suffix (``sub/P4``: a file directly in the folder has its stem as before).
+
+    >>> file_id(Path("notes/sub/P4.TXT"), "notes"), file_id(Path("notes/n1.txt"), "notes/n1.txt")
+    (('sub/P4', 'sub/P4.TXT'), ('n1', 'n1.txt'))
+    """
+    root = Path(root)
+    name = f.relative_to(root).as_posix() if root in f.parents else f.name
+    return (name[:-len(f.suffix)] if f.suffix else name), name
 
 
 def is_stdio(path) -> bool:
