@@ -160,3 +160,8 @@ def test_demo_writes_the_made_up_notes_and_never_replaces_one(tmp_path, capsys):
     assert (target / "p2_nursing.txt").read_text(encoding="utf-8") == "mine"
     assert cli.main(["demo", str(target), "--overwrite", "--quiet"]) == 0
     assert (target / "p2_nursing.txt").read_text(encoding="utf-8") != "mine"
+
+
+def test_a_bad_reader_option_is_a_usage_error(notes, capsys):
+    assert cli.main(["tag", str(notes), "--reader-option", "bogus", "--output-format", "redacted"]) == 2
+    assert "--reader-option wants KEY=VALUE" in capsys.readouterr().err

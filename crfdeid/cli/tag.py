@@ -216,10 +216,10 @@ def main(argv=None) -> int:
         args.output_format = "jsonl"
     errors: list = []
     specs = args.inputs or ["-"]
-    reader_options = cli.reader_options(args.reader_option)
-    if args.recursive:
-        reader_options["recursive"] = True
     try:  # usage errors first, before anything is loaded, tagged or written
+        reader_options = cli.reader_options(args.reader_option)
+        if args.recursive:
+            reader_options["recursive"] = True
         # The modules and the model live until the process ends: frozen before the collector
         # runs again, they stay out of its passes (the next one, which would walk everything
         # the load made, and the one at exit: a fifth of a one-note run) and, in forked --jobs
