@@ -1,6 +1,6 @@
 """pytest, whole repository: a module of crfdeid that needs an optional extra which is not
 installed is not collected for doctests (importing it says which extra to install); the tests
-of that extra skip. ``make install`` names the extras every test run has (README, Install);
+of that extra skip. ``make install`` names the extras every test run has (README, Development);
 the others (spark, serve, presidio, spacy, review, neural) may be missing.
 
 With ``CRFDEID_SKIPPED=FILE`` in the environment, the node ids of the tests that skipped, and

@@ -133,6 +133,33 @@ def _shipped_feature_sets():
     return _data.folder("features")
 
 
+def config_names() -> list[str]:
+    """Names of the configs shipped inside the package (``--config default``).
+
+    >>> {"default", "physionet"} <= set(config_names())
+    True
+    """
+    return sorted(p.name[:-5] for p in _data.folder("configs").iterdir() if p.name.endswith(".yaml"))
+
+
+def config_path(spec) -> Path:
+    """The file of a config the commands' ``--config`` names: a path (``configs/default.yaml``),
+    or the name of a config shipped in the package (``default``, ``physionet``), so the
+    documented configs work wherever crfdeid is installed. A file of that name wins.
+
+    >>> config_path("default").name, str(config_path("my/own.yaml"))
+    ('default.yaml', 'my/own.yaml')
+    """
+    path = Path(spec)
+    if path.exists() or not _is_name(str(spec)):
+        return path
+    shipped = _data.folder("configs") / f"{spec}.yaml"
+    if not shipped.is_file():
+        raise ConfigError(f"no config file {str(spec)!r} and no shipped config of that name; shipped: "
+                          f"{', '.join(config_names())} (or give a path to a YAML file)")
+    return shipped
+
+
 def _is_name(spec: str) -> bool:
     return "/" not in spec and "\\" not in spec and not spec.endswith((".yaml", ".yml"))
 
@@ -228,7 +255,8 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
     Parameters
     ----------
     path_or_dict : str, Path or dict
-        A YAML file or an already loaded mapping.
+        A YAML file, the name of a shipped config (:func:`config_path`: ``default``,
+        ``physionet``) or an already loaded mapping.
     overrides : dict, optional
         Deep-merged on top (``{"crf": {"c1": 0.5}}``). A ``features`` mapping
         is merged into the base feature set.
@@ -243,7 +271,7 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
         raw = copy.deepcopy(path_or_dict)
         base_dir = None
     else:
-        path = Path(path_or_dict)
+        path = config_path(path_or_dict)
         base_dir = path.resolve().parent
         raw = resolve_paths(read_yaml(path), base_dir)
     overrides = copy.deepcopy(overrides or {})

@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "crfdeid"
 #: Lowest first. A unit may import units of its own layer or of a lower one; no cycles.
 #: Reasons are in docs/architecture.md.
 LAYERS = (
-    ("errors", "registry", "version", "_data", "settings", "progress", "cancel"),
+    ("errors", "registry", "version", "_data", "settings", "progress"),
     ("schema",),
     ("document",),
     ("labels", "text"),
@@ -196,3 +196,9 @@ def test_the_networks_share_the_tagging_layer_not_the_crf():
     beside the CRF, not on top of it."""
     assert [i for i in IMPORTS if _unit(i.source) == "neural" and _unit(i.target) == "crf"] == []
     assert any(_unit(i.source) == "neural" and _unit(i.target) == "tagging" for i in IMPORTS)
+
+
+def test_at_most_fourteen_top_level_modules():
+    """Issue 47's lean house: a new role goes into a package, not beside the others."""
+    modules = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(modules) <= 14, modules

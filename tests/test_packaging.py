@@ -36,3 +36,31 @@ def test_a_checkout_reads_the_top_level_folders():
     for name in _data.FOLDERS:
         assert _data.folder(name) == ROOT / name
     assert (_data.folder("gazetteers") / "surnames.txt").is_file()
+
+
+def test_the_documented_configs_and_the_demo_notes_ship_in_the_wheel():
+    """`--config default` works after `pip install`: the configs folder is mapped into the
+    package and its YAML files are package data, as are the demo's made-up notes."""
+    cfg = configparser.ConfigParser()
+    cfg.read(ROOT / "setup.cfg", encoding="utf-8")
+    data = {k: [p.strip() for p in v.split(",")] for k, v in cfg["options.package_data"].items()}
+    assert "*.yaml" in data["crfdeid._data.configs"]
+    assert "samples/*.txt" in data["crfdeid._data"]
+    assert {p.name for p in (ROOT / "configs").glob("*.yaml")} >= {"default.yaml", "physionet.yaml"}
+
+
+def test_a_config_is_named_or_given_by_path(tmp_path, monkeypatch):
+    from crfdeid.config import config_names, config_path, load_config
+    from crfdeid.errors import ConfigError
+    assert {"default", "physionet", "i2b2-2014"} <= set(config_names())
+    assert config_path("default") == _data.folder("configs") / "default.yaml"
+    assert load_config("default") == load_config(ROOT / "configs" / "default.yaml")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "default").write_text("description: mine\n", encoding="utf-8")
+    assert load_config("default")["description"] == "mine"  # a file of that name wins
+    try:
+        config_path("nosuch")
+    except ConfigError as exc:
+        assert "shipped: " in str(exc) and "default" in str(exc)
+    else:
+        raise AssertionError("an unknown name was accepted")

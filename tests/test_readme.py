@@ -1,5 +1,5 @@
 """The README's front page runs as written: its Python example, the names it uses from
-``import crfdeid``, and its "Two commands", in order, in a fresh folder. The blocks are read
+``import crfdeid``, and its "Quick start", in order, in an empty folder. The blocks are read
 from README.md itself, so a README that drifts from the code fails here."""
 
 from __future__ import annotations
@@ -45,8 +45,12 @@ def test_readme_python_example_runs_in_a_fresh_interpreter(tmp_path):
     [(code, _)] = python_examples(README)
     done = run_python(code, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
+    record, spans = done.stdout.splitlines()
+    # the record's line is the one the example shows in its comment
+    shown = re.search(r"print\(rec\.id, rec\.text, rec\.error\)\s+# (.*)$", code, re.M).group(1)
+    assert record == shown.strip() == "n1 Seen by Dr. [**DOCTOR**] on [**DATE**]. None"
     # the spans of the example's own made-up sentence, half-open offsets
-    assert [line.split()[:3] for line in done.stdout.splitlines()] == [["12", "15", "DOCTOR"], ["19", "28", "DATE"]]
+    assert [s[:3] for s in eval(spans)] == [(12, 15, "DOCTOR"), (19, 28, "DATE")]
 
 
 def test_every_name_the_readme_uses_from_import_crfdeid_exists(tmp_path):
@@ -65,19 +69,12 @@ def test_every_name_the_readme_uses_from_import_crfdeid_exists(tmp_path):
     assert done.stdout == "module 'crfdeid' has no attribute 'no_such_name'\n"
 
 
-@pytest.mark.slow
-def test_readme_two_commands_run_as_written_in_order(tmp_path):
-    commands = bash_commands("Two commands")
-    assert len(commands) == 3 and all(c.startswith("python -m crfdeid") for c in commands)
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    # made-up notes of two made-up patients, named as the command's --group-pattern expects
-    (notes / "p1_n1.txt").write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
-    (notes / "p1_n2.txt").write_text("Pt seen by Dr. Lee again on 7/29/2098.\n", encoding="utf-8")
-    (notes / "p2_n1.txt").write_text("Called Dr. Hartwell on 3/4/2101 about the rash.\n", encoding="utf-8")
-    # `python` in the commands is this interpreter, called by its own path as an activated virtual
-    # environment's `python` is: a link to it would lose the environment (Python finds its
-    # pyvenv.cfg next to the name it was started by), so `make test` failed in a fresh venv
+def _python_on_path(tmp_path: Path) -> dict:
+    """An environment whose ``python`` is this interpreter and whose crfdeid is this checkout.
+
+    ``python`` is called by its own path as an activated virtual environment's ``python`` is: a
+    link to it would lose the environment (Python finds its pyvenv.cfg next to the name it was
+    started by), so `make test` failed in a fresh venv."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
@@ -87,26 +84,50 @@ def test_readme_two_commands_run_as_written_in_order(tmp_path):
     same = subprocess.run(["bash", "-c", "python -c 'import sys; print(sys.prefix)'"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert same.stdout.strip() == sys.prefix  # the environment (venv or not) the tests run in
+    return env
+
+
+#: Made-up identifiers of the demo notes the shipped model finds (crfdeid/_data/samples).
+DEMO_PHI = ("Harlan Quist", "Quist", "4410-2297", "617-555-0148", "03/14/2098", "Marchetti", "508-555-0172")
+
+
+@pytest.mark.slow
+def test_the_quick_start_runs_as_written_in_an_empty_folder(tmp_path):
+    commands = bash_commands("Quick start")
+    assert len(commands) == 3 and all(c.startswith("python -m crfdeid") for c in commands)
+    env = _python_on_path(tmp_path)
+    work = tmp_path / "empty"
+    work.mkdir()
+    outs = []
     for command in commands:
-        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
-                              timeout=600)
+        done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True,
+                              timeout=300)
         assert done.returncode == 0, (command, done.stderr[-2000:])
-    outputs = sorted(p for p in tmp_path.rglob("*.txt") if notes not in p.parents)
-    assert len(outputs) == 6  # three notes, each written by both commands, nothing replaced
-    # the first command's output is the one the README shows under it
-    [shown] = [line.lstrip("# ").rstrip() for line in section("Two commands").splitlines()
-               if line.startswith("#   ")]
-    redacted = [p for p in outputs if p.name == "p1_n1.txt" and p.read_text(encoding="utf-8") == shown + "\n"]
-    assert len(redacted) == 1
-    surrogate = [p for p in outputs if p.parent != redacted[0].parent]
-    assert all("Lee" not in p.read_text(encoding="utf-8") and "[**" not in p.read_text(encoding="utf-8")
-               for p in surrogate)
+        outs.append(done)
+    assert sorted(p.name for p in (work / "notes").iterdir()) == ["p1_discharge.txt", "p1_nursing.txt",
+                                                                 "p2_nursing.txt"]
+    raw = "".join(p.read_text(encoding="utf-8") for p in (work / "notes").iterdir())
+    assert all(phi in raw for phi in DEMO_PHI)
+    redacted, surrogate = outs[1].stdout, outs[2].stdout
+    # each note after its separator line, as the README's excerpt shows it
+    assert [line for line in redacted.splitlines() if line.startswith("==> ")] == [
+        "==> p1_discharge <==", "==> p1_nursing <==", "==> p2_nursing <=="]
+    excerpt = re.search(r"```text\n(.*?)```", section("Quick start"), re.S).group(1)
+    assert excerpt in redacted
+    assert "[**PATIENT**]" in redacted and "[**DATE**]" in redacted
+    for phi in DEMO_PHI:
+        assert phi not in redacted and phi not in surrogate, phi
+    assert surrogate.count("==> ") == 3 and surrogate.count("[**") < redacted.count("[**")
+    # the summary by category, on standard error, never a value
+    assert re.search(r"^replaced: NAME \d+, .*DATE \d+", outs[1].stderr, re.M)
+    assert not any(phi in outs[1].stderr + outs[2].stderr for phi in DEMO_PHI)
 
 
-def test_readme_install_block_is_the_makefiles_set_up_then_its_tests():
+def test_readme_development_block_is_the_makefiles_set_up_then_its_tests():
     # .ci/run runs this block as written in a fresh environment; what its comments promise is
     # what the Makefile does
-    commands = bash_commands("Install")
+    assert '"^## Development\\n' in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = bash_commands("Development")
     assert [c.split("#")[0].split() for c in commands] == [["pip", "install", "."], ["make", "install"],
                                                           ["make", "test"]]
     promised = re.search(r"pip install -e '\.\[([\w,]+)\]'", commands[1]).group(1)

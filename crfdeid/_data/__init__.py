@@ -1,11 +1,12 @@
 """Everything crfdeid ships to read at run time, in one package.
 
-Here: the shipped model (``default-model``, :func:`crfdeid.tagging.model.default_model_path`)
+Here: the shipped model (``default-model``, :func:`default_model_path`)
 and the ZIP and place tables (``us_zip_area.txt``, ``us_places.txt``,
 :mod:`crfdeid.deid.zipdata`), files crfdeid's own commands write. Mapped here: the data
-folders users edit at the top of the repository (``features/``, ``gazetteers/``): a built
-wheel holds them as ``crfdeid/_data/features`` and ``crfdeid/_data/gazetteers`` (setup.cfg
-maps the top-level folders there, no symlinks); a checkout (an editable install, or
+folders users edit at the top of the repository (``configs/``, its top-level ``*.yaml``
+only; ``features/``, ``gazetteers/``): a built wheel holds them as ``crfdeid/_data/configs``,
+``crfdeid/_data/features`` and ``crfdeid/_data/gazetteers`` (setup.cfg maps the top-level
+folders there, no symlinks); a checkout (an editable install, or
 ``PYTHONPATH`` pointing at it) reads the top-level folders themselves (:func:`folder`).
 """
 
@@ -15,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 #: The shipped data folders.
-FOLDERS = ("features", "gazetteers", "configs")
+FOLDERS = ("configs", "features", "gazetteers")
 
 
 def folder(name: str) -> Path:
@@ -31,11 +32,16 @@ def folder(name: str) -> Path:
     return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / name
 
 
+def default_model_path() -> Path:
+    """The model shipped inside the package (``crfdeid/_data/default-model``)."""
+    return Path(str(resources.files(__name__))) / "default-model"
+
+
 def checkout() -> Path | None:
     """The checkout crfdeid runs from (an editable install, or ``PYTHONPATH`` pointing at it),
     or None for an installed package."""
     root = Path(__file__).resolve().parents[2]
-    packaged = Path(str(resources.files(__name__))) / FOLDERS[0]
+    packaged = Path(str(resources.files(__name__))) / "features"
     return root if not packaged.is_dir() and (root / "setup.cfg").is_file() else None
 
 

@@ -43,6 +43,7 @@ _program = False
 
 #: Command name -> (module with ``main``, one-line summary). Modules are imported on use.
 COMMANDS = {
+    "demo": ("crfdeid.cli.demo", "write a few made-up notes to try crfdeid on"),
     "tag": ("crfdeid.cli.tag", "tag notes: annotations, redacted, masked or surrogate text"),
     "train": ("crfdeid.cli.train", "train a model from a YAML config"),
     "adapt": ("crfdeid.cli.adapt", "adapt a model to a site's unlabeled notes (self-training)"),

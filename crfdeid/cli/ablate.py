@@ -15,7 +15,8 @@ from ..experiments.results import provenance
 
 def build_parser() -> argparse.ArgumentParser:
     p = cli.parser("ablate", ablate.__doc__,
-                   "python -m crfdeid ablate configs/ablation/synth-small.yaml --out /tmp/ablation")
+                   "python -m crfdeid ablate configs/ablation/synth-small.yaml --out /tmp/ablation"
+                   "  # in a checkout (configs/ablation)")
     p.add_argument("ablation", help="ablation YAML (base config, evaluation, runs)")
     p.add_argument("--jobs", type=int, default=1, help="trainings run in parallel (processes)")
     p.add_argument("--out", metavar="DIR",

@@ -248,7 +248,9 @@ def register(subparsers) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The ``crfdeid.cli.corpus`` parser with the subcommands of every available command module."""
     parser = cli.parser("corpus", __doc__,
-                        "python -m crfdeid corpus stats physionet:../shared/corpora/physionet-dev --json")
+                        "python -m crfdeid corpus stats synth:50,13 --json",
+                        "python -m crfdeid corpus stats physionet:../shared/corpora/physionet-dev --json"
+                        "  # needs the PhysioNet deid notes there")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         module = sys.modules[__name__] if name == __name__ or name == "crfdeid.cli.corpus" else _optional(name)

@@ -82,7 +82,8 @@ def read_corpus(args) -> tuple[dict, list, list, int]:
 def build_parser() -> argparse.ArgumentParser:
     p = cli.parser("crossval", crossval.__doc__,
                    "python -m crfdeid crossval --config configs/physionet.yaml --folds 10 --jobs 2 "
-                   "--o-thresholds 0.5,0.7,0.9 --json cv.json",
+                   "--o-thresholds 0.5,0.7,0.9 --json cv.json"
+                   "  # in a checkout, with the PhysioNet notes at ../shared/corpora/physionet-dev",
                    long="one model trained per fold (configs/physionet.yaml, 5 folds: about as long as five "
                         "trainings divided by --jobs), then the held-out notes tagged")
     add_fold_arguments(p)

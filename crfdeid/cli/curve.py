@@ -17,7 +17,8 @@ from .crossval import add_fold_arguments, read_corpus
 def build_parser() -> argparse.ArgumentParser:
     p = cli.parser("curve", curve.__doc__,
                    "python -m crfdeid curve --config configs/physionet.yaml --folds 10 --jobs 2 "
-                   "--fractions 0.25,0.5,0.75,1 --o-thresholds none,0.5,0.9,0.98 --out results/curve")
+                   "--fractions 0.25,0.5,0.75,1 --o-thresholds none,0.5,0.9,0.98 --out results/curve"
+                   "  # in a checkout, with the PhysioNet notes at ../shared/corpora/physionet-dev")
     add_fold_arguments(p)
     p.add_argument("--fractions", type=cli.parse_fractions, default=(0.25, 0.5, 0.75, 1.0), metavar="F,F,...",
                    help="patient-grouped shares of each fold's training notes (default 0.25,0.5,0.75,1)")

@@ -38,7 +38,8 @@ def _parser():
     p = cli.parser("figures", __doc__,
                    "python -m crfdeid figures --config configs/physionet.yaml --locked "
                    "configs/splits/physionet-locked.txt --zero-shot default --json docs/figures.json "
-                   "--readme README.md",
+                   "--readme README.md"
+                   "  # in a checkout, with the PhysioNet notes at ../shared/corpora/physionet-dev",
                    long="measuring trains folds + 1 models (configs/physionet.yaml: six trainings, divided "
                         "by --jobs) and tags every note two to four times; --render only renders")
     p.add_argument("--config", help="config of the model cross-validated and scored on the locked test")

@@ -30,7 +30,8 @@ def parse_also(text: str) -> tuple[str, str]:
 def build_parser() -> argparse.ArgumentParser:
     p = cli.parser("locked", locked.__doc__,
                    "python -m crfdeid locked --config configs/physionet.yaml --locked "
-                   "configs/splits/physionet-locked.txt --o-thresholds none,0.9,0.98 --out results/locked")
+                   "configs/splits/physionet-locked.txt --o-thresholds none,0.9,0.98 --out results/locked"
+                   "  # in a checkout, with the PhysioNet notes at ../shared/corpora/physionet-dev")
     p.add_argument("--config", required=True, help="config YAML (its `train` inputs hold both parts)")
     p.add_argument("--locked", required=True, metavar="FILE", help="the locked test patients, one per line")
     p.add_argument("--train", action="append", metavar="FORMAT:PATH",

@@ -14,13 +14,21 @@ Examples::
 
 Inputs are files, folders or ``-`` (standard input, the default), read with
 ``--input-format`` (``text`` by default; ``FORMAT:PATH`` also works) and
-``--reader-option KEY=VALUE``. What the site knows (patients' identifiers, staff,
+``--reader-option KEY=VALUE``. A folder's subfolders are read with ``--recursive`` (text
+notes); without it their files are counted in a warning. Entries that look like notes but
+are not readable files (dangling links, link loops, FIFOs) are named in a warning. In an
+output folder each note keeps the name it was read under (``sub/P4.TXT``).
+What the site knows (patients' identifiers, staff,
 institutions, towns, safe terms: ``--site``, ``--site-table``, ``--site-list``; a JSONL
 note's ``meta.known``) is found in every note too (docs/site.md). The spans an annotated
 input carries are replaced by the model's; their labels are read as written, whatever the
 model's scheme (gold labels the model does not use fail no note). Redacted and surrogate output
 follow the model's label scheme (placeholders, generators). Without
-``--output-dir`` everything goes to standard output. A document that cannot be
+``--output-dir`` everything goes to standard output: there several notes of a text
+output (redacted, masked, surrogate) each start with a line ``==> ID <==``, and
+a terminal gets notes only when ``--output-format`` is given. The run ends with a
+summary on standard error (and in ``--log``): the spans found by category and the notes
+with none, never their values. A document that cannot be
 read or tagged is reported (file, document id, never its text), is not written
 (fail closed), and does not stop the others; the exit code is 1 if any failed.
 Exit code 2, before anything is tagged: an unknown format or option, an input
@@ -42,8 +50,8 @@ from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
 from ..io import spec_path
-from ..progress import Progress, step
-from ..tagging.model import TaggingModel, gc_paused
+from ..progress import Progress, gc_paused, step
+from ..tagging.model import TaggingModel
 from ..tagging.session import Session, open_inputs, refuse_existing
 
 
@@ -56,8 +64,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--input-format", default="text", help="reader for bare paths (default: text)")
     cli.add_reader_options(p, inputs="the inputs")
-    p.add_argument("--output-format", default="jsonl",
-                   help="i2b2, brat, jsonl, redacted, masked, surrogate... (default: jsonl)")
+    p.add_argument("--recursive", action="store_true",
+                   help="read the subfolders of an input folder too (text notes; the output keeps "
+                        "their relative paths)")
+    p.add_argument("--output-format",
+                   help="i2b2, brat, jsonl, redacted, masked, surrogate... (default: jsonl; required when "
+                        "standard output is a terminal)")
     p.add_argument("--output-dir", help="folder for the output (default: standard output)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
                    help="writer option, e.g. style=xyz or template='<{subtype}>' (redacted), char=* "
@@ -89,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="record which step found, widened, retyped or dropped each span: in each JSONL "
                         "record's meta.explain, else one JSON line per document on standard error "
                         "(offsets, types, steps and reasons; never the note's text)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary (warnings still shown)")
     cli.add_overwrite(p)
     return p
 
@@ -99,6 +111,57 @@ RANDOM_KEY_NOTE = ("note: no --key-file, --key or --seed: the surrogates use a r
                    "so another run (another batch of the same patients) gets different ones; for one set "
                    "per patient across runs make a key (python -m crfdeid key new secret.key) and pass "
                    "--key-file secret.key")
+
+
+#: Said when notes would be shown in full on a terminal that did not ask for them.
+NO_FORMAT = ("standard output is a terminal: name what to write there (--output-format redacted, masked, "
+             "surrogate or jsonl...) or a folder (--output-dir); notes are never shown on a terminal unasked")
+
+
+def _terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Tally:
+    """The run summary: spans by category in the notes written, and the notes with none
+    (counts only, never a value).
+
+    >>> from crfdeid.document import Document, make_span
+    >>> t = Tally("redacted")
+    >>> for doc in (Document("a", "Dr. Lee", [make_span(4, 7, "DOCTOR")]), Document("b", "ok")):
+    ...     t.add(doc)
+    >>> t.message()
+    'replaced: NAME 1 (spans by category); 1 of 2 note(s) with none'
+    """
+
+    def __init__(self, output_format: str):
+        self.verb = "replaced" if output_format in ("redacted", "masked", "surrogate") else "found"
+        self.counts: dict[str, int] = {}
+        self.notes = self.empty = 0
+
+    def add(self, doc) -> None:
+        self.notes += 1
+        self.empty += not doc.spans
+        for span in doc.spans:
+            self.counts[span.category] = self.counts.get(span.category, 0) + 1
+
+    def watch(self, out) -> None:
+        """Count each document ``out`` (an open writer) writes."""
+        write = out.write
+
+        def counted(doc):
+            write(doc)
+            self.add(doc)
+
+        out.write = counted
+
+    def message(self) -> str:
+        found = ", ".join(f"{cat} {n}" for cat, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        return (f"{self.verb}: {found or 'nothing'} (spans by category); "
+                f"{self.empty} of {self.notes} note(s) with none")
 
 
 def _writer_option(pair: str) -> tuple:
@@ -146,9 +209,17 @@ def main(argv=None) -> int:
     if isinstance(args.o_threshold, float) and not 0 < args.o_threshold <= 1:
         print("error: --o-threshold must be in (0, 1]", file=sys.stderr)
         return 2
+    if args.output_format is None:
+        if args.output_dir is None and _terminal(sys.stdout):
+            print(f"error: {NO_FORMAT}", file=sys.stderr)
+            return 2
+        args.output_format = "jsonl"
     errors: list = []
     specs = args.inputs or ["-"]
     try:  # usage errors first, before anything is loaded, tagged or written
+        reader_options = cli.reader_options(args.reader_option)
+        if args.recursive:
+            reader_options["recursive"] = True
         # The modules and the model live until the process ends: frozen before the collector
         # runs again, they stay out of its passes (the next one, which would walk everything
         # the load made, and the one at exit: a fifth of a one-note run) and, in forked --jobs
@@ -158,7 +229,8 @@ def main(argv=None) -> int:
             model = TaggingModel.load(args.model, backend=args.backend)
             if cli.owns_process(argv):
                 gc.freeze()
-        inputs = open_inputs(specs, args.input_format, errors, cli.reader_options(args.reader_option))
+        cli.start_log(args)  # before the inputs are opened: their warnings go to the log too
+        inputs = open_inputs(specs, args.input_format, errors, reader_options)
         grouper = grouping.from_args(args)
         known = site.from_args(args)
         options = _writer_options(args)
@@ -167,11 +239,10 @@ def main(argv=None) -> int:
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
                           o_words=not args.no_o_words, explain=args.explain)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
-        inputs = refuse_existing(out, specs, inputs, args.input_format, cli.reader_options(args.reader_option))
+        inputs = refuse_existing(out, specs, inputs, args.input_format, reader_options)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    cli.start_log(args)
     bar = Progress("tag", None, "doc", not args.quiet)
 
     def report(msg):
@@ -187,6 +258,8 @@ def main(argv=None) -> int:
         print(SEED_WARNING, file=sys.stderr)
     if random_key:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
+    tally = Tally(args.output_format)
+    tally.watch(out)
     done, failed, completed = session.write(session.documents(inputs, errors), out, jobs=args.jobs,
                                             errors=errors, report=report, progress=bar.update,
                                             explained=explained)
@@ -196,6 +269,9 @@ def main(argv=None) -> int:
     if not args.quiet or failed or not completed:
         print(f"tagged {done} document(s), {failed} failed"
               + ("" if completed else "; the output was not completed (see above)"), file=sys.stderr)
+    step("tag: %s", tally.message())
+    if not args.quiet and done:
+        print(tally.message(), file=sys.stderr)
     if use.rows and not args.quiet:
         print(use.message(), file=sys.stderr)
     if use.warning():  # even with --quiet: the tables the user gave did nothing

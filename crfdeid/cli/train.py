@@ -31,11 +31,13 @@ from ..scoring import evaluate
 
 def _parser() -> argparse.ArgumentParser:
     p = cli.parser("train", __doc__,
-                   "python -m crfdeid train --config configs/default.yaml "
-                   "--output crfdeid/_data/default-model",
+                   "python -m crfdeid train --config default --output my.model  "
+                   "# the shipped model's config (synthetic notes: runs anywhere)",
                    long="reading and featurizing the notes, then CRFsuite's iterations (configs/physionet.yaml "
                         "on 1,500 notes: minutes; a companion CRF trains a second time, on twice the notes)")
-    p.add_argument("--config", required=True, help="YAML config (configs/*.yaml)")
+    p.add_argument("--config", required=True,
+                   help="YAML config file, or a shipped config's name: default, physionet, i2b2-2014, byo-example, "
+                        "synth-small")
     p.add_argument("--train", action="append", metavar="FORMAT:PATH",
                    help="training input(s), replacing the config's train list (repeatable)")
     p.add_argument("--dev", action="append", metavar="FORMAT:PATH",

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..cancel import checkpoint
 from ..document import Document, Span, trim
+from ..progress import checkpoint
 from ..schema import LINE_BREAKS
 from .kinds import stand_in
 

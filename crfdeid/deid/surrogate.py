@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-from ..cancel import checkpoint
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
+from ..progress import checkpoint
 from ..recognizers import safeharbor
 from . import address, ages, dates, guard, names, numbers, places
 from .dategroups import acceptable_shift, date_groups, region, year_hints
@@ -233,7 +233,7 @@ class Surrogator(Policies):
         unparsed: set[Span] = set()
         general: set[Span] = set()
         for group in groups:
-            checkpoint()  # a caller's deadline (crfdeid.cancel) stops a note of thousands of spans
+            checkpoint()  # a caller's deadline (crfdeid.progress) stops a note of thousands of spans
             year = hints[group[0]]
             if st.over_89 and self._tells_age(st, doc.text, group):
                 general.update(group)

@@ -201,7 +201,7 @@ def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None
             report(ReaderError(f"{len(ann_paths)} annotation files for one text: "
                                f"{', '.join(p.name for p in ann_paths)}", path=txt, doc_id=doc_id))
             continue
-        meta = {"source": str(txt), "annotated": bool(ann_paths)}
+        meta = {"source": str(txt), "file": txt.name, "annotated": bool(ann_paths)}
         spans: list[Span] = []
         if ann_paths:
             ann = read_text_file(ann_paths[0], report, doc_id, encoding=encoding)

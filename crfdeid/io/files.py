@@ -1,9 +1,7 @@
-"""Files on disk: reading inputs (their encoding), atomic writes, temporary files that never outlive a run.
+"""Files on disk: the inputs a folder holds, atomic writes, temporary files that never outlive a run.
 
-Inputs are read as UTF-8 unless a byte-order mark names UTF-8, UTF-16 or UTF-32 (little or
-big endian), or the reader's ``encoding`` option (``--encoding`` on the commands) names
-another encoding for the files without a mark, e.g. ``cp1252`` (Windows-1252) or
-``latin-1``. Outputs are always written as UTF-8.
+How inputs are decoded is :mod:`crfdeid.io.encoding`'s (its names are importable from here
+too). Outputs are always written as UTF-8.
 
 Every temporary file (``.tmp-NAME-PID``, private, next to its target) holds note text and
 is removed on every way out: an exception, ``KeyboardInterrupt``,
@@ -16,9 +14,7 @@ power cut can leave one behind; the next writer into that folder removes it
 from __future__ import annotations
 
 import atexit
-import codecs
 import errno
-import io
 import os
 import re
 import signal
@@ -26,7 +22,16 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..errors import ConfigError, InputError, OutputError, ReaderError
+from ..errors import InputError, OutputError
+from ..progress import warn
+from .encoding import ENCODING_HINT as ENCODING_HINT
+from .encoding import check_encoding as check_encoding
+from .encoding import decode as decode
+from .encoding import foreign as foreign
+from .encoding import nul_line as nul_line
+from .encoding import read_text_file as read_text_file
+from .encoding import sniff as sniff
+from .encoding import text_lines as text_lines
 
 BOM = "\ufeff"
 # A file of the user is never replaced unasked; the message says how to ask (command and API).
@@ -237,190 +242,15 @@ def running(pid: int) -> bool:
     return True
 
 
-#: Byte-order marks and the encodings they name; UTF-32's first: its little-endian mark starts
-#: with UTF-16's.
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
-         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
-ENCODING_HINT = ("if the file is in another encoding, name it: --encoding cp1252 (Windows-1252), "
-                 "or the reader option encoding=cp1252")
+def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
+    """Files ending in ``suffix`` (any case) in a folder, sorted by relative path, or the one file named.
 
-
-#: Signatures of encodings that are not read without being named (UTF-7's is ASCII: it would
-#: pass for UTF-8 text and hide the note's non-ASCII letters in ``+AOs-`` runs).
-_SIGNATURES = ((b"+/v8", "UTF-7"), (b"+/v9", "UTF-7"), (b"+/v+", "UTF-7"), (b"+/v/", "UTF-7"),
-               (b"\xf7\x64\x4c", "UTF-1"), (b"\xdd\x73\x66\x73", "UTF-EBCDIC"), (b"\x0e\xfe\xff", "SCSU"),
-               (b"\xfb\xee\x28", "BOCU-1"), (b"\x84\x31\x95\x33", "GB18030"))
-
-
-def foreign(data: bytes) -> str | None:
-    """Why bytes to be read as UTF-8 (no byte-order mark, no encoding named) are in another
-    encoding though they may decode as UTF-8: NUL bytes in their first 4 KiB, a quarter of
-    them or more (UTF-16 or UTF-32 without a mark: an ASCII note in UTF-16 is valid UTF-8 with
-    a NUL after every letter), or another encoding's signature; None for text that may be
-    UTF-8 (a stray NUL is refused once decoded). The reason names how to read it, never the text.
-
-    >>> foreign("Note".encode("utf-16-le")).split("? ")[0]
-    'NUL bytes: UTF-16-LE without a byte-order mark'
-    >>> foreign(b"Note") is None
-    True
-    """
-    for sig, name in _SIGNATURES:
-        if data.startswith(sig):
-            return (f"starts with the signature of {name}: name the encoding (--encoding, or the reader "
-                    "option encoding=) or convert the file to UTF-8")
-    head = data[:4096]
-    if b"\x00" not in head:
-        return None
-    odd, even = head[1::2].count(0), head[0::2].count(0)
-    quads = [head[i::4].count(0) for i in range(4)]
-    n = max(1, len(head) // 4)
-    if min(quads[1:]) > n // 2 and quads[0] < n // 2:
-        guess = "utf-32-le"
-    elif min(quads[:3]) > n // 2 and quads[3] < n // 2:
-        guess = "utf-32-be"
-    else:
-        guess = "utf-16-le" if odd >= even else "utf-16-be"
-    if max(odd, even) < len(head) // 4:  # a few NULs, not every other byte: the decoded text's check
-        return None
-    return (f"NUL bytes: {guess.upper()} without a byte-order mark? name the encoding: "
-            f"--encoding {guess}, or the reader option encoding={guess}")
-
-
-def nul_line(text: str) -> int | None:
-    """The line (from 1) of the first NUL character of ``text``, None without one."""
-    at = text.find("\x00")
-    return None if at < 0 else text.count("\n", 0, at) + 1
-
-
-def check_encoding(encoding) -> str | None:
-    """The codec name of a reader's ``encoding`` option (``None``: UTF-8).
-
-    Raises
-    ------
-    ConfigError
-        Not a text encoding Python knows.
-    """
-    if encoding is None:
-        return None
-    try:
-        info = codecs.lookup(str(encoding))
-    except LookupError:
-        info = None
-    if info is None or not getattr(info, "_is_text_encoding", True):
-        raise ConfigError(f"unknown text encoding {encoding!r} (e.g. utf-8, utf-16, cp1252, latin-1)")
-    return info.name
-
-
-def sniff(data: bytes, encoding: str | None = None) -> tuple[str, int]:
-    """``(encoding, length of the byte-order mark)``: the mark's encoding, else ``encoding`` or UTF-8.
-
-    >>> sniff("\ufeffNote".encode("utf-16-le")), sniff(b"Note", "cp1252")
-    (('utf-16-le', 2), ('cp1252', 0))
-    """
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            return name, len(bom)
-    return encoding or "utf-8", 0
-
-
-def _named(encoding: str) -> str:
-    """How messages name an encoding (``UTF-8``, ``UTF-16-LE``, ``CP1252``)."""
-    return codecs.lookup(encoding).name.upper()
-
-
-def read_text_file(path, report, doc_id=None, keep_bom: bool = False, encoding=None) -> str | None:
-    """A file's text, or ``None`` after reporting why it cannot be read (:func:`decode`)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        report(ReaderError(f"cannot read: {exc.strerror}", path=path, doc_id=doc_id))
-        return None
-    return decode(data, report, path, doc_id, keep_bom, encoding)
-
-
-def decode(data: bytes, report, path=None, doc_id=None, keep_bom: bool = False, encoding=None) -> str | None:
-    """``data`` as text (:func:`sniff` picks the encoding), or ``None`` after reporting the first bad byte.
-
-    A byte-order mark starts the text as U+FEFF with ``keep_bom`` (a note file: BRAT counts it
-    in offsets), whatever the encoding it marks, and is dropped without (a file holding many
-    notes or annotations). A bad byte is reported by line, and in a note by character offset;
-    a file read as UTF-8 by default is told how to name another encoding.
-    """
-    enc, bom = sniff(data, encoding)
-    why = foreign(data) if encoding is None and not bom else None
-    if why:
-        report(ReaderError(f"not read as UTF-8: {why}", path=path, doc_id=doc_id))
-        return None
-    try:
-        text = data[bom:].decode(enc)
-    except UnicodeDecodeError as exc:
-        # The bytes before the bad one decode: they give its line and character offset.
-        before = data[bom:bom + exc.start].decode(enc, "replace")
-        offset = len(before) + (1 if bom else 0) if keep_bom else None
-        hint = f"; {ENCODING_HINT}" if encoding is None and not bom else ""
-        report(ReaderError(f"not valid {_named(enc)} at line {before.count(chr(10)) + 1} ({exc.reason}){hint}",
-                           path=path, doc_id=doc_id, offset=offset))
-        return None
-    line = nul_line(text)
-    if line is not None:  # read in the wrong encoding (latin-1 for UTF-16, say), or not a note
-        report(ReaderError(f"a NUL character at line {line} as {_named(enc)}, which no note holds; "
-                           f"{ENCODING_HINT}", path=path, doc_id=doc_id))
-        return None
-    return "\ufeff" + text if bom and keep_bom else text
-
-
-def text_lines(stream, encoding=None, path=None):
-    """``(line, error)`` for each line of a binary stream, split after ``\n`` only, the mark dropped.
-
-    Each line is decoded alone, so a bad byte costs its line: ``error`` is then the
-    :class:`UnicodeDecodeError` and ``line`` the line decoded with replacement characters (for
-    its shape only), as for a line holding a NUL character. UTF-16 and UTF-32, whose ``\n`` is
-    more than one byte, are decoded as one stream: a bad byte there ends the lines with that error.
-
-    Raises
-    ------
-    InputError
-        Read as UTF-8 (no mark, no ``encoding``), the stream is in another encoding (:func:`foreign`).
-    """
-    if not hasattr(stream, "peek"):
-        stream = io.BufferedReader(stream)
-    start = stream.peek(4096)[:4096]
-    enc, bom = sniff(start[:4], encoding)
-    why = foreign(start) if encoding is None and not bom else None
-    if why:  # the whole stream is in another encoding: no line of it is read
-        raise InputError(f"not read as UTF-8: {why}", path=path)
-    stream.read(bom)
-    if codecs.lookup(enc).name.startswith(("utf-16", "utf-32")):
-        wrapper = io.TextIOWrapper(stream, encoding=enc, newline="\n")
-        try:
-            for line in wrapper:
-                yield line, _nul(line, enc)
-        except UnicodeDecodeError as exc:
-            yield "", exc
-        finally:
-            wrapper.detach()  # the caller closes its stream
-        return
-    for raw in stream:
-        try:
-            line = raw.decode(enc)
-        except UnicodeDecodeError as exc:
-            yield raw.decode(enc, "replace"), exc
-        else:
-            yield line, _nul(line, enc)
-
-
-def _nul(line: str, enc: str) -> UnicodeDecodeError | None:
-    """The error of a line holding a NUL character (read in the wrong encoding), None for others."""
-    at = line.find("\x00")
-    if at < 0:
-        return None
-    raw = line.encode(enc, "replace")
-    byte = len(line[:at].encode(enc, "replace"))
-    return UnicodeDecodeError(enc, raw, byte, byte + 1, "a NUL character, which no note holds")
-
-
-def list_files(path, suffix: str) -> list[Path]:
-    """Files ending in ``suffix`` (any case) in a folder, sorted by name, or the one file named.
+    With ``recursive`` the folder's subfolders are read too (links to folders are not
+    followed). Nothing that could be a note is skipped in silence: the files of subfolders not
+    read, and the entries ending in ``suffix`` that are not readable files (a dangling link, a
+    link loop, a FIFO, a socket, a device, a link to a folder) are counted and named by their
+    path relative to ``path`` in one warning on standard error and in the log (never their
+    content). ``recursive=None``: a reader that cannot read subfolders (the hint says so).
 
     Raises
     ------
@@ -428,14 +258,104 @@ def list_files(path, suffix: str) -> list[Path]:
         ``path`` does not exist, or is a folder without such files.
     """
     path = Path(path)
-    if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() == suffix and p.is_file())
-        if not files:
-            raise InputError(f"no *{suffix} files in this folder", path=path)
-        return files
-    if path.exists():
-        return [path]
-    raise InputError("no such file or folder", path=path)
+    if not path.is_dir():
+        if path.exists():
+            return [path]
+        why = "a dangling link" if path.is_symlink() else "no such file or folder"
+        raise InputError(why, path=path)
+    files: list[Path] = []
+    odd: list[tuple[str, str]] = []
+    below: list[str] = []
+    _walk(path, path, suffix.lower(), bool(recursive), files, odd, below)
+    if odd:
+        _warn_once(f"{str(path)!r}: {len(odd)} entr{'y' if len(odd) == 1 else 'ies'} ending in {suffix} "
+                   f"not read, not a readable file: {_some([f'{name!r} ({why})' for name, why in odd])}")
+    if below:
+        hint = ("give each subfolder as an input of its own" if recursive is None else
+                "--recursive (tag) or the reader option recursive=true reads them")
+        _warn_once(f"{str(path)!r}: {len(below)} *{suffix} file(s) in subfolders not read "
+                   f"({_some(sorted({repr(b.partition('/')[0] + '/') for b in below}))}); {hint}")
+    if not files:
+        raise InputError(f"no *{suffix} files in this folder", path=path)
+    return sorted(files, key=lambda f: f.relative_to(path).parts)
+
+
+def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, odd: list, below: list) -> None:
+    """Fill ``files`` (readable files ending in ``suffix``), ``odd`` (entries so named that are
+    not, as ``relative path (why)``) and ``below`` (files of subfolders not read)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        odd.append((f"{_rel(root, folder)}/", f"a folder that cannot be listed: {exc.strerror}"))
+        return
+    for entry in entries:
+        p = Path(entry.path)
+        st: os.stat_result | OSError | None = None
+        try:
+            is_dir, is_file = entry.is_dir(), entry.is_file()
+            st = None if is_dir or is_file else os.stat(entry.path)
+        except OSError as exc:  # ELOOP: a link loop; ENOENT: a dangling link
+            st, is_dir, is_file = exc, False, False
+        if is_dir:
+            if entry.is_symlink():
+                if p.suffix.lower() == suffix:
+                    odd.append((_rel(root, p), "a link to a folder, not followed"))
+            elif recursive:
+                _walk(root, p, suffix, recursive, files, odd, below)
+            else:
+                below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p) for n in names
+                          if n.lower().endswith(suffix)]
+        elif p.suffix.lower() != suffix:
+            continue
+        elif is_file:
+            files.append(p)
+        else:
+            odd.append((_rel(root, p), _kind(st)))
+
+
+def _kind(st) -> str:
+    """What an entry that is not a readable file is (from its ``stat`` result or error)."""
+    import stat
+    if isinstance(st, OSError):
+        return {errno.ELOOP: "a link loop", errno.ENOENT: "a dangling link"}.get(
+            st.errno or 0, f"cannot be read: {st.strerror}")
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device")):
+        if test(st.st_mode):
+            return name
+    return "not a regular file"
+
+
+def _rel(root: Path, p: Path) -> str:
+    return p.relative_to(root).as_posix()
+
+
+def _some(names: list[str], shown: int = 5) -> str:
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
+
+
+#: The warnings said in this process (an input is listed twice when a run checks its outputs first).
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _WARNED:
+        _WARNED.add(message)
+        warn(message)
+
+
+def file_id(f: Path, root) -> tuple[str, str]:
+    """``(document id, file)`` of a file read from ``root`` (a folder, or the file itself): the
+    file is its path relative to the folder as given (``sub/P4.TXT``), the id the same without
+    its suffix (``sub/P4``: a file directly in the folder has its stem as before).
+
+    >>> file_id(Path("notes/sub/P4.TXT"), "notes"), file_id(Path("notes/n1.txt"), "notes/n1.txt")
+    (('sub/P4', 'sub/P4.TXT'), ('n1', 'n1.txt'))
+    """
+    root = Path(root)
+    name = f.relative_to(root).as_posix() if root in f.parents else f.name
+    return (name[:-len(f.suffix)] if f.suffix else name), name
 
 
 def is_stdio(path) -> bool:

@@ -179,7 +179,9 @@ def read_i2b2(path, report, check_text: bool = True, scheme=None, encoding: str 
             if encoding is not None or sniff(data)[1] or foreign(data):
                 data = decode(data, report, f, f.stem, encoding=encoding)
             if data is not None:
-                yield parse(data, path=f, check_text=check_text, scheme=scheme)
+                doc = parse(data, path=f, check_text=check_text, scheme=scheme)
+                doc.meta["file"] = f.name  # writers keep the name as read
+                yield doc
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f, doc_id=f.stem))
         except LocatedError as exc:

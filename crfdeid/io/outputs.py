@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import unicodedata
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
@@ -136,6 +136,28 @@ def file_name(doc_id: str) -> str:
     return "".join("_" if c in "/\\" or ord(c) < 32 else c for c in doc_id)
 
 
+def given_file(doc: Document) -> str | None:
+    """The path relative to its input folder a document was read from (``meta["file"]``, set by
+    the folder readers: ``sub/P4.TXT``), when it is a safe relative path; else None.
+
+    >>> given_file(Document("n", "", meta={"file": "sub/P4.TXT"})), given_file(Document("n", "", meta={"file": "../x"}))
+    ('sub/P4.TXT', None)
+    """
+    name = doc.meta.get("file")
+    if not isinstance(name, str) or not name or "\\" in name or any(ord(c) < 32 for c in name):
+        return None
+    parts = PurePosixPath(name).parts
+    if name.startswith("/") or any(p in ("", ".", "..") or p.startswith(".tmp-") for p in parts):
+        return None
+    return name
+
+
+def stdout_header(doc: Document) -> str:
+    """The line before each note when several go to standard output: ``==> ID <==`` (as
+    ``head`` and ``tail`` name their files), control characters of the id as ``_``."""
+    return "==> " + "".join("_" if ord(c) < 32 else c for c in doc.doc_id) + " <==\n"
+
+
 class _Once:
     """The document ids and file names a writer has used, so that none is used twice."""
 
@@ -178,6 +200,7 @@ class FolderWriter:
         self.out = None if self.to_stdout else Path(out)
         self.options = options
         self._once = _Once()
+        self._shown, self._held = 0, None  # on standard output: notes written; the first, held back
         if self.out is not None:
             make_folder(self.out)
 
@@ -185,7 +208,16 @@ class FolderWriter:
         raise NotImplementedError
 
     def path_for(self, doc: Document, suffix: str | None = None) -> Path:
-        return self.out / f"{file_name(doc.doc_id)}{suffix or self.suffix}"
+        """The file of ``doc``: the name it was read under (:func:`given_file`, its subfolder
+        and the case of its suffix kept when it is the writer's), else its id's."""
+        suffix = suffix or self.suffix
+        given = given_file(doc)
+        if given is None:
+            return self.out / f"{file_name(doc.doc_id)}{suffix}"
+        stem, dot, ext = given.rpartition(".")
+        if not dot or "/" in ext:
+            stem, ext = given, ""
+        return self.out / (given if f".{ext}".lower() == suffix.lower() else f"{stem}{suffix}")
 
     def suffixes(self) -> tuple[str, ...]:
         """The suffixes of the files :meth:`render` gives each document (one file: :attr:`suffix`)."""
@@ -204,12 +236,11 @@ class FolderWriter:
         files = rendered if isinstance(rendered, dict) else {self.suffix: rendered}
         if self.to_stdout:
             self._once.check(doc)
-            for data in files.values():
-                _stdout_write(data)
+            self._to_stdout(doc, list(files.values()))
             self._once.add(doc)
             return
         paths = [self.path_for(doc, suffix) for suffix in files]
-        self._once.check(doc, [p.name for p in paths])
+        self._once.check(doc, [p.relative_to(self.out).as_posix() for p in paths])
         if not self.overwrite:  # all or none of a document's files
             for p in paths:
                 if os.path.lexists(p):
@@ -224,10 +255,28 @@ class FolderWriter:
             for p in written:
                 p.unlink(missing_ok=True)
             raise
-        self._once.add(doc, [p.name for p in paths])
+        self._once.add(doc, [p.relative_to(self.out).as_posix() for p in paths])
+
+    def _to_stdout(self, doc: Document, data: list) -> None:
+        """One note alone is written as it is; with several, each starts with its
+        :func:`stdout_header` line (so the first waits for the second, or the close)."""
+        self._shown += 1
+        if self._shown == 1:
+            self._held = (doc, data)
+            return
+        for note, parts in ([self._held] if self._held else []) + [(doc, data)]:
+            _stdout_write(stdout_header(note))
+            for part in parts:
+                _stdout_write(part)
+            if parts and not parts[-1].endswith("\n" if isinstance(parts[-1], str) else b"\n"):
+                _stdout_write("\n")
+        self._held = None
 
     def close(self) -> None:
         if self.to_stdout:
+            for part in self._held[1] if self._held else ():
+                _stdout_write(part)
+            self._held = None
             sys.stdout.flush()
 
     def __enter__(self):

@@ -19,7 +19,7 @@ import sys
 
 from ..document import Document
 from ..errors import InputError
-from .files import check_encoding, decode, is_stdio, list_files, read_text_file
+from .files import check_encoding, decode, file_id, is_stdio, list_files, read_text_file
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
@@ -37,11 +37,14 @@ def read_stdin(report, doc_id: str = STDIN_ID, encoding=None) -> str | None:
 
 
 @READERS.register("text")
-def read_text(path, report, suffix: str = ".txt", encoding: str | None = None):
+def read_text(path, report, suffix: str = ".txt", encoding: str | None = None, recursive: bool = False):
     """Read ``.txt`` files (a folder or one file) or standard input (``-``) without spans.
 
     ``suffix`` picks other files in a folder (e.g. ``".note"``); ``encoding`` reads the files
-    without a byte-order mark (default UTF-8).
+    without a byte-order mark (default UTF-8); ``recursive`` reads the folder's subfolders too
+    (document id ``sub/name``; without it their files are counted in a warning). Each document's
+    ``meta["file"]`` is its path relative to the folder as given (``sub/P4.TXT``), which
+    folder writers keep.
     """
     encoding = check_encoding(encoding)
     if is_stdio(path):
@@ -49,10 +52,11 @@ def read_text(path, report, suffix: str = ".txt", encoding: str | None = None):
         if text is not None:
             yield Document(STDIN_ID, text, [], {"source": "-", "annotated": False})
         return
-    for f in list_files(path, suffix.lower()):
-        text = read_text_file(f, report, f.stem, keep_bom=True, encoding=encoding)
+    for f in list_files(path, suffix.lower(), recursive):
+        doc_id, name = file_id(f, path)
+        text = read_text_file(f, report, doc_id, keep_bom=True, encoding=encoding)
         if text is not None:
-            yield Document(f.stem, text, [], {"source": str(f), "annotated": False})
+            yield Document(doc_id, text, [], {"source": str(f), "file": name, "annotated": False})
 
 
 @WRITERS.register("text")

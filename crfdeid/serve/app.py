@@ -25,11 +25,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from ..adapters.records import Deidentifier
-from ..cancel import Cancelled
-from ..cancel import deadline as until
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
+from ..progress import Cancelled
+from ..progress import deadline as until
 from ..site import Site, TableUse
 from ..tagging.model import TaggingModel
 from ..tagging.session import Session

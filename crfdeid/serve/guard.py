@@ -153,7 +153,7 @@ class Guard:
             await task
             return
         # a tagging thread cannot be stopped from outside: it stops itself at its next
-        # checkpoint (crfdeid.cancel: between notes, a long note's pieces, its spans), and
+        # checkpoint (crfdeid.progress: between notes, a long note's pieces, its spans), and
         # this task ends then; its answer is dropped
         await _json(send, 503, {"detail": LATE}, [(b"retry-after", b"5")])
         state["given_up"] = True

@@ -15,10 +15,10 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from ..cancel import Cancelled
 from ..errors import CrfdeidError
 from ..io import fhir, hl7, writer_class
 from ..io.records import TEXT_STYLES
+from ..progress import Cancelled
 from ..tagging.session import Session
 
 #: Format -> (reader of bytes, file name the body is read as, answer's content type).

@@ -16,22 +16,20 @@ from __future__ import annotations
 
 import bisect
 import functools
-import gc
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import replace
-from importlib import resources
 from operator import attrgetter
 from pathlib import Path
 from types import EllipsisType
 from typing import TYPE_CHECKING, Protocol
 
 from .. import schema
-from ..cancel import checkpoint
+from .._data import default_model_path
 from ..document import Document
 from ..errors import ModelError
 from ..io import atomic_write
 from ..labels import OUTSIDE, decode
+from ..progress import checkpoint, gc_paused
 from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.provenance import Trace
 from ..text.tokenize import Token, for_tagging, segments, tokenize
@@ -45,30 +43,6 @@ LONG_NOTE_CHARS = 250_000
 #: Characters of documents tagged together (``tag_each``): about 20,000 tokens of
 #: clinical notes (PhysioNet: 4.1 characters a token).
 BATCH_CHARS = 80_000
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic garbage collector (if it runs) for the block.
-
-    Tagging makes millions of small objects (tokens, attribute tuples) that live
-    until their batch is done and hold no reference cycles: the collector's passes
-    over them free nothing (``gc.get_stats()``: 0 collected on the PhysioNet
-    corpus) but cost about a tenth of the tagging time. Reference counting still
-    frees everything; the collector resumes after the block.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def default_model_path() -> Path:
-    """The model shipped inside the package (``crfdeid/_data/default-model``)."""
-    return Path(str(resources.files("crfdeid._data") / "default-model"))
 
 
 #: The model shipped in the package (trained by ``make train``).

@@ -32,12 +32,12 @@ from dataclasses import dataclass
 from types import EllipsisType
 
 from .. import schema
-from ..cancel import Cancelled, checkpoint
 from ..deid.spans import propagate
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
 from ..io import StreamWriter, open_writer, read, spec_path, write_document
 from ..io.labelled import takes_scheme
+from ..progress import Cancelled, checkpoint
 from ..site import TableUse
 from . import model as tagging_model
 from .model import TaggingModel, batches
@@ -103,7 +103,7 @@ def _span_json(sp) -> dict:
 
 def tag_result(doc: Document, tagged) -> tuple:
     """``(doc_id, tagged, None)``, or ``(doc_id, None, message)`` when ``tagged`` is an exception
-    (the message never holds note text); :class:`~crfdeid.cancel.Cancelled` is raised again."""
+    (the message never holds note text); :class:`~crfdeid.progress.Cancelled` is raised again."""
     if isinstance(tagged, Cancelled):  # the caller's deadline: no result for anyone, not a failed note
         raise tagged
     if isinstance(tagged, CrfdeidError):
