@@ -33,7 +33,7 @@ from ..tagging.decoding import plain_words
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m crfdeid experiments", description=__doc__.split("\n\n")[0],
-                                epilog=__doc__.split("Example")[1].split("::", 1)[1],
+                                epilog="examples:\n" + __doc__.split("Example")[1].split("::", 1)[1].strip("\n"),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="experiment", required=True)
     z = sub.add_parser("zero-shot", help="a model or recognizer on annotated notes it never saw, per category")
