@@ -17,7 +17,9 @@ import atexit
 import errno
 import os
 import re
+import shutil
 import signal
+import stat
 import tempfile
 import threading
 from pathlib import Path
@@ -123,7 +125,14 @@ def atomic_write(path, data: str | bytes, overwrite: bool = True) -> None:
 
 
 def publish(tmp: str, path: Path, overwrite: bool) -> None:
-    """Give ``tmp`` its final name ``path``; without ``overwrite`` never replace a file."""
+    """Give ``tmp`` its final name ``path``; without ``overwrite`` never replace a file. A
+    ``path`` that is a device or a pipe (``/dev/null``, ``/dev/stdout``, a FIFO) is written
+    into, never renamed over: a rename would put a plain file in the device's place."""
+    if overwrite and _special(path):
+        with open(tmp, "rb") as src, open(path, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        os.unlink(tmp)
+        return
     if overwrite:
         os.replace(tmp, path)
         return
@@ -139,6 +148,15 @@ def publish(tmp: str, path: Path, overwrite: bool) -> None:
         os.replace(tmp, path)
         return
     os.unlink(tmp)
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` (its link followed) is something other than a file or a folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def new_temp_file(path: Path) -> tuple[int, str]:
@@ -315,7 +333,6 @@ def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, o
 
 def _kind(st) -> str:
     """What an entry that is not a readable file is (from its ``stat`` result or error)."""
-    import stat
     if isinstance(st, OSError):
         return {errno.ELOOP: "a link loop", errno.ENOENT: "a dangling link"}.get(
             st.errno or 0, f"cannot be read: {st.strerror}")
