@@ -32,8 +32,8 @@ from ..document import Document, Span, make_span
 from . import match
 
 #: The subtypes mined: names, and the places a site owns (not states, countries, ZIP codes).
-MINED = frozenset({"PATIENT", "DOCTOR", "USERNAME", "HOSPITAL", "ORGANIZATION", "STREET", "CITY",
-                   "LOCATION-OTHER"})
+MINED = frozenset({"PATIENT", "DOCTOR", "USERNAME", "HOSPITAL", "DEPARTMENT", "ROOM", "ORGANIZATION",
+                   "STREET", "CITY", "LOCATION-OTHER"})
 #: Public word lists whose words are plain words, never spread (``decoding.o_words_lists`` of
 #: configs/default.yaml, and the stop words, months, days, titles, relations, professions).
 PLAIN_LISTS = ("common_words", "icd10_words", "drug_names", "eponyms", "brand_names", "clinical_abbrevs",
