@@ -235,16 +235,29 @@ def test_surrogates_of_mined_spans_are_consistent(tmp_path, notes, capsys, fake_
     assert "mh" not in text.lower().split() and "dorsey" not in text.lower()
 
 
+#: Notes the shipped model tags as the comments say (checked by the test through the command's path).
+REAL = {"p1_a": "Transferred from Kelmscott Memorial Hospital. Seen by Dr. Kevin Dorsey on 3/4.",
+        "p2_b": "Pt admitted to Kelmscott Memorial Hospital, Dr. Kevin Dorsey notified.",
+        "p3_c": "f/u at KELMSCOTT; dorsey's plan reviewed.",   # dorsey: left by the model alone
+        "p4_d": "Pt Melinda Quarrie, seen today. Quarrie family at bedside."}
+
+
 @pytest.mark.slow
-def test_spark_honours_the_switch(spark, fake_pass):
+def test_spark_honours_the_switch_and_gives_the_commands_spans(spark):
+    from crfdeid.adapters.records import Deidentifier
     from crfdeid.spark import deidentify
-    rows = [(k, v, k.split("_")[0]) for k, v in NOTES.items()]
-    df = spark.createDataFrame(rows, "id string, text string, patient string")
+    df = spark.createDataFrame([(k, v, k.split("_")[0]) for k, v in REAL.items()], "id string, text string, patient string")
+    docs = [Document(k, v, meta={"patient": k.split("_")[0]}) for k, v in REAL.items()]
 
-    def spans(mining_on):
-        out = deidentify(df, "spans", patient_col="patient", site_mining=mining_on).collect()
-        return {r["id"]: [(NOTES[r["id"]][s["start"]:s["end"]], s["type"]) for s in r["spans"]] for r in out}
+    def spark_spans(on):
+        rows = deidentify(df, "spans", patient_col="patient", site_mining=on, partitions=2).collect()
+        return {r["id"]: [(REAL[r["id"]][s["start"]:s["end"]], s["type"]) for s in r["spans"]] for r in rows}
 
-    on, off = spans(True), spans(False)
-    assert on["p5_c"] == [("mh", "HOSPITAL"), ("DORSEY", "DOCTOR"), ("mh", "HOSPITAL")] and off["p5_c"] == []
-    assert on["p1_z"] == [("QUARRIE", "PATIENT")] and on["p2_z"] == []
+    def command_spans(on):
+        return {r.id: [(REAL[r.id][s["start"]:s["end"]], s["type"]) for s in r.spans]
+                for r in Deidentifier(None, "spans", site_mining=on).run(docs)}
+
+    on, off = spark_spans(True), spark_spans(False)
+    spark.catalog.clearCache()
+    assert ("dorsey", "DOCTOR") in on["p3_c"] and ("dorsey", "DOCTOR") not in off["p3_c"]
+    assert on == command_spans(True) and off == command_spans(False)

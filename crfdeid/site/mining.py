@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .. import gazetteers, schema
@@ -103,15 +103,15 @@ def name_words() -> frozenset:
 
 @dataclass
 class Lesson:
-    """One string learnt: its subtype (the model's most frequent), scope (``site`` or
-    ``patient``), the notes that taught it (ids), its confident tags and their lowest confidence."""
+    """One string learnt: its subtype (the model's most frequent), scope (``site``, ``patient``,
+    or ``refused``: a site string left by the share guard), the notes that taught it (ids), its
+    confident tags and their lowest confidence."""
 
     subtype: str
     scope: str
     notes: list[str]
     tags: int
     confidence: float
-    occurs: set = field(default_factory=set)  # notes where the matcher finds it (site scope)
 
     def provenance(self) -> dict:
         """Note ids (at most :data:`SHOWN_NOTES`) and counts: never text."""
@@ -119,26 +119,15 @@ class Lesson:
                 "tags": self.tags}
 
 
-@dataclass
-class Lessons:
-    """What a batch taught: site-wide strings and each patient's."""
-
-    site: dict = field(default_factory=dict)        # tokens -> Lesson
-    patients: dict = field(default_factory=dict)    # patient key -> {tokens: Lesson}
-    added: int = 0
-    notes_changed: int = 0
-    refused_share: int = 0
-
-    def __bool__(self) -> bool:
-        return bool(self.site or self.patients)
-
-    def summary(self) -> str:
-        """Counts only (never a string learnt)."""
-        kept = sum(1 for ls in self.site.values() if ls.scope == "site")
-        per = sum(len(v) for v in self.patients.values())
-        return (f"site mining: {kept} string(s) learnt for the site ({self.refused_share} left: tagged in "
-                f"too few of the notes that hold them), {per} for a patient; {self.added} span(s) added or "
-                f"widened in {self.notes_changed} note(s)")
+def teach(doc: Document, allow: frozenset = frozenset()) -> list[tuple[tuple, str, float]]:
+    """What one tagged note teaches: ``(tokens, subtype, confidence)`` per string of a confident
+    span of a mined subtype (the rule's steps 1 to 3)."""
+    out = []
+    for sp in doc.spans:
+        conf = 1.0 if sp.confidence is None else float(sp.confidence)
+        if sp.subtype in MINED and conf >= MIN_CONFIDENCE:
+            out += [(key, sp.subtype, conf) for key in strings(doc.text, sp, allow)]
+    return out
 
 
 class _Tally:
@@ -149,89 +138,127 @@ class _Tally:
         self.tags = 0
         self.low = 1.0
 
-    def see(self, doc: Document, sp: Span) -> None:
-        self.subtypes[sp.subtype] += 1
-        self.notes.setdefault(doc.doc_id)
-        self.groups.add(doc.group)
+    def see(self, doc_id: str, group: str, subtype: str, conf: float) -> None:
+        self.subtypes[subtype] += 1
+        self.notes.setdefault(doc_id)
+        self.groups.add(group)
         self.tags += 1
-        self.low = min(self.low, 1.0 if sp.confidence is None else float(sp.confidence))
+        self.low = min(self.low, conf)
 
     def lesson(self, scope: str) -> Lesson:
         subtype = min(self.subtypes, key=lambda s: (-self.subtypes[s], s))
         return Lesson(subtype, scope, sorted(self.notes), self.tags, self.low)
 
 
+class Lessons:
+    """What a batch taught: site-wide strings (``site``: tokens -> :class:`Lesson`) and each
+    patient's (``patients``: patient key -> {tokens: Lesson}), and how much they changed."""
+
+    def __init__(self, allow: frozenset = frozenset()):
+        self.site: dict = {}
+        self.patients: dict = {}
+        self.allow = allow
+        self.added = self.notes_changed = 0
+        self._matchers: dict = {}
+
+    def __getstate__(self):
+        return {**self.__dict__, "_matchers": {}}  # rebuilt where used (Spark executors)
+
+    @classmethod
+    def learn(cls, taught: Iterable[tuple[str, str, list]], allow: frozenset = frozenset()) -> Lessons:
+        """The lessons of ``(doc_id, patient key, teach(doc))`` per note (the rule's steps 4 and 5
+        but the share, which needs the occurrences: :meth:`settle`)."""
+        site: dict = defaultdict(_Tally)
+        per: dict = defaultdict(_Tally)
+        for doc_id, group, items in taught:
+            for key, subtype, conf in items:
+                site[key].see(doc_id, group, subtype, conf)
+                per[group, key].see(doc_id, group, subtype, conf)
+        out = cls(allow)
+        for key in sorted(site):
+            if len(site[key].groups) >= SITE_PATIENTS:
+                out.site[key] = site[key].lesson("site")
+        for group, key in sorted(per):
+            if per[group, key].tags >= PATIENT_TAGS:
+                out.patients.setdefault(group, {})[key] = per[group, key].lesson("patient")
+        return out
+
+    def occurring(self, text: str) -> list[tuple]:
+        """The site strings (tokens) found in ``text``, share guard or not."""
+        return sorted({key for _, key in self._find(text, None)})
+
+    def settle(self, occurs: dict) -> None:
+        """The share guard (rule step 5): ``occurs`` maps a site string to the ids of the notes
+        where it is found; one tagged in fewer than :data:`SITE_SHARE` of them is refused."""
+        for key, ls in self.site.items():
+            if len(ls.notes) < SITE_SHARE * len(set(occurs.get(key, ())) | set(ls.notes)):
+                ls.scope = "refused"
+
+    def found(self, doc: Document) -> list[tuple[Span, Lesson]]:
+        """The occurrences in ``doc`` of the site's strings and of its patient's."""
+        out = [(sp, self.site[key]) for sp, key in self._find(doc.text, None) if self.site[key].scope == "site"]
+        if doc.group in self.patients:
+            mine = self.patients[doc.group]
+            out += [(sp, mine[key]) for sp, key in self._find(doc.text, doc.group)
+                    if key not in self.site or self.site[key].scope != "site"]
+        return out
+
+    def _find(self, text: str, group: str | None) -> list[tuple[Span, tuple]]:
+        lessons = self.site if group is None else self.patients.get(group, {})
+        if not lessons:
+            return []
+        if group not in self._matchers:
+            if group is not None and len(self._matchers) > 256:
+                self._matchers = {None: self._matchers.get(None)} if None in self._matchers else {}
+            self._matchers[group] = _matcher(lessons, self.allow)
+        matcher, back = self._matchers[group]
+        out = []
+        for sp in matcher.find(text):
+            key = back.get(tuple(match.tokens(text[sp.start:sp.end])))
+            if key is not None:
+                out.append((sp, key))
+        return out
+
+    def summary(self) -> str:
+        """Counts only (never a string learnt)."""
+        kept = sum(1 for ls in self.site.values() if ls.scope == "site")
+        refused = sum(1 for ls in self.site.values() if ls.scope == "refused")
+        per = sum(len(v) for v in self.patients.values())
+        return (f"site mining: {kept} string(s) learnt for the site ({refused} left: tagged in too few of "
+                f"the notes that hold them), {per} for a patient; {self.added} span(s) added or widened in "
+                f"{self.notes_changed} note(s)")
+
+
 def learn(docs: Iterable[Document], allow: frozenset = frozenset()) -> Lessons:
-    """What the tagged ``docs`` teach (the rule's steps 1 to 5 but the share, which needs the
-    occurrences: :func:`apply` checks it)."""
-    site: dict = defaultdict(_Tally)
-    per: dict = defaultdict(_Tally)
-    for doc in docs:
-        for sp in doc.spans:
-            if sp.subtype not in MINED or (sp.confidence is not None and sp.confidence < MIN_CONFIDENCE):
-                continue
-            for key in strings(doc.text, sp, allow):
-                site[key].see(doc, sp)
-                per[doc.group, key].see(doc, sp)
-    out = Lessons()
-    for key in sorted(site):
-        if len(site[key].groups) >= SITE_PATIENTS:
-            out.site[key] = site[key].lesson("site")
-    for group, key in sorted(per):
-        if per[group, key].tags >= PATIENT_TAGS:
-            out.patients.setdefault(group, {})[key] = per[group, key].lesson("patient")
-    return out
+    """What the tagged ``docs`` teach (:meth:`Lessons.learn` of :func:`teach`)."""
+    return Lessons.learn(((d.doc_id, d.group, teach(d, allow)) for d in docs), allow)
 
 
 def _matcher(lessons: dict, allow: frozenset) -> tuple[match.Matcher, dict]:
     """A matcher of the lessons' strings, and each form's tokens -> the lesson's tokens."""
     forms, back = [], {}
-    for key, ls in lessons.items():
+    for key in sorted(lessons):
         # a name that is also a plain word matches alone only after a cue or in title case
         # inside a sentence (the site matcher's rule for names that are words)
         cue = "name" if len(key) == 1 and key[0] in plain_words() else None
-        for form in match.phrase_forms(" ".join(key), ls.subtype, cue=cue):  # type: ignore[arg-type]
+        for form in match.phrase_forms(" ".join(key), lessons[key].subtype, cue=cue):  # type: ignore[arg-type]
             forms.append(form)
             back.setdefault(form.words, key)
     return match.Matcher(forms, allow=allow), back
 
 
-def _found(text: str, matcher: match.Matcher, back: dict) -> list[tuple[Span, tuple]]:
-    out = []
-    for sp in matcher.find(text):
-        key = back.get(tuple(match.tokens(text[sp.start:sp.end])))
-        if key is not None:
-            out.append((sp, key))
-    return out
-
-
 def apply(docs: list[Document], lessons: Lessons, allow: frozenset = frozenset(),
           explain: bool = False) -> list[Document]:
     """``docs`` (tagged, in order) with what ``lessons`` teach found in each (the rule's steps 5
-    to 7); ``lessons`` keeps the site strings that passed the share and the counts."""
-    site_m, site_back = _matcher(lessons.site, allow)
-    found_site = []
+    to 7); ``lessons`` keeps the share guard's verdicts and the counts."""
+    occurs: dict = defaultdict(set)
     for doc in docs:
-        found = _found(doc.text, site_m, site_back) if lessons.site else []
-        for _, key in found:
-            lessons.site[key].occurs.add(doc.doc_id)
-        found_site.append(found)
-    for key in sorted(lessons.site):
-        ls = lessons.site[key]
-        if len(set(ls.notes)) < SITE_SHARE * len(ls.occurs | set(ls.notes)):
-            ls.scope = "refused"
-    lessons.refused_share = sum(1 for ls in lessons.site.values() if ls.scope == "refused")
-    patient_m: dict = {}
+        for key in lessons.occurring(doc.text):
+            occurs[key].add(doc.doc_id)
+    lessons.settle(occurs)
     out = []
-    for doc, found in zip(docs, found_site):
-        found = [(sp, lessons.site[key]) for sp, key in found if lessons.site[key].scope == "site"]
-        mine = lessons.patients.get(doc.group)
-        if mine:
-            if doc.group not in patient_m:
-                patient_m[doc.group] = _matcher(mine, allow)
-            found += [(sp, mine[key]) for sp, key in _found(doc.text, *patient_m[doc.group])
-                      if key not in lessons.site or lessons.site[key].scope != "site"]
-        new, changed = merge(doc, found, explain)
+    for doc in docs:
+        new, changed = merge(doc, lessons.found(doc), explain)
         lessons.added += changed
         lessons.notes_changed += changed > 0
         out.append(new)
@@ -289,7 +316,7 @@ def mine_results(results: Iterable[tuple], allow: frozenset = frozenset(), expla
     tagged = [t for _, t, err in held if err is None]
     taught = learn(tagged, allow)
     if lessons is not None:
-        lessons.site, lessons.patients = taught.site, taught.patients
+        lessons.__dict__.update(taught.__dict__)
         taught = lessons
     mined = iter(apply(tagged, taught, allow, explain))
     for doc_id, t, err in held:
