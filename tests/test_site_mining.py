@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -261,3 +262,21 @@ def test_spark_honours_the_switch_and_gives_the_commands_spans(spark):
     spark.catalog.clearCache()
     assert ("dorsey", "DOCTOR") in on["p3_c"] and ("dorsey", "DOCTOR") not in off["p3_c"]
     assert on == command_spans(True) and off == command_spans(False)
+
+
+def test_a_model_of_its_own_labels_tags_the_same_with_mining_on(tmp_path):
+    """A made-up non-English corpus with its own labels (four scripts): mining does not apply to
+    its model, so every span is the same with the switch on (docs/site.md, rule step 1)."""
+    from byo_corpus import make_corpus
+
+    from crfdeid.config import load_config
+    from crfdeid.crf import train_model
+    from crfdeid.io import read
+    from crfdeid.tagging.session import SPANS, Session
+    train, test = make_corpus(tmp_path / "train", 24, seed=3), make_corpus(tmp_path / "test", 12, seed=4)
+    cfg = load_config(Path(__file__).resolve().parent.parent / "configs" / "byo-example.yaml", {"train": [f"brat:{train}"], "crf": {"max_iterations": 30}})
+    model = train_model(None, cfg)
+    docs = [Document(d.doc_id, d.text, meta={"patient": "p1"}) for d in read(f"brat:{test}")]
+    on, off = Session(model, SPANS, site_mining=True), Session(model, SPANS)
+    assert not on.site_mining
+    assert [r.spans for r in on.run(docs)] == [r.spans for r in off.run(docs)]
