@@ -95,7 +95,8 @@ def main(argv=None) -> int:
         out["full_same"] = [t.spans for _, t, _ in again.tag(blank)] == [t.spans for t in on]
     for name in ("off", "on"):
         f = out[name]
-        cats = ", ".join(f"{k} {v:.3f} ({f['missed_by_category'][k]} missed)" for k, v in f["recall_by_category"].items())
+        cats = ", ".join(f"{k} {v:.3f} ({f['missed_by_category'][k]} missed)"
+                         for k, v in f["recall_by_category"].items())
         prec = ", ".join(f"{k} {v[0]:.3f} (fp {v[2]})" for k, v in f["precision_by_category"].items())
         print(f"mining {name:>3}: P {f['precision']:.3f}  R {f['recall']:.3f}  tp {f['tp']} fp {f['fp']} "
               f"fn {f['fn']}  recall by category: {cats}; precision by predicted category: {prec}")

@@ -15,7 +15,7 @@ import pytest
 
 from crfdeid import schema
 from crfdeid.cli import tag as tag_cli
-from crfdeid.document import Document, Span, make_span
+from crfdeid.document import Document, Span
 from crfdeid.site import Site, learnt, mining
 from crfdeid.tagging import model as tagging_model
 
@@ -247,7 +247,8 @@ REAL = {"p1_a": "Transferred from Kelmscott Memorial Hospital. Seen by Dr. Kevin
 def test_spark_honours_the_switch_and_gives_the_commands_spans(spark):
     from crfdeid.adapters.records import Deidentifier
     from crfdeid.spark import deidentify
-    df = spark.createDataFrame([(k, v, k.split("_")[0]) for k, v in REAL.items()], "id string, text string, patient string")
+    df = spark.createDataFrame([(k, v, k.split("_")[0]) for k, v in REAL.items()],
+                               "id string, text string, patient string")
     docs = [Document(k, v, meta={"patient": k.split("_")[0]}) for k, v in REAL.items()]
 
     def spark_spans(on):
@@ -274,7 +275,8 @@ def test_a_model_of_its_own_labels_tags_the_same_with_mining_on(tmp_path):
     from crfdeid.io import read
     from crfdeid.tagging.session import SPANS, Session
     train, test = make_corpus(tmp_path / "train", 24, seed=3), make_corpus(tmp_path / "test", 12, seed=4)
-    cfg = load_config(Path(__file__).resolve().parent.parent / "configs" / "byo-example.yaml", {"train": [f"brat:{train}"], "crf": {"max_iterations": 30}})
+    cfg = load_config(Path(__file__).resolve().parent.parent / "configs" / "byo-example.yaml",
+                      {"train": [f"brat:{train}"], "crf": {"max_iterations": 30}})
     model = train_model(None, cfg)
     docs = [Document(d.doc_id, d.text, meta={"patient": "p1"}) for d in read(f"brat:{test}")]
     on, off = Session(model, SPANS, site_mining=True), Session(model, SPANS)

@@ -34,11 +34,11 @@ import warnings
 from pathlib import Path
 
 from .. import cli
+from .. import site as site_args
 from ..adapters.records import Deidentifier
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
 from ..progress import step
-from .. import site as site_args
 from ..site import Site
 from .tag import _writer_option
 

@@ -20,8 +20,9 @@ from ..errors import OutputError
 from .mining import Lessons
 
 #: Site-wide subtype -> the site file's list.
-LIST_OF = {"PATIENT": "staff", "DOCTOR": "staff", "USERNAME": "staff", "HOSPITAL": "institutions", "DEPARTMENT": "institutions", "ROOM": "places",
-           "ORGANIZATION": "institutions", "STREET": "places", "CITY": "places", "LOCATION-OTHER": "places"}
+LIST_OF = {"PATIENT": "staff", "DOCTOR": "staff", "USERNAME": "staff", "HOSPITAL": "institutions",
+           "DEPARTMENT": "institutions", "ORGANIZATION": "institutions", "ROOM": "places", "STREET": "places",
+           "CITY": "places", "LOCATION-OTHER": "places"}
 HEADER = "# learnt by crfdeid site mining from a batch of notes: names and places (PHI: store as PHI)\n"
 
 

@@ -131,7 +131,7 @@ def teach(doc: Document, allow: frozenset = frozenset()) -> list[tuple[tuple, st
 
 
 class _Tally:
-    def __init__(self):
+    def __init__(self) -> None:
         self.subtypes: Counter = Counter()
         self.notes: dict[str, None] = {}
         self.groups: set = set()
@@ -236,7 +236,8 @@ def learn(docs: Iterable[Document], allow: frozenset = frozenset()) -> Lessons:
 
 def _matcher(lessons: dict, allow: frozenset) -> tuple[match.Matcher, dict]:
     """A matcher of the lessons' strings, and each form's tokens -> the lesson's tokens."""
-    forms, back = [], {}
+    forms: list[match.Form] = []
+    back: dict[tuple, tuple] = {}
     for key in sorted(lessons):
         # a name that is also a plain word matches alone only after a cue or in title case
         # inside a sentence (the site matcher's rule for names that are words)
@@ -319,7 +320,7 @@ def mine_results(results: Iterable[tuple], allow: frozenset = frozenset(), expla
         lessons.__dict__.update(taught.__dict__)
         taught = lessons
     mined = iter(apply(tagged, taught, allow, explain))
-    for doc_id, t, err in held:
+    for doc_id, _, err in held:
         yield (doc_id, None, err) if err is not None else (doc_id, next(mined), None)
 
 

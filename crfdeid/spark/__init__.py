@@ -155,7 +155,8 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
         return data.mapInPandas(task, schema)
     first_task = copy.copy(task)
     first_task.keep = list(data.columns)
-    first_schema = ", ".join([_ddl(f) for f in data.schema.fields] + [f"{mined.TAGGED} string", f"{mined.FAILED} string"])
+    first_schema = ", ".join([_ddl(f) for f in data.schema.fields]
+                             + [f"{mined.TAGGED} string", f"{mined.FAILED} string"])
     first = data.mapInPandas(lambda frames: mined.tag_pass(first_task, frames), first_schema).persist()
     task.lessons = mined.lessons_of(first, id_col, text_col, _GROUP, site.allow if site else frozenset(), spark)
     task.error_col = mined.FAILED

@@ -8,6 +8,7 @@ from ..errors import OutputError
 from ..io import read, spec_path
 from ..io.labelled import takes_scheme
 
+
 def open_inputs(specs, input_format: str, errors: list, options: dict | None = None) -> list:
     """Every input opened (checked) before any is tagged: their document iterators; a document
     that cannot be read is appended to ``errors``.
