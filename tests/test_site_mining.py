@@ -234,6 +234,10 @@ def test_surrogates_of_mined_spans_are_consistent(tmp_path, notes, capsys, fake_
                          "--output-dir", str(tmp_path / "sur"), "--group-pattern", r"^(p[0-9]+)_"]) == 0
     text = (tmp_path / "sur" / "p5_c.txt").read_text(encoding="utf-8")
     assert "mh" not in text.lower().split() and "dorsey" not in text.lower()
+    # the patient's surname the model found (p1_y) and the one mining found (p1_z): one surrogate
+    found = (tmp_path / "sur" / "p1_y.txt").read_text(encoding="utf-8").split()[0]
+    mined = (tmp_path / "sur" / "p1_z.txt").read_text(encoding="utf-8").split("'")[0]
+    assert found.lower() == mined.lower() != "quarrie"
 
 
 #: Notes the shipped model tags as the comments say (checked by the test through the command's path).
