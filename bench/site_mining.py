@@ -26,7 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import made_up_notes as made_up  # noqa: E402  (bench/, beside this file)
+try:  # the made-up notes' reader and scorer: in the package once bench/ is cleaned, else beside this file
+    from crfdeid.experiments import madeup as made_up  # type: ignore[attr-defined]
+except ImportError:
+    import made_up_notes as made_up  # type: ignore[no-redef]  # noqa: E402
 
 from crfdeid.document import Document  # noqa: E402
 from crfdeid.io import read  # noqa: E402
