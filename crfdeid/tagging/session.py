@@ -210,7 +210,8 @@ class Session:
                 self.table_use.see(doc)
                 yield doc
 
-    def tag(self, docs: Iterable[Document], jobs: int = 1) -> Iterator[tuple]:
+    def tag(self, docs: Iterable[Document], jobs: int = 1,
+            progress: Callable[[], object] | None = None) -> Iterator[tuple]:
         """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order
         (with :attr:`site_mining`: once every document is tagged, mined over all of them).
 
@@ -218,14 +219,18 @@ class Session:
         ``jobs`` > 1, ``jobs - 1`` worker processes tag batches (forked ones share this
         session's model, spawned ones load it) and this process tags one itself whenever every
         worker has two queued: ``jobs`` processes tag, none waits for another while batches
-        are left, and the results come back in input order.
+        are left, and the results come back in input order. ``progress`` is called once per
+        document tagged (with mining, before the first result comes).
         """
+        results = self._tag(docs, jobs)
+        if progress is not None:
+            results = _counted(results, progress)
         if self.site_mining:
             allow = self.site.allow if self.site is not None else frozenset()
             self.lessons = mining.Lessons()
-            yield from mining.mine_results(self._tag(docs, jobs), allow, self.explain, self.lessons)
+            yield from mining.mine_results(results, allow, self.explain, self.lessons)
         else:
-            yield from self._tag(docs, jobs)
+            yield from results
 
     def _tag(self, docs: Iterable[Document], jobs: int) -> Iterator[tuple]:
         if jobs <= 1:
@@ -344,7 +349,7 @@ class Session:
         done = failed = seen = 0
         try:
             with out:
-                for _doc_id, tagged, err in self.tag(docs, jobs):
+                for _doc_id, tagged, err in self.tag(docs, jobs, progress):
                     while seen < len(errors):
                         report(str(errors[seen]))
                         seen += 1
@@ -358,8 +363,6 @@ class Session:
                         failed += 1
                     else:
                         done += 1
-                    if progress is not None:
-                        progress()
                 for e in errors[seen:]:
                     report(str(e))
                     failed += 1
@@ -386,6 +389,13 @@ class PatientWriters:
         if self.current is None or doc.group != self.group:
             self.group, self.current = doc.group, self.session.writer()
         return self.current
+
+
+def _counted(results: Iterator[tuple], progress: Callable[[], object]) -> Iterator[tuple]:
+    """``results``, calling ``progress`` as each comes."""
+    for result in results:
+        progress()
+        yield result
 
 
 # -- worker processes (``jobs`` > 1) ----------------------------------------------------------
