@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,6 +38,7 @@ from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.scoring import evaluate  # noqa: E402
 from crfdeid.site import mining  # noqa: E402
 from crfdeid.tagging.session import SPANS, Session  # noqa: E402
+from crfdeid.text.tokenize import tokenize  # noqa: E402
 
 
 def figures(gold: list[Document], pred: list[Document]) -> dict:
@@ -55,6 +57,19 @@ def figures(gold: list[Document], pred: list[Document]) -> dict:
         c = evaluate(gold, only).micro["binary_token"]
         out["precision_by_category"][cat] = [round(c.precision, 4), c.tp, c.fp]
     return out
+
+
+def by_scope(gold: list[Document], off: list[Document], lessons: mining.Lessons) -> dict:
+    """Tokens mining added outside the pass's spans, by scope, subtype and truth (counts only)."""
+    out: Counter = Counter()
+    for g, d in zip(gold, off):
+        for sp, ls in lessons.found(d):
+            for t in tokenize(d.text[sp.start:sp.end]):
+                a, b = sp.start + t.start, sp.start + t.end
+                if not any(p.start < b and a < p.end for p in d.spans):
+                    truth = "gold" if any(x.start < b and a < x.end for x in g.spans) else "false"
+                    out[f"{ls.scope} {ls.subtype} {truth}"] += 1
+    return dict(sorted(out.items()))
 
 
 def main(argv=None) -> int:
@@ -87,6 +102,10 @@ def main(argv=None) -> int:
            "summary": lessons.summary() if applies else "site mining does not apply to this model",
            "tag_cpu_s": round(tag_cpu, 2), "mining_cpu_s": round(mine_cpu, 2),
            "ratio": round((tag_cpu + mine_cpu) / tag_cpu, 3)}
+    if applies:
+        out["added_by_scope"] = by_scope(gold, off, lessons)
+        print("tokens added outside the pass's spans (scope, subtype, gold or false):",
+              ", ".join(f"{k} {v}" for k, v in out["added_by_scope"].items()))
     if args.made_up:
         for name, pred in (("off", off), ("on", on)):
             r = made_up.score(gold, pred)
