@@ -37,7 +37,7 @@ def test_records_are_the_tag_commands_files(tmp_path, model, synth_notes, fmt):
     key = ["--key", KEY] if fmt == "surrogate" else []
     assert tag.main([str(src), "--input-format", "jsonl", "--output-format", fmt, *key,
                      "--output-dir", str(tmp_path / "out"), "--quiet"]) == 0
-    deid = Deidentifier(model, fmt, key=KEY if fmt == "surrogate" else None)
+    deid = Deidentifier(model, fmt, key=KEY if fmt == "surrogate" else None, site_mining=True)  # as tag
     records = list(deid.run(synth_notes))
     assert [r.id for r in records] == [d.doc_id for d in synth_notes]
     for rec in records:
@@ -57,7 +57,7 @@ def test_spans_and_confidences_are_the_tag_commands(tmp_path, model, synth_notes
         want[obj["id"]] = [(s["subtype"], s["category"], s["start"], s["end"], c)
                            for s, c in zip(obj["spans"], obj["meta"]["confidence"])]
     got = {r.id: [(s["type"], s["category"], s["start"], s["end"], s["confidence"]) for s in r.spans]
-           for r in Deidentifier(model, "spans").run(synth_notes)}
+           for r in Deidentifier(model, "spans", site_mining=True).run(synth_notes)}  # tag mines by default
     assert got == want
     assert sum(map(len, got.values())) > 50
 

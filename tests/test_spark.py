@@ -47,7 +47,7 @@ def test_surrogates_and_spans_are_the_tag_commands_in_any_partitioning(spark, tm
     runs = []
     for partitions in (3, 2):
         got = {r["id"]: r.asDict(recursive=True)
-               for r in deidentify(df, "surrogate", key=KEY, partitions=partitions).collect()}
+               for r in deidentify(df, "surrogate", key=KEY, partitions=partitions, site_mining=True).collect()}
         runs.append(got)
     assert runs[0] == runs[1]  # other partitions, another run: the same surrogates
     got = runs[0]
@@ -56,7 +56,7 @@ def test_surrogates_and_spans_are_the_tag_commands_in_any_partitioning(spark, tm
     assert "text" not in next(iter(got.values()))  # the original text is not in the result
     failed = got.pop("999-01")
     assert failed["deid_text"] is None and failed["spans"] is None and "999-01" in failed["error"]
-    want_spans = {r.id: r.spans for r in Deidentifier(None, "spans").run(notes)}
+    want_spans = {r.id: r.spans for r in Deidentifier(None, "spans", site_mining=True).run(notes)}
     for doc in notes:
         row = got[doc.doc_id]
         assert row["error"] is None
@@ -264,7 +264,7 @@ spark.sparkContext.setLogLevel("ERROR")
 open(dest + ".app", "w").write(spark.sparkContext.applicationId)  # the test removes its logs
 rows = [json.loads(line) for line in open(src, encoding="utf-8")]
 df = spark.createDataFrame([(r["id"], r["text"]) for r in rows], "id string, text string")
-got = {fmt: {r.id: r.deid_text for r in deidentify(df, fmt, key=k, partitions=6).collect()}
+got = {fmt: {r.id: r.deid_text for r in deidentify(df, fmt, key=k, partitions=6, site_mining=True).collect()}
        for fmt, k in (("redacted", None), ("surrogate", key))}
 
 def probe(frames):  # which Python worker of which executor, and how often it took a model

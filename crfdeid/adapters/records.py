@@ -48,11 +48,13 @@ class Deidentifier(Session):
     explain : bool
         As ``tag --explain``: each record's spans get their ``steps`` and the record its
         ``explanation`` (the dropped spans too; offsets, types, steps and reasons, never text).
+    site_mining : bool
+        As ``tag --site-mining on``, over the notes of each call of :meth:`run` (docs/site.md).
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None,
                  options: dict | None = None, o_threshold=..., backend: str = "numpy", site=None,
-                 explain: bool = False):
+                 explain: bool = False, site_mining: bool = False):
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(f"unknown output format {output_format!r}; known: {', '.join(OUTPUT_FORMATS)}")
         if output_format == "surrogate" and seed is not None and key is not None:
@@ -60,5 +62,5 @@ class Deidentifier(Session):
         if output_format != "surrogate" and (key is not None or seed is not None):
             raise ConfigError(f"a surrogate key or seed means nothing for output format {output_format!r}")
         super().__init__(model, output_format, options=options, key=key, seed=seed, o_threshold=o_threshold,
-                         site=site, backend=backend, explain=explain)
+                         site=site, backend=backend, explain=explain, site_mining=site_mining)
         self.writer()  # refuse bad options now, not at the first note

@@ -34,6 +34,7 @@ import warnings
 from pathlib import Path
 
 from .. import cli
+from .. import site as site_args
 from ..adapters.records import Deidentifier
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
@@ -88,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="add the column explanation: each note's spans with the steps that found, widened "
                         "or retyped them and the dropped spans with the step and reason, as JSON (as tag "
                         "--explain; offsets and types, never text)")
+    site_args.add_mining_arguments(p, save=False)
     p.add_argument("--quiet", action="store_true", help="no summary on success")
     return p
 
@@ -270,7 +272,7 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
     out = deidentify(notes, deid.output_format, model=deid.model, options=deid.options,
                      id_col=id_col, text_col=text_col, patient_col=patient,
                      partitions=args.partitions, error_col=error_col, site=deid.site,
-                     explain=args.explain)
+                     explain=args.explain, site_mining=args.site_mining == "on")
     step("spark: tagging and writing every note (the executors)")
     try:  # written to the staging folder, renamed once complete: never half an output at OUTPUT
         (out.write.parquet if out_fmt == "parquet" else out.write.json)(stage, mode="errorifexists")
@@ -279,6 +281,7 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         total, n_failed = written.agg(F.count(F.lit(1)), F.count(ERROR)).first()
         failed = written.where(F.col(ERROR).isNotNull()).select(ERROR).limit(20).collect() if n_failed else []
         paths.rename(stage, args.output)
+        spark.catalog.clearCache()  # site mining's tagged notes
     except BaseException:
         try:
             paths.delete(stage)

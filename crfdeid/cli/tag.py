@@ -51,6 +51,7 @@ from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
 from ..io import spec_path
 from ..progress import Progress, gc_paused, step
+from ..site import learnt
 from ..tagging.model import TaggingModel
 from ..tagging.session import Session, open_inputs, refuse_existing
 
@@ -93,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
                         "only outside PHI (decoding.o_words_min_count)")
     grouping.add_arguments(p)
     site.add_arguments(p)
+    site.add_mining_arguments(p)
     p.add_argument("--jobs", type=int, default=1,
                    help="processes that tag: this one and N-1 workers (default: 1)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
@@ -201,6 +203,18 @@ def _o_threshold(value: str):
     return "none" if value.strip().lower() == "none" else float(value)
 
 
+def _check_mining_save(args, session) -> None:
+    """Refuse ``--site-mining-save`` before anything is tagged when it cannot be honoured."""
+    if args.site_mining_save is None:
+        return
+    if not session.site_mining:
+        raise ConfigError("--site-mining-save needs --site-mining on and a model it applies to (English, "
+                          "i2b2 labels: docs/site.md)")
+    there = [p for p in learnt.files(args.site_mining_save).values() if p.exists()]
+    if there and not args.overwrite:
+        raise ConfigError(f"{there[0]} exists; not replaced (to replace it: --overwrite)")
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.jobs < 1:
@@ -237,7 +251,9 @@ def main(argv=None) -> int:
         random_key = args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None
         session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
-                          o_words=not args.no_o_words, explain=args.explain)
+                          o_words=not args.no_o_words, explain=args.explain,
+                          site_mining=args.site_mining == "on")
+        _check_mining_save(args, session)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
         inputs = refuse_existing(out, specs, inputs, args.input_format, reader_options)
     except CrfdeidError as exc:
@@ -276,6 +292,21 @@ def main(argv=None) -> int:
         print(use.message(), file=sys.stderr)
     if use.warning():  # even with --quiet: the tables the user gave did nothing
         print(use.warning(), file=sys.stderr)
+    if args.site_mining == "on" and not session.site_mining and not args.quiet:
+        print("site mining: does not apply to this model (labels of its own or another language; docs/site.md)",
+              file=sys.stderr)
+    if session.site_mining:
+        if not args.quiet:
+            print(session.lessons.summary(), file=sys.stderr)
+        if args.site_mining_save:
+            try:
+                saved = learnt.save(session.lessons, args.site_mining_save, args.overwrite)
+            except CrfdeidError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 1
+            if not args.quiet:
+                print(f"site mining: {saved['site']} site string(s) and {saved['patients']} patient row(s) "
+                      f"saved to {args.site_mining_save} (PHI: store it as PHI)", file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
     return 1 if failed or not completed else 0

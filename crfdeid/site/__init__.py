@@ -52,7 +52,7 @@ from . import match, tables
 from .tables import FIELDS, KEYS, LISTS, read_list, read_table
 
 __all__ = ["Site", "FIELDS", "KEYS", "LISTS", "read_table", "read_list", "split_name", "add_arguments",
-           "from_args", "TableUse"]
+           "from_args", "TableUse", "add_mining_arguments"]
 
 _SITE_KEYS = ("tables", *LISTS, "nicknames")
 _NUMBERS = {"MEDICALRECORD", "SSN", "ACCOUNT", "HEALTHPLAN", "IDNUM", "PHONE", "FAX", "ZIP"}
@@ -369,6 +369,19 @@ def add_arguments(p) -> None:
                         + MAPPING_HINT.replace("%", "%%"))
     g.add_argument("--site-list", action="append", metavar="KIND=FILE",
                    help=f"a word list, KIND one of {', '.join(LISTS)}")
+
+
+def add_mining_arguments(p, save: bool = True) -> None:
+    """The site-mining options of ``tag`` and ``spark`` (:mod:`crfdeid.site.mining`)."""
+    g = p.add_argument_group("site mining (docs/site.md)")
+    g.add_argument("--site-mining", choices=("on", "off"), default="on",
+                   help="find what the model tagged confidently in some notes wherever it recurs in the "
+                        "batch, per patient and per site, behind word-list guards (default: on; the "
+                        "output comes once the whole batch is tagged)")
+    if save:
+        g.add_argument("--site-mining-save", metavar="FILE",
+                       help="write what the batch taught as a site file (YAML, lists beside it) for "
+                            "--site on the next batch; it holds names and places: store it as PHI")
 
 
 def from_args(args) -> Site | None:

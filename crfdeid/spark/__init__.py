@@ -22,6 +22,7 @@ number of partitions and on any run with the same key.
 
 from __future__ import annotations
 
+import copy
 import json
 import uuid
 
@@ -30,7 +31,9 @@ import pandas as pd
 from ..adapters import require
 from ..adapters.records import Deidentifier
 from ..document import Document
+from ..site.mining import mines
 from ..tagging.session import PatientWriters
+from . import mining as mined
 from .read import kind
 
 #: The spans column: one struct per PHI span, offsets into the original text.
@@ -62,7 +65,7 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
                options: dict | None = None, o_threshold=..., id_col: str = "id",
                text_col: str = "text", patient_col: str | None = None,
                partitions: int | None = None, batch_rows: int = 1000, keep_text: bool = False,
-               error_col: str | None = None, site=None, explain: bool = False):
+               error_col: str | None = None, site=None, explain: bool = False, site_mining: bool = False):
     """Tag the notes of ``df`` and add the columns ``spans``, ``deid_text`` and ``error``.
 
     Parameters
@@ -100,6 +103,10 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
         Add the column ``explanation``: each note's :meth:`crfdeid.tagging.session.Session.explanation`
         as JSON (its spans with the steps that found, widened or retyped them, and the dropped
         spans with the step and reason; offsets and types, never text), as ``tag --explain``.
+    site_mining : bool
+        As ``tag --site-mining on`` over every note of ``df`` (:mod:`crfdeid.spark.mining`): the
+        tagged notes are persisted between the tagging pass and the rendering (the caller may
+        ``unpersist`` them, or ``spark.catalog.clearCache()``, once the result is written).
 
     Returns
     -------
@@ -123,7 +130,8 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     data = df
     parallelism = spark.sparkContext.defaultParallelism
     surrogate = output_format == "surrogate"
-    grouped = surrogate or site is not None  # a note's patient: its surrogates, its record
+    site_mining = site_mining and mines(deid.model)
+    grouped = surrogate or site is not None or site_mining  # a note's patient: surrogates, record, mining
     if grouped:
         patient = F.col(patient_col).cast("string") if patient_col else F.lit(None).cast("string")
         data = data.withColumn(_ORDER, F.monotonically_increasing_id())
@@ -143,7 +151,16 @@ def deidentify(df, output_format: str = "redacted", *, model=None, key=None, see
     task = _Task(bc, output_format, deid.options, o_threshold, id_col, text_col,
                  _GROUP if grouped else None,
                  [f.name for f in keep], batch_rows, error_col, site, explain)
-    return data.mapInPandas(task, schema)
+    if not site_mining:
+        return data.mapInPandas(task, schema)
+    first_task = copy.copy(task)
+    first_task.keep = list(data.columns)
+    first_schema = ", ".join([_ddl(f) for f in data.schema.fields]
+                             + [f"{mined.TAGGED} string", f"{mined.FAILED} string"])
+    first = data.mapInPandas(lambda frames: mined.tag_pass(first_task, frames), first_schema).persist()
+    task.lessons = mined.lessons_of(first, id_col, text_col, _GROUP, site.allow if site else frozenset(), spark)
+    task.error_col = mined.FAILED
+    return first.mapInPandas(task, schema)
 
 
 def _ddl(field) -> str:
@@ -173,6 +190,7 @@ class _Task:
         self.o_threshold, self.id_col, self.text_col, self.group_col = o_threshold, id_col, text_col, group_col
         self.keep, self.batch_rows, self.error_col, self.site = keep, batch_rows, error_col, site
         self.explain = explain
+        self.lessons = None  # site mining's second pass: the notes come tagged (crfdeid.spark.mining)
 
     def model(self):
         model = _MODELS.get(self.model_id)
@@ -183,8 +201,10 @@ class _Task:
         return model
 
     def __call__(self, frames):
-        deid = Deidentifier(self.model(), self.output_format, options=self.options,
-                            o_threshold=self.o_threshold, site=self.site, explain=self.explain)
+        maker = Deidentifier if self.lessons is None else mined.Mined
+        deid = maker(self.model(), self.output_format, options=self.options,
+                    o_threshold=self.o_threshold, site=self.site, explain=self.explain)
+        deid.lessons = self.lessons
         # rows come sorted by patient for ``surrogate``: one writer per patient, in turn
         writers = PatientWriters(deid) if self.output_format == "surrogate" else deid.writer()
         for frame in frames:
@@ -192,23 +212,8 @@ class _Task:
                 yield self._batch(deid, writers, frame.iloc[start:start + self.batch_rows])
 
     def _batch(self, deid, writers, frame):
-        docs, failed = [], {}
         ids = frame[self.id_col].tolist()
-        groups = frame[self.group_col].tolist() if self.group_col else [None] * len(ids)
-        found = frame[self.error_col].tolist() if self.error_col else [None] * len(ids)
-        for i, (doc_id, text, group, error) in enumerate(zip(ids, frame[self.text_col].tolist(), groups, found)):
-            if isinstance(error, str):
-                failed[i] = error
-                continue
-            if doc_id is None or (pd.api.types.is_scalar(doc_id) and pd.isna(doc_id)):
-                failed[i] = "a note with a null id: not tagged"
-                continue
-            doc_id = str(doc_id)
-            if not isinstance(text, str):  # a number, an object or a list is not a note
-                what = "null" if pd.api.types.is_scalar(text) and pd.isna(text) else kind(text)
-                failed[i] = f"document {doc_id!r}: the text is {what}, not a string; not tagged"
-                continue
-            docs.append(Document(doc_id, text, meta={} if group is None else {"patient": group}))
+        docs, failed = self.documents(frame)
         records = iter(deid.run(docs, writers))
         spans, texts, errors, explained = [], [], [], []
         for i in range(len(ids)):
@@ -225,3 +230,27 @@ class _Task:
         if self.explain:
             out[EXPLANATION] = explained
         return out
+
+    def documents(self, frame) -> tuple[list[Document], dict]:
+        """The notes of ``frame`` to tag, and ``{row: error}`` of the rows that are not notes."""
+        docs, failed = [], {}
+        ids = frame[self.id_col].tolist()
+        groups = frame[self.group_col].tolist() if self.group_col else [None] * len(ids)
+        found = frame[self.error_col].tolist() if self.error_col else [None] * len(ids)
+        for i, (doc_id, text, group, error) in enumerate(zip(ids, frame[self.text_col].tolist(), groups, found)):
+            if isinstance(error, str):
+                failed[i] = error
+                continue
+            if doc_id is None or (pd.api.types.is_scalar(doc_id) and pd.isna(doc_id)):
+                failed[i] = "a note with a null id: not tagged"
+                continue
+            doc_id = str(doc_id)
+            if not isinstance(text, str):  # a number, an object or a list is not a note
+                what = "null" if pd.api.types.is_scalar(text) and pd.isna(text) else kind(text)
+                failed[i] = f"document {doc_id!r}: the text is {what}, not a string; not tagged"
+                continue
+            meta = {} if group is None else {"patient": group}
+            if self.lessons is not None:
+                meta[mined.TAGGED] = frame[mined.TAGGED].iloc[i]
+            docs.append(Document(doc_id, text, meta=meta))
+        return docs, failed

@@ -35,11 +35,11 @@ from .. import schema
 from ..deid.spans import propagate
 from ..document import Document
 from ..errors import CrfdeidError, OutputError, describe
-from ..io import StreamWriter, open_writer, read, spec_path, write_document
-from ..io.labelled import takes_scheme
+from ..io import StreamWriter, open_writer, write_document
 from ..progress import Cancelled, checkpoint
-from ..site import TableUse
+from ..site import TableUse, mining
 from . import model as tagging_model
+from .inputs import open_inputs, refuse_existing  # noqa: F401 - the command's, kept importable here
 from .model import TaggingModel, batches
 
 #: The output style of a session that renders no text (spans only).
@@ -113,56 +113,6 @@ def tag_result(doc: Document, tagged) -> tuple:
     return doc.doc_id, tagged, None
 
 
-def open_inputs(specs, input_format: str, errors: list, options: dict | None = None) -> list:
-    """Every input opened (checked) before any is tagged: their document iterators; a document
-    that cannot be read is appended to ``errors``.
-
-    An annotated input's labels are taken as written (``scheme=any``), whatever the model's
-    scheme: the model's spans replace them, so gold labels of another scheme (a BRAT test
-    folder with the corpus' own labels, tagged with the i2b2 model) must not fail a note
-    (issue 36). An explicit reader option ``scheme`` still checks them."""
-    labels = {"scheme": schema.ANY}
-    return [read(spec, errors=errors, default_format=input_format,
-                 **{**(labels if takes_scheme(spec, input_format) else {}), **(options or {})})
-            for spec in specs]
-
-
-def refuse_existing(out, specs, inputs: list, input_format: str, options: dict | None = None) -> list:
-    """Refuse, before any note is tagged, a folder output that already holds files of the
-    inputs' documents (a re-run without ``--overwrite``): every input is read once more for its
-    document ids, and each document's planned files are checked (issue 36: a re-run tagged
-    every note, then refused each write).
-
-    Returns ``inputs`` with standard input read into a list (it cannot be read twice). A
-    document that cannot be read is skipped here; the run reports it.
-
-    Raises
-    ------
-    OutputError
-        Naming how many of the planned files exist, the first one and the fix.
-    """
-    existing = getattr(out, "existing", None)
-    folder = getattr(out, "out", None)
-    if existing is None or getattr(out, "overwrite", True) or folder is None or not folder.is_dir() \
-            or not any(folder.iterdir()):
-        return inputs
-    inputs = [list(docs) if spec_path(spec, input_format) == "-" else docs for spec, docs in zip(specs, inputs)]
-    again = [docs if isinstance(docs, list) else doc_iter
-             for docs, doc_iter in zip(inputs, open_inputs(specs, input_format, [], options))]
-    found: list = []
-    total = 0
-    for docs in again:
-        for doc in docs:
-            files = existing(doc)
-            found += files
-            total += len(files) > 0
-    if found:
-        raise OutputError(f"{len(found)} output file(s) of {total} document(s) exist already in "
-                          f"{str(folder)!r} (the first: {found[0].name!r}), and were not replaced; nothing "
-                          "was tagged (to replace them: --overwrite; or another --output-dir)")
-    return inputs
-
-
 class Session:
     """A loaded model and an output style, tagging and rendering notes the way ``crfdeid tag`` does.
 
@@ -193,11 +143,16 @@ class Session:
     explain : bool
         Record what each step did to each span (``meta['explain']``, :func:`explanation`;
         ``tag --explain``). Off, tagging does no extra work.
+    site_mining : bool
+        Find what the model tagged confidently in some notes wherever it recurs in the notes of
+        one call of :meth:`tag` (``tag --site-mining``; :mod:`crfdeid.site.mining`): the call's
+        results come once all its notes are tagged. :attr:`lessons` holds what it learnt.
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, options: dict | None = None,
                  key=None, seed=None, o_threshold: float | EllipsisType | None = ..., o_words: bool = True,
-                 site=None, grouper=None, backend: str = "numpy", explain: bool = False):
+                 site=None, grouper=None, backend: str = "numpy", explain: bool = False,
+                 site_mining: bool = False):
         self.model = model if isinstance(model, TaggingModel) else TaggingModel.load(model, backend=backend)
         if not o_words:
             self.model = copy.copy(self.model)  # the caller's model keeps its o-words
@@ -209,6 +164,8 @@ class Session:
         self.table_use = TableUse(site)  # how many of the site tables' patients and notes were met
         self.grouper = grouper
         self.explain = explain
+        self.site_mining = site_mining and mining.mines(self.model)
+        self.lessons = mining.Lessons()
         self.options = dict(options or {})
         if seed is not None or key is not None:
             self.options.update({"seed": seed} if seed is not None else {"key": key})
@@ -253,15 +210,29 @@ class Session:
                 self.table_use.see(doc)
                 yield doc
 
-    def tag(self, docs: Iterable[Document], jobs: int = 1) -> Iterator[tuple]:
-        """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order.
+    def tag(self, docs: Iterable[Document], jobs: int = 1,
+            progress: Callable[[], object] | None = None) -> Iterator[tuple]:
+        """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order
+        (with :attr:`site_mining`: once every document is tagged, mined over all of them).
 
         Documents are labelled in batches (the numpy backend labels a batch at once). With
         ``jobs`` > 1, ``jobs - 1`` worker processes tag batches (forked ones share this
         session's model, spawned ones load it) and this process tags one itself whenever every
         worker has two queued: ``jobs`` processes tag, none waits for another while batches
-        are left, and the results come back in input order.
+        are left, and the results come back in input order. ``progress`` is called once per
+        document tagged (with mining, before the first result comes).
         """
+        results = self._tag(docs, jobs)
+        if progress is not None:
+            results = _counted(results, progress)
+        if self.site_mining:
+            allow = self.site.allow if self.site is not None else frozenset()
+            self.lessons = mining.Lessons()
+            yield from mining.mine_results(results, allow, self.explain, self.lessons)
+        else:
+            yield from results
+
+    def _tag(self, docs: Iterable[Document], jobs: int) -> Iterator[tuple]:
         if jobs <= 1:
             yield from (tag_result(doc, tagged) for doc, tagged in self.model.tag_each(
                 docs, self.o_threshold, tagging_model.BATCH_CHARS, options=self.chain_options))
@@ -378,7 +349,7 @@ class Session:
         done = failed = seen = 0
         try:
             with out:
-                for _doc_id, tagged, err in self.tag(docs, jobs):
+                for _doc_id, tagged, err in self.tag(docs, jobs, progress):
                     while seen < len(errors):
                         report(str(errors[seen]))
                         seen += 1
@@ -392,8 +363,6 @@ class Session:
                         failed += 1
                     else:
                         done += 1
-                    if progress is not None:
-                        progress()
                 for e in errors[seen:]:
                     report(str(e))
                     failed += 1
@@ -420,6 +389,13 @@ class PatientWriters:
         if self.current is None or doc.group != self.group:
             self.group, self.current = doc.group, self.session.writer()
         return self.current
+
+
+def _counted(results: Iterator[tuple], progress: Callable[[], object]) -> Iterator[tuple]:
+    """``results``, calling ``progress`` as each comes."""
+    for result in results:
+        progress()
+        yield result
 
 
 # -- worker processes (``jobs`` > 1) ----------------------------------------------------------
