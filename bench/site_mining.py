@@ -12,7 +12,7 @@ once more with a mining session and checks that it gives the same spans. A model
 not apply to (labels of its own, another language: :func:`crfdeid.site.mining.mines`) is
 scored with mining off both times, as the session would tag.
 
-    python bench/site_mining.py --made-up        # the made-up notes (crfdeid.experiments.madeup): misses and false spans
+    python bench/site_mining.py --made-up        # the made-up notes: misses and false spans
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--corpus")
-    what.add_argument("--made-up", action="store_true", help="the made-up notes (python -m crfdeid experiments made-up)")
+    what.add_argument("--made-up", action="store_true", help="the made-up notes (experiments made-up)")
     p.add_argument("--model", help="model file (default: the shipped model)")
     p.add_argument("--exclude-groups", help="leave out these groups (patients), e.g. the locked quarter")
     p.add_argument("--json", help="write the figures here")
