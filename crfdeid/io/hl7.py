@@ -18,8 +18,9 @@ containers re-join fields and re-escape text; python-hl7 escapes a line break as
 Writer ``hl7`` (:class:`Hl7Writer`, ``-o text=redacted|masked|surrogate``): the texts
 de-identified; PID, PD1's none, PV1, NK1 identifiers removed (redacted, masked) or replaced
 by the patient's surrogates; dates of MSH, EVN, PID, PV1, NK1, ORC, OBR, OBX and TXA moved by
-the patient's offset (surrogate) or cut to their year (a birth date removed). Other
-segments and fields are written as read.
+the patient's offset (surrogate) or cut to their year (a birth date removed), and so is every
+other field, component or subcomponent of any segment that is a date of day precision or
+finer (:mod:`crfdeid.io.record_dates`). Other segments and fields are written as read.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 from ..document import Document, Span
 from ..errors import ReaderError
 from .files import check_encoding, decode
+from .record_dates import hl7_dates
 from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
@@ -235,18 +237,30 @@ class Hl7Writer(RecordWriter):
                 breaks = f"{d.esc}.br{d.esc}" if f[0] == "OBX" and f[2] == "FT" else d.rep
                 f[at] = d.escape(value, breaks)
                 segments[k] = join_fields(f, d)
+        text_at = {k for k, _ in texts}
         for k, seg in enumerate(segments):
             f = fields_of(seg, d)
-            table = FIELDS.get(f[0])
+            table = FIELDS.get(f[0], {})
             if not table and f[0] not in ("NTE", "MSH"):
-                self.count("segment(s) of other types passed through unchanged")
-            if table:
-                for num, kind in table.items():
-                    if num < len(f) and f[num]:
-                        f[num] = self._field(f[num], kind, group, d, f"{record.where} {f[0]}-{num}")
-                segments[k] = join_fields(f, d)
+                self.count("segment(s) of other types: dates de-identified, other fields as read")
+            for num in range(1, len(f)):
+                if num in table:
+                    if f[num]:
+                        f[num] = self._field(f[num], table[num], group, d, f"{record.where} {f[0]}-{num}")
+                elif not (f[0] == "MSH" and num <= 2) and not (k in text_at and num == (5 if f[0] == "OBX" else 3)):
+                    f[num], moved = hl7_dates(f[num], d.rep, d.comp, d.sub, self._mover(group))
+                    if moved:
+                        self.count("date(s) of other fields " + ("moved" if self.surrogates else "cut to the year"),
+                                   moved)
+            segments[k] = join_fields(f, d)
         sep = record.extra["sep"]
         return sep.join(segments) + sep
+
+    def _mover(self, group: str):
+        """What :func:`~crfdeid.io.record_dates.hl7_dates` does with a date of the message."""
+        def move(value: str) -> str | None:
+            return self.date(group, value, compact=True)
+        return move
 
     def _one_by_one(self, doc, texts) -> list[str]:
         """Each value de-identified alone (a surrogate spanning a line break changed the lines)."""
