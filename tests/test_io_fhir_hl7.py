@@ -256,7 +256,7 @@ def _dated_bundle() -> dict:
     return {"resourceType": "Bundle", "type": "collection", "entry": [
         {"fullUrl": "urn:uuid:p7", "resource": {
             "resourceType": "Patient", "id": "p7", "name": [{"family": "Vexlan", "given": ["Zorbek"]}],
-            "birthDate": "2031-03-14",
+            "birthDate": "2031-03-14", "identifier": [{"value": "4410", "period": {"start": "2098-07-01"}}],
             "contact": [{"name": {"family": "Vexlan"}, "period": {"start": "2090-02"}}]}},
         {"resource": {"resourceType": "DocumentReference", "id": "d7", "status": "current",
                       "subject": {"reference": "Patient/p7"}, "date": "2098-07-22T10:30:00Z",
@@ -279,7 +279,7 @@ def _dated_bundle() -> dict:
 
 
 _MOVED = ["2098-07-20", "2098-07-25", "2098-07-19", "2098-07-21", "2098-06-11", "2098-07-23", "2098-07-24",
-          "2098-07-22", "2090-02"]
+          "2098-07-22", "2090-02", "2098-07-01"]
 
 
 @pytest.mark.parametrize("style", ["surrogate", "redacted"])
@@ -320,7 +320,7 @@ def test_every_date_of_the_patients_resources_is_de_identified(tmp_path, style):
 
 _ADT = ("MSH|^~\\&|ADT|MERCY|EHR|MERCY|20980720081500+0200||ADT^A01|20980720081500|P|2.5\r"
         "EVN|A01|20980720081500\r"
-        "PID|1||4410^^^H^MR||Vexlan^Zorbek||20310314\r"
+        "PID|1||4410^^^H^MR^^20980701||Vexlan^Zorbek||20310314||||1 Elm St^^Oxvale^MA^01000^^H^^^^^^20980702\r"
         "PV1|1|I|W^1^A||||||||||||||||V88|||||||||||||||||||||||||209807200815|20980725\r"
         "PV2|||||||||20980726\r"
         "DG1|1||I10^Hypertension^I10||20980719|A\r"
@@ -337,7 +337,7 @@ def test_every_date_of_the_patients_message_is_de_identified(tmp_path, style):
                      *(["--seed", "4"] if style == "surrogate" else []))
     assert code == 0
     data = (out / "a.hl7").read_bytes().decode()
-    for day in range(18, 27):
+    for day in [*range(18, 27), "01", "02"]:  # "01", "02": an identifier's and an address's dates
         assert f"209807{day}" not in data and f"07/{day}/2098" not in data, day
     segs = {s.split("|")[0] + (s.split("|")[1] if s.startswith("OBX") else ""): s.split("|")
             for s in data.strip("\r").split("\r")}
@@ -355,7 +355,8 @@ def test_every_date_of_the_patients_message_is_de_identified(tmp_path, style):
     assert re.fullmatch(r"\d{8}081500\+0200", segs["MSH"][6]) and re.fullmatch(r"\d{14}-0500", segs["OBR"][22])
     offset = (day(segs["DG1"][5]) - dt.date(2098, 7, 19)).days
     for got, was in ((segs["OBR"][7][:8], "20980721"), (segs["OBX1"][5], "20980718"), (segs["OBX1"][14], "20980722"),
-                     (segs["PV2"][9], "20980726"), (segs["ZXT"][2][:8], "20980723"), (segs["MSH"][9][:8], "20980720")):
+                     (segs["PV2"][9], "20980726"), (segs["ZXT"][2][:8], "20980723"), (segs["MSH"][9][:8], "20980720"),
+                     (segs["PID"][3].split("^")[6], "20980701"), (segs["PID"][11].split("^")[12], "20980702")):
         assert (day(got) - day(was)).days == offset, (got, was)
     seen = dt.date(2098, 7, 22) + dt.timedelta(days=offset)
     assert f"{seen.month:02d}/{seen.day:02d}/{seen.year}" in segs["OBX2"][5]  # the note moved alike

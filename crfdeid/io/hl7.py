@@ -56,6 +56,11 @@ FIELDS = {
     "OBX": {12: "date", 14: "date", 16: "doctor", 19: "date"},
     "TXA": {4: "date", 5: "doctor", 6: "date", 7: "date", 8: "date", 9: "doctor", 10: "doctor", 12: "id"},
 }
+#: The components (from 0) each kind of field de-identifies itself; dates in the others are
+#: found by their form (an identifier's effective date CX-7, an address's XAD-13...).
+_OWN_COMPONENTS = {"id": frozenset({0}), "ssn": frozenset({0}), "name": frozenset({0, 1, 2}),
+                   "doctor": frozenset({0, 1, 2, 3}), "address": frozenset({0, 1, 2, 4}),
+                   "phone": frozenset({0, 3, 5, 6, 11}), "place": frozenset({0}), "location": frozenset({1, 2, 3})}
 _SEGMENT = re.compile(r"[A-Z][A-Z0-9]{2}$")
 _LINE = re.compile(r"\r\n|\r|\n")
 
@@ -244,14 +249,18 @@ class Hl7Writer(RecordWriter):
             if not table and f[0] not in ("NTE", "MSH"):
                 self.count("segment(s) of other types: dates de-identified, other fields as read")
             for num in range(1, len(f)):
-                if num in table:
-                    if f[num]:
-                        f[num] = self._field(f[num], table[num], group, d, f"{record.where} {f[0]}-{num}")
-                elif not (f[0] == "MSH" and num <= 2) and not (k in text_at and num == (5 if f[0] == "OBX" else 3)):
-                    f[num], moved = hl7_dates(f[num], d.rep, d.comp, d.sub, self._mover(group))
+                kind = table.get(num)
+                if (f[0] == "MSH" and num <= 2) or (k in text_at and num == (5 if f[0] == "OBX" else 3)) \
+                        or kind in ("date", "dob") or not f[num]:
+                    pass  # the separators, a text read, a date field (below)
+                else:  # a date anywhere else, or in a component the field's own rule leaves (CX-7, XAD-13)
+                    f[num], moved = hl7_dates(f[num], d.rep, d.comp, d.sub, self._mover(group),
+                                              _OWN_COMPONENTS.get(kind or "", frozenset()))
                     if moved:
                         self.count("date(s) of other fields " + ("moved" if self.surrogates else "cut to the year"),
                                    moved)
+                if kind is not None and f[num]:
+                    f[num] = self._field(f[num], kind, group, d, f"{record.where} {f[0]}-{num}")
             segments[k] = join_fields(f, d)
         sep = record.extra["sep"]
         return sep.join(segments) + sep

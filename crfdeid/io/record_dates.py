@@ -28,8 +28,9 @@ FHIR_DATE = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01])"
 HL7_DATE = re.compile(r"(1[89]\d\d|2[01]\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])"
                       r"(?:(?:[01]\d|2[0-3])(?:[0-5]\d(?:[0-5]\d(?:\.\d{1,4})?)?)?)?(?:[+-]\d{4})?")
 #: FHIR elements whose string is never a date (codes, references, base64, narrative...).
+#: (``value``: an identifier's or a telecom's, de-identified as such where the writer knows them.)
 _NOT_DATES = frozenset({"id", "reference", "system", "code", "version", "url", "data", "div", "hash",
-                        "contentType", "language", "versionId", "profile", "fullUrl"})
+                        "contentType", "language", "versionId", "profile", "fullUrl", "value"})
 #: FHIR elements of type ``instant`` (which must be complete: removed rather than cut to a year).
 INSTANTS = frozenset({"issued", "lastUpdated", "effectiveInstant", "valueInstant", "when", "timestamp"})
 
@@ -77,9 +78,11 @@ def _one(value: str, key: str, move: FhirMove) -> str | None:
     return move(value, key, key in INSTANTS)
 
 
-def hl7_dates(field: str, rep: str, comp: str, sub: str, move: Callable[[str], str | None]) -> tuple[str, int]:
-    """An HL7 field with every date of its repetitions, components and subcomponents moved (a
-    date ``move`` removes is left empty); and how many there were."""
+def hl7_dates(field: str, rep: str, comp: str, sub: str, move: Callable[[str], str | None],
+              skip: frozenset[int] = frozenset()) -> tuple[str, int]:
+    """An HL7 field with every date of its repetitions, components (but the components
+    numbered ``skip`` from 0: those the writer de-identifies otherwise) and subcomponents
+    moved (a date ``move`` removes is left empty); and how many there were."""
     found = 0
 
     def one(value: str) -> str:
@@ -88,7 +91,8 @@ def hl7_dates(field: str, rep: str, comp: str, sub: str, move: Callable[[str], s
             return value
         found += 1
         return move(value) or ""
-    out = rep.join(comp.join(sub.join(one(s) for s in c.split(sub)) for c in r.split(comp))
+    out = rep.join(comp.join(c if j in skip else sub.join(one(s) for s in c.split(sub))
+                             for j, c in enumerate(r.split(comp)))
                    for r in field.split(rep))
     return out, found
 
