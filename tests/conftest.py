@@ -76,6 +76,22 @@ def spark():
     session.stop()
 
 
+@pytest.fixture
+def tagging_fails_on(monkeypatch):
+    """``tagging_fails_on(marker)``: from then on, tagging a text that holds ``marker`` raises
+    an error that carries the whole text (what must reach no log line and no answer)."""
+    from crfdeid.crf import Model
+    real = Model._tagged
+
+    def install(marker: str) -> None:
+        def failing(self, doc, *args):
+            if marker in doc.text:
+                raise ValueError(doc.text)
+            return real(self, doc, *args)
+        monkeypatch.setattr(Model, "_tagged", failing)
+    return install
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def review_db(request, tmp_path):
     """A fresh review store target: a SQLite file, or a new PostgreSQL database (skipped

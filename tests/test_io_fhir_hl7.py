@@ -248,3 +248,115 @@ def test_the_patient_resource_finds_its_identifiers_in_the_text(tmp_path):
     assert code == 0
     data = (out / "k.ndjson").read_text()
     assert "441022" not in data and "zorbek" not in data and "ambulating well." in data
+
+
+def _dated_bundle() -> dict:
+    """A patient whose note, Encounter, Condition and Procedure hold dates, and an Organization."""
+    note = "Admitted 07/20/2098, seen 07/22/2098.\n"
+    return {"resourceType": "Bundle", "type": "collection", "entry": [
+        {"fullUrl": "urn:uuid:p7", "resource": {
+            "resourceType": "Patient", "id": "p7", "name": [{"family": "Vexlan", "given": ["Zorbek"]}],
+            "birthDate": "2031-03-14", "identifier": [{"value": "4410", "period": {"start": "2098-07-01"}}],
+            "contact": [{"name": {"family": "Vexlan"}, "period": {"start": "2090-02"}}]}},
+        {"resource": {"resourceType": "DocumentReference", "id": "d7", "status": "current",
+                      "subject": {"reference": "Patient/p7"}, "date": "2098-07-22T10:30:00Z",
+                      "content": [{"attachment": {"data": base64.b64encode(note.encode()).decode(),
+                                                  "creation": "2098-07-22T10:31:00-05:00"}}]}},
+        {"fullUrl": "urn:uuid:e7", "resource": {
+            "resourceType": "Encounter", "id": "e7", "status": "finished", "subject": {"reference": "Patient/p7"},
+            "period": {"start": "2098-07-20T08:15:00+02:00", "end": "2098-07-25"},
+            "text": {"status": "generated", "div": "<div>Stay 2098-07-20 to 2098-07-25</div>"}}},
+        {"resource": {"resourceType": "Condition", "id": "c7", "subject": {"reference": "Patient/p7"},
+                      "onsetDateTime": "2098-07-19", "recordedDate": "2098-07-21T16:00:00.250Z",
+                      "extension": [{"url": "http://example.org/x", "valueDate": "2098-06-11"}]}},
+        {"resource": {"resourceType": "Procedure", "id": "pr7", "status": "completed",
+                      "subject": {"reference": "urn:uuid:p7"}, "performedDateTime": "2098-07-23",
+                      "meta": {"lastUpdated": "2098-07-24T12:00:00.000Z"}}},
+        {"resource": {"resourceType": "Organization", "id": "o7", "name": "Mercy",
+                      "meta": {"lastUpdated": "2097-01-05T09:00:00Z"}}},
+        {"resource": {"resourceType": "Organization", "id": "o8", "name": "Lab",
+                      "extension": [{"url": "http://example.org/since", "valueDate": "2097-01-06"}]}}]}
+
+
+_MOVED = ["2098-07-20", "2098-07-25", "2098-07-19", "2098-07-21", "2098-06-11", "2098-07-23", "2098-07-24",
+          "2098-07-22", "2090-02", "2098-07-01"]
+
+
+@pytest.mark.parametrize("style", ["surrogate", "redacted"])
+def test_every_date_of_the_patients_resources_is_de_identified(tmp_path, style):
+    bundle = _dated_bundle()
+    (tmp_path / "b.json").write_text(json.dumps(bundle))
+    code, out = _run(tmp_path, "fhir", tmp_path / "b.json", "-o", f"text={style}",
+                     *(["--seed", "4"] if style == "surrogate" else []))
+    assert code == 0
+    after = json.loads((out / "b.json").read_text())
+    res = {e["resource"]["id"]: e["resource"] for e in after["entry"]}
+    assert res["o8"] == bundle["entry"][6]["resource"]  # an Organization belongs to no patient
+    assert res["o7"] == bundle["entry"][5]["resource"]
+    seen = _all_text((out / "b.json").read_bytes())  # base64 attachments decoded too
+    for original in [*_MOVED, "07/20/2098", "07/22/2098"]:
+        assert original not in seen, original
+    enc, cond = res["e7"], res["c7"]
+    assert "text" not in enc  # the narrative repeats the dates: removed
+    if style == "redacted":
+        assert enc["period"] == {"start": "2098", "end": "2098"} and cond["onsetDateTime"] == "2098"
+        assert "lastUpdated" not in res["pr7"].get("meta", {})  # an instant must be complete: removed
+        return
+    import datetime as dt
+    start, end = enc["period"]["start"], enc["period"]["end"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT08:15:00\+02:00", start) and re.fullmatch(r"\d{4}-\d\d-\d\d", end)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT16:00:00\.250Z", cond["recordedDate"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT12:00:00\.000Z", res["pr7"]["meta"]["lastUpdated"])
+    assert re.fullmatch(r"\d{4}-\d\d", res["p7"]["contact"][0]["period"]["start"])
+    day = dt.date.fromisoformat
+    assert (day(end) - day(start[:10])).days == 5  # the interval is kept
+    assert (day(res["pr7"]["performedDateTime"]) - day(cond["onsetDateTime"])).days == 4
+    offset = (day(cond["onsetDateTime"]) - day("2098-07-19")).days
+    note = base64.b64decode(res["d7"]["content"][0]["attachment"]["data"]).decode()
+    moved = day("2098-07-22") + dt.timedelta(days=offset)  # the note's date moved by the same offset
+    assert f"{moved.month:02d}/{moved.day:02d}/{moved.year}" in note
+    assert res["d7"]["content"][0]["attachment"]["creation"].endswith("T10:31:00-05:00")
+
+
+_ADT = ("MSH|^~\\&|ADT|MERCY|EHR|MERCY|20980720081500+0200||ADT^A01|20980720081500|P|2.5\r"
+        "EVN|A01|20980720081500\r"
+        "PID|1||4410^^^H^MR^^20980701||Vexlan^Zorbek||20310314||||1 Elm St^^Oxvale^MA^01000^^H^^^^^^20980702\r"
+        "PV1|1|I|W^1^A||||||||||||||||V88|||||||||||||||||||||||||209807200815|20980725\r"
+        "PV2|||||||||20980726\r"
+        "DG1|1||I10^Hypertension^I10||20980719|A\r"
+        "OBR|1|||X^Panel|||20980721093000|||||||||||||||20980721120000-0500\r"
+        "OBX|1|DT|D^Onset||20980718||||||F|||20980722\r"
+        "OBX|2|TX|N^Note||Seen 07/22/2098.||||||F\r"
+        "ZXT|1|20980723&20980724^8867-4^19829001\r")
+
+
+@pytest.mark.parametrize("style", ["surrogate", "redacted"])
+def test_every_date_of_the_patients_message_is_de_identified(tmp_path, style):
+    (tmp_path / "a.hl7").write_bytes(_ADT.encode())
+    code, out = _run(tmp_path, "hl7", tmp_path / "a.hl7", "-o", f"text={style}",
+                     *(["--seed", "4"] if style == "surrogate" else []))
+    assert code == 0
+    data = (out / "a.hl7").read_bytes().decode()
+    for day in [*range(18, 27), "01", "02"]:  # "01", "02": an identifier's and an address's dates
+        assert f"209807{day}" not in data and f"07/{day}/2098" not in data, day
+    segs = {s.split("|")[0] + (s.split("|")[1] if s.startswith("OBX") else ""): s.split("|")
+            for s in data.strip("\r").split("\r")}
+    assert segs["ZXT"][2].split("^")[1:] == ["8867-4", "19829001"]  # codes are no dates
+    if style == "redacted":
+        assert segs["PV1"][44:46] == ["2098", "2098"] and segs["DG1"][5] == "2098" and segs["OBX1"][14] == "2098"
+        return
+    import datetime as dt
+
+    def day(v):
+        return dt.date(int(v[:4]), int(v[4:6]), int(v[6:8]))
+    admit, discharge = segs["PV1"][44], segs["PV1"][45]
+    assert re.fullmatch(r"\d{12}", admit) and admit.endswith("0815") and re.fullmatch(r"\d{8}", discharge)
+    assert (day(discharge) - day(admit)).days == 5
+    assert re.fullmatch(r"\d{8}081500\+0200", segs["MSH"][6]) and re.fullmatch(r"\d{14}-0500", segs["OBR"][22])
+    offset = (day(segs["DG1"][5]) - dt.date(2098, 7, 19)).days
+    for got, was in ((segs["OBR"][7][:8], "20980721"), (segs["OBX1"][5], "20980718"), (segs["OBX1"][14], "20980722"),
+                     (segs["PV2"][9], "20980726"), (segs["ZXT"][2][:8], "20980723"), (segs["MSH"][9][:8], "20980720"),
+                     (segs["PID"][3].split("^")[6], "20980701"), (segs["PID"][11].split("^")[12], "20980702")):
+        assert (day(got) - day(was)).days == offset, (got, was)
+    seen = dt.date(2098, 7, 22) + dt.timedelta(days=offset)
+    assert f"{seen.month:02d}/{seen.day:02d}/{seen.year}" in segs["OBX2"][5]  # the note moved alike

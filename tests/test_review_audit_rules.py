@@ -121,6 +121,36 @@ def test_surrogate_edits_need_the_adjudicator_role_or_the_editors_setting(projec
     assert c.put("/api/surrogates/1", headers=h["carol"], json=item).status_code == 403
 
 
+def test_review_init_names_the_surrogate_editors(tmp_path, tokens, capsys):
+    path = tmp_path / "named"
+    assert review_main(["init", str(path), "--surrogate-editors", "alice, alice,dan"]) == 0
+    assert "surrogate editors: alice, dan" in capsys.readouterr().out
+    project = Project.open(path)
+    try:
+        assert project.setting("surrogate_editors") == ["alice", "dan"]
+        nid = project.store.add_note(Document("501-00", TEXT, [], {"patient": "501"}))
+        project.store.set_suggestions(nid, SPANS, [0.9] * 3, 0, 1.0)
+        creds, h = tokens
+        c = client(project, creds)
+        finish(c, nid, h["alice"])
+        item = {"start": SPANS[1].start, "end": SPANS[1].end}
+        assert c.put(f"/api/surrogates/{nid}", headers=h["alice"], json=item).status_code == 200  # an annotator
+        assert c.put(f"/api/surrogates/{nid}", headers=h["carol"], json=item).status_code == 403  # not named
+    finally:
+        project.close()
+    assert review_main(["init", str(tmp_path / "none")]) == 0
+    project = Project.open(tmp_path / "none")
+    assert project.setting("surrogate_editors") is None
+    project.close()
+
+
+@pytest.mark.parametrize("names", ["bad name", ",", "a/b"])
+def test_review_init_refuses_a_bad_editor_name(tmp_path, names):
+    with pytest.raises(SystemExit) as err:
+        review_main(["init", str(tmp_path / "p"), "--surrogate-editors", names])
+    assert err.value.code == 2 and not (tmp_path / "p" / "project.json").exists()
+
+
 @pytest.mark.parametrize("first", ["add", "accept-all"])
 def test_the_model_suggestions_are_kept_whatever_call_comes_first(project, first):
     c = client(project)

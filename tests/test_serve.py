@@ -190,7 +190,7 @@ def test_openapi_docs(client):
     assert client.get("/redoc").status_code == 404
 
 
-def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch):
+def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch, tagging_fails_on):
     """A planted marker goes through every path: success, bad JSON, bad fields, too large,
     a failing note and a bug in the endpoint; it shows up in no log line and no error."""
     caplog.set_level(logging.DEBUG)
@@ -205,14 +205,7 @@ def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch):
         client.post(f"/v1/{MARKER}", json={"text": note}),
     ]
     assert _post(client, text=note).status_code == 200
-    from crfdeid.crf import Model
-    real = Model._tagged
-
-    def failing(self, doc, *args):
-        if MARKER in doc.text:
-            raise ValueError(doc.text)
-        return real(self, doc, *args)
-    monkeypatch.setattr(Model, "_tagged", failing)
+    tagging_fails_on(MARKER)
     errors.append(_post(client, text=note))  # the note fails: 500 naming the document only
     batch = _post(client, documents=[{"id": "n1", "text": note}, {"id": "n2", "text": NOTE}])
     assert batch.json()["failed"] == 1 and MARKER not in batch.text

@@ -24,6 +24,7 @@ from ..review.credentials import Credentials, set_token
 from ..review.guard import LOOPBACK
 from ..review.project import Project, export_docs, import_notes
 from ..review.retrain import estimated_recall, main_retrain
+from ..review.store import Invalid, check_name
 from . import review_simulate
 
 TOKEN_ENV = "CRFDEID_REVIEW_TOKEN"
@@ -54,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=("uncertainty", "least-confident", "expected-phi", "random"), help="queue order")
     q.add_argument("--no-propagate", action="store_true",
                    help="surrogate review: do not add unannotated repeats of PHI strings")
+    q.add_argument("--surrogate-editors", type=_names, metavar="NAME,...",
+                   help="the only people who may edit or approve surrogates (default: adjudicators, "
+                        "with personal tokens)")
     q = sub.add_parser("import", help="read notes into the project and pre-annotate them")
     _project_args(q)
     q.add_argument("input", metavar="FORMAT:PATH", nargs="+", help="notes to import (any reader)")
@@ -145,10 +149,22 @@ def _init(args) -> int:
     model = str(Path(args.model).resolve()) if args.model else None  # serve may run elsewhere
     project = Project.create(args.project, args.db, config=config, model=model, per_note=args.per_note,
                              retrain_every=args.retrain_every, strategy=args.strategy,
-                             propagate=not args.no_propagate)
+                             propagate=not args.no_propagate, surrogate_editors=args.surrogate_editors)
     project.close()
-    print(f"project: {args.project} ({'PostgreSQL' if args.db else 'SQLite'} store)")
+    print(f"project: {args.project} ({'PostgreSQL' if args.db else 'SQLite'} store)"
+          + (f"; surrogate editors: {', '.join(args.surrogate_editors)}" if args.surrogate_editors else ""))
     return 0
+
+
+def _names(value: str) -> list[str]:
+    """``--surrogate-editors``: annotator names, comma-separated, each once."""
+    try:
+        names = [check_name(n) for n in value.split(",") if n.strip()]
+    except Invalid as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if not names:
+        raise argparse.ArgumentTypeError("no name given")
+    return list(dict.fromkeys(names))
 
 
 def _import(args) -> int:

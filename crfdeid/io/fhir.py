@@ -25,10 +25,10 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from ..errors import ReaderError
 from .files import check_encoding, decode
+from .record_dates import fhir_dates
 from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
@@ -36,12 +36,8 @@ from .registry import READERS, WRITERS
 PEOPLE = {"Patient": "PATIENT", "RelatedPerson": "PATIENT", "Practitioner": "DOCTOR"}
 #: Resources whose texts are read (and whose narrative and dates are de-identified).
 NOTES = ("DocumentReference", "DiagnosticReport", "Observation")
-#: Dates of the resources read, by type: ``instant`` must keep its full precision.
-_DATES = {"DocumentReference": {"date": "instant"},
-          "DiagnosticReport": {"effectiveDateTime": "dateTime", "issued": "instant"},
-          "Observation": {"effectiveDateTime": "dateTime", "effectiveInstant": "instant", "issued": "instant"}}
-_PERIODS = {"DocumentReference": ("context", "period"), "DiagnosticReport": ("effectivePeriod",),
-            "Observation": ("effectivePeriod",)}
+#: References that say whose a resource is (its dates are then the patient's, moved with the notes').
+_OWNERS = ("subject", "patient", "beneficiary")
 _TELECOM = {"phone": "PHONE", "sms": "PHONE", "pager": "PHONE", "fax": "FAX", "email": "EMAIL", "url": "URL"}
 _SSN = "http://hl7.org/fhir/sid/us-ssn"
 _REF = re.compile(r"(?:^|/)([A-Za-z]+/[A-Za-z0-9\-.]{1,64})(?:/_history/[^/]*)?$")
@@ -250,6 +246,21 @@ class FhirWriter(RecordWriter):
         for i, res in people:  # a patient over 89 is known before the notes are written
             if res.get("resourceType") == "Patient" and isinstance(res.get("birthDate"), str):
                 self.over_89(self._group(record, i, res), res["birthDate"])
+        for i, (_, res) in enumerate(found):  # before the texts go back: a text is not a date
+            owner = self._owner(record, i, res)
+            kind = res.get("resourceType")
+            if owner is None:
+                if kind not in PEOPLE and kind != "Bundle":
+                    self.count("resource(s) of no patient passed through unchanged")
+                continue
+            if kind not in NOTES and kind not in PEOPLE:
+                self.count("resource(s) of other types: dates de-identified, texts not read")
+            skip = ("birthDate", "deceasedDateTime") if kind in PEOPLE else ()
+            moved = fhir_dates(res, self._mover(owner), skip, ("date",) if kind == "DocumentReference" else ())
+            if moved:
+                self.count("date(s) " + ("moved" if self.surrogates else "cut to the year (instants removed)"), moved)
+            if kind not in PEOPLE and res.pop("text", None) is not None:
+                self.count("narratives removed")
         if record.extra["pieces"]:
             for doc, (i, loc) in zip(docs, record.extra["pieces"]):
                 new = self.text(doc)
@@ -259,10 +270,7 @@ class FhirWriter(RecordWriter):
             self._person(res, self._group(record, i, res), f"{record.where} {res['resourceType']}")
         for i, (_, res) in enumerate(found):
             kind = res.get("resourceType")
-            if kind not in NOTES and kind not in PEOPLE and kind != "Bundle":
-                self.count("resource(s) of other types passed through unchanged (their dates and texts too)")
             if kind in NOTES:
-                self._dates(res, groups[i])
                 self._ids(res, groups[i], "IDNUM", f"{record.where} {kind}")
             if kind in NOTES or kind in PEOPLE:
                 if res.pop("text", None) is not None:
@@ -348,18 +356,30 @@ class FhirWriter(RecordWriter):
                 if isinstance(a.get(key), str):
                     self._set(a, key, self.value(group, a[key], kind, where))
 
-    def _dates(self, res: dict, group: str) -> None:
-        for key, kind in _DATES.get(res["resourceType"], {}).items():
-            if isinstance(res.get(key), str):
-                new = self.date(group, res[key])
-                self._set(res, key, new if self.surrogates or kind != "instant" else None)
-        period: Any = res
-        for step in _PERIODS.get(res["resourceType"], ()):
-            period = period.get(step) if isinstance(period, dict) else None
-        if isinstance(period, dict):
-            for key in ("start", "end"):
-                if isinstance(period.get(key), str):
-                    self._set(period, key, self.date(group, period[key]))
+    def _owner(self, record: Record, i: int, res: dict) -> str | None:
+        """The patient a resource belongs to (the group of its dates), None for no patient."""
+        kind = res.get("resourceType")
+        if kind in NOTES:
+            return record.extra["groups"][i]
+        if kind in ("Patient", "RelatedPerson"):
+            return self._group(record, i, res)
+        if kind in PEOPLE:
+            return None
+        patients = {_key(u, r) for u, r in resources(record.payload) if r.get("resourceType") == "Patient"}
+        for key in _OWNERS:
+            ref = _ref(res.get(key), record.extra["urls"])
+            if ref and (ref.startswith("Patient/") or ref in patients):
+                return ref
+        return None
+
+    def _mover(self, group: str):
+        """What :func:`~crfdeid.io.record_dates.fhir_dates` does with a date of ``group``'s resource."""
+        def move(value: str, key: str, instant: bool) -> str | None:
+            if key in ("birthDate", "bornDate"):  # a relative's: the over-89 rule, not the patient's
+                return self.date(group, value, birth=True, own=False)
+            new = self.date(group, value)
+            return new if self.surrogates or not instant else None
+        return move
 
     def _set(self, obj: dict, key: str, value) -> None:
         if value is None or value == "":

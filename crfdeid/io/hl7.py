@@ -18,8 +18,9 @@ containers re-join fields and re-escape text; python-hl7 escapes a line break as
 Writer ``hl7`` (:class:`Hl7Writer`, ``-o text=redacted|masked|surrogate``): the texts
 de-identified; PID, PD1's none, PV1, NK1 identifiers removed (redacted, masked) or replaced
 by the patient's surrogates; dates of MSH, EVN, PID, PV1, NK1, ORC, OBR, OBX and TXA moved by
-the patient's offset (surrogate) or cut to their year (a birth date removed). Other
-segments and fields are written as read.
+the patient's offset (surrogate) or cut to their year (a birth date removed), and so is every
+other field, component or subcomponent of any segment that is a date of day precision or
+finer (:mod:`crfdeid.io.record_dates`). Other segments and fields are written as read.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 from ..document import Document, Span
 from ..errors import ReaderError
 from .files import check_encoding, decode
+from .record_dates import hl7_dates
 from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
@@ -54,6 +56,11 @@ FIELDS = {
     "OBX": {12: "date", 14: "date", 16: "doctor", 19: "date"},
     "TXA": {4: "date", 5: "doctor", 6: "date", 7: "date", 8: "date", 9: "doctor", 10: "doctor", 12: "id"},
 }
+#: The components (from 0) each kind of field de-identifies itself; dates in the others are
+#: found by their form (an identifier's effective date CX-7, an address's XAD-13...).
+_OWN_COMPONENTS = {"id": frozenset({0}), "ssn": frozenset({0}), "name": frozenset({0, 1, 2}),
+                   "doctor": frozenset({0, 1, 2, 3}), "address": frozenset({0, 1, 2, 4}),
+                   "phone": frozenset({0, 3, 5, 6, 11}), "place": frozenset({0}), "location": frozenset({1, 2, 3})}
 _SEGMENT = re.compile(r"[A-Z][A-Z0-9]{2}$")
 _LINE = re.compile(r"\r\n|\r|\n")
 
@@ -235,18 +242,34 @@ class Hl7Writer(RecordWriter):
                 breaks = f"{d.esc}.br{d.esc}" if f[0] == "OBX" and f[2] == "FT" else d.rep
                 f[at] = d.escape(value, breaks)
                 segments[k] = join_fields(f, d)
+        text_at = {k for k, _ in texts}
         for k, seg in enumerate(segments):
             f = fields_of(seg, d)
-            table = FIELDS.get(f[0])
+            table = FIELDS.get(f[0], {})
             if not table and f[0] not in ("NTE", "MSH"):
-                self.count("segment(s) of other types passed through unchanged")
-            if table:
-                for num, kind in table.items():
-                    if num < len(f) and f[num]:
-                        f[num] = self._field(f[num], kind, group, d, f"{record.where} {f[0]}-{num}")
-                segments[k] = join_fields(f, d)
+                self.count("segment(s) of other types: dates de-identified, other fields as read")
+            for num in range(1, len(f)):
+                kind = table.get(num)
+                if (f[0] == "MSH" and num <= 2) or (k in text_at and num == (5 if f[0] == "OBX" else 3)) \
+                        or kind in ("date", "dob") or not f[num]:
+                    pass  # the separators, a text read, a date field (below)
+                else:  # a date anywhere else, or in a component the field's own rule leaves (CX-7, XAD-13)
+                    f[num], moved = hl7_dates(f[num], d.rep, d.comp, d.sub, self._mover(group),
+                                              _OWN_COMPONENTS.get(kind or "", frozenset()))
+                    if moved:
+                        self.count("date(s) of other fields " + ("moved" if self.surrogates else "cut to the year"),
+                                   moved)
+                if kind is not None and f[num]:
+                    f[num] = self._field(f[num], kind, group, d, f"{record.where} {f[0]}-{num}")
+            segments[k] = join_fields(f, d)
         sep = record.extra["sep"]
         return sep.join(segments) + sep
+
+    def _mover(self, group: str):
+        """What :func:`~crfdeid.io.record_dates.hl7_dates` does with a date of the message."""
+        def move(value: str) -> str | None:
+            return self.date(group, value, compact=True)
+        return move
 
     def _one_by_one(self, doc, texts) -> list[str]:
         """Each value de-identified alone (a surrogate spanning a line break changed the lines)."""
