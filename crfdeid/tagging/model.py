@@ -206,9 +206,7 @@ class TaggingModel:
             path = DEFAULT_MODEL
         path = Path(path)
         try:
-            data = path.read_bytes()
-        except IsADirectoryError:
-            raise ModelError("is a folder, not a crfdeid model file", path=path) from None
+            data = modelfile.read_file(path)
         except OSError as exc:
             hint = " (train it with `make train`)" if path == DEFAULT_MODEL else ""
             raise ModelError(f"cannot read model: {exc.strerror}{hint}", path=path) from None
