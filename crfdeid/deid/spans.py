@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -141,7 +142,9 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     bare number, ages never: ``100`` also reads as a percentage). The words of a
     name of several words are looked for on their own too, where a repeat is written with a
     capital letter (``LÓPEZ`` after ``García-López``, ``Hare`` after ``Ann O'Hare``: a lower-case
-    ``hare`` may be a plain word; :func:`name_parts`). A repeat gets the
+    ``hare`` may be a plain word; :func:`name_parts`); so is a name that is more often a plain
+    English word (``Will``: not ``he will call``; :func:`plain_words`), unless a title comes before
+    it. Names are found without their accents (``Lopez`` after ``García-López``). A repeat gets the
     subtype of the annotated string, so a name the annotator (or the tagger)
     found once is replaced everywhere in the note. Returns ``doc`` itself when
     nothing is added. Under a declared ``scheme`` a label is looked for again when
@@ -171,7 +174,7 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
         wanted[phi] = sp
         if cat == "NAME":
             names.add(phi)
-            if phi in gazetteers.load("common_words"):
+            if phi in plain_words():
                 plain[phi] = _EDGES.sub("", doc.text[sp.start:sp.end])
             for part in name_parts(doc.text[sp.start:sp.end], min_len):
                 parts.setdefault(fold_same_length(part.lower()), sp)
@@ -201,14 +204,28 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
 
 def _as_name(text: str, low: str, a: int, b: int, capital_only: bool, spelling: str | None) -> bool:
     """Whether the repeat ``text[a:b]`` is taken: a part of a name (``capital_only``) written with
-    a capital; a name that is a common word (``spelling``: ``Will``) as annotated or with a
-    capital (not ``he will call``); either after a title (``Mr. will``); any other always."""
+    a capital; a name that is a common word (``spelling``: ``Will``; :func:`plain_words`) as
+    annotated or with a capital (not ``he will call``); either after a title (``Mr. will``); any
+    other always."""
     if not capital_only and spelling is None:
         return True
     if text[a:b] != low[a:b] or text[a:b] == spelling:
         return True
     title = _TITLE_BEFORE.search(low, max(0, a - 12), a)
     return title is not None and title.group(1) in gazetteers.load("titles")
+
+
+@functools.cache
+def plain_words() -> frozenset:
+    """Common English words more frequent as words than as names: ``will``, ``hope``, ``may`` (not
+    ``john`` or ``smith``): the rank in the common-word list before the rank in the first-name and
+    surname lists (each ordered by frequency), or in none of them."""
+    rank: dict[str, int] = {}
+    for name in ("first_male", "first_female", "surnames"):
+        for i, word in enumerate(gazetteers.entries(name)):
+            rank[word.lower()] = min(rank.get(word.lower(), i), i)
+    return frozenset(w for i, w in enumerate(map(str.lower, gazetteers.entries("common_words")))
+                     if i < rank.get(w, i + 1))
 
 
 #: The word right before a repeat, past a full stop and white space (``Mr. `` in ``Mr. will``).
