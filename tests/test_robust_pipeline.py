@@ -376,19 +376,6 @@ def test_long_notes_are_tagged_in_pieces_with_the_same_spans(model_path, monkeyp
     assert len(whole[0].spans) >= 400
 
 
-@pytest.mark.parametrize("text, start, size, end", [
-    ("aaaa\nbbbb\ncccc", 0, 8, 5),       # after the line break in the second half
-    ("aaaaaaa\nbbbbbbb", 0, 12, 8),
-    ("aa\nbbb ccc ddd", 0, 12, 11),      # no line break in the second half: white space
-    ("abcdefghijklmnop", 0, 6, 6),        # neither: the size
-    ("abc def", 0, 50, 7),                # the rest
-    ("abc def ghi jkl", 4, 6, 8),
-])
-def test_piece_ends(text, start, size, end):
-    from crfdeid.tagging.model import _piece_end
-    assert _piece_end(text, start, size) == end
-
-
 @pytest.mark.slow
 def test_a_long_single_line_note_is_tagged_in_bounded_memory(model_path, tmp_path):
     # 2 MB on one line: about 400 MB when tagged whole (measured 858 MB for 5 MB before the

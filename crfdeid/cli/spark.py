@@ -38,6 +38,7 @@ from .. import site as site_args
 from ..adapters.records import Deidentifier
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
+from ..io.files import check_encoding
 from ..progress import step
 from ..site import Site
 from .tag import _writer_option
@@ -74,6 +75,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--master", help="Spark master (default: local[*], or spark-submit's)")
     p.add_argument("--partitions", type=int, help="number of partitions to tag in "
                    "(default: Spark's default parallelism)")
+    p.add_argument("--encoding", help="JSON Lines input: the encoding of files without a byte-order mark "
+                                       "(default UTF-8; a mark names UTF-8, UTF-16 or UTF-32, as for tag)")
     p.add_argument("--id-col", default="id")
     p.add_argument("--text-col", default="text")
     p.add_argument("--patient-col", help="patient key column (default: patient, else meta.patient, "
@@ -174,6 +177,7 @@ def main(argv=None) -> int:
         if args.key_file:
             key = read_key_file(args.key_file)
         options = dict(_writer_option(pair) for pair in args.option or ())
+        check_encoding(args.encoding)
         site = Site.load(args.site) if args.site else None
         deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options,
                             site=site)
@@ -247,7 +251,7 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         patient = "patient" if not args.patient_col or "." in args.patient_col else args.patient_col
         notes = read_jsonl(spark, paths.files(args.input), args.id_col, args.text_col,
                            (args.patient_col,) if args.patient_col else ("patient", "meta.patient"),
-                           patient)
+                           patient, args.encoding)
         id_col, text_col = (c.rsplit(".", 1)[-1] for c in (args.id_col, args.text_col))
         error_col: str | None = READ_ERROR
     else:

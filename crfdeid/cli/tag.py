@@ -50,6 +50,7 @@ from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
 from ..io import spec_path
+from ..io.outputs import check_apart
 from ..progress import Progress, gc_paused, step
 from ..site import learnt
 from ..tagging.model import TaggingModel
@@ -239,6 +240,7 @@ def main(argv=None) -> int:
         # the load made, and the one at exit: a fifth of a one-note run) and, in forked --jobs
         # workers, out of the pages those passes would copy. Only the program freezes: called
         # from Python, the freeze would keep every object of the caller out of its collector.
+        check_apart(args.log, [spec_path(s, args.input_format) for s in specs], [args.output_dir])
         with gc_paused():
             model = TaggingModel.load(args.model, backend=args.backend)
             if cli.owns_process(argv):

@@ -141,13 +141,14 @@ class Model(TaggingModel):
     def __getstate__(self):
         return {"crf": self._crf, "config": self.config, "manifest": self.manifest, "path": self.path,
                 "backend": self.backend, "o_words": self.o_words, "chain": self._chain_state(),
-                "companion": self._companion_crf, "prior": self._prior_crf}
+                "companion": self._companion_crf, "prior": self._prior_crf, "pieces": self.pieces}
 
     def __setstate__(self, state):
         self.__init__(state["crf"], state["config"], state["manifest"], state["path"],
                       state.get("backend", "numpy"), state.get("companion"), state.get("prior"))
         self.o_words = state.get("o_words", self.o_words)  # as set on the pickled model
         self._restore_chain(state.get("chain"))
+        self.pieces = state.get("pieces")  # as set on the pickled model (how a long note is cut)
 
     def to_bytes(self) -> bytes:
         """The model file's content (:mod:`crfdeid.tagging.modelfile`)."""

@@ -9,9 +9,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from collections.abc import Callable
 
+from .. import gazetteers
 from ..document import Document, Span, trim
 from ..progress import checkpoint
 from ..schema import LINE_BREAKS
@@ -139,7 +142,9 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     bare number, ages never: ``100`` also reads as a percentage). The words of a
     name of several words are looked for on their own too, where a repeat is written with a
     capital letter (``LÓPEZ`` after ``García-López``, ``Hare`` after ``Ann O'Hare``: a lower-case
-    ``hare`` may be a plain word; :func:`name_parts`). A repeat gets the
+    ``hare`` may be a plain word; :func:`name_parts`); so is a name that is more often a plain
+    English word (``Will``: not ``he will call``; :func:`plain_words`), unless a title comes before
+    it. Names are found without their accents (``Lopez`` after ``García-López``). A repeat gets the
     subtype of the annotated string, so a name the annotator (or the tagger)
     found once is replaced everywhere in the note. Returns ``doc`` itself when
     nothing is added. Under a declared ``scheme`` a label is looked for again when
@@ -155,18 +160,24 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     [(0, 5), (11, 16)]
     """
     low = lower_same_length(doc.text)
+    fold = fold_same_length(low)  # names: accents off (``Lopez`` is a repeat of ``López``)
     wanted: dict[str, Span] = {}  # PHI string -> the span it was annotated as, longest first
     parts: dict[str, Span] = {}  # a word of a name of several words -> its span
+    names: set[str] = set()  # the strings of names (looked for in ``fold``)
+    plain: dict[str, str] = {}  # a name that is a common word -> its annotated spelling
     for sp in sorted(doc.spans, key=lambda s: -len(s)):
-        phi = _EDGES.sub("", low[sp.start:sp.end])
         cat = sp.category if scheme is None else _kind_category(sp, scheme)
+        phi = _EDGES.sub("", (fold if cat == "NAME" else low)[sp.start:sp.end])
         if (len(phi) < min_len or phi in wanted or cat not in PROPAGATED
                 or (cat == "DATE" and phi.isdigit())):
             continue
         wanted[phi] = sp
         if cat == "NAME":
+            names.add(phi)
+            if phi in plain_words():
+                plain[phi] = _EDGES.sub("", doc.text[sp.start:sp.end])
             for part in name_parts(doc.text[sp.start:sp.end], min_len):
-                parts.setdefault(part.lower(), sp)
+                parts.setdefault(fold_same_length(part.lower()), sp)
     if not wanted:
         return doc
     checkpoint()
@@ -176,7 +187,8 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
         covered[sp.start:sp.end] = b"\x01" * len(sp)
     # whole strings first, then the parts of names where they are written with a capital
     for strings, capital_only in ((wanted, False), ({p: sp for p, sp in parts.items() if p not in wanted}, True)):
-        hits = _occurrences(low, strings, min_len) if strings else {}
+        hits = _occurrences(low, {p for p in strings if p not in names and not capital_only}, min_len)
+        hits.update(_occurrences(fold, {p for p in strings if p in names or capital_only}, min_len))
         for phi, sp in strings.items():
             end = 0  # as re.finditer: a repeat starts after the previous one of the same string
             for a in hits.get(phi, ()):
@@ -184,10 +196,64 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
                 if a < end:
                     continue
                 end = b
-                if covered.find(1, a, b) == -1 and not (capital_only and doc.text[a:b] == low[a:b]):
+                if covered.find(1, a, b) == -1 and _as_name(doc.text, low, a, b, capital_only, plain.get(phi)):
                     found.append(Span(a, b, sp.category, sp.subtype))
                     covered[a:b] = b"\x01" * (b - a)
     return doc if not found else doc.with_spans(doc.spans + found)
+
+
+def _as_name(text: str, low: str, a: int, b: int, capital_only: bool, spelling: str | None) -> bool:
+    """Whether the repeat ``text[a:b]`` is taken: a part of a name (``capital_only``) written with
+    a capital; a name that is a common word (``spelling``: ``Will``; :func:`plain_words`) as
+    annotated or with a capital (not ``he will call``); either after a title (``Mr. will``); any
+    other always."""
+    if not capital_only and spelling is None:
+        return True
+    if text[a:b] != low[a:b] or text[a:b] == spelling:
+        return True
+    title = _TITLE_BEFORE.search(low, max(0, a - 12), a)
+    return title is not None and title.group(1) in gazetteers.load("titles")
+
+
+@functools.cache
+def plain_words() -> frozenset:
+    """Common English words more frequent as words than as names: ``will``, ``hope``, ``may`` (not
+    ``john`` or ``smith``): the rank in the common-word list before the rank in the first-name and
+    surname lists (each ordered by frequency), or in none of them."""
+    rank: dict[str, int] = {}
+    for name in ("first_male", "first_female", "surnames"):
+        for i, word in enumerate(gazetteers.entries(name)):
+            rank[word.lower()] = min(rank.get(word.lower(), i), i)
+    return frozenset(w for i, w in enumerate(map(str.lower, gazetteers.entries("common_words")))
+                     if i < rank.get(w, i + 1))
+
+
+#: The word right before a repeat, past a full stop and white space (``Mr. `` in ``Mr. will``).
+_TITLE_BEFORE = re.compile(r"([^\W\d_]+)\.?\s+$")
+
+
+class _Fold(dict):
+    """Code point -> the letter without its accents (``ó`` -> ``o``), one character always."""
+
+    def __missing__(self, cp: int) -> str:
+        c = chr(cp)
+        d = unicodedata.normalize("NFD", c)
+        out = d[0] if len(d) > 1 and all(unicodedata.combining(x) for x in d[1:]) else c
+        self[cp] = out
+        return out
+
+
+_FOLD = _Fold()
+
+
+def fold_same_length(text: str) -> str:
+    """``text`` with the accents of its letters taken off, every character kept one character
+    long (offsets into it are offsets into ``text``).
+
+    >>> fold_same_length("garcía-lópez Ñandú")
+    'garcia-lopez Nandu'
+    """
+    return text if text.isascii() else text.translate(_FOLD)
 
 
 #: A run of letters (of any script): the words a name is made of.

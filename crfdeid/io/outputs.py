@@ -62,20 +62,10 @@ def check_output(out, inputs=(), overwrite: bool = True, stream: bool = False) -
     if is_stdio(out):
         return
     target = _resolved(out)
-    for inp in inputs:
-        if is_stdio(inp) or not os.path.exists(inp):
-            continue
-        source = _resolved(inp)
-        if target == source:
-            why = "is the input"
-        elif source in target.parents:
-            why = "lies inside the input"
-        elif target in source.parents:
-            why = "contains the input"
-        else:
-            continue
-        raise OutputError(f"the output {why} {str(inp)!r}; writing there could overwrite the "
-                          "originals: choose another output", path=out)
+    clash = _clash(target, inputs)
+    if clash:
+        raise OutputError(f"the output {clash}; writing there could overwrite the originals: choose "
+                          "another output", path=out)
     if stream:
         if target.is_dir():
             raise OutputError("the output file is a folder", path=out)
@@ -84,6 +74,57 @@ def check_output(out, inputs=(), overwrite: bool = True, stream: bool = False) -
     elif target.exists() and not target.is_dir():
         raise OutputError("the output folder is a file", path=out)
     _check_creatable(target.parent if stream else target, out)
+
+
+def _clash(target: Path, paths, noun: str = "input") -> str | None:
+    """How the resolved path ``target`` meets one of ``paths`` (``is the input 'a'``, ``lies
+    inside``, ``contains``; links resolved, a link inside a folder too), else None."""
+    for inp in paths:
+        if is_stdio(inp) or (noun == "input" and not os.path.exists(inp)):
+            continue  # an output is checked before it is made
+        for source, link in _sources(inp):
+            if target == source:
+                why = "is"
+            elif source in target.parents:
+                why = "lies inside"
+            elif target in source.parents:
+                why = "contains"
+            else:
+                continue
+            via = f" (through the link {str(link)!r})" if link else ""
+            return f"{why} the {noun} {str(inp)!r}{via}"
+    return None
+
+
+def _sources(inp):
+    """``(resolved path, link)`` of a path and of every link inside it when it is a folder (a
+    link in an input folder to a file in the output folder is read, then overwritten)."""
+    yield _resolved(inp), None
+    if not os.path.isdir(inp):
+        return
+    for folder, dirs, files in os.walk(inp):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            if os.path.islink(path) and os.path.exists(path):
+                yield _resolved(path), path
+
+
+def check_apart(path, inputs=(), outputs=(), what: str = "log") -> None:
+    """Refuse a file the run writes beside its output (``--log``) that is, lies in or contains
+    an input or an output (links resolved as :func:`check_output` does): it would append to a
+    note, or land among the outputs.
+
+    Raises
+    ------
+    OutputError
+        Naming the input or output it meets.
+    """
+    if path is None or is_stdio(path):
+        return
+    target = _resolved(path)
+    clash = _clash(target, inputs) or _clash(target, [o for o in outputs if o is not None], "output")
+    if clash:
+        raise OutputError(f"the {what} file {clash}: choose another {what} file", path=path)
 
 
 def _check_creatable(folder: Path, out) -> None:

@@ -171,19 +171,26 @@ def _row(header, cells, row, line, path, report, scheme=None):
     except (ValueError, RecursionError):
         spans = None
     if not isinstance(spans, list):
-        report(ReaderError(f"row {row} (line {line}): spans column is not a JSON list", path=path,
-                           doc_id=doc_id))
+        report(ReaderError(f"row {row} (line {line}): spans column is not a JSON list", path=path))
         return
     try:
         doc = parse_object({"id": doc_id, "text": cells[header["text"]], "spans": spans},
                            path, lineno=row, unit="row", scheme=scheme)
     except LocatedError as exc:
-        report(exc)
+        report(_by_row(exc))
         return
     doc.meta.update({c: cells[i] for c, i in header["meta"].items()})
     doc.meta.update({"source": str(path), "row": row, "line": line,
                      "annotated": header["spans"] is not None})
     yield doc
+
+
+def _by_row(exc: LocatedError) -> LocatedError:
+    """``exc`` without the document id: a malformed row's id cell may hold a name or note text
+    (a shifted column), and the row number already says where."""
+    if exc.doc_id is not None:
+        LocatedError.__init__(exc, exc.reason, path=exc.path, offset=exc.offset)
+    return exc
 
 
 @WRITERS.register("csv")

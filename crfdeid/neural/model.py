@@ -137,12 +137,13 @@ class NeuralModel(TaggingModel):
 
     def __getstate__(self):
         return {"weights": self._weights, "config": self.config, "manifest": self.manifest,
-                "path": self.path, "o_words": self.o_words, "chain": self._chain_state()}
+                "path": self.path, "o_words": self.o_words, "chain": self._chain_state(), "pieces": self.pieces}
 
     def __setstate__(self, state):
         self.__init__(state["weights"], state["config"], state["manifest"], state["path"])
         self.o_words = state["o_words"]
         self._restore_chain(state.get("chain"))
+        self.pieces = state.get("pieces")
 
     def to_bytes(self) -> bytes:
         """The model file's content (:mod:`crfdeid.tagging.modelfile`, format 2)."""

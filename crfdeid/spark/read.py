@@ -6,13 +6,23 @@ string (which would then be de-identified as if it were the note), and a malform
 non-UTF-8 line into a row of nulls (reported as "a note with a null id"). Here each line
 is decoded (strict UTF-8) and parsed in the Python workers: a line that is not a note gets
 an error naming ``line N of FILE`` and the reason, and is not tagged.
+
+A file is read as ``tag`` reads it (:func:`crfdeid.io.files.text_lines`): UTF-8 unless a
+byte-order mark names UTF-16 or UTF-32 or ``encoding`` names another encoding; such a file is
+decoded whole by one task (its lines cannot be split as bytes). A file without a mark whose
+first bytes show another encoding (UTF-16 without a mark: NUL bytes) fails once, with the
+hint to name it (``--encoding``); none of its lines is read.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from functools import partial
+
+from ..errors import CrfdeidError
+from ..io.files import check_encoding, foreign, sniff, text_lines
 
 #: The column :func:`read_jsonl` adds: null, or why the line is not a note to tag.
 READ_ERROR = "__crfdeid_read_error"
@@ -105,28 +115,67 @@ def parse_line(name: str, id_col: str, text_col: str, patient_cols: tuple, item)
 
 
 def read_jsonl(spark, files: list[tuple[str, str]], id_col: str = "id", text_col: str = "text",
-               patient_cols: tuple = ("patient", "meta.patient"), patient_name: str = "patient"):
+               patient_cols: tuple = ("patient", "meta.patient"), patient_name: str = "patient",
+               encoding: str | None = None):
     """A DataFrame of the notes in JSON Lines ``files`` (``(path, name in messages)`` pairs, in
     order), rows in the files' order, each file's lines in order.
 
     Its columns: ``id`` and ``text`` (named by the last part of ``id_col`` and ``text_col``,
     dotted paths into each object), ``patient_name`` (the first of ``patient_cols`` a line
     has, null where none; no column when ``patient_cols`` is empty) and :data:`READ_ERROR`.
+    ``encoding``: of the files without a byte-order mark (default UTF-8).
     """
     from pyspark.sql import functions as F
     sc = spark.sparkContext
-    # Spark's text source keeps each line's bytes as they are (cast to binary: not decoded,
-    # so a line that is not UTF-8 is seen as such); zipWithIndex numbers them in file order
-    rdds = [spark.read.text(path).select(F.col("value").cast("binary")).rdd.map(_bytes).zipWithIndex()
-            .map(partial(parse_line, name, id_col, text_col, tuple(patient_cols)))
-            .filter(_kept)
-            for path, name in files]
+    encoding = check_encoding(encoding)
+    rdds = []
+    for path, name in files:
+        parse = partial(parse_line, name, id_col, text_col, tuple(patient_cols))
+        head = _head(spark, path)
+        enc, bom = sniff(head[:4], encoding)
+        why = foreign(head) if encoding is None and not bom else None
+        if why:  # the whole file is in another encoding: one failure, none of its lines read
+            rdds.append(sc.parallelize([(None, None, None, f"{name}: not read as UTF-8: {why}; not tagged")], 1))
+        elif enc == "utf-8":
+            # Spark's text source keeps each line's bytes as they are (cast to binary: not decoded,
+            # so a line that is not UTF-8 is seen as such); zipWithIndex numbers them in file order
+            rdds.append(spark.read.text(path).select(F.col("value").cast("binary")).rdd.map(_bytes)
+                        .zipWithIndex().map(parse).filter(_kept))
+        else:  # UTF-16, UTF-32 or a named encoding: decoded whole, as ``tag`` decodes it
+            rdds.append(sc.binaryFiles(path, 1).flatMap(partial(_decoded, name, encoding, parse))
+                        .filter(_kept))
     names = [id_col.rsplit(".", 1)[-1], text_col.rsplit(".", 1)[-1],
              *([patient_name] if patient_cols else []), READ_ERROR]
     rows = sc.union(rdds) if rdds else sc.emptyRDD()
     if not patient_cols:
         rows = rows.map(_without_patient)
     return spark.createDataFrame(rows, ", ".join(f"`{n}` string" for n in names))
+
+
+def _head(spark, path: str, size: int = 4096) -> bytes:
+    """The first ``size`` bytes of a file, through Spark's Hadoop file system (read on the driver)."""
+    jvm = spark._jvm
+    p = jvm.org.apache.hadoop.fs.Path(path)
+    stream = p.getFileSystem(spark._jsc.hadoopConfiguration()).open(p)
+    try:
+        return bytes(stream.readNBytes(size))  # a byte[] comes back as bytes (Java 11's InputStream)
+    finally:
+        stream.close()
+
+
+def _decoded(name: str, encoding, parse, item):
+    """The rows of :func:`parse_line` of a whole file ``(path, content)``, decoded as ``tag``
+    decodes it (:func:`crfdeid.io.files.text_lines`); a line that does not decode is named by
+    its number and the reason (its content never)."""
+    try:
+        for index, (line, bad) in enumerate(text_lines(io.BytesIO(item[1]), encoding, name)):
+            if bad is None:
+                yield parse((line.encode("utf-8"), index))
+            else:
+                yield (None, None, None, f"line {index + 1} of {name}: not valid {bad.encoding.upper()} "
+                                         f"({bad.reason}); not tagged")
+    except CrfdeidError as exc:
+        yield None, None, None, f"{name}: {exc.reason if hasattr(exc, 'reason') else exc}; not tagged"
 
 
 def _bytes(row) -> bytes:

@@ -34,10 +34,12 @@ from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.provenance import Trace
 from ..text.tokenize import Token, for_tagging, segments, tokenize
 from . import kinds, modelfile
+from .pieces import PIECE_CHARS, Pieces, merge
 
 _START = attrgetter("start")
-#: Notes longer than this (characters) are tagged a piece at a time by ``tag_each``.
-LONG_NOTE_CHARS = 250_000
+#: Notes longer than this (characters) are tagged a piece at a time by ``tag_each``
+#: (:mod:`crfdeid.tagging.pieces`; a model's ``pieces`` overrides it).
+LONG_NOTE_CHARS = PIECE_CHARS
 
 
 #: Characters of documents tagged together (``tag_each``): about 20,000 tokens of
@@ -47,18 +49,6 @@ BATCH_CHARS = 80_000
 
 #: The model shipped in the package (trained by ``make train``).
 DEFAULT_MODEL = default_model_path()
-
-
-def _piece_end(text: str, start: int, size: int) -> int:
-    """Where the piece of ``text`` from ``start`` ends: after a line break in the second half
-    of ``size`` characters, else at white space, else at ``size`` characters."""
-    end = start + size
-    if end >= len(text):
-        return len(text)
-    cut = text.rfind("\n", start + size // 2, end)
-    if cut < 0:
-        cut = max(text.rfind(" ", start + 1, end), text.rfind("\t", start + 1, end))
-    return cut + 1 if cut > start else end
 
 
 def tokens_for(text: str, split_glued: bool = True) -> list[Token]:
@@ -190,9 +180,7 @@ class TaggingModel:
             path = DEFAULT_MODEL
         path = Path(path)
         try:
-            data = path.read_bytes()
-        except IsADirectoryError:
-            raise ModelError("is a folder, not a crfdeid model file", path=path) from None
+            data = modelfile.read_file(path)
         except OSError as exc:
             hint = " (train it with `make train`)" if path == DEFAULT_MODEL else ""
             raise ModelError(f"cannot read model: {exc.strerror}{hint}", path=path) from None
@@ -216,6 +204,12 @@ class TaggingModel:
         return model
 
     # -- tagging ------------------------------------------------------------------
+    #: How a long note is cut (:class:`Pieces`); None: pieces of :data:`LONG_NOTE_CHARS`.
+    pieces: Pieces | None = None
+
+    def _pieces(self) -> Pieces:
+        return self.pieces or Pieces(LONG_NOTE_CHARS)
+
     def _item(self, text: str) -> tuple:
         """``(text, tokens, segments)``: what a backend labels (the text as :func:`for_tagging` reads it)."""
         text = for_tagging(text)
@@ -298,18 +292,17 @@ class TaggingModel:
         """``{span: confidence}`` of this CRF alone on ``text`` (a note's :func:`for_tagging` view;
         ``item``: its ``(text, tokens, segments)`` when known), a piece at a time when it is long
         (cut where ``note``, the note itself, allows: see :meth:`_tag_long`)."""
-        if item is not None and len(text) <= LONG_NOTE_CHARS:
+        cut = self._pieces()
+        if item is not None and len(text) <= cut.size:
             labels, p_out, _ = self._label([item], o_threshold)[0]
             return self._crf_spans(item[1], labels, p_out)
-        conf, a = {}, 0
-        while a < len(text):
+        found = []
+        for a, b in cut.windows(text if note is None else note):
             checkpoint()  # a caller's deadline (the service's request timeout) stops between pieces
-            b = _piece_end(text if note is None else note, a, LONG_NOTE_CHARS)
             piece = self._item(text[a:b])
             labels, p_out, _ = self._label([piece], o_threshold)[0]
-            conf.update(self._crf_spans(piece[1], labels, p_out, offset=a))
-            a = b
-        return conf
+            found.append(((a, b), self._crf_spans(piece[1], labels, p_out, offset=a)))
+        return merge(found, len(text))
 
     def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None,
                 o_threshold=None) -> Document:
@@ -368,14 +361,9 @@ class TaggingModel:
             yield from self._tag_batch(batch, o_threshold, options)
 
     def _tag_long(self, doc, o_threshold, options=None) -> Document:
-        """A note longer than :data:`LONG_NOTE_CHARS` tagged a piece at a time (memory stays
-        bounded: tokens, features and scores of one piece), then the rules on the whole text.
-
-        Pieces end at a line break when there is one in the second half of the piece, else
-        at white space; tokens never cross either, so they are the whole note's tokens.
-        Features change only near a cut (the word window and the section heading stop at
-        the piece; a cut inside a line shortens the line the line features see).
-        """
+        """A note longer than a piece tagged a piece at a time in overlapping windows whose
+        spans are merged (memory stays bounded: tokens, features and scores of one window;
+        :mod:`crfdeid.tagging.pieces`), then the rules on the whole text."""
         view = for_tagging(doc.text)  # same length: the view of a piece is the piece of the view
         return self._finish(doc, view, self._crf_conf(view, o_threshold, note=doc.text), options,
                             o_threshold=o_threshold)
@@ -389,7 +377,7 @@ class TaggingModel:
             for doc in docs:
                 checkpoint()
                 try:
-                    if len(doc.text) > LONG_NOTE_CHARS:
+                    if len(doc.text) > self._pieces().size:
                         results.append(self._tag_long(doc, o_threshold, options))
                         continue
                     items.append((doc, self._item(doc.text)))

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 import warnings
 
 from .. import gazetteers
@@ -56,6 +58,8 @@ WEIGHTS_FORMAT_VERSION = 2
 PARTS: dict[object, str] = {FORMAT_VERSION: "crf", WEIGHTS_FORMAT_VERSION: "weights"}
 CRF_MAGIC = b"lCRF"
 _MAX_MANIFEST = 64 * 1024 * 1024
+#: The largest model file read (the shipped CRF is under 1 MB, a network's weights tens of MB).
+MAX_MODEL_BYTES = 1024 ** 3
 
 
 def gazetteer_checksums(cfg: dict) -> dict:
@@ -85,6 +89,32 @@ def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | N
     head = json.dumps(manifest, sort_keys=True).encode("utf-8")
     return (MAGIC + len(head).to_bytes(8, "big") + hashlib.sha256(head).digest() + head + crf
             + b"".join(extras.values()))
+
+
+def read_file(path) -> bytes:
+    """The content of the model file ``path``, checked at the boundary before it is read whole:
+    a regular file (not a device such as ``/dev/zero``, a FIFO or a folder), at most
+    :data:`MAX_MODEL_BYTES`, starting with a model file's magic bytes.
+
+    Raises
+    ------
+    ModelError
+        Naming the file and what it is instead; OSError reading it is left to the caller.
+    """
+    st = os.stat(path)  # never opened before it is known to be a regular file (a FIFO would block)
+    if stat.S_ISDIR(st.st_mode):
+        raise ModelError("is a folder, not a crfdeid model file", path=path)
+    if not stat.S_ISREG(st.st_mode):
+        raise ModelError("is not a regular file (a device, FIFO or socket), not a crfdeid model file",
+                         path=path)
+    if st.st_size > MAX_MODEL_BYTES:
+        raise ModelError(f"{st.st_size} bytes: larger than any crfdeid model file "
+                         f"(at most {MAX_MODEL_BYTES}); not read", path=path)
+    with open(path, "rb") as f:
+        head = f.read(len(MAGIC))
+        if not is_model_file(head):
+            raise ModelError("not a crfdeid model file (bad magic bytes)", path=path)
+        return head + f.read(MAX_MODEL_BYTES + 1 - len(head))
 
 
 def is_model_file(start: bytes) -> bool:

@@ -1,0 +1,59 @@
+"""Repeats of a patient's names in the rest of a note: found without their accents (``Lopez``
+after ``Ana García-López``), and a name that is also a common English word (``Will``) only where
+it is written as a name (with its case, or after a title), never the plain word (``he will call``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from crfdeid.deid import Surrogator, propagate
+from crfdeid.deid.redact import redact
+from crfdeid.document import Document, make_span
+
+
+def _doc(text: str, *names: str) -> Document:
+    return Document("1", text, [make_span(text.index(n), text.index(n) + len(n), "PATIENT") for n in names])
+
+
+def _found(doc: Document) -> list[str]:
+    return [doc.surface(sp) for sp in propagate(doc).spans]
+
+
+@pytest.mark.parametrize("text, name, repeats", [
+    ("Sra. Ana García-López ingresa. Lopez, hija; GARCIA llamó.", "Ana García-López", ["Lopez", "GARCIA"]),
+    ("Pt Ana Garcia-Lopez. Seen with López and GARCÍA-LÓPEZ.", "Ana Garcia-Lopez", ["López", "GARCÍA", "LÓPEZ"]),
+    ("Zoë Brontë seen. zoe bronte again; Bronte called.", "Zoë Brontë", ["zoe bronte", "Bronte"]),
+    ("Łukasz Müller seen; Muller called.", "Łukasz Müller", ["Muller"]),
+])
+def test_a_name_is_found_again_without_its_accents(text, name, repeats):
+    assert _found(_doc(text, name)) == [name, *repeats]
+
+
+def test_the_accentless_spelling_does_not_survive_in_surrogate_output():
+    doc = _doc("Sra. Ana García-López ingresa. Lopez, hija; López llamó.", "Ana García-López")
+    out = Surrogator(seed=3).surrogate(propagate(doc)).text
+    assert not any(part in out for part in ("Ana", "García", "Garcia", "López", "Lopez")), out
+
+
+@pytest.mark.parametrize("text, names, kept, replaced", [
+    ("Will seen today; he will call back. Will agrees.", ["Will"], ["he will call"], ["Will agrees"]),
+    ("WILL seen today; he will call; WILL agrees.", ["WILL"], ["he will call"], ["WILL agrees"]),
+    ("Will Quenby seen; he will call. Mr. will came", ["Will Quenby"], ["he will call"], ["Mr. will"]),
+    ("Hope Tarrow seen; we hope so. Hope called.", ["Hope Tarrow"], ["we hope so"], ["Hope called"]),
+    ("pt will seen. she said will is better", ["will"], [], ["said will"]),  # written in lower case: as annotated
+])
+def test_a_name_that_is_a_common_word_is_replaced_only_where_written_as_a_name(text, names, kept, replaced):
+    out = redact(propagate(_doc(text, *names))).text
+    assert all(k in out for k in kept), out
+    assert not any(r in out for r in replaced), out
+
+
+@pytest.mark.parametrize("name", ["Quenby", "Smith", "John"])  # no common word; more often a name than a word
+def test_a_name_that_is_no_plain_word_is_found_in_any_case(name):
+    text = f"{name} seen; {name.lower()} called; {name.upper()} agrees."
+    assert _found(_doc(text, name)) == [name, name.lower(), name.upper()]
+
+
+def test_he_will_call_keeps_its_verb_in_surrogate_output():
+    out = Surrogator(seed=5).surrogate(propagate(_doc("Will seen. he will call back.", "Will"))).text
+    assert out.endswith("he will call back.") and not out.startswith("Will"), out
