@@ -26,6 +26,7 @@ from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
 from ..text.tokenize import token_offsets
+from . import audit_hips
 
 
 def _level(text: str) -> float:
@@ -96,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--miss", type=float, default=0.0,
                    help="chance that a reviewer overlooks an identifier the model missed (0)")
     q.add_argument("--seed", type=int, default=0, help="seed of the overlooking (0)")
+    audit_hips.add_arguments(sub.add_parser("hips", help="can an attacker tell residual identifiers from "
+                                            "surrogates? (hiding in plain sight, measured)"))
     return p
 
 
@@ -203,4 +206,5 @@ def _simulate(args) -> int:
     return 0
 
 
-COMMANDS = {"plan": _plan, "sample": _sample, "verify": _verify, "report": _report, "simulate": _simulate}
+COMMANDS = {"plan": _plan, "sample": _sample, "verify": _verify, "report": _report, "simulate": _simulate,
+            "hips": audit_hips.run}
