@@ -20,6 +20,8 @@ word values hidden; never note text.
 from __future__ import annotations
 
 import hashlib
+import html
+import json
 import os
 import random
 import tempfile
@@ -345,3 +347,31 @@ def summary(result: dict) -> dict:
             "redacted_found": r["found"], "by_category": s["by_category"],
             "residual_share": result["settings"]["residual"], "gold_digest": result["gold_digest"],
             "inputs": result["inputs"], "date": result["date"]}
+
+
+def load_summary(path) -> dict:
+    """The summary (:func:`summary`) of a result file ``audit hips`` wrote; ValueError otherwise."""
+    try:
+        result = json.loads(Path(path).read_text(encoding="utf-8"))
+        return summary(result)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not a result of `audit hips` ({type(exc).__name__})") from None
+
+
+def section(s: dict) -> str:
+    """The audit report's HTML section on a measurement (a :func:`summary`)."""
+    def pct(x):
+        return "-" if x is None else f"{100 * x:.1f} %"
+    rows = "".join(f"<tr><td>{html.escape(c)}</td><td>{v['residual']}</td><td>{v['found']}</td>"
+                   f"<td>{pct(v['attacker_recall'])}</td></tr>" for c, v in s["by_category"].items())
+    inputs = ", ".join(html.escape(i["input"]) for i in s["inputs"]) or "-"
+    return ("<h2>Hiding in plain sight, measured</h2><p class='note'>What surrogates add to the bound above "
+            "(it counts every residual identifier; this does not lower it). On annotated notes "
+            f"({inputs}; digest {html.escape(s['gold_digest'][:16])}..., {html.escape(s['date'])}) with "
+            f"{pct(s['residual_share'])} of the identifiers left in, an attacker's CRF trained to tell them "
+            f"from crfdeid's surrogates found {s['found']} of {s['residual']} ({pct(s['attacker_recall'])}, "
+            f"precision {pct(s['attacker_precision'])}; {pct(s['base_rate'])} of the identifiers it saw were "
+            f"residual); in redacted output the same attack found {s['redacted_found']} "
+            f"({pct(s['redacted_attacker_recall'])}, precision {pct(s['redacted_attacker_precision'])}). "
+            "Carrell et al. 2013: 68 % of 310 (docs/hips.md).</p><table><tr><th>category</th>"
+            f"<th>residual</th><th>found</th><th>attacker recall</th></tr>{rows}</table>")

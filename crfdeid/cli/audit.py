@@ -22,6 +22,7 @@ from .. import cli
 from ..audit import report as audit_report
 from ..audit import sample as audit_sample
 from ..audit import simulate as audit_simulate
+from ..audit.hips import load_summary as hips_summary
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
@@ -90,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--html", metavar="FILE", help="write the page a person reads and signs")
     q.add_argument("--json", metavar="FILE", help="write the figures as JSON (default: stdout)")
     q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
+    q.add_argument("--hips", metavar="FILE", help="a result of `audit hips`, shown as what surrogates add")
     q = sub.add_parser("simulate", help="reviewers played by a gold standard (examples and tests only)")
     q.add_argument("audit", help="audit folder")
     q.add_argument("--gold", action="append", required=True, metavar="FORMAT:PATH", help="annotated notes")
@@ -181,7 +183,8 @@ def _report(args) -> int:
         if missing:
             print(f"error: --html {missing}", file=sys.stderr)
             return 2
-    report = audit_report.compute(args.audit, args.level)
+    hips = hips_summary(args.hips) if args.hips else None
+    report = audit_report.compute(args.audit, args.level, hips)
     text = audit_report.to_json(report)
     if args.json:
         atomic_write(args.json, text)
