@@ -270,12 +270,12 @@ def tells(tagger: pycrfsuite.Tagger, against: str, top: int = 15) -> dict:
         weights[attr][label] = w
     diff = {a: w.get(REAL, 0.0) - w.get(against, 0.0) for a, w in weights.items()}
     shown = sorted(((a, d) for a, d in diff.items() if public(a) == a), key=lambda kv: (-kv[1], kv[0]))[:top]
-    by: Counter = Counter()
+    by: dict[str, float] = defaultdict(float)
     for a, d in diff.items():
         by[_template(a)] += abs(d)
     total = sum(by.values()) or 1.0
     return {"attributes": [{"attribute": a, "weight": round(d, 3)} for a, d in shown],
-            "templates": {k: round(v / total, 3) for k, v in by.most_common(12)}}
+            "templates": {k: round(v / total, 3) for k, v in sorted(by.items(), key=lambda kv: -kv[1])[:12]}}
 
 
 def digest(docs: list[Document]) -> str:

@@ -108,8 +108,8 @@ def _day(month: int, day: int) -> int | None:
 def _date_gaps(text: str) -> list[tuple[int, int, str]]:
     """``(start, end, bucket)`` of each month/day date: its distance in days from the median of
     the note's other dates (``alone`` when it is the only one)."""
-    found = [(m.start(), m.end(), _day(int(m.group(1)), int(m.group(2)))) for m in _DATE.finditer(text)]
-    found = [f for f in found if f[2] is not None]
+    found = [(m.start(), m.end(), day) for m in _DATE.finditer(text)
+             if (day := _day(int(m.group(1)), int(m.group(2)))) is not None]
     out = []
     for i, (s, e, d) in enumerate(found):
         others = [f[2] for j, f in enumerate(found) if j != i]
