@@ -34,6 +34,7 @@ import pycrfsuite
 
 from ..config import load_config
 from ..crf.crfsuite import open_tagger
+from ..crf.numpy.weights import CrfWeights, read_weights
 from ..deid import redact
 from ..deid.policies import age_tails
 from ..deid.spans import deid_spans
@@ -180,7 +181,7 @@ class Attack:
         labels = [self.generated_label if lab == SURROGATE else lab for lab in labels]
         return toks, attrs, labels, segments(text, toks, self.max_len)
 
-    def train(self, notes: list[Released], crf: dict, progress: bool = False) -> pycrfsuite.Tagger:
+    def train(self, notes: list[Released], crf: dict, progress: bool = False) -> tuple[pycrfsuite.Tagger, CrfWeights]:
         trainer = pycrfsuite.Trainer(algorithm="lbfgs", params=crf, verbose=False)
         bar = Progress("attacker: featurize", len(notes), "note", progress)
         for n in notes:
@@ -194,7 +195,8 @@ class Attack:
         os.close(fd)
         try:
             trainer.train(tmp)
-            return open_tagger(Path(tmp).read_bytes())
+            data = Path(tmp).read_bytes()
+            return open_tagger(data), read_weights(data)
         finally:
             Path(tmp).unlink(missing_ok=True)
 
@@ -262,13 +264,11 @@ def _template(attr: str) -> str:
     return "bi" if head.startswith("bi") else head
 
 
-def tells(tagger: pycrfsuite.Tagger, against: str, top: int = 15) -> dict:
+def tells(weights: CrfWeights, against: str, top: int = 15) -> dict:
     """What raises ``REAL`` over ``against`` most (state weights): the ``top`` attributes that are
     not words of the note, and every template's share of the summed absolute differences."""
-    weights: dict[str, dict[str, float]] = defaultdict(dict)
-    for (attr, label), w in tagger.info().state_features.items():
-        weights[attr][label] = w
-    diff = {a: w.get(REAL, 0.0) - w.get(against, 0.0) for a, w in weights.items()}
+    real, other = weights.labels.index(REAL), weights.labels.index(against)
+    diff = {a: float(weights.state[row, real] - weights.state[row, other]) for a, row in weights.attributes.items()}
     shown = sorted(((a, d) for a, d in diff.items() if public(a) == a), key=lambda kv: (-kv[1], kv[0]))[:top]
     by: dict[str, float] = defaultdict(float)
     for a, d in diff.items():
@@ -290,10 +290,10 @@ def digest(docs: list[Document]) -> str:
 def _attack(notes: list[Released], train: list[int], test: list[int], generated_label: str, settings: Settings,
             progress: bool) -> dict:
     attack = Attack(notes, generated_label)
-    tagger = attack.train([notes[i] for i in train], settings.crf, progress)
+    tagger, weights = attack.train([notes[i] for i in train], settings.crf, progress)
     tested = [notes[i] for i in test]
     out = score(tested, [attack.predict(tagger, n) for n in tested])
-    out["tells"] = tells(tagger, SURROGATE if generated_label == SURROGATE else OUTSIDE)
+    out["tells"] = tells(weights, SURROGATE if generated_label == SURROGATE else OUTSIDE)
     return out
 
 

@@ -31,8 +31,8 @@ _WHOLE = {"HOSPITAL": "hospitals", "ORGANIZATION": "organizations", "STREET": "s
 
 @functools.cache
 def phrases(name: str, n_words: int) -> tuple[str, ...]:
-    """Entries of gazetteer ``name`` with ``n_words`` words (ASCII)."""
-    return tuple(e for e in gazetteers.entries(name) if len(e.split()) == n_words and e.isascii())
+    """Entries of gazetteer ``name`` with ``n_words`` words (ASCII; US cities of ``cities``)."""
+    return tuple(e for e in all_phrases(name) if len(e.split()) == n_words)
 
 
 @functools.lru_cache(maxsize=1)
@@ -97,7 +97,9 @@ def _generic_words() -> dict[str, tuple[str, ...]]:
     """Lower-cased generic word -> the words it may become (its list's other words, ASCII letters)."""
     out: dict[str, tuple[str, ...]] = {}
     for name in reversed(_GENERIC_LISTS):
-        words = tuple(sorted({e for e in gazetteers.entries(name) if e.isalpha() and e.isascii() and len(e) > 2}))
+        # not a unit's code (icu, micu, csru): a ward's name, not a place's word
+        words = tuple(sorted({e for e in gazetteers.entries(name) if e.isalpha() and e.isascii() and len(e) > 2
+                              and not (len(e) <= 4 and e.lower().endswith("u"))}))
         out.update(dict.fromkeys((e.lower() for e in gazetteers.entries(name)), words))
     out.update(dict.fromkeys((w.lower() for w in _SAINTS), _SAINTS))
     return out
@@ -120,9 +122,8 @@ def _acronyms(n: int) -> tuple[str, ...]:
 def place_words() -> tuple[str, ...]:
     """The identifying words of the US cities of the cities list (the notes' places are mostly
     near; a far city's name reads as a made-up one)."""
-    us = {city.lower() for city, _state, _zips in zipdata.us_places()}
     generic = _generic()
-    return tuple(dict.fromkeys(w for e in gazetteers.entries("cities") if e.lower() in us for w in e.split()
+    return tuple(dict.fromkeys(w for e in all_phrases("cities") for w in e.split()
                                if w.isalpha() and w.isascii() and len(w) > 1 and w.lower() not in generic))
 
 
@@ -176,8 +177,14 @@ def entry(state, keyed, kind: str, text: str, name: str) -> str:
 
 @functools.cache
 def all_phrases(name: str) -> tuple[str, ...]:
-    """Every ASCII entry of gazetteer ``name``."""
-    return tuple(e for e in gazetteers.entries(name) if e.isascii())
+    """Every ASCII entry of gazetteer ``name``; of ``cities``, the US cities (:func:`place_words`)."""
+    us = _us_cities() if name == "cities" else None
+    return tuple(e for e in gazetteers.entries(name) if e.isascii() and (us is None or e.lower() in us))
+
+
+@functools.cache
+def _us_cities() -> frozenset:
+    return frozenset(city.lower() for city, _state, _zips in zipdata.us_places())
 
 
 def institution(state, keyed, text: str, name: str) -> str | None:
