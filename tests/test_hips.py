@@ -149,3 +149,16 @@ def test_the_report_shows_the_measurement(result, tmp_path):
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(ValueError, match="not a result"):
         hips.load_summary(tmp_path / "bad.json")
+
+
+def test_audit_report_shows_the_measurement_beside_the_bound(gold, result, tmp_path):
+    (tmp_path / "hips.json").write_text(json.dumps(result))
+    out = tmp_path / "audit"
+    assert main(["sample", gold, "--out", str(out), "--notes", "3", "--seed", "1", "--output", "surrogate"]) == 0
+    assert main(["simulate", str(out), "--gold", gold]) == 0
+    assert main(["report", str(out), "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html"),
+                 "--hips", str(tmp_path / "hips.json")]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["hips"]["attacker_recall"] == result["attacker_recall"]
+    assert "Hiding in plain sight, measured" in (tmp_path / "r.html").read_text()
+    assert main(["report", str(out), "--json", str(tmp_path / "r2.json"), "--hips", str(tmp_path / "r.json")]) == 2
