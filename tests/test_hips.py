@@ -38,6 +38,8 @@ def test_the_command_writes_the_attack_on_both_releases(result, gold):
     assert set(result["redacted"]) == {"attacker_recall", "attacker_precision"}
     s, c = result["surrogate"], result["counts"]
     assert s["attacker_recall"] == result["attacker_recall"] and s["found"] <= s["residual"]
+    lo, hi = s["attacker_recall_interval"]
+    assert lo <= s["attacker_recall"] <= hi
     assert sum(v["residual"] for v in s["by_category"].values()) == s["residual"]
     assert result["redacted_attack"]["residual"] == s["residual"]  # the same identifiers, both ways
     assert c["notes_released"] + c["notes_failed"] == c["notes"] == 24

@@ -45,6 +45,7 @@ from ..features import Featurizer
 from ..io.splits import train_test_split
 from ..progress import Progress
 from ..resources import Resources
+from ..scoring import audit as stats
 from ..tagging.model import tokens_for
 from ..text.tokenize import for_tagging, segments
 from ..version import __version__
@@ -232,6 +233,7 @@ def score(notes: list[Released], runs: list[list[tuple[int, int]]]) -> dict:
         predicted += len(rs)
         right += sum(any(s < sp.end and sp.start < e for sp in n.real) for s, e in rs)
     return {"attacker_recall": found / residual if residual else None,
+            "attacker_recall_interval": list(stats.clopper_pearson(found, residual)) if residual else None,
             "attacker_precision": right / predicted if predicted else None,
             "residual": residual, "found": found, "predicted_runs": predicted, "runs_on_residual": right,
             "generated": generated,
