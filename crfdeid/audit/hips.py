@@ -196,8 +196,10 @@ class Attack:
         os.close(fd)
         try:
             trainer.train(tmp)
-            data = Path(tmp).read_bytes()
-            return open_tagger(data), read_weights(data)
+            # the tagger reads the model from this buffer, which must outlive it (freed, the
+            # tagger returns garbage labels)
+            self.model_bytes = Path(tmp).read_bytes()
+            return open_tagger(self.model_bytes), read_weights(self.model_bytes)
         finally:
             Path(tmp).unlink(missing_ok=True)
 
