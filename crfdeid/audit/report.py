@@ -22,6 +22,7 @@ from pathlib import PurePath
 
 from .. import schema
 from ..scoring import audit as stats
+from . import hips as hips_measure
 from .findings import FOUND, MISSED, PARTIAL, collect, recapture_counts
 from .sample import load
 from .verify import verify
@@ -45,9 +46,10 @@ CARRELL = ("The release is surrogate output: identifiers the model missed stand 
            "recognised; it is not part of the bound above, which counts every residual identifier.")
 
 
-def compute(folder, level: float = 0.95, checked: dict | None = None) -> dict:
+def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict | None = None) -> dict:
     """The report of the audit in ``folder`` (see the module docstring) as a JSON-ready dict,
-    with the result of :func:`crfdeid.audit.verify.verify` (``checked``: one already run)."""
+    with the result of :func:`crfdeid.audit.verify.verify` (``checked``: one already run);
+    ``hips``: a summary of ``audit hips`` (:func:`crfdeid.audit.hips.load_summary`) to show beside."""
     manifest = load(folder)
     checked = verify(folder) if checked is None else checked
     found, progress = collect(folder, manifest)
@@ -141,6 +143,7 @@ def compute(folder, level: float = 0.95, checked: dict | None = None) -> dict:
         "projection": project,
         "reviewer_misses": {"counts": rc, "chapman": recap, "inflation": factor},
         "surrogate_note": CARRELL if manifest["output"] == "surrogate" else None,
+        "hips": hips,
         "notes_with_residual": [f.doc_id for f in with_residual],
         "warnings": warnings,
     }
@@ -319,6 +322,8 @@ def to_html(report: dict, images: dict | None = None) -> str:
         parts.append("<p>No note was reviewed twice: the figures above assume the reviewers missed nothing.</p>")
     if report["surrogate_note"]:
         parts.append(f"<h2>Surrogate output</h2><p class='note'>{esc(report['surrogate_note'])}</p>")
+    if report.get("hips"):
+        parts.append(hips_measure.section(report["hips"]))
     parts.append("<h2>The bound and the sample size</h2>")
     if images.get("bound"):
         parts.append("<p><img alt='upper bound against sample size' "

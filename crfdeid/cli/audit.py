@@ -23,10 +23,12 @@ from ..audit import report as audit_report
 from ..audit import sample as audit_sample
 from ..audit import simulate as audit_simulate
 from ..audit import verify as audit_verify
+from ..audit.hips import load_summary as hips_summary
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
 from ..text.tokenize import token_offsets
+from . import audit_hips
 
 
 def _level(text: str) -> float:
@@ -90,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--html", metavar="FILE", help="write the page a person reads and signs")
     q.add_argument("--json", metavar="FILE", help="write the figures as JSON (default: stdout)")
     q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
+    q.add_argument("--hips", metavar="FILE", help="a result of `audit hips`, shown as what surrogates add")
     q = sub.add_parser("simulate", help="reviewers played by a gold standard (examples and tests only)")
     q.add_argument("audit", help="audit folder")
     q.add_argument("--gold", action="append", required=True, metavar="FORMAT:PATH", help="annotated notes")
@@ -97,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--miss", type=float, default=0.0,
                    help="chance that a reviewer overlooks an identifier the model missed (0)")
     q.add_argument("--seed", type=int, default=0, help="seed of the overlooking (0)")
+    audit_hips.add_arguments(sub.add_parser("hips", help="can an attacker tell residual identifiers from "
+                                            "surrogates? (hiding in plain sight, measured)"))
     return p
 
 
@@ -194,7 +199,8 @@ def _report(args) -> int:
         if missing:
             print(f"error: --html {missing}", file=sys.stderr)
             return 2
-    report = audit_report.compute(args.audit, args.level)
+    hips = hips_summary(args.hips) if args.hips else None
+    report = audit_report.compute(args.audit, args.level, hips=hips)
     text = audit_report.to_json(report)
     if args.json:
         atomic_write(args.json, text)
@@ -219,4 +225,5 @@ def _simulate(args) -> int:
     return 0
 
 
-COMMANDS = {"plan": _plan, "sample": _sample, "verify": _verify, "report": _report, "simulate": _simulate}
+COMMANDS = {"plan": _plan, "sample": _sample, "verify": _verify, "report": _report, "simulate": _simulate,
+            "hips": audit_hips.run}

@@ -99,11 +99,55 @@ def gender_of(before: str, text: str) -> str | None:
     return _TITLE_GENDER[m.group(1).lower()] if m else None
 
 
+#: Surrogates of a name of rank r in its list are drawn among the common names ranked about
+#: r/2 to 2r, and at least this many of them (hiding in plain sight: docs/hips.md).
+_BAND = 50
+
+
+@functools.cache
+def _rare(role: str, listed: bool) -> tuple[str, ...]:
+    """Names rarer than the common ones, for an original that is rare too: the entries of the
+    role's list after its common ones (``listed``), or of ``surnames_rare`` (a surname in no
+    list); words of the English or clinical word lists, and names left out of the common
+    names (a joke or an insult), are never drawn."""
+    full = "surnames" if role == "surname" else role
+    common = _pool_for(role)
+    entries = gazetteers.entries(full)
+    denied = {e.lower() for e in entries[:_rank_of_last(role) + 1]} - {e.lower() for e in common}
+    if not listed and role == "surname":
+        entries = gazetteers.entries("surnames_rare")
+    else:
+        entries = entries[_rank_of_last(role) + 1:]
+    words = gazetteers.load("common_words") | gazetteers.load("clinical_words") | denied
+    out = tuple(e for e in entries if e.isalpha() and len(e) > 2 and e.isascii() and e.lower() not in words)
+    return out or common
+
+
+@functools.cache
+def _rank_of_last(role: str) -> int:
+    """The rank in the role's full list of its last common name."""
+    full = "surnames" if role == "surname" else role
+    ranks = _rank(full)
+    return max(ranks.get(e.lower(), 0) for e in _pool_for(role))
+
+
+def _choices(role: str, low: str) -> tuple[str, ...]:
+    """The names a surrogate of name word ``low`` is drawn from: common names of about its rank
+    when it is a common name, rarer names when it is rarer (real names are not all common:
+    surrogates that always are stand out)."""
+    common = _pool_for(role)
+    rank = _rank("surnames" if role == "surname" else role).get(low)
+    if rank is None or rank > _rank_of_last(role):
+        return _rare(role, rank is not None)
+    lo = max(0, min(rank // 2, len(common) - _BAND))
+    return common[lo:max(lo + _BAND, 2 * rank + 1)]
+
+
 def word_surrogate(state, keyed, word: str, role: str | None = None) -> str:
     """The surrogate of one full name word for this patient, in ``word``'s case (``role``: the
-    list to draw from when the lists do not know the word)."""
+    list to draw from when the lists do not know the word), of about its frequency (:func:`_choices`)."""
     role = _role(word) if role is None or _role(word) != "surname" else role
-    choices = _pool_for(role)
+    choices = _choices(role, _ascii_fold(word))
     kind = "first" if role.startswith("first") else "surname"
     low = _ascii_fold(word)
     new = state.assign(kind, low, lambda a: keyed.rng("name", state.patient, low, a).choice(choices))

@@ -17,6 +17,7 @@ import functools
 import regex
 
 from .. import gazetteers
+from . import zipdata
 from .names import pool
 from .rng import apply_case, normalize, random_like
 from .state import NoDraw
@@ -30,8 +31,8 @@ _WHOLE = {"HOSPITAL": "hospitals", "ORGANIZATION": "organizations", "STREET": "s
 
 @functools.cache
 def phrases(name: str, n_words: int) -> tuple[str, ...]:
-    """Entries of gazetteer ``name`` with ``n_words`` words (ASCII)."""
-    return tuple(e for e in gazetteers.entries(name) if len(e.split()) == n_words and e.isascii())
+    """Entries of gazetteer ``name`` with ``n_words`` words (ASCII; US cities of ``cities``)."""
+    return tuple(e for e in all_phrases(name) if len(e.split()) == n_words)
 
 
 @functools.lru_cache(maxsize=1)
@@ -86,24 +87,70 @@ def _acronym(text: str) -> bool:
     return text.isupper() and text.isalpha() and len(text) <= 4
 
 
+#: Lists of generic place words: a word of one is replaced by another word of the same list.
+_GENERIC_LISTS = ("hospital_words", "organization_words", "street_suffixes")
+_SAINTS = ("St", "Mt", "Saint", "Mount", "Fort", "Ft")
+
+
+@functools.cache
+def _generic_words() -> dict[str, tuple[str, ...]]:
+    """Lower-cased generic word -> the words it may become (its list's other words, ASCII letters)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for name in reversed(_GENERIC_LISTS):
+        # not a unit's code (icu, micu, csru): a ward's name, not a place's word
+        words = tuple(sorted({e for e in gazetteers.entries(name) if e.isalpha() and e.isascii() and len(e) > 2
+                              and not (len(e) <= 4 and e.lower().endswith("u"))}))
+        out.update(dict.fromkeys((e.lower() for e in gazetteers.entries(name)), words))
+    out.update(dict.fromkeys((w.lower() for w in _SAINTS), _SAINTS))
+    return out
+
+
+@functools.cache
+def _acronyms(n: int) -> tuple[str, ...]:
+    """Acronyms of ``n`` letters that hospitals and organisations of the lists are known by (the
+    initials of their words: ``Good Samaritan Hospital`` -> ``GSH``)."""
+    out = set()
+    for name in ("hospitals", "organizations"):
+        for e in all_phrases(name):
+            ws = [w for w in e.replace("-", " ").split() if w[:1].isalpha()]
+            if len(ws) == n:
+                out.add("".join(w[0] for w in ws).upper())
+    return tuple(sorted(out))
+
+
+@functools.cache
+def place_words() -> tuple[str, ...]:
+    """The identifying words of the US cities of the cities list (the notes' places are mostly
+    near; a far city's name reads as a made-up one)."""
+    generic = _generic()
+    return tuple(dict.fromkeys(w for e in all_phrases("cities") for w in e.split()
+                               if w.isalpha() and w.isascii() and len(w) > 1 and w.lower() not in generic))
+
+
+def _word(state, keyed, kind: str, w: str, source: str) -> str:
+    """The surrogate of one word of a place (:func:`wordwise`)."""
+    low = normalize(w)
+    if any(c.isdigit() for c in w):
+        return state.assign("code", w, lambda a: random_like(w, keyed.rng("code", state.patient, low, a)))
+    if _acronym(w):
+        known = _acronyms(len(w))
+        return state.assign("acronym", w, lambda a: keyed.rng("acronym", state.patient, low, a).choice(known)
+                            if known and a < 25 else random_like(w, keyed.rng("acronym", state.patient, low, a)))
+    generic = _generic_words().get(low)
+    if generic:  # Memorial, General, Street, St: another word of its kind, not a city
+        return apply_case(w, state.assign("generic", w, lambda a: keyed.rng(
+            "generic", state.patient, low, a).choice(generic)))
+    pool = place_words() if source == "cities" else word_pool(source)
+    return apply_case(w, state.assign(kind, w, lambda a: keyed.rng(kind, state.patient, low, a).choice(pool)))
+
+
 def wordwise(state, keyed, kind: str, text: str, source: str = "cities") -> str:
-    """Replace every word of ``text`` one by one: acronyms and words with digits by random
-    characters of their shape, other words by words of the list ``source``."""
-    reps = []
-    for m in _TOKEN.finditer(text):
-        w = m.group()
-        low = normalize(w)
-        if any(c.isdigit() for c in w):
-            new = state.assign("code", w, lambda a, w=w, low=low: random_like(
-                w, keyed.rng("code", state.patient, low, a)))
-        elif _acronym(w):
-            new = state.assign("acronym", w, lambda a, w=w, low=low: random_like(
-                w, keyed.rng("acronym", state.patient, low, a)))
-        else:
-            new = apply_case(w, state.assign(kind, w, lambda a, low=low: keyed.rng(
-                kind, state.patient, low, a).choice(word_pool(source))))
-        reps.append((m.start(), m.end(), new))
-    return _apply(text, reps)
+    """Replace every word of ``text`` one by one: words with digits by random characters of their
+    shape, acronyms by acronyms of hospitals and organisations, generic words (``Memorial``,
+    ``Road``, ``St``) by another of their kind, other words by words of the list ``source`` (US
+    cities' for ``cities``)."""
+    return _apply(text, [(m.start(), m.end(), _word(state, keyed, kind, m.group(), source))
+                         for m in _TOKEN.finditer(text)])
 
 
 def _apply(text: str, reps) -> str:
@@ -130,8 +177,14 @@ def entry(state, keyed, kind: str, text: str, name: str) -> str:
 
 @functools.cache
 def all_phrases(name: str) -> tuple[str, ...]:
-    """Every ASCII entry of gazetteer ``name``."""
-    return tuple(e for e in gazetteers.entries(name) if e.isascii())
+    """Every ASCII entry of gazetteer ``name``; of ``cities``, the US cities (:func:`place_words`)."""
+    us = _us_cities() if name == "cities" else None
+    return tuple(e for e in gazetteers.entries(name) if e.isascii() and (us is None or e.lower() in us))
+
+
+@functools.cache
+def _us_cities() -> frozenset:
+    return frozenset(city.lower() for city, _state, _zips in zipdata.us_places())
 
 
 def institution(state, keyed, text: str, name: str) -> str | None:
