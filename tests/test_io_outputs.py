@@ -204,7 +204,8 @@ def test_a_rerun_is_refused_before_any_note_is_tagged(tmp_path, capsys, monkeypa
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(NOTE.encode())))
     tagged = []
     original = Session.tag
-    monkeypatch.setattr(Session, "tag", lambda self, docs, jobs=1, *rest: (tagged.append(1), original(self, docs, jobs, *rest))[1])
+    monkeypatch.setattr(Session, "tag",
+                        lambda self, docs, jobs=1, *rest: (tagged.append(1), original(self, docs, jobs, *rest))[1])
     args = ["--output-format", fmt, "--output-dir", str(out), *argv]
     rc = tag.main([*args] if stdin else [*args, str(tmp_path / "notes")])
     err = capsys.readouterr().err
