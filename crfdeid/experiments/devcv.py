@@ -51,7 +51,7 @@ def dev_docs(train, config: dict, exclude_groups=None) -> list:
     return select_groups(docs, read_groups(exclude_groups), keep=False) if exclude_groups else docs
 
 
-def fold_models(docs, config, splits, cache: Path, jobs: int) -> list[Model]:
+def fold_models(docs, config, splits, cache: Path, jobs: int) -> list:
     """One model per fold, trained on the fold's training notes (reused from ``cache``)."""
     cache.mkdir(parents=True, exist_ok=True)
     todo = [([docs[i] for i in f.train], config, cache / f"fold{f.index}.model")
@@ -126,7 +126,7 @@ def light(gold, pred) -> dict:
 def ablation(gold, spans, per_rule) -> dict:
     """Pooled binary token figures with all rules, none, and each rule (or step) left out."""
     found = [merged(r) for r in per_rule]
-    variants = {"all rules": {"found": found},
+    variants: dict[str, dict] = {"all rules": {"found": found},
                 "no rules (CRF alone)": {"found": [[] for _ in gold], "extend": False, "date_check": False},
                 "without extend_names": {"found": found, "extend": False},
                 "without date_check": {"found": found, "date_check": False}}

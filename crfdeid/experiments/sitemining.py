@@ -71,7 +71,7 @@ def run(gold: list[Document], model=None, *, made_up: bool = False, full: bool =
     mine_cpu = time.process_time() - c0
     off = [t for _, t, _ in results]
     on = [t for _, t, _ in mined]
-    out = {"notes": len(gold), "patients": len({d.group for d in gold}),
+    out: dict = {"notes": len(gold), "patients": len({d.group for d in gold}),
            "off": figures(gold, off), "on": figures(gold, on), "applies": applies,
            "summary": lessons.summary() if applies else "site mining does not apply to this model",
            "tag_cpu_s": round(tag_cpu, 2), "mining_cpu_s": round(mine_cpu, 2),
