@@ -57,7 +57,7 @@ COMMANDS = {
     "locked": ("crfdeid.cli.locked", "score the locked test once (train on the other patients)"),
     "figures": ("crfdeid.cli.figures", "the README's accuracy figures: dev CV, locked test, zero-shot"),
     "bench": ("crfdeid.cli.bench", "speed and memory of training and tagging"),
-    "experiments": ("crfdeid.cli.experiments", "zero-shot figures per category; the made-up notes check"),
+    "experiments": ("crfdeid.cli.experiments", "zero-shot, made-up notes, site mining, Safe Harbor layer, dev CV"),
     "pipeline": ("crfdeid.cli.pipeline", "train on your annotated corpus, tag its test part, score it"),
     "spark": ("crfdeid.cli.spark", "de-identify Parquet or JSON Lines notes with Spark (extra [spark])"),
     "serve": ("crfdeid.cli.serve", "HTTP service: POST /v1/deidentify (extra [serve])"),

@@ -4,14 +4,24 @@
   corpus it never trained on, over a sweep of P(O) thresholds, per category
   (:mod:`crfdeid.experiments.zeroshot`);
 * ``made-up``: a model on the fifteen made-up notes shipped with crfdeid: Safe Harbor
-  identifiers missed and placeholders on non-PHI (:mod:`crfdeid.experiments.madeup`).
+  identifiers missed and placeholders on non-PHI (:mod:`crfdeid.experiments.madeup`);
+* ``site-mining``: a model's figures with site mining off and on, per category, and the time
+  of mining against one tagging pass (:mod:`crfdeid.experiments.sitemining`, docs/site.md);
+* ``safeharbor``: the Safe Harbor layer's spans on annotated notes, how many overlap gold PHI,
+  by form and subtype (:mod:`crfdeid.experiments.safeharbor`, docs/safeharbor.md);
+* ``dev-cv``: development CV that trains the fold models once (cached) and re-decodes them
+  cheaply: a decoding sweep, rule ablation, stress copies (:mod:`crfdeid.experiments.devcv`).
 
-Both print counts and figures only (``made-up --show`` prints the made-up notes' own words).
+All print counts and figures only (``made-up --show`` prints the made-up notes' own words).
 
 Example (the PhysioNet folder is the project's development corpus; use your own annotated notes)::
 
     python -m crfdeid experiments zero-shot --corpus brat:annotated/ --json zero-shot.json
     python -m crfdeid experiments made-up
+    python -m crfdeid experiments site-mining --corpus brat:annotated/ --json mining.json
+    python -m crfdeid experiments safeharbor brat:annotated/
+    python -m crfdeid experiments dev-cv --config default --train brat:annotated/ --folds 5 \\
+        --o-thresholds none,0.9,0.98 --rules --cache folds/ --out dev-cv/
 """
 
 from __future__ import annotations
@@ -21,14 +31,18 @@ import json
 import sys
 from pathlib import Path
 
+from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
-from ..experiments import madeup, zeroshot
+from ..experiments import devcv, madeup, safeharbor, sitemining, zeroshot
+from ..experiments.results import to_json, write_files
 from ..io import read
 from ..io.splits import read_groups, select_groups
 from ..recognizers import build_recognizer
 from ..site import Site
 from ..tagging.decoding import plain_words
+from . import parse_thresholds
+from .locked import parse_also
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,7 +71,66 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
     m.add_argument("--show", action="store_true", help="print the made-up surfaces of misses and false spans")
     m.add_argument("--json", metavar="OUT", help="write the counts as JSON here")
+    _site_mining_parser(sub)
+    _safeharbor_parser(sub)
+    _dev_cv_parser(sub)
     return p
+
+
+def _sub(sub, name: str, help: str, examples: str) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help, description=help, epilog="examples:\n" + examples,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def _site_mining_parser(sub) -> None:
+    s = _sub(sub, "site-mining", "a model's figures with site mining off and on, and mining's time",
+             "  python -m crfdeid experiments site-mining --corpus brat:annotated/ --json mining.json\n"
+             "  python -m crfdeid experiments site-mining --made-up   # the made-up notes: misses, false spans")
+    what = s.add_mutually_exclusive_group(required=True)
+    what.add_argument("--corpus", metavar="FORMAT:PATH", help="annotated notes")
+    what.add_argument("--made-up", action="store_true", help="the made-up notes (experiments made-up)")
+    s.add_argument("--model", help="model file (default: the shipped model)")
+    s.add_argument("--exclude-groups", metavar="FILE",
+                   help="leave out these groups (patients), e.g. the locked quarter")
+    s.add_argument("--json", metavar="OUT", help="write the figures here")
+    s.add_argument("--full", action="store_true", help="also tag with a mining session and compare")
+
+
+def _safeharbor_parser(sub) -> None:
+    s = _sub(sub, "safeharbor", "the Safe Harbor layer's spans on annotated notes: hits and false positives",
+             "  python -m crfdeid experiments safeharbor brat:annotated/ --exclude-groups locked.txt\n"
+             "  python -m crfdeid experiments safeharbor synth:1000,13")
+    s.add_argument("source", metavar="FORMAT:PATH", help="an annotated corpus")
+    s.add_argument("--exclude-groups", metavar="FILE", help="patients (doc.group) to leave out, one a line")
+    s.add_argument("--json", metavar="OUT", help="write the counts here too")
+
+
+def _dev_cv_parser(sub) -> None:
+    s = _sub(sub, "dev-cv", "development CV, fold models cached: decoding sweep, rule ablation, stress copies",
+             "  python -m crfdeid experiments dev-cv --config default --train brat:annotated/ --folds 5 \\\n"
+             "      --o-thresholds none,0.9,0.98 --o-words 1,2,3 --rules --cache folds/ --out dev-cv/\n"
+             "  python -m crfdeid experiments dev-cv --config default --train brat:annotated/ \\\n"
+             "      --stress unknown=i2b2:stress-unknown/ --cache folds/ --out dev-cv/  # corpus stress copies")
+    s.add_argument("--config", required=True, help="a config file or a shipped config's name")
+    s.add_argument("--train", action="append", metavar="FORMAT:PATH",
+                   help="the development notes (default: the config's train)")
+    s.add_argument("--exclude-groups", metavar="FILE", help="leave out these patients (the locked quarter)")
+    s.add_argument("--folds", type=int, default=5)
+    s.add_argument("--seed", type=int, help="fold seed (default: the config's)")
+    s.add_argument("--jobs", type=int, default=2, help="fold models trained at once")
+    s.add_argument("--o-thresholds", type=parse_thresholds, default=(),
+                   help="P(O) thresholds to sweep, e.g. none,0.9,0.98 (the configured one is always in)")
+    s.add_argument("--o-words", default="", help="o_words_min_count values to sweep, e.g. 0,1,2,3 (0: off)")
+    s.add_argument("--o-words-thresholds", type=parse_thresholds, default=(0.98, 0.99, 0.995),
+                   help="the thresholds at which the other o_words_min_count values are tried")
+    s.add_argument("--o-words-spare", default="", metavar="LIST,LIST",
+                   help="leave the words of these gazetteers out of the o-words list (e.g. "
+                        "first_male,first_female,surnames,cities): the threshold may then make them PHI")
+    s.add_argument("--rules", action="store_true", help="rule matches and per-rule ablation")
+    s.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH",
+                   help="the same notes changed (corpus stress), tagged by the same fold models")
+    s.add_argument("--cache", required=True, help="folder of the fold models (reused when present)")
+    s.add_argument("--out", required=True, help="folder for dev_cv.json and dev_cv.md")
 
 
 def _zero_shot(args) -> int:
@@ -105,11 +178,50 @@ def _made_up(args) -> int:
     return 0
 
 
+def _site_mining(args) -> int:
+    gold = madeup.read_notes() if args.made_up else list(read(args.corpus))
+    if args.exclude_groups:
+        gold = select_groups(gold, read_groups(args.exclude_groups), keep=False)
+    out = sitemining.run(gold, args.model, made_up=args.made_up, full=args.full)
+    print("\n".join(sitemining.report(out)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
+    return 0
+
+
+def _safeharbor(args) -> int:
+    excluded = read_groups(args.exclude_groups) if args.exclude_groups else frozenset()
+    out = json.dumps({"source": args.source.split(":")[0], **safeharbor.count(read(args.source), excluded)},
+                     indent=1)
+    print(out)
+    if args.json:
+        Path(args.json).write_text(out + "\n", encoding="utf-8")
+    return 0
+
+
+def _dev_cv(args) -> int:
+    config = load_config(args.config)
+    docs = devcv.dev_docs(args.train, config, args.exclude_groups)
+    res = devcv.run(config, args.config, docs, folds=args.folds, seed=args.seed, jobs=args.jobs,
+                    cache=Path(args.cache), o_thresholds=args.o_thresholds,
+                    o_words_counts=[int(k) for k in args.o_words.split(",") if k.strip()],
+                    o_words_thresholds=args.o_words_thresholds, o_words_spare=args.o_words_spare,
+                    with_rule_ablation=args.rules, stress=args.stress)
+    text = devcv.render(res)
+    sys.stdout.write(text)
+    write_files(args.out, {"dev_cv.md": text, "dev_cv.json": to_json(res)})
+    return 0
+
+
+RUN = {"zero-shot": _zero_shot, "made-up": _made_up, "site-mining": _site_mining, "safeharbor": _safeharbor,
+       "dev-cv": _dev_cv}
+
+
 def main(argv=None) -> int:
     """Run ``python -m crfdeid experiments``; returns the exit code."""
     args = _parser().parse_args(argv)
     try:
-        return _zero_shot(args) if args.experiment == "zero-shot" else _made_up(args)
+        return RUN[args.experiment](args)
     except (CrfdeidError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

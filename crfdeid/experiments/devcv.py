@@ -1,13 +1,7 @@
 """Development cross-validation that re-decodes cheaply: thresholds, o-words, rule ablation, stress copies.
 
-    python bench/dev_cv.py --config configs/physionet.yaml \\
-        --train physionet:../shared/corpora/physionet-dev \\
-        --exclude-groups configs/splits/physionet-locked.txt --folds 5 --jobs 2 \\
-        --stress unknown=i2b2:/tmp/stress-unknown --o-thresholds none,0.9,0.95,0.98,0.99,0.995 \\
-        --o-words 1,2,3,5 --rules --cache /tmp/folds-base --out /tmp/dev-cv-base
-
-Trains one model per patient-grouped fold of the development patients (or reuses the ones
-saved in ``--cache``), then, without training again:
+``python -m crfdeid experiments dev-cv`` trains one model per patient-grouped fold of the
+development patients (or reuses the ones saved in ``--cache``), then, without training again:
 
 * the decoding sweep: binary token P/R, PHI fully removed, parent-strict F1 for each
   O threshold and each ``o_words_min_count`` (the words list recomputed from each fold's
@@ -19,30 +13,29 @@ saved in ``--cache``), then, without training again:
   document id; e.g. ``corpus stress --kind unknown`` of the whole corpus) tagged by the
   same fold models: per category typed token P/R/F and gold tokens covered.
 
-Prints aggregate figures only (no note text); writes dev_cv.json and dev_cv.md to ``--out``.
+Aggregate figures only (no note text); :func:`render` gives dev_cv.md, :func:`run` the figures
+of dev_cv.json.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from crfdeid import cli  # noqa: E402
-from crfdeid.cli.locked import parse_also  # noqa: E402
-from crfdeid.config import load_config  # noqa: E402
-from crfdeid.crf import Model, train_model  # noqa: E402
-from crfdeid.experiments.crossval import fold_splits  # noqa: E402
-from crfdeid.experiments.locked import figures, render_categories  # noqa: E402
-from crfdeid.experiments.results import markdown_table, provenance, to_json, write_files  # noqa: E402
-from crfdeid.io import read_all  # noqa: E402
-from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
-from crfdeid.recognizers import rules  # noqa: E402
-from crfdeid.recognizers.chain import build_chain  # noqa: E402
+from .. import gazetteers
+from ..crf import Model, train_model
+from ..io import read_all
+from ..io.splits import read_groups, select_groups
+from ..labels import encode
+from ..recognizers import rules
+from ..recognizers.chain import build_chain
+from ..scoring import evaluate
+from ..tagging.decoding import OWords
+from ..tagging.model import tokens_for
+from .crossval import fold_splits
+from .locked import figures, render_categories
+from .results import markdown_table, provenance
 
 
 def _train_one(args):
@@ -58,7 +51,7 @@ def dev_docs(train, config: dict, exclude_groups=None) -> list:
     return select_groups(docs, read_groups(exclude_groups), keep=False) if exclude_groups else docs
 
 
-def fold_models(docs, config, splits, cache: Path, jobs: int) -> list[Model]:
+def fold_models(docs, config, splits, cache: Path, jobs: int) -> list:
     """One model per fold, trained on the fold's training notes (reused from ``cache``)."""
     cache.mkdir(parents=True, exist_ok=True)
     todo = [([docs[i] for i in f.train], config, cache / f"fold{f.index}.model")
@@ -71,9 +64,6 @@ def fold_models(docs, config, splits, cache: Path, jobs: int) -> list[Model]:
 
 def o_words(train_docs, config, min_count):
     """The words list of ``decoding.o_words_min_count = min_count`` for these training notes."""
-    from crfdeid.labels import encode
-    from crfdeid.tagging.decoding import OWords
-    from crfdeid.tagging.model import tokens_for
     if not min_count:
         return frozenset()
     ow = OWords()
@@ -126,7 +116,6 @@ def rule_matches(docs, per_rule) -> dict:
 
 def light(gold, pred) -> dict:
     """Binary token figures, PHI fully removed and parent-strict F1 (one scoring pass)."""
-    from crfdeid.scoring import evaluate
     r = evaluate(gold, pred)
     b = r.micro["binary_token"]
     return {"binary_token": {"precision": b.precision, "recall": b.recall, "f1": b.f1, "tp": b.tp,
@@ -137,7 +126,7 @@ def light(gold, pred) -> dict:
 def ablation(gold, spans, per_rule) -> dict:
     """Pooled binary token figures with all rules, none, and each rule (or step) left out."""
     found = [merged(r) for r in per_rule]
-    variants = {"all rules": {"found": found},
+    variants: dict[str, dict] = {"all rules": {"found": found},
                 "no rules (CRF alone)": {"found": [[] for _ in gold], "extend": False, "date_check": False},
                 "without extend_names": {"found": found, "extend": False},
                 "without date_check": {"found": found, "date_check": False}}
@@ -149,78 +138,59 @@ def ablation(gold, spans, per_rule) -> dict:
     return out
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--config", required=True)
-    p.add_argument("--train", action="append", metavar="FORMAT:PATH")
-    p.add_argument("--exclude-groups", metavar="FILE")
-    p.add_argument("--folds", type=int, default=5)
-    p.add_argument("--seed", type=int)
-    p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--o-thresholds", type=cli.parse_thresholds, default=())
-    p.add_argument("--o-words", default="", help="o_words_min_count values to sweep, e.g. 0,1,2,3 (0: off)")
-    p.add_argument("--o-words-thresholds", type=cli.parse_thresholds, default=(0.98, 0.99, 0.995),
-                   help="the thresholds at which the other o_words_min_count values are tried")
-    p.add_argument("--o-words-spare", default="", metavar="LIST,LIST",
-                   help="leave the words of these gazetteers out of the o-words list (e.g. "
-                        "first_male,first_female,surnames,cities): the threshold may then make them PHI")
-    p.add_argument("--rules", action="store_true", help="rule matches and per-rule ablation")
-    p.add_argument("--stress", type=parse_also, action="append", default=[], metavar="NAME=FORMAT:PATH")
-    p.add_argument("--cache", required=True, help="folder of the fold models (reused when present)")
-    p.add_argument("--out", required=True)
-    args = p.parse_args(argv)
+def run(config: dict, config_name: str, docs: list, *, folds: int = 5, seed=None, jobs: int = 2,
+        cache: Path, o_thresholds=(), o_words_counts=(), o_words_thresholds=(0.98, 0.99, 0.995),
+        o_words_spare: str = "", with_rule_ablation: bool = False, stress=()) -> dict:
+    """The figures of dev_cv.json: the decoding sweep, the configured point per category, and
+    with ``with_rule_ablation`` / ``stress`` (``(name, FORMAT:PATH)`` pairs) the rules and
+    stress copies (see the module docstring)."""
     t0 = time.perf_counter()
-    config = load_config(args.config)
-    docs = dev_docs(args.train, config, args.exclude_groups)
-    seed = args.seed if args.seed is not None else config["seed"]
-    splits = fold_splits(docs, args.folds, seed)
-    models = fold_models(docs, config, splits, Path(args.cache), args.jobs)
+    seed = seed if seed is not None else config["seed"]
+    splits = fold_splits(docs, folds, seed)
+    models = fold_models(docs, config, splits, Path(cache), jobs)
     t_train = time.perf_counter() - t0
     tests = [[docs[i] for i in f.test] for f in splits]
     gold = [d for t in tests for d in t]
     conf_t, conf_k = config["decoding"]["o_threshold"], config["decoding"]["o_words_min_count"]
-    res = {**provenance(), "config": args.config, "folds": args.folds, "seed": seed,
+    res = {**provenance(), "config": config_name, "folds": folds, "seed": seed,
            "documents": len(docs), "patients": len({d.group for d in docs}), "sweep": [], "stress": {}}
     words = {}
-    ks = sorted({conf_k or 0} | {int(k) for k in args.o_words.split(",") if k.strip()})
+    ks = sorted({conf_k or 0} | set(o_words_counts))
     spare: frozenset = frozenset()
-    if args.o_words_spare:
-        from crfdeid import gazetteers
-        spare = frozenset(w.lower() for n in args.o_words_spare.split(",") for w in gazetteers.load(n.strip()))
-        res["o_words_spare"] = args.o_words_spare
+    if o_words_spare:
+        spare = frozenset(w.lower() for n in o_words_spare.split(",") for w in gazetteers.load(n.strip()))
+        res["o_words_spare"] = o_words_spare
     for k in ks:
         words[k] = [o_words([docs[i] for i in f.train], config, k) - spare for f in splits]
     per_rule = rule_spans(gold)
     found = [merged(r) for r in per_rule]
     base = None
-    grid = [(t, k) for k in ks for t in sorted(set(args.o_thresholds) | {conf_t}, key=lambda x: -1 if x is None else x)
-            if k == (conf_k or 0) or t in args.o_words_thresholds]
+    grid = [(t, k) for k in ks for t in sorted(set(o_thresholds) | {conf_t}, key=lambda x: -1 if x is None else x)
+            if k == (conf_k or 0) or t in o_words_thresholds]
     for t, k in grid:
         spans = [s for m, test, w in zip(models, tests, words[k]) for s in crf_spans(m, test, t, w)]
         if (t, k) == (conf_t, conf_k or 0):
             base = spans
         res["sweep"].append({"o_threshold": t, "o_words_min_count": k, **light(gold, with_rules(gold, spans, found))})
     res["original"] = figures(gold, with_rules(gold, base, found))
-    if args.rules:
+    if with_rule_ablation:
         res["rule_matches"] = rule_matches(gold, per_rule)
         res["ablation"] = ablation(gold, base, per_rule)
-    for name, spec in args.stress:
+    for name, spec in stress:
         copies = {d.doc_id: d for d in read_all([spec])}
         s_tests = [[copies[d.doc_id] for d in test] for test in tests]
         s_gold = [d for t in s_tests for d in t]
         spans = [s for m, test, w in zip(models, s_tests, words[conf_k or 0])
                  for s in crf_spans(m, test, conf_t, w)]
         res["stress"][name] = figures(s_gold, with_rules(s_gold, spans))
-        if args.rules:
+        if with_rule_ablation:
             res["stress"][name]["ablation"] = ablation(s_gold, spans, rule_spans(s_gold))
     res["seconds"] = {"train": round(t_train, 1), "total": round(time.perf_counter() - t0, 1)}
-    text = render(res)
-    sys.stdout.write(text)
-    write_files(args.out, {"dev_cv.md": text, "dev_cv.json": to_json(res)})
-    return 0
+    return res
 
 
 def render(res: dict) -> str:
+    """dev_cv.md: the sweep, the configured point per category, stress copies and rules."""
     f3 = "{:.3f}".format
     rows = [[s["o_threshold"], s["o_words_min_count"], f3(s["binary_token"]["precision"]),
              f3(s["binary_token"]["recall"]), f3(s["leak"]["fully_removed"]), f3(s["parent_strict"]["f1"]),
@@ -255,7 +225,3 @@ def render(res: dict) -> str:
 def _delta(without: dict, full: dict) -> list:
     return [full["tp"] - without["tp"], full["fp"] - without["fp"], f"{without['recall']:.3f}",
             f"{without['precision']:.3f}"]
-
-
-if __name__ == "__main__":
-    sys.exit(main())
