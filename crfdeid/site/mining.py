@@ -22,6 +22,7 @@ mined, matched and merged.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -276,10 +277,19 @@ def merge(doc: Document, found: list[tuple[Span, Lesson]], explain: bool = False
     found.sort(key=lambda f: (f[0].start, -f[0].end))
     trace = doc.meta.get("explain")
     steps = {sp: list(s) for sp, s in zip(doc.spans, trace["spans"])} if trace else {}
-    spans = list(doc.spans)
+    spans = sorted(doc.spans, key=lambda sp: (sp.start, sp.end))
+    # Predicted spans do not overlap (the chain's output): the ones an occurrence overlaps are
+    # then one run of the sorted list, found by bisection, not by a scan per occurrence (a long
+    # note repeats a name thousands of times). Overlapping spans (a caller's) are scanned.
+    disjoint = all(a.end <= b.start for a, b in zip(spans, spans[1:]))
+    starts, ends = [sp.start for sp in spans], [sp.end for sp in spans]
     changed = 0
     for occ, lesson in found:
-        over = [sp for sp in spans if sp.overlaps(occ)]
+        if disjoint:
+            lo, hi = bisect.bisect_right(ends, occ.start), bisect.bisect_left(starts, occ.end)
+            over = spans[lo:hi]
+        else:
+            over = [sp for sp in spans if sp.overlaps(occ)]
         if over and all(sp.start <= occ.start and occ.end <= sp.end for sp in over[:1]):
             continue  # already inside a predicted span
         step = {"step": STEP, "action": "widened" if over else "found",
@@ -291,11 +301,13 @@ def merge(doc: Document, found: list[tuple[Span, Lesson]], explain: bool = False
                           end=max(occ.end, *(s.end for s in over)))
             step["was"] = {"start": first.start, "end": first.end, "type": first.subtype}
             history = [st for sp in over for st in steps.pop(sp, [])]
-            spans = [sp for sp in spans if sp not in over]
         else:
             new = replace(make_span(occ.start, occ.end, lesson.subtype), confidence=lesson.confidence)
             history = []
-        spans.append(new)
+        if disjoint:  # the union takes the run's place: the list stays sorted and disjoint
+            spans[lo:hi], starts[lo:hi], ends[lo:hi] = [new], [new.start], [new.end]
+        else:
+            spans = [sp for sp in spans if sp not in over] + [new]
         steps[new] = [*history, step]
         changed += 1
     if not changed:
