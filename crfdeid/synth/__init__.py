@@ -52,10 +52,6 @@ STYLES["mix_vocab"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, vocab
 #: never PHI, and month/day dates in telegraphic context or glued to a neighbour, PHI:
 #: :data:`crfdeid.synth.vocab.ICU_LINES` and :data:`~crfdeid.synth.vocab.ICU_DATED`).
 STYLES["mix_icu"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True), 62))
-#: ``mix_date``: the ``mix_icu`` notes (same draws) with more telegraphic month/day dates (after a time
-#: of day, a lab value, a device, a culture before its result, two joined, opening a line), PHI, beside
-#: look-alikes in the same positions (settings, scores, fluids), not PHI (:func:`crfdeid.synth.mix._tele_line`).
-STYLES["mix_date"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True, dates=True), 62))
 FIRST_RECORD = 100
 
 

@@ -48,8 +48,6 @@ from .vocab import (
     PUBLIC_LINES,
     SERVICES,
     SYMPTOMS,
-    TELE_DATED,
-    TELE_PLAIN,
     VERBS,
     clinical_line,
 )
@@ -239,29 +237,11 @@ def _icu_dated(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
     b.line(head, ("DATE", ps.date_text(rng, when, rng.choice(_MD_FORMS))), tail, rng.choice([".", "", ";"]))
 
 
-def _tele_line(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
-    """A telegraphic line with month/day dates (:data:`~crfdeid.synth.vocab.TELE_DATED`, PHI) or, as
-    often, a look-alike of it with settings, scores or fluids (:data:`~crfdeid.synth.vocab.TELE_PLAIN`)."""
-    if rng.random() < 0.5:
-        b.line(fill(rng, rng.choice(TELE_PLAIN)), rng.choice([".", "", ";"]))
-        return
-    when = day - dt.timedelta(days=rng.randint(0, 20))
-    parts: list = []
-    for k, text in enumerate(fill(rng, rng.choice(TELE_DATED).replace("{date}", "\0")).split("\0")):
-        if k:
-            parts.append(("DATE", ps.date_text(rng, when, rng.choice(_MD_FORMS))))
-            when += dt.timedelta(days=rng.randint(1, 2))
-        parts.append(text)
-    b.line(*parts, rng.choice([".", "", ";", ". "]))
-
-
 def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vocab: bool = False,
-             icu: bool = False, dates: bool = False) -> None:
+             icu: bool = False) -> None:
     """Write one ``mix``-style ward note about ``p`` on ``day`` into ``b``; with ``vocab`` (style
     ``mix_vocab``) the public clinical vocabulary of issue 34 too, with ``icu`` (``mix_icu``) ICU
-    shorthand with fractions and scores and telegraphic month/day dates, with ``dates`` (``mix_date``,
-    with ``icu``) more telegraphic month/day dates beside their look-alikes (:func:`_tele_line`), each
-    from a stream of its own."""
+    shorthand with fractions and scores and telegraphic month/day dates, each from a stream of its own."""
     mode = rng.choices(["lower", "upper", "mixed"], weights=[40, 35, 25])[0]
     start = len(b)
     b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
@@ -286,10 +266,6 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
             lines.insert(icu_rng.randint(0, len(lines)), fill(icu_rng, x))
         k_dated = icu_rng.choices([0, 1, 2], weights=[40, 40, 20])[0]
         after += [(k, partial(_icu_dated, icu_rng, day, b)) for k in icu_rng.choices(range(len(lines)), k=k_dated)]
-    if dates:
-        date_rng = random.Random("date" + repr(rng.getstate()))
-        k_tele = date_rng.choices([0, 1, 2, 3], weights=[25, 35, 25, 15])[0]
-        after += [(k, partial(_tele_line, date_rng, day, b)) for k in date_rng.choices(range(len(lines)), k=k_tele)]
     after.sort(key=itemgetter(0))  # stable: drawn order at the same k
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]

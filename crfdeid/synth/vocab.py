@@ -191,34 +191,6 @@ ICU_DATED = [
     "{picc|cvl|aline|ngt|ogt|foley} {placed|changed|d/c'd} {date}", "{last bm|bm} {date}",
 ]
 
-#: Month/day dates in telegraphic nursing lines (``mix_date`` style, issue 45 item 2), PHI: after a time
-#: of day, after a lab value, a culture before its result, a device or a treatment, two dates joined,
-#: a date opening the line. ``{date}`` is a date as in :data:`ICU_DATED`.
-TELE_DATED = [
-    "{until|since|from|at|@} {1-12}{am|pm|a|p} {date}{ and| then| per team|}",
-    "{wbc|hct|k|cr|bun|inr|lactate|trop|plt} {1.0-30.0} {date}{ and| -| this am|}",
-    "{cdiff|c diff|bc|bcx|ucx|sputum cx|blood cx|mrsa swab|stool cx} {date} {neg|pending|ngtd|pos|+ gpc|no growth}",
-    "{removed|d/c'd|pulled|placed|changed|inserted|replaced} {ngt|ogt|foley|picc|aline|cvl|ett|chest tube|ij} "
-    "{date}{ am| pm| without difficulty|}",
-    "{on|started|restarted|held|off|dc'd} {heparin|vanco|lasix|tpn|propofol|insulin gtt|levaquin|flagyl} {date}"
-    "{ -| days| nights| per md|}",
-    "{hemodialysis|hd|dialysis|cvvh|xrt|chemo|ct|mri} {date} {or|and|&|vs} {date}",
-    "{dialysis line|hd line|picc line|trach|peg|g tube|pacer wires} {date}",
-    "{date} {went to|to or|to cath lab|seen by renal|had ct|tx to floor|extubated}",
-    "{s/p|} {stent|stents|ptca|cath|pci} x{1-3} {date}",
-]
-#: Look-alikes of :data:`TELE_DATED` in the same positions, not PHI (``mix_date`` style): ventilator
-#: settings, pain scores, fluids and strengths after a time of day, a lab value, a device or a drug.
-TELE_PLAIN = [
-    "{until|since|from|at|@} {1-12}{am|pm|a|p} {psv|ps|cpap|bipap} {5|8|10|12|15}/{5|8|10}",
-    "{wbc|hct|k|cr} {1.0-30.0} {k|mg} {1.0-5.9}/{1.0-5.9}",
-    "{on|changed to|placed on|weaned to|tol} {psv|ps|cpap|bipap|peep/ps} {5|8|10|12|15}/{5|8|10}{ peep| 40%| fio2 50%|}",
-    "{pain|cp|incisional pain|back pain} {1-10}/10 {relieved with mso4|after dilaudid|at rest|}",
-    "{started|on|changed to|ivf} {d5 1/2 ns|1/2 ns|1/4 ns|d5 1/4ns|1/2ns} at {50-200}{cc/hr|/hr}",
-    "{crackles|rales|coarse bs} {1/2|1/3|2/3} way up {bilat|r side|l side|}",
-    "{strength|motor|grips} {2-5}/5 {throughout|ue|le|}", "{ett|ngt} {at|@} {20-26} {cm|at lip|}",
-]
-
 _SLOT = re.compile(r"<(drug|dx|sx|proc|verb|svc|icd|rx|word|Icd|Rx|Word|epo|Epo|brand|Brand|dept|Dept|DEPT|abbr|Abbr)>")
 #: The gazetteer of each public slot kind.
 _LISTS = {"icd": "icd10_words", "rx": "drug_names", "epo": "eponyms", "brand": "brand_names",
