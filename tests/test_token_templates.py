@@ -114,17 +114,6 @@ def _section_any(text, toks):
     return [tuple(h for s, h in heads if s <= t.start)[-1:] for t in toks]
 
 
-def _history(text, toks):
-    """history.v1: a number of 1, 2 or 4 ASCII digits with a history word at most 30 tokens back."""
-    words = [t.text.lower() for t in toks]
-    out = []
-    for i, w in enumerate(words):
-        near = any(x in {"pmh", "pmhx", "hx", "phx", "psh", "pshx", "history"} for x in words[max(0, i - 30):i])
-        size = len(w) if w.isdigit() and w.isascii() else 0
-        out.append(("hx:num2",) if near and size in (1, 2) else ("hx:num4",) if near and size == 4 else ())
-    return out
-
-
 ORACLES = {
     "glued.v1": lambda text, toks: [("glued_l",) * t.glued_left + ("glued_r",) * t.glued_right
                                     for t in toks],
@@ -135,7 +124,6 @@ ORACLES = {
     "gazetteer_phrases.v1": _phrases,
     "text_patterns.v1": _patterns,
     "section.v2": _section_any,
-    "history.v1": _history,
 }
 
 NOTES = [

@@ -11,7 +11,7 @@ import pycrfsuite
 
 from ..errors import ModelError
 from ..labels import OUTSIDE
-from ..tagging.decoding import threshold_labels
+from ..tagging.decoding import below, threshold_labels
 
 
 def open_tagger(crf_bytes: bytes, path=None) -> pycrfsuite.Tagger:
@@ -64,7 +64,7 @@ class CrfsuiteBackend:
                 p_out.append(p_o if o_threshold is not None or seg[t] != OUTSIDE else None)
             y.extend(seg)
         if o_threshold is not None:
-            low = [t for t, (lab, po) in enumerate(zip(y, p_out)) if lab == OUTSIDE and po < o_threshold]
+            low = below(p_out, [lab == OUTSIDE for lab in y], o_threshold, toks)
             threshold_labels(y, low, lambda lab, t: margs[t][lab], self._others,
                              toks, o_words)
         return y, p_out, margs if want_marginals else []

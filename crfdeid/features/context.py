@@ -219,36 +219,6 @@ triggers.bind = lambda res: _triggers_with(
     _trigger_attrs(res.trigger_words("triggers"), "trig"), after=False)
 
 
-#: Words that open a past history (English, lower case): ``PMH:``, ``PMHx``, ``hx of``.
-HISTORY_WORDS = frozenset("pmh pmhx hx phx psh pshx pmhsh history".split())
-#: How many tokens back a history word is looked for (a history list runs over several lines).
-HISTORY_REACH = 30
-_NUMBER_ATTRS = {1: ("hx:num2",), 2: ("hx:num2",), 4: ("hx:num4",)}
-
-
-@TOKEN_TEMPLATES.register("history.v1")
-def history(text: str, tokens) -> list:
-    """``hx:num2`` (a number of one or two digits: ``CVA 74'``, ``stent in 09``) or ``hx:num4``
-    when a history word (:data:`HISTORY_WORDS`) stands up to :data:`HISTORY_REACH` tokens
-    before it, across lines: what the +-2 window cannot see, that a bare number is in a past
-    history list, where it is mostly a year. English; numbers only.
-
-    >>> from crfdeid.text.tokenize import tokenize
-    >>> text = "PMH: CVA 74', CABG in 09. HR 88"
-    >>> [a for a in history(text, tokenize(text)) if a]
-    [('hx:num2',), ('hx:num2',), ('hx:num2',)]
-    """
-    low = token_texts(text, tokens)[1]
-    out: list = [()] * len(tokens)
-    last = -HISTORY_REACH - 1
-    for i, w in enumerate(low):
-        if w in HISTORY_WORDS:
-            last = i
-        elif i - last <= HISTORY_REACH and w.isdigit() and w.isascii():
-            out[i] = _NUMBER_ATTRS.get(len(w), ())
-    return out
-
-
 #: Words that follow a name or a place (lower case): ``V. Finn, RRT``, ``Union hosp``.
 TRIGGERS_AFTER = {
     "name": frozenset("""rn rrt np pa md lpn msw cm pt ot slp phd do resident fellow

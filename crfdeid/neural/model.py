@@ -16,7 +16,7 @@ import torch
 from ..errors import ModelError
 from ..labels import OUTSIDE
 from ..tagging import modelfile
-from ..tagging.decoding import threshold_labels
+from ..tagging.decoding import below, threshold_labels
 from ..tagging.model import TaggingModel
 from ..version import __version__
 from . import networks
@@ -73,7 +73,7 @@ class NetworkBackend:
         p_out = [float(p[self._outside]) for p in probs]
         if o_threshold is not None:
             col = {lab: j for j, lab in enumerate(names)}
-            low = [t for t, (lab, po) in enumerate(zip(y, p_out)) if lab == OUTSIDE and po < o_threshold]
+            low = below(p_out, [lab == OUTSIDE for lab in y], o_threshold, toks)
             threshold_labels(y, low, lambda lab, t: float(probs[t][col[lab]]), self._others, toks, o_words)
         margs = [dict(zip(names, map(float, p))) for p in probs] if want_marginals else []
         return y, p_out, margs

@@ -52,10 +52,6 @@ STYLES["mix_vocab"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, vocab
 #: never PHI, and month/day dates in telegraphic context or glued to a neighbour, PHI:
 #: :data:`crfdeid.synth.vocab.ICU_LINES` and :data:`~crfdeid.synth.vocab.ICU_DATED`).
 STYLES["mix_icu"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True), 62))
-#: ``mix_hx``: the ``mix_icu`` notes (same draws) with past-history lists (two-digit years written
-#: ``mi 88'``, ``in 91 and 02``, PHI, beside counts, pack-years and stages, not PHI) and days written
-#: as an ordinal, two run together or with a year after a full stop (:func:`crfdeid.synth.mix._hx_line`).
-STYLES["mix_hx"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True, hx=True), 62))
 FIRST_RECORD = 100
 
 

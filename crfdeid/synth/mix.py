@@ -40,7 +40,6 @@ from .vocab import (
     CLINICAL_LINES,
     DRUGS,
     DX,
-    HX_NUMBERS,
     ICU_DATED,
     ICU_LINES,
     LEXICON_LINES,
@@ -238,65 +237,11 @@ def _icu_dated(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
     b.line(head, ("DATE", ps.date_text(rng, when, rng.choice(_MD_FORMS))), tail, rng.choice([".", "", ";"]))
 
 
-def _year(rng: random.Random, p: ps.Patient) -> str:
-    """A past year's last two digits (``88``)."""
-    return f"{(p.admit.year - rng.randint(1, 30)) % 100:02d}"
-
-
-def _hx_item(rng: random.Random, p: ps.Patient) -> list:
-    """One item of a past-history list: a diagnosis or procedure with a two-digit year written as ward
-    notes write it (``mi 88'``, ``in 91 and 02``, ``09 stent to lad``), or a number that is no date."""
-    what = rng.choice(DX + PROCS)
-    form = rng.randrange(6)
-    if form == 0:
-        return [what, " ", ("DATE", _year(rng, p)), "'"]
-    if form == 1:
-        return [what, " in ", ("DATE", _year(rng, p)), rng.choice([" and ", ", "]), ("DATE", _year(rng, p))]
-    if form == 2:
-        return [("DATE", _year(rng, p)), " ", rng.choice(["ptca", "stent", "pci", "cabg", "des", "bms"]),
-                rng.choice([" to lad", " to rca", " to lcx", " to om", ""])]
-    if form == 3:
-        return [what, rng.choice([" in ", " "]), ("DATE", _year(rng, p))]
-    return [fill(rng, rng.choice(HX_NUMBERS))]
-
-
-def _hx_day(rng: random.Random, day: dt.date, b: NoteBuilder) -> None:
-    """A day written the other ways notes do: an ordinal (``on the 11th``), two month/day dates run
-    together (``10/3/10/4``, ``4/2,4/5``), a year after a full stop (``11/21.97``)."""
-    when = day - dt.timedelta(days=rng.randint(1, 20))
-    then = when + dt.timedelta(days=rng.randint(1, 3))
-    test = rng.choice(["bc", "cx", "cxr", "ct", "echo", "xrt", "treatments", "dialysis", "hd", "labs", "seen"])
-    form = rng.randrange(3)
-    if form == 0:
-        b.line(test, rng.choice([" on the ", " since the ", " drawn on the "]), ("DATE", ps.ordinal(when.day)),
-               rng.choice([".", "", ","]))
-    elif form == 1:
-        b.line(test, " ", ("DATE", ps.date_text(rng, when, rng.choice(_MD_FORMS))), rng.choice(["/", ",", ", "]),
-               ("DATE", ps.date_text(rng, then, rng.choice(_MD_FORMS))), rng.choice([".", "", " and due again"]))
-    else:
-        b.line(("DATE", ps.date_text(rng, when, rng.choice(("{m}/{d}.{y}", "{mm}/{dd}.{y}")))), "  ",
-               rng.choice(["neuro: ", "resp: ", "npn ", ""]), fill(rng, rng.choice(ICU_LINES)))
-
-
-def _hx_line(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    """A past-history list with years and other numbers, or a day in one of :func:`_hx_day`'s forms."""
-    if rng.random() < 0.35:
-        _hx_day(rng, day, b)
-        return
-    items = [_hx_item(rng, p) for _ in range(rng.randint(2, 6))]
-    sep = rng.choice([". ", ", ", ",  ", ".   ", "; "])
-    parts: list = [rng.choice(["pmh: ", "PMH ", "pmhx ", "hx: ", "past hx: ", "phm: ", ""])]
-    for k, item in enumerate(items):
-        parts += ([sep] if k else []) + item
-    b.line(*parts, rng.choice([".", ""]))
-
-
 def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vocab: bool = False,
-             icu: bool = False, hx: bool = False) -> None:
+             icu: bool = False) -> None:
     """Write one ``mix``-style ward note about ``p`` on ``day`` into ``b``; with ``vocab`` (style
     ``mix_vocab``) the public clinical vocabulary of issue 34 too, with ``icu`` (``mix_icu``) ICU
-    shorthand with fractions and scores and telegraphic month/day dates, with ``hx`` (``mix_hx``, with
-    ``icu``) past-history lists and days in other forms (:func:`_hx_line`), each from a stream of its own."""
+    shorthand with fractions and scores and telegraphic month/day dates, each from a stream of its own."""
     mode = rng.choices(["lower", "upper", "mixed"], weights=[40, 35, 25])[0]
     start = len(b)
     b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
@@ -313,8 +258,7 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
     if own is not None:
         for x in own.sample(PUBLIC_LINES, own.randint(2, 6)):
             lines.insert(own.randint(0, len(lines)), clinical_line(own, x))
-    # Lines written after line k by a stream of their own: (k, writer), the ICU dates before the
-    # history lines at the same k.
+    # Lines written after line k by a stream of their own: (k, writer).
     after: list[tuple[int, Callable[[], None]]] = []
     if icu:
         icu_rng = random.Random("icu" + repr(rng.getstate()))
@@ -322,11 +266,7 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
             lines.insert(icu_rng.randint(0, len(lines)), fill(icu_rng, x))
         k_dated = icu_rng.choices([0, 1, 2], weights=[40, 40, 20])[0]
         after += [(k, partial(_icu_dated, icu_rng, day, b)) for k in icu_rng.choices(range(len(lines)), k=k_dated)]
-    if hx:
-        hx_rng = random.Random("hx" + repr(rng.getstate()))
-        k_hx = hx_rng.choices([0, 1, 2], weights=[35, 45, 20])[0]
-        after += [(k, partial(_hx_line, hx_rng, p, day, b)) for k in hx_rng.choices(range(len(lines)), k=k_hx)]
-    after.sort(key=itemgetter(0))  # stable: the ICU writers first at the same k
+    after.sort(key=itemgetter(0))  # stable: drawn order at the same k
     n_events = rng.choices([0, 1, 2, 3], weights=[30, 38, 22, 10])[0]
     events = [rng.choice(MIX_EVENTS) if rng.random() < 0.7 else rng.choice(EVENTS) for _ in range(n_events)]
     at = sorted(rng.choices(range(len(lines) + 1), k=n_events))

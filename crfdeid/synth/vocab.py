@@ -191,15 +191,6 @@ ICU_DATED = [
     "{picc|cvl|aline|ngt|ogt|foley} {placed|changed|d/c'd} {date}", "{last bm|bm} {date}",
 ]
 
-#: Numbers of a past history that are not dates (``mix_hx`` style): counts, fractions of the heart's
-#: output, pack-years, stages, grades, obstetric history, beside the two-digit years of its items.
-HX_NUMBERS = [
-    "cabg x{2-5}", "{2|3} vessel cabg", "{2|3}vd", "ef {15-65}%", "ef {15-40}-{45-70}%", "{10-80} pk yr {smoker|hx|}",
-    "{10-80} pack years", "stage {2-5} ckd", "type {1|2} dm", "g{1-6}p{0-5}", "{1-4} stents",
-    "grade {1-4} {varices|murmur}", "{1-3} vessel disease", "nyha class {1-4}", "{10-40} yrs etoh",
-    "quit {5-30} yrs ago", "hgb a1c {5.0-12.9}",
-]
-
 _SLOT = re.compile(r"<(drug|dx|sx|proc|verb|svc|icd|rx|word|Icd|Rx|Word|epo|Epo|brand|Brand|dept|Dept|DEPT|abbr|Abbr)>")
 #: The gazetteer of each public slot kind.
 _LISTS = {"icd": "icd10_words", "rx": "drug_names", "epo": "eponyms", "brand": "brand_names",

@@ -36,6 +36,70 @@ def best_phi(marginal: Callable[[str, int], float], t: int, others: Sequence[str
     return join_label(BIO.inside if prev != OUTSIDE and split_label(prev)[1] == sub else BIO.begin, sub)
 
 
+class Threshold(float):
+    """A P(O) threshold that carries the higher one of month/day shapes (``decoding.month_day_threshold``):
+    a backend's candidates are the ``O`` tokens below the first, and the tokens of a month/day shape
+    below the second (:func:`below`). Compares as the first."""
+
+    month_day: float
+
+    def __new__(cls, value: float, month_day: float) -> Threshold:
+        obj = super().__new__(cls, value)
+        obj.month_day = month_day
+        return obj
+
+    def __reduce__(self):
+        return Threshold, (float(self), self.month_day)
+
+
+def with_month_day(o_threshold, config: dict):
+    """``o_threshold`` as a model of ``config`` applies it: a :class:`Threshold` when its
+    ``decoding.month_day_threshold`` is set and above it, else unchanged (None: Viterbi, no exception)."""
+    md = (config.get("decoding") or {}).get("month_day_threshold")
+    if o_threshold is None or md is None or md <= o_threshold:
+        return o_threshold
+    return Threshold(o_threshold, md)
+
+
+def _month_day_number(text: str, top: int) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 2 and 1 <= int(text) <= top
+
+
+def month_day_tokens(tokens: Sequence) -> np.ndarray:
+    """A mask of the tokens of a month/day shape: ``m/d`` with month 1-12 and day 1-31 written
+    together, not inside a longer run of numbers and slashes (``7.35/66/55``, ``1/2/3``, ``10/5/81``).
+
+    >>> from crfdeid.text.tokenize import tokenize
+    >>> [t.text for t, m in zip(tokenize("hd 8/9 or 8/10, abg 7.35/6/5, gcs 1/2/3, 13/2"),
+    ...  month_day_tokens(tokenize("hd 8/9 or 8/10, abg 7.35/6/5, gcs 1/2/3, 13/2"))) if m]
+    ['8', '/', '9', '8', '/', '10']
+    """
+    out = np.zeros(len(tokens), dtype=bool)
+    for i in range(1, len(tokens) - 1):
+        a, s, b = tokens[i - 1], tokens[i], tokens[i + 1]
+        if (s.text != "/" or a.end != s.start or s.end != b.start or not _month_day_number(a.text, 12)
+                or not _month_day_number(b.text, 31)):
+            continue
+        before = i > 1 and tokens[i - 2].end == a.start and tokens[i - 2].text in ("/", ".")
+        after = i + 2 < len(tokens) and tokens[i + 2].start == b.end and (
+            tokens[i + 2].text == "/" or tokens[i + 2].text[:1].isdigit())
+        if not before and not after:
+            out[i - 1:i + 2] = True
+    return out
+
+
+def below(p_outside, outside, o_threshold, tokens: Sequence) -> list[int]:
+    """The candidates of :func:`threshold_labels`: indices of the tokens labelled ``O`` (``outside``,
+    a mask) whose P(O) (``p_outside``) is below ``o_threshold``, or, with a :class:`Threshold`, of a
+    month/day shape (:func:`month_day_tokens`) below its ``month_day``."""
+    p = np.asarray(p_outside, dtype=float)
+    low = np.asarray(outside, dtype=bool) & (p < o_threshold)
+    md = getattr(o_threshold, "month_day", None)
+    if md is not None and len(p):
+        low |= np.asarray(outside, dtype=bool) & (p < md) & month_day_tokens(tokens)
+    return np.flatnonzero(low).tolist()
+
+
 def threshold_labels(labels: list[str], candidates: Sequence[int], marginal, others: Sequence[str],
                      tokens: Sequence, o_words: frozenset = frozenset()) -> list[str]:
     """Recall-oriented decoding, in place: each candidate token becomes PHI.
@@ -126,7 +190,7 @@ class AveragedBackend:
                 p_out = [po if lab != OUTSIDE else None for lab, po in zip(labels, p_o)]
             else:
                 p_out = p_o
-                low = [t for t, (lab, po) in enumerate(zip(labels, p_o)) if lab == OUTSIDE and po < o_threshold]
+                low = below(p_o, [lab == OUTSIDE for lab in labels], o_threshold, toks)
                 if low:
                     threshold_labels(labels, low, functools.partial(self._marginal, p), self._others, toks, o_words)
             margs = [dict(zip(self.labels, row)) for row in p.tolist()] if want_marginals else []
@@ -186,6 +250,8 @@ class DecodingSettings(Section):
     """The config's ``decoding`` section.
 
     ``o_threshold``: a token is PHI when its P(O) is below it (``null``: Viterbi labels);
+    ``month_day_threshold``: a month/day shape (:func:`month_day_tokens`) is PHI when its P(O) is
+    below this higher threshold (``null``: as every token; no effect without ``o_threshold``);
     ``o_words_min_count``: words seen at least this often in the training notes and never
     inside PHI are not made PHI by the threshold (``null``: off);
     ``o_words_lists``: gazetteer lists whose words join them (public English and clinical
@@ -195,21 +261,22 @@ class DecodingSettings(Section):
     """
 
     o_threshold: float | None = None
+    month_day_threshold: float | None = None
     o_words_min_count: int | None = field(default=None, metadata={"min": 1})
     o_words_lists: list | None = None
     o_words_except: list | None = None
 
     def check(self, config, path) -> dict:
-        thr = self.o_threshold
-        if thr is not None and not 0 < thr <= 1:
-            raise ConfigError(f"decoding.o_threshold must be a probability in (0, 1] or null, not {thr!r}",
-                              path=path)
+        for key in ("o_threshold", "month_day_threshold"):
+            thr = getattr(self, key)
+            if thr is not None and not 0 < thr <= 1:
+                raise ConfigError(f"decoding.{key} must be a probability in (0, 1] or null, not {thr!r}", path=path)
         for key in _LIST_KEYS:
             self._check_lists(key, getattr(self, key), config, path)
         out = asdict(self)
         # Left out when null, so that the config a model saves (and its file) is the same as
-        # before the two keys existed.
-        return {k: v for k, v in out.items() if k not in _LIST_KEYS or v is not None}
+        # before these keys existed.
+        return {k: v for k, v in out.items() if k not in _OPTIONAL_KEYS or v is not None}
 
     @staticmethod
     def _check_lists(key: str, value, config, path) -> None:
@@ -230,3 +297,4 @@ class DecodingSettings(Section):
 
 
 _LIST_KEYS = ("o_words_lists", "o_words_except")
+_OPTIONAL_KEYS = (*_LIST_KEYS, "month_day_threshold")

@@ -33,7 +33,7 @@ from ..progress import checkpoint, gc_paused
 from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.provenance import Trace
 from ..text.tokenize import Token, for_tagging, segments, tokenize
-from . import kinds, modelfile
+from . import decoding, kinds, modelfile
 from .pieces import PIECE_CHARS, Pieces, merge
 
 _START = attrgetter("start")
@@ -218,7 +218,7 @@ class TaggingModel:
 
     def _label(self, items, o_threshold, want_marginals=False) -> list:
         """``(labels, p_outside, marginals)`` of each item, from the backend."""
-        return self._backend.run(items, o_threshold, want_marginals, self.o_words)
+        return self._backend.run(items, decoding.with_month_day(o_threshold, self.config), want_marginals, self.o_words)
 
     def _run(self, doc: Document, o_threshold, want_marginals=False):
         """The item, then labels, per-token P(O) (None where not computed) and full marginals."""

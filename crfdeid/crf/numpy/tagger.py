@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...labels import OUTSIDE
-from ...tagging.decoding import threshold_labels
+from ...tagging.decoding import below, threshold_labels
 from .emission import EmissionScorer
 
 #: Tokens labelled together (inference chunk): enough to amortise the per-step numpy
@@ -350,7 +350,7 @@ class NumpyTagger:
         if o_threshold is None:
             return labels, [p if f else None for p, f in zip(p_o, phi.tolist())], margs
         column = self._column
-        low = np.flatnonzero(~phi & (probs[:, out] < o_threshold)).tolist() if out >= 0 else []
+        low = below(probs[:, out], ~phi, o_threshold, toks) if out >= 0 else []
         if low:
             threshold_labels(labels, low, lambda lab, t: probs[t, column[lab]], self._others,
                              toks, o_words)
