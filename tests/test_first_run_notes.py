@@ -123,3 +123,14 @@ def test_one_phone_number_written_two_ways_gets_one_surrogate():
     assert len(news) == 3 and len({re.sub(r"\D", "", n) for n in news}) == 1
     assert [re.sub(r"\d", "9", n) for n in news] == ["(999) 999-9999", "999-999-9999", "999.999.9999"]
     assert "555-0143" not in out.text
+
+
+def test_a_hyphenated_pair_of_first_names_joins_the_name_after_it():
+    """Two census first names joined by a hyphen right before a name are its first name, in any
+    case; a hyphenated pair that is not two first names is left to the model."""
+    from crfdeid.document import make_span
+    from crfdeid.recognizers.rules import extend_names
+    text = "spoke with mary-kate o'neil; post-op jones"
+    spans = [make_span(21, 27, "PATIENT"), make_span(37, 42, "DOCTOR")]
+    got = {text[s.start:s.end]: s.subtype for s in extend_names(text, spans)}
+    assert got == {"mary-kate": "PATIENT", "o'neil": "PATIENT", "jones": "DOCTOR"}

@@ -206,6 +206,15 @@ def _not_a_name(text: str, sp: Span, words: list[str]) -> str | None:
     return None
 
 
+def _after_article(text: str, sp: Span, words: list[str]) -> bool:
+    """Whether a name span is lower-case plain words right after a lower-case article
+    (``pleasant`` of ``a pleasant 92-year-old``)."""
+    if not words or not all(w.islower() and w in _plain() for w in words):
+        return False
+    prev = _PREV_WORD.search(text, max(0, sp.start - 8), sp.start)
+    return prev is not None and prev.group(1) in _DETERMINERS
+
+
 @lru_cache(maxsize=1)
 def _plain() -> frozenset:
     return gazetteers.load("common_words") | gazetteers.load("clinical_words")
@@ -257,6 +266,8 @@ def why_clinical(text: str, sp: Span) -> str | None:
     if entry_run(core.lower().split(), entries, lambda e: len(e) > 2 and (head or "-" in e or e not in named)) \
             or in_phrase(text, sp, lows):
         return "vocabulary"
+    if sp.category == "NAME" and _after_article(text, sp, found):
+        return "phrase"
     return None
 
 

@@ -273,6 +273,8 @@ _COORD_AFTER = _lazy(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
 _COORD_BEFORE = _lazy(rf"(?<![\w'-])({_CAP})[ \t]+(?:and|AND|&)[ \t]+$")
 _NEXT_WORD = _lazy(rf"[ \t]({_CAP})(?![\w'-])")
 _PREV_WORD = _lazy(rf"(?<![\w'-])({_CAP})[ \t]$")
+# A hyphenated pair of first names right before a name, in any case ("mary-kate o'neil").
+_PAIR_BEFORE = _lazy(r"(?<![\w'-])([A-Za-z]+-[A-Za-z]+)[ \t]$")
 # Name parts joined to a name by hyphens, in any script: the "Øster" of "Müller-Øster".
 _HYPHEN_AFTER = _lazy(r"-(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)(?![\p{L}\p{M}\p{N}])")
 _HYPHEN_BEFORE = _lazy(r"(?<![\p{L}\p{M}\p{N}'-])(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)-$")
@@ -294,7 +296,8 @@ def extend_names(text: str, spans) -> list[Span]:
     are added with the neighbour's subtype: a lone letter before a name, a
     capitalised word joined by ``and``/``&`` unless it is a common or clinical
     word, a census surname right after a name and a census first name right
-    before one (neither a common or clinical word), capitalised name parts
+    before one (neither a common or clinical word), a hyphenated pair of census first names
+    right before one in any case (``mary-kate o'neil``), capitalised name parts
     joined to it by hyphens, in any script (``Müller-Øster``; not a relation word, title or
     clinical word: ``DAUGHTER`` of ``DAUGHTER-MINDY``), a surname with a particle prefix
     after it (``Al-Qahtani``, ``O'Brien``, ``McGee``), and a particle with the capitalised word
@@ -325,6 +328,9 @@ def extend_names(text: str, spans) -> list[Span]:
                       else m.group(1).lower() not in _plain_words()):
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
         found += _plain_name_words(text, sp)
+        m = _PAIR_BEFORE.search(text, max(0, sp.start - 40), sp.start)
+        if m and all(part.lower() in _first_names() for part in m.group(1).split("-")):  # plain words too
+            found.append(make_span(m.start(1), m.end(1), sp.subtype))
         for m in (_HYPHEN_AFTER.match(text, sp.end, sp.end + 80),
                   _HYPHEN_BEFORE.search(text, max(0, sp.start - 80), sp.start),
                   _PREFIXED_NEXT.match(text, sp.end, sp.end + 80)):
