@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parent
 
 #: Import names of the optional extras that ``make install`` leaves out.
 OPTIONAL = frozenset({"pandas", "pyspark", "pyarrow", "presidio_analyzer", "presidio_anonymizer", "spacy",
-                      "torch", "safetensors", "fastapi", "uvicorn", "psycopg", "swagger_ui_bundle"})
+                      "torch", "safetensors", "fastapi", "uvicorn", "psycopg", "swagger_ui_bundle", "pydantic",
+                      "pydantic_core", "starlette"})
 
 _skipped: list[str] = []
 

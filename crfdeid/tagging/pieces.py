@@ -62,7 +62,7 @@ def safe_point(text: str, lo: int, hi: int) -> int:
     """The latest safe place to cut ``text`` in ``(lo, hi]``: after a line break, else after a
     sentence end, else after white space, else ``hi``.
 
-    >>> safe_point("Seen. Dr. Ann Lee", 0, 16), safe_point("a\nb. c d", 0, 9), safe_point("abcdef", 0, 4)
+    >>> safe_point("Seen. Dr. Ann Lee", 0, 16), safe_point("a\\nb. c d", 0, 9), safe_point("abcdef", 0, 4)
     (6, 2, 4)
     """
     cut = _safe(text, lo, hi)
