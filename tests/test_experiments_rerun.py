@@ -76,6 +76,17 @@ def test_site_mining_command_off_and_on_agree_with_a_mining_session(tmp_path, ca
     assert "a mining session gives the same spans: True" in out
 
 
+def test_site_mining_keeps_or_leaves_out_the_named_patients(tmp_path):
+    groups = tmp_path / "locked.txt"
+    groups.write_text("100\n")                      # synthetic record prefixes are the patients
+    counts = {}
+    for flag in ("--only-groups", "--exclude-groups"):
+        out = tmp_path / f"{flag}.json"
+        assert main(["site-mining", "--corpus", "synth:8,5", flag, str(groups), "--json", str(out)]) == 0
+        counts[flag] = json.loads(out.read_text())["notes"]
+    assert counts["--only-groups"] > 0 and counts["--only-groups"] + counts["--exclude-groups"] == 8
+
+
 CONFIG = """train: ["synth:8,7"]
 features: no_dict
 crf: {algorithm: lbfgs, c1: 0.05, c2: 0.01, max_iterations: 5, feature.possible_transitions: true}

@@ -92,6 +92,7 @@ def _site_mining_parser(sub) -> None:
     s.add_argument("--model", help="model file (default: the shipped model)")
     s.add_argument("--exclude-groups", metavar="FILE",
                    help="leave out these groups (patients), e.g. the locked quarter")
+    s.add_argument("--only-groups", metavar="FILE", help="keep only these groups (patients)")
     s.add_argument("--json", metavar="OUT", help="write the figures here")
     s.add_argument("--full", action="store_true", help="also tag with a mining session and compare")
 
@@ -182,6 +183,8 @@ def _site_mining(args) -> int:
     gold = madeup.read_notes() if args.made_up else list(read(args.corpus))
     if args.exclude_groups:
         gold = select_groups(gold, read_groups(args.exclude_groups), keep=False)
+    if args.only_groups:
+        gold = select_groups(gold, read_groups(args.only_groups), keep=True)
     out = sitemining.run(gold, args.model, made_up=args.made_up, full=args.full)
     print("\n".join(sitemining.report(out)))
     if args.json:
