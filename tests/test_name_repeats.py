@@ -57,3 +57,16 @@ def test_a_name_that_is_no_plain_word_is_found_in_any_case(name):
 def test_he_will_call_keeps_its_verb_in_surrogate_output():
     out = Surrogator(seed=5).surrogate(propagate(_doc("Will seen. he will call back.", "Will"))).text
     assert out.endswith("he will call back.") and not out.startswith("Will"), out
+
+
+@pytest.mark.parametrize("after, leaks, harmless", [
+    ("Pt Edmond Price. he will call.", 0, 1),   # the verb, left as the repeat rule leaves it
+    ("Pt Edmond Price. Will will call.", 1, 1),  # the name written as the name: a leak
+])
+def test_the_release_check_counts_a_name_that_is_a_word_as_the_word(after, leaks, harmless):
+    """The release check agrees with the repeat rule: a patient ``Will`` and ``he will call``."""
+    from crfdeid.deid.check import check
+    orig = Document("n1", "Pt Will Hale. he will call.", [make_span(3, 7, "PATIENT"), make_span(8, 12, "PATIENT")])
+    new = Document("n1", after, [make_span(3, 9, "PATIENT"), make_span(10, 15, "PATIENT")])
+    rep = check([(orig, new)])
+    assert (rep.leaks, rep.harmless_repeats) == (leaks, harmless)

@@ -22,7 +22,7 @@ CONFIGS = sorted(p for p in (ROOT / "configs").rglob("*.yaml") if "ablation" not
     ("tokenizer", "split_glued"),
     ("segment", "max_len"),
     ("crf", "algorithm, feature.minfreq, feature.possible_states, feature.possible_transitions, c1, c2"),
-    ("decoding", "o_threshold, o_words_min_count"),
+    ("decoding", "o_threshold, month_day_threshold, o_words_min_count"),
     ("training", "unknown_share, unknown_mode"),
     ("resources", "language, gazetteers, triggers, triggers_after"),
     ("rules", "enabled, date_check"),

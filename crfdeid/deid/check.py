@@ -16,7 +16,7 @@ from ..text.tokenize import tokenize
 from . import ages, dates
 from .dategroups import date_groups
 from .guard import Units
-from .spans import deid_spans, lower_same_length
+from .spans import as_name, deid_spans, lower_same_length, plain_words
 
 #: Where the default ``age_keeps`` of :func:`check` lives (imported on the first check without one).
 SURROGATES = "crfdeid.deid.surrogate"
@@ -35,7 +35,8 @@ class CheckReport:
     exempt_spans: int = 0          # placeholders, ages kept as written, unparsed dates (not compared)
     # not leaks: an original date string read again inside a new, shifted date (dates are
     # protected by the secret offset: 3/5 -> 2/4 beside an original 2/4), or a number found
-    # where it already stood outside every PHI span (age 100 next to "100%")
+    # where it already stood outside every PHI span (age 100 next to "100%"), or a name that is
+    # more often a plain word written as the word (``he will call`` beside a patient ``Will``)
     harmless_repeats: int = 0
     span_text_mismatch: int = 0    # new span not matching its slice / span count changed
     misaligned: int = 0            # new spans not on token boundaries (bio.encode problems)
@@ -63,9 +64,12 @@ def _leaks(orig: Document, new: Document, exempt=frozenset()) -> tuple[int, int]
     leaks = repeats = 0
     phis: dict[str, bool] = {}
     kept: dict[str, bool] = {}
-    for sp in orig.spans:
+    spelling: dict[str, str] = {}  # a name that is more often a plain word -> its annotated spelling
+    for sp in sorted(orig.spans, key=lambda s: -len(s)):
         phi = lower_same_length(orig.surface(sp)).strip()
         phis[phi] = phis.get(phi, True) and sp.subtype == "DATE"
+        if sp.category == "NAME" and phi in plain_words():
+            spelling.setdefault(phi, orig.surface(sp).strip())
         kept[phi] = kept.get(phi, True) and (sp in exempt or (sp.subtype == "AGE" and not ages.over_89_left(phi)))
     for phi, is_date in phis.items():
         if len(phi) < 3 or kept[phi]:
@@ -74,7 +78,10 @@ def _leaks(orig: Document, new: Document, exempt=frozenset()) -> tuple[int, int]
         for m in re.finditer(r"(?<![0-9a-z])" + re.escape(phi) + r"(?![0-9a-z])", low):
             inside = [sp for sp in new.spans if sp.start < m.end() and m.start() < sp.end]
             if ((coarse and any(sp.subtype == "DATE" for sp in inside))  # 3/5 inside a shifted date
-                    or (phi.isdigit() and not inside)):
+                    or (phi.isdigit() and not inside)
+                    # "he will call" beside a patient Will: the word, which repeats leave as it is
+                    or (phi in spelling and not inside
+                        and not as_name(new.text, low, m.start(), m.end(), False, spelling[phi]))):
                 repeats += 1
             else:
                 leaks += 1

@@ -196,13 +196,13 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
                 if a < end:
                     continue
                 end = b
-                if covered.find(1, a, b) == -1 and _as_name(doc.text, low, a, b, capital_only, plain.get(phi)):
+                if covered.find(1, a, b) == -1 and as_name(doc.text, low, a, b, capital_only, plain.get(phi)):
                     found.append(Span(a, b, sp.category, sp.subtype))
                     covered[a:b] = b"\x01" * (b - a)
     return doc if not found else doc.with_spans(doc.spans + found)
 
 
-def _as_name(text: str, low: str, a: int, b: int, capital_only: bool, spelling: str | None) -> bool:
+def as_name(text: str, low: str, a: int, b: int, capital_only: bool, spelling: str | None) -> bool:
     """Whether the repeat ``text[a:b]`` is taken: a part of a name (``capital_only``) written with
     a capital; a name that is a common word (``spelling``: ``Will``; :func:`plain_words`) as
     annotated or with a capital (not ``he will call``); either after a title (``Mr. will``); any

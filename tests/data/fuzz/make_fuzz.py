@@ -173,7 +173,7 @@ def csv_cases() -> tuple[dict, dict]:
              "no-header.csv": f'n1,"Patient {Z} {Q} seen"\n'.encode()}
     expect = [{"spec": "csv:csv/mixed.csv", "code": 1, "good": ["good-1", "good-huge", "good-multi"],
                "failures": [_fail("mixed.csv", "row 2 (line 3)"), _fail("mixed.csv", "row 3 (line 4)"),
-                            _fail("mixed.csv", "row 5 (line 7)", "bad-spans"),
+                            _fail("mixed.csv", "row 5 (line 7)"),  # a malformed row: no id named
                             _fail("mixed.csv", "row 7 line 9", "good-1"),
                             _fail("mixed.csv", "row 8 (lines 10-11)")]},
               {"spec": "csv:csv/quote-after.csv", "code": 1, "good": ["good-q"],
