@@ -99,3 +99,13 @@ def test_a_model_file_larger_than_the_limit_is_not_read(tmp_path, notes, capsys,
     monkeypatch.setattr(modelfile, "MAX_MODEL_BYTES", 64)
     assert tag.main([str(notes), "--model", str(big), "--quiet"]) == 2
     assert "larger than any crfdeid model file" in capsys.readouterr().err
+
+
+def test_a_site_mining_file_that_meets_an_input_is_refused_even_with_overwrite(tmp_path, notes, capsys):
+    """``--site-mining-save`` writes PHI lists: never over a note, whatever ``--overwrite`` says."""
+    rc = tag.main([str(notes), "--site-mining-save", str(notes / "a.txt"), "--overwrite",
+                   "--output-dir", str(tmp_path / "out"), "--quiet"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "--site-mining-save file" in err and "Quillonard" not in err
+    assert (notes / "a.txt").read_text(encoding="utf-8") == NOTE

@@ -240,7 +240,10 @@ def main(argv=None) -> int:
         # the load made, and the one at exit: a fifth of a one-note run) and, in forked --jobs
         # workers, out of the pages those passes would copy. Only the program freezes: called
         # from Python, the freeze would keep every object of the caller out of its collector.
-        check_apart(args.log, [spec_path(s, args.input_format) for s in specs], [args.output_dir])
+        paths = [spec_path(s, args.input_format) for s in specs]
+        check_apart(args.log, paths, [args.output_dir])
+        for saved in learnt.files(args.site_mining_save).values() if args.site_mining_save else ():
+            check_apart(saved, paths, [args.output_dir], what="--site-mining-save")
         with gc_paused():
             model = TaggingModel.load(args.model, backend=args.backend)
             if cli.owns_process(argv):
