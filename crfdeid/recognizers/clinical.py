@@ -206,10 +206,15 @@ def _not_a_name(text: str, sp: Span, words: list[str]) -> str | None:
     return None
 
 
+# An age right after a word: "92-year-old", "92 yo", "92 y/o".
+_AGE_AFTER = re.compile(r"[ \t]+\d{1,3}[ \t-]?(?:years?|yrs?|yo\b|y/o|y\.o\.)", re.I)
+
+
 def _after_article(text: str, sp: Span, words: list[str]) -> bool:
-    """Whether a name span is lower-case plain words right after a lower-case article
-    (``pleasant`` of ``a pleasant 92-year-old``)."""
-    if not words or not all(w.islower() and w in _plain() for w in words):
+    """Whether a name span is lower-case plain words between a lower-case article and an age
+    (``pleasant`` of ``a pleasant 92-year-old``). Without the age it would take a name too: on
+    the PhysioNet development notes one gold name stands after an article, none before an age."""
+    if not words or not all(w.islower() and w in _plain() for w in words) or not _AGE_AFTER.match(text, sp.end):
         return False
     prev = _PREV_WORD.search(text, max(0, sp.start - 8), sp.start)
     return prev is not None and prev.group(1) in _DETERMINERS
