@@ -242,8 +242,8 @@ def main(argv=None) -> int:
         # from Python, the freeze would keep every object of the caller out of its collector.
         paths = [spec_path(s, args.input_format) for s in specs]
         check_apart(args.log, paths, [args.output_dir])
-        for saved in learnt.files(args.site_mining_save).values() if args.site_mining_save else ():
-            check_apart(saved, paths, [args.output_dir], what="--site-mining-save")
+        for part in learnt.files(args.site_mining_save).values() if args.site_mining_save else ():
+            check_apart(part, paths, [args.output_dir], what="--site-mining-save")
         with gc_paused():
             model = TaggingModel.load(args.model, backend=args.backend)
             if cli.owns_process(argv):
