@@ -260,6 +260,7 @@ def note_lines(res: dict, run_name: str, fmt: str) -> list[str]:
     """Per note of one run and output: identifier tokens left, phrases changed, values, false spans."""
     lines = []
     for doc_id, r in res["runs"][run_name][fmt]["by_note"].items():
-        lines.append(f"{doc_id:24s} left {sum(r['left'].values()):2d}  changed {sum(r['changed'].values()):2d}  "
-                     f"values {r['values_changed']:2d} (other {r['values_other']})  false {sum(r['false'].values()):2d}")
+        left, changed, false = (sum(r[k].values()) for k in ("left", "changed", "false"))
+        lines.append(f"{doc_id:24s} left {left:2d}  changed {changed:2d}  values {r['values_changed']:2d} "
+                     f"(other {r['values_other']})  false {false:2d}")
     return lines
