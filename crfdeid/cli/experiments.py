@@ -204,7 +204,7 @@ def _made_up_outputs(args) -> int:
     print("\n".join(madeup_outputs.report(res)))
     if args.by_note:
         for run, outs in res["runs"].items():
-            for fmt in (f for f in outs if f != "note"):
+            for fmt in outs:
                 print(f"per note, {run}, {fmt}:")
                 print("\n".join(madeup_outputs.note_lines(res, run, fmt)))
     if args.json:

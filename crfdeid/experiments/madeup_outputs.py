@@ -30,7 +30,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..document import Document
-from ..errors import CrfdeidError
+from ..errors import CrfdeidError, LocatedError
+from ..site import mining as mining_module
 from ..tagging.session import SPANS, Session
 from ..text.tokenize import tokenize
 from .madeup import NOT_SAFE_HARBOR
@@ -41,7 +42,7 @@ SEED = "crfdeid-made-up-notes"
 OUTPUTS = ("redacted", "surrogate")
 
 
-class AlignmentError(CrfdeidError):
+class AlignmentError(LocatedError):
     """An output whose text outside its spans is not the note's: a writer changed unmarked text."""
 
 
@@ -160,8 +161,8 @@ def gold_counts(gold: list[Document]) -> dict:
 def _total(per_note: dict[str, dict]) -> dict:
     out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "values_changed": 0,
                  "values_other": 0, "false_spans": 0}
-    by: dict[str, Counter] = {"left_by_subtype": Counter(), "changed_by_kind": Counter(),
-                              "false_by_subtype": Counter()}
+    by: dict[str, Counter] = {"left_by_subtype": Counter(), "identifiers_left_by_subtype": Counter(),
+                              "changed_by_kind": Counter(), "false_by_subtype": Counter()}
     for r in per_note.values():
         out["identifier_tokens_left"] += sum(r["left"].values())
         out["identifiers_left"] += sum(r["left_identifiers"].values())
@@ -170,6 +171,7 @@ def _total(per_note: dict[str, dict]) -> dict:
         out["values_other"] += r["values_other"]
         out["false_spans"] += sum(r["false"].values())
         by["left_by_subtype"].update(r["left"])
+        by["identifiers_left_by_subtype"].update(r["left_identifiers"])
         by["changed_by_kind"].update(r["changed"])
         by["false_by_subtype"].update(r["false"])
     out.update({k: {s: n for s, n in sorted(c.items()) if n} for k, c in by.items()})
@@ -203,7 +205,8 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
     -------
     dict
         ``gold`` (:func:`gold_counts`) and ``runs``: ``"mining off"``/``"mining on"`` -> output
-        -> totals (:func:`score_note` summed), ``by_note`` and ``failed`` (note ids).
+        -> totals (:func:`score_note` summed), ``by_note`` and ``failed`` (note ids); and
+        ``mining_applies`` (False: the model is one site mining leaves alone, :func:`crfdeid.site.mining.mines`).
     """
     session_options = dict(session_options or {})
     base = Session(model, SPANS, **session_options)
@@ -219,16 +222,16 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
             by_note, failed = {}, []
             for g, (doc_id, tagged, err) in zip(gold, results):
                 try:
-                    if err is not None:
-                        raise CrfdeidError(err)
-                    by_note[doc_id] = score_note(g, writer.transform(tagged))
-                except CrfdeidError:
+                    out = writer.transform(tagged) if err is None else None
+                except CrfdeidError:  # the writer refuses the note (a LeakError...): not written
+                    out = None
+                if out is None:
                     failed.append(doc_id)  # not written (fail closed), so not scored
+                else:
+                    by_note[doc_id] = score_note(g, out)  # an AlignmentError is the measurement's: raised
             per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
         runs[f"mining {'on' if on else 'off'}"] = per_out
-        if on and not tagger.site_mining:
-            runs[f"mining {'on' if on else 'off'}"]["note"] = "site mining does not apply to this model"
-    return {"gold": gold_counts(gold), "runs": runs}
+    return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
 
 
 def report(res: dict) -> list[str]:
@@ -236,11 +239,10 @@ def report(res: dict) -> list[str]:
     g = res["gold"]
     lines = [f"{g['notes']} notes: {g['identifier_tokens']} Safe Harbor PHI tokens in {g['identifiers']} "
              f"identifiers, {g['phrases']} phrases that must survive ({g['phrases_with_digits']} with digits)"]
+    if not res.get("mining_applies", True) and "mining on" in res["runs"]:
+        lines.append("site mining does not apply to this model: mining on is mining off")
     for run_name, outs in res["runs"].items():
         for fmt, r in outs.items():
-            if fmt == "note":
-                lines.append(f"{run_name}: {r}")
-                continue
             pct = lambda n, d: f"{100 * n / d:.1f} %" if d else "-"  # noqa: E731
             lines.append(
                 f"{run_name}, {fmt}: identifier tokens left {r['identifier_tokens_left']} of "
@@ -250,7 +252,7 @@ def report(res: dict) -> list[str]:
                 f"changed {r['values_changed']} of {g['phrases_with_digits']} (other digits written "
                 f"{r['values_other']}); false spans {r['false_spans']}; failed notes {len(r['failed'])}"
                 + (f" ({', '.join(r['failed'])})" if r["failed"] else ""))
-            for key in ("left_by_subtype", "changed_by_kind", "false_by_subtype"):
+            for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "false_by_subtype"):
                 if r[key]:
                     lines.append(f"  {key.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in r[key].items()))
     return lines
