@@ -59,7 +59,8 @@ def replaced(text: str, out: Document) -> list[tuple[int, int]]:
     >>> replaced("Seen by Dr Lee on 7/22.", out)
     [(8, 14), (18, 22)]
     """
-    gaps, pos = [], 0
+    gaps: list[str] = []
+    pos = 0
     for sp in out.spans:
         if sp.start < pos:
             raise AlignmentError("output spans overlap", doc_id=out.doc_id, offset=sp.start)
