@@ -87,7 +87,7 @@ def _made_up_parser(sub) -> None:
              "  python -m crfdeid experiments made-up          # the legacy notes: misses, false placeholders\n"
              "  python -m crfdeid experiments made-up --notes dev --json dev.json   # redacted and surrogate\n"
              "  python -m crfdeid experiments made-up --notes my_notes.txt --mining off --by-note\n"
-             "  python -m crfdeid experiments made-up --notes dev --session-option date_order=dmy")
+             "  python -m crfdeid experiments made-up --notes dev --session-option o_words=false")
     m.add_argument("--model", help="model file (default: the shipped model)")
     m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
     m.add_argument("--notes", metavar="dev|check|legacy|PATH",
@@ -99,8 +99,8 @@ def _made_up_parser(sub) -> None:
     m.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                    help="with --notes: a writer option, as tag -o takes it")
     m.add_argument("--session-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="with --notes: a keyword of crfdeid.Session (how tag options reach tagging), e.g. "
-                        "o_words=false")
+                   help="with --notes: a keyword of crfdeid.Session (how tag options reach tagging: "
+                        "o_threshold, o_words, backend..., and any a later tag option adds, e.g. a date order)")
     m.add_argument("--by-note", action="store_true", help="with --notes: counts per note id too")
     m.add_argument("--show", action="store_true", help="without --notes: print the made-up surfaces of "
                    "misses and false spans")

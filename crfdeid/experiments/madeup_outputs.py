@@ -25,12 +25,13 @@ ids only, never note text.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections import Counter
 from collections.abc import Iterable
 
 from ..document import Document
-from ..errors import CrfdeidError, LocatedError
+from ..errors import ConfigError, CrfdeidError, LocatedError
 from ..site import mining as mining_module
 from ..tagging.session import SPANS, Session
 from ..text.tokenize import tokenize
@@ -40,6 +41,9 @@ from .madeup import NOT_SAFE_HARBOR
 SEED = "crfdeid-made-up-notes"
 #: The outputs measured, as ``tag --output-format`` names them.
 OUTPUTS = ("redacted", "surrogate")
+#: :class:`~crfdeid.tagging.session.Session` keywords that are no session options: set by :func:`run`
+#: itself, or objects (a site, a grouper) that a command line does not give.
+_NOT_OPTIONS = frozenset({"model", "output_format", "options", "key", "seed", "site_mining", "site", "grouper"})
 
 
 class AlignmentError(LocatedError):
@@ -210,6 +214,10 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
         ``mining_applies`` (False: the model is one site mining leaves alone, :func:`crfdeid.site.mining.mines`).
     """
     session_options = dict(session_options or {})
+    allowed = sorted(set(inspect.signature(Session).parameters) - _NOT_OPTIONS)
+    unknown = sorted(set(session_options) - set(allowed))
+    if unknown:
+        raise ConfigError(f"unknown session option(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
     base = Session(model, SPANS, **session_options)
     blank = [Document(d.doc_id, d.text, [], {}) for d in gold]
     runs: dict = {}
