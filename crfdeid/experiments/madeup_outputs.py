@@ -55,7 +55,8 @@ def replaced(text: str, out: Document) -> list[tuple[int, int]]:
 
     The writers copy the text between spans unchanged (:func:`crfdeid.deid.spans.replace_spans`),
     so the note reads as gap, replaced stretch, gap... with the output's gaps; the stretches are
-    found by one anchored match (adjacent output spans make one stretch).
+    found by one anchored match (adjacent output spans make one stretch; where the text reads two
+    ways, a gap's text recurring inside a replaced stretch, the shortest stretches first are taken).
 
     >>> from crfdeid.document import make_span
     >>> out = Document("1", "Seen by [**DOCTOR**] on [**DATE**].",
