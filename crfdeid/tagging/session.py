@@ -23,6 +23,7 @@ the failure, never its text, and no output (fail closed); the others go on.
 from __future__ import annotations
 
 import copy
+import itertools
 import multiprocessing as mp
 import os
 import sys
@@ -79,8 +80,9 @@ def span_records(doc: Document) -> list[dict]:
 
 def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
     """What each step did to a tagged document's spans (tagged with ``explain``), as JSON data:
-    ``{"id", "spans": [{start, end, type, category, steps}], "dropped": [...]}``; offsets, types,
-    step names and reasons, never the note's text.
+    ``{"id", "spans": [{start, end, type, category, confidence, steps}], "dropped": [...]}``;
+    offsets, types, the tagger's confidence (None for a span no tagger scored), step names and
+    reasons, never the note's text.
 
     ``repeats``: the spans a de-identifying writer adds for the repeats of a span's words
     (:func:`crfdeid.deid.spans.propagate`, under the writer's ``scheme``, as the writer finds
@@ -98,7 +100,8 @@ def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
 
 
 def _span_json(sp) -> dict:
-    return {"start": sp.start, "end": sp.end, "type": sp.subtype, "category": sp.category}
+    conf = None if sp.confidence is None else round(float(sp.confidence), 4)
+    return {"start": sp.start, "end": sp.end, "type": sp.subtype, "category": sp.category, "confidence": conf}
 
 
 def tag_result(doc: Document, tagged) -> tuple:
@@ -211,7 +214,8 @@ class Session:
                 yield doc
 
     def tag(self, docs: Iterable[Document], jobs: int = 1,
-            progress: Callable[[], object] | None = None) -> Iterator[tuple]:
+            progress: Callable[[], object] | None = None,
+            phase: Callable[[str], object] | None = None) -> Iterator[tuple]:
         """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order
         (with :attr:`site_mining`: once every document is tagged, mined over all of them).
 
@@ -220,17 +224,35 @@ class Session:
         session's model, spawned ones load it) and this process tags one itself whenever every
         worker has two queued: ``jobs`` processes tag, none waits for another while batches
         are left, and the results come back in input order. ``progress`` is called once per
-        document tagged (with mining, before the first result comes).
+        document tagged (with mining, before the first result comes). ``phase`` is called with
+        the name of each phase as it starts: ``tagging`` (with mining :data:`TAGGING_MINED`), then ``site mining`` once the
+        whole batch is tagged (nothing is written before it ends) and ``writing`` as the first
+        result comes, after which ``progress`` is called once per document handed on.
         """
         results = self._tag(docs, jobs)
+        if phase is not None:
+            phase(TAGGING_MINED if self.site_mining else "tagging")
         if progress is not None:
             results = _counted(results, progress)
-        if self.site_mining:
-            allow = self.site.allow if self.site is not None else frozenset()
-            self.lessons = mining.Lessons()
-            yield from mining.mine_results(results, allow, self.explain, self.lessons)
-        else:
+        if not self.site_mining:
             yield from results
+            return
+        allow = self.site.allow if self.site is not None else frozenset()
+        self.lessons = mining.Lessons()
+        if phase is None:
+            yield from mining.mine_results(results, allow, self.explain, self.lessons)
+            return
+        held = list(results)
+        phase("site mining")
+        mined = mining.mine_results(held, allow, self.explain, self.lessons)
+        first = next(mined, None)  # the batch is learnt from as the first result is asked for
+        if first is None:
+            return
+        phase("writing")
+        for result in itertools.chain((first,), mined):
+            yield result
+            if progress is not None:
+                progress()
 
     def _tag(self, docs: Iterable[Document], jobs: int) -> Iterator[tuple]:
         if jobs <= 1:
@@ -331,25 +353,26 @@ class Session:
 
     def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
               report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
-              explained: Callable[[dict], object] | None = None) -> tuple[int, int, bool]:
+              explained: Callable[[dict], object] | None = None,
+              phase: Callable[[str], object] | None = None) -> tuple[int, int, bool]:
         """Tag ``docs`` and write each with the open writer ``out`` (:meth:`open_writer`), then
         close it; ``(done, failed, completed)``.
 
         ``errors`` is the list the readers (and :meth:`documents`) add a failed document to
         while ``docs`` is read: each is reported, in order, and counted as failed. ``report``
         gets every failure's message (document id and reason, never its text); ``progress``
-        is called once per document tagged. When closing fails (an output file's rename, a
+        is called once per document tagged, ``phase`` as each phase starts (:meth:`tag`). When closing fails (an output file's rename, a
         mapping), that is reported and ``completed`` is false; with one stream file none of it
         was made: every document counts as failed (the close itself is not a document: 300
         notes are never "301 failed"). ``explained`` gets the :func:`explanation` of each
-        document written (a session with ``explain``), for an output style that does not carry
-        it (the JSONL writer keeps it in each record's ``meta``).
+        document written (a session with ``explain``) and the tagged document, for an output style that
+        does not carry it (the JSONL writer keeps it in each record's ``meta``) or an explain file.
         """
         errors = [] if errors is None else errors
         done = failed = seen = 0
         try:
             with out:
-                for _doc_id, tagged, err in self.tag(docs, jobs, progress):
+                for _doc_id, tagged, err in self.tag(docs, jobs, progress, phase):
                     while seen < len(errors):
                         report(str(errors[seen]))
                         seen += 1
@@ -357,7 +380,7 @@ class Session:
                     if err is None:
                         err = write_document(out, tagged)
                     if err is None and explained is not None:
-                        explained(self.explanation(tagged))
+                        explained(self.explanation(tagged), tagged)
                     if err is not None:
                         report(err)
                         failed += 1
@@ -372,6 +395,10 @@ class Session:
                 failed, done = failed + done, 0
             return done, failed, False
         return done, failed, True
+
+
+#: The tagging phase's name when site mining holds every output until the batch is tagged.
+TAGGING_MINED = "tagging; output after site mining"
 
 
 class PatientWriters:
