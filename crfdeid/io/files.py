@@ -128,6 +128,10 @@ def publish(tmp: str, path: Path, overwrite: bool) -> None:
     """Give ``tmp`` its final name ``path``; without ``overwrite`` never replace a file. A
     ``path`` that is a device or a pipe (``/dev/null``, ``/dev/stdout``, a FIFO) is written
     into, never renamed over: a rename would put a plain file in the device's place."""
+    try:  # an output is no temporary file any more
+        os.removexattr(tmp, TEMP_MARK, follow_symlinks=False)
+    except (OSError, AttributeError):
+        pass
     if overwrite and _special(path):
         with open(tmp, "rb") as src, open(path, "wb") as dst:
             shutil.copyfileobj(src, dst)
@@ -160,16 +164,46 @@ def _special(path: Path) -> bool:
 
 
 def new_temp_file(path: Path) -> tuple[int, str]:
-    """``(fd, name)`` of a new private file beside ``path`` (a cheap name, ``mkstemp``'s if taken)."""
+    """``(fd, name)`` of a new private file beside ``path`` (a cheap name, ``mkstemp``'s if taken),
+    marked as crfdeid's (:func:`mark_temp`)."""
     tmp = os.path.join(os.path.dirname(path), f".tmp-{os.path.basename(path)}-{os.getpid()}")
     try:
-        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), tmp
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     except FileExistsError:  # left by a killed run that had the same process id
         pass
     except OSError as exc:
         if exc.errno != errno.ENAMETOOLONG:  # a missing folder is the caller's to make
             raise
-    return tempfile.mkstemp(prefix=".tmp-", suffix=f"-{os.getpid()}", dir=path.parent)
+    else:
+        mark_temp(fd)
+        return fd, tmp
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=f"-{os.getpid()}", dir=path.parent)
+    mark_temp(fd)
+    return fd, tmp
+
+
+#: The extended attribute that marks a temporary file as crfdeid's (its value: the process id).
+TEMP_MARK = "user.crfdeid.temp"
+
+
+def mark_temp(fd: int) -> None:
+    """Mark the open file ``fd`` as a temporary file of this crfdeid process: an extended
+    attribute, so that only files crfdeid made are ever removed as stale, never a user's file
+    that merely has such a name. Where the file system keeps no extended attributes the file
+    stays unmarked: a stale one is then named, never removed."""
+    try:
+        os.setxattr(fd, TEMP_MARK, str(os.getpid()).encode())
+    except (OSError, AttributeError):  # no xattrs here (or no os.setxattr: not Linux)
+        pass
+
+
+def _marked_pid(path: str) -> int | None:
+    """The process id a crfdeid temporary file was marked with, or None (not crfdeid's)."""
+    try:
+        value = os.getxattr(path, TEMP_MARK, follow_symlinks=False)
+    except (OSError, AttributeError):
+        return None
+    return int(value) if value.isdigit() else None
 
 
 def anonymous_temp_file(path: Path) -> int | None:
@@ -193,12 +227,14 @@ def name_temp_file(fd: int, path: Path) -> str:
     os.close(fd_tmp)
     os.unlink(tmp)  # the name only: linkat wants it free
     track_temp(tmp)
+    mark_temp(fd)
     try:
         os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
         return tmp
     except OSError:
         pass
     out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    mark_temp(out)
     try:
         offset = 0
         while chunk := os.pread(fd, 1 << 20, offset):
@@ -218,9 +254,10 @@ def clear_stale_temps(folder) -> list[str]:
     """Remove the temporary files a killed run (``SIGKILL``, a power cut) left in ``folder``
     and say what is left: a warning per finding, naming files, never their content.
 
-    A ``.tmp-NAME-PID`` file whose process no longer runs is removed (it holds note text and
-    nobody will ever finish it); any other ``.tmp-*`` file (a running process's, or one
-    whose process id was given again) is named, to be deleted once no run writes there.
+    A ``.tmp-NAME-PID`` file that crfdeid marked as its own (:func:`mark_temp`) and whose
+    process no longer runs is removed (it holds note text and nobody will ever finish it); any
+    other ``.tmp-*`` file (a running process's, one whose process id was given again, or a file
+    of the user's that merely has such a name) is named, never removed.
     """
     try:
         names = sorted(n for n in os.listdir(folder) if n.startswith(".tmp-"))
@@ -230,6 +267,8 @@ def clear_stale_temps(folder) -> list[str]:
     for name in names:
         m = _TEMP.fullmatch(name)
         pid = int(m.group(1)) if m else None
+        if pid is not None and _marked_pid(os.path.join(folder, name)) != pid:
+            pid = None  # named like a temporary file of crfdeid's, but not marked so: never removed
         if pid is not None and pid != os.getpid() and not running(pid):
             try:
                 os.unlink(os.path.join(folder, name))
