@@ -366,3 +366,20 @@ def test_an_input_over_the_size_limit_is_refused_by_name(tmp_path, monkeypatch, 
     path.write_text('{"id": "a", "text": "' + "x" * 200 + '"}\n', encoding="utf-8")
     assert main(["tag", f"jsonl:{path}", "--output-format", "redacted", "--quiet"]) in (1, 2)
     assert "a line longer than 100 bytes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["-m", "crfdeid", "tag"], ["-m", "crfdeid.tag"]])
+@pytest.mark.parametrize("fmt", ["redacted", "jsonl"])
+def test_a_full_standard_output_is_one_line_and_exit_3(tmp_path, command, fmt):
+    import subprocess
+    import sys
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    note = tmp_path / "n.txt"
+    note.write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, *command, str(note), "--output-format", fmt], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr and "error: cannot write the output" in done.stderr
+    assert "Lee" not in done.stderr
