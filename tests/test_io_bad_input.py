@@ -383,3 +383,21 @@ def test_a_full_standard_output_is_one_line_and_exit_3(tmp_path, command, fmt):
     assert done.returncode == 3
     assert "Traceback" not in done.stderr and "error: cannot write the output" in done.stderr
     assert "Lee" not in done.stderr
+
+
+def test_recursive_follows_a_linked_folder_once_and_names_a_loop(tmp_path, capsys):
+    """Issue 52: ``--recursive`` skipped a symlinked subfolder without a word."""
+    from crfdeid.cli import main
+    top, elsewhere = tmp_path / "top", tmp_path / "elsewhere"
+    (top / "real").mkdir(parents=True)
+    elsewhere.mkdir()
+    (top / "a.txt").write_text("Seen by Dr. Lee.", encoding="utf-8")
+    (elsewhere / "b.txt").write_text("Seen by Dr. Kim.", encoding="utf-8")
+    os.symlink(elsewhere, top / "real" / "linked")
+    os.symlink(top, top / "real" / "loop")  # back to the top: followed, it would never end
+    out = tmp_path / "out"
+    assert main(["tag", str(top), "--recursive", "--output-format", "redacted", "--output-dir", str(out),
+                 "--quiet"]) == 0
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.txt")) == ["a.txt", "real/linked/b.txt"]
+    err = capsys.readouterr().err
+    assert "real/loop/" in err and "already read" in err

@@ -302,8 +302,8 @@ def running(pid: int) -> bool:
 def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
     """Files ending in ``suffix`` (any case) in a folder, sorted by relative path, or the one file named.
 
-    With ``recursive`` the folder's subfolders are read too (links to folders are not
-    followed). Nothing that could be a note is skipped in silence: the files of subfolders not
+    With ``recursive`` the folder's subfolders are read too, a link to a folder followed once (a
+    link back to a folder already read, a loop, is named and not followed). Nothing that could be a note is skipped in silence: the files of subfolders not
     read, and the entries ending in ``suffix`` that are not readable files (a dangling link, a
     link loop, a FIFO, a socket, a device, a link to a folder) are counted and named by their
     path relative to ``path`` in one warning on standard error and in the log (never their
@@ -337,10 +337,17 @@ def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
     return sorted(files, key=lambda f: f.relative_to(path).parts)
 
 
-def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, odd: list, below: list) -> None:
+def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, odd: list, below: list,
+          seen: set | None = None) -> None:
     """Fill ``files`` (readable files ending in ``suffix``), ``odd`` (entries so named that are
-    not, as ``relative path (why)``) and ``below`` (files of subfolders not read)."""
+    not, and links to folders not followed, as ``relative path (why)``) and ``below`` (files of
+    subfolders not read). ``seen``: the folders read so far (device and inode): a link to a
+    folder is followed once, a link back to one already read (a loop) is named."""
+    if seen is None:
+        seen = set()
     try:
+        st_folder = os.stat(folder)
+        seen.add((st_folder.st_dev, st_folder.st_ino))
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
         odd.append((f"{_rel(root, folder)}/", f"a folder that cannot be listed: {exc.strerror}"))
@@ -354,11 +361,21 @@ def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, o
         except OSError as exc:  # ELOOP: a link loop; ENOENT: a dangling link
             st, is_dir, is_file = exc, False, False
         if is_dir:
-            if entry.is_symlink():
+            if entry.is_symlink() and recursive:
+                target = os.stat(entry.path)
+                if (target.st_dev, target.st_ino) in seen:
+                    odd.append((f"{_rel(root, p)}/", "a link to a folder already read (a loop or a second "
+                                                      "way to it), not followed again"))
+                else:
+                    _walk(root, p, suffix, recursive, files, odd, below, seen)
+            elif entry.is_symlink():
                 if p.suffix.lower() == suffix:
                     odd.append((_rel(root, p), "a link to a folder, not followed"))
+                else:
+                    below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p)
+                              for n in names if n.lower().endswith(suffix)]
             elif recursive:
-                _walk(root, p, suffix, recursive, files, odd, below)
+                _walk(root, p, suffix, recursive, files, odd, below, seen)
             else:
                 below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p) for n in names
                           if n.lower().endswith(suffix)]
