@@ -29,13 +29,15 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import EllipsisType
 
 from .. import schema
 from ..deid.spans import propagate
 from ..document import Document
-from ..errors import CrfdeidError, OutputError, describe
+from ..errors import CrfdeidError, OutputError, WorkerError, describe
 from ..io import StreamWriter, open_writer, write_document
 from ..progress import Cancelled, checkpoint
 from ..site import TableUse, mining
@@ -263,17 +265,17 @@ class Session:
         global _WORKER
         if method == "fork":
             _WORKER = self
-        pool = mp.get_context(method).Pool(jobs - 1, _init_worker, (self._spec(),))
-        finished = False
+        # concurrent.futures notices a worker that dies (kill -9, out of memory) and fails every
+        # pending task with BrokenProcessPool; multiprocessing.Pool would wait for it forever
+        pool = ProcessPoolExecutor(jobs - 1, mp.get_context(method), _init_worker, (self._spec(),))
         try:
             yield from self._shared(pool, jobs - 1, batches(docs, shared_batch_chars()))
-            finished = True
+        except BrokenProcessPool:
+            raise WorkerError(f"a worker process of --jobs {jobs} died (killed, or out of memory) before its "
+                              "notes were tagged; the notes written so far are kept, the others are not "
+                              "written") from None
         finally:
-            if finished:
-                pool.close()
-            else:  # the caller stopped early (or failed): the batches still queued are not tagged
-                pool.terminate()
-            pool.join()
+            pool.shutdown(wait=True, cancel_futures=True)
             _WORKER = None
 
     def _shared(self, pool, workers: int, tasks: Iterator[list[Document]]) -> Iterator[tuple]:
@@ -283,19 +285,19 @@ class Session:
         next batch itself. What waits to be handed out in order is bounded (a slow batch in a
         worker does not let this process run ahead without end)."""
         queued = 2 * workers
-        pending: deque = deque()  # per batch: a worker's AsyncResult, or this process' results
+        pending: deque = deque()  # per batch: a worker's Future, or this process' results
         left = True
         while left or pending:
-            while left and sum(1 for p in pending if not isinstance(p, list) and not p.ready()) < queued:
+            while left and sum(1 for p in pending if not isinstance(p, list) and not p.done()) < queued:
                 batch = next(tasks, None)
                 if batch is None:
                     left = False
                 else:
-                    pending.append(pool.apply_async(_tag_batch, (batch,)))
-            while pending and (isinstance(pending[0], list) or pending[0].ready() or not left
+                    pending.append(pool.submit(_tag_batch, batch))
+            while pending and (isinstance(pending[0], list) or pending[0].done() or not left
                                or len(pending) > 4 * queued):
                 head = pending.popleft()
-                yield from head if isinstance(head, list) else head.get()
+                yield from head if isinstance(head, list) else head.result()
             if left:
                 batch = next(tasks, None)
                 if batch is None:
@@ -389,6 +391,11 @@ class Session:
                 for e in errors[seen:]:
                     report(str(e))
                     failed += 1
+        except WorkerError as exc:  # the writer was closed as a failure: a stream file is not made
+            report(str(exc))
+            if isinstance(out, StreamWriter):
+                failed, done = failed + done, 0
+            return done, failed, False
         except OutputError as exc:  # the closing step (an output file's rename, a mapping) failed
             report(str(exc))
             if isinstance(out, StreamWriter):  # one stream file: none of it was made
