@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from crfdeid import progress
-from crfdeid.progress import Progress
 from crfdeid.cli import main
+from crfdeid.progress import Progress
 
 LONG = ["tag", "train", "adapt", "crossval", "figures", "spark"]
 NOTE = "Mr. Quillonard Vexby was seen by Dr. Tamsin Orrell on 7/22/2098 at Harwick Mercy.\n"
@@ -40,7 +40,8 @@ def test_tag_logs_its_steps_and_never_the_notes(tmp_path, log, capsys):
     lines = log.read_text(encoding="utf-8").splitlines()
     assert any(line.endswith("tag: started (3 notes)") for line in lines)  # the notes counted first
     # a plain line as each phase starts and ends: site mining (on by default) holds the output
-    for phase in ("tagging; output after site mining started (3 notes)", "tagging; output after site mining done, 3 notes",
+    mined = "tagging; output after site mining"
+    for phase in (f"{mined} started (3 notes)", f"{mined} done, 3 notes",
                   "site mining started", "site mining done in", "writing started (3 notes)", "writing done, 3 notes"):
         assert any(f"tag: {phase}" in line for line in lines), phase
     assert any("tag: 3 document(s) written, 0 failed" in line for line in lines)

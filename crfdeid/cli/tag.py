@@ -56,8 +56,8 @@ from ..io.explain import ExplainWriter
 from ..io.outputs import check_apart
 from ..progress import Progress, gc_paused, step
 from ..site import learnt
-from ..tagging.model import TaggingModel
 from ..tagging.inputs import count_documents
+from ..tagging.model import TaggingModel
 from ..tagging.session import Session, open_inputs, refuse_existing
 
 

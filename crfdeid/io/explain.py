@@ -49,7 +49,8 @@ body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:70rem;padding:1
 pre{white-space:pre-wrap;background:#fafafa;border:1px solid #ddd;padding:.7rem;font:13px/1.5 ui-monospace,monospace}
 mark{border-radius:3px;padding:0 1px} mark sub{font:10px system-ui,sans-serif;color:#333;margin-left:2px}
 mark.unsure{outline:2px dashed #c00}
-table{border-collapse:collapse;font-size:12.5px;margin:.3rem 0} td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;font-size:12.5px;margin:.3rem 0}
+td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
 .dropped td{color:#777} .legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;border-radius:3px}
 </style></head><body>
 """
@@ -162,8 +163,8 @@ def _why(sp: dict) -> str:
 
 def _row(text: str, sp: dict, cls: str) -> str:
     conf = sp.get("confidence")
-    steps = "<br>".join(html.escape(f"{st['step']}: {st['action']}" + (f" ({st['reason']})" if st.get("reason") else ""))
-                        for st in sp.get("steps", ()))
+    steps = "<br>".join(html.escape(f"{st['step']}: {st['action']}"
+                                    + (f" ({st['reason']})" if st.get("reason") else "")) for st in sp.get("steps", ()))
     return (f'<tr class="{cls}"><td>{html.escape(text[sp["start"]:sp["end"]])}</td>'
             f"<td>{html.escape(sp['category'])} / {html.escape(sp['type'])}{' (dropped)' if cls else ''}</td>"
             f"<td>{'' if conf is None else f'{conf:.2f}'}</td><td>{steps}</td></tr>")

@@ -303,9 +303,10 @@ def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
     """Files ending in ``suffix`` (any case) in a folder, sorted by relative path, or the one file named.
 
     With ``recursive`` the folder's subfolders are read too, a link to a folder followed once (a
-    link back to a folder already read, a loop, is named and not followed). Nothing that could be a note is skipped in silence: the files of subfolders not
-    read, and the entries ending in ``suffix`` that are not readable files (a dangling link, a
-    link loop, a FIFO, a socket, a device, a link to a folder) are counted and named by their
+    link back to a folder already read, a loop, is named and not followed). Nothing that could
+    be a note is skipped in silence: the files of subfolders not read, and the entries ending in
+    ``suffix`` that are not readable files (a dangling link, a link loop, a FIFO, a socket, a
+    device, a link to a folder) are counted and named by their
     path relative to ``path`` in one warning on standard error and in the log (never their
     content). ``recursive=None``: a reader that cannot read subfolders (the hint says so).
 

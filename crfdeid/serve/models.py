@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..errors import ConfigError, CrfdeidError
+from ..errors import ConfigError, ReaderError
 from ..io.jsonl import check_id
 from ..site.tables import as_record
 
@@ -53,7 +53,7 @@ def _doc_id(value: str) -> str:
     its length only)."""
     try:
         check_id(value)
-    except CrfdeidError as exc:
+    except ReaderError as exc:
         raise PydanticCustomError("document_id", "{reason}", {"reason": exc.reason}) from None
     return value
 

@@ -10,8 +10,8 @@ from .. import schema
 from ..errors import CrfdeidError, OutputError
 from ..io import read, spec_path
 from ..io.files import list_files
-from ..io.registry import input_parts
 from ..io.labelled import takes_scheme
+from ..io.registry import input_parts
 
 
 def open_inputs(specs, input_format: str, errors: list, options: dict | None = None) -> list:

@@ -227,8 +227,8 @@ class Session:
         worker has two queued: ``jobs`` processes tag, none waits for another while batches
         are left, and the results come back in input order. ``progress`` is called once per
         document tagged (with mining, before the first result comes). ``phase`` is called with
-        the name of each phase as it starts: ``tagging`` (with mining :data:`TAGGING_MINED`), then ``site mining`` once the
-        whole batch is tagged (nothing is written before it ends) and ``writing`` as the first
+        the name of each phase as it starts: ``tagging`` (with mining :data:`TAGGING_MINED`), then
+        ``site mining`` once the whole batch is tagged (nothing is written before it ends) and ``writing`` as the first
         result comes, after which ``progress`` is called once per document handed on.
         """
         results = self._tag(docs, jobs)
@@ -355,7 +355,7 @@ class Session:
 
     def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
               report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
-              explained: Callable[[dict], object] | None = None,
+              explained: Callable[[dict, Document], object] | None = None,
               phase: Callable[[str], object] | None = None) -> tuple[int, int, bool]:
         """Tag ``docs`` and write each with the open writer ``out`` (:meth:`open_writer`), then
         close it; ``(done, failed, completed)``.
@@ -363,9 +363,9 @@ class Session:
         ``errors`` is the list the readers (and :meth:`documents`) add a failed document to
         while ``docs`` is read: each is reported, in order, and counted as failed. ``report``
         gets every failure's message (document id and reason, never its text); ``progress``
-        is called once per document tagged, ``phase`` as each phase starts (:meth:`tag`). When closing fails (an output file's rename, a
-        mapping), that is reported and ``completed`` is false; with one stream file none of it
-        was made: every document counts as failed (the close itself is not a document: 300
+        is called once per document tagged, ``phase`` as each phase starts (:meth:`tag`). When
+        closing fails (an output file's rename, a mapping), that is reported and ``completed`` is
+        false; with one stream file none of it was made: every document counts as failed (the close itself is not a document: 300
         notes are never "301 failed"). ``explained`` gets the :func:`explanation` of each
         document written (a session with ``explain``) and the tagged document, for an output style that
         does not carry it (the JSONL writer keeps it in each record's ``meta``) or an explain file.
