@@ -365,10 +365,11 @@ class Session:
         gets every failure's message (document id and reason, never its text); ``progress``
         is called once per document tagged, ``phase`` as each phase starts (:meth:`tag`). When
         closing fails (an output file's rename, a mapping), that is reported and ``completed`` is
-        false; with one stream file none of it was made: every document counts as failed (the close itself is not a document: 300
-        notes are never "301 failed"). ``explained`` gets the :func:`explanation` of each
-        document written (a session with ``explain``) and the tagged document, for an output style that
-        does not carry it (the JSONL writer keeps it in each record's ``meta``) or an explain file.
+        false; with one stream file none of it was made: every document counts as failed (the
+        close itself is not a document: 300 notes are never "301 failed"). ``explained`` gets the
+        :func:`explanation` of each document written (a session with ``explain``) and the tagged
+        document, for an output style that does not carry it (the JSONL writer keeps it in each
+        record's ``meta``) or an explain file.
         """
         errors = [] if errors is None else errors
         done = failed = seen = 0
