@@ -1,0 +1,113 @@
+"""Dates whose form gives them away, in either order: part of the Safe Harbor layer.
+
+:mod:`.safeharbor` runs :func:`matches` in every model, so a date the CRF misses in a form
+it rarely saw in training (another country's) is still found. Each form rests on evidence
+a lab value, a dose, a score or a time does not have:
+
+* ``numeric_year``: day and month in either order with a four-digit year of 1900-2099,
+  joined by ``/`` or ``-`` (``17/10/2023``, ``25-11-2021``, ``10/17/2023``): a ratio or a
+  blood pressure has no third part that is a year;
+* ``dotted``: day, month and a two- or four-digit year joined by dots (``04.07.1961``,
+  ``4.7.61``): a lab value or a dose has one dot (``7.4``, ``2.5``), an IP address four
+  parts, a version a ``v``/``version`` before it (``v3.10.12``, left alone);
+* ``iso``: year, month and day (``2024-05-03``, ``2024/05/03``, ``2024.05.03``); ``compact``:
+  ``20240503`` only after a date word (``DOB``, ``date``, ``dated``, ``born``, ``on``): alone,
+  eight digits are as likely a number;
+* ``written``: a day and a month name (``3 May 2024``, ``May 3rd, 2024``, ``the 3rd of May``,
+  ``3rd May``, ``March 3``): with a year, an ordinal or ``of``, any month word; otherwise a
+  full month name (``3 March``) but ``may`` in lower case (``3 may need``);
+* ``weekday``: a weekday (not ``sat``, oxygen saturation) then a day and month in either order
+  (``Tues 17/10``, ``Mon 3/14``), not before a dose or grade word (``wed 1/2 NS``).
+
+A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
+span, so it is shifted with the date (recomputed) or removed with it, never left beside a
+moved date. Times (``05:02``), grades (``4/5``), BP (``120/80``) and scores (``Mini-Cog
+3/5``) hold no year, month name or weekday and are not matched.
+
+>>> [(n, sp.start, sp.end) for n, sp in matches("DOB 04.07.1961, seen Tue 17/10/2023; pH 7.4")]
+[('dotted', 4, 14), ('numeric_year', 21, 35)]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..document import Span, make_span
+from .datecheck import day_and_month
+
+_MONTHS = ("january february march april may june july august september october november december"
+           .split())
+_MONTH_WORD = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+               r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_WEEKDAY = (r"(?:monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thur|thu|friday|fri"
+            r"|saturday|sat|sunday|sun)")
+_WD = rf"(?:(?P<wd>{_WEEKDAY})\.?,?[ \t]+)?"
+_ORD = r"(?:st|nd|rd|th)"
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+_YEAR4 = r"(?:19|20)\d\d"
+_END = r"(?![\w/]|[.,:-]\d)"
+
+#: Form name -> pattern (case-insensitive); ``a``/``b`` are the two numbers of day and month.
+_PATTERNS = {
+    "numeric_year": rf"(?<![\w/.-]){_WD}(?P<a>\d{{1,2}})(?P<s>[/-])(?P<b>\d{{1,2}})(?P=s){_YEAR4}{_END}",
+    "dotted": rf"(?<![\w/.-]){_WD}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?:{_YEAR4}|\d\d){_END}",
+    "iso": rf"(?<![\w/.-]){_WD}{_YEAR4}(?P<s>[-/.])(?:0?[1-9]|1[0-2])(?P=s){_DAY}{_END}",
+    "compact": rf"(?<![\w/.-])(?:dob|d\.o\.b\.?|date(?:[ \t]+of[ \t]+birth)?|dated|born|on)[ \t]*[:#=]?[ \t]*"
+               rf"(?P<v>{_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])){_END}",
+    "written_day_month": rf"(?<![\w/.-]){_WD}(?:the[ \t]+)?(?P<d>{_DAY})(?P<o>{_ORD})?[ \t]+(?P<of>of[ \t]+)?"
+                         rf"(?P<mon>{_MONTH_WORD})\b\.?(?:,?[ \t]+(?P<y>{_YEAR4}|'\d\d))?(?![\w'])",
+    "written_month_day": rf"(?<![\w/.-]){_WD}(?P<mon>{_MONTH_WORD})\.?[ \t]+(?:the[ \t]+)?(?P<d>{_DAY})(?P<o>{_ORD})?"
+                         rf"(?:,?[ \t]+(?P<y>{_YEAR4}))?(?![\w/:]|[.,-]\d)",
+    # not "sat" (oxygen saturation, "SAT 9/10"); not a dose or a grade after it ("wed 1/2 NS")
+    "weekday": rf"(?<![\w/.-])(?P<wd>(?!sat\b){_WEEKDAY})\.?,?[ \t]+(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})"
+               rf"(?:/(?:{_YEAR4}|\d\d))?{_END}(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)",
+}
+_VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?)[ \t]*$")
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> dict[str, re.Pattern]:
+    return {name: re.compile(p, re.I) for name, p in _PATTERNS.items()}
+
+
+def _month_ok(m: re.Match) -> bool:
+    """A written date's month word is a month: with a year, an ordinal, ``of`` or a weekday any month word;
+    without, a full month name, and ``May`` only capitalised (``3 may need`` is the verb)."""
+    mon = m.group("mon")
+    if m.group("y") or m.group("o") or m.group("wd") or ("of" in m.re.groupindex and m.group("of")):
+        return True
+    low = mon.lower()
+    if low not in _MONTHS:
+        return False
+    return low != "may" or mon[0] == "M"
+
+
+def _ok(name: str, m: re.Match, text: str) -> bool:
+    if name in ("numeric_year", "dotted", "weekday"):
+        a, b = int(m.group("a")), int(m.group("b"))
+        if not day_and_month(a, b):
+            return False
+        if name == "dotted" and _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            return False
+        return True
+    if name.startswith("written"):
+        return _month_ok(m)
+    return True
+
+
+def matches(text: str) -> list[tuple[str, Span]]:
+    """``(form name, DATE span)`` of every date of a form above in ``text``.
+
+    >>> [n for n, _ in matches("seen the 3rd of May; 3 May 2024; GAD-7 12, Mini-Cog 3/5, BP 120/80 at 05:02")]
+    ['written_day_month', 'written_day_month']
+    """
+    if not any(c.isdigit() for c in text):
+        return []
+    found: dict[Span, str] = {}
+    for name, rx in _compiled().items():
+        for m in rx.finditer(text):
+            if _ok(name, m, text):
+                g = "v" if "v" in rx.groupindex else 0
+                found.setdefault(make_span(m.start(g), m.end(g), "DATE"), name)
+    return [(name, sp) for sp, name in sorted(found.items())]
