@@ -102,7 +102,7 @@ def parse(text: str, before: str = "", after: str = "",
 
     ``before``/``after`` are the characters around ``text`` in the note: a
     bare two-digit number next to an apostrophe (``'95``) is a year. ``order``
-    (:mod:`crfdeid.recognizers.dateorder`): ``dmy`` reads an ambiguous numeric date
+    (:mod:`crfdeid.text.dateorder`): ``dmy`` reads an ambiguous numeric date
     (``12/03/2024``) day first; ``mdy`` and ``ymd`` month first; None (undecided) month
     first but a dotted one (``04.07.1961``) day first, as the countries that write dots do.
     A date that can be read one way only (``17/10/2023``) is read that way whatever the order.

@@ -25,7 +25,8 @@ from collections import Counter
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
-from ..recognizers import dateorder, safeharbor
+from ..recognizers import safeharbor
+from ..text import dateorder
 from . import address, ages, dates, guard, names, numbers, places
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
@@ -78,7 +79,7 @@ class Surrogator(Policies):
         month and day, year left out).
     date_order : str
         How a numeric date that reads both ways (``12/03/2024``) is read, and so shifted
-        (:mod:`crfdeid.recognizers.dateorder`): ``auto`` (default: the majority of the dates
+        (:mod:`crfdeid.text.dateorder`): ``auto`` (default: the majority of the dates
         seen so far that read one way only, ``17/10/2023`` day first; undecided, month first),
         ``mdy``, ``dmy`` or ``ymd``. A date that reads one way only is read that way.
     unparsed_dates : str

@@ -164,6 +164,8 @@ class RecordWriter:
         if text not in TEXT_STYLES:
             raise ConfigError(f"text={text!r}: known: {', '.join(TEXT_STYLES)}")
         given = {k: v for k, v in locals().items() if v is not None and k not in ("self", "out", "text", "scheme")}
+        if text != "surrogate":  # only shifted dates are read in an order (a run's setting, any output)
+            given.pop("date_order", None)
         try:
             self.inner = writer_class(text)("-", scheme=scheme, **given)
         except TypeError:

@@ -56,7 +56,7 @@ def impossible_date(text: str, sp: Span) -> bool:
     longer date (``16`` of ``10/16``) is never dropped. On the PhysioNet dev corpus no
     gold DATE span meets any of these (docs/model.md).
 
-    Nothing here depends on the order dates are written in (:mod:`.dateorder`): a span that
+    Nothing here depends on the order dates are written in (:mod:`crfdeid.text.dateorder`): a span that
     is a date read day first (``17/10/2023``, ``25-11-2021``) or month first is kept, so the
     check does not fail open for a country. Dotted spans (``04.07.1961``) are not judged.
 

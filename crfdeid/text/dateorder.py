@@ -90,7 +90,10 @@ class Decision(NamedTuple):
         """One line for a run summary (counts only, never a date)."""
         counts = f"{self.dmy} day-first and {self.mdy} month-first date(s) readable one way only"
         if self.setting != "auto":
-            return f"date order: {self.setting} (as set; {counts})"
+            other = "dmy" if self.dmy > self.mdy else "mdy" if self.mdy > self.dmy else None
+            warn = (f"; most of them read {other}: check the setting"
+                    if other is not None and other != self.setting and self.setting != "ymd" else "")
+            return f"date order: {self.setting} (as set; {counts}{warn})"
         if self.order is None:
             why = "no evidence" if self.dmy == self.mdy == 0 else "a tie"
             return (f"date order: auto, undecided ({why}: {counts}); ambiguous dates read {FALLBACK} "
