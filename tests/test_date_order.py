@@ -220,3 +220,24 @@ def test_the_cli_flag_end_to_end(tmp_path, capsys, flag, expected):
         assert "as set" in err and "check the setting" in err
     else:
         assert "decided dmy" in err
+
+
+# -- FHIR and HL7 values: precision and padding kept ----------------------------------------------
+@pytest.mark.parametrize("value, compact, days, expected", [
+    ("1946-12-17", False, -200, "1946-05-31"),                          # FHIR date
+    ("2024-05", False, 40, "2024-06"),                                  # month precision stays
+    ("2024", False, 400, "2024"),                                       # a year alone stays (Safe Harbor keeps it)
+    ("2024-05-03T08:05:00.123+01:00", False, 1, "2024-05-04T08:05:00.123+01:00"),   # instant
+    ("20240503", True, -3, "20240430"),                                 # HL7 DT
+    ("202405031230", True, 1, "202405041230"),                          # HL7 DTM, minutes
+    ("20240503123045.1234+0100", True, 31, "20240603123045.1234+0100"),
+])
+def test_record_dates_keep_their_precision_and_padding(value, compact, days, expected):
+    from crfdeid.io.records import shift_date
+    assert shift_date(value, days, compact) == expected
+
+
+def test_a_fhir_writer_takes_the_order_for_its_notes_and_a_redacting_one_ignores_it(tmp_path):
+    from crfdeid.io.fhir import FhirWriter
+    assert FhirWriter(None, text="surrogate", seed=1, date_order="dmy").inner.surrogator.date_order == "dmy"
+    FhirWriter(None, text="redacted", date_order="dmy")   # no dates shifted: nothing to read in an order

@@ -316,9 +316,9 @@ def coarse(text: str) -> bool:
     return bool(_COARSE.fullmatch(t)) or t.lower() in gazetteers.load("holidays")
 
 
-def full_dates(text: str, before: str = "", after: str = "") -> list[dt.date]:
-    """Complete dates (year, month, day) written in ``text``, in order."""
-    return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after)[0]
+def full_dates(text: str, before: str = "", after: str = "", order: str | None = None) -> list[dt.date]:
+    """Complete dates (year, month, day) written in ``text``, in order (``order``: :func:`parse`)."""
+    return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after, order)[0]
             if p.year is not None and p.month is not None and p.day is not None]
 
 

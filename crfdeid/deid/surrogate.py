@@ -350,7 +350,8 @@ class Surrogator(Policies):
     def summary(self) -> dict:
         """Counts of what was done, and the unparsed dates by document id and offset (never text)."""
         c = self.counts
-        return {"date_order": self.date_decision().message(),"date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
+        return {"date_order": self.date_decision().message(),
+                "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],
                 "clinical_values": c["clinical_values"], "clinical_terms": c["clinical_terms"],

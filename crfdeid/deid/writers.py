@@ -124,10 +124,11 @@ class SurrogateWriter(_DeidWriter):
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
         surrogator_class = importlib.import_module(SURROGATES).Surrogator
+        # the surrogator refuses a scheme's labels it has no generator for
         surrogator = surrogator_class(seed=seed, key=key, date_shift=tuple(date_shift),
                                       age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
                                       dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
-                                      kinds=kinds, date_order=date_order)  # refuses a scheme's labels it has no generator for
+                                      kinds=kinds, date_order=date_order)
         super().__init__(out)
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave
