@@ -23,14 +23,13 @@ import re
 from typing import NamedTuple
 
 from .. import gazetteers
+from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
 from .rng import apply_case
 
 _MONTHS = [m.lower() for m in calendar.month_name[1:]]
 _WEEKDAYS = [d.lower() for d in calendar.day_name]
-_MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_WD = (r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
-       r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+_MON = MONTH_WORD
+_WD = WEEKDAY_WORD
 _ORD = r"(?:st|nd|rd|th)"
 _Y = r"(?:1[89]\d\d|2[01]\d\d)"
 #: Days written as ordinal words (``second``, ``twenty-third``), by day.

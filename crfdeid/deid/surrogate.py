@@ -184,7 +184,7 @@ class Surrogator(Policies):
             st.over_89 = True  # an age over 89 the spans missed still tells the patient's age
         groups = date_groups(doc.text, spans)
         for g in groups:
-            found = dates.full_dates(*region(doc.text, g))
+            found = dates.full_dates(*region(doc.text, g), order=self.date_decision().reads)
             if found:  # the first full date's year places the note's dates written without one
                 st.years[found[0].year] += 1
             if ages.birth_context(doc.text, g[0].start):

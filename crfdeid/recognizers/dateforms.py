@@ -34,14 +34,13 @@ import re
 from functools import lru_cache
 
 from ..document import Span, make_span
+from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
 from .datecheck import day_and_month
 
 _MONTHS = ("january february march april may june july august september october november december"
            .split())
-_MONTH_WORD = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-               r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_WEEKDAY = (r"(?:monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thur|thu|friday|fri"
-            r"|saturday|sat|sunday|sun)")
+_MONTH_WORD = MONTH_WORD
+_WEEKDAY = WEEKDAY_WORD
 _WD = rf"(?:(?P<wd>{_WEEKDAY})\.?,?[ \t]+)?"
 _ORD = r"(?:st|nd|rd|th)"
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"

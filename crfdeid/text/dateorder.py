@@ -25,6 +25,12 @@ from typing import NamedTuple
 
 from ..errors import ConfigError
 
+#: A month's name or abbreviation and a weekday's (case-insensitive regex pieces, no group): the
+#: words of dates the surrogates parse (:mod:`crfdeid.deid.dates`) and the Safe Harbor layer finds.
+MONTH_WORD = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+              r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+WEEKDAY_WORD = (r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
+                r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
 #: The settings, the first the default.
 ORDERS = ("auto", "mdy", "dmy", "ymd")
 #: What an undecided ``auto`` reads an ambiguous date as (crfdeid's reading before the setting existed).
