@@ -30,6 +30,7 @@ def _spans(text: str, *surfaces: str) -> list:
     ("seen on 25-11-2021 by the registrar", "25-11-2021"),                 # AU, lower case
     ("Bloods repeated 31/01/24.", "31/01/24"),                             # IE, two-digit year
     ("review on 13/4 at the OPD", "13/4"),                                 # IN, day/month
+    ("echo done 2023-10-17, ef 55%", "2023-10-17"),                       # CA, ISO
     ("next appt 10/17/2023", "10/17/2023"),                                # US
     ("admitted 4/98 with CHF", "4/98"),                                    # month/two-digit year
     ("dates 24/06/12/08 of the two visits", "24/06/12/08"),                # two day-month pairs
@@ -241,3 +242,22 @@ def test_a_fhir_writer_takes_the_order_for_its_notes_and_a_redacting_one_ignores
     from crfdeid.io.fhir import FhirWriter
     assert FhirWriter(None, text="surrogate", seed=1, date_order="dmy").inner.surrogator.date_order == "dmy"
     FhirWriter(None, text="redacted", date_order="dmy")   # no dates shifted: nothing to read in an order
+
+
+@pytest.mark.parametrize("text, found, joined", [
+    ("Family meeting Tue 12/03/2024 at noon.", "12/03/2024", "Tue 12/03/2024"),
+    ("seen thursday, 3 may 2024 in clinic", "3 may 2024", "thursday, 3 may 2024"),
+    ("Review Wednesday 17/10", "17/10", "Wednesday 17/10"),
+])
+def test_a_weekday_beside_a_found_date_joins_it_and_moves_with_it(text, found, joined):
+    [crf] = _spans(text, found)
+    spans = safeharbor.apply(text, [crf])
+    assert [text[s.start:s.end] for s in spans] == [joined]
+    s = Surrogator(seed=9, date_order="dmy")
+    out = s.surrogate(Document("n1", text, spans, {"patient": "p1"}))
+    [new] = out.spans
+    [p] = dates.parse(out.text[new.start:new.end], order="dmy")[0]
+    if p.year is not None:      # a full date: its weekday is the new date's
+        assert p.weekday == dt.date(p.year, p.month, p.day).weekday()
+    else:                       # no year: moved by the offset modulo 7
+        assert p.weekday == (2 + s.state("p1").shift_days) % 7
