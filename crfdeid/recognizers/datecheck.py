@@ -44,12 +44,11 @@ def impossible_date(text: str, sp: Span) -> bool:
     (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``). Only a span that is
     all digits joined by ``/`` or ``-`` (two or three parts) or a four-digit clock
     time is judged (four or more ``/`` parts are a date only as two day-and-month pairs,
-    ``10/03/10/04``, not ``24/46/12/48``); it is not a date when a decimal point or ``number/`` comes right
-    before it or ``/number`` right after it, its first number has three digits, its first
-    two numbers are neither a month then a day or year (``10/16``, ``4/98``) nor a day then a
-    month (``17/10``): ``80/60``, ``13/45``; or a part is 0,
-    its third part is not a
-    2- or 4-digit year, it is ``n/10`` next to a pain word (``CP 4/10``, ``8/10 CP``), a fraction or
+    ``10/03/10/04``, not ``24/46/12/48``); it is not a date when a decimal point or
+    ``number/`` comes right before it or ``/number`` right after it, its first number has
+    three digits, its first two numbers are neither a month then a day or year (``10/16``,
+    ``4/98``) nor a day then a month (``17/10``) (``80/60``, ``13/45``), a part is 0, its
+    third part is not a 2- or 4-digit year, it is ``n/10`` next to a pain word (``CP 4/10``, ``8/10 CP``), a fraction or
     grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), a day of a course (``vancomycin day 4/7``:
     ``n/m`` after ``day`` after a drug's name or a course word, ``n <= m <= 14``), or a clock time
     right after ``at``/``@`` (``extubated at 2030``). A piece of a
