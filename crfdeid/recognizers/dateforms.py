@@ -33,48 +33,58 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import regex
+
 from ..document import Span, make_span
 from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
 from .datecheck import day_and_month
 
 _MONTHS = ("january february march april may june july august september october november december"
            .split())
-_MONTH_WORD = MONTH_WORD
-_WEEKDAY = WEEKDAY_WORD
-_WD = rf"(?:(?P<wd>{_WEEKDAY})\.?,?[ \t]+)?"
 _ORD = r"(?:st|nd|rd|th)"
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 _YEAR4 = r"(?:19|20)\d\d"
 _END = r"(?![\w/]|[.,:-]\d)"
+# Every form is matched from its first digit: the look-ahead for a digit changes no match but
+# lets the regex module skip to digits (several times faster); what stands before the digits
+# (a month name, a date word, a weekday, "the") is read behind them.
+_START = r"(?=\d)(?<![\w/.-])"
 
 #: Form name -> pattern (case-insensitive); ``a``/``b`` are the two numbers of day and month.
 _PATTERNS = {
-    "numeric_year": rf"(?<![\w/.-]){_WD}(?P<a>\d{{1,2}})(?P<s>[/-])(?P<b>\d{{1,2}})(?P=s){_YEAR4}{_END}",
-    "dotted": rf"(?<![\w/.-]){_WD}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?:{_YEAR4}|\d\d){_END}",
-    "iso": rf"(?<![\w/.-]){_WD}{_YEAR4}(?P<s>[-/.])(?:0?[1-9]|1[0-2])(?P=s){_DAY}{_END}",
-    "compact": rf"(?<![\w/.-])(?:dob|d\.o\.b\.?|date(?:[ \t]+of[ \t]+birth)?|dated|born|on)[ \t]*[:#=]?[ \t]*"
-               rf"(?P<v>{_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])){_END}",
-    "written_day_month": rf"(?<![\w/.-]){_WD}(?:the[ \t]+)?(?P<d>{_DAY})(?P<o>{_ORD})?[ \t]+(?P<of>of[ \t]+)?"
-                         rf"(?P<mon>{_MONTH_WORD})\b\.?(?:,?[ \t]+(?P<y>{_YEAR4}|'\d\d))?(?![\w'])",
-    "written_month_day": rf"(?<![\w/.-]){_WD}(?P<mon>{_MONTH_WORD})\.?[ \t]+(?:the[ \t]+)?(?P<d>{_DAY})(?P<o>{_ORD})?"
-                         rf"(?:,?[ \t]+(?P<y>{_YEAR4}))?(?![\w/:]|[.,-]\d)",
-    # not "sat" (oxygen saturation, "SAT 9/10"); not a dose or a grade after it ("wed 1/2 NS")
-    "weekday": rf"(?<![\w/.-])(?P<wd>(?!sat\b){_WEEKDAY})\.?,?[ \t]+(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})"
-               rf"(?:/(?:{_YEAR4}|\d\d))?{_END}(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)",
+    "numeric_year": rf"{_START}(?P<a>\d{{1,2}})(?P<s>[/-])(?P<b>\d{{1,2}})(?P=s){_YEAR4}{_END}",
+    "dotted": rf"{_START}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?:{_YEAR4}|\d\d){_END}",
+    "iso": rf"{_START}{_YEAR4}(?P<s>[-/.])(?:0?[1-9]|1[0-2])(?P=s){_DAY}{_END}",
+    "compact": rf"{_START}(?<=(?<![\w/.-])(?:dob|d\.o\.b\.?|date(?:[ \t]+of[ \t]+birth)?|dated|born|on)"
+               rf"[ \t]*[:#=]?[ \t]*){_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]){_END}",
+    "written_day_month": rf"{_START}(?P<d>{_DAY})(?P<o>{_ORD})?[ \t]+(?P<of>of[ \t]+)?"
+                         rf"(?P<mon>{MONTH_WORD})\b\.?(?:,?[ \t]+(?P<y>{_YEAR4}|'\d\d))?(?![\w'])",
+    "written_month_day": rf"(?=\d)(?<=(?<![\w/.-])(?P<mon>{MONTH_WORD})\.?[ \t]+(?:the[ \t]+)?)"
+                         rf"(?P<d>{_DAY})(?P<o>{_ORD})?(?:,?[ \t]+(?P<y>{_YEAR4}))?(?![\w/:]|[.,-]\d)",
+    # after a weekday (read behind), not "sat" (oxygen saturation, "SAT 9/10"); not before a
+    # dose or a grade word ("wed 1/2 NS")
+    "weekday": rf"{_START}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?:{_YEAR4}|\d\d))?{_END}"
+               r"(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)",
 }
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?)[ \t]*$")
+_WEEKDAY_BEFORE = re.compile(rf"(?i)(?<![\w/.-])({WEEKDAY_WORD})\.?,?[ \t]+$")
+_THE_BEFORE = re.compile(r"(?i)(?<![\w/.-])the[ \t]+$")
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> dict[str, re.Pattern]:
-    return {name: re.compile(p, re.I) for name, p in _PATTERNS.items()}
+def _compiled() -> dict[str, regex.Pattern]:
+    return {name: regex.compile(p, regex.I | regex.V0) for name, p in _PATTERNS.items()}
 
 
-def _month_ok(m: re.Match) -> bool:
+def _weekday_before(text: str, start: int) -> re.Match | None:
+    return _WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
+
+
+def _month_ok(m, weekday: bool) -> bool:
     """A written date's month word is a month: with a year, an ordinal, ``of`` or a weekday any month word;
     without, a full month name, and ``May`` only capitalised (``3 may need`` is the verb)."""
     mon = m.group("mon")
-    if m.group("y") or m.group("o") or m.group("wd") or ("of" in m.re.groupindex and m.group("of")):
+    if m.group("y") or m.group("o") or weekday or ("of" in m.re.groupindex and m.group("of")):
         return True
     low = mon.lower()
     if low not in _MONTHS:
@@ -82,7 +92,9 @@ def _month_ok(m: re.Match) -> bool:
     return low != "may" or mon[0] == "M"
 
 
-def _ok(name: str, m: re.Match, text: str) -> bool:
+def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
+    if name == "weekday" and (weekday is None or weekday.group(1).lower() == "sat"):
+        return False
     if name in ("numeric_year", "dotted", "weekday"):
         a, b = int(m.group("a")), int(m.group("b"))
         if not day_and_month(a, b):
@@ -91,7 +103,7 @@ def _ok(name: str, m: re.Match, text: str) -> bool:
             return False
         return True
     if name.startswith("written"):
-        return _month_ok(m)
+        return _month_ok(m, weekday is not None)
     return True
 
 
@@ -106,7 +118,11 @@ def matches(text: str) -> list[tuple[str, Span]]:
     found: dict[Span, str] = {}
     for name, rx in _compiled().items():
         for m in rx.finditer(text):
-            if _ok(name, m, text):
-                g = "v" if "v" in rx.groupindex else 0
-                found.setdefault(make_span(m.start(g), m.end(g), "DATE"), name)
+            start = m.start("mon") if name == "written_month_day" else m.start()
+            if name == "written_day_month":
+                the = _THE_BEFORE.search(text, max(0, start - 8), start)
+                start = the.start() if the else start
+            weekday = None if name == "compact" else _weekday_before(text, start)
+            if _ok(name, m, text, weekday):
+                found.setdefault(make_span(weekday.start() if weekday else start, m.end(), "DATE"), name)
     return [(name, sp) for sp, name in sorted(found.items())]
