@@ -47,13 +47,13 @@ locked:
 	    --o-thresholds none,0.9,0.95,0.98,0.99,0.995,0.999 --also unknown=i2b2:build/stress-unknown \
 	    --also ambiguous=i2b2:build/stress-ambiguous --out build/locked
 
-# The README's accuracy table (docs/figures.md): pooled dev CV, the locked test beside it, the
+# The accuracy table (docs/figures.md, summed up in the README): pooled dev CV, the locked test beside it, the
 # shipped model zero-shot; writes docs/figures.json and renders the table. Long: needs `make stress`.
 figures:
 	nice -n 10 $(PYTHON) -m crfdeid figures --config configs/physionet.yaml \
 	    --train physionet:../shared/corpora/physionet-dev --locked configs/splits/physionet-locked.txt \
 	    --stress unknown=i2b2:build/stress-unknown --zero-shot default --jobs 2 \
-	    --json docs/figures.json --readme README.md
+	    --json docs/figures.json --readme docs/figures.md
 
 # Learning curve: 10-fold figures when each fold trains on 25/50/75/100% of its patients.
 curve:

@@ -98,6 +98,11 @@ class ConfigWarning(CrfdeidWarning):
     """A config section dropped or changed because another setting makes it meaningless."""
 
 
+class WorkerError(CrfdeidError):
+    """A worker process of ``--jobs`` died (killed, out of memory) before its notes were tagged:
+    the run stops, what was written is kept, the notes not written are counted as failed."""
+
+
 class ExtraError(CrfdeidError, ImportError):
     """An optional feature whose extra (``pip install 'crfdeid[EXTRA]'``) is not installed."""
 

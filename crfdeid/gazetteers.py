@@ -120,7 +120,12 @@ def words(names) -> frozenset:
 
 @lru_cache(maxsize=16)
 def _words(names: tuple, where: Path) -> frozenset:
-    return frozenset(w for name in names for entry in load(name) for w in _LETTERS.findall(entry) if len(w) > 1)
+    entries = [entry for name in names for entry in load(name)]
+    # An entry of letters only is its one letter run (str.isalpha is the regex's letters); the
+    # regex reads the others, in one pass over them joined by a line break (no run crosses it).
+    runs = {entry for entry in entries if entry.isalpha()}
+    runs.update(_LETTERS.findall("\n".join(entry for entry in entries if not entry.isalpha())))
+    return frozenset(w for w in runs if len(w) > 1)
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")

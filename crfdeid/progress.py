@@ -102,15 +102,17 @@ class Progress:
     """A step of a long command: its bar (when ``enabled`` and standard error is a terminal)
     and its lines in the log (module docstring)."""
 
-    def __init__(self, desc: str, total: int | None = None, unit: str = "doc", enabled: bool = True):
+    def __init__(self, desc: str, total: int | None = None, unit: str = "doc", enabled: bool = True,
+                 always: bool = False):
         self.desc, self.total, self.unit = desc, total, unit
         self.n = 0
+        self._phase: str | None = None
         self._closed = False
         self._t0 = time.monotonic()
         self._next_time = self._t0 + LOG_EVERY
         self._next_share = 1
         self._bar = _NoBar()
-        if enabled and _terminal():  # tqdm (and what it imports) only where a bar is drawn
+        if enabled and (always or _terminal()):  # tqdm (and what it imports) only where a bar is drawn
             from tqdm import tqdm
             self._bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True)
         step("%s: started%s", desc, f" ({total} {unit}s)" if total is not None else "")
@@ -121,12 +123,37 @@ class Progress:
         if self.total:
             share = self.n * 10 // self.total
             if share >= self._next_share and self.n < self.total:
-                step("%s: %d of %d %ss (%d%%), %.1fs", self.desc, self.n, self.total, self.unit,
+                step("%s: %d of %d %ss (%d%%), %.1fs", self._name(), self.n, self.total, self.unit,
                      self.n * 100 // self.total, time.monotonic() - self._t0)
                 self._next_share = share + 1
         elif time.monotonic() >= self._next_time:
-            step("%s: %d %ss, %.1fs", self.desc, self.n, self.unit, time.monotonic() - self._t0)
+            step("%s: %d %ss, %.1fs", self._name(), self.n, self.unit, time.monotonic() - self._t0)
             self._next_time = time.monotonic() + LOG_EVERY
+
+    def _name(self) -> str:
+        return self.desc if self._phase is None else f"{self.desc} ({self._phase})"
+
+    def phase(self, name: str, total: int | None = None) -> None:
+        """Start the next phase of the step (``reading``, ``tagging``, ``site mining``...): the
+        bar starts again from 0 of ``total`` with the phase in its description (so its rate
+        and time left are the phase's), and the log gets a line as the last phase ends and
+        one as this one starts.
+
+        >>> p = Progress("tag", 2, enabled=False)
+        >>> p.update(2)
+        >>> p.phase("writing", 2)
+        >>> p.n, p.total
+        (0, 2)
+        """
+        now = time.monotonic()
+        if self._phase is not None:
+            self._done(now)
+        self._phase, self.n, self.total, self._t0 = name, 0, total, now
+        self._next_time, self._next_share = now + LOG_EVERY, 1
+        self._bar.set_description(f"{self.desc} ({name})", refresh=False)
+        self._bar.total = total  # before the reset, which keeps the last total for None and draws
+        self._bar.reset(total)
+        step("%s: %s started%s", self.desc, name, f" ({total} {self.unit}s)" if total is not None else "")
 
     @staticmethod
     def write(message: str) -> None:
@@ -143,7 +170,14 @@ class Progress:
             return
         self._closed = True
         self._bar.close()
-        step("%s: done, %d %ss in %.1fs", self.desc, self.n, self.unit, time.monotonic() - self._t0)
+        self._done(time.monotonic())
+
+    def _done(self, now: float) -> None:
+        what = "done" if self._phase is None else f"{self._phase} done"
+        if self.n or self._phase is None:
+            step("%s: %s, %d %ss in %.1fs", self.desc, what, self.n, self.unit, now - self._t0)
+        else:  # a phase that counts nothing (site mining learns from the whole batch at once)
+            step("%s: %s in %.1fs", self.desc, what, now - self._t0)
 
     def __enter__(self) -> Progress:
         return self
@@ -157,6 +191,12 @@ class _NoBar:
 
     def update(self, n: int = 1) -> None:
         pass
+
+    def set_description(self, desc: str, refresh: bool = True) -> None:
+        pass
+
+    def reset(self, total: int | None = None) -> None:
+        self.total = total
 
     def close(self) -> None:
         pass

@@ -3,5 +3,6 @@
 import sys
 
 if __name__ == "__main__":
+    from .cli import run_program
     from .cli.tag import main
-    sys.exit(main())
+    sys.exit(run_program(main, sys.argv[1:]))

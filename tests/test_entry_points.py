@@ -153,18 +153,18 @@ class _SlowPool:
     def __init__(self, session):
         self.session, self.sent = session, []
 
-    def apply_async(self, func, args):
+    def submit(self, func, *args):
         pool = self
 
-        class Result:
-            def ready(self):
+        class Future:  # as concurrent.futures' (a dead worker fails it: BrokenProcessPool)
+            def done(self):
                 return False
 
-            def get(self):
+            def result(self):
                 return func(*args, session=pool.session)
 
         self.sent.append(args[0])
-        return Result()
+        return Future()
 
 
 def test_jobs_share_batches_between_workers_and_the_parent(notes):

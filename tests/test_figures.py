@@ -83,9 +83,11 @@ def test_render_puts_the_table_between_the_readme_markers_only(tmp_path, capsys)
     assert readme.read_text(encoding="utf-8") == "no markers\n"
 
 
-def test_the_readme_has_the_markers():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_figures_page_has_the_markers_and_make_figures_renders_there():
+    # the table, with its jargon, lives in docs/figures.md; the front page sums it up in plain words
+    text = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
     assert fig.replace_between(text, "t").count(fig.START) == 1
+    assert "--readme docs/figures.md" in (ROOT / "Makefile").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("argv", [[], ["--config", "c.yaml"], ["--config", "c.yaml", "--render", "f.json"]])

@@ -9,6 +9,7 @@ record, never by its text. Inputs that cannot be read at all are usage errors.
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import pytest
@@ -318,3 +319,85 @@ def test_registries_live_in_io_registry_and_init_imports_only_at_the_top():
 def test_read_checks_the_input_when_called_not_when_iterated(tmp_path):
     with pytest.raises(InputError):
         read(f"jsonl:{tmp_path / 'missing.jsonl'}")  # no iteration needed
+
+
+# -- inputs that never hang (issue 52 item 8) ---------------------------------------------------
+
+
+def test_a_json_number_too_long_fails_its_line_only(tmp_path, capsys):
+    from crfdeid.cli import main
+    path = tmp_path / "n.jsonl"
+    path.write_text('{"id": "a", "text": "first"}\n'
+                    '{"id": "b", "text": "x", "meta": {"n": ' + "9" * 5000 + '}}\n'
+                    '{"id": "c", "text": "third"}\n', encoding="utf-8")
+    assert main(["tag", f"jsonl:{path}", "--output-format", "redacted", "--output-dir", str(tmp_path / "o"),
+                 "--quiet"]) == 1
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["a.txt", "c.txt"]  # the lines after it read
+    err = capsys.readouterr().err
+    assert "line 2" in err and "digits" in err and "9999" not in err
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+def test_a_special_file_is_refused_by_name_never_read(tmp_path, capsys, special, fmt):
+    import subprocess
+    import sys
+    if special == "fifo":
+        special = str(tmp_path / "n.txt")
+        os.mkfifo(special)
+    done = subprocess.run([sys.executable, "-m", "crfdeid", "tag", f"{fmt}:{special}", "--output-format",
+                           "redacted", "--output-dir", str(tmp_path / "o")], capture_output=True, text=True,
+                          timeout=120)  # a read that waited would hang here
+    assert done.returncode in (1, 2)
+    assert "not read" in done.stderr and ("FIFO" in done.stderr or "device" in done.stderr)
+
+
+def test_an_input_over_the_size_limit_is_refused_by_name(tmp_path, monkeypatch, capsys):
+    from crfdeid.cli import main
+    monkeypatch.setenv("CRFDEID_MAX_INPUT_BYTES", "100")
+    (tmp_path / "n").mkdir()
+    (tmp_path / "n" / "big.txt").write_text("Seen by Dr. Lee. " * 20, encoding="utf-8")
+    (tmp_path / "n" / "small.txt").write_text("Seen by Dr. Lee.", encoding="utf-8")
+    assert main(["tag", str(tmp_path / "n"), "--output-format", "redacted", "--output-dir", str(tmp_path / "o"),
+                 "--quiet"]) == 1
+    assert [p.name for p in (tmp_path / "o").iterdir()] == ["small.txt"]
+    assert "larger than 100 bytes" in capsys.readouterr().err
+    path = tmp_path / "long.jsonl"
+    path.write_text('{"id": "a", "text": "' + "x" * 200 + '"}\n', encoding="utf-8")
+    assert main(["tag", f"jsonl:{path}", "--output-format", "redacted", "--quiet"]) in (1, 2)
+    assert "a line longer than 100 bytes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["-m", "crfdeid", "tag"], ["-m", "crfdeid.tag"]])
+@pytest.mark.parametrize("fmt", ["redacted", "jsonl"])
+def test_a_full_standard_output_is_one_line_and_exit_3(tmp_path, command, fmt):
+    import subprocess
+    import sys
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    note = tmp_path / "n.txt"
+    note.write_text("Seen by Dr. Lee on 7/22/2098.\n", encoding="utf-8")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, *command, str(note), "--output-format", fmt], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr and "error: cannot write the output" in done.stderr
+    assert "Lee" not in done.stderr
+
+
+def test_recursive_follows_a_linked_folder_once_and_names_a_loop(tmp_path, capsys):
+    """Issue 52: ``--recursive`` skipped a symlinked subfolder without a word."""
+    from crfdeid.cli import main
+    top, elsewhere = tmp_path / "top", tmp_path / "elsewhere"
+    (top / "real").mkdir(parents=True)
+    elsewhere.mkdir()
+    (top / "a.txt").write_text("Seen by Dr. Lee.", encoding="utf-8")
+    (elsewhere / "b.txt").write_text("Seen by Dr. Kim.", encoding="utf-8")
+    os.symlink(elsewhere, top / "real" / "linked")
+    os.symlink(top, top / "real" / "loop")  # back to the top: followed, it would never end
+    out = tmp_path / "out"
+    assert main(["tag", str(top), "--recursive", "--output-format", "redacted", "--output-dir", str(out),
+                 "--quiet"]) == 0
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.txt")) == ["a.txt", "real/linked/b.txt"]
+    err = capsys.readouterr().err
+    assert "real/loop/" in err and "already read" in err

@@ -343,6 +343,19 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path, capsy
     assert SECRET not in err
 
 
+def test_a_users_file_named_like_a_temporary_file_is_never_removed(tmp_path, capsys):
+    """Issue 52: a user's file named like crfdeid's temporary files, with the number of a process
+    that is gone, was deleted as stale. Only files crfdeid marked as its own are removed."""
+    out = tmp_path / "out"
+    out.mkdir()
+    mine = out / ".tmp-notes-999999"  # process 999999 runs nowhere here
+    mine.write_text("the user's own file")
+    with writer("jsonl", out / "p.jsonl") as w:
+        w.write(Document("b", "x"))
+    assert mine.read_text() == "the user's own file"
+    assert ".tmp-notes-999999" in capsys.readouterr().err  # named, never removed
+
+
 def test_a_stream_output_made_meanwhile_counts_documents_not_the_close(tmp_path, capsys, monkeypatch):
     """Two runs into one output: the later one to finish finds the file made and keeps it; it
     reports its notes as not written, not one failure more than it has notes (was 301 of 300)."""

@@ -117,6 +117,10 @@ def test_the_quick_start_runs_as_written_in_an_empty_folder(tmp_path):
     assert "[**PATIENT**]" in redacted and "[**DATE**]" in redacted
     for phi in DEMO_PHI:
         assert phi not in redacted and phi not in surrogate, phi
+    # the first thing a new user sees is right (issue 53): the whole doctor's name, a plain word
+    # left outside the placeholder of the place after it
+    assert "Tell" not in redacted and "Imogen" not in redacted
+    assert "arranged through [**HOSPITAL**]" in redacted
     assert surrogate.count("==> ") == 3 and surrogate.count("[**") < redacted.count("[**")
     # the summary by category, on standard error, never a value
     assert re.search(r"^replaced: NAME \d+, .*DATE \d+", outs[1].stderr, re.M)
@@ -135,3 +139,42 @@ def test_readme_development_block_is_the_makefiles_set_up_then_its_tests():
     recipe = re.search(r"^install:\n\t(.*)$", makefile, re.M).group(1)
     assert recipe.endswith(f"-m pip install -e .[{promised}]")
     assert re.search(r"^test:\n\t\$\(PYTHON\) -m pytest$", makefile, re.M)
+
+
+def _blocks(title: str, lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", section(title), re.S)
+
+
+@pytest.mark.slow
+def test_the_site_example_runs_as_written_without_then_with_the_tables(tmp_path):
+    """The "No annotation" path of the front page, in an empty folder with the demo's notes:
+    first the command without the site's tables, then the tables the README shows and the
+    command with them (issue 53: copied as written it failed on the missing files)."""
+    env = _python_on_path(tmp_path)
+    work = tmp_path / "empty"
+    work.mkdir()
+    blocks = _blocks("Three ways to use it", "bash")
+    first, with_tables = [[line.strip() for line in b.replace("\\\n", " ").splitlines()
+                           if line.strip() and not line.lstrip().startswith("#")] for b in blocks[:2]]
+    [table] = _blocks("Three ways to use it", "csv")
+    [roster] = _blocks("Three ways to use it", "text")
+    assert "--site-table" not in " ".join(first) and "--site-table patients.csv" in " ".join(with_tables)
+    commands = [bash_commands("Quick start")[0], *first]
+    for command in commands:
+        done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (command, done.stderr[-2000:])
+    (work / "patients.csv").write_text(table, encoding="utf-8")
+    (work / "roster.txt").write_text(roster, encoding="utf-8")
+    for command in with_tables:
+        done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (command, done.stderr[-2000:])
+        assert "matched a note" in done.stderr  # the tables met the notes
+    for out in ("out", "out2"):
+        written = sorted(p.name for p in (work / out).iterdir())
+        assert written == ["p1_discharge.txt", "p1_nursing.txt", "p2_nursing.txt"]
+        text = "".join(p.read_text(encoding="utf-8") for p in (work / out).iterdir())
+        for phi in (*DEMO_PHI, "Imogen", "Tell", "Penhallow"):
+            assert phi not in text, (out, phi)
+    page = (work / "out-why.html").read_text(encoding="utf-8")
+    assert "<mark" in page and "Harlan Quist" in page  # the page a person reads holds the notes
+    assert (work / "out-why.html").stat().st_mode & 0o077 == 0

@@ -337,3 +337,16 @@ def test_explain_adds_each_spans_steps_and_the_dropped_spans_and_is_off_by_defau
         assert [len(d["dropped"]) for d in r.json()["documents"]] == [1, 0]
         r = _post(c, text=text, explain="yes")
         assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "explain"]
+
+
+def test_an_id_holding_note_text_is_refused_and_never_echoed(client):
+    """Issue 52: a 335-character id (note text in the id's place) was echoed in the answer; the
+    command line refuses it, and so does the service (422, its length only)."""
+    long_id = "Pt Quillonard Vexby seen " * 14  # 350 characters
+    for body in ({"id": long_id, "text": "Seen by Dr. Lee."},
+                 {"documents": [{"id": "ok", "text": "x"}, {"id": "two\nlines", "text": "y"}]},
+                 {"text": "Seen.", "patient": long_id}):
+        got = client.post("/v1/deidentify", json=body)
+        assert got.status_code == 422
+        assert "Quillonard" not in got.text and "two\\nlines" not in got.text
+    assert client.post("/v1/deidentify", json={"id": "n-1_a", "text": "Seen by Dr. Lee."}).json()["id"] == "n-1_a"

@@ -18,6 +18,9 @@ exception type, never its text) and no text.
 
 from __future__ import annotations
 
+import os
+
+from ..deid.key import read_key_file
 from ..errors import ConfigError
 from ..tagging.session import SPANS, Session
 
@@ -36,9 +39,13 @@ class Deidentifier(Session):
     output_format : str
         ``redacted``, ``masked``, ``surrogate`` or ``spans`` (:data:`OUTPUT_FORMATS`).
     key, seed : bytes or str, optional
-        Surrogate output only: the secret key (or a public seed). With neither, one random
+        Surrogate output only: the secret key itself (or a public seed). With neither, one random
         key is drawn here, so every writer of this object (every Spark partition, every
-        request) agrees, but another run does not.
+        request) agrees, but another run does not. A ``key`` that names an existing file is
+        refused (the file's name would be the key): give the file as ``key_file``.
+    key_file : str or Path, optional
+        Surrogate output only: the file holding the secret key (``python -m crfdeid key new
+        FILE``), as ``tag --key-file`` reads it.
     options : dict, optional
         Writer options as ``python -m crfdeid tag -o KEY=VALUE`` takes them.
     o_threshold : float or None, optional
@@ -56,11 +63,18 @@ class Deidentifier(Session):
         one way only), ``mdy``, ``dmy`` or ``ymd`` (:mod:`crfdeid.text.dateorder`).
     """
 
-    def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None,
+    def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None, key_file=None,
                  options: dict | None = None, o_threshold=..., backend: str = "numpy", site=None,
                  explain: bool = False, site_mining: bool = False, date_order: str | None = None):
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(f"unknown output format {output_format!r}; known: {', '.join(OUTPUT_FORMATS)}")
+        if key_file is not None:
+            if key is not None:
+                raise ConfigError("give a surrogate key or a key file, not both")
+            key = read_key_file(key_file)
+        elif isinstance(key, (str, os.PathLike)) and _names_file(key):
+            raise ConfigError("the surrogate key names an existing file: the key would be its name, not its "
+                              "content; pass the file as key_file=")
         if output_format == "surrogate" and seed is not None and key is not None:
             raise ConfigError("give a surrogate seed or a key, not both")
         if output_format != "surrogate" and (key is not None or seed is not None):
@@ -69,3 +83,11 @@ class Deidentifier(Session):
                          site=site, backend=backend, explain=explain, site_mining=site_mining,
                          date_order=date_order)
         self.writer()  # refuse bad options now, not at the first note
+
+
+def _names_file(key) -> bool:
+    """Whether a key given as text is the path of an existing file (a key passed by mistake)."""
+    try:
+        return os.path.isfile(os.fspath(key))
+    except (TypeError, ValueError, OSError):  # a NUL byte, a name too long...
+        return False

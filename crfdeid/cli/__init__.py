@@ -9,6 +9,7 @@ parser and argument types.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -91,7 +92,39 @@ def main(argv=None) -> int:
         print(f"crfdeid: unknown command {argv[0]!r}; known: {', '.join(COMMANDS)}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])
-    return module.main(argv[1:])
+    if not _program:
+        return module.main(argv[1:])
+    return run_program(module.main, argv[1:])
+
+
+#: Errors of a write that mean the output could not be made: a full disk or standard output, a
+#: closed pipe, a device error, a file too large.
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)})
+
+
+def run_program(command_main, argv) -> int:
+    """``command_main(argv)`` as the program: a write that fails (standard output full or
+    closed) ends it with one line on standard error and exit code 3, never a traceback; what
+    standard output still buffers is dropped, not written again at exit (tests/test_io_bad_input.py)."""
+    try:
+        return command_main(argv)
+    except OSError as exc:
+        if exc.errno not in _WRITE_ERRNOS:
+            raise
+        _drop_stdout()
+        print(f"error: cannot write the output ({exc.strerror or exc}); what was written is incomplete",
+              file=sys.stderr)
+        return 3
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush does not fail again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def owns_process(argv) -> bool:

@@ -5,9 +5,9 @@ Example::
     python -m crfdeid figures --config configs/physionet.yaml \\
         --train physionet:../shared/corpora/physionet-dev --locked configs/splits/physionet-locked.txt \\
         --stress unknown=i2b2:build/stress-unknown --zero-shot default --jobs 2 \\
-        --json docs/figures.json --readme README.md
+        --json docs/figures.json --readme docs/figures.md
     # the table again from the results file, without measuring
-    python -m crfdeid figures --render docs/figures.json --readme README.md
+    python -m crfdeid figures --render docs/figures.json --readme docs/figures.md
 
 Pooled patient-grouped CV over the development patients is the headline; the locked
 patients' figures stand beside it (docs/protocol.md: score them once per change set). The
@@ -38,7 +38,7 @@ def _parser():
     p = cli.parser("figures", __doc__,
                    "python -m crfdeid figures --config configs/physionet.yaml --locked "
                    "configs/splits/physionet-locked.txt --zero-shot default --json docs/figures.json "
-                   "--readme README.md"
+                   "--readme docs/figures.md"
                    "  # in a checkout, with the PhysioNet notes at ../shared/corpora/physionet-dev",
                    long="measuring trains folds + 1 models (configs/physionet.yaml: six trainings, divided "
                         "by --jobs) and tags every note two to four times; --render only renders")

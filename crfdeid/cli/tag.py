@@ -41,19 +41,23 @@ without ``--overwrite``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import sys
+from pathlib import Path
 
 from .. import cli, site
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
 from ..io import spec_path
+from ..io.explain import ExplainWriter
 from ..io.outputs import check_apart
 from ..progress import Progress, gc_paused, step
 from ..site import learnt
 from ..tagging.model import TaggingModel
+from ..tagging.inputs import count_documents
 from ..tagging.session import Session, open_inputs, refuse_existing
 
 
@@ -105,11 +109,17 @@ def _parser() -> argparse.ArgumentParser:
                    help="processes that tag: this one and N-1 workers (default: 1)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
-    p.add_argument("--explain", action="store_true",
-                   help="record which step found, widened, retyped or dropped each span: in each JSONL "
-                        "record's meta.explain, else one JSON line per document on standard error "
-                        "(offsets, types, steps and reasons; never the note's text)")
+    p.add_argument("--explain", nargs="?", const=True, default=None, metavar="FILE",
+                   help="say which step found, widened, retyped or dropped each span and how sure the model "
+                        "was. With FILE (.html: a page to read; .json or .jsonl: for programs) each note is "
+                        "written there with its spans marked: it holds the notes' text, so it is written as "
+                        "an output is (owner-only, never over an input or, without --overwrite, a file). "
+                        "Bare --explain: in each JSONL record's meta.explain, else one JSON line per document "
+                        "on standard error (offsets, types, steps; never text)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary (warnings still shown)")
+    p.add_argument("--progress", action="store_true",
+                   help="draw the progress display on standard error even when it is not a terminal "
+                        "(by default only a terminal gets it: notes counted, phase, rate and time left)")
     cli.add_overwrite(p)
     return p
 
@@ -209,6 +219,18 @@ def _o_threshold(value: str):
     return "none" if value.strip().lower() == "none" else float(value)
 
 
+def _explain_file(args, paths) -> ExplainWriter | None:
+    """The writer of ``--explain FILE`` (refused before anything is tagged when it meets an input
+    or the output, exists without ``--overwrite``, or is not .html/.json/.jsonl)."""
+    if not isinstance(args.explain, str):
+        return None
+    ExplainWriter.kind(args.explain)
+    check_apart(args.explain, paths, [args.output_dir], what="--explain")
+    if Path(args.explain).exists() and not args.overwrite:
+        raise ConfigError(f"{args.explain} exists; not replaced (to replace it: --overwrite)")
+    return ExplainWriter(args.explain, overwrite=args.overwrite)
+
+
 def _check_mining_save(args, session) -> None:
     """Refuse ``--site-mining-save`` before anything is tagged when it cannot be honoured."""
     if args.site_mining_save is None:
@@ -247,6 +269,7 @@ def main(argv=None) -> int:
         # from Python, the freeze would keep every object of the caller out of its collector.
         paths = [spec_path(s, args.input_format) for s in specs]
         check_apart(args.log, paths, [args.output_dir])
+        explain_file = _explain_file(args, paths)
         for part in learnt.files(args.site_mining_save).values() if args.site_mining_save else ():
             check_apart(part, paths, [args.output_dir], what="--site-mining-save")
         with gc_paused():
@@ -261,7 +284,7 @@ def main(argv=None) -> int:
         random_key = args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None
         session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
-                          o_words=not args.no_o_words, explain=args.explain,
+                          o_words=not args.no_o_words, explain=bool(args.explain),
                           site_mining=args.site_mining == "on", date_order=args.date_order)
         _check_mining_save(args, session)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
@@ -269,16 +292,20 @@ def main(argv=None) -> int:
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    bar = Progress("tag", None, "doc", not args.quiet)
+    total = count_documents(specs, args.input_format, reader_options)
+    bar = Progress("tag", total, "note", not args.quiet, always=args.progress)
 
     def report(msg):
         bar.write(f"failed: {msg}")
 
-    explained = None
-    if args.explain and args.output_format != "jsonl":  # the JSONL writer keeps it in the records
+    def to_stderr(data, tagged):
+        bar.write("explain: " + json.dumps(data))
 
-        def explained(data):
-            bar.write("explain: " + json.dumps(data))
+    explained = None
+    if explain_file is not None:
+        explained = explain_file.add
+    elif args.explain and args.output_format != "jsonl":  # the JSONL writer keeps it in the records
+        explained = to_stderr
 
     if args.seed is not None and args.output_format == "surrogate" and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
@@ -286,9 +313,11 @@ def main(argv=None) -> int:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
     tally = Tally(args.output_format)
     tally.watch(out)
-    done, failed, completed = session.write(session.documents(inputs, errors), out, jobs=args.jobs,
-                                            errors=errors, report=report, progress=bar.update,
-                                            explained=explained)
+    with explain_file if explain_file is not None else contextlib.nullcontext():
+        done, failed, completed = session.write(
+            session.documents(inputs, errors), out, jobs=args.jobs, errors=errors, report=report,
+            progress=bar.update, explained=explained,
+            phase=lambda name: bar.phase(name, None if name == "site mining" else total))
     bar.close()
     step("tag: %d document(s) written, %d failed", done, failed)
     use = session.table_use

@@ -1,4 +1,4 @@
-"""The README's accuracy figures, measured in one run and rendered from one results file.
+"""The accuracy figures (docs/figures.md), measured in one run and rendered from one results file.
 
 :func:`measure` produces, for an annotated corpus split into development and locked
 patients (docs/protocol.md):
@@ -190,7 +190,7 @@ def render_table(res: dict) -> str:
             f"{s['locked_notes']:,} notes) |")
     lines = [head, "|---|---|---|"] + [f"| {a} | {b} | {c} |" for a, b, c in rows]
     lines += ["", f"Measured on {res['date']} at commit `{res.get('commit', '?')}` by `{res['command']}` "
-                  f"([docs/figures.json](docs/figures.json))."]
+                  f"([figures.json](figures.json), beside this page)."]
     return "\n".join(lines)
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import codecs
 import io
-from pathlib import Path
+import os
+import stat
 
 from ..errors import ConfigError, InputError, ReaderError
 
@@ -105,12 +106,83 @@ def _named(encoding: str) -> str:
     return codecs.lookup(encoding).name.upper()
 
 
-def read_text_file(path, report, doc_id=None, keep_bom: bool = False, encoding=None) -> str | None:
-    """A file's text, or ``None`` after reporting why it cannot be read (:func:`decode`)."""
+#: The most bytes one input file (a note, an annotation file) or one line of a stream input
+#: (JSONL, CSV) may hold: past it the file or stream is refused by name, never read without end
+#: (``/dev/zero`` renamed, a log file given by mistake). ``CRFDEID_MAX_INPUT_BYTES`` sets another.
+MAX_INPUT_BYTES = 512 * 1024 * 1024
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+
+
+def max_input_bytes() -> int:
+    """:data:`MAX_INPUT_BYTES`, or the ``CRFDEID_MAX_INPUT_BYTES`` of the environment.
+
+    Raises
+    ------
+    ConfigError
+        The variable is not a positive whole number.
+    """
+    value = os.environ.get("CRFDEID_MAX_INPUT_BYTES")
+    if value is None:
+        return MAX_INPUT_BYTES
+    if not value.strip().isdecimal() or int(value) < 1:
+        raise ConfigError(f"CRFDEID_MAX_INPUT_BYTES must be a positive number of bytes, not {value!r}")
+    return int(value)
+
+
+def open_input(path, what: str = "file"):
+    """``path`` opened for reading as a binary stream, refused by name when it is not a regular
+    file: a FIFO is opened without waiting for a writer and then refused, never read (it could
+    hang the run); a device or socket likewise.
+
+    Raises
+    ------
+    InputError
+        No such file, a folder, a special file, or the system refused (the message names it).
+    """
     try:
-        data = Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise InputError(f"a folder; this reader takes one {what}", path=path) from None
     except OSError as exc:
-        report(ReaderError(f"cannot read: {exc.strerror}", path=path, doc_id=doc_id))
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        raise InputError(f"{kind}, not a file: not read", path=path)
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_input_bytes(path, what: str = "file") -> bytes:
+    """The bytes of the regular file ``path`` (:func:`open_input`), at most :func:`max_input_bytes`.
+
+    Raises
+    ------
+    InputError
+        As :func:`open_input`, or the file is larger than the limit.
+    """
+    limit = max_input_bytes()
+    with open_input(path, what) as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"larger than {limit:,} bytes, the most one input file may hold: not read "
+                         "(CRFDEID_MAX_INPUT_BYTES sets another limit)", path=path)
+    return data
+
+
+def read_text_file(path, report, doc_id=None, keep_bom: bool = False, encoding=None) -> str | None:
+    """A file's text, or ``None`` after reporting why it cannot be read (:func:`decode`; a special
+    file or one over the size limit: :func:`read_input_bytes`)."""
+    try:
+        data = read_input_bytes(path)
+    except InputError as exc:
+        report(ReaderError(exc.reason, path=path, doc_id=doc_id))
         return None
     return decode(data, report, path, doc_id, keep_bom, encoding)
 
@@ -177,7 +249,11 @@ def text_lines(stream, encoding=None, path=None):
         finally:
             wrapper.detach()  # the caller closes its stream
         return
-    for raw in stream:
+    limit = max_input_bytes()
+    while raw := stream.readline(limit + 1):
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            raise InputError(f"a line longer than {limit:,} bytes, the most one line may hold: the rest of the "
+                             "input is not read (CRFDEID_MAX_INPUT_BYTES sets another limit)", path=path)
         try:
             line = raw.decode(enc)
         except UnicodeDecodeError as exc:

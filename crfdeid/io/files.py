@@ -128,6 +128,10 @@ def publish(tmp: str, path: Path, overwrite: bool) -> None:
     """Give ``tmp`` its final name ``path``; without ``overwrite`` never replace a file. A
     ``path`` that is a device or a pipe (``/dev/null``, ``/dev/stdout``, a FIFO) is written
     into, never renamed over: a rename would put a plain file in the device's place."""
+    try:  # an output is no temporary file any more
+        os.removexattr(tmp, TEMP_MARK, follow_symlinks=False)
+    except (OSError, AttributeError):
+        pass
     if overwrite and _special(path):
         with open(tmp, "rb") as src, open(path, "wb") as dst:
             shutil.copyfileobj(src, dst)
@@ -160,16 +164,46 @@ def _special(path: Path) -> bool:
 
 
 def new_temp_file(path: Path) -> tuple[int, str]:
-    """``(fd, name)`` of a new private file beside ``path`` (a cheap name, ``mkstemp``'s if taken)."""
+    """``(fd, name)`` of a new private file beside ``path`` (a cheap name, ``mkstemp``'s if taken),
+    marked as crfdeid's (:func:`mark_temp`)."""
     tmp = os.path.join(os.path.dirname(path), f".tmp-{os.path.basename(path)}-{os.getpid()}")
     try:
-        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), tmp
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     except FileExistsError:  # left by a killed run that had the same process id
         pass
     except OSError as exc:
         if exc.errno != errno.ENAMETOOLONG:  # a missing folder is the caller's to make
             raise
-    return tempfile.mkstemp(prefix=".tmp-", suffix=f"-{os.getpid()}", dir=path.parent)
+    else:
+        mark_temp(fd)
+        return fd, tmp
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=f"-{os.getpid()}", dir=path.parent)
+    mark_temp(fd)
+    return fd, tmp
+
+
+#: The extended attribute that marks a temporary file as crfdeid's (its value: the process id).
+TEMP_MARK = "user.crfdeid.temp"
+
+
+def mark_temp(fd: int) -> None:
+    """Mark the open file ``fd`` as a temporary file of this crfdeid process: an extended
+    attribute, so that only files crfdeid made are ever removed as stale, never a user's file
+    that merely has such a name. Where the file system keeps no extended attributes the file
+    stays unmarked: a stale one is then named, never removed."""
+    try:
+        os.setxattr(fd, TEMP_MARK, str(os.getpid()).encode())
+    except (OSError, AttributeError):  # no xattrs here (or no os.setxattr: not Linux)
+        pass
+
+
+def _marked_pid(path: str) -> int | None:
+    """The process id a crfdeid temporary file was marked with, or None (not crfdeid's)."""
+    try:
+        value = os.getxattr(path, TEMP_MARK, follow_symlinks=False)
+    except (OSError, AttributeError):
+        return None
+    return int(value) if value.isdigit() else None
 
 
 def anonymous_temp_file(path: Path) -> int | None:
@@ -193,12 +227,14 @@ def name_temp_file(fd: int, path: Path) -> str:
     os.close(fd_tmp)
     os.unlink(tmp)  # the name only: linkat wants it free
     track_temp(tmp)
+    mark_temp(fd)
     try:
         os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
         return tmp
     except OSError:
         pass
     out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    mark_temp(out)
     try:
         offset = 0
         while chunk := os.pread(fd, 1 << 20, offset):
@@ -218,9 +254,10 @@ def clear_stale_temps(folder) -> list[str]:
     """Remove the temporary files a killed run (``SIGKILL``, a power cut) left in ``folder``
     and say what is left: a warning per finding, naming files, never their content.
 
-    A ``.tmp-NAME-PID`` file whose process no longer runs is removed (it holds note text and
-    nobody will ever finish it); any other ``.tmp-*`` file (a running process's, or one
-    whose process id was given again) is named, to be deleted once no run writes there.
+    A ``.tmp-NAME-PID`` file that crfdeid marked as its own (:func:`mark_temp`) and whose
+    process no longer runs is removed (it holds note text and nobody will ever finish it); any
+    other ``.tmp-*`` file (a running process's, one whose process id was given again, or a file
+    of the user's that merely has such a name) is named, never removed.
     """
     try:
         names = sorted(n for n in os.listdir(folder) if n.startswith(".tmp-"))
@@ -230,6 +267,8 @@ def clear_stale_temps(folder) -> list[str]:
     for name in names:
         m = _TEMP.fullmatch(name)
         pid = int(m.group(1)) if m else None
+        if pid is not None and _marked_pid(os.path.join(folder, name)) != pid:
+            pid = None  # named like a temporary file of crfdeid's, but not marked so: never removed
         if pid is not None and pid != os.getpid() and not running(pid):
             try:
                 os.unlink(os.path.join(folder, name))
@@ -263,8 +302,8 @@ def running(pid: int) -> bool:
 def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
     """Files ending in ``suffix`` (any case) in a folder, sorted by relative path, or the one file named.
 
-    With ``recursive`` the folder's subfolders are read too (links to folders are not
-    followed). Nothing that could be a note is skipped in silence: the files of subfolders not
+    With ``recursive`` the folder's subfolders are read too, a link to a folder followed once (a
+    link back to a folder already read, a loop, is named and not followed). Nothing that could be a note is skipped in silence: the files of subfolders not
     read, and the entries ending in ``suffix`` that are not readable files (a dangling link, a
     link loop, a FIFO, a socket, a device, a link to a folder) are counted and named by their
     path relative to ``path`` in one warning on standard error and in the log (never their
@@ -298,10 +337,17 @@ def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
     return sorted(files, key=lambda f: f.relative_to(path).parts)
 
 
-def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, odd: list, below: list) -> None:
+def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, odd: list, below: list,
+          seen: set | None = None) -> None:
     """Fill ``files`` (readable files ending in ``suffix``), ``odd`` (entries so named that are
-    not, as ``relative path (why)``) and ``below`` (files of subfolders not read)."""
+    not, and links to folders not followed, as ``relative path (why)``) and ``below`` (files of
+    subfolders not read). ``seen``: the folders read so far (device and inode): a link to a
+    folder is followed once, a link back to one already read (a loop) is named."""
+    if seen is None:
+        seen = set()
     try:
+        st_folder = os.stat(folder)
+        seen.add((st_folder.st_dev, st_folder.st_ino))
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
         odd.append((f"{_rel(root, folder)}/", f"a folder that cannot be listed: {exc.strerror}"))
@@ -315,11 +361,21 @@ def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, o
         except OSError as exc:  # ELOOP: a link loop; ENOENT: a dangling link
             st, is_dir, is_file = exc, False, False
         if is_dir:
-            if entry.is_symlink():
+            if entry.is_symlink() and recursive:
+                target = os.stat(entry.path)
+                if (target.st_dev, target.st_ino) in seen:
+                    odd.append((f"{_rel(root, p)}/", "a link to a folder already read (a loop or a second "
+                                                      "way to it), not followed again"))
+                else:
+                    _walk(root, p, suffix, recursive, files, odd, below, seen)
+            elif entry.is_symlink():
                 if p.suffix.lower() == suffix:
                     odd.append((_rel(root, p), "a link to a folder, not followed"))
+                else:
+                    below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p)
+                              for n in names if n.lower().endswith(suffix)]
             elif recursive:
-                _walk(root, p, suffix, recursive, files, odd, below)
+                _walk(root, p, suffix, recursive, files, odd, below, seen)
             else:
                 below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p) for n in names
                           if n.lower().endswith(suffix)]

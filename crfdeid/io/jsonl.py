@@ -26,12 +26,16 @@ import sys
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import InputError, LocatedError, ReaderError, SchemaError, described
+from ..errors import LocatedError, ReaderError, SchemaError, described
+from .encoding import open_input
 from .files import ENCODING_HINT, check_encoding, is_stdio, text_lines
 from .outputs import StreamWriter
 from .registry import READERS, WRITERS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: What a line with an integer of more digits than Python converts is told (its line only fails).
+TOO_LONG_NUMBER = (f"a JSON number of more than {sys.get_int_max_str_digits()} digits, more than Python "
+                   "reads; the line is not read (write the number as a string)")
 #: The longest document id read (ids name output files); a longer one is note text in the wrong column.
 MAX_ID = 128
 
@@ -46,6 +50,8 @@ def parse_line(line: str, path=None, lineno: int | None = None, unit: str = "lin
         raise ReaderError(f"{at}not valid JSON ({exc.msg}, column {exc.colno})", path=path) from None
     except RecursionError:
         raise ReaderError(f"{at}JSON nested too deeply to read", path=path) from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise ReaderError(f"{at}{TOO_LONG_NUMBER}", path=path) from None
     return parse_object(obj, path, lineno, unit, scheme)
 
 
@@ -121,14 +127,7 @@ def read_jsonl(path, report, scheme=None, encoding: str | None = None):
     if is_stdio(path):
         stream, name = sys.stdin.buffer, "-"
     else:
-        try:
-            stream, name = open(path, "rb"), path
-        except FileNotFoundError:
-            raise InputError("no such file", path=path) from None
-        except IsADirectoryError:
-            raise InputError("a folder; the jsonl reader takes one file", path=path) from None
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+        stream, name = open_input(path, "file (JSON Lines)"), path
     with stream:
         # Lines split after "\n" only; each is decoded alone so one bad line costs one document.
         for lineno, (line, bad) in enumerate(text_lines(stream, encoding, name), 1):

@@ -36,6 +36,7 @@ import sys
 from .. import schema
 from ..document import Document
 from ..errors import InputError, LocatedError, ReaderError
+from .encoding import open_input
 from .files import ENCODING_HINT, check_encoding, is_stdio, text_lines
 from .jsonl import check_id, parse_object
 from .outputs import StreamWriter
@@ -65,14 +66,7 @@ class _Lines:
 def _open(path):
     if is_stdio(path):
         return sys.stdin.buffer
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise InputError("a folder; the csv reader takes one file", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    return open_input(path, "file (CSV)")
 
 
 @READERS.register("csv")

@@ -134,26 +134,64 @@ def trim_punctuation(text: str, spans) -> list[Span]:
     :data:`crfdeid.text.tokenize.ABBREVIATIONS`) and a dotted one's (``N.H.``). A span of
     nothing else is dropped.
 
+    A lower-case stop word at an end of a span of several words is left outside too (``through``
+    of ``arranged through Bayline Home Care``), except the particles of names (``de``, ``van``,
+    ``bin``...). Evidence: no gold PHI phrase of the PhysioNet development notes (1,221) starts
+    or ends with a lower-case stop word (2026-11-25, ``id-phi.phrase``); the i2b2 2014 guidelines
+    leave function words outside a span; what is left outside is a function word, never an
+    identifier.
+
     >>> from crfdeid.document import make_span
-    >>> text = "Seen by Dr. Keene. Lives on Main St."
+    >>> text = "Seen by Dr. Keene. Lives on Main St. PT through Bayline Home Care"
     >>> [text[s.start:s.end] for s in trim_punctuation(text, [make_span(12, 18, "DOCTOR"),
-    ...                                                        make_span(28, 36, "STREET")])]
-    ['Keene', 'Main St.']
+    ...     make_span(28, 36, "STREET"), make_span(40, 65, "HOSPITAL")])]
+    ['Keene', 'Main St.', 'Bayline Home Care']
     """
     out = []
     for sp in spans:
         start, end = sp.start, sp.end
-        while end > start and _loose_end(text, start, end):
-            end -= 1
-            while end > start and text[end - 1] in " \t":
+        while True:
+            was = (start, end)
+            while end > start and _loose_end(text, start, end):
                 end -= 1
-        while start < end and _loose_start(text, start, end):
-            start += 1
-            while start < end and text[start] in " \t":
+                while end > start and text[end - 1] in " \t":
+                    end -= 1
+            while start < end and _loose_start(text, start, end):
                 start += 1
+                while start < end and text[start] in " \t":
+                    start += 1
+            start, end = _trim_stop_words(text, start, end)
+            if (start, end) == was:
+                break
         if start < end:
             out.append(sp if (start, end) == (sp.start, sp.end) else replace(sp, start=start, end=end))
     return out
+
+
+# A lower-case word at a span's start (with the blanks after it) or end (with the blanks before it).
+_FIRST_WORD = regex.compile(r"([a-z]+)[ \t]+(?=\S)")
+_LAST_WORD = regex.compile(r"(?<=\S)[ \t]+([a-z]+)$")
+# Name particles: stop words of their own in no name ("de la Cruz", "van der Berg").
+_PARTICLES = frozenset("bin ibn bint ben abu al el van von der den de da di del della dos du la le".split())
+# Prepositions beyond the stop-word list (a list the shipped model's file records: not changed
+# for a rule) that are never the first or last word of a name or place.
+_EDGE_WORDS = frozenset("""through thru within across between during toward towards until without behind
+beside near along among against throughout""".split())
+
+
+@lru_cache(maxsize=1)
+def _edge_words() -> frozenset:
+    return (_stop_words() | _EDGE_WORDS) - _PARTICLES
+
+
+def _trim_stop_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(start, end)`` without the lower-case stop words (not name particles) at its ends."""
+    stops = _edge_words()
+    while (m := _FIRST_WORD.match(text, start, end)) and m.group(1) in stops:
+        start = m.end()
+    while (m := _LAST_WORD.search(text, start, end)) and m.group(1) in stops:
+        end = m.start()
+    return start, end
 
 
 def _loose_end(text: str, start: int, end: int) -> bool:

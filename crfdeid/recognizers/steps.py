@@ -221,11 +221,13 @@ class YoungAges:
 @register("trim_punctuation.v1")
 @dataclass(frozen=True)
 class TrimPunctuation:
-    """Punctuation at a span's ends left outside it (:func:`.hygiene.trim_punctuation`: the full
-    stop of ``Keene.``, not an initial's or an abbreviation's); English notes of the i2b2 2014
+    """Punctuation and lower-case stop words at a span's ends left outside it
+    (:func:`.hygiene.trim_punctuation`: the full stop of ``Keene.``, not an initial's or an
+    abbreviation's; ``through`` of ``through Bayline Home Care``); English notes of the i2b2 2014
     labels only, as the rules that read the full stops are."""
 
-    reasons: ClassVar[dict] = {"narrowed": "punctuation at its ends left outside", "dropped": "punctuation only"}
+    reasons: ClassVar[dict] = {"narrowed": "punctuation or a lower-case stop word at its ends left outside",
+                               "dropped": "punctuation only"}
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if not note.english or note.scheme is not schema.I2B2:

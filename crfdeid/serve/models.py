@@ -10,7 +10,8 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..errors import ConfigError
+from ..errors import ConfigError, CrfdeidError
+from ..io.jsonl import check_id
 from ..site.tables import as_record
 
 Format = Literal["redacted", "masked", "surrogate", "spans"]
@@ -46,6 +47,21 @@ def _unicode(value: str) -> str:
 Text = Annotated[str, AfterValidator(_unicode)]
 
 
+def _doc_id(value: str) -> str:
+    """Refuse as a note's id what the commands refuse (:func:`crfdeid.io.jsonl.check_id`: note text
+    in the id's place, more than 128 characters or a line break): the answer would echo it (422,
+    its length only)."""
+    try:
+        check_id(value)
+    except CrfdeidError as exc:
+        raise PydanticCustomError("document_id", "{reason}", {"reason": exc.reason}) from None
+    return value
+
+
+#: A note's id, or a patient key: what an output file could be named by, never note text.
+DocId = Annotated[str, AfterValidator(_unicode), AfterValidator(_doc_id)]
+
+
 def _known_fields(value: dict) -> dict:
     """Refuse a field of ``known`` that is not an identifier field (docs/site.md), naming it by
     its length only: a key can be anything, a patient's name included (422, never echoed)."""
@@ -65,9 +81,10 @@ class _In(BaseModel):
 
 
 class DocumentIn(_In):
-    id: Text | int | None = Field(None, description="your id for the note (default: its position)")
+    id: DocId | int | None = Field(None, description="your id for the note (default: its position); at most "
+                                                     "128 printable characters")
     text: Text
-    patient: Text | int | None = Field(
+    patient: DocId | int | None = Field(
         None, description="patient key: a patient's notes share surrogates; without it (and without "
                           "an id) a note is a patient of its own")
     known: Known | None = Field(
@@ -79,8 +96,8 @@ class DeidentifyRequest(_In):
     """One note (``text``) or several (``documents``), and the output style."""
 
     text: Text | None = None
-    id: Text | int | None = None
-    patient: Text | int | None = None
+    id: DocId | int | None = None
+    patient: DocId | int | None = None
     known: Known | None = None
     documents: list[DocumentIn] | None = None
     output_format: Format = "redacted"

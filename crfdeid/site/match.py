@@ -233,6 +233,22 @@ def _mixed_case(line: str) -> bool:
         sum(c.isupper() for c in letters) < 0.6 * len(letters)
 
 
+_LAST: tuple = ("", [])
+
+
+def note_tokens(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, lower-cased word)`` of each :data:`TOKEN` of ``text``; the last note's are
+    kept, as the matchers of a site (its tables, its lists, what mining learnt) read one note
+    after another (one look-up, safe between threads: the pair is replaced whole)."""
+    global _LAST
+    last = _LAST
+    if last[0] is text:
+        return last[1]
+    toks = [(m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text)]
+    _LAST = (text, toks)
+    return toks
+
+
 class Matcher:
     """Finds the forms of known identifiers (and number and date patterns) in notes.
 
@@ -270,16 +286,17 @@ class Matcher:
         form wins where two start together; an earlier match wins over a later one)."""
         found: list[tuple[int, int, str]] = []
         if self.index:
-            toks = [(m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text)]
-            i, n = 0, len(toks)
-            while i < n:
-                hit = self._match_at(text, toks, i)
-                if hit is None:
-                    i += 1
+            toks = note_tokens(text)
+            index, after = self.index, 0
+            # only where a form's first word stands (a set look-up per token at C speed)
+            for i in [i for i, tok in enumerate(toks) if tok[2] in index]:
+                if i < after:  # inside the form found last
                     continue
-                k, form = hit
-                found.append((toks[i][0], toks[i + k - 1][1], form.subtype))
-                i += k
+                hit = self._match_at(text, toks, i)
+                if hit is not None:
+                    k, form = hit
+                    found.append((toks[i][0], toks[i + k - 1][1], form.subtype))
+                    after = i + k
         for rx, sub in self.patterns:
             found.extend((m.start(), m.end(), sub) for m in rx.finditer(text))
         found.sort(key=lambda x: (x[0], -x[1]))

@@ -195,9 +195,11 @@ class Lessons:
             if len(ls.notes) < SITE_SHARE * len(set(occurs.get(key, ())) | set(ls.notes)):
                 ls.scope = "refused"
 
-    def found(self, doc: Document) -> list[tuple[Span, Lesson]]:
-        """The occurrences in ``doc`` of the site's strings and of its patient's."""
-        out = [(sp, self.site[key]) for sp, key in self._find(doc.text, None) if self.site[key].scope == "site"]
+    def found(self, doc: Document, site_hits: list | None = None) -> list[tuple[Span, Lesson]]:
+        """The occurrences in ``doc`` of the site's strings and of its patient's (``site_hits``:
+        what :meth:`_find` gave for the site's strings in this note, when already asked)."""
+        hits = self._find(doc.text, None) if site_hits is None else site_hits
+        out = [(sp, self.site[key]) for sp, key in hits if self.site[key].scope == "site"]
         if doc.group in self.patients:
             mine = self.patients[doc.group]
             out += [(sp, mine[key]) for sp, key in self._find(doc.text, doc.group)
@@ -254,13 +256,14 @@ def apply(docs: list[Document], lessons: Lessons, allow: frozenset = frozenset()
     """``docs`` (tagged, in order) with what ``lessons`` teach found in each (the rule's steps 5
     to 7); ``lessons`` keeps the share guard's verdicts and the counts."""
     occurs: dict = defaultdict(set)
-    for doc in docs:
-        for key in lessons.occurring(doc.text):
+    site_hits = [lessons._find(doc.text, None) for doc in docs]  # read once, for the share and the merge
+    for doc, hits in zip(docs, site_hits):
+        for _, key in hits:
             occurs[key].add(doc.doc_id)
     lessons.settle(occurs)
     out = []
-    for doc in docs:
-        new, changed = merge(doc, lessons.found(doc), explain)
+    for doc, hits in zip(docs, site_hits):
+        new, changed = merge(doc, lessons.found(doc, hits), explain)
         lessons.added += changed
         lessons.notes_changed += changed > 0
         out.append(new)

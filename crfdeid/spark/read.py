@@ -23,6 +23,7 @@ from functools import partial
 
 from ..errors import CrfdeidError
 from ..io.files import check_encoding, foreign, sniff, text_lines
+from ..io.jsonl import TOO_LONG_NUMBER
 
 #: The column :func:`read_jsonl` adds: null, or why the line is not a note to tag.
 READ_ERROR = "__crfdeid_read_error"
@@ -89,6 +90,8 @@ def parse_line(name: str, id_col: str, text_col: str, patient_cols: tuple, item)
         return None, None, None, f"{where}, column {exc.colno}: not valid JSON ({exc.msg}); not tagged"
     except RecursionError:
         return None, None, None, f"{where}: JSON nested too deeply to read; not tagged"
+    except ValueError:  # an integer of more digits than Python converts
+        return None, None, None, f"{where}: {TOO_LONG_NUMBER}; not tagged"
     if not isinstance(obj, dict):
         return None, None, None, f"{where}: {kind(obj)}, not a JSON object; not tagged"
     doc_id, text = _get(obj, id_col), _get(obj, text_col)

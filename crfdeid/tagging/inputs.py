@@ -3,9 +3,14 @@ checked, and a re-run into a folder that holds its outputs refused."""
 
 from __future__ import annotations
 
+import stat
+from pathlib import Path
+
 from .. import schema
-from ..errors import OutputError
+from ..errors import CrfdeidError, OutputError
 from ..io import read, spec_path
+from ..io.files import list_files
+from ..io.registry import input_parts
 from ..io.labelled import takes_scheme
 
 
@@ -57,3 +62,50 @@ def refuse_existing(out, specs, inputs: list, input_format: str, options: dict |
                           f"{str(folder)!r} (the first: {found[0].name!r}), and were not replaced; nothing "
                           "was tagged (to replace them: --overwrite; or another --output-dir)")
     return inputs
+
+
+#: Bytes read at a time when counting a JSONL file's lines.
+_CHUNK = 1 << 20
+
+
+def count_documents(specs, input_format: str, options: dict | None = None) -> int | None:
+    """How many documents the inputs hold, when that is cheap to know without reading them as
+    notes (the total of ``tag``'s progress display), else ``None``.
+
+    A ``text`` input counts its note files (the reader's own listing); a ``jsonl`` file its
+    lines that are not blank. Standard input, a special file (a FIFO is never read twice) and
+    every other format give ``None``: the display then shows a count and a rate without a total.
+
+    >>> count_documents(["-"], "text") is None
+    True
+    """
+    options = options or {}
+    total = 0
+    for spec in specs:
+        fmt, path, own = input_parts(spec, input_format)
+        if spec_path(spec, input_format) == "-":
+            return None
+        opts = {**options, **own}
+        try:
+            if fmt == "text":
+                files = list_files(path, str(opts.get("suffix", ".txt")).lower(), bool(opts.get("recursive")))
+                total += sum(1 for f in files if f.is_file())
+            elif fmt == "jsonl" and Path(path).is_file() and stat.S_ISREG(Path(path).stat().st_mode):
+                total += _lines(Path(path))
+            else:
+                return None
+        except (OSError, CrfdeidError):  # the reader itself names the problem
+            return None
+    return total
+
+
+def _lines(path: Path) -> int:
+    """The lines of a file that hold more than white space."""
+    count = 0
+    with path.open("rb") as f:
+        tail = b""
+        while chunk := f.read(_CHUNK):
+            lines = (tail + chunk).split(b"\n")
+            tail = lines.pop()
+            count += sum(1 for line in lines if line.strip())
+    return count + bool(tail.strip())

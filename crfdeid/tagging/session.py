@@ -24,18 +24,21 @@ from __future__ import annotations
 
 import copy
 import inspect
+import itertools
 import multiprocessing as mp
 import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import EllipsisType
 
 from .. import schema
 from ..deid.spans import propagate
 from ..document import Document
-from ..errors import ConfigError, CrfdeidError, OutputError, describe
+from ..errors import ConfigError, CrfdeidError, OutputError, WorkerError, describe
 from ..io import StreamWriter, open_writer, write_document
 from ..io.registry import writer_class
 from ..progress import Cancelled, checkpoint
@@ -82,8 +85,9 @@ def span_records(doc: Document) -> list[dict]:
 
 def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
     """What each step did to a tagged document's spans (tagged with ``explain``), as JSON data:
-    ``{"id", "spans": [{start, end, type, category, steps}], "dropped": [...]}``; offsets, types,
-    step names and reasons, never the note's text.
+    ``{"id", "spans": [{start, end, type, category, confidence, steps}], "dropped": [...]}``;
+    offsets, types, the tagger's confidence (None for a span no tagger scored), step names and
+    reasons, never the note's text.
 
     ``repeats``: the spans a de-identifying writer adds for the repeats of a span's words
     (:func:`crfdeid.deid.spans.propagate`, under the writer's ``scheme``, as the writer finds
@@ -101,7 +105,8 @@ def explanation(doc: Document, repeats: bool = False, scheme=None) -> dict:
 
 
 def _span_json(sp) -> dict:
-    return {"start": sp.start, "end": sp.end, "type": sp.subtype, "category": sp.category}
+    conf = None if sp.confidence is None else round(float(sp.confidence), 4)
+    return {"start": sp.start, "end": sp.end, "type": sp.subtype, "category": sp.category, "confidence": conf}
 
 
 def tag_result(doc: Document, tagged) -> tuple:
@@ -230,7 +235,8 @@ class Session:
                 yield doc
 
     def tag(self, docs: Iterable[Document], jobs: int = 1,
-            progress: Callable[[], object] | None = None) -> Iterator[tuple]:
+            progress: Callable[[], object] | None = None,
+            phase: Callable[[str], object] | None = None) -> Iterator[tuple]:
         """``(doc_id, tagged, None)`` or ``(doc_id, None, message)`` per document, in input order
         (with :attr:`site_mining`: once every document is tagged, mined over all of them).
 
@@ -239,17 +245,35 @@ class Session:
         session's model, spawned ones load it) and this process tags one itself whenever every
         worker has two queued: ``jobs`` processes tag, none waits for another while batches
         are left, and the results come back in input order. ``progress`` is called once per
-        document tagged (with mining, before the first result comes).
+        document tagged (with mining, before the first result comes). ``phase`` is called with
+        the name of each phase as it starts: ``tagging`` (with mining :data:`TAGGING_MINED`), then ``site mining`` once the
+        whole batch is tagged (nothing is written before it ends) and ``writing`` as the first
+        result comes, after which ``progress`` is called once per document handed on.
         """
         results = self._tag(docs, jobs)
+        if phase is not None:
+            phase(TAGGING_MINED if self.site_mining else "tagging")
         if progress is not None:
             results = _counted(results, progress)
-        if self.site_mining:
-            allow = self.site.allow if self.site is not None else frozenset()
-            self.lessons = mining.Lessons()
-            yield from mining.mine_results(results, allow, self.explain, self.lessons)
-        else:
+        if not self.site_mining:
             yield from results
+            return
+        allow = self.site.allow if self.site is not None else frozenset()
+        self.lessons = mining.Lessons()
+        if phase is None:
+            yield from mining.mine_results(results, allow, self.explain, self.lessons)
+            return
+        held = list(results)
+        phase("site mining")
+        mined = mining.mine_results(held, allow, self.explain, self.lessons)
+        first = next(mined, None)  # the batch is learnt from as the first result is asked for
+        if first is None:
+            return
+        phase("writing")
+        for result in itertools.chain((first,), mined):
+            yield result
+            if progress is not None:
+                progress()
 
     def _tag(self, docs: Iterable[Document], jobs: int) -> Iterator[tuple]:
         if jobs <= 1:
@@ -260,17 +284,17 @@ class Session:
         global _WORKER
         if method == "fork":
             _WORKER = self
-        pool = mp.get_context(method).Pool(jobs - 1, _init_worker, (self._spec(),))
-        finished = False
+        # concurrent.futures notices a worker that dies (kill -9, out of memory) and fails every
+        # pending task with BrokenProcessPool; multiprocessing.Pool would wait for it forever
+        pool = ProcessPoolExecutor(jobs - 1, mp.get_context(method), _init_worker, (self._spec(),))
         try:
             yield from self._shared(pool, jobs - 1, batches(docs, shared_batch_chars()))
-            finished = True
+        except BrokenProcessPool:
+            raise WorkerError(f"a worker process of --jobs {jobs} died (killed, or out of memory) before its "
+                              "notes were tagged; the notes written so far are kept, the others are not "
+                              "written") from None
         finally:
-            if finished:
-                pool.close()
-            else:  # the caller stopped early (or failed): the batches still queued are not tagged
-                pool.terminate()
-            pool.join()
+            pool.shutdown(wait=True, cancel_futures=True)
             _WORKER = None
 
     def _shared(self, pool, workers: int, tasks: Iterator[list[Document]]) -> Iterator[tuple]:
@@ -280,19 +304,19 @@ class Session:
         next batch itself. What waits to be handed out in order is bounded (a slow batch in a
         worker does not let this process run ahead without end)."""
         queued = 2 * workers
-        pending: deque = deque()  # per batch: a worker's AsyncResult, or this process' results
+        pending: deque = deque()  # per batch: a worker's Future, or this process' results
         left = True
         while left or pending:
-            while left and sum(1 for p in pending if not isinstance(p, list) and not p.ready()) < queued:
+            while left and sum(1 for p in pending if not isinstance(p, list) and not p.done()) < queued:
                 batch = next(tasks, None)
                 if batch is None:
                     left = False
                 else:
-                    pending.append(pool.apply_async(_tag_batch, (batch,)))
-            while pending and (isinstance(pending[0], list) or pending[0].ready() or not left
+                    pending.append(pool.submit(_tag_batch, batch))
+            while pending and (isinstance(pending[0], list) or pending[0].done() or not left
                                or len(pending) > 4 * queued):
                 head = pending.popleft()
-                yield from head if isinstance(head, list) else head.get()
+                yield from head if isinstance(head, list) else head.result()
             if left:
                 batch = next(tasks, None)
                 if batch is None:
@@ -350,25 +374,26 @@ class Session:
 
     def write(self, docs: Iterable[Document], out, *, jobs: int = 1, errors: list | None = None,
               report: Callable[[str], object] = print, progress: Callable[[], object] | None = None,
-              explained: Callable[[dict], object] | None = None) -> tuple[int, int, bool]:
+              explained: Callable[[dict], object] | None = None,
+              phase: Callable[[str], object] | None = None) -> tuple[int, int, bool]:
         """Tag ``docs`` and write each with the open writer ``out`` (:meth:`open_writer`), then
         close it; ``(done, failed, completed)``.
 
         ``errors`` is the list the readers (and :meth:`documents`) add a failed document to
         while ``docs`` is read: each is reported, in order, and counted as failed. ``report``
         gets every failure's message (document id and reason, never its text); ``progress``
-        is called once per document tagged. When closing fails (an output file's rename, a
+        is called once per document tagged, ``phase`` as each phase starts (:meth:`tag`). When closing fails (an output file's rename, a
         mapping), that is reported and ``completed`` is false; with one stream file none of it
         was made: every document counts as failed (the close itself is not a document: 300
         notes are never "301 failed"). ``explained`` gets the :func:`explanation` of each
-        document written (a session with ``explain``), for an output style that does not carry
-        it (the JSONL writer keeps it in each record's ``meta``).
+        document written (a session with ``explain``) and the tagged document, for an output style that
+        does not carry it (the JSONL writer keeps it in each record's ``meta``) or an explain file.
         """
         errors = [] if errors is None else errors
         done = failed = seen = 0
         try:
             with out:
-                for _doc_id, tagged, err in self.tag(docs, jobs, progress):
+                for _doc_id, tagged, err in self.tag(docs, jobs, progress, phase):
                     while seen < len(errors):
                         report(str(errors[seen]))
                         seen += 1
@@ -376,7 +401,7 @@ class Session:
                     if err is None:
                         err = write_document(out, tagged)
                     if err is None and explained is not None:
-                        explained(self.explanation(tagged))
+                        explained(self.explanation(tagged), tagged)
                     if err is not None:
                         report(err)
                         failed += 1
@@ -385,12 +410,21 @@ class Session:
                 for e in errors[seen:]:
                     report(str(e))
                     failed += 1
+        except WorkerError as exc:  # the writer was closed as a failure: a stream file is not made
+            report(str(exc))
+            if isinstance(out, StreamWriter):
+                failed, done = failed + done, 0
+            return done, failed, False
         except OutputError as exc:  # the closing step (an output file's rename, a mapping) failed
             report(str(exc))
             if isinstance(out, StreamWriter):  # one stream file: none of it was made
                 failed, done = failed + done, 0
             return done, failed, False
         return done, failed, True
+
+
+#: The tagging phase's name when site mining holds every output until the batch is tagged.
+TAGGING_MINED = "tagging; output after site mining"
 
 
 class PatientWriters:
