@@ -182,9 +182,12 @@ def test_processors_receive_per_call_options_and_document_meta(default_model):
     text = "Seen by Dr. Lee on 03/14/2098."
     assert [text[s.start:s.end] for s in model.tag_text(text).spans] == ["Lee", "03/14/2098"]
     assert [text[s.start:s.end] for s in model.tag_text(text, options={"allow": ["Lee"]}).spans] == ["03/14/2098"]
-    docs = [Document("a", text, meta={"allow": ["03/14/2098"]}), Document("b", text)]
-    got = [[text[s.start:s.end] for s in d.spans] for d in model.tag_many(docs, options={"allow": ["Lee"]})]
-    assert got == [[], ["03/14/2098"]]
+    # (a full date is a Safe Harbor form since 2026-11-25: no allow list removes it)
+    docs = [Document("a", text, meta={"allow": ["Lee"]}), Document("b", text)]
+    got = [[text[s.start:s.end] for s in d.spans] for d in model.tag_many(docs)]
+    assert got == [["03/14/2098"], ["Lee", "03/14/2098"]]
+    got = [[text[s.start:s.end] for s in d.spans] for d in model.tag_many(docs[1:], options={"allow": ["Lee"]})]
+    assert got == [["03/14/2098"]]
     assert all("allow" in d.meta for d in model.tag_many(docs[:1]))  # meta passed through untouched
 
 

@@ -90,7 +90,7 @@ def test_finding_1_the_write_time_check_refuses_a_date_on_another_offset():
     from crfdeid.errors import LeakError
     s = Surrogator(seed=2)
     real = s.shifted_group
-    s.shifted_group = lambda st, text, group, year, days=None, drop_year=False: real(
+    s.shifted_group = lambda st, text, group, year, days=None, drop_year=False, order=None: real(
         st, text, group, year, (st.shift_days + 1) if group[0].start > 30 else None, drop_year)
     with pytest.raises(LeakError, match="offset 31"):
         s.surrogate(STAY)

@@ -229,8 +229,8 @@ def test_a_note_the_writer_refuses_is_named_and_not_scored(tiny, tmp_path, monke
 @pytest.mark.parametrize("argv, message", [
     (["--mining", "sometimes"], "--mining"),
     (["--session-option", "no equals"], "--session-option"),
-    (["--session-option", "date_order=dmy"],  # an option no Session takes (yet): named, with those it takes
-     "unknown session option(s) date_order; allowed: backend, explain, o_threshold, o_words"),
+    (["--session-option", "day_first=true"],  # an option no Session takes: named, with those it takes
+     "unknown session option(s) day_first; allowed: backend, date_order, explain, o_threshold, o_words"),
 ])
 def test_the_command_refuses_bad_options(tiny, argv, message, capsys):
     assert main(["made-up", "--notes", str(tiny), *argv]) == 2

@@ -84,11 +84,11 @@ def test_each_form_is_found(text, surface, subtype):
 @pytest.mark.parametrize("text", [
     "Docetaxel 75 mg/m2 given", "Vitamin D 2000 IU daily", "given at 0200 and 1400", "K 4.1, Na 139, Cr 1.2",
     "BP 120/80, HR 94, RR 18, sats 94% on 2L", "sats in the 90s", "SBP 90s-100s", "age 94 days",
-    "94 units of insulin", "Hct 29.4 -> 31.2", "on 03/14/2098 at 12:30", "glucose 120 mg/dl",
+    "94 units of insulin", "Hct 29.4 -> 31.2", "at 12:30", "glucose 120 mg/dl",
     "LR 1000 ml, out 940 ml", "BG Stable", "BG 145", "BG RN", "Baby Boy born at 39 weeks",
     "I/O 1200/940", "PEG 3350 17 g", "ICD-10 code", "lot 4.1.2", "ID consult", "MR 2+ on echo",
     "CVP 9-12", "PSV 10/5", "500-1000 cc", "0.5-1.0 mg", "T 98.6", "Wt 94 kg", "94 yrs smoking? no",
-    "O2 SAT 9/10", "sat 95/100", "Mon 13/4", "wed 1/2 NS", "given @ 0200", "login issues resolved",
+    "O2 SAT 9/10", "sat 95/100", "SAT 13/4", "wed 1/2 NS", "given @ 0200", "login issues resolved",
     "unable to handle @ home", "mail to @ home", "on account of pain 8/10", "account for 2 episodes",
 ])
 def test_doses_lab_values_times_and_dates_are_not_identifiers(text):

@@ -57,11 +57,15 @@ class Deidentifier(Session):
         ``explanation`` (the dropped spans too; offsets, types, steps and reasons, never text).
     site_mining : bool
         As ``tag --site-mining on``, over the notes of each call of :meth:`run` (docs/site.md).
+    date_order : str, optional
+        As ``tag --date-order``: how numeric dates are read when surrogates shift them, ``auto``
+        (default, unless the site or the model's config says: decided from the dates that read
+        one way only), ``mdy``, ``dmy`` or ``ymd`` (:mod:`crfdeid.text.dateorder`).
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, key=None, seed=None, key_file=None,
                  options: dict | None = None, o_threshold=..., backend: str = "numpy", site=None,
-                 explain: bool = False, site_mining: bool = False):
+                 explain: bool = False, site_mining: bool = False, date_order: str | None = None):
         if output_format not in OUTPUT_FORMATS:
             raise ConfigError(f"unknown output format {output_format!r}; known: {', '.join(OUTPUT_FORMATS)}")
         if key_file is not None:
@@ -76,7 +80,8 @@ class Deidentifier(Session):
         if output_format != "surrogate" and (key is not None or seed is not None):
             raise ConfigError(f"a surrogate key or seed means nothing for output format {output_format!r}")
         super().__init__(model, output_format, options=options, key=key, seed=seed, o_threshold=o_threshold,
-                         site=site, backend=backend, explain=explain, site_mining=site_mining)
+                         site=site, backend=backend, explain=explain, site_mining=site_mining,
+                         date_order=date_order)
         self.writer()  # refuse bad options now, not at the first note
 
 

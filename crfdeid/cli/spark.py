@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
                         "or retyped them and the dropped spans with the step and reason, as JSON (as tag "
                         "--explain; offsets and types, never text)")
     site_args.add_mining_arguments(p, save=False)
+    p.add_argument("--date-order", choices=("auto", "mdy", "dmy", "ymd"), default=None,
+                   help="how numeric dates are read when surrogates shift them, as tag --date-order "
+                        "(auto decides in each partition: give the order when it is known)")
     p.add_argument("--quiet", action="store_true", help="no summary on success")
     return p
 
@@ -180,7 +183,7 @@ def main(argv=None) -> int:
         check_encoding(args.encoding)
         site = Site.load(args.site) if args.site else None
         deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options,
-                            site=site)
+                            site=site, date_order=args.date_order)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -93,6 +93,9 @@ def register(subparsers) -> None:
     p.add_argument("--unparsed-dates", choices=("placeholder", "random"), default="placeholder",
                    help="a date no pattern explains: [**DATE**] (default) or random digits; named "
                         "in the summary either way")
+    p.add_argument("--date-order", choices=("auto", "mdy", "dmy", "ymd"), default="auto",
+                   help="how numeric dates are read, as tag --date-order (default auto: from the dates "
+                        "that read one way only, stated in the summary)")
     grouping.add_arguments(p)
     p.add_argument("--no-propagate", action="store_true",
                    help="do not replace unannotated repeats of an annotated PHI string")
@@ -129,7 +132,8 @@ def run(args) -> int:
     surrogator = Surrogator(seed=args.seed, key=key, date_shift=args.date_shift,
                             age_over_89=args.age_over_89, scheme=own, dob=getattr(args, "dob", "placeholder"),
                             unparsed_dates=getattr(args, "unparsed_dates", "placeholder"),
-                            kinds=getattr(args, "kinds", None))
+                            kinds=getattr(args, "kinds", None),
+                            date_order=getattr(args, "date_order", "auto"))
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)
@@ -163,7 +167,7 @@ def run(args) -> int:
                **surrogator.summary()}
     status = 1 if errors else 0
     if args.check:
-        rep = check(pairs, fallbacks, surrogator.age_keeps)
+        rep = check(pairs, fallbacks, surrogator.age_keeps, order=surrogator.date_decision().reads)
         summary["check"] = rep.to_dict()
         status = status or (0 if rep.ok else 1)
     print(json.dumps(summary, indent=2))

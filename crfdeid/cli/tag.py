@@ -100,6 +100,11 @@ def _parser() -> argparse.ArgumentParser:
     grouping.add_arguments(p)
     site.add_arguments(p)
     site.add_mining_arguments(p)
+    p.add_argument("--date-order", choices=("auto", "mdy", "dmy", "ymd"), default=None,
+                   help="how numeric dates are read when they are shifted (surrogate, fhir, hl7): "
+                        "auto (default: from the dates that read one way only, 17/10/2023 day first; "
+                        "stated in the summary), mdy (US), dmy (UK, AU, IE, IN...), ymd; a site file's "
+                        "date_order, else the model config's, when not given. No date is removed for its order")
     p.add_argument("--jobs", type=int, default=1,
                    help="processes that tag: this one and N-1 workers (default: 1)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
@@ -280,7 +285,7 @@ def main(argv=None) -> int:
         session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
                           o_words=not args.no_o_words, explain=bool(args.explain),
-                          site_mining=args.site_mining == "on")
+                          site_mining=args.site_mining == "on", date_order=args.date_order)
         _check_mining_save(args, session)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
         inputs = refuse_existing(out, specs, inputs, args.input_format, reader_options)

@@ -92,7 +92,7 @@ def _problems(doc: Document) -> int:
     return len(encode(tokenize(doc.text), doc.spans).problems)
 
 
-def check(pairs, exempt: dict | None = None, age_keeps=None) -> CheckReport:
+def check(pairs, exempt: dict | None = None, age_keeps=None, order: str | None = None) -> CheckReport:
     """Check ``(original, surrogate)`` document pairs (same order of spans).
 
     A leak is an original PHI string of three or more characters found, case
@@ -105,7 +105,8 @@ def check(pairs, exempt: dict | None = None, age_keeps=None) -> CheckReport:
     day) of a patient must all have moved by the
     same number of days, so every pairwise interval is kept. Spans in ``exempt``
     (``{doc_id: [original spans]}``, from :attr:`Surrogator.last_exempt`: placeholders,
-    ages kept as written, unparsed dates) are left out of both.
+    ages kept as written, unparsed dates) are left out of both. ``order`` reads ambiguous numeric
+    dates (:func:`crfdeid.deid.dates.parse`), as the surrogates were made.
     """
     rep = CheckReport()
     offsets: defaultdict[str, set[int | None]] = defaultdict(set)
@@ -145,8 +146,8 @@ def check(pairs, exempt: dict | None = None, age_keeps=None) -> CheckReport:
         for go, gn in groups:
             if fell.intersection(go):
                 continue
-            before = dates.full_dates(orig.text[go[0].start:go[-1].end])
-            after = dates.full_dates(new.text[gn[0].start:gn[-1].end])
+            before = dates.full_dates(orig.text[go[0].start:go[-1].end], order=order)
+            after = dates.full_dates(new.text[gn[0].start:gn[-1].end], order=order)
             if len(before) != len(after):
                 offsets[orig.group].add(None)
                 continue

@@ -112,18 +112,20 @@ class DateSurrogates:
         return next(d for d in range(self.date_shift[0], self.date_shift[1] + 1) if acceptable_shift(d))
 
     def shifted_group(self, st, text: str, group: list[Span], year: int | None,
-                      days: int | None = None, drop_year: bool = False) -> tuple[dict, set]:
+                      days: int | None = None, drop_year: bool = False,
+                      order: str | None = None) -> tuple[dict, set]:
         """``({(start, end): new text}, unparsed spans)``: the group's spans shifted by ``days``
         (default: the patient's offset), and those holding a letter or digit outside every date
         field (a bare day ``21``, ``052647``, a holiday, ``the 3rd``), which no offset explains.
-        With ``drop_year`` the years are left out with their separator (``3/14/1932`` -> ``1/21``)."""
+        With ``drop_year`` the years are left out with their separator (``3/14/1932`` -> ``1/21``);
+        ``order`` reads ambiguous numeric dates (:func:`~crfdeid.deid.dates.parse`)."""
         days = st.shift_days if days is None else days
         reg, before, after = region(text, group)
         start = group[0].start
         self.counts["date_groups"] += 1
         if _holiday_words(reg):
             return {}, set(group)
-        found, _ = dates.parse(reg, before, after)
+        found, _ = dates.parse(reg, before, after, order)
         covered = bytearray(len(reg))
         for p in found:
             for s, e in p.fields.values():
@@ -141,7 +143,7 @@ class DateSurrogates:
             if any(s < e0 and e > s0 and not (s0 <= s and e <= e0) for s, e, _ in reps):
                 # a field cut by a span boundary: each span on its own
                 for one in group:
-                    o, b = self.shifted_group(st, text, [one], year, days, drop_year)
+                    o, b = self.shifted_group(st, text, [one], year, days, drop_year, order)
                     out.update(o)
                     bad |= b
                 return out, bad
@@ -165,13 +167,15 @@ class DateSurrogates:
                 return new
         return None
 
-    def verify_dates(self, doc, out, pairs, hints: dict, unparsed: set, days: int) -> int | None:
+    def verify_dates(self, doc, out, pairs, hints: dict, unparsed: set, days: int,
+                     order: str | None = None) -> int | None:
         """The offset of the first date of ``pairs`` (``[(original group, new group)]``) that did
-        not move by exactly ``days`` in its format, or None when every one did."""
+        not move by exactly ``days`` in its format (the originals read in ``order``), or None when
+        every one did."""
         for go, gn in pairs:
             reg, before, after = region(doc.text, go)
             fields = bytearray(len(reg))
-            for p in dates.parse(reg, before, after)[0]:
+            for p in dates.parse(reg, before, after, order)[0]:
                 for s, e in p.fields.values():
                     fields[s:e] = b"\x01" * (e - s)
             for a in go:  # a span with text outside every date field must have been taken as unparsed
@@ -184,8 +188,8 @@ class DateSurrogates:
 
             def kept(found, bad):
                 return [p for p in found if not any(p.start < e and s < p.end for s, e in bad)]
-            old = kept(dates.parse(reg, before, after)[0], bad_old)
-            new = kept(dates.parse(new_reg, before, after)[0], bad_new)
+            old = kept(dates.parse(reg, before, after, order)[0], bad_old)
+            new = kept(dates.parse(new_reg, before, after, order)[0], bad_new)
             if len(old) != len(new) or not all(
                     dates.moved_by(reg, p, new_reg, q, days, hints[go[0]]) for p, q in zip(old, new)):
                 return go[0].start

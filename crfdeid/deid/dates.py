@@ -23,14 +23,13 @@ import re
 from typing import NamedTuple
 
 from .. import gazetteers
+from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
 from .rng import apply_case
 
 _MONTHS = [m.lower() for m in calendar.month_name[1:]]
 _WEEKDAYS = [d.lower() for d in calendar.day_name]
-_MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_WD = (r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
-       r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+_MON = MONTH_WORD
+_WD = WEEKDAY_WORD
 _ORD = r"(?:st|nd|rd|th)"
 _Y = r"(?:1[89]\d\d|2[01]\d\d)"
 #: Days written as ordinal words (``second``, ``twenty-third``), by day.
@@ -41,10 +40,12 @@ DAY_WORDS += [f"twenty-{w}" for w in DAY_WORDS[:9]] + ["thirtieth", "thirty-firs
 _DAY_WORD = "(?:" + "|".join(w.replace("-", "[- ]") for w in sorted(DAY_WORDS, key=len, reverse=True)) + ")"
 # Alternatives from the most to the least specific; group names are <alt>_<field>.
 _ALTS = [
-    r"(?P<a_y>\d{4})(?P<a_s>[-/.])(?P<a_m>\d{1,2})(?P=a_s)(?P<a_d>\d{1,2})",
-    r"(?P<b_m>\d{1,2})(?P<b_s>[-/.])(?P<b_d>\d{1,2})(?P=b_s)(?P<b_y>\d{4}|\d{2})",
-    rf"(?P<e_m>\d{{1,2}})/(?P<e_y>{_Y})",
-    r"(?P<c_m>\d{1,2})(?P<c_s>[-/])(?P<c_d>\d{1,2})",
+    rf"(?:(?P<a_w>{_WD})\.?,?\s+)?(?P<a_y>\d{{4}})(?P<a_s>[-/.])(?P<a_m>\d{{1,2}})(?P=a_s)(?P<a_d>\d{{1,2}})",
+    rf"(?:(?P<b_w>{_WD})\.?,?\s+)?(?P<b_m>\d{{1,2}})(?P<b_s>[-/.])(?P<b_d>\d{{1,2}})(?P=b_s)(?P<b_y>\d{{4}}|\d{{2}})",
+    # yyyymmdd (the caller's span says it is a date: only a DATE span is parsed)
+    rf"(?P<p_y>{_Y})(?P<p_m>0[1-9]|1[0-2])(?P<p_d>0[1-9]|[12]\d|3[01])",
+    rf"(?P<e_m>\d{{1,2}})(?P<e_s>[/.-])(?P<e_y>{_Y})",
+    rf"(?:(?P<c_w>{_WD})\.?,?\s+)?(?P<c_m>\d{{1,2}})(?P<c_s>[-/])(?P<c_d>\d{{1,2}})",
     rf"(?:(?P<f_w>{_WD})\.?,?\s+)?(?P<f_mon>{_MON})\.?\s*(?P<f_d>\d{{1,2}})(?P<f_o>{_ORD})?"
     rf"(?:(?:,\s*|\s+)(?P<f_of>of\s+)?'?(?P<f_y>\d{{4}})|,\s*'?(?P<f_yy>\d{{2}}))?",
     rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_the>the\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?P<g_of>of\s+)?(?P<g_mon>{_MON})\.?"
@@ -94,17 +95,26 @@ def _full_year(text: str) -> int:
     return y
 
 
-def parse(text: str, before: str = "", after: str = "") -> tuple[list[Parsed], list[tuple[int, int]]]:
+def parse(text: str, before: str = "", after: str = "",
+          order: str | None = None) -> tuple[list[Parsed], list[tuple[int, int]]]:
     """Dates in ``text`` and the digit runs left unexplained (start, end).
 
     ``before``/``after`` are the characters around ``text`` in the note: a
-    bare two-digit number next to an apostrophe (``'95``) is a year.
+    bare two-digit number next to an apostrophe (``'95``) is a year. ``order``
+    (:mod:`crfdeid.text.dateorder`): ``dmy`` reads an ambiguous numeric date
+    (``12/03/2024``) day first; ``mdy`` and ``ymd`` month first; None (undecided) month
+    first but a dotted one (``04.07.1961``) day first, as the countries that write dots do.
+    A date that can be read one way only (``17/10/2023``) is read that way whatever the order.
+
+    >>> [(p.month, p.day) for p in parse("12/03/2024 and 17/10", order="dmy")[0]]
+    [(3, 12), (10, 17)]
     """
     found, used = [], []
     for m in _DATE.finditer(text):
         groups = {k.split("_", 1)[1]: (m.start(k), m.end(k)) for k, v in m.groupdict().items()
                   if v is not None}
-        p = _values(text, groups, m.start(), m.end())
+        dotted = "s" in groups and text[groups["s"][0]] == "."
+        p = _values(text, groups, m.start(), m.end(), order == "dmy" or (order is None and dotted))
         if p is not None:
             found.append(p)
             used.append((m.start(), m.end()))
@@ -118,7 +128,7 @@ def parse(text: str, before: str = "", after: str = "") -> tuple[list[Parsed], l
     return found, loose
 
 
-def _values(text, g, start, end) -> Parsed | None:
+def _values(text, g, start, end, day_first: bool = False) -> Parsed | None:
     val = {k: text[s:e] for k, (s, e) in g.items()}
     year = _full_year(val.get("y") or val["yy"]) if ("y" in val or "yy" in val) else None
     month = day = None
@@ -130,8 +140,10 @@ def _values(text, g, start, end) -> Parsed | None:
         day = int(val["d"])
     elif "dw" in val:
         day = DAY_WORDS.index(val["dw"].lower().replace(" ", "-")) + 1
-    if ("m" in val and "d" in val and month is not None and day is not None
-            and month > 12 and day <= 12):  # day-first (22/07/2097)
+    year_first = "y" in g and "m" in g and g["y"][0] < g["m"][0]  # 2024-03-12, 20240312
+    if ("m" in val and "d" in val and month is not None and day is not None and day <= 12
+            and (month > 12 or (day_first and not year_first))):
+        # day first: 22/07/2097, or 12/03/2024 read in a day-first batch
         month, day = day, month
         g = dict(g, m=g["d"], d=g["m"])
     if ("m" in val and "d" in val and year is None and "w" not in val and month is not None and day is not None
@@ -199,6 +211,21 @@ def ordinal(n: int) -> str:
     return "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
+def _padded(text: str, fields: dict) -> bool:
+    """Whether a date's numeric month and day are zero-padded, so the shifted date keeps two digits:
+    one starts with 0 (``07/4``), or both are two digits in a form written padded: year first
+    (``1946-12-17``, ``20240503``), dotted (``17.10.2023``) or day first (``17/10/2023``; a
+    month-first ``12/31/99`` gives ``1/1/00``, as US notes write it)."""
+    values = [text[s:e] for k, (s, e) in fields.items() if k in ("m", "d")]
+    if any(v.startswith("0") and len(v) == 2 for v in values):
+        return True
+    if len(values) != 2 or not all(len(v) == 2 for v in values):
+        return False
+    m, d = fields["m"][0], fields["d"][0]
+    year_first = "y" in fields and fields["y"][0] < m
+    return year_first or d < m or text[min(m, d) + 2:min(m, d) + 3] == "."
+
+
 def _number(old: str, new: int, padded: bool) -> str:
     return f"{new:02d}" if len(old) == 2 and (old.startswith("0") or padded) else str(new)
 
@@ -214,7 +241,7 @@ def render(text: str, p: Parsed, new: dict, drop_of: bool = False) -> list[tuple
     """Replacements ``(start, end, new text)`` writing ``new`` values in ``p``'s format."""
     f = p.fields
     old = {k: text[s:e] for k, (s, e) in f.items()}
-    padded = any(v.startswith("0") and len(v) == 2 for k, v in old.items() if k in ("m", "d"))
+    padded = _padded(text, f)
     out = []
     for key, (s, e) in f.items():
         o = old[key]
@@ -240,12 +267,12 @@ def render(text: str, p: Parsed, new: dict, drop_of: bool = False) -> list[tuple
 
 
 def shift_text(text: str, days: int, before: str = "", after: str = "", year: int | None = None,
-               drop_of: bool = False) -> tuple[str, list, list]:
+               drop_of: bool = False, order: str | None = None) -> tuple[str, list, list]:
     """``text`` with every date shifted by ``days``.
 
     ``year`` places dates written without a year (:func:`shift`); with
     ``drop_of`` the ``of`` of ``15th of March`` is left out (``26th November``),
-    so no word of the original date is kept.
+    so no word of the original date is kept; ``order`` as :func:`parse` takes it.
 
     Returns
     -------
@@ -253,7 +280,7 @@ def shift_text(text: str, days: int, before: str = "", after: str = "", year: in
         ``replacements`` are ``(start, end, new)`` in ``text``; ``loose`` are
         digit runs no date pattern explains (the caller draws random digits).
     """
-    found, loose = parse(text, before, after)
+    found, loose = parse(text, before, after, order)
     reps = sorted(r for p in found for r in render(text, p, shift(p, days, year), drop_of))
     return apply(text, reps), reps, loose
 
@@ -288,9 +315,9 @@ def coarse(text: str) -> bool:
     return bool(_COARSE.fullmatch(t)) or t.lower() in gazetteers.load("holidays")
 
 
-def full_dates(text: str, before: str = "", after: str = "") -> list[dt.date]:
-    """Complete dates (year, month, day) written in ``text``, in order."""
-    return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after)[0]
+def full_dates(text: str, before: str = "", after: str = "", order: str | None = None) -> list[dt.date]:
+    """Complete dates (year, month, day) written in ``text``, in order (``order``: :func:`parse`)."""
+    return [dt.date(p.year, p.month, p.day) for p in parse(text, before, after, order)[0]
             if p.year is not None and p.month is not None and p.day is not None]
 
 
@@ -349,8 +376,7 @@ def _padding_kept(text: str, p: Parsed, new_text: str, q: Parsed) -> bool:
     two digits; a date without padding gets none."""
     old = {k: text[s:e] for k, (s, e) in p.fields.items() if k in ("m", "d")}
     new = {k: new_text[s:e] for k, (s, e) in q.fields.items() if k in ("m", "d")}
-    padded = any(v.startswith("0") and len(v) == 2 for v in old.values())
-    if padded:
+    if _padded(text, p.fields):
         return all(len(new[k]) == 2 for k, v in old.items() if len(v) == 2)
     return not any(v.startswith("0") and len(v) == 2 for v in new.values())
 

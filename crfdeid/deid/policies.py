@@ -92,7 +92,8 @@ class Policies(DateSurrogates):
         found = dates.parse(*region(text, group))[0]
         return any(p.year is not None and st.latest.year - p.year >= 90 for p in found)
 
-    def _generalized(self, st: PatientState, doc: Document, group: list[Span], year) -> dict:
+    def _generalized(self, st: PatientState, doc: Document, group: list[Span], year,
+                     order: str | None = None) -> dict:
         """A patient over 89's birth date: a placeholder, or (``dob='no-year'``) the shifted month
         and day without the year (a span left with nothing of a date: a placeholder)."""
         self.counts["dob_generalized"] += len(group)
@@ -100,7 +101,7 @@ class Policies(DateSurrogates):
         holder = {(sp.start, sp.end): PLACEHOLDER.format(subtype=label) for sp in group}
         if self.dob == "placeholder":
             return holder
-        reps, bad = self.shifted_group(st, doc.text, group, year, drop_year=True)
+        reps, bad = self.shifted_group(st, doc.text, group, year, drop_year=True, order=order)
         return {k: v if v and any(c.isalnum() for c in v) and not any(
                     (sp.start, sp.end) == k for sp in bad) else holder[k]
                 for k, v in ({**holder, **reps}).items()}

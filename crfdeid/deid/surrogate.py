@@ -26,6 +26,7 @@ from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
 from ..recognizers import safeharbor
+from ..text import dateorder
 from . import address, ages, dates, guard, names, numbers, places
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
@@ -76,6 +77,11 @@ class Surrogator(Policies):
         A patient over 89's birth dates (and dates 90 years or more before the patient's
         latest date): ``placeholder`` (``[**DATE**]``, default) or ``no-year`` (shifted
         month and day, year left out).
+    date_order : str
+        How a numeric date that reads both ways (``12/03/2024``) is read, and so shifted
+        (:mod:`crfdeid.text.dateorder`): ``auto`` (default: the majority of the dates
+        seen so far that read one way only, ``17/10/2023`` day first; undecided, month first),
+        ``mdy``, ``dmy`` or ``ymd``. A date that reads one way only is read that way.
     unparsed_dates : str
         A date span no date pattern explains (a bare day ``21``, ``052647``, a holiday):
         ``placeholder`` (default) or ``random`` (same-shape random digits, another holiday).
@@ -109,7 +115,7 @@ class Surrogator(Policies):
     def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder",
-                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None):
+                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None, date_order: str = "auto"):
         scheme, self.kinds_given = settle_kinds(scheme, kinds)
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
@@ -123,6 +129,8 @@ class Surrogator(Policies):
             raise ConfigError(f"dob={dob!r}: known: placeholder, no-year")
         if unparsed_dates not in ("placeholder", "random"):
             raise ConfigError(f"unparsed_dates={unparsed_dates!r}: known: placeholder, random")
+        self.date_order = dateorder.check_order(date_order)
+        self.order_evidence: Counter = Counter()  # dates that read one way only, by order (counts)
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
         self.date_shift = (lo, hi)
         self.age_over_89 = age_over_89
@@ -176,7 +184,7 @@ class Surrogator(Policies):
             st.over_89 = True  # an age over 89 the spans missed still tells the patient's age
         groups = date_groups(doc.text, spans)
         for g in groups:
-            found = dates.full_dates(*region(doc.text, g))
+            found = dates.full_dates(*region(doc.text, g), order=self.date_decision().reads)
             if found:  # the first full date's year places the note's dates written without one
                 st.years[found[0].year] += 1
             if ages.birth_context(doc.text, g[0].start):
@@ -229,6 +237,7 @@ class Surrogator(Policies):
                 exempt.add(sp)  # an age found as another type: an age, not a code to redraw
         dated = [sp for sp in spans if sp.subtype == "DATE" and (sp.start, sp.end) not in new]
         groups = date_groups(doc.text, dated)
+        order = self.read_order(doc.text, groups)
         hints = dict(zip((g[0] for g in groups), year_hints(doc.text, groups, st.years)))
         unparsed: set[Span] = set()
         general: set[Span] = set()
@@ -237,9 +246,9 @@ class Surrogator(Policies):
             year = hints[group[0]]
             if st.over_89 and self._tells_age(st, doc.text, group):
                 general.update(group)
-                new.update(self._generalized(st, doc, group, year))
+                new.update(self._generalized(st, doc, group, year, order))
                 continue
-            reps, bad = self.shifted_group(st, doc.text, group, year)
+            reps, bad = self.shifted_group(st, doc.text, group, year, order=order)
             new.update(reps)
             unparsed |= bad
         units = {sp: self.units(st, sp, doc.surface(sp)) for sp in spans if (sp.start, sp.end) not in new
@@ -278,7 +287,7 @@ class Surrogator(Policies):
         self._verify(doc, spans, out, units)
         where = {sp: i for i, sp in enumerate(spans)}
         pairs = [(go, [out.spans[where[sp]] for sp in go]) for go in groups if not general.intersection(go)]
-        bad_at = self.verify_dates(doc, out, pairs, hints, unparsed, st.shift_days)
+        bad_at = self.verify_dates(doc, out, pairs, hints, unparsed, st.shift_days, order)
         if bad_at is not None:
             raise LeakError("a date did not move by the patient's offset in its own format; the "
                             "document is not written", doc_id=doc.doc_id, offset=bad_at)
@@ -328,10 +337,21 @@ class Surrogator(Policies):
                 raise LeakError("an age over 89 is left; the document is not written",
                                 doc_id=doc.doc_id, offset=a.start)
 
+    def read_order(self, text: str, groups: list[list[Span]]) -> str | None:
+        """The order this note's ambiguous dates are read in: the setting, or (``auto``) the
+        majority of the dates read one way only so far, this note's included."""
+        self.order_evidence.update(dateorder.evidence(region(text, g)[0] for g in groups))
+        return self.date_decision().reads
+
+    def date_decision(self) -> dateorder.Decision:
+        """What the ``date_order`` setting gave (counts of the evidence, never a date)."""
+        return dateorder.decide(self.date_order, self.order_evidence)
+
     def summary(self) -> dict:
         """Counts of what was done, and the unparsed dates by document id and offset (never text)."""
         c = self.counts
-        return {"date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
+        return {"date_order": self.date_decision().message(),
+                "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],
                 "clinical_values": c["clinical_values"], "clinical_terms": c["clinical_terms"],

@@ -111,22 +111,24 @@ class SurrogateWriter(_DeidWriter):
     break, such as ``[[{}]]``, gives another marker; the XML spans cover the
     surrogate without its marker). ``scheme``: the spans' label scheme; ``kinds``
     (``guess`` or ``LABEL:KIND,...``: generators for labels of a scheme of its own), ``dob``,
-    ``unparsed_dates`` and ``min_confidence`` as :class:`~crfdeid.deid.Surrogator` takes them.
+    ``unparsed_dates``, ``min_confidence`` and ``date_order`` (``auto``, ``mdy``, ``dmy``, ``ymd``)
+    as :class:`~crfdeid.deid.Surrogator` takes them.
     """
 
     def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
                  mapping=None, mark=False, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE,
-                 kinds=None):
+                 kinds=None, date_order: str = "auto"):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
         surrogator_class = importlib.import_module(SURROGATES).Surrogator
+        # the surrogator refuses a scheme's labels it has no generator for
         surrogator = surrogator_class(seed=seed, key=key, date_shift=tuple(date_shift),
                                       age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
                                       dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
-                                      kinds=kinds)  # refuses a scheme's labels it has no generator for
+                                      kinds=kinds, date_order=date_order)
         super().__init__(out)
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave
@@ -151,7 +153,8 @@ class SurrogateWriter(_DeidWriter):
         c = self.surrogator.summary()
         where = ", ".join(f"{u['doc_id']}@{u['offset']}" for u in c["dates_unparsed_at"][:20])
         more = "" if c["dates_unparsed"] <= 20 else f" and {c['dates_unparsed'] - 20} more"
-        return (f"surrogates: {c['date_groups']} date(s) moved by their patient's offset except "
+        return (f"{c['date_order']}\n"
+                f"surrogates: {c['date_groups']} date(s) moved by their patient's offset except "
                 f"{c['dates_unparsed']} not parsed, written as {self.surrogator.unparsed_dates}"
                 + (f" ({where}{more})" if where else "")
                 + f"; {c['birth_dates_generalized']} birth date(s) of patients over 89 generalized; "

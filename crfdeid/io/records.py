@@ -150,7 +150,7 @@ class RecordWriter:
     text : str
         How the text is de-identified: ``redacted`` (default), ``masked`` or ``surrogate``.
     scheme, style, template, char, propagate, seed, key, date_shift, age_over_89, age_bucket, \
-    mapping, mark, dob, unparsed_dates, min_confidence, kinds
+    mapping, mark, dob, unparsed_dates, min_confidence, kinds, date_order
         The text writer's options, as ``redacted``, ``masked`` or ``surrogate`` take them; one
         not given keeps that writer's default, one that writer does not take is an error.
     """
@@ -159,10 +159,13 @@ class RecordWriter:
 
     def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
                  propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
-                 mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None):
+                 mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
+                 date_order=None):
         if text not in TEXT_STYLES:
             raise ConfigError(f"text={text!r}: known: {', '.join(TEXT_STYLES)}")
         given = {k: v for k, v in locals().items() if v is not None and k not in ("self", "out", "text", "scheme")}
+        if text != "surrogate":  # only shifted dates are read in an order (a run's setting, any output)
+            given.pop("date_order", None)
         try:
             self.inner = writer_class(text)("-", scheme=scheme, **given)
         except TypeError:

@@ -32,30 +32,36 @@ def _course_day(before: str) -> bool:
     return word in _COURSE_WORDS or word in gazetteers.load("drug_names")
 
 
-def _month_day(month: int, day: int) -> bool:
-    return 1 <= month <= 12 and 1 <= day <= 31
+def day_and_month(a: int, b: int) -> bool:
+    """``a``/``b`` is a month and a day in either order (``10/16``, ``16/10``)."""
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
 
 
 def impossible_date(text: str, sp: Span) -> bool:
-    """True when the text of a DATE span cannot be a date in the US numeric forms.
+    """True when the text of a DATE span cannot be a date in any order (month or day first).
 
     Blood pressures, ratios and vent settings look like dates to the CRF
     (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``). Only a span that is
     all digits joined by ``/`` or ``-`` (two or three parts) or a four-digit clock
-    time is judged (four or more ``/`` parts are a date only as two month/day pairs,
-    ``10/03/10/04``, not ``24/06/12/18``); it is not a date when a decimal point or ``number/`` comes right
-    before it or ``/number`` right after it, its first number has three digits or is
-    above 12 or a part is 0 (month/day and month/year forms), its third part is not a
-    2- or 4-digit year, it is ``n/10`` next to a pain word (``CP 4/10``, ``8/10 CP``), a fraction or
+    time is judged (four or more ``/`` parts are a date only as two day-and-month pairs,
+    ``10/03/10/04``, not ``24/46/12/48``); it is not a date when a decimal point or
+    ``number/`` comes right before it or ``/number`` right after it, its first number has
+    three digits, its first two numbers are neither a month then a day or year (``10/16``,
+    ``4/98``) nor a day then a month (``17/10``) (``80/60``, ``13/45``), a part is 0, its
+    third part is not a 2- or 4-digit year, it is ``n/10`` next to a pain word (``CP 4/10``, ``8/10 CP``), a fraction or
     grade (``3/4 str``, ``1/2 NS``, ``4/4 strength``, ``3/6 SEM``), a day of a course (``vancomycin day 4/7``:
     ``n/m`` after ``day`` after a drug's name or a course word, ``n <= m <= 14``), or a clock time
     right after ``at``/``@`` (``extubated at 2030``). A piece of a
     longer date (``16`` of ``10/16``) is never dropped. On the PhysioNet dev corpus no
     gold DATE span meets any of these (docs/model.md).
 
+    Nothing here depends on the order dates are written in (:mod:`crfdeid.text.dateorder`): a span that
+    is a date read day first (``17/10/2023``, ``25-11-2021``) or month first is kept, so the
+    check does not fail open for a country. Dotted spans (``04.07.1961``) are not judged.
+
     >>> from crfdeid.document import make_span
-    >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "at 2030")]
-    [True, False, True]
+    >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "on 17/10/2023")]
+    [True, False, False]
     """
     t = text[sp.start:sp.end]
     before = text[max(0, sp.start - 32):sp.start]
@@ -63,7 +69,7 @@ def impossible_date(text: str, sp: Span) -> bool:
     if m is None:
         if _FOUR_PARTS.fullmatch(t):
             parts = [int(x) for x in t.split("/")]
-            return not (len(parts) == 4 and _month_day(*parts[:2]) and _month_day(*parts[2:]))
+            return not (len(parts) == 4 and day_and_month(*parts[:2]) and day_and_month(*parts[2:]))
         return bool(_CLOCK.fullmatch(t) and _AT.search(before))
     if _JOINED_BEFORE.search(before) or _JOINED_AFTER.match(text, sp.end):
         return True
@@ -76,7 +82,9 @@ def impossible_date(text: str, sp: Span) -> bool:
         return True  # a day of a course of up to 14 days
 
     if len(m[1]) <= 2 and len(m[3]) <= 2:
-        if int(m[1]) > 12 or int(m[1]) == 0 or int(m[3]) == 0:
+        first, second = int(m[1]), int(m[3])
+        # a month first (then a day or a two-digit year: 10/16, 4/98) or a day first (17/10)
+        if first == 0 or second == 0 or not (first <= 12 or (second <= 12 and first <= 31)):
             return True
         if m[4] is not None and not (len(m[4]) == 2 or m[4][:2] in ("19", "20")):
             return True

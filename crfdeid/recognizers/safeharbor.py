@@ -19,7 +19,8 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
 * ``USERNAME``: a handle after the name of a social network (``Twitter @jlee_88``) or after
   ``username:``/``user name is``;
 * ``DATE``: a numeric month/day (and year) right after a weekday (``Tues 9/3``, ``Monday,
-  3/14/98``); other dates are the CRF's: written alone they are too like ratios and doses;
+  3/14/98``); dates in either order with a year, dotted, ISO, and with a month name
+  (:mod:`.dateforms`); a bare ``3/4`` is the CRF's: written alone it is too like a ratio or a dose;
 * checksums and other countries' formats (:mod:`.fixedforms`): card numbers (Luhn), IBANs
   (mod 97), national identity numbers with a check digit, international phone numbers and
   postal codes.
@@ -45,7 +46,7 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
-from . import fixedforms
+from . import dateforms, fixedforms
 from .rules import trie_pattern
 
 _I = re.I
@@ -273,6 +274,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
                 found.extend((name, sp) for sp in _spans(name, sub, m, text))
     if digits:
         found.extend(fixedforms.matches(text))
+        found.extend(dateforms.matches(text))
     return found
 
 

@@ -30,6 +30,7 @@ A site file (YAML) names them; paths are relative to it::
     places: towns.txt
     allow: safe_terms.txt
     nicknames: true          # first names also as their nicknames (gazetteer nicknames)
+    date_order: dmy          # how its numeric dates are written: auto (default), mdy, dmy, ymd
 
 >>> from crfdeid.document import Document
 >>> site = Site(patients={"p1": {"first_name": "Kevin", "last_name": "Dorsey", "mrn": "00482913"}},
@@ -48,13 +49,14 @@ from pathlib import Path
 from .. import gazetteers
 from ..document import Document, Span
 from ..errors import ConfigError
+from ..text import dateorder
 from . import match, tables
 from .tables import FIELDS, KEYS, LISTS, read_list, read_table
 
 __all__ = ["Site", "FIELDS", "KEYS", "LISTS", "read_table", "read_list", "split_name", "add_arguments",
            "from_args", "TableUse", "add_mining_arguments"]
 
-_SITE_KEYS = ("tables", *LISTS, "nicknames")
+_SITE_KEYS = ("tables", *LISTS, "nicknames", "date_order")
 _NUMBERS = {"MEDICALRECORD", "SSN", "ACCOUNT", "HEALTHPLAN", "IDNUM", "PHONE", "FAX", "ZIP"}
 
 
@@ -154,11 +156,16 @@ class Site:
     staff, institutions, places, allow : iterable of str
     nicknames : bool
         Match first names also as their nicknames (and nicknames as their names).
+    date_order : str or None
+        How the site writes numeric dates (``auto``, ``mdy``, ``dmy``, ``ymd``:
+        :mod:`crfdeid.text.dateorder`); None: not said (the run's setting, else ``auto``).
     """
 
     def __init__(self, patients: Mapping | None = None, notes: Mapping | None = None,
                  staff: Iterable[str] = (), institutions: Iterable[str] = (),
-                 places: Iterable[str] = (), allow: Iterable[str] = (), nicknames: bool = True):
+                 places: Iterable[str] = (), allow: Iterable[str] = (), nicknames: bool = True,
+                 date_order: str | None = None):
+        self.date_order = None if date_order is None else dateorder.check_order(date_order, "site date_order")
         self.patients = {str(k): tables.as_record(v, f"patient {k!r}") for k, v in (patients or {}).items()}
         self.notes = {str(k): tables.as_record(v, f"note {k!r}") for k, v in (notes or {}).items()}
         self.staff, self.institutions = list(staff), list(institutions)
@@ -174,7 +181,10 @@ class Site:
 
     def merged(self, other: Site) -> Site:
         """A site that knows what both know (rows of a patient in both are both kept)."""
-        out = Site(nicknames=self.nicknames and other.nicknames)
+        orders = {o for o in (self.date_order, other.date_order) if o is not None}
+        if len(orders) > 1:
+            raise ConfigError(f"two sites give two date orders ({', '.join(sorted(orders))}); give one")
+        out = Site(nicknames=self.nicknames and other.nicknames, date_order=next(iter(orders), None))
         for mine, theirs, into in ((self.patients, other.patients, out.patients),
                                    (self.notes, other.notes, out.notes)):
             for key in {**mine, **theirs}:
@@ -208,8 +218,14 @@ class Site:
         def paths(key):
             value = spec.get(key) or []
             return [path.parent / p for p in ([value] if isinstance(value, str) else value)]
-        return cls.from_files(paths("tables"), {k: paths(k) for k in LISTS},
+        site = cls.from_files(paths("tables"), {k: paths(k) for k in LISTS},
                               nicknames=bool(spec.get("nicknames", True)))
+        try:
+            site.date_order = None if spec.get("date_order") is None else dateorder.check_order(
+                spec["date_order"], "site file date_order")
+        except ConfigError as exc:
+            raise ConfigError(str(exc), path=path) from None
+        return site
 
     @classmethod
     def from_files(cls, tables: Iterable = (), lists: Mapping | None = None, nicknames: bool = True) -> Site:

@@ -258,6 +258,9 @@ class DecodingSettings(Section):
     vocabulary: a plain word the training notes rarely hold); ``o_words_except``: lists whose
     words never do (names and places, recall first). Both are read at training and stored in
     the model's ``o_words`` (:func:`plain_words`); English models only.
+    ``date_order``: how the notes write numeric dates (``auto``, ``mdy``, ``dmy``, ``ymd``;
+    ``null``: ``auto``), read when dates are shifted (:mod:`crfdeid.text.dateorder`); a run's
+    ``--date-order`` or site file overrides it. No date is removed for its order.
     """
 
     o_threshold: float | None = None
@@ -265,6 +268,7 @@ class DecodingSettings(Section):
     o_words_min_count: int | None = field(default=None, metadata={"min": 1})
     o_words_lists: list | None = None
     o_words_except: list | None = None
+    date_order: str | None = field(default=None, metadata={"choices": ("auto", "mdy", "dmy", "ymd")})
 
     def check(self, config, path) -> dict:
         for key in ("o_threshold", "month_day_threshold"):
@@ -297,4 +301,4 @@ class DecodingSettings(Section):
 
 
 _LIST_KEYS = ("o_words_lists", "o_words_except")
-_OPTIONAL_KEYS = (*_LIST_KEYS, "month_day_threshold")
+_OPTIONAL_KEYS = (*_LIST_KEYS, "month_day_threshold", "date_order")

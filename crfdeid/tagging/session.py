@@ -23,6 +23,7 @@ the failure, never its text, and no output (fail closed); the others go on.
 from __future__ import annotations
 
 import copy
+import inspect
 import itertools
 import multiprocessing as mp
 import os
@@ -37,10 +38,12 @@ from types import EllipsisType
 from .. import schema
 from ..deid.spans import propagate
 from ..document import Document
-from ..errors import CrfdeidError, OutputError, WorkerError, describe
+from ..errors import ConfigError, CrfdeidError, OutputError, WorkerError, describe
 from ..io import StreamWriter, open_writer, write_document
+from ..io.registry import writer_class
 from ..progress import Cancelled, checkpoint
 from ..site import TableUse, mining
+from ..text import dateorder
 from . import model as tagging_model
 from .inputs import open_inputs, refuse_existing  # noqa: F401 - the command's, kept importable here
 from .model import TaggingModel, batches
@@ -157,7 +160,7 @@ class Session:
     def __init__(self, model=None, output_format: str = "redacted", *, options: dict | None = None,
                  key=None, seed=None, o_threshold: float | EllipsisType | None = ..., o_words: bool = True,
                  site=None, grouper=None, backend: str = "numpy", explain: bool = False,
-                 site_mining: bool = False):
+                 site_mining: bool = False, date_order: str | None = None):
         self.model = model if isinstance(model, TaggingModel) else TaggingModel.load(model, backend=backend)
         if not o_words:
             self.model = copy.copy(self.model)  # the caller's model keeps its o-words
@@ -176,6 +179,22 @@ class Session:
             self.options.update({"seed": seed} if seed is not None else {"key": key})
         if output_format == "surrogate" and self.options.get("seed") is None and self.options.get("key") is None:
             self.options["key"] = os.urandom(32)  # one random key for every writer of the session
+        self.date_order = self._date_order(date_order)
+
+    def _date_order(self, given: str | None) -> str:
+        """The order numeric dates are read in: the one given (``--date-order``, ``-o date_order``),
+        else the site file's, else the model config's ``decoding.date_order``, else ``auto``;
+        handed to a writer that shifts dates (surrogates, FHIR/HL7 records)."""
+        option = self.options.get("date_order")
+        if given is not None and option is not None and option != given:
+            raise ConfigError(f"--date-order {given} and -o date_order={option} disagree; give one")
+        site = getattr(self.site, "date_order", None)
+        decoding = (self.model.config.get("decoding") or {}).get("date_order")
+        order = dateorder.check_order(next(o for o in (given, option, site, decoding, "auto") if o is not None))
+        cls = None if self.output_format == SPANS else writer_class(self.output_format)
+        if cls is not None and "date_order" in inspect.signature(cls).parameters:
+            self.options["date_order"] = order
+        return order
 
     @property
     def chain_options(self) -> dict:

@@ -1,0 +1,128 @@
+"""Dates whose form gives them away, in either order: part of the Safe Harbor layer.
+
+:mod:`.safeharbor` runs :func:`matches` in every model, so a date the CRF misses in a form
+it rarely saw in training (another country's) is still found. Each form rests on evidence
+a lab value, a dose, a score or a time does not have:
+
+* ``numeric_year``: day and month in either order with a four-digit year of 1900-2099,
+  joined by ``/`` or ``-`` (``17/10/2023``, ``25-11-2021``, ``10/17/2023``): a ratio or a
+  blood pressure has no third part that is a year;
+* ``dotted``: day, month and a two- or four-digit year joined by dots (``04.07.1961``,
+  ``4.7.61``): a lab value or a dose has one dot (``7.4``, ``2.5``), an IP address four
+  parts, a version a ``v``/``version`` before it (``v3.10.12``, left alone);
+* ``iso``: year, month and day (``2024-05-03``, ``2024/05/03``, ``2024.05.03``); ``compact``:
+  ``20240503`` only after a date word (``DOB``, ``date``, ``dated``, ``born``, ``on``): alone,
+  eight digits are as likely a number;
+* ``written``: a day and a month name (``3 May 2024``, ``May 3rd, 2024``, ``the 3rd of May``,
+  ``3rd May``, ``March 3``): with a year, an ordinal or ``of``, any month word; otherwise a
+  full month name (``3 March``) but ``may`` in lower case (``3 may need``);
+* ``weekday``: a weekday (not ``sat``, oxygen saturation) then a day and month in either order
+  (``Tues 17/10``, ``Mon 3/14``), not before a dose or grade word (``wed 1/2 NS``).
+
+A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
+span, so it is shifted with the date (recomputed) or removed with it, never left beside a
+moved date. Times (``05:02``), grades (``4/5``), BP (``120/80``) and scores (``Mini-Cog
+3/5``) hold no year, month name or weekday and are not matched.
+
+>>> [(n, sp.start, sp.end) for n, sp in matches("DOB 04.07.1961, seen Tue 17/10/2023; pH 7.4")]
+[('dotted', 4, 14), ('numeric_year', 21, 35)]
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import regex
+
+from ..document import Span, make_span
+from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
+from .datecheck import day_and_month
+
+_MONTHS = ("january february march april may june july august september october november december"
+           .split())
+_ORD = r"(?:st|nd|rd|th)"
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+_YEAR4 = r"(?:19|20)\d\d"
+_END = r"(?![\w/]|[.,:-]\d)"
+# Every form is matched from its first digit: the look-ahead for a digit changes no match but
+# lets the regex module skip to digits (several times faster); what stands before the digits
+# (a month name, a date word, a weekday, "the") is read behind them.
+_START = r"(?=\d)(?<![\w/.-])"
+
+#: Form name -> pattern (case-insensitive); ``a``/``b`` are the two numbers of day and month.
+_PATTERNS = {
+    "numeric_year": rf"{_START}(?P<a>\d{{1,2}})(?P<s>[/-])(?P<b>\d{{1,2}})(?P=s){_YEAR4}{_END}",
+    "dotted": rf"{_START}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?:{_YEAR4}|\d\d){_END}",
+    "iso": rf"{_START}{_YEAR4}(?P<s>[-/.])(?:0?[1-9]|1[0-2])(?P=s){_DAY}{_END}",
+    "compact": rf"{_START}(?<=(?<![\w/.-])(?:dob|d\.o\.b\.?|date(?:[ \t]+of[ \t]+birth)?|dated|born|on)"
+               rf"[ \t]*[:#=]?[ \t]*){_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]){_END}",
+    "written_day_month": rf"{_START}(?P<d>{_DAY})(?P<o>{_ORD})?[ \t]+(?P<of>of[ \t]+)?"
+                         rf"(?P<mon>{MONTH_WORD})\b\.?(?:,?[ \t]+(?P<y>{_YEAR4}|'\d\d))?(?![\w'])",
+    "written_month_day": rf"(?=\d)(?<=(?<![\w/.-])(?P<mon>{MONTH_WORD})\.?[ \t]+(?:the[ \t]+)?)"
+                         rf"(?P<d>{_DAY})(?P<o>{_ORD})?(?:,?[ \t]+(?P<y>{_YEAR4}))?(?![\w/:]|[.,-]\d)",
+    # after a weekday (read behind), not "sat" (oxygen saturation, "SAT 9/10"); not before a
+    # dose or a grade word ("wed 1/2 NS")
+    "weekday": rf"{_START}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?:{_YEAR4}|\d\d))?{_END}"
+               r"(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)",
+}
+_VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?)[ \t]*$")
+_WEEKDAY_BEFORE = re.compile(rf"(?i)(?<![\w/.-])({WEEKDAY_WORD})\.?,?[ \t]+$")
+_THE_BEFORE = re.compile(r"(?i)(?<![\w/.-])the[ \t]+$")
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> dict[str, regex.Pattern]:
+    return {name: regex.compile(p, regex.I | regex.V0) for name, p in _PATTERNS.items()}
+
+
+def _weekday_before(text: str, start: int) -> re.Match | None:
+    return _WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
+
+
+def _month_ok(m, weekday: bool) -> bool:
+    """A written date's month word is a month: with a year, an ordinal, ``of`` or a weekday any month word;
+    without, a full month name, and ``May`` only capitalised (``3 may need`` is the verb)."""
+    mon = m.group("mon")
+    if m.group("y") or m.group("o") or weekday or ("of" in m.re.groupindex and m.group("of")):
+        return True
+    low = mon.lower()
+    if low not in _MONTHS:
+        return False
+    return low != "may" or mon[0] == "M"
+
+
+def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
+    if name == "weekday" and (weekday is None or weekday.group(1).lower() == "sat"):
+        return False
+    if name in ("numeric_year", "dotted", "weekday"):
+        a, b = int(m.group("a")), int(m.group("b"))
+        if not day_and_month(a, b):
+            return False
+        if name == "dotted" and _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            return False
+        return True
+    if name.startswith("written"):
+        return _month_ok(m, weekday is not None)
+    return True
+
+
+def matches(text: str) -> list[tuple[str, Span]]:
+    """``(form name, DATE span)`` of every date of a form above in ``text``.
+
+    >>> [n for n, _ in matches("seen the 3rd of May; 3 May 2024; GAD-7 12, Mini-Cog 3/5, BP 120/80 at 05:02")]
+    ['written_day_month', 'written_day_month']
+    """
+    if not any(c.isdigit() for c in text):
+        return []
+    found: dict[Span, str] = {}
+    for name, rx in _compiled().items():
+        for m in rx.finditer(text):
+            start = m.start("mon") if name == "written_month_day" else m.start()
+            if name == "written_day_month":
+                the = _THE_BEFORE.search(text, max(0, start - 8), start)
+                start = the.start() if the else start
+            weekday = None if name == "compact" else _weekday_before(text, start)
+            if _ok(name, m, text, weekday):
+                found.setdefault(make_span(weekday.start() if weekday else start, m.end(), "DATE"), name)
+    return [(name, sp) for sp, name in sorted(found.items())]

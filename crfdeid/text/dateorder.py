@@ -1,0 +1,117 @@
+"""The order numeric dates are read in (``17/10/2023`` day first, ``10/17/2023`` month first).
+
+The order is an explicit setting, as ``dateutil.parser.parse(dayfirst=...)`` takes it:
+``mdy`` (US), ``dmy`` (UK, AU, IE, IN, most of the world), ``ymd`` (ISO; a day and month
+without a year are then read month first) or ``auto``, decided from the dates of a batch
+that can be read one way only (:func:`decide`). It only says how an *ambiguous* date
+(``12/03/2024``: both numbers 12 or less) is read; a date that can be read one way only is
+always read that way, and no rule removes a date for its order
+(:mod:`crfdeid.recognizers.datecheck`).
+
+>>> evidence(["seen 17/10/2023 and 03/11/2023", "on 4.7.61"])
+Counter({'dmy': 1})
+>>> decide("auto", evidence(["17/10/2023", "25-11-2021", "10/17/2023"]))
+Decision(setting='auto', order='dmy', dmy=2, mdy=1)
+>>> decide("auto", evidence(["12/03/2024"])).order is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from ..errors import ConfigError
+
+#: A month's name or abbreviation and a weekday's (case-insensitive regex pieces, no group): the
+#: words of dates the surrogates parse (:mod:`crfdeid.deid.dates`) and the Safe Harbor layer finds.
+MONTH_WORD = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+              r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+WEEKDAY_WORD = (r"(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?"
+                r"|fri(?:day)?|sat(?:urday)?|sun(?:day)?)")
+#: The settings, the first the default.
+ORDERS = ("auto", "mdy", "dmy", "ymd")
+#: What an undecided ``auto`` reads an ambiguous date as (crfdeid's reading before the setting existed).
+FALLBACK = "mdy"
+# Day and month (either order) with a year, or alone with "/": the numbers that tell the order.
+_NUMERIC = re.compile(r"(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})(?:\2(?:\d{4}|\d{2}))?(?![\w/-]|\.\d)")
+
+
+def check_order(value, where: str = "date_order") -> str:
+    """``value`` if it is a known order, else a :class:`~crfdeid.errors.ConfigError` listing them.
+
+    >>> check_order("dmy")
+    'dmy'
+    """
+    if value not in ORDERS:
+        raise ConfigError(f"unknown {where} {value!r}; known: {', '.join(ORDERS)}")
+    return value
+
+
+def reading(first: int, second: int) -> str | None:
+    """``dmy`` or ``mdy`` when only one reading of ``first``/``second`` is a day and a month,
+    else None (both are, or neither).
+
+    >>> reading(17, 10), reading(10, 17), reading(12, 3), reading(40, 50)
+    ('dmy', 'mdy', None, None)
+    """
+    dm = 1 <= second <= 12 and 1 <= first <= 31
+    md = 1 <= first <= 12 and 1 <= second <= 31
+    return "dmy" if dm and not md else "mdy" if md and not dm else None
+
+
+def evidence(texts: Iterable[str]) -> Counter:
+    """Numeric dates of ``texts`` that can be read one way only, by the order they show
+    (``dmy``, ``mdy``); a date with a year, or day and month joined by ``/``, counts (``7.4``
+    and ``3-4`` do not). Counts only: no date is kept."""
+    out: Counter = Counter()
+    for text in texts:
+        for m in _NUMERIC.finditer(text):
+            if m.group(2) != "/" and m.group(0).count(m.group(2)) < 2:
+                continue
+            which = reading(int(m.group(1)), int(m.group(3)))
+            if which:
+                out[which] += 1
+    return out
+
+
+class Decision(NamedTuple):
+    """What a setting gives: ``order`` (None: ``auto`` without a majority, ambiguous dates are
+    read :data:`FALLBACK`) and the counts it rests on."""
+
+    setting: str
+    order: str | None
+    dmy: int
+    mdy: int
+
+    @property
+    def reads(self) -> str | None:
+        """The order ambiguous dates are read in (None: undecided, :data:`FALLBACK` but dotted
+        dates day first, :func:`crfdeid.deid.dates.parse`)."""
+        return self.order
+
+    def message(self) -> str:
+        """One line for a run summary (counts only, never a date)."""
+        counts = f"{self.dmy} day-first and {self.mdy} month-first date(s) readable one way only"
+        if self.setting != "auto":
+            other = "dmy" if self.dmy > self.mdy else "mdy" if self.mdy > self.dmy else None
+            warn = (f"; most of them read {other}: check the setting"
+                    if other is not None and other != self.setting and self.setting != "ymd" else "")
+            return f"date order: {self.setting} (as set; {counts}{warn})"
+        if self.order is None:
+            why = "no evidence" if self.dmy == self.mdy == 0 else "a tie"
+            return (f"date order: auto, undecided ({why}: {counts}); ambiguous dates read {FALLBACK} "
+                    "(dotted ones day first), none removed; set --date-order to be sure")
+        return f"date order: auto, decided {self.order} ({counts})"
+
+
+def decide(setting: str, counts: Counter) -> Decision:
+    """The order of ``setting`` (``auto``: the strict majority of ``counts``; a tie or none
+    leaves it undecided)."""
+    check_order(setting)
+    dmy, mdy = counts.get("dmy", 0), counts.get("mdy", 0)
+    if setting != "auto":
+        return Decision(setting, setting, dmy, mdy)
+    return Decision(setting, "dmy" if dmy > mdy else "mdy" if mdy > dmy else None, dmy, mdy)
