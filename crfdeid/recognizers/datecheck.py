@@ -21,6 +21,11 @@ _PAIN_AFTER = _lazy(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
 _DAY_BEFORE = _lazy(r"(?i)\b([a-z][a-z-]+)[ \t:,(]{1,3}(?:[a-z-]+[ \t:,(]{1,3})?day[ \t]*#?[ \t]*$")
 _COURSE_WORDS = frozenset("abx antibiotic antibiotics course tx treatment therapy rx".split())
 _FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
+# One token of digits and letters glued together, joined to another by "-" or "/" (a bed, room
+# or lot number: "6B-12", "12-4C"): its letters are no ordinal's (11th), decade's (1980s) or month's.
+_CODE = _lazy(r"[0-9A-Za-z]+(?:[/-][0-9A-Za-z]+)+")
+_GLUED = _lazy(r"\d+([A-Za-z]+)|([A-Za-z]+)\d")
+_DATE_LETTERS = frozenset("st nd rd th s".split())
 
 
 def _course_day(before: str) -> bool:
@@ -30,6 +35,16 @@ def _course_day(before: str) -> bool:
         return False
     word = m.group(1).lower()
     return word in _COURSE_WORDS or word in gazetteers.load("drug_names")
+
+
+def _glued_code(t: str) -> bool:
+    """``t`` has digits and letters glued together that are no ordinal, decade or month."""
+    months = gazetteers.load("months")
+    for m in _GLUED.finditer(t):
+        letters = (m.group(1) or m.group(2)).lower()
+        if letters not in _DATE_LETTERS and letters not in months:
+            return True
+    return False
 
 
 def day_and_month(a: int, b: int) -> bool:
@@ -59,14 +74,24 @@ def impossible_date(text: str, sp: Span) -> bool:
     is a date read day first (``17/10/2023``, ``25-11-2021``) or month first is kept, so the
     check does not fail open for a country. Dotted spans (``04.07.1961``) are not judged.
 
+    A code of digits and letters glued together and joined by ``-`` or ``/`` (``Bed 6B-12``, a
+    room ``12-4C``) is no date unless its letters are an ordinal's, a decade's or a month's
+    (``11th``, ``1980s``, ``12jan``): no gold DATE span of the PhysioNet development notes nor of
+    the made-up notes of other countries (crfdeid/experiments/data) has such a code
+    (2026-11-25); an identifier of that form (a plate) is the Safe Harbor layer's, after this.
+
     >>> from crfdeid.document import make_span
     >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "on 17/10/2023")]
+    [True, False, False]
+    >>> [impossible_date(t, make_span(4, len(t), "DATE")) for t in ("Bed 6B-12", "dob 12jan-2020", "the 3rd-5th")]
     [True, False, False]
     """
     t = text[sp.start:sp.end]
     before = text[max(0, sp.start - 32):sp.start]
     m = _NUMERIC.fullmatch(t)
     if m is None:
+        if _CODE.fullmatch(t) and _glued_code(t):
+            return True
         if _FOUR_PARTS.fullmatch(t):
             parts = [int(x) for x in t.split("/")]
             return not (len(parts) == 4 and day_and_month(*parts[:2]) and day_and_month(*parts[2:]))
