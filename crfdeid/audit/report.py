@@ -78,7 +78,13 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
     phi_rate = stats.rate(leaked, phi_tokens, level)
     rc = recapture_counts(found)
     recap = stats.chapman(rc["first"], rc["second"], rc["both"], level).as_dict() if rc["notes"] else None
-    factor = (recap["total"] / recap["seen"]) if recap and recap["seen"] else None
+    if recap is not None and not rc["both"]:
+        # no find in common: nothing recaptured, so nothing says how many both missed (Chapman's
+        # formula would still print a number, and a zero-width interval when one found nothing)
+        recap = {**recap, "estimable": False, "total": None, "unseen": None, "lower": None, "upper": None}
+    elif recap is not None:
+        recap["estimable"] = True
+    factor = (recap["total"] / recap["seen"]) if recap and recap["estimable"] and recap["seen"] else None
     strata: dict = {}
     for f in found:
         key = " / ".join(f.stratum)
@@ -307,7 +313,14 @@ def to_html(report: dict, images: dict | None = None) -> str:
         parts.append(f"<p><img alt='misses by PHI type' src='data:image/png;base64,{images['types']}'></p>")
     rm = report["reviewer_misses"]
     parts.append("<h2>The reviewers' own misses</h2>")
-    if rm["chapman"]:
+    if rm["chapman"] and not rm["chapman"]["estimable"]:
+        c = rm["chapman"]
+        parts.append(
+            f"<p>{rm['counts']['notes']} notes were reviewed by two reviewers independently. Of the identifiers the "
+            f"model left, the first reviewer found {c['first']}, the second {c['second']}, and none was found by "
+            "both: capture-recapture cannot estimate how many neither saw (it needs finds in common). The figures "
+            "above assume the reviewers missed nothing; the canaries' recall below is what measures them.</p>")
+    elif rm["chapman"]:
         c = rm["chapman"]
         parts.append(
             f"<p>{rm['counts']['notes']} notes were reviewed by two reviewers independently. Of the identifiers the "
