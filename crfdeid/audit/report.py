@@ -22,6 +22,7 @@ from pathlib import PurePath
 
 from .. import schema
 from ..scoring import audit as stats
+from . import diligence
 from . import hips as hips_measure
 from .findings import FOUND, MISSED, PARTIAL, collect, recapture_counts
 from .sample import load
@@ -46,12 +47,14 @@ CARRELL = ("The release is surrogate output: identifiers the model missed stand 
            "recognised; it is not part of the bound above, which counts every residual identifier.")
 
 
-def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict | None = None) -> dict:
+def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict | None = None,
+            tokens=None) -> dict:
     """The report of the audit in ``folder`` (see the module docstring) as a JSON-ready dict,
     with the result of :func:`crfdeid.audit.verify.verify` (``checked``: one already run);
-    ``hips``: a summary of ``audit hips`` (:func:`crfdeid.audit.hips.load_summary`) to show beside."""
+    ``hips``: a summary of ``audit hips`` (:func:`crfdeid.audit.hips.load_summary`) to show beside;
+    ``tokens``: the review app's token file, which proves personal sign-ins (see ``verify``)."""
     manifest = load(folder)
-    checked = verify(folder) if checked is None else checked
+    checked = verify(folder, tokens=tokens) if checked is None else checked
     found, progress = collect(folder, manifest)
     release = manifest["release"]
     notes = len(found)
@@ -116,6 +119,8 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
         failed = [k for k, v in checked["checks"].items() if not v]
         warnings.append(f"`audit verify` found {len(checked['differences'])} difference(s) between the audit folder "
                         f"and what it recomputes ({', '.join(failed)}): these figures cannot be signed")
+    reviewing = diligence.reviewing(folder, manifest)
+    warnings += diligence.warnings(reviewing)
     if rc["notes"] < progress.get("double", {}).get("sampled", 0):
         warnings.append(f"only {rc['notes']} of the {progress['double']['sampled']} double-review notes have "
                         "two reviews")
@@ -148,6 +153,7 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
                   "leaked_phi_tokens_per_phi_token": phi_rate.as_dict(), "per": stats.PER},
         "projection": project,
         "reviewer_misses": {"counts": rc, "chapman": recap, "inflation": factor},
+        "reviewing": reviewing,
         "surrogate_note": CARRELL if manifest["output"] == "surrogate" else None,
         "hips": hips,
         "notes_with_residual": [f.doc_id for f in with_residual],
@@ -319,7 +325,7 @@ def to_html(report: dict, images: dict | None = None) -> str:
             f"<p>{rm['counts']['notes']} notes were reviewed by two reviewers independently. Of the identifiers the "
             f"model left, the first reviewer found {c['first']}, the second {c['second']}, and none was found by "
             "both: capture-recapture cannot estimate how many neither saw (it needs finds in common). The figures "
-            "above assume the reviewers missed nothing; the canaries' recall below is what measures them.</p>")
+            "above assume the reviewers missed nothing.</p>")
     elif rm["chapman"]:
         c = rm["chapman"]
         parts.append(
@@ -333,6 +339,14 @@ def to_html(report: dict, images: dict | None = None) -> str:
             "are blind to alike (a shared blind spot) are not in it, nor in the bound above.</p>")
     else:
         parts.append("<p>No note was reviewed twice: the figures above assume the reviewers missed nothing.</p>")
+    rv = report.get("reviewing") or {"by_reviewer": {}}
+    if rv["by_reviewer"]:
+        parts.append("<h2>How the reviewers reviewed</h2>" + _table(
+            ["reviewer", "signed in", "notes done", "median seconds a note", "decisions a note",
+             f"notes done faster than {rv['tokens_per_second']:g} tokens a second", "suggestions accepted undecided",
+             "reopened after done"],
+            [[k, ", ".join(v["signed_in"]), v["notes"], v["median_seconds"], v["decisions_per_note"], v["unread"],
+              v["accepted_undecided"], v["reopened_after_done"]] for k, v in rv["by_reviewer"].items()]))
     if report["surrogate_note"]:
         parts.append(f"<h2>Surrogate output</h2><p class='note'>{esc(report['surrogate_note'])}</p>")
     if report.get("hips"):

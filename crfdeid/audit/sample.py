@@ -17,6 +17,7 @@ text.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 import re
@@ -188,17 +189,29 @@ def draw(members, n: int, seed: int, double: int = 0) -> tuple[list[str], list[s
     return chosen, twice
 
 
+def seed_for(key: bytes, release_digest: str) -> int:
+    """The sample's seed fixed by the officer's key and the release (1 .. 2**31 - 1): the data
+    holder, without the key, cannot draw again with another seed until a sample suits them.
+
+    >>> seed_for(b"k" * 32, "0" * 64) == seed_for(b"k" * 32, "0" * 64) != seed_for(b"k" * 32, "1" * 64)
+    True
+    """
+    mac = hmac.new(key, b"crfdeid-audit-seed:" + release_digest.encode(), hashlib.sha256).digest()
+    return int.from_bytes(mac[:8], "big") % (2**31 - 1) + 1
+
+
 def new_seed() -> int:
     """A fresh seed (recorded in the manifest): the audit is drawn once, then checked."""
     return random.SystemRandom().randrange(1, 2**31)
 
 
-def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, model_path=None,
+def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int = 0, model_path=None,
            output: str = "redacted", options: dict | None = None) -> dict:
     """Draw the sample, tag it with the model, make the review project(s) and write the manifest.
 
-    Returns the manifest. ``folder`` must not be an audit yet; read errors stop the audit
-    (its population would be unknown).
+    ``seed``: a number, or the officer's key (bytes), which fixes the seed with the release
+    (:func:`seed_for`). Returns the manifest. ``folder`` must not be an audit yet; read errors
+    stop the audit (its population would be unknown).
     """
     folder = Path(folder)
     if (folder / MANIFEST).exists():
@@ -207,6 +220,9 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     if errors:
         raise CrfdeidError(f"{len(errors)} note(s) of the release could not be read (first: {errors[0]}); an "
                            "audit needs every note of the release")
+    seed_from = "given"
+    if isinstance(seed, bytes):
+        seed, seed_from = seed_for(seed, release_digest(members)), "officer-key"
     sample, twice = draw(members, n, seed, double)
     path = Path(model_path) if model_path and str(model_path) != "default" else DEFAULT_MODEL
     model = TaggingModel.load(path)
@@ -264,7 +280,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
         "model": {"file": path.resolve().name, "path": str(path.resolve()), "sha256": digest,
                   "config_sha256": config_digest(model.config), "config": model.config},
         "output": output,
-        "sample": {"seed": seed, "size": n, "double": double, "strata": strata.as_dict(),
+        "sample": {"seed": seed, "seed_from": seed_from, "size": n, "double": double, "strata": strata.as_dict(),
                    "projects": {p: f"{p}/" for p in projects}},
         "notes": sorted(notes, key=lambda x: str(x["doc_id"])),
     }

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..errors import ConfigError, CrfdeidError
 from ..io import read
+from ..review.credentials import Credentials
 from ..review.project import Project
 from ..review.store import MODEL
 from ..tagging.model import TaggingModel
@@ -45,8 +46,11 @@ def _retag(specs, options, ids: set, model_path: Path) -> dict:
             for d, t in zip(docs, session.tagged(docs))}
 
 
-def verify(folder, specs=None) -> dict:
+def verify(folder, specs=None, tokens=None) -> dict:
     """Recompute and compare (see the module docstring).
+
+    ``tokens``: the review app's token file, to check the seal of every event that says its
+    writer signed in with a personal token (without it, no personal sign-in is taken as proven).
 
     Returns ``{"ok", "checks": {name: bool}, "differences": [{"doc_id", "part", "what"}],
     "changed_after_adjudication": [...], "reviewers": {name: {"signed_in": [...],
@@ -101,7 +105,8 @@ def verify(folder, specs=None) -> dict:
     else:
         differ(None, "the model file is missing or its SHA-256 differs from audit.json: the drawn notes "
                      "could not be tagged again")
-    stores, log, auth, changed = _check_stores(folder, manifest, info, tagged, differ)
+    seal_keys = Credentials.from_file(tokens).seal_keys() if tokens else None
+    stores, log, auth, changed = _check_stores(folder, manifest, info, tagged, differ, seal_keys)
     seen: dict = defaultdict(list)
     for part, doc_id in stores:
         seen[doc_id].append(part)
@@ -117,13 +122,14 @@ def verify(folder, specs=None) -> dict:
         differ(d, "in the review stores but not drawn", seen[d][0])
     checks["notes"] = not diffs
     ok = all(checks.values())
-    reviewers = {w: {"signed_in": how, "personal_token": how == ["personal"]} for w, how in sorted(auth.items())}
+    reviewers = {w: {"signed_in": how, "personal_token": how == ["personal"] and seal_keys is not None}
+                 for w, how in sorted(auth.items())}
     return {"ok": ok, "checks": checks, "differences": diffs,
             "changed_after_adjudication": changed,
             "reviewers": reviewers, "log": log}
 
 
-def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ):
+def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ, seal_keys=None):
     """Compare each review store with the release, the model and its own log; returns
     ``([(part, doc id)], {part: log counts}, {reviewer: [how signed in]}, [reviews changed after
     adjudication])``."""
@@ -165,7 +171,7 @@ def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ
                                           for x in store.spans(row["id"], MODEL)) != tagged[d]:
                     differ(d, "the model's suggestions in the review store differ from the audited model's spans",
                            part)
-            result = store.check_log()
+            result = store.check_log(seal_keys)
             names = {**result["doc_ids"], **by_nid}
             for p in result["problems"]:
                 differ(names.get(p["note_id"]), p["what"], part)

@@ -22,8 +22,10 @@ from .. import cli
 from ..audit import report as audit_report
 from ..audit import sample as audit_sample
 from ..audit import simulate as audit_simulate
+from ..audit import statement
 from ..audit import verify as audit_verify
 from ..audit.hips import load_summary as hips_summary
+from ..deid.key import read_key_file
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
@@ -72,7 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--notes", type=int, required=True, help="notes to draw (see `audit plan`)")
     q.add_argument("--double", type=int, default=0,
                    help="of those, notes that two reviewers review independently (capture-recapture; 0)")
-    q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded)")
+    q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded); for tests: "
+                                            "a seed anyone chooses can be shopped for, use --key")
+    q.add_argument("--key", metavar="FILE",
+                   help="the officer's key (`python -m crfdeid key new FILE`): the seed is fixed by it and the "
+                        "release, so it cannot be chosen after seeing draws; `verify --key` recomputes it")
     q.add_argument("--stratify", action="append", default=[], metavar="FIELD",
                    help="stratum: a metadata field of the notes (JSON Lines 'meta', a CSV's meta_columns), "
                         "'length' (token-count bins) or a named group of --pattern (repeatable)")
@@ -87,12 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("verify", help="draw the sample again from its seed; check the release and the model file")
     q.add_argument("audit", help="audit folder")
     q.add_argument("release", nargs="*", metavar="FORMAT:PATH", help="the release (default: as recorded)")
+    _evidence_options(q, "check the signed statement (`report --sign`) and the seed with the officer's key")
     q = sub.add_parser("report", help="the audit report from the reviewed sample (HTML and JSON)")
     q.add_argument("audit", help="audit folder")
     q.add_argument("--html", metavar="FILE", help="write the page a person reads and signs")
     q.add_argument("--json", metavar="FILE", help="write the figures as JSON (default: stdout)")
     q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
     q.add_argument("--hips", metavar="FILE", help="a result of `audit hips`, shown as what surrogates add")
+    q.add_argument("--sign", metavar="KEY", help="sign the report's evidence with the officer's key: writes "
+                                                 "AUDIT/statement.json (refused when verify fails)")
+    _evidence_options(q, None)
     q = sub.add_parser("simulate", help="reviewers played by a gold standard (examples and tests only)")
     q.add_argument("audit", help="audit folder")
     q.add_argument("--gold", action="append", required=True, metavar="FORMAT:PATH", help="annotated notes")
@@ -103,6 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
     audit_hips.add_arguments(sub.add_parser("hips", help="can an attacker tell residual identifiers from "
                                             "surrogates? (hiding in plain sight, measured)"))
     return p
+
+
+def _evidence_options(q, key_help) -> None:
+    q.add_argument("--tokens", metavar="FILE",
+                   help="the review app's token file: proves each personal sign-in by its event's seal (without "
+                        "it no reviewer counts as signed in with a personal token)")
+    if key_help:
+        q.add_argument("--key", metavar="FILE", help=key_help)
 
 
 def main(argv=None) -> int:
@@ -167,12 +185,15 @@ def _plan(args) -> int:
 
 
 def _sample(args) -> int:
-    seed = args.seed if args.seed is not None else audit_sample.new_seed()
+    if args.key and args.seed is not None:
+        print("error: --key fixes the seed: give --key or --seed, not both", file=sys.stderr)
+        return 2
+    seed = read_key_file(args.key) if args.key else args.seed if args.seed is not None else audit_sample.new_seed()
     strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
     manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
                                    args.output, cli.reader_options(args.reader_option))
     parts = manifest["sample"]["projects"]
-    print(json.dumps({"audit": args.out, "seed": seed, "notes": len(manifest["notes"]),
+    print(json.dumps({"audit": args.out, "seed": manifest["sample"]["seed"], "notes": len(manifest["notes"]),
                       "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
                       "release_notes": manifest["release"]["notes"], "strata": len(manifest["release"]["strata"])}))
     print("review: " + "; ".join(f"python -m crfdeid review serve {Path(args.out) / p}" for p in parts),
@@ -181,7 +202,14 @@ def _sample(args) -> int:
 
 
 def _verify(args) -> int:
-    result = audit_verify.verify(args.audit, args.release or None)
+    result = audit_verify.verify(args.audit, args.release or None, args.tokens)
+    if args.key:
+        key = read_key_file(args.key)
+        found = statement.check(args.audit, audit_sample.load(args.audit), key,
+                                figures=lambda level: audit_report.compute(args.audit, level or 0.95, checked=result))
+        result["checks"]["statement"] = not found
+        result["differences"] += found
+        result["ok"] = result["ok"] and not found
     print(json.dumps(result))
     for d in result["differences"]:
         print(f"difference: {d['doc_id'] or '(audit)'}" + (f" in {d['part']}/" if d["part"] else "")
@@ -200,7 +228,7 @@ def _report(args) -> int:
             print(f"error: --html {missing}", file=sys.stderr)
             return 2
     hips = hips_summary(args.hips) if args.hips else None
-    report = audit_report.compute(args.audit, args.level, hips=hips)
+    report = audit_report.compute(args.audit, args.level, hips=hips, tokens=args.tokens)
     text = audit_report.to_json(report)
     if args.json:
         atomic_write(args.json, text)
@@ -215,6 +243,13 @@ def _report(args) -> int:
           f"{stats.PER * r['estimate']:.2f} per 10,000 tokens, at most {stats.PER * r['upper_one_sided']:.2f} "
           f"({round(100 * args.level)} %); release: at most {report['projection']['upper_residual_identifiers']:,.0f}",
           file=sys.stderr)
+    if args.sign:
+        if report["warnings"]:
+            print("error: not signed: the report has warnings (above); a report is signed when it has none",
+                  file=sys.stderr)
+            return 1
+        statement.sign(args.audit, audit_sample.load(args.audit), report, read_key_file(args.sign))
+        print(f"signed: {Path(args.audit) / statement.STATEMENT} (keep a copy with the key)", file=sys.stderr)
     return 1 if report["warnings"] else 0
 
 
