@@ -206,12 +206,13 @@ def new_seed() -> int:
 
 
 def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int = 0, model_path=None,
-           output: str = "redacted", options: dict | None = None) -> dict:
+           output: str = "redacted", options: dict | None = None, output_run: dict | None = None) -> dict:
     """Draw the sample, tag it with the model, make the review project(s) and write the manifest.
 
     ``seed``: a number, or the officer's key (bytes), which fixes the seed with the release
     (:func:`seed_for`). Returns the manifest. ``folder`` must not be an audit yet; read errors
-    stop the audit (its population would be unknown).
+    stop the audit (its population would be unknown). ``output_run``: what the manifest records
+    of the release's output folder (``crfdeid.cli.audit_release.record``).
     """
     folder = Path(folder)
     if (folder / MANIFEST).exists():
@@ -280,6 +281,7 @@ def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int
         "model": {"file": path.resolve().name, "path": str(path.resolve()), "sha256": digest,
                   "config_sha256": config_digest(model.config), "config": model.config},
         "output": output,
+        **({"output_run": output_run} if output_run else {}),
         "sample": {"seed": seed, "seed_from": seed_from, "size": n, "double": double, "strata": strata.as_dict(),
                    "projects": {p: f"{p}/" for p in projects}},
         "notes": sorted(notes, key=lambda x: str(x["doc_id"])),

@@ -71,6 +71,14 @@ def verify(folder, specs=None, tokens=None) -> dict:
         diffs.append({"doc_id": doc_id, "part": part, "what": what})
 
     checks = {"release_readable": not errors, "release_digest": release_digest(members) == rel["digest"]}
+    if not checks["release_digest"]:
+        now = release_digest(members)
+        differ(None, f"the release digest differs (audit.json {rel['digest'][:12]}, now {now[:12]}): {len(members)} "
+                     f"notes and {sum(m.tokens for m in members):,} tokens now, {rel['notes']} and "
+                     f"{rel['tokens']:,} at the sample")
+    for e in errors:
+        differ(None, f"the release could not be read whole: {e}")
+    base = len(diffs)
     try:
         sample, twice = draw(members, s["size"], s["seed"], s["double"])
     except ConfigError:
@@ -120,7 +128,7 @@ def verify(folder, specs=None, tokens=None) -> dict:
             differ(d, f"in {where[0]}/ but drawn for {part_of[d]}/", where[0])
     for d in sorted(set(seen) - set(sample)):
         differ(d, "in the review stores but not drawn", seen[d][0])
-    checks["notes"] = not diffs
+    checks["notes"] = len(diffs) == base
     ok = all(checks.values())
     reviewers = {w: {"signed_in": how, "personal_token": how == ["personal"] and seal_keys is not None}
                  for w, how in sorted(auth.items())}

@@ -29,8 +29,9 @@ from ..deid.key import read_key_file
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
+from ..tagging.model import DEFAULT_MODEL
 from ..text.tokenize import token_offsets
-from . import audit_hips
+from . import audit_hips, audit_release
 
 
 def _level(text: str) -> float:
@@ -87,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--pattern", metavar="REGEX",
                    help="named groups read from the document id or file name, e.g. '(?P<site>[a-z]+)_(?P<year>\\d{4})'")
     q.add_argument("--model", help="the model that de-identifies the release (default: the shipped one)")
+    q.add_argument("--release-output", metavar="DIR",
+                   help="the output folder `tag --output-dir` wrote (with its run manifest): verify holds it to "
+                        "the manifest and makes it again with the run's arguments")
     q.add_argument("--output", default="redacted", choices=("redacted", "masked", "surrogate"),
                    help="how the release is written (surrogate adds the note on hiding in plain sight)")
     cli.add_reader_options(q, inputs="the release (a CSV's strata: meta_columns=site,year)")
@@ -190,8 +194,12 @@ def _sample(args) -> int:
         return 2
     seed = read_key_file(args.key) if args.key else args.seed if args.seed is not None else audit_sample.new_seed()
     strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
+    run = None
+    if args.release_output:
+        model = args.model if args.model and args.model != "default" else DEFAULT_MODEL
+        run = audit_release.record(args.release_output, audit_sample.sha256_file(model))
     manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
-                                   args.output, cli.reader_options(args.reader_option))
+                                   args.output, cli.reader_options(args.reader_option), run)
     parts = manifest["sample"]["projects"]
     print(json.dumps({"audit": args.out, "seed": manifest["sample"]["seed"], "notes": len(manifest["notes"]),
                       "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
@@ -201,15 +209,29 @@ def _sample(args) -> int:
     return 0
 
 
-def _verify(args) -> int:
-    result = audit_verify.verify(args.audit, args.release or None, args.tokens)
-    if args.key:
-        key = read_key_file(args.key)
-        found = statement.check(args.audit, audit_sample.load(args.audit), key,
-                                figures=lambda level: audit_report.compute(args.audit, level or 0.95, checked=result))
-        result["checks"]["statement"] = not found
+def checked(audit, release=None, tokens=None) -> dict:
+    """:func:`crfdeid.audit.verify.verify` and, when the audit records the release's output
+    folder, its check against the run manifest and a run made again (:mod:`.audit_release`)."""
+    result = audit_verify.verify(audit, release, tokens)
+    run = audit_sample.load(audit).get("output_run")
+    if run:
+        found: list = []
+        audit_release.check(run, lambda doc_id, what: found.append({"doc_id": doc_id, "part": None, "what": what}))
+        result["checks"]["release_output"] = not found
         result["differences"] += found
         result["ok"] = result["ok"] and not found
+    return result
+
+
+def _verify(args) -> int:
+    result = checked(args.audit, args.release or None, args.tokens)
+    if args.key:
+        key = read_key_file(args.key)
+        signed = statement.check(args.audit, audit_sample.load(args.audit), key,
+                                figures=lambda level: audit_report.compute(args.audit, level or 0.95, checked=result))
+        result["checks"]["statement"] = not signed
+        result["differences"] += signed
+        result["ok"] = result["ok"] and not signed
     print(json.dumps(result))
     for d in result["differences"]:
         print(f"difference: {d['doc_id'] or '(audit)'}" + (f" in {d['part']}/" if d["part"] else "")
@@ -228,7 +250,7 @@ def _report(args) -> int:
             print(f"error: --html {missing}", file=sys.stderr)
             return 2
     hips = hips_summary(args.hips) if args.hips else None
-    report = audit_report.compute(args.audit, args.level, hips=hips, tokens=args.tokens)
+    report = audit_report.compute(args.audit, args.level, checked=checked(args.audit, tokens=args.tokens), hips=hips)
     text = audit_report.to_json(report)
     if args.json:
         atomic_write(args.json, text)

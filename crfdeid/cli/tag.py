@@ -44,16 +44,17 @@ import argparse
 import gc
 import json
 import sys
+from pathlib import Path
 
 from .. import cli, site
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
-from ..io import spec_path
+from ..io import runmanifest, spec_path
 from ..io.outputs import check_apart
 from ..progress import Progress, gc_paused, step
 from ..site import learnt
-from ..tagging.model import TaggingModel
+from ..tagging.model import DEFAULT_MODEL, TaggingModel
 from ..tagging.session import Session, open_inputs, refuse_existing
 
 
@@ -314,6 +315,9 @@ def main(argv=None) -> int:
                       f"saved to {args.site_mining_save} (PHI: store it as PHI)", file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
+    if args.output_dir and completed:  # how the output was made, for `audit sample --release-output`
+        path = args.model if args.model and (args.model != "default" or Path(args.model).is_file()) else DEFAULT_MODEL
+        runmanifest.write(args.output_dir, sys.argv[1:] if argv is None else list(argv), path, args.output_format)
     return 1 if failed or not completed else 0
 
 
