@@ -22,7 +22,7 @@ from pathlib import PurePath
 
 from .. import schema
 from ..scoring import audit as stats
-from . import diligence
+from . import canary, diligence
 from . import hips as hips_measure
 from .findings import FOUND, MISSED, PARTIAL, collect, recapture_counts
 from .sample import load
@@ -121,6 +121,8 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
                         f"and what it recomputes ({', '.join(failed)}): these figures cannot be signed")
     reviewing = diligence.reviewing(folder, manifest)
     warnings += diligence.warnings(reviewing)
+    birds = canary_recall(manifest, progress)
+    warnings += birds["warnings"]
     if rc["notes"] < progress.get("double", {}).get("sampled", 0):
         warnings.append(f"only {rc['notes']} of the {progress['double']['sampled']} double-review notes have "
                         "two reviews")
@@ -154,11 +156,34 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
         "projection": project,
         "reviewer_misses": {"counts": rc, "chapman": recap, "inflation": factor},
         "reviewing": reviewing,
+        "canaries": {k: birds[k] for k in ("planted", "by_reviewer", "min_recall")},
         "surrogate_note": CARRELL if manifest["output"] == "surrogate" else None,
         "hips": hips,
         "notes_with_residual": [f.doc_id for f in with_residual],
         "warnings": warnings,
     }
+
+
+def canary_recall(manifest: dict, progress: dict) -> dict:
+    """Each reviewer's canaries caught (:mod:`crfdeid.audit.canary`) and the warnings: a
+    reviewer below :data:`~crfdeid.audit.canary.MIN_RECALL`, or an audit without canaries."""
+    by: dict = {}
+    for part in progress.values():
+        for who, c in part.get("canaries", {}).items():
+            row = by.setdefault(who, {"planted": 0, "caught": 0})
+            row["planted"] += c["planted"]
+            row["caught"] += c["caught"]
+    for row in by.values():
+        row["recall"] = row["caught"] / row["planted"]
+    planted = len(manifest.get("canaries", []))
+    warnings = [f"{who} found {r['caught']} of the {r['planted']} canaries in their notes (recall "
+                f"{100 * r['recall']:.0f} %, below {100 * canary.MIN_RECALL:.0f} %): their reviews miss identifiers; "
+                "the audit fails" for who, r in sorted(by.items()) if r["recall"] < canary.MIN_RECALL]
+    if not planted:
+        warnings.append("no canaries were planted (`audit sample --canaries N`): the reviewers' miss rates are "
+                        "not measured")
+    return {"planted": planted, "by_reviewer": dict(sorted(by.items())), "min_recall": canary.MIN_RECALL,
+            "warnings": warnings}
 
 
 def _model(model: dict) -> dict:
@@ -339,6 +364,13 @@ def to_html(report: dict, images: dict | None = None) -> str:
             "are blind to alike (a shared blind spot) are not in it, nor in the bound above.</p>")
     else:
         parts.append("<p>No note was reviewed twice: the figures above assume the reviewers missed nothing.</p>")
+    cn = report.get("canaries") or {"by_reviewer": {}}
+    if cn["by_reviewer"]:
+        parts.append(f"<h2>Canaries</h2><p>{cn['planted']} made-up identifiers were planted in sampled notes, "
+                     f"unknown to the reviewers; a reviewer below {100 * cn['min_recall']:.0f} % fails the audit.</p>"
+                     + _table(["reviewer", "canaries in their notes", "found", "recall"],
+                              [[k, v["planted"], v["caught"], _pct(v["recall"])]
+                               for k, v in cn["by_reviewer"].items()]))
     rv = report.get("reviewing") or {"by_reviewer": {}}
     if rv["by_reviewer"]:
         parts.append("<h2>How the reviewers reviewed</h2>" + _table(

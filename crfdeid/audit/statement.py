@@ -32,7 +32,7 @@ STATEMENT = "statement.json"
 FORMAT = "crfdeid-audit-statement/1"
 #: The report's figures a statement holds (and verify recomputes).
 FIGURES = ("identifiers", "recall", "rates", "projection", "notes_with_residual", "reviewers", "reviewer_tokens",
-           "reviewer_misses", "reviewing")
+           "reviewer_misses", "reviewing", "canaries")
 
 
 def key_id(key: bytes) -> str:

@@ -31,6 +31,7 @@ from ..review.project import Project
 from ..review.store import MODEL
 from ..tagging.model import TaggingModel
 from ..tagging.session import SPANS, Session
+from . import canary
 from .sample import DOUBLE, SINGLE, Strata, draw, load, population, release_digest, sha256_file
 
 
@@ -142,6 +143,7 @@ def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ
     ``([(part, doc id)], {part: log counts}, {reviewer: [how signed in]}, [reviews changed after
     adjudication])``."""
     s, mod = manifest["sample"], manifest["model"]
+    canaries = {c["doc_id"]: c for c in manifest.get("canaries", [])}
     present: list[tuple[str, str]] = []
     logs: dict = {}
     auth: dict = defaultdict(set)
@@ -173,10 +175,16 @@ def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ
                 present.append((part, d))
                 m = info.get(d)
                 body = store.note(row["id"])["body"]
-                if m is not None and hashlib.sha256(body.encode("utf-8")).hexdigest() != m.text_sha256:
+                bird = canaries.get(d)
+                if bird is not None and (bird["part"] != part or not canary.in_place(body, bird)):
+                    differ(d, "the canary audit.json records is not in the review store's note", part)
+                    bird = None
+                text = canary.strip(body, bird)
+                if m is not None and hashlib.sha256(text.encode("utf-8")).hexdigest() != m.text_sha256:
                     differ(d, "the note's text in the review store differs from the release (digest)", part)
-                if d in tagged and _spans((x["start"], x["end"], x["subtype"])
-                                          for x in store.spans(row["id"], MODEL)) != tagged[d]:
+                if d in tagged and _spans(canary.from_store([(x["start"], x["end"], x["subtype"])
+                                                             for x in store.spans(row["id"], MODEL)], bird)) \
+                        != tagged[d]:
                     differ(d, "the model's suggestions in the review store differ from the audited model's spans",
                            part)
             result = store.check_log(seal_keys)

@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--notes", type=int, required=True, help="notes to draw (see `audit plan`)")
     q.add_argument("--double", type=int, default=0,
                    help="of those, notes that two reviewers review independently (capture-recapture; 0)")
+    q.add_argument("--canaries", type=int, metavar="N",
+                   help="notes that get a made-up identifier, unknown to the reviewers, to measure each reviewer's "
+                        "misses (default: one in ten drawn notes, at least one; 0: none, and the report says so)")
     q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded); for tests: "
                                             "a seed anyone chooses can be shopped for, use --key")
     q.add_argument("--key", metavar="FILE",
@@ -199,7 +202,8 @@ def _sample(args) -> int:
         model = args.model if args.model and args.model != "default" else DEFAULT_MODEL
         run = audit_release.record(args.release_output, audit_sample.sha256_file(model))
     manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
-                                   args.output, cli.reader_options(args.reader_option), run)
+                                   args.output, cli.reader_options(args.reader_option), run,
+                                   max(1, args.notes // 10) if args.canaries is None else args.canaries)
     parts = manifest["sample"]["projects"]
     print(json.dumps({"audit": args.out, "seed": manifest["sample"]["seed"], "notes": len(manifest["notes"]),
                       "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
