@@ -18,6 +18,7 @@ from crfdeid.deid.key import new_key
 from crfdeid.io import write
 from crfdeid.review import ledger
 from crfdeid.review.project import Project
+from crfdeid.review.store import MODEL
 from crfdeid.synth import iter_documents
 
 
@@ -219,3 +220,27 @@ def test_rubber_stamping_with_personal_tokens_fails_the_audit(signed, tmp_path, 
     report = json.loads(captured.out)
     assert report["reviewer_tokens"] == {"dee": True}  # the seals prove the personal sign-in
     assert report["reviewing"]["failed"] == ["dee"] and not (out / "statement.json").exists()
+
+
+def test_an_audit_leaves_suggestions_undecided_and_names_a_reopen_after_done(signed, tmp_path, capsys):
+    out = tmp_path / "reopened"
+    assert main(["sample", signed[2], "--out", str(out), "--notes", "4", "--key", str(signed[1])]) == 0
+    project = Project.open(out / "review")
+    try:
+        store = project.store
+        nid = next(r["id"] for r in store.notes() if store.spans(r["id"], MODEL))
+        doc_id = store.note(nid)["doc_id"]
+        store.ensure_annotator("eve", "human")
+        store.open(nid, "eve")
+        assert store.finish(nid, "eve") == 0
+        assert {sp["status"] for sp in store.spans(nid, "eve")} == {"suggested"}  # not accepted for her
+        store.reopen(nid, "eve")
+        store.finish(nid, "eve")
+    finally:
+        project.close()
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert f"1 review(s) reopened after done: {doc_id} (eve)" in captured.err
+    eve = json.loads(captured.out)["reviewing"]["by_reviewer"]["eve"]
+    assert eve["reopened_after_done"] == 1 and eve["undecided_at_done"] > 0 and eve["decisions_per_note"] == 0

@@ -1,5 +1,6 @@
 """How each reviewer reviewed, from the stores' event logs: time and decisions per note, notes
-finished faster than anyone reads them, suggestions accepted undecided, notes reopened after done.
+finished faster than anyone reads them, suggestions undecided at done (an audit's project leaves
+them undecided: :meth:`crfdeid.review.store.Store.finish`), notes reopened after done.
 
 A report that says "0 leaks" is worth what the reviewing behind it is worth: reviewers who open
 and finish every note without a look give the same figures as careful ones. The evidence this
@@ -55,7 +56,7 @@ def reviewing(folder, manifest: dict) -> dict:
                 if who not in humans or nid is None or (action not in REVIEW_CHANGES and action != "open"):
                     continue
                 row = per.setdefault(who, {"notes": 0, "seconds": [], "decisions": 0, "unread": 0,
-                                           "accepted_undecided": 0, "reopened_after_done": 0, "signed_in": set()})
+                                           "undecided_at_done": 0, "reopened_after_done": 0, "signed_in": set()})
                 detail = json.loads(e["detail"]) if e["detail"] else {}
                 row["signed_in"].add(detail.get("auth") or "none")
                 key = (nid, who)
@@ -71,7 +72,8 @@ def reviewing(folder, manifest: dict) -> dict:
                     row["notes"] += 1
                     row["seconds"].append(seconds)
                     row["decisions"] += decisions.pop(key, 0)
-                    row["accepted_undecided"] += int(detail.get("accepted_undecided") or 0)
+                    row["undecided_at_done"] += int(detail.get("left_undecided") or detail.get("accepted_undecided")
+                                                    or 0)
                     row["unread"] += seconds * TOKENS_PER_SECOND < tokens.get(doc.get(nid), 0)
                     first.pop(key)
         finally:

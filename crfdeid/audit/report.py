@@ -80,13 +80,7 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
     token_rate = stats.rate(len(residual), tokens, level)
     phi_rate = stats.rate(leaked, phi_tokens, level)
     rc = recapture_counts(found)
-    recap = stats.chapman(rc["first"], rc["second"], rc["both"], level).as_dict() if rc["notes"] else None
-    if recap is not None and not rc["both"]:
-        # no find in common: nothing recaptured, so nothing says how many both missed (Chapman's
-        # formula would still print a number, and a zero-width interval when one found nothing)
-        recap = {**recap, "estimable": False, "total": None, "unseen": None, "lower": None, "upper": None}
-    elif recap is not None:
-        recap["estimable"] = True
+    recap = recapture(rc, level)
     factor = (recap["total"] / recap["seen"]) if recap and recap["estimable"] and recap["seen"] else None
     strata: dict = {}
     for f in found:
@@ -162,6 +156,23 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
         "notes_with_residual": [f.doc_id for f in with_residual],
         "warnings": warnings,
     }
+
+
+def recapture(rc: dict, level: float) -> dict | None:
+    """Chapman's estimate from :func:`~crfdeid.audit.findings.recapture_counts`, ``None`` without
+    notes reviewed twice, and ``estimable: False`` (no total, no interval) when the two reviewers
+    share no find: nothing was recaptured, so nothing says how many both missed (the formula
+    would still give a number, and a zero-width interval when one of them found nothing).
+
+    >>> recapture({"notes": 3, "first": 4, "second": 0, "both": 0}, 0.95)["estimable"]
+    False
+    """
+    if not rc["notes"]:
+        return None
+    recap = stats.chapman(rc["first"], rc["second"], rc["both"], level).as_dict()
+    if not rc["both"]:
+        return {**recap, "estimable": False, "total": None, "unseen": None, "lower": None, "upper": None}
+    return {**recap, "estimable": True}
 
 
 def canary_recall(manifest: dict, progress: dict) -> dict:
@@ -375,10 +386,10 @@ def to_html(report: dict, images: dict | None = None) -> str:
     if rv["by_reviewer"]:
         parts.append("<h2>How the reviewers reviewed</h2>" + _table(
             ["reviewer", "signed in", "notes done", "median seconds a note", "decisions a note",
-             f"notes done faster than {rv['tokens_per_second']:g} tokens a second", "suggestions accepted undecided",
+             f"notes done faster than {rv['tokens_per_second']:g} tokens a second", "suggestions undecided at done",
              "reopened after done"],
             [[k, ", ".join(v["signed_in"]), v["notes"], v["median_seconds"], v["decisions_per_note"], v["unread"],
-              v["accepted_undecided"], v["reopened_after_done"]] for k, v in rv["by_reviewer"].items()]))
+              v["undecided_at_done"], v["reopened_after_done"]] for k, v in rv["by_reviewer"].items()]))
     if report["surrogate_note"]:
         parts.append(f"<h2>Surrogate output</h2><p class='note'>{esc(report['surrogate_note'])}</p>")
     if report.get("hips"):

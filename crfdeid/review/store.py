@@ -343,17 +343,26 @@ class Store:
 
     def finish(self, note_id: int, annotator: str, version: int | None = None) -> int:
         """Mark the note reviewed by ``annotator``; suggestions left undecided are accepted
-        (recall first). Returns how many were accepted that way."""
+        (recall first), except in an audit's project, where they stay undecided and the event
+        counts them (an audit measures what the reviewer decided). Returns how many were
+        accepted that way."""
         self.note(note_id)
+        audit = self.setting("audit") is not None
         with self.db.write() as run:
             self.bump(run, note_id, annotator, version)
             self._first_open(run, note_id, annotator)
-            n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
-                          "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
-                          (annotator, now(), note_id, annotator))
+            if audit:
+                left = run("SELECT COUNT(*) AS n FROM annotations WHERE note_id = ? AND annotator = ? AND "
+                           "status = 'suggested'", (note_id, annotator))[0]["n"]
+                n, detail = 0, {"left_undecided": left}
+            else:
+                n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
+                              "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
+                              (annotator, now(), note_id, annotator))
+                detail = {"accepted_undecided": n}
             run("UPDATE reviews SET state = 'done', done_at = ? WHERE note_id = ? AND annotator = ?",
                 (now(), note_id, annotator))
-            self.audit(run, annotator, "done", note_id, accepted_undecided=n)
+            self.audit(run, annotator, "done", note_id, **detail)
         return n
 
     def release(self, note_id: int, annotator: str, version: int | None = None) -> bool:
