@@ -170,6 +170,7 @@ def test_token_command_prints_a_new_token_once(tmp_path, capsys):
     {"Origin": "http://evil.example"},
     {"Sec-Fetch-Site": "same-site"},
     {"Sec-Fetch-Site": "cross-site", "Origin": "http://testserver"},
+    {"Origin": "null"},
 ])
 def test_a_login_posted_from_another_origin_is_refused(project, tokens, headers):
     path, given = tokens

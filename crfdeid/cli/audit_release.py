@@ -16,7 +16,6 @@ manifest (refused when another model wrote it). ``audit verify`` then names
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import tempfile
 from pathlib import Path
@@ -30,10 +29,6 @@ _DROP_VALUE = ("--output-dir", "--log", "--site-mining-save", "--jobs", "--mappi
 _DROP_FLAG = ("--overwrite", "--quiet")
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def record(folder, model_sha256: str) -> dict:
     """What ``audit.json`` records of the release's output folder (see the module docstring)."""
     folder = Path(folder).resolve()
@@ -41,7 +36,7 @@ def record(folder, model_sha256: str) -> dict:
     if run.get("model_sha256") != model_sha256:
         raise ConfigError("the output was written by another model than the audit's (--model): audit the model "
                           "that wrote it", path=folder)
-    return {"folder": str(folder), "manifest_sha256": _sha256(folder / runmanifest.RUN_MANIFEST),
+    return {"folder": str(folder), "manifest_sha256": runmanifest.sha256_file(folder / runmanifest.RUN_MANIFEST),
             "output_format": run.get("output_format"), "model_sha256": run["model_sha256"],
             "files": len(run.get("files", {}))}
 
@@ -80,7 +75,7 @@ def check(recorded: dict, differ) -> None:
     except ConfigError as exc:
         differ(None, f"the release's output: {exc}")
         return
-    if _sha256(folder / runmanifest.RUN_MANIFEST) != recorded["manifest_sha256"]:
+    if runmanifest.sha256_file(folder / runmanifest.RUN_MANIFEST) != recorded["manifest_sha256"]:
         differ(None, "the release's run manifest changed after the sample was drawn")
     for name, what in runmanifest.compare(run["files"], runmanifest.output_files(folder)):
         differ(name, f"the release's output file {what} (its run manifest says otherwise: edited after tag wrote it)")

@@ -25,7 +25,8 @@ SECRET, SECRET_FILE = ("--key",), ("--key-file",)
 WITHHELD = "(withheld)"
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
+    """The SHA-256 of a file, read in blocks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -43,7 +44,7 @@ def output_files(folder) -> dict[str, str]:
             path = Path(root) / name
             rel = path.relative_to(folder).as_posix()
             if rel != RUN_MANIFEST:
-                out[rel] = _sha256(path)
+                out[rel] = sha256_file(path)
     return dict(sorted(out.items()))
 
 
@@ -85,14 +86,14 @@ def named_files(argv: list[str]) -> dict[str, str]:
             continue
         for candidate in (a, a.partition("=")[2], a.partition(":")[2]):
             if candidate and Path(candidate).is_file():
-                out[a] = _sha256(Path(candidate))
+                out[a] = sha256_file(Path(candidate))
                 break
     return out
 
 
 def write(folder, argv: list[str], model_path, output_format: str) -> dict:
     """Write the run manifest of a finished run into its output ``folder``; returns it."""
-    model_sha256 = _sha256(Path(model_path))
+    model_sha256 = sha256_file(Path(model_path))
     folder = Path(folder)
     manifest = {"format": FORMAT, "written": datetime.now(UTC).isoformat(timespec="seconds"),
                 "argv": withheld(list(argv)), "cwd": os.getcwd(), "output_format": output_format,

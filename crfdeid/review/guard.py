@@ -14,9 +14,9 @@ that name, and a request claiming another name is refused (403).
 
 ``POST /login`` from another origin is refused (403, :func:`cross_origin`): a page on another
 local port is the same *site* for a ``SameSite=Strict`` cookie, so without this check it could
-sign the reviewer's browser in as someone else (login CSRF). Browsers send ``Origin`` on every
-POST and ``Sec-Fetch-Site`` on most; a client that sends neither (curl, a script) holds the
-token itself and is not a browser that can be misled.
+sign the reviewer's browser in as someone else (login CSRF). Browsers send ``Sec-Fetch-Site``
+(Chromium, Firefox 90+, Safari 16.4+) or at least ``Origin`` on every POST; a client that sends
+neither (curl, a script) holds the token itself and is not a browser that can be misled.
 """
 
 from __future__ import annotations
@@ -84,11 +84,12 @@ def _cookie(scope, name: str) -> str:
 
 
 def cross_origin(scope) -> bool:
-    """Whether a request comes from a page of another origin (scheme, host and port), by its
-    ``Sec-Fetch-Site`` and ``Origin`` headers (either one is enough to refuse)."""
+    """Whether a request comes from a page of another origin (scheme, host and port): by its
+    ``Sec-Fetch-Site`` header where the browser sends one, else by its ``Origin`` (``null``, sent
+    for a page whose referrer policy hides it, is refused: it cannot be told apart)."""
     site = _header(scope, b"sec-fetch-site").lower()
-    if site and site not in ("same-origin", "none"):
-        return True
+    if site:  # the browser's own word (the page's no-referrer policy makes its Origin "null")
+        return site not in ("same-origin", "none")
     origin = _header(scope, b"origin").lower()
     if not origin:
         return False
