@@ -1,4 +1,4 @@
-"""The audit is of the release that leaves (issue 52 item 3): ``tag`` writes a run manifest into
+"""The audit is of the release that leaves (issue 52 item 3): ``tag --run-manifest`` writes a run manifest into
 its output folder; ``audit sample --release-output`` records it; ``verify`` names each output
 file edited after tag wrote it and each file a run made again with the manifest's arguments
 does not reproduce (another model or options). Synthetic notes only."""
@@ -25,7 +25,7 @@ def written(tmp_path_factory):
     write(docs, "jsonl", folder / "notes.jsonl")
     for name, extra in (("out", []), ("other", ["-o", "template=<{subtype}>"])):
         assert tag(["--input-format", "jsonl", str(folder / "notes.jsonl"), "--output-format", "redacted",
-                    "--output-dir", str(folder / name), "--quiet", *extra]) == 0
+                    "--output-dir", str(folder / name), "--quiet", "--run-manifest", *extra]) == 0
     return folder
 
 

@@ -106,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
                         "record's meta.explain, else one JSON line per document on standard error "
                         "(offsets, types, steps and reasons; never the note's text)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or summary (warnings still shown)")
+    p.add_argument("--run-manifest", action="store_true",
+                   help="write crfdeid-run.manifest into --output-dir: the arguments, the model's and site files' "
+                        "digests and every output file's digest (no note text), for `audit sample --release-output`")
     cli.add_overwrite(p)
     return p
 
@@ -315,7 +318,7 @@ def main(argv=None) -> int:
                       f"saved to {args.site_mining_save} (PHI: store it as PHI)", file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
-    if args.output_dir and completed:  # how the output was made, for `audit sample --release-output`
+    if args.run_manifest and args.output_dir and completed and not failed:  # for `audit sample --release-output`
         path = args.model if args.model and (args.model != "default" or Path(args.model).is_file()) else DEFAULT_MODEL
         runmanifest.write(args.output_dir, sys.argv[1:] if argv is None else list(argv), path, args.output_format)
     return 1 if failed or not completed else 0

@@ -1,7 +1,8 @@
-"""The run manifest ``tag`` writes into its output folder: how the output was made and each
+"""The run manifest ``tag --run-manifest`` writes into its output folder: how the output was made and each
 file's digest, so that an audit can tell it is auditing this output and re-make it.
 
-``crfdeid-run.json`` holds the command's arguments (a ``--key`` value withheld), the working
+``crfdeid-run.manifest`` (JSON, under a suffix no reader takes for a note) holds the command's
+arguments (a ``--key`` value withheld), the working
 folder, the SHA-256 of every file the arguments name (model, site files, inputs given as
 files; not a key file) and of every file of the output folder. No note text, no PHI: file
 names are the notes' own names, as in the output folder itself.
@@ -18,7 +19,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from .files import atomic_write
 
-RUN_MANIFEST = "crfdeid-run.json"
+RUN_MANIFEST = "crfdeid-run.manifest"
 FORMAT = "crfdeid-run/1"
 #: Options whose value is a secret (withheld) or names a secret's file (no digest).
 SECRET, SECRET_FILE = ("--key",), ("--key-file",)
@@ -109,8 +110,8 @@ def read(folder) -> dict:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except OSError:
-        raise ConfigError(f"no run manifest ({RUN_MANIFEST}): write the output with this version of "
-                          "`crfdeid tag --output-dir`", path=folder) from None
+        raise ConfigError(f"no run manifest ({RUN_MANIFEST}): write the output with `crfdeid tag --output-dir "
+                          "DIR --run-manifest`", path=folder) from None
     except ValueError:
         raise ConfigError("the run manifest is not valid JSON", path=path) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
