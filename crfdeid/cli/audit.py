@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
     q.add_argument("--hips", metavar="FILE", help="a result of `audit hips`, shown as what surrogates add")
     q.add_argument("--sign", metavar="KEY", help="sign the report's evidence with the officer's key: writes "
-                                                 "AUDIT/statement.json (refused when verify fails)")
+                                                 "AUDIT/statement.json (refused when the report has a warning)")
     _evidence_options(q, None)
     q = sub.add_parser("simulate", help="reviewers played by a gold standard (examples and tests only)")
     q.add_argument("audit", help="audit folder")
