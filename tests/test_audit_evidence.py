@@ -244,3 +244,16 @@ def test_an_audit_leaves_suggestions_undecided_and_names_a_reopen_after_done(sig
     assert f"1 review(s) reopened after done: {doc_id} (eve)" in captured.err
     eve = json.loads(captured.out)["reviewing"]["by_reviewer"]["eve"]
     assert eve["reopened_after_done"] == 1 and eve["undecided_at_done"] > 0 and eve["decisions_per_note"] == 0
+
+
+def test_a_release_changed_outside_the_sample_is_named_with_its_counts(audit, signed, tmp_path, capsys):
+    m = json.loads((audit / "audit.json").read_text())
+    drawn = {n["doc_id"] for n in m["notes"]}
+    lines = (signed[0].parent / "notes.jsonl").read_text().splitlines()
+    records = [json.loads(x) for x in lines]
+    next(r for r in records if r["id"] not in drawn)["text"] += " One more line."
+    (tmp_path / "edited.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    capsys.readouterr()
+    assert main(["verify", str(audit), f"jsonl:{tmp_path / 'edited.jsonl'}"]) == 1
+    err = capsys.readouterr().err
+    assert "the release digest differs" in err and "14 notes" in err and "0 difference(s)" not in err
