@@ -23,7 +23,8 @@ number of events) is kept in ``log_head``; the row
 lock taken on it orders concurrent writers (PostgreSQL) and SQLite's ``BEGIN IMMEDIATE``
 does the same. What the log cannot tell: a store rolled back as a whole (tables, log and
 head together) to an earlier consistent state; the audit manifest's digests and the draw
-(``crfdeid audit verify``) catch that for the notes of an audit.
+(``crfdeid audit verify``) catch that for the notes of an audit, and the officer's signed
+statement (:mod:`crfdeid.audit.statement`) for a store rolled back after signing.
 """
 
 from __future__ import annotations
