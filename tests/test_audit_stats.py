@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from crfdeid.audit.report import recapture
 from crfdeid.scoring import audit as st
 
 
@@ -147,3 +148,11 @@ def test_capture_recapture_estimates_a_known_number_of_misses():
         covered += r.lower <= 200 <= r.upper
     assert sum(totals) / len(totals) == pytest.approx(200, rel=0.02)
     assert covered / 300 >= 0.9
+
+
+@pytest.mark.parametrize("first,second", [(4, 0), (0, 5), (3, 2), (0, 0)])
+def test_no_find_in_common_cannot_be_estimated_and_says_so(first, second):
+    r = recapture({"notes": 3, "first": first, "second": second, "both": 0}, 0.95)
+    assert r["estimable"] is False and r["total"] is None and r["lower"] is None and r["upper"] is None
+    assert (r["first"], r["second"]) == (first, second)  # what each found is still shown
+    assert recapture({"notes": 3, "first": 4, "second": 3, "both": 2}, 0.95)["estimable"] is True

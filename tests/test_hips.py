@@ -164,3 +164,26 @@ def test_audit_report_shows_the_measurement_beside_the_bound(gold, result, tmp_p
     assert report["hips"]["attacker_recall"] == result["attacker_recall"]
     assert "Hiding in plain sight, measured" in (tmp_path / "r.html").read_text()
     assert main(["report", str(out), "--json", str(tmp_path / "r2.json"), "--hips", str(tmp_path / "r.json")]) == 2
+
+
+def test_an_untrained_attacker_is_refused(gold, tmp_path, capsys):
+    out = tmp_path / "hips.json"
+    assert main(["hips", "--gold", gold, "--json", str(out), "--max-iterations", "2", "--quiet"]) == 2
+    assert f"at least {hips.MIN_ITERATIONS}" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("edit,named", [
+    (lambda r: r.update(attacker_recall=0.0), "attacker_recall"),
+    (lambda r: r["surrogate"].update(found=0, attacker_recall=0.0), "totals"),
+    (lambda r: r["settings"]["crf"].update(max_iterations=2), "settings are refused"),
+])
+def test_a_hand_edited_result_is_named_when_the_report_reads_it(result, tmp_path, edit, named):
+    edited = json.loads(json.dumps(result))
+    edit(edited)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited))
+    with pytest.raises(ValueError, match=named):
+        hips.load_summary(path)
+    path.write_text(json.dumps(result))
+    summary = hips.load_summary(path)
+    assert summary["max_iterations"] == 40 and "40 iterations" in hips.section(summary)

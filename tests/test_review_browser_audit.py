@@ -287,3 +287,28 @@ def test_a_note_in_parts_draws_every_span_once_and_is_read_to_the_end(browser, t
             assert p.store.review_state(nid, "alice")["state"] == "done"
     finally:
         p.close()
+
+
+def test_a_login_posted_from_another_local_port_leaves_the_browser_signed_out(browser, project, tmp_path):
+    from fastapi import FastAPI
+    from fastapi.responses import HTMLResponse
+
+    path = tmp_path / "tokens"
+    set_token(path, "alice")
+    bob = set_token(path, "bob")
+    app = create_app(project, credentials=Credentials.from_file(path))
+    with headless.live_server(app) as url:
+        evil = FastAPI()
+
+        @evil.get("/", response_class=HTMLResponse)
+        def page():  # another port of the same host: the same site for a SameSite=Strict cookie
+            return (f"<form id=f method=post action='{url}/login'><input name=token value='{bob}'></form>"
+                    "<script>document.getElementById('f').submit()</script>")
+
+        with headless.live_server(evil) as other:
+            browser.get(other + "/")
+            wait_js(browser, f"return location.href.startsWith('{url}')")
+            assert "sign in from the review app's own page" in browser.page_source
+            browser.get(url + "/api/project")
+            assert "access token required" in browser.page_source   # nobody, never bob
+    browser.delete_all_cookies()

@@ -163,3 +163,21 @@ def test_token_command_prints_a_new_token_once(tmp_path, capsys):
     assert review_main(["token", "alice", "--token-file", str(path)]) == 2
     assert review_main(["token", "alice", "--token-file", str(path), "--rotate"]) == 0
     assert capsys.readouterr().out.strip() not in (first, "")
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "http://testserver:8766"},                      # another local port: same site, other origin
+    {"Origin": "http://evil.example"},
+    {"Sec-Fetch-Site": "same-site"},
+    {"Sec-Fetch-Site": "cross-site", "Origin": "http://testserver"},
+    {"Origin": "null"},
+])
+def test_a_login_posted_from_another_origin_is_refused(project, tokens, headers):
+    path, given = tokens
+    c = TestClient(create_app(project, hosts=("testserver",), credentials=Credentials.from_file(path)))
+    r = c.post("/login", data={"token": given["bob"]}, headers=headers, follow_redirects=False)
+    assert r.status_code == 403 and "set-cookie" not in r.headers
+    assert c.get("/api/project").status_code == 401                   # the browser is nobody, not bob
+    own = c.post("/login", data={"token": given["bob"]}, follow_redirects=False,
+                 headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"})
+    assert own.status_code == 303 and c.get("/api/project").json()["you"] == "bob"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..review.project import Project
 from ..text.tokenize import token_offsets
+from . import canary
 from .sample import DOUBLE
 
 FOUND, PARTIAL, MISSED = "found", "partial", "missed"
@@ -106,8 +107,11 @@ def pool(text: str, model_spans, reviewer_spans: dict) -> list[Identifier]:
 
 def collect(folder, manifest: dict) -> tuple[list[NoteFindings], dict]:
     """The reviewed notes of the audit (finished by at least one person) and, per part,
-    ``{"sampled": n, "reviewed": n, "by_reviewer": {name: notes}}``."""
+    ``{"sampled": n, "reviewed": n, "by_reviewer": {name: notes}, "canaries": {name: {"planted",
+    "caught"}}}``; a note's canary (:mod:`crfdeid.audit.canary`) is counted there and left out
+    of its findings."""
     notes = {n["doc_id"]: n for n in manifest["notes"]}
+    birds = {c["doc_id"]: c for c in manifest.get("canaries", [])}
     found: list[NoteFindings] = []
     progress: dict = {}
     for part in manifest["sample"]["projects"]:
@@ -117,7 +121,7 @@ def collect(folder, manifest: dict) -> tuple[list[NoteFindings], dict]:
             # drawn: as the manifest says (a note missing from the store is not reviewed, and
             # `audit verify` names it), never as the store happens to hold
             stats: dict = {"sampled": sum(n["part"] == part for n in manifest["notes"]), "reviewed": 0,
-                           "reviewed_twice": 0, "by_reviewer": {}}
+                           "reviewed_twice": 0, "by_reviewer": {}, "canaries": {}}
             for row in store.notes():
                 info = notes.get(row["doc_id"])
                 if info is None or info["part"] != part:
@@ -132,6 +136,14 @@ def collect(folder, manifest: dict) -> tuple[list[NoteFindings], dict]:
                 text = store.note(row["id"])["body"]
                 spans = {name: [(sp["start"], sp["end"], sp["subtype"]) for sp in store.spans(row["id"], name)]
                          for name in who}
+                bird = birds.get(row["doc_id"])
+                if bird is not None and bird["part"] == part and canary.in_place(text, bird):
+                    for name in who:  # the canary is measured, then taken out of the findings
+                        c = stats["canaries"].setdefault(name, {"planted": 0, "caught": 0})
+                        c["planted"] += 1
+                        c["caught"] += canary.caught(text, spans[name], bird)
+                    text = canary.strip(text, bird)
+                    spans = {name: canary.from_store(v, bird) for name, v in spans.items()}
                 found.append(NoteFindings(row["doc_id"], part, info["stratum"], info["tokens"], who,
                                           pool(text, info["model_spans"], spans)))
             progress[part] = stats

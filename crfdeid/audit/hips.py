@@ -60,6 +60,13 @@ CARRELL = {"attacker_recall": 0.68, "residual": 310, "readers_missed": 0.9,
            "source": "Carrell et al. 2013, JAMIA 20(2):342-348"}
 
 
+#: Fewest L-BFGS iterations of the attacker's CRF a measurement accepts: a quarter of the
+#: default (``CRF``). A floor, not a measured convergence point: it refuses an attacker left
+#: untrained (issue 52: 2 iterations gave 0 %), whose recall would understate what surrogates
+#: let through.
+MIN_ITERATIONS = 25
+
+
 @dataclass
 class Released:
     """A note as released: its text, the residual identifiers left in it, the generated values
@@ -83,6 +90,11 @@ class Settings:
     crf: dict = field(default_factory=lambda: dict(CRF))
 
     def check(self) -> None:
+        it = self.crf.get("max_iterations")
+        if not isinstance(it, int) or it < MIN_ITERATIONS:
+            raise ConfigError(f"--max-iterations must be at least {MIN_ITERATIONS} (got {it}): an attacker trained "
+                              "for fewer iterations is not trained, and its low recall would make surrogates look "
+                              "safer than they are")
         if not 0 < self.residual < 1:
             raise ConfigError(f"--residual is a share in (0, 1), got {self.residual}")
         if not 0 < self.train_share < 1:
@@ -350,16 +362,45 @@ def summary(result: dict) -> dict:
             "redacted_attacker_recall": r["attacker_recall"], "redacted_attacker_precision": r["attacker_precision"],
             "redacted_found": r["found"], "by_category": s["by_category"],
             "residual_share": result["settings"]["residual"], "gold_digest": result["gold_digest"],
-            "inputs": result["inputs"], "date": result["date"]}
+            "inputs": result["inputs"], "date": result["date"],
+            "max_iterations": result["settings"]["crf"]["max_iterations"],
+            "train_share": result["settings"]["train_share"], "seed": result["settings"]["seed"]}
+
+
+def _disagreements(result: dict) -> list[str]:
+    """Where a result's headline disagrees with its categories or its settings break the rules
+    (a file edited by hand)."""
+    s = result["surrogate"]
+    cats = s["by_category"].values()
+    residual, found = sum(c["residual"] for c in cats), sum(c["found"] for c in cats)
+    out = []
+    if (s["residual"], s["found"]) != (residual, found):
+        out.append(f"its totals ({s['found']} of {s['residual']}) are not its categories' ({found} of {residual})")
+    recall = found / residual if residual else None
+    for name, value in (("attacker_recall", result["attacker_recall"]), ("surrogate attacker_recall",
+                                                                         s["attacker_recall"])):
+        if (value is None) != (recall is None) or (recall is not None and abs(value - recall) > 1e-9):
+            out.append(f"its {name} ({value}) is not its categories' ({recall})")
+    try:
+        Settings(result["settings"]["residual"], result["settings"]["seed"], None, result["settings"]["train_share"],
+                 result["settings"]["crf"]).check()
+    except ConfigError as exc:
+        out.append(f"its settings are refused ({exc})")
+    return out
 
 
 def load_summary(path) -> dict:
-    """The summary (:func:`summary`) of a result file ``audit hips`` wrote; ValueError otherwise."""
+    """The summary (:func:`summary`) of a result file ``audit hips`` wrote, its headline
+    recomputed from its categories; ValueError otherwise (naming each disagreement)."""
     try:
         result = json.loads(Path(path).read_text(encoding="utf-8"))
-        return summary(result)
+        wrong = _disagreements(result)
+        out = summary(result)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"{path}: not a result of `audit hips` ({type(exc).__name__})") from None
+    if wrong:
+        raise ValueError(f"{path}: the result of `audit hips` was edited: " + "; ".join(wrong))
+    return out
 
 
 def section(s: dict) -> str:
@@ -372,7 +413,8 @@ def section(s: dict) -> str:
     return ("<h2>Hiding in plain sight, measured</h2><p class='note'>What surrogates add to the bound above "
             "(it counts every residual identifier; this does not lower it). On annotated notes "
             f"({inputs}; digest {html.escape(s['gold_digest'][:16])}..., {html.escape(s['date'])}) with "
-            f"{pct(s['residual_share'])} of the identifiers left in, an attacker's CRF trained to tell them "
+            f"{pct(s['residual_share'])} of the identifiers left in, an attacker's CRF trained ("
+            f"{s.get('max_iterations', '?')} iterations, {pct(s.get('train_share'))} of the notes) to tell them "
             f"from crfdeid's surrogates found {s['found']} of {s['residual']} ({pct(s['attacker_recall'])}, "
             f"precision {pct(s['attacker_precision'])}; {pct(s['base_rate'])} of the identifiers it saw were "
             f"residual); in redacted output the same attack found {s['redacted_found']} "

@@ -22,6 +22,7 @@ from pathlib import PurePath
 
 from .. import schema
 from ..scoring import audit as stats
+from . import canary, diligence
 from . import hips as hips_measure
 from .findings import FOUND, MISSED, PARTIAL, collect, recapture_counts
 from .sample import load
@@ -46,12 +47,14 @@ CARRELL = ("The release is surrogate output: identifiers the model missed stand 
            "recognised; it is not part of the bound above, which counts every residual identifier.")
 
 
-def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict | None = None) -> dict:
+def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict | None = None,
+            tokens=None) -> dict:
     """The report of the audit in ``folder`` (see the module docstring) as a JSON-ready dict,
     with the result of :func:`crfdeid.audit.verify.verify` (``checked``: one already run);
-    ``hips``: a summary of ``audit hips`` (:func:`crfdeid.audit.hips.load_summary`) to show beside."""
+    ``hips``: a summary of ``audit hips`` (:func:`crfdeid.audit.hips.load_summary`) to show beside;
+    ``tokens``: the review app's token file, which proves personal sign-ins (see ``verify``)."""
     manifest = load(folder)
-    checked = verify(folder) if checked is None else checked
+    checked = verify(folder, tokens=tokens) if checked is None else checked
     found, progress = collect(folder, manifest)
     release = manifest["release"]
     notes = len(found)
@@ -77,8 +80,8 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
     token_rate = stats.rate(len(residual), tokens, level)
     phi_rate = stats.rate(leaked, phi_tokens, level)
     rc = recapture_counts(found)
-    recap = stats.chapman(rc["first"], rc["second"], rc["both"], level).as_dict() if rc["notes"] else None
-    factor = (recap["total"] / recap["seen"]) if recap and recap["seen"] else None
+    recap = recapture(rc, level)
+    factor = (recap["total"] / recap["seen"]) if recap and recap["estimable"] and recap["seen"] else None
     strata: dict = {}
     for f in found:
         key = " / ".join(f.stratum)
@@ -110,6 +113,10 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
         failed = [k for k, v in checked["checks"].items() if not v]
         warnings.append(f"`audit verify` found {len(checked['differences'])} difference(s) between the audit folder "
                         f"and what it recomputes ({', '.join(failed)}): these figures cannot be signed")
+    reviewing = diligence.reviewing(folder, manifest)
+    warnings += diligence.warnings(reviewing)
+    birds = canary_recall(manifest, progress)
+    warnings += birds["warnings"]
     if rc["notes"] < progress.get("double", {}).get("sampled", 0):
         warnings.append(f"only {rc['notes']} of the {progress['double']['sampled']} double-review notes have "
                         "two reviews")
@@ -142,11 +149,52 @@ def compute(folder, level: float = 0.95, checked: dict | None = None, hips: dict
                   "leaked_phi_tokens_per_phi_token": phi_rate.as_dict(), "per": stats.PER},
         "projection": project,
         "reviewer_misses": {"counts": rc, "chapman": recap, "inflation": factor},
+        "reviewing": reviewing,
+        "canaries": {k: birds[k] for k in ("planted", "by_reviewer", "min_recall")},
         "surrogate_note": CARRELL if manifest["output"] == "surrogate" else None,
         "hips": hips,
         "notes_with_residual": [f.doc_id for f in with_residual],
         "warnings": warnings,
     }
+
+
+def recapture(rc: dict, level: float) -> dict | None:
+    """Chapman's estimate from :func:`~crfdeid.audit.findings.recapture_counts`, ``None`` without
+    notes reviewed twice, and ``estimable: False`` (no total, no interval) when the two reviewers
+    share no find: nothing was recaptured, so nothing says how many both missed (the formula
+    would still give a number, and a zero-width interval when one of them found nothing).
+
+    >>> recapture({"notes": 3, "first": 4, "second": 0, "both": 0}, 0.95)["estimable"]
+    False
+    """
+    if not rc["notes"]:
+        return None
+    recap = stats.chapman(rc["first"], rc["second"], rc["both"], level).as_dict()
+    if not rc["both"]:
+        return {**recap, "estimable": False, "total": None, "unseen": None, "lower": None, "upper": None}
+    return {**recap, "estimable": True}
+
+
+def canary_recall(manifest: dict, progress: dict) -> dict:
+    """Each reviewer's canaries caught (:mod:`crfdeid.audit.canary`) and the warnings: a
+    reviewer below :data:`~crfdeid.audit.canary.MIN_RECALL`, or an audit without canaries."""
+    by: dict = {}
+    for part in progress.values():
+        for who, c in part.get("canaries", {}).items():
+            row = by.setdefault(who, {"planted": 0, "caught": 0})
+            row["planted"] += c["planted"]
+            row["caught"] += c["caught"]
+    for row in by.values():
+        row["recall"] = row["caught"] / row["planted"]
+    planted = len(manifest.get("canaries", []))
+    warnings = [f"{who} found {r['caught']} of the {r['planted']} canaries in their notes (recall "
+                f"{100 * r['recall']:.0f} %, below {100 * canary.MIN_RECALL:.0f} %): their reviews miss identifiers; "
+                "the audit fails" for who, r in sorted(by.items()) if r["recall"] < canary.MIN_RECALL]
+    if not planted:
+        warnings.append("no canaries were planted (`audit sample --canaries N`): the reviewers' miss rates are "
+                        "not measured")
+    return {"planted": planted, "by_reviewer": dict(sorted(by.items())), "min_recall": canary.MIN_RECALL,
+            "warnings": warnings}
 
 
 def _model(model: dict) -> dict:
@@ -307,7 +355,14 @@ def to_html(report: dict, images: dict | None = None) -> str:
         parts.append(f"<p><img alt='misses by PHI type' src='data:image/png;base64,{images['types']}'></p>")
     rm = report["reviewer_misses"]
     parts.append("<h2>The reviewers' own misses</h2>")
-    if rm["chapman"]:
+    if rm["chapman"] and not rm["chapman"]["estimable"]:
+        c = rm["chapman"]
+        parts.append(
+            f"<p>{rm['counts']['notes']} notes were reviewed by two reviewers independently. Of the identifiers the "
+            f"model left, the first reviewer found {c['first']}, the second {c['second']}, and none was found by "
+            "both: capture-recapture cannot estimate how many neither saw (it needs finds in common). The figures "
+            "above assume the reviewers missed nothing.</p>")
+    elif rm["chapman"]:
         c = rm["chapman"]
         parts.append(
             f"<p>{rm['counts']['notes']} notes were reviewed by two reviewers independently. Of the identifiers the "
@@ -320,6 +375,21 @@ def to_html(report: dict, images: dict | None = None) -> str:
             "are blind to alike (a shared blind spot) are not in it, nor in the bound above.</p>")
     else:
         parts.append("<p>No note was reviewed twice: the figures above assume the reviewers missed nothing.</p>")
+    cn = report.get("canaries") or {"by_reviewer": {}}
+    if cn["by_reviewer"]:
+        parts.append(f"<h2>Canaries</h2><p>{cn['planted']} made-up identifiers were planted in sampled notes, "
+                     f"unknown to the reviewers; a reviewer below {100 * cn['min_recall']:.0f} % fails the audit.</p>"
+                     + _table(["reviewer", "canaries in their notes", "found", "recall"],
+                              [[k, v["planted"], v["caught"], _pct(v["recall"])]
+                               for k, v in cn["by_reviewer"].items()]))
+    rv = report.get("reviewing") or {"by_reviewer": {}}
+    if rv["by_reviewer"]:
+        parts.append("<h2>How the reviewers reviewed</h2>" + _table(
+            ["reviewer", "signed in", "notes done", "median seconds a note", "decisions a note",
+             f"notes done faster than {rv['tokens_per_second']:g} tokens a second", "suggestions undecided at done",
+             "reopened after done"],
+            [[k, ", ".join(v["signed_in"]), v["notes"], v["median_seconds"], v["decisions_per_note"], v["unread"],
+              v["undecided_at_done"], v["reopened_after_done"]] for k, v in rv["by_reviewer"].items()]))
     if report["surrogate_note"]:
         parts.append(f"<h2>Surrogate output</h2><p class='note'>{esc(report['surrogate_note'])}</p>")
     if report.get("hips"):

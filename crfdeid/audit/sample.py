@@ -17,6 +17,7 @@ text.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 import re
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..document import Document, make_span
 from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
 from ..review.project import Project
@@ -32,6 +34,7 @@ from ..tagging.model import DEFAULT_MODEL, TaggingModel
 from ..tagging.session import SPANS, Session
 from ..text.tokenize import token_offsets
 from ..version import __version__
+from . import canary
 
 MANIFEST = "audit.json"
 FORMAT = "crfdeid-audit/1"
@@ -188,17 +191,32 @@ def draw(members, n: int, seed: int, double: int = 0) -> tuple[list[str], list[s
     return chosen, twice
 
 
+def seed_for(key: bytes, release_digest: str) -> int:
+    """The sample's seed fixed by the officer's key and the release (1 .. 2**31 - 1): the data
+    holder, without the key, cannot draw again with another seed until a sample suits them.
+
+    >>> seed_for(b"k" * 32, "0" * 64) == seed_for(b"k" * 32, "0" * 64) != seed_for(b"k" * 32, "1" * 64)
+    True
+    """
+    mac = hmac.new(key, b"crfdeid-audit-seed:" + release_digest.encode(), hashlib.sha256).digest()
+    return int.from_bytes(mac[:8], "big") % (2**31 - 1) + 1
+
+
 def new_seed() -> int:
     """A fresh seed (recorded in the manifest): the audit is drawn once, then checked."""
     return random.SystemRandom().randrange(1, 2**31)
 
 
-def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, model_path=None,
-           output: str = "redacted", options: dict | None = None) -> dict:
+def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int = 0, model_path=None,
+           output: str = "redacted", options: dict | None = None, output_run: dict | None = None,
+           canaries: int = 0) -> dict:
     """Draw the sample, tag it with the model, make the review project(s) and write the manifest.
 
-    Returns the manifest. ``folder`` must not be an audit yet; read errors stop the audit
-    (its population would be unknown).
+    ``seed``: a number, or the officer's key (bytes), which fixes the seed with the release
+    (:func:`seed_for`). Returns the manifest. ``folder`` must not be an audit yet; read errors
+    stop the audit (its population would be unknown). ``output_run``: what the manifest records
+    of the release's output folder (``crfdeid.cli.audit_release.record``); ``canaries``: notes
+    that get a made-up identifier in their review copy (:mod:`crfdeid.audit.canary`).
     """
     folder = Path(folder)
     if (folder / MANIFEST).exists():
@@ -207,7 +225,12 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     if errors:
         raise CrfdeidError(f"{len(errors)} note(s) of the release could not be read (first: {errors[0]}); an "
                            "audit needs every note of the release")
+    seed_from = "given"
+    if isinstance(seed, bytes):
+        seed, seed_from = seed_for(seed, release_digest(members)), "officer-key"
     sample, twice = draw(members, n, seed, double)
+    planted = set(canary.choose(sample, canaries, seed))
+    canary_of: dict[str, dict] = {}
     path = Path(model_path) if model_path and str(model_path) != "default" else DEFAULT_MODEL
     model = TaggingModel.load(path)
     session = Session(model, SPANS)  # the release's model, as `crfdeid tag` tags with it
@@ -238,9 +261,17 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
             rank = {d: i for i, d in enumerate(order)}
             batch = [docs[d] for d in ids]
             for doc, tagged in zip(batch, session.tagged(batch)):
-                nid = project.store.add_note(doc, None, who="audit")
+                shown, suggested = doc, tagged.spans
+                if doc.doc_id in planted:  # the review copy only; the manifest keeps the release's offsets
+                    text, c = canary.plant(doc.text, [(x.start, x.end) for x in tagged.spans],
+                                           random.Random(f"{seed}/canary/{doc.doc_id}"))
+                    canary_of[doc.doc_id] = dict(c, doc_id=doc.doc_id, part=part)
+                    shown = Document(doc.doc_id, text, [], dict(doc.meta))
+                    suggested = [make_span(a, b, t) for a, b, t in
+                                 canary.to_store([(x.start, x.end, x.subtype) for x in tagged.spans], c)]
+                nid = project.store.add_note(shown, None, who="audit")
                 # the suggestions are the release's model, version 0; priority: the seeded order
-                project.store.set_suggestions(nid, tagged.spans, tagged.meta["confidence"], 0,
+                project.store.set_suggestions(nid, suggested, tagged.meta["confidence"], 0,
                                               1.0 - rank[doc.doc_id] / len(ids))
                 m = info[doc.doc_id]
                 notes.append({"doc_id": doc.doc_id, "part": part, "stratum": list(m.stratum), "tokens": m.tokens,
@@ -256,7 +287,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     drawn = Counter(info[d].stratum for d in sample)
     for k in sorted(sizes):
         per_stratum[json.dumps(list(k))] = {"notes": sizes[k], "tokens": tokens[k], "sampled": drawn[k]}
-    manifest = {
+    manifest: dict = {
         "format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "crfdeid": __version__,
         "release": {"inputs": list(specs), "reader_options": dict(options or {}), "notes": len(members),
                     "tokens": sum(m.tokens for m in members),
@@ -264,10 +295,14 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
         "model": {"file": path.resolve().name, "path": str(path.resolve()), "sha256": digest,
                   "config_sha256": config_digest(model.config), "config": model.config},
         "output": output,
-        "sample": {"seed": seed, "size": n, "double": double, "strata": strata.as_dict(),
+        "sample": {"seed": seed, "seed_from": seed_from, "size": n, "double": double, "strata": strata.as_dict(),
                    "projects": {p: f"{p}/" for p in projects}},
         "notes": sorted(notes, key=lambda x: str(x["doc_id"])),
     }
+    if output_run:
+        manifest["output_run"] = output_run
+    if canary_of:
+        manifest["canaries"] = [canary_of[d] for d in sorted(canary_of)]
     atomic_write(folder / MANIFEST, json.dumps(manifest, indent=1, default=str) + "\n")
     return manifest
 

@@ -15,9 +15,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from ..document import make_span
 from ..io import read
 from ..review.project import Project
 from ..review.store import Conflict
+from . import canary
+from .diligence import SIMULATED
 from .findings import FOUND, covered, status_of
 from .sample import DOUBLE, load
 
@@ -78,12 +81,18 @@ def run(folder, gold_specs, reviewers, miss: float = 0.0, seed: int = 0) -> dict
     missing = sorted(set(model) - set(gold))
     if missing:
         raise ValueError(f"{len(missing)} sampled note(s) have no gold standard (first: {missing[0]!r})")
+    for c in manifest.get("canaries", []):  # a simulated reviewer sees a canary as any identifier
+        d = c["doc_id"]
+        gold[d] = [make_span(a, b, t) for a, b, t in canary.to_store([(x.start, x.end, x.subtype) for x in gold[d]], c)]
+        gold[d].append(make_span(c["start"], c["end"], c["subtype"]))
+        model[d] = [list(x) for x in canary.to_store(model[d], c)]
     counts = {r: {"notes": 0, "overlooked": 0} for r in reviewers}
     turn = 0
     for part in manifest["sample"]["projects"]:
         project = Project.open(Path(folder) / part)
         try:
             store = project.store
+            store.signed_in(SIMULATED)  # so the report lists them as played, never as people
             for row in store.notes():
                 doc_id = row["doc_id"]
                 if part == DOUBLE:

@@ -26,10 +26,12 @@ from pathlib import Path
 
 from ..errors import ConfigError, CrfdeidError
 from ..io import read
+from ..review.credentials import Credentials
 from ..review.project import Project
 from ..review.store import MODEL
 from ..tagging.model import TaggingModel
 from ..tagging.session import SPANS, Session
+from . import canary
 from .sample import DOUBLE, SINGLE, Strata, draw, load, population, release_digest, sha256_file
 
 
@@ -45,8 +47,11 @@ def _retag(specs, options, ids: set, model_path: Path) -> dict:
             for d, t in zip(docs, session.tagged(docs))}
 
 
-def verify(folder, specs=None) -> dict:
+def verify(folder, specs=None, tokens=None) -> dict:
     """Recompute and compare (see the module docstring).
+
+    ``tokens``: the review app's token file, to check the seal of every event that says its
+    writer signed in with a personal token (without it, no personal sign-in is taken as proven).
 
     Returns ``{"ok", "checks": {name: bool}, "differences": [{"doc_id", "part", "what"}],
     "changed_after_adjudication": [...], "reviewers": {name: {"signed_in": [...],
@@ -67,6 +72,14 @@ def verify(folder, specs=None) -> dict:
         diffs.append({"doc_id": doc_id, "part": part, "what": what})
 
     checks = {"release_readable": not errors, "release_digest": release_digest(members) == rel["digest"]}
+    if not checks["release_digest"]:
+        now = release_digest(members)
+        differ(None, f"the release digest differs (audit.json {rel['digest'][:12]}, now {now[:12]}): {len(members)} "
+                     f"notes and {sum(m.tokens for m in members):,} tokens now, {rel['notes']} and "
+                     f"{rel['tokens']:,} at the sample")
+    for e in errors:
+        differ(None, f"the release could not be read whole: {e}")
+    base = len(diffs)
     try:
         sample, twice = draw(members, s["size"], s["seed"], s["double"])
     except ConfigError:
@@ -101,7 +114,8 @@ def verify(folder, specs=None) -> dict:
     else:
         differ(None, "the model file is missing or its SHA-256 differs from audit.json: the drawn notes "
                      "could not be tagged again")
-    stores, log, auth, changed = _check_stores(folder, manifest, info, tagged, differ)
+    seal_keys = Credentials.from_file(tokens).seal_keys() if tokens else None
+    stores, log, auth, changed = _check_stores(folder, manifest, info, tagged, differ, seal_keys)
     seen: dict = defaultdict(list)
     for part, doc_id in stores:
         seen[doc_id].append(part)
@@ -115,19 +129,21 @@ def verify(folder, specs=None) -> dict:
             differ(d, f"in {where[0]}/ but drawn for {part_of[d]}/", where[0])
     for d in sorted(set(seen) - set(sample)):
         differ(d, "in the review stores but not drawn", seen[d][0])
-    checks["notes"] = not diffs
+    checks["notes"] = len(diffs) == base
     ok = all(checks.values())
-    reviewers = {w: {"signed_in": how, "personal_token": how == ["personal"]} for w, how in sorted(auth.items())}
+    reviewers = {w: {"signed_in": how, "personal_token": how == ["personal"] and seal_keys is not None}
+                 for w, how in sorted(auth.items())}
     return {"ok": ok, "checks": checks, "differences": diffs,
             "changed_after_adjudication": changed,
             "reviewers": reviewers, "log": log}
 
 
-def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ):
+def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ, seal_keys=None):
     """Compare each review store with the release, the model and its own log; returns
     ``([(part, doc id)], {part: log counts}, {reviewer: [how signed in]}, [reviews changed after
     adjudication])``."""
     s, mod = manifest["sample"], manifest["model"]
+    canaries = {c["doc_id"]: c for c in manifest.get("canaries", [])}
     present: list[tuple[str, str]] = []
     logs: dict = {}
     auth: dict = defaultdict(set)
@@ -159,13 +175,19 @@ def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ
                 present.append((part, d))
                 m = info.get(d)
                 body = store.note(row["id"])["body"]
-                if m is not None and hashlib.sha256(body.encode("utf-8")).hexdigest() != m.text_sha256:
+                bird = canaries.get(d)
+                if bird is not None and (bird["part"] != part or not canary.in_place(body, bird)):
+                    differ(d, "the canary audit.json records is not in the review store's note", part)
+                    bird = None
+                text = canary.strip(body, bird)
+                if m is not None and hashlib.sha256(text.encode("utf-8")).hexdigest() != m.text_sha256:
                     differ(d, "the note's text in the review store differs from the release (digest)", part)
-                if d in tagged and _spans((x["start"], x["end"], x["subtype"])
-                                          for x in store.spans(row["id"], MODEL)) != tagged[d]:
+                if d in tagged and _spans(canary.from_store([(x["start"], x["end"], x["subtype"])
+                                                             for x in store.spans(row["id"], MODEL)], bird)) \
+                        != tagged[d]:
                     differ(d, "the model's suggestions in the review store differ from the audited model's spans",
                            part)
-            result = store.check_log()
+            result = store.check_log(seal_keys)
             names = {**result["doc_ids"], **by_nid}
             for p in result["problems"]:
                 differ(names.get(p["note_id"]), p["what"], part)

@@ -22,13 +22,16 @@ from .. import cli
 from ..audit import report as audit_report
 from ..audit import sample as audit_sample
 from ..audit import simulate as audit_simulate
+from ..audit import statement
 from ..audit import verify as audit_verify
 from ..audit.hips import load_summary as hips_summary
+from ..deid.key import read_key_file
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
+from ..tagging.model import DEFAULT_MODEL
 from ..text.tokenize import token_offsets
-from . import audit_hips
+from . import audit_hips, audit_release
 
 
 def _level(text: str) -> float:
@@ -72,7 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--notes", type=int, required=True, help="notes to draw (see `audit plan`)")
     q.add_argument("--double", type=int, default=0,
                    help="of those, notes that two reviewers review independently (capture-recapture; 0)")
-    q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded)")
+    q.add_argument("--canaries", type=int, metavar="N",
+                   help="notes that get a made-up identifier, unknown to the reviewers, to measure each reviewer's "
+                        "misses (default: one in ten drawn notes, at least one; 0: none, and the report says so)")
+    q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded); for tests: "
+                                            "a seed anyone chooses can be shopped for, use --key")
+    q.add_argument("--key", metavar="FILE",
+                   help="the officer's key (`python -m crfdeid key new FILE`): the seed is fixed by it and the "
+                        "release, so it cannot be chosen after seeing draws; `verify --key` recomputes it")
     q.add_argument("--stratify", action="append", default=[], metavar="FIELD",
                    help="stratum: a metadata field of the notes (JSON Lines 'meta', a CSV's meta_columns), "
                         "'length' (token-count bins) or a named group of --pattern (repeatable)")
@@ -81,18 +91,25 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--pattern", metavar="REGEX",
                    help="named groups read from the document id or file name, e.g. '(?P<site>[a-z]+)_(?P<year>\\d{4})'")
     q.add_argument("--model", help="the model that de-identifies the release (default: the shipped one)")
+    q.add_argument("--release-output", metavar="DIR",
+                   help="the output folder `tag --output-dir` wrote (with its run manifest): verify holds it to "
+                        "the manifest and makes it again with the run's arguments")
     q.add_argument("--output", default="redacted", choices=("redacted", "masked", "surrogate"),
                    help="how the release is written (surrogate adds the note on hiding in plain sight)")
     cli.add_reader_options(q, inputs="the release (a CSV's strata: meta_columns=site,year)")
     q = sub.add_parser("verify", help="draw the sample again from its seed; check the release and the model file")
     q.add_argument("audit", help="audit folder")
     q.add_argument("release", nargs="*", metavar="FORMAT:PATH", help="the release (default: as recorded)")
+    _evidence_options(q, "check the signed statement (`report --sign`) and the seed with the officer's key")
     q = sub.add_parser("report", help="the audit report from the reviewed sample (HTML and JSON)")
     q.add_argument("audit", help="audit folder")
     q.add_argument("--html", metavar="FILE", help="write the page a person reads and signs")
     q.add_argument("--json", metavar="FILE", help="write the figures as JSON (default: stdout)")
     q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
     q.add_argument("--hips", metavar="FILE", help="a result of `audit hips`, shown as what surrogates add")
+    q.add_argument("--sign", metavar="KEY", help="sign the report's evidence with the officer's key: writes "
+                                                 "AUDIT/statement.json (refused when the report has a warning)")
+    _evidence_options(q, None)
     q = sub.add_parser("simulate", help="reviewers played by a gold standard (examples and tests only)")
     q.add_argument("audit", help="audit folder")
     q.add_argument("--gold", action="append", required=True, metavar="FORMAT:PATH", help="annotated notes")
@@ -103,6 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
     audit_hips.add_arguments(sub.add_parser("hips", help="can an attacker tell residual identifiers from "
                                             "surrogates? (hiding in plain sight, measured)"))
     return p
+
+
+def _evidence_options(q, key_help) -> None:
+    q.add_argument("--tokens", metavar="FILE",
+                   help="the review app's token file: proves each personal sign-in by its event's seal (without "
+                        "it no reviewer counts as signed in with a personal token)")
+    if key_help:
+        q.add_argument("--key", metavar="FILE", help=key_help)
 
 
 def main(argv=None) -> int:
@@ -167,12 +192,20 @@ def _plan(args) -> int:
 
 
 def _sample(args) -> int:
-    seed = args.seed if args.seed is not None else audit_sample.new_seed()
+    if args.key and args.seed is not None:
+        print("error: --key fixes the seed: give --key or --seed, not both", file=sys.stderr)
+        return 2
+    seed = read_key_file(args.key) if args.key else args.seed if args.seed is not None else audit_sample.new_seed()
     strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
+    run = None
+    if args.release_output:
+        model = args.model if args.model and args.model != "default" else DEFAULT_MODEL
+        run = audit_release.record(args.release_output, audit_sample.sha256_file(model))
     manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
-                                   args.output, cli.reader_options(args.reader_option))
+                                   args.output, cli.reader_options(args.reader_option), run,
+                                   max(1, args.notes // 10) if args.canaries is None else args.canaries)
     parts = manifest["sample"]["projects"]
-    print(json.dumps({"audit": args.out, "seed": seed, "notes": len(manifest["notes"]),
+    print(json.dumps({"audit": args.out, "seed": manifest["sample"]["seed"], "notes": len(manifest["notes"]),
                       "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
                       "release_notes": manifest["release"]["notes"], "strata": len(manifest["release"]["strata"])}))
     print("review: " + "; ".join(f"python -m crfdeid review serve {Path(args.out) / p}" for p in parts),
@@ -180,8 +213,29 @@ def _sample(args) -> int:
     return 0
 
 
+def checked(audit, release=None, tokens=None) -> dict:
+    """:func:`crfdeid.audit.verify.verify` and, when the audit records the release's output
+    folder, its check against the run manifest and a run made again (:mod:`.audit_release`)."""
+    result = audit_verify.verify(audit, release, tokens)
+    run = audit_sample.load(audit).get("output_run")
+    if run:
+        found: list = []
+        audit_release.check(run, lambda doc_id, what: found.append({"doc_id": doc_id, "part": None, "what": what}))
+        result["checks"]["release_output"] = not found
+        result["differences"] += found
+        result["ok"] = result["ok"] and not found
+    return result
+
+
 def _verify(args) -> int:
-    result = audit_verify.verify(args.audit, args.release or None)
+    result = checked(args.audit, args.release or None, args.tokens)
+    if args.key:
+        key = read_key_file(args.key)
+        signed = statement.check(args.audit, audit_sample.load(args.audit), key,
+                                figures=lambda level: audit_report.compute(args.audit, level or 0.95, checked=result))
+        result["checks"]["statement"] = not signed
+        result["differences"] += signed
+        result["ok"] = result["ok"] and not signed
     print(json.dumps(result))
     for d in result["differences"]:
         print(f"difference: {d['doc_id'] or '(audit)'}" + (f" in {d['part']}/" if d["part"] else "")
@@ -200,7 +254,7 @@ def _report(args) -> int:
             print(f"error: --html {missing}", file=sys.stderr)
             return 2
     hips = hips_summary(args.hips) if args.hips else None
-    report = audit_report.compute(args.audit, args.level, hips=hips)
+    report = audit_report.compute(args.audit, args.level, checked=checked(args.audit, tokens=args.tokens), hips=hips)
     text = audit_report.to_json(report)
     if args.json:
         atomic_write(args.json, text)
@@ -215,6 +269,13 @@ def _report(args) -> int:
           f"{stats.PER * r['estimate']:.2f} per 10,000 tokens, at most {stats.PER * r['upper_one_sided']:.2f} "
           f"({round(100 * args.level)} %); release: at most {report['projection']['upper_residual_identifiers']:,.0f}",
           file=sys.stderr)
+    if args.sign:
+        if report["warnings"]:
+            print("error: not signed: the report has warnings (above); a report is signed when it has none",
+                  file=sys.stderr)
+            return 1
+        statement.sign(args.audit, audit_sample.load(args.audit), report, read_key_file(args.sign))
+        print(f"signed: {Path(args.audit) / statement.STATEMENT} (keep a copy with the key)", file=sys.stderr)
     return 1 if report["warnings"] else 0
 
 

@@ -51,13 +51,13 @@ from .. import cli, site
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
-from ..io import spec_path
+from ..io import runmanifest, spec_path
 from ..io.explain import ExplainWriter
 from ..io.outputs import check_apart
 from ..progress import Progress, gc_paused, step
 from ..site import learnt
 from ..tagging.inputs import count_documents
-from ..tagging.model import TaggingModel
+from ..tagging.model import DEFAULT_MODEL, TaggingModel
 from ..tagging.session import Session, open_inputs, refuse_existing
 
 
@@ -120,6 +120,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action="store_true",
                    help="draw the progress display on standard error even when it is not a terminal "
                         "(by default only a terminal gets it: notes counted, phase, rate and time left)")
+    p.add_argument("--run-manifest", action="store_true",
+                   help="write crfdeid-run.manifest into --output-dir: the arguments, the model's and site files' "
+                        "digests and every output file's digest (no note text), for `audit sample --release-output`")
     cli.add_overwrite(p)
     return p
 
@@ -348,6 +351,9 @@ def main(argv=None) -> int:
                       f"saved to {args.site_mining_save} (PHI: store it as PHI)", file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
+    if args.run_manifest and args.output_dir and completed and not failed:  # for `audit sample --release-output`
+        path = args.model if args.model and (args.model != "default" or Path(args.model).is_file()) else DEFAULT_MODEL
+        runmanifest.write(args.output_dir, sys.argv[1:] if argv is None else list(argv), path, args.output_format)
     return 1 if failed or not completed else 0
 
 

@@ -48,6 +48,13 @@ def _digest(token: str, name: str) -> str:
     return hmac.new(token.encode("utf-8"), label, hashlib.sha256).hexdigest()
 
 
+def seal_key(token: str, name: str) -> bytes:
+    """The secret that seals a person's events (:func:`crfdeid.review.ledger.seal`): derived from
+    their token, so that only whoever holds the token (the app while it serves them, or an
+    auditor given the token file) can make or check a seal; the store never holds it."""
+    return hmac.new(token.encode("utf-8"), b"crfdeid-review-seal-v1:" + name.encode(), hashlib.sha256).digest()
+
+
 def parse(text: str, where: str = "the token file") -> dict[str, str]:
     """``{name: token}`` of a token file's text; a single token is ``{SHARED: token}``.
 
@@ -159,6 +166,11 @@ class Credentials:
 
     def cookie_for(self, identity: str) -> str:
         return f"{identity}.{_digest(self.tokens[identity], identity)}"
+
+    def seal_keys(self) -> dict[str, bytes]:
+        """``{name: seal key}`` of every person (none for a shared token: it proves no person)."""
+        self.refresh()
+        return {n: seal_key(t, n) for n, t in self.tokens.items() if n != SHARED}
 
     def from_cookie(self, value: str) -> str | None:
         """The identity of a login cookie, or ``None`` (a rotated token ends the session)."""

@@ -11,6 +11,12 @@ form cannot send that without a CORS preflight this app never grants). With toke
 TOKEN`` or the HttpOnly cookie that ``POST /login`` sets (compared in constant time). A
 per-annotator token decides who acts: the ``X-Annotator`` header the handlers read is set to
 that name, and a request claiming another name is refused (403).
+
+``POST /login`` from another origin is refused (403, :func:`cross_origin`): a page on another
+local port is the same *site* for a ``SameSite=Strict`` cookie, so without this check it could
+sign the reviewer's browser in as someone else (login CSRF). Browsers send ``Sec-Fetch-Site``
+(Chromium, Firefox 90+, Safari 16.4+) or at least ``Origin`` on every POST; a client that sends
+neither (curl, a script) holds the token itself and is not a browser that can be misled.
 """
 
 from __future__ import annotations
@@ -77,6 +83,20 @@ def _cookie(scope, name: str) -> str:
     return ""
 
 
+def cross_origin(scope) -> bool:
+    """Whether a request comes from a page of another origin (scheme, host and port): by its
+    ``Sec-Fetch-Site`` header where the browser sends one, else by its ``Origin`` (``null``, sent
+    for a page whose referrer policy hides it, is refused: it cannot be told apart)."""
+    site = _header(scope, b"sec-fetch-site").lower()
+    if site:  # the browser's own word (the page's no-referrer policy makes its Origin "null")
+        return site not in ("same-origin", "none")
+    origin = _header(scope, b"origin").lower()
+    if not origin:
+        return False
+    own = f"{scope.get('scheme', 'http')}://{_header(scope, b'host').lower()}"
+    return origin != own
+
+
 class BodyTooLarge(Exception):
     pass
 
@@ -119,6 +139,8 @@ class Guard:
         length = _header(scope, b"content-length")
         if length and (not length.isdigit() or int(length) > self.max_body):
             return await _plain(send, 413, f"request body over {self.max_body} bytes")
+        if path == "/login" and method == "POST" and cross_origin(scope):
+            return await _plain(send, 403, "sign in from the review app's own page (another origin posted this)")
         if not path.startswith(OPEN_PATHS):
             who = self.identity(scope)
             if who is None:

@@ -10,17 +10,27 @@ counts: never note text) in the same transaction as the change. Each event carri
   those rows as the event left them. A row changed without an event (an edit of the
   database by hand) no longer matches the last digest of its scope.
 
+An event written for a person signed in with their own token carries a *seal* in its detail:
+an HMAC-SHA256 of the event (time, who, action, note, detail, scopes, digests) under a key
+derived from that person's token (:func:`crfdeid.review.credentials.seal_key`), which the store
+never holds. Whoever rewrites ``detail.auth`` and re-chains cannot seal the event; checked with
+the token file (``audit verify --tokens``), an event that claims a personal sign-in without a
+valid seal is named. A settings change is an event too (``setting``, with the digest of every
+setting after it): settings changed without one no longer match the last.
+
 The log refuses ``UPDATE`` and ``DELETE`` (a trigger). The head of the chain (last hash and
 number of events) is kept in ``log_head``; the row
 lock taken on it orders concurrent writers (PostgreSQL) and SQLite's ``BEGIN IMMEDIATE``
 does the same. What the log cannot tell: a store rolled back as a whole (tables, log and
 head together) to an earlier consistent state; the audit manifest's digests and the draw
-(``crfdeid audit verify``) catch that for the notes of an audit.
+(``crfdeid audit verify``) catch that for the notes of an audit, and the officer's signed
+statement (:mod:`crfdeid.audit.statement`) for a store rolled back after signing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 
 from .records import ADJUDICATION, MODEL
@@ -137,17 +147,38 @@ def event_hash(prev: str, row: dict) -> str:
     return hashlib.sha256(json.dumps(body, default=str).encode("utf-8")).hexdigest()
 
 
-def append(run, at: str, who: str, action: str, note_id, detail: dict, scopes=None, delta=None) -> None:
+def settings_digest(query) -> str:
+    """The digest of every project setting (names and values)."""
+    return _digest(query("SELECT name, value FROM settings ORDER BY name"))
+
+
+def _seal_body(row: dict, detail: dict) -> bytes:
+    body = [row["at"], row["who"], row["action"], row["note_id"], json.dumps(detail, sort_keys=True),
+            row["scope"], row["state"]]
+    return json.dumps(body, default=str).encode("utf-8")
+
+
+def seal(key: bytes, row: dict, detail: dict) -> str:
+    """The event's seal under a person's key (``detail`` without its ``seal``)."""
+    return hmac.new(key, _seal_body(row, detail), hashlib.sha256).hexdigest()
+
+
+def append(run, at: str, who: str, action: str, note_id, detail: dict, scopes=None, delta=None,
+           seal_key: bytes | None = None) -> None:
     """Append one event inside the caller's transaction (after its change); ``delta``: see
-    :func:`_state_now`."""
+    :func:`_state_now`; ``seal_key``: the person's key, which seals the event."""
     scopes = scopes_of(action, who) if scopes is None else scopes
     states = {s: _state_now(run, note_id, s, delta) for s in scopes} if note_id is not None else {}
     for scope, digest in states.items():
         run("INSERT INTO log_state (note_id, scope, digest) VALUES (?, ?, ?) ON CONFLICT (note_id, scope) "
             "DO UPDATE SET digest = excluded.digest", (note_id, scope, digest))
-    row = {"at": at, "who": who, "action": action, "note_id": note_id,
-           "detail": json.dumps(detail, sort_keys=True), "scope": ",".join(scopes) or None,
+    if action == "setting":
+        detail = dict(detail, settings=settings_digest(run))
+    row = {"at": at, "who": who, "action": action, "note_id": note_id, "scope": ",".join(scopes) or None,
            "state": json.dumps(states, sort_keys=True) if states else None}
+    if seal_key is not None:
+        detail = dict(detail, seal=seal(seal_key, row, detail))
+    row["detail"] = json.dumps(detail, sort_keys=True)
     prev = run("UPDATE log_head SET events = events + 1 WHERE id = 1 RETURNING hash")[0]["hash"]
     h = event_hash(prev, row)
     run("INSERT INTO audit (at, who, action, note_id, detail, scope, state, prev, hash) "
@@ -156,16 +187,19 @@ def append(run, at: str, who: str, action: str, note_id, detail: dict, scopes=No
     run("UPDATE log_head SET hash = ? WHERE id = 1", (h,))
 
 
-def check(db) -> dict:
-    """Check the chain and every scope's rows against its last event.
+def check(db, seal_keys: dict[str, bytes] | None = None) -> dict:
+    """Check the chain, every scope's rows and the settings against their last event, and
+    (with ``seal_keys``, ``{name: key}`` from the token file) each personal event's seal.
 
-    Returns ``{"events", "unchained", "problems": [{"note_id", "what"}], "changed_after_adjudication":
-    [{"note_id", "annotator", "action"}], "auth": {who: [how they signed in]}, "doc_ids": {note id:
-    document id as imported}}`` (no text).
+    Returns ``{"events", "unchained", "head", "problems": [{"note_id", "what"}],
+    "changed_after_adjudication": [{"note_id", "annotator", "action"}], "auth": {who: [how they
+    signed in]}, "doc_ids": {note id: document id as imported}}`` (no text); an event whose
+    seal fails counts as signed in ``unproven``.
     """
     problems: list[dict] = []
     prev, chained, legacy = GENESIS, 0, 0
     last: dict[tuple, str] = {}
+    settings = None
     auth: dict[str, set] = {}
     doc_ids: dict = {}
     rows = db.query("SELECT * FROM audit ORDER BY id")
@@ -185,7 +219,15 @@ def check(db) -> dict:
         for scope, digest in (json.loads(r["state"]) if r["state"] else {}).items():
             last[(r["note_id"], scope)] = digest
         detail = json.loads(r["detail"]) if r["detail"] else {}
-        auth.setdefault(r["who"], set()).add(detail.get("auth") or "none")
+        how = detail.get("auth") or "none"
+        if how == "personal" and seal_keys is not None and not _sealed(r, detail, seal_keys.get(r["who"])):
+            problems.append({"note_id": r["note_id"], "what": f"event {r['id']} ({r['action']}) says {r['who']} "
+                                                              "signed in with a personal token; its seal does not "
+                                                              "prove it (written or rewritten without the token)"})
+            how = "unproven"
+        auth.setdefault(r["who"], set()).add(how)
+        if r["action"] == "setting":
+            settings = detail.get("settings")
         if r["action"] == "import_note" and "doc_id" in detail:
             doc_ids[r["note_id"]] = detail["doc_id"]
     head = db.one("SELECT hash, events FROM log_head WHERE id = 1")
@@ -199,13 +241,26 @@ def check(db) -> dict:
             verb = "differ" if scope in (MODEL, SURROGATES) else "differs"
             problems.append({"note_id": nid, "what": f"{_label(scope)} {verb} from the log (changed outside "
                                                      "the review app)"})
+    if settings is not None and settings != settings_digest(db.query):
+        problems.append({"note_id": None, "what": "the project's settings differ from the log (changed outside "
+                                                  "the review app)"})
+    elif settings is None and chained and db.query("SELECT 1 AS x FROM settings"):
+        problems.append({"note_id": None, "what": "the project's settings have no event in the log"})
     if not legacy:
         for nid, scope in _present(db):
             if (nid, scope) not in last:
                 problems.append({"note_id": nid, "what": f"{_label(scope)} has no event in the log"})
-    return {"events": chained, "unchained": legacy, "problems": problems,
+    return {"events": chained, "unchained": legacy, "head": prev, "problems": problems,
             "changed_after_adjudication": after_adjudication(rows),
             "auth": {w: sorted(v) for w, v in sorted(auth.items())}, "doc_ids": doc_ids}
+
+
+def _sealed(row: dict, detail: dict, key: bytes | None) -> bool:
+    given = detail.get("seal")
+    if key is None or not isinstance(given, str):
+        return False
+    body = {k: v for k, v in detail.items() if k != "seal"}
+    return hmac.compare_digest(given, seal(key, row, body))
 
 
 def after_adjudication(events) -> list[dict]:

@@ -74,8 +74,11 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
         "shared" if credentials is not None else "none"
 
     def who(x_annotator: str | None) -> str:
-        store.signed_in(signed_in)
-        return store.ensure_annotator(check_name(x_annotator or ""), "human")
+        # the guard set the name from the token: its seal key proves the event was theirs
+        name = check_name(x_annotator or "")
+        keys = credentials.seal_keys() if signed_in == "personal" and credentials is not None else {}
+        store.signed_in(signed_in, {name: keys[name]} if name in keys else None)
+        return store.ensure_annotator(name, "human")
 
     def reader(x_annotator: str | None) -> str:
         # a read names the person without creating a record for them

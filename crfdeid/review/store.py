@@ -60,30 +60,37 @@ class Store:
         row = self.db.one("SELECT value FROM settings WHERE name = ?", (name,))
         return json.loads(row["value"]) if row else default
 
-    def set_setting(self, name: str, value) -> None:
+    def set_setting(self, name: str, value, who: str = "settings") -> None:
+        """Set a project setting; the change is an event of the log (the settings' digest, not
+        their values), so a setting changed by hand is named by :meth:`check_log`."""
         with self.db.write() as run:
             run("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE "
                 "SET value = excluded.value", (name, json.dumps(value)))
+            self.audit(run, who, "setting", None, name=name)
 
     def audit(self, run, who: str, action: str, note_id=None, scopes=None, delta=None, **detail) -> None:
         """Append one event to the log inside the caller's transaction (offsets, types, counts
         only; :mod:`crfdeid.review.ledger`), with how the person signed in (:meth:`signed_in`);
         ``delta``: ``{scope: (rows before, rows after)}`` when the change is of a few spans."""
         how = getattr(self._written, "auth", None)
-        ledger.append(run, now(), who, action, note_id, dict(detail, auth=how) if how else detail, scopes, delta)
+        key = getattr(self._written, "seal", None)
+        ledger.append(run, now(), who, action, note_id, dict(detail, auth=how) if how else detail, scopes, delta,
+                      seal_key=key.get(who) if key else None)
 
-    def signed_in(self, how: str | None) -> None:
+    def signed_in(self, how: str | None, seal_keys: dict[str, bytes] | None = None) -> None:
         """How this thread's requests are signed in (``personal``, ``shared`` or ``none``),
-        recorded with each event they write."""
+        recorded with each event they write; ``seal_keys``: ``{name: key}`` from the person's
+        token (:func:`crfdeid.review.credentials.seal_key`), which seals their events."""
         self._written.auth = how
+        self._written.seal = seal_keys
 
     def changed_after_adjudication(self) -> list[dict]:
         """Reviews changed after their note's adjudication (:func:`crfdeid.review.ledger.after_adjudication`)."""
         return ledger.after_adjudication(self.db.query("SELECT note_id, who, action FROM audit ORDER BY id"))
 
-    def check_log(self) -> dict:
+    def check_log(self, seal_keys: dict[str, bytes] | None = None) -> dict:
         """The log's chain and every scope's rows against it (:func:`crfdeid.review.ledger.check`)."""
-        return ledger.check(self.db)
+        return ledger.check(self.db, seal_keys)
 
     def audit_log(self, note_id=None, limit: int = 1000) -> list[dict]:
         """The latest events, newest first (who, what, when; the chain's digests left to :meth:`check_log`)."""
@@ -336,17 +343,26 @@ class Store:
 
     def finish(self, note_id: int, annotator: str, version: int | None = None) -> int:
         """Mark the note reviewed by ``annotator``; suggestions left undecided are accepted
-        (recall first). Returns how many were accepted that way."""
+        (recall first), except in an audit's project, where they stay undecided and the event
+        counts them (an audit measures what the reviewer decided). Returns how many were
+        accepted that way."""
         self.note(note_id)
+        audit = self.setting("audit") is not None
         with self.db.write() as run:
             self.bump(run, note_id, annotator, version)
             self._first_open(run, note_id, annotator)
-            n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
-                          "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
-                          (annotator, now(), note_id, annotator))
+            if audit:
+                left = run("SELECT COUNT(*) AS n FROM annotations WHERE note_id = ? AND annotator = ? AND "
+                           "status = 'suggested'", (note_id, annotator))[0]["n"]
+                n, detail = 0, {"left_undecided": left}
+            else:
+                n = run.count("UPDATE annotations SET status = 'accepted', updated_by = ?, updated_at = ? "
+                              "WHERE note_id = ? AND annotator = ? AND status = 'suggested'",
+                              (annotator, now(), note_id, annotator))
+                detail = {"accepted_undecided": n}
             run("UPDATE reviews SET state = 'done', done_at = ? WHERE note_id = ? AND annotator = ?",
                 (now(), note_id, annotator))
-            self.audit(run, annotator, "done", note_id, accepted_undecided=n)
+            self.audit(run, annotator, "done", note_id, **detail)
         return n
 
     def release(self, note_id: int, annotator: str, version: int | None = None) -> bool:

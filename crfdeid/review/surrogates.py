@@ -4,8 +4,10 @@ edited or approved, then the re-identified corpus written with the new offsets.
 An edited value keeps the no-shared-run rule every generated surrogate keeps
 (:mod:`crfdeid.deid.guard`): one that shares a letter or digit run of two or more characters
 with its original or with another original PHI string of the patient is refused (the message
-gives the note and offset, never the value), and the export refuses such a value whatever
-wrote it (the page, the API or an edit of the database).
+gives the note and offset, never the value), also when it is written spaced, dotted, with
+digits for letters, in look-alike letters of another script or as a number's digits alone
+(:mod:`crfdeid.review.lookalike`); the export refuses such a value whatever wrote it (the page,
+the API or an edit of the database).
 
 Suggestions come from :class:`crfdeid.deid.Surrogator` keyed with the project's secret
 key, run over all reviewed notes of a patient in document order (so a name gets the
@@ -24,6 +26,7 @@ from ..deid.guard import Units
 from ..deid.spans import merged_spans, replace_spans
 from ..deid.surrogate import age_keeps
 from ..document import Document
+from . import lookalike
 from .agreement import FINAL, final_spans
 from .store import Invalid, now
 
@@ -76,16 +79,18 @@ def patient_items(project, patient: str) -> dict:
     return out
 
 
-def _originals(items) -> Units:
-    """The units (runs of 2+ characters) of every original of a patient's items."""
+def _originals(items) -> tuple[Units, list[str]]:
+    """The units (runs of 2+ characters) of every original of a patient's items, and the
+    originals :mod:`.lookalike` re-reads (ages are kept as they are: not those)."""
     units = Units()
     for it in items:
         units.add(it["original"], 2, keep=age_keeps if it["subtype"] == "AGE" else None)
-    return units
+    return units, [it["original"] for it in items if it["subtype"] != "AGE"]
 
 
-def _refuse_shared_run(units: Units, value: str, note_id: int, start: int) -> None:
-    if units.survivor(value) is not None:
+def _refuse_shared_run(originals: tuple[Units, list[str]], value: str, note_id: int, start: int) -> None:
+    units, texts = originals
+    if units.survivor(value) is not None or lookalike.survives(texts, value):
         raise Invalid(f"the surrogate at offset {start} of note {note_id} shares a letter or digit run with an "
                       "original of the patient: write one that keeps none")
 

@@ -1,0 +1,99 @@
+"""The release an audit is of: the output folder ``tag`` wrote, held to its run manifest
+(:mod:`crfdeid.io.runmanifest`) and made again.
+
+``audit sample --release-output DIR`` records the output folder and the digest of its run
+manifest (refused when another model wrote it). ``audit verify`` then names
+
+- each output file that differs from, is missing from or was added to its run manifest (the
+  release edited after it was written);
+- each file the run's arguments named (model, site files, inputs) whose digest changed;
+- each output file that differs when ``tag`` runs again with the run's own arguments (site mining
+  over the same batch included) into a private temporary folder: an output written by another
+  model or with other options than its manifest says. A run whose ``--key`` was withheld cannot
+  be made again (named: use ``--key-file``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import tempfile
+from pathlib import Path
+
+from ..errors import ConfigError
+from ..io import runmanifest
+from . import tag  # the command itself, so that the output is made again exactly as `tag` makes it
+
+#: Options of the run left out when it is made again (with their value, if they take one).
+_DROP_VALUE = ("--output-dir", "--log", "--site-mining-save", "--jobs", "--mapping")
+_DROP_FLAG = ("--overwrite", "--quiet")
+
+
+def record(folder, model_sha256: str) -> dict:
+    """What ``audit.json`` records of the release's output folder (see the module docstring)."""
+    folder = Path(folder).resolve()
+    run = runmanifest.read(folder)
+    if run.get("model_sha256") != model_sha256:
+        raise ConfigError("the output was written by another model than the audit's (--model): audit the model "
+                          "that wrote it", path=folder)
+    return {"folder": str(folder), "manifest_sha256": runmanifest.sha256_file(folder / runmanifest.RUN_MANIFEST),
+            "output_format": run.get("output_format"), "model_sha256": run["model_sha256"],
+            "files": len(run.get("files", {}))}
+
+
+def again(argv: list[str], out: Path) -> list[str]:
+    """The run's arguments to make its output again into ``out`` (quiet, nothing else written).
+
+    >>> again(["--output-dir", "o", "--overwrite", "-o", "mapping=m.csv", "n.txt"], Path("t"))
+    ['n.txt', '--output-dir', 't', '--quiet']
+    """
+    res: list[str] = []
+    skip = False
+    for i, a in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in _DROP_VALUE:
+            skip = "=" not in a
+            continue
+        if a in _DROP_FLAG:
+            continue
+        if a in ("-o", "--option") and i + 1 < len(argv) and argv[i + 1].startswith("mapping="):
+            skip = True
+            continue
+        res.append(a)
+    return res + ["--output-dir", str(out), "--quiet"]
+
+
+def check(recorded: dict, differ) -> None:
+    """Name every way the release's output differs from its run manifest and from a run made
+    again (see the module docstring); ``differ(doc_id, what)``."""
+    folder = Path(recorded["folder"])
+    try:
+        run = runmanifest.read(folder)
+    except ConfigError as exc:
+        differ(None, f"the release's output: {exc}")
+        return
+    if runmanifest.sha256_file(folder / runmanifest.RUN_MANIFEST) != recorded["manifest_sha256"]:
+        differ(None, "the release's run manifest changed after the sample was drawn")
+    for name, what in runmanifest.compare(run["files"], runmanifest.output_files(folder)):
+        differ(name, f"the release's output file {what} (its run manifest says otherwise: edited after tag wrote it)")
+    with contextlib.chdir(run["cwd"]):
+        named = runmanifest.named_files(run["argv"])
+    for arg in sorted(set(run["named_files"]) | set(named)):
+        if run["named_files"].get(arg) != named.get(arg):
+            differ(None, f"the file the run's argument {arg!r} names changed since the run (SHA-256)")
+    if runmanifest.WITHHELD in " ".join(run["argv"]):
+        differ(None, "the run's --key was withheld: its output cannot be made again (tag with --key-file)")
+        return
+    with tempfile.TemporaryDirectory(prefix="crfdeid-audit-") as tmp, contextlib.chdir(run["cwd"]), \
+            contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        out = Path(tmp) / "out"
+        code = tag.main(again(run["argv"], out))
+        made = runmanifest.output_files(out) if out.is_dir() else {}
+    if code != 0:
+        differ(None, f"tag with the run's arguments failed (exit {code}): the output cannot be made again")
+    for name, what in runmanifest.compare(run["files"], made):
+        differ(name, f"made again with the run's arguments, the output file {what}: the release was not written "
+                     "as its run manifest says (another model, site files or options)")

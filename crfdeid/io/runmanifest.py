@@ -1,0 +1,131 @@
+"""The run manifest ``tag --run-manifest`` writes into its output folder: how the output was made and each
+file's digest, so that an audit can tell it is auditing this output and re-make it.
+
+``crfdeid-run.manifest`` (JSON, under a suffix no reader takes for a note) holds the command's
+arguments (a ``--key`` value withheld), the working
+folder, the SHA-256 of every file the arguments name (model, site files, inputs given as
+files; not a key file) and of every file of the output folder. No note text, no PHI: file
+names are the notes' own names, as in the output folder itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..errors import ConfigError
+from .files import atomic_write
+
+RUN_MANIFEST = "crfdeid-run.manifest"
+FORMAT = "crfdeid-run/1"
+#: Options whose value is a secret (withheld) or names a secret's file (no digest).
+SECRET, SECRET_FILE = ("--key",), ("--key-file",)
+WITHHELD = "(withheld)"
+
+
+def sha256_file(path: Path) -> str:
+    """The SHA-256 of a file, read in blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def output_files(folder) -> dict[str, str]:
+    """``{path relative to the folder: SHA-256}`` of every file of an output folder (the run
+    manifest itself left out)."""
+    folder = Path(folder)
+    out = {}
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            path = Path(root) / name
+            rel = path.relative_to(folder).as_posix()
+            if rel != RUN_MANIFEST:
+                out[rel] = sha256_file(path)
+    return dict(sorted(out.items()))
+
+
+def withheld(argv: list[str]) -> list[str]:
+    """``argv`` with the value of every secret option replaced by :data:`WITHHELD`.
+
+    >>> withheld(["--key", "s3cret", "--key=s3cret", "--seed", "1"])
+    ['--key', '(withheld)', '--key=(withheld)', '--seed', '1']
+    """
+    out: list[str] = []
+    hide = False
+    for a in argv:
+        if hide:
+            out.append(WITHHELD)
+            hide = False
+        elif a in SECRET:
+            out.append(a)
+            hide = True
+        elif a.split("=", 1)[0] in SECRET and "=" in a:
+            out.append(a.split("=", 1)[0] + "=" + WITHHELD)
+        else:
+            out.append(a)
+    return out
+
+
+def named_files(argv: list[str]) -> dict[str, str]:
+    """``{argument: SHA-256}`` of every argument that names a file (``KIND=FILE`` and
+    ``FORMAT:FILE`` read as the file), except a key file."""
+    out = {}
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in SECRET_FILE or a in SECRET:
+            skip = True
+            continue
+        if a.startswith("-"):
+            continue
+        for candidate in (a, a.partition("=")[2], a.partition(":")[2]):
+            if candidate and Path(candidate).is_file():
+                out[a] = sha256_file(Path(candidate))
+                break
+    return out
+
+
+def write(folder, argv: list[str], model_path, output_format: str) -> dict:
+    """Write the run manifest of a finished run into its output ``folder``; returns it."""
+    model_sha256 = sha256_file(Path(model_path))
+    folder = Path(folder)
+    manifest = {"format": FORMAT, "written": datetime.now(UTC).isoformat(timespec="seconds"),
+                "argv": withheld(list(argv)), "cwd": os.getcwd(), "output_format": output_format,
+                "model_sha256": model_sha256, "named_files": named_files(list(argv)),
+                "files": output_files(folder)}
+    atomic_write(folder / RUN_MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def read(folder) -> dict:
+    """The run manifest of an output folder."""
+    path = Path(folder) / RUN_MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except OSError:
+        raise ConfigError(f"no run manifest ({RUN_MANIFEST}): write the output with `crfdeid tag --output-dir "
+                          "DIR --run-manifest`", path=folder) from None
+    except ValueError:
+        raise ConfigError("the run manifest is not valid JSON", path=path) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise ConfigError(f"not a {FORMAT} manifest", path=path)
+    return manifest
+
+
+def compare(recorded: dict[str, str], now: dict[str, str]) -> list[tuple[str, str]]:
+    """``[(file, what)]``: files of ``now`` that differ from, lack in or add to ``recorded``.
+
+    >>> compare({"a.txt": "1", "b.txt": "2"}, {"a.txt": "1", "b.txt": "3", "c.txt": "4"})
+    [('b.txt', 'differs'), ('c.txt', 'is not in the run manifest')]
+    """
+    out = [(f, "differs") for f in sorted(set(recorded) & set(now)) if recorded[f] != now[f]]
+    out += [(f, "is missing") for f in sorted(set(recorded) - set(now))]
+    out += [(f, "is not in the run manifest") for f in sorted(set(now) - set(recorded))]
+    return out
