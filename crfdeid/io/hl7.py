@@ -43,6 +43,8 @@ TEXT_ROLES = ("text", "unknown")
 #: Between two leaves while the writer de-identifies the texts (a character no text holds).
 _BOUNDARY = "\ue000"
 _DOCTOR_TYPES = ("XCN", "NDL", "PPN")
+#: An HL7 DT, DTM or TS value (a year alone to fractions of a second, a time zone).
+_DATE_FORM = re.compile(r"\d{4}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?)?)?(?:[+-]\d{4})?")
 
 
 def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
@@ -61,8 +63,10 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
             what = role(typ, c, s, n_subs)
             if raw == '""':
                 what = "keep"   # the explicit null: "delete this value" in the receiver
-            elif what in ("text", "unknown", "code", "num") and _is_date(raw):
+            elif what in ("text", "unknown", "code", "ceid", "num") and _is_date(raw):
                 what = "date"
+            elif what in ("date", "dob") and not _DATE_FORM.fullmatch(raw):
+                what = "text"  # no date: read as text, never written as it came
             elif what == "data":
                 comps = f[n].split(dk.rep)[r].split(dk.comp)
                 what = "text" if len(comps) > 3 and comps[3] == "A" else "data"
@@ -162,7 +166,10 @@ def rewrite(raw: str, starts: list[int], old: str, new: str, d: Delims) -> str:
     change keeps its bytes (escape sequences as written), what changed is escaped."""
     out = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
-        out.append(raw[starts[i1]:starts[i2]] if tag == "equal" else d.escape(new[j1:j2]))
+        if tag == "equal":
+            out.append(raw[starts[i1]:starts[i2]])
+        else:  # highlighting before the replaced text stays (it holds no text)
+            out.append(raw[starts[i1]:d.formatting(raw, starts[i1])] + d.escape(new[j1:j2]))
     return "".join(out)
 
 
@@ -253,7 +260,7 @@ class Hl7Writer(RecordWriter):
             else:
                 continue
             changes.setdefault(k, {})[(n, r, c, s)] = dk.clean(new or "")
-        for (k, n, r, typ), parts in names.items():
+        for (k, n, _r, typ), parts in names.items():
             dk = delims_for(lines[k][0], d)
             order = [p for p in ("given", "middle", "family") if p in parts]
             sub = "DOCTOR" if typ in _DOCTOR_TYPES else "PATIENT"

@@ -20,8 +20,9 @@ from .hl7_types import HEADERS
 
 LINE = re.compile(r"\r\n|\r|\n")
 SEGMENT = re.compile(r"[A-Z][A-Z0-9]{2}$")
-#: Escape sequences that stand for no character (highlighting, formatting).
-_CODES = ("F", "S", "R", "E", "T", ".br")
+#: Escape sequences that stand for no character (highlighting, formatting, character sets);
+#: any other (``\Z...\``, a site's own) is read as the characters it is written with.
+FORMATTING = re.compile(r"H|N|\.(?:sp|sk)\d*|\.(?:in|ti)[+-]?\d*|\.(?:ce|fi|nf)|[CM][0-9A-Fa-f]+")
 
 
 class Delims:
@@ -58,8 +59,13 @@ class Delims:
                 chars = table[code]
             elif re.fullmatch(r"X(?:[0-9A-Fa-f]{2})+", code):
                 chars = bytes.fromhex(code[1:]).decode("latin-1")
-            else:
+            elif FORMATTING.fullmatch(code):
                 chars = ""  # highlighting and formatting (\H\, \N\, \.sp\...): no text
+            else:  # not a sequence crfdeid reads: its characters are text (the model reads them)
+                starts.append(i if pending is None else pending)
+                text.append(raw[i])
+                pending, i = None, i + 1
+                continue
             at = i if pending is None else pending
             if not chars:
                 pending = at
@@ -71,6 +77,15 @@ class Delims:
             i = j + 1
         starts.append(len(raw) if pending is None else pending)
         return "".join(text), starts
+
+    def formatting(self, raw: str, pos: int) -> int:
+        """Where the formatting escape sequences (no text) that start at ``pos`` end."""
+        while pos < len(raw) and raw[pos] == self.esc:
+            j = raw.find(self.esc, pos + 1)
+            if j < 0 or not FORMATTING.fullmatch(raw[pos + 1:j]):
+                break
+            pos = j + 1
+        return pos
 
     def escape(self, text: str) -> str:
         """``text`` written with its separators escaped, line breaks as ``\\.br\\``."""

@@ -11,7 +11,8 @@ subcomponent of a repetition), how the writer de-identifies it:
   of the model, a run that holds four digits or more is taken as an identifier
   (:func:`number_runs`);
 * ``code`` and ``num``: kept when the value has the shape of a code (upper case, digits and
-  ``._-:+/``, at most 20 characters, or 1-3 letters) or parses as a number; else ``text``;
+  ``._-:+/``, at most 20 characters, or 1-3 letters; no run of four digits but in the
+  identifier of a coded entry, ``ceid``) or parses as a number; else ``text``;
 * ``date``, ``dob``: a date, moved by the patient's offset (cut to its year when redacting);
 * a kind of identifier (``family``, ``given``, ``middle``, ``surname``, ``id``, ``ssn``,
   ``check``, ``street``, ``city``, ``zip``, ``geo``, ``phone``, ``email``, ``org``,
@@ -37,7 +38,7 @@ NAME_PARTS = ("family", "given", "middle")
 
 _HD = {0: "org", 1: "id", 2: "code"}
 _EI = {0: "id", 1: "org", 2: "id", 3: "code"}
-_CE = {0: "code", 1: "text", 2: "code", 3: "code", 4: "text", 5: "code", 6: "code", 7: "code", 8: "text"}
+_CE = {0: "ceid", 1: "text", 2: "code", 3: "ceid", 4: "text", 5: "code", 6: "code", 7: "code", 8: "text"}
 #: Data type -> {component (from 0): role}; a role given as a dict is a composite held in
 #: subcomponents. Components not listed are ``text``.
 COMPONENTS: dict[str, dict] = {
@@ -140,12 +141,20 @@ def role(typ: str | None, comp: int, sub: int, n_subs: int) -> str:
 
 
 def kept(r: str, value: str) -> str:
-    """``r`` for a value of a ``code`` or ``num`` role that has the shape, else ``text``."""
-    if r == "code" and CODE.fullmatch(value):
-        return r
-    if r == "num" and (NUMBER.fullmatch(value) or SN_SIGN.fullmatch(value)):
-        return r
-    return "text" if r in ("code", "num") else r
+    """``r`` for a value of a ``code`` or ``num`` role that has the shape, else ``text``. A code
+    of a coded field (ID, IS) holds no run of four digits or more (a phone or record number in
+    a code field is text); the identifier of a coded entry (CE-1, CE-4: LOINC ``11492-6``) may.
+
+    >>> kept("code", "SEL"), kept("code", "617-555-0189"), kept("ceid", "11492-6"), kept("num", "Lee")
+    ('code', 'text', 'code', 'text')
+    """
+    if r == "ceid":
+        r = "code" if CODE.fullmatch(value) else "text"
+    elif r == "code":
+        r = "code" if CODE.fullmatch(value) and not number_runs(value) else "text"
+    elif r == "num":
+        r = "num" if NUMBER.fullmatch(value) or SN_SIGN.fullmatch(value) else "text"
+    return r
 
 
 def number_runs(text: str) -> list[tuple[int, int]]:
