@@ -66,7 +66,7 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
             elif what in ("text", "unknown", "code", "ceid", "num") and _is_date(raw):
                 what = "date"
             elif what in ("date", "dob") and not _DATE_FORM.fullmatch(raw):
-                what = "text"  # no date: read as text, never written as it came
+                what = "baddate"  # a date field that holds no date (196203520): removed
             elif what == "data":
                 comps = f[n].split(dk.rep)[r].split(dk.comp)
                 what = "text" if len(comps) > 3 and comps[3] == "A" else "data"
@@ -254,9 +254,10 @@ class Hl7Writer(RecordWriter):
                     sub = "SSN"
                 new = self.value(group, dk.read(raw)[0], sub, at)
                 self.count(f"{what} value(s) {'replaced' if self.surrogates else 'removed'}")
-            elif what in ("check", "data"):
+            elif what in ("check", "data", "baddate"):
                 new = None
-                self.count("check digit(s) removed" if what == "check" else "encapsulated data removed")
+                self.count({"check": "check digit(s) removed", "data": "encapsulated data removed",
+                            "baddate": "date field(s) holding no date removed"}[what])
             else:
                 continue
             changes.setdefault(k, {})[(n, r, c, s)] = dk.clean(new or "")
