@@ -13,7 +13,7 @@ import pytest
 from crfdeid.cli import tag
 from crfdeid.io.hl7 import plan, rewrite
 from crfdeid.io.hl7_parse import Delims, delims_for, fields_of, lines_of, split_messages
-from crfdeid.io.hl7_types import field_type, number_runs, parse_table, role, table
+from crfdeid.io.hl7_types import COMPONENTS, field_type, number_runs, parse_table, role, table
 
 #: Every made-up identifier of each message (names, numbers, addresses, facilities, dates).
 ORIGINALS = {
@@ -187,6 +187,10 @@ def test_the_table_covers_the_segments_of_the_issue():
     needed = ("MSH EVN PID PD1 NK1 PV1 PV2 GT1 IN1 IN2 IN3 ORC OBR OBX NTE TXA DG1 PR1 ROL PRT AL1 SPM MSA ERR QPD "
               "QRD ERQ RXA RXE RXO SCH AIP AIL MRG PDA FHS BHS BTS FTS").split()
     assert set(needed) <= set(table())
+    # the types read as unknown text on purpose (composites of codes, quantities and text); a
+    # misspelt type (XPM) would land here and fail
+    unknown = {t for fields in table().values() for t in fields.values()} - set(COMPONENTS)
+    assert unknown == set("CM CP CQ ELD ERL FC ICD LA1 LA2 MOC PRL QIP SPS TQ VARIES".split())
     with pytest.raises(ValueError, match="line 1"):
         parse_table("PID\t1:SI 2\n")
 
@@ -199,6 +203,15 @@ def test_a_changed_text_keeps_the_escapes_around_the_replacement():
     new = old.replace("Quillon", "Fox|Hill")
     assert rewrite(raw, starts, old, new, d) == "Seen \\H\\Fox\\F\\Hill\\N\\ \\T\\ plan\\X0D\\home"
     assert d.clean("A&B^C") == "A B C"
+
+
+@pytest.mark.parametrize("style", ["redacted", "surrogate"])
+def test_a_date_field_that_holds_no_date_is_removed(tmp_path, style):
+    (tmp_path / "d.hl7").write_bytes(b"MSH|^~\\&|||||||ADT^A01|1|P|2.4\rPID|1||99^^^^MR||Zed^Ann||196203520|F\r")
+    code, out = _run(tmp_path, style, tmp_path / "d.hl7")
+    assert code == 0
+    pid = (out / "d.hl7").read_bytes().decode().split("\r")[1].split("|")
+    assert pid[7] == "" and pid[8] == "F"
 
 
 def test_number_runs_of_unknown_fields():

@@ -43,12 +43,14 @@ class Delims:
         >>> Delims("MSH|^~\\&").read("a\\T\\b\\H\\c")
         ('a&bc', [0, 1, 4, 5, 9])
         """
+        if self.esc not in raw or self.esc == "\x00":
+            return raw, list(range(len(raw) + 1))
         text: list[str] = []
         starts: list[int] = []
         e, i, pending = self.esc, 0, None
         table = {"F": self.field, "S": self.comp, "R": self.rep, "E": self.esc, "T": self.sub, ".br": "\n"}
         while i < len(raw):
-            j = raw.find(e, i + 1) if raw[i] == e and e != "\x00" else -1
+            j = raw.find(e, i + 1) if raw[i] == e else -1
             if j < 0:
                 starts.append(i if pending is None else pending)
                 text.append(raw[i])

@@ -98,7 +98,7 @@ class _Task:
             _MODELS.clear()
             model = _MODELS[self.model_id] = self.bc.value
         deid = Deidentifier(model, "redacted")
-        writer = writer_class("hl7")(None, text=self.output_format, **self.options)
+        writer = writer_class("hl7")(None, text=self.output_format, scheme=model.scheme, **self.options)
         for frame in frames:
             out = []
             for file, number, patient, message, error in zip(frame["file"], frame["number"], frame["patient"],
