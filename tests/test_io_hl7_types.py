@@ -214,6 +214,14 @@ def test_a_date_field_that_holds_no_date_is_removed(tmp_path, style):
     assert pid[7] == "" and pid[8] == "F"
 
 
+def test_a_querys_values_take_the_role_of_the_field_they_name():
+    msg = "MSH|^~\\&|A|B|||||QBP^Q22|1|P|2.5\rQPD|Q22^Find^HL7|Q1|@PID.5.1^Smith&Jones~@PID.7^19700101~@PID.8^F\r"
+    lines = lines_of(msg)
+    roles = {(n, r, c, s): what for k, n, r, c, s, _, what, _ in plan(lines, Delims(lines[0][0])) if k == 1}
+    assert roles[(3, 0, 0, 0)] == "keep" and roles[(3, 0, 1, 0)] == roles[(3, 0, 1, 1)] == "family"
+    assert roles[(3, 1, 1, 0)] == "dob" and roles[(3, 2, 1, 0)] == "code"
+
+
 def test_number_runs_of_unknown_fields():
     assert number_runs("acct ZA8812093; 12 ml; ref 8867-4") == [(5, 14), (27, 33)]
     assert number_runs("no numbers 123 here") == []

@@ -1,5 +1,5 @@
-"""HL7 v2 through Spark, in local mode: the files ``tag --output-format hl7`` writes, byte for byte,
-for the made-up messages of tests/data/hl7 (every job is marked slow)."""
+"""HL7 v2 through Spark, in local mode: the files ``tag --output-format hl7 --site-mining off`` writes,
+byte for byte, for the made-up messages of tests/data/hl7 (every job is marked slow)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.filterwarnings("ignore:.*pandas >= 3.0.0.*:FutureWarni
 def _tag(tmp_path, src, *opts):
     out = tmp_path / "tag"
     assert tag.main(["--quiet", "--input-format", "hl7", "--output-format", "hl7", "--output-dir", str(out),
-                     *opts, str(src)]) == 0
+                     "--site-mining", "off", *opts, str(src)]) == 0
     return {p.name: p.read_bytes() for p in out.iterdir()}
 
 

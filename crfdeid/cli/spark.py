@@ -318,6 +318,9 @@ def _run_hl7(spark, args, deid, paths, stage) -> int:
     files = [(full, name) for full, name in paths.files(args.input) if name.lower().endswith(".hl7") or name == top]
     if not files:
         raise ConfigError("no *.hl7 files", path=args.input)
+    if args.site_mining == "on" and not args.quiet:
+        print("note: site mining is not applied to HL7 input here (tag --input-format hl7 applies it): "
+              "each message is tagged alone, as tag --site-mining off tags it", file=sys.stderr)
     messages = read_hl7(spark, files, args.encoding)
     out = deidentify_hl7(messages, deid.output_format, model=deid.model, options=deid.options,
                          partitions=args.partitions)  # the options hold the key or seed

@@ -61,6 +61,8 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
         for n, r, c, s, n_subs, raw in leaves(content, dk):
             typ = field_type(f[0], n, obx2)
             what = role(typ, c, s, n_subs)
+            if (f[0], n) in _QUERIES:
+                typ, what = _query_role(f[n].split(dk.rep)[r].split(dk.comp)[0], dk, c, typ, what)
             if raw == '""':
                 what = "keep"   # the explicit null: "delete this value" in the receiver
             elif what in ("text", "unknown", "code", "ceid", "num") and _is_date(raw):
@@ -74,6 +76,23 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
                 what = kept(what, dk.read(raw)[0])
             out.append((k, n, r, c, s, raw, what, typ))
     return out
+
+
+#: The query fields whose repetitions are ``@SEG.field[.component[.sub]]^value`` (QPD-3 of IHE
+#: PDQ, ERQ-3 QIP): a value takes the role of the field it names (``@PID.5.1^Smith``: a family name).
+_QUERIES = frozenset({("QPD", 3), ("ERQ", 3)})
+_FIELD_NAME = re.compile(r"@?([A-Z][A-Z0-9]{2})\.(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+
+
+def _query_role(name: str, d: Delims, comp: int, typ, what: str) -> tuple:
+    """``(type, role)`` of component ``comp`` of a query's repetition whose first component is ``name``."""
+    m = _FIELD_NAME.fullmatch(d.read(name)[0])
+    if m is None:
+        return typ, what
+    if comp == 0:
+        return typ, "keep"
+    named = field_type(m[1], int(m[2]))
+    return named, role(named, int(m[3] or 1) - 1, int(m[4] or 1) - 1, 1)
 
 
 def _is_date(value: str) -> bool:
@@ -240,7 +259,10 @@ class Hl7Writer(RecordWriter):
             seg = lines[k][0][:3]
             at = f"{where} {seg}-{n}"
             if what in NAME_PARTS:
-                names.setdefault((k, n, r, typ), {})[what] = leaf
+                key = (k, n, r, typ)
+                if what in names.get(key, {}):  # a second name in one repetition (a query's values)
+                    key = (k, n, r, typ, c, s)
+                names.setdefault(key, {})[what] = leaf
                 continue
             if what in ("date", "dob"):
                 new = self.date(group, raw, compact=True, birth=what == "dob", own=seg == "PID" and n == 7)
@@ -261,7 +283,7 @@ class Hl7Writer(RecordWriter):
             else:
                 continue
             changes.setdefault(k, {})[(n, r, c, s)] = dk.clean(new or "")
-        for (k, n, _r, typ), parts in names.items():
+        for (k, n, _r, typ, *_), parts in names.items():
             dk = delims_for(lines[k][0], d)
             order = [p for p in ("given", "middle", "family") if p in parts]
             sub = "DOCTOR" if typ in _DOCTOR_TYPES else "PATIENT"
