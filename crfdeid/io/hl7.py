@@ -259,7 +259,7 @@ class Hl7Writer(RecordWriter):
             seg = lines[k][0][:3]
             at = f"{where} {seg}-{n}"
             if what in NAME_PARTS:
-                key = (k, n, r, typ)
+                key: tuple = (k, n, r, typ)
                 if what in names.get(key, {}):  # a second name in one repetition (a query's values)
                     key = (k, n, r, typ, c, s)
                 names.setdefault(key, {})[what] = leaf
@@ -272,8 +272,6 @@ class Hl7Writer(RecordWriter):
                     self.count("birth date(s) moved")
             elif what in SUBTYPES:
                 sub = "DOCTOR" if what == "surname" and typ in _DOCTOR_TYPES else SUBTYPES[what]
-                if typ == "SSN":
-                    sub = "SSN"
                 new = self.value(group, dk.read(raw)[0], sub, at)
                 self.count(f"{what} value(s) {'replaced' if self.surrogates else 'removed'}")
             elif what in ("check", "data", "baddate"):
@@ -287,7 +285,7 @@ class Hl7Writer(RecordWriter):
             dk = delims_for(lines[k][0], d)
             order = [p for p in ("given", "middle", "family") if p in parts]
             sub = "DOCTOR" if typ in _DOCTOR_TYPES else "PATIENT"
-            new = self.name(group, [dk.read(parts[p][5])[0] for p in order], sub, f"{where} {lines[k][0][:3]}-{n}")
-            for p, value in zip(order, new or [""] * len(order)):
+            named = self.name(group, [dk.read(parts[p][5])[0] for p in order], sub, f"{where} {lines[k][0][:3]}-{n}")
+            for p, value in zip(order, named or [""] * len(order)):
                 changes.setdefault(k, {})[parts[p][1:5]] = dk.clean(value)
             self.count(f"name(s) {'replaced' if self.surrogates else 'removed'}")

@@ -54,7 +54,7 @@ def read_hl7(spark, files: list[tuple[str, str]], encoding: str | None = None):
 def _messages(name: str, data: bytes, encoding) -> list[tuple]:
     """The rows of one file: each message, its text re-joined as read, or its error."""
     errors: list = []
-    rows = []
+    rows: list[tuple] = []
     for doc in hl7.documents([(name, data, name)], errors.append, encoding):
         rec = doc.meta["container"]
         text = rec.extra.get("bom", "") + "".join(c + t for c, t in rec.payload)
@@ -132,7 +132,8 @@ def write_files(rows, folder) -> tuple[int, list[str]]:
     message order (``toLocalIterator()`` of the sorted result)."""
     folder = Path(folder)
     folder.mkdir(parents=True)
-    written, errors, current, parts = 0, [], None, []
+    written, errors, current = 0, [], None
+    parts: list[str] = []
 
     def flush():
         if current is not None and parts:
