@@ -172,9 +172,11 @@ def documents(files, report, encoding: str | None = None):
                 report(ReaderError(f"message {number} (line {first}): {why}; it is not read", path=source))
                 continue
             d = Delims(next(c for c, _ in mine if c.startswith("MSH")))
-            texts = _texts(mine, d, plan(mine, d))
+            leaves_ = plan(mine, d)
+            texts = _texts(mine, d, leaves_)
             where = f"file {source!r} message {number}"
-            rec = Record(source, name, where, mine, pieces=1, extra={"bom": bom if numbers[0] == 0 else ""})
+            rec = Record(source, name, where, mine, pieces=1,
+                         extra={"bom": bom if numbers[0] == 0 else "", "plan": leaves_})
             group = patient_of(mine, d) or f"{stem}#{number}"
             body = "\n".join(t for _, t, _ in texts)
             yield piece(rec, 0, f"{stem}-{number}", body, group, _known(mine, d), number, "record")
@@ -208,7 +210,7 @@ class Hl7Writer(RecordWriter):
             f = fields_of(content, d) if content.startswith("PID") else [""]
             if f[0] == "PID" and len(f) > 7 and f[7]:
                 self.over_89(group, f[7].split(d.comp)[0], compact=True)
-        leaves_ = plan(lines, d)
+        leaves_ = record.extra.get("plan") or plan(lines, d)  # the reader's
         texts = _texts(lines, d, leaves_)
         if doc.text != "\n".join(t for _, t, _ in texts):
             raise OutputError(f"{record.where}: its text is not the one read; not written", doc_id=doc.doc_id)
