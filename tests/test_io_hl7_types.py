@@ -222,6 +222,31 @@ def test_a_querys_values_take_the_role_of_the_field_they_name():
     assert roles[(3, 1, 1, 0)] == "dob" and roles[(3, 2, 1, 0)] == "code"
 
 
-def test_number_runs_of_unknown_fields():
-    assert number_runs("acct ZA8812093; 12 ml; ref 8867-4") == [(5, 14), (27, 33)]
-    assert number_runs("no numbers 123 here") == []
+@pytest.mark.parametrize(("text", "number"), [
+    ("acct ZA8812093; 12 ml", "ZA8812093"), ("ref 8867-4", "8867-4"),
+    ("nhs no 943 476 5919", "943 476 5919"),          # UK, lower case
+    ("medicare 2123 45670 1 exp", "2123 45670 1"),    # AU
+    ("ppsn 1234567TA", "1234567TA"),                  # IE
+    ("aadhaar 2345 6789 0123.", "2345 6789 0123"),    # IN
+    ("ohip 1234-567-890-ab", "1234-567-890-ab"),      # CA, lower case
+])
+def test_number_runs_of_unknown_fields(text, number):
+    [(a, b)] = number_runs(text)
+    assert text[a:b] == number
+
+
+def test_no_number_run_in_words_and_short_numbers():
+    assert number_runs("no numbers 123 here, 12 ml at 10:30") == []
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_a_z_segments_numbers_of_other_countries_are_removed(tmp_path, style):
+    msg = ("MSH|^~\\&|||||||ADT^A01|1|P|2.5\rPID|1||77^^^^MR||Zed^Ann\r"
+           "ZUK|nhs no 943 476 5919|2123 45670 1~1234567TA|aadhaar 2345 6789 0123|ohip 1234-567-890-ab\r")
+    (tmp_path / "z.hl7").write_bytes(msg.encode())
+    code, out = _run(tmp_path, style, tmp_path / "z.hl7")
+    assert code == 0
+    z = (out / "z.hl7").read_bytes().decode().split("\r")[2]
+    for number in ("943 476 5919", "5919", "2123 45670", "1234567TA", "2345 6789", "1234-567-890", "0123"):
+        assert number not in z, (style, number)
+    assert z.startswith("ZUK|") and z.count("|") == 4 and z.count("~") == 1

@@ -83,9 +83,9 @@ HEADERS = ("MSH", "FHS", "BHS")
 CODE = re.compile(r"[A-Z0-9][A-Z0-9_.:+\-/]{0,19}|[A-Za-z]{1,3}")
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[Ee][+-]?\d+)?")
 SN_SIGN = re.compile(r"(?:[<>=]|<=|>=|<>)|[-+/.:]")
-#: A run that holds four digits or more (with letters, ``-./`` between): an identifier in a
-#: field of unknown type.
-NUMBER_RUN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[-./](?=[A-Za-z0-9]))*")
+#: A run that holds four digits or more (with letters, ``-./`` between, a space between digits:
+#: ``943 476 5919``): an identifier in a field of unknown type.
+NUMBER_RUN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[-./](?=[A-Za-z0-9])|(?<=\d) (?=\d))*")
 
 
 @lru_cache(maxsize=1)
