@@ -14,13 +14,14 @@ subcomponent of a repetition), how the writer de-identifies it:
   ``._-:+/``, at most 20 characters, or 1-3 letters; no run of four digits but in the
   identifier of a coded entry, ``ceid``) or parses as a number; else ``text``;
 * ``date``, ``dob``: a date, moved by the patient's offset (cut to its year when redacting);
+  a value of a date field that is no date is removed (``baddate``, set by the reader);
 * a kind of identifier (``family``, ``given``, ``middle``, ``surname``, ``id``, ``ssn``,
   ``check``, ``street``, ``city``, ``zip``, ``geo``, ``phone``, ``email``, ``org``,
   ``room``, ``place``) replaced by a surrogate or removed; ``data``: an encapsulated
   document (ED-5 not in ASCII), removed.
 
 OBX-5 takes the type OBX-2 names (case folded for the look-up only; an empty or unknown type
-is text). The explicit null ``""`` and empty leaves are always kept.
+is text). The explicit null ``""`` (``keep``) and empty leaves are always kept.
 """
 
 from __future__ import annotations
