@@ -222,6 +222,11 @@ def test_a_querys_values_take_the_role_of_the_field_they_name():
     assert roles[(3, 1, 1, 0)] == "dob" and roles[(3, 2, 1, 0)] == "code"
 
 
+def test_batch_headers_without_a_message_are_reported():
+    lines = lines_of("FHS|^~\\&|A\rBHS|^~\\&|A\r\rBTS|0\r")
+    assert split_messages(lines) == ([], [0, 1, 3])
+
+
 @pytest.mark.parametrize(("text", "number"), [
     ("acct ZA8812093; 12 ml", "ZA8812093"), ("ref 8867-4", "8867-4"),
     ("nhs no 943 476 5919", "943 476 5919"),          # UK, lower case

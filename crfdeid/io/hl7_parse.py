@@ -131,9 +131,9 @@ def split_messages(lines: list[tuple[str, str]]) -> tuple[list[list[int]], list[
             before.append(n)
         else:
             bad.append(n)
-    if before and messages:
-        messages[-1].extend(before)
-    return messages, bad
+    if not messages:  # batch headers without a message: reported, not dropped unsaid
+        bad.extend(n for n in before if lines[n][0].strip())
+    return messages, sorted(bad)
 
 
 def header_ok(content: str) -> bool:
