@@ -8,6 +8,8 @@ import pytest
 from crfdeid.cli import spark as cli
 from crfdeid.cli import tag
 
+pytest.importorskip("pyspark")
+pytest.importorskip("pyarrow")
 pytestmark = [pytest.mark.filterwarnings("ignore:.*pandas >= 3.0.0.*:FutureWarning"), pytest.mark.slow]
 
 
