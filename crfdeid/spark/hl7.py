@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..adapters import require
+from ..adapters.records import Deidentifier
 from ..errors import CrfdeidError, OutputError
 from ..io import hl7, writer_class
 from ..io.files import atomic_write
@@ -68,9 +69,7 @@ def deidentify_hl7(messages, output_format: str = "redacted", *, model=None, key
     """The rows of :func:`read_hl7` with ``deid_hl7`` (the message de-identified; null when it
     failed) and ``error``; ``message`` is dropped (no note text in the clear)."""
     require("pyspark", "spark", "crfdeid.spark")
-    from pyspark.sql import functions as F
-
-    from ..adapters.records import Deidentifier
+    from pyspark.sql import functions as F  # pyspark: the optional extra [spark], checked above
     deid = Deidentifier(model, "redacted")  # the model, checked on the driver
     given = dict(options or {})
     if output_format == "surrogate":
@@ -92,7 +91,6 @@ class _Task:
         self.model_id = uuid.uuid4().hex
 
     def __call__(self, frames):
-        from ..adapters.records import Deidentifier
         model = _MODELS.get(self.model_id)
         if model is None:
             _MODELS.clear()
