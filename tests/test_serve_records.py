@@ -13,6 +13,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from test_io_hl7_types import ORIGINALS as HL7_ORIGINALS  # noqa: E402
 
 from crfdeid.serve.app import Settings, create_app  # noqa: E402
 
@@ -39,6 +40,16 @@ def test_bundle_and_message_come_back_de_identified(client, data_dir, text):
     assert r2.status_code == 200 and r2.text.startswith("MSH|")
     for original in ORIGINALS:
         assert original not in r.text and original not in note and original not in r2.text, original
+
+
+@pytest.mark.parametrize("text", ["redacted", "surrogate"])
+def test_every_field_of_a_message_is_de_identified_by_its_type(client, data_dir, text):
+    src = (data_dir / "hl7" / "full.hl7").read_bytes()
+    r = client.post(f"/v1/hl7?text={text}", content=src)
+    assert r.status_code == 200
+    assert [line[:3] for line in r.text.splitlines()] == [line[:3] for line in src.decode().splitlines()]
+    for original in HL7_ORIGINALS["full.hl7"]:
+        assert original.lower() not in r.text.lower(), original
 
 
 def test_unreadable_record_fails_by_position(client):

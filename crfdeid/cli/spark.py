@@ -46,7 +46,7 @@ from .tag import _writer_option
 #: Exit code when the Spark job itself fails (not a note: the job).
 JOB_FAILED = 3
 _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".json": "jsonl",
-             ".ndjson": "jsonl"}
+             ".ndjson": "jsonl", ".hl7": "hl7"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,10 +59,11 @@ def _parser() -> argparse.ArgumentParser:
         f"configuration error, {JOB_FAILED} the Spark job itself failed (nothing written)")
     p.add_argument("--input", required=True, help="Parquet or JSON Lines file or folder")
     p.add_argument("--output", required=True, help="output folder (Spark writes part files); must not exist")
-    p.add_argument("--input-format", choices=("parquet", "jsonl"),
-                   help="default: from the input's suffix (.parquet, .jsonl, .json)")
-    p.add_argument("--write-format", choices=("parquet", "jsonl"),
-                   help="default: from the output's suffix, else parquet")
+    p.add_argument("--input-format", choices=("parquet", "jsonl", "hl7"),
+                   help="default: from the input's suffix (.parquet, .jsonl, .json, .hl7); hl7: HL7 v2 "
+                        "files, written back as tag --output-format hl7 writes them (docs/fhir.md)")
+    p.add_argument("--write-format", choices=("parquet", "jsonl", "hl7"),
+                   help="default: from the output's suffix, else parquet (hl7 for HL7 input)")
     p.add_argument("--output-format", default="redacted",
                    choices=("redacted", "masked", "surrogate", "spans"), help="default: redacted")
     key = p.add_mutually_exclusive_group()
@@ -158,7 +159,7 @@ def main(argv=None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     in_fmt = _file_format(args.input, args.input_format, None)
-    out_fmt = _file_format(args.output, args.write_format, "parquet")
+    out_fmt = _file_format(args.output, args.write_format, "hl7" if in_fmt == "hl7" else "parquet")
     problem = None
     if in_fmt is None:
         problem = f"cannot tell the format of {args.input!r}: give --input-format parquet or jsonl"
@@ -172,6 +173,8 @@ def main(argv=None) -> int:
         problem = "--partitions must be at least 1"
     elif args.output_format != "surrogate" and (args.key_file or args.seed):
         problem = "--key-file and --seed are for --output-format surrogate"
+    elif "hl7" in (in_fmt, out_fmt) and (in_fmt != out_fmt or args.output_format == "spans"):
+        problem = "HL7 input is written as HL7 files (--write-format hl7, not spans), and HL7 output needs HL7 input"
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -250,6 +253,8 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         if not args.replace_incomplete:
             raise ConfigError(_INCOMPLETE.format(stage))
         paths.delete(stage)
+    if in_fmt == "hl7":
+        return _run_hl7(spark, args, deid, paths, stage)
     if in_fmt == "jsonl":  # line by line: a line that is not a note is named (line, cause)
         patient = "patient" if not args.patient_col or "." in args.patient_col else args.patient_col
         notes = read_jsonl(spark, paths.files(args.input), args.id_col, args.text_col,
@@ -305,3 +310,34 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         print(f"de-identified {total - n_failed} document(s), {n_failed} failed; output: {args.output}",
               file=sys.stderr)
     return 1 if n_failed else 0
+
+
+def _run_hl7(spark, args, deid, paths, stage) -> int:
+    """HL7 files in, the same files out (:mod:`crfdeid.spark.hl7`), written on the driver."""
+    from ..spark.hl7 import deidentify_hl7, read_hl7, write_files  # pyspark: the optional extra [spark]
+    if "://" in args.output and not args.output.startswith("file:"):
+        raise ConfigError("HL7 files are written on the driver's file system: give a local --output")
+    top = Path(args.input.rstrip("/")).name
+    files = [(full, name) for full, name in paths.files(args.input) if name.lower().endswith(".hl7") or name == top]
+    if not files:
+        raise ConfigError("no *.hl7 files", path=args.input)
+    if args.site_mining == "on" and not args.quiet:
+        print("note: site mining is not applied to HL7 input here (tag --input-format hl7 applies it): "
+              "each message is tagged alone, as tag --site-mining off tags it", file=sys.stderr)
+    messages = read_hl7(spark, files, args.encoding)
+    out = deidentify_hl7(messages, deid.output_format, model=deid.model, options=deid.options,
+                         partitions=args.partitions)  # the options hold the key or seed
+    step("spark: tagging every message (the executors), writing the files (the driver)")
+    rows = out.orderBy("file", "number").select("file", "number", "deid_hl7", "error").toLocalIterator()
+    local = stage[5:] if stage.startswith("file:") else stage
+    try:
+        written, failed = write_files(rows, local)
+        Path(local).rename(args.output[5:] if args.output.startswith("file:") else args.output)
+    except BaseException:
+        shutil.rmtree(local, ignore_errors=True)
+        raise
+    for error in failed[:20]:
+        print(f"failed: {error}", file=sys.stderr)
+    if not args.quiet or failed:
+        print(f"de-identified {written} message(s), {len(failed)} failed; output: {args.output}", file=sys.stderr)
+    return 1 if failed else 0
