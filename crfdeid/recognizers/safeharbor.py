@@ -45,7 +45,7 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
-from . import fixedforms
+from . import contextforms, fixedforms, phones
 from .rules import trie_pattern
 
 _I = re.I
@@ -74,14 +74,15 @@ LABELS = {
     "ACCOUNT": [r"acct\.?", r"account(?:[ \t]*" + _NO + ")?", r"billing[ \t]*" + _NO],
     "HEALTHPLAN": [r"medicare", r"medicaid", r"mbi", r"policy", r"(?:member|subscriber|beneficiary)[ \t]*" + _NO,
                    r"insurance[ \t]*" + _NO, r"health[ \t]*plan(?:[ \t]*" + _NO + ")?",
-                   r"group[ \t]*(?:number|no\b\.?|#)"],
+                   r"group[ \t]*(?:number|no\b\.?|#)", r"claim(?:[ \t]*" + _NO + ")?"],
     "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)?[ \t]*" + _NO, r"licen[cs]e[ \t]+plate",
                 r"plate[ \t]*(?:number|no\b\.?|#)"],
     "LICENSE": [r"(?-i:DL)", r"driver'?s?[ \t]+licen[cs]e", r"licen[cs]e(?:[ \t]*" + _NO + ")?", r"lic\.?[ \t]*#",
                 r"dea(?:[ \t]*" + _NO + ")?", r"npi", r"certificate(?:[ \t]*" + _NO + ")?", r"cert\.?[ \t]*#"],
     "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
     "IDNUM": [r"(?-i:ID)", r"id(?=[ \t]*[:#])", r"identifier", r"specimen", r"accession",
-              r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)"],
+              r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)",
+              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)"],
 }
 #: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
 #: or "visit #2" is no identifier; "MR# 123" is.
@@ -95,7 +96,7 @@ _LABEL_ANCHORS = (
     "ss", "soc", "mr", "med", "unit", "hospital", "chart", "acc", "billing", "mbi", "policy", "member",
     "subscriber", "beneficiary", "insurance", "health", "group", "vin", "vehicle", "lic", "plate", "dl",
     "driver", "dea", "npi", "cert", "serial", "s/n", "device", "udi", "id", "study", "order", "job", "path",
-    "req", "case", "specimen", "encounter", "visit")
+    "req", "case", "specimen", "encounter", "visit", "store", "pharmacy", "claim")
 
 
 def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
@@ -273,7 +274,14 @@ def matches(text: str) -> list[tuple[str, Span]]:
                 found.extend((name, sp) for sp in _spans(name, sub, m, text))
     if digits:
         found.extend(fixedforms.matches(text))
+        found.extend(contextforms.matches(text))
+        found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found])))
     return found
+
+
+def country(text: str) -> str:
+    """The country whose forms ``text`` holds (:func:`.phones.country_of`), ``US`` by default."""
+    return phones.country_of(text, [name for name, _ in matches(text)])
 
 
 def _forms_on(low: str, digits: bool) -> list[str]:
