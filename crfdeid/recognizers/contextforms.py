@@ -63,7 +63,7 @@ _LIFE = r"(?:turned|turns|turning|died[ \t]+at|passed(?:[ \t]+away)?[ \t]+at|liv
 _RELATION = (r"(?:husband|wife|spouse|partner|mother|mom|mum|father|dad|brother|sister|son|daughter|grandmother"
              r"|grandfather|grandma|grandpa|gran|nan|aunt|uncle|friend|neighbou?r|he|she)")
 _AGE = r"(?:9[0-9]|1[01][0-9]|12[0-5])"
-_NOT_UNIT = (r"(?![0-9%]|\.[0-9]|[ \t]*(?:%|/|-[0-9]|mg|mcg|kg|lbs?\b|g\b|ml|mm|cm|bpm|beats|breaths|units?"
+_NOT_UNIT = (r"(?![0-9%°]|\.[0-9]|[ \t]*(?:%|°|/|-[0-9]|mg|mcg|kg|lbs?\b|g\b|ml|mm|cm|bpm|beats|breaths|units?|deg"
              r"|percent|on\b|over\b|days?|d\b|h\b|hrs?|hours?|min|mins|minutes|weeks?|wks?|months?|mo\b))")
 
 
@@ -171,7 +171,8 @@ _PLATE_LABEL = (r"(?i:licen[cs]e[ \t]+plate|number[ \t]+plate|plates?|rego|regis
 
 
 @_form("plate_context", "VEHICLE", rf"\b{_PLATE_LABEL}(?:[ \t]+(?i:is|reads|was))?[ \t]*[:#]?[ \t]*"
-       r"(?P<v>(?=[A-Za-z0-9 -]*[A-Za-z])[A-Za-z0-9]{1,8}(?:[ -][A-Za-z0-9]{1,8}){0,2})(?![\w-])",
+       r"(?P<v>(?=[A-Za-z0-9 -]*[A-Za-z])(?:[A-Za-z]{1,3}|[A-Za-z0-9]{0,7}[0-9][A-Za-z0-9]{0,7})"
+       r"(?:[ -](?:[A-Za-z]{1,3}|[A-Za-z0-9]{0,7}[0-9][A-Za-z0-9]{0,7})){0,2})(?![\w-])",
        r"(?:plate|rego|reg|tag|car|vehicle)[^\n]{0,24}[0-9]")
 def _plate(m, text) -> bool:
     """Evidence: a plate word before it, five to eight letters and digits with both, two digits
@@ -180,7 +181,7 @@ def _plate(m, text) -> bool:
     chars = value.replace(" ", "").replace("-", "")
     groups = re.split(r"[ -]", value)
     return (5 <= len(chars) <= 8 and sum(c.isdigit() for c in chars) >= 2
-            and not any(g.isalpha() and (g.lower() in plain_words() or len(g) > 4) for g in groups))
+            and not any(g.isalpha() and len(g) > 1 and (g.lower() in plain_words() or len(g) > 3) for g in groups))
 
 
 @_form("ipv6", "IPADDR", r"(?<![\w:.])(?P<v>(?:[0-9A-Fa-f]{1,4}:|:)(?::?[0-9A-Fa-f]{1,4}|:){1,8}"

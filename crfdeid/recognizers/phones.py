@@ -32,7 +32,7 @@ import re
 from collections import Counter
 
 import phonenumbers
-from phonenumbers import Leniency, PhoneNumberMatcher
+from phonenumbers import Leniency, PhoneNumberMatcher, ValidationResult
 
 from ..document import Span, make_span
 
@@ -80,13 +80,16 @@ def country_of(text: str, forms=()) -> str:
 
 
 def possible_international(value: str) -> bool:
-    """Whether ``+`` and digits are a possible number of its country code (phonenumbers' lengths);
+    """Whether ``+`` and digits may be a number of its country code (phonenumbers' lengths: not
+    too short, not a local number alone);
     a country code phonenumbers does not know keeps the shape's own test (8 to 15 digits)."""
     try:
         number = phonenumbers.parse(value.replace("(0)", ""), None)
     except phonenumbers.NumberParseException:
         return 8 <= sum(c.isdigit() for c in value.replace("(0)", "")) <= 15
-    return phonenumbers.is_possible_number(number)
+    why = phonenumbers.is_possible_number_with_reason(number)
+    # a number too long for its country is kept (fail closed: a typo, or digits run on)
+    return why not in (ValidationResult.TOO_SHORT, ValidationResult.IS_POSSIBLE_LOCAL_ONLY)
 
 
 def matches(text: str, region: str) -> list[tuple[str, Span]]:

@@ -191,7 +191,7 @@ FORMS = {
         (".com", ".org", ".net", ".edu", ".gov"), None),
     "ip": ("IPADDR", _digit_led(
         r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
-        r"(?![\w.]|\.[0-9])"), (".",), None),
+        r"(?!\w|\.[0-9])"), (".",), None),  # a full stop after it ends the sentence
     "newborn": ("PATIENT", _lazy(
         r"(?:\b(?i:baby)[ \t]+(?i:boy|girl)|\b(?:BB|BG))[ \t]+(?P<value>[A-Z][A-Za-z'-]*[A-Za-z](?:-[A-Z][A-Za-z]+)?)"
         r"(?![\w'-])"), ("baby", "bb", "bg"), ("baby", "bb", "bg")),
