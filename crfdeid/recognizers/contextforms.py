@@ -167,7 +167,7 @@ def _postal_ca_lower(m, text) -> bool:
 
 
 _PLATE_LABEL = (r"(?i:licen[cs]e[ \t]+plate|number[ \t]+plate|plates?|rego|registration|reg\.?|tag|car|vehicle)"
-                r"(?:[ \t]+(?i:reg|rego|plate|registration|number|no\.?|#))?")
+                r"(?![A-Za-z])(?:[ \t]+(?i:reg|rego|plate|registration|number|no\.?|#)(?![A-Za-z]))?")
 
 
 @_form("plate_context", "VEHICLE", rf"\b{_PLATE_LABEL}(?:[ \t]+(?i:is|reads|was))?[ \t]*[:#]?[ \t]*"
