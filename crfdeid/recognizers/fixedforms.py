@@ -77,7 +77,7 @@ _TITLE = r"\p{Lu}\p{Ll}[\p{L}\p{M}.'-]*"
 ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
     rf"(?:\b[0-9]{{1,5}}[A-Za-z]?(?:[ \t]+{_TITLE}){{1,4}}"
     rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
-    rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t]))?$")
+    rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t])){{0,2}}$")
 _FAX_BEFORE = re.compile(r"fax", re.I)
 _SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+number)?|nas|assurance[ \t]+sociale)"
                         r"\b[^\n0-9]{0,20}$")
@@ -237,7 +237,10 @@ def _postal_dash(m, text) -> bool:
 @_form("postal_nl", "ZIP", r"(?<![\w.,/-])[1-9][0-9]{3}[ ]?(?!S[ADS])(?P<l>[A-Z]{2})(?![\w-])", "[1-9]",
        gate=r"[0-9]{4} ?[A-Z]{2}(?![A-Za-z])")
 def _postal_nl(m, text) -> bool:
-    # not a unit or a clinical abbreviation ("1400CC", "2200 PT")
+    # not a unit or a clinical abbreviation ("1400CC", "2200 PT"), unless a listed city follows
+    after = _CITY_AFTER.match(text, m.end())
+    if after and after.group(1).lower() in gazetteers.load("cities"):
+        return True
     return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
 
 

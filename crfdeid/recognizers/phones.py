@@ -92,6 +92,34 @@ def possible_international(value: str) -> bool:
     return why not in (ValidationResult.TOO_SHORT, ValidationResult.IS_POSSIBLE_LOCAL_ONLY)
 
 
+#: Countries crfdeid is likely to meet: a number right after a phone label is taken when it is
+#: VALID in one of them (``phone number is 8123 4650``: Singapore).
+LIKELY = ("US", "GB", "CA", "AU", "NZ", "IE", "IN", "ZA", "FR", "DE", "NL", "BE", "ES", "PT", "IT", "PL", "SE",
+          "DK", "NO", "FI", "CH", "AT", "BR", "MX", "SG", "PH", "NG", "KE")
+_LABEL = re.compile(r"(?i)\b(?:phone|telephone|tel|mobile|mob|cell|cellphone|contact|whatsapp|fax)\b\.?"
+                    r"(?:[ \t]*(?:number|no\.?|#))?[ \t]*(?::|=|\bis\b|\bon\b)?[ \t]*(?=[+(0-9])")
+
+
+def labelled(text: str) -> list[tuple[str, Span]]:
+    """``("phone_labelled", span)`` of a number right after a phone label that phonenumbers holds
+    VALID in one of the :data:`LIKELY` countries (national format, no country code needed).
+    Evidence: the label, and the number's validity in that country's metadata."""
+    found: dict[tuple[int, int], str] = {}
+    for m in _LABEL.finditer(text):
+        end = text.find("\n", m.end())
+        segment = text[m.end():min(m.end() + 32, end if end >= 0 else len(text))]
+        sub = "FAX" if m.group().lower().startswith("fax") else "PHONE"
+        for region in LIKELY:
+            for pm in PhoneNumberMatcher(segment, region, leniency=Leniency.VALID):
+                if pm.start == 0 and _SHAPE.fullmatch(pm.raw_string) and not _SLASH_NEAR.search(
+                        segment, 0, pm.end + 1):
+                    found[(m.end(), m.end() + pm.end)] = sub
+                    break
+            if (m.end(), m.end() + len(segment)) in found:
+                break
+    return [("phone_labelled", make_span(a, b, sub)) for (a, b), sub in sorted(found.items())]
+
+
 def matches(text: str, region: str) -> list[tuple[str, Span]]:
     """``("phone_national", span)`` of every number ``PhoneNumberMatcher`` finds ``VALID`` for the
     note's country ``region`` (:func:`country_of`)."""

@@ -189,8 +189,10 @@ FORMS = {
         r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov)(?:/[^\s\x1c-\x1f<>\"]*[^\s\x1c-\x1f<>\".,;:)\]])?"
         r"(?![\w-])", _I),
         (".com", ".org", ".net", ".edu", ".gov"), None),
+    # not a version number ("version 3.8.3.8", "v1.2.3.4", "ver. 4.0.4.0")
     "ip": ("IPADDR", _digit_led(
-        r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
+        r"(?<![\w.])(?<![Vv]ersion )(?<![Vv]er\. )(?<![Vv]er )"
+        r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
         r"(?!\w|\.[0-9])"), (".",), None),  # a full stop after it ends the sentence
     "newborn": ("PATIENT", _lazy(
         r"(?:\b(?i:baby)[ \t]+(?i:boy|girl)|\b(?:BB|BG))[ \t]+(?P<value>[A-Z][A-Za-z'-]*[A-Za-z](?:-[A-Z][A-Za-z]+)?)"
@@ -276,6 +278,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
         found.extend(fixedforms.matches(text))
         found.extend(contextforms.matches(text))
         found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found])))
+        found.extend(phones.labelled(text))
     return found
 
 
