@@ -32,6 +32,7 @@ FOUND = [
     ("logged in from 2001:db8::8a2e:370:7334", "2001:db8::8a2e:370:7334", "IPADDR"),
     ("portal from fe80::1ff:fe23:4567:890a today", "fe80::1ff:fe23:4567:890a", "IPADDR"),
     ("device at 192.168.14.7", "192.168.14.7", "IPADDR"),
+    ("Telemetry server 129.23.120.197", "129.23.120.197", "IPADDR"),  # "ver " of server: no version
     # numbers by their labels
     ("Rx filled at Walgreens store #05521", "05521", "IDNUM"),
     ("BCBS group 0038814", "0038814", "HEALTHPLAN"),
@@ -67,7 +68,7 @@ LEFT = [
     "INR 2.5 goal 2-3", "L4 5 disc", "ABG 7.39/46/123", "platelets 250, NSW 2 days", "her father was 90kg",
     "husband is 92 kg", "turned 90 degrees", "in bed 2150", "drove her car to clinic", "age 94 days",
     "CD4 350", "room 4012", "MRI 3T scanner", "Lasix 40 IV", "titrated to 1000 mL",
-    "12-18 ABG 123/46/7.39/29/1", "Respiratory Care 7a-7p", "cares 4kd 229",
+    "12-18 ABG 123/46/7.39/29/1", "monitor version 3.8.3.8", "ver. 4.0.4.0", "Respiratory Care 7a-7p", "cares 4kd 229",
     "A65 hemoglobin", "T12 vertebra", "C56 cells",
 ]
 

@@ -191,7 +191,7 @@ FORMS = {
         (".com", ".org", ".net", ".edu", ".gov"), None),
     # not a version number ("version 3.8.3.8", "v1.2.3.4", "ver. 4.0.4.0")
     "ip": ("IPADDR", _digit_led(
-        r"(?<![\w.])(?<![Vv]ersion )(?<![Vv]er\. )(?<![Vv]er )"
+        r"(?<![\w.])(?<!\b[Vv]ersion )(?<!\b[Vv]er\. )(?<!\b[Vv]er )"
         r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
         r"(?!\w|\.[0-9])"), (".",), None),  # a full stop after it ends the sentence
     "newborn": ("PATIENT", _lazy(
@@ -277,8 +277,9 @@ def matches(text: str) -> list[tuple[str, Span]]:
     if digits:
         found.extend(fixedforms.matches(text))
         found.extend(contextforms.matches(text))
-        found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found])))
-        found.extend(phones.labelled(text))
+        found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found]),
+                                    [sp for _, sp in found]))
+        found.extend(phones.labelled(text, [sp for _, sp in found]))
     return found
 
 
