@@ -1,8 +1,9 @@
 """Identifiers whose form gives them away wherever they stand: checksums and other countries' formats.
 
 Part of the Safe Harbor layer (:mod:`.safeharbor`, which runs :func:`matches` in every
-model). A checksum is evidence enough on its own; a format that a lab value, a date or a
-device setting can also have needs its context:
+model). A checksum is evidence enough on its own (python-stdnum's checks, never hand-written
+ones; an international number's length is phonenumbers'); a format that a lab value, a date
+or a device setting can also have needs its context:
 
 * ``ACCOUNT``: payment card numbers of 13-19 digits that pass the Luhn check, bare or in
   groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express
@@ -12,7 +13,9 @@ device setting can also have needs its context:
   (``SIN 130 692 544``, Luhn), a Dutch BSN (nine digits, the 11-test, after ``BSN``), a Swedish
   personnummer (``811228-9874``, Luhn), a Polish PESEL (eleven digits, weighted check, a valid
   birth date), a Spanish DNI/NIE (``12345678Z``, mod 23), a French NIR (``1 85 05 78 006 084
-  36``, mod 97 key); ``HEALTHPLAN``: a UK NHS number (``943 476 5919``, mod 11);
+  36``, mod 97 key), an Aadhaar (``2345 6789 0124`` or after its label, Verhoeff), an
+  Australian TFN after its label, an Irish PPS number (``1234567T``); ``HEALTHPLAN``: a UK NHS
+  number (``943 476 5919``, mod 11);
 * ``PHONE``: international numbers (``+46 (0)8 928 571 38``, ``+33 1 23 45 67 89``: 7 to 15
   digits after ``+`` and a country code), national trunk numbers in three or more groups of
   9 to 11 digits that start with ``0`` (``0494 92 82 32``, ``020 7946 0958``), and four or

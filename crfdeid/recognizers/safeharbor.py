@@ -20,9 +20,13 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
   ``username:``/``user name is``;
 * ``DATE``: a numeric month/day (and year) right after a weekday (``Tues 9/3``, ``Monday,
   3/14/98``); other dates are the CRF's: written alone they are too like ratios and doses;
-* checksums and other countries' formats (:mod:`.fixedforms`): card numbers (Luhn), IBANs
-  (mod 97), national identity numbers with a check digit, international phone numbers and
-  postal codes.
+* checksums and other countries' formats (:mod:`.fixedforms`, checks by python-stdnum): card
+  numbers (Luhn), IBANs (mod 97), national identity numbers with a check digit, international
+  phone numbers and postal codes;
+* forms told by the words beside them (:mod:`.contextforms`): postal codes with their address,
+  plates after their words, IPv6, group and store numbers, ages over 89 in prose;
+* phone numbers phonenumbers holds valid for the note's country (:mod:`.phones`, which also
+  tells that country: :func:`country`).
 
 :func:`apply` only adds: a found span that overlaps predicted spans is joined with
 them into their union; the union keeps the predicted subtype when it is of the
