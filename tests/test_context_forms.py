@@ -68,7 +68,9 @@ LEFT = [
     "INR 2.5 goal 2-3", "L4 5 disc", "ABG 7.39/46/123", "platelets 250, NSW 2 days", "her father was 90kg",
     "husband is 92 kg", "turned 90 degrees", "in bed 2150", "drove her car to clinic", "age 94 days",
     "CD4 350", "room 4012", "MRI 3T scanner", "Lasix 40 IV", "titrated to 1000 mL",
-    "12-18 ABG 123/46/7.39/29/1", "monitor version 3.8.3.8", "ver. 4.0.4.0", "Respiratory Care 7a-7p", "cares 4kd 229",
+    "12-18 ABG 123/46/7.39/29/1", "Follow-up\n\nOctober 19, 2088\n", "On Dec 2065 Augusta Connolly saw",
+    "seen March 3rd, 2021 at home", "monitor version 3.8.3.8", "ver. 4.0.4.0", "Respiratory Care 7a-7p",
+    "cares 4kd 229",
     "A65 hemoglobin", "T12 vertebra", "C56 cells",
 ]
 

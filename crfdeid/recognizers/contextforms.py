@@ -50,6 +50,8 @@ _NUM_START = r"(?<![\w.,/+-])"
 _POSTAL_LABEL = (r"(?i:post[ \t]*code|postal[ \t]*code|pin[ \t]*code|pincode|zip(?:[ \t]*code)?|eircode|plz|cep"
                  r"|code[ \t]+postal|c[oó]digo[ \t]+postal)(?-i:|[ \t]*(?:PIN|Pin))|(?-i:PIN)")
 _POSTAL_LABEL_BEFORE = regex.compile(rf"(?:\b(?:{_POSTAL_LABEL})\b|\b(?i:address|addr)\b)[^\n]{{0,40}}$")
+_MONTH_BEFORE = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+                           r"(?:[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?)?,?[ \t]*$")
 _AU_STATES = r"(?:(?i:nsw|vic|qld|tas)|(?-i:SA|WA|NT|ACT))"
 # Indian states and union territories (Constitution of India, First Schedule; written here).
 _IN_STATES = ("andhra pradesh|arunachal pradesh|assam|bihar|chhattisgarh|goa|gujarat|haryana|himachal pradesh"
@@ -120,12 +122,18 @@ def _postal_in(m, text) -> bool:
        r"(?:code|zip|pin|plz|cep|addr)[^\n]{0,48}[0-9]{4}|[0-9], [^\n]{0,40}[0-9]{4}|[0-9]{4,5} [a-z]")
 def _postal_label(m, text) -> bool:
     """Evidence: a postcode or address label before the digits on their line, a comma-separated
-    address line right before them, or a listed city right after them (``10115 Berlin``)."""
+    address line right before them, or a listed city right after them (``10115 Berlin``; four
+    digits that could be a year, 1800-2199, not: ``Dec 2065 Augusta``). Never four digits after
+    a month (``October 19, 2088``: a month and a day look like a street and a house number)."""
     line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+    value = m.group("v")
+    year_like = len(value) == 4 and 1800 <= int(value) <= 2199
+    if len(value) == 4 and _MONTH_BEFORE.search(line):
+        return False
     if _POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line):
         return True
     after = re.match(r"[ \t]{1,2}([^\W\d_][\w'-]*(?:[ \t][^\W\d_][\w'-]*)?)", text[m.end():m.end() + 40])
-    if after is None or not after.group(1)[0].isupper():
+    if year_like or after is None or not after.group(1)[0].isupper():
         return False
     return after.group(1).lower() in _cities() or after.group(1).split()[0].lower() in _cities()
 
