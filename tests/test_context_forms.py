@@ -48,6 +48,17 @@ FOUND = [
     ("a 93-year-old man", "93", "AGE"),
     ("94 y/o female", "94", "AGE"),
     ("age: 101", "101", "AGE"),
+    ("Mrs Edna Tovey, 97, from a care home", "97", "AGE"),
+    ("Dr Alan Price, 93 years, retired GP", "93", "AGE"),
+    # pagers, bleeps, extensions; badges, insurance numbers, record and specimen numbers
+    ("Pager 3-4471.", "3-4471", "PHONE"),
+    ("bleep 6620 if worse", "6620", "PHONE"),
+    ("social worker, ext. 2290", "2290", "PHONE"),
+    ("officer's badge 7781.", "7781", "IDNUM"),
+    ("insurance QRT 551 208 904.", "QRT 551 208 904", "HEALTHPLAN"),
+    ("Mrs Lee, 70, #5528104, widowed", "5528104", "IDNUM"),
+    ("Biopsy S24-008812 sent", "S24-008812", "IDNUM"),
+    ("plate CA 7KDL-219 on file", "CA 7KDL-219", "VEHICLE"),
     # check digits (python-stdnum)
     ("Aadhaar 2345 6789 0124", "2345 6789 0124", "SSN"),
     ("PPS 1234567T", "1234567T", "SSN"),
@@ -71,6 +82,8 @@ LEFT = [
     "12-18 ABG 123/46/7.39/29/1", "Follow-up\n\nOctober 19, 2088\n", "On Dec 2065 Augusta Connolly saw",
     "seen March 3rd, 2021 at home", "monitor version 3.8.3.8", "ver. 4.0.4.0", "Respiratory Care 7a-7p",
     "cares 4kd 229",
+    "Mr Smith, 45, from", "Mrs Tovey, 90mg", "bed #12", "lot #4471", "ext 2", "pager 2 hours", "HR RATE98-100",
+    "insurance pending 2 days", "CD-20 positive", "HCO3-24", "CAR IS OK 25", "car at the 12345",
     "A65 hemoglobin", "T12 vertebra", "C56 cells",
 ]
 

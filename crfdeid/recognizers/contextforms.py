@@ -183,12 +183,15 @@ _PLATE_LABEL = (r"(?i:licen[cs]e[ \t]+plate|number[ \t]+plate|plates?|rego|regis
        r"(?:[ -](?:[A-Za-z]{1,3}|[A-Za-z0-9]{0,7}[0-9][A-Za-z0-9]{0,7})){0,2})(?![\w-])",
        r"(?:plate|rego|reg|tag|car|vehicle)[^\n]{0,24}[0-9]")
 def _plate(m, text) -> bool:
-    """Evidence: a plate word before it, five to eight letters and digits with both, two digits
-    at least, and no group that is a plain word or a unit (``car seat 2``, ``vehicle 2 days``)."""
+    """Evidence: a plate word before it, five to eight letters and digits with both (ten with a
+    state's prefix: ``TX KLM-4821``), two digits at least, and no group that is a plain word or a
+    unit (``car seat 2``, ``vehicle 2 days``)."""
     value = m.group("v")
     chars = value.replace(" ", "").replace("-", "")
     groups = re.split(r"[ -]", value)
-    return (5 <= len(chars) <= 8 and sum(c.isdigit() for c in chars) >= 2
+    if len(groups) > 1 and (groups[0] in _us_state_codes() or groups[0] in ("NSW", "VIC", "QLD", "TAS", "ACT")):
+        groups = groups[1:]  # a state's prefix ("TX KLM-4821")
+    return (5 <= len(chars) <= 10 and sum(c.isdigit() for c in chars) >= 2
             and not any(g.isalpha() and len(g) > 1 and (g.lower() in plain_words() or len(g) > 3) for g in groups))
 
 
@@ -233,6 +236,45 @@ def _age_prose(m, text) -> bool:
     """Evidence: a relation or ``he``/``she`` and ``is``/``was`` before a number of 90 to 125 that
     ends its clause or stands before ``when``/``and`` (``her husband was 94 when he died``);
     not after ``pt``/``patient`` (``pt was 94 on RA``: a saturation)."""
+    return True
+
+
+@_form("age_after_name", "AGE", r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.?[ \t]+\p{Lu}[\p{L}'-]+(?:[ \t]+\p{Lu}[\p{L}'-]+){0,2}"
+       rf",[ \t]*(?P<v>{_AGE})(?=[ \t]*[,;)]|[ \t]+(?i:y|yo|yrs?|years?)\b)",
+       r"(?:mr|mrs|ms|miss|mx|dr)\.? [^\n]{0,40}, ?(?:9[0-9]|1[01][0-9]|12[0-5])\b")
+def _age_after_name(m, text) -> bool:
+    """Evidence: a title and a name, a comma, then a number of 90 to 125 standing alone before a
+    comma (``Mr Jack Treloar, 92, from``): how a letter gives a person's age."""
+    return True
+
+
+@_form("extension", "PHONE", r"\b(?i:pager|bleep|beeper|ext|extension)\.?[ \t]*(?:(?i:no\.?|#|number)[ \t]*)?[:#]?"
+       r"[ \t]*(?P<v>[0-9]-[0-9]{4}|[0-9]{4,6})" + _NUM_END, ("pager", "bleep", "beeper", "ext"))
+def _extension(m, text) -> bool:
+    """Evidence: a pager, bleep or extension word right before four to six digits (``bleep 2217``,
+    ``Pager 4-8812``, ``ext. 4417``)."""
+    return True
+
+
+@_form("insurance_number", "HEALTHPLAN", r"\b(?i:insurance|insurer)(?:[ \t]+(?i:id|no\.?|number|#))?[ \t]*[:#]?[ \t]*"
+       r"(?P<v>[A-Z0-9]{2,5}(?:[ -][A-Z0-9]{2,6}){1,4})(?![\w-])", ("insur",))
+def _insurance(m, text) -> bool:
+    """Evidence: ``insurance`` right before capitals and digits in groups holding five digits at
+    least (``insurance BCX 447 901 223``)."""
+    return sum(c.isdigit() for c in m.group("v")) >= 5
+
+
+@_form("hash_number", "IDNUM", r"(?<![\w#&])#[ ]?(?P<v>[0-9]{6,})" + _NUM_END, ("#",))
+def _hash_number(m, text) -> bool:
+    """Evidence: ``#`` right before six digits or more (``#7715039``): a record's number, not a
+    bed or a room (those are shorter)."""
+    return True
+
+
+@_form("specimen", "IDNUM", r"(?<![\w-])(?P<v>[A-Z]{1,4}-?[0-9]{2}-[0-9]{4,7})(?![\w-])", r"[a-z]-?[0-9]{2}-[0-9]{4}")
+def _specimen(m, text) -> bool:
+    """Evidence: capitals, a two-digit year and a serial (``BM-25-1184``, ``S25-004417``): the
+    shape of a pathology or laboratory accession number."""
     return True
 
 

@@ -86,7 +86,7 @@ LABELS = {
     "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
     "IDNUM": [r"(?-i:ID)", r"id(?=[ \t]*[:#])", r"identifier", r"specimen", r"accession",
               r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)",
-              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)"],
+              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)", r"badge(?:[ \t]*" + _NO + ")?"],
 }
 #: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
 #: or "visit #2" is no identifier; "MR# 123" is.
@@ -100,7 +100,7 @@ _LABEL_ANCHORS = (
     "ss", "soc", "mr", "med", "unit", "hospital", "chart", "acc", "billing", "mbi", "policy", "member",
     "subscriber", "beneficiary", "insurance", "health", "group", "vin", "vehicle", "lic", "plate", "dl",
     "driver", "dea", "npi", "cert", "serial", "s/n", "device", "udi", "id", "study", "order", "job", "path",
-    "req", "case", "specimen", "encounter", "visit", "store", "pharmacy", "claim")
+    "req", "case", "specimen", "encounter", "visit", "store", "pharmacy", "claim", "badge")
 
 
 def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
