@@ -125,9 +125,11 @@ def _site_mining_parser(sub) -> None:
 def _safeharbor_parser(sub) -> None:
     s = _sub(sub, "safeharbor", "the Safe Harbor layer's spans on annotated notes: hits and false positives",
              "  python -m crfdeid experiments safeharbor brat:annotated/ --exclude-groups locked.txt\n"
-             "  python -m crfdeid experiments safeharbor synth:1000,13")
+             "  python -m crfdeid experiments safeharbor synth:1000,13\n"
+             "  python -m crfdeid experiments safeharbor piiforms:900,7 --by-group  # made-up PII sentences")
     s.add_argument("source", metavar="FORMAT:PATH", help="an annotated corpus")
     s.add_argument("--exclude-groups", metavar="FILE", help="patients (doc.group) to leave out, one a line")
+    s.add_argument("--by-group", action="store_true", help="recall and precision per group (piiforms: per form)")
     s.add_argument("--json", metavar="OUT", help="write the counts here too")
 
 
@@ -246,8 +248,11 @@ def _site_mining(args) -> int:
 
 def _safeharbor(args) -> int:
     excluded = read_groups(args.exclude_groups) if args.exclude_groups else frozenset()
-    out = json.dumps({"source": args.source.split(":")[0], **safeharbor.count(read(args.source), excluded)},
-                     indent=1)
+    docs = list(read(args.source))
+    figures = {"source": args.source.split(":")[0], **safeharbor.count(docs, excluded)}
+    if args.by_group:
+        figures["by_group"] = safeharbor.by_group(d for d in docs if d.group not in excluded)
+    out = json.dumps(figures, indent=1)
     print(out)
     if args.json:
         Path(args.json).write_text(out + "\n", encoding="utf-8")

@@ -27,7 +27,7 @@ from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
 from ..recognizers import safeharbor
 from ..text import dateorder
-from . import address, ages, dates, guard, names, numbers, places
+from . import address, ages, country, dates, guard, names, numbers, places
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .guard import NoSafeReplacement, Units
@@ -144,6 +144,7 @@ class Surrogator(Policies):
         self.last_exempt: list[Span] = []
         self._states: dict[str, PatientState] = {}
         self._before = ""  # the text just before the span being replaced (a title: Mrs.)
+        self._country = "US"  # the note's country (safeharbor.country): postcodes, phones, towns of its shape
         self._over_89 = frozenset(r.text for r in guard.runs(age_over_89)) | {"ninety", "plus"}
 
     def state(self, patient: str) -> PatientState:
@@ -170,8 +171,7 @@ class Surrogator(Policies):
         for sp in spans:
             surface = doc.surface(sp)
             st.originals.add(normalize(surface))
-            (st.cross_dates if sp.subtype == "DATE" else st.cross).add(
-                surface, 3, keep=self.age_keeps if sp.subtype == "AGE" else None)
+            (st.cross_dates if sp.subtype == "DATE" else st.cross).add(surface, 3, keep=self._keeps(sp, surface))
             if sp.category == "NAME" and sp.subtype != "USERNAME":
                 st.originals.update(m.group().lower() for m in names.words(surface) if len(m.group()) > 1)
                 full = names.full_words(surface)
@@ -203,8 +203,17 @@ class Surrogator(Policies):
     def units(self, st: PatientState, sp: Span, text: str) -> list[Units]:
         """What the surrogate of ``text`` (span ``sp``) must not hold: its own runs of 2+
         characters, the patient's other PHI runs of 3+ (its dates' too)."""
-        own = Units.of(text, 2, sp.start, self.age_keeps if sp.subtype == "AGE" else None)
+        own = Units.of(text, 2, sp.start, self._keeps(sp, text))
         return [own, st.cross, st.cross_dates]
+
+    def _keeps(self, sp: Span, text: str):
+        """Runs a surrogate may share with its original: an age's (:meth:`age_keeps`), a phone
+        number's country code after ``+`` (``44`` of ``+44``: a country, not a person)."""
+        if sp.subtype == "AGE":
+            return self.age_keeps
+        if sp.subtype in ("PHONE", "FAX") and text.lstrip().startswith("+"):
+            return lambda r: r.cls == guard.DIGIT and text[:r.start].strip() == "+"
+        return None
 
     def surrogate(self, doc: Document) -> Document:
         """A new document with surrogate text and spans (offsets in the new text).
@@ -218,6 +227,7 @@ class Surrogator(Policies):
         """
         self.learn(doc)
         st = self.state(doc.group)
+        self._country = safeharbor.country(doc.text)
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
@@ -265,7 +275,8 @@ class Surrogator(Policies):
             self.counts["date_unparsed"] += 1
             self.unparsed.append((doc.doc_id, sp.start, "random" if rep is not None else "placeholder"))
         exempt |= unparsed | general
-        for group in address.groups(doc.text, [sp for sp in spans if (sp.start, sp.end) not in new]):
+        us_addresses = [] if self._country != "US" else [sp for sp in spans if (sp.start, sp.end) not in new]
+        for group in address.groups(doc.text, us_addresses):  # another country's: part by part, its own shapes
             new.update(self._address(st, group, {sp.subtype: doc.surface(sp) for sp in group}, units))
         label_of = dict(zip(spans, labelled))
         for sp in spans:
@@ -375,14 +386,24 @@ class Surrogator(Policies):
             return names.name(st, k, text, names.gender_of(self._before, text))
         if sub == "AGE":
             return numbers.age(text, self.age_over_89, self.age_bucket)
+        region = country.region_of(text, self._country) if sub in ("PHONE", "FAX") else None
+        if region is not None:  # a number of another country: one of its own shape
+            return st.assign("phone-" + region, text, lambda a: country.phone(
+                text, region, k.rng("phone", p, normalize(text), a), fictional=a < 5))
         if sub in ("PHONE", "FAX"):  # keyed by its digits: "(217) 555-0143" and "217-555-0143" agree
             digits = "".join(c for c in text if c.isdecimal())
             if not digits:
                 return keep_shape(numbers.phone, "phone")
             new = st.assign("phone", digits, lambda a: numbers.phone(digits, k.rng("phone", p, digits, a)))
             return numbers.put_digits(text, new)
+        if sub == "ZIP" and (self._country != "US" or country.shape_of(text) in ("GB", "CA", "IE", "NL")):
+            cc = self._country
+            return keep_shape(lambda t, r: country.postcode(t, r, cc) or random_like(t, r), "zip-" + cc)
         if sub == "ZIP":
             return keep_shape(numbers.zipcode, "zip")
+        if sub == "CITY" and self._country in country.countries_with_towns():
+            cc = self._country
+            return keep_shape(lambda t, r: country.town(t, cc, r), "city-" + cc)
         if sub == "SSN":
             return keep_shape(numbers.ssn, "ssn")
         if sub == "IPADDR":

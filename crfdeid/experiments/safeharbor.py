@@ -42,3 +42,31 @@ def count(docs: Iterable[Document], excluded: frozenset = frozenset()) -> dict:
             "layer_cpu_seconds": round(seconds, 3), "hits_by_form": dict(sorted(hits.items())),
             "false_positives_by_form": dict(sorted(fps.items())), "gold_by_subtype": dict(sorted(gold.items())),
             "gold_touched_by_subtype": dict(sorted(touched.items()))}
+
+def by_group(docs: Iterable[Document]) -> dict:
+    """Recall and precision of the layer for each ``doc.group`` (the made-up PII sentences'
+    form, :mod:`crfdeid.synth.piiforms`): a gold span is found when the layer's spans cover
+    every letter and digit of it; a span found is right when it overlaps a gold span."""
+    gold: Counter = Counter()
+    covered: Counter = Counter()
+    found_n: Counter = Counter()
+    right: Counter = Counter()
+    groups = set()
+    for doc in docs:
+        found = safeharbor.find(doc.text)
+        g = doc.group
+        groups.add(g)
+        inside = {i for sp in found for i in range(sp.start, sp.end)}
+        for sp in found:
+            found_n[g] += 1
+            right[g] += any(sp.overlaps(x) for x in doc.spans)
+        for x in doc.spans:
+            gold[g] += 1
+            covered[g] += all(i in inside for i in range(x.start, x.end) if doc.text[i].isalnum())
+    out = {}
+    for g in sorted(groups):
+        out[g] = {"gold": gold[g], "found": covered[g],
+                  "recall": round(covered[g] / gold[g], 3) if gold[g] else None,
+                  "spans": found_n[g], "false_positives": found_n[g] - right[g],
+                  "precision": round(right[g] / found_n[g], 3) if found_n[g] else None}
+    return out

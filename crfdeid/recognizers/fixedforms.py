@@ -1,8 +1,9 @@
 """Identifiers whose form gives them away wherever they stand: checksums and other countries' formats.
 
 Part of the Safe Harbor layer (:mod:`.safeharbor`, which runs :func:`matches` in every
-model). A checksum is evidence enough on its own; a format that a lab value, a date or a
-device setting can also have needs its context:
+model). A checksum is evidence enough on its own (python-stdnum's checks, never hand-written
+ones; an international number's length is phonenumbers'); a format that a lab value, a date
+or a device setting can also have needs its context:
 
 * ``ACCOUNT``: payment card numbers of 13-19 digits that pass the Luhn check, bare or in
   groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express
@@ -12,7 +13,9 @@ device setting can also have needs its context:
   (``SIN 130 692 544``, Luhn), a Dutch BSN (nine digits, the 11-test, after ``BSN``), a Swedish
   personnummer (``811228-9874``, Luhn), a Polish PESEL (eleven digits, weighted check, a valid
   birth date), a Spanish DNI/NIE (``12345678Z``, mod 23), a French NIR (``1 85 05 78 006 084
-  36``, mod 97 key); ``HEALTHPLAN``: a UK NHS number (``943 476 5919``, mod 11);
+  36``, mod 97 key), an Aadhaar (``2345 6789 0124`` or after its label, Verhoeff), an
+  Australian TFN after its label, an Irish PPS number (``1234567T``); ``HEALTHPLAN``: a UK NHS
+  number (``943 476 5919``, mod 11);
 * ``PHONE``: international numbers (``+46 (0)8 928 571 38``, ``+33 1 23 45 67 89``: 7 to 15
   digits after ``+`` and a country code), national trunk numbers in three or more groups of
   9 to 11 digits that start with ``0`` (``0494 92 82 32``, ``020 7946 0958``), and four or
@@ -34,55 +37,32 @@ import re
 from functools import lru_cache
 
 import regex
+from stdnum import iban as std_iban
+from stdnum import luhn as std_luhn
+from stdnum.au import tfn as au_tfn
+from stdnum.ca import sin as ca_sin
+from stdnum.es import dni as es_dni
+from stdnum.es import nie as es_nie
+from stdnum.fr import nir as fr_nir
+from stdnum.gb import nhs as gb_nhs
+from stdnum.ie import pps as ie_pps
+from stdnum.in_ import aadhaar as in_aadhaar
+from stdnum.nl import bsn as nl_bsn
+from stdnum.pl import pesel as pl_pesel
+from stdnum.se import personnummer as se_personnummer
 
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
+from . import phones
 
 
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, c in enumerate(reversed(digits)):
-        d = int(c) * (2 if i % 2 else 1)
-        total += d - 9 if d > 9 else d
-    return total % 10 == 0
-
-
-def _iban(code: str) -> bool:
-    code = code.upper()
-    if not 15 <= len(code) <= 34:
+def _valid(module, value: str) -> bool:
+    """python-stdnum's check of ``value`` (its own compaction of spaces and hyphens)."""
+    try:
+        return bool(module.is_valid(value))
+    except Exception:  # a value stdnum cannot even compact is no such number
         return False
-    moved = code[4:] + code[:4]
-    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
-
-
-def _nhs(d: str) -> bool:
-    check = 11 - sum(int(c) * (10 - i) for i, c in enumerate(d[:9])) % 11
-    return check != 10 and (check % 11) == int(d[9])
-
-
-def _bsn(d: str) -> bool:
-    return int(d) > 0 and sum(int(c) * w for c, w in zip(d, (9, 8, 7, 6, 5, 4, 3, 2, -1))) % 11 == 0
-
-
-def _pesel(d: str) -> bool:
-    check = (10 - sum(int(c) * w for c, w in zip(d, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3))) % 10) % 10
-    month, day = int(d[2:4]) % 20, int(d[4:6])
-    return check == int(d[10]) and 1 <= month <= 12 and 1 <= day <= 31
-
-
-def _dni(value: str) -> bool:
-    value = value.upper().replace("-", "").replace(" ", "")
-    number = str("XYZ".index(value[0])) + value[1:-1] if value[0] in "XYZ" else value[:-1]
-    return "TRWAGMYFPDXBNJZSQVHLCKE"[int(number) % 23] == value[-1]
-
-
-def _nir(d: str) -> bool:
-    return len(d) == 15 and 97 - int(d[:13]) % 97 == int(d[13:])
-
-
-def _date_ok(d: str) -> bool:
-    return 1 <= int(d[2:4]) <= 12 and 1 <= int(d[4:6]) <= 31
 
 
 def _digits(s: str) -> str:
@@ -97,13 +77,15 @@ _ADDRESS_CUE = regex.compile(
     r"|code[ \t]+postal|c[oó]digo[ \t]+postal|kod[ \t]+pocztowy)\b[^\n]{0,40}$")
 # A comma-separated address line before a code: a house number beside a word, then a comma.
 _TITLE = r"\p{Lu}\p{Ll}[\p{L}\p{M}.'-]*"
-_ADDRESS_LINE = regex.compile(
+ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
     rf"(?:\b[0-9]{{1,5}}[A-Za-z]?(?:[ \t]+{_TITLE}){{1,4}}"
     rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
-    rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t]))?$")
+    rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t])){{0,2}}$")
 _FAX_BEFORE = re.compile(r"fax", re.I)
 _SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+number)?|nas|assurance[ \t]+sociale)"
                         r"\b[^\n0-9]{0,20}$")
+_NDC_BEFORE = re.compile(r"(?i)\bndc\b[ \t#:]*$")
+_AADHAAR_LABEL = re.compile(r"(?i)\b(?:aadhaa?r|uid(?:ai)?)\b[^\n0-9]{0,20}$")
 _CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
 
 #: Form name -> (subtype, regex, check(match, text) -> bool). Forms are scanned with the
@@ -137,71 +119,95 @@ def _form(name: str, subtype: str, pattern: str, lead: str = "[0-9]", flags: int
        gate=r"[0-9]{13}|[0-9]{4}[ -][0-9]{4,6}[ -][0-9]{4}")
 def _card(m, text) -> bool:
     d = _digits(m.group())
-    return 13 <= len(d) <= 19 and _luhn(d) and len(set(d)) > 2
+    return 13 <= len(d) <= 19 and _valid(std_luhn, d) and len(set(d)) > 2
 
 
 @_form("iban", "ACCOUNT", r"(?<![\w-])[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{11,30}|(?:[ ][A-Z0-9]{4}){2,7}(?:[ ][A-Z0-9]{1,3})?)"
        r"(?![\w-])", "[A-Z]", gate=r"[A-Z]{2}[0-9]{2}[A-Z0-9 ]{11}")
 def _iban_ok(m, text) -> bool:
-    return _iban(m.group().replace(" ", ""))
+    return _valid(std_iban, m.group())
 
 
 # After its label: three groups of three digits are a Spanish or French phone number's shape too.
 @_form("sin", "SSN", _NO_NUM_BEFORE + r"[1-79][0-9]{2}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{3}" + _NO_NUM_AFTER, "[1-79]",
        gate=("sin", "s.i.n", "social insurance", "nas", "assurance sociale"))
 def _sin(m, text) -> bool:
-    return _luhn(_digits(m.group())) and bool(_SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
+    return _valid(ca_sin, _digits(m.group())) and bool(_SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
 
 
 @_form("nhs", "HEALTHPLAN", _NO_NUM_BEFORE + r"[0-9]{3}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{4}" + _NO_NUM_AFTER)
 def _nhs_ok(m, text) -> bool:
     d = _digits(m.group())
     # bare ten digits: with "NHS" before them (else a US phone number written without separators)
-    return _nhs(d) and (m.group("s") != "" or bool(re.search(r"(?i)\bnhs\b", text[max(0, m.start() - 30):m.start()])))
+    return _valid(gb_nhs, d) and (m.group("s") != "" or bool(re.search(r"(?i)\bnhs\b",
+                                                                      text[max(0, m.start() - 30):m.start()])))
 
 
 @_form("bsn", "SSN", r"\b(?i:bsn|burgerservicenummer|sofinummer)\b[ \t]*(?:(?i:nr|no|nummer)\.?)?[ \t]*[:#]?[ \t]*"
        r"(?P<v>[0-9]{4}\.?[0-9]{2}\.?[0-9]{3})" + _NO_NUM_AFTER, "[BbSs]", gate=("bsn", "burgerservice", "sofinummer"))
 def _bsn_ok(m, text) -> bool:
-    return _bsn(_digits(m.group()))
+    return _valid(nl_bsn, _digits(m.group()))
 
 
 @_form("personnummer", "SSN", _NO_NUM_BEFORE + r"(?:19|20)?[0-9]{6}[-+][0-9]{4}" + _NO_NUM_AFTER,
        gate=r"[0-9]{6}[-+][0-9]{4}")
 def _personnummer(m, text) -> bool:
-    d = _digits(m.group())[-10:]
-    return _date_ok(d) and _luhn(d)
+    return _valid(se_personnummer, m.group())
 
 
 @_form("pesel", "SSN", _NO_NUM_BEFORE + r"[0-9]{11}" + _NO_NUM_AFTER, gate=r"[0-9]{11}")
 def _pesel_ok(m, text) -> bool:
-    return _pesel(m.group())
+    return _valid(pl_pesel, m.group())
 
 
 @_form("dni", "SSN", r"(?<![\w-])(?:[XYZ]-?[0-9]{7}|[0-9]{8})-?[A-Z](?![\w-])", "[0-9XYZ]",
        gate=r"[0-9]{7}-?[A-Z]")
 def _dni_ok(m, text) -> bool:
-    return _dni(m.group())
+    value = m.group().replace("-", "")
+    return _valid(es_nie if value[0] in "XYZ" else es_dni, value)
 
 
 @_form("nir", "SSN", _NO_NUM_BEFORE + r"[12][ ]?[0-9]{2}[ ]?(?:0[1-9]|1[0-2])[ ]?(?:[0-9]{2}|2[AB])[ ]?[0-9]{3}[ ]?"
        r"[0-9]{3}[ ]?[0-9]{2}" + _NO_NUM_AFTER, "[12]")
 def _nir_ok(m, text) -> bool:
-    return _nir(_digits(m.group().replace("2A", "19").replace("2B", "18")))
+    return _valid(fr_nir, m.group())
+
+
+# Aadhaar: twelve digits in groups of four (Verhoeff), or bare after its label.
+@_form("aadhaar", "SSN", _NO_NUM_BEFORE + r"[2-9][0-9]{3}(?P<s>[ -]?)[0-9]{4}(?P=s)[0-9]{4}" + _NO_NUM_AFTER, "[2-9]",
+       gate=r"[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}")
+def _aadhaar(m, text) -> bool:
+    spaced = m.group("s") != ""
+    return _valid(in_aadhaar, m.group()) and (spaced or bool(_AADHAAR_LABEL.search(text, max(0, m.start() - 30),
+                                                                                     m.start())))
+
+
+# Australian tax file number after its label (eight or nine digits are too common bare).
+@_form("tfn", "SSN", r"\b(?i:tfn|tax[ \t]+file[ \t]+(?:number|no\.?|#))[ \t]*[:#]?[ \t]*"
+       r"(?P<v>[0-9]{3}[ ]?[0-9]{3}[ ]?[0-9]{2,3})" + _NO_NUM_AFTER, "[TtFf]", gate=("tfn", "tax file"))
+def _tfn(m, text) -> bool:
+    return _valid(au_tfn, m.group("v"))
+
+
+# Irish PPS number: seven digits and a check letter (and an optional second letter).
+@_form("pps", "SSN", _NO_NUM_BEFORE + r"[0-9]{7}[A-Wa-w](?:[ABHWTXabhwtx])?(?![\w-])", gate=r"[0-9]{7}[A-Wa-w]")
+def _pps(m, text) -> bool:
+    return _valid(ie_pps, m.group().upper())
 
 
 # "+46 (0)8 928 571 38", "+33 1 23 45 67 89", "+44-20-7946-0958", "+1 (617) 555-0199".
 @_form("phone_intl", "PHONE", r"(?<![\w+])\+[1-9][0-9]{0,2}(?:[ .-]?\(0\))?(?:[ .-]?\(?[0-9]{1,5}\)?){1,6}"
        r"(?![\w/%]|[.,-][0-9])", r"\+")
 def _phone_intl(m, text) -> bool:
-    return 8 <= len(_digits(m.group().replace("(0)", ""))) <= 15
+    return phones.possible_international(m.group())
 
 
 # A national number with its trunk "0", in three or more groups ("0494 92 82 32", "020 7946 0958").
 @_form("phone_trunk", "PHONE", _NO_NUM_BEFORE + r"\(?0[0-9]{1,4}\)?(?P<s>[ .-])[0-9]{2,4}(?:(?P=s)[0-9]{2,4}){1,3}"
        + _NO_NUM_AFTER, r"[0(]")
 def _phone_trunk(m, text) -> bool:
-    return 9 <= len(_digits(m.group())) <= 11
+    # not a drug's National Drug Code (0002-3227-30: a product, not a person)
+    return 9 <= len(_digits(m.group())) <= 11 and not _NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
 
 
 # Pairs of digits: "60-56-85-91", "12.34.56.78", "01 23 45 67 89" (spaces: after a leading 0).
@@ -234,8 +240,11 @@ def _postal_dash(m, text) -> bool:
 @_form("postal_nl", "ZIP", r"(?<![\w.,/-])[1-9][0-9]{3}[ ]?(?!S[ADS])(?P<l>[A-Z]{2})(?![\w-])", "[1-9]",
        gate=r"[0-9]{4} ?[A-Z]{2}(?![A-Za-z])")
 def _postal_nl(m, text) -> bool:
-    # not a unit or a clinical abbreviation ("1400CC", "2200 PT")
-    return m.group("l").lower() not in _plain() | _abbreviations() and _address_context(m, text)
+    # not a unit or a clinical abbreviation ("1400CC", "2200 PT"), unless a listed city follows
+    after = _CITY_AFTER.match(text, m.end())
+    if after and after.group(1).lower() in gazetteers.load("cities"):
+        return True
+    return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
 
 
 @_form("plate", "VEHICLE", r"\b(?i:plate)[ \t]*(?:#|(?i:is))?[ \t]*(?P<v>(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*[0-9])"
@@ -245,7 +254,8 @@ def _plate(m, text) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _plain() -> frozenset:
+def plain_words() -> frozenset:
+    """Common and clinical words (a group of letters that is one is no identifier's)."""
     return gazetteers.load("common_words") | gazetteers.load("clinical_words")
 
 
@@ -265,7 +275,7 @@ def _address_context(m, text: str) -> bool:
         word = after.group(1)
         low = word.lower()
         if low in gazetteers.load("cities") or (
-                word[1:].islower() and low not in _plain() and not low.endswith(("ing", "ed", "ly"))):
+                word[1:].islower() and low not in plain_words() and not low.endswith(("ing", "ed", "ly"))):
             return True
     line_start = text.rfind("\n", 0, m.start()) + 1
     before = text[line_start:m.start()]
@@ -276,7 +286,8 @@ def _address_context(m, text: str) -> bool:
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note
 #: without such a run (most notes: one scan instead of one per form).
-LONG = frozenset({"card", "sin", "nhs", "personnummer", "pesel", "nir", "phone_intl", "phone_trunk", "phone_pairs"})
+LONG = frozenset({"card", "sin", "nhs", "aadhaar", "personnummer", "pesel", "nir", "phone_intl", "phone_trunk",
+                  "phone_pairs"})
 _EIGHT_DIGITS = re.compile(r"[0-9](?:[ ().+-]{0,2}[0-9]){7}")
 
 

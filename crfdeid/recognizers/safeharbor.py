@@ -21,9 +21,13 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
 * ``DATE``: a numeric month/day (and year) right after a weekday (``Tues 9/3``, ``Monday,
   3/14/98``); dates in either order with a year, dotted, ISO, and with a month name
   (:mod:`.dateforms`); a bare ``3/4`` is the CRF's: written alone it is too like a ratio or a dose;
-* checksums and other countries' formats (:mod:`.fixedforms`): card numbers (Luhn), IBANs
-  (mod 97), national identity numbers with a check digit, international phone numbers and
-  postal codes.
+* checksums and other countries' formats (:mod:`.fixedforms`, checks by python-stdnum): card
+  numbers (Luhn), IBANs (mod 97), national identity numbers with a check digit, international
+  phone numbers and postal codes;
+* forms told by the words beside them (:mod:`.contextforms`): postal codes with their address,
+  plates after their words, IPv6, group and store numbers, ages over 89 in prose;
+* phone numbers phonenumbers holds valid for the note's country (:mod:`.phones`, which also
+  tells that country: :func:`country`).
 
 :func:`apply` only adds: a found span that overlaps predicted spans is joined with
 them into their union; the union keeps the predicted subtype when it is of the
@@ -46,7 +50,7 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
-from . import dateforms, fixedforms
+from . import contextforms, dateforms, fixedforms, phones
 from .rules import trie_pattern
 
 _I = re.I
@@ -75,14 +79,15 @@ LABELS = {
     "ACCOUNT": [r"acct\.?", r"account(?:[ \t]*" + _NO + ")?", r"billing[ \t]*" + _NO],
     "HEALTHPLAN": [r"medicare", r"medicaid", r"mbi", r"policy", r"(?:member|subscriber|beneficiary)[ \t]*" + _NO,
                    r"insurance[ \t]*" + _NO, r"health[ \t]*plan(?:[ \t]*" + _NO + ")?",
-                   r"group[ \t]*(?:number|no\b\.?|#)"],
+                   r"group[ \t]*(?:number|no\b\.?|#)", r"claim(?:[ \t]*" + _NO + ")?"],
     "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)?[ \t]*" + _NO, r"licen[cs]e[ \t]+plate",
                 r"plate[ \t]*(?:number|no\b\.?|#)"],
     "LICENSE": [r"(?-i:DL)", r"driver'?s?[ \t]+licen[cs]e", r"licen[cs]e(?:[ \t]*" + _NO + ")?", r"lic\.?[ \t]*#",
                 r"dea(?:[ \t]*" + _NO + ")?", r"npi", r"certificate(?:[ \t]*" + _NO + ")?", r"cert\.?[ \t]*#"],
     "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
     "IDNUM": [r"(?-i:ID)", r"id(?=[ \t]*[:#])", r"identifier", r"specimen", r"accession",
-              r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)"],
+              r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)",
+              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)", r"badge(?:[ \t]*" + _NO + ")?"],
 }
 #: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
 #: or "visit #2" is no identifier; "MR# 123" is.
@@ -96,7 +101,7 @@ _LABEL_ANCHORS = (
     "ss", "soc", "mr", "med", "unit", "hospital", "chart", "acc", "billing", "mbi", "policy", "member",
     "subscriber", "beneficiary", "insurance", "health", "group", "vin", "vehicle", "lic", "plate", "dl",
     "driver", "dea", "npi", "cert", "serial", "s/n", "device", "udi", "id", "study", "order", "job", "path",
-    "req", "case", "specimen", "encounter", "visit")
+    "req", "case", "specimen", "encounter", "visit", "store", "pharmacy", "claim", "badge")
 
 
 def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
@@ -189,9 +194,11 @@ FORMS = {
         r"(?<![\w@.-])(?:[a-z0-9-]+\.)+(?:com|org|net|edu|gov)(?:/[^\s\x1c-\x1f<>\"]*[^\s\x1c-\x1f<>\".,;:)\]])?"
         r"(?![\w-])", _I),
         (".com", ".org", ".net", ".edu", ".gov"), None),
+    # not a version number ("version 3.8.3.8", "v1.2.3.4", "ver. 4.0.4.0")
     "ip": ("IPADDR", _digit_led(
-        r"(?<![\w.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
-        r"(?![\w.]|\.[0-9])"), (".",), None),
+        r"(?<![\w.])(?<!\b[Vv]ersion )(?<!\b[Vv]er\. )(?<!\b[Vv]er )"
+        r"(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])"
+        r"(?!\w|\.[0-9])"), (".",), None),  # a full stop after it ends the sentence
     "newborn": ("PATIENT", _lazy(
         r"(?:\b(?i:baby)[ \t]+(?i:boy|girl)|\b(?:BB|BG))[ \t]+(?P<value>[A-Z][A-Za-z'-]*[A-Za-z](?:-[A-Z][A-Za-z]+)?)"
         r"(?![\w'-])"), ("baby", "bb", "bg"), ("baby", "bb", "bg")),
@@ -275,7 +282,16 @@ def matches(text: str) -> list[tuple[str, Span]]:
     if digits:
         found.extend(fixedforms.matches(text))
         found.extend(dateforms.matches(text))
+        found.extend(contextforms.matches(text))
+        found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found]),
+                                    [sp for _, sp in found]))
+        found.extend(phones.labelled(text, [sp for _, sp in found]))
     return found
+
+
+def country(text: str) -> str:
+    """The country whose forms ``text`` holds (:func:`.phones.country_of`), ``US`` by default."""
+    return phones.country_of(text, [name for name, _ in matches(text)])
 
 
 def _forms_on(low: str, digits: bool) -> list[str]:

@@ -1,0 +1,148 @@
+"""Phone numbers by phonenumbers (Google's libphonenumber), and the country a note is from.
+
+Part of the Safe Harbor layer (:mod:`.safeharbor` runs :func:`matches` in every model).
+The regexes of :mod:`.safeharbor` and :mod:`.fixedforms` find the US shapes, numbers with a
+``+`` and a country code, and trunk numbers in groups; here ``phonenumbers.PhoneNumberMatcher``
+finds the numbers of the note's own country written in its national format (``0412 345 678``
+in an Australian note, ``022 2345 6789`` in an Indian one) at leniency ``VALID``: a number
+the metadata of that country holds as a real, assigned range, in a shape the library accepts
+(it refuses dates and times), written as digits in groups split by spaces, hyphens or dots
+with no ``/`` or ``:`` in or beside it (``123/46/7.39`` is a blood gas whose digits pass).
+Evidence for a span: that validity and that shape. A number ``phonenumbers``
+only finds ``POSSIBLE`` (length alone) is not taken: lab values and counts have lengths.
+
+The note's country (:func:`country_of`), used for the matcher's region and for surrogates of
+the same shape (:mod:`crfdeid.deid.country`), is decided from its forms, most telling first:
+
+1. the country codes of its ``+`` numbers (``+44 20 7946 0958``: GB);
+2. its postal codes (an Eircode: IE; a Canadian code: CA; ``NSW 2150``: AU; a PIN after an
+   Indian state: IN; an upper-case UK postcode: GB);
+3. its spelling and services, two of them at least (``colour``, ``haemoglobin``, ``oedema``,
+   ``paediatric``, ``GP``; ``NHS`` or ``A&E`` count twice): GB. A national number's check
+   digit (an NHS number's mod 11) tells no country: a US phone number passes it one time in 11;
+4. else ``US`` (the shipped model's notes, and the HIPAA default).
+
+>>> country_of("Mobile +44 7700 900123"), country_of("Lives in Sydney", ["postal_au"]), country_of("BP 120/80")
+('GB', 'AU', 'US')
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import phonenumbers
+from phonenumbers import Leniency, PhoneNumberMatcher, ValidationResult
+
+from ..document import Span, make_span
+
+_PLUS = re.compile(r"(?<![\w+])\+[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
+_BRITISH_WORDS = ("colour", "haemo", "anaem", "oedema", "paediatric", "oesophag", "centre", "programme")
+_BRITISH = re.compile(r"\b(?:NHS|A&E|GP)\b")
+#: The postal-code forms of :mod:`.contextforms` and :mod:`.fixedforms` -> the country they tell.
+POSTAL_COUNTRY = {"eircode": "IE", "postal_ca": "CA", "postal_ca_lower": "CA", "postal_au": "AU", "postal_in": "IN",
+                  "postal_uk": "GB", "postal_uk_context": "GB", "postal_us": "US", "aadhaar": "IN",
+                  "tfn": "AU", "pps": "IE", "sin": "CA"}
+# What a written phone number holds: digits in groups split by a space, hyphen or dot, brackets.
+_SHAPE = re.compile(r"\+?\(?[0-9]+\)?(?:[ .-]{1,2}\(?[0-9]+\)?)*")
+_SLASH_NEAR = re.compile(r"[/:]")
+# Seven digits or more with separators between them: where a phone number of any country may be.
+_CANDIDATE = re.compile(r"[+(]?[0-9](?:[ ().-]{0,2}[0-9]){6,16}\)?")
+
+
+def country_of(text: str, forms=()) -> str:
+    """The ISO 3166 code of the country whose forms ``text`` holds (rules: module docstring).
+
+    ``forms`` are the names of the Safe Harbor forms found in it (:func:`.safeharbor.matches`,
+    or :func:`.safeharbor.country`, which finds them).
+    """
+    votes: Counter = Counter()
+    for m in _PLUS.finditer(text):
+        try:
+            number = phonenumbers.parse(m.group(), None)
+        except phonenumbers.NumberParseException:
+            continue
+        region = phonenumbers.region_code_for_number(number) or phonenumbers.region_code_for_country_code(
+            number.country_code or 0)
+        if region and phonenumbers.is_possible_number(number) and region not in ("ZZ", "001"):
+            votes[region] += 3
+    for name in forms:
+        if name in POSTAL_COUNTRY:
+            votes[POSTAL_COUNTRY[name]] += 2
+    low = text.lower()
+    british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(set(_BRITISH.findall(text)) - {"GP"}) + (
+        "GP" in _BRITISH.findall(text))
+    if british >= 2:  # one spelling alone is a typist's habit ("colour" in a US note)
+        votes["GB"] += 1
+    if not votes:
+        return "US"
+    return max(sorted(votes), key=lambda r: votes[r])
+
+
+def possible_international(value: str) -> bool:
+    """Whether ``+`` and digits may be a number of its country code (phonenumbers' lengths: not
+    too short, not a local number alone);
+    a country code phonenumbers does not know keeps the shape's own test (8 to 15 digits)."""
+    try:
+        number = phonenumbers.parse(value.replace("(0)", ""), None)
+    except phonenumbers.NumberParseException:
+        return 8 <= sum(c.isdigit() for c in value.replace("(0)", "")) <= 15
+    why = phonenumbers.is_possible_number_with_reason(number)
+    # a number too long for its country is kept (fail closed: a typo, or digits run on)
+    return why not in (ValidationResult.TOO_SHORT, ValidationResult.IS_POSSIBLE_LOCAL_ONLY)
+
+
+#: Countries crfdeid is likely to meet: a number right after a phone label is taken when it is
+#: VALID in one of them (``phone number is 8123 4650``: Singapore).
+LIKELY = ("US", "GB", "CA", "AU", "NZ", "IE", "IN", "ZA", "FR", "DE", "NL", "BE", "ES", "PT", "IT", "PL", "SE",
+          "DK", "NO", "FI", "CH", "AT", "BR", "MX", "SG", "PH", "NG", "KE")
+_LABEL_WORDS = ("phone", "tel", "mob", "cell", "contact", "whatsapp", "fax")
+_LABEL = re.compile(r"(?i)\b(?:phone|telephone|tel|mobile|mob|cell|cellphone|contact|whatsapp|fax)\b\.?"
+                    r"(?:[ \t]*(?:number|no\.?|#))?[ \t]*(?::|=|\bis\b|\bon\b)?[ \t]*(?=[+(0-9])")
+
+
+def labelled(text: str, known=()) -> list[tuple[str, Span]]:
+    """``("phone_labelled", span)`` of a number right after a phone label that phonenumbers holds
+    VALID in one of the :data:`LIKELY` countries (national format, no country code needed).
+    Evidence: the label, and the number's validity in that country's metadata. A label whose
+    number starts a span of ``known`` (found by another form) is passed over: the matcher in 28
+    countries is the layer's slowest step."""
+    found: dict[tuple[int, int], str] = {}
+    low = text.lower()
+    if not any(w in low for w in _LABEL_WORDS):
+        return []
+    starts = {sp.start for sp in known}
+    for m in _LABEL.finditer(text):
+        if m.end() in starts or m.end() + 1 in starts:
+            continue
+        end = text.find("\n", m.end())
+        segment = text[m.end():min(m.end() + 32, end if end >= 0 else len(text))]
+        sub = "FAX" if m.group().lower().startswith("fax") else "PHONE"
+        for region in LIKELY:
+            for pm in PhoneNumberMatcher(segment, region, leniency=Leniency.VALID):
+                if pm.start == 0 and _SHAPE.fullmatch(pm.raw_string) and not _SLASH_NEAR.search(
+                        segment, 0, pm.end + 1):
+                    found[(m.end(), m.end() + pm.end)] = sub
+                    break
+            if (m.end(), m.end() + len(segment)) in found:
+                break
+    return [("phone_labelled", make_span(a, b, sub)) for (a, b), sub in sorted(found.items())]
+
+
+def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
+    """``("phone_national", span)`` of every number ``PhoneNumberMatcher`` finds ``VALID`` for the
+    note's country ``region`` (:func:`country_of`). The matcher reads only the runs of digits
+    that no span of ``known`` (found by another form) covers, with two characters either side."""
+    found = []
+    for run in _CANDIDATE.finditer(text):
+        if any(sp.start <= run.start() and run.end() <= sp.end for sp in known):
+            continue
+        lo = max(0, run.start() - 2)
+        window = text[lo:run.end() + 2]
+        for m in PhoneNumberMatcher(window, region, leniency=Leniency.VALID):
+            start, end = lo + m.start, lo + m.end
+            if not _SHAPE.fullmatch(m.raw_string) or _SLASH_NEAR.search(text, max(0, start - 1), end + 1):
+                continue  # a blood gas or a ratio (123/46/7.39) in a valid range: no phone's shape
+            sub = "FAX" if re.search(r"(?i)fax", text[max(0, start - 24):start]) else "PHONE"
+            found.append(("phone_national", make_span(start, end, sub)))
+    return found
