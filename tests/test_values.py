@@ -73,6 +73,7 @@ def _span(text, surface, subtype="DOCTOR", nth=0):
     ("Radiologist aware of the result", "Radiologist", "DOCTOR", "role"),
     ("d/w night RN re fluids", "night RN", "PROFESSION", "role"),
     ("d/w the registrar, plan CT", "registrar", "PROFESSION", "role"),
+    ("ct w contrast - radiologist aware", "radiologist", "PROFESSION", "role"),
     # modal verbs, compound adjectives
     ("Will recheck lytes in am", "Will", "DOCTOR", "modal"),
     ("will recheck lytes in am", "will", "PATIENT", "modal"),

@@ -27,8 +27,9 @@ predicted span is such a value, from the evidence each reason names; the clinica
 * **label**: one word of the field labels (``MRN``, ``DOB``, ``Apt``): a label names a field, it
   is not the value;
 * **role**: staff roles and their modifiers (``Radiologist``, ``night RN``) in a span that is no
-  PROFESSION, or a PROFESSION after a word of care (``d/w``, ``paged``, ``per``, ``covering``):
-  a patient's own profession (``works as a nurse``) stays PHI;
+  PROFESSION, or a PROFESSION after a word of care (``d/w``, ``paged``, ``per``, ``covering``) or
+  before one (``aware``, ``notified``, ``to review``): a patient's own profession (``works as a
+  nurse``) stays PHI;
 * **modal**: a name span that is one modal verb before a lower-case word of no name list
   (``Will recheck``, ``may need``; not ``Will Smith``, ``will smith``);
 * **compound**: a one-word name span glued by a hyphen to a colour or shape word (``Rose`` of
@@ -87,6 +88,8 @@ _CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notifie
                           r"covering|night|day|charge|on-call|oncall|bedside|primary|admitting|consulting|the|"
                           r"with|cc)[ \t:]*$")
 _JOINS = frozenset("to of for and from on by at with the".split())  # inside a heading: HANDOFF TO NIGHT RN
+_CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|contacted|consulted|updated|to[ \t]+review|"
+                         r"reviewed|reviewing|agrees|agreed|at[ \t]+bedside|in[ \t]+attendance|present|will[ \t]+review)\b")
 _LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
 
 
@@ -237,7 +240,8 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
         return False  # "Ed RN", "Sister Mary": a name written as a name
     if sp.subtype != "PROFESSION":
         return sp.category == "NAME"  # a state's code (PA, MD) stays a place
-    return any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
+    return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
+            or bool(_CARE_AFTER.match(text, sp.end)))
 
 
 def why_value(text: str, sp: Span) -> str | None:
