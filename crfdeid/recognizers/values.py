@@ -88,8 +88,9 @@ _CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notifie
                           r"covering|night|day|charge|on-call|oncall|bedside|primary|admitting|consulting|the|"
                           r"with|cc)[ \t:]*$")
 _JOINS = frozenset("to of for and from on by at with the".split())  # inside a heading: HANDOFF TO NIGHT RN
-_CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|contacted|consulted|updated|to[ \t]+review|"
-                         r"reviewed|reviewing|agrees|agreed|at[ \t]+bedside|in[ \t]+attendance|present|will[ \t]+review)\b")
+_CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|contacted|consulted|updated|"
+                         r"to[ \t]+review|reviewed|reviewing|agrees|agreed|at[ \t]+bedside|in[ \t]+attendance|"
+                         r"present|will[ \t]+review)\b")
 _LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
 
 
