@@ -212,7 +212,7 @@ class Site:
             return [path.parent / p for p in ([value] if isinstance(value, str) else value)]
         site = cls.from_files(paths("tables"), {k: paths(k) for k in LISTS},
                               nicknames=bool(spec.get("nicknames", True)))
-        from .learnt import HEADER
+        from .learnt import HEADER  # learnt and mining import this package: not at the top
         if path.read_text(encoding="utf-8").startswith(HEADER):  # written by site mining (learnt.save)
             site.clean_learnt()
         return site
@@ -228,7 +228,7 @@ class Site:
         site file that mining wrote before the guard may hold (issue 50: ``may``, ``hope``);
         how many were dropped (also added to :attr:`dropped`). For mined site files only: a
         roster the site gives is its own."""
-        from .mining import refused
+        from .mining import refused  # mining imports this package: not at the top
 
         def keep(value: str) -> bool:
             return not refused(tuple(match.tokens(value)))
