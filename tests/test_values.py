@@ -12,7 +12,7 @@ import pytest
 
 from crfdeid.document import make_span
 from crfdeid.recognizers.clinical import drop_clinical, taken, why_clinical
-from crfdeid.recognizers.values import why_value
+from crfdeid.recognizers.values import why_value, without_label
 
 LOCKED = Path(__file__).resolve().parents[1] / "configs" / "splits" / "physionet-locked.txt"
 
@@ -126,3 +126,21 @@ def test_no_gold_phi_of_the_development_notes_is_taken(physionet_docs):
     docs = [d for d in physionet_docs if d.group not in locked]
     assert len(docs) > 1000
     assert taken(docs) == {}
+
+
+@pytest.mark.parametrize("text, surface, subtype, kept", [
+    ("MRN: 00482913 on file", "MRN: 00482913", "MEDICALRECORD", "00482913"),
+    ("dob 3/4/1950, lives alone", "dob 3/4/1950", "DATE", "3/4/1950"),
+    ("billing acct # 5532190", "acct # 5532190", "ACCOUNT", "5532190"),
+    ("Ed 3 times to the ward", "Ed 3", "PATIENT", "Ed 3"),             # a name, not a label
+    ("MD 21201 address", "MD 21201", "STATE", "MD 21201"),            # a role's word, not a label
+    ("MRN:", "MRN:", "MEDICALRECORD", "MRN:"),                        # nothing after it: left whole
+])
+def test_a_field_label_at_a_spans_start_is_left_outside(text, surface, subtype, kept):
+    from crfdeid.recognizers.chain import Note, build_chain
+
+    sp = _span(text, surface, subtype)
+    assert text[slice(*(lambda s: (s.start, s.end))(without_label(text, sp)))] == kept
+    if kept != surface:  # through the chain: the label stays as written in every output
+        out = build_chain(["clinical_filter.v1"]).run(Note(text), [sp])
+        assert [text[s.start:s.end] for s in out] == [kept]

@@ -296,7 +296,8 @@ def drop_clinical(text: str, spans) -> list[Span]:
 def taken(docs) -> dict:
     """What the filter would take of annotated ``docs``: ``{reason: {"spans": n, "tokens": n}}``
     over their gold spans, each judged whole and each of its tokens alone (a tagger may find part
-    of a name) as if predicted. Counts only. The bar for a rule that drops a span is ``{}``
+    of a name) as if predicted, and the tokens its label narrowing (:func:`.values.without_label`)
+    cuts. Counts only. The bar for a rule that drops a span is ``{}``
     (``bench/clinical_values_gold.py`` prints it for a corpus)."""
     spans: Counter = Counter()
     tokens: Counter = Counter()
@@ -305,6 +306,10 @@ def taken(docs) -> dict:
             why = why_clinical(doc.text, sp)
             if why:
                 spans[why] += 1
+            cut = values.without_label(doc.text, sp)  # the clinical filter's narrowing
+            if cut != sp:
+                spans["label at its start"] += 1
+                tokens["label at its start"] += len(TOKEN.findall(doc.text, sp.start, cut.start))
             for tok in TOKEN.finditer(doc.text, sp.start, sp.end):
                 why_tok = why_clinical(doc.text, make_span(tok.start(), tok.end(), sp.subtype))
                 if why_tok:

@@ -50,6 +50,7 @@ the PhysioNet development notes each reason would take: docs/clinical-values.md 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from .. import gazetteers
@@ -243,6 +244,30 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
         return sp.category == "NAME"  # a state's code (PA, MD) stays a place
     return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
             or bool(_CARE_AFTER.match(text, sp.end)))
+
+
+_LABEL_HEAD = re.compile(r"([A-Za-z]{2,})\.?[ \t]*(?:[:#=][ \t]*|(?=[0-9]))")
+
+
+def without_label(text: str, sp: Span) -> Span:
+    """``sp`` without the field label it starts with (``MRN:`` of ``MRN: 00482913``, ``DOB`` of
+    ``DOB 3/4/1950``): a word of the ``note_labels`` list that is no staff role and no listed name,
+    then ``:``, ``#`` or ``=`` or a digit, and something after it. A label names the field; a
+    surrogate of the whole span would replace it with letters of another kind (``MRN`` -> ``TIQ``).
+
+    >>> from crfdeid.document import make_span
+    >>> text = "MRN: 00482913; Ed 3 times"
+    >>> [text[s.start:s.end] for s in (without_label(text, make_span(0, 13, "MEDICALRECORD")),
+    ...                                without_label(text, make_span(15, 19, "PATIENT")))]
+    ['00482913', 'Ed 3']
+    """
+    m = _LABEL_HEAD.match(text, sp.start, sp.end)
+    if m is None or m.end() >= sp.end or not text[m.end():sp.end].strip():
+        return sp
+    word, lists = m.group(1).lower(), _lists()
+    if word not in lists["labels"] or word in lists["roles"] or word in lists["names"]:
+        return sp
+    return replace(sp, start=m.end())
 
 
 def why_value(text: str, sp: Span) -> str | None:
