@@ -101,6 +101,7 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Will Smith visited", "Will", "PATIENT"),                   # a name before a name
     ("will smith visited", "will", "PATIENT"),
     ("May Jones, daughter, called", "May", "PATIENT"),
+    ("son may kowalczyk called", "may", "PATIENT"),             # lower case: an unlisted surname after it
     ("Rose Tyler-Smith visited", "Rose", "PATIENT"),
     ("Ed RN on the ward", "Ed RN", "DOCTOR"),                     # a nurse called Ed
     ("ED NOTE by Ed", "Ed", "DOCTOR"),                           # after the heading, a name

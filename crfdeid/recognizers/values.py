@@ -30,8 +30,9 @@ predicted span is such a value, from the evidence each reason names; the clinica
   PROFESSION, or a PROFESSION after a word of care (``d/w``, ``paged``, ``per``, ``covering``) or
   before one (``aware``, ``notified``, ``to review``): a patient's own profession (``works as a
   nurse``) stays PHI;
-* **modal**: a name span that is one modal verb before a lower-case word of no name list
-  (``Will recheck``, ``may need``; not ``Will Smith``, ``will smith``);
+* **modal**: a name span that is one modal verb before a lower-case word of no name list that is
+  a common English word, a clinical word or a verb of care (``Will recheck``, ``may need``; not
+  ``Will Smith``, ``will smith``, ``may kowalczyk``);
 * **compound**: a one-word name span glued by a hyphen to a colour or shape word (``Rose`` of
   ``Rose-colored rash``, ``salmon-like``).
 
@@ -121,6 +122,17 @@ def _patterns() -> dict:
     return {"score": re.compile(rf"{score}{_SEP}{_VALUE}{_END}"),
             "vaccine": re.compile(rf"(?<![A-Za-z0-9-])(?i:{vaccine})[ \t]*(?:#|no\.?|dose|booster)[ \t]*#?[ \t]*"
                                   rf"[0-9]{{1,2}}(?:st|nd|rd|th)?{_END}")}
+
+
+# Verbs of care after a modal that the word lists lack (``Will recheck``, ``may titrate``).
+_CARE_VERBS = frozenset("recheck re-check reassess re-assess reevaluate re-evaluate re-eval reeval titrate uptitrate "
+                        "downtitrate cont f/u fu r/o d/c dc trend rpt redo restart resume hold".split())
+
+
+@lru_cache(maxsize=1)
+def _verbs() -> frozenset:
+    """Words a modal verb may stand before: common English words, clinical words, care verbs."""
+    return _CARE_VERBS.union(*(gazetteers.load(n) for n in ("common_words", "clinical_words", "clinical_abbrevs")))
 
 
 @lru_cache(maxsize=1)
@@ -308,7 +320,7 @@ def why_value(text: str, sp: Span) -> str | None:
         return "role"
     if sp.category == "NAME" and len(lows) == 1:
         nxt = _NEXT_LOWER.match(text, sp.end)
-        if lows[0] in _MODALS and nxt and nxt.group(1) not in _lists()["names"]:
+        if lows[0] in _MODALS and nxt and nxt.group(1) not in _lists()["names"] and nxt.group(1) in _verbs():
             return "modal"
         if _COMPOUND.match(text, sp.end):
             return "compound"
