@@ -51,6 +51,14 @@ def _span(text, surface, subtype="DOCTOR", nth=0):
     ("reflexes 2/4 throughout", "2/4", "DATE", "grade"),
     ("biceps 2+ symmetric", "2+", "DATE", "grade"),
     ("soft II/VI systolic murmur LUSB", "II/VI", "DATE", "grade"),
+    # ventilator settings, parts of a measure
+    ("RESP: on PS 5/5, fio2 40%", "5/5", "DATE", "setting"),
+    ("trialled cpap 10/5 overnight", "10/5", "DATE", "setting"),
+    ("FiO2 30% with flowby 6/3.", "6/3", "DATE", "setting"),
+    ("gave 1/2 amp D50", "1/2", "DATE", "setting"),
+    ("crackles 1/4 up bilat", "1/4", "DATE", "setting"),
+    ("received approx 3/4U of the bag", "3/4", "DATE", "setting"),
+    ("suction q 1/2-1 hrs", "1/2", "DATE", "setting"),
     # times, ages
     ("obs done at 05:02, settled", "05:02", "DATE", "time"),
     ("obs done at 05:02, settled", "05", "DATE", "time"),
@@ -93,7 +101,11 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Mr Morse 45 Elm Road", "Morse", "PATIENT"),
     ("Follow up on 4/5 with GP", "4/5", "DATE"),                 # a date: no grade word, no limb
     ("admitted 2/4 for review", "2/4", "DATE"),
-    ("reflexes 5/4 ??", "5/4", "DATE"),                          # a numerator over its denominator
+    ("reflexes 5/4 ??", "5/4", "DATE"),
+    ("seen in clinic on 5/5, PS stable", "5/5", "DATE"),          # the mode's word after the date
+    ("CPAP started. Review 6/3 with resp", "6/3", "DATE"),          # another sentence
+    ("sputum from 1/2 grew GNR", "1/2", "DATE"),                   # no measure after it
+    ("admitted 1/2 up at 9am", "1/2", "DATE"),                     # "up" without a word of the chest                          # a numerator over its denominator
     ("MoCA 31/30", "31/30", "DATE"),
     ("seen 3/4/2021 05:02", "3/4/2021", "DATE"),
     ("stamped 12/03-05:02", "05:02", "DATE"),                    # glued to a date

@@ -16,6 +16,10 @@ predicted span is such a value, from the evidence each reason names; the clinica
   with a grade's word before it (``strength``, ``reflexes``, ``pain``, a muscle) or a limb or
   side after it (``RUE``, ``BLE``, ``bilat``, ``throughout``); a murmur's ``II/VI``; a digit and a
   plus sign (``2+``): none is a date of a Safe Harbor form or an identifier;
+* **setting**: a fraction after a ventilator mode's word in the same clause (``PS 5/5``, ``CPAP
+  10/5``, ``flowby 6/3``), or a part of a measure: ``1/2``, ``1/3``, ``2/3``, ``1/4``, ``3/4`` before a
+  unit or measure word, after ``q``, or before ``up`` after a word of the chest (``1/2 hour``, ``3/4 U``,
+  ``q 1/2-1 hrs``, rales ``1/4 up``);
 * **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
 * **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
   Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
@@ -78,6 +82,20 @@ _GRADE_AFTER = re.compile(
     r"(?i)[ \t]*(?:in[ \t]+|to[ \t]+|at[ \t]+)?(?:[rlb]ue|[rlb]le|ues?|les?|bilat\w*|throughout|x[ \t]?4|"
     r"all[ \t]+(?:ext|limbs|4)|symmetric\w*|r\b|l\b|right|left|prox\w*|dist\w*|upper|lower|"
     r"arms?|legs?|limbs?|ext(?:remities)?\b|hand|grip|hip|knee|ankle|murmur|sem|pain)")
+# A ventilator's setting (``PS 5/5``, ``CPAP 10/5``, ``flowby 6/3``): a fraction after a mode's word.
+_SETTING = re.compile(r"(?<![0-9/.-])[0-9]{1,2}/[0-9]{1,2}(?![0-9]|[/.-][0-9])")
+_VENT_BEFORE = re.compile(r"(?i)\b(?:cpap|c-pap|ps|psv|peep|vent|flow-?by|bipap|bi-pap|ips|ipap|epap|niv|nippv|"
+                          r"pressure[ \t]+support|weaning[ \t]+trial)\b[^.;\n]{0,12}$")
+# Part of a measure (``1/2 hour``, ``1/2 amp``, ``3/4 U``, rales ``1/4 up``, ``q 1/2-1 hrs``).
+_PART = re.compile(r"(?<![0-9/.-])([1-3])/([2-4])(?![0-9]|/[0-9]|\.[0-9])")
+_MEASURE_AFTER = re.compile(r"(?i)[ \t]*(?:-[ \t]*[0-9]+[ \t]*)?(?:hours?|hrs?|h\b|amps?|tabs?|tablets?|doses?|"
+                            r"strength|ns\b|nss\b|cups?|way|of\b|inch|inches|cm\b|tsp|teaspoons?|liters?|"
+                            r"units?|u\b|mg\b|ml\b|cc\b)")
+_Q_BEFORE = re.compile(r"(?i)\bq[ \t]*$")
+# "1/4 up" is a part of the lungs only after a word of the chest (crackles 1/4 up, rales base-1/2 up).
+_UP_AFTER = re.compile(r"(?i)[ \t]*up\b")
+_CHEST_BEFORE = re.compile(r"(?i)\b(?:crackles|rales|ls|bs|lungs?|wheez\w*|rhonchi|coarse|diminished|decreased|"
+                           r"breath[ \t]+sounds|base)\b[^.;\n]{0,12}$")
 _CLOCK = re.compile(r"(?:[01]?[0-9]|2[0-3])(?::[0-5][0-9]){1,2}(?:[ \t]?(?:h|hrs?|am|pm|AM|PM))?"
                     r"|(?:[01][0-9]|2[0-3])[0-5][0-9][ \t]?(?:h|hrs?|H|HRS?)")
 _AGE = re.compile(r"([0-9]{1,2})[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|yrs?\.?[ \t]*-?[ \t]*old|years?[ \t]*-?[ \t]*old"
@@ -168,6 +186,19 @@ def _score(text: str, sp: Span) -> bool:
         return True
     # "MELD score 3/15 was 22": a number after the fraction makes it the date of the score
     return int(frac.group(1)) <= int(frac.group(2)) and not _NUMBER_AFTER.match(text, m.end())
+
+
+def _setting(text: str, sp: Span) -> bool:
+    """A ventilator's setting after a mode's word, or a part of a measure (``1/2 hour``)."""
+    m = _inside(_SETTING, text, sp, 8)
+    if m is not None and _VENT_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+        return True
+    m = _inside(_PART, text, sp, 8)
+    if m is None or int(m.group(1)) >= int(m.group(2)):
+        return False
+    lo = max(0, m.start() - 30)
+    return bool(_MEASURE_AFTER.match(text, m.end()) or _Q_BEFORE.search(text, max(0, m.start() - 4), m.start())
+                or (_UP_AFTER.match(text, m.end()) and _CHEST_BEFORE.search(text, lo, m.start())))
 
 
 def _grade(text: str, sp: Span) -> bool:
@@ -283,7 +314,7 @@ def without_label(text: str, sp: Span) -> Span:
 
 
 def why_value(text: str, sp: Span) -> str | None:
-    """The reason (``score``, ``grade``, ``time``, ``age``, ``dose number``, ``heading``, ``label``,
+    """The reason (``score``, ``grade``, ``setting``, ``time``, ``age``, ``dose number``, ``heading``, ``label``,
     ``role``, ``modal``, ``compound``) a predicted span is a clinical value, heading or role
     written in the note and no PHI, or None (the module's docstring gives each reason's evidence).
 
@@ -302,6 +333,8 @@ def why_value(text: str, sp: Span) -> str | None:
     if (any(c.isdigit() for c in surface) or "/" in surface) and _grade(text, sp):
         return "grade"
     if any(c.isdigit() for c in surface):
+        if _setting(text, sp):
+            return "setting"
         if _clock(text, sp):
             return "time"
         if _age(text, sp):
