@@ -101,11 +101,11 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Mr Morse 45 Elm Road", "Morse", "PATIENT"),
     ("Follow up on 4/5 with GP", "4/5", "DATE"),                 # a date: no grade word, no limb
     ("admitted 2/4 for review", "2/4", "DATE"),
-    ("reflexes 5/4 ??", "5/4", "DATE"),
+    ("reflexes 5/4 ??", "5/4", "DATE"),                          # a numerator over its denominator
     ("seen in clinic on 5/5, PS stable", "5/5", "DATE"),          # the mode's word after the date
     ("CPAP started. Review 6/3 with resp", "6/3", "DATE"),          # another sentence
     ("sputum from 1/2 grew GNR", "1/2", "DATE"),                   # no measure after it
-    ("admitted 1/2 up at 9am", "1/2", "DATE"),                     # "up" without a word of the chest                          # a numerator over its denominator
+    ("admitted 1/2 up at 9am", "1/2", "DATE"),                     # "up" without a word of the chest
     ("MoCA 31/30", "31/30", "DATE"),
     ("seen 3/4/2021 05:02", "3/4/2021", "DATE"),
     ("stamped 12/03-05:02", "05:02", "DATE"),                    # glued to a date
