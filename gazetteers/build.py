@@ -145,7 +145,7 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "clinical_scales": hw.CLINICAL_SCALES, "eponyms": hw.EPONYMS, "brand_names": hw.BRAND_NAMES,
         "departments": hw.DEPARTMENTS, "clinical_abbrevs": hw.CLINICAL_ABBREVS,
         "score_names": hw.SCORE_NAMES, "note_labels": hw.NOTE_LABELS, "staff_roles": hw.STAFF_ROLES,
-        "vaccines": hw.VACCINES, "contrast_agents": hw.CONTRAST_AGENTS,
+        "vaccines": hw.VACCINES, "contrast_agents": hw.CONTRAST_AGENTS, "charting_systems": hw.CHARTING_SYSTEMS,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],

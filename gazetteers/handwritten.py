@@ -505,7 +505,7 @@ physiotherapist pt ot slp salt rt rrt physiotherapists therapist therapists sw m
 midwife midwives matron sister charge crna nurse-practitioner paramedic paramedics emt emts tech
 techs technician phlebotomist chaplain interpreter coordinator case-manager cm ccm scribe porter
 night day evening overnight covering cross-covering on-call oncall bedside primary admitting
-consulting treating duty senior junior head staff floor unit team ward icu ed er"""
+consulting treating duty senior junior head staff floor unit team ward icu ed er house housestaff"""
 
 # Vaccines written with a dose number (``DTaP #4``, ``MMR dose 2``): CDC and NHS schedule names.
 VACCINES = """DTaP|Tdap|DTP|DT|Td|TdaP|MMR|MMRV|IPV|OPV|Hib|HepA|HepB|Hep A|Hep B|HBV|HAV|PCV|PCV7|PCV10|
@@ -522,3 +522,11 @@ Varibar|Lipiodol|Gadavist|Magnevist|Dotarem|Clariscan|ProHance|MultiHance|Eovist
 Elucirem|Vueway|Feraheme|Definity|Optison|Lumason|SonoVue|iohexol|iodixanol|iopamidol|ioversol|
 iopromide|gadobutrol|gadoterate|gadoteridol|gadobenate|gadoxetate|gadodiamide|Technetium|Tc-99m|
 sestamibi|Cardiolite|Myoview|tetrofosmin|Lexiscan|regadenoson|FDG|Thallium|Gallium|Octreoscan|DaTscan"""
+
+# Charting and clinical information systems named in notes (``as per CareVue``): vendors' product
+# names, as their makers publish them.
+CHARTING_SYSTEMS = """CareVue|Carevue charting|MetaVision|IntelliVue|IntelliSpace|Epic|EpicCare|Hyperspace|Haiku|Canto|
+Cerner|PowerChart|Millennium|Meditech|Expanse|Allscripts|Sunrise Clinical Manager|eClinicalWorks|athenahealth|
+athenaOne|NextGen|Centricity|Soarian|Paragon|Cerner FirstNet|FirstNet|Picis|Philips ICCA|ICCA|Mosaiq|ARIA|
+Omnicell|Pyxis|PACS|Synapse|iSite|PowerScribe|Dragon|CPOE|eMAR|BCMA|SystmOne|EMIS|Vision|Lorenzo|Cosmic|
+TrakCare|Medinet|Best Practice|MedicalDirector|Genie|Zedmed|Cortex|Accuro|OSCAR|PS Suite|Telus"""

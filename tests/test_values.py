@@ -86,6 +86,14 @@ def _span(text, surface, subtype="DOCTOR", nth=0):
     ("Will recheck lytes in am", "Will", "DOCTOR", "modal"),
     ("will recheck lytes in am", "will", "PATIENT", "modal"),
     ("May need a second line", "May", "PATIENT", "modal"),
+    ("HUSBAND WILL TRY TO COME IN", "WILL", "PATIENT", "modal"),
+    ("sx for thick rusty sputum", "rusty", "DOCTOR", "colour"),
+    ("THICK GOLDEN TAN SECRETIONS", "GOLDEN", "PATIENT", "colour"),
+    ("ng draining green bile", "green", "DOCTOR", "colour"),
+    ("hr 50s sinus brady, no ectopy", "brady", "DOCTOR", "rhythm"),
+    ("HOUSE STAFF NOTIFIED", "HOUSE STAFF", "DOCTOR", "role"),
+    ("HOUSE STAFF NOTIFIED", "HOUSE", "DOCTOR", "role"),
+    ("vent settings as per CareVue", "CareVue", "DOCTOR", "vocabulary"),
     ("Rose-colored rash over trunk", "Rose", "DOCTOR", "compound"),
     ("rose-coloured macules on chest", "rose-coloured", "PATIENT", "compound"),
 ])
@@ -121,6 +129,12 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("works as a nurse in Leeds", "nurse", "PROFESSION"),         # the patient's own profession
     ("retired radiographer", "radiographer", "PROFESSION"),
     ("Sister Mary Joseph nodule", "Sister Mary", "DOCTOR"),
+    ("Will Try, nephew, visited", "Will", "PATIENT"),              # a name in title case
+    ("seen by Dr Green sputum sent", "Green", "DOCTOR"),           # a colour after a title
+    ("Mrs Brown stool chart", "Brown", "PATIENT"),
+    ("Dr. Brady called re sinus rhythm", "Brady", "DOCTOR"),
+    ("DR HOUSE AWARE", "HOUSE", "DOCTOR"),                         # a name after a title
+    ("Gregory House visited", "House", "PATIENT"),
     ("U OF M hospital", "OF", "HOSPITAL"),
     ("Dr Glasgow 14 Bath St", "Glasgow", "DOCTOR"),
 ])

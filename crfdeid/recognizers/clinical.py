@@ -108,7 +108,7 @@ def _lists() -> tuple[frozenset, frozenset]:
 
 #: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
 #: make a department PHI, DEPARTMENT).
-VOCABULARY = ("eponyms", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines")
+VOCABULARY = ("eponyms", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines", "charting_systems")
 
 
 @lru_cache(maxsize=1)

@@ -37,6 +37,9 @@ predicted span is such a value, from the evidence each reason names; the clinica
 * **modal**: a name span that is one modal verb before a lower-case word of no name list that is
   a common English word, a clinical word or a verb of care (``Will recheck``, ``may need``; not
   ``Will Smith``, ``will smith``, ``may kowalczyk``);
+* **colour**: a one-word name span that is a colour before a secretion's word, not after a title
+  (``rusty sputum``, ``thick golden tan secretions``, ``green bile``; not ``Dr Green``);
+* **rhythm**: ``brady``/``tachy`` after ``sinus`` (``sinus brady``: bradycardia, not Dr Brady);
 * **compound**: a one-word name span glued by a hyphen to a colour or shape word (``Rose`` of
   ``Rose-colored rash``, ``salmon-like``).
 
@@ -101,7 +104,14 @@ _CLOCK = re.compile(r"(?:[01]?[0-9]|2[0-3])(?::[0-5][0-9]){1,2}(?:[ \t]?(?:h|hrs
 _AGE = re.compile(r"([0-9]{1,2})[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|yrs?\.?[ \t]*-?[ \t]*old|years?[ \t]*-?[ \t]*old"
                   r"|yo[mf]|y[mf])", re.I)
 _MODALS = frozenset("will may can shall must might should would could".split())
-_NEXT_LOWER = re.compile(r"[ \t]+([a-z][a-z/'-]*)\b")
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][A-Za-z/'-]*)\b")
+# A colour of a secretion (``rusty sputum``, ``thick golden tan secretions``, ``green bile``).
+_COLOURS = frozenset("green golden gold rusty rust brown tan yellow white pink red black gray grey amber straw "
+                     "bloody maroon orange bilious creamy milky".split())
+_FLUID_AFTER = re.compile(r"(?i)(?:[ \t]+[A-Za-z]+){0,2}?[ \t-]+(?:sputum|secretions?|stools?|bile|drainage|urine|"
+                          r"emesis|vomit\w*|mucus|mucous|phlegm|aspirate|output|discharge|fluid|liq\w*|colou?red|"
+                          r"looking|tinged)\b")
+_SINUS_BEFORE = re.compile(r"(?i)\bsinus[ \t]+$")
 _COMPOUND = re.compile(r"-(?:colou?red|colou?r|like|shaped|tinged|tinted|sized|toned|hued|stained|scented|"
                        r"pink|red|brown|yellow|tan)\b", re.I)
 _CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notified|informed|aware|per|by|to|"
@@ -154,6 +164,15 @@ def _verbs() -> frozenset:
 
 
 @lru_cache(maxsize=1)
+def _common_names() -> frozenset:
+    """First names, titles and the 2,000 most frequent surnames (the census lists' order): what a
+    modal verb's next word must not be (``Will Smith``); rarer surnames that are verbs (``Call``,
+    ``Go``) do not count."""
+    return _first_names() | gazetteers.load("titles") | frozenset(
+        w.lower() for w in gazetteers.entries("surnames")[:2000])
+
+
+@lru_cache(maxsize=1)
 def _first_names() -> frozenset:
     return gazetteers.load("first_female") | gazetteers.load("first_male")
 
@@ -178,8 +197,7 @@ def _score(text: str, sp: Span) -> bool:
     m = _inside(_patterns()["score"], text, sp)
     if m is None:
         return False
-    before = text[max(0, m.start() - 6):m.start()].lower().rstrip(" .\t")
-    if before.endswith(("dr", "mr", "mrs", "ms", "prof")):  # "Dr Wells 4": a name after a title
+    if _after_title(text, m.start()):  # "Dr Wells 4": a name after a title
         return False
     frac = _FRACTION.search(m.group(0))
     if frac is None:
@@ -272,6 +290,12 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     return not before and bool(_LINE_END.match(text, line_start + run[-1].end()))
 
 
+def _after_title(text: str, start: int) -> bool:
+    """Whether a title (``Dr``, ``Mr``...) stands right before ``start``."""
+    before = text[max(0, start - 6):start].lower().rstrip(" .\t")
+    return before.endswith(("dr", "mr", "mrs", "ms", "prof"))
+
+
 def _role(text: str, sp: Span, lows: list[str]) -> bool:
     roles = _lists()["roles"]
     core = {"night", "day", "evening", "overnight", "covering", "cross-covering", "on-call", "oncall", "bedside",
@@ -283,6 +307,10 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
     if any(not w.isupper() and (w.lower() in _first_names() if w.lower() in core else w.lower() in _lists()["names"])
            for w in words):
         return False  # "Ed RN", "Sister Mary": a name written as a name
+    if len(words) == 1 and lows[0] in _lists()["names"]:  # "HOUSE" of "HOUSE STAFF", not "DR HOUSE"
+        nxt = _NEXT_WORD.match(text, sp.end)
+        if nxt is None or nxt.group(1).lower() not in roles or _after_title(text, sp.start):
+            return False
     if sp.subtype != "PROFESSION":
         return sp.category == "NAME"  # a state's code (PA, MD) stays a place
     return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
@@ -315,7 +343,7 @@ def without_label(text: str, sp: Span) -> Span:
 
 def why_value(text: str, sp: Span) -> str | None:
     """The reason (``score``, ``grade``, ``setting``, ``time``, ``age``, ``dose number``, ``heading``, ``label``,
-    ``role``, ``modal``, ``compound``) a predicted span is a clinical value, heading or role
+    ``role``, ``modal``, ``colour``, ``rhythm``, ``compound``) a predicted span is a clinical value, heading or role
     written in the note and no PHI, or None (the module's docstring gives each reason's evidence).
 
     >>> from crfdeid.document import make_span
@@ -352,9 +380,15 @@ def why_value(text: str, sp: Span) -> str | None:
     if _role(text, sp, lows):
         return "role"
     if sp.category == "NAME" and len(lows) == 1:
-        nxt = _NEXT_LOWER.match(text, sp.end)
-        if lows[0] in _MODALS and nxt and nxt.group(1) not in _lists()["names"] and nxt.group(1) in _verbs():
+        nxt = _NEXT_WORD.match(text, sp.end)
+        after = nxt.group(1).lower() if nxt else ""
+        if lows[0] in _MODALS and after and after not in _common_names() and after in _verbs() \
+                and not (words[0][0].isupper() and nxt and nxt.group(1).istitle()):  # "Will Try": a name
             return "modal"
+        if lows[0] in _COLOURS and _FLUID_AFTER.match(text, sp.end) and not _after_title(text, sp.start):
+            return "colour"
+        if lows[0] in ("brady", "tachy") and _SINUS_BEFORE.search(text, max(0, sp.start - 8), sp.start):
+            return "rhythm"
         if _COMPOUND.match(text, sp.end):
             return "compound"
     if sp.category == "NAME" and len(lows) == 1 and "-" in words[0]:
