@@ -348,3 +348,11 @@ def test_a_model_of_its_own_labels_tags_the_same_with_mining_on(tmp_path):
     on, off = Session(model, SPANS, site_mining=True), Session(model, SPANS)
     assert not on.site_mining
     assert [r.spans for r in on.run(docs)] == [r.spans for r in off.run(docs)]
+
+
+def test_the_frequent_words_list_is_built_at_the_threshold_mining_states():
+    from crfdeid import gazetteers
+    header = "\n".join(gazetteers.header("frequent_words"))
+    assert f"zipf_frequency('en') >= {mining.ZIPF_MAX}" in header
+    assert {"will", "may", "hope"} <= gazetteers.load("frequent_words")
+    assert not {"smith", "johnson", "dorsey"} & gazetteers.load("frequent_words")
