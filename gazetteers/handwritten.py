@@ -476,7 +476,9 @@ ASA|Mallampati|Child-Pugh|MELD|MELD-Na|Ranson|BISAP|Gleason|Hunt-Hess|Fisher|Kil
 BPS|FLACC|PAINAD|NRS|VAS|pain|pain score|ABCD2|ROSIER|Tanner|Tanner stage|Blatchford|Glasgow-Blatchford|
 Rockall|Caprini|Padua|IPSS|Bishop|Bishop score|Ballard|Sarnat|C-SSRS|BDI|HAM-D|MADRS|YMRS|PANSS|AIMS|SAS|
 Riker|Ramsay|Richmond|Clinical Frailty Scale|CFS|Rockwood|Berg|Tinetti|TUG|Oswestry|ODI|WOMAC|DASH|
-Lysholm|Beighton|Epworth|ESS|STOP-BANG|STOPBANG|MRC|MRC dyspnoea|mMRC|CAT|ACT|Modified Rankin"""
+Lysholm|Beighton|Epworth|ESS|STOP-BANG|STOPBANG|MRC|MRC dyspnoea|mMRC|CAT|ACT|Modified Rankin|
+Lawton IADL|Lawton|IADL|ADL|Katz|Katz ADL|Oxford Shoulder Score|Oxford Hip Score|Oxford Knee Score|
+Hoehn and Yahr|Hoehn & Yahr|Hoehn-Yahr|SPADI|KOOS|Constant score|Manchester Triage|UPDRS|EDSS|Gleason score"""
 
 # Headings and field labels of notes (issue 50): words a heading or a label is made of
 # (``ED TRIAGE NOTE``, ``HANDOFF TO NIGHT RN``, ``MRN:``); common documentation terms.
@@ -489,7 +491,7 @@ ccu micu sicu nicu picu csru pacu ward floor unit clinic outpatient inpatient op
 review interval subjective objective s/o soap disposition dispo chief complaint cc reason referral
 mrn dob ssn acct apt appt dx ddx hx fx px rx tx sx mx obs obx name sex gender age date time id no
 number patient pt pts record chart encounter visit location room bed hospital service team provider
-doctor nurse rn md"""
+doctor nurse rn md round rounds clerking reconciliation medicines pharmacy"""
 
 # Staff roles in role phrases (``Radiologist aware``, ``d/w night RN``): clinical occupations
 # and their abbreviations, US, UK, AU, IE, IN and CA usage; the modifiers of a role.
@@ -505,7 +507,9 @@ physiotherapist pt ot slp salt rt rrt physiotherapists therapist therapists sw m
 midwife midwives matron sister charge crna nurse-practitioner paramedic paramedics emt emts tech
 techs technician phlebotomist chaplain interpreter coordinator case-manager cm ccm scribe porter
 night day evening overnight covering cross-covering on-call oncall bedside primary admitting
-consulting treating duty senior junior head staff floor unit team ward icu ed er house housestaff"""
+consulting treating duty senior junior head staff floor unit team ward icu ed er house housestaff
+occupational physical respiratory speech language social worker aide manager specialist practitioner
+assistant support community district practice psychiatric health home specialty"""
 
 # Vaccines written with a dose number (``DTaP #4``, ``MMR dose 2``): CDC and NHS schedule names.
 VACCINES = """DTaP|Tdap|DTP|DT|Td|TdaP|MMR|MMRV|IPV|OPV|Hib|HepA|HepB|Hep A|Hep B|HBV|HAV|PCV|PCV7|PCV10|
@@ -529,4 +533,5 @@ CHARTING_SYSTEMS = """CareVue|Carevue charting|MetaVision|IntelliVue|IntelliSpac
 Cerner|PowerChart|Millennium|Meditech|Expanse|Allscripts|Sunrise Clinical Manager|eClinicalWorks|athenahealth|
 athenaOne|NextGen|Centricity|Soarian|Paragon|Cerner FirstNet|FirstNet|Picis|Philips ICCA|ICCA|Mosaiq|ARIA|
 Omnicell|Pyxis|PACS|Synapse|iSite|PowerScribe|Dragon|CPOE|eMAR|BCMA|SystmOne|EMIS|Vision|Lorenzo|Cosmic|
-TrakCare|Medinet|Best Practice|MedicalDirector|Genie|Zedmed|Cortex|Accuro|OSCAR|PS Suite|Telus"""
+TrakCare|Medinet|Best Practice|MedicalDirector|Genie|Zedmed|Cortex|Accuro|OSCAR|PS Suite|Telus|RiO|Mosaic|
+Carenotes|Lorenzo"""

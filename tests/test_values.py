@@ -82,6 +82,15 @@ def _span(text, surface, subtype="DOCTOR", nth=0):
     ("d/w night RN re fluids", "night RN", "PROFESSION", "role"),
     ("d/w the registrar, plan CT", "registrar", "PROFESSION", "role"),
     ("ct w contrast - radiologist aware", "radiologist", "PROFESSION", "role"),
+    ("Dr Nia Obi, Consultant Radiologist", "Radiologist", "PROFESSION", "role"),
+    ("seen with the occupational therapist", "occupational therapist", "PROFESSION", "role"),
+    ("Jo Bright (Practice Manager)", "Practice Manager", "DOCTOR", "role"),
+    ("d/w dr rao (f1) re bloods", "f1", "DOCTOR", "role"),
+    ("WARD ROUND REVIEW\nsettled", "WARD", "PATIENT", "heading"),
+    ("Lawton IADL score 4/8 at home", "Lawton IADL", "PATIENT", "score"),
+    ("Oxford Shoulder Score 22/48", "Oxford", "PATIENT", "score"),
+    ("Oxford Shoulder Score 22/48", "22/48", "DATE", "score"),
+    ("Hoehn and Yahr stage 2", "Yahr", "DOCTOR", "score"),
     # modal verbs, compound adjectives
     ("Will recheck lytes in am", "Will", "DOCTOR", "modal"),
     ("will recheck lytes in am", "will", "PATIENT", "modal"),
@@ -135,6 +144,8 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Dr. Brady called re sinus rhythm", "Brady", "DOCTOR"),
     ("DR HOUSE AWARE", "HOUSE", "DOCTOR"),                         # a name after a title
     ("Gregory House visited", "House", "PATIENT"),
+    ("his brother is a radiographer", "radiographer", "PROFESSION"),  # the patient's family
+    ("Moved to Oxford 22/4 with family", "22/4", "DATE"),
     ("U OF M hospital", "OF", "HOSPITAL"),
     ("Dr Glasgow 14 Bath St", "Glasgow", "DOCTOR"),
 ])
@@ -162,6 +173,8 @@ def test_no_gold_phi_of_the_development_notes_is_taken(physionet_docs):
     ("Ed 3 times to the ward", "Ed 3", "PATIENT", "Ed 3"),             # a name, not a label
     ("MD 21201 address", "MD 21201", "STATE", "MD 21201"),            # a role's word, not a label
     ("MRN:", "MRN:", "MEDICALRECORD", "MRN:"),                        # nothing after it: left whole
+    ("Ward: Ashdown Ward", "Ward: Ashdown Ward", "LOCATION-OTHER", "Ashdown Ward"),  # a name's word, a colon
+    ("Ward 3 visited", "Ward 3", "PATIENT", "Ward 3"),                 # a surname without a colon
 ])
 def test_a_field_label_at_a_spans_start_is_left_outside(text, surface, subtype, kept):
     from crfdeid.recognizers.chain import Note, build_chain

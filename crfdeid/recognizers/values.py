@@ -32,8 +32,9 @@ predicted span is such a value, from the evidence each reason names; the clinica
   is not the value;
 * **role**: staff roles and their modifiers (``Radiologist``, ``night RN``) in a span that is no
   PROFESSION, or a PROFESSION after a word of care (``d/w``, ``paged``, ``per``, ``covering``) or
-  before one (``aware``, ``notified``, ``to review``): a patient's own profession (``works as a
-  nurse``) stays PHI;
+  a role's word (``Consultant Radiologist``) or before a word of care (``aware``, ``notified``,
+  ``to review``): a patient's own profession (``works as a nurse``) stays PHI; a doctor's grade
+  (``F1``, ``ST3``) in a name span;
 * **modal**: a name span that is one modal verb before a lower-case word of no name list that is
   a common English word, a clinical word or a verb of care (``Will recheck``, ``may need``; not
   ``Will Smith``, ``will smith``, ``may kowalczyk``);
@@ -121,6 +122,7 @@ _JOINS = frozenset("to of for and from on by at with the".split())  # inside a h
 _CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|contacted|consulted|updated|"
                          r"to[ \t]+review|reviewed|reviewing|agrees|agreed|at[ \t]+bedside|in[ \t]+attendance|"
                          r"present|will[ \t]+review)\b")
+_PREV_WORD = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]+$")
 _LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
 
 
@@ -313,8 +315,10 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
             return False
     if sp.subtype != "PROFESSION":
         return sp.category == "NAME"  # a state's code (PA, MD) stays a place
+    prev = _PREV_WORD.search(text, max(0, sp.start - 24), sp.start)
     return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
-            or bool(_CARE_AFTER.match(text, sp.end)))
+            or bool(_CARE_AFTER.match(text, sp.end))
+            or (prev is not None and prev.group(1).lower() in roles))  # "Consultant Radiologist"
 
 
 _LABEL_HEAD = re.compile(r"([A-Za-z]{2,})\.?[ \t]*(?:[:#=][ \t]*|(?=[0-9]))")
@@ -322,8 +326,9 @@ _LABEL_HEAD = re.compile(r"([A-Za-z]{2,})\.?[ \t]*(?:[:#=][ \t]*|(?=[0-9]))")
 
 def without_label(text: str, sp: Span) -> Span:
     """``sp`` without the field label it starts with (``MRN:`` of ``MRN: 00482913``, ``DOB`` of
-    ``DOB 3/4/1950``): a word of the ``note_labels`` list that is no staff role and no listed name,
-    then ``:``, ``#`` or ``=`` or a digit, and something after it. A label names the field; a
+    ``DOB 3/4/1950``): a word of the ``note_labels`` list that is no staff role and no listed name
+    (either only before a colon: ``Ward:``), then ``:``, ``#`` or ``=`` or a digit, and
+    something after it. A label names the field; a
     surrogate of the whole span would replace it with letters of another kind (``MRN`` -> ``TIQ``).
 
     >>> from crfdeid.document import make_span
@@ -336,7 +341,8 @@ def without_label(text: str, sp: Span) -> Span:
     if m is None or m.end() >= sp.end or not text[m.end():sp.end].strip():
         return sp
     word, lists = m.group(1).lower(), _lists()
-    if word not in lists["labels"] or word in lists["roles"] or word in lists["names"]:
+    colon = ":" in m.group(0)  # "Ward: ..." is a label, "Ward 3" or "Ed 3" may be a name
+    if word not in lists["labels"] or ((word in lists["roles"] or word in lists["names"]) and not colon):
         return sp
     return replace(sp, start=m.end())
 
@@ -361,6 +367,8 @@ def why_value(text: str, sp: Span) -> str | None:
     if (any(c.isdigit() for c in surface) or "/" in surface) and _grade(text, sp):
         return "grade"
     if any(c.isdigit() for c in surface):
+        if sp.category == "NAME" and surface.lower() in _lists()["roles"]:  # a grade: F1, ST3, FY2
+            return "role"
         if _setting(text, sp):
             return "setting"
         if _clock(text, sp):
