@@ -43,8 +43,10 @@ PLAIN_LISTS = ("common_words", "icd10_words", "drug_names", "eponyms", "brand_na
 NAME_LISTS = ("first_male", "first_female", "surnames", "surnames_rare", "nicknames")
 #: Lists whose words are never learnt, even when a name list holds them too (issue 50): field
 #: labels and headings, staff roles, scales, and clinical vocabulary (``mrn``, ``apt``, ``endo``).
+#: Not ``departments``: the i2b2 2014 labels make a department PHI (DEPARTMENT), which mining spreads.
 NEVER_LISTS = ("note_labels", "staff_roles", "score_names", "clinical_words", "clinical_heads", "clinical_abbrevs",
-               "icd10_words", "drug_names", "eponyms", "brand_names", "departments", "contrast_agents", "vaccines")
+               "icd10_words", "drug_names", "eponyms", "brand_names", "contrast_agents", "vaccines",
+               "charting_systems")
 #: A word whose English frequency (wordfreq's Zipf scale) is at least this is never learnt alone
 #: (``will`` 6.4, ``may`` 6.0, ``hope`` 5.4): the ``frequent_words`` list (gazetteers/build.py,
 #: ``FREQUENT_ZIPF``) holds these words. On the PhysioNet development notes 23 of the 435 word
