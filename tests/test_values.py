@@ -118,6 +118,9 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Mr Morse 45 Elm Road", "Morse", "PATIENT"),
     ("Follow up on 4/5 with GP", "4/5", "DATE"),                 # a date: no grade word, no limb
     ("admitted 2/4 for review", "2/4", "DATE"),
+    ("chest pain on 4/5 got worse", "4/5", "DATE"),              # a preposition: the date of the pain
+    ("knee pain since 2/4", "2/4", "DATE"),
+    ("review of pain at 3/4 visit", "3/4", "DATE"),
     ("reflexes 5/4 ??", "5/4", "DATE"),                          # a numerator over its denominator
     ("seen in clinic on 5/5, PS stable", "5/5", "DATE"),          # the mode's word after the date
     ("CPAP started. Review 6/3 with resp", "6/3", "DATE"),          # another sentence

@@ -68,7 +68,7 @@ from .rules import trie_pattern
 
 _SCALE_WORD = r"(?:score|scale|stage|class|grade|type|total|criteria|chart)"
 # Between a scale's name and its value: a scale word, ":", "=", "of", "is", "was", "(".
-_SEP = (rf"[ \t]*(?:{_SCALE_WORD}[ \t]*)?(?:[:=]|\b(?:of|is|was|at|OF|IS|WAS|AT)\b)?[ \t]*\(?[ \t]*")
+_SEP = (rf"[ \t]*(?:{_SCALE_WORD}[ \t]*)?(?:[:=]|\b(?:of|is|was|OF|IS|WAS)\b)?[ \t]*\(?[ \t]*")
 # A value: a signed number, or a fraction (``26/30``, ``4+/5``), or a roman class (``III``).
 _VALUE = r"(?:[-+]?[0-9]{1,3}(?:\.[0-9])?(?:[+-])?(?:[ \t]*/[ \t]*[0-9]{1,3})?|(?:IV|V|I{1,3})\b)"
 _END = r"(?![0-9]|[/.-][0-9])"
@@ -81,7 +81,8 @@ _GRADE_BEFORE = re.compile(
     r"(?i)\b(?:strength|str|power|motor|mmt|grip|reflexes|reflex|dtrs?|pain|pulses?|edema|oedema|biceps|triceps|"
     r"deltoids?|quads?|hamstrings?|hip|knee|ankle|wrist|elbow|shoulder|flexion|extension|flexors?|extensors?|"
     r"dorsiflexion|plantarflexion|patellar|achilles|brachioradialis|rated|ue|le|rue|lue|rle|lle|bue|ble)s?"
-    r"[ \t]*[:=-]?[ \t]*(?:(?:[A-Za-z]{1,4}|[0-9][+-]?/[0-9]{1,2})[ \t,]+){0,2}$")
+    r"[ \t]*[:=-]?[ \t]*(?:(?:(?!(?:on|at|in|since|from|by|till|was|of|to|for)\b)[A-Za-z]{1,4}|[0-9][+-]?/[0-9]{1,2})"
+    r"[ \t,]+){0,2}$")
 _GRADE_AFTER = re.compile(
     r"(?i)[ \t]*(?:in[ \t]+|to[ \t]+|at[ \t]+)?(?:[rlb]ue|[rlb]le|ues?|les?|bilat\w*|throughout|x[ \t]?4|"
     r"all[ \t]+(?:ext|limbs|4)|symmetric\w*|r\b|l\b|right|left|prox\w*|dist\w*|upper|lower|"
