@@ -138,6 +138,7 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Ed RN on the ward", "Ed RN", "DOCTOR"),                     # a nurse called Ed
     ("ED NOTE by Ed", "Ed", "DOCTOR"),                           # after the heading, a name
     ("Lives in Erie, PA", "PA", "STATE"),                        # a state's code, not a role
+    ("Ogden, ID 83278", "ID", "STATE"),                            # Idaho, not a label
     ("works as a nurse in Leeds", "nurse", "PROFESSION"),         # the patient's own profession
     ("retired radiographer", "radiographer", "PROFESSION"),
     ("Sister Mary Joseph nodule", "Sister Mary", "DOCTOR"),
@@ -178,6 +179,7 @@ def test_no_gold_phi_of_the_development_notes_is_taken(physionet_docs):
     ("MRN:", "MRN:", "MEDICALRECORD", "MRN:"),                        # nothing after it: left whole
     ("Ward: Ashdown Ward", "Ward: Ashdown Ward", "LOCATION-OTHER", "Ashdown Ward"),  # a name's word, a colon
     ("Ward 3 visited", "Ward 3", "PATIENT", "Ward 3"),                 # a surname without a colon
+    ("Ogden, ID 83278", "ID 83278", "LOCATION-OTHER", "ID 83278"),     # a place: Idaho and its ZIP code
 ])
 def test_a_field_label_at_a_spans_start_is_left_outside(text, surface, subtype, kept):
     from crfdeid.recognizers.chain import Note, build_chain

@@ -28,8 +28,8 @@ predicted span is such a value, from the evidence each reason names; the clinica
 * **heading**: words all of the ``note_labels`` and ``staff_roles`` lists, in a run of such words
   on one line that holds a heading's noun (``note``, ``triage``, ``handoff``...), the run in
   upper case or a whole line (``HANDOFF TO NIGHT RN``, ``ed triage note:``);
-* **label**: one word of the field labels (``MRN``, ``DOB``, ``Apt``): a label names a field, it
-  is not the value;
+* **label**: one word of the field labels (``MRN``, ``DOB``, ``Apt``) in a span that is no place
+  (``ID`` of ``Ogden, ID`` is Idaho): a label names a field, it is not the value;
 * **role**: staff roles and their modifiers (``Radiologist``, ``night RN``) in a span that is no
   PROFESSION, or a PROFESSION after a word of care (``d/w``, ``paged``, ``per``, ``covering``) or
   a role's word (``Consultant Radiologist``) or before a word of care (``aware``, ``notified``,
@@ -328,7 +328,8 @@ _LABEL_HEAD = re.compile(r"([A-Za-z]{2,})\.?[ \t]*(?:[:#=][ \t]*|(?=[0-9]))")
 def without_label(text: str, sp: Span) -> Span:
     """``sp`` without the field label it starts with (``MRN:`` of ``MRN: 00482913``, ``DOB`` of
     ``DOB 3/4/1950``): a word of the ``note_labels`` list that is no staff role and no listed name
-    (either only before a colon: ``Ward:``), then ``:``, ``#`` or ``=`` or a digit, and
+    (either only before a colon: ``Ward:``; in a place's span only before a colon too: ``ID 83278``
+    is Idaho), then ``:``, ``#`` or ``=`` or a digit, and
     something after it. A label names the field; a
     surrogate of the whole span would replace it with letters of another kind (``MRN`` -> ``TIQ``).
 
@@ -343,6 +344,8 @@ def without_label(text: str, sp: Span) -> Span:
         return sp
     word, lists = m.group(1).lower(), _lists()
     colon = ":" in m.group(0)  # "Ward: ..." is a label, "Ward 3" or "Ed 3" may be a name
+    if sp.category == "LOCATION" and not colon:  # a place keeps its words: "ID 83278" is Idaho and a ZIP code
+        return sp
     if word not in lists["labels"] or ((word in lists["roles"] or word in lists["names"]) and not colon):
         return sp
     return replace(sp, start=m.end())
@@ -382,7 +385,7 @@ def why_value(text: str, sp: Span) -> str | None:
         return None
     lows = [w.lower() for w in words]
     if len(lows) == 1 and lows[0] in _lists()["labels"] and lows[0] not in _lists()["names"] \
-            and lows[0] not in _lists()["roles"]:
+            and lows[0] not in _lists()["roles"] and sp.category != "LOCATION":  # "ID" of "Ogden, ID": Idaho
         return "label"
     if _heading(text, sp, lows):
         return "heading"
