@@ -314,8 +314,8 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
         nxt = _NEXT_WORD.match(text, sp.end)
         if nxt is None or nxt.group(1).lower() not in roles or _after_title(text, sp.start):
             return False
-    if sp.subtype != "PROFESSION":
-        return sp.category == "NAME"  # a state's code (PA, MD) stays a place
+    if sp.subtype != "PROFESSION":  # a state's code (PA, MD) stays a place, a user name (drs30) a name
+        return sp.category == "NAME" and sp.subtype != "USERNAME"
     prev = _PREV_WORD.search(text, max(0, sp.start - 24), sp.start)
     return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
             or bool(_CARE_AFTER.match(text, sp.end))
