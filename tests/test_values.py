@@ -40,7 +40,8 @@ def _span(text, surface, subtype="DOCTOR", nth=0):
     ("MMSE 24/30, CURB-65 2, NIHSS 4", "CURB-65 2", "DATE", "score"),
     ("CHA2DS2-VASc 3 so anticoagulate", "3", "DATE", "score"),
     ("Wells score 4 - CTPA booked", "Wells", "DOCTOR", "score"),
-    ("Braden 18, Morse 45", "Morse", "DOCTOR", "score"),
+    ("Braden score 18, Morse score 45", "Morse", "DOCTOR", "score"),
+    ("NEWS 3 at 0600", "NEWS", "ORGANIZATION", "score"),
     ("rass -2, cam-icu negative", "2", "DATE", "score"),
     ("pain 7/10 in rt knee", "7/10", "DATE", "score"),
     ("Bristol stool type 6 x3 today", "6", "DATE", "score"),
@@ -116,6 +117,8 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Seen by Dr Wells 4/5 in clinic", "Wells", "DOCTOR"),      # a name after a title
     ("Seen by Dr Wells 4/5 in clinic", "4/5", "DATE"),          # a date after a name
     ("Mr Morse 45 Elm Road", "Morse", "PATIENT"),
+    ("moved to Bristol 2 years ago", "Bristol", "CITY"),            # a place before a number
+    ("Braden 18 Main St", "Braden", "PATIENT"),
     ("Follow up on 4/5 with GP", "4/5", "DATE"),                 # a date: no grade word, no limb
     ("admitted 2/4 for review", "2/4", "DATE"),
     ("chest pain on 4/5 got worse", "4/5", "DATE"),              # a preposition: the date of the pain

@@ -9,9 +9,10 @@ predicted span is such a value, from the evidence each reason names; the clinica
 
 * **score**: inside a scale's or score's name (the ``score_names`` list) and the value after
   it (``GAD-7 12``, ``Mini-Cog 3/5``, ``Glasgow Coma Scale 14``, ``pain 7/10``, ``MoCA: 26/30``),
-  a fraction's numerator at most its denominator. A name that is also a listed name, place or
-  common word (``Wells``, ``Morse``, ``NEWS``) counts only followed by ``score``/``scale``... or
-  written in the note as the list writes it and not after a title (``Dr Wells 4`` stays);
+  a fraction's numerator at most its denominator. A name that is also a listed person's name or
+  place (``Wells``, ``Morse``, ``Bristol``) counts only followed by ``score``/``scale``...,
+  an acronym of them (``NEWS``, ``MUST``) also in capitals; never after a title (``Dr Wells 4``,
+  ``Bristol 2 years ago`` stay);
 * **grade**: a fraction ``n/d`` with ``d`` 4, 5 or 10 and ``n <= d`` (a sign allowed, ``4+/5``)
   with a grade's word before it (``strength``, ``reflexes``, ``pain``, a muscle) or a limb or
   side after it (``RUE``, ``BLE``, ``bilat``, ``throughout``); a murmur's ``II/VI``; a digit and a
@@ -144,10 +145,13 @@ def _patterns() -> dict:
     """The score and vaccine patterns: a listed name, then its value."""
     lists = _lists()
     scores = sorted(gazetteers.entries("score_names"), key=len, reverse=True)
-    # a name that is also a name, a place or a common word: as the list writes it, or with a scale word
-    plain = [e for e in scores if e.lower() not in lists["named"]]
-    named = [e for e in scores if e.lower() in lists["named"]]
-    score = (rf"(?<![A-Za-z0-9-])(?:(?i:{trie_pattern(plain)})|{trie_pattern(named)}|"
+    # a name that is also a person's name or a place: an acronym in capitals as the list
+    # writes it (NEWS, MUST), else only before a scale word ("Wells score", not "Bristol 2 years ago")
+    places = frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries")))
+    named = [e for e in scores if e.lower() in lists["names"] | places and not e.lower().startswith("pain")]
+    plain = [e for e in scores if e not in named]  # "pain 7/10": Pain is a surname too, rarely before a score
+    capitals = [e for e in named if e.isupper()]
+    score = (rf"(?<![A-Za-z0-9-])(?:(?i:{trie_pattern(plain)})|{trie_pattern(capitals)}|"
              rf"(?i:{trie_pattern(named)})(?=[ \t]*{_SCALE_WORD}))(?![A-Za-z0-9])")
     vaccine = trie_pattern(sorted(gazetteers.entries("vaccines"), key=len, reverse=True))
     return {"score": re.compile(rf"{score}{_SEP}{_VALUE}{_END}"),
