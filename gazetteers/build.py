@@ -24,6 +24,7 @@ import handwritten as hw  # noqa: E402
 SURNAME_CAP = 20000
 WORLD_CITY_MIN_POP = 150000
 COMMON_WORDS_N = 10000
+FREQUENT_ZIPF = 5.0
 HANDWRITTEN = ("hand-written for crfdeid (gazetteers/handwritten.py)", "MIT (crfdeid)")
 
 
@@ -109,10 +110,15 @@ def common_words() -> dict:
     import wordfreq
     words = [w for w in wordfreq.top_n_list("en", COMMON_WORDS_N * 2)
              if w.isalpha()][:COMMON_WORDS_N]
+    licence = "wordfreq data CC BY-SA 4.0 (Robyn Speer et al.); code Apache-2.0"
+    # the words site mining never learns alone (crfdeid.site.mining.ZIPF_MAX, docs/site.md)
+    frequent = [w for w in words if len(w) > 1 and wordfreq.zipf_frequency(w, "en") >= FREQUENT_ZIPF]
     return {"common_words": (
         words, f"PyPI 'wordfreq' {_version('wordfreq')} top_n_list('en'): the {COMMON_WORDS_N} "
-        "most frequent alphabetic English words, by frequency",
-        "wordfreq data CC BY-SA 4.0 (Robyn Speer et al.); code Apache-2.0")}
+        "most frequent alphabetic English words, by frequency", licence),
+        "frequent_words": (
+        frequent, f"PyPI 'wordfreq' {_version('wordfreq')}: the alphabetic English words of two letters or more "
+        f"of top_n_list('en') with zipf_frequency('en') >= {FREQUENT_ZIPF}, by frequency", licence)}
 
 
 def _combine(heads: list[str], tails: list[str], seed: int, n: int) -> list[str]:
@@ -138,6 +144,8 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "clinical_heads": hw.CLINICAL_HEADS, "stop_words": hw.STOP_WORDS,
         "clinical_scales": hw.CLINICAL_SCALES, "eponyms": hw.EPONYMS, "brand_names": hw.BRAND_NAMES,
         "departments": hw.DEPARTMENTS, "clinical_abbrevs": hw.CLINICAL_ABBREVS,
+        "score_names": hw.SCORE_NAMES, "note_labels": hw.NOTE_LABELS, "staff_roles": hw.STAFF_ROLES,
+        "vaccines": hw.VACCINES, "contrast_agents": hw.CONTRAST_AGENTS, "charting_systems": hw.CHARTING_SYSTEMS,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],

@@ -459,3 +459,79 @@ family fam hcp proxy dnr dni full-code cmo comfort dispo
 SURROGATE_DENY = """Ball Balls Bastard Blood Bone Bones Bull Burns Butt Butts Case Cockrell Coffin
 Cox Crook Cure Dead Death Dick Dicks Doctor Fannie Fanny Gay Graves Grave Gross Hooker Hurt Killer
 Looney Nurse Pain Paine Payne Pitts Rash Ruff Savage Sexton Sick Sickles Slaughter Wiener Woody"""
+
+# Clinical values kept as written (issue 50): crfdeid/recognizers/values.py reads these lists.
+# Scores, scales and instruments written before their value (``GAD-7 12``, ``Mini-Cog 3/5``,
+# ``Glasgow Coma Scale 14``); from the instruments' own published names (typed here, not
+# taken from notes). An entry that is also a name, a place or a common word (``Wells``,
+# ``Morse``, ``NEWS``) is judged with stricter evidence by the rule.
+SCORE_NAMES = """GCS|Glasgow Coma Scale|Glasgow Coma Score|Glasgow|GAD-7|GAD7|GAD-2|PHQ-9|PHQ9|PHQ-2|PHQ2|PHQ-A|
+AUDIT-C|AUDIT|CAGE|CRAFFT|DAST-10|DAST|Mini-Cog|Mini Cog|MiniCog|Mini-Mental|MMSE|MoCA|SLUMS|AMTS|AMT|4AT|
+NIHSS|APGAR|Apgar|Apgars|CURB-65|CURB65|CRB-65|PSI|CHA2DS2-VASc|CHA2DS2VASc|CHADS2|CHADS|HAS-BLED|
+Wells|Wells score|Geneva|PERC|Centor|McIsaac|Braden|Braden score|Morse|Morse Fall Scale|Morse fall score|
+RASS|CAM-ICU|CAM|Bristol|Bristol stool|Bristol stool chart|Bristol stool scale|Bristol type|BSS|
+CIWA|CIWA-Ar|COWS|EPDS|Edinburgh|HADS|K10|Kessler|PEWS|NEWS|NEWS2|MEWS|qSOFA|SOFA|APACHE|APACHE II|
+HEART|HEART score|TIMI|GRACE|Alvarado|Waterlow|Norton|MUST|Barthel|mRS|Rankin|ECOG|Karnofsky|KPS|NYHA|
+ASA|Mallampati|Child-Pugh|MELD|MELD-Na|Ranson|BISAP|Gleason|Hunt-Hess|Fisher|Killip|Aldrete|Borg|CPOT|
+BPS|FLACC|PAINAD|NRS|VAS|pain|pain score|ABCD2|ROSIER|Tanner|Tanner stage|Blatchford|Glasgow-Blatchford|
+Rockall|Caprini|Padua|IPSS|Bishop|Bishop score|Ballard|Sarnat|C-SSRS|BDI|HAM-D|MADRS|YMRS|PANSS|AIMS|SAS|
+Riker|Ramsay|Richmond|Clinical Frailty Scale|CFS|Rockwood|Berg|Tinetti|TUG|Oswestry|ODI|WOMAC|DASH|
+Lysholm|Beighton|Epworth|ESS|STOP-BANG|STOPBANG|MRC|MRC dyspnoea|mMRC|CAT|ACT|Modified Rankin|
+Lawton IADL|Lawton|IADL|ADL|Katz|Katz ADL|Oxford Shoulder Score|Oxford Hip Score|Oxford Knee Score|
+Hoehn and Yahr|Hoehn & Yahr|Hoehn-Yahr|SPADI|KOOS|Constant score|Manchester Triage|UPDRS|EDSS|Gleason score"""
+
+# Headings and field labels of notes (issue 50): words a heading or a label is made of
+# (``ED TRIAGE NOTE``, ``HANDOFF TO NIGHT RN``, ``MRN:``); common documentation terms.
+NOTE_LABELS = """note notes triage handoff handover hand-off sign-out signout admission admit discharge
+progress summary assessment plan history hpi ros pmh psh fhx shx meds medications allergies nkda vitals
+vs labs imaging exam examination consult consultation report impression findings procedure operative
+op post-op pre-op nursing nsg physician medical surgical resident attending addendum event events update
+transfer transition care shift night day evening overnight weekend morning am pm ed er ae a&e edu icu
+ccu micu sicu nicu picu csru pacu ward floor unit clinic outpatient inpatient opd ipd follow-up fu f/u
+review interval subjective objective s/o soap disposition dispo chief complaint cc reason referral
+mrn dob ssn acct apt appt dx ddx hx fx px rx tx sx mx obs obx name sex gender age date time id no
+number patient pt pts record chart encounter visit location room bed hospital service team provider
+doctor nurse rn md round rounds clerking reconciliation medicines pharmacy"""
+
+# Staff roles in role phrases (``Radiologist aware``, ``d/w night RN``): clinical occupations
+# and their abbreviations, US, UK, AU, IE, IN and CA usage; the modifiers of a role.
+STAFF_ROLES = """rn rns lpn lvn cna hca np nps pa pas md mds mbbs do dr drs gp gps fy1 fy2 f1 f2 sho spr
+st1 st2 st3 ct1 ct2 rmo jmo hmo jho intern interns resident residents registrar registrars reg consultant
+consultants attending attendings fellow fellows hospitalist hospitalists intensivist intensivists
+radiologist radiologists radiographer sonographer anaesthetist anesthetist anesthesiologist
+anaesthesiologist surgeon surgeons physician physicians cardiologist neurologist nephrologist
+oncologist pathologist psychiatrist psychologist pediatrician paediatrician obstetrician
+gynaecologist gynecologist urologist dermatologist endocrinologist gastroenterologist pulmonologist
+rheumatologist neurosurgeon pharmacist pharmacists dietitian dietician nutritionist physio
+physiotherapist pt ot slp salt rt rrt physiotherapists therapist therapists sw msw nurse nurses
+midwife midwives matron sister charge crna nurse-practitioner paramedic paramedics emt emts tech
+techs technician phlebotomist chaplain interpreter coordinator case-manager cm ccm scribe porter
+night day evening overnight covering cross-covering on-call oncall bedside primary admitting
+consulting treating duty senior junior head staff floor unit team ward icu ed er house housestaff
+occupational physical respiratory speech language social worker aide manager specialist practitioner
+assistant support community district practice psychiatric health home specialty"""
+
+# Vaccines written with a dose number (``DTaP #4``, ``MMR dose 2``): CDC and NHS schedule names.
+VACCINES = """DTaP|Tdap|DTP|DT|Td|TdaP|MMR|MMRV|IPV|OPV|Hib|HepA|HepB|Hep A|Hep B|HBV|HAV|PCV|PCV7|PCV10|
+PCV13|PCV15|PCV20|PPSV23|PPV23|HPV|Gardasil|MenACWY|MenB|MenC|Bexsero|Varicella|VZV|Shingrix|Zostavax|
+RZV|BCG|Rotavirus|RV|Rotarix|RotaTeq|Pentacel|Pediarix|Vaxelis|Infanrix|Boostrix|Adacel|ProQuad|
+Priorix|Prevnar|Pneumovax|Flu|influenza|IIV|LAIV|COVID|COVID-19|Comirnaty|Spikevax|Novavax|Hexaxim|
+Pentavalent|6-in-1|4-in-1|MenQuadfi|Menveo|Nimenrix|Typhim|Vivotif|Ixiaro|Dukoral|YF|Stamaril"""
+
+# Contrast agents and radiopharmaceuticals, written with their strength (``Omnipaque 300``):
+# brand and generic names of the FDA and EMA labels.
+CONTRAST_AGENTS = """Omnipaque|Visipaque|Isovue|Optiray|Ultravist|Oxilan|Conray|Cysto-Conray|Cystografin|
+Gastrografin|Omnipaque 300|Omnipaque 350|Visipaque 320|Isovue 370|Readi-Cat|Readi Cat|E-Z-Paque|
+Varibar|Lipiodol|Gadavist|Magnevist|Dotarem|Clariscan|ProHance|MultiHance|Eovist|Primovist|Omniscan|
+Elucirem|Vueway|Feraheme|Definity|Optison|Lumason|SonoVue|iohexol|iodixanol|iopamidol|ioversol|
+iopromide|gadobutrol|gadoterate|gadoteridol|gadobenate|gadoxetate|gadodiamide|Technetium|Tc-99m|
+sestamibi|Cardiolite|Myoview|tetrofosmin|Lexiscan|regadenoson|FDG|Thallium|Gallium|Octreoscan|DaTscan"""
+
+# Charting and clinical information systems named in notes (``as per CareVue``): vendors' product
+# names, as their makers publish them.
+CHARTING_SYSTEMS = """CareVue|Carevue charting|MetaVision|IntelliVue|IntelliSpace|Epic|EpicCare|Hyperspace|Haiku|Canto|
+Cerner|PowerChart|Millennium|Meditech|Expanse|Allscripts|Sunrise Clinical Manager|eClinicalWorks|athenahealth|
+athenaOne|NextGen|Centricity|Soarian|Paragon|Cerner FirstNet|FirstNet|Picis|Philips ICCA|ICCA|Mosaiq|ARIA|
+Omnicell|Pyxis|PACS|Synapse|iSite|PowerScribe|Dragon|CPOE|eMAR|BCMA|SystmOne|EMIS|Vision|Lorenzo|Cosmic|
+TrakCare|Medinet|Best Practice|MedicalDirector|Genie|Zedmed|Cortex|Accuro|OSCAR|PS Suite|Telus|RiO|Mosaic|
+Carenotes|Lorenzo"""

@@ -18,7 +18,7 @@ def _span(text, surface, subtype="DOCTOR"):
     ("Vitamin D 2000 IU daily", "2000", "dose"),
     ("heparin 5000 units sc", "5000", "dose"),
     ("KCl 40 mEq given", "40", "dose"),
-    ("GCS: Glasgow Coma Scale 15", "Glasgow", "eponym"),
+    ("GCS: Glasgow Coma Scale", "Glasgow", "eponym"),
     ("Murphy sign negative", "Murphy", "eponym"),
     ("Murphy's sign negative", "Murphy", "eponym"),
     ("h/o Parkinson's disease", "Parkinson's", "eponym"),
@@ -29,8 +29,10 @@ def _span(text, surface, subtype="DOCTOR"):
     ("next dose 1400 hrs", "1400", "time"),
     ("ambulates with a walker.", "walker", "device"),
     ("ambulates with a walker.", "walker.", "device"),
-    ("GCS: Glasgow Coma Scale 15", "Glasgow Coma", "eponym"),   # a head noun in the span
-    ("GCS: Glasgow Coma Scale 15", "Coma", "eponym"),           # the eponym before it
+    ("GCS: Glasgow Coma Scale 15", "Glasgow Coma", "score"),    # inside the scale's name and value
+    ("GCS: Glasgow Coma Scale 15", "Coma", "score"),
+    ("GCS: Glasgow Coma Scale", "Glasgow Coma", "eponym"),      # a head noun in the span
+    ("GCS: Glasgow Coma Scale", "Coma", "eponym"),              # the eponym before it
     ("Vitamin D 2000 IU daily", "Vitamin D 2000", "dose"),      # a drug's words, then its dose
     ("Lantus 20 units qhs", "Lantus 20", "dose"),
     ("NEURO: Glasgow Coma Scale 15, MAE", "15", "score"),       # the number after a scale

@@ -71,11 +71,41 @@ def test_plain_words_numbers_and_other_types_are_never_spread(surface, subtype, 
 
 
 def test_a_name_that_is_a_word_spreads_only_behind_a_cue():
-    docs = [_doc(f"n{i}", f"Dr. Will Keane saw him {i}", [("Will Keane", "DOCTOR")], f"p{i}") for i in range(2)]
-    docs += [_doc("x", "Will restart. Called Dr. Will.", [], "px")]
+    # "sandy" is a word (Zipf 4.2, under mining.ZIPF_MAX) and a first name
+    docs = [_doc(f"n{i}", f"Dr. Sandy Keane saw him {i}", [("Sandy Keane", "DOCTOR")], f"p{i}") for i in range(2)]
+    docs += [_doc("x", "Sandy stools. Called Dr. Sandy.", [], "px")]
     mined, _ = _mine(docs)
-    assert _surfaces(mined[-1]) == [("Will", "DOCTOR")]
-    assert mined[-1].spans[0].start == mined[-1].text.rindex("Will")
+    assert _surfaces(mined[-1]) == [("Sandy", "DOCTOR")]
+    assert mined[-1].spans[0].start == mined[-1].text.rindex("Sandy")
+
+
+# Issue 50: on 2,000 notes mining learnt field labels, clinical words and common words as names.
+@pytest.mark.parametrize("surface, subtype, note", [
+    ("MRN", "PATIENT", "MRN: 1234"),                        # a field label
+    ("Apt", "DOCTOR", "apt tomorrow"),
+    ("medicine", "DOCTOR", "seen by medicine"),             # a service, also a surname
+    ("Endo", "DOCTOR", "endo f/u"),                         # a clinical abbreviation, also a surname
+    ("may", "DOCTOR", "pt may go home"),                    # common English words that are names
+    ("Hope", "PATIENT", "family hope for rehab"),
+    ("will", "DOCTOR", "Patient will call"),
+    ("Will", "DOCTOR", "Will recheck"),
+])
+def test_labels_clinical_terms_and_common_words_are_never_learnt(surface, subtype, note):
+    docs = [_doc(f"n{i}", f"{surface} here", [(surface, subtype)], f"p{i}") for i in range(6)]
+    docs.append(_doc("x", note, [], "px"))
+    mined, lessons = _mine(docs)
+    assert lessons.site == {} and lessons.patients == {}
+    assert mined[-1].spans == []
+
+
+def test_made_up_surnames_are_still_learnt_beside_the_refused_words():
+    docs = [_doc(f"n{i}", f"MRN 12. Dr. Quarrington and Will here, may call {i}",
+                 [("MRN", "PATIENT"), ("Quarrington", "DOCTOR"), ("Will", "DOCTOR"), ("may", "DOCTOR")], f"p{i}")
+            for i in range(3)]
+    docs.append(_doc("x", "QUARRINGTON aware; pt will call; MRN pending", [], "px"))
+    mined, lessons = _mine(docs)
+    assert sorted(lessons.site) == [("quarrington",)]
+    assert _surfaces(mined[-1]) == [("QUARRINGTON", "DOCTOR")]
 
 
 @pytest.mark.parametrize("confidence, patients, spread", [
@@ -216,6 +246,38 @@ def test_a_saved_site_file_is_read_by_site_on_the_next_batch(tmp_path, notes, ca
     assert tag_cli.main([str(nxt), "--quiet", "--site-mining-save", str(saved)]) == 2
 
 
+def test_an_old_site_file_loses_its_labels_and_common_words_and_says_how_many(tmp_path, capsys, fake_pass):
+    """A site file mined before the guard held ``may`` and ``hope`` (issue 50): with it, ``Patient
+    will call`` lost a word in every note of the next batch. Read now, they are dropped and counted."""
+    saved = tmp_path / "old" / "mined.yaml"
+    saved.parent.mkdir()
+    saved.write_text(learnt.HEADER + "tables: [mined.patients.csv]\nstaff: mined.staff.txt\n"
+                     "institutions: mined.institutions.txt\nplaces: mined.places.txt\n", encoding="utf-8")
+    (saved.parent / "mined.staff.txt").write_text(learnt.HEADER + "may\nhope\nwill\nmrn\ndorsey\n", encoding="utf-8")
+    (saved.parent / "mined.institutions.txt").write_text(learnt.HEADER + "endo\nmh\n", encoding="utf-8")
+    (saved.parent / "mined.places.txt").write_text(learnt.HEADER, encoding="utf-8")
+    (saved.parent / "mined.patients.csv").write_text("patient,name,city\np1,quarrie,\np1,hope,\n", encoding="utf-8")
+    site = Site.load(saved)
+    assert site.staff == ["dorsey"] and site.institutions == ["mh"] and site.dropped == 6
+    assert site.patients["p1"] == (("name", "quarrie"),)
+    nxt = tmp_path / "next"
+    nxt.mkdir()
+    (nxt / "p1_w.txt").write_text("Patient will call; may need mh f/u. Hope and Dorsey aware; quarrie\n",
+                                  encoding="utf-8")
+    out = tmp_path / "out"
+    assert tag_cli.main([str(nxt), "--output-format", "jsonl", "--output-dir", str(out), "--site-mining", "off",
+                         "--group-pattern", r"^(p[0-9]+)_", "--site", str(saved)]) == 0
+    err = capsys.readouterr().err
+    assert "site file: 6 learnt entries dropped" in err and not re.search(r"(?i)dorsey|quarrie|hope", err)
+    record = json.loads((out / "tagged.jsonl").read_text(encoding="utf-8"))
+    found = [(record["text"][s["start"]:s["end"]], s["subtype"]) for s in record["spans"]]
+    assert found == [("mh", "HOSPITAL"), ("Dorsey", "DOCTOR"), ("quarrie", "PATIENT")]
+    # a roster the site gives (no mining header) is its own: nothing dropped
+    roster = tmp_path / "roster.txt"
+    roster.write_text("Hope Quarrington\nMay\n", encoding="utf-8")
+    assert Site.from_files(lists={"staff": [roster]}).staff == ["Hope Quarrington", "May"]
+
+
 def test_explain_on_stderr_names_notes_never_text(tmp_path, notes, capsys, fake_pass):
     assert tag_cli.main([str(notes), "--output-format", "redacted", "--output-dir", str(tmp_path / "red"),
                          "--explain", "--group-pattern", r"^(p[0-9]+)_"]) == 0
@@ -286,3 +348,11 @@ def test_a_model_of_its_own_labels_tags_the_same_with_mining_on(tmp_path):
     on, off = Session(model, SPANS, site_mining=True), Session(model, SPANS)
     assert not on.site_mining
     assert [r.spans for r in on.run(docs)] == [r.spans for r in off.run(docs)]
+
+
+def test_the_frequent_words_list_is_built_at_the_threshold_mining_states():
+    from crfdeid import gazetteers
+    header = "\n".join(gazetteers.header("frequent_words"))
+    assert f"zipf_frequency('en') >= {mining.ZIPF_MAX}" in header
+    assert {"will", "may", "hope"} <= gazetteers.load("frequent_words")
+    assert not {"smith", "johnson", "dorsey"} & gazetteers.load("frequent_words")

@@ -334,6 +334,8 @@ def main(argv=None) -> int:
         print(use.message(), file=sys.stderr)
     if use.warning():  # even with --quiet: the tables the user gave did nothing
         print(use.warning(), file=sys.stderr)
+    if known is not None and known.dropped and not args.quiet:  # an old mined site file's words
+        print(known.dropped_message(), file=sys.stderr)
     if args.site_mining == "on" and not session.site_mining and not args.quiet:
         print("site mining: does not apply to this model (labels of its own or another language; docs/site.md)",
               file=sys.stderr)

@@ -26,6 +26,27 @@ from .guard import Units
 from .rng import Keyed, normalize
 from .state import NoDraw, PatientState
 
+#: The i2b2 subtypes that fall under a HIPAA Safe Harbor identifier, 45 CFR 164.514(b)(2)(i)
+#: (the audit's table, crfdeid.audit.report.SAFE_HARBOR): a surrogate must change their digits.
+SAFE_HARBOR = frozenset({"PATIENT", "ORGANIZATION", "STREET", "CITY", "ZIP", "AGE", "DATE", "PHONE", "FAX", "EMAIL",
+                         "SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "URL",
+                         "IPADDR", "BIOID", "IDNUM"})
+
+
+def digits_changed(original: str, new: str) -> int:
+    """How many digits of ``original`` are not at their place in ``new`` (compared digit by digit,
+    letters and signs left out): what a surrogate changed of a number.
+
+    >>> digits_changed("GAD-7 12", "PIRC-R 0"), digits_changed("Ward 7B", "Ward 7B")
+    (3, 0)
+    >>> digits_changed("4/5", "[**DATE**]")
+    2
+    """
+    old_digits = [c for c in original if c.isdigit()]
+    new_digits = [c for c in new if c.isdigit()]
+    return sum(1 for i, d in enumerate(old_digits) if i >= len(new_digits) or new_digits[i] != d)
+
+
 #: What a span on a placeholder becomes (the ``mimic`` redaction style).
 PLACEHOLDER = "[**{subtype}**]"
 

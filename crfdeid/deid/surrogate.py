@@ -32,7 +32,16 @@ from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .guard import NoSafeReplacement, Units
 from .kinds import settle_kinds, stand_in
-from .policies import PLACEHOLDER, Policies, age_tails, as_age, confidences, years_between
+from .policies import (
+    PLACEHOLDER,
+    SAFE_HARBOR,
+    Policies,
+    age_tails,
+    as_age,
+    confidences,
+    digits_changed,
+    years_between,
+)
 from .rng import Keyed, derangement, normalize, random_like
 from .spans import deid_spans, replace_spans
 from .state import NoDraw, PatientState
@@ -304,6 +313,9 @@ class Surrogator(Policies):
                             "document is not written", doc_id=doc.doc_id, offset=bad_at)
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)
+        # digits a surrogate changed that Safe Harbor does not ask to change (issue 50): counts only
+        self.counts["digits_outside"] += sum(digits_changed(doc.surface(sp), new[(sp.start, sp.end)])
+                                             for sp in spans if sp.subtype not in SAFE_HARBOR)
         self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
         return out
 
@@ -366,7 +378,7 @@ class Surrogator(Policies):
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],
                 "clinical_values": c["clinical_values"], "clinical_terms": c["clinical_terms"],
-                "fallback_spans": c["fallback"],
+                "fallback_spans": c["fallback"], "digits_outside_safe_harbor": c["digits_outside"],
                 "generator_errors": c["generator_errors"]}
 
     def mapping(self):

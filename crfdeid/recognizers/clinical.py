@@ -35,6 +35,9 @@ drops a predicted span only when all of it is one of these, in its clinical cont
   is a clinical head noun, a scale or no listed name, place, relation or title (not ``Ann
   Arbor``, ``Austin Flint``, ``Sister Mary Joseph``: a place or a person's name too).
 
+Clinical values, headings, labels and staff roles (``4/5 RUE``, ``GAD-7 12``, ``05:02``, ``67 yo``,
+``ED TRIAGE NOTE``, ``MRN``, ``night RN``, ``Will recheck``): :mod:`.values`, judged first.
+
 It runs before the Safe Harbor layer (:mod:`crfdeid.recognizers.safeharbor`), which
 puts back any identifier of its forms: a span it would find is never dropped.
 Lists: ``gazetteers/clinical_words.txt``, ``clinical_heads.txt`` and ``clinical_scales.txt``
@@ -50,10 +53,13 @@ Lists: ``gazetteers/clinical_words.txt``, ``clinical_heads.txt`` and ``clinical_
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span
+from ..document import Span, make_span
+from ..site.match import TOKEN
+from . import values
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # After the span: an optional possessive or hyphen, then the next word.
@@ -102,7 +108,7 @@ def _lists() -> tuple[frozenset, frozenset]:
 
 #: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
 #: make a department PHI, DEPARTMENT).
-VOCABULARY = ("eponyms", "brand_names", "clinical_abbrevs")
+VOCABULARY = ("eponyms", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines", "charting_systems")
 
 
 @lru_cache(maxsize=1)
@@ -184,6 +190,7 @@ def prepare() -> None:
     _name_words()
     _vocabulary()
     _phrases()
+    values.prepare()
 
 
 # A verb that asks for a phone number, right before one: "call (217) 555-0143", "page 4-1234".
@@ -227,7 +234,13 @@ def _plain() -> frozenset:
 
 def why_clinical(text: str, sp: Span) -> str | None:
     """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``, ``vocabulary``; for a name
-    span ``verb`` or ``phrase``) a predicted span is a clinical term and no PHI, or None."""
+    span ``verb`` or ``phrase``; or, judged first, a clinical value's reason of
+    :func:`.values.why_value`: ``score``, ``grade``, ``setting``, ``time``, ``age``, ``dose
+    number``, ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``compound``) a
+    predicted span is a clinical term and no PHI, or None."""
+    value = values.why_value(text, sp)
+    if value:
+        return value
     words, heads = _lists()
     surface = text[sp.start:sp.end]
     score = _SCORE.fullmatch(surface)
@@ -279,3 +292,27 @@ def why_clinical(text: str, sp: Span) -> str | None:
 def drop_clinical(text: str, spans) -> list[Span]:
     """``spans`` without those that are clinical terms in their context (:func:`why_clinical`)."""
     return [sp for sp in spans if why_clinical(text, sp) is None]
+
+
+def taken(docs) -> dict:
+    """What the filter would take of annotated ``docs``: ``{reason: {"spans": n, "tokens": n}}``
+    over their gold spans, each judged whole and each of its tokens alone (a tagger may find part
+    of a name) as if predicted, and the tokens its label narrowing (:func:`.values.without_label`)
+    cuts. Counts only. The bar for a rule that drops a span is ``{}``
+    (``bench/clinical_values_gold.py`` prints it for a corpus)."""
+    spans: Counter = Counter()
+    tokens: Counter = Counter()
+    for doc in docs:
+        for sp in doc.spans:
+            why = why_clinical(doc.text, sp)
+            if why:
+                spans[why] += 1
+            cut = values.without_label(doc.text, sp)  # the clinical filter's narrowing
+            if cut != sp:
+                spans["label at its start"] += 1
+                tokens["label at its start"] += len(TOKEN.findall(doc.text, sp.start, cut.start))
+            for tok in TOKEN.finditer(doc.text, sp.start, sp.end):
+                why_tok = why_clinical(doc.text, make_span(tok.start(), tok.end(), sp.subtype))
+                if why_tok:
+                    tokens[why_tok] += 1
+    return {r: {"spans": spans[r], "tokens": tokens[r]} for r in sorted(set(spans) | set(tokens))}

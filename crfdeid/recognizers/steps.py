@@ -18,7 +18,7 @@ from ..errors import ModelError
 from ..registry import Registry
 from ..site import Site
 from ..text.tokenize import to_token_bounds
-from . import clinical, hygiene, joints, rules, safeharbor
+from . import clinical, hygiene, joints, rules, safeharbor, values
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -68,7 +68,8 @@ class ClinicalFilter:
     listing only judges what the steps in between added or changed.
     """
 
-    reasons: ClassVar[dict] = {"dropped": "a clinical term in its context"}
+    reasons: ClassVar[dict] = {"dropped": "a clinical term in its context",
+                               "narrowed": "a field label at its start left outside"}
 
     def prepare(self) -> None:
         clinical.prepare()
@@ -78,7 +79,7 @@ class ClinicalFilter:
             return list(spans)
         judged = note.memo.setdefault("clinical_filter.v1", {})  # span -> why it is clinical ("": PHI)
         out = []
-        for sp in spans:
+        for sp in map(functools.partial(values.without_label, note.text), spans):
             why = judged.get(sp)
             if why is None:
                 why = judged[sp] = clinical.why_clinical(note.text, sp) or ""

@@ -171,6 +171,7 @@ class Site:
         self.staff, self.institutions = list(staff), list(institutions)
         self.places, self.nicknames = list(places), nicknames
         self.allow = frozenset(" ".join(match.tokens(a)) for a in allow if match.tokens(a))
+        self.dropped = 0  # entries of a mined site file that no mining would learn now (load)
         self._global: match.Matcher | None = None
         self._allowed: match.Matcher | None = None
 
@@ -191,6 +192,7 @@ class Site:
                 into[key] = mine.get(key, ()) + theirs.get(key, ())
         out.staff, out.institutions = self.staff + other.staff, self.institutions + other.institutions
         out.places, out.allow = self.places + other.places, self.allow | other.allow
+        out.dropped = self.dropped + other.dropped
         return out
 
     # -- reading ---------------------------------------------------------------
@@ -225,7 +227,39 @@ class Site:
                 spec["date_order"], "site file date_order")
         except ConfigError as exc:
             raise ConfigError(str(exc), path=path) from None
+        from .learnt import HEADER  # learnt and mining import this package: not at the top
+        if path.read_text(encoding="utf-8").startswith(HEADER):  # written by site mining (learnt.save)
+            site.clean_learnt()
         return site
+
+    def dropped_message(self) -> str:
+        """What :meth:`clean_learnt` dropped, in the run summary (a count, never an entry)."""
+        return (f"site file: {self.dropped} learnt entr{'y' if self.dropped == 1 else 'ies'} dropped (a field "
+                "label, a clinical term or a common word: site mining no longer learns them; docs/site.md)")
+
+    def clean_learnt(self) -> int:
+        """Drop the names, places and patients' values that site mining would not learn now
+        (:func:`crfdeid.site.mining.refused`: field labels, clinical terms, common words), as a
+        site file that mining wrote before the guard may hold (issue 50: ``may``, ``hope``);
+        how many were dropped (also added to :attr:`dropped`). For mined site files only: a
+        roster the site gives is its own."""
+        from .mining import refused  # mining imports this package: not at the top
+
+        def keep(value: str) -> bool:
+            return not refused(tuple(match.tokens(value)))
+        before = len(self.staff) + len(self.institutions) + len(self.places)
+        self.staff = [w for w in self.staff if keep(w)]
+        self.institutions = [w for w in self.institutions if keep(w)]
+        self.places = [w for w in self.places if keep(w)]
+        dropped = before - len(self.staff) - len(self.institutions) - len(self.places)
+        for table in (self.patients, self.notes):
+            for key, pairs in table.items():
+                kept = tuple(p for p in pairs if p[0] not in ("name", "city", "relative") or keep(p[1]))
+                dropped += len(pairs) - len(kept)
+                table[key] = kept
+        self.dropped += dropped
+        self._global = None
+        return dropped
 
     @classmethod
     def from_files(cls, tables: Iterable = (), lists: Mapping | None = None, nicknames: bool = True) -> Site:

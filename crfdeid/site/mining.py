@@ -41,6 +41,17 @@ PLAIN_LISTS = ("common_words", "icd10_words", "drug_names", "eponyms", "brand_na
                "clinical_words", "stop_words", "months", "days", "titles", "relations", "professions")
 #: Name lists: a plain word in them may be a name (spread behind the site matcher's cue rule).
 NAME_LISTS = ("first_male", "first_female", "surnames", "surnames_rare", "nicknames")
+#: Lists whose words are never learnt, even when a name list holds them too (issue 50): field
+#: labels and headings, staff roles, scales, and clinical vocabulary (``mrn``, ``apt``, ``endo``).
+#: Not ``departments``: the i2b2 2014 labels make a department PHI (DEPARTMENT), which mining spreads.
+NEVER_LISTS = ("note_labels", "staff_roles", "score_names", "clinical_words", "clinical_heads", "clinical_abbrevs",
+               "icd10_words", "drug_names", "eponyms", "brand_names", "contrast_agents", "vaccines",
+               "charting_systems")
+#: A word whose English frequency (wordfreq's Zipf scale) is at least this is never learnt alone
+#: (``will`` 6.4, ``may`` 6.0, ``hope`` 5.4): the ``frequent_words`` list (gazetteers/build.py,
+#: ``FREQUENT_ZIPF``) holds these words. On the PhysioNet development notes 23 of the 435 word
+#: types of gold names and places are as frequent (docs/site.md).
+ZIPF_MAX = 5.0
 #: A span is confident when its tokens' lowest P(PHI) is at least this.
 MIN_CONFIDENCE = 0.5
 #: Per patient: confident tags of a string in that patient's notes.
@@ -88,12 +99,34 @@ def _edge(tok: str, name: bool) -> bool:
 
 def _teaches(toks: list[str], allow: frozenset, name: bool = False) -> bool:
     letters = [t for t in toks if not t.isdecimal()]
+    if refused(toks):
+        return False
     if len(toks) == 1 and (len(toks[0]) < 2 or toks[0] in match.PARTICLES):
         return False
     if not letters or all(t in plain_words() and not (name and len(toks) == 1 and t in name_words())
                           for t in letters):
         return False
     return " ".join(toks) not in allow
+
+
+def refused(toks) -> bool:
+    """Whether a string (its tokens, lower case) is never learnt: every word of it a field label,
+    a heading's or a role's word, a scale, a clinical term (:data:`NEVER_LISTS`) or an English
+    word of Zipf frequency :data:`ZIPF_MAX` or more (``frequent_words``), whatever name list holds
+    it too.
+
+    >>> refused(("mrn",)), refused(("will",)), refused(("endo",)), refused(("will", "dorsey")), refused(("dorsey",))
+    (True, True, True, False, False)
+    """
+    words = [t for t in toks if not t.isdecimal()]
+    return bool(words) and all(t in never_words() for t in words)
+
+
+@lru_cache(maxsize=1)
+def never_words() -> frozenset:
+    """The words of :data:`NEVER_LISTS` and ``frequent_words`` (lower case)."""
+    lists = (*NEVER_LISTS, "frequent_words")
+    return gazetteers.words(lists) | frozenset().union(*(gazetteers.load(n) for n in lists))
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,414 @@
+"""Clinical values kept as written: predicted spans that are a value, a heading or a role, dropped.
+
+A tagger that has read few notes of a style takes a strength grade (``4/5 RUE``) or a
+reflex grade (``2/4``) for a date, ``Mini-Cog 3/5`` for a doctor and a date, a heading
+(``ED TRIAGE NOTE``) for a name; a surrogate then writes another clinical value in its
+place, which a reader cannot tell from a real one (issue 50). :func:`why_value` says why a
+predicted span is such a value, from the evidence each reason names; the clinical filter
+(:mod:`.clinical`) drops it. Every reason asks for the span to lie inside the value it names:
+
+* **score**: inside a scale's or score's name (the ``score_names`` list) and the value after
+  it (``GAD-7 12``, ``Mini-Cog 3/5``, ``Glasgow Coma Scale 14``, ``pain 7/10``, ``MoCA: 26/30``),
+  a fraction's numerator at most its denominator. A name that is also a listed person's name or
+  place (``Wells``, ``Morse``, ``Bristol``) counts only followed by ``score``/``scale``...,
+  an acronym of them (``NEWS``, ``MUST``) also in capitals; never after a title (``Dr Wells 4``,
+  ``Bristol 2 years ago`` stay);
+* **grade**: a fraction ``n/d`` with ``d`` 4, 5 or 10 and ``n <= d`` (a sign allowed, ``4+/5``)
+  with a grade's word before it (``strength``, ``reflexes``, ``pain``, a muscle) or a limb or
+  side after it (``RUE``, ``BLE``, ``bilat``, ``throughout``); a murmur's ``II/VI``; a digit and a
+  plus sign (``2+``): none is a date of a Safe Harbor form or an identifier;
+* **setting**: a fraction after a ventilator mode's word in the same clause (``PS 5/5``, ``CPAP
+  10/5``, ``flowby 6/3``), or a part of a measure: ``1/2``, ``1/3``, ``2/3``, ``1/4``, ``3/4`` before a
+  unit or measure word, after ``q``, or before ``up`` after a word of the chest (``1/2 hour``, ``3/4 U``,
+  ``q 1/2-1 hrs``, rales ``1/4 up``);
+* **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
+* **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
+  Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
+* **dose number**: inside a vaccine's name (``vaccines`` list) and its dose number (``DTaP #4``,
+  ``MMR dose 2``);
+* **heading**: words all of the ``note_labels`` and ``staff_roles`` lists, in a run of such words
+  on one line that holds a heading's noun (``note``, ``triage``, ``handoff``...), the run in
+  upper case or a whole line (``HANDOFF TO NIGHT RN``, ``ed triage note:``);
+* **label**: one word of the field labels (``MRN``, ``DOB``, ``Apt``) in a span that is no place
+  (``ID`` of ``Ogden, ID`` is Idaho): a label names a field, it is not the value;
+* **role**: staff roles and their modifiers (``Radiologist``, ``night RN``) in a span that is no
+  PROFESSION, or a PROFESSION after a word of care (``d/w``, ``paged``, ``per``, ``covering``) or
+  a role's word (``Consultant Radiologist``) or before a word of care (``aware``, ``notified``,
+  ``to review``): a patient's own profession (``works as a nurse``) stays PHI; a doctor's grade
+  (``F1``, ``ST3``) in a name span;
+* **modal**: a name span that is one modal verb before a lower-case word of no name list that is
+  a common English word, a clinical word or a verb of care (``Will recheck``, ``may need``; not
+  ``Will Smith``, ``will smith``, ``may kowalczyk``);
+* **colour**: a one-word name span that is a colour before a secretion's word, not after a title
+  (``rusty sputum``, ``thick golden tan secretions``, ``green bile``; not ``Dr Green``);
+* **rhythm**: ``brady``/``tachy`` after ``sinus`` (``sinus brady``: bradycardia, not Dr Brady);
+* **compound**: a one-word name span glued by a hyphen to a colour or shape word (``Rose`` of
+  ``Rose-colored rash``, ``salmon-like``).
+
+The lists are ``gazetteers/score_names.txt``, ``note_labels.txt``, ``staff_roles.txt``,
+``vaccines.txt`` (and ``contrast_agents.txt``, read by the clinical filter's vocabulary
+reason), written by hand from public sources (gazetteers/handwritten.py). Gold PHI tokens of
+the PhysioNet development notes each reason would take: docs/clinical-values.md (0 for all).
+
+>>> from crfdeid.document import make_span
+>>> text = "Strength 4/5 RUE. GAD-7 12. Will recheck at 05:02."
+>>> [why_value(text, make_span(s, e, t)) for s, e, t in [(9, 12, "DATE"), (18, 26, "DATE"),
+...     (28, 32, "DOCTOR"), (44, 49, "DATE")]]
+['grade', 'score', 'modal', 'time']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from .. import gazetteers
+from ..document import Span
+from .rules import trie_pattern
+
+_SCALE_WORD = r"(?:score|scale|stage|class|grade|type|total|criteria|chart)"
+# Between a scale's name and its value: a scale word, ":", "=", "of", "is", "was", "(".
+_SEP = (rf"[ \t]*(?:{_SCALE_WORD}[ \t]*)?(?:[:=]|\b(?:of|is|was|OF|IS|WAS)\b)?[ \t]*\(?[ \t]*")
+# A value: a signed number, or a fraction (``26/30``, ``4+/5``), or a roman class (``III``).
+_VALUE = r"(?:[-+]?[0-9]{1,3}(?:\.[0-9])?(?:[+-])?(?:[ \t]*/[ \t]*[0-9]{1,3})?|(?:IV|V|I{1,3})\b)"
+_END = r"(?![0-9]|[/.-][0-9])"
+_NUMBER_AFTER = re.compile(r"[ \t]*(?:was|is|were|of|at|:|=|-)?[ \t]*[0-9]", re.I)
+_FRACTION = re.compile(r"([0-9]{1,2})[+-]?[ \t]*/[ \t]*([0-9]{1,3})")
+_GRADE = re.compile(r"(?<![0-9/.-])([0-5])[+-]?/(4|5|10)(?![0-9]|[/.-][0-9])")
+_MURMUR = re.compile(r"(?<![A-Za-z/])(I{1,3}|IV|V|VI)/(VI|IV)(?![A-Za-z/])")
+_PLUS = re.compile(r"(?<![0-9/.-])[0-4]\+(?![0-9/])")
+_GRADE_BEFORE = re.compile(
+    r"(?i)\b(?:strength|str|power|motor|mmt|grip|reflexes|reflex|dtrs?|pain|pulses?|edema|oedema|biceps|triceps|"
+    r"deltoids?|quads?|hamstrings?|hip|knee|ankle|wrist|elbow|shoulder|flexion|extension|flexors?|extensors?|"
+    r"dorsiflexion|plantarflexion|patellar|achilles|brachioradialis|rated|ue|le|rue|lue|rle|lle|bue|ble)s?"
+    r"[ \t]*[:=-]?[ \t]*(?:(?:(?!(?:on|at|in|since|from|by|till|was|of|to|for)\b)[A-Za-z]{1,4}|[0-9][+-]?/[0-9]{1,2})"
+    r"[ \t,]+){0,2}$")
+_GRADE_AFTER = re.compile(
+    r"(?i)[ \t]*(?:in[ \t]+|to[ \t]+|at[ \t]+)?(?:[rlb]ue|[rlb]le|ues?|les?|bilat\w*|throughout|x[ \t]?4|"
+    r"all[ \t]+(?:ext|limbs|4)|symmetric\w*|r\b|l\b|right|left|prox\w*|dist\w*|upper|lower|"
+    r"arms?|legs?|limbs?|ext(?:remities)?\b|hand|grip|hip|knee|ankle|murmur|sem|pain)")
+# A ventilator's setting (``PS 5/5``, ``CPAP 10/5``, ``flowby 6/3``): a fraction after a mode's word.
+_SETTING = re.compile(r"(?<![0-9/.-])[0-9]{1,2}/[0-9]{1,2}(?![0-9]|[/.-][0-9])")
+_VENT_BEFORE = re.compile(r"(?i)\b(?:cpap|c-pap|ps|psv|peep|vent|flow-?by|bipap|bi-pap|ips|ipap|epap|niv|nippv|"
+                          r"pressure[ \t]+support|weaning[ \t]+trial)\b[^.;\n]{0,12}$")
+# Part of a measure (``1/2 hour``, ``1/2 amp``, ``3/4 U``, rales ``1/4 up``, ``q 1/2-1 hrs``).
+_PART = re.compile(r"(?<![0-9/.-])([1-3])/([2-4])(?![0-9]|/[0-9]|\.[0-9])")
+_MEASURE_AFTER = re.compile(r"(?i)[ \t]*(?:-[ \t]*[0-9]+[ \t]*)?(?:hours?|hrs?|h\b|amps?|tabs?|tablets?|doses?|"
+                            r"strength|ns\b|nss\b|cups?|way|of\b|inch|inches|cm\b|tsp|teaspoons?|liters?|"
+                            r"units?|u\b|mg\b|ml\b|cc\b)")
+_Q_BEFORE = re.compile(r"(?i)\bq[ \t]*$")
+# "1/4 up" is a part of the lungs only after a word of the chest (crackles 1/4 up, rales base-1/2 up).
+_UP_AFTER = re.compile(r"(?i)[ \t]*up\b")
+_CHEST_BEFORE = re.compile(r"(?i)\b(?:crackles|rales|ls|bs|lungs?|wheez\w*|rhonchi|coarse|diminished|decreased|"
+                           r"breath[ \t]+sounds|base)\b[^.;\n]{0,12}$")
+_CLOCK = re.compile(r"(?:[01]?[0-9]|2[0-3])(?::[0-5][0-9]){1,2}(?:[ \t]?(?:h|hrs?|am|pm|AM|PM))?"
+                    r"|(?:[01][0-9]|2[0-3])[0-5][0-9][ \t]?(?:h|hrs?|H|HRS?)")
+_AGE = re.compile(r"([0-9]{1,2})[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|yrs?\.?[ \t]*-?[ \t]*old|years?[ \t]*-?[ \t]*old"
+                  r"|yo[mf]|y[mf])", re.I)
+_MODALS = frozenset("will may can shall must might should would could".split())
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][A-Za-z/'-]*)\b")
+# A colour of a secretion (``rusty sputum``, ``thick golden tan secretions``, ``green bile``).
+_COLOURS = frozenset("green golden gold rusty rust brown tan yellow white pink red black gray grey amber straw "
+                     "bloody maroon orange bilious creamy milky".split())
+_FLUID_AFTER = re.compile(r"(?i)(?:[ \t]+[A-Za-z]+){0,2}?[ \t-]+(?:sputum|secretions?|stools?|bile|drainage|urine|"
+                          r"emesis|vomit\w*|mucus|mucous|phlegm|aspirate|output|discharge|fluid|liq\w*|colou?red|"
+                          r"looking|tinged)\b")
+_SINUS_BEFORE = re.compile(r"(?i)\bsinus[ \t]+$")
+_COMPOUND = re.compile(r"-(?:colou?red|colou?r|like|shaped|tinged|tinted|sized|toned|hued|stained|scented|"
+                       r"pink|red|brown|yellow|tan)\b", re.I)
+_CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notified|informed|aware|per|by|to|"
+                          r"covering|night|day|charge|on-call|oncall|bedside|primary|admitting|consulting|the|"
+                          r"with|cc)[ \t:]*$")
+_JOINS = frozenset("to of for and from on by at with the".split())  # inside a heading: HANDOFF TO NIGHT RN
+_CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|contacted|consulted|updated|"
+                         r"to[ \t]+review|reviewed|reviewing|agrees|agreed|at[ \t]+bedside|in[ \t]+attendance|"
+                         r"present|will[ \t]+review)\b")
+_PREV_WORD = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]+$")
+_LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
+
+
+@lru_cache(maxsize=1)
+def _lists() -> dict:
+    """The lists of the reasons (lower case) and the names, places and common words."""
+    named = frozenset().union(*(gazetteers.load(n) for n in (
+        "first_female", "first_male", "surnames", "surnames_rare", "titles", "cities", "states", "countries",
+        "common_words")))
+    return {"scores": gazetteers.load("score_names"), "labels": gazetteers.load("note_labels"),
+            "roles": gazetteers.load("staff_roles"), "vaccines": gazetteers.load("vaccines"), "named": named,
+            "names": frozenset().union(*(gazetteers.load(n) for n in (
+                "first_female", "first_male", "surnames", "surnames_rare", "titles")))}
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> dict:
+    """The score and vaccine patterns: a listed name, then its value."""
+    lists = _lists()
+    scores = sorted(gazetteers.entries("score_names"), key=len, reverse=True)
+    # a name that is also a person's name or a place: an acronym in capitals as the list
+    # writes it (NEWS, MUST), else only before a scale word ("Wells score", not "Bristol 2 years ago")
+    places = frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries")))
+    named = [e for e in scores if e.lower() in lists["names"] | places and not e.lower().startswith("pain")]
+    plain = [e for e in scores if e not in named]  # "pain 7/10": Pain is a surname too, rarely before a score
+    capitals = [e for e in named if e.isupper()]
+    score = (rf"(?<![A-Za-z0-9-])(?:(?i:{trie_pattern(plain)})|{trie_pattern(capitals)}|"
+             rf"(?i:{trie_pattern(named)})(?=[ \t]*{_SCALE_WORD}))(?![A-Za-z0-9])")
+    vaccine = trie_pattern(sorted(gazetteers.entries("vaccines"), key=len, reverse=True))
+    return {"score": re.compile(rf"{score}{_SEP}{_VALUE}{_END}"),
+            "vaccine": re.compile(rf"(?<![A-Za-z0-9-])(?i:{vaccine})[ \t]*(?:#|no\.?|dose|booster)[ \t]*#?[ \t]*"
+                                  rf"[0-9]{{1,2}}(?:st|nd|rd|th)?{_END}")}
+
+
+# Verbs of care after a modal that the word lists lack (``Will recheck``, ``may titrate``).
+_CARE_VERBS = frozenset("recheck re-check reassess re-assess reevaluate re-evaluate re-eval reeval titrate uptitrate "
+                        "downtitrate cont f/u fu r/o d/c dc trend rpt redo restart resume hold".split())
+
+
+@lru_cache(maxsize=1)
+def _verbs() -> frozenset:
+    """Words a modal verb may stand before: common English words, clinical words, care verbs."""
+    return _CARE_VERBS.union(*(gazetteers.load(n) for n in ("common_words", "clinical_words", "clinical_abbrevs")))
+
+
+@lru_cache(maxsize=1)
+def _common_names() -> frozenset:
+    """First names, titles and the 2,000 most frequent surnames (the census lists' order): what a
+    modal verb's next word must not be (``Will Smith``); rarer surnames that are verbs (``Call``,
+    ``Go``) do not count."""
+    return _first_names() | gazetteers.load("titles") | frozenset(
+        w.lower() for w in gazetteers.entries("surnames")[:2000])
+
+
+@lru_cache(maxsize=1)
+def _first_names() -> frozenset:
+    return gazetteers.load("first_female") | gazetteers.load("first_male")
+
+
+def prepare() -> None:
+    """Load the lists and build the patterns (a model does this at load)."""
+    _patterns()
+
+
+def _inside(pattern: re.Pattern, text: str, sp: Span, reach: int = 60) -> re.Match | None:
+    """The match of ``pattern`` near the span that holds all of it, or None."""
+    lo = max(0, sp.start - reach)
+    for m in pattern.finditer(text, lo, min(len(text), sp.end + reach)):
+        if m.start() <= sp.start and sp.end <= m.end():
+            return m
+        if m.start() >= sp.end:
+            break
+    return None
+
+
+def _score(text: str, sp: Span) -> bool:
+    m = _inside(_patterns()["score"], text, sp)
+    if m is None:
+        return False
+    if _after_title(text, m.start()):  # "Dr Wells 4": a name after a title
+        return False
+    frac = _FRACTION.search(m.group(0))
+    if frac is None:
+        return True
+    # "MELD score 3/15 was 22": a number after the fraction makes it the date of the score
+    return int(frac.group(1)) <= int(frac.group(2)) and not _NUMBER_AFTER.match(text, m.end())
+
+
+def _setting(text: str, sp: Span) -> bool:
+    """A ventilator's setting after a mode's word, or a part of a measure (``1/2 hour``)."""
+    m = _inside(_SETTING, text, sp, 8)
+    if m is not None and _VENT_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+        return True
+    m = _inside(_PART, text, sp, 8)
+    if m is None or int(m.group(1)) >= int(m.group(2)):
+        return False
+    lo = max(0, m.start() - 30)
+    return bool(_MEASURE_AFTER.match(text, m.end()) or _Q_BEFORE.search(text, max(0, m.start() - 4), m.start())
+                or (_UP_AFTER.match(text, m.end()) and _CHEST_BEFORE.search(text, lo, m.start())))
+
+
+def _grade(text: str, sp: Span) -> bool:
+    for pattern in (_GRADE, _MURMUR, _PLUS):
+        m = _inside(pattern, text, sp, 12)
+        if m is None:
+            continue
+        if pattern is not _GRADE:
+            return True
+        if int(m.group(1)) > int(m.group(2)):
+            return False
+        return bool(_GRADE_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                    or _GRADE_AFTER.match(text, m.end()))
+    return False
+
+
+def _clock(text: str, sp: Span) -> bool:
+    start, end = sp.start, sp.end
+    while start > 0 and (text[start - 1].isdigit() or text[start - 1] == ":"):
+        start -= 1
+    while end < len(text) and (text[end].isdigit() or text[end] == ":"):
+        end += 1
+    m = _CLOCK.match(text, start)
+    if m is None or m.end() < sp.end or m.end() < end:
+        return False
+    glued = text[max(0, start - 1):start] in ("/", "-", ".") or text[m.end():m.end() + 1] in ("/",)
+    return not glued
+
+
+def _age(text: str, sp: Span) -> bool:
+    m = _AGE.fullmatch(text, sp.start, sp.end) or _AGE.match(text, sp.start)
+    if m is None or m.end() < sp.end:
+        return False
+    nxt = text[m.end():m.end() + 1]
+    return int(m.group(1)) < 90 and not (nxt.isalnum())
+
+
+def _heading(text: str, sp: Span, lows: list[str]) -> bool:
+    lists = _lists()
+    vocab = lists["labels"] | lists["roles"] | _JOINS
+    if not lows or not all(w in vocab for w in lows) or all(w in _JOINS for w in lows):
+        return False
+    line_start = text.rfind("\n", 0, sp.start) + 1
+    line_end = text.find("\n", sp.end)
+    line_end = len(text) if line_end < 0 else line_end
+    # the run of vocabulary words around the span, on its line, one space or tab between words
+    words = list(re.finditer(r"[A-Za-z][A-Za-z/&'-]*", text[line_start:line_end]))
+    run: list[re.Match] = []
+    for m in words:
+        gap = text[line_start + run[-1].end():line_start + m.start()] if run else ""
+        if m.group(0).lower() in vocab and (not run or gap in (" ", "\t", "  ")):
+            run.append(m)
+            continue
+        if run and run[0].start() + line_start <= sp.start and sp.end <= run[-1].end() + line_start:
+            break
+        run = [m] if m.group(0).lower() in vocab else []
+    if not run or not (run[0].start() + line_start <= sp.start and sp.end <= run[-1].end() + line_start):
+        return False
+    heads = {"note", "notes", "triage", "handoff", "handover", "hand-off", "sign-out", "signout", "summary",
+             "assessment", "plan", "history", "consult", "consultation", "report", "addendum", "update",
+             "admission", "discharge", "progress", "transfer", "exam", "examination", "impression", "review"}
+    if len(run) < 2 or not any(m.group(0).lower() in heads for m in run):
+        return False
+    # one case for all its words but the joins: "ED NOTE by Ed" is a heading, then a name
+    own = [m.group(0) for m in run if m.group(0).lower() not in _JOINS]
+    if all(w.isupper() for w in own):
+        return True
+    if not all(w.islower() for w in own):
+        return False
+    before = text[line_start:line_start + run[0].start()].strip(" \t#*-=0123456789.")
+    return not before and bool(_LINE_END.match(text, line_start + run[-1].end()))
+
+
+def _after_title(text: str, start: int) -> bool:
+    """Whether a title (``Dr``, ``Mr``...) stands right before ``start``."""
+    before = text[max(0, start - 6):start].lower().rstrip(" .\t")
+    return before.endswith(("dr", "mr", "mrs", "ms", "prof"))
+
+
+def _role(text: str, sp: Span, lows: list[str]) -> bool:
+    roles = _lists()["roles"]
+    core = {"night", "day", "evening", "overnight", "covering", "cross-covering", "on-call", "oncall", "bedside",
+            "primary", "admitting", "consulting", "treating", "duty", "senior", "junior", "head", "staff",
+            "floor", "unit", "team", "ward", "icu", "ed", "er", "charge", "sister"}
+    if not lows or not all(w in roles for w in lows) or all(w in core for w in lows):
+        return False
+    words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", text[sp.start:sp.end])
+    if any(not w.isupper() and (w.lower() in _first_names() if w.lower() in core else w.lower() in _lists()["names"])
+           for w in words):
+        return False  # "Ed RN", "Sister Mary": a name written as a name
+    if len(words) == 1 and lows[0] in _lists()["names"]:  # "HOUSE" of "HOUSE STAFF", not "DR HOUSE"
+        nxt = _NEXT_WORD.match(text, sp.end)
+        if nxt is None or nxt.group(1).lower() not in roles or _after_title(text, sp.start):
+            return False
+    if sp.subtype != "PROFESSION":  # a state's code (PA, MD) stays a place, a user name (drs30) a name
+        return sp.category == "NAME" and sp.subtype != "USERNAME"
+    prev = _PREV_WORD.search(text, max(0, sp.start - 24), sp.start)
+    return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
+            or bool(_CARE_AFTER.match(text, sp.end))
+            or (prev is not None and prev.group(1).lower() in roles))  # "Consultant Radiologist"
+
+
+_LABEL_HEAD = re.compile(r"([A-Za-z]{2,})\.?[ \t]*(?:[:#=][ \t]*|(?=[0-9]))")
+
+
+def without_label(text: str, sp: Span) -> Span:
+    """``sp`` without the field label it starts with (``MRN:`` of ``MRN: 00482913``, ``DOB`` of
+    ``DOB 3/4/1950``): a word of the ``note_labels`` list that is no staff role and no listed name
+    (either only before a colon: ``Ward:``; in a place's span only before a colon too: ``ID 83278``
+    is Idaho), then ``:``, ``#`` or ``=`` or a digit, and
+    something after it. A label names the field; a
+    surrogate of the whole span would replace it with letters of another kind (``MRN`` -> ``TIQ``).
+
+    >>> from crfdeid.document import make_span
+    >>> text = "MRN: 00482913; Ed 3 times"
+    >>> [text[s.start:s.end] for s in (without_label(text, make_span(0, 13, "MEDICALRECORD")),
+    ...                                without_label(text, make_span(15, 19, "PATIENT")))]
+    ['00482913', 'Ed 3']
+    """
+    m = _LABEL_HEAD.match(text, sp.start, sp.end)
+    if m is None or m.end() >= sp.end or not text[m.end():sp.end].strip():
+        return sp
+    word, lists = m.group(1).lower(), _lists()
+    colon = ":" in m.group(0)  # "Ward: ..." is a label, "Ward 3" or "Ed 3" may be a name
+    if sp.category == "LOCATION" and not colon:  # a place keeps its words: "ID 83278" is Idaho and a ZIP code
+        return sp
+    if word not in lists["labels"] or ((word in lists["roles"] or word in lists["names"]) and not colon):
+        return sp
+    return replace(sp, start=m.end())
+
+
+def why_value(text: str, sp: Span) -> str | None:
+    """The reason (``score``, ``grade``, ``setting``, ``time``, ``age``, ``dose number``, ``heading``, ``label``,
+    ``role``, ``modal``, ``colour``, ``rhythm``, ``compound``) a predicted span is a clinical value, heading or role
+    written in the note and no PHI, or None (the module's docstring gives each reason's evidence).
+
+    >>> from crfdeid.document import make_span
+    >>> text = "MRN: 00482913. Seen by Dr Wells 4/5."
+    >>> why_value(text, make_span(0, 3, "PATIENT")), why_value(text, make_span(26, 31, "DOCTOR"))
+    ('label', None)
+    """
+    surface = text[sp.start:sp.end]
+    if not surface.strip():
+        return None
+    if _score(text, sp):
+        return "score"
+    if _inside(_patterns()["vaccine"], text, sp) is not None:
+        return "dose number"
+    if (any(c.isdigit() for c in surface) or "/" in surface) and _grade(text, sp):
+        return "grade"
+    if any(c.isdigit() for c in surface):
+        if sp.category == "NAME" and surface.lower() in _lists()["roles"]:  # a grade: F1, ST3, FY2
+            return "role"
+        if _setting(text, sp):
+            return "setting"
+        if _clock(text, sp):
+            return "time"
+        if _age(text, sp):
+            return "age"
+        return None
+    words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", surface)
+    if len("".join(words)) != sum(c.isalnum() or c in "/&'-" for c in surface):
+        return None
+    lows = [w.lower() for w in words]
+    if len(lows) == 1 and lows[0] in _lists()["labels"] and lows[0] not in _lists()["names"] \
+            and lows[0] not in _lists()["roles"] and sp.category != "LOCATION":  # "ID" of "Ogden, ID": Idaho
+        return "label"
+    if _heading(text, sp, lows):
+        return "heading"
+    if _role(text, sp, lows):
+        return "role"
+    if sp.category == "NAME" and len(lows) == 1:
+        nxt = _NEXT_WORD.match(text, sp.end)
+        after = nxt.group(1).lower() if nxt else ""
+        if lows[0] in _MODALS and after and after not in _common_names() and after in _verbs() \
+                and not (words[0][0].isupper() and nxt and nxt.group(1).istitle()):  # "Will Try": a name
+            return "modal"
+        if lows[0] in _COLOURS and _FLUID_AFTER.match(text, sp.end) and not _after_title(text, sp.start):
+            return "colour"
+        if lows[0] in ("brady", "tachy") and _SINUS_BEFORE.search(text, max(0, sp.start - 8), sp.start):
+            return "rhythm"
+        if _COMPOUND.match(text, sp.end):
+            return "compound"
+    if sp.category == "NAME" and len(lows) == 1 and "-" in words[0]:
+        head, _, tail = words[0].partition("-")
+        if _COMPOUND.fullmatch("-" + tail):
+            return "compound"
+    return None
