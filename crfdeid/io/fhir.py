@@ -72,7 +72,7 @@ def _key(fullurl, res: dict) -> str | None:
 def _names(res: dict) -> list[str]:
     out = []
     for n in _dicts(res.get("name")):
-        given = n.get("given") if isinstance(n.get("given"), list) else []
+        given: list = n["given"] if isinstance(n.get("given"), list) else []
         words = [*given, n.get("family") or ""]
         out.append(" ".join(w for w in words if isinstance(w, str)).strip() or
                    (n["text"] if isinstance(n.get("text"), str) else ""))
@@ -87,12 +87,16 @@ def _dicts(value) -> list[dict]:
 
 def _person_fields(res: dict, fields: dict, as_relative: bool) -> None:
     fields["relative" if as_relative else "name"] += _names(res)
+    for key, field in (("name", "relative" if as_relative else "name"), ("contact", "relative"),
+                       ("identifier", "mrn"), ("telecom", "phone")):
+        if isinstance(res.get(key), str):  # a shape FHIR does not allow: the writer removes it, the notes use it
+            fields[field].append(res[key])
     for t in _dicts(res.get("telecom")):
         kind = {"PHONE": "phone", "FAX": "fax", "EMAIL": "email"}.get(_TELECOM.get(str(t.get("system")), ""), "")
         if kind and isinstance(t.get("value"), str):
             fields[kind].append(t["value"])
     for a in _dicts(res.get("address")):
-        lines = a.get("line") if isinstance(a.get("line"), list) else []
+        lines: list = a["line"] if isinstance(a.get("line"), list) else []
         parts = [*lines, a.get("city"), a.get("state"), a.get("postalCode")]
         fields["address"].append(", ".join(p for p in parts if isinstance(p, str) and p.strip()))
     if as_relative:
@@ -106,6 +110,33 @@ def _person_fields(res: dict, fields: dict, as_relative: bool) -> None:
     for c in _dicts(res.get("contact")):
         if isinstance(c.get("name"), dict):
             fields["relative"] += _names({"name": [c["name"]]})
+    for ext in _dicts(res.get("extension")):  # a mother's maiden name is a relative's name in the notes
+        if str(ext.get("url")).endswith("mothersMaidenName") and isinstance(ext.get("valueString"), str):
+            fields["relative"].append(ext["valueString"])
+
+
+def _name_parts(res: dict) -> list[str] | None:
+    """The words of a person's first name (its official one if it has one), given names first."""
+    names = _dicts(res.get("name"))
+    name = next((n for n in names if n.get("use") == "official"), names[0] if names else None)
+    if name is None:
+        return None
+    given: list = name["given"] if isinstance(name.get("given"), list) else []
+    parts = [w for w in [*given, name.get("family")] if isinstance(w, str) and w.strip()]
+    return parts or None
+
+
+def _displayed(value, found: set) -> set:
+    """The references of a record that carry a ``display`` (to be re-derived by the writer)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("reference"), str) and "display" in value:
+            found.add(value["reference"])
+        for v in value.values():
+            _displayed(v, found)
+    elif isinstance(value, list):
+        for v in value:
+            _displayed(v, found)
+    return found
 
 
 def _known(records: list[Record]) -> dict[str, dict]:
@@ -124,6 +155,18 @@ def _known(records: list[Record]) -> dict[str, dict]:
             elif kind == "RelatedPerson" and _ref(res.get("patient"), urls):
                 _person_fields(res, of(_ref(res.get("patient"), urls)), True)
     return {k: known_fields(v) for k, v in people.items()}
+
+
+def _people(records: list[Record]) -> dict[str, list[str]]:
+    """``Type/id`` -> the name words of each Patient, Practitioner and RelatedPerson of the input."""
+    out: dict[str, list[str]] = {}
+    for rec in records:
+        for url, res in resources(rec.payload):
+            key = _key(url, res)
+            parts = _name_parts(res) if res.get("resourceType") in PEOPLE and key else None
+            if parts:
+                out[key] = parts  # type: ignore[index]
+    return out
 
 
 def _attachment_text(att: dict, where: str, path) -> str | None:
@@ -213,8 +256,11 @@ def read_fhir(path, report, encoding: str | None = None):
 def documents(files, report, encoding: str | None = None):
     """The documents of ``(source, bytes, name)`` files (:func:`read_fhir`; the service's body)."""
     records = _records(files, report, encoding)
-    known = _known(records)
+    known, people = _known(records), _people(records)
     for rec in records:
+        urls = rec.extra["urls"]
+        targets = {t for t in (_ref({"reference": r}, urls) for r in _displayed(rec.payload, set())) if t in people}
+        rec.extra["names"] = {t: people[t] for t in targets}  # the names a display is re-derived from
         stem = Path(rec.name).stem
         number = rec.extra["line"]
         texts, groups, failed = [], [], set()
@@ -305,8 +351,9 @@ class FhirWriter(RecordWriter):
             read.add(id(_at(found[i][1], loc)))
         dropped = {id(found[i][1]) for i in record.extra.get("failed", ())}
         if dropped:  # an entry the reader could not read (reported by it): left out
-            payload["entry"] = [e for e in payload["entry"] if not (isinstance(e, dict) and id(e.get("resource")) in dropped)]
-        walk = Walk(self, self.policy, groups, read, record.extra["urls"], record.where)
+            payload["entry"] = [e for e in payload["entry"]
+                                if not (isinstance(e, dict) and id(e.get("resource")) in dropped)]
+        walk = Walk(self, self.policy, groups, read, record.extra["urls"], record.extra.get("names", {}), record.where)
         top = record.extra.get("patient") or record.where
         try:
             payload = walk.resource(payload, top)

@@ -158,4 +158,4 @@ def _rule(raw, n: int, path: Path) -> Rule:
     if method == "text" and (node_type is not None or (resource, steps) not in TEXT_PATHS):
         raise ConfigError(f"{where} ({text}): method text only where the reader reads a note "
                           f"({', '.join(r + '.' + '.'.join(s) for r, s in sorted(TEXT_PATHS))})", path=path)
-    return Rule(text, resource, node_type, steps, method)
+    return Rule(str(text), resource, node_type, steps, method)

@@ -23,7 +23,7 @@ import uuid
 from typing import Any
 
 from .fhir_policy import DEIDENTIFY, TEXT_PATHS, Policy
-from .fhir_types import (CODE_ELEMENTS, CODE_FORM, NUMBER_ELEMENTS, URI_ELEMENTS, URI_FORM, element_type)
+from .fhir_types import CODE_ELEMENTS, CODE_FORM, NUMBER_ELEMENTS, URI_ELEMENTS, URI_FORM, element_type
 from .record_dates import FHIR_DATE, INSTANTS
 
 #: Removed (the walk's answer for an element that is not written).
@@ -65,12 +65,16 @@ class Walk:
         de-identified through the model).
     urls : dict
         The Bundle's ``fullUrl`` -> ``Type/id`` (to tell whose name a reference's display is).
+    names : dict
+        ``Type/id`` -> the name words of the people of the input: a reference's ``display`` is
+        the surrogate of its resource's name (never of the display's own text), else removed.
     where : str
         The record's position, for messages.
     """
 
-    def __init__(self, writer, policy: Policy, groups: dict, read: set, urls: dict, where: str):
+    def __init__(self, writer, policy: Policy, groups: dict, read: set, urls: dict, names: dict, where: str):
         self.w, self.policy, self.groups, self.read, self.urls, self.where = writer, policy, groups, read, urls, where
+        self.names = names
         self.failures: list[str] = []
 
     # -- resources ----------------------------------------------------------------------------
@@ -228,7 +232,7 @@ class Walk:
     def _name(self, value: dict, path, types, ctx) -> Any:
         if not self.w.surrogates:
             return self._gone("names removed")
-        given = [g for g in value.get("given") or [] if isinstance(g, str)] if isinstance(value.get("given"), list) else []
+        given = [g for g in value["given"] if isinstance(g, str)] if isinstance(value.get("given"), list) else []
         family = value["family"] if isinstance(value.get("family"), str) else ""
         sub = "DOCTOR" if ctx[0] == "Practitioner" else "PATIENT"
         new = self.w.name(ctx[1], [*given, family], sub, self.where) or []
@@ -256,12 +260,12 @@ class Walk:
             target = self.urls.get(ref) or (lambda m: f"{m.group(1)}/{m.group(2)}" if m else None)(_REF.search(ref))
         display = value.get("display")
         new = None
-        if isinstance(display, str) and self.w.surrogates and target:
-            kind = target.split("/")[0]
-            if kind == "Patient":
-                new = self.w.value(target, display, "PATIENT", self.where)
-            elif kind in ("Practitioner", "RelatedPerson"):
-                new = self.w.value(ctx[1], display, "DOCTOR" if kind == "Practitioner" else "PATIENT", self.where)
+        parts = self.names.get(target) if target else None
+        if display is not None and self.w.surrogates and parts:  # the surrogate of the resource's own name
+            kind = target.split("/")[0]  # type: ignore[union-attr]
+            group = target if kind == "Patient" or not ctx[1].startswith("Patient/") else ctx[1]
+            new = " ".join(self.w.name(group, parts, "DOCTOR" if kind == "Practitioner" else "PATIENT",
+                                       self.where) or []) or None
         if display is not None and new is None:
             self.w.count("reference displays removed")
         return {"reference": self.ref(ref) if isinstance(ref, str) else None, "display": new}

@@ -26,9 +26,9 @@ from fastapi.responses import JSONResponse
 
 from ..adapters.records import Deidentifier
 from ..deid.key import read_key_file, read_secret
-from ..io.fhir_policy import load_policy
 from ..document import Document
 from ..errors import ConfigError
+from ..io.fhir_policy import load_policy
 from ..progress import Cancelled
 from ..progress import deadline as until
 from ..site import Site, TableUse

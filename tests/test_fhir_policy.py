@@ -1,0 +1,228 @@
+"""FHIR that fails closed: the policy de-identifies every element (what it does not name by its
+data type), ids and references are hashed with the key and still resolve, unexpected shapes are
+removed or fail their resource alone, and a bad policy is refused by file and rule.
+
+The fixtures (``tests/data/fhir/bulk``: a made-up bulk export of one patient in the shapes of
+Synthea's output; ``tests/data/fhir/odd/odd-shapes.json``: values of shapes FHIR does not allow) are
+made up: no real person."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pytest
+
+from crfdeid.cli import tag
+from crfdeid.errors import ConfigError
+from crfdeid.io.fhir_policy import load_policy
+from crfdeid.io.fhir_walk import zip3
+
+#: Every Safe Harbor value of tests/data/fhir/bulk (names, ids, numbers, places, dates, contacts).
+BULK_PHI = ["Tamsin", "Oakhurst", "8812047", "Pennywhistle", "Glenrothes", "42.3601", "71.0581", "42.2011",
+            "71.1051", "ENC-5567123", "5567123", "EOB-7781920", "7781920", "Ignatius", "Farrowby", "farrowby",
+            "Brambleton Community", "Brambleton Annex", "Thistle", "Quarry", "Easthollow", "01438", "01522",
+            "555-0172", "555-0148", "999-41-2287", "S99951234", "9999977120", "Lindqvist", "2031-04-09",
+            "03/02/2098", "2098-03-02", "claim-4410", "pr-77120", "org-31", "loc-31", "enc-", "dr-1", "mr-1",
+            "role-77120", "Ruth"]
+#: Every value of tests/data/fhir/odd-shapes.json that names or locates its patient.
+ODD_PHI = ["Wendeline", "Quarrington", "Osric", "5530981", "555-0166", "555-0191", "Marsh Row", "01439",
+           "2040-07-30", "2098-08-01", "dr-bad", "obs-ok", "enc-odd"]
+
+
+def _seen(folder) -> str:
+    """Every output file of ``folder``, with each base64 attachment decoded beside it."""
+    text = "\n".join(p.read_text() for p in sorted(folder.iterdir()))
+    decoded = [base64.b64decode(m).decode("utf-8", "replace") for m in re.findall(r'"data": ?"([^"]+)"', text)]
+    return "\n".join([text, *decoded])
+
+
+def _tag(src, out, *opts) -> int:
+    return tag.main(["--quiet", "--input-format", "fhir", "--output-format", "fhir", "--output-dir", str(out),
+                     *opts, str(src)])
+
+
+def _resources(folder) -> list[dict]:
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.suffix == ".ndjson":
+            out += [json.loads(x) for x in p.read_text().splitlines()]
+        else:
+            out += [e["resource"] for e in json.loads(p.read_text())["entry"]]
+    return out
+
+
+@pytest.fixture
+def key_file(tmp_path):
+    path = tmp_path / "secret.key"
+    path.write_text("6b" * 32 + "\n")
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize("style", ["redacted", "masked", "surrogate"])
+def test_no_safe_harbor_value_of_the_bulk_export_survives(tmp_path, data_dir, key_file, style):
+    out = tmp_path / "out"
+    assert _tag(data_dir / "fhir" / "bulk", out, "-o", f"text={style}", "--key-file", str(key_file)) == 0
+    seen = _seen(out)
+    for original in BULK_PHI:
+        assert original not in seen, original
+    assert len(list(out.iterdir())) == len(list((data_dir / "fhir" / "bulk").iterdir()))
+    patient = json.loads((out / "Patient.ndjson").read_text())
+    assert "extension" not in patient and "text" not in patient  # mother's maiden name, birthplace, geolocation
+    assert patient["gender"] == "female" and patient["address"][0]["state"] == "MA"  # what Safe Harbor keeps
+    if style != "surrogate":
+        assert patient["address"][0]["postalCode"] == "014" and "birthDate" not in patient
+        assert "name" not in patient and all("value" not in i for i in patient["identifier"])
+
+
+def test_every_reference_resolves_and_a_patient_keeps_one_id_across_files(tmp_path, data_dir, key_file):
+    for run in ("a", "b"):
+        assert _tag(data_dir / "fhir" / "bulk", tmp_path / run, "--key-file", str(key_file)) == 0
+    found = _resources(tmp_path / "a")
+    ids = {(r["resourceType"], r["id"]) for r in found}
+    refs = []
+
+    def collect(value):
+        if isinstance(value, dict):
+            if isinstance(value.get("reference"), str):
+                refs.append(value["reference"])
+            for v in value.values():
+                collect(v)
+        elif isinstance(value, list):
+            for v in value:
+                collect(v)
+    collect(found)
+    assert len(refs) >= 15
+    for ref in refs:
+        kind, _, rid = ref.partition("/")
+        assert (kind, rid) in ids, ref  # every reference resolves to a written resource
+    [patient] = [r for r in found if r["resourceType"] == "Patient"]
+    assert patient["id"] != "8812047" and re.fullmatch(r"[0-9a-f-]{36}", patient["id"])
+    owners = [r.get("subject", r.get("patient")) for r in found if r["resourceType"] in
+              ("Encounter", "Claim", "ExplanationOfBenefit", "MedicationRequest", "DocumentReference", "Observation")]
+    assert {o["reference"] for o in owners} == {f"Patient/{patient['id']}"}  # one patient, one id, in 6 files
+    assert _resources(tmp_path / "b") == found  # the same key: the same ids in another run
+
+
+def test_a_bundles_references_resolve_through_hashed_full_urls(tmp_path, data_dir, key_file):
+    assert _tag(data_dir / "fhir" / "bundle.json", tmp_path / "o", "--key-file", str(key_file)) == 0
+    bundle = json.loads((tmp_path / "o" / "bundle.json").read_text())
+    urls = {e["fullUrl"] for e in bundle["entry"]}
+    ids = {(e["resource"]["resourceType"], e["resource"]["id"]) for e in bundle["entry"]}
+    note = bundle["entry"][2]["resource"]
+    assert note["subject"]["reference"] in urls  # urn:uuid: -> urn:uuid: of the hashed fullUrl
+    assert tuple(note["author"][0]["reference"].split("/")) in ids  # Practitioner/id -> Practitioner/hash
+    assert not any("7f3c0000" in u for u in urls)
+
+
+def test_a_reference_display_is_the_surrogate_of_its_resources_name(tmp_path, data_dir):
+    assert _tag(data_dir / "fhir" / "bulk", tmp_path / "o", "-o", "text=surrogate", "--seed", "3") == 0
+    patient = json.loads((tmp_path / "o" / "Patient.ndjson").read_text())
+    name = " ".join([*patient["name"][0]["given"], patient["name"][0]["family"]])
+    claim = json.loads((tmp_path / "o" / "Claim.ndjson").read_text())
+    enc = json.loads((tmp_path / "o" / "Encounter.ndjson").read_text())
+    assert claim["patient"]["display"] == name and enc["subject"]["display"] == name  # "Mrs. Tamsin Oakhurst" too
+    assert "display" not in enc["serviceProvider"]  # an Organization's name: removed
+    note = base64.b64decode(json.loads((tmp_path / "o" / "DocumentReference.ndjson").read_text())
+                            ["content"][0]["attachment"]["data"]).decode()
+    assert name in note and enc["participant"][0]["individual"]["display"] in note  # the doctor as the note names him
+
+
+def test_unexpected_shapes_are_removed_and_a_bad_entry_fails_alone(tmp_path, data_dir, key_file, capsys):
+    for style in ("redacted", "surrogate"):
+        out = tmp_path / style
+        code = _tag(data_dir / "fhir" / "odd" / "odd-shapes.json", out, "-o", f"text={style}",
+                    "--key-file", str(key_file))
+        err = capsys.readouterr().err
+        assert code == 1  # the undecodable attachment: its entry only
+        assert "entry 2 DocumentReference attachment 1" in err and "not written" in err
+        for original in ODD_PHI:
+            assert original not in err, original
+        bundle = json.loads((out / "odd-shapes.json").read_text())
+        assert [e["resource"]["resourceType"] for e in bundle["entry"]] == ["Patient", "Observation", "Encounter"]
+        seen = _seen(out)
+        for original in ODD_PHI:
+            assert original not in seen, (style, original)
+        patient, obs, enc = (e["resource"] for e in bundle["entry"])
+        for key in ("name", "contact", "identifier", "telecom"):  # strings where FHIR wants objects
+            assert key not in patient
+        assert "note" not in obs and "extension" not in enc
+        assert "value" not in enc.get("identifier", {}) if style == "redacted" else enc["identifier"]["value"]
+        assert enc["location"][0]["location"]["reference"] == "#" + enc["contained"][0]["id"]  # still resolves
+        assert obs["subject"]["reference"] == bundle["entry"][0]["fullUrl"]
+
+
+@pytest.mark.parametrize("resource, gone", [
+    ({"resourceType": "Observation", "id": "o", "valueString": {"text": "Zorbek Vexlan"}}, "valueString"),
+    ({"resourceType": "Patient", "id": "p", "name": "Zorbek Vexlan"}, "name"),
+    ({"resourceType": "Patient", "id": "p", "telecom": "617-555-0101"}, "telecom"),
+    ({"resourceType": "Patient", "id": "p", "address": [None, {"city": None, "line": [None]}]}, "address"),
+    ({"resourceType": "Basic", "id": "b", "code": {"text": "Zorbek Vexlan"}, "created": 20980101}, "created"),
+    ({"resourceType": "Patient", "id": "p", "photo": [{"data": "Wm9yYmVrIFZleGxhbg=="}]}, "photo"),
+])
+def test_each_unexpected_shape_gives_de_identified_output(tmp_path, resource, gone):
+    (tmp_path / "x.ndjson").write_text(json.dumps(resource) + "\n")
+    assert _tag(tmp_path / "x.ndjson", tmp_path / "o", "--seed", "1") == 0
+    after = json.loads((tmp_path / "o" / "x.ndjson").read_text())
+    assert gone not in after and after["resourceType"] == resource["resourceType"]
+    text = json.dumps(after)
+    assert "Zorbek" not in text and "Vexlan" not in text and "555-0101" not in text and "20980101" not in text
+
+
+@pytest.mark.parametrize("rules, message", [
+    ("- {path: Patient.name, method: scramble}", r"rule 1 \(Patient\.name\): unknown method 'scramble'; known: keep"),
+    ("- {path: 'Patient..name', method: redact}", r"rule 1: malformed path 'Patient\.\.name'"),
+    ("- {path: Patient.name, method: redact}\n- {path: \"nodesByType(HumanName)\", method: keep}",
+     r"rule 2: malformed path"),
+    ("- {path: Patient.name, method: redact, colour: red}", r"rule 1: unknown key\(s\) colour; allowed: comment, "
+                                                           r"method, path"),
+    ("- {path: Condition.note.text, method: text}", r"rule 1 \(Condition\.note\.text\): method text only where"),
+])
+def test_a_bad_policy_is_refused_by_file_and_rule(tmp_path, rules, message):
+    path = tmp_path / "my-policy.yaml"
+    path.write_text("rules:\n" + rules + "\n")
+    with pytest.raises(ConfigError, match=r"my-policy\.yaml.*" + message):
+        load_policy(path)
+    assert tag.main(["--quiet", "--input-format", "fhir", "--output-format", "fhir", "--fhir-policy", str(path),
+                     "--output-dir", str(tmp_path / "o"), str(path)]) == 2
+
+
+def test_a_users_policy_keeps_hashes_and_generalizes_what_it_names(tmp_path):
+    res = {"resourceType": "Observation", "id": "o1", "status": "final", "issued": "2098-04-02T10:00:00Z",
+           "subject": {"reference": "Patient/p1"}, "valueQuantity": {"value": 7.2, "unit": "mmol/L"},
+           "identifier": [{"value": "LAB-99812"}], "note": [{"text": "Zorbek Vexlan called"}]}
+    (tmp_path / "x.ndjson").write_text(json.dumps(res) + "\n")
+    policy = tmp_path / "p.yaml"
+    policy.write_text("extends: safe-harbor\nrules:\n  - {path: Observation.valueQuantity, method: keep}\n"
+                      "  - {path: '*.identifier.value', method: hash}\n"
+                      "  - {path: Observation.issued, method: generalize}\n")
+    assert _tag(tmp_path / "x.ndjson", tmp_path / "o", "--fhir-policy", str(policy), "--seed", "2") == 0
+    after = json.loads((tmp_path / "o" / "x.ndjson").read_text())
+    assert after["valueQuantity"] == {"value": 7.2, "unit": "mmol/L"} and after["issued"] == "2098"
+    assert re.fullmatch(r"[0-9a-f-]{36}", after["identifier"][0]["value"]) and "note" not in after
+    assert _tag(tmp_path / "x.ndjson", tmp_path / "d", "--seed", "2") == 0  # the shipped policy
+    assert "valueQuantity" not in json.loads((tmp_path / "d" / "x.ndjson").read_text())  # as Microsoft's sample
+
+
+def test_the_policy_option_is_for_fhir_output_only(tmp_path, data_dir):
+    assert tag.main(["--quiet", "--output-format", "jsonl", "--fhir-policy", "safe-harbor",
+                     f"fhir:{data_dir / 'fhir' / 'bundle.json'}"]) == 2
+
+
+@pytest.mark.parametrize("code, expected", [("01438", "014"), ("01438-2231", "014"), ("03601", "000"),
+                                            ("89301", "000"), ("SW1A 1AA", None), ("H3Z 2Y7", None),
+                                            ("2000", None), ("560001", None)])
+def test_postal_codes_are_cut_to_three_digits_or_removed(code, expected):
+    """US ZIP codes to 3 digits (000 for the sparse areas); a UK, Canadian, Australian or Indian
+    code cannot be cut safely and is removed."""
+    assert zip3(code) == expected
+
+
+def test_the_shipped_policy_loads_and_is_strict_where_microsofts_sample_is(tmp_path):
+    policy = load_policy()
+    meth = {r.path: r.method for r in policy.rules}
+    for path in ("nodesByType('Extension')", "nodesByType('Coding').code", "nodesByType('Attachment').url",
+                 "Observation.value", "Condition.onset", "Location.position", "Bundle.entry.request.url"):
+        assert meth[path] in ("redact", "generalize"), path
