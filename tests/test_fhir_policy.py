@@ -226,3 +226,32 @@ def test_the_shipped_policy_loads_and_is_strict_where_microsofts_sample_is(tmp_p
     for path in ("nodesByType('Extension')", "nodesByType('Coding').code", "nodesByType('Attachment').url",
                  "Observation.value", "Condition.onset", "Location.position", "Bundle.entry.request.url"):
         assert meth[path] in ("redact", "generalize"), path
+
+
+def test_the_service_applies_the_policy_and_names_a_bad_entry(tmp_path, data_dir):
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from crfdeid.serve.app import Settings, create_app
+    key = tmp_path / "key"
+    key.write_bytes(b"policy-test-key-0123456789abcdef\n")
+    policy = tmp_path / "p.yaml"
+    policy.write_text("extends: safe-harbor\nrules:\n  - {path: Encounter.class, method: redact}\n")
+    body = b"".join((data_dir / "fhir" / "bulk" / f"{n}.ndjson").read_bytes()
+                    for n in ("Patient", "Practitioner", "Encounter", "Claim"))
+    with TestClient(create_app(Settings(key_file=str(key), fhir_policy=str(policy)))) as client:
+        r = client.post("/v1/fhir?text=surrogate", content=body)
+        assert r.status_code == 200
+        for original in BULK_PHI:
+            assert original not in r.text, original
+        lines = [json.loads(x) for x in r.text.splitlines()]
+        assert lines[2]["subject"]["reference"] == f"Patient/{lines[0]['id']}" and "class" not in lines[2]
+        r = client.post("/v1/fhir", content=(data_dir / "fhir" / "odd" / "odd-shapes.json").read_bytes())
+        assert r.status_code == 422 and "entry 2 DocumentReference attachment 1" in r.text
+        for original in ODD_PHI:
+            assert original not in r.text, original
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rules:\n  - {path: Patient.name, method: blur}\n")
+    with pytest.raises(ConfigError, match=r"bad\.yaml.*rule 1"):
+        create_app(Settings(fhir_policy=str(bad)))

@@ -214,7 +214,7 @@ def _records(files, report, encoding) -> list[Record]:
             try:
                 whole = json.loads(text)
             except json.JSONDecodeError as exc:
-                if source != "-":
+                if source != "-" and exc.msg != "Extra data":  # extra data: NDJSON (a service's body)
                     report(ReaderError(f"not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})",
                                        path=source))
                     continue
