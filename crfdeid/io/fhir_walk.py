@@ -146,8 +146,8 @@ class Walk:
         return self.deidentify(value, key, path, here, kind, ctx)
 
     def _method(self, method: str, value, key: str, ctx) -> Any:
-        if not isinstance(value, str):
-            return self._odd()
+        if not isinstance(value, str):  # a geolocation, a Period...: no part of it is kept
+            return self._gone("elements generalized away") if method == "generalize" else self._odd()
         if method == "hash":
             return self.w.hash(value)
         if method == "shift":
@@ -156,8 +156,7 @@ class Walk:
             return zip3(value) or GONE
         if FHIR_DATE.fullmatch(value.strip()) or re.fullmatch(r"\d{4}", value.strip()):
             return value.strip()[:4]
-        self.w.count("elements generalized away")
-        return GONE
+        return self._gone("elements generalized away")
 
     def deidentify(self, value, key: str, path: tuple, types: list, kind: str | None, ctx) -> Any:
         """An element no rule names (or a rule says ``deidentify``), by its data type."""
