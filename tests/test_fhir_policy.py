@@ -255,3 +255,26 @@ def test_the_service_applies_the_policy_and_names_a_bad_entry(tmp_path, data_dir
     bad.write_text("rules:\n  - {path: Patient.name, method: blur}\n")
     with pytest.raises(ConfigError, match=r"bad\.yaml.*rule 1"):
         create_app(Settings(fhir_policy=str(bad)))
+
+
+@pytest.mark.parametrize("style", ["redacted", "surrogate"])
+def test_a_uk_record_in_lower_case_keeps_nothing_of_its_patient(tmp_path, style):
+    """Made-up UK patient, names in lower case, a UK postcode and phone, an NHS number and a
+    display written by hand: none of it survives, in either mode."""
+    lines = [{"resourceType": "Patient", "id": "nhs-9434765919",
+              "identifier": [{"system": "https://fhir.nhs.uk/Id/nhs-number", "value": "943 476 5919"}],
+              "name": [{"family": "ffoulkes-byrne", "given": ["siobhan"]}],
+              "telecom": [{"system": "phone", "value": "+44 20 7946 0018"}],
+              "address": [{"line": ["flat 2, 14 pennywort close"], "city": "llandrindod wells",
+                           "postalCode": "LD1 5AB", "country": "GB"}]},
+             {"resourceType": "Encounter", "id": "e1", "status": "finished",
+              "subject": {"reference": "Patient/nhs-9434765919", "display": "siobhan ffoulkes-byrne"},
+              "participant": [{"individual": {"display": "dr. aoife mcgillicuddy"}}]}]
+    (tmp_path / "uk.ndjson").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert _tag(tmp_path / "uk.ndjson", tmp_path / "o", "-o", f"text={style}", "--seed", "8") == 0
+    text = (tmp_path / "o" / "uk.ndjson").read_text().lower()
+    for original in ("siobhan", "ffoulkes", "byrne", "9434765919", "943 476 5919", "7946", "pennywort",
+                     "llandrindod", "ld1", "5ab", "aoife", "mcgillicuddy"):
+        assert original not in text, original
+    patient, enc = (json.loads(x) for x in (tmp_path / "o" / "uk.ndjson").read_text().splitlines())
+    assert patient["address"][0]["country"] == "GB" and enc["subject"]["reference"] == f"Patient/{patient['id']}"
