@@ -278,3 +278,29 @@ def test_a_uk_record_in_lower_case_keeps_nothing_of_its_patient(tmp_path, style)
         assert original not in text, original
     patient, enc = (json.loads(x) for x in (tmp_path / "o" / "uk.ndjson").read_text().splitlines())
     assert patient["address"][0]["country"] == "GB" and enc["subject"]["reference"] == f"Patient/{patient['id']}"
+
+
+@pytest.mark.parametrize("resource, path", [
+    ({"resourceType": "Condition", "id": "c", "onsetDateTime": "2098-01-02"}, ["onsetDateTime"]),
+    ({"resourceType": "Observation", "id": "o", "valueQuantity": {"value": 5, "unit": "kg"}}, ["valueQuantity"]),
+    ({"resourceType": "Condition", "id": "c", "code": {"coding": [{"system": "http://snomed.info/sct",
+                                                                   "code": "15777000", "display": "Prediabetes"}],
+                                                       "text": "Prediabetes"}}, ["code", "coding", 0, "code"]),
+    ({"resourceType": "Location", "id": "l", "position": {"latitude": 42.1673441, "longitude": -71.0726237}},
+     ["position"]),
+    ({"resourceType": "Organization", "id": "g", "address": [{"line": ["9 Elm Row"], "city": "Oxvale"}]},
+     ["address"]),
+    ({"resourceType": "Organization", "id": "g", "identifier": [{"value": "ORG-5521"}]}, ["identifier"]),
+    ({"resourceType": "Bundle", "type": "transaction", "entry": [
+        {"resource": {"resourceType": "Basic", "id": "b"}, "request": {"method": "PUT", "url": "Basic/b"}}]},
+     ["entry", 0, "request", "url"]),
+])
+def test_the_shipped_policy_removes_what_microsofts_sample_removes_or_keeps(tmp_path, resource, path):
+    """The paths the Safe Harbor sample of Microsoft's FHIR anonymizer redacts (and Organization
+    addresses and identifiers, which it keeps) are not in the output."""
+    (tmp_path / "x.ndjson").write_text(json.dumps(resource) + "\n")
+    assert _tag(tmp_path / "x.ndjson", tmp_path / "o", "--seed", "1") == 0
+    node = json.loads((tmp_path / "o" / "x.ndjson").read_text())
+    for step in path[:-1]:
+        node = node[step]
+    assert path[-1] not in node
