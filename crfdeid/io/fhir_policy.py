@@ -73,15 +73,23 @@ class Policy:
     def __init__(self, rules: list[Rule], source: str):
         self.rules = rules
         self.source = source
+        # resource type -> (last step -> [(order, rule)], [(order, rule) of node types alone]): only
+        # the rules whose last step can name an element are tried on it (the walk asks per element)
+        self._index: dict[str, tuple[dict[str, list], list]] = {}
 
     def method(self, resource: str, path: tuple[str, ...], types: list[tuple[int, str]]) -> str | None:
         """The method of the first rule matching the element at ``path`` (element keys from the
         resource) of ``resource``; ``types``: ``(depth, type)`` of the typed nodes on the way
         (depth: how many keys of ``path`` lead to the node)."""
-        for rule in self.rules:
+        index = self._index.get(resource)
+        if index is None:
+            index = self._index[resource] = self._of(resource)
+        last, bare = index
+        key = path[-1] if path else ""
+        names = [key] + [key[:i] for i in range(1, len(key)) if key[i].isupper()]
+        found = [c for n in names for c in last.get(n, ())]
+        for _, rule in sorted(found + bare, key=lambda c: c[0]) if found else bare:
             if rule.node_type is None:
-                if rule.resource not in (None, resource):
-                    continue
                 if _matches(rule.steps, path):
                     return rule.method
             else:
@@ -89,6 +97,14 @@ class Policy:
                     if kind == rule.node_type and _matches(rule.steps, path[depth:]):
                         return rule.method
         return None
+
+    def _of(self, resource: str) -> tuple[dict[str, list], list]:
+        last: dict[str, list] = {}
+        bare: list = []
+        for n, rule in enumerate(self.rules):
+            if rule.resource in (None, resource):
+                (last.setdefault(rule.steps[-1], []) if rule.steps else bare).append((n, rule))
+        return last, bare
 
 
 def _matches(steps: tuple[str, ...], keys: tuple[str, ...]) -> bool:
