@@ -304,3 +304,15 @@ def test_the_shipped_policy_removes_what_microsofts_sample_removes_or_keeps(tmp_
     for step in path[:-1]:
         node = node[step]
     assert path[-1] not in node
+
+
+def test_an_entry_without_a_resource_is_named_and_the_others_written(tmp_path, capsys):
+    bundle = {"resourceType": "Bundle", "type": "collection", "entry": [
+        {"fullUrl": "urn:uuid:zorbek-vexlan-1", "request": {"method": "POST", "url": "Patient/zorbek"}},
+        {"resource": {"resourceType": "Observation", "id": "o1", "status": "final", "valueString": "Stable."}}]}
+    (tmp_path / "b.json").write_text(json.dumps(bundle))
+    assert _tag(tmp_path / "b.json", tmp_path / "o", "--seed", "1") == 1
+    err = capsys.readouterr().err
+    assert "entry 1 (no resource): not written" in err and "zorbek" not in err
+    after = json.loads((tmp_path / "o" / "b.json").read_text())
+    assert [e["resource"]["valueString"] for e in after["entry"]] == ["Stable."]
