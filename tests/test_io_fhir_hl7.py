@@ -41,9 +41,10 @@ def test_bundle_comes_back_without_identifiers(tmp_path, data_dir, style):
     for original in ORIGINALS:
         assert original not in seen, original
     before, after = json.loads(src.read_text()), json.loads(data)
-    kinds = [(e["resource"]["resourceType"], e["resource"]["id"]) for e in before["entry"]]
-    assert [(e["resource"]["resourceType"], e["resource"]["id"]) for e in after["entry"]] == kinds
-    assert after["entry"][4] == before["entry"][4]  # an unknown resource passes through unchanged
+    kinds = [e["resource"]["resourceType"] for e in before["entry"]]
+    assert [e["resource"]["resourceType"] for e in after["entry"]] == kinds
+    ids = [e["resource"]["id"] for e in before["entry"]]
+    assert not {e["resource"]["id"] for e in after["entry"]} & set(ids)  # ids replaced by their keyed hash
     assert "text" not in after["entry"][0]["resource"]  # the narrative (it names the patient) is gone
 
 
@@ -94,7 +95,11 @@ def test_no_phi_found_gives_the_records_back(tmp_path):
         docs = list(read(spec))
         assert all(not d.spans for d in docs) and any(d.text for d in docs)
         write(docs, fmt, tmp_path / fmt)
-    assert json.loads((tmp_path / "fhir" / "b.json").read_text()) == bundle
+    after = json.loads((tmp_path / "fhir" / "b.json").read_text())
+    entries = [e["resource"] for e in after["entry"]]
+    assert [r["resourceType"] for r in entries] == ["DocumentReference", "Observation", "Medication"]
+    assert entries[0]["content"] == bundle["entry"][0]["resource"]["content"]  # the texts come back as they were
+    assert entries[1]["valueString"] == "No complaints." and entries[1]["status"] == "final"
     assert (tmp_path / "hl7" / "m.hl7").read_bytes() == msg.encode()
 
 
@@ -124,7 +129,7 @@ def test_bad_records_are_reported_by_position_and_not_written(tmp_path, data_dir
     for where in ("line 2", "line 3", "line 4"):
         assert where in err
     written = (out / "x.ndjson").read_text().splitlines()
-    assert [json.loads(x)["id"] for x in written] == ["pat2", "obs2"]
+    assert [json.loads(x)["resourceType"] for x in written] == ["Patient", "Observation"]
     code, out = _run(tmp_path / "h", "hl7", tmp_path / "in" / "m.hl7")
     err += capsys.readouterr().err
     assert code == 1
@@ -233,8 +238,9 @@ def test_an_inline_attachment_that_is_not_text_is_removed(tmp_path):
     (tmp_path / "d.ndjson").write_text(json.dumps(res) + "\n")
     write(read(f"fhir:{tmp_path / 'd.ndjson'}"), "fhir", tmp_path / "out")
     [after] = map(json.loads, (tmp_path / "out" / "d.ndjson").read_text().splitlines())
+    # the url too: the shipped policy removes an attachment's url and title (Safe Harbor: URLs)
     assert after["content"] == [{"attachment": {"contentType": "application/pdf"}},
-                                {"attachment": {"contentType": "application/pdf", "url": "Binary/b1"}}]
+                                {"attachment": {"contentType": "application/pdf"}}]
 
 
 def test_the_patient_resource_finds_its_identifiers_in_the_text(tmp_path):
@@ -286,13 +292,19 @@ _MOVED = ["2098-07-20", "2098-07-25", "2098-07-19", "2098-07-21", "2098-06-11", 
 def test_every_date_of_the_patients_resources_is_de_identified(tmp_path, style):
     bundle = _dated_bundle()
     (tmp_path / "b.json").write_text(json.dumps(bundle))
-    code, out = _run(tmp_path, "fhir", tmp_path / "b.json", "-o", f"text={style}",
+    policy = tmp_path / "p.yaml"  # the shipped policy removes onsets and performed dates: moved here
+    policy.write_text("extends: safe-harbor\nrules:\n  - {path: Condition.onset, method: shift}\n"
+                      "  - {path: Procedure.performed, method: shift}\n")
+    code, out = _run(tmp_path, "fhir", tmp_path / "b.json", "-o", f"text={style}", "--fhir-policy", str(policy),
                      *(["--seed", "4"] if style == "surrogate" else []))
     assert code == 0
     after = json.loads((out / "b.json").read_text())
-    res = {e["resource"]["id"]: e["resource"] for e in after["entry"]}
-    assert res["o8"] == bundle["entry"][6]["resource"]  # an Organization belongs to no patient
-    assert res["o7"] == bundle["entry"][5]["resource"]
+    res = {b["resource"]["id"]: a["resource"] for b, a in zip(bundle["entry"], after["entry"])}
+    assert "name" not in res["o7"] and "extension" not in res["o8"]  # no resource passes through
+    if style == "surrogate":  # a resource of no patient: its dates moved too (by an offset of its own)
+        assert not res["o7"]["meta"]["lastUpdated"].startswith("2097-01-05")
+    else:
+        assert "meta" not in res["o7"]  # an instant must be complete: removed
     seen = _all_text((out / "b.json").read_bytes())  # base64 attachments decoded too
     for original in [*_MOVED, "07/20/2098", "07/22/2098"]:
         assert original not in seen, original

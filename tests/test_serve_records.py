@@ -34,7 +34,10 @@ def test_bundle_and_message_come_back_de_identified(client, data_dir, text):
     r = client.post(f"/v1/fhir?text={text}", content=bundle, headers={"content-type": "application/fhir+json"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/fhir+json")
     out = r.json()
-    assert [e["resource"]["id"] for e in out["entry"]] == [e["resource"]["id"] for e in json.loads(bundle)["entry"]]
+    ids = [e["resource"]["id"] for e in out["entry"]]
+    assert not set(ids) & {e["resource"]["id"] for e in json.loads(bundle)["entry"]}  # hashed with the server's key
+    again = client.post(f"/v1/fhir?text={text}", content=bundle).json()
+    assert [e["resource"]["id"] for e in again["entry"]] == ids  # the same key: the same pseudonymous ids
     note = base64.b64decode(out["entry"][2]["resource"]["content"][0]["attachment"]["data"]).decode()
     r2 = client.post(f"/v1/hl7?text={text}", content=(data_dir / "hl7" / "oru.hl7").read_bytes())
     assert r2.status_code == 200 and r2.text.startswith("MSH|")

@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="default: 8000")
     p.add_argument("--key-file", help="secret key for surrogate output (HMAC)")
+    p.add_argument("--fhir-policy", metavar="FILE",
+                   help="POST /v1/fhir: the de-identification policy (default: the shipped safe-harbor; docs/fhir.md)")
     p.add_argument("--token-file", help="bearer token the requests must carry (needed off loopback)")
     p.add_argument("--max-bytes", type=int, default=1_000_000,
                    help="largest request body in bytes (default: 1000000); larger: 413")
@@ -132,7 +134,7 @@ def main(argv=None) -> int:
 
     from ..serve.app import Settings, create_app  # FastAPI: the optional extra [serve], checked first
     settings = Settings(args.model, args.key_file, args.token_file, args.max_bytes, args.max_documents,
-                        args.body_timeout, args.request_timeout, args.site)
+                        args.body_timeout, args.request_timeout, args.site, args.fhir_policy)
     common = {"host": args.host, "port": args.port, "access_log": False, "log_config": None,
               "server_header": False}
     if args.workers == 1:

@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
                                    "separately agree")
     key.add_argument("--key-file", help="surrogate output: read the secret key from this file "
                                         "(make one with: python -m crfdeid key new FILE)")
+    p.add_argument("--fhir-policy", metavar="FILE",
+                   help="--output-format fhir: the de-identification policy (YAML rules by resource and "
+                        "path; default: the shipped safe-harbor; docs/fhir.md); the same as -o policy=FILE")
     p.add_argument("--o-threshold", type=_o_threshold, metavar="P",
                    help="mark a token as PHI when P(O) < P; 'none': Viterbi labels only "
                         "(overrides the model's setting)")
@@ -211,6 +214,10 @@ def _writer_options(args) -> dict:
         if options.get("mapping", args.mapping) != args.mapping:
             raise ConfigError("--mapping and -o mapping= name two files; give one")
         options["mapping"] = args.mapping
+    if args.fhir_policy:
+        if args.output_format != "fhir":
+            raise ConfigError("--fhir-policy is for --output-format fhir")
+        options["policy"] = args.fhir_policy
     if args.seed is not None or args.key is not None or args.key_file:
         options.update({"seed": args.seed} if args.seed is not None else
                        {"key": read_key_file(args.key_file) if args.key_file else args.key})

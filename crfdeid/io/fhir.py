@@ -23,12 +23,14 @@ import binascii
 import copy
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
-from ..errors import ReaderError
+from ..errors import OutputError, ReaderError
+from .fhir_policy import Policy, load_policy
+from .fhir_walk import Walk, hashed_id
 from .files import check_encoding, decode
-from .record_dates import fhir_dates
 from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
 
@@ -69,33 +71,72 @@ def _key(fullurl, res: dict) -> str | None:
 
 def _names(res: dict) -> list[str]:
     out = []
-    for n in res.get("name") or [] if isinstance(res.get("name"), list) else []:
-        if isinstance(n, dict):
-            words = [*(n.get("given") or []), n.get("family") or ""]
-            out.append(" ".join(w for w in words if isinstance(w, str)).strip() or str(n.get("text") or ""))
+    for n in _dicts(res.get("name")):
+        given: list = n["given"] if isinstance(n.get("given"), list) else []
+        words = [*given, n.get("family") or ""]
+        out.append(" ".join(w for w in words if isinstance(w, str)).strip() or
+                   (n["text"] if isinstance(n.get("text"), str) else ""))
     return out
+
+
+def _dicts(value) -> list[dict]:
+    """The objects of an element that should be a list of objects (any other shape: none; the
+    writer removes it)."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def _person_fields(res: dict, fields: dict, as_relative: bool) -> None:
     fields["relative" if as_relative else "name"] += _names(res)
-    for t in res.get("telecom") or []:
-        kind = {"PHONE": "phone", "FAX": "fax", "EMAIL": "email"}.get(_TELECOM.get(t.get("system"), ""), "")
+    for key, field in (("name", "relative" if as_relative else "name"), ("contact", "relative"),
+                       ("identifier", "mrn"), ("telecom", "phone")):
+        if isinstance(res.get(key), str):  # a shape FHIR does not allow: the writer removes it, the notes use it
+            fields[field].append(res[key])
+    for t in _dicts(res.get("telecom")):
+        kind = {"PHONE": "phone", "FAX": "fax", "EMAIL": "email"}.get(_TELECOM.get(str(t.get("system")), ""), "")
         if kind and isinstance(t.get("value"), str):
             fields[kind].append(t["value"])
-    for a in res.get("address") or []:
-        parts = [*(a.get("line") or []), a.get("city"), a.get("state"), a.get("postalCode")]
+    for a in _dicts(res.get("address")):
+        lines: list = a["line"] if isinstance(a.get("line"), list) else []
+        parts = [*lines, a.get("city"), a.get("state"), a.get("postalCode")]
         fields["address"].append(", ".join(p for p in parts if isinstance(p, str) and p.strip()))
     if as_relative:
         return
-    for ident in res.get("identifier") or []:
-        if isinstance(ident, dict) and isinstance(ident.get("value"), str):
+    for ident in _dicts(res.get("identifier")):
+        if isinstance(ident.get("value"), str):
             fields["ssn" if ident.get("system") == _SSN else "mrn"].append(ident["value"])
     born = res.get("birthDate")
     if isinstance(born, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", born) and as_date(born):
         fields["birth_date"].append(born)
-    for c in res.get("contact") or []:
-        if isinstance(c, dict) and isinstance(c.get("name"), dict):
+    for c in _dicts(res.get("contact")):
+        if isinstance(c.get("name"), dict):
             fields["relative"] += _names({"name": [c["name"]]})
+    for ext in _dicts(res.get("extension")):  # a mother's maiden name is a relative's name in the notes
+        if str(ext.get("url")).endswith("mothersMaidenName") and isinstance(ext.get("valueString"), str):
+            fields["relative"].append(ext["valueString"])
+
+
+def _name_parts(res: dict) -> list[str] | None:
+    """The words of a person's first name (its official one if it has one), given names first."""
+    names = _dicts(res.get("name"))
+    name = next((n for n in names if n.get("use") == "official"), names[0] if names else None)
+    if name is None:
+        return None
+    given: list = name["given"] if isinstance(name.get("given"), list) else []
+    parts = [w for w in [*given, name.get("family")] if isinstance(w, str) and w.strip()]
+    return parts or None
+
+
+def _displayed(value, found: set) -> set:
+    """The references of a record that carry a ``display`` (to be re-derived by the writer)."""
+    if isinstance(value, dict):
+        if isinstance(value.get("reference"), str) and "display" in value:
+            found.add(value["reference"])
+        for v in value.values():
+            _displayed(v, found)
+    elif isinstance(value, list):
+        for v in value:
+            _displayed(v, found)
+    return found
 
 
 def _known(records: list[Record]) -> dict[str, dict]:
@@ -114,6 +155,18 @@ def _known(records: list[Record]) -> dict[str, dict]:
             elif kind == "RelatedPerson" and _ref(res.get("patient"), urls):
                 _person_fields(res, of(_ref(res.get("patient"), urls)), True)
     return {k: known_fields(v) for k, v in people.items()}
+
+
+def _people(records: list[Record]) -> dict[str, list[str]]:
+    """``Type/id`` -> the name words of each Patient, Practitioner and RelatedPerson of the input."""
+    out: dict[str, list[str]] = {}
+    for rec in records:
+        for url, res in resources(rec.payload):
+            key = _key(url, res)
+            parts = _name_parts(res) if res.get("resourceType") in PEOPLE and key else None
+            if parts:
+                out[key] = parts  # type: ignore[index]
+    return out
 
 
 def _attachment_text(att: dict, where: str, path) -> str | None:
@@ -161,7 +214,7 @@ def _records(files, report, encoding) -> list[Record]:
             try:
                 whole = json.loads(text)
             except json.JSONDecodeError as exc:
-                if source != "-":
+                if source != "-" and exc.msg != "Extra data":  # extra data: NDJSON (a service's body)
                     report(ReaderError(f"not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})",
                                        path=source))
                     continue
@@ -203,20 +256,32 @@ def read_fhir(path, report, encoding: str | None = None):
 def documents(files, report, encoding: str | None = None):
     """The documents of ``(source, bytes, name)`` files (:func:`read_fhir`; the service's body)."""
     records = _records(files, report, encoding)
-    known = _known(records)
+    known, people = _known(records), _people(records)
     for rec in records:
+        urls = rec.extra["urls"]
+        targets = {t for t in (_ref({"reference": r}, urls) for r in _displayed(rec.payload, set())) if t in people}
+        rec.extra["names"] = {t: people[t] for t in targets}  # the names a display is re-derived from
         stem = Path(rec.name).stem
         number = rec.extra["line"]
-        texts, groups = [], []
+        texts, groups, failed = [], [], set()
+        bundle = rec.payload.get("resourceType") == "Bundle"
         try:
             for i, (_, res) in enumerate(resources(rec.payload)):
                 group = _ref(res.get("subject"), rec.extra["urls"]) or f"{stem}#{number or 1}"
                 groups.append(group)
-                texts += [(i, loc, text, group) for loc, text in _pieces(res, rec.where, rec.source)]
+                try:
+                    texts += [(i, loc, text, group) for loc, text in
+                              _pieces(res, f"{rec.where}{f' entry {i + 1}' if bundle else ''}", rec.source)]
+                except ReaderError as exc:
+                    if not bundle:
+                        raise
+                    report(ReaderError(exc.reason.replace("the record is not read", "that entry is not written"),
+                                       path=exc.path))
+                    failed.add(i)  # that resource only: the bundle's others are written
         except ReaderError as exc:  # the record is not read: its other texts would go out alone
             report(exc)
             continue
-        rec.extra.update(pieces=[(i, loc) for i, loc, _, _ in texts], groups=groups)
+        rec.extra.update(pieces=[(i, loc) for i, loc, _, _ in texts], groups=groups, failed=failed)
         patients = {g for g in groups if g.startswith("Patient/")} | {
             _key(u, r) for u, r in resources(rec.payload) if r.get("resourceType") == "Patient"}
         rec.extra["patient"] = next(iter(patients)) if len(patients) == 1 else None
@@ -232,56 +297,70 @@ def documents(files, report, encoding: str | None = None):
 
 @WRITERS.register("fhir")
 class FhirWriter(RecordWriter):
-    """The resources read by ``fhir:`` written back de-identified: a ``.json`` file as indented
-    JSON, an ``.ndjson`` file a line a resource; on standard output one line a record."""
+    """The resources read by ``fhir:`` written back de-identified by a policy
+    (:mod:`crfdeid.io.fhir_policy`; ``policy``: a file, a shipped policy's name, a
+    :class:`~crfdeid.io.fhir_policy.Policy`, or None for the shipped Safe Harbor one): a ``.json``
+    file as indented JSON, an ``.ndjson`` file a line a resource; on standard output one line a
+    record. Ids and references are replaced by a keyed hash (the surrogates' key; with
+    ``text=redacted`` or ``masked``, the ``key`` or ``seed`` given, else a key made for the run)."""
+
+    def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
+                 propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
+                 mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
+                 policy=None):
+        options = {k: v for k, v in locals().items() if k not in ("self", "out", "text", "policy", "__class__")}
+        if text != "surrogate":  # the keyed hash of the ids takes them; the text writer does not
+            key, seed = options.pop("key"), options.pop("seed")
+        super().__init__(out, text, **options)
+        self.policy = policy if isinstance(policy, Policy) else load_policy(policy)
+        if self.surrogates:  # the surrogates' key (a seed's too)
+            self.id_key: bytes = self.inner.surrogator.keyed.key
+        else:
+            self.id_key = (key.encode("utf-8") if isinstance(key, str) else bytes(key)) if key else \
+                f"crfdeid-seed:{seed}".encode() if seed is not None else os.urandom(32)
+        self._failures: list[str] = []
 
     def name_of(self) -> str:
         return "fhir"
 
+    def hash(self, value: str) -> str:
+        """The keyed hash of an id (the same wherever it stands: references stay linked)."""
+        return hashed_id(self.id_key, value)
+
+    def write(self, doc) -> None:
+        self._failures = []
+        super().write(doc)
+        if self._failures:  # the record's other resources are written; these are named
+            failures, self._failures = self._failures, []
+            raise OutputError("; ".join(failures), doc_id=doc.doc_id)
+
     def render(self, record: Record, docs) -> str:
         payload = copy.deepcopy(record.payload)
         found = resources(payload)
-        groups = record.extra["groups"]
-        people = [(i, res) for i, (_, res) in enumerate(found) if res.get("resourceType") in PEOPLE]
-        for i, res in people:  # a patient over 89 is known before the notes are written
+        groups: dict[int, str] = {}
+        for i, (url, res) in enumerate(found):
+            groups[id(res)] = (self._owner(record, i, res) or record.extra.get("patient") or _key(url, res)
+                               or f"{record.where} entry {i + 1}")
             if res.get("resourceType") == "Patient" and isinstance(res.get("birthDate"), str):
-                self.over_89(self._group(record, i, res), res["birthDate"])
-        for i, (_, res) in enumerate(found):  # before the texts go back: a text is not a date
-            owner = self._owner(record, i, res)
-            kind = res.get("resourceType")
-            if owner is None:
-                if kind not in PEOPLE and kind != "Bundle":
-                    self.count("resource(s) of no patient passed through unchanged")
-                continue
-            if kind not in NOTES and kind not in PEOPLE:
-                self.count("resource(s) of other types: dates de-identified, texts not read")
-            skip = ("birthDate", "deceasedDateTime") if kind in PEOPLE else ()
-            moved = fhir_dates(res, self._mover(owner), skip, ("date",) if kind == "DocumentReference" else ())
-            if moved:
-                self.count("date(s) " + ("moved" if self.surrogates else "cut to the year (instants removed)"), moved)
-            if kind not in PEOPLE and res.pop("text", None) is not None:
-                self.count("narratives removed")
-        if record.extra["pieces"]:
-            for doc, (i, loc) in zip(docs, record.extra["pieces"]):
-                new = self.text(doc)
-                if new != doc.text:
-                    _put(found[i][1], loc, new)
-        for i, res in people:
-            self._person(res, self._group(record, i, res), f"{record.where} {res['resourceType']}")
-        for i, (_, res) in enumerate(found):
-            kind = res.get("resourceType")
-            if kind in NOTES:
-                self._ids(res, groups[i], "IDNUM", f"{record.where} {kind}")
-            if kind in NOTES or kind in PEOPLE:
-                if res.pop("text", None) is not None:
-                    self.count("narratives removed")
-                for _, att in _attachments(res):
-                    if "data" in att and not str(att.get("contentType") or "text/").lower().startswith("text/"):
-                        del att["data"]
-                        att.pop("hash", None)
-                        att.pop("size", None)
-                        self.count("attachments that are not text removed")
-        payload = _pruned(payload)
+                self.over_89(groups[id(res)], res["birthDate"])  # before the notes are written
+        read: set[int] = set()
+        for doc, (i, loc) in zip(docs, record.extra["pieces"]):
+            new = self.text(doc)
+            if new != doc.text:
+                _put(found[i][1], loc, new)
+            read.add(id(_at(found[i][1], loc)))
+        dropped = {id(found[i][1]) for i in record.extra.get("failed", ())}
+        if dropped:  # an entry the reader could not read (reported by it): left out
+            payload["entry"] = [e for e in payload["entry"]
+                                if not (isinstance(e, dict) and id(e.get("resource")) in dropped)]
+        walk = Walk(self, self.policy, groups, read, record.extra["urls"], record.extra.get("names", {}), record.where)
+        top = record.extra.get("patient") or record.where
+        try:
+            payload = walk.resource(payload, top)
+        except Exception as exc:  # noqa: BLE001 - named by position and type, never the content
+            raise OutputError(f"{record.where}: {payload.get('resourceType')} not written "
+                              f"({type(exc).__name__})") from None
+        self._failures = walk.failures
         if self.to_stdout or record.extra["ndjson"]:
             return json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
         return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
@@ -296,65 +375,6 @@ class FhirWriter(RecordWriter):
             if ref:
                 return ref
         return record.extra.get("patient") or _key(url, res) or f"{record.where} entry {i + 1}"
-
-    def _person(self, res: dict, group: str, where: str) -> None:
-        sub = PEOPLE[res["resourceType"]]
-        self._identity(res, group, sub, where)
-        for c in res.get("contact") or []:
-            if isinstance(c, dict):
-                if isinstance(c.get("name"), dict):
-                    c["name"] = [c["name"]]
-                    self._identity(c, group, "PATIENT", where)
-                    if c.get("name"):
-                        c["name"] = c["name"][0]
-                    else:
-                        c.pop("name", None)
-                else:
-                    self._identity(c, group, "PATIENT", where)
-        self._ids(res, group, "MEDICALRECORD" if sub == "PATIENT" else "IDNUM", where)
-        for key, birth in (("birthDate", True), ("deceasedDateTime", False)):
-            if isinstance(res.get(key), str):
-                self._set(res, key, self.date(group, res[key], birth=birth, own=sub == "PATIENT"
-                                              and res.get("resourceType") == "Patient"))
-        if res.pop("photo", None) is not None:
-            self.count("photos removed")
-
-    def _ids(self, res: dict, group: str, sub: str, where: str) -> None:
-        """``identifier[].value`` and ``masterIdentifier.value``: SSNs as SSNs, the others as ``sub``."""
-        idents = [*(res.get("identifier") or []), res.get("masterIdentifier")]
-        for ident in idents:
-            if isinstance(ident, dict) and isinstance(ident.get("value"), str):
-                kind = "SSN" if ident.get("system") == _SSN else sub
-                self._set(ident, "value", self.value(group, ident["value"], kind, where))
-
-    def _identity(self, res: dict, group: str, sub: str, where: str) -> None:
-        """Names, telecom and addresses of a person (or of a Patient's contact)."""
-        names = [n for n in res.get("name") or [] if isinstance(n, dict)]
-        if names and not self.surrogates:
-            res.pop("name")
-        for n in names if self.surrogates else []:
-            given = [g for g in n.get("given") or [] if isinstance(g, str)]
-            family: str = n["family"] if isinstance(n.get("family"), str) else ""
-            new = self.name(group, [*given, family], sub, where) or []
-            if given:
-                n["given"] = new[:len(given)]
-            if family:
-                n["family"] = new[-1]
-            if isinstance(n.get("text"), str):
-                n["text"] = self.value(group, n["text"], sub, where)
-        for t in res.get("telecom") or []:
-            if isinstance(t, dict) and isinstance(t.get("value"), str):
-                self._set(t, "value", self.value(group, t["value"], _TELECOM.get(str(t.get("system")), "PHONE"), where))
-        for a in res.get("address") or []:
-            if not isinstance(a, dict):
-                continue
-            a.pop("text", None)
-            if isinstance(a.get("line"), list):
-                lines = [self.value(group, x, "STREET", where) for x in a["line"] if isinstance(x, str)]
-                self._set(a, "line", [x for x in lines if x] or None)
-            for key, kind in (("city", "CITY"), ("district", "CITY"), ("postalCode", "ZIP")):
-                if isinstance(a.get(key), str):
-                    self._set(a, key, self.value(group, a[key], kind, where))
 
     def _owner(self, record: Record, i: int, res: dict) -> str | None:
         """The patient a resource belongs to (the group of its dates), None for no patient."""
@@ -372,32 +392,6 @@ class FhirWriter(RecordWriter):
                 return ref
         return None
 
-    def _mover(self, group: str):
-        """What :func:`~crfdeid.io.record_dates.fhir_dates` does with a date of ``group``'s resource."""
-        def move(value: str, key: str, instant: bool) -> str | None:
-            if key in ("birthDate", "bornDate"):  # a relative's: the over-89 rule, not the patient's
-                return self.date(group, value, birth=True, own=False)
-            new = self.date(group, value)
-            return new if self.surrogates or not instant else None
-        return move
-
-    def _set(self, obj: dict, key: str, value) -> None:
-        if value is None or value == "":
-            obj.pop(key, None)
-        else:
-            obj[key] = value
-
-
-def _pruned(value):
-    """``value`` without the objects and lists that removing identifiers left empty (FHIR allows
-    no empty element)."""
-    if isinstance(value, dict):
-        out = {k: _pruned(v) for k, v in value.items()}
-        return {k: v for k, v in out.items() if v != {} and v != []}
-    if isinstance(value, list):
-        return [v for v in map(_pruned, value) if v != {} and v != []]
-    return value
-
 
 def _attachments(res: dict) -> list[tuple[tuple, dict]]:
     kind = res.get("resourceType")
@@ -407,6 +401,13 @@ def _attachments(res: dict) -> list[tuple[tuple, dict]]:
     if kind == "DiagnosticReport":
         return [(("presentedForm", i), a) for i, a in enumerate(res.get("presentedForm") or []) if isinstance(a, dict)]
     return []
+
+
+def _at(res: dict, loc: tuple):
+    """The attachment a text was read from (the resource itself for ``valueString``)."""
+    for step in loc if loc != ("valueString",) else ():
+        res = res[step]
+    return res
 
 
 def _put(res: dict, loc: tuple, text: str) -> None:

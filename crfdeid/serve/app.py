@@ -28,6 +28,7 @@ from ..adapters.records import Deidentifier
 from ..deid.key import read_key_file, read_secret
 from ..document import Document
 from ..errors import ConfigError
+from ..io.fhir_policy import load_policy
 from ..progress import Cancelled
 from ..progress import deadline as until
 from ..site import Site, TableUse
@@ -140,7 +141,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"output_format": body.output_format, "documents": out,
                 "failed": sum(r.error is not None for r in records)}
 
-    records.add_routes(app, Session(model, "spans", site=site), key, locked)
+    records.add_routes(app, Session(model, "spans", site=site), key, locked,
+                       load_policy(settings.fhir_policy))  # checked at start: a bad policy never serves
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

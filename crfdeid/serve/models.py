@@ -29,6 +29,7 @@ class Settings:
     body_timeout: float = 30.0
     request_timeout: float = 60.0
     site: str | None = None
+    fhir_policy: str | None = None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

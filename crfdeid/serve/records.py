@@ -26,14 +26,15 @@ KINDS = {"fhir": (fhir.documents, "body.json", "application/fhir+json"),
          "hl7": (hl7.documents, "body.hl7", "x-application/hl7-v2+er7")}
 
 
-def deidentify(fmt: str, body: bytes, text: str, session: Session, key) -> tuple[int, str | list]:
+def deidentify(fmt: str, body: bytes, text: str, session: Session, key, policy=None) -> tuple[int, str | list]:
     """``(200, the records written back)`` or ``(status, messages)``; messages never hold text."""
     read, name, _ = KINDS[fmt]
     errors: list = []
     docs = list(read([("request body", body, name)], errors.append))
     if errors:
         return 422, [str(e) for e in errors]
-    out = writer_class(fmt)(None, text=text, **({"key": key} if text == "surrogate" else {}))
+    given = {"key": key} if text == "surrogate" or (fmt == "fhir" and key is not None) else {}  # fhir: ids hashed
+    out = writer_class(fmt)(None, text=text, **given, **({"policy": policy} if fmt == "fhir" else {}))
     try:
         for tagged in session.tagged(docs):
             out.write(tagged)
@@ -46,9 +47,9 @@ def deidentify(fmt: str, body: bytes, text: str, session: Session, key) -> tuple
     return 200, "".join(out.rendered)
 
 
-def add_routes(app: FastAPI, session: Session, key, locked: Callable) -> None:
+def add_routes(app: FastAPI, session: Session, key, locked: Callable, policy=None) -> None:
     """Add the two endpoints; ``locked(request, work)`` runs ``work`` under the model's lock and
-    the request's deadline (503 when it passes)."""
+    the request's deadline (503 when it passes); ``policy``: the FHIR policy (None: the shipped one)."""
 
     def route(fmt: str):
         async def endpoint(request: Request, text: str = "redacted") -> Response:
@@ -59,7 +60,7 @@ def add_routes(app: FastAPI, session: Session, key, locked: Callable) -> None:
             body = await request.body()
             request.state.documents = 1
             status, result = await run_in_threadpool(
-                locked, request, lambda: deidentify(fmt, body, text, session, key))
+                locked, request, lambda: deidentify(fmt, body, text, session, key, policy))
             if status != 200:
                 raise HTTPException(status, result)
             return Response(result, media_type=KINDS[fmt][2])
