@@ -5,4 +5,4 @@ import sys
 if __name__ == "__main__":
     from .cli import run_program
     from .cli.tag import main
-    sys.exit(run_program(main, sys.argv[1:]))
+    sys.exit(run_program(main, None))  # main(None) reads sys.argv: it runs as the program
