@@ -32,8 +32,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from stdnum.gb import nhs
-
 from . import persona as ps
 from . import world_lists as wl
 from .builder import NoteBuilder
@@ -134,12 +132,18 @@ def phone(rng: random.Random, country: str, mobile: bool = False) -> str:
 
 
 def nhs_number(rng: random.Random) -> str:
-    """A ten-digit NHS-style number with a valid check digit (``943 476 5919``)."""
+    """A ten-digit NHS-style number with a valid check digit (``943 476 5919``).
+
+    The check digit is the NHS modulus 11 (weights 10 to 2 on the first nine digits; a number
+    whose check would be 10 is not issued). The tests check it with python-stdnum's ``gb.nhs``,
+    which is not a dependency of crfdeid.
+    """
     while True:  # about one draw in eleven has no check digit (it would be 10)
         body = ps.digits(rng, 9)
-        number = body + str(-sum(i * int(n) for i, n in enumerate(reversed(body), 2)) % 11)
-        if nhs.is_valid(number):
-            return nhs.format(number) if rng.random() < 0.7 else number
+        check = -sum(i * int(n) for i, n in enumerate(reversed(body), 2)) % 11
+        if check != 10:
+            number = body + str(check)
+            return f"{number[:3]} {number[3:6]} {number[6:]}" if rng.random() < 0.7 else number
 
 
 def identifier(rng: random.Random, w: World) -> list:
@@ -151,8 +155,10 @@ def identifier(rng: random.Random, w: World) -> list:
         return ["Medicare ", ("HEALTHPLAN", f"{ps.digits(rng, 4)} {ps.digits(rng, 5)} {rng.randint(1, 9)}")
                 ] if rng.random() < 0.5 else ["URN ", ("MEDICALRECORD", w.record)]
     if w.country == "CA":
-        return ["Health card ", ("HEALTHPLAN", f"{ps.digits(rng, 4)}-{ps.digits(rng, 3)}-{ps.digits(rng, 3)}-"
-                                               f"{_letters(rng, 2)}")] if rng.random() < 0.5 else ["MRN ", ("MEDICALRECORD", w.record)]
+        if rng.random() < 0.5:
+            return ["Health card ", ("HEALTHPLAN", f"{ps.digits(rng, 4)}-{ps.digits(rng, 3)}-{ps.digits(rng, 3)}-"
+                                                   f"{_letters(rng, 2)}")]
+        return ["MRN ", ("MEDICALRECORD", w.record)]
     if w.country == "IN":
         return rng.choice([["UHID ", ("MEDICALRECORD", w.record)], ["IP No. ", ("MEDICALRECORD", w.record)]])
     return [rng.choice(["MRN: ", "MRN ", "Chart no. "]), ("MEDICALRECORD", w.record)]
@@ -195,7 +201,8 @@ def hospital(rng: random.Random, town: str) -> str:
     if form == 0:
         return f"{town} {rng.choice(_list('HOSPITAL_TAILS'))}"
     if form == 1:
-        return f"{rng.choice(['St', 'St.', 'Saint'])} {rng.choice(_list('SAINTS'))}'s {rng.choice(['Hospital', 'Infirmary'])}"
+        saint = f"{rng.choice(['St', 'St.', 'Saint'])} {rng.choice(_list('SAINTS'))}'s"
+        return f"{saint} {rng.choice(['Hospital', 'Infirmary'])}"
     return f"{rng.choice(_list('NAME_HEADS'))} {rng.choice(_list('HOSPITAL_TAILS'))}"
 
 
@@ -298,8 +305,9 @@ _NOBODY = World("US", "", "", "", "F", 50, _DAY, "", "", "", "", "", "")
 
 
 def _header(rng: random.Random, w: World, day: dt.date, kind: str, b: NoteBuilder) -> None:
-    b.line(rng.choice(HEADINGS[kind]), rng.choice([" ", " - ", "  "]),
-           *rng.choice([[_date(rng, w, day)], [""], [_date(rng, w, day), " ", _time(rng)]]))
+    head = [rng.choice(HEADINGS[kind]), rng.choice([" ", " - ", "  "])]  # drawn in this order
+    when: list = rng.choice([[_date(rng, w, day)], [""], [_date(rng, w, day), " ", _time(rng)]])
+    b.line(*head, *when)
     if kind in ("ward", "telephone") and rng.random() < 0.6:
         return
     b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", "Re: "]), *_person_name(rng, w.first, w.last, w.sex, w.nick))

@@ -126,7 +126,8 @@ LINES = {
         "Package of care from <employer> {bd|qds}", "<look>. <look>.", "Home visit booked <date> at <time>",
     ],
     "pharmacy": [
-        "Medicines reconciliation with <rel_rel> <rel> and GP surgery (<hosp_other>)", "Allergy: {penicillin|nil known}",
+        "Medicines reconciliation with <rel_rel> <rel> and GP surgery (<hosp_other>)",
+        "Allergy: {penicillin|nil known}",
         "Drug history confirmed by <pharmacist> (community pharmacy, <town>)", "<look>; <look>; <look>",
         "Dispensed <date> by <employer>", "Advice given re <look>", "Levels: <look>. Will recheck in am.",
         "Blister pack from <employer> in <town>", "Contact: <phone>",
