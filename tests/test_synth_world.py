@@ -65,7 +65,8 @@ def test_hyphenated_given_names_are_one_span(world):
     assert sum(w.strip(",") in hyphenated for w in names) >= 30
     for doc in world:  # no name or town span stops or starts at a hyphen inside a word
         for s in (s for s in doc.spans if s.subtype in ("PATIENT", "DOCTOR", "CITY")):
-            assert doc.text[s.end:s.end + 1] != "-" and doc.text[s.start - 1:s.start] != "-"
+            assert not re.match(r"-[A-Za-z]", doc.text[s.end:s.end + 2])
+            assert not re.fullmatch(r"[A-Za-z]-", doc.text[max(0, s.start - 2):s.start])
 
 
 def test_nicknames_in_quotes_are_phi_and_the_quotes_are_not(world):
@@ -180,3 +181,16 @@ def test_render_puts_phi_where_its_slot_stands():
     lines = render(random.Random(1), w, day, "lives at <street>, <town> <postcode>\nson <rel>; a <pt_age>-year-old")
     assert lines == [["lives at ", ("STREET", "14 Wexford Road"), ", ", ("CITY", "Stoke-on-Trent"), " ",
                       ("ZIP", "ST4 6QG")], ["son ", ("PATIENT", "Mary-Kate"), "; a ", ("AGE", "95"), "-year-old"]]
+
+
+def test_transfers_name_a_hospital_by_initials_that_are_no_clinical_abbreviation(world):
+    taken = gazetteers.load("clinical_abbrevs") | gazetteers.load("common_words")
+    found = []
+    for doc in world:
+        for m in re.finditer(r"(?i)\b(?:tx|transferr?ed|medflight|flown) (?:to|from) ", doc.text):
+            nxt = [s for s in doc.spans if s.start == m.end()]
+            if nxt and re.fullmatch(r"[A-Za-z]{2,5}", doc.surface(nxt[0])):
+                found.append(doc.surface(nxt[0]).lower())
+                assert nxt[0].subtype == "HOSPITAL"
+    assert len(found) >= 20
+    assert not [w for w in found if w in taken and len(w) > 1]

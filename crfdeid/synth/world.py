@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from .. import gazetteers
 from . import persona as ps
 from . import world_lists as wl
 from .builder import NoteBuilder
@@ -242,6 +243,22 @@ def _hosp_lc(rng: random.Random, w: World, day: dt.date) -> list:
     return [("HOSPITAL", rng.choice([short, short, w.hospital.lower(), f"{w.town.lower()} general"]))]
 
 
+def _acronym(rng: random.Random, w: World) -> str:
+    """A hospital's initials (``SJH``), or letters that are no clinical abbreviation or English word."""
+    initials = ps.hospital_acronym(w.hospital)
+    if rng.random() < 0.5 and initials.lower() not in _words_taken():
+        return initials
+    while True:
+        letters = _letters(rng, rng.randint(2, 4))
+        if letters.lower() not in _words_taken():
+            return letters
+
+
+@cache
+def _words_taken() -> frozenset:
+    return frozenset().union(*(gazetteers.load(n) for n in ("clinical_abbrevs", "common_words", "stop_words")))
+
+
 Slot = Callable[[random.Random, World, dt.date], list]
 #: ``<slot>`` fillers: PHI pieces or plain text (``look``, ``time``, ``age``, ``him_her``).
 SLOTS: dict[str, Slot] = {
@@ -260,6 +277,10 @@ SLOTS: dict[str, Slot] = {
     "hosp": lambda r, w, d: [("HOSPITAL", w.hospital)],
     "hosp_other": lambda r, w, d: [("HOSPITAL", hospital(r, r.choice(wl.split(wl.TOWNS[r.choice(list(wl.TOWNS))]))))],
     "hosp_lc": _hosp_lc,
+    "hosp_abbr": lambda r, w, d: [("HOSPITAL", _acronym(r, w))],
+    "initials": lambda r, w, d: [("DOCTOR", r.choice([w.doctors[1][0][0] + w.doctors[1][1][0],
+                                                      w.doctors[2][0][0] + "." + w.doctors[2][1][0] + "."]).lower())],
+    "pager": lambda r, w, d: [("PHONE", r.choice([ps.digits(r, 5), ps.pager(r), f"#{ps.digits(r, 4)}"]))],
     "street": lambda r, w, d: [("STREET", w.street)],
     "town": lambda r, w, d: [("CITY", w.town)],
     "region": lambda r, w, d: [("STATE", w.region)],
@@ -341,5 +362,6 @@ def world_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) 
             b.line(*pieces)
     if rng.random() < 0.5:
         b.line(*render(rng, w, day, rng.choice(LOOKALIKES))[0])
-    case = "lower" if kind == "ward" else rng.choices(["", "lower", "upper"], [75, 15, 10])[0]
+    case = (rng.choices(["lower", "upper"], [70, 30])[0] if kind == "ward"
+            else rng.choices(["", "lower", "upper"], [75, 15, 10])[0])
     b.recase(start, case)

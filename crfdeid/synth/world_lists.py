@@ -105,7 +105,7 @@ Rd|St|Ave|Cres|Cl|Place|Court|Row|Walk|Hill|Parade|Green|Rise|Square|View|Wynd""
 
 #: Hospitals in lower case as a ward note writes them (``st luke's``, ``mercy general``).
 HOSPITAL_SHORT = """st luke's|st mary's|st vincent's|st james's|st thomas'|st brigid's|mercy general|
-mercy|the royal|the general|good sam|the infirmary|sacred heart|holy cross|st joe's|
+mercy|the royal|good sam|sacred heart|holy cross|st joe's|
 royal infirmary|the children's|providence|the mater|the rotunda|the coombe|
 the alfred|the austin|st george's|st pat's|the women's"""
 #: Saints that name hospitals, schools and churches (``St Brigid's``).
@@ -114,7 +114,7 @@ Finbarr Kieran Margaret Andrew David George Helen Michael Jude Clare Bernadette 
 #: What follows a town or a word in a hospital's name outside the US.
 HOSPITAL_TAILS = """General Hospital|Royal Infirmary|University Hospital|Community Hospital|
 District General Hospital|Base Hospital|Regional Hospital|Memorial Hospital|Health Centre|
-Medical Centre|Surgery|Hospice|Private Hospital|Mental Health Unit"""
+Medical Centre|Medical Practice|Hospice|Private Hospital|Mental Health Unit"""
 #: What follows a word in an employer's name (``Ridgeline Freight``).
 EMPLOYER_TAILS = """Freight|Haulage|Logistics|Ltd|Plumbing|Joinery|Motors|Builders|Bakery|Dairy|
 Farms|Engineering|Electrical|Transport|Couriers|Textiles|Foods|Fabrication|Meats|Timber|Mining|

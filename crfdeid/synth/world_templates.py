@@ -94,6 +94,7 @@ LINES = {
         "Lives in <town> with {wife|husband|partner|daughter|son}", "Pt works for <employer>",
         "attends <school>, year {3-12}", "GP: Dr <dr_last>, <hosp_other>", "<look>. <look>.",
         "Known to <hosp_lc>, last seen <date>", "Seen by <nurse>, triage nurse, at <time>",
+        "{Transferred|Tx} from <hosp_abbr> {by ambulance|for further care}, <look>",
     ],
     "discharge": [
         "Admitted <date> under Dr <dr_last> ({Respiratory|General Medicine|Cardiology|Care of the Elderly})",
@@ -137,6 +138,7 @@ LINES = {
         "Pt calling from <town>; {feels better|still sob|wants repeat script}. <look>.",
         "Advised to attend <hosp_lc> if worse", "Will call back <date> <time>", "<look>. Will recheck bloods.",
         "Message left for Dr <dr_last> at <hosp_other>", "Callback number <phone>",
+        "pls advise re: <look>. {thx|thanks} - <initials>",
     ],
     "letter": [
         "<street>, <town>, <postcode>", "Re: <pt_full>, DOB <dob>, <id>", "Dear Dr <dr_last>,",
@@ -151,5 +153,8 @@ LINES = {
         "<rel_rel> <rel> visited, updated", "<rel_rel> (<rel>) rang at <time>", "d/w <nurse> re plan",
         "for transfer to <hosp_lc> {tomorrow|when bed}", "from <hosp_lc>, <look>", "lives <town>, <look>",
         "pt asks to be called <nick_q>", "works at <employer>, <look>", "<look>. will review.",
+        "{transferred|transfered|tx|pt was tx|medflight|flown} to <hosp_abbr> {for further care|for cath|}",
+        "{pg|paged|pager|beeper} <pager> {re: k|x2|, no answer|}", "{md|ho|team} aware, <look>",
+        "<look>. {thx|thanks|}{ - | -|, }<initials>", "{signed|-} <initials> {rn|np|}",
     ],
 }
