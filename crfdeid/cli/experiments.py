@@ -4,7 +4,10 @@
   corpus it never trained on, over a sweep of P(O) thresholds, per category
   (:mod:`crfdeid.experiments.zeroshot`);
 * ``made-up``: a model on the fifteen made-up notes shipped with crfdeid: Safe Harbor
-  identifiers missed and placeholders on non-PHI (:mod:`crfdeid.experiments.madeup`);
+  identifiers missed and placeholders on non-PHI (:mod:`crfdeid.experiments.madeup`); with
+  ``--notes dev|check|legacy|PATH``, a set of made-up notes of other countries and styles in
+  redacted and surrogate output, site mining off and on: identifiers left, phrases that must
+  survive changed, clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`);
 * ``site-mining``: a model's figures with site mining off and on, per category, and the time
   of mining against one tagging pass (:mod:`crfdeid.experiments.sitemining`, docs/site.md);
 * ``safeharbor``: the Safe Harbor layer's spans on annotated notes, how many overlap gold PHI,
@@ -18,6 +21,7 @@ Example (the PhysioNet folder is the project's development corpus; use your own 
 
     python -m crfdeid experiments zero-shot --corpus brat:annotated/ --json zero-shot.json
     python -m crfdeid experiments made-up
+    python -m crfdeid experiments made-up --notes dev --json made-up-dev.json
     python -m crfdeid experiments site-mining --corpus brat:annotated/ --json mining.json
     python -m crfdeid experiments safeharbor brat:annotated/
     python -m crfdeid experiments dev-cv --config default --train brat:annotated/ --folds 5 \\
@@ -34,14 +38,14 @@ from pathlib import Path
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
-from ..experiments import devcv, madeup, safeharbor, sitemining, zeroshot
+from ..experiments import devcv, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
 from ..experiments.results import to_json, write_files
 from ..io import read
 from ..io.splits import read_groups, select_groups
 from ..recognizers import build_recognizer
 from ..site import Site
 from ..tagging.decoding import plain_words
-from . import parse_thresholds
+from . import parse_thresholds, reader_options
 from .locked import parse_also
 
 
@@ -66,11 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     z.add_argument("--site-table", action="append", default=[], metavar="FILE",
                    help="what the site knows (docs/site.md), given to every note")
     z.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
-    m = sub.add_parser("made-up", help="the shipped made-up notes: Safe Harbor misses, false placeholders")
-    m.add_argument("--model", help="model file (default: the shipped model)")
-    m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
-    m.add_argument("--show", action="store_true", help="print the made-up surfaces of misses and false spans")
-    m.add_argument("--json", metavar="OUT", help="write the counts as JSON here")
+    _made_up_parser(sub)
     _site_mining_parser(sub)
     _safeharbor_parser(sub)
     _dev_cv_parser(sub)
@@ -80,6 +80,31 @@ def _parser() -> argparse.ArgumentParser:
 def _sub(sub, name: str, help: str, examples: str) -> argparse.ArgumentParser:
     return sub.add_parser(name, help=help, description=help, epilog="examples:\n" + examples,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def _made_up_parser(sub) -> None:
+    m = _sub(sub, "made-up", "made-up notes: identifiers left, clinical phrases changed, false spans",
+             "  python -m crfdeid experiments made-up          # the legacy notes: misses, false placeholders\n"
+             "  python -m crfdeid experiments made-up --notes dev --json dev.json   # redacted and surrogate\n"
+             "  python -m crfdeid experiments made-up --notes my_notes.txt --mining off --by-note\n"
+             "  python -m crfdeid experiments made-up --notes dev --session-option o_words=false")
+    m.add_argument("--model", help="model file (default: the shipped model)")
+    m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
+    m.add_argument("--notes", metavar="dev|check|legacy|PATH",
+                   help="a shipped set or a notes file: tag it with mining off and on, score redacted and "
+                        "surrogate output (identifiers left, phrases changed, values changed, false spans)")
+    m.add_argument("--outputs", default=",".join(madeup_outputs.OUTPUTS), help="with --notes: output styles")
+    m.add_argument("--mining", default="off,on", help="with --notes: site mining settings, e.g. off or off,on")
+    m.add_argument("--seed", default=madeup_outputs.SEED, help="with --notes: the surrogates' public seed")
+    m.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --notes: a writer option, as tag -o takes it")
+    m.add_argument("--session-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --notes: a keyword of crfdeid.Session (how tag options reach tagging: "
+                        "o_threshold, o_words, backend..., and any a later tag option adds, e.g. a date order)")
+    m.add_argument("--by-note", action="store_true", help="with --notes: counts per note id too")
+    m.add_argument("--show", action="store_true", help="without --notes: print the made-up surfaces of "
+                   "misses and false spans")
+    m.add_argument("--json", metavar="OUT", help="write the counts as JSON here")
 
 
 def _site_mining_parser(sub) -> None:
@@ -162,7 +187,34 @@ def _zero_shot(args) -> int:
     return 0
 
 
+def _made_up_outputs(args) -> int:
+    mining = {"off": False, "on": True}
+    settings = [w.strip() for w in args.mining.split(",") if w.strip()]
+    if not settings or any(w not in mining for w in settings):
+        raise ValueError("--mining wants off, on or off,on")
+    session_options = reader_options(args.session_option, "--session-option")
+    if args.o_threshold is not None:
+        session_options["o_threshold"] = args.o_threshold
+    gold = madeup.read_notes(madeup.note_set(args.notes))
+    res = madeup_outputs.run(gold, args.model, mining=[mining[w] for w in settings],
+                             outputs=[f.strip() for f in args.outputs.split(",") if f.strip()], seed=args.seed,
+                             writer_options=reader_options(args.option, "--option"),
+                             session_options=session_options)
+    res["notes"] = args.notes
+    print("\n".join(madeup_outputs.report(res)))
+    if args.by_note:
+        for run, outs in res["runs"].items():
+            for fmt in outs:
+                print(f"per note, {run}, {fmt}:")
+                print("\n".join(madeup_outputs.note_lines(res, run, fmt)))
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1), encoding="utf-8")
+    return 0
+
+
 def _made_up(args) -> int:
+    if args.notes is not None:
+        return _made_up_outputs(args)
     gold = madeup.read_notes()
     model = Model.load(args.model)
     thr = ... if args.o_threshold is None else args.o_threshold

@@ -1,10 +1,24 @@
-"""A model on fifteen made-up notes of fifteen styles: Safe Harbor misses and false placeholders.
+"""Made-up notes of other countries and styles: their reader and the legacy count of misses.
 
-``python -m crfdeid experiments made-up`` reads ``made_up_notes.txt`` beside this module (PHI
-marked ``[[SUBTYPE|text]]``; written for crfdeid, no real person, place of care or identifier),
-tags every note with ``Model.tag_many`` and counts, per note and in all, the gold PHI tokens
-no predicted span covers (Safe Harbor identifiers apart: every subtype but STATE, COUNTRY and
-PROFESSION) and the predicted spans that overlap no gold span (placeholders on non-PHI).
+The notes ship beside this module, written by hand for crfdeid (no real person, place of care
+or identifier), one note after a line ``=== ID ===``; lines starting with ``#`` before the
+first note are a header. Two marks:
+
+* ``[[SUBTYPE|text]]``: PHI of an i2b2 2014 subtype (``[[DOCTOR|Ann Lee]]``);
+* ``{{text}}`` or ``{{kind|text}}``: a phrase that must survive de-identification as written
+  (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
+  is one of :data:`KINDS`.
+
+Marks do not nest. Three sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules) and
+``check`` (Australian, Irish, Indian, New Zealand, Canadian and South African conventions,
+scored once per change set). :mod:`crfdeid.experiments.madeup_outputs` measures a model on
+them in redacted and surrogate output.
+
+``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
+``Model.tag_many`` and counts, per note and in all, the gold PHI tokens no predicted span
+covers (Safe Harbor identifiers apart: every subtype but STATE, COUNTRY and PROFESSION) and the
+predicted spans that overlap no gold span (placeholders on non-PHI).
 """
 
 from __future__ import annotations
@@ -13,50 +27,123 @@ import re
 from pathlib import Path
 
 from ..document import Document, make_span
+from ..errors import ReaderError
+from ..schema import I2B2_SUBTYPES
 from ..text.tokenize import tokenize
 
-#: The made-up notes (they ship with the package).
-NOTES = Path(__file__).resolve().parent / "data" / "made_up_notes.txt"
+_DATA = Path(__file__).resolve().parent / "data"
+#: The legacy made-up notes (they ship with the package).
+NOTES = _DATA / "made_up_notes.txt"
+#: The shipped sets of made-up notes by name (``--notes NAME``).
+NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "check": _DATA / "made_up_check.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
-_MARK = re.compile(r"\[\[([A-Z-]+)\|([^\]]+)\]\]")
+#: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
+KINDS = ("heading", "label", "score", "value", "drug", "time", "age", "eponym", "role", "word", "other")
+#: Every mark's start or end: ``[[SUBTYPE|``, ``{{kind|`` or ``{{``, ``]]``, ``}}``.
+_MARK = re.compile(r"\[\[(?P<sub>[A-Za-z-]*)\||\[\[|\{\{(?:(?P<kind>[a-z]+)\|)?|\]\]|\}\}")
 
 
-def _document(name: str, raw: str) -> Document:
-    text, spans, pos, last = [], [], 0, 0
+class NoteMarkError(ReaderError):
+    """A made-up notes file whose marks cannot be read: nested, unclosed, stray, unknown label."""
+
+
+def note_set(name: str) -> Path:
+    """The file of a shipped set (``legacy``, ``dev``, ``check``) or a path as given.
+
+    >>> note_set("dev").name
+    'made_up_dev.txt'
+    """
+    return NOTE_SETS.get(name, Path(name))
+
+
+def _document(name: str, raw: str, path=None) -> Document:
+    """One note: marks off, PHI as spans, must-survive phrases in ``meta['keep']`` as
+    ``[start, end, kind]`` (half-open offsets into the text without marks)."""
+    text: list[str] = []
+    spans, keep = [], []
+    pos = last = 0
+    open_at: tuple | None = None  # (mark, label, start offset in the text, offset in the raw note)
     for m in _MARK.finditer(raw):
-        text.append(raw[last:m.start()])
-        pos += m.start() - last
-        spans.append(make_span(pos, pos + len(m.group(2)), m.group(1)))
-        text.append(m.group(2))
-        pos += len(m.group(2))
+        chunk = raw[last:m.start()]
+        text.append(chunk)
+        pos += len(chunk)
         last = m.end()
+        token = m.group(0)
+        if token in ("]]", "}}"):
+            want = "[[" if token == "]]" else "{{"
+            if open_at is None or open_at[0] != want:
+                raise NoteMarkError(f"{token} closes no {want} mark", path=path, doc_id=name, offset=m.start())
+            mark, label, start, _ = open_at
+            if pos == start or not "".join(text)[start:pos].strip():
+                raise NoteMarkError(f"an empty {mark} mark", path=path, doc_id=name, offset=m.start())
+            if mark == "[[":
+                spans.append(make_span(start, pos, label))
+            else:
+                keep.append([start, pos, label])
+            open_at = None
+            continue
+        if open_at is not None:
+            raise NoteMarkError(f"a mark inside a {open_at[0]} mark (marks do not nest)", path=path,
+                                doc_id=name, offset=m.start())
+        if token.startswith("[["):
+            sub = m.group("sub")
+            if sub is None or sub.upper() not in I2B2_SUBTYPES:
+                raise NoteMarkError(f"[[ wants an i2b2 2014 subtype and |, one of {', '.join(I2B2_SUBTYPES)}",
+                                    path=path, doc_id=name, offset=m.start())
+            open_at = ("[[", sub.upper(), pos, m.start())
+        else:
+            kind = m.group("kind") or "other"
+            if kind not in KINDS:
+                raise NoteMarkError(f"unknown kind of phrase; the kinds are {', '.join(KINDS)}", path=path,
+                                    doc_id=name, offset=m.start())
+            open_at = ("{{", kind, pos, m.start())
+    if open_at is not None:
+        raise NoteMarkError(f"a {open_at[0]} mark is not closed", path=path, doc_id=name, offset=open_at[3])
     text.append(raw[last:])
-    return Document(name, "".join(text), spans)
+    return Document(name, "".join(text), spans, {"keep": keep})
 
 
-def read_notes(path: Path = NOTES) -> list[Document]:
-    """The made-up notes as documents with their gold spans.
+def read_notes(path: Path | str = NOTES) -> list[Document]:
+    """The made-up notes as documents with their gold spans and ``meta['keep']``.
+
+    Parameters
+    ----------
+    path : Path or str
+        A notes file (default: the legacy set), or a set's name (:data:`NOTE_SETS`).
+
+    Raises
+    ------
+    NoteMarkError
+        A mark nested in another, unclosed or stray, or a label or kind not known; a note id
+        given twice.
 
     >>> docs = read_notes()
     >>> len(docs) >= 15 and all(d.spans for d in docs)
     True
     """
+    path = note_set(str(path)) if isinstance(path, str) else path
     docs: list[Document] = []
     name: str | None = None
     lines: list[str] = []
+
+    def add():
+        if name in {d.doc_id for d in docs}:
+            raise NoteMarkError("a note id given twice", path=path, doc_id=name)
+        docs.append(_document(str(name), "\n".join(lines).strip("\n") + "\n", path))
+
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("#") and name is None:
             continue
         m = re.fullmatch(r"=== (\S+) ===", line)
         if m:
             if name is not None:
-                docs.append(_document(name, "\n".join(lines).strip("\n") + "\n"))
+                add()
             name, lines = m.group(1), []
         else:
             lines.append(line)
     if name is not None:
-        docs.append(_document(name, "\n".join(lines).strip("\n") + "\n"))
+        add()
     return docs
 
 

@@ -1,0 +1,278 @@
+"""Made-up notes of other countries and styles through redacted and surrogate output (issue 50).
+
+``python -m crfdeid experiments made-up --notes dev|check|legacy|PATH`` reads a set of made-up
+notes (:mod:`crfdeid.experiments.madeup`: PHI marked ``[[SUBTYPE|text]]``, phrases that must
+survive ``{{kind|text}}``), tags them as one batch through :class:`~crfdeid.tagging.session.Session`
+(the path of ``python -m crfdeid tag``) with site mining off and on, renders every note with the
+writers of ``tag --output-format redacted`` and ``surrogate`` (a fixed public seed, so two runs
+agree) and reads the output back:
+
+* which characters of the note each output replaced (:func:`replaced`: the text between the
+  output's spans is found again, in order, in the note; the writers copy it unchanged);
+* **identifiers left**: tokens of gold Safe Harbor PHI (every subtype but STATE, COUNTRY,
+  PROFESSION) that no replaced stretch touches, per subtype and per note (and identifiers,
+  gold spans with at least one such token);
+* **phrases changed**: must-survive phrases a replaced stretch overlaps (their text differs in
+  the output), per kind and per note;
+* **values changed**: of those, the phrases with a digit whose digits in the output differ (in
+  surrogate output ``other`` counts those written with other digits: another clinical value,
+  the worst case; the rest lost their digits to a placeholder);
+* **false spans**: replaced stretches that overlap no gold PHI span, per subtype.
+
+A note that fails (a writer refuses it: fail closed) is named and not scored. Counts and note
+ids only, never note text.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from ..document import Document
+from ..errors import ConfigError, CrfdeidError, LocatedError
+from ..site import mining as mining_module
+from ..tagging.session import SPANS, Session
+from ..text.tokenize import tokenize
+from .madeup import NOT_SAFE_HARBOR
+
+#: The public seed of the surrogate output (demonstrations and measurements only).
+SEED = "crfdeid-made-up-notes"
+#: The outputs measured, as ``tag --output-format`` names them.
+OUTPUTS = ("redacted", "surrogate")
+#: :class:`~crfdeid.tagging.session.Session` keywords that are no session options: set by :func:`run`
+#: itself, or objects (a site, a grouper) that a command line does not give.
+_NOT_OPTIONS = frozenset({"model", "output_format", "options", "key", "seed", "site_mining", "site", "grouper"})
+
+
+class AlignmentError(LocatedError):
+    """An output whose text outside its spans is not the note's: a writer changed unmarked text."""
+
+
+def replaced(text: str, out: Document) -> list[tuple[int, int]]:
+    """The stretches ``[start, end)`` of ``text`` that the output ``out`` replaced, in order.
+
+    The writers copy the text between spans unchanged (:func:`crfdeid.deid.spans.replace_spans`),
+    so the note reads as gap, replaced stretch, gap... with the output's gaps; the stretches are
+    found by one anchored match (adjacent output spans make one stretch; where the text reads two
+    ways, a gap's text recurring inside a replaced stretch, the shortest stretches first are taken).
+
+    >>> from crfdeid.document import make_span
+    >>> out = Document("1", "Seen by [**DOCTOR**] on [**DATE**].",
+    ...                [make_span(8, 20, "DOCTOR"), make_span(24, 34, "DATE")])
+    >>> replaced("Seen by Dr Lee on 7/22.", out)
+    [(8, 14), (18, 22)]
+    """
+    gaps: list[str] = []
+    pos = 0
+    for sp in out.spans:
+        if sp.start < pos:
+            raise AlignmentError("output spans overlap", doc_id=out.doc_id, offset=sp.start)
+        if sp.start > pos or not gaps:
+            gaps.append(out.text[pos:sp.start])
+        pos = sp.end
+    gaps.append(out.text[pos:])
+    m = re.fullmatch("(.+?)".join(re.escape(g) for g in gaps), text, re.DOTALL)
+    if m is None:
+        raise AlignmentError("the output's text between its spans is not the note's", doc_id=out.doc_id)
+    return [m.span(i) for i in range(1, m.re.groups + 1)]
+
+
+def _hits(a: int, b: int, stretches: list[tuple[int, int]]) -> bool:
+    return any(s < b and a < e for s, e in stretches)
+
+
+def _digits(s: str) -> str:
+    return "".join(c for c in s if c.isdigit())
+
+
+def _out_region(a: int, b: int, stretches: list[tuple[int, int]], out: Document) -> str:
+    """The output text of the note's ``[a, b)``: a replaced stretch it touches counts whole."""
+    pairs = list(zip(stretches, _merged(out)))
+
+    def where(x: int, end: bool) -> int:
+        delta = 0
+        for (s, e), sp in pairs:
+            if s < x < e or (x == s and not end) or (x == e and end):
+                return sp.start if x == s or (s < x < e and not end) else sp.end
+            if e <= x:
+                delta = sp.end - e
+        return x + delta
+    return out.text[where(a, False):where(b, True)]
+
+
+def _merged(out: Document) -> list:
+    """The output's spans with adjacent ones joined (as :func:`replaced` returns them)."""
+    merged: list = []
+    for sp in out.spans:
+        if merged and merged[-1].end == sp.start:
+            merged[-1] = type(sp)(merged[-1].start, sp.end, merged[-1].category, merged[-1].subtype)
+        else:
+            merged.append(sp)
+    return merged
+
+
+def score_note(gold: Document, out: Document) -> dict:
+    """One note's counts in one output (``out``: the writer's document, spans in its text)."""
+    stretches = replaced(gold.text, out)
+    left: Counter = Counter()
+    left_spans: Counter = Counter()
+    for sp in gold.spans:
+        if sp.subtype in NOT_SAFE_HARBOR:
+            continue
+        missed = sum(not _hits(sp.start + t.start, sp.start + t.end, stretches)
+                     for t in tokenize(gold.text[sp.start:sp.end]))
+        left[sp.subtype] += missed
+        left_spans[sp.subtype] += missed > 0
+    changed: Counter = Counter()
+    values = other = 0
+    for a, b, kind in gold.meta.get("keep", ()):
+        if not _hits(a, b, stretches):
+            continue
+        changed[kind] += 1
+        was, now = _digits(gold.text[a:b]), _digits(_out_region(a, b, stretches, out))
+        if was and was != now:
+            values += 1
+            other += bool(now)
+    false: Counter = Counter()
+    for (s, e), sp in zip(stretches, _merged(out)):
+        if not any(g.start < e and s < g.end for g in gold.spans):
+            false[sp.subtype] += 1
+    return {"left": dict(left), "left_identifiers": dict(left_spans), "changed": dict(changed),
+            "values_changed": values, "values_other": other, "false": dict(false)}
+
+
+def gold_counts(gold: list[Document]) -> dict:
+    """What the notes hold: Safe Harbor tokens and identifiers, phrases by kind, phrases with digits."""
+    tokens: Counter = Counter()
+    idents: Counter = Counter()
+    kinds: Counter = Counter()
+    digits = 0
+    for d in gold:
+        for sp in d.spans:
+            if sp.subtype not in NOT_SAFE_HARBOR:
+                tokens[sp.subtype] += len(tokenize(d.text[sp.start:sp.end]))
+                idents[sp.subtype] += 1
+        for a, b, kind in d.meta.get("keep", ()):
+            kinds[kind] += 1
+            digits += bool(_digits(d.text[a:b]))
+    return {"notes": len(gold), "identifier_tokens": sum(tokens.values()), "identifiers": sum(idents.values()),
+            "identifier_tokens_by_subtype": dict(sorted(tokens.items())),
+            "phrases": sum(kinds.values()), "phrases_by_kind": dict(sorted(kinds.items())),
+            "phrases_with_digits": digits,
+            "other_phi_spans": sum(sp.subtype in NOT_SAFE_HARBOR for d in gold for sp in d.spans)}
+
+
+def _total(per_note: dict[str, dict]) -> dict:
+    out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "values_changed": 0,
+                 "values_other": 0, "false_spans": 0}
+    by: dict[str, Counter] = {"left_by_subtype": Counter(), "identifiers_left_by_subtype": Counter(),
+                              "changed_by_kind": Counter(), "false_by_subtype": Counter()}
+    for r in per_note.values():
+        out["identifier_tokens_left"] += sum(r["left"].values())
+        out["identifiers_left"] += sum(r["left_identifiers"].values())
+        out["phrases_changed"] += sum(r["changed"].values())
+        out["values_changed"] += r["values_changed"]
+        out["values_other"] += r["values_other"]
+        out["false_spans"] += sum(r["false"].values())
+        by["left_by_subtype"].update(r["left"])
+        by["identifiers_left_by_subtype"].update(r["left_identifiers"])
+        by["changed_by_kind"].update(r["changed"])
+        by["false_by_subtype"].update(r["false"])
+    out.update({k: {s: n for s, n in sorted(c.items()) if n} for k, c in by.items()})
+    return out
+
+
+def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, True),
+        outputs: Iterable[str] = OUTPUTS, seed: str = SEED, writer_options: dict | None = None,
+        session_options: dict | None = None) -> dict:
+    """Every note tagged as one batch per mining setting, rendered in every output, and scored.
+
+    Parameters
+    ----------
+    gold : list of Document
+        Made-up notes with gold spans and ``meta['keep']`` (:func:`crfdeid.experiments.madeup.read_notes`).
+    model : TaggingModel, str or Path, optional
+        A loaded model or a model file (default: the shipped model), loaded once.
+    mining : iterable of bool
+        Site mining settings, each a run over all the notes.
+    outputs : iterable of str
+        Output styles (``redacted``, ``surrogate``, ``masked``).
+    seed : str
+        The surrogates' public seed.
+    writer_options : dict, optional
+        Options of every writer, as ``tag -o KEY=VALUE`` takes them.
+    session_options : dict, optional
+        Keyword arguments of :class:`~crfdeid.tagging.session.Session` (``o_threshold``,
+        ``o_words``, ``site``...; the hook for tag options a branch adds, e.g. a date order).
+
+    Returns
+    -------
+    dict
+        ``gold`` (:func:`gold_counts`) and ``runs``: ``"mining off"``/``"mining on"`` -> output
+        -> totals (:func:`score_note` summed), ``by_note`` and ``failed`` (note ids); and
+        ``mining_applies`` (False: the model is one site mining leaves alone, :func:`crfdeid.site.mining.mines`).
+    """
+    session_options = dict(session_options or {})
+    allowed = sorted(set(inspect.signature(Session).parameters) - _NOT_OPTIONS)
+    unknown = sorted(set(session_options) - set(allowed))
+    if unknown:
+        raise ConfigError(f"unknown session option(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+    base = Session(model, SPANS, **session_options)
+    blank = [Document(d.doc_id, d.text, [], {}) for d in gold]
+    runs: dict = {}
+    for on in mining:
+        tagger = Session(base.model, SPANS, site_mining=on, **session_options)
+        results = list(tagger.tag(blank))
+        per_out: dict = {}
+        for fmt in outputs:
+            writer = Session(base.model, fmt, options={**(writer_options or {}),
+                                                       **({"seed": seed} if fmt == "surrogate" else {})}).writer()
+            by_note, failed = {}, []
+            for g, (doc_id, tagged, err) in zip(gold, results):
+                try:
+                    out = writer.transform(tagged) if err is None else None
+                except CrfdeidError:  # the writer refuses the note (a LeakError...): not written
+                    out = None
+                if out is None:
+                    failed.append(doc_id)  # not written (fail closed), so not scored
+                else:
+                    by_note[doc_id] = score_note(g, out)  # an AlignmentError is the measurement's: raised
+            per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
+        runs[f"mining {'on' if on else 'off'}"] = per_out
+    return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
+
+
+def report(res: dict) -> list[str]:
+    """The lines the command prints: totals per run and output, then per note (ids and counts)."""
+    g = res["gold"]
+    lines = [f"{g['notes']} notes: {g['identifier_tokens']} Safe Harbor PHI tokens in {g['identifiers']} "
+             f"identifiers, {g['phrases']} phrases that must survive ({g['phrases_with_digits']} with digits)"]
+    if not res.get("mining_applies", True) and "mining on" in res["runs"]:
+        lines.append("site mining does not apply to this model: mining on is mining off")
+    for run_name, outs in res["runs"].items():
+        for fmt, r in outs.items():
+            pct = lambda n, d: f"{100 * n / d:.1f} %" if d else "-"  # noqa: E731
+            lines.append(
+                f"{run_name}, {fmt}: identifier tokens left {r['identifier_tokens_left']} of "
+                f"{g['identifier_tokens']} ({pct(r['identifier_tokens_left'], g['identifier_tokens'])}), "
+                f"identifiers left {r['identifiers_left']} of {g['identifiers']}; phrases changed "
+                f"{r['phrases_changed']} of {g['phrases']} ({pct(r['phrases_changed'], g['phrases'])}); values "
+                f"changed {r['values_changed']} of {g['phrases_with_digits']} (other digits written "
+                f"{r['values_other']}); false spans {r['false_spans']}; failed notes {len(r['failed'])}"
+                + (f" ({', '.join(r['failed'])})" if r["failed"] else ""))
+            for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "false_by_subtype"):
+                if r[key]:
+                    lines.append(f"  {key.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in r[key].items()))
+    return lines
+
+
+def note_lines(res: dict, run_name: str, fmt: str) -> list[str]:
+    """Per note of one run and output: identifier tokens left, phrases changed, values, false spans."""
+    lines = []
+    for doc_id, r in res["runs"][run_name][fmt]["by_note"].items():
+        left, changed, false = (sum(r[k].values()) for k in ("left", "changed", "false"))
+        lines.append(f"{doc_id:24s} left {left:2d}  changed {changed:2d}  values {r['values_changed']:2d} "
+                     f"(other {r['values_other']})  false {false:2d}")
+    return lines

@@ -1,0 +1,268 @@
+"""Made-up notes of other countries and styles (issue 50): the marks, the shipped sets and
+``experiments made-up --notes`` (identifiers left, phrases changed, values changed, false spans)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from crfdeid.cli.experiments import main
+from crfdeid.deid.redact import redact
+from crfdeid.document import Document, make_span
+from crfdeid.experiments import madeup, madeup_outputs
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "experiments.md"
+
+# -- the marks ---------------------------------------------------------------------------------
+
+
+def test_both_marks_give_spans_and_phrases_at_half_open_offsets():
+    doc = madeup._document("n", "Seen by Dr [[DOCTOR|Ann Lee]], {{score|GCS 15}}; {{aspirin 81 mg}}.\n")
+    assert doc.text == "Seen by Dr Ann Lee, GCS 15; aspirin 81 mg.\n"
+    [sp] = doc.spans
+    assert (doc.text[sp.start:sp.end], sp.subtype, sp.category) == ("Ann Lee", "DOCTOR", "NAME")
+    assert [(doc.text[a:b], kind) for a, b, kind in doc.meta["keep"]] == [("GCS 15", "score"),
+                                                                          ("aspirin 81 mg", "other")]
+
+
+@pytest.mark.parametrize("raw, reason", [
+    ("{{score|GCS [[DATE|2092]]}}", "do not nest"),
+    ("[[DATE|March {{time|14:20}}]]", "do not nest"),
+    ("[[DATE|March 2092", "not closed"),
+    ("{{GCS 15", "not closed"),
+    ("GCS 15}} ok", "closes no"),
+    ("seen ]] ok", "closes no"),
+    ("[[DATE|2092}}", "closes no"),
+    ("[[NURSE|Ann]]", "i2b2 2014 subtype"),
+    ("[[Ann Lee]]", "i2b2 2014 subtype"),
+    ("{{grade|GCS 15}}", "unknown kind"),
+    ("{{ }}", "empty"),
+])
+def test_bad_marks_are_refused_by_name_without_the_notes_text(raw, reason):
+    with pytest.raises(madeup.NoteMarkError, match=reason) as exc:
+        madeup._document("note7", raw)
+    assert "note7" in str(exc.value) and "offset" in str(exc.value)
+    assert not any(w in str(exc.value) for w in ("Ann", "GCS", "2092", "March"))
+
+
+def test_a_note_id_given_twice_is_refused(tmp_path):
+    path = tmp_path / "n.txt"
+    path.write_text("=== a ===\nx\n=== a ===\ny\n", encoding="utf-8")
+    with pytest.raises(madeup.NoteMarkError, match="twice"):
+        madeup.read_notes(path)
+
+
+# -- the shipped sets ---------------------------------------------------------------------------
+
+#: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
+COUNTS = {"dev": (25, 279, 400), "check": (15, 206, 224), "legacy": (15, 67, 0)}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
+    docs = madeup.read_notes(name)
+    g = madeup_outputs.gold_counts(docs)
+    assert (g["notes"], g["identifiers"], g["phrases"]) == COUNTS[name]
+    assert len({d.doc_id for d in docs}) == len(docs)
+    assert f"| {name} | {g['notes']} | {g['identifiers']} | {g['identifier_tokens']} | {g['phrases']} |" \
+        in DOCS.read_text(encoding="utf-8")
+    for d in docs:
+        assert not re.search(r"\[\[|\]\]|\{\{|\}\}", d.text)
+        for a, b, _ in d.meta["keep"]:  # a phrase that must survive is never PHI
+            assert not any(sp.start < b and a < sp.end for sp in d.spans)
+
+
+@pytest.mark.parametrize("name", ["dev", "check"])
+def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
+    for d in madeup.read_notes(name):
+        assert d.spans and d.meta["keep"], d.doc_id
+        for sp in d.spans:
+            if sp.category == "NAME":
+                assert not re.match(r"(?i)(dr|mr|mrs|ms|miss|sr)\.? ", d.text[sp.start:sp.end]), d.doc_id
+
+
+def _medicare(s: str) -> bool:
+    d = s.replace(" ", "")
+    return len(d) == 10 and sum(int(a) * w for a, w in zip(d, (1, 3, 7, 9, 1, 3, 7, 9))) % 10 == int(d[8])
+
+
+def _nhi(s: str) -> bool:
+    letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+    vals = [letters.index(c) + 1 for c in s[:3]] + [int(c) for c in s[3:6]]
+    return (11 - sum(v * w for v, w in zip(vals, (7, 6, 5, 4, 3, 2))) % 11) % 11 == int(s[6])
+
+
+#: set, subtype, the shape of a national number, its check: a python-stdnum module (the reference
+#: check; stdnum is no dependency of crfdeid, so the test skips without it) or a function here.
+CHECKED = [
+    ("dev", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),
+    ("check", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),
+    ("check", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
+    ("check", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check", "IDNUM", r"[A-Z]{5}\d{4}[A-Z]", "in_.pan"),
+    ("check", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+]
+
+
+@pytest.mark.parametrize("name, subtype, shape, check", CHECKED)
+def test_national_numbers_have_valid_check_digits(name, subtype, shape, check):
+    if isinstance(check, str):
+        module = pytest.importorskip(f"stdnum.{check}")
+        check = (lambda s: module.is_valid(re.sub(r"\D", "", s))) if check == "luhn" else module.is_valid
+    found = [d.text[sp.start:sp.end] for d in madeup.read_notes(name) for sp in d.spans
+             if sp.subtype == subtype and re.fullmatch(shape, d.text[sp.start:sp.end])]
+    assert found and all(check(s) for s in found)
+
+
+# -- reading an output back ---------------------------------------------------------------------
+
+TEXT = "Seen by Ann Lee on 3/4 at\nMercy Ridge, GCS 15.\n"
+
+
+@pytest.mark.parametrize("where", [
+    [(8, 15)],
+    [(0, 4), (8, 11), (12, 15)],          # at the start; two spans with one space between
+    [(19, 21), (21, 22)],                 # adjacent spans: one stretch
+    [(19, 22), (23, 25), (43, 45)],       # a span at the end of a line, one before the last dot
+    [(16, 37)],                           # across the line break (the writer cuts it in two)
+    [],
+])
+def test_replaced_finds_the_stretches_a_writer_replaced(where):
+    doc = Document("n", TEXT, [make_span(a, b, "DOCTOR") for a, b in where])
+    merged: list = []
+    for a, b in where:
+        if merged and merged[-1][1] == a:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    if where == [(16, 37)]:
+        merged = [(16, 25), (26, 37)]
+    for style in ("mimic", "xyz", "category"):
+        assert madeup_outputs.replaced(TEXT, redact(doc, style)) == merged
+
+
+def test_an_output_that_changed_unmarked_text_is_an_alignment_error():
+    out = Document("n", "Seen by [**DOCTOR**] in 3/4 at\nMercy Ridge, GCS 15.\n", [make_span(8, 20, "DOCTOR")])
+    with pytest.raises(madeup_outputs.AlignmentError, match="'n'"):
+        madeup_outputs.replaced(TEXT, out)
+
+
+# -- the command on a tiny made-up file, its tagger's spans given ---------------------------------
+
+TINY = """# two made-up notes for the test
+=== n1 ===
+{{heading|CLINIC NOTE}}
+Seen by Dr [[DOCTOR|Ann Lee]] at [[HOSPITAL|Mercy Ridge]] in [[DATE|March 2092]], {{score|GCS 15}}.
+{{drug|aspirin 81 mg}} daily.
+=== n2 ===
+pt [[PATIENT|bo quist]] seen {{time|14:20}} in [[STATE|Ohio]].
+"""
+#: The spans the tagger is made to find, by note: (surface, subtype).
+PREDICTED = {"n1": [("Ann", "DOCTOR"), ("Mercy Ridge", "HOSPITAL"), ("March 2092", "DATE"), ("GCS", "DOCTOR"),
+                    ("81", "DATE")],
+             "n2": [("Ohio", "STATE")]}
+
+
+@pytest.fixture
+def tiny(tmp_path, monkeypatch):
+    path = tmp_path / "tiny.txt"
+    path.write_text(TINY, encoding="utf-8")
+
+    def tag(self, docs, jobs=1, progress=None):
+        for d in docs:
+            spans = [make_span(d.text.index(s), d.text.index(s) + len(s), sub) for s, sub in PREDICTED[d.doc_id]]
+            yield d.doc_id, d.with_spans(spans), None
+    monkeypatch.setattr(madeup_outputs.Session, "tag", tag)
+    return path
+
+
+def test_the_command_counts_what_the_output_leaves_and_changes(tiny, tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["made-up", "--notes", str(tiny), "--outputs", "redacted", "--by-note", "--json", str(out)]) == 0
+    res = json.loads(out.read_text())
+    # Safe Harbor PHI: Ann Lee (2 tokens), Mercy Ridge (2), March 2092 (2), bo quist (2); Ohio is a state
+    assert res["gold"]["identifier_tokens"] == 8 and res["gold"]["identifiers"] == 4
+    assert res["gold"]["phrases"] == 4 and res["gold"]["phrases_with_digits"] == 3
+    for run in ("mining off", "mining on"):
+        r = res["runs"][run]["redacted"]
+        assert (r["identifier_tokens_left"], r["identifiers_left"]) == (3, 2)      # Lee; bo quist
+        assert r["left_by_subtype"] == {"DOCTOR": 1, "PATIENT": 2}
+        assert r["identifiers_left_by_subtype"] == {"DOCTOR": 1, "PATIENT": 1}
+        assert r["phrases_changed"] == 2 and r["changed_by_kind"] == {"drug": 1, "score": 1}
+        assert (r["values_changed"], r["values_other"]) == (1, 0)  # 81 lost; GCS 15 keeps its 15
+        assert r["false_spans"] == 2 and r["false_by_subtype"] == {"DATE": 1, "DOCTOR": 1}
+        assert r["failed"] == [] and set(r["by_note"]) == {"n1", "n2"}
+        assert r["by_note"]["n2"]["left"] == {"PATIENT": 2} and r["by_note"]["n2"]["false"] == {}
+    printed = capsys.readouterr().out
+    assert "identifier tokens left 3 of 8" in printed and "phrases changed 2 of 4" in printed
+    assert "n1 " in printed and "n2 " in printed                                       # per note id
+    for words in ("Ann", "Lee", "quist", "Mercy", "GCS", "aspirin", "14:20", "Ohio", "CLINIC"):
+        assert words not in printed                                                     # never note text
+
+
+def test_a_note_the_writer_refuses_is_named_and_not_scored(tiny, tmp_path, monkeypatch, capsys):
+    from crfdeid.deid.writers import RedactedWriter
+    from crfdeid.errors import LeakError
+
+    real = RedactedWriter.transform
+
+    def refuse(self, doc):
+        if doc.doc_id == "n2":
+            raise LeakError("refused", doc_id=doc.doc_id)
+        return real(self, doc)
+    monkeypatch.setattr(RedactedWriter, "transform", refuse)
+    out = tmp_path / "r.json"
+    assert main(["made-up", "--notes", str(tiny), "--outputs", "redacted", "--mining", "off",
+                 "--json", str(out)]) == 0
+    r = json.loads(out.read_text())["runs"]["mining off"]["redacted"]
+    assert r["failed"] == ["n2"] and r["identifier_tokens_left"] == 1 and list(r["by_note"]) == ["n1"]
+    assert "failed notes 1 (n2)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--mining", "sometimes"], "--mining"),
+    (["--session-option", "no equals"], "--session-option"),
+    (["--session-option", "date_order=dmy"],  # an option no Session takes (yet): named, with those it takes
+     "unknown session option(s) date_order; allowed: backend, explain, o_threshold, o_words"),
+])
+def test_the_command_refuses_bad_options(tiny, argv, message, capsys):
+    assert main(["made-up", "--notes", str(tiny), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_session_options_reach_the_session(tiny, monkeypatch):
+    import functools
+    seen = []
+    init = madeup_outputs.Session.__init__
+
+    @functools.wraps(init)                               # its signature: the allowed options
+    def spy(self, *args, **kwargs):
+        seen.append(kwargs.get("o_words"))
+        init(self, *args, **kwargs)
+    monkeypatch.setattr(madeup_outputs.Session, "__init__", spy)
+    assert main(["made-up", "--notes", str(tiny), "--mining", "off", "--outputs", "redacted",
+                 "--session-option", "o_words=false"]) == 0
+    assert seen[:2] == [False, False]                    # the model's session and the tagging one
+
+
+def test_the_shipped_model_on_the_dev_notes_surrogates_with_a_fixed_seed(tmp_path):
+    """Two runs agree (the public seed), and every count stays within what the notes hold."""
+    outs = []
+    for k in range(2):
+        path = tmp_path / f"d{k}.json"
+        assert main(["made-up", "--notes", "dev", "--mining", "off", "--json", str(path)]) == 0
+        outs.append(json.loads(path.read_text()))
+    assert outs[0] == outs[1]
+    g, runs = outs[0]["gold"], outs[0]["runs"]["mining off"]
+    for fmt in ("redacted", "surrogate"):
+        r = runs[fmt]
+        assert 0 <= r["identifier_tokens_left"] < g["identifier_tokens"]
+        assert 0 <= r["phrases_changed"] <= g["phrases"] and r["values_other"] <= r["values_changed"]
+        assert len(r["by_note"]) + len(r["failed"]) == g["notes"]
