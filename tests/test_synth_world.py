@@ -174,6 +174,13 @@ def test_templates_name_only_known_slots():
     assert used <= set(SLOTS)
 
 
+def test_a_look_alike_with_a_phi_slot_is_refused():
+    from crfdeid.synth.world import render_plain
+    assert re.fullmatch(r"\d\d yo", render_plain(random.Random(2), "<age> yo"))
+    with pytest.raises(ValueError, match="<town>"):
+        render_plain(random.Random(2), "lives in <town>")
+
+
 def test_render_puts_phi_where_its_slot_stands():
     day = dt.date(2080, 3, 14)
     w = World("UK", "Ji-ho", "Quennell", "Bud", "M", 95, day, "Stoke-on-Trent", "Staffordshire", "ST4 6QG",

@@ -302,7 +302,14 @@ _SLOT = re.compile(r"<([a-z_]+)>")
 
 def render_plain(rng: random.Random, template: str) -> str:
     """A look-alike template filled (its ``<time>``/``<age>`` too): text that is never PHI."""
-    return _SLOT.sub(lambda m: str(SLOTS[m.group(1)](rng, _NOBODY, _DAY)[0]), fill(rng, template))
+    return _SLOT.sub(lambda m: _plain_slot(rng, m.group(1)), fill(rng, template))
+
+
+def _plain_slot(rng: random.Random, name: str) -> str:
+    piece = SLOTS[name](rng, _NOBODY, _DAY)[0]
+    if not isinstance(piece, str):  # a look-alike is never PHI: a PHI slot there is a template error
+        raise ValueError(f"look-alike templates take plain slots only (look, time, age), got <{name}>")
+    return piece
 
 
 def render(rng: random.Random, w: World, day: dt.date, template: str) -> list[list]:
