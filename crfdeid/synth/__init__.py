@@ -35,6 +35,7 @@ from .letter import letter
 from .mix import PLAIN, mix_note
 from .nursing import nursing_note
 from .ward import roughen, ward_note
+from .world import world_note
 
 __all__ = ["generate", "iter_documents", "NoteBuilder"]
 
@@ -52,6 +53,9 @@ STYLES["mix_vocab"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, vocab
 #: never PHI, and month/day dates in telegraphic context or glued to a neighbour, PHI:
 #: :data:`crfdeid.synth.vocab.ICU_LINES` and :data:`~crfdeid.synth.vocab.ICU_DATED`).
 STYLES["mix_icu"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=True), 62))
+#: ``world``: triage, discharge, radiology, psychiatry, social work, pharmacy, telephone notes, letters
+#: and lower-case ward notes of US, UK, IE, AU, CA and IN patients (:mod:`crfdeid.synth.world`).
+STYLES["world"] = {"world": (world_note, 100)}
 FIRST_RECORD = 100
 
 
@@ -105,7 +109,9 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
         Random seed; the same seed gives the same documents on every machine.
     style : str
         ``"i2b2"`` (default), ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`) or
-        ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`).
+        ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`), its
+        variants ``"mix_vocab"`` and ``"mix_icu"``, or ``"world"`` (other note kinds and countries,
+        :mod:`crfdeid.synth.world`).
 
     Returns
     -------
