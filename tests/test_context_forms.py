@@ -162,3 +162,9 @@ def test_phone_matcher_leaves_ratios_and_gases():
 def test_international_numbers_checked_by_phonenumbers():
     assert phones.possible_international("+44 20 7946 0958")
     assert not phones.possible_international("+44 20 79")
+
+
+@pytest.mark.parametrize("text, phone", [("son updated by phone (508-555-0172); ok", "508-555-0172"),
+                                          ("call (508) 555-0172 today", "(508) 555-0172")])
+def test_a_bracket_of_the_phrase_stays_outside_the_phone(text, phone):
+    assert [text[sp.start:sp.end] for _, sp in phones.matches(text, "US")] == [phone]

@@ -122,6 +122,7 @@ def test_the_quick_start_runs_as_written_in_an_empty_folder(tmp_path):
     assert "Tell" not in redacted and "Imogen" not in redacted
     assert "arranged through [**HOSPITAL**]" in redacted
     assert "Bed 6B-12" in redacted  # a bed number is no date
+    assert "by phone ([**PHONE**]);" in redacted  # the phrase's bracket stays outside the phone
     assert surrogate.count("==> ") == 3 and surrogate.count("[**") < redacted.count("[**")
     # the summary by category, on standard error, never a value
     assert re.search(r"^replaced: NAME \d+, .*DATE \d+", outs[1].stderr, re.M)

@@ -141,6 +141,8 @@ def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
         window = text[lo:run.end() + 2]
         for m in PhoneNumberMatcher(window, region, leniency=Leniency.VALID):
             start, end = lo + m.start, lo + m.end
+            if text[start] == "(" and ")" not in text[start:end]:
+                start += 1  # "(508-555-0172)": the bracket of the phrase, not of the area code
             if not _SHAPE.fullmatch(m.raw_string) or _SLASH_NEAR.search(text, max(0, start - 1), end + 1):
                 continue  # a blood gas or a ratio (123/46/7.39) in a valid range: no phone's shape
             sub = "FAX" if re.search(r"(?i)fax", text[max(0, start - 24):start]) else "PHONE"
