@@ -31,10 +31,7 @@ from functools import lru_cache
 
 from ..deid.guard import Units
 
-try:  # the review extra; without it, only the ASCII readings apply (see survives)
-    from confusable_homoglyphs import confusables as _confusables
-except ModuleNotFoundError:  # pragma: no cover - the review extra installs it
-    _confusables = None
+from confusable_homoglyphs import confusables as _confusables
 
 #: Digits and signs written for letters (both readings of 1).
 LEET = ({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"},
@@ -53,7 +50,7 @@ def latin(ch: str) -> str:
     """
     folded = "".join(c for c in unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", ch).casefold())
                      if unicodedata.category(c)[0] != "M")
-    if folded.isascii() or not folded.isalpha() or _confusables is None:
+    if folded.isascii() or not folded.isalpha():
         return folded
     for c in folded:
         found = _confusables.is_confusable(c, greedy=True, preferred_aliases=["latin"]) or []

@@ -146,7 +146,7 @@ _LOOKALIKES = (
     "PEEP {a}, TV 4{a}0, FiO2 {a}0%", "seen at 1{a}:3{b}:4{a}", "BP 1{a}0/{b}0, HR 9{a}", "GCS 1{a}, ICD I1{b}",
     "NDC 0002-32{a}{b}-30", "INR 2.{a}, plt 1{a}0000, TSH {a}.{b}", "titrated to 1{a}00 mL over 4 h",
     "version {a}.{b}.{a}.{b} of the monitor", "room 4{a}1{b}, bed {a}", "ABG 7.3{a}/4{b}/12{a}",
-    "1{a}/1{b}/2023 at 0{a}00",
+    "vancomycin day {a}/14 at 0{a}00",  # a whole date is PHI, never a look-alike
     "order 2{a}0{b} units of heparin", "spo2 9{a}% on 2L", "ratio 1:{a}, rate {a}{b} /min", "L{a} 5 disc, T1{b} level",
 )
 
