@@ -29,6 +29,7 @@ from ..deid.writers import check_mapping_path, write_mapping
 from ..errors import ConfigError, CrfdeidError, describe
 from ..io import parse_spec, spec_path, writer
 from ..io.labelled import read_corpus
+from ..io.outputs import check_apart
 from .scheme import load_scheme
 
 EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
@@ -116,6 +117,7 @@ def run(args) -> int:
     grouper = grouping.from_args(args)
     if args.mapping:
         check_mapping_path(args.mapping, args.out)
+        check_apart(args.mapping, [spec_path(args.input)], [args.out], what="mapping")
     if parse_spec(args.input)[0] in UNANNOTATED_FORMATS:
         annotated_only(args.input, [], [])  # refused before anything is read
     # The output is checked (not an input, not inside or around one, no file replaced without

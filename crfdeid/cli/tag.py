@@ -253,6 +253,7 @@ def main(argv=None) -> int:
         grouper = grouping.from_args(args)
         known = site.from_args(args)
         options = _writer_options(args)
+        check_apart(options.get("mapping"), paths, [args.output_dir], what="mapping")  # PHI: never over a note
         random_key = args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None
         session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
