@@ -25,10 +25,11 @@ from .rng import apply_case, normalize, random_like
 _WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:['\u2019](?:\p{L}\p{M}*)+)*")
 _DIGITS = regex.compile(r"\d+")
 _POSSESSIVE = regex.compile(r"(?i)['\u2019]s$")
-#: Surname particles (Dutch, German, French, Spanish, Portuguese, Italian, Arabic): written by
-#: hand, a closed class. A run of them before a surname is replaced by a run of as many others.
-PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "la", "le", "du", "da", "di",
-                       "dos", "das", "do", "ter", "ten", "bin", "binti", "bint", "ibn", "al", "el"})
+#: Surname particles (Dutch, German, French, Spanish, Portuguese, Italian, Arabic, Irish): written
+#: by hand, a closed class. A run of them before a surname is replaced by a run of as many others.
+PARTICLES = frozenset({"van", "von", "der", "den", "dem", "het", "de", "del", "della", "la", "las", "los",
+                       "le", "du", "da", "di", "dos", "das", "do", "ter", "ten", "op", "uit", "zu", "und",
+                       "bin", "binti", "bint", "ibn", "al", "el", "ni", "nic"})
 #: The runs of two particles a two-particle run becomes (one particle: one of :data:`_ONE`).
 _TWO = ("van der", "van den", "van de", "von der", "von dem", "de la", "de las", "de los", "van het",
         "da la", "ibn al", "bin al", "op ten", "op den", "uit den", "van ter", "von und")

@@ -32,8 +32,7 @@ from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .guard import NoSafeReplacement, Units
 from .kinds import settle_kinds, stand_in
 from .mapping import MappingTable
-from .policies import (PLACEHOLDER, Policies, age_tails, as_age, confidences, known_town, remember_town,
-                       years_between)
+from .policies import PLACEHOLDER, Policies, age_tails, as_age, confidences, known_town, remember_town, years_between
 from .rng import Keyed, derangement, normalize, random_like
 from .spans import deid_spans, replace_spans
 from .state import NoDraw, PatientState
