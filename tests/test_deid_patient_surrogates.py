@@ -18,11 +18,10 @@ from crfdeid.cli import main
 from crfdeid.deid import Surrogator
 from crfdeid.deid.mapping import COLUMNS, MappingTable
 from crfdeid.deid.names import PARTICLES
-from crfdeid.document import make_span
 
-# (original surname as the family writes it, forms it takes in the notes: (text before, name, text after))
+# (a surname as the family writes it, the forms it takes in the notes)
 FORMS = [
-    ("Smith-Jones", ["Mary Smith-Jones", "Ms. ", "Smith-Jones's", "SMITH-JONES", "smith-jones"]),
+    ("Smith-Jones", ["Mary Smith-Jones", "Smith-Jones's", "SMITH-JONES", "smith-jones"]),
     ("Van der Berg", ["Anna Van der Berg", "van der Berg", "VAN DER BERG", "Van der Berg's"]),
     ("de la Cruz", ["Lucia de la Cruz", "de la Cruz", "DE LA CRUZ", "De La Cruz"]),
     ("bin Rashid", ["Ahmed bin Rashid", "bin Rashid", "BIN RASHID", "bin Rashid's"]),
@@ -33,9 +32,8 @@ FORMS = [
 
 def _forms():
     for surname, forms in FORMS:
-        names = [f for f in forms if f.strip() and not f.endswith(". ")]
-        for i, a in enumerate(names):
-            for b in names[i + 1:]:
+        for i, a in enumerate(forms):
+            for b in forms[i + 1:]:
                 yield surname, a, b
 
 
