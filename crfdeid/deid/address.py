@@ -22,6 +22,7 @@ import re
 from .. import gazetteers
 from ..document import Span
 from .rng import apply_case, random_like
+from .spans import runs
 from .zipdata import us_places
 
 PARTS = frozenset({"CITY", "STATE", "ZIP"})
@@ -31,23 +32,9 @@ _GAP = re.compile(r"[ \t,]{0,3}")
 def groups(text: str, spans: list[Span], parts: frozenset = PARTS) -> list[list[Span]]:
     """Runs of CITY, STATE and ZIP spans (each at most once; ``parts``: these subtypes instead)
     separated by spaces or a comma on one line; only runs of two or more are addresses."""
-    out: list[list[Span]] = []
-    run: list[Span] = []
-    for sp in spans:
-        if sp.subtype not in parts:
-            if len(run) > 1:
-                out.append(run)
-            run = []
-            continue
-        if run and (_GAP.fullmatch(text[run[-1].end:sp.start]) is None
-                    or sp.subtype in {r.subtype for r in run}):
-            if len(run) > 1:
-                out.append(run)
-            run = []
-        run.append(sp)
-    if len(run) > 1:
-        out.append(run)
-    return out
+    return runs(spans, lambda sp: sp.subtype in parts,
+                lambda run, sp: _GAP.fullmatch(text[run[-1].end:sp.start]) is not None
+                and sp.subtype not in {r.subtype for r in run})
 
 
 @functools.cache

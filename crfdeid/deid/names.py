@@ -20,7 +20,9 @@ from typing import NamedTuple
 import regex
 
 from .. import gazetteers
+from ..document import Span
 from .rng import apply_case, normalize, random_like
+from .spans import runs
 
 _WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:['\u2019](?:\p{L}\p{M}*)+)*")
 _DIGITS = regex.compile(r"\d+")
@@ -304,23 +306,11 @@ def name_parts(state, keyed, text: str, gender: str | None = None) -> list[tuple
     return sorted(reps)
 
 
-def adjacent(text: str, spans) -> list[list]:
+def adjacent(text: str, spans: list[Span]) -> list[list[Span]]:
     """Runs of two or more PATIENT or DOCTOR spans of one subtype separated by spaces alone on
     one line (``Anna Van`` | ``der`` | ``Berg``, as a tagger may cut a name): one name, whose
     surrogate is drawn whole (:func:`name_parts`) so its particles and parts stay coherent."""
-    out, run = [], []
-    for sp in spans:
-        if sp.subtype not in ("PATIENT", "DOCTOR"):
-            if len(run) > 1:
-                out.append(run)
-            run = []
-            continue
-        gap = text[run[-1].end:sp.start] if run else ""
-        if run and (sp.subtype != run[-1].subtype or not gap or gap.strip(" \t")):
-            if len(run) > 1:
-                out.append(run)
-            run = []
-        run.append(sp)
-    if len(run) > 1:
-        out.append(run)
-    return out
+    def joins(run: list[Span], sp: Span) -> bool:
+        gap = text[run[-1].end:sp.start]
+        return sp.subtype == run[-1].subtype and bool(gap) and not gap.strip(" \t")
+    return runs(spans, lambda sp: sp.subtype in ("PATIENT", "DOCTOR"), joins)
