@@ -228,3 +228,19 @@ def test_corpus_surrogate_writes_the_same_columns(tmp_path):
     rows = list(csv.DictReader(mapping.open(newline="", encoding="utf-8")))
     assert {r["subtype"] for r in rows} == {"DOCTOR", "DATE"}
     assert all(r["date_shift_days"] for r in rows)
+
+
+@pytest.mark.parametrize("word", ["of", "St", "Holy", "Road"])
+def test_a_generic_place_word_takes_one_surrogate_in_capitals_and_lower_case(word):
+    from crfdeid.deid import places
+    s = Surrogator(seed=6)
+    st = s.state("p3")
+    got = {places.wordwise(st, s.keyed, "place-cities", w).casefold() for w in (word, word.upper(), word.lower())}
+    assert len(got) == 1 and word.casefold() not in got
+
+
+def test_a_unit_code_in_capitals_stays_an_acronym():
+    from crfdeid.deid import places
+    s = Surrogator(seed=6)
+    new = places.wordwise(s.state("p3"), s.keyed, "place-cities", "MICU")
+    assert new.isupper() and len(new) == 4 and new != "MICU"
