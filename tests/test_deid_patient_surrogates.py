@@ -123,13 +123,15 @@ def test_another_patient_gets_other_surrogates():
 
 def test_the_mapping_table_has_every_span_and_the_address_parts_in_columns():
     s = Surrogator(seed=8)
+    assert s.table is None  # kept only when a mapping file is asked for
+    s.keep_mapping()
     docs = [note("p1_a", "Mary Smith-Jones lives at 12 Elm Road, Springfield, IL 62701; call 555-0143.",
                  ("Mary Smith-Jones", "PATIENT"), ("12 Elm Road", "STREET"), ("Springfield", "CITY"),
                  ("IL", "STATE"), ("62701", "ZIP"), ("555-0143", "PHONE"), patient="p1"),
             note("p1_b", "Ms. Smith-Jones back to Springfield.", ("Smith-Jones", "PATIENT"),
                  ("Springfield", "CITY"), patient="p1")]
     outs = [s.surrogate(d) for d in docs]
-    rows = list(csv.DictReader(s.table.render().splitlines()))
+    rows = list(csv.DictReader(s.keep_mapping().render().splitlines()))
     assert tuple(rows[0]) == COLUMNS
     spans = [r for r in rows if r["subtype"] != "ADDRESS"]
     assert sum(int(r["spans"]) for r in spans) == sum(len(o.spans) for o in outs) == 8

@@ -132,6 +132,8 @@ def run(args) -> int:
                             age_over_89=args.age_over_89, scheme=own, dob=getattr(args, "dob", "placeholder"),
                             unparsed_dates=getattr(args, "unparsed_dates", "placeholder"),
                             kinds=getattr(args, "kinds", None))
+    if args.mapping:
+        surrogator.keep_mapping()
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)

@@ -136,9 +136,18 @@ class Surrogator(Policies):
         self.unparsed: list[tuple[str, int, str]] = []
         self.last_exempt: list[Span] = []
         self._states: dict[str, PatientState] = {}
-        self.table = MappingTable()  # what every span of every note became: PHI, written only when asked
+        #: what every span of every note became (PHI): kept only when a mapping file is asked
+        #: for (:meth:`keep_mapping`), so a long run or the service holds no table
+        self.table: MappingTable | None = None
         self._before = ""  # the text just before the span being replaced (a title: Mrs.)
         self._over_89 = frozenset(r.text for r in guard.runs(age_over_89)) | {"ninety", "plus"}
+
+    def keep_mapping(self) -> MappingTable:
+        """Start keeping the mapping table (:mod:`crfdeid.deid.mapping`) of the notes surrogated
+        from now on; returns it."""
+        if self.table is None:
+            self.table = MappingTable()
+        return self.table
 
     def state(self, patient: str) -> PatientState:
         """The state of one patient (created on first use)."""
@@ -286,7 +295,8 @@ class Surrogator(Policies):
         if bad_at is not None:
             raise LeakError("a date did not move by the patient's offset in its own format; the "
                             "document is not written", doc_id=doc.doc_id, offset=bad_at)
-        self.table.add(Document(doc.doc_id, doc.text, labelled, doc.meta), out, st.shift_days)
+        if self.table is not None:
+            self.table.add(Document(doc.doc_id, doc.text, labelled, doc.meta), out, st.shift_days)
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)
         self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
@@ -302,6 +312,9 @@ class Surrogator(Policies):
             with st.checking(lambda cand: all(self._safe(units[sp], cand) for sp in run)):
                 reps = names.name_parts(st, self.keyed, doc.text[a:b], names.gender_of(self._before, doc.text[a:b]))
         except NoDraw:
+            return {}
+        except Exception:  # a generator's bug on an odd string: each span takes its own path
+            self.counts["generator_errors"] += 1
             return {}
         edges = [(sp.start - a, sp.end - a) for sp in run]
         if any(not any(s <= x and y <= e for s, e in edges) for x, y, _ in reps):

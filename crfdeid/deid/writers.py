@@ -129,6 +129,8 @@ class SurrogateWriter(_DeidWriter):
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave
         self.xml, self.propagate, self.mapping = xml, propagate, mapping
+        if mapping:
+            surrogator.keep_mapping()
 
     def transform(self, doc):
         new = self.surrogator.surrogate(add_repeats(doc, scheme=self.scheme) if self.propagate else doc)
@@ -167,7 +169,7 @@ class SurrogateWriter(_DeidWriter):
 def write_mapping(surrogator: Surrogator, path, overwrite: bool = False) -> None:
     """Write the original -> surrogate table (PHI!) as CSV or TSV by the file's suffix
     (:mod:`crfdeid.deid.mapping`, mode 0600); an existing file is replaced only with ``overwrite``."""
-    surrogator.table.write(path, overwrite=overwrite)
+    surrogator.keep_mapping().write(path, overwrite=overwrite)
 
 
 def check_mapping_path(path, out=None, exists_ok: bool = False) -> None:
