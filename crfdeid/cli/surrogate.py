@@ -104,8 +104,8 @@ def register(subparsers) -> None:
                         "names: Fecha date, Edad age, Nombre name...), LABEL:KIND pairs, or both; "
                         "without a generator such a label is refused")
     p.add_argument("--mapping", metavar="FILE",
-                   help="also write the original->surrogate table (contains PHI; off by default; "
-                        "a new file outside --out)")
+                   help="also write the original->surrogate table, a .csv or .tsv file (contains PHI; "
+                        "off by default; a new file outside --out)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_overwrite(p)
     p.set_defaults(func=run)

@@ -78,8 +78,8 @@ def _parser() -> argparse.ArgumentParser:
                         "(masked), xml=true, date_shift=[-400,-100], age_bucket=5, mark=true "
                         "(surrogate)")
     p.add_argument("--mapping", metavar="FILE",
-                   help="surrogate output: write the original -> surrogate table here (it holds the "
-                        "original PHI: store it as PHI; the same as -o mapping=FILE)")
+                   help="surrogate output: write the original -> surrogate table here, a .csv or .tsv "
+                        "file (it holds the original PHI: store it as PHI; the same as -o mapping=FILE)")
     key = p.add_mutually_exclusive_group()
     key.add_argument("--seed", help="surrogate output: public seed, for tests and demonstrations only "
                                     "(anyone with the seed can recompute the surrogates)")
