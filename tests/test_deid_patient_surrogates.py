@@ -246,3 +246,25 @@ def test_a_unit_code_in_capitals_stays_an_acronym():
     s = Surrogator(seed=6)
     new = places.wordwise(s.state("p3"), s.keyed, "place-cities", "MICU")
     assert new.isupper() and len(new) == 4 and new != "MICU"
+
+
+@pytest.mark.slow
+@pytest.mark.physionet
+def test_physionet_originals_keep_one_surrogate_per_patient(physionet_docs):
+    """On the development notes (gold spans, every note learnt first as ``corpus surrogate``
+    does), no original of a patient takes two surrogates (3 did before 2026-11-25)."""
+    from crfdeid.deid.spans import propagate
+    docs = [propagate(d) for d in physionet_docs]
+    s = Surrogator(seed=13)
+    table = s.keep_mapping()
+    for d in docs:
+        s.learn(d)
+    for d in docs:
+        s.surrogate(d)
+    seen: dict = {}
+    for r in csv.DictReader(table.render().splitlines()):
+        if r["subtype"] not in ("DATE", "ADDRESS") and not r["surrogate"].startswith("[**"):
+            seen.setdefault((r["patient"], r["subtype"], r["original"].casefold()), set()).add(
+                r["surrogate"].casefold())
+    assert len(seen) > 500
+    assert [k[1] for k, v in seen.items() if len(v) > 1] == []
