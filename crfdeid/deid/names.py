@@ -8,7 +8,11 @@ its gender when the gazetteers know it, or surname) once per patient, so
 per-patient letter permutation. Titles (``Dr.``, ``MD``) and punctuation stay.
 Words in any script count (``Петров``, ``王小明``, ``Zoë Müller-Øster``); the
 surrogate words are taken from the (ASCII) gazetteers, and digits inside a name
-span (``MRN 8830017`` typed as a name) are redrawn.
+span (``MRN 8830017`` typed as a name) are redrawn. A word keeps one surrogate per
+patient whatever its role in a note; a possessive keeps its ``'s``; a run of surname
+particles (``van der``, ``de la``, ``bin``) becomes as many other particles, once per
+patient, in the case of each (``Van der Berg``, ``VAN DER BERG`` -> ``Op den Sheppard``,
+``OP DEN SHEPPARD``).
 """
 
 from __future__ import annotations
