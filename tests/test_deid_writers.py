@@ -6,7 +6,7 @@ import json
 import pytest
 
 from crfdeid.cli import surrogate as cli
-from crfdeid.deid.writers import MAPPING_HEADER, MaskedWriter, RedactedWriter, SurrogateWriter
+from crfdeid.deid.writers import MaskedWriter, RedactedWriter, SurrogateWriter
 from crfdeid.document import Document, make_span
 from crfdeid.io import WRITERS, read, write
 from crfdeid.io.i2b2 import I2b2Writer
@@ -53,11 +53,12 @@ def test_fail_closed_leaves_no_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["110-01.txt", "110-01.xml"]
 
 
-def test_no_mapping_unless_asked_and_flagged_as_phi(tmp_path):
+def test_no_mapping_unless_asked_and_private(tmp_path):
     write([GOOD], "surrogate", tmp_path / "out", seed=1)
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["110-01.txt"]
     write([GOOD], "surrogate", tmp_path / "out2", seed=1, mapping=tmp_path / "map.tsv")
-    assert (tmp_path / "map.tsv").read_text().startswith(MAPPING_HEADER) and "PHI" in MAPPING_HEADER
+    assert (tmp_path / "map.tsv").read_text().startswith("patient\tnote\t")
+    assert (tmp_path / "map.tsv").stat().st_mode & 0o077 == 0
 
 
 def run_cli(argv):

@@ -66,7 +66,7 @@ def test_tag_takes_the_readmes_mapping_option(tmp_path, capsys):
     mapping = tmp_path / "map.tsv"
     assert main(["tag", "--quiet", "--output-format", "surrogate", "--seed", "4", "--mapping", str(mapping),
                  "--output-dir", str(tmp_path / "out"), str(note)]) == 0
-    assert mapping.read_text(encoding="utf-8").startswith("# PHI")
+    assert mapping.read_text(encoding="utf-8").startswith("patient\tnote\tcategory\tsubtype\toriginal\tsurrogate")
     assert "Smith" not in (tmp_path / "out" / "n1.txt").read_text(encoding="utf-8")
     assert main(["tag", "--quiet", "--output-format", "surrogate", "--seed", "4", "--mapping", str(mapping),
                  "-o", f"mapping={tmp_path / 'other.tsv'}", "--output-dir", str(tmp_path / "o2"), str(note)]) == 2

@@ -29,6 +29,7 @@ from ..deid.writers import check_mapping_path, write_mapping
 from ..errors import ConfigError, CrfdeidError, describe
 from ..io import parse_spec, spec_path, writer
 from ..io.labelled import read_corpus
+from ..io.outputs import check_apart
 from .scheme import load_scheme
 
 EXAMPLE = ("python -m crfdeid corpus surrogate physionet:../shared/corpora/physionet-dev "
@@ -106,8 +107,8 @@ def register(subparsers) -> None:
                         "names: Fecha date, Edad age, Nombre name...), LABEL:KIND pairs, or both; "
                         "without a generator such a label is refused")
     p.add_argument("--mapping", metavar="FILE",
-                   help="also write the original->surrogate table (contains PHI; off by default; "
-                        "a new file outside --out)")
+                   help="also write the original->surrogate table, a .csv or .tsv file (contains PHI; "
+                        "off by default; a new file outside --out)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_overwrite(p)
     p.set_defaults(func=run)
@@ -119,6 +120,7 @@ def run(args) -> int:
     grouper = grouping.from_args(args)
     if args.mapping:
         check_mapping_path(args.mapping, args.out)
+        check_apart(args.mapping, [spec_path(args.input)], [args.out], what="mapping")
     if parse_spec(args.input)[0] in UNANNOTATED_FORMATS:
         annotated_only(args.input, [], [])  # refused before anything is read
     # The output is checked (not an input, not inside or around one, no file replaced without
@@ -134,6 +136,8 @@ def run(args) -> int:
                             unparsed_dates=getattr(args, "unparsed_dates", "placeholder"),
                             kinds=getattr(args, "kinds", None),
                             date_order=getattr(args, "date_order", "auto"))
+    if args.mapping:
+        surrogator.keep_mapping()
     if args.seed is not None and not args.quiet:
         print(SEED_WARNING, file=sys.stderr)
     docs = annotated_only(args.input, docs, errors)

@@ -82,8 +82,8 @@ def _parser() -> argparse.ArgumentParser:
                         "(masked), xml=true, date_shift=[-400,-100], age_bucket=5, mark=true "
                         "(surrogate)")
     p.add_argument("--mapping", metavar="FILE",
-                   help="surrogate output: write the original -> surrogate table here (it holds the "
-                        "original PHI: store it as PHI; the same as -o mapping=FILE)")
+                   help="surrogate output: write the original -> surrogate table here, a .csv or .tsv "
+                        "file (it holds the original PHI: store it as PHI; the same as -o mapping=FILE)")
     key = p.add_mutually_exclusive_group()
     key.add_argument("--seed", help="surrogate output: public seed, for tests and demonstrations only "
                                     "(anyone with the seed can recompute the surrogates)")
@@ -291,6 +291,7 @@ def main(argv=None) -> int:
         grouper = grouping.from_args(args)
         known = site.from_args(args)
         options = _writer_options(args)
+        check_apart(options.get("mapping"), paths, [args.output_dir], what="mapping")  # PHI: never over a note
         random_key = args.output_format == "surrogate" and options.get("key") is None and options.get("seed") is None
         session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),

@@ -22,32 +22,19 @@ import re
 from .. import gazetteers
 from ..document import Span
 from .rng import apply_case, random_like
+from .spans import runs
 from .zipdata import us_places
 
 PARTS = frozenset({"CITY", "STATE", "ZIP"})
 _GAP = re.compile(r"[ \t,]{0,3}")
 
 
-def groups(text: str, spans: list[Span]) -> list[list[Span]]:
-    """Runs of CITY, STATE and ZIP spans (each at most once) separated by spaces or a comma on
-    one line; only runs of two or more are addresses."""
-    out: list[list[Span]] = []
-    run: list[Span] = []
-    for sp in spans:
-        if sp.subtype not in PARTS:
-            if len(run) > 1:
-                out.append(run)
-            run = []
-            continue
-        if run and (_GAP.fullmatch(text[run[-1].end:sp.start]) is None
-                    or sp.subtype in {r.subtype for r in run}):
-            if len(run) > 1:
-                out.append(run)
-            run = []
-        run.append(sp)
-    if len(run) > 1:
-        out.append(run)
-    return out
+def groups(text: str, spans: list[Span], parts: frozenset = PARTS) -> list[list[Span]]:
+    """Runs of CITY, STATE and ZIP spans (each at most once; ``parts``: these subtypes instead)
+    separated by spaces or a comma on one line; only runs of two or more are addresses."""
+    return runs(spans, lambda sp: sp.subtype in parts,
+                lambda run, sp: _GAP.fullmatch(text[run[-1].end:sp.start]) is not None
+                and sp.subtype not in {r.subtype for r in run})
 
 
 @functools.cache
@@ -72,9 +59,13 @@ def state_as(original: str, code: str) -> str:
     return apply_case(bare, name)
 
 
-def draw(rng, originals: dict[str, str]) -> dict[str, str]:
-    """``{subtype: new text}`` for an address's parts (``originals``: subtype -> original text)."""
-    city, code, zips = rng.choice(us_places())
+def draw(rng, originals: dict[str, str], town: str | None = None) -> dict[str, str]:
+    """``{subtype: new text}`` for an address's parts (``originals``: subtype -> original text);
+    ``town``: the city the patient's original city already became (its state and ZIP code drawn
+    among its rows, any row's when the table does not know it)."""
+    rows = [r for r in us_places() if town is not None and r[0].lower() == town.lower()]
+    city, code, zips = rng.choice(rows or us_places())
+    city = town if town is not None else city
     out = {}
     if "CITY" in originals:
         out["CITY"] = apply_case(originals["CITY"], city)

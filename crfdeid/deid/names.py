@@ -8,21 +8,38 @@ its gender when the gazetteers know it, or surname) once per patient, so
 per-patient letter permutation. Titles (``Dr.``, ``MD``) and punctuation stay.
 Words in any script count (``Петров``, ``王小明``, ``Zoë Müller-Øster``); the
 surrogate words are taken from the (ASCII) gazetteers, and digits inside a name
-span (``MRN 8830017`` typed as a name) are redrawn.
+span (``MRN 8830017`` typed as a name) are redrawn. A word keeps one surrogate per
+patient whatever its role in a note; a possessive keeps its ``'s``; a run of surname
+particles (``van der``, ``de la``, ``bin``) becomes as many other particles, once per
+patient, in the case of each (``Van der Berg``, ``VAN DER BERG`` -> ``Op den Sheppard``,
+``OP DEN SHEPPARD``).
 """
 
 from __future__ import annotations
 
 import functools
 import unicodedata
+from typing import NamedTuple
 
 import regex
 
 from .. import gazetteers
+from ..document import Span
 from .rng import apply_case, normalize, random_like
+from .spans import runs
 
 _WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:['\u2019](?:\p{L}\p{M}*)+)*")
 _DIGITS = regex.compile(r"\d+")
+_POSSESSIVE = regex.compile(r"(?i)['\u2019]s$")
+#: Surname particles (Dutch, German, French, Spanish, Portuguese, Italian, Arabic, Irish): written
+#: by hand, a closed class. A run of them before a surname is replaced by a run of as many others.
+PARTICLES = frozenset({"van", "von", "der", "den", "dem", "het", "de", "del", "della", "la", "las", "los",
+                       "le", "du", "da", "di", "dos", "das", "do", "ter", "ten", "op", "uit", "zu", "und",
+                       "bin", "binti", "bint", "ibn", "al", "el", "ni", "nic"})
+#: The runs of two particles a two-particle run becomes (one particle: one of :data:`_ONE`).
+_TWO = ("van der", "van den", "van de", "von der", "von dem", "de la", "de las", "de los", "van het",
+        "da la", "ibn al", "bin al", "op ten", "op den", "uit den", "van ter", "von und")
+_ONE = ("van", "von", "de", "du", "da", "di", "le", "ter", "ten", "bin", "ibn", "al", "el", "dos", "op", "zu")
 
 
 def _ascii_fold(word: str) -> str:
@@ -145,13 +162,47 @@ def _choices(role: str, low: str) -> tuple[str, ...]:
 
 def word_surrogate(state, keyed, word: str, role: str | None = None) -> str:
     """The surrogate of one full name word for this patient, in ``word``'s case (``role``: the
-    list to draw from when the lists do not know the word), of about its frequency (:func:`_choices`)."""
+    list to draw from when the lists do not know the word), of about its frequency (:func:`_choices`).
+
+    One surrogate per word and patient whatever its role in a note (``Ms. Olawale`` takes a
+    first name's list, ``Olawale-Finch`` a surname's): the list only matters at the first draw.
+    """
     role = _role(word) if role is None or _role(word) != "surname" else role
     choices = _choices(role, _ascii_fold(word))
-    kind = "first" if role.startswith("first") else "surname"
     low = _ascii_fold(word)
-    new = state.assign(kind, low, lambda a: keyed.rng("name", state.patient, low, a).choice(choices))
+    new = state.assign("name", low, lambda a: keyed.rng("name", state.patient, low, a).choice(choices))
     return apply_case(word, new)
+
+
+def _particle_run(ws: list[str], i: int) -> int:
+    """How many words from ``i`` are a run of surname particles before a name word (0: none).
+
+    A particle is one of :data:`PARTICLES`; the run must be followed by a word that is not one.
+    A capitalised first word alone before a name (``Van Morrison``, ``Al Smith``) is a first name
+    when the lists know it as one; lower case (``van Gogh``), a run of two (``VAN DER BERG``), a
+    place after another word (``Anna Van Berg``) or a word no first-name list holds (``bin``) is a
+    particle.
+    """
+    j = i
+    while j < len(ws) - 1 and _ascii_fold(ws[j]) in PARTICLES:
+        j += 1
+    n = j - i
+    if n == 1 and i == 0 and not ws[0].islower() and _role(ws[0]) != "surname":
+        return 0
+    return n
+
+
+def particles(state, keyed, run: list[str]) -> list[str]:
+    """The surrogate of a run of surname particles (``van der``, ``de la``, ``bin``): as many other
+    particles, the same for the patient whatever the case, each in the case of the one it replaces."""
+    low = " ".join(_ascii_fold(w) for w in run)
+    pool_ = _TWO if len(run) == 2 else _ONE
+
+    def draw(a):  # the usual runs first; then any particles, the originals' runs being refused
+        rng = keyed.rng("particles", state.patient, low, a)
+        return rng.choice(pool_) if len(run) <= 2 and a < 20 else " ".join(rng.choice(_ONE) for _ in run)
+    new = state.assign("particles", low, draw, limit=60).split()
+    return [apply_case(w, n) if not w.islower() else n for w, n in zip(run, new)]
 
 
 def _initial(state, keyed, letter: str) -> str:
@@ -174,10 +225,16 @@ def _person_for(state, ws: list[str]) -> tuple | None:
     return None
 
 
-def _hyphenated(text: str, ms: list, i: int) -> bool:
+class _Word(NamedTuple):
+    start: int
+    end: int
+    text: str
+
+
+def _hyphenated(text: str, ms: list[_Word], i: int) -> bool:
     """Whether name word ``i`` is joined to the next or the one before by a hyphen."""
-    after = i + 1 < len(ms) and text[ms[i].end():ms[i + 1].start()] in ("-", "\u2010", "\u2011")
-    before = i > 0 and text[ms[i - 1].end():ms[i].start()] in ("-", "\u2010", "\u2011")
+    after = i + 1 < len(ms) and text[ms[i].end:ms[i + 1].start] in ("-", "\u2010", "\u2011")
+    before = i > 0 and text[ms[i - 1].end:ms[i].start] in ("-", "\u2010", "\u2011")
     return after or before
 
 
@@ -189,11 +246,45 @@ def _later_word(state, word: str) -> bool:
 def name(state, keyed, text: str, gender: str | None = None) -> str:
     """Surrogate of a person-name string (PATIENT, DOCTOR): same layout, coherent parts. A first
     name the lists do not know takes a first name of ``gender`` when given (:func:`gender_of`)."""
-    ms = words(text) or list(_WORD.finditer(text))  # a span of a title alone ("MR") is a name too
-    ws = [m.group() for m in ms]
+    return apply_parts(text, name_parts(state, keyed, text, gender))
+
+
+def apply_parts(text: str, reps, start: int = 0, end: int | None = None) -> str:
+    """``text[start:end]`` with the replacements ``(s, e, new)`` (offsets into ``text``) that lie in it."""
+    end = len(text) if end is None else end
+    out, pos = [], start
+    for s, e, new in reps:
+        if start <= s and e <= end:
+            out += [text[pos:s], new]
+            pos = e
+    return "".join(out) + text[pos:end]
+
+
+def name_parts(state, keyed, text: str, gender: str | None = None) -> list[tuple[int, int, str]]:
+    """The replacements ``(start, end, surrogate)`` of the words and numbers of a person-name
+    string, sorted (:func:`name`): titles, punctuation and spaces are left out, a possessive's
+    ``'s`` too, a run of surname particles (``van der``) gets as many particles."""
+    ms = [_Word(m.start(), m.end(), m.group()) for m in words(text) or _WORD.finditer(text)]
+    for i, m in enumerate(ms):  # a possessive keeps its 's: Smith's is Smith
+        if len(m.text) > 3 and _POSSESSIVE.search(m.text):
+            ms[i] = _Word(m.start, m.end - 2, m.text[:-2])
+    ws = [m.text for m in ms]
     person = _person_for(state, ws) if any(_is_initials(w) for w in ws) and len(ws) > 1 else None
     reps = []
+    run_end, surname = 0, False
     for i, (m, w) in enumerate(zip(ms, ws)):
+        if i < run_end:
+            continue
+        n = _particle_run(ws, i)
+        if n:
+            for p, new in zip(ms[i:i + n], particles(state, keyed, ws[i:i + n])):
+                reps.append((p.start, p.end, new))
+            run_end, surname = i + n, True
+            continue
+        if surname:  # the word after particles is a surname (de la Cruz), not a first name
+            reps.append((m.start, m.end, word_surrogate(state, keyed, w, "surname")))
+            surname = False
+            continue
         if len(w) == 1:
             new = (word_surrogate(state, keyed, person[i])[0] if person else _initial(state, keyed, w))
             new = new.lower() if w.islower() else new.upper()
@@ -211,14 +302,19 @@ def name(state, keyed, text: str, gender: str | None = None) -> str:
             first = (gender is not None and i == 0 and len(ws) > 1 and not _hyphenated(text, ms, i)
                      and not _later_word(state, w))
             new = word_surrogate(state, keyed, w, gender if first else None)
-        reps.append((m.start(), m.end(), new))
+        reps.append((m.start, m.end, new))
     for m in _DIGITS.finditer(text):  # a number in a name span ("MRN 8830017" found as a name)
         w = m.group()
         reps.append((m.start(), m.end(), state.assign("code", w, lambda a, w=w: random_like(
             w, keyed.rng("code", state.patient, normalize(w), a)))))
-    reps.sort()
-    out, pos = [], 0
-    for s, e, new in reps:
-        out += [text[pos:s], new]
-        pos = e
-    return "".join(out) + text[pos:]
+    return sorted(reps)
+
+
+def adjacent(text: str, spans: list[Span]) -> list[list[Span]]:
+    """Runs of two or more PATIENT or DOCTOR spans of one subtype separated by spaces alone on
+    one line (``Anna Van`` | ``der`` | ``Berg``, as a tagger may cut a name): one name, whose
+    surrogate is drawn whole (:func:`name_parts`) so its particles and parts stay coherent."""
+    def joins(run: list[Span], sp: Span) -> bool:
+        gap = text[run[-1].end:sp.start]
+        return sp.subtype == run[-1].subtype and bool(gap) and not gap.strip(" \t")
+    return runs(spans, lambda sp: sp.subtype in ("PATIENT", "DOCTOR"), joins)

@@ -128,11 +128,13 @@ def place_words() -> tuple[str, ...]:
 
 
 def _word(state, keyed, kind: str, w: str, source: str) -> str:
-    """The surrogate of one word of a place (:func:`wordwise`)."""
+    """The surrogate of one word of a place (:func:`wordwise`). A generic word in capitals (``HOLY``,
+    ``OF``, ``ST``) is that word, as in lower case (one surrogate whatever the case), not an
+    acronym; a unit's code (``ICU``, ``MICU``) is an acronym."""
     low = normalize(w)
     if any(c.isdigit() for c in w):
         return state.assign("code", w, lambda a: random_like(w, keyed.rng("code", state.patient, low, a)))
-    if _acronym(w):
+    if _acronym(w) and (low not in _generic_words() and low not in _STOP or (len(low) <= 4 and low.endswith("u"))):
         known = _acronyms(len(w))
         return state.assign("acronym", w, lambda a: keyed.rng("acronym", state.patient, low, a).choice(known)
                             if known and a < 25 else random_like(w, keyed.rng("acronym", state.patient, low, a)))

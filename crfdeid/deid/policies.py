@@ -23,7 +23,7 @@ from ..document import Document, Span
 from . import address, ages, dates, facts
 from .dategroups import DateSurrogates, region
 from .guard import Units
-from .rng import Keyed, normalize
+from .rng import Keyed, apply_case, normalize
 from .state import NoDraw, PatientState
 
 #: The i2b2 subtypes that fall under a HIPAA Safe Harbor identifier, 45 CFR 164.514(b)(2)(i)
@@ -49,6 +49,24 @@ def digits_changed(original: str, new: str) -> int:
 
 #: What a span on a placeholder becomes (the ``mimic`` redaction style).
 PLACEHOLDER = "[**{subtype}**]"
+#: The kind under which :class:`PatientState` remembers the town a CITY became, alone or in an address.
+TOWN = "town"
+
+
+def remember_town(st: PatientState, original: str, new: str) -> None:
+    """Remember that the patient's town ``original`` became ``new`` (in every note, every form)."""
+    st.maps[(TOWN, normalize(original))] = new
+    st.taken.setdefault((TOWN, normalize(new)), normalize(original))
+
+
+def known_town(st: PatientState, original: str) -> str | None:
+    """The town ``original`` became in an earlier span of the patient, in ``original``'s case,
+    when it passes the acceptance test of the span being replaced (None otherwise)."""
+    new = st.maps.get((TOWN, normalize(original)))
+    if new is None:
+        return None
+    new = apply_case(original, new)
+    return new if st.ok is None or st.ok(new) else None
 
 
 class Policies(DateSurrogates):
@@ -92,14 +110,18 @@ class Policies(DateSurrogates):
         def ok(cand: str) -> bool:
             return all(self._safe(units[by_type[k]], v) for k, v in parts(cand).items())
 
+        town = st.maps.get((TOWN, normalize(originals["CITY"]))) if "CITY" in originals else None
+
         def draw(a: int) -> str:
             rng = self.keyed.rng("address", st.patient, key, a)
-            return "\x1f".join(f"{k}={v}" for k, v in sorted(address.draw(rng, originals).items()))
+            return "\x1f".join(f"{k}={v}" for k, v in sorted(address.draw(rng, originals, town).items()))
         try:
             with st.checking(ok):
                 chosen = parts(st.assign("address", key, draw))
         except NoDraw:
             return {}
+        if "CITY" in chosen:  # the town alone, in another note, becomes the same town
+            remember_town(st, originals["CITY"], chosen["CITY"])
         self.counts["addresses"] += 1
         return {(by_type[k].start, by_type[k].end): v for k, v in chosen.items()}
 

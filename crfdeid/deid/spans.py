@@ -61,6 +61,23 @@ def deid_spans(doc: Document, spans=None) -> list[Span]:
     return split_at_line_breaks(doc.text, merged_spans(doc.spans if spans is None else spans))
 
 
+def runs(spans, member: Callable[[Span], bool], joins: Callable[[list[Span], Span], bool]) -> list[list[Span]]:
+    """The runs of two or more consecutive spans for which ``member`` holds, each joining the run
+    before it when ``joins(run, span)`` (an address's parts, a name cut into pieces)."""
+    out: list[list[Span]] = []
+    run: list[Span] = []
+    for sp in spans:
+        if run and (not member(sp) or not joins(run, sp)):
+            if len(run) > 1:
+                out.append(run)
+            run = []
+        if member(sp):
+            run.append(sp)
+    if len(run) > 1:
+        out.append(run)
+    return out
+
+
 def merged_spans(spans) -> list[Span]:
     """Spans sorted, with overlapping ones merged into the first (no PHI character is lost)."""
     out: list[Span] = []

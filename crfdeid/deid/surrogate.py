@@ -32,6 +32,7 @@ from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .guard import NoSafeReplacement, Units
 from .kinds import settle_kinds, stand_in
+from .mapping import MappingTable
 from .policies import (
     PLACEHOLDER,
     SAFE_HARBOR,
@@ -40,6 +41,8 @@ from .policies import (
     as_age,
     confidences,
     digits_changed,
+    known_town,
+    remember_town,
     years_between,
 )
 from .rng import Keyed, derangement, normalize, random_like
@@ -152,9 +155,19 @@ class Surrogator(Policies):
         self.unparsed: list[tuple[str, int, str]] = []
         self.last_exempt: list[Span] = []
         self._states: dict[str, PatientState] = {}
+        #: what every span of every note became (PHI): kept only when a mapping file is asked
+        #: for (:meth:`keep_mapping`), so a long run or the service holds no table
+        self.table: MappingTable | None = None
         self._before = ""  # the text just before the span being replaced (a title: Mrs.)
         self._country = "US"  # the note's country (safeharbor.country): postcodes, phones, towns of its shape
         self._over_89 = frozenset(r.text for r in guard.runs(age_over_89)) | {"ninety", "plus"}
+
+    def keep_mapping(self) -> MappingTable:
+        """Start keeping the mapping table (:mod:`crfdeid.deid.mapping`) of the notes surrogated
+        from now on; returns it."""
+        if self.table is None:
+            self.table = MappingTable()
+        return self.table
 
     def state(self, patient: str) -> PatientState:
         """The state of one patient (created on first use)."""
@@ -287,6 +300,8 @@ class Surrogator(Policies):
         us_addresses = [] if self._country != "US" else [sp for sp in spans if (sp.start, sp.end) not in new]
         for group in address.groups(doc.text, us_addresses):  # another country's: part by part, its own shapes
             new.update(self._address(st, group, {sp.subtype: doc.surface(sp) for sp in group}, units))
+        for run in names.adjacent(doc.text, [sp for sp in spans if (sp.start, sp.end) not in new]):
+            new.update(self._name_run(st, doc, run, units))
         label_of = dict(zip(spans, labelled))
         for sp in spans:
             checkpoint()
@@ -311,6 +326,8 @@ class Surrogator(Policies):
         if bad_at is not None:
             raise LeakError("a date did not move by the patient's offset in its own format; the "
                             "document is not written", doc_id=doc.doc_id, offset=bad_at)
+        if self.table is not None:
+            self.table.add(Document(doc.doc_id, doc.text, labelled, doc.meta), out, st.shift_days)
         self.counts["notes"] += 1
         self.counts["spans"] += len(spans)
         # digits a surrogate changed that Safe Harbor does not ask to change (issue 50): counts only
@@ -318,6 +335,26 @@ class Surrogator(Policies):
                                              for sp in spans if sp.subtype not in SAFE_HARBOR)
         self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
         return out
+
+    def _name_run(self, st: PatientState, doc: Document, run: list[Span], units: dict) -> dict:
+        """The surrogates of a name cut into adjacent spans (:func:`names.adjacent`), drawn for
+        the whole name and cut back at the spans' edges; nothing when a replaced word crosses an
+        edge or a draw fails (each span then gets its own)."""
+        a, b = run[0].start, run[-1].end
+        self._before = doc.text[max(0, a - 8):a]
+        try:
+            with st.checking(lambda cand: all(self._safe(units[sp], cand) for sp in run)):
+                reps = names.name_parts(st, self.keyed, doc.text[a:b], names.gender_of(self._before, doc.text[a:b]))
+        except NoDraw:
+            return {}
+        except Exception:  # a generator's bug on an odd string: each span takes its own path
+            self.counts["generator_errors"] += 1
+            return {}
+        edges = [(sp.start - a, sp.end - a) for sp in run]
+        if any(not any(s <= x and y <= e for s, e in edges) for x, y, _ in reps):
+            return {}
+        out = {(sp.start, sp.end): names.apply_parts(doc.text[a:b], reps, s, e) for sp, (s, e) in zip(run, edges)}
+        return out if all(self._safe(units[sp], out[(sp.start, sp.end)]) for sp in run) else {}
 
     def _typed(self, st: PatientState, sp: Span, text: str, units: list[Units]) -> str | None:
         """The typed generator's surrogate (draws that keep a run refused), or None."""
@@ -381,13 +418,6 @@ class Surrogator(Policies):
                 "fallback_spans": c["fallback"], "digits_outside_safe_harbor": c["digits_outside"],
                 "generator_errors": c["generator_errors"]}
 
-    def mapping(self):
-        """``(patient, kind, normalised original, surrogate)`` rows: PHI, write only when asked."""
-        for patient, st in sorted(self._states.items()):
-            for (kind, orig), sur in sorted(st.maps.items()):
-                yield patient, kind, orig, sur
-            yield patient, "date-shift-days", "", str(st.shift_days)
-
     def _one(self, st: PatientState, sp: Span, text: str) -> str:
         sub, k = sp.subtype, self.keyed
         p = st.patient
@@ -424,6 +454,12 @@ class Surrogator(Policies):
             return places.email(st, k, text)
         if sub == "URL":
             return places.url(st, k, text)
+        if sub == "CITY":  # one town per town of the patient, alone or in an address
+            town = known_town(st, text)
+            if town is None:
+                town = places.location(st, k, sub, text)
+                remember_town(st, text, town)
+            return town
         if sub in _IDS or sub == "USERNAME" or (sub in ("OTHER", "ROOM") and any(c.isdigit() for c in text)):
             return keep_shape(random_like, "id")
         return places.location(st, k, sub, text)

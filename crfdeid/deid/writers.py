@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING
 
 from ..document import Document, Span
 from ..errors import ConfigError
-from ..io import WRITERS, FolderWriter, atomic_write
+from ..io import WRITERS, FolderWriter
 from ..io.i2b2 import render as render_i2b2
 from ..schema import get
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
+from .mapping import check_suffix
 from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
 from .spans import propagate as add_repeats
@@ -37,9 +38,6 @@ if TYPE_CHECKING:
 #: redacted or masked ``tag`` does not import it).
 SURROGATES = "crfdeid.deid.surrogate"
 
-#: First line of every mapping file: it holds original PHI.
-MAPPING_HEADER = ("# PHI - CONTAINS ORIGINAL PROTECTED HEALTH INFORMATION. crfdeid surrogate mapping "
-                  "(patient, kind, original, surrogate). Store and delete it as PHI.\n")
 #: The marker of ``mark=true``: every surrogate is written ``⟦like this⟧``.
 DEFAULT_MARK = "\u27e6{}\u27e7"
 
@@ -133,6 +131,8 @@ class SurrogateWriter(_DeidWriter):
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave
         self.xml, self.propagate, self.mapping = xml, propagate, mapping
+        if mapping:
+            surrogator.keep_mapping()
 
     def transform(self, doc):
         new = self.surrogator.surrogate(add_repeats(doc, scheme=self.scheme) if self.propagate else doc)
@@ -171,19 +171,19 @@ class SurrogateWriter(_DeidWriter):
 
 
 def write_mapping(surrogator: Surrogator, path, overwrite: bool = False) -> None:
-    """Write the original -> surrogate table (PHI!) as TSV with a PHI warning header (mode 0600);
-    an existing file is replaced only with ``overwrite``."""
-    rows = ["\t".join(r) + "\n" for r in surrogator.mapping()]
-    atomic_write(path, MAPPING_HEADER + "".join(rows), overwrite=overwrite)
+    """Write the original -> surrogate table (PHI!) as CSV or TSV by the file's suffix
+    (:mod:`crfdeid.deid.mapping`, mode 0600); an existing file is replaced only with ``overwrite``."""
+    surrogator.keep_mapping().write(path, overwrite=overwrite)
 
 
 def check_mapping_path(path, out=None, exists_ok: bool = False) -> None:
-    """Refuse a mapping file that exists already (unless ``exists_ok``) or would land inside the
-    output folder ``out``.
+    """Refuse a mapping file not named ``.csv`` or ``.tsv``, one that exists already (unless
+    ``exists_ok``) or one that would land inside the output folder ``out``.
 
     The mapping holds original PHI: it must never be released with the
     surrogates, nor replace a file the user has without being asked to.
     """
+    check_suffix(path)
     path = Path(path)
     if path.exists() and not exists_ok:
         raise ConfigError("the mapping file exists already; it is not overwritten", path=path)
