@@ -29,9 +29,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ..deid.guard import Units
-
 from confusable_homoglyphs import confusables as _confusables
+
+from ..deid.guard import Units
 
 #: Digits and signs written for letters (both readings of 1).
 LEET = ({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"},
