@@ -64,7 +64,9 @@ _STREET = (r"road|rd|street|lane|ln|avenue|ave|close|way|drive|crescent|place|ga
 _LIFE = r"(?:turned|turns|turning|died[ \t]+at|passed(?:[ \t]+away)?[ \t]+at|lived[ \t]+(?:to|until)|death[ \t]+at)"
 _RELATION = (r"(?:husband|wife|spouse|partner|mother|mom|mum|father|dad|brother|sister|son|daughter|grandmother"
              r"|grandfather|grandma|grandpa|gran|nan|aunt|uncle|friend|neighbou?r|he|she)")
-_AGE = r"(?:9[0-9]|1[01][0-9]|12[0-5])"
+#: An age of 90 and over written in digits (90 to 125): the Safe Harbor ages (safeharbor's too).
+AGE_OVER_89 = r"(?:9[0-9]|1[01][0-9]|12[0-5])"
+_AGE = AGE_OVER_89
 _NOT_UNIT = (r"(?![0-9%°]|\.[0-9]|[ \t]*(?:%|°|/|-[0-9]|mg|mcg|kg|lbs?\b|g\b|ml|mm|cm|bpm|beats|breaths|units?|deg"
              r"|percent|on\b|over\b|days?|d\b|h\b|hrs?|hours?|min|mins|minutes|weeks?|wks?|months?|mo\b))")
 

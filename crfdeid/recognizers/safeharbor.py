@@ -59,7 +59,7 @@ _UNITS = "one|two|three|four|five|six|seven|eight|nine"
 _TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
 _AGE_WORD = (rf"ninety(?:[- ](?:{_UNITS}))?"
              rf"|(?:one[- ])?hundred(?:(?:[- ]and)?[- ](?:{_UNITS}|{_TEENS}|twenty(?:[- ](?:{_UNITS}))?))?")
-_AGE_NUM = r"(?<![0-9.,/-])(?:9[0-9]|1[01][0-9]|12[0-5])(?![0-9]|\.[0-9]|,[0-9])"
+_AGE_NUM = rf"(?<![0-9.,/-]){contextforms.AGE_OVER_89}(?![0-9]|\.[0-9]|,[0-9])"
 # What makes a number an age: "yo", "y/o", "y.o.", "year old", "years of age", "yr-old".
 _YEARS_OLD = (r"[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|y[ \t]*-?[ \t]*o\b|yrs?\.?[ \t]*-?[ \t]*old|years?[ \t]*-?[ \t]*old"
               r"|years?[ \t]+of[ \t]+age|yr?s?[ \t]*[mf]\b|yo[mf]\b)(?![a-z])")
