@@ -14,8 +14,8 @@ import pytest
 from crfdeid.recognizers import fixedforms, phones
 from crfdeid.text.patterns import LazyModule
 
-# Modules a redacted `tag` of a note without numbers must not import (each costs start-up time).
-NOT_AT_START = ("stdnum", "phonenumbers", "pandas", "wordfreq", "tqdm", "crfdeid.deid.surrogates")
+# Modules a `tag` of a note without numbers must not import (each costs start-up time; yaml: no YAML read).
+NOT_AT_START = ("stdnum", "phonenumbers", "yaml", "pandas", "wordfreq", "tqdm", "crfdeid.deid.surrogates")
 
 
 def _modules_after(code: str) -> set:
@@ -24,12 +24,16 @@ def _modules_after(code: str) -> set:
     return set(json.loads(out.stdout.splitlines()[-1]))
 
 
-def test_tagging_a_note_without_numbers_imports_no_number_checker():
+def test_tagging_a_note_without_numbers_imports_no_number_checker(tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text("Seen by Dr. Ann Blake at Fairview Clinic.\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
     loaded = _modules_after(
-        "from crfdeid.tagging.model import TaggingModel\n"
-        "m = TaggingModel.load(None)\n"
-        "print(sorted((s.start, s.end) for s in m.tag_text('Seen by Dr. Ann Blake at Fairview Clinic.').spans))")
+        "import contextlib\nfrom crfdeid.cli.tag import main\n"
+        f"with open({str(out)!r}, 'w') as f, contextlib.redirect_stdout(f):\n"
+        f"    assert main(['--quiet', '--output-format', 'redacted', {str(note)!r}]) == 0")
     assert sorted(m for m in loaded if m.split(".")[0] in NOT_AT_START or m in NOT_AT_START) == []
+    assert out.read_text(encoding="utf-8").startswith("Seen by Dr. [**")  # and the note was tagged
 
 
 @pytest.mark.parametrize("text, form, module", [
