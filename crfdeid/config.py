@@ -56,12 +56,15 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from . import _data, schema, settings
 from .errors import ConfigError, ConfigWarning
 from .features import resolve_feature_set
 from .io.files import relative_to
+from .text.patterns import LazyModule
+
+# read only for a YAML file (a model file's config is JSON): its import cost every start-up of
+# `tag` about 0.01 CPU-s (issue 53)
+yaml = LazyModule("yaml")
 
 #: The config's own top-level keys with their defaults; every other key is a section declared
 #: beside the component that reads it (:data:`crfdeid.settings.PROVIDERS`).

@@ -22,7 +22,7 @@ import hashlib
 import os
 import re
 from functools import cache, lru_cache
-from itertools import filterfalse
+from itertools import chain, filterfalse
 from operator import methodcaller
 from pathlib import Path
 
@@ -131,6 +131,42 @@ def _words(names: tuple, where: Path) -> frozenset:
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
+def word_test(names) -> WordTest:
+    """Whether a word is in :func:`words` of the lists ``names``, without building that set.
+
+    For a caller that only tests words (``"will" in word_test(["first_male"])``): the lists' own
+    sets hold their one-word entries already, so only the letter runs of the other entries are
+    gathered (a few thousand, against the 90,000 words of the name lists, whose set cost about
+    0.06 CPU-s at every start).
+
+    >>> "april" in word_test(["months"]), "april" in words(["months"])
+    (True, True)
+    """
+    return _word_test(tuple(names), folder())
+
+
+class WordTest:
+    """``word in self`` exactly when ``word in words(names)`` (a str; see :func:`word_test`)."""
+
+    __slots__ = ("_sets", "_runs")
+
+    def __init__(self, sets: tuple) -> None:
+        self._sets = sets
+        others = filterfalse(str.isalpha, chain.from_iterable(sets))
+        self._runs = frozenset(w for w in _LETTERS.findall("\n".join(others)) if len(w) > 1)
+
+    def __contains__(self, word) -> bool:
+        # an entry of letters only is its own run (as in _words); the others' runs are gathered
+        if len(word) < 2:
+            return False
+        return word in self._runs or (word.isalpha() and any(word in s for s in self._sets))
+
+
+@lru_cache(maxsize=16)
+def _word_test(names: tuple, where: Path) -> WordTest:
+    return WordTest(tuple(load(name) for name in names))
+
+
 def checksums() -> dict[str, str]:
     """SHA-256 of every list file, by name; saved with models to detect changed lists."""
     return {name: _sha256(_path(name)) for name in names()}
@@ -143,5 +179,5 @@ def _sha256(path: Path) -> str:
 
 def clear_cache() -> None:
     """Forget cached lists (after changing ``$CRFDEID_GAZETTEERS`` or editing files)."""
-    for fn in (_names, _entries, _load, _sha256, _words):
+    for fn in (_names, _entries, _load, _sha256, _words, _word_test):
         fn.cache_clear()

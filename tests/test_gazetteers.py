@@ -153,3 +153,25 @@ def test_surrogate_names_are_common_names_and_no_feature_reads_them():
         assert not deny & {e.lower() for e in common}
         assert set(deid_names.pool(name)) <= set(common)
     assert {"payne", "cox", "butts"} <= {e.lower() for e in gazetteers.entries("surnames")}
+
+
+@pytest.mark.parametrize("names", [("first_male", "first_female", "surnames", "surnames_rare", "nicknames"),
+                                   ("common_words", "clinical_words", "icd10_words"), ("months",)])
+def test_word_test_holds_exactly_the_words(names):
+    every = gazetteers.words(names)
+    test = gazetteers.word_test(names)
+    assert all(w in test for w in every)
+    # the entries themselves, their pieces and made-up strings: in the test exactly when in the set
+    probes = {e for n in names for e in gazetteers.load(n)} | {"", "a", "o'", "x2", "zzqx", "mary-ann", "ann",
+                                                                "st.", "st", "de la", "la", "²", "ⅻ"}
+    probes |= {p for e in list(probes) for p in e.replace("-", " ").replace("'", " ").split()}
+    assert [p for p in probes if (p in test) != (p in every)] == []
+
+
+def test_word_test_reads_the_runs_of_entries_with_other_characters(tmp_lists):
+    (tmp_lists / "people.txt").write_text("# test\nMary-Ann\nO'Neil\nJo\nX\nLi2\n")
+    gazetteers.clear_cache()
+    test = gazetteers.word_test(["people"])
+    assert [w for w in ("mary", "ann", "neil", "jo", "li", "mary-ann", "o", "x", "li2", "bob") if w in test] == [
+        "mary", "ann", "neil", "jo", "li"]
+    assert {"mary", "ann", "neil", "jo", "li"} == set(gazetteers.words(["people"]))

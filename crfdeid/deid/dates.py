@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from .. import gazetteers
 from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
+from ..text.patterns import LazyPattern
 from .rng import apply_case
 
 _MONTHS = [m.lower() for m in calendar.month_name[1:]]
@@ -60,7 +61,8 @@ _ALTS = [
     rf"(?P<k_y>{_Y})",
     r"'(?P<l_yy>\d{2})",
 ]
-_DATE = re.compile(r"(?<![0-9A-Za-z])(?:" + "|".join(_ALTS) + r")(?![0-9A-Za-z])", re.I)
+# compiled on first use (a surrogate's dates): 4 ms of every start-up of `tag` (issue 53)
+_DATE = LazyPattern(re.compile, r"(?<![0-9A-Za-z])(?:" + "|".join(_ALTS) + r")(?![0-9A-Za-z])", re.I)
 _DIGITS = re.compile(r"\d+")
 #: Year used to place dates written without a year (a leap year, so 2/29 exists).
 REFERENCE_YEAR = 2000

@@ -21,6 +21,7 @@ from itertools import groupby
 
 import regex
 
+from ..text.patterns import LazyPattern
 from .window import TOKEN_TEMPLATES, WORD_TEMPLATES
 
 # -- lexical ---------------------------------------------------------------------------
@@ -161,9 +162,15 @@ MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|a
           r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?"
 
-#: Text-level patterns, name -> compiled regex (case-insensitive, word-bounded).
+def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
+    return LazyPattern(regex.compile, pattern, flags)
+
+
+#: Text-level patterns, name -> regex (case-insensitive, word-bounded), compiled on first use: on an
+#: ASCII note the date and id patterns run as their ``re`` twins, the URL and e-mail ones only
+#: where their literals stand (compiling them all cost every start-up about 8 ms).
 TEXT_PATTERNS = {
-    "date": regex.compile(
+    "date": _lazy(
         rf"""(?<![\w/.-])(?:
             \d{{1,2}}\s?[/-]\s?\d{{1,2}}(?:\s?[/-]\s?(?:\d{{4}}|\d{{2}}))?   # 7/22, 7/22/98
           | \d{{4}}[/-]\d{{1,2}}[/-]\d{{1,2}}                              # 2098-07-22
@@ -175,19 +182,19 @@ TEXT_PATTERNS = {
           | {_DAY}
           | {MONTH}
         )(?![\w/-])""", regex.I | regex.X),
-    "phone": regex.compile(
+    "phone": _lazy(
         r"(?<![\w-])(?:\(\s?\d{3}\s?\)\s?|\d{3}\s?[-.]\s?)?\d{3}\s?[-.]\s?\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])",
         regex.I),
-    "ssn": regex.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])"),
-    "email": regex.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
-    "url": regex.compile(r"(?:https?://|www\.)[^\s<>\"]+|\b[\w-]+\.(?:com|org|net|edu|gov)\b", regex.I),
-    "ip": regex.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.])"),
-    "age": regex.compile(
+    "ssn": _lazy(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])"),
+    "email": _lazy(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "url": _lazy(r"(?:https?://|www\.)[^\s<>\"]+|\b[\w-]+\.(?:com|org|net|edu|gov)\b", regex.I),
+    "ip": _lazy(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.])"),
+    "age": _lazy(
         r"(?<!\w)\d{1,3}\s*(?:-\s*)?(?:yo|y/o|y\.o\.?|yrs?\.?(?:\s+old)?|years?(?:\s*-?\s*old)?|"
         r"year-old|yr-old|m/o|months?\s+old|mo\.?\s+old)(?!\w)", regex.I),
-    "time": regex.compile(r"(?<![\w:])\d{1,2}\s?:\s?\d{2}(?:\s?(?:am|pm|a|p))?(?![\w:])", regex.I),
-    "id": regex.compile(r"(?<!\w)(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?!\w)"),
-    "number_unit": regex.compile(r"(?<!\w)\d+(?:\.\d+)?\s?(?:mg|mcg|ml|cc|kg|g|mmhg|l|units?|meq|%)(?!\w)", regex.I),
+    "time": _lazy(r"(?<![\w:])\d{1,2}\s?:\s?\d{2}(?:\s?(?:am|pm|a|p))?(?![\w:])", regex.I),
+    "id": _lazy(r"(?<!\w)(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?!\w)"),
+    "number_unit": _lazy(r"(?<!\w)\d+(?:\.\d+)?\s?(?:mg|mcg|ml|cc|kg|g|mmhg|l|units?|meq|%)(?!\w)", regex.I),
 }
 
 
@@ -199,10 +206,11 @@ NEEDS = {
 }
 
 
-def _ascii_twin(rx, ahead: str = ""):
+def _ascii_twin(rx: LazyPattern, ahead: str = "", verbose: bool = False) -> LazyPattern:
     """``rx`` as a stdlib ``re`` pattern for lower-cased ASCII text (where both engines, and
-    case-insensitive matching on the text, match the same)."""
-    return re.compile(ahead + rx.pattern, re.X if rx.flags & regex.X else 0)
+    case-insensitive matching on the text, match the same), compiled on first use; ``verbose``:
+    ``rx`` has ``regex.X`` (the twin ``re.X``)."""
+    return LazyPattern(re.compile, ahead + rx.source, re.X if verbose else 0)
 
 
 #: Patterns that run as stdlib ``re`` twins on lower-cased ASCII text, 2x (date) and
@@ -211,7 +219,7 @@ def _ascii_twin(rx, ahead: str = ""):
 #: a character a date can start with, five id characters), which changes no match. Same
 #: matches: tests/test_features.py.
 ASCII_TWINS = {
-    TEXT_PATTERNS["date"]: _ascii_twin(TEXT_PATTERNS["date"], r"\b(?=[\dadfjmnostw])"),
+    TEXT_PATTERNS["date"]: _ascii_twin(TEXT_PATTERNS["date"], r"\b(?=[\dadfjmnostw])", verbose=True),
     TEXT_PATTERNS["id"]: _ascii_twin(TEXT_PATTERNS["id"], r"\b(?=[a-z0-9]{5})"),
 }
 

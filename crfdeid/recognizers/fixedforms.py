@@ -37,30 +37,33 @@ import re
 from functools import lru_cache
 
 import regex
-from stdnum import iban as std_iban
-from stdnum import luhn as std_luhn
-from stdnum.au import tfn as au_tfn
-from stdnum.ca import sin as ca_sin
-from stdnum.es import dni as es_dni
-from stdnum.es import nie as es_nie
-from stdnum.fr import nir as fr_nir
-from stdnum.gb import nhs as gb_nhs
-from stdnum.ie import pps as ie_pps
-from stdnum.in_ import aadhaar as in_aadhaar
-from stdnum.nl import bsn as nl_bsn
-from stdnum.pl import pesel as pl_pesel
-from stdnum.se import personnummer as se_personnummer
 
 from .. import gazetteers
 from ..document import Span, make_span
-from ..text.patterns import LazyPattern
+from ..text.patterns import LazyModule, LazyPattern
 from . import phones
+
+# python-stdnum's checks, imported on a note's first candidate number (start-up, issue 53)
+std_iban = LazyModule("stdnum.iban")
+std_luhn = LazyModule("stdnum.luhn")
+au_tfn = LazyModule("stdnum.au.tfn")
+ca_sin = LazyModule("stdnum.ca.sin")
+es_dni = LazyModule("stdnum.es.dni")
+es_nie = LazyModule("stdnum.es.nie")
+fr_nir = LazyModule("stdnum.fr.nir")
+gb_nhs = LazyModule("stdnum.gb.nhs")
+ie_pps = LazyModule("stdnum.ie.pps")
+in_aadhaar = LazyModule("stdnum.in_.aadhaar")
+nl_bsn = LazyModule("stdnum.nl.bsn")
+pl_pesel = LazyModule("stdnum.pl.pesel")
+se_personnummer = LazyModule("stdnum.se.personnummer")
 
 
 def _valid(module, value: str) -> bool:
     """python-stdnum's check of ``value`` (its own compaction of spaces and hyphens)."""
+    is_valid = module.is_valid  # outside the try: a failed import is an error, not "no number"
     try:
-        return bool(module.is_valid(value))
+        return bool(is_valid(value))
     except Exception:  # a value stdnum cannot even compact is no such number
         return False
 

@@ -31,10 +31,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-import phonenumbers
-from phonenumbers import Leniency, PhoneNumberMatcher, ValidationResult
-
 from ..document import Span, make_span
+from ..text.patterns import LazyModule
+
+# imported on a note's first candidate number: its import cost every start-up 0.02 CPU-s (issue 53)
+phonenumbers = LazyModule("phonenumbers")
 
 _PLUS = re.compile(r"(?<![\w+])\+[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
 _BRITISH_WORDS = ("colour", "haemo", "anaem", "oedema", "paediatric", "oesophag", "centre", "programme")
@@ -89,7 +90,8 @@ def possible_international(value: str) -> bool:
         return 8 <= sum(c.isdigit() for c in value.replace("(0)", "")) <= 15
     why = phonenumbers.is_possible_number_with_reason(number)
     # a number too long for its country is kept (fail closed: a typo, or digits run on)
-    return why not in (ValidationResult.TOO_SHORT, ValidationResult.IS_POSSIBLE_LOCAL_ONLY)
+    result = phonenumbers.ValidationResult
+    return why not in (result.TOO_SHORT, result.IS_POSSIBLE_LOCAL_ONLY)
 
 
 #: Countries crfdeid is likely to meet: a number right after a phone label is taken when it is
@@ -119,7 +121,7 @@ def labelled(text: str, known=()) -> list[tuple[str, Span]]:
         segment = text[m.end():min(m.end() + 32, end if end >= 0 else len(text))]
         sub = "FAX" if m.group().lower().startswith("fax") else "PHONE"
         for region in LIKELY:
-            for pm in PhoneNumberMatcher(segment, region, leniency=Leniency.VALID):
+            for pm in phonenumbers.PhoneNumberMatcher(segment, region, leniency=phonenumbers.Leniency.VALID):
                 if pm.start == 0 and _SHAPE.fullmatch(pm.raw_string) and not _SLASH_NEAR.search(
                         segment, 0, pm.end + 1):
                     found[(m.end(), m.end() + pm.end)] = sub
@@ -139,7 +141,7 @@ def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
             continue
         lo = max(0, run.start() - 2)
         window = text[lo:run.end() + 2]
-        for m in PhoneNumberMatcher(window, region, leniency=Leniency.VALID):
+        for m in phonenumbers.PhoneNumberMatcher(window, region, leniency=phonenumbers.Leniency.VALID):
             start, end = lo + m.start, lo + m.end
             if text[start] == "(" and ")" not in text[start:end]:
                 start += 1  # "(508-555-0172)": the bracket of the phrase, not of the area code

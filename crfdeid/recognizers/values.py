@@ -148,7 +148,8 @@ def _patterns() -> dict:
     # a name that is also a person's name or a place: an acronym in capitals as the list
     # writes it (NEWS, MUST), else only before a scale word ("Wells score", not "Bristol 2 years ago")
     places = frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries")))
-    named = [e for e in scores if e.lower() in lists["names"] | places and not e.lower().startswith("pain")]
+    known = lists["names"] | places  # once: a union per entry cost about a CPU-second at every start
+    named = [e for e in scores if e.lower() in known and not e.lower().startswith("pain")]
     plain = [e for e in scores if e not in named]  # "pain 7/10": Pain is a surname too, rarely before a score
     capitals = [e for e in named if e.isupper()]
     score = (rf"(?<![A-Za-z0-9-])(?:(?i:{trie_pattern(plain)})|{trie_pattern(capitals)}|"

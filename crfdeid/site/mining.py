@@ -130,9 +130,10 @@ def never_words() -> frozenset:
 
 
 @lru_cache(maxsize=1)
-def name_words() -> frozenset:
-    """Words of the public name lists (a plain word in them is a name also a word: ``john``, ``will``)."""
-    return gazetteers.words(NAME_LISTS)
+def name_words() -> gazetteers.WordTest:
+    """Words of the public name lists (a plain word in them is a name also a word: ``john``, ``will``),
+    for ``in`` only."""
+    return gazetteers.word_test(NAME_LISTS)
 
 
 @dataclass
