@@ -21,6 +21,12 @@ predicted span is such a value, from the evidence each reason names; the clinica
   10/5``, ``flowby 6/3``), or a part of a measure: ``1/2``, ``1/3``, ``2/3``, ``1/4``, ``3/4`` before a
   unit or measure word, after ``q``, or before ``up`` after a word of the chest (``1/2 hour``, ``3/4 U``,
   ``q 1/2-1 hrs``, rales ``1/4 up``);
+  *issue 50*: the mode's name further back in the clause (``PSV increased to 10/5``; a bare ``vent`` is no mode),
+  ``weaned (down) to``, or a mode, a pressure unit or an FiO2 right after the fraction (``5/5 IPS``, ``10/25 50%``),
+  or a third part that is a percentage (``10/5/50%``); never with a word of a date right before the fraction
+  (``CPAP since 5/5``, ``extubated 3/11``);
+* **vital**: a number or range right after a vital sign's or a line's name (``RR 12-22``, ``CVP 8-14``,
+  ``SpO2 89-100%``, the ``2 89`` of ``Spo2 89``): no date is written after a measure's name without a slash;
 * **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
 * **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
   Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
@@ -41,14 +47,24 @@ predicted span is such a value, from the evidence each reason names; the clinica
   ``Will Smith``, ``will smith``, ``may kowalczyk``);
 * **colour**: a one-word name span that is a colour before a secretion's word, not after a title
   (``rusty sputum``, ``thick golden tan secretions``, ``green bile``; not ``Dr Green``);
-* **rhythm**: ``brady``/``tachy`` after ``sinus`` (``sinus brady``: bradycardia, not Dr Brady);
+* **rhythm**: ``brady``/``tachy`` after ``sinus`` (``sinus brady``: bradycardia, not Dr Brady); ``ST`` (sinus
+  tachycardia, an ECG's ST segment) in a span of no date, alone or with ECG words, glued to a digit (``1st AV
+  block``), before an ECG word (``ST elevations``) or after a rhythm's word in the clause (``SR to ST with``),
+  never before a listed name or place or a word in title case (``SR to St Mary's``, ``St. Agnes``);
+* **abbreviation**: a name span starting with the ``p`` of ``s/p`` (status post: ``S/P R NEPHRECTOMY``);
+* **relation**: a one-word name span one letter dropped, swapped or doubled from a relation of five letters
+  or more (``neice``, ``grandaughter``), neither a relation, a plural of one, a first name nor a frequent
+  surname, not after a title nor before a surname in title case (``Mrs Neice``, ``Neice Jones`` stay);
 * **compound**: a one-word name span glued by a hyphen to a colour or shape word (``Rose`` of
   ``Rose-colored rash``, ``salmon-like``).
 
 The lists are ``gazetteers/score_names.txt``, ``note_labels.txt``, ``staff_roles.txt``,
 ``vaccines.txt`` (and ``contrast_agents.txt``, read by the clinical filter's vocabulary
 reason), written by hand from public sources (gazetteers/handwritten.py). Gold PHI tokens of
-the PhysioNet development notes each reason would take: docs/clinical-values.md (0 for all).
+the PhysioNet development notes each reason would take: docs/clinical-values.md (0 for all). Issue 50's
+reasons rest on three corpora: no gold span or token of the development notes (the locked quarter left out)
+nor of the synthetic notes (``synth:150,7``) is taken (``tests/test_values.py``), and the made-up notes of
+other countries (``experiments made-up --notes dev``) lose no identifier to them (docs/clinical-values.md).
 
 >>> from crfdeid.document import make_span
 >>> text = "Strength 4/5 RUE. GAD-7 12. Will recheck at 05:02."
@@ -92,6 +108,18 @@ _GRADE_AFTER = re.compile(
 _SETTING = re.compile(r"(?<![0-9/.-])[0-9]{1,2}/[0-9]{1,2}(?![0-9]|[/.-][0-9])")
 _VENT_BEFORE = re.compile(r"(?i)\b(?:cpap|c-pap|ps|psv|peep|vent|flow-?by|bipap|bi-pap|ips|ipap|epap|niv|nippv|"
                           r"pressure[ \t]+support|weaning[ \t]+trial)\b[^.;\n]{0,12}$")
+# Issue 50: a mode's name further back in the clause (``PSV increased to 10/5``, ``SIMV/PS, 40%, 600X4, & 5/10``,
+# ``CPAP .5% 5/5``: a dot only before a digit) unless a word of a date stands right before the fraction
+# (``CPAP since 5/5``, ``ventilation, extubated 3/11``); ``weaned (down) to`` right before it; or a mode, a
+# pressure unit or a percentage of oxygen right after it (``5/5 IPS``, ``10/5 BIPAP``, ``10/25 50%``), or a third
+# part that is a percentage (``10/5/50%``). A bare ``vent`` is no mode: ``vent via trach (placed 8/14)``.
+_MODE_BEFORE = re.compile(r"(?i)\b(?:cpap|c-pap|psv?|peep|simv|imv|bipap|bi-pap|ips|ipap|epap|nippv|"
+                          r"(?:mask[ \t]+)?ventilation)\b(?:[^.;\n]|\.(?=[0-9])){0,40}$")
+_DATE_WORD_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|by|of|placed|started|begun|began|dated?|"
+                               r"(?:re-?)?(?:ex|in)tubated?|admitted|seen|done|due)[ \t]*\(?[ \t]*$")
+_WEANED_TO = re.compile(r"(?i)\bwean(?:ed|ing)?[ \t]+(?:down[ \t]+)?to[ \t]*$")
+_MODE_AFTER = re.compile(r"(?i)[ \t]*(?:(?:ips|ps|psv|peep|cpap|bipap|ipap|epap|cm[ \t]*h2o)\b|[0-9]{2,3}[ \t]*%)")
+_SETTING_PERCENT = re.compile(r"(?<![0-9/.-])[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,3}[ \t]*%")
 # Part of a measure (``1/2 hour``, ``1/2 amp``, ``3/4 U``, rales ``1/4 up``, ``q 1/2-1 hrs``).
 _PART = re.compile(r"(?<![0-9/.-])([1-3])/([2-4])(?![0-9]|/[0-9]|\.[0-9])")
 _MEASURE_AFTER = re.compile(r"(?i)[ \t]*(?:-[ \t]*[0-9]+[ \t]*)?(?:hours?|hrs?|h\b|amps?|tabs?|tablets?|doses?|"
@@ -115,6 +143,19 @@ _FLUID_AFTER = re.compile(r"(?i)(?:[ \t]+[A-Za-z]+){0,2}?[ \t-]+(?:sputum|secret
                           r"emesis|vomit\w*|mucus|mucous|phlegm|aspirate|output|discharge|fluid|liq\w*|colou?red|"
                           r"looking|tinged)\b")
 _SINUS_BEFORE = re.compile(r"(?i)\bsinus[ \t]+$")
+# A reading right after its measure's name (``RR 12-22``, ``CVP 8-14``, ``pcwp 12-14``, ``SpO2 93-100%``, the
+# ``2 89`` of ``Spo2 89``): a number or a range, no slash (``BP 3/4`` is left to the other reasons).
+_VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|heart[ \t]+rate|cvp|pcwp|pcw|pad|pas|"
+                    r"sbp|dbp|map|nbp|abp|sp[o0]2|sa[o0]2|pa[o0]2|o2[ \t]*sats?|sats?|wedge|svr|tv|vt|peep|"
+                    r"transduced|unloading)[ \t]*[:=#-]?[ \t]*(?:[<>][ \t]*)?"
+                    r"[0-9]{1,3}(?:\.[0-9])?(?:[ \t]*-[ \t]*[0-9]{1,3}(?:\.[0-9])?)?(?:[ \t]*%)?(?![0-9/]|\.[0-9])")
+# ``ST`` of a heart's rhythm (sinus tachycardia) or an ECG (``ST elevations``, ``1st degree AV block``): a
+# saint's ``St`` stands before a name (``St Mary's``, ``St. Agnes``).
+_ECG = frozenset("degree av avb block heart elevation elevations elevated depression depressions segment segments "
+                 "changes change wave waves".split())
+_RHYTHM_BEFORE = re.compile(r"(?i)\b(?:n?sr|sinus|sb|a-?fib|afib|af|a-?flutter|aflutter|flutter|svt|rhythm|hr|"
+                            r"heart[ \t]+rate|cardioverted|converted|paced)\b[^.;\n]{0,25}$")
+_WORD_AFTER = re.compile(r"\.?[ \t]*([A-Za-z]+)")
 _COMPOUND = re.compile(r"-(?:colou?red|colou?r|like|shaped|tinged|tinted|sized|toned|hued|stained|scented|"
                        r"pink|red|brown|yellow|tan)\b", re.I)
 _CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notified|informed|aware|per|by|to|"
@@ -136,6 +177,7 @@ def _lists() -> dict:
         "common_words")))
     return {"scores": gazetteers.load("score_names"), "labels": gazetteers.load("note_labels"),
             "roles": gazetteers.load("staff_roles"), "vaccines": gazetteers.load("vaccines"), "named": named,
+            "places": frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries"))),
             "names": frozenset().union(*(gazetteers.load(n) for n in (
                 "first_female", "first_male", "surnames", "surnames_rare", "titles")))}
 
@@ -216,7 +258,13 @@ def _score(text: str, sp: Span) -> bool:
 def _setting(text: str, sp: Span) -> bool:
     """A ventilator's setting after a mode's word, or a part of a measure (``1/2 hour``)."""
     m = _inside(_SETTING, text, sp, 8)
-    if m is not None and _VENT_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+    dated = m is not None and _DATE_WORD_BEFORE.search(text, max(0, m.start() - 16), m.start())
+    if m is not None and ((not dated and (_VENT_BEFORE.search(text, max(0, m.start() - 30), m.start())
+                                          or _MODE_BEFORE.search(text, max(0, m.start() - 60), m.start())))
+                          or _WEANED_TO.search(text, max(0, m.start() - 24), m.start())
+                          or _MODE_AFTER.match(text, m.end())):
+        return True
+    if _inside(_SETTING_PERCENT, text, sp, 8) is not None:
         return True
     m = _inside(_PART, text, sp, 8)
     if m is None or int(m.group(1)) >= int(m.group(2)):
@@ -297,6 +345,48 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     return not before and bool(_LINE_END.match(text, line_start + run[-1].end()))
 
 
+def _misspelt_relation(word: str) -> bool:
+    """``word`` is one letter dropped, swapped or doubled from a relation of five letters or more
+    (``neice``, ``daugther``, ``grandaughter``) and neither a relation, a first name nor a frequent surname."""
+    if len(word) < 5 or word in _common_names():
+        return False
+    relations = _relations()
+    if word in relations or word.removesuffix("s") in relations:  # "Brothers": a plural, a surname too
+        return False
+    for r in relations:
+        if abs(len(r) - len(word)) > 1 or len(r) < 5:
+            continue
+        if len(r) == len(word):
+            diff = [i for i in range(len(r)) if r[i] != word[i]]
+            if len(diff) == 2 and diff[1] == diff[0] + 1 and r[diff[0]] == word[diff[1]] and r[diff[1]] == word[diff[0]]:
+                return True
+            continue
+        short, long_ = (r, word) if len(r) < len(word) else (word, r)
+        if any(long_[:i] + long_[i + 1:] == short for i in range(len(long_))):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def _relations() -> frozenset:
+    return gazetteers.load("relations")
+
+
+def _st_rhythm(text: str, sp: Span, n_words: int) -> bool:
+    """``ST`` of a rhythm or an ECG: an ordinal's ending (``1st``), an ECG word after it, or a rhythm's
+    word before it in the clause, and no listed name or place after it (``SR to St Mary's``)."""
+    if sp.start > 0 and text[sp.start - 1].isdigit():
+        return True
+    nxt = _WORD_AFTER.match(text, sp.end)
+    after = nxt.group(1).lower() if nxt else ""
+    if n_words > 1 or after in _ECG:
+        return True
+    known = _common_names() | _lists()["places"]
+    if nxt is not None and (after in known or after.removesuffix("s") in known or nxt.group(1).istitle()):
+        return False  # "St Mary's", "ST AGNES", "St. Luke"
+    return bool(_RHYTHM_BEFORE.search(text, max(0, sp.start - 40), sp.start))
+
+
 def _after_title(text: str, start: int) -> bool:
     """Whether a title (``Dr``, ``Mr``...) stands right before ``start``."""
     before = text[max(0, start - 6):start].lower().rstrip(" .\t")
@@ -356,8 +446,8 @@ def without_label(text: str, sp: Span) -> Span:
 
 
 def why_value(text: str, sp: Span) -> str | None:
-    """The reason (``score``, ``grade``, ``setting``, ``time``, ``age``, ``dose number``, ``heading``, ``label``,
-    ``role``, ``modal``, ``colour``, ``rhythm``, ``compound``) a predicted span is a clinical value, heading or role
+    """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose number``, ``heading``,
+    ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``, ``relation``, ``compound``) a predicted span is a clinical value, heading or role
     written in the note and no PHI, or None (the module's docstring gives each reason's evidence).
 
     >>> from crfdeid.document import make_span
@@ -379,6 +469,8 @@ def why_value(text: str, sp: Span) -> str | None:
             return "role"
         if _setting(text, sp):
             return "setting"
+        if _inside(_VITAL, text, sp, 24) is not None:
+            return "vital"
         if _clock(text, sp):
             return "time"
         if _age(text, sp):
@@ -395,6 +487,10 @@ def why_value(text: str, sp: Span) -> str | None:
         return "heading"
     if _role(text, sp, lows):
         return "role"
+    if sp.category != "DATE" and lows and lows[0] == "st" and all(w in _ECG for w in lows[1:]) and _st_rhythm(text, sp, len(lows)):
+        return "rhythm"
+    if sp.category == "NAME" and lows and lows[0] == "p" and text[max(0, sp.start - 2):sp.start].lower() == "s/":
+        return "abbreviation"  # the "p" of "s/p" (status post): no name is written glued after "s/"
     if sp.category == "NAME" and len(lows) == 1:
         nxt = _NEXT_WORD.match(text, sp.end)
         after = nxt.group(1).lower() if nxt else ""
@@ -407,6 +503,9 @@ def why_value(text: str, sp: Span) -> str | None:
             return "rhythm"
         if _COMPOUND.match(text, sp.end):
             return "compound"
+        if _misspelt_relation(lows[0]) and not _after_title(text, sp.start) and not (
+                nxt and nxt.group(1).istitle() and not words[0].isupper()):
+            return "relation"
     if sp.category == "NAME" and len(lows) == 1 and "-" in words[0]:
         head, _, tail = words[0].partition("-")
         if _COMPOUND.fullmatch("-" + tail):
