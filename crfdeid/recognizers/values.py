@@ -25,8 +25,7 @@ predicted span is such a value, from the evidence each reason names; the clinica
   ``weaned (down) to``, or a mode, a pressure unit or an FiO2 right after the fraction (``5/5 IPS``, ``10/25 50%``),
   or a third part that is a percentage (``10/5/50%``); never with a word of a date right before the fraction
   (``CPAP since 5/5``, ``extubated 3/11``);
-* **vital**: a number or range right after a vital sign's or a line's name (``RR 12-22``, ``CVP 8-14``,
-  ``SpO2 89-100%``, the ``2 89`` of ``Spo2 89``): no date is written after a measure's name without a slash;
+* **vital**, **abbreviation**, **relation** and ``ST`` of a **rhythm**: :mod:`.bedside` (issue 50);
 * **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
 * **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
   Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
@@ -47,14 +46,7 @@ predicted span is such a value, from the evidence each reason names; the clinica
   ``Will Smith``, ``will smith``, ``may kowalczyk``);
 * **colour**: a one-word name span that is a colour before a secretion's word, not after a title
   (``rusty sputum``, ``thick golden tan secretions``, ``green bile``; not ``Dr Green``);
-* **rhythm**: ``brady``/``tachy`` after ``sinus`` (``sinus brady``: bradycardia, not Dr Brady); ``ST`` (sinus
-  tachycardia, an ECG's ST segment) in a span of no date, alone or with ECG words, glued to a digit (``1st AV
-  block``), before an ECG word (``ST elevations``) or after a rhythm's word in the clause (``SR to ST with``),
-  never before a listed name or place or a word in title case (``SR to St Mary's``, ``St. Agnes``);
-* **abbreviation**: a name span starting with the ``p`` of ``s/p`` (status post: ``S/P R NEPHRECTOMY``);
-* **relation**: a one-word name span one letter dropped, swapped or doubled from a relation of five letters
-  or more (``neice``, ``grandaughter``), neither a relation, a plural of one, a first name nor a frequent
-  surname, not after a title nor before a surname in title case (``Mrs Neice``, ``Neice Jones`` stay);
+* **rhythm**: ``brady``/``tachy`` after ``sinus`` (``sinus brady``: bradycardia, not Dr Brady);
 * **compound**: a one-word name span glued by a hyphen to a colour or shape word (``Rose`` of
   ``Rose-colored rash``, ``salmon-like``).
 
@@ -81,6 +73,9 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
+from . import bedside
+from .bedside import common_names as _common_names
+from .bedside import first_names as _first_names
 from .rules import trie_pattern
 
 _SCALE_WORD = r"(?:score|scale|stage|class|grade|type|total|criteria|chart)"
@@ -143,19 +138,7 @@ _FLUID_AFTER = re.compile(r"(?i)(?:[ \t]+[A-Za-z]+){0,2}?[ \t-]+(?:sputum|secret
                           r"emesis|vomit\w*|mucus|mucous|phlegm|aspirate|output|discharge|fluid|liq\w*|colou?red|"
                           r"looking|tinged)\b")
 _SINUS_BEFORE = re.compile(r"(?i)\bsinus[ \t]+$")
-# A reading right after its measure's name (``RR 12-22``, ``CVP 8-14``, ``pcwp 12-14``, ``SpO2 93-100%``, the
-# ``2 89`` of ``Spo2 89``): a number or a range, no slash (``BP 3/4`` is left to the other reasons).
-_VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|heart[ \t]+rate|cvp|pcwp|pcw|pad|pas|"
-                    r"sbp|dbp|map|nbp|abp|sp[o0]2|sa[o0]2|pa[o0]2|o2[ \t]*sats?|sats?|wedge|svr|tv|vt|peep|"
-                    r"transduced|unloading)[ \t]*[:=#-]?[ \t]*(?:[<>][ \t]*)?"
-                    r"[0-9]{1,3}(?:\.[0-9])?(?:[ \t]*-[ \t]*[0-9]{1,3}(?:\.[0-9])?)?(?:[ \t]*%)?(?![0-9/]|\.[0-9])")
-# ``ST`` of a heart's rhythm (sinus tachycardia) or an ECG (``ST elevations``, ``1st degree AV block``): a
-# saint's ``St`` stands before a name (``St Mary's``, ``St. Agnes``).
-_ECG = frozenset("degree av avb block heart elevation elevations elevated depression depressions segment segments "
-                 "changes change wave waves".split())
-_RHYTHM_BEFORE = re.compile(r"(?i)\b(?:n?sr|sinus|sb|a-?fib|afib|af|a-?flutter|aflutter|flutter|svt|rhythm|hr|"
-                            r"heart[ \t]+rate|cardioverted|converted|paced)\b[^.;\n]{0,25}$")
-_WORD_AFTER = re.compile(r"\.?[ \t]*([A-Za-z]+)")
+
 _COMPOUND = re.compile(r"-(?:colou?red|colou?r|like|shaped|tinged|tinted|sized|toned|hued|stained|scented|"
                        r"pink|red|brown|yellow|tan)\b", re.I)
 _CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notified|informed|aware|per|by|to|"
@@ -168,7 +151,6 @@ _CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|con
 _PREV_WORD = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]+$")
 _LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
 
-
 @lru_cache(maxsize=1)
 def _lists() -> dict:
     """The lists of the reasons (lower case) and the names, places and common words."""
@@ -177,7 +159,6 @@ def _lists() -> dict:
         "common_words")))
     return {"scores": gazetteers.load("score_names"), "labels": gazetteers.load("note_labels"),
             "roles": gazetteers.load("staff_roles"), "vaccines": gazetteers.load("vaccines"), "named": named,
-            "places": frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries"))),
             "names": frozenset().union(*(gazetteers.load(n) for n in (
                 "first_female", "first_male", "surnames", "surnames_rare", "titles")))}
 
@@ -210,20 +191,6 @@ _CARE_VERBS = frozenset("recheck re-check reassess re-assess reevaluate re-evalu
 def _verbs() -> frozenset:
     """Words a modal verb may stand before: common English words, clinical words, care verbs."""
     return _CARE_VERBS.union(*(gazetteers.load(n) for n in ("common_words", "clinical_words", "clinical_abbrevs")))
-
-
-@lru_cache(maxsize=1)
-def _common_names() -> frozenset:
-    """First names, titles and the 2,000 most frequent surnames (the census lists' order): what a
-    modal verb's next word must not be (``Will Smith``); rarer surnames that are verbs (``Call``,
-    ``Go``) do not count."""
-    return _first_names() | gazetteers.load("titles") | frozenset(
-        w.lower() for w in gazetteers.entries("surnames")[:2000])
-
-
-@lru_cache(maxsize=1)
-def _first_names() -> frozenset:
-    return gazetteers.load("first_female") | gazetteers.load("first_male")
 
 
 def prepare() -> None:
@@ -345,48 +312,6 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     return not before and bool(_LINE_END.match(text, line_start + run[-1].end()))
 
 
-def _misspelt_relation(word: str) -> bool:
-    """``word`` is one letter dropped, swapped or doubled from a relation of five letters or more
-    (``neice``, ``daugther``, ``grandaughter``) and neither a relation, a first name nor a frequent surname."""
-    if len(word) < 5 or word in _common_names():
-        return False
-    relations = _relations()
-    if word in relations or word.removesuffix("s") in relations:  # "Brothers": a plural, a surname too
-        return False
-    for r in relations:
-        if abs(len(r) - len(word)) > 1 or len(r) < 5:
-            continue
-        if len(r) == len(word):
-            diff = [i for i in range(len(r)) if r[i] != word[i]]
-            if len(diff) == 2 and diff[1] == diff[0] + 1 and r[diff[0]] == word[diff[1]] and r[diff[1]] == word[diff[0]]:
-                return True
-            continue
-        short, long_ = (r, word) if len(r) < len(word) else (word, r)
-        if any(long_[:i] + long_[i + 1:] == short for i in range(len(long_))):
-            return True
-    return False
-
-
-@lru_cache(maxsize=1)
-def _relations() -> frozenset:
-    return gazetteers.load("relations")
-
-
-def _st_rhythm(text: str, sp: Span, n_words: int) -> bool:
-    """``ST`` of a rhythm or an ECG: an ordinal's ending (``1st``), an ECG word after it, or a rhythm's
-    word before it in the clause, and no listed name or place after it (``SR to St Mary's``)."""
-    if sp.start > 0 and text[sp.start - 1].isdigit():
-        return True
-    nxt = _WORD_AFTER.match(text, sp.end)
-    after = nxt.group(1).lower() if nxt else ""
-    if n_words > 1 or after in _ECG:
-        return True
-    known = _common_names() | _lists()["places"]
-    if nxt is not None and (after in known or after.removesuffix("s") in known or nxt.group(1).istitle()):
-        return False  # "St Mary's", "ST AGNES", "St. Luke"
-    return bool(_RHYTHM_BEFORE.search(text, max(0, sp.start - 40), sp.start))
-
-
 def _after_title(text: str, start: int) -> bool:
     """Whether a title (``Dr``, ``Mr``...) stands right before ``start``."""
     before = text[max(0, start - 6):start].lower().rstrip(" .\t")
@@ -446,9 +371,10 @@ def without_label(text: str, sp: Span) -> Span:
 
 
 def why_value(text: str, sp: Span) -> str | None:
-    """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose number``, ``heading``,
-    ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``, ``relation``, ``compound``) a predicted span is a clinical value, heading or role
-    written in the note and no PHI, or None (the module's docstring gives each reason's evidence).
+    """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose number``,
+    ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``, ``relation``,
+    ``compound``) a predicted span is a clinical value, heading or role written in the note and no PHI,
+    or None (the module's docstring and :mod:`.bedside` give each reason's evidence).
 
     >>> from crfdeid.document import make_span
     >>> text = "MRN: 00482913. Seen by Dr Wells 4/5."
@@ -469,7 +395,7 @@ def why_value(text: str, sp: Span) -> str | None:
             return "role"
         if _setting(text, sp):
             return "setting"
-        if _inside(_VITAL, text, sp, 24) is not None:
+        if _inside(bedside.VITAL, text, sp, 24) is not None:
             return "vital"
         if _clock(text, sp):
             return "time"
@@ -487,10 +413,9 @@ def why_value(text: str, sp: Span) -> str | None:
         return "heading"
     if _role(text, sp, lows):
         return "role"
-    if sp.category != "DATE" and lows and lows[0] == "st" and all(w in _ECG for w in lows[1:]) and _st_rhythm(text, sp, len(lows)):
-        return "rhythm"
-    if sp.category == "NAME" and lows and lows[0] == "p" and text[max(0, sp.start - 2):sp.start].lower() == "s/":
-        return "abbreviation"  # the "p" of "s/p" (status post): no name is written glued after "s/"
+    why = bedside.why_words(text, sp, lows, _after_title(text, sp.start))
+    if why:
+        return why
     if sp.category == "NAME" and len(lows) == 1:
         nxt = _NEXT_WORD.match(text, sp.end)
         after = nxt.group(1).lower() if nxt else ""
@@ -503,9 +428,6 @@ def why_value(text: str, sp: Span) -> str | None:
             return "rhythm"
         if _COMPOUND.match(text, sp.end):
             return "compound"
-        if _misspelt_relation(lows[0]) and not _after_title(text, sp.start) and not (
-                nxt and nxt.group(1).istitle() and not words[0].isupper()):
-            return "relation"
     if sp.category == "NAME" and len(lows) == 1 and "-" in words[0]:
         head, _, tail = words[0].partition("-")
         if _COMPOUND.fullmatch("-" + tail):
