@@ -47,6 +47,9 @@ def _span(text, surface, subtype):
     # the p of s/p, a misspelt relation
     ("renal ca, S/P R NEPHRECTOMY, CRI", "P R NEPHRECTOMY", "DOCTOR", "abbreviation"),
     ("pmh: s/p b mastectomy 2010", "p b mastectomy", "PATIENT", "abbreviation"),
+    ("LINES: 3-L R groin. Oozing small amt at site", "L R groin", "DOCTOR", "side"),
+    ("cannula (uk): L radial art line resited", "L radial", "PATIENT", "side"),
+    ("pt had a R IJ TLC placed", "R", "DOCTOR", "side"),
     ("SOCIAL- WIFE AND NEICE IN TO VISIT", "NEICE", "PATIENT", "relation"),
     ("daughter and grandaughter in last night (ie)", "grandaughter", "PATIENT", "relation"),
 ])
@@ -71,6 +74,10 @@ def test_clinical_values_are_kept_as_written(text, surface, subtype, reason):
     ("Neice Jones called", "Neice", "PATIENT"),                          # before a surname
     ("spoke with Brothers at the pharmacy (ca)", "Brothers", "PATIENT"),  # a plural: a surname too
     ("seen by Dr Pearson s/p", "Pearson", "DOCTOR"),
+    ("letter from R. Groin, GP (au)", "R. Groin", "DOCTOR"),             # an initial and a name
+    ("seen by L Smith on ward 4", "L Smith", "DOCTOR"),
+    ("cc: L R Patel", "L R", "DOCTOR"),                                  # initials alone
+    ("R RADIAL ALINE, pt frequently found", "R RADIAL ALINE", "PATIENT"),  # Aline is a first name too
 ])
 def test_names_and_dates_stay_phi(text, surface, subtype):
     sp = _span(text, surface, subtype)
@@ -89,6 +96,8 @@ def test_names_and_dates_stay_phi(text, surface, subtype):
     ("born in kerala 1962, moved to toronto", "1962", "bare_year"),
     ("HX OF POSSIBLE MI IN 1980S AFTER OPEN CHOLE", "1980S", "decade"),
     ("smoked since the 1970's", "1970's", "decade"),
+    ("nursing progress note | 1->2 nov, 96 | 1900 - 0700", "1->2 nov", "written_day_month"),
+    ("on leave (in) 10 to 12 March", "10 to 12 March", "written_day_month"),
 ])
 def test_dates_are_found_by_their_form(text, surface, form):
     start = text.index(surface)
@@ -100,6 +109,7 @@ def test_dates_are_found_by_their_form(text, surface, form):
     "abg 7.35/45/80/24 on arrival",                     # a run with a dot
     "ventimv/16/10/5",
     "on the 2nd attempt, on the 3rd floor",             # an ordinal of a thing
+    "gave 2-3 may need more",                          # "may" the verb after a range
     "mobilised x 30' tolerated well",                   # minutes, degrees, feet
     "HOB 30' at all times",
     "height 5' 6\" weight 70 kg",

@@ -10,6 +10,10 @@ for the PhysioNet ICU notes (issue 50), kept apart from the older reasons.
   nor before a word in title case (``SR to St Mary's``, ``St. Agnes``, ``ST MARYS`` stay).
 * **abbreviation**: a name span starting with the ``p`` of ``s/p`` (status post: ``S/P R NEPHRECTOMY``):
   no name is written glued after ``s/``.
+* **side**: a name span starting with a side's letter (``R``, ``L``, ``B``, ``rt``, ``lt``; no full stop after
+  it) whose other words, or the word after it when it stands alone, are all anatomy or clinical words
+  (``icd10_words``, ``clinical_abbrevs``, ``clinical_words``) of no first-name list nor frequent surname:
+  ``R groin``, ``L radial``, the ``R`` of ``R IJ TLC`` (``R. Groin``, ``L Aline``: an initial and a name, stay).
 * **relation**: a one-word name span one letter dropped, swapped or doubled from a relation of five
   letters or more (``neice``, ``grandaughter``), neither a relation, a plural of one, a first name nor a
   frequent surname, not after a title nor before a surname in title case (``Mrs Neice``, ``Neice Jones``
@@ -66,6 +70,15 @@ def _places() -> frozenset:
     return frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries")))
 
 
+_SIDES = frozenset("r l b rt lt".split())
+
+
+@lru_cache(maxsize=1)
+def _anatomy() -> frozenset:
+    words = frozenset().union(*(gazetteers.load(n) for n in ("icd10_words", "clinical_abbrevs", "clinical_words")))
+    return words - first_names() - common_names()
+
+
 def misspelt_relation(word: str) -> bool:
     """``word`` (lower case) is one letter dropped, swapped or doubled from a relation of five letters or
     more (``neice``, ``grandaughter``), and no relation, plural of one, first name or frequent surname.
@@ -107,13 +120,21 @@ def _st_rhythm(text: str, sp: Span, n_words: int) -> bool:
 
 
 def why_words(text: str, sp: Span, lows: list[str], after_title: bool) -> str | None:
-    """``rhythm``, ``abbreviation`` or ``relation`` (the module's docstring) for a span of words ``lows``
+    """``rhythm``, ``abbreviation``, ``side`` or ``relation`` (the module's docstring) for a span of words ``lows``
     (its letter words, lower case; ``after_title``: a title stands right before it), or None."""
     if sp.category != "DATE" and lows and lows[0] == "st" and all(w in _ECG for w in lows[1:]) \
             and _st_rhythm(text, sp, len(lows)):
         return "rhythm"
     if sp.category == "NAME" and lows and lows[0] == "p" and text[max(0, sp.start - 2):sp.start].lower() == "s/":
         return "abbreviation"
+    if sp.category == "NAME" and lows and lows[0] in _SIDES and text[sp.start:sp.start + len(lows[0]) + 1][-1:] != "." \
+            and not after_title:
+        rest = lows[1:]
+        if not rest:
+            nxt = _WORD_AFTER.match(text, sp.end)
+            rest = [nxt.group(1).lower()] if nxt and not nxt.group(0).startswith(".") else []
+        if rest and all(w in _anatomy() or w in _SIDES for w in rest) and not all(w in _SIDES for w in rest):
+            return "side"
     if sp.category == "NAME" and len(lows) == 1 and misspelt_relation(lows[0]) and not after_title:
         nxt = _WORD_AFTER.match(text, sp.end)
         surface = text[sp.start:sp.end]

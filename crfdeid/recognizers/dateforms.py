@@ -30,7 +30,9 @@ in docs/clinical-values.md), each checked on those notes, the made-up notes and 
   not after ``x``, ``for``, ``HOB``, ``up``, ``at``... (minutes, degrees), not before a digit (feet);
 * ``bare_year``: 1960-1999 alone: no clock time has such minutes; not before a unit, not the
   year of a law or a document (``Mental Health Act 1983``);
-* ``decade``: ``1980s``, ``1990's``.
+* ``decade``: ``1980s``, ``1990's``;
+* a range of days before a written day and month takes its first day (``1->2 nov``, ``10 to 12 March``), and
+  with it any month word (``nov``) but ``may``.
 
 A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
 span, so it is shifted with the date (recomputed) or removed with it, never left beside a
@@ -101,6 +103,7 @@ _PATTERNS = {
 }
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?)[ \t]*$")
 _WEEKDAY_BEFORE = re.compile(rf"(?i)(?<![\w/.-])({WEEKDAY_WORD})\.?,?[ \t]+$")
+_RANGE_BEFORE = re.compile(r"(?<![\w/.-])(0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]*(?:-|–|->|to|&|and)[ \t]*$")
 _THE_BEFORE = re.compile(r"(?i)(?<![\w/.-])the[ \t]+$")
 
 
@@ -156,10 +159,14 @@ def matches(text: str) -> list[tuple[str, Span]]:
     for name, rx in _compiled().items():
         for m in rx.finditer(text):
             start = m.start("mon") if name == "written_month_day" else m.start()
+            ranged = False
             if name == "written_day_month":
                 the = _THE_BEFORE.search(text, max(0, start - 8), start)
                 start = the.start() if the else start
+                first = _RANGE_BEFORE.search(text, max(0, start - 12), start)
+                if first and int(first.group(1)) < int(m.group("d")):  # "1->2 nov": the range's first day
+                    start, ranged = first.start(), True
             weekday = None if name == "compact" else _weekday_before(text, start)
-            if _ok(name, m, text, weekday):
+            if _ok(name, m, text, weekday) or (ranged and m.group("mon").lower() != "may"):
                 found.setdefault(make_span(weekday.start() if weekday else start, m.end(), "DATE"), name)
     return [(name, sp) for sp, name in sorted(found.items())]
