@@ -136,3 +136,15 @@ def test_a_date_of_the_new_forms_is_replaced_in_surrogate_output():
     for sp in spans:
         assert text[sp.start:sp.end] not in out
     assert out.startswith("xrt ") and out.endswith(".")
+
+
+@pytest.mark.parametrize("text", ["*Please refer to Careview for additional data", "see careview for gtts (uk ward)"])
+def test_a_charting_system_written_careview_is_no_place(text):
+    """``CareView`` (a monitoring system's maker's name, and how ICU notes write CareVue) is vocabulary:
+    the clinical filter drops it and site mining never learns it."""
+    from crfdeid.recognizers.clinical import why_clinical
+    from crfdeid.site.mining import strings
+
+    sp = _span(text, "Careview" if "Careview" in text else "careview", "HOSPITAL")
+    assert why_clinical(text, sp) == "vocabulary"
+    assert strings(text, sp) == []
