@@ -237,7 +237,7 @@ def why_clinical(text: str, sp: Span) -> str | None:
     span ``verb`` or ``phrase``; or, judged first, a clinical value's reason of
     :func:`.values.why_value`: ``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose
     number``, ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``,
-    ``relation``, ``compound``) a
+    ``side``, ``relation``, ``compound``) a
     predicted span is a clinical term and no PHI, or None."""
     value = values.why_value(text, sp)
     if value:

@@ -76,8 +76,6 @@ _PATTERNS = {
                          rf"(?P<mon>{MONTH_WORD})\b\.?(?:,?[ \t]+(?P<y>{_YEAR4}|'\d\d))?(?![\w'])",
     "written_month_day": rf"(?=\d)(?<=(?<![\w/.-])(?P<mon>{MONTH_WORD})\.?[ \t]+(?:the[ \t]+)?)"
                          rf"(?P<d>{_DAY})(?P<o>{_ORD})?(?:,?[ \t]+(?P<y>{_YEAR4}))?(?![\w/:]|[.,-]\d)",
-    # after a weekday (read behind), not "sat" (oxygen saturation, "SAT 9/10"); not before a
-    # dose or a grade word ("wed 1/2 NS")
     # two day/month pairs run together, in one order (``10/03/10/04``: a course from one day to the next)
     "two_dates": rf"{_START}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})/(?P<c>\d{{1,2}})/(?P<d>\d{{1,2}}){_END}"
                  r"(?![ \t]*(?:%|schedule|sched|prn|regimen)\b)",
@@ -98,6 +96,8 @@ _PATTERNS = {
                  r"grams?|x|%|hrs?|hours?|mins?|minutes?|cm|mm|ft|steps|pts?|points?)\b)",
     # a decade (``the 1980s``, ``1990's``)
     "decade": rf"{_START}(?:19|20)\d0'?s\b",
+    # after a weekday (read behind), not "sat" (oxygen saturation, "SAT 9/10"); not before a
+    # dose or a grade word ("wed 1/2 NS")
     "weekday": rf"{_START}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?:{_YEAR4}|\d\d))?{_END}"
                r"(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)",
 }

@@ -25,7 +25,7 @@ predicted span is such a value, from the evidence each reason names; the clinica
   ``weaned (down) to``, or a mode, a pressure unit or an FiO2 right after the fraction (``5/5 IPS``, ``10/25 50%``),
   or a third part that is a percentage (``10/5/50%``); never with a word of a date right before the fraction
   (``CPAP since 5/5``, ``extubated 3/11``);
-* **vital**, **abbreviation**, **relation** and ``ST`` of a **rhythm**: :mod:`.bedside` (issue 50);
+* **vital**, **abbreviation**, **side**, **relation** and ``ST`` of a **rhythm**: :mod:`.bedside` (issue 50);
 * **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
 * **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
   Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
@@ -138,7 +138,6 @@ _FLUID_AFTER = re.compile(r"(?i)(?:[ \t]+[A-Za-z]+){0,2}?[ \t-]+(?:sputum|secret
                           r"emesis|vomit\w*|mucus|mucous|phlegm|aspirate|output|discharge|fluid|liq\w*|colou?red|"
                           r"looking|tinged)\b")
 _SINUS_BEFORE = re.compile(r"(?i)\bsinus[ \t]+$")
-
 _COMPOUND = re.compile(r"-(?:colou?red|colou?r|like|shaped|tinged|tinted|sized|toned|hued|stained|scented|"
                        r"pink|red|brown|yellow|tan)\b", re.I)
 _CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notified|informed|aware|per|by|to|"
@@ -150,6 +149,7 @@ _CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|con
                          r"present|will[ \t]+review)\b")
 _PREV_WORD = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]+$")
 _LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
+
 
 @lru_cache(maxsize=1)
 def _lists() -> dict:
@@ -372,8 +372,8 @@ def without_label(text: str, sp: Span) -> Span:
 
 def why_value(text: str, sp: Span) -> str | None:
     """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose number``,
-    ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``, ``relation``,
-    ``compound``) a predicted span is a clinical value, heading or role written in the note and no PHI,
+    ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``, ``side``,
+    ``relation``, ``compound``) a predicted span is a clinical value, heading or role written in the note and no PHI,
     or None (the module's docstring and :mod:`.bedside` give each reason's evidence).
 
     >>> from crfdeid.document import make_span
