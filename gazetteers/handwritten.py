@@ -529,8 +529,9 @@ sestamibi|Cardiolite|Myoview|tetrofosmin|Lexiscan|regadenoson|FDG|Thallium|Galli
 
 # Charting and clinical information systems named in notes (``as per CareVue``): vendors' product
 # names, as their makers publish them.
-CHARTING_SYSTEMS = """CareVue|Carevue charting|MetaVision|IntelliVue|IntelliSpace|Epic|EpicCare|Hyperspace|Haiku|Canto|
-Cerner|PowerChart|Millennium|Meditech|Expanse|Allscripts|Sunrise Clinical Manager|eClinicalWorks|athenahealth|
+CHARTING_SYSTEMS = """CareVue|Carevue charting|CareView|MetaVision|IntelliVue|IntelliSpace|Epic|EpicCare|
+Hyperspace|Haiku|Canto|Cerner|PowerChart|Millennium|Meditech|Expanse|Allscripts|Sunrise Clinical Manager|
+eClinicalWorks|athenahealth|
 athenaOne|NextGen|Centricity|Soarian|Paragon|Cerner FirstNet|FirstNet|Picis|Philips ICCA|ICCA|Mosaiq|ARIA|
 Omnicell|Pyxis|PACS|Synapse|iSite|PowerScribe|Dragon|CPOE|eMAR|BCMA|SystmOne|EMIS|Vision|Lorenzo|Cosmic|
 TrakCare|Medinet|Best Practice|MedicalDirector|Genie|Zedmed|Cortex|Accuro|OSCAR|PS Suite|Telus|RiO|Mosaic|

@@ -235,8 +235,9 @@ def _plain() -> frozenset:
 def why_clinical(text: str, sp: Span) -> str | None:
     """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``, ``vocabulary``; for a name
     span ``verb`` or ``phrase``; or, judged first, a clinical value's reason of
-    :func:`.values.why_value`: ``score``, ``grade``, ``setting``, ``time``, ``age``, ``dose
-    number``, ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``compound``) a
+    :func:`.values.why_value`: ``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose
+    number``, ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``,
+    ``side``, ``relation``, ``compound``) a
     predicted span is a clinical term and no PHI, or None."""
     value = values.why_value(text, sp)
     if value:
