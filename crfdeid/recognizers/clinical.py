@@ -103,12 +103,13 @@ def _name_words() -> frozenset:
 @lru_cache(maxsize=1)
 def _lists() -> tuple[frozenset, frozenset]:
     """Clinical words (eponyms, drugs, devices) and clinical head nouns, lower case."""
-    return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads")
+    return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads") | gazetteers.load("clinical_heads_more")
 
 
 #: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
 #: make a department PHI, DEPARTMENT).
-VOCABULARY = ("eponyms", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines", "charting_systems")
+VOCABULARY = ("eponyms", "eponyms_more", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines",
+              "charting_systems")
 
 
 @lru_cache(maxsize=1)
@@ -148,7 +149,7 @@ def _phrases() -> frozenset:
     def clinical(word: str) -> bool:
         return len(word) > 2 and (word in heads or word in scales or (word not in named and word not in people))
 
-    return frozenset(e for e in gazetteers.load("eponyms")
+    return frozenset(e for e in gazetteers.load("eponyms") | gazetteers.load("eponyms_more")
                      if " " in e and e not in named and any(clinical(w) for w in _WORD.findall(e)))
 
 

@@ -18,7 +18,7 @@ from ..errors import ModelError
 from ..registry import Registry
 from ..site import Site
 from ..text.tokenize import to_token_bounds
-from . import clinical, hygiene, joints, rules, safeharbor, values
+from . import clinical, hygiene, joints, phrases, rules, safeharbor, values
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -140,9 +140,13 @@ class SafeHarbor:
 
     def prepare(self) -> None:
         safeharbor.prepare()
+        phrases.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        return safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
+        found = safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
+        if not note.english or note.scheme is not schema.I2B2:
+            return found
+        return phrases.apply(note.text, found)  # places and streets by their names' shapes (English, i2b2)
 
 
 @register("token_bounds.v1")
