@@ -590,8 +590,7 @@ Avenida|Rua|Via|Viale|Gali|Mohalla|Sector"""
 # lack, written from clinical knowledge: read beside ``eponyms`` and ``clinical_heads`` by the
 # clinical filter (a model's saved list checksums cover only the lists it was trained with).
 EPONYMS_MORE = """Zimmer|Zimmer frame|Riedel|Riedel lobe|Epley manoeuvre|Epley maneuver|Dix-Hallpike|Hallpike|
-Trendelenburg|Trendelenburg gait|Schober|Schober test|Lasegue|Lasègue|Tarlov|Tarlov cyst|Fazekas|Bosniak|
-Garden|Pfirrmann|Modic|Hawkins-Kennedy|Neer|Caesarean|Guthrie|Guthrie card|Mepitel|Aquacel|Colles'|
-Killip|Ann Arbor|Breslow|Clark|Gleason|Dukes|Breslow thickness|Tanner|Tanner stage|Apgar|Bishop score|
+Lasegue|Lasègue|Tarlov|Tarlov cyst|Fazekas|Bosniak|Garden|Pfirrmann|Modic|Hawkins-Kennedy|Neer|Caesarean|
+Guthrie|Guthrie card|Ann Arbor|Breslow|Clark|Gleason|Dukes|Breslow thickness|Tanner|Tanner stage|Apgar|Bishop score|
 Hartmann|Hartmann's|Whipple|Nissen|Roux-en-Y|Kocher|Pfannenstiel|Lanz|Rutherford Morison|Pringle"""
 CLINICAL_HEADS_MORE = """lobe lobes frame frames manoeuvre manoeuvres gait pouch incision stage thickness card"""

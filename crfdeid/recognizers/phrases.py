@@ -30,6 +30,10 @@ evidence:
   a first word in no plain list (``bucknall new road``);
 * **a hyphenated place**: a place span inside a hyphenated word takes its name-cased pieces and
   the particles between them (``Stoke-on-Trent``, ``Maison Saint-Laurent``);
+* **a place's first words**: a place span (no street, state, postcode or country) takes the one
+  or two words in capital and small letters right before it in mid-sentence, no stop word,
+  title, relation, day or month among them (``Empire`` of ``PA with Empire Crest Health``);
+  and ``Ward 22``, ``Wad 7B``: a ward by its number;
 * **one name, one placeholder**: name spans with only spaces between (``Dr. Imogen`` ``Tell``),
   and place spans of one subtype so, are one span (the kind of the piece with more letters): one
   surrogate or ``[**DOCTOR**]`` for one person.
@@ -66,6 +70,11 @@ PLAIN_LISTS = ("common_words", "frequent_words", "clinical_words", "stop_words",
 STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", "Terrace", "Boulevard", "Gardens",
                        "Mews", "Parade", "Drive")
 _NAME_CATEGORIES = frozenset({"NAME", "LOCATION"})
+# Heads that mark a place's name in lower case too (not ``unit``, ``group``, ``surgery``, ``practice``:
+# ``one unit``, ``cardiac surgery``).
+_LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university", "college", "academy", "school",
+                          "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
+                          "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
 # Street types written short, whose full stop is the abbreviation's.
 _ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
                          "prom no".split())
@@ -96,8 +105,10 @@ def _heads() -> dict[str, str]:
 
 
 def _cased(entries) -> list[str]:
-    """Entries as written, in title case and in capitals (``Primary School``, ``PRIMARY SCHOOL``)."""
-    return [form for e in entries for form in {e, e.upper(), " ".join(w[:1].upper() + w[1:] for w in e.split())}]
+    """Entries as written, in title case and in capitals (``Primary School``, ``PRIMARY SCHOOL``; not
+    the capitals of a short head, other words in a note in capitals: ``INC``, ``CO``, ``UNI``)."""
+    return [form for e in entries
+            for form in {e, *([e.upper()] if len(e) > 4 else []), " ".join(w[:1].upper() + w[1:] for w in e.split())}]
 
 
 @lru_cache(maxsize=1)
@@ -110,7 +121,7 @@ def _plain() -> frozenset:
 def _patterns() -> dict[str, regex.Pattern]:
     heads = list(_heads())
     cap_heads = _alternation(_cased(e for n in HEAD_LISTS for e in gazetteers.entries(n)))
-    low_heads = _alternation(heads)
+    low_heads = _alternation(h for h in heads if h in _LOWER_HEADS)
     towns = _alternation(_cased(gazetteers.entries("town_heads")))
     types = _alternation(gazetteers.entries("street_types"))
     strong = _alternation(_cased(STRONG_STREET_TYPES))
@@ -128,7 +139,7 @@ def _patterns() -> dict[str, regex.Pattern]:
                                    rf"{_NOT_LABEL}"),
         "saint_low": regex.compile(rf"{_EDGE}st\.?[ \t]{_LOWW}['’]s{_END}"),
         "cue": regex.compile(
-            r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by|with)"
+            r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
             r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
             r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))[ \t](?:(?i:the)[ \t])?"
             rf"(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}|{_LOWW}(?:[ \t]{_LOWW}){{0,2}})"
@@ -145,6 +156,9 @@ def _patterns() -> dict[str, regex.Pattern]:
         "street_named": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
         "street_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:road|street|lane|avenue)"
                                     rf"{_END}"),
+        "ward_number": regex.compile(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
+        "before": regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}'’.-])(?P<run>\p{{Lu}}\p{{Ll}}[\p{{L}}\p{{M}}'’-]*"
+                                rf"(?:[ \t]\p{{Lu}}\p{{Ll}}[\p{{L}}\p{{M}}'’-]*)?)[ \t]$"),
         "hyphen": regex.compile(rf"{_L}[\p{{L}}\p{{M}}'’]*(?:-{_L}[\p{{L}}\p{{M}}'’]*)+"),
     }
 
@@ -156,10 +170,21 @@ def prepare() -> None:
 
 
 def _proper(word: str) -> bool:
-    """A word in no plain list (``Millbeck``, ``Kirkgate``): evidence of a proper name."""
+    """Evidence of a proper name: a word in no plain list written with a capital and small letters
+    (``Millbeck``, ``Kirkgate``); written in capitals or in lower case (where a misspelt or inflected
+    clinical word is as likely: ``PROPFOL``, ``transfused``), one of the name and place lists too."""
     low = word.lower().strip(".'’")
     low = low[:-2] if low.endswith(("'s", "’s")) else low
-    return len(low) > 1 and low.isalpha() and low not in _plain()
+    if len(low) < 2 or not low.isalpha() or low in _plain():
+        return False
+    return (word[:1].isupper() and not word.isupper()) or low in _names()
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset:
+    """First names, surnames and towns of the lists, lower case."""
+    return frozenset().union(*(gazetteers.load(n) for n in ("first_male", "first_female", "surnames", "surnames_rare",
+                                                            "cities")))
 
 
 def _leading_plain(text: str, start: int, end: int) -> int:
@@ -169,7 +194,7 @@ def _leading_plain(text: str, start: int, end: int) -> int:
     for i, m in enumerate(regex.finditer(r"\S+", text[start:end])):
         word = m.group().lower().strip(".,:")
         opens = i == 0 and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, start - 3):start]) is not None
-        if word not in skip and not (opens and not _proper(word)):
+        if word not in skip and not (opens and not _proper(m.group().strip(".,:"))):
             return start + m.start()
     return end
 
@@ -198,6 +223,7 @@ def find(text: str) -> list[Span]:
         sub = ("ORGANIZATION" if m.group("org") or m.group("school")
                else "CITY" if m.group("prep").lower() == "in" else "LOCATION-OTHER")
         found.append(Span(m.start("run"), stop, "LOCATION", sub))
+    found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
     for m in p["street_named"].finditer(text):
@@ -273,6 +299,11 @@ def _grow(text: str, sp: Span) -> Span:
         t = p["town"].match(text, sp.end)
         if t is not None and (sp.category == "LOCATION" or not lower) and not lower:
             return Span(sp.start, t.end(), "LOCATION", "CITY" if sp.category == "NAME" else sp.subtype)
+    if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET"):
+        b = p["before"].search(text, max(0, sp.start - 40), sp.start)
+        if b is not None and not regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, b.start() - 3):b.start()]) \
+                and not any(w.lower() in _breaks() for w in b.group("run").split()):
+            sp = Span(b.start(), sp.end, sp.category, sp.subtype)
     if sp.category == "LOCATION":
         for w in p["hyphen"].finditer(text, max(0, sp.start - 40), min(len(text), sp.end + 40)):
             if w.start() <= sp.start < w.end() or w.start() < sp.end <= w.end():

@@ -229,15 +229,24 @@ class TrimPunctuation:
     """Punctuation and lower-case stop words at a span's ends left outside it
     (:func:`.hygiene.trim_punctuation`: the full stop of ``Keene.``, not an initial's or an
     abbreviation's; ``through`` of ``through Bayline Home Care``); English notes of the i2b2 2014
-    labels only, as the rules that read the full stops are."""
+    labels only, as the rules that read the full stops are. In a chain with the clinical filter,
+    a name the trim narrowed to an eponym of its lists is dropped as the filter drops one
+    (``. Dix-Hallpike``: the filter saw the full stop and the space, not the eponym)."""
 
     reasons: ClassVar[dict] = {"narrowed": "punctuation or a lower-case stop word at its ends left outside",
-                               "dropped": "punctuation only"}
+                               "dropped": "punctuation only, or narrowed to an eponym"}
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if not note.english or note.scheme is not schema.I2B2:
             return list(spans)
-        return hygiene.trim_punctuation(note.text, spans)
+        trimmed = hygiene.trim_punctuation(note.text, spans)
+        judged = note.memo.get("clinical_filter.v1")
+        if judged is None:  # no clinical filter in this chain: none applied here either
+            return trimmed
+        # A name the trim narrowed to a term of the clinical filter's eponym lists (``. Dix-Hallpike``
+        # -> ``Dix-Hallpike``) is judged as the filter judged every span before it: issue 50.
+        return [sp for sp in trimmed if sp in spans or sp.category != "NAME"
+                or clinical.why_clinical(note.text, sp) not in ("eponym", "vocabulary")]
 
 
 @register("context_union.v1")
