@@ -141,3 +141,38 @@ def test_eponyms_of_other_countries_are_clinical_before_their_head(text, word):
     named = f"Seen with Mr {word.title()} today."
     at = named.index(word.title())
     assert not clinical.why_clinical(named, make_span(at, at + len(word), "PATIENT"))
+
+
+#: name spans with a name's particles between (ES, NL, MY, IE): one person.
+@pytest.mark.parametrize("text, pieces, whole", [
+    ("Seen by Dr. Maria de la Cruz today", ["Maria", "Cruz"], "Maria de la Cruz"),
+    ("family doctor dr anne van der berg", ["anne", "berg"], "anne van der berg"),
+    ("Brother Ahmad Faizal bin Ismail at bedside", ["Ahmad Faizal", "Ismail"], "Ahmad Faizal bin Ismail"),
+])
+def test_a_name_s_particles_join_its_pieces(text, pieces, whole):
+    spans = [make_span(text.index(p), text.index(p) + len(p), "PATIENT") for p in pieces]
+    assert [text[s.start:s.end] for s in phrases.join_adjacent(text, spans)] == [whole]
+    # particles join names only, not two places of one subtype
+    assert len(phrases.join_adjacent("Paris de Lyon", [make_span(0, 5, "CITY"), make_span(9, 13, "CITY")])) == 2
+
+
+@pytest.mark.parametrize("text, start, end, whole", [
+    ("Friend Ji-ho Park visited.", 7, 9, "Ji-ho"),  # a romanised given name's second syllable
+    ("seo-yeon kim, daughter", 0, 3, "seo-yeon"),
+    ("Post-op day 2", 0, 4, "Post"),  # no tail of a clinical compound
+    ("Follow-up in 2 weeks", 0, 6, "Follow"),
+])
+def test_a_given_name_s_second_syllable_is_the_name_s(text, start, end, whole):
+    from crfdeid.recognizers import joints
+    assert [text[s.start:s.end] for s in joints.join_names(text, [make_span(start, end, "PATIENT")])] == [whole]
+
+
+@pytest.mark.parametrize("text, word, clinical_term", [
+    ("Hearing normal on Weber and Rinne.", "Weber", True),  # two bedside tests
+    ("hearing: weber central, rinne +ve; Weber & Rinne done", "Rinne", True),
+    ("Seen by Drs Weber and Rinne.", "Rinne", False),  # a title: two people
+    ("Seen by Weber and Smith.", "Weber", False),  # no second eponym
+])
+def test_an_eponym_coordinated_with_another_is_a_clinical_term(text, word, clinical_term):
+    at = text.rindex(word)
+    assert bool(clinical.why_clinical(text, make_span(at, at + len(word), "DOCTOR"))) is clinical_term

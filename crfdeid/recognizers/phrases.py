@@ -85,6 +85,10 @@ _END = r"(?![\p{L}\p{M}\p{N}'’-])"
 _CAPW = r"\p{Lu}[\p{L}\p{M}'’-]*"
 _LOWW = r"\p{Ll}[\p{L}\p{M}'’-]*"
 _JOIN = r"(?:and|&|of|on|the|de|la|du|del|y|na|an|upon)"
+# Particles inside a name, between two name spans (``Maria de la Cruz``, ``Anne van der Berg``,
+# ``Ahmad bin Ismail``, ``Nur binti Rahman``, ``Siobhán Ní Dhonnchadha``).
+_PARTICLES = regex.compile(r"[ \t](?:(?:de|la|le|del|della|di|da|das|do|dos|du|des|van|von|der|den|ter|ten|bin|binti|"
+                           r"bint|ibn|ben|abu|al|el|ap|ní|nic|mac|y)[ \t]){1,3}")
 _JOINS = frozenset("and & of on the de la du del y na an upon".split())
 # What a head is not followed by: a field label's number (``Unit No: 75246``, ``Ward #``).
 _NOT_LABEL = r"(?![ \t]*(?:No\b|NO\b|no\b|Number|NUMBER|number|#|:))"
@@ -315,7 +319,8 @@ def _grow(text: str, sp: Span) -> Span:
 
 
 def join_adjacent(text: str, spans) -> list[Span]:
-    """Name spans, and place spans of one subtype, with only spaces or tabs between made one span,
+    """Name spans, and place spans of one subtype, with only spaces or tabs between made one span
+    (name spans with a name's particles between too: ``Maria`` ``de la`` ``Cruz``),
     typed as the piece with more letters (``Imogen`` + ``Tell``: one DOCTOR); both with letters,
     the first ending in one (not ``Dennis (`` and ``86``).
 
@@ -327,6 +332,8 @@ def join_adjacent(text: str, spans) -> list[Span]:
     for sp in sorted(spans):
         prev = out[-1] if out else None
         gap = text[prev.end:sp.start] if prev is not None and prev.end < sp.start else ""
+        if gap and prev.category == sp.category == "NAME" and _PARTICLES.fullmatch(gap):
+            gap = " "  # ``de la`` of ``Maria`` ``de la`` ``Cruz``: the particles are the name's
         a = sum(c.isalpha() for c in text[prev.start:prev.end]) if prev is not None else 0
         b = sum(c.isalpha() for c in text[sp.start:sp.end])
         if (prev is not None and gap and not gap.strip(" \t") and a and b and text[prev.end - 1].isalpha()
