@@ -170,7 +170,9 @@ def _patterns() -> dict[str, regex.Pattern]:
 def prepare() -> None:
     """Load the lists and build the patterns (a model does this at load)."""
     _plain()
+    _names()
     _patterns()
+    _last_words()
 
 
 def _proper(word: str) -> bool:
@@ -207,12 +209,13 @@ def find(text: str) -> list[Span]:
     """Spans of places, organisations and streets by their names' shapes (module docstring), sorted."""
     p = _patterns()
     heads = _heads()
+    lines = _lines(text)
     found: list[Span] = []
-    for m in p["named"].finditer(text):
+    for m in _scan(p["named"], text, "named", lines):
         start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.start("head"))
         if any(_proper(w) for w in text[start:m.start("head")].split()):
             found.append(Span(start, m.end(), "LOCATION", heads[" ".join(m.group("head").lower().split())]))
-    for m in p["named_low"].finditer(text):
+    for m in _scan(p["named_low"], text, "named_low", lines):
         start = _first_proper(text, m.start("run"), m.end("run"))
         if start is not None:
             found.append(Span(start, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
@@ -230,11 +233,11 @@ def find(text: str) -> list[Span]:
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
-    for m in p["street_named"].finditer(text):
+    for m in _scan(p["street_named"], text, "street_named", lines):
         start = _leading_plain(text, m.start(), m.end("run"))
         if any(_proper(w) for w in text[start:m.end("run")].split()):
             found.append(Span(start, m.end(), "LOCATION", "STREET"))
-    for m in p["street_low"].finditer(text):
+    for m in _scan(p["street_low"], text, "street_low", lines):
         start = _first_proper(text, m.start("run"), m.end("run"))
         if start is not None:
             found.append(Span(start, m.end(), "LOCATION", "STREET"))
@@ -266,6 +269,32 @@ def _cut(text: str, start: int, end: int) -> int:
         if w.group().lower() in _breaks():
             return start + len(text[start:start + w.start()].rstrip())
     return end
+
+
+_LINE = regex.compile(r"[^\n]+")
+_WORDS = regex.compile(r"[\p{L}\p{M}]+")
+
+
+@lru_cache(maxsize=1)
+def _last_words() -> dict[str, frozenset]:
+    """The last words (lower case) a match of each head-bound pattern ends with."""
+    heads = frozenset(h.split()[-1] for h in _heads())
+    return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _LOWER_HEADS),
+            "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
+            "street_low": frozenset(("road", "street", "lane", "avenue"))}
+
+
+def _lines(text: str) -> list[tuple[int, int, frozenset]]:
+    """Each line's bounds and its words, lower case."""
+    return [(m.start(), m.end(), frozenset(_WORDS.findall(m.group().lower()))) for m in _LINE.finditer(text)]
+
+
+def _scan(rx: regex.Pattern, text: str, name: str, lines):
+    """``rx.finditer`` over the lines of ``text`` that hold a word a match ends with (most lines hold none)."""
+    ends = _last_words()[name]
+    for start, end, words in lines:
+        if not ends.isdisjoint(words):
+            yield from rx.finditer(text, start, end)
 
 
 def _first_proper(text: str, start: int, end: int) -> int | None:
