@@ -151,6 +151,16 @@ def test_replaced_finds_the_stretches_a_writer_replaced(where):
         assert madeup_outputs.replaced(TEXT, redact(doc, style)) == merged
 
 
+def test_the_spans_a_writer_was_given_settle_a_text_that_reads_two_ways():
+    text = "Lives at 3318 Larkspur Court, Apt 2B, Tacoma."
+    doc = Document("n", text, [make_span(9, 36, "STREET"), make_span(38, 44, "CITY")])
+    out = redact(doc, "mimic")
+    assert madeup_outputs.replaced(text, out) == [(9, 28), (30, 44)]  # the text alone: shortest first
+    assert madeup_outputs.replaced(text, out, doc.spans) == [(9, 36), (38, 44)]
+    other = [make_span(9, 28, "STREET"), make_span(38, 44, "CITY")]  # spans that leave other gaps: not used
+    assert madeup_outputs.replaced(text, out, other) == [(9, 28), (30, 44)]
+
+
 def test_an_output_that_changed_unmarked_text_is_an_alignment_error():
     out = Document("n", "Seen by [**DOCTOR**] in 3/4 at\nMercy Ridge, GCS 15.\n", [make_span(8, 20, "DOCTOR")])
     with pytest.raises(madeup_outputs.AlignmentError, match="'n'"):
