@@ -13,9 +13,9 @@ Marks do not nest. Four sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of f
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
-round's start and end, not tuned on) and ``check`` (Australian, Irish, Indian, New Zealand, Canadian and South African conventions,
-scored once per change set). :mod:`crfdeid.experiments.madeup_outputs` measures a model on
-them in redacted and surrogate output.
+round's start and end, not tuned on) and ``check`` (Australian, Irish, Indian, New Zealand,
+Canadian and South African conventions, scored once per change set).
+:mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
 ``Model.tag_many`` and counts, per note and in all, the gold PHI tokens no predicted span

@@ -5,8 +5,8 @@ three, and may tag them apart: ``Margaret O`` as DOCTOR and ``'Connell`` as PATI
 ``Brien`` of ``O'Brien`` alone, leaving ``O'`` in the output and giving the name two surrogates.
 :func:`join_names` grows every name span over the word it stands in (letters joined by ``'``,
 ``’`` or ``-``, in any script and any case) and joins the spans inside that word into one, typed
-as the name span with the most letters. A romanised given name's second syllable in small letters is taken too (``Ji-ho``,
-``Seo-yeon``: :func:`_syllable`). It does not take a possessive or a contraction
+as the name span with the most letters. A romanised given name's second syllable in small
+letters is taken too (``Ji-ho``, ``Seo-yeon``: :func:`_syllable`). It does not take a possessive or a contraction
 (``O'Brien's``: ``'s`` stays out), a hyphenated suffix (``-like``, ``-type``), a relation word,
 title or clinical word glued by a hyphen (``DAUGHTER-MINDY``: only ``MINDY``), or an apostrophe
 prefix other than ``O'``/``o'``/``D'`` (the French ``d'`` of ``le dossier d'Anne`` stays out).

@@ -131,7 +131,8 @@ def _patterns() -> dict[str, regex.Pattern]:
     strong = _alternation(_cased(STRONG_STREET_TYPES))
     prefixes = _alternation(gazetteers.entries("street_prefixes"))
     word_or_initial = rf"(?:{_CAPW}|[NSEW]\.?|{_JOIN})"
-    unit = r"(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?[ \t]*[,/][ \t]*)"
+    unit = (r"(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
+            r"\d{1,5}[A-Za-z]?[ \t]*[,/][ \t]*)")
     after_unit = r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-]))"
     return {
         "grow": regex.compile(rf"(?P<mid>(?:[ \t](?:{_CAPW}|{_JOIN})){{0,2}}?)[ \t](?P<head>{cap_heads}){_END}"),
@@ -146,14 +147,16 @@ def _patterns() -> dict[str, regex.Pattern]:
             r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
             r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
             r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))[ \t](?:(?i:the)[ \t])?"
-            rf"(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}|{_LOWW}(?:[ \t]{_LOWW}){{0,2}})"
+            rf"(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
+            rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}})"
             rf"{_END}"),
         "street": regex.compile(
             rf"(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,5}})?,?[ \t]"
             rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?{after_unit}?"
             rf"|(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?,?[ \t](?:{prefixes})(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}"
             rf"(?=[ \t]*(?:[,;)\n]|$))"
-            rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]\d{{1,4}}{_END}"
+            rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]"
+            rf"\d{{1,4}}{_END}"
             rf"|{_EDGE}(?:Road|Rd)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
         "street_prefix": regex.compile(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
                                        rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
@@ -161,8 +164,8 @@ def _patterns() -> dict[str, regex.Pattern]:
         "street_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:road|street|lane|avenue)"
                                     rf"{_END}"),
         "ward_number": regex.compile(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
-        "before": regex.compile(rf"(?<![\p{{L}}\p{{M}}\p{{N}}'’.-])(?P<run>\p{{Lu}}\p{{Ll}}[\p{{L}}\p{{M}}'’-]*"
-                                rf"(?:[ \t]\p{{Lu}}\p{{Ll}}[\p{{L}}\p{{M}}'’-]*)?)[ \t]$"),
+        "before": regex.compile(r"(?<![\p{L}\p{M}\p{N}'’.-])(?P<run>\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*"
+                                r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
         "hyphen": regex.compile(rf"{_L}[\p{{L}}\p{{M}}'’]*(?:-{_L}[\p{{L}}\p{{M}}'’]*)+"),
     }
 
@@ -216,9 +219,9 @@ def find(text: str) -> list[Span]:
         if any(_proper(w) for w in text[start:m.start("head")].split()):
             found.append(Span(start, m.end(), "LOCATION", heads[" ".join(m.group("head").lower().split())]))
     for m in _scan(p["named_low"], text, "named_low", lines):
-        start = _first_proper(text, m.start("run"), m.end("run"))
-        if start is not None:
-            found.append(Span(start, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
+        first = _first_proper(text, m.start("run"), m.end("run"))
+        if first is not None:
+            found.append(Span(first, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
     found += [Span(m.start(), m.end(), "LOCATION", "HOSPITAL") for m in p["saint_low"].finditer(text)]
     for m in p["cue"].finditer(text):
         stop = _cut(text, m.start("run"), m.end("run"))
@@ -238,9 +241,9 @@ def find(text: str) -> list[Span]:
         if any(_proper(w) for w in text[start:m.end("run")].split()):
             found.append(Span(start, m.end(), "LOCATION", "STREET"))
     for m in _scan(p["street_low"], text, "street_low", lines):
-        start = _first_proper(text, m.start("run"), m.end("run"))
-        if start is not None:
-            found.append(Span(start, m.end(), "LOCATION", "STREET"))
+        first = _first_proper(text, m.start("run"), m.end("run"))
+        if first is not None:
+            found.append(Span(first, m.end(), "LOCATION", "STREET"))
     return sorted(_no_full_stop(text, sp) for sp in found)
 
 
@@ -361,7 +364,7 @@ def join_adjacent(text: str, spans) -> list[Span]:
     for sp in sorted(spans):
         prev = out[-1] if out else None
         gap = text[prev.end:sp.start] if prev is not None and prev.end < sp.start else ""
-        if gap and prev.category == sp.category == "NAME" and _PARTICLES.fullmatch(gap):
+        if prev is not None and gap and prev.category == sp.category == "NAME" and _PARTICLES.fullmatch(gap):
             gap = " "  # ``de la`` of ``Maria`` ``de la`` ``Cruz``: the particles are the name's
         a = sum(c.isalpha() for c in text[prev.start:prev.end]) if prev is not None else 0
         b = sum(c.isalpha() for c in text[sp.start:sp.end])
