@@ -111,6 +111,9 @@ def test_adjacent_name_spans_are_one_person_and_one_placeholder():
     spans = [make_span(4, 10, "DOCTOR"), make_span(11, 15, "DOCTOR"), make_span(28, 36, "PATIENT"),
              make_span(36, 38, "DOCTOR")]
     assert _found(text, spans)[:3] == [("Imogen Tell", "DOCTOR"), ("Dennis (", "PATIENT"), ("86", "DOCTOR")]
+    opening = "Seen today. Call John Smith at home"  # a plain word opening a sentence: the tagger's doubt
+    spans = [make_span(12, 16, "PATIENT"), make_span(17, 27, "PATIENT")]
+    assert phrases.join_adjacent(opening, spans) == spans
     two = [make_span(0, 6, "CITY"), make_span(7, 12, "ZIP")]  # other subtypes of one category stay apart
     assert phrases.join_adjacent("Boston 02115", two) == two
 

@@ -50,12 +50,14 @@ plain words: the common, clinical, drug, department, eponym, score and stop word
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import regex
 
 from .. import gazetteers
 from ..document import Span
+from .safeharbor import overlap_groups
 
 #: Lists of head words and the kind of place a name before one is (the first list naming a head wins).
 HEAD_LISTS = {"organization_heads": "ORGANIZATION", "hospital_heads": "HOSPITAL", "ward_heads": "LOCATION-OTHER"}
@@ -89,6 +91,7 @@ _JOIN = r"(?:and|&|of|on|the|de|la|du|del|y|na|an|upon)"
 # ``Ahmad bin Ismail``, ``Nur binti Rahman``, ``Siobhán Ní Dhonnchadha``).
 _PARTICLES = regex.compile(r"[ \t](?:(?:de|la|le|del|della|di|da|das|do|dos|du|des|van|von|der|den|ter|ten|bin|binti|"
                            r"bint|ibn|ben|abu|al|el|ap|ní|nic|mac|y)[ \t]){1,3}")
+_TITLE_DOT = regex.compile(r"\b(?:Dr|DR|Mr|MR|Mrs|MRS|Ms|MS|Miss|Prof|St|Sr|Jr)\.[ \t]*$")
 _JOINS = frozenset("and & of on the de la du del y na an upon".split())
 # What a head is not followed by: a field label's number (``Unit No: 75246``, ``Ward #``).
 _NOT_LABEL = r"(?![ \t]*(?:No\b|NO\b|no\b|Number|NUMBER|number|#|:))"
@@ -244,7 +247,7 @@ def find(text: str) -> list[Span]:
         first = _first_proper(text, m.start("run"), m.end("run"))
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", "STREET"))
-    return sorted(_no_full_stop(text, sp) for sp in found)
+    return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
 
 
 def _breaks() -> frozenset:
@@ -317,7 +320,7 @@ def _no_full_stop(text: str, sp: Span) -> Span:
     if text[sp.end - 1:sp.end] != "." or sp.subtype != "STREET":
         return sp
     last = text[sp.start:sp.end - 1].split()[-1].lower()
-    return sp if last in _ABBREVIATED else Span(sp.start, sp.end - 1, sp.category, sp.subtype)
+    return sp if last in _ABBREVIATED else replace(sp, end=sp.end - 1)
 
 
 def _grow(text: str, sp: Span) -> Span:
@@ -330,31 +333,49 @@ def _grow(text: str, sp: Span) -> Span:
     if m is not None and "\n" not in m.group():
         sub = _heads()[" ".join(m.group("head").lower().split())]
         keep = sp.subtype if sp.category == "LOCATION" and sp.subtype not in ("CITY", "STATE", "COUNTRY") else sub
-        return _grow(text, Span(sp.start, m.end(), "LOCATION", keep))
+        return _grow(text, replace(sp, end=m.end(), category="LOCATION", subtype=keep))
     if sp.category == "LOCATION" or sp.subtype in ("PATIENT", "DOCTOR"):
         t = p["town"].match(text, sp.end)
         if t is not None and (sp.category == "LOCATION" or not lower) and not lower:
-            return Span(sp.start, t.end(), "LOCATION", "CITY" if sp.category == "NAME" else sp.subtype)
+            sub = "CITY" if sp.category == "NAME" else sp.subtype
+            return replace(sp, end=t.end(), category="LOCATION", subtype=sub)
     if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET"):
         b = p["before"].search(text, max(0, sp.start - 40), sp.start)
         if b is not None and not regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, b.start() - 3):b.start()]) \
                 and not any(w.lower() in _breaks() for w in b.group("run").split()):
-            sp = Span(b.start(), sp.end, sp.category, sp.subtype)
+            sp = replace(sp, start=b.start())
     if sp.category == "LOCATION":
         for w in p["hyphen"].finditer(text, max(0, sp.start - 40), min(len(text), sp.end + 40)):
             if w.start() <= sp.start < w.end() or w.start() < sp.end <= w.end():
                 pieces = w.group().split("-")
                 if all(x[:1].isupper() or x in ("on", "upon", "under", "by", "in", "le", "la", "sur", "en", "the",
                                                 "de", "du", "des") for x in pieces):
-                    return Span(min(sp.start, w.start()), max(sp.end, w.end()), sp.category, sp.subtype)
+                    return replace(sp, start=min(sp.start, w.start()), end=max(sp.end, w.end()))
     return sp
+
+
+def _least(*spans: Span) -> float | None:
+    """A joined span's confidence: the lowest of its pieces' (a span's is its least sure token's)."""
+    known = [sp.confidence for sp in spans if sp.confidence is not None]
+    return min(known) if known else None
+
+
+def _opening_plain(text: str, sp: Span) -> bool:
+    """A span of one plain word that opens a line or a sentence (``Call`` of ``Call John Smith``):
+    the tagger's doubt about it is its own, not the name's after it (a caller's score threshold
+    reads the two apart)."""
+    word = text[sp.start:sp.end]
+    before = text[max(0, sp.start - 8):sp.start]
+    return (" " not in word and not _proper(word) and _TITLE_DOT.search(before) is None
+            and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", before[-3:]) is not None)
 
 
 def join_adjacent(text: str, spans) -> list[Span]:
     """Name spans, and place spans of one subtype, with only spaces or tabs between made one span
     (name spans with a name's particles between too: ``Maria`` ``de la`` ``Cruz``),
     typed as the piece with more letters (``Imogen`` + ``Tell``: one DOCTOR); both with letters,
-    the first ending in one (not ``Dennis (`` and ``86``).
+    the first ending in one (not ``Dennis (`` and ``86``) and no plain word opening a sentence
+    (:func:`_opening_plain`).
 
     >>> from crfdeid.document import make_span
     >>> join_adjacent("Dr. Imogen Tell", [make_span(4, 10, "DOCTOR"), make_span(11, 15, "PATIENT")])
@@ -369,10 +390,11 @@ def join_adjacent(text: str, spans) -> list[Span]:
         a = sum(c.isalpha() for c in text[prev.start:prev.end]) if prev is not None else 0
         b = sum(c.isalpha() for c in text[sp.start:sp.end])
         if (prev is not None and gap and not gap.strip(" \t") and a and b and text[prev.end - 1].isalpha()
+                and not _opening_plain(text, prev)
                 and prev.category == sp.category and (sp.category == "NAME" or (sp.category == "LOCATION"
                                                                   and prev.subtype == sp.subtype))):
             keep = prev if a >= b else sp
-            out[-1] = Span(prev.start, sp.end, keep.category, keep.subtype)
+            out[-1] = Span(prev.start, sp.end, keep.category, keep.subtype, confidence=_least(prev, sp))
             continue
         out.append(sp)
     return out
@@ -382,28 +404,12 @@ def apply(text: str, spans) -> list[Span]:
     """``spans`` with the phrases :func:`find` finds joined in (a found span overlapping predicted
     ones takes their union, typed as the first predicted one), each grown to its head, and
     adjacent name spans joined (:func:`join_adjacent`). Nothing is dropped."""
-    grown = [_grow(text, sp) for sp in spans]
-    items = sorted([(sp.start, sp.end, 1, sp) for sp in grown] + [(sp.start, sp.end, 0, sp) for sp in find(text)])
     out: list[Span] = []
-    group: list = []
-    end = -1
-
-    def close():
-        start, stop = min(g[0] for g in group), max(g[1] for g in group)
+    for group in overlap_groups([_grow(text, sp) for sp in spans], find(text)):
         predicted = [g[3] for g in group if g[2] == 1]
         keep = predicted[0] if predicted else max((g[3] for g in group), key=lambda sp: sp.end - sp.start)
         if predicted and keep.category == "NAME" and len(group) > len(predicted):
             keep = next(g[3] for g in group if g[2] == 0)  # a name inside a place's name: the place
-        out.append(Span(start, stop, keep.category, keep.subtype))
-
-    for item in items:
-        if group and item[0] < end:
-            group.append(item)
-            end = max(end, item[1])
-            continue
-        if group:
-            close()
-        group, end = [item], item[1]
-    if group:
-        close()
+        out.append(Span(min(g[0] for g in group), max(g[1] for g in group), keep.category, keep.subtype,
+                        confidence=_least(*(g[3] for g in group))))
     return join_adjacent(text, [_grow(text, sp) for sp in out])
