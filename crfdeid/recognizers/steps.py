@@ -129,14 +129,16 @@ class NameExtension:
 @register("safe_harbor.v1")
 @dataclass(frozen=True)
 class SafeHarbor:
-    """The Safe Harbor layer (:mod:`.safeharbor`), pinned near the end of every chain.
+    """The Safe Harbor layer (:mod:`.safeharbor`), pinned near the end of every chain; then, for
+    English notes of the i2b2 2014 labels, places, organisations and streets by the shape of
+    their names and adjacent name spans joined (:mod:`.phrases`, issue 50).
 
     A scheme other than i2b2 2014 keeps its own label where the layer's span joins a
     predicted one.
     """
 
     reasons: ClassVar[dict] = dict.fromkeys(("found", "widened", "narrowed", "moved", "retyped", "merged"),
-                                            "a Safe Harbor identifier's form")
+                                            "a Safe Harbor identifier's form, or a place's name's shape")
 
     def prepare(self) -> None:
         safeharbor.prepare()
