@@ -336,7 +336,7 @@ def _grow(text: str, sp: Span) -> Span:
         return _grow(text, replace(sp, end=m.end(), category="LOCATION", subtype=keep))
     if sp.category == "LOCATION" or sp.subtype in ("PATIENT", "DOCTOR"):
         t = p["town"].match(text, sp.end)
-        if t is not None and (sp.category == "LOCATION" or not lower) and not lower:
+        if t is not None and not lower:
             sub = "CITY" if sp.category == "NAME" else sp.subtype
             return replace(sp, end=t.end(), category="LOCATION", subtype=sub)
     if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET"):
