@@ -146,6 +146,10 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "departments": hw.DEPARTMENTS, "clinical_abbrevs": hw.CLINICAL_ABBREVS,
         "score_names": hw.SCORE_NAMES, "note_labels": hw.NOTE_LABELS, "staff_roles": hw.STAFF_ROLES,
         "vaccines": hw.VACCINES, "contrast_agents": hw.CONTRAST_AGENTS, "charting_systems": hw.CHARTING_SYSTEMS,
+        "organization_heads": hw.ORGANIZATION_HEADS, "hospital_heads": hw.HOSPITAL_HEADS_OF_NAMES,
+        "ward_heads": hw.WARD_HEADS, "town_heads": hw.TOWN_HEADS, "street_types": hw.STREET_TYPES,
+        "street_prefixes": hw.STREET_PREFIXES, "eponyms_more": hw.EPONYMS_MORE,
+        "clinical_heads_more": hw.CLINICAL_HEADS_MORE,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],
@@ -267,9 +271,15 @@ def main(argv=None) -> int:
     parser.add_argument("--surrogates-only", action="store_true",
                         help="rebuild only surrogates/ from the name lists already in --out "
                              "(no source package needed)")
+    parser.add_argument("--handwritten-only", action="store_true",
+                        help="rebuild only the lists of gazetteers/handwritten.py (no source package needed)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.handwritten_only:
+        for name, (entries, source, licence) in sorted(handwritten_lists(read_list("surnames", out)[0]).items()):
+            write_list(name, entries, source, licence, out)
+        return 0
     if args.surrogates_only:
         write_surrogates({n: read_list(n, out) for n in SURROGATE_TOP}, out)
         return 0

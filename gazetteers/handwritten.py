@@ -536,3 +536,62 @@ athenaOne|NextGen|Centricity|Soarian|Paragon|Cerner FirstNet|FirstNet|Picis|Phil
 Omnicell|Pyxis|PACS|Synapse|iSite|PowerScribe|Dragon|CPOE|eMAR|BCMA|SystmOne|EMIS|Vision|Lorenzo|Cosmic|
 TrakCare|Medinet|Best Practice|MedicalDirector|Genie|Zedmed|Cortex|Accuro|OSCAR|PS Suite|Telus|RiO|Mosaic|
 Carenotes|Lorenzo"""
+
+# Head words of the names of organisations, places of care, wards and streets (issue 50):
+# a name-cased run before one is that kind of place ("Millbeck Surgery", "Ridgeline Freight",
+# "Hollins Green Primary School", "Larch Ward", "Harbison Way"). Written for crfdeid from the
+# naming conventions of UK, Irish, Australian, New Zealand, Canadian, Indian and US firms,
+# schools, GP practices, care homes and hospitals (companies' legal suffixes as the UK
+# Companies Act, the Indian Companies Act and the Australian Corporations Act spell them).
+ORGANIZATION_HEADS = """Surgery|Practice|Medical Practice|Family Practice|Group Practice|Health Centre|
+Health Center|Medical Centre|Family Health Team|Health Team|Pharmacy|Pharmacies|Chemist|Chemists|Dispensary|
+Associates|Partners|Partnership|Group|Pediatrics|Paediatrics|Internal Medicine|Family Medicine|Counseling|
+Counselling|Memory Service|Community Nursing|Home Care|Homecare|Home Health|Care Home|Nursing Home|
+Residential Home|Rest Home|Retirement Home|Retirement Village|Aged Care|Assisted Living|Senior Living|Lodge|
+Freight|Freight Lines|Logistics|Haulage|Transport|Trucking|Shipping|Couriers|Removals|Construction|Builders|
+Engineering|Plumbing|Electrical|Motors|Garage|Textiles|Foods|Farms|Dairy|Bakery|Brewery|Mills|Factory|
+Industries|Enterprises|Holdings|Solutions|Services|Ltd|Limited|PLC|Inc|LLC|Pty|Pty Ltd|Pvt Ltd|
+Private Limited|GmbH|Company|Corporation|Corp|Bank|Credit Union|Building Society|Insurance|Assurance|
+Trust|Foundation|Charity|Council|School|Primary School|Secondary School|High School|Grammar School|
+Elementary School|Middle School|Public School|National School|Academy|College|University|Uni|Polytechnic|
+Nursery|Preschool|Kindergarten|Daycare|Day Care|Church|Chapel|Mosque|Temple|Synagogue|Gurdwara|Marae|
+Club|GAA Club|RFC|AFC|FC|Hotel|Pub|Inn|Tavern|Restaurant|Cafe|Café|Supermarket|Store|Stores|Market|
+Warehouse|Depot|Meals on Wheels|Fire Department|Fire Service|Fire and Rescue|Police|Ambulance Service|
+Paramedic Services|Prison|Mills"""
+
+HOSPITAL_HEADS_OF_NAMES = """Hospital|Infirmary|Medical Center|Medical Centre|Clinic|Health System|Hospice|
+Unit|Institute|Cancer Institute|Cancer Centre|Cancer Center|Sanatorium|Rehabilitation Centre|
+Rehabilitation Center|Medical Group|Nursing Home|Multispeciality Hospital|Multispecialty Hospital|
+Women's Unit|Children's Hospital|Maternity Hospital|Health Campus"""
+
+# Wards, wings and rooms named within a place of care ("Larch Ward", "Wattle Wing",
+# "Primrose Lounge"; the Malay "Wad").
+WARD_HEADS = """Ward|Wing|Lounge|Wad|Suite|Pavilion"""
+
+# What follows a town's first word in its name ("Whitley Bay", "Niagara Falls", "Stoke-on-Trent"
+# is a join): a town only after a place or a name the tagger found.
+TOWN_HEADS = """Bay|Beach|Falls|Heights|Springs|Harbour|Harbor|Valley|Hills|Bridge|Green|Cross|End|Town|
+City|on Sea|on-Sea|upon Tyne|Regis|Spa|Wells|Junction|Park|Vale|Creek|Point|Lakes|Head|Heads"""
+
+# Street types after a house number and words ("1200 Harbison Way", "22 Kirkgate Road"):
+# the full words of USPS Publication 28 (appendix C1) and of Royal Mail, An Post, Australia
+# Post and NZ Post addresses, and their usual abbreviations; Indian road words.
+STREET_TYPES = """Street|Road|Avenue|Lane|Drive|Way|Crescent|Close|Court|Place|Terrace|Grove|Gardens|
+Mews|Square|Parade|Row|Walk|Rise|Hill|View|Boulevard|Highway|Parkway|Circle|Trail|Wynd|Brae|Gate|Green|
+Quay|Esplanade|Promenade|Vale|Loop|Run|Path|Pike|Alley|Plaza|Heights|Chase|Croft|Fold|Glade|Glen|Mount|
+Ridge|Bank|Cove|Point|Expressway|Freeway|Turnpike|Causeway|Broadway|Marg|Nagar|Colony|Layout|Chowk|
+St|Rd|Ave|Av|Ln|Dr|Cres|Cl|Ct|Pl|Tce|Terr|Gr|Gdns|Sq|Pde|Blvd|Hwy|Pkwy|Cir|Trl|Wy|Hts|Esp|Prom"""
+
+# Street types written before the street's name ("6 Heol y Felin", "3 Bóthar na Trá",
+# "Jalan Ampang", "Rue Saint-Denis"): Welsh, Irish, Malay, French, Spanish, Portuguese, Italian, Hindi/Urdu.
+STREET_PREFIXES = """Heol|Ffordd|Stryd|Lôn|Lon|Bóthar|Bothar|Sráid|Sraid|Jalan|Lorong|Rue|Chemin|Calle|
+Avenida|Rua|Via|Viale|Gali|Mohalla|Sector"""
+
+# Eponyms and eponymous devices of the notes of other countries (issue 50) that the lists above
+# lack, written from clinical knowledge: read beside ``eponyms`` and ``clinical_heads`` by the
+# clinical filter (a model's saved list checksums cover only the lists it was trained with).
+EPONYMS_MORE = """Zimmer|Zimmer frame|Riedel|Riedel lobe|Epley manoeuvre|Epley maneuver|Dix-Hallpike|Hallpike|
+Lasegue|Lasègue|Tarlov|Tarlov cyst|Fazekas|Bosniak|Garden|Pfirrmann|Modic|Hawkins-Kennedy|Neer|Caesarean|
+Guthrie|Guthrie card|Ann Arbor|Breslow|Clark|Gleason|Dukes|Breslow thickness|Tanner|Tanner stage|Apgar|Bishop score|
+Hartmann|Hartmann's|Whipple|Nissen|Roux-en-Y|Kocher|Pfannenstiel|Lanz|Rutherford Morison|Pringle"""
+CLINICAL_HEADS_MORE = """lobe lobes frame frames manoeuvre manoeuvres gait pouch incision stage thickness card"""

@@ -12,7 +12,7 @@ from crfdeid.crf import Model
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError
 from crfdeid.io import read
-from crfdeid.recognizers import clinical, hygiene, safeharbor
+from crfdeid.recognizers import clinical, hygiene, phrases, safeharbor
 from crfdeid.recognizers.chain import HYGIENE, TAIL, Note, build_chain, chain_of, legacy_entries, register
 from crfdeid.recognizers.rules import overlay
 from crfdeid.text.tokenize import for_tagging, to_token_bounds
@@ -38,7 +38,10 @@ def _hard_wired(text, spans, rules: bool, date_check=True, english=True, own_lab
     kept = hygiene.drop_junk(text, kept, stop_words=english)  # issue 26: no span that cannot be PHI
     kept = kept if own_labels else hygiene.drop_young_ages(text, kept)
     kept = hygiene.trim_punctuation(text, kept) if english and not own_labels else kept  # issue 34
-    return to_token_bounds(text, safeharbor.apply(text, kept, keep_predicted=own_labels), split)
+    kept = hygiene.trim_clock(text, kept) if english and not own_labels else kept  # issue 50
+    found = safeharbor.apply(text, kept, keep_predicted=own_labels)
+    found = phrases.apply(text, found) if english and not own_labels else found  # issue 50
+    return to_token_bounds(text, found, split)
 
 
 NOTES = [d.text for d in read("synth:25,11")] + [d.text for d in read("synth:25,12,ward")] + [

@@ -90,7 +90,8 @@ def test_the_union_in_the_chain_only_adds_to_what_the_model_alone_finds(model, n
     alone = Model(model._crf, load_config({**model.config, "companion": None, "postprocess": ["clinical_filter.v1"]}),
                   {k: v for k, v in model.manifest.items() if k != "companion"})
     for a, b in zip(alone.tag_many(notes), model.tag_many(notes)):
-        assert {(s.start, s.end) for s in a.spans} <= {(s.start, s.end) for s in b.spans}
+        # inside a span of the union's (name spans side by side are joined into one: issue 50)
+        assert all(any(t.start <= s.start and s.end <= t.end for t in b.spans) for s in a.spans)
 
 
 def test_a_chain_with_the_union_needs_a_model_with_a_companion():
@@ -145,9 +146,10 @@ def test_a_companion_features_file_is_relative_to_the_config(tmp_path):
 #: the file saved again by issue 45 item 2 (the same CRF, decoding P(O) < 0.92 with
 #: month_day_threshold 0.995) and the chain's fixed forms and name rules: file and spans taken again;
 #: spans taken again after issue 50's clinical values, the same file: one span fewer, the ventilator
-#: setting "12/8" of "on psv 12/8", no gold PHI).
+#: setting "12/8" of "on psv 12/8", no gold PHI; spans taken again after issue 50's place phrases,
+#: name joins and clock-time trim, the same file: employers, streets and towns by their names' shape).
 DEFAULT_SHA256 = "f2a31568cd646f04"
-DEFAULT_SPANS_SHA256 = "b54b42aa5fabe61c48364333aa13afc5351fc6f943fa61b60e9bb865026487c9"
+DEFAULT_SPANS_SHA256 = "585f9ea283209310849b0af05ba16e52aca10a8ef4e26c6a6830bfbf5d4e2eaf"
 
 
 def test_the_shipped_model_without_a_companion_loads_and_tags_exactly_as_before():

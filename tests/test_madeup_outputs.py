@@ -58,7 +58,7 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 # -- the shipped sets ---------------------------------------------------------------------------
 
 #: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
-COUNTS = {"dev": (25, 279, 400), "check": (15, 206, 224), "legacy": (15, 67, 0)}
+COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "check": (15, 206, 224), "legacy": (15, 67, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
@@ -75,7 +75,7 @@ def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
             assert not any(sp.start < b and a < sp.end for sp in d.spans)
 
 
-@pytest.mark.parametrize("name", ["dev", "check"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "check"])
 def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
     for d in madeup.read_notes(name):
         assert d.spans and d.meta["keep"], d.doc_id
@@ -108,6 +108,9 @@ CHECKED = [
     ("check", "IDNUM", r"[A-Z]{5}\d{4}[A-Z]", "in_.pan"),
     ("check", "IDNUM", r"\d{13}", "za.idnr"),
     ("check", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
 ]
 
 
@@ -146,6 +149,16 @@ def test_replaced_finds_the_stretches_a_writer_replaced(where):
         merged = [(16, 25), (26, 37)]
     for style in ("mimic", "xyz", "category"):
         assert madeup_outputs.replaced(TEXT, redact(doc, style)) == merged
+
+
+def test_the_spans_a_writer_was_given_settle_a_text_that_reads_two_ways():
+    text = "Lives at 3318 Larkspur Court, Apt 2B, Tacoma."
+    doc = Document("n", text, [make_span(9, 36, "STREET"), make_span(38, 44, "CITY")])
+    out = redact(doc, "mimic")
+    assert madeup_outputs.replaced(text, out) == [(9, 28), (30, 44)]  # the text alone: shortest first
+    assert madeup_outputs.replaced(text, out, doc.spans) == [(9, 36), (38, 44)]
+    other = [make_span(9, 28, "STREET"), make_span(38, 44, "CITY")]  # spans that leave other gaps: not used
+    assert madeup_outputs.replaced(text, out, other) == [(9, 28), (30, 44)]
 
 
 def test_an_output_that_changed_unmarked_text_is_an_alignment_error():

@@ -9,11 +9,13 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Three sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
-styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules) and
-``check`` (Australian, Irish, Indian, New Zealand, Canadian and South African conventions,
-scored once per change set). :mod:`crfdeid.experiments.madeup_outputs` measures a model on
-them in redacted and surrogate output.
+Marks do not nest. Four sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
+``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
+Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
+round's start and end, not tuned on) and ``check`` (Australian, Irish, Indian, New Zealand,
+Canadian and South African conventions, scored once per change set).
+:mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
 ``Model.tag_many`` and counts, per note and in all, the gold PHI tokens no predicted span
@@ -35,7 +37,8 @@ _DATA = Path(__file__).resolve().parent / "data"
 #: The legacy made-up notes (they ship with the package).
 NOTES = _DATA / "made_up_notes.txt"
 #: The shipped sets of made-up notes by name (``--notes NAME``).
-NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "check": _DATA / "made_up_check.txt"}
+NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
+             "check": _DATA / "made_up_check.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.

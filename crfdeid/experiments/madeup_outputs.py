@@ -1,6 +1,6 @@
 """Made-up notes of other countries and styles through redacted and surrogate output (issue 50).
 
-``python -m crfdeid experiments made-up --notes dev|check|legacy|PATH`` reads a set of made-up
+``python -m crfdeid experiments made-up --notes dev|dev2|check|legacy|PATH`` reads a set of made-up
 notes (:mod:`crfdeid.experiments.madeup`: PHI marked ``[[SUBTYPE|text]]``, phrases that must
 survive ``{{kind|text}}``), tags them as one batch through :class:`~crfdeid.tagging.session.Session`
 (the path of ``python -m crfdeid tag``) with site mining off and on, renders every note with the
@@ -50,13 +50,16 @@ class AlignmentError(LocatedError):
     """An output whose text outside its spans is not the note's: a writer changed unmarked text."""
 
 
-def replaced(text: str, out: Document) -> list[tuple[int, int]]:
+def replaced(text: str, out: Document, tagged=None) -> list[tuple[int, int]]:
     """The stretches ``[start, end)`` of ``text`` that the output ``out`` replaced, in order.
 
     The writers copy the text between spans unchanged (:func:`crfdeid.deid.spans.replace_spans`),
     so the note reads as gap, replaced stretch, gap... with the output's gaps; the stretches are
     found by one anchored match (adjacent output spans make one stretch; where the text reads two
     ways, a gap's text recurring inside a replaced stretch, the shortest stretches first are taken).
+    ``tagged``: the spans the writer was given (in ``text``); when they leave exactly the
+    output's gaps they are the stretches, and the text need not be read (the comma inside
+    ``3318 Larkspur Court, Apt 2B`` before ``, Tacoma`` is the street's, not a gap's).
 
     >>> from crfdeid.document import make_span
     >>> out = Document("1", "Seen by [**DOCTOR**] on [**DATE**].",
@@ -73,10 +76,26 @@ def replaced(text: str, out: Document) -> list[tuple[int, int]]:
             gaps.append(out.text[pos:sp.start])
         pos = sp.end
     gaps.append(out.text[pos:])
+    if tagged:
+        mine = _stretches(tagged)
+        edges = [0, *(x for st in mine for x in st), len(text)]
+        if [text[edges[i]:edges[i + 1]] for i in range(0, len(edges), 2)] == gaps:
+            return mine
     m = re.fullmatch("(.+?)".join(re.escape(g) for g in gaps), text, re.DOTALL)
     if m is None:
         raise AlignmentError("the output's text between its spans is not the note's", doc_id=out.doc_id)
     return [m.span(i) for i in range(1, m.re.groups + 1)]
+
+
+def _stretches(spans) -> list[tuple[int, int]]:
+    """Sorted spans as stretches, adjacent ones joined (as an output's adjacent spans make one)."""
+    out: list[tuple[int, int]] = []
+    for sp in sorted(spans):
+        if out and sp.start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], sp.end))
+        else:
+            out.append((sp.start, sp.end))
+    return out
 
 
 def _hits(a: int, b: int, stretches: list[tuple[int, int]]) -> bool:
@@ -113,9 +132,10 @@ def _merged(out: Document) -> list:
     return merged
 
 
-def score_note(gold: Document, out: Document) -> dict:
-    """One note's counts in one output (``out``: the writer's document, spans in its text)."""
-    stretches = replaced(gold.text, out)
+def score_note(gold: Document, out: Document, tagged=None) -> dict:
+    """One note's counts in one output (``out``: the writer's document, spans in its text;
+    ``tagged``: the spans it was written from, :func:`replaced`)."""
+    stretches = replaced(gold.text, out, tagged)
     left: Counter = Counter()
     left_spans: Counter = Counter()
     for sp in gold.spans:
@@ -238,7 +258,8 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                 if out is None:
                     failed.append(doc_id)  # not written (fail closed), so not scored
                 else:
-                    by_note[doc_id] = score_note(g, out)  # an AlignmentError is the measurement's: raised
+                    # an AlignmentError is the measurement's: raised
+                    by_note[doc_id] = score_note(g, out, tagged.spans)
             per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
         runs[f"mining {'on' if on else 'off'}"] = per_out
     return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}

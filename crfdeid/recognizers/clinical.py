@@ -33,7 +33,11 @@ drops a predicted span only when all of it is one of these, in its clinical cont
   occurrence of a phrase of the ``eponyms`` list (``Ottawa`` of ``Ottawa ankle rules``,
   ``Nottingham`` of ``Nottingham grade 2``), a phrase of two words or more with a word that
   is a clinical head noun, a scale or no listed name, place, relation or title (not ``Ann
-  Arbor``, ``Austin Flint``, ``Sister Mary Joseph``: a place or a person's name too).
+  Arbor``, ``Austin Flint``, ``Sister Mary Joseph``: a place or a person's name too); and one
+  word of those lists coordinated with another (``Weber and Rinne``, ``Phalen & Tinel``: a pair
+  of bedside tests, issue 50), no title before the pair (``Drs Weber and Rinne``: two people).
+  The lists ``eponyms_more`` and ``clinical_heads_more`` (``Zimmer frame``, ``Riedel lobe``)
+  are read beside ``eponyms`` and ``clinical_heads``.
 
 Clinical values, headings, labels and staff roles (``4/5 RUE``, ``GAD-7 12``, ``05:02``, ``67 yo``,
 ``ED TRIAGE NOTE``, ``MRN``, ``night RN``, ``Will recheck``): :mod:`.values`, judged first.
@@ -103,12 +107,13 @@ def _name_words() -> frozenset:
 @lru_cache(maxsize=1)
 def _lists() -> tuple[frozenset, frozenset]:
     """Clinical words (eponyms, drugs, devices) and clinical head nouns, lower case."""
-    return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads")
+    return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads") | gazetteers.load("clinical_heads_more")
 
 
 #: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
 #: make a department PHI, DEPARTMENT).
-VOCABULARY = ("eponyms", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines", "charting_systems")
+VOCABULARY = ("eponyms", "eponyms_more", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines",
+              "charting_systems")
 
 
 @lru_cache(maxsize=1)
@@ -148,7 +153,7 @@ def _phrases() -> frozenset:
     def clinical(word: str) -> bool:
         return len(word) > 2 and (word in heads or word in scales or (word not in named and word not in people))
 
-    return frozenset(e for e in gazetteers.load("eponyms")
+    return frozenset(e for e in gazetteers.load("eponyms") | gazetteers.load("eponyms_more")
                      if " " in e and e not in named and any(clinical(w) for w in _WORD.findall(e)))
 
 
@@ -287,7 +292,27 @@ def why_clinical(text: str, sp: Span) -> str | None:
         return "vocabulary"
     if sp.category == "NAME" and _after_article(text, sp, found):
         return "phrase"
+    if len(found) == 1 and lows[0] in entries and _eponym_pair(text, sp, entries):
+        return "vocabulary"
     return None
+
+
+# An eponym coordinated with another ("Weber and Rinne", "Phalen's and Tinel's"), no title before.
+_PAIR_AFTER = re.compile(r"(?:'s|’s)?[ \t]*(?:and|&|/|,)[ \t]*([A-Za-z][A-Za-z'-]*)")
+_PAIR_BEFORE = re.compile(r"(?<![A-Za-z'.-])([A-Za-z][A-Za-z'-]*)(?:'s|’s)?[ \t]*(?:and|&|/|,)[ \t]*$")
+_TITLED = re.compile(r"\b(?:drs?|doctors?|mrs?|ms|miss|prof|professor|nurse)\.?[ \t]+(?:[A-Za-z'-]+[ \t]+)?$", re.I)
+
+
+def _eponym_pair(text: str, sp: Span, entries) -> bool:
+    """Whether a one-word span of the eponym lists is coordinated with another entry of them
+    (``Weber and Rinne``: two bedside tests), with no title before the pair (``Drs Weber and Rinne``)."""
+    after = _PAIR_AFTER.match(text, sp.end)
+    before = _PAIR_BEFORE.search(text, max(0, sp.start - 30), sp.start)
+    other = (after.group(1) if after else None), (before.group(1) if before else None)
+    start = before.start() if before and other[1] and other[1].lower().removesuffix("'s") in entries else sp.start
+    if not any(o and o.lower().removesuffix("'s") in entries and len(o) > 2 for o in other):
+        return False
+    return _TITLED.search(text, max(0, start - 40), start) is None
 
 
 def drop_clinical(text: str, spans) -> list[Span]:

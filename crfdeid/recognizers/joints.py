@@ -5,7 +5,8 @@ three, and may tag them apart: ``Margaret O`` as DOCTOR and ``'Connell`` as PATI
 ``Brien`` of ``O'Brien`` alone, leaving ``O'`` in the output and giving the name two surrogates.
 :func:`join_names` grows every name span over the word it stands in (letters joined by ``'``,
 ``’`` or ``-``, in any script and any case) and joins the spans inside that word into one, typed
-as the name span with the most letters. It does not take a possessive or a contraction
+as the name span with the most letters. A romanised given name's second syllable in small
+letters is taken too (``Ji-ho``, ``Seo-yeon``: :func:`_syllable`). It does not take a possessive or a contraction
 (``O'Brien's``: ``'s`` stays out), a hyphenated suffix (``-like``, ``-type``), a relation word,
 title or clinical word glued by a hyphen (``DAUGHTER-MINDY``: only ``MINDY``), or an apostrophe
 prefix other than ``O'``/``o'``/``D'`` (the French ``d'`` of ``le dossier d'Anne`` stays out).
@@ -51,6 +52,19 @@ def _same_case(a: str, b: str) -> bool:
     return a[:1].isupper() == b[:1].isupper() or b.isupper()
 
 
+def _syllable(inner: str, word: str) -> bool:
+    """A romanised given name's second syllable (``Ji-ho``, ``Seo-yeon``, ``Min-jun``): a short
+    capitalised piece, then two to four small letters that are no stop word nor the tail of a
+    clinical compound (not ``-op`` of ``Post-op``, ``-up`` of ``Follow-up``)."""
+    return (2 <= len(inner) <= 4 and inner[:1].isupper() and inner[1:].islower() and 2 <= len(word) <= 4
+            and word.islower() and word not in _short_words())
+
+
+@lru_cache(maxsize=1)
+def _short_words() -> frozenset:
+    return gazetteers.load("stop_words") | {"op", "ops", "ed", "up", "ups", "ray", "rays", "in", "pt", "dr"}
+
+
 def _pieces(text: str, word) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _PIECE.finditer(text, word.start(), word.end())]
 
@@ -60,7 +74,8 @@ def _takes(text: str, inner: str, piece: tuple[int, int], join: str, after: bool
     word = text[piece[0]:piece[1]]
     low = word.lower()
     if join == "-":
-        return _same_case(inner, word) and low not in _not_names() and not (after and low in _SUFFIXES)
+        return ((_same_case(inner, word) or (after and _syllable(inner, word)))
+                and low not in _not_names() and not (after and low in _SUFFIXES))
     return low not in _TAILS if after else word in _PREFIXES
 
 

@@ -359,31 +359,32 @@ def apply(text: str, spans, keep_predicted: bool = False) -> list[Span]:
     found = find(text)
     if not found:
         return sorted(spans)
-    tagged = sorted([(sp.start, sp.end, 1, sp) for sp in spans] + [(sp.start, sp.end, 0, sp) for sp in found])
     out: list[Span] = []
-    group: list = []
-
-    def close():
+    for group in overlap_groups(spans, found):
         layer = [sp for _, _, kind, sp in group if kind == 0]
         if not layer:
             out.extend(sp for *_, sp in group)
-            return
+            continue
         start = min(g[0] for g in group)
         end = max(g[1] for g in group)
         same = [sp for _, _, kind, sp in group
                 if kind == 1 and (keep_predicted or sp.category == layer[0].category)]
         keep = same[0] if same else layer[0]
         out.append(Span(start, end, keep.category, keep.subtype))
-
-    end = -1
-    for item in tagged:
-        if group and item[0] < end:
-            group.append(item)
-            end = max(end, item[1])
-            continue
-        if group:
-            close()
-        group, end = [item], item[1]
-    if group:
-        close()
     return sorted(out)
+
+
+def overlap_groups(predicted, found) -> list[list[tuple]]:
+    """Predicted and found spans as runs of overlapping ones, in order: each a list of
+    ``(start, end, kind, span)``, ``kind`` 1 for a predicted span and 0 for a found one."""
+    items = sorted([(sp.start, sp.end, 1, sp) for sp in predicted] + [(sp.start, sp.end, 0, sp) for sp in found])
+    groups: list[list[tuple]] = []
+    end = -1
+    for item in items:
+        if groups and item[0] < end:
+            groups[-1].append(item)
+            end = max(end, item[1])
+        else:
+            groups.append([item])
+            end = item[1]
+    return groups

@@ -18,7 +18,7 @@ from ..errors import ModelError
 from ..registry import Registry
 from ..site import Site
 from ..text.tokenize import to_token_bounds
-from . import clinical, hygiene, joints, rules, safeharbor, values
+from . import clinical, hygiene, joints, phrases, rules, safeharbor, values
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -129,20 +129,26 @@ class NameExtension:
 @register("safe_harbor.v1")
 @dataclass(frozen=True)
 class SafeHarbor:
-    """The Safe Harbor layer (:mod:`.safeharbor`), pinned near the end of every chain.
+    """The Safe Harbor layer (:mod:`.safeharbor`), pinned near the end of every chain; then, for
+    English notes of the i2b2 2014 labels, places, organisations and streets by the shape of
+    their names and adjacent name spans joined (:mod:`.phrases`, issue 50).
 
     A scheme other than i2b2 2014 keeps its own label where the layer's span joins a
     predicted one.
     """
 
     reasons: ClassVar[dict] = dict.fromkeys(("found", "widened", "narrowed", "moved", "retyped", "merged"),
-                                            "a Safe Harbor identifier's form")
+                                            "a Safe Harbor identifier's form, or a place's name's shape")
 
     def prepare(self) -> None:
         safeharbor.prepare()
+        phrases.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        return safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
+        found = safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
+        if not note.english or note.scheme is not schema.I2B2:
+            return found
+        return phrases.apply(note.text, found)  # places and streets by their names' shapes (English, i2b2)
 
 
 @register("token_bounds.v1")
@@ -225,15 +231,25 @@ class TrimPunctuation:
     """Punctuation and lower-case stop words at a span's ends left outside it
     (:func:`.hygiene.trim_punctuation`: the full stop of ``Keene.``, not an initial's or an
     abbreviation's; ``through`` of ``through Bayline Home Care``); English notes of the i2b2 2014
-    labels only, as the rules that read the full stops are."""
+    labels only, as the rules that read the full stops are. The hour of a clock time glued to a
+    date is left outside it (:func:`.hygiene.trim_clock`). In a chain with the clinical filter,
+    a name the trim narrowed to an eponym of its lists is dropped as the filter drops one
+    (``. Dix-Hallpike``: the filter saw the full stop and the space, not the eponym)."""
 
     reasons: ClassVar[dict] = {"narrowed": "punctuation or a lower-case stop word at its ends left outside",
-                               "dropped": "punctuation only"}
+                               "dropped": "punctuation only, or narrowed to an eponym"}
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if not note.english or note.scheme is not schema.I2B2:
             return list(spans)
-        return hygiene.trim_punctuation(note.text, spans)
+        trimmed = hygiene.trim_clock(note.text, hygiene.trim_punctuation(note.text, spans))
+        judged = note.memo.get("clinical_filter.v1")
+        if judged is None:  # no clinical filter in this chain: none applied here either
+            return trimmed
+        # A name the trim narrowed to a term of the clinical filter's eponym lists (``. Dix-Hallpike``
+        # -> ``Dix-Hallpike``) is judged as the filter judged every span before it: issue 50.
+        return [sp for sp in trimmed if sp in spans or sp.category != "NAME"
+                or clinical.why_clinical(note.text, sp) not in ("eponym", "vocabulary")]
 
 
 @register("context_union.v1")

@@ -1,0 +1,415 @@
+"""Places and organisations by the shape of their names, street addresses, adjacent name spans.
+
+A tagger trained on US intensive-care notes finds ``Millbeck`` or nothing in ``Millbeck Surgery``,
+``Hollybrook`` of ``Hollybrook Unit``, no street in ``1200 Harbison Way`` and no employer in
+``works for Ridgeline Freight`` (issue 50); a surrogate or placeholder for half a name leaves
+the other half. :func:`apply` adds what the phrase's own shape says, for every model (it runs
+in the Safe Harbor layer's step, English notes of the i2b2 2014 labels). Each rule and its
+evidence:
+
+* **grown to its head**: a place, organisation or name span followed (spaces and at most two
+  name-cased words between) by a head word of a place's name (``organization_heads``,
+  ``hospital_heads``, ``ward_heads``: ``Surgery``, ``Pharmacy``, ``Freight``, ``Primary School``,
+  ``Unit``, ``Ward``...; ``town_heads`` after a place or name: ``Bay``, ``Falls``) takes it: the
+  head is the rest of the name the tagger began (a name span becomes the head's kind of place);
+* **a name before a head**: one to four name-cased words then a head word (``Glenmorven Medical
+  Practice``, ``Larch Ward``), one word at least in no list of plain, clinical or department
+  words (``Heart Failure Clinic`` and ``Antenatal Clinic`` stay), is that kind of place; in
+  lower case, one to three words, the first in no such list (``keele uni``);
+* **a saint's place in lower case**: ``st`` then a word with ``'s`` (``st luke's``): a church,
+  school or hospital named after a saint (the possessive rules out ``st`` for street);
+* **after what one does there**: ``works for/at``, ``employed by``, ``volunteers at``
+  (ORGANIZATION), ``attends``, ``pupil at`` (ORGANIZATION), ``lives in`` (CITY), ``lives at``
+  (LOCATION-OTHER) then name-cased words, or lower-case words the first of which is in no plain
+  list (``works at bunnings``): what follows these verbs is a place's or firm's name;
+* **a street**: a house number (a ``Flat 3,`` or ``Unit 2/`` before it allowed) then up to four
+  name-cased words or compass letters and a street type (``street_types``: ``Way``, ``Crescent``,
+  ``Close``, ``Rd``...), or a street type written before the name (``street_prefixes``: ``6 Heol y
+  Felin``, ``Jalan Ampang``), or a numbered road (``88 Route 9``); without a number, name-cased
+  words with one in no plain list then a full street type (``Westgate Road``), and in lower case
+  a first word in no plain list (``bucknall new road``);
+* **a hyphenated place**: a place span inside a hyphenated word takes its name-cased pieces and
+  the particles between them (``Stoke-on-Trent``, ``Maison Saint-Laurent``);
+* **a place's first words**: a place span (no street, state, postcode or country) takes the one
+  or two words in capital and small letters right before it in mid-sentence, no stop word,
+  title, relation, day or month among them (``Empire`` of ``PA with Empire Crest Health``);
+  and ``Ward 22``, ``Wad 7B``: a ward by its number;
+* **one name, one placeholder**: name spans with only spaces between (``Dr. Imogen`` ``Tell``),
+  and place spans of one subtype so, are one span (the kind of the piece with more letters): one
+  surrogate or ``[**DOCTOR**]`` for one person.
+
+It only adds or joins: no span is dropped here. Lists: ``gazetteers/*_heads.txt``,
+``street_types.txt``, ``street_prefixes.txt`` (hand-written, ``gazetteers/handwritten.py``);
+plain words: the common, clinical, drug, department, eponym, score and stop word lists.
+
+>>> from crfdeid.document import make_span
+>>> text = "GP: Millbeck Surgery. Works for Ridgeline Freight; lives at 1200 Harbison Way."
+>>> [(text[s.start:s.end], s.subtype) for s in apply(text, [])]
+[('Millbeck Surgery', 'ORGANIZATION'), ('Ridgeline Freight', 'ORGANIZATION'), ('1200 Harbison Way', 'STREET')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+import regex
+
+from .. import gazetteers
+from ..document import Span
+from .safeharbor import overlap_groups
+
+#: Lists of head words and the kind of place a name before one is (the first list naming a head wins).
+HEAD_LISTS = {"organization_heads": "ORGANIZATION", "hospital_heads": "HOSPITAL", "ward_heads": "LOCATION-OTHER"}
+#: Lists whose words (every word of an entry) are plain: no evidence of a proper name.
+PLAIN_LISTS = ("common_words", "frequent_words", "clinical_words", "stop_words", "clinical_abbrevs", "departments",
+               "months", "days", "titles", "relations", "staff_roles", "note_labels", "score_names", "eponyms",
+               "drug_names", "brand_names", "hospital_words", "organization_words", "professions", "icd10_words",
+               "clinical_scales", "clinical_heads", "street_types", "organization_heads", "hospital_heads",
+               "ward_heads", "town_heads")
+#: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
+#: plain words after a name too).
+STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", "Terrace", "Boulevard", "Gardens",
+                       "Mews", "Parade", "Drive")
+_NAME_CATEGORIES = frozenset({"NAME", "LOCATION"})
+# Heads that mark a place's name in lower case too (not ``unit``, ``group``, ``surgery``, ``practice``:
+# ``one unit``, ``cardiac surgery``).
+_LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university", "college", "academy", "school",
+                          "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
+                          "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
+# Street types written short, whose full stop is the abbreviation's.
+_ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
+                         "prom no".split())
+_L = r"[\p{L}\p{M}]"
+_EDGE = r"(?<![\p{L}\p{M}\p{N}'’-])"
+_END = r"(?![\p{L}\p{M}\p{N}'’-])"
+# A name-cased word (``Millbeck``, ``O'Rourke``, ``HOLLINS``, ``Women's``) and a lower-case one.
+_CAPW = r"\p{Lu}[\p{L}\p{M}'’-]*"
+_LOWW = r"\p{Ll}[\p{L}\p{M}'’-]*"
+_JOIN = r"(?:and|&|of|on|the|de|la|du|del|y|na|an|upon)"
+# Particles inside a name, between two name spans (``Maria de la Cruz``, ``Anne van der Berg``,
+# ``Ahmad bin Ismail``, ``Nur binti Rahman``, ``Siobhán Ní Dhonnchadha``).
+_PARTICLES = regex.compile(r"[ \t](?:(?:de|la|le|del|della|di|da|das|do|dos|du|des|van|von|der|den|ter|ten|bin|binti|"
+                           r"bint|ibn|ben|abu|al|el|ap|ní|nic|mac|y)[ \t]){1,3}")
+_TITLE_DOT = regex.compile(r"\b(?:Dr|DR|Mr|MR|Mrs|MRS|Ms|MS|Miss|Prof|St|Sr|Jr)\.[ \t]*$")
+_JOINS = frozenset("and & of on the de la du del y na an upon".split())
+# What a head is not followed by: a field label's number (``Unit No: 75246``, ``Ward #``).
+_NOT_LABEL = r"(?![ \t]*(?:No\b|NO\b|no\b|Number|NUMBER|number|#|:))"
+
+
+def _alternation(items) -> str:
+    return "|".join(regex.escape(h).replace(r"\ ", r"[ \t]") for h in sorted(set(items), key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _heads() -> dict[str, str]:
+    """Head phrase (lower case, single spaces) -> subtype."""
+    out: dict[str, str] = {}
+    for name, sub in HEAD_LISTS.items():
+        for entry in gazetteers.entries(name):
+            out.setdefault(" ".join(entry.lower().split()), sub)
+    return out
+
+
+def _cased(entries) -> list[str]:
+    """Entries as written, in title case and in capitals (``Primary School``, ``PRIMARY SCHOOL``; not
+    the capitals of a short head, other words in a note in capitals: ``INC``, ``CO``, ``UNI``)."""
+    return [form for e in entries
+            for form in {e, *([e.upper()] if len(e) > 4 else []), " ".join(w[:1].upper() + w[1:] for w in e.split())}]
+
+
+@lru_cache(maxsize=1)
+def _plain() -> frozenset:
+    """Words of the plain lists, lower case."""
+    return frozenset(w.strip(".'’") for name in PLAIN_LISTS for e in gazetteers.load(name) for w in e.split())
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> dict[str, regex.Pattern]:
+    heads = list(_heads())
+    cap_heads = _alternation(_cased(e for n in HEAD_LISTS for e in gazetteers.entries(n)))
+    low_heads = _alternation(h for h in heads if h in _LOWER_HEADS)
+    towns = _alternation(_cased(gazetteers.entries("town_heads")))
+    types = _alternation(gazetteers.entries("street_types"))
+    strong = _alternation(_cased(STRONG_STREET_TYPES))
+    prefixes = _alternation(gazetteers.entries("street_prefixes"))
+    word_or_initial = rf"(?:{_CAPW}|[NSEW]\.?|{_JOIN})"
+    unit = (r"(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
+            r"\d{1,5}[A-Za-z]?[ \t]*[,/][ \t]*)")
+    after_unit = r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-]))"
+    return {
+        "grow": regex.compile(rf"(?P<mid>(?:[ \t](?:{_CAPW}|{_JOIN})){{0,2}}?)[ \t](?P<head>{cap_heads}){_END}"),
+        "grow_low": regex.compile(rf"(?P<mid>(?:[ \t]{_LOWW}){{0,1}}?)[ \t](?P<head>{low_heads}){_END}"),
+        "town": regex.compile(rf"[ \t](?P<head>{towns}){_END}"),
+        "named": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t](?:{_JOIN}[ \t])?{_CAPW}){{0,3}})[ \t]"
+                               rf"(?P<head>{cap_heads}){_END}{_NOT_LABEL}"),
+        "named_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?P<head>{low_heads}){_END}"
+                                   rf"{_NOT_LABEL}"),
+        "saint_low": regex.compile(rf"{_EDGE}st\.?[ \t]{_LOWW}['’]s{_END}"),
+        "cue": regex.compile(
+            r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
+            r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
+            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))[ \t](?:(?i:the)[ \t])?"
+            rf"(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
+            rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}})"
+            rf"{_END}"),
+        "street": regex.compile(
+            rf"(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,5}})?,?[ \t]"
+            rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?{after_unit}?"
+            rf"|(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?,?[ \t](?:{prefixes})(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}"
+            rf"(?=[ \t]*(?:[,;)\n]|$))"
+            rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]"
+            rf"\d{{1,4}}{_END}"
+            rf"|{_EDGE}(?:Road|Rd)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
+        "street_prefix": regex.compile(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
+                                       rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
+        "street_named": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
+        "street_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:road|street|lane|avenue)"
+                                    rf"{_END}"),
+        "ward_number": regex.compile(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
+        "before": regex.compile(r"(?<![\p{L}\p{M}\p{N}'’.-])(?P<run>\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*"
+                                r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
+        "hyphen": regex.compile(rf"{_L}[\p{{L}}\p{{M}}'’]*(?:-{_L}[\p{{L}}\p{{M}}'’]*)+"),
+    }
+
+
+def prepare() -> None:
+    """Load the lists and build the patterns (a model does this at load)."""
+    _plain()
+    _names()
+    _patterns()
+    _last_words()
+
+
+def _proper(word: str) -> bool:
+    """Evidence of a proper name: a word in no plain list written with a capital and small letters
+    (``Millbeck``, ``Kirkgate``); written in capitals or in lower case (where a misspelt or inflected
+    clinical word is as likely: ``PROPFOL``, ``transfused``), one of the name and place lists too."""
+    low = word.lower().strip(".'’")
+    low = low[:-2] if low.endswith(("'s", "’s")) else low
+    if len(low) < 2 or not low.isalpha() or low in _plain():
+        return False
+    return (word[:1].isupper() and not word.isupper()) or low in _names()
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset:
+    """First names, surnames and towns of the lists, lower case."""
+    return frozenset().union(*(gazetteers.load(n) for n in ("first_male", "first_female", "surnames", "surnames_rare",
+                                                            "cities")))
+
+
+def _leading_plain(text: str, start: int, end: int) -> int:
+    """``start`` moved past leading stop words, titles and relations (``The``, ``Dear``, ``Mr``),
+    and past a plain word that opens a line or a sentence (``Contact`` of ``Contact Hollybrook Unit``)."""
+    skip = gazetteers.load("stop_words") | gazetteers.load("titles") | gazetteers.load("relations") | {"dear", "re"}
+    for i, m in enumerate(regex.finditer(r"\S+", text[start:end])):
+        word = m.group().lower().strip(".,:")
+        opens = i == 0 and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, start - 3):start]) is not None
+        if word not in skip and not (opens and not _proper(m.group().strip(".,:"))):
+            return start + m.start()
+    return end
+
+
+def find(text: str) -> list[Span]:
+    """Spans of places, organisations and streets by their names' shapes (module docstring), sorted."""
+    p = _patterns()
+    heads = _heads()
+    lines = _lines(text)
+    found: list[Span] = []
+    for m in _scan(p["named"], text, "named", lines):
+        start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.start("head"))
+        if any(_proper(w) for w in text[start:m.start("head")].split()):
+            found.append(Span(start, m.end(), "LOCATION", heads[" ".join(m.group("head").lower().split())]))
+    for m in _scan(p["named_low"], text, "named_low", lines):
+        first = _first_proper(text, m.start("run"), m.end("run"))
+        if first is not None:
+            found.append(Span(first, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
+    found += [Span(m.start(), m.end(), "LOCATION", "HOSPITAL") for m in p["saint_low"].finditer(text)]
+    for m in p["cue"].finditer(text):
+        stop = _cut(text, m.start("run"), m.end("run"))
+        run = text[m.start("run"):stop]
+        if not run or (run[:1].islower() and not _proper(run.split()[0])):
+            continue
+        if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
+            continue
+        sub = ("ORGANIZATION" if m.group("org") or m.group("school")
+               else "CITY" if m.group("prep").lower() == "in" else "LOCATION-OTHER")
+        found.append(Span(m.start("run"), stop, "LOCATION", sub))
+    found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
+    found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
+    found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
+    for m in _scan(p["street_named"], text, "street_named", lines):
+        start = _leading_plain(text, m.start(), m.end("run"))
+        if any(_proper(w) for w in text[start:m.end("run")].split()):
+            found.append(Span(start, m.end(), "LOCATION", "STREET"))
+    for m in _scan(p["street_low"], text, "street_low", lines):
+        first = _first_proper(text, m.start("run"), m.end("run"))
+        if first is not None:
+            found.append(Span(first, m.end(), "LOCATION", "STREET"))
+    return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
+
+
+def _breaks() -> frozenset:
+    """Words a place's name does not hold past its first word: stop words (but the joins of
+    ``Meals on Wheels``), relations, titles, days and months."""
+    return ((gazetteers.load("stop_words") - _JOINS) | gazetteers.load("relations") | gazetteers.load("titles")
+            | gazetteers.load("days") | gazetteers.load("months"))
+
+
+def _after_stop(text: str, start: int, end: int) -> int:
+    """Where the words of ``text[start:end]`` start after the last stop word or relation among
+    them (``KINGSLEY`` of ``GO BACK TO KINGSLEY``, a note in capitals)."""
+    at = start
+    for m in regex.finditer(r"\S+", text[start:end]):
+        if m.group().lower() in _breaks():
+            at = start + m.end()
+    return at
+
+
+def _cut(text: str, start: int, end: int) -> int:
+    """Where the words of ``text[start:end]`` end before the first stop word, relation, day or
+    month after the first word (``perris`` of ``perris with sister``)."""
+    words = list(regex.finditer(r"\S+", text[start:end]))
+    for w in words[1:]:
+        if w.group().lower() in _breaks():
+            return start + len(text[start:start + w.start()].rstrip())
+    return end
+
+
+_LINE = regex.compile(r"[^\n]+")
+_WORDS = regex.compile(r"[\p{L}\p{M}]+")
+
+
+@lru_cache(maxsize=1)
+def _last_words() -> dict[str, frozenset]:
+    """The last words (lower case) a match of each head-bound pattern ends with."""
+    heads = frozenset(h.split()[-1] for h in _heads())
+    return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _LOWER_HEADS),
+            "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
+            "street_low": frozenset(("road", "street", "lane", "avenue"))}
+
+
+def _lines(text: str) -> list[tuple[int, int, frozenset]]:
+    """Each line's bounds and its words, lower case."""
+    return [(m.start(), m.end(), frozenset(_WORDS.findall(m.group().lower()))) for m in _LINE.finditer(text)]
+
+
+def _scan(rx: regex.Pattern, text: str, name: str, lines):
+    """``rx.finditer`` over the lines of ``text`` that hold a word a match ends with (most lines hold none)."""
+    ends = _last_words()[name]
+    for start, end, words in lines:
+        if not ends.isdisjoint(words):
+            yield from rx.finditer(text, start, end)
+
+
+def _first_proper(text: str, start: int, end: int) -> int | None:
+    """Where the lower-case words of ``text[start:end]`` start once the leading words that are
+    no proper name are left out (``on`` of ``on bucknall new``), None if none is left or a stop
+    word follows the first proper one."""
+    stops = gazetteers.load("stop_words")
+    words = list(regex.finditer(r"\S+", text[start:end]))
+    for i, w in enumerate(words):
+        if _proper(w.group()):
+            return None if any(x.group() in stops for x in words[i:]) else start + w.start()
+    return None
+
+
+def _no_full_stop(text: str, sp: Span) -> Span:
+    """A street's full stop left outside unless its type is an abbreviation (``St.``, ``Rd.``)."""
+    if text[sp.end - 1:sp.end] != "." or sp.subtype != "STREET":
+        return sp
+    last = text[sp.start:sp.end - 1].split()[-1].lower()
+    return sp if last in _ABBREVIATED else replace(sp, end=sp.end - 1)
+
+
+def _grow(text: str, sp: Span) -> Span:
+    """``sp`` grown over the head words after it and the hyphenated pieces of the word it ends in."""
+    p = _patterns()
+    if sp.category not in _NAME_CATEGORIES:
+        return sp
+    lower = text[sp.start:sp.end].islower()
+    m = (p["grow_low"] if lower else p["grow"]).match(text, sp.end)
+    if m is not None and "\n" not in m.group():
+        sub = _heads()[" ".join(m.group("head").lower().split())]
+        keep = sp.subtype if sp.category == "LOCATION" and sp.subtype not in ("CITY", "STATE", "COUNTRY") else sub
+        return _grow(text, replace(sp, end=m.end(), category="LOCATION", subtype=keep))
+    if sp.category == "LOCATION" or sp.subtype in ("PATIENT", "DOCTOR"):
+        t = p["town"].match(text, sp.end)
+        if t is not None and not lower:
+            sub = "CITY" if sp.category == "NAME" else sp.subtype
+            return replace(sp, end=t.end(), category="LOCATION", subtype=sub)
+    if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET"):
+        b = p["before"].search(text, max(0, sp.start - 40), sp.start)
+        if b is not None and not regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, b.start() - 3):b.start()]) \
+                and not any(w.lower() in _breaks() for w in b.group("run").split()):
+            sp = replace(sp, start=b.start())
+    if sp.category == "LOCATION":
+        for w in p["hyphen"].finditer(text, max(0, sp.start - 40), min(len(text), sp.end + 40)):
+            if w.start() <= sp.start < w.end() or w.start() < sp.end <= w.end():
+                pieces = w.group().split("-")
+                if all(x[:1].isupper() or x in ("on", "upon", "under", "by", "in", "le", "la", "sur", "en", "the",
+                                                "de", "du", "des") for x in pieces):
+                    return replace(sp, start=min(sp.start, w.start()), end=max(sp.end, w.end()))
+    return sp
+
+
+def _least(*spans: Span) -> float | None:
+    """A joined span's confidence: the lowest of its pieces' (a span's is its least sure token's)."""
+    known = [sp.confidence for sp in spans if sp.confidence is not None]
+    return min(known) if known else None
+
+
+def _opening_plain(text: str, sp: Span) -> bool:
+    """A span of one plain word that opens a line or a sentence (``Call`` of ``Call John Smith``):
+    the tagger's doubt about it is its own, not the name's after it (a caller's score threshold
+    reads the two apart)."""
+    word = text[sp.start:sp.end]
+    before = text[max(0, sp.start - 8):sp.start]
+    return (" " not in word and not _proper(word) and _TITLE_DOT.search(before) is None
+            and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", before[-3:]) is not None)
+
+
+def join_adjacent(text: str, spans) -> list[Span]:
+    """Name spans, and place spans of one subtype, with only spaces or tabs between made one span
+    (name spans with a name's particles between too: ``Maria`` ``de la`` ``Cruz``),
+    typed as the piece with more letters (``Imogen`` + ``Tell``: one DOCTOR); both with letters,
+    the first ending in one (not ``Dennis (`` and ``86``) and no plain word opening a sentence
+    (:func:`_opening_plain`).
+
+    >>> from crfdeid.document import make_span
+    >>> join_adjacent("Dr. Imogen Tell", [make_span(4, 10, "DOCTOR"), make_span(11, 15, "PATIENT")])
+    [Span(start=4, end=15, category='NAME', subtype='DOCTOR')]
+    """
+    out: list[Span] = []
+    for sp in sorted(spans):
+        prev = out[-1] if out else None
+        gap = text[prev.end:sp.start] if prev is not None and prev.end < sp.start else ""
+        if prev is not None and gap and prev.category == sp.category == "NAME" and _PARTICLES.fullmatch(gap):
+            gap = " "  # ``de la`` of ``Maria`` ``de la`` ``Cruz``: the particles are the name's
+        a = sum(c.isalpha() for c in text[prev.start:prev.end]) if prev is not None else 0
+        b = sum(c.isalpha() for c in text[sp.start:sp.end])
+        if (prev is not None and gap and not gap.strip(" \t") and a and b and text[prev.end - 1].isalpha()
+                and not _opening_plain(text, prev)
+                and prev.category == sp.category and (sp.category == "NAME" or (sp.category == "LOCATION"
+                                                                  and prev.subtype == sp.subtype))):
+            keep = prev if a >= b else sp
+            out[-1] = Span(prev.start, sp.end, keep.category, keep.subtype, confidence=_least(prev, sp))
+            continue
+        out.append(sp)
+    return out
+
+
+def apply(text: str, spans) -> list[Span]:
+    """``spans`` with the phrases :func:`find` finds joined in (a found span overlapping predicted
+    ones takes their union, typed as the first predicted one), each grown to its head, and
+    adjacent name spans joined (:func:`join_adjacent`). Nothing is dropped."""
+    out: list[Span] = []
+    for group in overlap_groups([_grow(text, sp) for sp in spans], find(text)):
+        predicted = [g[3] for g in group if g[2] == 1]
+        keep = predicted[0] if predicted else max((g[3] for g in group), key=lambda sp: sp.end - sp.start)
+        if predicted and keep.category == "NAME" and len(group) > len(predicted):
+            keep = next(g[3] for g in group if g[2] == 0)  # a name inside a place's name: the place
+        out.append(Span(min(g[0] for g in group), max(g[1] for g in group), keep.category, keep.subtype,
+                        confidence=_least(*(g[3] for g in group))))
+    return join_adjacent(text, [_grow(text, sp) for sp in out])
