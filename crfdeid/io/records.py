@@ -31,6 +31,7 @@ from ..document import Document, make_span
 from ..errors import ConfigError, InputError, OutputError, ReaderError
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
+from .ownfiles import is_own
 from .registry import writer_class
 
 #: The writers that may de-identify the text of a record (``-o text=...``).
@@ -79,7 +80,7 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
         return [("-", sys.stdin.buffer.read(), stdin_name)]
     p = Path(path)
     if p.is_dir():
-        found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file())
+        found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file() and not is_own(f))
         if not found:
             raise InputError(f"no {' or '.join('*' + x for x in suffixes)} files in this folder", path=p)
     elif p.exists():
