@@ -190,6 +190,12 @@ class RecordWriter:
     def surrogates(self) -> bool:
         return self.style == "surrogate"
 
+    def learn(self, doc: Document) -> None:
+        """With surrogates: learn a piece's originals before any surrogate is drawn (as the
+        ``surrogate`` writer's :meth:`~crfdeid.deid.writers.SurrogateWriter.learn`)."""
+        if self.surrogates:
+            self.inner.learn(doc)
+
     def text(self, doc: Document) -> str:
         """A piece's text de-identified as the text writer does."""
         return self.inner.transform(doc).text

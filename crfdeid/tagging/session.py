@@ -394,7 +394,7 @@ class Session:
         done = failed = seen = 0
         try:
             with out:
-                for _doc_id, tagged, err in self.tag(docs, jobs, progress, phase):
+                for _doc_id, tagged, err in learnt_first(self.tag(docs, jobs, progress, phase), out):
                     while seen < len(errors):
                         report(str(errors[seen]))
                         seen += 1
@@ -422,6 +422,26 @@ class Session:
                 failed, done = failed + done, 0
             return done, failed, False
         return done, failed, True
+
+
+def learnt_first(results: Iterator[tuple], out) -> Iterator[tuple]:
+    """``results`` (:meth:`Session.tag`), each tagged note learnt by ``out`` first when its writer
+    draws surrogates (it has ``learn``): the batch is held until it is tagged, as site mining
+    holds it, so that every original of a patient has one surrogate whatever the notes' order
+    (a surrogate drawn early is never redrawn for PHI a later note brings). A note that cannot
+    be learnt is left to its write, which reports it."""
+    learn = getattr(out, "learn", None)
+    if learn is None:
+        yield from results
+        return
+    held = list(results)
+    for _doc_id, tagged, err in held:
+        if err is None:
+            try:
+                learn(tagged)
+            except Exception:  # noqa: BLE001 - the write of this note fails and names it, never its text
+                pass
+    yield from held
 
 
 #: The tagging phase's name when site mining holds every output until the batch is tagged.
