@@ -54,29 +54,36 @@ def record(folder, model_sha256: str) -> dict:
             "files": len(run.get("files", {}))}
 
 
-def again(argv: list[str], out: Path) -> list[str]:
-    """The run's arguments to make its output again into ``out`` (quiet, nothing else written).
-
-    >>> again(["--output-dir", "o", "--overwrite", "-o", "mapping=m.csv", "n.txt"], Path("t"))
-    ['n.txt', '--output-dir', 't', '--quiet']
-    """
+def _without(argv: list[str], drops) -> list[str]:
+    """``argv`` without the options ``drops(option, value)`` names: ``"value"`` (left out with its
+    value, the next word unless written ``--opt=value``), ``"flag"`` (left out alone) or None (kept)."""
     res: list[str] = []
     skip = False
     for i, a in enumerate(argv):
         if skip:
             skip = False
             continue
-        name = a.split("=", 1)[0]
-        if name in _DROP_VALUE:
-            skip = "=" not in a
-            continue
-        if a in _DROP_FLAG:
-            continue
-        if a in ("-o", "--option") and i + 1 < len(argv) and argv[i + 1].startswith("mapping="):
-            skip = True
-            continue
-        res.append(a)
-    return res + ["--output-dir", str(out), "--quiet"]
+        name, eq, inline = a.partition("=")
+        following = argv[i + 1] if i + 1 < len(argv) else None
+        what = drops(name, inline) if eq and name.startswith("--") else drops(a, following)
+        if what == "value":
+            skip = not eq and following is not None
+        elif what is None:
+            res.append(a)
+    return res
+
+
+def again(argv: list[str], out: Path) -> list[str]:
+    """The run's arguments to make its output again into ``out`` (quiet, nothing else written).
+
+    >>> again(["--output-dir", "o", "--overwrite", "-o", "mapping=m.csv", "n.txt"], Path("t"))
+    ['n.txt', '--output-dir', 't', '--quiet']
+    """
+    def drops(option, value):
+        if option in _DROP_VALUE or (option in ("-o", "--option") and str(value).startswith("mapping=")):
+            return "value"
+        return "flag" if option in _DROP_FLAG else None
+    return _without(argv, drops) + ["--output-dir", str(out), "--quiet"]
 
 
 def check(recorded: dict, differ) -> None:
@@ -121,18 +128,11 @@ def spans_again(argv: list[str], out: Path) -> list[str]:
     ['--site-list', 'staff=r.txt', 'n.txt', '--output-format', 'jsonl', '--output-dir', 't', '--quiet', \
 '--no-run-manifest']
     """
-    args = again(argv, out)[:-3]  # without its output folder and --quiet
-    res: list[str] = []
-    skip = False
-    for i, a in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        name = a.split("=", 1)[0]
-        if name in _WRITER_VALUE:  # a bare --explain takes no value (argparse gives it the next word if any)
-            skip = "=" not in a and i + 1 < len(args) and not (name == "--explain" and args[i + 1].startswith("-"))
-            continue
-        res.append(a)
+    def drops(option, value):
+        if option not in _WRITER_VALUE:
+            return None  # a bare --explain takes no value (argparse gives it the next word if any)
+        return "flag" if option == "--explain" and (value is None or value.startswith("-")) else "value"
+    res = _without(again(argv, out)[:-3], drops)  # without its output folder and --quiet
     return res + ["--output-format", "jsonl", "--output-dir", str(out), "--quiet", "--no-run-manifest"]
 
 

@@ -372,7 +372,7 @@ def main(argv=None) -> int:
     return 1 if failed or not completed else 0
 
 
-def _run_manifest(args, argv) -> tuple | None:
+def _run_manifest(args, argv) -> tuple[list[str], str | Path, str] | None:
     """``(argv, model file, output format)`` of the run manifest, or None when none is written."""
     if not (args.run_manifest and args.output_dir):
         return None
