@@ -124,3 +124,26 @@ def test_tag_without_learning_first_redraws_the_first_name(tmp_path, monkeypatch
     with open(tmp_path / "map.csv", newline="", encoding="utf-8") as fh:
         seen = _by_original(csv.DictReader(fh))
     assert len(seen[("p1", "ann marlow")]) == 2
+
+
+@pytest.mark.parametrize("fmt, options, holds", [
+    ("surrogate", {"seed": 1}, True),
+    ("hl7", {"text": "surrogate", "seed": 1}, True),
+    ("fhir", {"text": "surrogate", "seed": 1}, True),
+    ("hl7", {"text": "redacted"}, False),
+    ("redacted", {}, False),
+])
+def test_only_a_writer_that_draws_surrogates_holds_the_batch(fmt, options, holds):
+    """A writer that draws surrogates gets the whole batch learnt before the first note; any other
+    writes each note as it comes (nothing held)."""
+    from crfdeid.io.registry import writer_class
+    out = writer_class(fmt)(None if fmt in ("hl7", "fhir") else "-", **options)
+    read: list[int] = []
+
+    def results():
+        for i in range(3):
+            read.append(i)
+            yield str(i), None, "a failure, so that nothing is learnt"
+
+    next(tagging_session.learnt_first(results(), out))
+    assert len(read) == (3 if holds else 1)

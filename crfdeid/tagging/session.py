@@ -429,8 +429,9 @@ def learnt_first(results: Iterator[tuple], out) -> Iterator[tuple]:
     draws surrogates (it has ``learn``): the batch is held until it is tagged, as site mining
     holds it, so that every original of a patient has one surrogate whatever the notes' order
     (a surrogate drawn early is never redrawn for PHI a later note brings). A note that cannot
-    be learnt is left to its write, which reports it."""
-    learn = getattr(out, "learn", None)
+    be learnt is left to its write, which reports it (a FHIR or HL7 writer learns only with
+    ``text=surrogate``)."""
+    learn = getattr(out, "learn", None) if getattr(out, "surrogates", True) else None
     if learn is None:
         yield from results
         return
