@@ -339,14 +339,21 @@ class Session:
         """A :class:`Record` per document, in order: its spans and its text in the output style.
 
         ``writer`` renders the text: a writer (default: a new one for this call), or a
-        callable giving the writer of each tagged document (:class:`PatientWriters`).
+        callable giving the writer of each tagged document (:class:`PatientWriters`). One writer
+        that draws surrogates learns every note of the call before the first record
+        (:func:`learnt_first`, as ``tag`` does); a writer of each patient, each run of one
+        patient's notes (:func:`learnt_by_patient`).
         """
+        results = self.tag(docs, jobs)
         if not callable(writer):
             one = writer if writer is not None else self.writer()
+            results = learnt_first(results, one)  # one writer: the call's notes learnt first, as `tag` does
 
             def writer(doc, one=one):
                 return one
-        for doc_id, tagged, err in self.tag(docs, jobs):
+        else:
+            results = learnt_by_patient(results, writer)
+        for doc_id, tagged, err in results:
             if err is not None:
                 yield Record(doc_id, None, None, err)
                 continue
@@ -443,6 +450,16 @@ def learnt_first(results: Iterator[tuple], out) -> Iterator[tuple]:
             except Exception:  # noqa: BLE001 - the write of this note fails and names it, never its text
                 pass
     yield from held
+
+
+def learnt_by_patient(results: Iterator[tuple], writer_of: Callable[[Document], object]) -> Iterator[tuple]:
+    """``results``, each run of one patient's notes learnt first by that patient's writer
+    (``writer_of(tagged)``, e.g. :class:`PatientWriters`): what :func:`learnt_first` does for one
+    writer, holding one patient's notes at a time."""
+    for _patient, run in itertools.groupby(results, key=lambda r: None if r[1] is None else r[1].group):
+        held = list(run)
+        first = next((tagged for _doc_id, tagged, _err in held if tagged is not None), None)
+        yield from learnt_first(iter(held), None if first is None else writer_of(first))
 
 
 #: The tagging phase's name when site mining holds every output until the batch is tagged.
