@@ -12,6 +12,7 @@ from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
 from crfdeid.document import Document, make_span
 from crfdeid.errors import CrfdeidError
+from crfdeid.io.runmanifest import notes_only
 
 # the cases: PHI found with the wrong type, in other scripts, with accents
 CASES = ["MRN 8830017", "12 Juniper Hollow Road", "1EG4-TE5-MK", "Петров", "王小明", "Zoë Müller-Øster",
@@ -131,7 +132,7 @@ def test_a_leaking_document_is_refused_by_offset_without_text(monkeypatch, tmp_p
     assert "'7-01'" in str(exc.value) and "offset 8" in str(exc.value) and "Kowalski" not in str(exc.value)
     with pytest.raises(CrfdeidError), SurrogateWriter(tmp_path / "out", seed=1) as w:
         w.write(doc)
-    assert list((tmp_path / "out").iterdir()) == []
+    assert list(notes_only((tmp_path / "out").iterdir())) == []
 
 
 def test_tag_reports_the_refused_document_and_writes_nothing(monkeypatch, tmp_path, capsys):
@@ -143,7 +144,7 @@ def test_tag_reports_the_refused_document_and_writes_nothing(monkeypatch, tmp_pa
                    "--output-dir", str(tmp_path / "out"), "--quiet"])
     err = capsys.readouterr().err
     assert rc == 1 and "'a'" in err and "offset" in err and "Kowalski" not in err
-    assert list((tmp_path / "out").iterdir()) == []
+    assert list(notes_only((tmp_path / "out").iterdir())) == []
 
 
 def test_no_surrogate_holds_another_original_of_the_patient():

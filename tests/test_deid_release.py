@@ -13,6 +13,7 @@ from crfdeid.deid.writers import SurrogateWriter
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError
 from crfdeid.io import read, write
+from crfdeid.io.runmanifest import notes_only
 
 SECRET = "f0e1d2c3b4a5968778695a4b3c2d1e0f"
 
@@ -36,6 +37,19 @@ def test_key_new_writes_a_private_random_key_and_never_overwrites(tmp_path, caps
     assert "secret.key" in err and "exists" in err and path.read_text() == text and text.strip() not in err
 
 
+@pytest.mark.parametrize("use, said, unsaid", [
+    ([], "for surrogates", "officer"),
+    (["--for", "surrogates"], "recompute the surrogates", "officer"),
+    (["--for", "officer"], "for the privacy officer", "surrogates"),
+])
+def test_key_new_says_what_the_key_is_for(tmp_path, capsys, use, said, unsaid):
+    from crfdeid.cli import main
+    path = tmp_path / "k.key"
+    assert main(["key", "new", str(path), *use]) == 0
+    err = capsys.readouterr().err
+    assert said in err and unsaid not in err and path.read_text().strip() not in err
+
+
 @pytest.mark.parametrize("content, reason", [(None, "cannot read"), ("", "empty"), ("  \n", "empty"),
                                              ("short-key\n", "too short")])
 def test_a_bad_key_file_is_a_usage_error_naming_the_file_not_the_key(tmp_path, capsys, content, reason):
@@ -48,7 +62,7 @@ def test_a_bad_key_file_is_a_usage_error_naming_the_file_not_the_key(tmp_path, c
                "--output-dir", tmp_path / "out"])
     err = capsys.readouterr().err
     assert rc == 2 and "k.key" in err and reason in err and "short-key" not in err
-    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+    assert not (tmp_path / "out").exists() or not list(notes_only((tmp_path / "out").iterdir()))
     with pytest.raises(ConfigError, match="k.key"):
         corpus_args = ["surrogate", "i2b2:x", "--out", str(tmp_path / "o"), "--key-file", str(path)]
         import argparse
@@ -85,7 +99,7 @@ def notes(tmp_path):
 
 
 def _outputs(folder):
-    return {p.stem: p.read_text() for p in sorted(folder.iterdir())}
+    return {p.stem: p.read_text() for p in sorted(notes_only(folder.iterdir()))}
 
 
 def test_group_pattern_gives_a_patients_text_notes_one_date_offset(notes, tmp_path):
@@ -219,7 +233,7 @@ def test_corpus_surrogate_refuses_brat_without_ann(tmp_path, capsys):
     captured = capsys.readouterr()
     assert rc == 1 and "'a'" in captured.err and "a.txt" in captured.err
     assert json.loads(captured.out)["notes"] == 1
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["b.xml"]
+    assert sorted(p.name for p in notes_only((tmp_path / "out").iterdir())) == ["b.xml"]
 
 
 def test_corpus_surrogate_refuses_an_output_inside_its_input_before_reading(tmp_path, capsys):
@@ -233,9 +247,9 @@ def test_corpus_surrogate_refuses_an_output_inside_its_input_before_reading(tmp_
     assert sorted(p.name for p in (tmp_path / "in").iterdir()) == before  # nothing written
     out = tmp_path / "out"
     assert corpus_main(["surrogate", f"i2b2:{tmp_path / 'in'}", "--out", str(out), "--seed", "1", "-q"]) == 0
-    first = {p.name: p.read_bytes() for p in out.iterdir()}
+    first = {p.name: p.read_bytes() for p in notes_only(out.iterdir())}
     # A second run does not replace the release without --overwrite, and does with it.
     assert corpus_main(["surrogate", f"i2b2:{tmp_path / 'in'}", "--out", str(out), "--seed", "2", "-q"]) == 1
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == first
+    assert {p.name: p.read_bytes() for p in notes_only(out.iterdir())} == first
     assert corpus_main(["surrogate", f"i2b2:{tmp_path / 'in'}", "--out", str(out), "--seed", "2", "-q",
                         "--overwrite"]) == 0

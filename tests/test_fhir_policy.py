@@ -18,6 +18,7 @@ from crfdeid.cli import tag
 from crfdeid.errors import ConfigError
 from crfdeid.io.fhir_policy import load_policy
 from crfdeid.io.fhir_walk import zip3
+from crfdeid.io.runmanifest import notes_only
 
 #: Every Safe Harbor value of tests/data/fhir/bulk (names, ids, numbers, places, dates, contacts).
 BULK_PHI = ["Tamsin", "Oakhurst", "8812047", "Pennywhistle", "Glenrothes", "42.3601", "71.0581", "42.2011",
@@ -33,7 +34,7 @@ ODD_PHI = ["Wendeline", "Quarrington", "Osric", "5530981", "555-0166", "555-0191
 
 def _seen(folder) -> str:
     """Every output file of ``folder``, with each base64 attachment decoded beside it."""
-    text = "\n".join(p.read_text() for p in sorted(folder.iterdir()))
+    text = "\n".join(p.read_text() for p in sorted(notes_only(folder.iterdir())))
     decoded = [base64.b64decode(m).decode("utf-8", "replace") for m in re.findall(r'"data": ?"([^"]+)"', text)]
     return "\n".join([text, *decoded])
 
@@ -45,7 +46,7 @@ def _tag(src, out, *opts) -> int:
 
 def _resources(folder) -> list[dict]:
     out = []
-    for p in sorted(folder.iterdir()):
+    for p in sorted(notes_only(folder.iterdir())):
         if p.suffix == ".ndjson":
             out += [json.loads(x) for x in p.read_text().splitlines()]
         else:
@@ -68,7 +69,7 @@ def test_no_safe_harbor_value_of_the_bulk_export_survives(tmp_path, data_dir, ke
     seen = _seen(out)
     for original in BULK_PHI:
         assert original not in seen, original
-    assert len(list(out.iterdir())) == len(list((data_dir / "fhir" / "bulk").iterdir()))
+    assert len(notes_only(out.iterdir())) == len(list((data_dir / "fhir" / "bulk").iterdir()))
     patient = json.loads((out / "Patient.ndjson").read_text())
     assert "extension" not in patient and "text" not in patient  # mother's maiden name, birthplace, geolocation
     assert patient["gender"] == "female" and patient["address"][0]["state"] == "MA"  # what Safe Harbor keeps

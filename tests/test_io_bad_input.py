@@ -17,6 +17,7 @@ import pytest
 from crfdeid.cli import corpus, tag
 from crfdeid.errors import InputError, ReaderError
 from crfdeid.io import read
+from crfdeid.io.runmanifest import notes_only
 
 NAME = "Zebulon Quackenbush"  # stands for PHI: never in a message
 TEXT = f"Patient {NAME} seen\n"
@@ -247,7 +248,7 @@ def test_csv_stray_character_after_a_quote_makes_no_rows_of_a_note(tmp_path, cap
     out = tmp_path / "out"
     rc = tag.main([f"csv:{src / 't.csv'}", "--output-format", "redacted", "--output-dir", str(out), "--quiet"])
     err = capsys.readouterr().err
-    assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["n0.txt"]
+    assert rc == 1 and sorted(p.name for p in notes_only(out.iterdir())) == ["n0.txt"]
     assert "line 3" in err and "does not parse" in err
     _no_name(err)
 
@@ -332,7 +333,8 @@ def test_a_json_number_too_long_fails_its_line_only(tmp_path, capsys):
                     '{"id": "c", "text": "third"}\n', encoding="utf-8")
     assert main(["tag", f"jsonl:{path}", "--output-format", "redacted", "--output-dir", str(tmp_path / "o"),
                  "--quiet"]) == 1
-    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["a.txt", "c.txt"]  # the lines after it read
+    # the lines after it were read
+    assert sorted(p.name for p in notes_only((tmp_path / "o").iterdir())) == ["a.txt", "c.txt"]
     err = capsys.readouterr().err
     assert "line 2" in err and "digits" in err and "9999" not in err
 
@@ -360,7 +362,7 @@ def test_an_input_over_the_size_limit_is_refused_by_name(tmp_path, monkeypatch, 
     (tmp_path / "n" / "small.txt").write_text("Seen by Dr. Lee.", encoding="utf-8")
     assert main(["tag", str(tmp_path / "n"), "--output-format", "redacted", "--output-dir", str(tmp_path / "o"),
                  "--quiet"]) == 1
-    assert [p.name for p in (tmp_path / "o").iterdir()] == ["small.txt"]
+    assert [p.name for p in notes_only((tmp_path / "o").iterdir())] == ["small.txt"]
     assert "larger than 100 bytes" in capsys.readouterr().err
     path = tmp_path / "long.jsonl"
     path.write_text('{"id": "a", "text": "' + "x" * 200 + '"}\n', encoding="utf-8")

@@ -12,6 +12,7 @@ import pytest
 from crfdeid.cli import main
 from crfdeid.errors import ConfigError, InputError, ReaderError
 from crfdeid.io import read
+from crfdeid.io.runmanifest import notes_only
 
 NOTE = "Seen by Dr. Zoë Müller on 7/22/2098 – café.\r\nCall 617-555-0199.\n"
 MARKED = {"utf-8-sig": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
@@ -166,4 +167,4 @@ def test_nothing_is_written_from_a_file_in_another_encoding(tmp_path, capsys, fm
     rc = main(["tag", spec, "--output-format", "redacted", "--output-dir", str(out), "--quiet"])
     err = capsys.readouterr().err
     assert rc != 0 and "--encoding utf-16-le" in err and "Muller" not in err
-    assert not out.exists() or list(out.iterdir()) == []
+    assert not out.exists() or list(notes_only(out.iterdir())) == []

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import python_examples
+from crfdeid.io.runmanifest import notes_only
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -172,9 +173,9 @@ def test_the_site_example_runs_as_written_without_then_with_the_tables(tmp_path)
         assert done.returncode == 0, (command, done.stderr[-2000:])
         assert "matched a note" in done.stderr  # the tables met the notes
     for out in ("out", "out2"):
-        written = sorted(p.name for p in (work / out).iterdir())
+        written = sorted(p.name for p in notes_only((work / out).iterdir()))
         assert written == ["p1_discharge.txt", "p1_nursing.txt", "p2_nursing.txt"]
-        text = "".join(p.read_text(encoding="utf-8") for p in (work / out).iterdir())
+        text = "".join(p.read_text(encoding="utf-8") for p in (work / out).iterdir())  # the run manifest too
         for phi in (*DEMO_PHI, "Imogen", "Tell", "Penhallow"):
             assert phi not in text, (out, phi)
     page = (work / "out-why.html").read_text(encoding="utf-8")

@@ -19,6 +19,7 @@ from crfdeid.cli import corpus, tag
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
 from crfdeid.io import read
+from crfdeid.io.runmanifest import notes_only
 from crfdeid.tagging.modelfile import MAGIC
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +93,7 @@ def test_bad_i2b2_file_fails_alone_and_closed(case, model_path, tmp_path, capsys
     rc = _tag(model_path, src, out, "redacted", extra=["--quiet"])
     cap = capsys.readouterr()
     assert rc == 1
-    assert sorted(p.name for p in out.iterdir()) == ["good.txt"]
+    assert sorted(p.name for p in notes_only(out.iterdir())) == ["good.txt"]
     assert str(bad) in cap.err and repr(case) in cap.err
     assert all(w in cap.err for w in words)
     if offset is not None:
@@ -123,7 +124,7 @@ def test_bad_brat_lines_fail_their_document_only(model_path, tmp_path, capsys):
                                  encoding="utf-8")
     rc = _tag(model_path, src, out, "surrogate", input_format="brat", extra=["--quiet"])
     cap = capsys.readouterr()
-    assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["good.txt"]
+    assert rc == 1 and sorted(p.name for p in notes_only(out.iterdir())) == ["good.txt"]
     assert str(src / "bad.ann") in cap.err and "'bad'" in cap.err and "1 failed" in cap.err
     _no_phi(cap)
 
@@ -139,7 +140,7 @@ def test_text_inputs_non_utf8_empty_and_junk(fmt, model_path, tmp_path, capsys):
     rc = _tag(model_path, src, out, fmt, input_format="text")
     cap = capsys.readouterr()
     assert rc == 1
-    assert sorted(p.name for p in out.iterdir()) == ["empty.txt", "good.txt"]
+    assert sorted(p.name for p in notes_only(out.iterdir())) == ["empty.txt", "good.txt"]
     assert (out / "empty.txt").read_text() == ""
     assert "'latin1'" in cap.err and f"offset {len('Dr. ' + SECRET + ' ')}" in cap.err
     assert "'junk'" in cap.err and "offset 128" in cap.err
@@ -177,7 +178,7 @@ def test_failure_while_tagging_fails_closed(fmt, jobs, model_path, tmp_path, cap
     monkeypatch.setattr(Model, "_tagged", flaky)  # forked workers inherit the patch
     rc = _tag(model_path, src, out, fmt, input_format="text", extra=["--quiet", "--jobs", jobs])
     cap = capsys.readouterr()
-    assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["a.txt", "c.txt"]
+    assert rc == 1 and sorted(p.name for p in notes_only(out.iterdir())) == ["a.txt", "c.txt"]
     assert "'boom'" in cap.err and "ValueError" in cap.err and "2 document(s), 1 failed" in cap.err
     _no_phi(cap)
 
@@ -201,7 +202,7 @@ def test_failure_while_writing_fails_closed(fmt, target, model_path, tmp_path, c
     monkeypatch.setattr(target, flaky)
     rc = _tag(model_path, src, out, fmt, input_format="text", extra=["--quiet"])
     cap = capsys.readouterr()
-    assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["a.txt", "c.txt"]
+    assert rc == 1 and sorted(p.name for p in notes_only(out.iterdir())) == ["a.txt", "c.txt"]
     assert "'boom'" in cap.err and "2 document(s), 1 failed" in cap.err
     _no_phi(cap)
 
@@ -266,7 +267,7 @@ def test_thousands_of_small_files(model_path, tmp_path, capsys):
     (src / "n0500.txt").write_bytes(b"Call \xff")
     rc = _tag(model_path, src, out, "redacted", input_format="text", extra=["--quiet"])
     cap = capsys.readouterr()
-    written = sorted(p.name for p in out.iterdir())
+    written = sorted(p.name for p in notes_only(out.iterdir()))
     assert rc == 1 and len(written) == 999 and "n0500.txt" not in written
     assert "'n0500'" in cap.err and "tagged 999 document(s), 1 failed" in cap.err
     assert "617-555-0042" not in (out / "n0042.txt").read_text()
@@ -322,7 +323,7 @@ def test_tag_ignores_gold_labels_it_does_not_use(model_path, tmp_path, capsys):
     (src / "good.xml").write_text(_xml(), encoding="utf-8")
     (src / "unknown-type.xml").write_text(_xml(_tag_xml(5, 5 + len(SECRET), "NURSE")), encoding="utf-8")
     assert _tag(model_path, src, out, "redacted", extra=["--quiet"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["good.txt", "unknown-type.txt"]
+    assert sorted(p.name for p in notes_only(out.iterdir())) == ["good.txt", "unknown-type.txt"]
     _no_phi(capsys.readouterr())
 
 
@@ -334,7 +335,7 @@ def test_corpus_convert_bad_inputs(tmp_path, capsys):
         (src / f"{case}.xml").write_bytes(_bytes(BAD_I2B2[case][0]))
     rc = corpus.main(["convert", f"i2b2:{src}", "--to", "brat", "--out", str(out), "--quiet"])
     cap = capsys.readouterr()
-    assert rc == 1 and sorted(p.name for p in out.iterdir()) == ["good.ann", "good.txt"]
+    assert rc == 1 and sorted(p.name for p in notes_only(out.iterdir())) == ["good.ann", "good.txt"]
     assert "wrote 1 documents, 4 failed" in cap.err and "offset 5" in cap.err
     _no_phi(cap)
 
@@ -350,8 +351,8 @@ def test_corpus_surrogate_fails_closed_and_replaces_overlaps(tmp_path, capsys):
     assert rc == 1
     assert "'reversed'" in cap.err and "offset 17" in cap.err
     assert json.loads(cap.out)["failed"] == 1
-    assert not any(p.stem == "reversed" for p in out.iterdir())
-    written = "".join(p.read_text(encoding="utf-8") for p in out.iterdir())
+    assert not any(p.stem == "reversed" for p in notes_only(out.iterdir()))
+    written = "".join(p.read_text(encoding="utf-8") for p in notes_only(out.iterdir()))
     for part in SECRET.split():
         assert part not in written  # both overlapping annotations replaced: nothing leaks
     _no_phi(cap)

@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from crfdeid import cli
+from crfdeid.io.runmanifest import notes_only
 
 NOTE = "Seen by Dr. Tamsin Quillon on 03/14/2098.\n"
 OTHER = "Zorbek Vexlan called 617-555-0148 on 04/02/2098.\n"
@@ -42,13 +43,14 @@ def test_subfolders_are_counted_without_recursive_and_kept_with_it(notes, tmp_pa
     out = tmp_path / "out"
     assert cli.main(["tag", str(notes), "--output-format", "redacted", "--output-dir", str(out)]) == 0
     err = capsys.readouterr().err
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["P4.TXT", "n1.txt"]
+    written = sorted(p.relative_to(out).as_posix() for p in notes_only(out.rglob("*")) if p.is_file())
+    assert written == ["P4.TXT", "n1.txt"]
     assert "2 *.txt file(s) in subfolders not read ('sub/'); --recursive" in err
 
     out2 = tmp_path / "out2"
     assert cli.main(["tag", str(notes), "--recursive", "--output-format", "redacted", "--output-dir", str(out2)]) == 0
     err = capsys.readouterr().err
-    written = sorted(p.relative_to(out2).as_posix() for p in out2.rglob("*") if p.is_file())
+    written = sorted(p.relative_to(out2).as_posix() for p in notes_only(out2.rglob("*")) if p.is_file())
     assert written == ["P4.TXT", "n1.txt", "sub/deep/n9.txt", "sub/n3.txt"]
     assert "subfolders" not in err
     assert "Quillon" not in (out2 / "sub" / "deep" / "n9.txt").read_text(encoding="utf-8")
@@ -75,7 +77,7 @@ def test_links_loops_and_fifos_are_named_never_read(notes, tmp_path, capsys):
         assert f"'{name}' ({why})" in line
     assert "Quillon" not in err and "Vexlan" not in err
     assert line[len("warning: "):] in log.read_text(encoding="utf-8")  # in the log too
-    assert sorted(p.name for p in out.iterdir()) == ["P4.TXT", "n1.txt"]
+    assert sorted(p.name for p in notes_only(out.iterdir())) == ["P4.TXT", "n1.txt"]
 
 
 @pytest.mark.parametrize("reader", ["brat", "i2b2"])
@@ -138,7 +140,7 @@ def test_a_records_file_name_is_kept_only_when_safe(tmp_path, file, written, cap
     src.write_text(json.dumps({"id": "rec", "text": NOTE, "meta": {"file": file}}) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     assert cli.main(["tag", f"jsonl:{src}", "--output-format", "redacted", "--output-dir", str(out), "--quiet"]) == 0
-    assert [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()] == [written]
+    assert [p.relative_to(out).as_posix() for p in notes_only(out.rglob("*")) if p.is_file()] == [written]
     assert not (tmp_path / "escape.txt").exists()
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from crfdeid.cli import tag, train
 from crfdeid.io import read
+from crfdeid.io.runmanifest import notes_only
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = str(ROOT / "configs" / "synth-small.yaml")
@@ -69,7 +70,7 @@ def test_failed_document_is_reported_not_written_and_exit_1(model_path, tmp_path
                    str(out), str(src), "--quiet"])
     err = capsys.readouterr().err
     assert rc == 1
-    assert sorted(p.name for p in out.iterdir()) == ["good.xml"]
+    assert sorted(p.name for p in notes_only(out.iterdir())) == ["good.xml"]
     assert "bad" in err and "1 failed" in err and "Secretname" not in err
 
 
@@ -203,7 +204,7 @@ def test_tag_surrogates_are_reproducible_per_seed_or_key(model_path, two_notes, 
     runs = []
     for name in ("a", "b"):
         assert _tag_dir(model_path, two_notes, tmp_path / name, "--output-format", "surrogate", *how) == 0
-        runs.append({p.name: p.read_text() for p in (tmp_path / name).iterdir()})
+        runs.append({p.name: p.read_text() for p in notes_only((tmp_path / name).iterdir())})
     assert runs[0] == runs[1] and sorted(runs[0]) == ["110-01.txt", "110-02.txt"]
     assert all(t != NOTE for t in runs[0].values())
 
@@ -226,8 +227,8 @@ def test_tag_key_and_key_file_agree(model_path, two_notes, tmp_path):
     _tag_dir(model_path, two_notes, tmp_path / "a", "--output-format", "surrogate", "--key", KEY)
     _tag_dir(model_path, two_notes, tmp_path / "b", "--output-format", "surrogate", "--key-file",
              str(tmp_path / "k"))
-    assert [p.read_text() for p in sorted((tmp_path / "a").iterdir())] == \
-        [p.read_text() for p in sorted((tmp_path / "b").iterdir())]
+    assert [p.read_text() for p in sorted(notes_only((tmp_path / "a").iterdir()))] == \
+        [p.read_text() for p in sorted(notes_only((tmp_path / "b").iterdir()))]
 
 
 def test_tag_writer_options_reach_the_writer(model_path, two_notes, tmp_path):
@@ -271,7 +272,7 @@ def test_tag_group_by_gives_a_patient_one_set_of_surrogates(model_path, tmp_path
     for name, extra in (("grouped", ["--group-by", "mrn"]), ("apart", [])):
         rc = _tag_dir(model_path, f"jsonl:{src}", tmp_path / name, "--output-format", "surrogate",
                       "--seed", "3", *extra)
-        outs[name] = {p.stem: p.read_text() for p in (tmp_path / name).iterdir()}
+        outs[name] = {p.stem: p.read_text() for p in notes_only((tmp_path / name).iterdir())}
         assert rc == (1 if extra else 0)
     assert sorted(outs["grouped"]) == ["a", "b"]  # "c" has no mrn: reported, never written
     assert "'c'" in capsys.readouterr().err

@@ -209,14 +209,17 @@ def new_seed() -> int:
 
 def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int = 0, model_path=None,
            output: str = "redacted", options: dict | None = None, output_run: dict | None = None,
-           canaries: int = 0) -> dict:
+           canaries: int = 0, release_spans: dict[str, Document] | None = None) -> dict:
     """Draw the sample, tag it with the model, make the review project(s) and write the manifest.
 
     ``seed``: a number, or the officer's key (bytes), which fixes the seed with the release
     (:func:`seed_for`). Returns the manifest. ``folder`` must not be an audit yet; read errors
     stop the audit (its population would be unknown). ``output_run``: what the manifest records
     of the release's output folder (``crfdeid.cli.audit_release.record``); ``canaries``: notes
-    that get a made-up identifier in their review copy (:mod:`crfdeid.audit.canary`).
+    that get a made-up identifier in their review copy (:mod:`crfdeid.audit.canary`);
+    ``release_spans``: ``{doc id: the note with the spans the release's run removed}``
+    (``crfdeid.cli.audit_release.release_spans``): the suggestions and ``model_spans`` are then
+    the release's, not the model's alone.
     """
     folder = Path(folder)
     if (folder / MANIFEST).exists():
@@ -260,7 +263,8 @@ def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int
             order = random.Random(f"{seed}/order/{part}").sample(ids, len(ids))
             rank = {d: i for i, d in enumerate(order)}
             batch = [docs[d] for d in ids]
-            for doc, tagged in zip(batch, session.tagged(batch)):
+            for doc, tagged in zip(batch, _of_release(batch, release_spans) if release_spans is not None
+                                   else session.tagged(batch)):
                 shown, suggested = doc, tagged.spans
                 if doc.doc_id in planted:  # the review copy only; the manifest keeps the release's offsets
                     text, c = canary.plant(doc.text, [(x.start, x.end) for x in tagged.spans],
@@ -294,7 +298,7 @@ def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int
                     "digest": release_digest(members), "strata": per_stratum},
         "model": {"file": path.resolve().name, "path": str(path.resolve()), "sha256": digest,
                   "config_sha256": config_digest(model.config), "config": model.config},
-        "output": output,
+        "output": output, "suggestions": "model" if release_spans is None else "release-run",
         "sample": {"seed": seed, "seed_from": seed_from, "size": n, "double": double, "strata": strata.as_dict(),
                    "projects": {p: f"{p}/" for p in projects}},
         "notes": sorted(notes, key=lambda x: str(x["doc_id"])),
@@ -305,6 +309,20 @@ def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int
         manifest["canaries"] = [canary_of[d] for d in sorted(canary_of)]
     atomic_write(folder / MANIFEST, json.dumps(manifest, indent=1, default=str) + "\n")
     return manifest
+
+
+def _of_release(batch: list[Document], found: dict[str, Document]) -> list[Document]:
+    """The release run's tagged copy of each note of ``batch`` (refused when it lacks one or its
+    text differs: the run is not of this release)."""
+    out = []
+    for doc in batch:
+        got = found.get(doc.doc_id)
+        if got is None or got.text != doc.text:
+            raise CrfdeidError(f"document {doc.doc_id!r}: the release's run (--release-output) "
+                               + ("did not tag it" if got is None else "tagged another text under its id")
+                               + ": audit the run that wrote this release")
+        out.append(got)
+    return out
 
 
 def load(folder) -> dict:

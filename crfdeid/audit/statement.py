@@ -5,7 +5,7 @@ holder does not hold, so that the evidence cannot be rewritten after the report 
 manifest, the release, the model and its config, the run manifest of the output when there
 is one, the seed and how it was fixed, each review store's log head, event count and settings
 digest, and the report's figures, with an HMAC-SHA256 over all of it under the officer's key
-(a ``python -m crfdeid key new`` file). ``audit verify AUDIT --key officer.key`` checks the
+(a ``python -m crfdeid key new FILE --for officer`` file). ``audit verify AUDIT --key officer.key`` checks the
 MAC, that the seed is the one the key and the release fix (:func:`seed_for`: no seed
 shopping), that each store still ends at the signed head (an event after signing is named, a
 store with fewer events or another event at the signed position was rolled back or re-chained),

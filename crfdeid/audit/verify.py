@@ -47,11 +47,14 @@ def _retag(specs, options, ids: set, model_path: Path) -> dict:
             for d, t in zip(docs, session.tagged(docs))}
 
 
-def verify(folder, specs=None, tokens=None) -> dict:
+def verify(folder, specs=None, tokens=None, retag=None) -> dict:
     """Recompute and compare (see the module docstring).
 
     ``tokens``: the review app's token file, to check the seal of every event that says its
     writer signed in with a personal token (without it, no personal sign-in is taken as proven).
+    ``retag(ids)``: ``{doc id: [[start, end, subtype], ...]}`` of the release's run made again,
+    for an audit whose suggestions are the release run's (``"suggestions": "release-run"``;
+    ``crfdeid audit verify`` passes it); without it such an audit's spans are named as unchecked.
 
     Returns ``{"ok", "checks": {name: bool}, "differences": [{"doc_id", "part", "what"}],
     "changed_after_adjudication": [...], "reviewers": {name: {"signed_in": [...],
@@ -106,11 +109,16 @@ def verify(folder, specs=None, tokens=None) -> dict:
     model_path = Path(mod["path"])
     checks["model_file"] = model_path.is_file() and sha256_file(model_path) == mod["sha256"]
     tagged: dict = {}
-    if checks["model_file"]:
-        tagged = _retag(specs, options, set(sample), model_path)
+    of_release = manifest.get("suggestions") == "release-run"
+    if checks["model_file"] and of_release and retag is None:
+        differ(None, "the suggestions are the release run's: verify with `crfdeid audit verify`, which makes the "
+                     "run again")
+    elif checks["model_file"]:
+        tagged = retag(set(sample)) if of_release else _retag(specs, options, set(sample), model_path)
+        whose = "the release run's" if of_release else "the audited model's"
         for d, n in sorted(notes.items()):
             if d in tagged and _spans(n.get("model_spans") or []) != tagged[d]:
-                differ(d, "model_spans in audit.json differ from the audited model's spans")
+                differ(d, f"model_spans in audit.json differ from {whose} spans")
     else:
         differ(None, "the model file is missing or its SHA-256 differs from audit.json: the drawn notes "
                      "could not be tagged again")

@@ -50,7 +50,7 @@ COMMANDS = {
     "adapt": ("crfdeid.cli.adapt", "adapt a model to a site's unlabeled notes (self-training)"),
     "evaluate": ("crfdeid.cli.evaluate", "score predictions as the official i2b2 2014 script does"),
     "corpus": ("crfdeid.cli.corpus", "corpus statistics, format conversion, surrogate corpora"),
-    "key": ("crfdeid.cli.key", "make a secret key for surrogate output (key new FILE)"),
+    "key": ("crfdeid.cli.key", "make a secret key for surrogates or the privacy officer (key new FILE)"),
     "synth": ("crfdeid.cli.synth", "write a synthetic annotated corpus"),
     "crossval": ("crfdeid.cli.crossval", "patient-grouped cross-validation of a config"),
     "curve": ("crfdeid.cli.curve", "learning curve over shares of the training patients"),

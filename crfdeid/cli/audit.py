@@ -197,13 +197,14 @@ def _sample(args) -> int:
         return 2
     seed = read_key_file(args.key) if args.key else args.seed if args.seed is not None else audit_sample.new_seed()
     strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
-    run = None
+    run = found = None
     if args.release_output:
         model = args.model if args.model and args.model != "default" else DEFAULT_MODEL
         run = audit_release.record(args.release_output, audit_sample.sha256_file(model))
+        found = audit_release.release_spans(args.release_output, model)  # the suggestions: what the run removed
     manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
                                    args.output, cli.reader_options(args.reader_option), run,
-                                   max(1, args.notes // 10) if args.canaries is None else args.canaries)
+                                   max(1, args.notes // 10) if args.canaries is None else args.canaries, found)
     parts = manifest["sample"]["projects"]
     print(json.dumps({"audit": args.out, "seed": manifest["sample"]["seed"], "notes": len(manifest["notes"]),
                       "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
@@ -216,8 +217,21 @@ def _sample(args) -> int:
 def checked(audit, release=None, tokens=None) -> dict:
     """:func:`crfdeid.audit.verify.verify` and, when the audit records the release's output
     folder, its check against the run manifest and a run made again (:mod:`.audit_release`)."""
-    result = audit_verify.verify(audit, release, tokens)
-    run = audit_sample.load(audit).get("output_run")
+    manifest = audit_sample.load(audit)
+    run = manifest.get("output_run")
+    retag, unmade = None, []
+    if run and manifest.get("suggestions") == "release-run":
+        def retag(ids):
+            try:
+                found = audit_release.release_spans(run["folder"], manifest["model"]["path"])
+            except CrfdeidError as exc:
+                unmade.append({"doc_id": None, "part": None, "what": f"the release run's spans: {exc}"})
+                return {}
+            return audit_release.span_lists(found, ids)
+    result = audit_verify.verify(audit, release, tokens, retag)
+    if unmade:
+        result["differences"] += unmade
+        result["ok"] = result["checks"]["release_spans"] = False
     if run:
         found: list = []
         audit_release.check(run, lambda doc_id, what: found.append({"doc_id": doc_id, "part": None, "what": what}))

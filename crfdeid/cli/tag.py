@@ -123,9 +123,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action="store_true",
                    help="draw the progress display on standard error even when it is not a terminal "
                         "(by default only a terminal gets it: notes counted, phase, rate and time left)")
-    p.add_argument("--run-manifest", action="store_true",
-                   help="write crfdeid-run.manifest into --output-dir: the arguments, the model's and site files' "
-                        "digests and every output file's digest (no note text), for `audit sample --release-output`")
+    p.add_argument("--run-manifest", action=argparse.BooleanOptionalAction, default=True,
+                   help="with --output-dir (the default): write crfdeid-run.manifest there, the arguments, the "
+                        "model's and site files' digests and every output file's digest (no note text; marked "
+                        "incomplete unless every document was written), for `audit sample --release-output`. "
+                        "--no-run-manifest: none, for a folder a program takes whole as notes, or when the "
+                        "arguments' paths and the working folder must not leave with the output")
     cli.add_overwrite(p)
     return p
 
@@ -300,6 +303,9 @@ def main(argv=None) -> int:
         _check_mining_save(args, session)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
         inputs = refuse_existing(out, specs, inputs, args.input_format, reader_options)
+        manifest = _run_manifest(args, argv)
+        if manifest:  # a run killed part way leaves it marked incomplete
+            runmanifest.start(args.output_dir, *manifest)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -361,10 +367,17 @@ def main(argv=None) -> int:
                       f"saved to {args.site_mining_save} (PHI: store it as PHI)", file=sys.stderr)
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
-    if args.run_manifest and args.output_dir and completed and not failed:  # for `audit sample --release-output`
-        path = args.model if args.model and (args.model != "default" or Path(args.model).is_file()) else DEFAULT_MODEL
-        runmanifest.write(args.output_dir, sys.argv[1:] if argv is None else list(argv), path, args.output_format)
+    if manifest:  # for `audit sample --release-output`, which refuses an incomplete one
+        runmanifest.write(args.output_dir, *manifest, complete=completed and not failed, failed=failed)
     return 1 if failed or not completed else 0
+
+
+def _run_manifest(args, argv) -> tuple[list[str], str | Path, str] | None:
+    """``(argv, model file, output format)`` of the run manifest, or None when none is written."""
+    if not (args.run_manifest and args.output_dir):
+        return None
+    path = args.model if args.model and (args.model != "default" or Path(args.model).is_file()) else DEFAULT_MODEL
+    return sys.argv[1:] if argv is None else list(argv), path, args.output_format
 
 
 if __name__ == "__main__":

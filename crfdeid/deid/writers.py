@@ -134,8 +134,17 @@ class SurrogateWriter(_DeidWriter):
         if mapping:
             surrogator.keep_mapping()
 
+    def learn(self, doc) -> None:
+        """Learn a note's originals before any of its patient's surrogates is drawn: a caller that
+        learns every note of a batch first (``tag`` does) gives each original of a patient one
+        surrogate, whatever the notes' order (:meth:`Surrogator.learn`)."""
+        self.surrogator.learn(self._spanned(doc))
+
+    def _spanned(self, doc):
+        return add_repeats(doc, scheme=self.scheme) if self.propagate else doc
+
     def transform(self, doc):
-        new = self.surrogator.surrogate(add_repeats(doc, scheme=self.scheme) if self.propagate else doc)
+        new = self.surrogator.surrogate(self._spanned(doc))
         return marked(new, self.marker) if self.marker else new
 
     def suffixes(self) -> tuple[str, ...]:

@@ -34,6 +34,7 @@ from .encoding import nul_line as nul_line
 from .encoding import read_text_file as read_text_file
 from .encoding import sniff as sniff
 from .encoding import text_lines as text_lines
+from .ownfiles import is_own
 
 BOM = "\ufeff"
 # A file of the user is never replaced unasked; the message says how to ask (command and API).
@@ -383,7 +384,8 @@ def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, o
         elif p.suffix.lower() != suffix:
             continue
         elif is_file:
-            files.append(p)
+            if not is_own(p):  # crfdeid's run manifest (its name and marker) is no note
+                files.append(p)
         else:
             odd.append((_rel(root, p), _kind(st)))
 

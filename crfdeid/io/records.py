@@ -31,6 +31,7 @@ from ..document import Document, make_span
 from ..errors import ConfigError, InputError, OutputError, ReaderError
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
+from .ownfiles import is_own
 from .registry import writer_class
 
 #: The writers that may de-identify the text of a record (``-o text=...``).
@@ -79,7 +80,7 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
         return [("-", sys.stdin.buffer.read(), stdin_name)]
     p = Path(path)
     if p.is_dir():
-        found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file())
+        found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file() and not is_own(f))
         if not found:
             raise InputError(f"no {' or '.join('*' + x for x in suffixes)} files in this folder", path=p)
     elif p.exists():
@@ -188,6 +189,12 @@ class RecordWriter:
     @property
     def surrogates(self) -> bool:
         return self.style == "surrogate"
+
+    def learn(self, doc: Document) -> None:
+        """With surrogates: learn a piece's originals before any surrogate is drawn (as the
+        ``surrogate`` writer's :meth:`~crfdeid.deid.writers.SurrogateWriter.learn`)."""
+        if self.surrogates:
+            self.inner.learn(doc)
 
     def text(self, doc: Document) -> str:
         """A piece's text de-identified as the text writer does."""

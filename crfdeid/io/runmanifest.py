@@ -1,11 +1,17 @@
-"""The run manifest ``tag --run-manifest`` writes into its output folder: how the output was made and each
-file's digest, so that an audit can tell it is auditing this output and re-make it.
+"""The run manifest ``tag --output-dir`` writes into its output folder (unless ``--no-run-manifest``): how
+the output was made and each file's digest, so that an audit can tell it is auditing this output
+and re-make it.
 
-``crfdeid-run.manifest`` (JSON, under a suffix no reader takes for a note) holds the command's
-arguments (a ``--key`` value withheld), the working
-folder, the SHA-256 of every file the arguments name (model, site files, inputs given as
-files; not a key file) and of every file of the output folder. No note text, no PHI: file
-names are the notes' own names, as in the output folder itself.
+``crfdeid-run.manifest`` (JSON, under a suffix no reader takes for a note, and marked as
+crfdeid's own: :mod:`crfdeid.io.ownfiles`, so a folder read never takes it for a note) holds
+the command's arguments (a ``--key`` value withheld), the working folder, the SHA-256 of every
+file the arguments name (model, site files, inputs given as files; not a key file) and of
+every file of the output folder. No note text, no PHI: file names are the notes' own names, as
+in the output folder itself.
+
+A run writes it twice: marked ``"complete": false`` before the first note is tagged (a run
+killed part way leaves that), and once the run ends, ``"complete": true`` only when every
+document was written. :func:`read` refuses an incomplete one by name.
 """
 
 from __future__ import annotations
@@ -16,11 +22,11 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import ConfigError
+from ..errors import ConfigError, OutputError
 from .files import atomic_write
+from .ownfiles import FORMAT, RUN_MANIFEST, is_own, mark_own
 
-RUN_MANIFEST = "crfdeid-run.manifest"
-FORMAT = "crfdeid-run/1"
+__all__ = ["FORMAT", "RUN_MANIFEST", "compare", "notes_only", "output_files", "read", "start", "write"]
 #: Options whose value is a secret (withheld) or names a secret's file (no digest).
 SECRET, SECRET_FILE = ("--key",), ("--key-file",)
 WITHHELD = "(withheld)"
@@ -92,15 +98,45 @@ def named_files(argv: list[str]) -> dict[str, str]:
     return out
 
 
-def write(folder, argv: list[str], model_path, output_format: str) -> dict:
-    """Write the run manifest of a finished run into its output ``folder``; returns it."""
+def notes_only(names) -> list:
+    """``names`` (file names or paths of an output folder) without crfdeid's own files: what
+    the run wrote of the notes.
+
+    >>> notes_only(["a.txt", "crfdeid-run.manifest", "sub/b.txt"])
+    ['a.txt', 'sub/b.txt']
+    """
+    return [n for n in names if Path(n).name != RUN_MANIFEST]
+
+
+def start(folder, argv: list[str], model_path, output_format: str) -> dict:
+    """Write the run manifest of a run about to tag into ``folder``, marked incomplete (what a
+    run killed part way leaves). A file of the manifest's name that is not crfdeid's own
+    (:func:`crfdeid.io.ownfiles.is_own`) is never replaced.
+
+    Raises
+    ------
+    OutputError
+        ``folder`` holds a file named like the run manifest that crfdeid did not write.
+    """
+    path = Path(folder) / RUN_MANIFEST
+    if os.path.lexists(path) and not is_own(path):
+        raise OutputError("a file of this name that crfdeid did not write is in the output folder; not replaced "
+                          "(move it, or tag with --no-run-manifest)", path=path)
+    return write(folder, argv, model_path, output_format, complete=False)
+
+
+def write(folder, argv: list[str], model_path, output_format: str, complete: bool = True, failed: int = 0) -> dict:
+    """Write the run manifest of a run into its output ``folder`` (``complete``: every
+    document was written; else ``failed`` documents failed or the run did not finish); returns it."""
     model_sha256 = sha256_file(Path(model_path))
     folder = Path(folder)
-    manifest = {"format": FORMAT, "written": datetime.now(UTC).isoformat(timespec="seconds"),
+    manifest = {"format": FORMAT, "complete": complete, "failed": failed,
+                "written": datetime.now(UTC).isoformat(timespec="seconds"),
                 "argv": withheld(list(argv)), "cwd": os.getcwd(), "output_format": output_format,
                 "model_sha256": model_sha256, "named_files": named_files(list(argv)),
                 "files": output_files(folder)}
     atomic_write(folder / RUN_MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    mark_own(folder / RUN_MANIFEST)
     return manifest
 
 
@@ -111,11 +147,17 @@ def read(folder) -> dict:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except OSError:
         raise ConfigError(f"no run manifest ({RUN_MANIFEST}): write the output with `crfdeid tag --output-dir "
-                          "DIR --run-manifest`", path=folder) from None
+                          "DIR` (without --no-run-manifest)", path=folder) from None
     except ValueError:
         raise ConfigError("the run manifest is not valid JSON", path=path) from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise ConfigError(f"not a {FORMAT} manifest", path=path)
+    if manifest.get("complete") is not True:  # a manifest of before 2026-11-25 has no key: a finished run's
+        if "complete" in manifest:
+            why = (f"{manifest.get('failed')} document(s) failed" if manifest.get("failed") else
+                   "the run did not finish (killed or stopped)")
+            raise ConfigError(f"the run manifest is marked incomplete: {why}; the output is partial, not a "
+                              "release (tag again until every document is written)", path=path)
     return manifest
 
 

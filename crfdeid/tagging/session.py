@@ -46,6 +46,7 @@ from ..site import TableUse, mining
 from ..text import dateorder
 from . import model as tagging_model
 from .inputs import open_inputs, refuse_existing  # noqa: F401 - the command's, kept importable here
+from .learning import learnt_by_patient, learnt_first
 from .model import TaggingModel, batches
 
 #: The output style of a session that renders no text (spans only).
@@ -339,14 +340,21 @@ class Session:
         """A :class:`Record` per document, in order: its spans and its text in the output style.
 
         ``writer`` renders the text: a writer (default: a new one for this call), or a
-        callable giving the writer of each tagged document (:class:`PatientWriters`).
+        callable giving the writer of each tagged document (:class:`PatientWriters`). One writer
+        that draws surrogates learns every note of the call before the first record
+        (:func:`learnt_first`, as ``tag`` does); a writer of each patient, each run of one
+        patient's notes (:func:`learnt_by_patient`).
         """
+        results = self.tag(docs, jobs)
         if not callable(writer):
             one = writer if writer is not None else self.writer()
+            results = learnt_first(results, one)  # one writer: the call's notes learnt first, as `tag` does
 
             def writer(doc, one=one):
                 return one
-        for doc_id, tagged, err in self.tag(docs, jobs):
+        else:
+            results = learnt_by_patient(results, writer)
+        for doc_id, tagged, err in results:
             if err is not None:
                 yield Record(doc_id, None, None, err)
                 continue
@@ -394,7 +402,7 @@ class Session:
         done = failed = seen = 0
         try:
             with out:
-                for _doc_id, tagged, err in self.tag(docs, jobs, progress, phase):
+                for _doc_id, tagged, err in learnt_first(self.tag(docs, jobs, progress, phase), out):
                     while seen < len(errors):
                         report(str(errors[seen]))
                         seen += 1
