@@ -139,7 +139,7 @@ def _displayed(value, found: set) -> set:
     return found
 
 
-def _known(records: list[Record]) -> dict[str, dict]:
+def known_of(records: list[Record]) -> dict[str, dict]:
     """What the input's Patient and RelatedPerson resources say of each patient (``Type/id``)."""
     people: dict[str, dict] = {}
 
@@ -157,7 +157,7 @@ def _known(records: list[Record]) -> dict[str, dict]:
     return {k: known_fields(v) for k, v in people.items()}
 
 
-def _people(records: list[Record]) -> dict[str, list[str]]:
+def people_of(records: list[Record]) -> dict[str, list[str]]:
     """``Type/id`` -> the name words of each Patient, Practitioner and RelatedPerson of the input."""
     out: dict[str, list[str]] = {}
     for rec in records:
@@ -256,7 +256,12 @@ def read_fhir(path, report, encoding: str | None = None):
 def documents(files, report, encoding: str | None = None):
     """The documents of ``(source, bytes, name)`` files (:func:`read_fhir`; the service's body)."""
     records = _records(files, report, encoding)
-    known, people = _known(records), _people(records)
+    yield from record_documents(records, report, known_of(records), people_of(records))
+
+
+def record_documents(records: list[Record], report, known: dict, people: dict):
+    """The documents of parsed records, given what the whole input says of its people
+    (``known``: :func:`known_of`, ``people``: :func:`people_of`; Spark broadcasts them)."""
     for rec in records:
         urls = rec.extra["urls"]
         targets = {t for t in (_ref({"reference": r}, urls) for r in _displayed(rec.payload, set())) if t in people}
@@ -339,8 +344,7 @@ class FhirWriter(RecordWriter):
         found = resources(payload)
         groups: dict[int, str] = {}
         for i, (url, res) in enumerate(found):
-            groups[id(res)] = (self._owner(record, i, res) or record.extra.get("patient") or _key(url, res)
-                               or f"{record.where} entry {i + 1}")
+            groups[id(res)] = group_of(record, i, url, res)
             if res.get("resourceType") == "Patient" and isinstance(res.get("birthDate"), str):
                 self.over_89(groups[id(res)], res["birthDate"])  # before the notes are written
         read: set[int] = set()
@@ -365,32 +369,70 @@ class FhirWriter(RecordWriter):
             return json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
         return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
-    def _group(self, record: Record, i: int, res: dict) -> str:
-        kind = res.get("resourceType")
-        url = resources(record.payload)[i][0]
-        if kind == "Patient":
-            return _key(url, res) or f"{record.where} entry {i + 1}"
-        if kind == "RelatedPerson":
-            ref = _ref(res.get("patient"), record.extra["urls"])
-            if ref:
-                return ref
-        return record.extra.get("patient") or _key(url, res) or f"{record.where} entry {i + 1}"
+def _group(record: Record, i: int, res: dict) -> str:
+    kind = res.get("resourceType")
+    url = resources(record.payload)[i][0]
+    if kind == "Patient":
+        return _key(url, res) or f"{record.where} entry {i + 1}"
+    if kind == "RelatedPerson":
+        ref = _ref(res.get("patient"), record.extra["urls"])
+        if ref:
+            return ref
+    return record.extra.get("patient") or _key(url, res) or f"{record.where} entry {i + 1}"
 
-    def _owner(self, record: Record, i: int, res: dict) -> str | None:
-        """The patient a resource belongs to (the group of its dates), None for no patient."""
-        kind = res.get("resourceType")
-        if kind in NOTES:
-            return record.extra["groups"][i]
-        if kind in ("Patient", "RelatedPerson"):
-            return self._group(record, i, res)
-        if kind in PEOPLE:
-            return None
-        patients = {_key(u, r) for u, r in resources(record.payload) if r.get("resourceType") == "Patient"}
-        for key in _OWNERS:
-            ref = _ref(res.get(key), record.extra["urls"])
-            if ref and (ref.startswith("Patient/") or ref in patients):
-                return ref
+
+def owner(record: Record, i: int, res: dict) -> str | None:
+    """The patient resource ``i`` of a record read by :func:`record_documents` belongs to (the
+    group of its dates), None for no patient."""
+    kind = res.get("resourceType")
+    if kind in NOTES:
+        return record.extra["groups"][i]
+    if kind in ("Patient", "RelatedPerson"):
+        return _group(record, i, res)
+    if kind in PEOPLE:
         return None
+    patients = {_key(u, r) for u, r in resources(record.payload) if r.get("resourceType") == "Patient"}
+    for key in _OWNERS:
+        ref = _ref(res.get(key), record.extra["urls"])
+        if ref and (ref.startswith("Patient/") or ref in patients):
+            return ref
+    return None
+
+
+def group_of(record: Record, i: int, url, res: dict) -> str:
+    """The group (surrogates, date offset) the writer de-identifies resource ``i`` in."""
+    return owner(record, i, res) or record.extra.get("patient") or _key(url, res) or f"{record.where} entry {i + 1}"
+
+
+def touched(record: Record) -> set[str]:
+    """Every group the writer may draw surrogates or a date offset in for ``record`` (read by
+    :func:`record_documents`): its resources', its texts', the Bundle's own, and those of the
+    people a ``display`` names outside a patient's resource (:class:`~crfdeid.io.fhir_walk.Walk`).
+    Records that share a group must go through one writer in input order (Spark)."""
+    out = {record.extra.get("patient") or record.where} if record.payload.get("resourceType") == "Bundle" else set()
+    out.update(record.extra["groups"][i] for i, _ in record.extra["pieces"])
+    for i, (url, res) in enumerate(resources(record.payload)):
+        group = group_of(record, i, url, res)
+        out.add(group)
+        for ref in _displayed(res, set()):
+            target = _ref({"reference": ref}, record.extra["urls"])
+            if target and target.split("/")[0] in PEOPLE and (
+                    target.startswith("Patient/") or not group.startswith("Patient/")):
+                out.add(target)
+    return out
+
+
+def record_of(source: str, name: str, obj: dict, line: int | None) -> Record:
+    """The record of a resource or Bundle ``obj`` read from line ``line`` of an NDJSON file, or
+    from a JSON file (``line`` None), as :func:`read_fhir` makes it."""
+    where = f"file {source!r}" + (f" line {line}" if line is not None else "")
+    out: list[Record] = []
+    _add(out, obj, source, name, where, line, _raise, ndjson=line is not None)
+    return out[0]
+
+
+def _raise(exc: Exception):
+    raise exc
 
 
 def _attachments(res: dict) -> list[tuple[tuple, dict]]:

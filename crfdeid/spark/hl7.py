@@ -125,9 +125,9 @@ class _Task:
 
 
 def write_files(rows, folder) -> tuple[int, list[str]]:
-    """Write each file's de-identified messages, in order, as ``folder/NAME`` (a new folder);
-    ``(messages written, errors)``. ``rows``: ``(file, number, deid_hl7, error)`` in file and
-    message order (``toLocalIterator()`` of the sorted result)."""
+    """Write each file's de-identified messages (or FHIR records), in order, as ``folder/NAME`` (a
+    new folder); ``(records written, errors)``. ``rows``: ``(file, number, text, error)`` in file
+    and record order (``toLocalIterator()`` of the sorted result)."""
     folder = Path(folder)
     folder.mkdir(parents=True)
     written, errors, current = 0, [], None
@@ -147,5 +147,7 @@ def write_files(rows, folder) -> tuple[int, list[str]]:
         else:
             parts.append(text)
             written += 1
+            if error:  # written, with a part left out (a FHIR Bundle's entry)
+                errors.append(error)
     flush()
     return written, errors
