@@ -5,7 +5,8 @@ resource a line, as a bulk export writes them), a folder of both, or ``-`` (stan
 JSON document, else NDJSON). Texts read: each ``DocumentReference.content[].attachment`` and
 ``DiagnosticReport.presentedForm[]`` attachment given inline (``data``, base64; a ``text/*``
 or unstated content type, decoded with its ``charset``, UTF-8 by default; an attachment
-given by ``url`` only is not fetched) and each ``Observation.valueString``. A text's patient
+given by ``url`` only is not fetched), each ``Observation.valueString``, and the free texts of
+any resource (annotations, a message's payload, descriptions: :mod:`crfdeid.io.fhir_texts`). A text's patient
 (the surrogates' group) is its resource's ``subject``; the ``Patient`` and ``RelatedPerson``
 resources of the whole input give ``meta["known"]`` (names, identifiers, birth date,
 address, telecom), so that ``site.v1`` finds them in the text. JSON that does not parse, a
@@ -18,18 +19,16 @@ Writer ``fhir`` (:class:`FhirWriter`, ``-o text=redacted|masked|surrogate``): se
 
 from __future__ import annotations
 
-import base64
-import binascii
 import copy
-import hashlib
 import json
 import os
 import re
 from pathlib import Path
 
-from ..errors import OutputError, ReaderError
+from ..errors import CrfdeidError, OutputError, ReaderError
+from . import fhir_texts
 from .fhir_policy import Policy, load_policy
-from .fhir_walk import Walk, hashed_id
+from .fhir_walk import ReadText, Walk, hashed_id
 from .files import check_encoding, decode
 from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
@@ -169,39 +168,6 @@ def people_of(records: list[Record]) -> dict[str, list[str]]:
     return out
 
 
-def _attachment_text(att: dict, where: str, path) -> str | None:
-    """An inline text attachment's text; None when it is not text (raises when it cannot be read)."""
-    ctype = str(att.get("contentType") or "text/plain").lower()
-    if not ctype.startswith("text/"):
-        return None
-    m = re.search(r"charset=([\w\-]+)", ctype)
-    try:
-        data = base64.b64decode(att["data"], validate=True)
-    except (binascii.Error, TypeError, ValueError):
-        raise ReaderError(f"{where}: attachment data is not base64; the record is not read", path=path) from None
-    errors: list = []
-    text = decode(data, errors.append, encoding=m.group(1) if m else None)
-    if text is None:
-        raise ReaderError(f"{where}: attachment is not text in its charset; the record is not read",
-                          path=path) from None
-    return text
-
-
-def _pieces(res: dict, where: str, path) -> list[tuple[tuple, str]]:
-    """``(locator, text)`` of each text of a resource (raises for an attachment that cannot be read)."""
-    kind = res.get("resourceType")
-    out: list[tuple[tuple, str]] = []
-    atts = _attachments(res)
-    if kind == "Observation" and isinstance(res.get("valueString"), str):
-        out.append((("valueString",), res["valueString"]))
-    for loc, att in atts:
-        if "data" in att:
-            text = _attachment_text(att, f"{where} {kind} attachment {loc[1] + 1}", path)
-            if text is not None:
-                out.append((loc, text))
-    return out
-
-
 def _records(files, report, encoding) -> list[Record]:
     """The records of the files: a JSON file's one, an NDJSON file's lines (bad ones reported)."""
     out: list[Record] = []
@@ -272,11 +238,12 @@ def record_documents(records: list[Record], report, known: dict, people: dict):
         bundle = rec.payload.get("resourceType") == "Bundle"
         try:
             for i, (_, res) in enumerate(resources(rec.payload)):
-                group = _ref(res.get("subject"), rec.extra["urls"]) or f"{stem}#{number or 1}"
+                group = next((g for g in (_ref(res.get(k), rec.extra["urls"]) for k in _OWNERS) if g),
+                             f"{stem}#{number or 1}")
                 groups.append(group)
                 try:
                     texts += [(i, loc, text, group) for loc, text in
-                              _pieces(res, f"{rec.where}{f' entry {i + 1}' if bundle else ''}", rec.source)]
+                              fhir_texts.pieces(res, f"{rec.where}{f' entry {i + 1}' if bundle else ''}", rec.source)]
                 except ReaderError as exc:
                     if not bundle:
                         raise
@@ -349,10 +316,16 @@ class FhirWriter(RecordWriter):
                 self.over_89(groups[id(res)], res["birthDate"])  # before the notes are written
         read: set[int] = set()
         for doc, (i, loc) in zip(docs, record.extra["pieces"]):
+            if loc[0] == fhir_texts.FREE:  # a free text: one that cannot be de-identified is removed (by the walk)
+                try:
+                    fhir_texts.put(found[i][1], loc, ReadText(self.text(doc)))
+                except CrfdeidError:
+                    self.count("free texts removed (could not be de-identified)")
+                continue
             new = self.text(doc)
             if new != doc.text:
-                _put(found[i][1], loc, new)
-            read.add(id(_at(found[i][1], loc)))
+                fhir_texts.put(found[i][1], loc, new)
+            read.add(id(fhir_texts.at(found[i][1], loc)))
         dropped = {id(found[i][1]) for i in record.extra.get("failed", ())}
         if dropped:  # an entry the reader could not read (reported by it): left out
             payload["entry"] = [e for e in payload["entry"]
@@ -435,37 +408,3 @@ def _raise(exc: Exception):
     raise exc
 
 
-def _attachments(res: dict) -> list[tuple[tuple, dict]]:
-    kind = res.get("resourceType")
-    if kind == "DocumentReference":
-        return [(("content", i, "attachment"), c["attachment"]) for i, c in enumerate(res.get("content") or [])
-                if isinstance(c, dict) and isinstance(c.get("attachment"), dict)]
-    if kind == "DiagnosticReport":
-        return [(("presentedForm", i), a) for i, a in enumerate(res.get("presentedForm") or []) if isinstance(a, dict)]
-    return []
-
-
-def _at(res: dict, loc: tuple):
-    """The attachment a text was read from (the resource itself for ``valueString``)."""
-    for step in loc if loc != ("valueString",) else ():
-        res = res[step]
-    return res
-
-
-def _put(res: dict, loc: tuple, text: str) -> None:
-    """Write a de-identified text back where it was read (an attachment re-encoded, its size and
-    hash those of the new text)."""
-    if loc == ("valueString",):
-        res["valueString"] = text
-        return
-    att = res
-    for step in loc:
-        att = att[step]
-    ctype = str(att.get("contentType") or "")
-    m = re.search(r"charset=([\w\-]+)", ctype.lower())
-    data = text.encode(m.group(1) if m else "utf-8")
-    att["data"] = base64.b64encode(data).decode("ascii")
-    if "size" in att:
-        att["size"] = len(data)
-    if "hash" in att:
-        att["hash"] = base64.b64encode(hashlib.sha1(data).digest()).decode("ascii")

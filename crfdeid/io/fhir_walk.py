@@ -28,6 +28,11 @@ from .record_dates import FHIR_DATE, INSTANTS
 
 #: Removed (the walk's answer for an element that is not written).
 GONE: Any = object()
+
+
+class ReadText(str):
+    """A free text the reader read and the writer de-identified through the model (the walk keeps
+    it where the policy says ``text``; any other string there is removed)."""
 _TELECOM = {"phone": "PHONE", "sms": "PHONE", "pager": "PHONE", "fax": "FAX", "email": "EMAIL", "url": "URL"}
 _SSN = "http://hl7.org/fhir/sid/us-ssn"
 _REF = re.compile(r"(?:^|/)([A-Z][A-Za-z]+)/([A-Za-z0-9\-.]{1,64})(?:/_history/[^/]*)?$")
@@ -138,9 +143,10 @@ class Walk:
             self.w.count("elements redacted by the policy")
             return GONE
         if method == "text":
-            if (ctx[0], path) in TEXT_PATHS and isinstance(value, str) and not ctx[2]:
-                return value  # de-identified through the model before the walk
-            return self._odd()
+            if isinstance(value, ReadText) or ((ctx[0], path) in TEXT_PATHS and isinstance(value, str)
+                                               and not ctx[2]):
+                return str(value)  # de-identified through the model before the walk
+            return self._gone("free texts removed (not read)") if isinstance(value, str) else self._odd()
         if method in ("hash", "shift", "generalize"):
             return self._method(method, value, key, ctx)
         return self.deidentify(value, key, path, here, kind, ctx)
