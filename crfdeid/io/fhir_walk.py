@@ -28,11 +28,6 @@ from .record_dates import FHIR_DATE, INSTANTS
 
 #: Removed (the walk's answer for an element that is not written).
 GONE: Any = object()
-
-
-class ReadText(str):
-    """A free text the reader read and the writer de-identified through the model (the walk keeps
-    it where the policy says ``text``; any other string there is removed)."""
 _TELECOM = {"phone": "PHONE", "sms": "PHONE", "pager": "PHONE", "fax": "FAX", "email": "EMAIL", "url": "URL"}
 _SSN = "http://hl7.org/fhir/sid/us-ssn"
 _REF = re.compile(r"(?:^|/)([A-Z][A-Za-z]+)/([A-Za-z0-9\-.]{1,64})(?:/_history/[^/]*)?$")
@@ -40,6 +35,11 @@ _MIME = re.compile(r"[a-z]+/[a-z0-9.+\-]+(?:; ?charset=[\w\-]+)?", re.I)
 #: The 3-digit ZIP areas of fewer than 20,000 people (US Census 2000, as the Safe Harbor guidance lists them).
 RESTRICTED_ZIP3 = frozenset({"036", "059", "063", "102", "203", "556", "692", "790", "821", "823", "830",
                              "831", "878", "879", "884", "890", "893"})
+
+
+class ReadText(str):
+    """A free text the reader read and the writer de-identified through the model (the walk keeps
+    it where the policy says ``text``; any other string there is removed)."""
 
 
 def zip3(value: str) -> str | None:

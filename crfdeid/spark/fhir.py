@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from pathlib import Path
 
 import pandas as pd
 
@@ -37,7 +36,7 @@ from ..errors import CrfdeidError, ReaderError
 from ..io import fhir, writer_class
 from ..io.fhir_policy import load_policy
 from ..io.records import known_fields
-from .hl7 import write_files
+from .hl7 import cached_model, whole_files, write_files
 
 __all__ = ["RECORD_SCHEMA", "deidentify_fhir", "read_fhir", "write_files"]
 
@@ -46,26 +45,12 @@ RECORD_SCHEMA = ("file string, number int, source string, record string, known s
                  "touches array<string>, error string")
 DEID, ERROR = "deid_fhir", "error"
 _GROUP = "__crfdeid_group"
-_MODELS: dict = {}
 
 
 def read_fhir(spark, files: list[tuple[str, str]], encoding: str | None = None):
     """One row per record of the ``(path, name)`` files (module docstring): ``.ndjson`` files
     a line a record, any other file one JSON document."""
-    require("pyspark", "spark", "crfdeid.spark")
-    names = dict(files)
-    raw = spark.read.format("binaryFile").load([path for path, _ in files])
-
-    def split(frames):
-        for frame in frames:
-            rows = []
-            for path, content in zip(frame["path"], frame["content"]):
-                name = names.get(path) or names.get(path.replace("file:", "", 1)) or Path(path).name
-                source = path[5:] if path.startswith("file:") else path
-                rows += _rows(source, name, bytes(content), encoding)
-            yield pd.DataFrame(rows, columns=["file", "number", "source", "record", "known", "people",
-                                              "touches", ERROR])
-    return raw.select("path", "content").mapInPandas(split, RECORD_SCHEMA)
+    return whole_files(spark, files, lambda path, name, data: _rows(path, name, data, encoding), RECORD_SCHEMA)
 
 
 def _rows(source: str, name: str, data: bytes, encoding) -> list[tuple]:
@@ -182,10 +167,7 @@ class _Task:
         self.model_id = uuid.uuid4().hex
 
     def __call__(self, frames):
-        model = _MODELS.get(self.model_id)
-        if model is None:
-            _MODELS.clear()
-            model = _MODELS[self.model_id] = self.bc.value
+        model = cached_model(self.model_id, self.bc)
         known, people = self.tables.value
         deid = Deidentifier(model, "redacted")
         writer = writer_class("fhir")(None, text=self.output_format, scheme=model.scheme, **self.options)
