@@ -149,7 +149,8 @@ def test_unexpected_shapes_are_removed_and_a_bad_entry_fails_alone(tmp_path, dat
         patient, obs, enc = (e["resource"] for e in bundle["entry"])
         for key in ("name", "contact", "identifier", "telecom"):  # strings where FHIR wants objects
             assert key not in patient
-        assert "note" not in obs and "extension" not in enc
+        assert "extension" not in enc
+        assert [set(n) for n in obs["note"]] == [{"text"}] and obs["note"][0]["text"].startswith("Call ")  # read
         assert "value" not in enc.get("identifier", {}) if style == "redacted" else enc["identifier"]["value"]
         assert enc["location"][0]["location"]["reference"] == "#" + enc["contained"][0]["id"]  # still resolves
         assert obs["subject"]["reference"] == bundle["entry"][0]["fullUrl"]
@@ -179,7 +180,7 @@ def test_each_unexpected_shape_gives_de_identified_output(tmp_path, resource, go
      r"rule 2: malformed path"),
     ("- {path: Patient.name, method: redact, colour: red}", r"rule 1: unknown key\(s\) colour; allowed: comment, "
                                                            r"method, path"),
-    ("- {path: Condition.note.text, method: text}", r"rule 1 \(Condition\.note\.text\): method text only where"),
+    ("- {path: Condition.code.text, method: text}", r"rule 1 \(Condition\.code\.text\): method text only where"),
 ])
 def test_a_bad_policy_is_refused_by_file_and_rule(tmp_path, rules, message):
     path = tmp_path / "my-policy.yaml"
@@ -202,7 +203,8 @@ def test_a_users_policy_keeps_hashes_and_generalizes_what_it_names(tmp_path):
     assert _tag(tmp_path / "x.ndjson", tmp_path / "o", "--fhir-policy", str(policy), "--seed", "2") == 0
     after = json.loads((tmp_path / "o" / "x.ndjson").read_text())
     assert after["valueQuantity"] == {"value": 7.2, "unit": "mmol/L"} and after["issued"] == "2098"
-    assert re.fullmatch(r"[0-9a-f-]{36}", after["identifier"][0]["value"]) and "note" not in after
+    assert re.fullmatch(r"[0-9a-f-]{36}", after["identifier"][0]["value"])
+    assert after["note"][0]["text"].endswith(" called") and "Vexlan" not in after["note"][0]["text"]  # read
     assert _tag(tmp_path / "x.ndjson", tmp_path / "d", "--seed", "2") == 0  # the shipped policy
     assert "valueQuantity" not in json.loads((tmp_path / "d" / "x.ndjson").read_text())  # as Microsoft's sample
 

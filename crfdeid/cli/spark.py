@@ -38,13 +38,17 @@ from .. import site as site_args
 from ..adapters.records import Deidentifier
 from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
+from ..io import writer_class
 from ..io.files import check_encoding
 from ..progress import step
 from ..site import Site
+from ..tagging.session import Session
 from .tag import _writer_option
 
 #: Exit code when the Spark job itself fails (not a note: the job).
 JOB_FAILED = 3
+#: The input formats read as whole files and written back as files: their file suffixes.
+_RECORDS = {"hl7": (".hl7",), "fhir": (".ndjson", ".json")}
 _SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".json": "jsonl",
              ".ndjson": "jsonl", ".hl7": "hl7"}
 
@@ -59,17 +63,22 @@ def _parser() -> argparse.ArgumentParser:
         f"configuration error, {JOB_FAILED} the Spark job itself failed (nothing written)")
     p.add_argument("--input", required=True, help="Parquet or JSON Lines file or folder")
     p.add_argument("--output", required=True, help="output folder (Spark writes part files); must not exist")
-    p.add_argument("--input-format", choices=("parquet", "jsonl", "hl7"),
+    p.add_argument("--input-format", choices=("parquet", "jsonl", "hl7", "fhir"),
                    help="default: from the input's suffix (.parquet, .jsonl, .json, .hl7); hl7: HL7 v2 "
-                        "files, written back as tag --output-format hl7 writes them (docs/fhir.md)")
-    p.add_argument("--write-format", choices=("parquet", "jsonl", "hl7"),
-                   help="default: from the output's suffix, else parquet (hl7 for HL7 input)")
+                        "files, written back as tag --output-format hl7 writes them; fhir: FHIR R4 .ndjson "
+                        "files (a bulk export) or a .json Bundle, written back as tag --output-format fhir "
+                        "writes them (docs/fhir.md)")
+    p.add_argument("--write-format", choices=("parquet", "jsonl", "hl7", "fhir"),
+                   help="default: from the output's suffix, else parquet (hl7, fhir for HL7, FHIR input)")
+    p.add_argument("--fhir-policy", metavar="FILE",
+                   help="FHIR input: the de-identification policy, as tag --fhir-policy (default: the "
+                        "shipped safe-harbor)")
     p.add_argument("--output-format", default="redacted",
                    choices=("redacted", "masked", "surrogate", "spans"), help="default: redacted")
     key = p.add_mutually_exclusive_group()
-    key.add_argument("--key-file", help="surrogate output: the secret key (HMAC); runs with the "
-                                        "same key agree")
-    key.add_argument("--seed", help="surrogate output: public seed (reproducible surrogates)")
+    key.add_argument("--key-file", help="surrogate output (and FHIR's hashed ids): the secret key (HMAC); "
+                                        "runs with the same key agree")
+    key.add_argument("--seed", help="surrogate output (and FHIR's hashed ids): public seed (reproducible)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
                    help="writer option, as python -m crfdeid tag takes it")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
@@ -159,7 +168,7 @@ def main(argv=None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     in_fmt = _file_format(args.input, args.input_format, None)
-    out_fmt = _file_format(args.output, args.write_format, "hl7" if in_fmt == "hl7" else "parquet")
+    out_fmt = _file_format(args.output, args.write_format, in_fmt if in_fmt in _RECORDS else "parquet")
     problem = None
     if in_fmt is None:
         problem = f"cannot tell the format of {args.input!r}: give --input-format parquet or jsonl"
@@ -171,10 +180,14 @@ def main(argv=None) -> int:
         problem = _INCOMPLETE.format(staging(args.output))
     elif args.partitions is not None and args.partitions < 1:
         problem = "--partitions must be at least 1"
-    elif args.output_format != "surrogate" and (args.key_file or args.seed):
-        problem = "--key-file and --seed are for --output-format surrogate"
-    elif "hl7" in (in_fmt, out_fmt) and (in_fmt != out_fmt or args.output_format == "spans"):
-        problem = "HL7 input is written as HL7 files (--write-format hl7, not spans), and HL7 output needs HL7 input"
+    elif args.output_format != "surrogate" and (args.key_file or args.seed) and in_fmt != "fhir":
+        problem = "--key-file and --seed are for --output-format surrogate (and FHIR input)"
+    elif args.fhir_policy and in_fmt != "fhir":
+        problem = "--fhir-policy is for FHIR input (--input-format fhir)"
+    elif {in_fmt, out_fmt} & set(_RECORDS) and (in_fmt != out_fmt or args.output_format == "spans"):
+        kind = str(in_fmt if in_fmt in _RECORDS else out_fmt)
+        problem = (f"{kind.upper()} input is written as {kind.upper()} files (--write-format {kind}, not spans), "
+                   f"and {kind.upper()} output needs {kind.upper()} input")
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -185,8 +198,11 @@ def main(argv=None) -> int:
         options = dict(_writer_option(pair) for pair in args.option or ())
         check_encoding(args.encoding)
         site = Site.load(args.site) if args.site else None
-        deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options,
-                            site=site, date_order=args.date_order)
+        if in_fmt == "fhir":  # the fhir writer's options, checked now: its text style, key, policy
+            deid = _fhir_session(args, key, options)
+        else:
+            deid = Deidentifier(args.model, args.output_format, key=key, seed=args.seed, options=options,
+                                site=site, date_order=args.date_order)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -253,8 +269,8 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
         if not args.replace_incomplete:
             raise ConfigError(_INCOMPLETE.format(stage))
         paths.delete(stage)
-    if in_fmt == "hl7":
-        return _run_hl7(spark, args, deid, paths, stage)
+    if in_fmt in _RECORDS:
+        return _run_records(spark, args, deid, paths, stage, in_fmt)
     if in_fmt == "jsonl":  # line by line: a line that is not a note is named (line, cause)
         patient = "patient" if not args.patient_col or "." in args.patient_col else args.patient_col
         notes = read_jsonl(spark, paths.files(args.input), args.id_col, args.text_col,
@@ -312,32 +328,60 @@ def _run(spark, args, deid, in_fmt, out_fmt) -> int:
     return 1 if n_failed else 0
 
 
-def _run_hl7(spark, args, deid, paths, stage) -> int:
-    """HL7 files in, the same files out (:mod:`crfdeid.spark.hl7`), written on the driver."""
-    from ..spark.hl7 import deidentify_hl7, read_hl7, write_files  # pyspark: the optional extra [spark]
+def _fhir_session(args, key, options: dict) -> Deidentifier:
+    """The session of FHIR input: the model, and the ``fhir`` writer's options (``text``: the
+    output format; the key, seed and policy; the date order), checked before Spark starts."""
+    if "text" in options or "policy" in options:
+        raise ConfigError("FHIR input: give the text style as --output-format and the policy as --fhir-policy, "
+                          "not -o text= or -o policy=")
+    options.update(text=args.output_format, policy=args.fhir_policy)
+    options.update({"seed": args.seed} if args.seed is not None else {"key": key} if key is not None else {})
+    session = Session(args.model, "fhir", options=options, date_order=args.date_order)  # as tag's
+    writer_class("fhir")(None, **session.options).close()
+    deid = Deidentifier(session.model, "redacted")
+    deid.options = session.options
+    return deid
+
+
+def _run_records(spark, args, deid, paths, stage, kind: str) -> int:
+    """HL7 or FHIR files in, the same files out (:mod:`crfdeid.spark.hl7`, :mod:`crfdeid.spark.fhir`),
+    written on the driver."""
+    from ..spark import fhir, hl7  # pyspark: the optional extra [spark]
     if "://" in args.output and not args.output.startswith("file:"):
-        raise ConfigError("HL7 files are written on the driver's file system: give a local --output")
+        raise ConfigError(f"{kind.upper()} files are written on the driver's file system: give a local --output")
     top = Path(args.input.rstrip("/")).name
-    files = [(full, name) for full, name in paths.files(args.input) if name.lower().endswith(".hl7") or name == top]
+    suffixes = _RECORDS[kind]
+    files = [(full, name) for full, name in paths.files(args.input) if name.lower().endswith(suffixes) or name == top]
     if not files:
-        raise ConfigError("no *.hl7 files", path=args.input)
+        raise ConfigError(f"no {' or '.join('*' + x for x in suffixes)} files", path=args.input)
+    unit = "message" if kind == "hl7" else "record"
     if args.site_mining == "on" and not args.quiet:
-        print("note: site mining is not applied to HL7 input here (tag --input-format hl7 applies it): "
-              "each message is tagged alone, as tag --site-mining off tags it", file=sys.stderr)
-    messages = read_hl7(spark, files, args.encoding)
-    out = deidentify_hl7(messages, deid.output_format, model=deid.model, options=deid.options,
-                         partitions=args.partitions)  # the options hold the key or seed
-    step("spark: tagging every message (the executors), writing the files (the driver)")
-    rows = out.orderBy("file", "number").select("file", "number", "deid_hl7", "error").toLocalIterator()
+        print(f"note: site mining is not applied to {kind.upper()} input here (tag --input-format {kind} "
+              f"applies it): each {unit} is tagged alone, as tag --site-mining off tags it", file=sys.stderr)
+    if kind == "hl7":
+        out = hl7.deidentify_hl7(hl7.read_hl7(spark, files, args.encoding), deid.output_format, model=deid.model,
+                                 options=deid.options, partitions=args.partitions)  # the options hold the key
+    else:
+        options = {k: v for k, v in deid.options.items() if k != "text"}
+        out = fhir.deidentify_fhir(fhir.read_fhir(spark, files, args.encoding), deid.options["text"],
+                                   model=deid.model, options=options, partitions=args.partitions)
+    step(f"spark: tagging every {unit} (the executors), writing the files (the driver)")
+    text = hl7.DEID if kind == "hl7" else fhir.DEID
+    out = out.persist()  # the sort samples its input first: the records are tagged once, not twice
+    rows = out.orderBy("file", "number").select("file", "number", text, "error").toLocalIterator()
     local = stage[5:] if stage.startswith("file:") else stage
     try:
-        written, failed = write_files(rows, local)
+        written, failed = hl7.write_files(rows, local)
         Path(local).rename(args.output[5:] if args.output.startswith("file:") else args.output)
     except BaseException:
         shutil.rmtree(local, ignore_errors=True)
         raise
+    finally:
+        spark.catalog.clearCache()  # FHIR's records, read once for the people table and once to tag
     for error in failed[:20]:
         print(f"failed: {error}", file=sys.stderr)
+    if len(failed) > 20:
+        print(f"failed: ... and {len(failed) - 20} more", file=sys.stderr)
     if not args.quiet or failed:
-        print(f"de-identified {written} message(s), {len(failed)} failed; output: {args.output}", file=sys.stderr)
+        print(f"de-identified {written} {unit}(s), {len(failed)} failed; output: {args.output}", file=sys.stderr)
     return 1 if failed else 0

@@ -5,7 +5,8 @@ resource a line, as a bulk export writes them), a folder of both, or ``-`` (stan
 JSON document, else NDJSON). Texts read: each ``DocumentReference.content[].attachment`` and
 ``DiagnosticReport.presentedForm[]`` attachment given inline (``data``, base64; a ``text/*``
 or unstated content type, decoded with its ``charset``, UTF-8 by default; an attachment
-given by ``url`` only is not fetched) and each ``Observation.valueString``. A text's patient
+given by ``url`` only is not fetched), each ``Observation.valueString``, and the free texts of
+any resource (annotations, a message's payload, descriptions: :mod:`crfdeid.io.fhir_texts`). A text's patient
 (the surrogates' group) is its resource's ``subject``; the ``Patient`` and ``RelatedPerson``
 resources of the whole input give ``meta["known"]`` (names, identifiers, birth date,
 address, telecom), so that ``site.v1`` finds them in the text. JSON that does not parse, a
@@ -18,18 +19,16 @@ Writer ``fhir`` (:class:`FhirWriter`, ``-o text=redacted|masked|surrogate``): se
 
 from __future__ import annotations
 
-import base64
-import binascii
 import copy
-import hashlib
 import json
 import os
 import re
 from pathlib import Path
 
-from ..errors import OutputError, ReaderError
+from ..errors import CrfdeidError, OutputError, ReaderError
+from . import fhir_texts
 from .fhir_policy import Policy, load_policy
-from .fhir_walk import Walk, hashed_id
+from .fhir_walk import ReadText, Walk, hashed_id
 from .files import check_encoding, decode
 from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
 from .registry import READERS, WRITERS
@@ -139,7 +138,7 @@ def _displayed(value, found: set) -> set:
     return found
 
 
-def _known(records: list[Record]) -> dict[str, dict]:
+def known_of(records: list[Record]) -> dict[str, dict]:
     """What the input's Patient and RelatedPerson resources say of each patient (``Type/id``)."""
     people: dict[str, dict] = {}
 
@@ -157,7 +156,7 @@ def _known(records: list[Record]) -> dict[str, dict]:
     return {k: known_fields(v) for k, v in people.items()}
 
 
-def _people(records: list[Record]) -> dict[str, list[str]]:
+def people_of(records: list[Record]) -> dict[str, list[str]]:
     """``Type/id`` -> the name words of each Patient, Practitioner and RelatedPerson of the input."""
     out: dict[str, list[str]] = {}
     for rec in records:
@@ -166,39 +165,6 @@ def _people(records: list[Record]) -> dict[str, list[str]]:
             parts = _name_parts(res) if res.get("resourceType") in PEOPLE and key else None
             if parts:
                 out[key] = parts  # type: ignore[index]
-    return out
-
-
-def _attachment_text(att: dict, where: str, path) -> str | None:
-    """An inline text attachment's text; None when it is not text (raises when it cannot be read)."""
-    ctype = str(att.get("contentType") or "text/plain").lower()
-    if not ctype.startswith("text/"):
-        return None
-    m = re.search(r"charset=([\w\-]+)", ctype)
-    try:
-        data = base64.b64decode(att["data"], validate=True)
-    except (binascii.Error, TypeError, ValueError):
-        raise ReaderError(f"{where}: attachment data is not base64; the record is not read", path=path) from None
-    errors: list = []
-    text = decode(data, errors.append, encoding=m.group(1) if m else None)
-    if text is None:
-        raise ReaderError(f"{where}: attachment is not text in its charset; the record is not read",
-                          path=path) from None
-    return text
-
-
-def _pieces(res: dict, where: str, path) -> list[tuple[tuple, str]]:
-    """``(locator, text)`` of each text of a resource (raises for an attachment that cannot be read)."""
-    kind = res.get("resourceType")
-    out: list[tuple[tuple, str]] = []
-    atts = _attachments(res)
-    if kind == "Observation" and isinstance(res.get("valueString"), str):
-        out.append((("valueString",), res["valueString"]))
-    for loc, att in atts:
-        if "data" in att:
-            text = _attachment_text(att, f"{where} {kind} attachment {loc[1] + 1}", path)
-            if text is not None:
-                out.append((loc, text))
     return out
 
 
@@ -256,7 +222,12 @@ def read_fhir(path, report, encoding: str | None = None):
 def documents(files, report, encoding: str | None = None):
     """The documents of ``(source, bytes, name)`` files (:func:`read_fhir`; the service's body)."""
     records = _records(files, report, encoding)
-    known, people = _known(records), _people(records)
+    yield from record_documents(records, report, known_of(records), people_of(records))
+
+
+def record_documents(records: list[Record], report, known: dict, people: dict):
+    """The documents of parsed records, given what the whole input says of its people
+    (``known``: :func:`known_of`, ``people``: :func:`people_of`; Spark broadcasts them)."""
     for rec in records:
         urls = rec.extra["urls"]
         targets = {t for t in (_ref({"reference": r}, urls) for r in _displayed(rec.payload, set())) if t in people}
@@ -267,11 +238,12 @@ def documents(files, report, encoding: str | None = None):
         bundle = rec.payload.get("resourceType") == "Bundle"
         try:
             for i, (_, res) in enumerate(resources(rec.payload)):
-                group = _ref(res.get("subject"), rec.extra["urls"]) or f"{stem}#{number or 1}"
+                group = next((g for g in (_ref(res.get(k), rec.extra["urls"]) for k in _OWNERS) if g),
+                             f"{stem}#{number or 1}")
                 groups.append(group)
                 try:
                     texts += [(i, loc, text, group) for loc, text in
-                              _pieces(res, f"{rec.where}{f' entry {i + 1}' if bundle else ''}", rec.source)]
+                              fhir_texts.pieces(res, f"{rec.where}{f' entry {i + 1}' if bundle else ''}", rec.source)]
                 except ReaderError as exc:
                     if not bundle:
                         raise
@@ -339,16 +311,21 @@ class FhirWriter(RecordWriter):
         found = resources(payload)
         groups: dict[int, str] = {}
         for i, (url, res) in enumerate(found):
-            groups[id(res)] = (self._owner(record, i, res) or record.extra.get("patient") or _key(url, res)
-                               or f"{record.where} entry {i + 1}")
+            groups[id(res)] = group_of(record, i, url, res)
             if res.get("resourceType") == "Patient" and isinstance(res.get("birthDate"), str):
                 self.over_89(groups[id(res)], res["birthDate"])  # before the notes are written
         read: set[int] = set()
         for doc, (i, loc) in zip(docs, record.extra["pieces"]):
+            if loc[0] == fhir_texts.FREE:  # a free text: one that cannot be de-identified is removed (by the walk)
+                try:
+                    fhir_texts.put(found[i][1], loc, ReadText(self.text(doc)))
+                except CrfdeidError:
+                    self.count("free texts removed (could not be de-identified)")
+                continue
             new = self.text(doc)
             if new != doc.text:
-                _put(found[i][1], loc, new)
-            read.add(id(_at(found[i][1], loc)))
+                fhir_texts.put(found[i][1], loc, new)
+            read.add(id(fhir_texts.at(found[i][1], loc)))
         dropped = {id(found[i][1]) for i in record.extra.get("failed", ())}
         if dropped:  # an entry the reader could not read (reported by it): left out
             payload["entry"] = [e for e in payload["entry"]
@@ -365,65 +342,69 @@ class FhirWriter(RecordWriter):
             return json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
         return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
-    def _group(self, record: Record, i: int, res: dict) -> str:
-        kind = res.get("resourceType")
-        url = resources(record.payload)[i][0]
-        if kind == "Patient":
-            return _key(url, res) or f"{record.where} entry {i + 1}"
-        if kind == "RelatedPerson":
-            ref = _ref(res.get("patient"), record.extra["urls"])
-            if ref:
-                return ref
-        return record.extra.get("patient") or _key(url, res) or f"{record.where} entry {i + 1}"
-
-    def _owner(self, record: Record, i: int, res: dict) -> str | None:
-        """The patient a resource belongs to (the group of its dates), None for no patient."""
-        kind = res.get("resourceType")
-        if kind in NOTES:
-            return record.extra["groups"][i]
-        if kind in ("Patient", "RelatedPerson"):
-            return self._group(record, i, res)
-        if kind in PEOPLE:
-            return None
-        patients = {_key(u, r) for u, r in resources(record.payload) if r.get("resourceType") == "Patient"}
-        for key in _OWNERS:
-            ref = _ref(res.get(key), record.extra["urls"])
-            if ref and (ref.startswith("Patient/") or ref in patients):
-                return ref
-        return None
-
-
-def _attachments(res: dict) -> list[tuple[tuple, dict]]:
+def _group(record: Record, i: int, res: dict) -> str:
     kind = res.get("resourceType")
-    if kind == "DocumentReference":
-        return [(("content", i, "attachment"), c["attachment"]) for i, c in enumerate(res.get("content") or [])
-                if isinstance(c, dict) and isinstance(c.get("attachment"), dict)]
-    if kind == "DiagnosticReport":
-        return [(("presentedForm", i), a) for i, a in enumerate(res.get("presentedForm") or []) if isinstance(a, dict)]
-    return []
+    url = resources(record.payload)[i][0]
+    if kind == "Patient":
+        return _key(url, res) or f"{record.where} entry {i + 1}"
+    if kind == "RelatedPerson":
+        ref = _ref(res.get("patient"), record.extra["urls"])
+        if ref:
+            return ref
+    return record.extra.get("patient") or _key(url, res) or f"{record.where} entry {i + 1}"
 
 
-def _at(res: dict, loc: tuple):
-    """The attachment a text was read from (the resource itself for ``valueString``)."""
-    for step in loc if loc != ("valueString",) else ():
-        res = res[step]
-    return res
+def owner(record: Record, i: int, res: dict) -> str | None:
+    """The patient resource ``i`` of a record read by :func:`record_documents` belongs to (the
+    group of its dates), None for no patient."""
+    kind = res.get("resourceType")
+    if kind in NOTES:
+        return record.extra["groups"][i]
+    if kind in ("Patient", "RelatedPerson"):
+        return _group(record, i, res)
+    if kind in PEOPLE:
+        return None
+    patients = {_key(u, r) for u, r in resources(record.payload) if r.get("resourceType") == "Patient"}
+    for key in _OWNERS:
+        ref = _ref(res.get(key), record.extra["urls"])
+        if ref and (ref.startswith("Patient/") or ref in patients):
+            return ref
+    return None
 
 
-def _put(res: dict, loc: tuple, text: str) -> None:
-    """Write a de-identified text back where it was read (an attachment re-encoded, its size and
-    hash those of the new text)."""
-    if loc == ("valueString",):
-        res["valueString"] = text
-        return
-    att = res
-    for step in loc:
-        att = att[step]
-    ctype = str(att.get("contentType") or "")
-    m = re.search(r"charset=([\w\-]+)", ctype.lower())
-    data = text.encode(m.group(1) if m else "utf-8")
-    att["data"] = base64.b64encode(data).decode("ascii")
-    if "size" in att:
-        att["size"] = len(data)
-    if "hash" in att:
-        att["hash"] = base64.b64encode(hashlib.sha1(data).digest()).decode("ascii")
+def group_of(record: Record, i: int, url, res: dict) -> str:
+    """The group (surrogates, date offset) the writer de-identifies resource ``i`` in."""
+    return owner(record, i, res) or record.extra.get("patient") or _key(url, res) or f"{record.where} entry {i + 1}"
+
+
+def touched(record: Record) -> set[str]:
+    """Every group the writer may draw surrogates or a date offset in for ``record`` (read by
+    :func:`record_documents`): its resources', its texts', the Bundle's own, and those of the
+    people a ``display`` names outside a patient's resource (:class:`~crfdeid.io.fhir_walk.Walk`).
+    Records that share a group must go through one writer in input order (Spark)."""
+    out = {record.extra.get("patient") or record.where} if record.payload.get("resourceType") == "Bundle" else set()
+    out.update(record.extra["groups"][i] for i, _ in record.extra["pieces"])
+    for i, (url, res) in enumerate(resources(record.payload)):
+        group = group_of(record, i, url, res)
+        out.add(group)
+        for ref in _displayed(res, set()):
+            target = _ref({"reference": ref}, record.extra["urls"])
+            if target and target.split("/")[0] in PEOPLE and (
+                    target.startswith("Patient/") or not group.startswith("Patient/")):
+                out.add(target)
+    return out
+
+
+def record_of(source: str, name: str, obj: dict, line: int | None) -> Record:
+    """The record of a resource or Bundle ``obj`` read from line ``line`` of an NDJSON file, or
+    from a JSON file (``line`` None), as :func:`read_fhir` makes it."""
+    where = f"file {source!r}" + (f" line {line}" if line is not None else "")
+    out: list[Record] = []
+    _add(out, obj, source, name, where, line, _raise, ndjson=line is not None)
+    return out[0]
+
+
+def _raise(exc: Exception):
+    raise exc
+
+

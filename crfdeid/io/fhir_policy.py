@@ -15,9 +15,10 @@ element names joined by dots; a name matches a choice element of it too (``Obser
 matches ``valueQuantity``). The first rule that matches an element decides; an element no rule
 matches is de-identified by its data type (:data:`DEIDENTIFY`), never written as it came.
 
-Methods (:data:`METHODS`): ``keep``; ``text`` (the note texts the reader reads, through the
-model); ``redact`` (removed); ``deidentify`` (by its data type: names, identifiers, telecom and
-addresses removed, or replaced by the patient's surrogates with ``-o text=surrogate``; dates
+Methods (:data:`METHODS`): ``keep``; ``text`` (the notes and free texts the reader reads,
+:data:`TEXT_PATHS` and :data:`FREE_TEXTS`, through the model); ``redact`` (removed);
+``deidentify`` (by its data type: names, identifiers, telecom and addresses removed, or
+replaced by the patient's surrogates with ``-o text=surrogate``; dates
 cut to the year or moved; strings removed); ``shift`` (a date moved by the patient's offset,
 else cut to its year); ``hash`` (a keyed hash of the value, the key of the surrogates);
 ``generalize`` (a postal code to its first 3 digits, ``000`` where those name fewer than
@@ -41,6 +42,23 @@ DEIDENTIFY = "deidentify"
 TEXT_PATHS = frozenset({("DocumentReference", ("content", "attachment", "data")),
                         ("DiagnosticReport", ("presentedForm", "data")),
                         ("Observation", ("valueString",))})
+#: The free texts the reader reads besides the notes, through the model with the patient's
+#: surrogates (``text`` is valid there too): ``(resource type or None for any, element names)``.
+#: Annotations (``note.text``), a message's payload, descriptions and conclusions.
+FREE_TEXTS: tuple[tuple[str | None, tuple[str, ...]], ...] = (
+    (None, ("note", "text")),
+    ("AllergyIntolerance", ("reaction", "description")),
+    ("AllergyIntolerance", ("reaction", "note", "text")),
+    ("CarePlan", ("activity", "progress", "text")),
+    ("ClaimResponse", ("processNote", "text")),
+    ("ClinicalImpression", ("description",)),
+    ("ClinicalImpression", ("summary",)),
+    ("Communication", ("payload", "contentString")),
+    ("CommunicationRequest", ("payload", "contentString")),
+    ("DiagnosticReport", ("conclusion",)),
+    ("DocumentReference", ("description",)),
+    ("ExplanationOfBenefit", ("processNote", "text")),
+)
 #: The shipped default policy.
 DEFAULT = "safe-harbor"
 
@@ -171,7 +189,18 @@ def _rule(raw, n: int, path: Path) -> Rule:
     node_type, resource, rest = m.groups()
     steps = tuple(s for s in rest.split(".") if s)
     resource = None if resource in ("*", "Resource") else resource
-    if method == "text" and (node_type is not None or (resource, steps) not in TEXT_PATHS):
-        raise ConfigError(f"{where} ({text}): method text only where the reader reads a note "
-                          f"({', '.join(r + '.' + '.'.join(s) for r, s in sorted(TEXT_PATHS))})", path=path)
+    if method == "text" and not reads(resource, node_type, steps):
+        raise ConfigError(f"{where} ({text}): method text only where the reader reads a note or a free "
+                          f"text ({', '.join(r + '.' + '.'.join(s) for r, s in sorted(TEXT_PATHS))}, "
+                          f"nodesByType('Annotation').text, "
+                          f"{', '.join((r or '*') + '.' + '.'.join(s) for r, s in FREE_TEXTS)})", path=path)
     return Rule(str(text), resource, node_type, steps, method)
+
+
+def reads(resource: str | None, node_type: str | None, steps: tuple[str, ...]) -> bool:
+    """Whether the reader reads the text a rule's path names (a note or a free text), so that
+    ``text`` may be its method."""
+    if node_type is not None:
+        return node_type == "Annotation" and steps == ("text",)
+    return (resource, steps) in TEXT_PATHS or any(
+        r in (None, resource) and s == steps for r, s in FREE_TEXTS)

@@ -37,6 +37,11 @@ RESTRICTED_ZIP3 = frozenset({"036", "059", "063", "102", "203", "556", "692", "7
                              "831", "878", "879", "884", "890", "893"})
 
 
+class ReadText(str):
+    """A free text the reader read and the writer de-identified through the model (the walk keeps
+    it where the policy says ``text``; any other string there is removed)."""
+
+
 def zip3(value: str) -> str | None:
     """A US postal code generalized as Safe Harbor allows: its first 3 digits, ``000`` for an
     area of fewer than 20,000 people; None (removed) for anything else.
@@ -138,9 +143,10 @@ class Walk:
             self.w.count("elements redacted by the policy")
             return GONE
         if method == "text":
-            if (ctx[0], path) in TEXT_PATHS and isinstance(value, str) and not ctx[2]:
-                return value  # de-identified through the model before the walk
-            return self._odd()
+            if isinstance(value, ReadText) or ((ctx[0], path) in TEXT_PATHS and isinstance(value, str)
+                                               and not ctx[2]):
+                return str(value)  # de-identified through the model before the walk
+            return self._gone("free texts removed (not read)") if isinstance(value, str) else self._odd()
         if method in ("hash", "shift", "generalize"):
             return self._method(method, value, key, ctx)
         return self.deidentify(value, key, path, here, kind, ctx)

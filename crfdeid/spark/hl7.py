@@ -38,18 +38,35 @@ _MODELS: dict = {}
 
 def read_hl7(spark, files: list[tuple[str, str]], encoding: str | None = None):
     """One row per message of the ``(path, name)`` files (module docstring)."""
+    return whole_files(spark, files, lambda path, name, data: _messages(name, data, encoding), MESSAGE_SCHEMA)
+
+
+def whole_files(spark, files: list[tuple[str, str]], rows, schema: str):
+    """The rows ``rows(path, name, content)`` gives for each of the ``(path, name)`` files, each read
+    whole by Spark's ``binaryFile`` source in the executors (``path`` without ``file:``); ``schema``
+    is the rows' DDL (its column names in order)."""
     require("pyspark", "spark", "crfdeid.spark")
     names = dict(files)
+    columns = [c.strip().split(" ")[0] for c in schema.split(",")]
     raw = spark.read.format("binaryFile").load([path for path, _ in files])
 
     def split(frames):
         for frame in frames:
-            rows = []
+            out = []
             for path, content in zip(frame["path"], frame["content"]):
                 name = names.get(path) or names.get(path.replace("file:", "", 1)) or Path(path).name
-                rows += _messages(name, bytes(content), encoding)
-            yield pd.DataFrame(rows, columns=["file", "number", "patient", "message", "error"])
-    return raw.select("path", "content").mapInPandas(split, MESSAGE_SCHEMA)
+                out += rows(path[5:] if path.startswith("file:") else path, name, bytes(content))
+            yield pd.DataFrame(out, columns=columns)
+    return raw.select("path", "content").mapInPandas(split, schema)
+
+
+def cached_model(model_id: str, bc):
+    """The model of a broadcast, kept by a Python worker between the tasks of one call."""
+    model = _MODELS.get(model_id)
+    if model is None:
+        _MODELS.clear()
+        model = _MODELS[model_id] = bc.value
+    return model
 
 
 def _messages(name: str, data: bytes, encoding) -> list[tuple]:
@@ -91,10 +108,7 @@ class _Task:
         self.model_id = uuid.uuid4().hex
 
     def __call__(self, frames):
-        model = _MODELS.get(self.model_id)
-        if model is None:
-            _MODELS.clear()
-            model = _MODELS[self.model_id] = self.bc.value
+        model = cached_model(self.model_id, self.bc)
         deid = Deidentifier(model, "redacted")
         writer = writer_class("hl7")(None, text=self.output_format, scheme=model.scheme, **self.options)
         for frame in frames:
@@ -125,9 +139,9 @@ class _Task:
 
 
 def write_files(rows, folder) -> tuple[int, list[str]]:
-    """Write each file's de-identified messages, in order, as ``folder/NAME`` (a new folder);
-    ``(messages written, errors)``. ``rows``: ``(file, number, deid_hl7, error)`` in file and
-    message order (``toLocalIterator()`` of the sorted result)."""
+    """Write each file's de-identified messages (or FHIR records), in order, as ``folder/NAME`` (a
+    new folder); ``(records written, errors)``. ``rows``: ``(file, number, text, error)`` in file
+    and record order (``toLocalIterator()`` of the sorted result)."""
     folder = Path(folder)
     folder.mkdir(parents=True)
     written, errors, current = 0, [], None
@@ -147,5 +161,7 @@ def write_files(rows, folder) -> tuple[int, list[str]]:
         else:
             parts.append(text)
             written += 1
+            if error:  # written, with a part left out (a FHIR Bundle's entry)
+                errors.append(error)
     flush()
     return written, errors
