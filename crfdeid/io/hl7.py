@@ -43,6 +43,8 @@ TEXT_ROLES = ("text", "unknown")
 #: Between two leaves while the writer de-identifies the texts (a character no text holds).
 _BOUNDARY = "\ue000"
 _DOCTOR_TYPES = ("XCN", "NDL", "PPN")
+#: The roles the writer replaces or removes by their type (not read by the model).
+_TYPED = frozenset({"date", "dob", "check", "data", "baddate", *SUBTYPES, *NAME_PARTS})
 #: An HL7 DT, DTM or TS value (a year alone to fractions of a second, a time zone).
 _DATE_FORM = re.compile(r"\d{4}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?)?)?(?:[+-]\d{4})?")
 
@@ -57,30 +59,38 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
             continue
         dk = delims_for(content, d)
         f = fields_of(content, dk)
-        obx2 = dk.read(f[2])[0] if f[0] == "OBX" and len(f) > 2 else ""
-        for n, r, c, s, n_subs, raw in leaves(content, dk):
-            typ = field_type(f[0], n, obx2)
+        seg = f[0]
+        obx2 = dk.read(f[2])[0] if seg == "OBX" and len(f) > 2 else ""
+        query = seg in _QUERY_SEGMENTS
+        for n, r, c, s, n_subs, raw in leaves(content, dk, f):
+            typ = field_type(seg, n, obx2)
             what = role(typ, c, s, n_subs)
-            if (f[0], n) in _QUERIES:
+            if query and (seg, n) in _QUERIES:
                 typ, what = _query_role(f[n].split(dk.rep)[r].split(dk.comp)[0], dk, c, typ, what)
             if raw == '""':
                 what = "keep"   # the explicit null: "delete this value" in the receiver
-            elif what in ("text", "unknown", "code", "ceid", "num") and _is_date(raw):
+            elif what in _DATE_ABLE and _is_date(raw):
                 what = "date"
             elif what in ("date", "dob") and not _DATE_FORM.fullmatch(raw):
                 what = "baddate"  # a date field that holds no date (196203520): removed
             elif what == "data":
                 comps = f[n].split(dk.rep)[r].split(dk.comp)
                 what = "text" if len(comps) > 3 and comps[3] == "A" else "data"
-            else:
+            elif what in _SHAPED:
                 what = kept(what, dk.read(raw)[0])
             out.append((k, n, r, c, s, raw, what, typ))
     return out
 
 
+#: The roles a value recognized as a date by its form is moved in; those kept by their shape.
+_DATE_ABLE = frozenset({"text", "unknown", "code", "ceid", "num"})
+_SHAPED = frozenset({"code", "ceid", "num"})
+
+
 #: The query fields whose repetitions are ``@SEG.field[.component[.sub]]^value`` (QPD-3 of IHE
 #: PDQ, ERQ-3 QIP): a value takes the role of the field it names (``@PID.5.1^Smith``: a family name).
 _QUERIES = frozenset({("QPD", 3), ("ERQ", 3)})
+_QUERY_SEGMENTS = frozenset(seg for seg, _ in _QUERIES)
 _FIELD_NAME = re.compile(r"@?([A-Z][A-Z0-9]{2})\.(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 
 
@@ -185,6 +195,8 @@ def documents(files, report, encoding: str | None = None):
 def rewrite(raw: str, starts: list[int], old: str, new: str, d: Delims) -> str:
     """``raw`` (whose text is ``old``) changed so that its text reads ``new``: what did not
     change keeps its bytes (escape sequences as written), what changed is escaped."""
+    if d.esc not in raw:  # raw is its text and holds no separator: the whole new text escaped
+        return d.escape(new)
     out = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag == "equal":
@@ -255,11 +267,13 @@ class Hl7Writer(RecordWriter):
     def _typed(self, lines, d: Delims, leaves_, group: str, where: str, changes: dict) -> None:
         """The structured leaves (names, identifiers, dates...) replaced or removed, in ``changes``."""
         names: dict[tuple, dict[str, tuple]] = {}
+        done = "replaced" if self.surrogates else "removed"
         for leaf in leaves_:
+            if leaf[6] not in _TYPED:
+                continue
             k, n, r, c, s, raw, what, typ = leaf
             dk = delims_for(lines[k][0], d)
             seg = lines[k][0][:3]
-            at = f"{where} {seg}-{n}"
             if what in NAME_PARTS:
                 key: tuple = (k, n, r, typ)
                 if what in names.get(key, {}):  # a second name in one repetition (a query's values)
@@ -274,8 +288,8 @@ class Hl7Writer(RecordWriter):
                     self.count("birth date(s) moved")
             elif what in SUBTYPES:
                 sub = "DOCTOR" if what == "surname" and typ in _DOCTOR_TYPES else SUBTYPES[what]
-                new = self.value(group, dk.read(raw)[0], sub, at)
-                self.count(f"{what} value(s) {'replaced' if self.surrogates else 'removed'}")
+                new = self.value(group, dk.read(raw)[0], sub, f"{where} {seg}-{n}") if self.surrogates else None
+                self.count(f"{what} value(s) {done}")
             elif what in ("check", "data", "baddate"):
                 new = None
                 self.count({"check": "check digit(s) removed", "data": "encapsulated data removed",

@@ -113,6 +113,7 @@ def parse_table(text: str) -> dict[str, dict[int, str]]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def field_type(segment: str, number: int, obx_type: str = "") -> str | None:
     """The data type of field ``number`` of ``segment`` (None: unknown); OBX-5 by OBX-2."""
     typ = table().get(segment, {}).get(number)
@@ -122,6 +123,7 @@ def field_type(segment: str, number: int, obx_type: str = "") -> str | None:
     return typ if typ in COMPONENTS else None
 
 
+@lru_cache(maxsize=4096)
 def role(typ: str | None, comp: int, sub: int, n_subs: int) -> str:
     """The role of subcomponent ``sub`` (of ``n_subs``) of component ``comp`` of a field of type
     ``typ`` (module docstring)."""
@@ -152,10 +154,14 @@ def kept(r: str, value: str) -> str:
     if r == "ceid":
         r = "code" if CODE.fullmatch(value) else "text"
     elif r == "code":
-        r = "code" if CODE.fullmatch(value) and not number_runs(value) else "text"
+        r = "code" if CODE.fullmatch(value) and (_digits(value) < 4 or not number_runs(value)) else "text"
     elif r == "num":
         r = "num" if NUMBER.fullmatch(value) or SN_SIGN.fullmatch(value) else "text"
     return r
+
+
+def _digits(text: str) -> int:
+    return sum(map(str.isdigit, text))
 
 
 def number_runs(text: str) -> list[tuple[int, int]]:
