@@ -15,7 +15,7 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data" / "hl7"
 EXPECTED = DATA / "expected"
 #: style -> the writer's options.
-STYLES: dict[str, dict] = {"redacted": {}, "surrogate": {"seed": 5}}
+STYLES: dict[str, dict] = {"redacted": {"seed": 5}, "surrogate": {"seed": 5}}
 
 
 def spans() -> dict[str, list]:

@@ -26,6 +26,8 @@ sequences, terminators, byte-order mark and explicit nulls (``""``) are written 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import hmac
 import re
 from pathlib import Path
 
@@ -35,7 +37,7 @@ from .files import check_encoding, decode
 from .hl7_parse import Delims, check_message, delims_for, fields_of, leaves, lines_of, rebuild, split_messages
 from .hl7_types import NAME_PARTS, SUBTYPES, field_type, kept, number_runs, role
 from .record_dates import HL7_DATE
-from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
+from .records import Record, RecordWriter, as_date, input_files, known_fields, link_key, piece
 from .registry import READERS, WRITERS
 
 #: What the model reads: text leaves, and those of a type or segment crfdeid does not know.
@@ -44,7 +46,7 @@ TEXT_ROLES = ("text", "unknown")
 _BOUNDARY = "\ue000"
 _DOCTOR_TYPES = ("XCN", "NDL", "PPN")
 #: The roles the writer replaces or removes by their type (not read by the model).
-_TYPED = frozenset({"date", "dob", "check", "data", "baddate", *SUBTYPES, *NAME_PARTS})
+_TYPED = frozenset({"date", "dob", "check", "data", "baddate", "link", *SUBTYPES, *NAME_PARTS})
 #: An HL7 DT, DTM or TS value (a year alone to fractions of a second, a time zone).
 _DATE_FORM = re.compile(r"\d{4}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?)?)?(?:[+-]\d{4})?")
 
@@ -206,9 +208,32 @@ def rewrite(raw: str, starts: list[int], old: str, new: str, d: Delims) -> str:
     return "".join(out)
 
 
+def hashed_link(key: bytes, value: str) -> str:
+    """The keyed hash (HMAC-SHA256) of an identifier that links messages: 16 upper-case hex
+    digits, which fit every version's field (MSH-10, EI-1) and hold no separator.
+
+    >>> hashed_link(b"k" * 16, "MSG0001") == hashed_link(b"k" * 16, "MSG0001") != hashed_link(b"k" * 16, "MSG0002")
+    True
+    """
+    return hmac.new(key, b"hl7-link\x1f" + value.encode("utf-8"), hashlib.sha256).hexdigest()[:16].upper()
+
+
 @WRITERS.register("hl7")
 class Hl7Writer(RecordWriter):
-    """The messages read by ``hl7:`` written back de-identified, with their own separators."""
+    """The messages read by ``hl7:`` written back de-identified, with their own separators. The
+    identifiers that link messages (``link``: MSH-10 and MSA-2, EI identifiers...) are replaced
+    by a keyed hash (the surrogates' key; with ``text=redacted`` or ``masked``, the ``key`` or
+    ``seed`` given, else a key made for the run)."""
+
+    def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
+                 propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
+                 mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
+                 date_order=None):
+        options = {k: v for k, v in locals().items() if k not in ("self", "out", "text", "__class__")}
+        if text != "surrogate":  # the keyed hash of the links takes them; the text writer does not
+            key, seed = options.pop("key"), options.pop("seed")
+        super().__init__(out, text, **options)
+        self.link_key = link_key(self, key, seed)
 
     def name_of(self) -> str:
         return "hl7"
@@ -290,6 +315,9 @@ class Hl7Writer(RecordWriter):
                 sub = "DOCTOR" if what == "surname" and typ in _DOCTOR_TYPES else SUBTYPES[what]
                 new = self.value(group, dk.read(raw)[0], sub, f"{where} {seg}-{n}") if self.surrogates else None
                 self.count(f"{what} value(s) {done}")
+            elif what == "link":
+                new = hashed_link(self.link_key, dk.read(raw)[0])
+                self.count("linking id(s) hashed")
             elif what in ("check", "data", "baddate"):
                 new = None
                 self.count({"check": "check digit(s) removed", "data": "encapsulated data removed",

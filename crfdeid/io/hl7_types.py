@@ -38,7 +38,7 @@ SUBTYPES = {"id": "IDNUM", "ssn": "SSN", "street": "STREET", "city": "CITY", "zi
 NAME_PARTS = ("family", "given", "middle")
 
 _HD = {0: "org", 1: "id", 2: "code"}
-_EI = {0: "id", 1: "org", 2: "id", 3: "code"}
+_EI = {0: "link", 1: "org", 2: "id", 3: "code"}
 _CE = {0: "ceid", 1: "text", 2: "code", 3: "ceid", 4: "text", 5: "code", 6: "code", 7: "code", 8: "text"}
 #: Data type -> {component (from 0): role}; a role given as a dict is a composite held in
 #: subcomponents. Components not listed are ``text``.
@@ -65,6 +65,7 @@ COMPONENTS: dict[str, dict] = {
     "SSN": {0: "ssn"}, "IDST": {0: "id"}, "PLACE": {0: "place"}, "AUI": {0: "id", 1: "date", 2: "text"},
     "DLN": {0: "id", 1: "code", 2: "date"},
     "ED": {0: _HD, 1: "code", 2: "code", 3: "code", 4: "data"},
+    "LINK": {0: "link"},
 }
 # A name in an NDL (OBR-32..35: CNN in subcomponents) or a PPN (TXA-22, an XCN and a time).
 COMPONENTS["NDL"] = {0: {**{k: v for k, v in COMPONENTS["XCN"].items() if k < 8}, 1: "family", 8: "org", 9: "id",
@@ -72,12 +73,12 @@ COMPONENTS["NDL"] = {0: {**{k: v for k, v in COMPONENTS["XCN"].items() if k < 8}
                      10: "room"}
 COMPONENTS["PPN"] = {**COMPONENTS["XCN"], 14: "date"}
 #: The roles given to a field type written with a role (``ST/id``) in the table.
-_ROLES = {"ST/id": "IDST", "ST/ssn": "SSN", "ST/place": "PLACE", "IS/place": "PLACE", "TS/dob": "DOB",
+_ROLES = {"ST/link": "LINK", "ST/id": "IDST", "ST/ssn": "SSN", "ST/place": "PLACE", "IS/place": "PLACE", "TS/dob": "DOB",
           "DTM/dob": "DOB"}
 #: The text types: read by the model (not the number rule of unknown fields).
 TEXT_TYPES = frozenset({"ST", "TX", "FT"})
 #: OBX-2 value types OBX-5 is read as; any other (empty, unknown) is unknown text.
-OBX_TYPES = frozenset(COMPONENTS) - {"DOB", "SSN", "IDST", "PLACE"} | {"TM"}
+OBX_TYPES = frozenset(COMPONENTS) - {"DOB", "SSN", "IDST", "PLACE", "LINK"} | {"TM"}
 #: Segments whose first field is the field separator itself (MSH-1, FHS-1, BHS-1).
 HEADERS = ("MSH", "FHS", "BHS")
 
@@ -138,7 +139,7 @@ def role(typ: str | None, comp: int, sub: int, n_subs: int) -> str:
         r = "family" if sub == 0 else ("text" if sub in (1, 3) else "surname")
     elif sub and r in NAME_PARTS:
         r = "surname"
-    elif sub and r not in SUBTYPES and r != "code":
+    elif sub and r not in SUBTYPES and r not in ("code", "link"):
         r = "text"
     return r
 
