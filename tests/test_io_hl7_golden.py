@@ -4,7 +4,6 @@ speed-up changed no output). Spans and expected outputs: tests/hl7_golden.py."""
 from __future__ import annotations
 
 import pytest
-
 from hl7_golden import EXPECTED, STYLES, render
 
 

@@ -14,7 +14,7 @@ ORDER = ("MSH|^~\\&|LAB|MERCY|EHR|MERCY|20980722103000||ORU^R01|CTL55120|P|2.5\r
          "PID|1||77310452^^^MERCY^MR||Quillon^Ardith||20310314|F\r"
          "ORC|RE|PLC10001^LAB|FIL20002^EHR\r"
          "OBR|1|PLC10001^LAB|FIL20002^EHR|11492-6^History and physical^LN\r"
-         "OBR|2|PLC10003^LAB|FIL20004^EHR|11492-6^History and physical^LN|||||||||||||||||||||||||PLC10001&LAB^FIL20002&EHR\r"
+         "OBR|2|PLC10003^LAB|FIL20004^EHR|11492-6^History and physical^LN" + "|" * 25 + "PLC10001&LAB^FIL20002&EHR\r"
          "OBX|1|TX|11492-6^H&P^LN||Seen today.||||||F\r")
 ACK = "MSH|^~\\&|EHR|MERCY|LAB|MERCY|20980722103005||ACK^R01|ACK77001|P|2.5\rMSA|AA|CTL55120\r"
 HASH = re.compile(r"[0-9A-F]{16}")

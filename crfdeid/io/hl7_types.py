@@ -73,8 +73,8 @@ COMPONENTS["NDL"] = {0: {**{k: v for k, v in COMPONENTS["XCN"].items() if k < 8}
                      10: "room"}
 COMPONENTS["PPN"] = {**COMPONENTS["XCN"], 14: "date"}
 #: The roles given to a field type written with a role (``ST/id``) in the table.
-_ROLES = {"ST/link": "LINK", "ST/id": "IDST", "ST/ssn": "SSN", "ST/place": "PLACE", "IS/place": "PLACE", "TS/dob": "DOB",
-          "DTM/dob": "DOB"}
+_ROLES = {"ST/link": "LINK", "ST/id": "IDST", "ST/ssn": "SSN", "ST/place": "PLACE", "IS/place": "PLACE",
+          "TS/dob": "DOB", "DTM/dob": "DOB"}
 #: The text types: read by the model (not the number rule of unknown fields).
 TEXT_TYPES = frozenset({"ST", "TX", "FT"})
 #: OBX-2 value types OBX-5 is read as; any other (empty, unknown) is unknown text.
