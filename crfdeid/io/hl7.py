@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..document import Document, Span, make_span
 from ..errors import OutputError, ReaderError
+from . import hl7_attach
 from .files import check_encoding, decode
 from .hl7_parse import Delims, check_message, delims_for, fields_of, leaves, lines_of, rebuild, split_messages
 from .hl7_types import NAME_PARTS, SUBTYPES, field_type, kept, number_runs, role
@@ -40,13 +41,14 @@ from .record_dates import HL7_DATE
 from .records import Record, RecordWriter, as_date, input_files, known_fields, link_key, piece
 from .registry import READERS, WRITERS
 
-#: What the model reads: text leaves, and those of a type or segment crfdeid does not know.
-TEXT_ROLES = ("text", "unknown")
+#: What the model reads: text leaves, those of a type or segment crfdeid does not know, and
+#: text attachments (:mod:`crfdeid.io.hl7_attach`).
+TEXT_ROLES = ("text", "unknown", "attached")
 #: Between two leaves while the writer de-identifies the texts (a character no text holds).
 _BOUNDARY = "\ue000"
 _DOCTOR_TYPES = ("XCN", "NDL", "PPN")
 #: The roles the writer replaces or removes by their type (not read by the model).
-_TYPED = frozenset({"date", "dob", "check", "data", "baddate", "link", *SUBTYPES, *NAME_PARTS})
+_TYPED = frozenset({"date", "dob", "check", "data", "pointer", "baddate", "link", *SUBTYPES, *NAME_PARTS})
 #: An HL7 DT, DTM or TS value (a year alone to fractions of a second, a time zone).
 _DATE_FORM = re.compile(r"\d{4}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?)?)?(?:[+-]\d{4})?")
 
@@ -56,6 +58,7 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
     message (:func:`crfdeid.io.hl7_types.role`), a date recognized by its form in a leaf of
     text or code."""
     out = []
+    codec = _charset(lines, d)
     for k, (content, _) in enumerate(lines):
         if len(content) < 4:
             continue
@@ -76,8 +79,9 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
             elif what in ("date", "dob") and not _DATE_FORM.fullmatch(raw):
                 what = "baddate"  # a date field that holds no date (196203520): removed
             elif what == "data":
-                comps = f[n].split(dk.rep)[r].split(dk.comp)
-                what = "text" if len(comps) > 3 and comps[3] == "A" else "data"
+                comps = [*f[n].split(dk.rep)[r].split(dk.comp), "", "", ""]
+                what = "text" if comps[3] == "A" else "attached" if hl7_attach.is_text(*comps[1:4]) and \
+                    hl7_attach.decode(dk.read(raw)[0], codec) is not None else "data"
             elif what in _SHAPED:
                 what = kept(what, dk.read(raw)[0])
             out.append((k, n, r, c, s, raw, what, typ))
@@ -85,8 +89,8 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
 
 
 #: The roles a value recognized as a date by its form is moved in; those kept by their shape.
-_DATE_ABLE = frozenset({"text", "unknown", "code", "ceid", "num"})
-_SHAPED = frozenset({"code", "ceid", "num"})
+_DATE_ABLE = frozenset({"text", "unknown", "code", "ceid", "num", "encoding"})
+_SHAPED = frozenset({"code", "ceid", "num", "encoding"})
 
 
 #: The query fields whose repetitions are ``@SEG.field[.component[.sub]]^value`` (QPD-3 of IHE
@@ -107,16 +111,25 @@ def _query_role(name: str, d: Delims, comp: int, typ, what: str) -> tuple:
     return named, role(named, int(m[3] or 1) - 1, int(m[4] or 1) - 1, 1)
 
 
+def _charset(lines, d: Delims) -> str | None:
+    """The codec of the message's character set (MSH-18), None when crfdeid does not know it."""
+    msh = next(c for c, _ in lines if c.startswith("MSH"))
+    f = fields_of(msh, d)
+    return hl7_attach.charset(d.read(f[18].split(d.rep)[0])[0] if len(f) > 18 else "")
+
+
 def _is_date(value: str) -> bool:
     return bool(HL7_DATE.fullmatch(value)) and as_date(value[:8], compact=True) is not None
 
 
 def _texts(lines, d: Delims, leaves_: list[tuple]) -> list[tuple[tuple, str, list[int]]]:
-    """``(leaf, text, starts)`` of the leaves the model reads."""
+    """``(leaf, text, starts)`` of the leaves the model reads (an attachment: its text decoded)."""
     out = []
     for leaf in leaves_:
         if leaf[6] in TEXT_ROLES:
             text, starts = delims_for(lines[leaf[0]][0], d).read(leaf[5])
+            if leaf[6] == "attached":
+                text = hl7_attach.decode(text, _charset(lines, d)) or ""
             out.append((leaf, text, starts))
     return out
 
@@ -255,12 +268,32 @@ class Hl7Writer(RecordWriter):
         for (leaf, old, starts), new in zip(texts, self._new_texts(doc, texts)):
             if new != old:
                 dk = delims_for(lines[leaf[0]][0], d)
-                changes.setdefault(leaf[0], {})[leaf[1:5]] = rewrite(leaf[5], starts, old, new, dk)
-                self.count("text value(s) de-identified")
+                if leaf[6] == "attached":  # the attachment's base64, in its character set and layout
+                    raw = self._encoded(leaf[5], starts, new, _charset(lines, d), dk, record.where, doc.doc_id)
+                else:
+                    raw = rewrite(leaf[5], starts, old, new, dk)
+                changes.setdefault(leaf[0], {})[leaf[1:5]] = raw
+                self.count("text attachment(s) de-identified" if leaf[6] == "attached" else
+                           "text value(s) de-identified")
         self._typed(lines, d, leaves_, group, record.where, changes)
         out = [(rebuild(c, delims_for(c, d), changes[k]) if k in changes else c) + t
                for k, (c, t) in enumerate(lines)]
         return record.extra.get("bom", "") + "".join(out)
+
+    @staticmethod
+    def _encoded(raw: str, starts: list[int], text: str, codec: str | None, d: Delims, where: str,
+                 doc_id: str) -> str:
+        r"""An attachment's ``raw`` data with ``text`` in its place: base64 in its character set,
+        its lines as long and their breaks written as in ``raw`` (``\X0D0A\``, ``\.br\``...)."""
+        data = d.read(raw)[0]
+        try:
+            new = hl7_attach.encode(text, data, codec or "utf-8")
+        except UnicodeEncodeError:
+            raise OutputError(f"{where}: a de-identified attachment does not fit its character set; "
+                              "not written", doc_id=doc_id) from None
+        brk = hl7_attach.BREAK.search(data)
+        joint = raw[starts[brk.start()]:starts[brk.end()]] if brk else ""
+        return joint.join(d.escape(line) for line in hl7_attach.BREAK.split(new))
 
     def _new_texts(self, doc: Document, texts) -> list[str]:
         """The texts de-identified together (one surrogate state, one document), each leaf apart:
@@ -318,9 +351,10 @@ class Hl7Writer(RecordWriter):
             elif what == "link":
                 new = hashed_link(self.link_key, dk.read(raw)[0])
                 self.count("linking id(s) hashed")
-            elif what in ("check", "data", "baddate"):
+            elif what in ("check", "data", "pointer", "baddate"):
                 new = None
-                self.count({"check": "check digit(s) removed", "data": "encapsulated data removed",
+                self.count({"check": "check digit(s) removed", "data": "encapsulated data removed (not text)",
+                            "pointer": "reference pointer(s) removed",
                             "baddate": "date field(s) holding no date removed"}[what])
             else:
                 continue

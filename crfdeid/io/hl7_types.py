@@ -18,7 +18,14 @@ subcomponent of a repetition), how the writer de-identifies it:
 * a kind of identifier (``family``, ``given``, ``middle``, ``surname``, ``id``, ``ssn``,
   ``check``, ``street``, ``city``, ``zip``, ``geo``, ``phone``, ``email``, ``org``,
   ``room``, ``place``) replaced by a surrogate or removed; ``data``: an encapsulated
-  document (ED-5 not in ASCII), removed.
+  document (ED-5) that is not text, removed (a text attachment in base64 is ``attached``,
+  read by the model: :mod:`crfdeid.io.hl7_attach`); ``pointer``: a reference pointer (RP-1,
+  a document's address), removed;
+* ``link``: an identifier that links messages or segments (MSH-10 and the MSA-2 that
+  acknowledges it, the query tags QPD-2, QAK-1, QRD-4, ERQ-1, every EI identifier: the placer
+  and filler numbers of ORC-2/OBR-2, ORC-3/OBR-3, a parent's in ORC-8/OBR-29...), replaced by a
+  keyed hash of it (the same value gives the same hash in every message and style), so that
+  the links hold.
 
 OBX-5 takes the type OBX-2 names (case folded for the look-up only; an empty or unknown type
 is text). The explicit null ``""`` (``keep``) and empty leaves are always kept.
@@ -64,8 +71,9 @@ COMPONENTS: dict[str, dict] = {
     "ST": {}, "TX": {}, "FT": {},
     "SSN": {0: "ssn"}, "IDST": {0: "id"}, "PLACE": {0: "place"}, "AUI": {0: "id", 1: "date", 2: "text"},
     "DLN": {0: "id", 1: "code", 2: "date"},
-    "ED": {0: _HD, 1: "code", 2: "code", 3: "code", 4: "data"},
+    "ED": {0: _HD, 1: "code", 2: "code", 3: "encoding", 4: "data"},
     "LINK": {0: "link"},
+    "RP": {0: "pointer", 1: _HD, 2: "code", 3: "code"},
 }
 # A name in an NDL (OBR-32..35: CNN in subcomponents) or a PPN (TXA-22, an XCN and a time).
 COMPONENTS["NDL"] = {0: {**{k: v for k, v in COMPONENTS["XCN"].items() if k < 8}, 1: "family", 8: "org", 9: "id",
@@ -152,7 +160,9 @@ def kept(r: str, value: str) -> str:
     >>> kept("code", "SEL"), kept("code", "617-555-0189"), kept("ceid", "11492-6"), kept("num", "Lee")
     ('code', 'text', 'code', 'text')
     """
-    if r == "ceid":
+    if r == "encoding":  # ED-4, HL7 table 0299 (A, Hex, Base64: mixed case)
+        r = "code" if value.upper() in ("A", "HEX", "BASE64") else "text"
+    elif r == "ceid":
         r = "code" if CODE.fullmatch(value) else "text"
     elif r == "code":
         r = "code" if CODE.fullmatch(value) and (_digits(value) < 4 or not number_runs(value)) else "text"
