@@ -35,6 +35,7 @@ class Delims:
         padded = enc + "\x00" * 4
         self.comp, self.rep, self.esc, self.sub = padded[0], padded[1], padded[2], padded[3]
         self.seps = frozenset(c for c in (self.field, self.comp, self.rep, self.esc, self.sub) if c != "\x00")
+        self._blanks = {ord(c): " " for c in (*self.seps, "\r", "\n")}
 
     def read(self, raw: str) -> tuple[str, list[int]]:
         r"""The text of a leaf, escape sequences read (``\F\`` is the field separator, ``\.br\``
@@ -102,7 +103,7 @@ class Delims:
     def clean(self, value: str) -> str:
         """A surrogate of a structured value with no separator in it (a space instead): a
         surrogate never adds a separator nor an escape sequence."""
-        return "".join(" " if c in self.seps or c in "\r\n" else c for c in value)
+        return value.translate(self._blanks)
 
 
 def lines_of(text: str) -> list[tuple[str, str]]:
