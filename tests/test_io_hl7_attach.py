@@ -64,6 +64,9 @@ def test_a_text_attachment_is_de_identified_in_its_charset_and_layout(written, n
     for phi in ("Ardith", "Quillon", "Pemberton", "617-555-0143", "07/22/2098"):
         assert phi not in text, phi
     assert "Plan: home." in text  # the rest of the note as written
+    family = next(s for s in written[name].split("\r") if s.startswith("PID")).split("|")[5].split("^")[0]
+    if family:  # surrogates: the attachment names the patient as PID-5 does
+        assert family in text
     if name == "latin1":
         assert text.startswith("{\\rtf1 ") and text.endswith("\xb0C.}")  # read and written in 8859/1
     if name == "wrapped":  # lines of 20 characters, the breaks escaped as they were
