@@ -101,7 +101,9 @@ def test_no_phi_found_gives_the_records_back(tmp_path):
     assert [r["resourceType"] for r in entries] == ["DocumentReference", "Observation", "Medication"]
     assert entries[0]["content"] == bundle["entry"][0]["resource"]["content"]  # the texts come back as they were
     assert entries[1]["valueString"] == "No complaints." and entries[1]["status"] == "final"
-    assert (tmp_path / "hl7" / "m.hl7").read_bytes() == msg.encode()
+    out = (tmp_path / "hl7" / "m.hl7").read_bytes().decode()
+    control = out.split("|")[9]  # MSH-10 links the message to its ACK: a keyed hash, not the number
+    assert re.fullmatch(r"[0-9A-F]{16}", control) and out.replace(f"|{control}|", "|1|", 1) == msg
 
 
 def test_hl7_text_is_read_unescaped():
@@ -368,8 +370,9 @@ def test_every_date_of_the_patients_message_is_de_identified(tmp_path, style):
     assert (day(discharge) - day(admit)).days == 5
     assert re.fullmatch(r"\d{8}081500\+0200", segs["MSH"][6]) and re.fullmatch(r"\d{14}-0500", segs["OBR"][22])
     offset = (day(segs["DG1"][5]) - dt.date(2098, 7, 19)).days
+    assert re.fullmatch(r"[0-9A-F]{16}", segs["MSH"][9])  # a control id written as a time: a link, hashed
     for got, was in ((segs["OBR"][7][:8], "20980721"), (segs["OBX1"][5], "20980718"), (segs["OBX1"][14], "20980722"),
-                     (segs["PV2"][9], "20980726"), (segs["ZXT"][2][:8], "20980723"), (segs["MSH"][9][:8], "20980720"),
+                     (segs["PV2"][9], "20980726"), (segs["ZXT"][2][:8], "20980723"),
                      (segs["PID"][3].split("^")[6], "20980701"), (segs["PID"][11].split("^")[12], "20980702")):
         assert (day(got) - day(was)).days == offset, (got, was)
     seen = dt.date(2098, 7, 22) + dt.timedelta(days=offset)

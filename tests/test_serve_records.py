@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 
 import pytest
 
@@ -53,6 +54,9 @@ def test_every_field_of_a_message_is_de_identified_by_its_type(client, data_dir,
     assert [line[:3] for line in r.text.splitlines()] == [line[:3] for line in src.decode().splitlines()]
     for original in HL7_ORIGINALS["full.hl7"]:
         assert original.lower() not in r.text.lower(), original
+    control = r.text.split("\r", 1)[0].split("|")[9]  # MSH-10: hashed with the server's key, in every request
+    assert re.fullmatch(r"[0-9A-F]{16}", control) and f"MSA|AA|{control}" in r.text
+    assert client.post(f"/v1/hl7?text={text}", content=src).text.split("\r", 1)[0].split("|")[9] == control
 
 
 def test_unreadable_record_fails_by_position(client):

@@ -26,23 +26,29 @@ sequences, terminators, byte-order mark and explicit nulls (``""``) are written 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import hmac
 import re
 from pathlib import Path
 
 from ..document import Document, Span, make_span
 from ..errors import OutputError, ReaderError
+from . import hl7_attach
 from .files import check_encoding, decode
 from .hl7_parse import Delims, check_message, delims_for, fields_of, leaves, lines_of, rebuild, split_messages
 from .hl7_types import NAME_PARTS, SUBTYPES, field_type, kept, number_runs, role
 from .record_dates import HL7_DATE
-from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
+from .records import Record, RecordWriter, as_date, input_files, known_fields, link_key, piece
 from .registry import READERS, WRITERS
 
-#: What the model reads: text leaves, and those of a type or segment crfdeid does not know.
-TEXT_ROLES = ("text", "unknown")
+#: What the model reads: text leaves, those of a type or segment crfdeid does not know, and
+#: text attachments (:mod:`crfdeid.io.hl7_attach`).
+TEXT_ROLES = ("text", "unknown", "attached")
 #: Between two leaves while the writer de-identifies the texts (a character no text holds).
 _BOUNDARY = "\ue000"
 _DOCTOR_TYPES = ("XCN", "NDL", "PPN")
+#: The roles the writer replaces or removes by their type (not read by the model).
+_TYPED = frozenset({"date", "dob", "check", "data", "pointer", "baddate", "link", *SUBTYPES, *NAME_PARTS})
 #: An HL7 DT, DTM or TS value (a year alone to fractions of a second, a time zone).
 _DATE_FORM = re.compile(r"\d{4}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?)?)?(?:[+-]\d{4})?")
 
@@ -52,35 +58,45 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
     message (:func:`crfdeid.io.hl7_types.role`), a date recognized by its form in a leaf of
     text or code."""
     out = []
+    codec = _charset(lines, d)
     for k, (content, _) in enumerate(lines):
         if len(content) < 4:
             continue
         dk = delims_for(content, d)
         f = fields_of(content, dk)
-        obx2 = dk.read(f[2])[0] if f[0] == "OBX" and len(f) > 2 else ""
-        for n, r, c, s, n_subs, raw in leaves(content, dk):
-            typ = field_type(f[0], n, obx2)
+        seg = f[0]
+        obx2 = dk.read(f[2])[0] if seg == "OBX" and len(f) > 2 else ""
+        query = seg in _QUERY_SEGMENTS
+        for n, r, c, s, n_subs, raw in leaves(content, dk, f):
+            typ = field_type(seg, n, obx2)
             what = role(typ, c, s, n_subs)
-            if (f[0], n) in _QUERIES:
+            if query and (seg, n) in _QUERIES:
                 typ, what = _query_role(f[n].split(dk.rep)[r].split(dk.comp)[0], dk, c, typ, what)
             if raw == '""':
                 what = "keep"   # the explicit null: "delete this value" in the receiver
-            elif what in ("text", "unknown", "code", "ceid", "num") and _is_date(raw):
+            elif what in _DATE_ABLE and _is_date(raw):
                 what = "date"
             elif what in ("date", "dob") and not _DATE_FORM.fullmatch(raw):
                 what = "baddate"  # a date field that holds no date (196203520): removed
             elif what == "data":
-                comps = f[n].split(dk.rep)[r].split(dk.comp)
-                what = "text" if len(comps) > 3 and comps[3] == "A" else "data"
-            else:
+                comps = [*f[n].split(dk.rep)[r].split(dk.comp), "", "", ""]
+                what = "text" if comps[3] == "A" else "attached" if hl7_attach.is_text(*comps[1:4]) and \
+                    hl7_attach.decode(dk.read(raw)[0], codec) is not None else "data"
+            elif what in _SHAPED:
                 what = kept(what, dk.read(raw)[0])
             out.append((k, n, r, c, s, raw, what, typ))
     return out
 
 
+#: The roles a value recognized as a date by its form is moved in; those kept by their shape.
+_DATE_ABLE = frozenset({"text", "unknown", "code", "ceid", "num", "encoding"})
+_SHAPED = frozenset({"code", "ceid", "num", "encoding"})
+
+
 #: The query fields whose repetitions are ``@SEG.field[.component[.sub]]^value`` (QPD-3 of IHE
 #: PDQ, ERQ-3 QIP): a value takes the role of the field it names (``@PID.5.1^Smith``: a family name).
 _QUERIES = frozenset({("QPD", 3), ("ERQ", 3)})
+_QUERY_SEGMENTS = frozenset(seg for seg, _ in _QUERIES)
 _FIELD_NAME = re.compile(r"@?([A-Z][A-Z0-9]{2})\.(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 
 
@@ -95,16 +111,25 @@ def _query_role(name: str, d: Delims, comp: int, typ, what: str) -> tuple:
     return named, role(named, int(m[3] or 1) - 1, int(m[4] or 1) - 1, 1)
 
 
+def _charset(lines, d: Delims) -> str | None:
+    """The codec of the message's character set (MSH-18), None when crfdeid does not know it."""
+    msh = next(c for c, _ in lines if c.startswith("MSH"))
+    f = fields_of(msh, d)
+    return hl7_attach.charset(d.read(f[18].split(d.rep)[0])[0] if len(f) > 18 else "")
+
+
 def _is_date(value: str) -> bool:
     return bool(HL7_DATE.fullmatch(value)) and as_date(value[:8], compact=True) is not None
 
 
 def _texts(lines, d: Delims, leaves_: list[tuple]) -> list[tuple[tuple, str, list[int]]]:
-    """``(leaf, text, starts)`` of the leaves the model reads."""
+    """``(leaf, text, starts)`` of the leaves the model reads (an attachment: its text decoded)."""
     out = []
     for leaf in leaves_:
         if leaf[6] in TEXT_ROLES:
             text, starts = delims_for(lines[leaf[0]][0], d).read(leaf[5])
+            if leaf[6] == "attached":
+                text = hl7_attach.decode(text, _charset(lines, d)) or ""
             out.append((leaf, text, starts))
     return out
 
@@ -185,6 +210,8 @@ def documents(files, report, encoding: str | None = None):
 def rewrite(raw: str, starts: list[int], old: str, new: str, d: Delims) -> str:
     """``raw`` (whose text is ``old``) changed so that its text reads ``new``: what did not
     change keeps its bytes (escape sequences as written), what changed is escaped."""
+    if d.esc not in raw:  # raw is its text and holds no separator: the whole new text escaped
+        return d.escape(new)
     out = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag == "equal":
@@ -194,9 +221,32 @@ def rewrite(raw: str, starts: list[int], old: str, new: str, d: Delims) -> str:
     return "".join(out)
 
 
+def hashed_link(key: bytes, value: str) -> str:
+    """The keyed hash (HMAC-SHA256) of an identifier that links messages: 16 upper-case hex
+    digits, which fit every version's field (MSH-10, EI-1) and hold no separator.
+
+    >>> hashed_link(b"k" * 16, "MSG0001") == hashed_link(b"k" * 16, "MSG0001") != hashed_link(b"k" * 16, "MSG0002")
+    True
+    """
+    return hmac.new(key, b"hl7-link\x1f" + value.encode("utf-8"), hashlib.sha256).hexdigest()[:16].upper()
+
+
 @WRITERS.register("hl7")
 class Hl7Writer(RecordWriter):
-    """The messages read by ``hl7:`` written back de-identified, with their own separators."""
+    """The messages read by ``hl7:`` written back de-identified, with their own separators. The
+    identifiers that link messages (``link``: MSH-10 and MSA-2, EI identifiers...) are replaced
+    by a keyed hash (the surrogates' key; with ``text=redacted`` or ``masked``, the ``key`` or
+    ``seed`` given, else a key made for the run)."""
+
+    def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
+                 propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
+                 mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
+                 date_order=None):
+        options = {k: v for k, v in locals().items() if k not in ("self", "out", "text", "__class__")}
+        if text != "surrogate":  # the keyed hash of the links takes them; the text writer does not
+            key, seed = options.pop("key"), options.pop("seed")
+        super().__init__(out, text, **options)
+        self.link_key = link_key(self, key, seed)
 
     def name_of(self) -> str:
         return "hl7"
@@ -218,12 +268,32 @@ class Hl7Writer(RecordWriter):
         for (leaf, old, starts), new in zip(texts, self._new_texts(doc, texts)):
             if new != old:
                 dk = delims_for(lines[leaf[0]][0], d)
-                changes.setdefault(leaf[0], {})[leaf[1:5]] = rewrite(leaf[5], starts, old, new, dk)
-                self.count("text value(s) de-identified")
+                if leaf[6] == "attached":  # the attachment's base64, in its character set and layout
+                    raw = self._encoded(leaf[5], starts, new, _charset(lines, d), dk, record.where, doc.doc_id)
+                else:
+                    raw = rewrite(leaf[5], starts, old, new, dk)
+                changes.setdefault(leaf[0], {})[leaf[1:5]] = raw
+                self.count("text attachment(s) de-identified" if leaf[6] == "attached" else
+                           "text value(s) de-identified")
         self._typed(lines, d, leaves_, group, record.where, changes)
         out = [(rebuild(c, delims_for(c, d), changes[k]) if k in changes else c) + t
                for k, (c, t) in enumerate(lines)]
         return record.extra.get("bom", "") + "".join(out)
+
+    @staticmethod
+    def _encoded(raw: str, starts: list[int], text: str, codec: str | None, d: Delims, where: str,
+                 doc_id: str) -> str:
+        r"""An attachment's ``raw`` data with ``text`` in its place: base64 in its character set,
+        its lines as long and their breaks written as in ``raw`` (``\X0D0A\``, ``\.br\``...)."""
+        data = d.read(raw)[0]
+        try:
+            new = hl7_attach.encode(text, data, codec or "utf-8")
+        except UnicodeEncodeError:
+            raise OutputError(f"{where}: a de-identified attachment does not fit its character set; "
+                              "not written", doc_id=doc_id) from None
+        brk = hl7_attach.BREAK.search(data)
+        joint = raw[starts[brk.start()]:starts[brk.end()]] if brk else ""
+        return joint.join(d.escape(line) for line in hl7_attach.BREAK.split(new))
 
     def _new_texts(self, doc: Document, texts) -> list[str]:
         """The texts de-identified together (one surrogate state, one document), each leaf apart:
@@ -255,11 +325,13 @@ class Hl7Writer(RecordWriter):
     def _typed(self, lines, d: Delims, leaves_, group: str, where: str, changes: dict) -> None:
         """The structured leaves (names, identifiers, dates...) replaced or removed, in ``changes``."""
         names: dict[tuple, dict[str, tuple]] = {}
+        done = "replaced" if self.surrogates else "removed"
         for leaf in leaves_:
+            if leaf[6] not in _TYPED:
+                continue
             k, n, r, c, s, raw, what, typ = leaf
             dk = delims_for(lines[k][0], d)
             seg = lines[k][0][:3]
-            at = f"{where} {seg}-{n}"
             if what in NAME_PARTS:
                 key: tuple = (k, n, r, typ)
                 if what in names.get(key, {}):  # a second name in one repetition (a query's values)
@@ -274,11 +346,15 @@ class Hl7Writer(RecordWriter):
                     self.count("birth date(s) moved")
             elif what in SUBTYPES:
                 sub = "DOCTOR" if what == "surname" and typ in _DOCTOR_TYPES else SUBTYPES[what]
-                new = self.value(group, dk.read(raw)[0], sub, at)
-                self.count(f"{what} value(s) {'replaced' if self.surrogates else 'removed'}")
-            elif what in ("check", "data", "baddate"):
+                new = self.value(group, dk.read(raw)[0], sub, f"{where} {seg}-{n}") if self.surrogates else None
+                self.count(f"{what} value(s) {done}")
+            elif what == "link":
+                new = hashed_link(self.link_key, dk.read(raw)[0])
+                self.count("linking id(s) hashed")
+            elif what in ("check", "data", "pointer", "baddate"):
                 new = None
-                self.count({"check": "check digit(s) removed", "data": "encapsulated data removed",
+                self.count({"check": "check digit(s) removed", "data": "encapsulated data removed (not text)",
+                            "pointer": "reference pointer(s) removed",
                             "baddate": "date field(s) holding no date removed"}[what])
             else:
                 continue

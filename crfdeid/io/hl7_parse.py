@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from .hl7_types import HEADERS
 
@@ -34,6 +35,7 @@ class Delims:
         padded = enc + "\x00" * 4
         self.comp, self.rep, self.esc, self.sub = padded[0], padded[1], padded[2], padded[3]
         self.seps = frozenset(c for c in (self.field, self.comp, self.rep, self.esc, self.sub) if c != "\x00")
+        self._blanks = {ord(c): " " for c in (*self.seps, "\r", "\n")}
 
     def read(self, raw: str) -> tuple[str, list[int]]:
         r"""The text of a leaf, escape sequences read (``\F\`` is the field separator, ``\.br\``
@@ -101,7 +103,7 @@ class Delims:
     def clean(self, value: str) -> str:
         """A surrogate of a structured value with no separator in it (a space instead): a
         surrogate never adds a separator nor an escape sequence."""
-        return "".join(" " if c in self.seps or c in "\r\n" else c for c in value)
+        return value.translate(self._blanks)
 
 
 def lines_of(text: str) -> list[tuple[str, str]]:
@@ -159,7 +161,16 @@ def check_message(contents: list[str]) -> str | None:
 
 def delims_for(content: str, d: Delims) -> Delims:
     """The separators of one segment: a header's own, else the message's."""
-    return Delims(content) if content[:3] in HEADERS else d
+    if content[:3] not in HEADERS:
+        return d
+    end = content.find(content[3], 4) if len(content) > 4 else -1
+    return _header_delims(content if end < 0 else content[:end])
+
+
+@lru_cache(maxsize=256)
+def _header_delims(head: str) -> Delims:
+    """The separators a header declares (its name, MSH-1 and MSH-2: all a :class:`Delims` reads)."""
+    return Delims(head)
 
 
 def fields_of(segment: str, d: Delims) -> list[str]:
@@ -168,10 +179,10 @@ def fields_of(segment: str, d: Delims) -> list[str]:
     return [parts[0], d.field, *parts[1:]] if parts[0] in HEADERS else parts
 
 
-def leaves(segment: str, d: Delims) -> Iterator[tuple[int, int, int, int, int, str]]:
+def leaves(segment: str, d: Delims, f: list[str] | None = None) -> Iterator[tuple[int, int, int, int, int, str]]:
     """``(field, repetition, component, subcomponent, number of subcomponents, raw)`` of every
-    non-empty leaf of a segment (MSH-1 and MSH-2 are none)."""
-    f = fields_of(segment, d)
+    non-empty leaf of a segment (MSH-1 and MSH-2 are none); ``f``: its fields, when split already."""
+    f = fields_of(segment, d) if f is None else f
     first = 3 if f[0] in HEADERS else 1
     for n in range(first, len(f)):
         if not f[n]:
@@ -189,11 +200,13 @@ def rebuild(segment: str, d: Delims, changes: dict[tuple[int, int, int, int], st
     if not changes:
         return segment
     f = fields_of(segment, d)
-    for n in sorted({k[0] for k in changes}):
+    by_field: dict[int, list[tuple[int, int, int, str]]] = {}
+    for (fn, r, c, s), value in changes.items():
+        by_field.setdefault(fn, []).append((r, c, s, value))
+    for n, values in by_field.items():
         reps = [[comp.split(d.sub) if d.sub != "\x00" else [comp] for comp in rep.split(d.comp)]
                 for rep in f[n].split(d.rep)]
-        for (fn, r, c, s), value in changes.items():
-            if fn == n:
-                reps[r][c][s] = value
+        for r, c, s, value in values:
+            reps[r][c][s] = value
         f[n] = d.rep.join(d.comp.join(d.sub.join(subs) for subs in rep) for rep in reps)
     return d.field.join([f[0], *f[2:]] if f[0] in HEADERS else f)

@@ -18,7 +18,14 @@ subcomponent of a repetition), how the writer de-identifies it:
 * a kind of identifier (``family``, ``given``, ``middle``, ``surname``, ``id``, ``ssn``,
   ``check``, ``street``, ``city``, ``zip``, ``geo``, ``phone``, ``email``, ``org``,
   ``room``, ``place``) replaced by a surrogate or removed; ``data``: an encapsulated
-  document (ED-5 not in ASCII), removed.
+  document (ED-5) that is not text, removed (a text attachment in base64 is ``attached``,
+  read by the model: :mod:`crfdeid.io.hl7_attach`); ``pointer``: a reference pointer (RP-1,
+  a document's address), removed;
+* ``link``: an identifier that links messages or segments (MSH-10 and the MSA-2 that
+  acknowledges it, the query tags QPD-2, QAK-1, QRD-4, ERQ-1, every EI identifier: the placer
+  and filler numbers of ORC-2/OBR-2, ORC-3/OBR-3, a parent's in ORC-8/OBR-29...), replaced by a
+  keyed hash of it (the same value gives the same hash in every message and style), so that
+  the links hold.
 
 OBX-5 takes the type OBX-2 names (case folded for the look-up only; an empty or unknown type
 is text). The explicit null ``""`` (``keep``) and empty leaves are always kept.
@@ -38,7 +45,7 @@ SUBTYPES = {"id": "IDNUM", "ssn": "SSN", "street": "STREET", "city": "CITY", "zi
 NAME_PARTS = ("family", "given", "middle")
 
 _HD = {0: "org", 1: "id", 2: "code"}
-_EI = {0: "id", 1: "org", 2: "id", 3: "code"}
+_EI = {0: "link", 1: "org", 2: "id", 3: "code"}
 _CE = {0: "ceid", 1: "text", 2: "code", 3: "ceid", 4: "text", 5: "code", 6: "code", 7: "code", 8: "text"}
 #: Data type -> {component (from 0): role}; a role given as a dict is a composite held in
 #: subcomponents. Components not listed are ``text``.
@@ -64,7 +71,9 @@ COMPONENTS: dict[str, dict] = {
     "ST": {}, "TX": {}, "FT": {},
     "SSN": {0: "ssn"}, "IDST": {0: "id"}, "PLACE": {0: "place"}, "AUI": {0: "id", 1: "date", 2: "text"},
     "DLN": {0: "id", 1: "code", 2: "date"},
-    "ED": {0: _HD, 1: "code", 2: "code", 3: "code", 4: "data"},
+    "ED": {0: _HD, 1: "code", 2: "code", 3: "encoding", 4: "data"},
+    "LINK": {0: "link"},
+    "RP": {0: "pointer", 1: _HD, 2: "code", 3: "code"},
 }
 # A name in an NDL (OBR-32..35: CNN in subcomponents) or a PPN (TXA-22, an XCN and a time).
 COMPONENTS["NDL"] = {0: {**{k: v for k, v in COMPONENTS["XCN"].items() if k < 8}, 1: "family", 8: "org", 9: "id",
@@ -72,12 +81,12 @@ COMPONENTS["NDL"] = {0: {**{k: v for k, v in COMPONENTS["XCN"].items() if k < 8}
                      10: "room"}
 COMPONENTS["PPN"] = {**COMPONENTS["XCN"], 14: "date"}
 #: The roles given to a field type written with a role (``ST/id``) in the table.
-_ROLES = {"ST/id": "IDST", "ST/ssn": "SSN", "ST/place": "PLACE", "IS/place": "PLACE", "TS/dob": "DOB",
-          "DTM/dob": "DOB"}
+_ROLES = {"ST/link": "LINK", "ST/id": "IDST", "ST/ssn": "SSN", "ST/place": "PLACE", "IS/place": "PLACE",
+          "TS/dob": "DOB", "DTM/dob": "DOB"}
 #: The text types: read by the model (not the number rule of unknown fields).
 TEXT_TYPES = frozenset({"ST", "TX", "FT"})
 #: OBX-2 value types OBX-5 is read as; any other (empty, unknown) is unknown text.
-OBX_TYPES = frozenset(COMPONENTS) - {"DOB", "SSN", "IDST", "PLACE"} | {"TM"}
+OBX_TYPES = frozenset(COMPONENTS) - {"DOB", "SSN", "IDST", "PLACE", "LINK"} | {"TM"}
 #: Segments whose first field is the field separator itself (MSH-1, FHS-1, BHS-1).
 HEADERS = ("MSH", "FHS", "BHS")
 
@@ -113,6 +122,7 @@ def parse_table(text: str) -> dict[str, dict[int, str]]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def field_type(segment: str, number: int, obx_type: str = "") -> str | None:
     """The data type of field ``number`` of ``segment`` (None: unknown); OBX-5 by OBX-2."""
     typ = table().get(segment, {}).get(number)
@@ -122,6 +132,7 @@ def field_type(segment: str, number: int, obx_type: str = "") -> str | None:
     return typ if typ in COMPONENTS else None
 
 
+@lru_cache(maxsize=4096)
 def role(typ: str | None, comp: int, sub: int, n_subs: int) -> str:
     """The role of subcomponent ``sub`` (of ``n_subs``) of component ``comp`` of a field of type
     ``typ`` (module docstring)."""
@@ -136,7 +147,7 @@ def role(typ: str | None, comp: int, sub: int, n_subs: int) -> str:
         r = "family" if sub == 0 else ("text" if sub in (1, 3) else "surname")
     elif sub and r in NAME_PARTS:
         r = "surname"
-    elif sub and r not in SUBTYPES and r != "code":
+    elif sub and r not in SUBTYPES and r not in ("code", "link"):
         r = "text"
     return r
 
@@ -149,13 +160,19 @@ def kept(r: str, value: str) -> str:
     >>> kept("code", "SEL"), kept("code", "617-555-0189"), kept("ceid", "11492-6"), kept("num", "Lee")
     ('code', 'text', 'code', 'text')
     """
-    if r == "ceid":
+    if r == "encoding":  # ED-4, HL7 table 0299 (A, Hex, Base64: mixed case)
+        r = "code" if value.upper() in ("A", "HEX", "BASE64") else "text"
+    elif r == "ceid":
         r = "code" if CODE.fullmatch(value) else "text"
     elif r == "code":
-        r = "code" if CODE.fullmatch(value) and not number_runs(value) else "text"
+        r = "code" if CODE.fullmatch(value) and (_digits(value) < 4 or not number_runs(value)) else "text"
     elif r == "num":
         r = "num" if NUMBER.fullmatch(value) or SN_SIGN.fullmatch(value) else "text"
     return r
+
+
+def _digits(text: str) -> int:
+    return sum(map(str.isdigit, text))
 
 
 def number_runs(text: str) -> list[tuple[int, int]]:

@@ -351,3 +351,13 @@ class RecordWriter:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def link_key(writer: RecordWriter, key=None, seed=None) -> bytes:
+    """The key of the hashes that keep records linked (FHIR ids, HL7 message and order numbers):
+    the surrogates' (a seed's too), else ``key`` or ``seed`` given, else one made for the run."""
+    if writer.surrogates:
+        return writer.inner.surrogator.keyed.key
+    if key:
+        return key.encode("utf-8") if isinstance(key, str) else bytes(key)
+    return f"crfdeid-seed:{seed}".encode() if seed is not None else os.urandom(32)

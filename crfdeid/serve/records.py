@@ -33,7 +33,7 @@ def deidentify(fmt: str, body: bytes, text: str, session: Session, key, policy=N
     docs = list(read([("request body", body, name)], errors.append))
     if errors:
         return 422, [str(e) for e in errors]
-    given = {"key": key} if text == "surrogate" or (fmt == "fhir" and key is not None) else {}  # fhir: ids hashed
+    given = {"key": key} if text == "surrogate" or key is not None else {}  # fhir ids, hl7 links: hashed
     out = writer_class(fmt)(None, text=text, **given, **({"policy": policy} if fmt == "fhir" else {}))
     try:
         for tagged in session.tagged(docs):

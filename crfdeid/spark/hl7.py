@@ -19,6 +19,7 @@ and its error is returned.
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 
@@ -89,8 +90,9 @@ def deidentify_hl7(messages, output_format: str = "redacted", *, model=None, key
     from pyspark.sql import functions as F  # pyspark: the optional extra [spark], checked above
     deid = Deidentifier(model, "redacted")  # the model, checked on the driver
     given = dict(options or {})
-    if output_format == "surrogate":
-        given.update({k: v for k, v in (("key", key), ("seed", seed)) if v is not None})
+    given.update({k: v for k, v in (("key", key), ("seed", seed)) if v is not None})
+    if output_format != "surrogate" and "key" not in given and "seed" not in given:
+        given["key"] = os.urandom(32)  # one key for the links' hashes (MSH-10, MSA-2...) in every task
     writer_class("hl7")(None, text=output_format, **given).close()  # options refused now, not in a task
     spark = messages.sparkSession
     data = messages.withColumn("__group", F.coalesce(F.col("patient"), F.col("file")))
