@@ -13,6 +13,7 @@ from crfdeid.cli import tag
 from crfdeid.errors import ConfigError, LeakError
 from crfdeid.io.fhir import FhirWriter
 from crfdeid.io.fhir_policy import load_policy
+from crfdeid.io.runmanifest import notes_only
 
 PATIENT = {"resourceType": "Patient", "id": "pt-7731", "name": [{"given": ["Orlaith"], "family": "Quennell"}],
            "telecom": [{"system": "phone", "value": "555-0139"}]}
@@ -44,7 +45,8 @@ def export(tmp_path):
 def _run(src, out, *opts) -> dict:
     assert tag.main(["--quiet", "--input-format", "fhir", "--output-format", "fhir", "--output-dir", str(out),
                      *opts, str(src)]) == 0
-    found = [json.loads(x) for p in sorted(out.iterdir()) for x in p.read_text(encoding="utf-8").splitlines()]
+    files = notes_only(sorted(out.iterdir()))  # tag also writes its run manifest
+    found = [json.loads(x) for p in files for x in p.read_text(encoding="utf-8").splitlines()]
     return {r["resourceType"]: r for r in found}
 
 

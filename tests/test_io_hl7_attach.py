@@ -9,6 +9,7 @@ import pytest
 
 from crfdeid.cli import tag
 from crfdeid.io import hl7_attach
+from crfdeid.io.runmanifest import notes_only
 
 NOTE = "Ardith Quillon seen 07/22/2098 by Dr. Pemberton. Call 617-555-0143. Plan: home."
 HEAD = "MSH|^~\\&|LAB|MERCY|||20980722103000||ORU^R01|C1|P|2.5{charset}\rPID|1||77310452^^^MERCY^MR||Quillon^Ardith\r"
@@ -47,7 +48,7 @@ def written(request, tmp_path_factory):
     opts = ["-o", f"text={request.param}", "--seed", "3"]
     assert tag.main(["--quiet", "--input-format", "hl7", "--output-format", "hl7", "--output-dir", str(out),
                      *opts, str(src)]) == 0
-    return {p.stem: p.read_bytes().decode("ascii") for p in out.iterdir()}
+    return {p.stem: p.read_bytes().decode("ascii") for p in notes_only(out.iterdir())}
 
 
 def _ed(message: str) -> list[str]:
