@@ -50,7 +50,7 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
-from . import contextforms, dateforms, fixedforms, phones
+from . import contextforms, dateforms, fixedforms, phones, postcodes
 from .rules import trie_pattern
 
 _I = re.I
@@ -283,6 +283,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
         found.extend(fixedforms.matches(text))
         found.extend(dateforms.matches(text))
         found.extend(contextforms.matches(text))
+        found.extend(postcodes.matches(text))
         found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found]),
                                     [sp for _, sp in found]))
         found.extend(phones.labelled(text, [sp for _, sp in found]))
