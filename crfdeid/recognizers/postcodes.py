@@ -52,6 +52,7 @@ SHAPES = {
     "ca": r"[A-Za-z][0-9][A-Za-z][ -]?[0-9][A-Za-z][0-9]",  # CA
     "ie": r"[A-Za-z][0-9][0-9Ww][ ]?[0-9A-Za-z]{4}",  # IE (Eircode)
 }
+_MEASURES = frozenset("cc ml mg kg mm cm iu gm hr am pm sa sd ss".split())
 _DUTCH = regex.compile(r"[0-9]{4}[ ]?([A-Za-z]{2})")
 _IRISH = regex.compile(r"[A-Za-z][0-9][0-9Ww][ ]?([0-9A-Za-z]{4})")
 _UK = regex.compile(SHAPES["uk"])
@@ -147,16 +148,17 @@ def matches(text: str) -> list[tuple[str, Span]]:
 
 def _shape_ok(value: str) -> bool:
     """A code with letters is written in one case (``H20 seal`` is no Eircode); a Dutch code's
-    letters are no unit (``1200CC``), nor in lower case a word (``2021 at``); an Eircode's last four hold a digit."""
+    letters are no unit of measure (``1200CC``), nor in lower case after a space a word (``2021 at``); an Eircode's last four hold a digit."""
     if not any(c.isalpha() for c in value):
         return True
     if value not in (value.upper(), value.lower()):
         return False
     dutch = _DUTCH.fullmatch(value)
     if dutch:
-        letters = dutch.group(1)
-        words = _not_places() if letters.islower() else _units()
-        return letters.lower() not in words | {"sa", "sd", "ss"}
+        letters = dutch.group(1).lower()
+        if " " in value and dutch.group(1).islower():
+            return letters not in _not_places()  # "2021 at"
+        return letters not in _MEASURES  # "1200cc", "1000 ML"
     irish = _IRISH.fullmatch(value)
     return not irish or _UK.fullmatch(value) is not None or any(c.isdigit() for c in irish.group(1))
 
