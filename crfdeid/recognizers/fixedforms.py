@@ -85,7 +85,8 @@ ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
 _FAX_BEFORE = re.compile(r"fax", re.I)
 _SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+number)?|nas|assurance[ \t]+sociale)"
                         r"\b[^\n0-9]{0,20}$")
-_CARD_LABEL = re.compile(r"(?i)\b(?:card|cc|carte|karte|kartennummer|tarjeta|carta|cart[aã]o|karta|kort)\b[^\n0-9]{0,20}$")
+_CARD_LABEL = re.compile(r"(?i)\b(?:card|cc|carte|karte|kartennummer|tarjeta|carta|cart[aã]o|karta|kort)\b"
+                         r"[^\n0-9]{0,20}$")
 _NDC_BEFORE = re.compile(r"(?i)\bndc\b[ \t#:]*$")
 _AADHAAR_LABEL = re.compile(r"(?i)\b(?:aadhaa?r|uid(?:ai)?)\b[^\n0-9]{0,20}$")
 _CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
@@ -235,8 +236,8 @@ def _pps(m, text) -> bool:
 _EXTENSION = r"(?:[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5})?"
 
 
-@_form("phone_intl", "PHONE", r"(?<![\w+])(?:\+|00(?=[1-9]))[0-9]{1,3}(?:[ .-]?\([0-9]\))?(?:[ .-]?\(?[0-9]{1,5}\)?){1,6}"
-       + _EXTENSION + r"(?![\w/%]|[.,-][0-9])", r"\+|00[1-9]")
+@_form("phone_intl", "PHONE", r"(?<![\w+])(?:\+|00(?=[1-9]))[0-9]{1,3}(?:[ .-]?\([0-9]\))?"
+       r"(?:[ .-]?\(?[0-9]{1,5}\)?){1,6}" + _EXTENSION + r"(?![\w/%]|[.,-][0-9])", r"\+|00[1-9]")
 def _phone_intl(m, text) -> bool:
     """Evidence: ``+`` (or ``00``) and a country code, then digits in a phone's groups, with
     lengths phonenumbers holds possible for that code, or nine digits or more whatever it

@@ -148,7 +148,8 @@ def matches(text: str) -> list[tuple[str, Span]]:
 
 def _shape_ok(value: str) -> bool:
     """A code with letters is written in one case (``H20 seal`` is no Eircode); a Dutch code's
-    letters are no unit of measure (``1200CC``), nor in lower case after a space a word (``2021 at``); an Eircode's last four hold a digit."""
+    letters are no unit of measure (``1200CC``), nor in lower case after a space a word
+    (``2021 at``); an Eircode's last four hold a digit."""
     if not any(c.isalpha() for c in value):
         return True
     if value not in (value.upper(), value.lower()):
