@@ -34,6 +34,8 @@ LEFT = [
     "Trach in place #8\nCT on H20 seal",
     "seen March 3rd, 2021 at home",
     "Rested 2 hours on the way\nUO 1500 today",
+    "Family meeting planned for August 23rd @ 1400 with the renal team",
+    "Meeting on Sept 23rd\nplan: negative 1243cc goal, check K and Mg @ 1830",
 ]
 
 

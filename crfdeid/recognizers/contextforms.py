@@ -42,7 +42,6 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
-from . import postcodes
 from .fixedforms import ADDRESS_LINE, plain_words
 
 _NUM_END = r"(?![\w/%-]|[.,][0-9])"
@@ -127,12 +126,9 @@ def _postal_label(m, text) -> bool:
     """Evidence: a postcode or address label before the digits on their line, a comma-separated
     address line right before them, or a listed city right after them (``10115 Berlin``; four
     digits that could be a year, 1800-2199, not: ``Dec 2065 Augusta``). Never four digits after
-    a month (``October 19, 2088``: a month and a day look like a street and a house number), nor
-    a house number (:func:`.postcodes.house_number`: ``address is Mill-Allee 5806, ...``)."""
+    a month (``October 19, 2088``: a month and a day look like a street and a house number)."""
     line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
     value = m.group("v")
-    if postcodes.house_number(text, m.start("v"), m.end("v")):
-        return False
     year_like = len(value) == 4 and 1800 <= int(value) <= 2199
     if len(value) == 4 and _MONTH_BEFORE.search(line):
         return False

@@ -90,7 +90,7 @@ _WORD = r"[\p{L}][\p{L}\p{M}'’.-]*"
 _NUM = r"[0-9]{1,5}[A-Za-z]?(?:[/-][0-9]{1,4})?"
 # A house number beside its street word: "6 Gavin Villages", "3, chemin de Chevallier", "Döringstraße 6".
 _STREET_LINE = regex.compile(
-    rf"(?i)(?<![\w.,/#-]){_NUM},?[ \t]*\n?[ \t]*(?:{_WORD}[ \t]+){{0,3}}(?:{_EN_STREET})(?![\p{{L}}])"
+    rf"(?i)(?<![\w.,/#-]){_NUM},?(?:[ \t]+|[ \t]*\n[ \t]*)(?:{_WORD}[ \t]+){{0,3}}(?:{_EN_STREET})(?![\p{{L}}])"
     rf"|(?<![\w.,/#-]){_NUM},?[ \t]+(?:{_FRENCH})(?![\p{{L}}])"
     rf"|(?<![\p{{L}}])(?:{_BEFORE_NAME}|{_COMPOUND})(?![\p{{L}}])(?:[ \t]+{_WORD}){{0,4}},?[ \t]+{_NUM}(?![\w])"
     rf"|\b{_UNIT}[ \t]*#?[ \t]*[0-9]{{1,5}}\b")
@@ -174,6 +174,8 @@ def _is_code(text: str, start: int, end: int) -> bool:
     before = text[line_start:start]
     if _MILITARY.search(before):
         return True
+    if before.rstrip().endswith("@"):
+        return False  # a time ("@ 1400")
     segment = before[before.rfind(",") + 1:]
     digits = not any(c.isalpha() for c in text[start:end])
     word = _WORD_BEFORE.search(segment)
@@ -188,8 +190,8 @@ def _is_code(text: str, start: int, end: int) -> bool:
         return False  # "Allee 5806", "PSC 7457", "1717 kari extension" (a house number and its street)
     town = _TOWN_AFTER.match(after)
     if town:
-        if town.group("town").split()[0].lower() in _units():
-            return False  # "2000 units"
+        if town.group("town").split()[0].lower() in _units() | gazetteers.load("stop_words"):
+            return False  # "2000 units", "1400 with the family"
     elif not _SEGMENT_END.match(after):
         return False
     if listed or labelled or _town_alone(segment, text[start:end]):
