@@ -22,6 +22,7 @@ DINERS = _card("3013611517223")  # fourteen digits, written 4-6-4
 JCB15 = _card("18008131945027")  # fifteen digits, written 4-6-5
 GB_IBAN = _iban("GB", "WOIX39150008063608")
 SHORT_GB = _iban("GB", "WOIX3915000806360")  # a wrong length for GB, its check right
+BR_IBAN = _iban("BR", "07123220249108230578667FV")  # ends in a group of letters
 
 # (text, the identifier in it, its subtype)
 FOUND = [
@@ -49,6 +50,9 @@ FOUND = [
     ("792 825 544 (home)", "792 825 544", "PHONE"),
     ("kind regards,\nward 5 reception\nt: 22 208 19 33", "22 208 19 33", "PHONE"),
     ("tél. 4738198478", "4738198478", "PHONE"),
+    ("07 506-1574\n10.50.62.142", "07 506-1574", "PHONE"),
+    (f"iban:{BR_IBAN[:4]} {' '.join(BR_IBAN[i:i + 4] for i in range(4, len(BR_IBAN), 4))}".lower(),
+     f"{BR_IBAN[:4]} {' '.join(BR_IBAN[i:i + 4] for i in range(4, len(BR_IBAN), 4))}".lower(), "ACCOUNT"),
 ]
 # Clinical numbers, versions, times and codes that stay (none is a person's).
 LEFT = [
@@ -57,6 +61,7 @@ LEFT = [
     "ICD-10 S72.001A, CPT 99214", "EF 45%, sats 96% on 2L", "seen at 14:35, reviewed 09:30", "PEEP 5, FiO2 0.40",
     "INR 2.3 (target 2-3)", "phone call with daughter, 20 min", "ring forceps x 2", "mobile 2 x daily with PT",
     "NDC 0002-3227-30", "vent 600x12 peep 5", "ABG 7.38/42/88", "heparin 25000 units in 500 mL at 12 mL/h",
+    "rib fx 10 11 12 on CT", "c/c 2 days of pain", "HR 90-100 in AF",
 ]
 
 

@@ -21,6 +21,12 @@ FOUND = [
     ("Calle Mayor 12 Piso 3\nMadrid, 28013", "28013"),
     ("Robertside 2959", "2959"),
     ("postcode: 058939", "058939"),
+    ("al. Spokojna 63\n25-976 Sosnowiec", "25-976"),
+    ("Lindenring 5\n44705 Bitterfeld", "44705"),
+    ("Address\n62 Main Street X43 XFCK Ballina\nPhone: see chart", "X43 XFCK"),
+    ("send to:\nstudio 42e\nedward keys\nlittlemouth\nl8g 8ar", "l8g 8ar"),
+    ("Barros de Goiás 70356-175", "70356-175"),
+    ("rambla de santa ana 4\nsoria, 38483", "38483"),
 ]
 # Clinical lines with four to six digits after an address or beside words: no code.
 LEFT = [
@@ -36,6 +42,8 @@ LEFT = [
     "Rested 2 hours on the way\nUO 1500 today",
     "Family meeting planned for August 23rd @ 1400 with the renal team",
     "Meeting on Sept 23rd\nplan: negative 1243cc goal, check K and Mg @ 1830",
+    "Smith et al. reported 2 cases\nseen in 2009",
+    "during the night 18-11\nUOP 2200",
 ]
 
 

@@ -150,18 +150,28 @@ def _iban_ok(m, text) -> bool:
     return _valid(mod_97_10, "".join(str(int(c, 36)) for c in compact[4:] + compact[:4]))
 
 
+# The same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
+@_form("iban_tail", "ACCOUNT", r"(?<![\w-])[a-z]{2}[0-9]{2}[ ][a-z0-9]{4}(?:[ ](?=[a-z]{0,3}[0-9])[a-z0-9]{4}){1,6}"
+       r"[ ][a-z]{1,3}(?![\w-])", "[a-z]", gate=r"[a-z]{2}[0-9]{2} [a-z0-9]{4} ")
+def _iban_tail(m, text) -> bool:
+    """Evidence: as :func:`_iban_ok`, the mod-97 check."""
+    return _iban_ok(m, text)
+
+
 # A bank account number after its label in the languages of the IBAN countries (an English
 # "account" label is :mod:`.safeharbor`'s).
 @_form("bank_account", "ACCOUNT", r"(?i:\b(?:bank[ \t]*account|bban|konto(?:nummer|nr\.?)?|kontonummer|rekening"
        r"(?:nummer|nr\.?)?|numero[ \t]+di[ \t]+conto|conto(?:[ \t]+corrente)?|c/c|n(?:um[ée]ro)?[ \t]+de[ \t]+compte"
        r"|compte(?:[ \t]+bancaire)?|rib|n[uú]mero[ \t]+de[ \t]+cuenta|cuenta|n[uú]mero[ \t]+da[ \t]+conta|conta"
        r"|numer[ \t]+konta|rachunek|sort[ \t]+code(?:[ \t]+and[ \t]+account)?))\b[ \t]*(?:(?i:no|nr|n°|number)\.?)?"
-       r"[ \t]*[:#=-]?[ \t]*(?P<v>(?=(?:[A-Za-z ]*[0-9]){6})[A-Za-z0-9]{2,}(?:[ -][A-Za-z0-9]{2,}){0,6})(?![\w-])",
+       r"[ \t]*[:#=-]?[ \t]*(?P<v>(?=[A-Za-z]{0,4}[0-9])[A-Za-z0-9]{2,}(?:[ -](?=[A-Za-z]{0,4}[0-9])[A-Za-z0-9]{2,})"
+       r"{0,6})(?![\w-])",
        "[A-Za-z]", gate=("account", "bban", "konto", "rekening", "conto", "c/c", "compte", "rib", "cuenta", "conta",
                          "rachunek", "sort code"))
 def _bank_account(m, text) -> bool:
-    """Evidence: the label; the value holds six digits at least (``Konto 0610 3466 9629``)."""
-    return True
+    """Evidence: the label; the value's groups each hold a digit, six at least in all
+    (``Konto 0610 3466 9629``; not ``rib fx 10 11``)."""
+    return sum(c.isdigit() for c in m.group("v")) >= 6
 
 
 # After its label: three groups of three digits are a Spanish or French phone number's shape too.
@@ -256,10 +266,11 @@ def _phone_intl(m, text) -> bool:
 # A national number with its trunk "0", in three or more groups ("0494 92 82 32", "020 7946 0958"),
 # or in two after an area code ("0121 4960334", "(0117)4960912", "(022) 5828327", "0294-696037"), or
 # bare ("07780210241"); Sweden's mixed groups ("08-17 01 76", "049-614 20 98"); Brazil's area
-# code and "NNNN-NNNN" ("14 1187-0986").
+# code and "NNNN-NNNN" ("14 1187-0986"); New Zealand's "(04) 759-4212".
 @_form("phone_trunk", "PHONE", _NO_NUM_BEFORE + r"(?:\(?0[0-9]{1,4}\)?(?P<s>[ .-])[0-9]{2,4}(?:(?P=s)[0-9]{2,4}){1,3}"
        r"|\(0[0-9]{1,4}\)[ -]?[0-9]{5,8}|0[0-9]{1,4}[ -][0-9]{5,8}|0[0-9]{9,10}"
-       r"|0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}|[1-9][0-9][ ][0-9]{4,5}-[0-9]{4})"
+       r"|0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}|[1-9][0-9][ ][0-9]{4,5}-[0-9]{4}"
+       r"|\(?0[0-9]{1,4}\)?[ ][0-9]{3,4}-[0-9]{4})"
        + _NO_NUM_AFTER, r"[0-9(]")
 def _phone_trunk(m, text) -> bool:
     """Evidence: the shape (a trunk ``0`` and an area code in brackets or before a group, or

@@ -53,6 +53,7 @@ SHAPES = {
     "ie": r"[A-Za-z][0-9][0-9Ww][ ]?[0-9A-Za-z]{4}",  # IE (Eircode)
 }
 _MEASURES = frozenset("cc ml mg kg mm cm iu gm hr am pm sa sd ss".split())
+_LONG_HYPHEN = regex.compile(r"[0-9]{5}-[0-9]{3,4}")
 _DUTCH = regex.compile(r"[0-9]{4}[ ]?([A-Za-z]{2})")
 _IRISH = regex.compile(r"[A-Za-z][0-9][0-9Ww][ ]?([0-9A-Za-z]{4})")
 _UK = regex.compile(SHAPES["uk"])
@@ -77,12 +78,13 @@ _FRENCH = r"rue|avenue|chemin|boulevard|allée|impasse|quai|cours|square"
 # Other countries' street words before the name, the number after it ("Calle Mayor 12", "ul. Polna 5").
 _BEFORE_NAME = (
     _FRENCH + r"|calle|avenida|avda\.|paseo|plaza|camino|carretera|callejón|glorieta|ronda|travesía|cañada|pasadizo"
-    r"|vial|cuesta|urbanización|viale|piazza|piazzale|corso|strada|borgo|contrada|vicolo|incrocio|canale|rotonda"
+    r"|vial|cuesta|urbanización|rambla|viale|piazza|piazzale|corso|strada|borgo|contrada|vicolo|incrocio|canale|rotonda"
     r"|ul\.|ulica|aleja|plac|osiedle|rua|travessa|alameda|praça|estrada|rodovia|núcleo|trecho|estação|ladeira"
     r"|chowk|marg|nagar|ganj|gali")
 # Street words that end a compound (Döringstraße, Zoëstraat, Björktorget) in German, Dutch and Nordic.
-_COMPOUND = (r"\p{L}[\p{L}-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|damm|chaussee|straat|laan|gracht|plein"
-             r"|singel|dreef|steeg|gatan|vägen|väg|torget|gränd|stigen|vej)")
+# ("-ring", "-pad", "-hof", "-ufer", "-kade" in title case only: "during", "keypad", "blockade").
+_COMPOUND = (r"(?:\p{L}[\p{L}-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|damm|chaussee|straat|laan|gracht|plein"
+             r"|singel|dreef|steeg|gatan|vägen|väg|torget|gränd|stigen|vej)|(?-i:\p{Lu}[\p{L}-]+(?:ring|pad|hof|ufer|kade)))")
 # A flat, unit, box or suite number's word (the number after it is no postcode).
 _UNIT = (r"(?:unit|flat|apt\.?|apartment|suite|studio|p\.?o\.?[ \t]*box|box|psc|h\.?[ \t]?no\.?|piso|puerta"
          r"|appartamento)")
@@ -93,7 +95,8 @@ _STREET_LINE = regex.compile(
     rf"(?i)(?<![\w.,/#-]){_NUM},?(?:[ \t]+|[ \t]*\n[ \t]*)(?:{_WORD}[ \t]+){{0,3}}(?:{_EN_STREET})(?![\p{{L}}])"
     rf"|(?<![\w.,/#-]){_NUM},?[ \t]+(?:{_FRENCH})(?![\p{{L}}])"
     rf"|(?<![\p{{L}}])(?:{_BEFORE_NAME}|{_COMPOUND})(?![\p{{L}}])(?:[ \t]+{_WORD}){{0,4}},?[ \t]+{_NUM}(?![\w])"
-    rf"|\b{_UNIT}[ \t]*#?[ \t]*[0-9]{{1,5}}\b")
+    rf"|(?<![\p{{L}}.][ \t]?)(?<!\bet[ \t])\b(?:al|pl|os)\.(?:[ \t]+{_WORD}){{1,4}},?[ \t]+{_NUM}(?![\w])"
+    rf"|\b{_UNIT}[ \t]*#?[ \t]*[0-9]{{1,5}}[A-Za-z]?\b")
 # Labels and verbs of an address (any language of the forms above).
 _ADDRESS_CUE = regex.compile(
     r"(?i)\b(?:address|addr|adres|adresse|anschrift|indirizzo|direcci[oó]n|morada|endere[cç]o|adress"
@@ -111,7 +114,7 @@ _SEGMENT_END = regex.compile(r"[ \t]*(?:$|[,;)\n/]|\.[ \t]*(?:$|\n))")
 #: Endings of place names (English, German, Dutch, Nordic, Polish, French: Kingston, Nashville, Portsmouth,
 #: Edinburgh, Heidelberg, Mannheim, Nordhausen, Göttingen, Kraków, Katowice, Châlons-sur-Marne).
 _TOPONYM = regex.compile(
-    r"(?:ton|ville|side|mouth|shire|berg|burg|burgh|borough|bury|chester|caster|cester|field|ford|haven|port"
+    r"(?:ton|ville|side|mouth|shire|berg|burg|burgh|borough|bury|chester|caster|cester|field|ford|haven|port|land"
     r"|stadt|stad|heim|hausen|dorf|ingen|furt|bach|hoven|dam|köping|borg|by|ów|owice|-sur-\p{L}+|-(?:en|lès|le|la)-\p{L}+)$",
     regex.I)
 _TOWN_WORD = regex.compile(r"\p{L}[\p{L}\p{M}'’-]*[-–]?")
@@ -149,7 +152,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
 def _shape_ok(value: str) -> bool:
     """A code with letters is written in one case (``H20 seal`` is no Eircode); a Dutch code's
     letters are no unit of measure (``1200CC``), nor in lower case after a space a word
-    (``2021 at``); an Eircode's last four hold a digit."""
+    (``2021 at``); an Eircode's last four hold a digit, or are capitals and no word."""
     if not any(c.isalpha() for c in value):
         return True
     if value not in (value.upper(), value.lower()):
@@ -161,7 +164,9 @@ def _shape_ok(value: str) -> bool:
             return letters not in _not_places()  # "2021 at"
         return letters not in _MEASURES  # "1200cc", "1000 ML"
     irish = _IRISH.fullmatch(value)
-    return not irish or _UK.fullmatch(value) is not None or any(c.isdigit() for c in irish.group(1))
+    if not irish or _UK.fullmatch(value) is not None or any(c.isdigit() for c in irish.group(1)):
+        return True
+    return value.isupper() and irish.group(1).lower() not in _not_places()  # "X43 XFCK", not "H20 SEAL"
 
 
 def _is_code(text: str, start: int, end: int) -> bool:
@@ -204,7 +209,8 @@ def _town_alone(segment: str, value: str) -> bool:
     """A town alone before the code in its line or comma-separated part: one to three words,
     none a unit, the last no plain, clinical or drug word; before a code with letters
     (``Blankenshiptown E3V8A5``) any such town, before digits a town in title case (or in a
-    part written in lower case) with five digits (``Altötting 02308``) or a toponym's ending
+    part written in lower case) with five or six digits (``Altötting 02308``), Brazil's or the US
+    ``NNNNN-NNN(N)`` (``Barros de Goiás 70356-175``) or a toponym's ending
     (``Robertside 2959``, ``Marin-sur-Bourdon 80863``: :data:`_TOPONYM`) and no four digits
     that could be a year (1900-2099). Lab names in a list (``Lipase 4318``) have neither."""
     words = segment.split()
@@ -218,7 +224,8 @@ def _town_alone(segment: str, value: str) -> bool:
     if len(value) == 4 and 1900 <= int(value) <= 2099:
         return False
     cased = (last[:1].isupper() and last[1:2].islower()) or segment.islower()
-    return cased and (_TOPONYM.search(last) is not None or len(value) == 5)
+    return cased and (_TOPONYM.search(last) is not None or (value.isdigit() and len(value) in (5, 6))
+                      or _LONG_HYPHEN.fullmatch(value) is not None)
 
 
 def _lines_back(text: str, line_start: int, n: int) -> int:
