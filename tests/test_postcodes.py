@@ -27,6 +27,8 @@ FOUND = [
     ("send to:\nstudio 42e\nedward keys\nlittlemouth\nl8g 8ar", "l8g 8ar"),
     ("Barros de Goiás 70356-175", "70356-175"),
     ("rambla de santa ana 4\nsoria, 38483", "38483"),
+    ("Lives in Parramatta 2150", "2150"),
+    ("Flat 8, 185 Priory Court, Stratford\nPostcode 0755", "0755"),
 ]
 # Clinical lines with four to six digits after an address or beside words: no code.
 LEFT = [
@@ -44,6 +46,7 @@ LEFT = [
     "Meeting on Sept 23rd\nplan: negative 1243cc goal, check K and Mg @ 1830",
     "Smith et al. reported 2 cases\nseen in 2009",
     "during the night 18-11\nUOP 2200",
+    "Arrived from Flat 8, 185 Priory Court, Stratford\nSeen at 12.53\nPC: chest pain snce 0755",
 ]
 
 

@@ -15,12 +15,14 @@ code here is ``ZIP`` only with all of:
   not a house number (no street word right before it, ``Allee 5806``, nor among the words after
   it, ``1717 kari extension``), and no plain, clinical or unit word stands right before it with
   nothing between (``plt 250000``, ``room 4012``);
-* **an address before it** on its line or up to three lines up: an address or postcode label
+* **an address before it** on its line or up to three lines up (on its line for four digits
+  that are a time of day, ``0755``): an address or postcode label
   (``address``, ``send to``, ``lives at``, ``postcode``, ``PLZ``, ``CEP``, ``h.no.``...), a house
   number beside a street word (``6 Gavin Villages``, ``Döringstraße 6``, ``ul. Polna 5``,
   ``3, chemin de Chevallier``: street words of :data:`STREET_WORDS`, the US Postal Service's
   suffixes and other countries' words), a unit, flat, box or suite number, or a listed city right
-  before it (``Nagpur 656015``); or a US military address (``APO AE 09012``).
+  before it (``Nagpur 656015``, ``Parramatta 2150``: the cities list and the shipped towns of
+  GB, IE, CA, AU, NZ, IN and ZA); or a US military address (``APO AE 09012``).
 
 >>> [(name, sp.subtype) for name, sp in matches("Send to:\\nChristoph-Hahn-Weg 4\\n77318 Ansbach")]
 [('postal_address', 'ZIP')]
@@ -31,6 +33,7 @@ code here is ``ZIP`` only with all of:
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 
 import regex
 
@@ -185,7 +188,7 @@ def _is_code(text: str, start: int, end: int) -> bool:
     digits = not any(c.isalpha() for c in text[start:end])
     word = _WORD_BEFORE.search(segment)
     low = word.group(1).lower().rstrip(".-–") if word else ""
-    listed = low in gazetteers.load("cities")
+    listed = low in _towns()
     labelled = _LABEL_END.search(segment) is not None
     street_before = not digits and _STREET_WORD.match(low) is not None  # "Boyse Street E10 2XNY"
     if word and not (listed or labelled or street_before or low in _REGION_CODES) and low in _not_places():
@@ -201,7 +204,10 @@ def _is_code(text: str, start: int, end: int) -> bool:
         return False
     if listed or labelled or _town_alone(segment, text[start:end]):
         return True
-    window = text[_lines_back(text, line_start, 3):start]
+    value = text[start:end]
+    clock = len(value) == 4 and value.isdigit() and int(value[:2]) < 24 and int(value[2:]) < 60
+    # a time of day ("snce 0755") after an address two lines up: its evidence on its own line only
+    window = text[line_start if clock else _lines_back(text, line_start, 3):start]
     return bool(_ADDRESS_CUE.search(window) or _STREET_LINE.search(window))
 
 
@@ -236,6 +242,15 @@ def _lines_back(text: str, line_start: int, n: int) -> int:
             break
         pos = text.rfind("\n", 0, pos - 1) + 1
     return max(pos, line_start - 240)
+
+
+@lru_cache(maxsize=1)
+def _towns() -> frozenset:
+    """Listed towns in lower case: the cities gazetteer and the 200 most populous places of each
+    country of ``crfdeid/_data/towns_by_country.txt`` (GeoNames, the surrogates' towns)."""
+    text = resources.files("crfdeid._data").joinpath("towns_by_country.txt").read_text(encoding="utf-8")
+    shipped = {line.split("\t")[1].lower() for line in text.splitlines() if line and not line.startswith("#")}
+    return gazetteers.load("cities") | frozenset(shipped)
 
 
 @lru_cache(maxsize=1)
