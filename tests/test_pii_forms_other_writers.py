@@ -61,7 +61,8 @@ LEFT = [
     "ICD-10 S72.001A, CPT 99214", "EF 45%, sats 96% on 2L", "seen at 14:35, reviewed 09:30", "PEEP 5, FiO2 0.40",
     "INR 2.3 (target 2-3)", "phone call with daughter, 20 min", "ring forceps x 2", "mobile 2 x daily with PT",
     "NDC 0002-3227-30", "vent 600x12 peep 5", "ABG 7.38/42/88", "heparin 25000 units in 500 mL at 12 mL/h",
-    "rib fx 10 11 12 on CT", "c/c 2 days of pain", "HR 90-100 in AF",
+    "rib fx 10 11 12 on CT", "c/c 2 days of pain", "HR 90-100 in AF", "called 13-09-2073 04.36 by the ward",
+    "called 2064-06-04 0032", "seen 28 Oct, 88 0700-1245",
 ]
 
 

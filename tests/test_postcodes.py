@@ -28,6 +28,7 @@ FOUND = [
     ("Barros de Goiás 70356-175", "70356-175"),
     ("rambla de santa ana 4\nsoria, 38483", "38483"),
     ("Lives in Parramatta 2150", "2150"),
+    ("Rua Sá, 50\nCentro\n86297428 Moraes / ES", "86297428"),
     ("Flat 8, 185 Priory Court, Stratford\nPostcode 0755", "0755"),
 ]
 # Clinical lines with four to six digits after an address or beside words: no code.
@@ -47,6 +48,9 @@ LEFT = [
     "Smith et al. reported 2 cases\nseen in 2009",
     "during the night 18-11\nUOP 2200",
     "Arrived from Flat 8, 185 Priory Court, Stratford\nSeen at 12.53\nPC: chest pain snce 0755",
+    "Address: 4 Mill Lane, Leeds\nGP (0161) 496 0849, fax 875 899 8973 ext 4987, pager 51560",
+    "Address: 4 Mill Lane, Leeds\nMRN 44300372, hospital no. E323925",
+    "Lives at 4 Mill Lane, Leeds\nnext review December 12, 2095",
 ]
 
 

@@ -87,6 +87,7 @@ _SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+
                         r"\b[^\n0-9]{0,20}$")
 _CARD_LABEL = re.compile(r"(?i)\b(?:card|cc|carte|karte|kartennummer|tarjeta|carta|cart[aã]o|karta|kort)\b"
                          r"[^\n0-9]{0,20}$")
+_BRAZIL = re.compile(r"[1-9][0-9][ ]([0-9]{4})-([0-9]{4})")
 _NDC_BEFORE = re.compile(r"(?i)\bndc\b[ \t#:]*$")
 _AADHAAR_LABEL = re.compile(r"(?i)\b(?:aadhaa?r|uid(?:ai)?)\b[^\n0-9]{0,20}$")
 _CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
@@ -275,9 +276,13 @@ def _phone_intl(m, text) -> bool:
 def _phone_trunk(m, text) -> bool:
     """Evidence: the shape (a trunk ``0`` and an area code in brackets or before a group, or
     Brazil's ``NN NNNN-NNNN``) and 9 to 11 digits (8 in Sweden's mixed groups); not after
-    ``NDC`` (a drug's National Drug Code, ``0002-3227-30``)."""
+    ``NDC`` (a drug's National Drug Code, ``0002-3227-30``); Brazil's shape not when its two
+    groups of four are times of day (``88 0700-1245``: a year and a shift)."""
     d = _digits(m.group())
     low = 8 if re.fullmatch(r"0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}", m.group()) else 9
+    brazil = _BRAZIL.fullmatch(m.group())
+    if brazil and all(int(t[:2]) < 24 and int(t[2:]) < 60 for t in brazil.groups()):
+        return False  # a year and a time range ("28 Oct, 88 0700-1245")
     return low <= len(d) <= 11 and not _NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
 
 

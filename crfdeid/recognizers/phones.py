@@ -171,6 +171,8 @@ _LINE_CUE = re.compile(r"(?m)^[ \t]*(?P<l>[TMFtmf])[ \t]*:[ \t]*(?=[+(0-9])")
 _RUN = re.compile(r"\+?\(?[0-9](?:[ ().-]{0,2}[0-9]){6,16}\)?")
 _AFTER_RUN = re.compile(r"[ \t]*\((?:home|work|mobile|mob|cell|landline|office|h|w|m)\)", re.I)
 _OR = re.compile(r"[ \t]*(?:or|and|/|,)[ \t]*(?=[+(0-9])", re.I)
+_DATE_IN = re.compile(r"(?<![0-9])(?:[0-9]{1,2}[-./][0-9]{1,2}[-./](?:19|20)?[0-9]{2}|(?:19|20)[0-9]{2}[-./][0-9]{1,2}"
+                      r"[-./][0-9]{1,2})(?![0-9])")
 _UNIT_AFTER = re.compile(r"[ \t]*(?:%|mg|mcg|ml|mmol|units?|iu|kg|cc|x\b|/)", re.I)
 
 
@@ -180,7 +182,8 @@ def cued(text: str) -> list[tuple[str, Span]]:
     of a second one after ``or``; after ``T:``, ``M:`` or ``F:`` starting a line (8 digits at
     least, no dot); or before ``(home)``, ``(work)``, ``(mobile)``. Evidence: the cue and the
     shape, whatever country's numbering the digits follow (fail closed: phonenumbers does not
-    know every country's ranges, and a number typed wrong is still a person's)."""
+    know every country's ranges, and a number typed wrong is still a person's). A run that holds
+    a date (``13-09-2073 04.36``) is a date and a time, the date forms'."""
     found = []
     for m in _CUE.finditer(text):
         pos, sub = m.end(), "FAX" if m.group().lower().startswith("fax") else "PHONE"
@@ -214,6 +217,8 @@ def _number_at(text: str, pos: int, least: int) -> tuple[int, int] | None:
     if text[end - 1] == ")" and "(" not in text[start:end]:
         end -= 1
     value = text[start:end]
+    if _DATE_IN.search(value):
+        return None  # "called 13-09-2073 04.36": a date and a time
     digits = sum(c.isdigit() for c in value)
     if not least <= digits <= 15 or not _SHAPE.fullmatch(value) or _SLASH_NEAR.search(text, max(0, start - 1),
                                                                                        end + 1):

@@ -43,11 +43,11 @@ from .fixedforms import plain_words
 
 #: Postal code shapes (any case), each with the countries that write it.
 SHAPES = {
-    "digits": r"[0-9]{4,6}",  # AU NZ ZA DK NO BE CH AT (4); US DE FR ES IT FI MX (5); IN SG (6)
+    "digits": r"[0-9]{4,6}|[0-9]{8}",  # AU NZ ZA DK NO BE CH AT (4); US DE FR ES IT FI MX (5); IN SG (6)
     "zip4": r"[0-9]{5}-[0-9]{4}",  # US
     "se": r"[0-9]{3}[ ][0-9]{2}",  # SE
     "in": r"[1-9][0-9]{2}[ ][0-9]{3}",  # IN
-    "br": r"[0-9]{5}-?[0-9]{3}",  # BR
+    "br": r"[0-9]{5}-[0-9]{3}",  # BR (eight bare digits: after a postcode label only)
     "pl": r"[0-9]{2}-[0-9]{3}",  # PL
     "pt": r"[0-9]{4}-[0-9]{3}",  # PT
     "nl": r"[1-9][0-9]{3}[ ]?[A-Za-z]{2}",  # NL
@@ -57,10 +57,15 @@ SHAPES = {
 }
 _MEASURES = frozenset("cc ml mg kg mm cm iu gm hr am pm sa sd ss".split())
 _LONG_HYPHEN = regex.compile(r"[0-9]{5}-[0-9]{3,4}")
+_PHONE_WORDS = frozenset("ext extn extension x tel phone telephone fax pager page bleep beeper mobile cell no nr"
+                         " number mrn id".split())
+_MONTH = regex.compile(r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                       r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:[ \t]+[0-9]{1,2}"
+                       r"(?:st|nd|rd|th)?)?,?[ \t]*$")
 _DUTCH = regex.compile(r"[0-9]{4}[ ]?([A-Za-z]{2})")
 _IRISH = regex.compile(r"[A-Za-z][0-9][0-9Ww][ ]?([0-9A-Za-z]{4})")
 _UK = regex.compile(SHAPES["uk"])
-_CANDIDATE = regex.compile(r"(?<![\w.,/+:#@&])(?<![0-9]-)(?:" + "|".join(f"(?:{s})" for s in sorted(
+_CANDIDATE = regex.compile(r"(?<![\w.,/+:#@&(])(?<![0-9]-)(?<![0-9)][ \t])(?:" + "|".join(f"(?:{s})" for s in sorted(
     SHAPES.values(), key=lambda s: s == SHAPES["digits"]))
                            + r")(?![\w/%°:@-]|[.,][0-9])")
 
@@ -75,7 +80,7 @@ _EN_STREET = (
     "|lane|ln|loaf|locks?|lodge|manors?|meadows?|mews|mills?|motorway|mountains?|orchard|oval|overpass|parkway"
     "|passage|pike|pines?|plains?|plaza|prairie|ranch|rapids?|ridges?|rivers?|road|rd|roads|shoals?|shores?"
     "|skyway|squares?|stravenue|street|streets|summit|terrace|throughway|trafficway|trail|tunnel|turnpike"
-    "|underpass|valleys?|viaduct|villages?|vista|close|parade|wynd|copse|quay")
+    "|underpass|valleys?|viaduct|villages?|vista|close|parade|wynd|copse|quay|cres|crt|ct|expy|pkwy|ter|terr|hts|sq")
 # Street words before the name in French, with the house number before them ("3, chemin de Chevallier").
 _FRENCH = r"rue|avenue|chemin|boulevard|allée|impasse|quai|cours|square"
 # Other countries' street words before the name, the number after it ("Calle Mayor 12", "ul. Polna 5").
@@ -167,6 +172,8 @@ def _shape_ok(value: str) -> bool:
             return letters not in _not_places()  # "2021 at"
         return letters not in _MEASURES  # "1200cc", "1000 ML"
     irish = _IRISH.fullmatch(value)
+    if irish and " " not in value and not any(c.isalpha() for c in irish.group(1)):
+        return _UK.fullmatch(value) is not None  # "E323925" is a record number's shape
     if not irish or _UK.fullmatch(value) is not None or any(c.isdigit() for c in irish.group(1)):
         return True
     return value.isupper() and irish.group(1).lower() not in _not_places()  # "X43 XFCK", not "H20 SEAL"
@@ -190,6 +197,11 @@ def _is_code(text: str, start: int, end: int) -> bool:
     low = word.group(1).lower().rstrip(".-–") if word else ""
     listed = low in _towns()
     labelled = _LABEL_END.search(segment) is not None
+    value = text[start:end]
+    if len(value) == 8 and value.isdigit() and not (labelled or _TOWN_AFTER.match(text, end, line_end)):
+        return False  # eight digits are a record number's, but after "CEP" or before a town (Brazil's CEP)
+    if low in _PHONE_WORDS or _MONTH.search(segment):
+        return False  # "pager 51560", "ext 4987", "December 12, 2095"
     street_before = not digits and _STREET_WORD.match(low) is not None  # "Boyse Street E10 2XNY"
     if word and not (listed or labelled or street_before or low in _REGION_CODES) and low in _not_places():
         return False  # "plt 250000", "room 4012", "units 1500"
@@ -204,9 +216,9 @@ def _is_code(text: str, start: int, end: int) -> bool:
         return False
     if listed or labelled or _town_alone(segment, text[start:end]):
         return True
-    value = text[start:end]
-    clock = len(value) == 4 and value.isdigit() and int(value[:2]) < 24 and int(value[2:]) < 60
-    # a time of day ("snce 0755") after an address two lines up: its evidence on its own line only
+    clock = len(value) == 4 and value.isdigit() and (int(value[:2]) < 24 and int(value[2:]) < 60
+                                                     or 1800 <= int(value) <= 2199)
+    # a time of day ("snce 0755") or a year after an address two lines up: evidence on its own line only
     window = text[line_start if clock else _lines_back(text, line_start, 3):start]
     return bool(_ADDRESS_CUE.search(window) or _STREET_LINE.search(window))
 
