@@ -6,9 +6,11 @@ ones; an international number's length is phonenumbers'); a format that a lab va
 or a device setting can also have needs its context:
 
 * ``ACCOUNT``: payment card numbers of 13-19 digits that pass the Luhn check, bare or in
-  groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express
-  ``3782 822463 10005``); IBANs that pass the mod-97 check, with or without spaces
-  (``GB56HXDO88167774656119``, ``NL91 ABNA 0417 1643 00``);
+  groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express, Diners
+  and JCB ``3782 822463 10005``), twelve with Maestro's prefix or a card label; IBANs that pass
+  the mod-97 check, with or without spaces, in capitals or lower case (``GB56HXDO88167774656119``,
+  ``nl91 abna 0417 1643 00``); a bank account number after its label in the IBAN countries'
+  languages (``Konto``, ``rekeningnummer``, ``numero di conto``, ``cuenta``);
 * ``SSN``: national identity numbers with a check digit: a Canadian SIN after its label
   (``SIN 130 692 544``, Luhn), a Dutch BSN (nine digits, the 11-test, after ``BSN``), a Swedish
   personnummer (``811228-9874``, Luhn), a Polish PESEL (eleven digits, weighted check, a valid
@@ -16,9 +18,10 @@ or a device setting can also have needs its context:
   36``, mod 97 key), an Aadhaar (``2345 6789 0124`` or after its label, Verhoeff), an
   Australian TFN after its label, an Irish PPS number (``1234567T``); ``HEALTHPLAN``: a UK NHS
   number (``943 476 5919``, mod 11);
-* ``PHONE``: international numbers (``+46 (0)8 928 571 38``, ``+33 1 23 45 67 89``: 7 to 15
-  digits after ``+`` and a country code), national trunk numbers in three or more groups of
-  9 to 11 digits that start with ``0`` (``0494 92 82 32``, ``020 7946 0958``), and four or
+* ``PHONE``: international numbers (``+46 (0)8 928 571 38``, ``+33 1 23 45 67 89``,
+  ``001-215-555-0116x41``: 7 to 15 digits after ``+`` or ``00`` and a country code), national
+  trunk numbers of 9 to 11 digits that start with ``0`` (``0494 92 82 32``, ``020 7946 0958``,
+  ``(0117)4960912``, ``07780210241``, Sweden's ``08-17 01 76``), Brazil's ``14 1187-0986``, and four or
   five pairs of digits joined by the same ``-`` or ``.`` (``60-56-85-91``) or by spaces after
   a leading ``0`` (``01 23 45 67 89``): not ``60-56`` (a range), ``03-11-2021`` (a date);
 * ``ZIP``: postal codes of other countries: Canadian (``B0J 2H0``, the letters Canada Post

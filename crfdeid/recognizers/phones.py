@@ -9,7 +9,10 @@ the metadata of that country holds as a real, assigned range, in a shape the lib
 (it refuses dates and times), written as digits in groups split by spaces, hyphens or dots
 with no ``/`` or ``:`` in or beside it (``123/46/7.39`` is a blood gas whose digits pass).
 Evidence for a span: that validity and that shape. A number ``phonenumbers``
-only finds ``POSSIBLE`` (length alone) is not taken: lab values and counts have lengths.
+only finds ``POSSIBLE`` (length alone) is not taken: lab values and counts have lengths;
+but right after a phone cue (``call back``, ``Telefon``, ``whatsapp``, ``T:``) or before
+``(home)`` a number in a phone's groups is taken whatever country's numbering it follows
+(:func:`cued`).
 
 The note's country (:func:`country_of`), used for the matcher's region and for surrogates of
 the same shape (:mod:`crfdeid.deid.country`), is decided from its forms, most telling first:

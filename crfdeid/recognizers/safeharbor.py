@@ -24,6 +24,7 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
 * checksums and other countries' formats (:mod:`.fixedforms`, checks by python-stdnum): card
   numbers (Luhn), IBANs (mod 97), national identity numbers with a check digit, international
   phone numbers and postal codes;
+* postal codes of many countries inside an address of several lines (:mod:`.postcodes`);
 * forms told by the words beside them (:mod:`.contextforms`): postal codes with their address,
   plates after their words, IPv6, group and store numbers, ages over 89 in prose;
 * phone numbers phonenumbers holds valid for the note's country (:mod:`.phones`, which also
