@@ -127,8 +127,8 @@ def _safeharbor_parser(sub) -> None:
              "  python -m crfdeid experiments safeharbor brat:annotated/ --exclude-groups locked.txt\n"
              "  python -m crfdeid experiments safeharbor synth:1000,13\n"
              "  python -m crfdeid experiments safeharbor piiforms:900,7 --by-group  # made-up PII sentences\n"
-             "  python -m crfdeid tag fakerpii:2000,5 --output-format jsonl > pred.jsonl\n"
-             "  python -m crfdeid experiments safeharbor fakerpii:2000,5 --by-group --pred jsonl:pred.jsonl")
+             "  python -m crfdeid experiments safeharbor fakerpii:2000,5 --by-group --pred jsonl:pred.jsonl"
+             "  # pred.jsonl: tag fakerpii:2000,5 --output-format jsonl")
     s.add_argument("source", metavar="FORMAT:PATH", help="an annotated corpus")
     s.add_argument("--pred", metavar="FORMAT:PATH", help="with --by-group: score these spans (tag's output, "
                    "same document ids) instead of the layer's")
