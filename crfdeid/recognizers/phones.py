@@ -179,22 +179,29 @@ _DATE_IN = re.compile(r"(?<![0-9])(?:[0-9]{1,2}[-./][0-9]{1,2}[-./](?:19|20)?[0-
 _UNIT_AFTER = re.compile(r"[ \t]*(?:%|mg|mcg|ml|mmol|units?|iu|kg|cc|x\b|/)", re.I)
 
 
-def cued(text: str) -> list[tuple[str, Span]]:
+def cued(text: str, known=()) -> list[tuple[str, Span]]:
     """``("phone_cued", span)`` of a number of 7 to 15 digits in a phone's groups right after a
     phone cue (:data:`_CUE`: ``call back``, ``reach her at``, ``Telefon``, ``whatsapp``...) and
     of a second one after ``or``; after ``T:``, ``M:`` or ``F:`` starting a line (8 digits at
     least, no dot); or before ``(home)``, ``(work)``, ``(mobile)``. Evidence: the cue and the
     shape, whatever country's numbering the digits follow (fail closed: phonenumbers does not
     know every country's ranges, and a number typed wrong is still a person's). A run that holds
-    a date (``13-09-2073 04.36``) is a date and a time, the date forms'."""
-    found = []
+    a date (``13-09-2073 04.36``) is a date and a time, the date forms'. A number that a span
+    of ``known`` (found by another form) covers is not given again."""
+    found: list[tuple[str, Span]] = []
+    covered = [(sp.start, sp.end) for sp in known]
+
+    def add(start: int, end: int, sub: str) -> None:
+        if not any(a <= start and end <= b for a, b in covered):
+            found.append(("phone_cued", make_span(start, end, sub)))
+
     for m in _CUE.finditer(text):
         pos, sub = m.end(), "FAX" if m.group().lower().startswith("fax") else "PHONE"
         for _ in range(2):
             span = _number_at(text, pos, 7)
             if span is None:
                 break
-            found.append(("phone_cued", make_span(*span, sub)))
+            add(*span, sub)
             more = _OR.match(text, span[1])
             if more is None:
                 break
@@ -202,10 +209,10 @@ def cued(text: str) -> list[tuple[str, Span]]:
     for m in _LINE_CUE.finditer(text):
         span = _number_at(text, m.end(), 8)
         if span is not None and "." not in text[span[0]:span[1]]:
-            found.append(("phone_cued", make_span(*span, "FAX" if m.group("l") in "Ff" else "PHONE")))
+            add(*span, "FAX" if m.group("l") in "Ff" else "PHONE")
     for run in _RUN.finditer(text):
         if _AFTER_RUN.match(text, run.end()) and _number_at(text, run.start(), 7) == (run.start(), run.end()):
-            found.append(("phone_cued", make_span(run.start(), run.end(), "PHONE")))
+            add(run.start(), run.end(), "PHONE")
     return found
 
 
