@@ -226,6 +226,8 @@ def _number_at(text: str, pos: int, least: int) -> tuple[int, int] | None:
         end -= 1
     if text[end - 1] == ")" and "(" not in text[start:end]:
         end -= 1
+    if text[start] == "(" and text.find(")", start, end) in (-1, end - 1):
+        start, end = start + 1, end - (text[end - 1] == ")")  # "by phone (508-555-0172)": the phrase's bracket
     value = text[start:end]
     if _DATE_IN.search(value):
         return None  # "called 13-09-2073 04.36": a date and a time
