@@ -126,8 +126,12 @@ def _safeharbor_parser(sub) -> None:
     s = _sub(sub, "safeharbor", "the Safe Harbor layer's spans on annotated notes: hits and false positives",
              "  python -m crfdeid experiments safeharbor brat:annotated/ --exclude-groups locked.txt\n"
              "  python -m crfdeid experiments safeharbor synth:1000,13\n"
-             "  python -m crfdeid experiments safeharbor piiforms:900,7 --by-group  # made-up PII sentences")
+             "  python -m crfdeid experiments safeharbor piiforms:900,7 --by-group  # made-up PII sentences\n"
+             "  python -m crfdeid experiments safeharbor fakerpii:2000,5 --by-group --pred jsonl:pred.jsonl"
+             "  # pred.jsonl: tag fakerpii:2000,5 --output-format jsonl")
     s.add_argument("source", metavar="FORMAT:PATH", help="an annotated corpus")
+    s.add_argument("--pred", metavar="FORMAT:PATH", help="with --by-group: score these spans (tag's output, "
+                   "same document ids) instead of the layer's")
     s.add_argument("--exclude-groups", metavar="FILE", help="patients (doc.group) to leave out, one a line")
     s.add_argument("--by-group", action="store_true", help="recall and precision per group (piiforms: per form)")
     s.add_argument("--json", metavar="OUT", help="write the counts here too")
@@ -251,7 +255,8 @@ def _safeharbor(args) -> int:
     docs = list(read(args.source))
     figures = {"source": args.source.split(":")[0], **safeharbor.count(docs, excluded)}
     if args.by_group:
-        figures["by_group"] = safeharbor.by_group(d for d in docs if d.group not in excluded)
+        predicted = {d.doc_id: d.spans for d in read(args.pred)} if args.pred else None
+        figures["by_group"] = safeharbor.by_group((d for d in docs if d.group not in excluded), predicted)
     out = json.dumps(figures, indent=1)
     print(out)
     if args.json:

@@ -43,17 +43,19 @@ def count(docs: Iterable[Document], excluded: frozenset = frozenset()) -> dict:
             "false_positives_by_form": dict(sorted(fps.items())), "gold_by_subtype": dict(sorted(gold.items())),
             "gold_touched_by_subtype": dict(sorted(touched.items()))}
 
-def by_group(docs: Iterable[Document]) -> dict:
+def by_group(docs: Iterable[Document], predicted: dict | None = None) -> dict:
     """Recall and precision of the layer for each ``doc.group`` (the made-up PII sentences'
     form, :mod:`crfdeid.synth.piiforms`): a gold span is found when the layer's spans cover
-    every letter and digit of it; a span found is right when it overlaps a gold span."""
+    every letter and digit of it; a span found is right when it overlaps a gold span.
+    With ``predicted`` (document id -> spans, e.g. what ``tag`` wrote) those spans are scored
+    instead of the layer's; a document missing from it counts as tagged with nothing."""
     gold: Counter = Counter()
     covered: Counter = Counter()
     found_n: Counter = Counter()
     right: Counter = Counter()
     groups = set()
     for doc in docs:
-        found = safeharbor.find(doc.text)
+        found = safeharbor.find(doc.text) if predicted is None else predicted.get(doc.doc_id, [])
         g = doc.group
         groups.add(g)
         inside = {i for sp in found for i in range(sp.start, sp.end)}

@@ -46,7 +46,8 @@ WRITERS = Registry("writer")
 
 #: Modules that register more readers/writers, imported on first need so that
 #: ``crfdeid.io`` does not depend on them (they may also be absent).
-PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms"), "writer": ("crfdeid.deid.writers",)}
+PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.fakerpii"),
+           "writer": ("crfdeid.deid.writers",)}
 
 
 def _load_plugins(kind: str) -> None:

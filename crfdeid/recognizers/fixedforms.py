@@ -6,9 +6,11 @@ ones; an international number's length is phonenumbers'); a format that a lab va
 or a device setting can also have needs its context:
 
 * ``ACCOUNT``: payment card numbers of 13-19 digits that pass the Luhn check, bare or in
-  groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express
-  ``3782 822463 10005``); IBANs that pass the mod-97 check, with or without spaces
-  (``GB56HXDO88167774656119``, ``NL91 ABNA 0417 1643 00``);
+  groups of four split by spaces or hyphens (``4007 0707 5369 0781``; American Express, Diners
+  and JCB ``3782 822463 10005``), twelve with Maestro's prefix or a card label; IBANs that pass
+  the mod-97 check, with or without spaces, in capitals or lower case (``GB56HXDO88167774656119``,
+  ``nl91 abna 0417 1643 00``); a bank account number after its label in the IBAN countries'
+  languages (``Konto``, ``rekeningnummer``, ``numero di conto``, ``cuenta``);
 * ``SSN``: national identity numbers with a check digit: a Canadian SIN after its label
   (``SIN 130 692 544``, Luhn), a Dutch BSN (nine digits, the 11-test, after ``BSN``), a Swedish
   personnummer (``811228-9874``, Luhn), a Polish PESEL (eleven digits, weighted check, a valid
@@ -16,9 +18,10 @@ or a device setting can also have needs its context:
   36``, mod 97 key), an Aadhaar (``2345 6789 0124`` or after its label, Verhoeff), an
   Australian TFN after its label, an Irish PPS number (``1234567T``); ``HEALTHPLAN``: a UK NHS
   number (``943 476 5919``, mod 11);
-* ``PHONE``: international numbers (``+46 (0)8 928 571 38``, ``+33 1 23 45 67 89``: 7 to 15
-  digits after ``+`` and a country code), national trunk numbers in three or more groups of
-  9 to 11 digits that start with ``0`` (``0494 92 82 32``, ``020 7946 0958``), and four or
+* ``PHONE``: international numbers (``+46 (0)8 928 571 38``, ``+33 1 23 45 67 89``,
+  ``001-215-555-0116x41``: 7 to 15 digits after ``+`` or ``00`` and a country code), national
+  trunk numbers of 9 to 11 digits that start with ``0`` (``0494 92 82 32``, ``020 7946 0958``,
+  ``(0117)4960912``, ``07780210241``, Sweden's ``08-17 01 76``), Brazil's ``14 1187-0986``, and four or
   five pairs of digits joined by the same ``-`` or ``.`` (``60-56-85-91``) or by spaces after
   a leading ``0`` (``01 23 45 67 89``): not ``60-56`` (a range), ``03-11-2021`` (a date);
 * ``ZIP``: postal codes of other countries: Canadian (``B0J 2H0``, the letters Canada Post
@@ -54,6 +57,7 @@ fr_nir = LazyModule("stdnum.fr.nir")
 gb_nhs = LazyModule("stdnum.gb.nhs")
 ie_pps = LazyModule("stdnum.ie.pps")
 in_aadhaar = LazyModule("stdnum.in_.aadhaar")
+mod_97_10 = LazyModule("stdnum.iso7064.mod_97_10")
 nl_bsn = LazyModule("stdnum.nl.bsn")
 pl_pesel = LazyModule("stdnum.pl.pesel")
 se_personnummer = LazyModule("stdnum.se.personnummer")
@@ -87,6 +91,9 @@ ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
 _FAX_BEFORE = re.compile(r"fax", re.I)
 _SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+number)?|nas|assurance[ \t]+sociale)"
                         r"\b[^\n0-9]{0,20}$")
+_CARD_LABEL = re.compile(r"(?i)\b(?:card|cc|carte|karte|kartennummer|tarjeta|carta|cart[aã]o|karta|kort)\b"
+                         r"[^\n0-9]{0,20}$")
+_BRAZIL = re.compile(r"[1-9][0-9][ ]([0-9]{4})-([0-9]{4})")
 _NDC_BEFORE = re.compile(r"(?i)\bndc\b[ \t#:]*$")
 _AADHAAR_LABEL = re.compile(r"(?i)\b(?:aadhaa?r|uid(?:ai)?)\b[^\n0-9]{0,20}$")
 _CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
@@ -117,18 +124,61 @@ def _form(name: str, subtype: str, pattern: str, lead: str = "[0-9]", flags: int
     return add
 
 
-@_form("card", "ACCOUNT", _NO_NUM_BEFORE + r"(?:[0-9]{13,19}|[0-9]{4}(?P<s>[ -])[0-9]{4}(?:(?P=s)[0-9]{4}){1,2}"
-       r"(?:(?P=s)[0-9]{1,3})?|3[47][0-9]{2}(?P<a>[ -])[0-9]{6}(?P=a)[0-9]{5})" + _NO_NUM_AFTER,
-       gate=r"[0-9]{13}|[0-9]{4}[ -][0-9]{4,6}[ -][0-9]{4}")
+@_form("card", "ACCOUNT", _NO_NUM_BEFORE + r"(?:[0-9]{12,19}|[0-9]{4}(?P<s>[ -])[0-9]{4}(?:(?P=s)[0-9]{4}){1,2}"
+       r"(?:(?P=s)[0-9]{1,3})?|[0-9]{4}(?P<a>[ -])[0-9]{6}(?P=a)[0-9]{4,5})" + _NO_NUM_AFTER,
+       gate=r"[0-9]{12}|[0-9]{4}[ -][0-9]{4,6}[ -][0-9]{4}")
 def _card(m, text) -> bool:
+    """Evidence: the Luhn check (python-stdnum) on 13 to 19 digits, bare, in fours, or in the
+    4-6-5 and 4-6-4 groups of American Express, Diners and JCB cards; twelve digits (a Maestro
+    card's least) only with Maestro's issuer prefix (50, 56-69, ISO/IEC 7812 as the networks
+    publish it) or a card label before them (``card``, ``carte``, ``Karte``, ``tarjeta``...)."""
     d = _digits(m.group())
-    return 13 <= len(d) <= 19 and _valid(std_luhn, d) and len(set(d)) > 2
+    if not (12 <= len(d) <= 19 and _valid(std_luhn, d) and len(set(d)) > 2):
+        return False
+    return len(d) > 12 or d[:2] == "50" or "56" <= d[:2] <= "69" or bool(
+        _CARD_LABEL.search(text, max(0, m.start() - 30), m.start()))
 
 
-@_form("iban", "ACCOUNT", r"(?<![\w-])[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{11,30}|(?:[ ][A-Z0-9]{4}){2,7}(?:[ ][A-Z0-9]{1,3})?)"
-       r"(?![\w-])", "[A-Z]", gate=r"[A-Z]{2}[0-9]{2}[A-Z0-9 ]{11}")
+# In capitals, or in lower case with a digit in every group after the first (not "... 1161 asap").
+@_form("iban", "ACCOUNT", r"(?<![\w-])(?:[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{11,30}|(?:[ ][A-Z0-9]{4}){2,7}"
+       r"(?:[ ][A-Z0-9]{1,3})?)|[a-z]{2}[0-9]{2}(?:[a-z0-9]{11,30}|[ ][a-z0-9]{4}(?:[ ](?=[a-z]{0,3}[0-9])[a-z0-9]{4})"
+       r"{1,6}(?:[ ](?=[a-z]{0,2}[0-9])[a-z0-9]{1,3})?))(?![\w-])", "[A-Za-z]",
+       gate=r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11}")
 def _iban_ok(m, text) -> bool:
-    return _valid(std_iban, m.group())
+    """Evidence: the mod-97 check of ISO 13616 (python-stdnum), in either case; a number whose
+    length is not its country's (a typo, a bank's own layout) still passes on its check, one
+    string in 97 would by chance."""
+    value = m.group().upper()
+    if _valid(std_iban, value):
+        return True
+    compact = value.replace(" ", "")
+    if not compact[:2].isalpha() or any(not c.isalnum() for c in compact):
+        return False
+    return _valid(mod_97_10, "".join(str(int(c, 36)) for c in compact[4:] + compact[:4]))
+
+
+# The same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
+@_form("iban_tail", "ACCOUNT", r"(?<![\w-])[a-z]{2}[0-9]{2}[ ][a-z0-9]{4}(?:[ ](?=[a-z]{0,3}[0-9])[a-z0-9]{4}){1,6}"
+       r"[ ][a-z]{1,3}(?![\w-])", "[a-z]", gate=r"[a-z]{2}[0-9]{2} [a-z0-9]{4} ")
+def _iban_tail(m, text) -> bool:
+    """Evidence: as :func:`_iban_ok`, the mod-97 check."""
+    return _iban_ok(m, text)
+
+
+# A bank account number after its label in the languages of the IBAN countries (an English
+# "account" label is :mod:`.safeharbor`'s).
+@_form("bank_account", "ACCOUNT", r"(?i:\b(?:bank[ \t]*account|bban|konto(?:nummer|nr\.?)?|kontonummer|rekening"
+       r"(?:nummer|nr\.?)?|numero[ \t]+di[ \t]+conto|conto(?:[ \t]+corrente)?|c/c|n(?:um[ée]ro)?[ \t]+de[ \t]+compte"
+       r"|compte(?:[ \t]+bancaire)?|rib|n[uú]mero[ \t]+de[ \t]+cuenta|cuenta|n[uú]mero[ \t]+da[ \t]+conta|conta"
+       r"|numer[ \t]+konta|rachunek|sort[ \t]+code(?:[ \t]+and[ \t]+account)?))\b[ \t]*(?:(?i:no|nr|n°|number)\.?)?"
+       r"[ \t]*[:#=-]?[ \t]*(?P<v>(?=[A-Za-z]{0,4}[0-9])[A-Za-z0-9]{2,}(?:[ -](?=[A-Za-z]{0,4}[0-9])[A-Za-z0-9]{2,})"
+       r"{0,6})(?![\w-])",
+       "[A-Za-z]", gate=("account", "bban", "konto", "rekening", "conto", "c/c", "compte", "rib", "cuenta", "conta",
+                         "rachunek", "sort code"))
+def _bank_account(m, text) -> bool:
+    """Evidence: the label; the value's groups each hold a digit, six at least in all
+    (``Konto 0610 3466 9629``; not ``rib fx 10 11``)."""
+    return sum(c.isdigit() for c in m.group("v")) >= 6
 
 
 # After its label: three groups of three digits are a Spanish or French phone number's shape too.
@@ -198,19 +248,48 @@ def _pps(m, text) -> bool:
     return _valid(ie_pps, m.group().upper())
 
 
-# "+46 (0)8 928 571 38", "+33 1 23 45 67 89", "+44-20-7946-0958", "+1 (617) 555-0199".
-@_form("phone_intl", "PHONE", r"(?<![\w+])\+[1-9][0-9]{0,2}(?:[ .-]?\(0\))?(?:[ .-]?\(?[0-9]{1,5}\)?){1,6}"
-       r"(?![\w/%]|[.,-][0-9])", r"\+")
+# "+46 (0)8 928 571 38", "+33 1 23 45 67 89", "+44-20-7946-0958", "+1 (617) 555-0199", and with the
+# international prefix for "+" ("001-215-281-0116", "0044 20 7946 0958"); an extension after it.
+_EXTENSION = r"(?:[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5})?"
+
+
+@_form("phone_intl", "PHONE", r"(?<![\w+])(?:\+|00(?=[1-9]))[0-9]{1,3}(?:[ .-]?\([0-9]\))?"
+       r"(?:[ .-]?\(?[0-9]{1,5}\)?){1,6}" + _EXTENSION + r"(?![\w/%]|[.,-][0-9])", r"\+|00[1-9]")
 def _phone_intl(m, text) -> bool:
-    return phones.possible_international(m.group())
+    """Evidence: ``+`` (or ``00``) and a country code, then digits in a phone's groups, with
+    lengths phonenumbers holds possible for that code, or nine digits or more whatever it
+    holds (fail closed: a number too short for its country is a typo's, still a number); after
+    ``00`` the code must be one phonenumbers knows (``0002-3227-30`` is a drug's code)."""
+    value = re.sub(r"[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5}$", "", m.group())
+    if value.startswith("00"):
+        if _NDC_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            return False
+        value = "+" + value[2:]
+        if not phones.known_country_code(value):
+            return False
+    return len(_digits(value)) >= 9 or phones.possible_international(value)
 
 
-# A national number with its trunk "0", in three or more groups ("0494 92 82 32", "020 7946 0958").
-@_form("phone_trunk", "PHONE", _NO_NUM_BEFORE + r"\(?0[0-9]{1,4}\)?(?P<s>[ .-])[0-9]{2,4}(?:(?P=s)[0-9]{2,4}){1,3}"
-       + _NO_NUM_AFTER, r"[0(]")
+# A national number with its trunk "0", in three or more groups ("0494 92 82 32", "020 7946 0958"),
+# or in two after an area code ("0121 4960334", "(0117)4960912", "(022) 5828327", "0294-696037"), or
+# bare ("07780210241"); Sweden's mixed groups ("08-17 01 76", "049-614 20 98"); Brazil's area
+# code and "NNNN-NNNN" ("14 1187-0986"); New Zealand's "(04) 759-4212".
+@_form("phone_trunk", "PHONE", _NO_NUM_BEFORE + r"(?:\(?0[0-9]{1,4}\)?(?P<s>[ .-])[0-9]{2,4}(?:(?P=s)[0-9]{2,4}){1,3}"
+       r"|\(0[0-9]{1,4}\)[ -]?[0-9]{5,8}|0[0-9]{1,4}[ -][0-9]{5,8}|0[0-9]{9,10}"
+       r"|0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}|[1-9][0-9][ ][0-9]{4,5}-[0-9]{4}"
+       r"|\(?0[0-9]{1,4}\)?[ ][0-9]{3,4}-[0-9]{4})"
+       + _NO_NUM_AFTER, r"[0-9(]")
 def _phone_trunk(m, text) -> bool:
-    # not a drug's National Drug Code (0002-3227-30: a product, not a person)
-    return 9 <= len(_digits(m.group())) <= 11 and not _NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
+    """Evidence: the shape (a trunk ``0`` and an area code in brackets or before a group, or
+    Brazil's ``NN NNNN-NNNN``) and 9 to 11 digits (8 in Sweden's mixed groups); not after
+    ``NDC`` (a drug's National Drug Code, ``0002-3227-30``); Brazil's shape not when its two
+    groups of four are times of day (``88 0700-1245``: a year and a shift)."""
+    d = _digits(m.group())
+    low = 8 if re.fullmatch(r"0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}", m.group()) else 9
+    brazil = _BRAZIL.fullmatch(m.group())
+    if brazil and all(int(t[:2]) < 24 and int(t[2:]) < 60 for t in brazil.groups()):
+        return False  # a year and a time range ("28 Oct, 88 0700-1245")
+    return low <= len(d) <= 11 and not _NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
 
 
 # Pairs of digits: "60-56-85-91", "12.34.56.78", "01 23 45 67 89" (spaces: after a leading 0).

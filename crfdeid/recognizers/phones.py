@@ -9,7 +9,10 @@ the metadata of that country holds as a real, assigned range, in a shape the lib
 (it refuses dates and times), written as digits in groups split by spaces, hyphens or dots
 with no ``/`` or ``:`` in or beside it (``123/46/7.39`` is a blood gas whose digits pass).
 Evidence for a span: that validity and that shape. A number ``phonenumbers``
-only finds ``POSSIBLE`` (length alone) is not taken: lab values and counts have lengths.
+only finds ``POSSIBLE`` (length alone) is not taken: lab values and counts have lengths;
+but right after a phone cue (``call back``, ``Telefon``, ``whatsapp``, ``T:``) or before
+``(home)`` a number in a phone's groups is taken whatever country's numbering it follows
+(:func:`cued`).
 
 The note's country (:func:`country_of`), used for the matcher's region and for surrogates of
 the same shape (:mod:`crfdeid.deid.country`), is decided from its forms, most telling first:
@@ -94,6 +97,15 @@ def possible_international(value: str) -> bool:
     return why not in (result.TOO_SHORT, result.IS_POSSIBLE_LOCAL_ONLY)
 
 
+def known_country_code(value: str) -> bool:
+    """Whether ``+`` and digits start with a country code phonenumbers knows."""
+    try:
+        number = phonenumbers.parse(value, None)
+    except phonenumbers.NumberParseException:
+        return False
+    return phonenumbers.region_code_for_country_code(number.country_code or 0) != "ZZ"
+
+
 #: Countries crfdeid is likely to meet: a number right after a phone label is taken when it is
 #: VALID in one of them (``phone number is 8123 4650``: Singapore).
 LIKELY = ("US", "GB", "CA", "AU", "NZ", "IE", "IN", "ZA", "FR", "DE", "NL", "BE", "ES", "PT", "IT", "PL", "SE",
@@ -150,3 +162,81 @@ def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
             sub = "FAX" if re.search(r"(?i)fax", text[max(0, start - 24):start]) else "PHONE"
             found.append(("phone_national", make_span(start, end, sub)))
     return found
+
+
+# A phone's cue in several languages, and the words that may stand between it and the number
+# ("call back 2458798684", "reach her at 655-7805", "Tel.: ...", "whatsapp ...", "tél. ...").
+_CUE = re.compile(
+    r"(?i)\b(?:phone|telephone|tel|t[ée]l[ée]phone|tél|telefon|telefono|tel[ée]fono|telefone|telefoon|mobile|mobil|mob"
+    r"|cell|cellphone|handy|portable|cellulare|celular|m[óo]vil|whatsapp|sms|text|call|ring|contact|reach|fax|pager)"
+    r"\b\.?(?:[ \t]*(?:number|no\.?|nr\.?|#))?(?:[ \t]+(?:me|her|him|them|us|back|on|at|is|was|number))*[ \t]*"
+    r"[:=.–-]?[ \t]*(?=[+(0-9])")
+# "T:", "M:", "F:" at the start of a signature's line (eight digits at least, no dot: "T: 37.5" is a temperature).
+_LINE_CUE = re.compile(r"(?m)^[ \t]*(?P<l>[TMFtmf])[ \t]*:[ \t]*(?=[+(0-9])")
+_RUN = re.compile(r"\+?\(?[0-9](?:[ ().-]{0,2}[0-9]){6,16}\)?")
+_AFTER_RUN = re.compile(r"[ \t]*\((?:home|work|mobile|mob|cell|landline|office|h|w|m)\)", re.I)
+_OR = re.compile(r"[ \t]*(?:or|and|/|,)[ \t]*(?=[+(0-9])", re.I)
+_DATE_IN = re.compile(r"(?<![0-9])(?:[0-9]{1,2}[-./][0-9]{1,2}[-./](?:19|20)?[0-9]{2}|(?:19|20)[0-9]{2}[-./][0-9]{1,2}"
+                      r"[-./][0-9]{1,2})(?![0-9])")
+_UNIT_AFTER = re.compile(r"[ \t]*(?:%|mg|mcg|ml|mmol|units?|iu|kg|cc|x\b|/)", re.I)
+
+
+def cued(text: str, known=()) -> list[tuple[str, Span]]:
+    """``("phone_cued", span)`` of a number of 7 to 15 digits in a phone's groups right after a
+    phone cue (:data:`_CUE`: ``call back``, ``reach her at``, ``Telefon``, ``whatsapp``...) and
+    of a second one after ``or``; after ``T:``, ``M:`` or ``F:`` starting a line (8 digits at
+    least, no dot); or before ``(home)``, ``(work)``, ``(mobile)``. Evidence: the cue and the
+    shape, whatever country's numbering the digits follow (fail closed: phonenumbers does not
+    know every country's ranges, and a number typed wrong is still a person's). A run that holds
+    a date (``13-09-2073 04.36``) is a date and a time, the date forms'. A number that a span
+    of ``known`` (found by another form) covers is not given again."""
+    found: list[tuple[str, Span]] = []
+    covered = [(sp.start, sp.end) for sp in known]
+
+    def add(start: int, end: int, sub: str) -> None:
+        if not any(a <= start and end <= b for a, b in covered):
+            found.append(("phone_cued", make_span(start, end, sub)))
+
+    for m in _CUE.finditer(text):
+        pos, sub = m.end(), "FAX" if m.group().lower().startswith("fax") else "PHONE"
+        for _ in range(2):
+            span = _number_at(text, pos, 7)
+            if span is None:
+                break
+            add(*span, sub)
+            more = _OR.match(text, span[1])
+            if more is None:
+                break
+            pos = more.end()
+    for m in _LINE_CUE.finditer(text):
+        span = _number_at(text, m.end(), 8)
+        if span is not None and "." not in text[span[0]:span[1]]:
+            add(*span, "FAX" if m.group("l") in "Ff" else "PHONE")
+    for run in _RUN.finditer(text):
+        if _AFTER_RUN.match(text, run.end()) and _number_at(text, run.start(), 7) == (run.start(), run.end()):
+            add(run.start(), run.end(), "PHONE")
+    return found
+
+
+def _number_at(text: str, pos: int, least: int) -> tuple[int, int] | None:
+    """The phone-shaped run of ``least`` to 15 digits that starts at ``pos``, if one does."""
+    run = _RUN.match(text, pos)
+    if run is None:
+        return None
+    start, end = run.start(), run.end()
+    while end > start and text[end - 1] in " .-(":
+        end -= 1
+    if text[end - 1] == ")" and "(" not in text[start:end]:
+        end -= 1
+    if text[start] == "(" and text.find(")", start, end) in (-1, end - 1):
+        start, end = start + 1, end - (text[end - 1] == ")")  # "by phone (508-555-0172)": the phrase's bracket
+    value = text[start:end]
+    if _DATE_IN.search(value):
+        return None  # "called 13-09-2073 04.36": a date and a time
+    digits = sum(c.isdigit() for c in value)
+    if not least <= digits <= 15 or not _SHAPE.fullmatch(value) or _SLASH_NEAR.search(text, max(0, start - 1),
+                                                                                       end + 1):
+        return None
+    if _UNIT_AFTER.match(text, end) or (end < len(text) and (text[end].isalnum())):
+        return None
+    return start, end

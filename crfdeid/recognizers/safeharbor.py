@@ -24,6 +24,7 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
 * checksums and other countries' formats (:mod:`.fixedforms`, checks by python-stdnum): card
   numbers (Luhn), IBANs (mod 97), national identity numbers with a check digit, international
   phone numbers and postal codes;
+* postal codes of many countries inside an address of several lines (:mod:`.postcodes`);
 * forms told by the words beside them (:mod:`.contextforms`): postal codes with their address,
   plates after their words, IPv6, group and store numbers, ages over 89 in prose;
 * phone numbers phonenumbers holds valid for the note's country (:mod:`.phones`, which also
@@ -50,7 +51,7 @@ import regex
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
-from . import contextforms, dateforms, fixedforms, phones
+from . import contextforms, dateforms, fixedforms, phones, postcodes
 from .rules import trie_pattern
 
 _I = re.I
@@ -283,9 +284,11 @@ def matches(text: str) -> list[tuple[str, Span]]:
         found.extend(fixedforms.matches(text))
         found.extend(dateforms.matches(text))
         found.extend(contextforms.matches(text))
+        found.extend(postcodes.matches(text))
         found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found]),
                                     [sp for _, sp in found]))
         found.extend(phones.labelled(text, [sp for _, sp in found]))
+        found.extend(phones.cued(text, [sp for _, sp in found]))
     return found
 
 

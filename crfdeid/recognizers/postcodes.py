@@ -1,0 +1,282 @@
+"""Postal codes of many countries inside an address: a country's shape of code and the address around it.
+
+Part of the Safe Harbor layer (:mod:`.safeharbor` runs :func:`matches` in every model), beside
+the postal forms of :mod:`.fixedforms` and :mod:`.contextforms` that read one line. Addresses
+are written over several lines (``Christoph-Hahn-Weg 4`` / ``77318 Ansbach``), in lower case,
+with the town before or after the code; a code's digits alone are a dose's or a count's, so a
+code here is ``ZIP`` only with all of:
+
+* **its shape** (:data:`SHAPES`): four to six digits (most of Europe, Australia, New Zealand,
+  India), ``NNNNN-NNNN`` (US), ``NNN NN`` (Sweden), ``NNN NNN`` (India), ``NNNNN-NNN`` or eight
+  digits (Brazil), ``NN-NNN`` (Poland), ``NNNN-NNN`` (Portugal), ``NNNN AA`` (Netherlands), the
+  UK, Canadian and Irish codes with or without their space, in any case;
+* **its place in the address**: it ends its line or comma-separated part (``Madrid, 19161``), or
+  a town of letters follows it to that end (``80773 Gotha``, ``28455 lecomte last month``); it is
+  not a house number (no street word right before it, ``Allee 5806``, nor among the words after
+  it, ``1717 kari extension``), and no plain, clinical or unit word stands right before it with
+  nothing between (``plt 250000``, ``room 4012``);
+* **an address before it** on its line or up to three lines up (on its line for four digits
+  that are a time of day, ``0755``): an address or postcode label
+  (``address``, ``send to``, ``lives at``, ``postcode``, ``PLZ``, ``CEP``, ``h.no.``...), a house
+  number beside a street word (``6 Gavin Villages``, ``Döringstraße 6``, ``ul. Polna 5``,
+  ``3, chemin de Chevallier``: street words of :data:`STREET_WORDS`, the US Postal Service's
+  suffixes and other countries' words), a unit, flat, box or suite number, or a listed city right
+  before it (``Nagpur 656015``, ``Parramatta 2150``: the cities list and the shipped towns of
+  GB, IE, CA, AU, NZ, IN and ZA); or a US military address (``APO AE 09012``).
+
+>>> [(name, sp.subtype) for name, sp in matches("Send to:\\nChristoph-Hahn-Weg 4\\n77318 Ansbach")]
+[('postal_address', 'ZIP')]
+>>> matches("Address: 4 Mill Lane\\nplt 250000, K 4.1, given 1500 units")
+[]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import regex
+
+from .. import gazetteers
+from ..document import Span, make_span
+from .fixedforms import plain_words
+
+#: Postal code shapes (any case), each with the countries that write it.
+SHAPES = {
+    "digits": r"[0-9]{4,6}|[0-9]{8}",  # AU NZ ZA DK NO BE CH AT (4); US DE FR ES IT FI MX (5); IN SG (6)
+    "zip4": r"[0-9]{5}-[0-9]{4}",  # US
+    "se": r"[0-9]{3}[ ][0-9]{2}",  # SE
+    "in": r"[1-9][0-9]{2}[ ][0-9]{3}",  # IN
+    "br": r"[0-9]{5}-[0-9]{3}",  # BR (eight bare digits: after a postcode label only)
+    "pl": r"[0-9]{2}-[0-9]{3}",  # PL
+    "pt": r"[0-9]{4}-[0-9]{3}",  # PT
+    "nl": r"[1-9][0-9]{3}[ ]?[A-Za-z]{2}",  # NL
+    "uk": r"[A-Za-z]{1,2}[0-9][A-Za-z0-9]?[ ]?[0-9][A-Za-z]{2}",  # GB
+    "ca": r"[A-Za-z][0-9][A-Za-z][ -]?[0-9][A-Za-z][0-9]",  # CA
+    "ie": r"[A-Za-z][0-9][0-9Ww][ ]?[0-9A-Za-z]{4}",  # IE (Eircode)
+}
+_MEASURES = frozenset("cc ml mg kg mm cm iu gm hr am pm sa sd ss".split())
+_LONG_HYPHEN = regex.compile(r"[0-9]{5}-[0-9]{3,4}")
+_PHONE_WORDS = frozenset("ext extn extension x tel phone telephone fax pager page bleep beeper mobile cell no nr"
+                         " number mrn id".split())
+_MONTH = regex.compile(r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                       r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:[ \t]+[0-9]{1,2}"
+                       r"(?:st|nd|rd|th)?)?,?[ \t]*$")
+_DUTCH = regex.compile(r"[0-9]{4}[ ]?([A-Za-z]{2})")
+_IRISH = regex.compile(r"[A-Za-z][0-9][0-9Ww][ ]?([0-9A-Za-z]{4})")
+_UK = regex.compile(SHAPES["uk"])
+_CANDIDATE = regex.compile(r"(?<![\w.,/+:#@&(])(?<![0-9]-)(?<![0-9)][ \t])(?:" + "|".join(f"(?:{s})" for s in sorted(
+    SHAPES.values(), key=lambda s: s == SHAPES["digits"]))
+                           + r")(?![\w/%°:@-]|[.,][0-9])")
+
+# Street words, written here: the US Postal Service's street suffixes (Publication 28, Appendix C1,
+# public domain) and the UK's, said after the name, less those that are clinical words too ("falls",
+# "branch", "bridge", "rest", "run", "course", "track", "spurs", "neck", "place", "way", "view", "st", "dr").
+_EN_STREET = (
+    "alley|annex|arcade|avenue|ave|bayou|beach|bluffs?|boulevard|blvd|brooks?|burgs?|bypass|canyon|causeway"
+    "|circles?|cir|cliffs?|corners?|courts?|coves?|creek|crescent|crossing|crossroad|curve|dale|divide|drives?"
+    "|estates?|expressway|extensions?|ferry|fords?|forest|forges?|fort|freeway|gardens?|gateway|glens?|groves?"
+    "|harbors?|harbours?|haven|heights|highway|hwy|hills?|hollow|inlet|islands?|isle|junctions?|knolls?|lakes?"
+    "|lane|ln|loaf|locks?|lodge|manors?|meadows?|mews|mills?|motorway|mountains?|orchard|oval|overpass|parkway"
+    "|passage|pike|pines?|plains?|plaza|prairie|ranch|rapids?|ridges?|rivers?|road|rd|roads|shoals?|shores?"
+    "|skyway|squares?|stravenue|street|streets|summit|terrace|throughway|trafficway|trail|tunnel|turnpike"
+    "|underpass|valleys?|viaduct|villages?|vista|close|parade|wynd|copse|quay|cres|crt|ct|expy|pkwy|ter|terr|hts|sq")
+# Street words before the name in French, with the house number before them ("3, chemin de Chevallier").
+_FRENCH = r"rue|avenue|chemin|boulevard|allée|impasse|quai|cours|square"
+# Other countries' street words before the name, the number after it ("Calle Mayor 12", "ul. Polna 5").
+_BEFORE_NAME = (
+    _FRENCH + r"|calle|avenida|avda\.|paseo|plaza|camino|carretera|callejón|glorieta|ronda|travesía|cañada|pasadizo"
+    r"|vial|cuesta|urbanización|rambla|viale|piazza|piazzale|corso|strada|borgo|contrada|vicolo|incrocio|canale|rotonda"
+    r"|ul\.|ulica|aleja|plac|osiedle|rua|travessa|alameda|praça|estrada|rodovia|núcleo|trecho|estação|ladeira"
+    r"|chowk|marg|nagar|ganj|gali")
+# Street words that end a compound (Döringstraße, Zoëstraat, Björktorget) in German, Dutch and Nordic.
+# ("-ring", "-pad", "-hof", "-ufer", "-kade" in title case only: "during", "keypad", "blockade").
+_COMPOUND = (r"(?:\p{L}[\p{L}-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|damm|chaussee|straat|laan|gracht|plein"
+             r"|singel|dreef|steeg|gatan|vägen|väg|torget|gränd|stigen|vej)|(?-i:\p{Lu}[\p{L}-]+(?:ring|pad|hof|ufer|kade)))")
+# A flat, unit, box or suite number's word (the number after it is no postcode).
+_UNIT = (r"(?:unit|flat|apt\.?|apartment|suite|studio|p\.?o\.?[ \t]*box|box|psc|h\.?[ \t]?no\.?|piso|puerta"
+         r"|appartamento)")
+_WORD = r"[\p{L}][\p{L}\p{M}'’.-]*"
+_NUM = r"[0-9]{1,5}[A-Za-z]?(?:[/-][0-9]{1,4})?"
+# A house number beside its street word: "6 Gavin Villages", "3, chemin de Chevallier", "Döringstraße 6".
+_STREET_LINE = regex.compile(
+    rf"(?i)(?<![\w.,/#-]){_NUM},?(?:[ \t]+|[ \t]*\n[ \t]*)(?:{_WORD}[ \t]+){{0,3}}(?:{_EN_STREET})(?![\p{{L}}])"
+    rf"|(?<![\w.,/#-]){_NUM},?[ \t]+(?:{_FRENCH})(?![\p{{L}}])"
+    rf"|(?<![\p{{L}}])(?:{_BEFORE_NAME}|{_COMPOUND})(?![\p{{L}}])(?:[ \t]+{_WORD}){{0,4}},?[ \t]+{_NUM}(?![\w])"
+    rf"|(?<![\p{{L}}.][ \t]?)(?<!\bet[ \t])\b(?:al|pl|os)\.(?:[ \t]+{_WORD}){{1,4}},?[ \t]+{_NUM}(?![\w])"
+    rf"|\b{_UNIT}[ \t]*#?[ \t]*[0-9]{{1,5}}[A-Za-z]?\b")
+# Labels and verbs of an address (any language of the forms above).
+_ADDRESS_CUE = regex.compile(
+    r"(?i)\b(?:address|addr|adres|adresse|anschrift|indirizzo|direcci[oó]n|morada|endere[cç]o|adress"
+    r"|send[ \t]+to|ship[ \t]+to|mail[ \t]+to|deliver[ \t]+to|lives[ \t]+at|living[ \t]+at|resides[ \t]+at"
+    r"|residing[ \t]+at|moved[ \t]+to|moving[ \t]+to|post[ \t]*code|postal[ \t]*code|zip(?:[ \t]*code)?|plz"
+    r"|cep|code[ \t]+postal|c[oó]digo[ \t]+postal|kod[ \t]+pocztowy|postnummer|postcode|pin[ \t]*code|eircode)\b")
+_LABEL_END = regex.compile(_ADDRESS_CUE.pattern + r"[ \t]*[:#=-]?[ \t]*$")
+_MILITARY = regex.compile(r"(?i)\b(?:apo|fpo|dpo)[ \t]+(?:aa|ae|ap)[ \t]+$")
+_STREET_END = regex.compile(rf"(?i)(?:(?<![\p{{L}}])(?:{_EN_STREET}|{_BEFORE_NAME}|{_UNIT})|{_COMPOUND})"
+                            rf"(?:[ \t]+{_WORD}){{0,4}},?[ \t]*$")
+_STREET_WORD = regex.compile(rf"(?i)^(?:{_EN_STREET}|{_BEFORE_NAME})$|^{_COMPOUND}$")
+_TOWN_AFTER = regex.compile(rf"[ \t]*(?:[-–][ \t]*)?(?P<town>{_WORD}(?:[ \t]+{_WORD}){{0,3}})[ \t]*"
+                            r"(?:$|[,;(/\n]|\.[ \t]*$)")
+_SEGMENT_END = regex.compile(r"[ \t]*(?:$|[,;)\n/]|\.[ \t]*(?:$|\n))")
+#: Endings of place names (English, German, Dutch, Nordic, Polish, French: Kingston, Nashville, Portsmouth,
+#: Edinburgh, Heidelberg, Mannheim, Nordhausen, Göttingen, Kraków, Katowice, Châlons-sur-Marne).
+_TOPONYM = regex.compile(
+    r"(?:ton|ville|side|mouth|shire|berg|burg|burgh|borough|bury|chester|caster|cester|field|ford|haven|port|land"
+    r"|stadt|stad|heim|hausen|dorf|ingen|furt|bach|hoven|dam|köping|borg|by|ów|owice|-sur-\p{L}+|-(?:en|lès|le|la)-\p{L}+)$",
+    regex.I)
+_TOWN_WORD = regex.compile(r"\p{L}[\p{L}\p{M}'’-]*[-–]?")
+# US states and territories, Canadian provinces and Australian states: their codes before a code.
+_REGION_CODES = frozenset(
+    "al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok"
+    " or pa ri sc sd tn tx ut vt va wa wv wi wy pr gu vi ab bc mb nb nl ns nt nu on pe qc sk yt nsw vic qld tas sa"
+    " act".split())
+_WORDS_AFTER = regex.compile(rf"[ \t]+((?:{_WORD}[ \t]+){{0,3}}{_WORD})")
+_WORD_BEFORE = regex.compile(rf"({_WORD})[ \t]*[-–]?[ \t]*$")
+
+
+def house_number(text: str, start: int, end: int) -> bool:
+    """Whether the digits ``text[start:end]`` are a house, flat or box number: a street or unit
+    word right before them in their part of the line (``Allee 5806``, ``PSC 7457``), or a street
+    word among the words after them to the part's end (``1717 kari extension,``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    segment = text[line_start:start]
+    if _STREET_END.search(segment[segment.rfind(",") + 1:]):
+        return True
+    following = _WORDS_AFTER.match(text, end)
+    return bool(following) and any(_STREET_WORD.match(w) for w in following.group(1).split())
+
+
+def matches(text: str) -> list[tuple[str, Span]]:
+    """``("postal_address", span)`` of every code of :data:`SHAPES` with the place and the address
+    that the module docstring names."""
+    found = []
+    for m in _CANDIDATE.finditer(text):
+        if _is_code(text, m.start(), m.end()):
+            found.append(("postal_address", make_span(m.start(), m.end(), "ZIP")))
+    return found
+
+
+def _shape_ok(value: str) -> bool:
+    """A code with letters is written in one case (``H20 seal`` is no Eircode); a Dutch code's
+    letters are no unit of measure (``1200CC``), nor in lower case after a space a word
+    (``2021 at``); an Eircode's last four hold a digit, or are capitals and no word."""
+    if not any(c.isalpha() for c in value):
+        return True
+    if value not in (value.upper(), value.lower()):
+        return False
+    dutch = _DUTCH.fullmatch(value)
+    if dutch:
+        letters = dutch.group(1).lower()
+        if " " in value and dutch.group(1).islower():
+            return letters not in _not_places()  # "2021 at"
+        return letters not in _MEASURES  # "1200cc", "1000 ML"
+    irish = _IRISH.fullmatch(value)
+    if irish and " " not in value and not any(c.isalpha() for c in irish.group(1)):
+        return _UK.fullmatch(value) is not None  # "E323925" is a record number's shape
+    if not irish or _UK.fullmatch(value) is not None or any(c.isdigit() for c in irish.group(1)):
+        return True
+    return value.isupper() and irish.group(1).lower() not in _not_places()  # "X43 XFCK", not "H20 SEAL"
+
+
+def _is_code(text: str, start: int, end: int) -> bool:
+    """Place and address evidence for the candidate ``text[start:end]``."""
+    if not _shape_ok(text[start:end]):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before = text[line_start:start]
+    if _MILITARY.search(before):
+        return True
+    if before.rstrip().endswith("@"):
+        return False  # a time ("@ 1400")
+    segment = before[before.rfind(",") + 1:]
+    digits = not any(c.isalpha() for c in text[start:end])
+    word = _WORD_BEFORE.search(segment)
+    low = word.group(1).lower().rstrip(".-–") if word else ""
+    listed = low in _towns()
+    labelled = _LABEL_END.search(segment) is not None
+    value = text[start:end]
+    if len(value) == 8 and value.isdigit() and not (labelled or _TOWN_AFTER.match(text, end, line_end)):
+        return False  # eight digits are a record number's, but after "CEP" or before a town (Brazil's CEP)
+    if low in _PHONE_WORDS or _MONTH.search(segment):
+        return False  # "pager 51560", "ext 4987", "December 12, 2095"
+    street_before = not digits and _STREET_WORD.match(low) is not None  # "Boyse Street E10 2XNY"
+    if word and not (listed or labelled or street_before or low in _REGION_CODES) and low in _not_places():
+        return False  # "plt 250000", "room 4012", "units 1500"
+    after = text[end:line_end]
+    if digits and house_number(text, start, end):
+        return False  # "Allee 5806", "PSC 7457", "1717 kari extension" (a house number and its street)
+    town = _TOWN_AFTER.match(after)
+    if town:
+        if town.group("town").split()[0].lower() in _units() | gazetteers.load("stop_words"):
+            return False  # "2000 units", "1400 with the family"
+    elif not _SEGMENT_END.match(after):
+        return False
+    if listed or labelled or _town_alone(segment, text[start:end]):
+        return True
+    clock = len(value) == 4 and value.isdigit() and (int(value[:2]) < 24 and int(value[2:]) < 60
+                                                     or 1800 <= int(value) <= 2199)
+    # a time of day ("snce 0755") or a year after an address two lines up: evidence on its own line only
+    window = text[line_start if clock else _lines_back(text, line_start, 3):start]
+    return bool(_ADDRESS_CUE.search(window) or _STREET_LINE.search(window))
+
+
+def _town_alone(segment: str, value: str) -> bool:
+    """A town alone before the code in its line or comma-separated part: one to three words,
+    none a unit, the last no plain, clinical or drug word; before a code with letters
+    (``Blankenshiptown E3V8A5``) any such town, before digits a town in title case (or in a
+    part written in lower case) with five or six digits (``Altötting 02308``), Brazil's or the US
+    ``NNNNN-NNN(N)`` (``Barros de Goiás 70356-175``) or a toponym's ending
+    (``Robertside 2959``, ``Marin-sur-Bourdon 80863``: :data:`_TOPONYM`) and no four digits
+    that could be a year (1900-2099). Lab names in a list (``Lipase 4318``) have neither."""
+    words = segment.split()
+    if not 1 <= len(words) <= 3 or not all(_TOWN_WORD.fullmatch(w) for w in words):
+        return False
+    last = words[-1].rstrip("-–")
+    if any(w.lower() in _units() for w in words) or last.lower() in _not_places():
+        return False
+    if any(c.isalpha() for c in value):
+        return True
+    if len(value) == 4 and 1900 <= int(value) <= 2099:
+        return False
+    cased = (last[:1].isupper() and last[1:2].islower()) or segment.islower()
+    return cased and (_TOPONYM.search(last) is not None or (value.isdigit() and len(value) in (5, 6))
+                      or _LONG_HYPHEN.fullmatch(value) is not None)
+
+
+def _lines_back(text: str, line_start: int, n: int) -> int:
+    """Where the line ``n`` lines above the one starting at ``line_start`` starts (240 characters at most)."""
+    pos = line_start
+    for _ in range(n):
+        if pos == 0:
+            break
+        pos = text.rfind("\n", 0, pos - 1) + 1
+    return max(pos, line_start - 240)
+
+
+@lru_cache(maxsize=1)
+def _towns() -> frozenset:
+    """Listed towns in lower case: the cities gazetteer and the 200 most populous places of each
+    country of ``crfdeid/_data/towns_by_country.txt`` (GeoNames, the surrogates' towns)."""
+    text = resources.files("crfdeid._data").joinpath("towns_by_country.txt").read_text(encoding="utf-8")
+    shipped = {line.split("\t")[1].lower() for line in text.splitlines() if line and not line.startswith("#")}
+    return gazetteers.load("cities") | frozenset(shipped)
+
+
+@lru_cache(maxsize=1)
+def _units() -> frozenset:
+    """Clinical abbreviations, units and counted things: what follows a count, never a town."""
+    return gazetteers.load("clinical_abbrevs") | frozenset(
+        "mg mcg kg g ml l mm cm iu units unit u hr hrs h min mins x bpm mmhg meq mmol cc gm day days week weeks"
+        " month months year years hour hours minute minutes second seconds time times dose doses tab tabs tablet"
+        " tablets pill pills cells calories kcal steps feet ft foot meters metres m km miles patients pts"
+        " cpt icd loinc snomed ndc hcpcs drg".split())
+
+
+@lru_cache(maxsize=1)
+def _not_places() -> frozenset:
+    """Plain, clinical and drug words and :func:`_units`: what stands right before a count, never a town."""
+    return (plain_words() | _units() | gazetteers.load("drug_names") | gazetteers.load("brand_names")
+            | gazetteers.load("clinical_abbrevs"))
