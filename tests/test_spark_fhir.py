@@ -10,13 +10,14 @@ import re
 
 import pytest
 
-from crfdeid.io import fhir
-from crfdeid.io.runmanifest import notes_only
-from crfdeid.spark import fhir as spark_fhir
-from crfdeid.spark.fhir import components, people_tables
-
-pytest.importorskip("pyspark")
+pytest.importorskip("pyspark")  # before crfdeid.spark.fhir, which needs the spark extra (pandas)
 pytest.importorskip("pyarrow")
+
+from crfdeid.io import fhir  # noqa: E402
+from crfdeid.io.runmanifest import notes_only  # noqa: E402
+from crfdeid.spark import fhir as spark_fhir  # noqa: E402
+from crfdeid.spark.fhir import components, people_tables  # noqa: E402
+
 SPARK_WARNING = "ignore:.*pandas >= 3.0.0.*:FutureWarning"
 
 
