@@ -248,7 +248,8 @@ class TrimPunctuation:
             return trimmed
         # A name the trim narrowed to a term of the clinical filter's eponym lists (``. Dix-Hallpike``
         # -> ``Dix-Hallpike``) is judged as the filter judged every span before it: issue 50.
-        return [sp for sp in trimmed if sp in spans or sp.category != "NAME"
+        before = set(spans)  # a set: a long note has thousands of spans
+        return [sp for sp in trimmed if sp in before or sp.category != "NAME"
                 or clinical.why_clinical(note.text, sp) not in ("eponym", "vocabulary")]
 
 
