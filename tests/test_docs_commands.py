@@ -252,7 +252,7 @@ def _runnable(words: list[str]) -> bool:
         return False
     text = " ".join(words)
     return not any(s in text for s in ("../shared", "/site/", "/work/", "build/", "my.model", "site.model",
-                                       "FORMAT:", "synth:500", " M ", "/tmp/X", "release.jsonl"))
+                                       "FORMAT:", "synth:500", "fakerpii:", " M ", "/tmp/X", "release.jsonl"))
 
 
 RUNNABLE = [(where, words) for where, words in COMMANDS if _runnable(words)]
