@@ -193,3 +193,12 @@ def test_the_hour_of_a_clock_time_glued_to_a_date_is_left_outside(text, date, ke
     start = text.index(date)
     assert [text[s.start:s.end] for s in hygiene.trim_clock(text, [make_span(start, start + len(date), "DATE")])] \
         == [kept]
+
+
+@pytest.mark.parametrize("text, number", [("LABS: Na 131, Glu 211, WBC 9.2", "211"),
+                                          ("seen in Exam Room 5 today", "5")])
+def test_a_place_of_digits_does_not_grow_over_the_words_before_it(text, number):
+    """A span of digits is no place's name: the words before it (a lab's name, ``Exam Room``) stay outside."""
+    a = text.index(number)
+    got = phrases.apply(text, [make_span(a, a + len(number), "CITY" if number == "211" else "ROOM")])
+    assert [text[s.start:s.end] for s in got] == [number]

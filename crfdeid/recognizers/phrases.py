@@ -339,7 +339,8 @@ def _grow(text: str, sp: Span) -> Span:
         if t is not None and not lower:
             sub = "CITY" if sp.category == "NAME" else sp.subtype
             return replace(sp, end=t.end(), category="LOCATION", subtype=sub)
-    if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET"):
+    if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET") \
+            and any(c.isalpha() for c in text[sp.start:sp.end]):  # a name's words: never a number's (``Glu 211``)
         b = p["before"].search(text, max(0, sp.start - 40), sp.start)
         if b is not None and not regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, b.start() - 3):b.start()]) \
                 and not any(w.lower() in _breaks() for w in b.group("run").split()):
