@@ -31,6 +31,8 @@ the same shape (:mod:`crfdeid.deid.country`), is decided from its forms, most te
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections import Counter
 
@@ -143,13 +145,28 @@ def labelled(text: str, known=()) -> list[tuple[str, Span]]:
     return [("phone_labelled", make_span(a, b, sub)) for (a, b), sub in sorted(found.items())]
 
 
+def _inside(known):
+    """A test ``inside(start, end)``: does a span of ``known`` cover ``[start, end)``? A bisection
+    over the spans' starts and the running largest end (a long note has thousands of spans: the
+    scan of every span for every digit run was quadratic)."""
+    pairs = sorted((sp.start, sp.end) for sp in known)
+    starts = [a for a, _ in pairs]
+    reach = list(itertools.accumulate((b for _, b in pairs), max))
+
+    def inside(start: int, end: int) -> bool:
+        i = bisect.bisect_right(starts, start)
+        return i > 0 and reach[i - 1] >= end
+    return inside
+
+
 def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
     """``("phone_national", span)`` of every number ``PhoneNumberMatcher`` finds ``VALID`` for the
     note's country ``region`` (:func:`country_of`). The matcher reads only the runs of digits
     that no span of ``known`` (found by another form) covers, with two characters either side."""
     found = []
+    covered = _inside(known)
     for run in _CANDIDATE.finditer(text):
-        if any(sp.start <= run.start() and run.end() <= sp.end for sp in known):
+        if covered(run.start(), run.end()):
             continue
         lo = max(0, run.start() - 2)
         window = text[lo:run.end() + 2]
@@ -191,10 +208,10 @@ def cued(text: str, known=()) -> list[tuple[str, Span]]:
     a date (``13-09-2073 04.36``) is a date and a time, the date forms'. A number that a span
     of ``known`` (found by another form) covers is not given again."""
     found: list[tuple[str, Span]] = []
-    covered = [(sp.start, sp.end) for sp in known]
+    covered = _inside(known)
 
     def add(start: int, end: int, sub: str) -> None:
-        if not any(a <= start and end <= b for a, b in covered):
+        if not covered(start, end):
             found.append(("phone_cued", make_span(start, end, sub)))
 
     for m in _CUE.finditer(text):

@@ -1,0 +1,32 @@
+"""The phone forms' check that another form already covers a digit run: a bisection, equal to
+the scan of every span it replaced (which was quadratic on a long note)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from crfdeid.document import make_span
+from crfdeid.recognizers.phones import _inside
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_inside_is_the_scan_of_every_span(seed):
+    rng = random.Random(seed)
+    for _ in range(200):
+        known = []
+        for _ in range(rng.randint(0, 12)):
+            a = rng.randint(0, 60)
+            known.append(make_span(a, a + rng.randint(1, 15), "PHONE"))
+        inside = _inside(known)
+        for _ in range(30):
+            a = rng.randint(0, 70)
+            b = a + rng.randint(1, 10)
+            assert inside(a, b) == any(sp.start <= a and b <= sp.end for sp in known)
+
+
+def test_nested_and_disjoint_spans():
+    inside = _inside([make_span(0, 20, "PHONE"), make_span(5, 8, "DATE"), make_span(30, 35, "PHONE")])
+    assert inside(6, 19) and inside(30, 35) and not inside(18, 22) and not inside(29, 31)
+    assert not _inside([])(0, 1)
