@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from . import fhir_texts
 from .fhir_policy import Policy, load_policy
 from .fhir_walk import ReadText, Walk, hashed_id
 from .files import check_encoding, decode
-from .records import Record, RecordWriter, as_date, input_files, known_fields, piece
+from .records import Record, RecordWriter, as_date, input_files, known_fields, link_key, piece
 from .registry import READERS, WRITERS
 
 #: Resources whose structured identifiers are de-identified, and the subtype of their names.
@@ -285,11 +284,7 @@ class FhirWriter(RecordWriter):
             key, seed = options.pop("key"), options.pop("seed")
         super().__init__(out, text, **options)
         self.policy = policy if isinstance(policy, Policy) else load_policy(policy)
-        if self.surrogates:  # the surrogates' key (a seed's too)
-            self.id_key: bytes = self.inner.surrogator.keyed.key
-        else:
-            self.id_key = (key.encode("utf-8") if isinstance(key, str) else bytes(key)) if key else \
-                f"crfdeid-seed:{seed}".encode() if seed is not None else os.urandom(32)
+        self.id_key: bytes = link_key(self, key, seed)  # the surrogates' key, else the one given, else one made
         self._failures: list[str] = []
 
     def name_of(self) -> str:
