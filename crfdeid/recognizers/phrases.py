@@ -324,7 +324,13 @@ def _no_full_stop(text: str, sp: Span) -> Span:
 
 
 def _grow(text: str, sp: Span) -> Span:
-    """``sp`` grown over the head words after it and the hyphenated pieces of the word it ends in."""
+    """``sp`` grown over the head words after it and the hyphenated pieces of the word it ends in.
+
+    A place of letters also grows back over the title-case words before it; a place of digits
+    never does (``Glu 211``, ``Exam Room 5``: a lab's name and a room's label are no part of it).
+    Evidence for that limit: the synthetic gold marks the room number alone, the o-words test's
+    lab names stayed outside, and the PhysioNet development figures and the made-up dev notes
+    were unchanged by it (docs/history/locked-test.md)."""
     p = _patterns()
     if sp.category not in _NAME_CATEGORIES:
         return sp
@@ -340,7 +346,7 @@ def _grow(text: str, sp: Span) -> Span:
             sub = "CITY" if sp.category == "NAME" else sp.subtype
             return replace(sp, end=t.end(), category="LOCATION", subtype=sub)
     if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET") \
-            and any(c.isalpha() for c in text[sp.start:sp.end]):  # a name's words: never a number's (``Glu 211``)
+            and any(c.isalpha() for c in text[sp.start:sp.end]):
         b = p["before"].search(text, max(0, sp.start - 40), sp.start)
         if b is not None and not regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, b.start() - 3):b.start()]) \
                 and not any(w.lower() in _breaks() for w in b.group("run").split()):
