@@ -16,6 +16,14 @@ abbreviation: :data:`VOCABULARY`) is a tagger's likely false positive; its surro
 invented name inside clinical text (``Psychiatry consult`` -> ``Nevels consult``), so it gets a
 placeholder too (:func:`clinical_term`; safe either way: a placeholder holds nothing of the original).
 
+A date of two numbers and no year that reads as a clinical value too (a grade ``4/5``, a pain
+score ``7/10``, a UK duration ``3/7`` or ``2/52``) gets a placeholder too (:func:`clinical_fraction`):
+a shifted date would be another grade or duration if it was one, and a placeholder is no date either.
+
+>>> [clinical_fraction(t, t.index("/") - 1, t.index(" ", t.index("/"))) for t in ("weak 4/5 RUE", "seen 3/14 ",
+...     "for 3/7 now", "seen 3/12 ")]
+[True, False, True, False]
+
 >>> text = "Holter monitor placed; Medtronic Azure XT; seen by Dr. Quackenbush; Bruce protocol"
 >>> [clinical_term(text, a, b) for a, b in [(0, 6), (23, 41), (55, 66), (68, 73)]]
 [True, True, False, True]
@@ -59,6 +67,24 @@ def clinical_value(text: str, start: int, end: int) -> bool:
     eol = text.find("\n", end)
     return (_BEFORE.search(text[line:start]) is not None
             or _AFTER.match(text[end:min(end + 20, len(text) if eol < 0 else eol)]) is not None)
+
+
+_TWO_NUMBERS = re.compile(r"(\d{1,2})\s*/\s*(\d{1,2})")
+# Before a UK duration in months (``for 6/12``, ``x 6/12``): a month and day would not follow these.
+_DURATION_BEFORE = re.compile(r"(?i)(?:\b(?:for|x|in|over|past|last|within|previous|next)|~)\s*$")
+
+
+def clinical_fraction(text: str, start: int, end: int) -> bool:
+    """Whether the span ``[start, end)`` of ``text`` is two numbers ``n/d`` that read as a clinical value
+    as well as a date: a grade or score out of 4, 5 or 10 (``n <= d``), a duration in days or weeks
+    (``3/7``, ``2/52``: UK notes), or in months after ``for``, ``x``, ``in``... (``for 6/12``)."""
+    m = _TWO_NUMBERS.fullmatch(text, start, end)
+    if m is None:
+        return False
+    n, d = int(m.group(1)), int(m.group(2))
+    if d in (4, 5, 10) and n <= d or d in (7, 52):
+        return True
+    return d == 12 and n < 12 and _DURATION_BEFORE.search(text, max(0, start - 12), start) is not None
 
 
 #: The public lists of clinical vocabulary (docs/gazetteers.md): a span of their entries only gets

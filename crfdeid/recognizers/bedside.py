@@ -41,7 +41,7 @@ from ..document import Span
 #: A measure's name, then its reading (a number or a range, a percentage).
 VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|heart[ \t]+rate|cvp|pcwp|pcw|pad|pas|"
                    r"sbp|dbp|map|nbp|abp|sp[o0]2|sa[o0]2|pa[o0]2|o2[ \t]*sats?|sats?|wedge|svr|tv|vt|peep|"
-                   r"transduced|unloading)[ \t]*[:=#-]?[ \t]*(?:[<>][ \t]*)?"
+                   r"transduced|unloading|sfh|fhr|bsl|bgl|cbg)[ \t]*[:=#-]?[ \t]*(?:[<>][ \t]*)?"
                    r"[0-9]{1,3}(?:\.[0-9])?(?:[ \t]*-[ \t]*[0-9]{1,3}(?:\.[0-9])?)?(?:[ \t]*%)?(?![0-9/]|\.[0-9])")
 _ECG = frozenset("degree av avb block heart elevation elevations elevated depression depressions segment segments "
                  "changes change wave waves".split())
