@@ -506,7 +506,9 @@ crisis liaison older adult adults child children young people specialist team te
 virtual domiciliary intermediate rehabilitation rehab hospice palliative respite continence tissue viability
 wound stoma podiatry dietetics physiotherapy orthotics audiology optometry dental sexual contraception
 vaccination immunisation immunization screening well-being wellbeing welfare safeguarding incident form
-record records sheet chart old age elderly haematology paediatric geriatric general acute"""
+record records sheet chart old age elderly haematology paediatric geriatric general acute out hours after
+walk-in urgent minor injuries injury orthopaedic orthopedic surgical medical cardiac renal respiratory neurological
+psychiatric pediatric obstetric gynaecological urological vascular stroke unit units"""
 
 # Staff roles in role phrases (``Radiologist aware``, ``d/w night RN``): clinical occupations
 # and their abbreviations, US, UK, AU, IE, IN and CA usage; the modifiers of a role.

@@ -22,11 +22,15 @@ hospital in place of a heading and a label. What is done:
   ``heading_words`` or a word of ``departments``, the last a heading's noun (``clinic``, ``visit``,
   ``report``, ``reconciliation``...).
 * **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one)
-  of words of ``departments`` entries or ``heading_words``, holding a department, each word or its
-  parts joined by ``/`` (``Hematology/Oncology``), right before a staff role (``Oncology fellow``) or
-  right after a role and ``in``/``of`` (``Specialty Doctor in Old Age Psychiatry``): a service named in
-  a role is no place of the patient's. A draft that took a heading's noun after it as well took 42
-  synthetic DEPARTMENT spans (``Nephrology clinic``).
+  of words of ``departments`` entries or ``heading_words``, one at least a whole entry of either and
+  none of a name list (or the span one entry: ``General Medicine``), each word or its parts joined by
+  ``/`` (``Hematology/Oncology``), right before a staff role's head word that is no service's word
+  (``Oncology fellow``, ``Orthopaedic`` of ``Orthopaedic Registrar``) or right after a role and
+  ``in``/``of`` (``Specialty Doctor in Old Age Psychiatry``): a service named in a role is no place of
+  the patient's. Drafts took gold: with a heading's noun after it as well, 42 synthetic DEPARTMENT
+  spans (``Nephrology clinic``); with a role's modifier after it, 6 synthetic tokens (``Nursing`` of
+  ``Nursing Home``); without an entry of the lists among its words, two PhysioNet LOCATION-OTHER
+  tokens before a role's word. None of these is taken now.
 * **role** in apposition: a span of ``staff_roles`` words whose last word (three letters or more) is no
   first name, wrapped in brackets or after a comma (``Jo Whitfield (Ward Manager)``, ``Jo Lee, Charge Nurse``).
 * **time** (:func:`clock_after_heading`): four digits of a 24-hour clock that end a line after a
@@ -60,6 +64,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z/&'-]*")
 _LABEL_AFTER = re.compile(r"(?i)[ \t]*(?:(?:no|number|id|#)\.?[ \t]*)?:")
 _TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|sister|nurse)\.?[ \t]*$")
 _TRAILING_NUMBER = re.compile(r"[ \t]+[0-9][0-9.,/-]*$")
+_BRACKETED_NUMBER = re.compile(r"[ \t]*\([ \t]*[0-9]")
 _SEX_AFTER_AGE = re.compile(r"(?i)[mf](?=[ \t]+[A-Za-z])")
 _ROLE_BEFORE = re.compile(r"(?i)\b([A-Za-z]+)[ \t]+(?:in|of)[ \t]+((?:[A-Za-z/&-]+[ \t]+){0,3})$")
 _NEXT = re.compile(r"[ \t]*([A-Za-z][A-Za-z-]*)")
@@ -78,7 +83,7 @@ def _lists() -> dict:
                                                                "surnames_rare", "titles")))
     roles = gazetteers.load("staff_roles")
     return {"labels": gazetteers.load("note_labels") | gazetteers.load("charting_systems"),
-            "roles": roles, "names": names, "departments": departments,
+            "roles": roles, "names": names, "departments": departments, "headings": gazetteers.load("heading_words"),
             "service_words": frozenset(w for e in departments for w in re.split(r"[ /&-]+", e) if len(w) > 1)
             | gazetteers.load("heading_words"),
             "vocab": (gazetteers.load("note_labels") | roles | gazetteers.load("heading_words")
@@ -107,8 +112,9 @@ def parts(text: str, sp: Span) -> list[Span]:
     cuts = [m.span() for m in _GAP.finditer(surface)]
     if sp.category != "DATE":
         cuts += [m.span() for m in _DASH.finditer(surface)]
-    if not cuts:
-        return [sp]
+    if not cuts:  # a dash the tagger took at its start ("- Corrib" after a heading) is left out
+        lead = len(surface) - len(surface.lstrip("-\u2013\u2014 \t"))
+        return [replace(sp, start=sp.start + lead)] if 0 < lead < len(surface) and surface[0] != " " else [sp]
     out, pos = [], 0
     for a, b in sorted(cuts):
         if a < pos:
@@ -130,6 +136,9 @@ def narrowed(text: str, sp: Span) -> Span:
         m = _TRAILING_NUMBER.search(text, sp.start, sp.end)
         if m is not None and m.start() > sp.start:
             return replace(sp, end=m.start())
+    bracket = _BRACKETED_NUMBER.search(text, sp.start, sp.end) if sp.category == "NAME" else None
+    if bracket is not None and bracket.start() > sp.start:  # "Aoife (61": the age in brackets is no name
+        return replace(sp, end=bracket.start())
     if sp.category == "NAME" and sp.start > 0 and text[sp.start - 1].isdigit() and _SEX_AFTER_AGE.match(text, sp.start):
         digits = sp.start
         while digits > 0 and text[digits - 1].isdigit():
@@ -155,7 +164,8 @@ def label_before_colon(text: str, sp: Span, lows: list[str]) -> bool:
 def _in_vocab(word: str) -> bool:
     vocab = _lists()["vocab"]
     low = word.lower()
-    return low in vocab or all(p in vocab for p in re.split(r"[/&]", low) if p)
+    return any(w in vocab or w.removesuffix("s") in vocab for w in (low, *[p for p in re.split(r"[/&]", low) if p])) \
+        and all(p in vocab or p.removesuffix("s") in vocab for p in re.split(r"[/&]", low) if p)
 
 
 _FIELD_END = re.compile(r"[ \t]{3,}|\t+|[ \t]+[-\u2013\u2014][ \t]+|:")
@@ -197,10 +207,11 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
     lists = _lists()
     if not lows or not all(all(p in lists["service_words"] for p in re.split(r"[/&]", w) if p) for w in lows):
         return False
-    if not any(" ".join(lows[i:j]) in lists["departments"] or lows[i] in lists["departments"]
-               for i in range(len(lows)) for j in range(i + 1, len(lows) + 1)):
-        if not any(p in lists["departments"] for w in lows for p in re.split(r"[/&]", w)):
-            return False
+    whole = " ".join(lows) in lists["departments"]  # "General Medicine": an entry, though General is a name
+    parts_ = [p for w in lows for p in re.split(r"[/&]", w) if p]
+    if not whole and (any(w in lists["names"] for w in lows)
+                      or not any(p in lists["departments"] or p in lists["headings"] for p in parts_)):
+        return False  # a word of a service only ("Rehab"?) or a name: as a place's name, the span stays
     nxt = _NEXT.match(text, sp.end)
     after = nxt.group(1).lower() if nxt else ""
     # a role's head word after it (``fellow``, ``registrar``), no modifier that is a service's word too (``Home``)
@@ -215,10 +226,17 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
 _CLOCK4 = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
 
 
+_TIME_LABEL = re.compile(r"(?i)\b(?:time|arrived|arrival|seen|triaged|onset|called|bleeped|paged|reviewed|"
+                         r"obs|observations)[ \t]*(?::|@|at)[ \t]*$")
+
+
 def clock_after_heading(text: str, sp: Span) -> bool:
-    """Whether the span is a 24-hour clock time ending its line after a heading's words only."""
+    """Whether the span is a 24-hour clock time ending its line after a heading's words only, or right
+    after a time's label (``Arrived: 0342``, ``seen @ 1430``)."""
     if not _CLOCK4.fullmatch(text, sp.start, sp.end):
         return False
+    if _TIME_LABEL.search(text, max(0, sp.start - 20), sp.start):
+        return True
     line_start = text.rfind("\n", 0, sp.start) + 1
     line_end = text.find("\n", sp.end)
     if text[sp.end:len(text) if line_end < 0 else line_end].strip():
@@ -228,6 +246,40 @@ def clock_after_heading(text: str, sp: Span) -> bool:
     if not words or len("".join(words)) != sum(not (c.isspace() or c in ":-") for c in head):
         return False
     return all(_in_vocab(w) for w in words) and any(w.lower() in HEADS for w in words)
+
+
+def caps_heading(text: str, sp: Span) -> bool:
+    """Whether the span is in capitals inside a run of two or more heading words in capitals on its line,
+    one a heading's noun (``Review on WARD ROUND tomorrow``)."""
+    surface = text[sp.start:sp.end]
+    if not surface.isupper() or not _WORD.search(surface):
+        return False
+    line_start = text.rfind("\n", 0, sp.start) + 1
+    line_end = text.find("\n", sp.end)
+    line_end = len(text) if line_end < 0 else line_end
+    words = list(_WORD.finditer(text, line_start, line_end))
+    inside = [i for i, m in enumerate(words) if sp.start <= m.start() and m.end() <= sp.end]
+    if not inside:
+        return False
+    lo, hi = inside[0], inside[-1]
+    while lo > 0 and words[lo - 1].group(0).isupper() and _in_vocab(words[lo - 1].group(0)) \
+            and not text[words[lo - 1].end():words[lo].start()].strip():
+        lo -= 1
+    while hi + 1 < len(words) and words[hi + 1].group(0).isupper() and _in_vocab(words[hi + 1].group(0)) \
+            and not text[words[hi].end():words[hi + 1].start()].strip():
+        hi += 1
+    run = [m.group(0) for m in words[lo:hi + 1]]
+    return len(run) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in HEADS for w in run)
+
+
+def service_role(lows: list[str]) -> bool:
+    """Whether ``lows`` are a service's words then a role's (``Orthopaedic Registrar``, ``District Nurse``)."""
+    lists = _lists()
+    i = 0
+    while i < len(lows) and lows[i] in lists["service_words"] and lows[i] not in lists["roles"]:
+        i += 1
+    rest = lows[i:]
+    return 0 < i < len(lows) and all(w in lists["roles"] for w in rest) and rest[-1] not in first_names()
 
 
 def role_apposition(text: str, sp: Span, lows: list[str]) -> bool:

@@ -94,7 +94,8 @@ _SCALE_WORD = r"(?:score|scale|stage|class|grade|type|total|criteria|chart)"
 _SEP = (rf"[ \t]*(?:{_SCALE_WORD}[ \t]*)?(?:[:=]|\b(?:of|is|was|OF|IS|WAS)\b)?[ \t]*\(?[ \t]*")
 # A value: a signed number, or a fraction (``26/30``, ``4+/5``), or a roman class (``III``).
 _VALUE = (r"(?:[-+]?[0-9]{1,3}(?:\.[0-9])?(?:[+-])?(?:[ \t]*/[ \t]*[0-9]{1,3})?|(?:IV|V|I{1,3})[A-E]?\b"
-          r"|(?i:red|orange|amber|yellow|green|blue)\b)")
+          r"|(?i:red|orange|amber|yellow|green|blue|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+          r"|twelve|thirteen|fourteen|fifteen)\b)")
 _END = r"(?![0-9]|[/.-][0-9])"
 _NUMBER_AFTER = re.compile(r"[ \t]*(?:was|is|were|of|at|:|=|-)?[ \t]*[0-9]", re.I)
 _FRACTION = re.compile(r"([0-9]{1,2})[+-]?[ \t]*/[ \t]*([0-9]{1,3})")
@@ -373,15 +374,19 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
     words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", text[sp.start:sp.end])
     if (sp.subtype != "PROFESSION" or len(words) < 2) and any(
             not w.isupper() and (w.lower() in _first_names() if w.lower() in core else w.lower() in _lists()["names"])
-            for w in words):
-        return False  # "Ed RN", "Sister Mary": a name written as a name
+            for w in words) and not (len(words) > 1 and words[-1].lower() not in _first_names()
+                                     and _CARE_AFTER.match(text, sp.end)):
+        return False  # "Ed RN", "Sister Mary": a name written as a name; not "Ward Manager aware"
     if len(words) == 1 and lows[0] in _lists()["names"]:  # "HOUSE" of "HOUSE STAFF", not "DR HOUSE"
         nxt = _NEXT_WORD.match(text, sp.end)
         if nxt is None or nxt.group(1).lower() not in roles or _after_title(text, sp.start):
             return False
-    if sp.subtype != "PROFESSION":  # a state's code (PA, MD) stays a place, a user name (drs30) a name
-        return sp.category == "NAME" and sp.subtype != "USERNAME"
     prev = _PREV_WORD.search(text, max(0, sp.start - 24), sp.start)
+    if sp.subtype != "PROFESSION":  # a state's code (PA, MD) stays a place, a user name (drs30) a name
+        # a place's span after a role ("GP Registrar") when no word of it is a listed place or name
+        after_role = sp.category == "LOCATION" and prev is not None and prev.group(1).lower() in roles \
+            and not any(w in _lists()["named"] for w in lows)
+        return (sp.category == "NAME" and sp.subtype != "USERNAME") or after_role
     if _WORKS_AS.search(text, max(0, sp.start - 30), sp.start):  # the patient's own work
         return False
     return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
@@ -435,7 +440,8 @@ def pieces(text: str, sp: Span) -> list[Span]:
 def why_value(text: str, sp: Span) -> str | None:
     """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``duration``, ``dose number``,
     ``code``, ``heading``, ``label``, ``role``, ``specialty``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``,
-    ``side``, ``relation``, ``compound``) a predicted span is a clinical value, heading or role written in the note and no PHI,
+    ``side``, ``relation``, ``compound``) a predicted span is a clinical value, heading or role written in the
+    note and no PHI,
     or None (the module's docstring and :mod:`.bedside` and :mod:`.fields` give each reason's evidence).
 
     >>> from crfdeid.document import make_span
@@ -459,7 +465,7 @@ def why_value(text: str, sp: Span) -> str | None:
             return "role"
         if _setting(text, sp):
             return "setting"
-        if _inside(bedside.VITAL, text, sp, 24) is not None:
+        if _inside(bedside.VITAL, text, sp, 24) is not None or bedside.vitals_only(text, sp):
             return "vital"
         if _clock(text, sp) or fields.clock_after_heading(text, sp):
             return "time"
@@ -477,11 +483,12 @@ def why_value(text: str, sp: Span) -> str | None:
     if len(lows) == 1 and lows[0] in _lists()["labels"] and lows[0] not in _lists()["names"] \
             and lows[0] not in _lists()["roles"] and sp.category != "LOCATION":  # "ID" of "Ogden, ID": Idaho
         return "label"
-    if _heading(text, sp, lows) or fields.heading_line(text, sp):
+    if _heading(text, sp, lows) or fields.heading_line(text, sp) or fields.caps_heading(text, sp):
         return "heading"
     if fields.label_before_colon(text, sp, lows):
         return "label"
-    if _role(text, sp, lows) or (sp.category == "NAME" and fields.role_apposition(text, sp, lows)):
+    if _role(text, sp, lows) or (sp.category == "NAME" and fields.role_apposition(text, sp, lows)) \
+            or (sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.service_role(lows)):
         return "role"
     if sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.specialty(text, sp, lows):
         return "specialty"
