@@ -23,8 +23,8 @@ hospital in place of a heading and a label. What is done:
   ``report``, ``reconciliation``...).
 * **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one)
   of words of ``departments`` entries or ``heading_words``, one at least a whole entry of either and
-  none of a name list (or the span one entry: ``General Medicine``), each word or its parts joined by
-  ``/`` (``Hematology/Oncology``), right before a staff role's head word that is no service's word
+  none a first name or one of the 2,000 commonest surnames (or the span one entry: ``General
+  Medicine``), each word or its parts joined by ``/`` (``Hematology/Oncology``), right before a staff role's head word that is no service's word
   (``Oncology fellow``, ``Orthopaedic`` of ``Orthopaedic Registrar``) or right after a role and
   ``in``/``of`` (``Specialty Doctor in Old Age Psychiatry``): a service named in a role is no place of
   the patient's. Drafts took gold: with a heading's noun after it as well, 42 synthetic DEPARTMENT
@@ -56,7 +56,7 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
-from .bedside import first_names
+from .bedside import common_names, first_names
 
 _GAP = re.compile(r"[ \t]{3,}|\t+")
 _DASH = re.compile(r"[ \t]+[-\u2013\u2014][ \t]+")
@@ -73,6 +73,13 @@ HEADS = frozenset(
     "note notes triage handoff handover hand-off sign-out signout summary assessment plan history consult "
     "consultation report addendum update admission discharge progress transfer exam examination impression review "
     "clerking round rounds visit reconciliation letter referral service clinic department record form".split())
+
+
+#: Heading nouns that also end a place's name (``CALDWELL CLINIC``): a heading's noun only where a heading
+#: starts its line (:func:`heading_line`), not inside a line (:func:`caps_heading`, ``values._heading``).
+PLACE_HEADS = frozenset({"clinic", "department", "service", "record", "form"})
+#: :data:`HEADS` without :data:`PLACE_HEADS`.
+LINE_HEADS = HEADS - PLACE_HEADS
 
 
 @lru_cache(maxsize=1)
@@ -97,24 +104,27 @@ def prepare() -> None:
 
 
 def _trimmed(text: str, sp: Span, start: int, end: int) -> Span | None:
-    while start < end and not text[start].isalnum():
+    """A part without the blanks at its edges and a comma, semicolon or colon at its end (a bracket or a
+    dash of an identifier stays: the scorer counts it); None when nothing but these is left."""
+    while start < end and text[start] in " \t":
         start += 1
-    while end > start and not (text[end - 1].isalnum() or text[end - 1] in ".)'"):
+    while end > start and text[end - 1] in " \t,;:":
         end -= 1
-    return replace(sp, start=start, end=end) if start < end else None
+    return replace(sp, start=start, end=end) if any(c.isalnum() for c in text[start:end]) else None
 
 
 def parts(text: str, sp: Span) -> list[Span]:
     """``sp`` cut at every field gap inside it (three blanks or more, a tab; a `` - `` between words
-    but in a DATE), each part trimmed of what is no letter or digit at its edges; ``[sp]`` when it
-    holds none (the module's docstring)."""
+    but in a DATE), each part trimmed (:func:`_trimmed`); ``[sp]`` when it holds none (the module's
+    docstring)."""
     surface = text[sp.start:sp.end]
     cuts = [m.span() for m in _GAP.finditer(surface)]
     if sp.category != "DATE":
         cuts += [m.span() for m in _DASH.finditer(surface)]
-    if not cuts:  # a dash the tagger took at its start ("- Corrib" after a heading) is left out
-        lead = len(surface) - len(surface.lstrip("-\u2013\u2014 \t"))
-        return [replace(sp, start=sp.start + lead)] if 0 < lead < len(surface) and surface[0] != " " else [sp]
+    if not cuts:  # a separating dash the tagger took at its start ("- Corrib" after a heading) is left out,
+        # not a dash glued to what follows ("-10-5523" of an identifier: the scorer counts the dash)
+        m = re.match(r"[-\u2013\u2014][ \t]+(?=\S)", surface)
+        return [replace(sp, start=sp.start + m.end())] if m else [sp]
     out, pos = [], 0
     for a, b in sorted(cuts):
         if a < pos:
@@ -209,7 +219,7 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
         return False
     whole = " ".join(lows) in lists["departments"]  # "General Medicine": an entry, though General is a name
     parts_ = [p for w in lows for p in re.split(r"[/&]", w) if p]
-    if not whole and (any(w in lists["names"] for w in lows)
+    if not whole and (any(w in common_names() for w in lows)
                       or not any(p in lists["departments"] or p in lists["headings"] for p in parts_)):
         return False  # a word of a service only ("Rehab"?) or a name: as a place's name, the span stays
     nxt = _NEXT.match(text, sp.end)
@@ -249,8 +259,8 @@ def clock_after_heading(text: str, sp: Span) -> bool:
 
 
 def caps_heading(text: str, sp: Span) -> bool:
-    """Whether the span is in capitals inside a run of two or more heading words in capitals on its line,
-    one a heading's noun (``Review on WARD ROUND tomorrow``)."""
+    """Whether the span is in capitals inside a run of two or more heading words in capitals on a line
+    that has words in small letters too, one a heading's noun (``Review on WARD ROUND tomorrow``)."""
     surface = text[sp.start:sp.end]
     if not surface.isupper() or not _WORD.search(surface):
         return False
@@ -269,7 +279,13 @@ def caps_heading(text: str, sp: Span) -> bool:
             and not text[words[hi].end():words[hi + 1].start()].strip():
         hi += 1
     run = [m.group(0) for m in words[lo:hi + 1]]
-    return len(run) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in HEADS for w in run)
+    # the run stands out from a line written in small letters too: in a line of capitals
+    # ("TRANSFERRED TO CALDWELL CLINIC ON EVAL", synthetic notes) it is no heading
+    rest = [m.group(0) for m in words[:lo] + words[hi + 1:]]
+    joins = {"to", "of", "for", "and", "on", "the"}
+    own = [w for w in run if w.lower() not in joins]
+    return len(own) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in LINE_HEADS for w in run) \
+        and any(not w.isupper() for w in rest)
 
 
 def service_role(lows: list[str]) -> bool:

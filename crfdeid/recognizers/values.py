@@ -346,7 +346,7 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
         run = [m] if m.group(0).lower() in vocab else []
     if not run or not (run[0].start() + line_start <= sp.start and sp.end <= run[-1].end() + line_start):
         return False
-    if len(run) < 2 or not any(m.group(0).lower() in fields.HEADS for m in run):
+    if len(run) < 2 or not any(m.group(0).lower() in fields.LINE_HEADS for m in run):
         return False
     # one case for all its words but the joins: "ED NOTE by Ed" is a heading, then a name
     own = [m.group(0) for m in run if m.group(0).lower() not in _JOINS]
