@@ -21,16 +21,16 @@ hospital in place of a heading and a label. What is done:
   its two to six words each in title case or capitals and all of ``note_labels``, ``staff_roles``,
   ``heading_words`` or a word of ``departments``, the last a heading's noun (``clinic``, ``visit``,
   ``report``, ``reconciliation``...).
-* **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one)
-  of words of ``departments`` entries or ``heading_words``, one at least a whole entry of either and
-  none a first name or one of the 2,000 commonest surnames (or the span one entry: ``General
-  Medicine``), each word or its parts joined by ``/`` (``Hematology/Oncology``), right before a staff role's head word that is no service's word
-  (``Oncology fellow``, ``Orthopaedic`` of ``Orthopaedic Registrar``) or right after a role and
-  ``in``/``of`` (``Specialty Doctor in Old Age Psychiatry``): a service named in a role is no place of
-  the patient's. Drafts took gold: with a heading's noun after it as well, 42 synthetic DEPARTMENT
-  spans (``Nephrology clinic``); with a role's modifier after it, 6 synthetic tokens (``Nursing`` of
-  ``Nursing Home``); without an entry of the lists among its words, two PhysioNet LOCATION-OTHER
-  tokens before a role's word. None of these is taken now.
+* **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one) of words
+  of ``departments`` entries or ``heading_words``, one at least a whole entry of either and none a first
+  name or one of the 2,000 commonest surnames (or the span one entry: ``General Medicine``), each word or
+  its parts joined by ``/`` (``Hematology/Oncology``), right before a staff role's head word that is no
+  service's word (``Oncology fellow``, ``Orthopaedic`` of ``Orthopaedic Registrar``) or right after a role
+  and ``in``/``of`` (``Specialty Doctor in Old Age Psychiatry``): a service named in a role is no place of
+  the patient's. Drafts took gold: with a heading's noun after it as well, 42 synthetic DEPARTMENT spans
+  (``Nephrology clinic``); with a role's modifier after it, 6 synthetic tokens (``Nursing`` of ``Nursing
+  Home``); without an entry of the lists among its words, two PhysioNet LOCATION-OTHER tokens before a
+  role's word. None of these is taken now.
 * **role** in apposition: a span of ``staff_roles`` words whose last word (three letters or more) is no
   first name, wrapped in brackets or after a comma (``Jo Whitfield (Ward Manager)``, ``Jo Lee, Charge Nurse``).
 * **time** (:func:`clock_after_heading`): four digits of a 24-hour clock that end a line after a
