@@ -36,7 +36,10 @@ predicted span is such a value, from the evidence each reason names; the clinica
   ``ago``, ``hx``, ``history`` (``cough for 3/7``); never after ``in`` (``CABG in 4/52`` is April 1952);
 * **code**: inside a clinical terminology's code (``SNOMED 68566005``, ``ICD-10 J18.9``, ``Read code XE0dZ``);
 * **label** before a colon, **heading** of a line, **specialty** and a **role** in apposition, the cutting at
-  field gaps and the narrowing of a profession's number: :mod:`.fields` (issue 50, third round);
+  field gaps and the narrowing of a profession's number: :mod:`.fields` (issue 50, third round). The third
+  round's reasons take 0 gold spans and 0 gold tokens of the PhysioNet development notes and, of
+  ``synth:400,7``, none that main's reasons do not (docs/clinical-values.md, third round); a draft of
+  ``duration`` with ``in`` before it took a synthetic date (``CABG in 4/52``);
 * **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
 * **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
   Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
