@@ -104,6 +104,7 @@ def test_names_places_and_dates_stay_phi(text, surface, subtype):
     ("Wife Aoife (61) present", "Aoife (61", "PATIENT", ["Aoife"]),
     ("seen 12 - 14 Nov 2025", "12 - 14 Nov 2025", "DATE", ["12 - 14 Nov 2025"]),  # a date is not cut at a dash
     ("Out of Hours GP Service - Corrib", "- Corrib", "HOSPITAL", ["Corrib"]),
+    ("EMERGENCY DEPARTMENT - St Fintan's", "EMERGENCY DEPARTMENT -", "HOSPITAL", ["EMERGENCY DEPARTMENT"]),
 ])
 def test_a_span_is_cut_at_field_gaps_and_narrowed_without_losing_a_word_of_phi(text, surface, subtype, kept):
     assert [text[p.start:p.end] for p in pieces(text, _span(text, surface, subtype))] == kept

@@ -9,8 +9,8 @@ hospital in place of a heading and a label. What is done:
 * :func:`parts` **cuts** a span at a field gap inside it (three blanks or more, or a tab) and, but in
   a DATE, at a `` - `` between words; every part keeps its type and no character of the span is
   left out but the gap and a comma or colon at a part's end, so no word is lost; each part is then
-  judged alone. A separating dash the tagger took at a span's start (``- Corrib`` after a heading) is
-  left out too, so the Safe Harbor layer's place shapes do not grow the span back over the heading.
+  judged alone. A separating dash the tagger or a rule took at a span's start or end (``- Corrib`` after
+  a heading, ``EMERGENCY DEPARTMENT -``) is left out too, so the Safe Harbor layer's place shapes do not grow the span back over the heading.
 * :func:`narrowed` takes off a PROFESSION's trailing number (``Home health aide 3`` of ``Home health
   aide 3 days a week``: a profession holds no digit), a name's first letter when it is the sex of
   an age glued before it (``f`` of ``24f jess hartigan``) and an age in brackets after a name
@@ -138,7 +138,9 @@ def parts(text: str, sp: Span) -> list[Span]:
     if not cuts:  # a separating dash the tagger took at its start ("- Corrib" after a heading) is left out,
         # not a dash glued to what follows ("-10-5523" of an identifier: the scorer counts the dash)
         m = re.match(r"[-\u2013\u2014][ \t]+(?=\S)", surface)
-        return [replace(sp, start=sp.start + m.end())] if m else [sp]
+        e = re.search(r"(?<=\S)[ \t]+[-\u2013\u2014]$", surface)  # and at its end ("EMERGENCY DEPARTMENT -")
+        start, end = sp.start + (m.end() if m else 0), sp.start + (e.start() if e else len(surface))
+        return [replace(sp, start=start, end=end)] if (m or e) and start < end else [sp]
     out, pos = [], 0
     for a, b in sorted(cuts):
         if a < pos:
