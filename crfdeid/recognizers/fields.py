@@ -10,7 +10,8 @@ hospital in place of a heading and a label. What is done:
   a DATE, at a `` - `` between words; every part keeps its type and no character of the span is
   left out but the gap and a comma or colon at a part's end, so no word is lost; each part is then
   judged alone. A separating dash the tagger or a rule took at a span's start or end (``- Corrib`` after
-  a heading, ``EMERGENCY DEPARTMENT -``) is left out too, so the Safe Harbor layer's place shapes do not grow the span back over the heading.
+  a heading, ``EMERGENCY DEPARTMENT -``) is left out too, so the Safe Harbor layer's place shapes do
+  not grow or join the span back over the heading.
 * :func:`narrowed` takes off a PROFESSION's trailing number (``Home health aide 3`` of ``Home health
   aide 3 days a week``: a profession holds no digit), a name's first letter when it is the sex of
   an age glued before it (``f`` of ``24f jess hartigan``) and an age in brackets after a name
