@@ -16,11 +16,13 @@ abbreviation: :data:`VOCABULARY`) is a tagger's likely false positive; its surro
 invented name inside clinical text (``Psychiatry consult`` -> ``Nevels consult``), so it gets a
 placeholder too (:func:`clinical_term`; safe either way: a placeholder holds nothing of the original).
 
-A date of two numbers and no year that reads as a clinical value too (a grade ``4/5``, a pain
-score ``7/10``, a UK duration ``3/7`` or ``2/52``) gets a placeholder too (:func:`clinical_fraction`):
-a shifted date would be another grade or duration if it was one, and a placeholder is no date either.
+A DATE span that the clinical-value rules read as a value (:func:`clinical_date`: a grade ``weak 4/5``, a
+UK duration ``for 3/7``, a score, a clock time...: :func:`crfdeid.recognizers.values.why_value`) gets a
+placeholder too, wherever the span came from (a user's annotation, a rule after the clinical filter): a
+shifted date would be another grade or duration, and a placeholder is no date either. The rules take no
+gold date of the PhysioNet development notes (docs/clinical-values.md), so a real date is still shifted.
 
->>> [clinical_fraction(t, t.index("/") - 1, t.index(" ", t.index("/"))) for t in ("weak 4/5 RUE", "seen 3/14 ",
+>>> [clinical_date(t, t.index("/") - 1, t.index(" ", t.index("/"))) for t in ("weak 4/5 RUE", "seen 1/4 ",
 ...     "for 3/7 now", "seen 3/12 ")]
 [True, False, True, False]
 
@@ -35,6 +37,8 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
+from ..document import make_span
+from ..recognizers import values
 from ..recognizers.clinical import entry_run
 
 _NUMBER = re.compile(r"[<>~]?\d+(?:[.,/:-]\d+)*\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
@@ -69,22 +73,23 @@ def clinical_value(text: str, start: int, end: int) -> bool:
             or _AFTER.match(text[end:min(end + 20, len(text) if eol < 0 else eol)]) is not None)
 
 
-_TWO_NUMBERS = re.compile(r"(\d{1,2})\s*/\s*(\d{1,2})")
-# Before a UK duration in months (``for 6/12``, ``x 6/12``): a month and day would not follow these.
-_DURATION_BEFORE = re.compile(r"(?i)(?:\b(?:for|x|in|over|past|last|within|previous|next)|~)\s*$")
+#: The reasons of :func:`crfdeid.recognizers.values.why_value` that read a number as a clinical value.
+VALUE_REASONS = frozenset({"score", "grade", "setting", "vital", "time", "age", "duration", "code", "dose number"})
 
 
-def clinical_fraction(text: str, start: int, end: int) -> bool:
-    """Whether the span ``[start, end)`` of ``text`` is two numbers ``n/d`` that read as a clinical value
-    as well as a date: a grade or score out of 4, 5 or 10 (``n <= d``), a duration in days or weeks
-    (``3/7``, ``2/52``: UK notes), or in months after ``for``, ``x``, ``in``... (``for 6/12``)."""
-    m = _TWO_NUMBERS.fullmatch(text, start, end)
-    if m is None:
-        return False
-    n, d = int(m.group(1)), int(m.group(2))
-    if d in (4, 5, 10) and n <= d or d in (7, 52):
+# Days and weeks as UK notes write them (``SOB 3/7``, ``review 2/52``): ``n/7`` with ``n`` 1 to 6, ``n/52``.
+_UK_DURATION = re.compile(r"[1-6]/7|[1-9]/52|[1-4][0-9]/52|5[01]/52")
+
+
+def clinical_date(text: str, start: int, end: int) -> bool:
+    """Whether the DATE span ``[start, end)`` of ``text`` reads as a clinical value by the clinical-value
+    rules (:data:`VALUE_REASONS`: a grade, a score, a duration, a clock time...), or is written as UK notes
+    write days and weeks (``3/7``, ``2/52``) with no context either way: as a date it would be shifted to
+    another duration, so it gets a placeholder (a real ``3/7``, 3 July or March 7, loses its shift, not its
+    protection)."""
+    if _UK_DURATION.fullmatch(text, start, end):
         return True
-    return d == 12 and n < 12 and _DURATION_BEFORE.search(text, max(0, start - 12), start) is not None
+    return values.why_value(text, make_span(start, end, "DATE")) in VALUE_REASONS
 
 
 #: The public lists of clinical vocabulary (docs/gazetteers.md): a span of their entries only gets

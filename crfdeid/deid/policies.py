@@ -106,7 +106,7 @@ class Policies(DateSurrogates):
         if self.min_confidence is not None and confidence is not None and confidence < self.min_confidence:
             return "uncertain"
         if facts.clinical_value(doc.text, sp.start, sp.end) or (
-                sp.subtype == "DATE" and facts.clinical_fraction(doc.text, sp.start, sp.end)):
+                sp.subtype == "DATE" and facts.clinical_date(doc.text, sp.start, sp.end)):
             return "clinical_values"
         if sp.subtype not in NUMBERED and any(c.isdigit() for c in doc.surface(sp)):
             return "digits_in_words"

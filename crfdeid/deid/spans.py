@@ -19,6 +19,7 @@ from ..document import Document, Span, trim
 from ..progress import checkpoint
 from ..recognizers.clinical import why_clinical
 from ..schema import LINE_BREAKS
+from .facts import VALUE_REASONS
 from .kinds import stand_in
 
 # The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
@@ -149,8 +150,7 @@ _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 #: Reasons of the clinical filter (:func:`crfdeid.recognizers.clinical.why_clinical`) for which a repeat is not
 #: taken: the note's layout (a heading, a field label, a role, a service) and a clinical value (a score, a grade,
 #: a clock time...). A name that is also a word (``Will agrees``: the modal reason) is left to :func:`as_name`.
-NOT_REPEATS = frozenset({"heading", "label", "role", "specialty", "score", "grade", "setting", "vital", "time",
-                         "age", "duration", "code", "dose number"})
+NOT_REPEATS = frozenset({"heading", "label", "role", "specialty"}) | VALUE_REASONS
 #: Categories whose annotated strings are looked for again elsewhere in the note.
 PROPAGATED = frozenset({"NAME", "LOCATION", "CONTACT", "ID", "OTHER", "PROFESSION", "DATE"})
 

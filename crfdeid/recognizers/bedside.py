@@ -43,6 +43,8 @@ VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|hea
                    r"sbp|dbp|map|nbp|abp|sp[o0]2|sa[o0]2|pa[o0]2|o2[ \t]*sats?|sats?|wedge|svr|tv|vt|peep|"
                    r"transduced|unloading|sfh|fhr|bsl|bgl|cbg|fbs|ppbs|rbs|grbs)[ \t]*[:=#-]?[ \t]*(?:[<>][ \t]*)?"
                    r"[0-9]{1,3}(?:\.[0-9])?(?:[ \t]*-[ \t]*[0-9]{1,3}(?:\.[0-9])?)?(?:[ \t]*%)?(?![0-9/]|\.[0-9])")
+
+
 def vitals_only(text: str, sp: Span) -> bool:
     """Whether every letter and digit of the span lies in readings of :data:`VITAL` (``FBS 182, PPBS 246``)."""
     inside = [m.span() for m in VITAL.finditer(text, max(0, sp.start - 24), min(len(text), sp.end + 24))]

@@ -348,8 +348,9 @@ def taken(docs) -> dict:
                 spans["narrowed"] += 1
                 tokens["narrowed"] += len(left)
             for piece in kept:
-                if piece != sp and why_clinical(doc.text, piece):
-                    spans[why_clinical(doc.text, piece) or ""] += 1
+                why_piece = why_clinical(doc.text, piece) if piece != sp else None
+                if why_piece:
+                    spans[why_piece] += 1
             for tok in TOKEN.finditer(doc.text, sp.start, sp.end):
                 why_tok = why_clinical(doc.text, make_span(tok.start(), tok.end(), sp.subtype))
                 if why_tok:
