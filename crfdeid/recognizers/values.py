@@ -322,7 +322,7 @@ def _duration(text: str, sp: Span) -> bool:
 def _bracketed_age(text: str, sp: Span) -> bool:
     """A number of 1 to 89 in brackets right after a relation and a name (``husband Dennis (86)``)."""
     surface = text[sp.start:sp.end]
-    if not surface.isdigit() or not 0 < int(surface) < 90 or text[sp.end:sp.end + 1] != ")":
+    if not re.fullmatch(r"[0-9]{1,2}", surface) or not 0 < int(surface) < 90 or text[sp.end:sp.end + 1] != ")":
         return False
     m = _RELATION_NAME_BEFORE.search(text, max(0, sp.start - 40), sp.start)
     return m is not None and m.group(1).lower() in gazetteers.load("relations")
