@@ -99,10 +99,14 @@ def test_the_fail_closed_check_never_lets_a_leak_through(doc):
     from crfdeid.deid.spans import deid_spans
     age = [a.subtype == "AGE" or ages.age_shaped(doc.surface(a)) for a in deid_spans(doc)]
 
-    def placeholder(a):  # a clinical value or clinical vocabulary gets a placeholder, no generator
-        return facts.clinical_value(doc.text, a.start, a.end) or facts.clinical_term(doc.text, a.start, a.end)
+    from crfdeid.deid.policies import NUMBERED
+
+    def placeholder(a, is_age=False):  # a clinical value or vocabulary, a name's digits: a placeholder, no generator
+        return (facts.clinical_value(doc.text, a.start, a.end) or facts.clinical_term(doc.text, a.start, a.end)
+                or (a.subtype == "DATE" and facts.clinical_date(doc.text, a.start, a.end))
+                or ("AGE" if is_age else a.subtype) not in NUMBERED and any(c.isdigit() for c in doc.surface(a)))
     has_units = any(guard.Units.of(doc.surface(a), keep=age_keeps if is_age else None)
-                    for a, is_age in zip(deid_spans(doc), age) if not placeholder(a)) or any(
+                    for a, is_age in zip(deid_spans(doc), age) if not placeholder(a, is_age)) or any(
         a.subtype == "DATE" and any(c.isalnum() for c in doc.surface(a))   # a date's any digit
         and not placeholder(a) for a in deid_spans(doc))
     try:
