@@ -220,3 +220,12 @@ def test_an_age_over_89_in_digits_of_another_script_becomes_the_label(age):
     doc = Document("p7", age, [make_span(0, len(age), "AGE")])
     new = Surrogator(seed=0).surrogate(doc)
     assert "90+" in new.text and not any(c.isdigit() and c not in "90" for c in new.text)
+
+
+@pytest.mark.parametrize("text", [":Ⅻ00", "Ⅻ00", "Ⅻ0"])
+def test_an_age_span_that_is_no_age_never_gets_random_digits_over_89(text):
+    """Hypothesis found it: ``Ⅻ00`` as an AGE is no age; its random stand-in stated ``806``
+    and the document was refused. It now gets a placeholder and is written."""
+    doc = Document("p7", f"x {text} y", [make_span(2, 2 + len(text), "AGE")])
+    out = Surrogator(seed=0).surrogate(doc)
+    assert out.surface(out.spans[0]) == "[**AGE**]"

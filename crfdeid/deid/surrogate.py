@@ -319,6 +319,13 @@ class Surrogator(Policies):
                     self.counts["age_placeholders"] += 1
                 elif not new[key] or not self._safe(units[sp], new[key]):
                     new[key] = self._fallback(doc, st, sp, text, units[sp])
+                    if sp.subtype == "AGE" and ages.over_89_left(new[key], self.age_over_89):
+                        # random digits in an AGE span that is no age (``Ⅻ00``) may state one over
+                        # 89: a placeholder, as above
+                        new[key] = PLACEHOLDER.format(subtype=label_of[sp].subtype)
+                        exempt.add(sp)
+                        del units[sp]
+                        self.counts["age_placeholders"] += 1
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)
         where = {sp: i for i, sp in enumerate(spans)}
