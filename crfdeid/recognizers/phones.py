@@ -44,7 +44,7 @@ phonenumbers = LazyModule("phonenumbers")
 
 _PLUS = re.compile(r"(?<![\w+])\+[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
 _BRITISH_WORDS = ("colour", "haemo", "anaem", "oedema", "paediatric", "oesophag", "centre", "programme")
-_BRITISH = re.compile(r"\b(?:NHS|A&E|GP)\b")
+_BRITISH = re.compile(r"\b(?=[AGN])(?:NHS|A&E|GP)\b")
 #: The postal-code forms of :mod:`.contextforms` and :mod:`.fixedforms` -> the country they tell.
 POSTAL_COUNTRY = {"eircode": "IE", "postal_ca": "CA", "postal_ca_lower": "CA", "postal_au": "AU", "postal_in": "IN",
                   "postal_uk": "GB", "postal_uk_context": "GB", "postal_us": "US", "aadhaar": "IN",
@@ -76,8 +76,8 @@ def country_of(text: str, forms=()) -> str:
         if name in POSTAL_COUNTRY:
             votes[POSTAL_COUNTRY[name]] += 2
     low = text.lower()
-    british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(set(_BRITISH.findall(text)) - {"GP"}) + (
-        "GP" in _BRITISH.findall(text))
+    marks = set(_BRITISH.findall(text))
+    british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(marks - {"GP"}) + ("GP" in marks)
     if british >= 2:  # one spelling alone is a typist's habit ("colour" in a US note)
         votes["GB"] += 1
     if not votes:
