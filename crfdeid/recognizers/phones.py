@@ -42,7 +42,9 @@ from ..text.patterns import LazyModule
 # imported on a note's first candidate number: its import cost every start-up 0.02 CPU-s (issue 53)
 phonenumbers = LazyModule("phonenumbers")
 
-_PLUS = re.compile(r"(?<![\w+])\+[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
+# The patterns scanned over a whole note start with a literal or one character class (what stands
+# before it in a look-behind): ``re`` then skips to those characters at C speed (the same matches).
+_PLUS = re.compile(r"\+(?<![\w+]\+)[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
 _BRITISH_WORDS = ("colour", "haemo", "anaem", "oedema", "paediatric", "oesophag", "centre", "programme")
 _BRITISH = re.compile(r"\b(?=[AGN])(?:NHS|A&E|GP)\b")
 #: The postal-code forms of :mod:`.contextforms` and :mod:`.fixedforms` -> the country they tell.
@@ -53,7 +55,7 @@ POSTAL_COUNTRY = {"eircode": "IE", "postal_ca": "CA", "postal_ca_lower": "CA", "
 _SHAPE = re.compile(r"\+?\(?[0-9]+\)?(?:[ .-]{1,2}\(?[0-9]+\)?)*")
 _SLASH_NEAR = re.compile(r"[/:]")
 # Seven digits or more with separators between them: where a phone number of any country may be.
-_CANDIDATE = re.compile(r"[+(]?[0-9](?:[ ().-]{0,2}[0-9]){6,16}\)?")
+_CANDIDATE = re.compile(r"[+(0-9](?:(?<=[+(])[0-9]|(?<=[0-9]))(?:[ ().-]{0,2}[0-9]){6,16}\)?")
 
 
 def country_of(text: str, forms=()) -> str:
@@ -192,7 +194,7 @@ _CUE = re.compile(
     r"[:=.–-]?[ \t]*(?=[+(0-9])")
 # "T:", "M:", "F:" at the start of a signature's line (eight digits at least, no dot: "T: 37.5" is a temperature).
 _LINE_CUE = re.compile(r"(?m)^[ \t]*(?P<l>[TMFtmf])[ \t]*:[ \t]*(?=[+(0-9])")
-_RUN = re.compile(r"\+?\(?[0-9](?:[ ().-]{0,2}[0-9]){6,16}\)?")
+_RUN = re.compile(r"[+(0-9](?:(?<=\+)\(?[0-9]|(?<=\()[0-9]|(?<=[0-9]))(?:[ ().-]{0,2}[0-9]){6,16}\)?")
 _AFTER_RUN = re.compile(r"[ \t]*\((?:home|work|mobile|mob|cell|landline|office|h|w|m)\)", re.I)
 _OR = re.compile(r"[ \t]*(?:or|and|/|,)[ \t]*(?=[+(0-9])", re.I)
 _DATE_IN = re.compile(r"(?<![0-9])(?:[0-9]{1,2}[-./][0-9]{1,2}[-./](?:19|20)?[0-9]{2}|(?:19|20)[0-9]{2}[-./][0-9]{1,2}"
