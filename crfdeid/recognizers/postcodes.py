@@ -40,7 +40,7 @@ import regex
 
 from .. import gazetteers
 from ..document import Span, make_span
-from ..text.patterns import LazyPattern
+from ..text.patterns import AsciiTwin, LazyPattern
 from .fixedforms import plain_words
 
 #: ``regex.compile`` on first use: the patterns but :data:`_CANDIDATE` are read only where a candidate
@@ -78,8 +78,7 @@ _UK = _lazy(SHAPES["uk"])
 _CANDIDATE_SOURCE = (r"(?=[0-9]|[A-Za-z]{1,2}[0-9])(?<![\w.,/+:#@&(])(?<![0-9]-)(?<![0-9)][ \t])(?:"
                      + "|".join(f"(?:{s})" for s in sorted(SHAPES.values(), key=lambda s: s == SHAPES["digits"]))
                      + r")(?![\w/%°:@-]|[.,][0-9])")
-_CANDIDATE = _lazy(_CANDIDATE_SOURCE)
-_CANDIDATE_ASCII = LazyPattern(re.compile, _CANDIDATE_SOURCE)
+_CANDIDATE = AsciiTwin(_lazy(_CANDIDATE_SOURCE), LazyPattern(re.compile, _CANDIDATE_SOURCE))
 
 # Street words, written here: the US Postal Service's street suffixes (Publication 28, Appendix C1,
 # public domain) and the UK's, said after the name, less those that are clinical words too ("falls",
@@ -163,7 +162,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
     """``("postal_address", span)`` of every code of :data:`SHAPES` with the place and the address
     that the module docstring names."""
     found = []
-    for m in (_CANDIDATE_ASCII if text.isascii() else _CANDIDATE).finditer(text):
+    for m in _CANDIDATE.finditer(text):
         if _is_code(text, m.start(), m.end()):
             found.append(("postal_address", make_span(m.start(), m.end(), "ZIP")))
     return found
