@@ -149,7 +149,7 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "organization_heads": hw.ORGANIZATION_HEADS, "hospital_heads": hw.HOSPITAL_HEADS_OF_NAMES,
         "ward_heads": hw.WARD_HEADS, "town_heads": hw.TOWN_HEADS, "street_types": hw.STREET_TYPES,
         "street_prefixes": hw.STREET_PREFIXES, "eponyms_more": hw.EPONYMS_MORE,
-        "clinical_heads_more": hw.CLINICAL_HEADS_MORE,
+        "clinical_heads_more": hw.CLINICAL_HEADS_MORE, "heading_words": hw.HEADING_WORDS,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],

@@ -478,7 +478,8 @@ Rockall|Caprini|Padua|IPSS|Bishop|Bishop score|Ballard|Sarnat|C-SSRS|BDI|HAM-D|M
 Riker|Ramsay|Richmond|Clinical Frailty Scale|CFS|Rockwood|Berg|Tinetti|TUG|Oswestry|ODI|WOMAC|DASH|
 Lysholm|Beighton|Epworth|ESS|STOP-BANG|STOPBANG|MRC|MRC dyspnoea|mMRC|CAT|ACT|Modified Rankin|
 Lawton IADL|Lawton|IADL|ADL|Katz|Katz ADL|Oxford Shoulder Score|Oxford Hip Score|Oxford Knee Score|
-Hoehn and Yahr|Hoehn & Yahr|Hoehn-Yahr|SPADI|KOOS|Constant score|Manchester Triage|UPDRS|EDSS|Gleason score"""
+Hoehn and Yahr|Hoehn & Yahr|Hoehn-Yahr|SPADI|KOOS|Constant score|Manchester Triage|UPDRS|EDSS|Gleason score|
+Ann Arbor|Manchester Triage Scale|Manchester Triage System|MTS|Australasian Triage Scale|ATS|CTAS|triage category"""
 
 # Headings and field labels of notes (issue 50): words a heading or a label is made of
 # (``ED TRIAGE NOTE``, ``HANDOFF TO NIGHT RN``, ``MRN:``); common documentation terms.
@@ -491,7 +492,23 @@ ccu micu sicu nicu picu csru pacu ward floor unit clinic outpatient inpatient op
 review interval subjective objective s/o soap disposition dispo chief complaint cc reason referral
 mrn dob ssn acct apt appt dx ddx hx fx px rx tx sx mx obs obx name sex gender age date time id no
 number patient pt pts record chart encounter visit location room bed hospital service team provider
-doctor nurse rn md round rounds clerking reconciliation medicines pharmacy"""
+doctor nurse rn md round rounds clerking reconciliation medicines pharmacy visit letter coded employee
+employer payroll pupil uhid chi ihi nhi urn hcn pps medicare nhs ip rio"""
+
+# Words of headings of notes and letters that neither ``note_labels`` nor ``departments`` holds (issue 50,
+# third round: ``Antenatal Clinic``, ``District Nursing Visit``, ``School Nursing Service``, ``Pharmacy
+# Medicines Reconciliation``): services, settings and kinds of visit of US, UK, IE, AU, NZ, IN and CA care.
+# Read only in a heading's run (recognizers/fields.py): never a reason alone.
+HEADING_WORDS = """antenatal postnatal maternity perinatal district school community nursing service services
+health memory falls diabetes visit round rounds review reconciliation medicines occupational report letter
+referral assessment care home homes clinic clinics department emergency casualty outpatients opd ipd mental
+crisis liaison older adult adults child children young people specialist team teams telephone phone video
+virtual domiciliary intermediate rehabilitation rehab hospice palliative respite continence tissue viability
+wound stoma podiatry dietetics physiotherapy orthotics audiology optometry dental sexual contraception
+vaccination immunisation immunization screening well-being wellbeing welfare safeguarding incident form
+record records sheet chart old age elderly haematology paediatric geriatric general acute out hours after
+walk-in urgent minor injuries injury orthopaedic orthopedic surgical medical cardiac renal respiratory neurological
+psychiatric pediatric obstetric gynaecological urological vascular stroke unit units"""
 
 # Staff roles in role phrases (``Radiologist aware``, ``d/w night RN``): clinical occupations
 # and their abbreviations, US, UK, AU, IE, IN and CA usage; the modifiers of a role.
@@ -593,5 +610,7 @@ Avenida|Rua|Via|Viale|Gali|Mohalla|Sector"""
 EPONYMS_MORE = """Zimmer|Zimmer frame|Riedel|Riedel lobe|Epley manoeuvre|Epley maneuver|Dix-Hallpike|Hallpike|
 Lasegue|Lasègue|Tarlov|Tarlov cyst|Fazekas|Bosniak|Garden|Pfirrmann|Modic|Hawkins-Kennedy|Neer|Caesarean|
 Guthrie|Guthrie card|Ann Arbor|Breslow|Clark|Gleason|Dukes|Breslow thickness|Tanner|Tanner stage|Apgar|Bishop score|
-Hartmann|Hartmann's|Whipple|Nissen|Roux-en-Y|Kocher|Pfannenstiel|Lanz|Rutherford Morison|Pringle"""
+Hartmann|Hartmann's|Whipple|Nissen|Roux-en-Y|Kocher|Pfannenstiel|Lanz|Rutherford Morison|Pringle|
+Schober|Schober's test|modified Schober|Mepitel|Mepilex|Allevyn|Aquacel|Inadine|Tegaderm|DuoDERM|Kaltostat|
+FreeStyle Libre|Libre|Dexcom|Omnipod|GlucoGel|Hypostop"""
 CLINICAL_HEADS_MORE = """lobe lobes frame frames manoeuvre manoeuvres gait pouch incision stage thickness card"""

@@ -57,6 +57,8 @@ def test_no_type_keeps_any_run_of_what_it_replaces(subtype):
             days = s.state(f"{i}").shift_days
             assert sur in ("[**DATE**]", dates.shift_text(phi, days)[0]), i
             continue
+        if sur == f"[**{subtype}**]":  # a placeholder holds its label only (a PROFESSION's digits: issue 50)
+            continue
         if subtype == "AGE":  # ages of 89 or less are kept by policy: only the rest must go
             phi = re.sub(r"\b(\d{1,2})\b", lambda m: "" if int(m.group()) <= 89 else m.group(), phi)
         assert not _kept(phi, sur), (subtype, i)

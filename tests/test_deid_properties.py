@@ -99,10 +99,14 @@ def test_the_fail_closed_check_never_lets_a_leak_through(doc):
     from crfdeid.deid.spans import deid_spans
     age = [a.subtype == "AGE" or ages.age_shaped(doc.surface(a)) for a in deid_spans(doc)]
 
-    def placeholder(a):  # a clinical value or clinical vocabulary gets a placeholder, no generator
-        return facts.clinical_value(doc.text, a.start, a.end) or facts.clinical_term(doc.text, a.start, a.end)
+    from crfdeid.deid.policies import NUMBERED
+
+    def placeholder(a, is_age=False):  # a clinical value or vocabulary, a name's digits: a placeholder, no generator
+        return (facts.clinical_value(doc.text, a.start, a.end) or facts.clinical_term(doc.text, a.start, a.end)
+                or (a.subtype == "DATE" and facts.clinical_date(doc.text, a.start, a.end))
+                or ("AGE" if is_age else a.subtype) not in NUMBERED and any(c.isdigit() for c in doc.surface(a)))
     has_units = any(guard.Units.of(doc.surface(a), keep=age_keeps if is_age else None)
-                    for a, is_age in zip(deid_spans(doc), age) if not placeholder(a)) or any(
+                    for a, is_age in zip(deid_spans(doc), age) if not placeholder(a, is_age)) or any(
         a.subtype == "DATE" and any(c.isalnum() for c in doc.surface(a))   # a date's any digit
         and not placeholder(a) for a in deid_spans(doc))
     try:
@@ -216,3 +220,12 @@ def test_an_age_over_89_in_digits_of_another_script_becomes_the_label(age):
     doc = Document("p7", age, [make_span(0, len(age), "AGE")])
     new = Surrogator(seed=0).surrogate(doc)
     assert "90+" in new.text and not any(c.isdigit() and c not in "90" for c in new.text)
+
+
+@pytest.mark.parametrize("text", [":Ⅻ00", "Ⅻ00", "Ⅻ0"])
+def test_an_age_span_that_is_no_age_never_gets_random_digits_over_89(text):
+    """Hypothesis found it: ``Ⅻ00`` as an AGE is no age; its random stand-in stated ``806``
+    and the document was refused. It now gets a placeholder and is written."""
+    doc = Document("p7", f"x {text} y", [make_span(2, 2 + len(text), "AGE")])
+    out = Surrogator(seed=0).surrogate(doc)
+    assert out.surface(out.spans[0]) == "[**AGE**]"

@@ -201,7 +201,7 @@ def test_no_gold_phi_of_synthetic_notes_of_every_category_is_taken():
 
     docs = list(read("synth:150,7"))
     new = {"score", "grade", "setting", "time", "dose number", "heading", "label", "role", "modal", "colour",
-           "rhythm", "compound", "label at its start", "vital", "abbreviation", "relation"}
+           "rhythm", "compound", "narrowed", "vital", "abbreviation", "relation", "duration", "code", "specialty"}
     assert not new & set(taken(docs))
     assert all(why_value(d.text, sp) in (None, "age") and (why_value(d.text, sp) is None or sp.subtype == "AGE")
                for d in docs for sp in d.spans)

@@ -16,6 +16,16 @@ abbreviation: :data:`VOCABULARY`) is a tagger's likely false positive; its surro
 invented name inside clinical text (``Psychiatry consult`` -> ``Nevels consult``), so it gets a
 placeholder too (:func:`clinical_term`; safe either way: a placeholder holds nothing of the original).
 
+A DATE span that the clinical-value rules read as a value (:func:`clinical_date`: a grade ``weak 4/5``, a
+UK duration ``for 3/7``, a score, a clock time...: :func:`crfdeid.recognizers.values.why_value`) gets a
+placeholder too, wherever the span came from (a user's annotation, a rule after the clinical filter): a
+shifted date would be another grade or duration, and a placeholder is no date either. The rules take no
+gold date of the PhysioNet development notes (docs/clinical-values.md), so a real date is still shifted.
+
+>>> [clinical_date(t, t.index("/") - 1, t.index(" ", t.index("/"))) for t in ("weak 4/5 RUE", "seen 1/4 ",
+...     "for 3/7 now", "seen 3/12 ")]
+[True, False, True, False]
+
 >>> text = "Holter monitor placed; Medtronic Azure XT; seen by Dr. Quackenbush; Bruce protocol"
 >>> [clinical_term(text, a, b) for a, b in [(0, 6), (23, 41), (55, 66), (68, 73)]]
 [True, True, False, True]
@@ -27,6 +37,8 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
+from ..document import make_span
+from ..recognizers import values
 from ..recognizers.clinical import entry_run
 
 _NUMBER = re.compile(r"[<>~]?\d+(?:[.,/:-]\d+)*\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
@@ -59,6 +71,25 @@ def clinical_value(text: str, start: int, end: int) -> bool:
     eol = text.find("\n", end)
     return (_BEFORE.search(text[line:start]) is not None
             or _AFTER.match(text[end:min(end + 20, len(text) if eol < 0 else eol)]) is not None)
+
+
+#: The reasons of :func:`crfdeid.recognizers.values.why_value` that read a number as a clinical value.
+VALUE_REASONS = frozenset({"score", "grade", "setting", "vital", "time", "age", "duration", "code", "dose number"})
+
+
+# Days and weeks as UK notes write them (``SOB 3/7``, ``review 2/52``): ``n/7`` with ``n`` 1 to 6, ``n/52``.
+_UK_DURATION = re.compile(r"[1-6]/7|[1-9]/52|[1-4][0-9]/52|5[01]/52")
+
+
+def clinical_date(text: str, start: int, end: int) -> bool:
+    """Whether the DATE span ``[start, end)`` of ``text`` reads as a clinical value by the clinical-value
+    rules (:data:`VALUE_REASONS`: a grade, a score, a duration, a clock time...), or is written as UK notes
+    write days and weeks (``3/7``, ``2/52``) with no context either way: as a date it would be shifted to
+    another duration, so it gets a placeholder (a real ``3/7``, 3 July or March 7, loses its shift, not its
+    protection)."""
+    if _UK_DURATION.fullmatch(text, start, end):
+        return True
+    return values.why_value(text, make_span(start, end, "DATE")) in VALUE_REASONS
 
 
 #: The public lists of clinical vocabulary (docs/gazetteers.md): a span of their entries only gets

@@ -4,6 +4,11 @@ one place per address (the policy half of :class:`~crfdeid.deid.surrogate.Surrog
 * A span the tagger is unsure of, a number next to a clinical scale, unit, dose or vital
   sign, or a span of clinical vocabulary (:mod:`.facts`) gets a placeholder: a surrogate
   would state a false fact.
+* A span that holds a digit and is drawn as words (a name, a hospital, a profession...: every
+  subtype but those of :data:`NUMBERED`) gets a placeholder: a name holds no digit, so the digit is a
+  value the tagger swept in (``SNOMED 68566005`` as a DOCTOR, ``(86)`` as a DOCTOR), and a word
+  generator would write other digits in its place (issue 50: "surrogate output never changes a
+  clinical value"). Fail closed: a placeholder holds nothing of the original either.
 * A span of any type that reads as an age (``78M``) is an age (:mod:`.ages`); an age
   span over 89 takes the hyphenated rest of its age (``92`` of ``92-year-old``) so it
   can read ``90+ year old``.
@@ -31,6 +36,12 @@ from .state import NoDraw, PatientState
 SAFE_HARBOR = frozenset({"PATIENT", "ORGANIZATION", "STREET", "CITY", "ZIP", "AGE", "DATE", "PHONE", "FAX", "EMAIL",
                          "SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "URL",
                          "IPADDR", "BIOID", "IDNUM"})
+
+
+#: The subtypes whose surrogate generators are made for their digits (a date shifted, a record number, a
+#: phone, a street's number, a room, a user name redrawn in its shape): the Safe Harbor subtypes but a
+#: patient's name, an organization and a town, which are drawn as words, and ROOM and USERNAME.
+NUMBERED = (SAFE_HARBOR - {"PATIENT", "ORGANIZATION", "CITY"}) | {"ROOM", "USERNAME"}
 
 
 def digits_changed(original: str, new: str) -> int:
@@ -86,14 +97,19 @@ class Policies(DateSurrogates):
 
     def _placeholder(self, doc: Document, sp: Span, confidence: float | None) -> str | None:
         """Why ``sp`` gets a placeholder rather than a realistic value, or None: the tagger is
-        unsure of it, it is a number next to a clinical scale, unit, dose or vital sign (a
-        surrogate would state another clinical value), or, under the i2b2 2014 labels, its words
+        unsure of it, it is a number next to a clinical scale, unit, dose or vital sign or a date that
+        reads as a grade or a duration too (a surrogate would state another clinical value), it holds a
+        digit and is drawn as words (:data:`NUMBERED`: a word generator would write other digits), or,
+        under the i2b2 2014 labels, its words
         are clinical vocabulary (an eponym, a brand, a department: a surrogate would put a name
         into clinical text)."""
         if self.min_confidence is not None and confidence is not None and confidence < self.min_confidence:
             return "uncertain"
-        if facts.clinical_value(doc.text, sp.start, sp.end):
+        if facts.clinical_value(doc.text, sp.start, sp.end) or (
+                sp.subtype == "DATE" and facts.clinical_date(doc.text, sp.start, sp.end)):
             return "clinical_values"
+        if sp.subtype not in NUMBERED and any(c.isdigit() for c in doc.surface(sp)):
+            return "digits_in_words"
         if self.scheme in (None, schema.I2B2) and facts.clinical_term(doc.text, sp.start, sp.end):  # English lists
             return "clinical_terms"
         return None

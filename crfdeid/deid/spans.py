@@ -17,7 +17,9 @@ from collections.abc import Callable
 from .. import gazetteers
 from ..document import Document, Span, trim
 from ..progress import checkpoint
+from ..recognizers.clinical import why_clinical
 from ..schema import LINE_BREAKS
+from .facts import VALUE_REASONS
 from .kinds import stand_in
 
 # The characters ``str.splitlines`` breaks lines at (``\r\n`` is one break of two).
@@ -145,6 +147,10 @@ def lower_same_length(text: str) -> str:
 
 #: What is not a letter or digit at the edges of a span (a tagger's span may start at a hyphen).
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+#: Reasons of the clinical filter (:func:`crfdeid.recognizers.clinical.why_clinical`) for which a repeat is not
+#: taken: the note's layout (a heading, a field label, a role, a service) and a clinical value (a score, a grade,
+#: a clock time...). A name that is also a word (``Will agrees``: the modal reason) is left to :func:`as_name`.
+NOT_REPEATS = frozenset({"heading", "label", "role", "specialty"}) | VALUE_REASONS
 #: Categories whose annotated strings are looked for again elsewhere in the note.
 PROPAGATED = frozenset({"NAME", "LOCATION", "CONTACT", "ID", "OTHER", "PROFESSION", "DATE"})
 
@@ -163,7 +169,17 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     English word (``Will``: not ``he will call``; :func:`plain_words`), unless a title comes before
     it. Names are found without their accents (``Lopez`` after ``García-López``). A repeat gets the
     subtype of the annotated string, so a name the annotator (or the tagger)
-    found once is replaced everywhere in the note. Returns ``doc`` itself when
+    found once is replaced everywhere in the note.
+
+    A repeat is not taken where the clinical filter would drop a span the tagger found at its place
+    as part of the note's layout or a clinical value (:data:`NOT_REPEATS`: a heading, a field label, a
+    role, a score...):
+    a tagger's false span ``Ward`` of ``Ward Manager`` would otherwise turn the heading ``WARD ROUND
+    REVIEW`` and the label ``Ward:`` into names in every note (issue 50), and a patient named Ward
+    is no more the label ``Ward:`` than Will is ``will recheck``. Every other repeat is still
+    taken: a repeat the tagger missed is replaced unless the filter's rules, each of which takes no
+    gold PHI token of the development notes (docs/clinical-values.md), call it clinical there, so
+    the repeats fail closed as the spans do. Returns ``doc`` itself when
     nothing is added. Under a declared ``scheme`` a label is looked for again when
     its surrogate kind's category would be (:func:`crfdeid.deid.kinds.stand_in`).
 
@@ -213,8 +229,10 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
                 if a < end:
                     continue
                 end = b
-                if covered.find(1, a, b) == -1 and as_name(doc.text, low, a, b, capital_only, plain.get(phi)):
-                    found.append(Span(a, b, sp.category, sp.subtype))
+                repeat = Span(a, b, sp.category, sp.subtype)
+                if covered.find(1, a, b) == -1 and as_name(doc.text, low, a, b, capital_only, plain.get(phi)) \
+                        and why_clinical(doc.text, repeat) not in NOT_REPEATS:
+                    found.append(repeat)
                     covered[a:b] = b"\x01" * (b - a)
     return doc if not found else doc.with_spans(doc.spans + found)
 

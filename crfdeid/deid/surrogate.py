@@ -116,7 +116,8 @@ class Surrogator(Policies):
     counts : Counter
         ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
         replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
-        ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``generator_errors``...
+        ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``digits_in_words`` (spans of
+        a name or place that hold a digit), ``generator_errors``...
     unparsed : list of (doc_id, offset, what it became)
         The date spans no date pattern explains, by document and offset (never text).
     last_exempt : list of Span
@@ -318,6 +319,13 @@ class Surrogator(Policies):
                     self.counts["age_placeholders"] += 1
                 elif not new[key] or not self._safe(units[sp], new[key]):
                     new[key] = self._fallback(doc, st, sp, text, units[sp])
+                    if sp.subtype == "AGE" and ages.over_89_left(new[key], self.age_over_89):
+                        # random digits in an AGE span that is no age (``Ⅻ00``) may state one over
+                        # 89: a placeholder, as above
+                        new[key] = PLACEHOLDER.format(subtype=label_of[sp].subtype)
+                        exempt.add(sp)
+                        del units[sp]
+                        self.counts["age_placeholders"] += 1
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)
         where = {sp: i for i, sp in enumerate(spans)}
@@ -415,6 +423,7 @@ class Surrogator(Policies):
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],
                 "clinical_values": c["clinical_values"], "clinical_terms": c["clinical_terms"],
+                "digits_in_words": c["digits_in_words"],
                 "fallback_spans": c["fallback"], "digits_outside_safe_harbor": c["digits_outside"],
                 "generator_errors": c["generator_errors"]}
 

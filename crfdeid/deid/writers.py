@@ -168,7 +168,8 @@ class SurrogateWriter(_DeidWriter):
                 + (f" ({where}{more})" if where else "")
                 + f"; {c['birth_dates_generalized']} birth date(s) of patients over 89 generalized; "
                 f"placeholders for {c['uncertain_spans']} uncertain span(s), {c['clinical_values']} "
-                f"clinical value(s) and {c['clinical_terms']} span(s) of clinical vocabulary; "
+                f"clinical value(s), {c['clinical_terms']} span(s) of clinical vocabulary and {c['digits_in_words']} "
+                f"span(s) of a name or place that hold digits; "
                 f"{c['digits_outside_safe_harbor']} digit(s) changed outside the spans of a Safe Harbor category"
                 + (f"; generators from kinds: {', '.join(self.surrogator.kinds_given)}"
                    if self.surrogator.kinds_given else ""))

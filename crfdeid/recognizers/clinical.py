@@ -37,7 +37,9 @@ drops a predicted span only when all of it is one of these, in its clinical cont
   word of those lists coordinated with another (``Weber and Rinne``, ``Phalen & Tinel``: a pair
   of bedside tests, issue 50), no title before the pair (``Drs Weber and Rinne``: two people).
   The lists ``eponyms_more`` and ``clinical_heads_more`` (``Zimmer frame``, ``Riedel lobe``)
-  are read beside ``eponyms`` and ``clinical_heads``.
+  are read beside ``eponyms`` and ``clinical_heads``. A run of such entries (no listed name or place)
+  and a model number of one or two digits, a capital before them allowed, is one too (``Libre 2``,
+  ``Dexcom G6``: a device and its model, issue 50 third round).
 
 Clinical values, headings, labels and staff roles (``4/5 RUE``, ``GAD-7 12``, ``05:02``, ``67 yo``,
 ``ED TRIAGE NOTE``, ``MRN``, ``night RN``, ``Will recheck``): :mod:`.values`, judged first.
@@ -84,6 +86,7 @@ _DOSE_PHRASE = re.compile(r"([A-Za-z][A-Za-z0-9 \t-]*?)[ \t]+[0-9]+(?:[.,][0-9]+
 
 
 _CODE = re.compile(r"[A-Za-z]{1,2}[0-9]{0,2}")
+_MODEL_NUMBER = re.compile(r"([A-Za-z][A-Za-z' -]*?)[ \t]+([A-Z]?[0-9]{1,2})")
 # A score: optional words, then a number (signed); the scale's name is the last word before it.
 _SCORE = re.compile(r"(?:([A-Za-z][A-Za-z0-9'-]*(?:[ \t]+[A-Za-z][A-Za-z0-9'-]*)*)[ \t]*[:=]?[ \t]*)?"
                     r"[-+]?[0-9]+(?:\.[0-9]+)?")
@@ -268,6 +271,10 @@ def why_clinical(text: str, sp: Span) -> str | None:
             return "time"
         return None
     core = surface.rstrip(".")  # a span may keep the full stop after a word
+    model = _MODEL_NUMBER.fullmatch(core)  # a device and its model: "Libre 2", "Dexcom G6" (issue 50)
+    if model and entry_run(model.group(1).lower().split(), _vocabulary()[0],
+                           lambda e: len(e) > 2 and e not in _vocabulary()[1]):
+        return "vocabulary"
     found = _WORD.findall(core)
     if not found or len("".join(found)) != sum(not c.isspace() for c in core):
         return None  # digits or other characters in it
@@ -323,8 +330,9 @@ def drop_clinical(text: str, spans) -> list[Span]:
 def taken(docs) -> dict:
     """What the filter would take of annotated ``docs``: ``{reason: {"spans": n, "tokens": n}}``
     over their gold spans, each judged whole and each of its tokens alone (a tagger may find part
-    of a name) as if predicted, and the tokens its label narrowing (:func:`.values.without_label`)
-    cuts. Counts only. The bar for a rule that drops a span is ``{}``
+    of a name) as if predicted, its pieces (:func:`.values.pieces`) judged whole too, and the tokens
+    the cutting and narrowing leave out (``narrowed``: a label's, a gap's). Counts only. The bar for a rule
+    that drops a span is ``{}``
     (``bench/clinical_values_gold.py`` prints it for a corpus)."""
     spans: Counter = Counter()
     tokens: Counter = Counter()
@@ -333,10 +341,16 @@ def taken(docs) -> dict:
             why = why_clinical(doc.text, sp)
             if why:
                 spans[why] += 1
-            cut = values.without_label(doc.text, sp)  # the clinical filter's narrowing
-            if cut != sp:
-                spans["label at its start"] += 1
-                tokens["label at its start"] += len(TOKEN.findall(doc.text, sp.start, cut.start))
+            kept = values.pieces(doc.text, sp)  # the clinical filter's cutting and narrowing
+            left = [t for t in TOKEN.finditer(doc.text, sp.start, sp.end)
+                    if not any(p.start <= t.start() and t.end() <= p.end for p in kept)]
+            if left:
+                spans["narrowed"] += 1
+                tokens["narrowed"] += len(left)
+            for piece in kept:
+                why_piece = why_clinical(doc.text, piece) if piece != sp else None
+                if why_piece:
+                    spans[why_piece] += 1
             for tok in TOKEN.finditer(doc.text, sp.start, sp.end):
                 why_tok = why_clinical(doc.text, make_span(tok.start(), tok.end(), sp.subtype))
                 if why_tok:

@@ -9,7 +9,7 @@ a lab value, a dose, a score or a time does not have:
   blood pressure has no third part that is a year;
 * ``dotted``: day, month and a two- or four-digit year joined by dots (``04.07.1961``,
   ``4.7.61``): a lab value or a dose has one dot (``7.4``, ``2.5``), an IP address four
-  parts, a version a ``v``/``version`` before it (``v3.10.12``, left alone);
+  parts, a version's word before it (``v3.10.12``, ``firmware 9.6.96``, left alone);
 * ``iso``: year, month and day (``2024-05-03``, ``2024/05/03``, ``2024.05.03``); ``compact``:
   ``20240503`` only after a date word (``DOB``, ``date``, ``dated``, ``born``, ``on``): alone,
   eight digits are as likely a number;
@@ -101,7 +101,10 @@ _PATTERNS = {
     "weekday": rf"{_START}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?:{_YEAR4}|\d\d))?{_END}"
                r"(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)",
 }
-_VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?)[ \t]*$")
+#: A version's word right before dotted numbers (``v3.10.12``, ``firmware 9.6.96``, ``software version 2.1.19``):
+#: a release's number, no date (issue 50).
+VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?|\bfirmware|\bsoftware|\bfw|\bsw|"
+                            r"\bbuild|\bpatch|\brevision|\brev\.?|\bbios|\bdriver|\bapp)[ \t]*[:#]?[ \t]*$")
 _WEEKDAY_BEFORE = re.compile(rf"(?i)(?<![\w/.-])({WEEKDAY_WORD})\.?,?[ \t]+$")
 _RANGE_BEFORE = re.compile(r"(?<![\w/.-])(0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]*(?:-|–|->|to|&|and)[ \t]*$")
 _THE_BEFORE = re.compile(r"(?i)(?<![\w/.-])the[ \t]+$")
@@ -139,7 +142,7 @@ def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
         a, b = int(m.group("a")), int(m.group("b"))
         if not day_and_month(a, b):
             return False
-        if name == "dotted" and _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        if name == "dotted" and VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             return False
         return True
     if name.startswith("written"):

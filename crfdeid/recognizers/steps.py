@@ -69,7 +69,7 @@ class ClinicalFilter:
     """
 
     reasons: ClassVar[dict] = {"dropped": "a clinical term in its context",
-                               "narrowed": "a field label at its start left outside"}
+                               "narrowed": "a field label, a field gap or a number that is not of it left outside"}
 
     def prepare(self) -> None:
         clinical.prepare()
@@ -79,7 +79,7 @@ class ClinicalFilter:
             return list(spans)
         judged = note.memo.setdefault("clinical_filter.v1", {})  # span -> why it is clinical ("": PHI)
         out = []
-        for sp in map(functools.partial(values.without_label, note.text), spans):
+        for sp in (p for s in spans for p in values.pieces(note.text, s)):
             why = judged.get(sp)
             if why is None:
                 why = judged[sp] = clinical.why_clinical(note.text, sp) or ""

@@ -26,6 +26,20 @@ predicted span is such a value, from the evidence each reason names; the clinica
   or a third part that is a percentage (``10/5/50%``); never with a word of a date right before the fraction
   (``CPAP since 5/5``, ``extubated 3/11``);
 * **vital**, **abbreviation**, **side**, **relation** and ``ST`` of a **rhythm**: :mod:`.bedside` (issue 50);
+* *issue 50, third round*: a score's value may be a stage with its letter (``Ann Arbor stage IIIB``) or a
+  category written as a colour (``Manchester Triage orange``); ``weak`` is a grade's word (``empty can test
+  weak 4/5``); an age's unit may be a sex after a slash (``56 Y/M``: the ``Y/M`` found alone is the age's too);
+  an age of 1 to 89 in brackets right after a relation and a name (``husband Dennis (86)``); a profession
+  before a service's frequency is a role (``Home health aide 3 days a week``; not after ``works as``);
+  a one-word name glued to a colour word by a space as well (``Rose colored urine``);
+* **duration**: ``n/7`` or ``n/52`` (days, weeks: UK notes) after ``for``, ``x``, ``over``, ``past``... or before
+  ``ago``, ``hx``, ``history`` (``cough for 3/7``); never after ``in`` (``CABG in 4/52`` is April 1952);
+* **code**: inside a clinical terminology's code (``SNOMED 68566005``, ``ICD-10 J18.9``, ``Read code XE0dZ``);
+* **label** before a colon, **heading** of a line, **specialty** and a **role** in apposition, the cutting at
+  field gaps and the narrowing of a profession's number: :mod:`.fields` (issue 50, third round). The third
+  round's reasons take 0 gold spans and 0 gold tokens of the PhysioNet development notes and, of
+  ``synth:400,7``, none that main's reasons do not (docs/clinical-values.md, third round); a draft of
+  ``duration`` with ``in`` before it took a synthetic date (``CABG in 4/52``);
 * **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
 * **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
   Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
@@ -73,7 +87,7 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
-from . import bedside
+from . import bedside, fields
 from .bedside import common_names as _common_names
 from .bedside import first_names as _first_names
 from .rules import trie_pattern
@@ -82,7 +96,9 @@ _SCALE_WORD = r"(?:score|scale|stage|class|grade|type|total|criteria|chart)"
 # Between a scale's name and its value: a scale word, ":", "=", "of", "is", "was", "(".
 _SEP = (rf"[ \t]*(?:{_SCALE_WORD}[ \t]*)?(?:[:=]|\b(?:of|is|was|OF|IS|WAS)\b)?[ \t]*\(?[ \t]*")
 # A value: a signed number, or a fraction (``26/30``, ``4+/5``), or a roman class (``III``).
-_VALUE = r"(?:[-+]?[0-9]{1,3}(?:\.[0-9])?(?:[+-])?(?:[ \t]*/[ \t]*[0-9]{1,3})?|(?:IV|V|I{1,3})\b)"
+_VALUE = (r"(?:[-+]?[0-9]{1,3}(?:\.[0-9])?(?:[+-])?(?:[ \t]*/[ \t]*[0-9]{1,3})?|(?:IV|V|I{1,3})[A-E]?\b"
+          r"|(?i:red|orange|amber|yellow|green|blue|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+          r"|twelve|thirteen|fourteen|fifteen)\b)")
 _END = r"(?![0-9]|[/.-][0-9])"
 _NUMBER_AFTER = re.compile(r"[ \t]*(?:was|is|were|of|at|:|=|-)?[ \t]*[0-9]", re.I)
 _FRACTION = re.compile(r"([0-9]{1,2})[+-]?[ \t]*/[ \t]*([0-9]{1,3})")
@@ -90,7 +106,7 @@ _GRADE = re.compile(r"(?<![0-9/.-])([0-5])[+-]?/(4|5|10)(?![0-9]|[/.-][0-9])")
 _MURMUR = re.compile(r"(?<![A-Za-z/])(I{1,3}|IV|V|VI)/(VI|IV)(?![A-Za-z/])")
 _PLUS = re.compile(r"(?<![0-9/.-])[0-4]\+(?![0-9/])")
 _GRADE_BEFORE = re.compile(
-    r"(?i)\b(?:strength|str|power|motor|mmt|grip|reflexes|reflex|dtrs?|pain|pulses?|edema|oedema|biceps|triceps|"
+    r"(?i)\b(?:strength|str|power|motor|mmt|grip|weak|weakness|resisted|reflexes|reflex|dtrs?|pain|pulses?|edema|oedema|biceps|triceps|"
     r"deltoids?|quads?|hamstrings?|hip|knee|ankle|wrist|elbow|shoulder|flexion|extension|flexors?|extensors?|"
     r"dorsiflexion|plantarflexion|patellar|achilles|brachioradialis|rated|ue|le|rue|lue|rle|lle|bue|ble)s?"
     r"[ \t]*[:=-]?[ \t]*(?:(?:(?!(?:on|at|in|since|from|by|till|was|of|to|for)\b)[A-Za-z]{1,4}|[0-9][+-]?/[0-9]{1,2})"
@@ -128,7 +144,14 @@ _CHEST_BEFORE = re.compile(r"(?i)\b(?:crackles|rales|ls|bs|lungs?|wheez\w*|rhonc
 _CLOCK = re.compile(r"(?:[01]?[0-9]|2[0-3])(?::[0-5][0-9]){1,2}(?:[ \t]?(?:h|hrs?|am|pm|AM|PM))?"
                     r"|(?:[01][0-9]|2[0-3])[0-5][0-9][ \t]?(?:h|hrs?|H|HRS?)")
 _AGE = re.compile(r"([0-9]{1,2})[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|yrs?\.?[ \t]*-?[ \t]*old|years?[ \t]*-?[ \t]*old"
-                  r"|yo[mf]|y[mf])", re.I)
+                  r"|yo[mf]|y[mf]|y(?:rs?)?[ \t]*/[ \t]*[mf])(?![A-Za-z])", re.I)
+# An age in brackets after a relation's name (``husband Dennis (86)``).
+_RELATION_NAME_BEFORE = re.compile(r"(?i)\b([a-z]+)[ \t]+[A-Z][a-z'-]+[ \t]*\([ \t]*$")
+# A duration in days or weeks as UK notes write it (``3/7``, ``2/52``) after ``for``, ``x``, ``over``, ``past``...
+# or before ``ago``, ``hx``, ``history``: never after ``in`` (``CABG in 4/52``: April 1952, a synthetic note's date).
+_DURATION = re.compile(r"(?<![0-9/.-])([0-9]{1,2})/(7|52)(?![0-9]|[/.-][0-9])")
+_DURATION_BEFORE = re.compile(r"(?i)(?:\b(?:for|x|over|past|last|within|previous)|~)[ \t]*$")
+_DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:ago|hx|history|of|duration)\b")
 _MODALS = frozenset("will may can shall must might should would could".split())
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][A-Za-z/'-]*)\b")
 # A colour of a secretion (``rusty sputum``, ``thick golden tan secretions``, ``green bile``).
@@ -137,6 +160,11 @@ _COLOURS = frozenset("green golden gold rusty rust brown tan yellow white pink r
 _FLUID_AFTER = re.compile(r"(?i)(?:[ \t]+[A-Za-z]+){0,2}?[ \t-]+(?:sputum|secretions?|stools?|bile|drainage|urine|"
                           r"emesis|vomit\w*|mucus|mucous|phlegm|aspirate|output|discharge|fluid|liq\w*|colou?red|"
                           r"looking|tinged)\b")
+# A colour word after a space (``Rose colored urine``): the hyphen of :data:`_COMPOUND` left out.
+_COMPOUND_SPACED = re.compile(r"(?i)[ \t]+(?:colou?red|tinged|tinted|hued)\b")
+# A code of a clinical terminology (``SNOMED 68566005``, ``ICD-10 J18.9``, ``Read code XE0dZ``): no identifier.
+_CODE = re.compile(r"(?i)(?<![A-Za-z0-9])(?:snomed(?:[ \t-]?ct)?|icd-?(?:9|10|11)(?:-cm)?|cpt|loinc|opcs-?4?|read)"
+                   r"(?:[ \t]+code)?[ \t]*[:#]?[ \t]*(?=[A-Za-z0-9.]*[0-9])[A-Za-z0-9][A-Za-z0-9.]*(?![A-Za-z0-9])")
 _SINUS_BEFORE = re.compile(r"(?i)\bsinus[ \t]+$")
 _COMPOUND = re.compile(r"-(?:colou?red|colou?r|like|shaped|tinged|tinted|sized|toned|hued|stained|scented|"
                        r"pink|red|brown|yellow|tan)\b", re.I)
@@ -146,7 +174,12 @@ _CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notifie
 _JOINS = frozenset("to of for and from on by at with the".split())  # inside a heading: HANDOFF TO NIGHT RN
 _CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|contacted|consulted|updated|"
                          r"to[ \t]+review|reviewed|reviewing|agrees|agreed|at[ \t]+bedside|in[ \t]+attendance|"
-                         r"present|will[ \t]+review)\b")
+                         r"present|will[ \t]+review|"
+                         # a service's frequency (issue 50): "Home health aide 3 days a week", "district nurse daily"
+                         r"(?:[0-9]+|once|twice|three|four)[ \t]*(?:x|times|days?|visits?)[ \t]*"
+                         r"(?:a|per|/|weekly|daily)|"
+                         r"daily|weekly|fortnightly)\b")
+_WORKS_AS = re.compile(r"(?i)\b(?:works?|worked|working|employed|job|career)[ \t]+as[ \t]+(?:an?[ \t]+)?$")
 _PREV_WORD = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]+$")
 _LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
 
@@ -197,6 +230,7 @@ def _verbs() -> frozenset:
 def prepare() -> None:
     """Load the lists and build the patterns (a model does this at load)."""
     _patterns()
+    fields.prepare()
 
 
 def _inside(pattern: re.Pattern, text: str, sp: Span, reach: int = 60) -> re.Match | None:
@@ -270,11 +304,28 @@ def _clock(text: str, sp: Span) -> bool:
 
 
 def _age(text: str, sp: Span) -> bool:
-    m = _AGE.fullmatch(text, sp.start, sp.end) or _AGE.match(text, sp.start)
+    m = _AGE.fullmatch(text, sp.start, sp.end) or _AGE.match(text, sp.start) or _inside(_AGE, text, sp, 8)
     if m is None or m.end() < sp.end:
         return False
     nxt = text[m.end():m.end() + 1]
     return int(m.group(1)) < 90 and not (nxt.isalnum())
+
+
+def _duration(text: str, sp: Span) -> bool:
+    m = _inside(_DURATION, text, sp, 8)
+    if m is None:
+        return False
+    return bool(_DURATION_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                or _DURATION_AFTER.match(text, m.end()))
+
+
+def _bracketed_age(text: str, sp: Span) -> bool:
+    """A number of 1 to 89 in brackets right after a relation and a name (``husband Dennis (86)``)."""
+    surface = text[sp.start:sp.end]
+    if not re.fullmatch(r"[0-9]{1,2}", surface) or not 0 < int(surface) < 90 or text[sp.end:sp.end + 1] != ")":
+        return False
+    m = _RELATION_NAME_BEFORE.search(text, max(0, sp.start - 40), sp.start)
+    return m is not None and m.group(1).lower() in gazetteers.load("relations")
 
 
 def _heading(text: str, sp: Span, lows: list[str]) -> bool:
@@ -298,10 +349,7 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
         run = [m] if m.group(0).lower() in vocab else []
     if not run or not (run[0].start() + line_start <= sp.start and sp.end <= run[-1].end() + line_start):
         return False
-    heads = {"note", "notes", "triage", "handoff", "handover", "hand-off", "sign-out", "signout", "summary",
-             "assessment", "plan", "history", "consult", "consultation", "report", "addendum", "update",
-             "admission", "discharge", "progress", "transfer", "exam", "examination", "impression", "review"}
-    if len(run) < 2 or not any(m.group(0).lower() in heads for m in run):
+    if len(run) < 2 or not any(m.group(0).lower() in fields.LINE_HEADS for m in run):
         return False
     # one case for all its words but the joins: "ED NOTE by Ed" is a heading, then a name
     own = [m.group(0) for m in run if m.group(0).lower() not in _JOINS]
@@ -327,16 +375,23 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
     if not lows or not all(w in roles for w in lows) or all(w in core for w in lows):
         return False
     words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", text[sp.start:sp.end])
-    if any(not w.isupper() and (w.lower() in _first_names() if w.lower() in core else w.lower() in _lists()["names"])
-           for w in words):
-        return False  # "Ed RN", "Sister Mary": a name written as a name
+    if (sp.subtype != "PROFESSION" or len(words) < 2) and any(
+            not w.isupper() and (w.lower() in _first_names() if w.lower() in core else w.lower() in _lists()["names"])
+            for w in words) and not (len(words) > 1 and words[-1].lower() not in _first_names()
+                                     and _CARE_AFTER.match(text, sp.end)):
+        return False  # "Ed RN", "Sister Mary": a name written as a name; not "Ward Manager aware"
     if len(words) == 1 and lows[0] in _lists()["names"]:  # "HOUSE" of "HOUSE STAFF", not "DR HOUSE"
         nxt = _NEXT_WORD.match(text, sp.end)
         if nxt is None or nxt.group(1).lower() not in roles or _after_title(text, sp.start):
             return False
-    if sp.subtype != "PROFESSION":  # a state's code (PA, MD) stays a place, a user name (drs30) a name
-        return sp.category == "NAME" and sp.subtype != "USERNAME"
     prev = _PREV_WORD.search(text, max(0, sp.start - 24), sp.start)
+    if sp.subtype != "PROFESSION":  # a state's code (PA, MD) stays a place, a user name (drs30) a name
+        # a place's span after a role ("GP Registrar") when no word of it is a listed place or name
+        after_role = sp.category == "LOCATION" and prev is not None and prev.group(1).lower() in roles \
+            and not any(w in _lists()["named"] for w in lows)
+        return (sp.category == "NAME" and sp.subtype != "USERNAME") or after_role
+    if _WORKS_AS.search(text, max(0, sp.start - 30), sp.start):  # the patient's own work
+        return False
     return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
             or bool(_CARE_AFTER.match(text, sp.end))
             or (prev is not None and prev.group(1).lower() in roles))  # "Consultant Radiologist"
@@ -371,11 +426,26 @@ def without_label(text: str, sp: Span) -> Span:
     return replace(sp, start=m.end())
 
 
+def pieces(text: str, sp: Span) -> list[Span]:
+    """What the clinical filter judges of a predicted span: its parts between field gaps
+    (:func:`.fields.parts`), each narrowed (:func:`.fields.narrowed`) and without the field label it
+    starts with (:func:`without_label`). No token of the span is left out but a label's, a
+    profession's trailing number and an age's sex letter.
+
+    >>> from crfdeid.document import make_span
+    >>> text = "Employer: Ridgeway Haulage Ltd   Payroll No: RH20671"
+    >>> [text[p.start:p.end] for p in pieces(text, make_span(10, 40, "HOSPITAL"))]
+    ['Ridgeway Haulage Ltd', 'Payroll']
+    """
+    return [without_label(text, fields.narrowed(text, p)) for p in fields.parts(text, sp)]
+
+
 def why_value(text: str, sp: Span) -> str | None:
-    """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose number``,
-    ``heading``, ``label``, ``role``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``, ``side``,
-    ``relation``, ``compound``) a predicted span is a clinical value, heading or role written in the note and no PHI,
-    or None (the module's docstring and :mod:`.bedside` give each reason's evidence).
+    """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``duration``, ``dose number``,
+    ``code``, ``heading``, ``label``, ``role``, ``specialty``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``,
+    ``side``, ``relation``, ``compound``) a predicted span is a clinical value, heading or role written in the
+    note and no PHI,
+    or None (the module's docstring and :mod:`.bedside` and :mod:`.fields` give each reason's evidence).
 
     >>> from crfdeid.document import make_span
     >>> text = "MRN: 00482913. Seen by Dr Wells 4/5."
@@ -389,6 +459,8 @@ def why_value(text: str, sp: Span) -> str | None:
         return "score"
     if _inside(_patterns()["vaccine"], text, sp) is not None:
         return "dose number"
+    if _inside(_CODE, text, sp, 24) is not None:
+        return "code"
     if (any(c.isdigit() for c in surface) or "/" in surface) and _grade(text, sp):
         return "grade"
     if any(c.isdigit() for c in surface):
@@ -396,24 +468,33 @@ def why_value(text: str, sp: Span) -> str | None:
             return "role"
         if _setting(text, sp):
             return "setting"
-        if _inside(bedside.VITAL, text, sp, 24) is not None:
+        if _inside(bedside.VITAL, text, sp, 24) is not None or bedside.vitals_only(text, sp):
             return "vital"
-        if _clock(text, sp):
+        if _clock(text, sp) or fields.clock_after_heading(text, sp):
             return "time"
-        if _age(text, sp):
+        if _age(text, sp) or _bracketed_age(text, sp):
             return "age"
+        if _duration(text, sp):
+            return "duration"
         return None
     words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", surface)
     if len("".join(words)) != sum(c.isalnum() or c in "/&'-" for c in surface):
         return None
     lows = [w.lower() for w in words]
+    if _age(text, sp):  # the unit of an age found alone: the Y/M of 56 Y/M
+        return "age"
     if len(lows) == 1 and lows[0] in _lists()["labels"] and lows[0] not in _lists()["names"] \
             and lows[0] not in _lists()["roles"] and sp.category != "LOCATION":  # "ID" of "Ogden, ID": Idaho
         return "label"
-    if _heading(text, sp, lows):
+    if _heading(text, sp, lows) or fields.heading_line(text, sp) or fields.caps_heading(text, sp):
         return "heading"
-    if _role(text, sp, lows):
+    if fields.label_before_colon(text, sp, lows):
+        return "label"
+    if _role(text, sp, lows) or (sp.category == "NAME" and fields.role_apposition(text, sp, lows)) \
+            or (sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.service_role(lows)):
         return "role"
+    if sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.specialty(text, sp, lows):
+        return "specialty"
     why = bedside.why_words(text, sp, lows, _after_title(text, sp.start))
     if why:
         return why
@@ -427,7 +508,8 @@ def why_value(text: str, sp: Span) -> str | None:
             return "colour"
         if lows[0] in ("brady", "tachy") and _SINUS_BEFORE.search(text, max(0, sp.start - 8), sp.start):
             return "rhythm"
-        if _COMPOUND.match(text, sp.end):
+        if _COMPOUND.match(text, sp.end) or (_COMPOUND_SPACED.match(text, sp.end) and not _after_title(
+                text, sp.start)):
             return "compound"
     if sp.category == "NAME" and len(lows) == 1 and "-" in words[0]:
         head, _, tail = words[0].partition("-")

@@ -1,0 +1,325 @@
+"""A note's layout taken for PHI: spans cut where a field ends, labels before a colon, headings of a
+line, specialties in role phrases (issue 50, third round; reasons of :func:`.values.why_value`).
+
+Letters, clinic lists and notes of other countries write a line of fields (``Patient: Kieran Doherty
+RiO: RIO3391027``, three blanks between) and a heading before its place (``EMERGENCY DEPARTMENT -
+St Fintan's University Hospital``); a tagger runs one span over both, and a surrogate then writes a
+hospital in place of a heading and a label. What is done:
+
+* :func:`parts` **cuts** a span at a field gap inside it (three blanks or more, or a tab) and, but in
+  a DATE, at a `` - `` between words; every part keeps its type and no character of the span is
+  left out but the gap and a comma or colon at a part's end, so no word is lost; each part is then
+  judged alone. A separating dash the tagger or a rule took at a span's start or end (``- Corrib`` after
+  a heading, ``EMERGENCY DEPARTMENT -``) is left out too, so the Safe Harbor layer's place shapes do
+  not grow or join the span back over the heading.
+* :func:`narrowed` takes off a PROFESSION's trailing number (``Home health aide 3`` of ``Home health
+  aide 3 days a week``: a profession holds no digit), a name's first letter when it is the sex of
+  an age glued before it (``f`` of ``24f jess hartigan``) and an age in brackets after a name
+  (``(61`` of ``Aoife (61``).
+* **label** (:func:`label_before_colon`): one to three words of the ``note_labels`` or
+  ``charting_systems`` lists right before a colon, after ``No``/``Number``/``ID`` or not (``Ward:``,
+  ``Hospital No:``, ``Payroll No:``, ``RiO:``), even where a word is also a name, never after a title
+  (``Dr Ward:``) nor after a comma (``Boise, ID:`` is a place): a label names the field.
+* **heading** (:func:`heading_line`): the span inside the heading that starts a line and ends at the
+  line's end, a colon or a `` - `` (``Antenatal Clinic - ...``, ``Pharmacy Medicines Reconciliation``),
+  its two to six words each in title case or capitals and all of ``note_labels``, ``staff_roles``,
+  ``heading_words`` or a word of ``departments``, the last a heading's noun (``clinic``, ``visit``,
+  ``report``, ``reconciliation``...); or a heading that ends the line after ``-`` and such a heading
+  (``School Nursing Service - Health Plan Review``); in capitals inside a line written in small letters
+  too, two heading words or more with a heading's noun that ends no place's name (:func:`caps_heading`:
+  ``Review on WARD ROUND tomorrow``; not ``CALDWELL CLINIC`` in a line of capitals). Plurals count as
+  their singular (``ADMISSIONS``).
+* **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one) of words
+  of ``departments`` entries or ``heading_words``, one at least a whole entry of either and none a first
+  name or one of the 2,000 commonest surnames (or the span one entry: ``General Medicine``), each word or
+  its parts joined by ``/`` (``Hematology/Oncology``), right before a staff role's head word that is no
+  service's word (``Oncology fellow``, ``Orthopaedic`` of ``Orthopaedic Registrar``) or right after a role
+  and ``in``/``of`` (``Specialty Doctor in Old Age Psychiatry``): a service named in a role is no place of
+  the patient's. Drafts took gold: with a heading's noun after it as well, 42 synthetic DEPARTMENT spans
+  (``Nephrology clinic``); with a role's modifier after it, 6 synthetic tokens (``Nursing`` of ``Nursing
+  Home``); without an entry of the lists among its words, two PhysioNet LOCATION-OTHER tokens before a
+  role's word. None of these is taken now.
+* **role** in apposition: a span of ``staff_roles`` words whose last word (three letters or more) is no
+  first name, wrapped in brackets or after a comma (``Jo Whitfield (Ward Manager)``, ``Jo Lee, Charge
+  Nurse``); and a service's words then a role's (:func:`service_role`: ``Orthopaedic Registrar``,
+  ``District Nurse``), the last no first name, in a name or place span (no DEPARTMENT).
+* **time** (:func:`clock_after_heading`): four digits of a 24-hour clock that end a line after a
+  heading's words (``ed triage 0212``, ``WARD ROUND 0930``), or right after a time's label (``Arrived:
+  0342``, ``seen @ 1430``).
+
+Evidence (docs/clinical-values.md, third round): 0 gold spans and 0 gold tokens of the PhysioNet
+development notes (82 patients, 949 gold spans; the locked quarter left out) are taken or cut by these
+reasons and the cutting and narrowing (``bench/clinical_values_gold.py``,
+``tests/test_values.py::test_no_gold_phi_of_the_development_notes_is_taken``); of synthetic notes of every
+i2b2 category (``synth:400,7``) no more than on main (ages under 90, which ``young_ages.v1`` drops, and the
+older reasons' 11 tokens); made-up UK, IE, AU, IN and lower-case lines and notes: ``tests/test_fields.py``
+and ``tests/data/made_up_lookalikes.txt``.
+
+>>> from crfdeid.document import make_span
+>>> text = "Patient: Kieran Doherty   RiO: RIO3391027"
+>>> [text[p.start:p.end] for p in parts(text, make_span(9, 29, "PATIENT"))]
+['Kieran Doherty', 'RiO']
+>>> label_before_colon(text, make_span(26, 29, "PATIENT"), ["rio"])
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from .. import gazetteers
+from ..document import Span
+from .bedside import common_names, first_names
+
+_GAP = re.compile(r"[ \t]{3,}|\t+")
+_DASH = re.compile(r"[ \t]+[-\u2013\u2014][ \t]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z/&'-]*")
+_LABEL_AFTER = re.compile(r"(?i)[ \t]*(?:(?:no|number|id|#)\.?[ \t]*)?:")
+_TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|sister|nurse)\.?[ \t]*$")
+_TRAILING_NUMBER = re.compile(r"[ \t]+[0-9][0-9.,/-]*$")
+_BRACKETED_NUMBER = re.compile(r"[ \t]*\([ \t]*[0-9]")
+_SEX_AFTER_AGE = re.compile(r"(?i)[mf](?=[ \t]+[A-Za-z])")
+_ROLE_BEFORE = re.compile(r"(?i)\b([A-Za-z]+)[ \t]+(?:in|of)[ \t]+((?:[A-Za-z/&-]+[ \t]+){0,3})$")
+_NEXT = re.compile(r"[ \t]*([A-Za-z][A-Za-z-]*)")
+#: A heading's last word: what kind of note, letter or record it heads.
+HEADS = frozenset(
+    "note notes triage handoff handover hand-off sign-out signout summary assessment plan history consult "
+    "consultation report addendum update admission discharge progress transfer exam examination impression review "
+    "clerking round rounds visit reconciliation letter referral service clinic department record form".split())
+
+
+#: Heading nouns that also end a place's name (``CALDWELL CLINIC``): a heading's noun only where a heading
+#: starts its line (:func:`heading_line`), not inside a line (:func:`caps_heading`, ``values._heading``).
+PLACE_HEADS = frozenset({"clinic", "department", "service", "record", "form"})
+#: :data:`HEADS` without :data:`PLACE_HEADS`.
+LINE_HEADS = HEADS - PLACE_HEADS
+
+
+@lru_cache(maxsize=1)
+def _lists() -> dict:
+    """The lists the reasons read (lower case)."""
+    departments = gazetteers.load("departments")
+    names = frozenset().union(*(gazetteers.load(n) for n in ("first_female", "first_male", "surnames",
+                                                               "surnames_rare", "titles")))
+    roles = gazetteers.load("staff_roles")
+    return {"labels": gazetteers.load("note_labels") | gazetteers.load("charting_systems"),
+            "roles": roles, "names": names, "departments": departments, "headings": gazetteers.load("heading_words"),
+            "service_words": frozenset(w for e in departments for w in re.split(r"[ /&-]+", e) if len(w) > 1)
+            | gazetteers.load("heading_words"),
+            "vocab": (gazetteers.load("note_labels") | roles | gazetteers.load("heading_words")
+                      | frozenset(w for e in departments for w in re.split(r"[ /-]+", e) if w)
+                      | {"to", "of", "for", "and", "&", "the"})}
+
+
+def prepare() -> None:
+    """Load the lists (a model does this at load)."""
+    _lists()
+
+
+def _trimmed(text: str, sp: Span, start: int, end: int) -> Span | None:
+    """A part without the blanks at its edges and a comma, semicolon or colon at its end (a bracket or a
+    dash of an identifier stays: the scorer counts it); None when nothing but these is left."""
+    while start < end and text[start] in " \t":
+        start += 1
+    while end > start and text[end - 1] in " \t,;:":
+        end -= 1
+    return replace(sp, start=start, end=end) if any(c.isalnum() for c in text[start:end]) else None
+
+
+def parts(text: str, sp: Span) -> list[Span]:
+    """``sp`` cut at every field gap inside it (three blanks or more, a tab; a `` - `` between words
+    but in a DATE), each part trimmed (:func:`_trimmed`); ``[sp]`` when it holds none (the module's
+    docstring)."""
+    surface = text[sp.start:sp.end]
+    cuts = [m.span() for m in _GAP.finditer(surface)]
+    if sp.category != "DATE":
+        cuts += [m.span() for m in _DASH.finditer(surface)]
+    if not cuts:  # a separating dash the tagger took at its start ("- Corrib" after a heading) is left out,
+        # not a dash glued to what follows ("-10-5523" of an identifier: the scorer counts the dash)
+        m = re.match(r"[-\u2013\u2014][ \t]+(?=\S)", surface)
+        e = re.search(r"(?<=\S)[ \t]+[-\u2013\u2014]$", surface)  # and at its end ("EMERGENCY DEPARTMENT -")
+        start, end = sp.start + (m.end() if m else 0), sp.start + (e.start() if e else len(surface))
+        return [replace(sp, start=start, end=end)] if (m or e) and start < end else [sp]
+    out, pos = [], 0
+    for a, b in sorted(cuts):
+        if a < pos:
+            continue
+        piece = _trimmed(text, sp, sp.start + pos, sp.start + a)
+        if piece is not None:
+            out.append(piece)
+        pos = b
+    piece = _trimmed(text, sp, sp.start + pos, sp.end)
+    if piece is not None:
+        out.append(piece)
+    return out or [sp]
+
+
+def narrowed(text: str, sp: Span) -> Span:
+    """``sp`` without a PROFESSION's trailing number or a name's first letter that is the sex of an age
+    glued before it (the module's docstring)."""
+    if sp.subtype == "PROFESSION":
+        m = _TRAILING_NUMBER.search(text, sp.start, sp.end)
+        if m is not None and m.start() > sp.start:
+            return replace(sp, end=m.start())
+    bracket = _BRACKETED_NUMBER.search(text, sp.start, sp.end) if sp.category == "NAME" else None
+    if bracket is not None and bracket.start() > sp.start:  # "Aoife (61": the age in brackets is no name
+        return replace(sp, end=bracket.start())
+    if sp.category == "NAME" and sp.start > 0 and text[sp.start - 1].isdigit() and _SEX_AFTER_AGE.match(text, sp.start):
+        digits = sp.start
+        while digits > 0 and text[digits - 1].isdigit():
+            digits -= 1
+        if sp.start - digits <= 2 and (digits == 0 or not text[digits - 1].isalnum()):
+            start = sp.start + 1
+            while start < sp.end and text[start] in " \t":
+                start += 1
+            if start < sp.end:
+                return replace(sp, start=start)
+    return sp
+
+
+def label_before_colon(text: str, sp: Span, lows: list[str]) -> bool:
+    """Whether the span is one to three label words right before a colon (the module's docstring)."""
+    labels = _lists()["labels"]
+    if not 1 <= len(lows) <= 3 or not all(w in labels for w in lows) or not _LABEL_AFTER.match(text, sp.end):
+        return False
+    before = text[max(0, sp.start - 12):sp.start]
+    return not _TITLE_BEFORE.search(before) and not before.rstrip(" \t").endswith(",")
+
+
+def _in_vocab(word: str) -> bool:
+    vocab = _lists()["vocab"]
+    low = word.lower()
+    return any(w in vocab or w.removesuffix("s") in vocab for w in (low, *[p for p in re.split(r"[/&]", low) if p])) \
+        and all(p in vocab or p.removesuffix("s") in vocab for p in re.split(r"[/&]", low) if p)
+
+
+_FIELD_END = re.compile(r"[ \t]{3,}|\t+|[ \t]+[-\u2013\u2014][ \t]+|:")
+
+
+def heading_line(text: str, sp: Span) -> bool:
+    """Whether the span lies inside the heading a line starts with, or inside a heading that ends the
+    line after another (``School Nursing Service - Health Plan Review``; the module's docstring)."""
+    line_start = text.rfind("\n", 0, sp.start) + 1
+    line_end = text.find("\n", sp.end)
+    line_end = len(text) if line_end < 0 else line_end
+    bounds = [line_start, *(x for m in _FIELD_END.finditer(text, line_start, line_end) for x in m.span()), line_end]
+    segments = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2)]
+    at = next((i for i, (a, b) in enumerate(segments) if a <= sp.start and sp.end <= b), None)
+    if at is None or not _heading_words(text[segments[at][0]:segments[at][1]]):
+        return False
+    if at == 0:
+        return True
+    # a second heading: it ends the line, after a dash, and the line starts with a heading
+    return (at == len(segments) - 1 and text[segments[at - 1][1]:segments[at][0]].strip() in ("-", "\u2013", "\u2014")
+            and _heading_words(text[segments[0][0]:segments[0][1]]))
+
+
+def _heading_words(head: str) -> bool:
+    """Whether ``head`` is two to six heading words in title case or capitals, the last a heading's noun."""
+    if head.strip(" \t#*=-") != head.strip() or not head.strip():  # a heading only, nothing before it
+        return False
+    words = _WORD.findall(head)
+    if not 2 <= len(words) <= 6 or len("".join(words)) != sum(not c.isspace() for c in head):
+        return False
+    joins = {"to", "of", "for", "and", "the"}
+    if not all(w.lower() in joins or w[0].isupper() for w in words):
+        return False
+    return all(_in_vocab(w) for w in words) and words[-1].lower() in HEADS
+
+
+def specialty(text: str, sp: Span, lows: list[str]) -> bool:
+    """Whether the span is a service named in a role or a heading (the module's docstring)."""
+    lists = _lists()
+    if not lows or not all(all(p in lists["service_words"] for p in re.split(r"[/&]", w) if p) for w in lows):
+        return False
+    whole = " ".join(lows) in lists["departments"]  # "General Medicine": an entry, though General is a name
+    parts_ = [p for w in lows for p in re.split(r"[/&]", w) if p]
+    if not whole and (any(w in common_names() for w in lows)
+                      or not any(p in lists["departments"] or p in lists["headings"] for p in parts_)):
+        return False  # a word of a service only ("Rehab"?) or a name: as a place's name, the span stays
+    nxt = _NEXT.match(text, sp.end)
+    after = nxt.group(1).lower() if nxt else ""
+    # a role's head word after it (``fellow``, ``registrar``), no modifier that is a service's word too (``Home``)
+    if after in lists["roles"] and after not in lists["service_words"] \
+            and after not in ("unit", "ward", "floor", "house"):
+        return True
+    prev = _ROLE_BEFORE.search(text, max(0, sp.start - 60), sp.start)  # "Doctor in Old Age Psychiatry"
+    return prev is not None and (prev.group(1).lower() in lists["roles"] or prev.group(1).lower() == "doctor") \
+        and all(w in lists["service_words"] for w in prev.group(2).lower().split())
+
+
+_CLOCK4 = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+
+
+_TIME_LABEL = re.compile(r"(?i)\b(?:time|arrived|arrival|seen|triaged|onset|called|bleeped|paged|reviewed|"
+                         r"obs|observations)[ \t]*(?::|@|at)[ \t]*$")
+
+
+def clock_after_heading(text: str, sp: Span) -> bool:
+    """Whether the span is a 24-hour clock time ending its line after a heading's words only, or right
+    after a time's label (``Arrived: 0342``, ``seen @ 1430``)."""
+    if not _CLOCK4.fullmatch(text, sp.start, sp.end):
+        return False
+    if _TIME_LABEL.search(text, max(0, sp.start - 20), sp.start):
+        return True
+    line_start = text.rfind("\n", 0, sp.start) + 1
+    line_end = text.find("\n", sp.end)
+    if text[sp.end:len(text) if line_end < 0 else line_end].strip():
+        return False
+    head = text[line_start:sp.start]
+    words = _WORD.findall(head)
+    if not words or len("".join(words)) != sum(not (c.isspace() or c in ":-") for c in head):
+        return False
+    return all(_in_vocab(w) for w in words) and any(w.lower() in HEADS for w in words)
+
+
+def caps_heading(text: str, sp: Span) -> bool:
+    """Whether the span is in capitals inside a run of two or more heading words in capitals on a line
+    that has words in small letters too, one a heading's noun (``Review on WARD ROUND tomorrow``)."""
+    surface = text[sp.start:sp.end]
+    if not surface.isupper() or not _WORD.search(surface):
+        return False
+    line_start = text.rfind("\n", 0, sp.start) + 1
+    line_end = text.find("\n", sp.end)
+    line_end = len(text) if line_end < 0 else line_end
+    words = list(_WORD.finditer(text, line_start, line_end))
+    inside = [i for i, m in enumerate(words) if sp.start <= m.start() and m.end() <= sp.end]
+    if not inside:
+        return False
+    lo, hi = inside[0], inside[-1]
+    while lo > 0 and words[lo - 1].group(0).isupper() and _in_vocab(words[lo - 1].group(0)) \
+            and not text[words[lo - 1].end():words[lo].start()].strip():
+        lo -= 1
+    while hi + 1 < len(words) and words[hi + 1].group(0).isupper() and _in_vocab(words[hi + 1].group(0)) \
+            and not text[words[hi].end():words[hi + 1].start()].strip():
+        hi += 1
+    run = [m.group(0) for m in words[lo:hi + 1]]
+    # the run stands out from a line written in small letters too: in a line of capitals
+    # ("TRANSFERRED TO CALDWELL CLINIC ON EVAL", synthetic notes) it is no heading
+    rest = [m.group(0) for m in words[:lo] + words[hi + 1:]]
+    joins = {"to", "of", "for", "and", "on", "the"}
+    own = [w for w in run if w.lower() not in joins]
+    return len(own) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in LINE_HEADS for w in run) \
+        and any(not w.isupper() for w in rest)
+
+
+def service_role(lows: list[str]) -> bool:
+    """Whether ``lows`` are a service's words then a role's (``Orthopaedic Registrar``, ``District Nurse``)."""
+    lists = _lists()
+    i = 0
+    while i < len(lows) and lows[i] in lists["service_words"] and lows[i] not in lists["roles"]:
+        i += 1
+    rest = lows[i:]
+    return 0 < i < len(lows) and all(w in lists["roles"] for w in rest) and rest[-1] not in first_names()
+
+
+def role_apposition(text: str, sp: Span, lows: list[str]) -> bool:
+    """Whether the span is a role in brackets or after a comma, ending in a role's head word."""
+    lists = _lists()
+    if not lows or not all(w in lists["roles"] for w in lows) or lows[-1] in first_names() or len(lows[-1]) < 3:
+        return False
+    before = text[max(0, sp.start - 3):sp.start].rstrip(" \t")
+    after = text[sp.end:sp.end + 1]
+    return (before.endswith("(") and after == ")") or before.endswith(",")
