@@ -163,9 +163,9 @@ def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
         "grow_low": _twin(rf"(?P<mid>(?:[ \t]{_LOWW}){{0,1}}?)[ \t](?P<head>{low_heads}){_END}"),
         "town": _twin(rf"[ \t](?P<head>{towns}){_END}"),
         "named": _twin(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t](?:{_JOIN}[ \t])?{_CAPW}){{0,3}})[ \t]"
-                               rf"(?P<head>{cap_heads}){_END}{_NOT_LABEL}"),
+                       rf"(?P<head>{cap_heads}){_END}{_NOT_LABEL}"),
         "named_low": _twin(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?P<head>{low_heads}){_END}"
-                                   rf"{_NOT_LABEL}"),
+                           rf"{_NOT_LABEL}"),
         "saint_low": _lazy(rf"{_EDGE}st\.?[ \t]{_LOWW}['’]s{_END}"),
         "cue": _lazy(
             r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
@@ -183,13 +183,13 @@ def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
             rf"\d{{1,4}}{_END}"
             rf"|{_EDGE}(?:Road|Rd)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
         "street_prefix": _lazy(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
-                                       rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
+                               rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
         "street_named": _twin(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
         "street_low": _twin(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:road|street|lane|avenue)"
-                                    rf"{_END}"),
+                            rf"{_END}"),
         "ward_number": _lazy(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
         "before": _lazy(r"(?<![\p{L}\p{M}\p{N}'’.-])(?P<run>\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*"
-                                r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
+                        r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
         "hyphen": _lazy(rf"{_L}[\p{{L}}\p{{M}}'’]*(?:-{_L}[\p{{L}}\p{{M}}'’]*)+"),
     }
 
