@@ -4,6 +4,8 @@ Made-up notes of UK, Irish, Australian, Indian, Canadian and New Zealand styles,
 no real person, practice or address.
 """
 
+import string
+
 import pytest
 
 from crfdeid.document import make_span
@@ -202,3 +204,23 @@ def test_a_place_of_digits_does_not_grow_over_the_words_before_it(text, number):
     a = text.index(number)
     got = phrases.apply(text, [make_span(a, a + len(number), "CITY" if number == "211" else "ROOM")])
     assert [text[s.start:s.end] for s in got] == [number]
+
+
+_TWINNED = [k for k, rx in phrases._patterns().items() if isinstance(rx, phrases.AsciiTwin)]
+
+
+@pytest.mark.parametrize("key", _TWINNED)
+def test_ascii_twin_matches_as_regex_does(key):
+    """On ASCII text a name-shaped pattern runs as its stdlib ``re`` twin: the same matches as the
+    ``regex`` pattern, in the module's made-up notes, in capitals and title case, and where the
+    ASCII classes end (digits, apostrophes, hyphens, control characters beside a name)."""
+    rx = phrases._patterns()[key]
+    assert "\\p" not in rx.ascii_twin.source and "\\s" not in rx.ascii_twin.source
+    notes = [t for t, *_ in FOUND + GROWN] + KEPT + [
+        "Seen at St Olave's Hospital-North, 4 Kirk Road; O'Rourke Medical Centre\n12b Mill Lane\x1cWoodside Clinic",
+        "lives on bucknall new road; kokiri marae ward 7; 9 larch street, Hollins Green Primary School-2"]
+    notes += [f"seen at {c}orthby {c}ale Hospital; 3 {c}ellow Road; lives in {c}ilby" for c in string.ascii_letters]
+    notes += [t.upper() for t in notes] + [t.title() for t in notes] + [t.lower() for t in notes]
+    for text in (t for t in notes if t.isascii()):
+        assert [(m.span(), m.groups()) for m in rx.ascii_twin.finditer(text)] == \
+            [(m.span(), m.groups()) for m in rx.anywhere.finditer(text)], text
