@@ -50,6 +50,7 @@ plain words: the common, clinical, drug, department, eponym, score and stop word
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from functools import lru_cache
 
@@ -57,6 +58,7 @@ import regex
 
 from .. import gazetteers
 from ..document import Span
+from .postcodes import towns
 from .safeharbor import overlap_groups
 
 #: Lists of head words and the kind of place a name before one is (the first list naming a head wins).
@@ -77,9 +79,14 @@ _NAME_CATEGORIES = frozenset({"NAME", "LOCATION"})
 _LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university", "college", "academy", "school",
                           "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
                           "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
+# Street types after a lower-case street's name (not ``close``, ``way``, ``drive``: ``close obs``,
+# ``sex drive``; the name's first word must be a listed name or town, :func:`_first_proper`).
+_LOW_TYPES = "road|street|lane|avenue|terrace|crescent|grove|gardens|parade|boulevard|expressway"
 # Street types written short, whose full stop is the abbreviation's.
 _ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
                          "prom no".split())
+# A firm's suffixes written short (``Pasig Riverside Logistics Inc.``, ``Rio Grande Pecan Co.``).
+_FIRM_ABBREVIATED = frozenset("inc co corp ltd bros plc llc pty".split())
 _L = r"[\p{L}\p{M}]"
 _EDGE = r"(?<![\p{L}\p{M}\p{N}'’-])"
 _END = r"(?![\p{L}\p{M}\p{N}'’-])"
@@ -134,9 +141,11 @@ def _patterns() -> dict[str, regex.Pattern]:
     strong = _alternation(_cased(STRONG_STREET_TYPES))
     prefixes = _alternation(gazetteers.entries("street_prefixes"))
     word_or_initial = rf"(?:{_CAPW}|[NSEW]\.?|{_JOIN})"
-    unit = (r"(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
-            r"\d{1,5}[A-Za-z]?[ \t]*[,/][ \t]*)")
-    after_unit = r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-]))"
+    unit = (r"(?:(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
+            r"\d{1,5}[A-Za-z]?|\d{1,2}/\d{1,2})[ \t]*[,/][ \t]*|(?:Blk|BLK|Block|No\.|NO\.|Lot)[ \t]*)")
+    after_unit = (r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-])"
+                  r"|,?[ \t]*#\d{1,3}-\d{1,5}(?![\w-]))")
+    low_prefixes = "heol|ffordd|stryd|lôn|bóthar|bothar|sráid|sraid|jalan|lorong"
     return {
         "grow": regex.compile(rf"(?P<mid>(?:[ \t](?:{_CAPW}|{_JOIN})){{0,2}}?)[ \t](?P<head>{cap_heads}){_END}"),
         "grow_low": regex.compile(rf"(?P<mid>(?:[ \t]{_LOWW}){{0,1}}?)[ \t](?P<head>{low_heads}){_END}"),
@@ -149,23 +158,34 @@ def _patterns() -> dict[str, regex.Pattern]:
         "cue": regex.compile(
             r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
             r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
-            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))[ \t](?:(?i:the)[ \t])?"
+            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at)"
+            r"|(?P<moved>(?:lives|living|farms|moved|moving|relocated|relocating)[ \t](?:back[ \t])?(?:to|near)"
+            r"|(?:moved|relocated|originally|is|comes|came|visiting|travell?ed|drives|drove|commutes)"
+            r"(?:[ \t](?:up|down|in|over))?[ \t]from|grew[ \t]up[ \t]in|works[ \t]in|away[ \t]in|stays[ \t]in)"
+            r"|(?P<insurer>insurer|insured[ \t](?:with|by)|insurance[ \t](?:with|through|via|by)"
+            r"|covered[ \t]by|medical[ \t]aid))[ \t](?:(?i:the)[ \t])?"
             rf"(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
             rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}})"
             rf"{_END}"),
         "street": regex.compile(
             rf"(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,5}})?,?[ \t]"
-            rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?{after_unit}?"
-            rf"|(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?,?[ \t](?:{prefixes})(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}"
-            rf"(?=[ \t]*(?:[,;)\n]|$))"
+            rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?(?:[ \t]\d{{1,3}}{_END})?{after_unit}?"
+            rf"|(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?,?[ \t](?:{prefixes}|{low_prefixes})"
+            rf"(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}(?=[ \t]*(?:[,;)\n]|$))"
             rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]"
             rf"\d{{1,4}}{_END}"
-            rf"|{_EDGE}(?:Road|Rd)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
+            rf"|{_EDGE}(?:Road|Rd|Street|St|Lane|Gali|Galli|Cross)[ \t]No\.?[ \t]*\d{{1,4}}{_END}"
+            # a box or a rural route (``P.O. Box 41872-00100``, ``RR 2 Box 118``), a county road, a purok
+            rf"|{_EDGE}(?:P\.?[ \t]?O\.?[ \t]?Box|POB|Private[ \t]Bag|(?:RR|HC|Rural[ \t]Route)[ \t]\d{{1,3}}"
+            rf"[ \t]Box)[ \t]*\d{{1,6}}(?:-\d{{3,5}})?{_END}"
+            rf"|{_EDGE}(?:County[ \t]Road|County[ \t]Rd|Farm[ \t]Road|Rural[ \t]Route)[ \t][A-Z]?-?\d{{1,4}}{_END}"
+            rf"|{_EDGE}(?:Purok|Sitio)[ \t](?:\d{{1,3}}|{_CAPW}){_END}", regex.M),
+        "barangay": regex.compile(rf"{_EDGE}(?:Brgy\.?|Bgy\.?|Barangay|BRGY\.?)[ \t](?:{_CAPW}|\d{{1,3}})"
+                                  rf"(?:[ \t](?:{_CAPW}|\d{{1,3}})){{0,2}}{_END}"),
         "street_prefix": regex.compile(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
                                        rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
         "street_named": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
-        "street_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:road|street|lane|avenue)"
-                                    rf"{_END}"),
+        "street_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:{_LOW_TYPES}){_END}"),
         "ward_number": regex.compile(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
         "before": regex.compile(r"(?<![\p{L}\p{M}\p{N}'’.-])(?P<run>\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*"
                                 r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
@@ -190,6 +210,13 @@ def _proper(word: str) -> bool:
     if len(low) < 2 or not low.isalpha() or low in _plain():
         return False
     return (word[:1].isupper() and not word.isupper()) or low in _names()
+
+
+def _unplain(word: str) -> bool:
+    """A word of three letters or more in no plain list (``merthyr``, ``sunland``): after a cue that
+    names a town or a firm, a lower-case note's proper name, which no list holds."""
+    low = word.lower().strip(".,'’")
+    return len(low) > 2 and low.isalpha() and low not in _plain()
 
 
 @lru_cache(maxsize=1)
@@ -229,16 +256,23 @@ def find(text: str) -> list[Span]:
     for m in p["cue"].finditer(text):
         stop = _cut(text, m.start("run"), m.end("run"))
         run = text[m.start("run"):stop]
-        if not run or (run[:1].islower() and not _proper(run.split()[0])):
+        if not run or (run[:1].islower() and not _proper(run.split()[0])
+                       and not (m.group("moved") and _unplain(run.split()[0]))):
             continue
+        if m.group("moved") or m.group("insurer"):
+            stop = _weak_cue_end(text, m.start("run"), stop, insurer=m.group("insurer") is not None)
+            if stop is None:
+                continue
+
         if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
             continue
-        sub = ("ORGANIZATION" if m.group("org") or m.group("school")
-               else "CITY" if m.group("prep").lower() == "in" else "LOCATION-OTHER")
+        sub = ("ORGANIZATION" if m.group("org") or m.group("school") or m.group("insurer")
+               else "CITY" if m.group("moved") or m.group("prep").lower() == "in" else "LOCATION-OTHER")
         found.append(Span(m.start("run"), stop, "LOCATION", sub))
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
+    found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
     for m in _scan(p["street_named"], text, "street_named", lines):
         start = _leading_plain(text, m.start(), m.end("run"))
         if any(_proper(w) for w in text[start:m.end("run")].split()):
@@ -248,6 +282,21 @@ def find(text: str) -> list[Span]:
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", "STREET"))
     return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
+
+
+def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
+    """Where the run after a weaker cue (``moved to``, ``from``, ``insurer``) ends, or None when it
+    names nothing: in lower case the leading words in no plain list (``merthyr tydfil`` of
+    ``merthyr tydfil last yr``); else a word of a proper name in title case or a listed town
+    (``Glasgow``; not ``OSH``), or, after an insurer's cue, two title-case words or more."""
+    words = list(regex.finditer(r"\S+", text[start:end]))
+    if text[start:end].islower():
+        keep = [w for w in itertools.takewhile(lambda w: _unplain(w.group()), words)]
+        return start + keep[-1].end() if keep else None
+    titled = [w.group() for w in words if not w.group().isupper()]
+    if any(_proper(w) or w.lower() in towns() for w in titled) or (insurer and len(titled) > 1):
+        return end
+    return None
 
 
 def _breaks() -> frozenset:
@@ -262,9 +311,16 @@ def _after_stop(text: str, start: int, end: int) -> int:
     them (``KINGSLEY`` of ``GO BACK TO KINGSLEY``, a note in capitals)."""
     at = start
     for m in regex.finditer(r"\S+", text[start:end]):
-        if m.group().lower() in _breaks():
+        if m.group().lower() in _breaks() - _head_words():
             at = start + m.end()
     return at
+
+
+@lru_cache(maxsize=1)
+def _head_words() -> frozenset:
+    """The words of the head phrases, lower case (``family`` of ``Family Health Team``: a relation,
+    but a word of a place's name before a head)."""
+    return frozenset(w for h in _heads() for w in h.split())
 
 
 def _cut(text: str, start: int, end: int) -> int:
@@ -287,7 +343,7 @@ def _last_words() -> dict[str, frozenset]:
     heads = frozenset(h.split()[-1] for h in _heads())
     return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _LOWER_HEADS),
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
-            "street_low": frozenset(("road", "street", "lane", "avenue"))}
+            "street_low": frozenset(_LOW_TYPES.split("|"))}
 
 
 def _lines(text: str) -> list[tuple[int, int, frozenset]]:
@@ -316,7 +372,11 @@ def _first_proper(text: str, start: int, end: int) -> int | None:
 
 
 def _no_full_stop(text: str, sp: Span) -> Span:
-    """A street's full stop left outside unless its type is an abbreviation (``St.``, ``Rd.``)."""
+    """A street's full stop left outside unless its type is an abbreviation (``St.``, ``Rd.``); a
+    firm's taken when its suffix is one (``Inc.``, ``Co.``)."""
+    if sp.subtype in ("ORGANIZATION", "HOSPITAL") and text[sp.end:sp.end + 1] == "." \
+            and text[sp.start:sp.end].split()[-1].lower() in _FIRM_ABBREVIATED:
+        return replace(sp, end=sp.end + 1)  # a firm's suffix with its full stop (``Inc.``)
     if text[sp.end - 1:sp.end] != "." or sp.subtype != "STREET":
         return sp
     last = text[sp.start:sp.end - 1].split()[-1].lower()
