@@ -68,7 +68,7 @@ PLAIN_LISTS = ("common_words", "frequent_words", "clinical_words", "stop_words",
                "months", "days", "titles", "relations", "staff_roles", "note_labels", "score_names", "eponyms",
                "drug_names", "brand_names", "hospital_words", "organization_words", "professions", "icd10_words",
                "clinical_scales", "clinical_heads", "street_types", "organization_heads", "hospital_heads",
-               "ward_heads", "town_heads")
+               "ward_heads", "town_heads", "health_schemes")
 #: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
 #: plain words after a name too).
 STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", "Terrace", "Boulevard", "Gardens",
@@ -76,6 +76,12 @@ STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", 
 _NAME_CATEGORIES = frozenset({"NAME", "LOCATION"})
 # Heads that mark a place's name in lower case too (not ``unit``, ``group``, ``surgery``, ``practice``:
 # ``one unit``, ``cardiac surgery``).
+# Heads of a firm's or a parish's name in lower case after which a first word in no plain list is
+# the name (``sunland freight``, ``chidi & sons motors``): a legal suffix or a trade no clinical
+# phrase ends in (not ``inc``: an increase in a lower-case note, one false span on the PhysioNet dev notes).
+_STRONG_LOWER_HEADS = ("freight", "logistics", "haulage", "trucking", "couriers", "motors", "ltd", "plc", "llc",
+                       "pty", "& sons", "and sons", "bros", "parish", "parish church")
+_JOIN_HEAD = frozenset(("&", "and", "sons", "bros"))  # inside a firm's lower-case name (``chidi & sons motors``)
 _LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university", "college", "academy", "school",
                           "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
                           "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
@@ -155,6 +161,10 @@ def _patterns() -> dict[str, regex.Pattern]:
         "named_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?P<head>{low_heads}){_END}"
                                    rf"{_NOT_LABEL}"),
         "saint_low": regex.compile(rf"{_EDGE}st\.?[ \t]{_LOWW}['’]s{_END}"),
+        "strong_low": regex.compile(rf"(?<=\p{{Ll}})[ \t](?P<head>{_alternation(_STRONG_LOWER_HEADS)}){_END}"),
+        # a church, school or hospital named for Our Lady (``our lady of guadalupe parish``)
+        "our_lady": regex.compile(rf"{_EDGE}(?i:our[ \t]lady[ \t]of)(?:[ \t](?:the[ \t])?(?:{_CAPW}|{_LOWW})){{1,2}}"
+                                  rf"{_END}"),
         "cue": regex.compile(
             r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
             r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
@@ -253,6 +263,11 @@ def find(text: str) -> list[Span]:
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
     found += [Span(m.start(), m.end(), "LOCATION", "HOSPITAL") for m in p["saint_low"].finditer(text)]
+    for m in _scan(p["strong_low"], text, "strong_low", lines):
+        start = _unplain_before(text, m.start())
+        if start is not None:
+            found.append(Span(start, m.end(), "LOCATION", "ORGANIZATION"))
+    found += [Span(m.start(), m.end(), "LOCATION", "ORGANIZATION") for m in p["our_lady"].finditer(text)]
     for m in p["cue"].finditer(text):
         stop = _cut(text, m.start("run"), m.end("run"))
         run = text[m.start("run"):stop]
@@ -261,8 +276,8 @@ def find(text: str) -> list[Span]:
             continue
         if m.group("moved") or m.group("insurer"):
             stop = _weak_cue_end(text, m.start("run"), stop, insurer=m.group("insurer") is not None)
-            if stop is None:
-                continue
+            if stop is None or (m.group("moved") and text[m.start("run"):stop].split()[-1].lower() in _head_words()):
+                continue  # ``moved to Larch Ward``: a ward's or a firm's name, which its head types
 
         if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
             continue
@@ -297,6 +312,20 @@ def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
     if any(_proper(w) or w.lower() in towns() for w in titled) or (insurer and len(titled) > 1):
         return end
     return None
+
+
+def _unplain_before(text: str, end: int) -> int | None:
+    """Where the lower-case words right before ``end`` that are in no plain list (``&`` and
+    ``and`` between them) start, up to three words; None if there is none."""
+    start = None
+    line_start = text.rfind("\n", 0, end) + 1
+    for i, w in enumerate(reversed(list(regex.finditer(r"\S+", text[line_start:end])))):
+        word = w.group()
+        if i == 3 or not (word in _JOIN_HEAD or (word.islower() and _unplain(word))):
+            break
+        if word not in _JOIN_HEAD:
+            start = line_start + w.start()
+    return start
 
 
 def _breaks() -> frozenset:
@@ -343,7 +372,8 @@ def _last_words() -> dict[str, frozenset]:
     heads = frozenset(h.split()[-1] for h in _heads())
     return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _LOWER_HEADS),
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
-            "street_low": frozenset(_LOW_TYPES.split("|"))}
+            "street_low": frozenset(_LOW_TYPES.split("|")),
+            "strong_low": frozenset(h.split()[-1] for h in _STRONG_LOWER_HEADS)}
 
 
 def _lines(text: str) -> list[tuple[int, int, frozenset]]:
@@ -475,6 +505,10 @@ def apply(text: str, spans) -> list[Span]:
     for group in overlap_groups([_grow(text, sp) for sp in spans], find(text)):
         predicted = [g[3] for g in group if g[2] == 1]
         keep = predicted[0] if predicted else max((g[3] for g in group), key=lambda sp: sp.end - sp.start)
+        if predicted and all(sp.subtype == "DATE" for sp in predicted) and len(group) > len(predicted):
+            street = max((g[3] for g in group if g[2] == 0), key=lambda sp: sp.end - sp.start)
+            # a Glasgow flat's position (``3/2, 18 Kilmarnock Terrace``) read as a date: the street
+            keep = street if street.subtype == "STREET" else keep
         if predicted and keep.category == "NAME" and len(group) > len(predicted):
             keep = next(g[3] for g in group if g[2] == 0)  # a name inside a place's name: the place
         out.append(Span(min(g[0] for g in group), max(g[1] for g in group), keep.category, keep.subtype,
