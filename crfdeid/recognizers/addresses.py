@@ -49,6 +49,9 @@ _PIECE = r"[\p{L}\p{M}'’]+(?:-[\p{L}\p{M}'’]+)*"
 _RUN = regex.compile(rf"{_PIECE}(?:[ \t](?:(?:of|on|upon|de|la|le|y|na|an|the)[ \t])?{_PIECE}){{0,2}}")
 _AFTER = regex.compile(rf"[ \t]*,[ \t]*(?P<run>{_RUN.pattern})(?P<end>[ \t]*(?:[,.;]|$))", regex.M)
 _BEFORE = regex.compile(rf"(?<![\p{{L}}\p{{M}}'’-])(?P<run>{_RUN.pattern})[ \t]*,?[ \t]*$")
+_UNIT = regex.compile(r"(?<![\w/.-])(?:Plot|PLOT|Flat|FLAT|Unit|UNIT|Apt|APT|Suite|Villa|Block|Blk|Lot)\.?[ \t]*#?"
+                      r"[ \t]*\d{1,5}[A-Za-z]?[ \t]*,[ \t]*$")
+_COMMA = regex.compile(r"[ \t]*,[ \t]*")
 _LINE_END = regex.compile(r"[ \t]*\.?[ \t]*$", regex.M)
 #: What an address reads along: the pieces after which a town may follow.
 _ALONG = frozenset({"STREET", "CITY"})
@@ -96,7 +99,10 @@ def _after(text: str, sp: Span, spans, care: bool) -> Span | None:
     run, lower = m.group("run"), text[sp.start:sp.end].islower()
     if care and (len(run.split()) > 2 or _LINE_END.match(text, m.end("run")) is None):
         return None
-    if not _townish(run, lower) or not _free(spans, m.start("run"), m.end("run")):
+    inside = [x for x in spans if x.start < m.end("run") and m.start("run") < x.end]
+    # a town the tagger found half of (``Hutt`` of ``Lower Hutt``, as a town or a state) is the run's
+    if not _townish(run, lower) or any(x.subtype not in ("CITY", "STATE") or x.start < m.start("run")
+                                       or x.end > m.end("run") for x in inside):
         return None
     return Span(m.start("run"), m.end("run"), "LOCATION", "CITY", confidence=1.0)
 
@@ -127,9 +133,28 @@ def _before(text: str, sp: Span, spans) -> Span | None:
     return Span(start, end, "LOCATION", "CITY", confidence=1.0) if _free(spans, start, end) else None
 
 
+def _streets(text: str, spans) -> list[Span]:
+    """A street's pieces split by commas made one span (``Mohalla Chowk, Gali No. 2``), and a
+    flat's, unit's or plot's number before a street taken into it (``Plot 14, Road No. 3``)."""
+    out: list[Span] = []
+    for sp in sorted(spans):
+        if sp.subtype == "STREET":
+            unit = _UNIT.search(text, max(0, sp.start - 24), sp.start)
+            if unit is not None and _free(out, unit.start(), sp.start):
+                sp = Span(unit.start(), sp.end, sp.category, sp.subtype, confidence=sp.confidence)
+        prev = out[-1] if out else None
+        if prev is not None and prev.subtype == sp.subtype == "STREET" and _COMMA.fullmatch(text, prev.end, sp.start):
+            out[-1] = Span(prev.start, sp.end, prev.category, prev.subtype,
+                           confidence=min((c for c in (prev.confidence, sp.confidence) if c is not None), default=None))
+            continue
+        out.append(sp)
+    return out
+
+
 def apply(text: str, spans) -> list[Span]:
-    """``spans`` with the towns an address's shape says (module docstring) added; nothing dropped."""
-    out = sorted(spans)
+    """``spans`` with the towns an address's shape says (module docstring) added, a street's
+    pieces joined (:func:`_streets`); nothing dropped."""
+    out = _streets(text, spans)
     todo = [sp for sp in out if sp.subtype in _ALONG | _CARE | _CLOSERS]
     while todo:
         sp = todo.pop(0)
@@ -139,6 +164,6 @@ def apply(text: str, spans) -> list[Span]:
         if new is None and sp.subtype in _CLOSERS:
             new = _before(text, sp, out)
         if new is not None:
-            out = sorted([*out, new])
+            out = sorted([x for x in out if not (new.start <= x.start and x.end <= new.end)] + [new])
             todo.append(new)
     return out

@@ -86,7 +86,8 @@ _LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university
                           "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
                           "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
 # Street types after a lower-case street's name (not ``close``, ``way``, ``drive``: ``close obs``,
-# ``sex drive``; the name's first word must be a listed name or town, :func:`_first_proper`).
+# ``sex drive``; the name's first word must be a listed name or town, or five letters or more in no
+# plain list, :func:`_first_proper`).
 _LOW_TYPES = "road|street|lane|avenue|terrace|crescent|grove|gardens|parade|boulevard|expressway"
 # Street types written short, whose full stop is the abbreviation's.
 _ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
@@ -293,7 +294,7 @@ def find(text: str) -> list[Span]:
         if any(_proper(w) for w in text[start:m.end("run")].split()):
             found.append(Span(start, m.end(), "LOCATION", "STREET"))
     for m in _scan(p["street_low"], text, "street_low", lines):
-        first = _first_proper(text, m.start("run"), m.end("run"))
+        first = _first_proper(text, m.start("run"), m.end("run"), loose=True)
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", "STREET"))
     return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
@@ -389,14 +390,15 @@ def _scan(rx: regex.Pattern, text: str, name: str, lines):
             yield from rx.finditer(text, start, end)
 
 
-def _first_proper(text: str, start: int, end: int) -> int | None:
+def _first_proper(text: str, start: int, end: int, loose: bool = False) -> int | None:
     """Where the lower-case words of ``text[start:end]`` start once the leading words that are
     no proper name are left out (``on`` of ``on bucknall new``), None if none is left or a stop
-    word follows the first proper one."""
+    word follows the first proper one; ``loose``: a word of five letters or more in no plain list
+    counts as a proper name too (``bucknall``)."""
     stops = gazetteers.load("stop_words")
     words = list(regex.finditer(r"\S+", text[start:end]))
     for i, w in enumerate(words):
-        if _proper(w.group()):
+        if _proper(w.group()) or (loose and len(w.group()) > 4 and _unplain(w.group())):
             return None if any(x.group() in stops for x in words[i:]) else start + w.start()
     return None
 
@@ -505,10 +507,10 @@ def apply(text: str, spans) -> list[Span]:
     for group in overlap_groups([_grow(text, sp) for sp in spans], find(text)):
         predicted = [g[3] for g in group if g[2] == 1]
         keep = predicted[0] if predicted else max((g[3] for g in group), key=lambda sp: sp.end - sp.start)
-        if predicted and all(sp.subtype == "DATE" for sp in predicted) and len(group) > len(predicted):
-            street = max((g[3] for g in group if g[2] == 0), key=lambda sp: sp.end - sp.start)
-            # a Glasgow flat's position (``3/2, 18 Kilmarnock Terrace``) read as a date: the street
-            keep = street if street.subtype == "STREET" else keep
+        if keep.subtype == "DATE" and any(g[2] == 0 and g[3].subtype == "STREET" and g[0] <= keep.start
+                                          and keep.end <= g[1] for g in group):
+            # a Glasgow flat's position (``3/2, 18 Kilmarnock Terrace``) read as a date: the street's
+            keep = next(g[3] for g in group if g[3].subtype == "STREET")
         if predicted and keep.category == "NAME" and len(group) > len(predicted):
             keep = next(g[3] for g in group if g[2] == 0)  # a name inside a place's name: the place
         out.append(Span(min(g[0] for g in group), max(g[1] for g in group), keep.category, keep.subtype,
