@@ -17,17 +17,32 @@ evidence:
   words (``Heart Failure Clinic`` and ``Antenatal Clinic`` stay), is that kind of place; in
   lower case, one to three words, the first in no such list (``keele uni``);
 * **a saint's place in lower case**: ``st`` then a word with ``'s`` (``st luke's``): a church,
-  school or hospital named after a saint (the possessive rules out ``st`` for street);
+  school or hospital named after a saint (the possessive rules out ``st`` for street); and ``Our
+  Lady of`` then one or two words (``our lady of guadalupe parish``);
+* **a firm in lower case**: a trade or legal suffix (``freight``, ``motors``, ``ltd``, ``& sons``,
+  ``parish``; not ``inc``, an increase) after up to three words in no plain list (``sunland
+  freight``, ``chidi & sons motors``);
 * **after what one does there**: ``works for/at``, ``employed by``, ``volunteers at``
   (ORGANIZATION), ``attends``, ``pupil at`` (ORGANIZATION), ``lives in`` (CITY), ``lives at``
   (LOCATION-OTHER) then name-cased words, or lower-case words the first of which is in no plain
-  list (``works at bunnings``): what follows these verbs is a place's or firm's name;
+  list (``works at bunnings``): what follows these verbs is a place's or firm's name; weaker cues
+  want more: after ``moved to``, ``farms near``, ``is from``, ``drives up from``, ``away in``
+  (CITY) a word of a proper name in title case or a listed town (``Glasgow``; not ``OSH``), in
+  lower case the leading words in no plain list (``merthyr tydfil`` of ``merthyr tydfil last
+  yr``), never a run ending in a head (``moved to Larch Ward``); after ``insurer``, ``covered
+  by``, ``insured with`` (ORGANIZATION) that or two title-case words (``Lion City Assurance``;
+  not ``Medicaid``, a national scheme, nor a drug or dressing, plain words);
 * **a street**: a house number (a ``Flat 3,`` or ``Unit 2/`` before it allowed) then up to four
   name-cased words or compass letters and a street type (``street_types``: ``Way``, ``Crescent``,
-  ``Close``, ``Rd``...), or a street type written before the name (``street_prefixes``: ``6 Heol y
-  Felin``, ``Jalan Ampang``), or a numbered road (``88 Route 9``); without a number, name-cased
-  words with one in no plain list then a full street type (``Westgate Road``), and in lower case
-  a first word in no plain list (``bucknall new road``);
+  ``Close``, ``Rd``...; a block or ``No.`` before the number, a type's own number and a unit after:
+  ``Blk 512 Ang Mo Kio Avenue 8, #07-1234``, ``No. 7 Olatunde Close``), or a street type written
+  before the name (``street_prefixes``: ``6 Heol y Felin``, ``Jalan Ampang``; in lower case the
+  Welsh, Irish and Malay ones: ``7 heol y nant``), or a numbered road (``88 Route 9``, ``Gali No.
+  2``, ``County Road B-47``), a box (``P.O. Box 41872-00100``, ``RR 2 Box 118``) or a purok;
+  without a number, name-cased words with one in no plain list then a full street type
+  (``Westgate Road``), and in lower case a first word that is a listed name or of five letters or
+  more in no plain list (``bucknall new road``; the types of ``close obs`` and ``sex drive`` are
+  not read in lower case); a barangay (``Brgy. San Isidro``) is a CITY;
 * **a hyphenated place**: a place span inside a hyphenated word takes its name-cased pieces and
   the particles between them (``Stoke-on-Trent``, ``Maison Saint-Laurent``);
 * **a place's first words**: a place span (no street, state, postcode or country) takes the one
@@ -38,9 +53,16 @@ evidence:
   and place spans of one subtype so, are one span (the kind of the piece with more letters): one
   surrogate or ``[**DOCTOR**]`` for one person.
 
-It only adds or joins: no span is dropped here. Lists: ``gazetteers/*_heads.txt``,
+It only adds or joins: no span is dropped here. Where a found street covers a date the tagger read
+inside it (``3/2, 18 Kilmarnock Terrace``: a Glasgow flat's position) the joined span is the
+street's. Evidence for the 2026-11-25 additions (weaker cues, firms in lower case, boxes, blocks,
+the street over a date): on the made-up notes of dev, dev2 and dev3 (eleven countries) they took
+no must-survive phrase; on the PhysioNet development patients the site-mining figures were the
+same before and after, once ``inc`` and ``Brothers`` were left out (one false span each). Lists: ``gazetteers/*_heads.txt``,
 ``street_types.txt``, ``street_prefixes.txt`` (hand-written, ``gazetteers/handwritten.py``);
-plain words: the common, clinical, drug, department, eponym, score and stop word lists.
+plain words: the common, clinical, drug, department, eponym, score and stop word lists and the
+national health schemes (``health_schemes``). Towns by their place in an address are
+:mod:`.addresses`'.
 
 >>> from crfdeid.document import make_span
 >>> text = "GP: Millbeck Surgery. Works for Ridgeline Freight; lives at 1200 Harbison Way."
@@ -265,26 +287,11 @@ def find(text: str) -> list[Span]:
             found.append(Span(first, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
     found += [Span(m.start(), m.end(), "LOCATION", "HOSPITAL") for m in p["saint_low"].finditer(text)]
     for m in _scan(p["strong_low"], text, "strong_low", lines):
-        start = _unplain_before(text, m.start())
-        if start is not None:
-            found.append(Span(start, m.end(), "LOCATION", "ORGANIZATION"))
+        begin = _unplain_before(text, m.start())
+        if begin is not None:
+            found.append(Span(begin, m.end(), "LOCATION", "ORGANIZATION"))
     found += [Span(m.start(), m.end(), "LOCATION", "ORGANIZATION") for m in p["our_lady"].finditer(text)]
-    for m in p["cue"].finditer(text):
-        stop = _cut(text, m.start("run"), m.end("run"))
-        run = text[m.start("run"):stop]
-        if not run or (run[:1].islower() and not _proper(run.split()[0])
-                       and not (m.group("moved") and _unplain(run.split()[0]))):
-            continue
-        if m.group("moved") or m.group("insurer"):
-            stop = _weak_cue_end(text, m.start("run"), stop, insurer=m.group("insurer") is not None)
-            if stop is None or (m.group("moved") and text[m.start("run"):stop].split()[-1].lower() in _head_words()):
-                continue  # ``moved to Larch Ward``: a ward's or a firm's name, which its head types
-
-        if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
-            continue
-        sub = ("ORGANIZATION" if m.group("org") or m.group("school") or m.group("insurer")
-               else "CITY" if m.group("moved") or m.group("prep").lower() == "in" else "LOCATION-OTHER")
-        found.append(Span(m.start("run"), stop, "LOCATION", sub))
+    found += _after_cues(text, p["cue"])
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
@@ -298,6 +305,30 @@ def find(text: str) -> list[Span]:
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", "STREET"))
     return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
+
+
+def _after_cues(text: str, cue: regex.Pattern) -> list[Span]:
+    """The places and firms named after what one does there (``works for``, ``lives in``, ``moved
+    to``, ``insurer``: the module docstring)."""
+    found = []
+    for m in cue.finditer(text):
+        cut = _cut(text, m.start("run"), m.end("run"))
+        run = text[m.start("run"):cut]
+        if not run or (run[:1].islower() and not _proper(run.split()[0])
+                       and not (m.group("moved") and _unplain(run.split()[0]))):
+            continue
+        stop = cut
+        if m.group("moved") or m.group("insurer"):
+            weak = _weak_cue_end(text, m.start("run"), cut, insurer=m.group("insurer") is not None)
+            if weak is None or (m.group("moved") and text[m.start("run"):weak].split()[-1].lower() in _head_words()):
+                continue  # ``moved to Larch Ward``: a ward's or a firm's name, which its head types
+            stop = weak
+        if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
+            continue
+        sub = ("ORGANIZATION" if m.group("org") or m.group("school") or m.group("insurer")
+               else "CITY" if m.group("moved") or m.group("prep").lower() == "in" else "LOCATION-OTHER")
+        found.append(Span(m.start("run"), stop, "LOCATION", sub))
+    return found
 
 
 def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
