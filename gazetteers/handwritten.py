@@ -585,11 +585,13 @@ WorkCover|WSIB|Social Security|SSI|SSDI|Medigap"""
 
 # Street types after a house number and words ("1200 Harbison Way", "22 Kirkgate Road"):
 # the full words of USPS Publication 28 (appendix C1) and of Royal Mail, An Post, Australia
-# Post and NZ Post addresses, and their usual abbreviations; Indian road words.
+# Post and NZ Post addresses, and their usual abbreviations; Indian road words (Tamil "Salai");
+# Afrikaans and Dutch ones ("Straat", "Weg", "Laan").
 STREET_TYPES = """Street|Road|Avenue|Lane|Drive|Way|Crescent|Close|Court|Place|Terrace|Grove|Gardens|
 Mews|Square|Parade|Row|Walk|Rise|Hill|View|Boulevard|Highway|Parkway|Circle|Trail|Wynd|Brae|Gate|Green|
 Quay|Esplanade|Promenade|Vale|Loop|Run|Path|Pike|Alley|Plaza|Heights|Chase|Croft|Fold|Glade|Glen|Mount|
-Ridge|Bank|Cove|Point|Expressway|Freeway|Turnpike|Causeway|Broadway|Marg|Nagar|Colony|Layout|Chowk|
+Ridge|Bank|Cove|Point|Expressway|Freeway|Turnpike|Causeway|Broadway|Marg|Nagar|Colony|Layout|Chowk|Salai|
+Straat|Weg|Laan|
 St|Rd|Ave|Av|Ln|Dr|Cres|Cl|Ct|Pl|Tce|Terr|Gr|Gdns|Sq|Pde|Blvd|Hwy|Pkwy|Cir|Trl|Wy|Hts|Esp|Prom"""
 
 # Street types written before the street's name ("6 Heol y Felin", "3 Bóthar na Trá",

@@ -58,7 +58,8 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 # -- the shipped sets ---------------------------------------------------------------------------
 
 #: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
-COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "check": (15, 206, 224), "legacy": (15, 67, 0)}
+COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "check": (15, 206, 224),
+          "legacy": (15, 67, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))

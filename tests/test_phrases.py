@@ -52,6 +52,11 @@ FOUND = [
      "ORGANIZATION"),  # Singapore
     ("Covered by Bayanihan Care HMO since 2019.", "Bayanihan Care HMO", "ORGANIZATION"),  # Philippines
     ("Medicaid, Sandia Community Health Plan member", "Sandia Community Health Plan", "ORGANIZATION"),  # US
+    ("Medicare and Cascade Senior Advantage plan, member ID on file", "Cascade Senior Advantage",
+     "ORGANIZATION"),  # US: a plan named before a lower-case ``plan``
+    ("Her employer's Merlion Shield insurance pays for physio.", "Merlion Shield", "ORGANIZATION"),  # SG
+    ("Lives at 14 Kerk Straat, Stellenbosch", "14 Kerk Straat", "STREET"),  # ZA
+    ("Address: 22 Anna Salai, Chennai", "22 Anna Salai", "STREET"),  # IN
     # firms, churches and practices by their heads, lower case too
     ("RN notified Elanora Family Medical by phone", "Elanora Family Medical", "ORGANIZATION"),  # AU
     ("Uzima Family Health Clinic, P.O. Box 41872-00100, Nairobi", "Uzima Family Health Clinic", "HOSPITAL"),  # KE
@@ -117,6 +122,9 @@ KEPT = [
     "2 road traffic collisions; given 2 via peg",
     "RR 18, HR 92, sats 96% ra",
     "Route 2 ng tube, flushed",
+    "Discharge Plan reviewed; will discuss Treatment Plan with family",
+    "The Care Plan was updated. Per Dr Smith plan is to diurese",
+    "NHS Scotland scheme; Medicaid plan; PATIENT HEALTH PLAN",
 ]
 
 

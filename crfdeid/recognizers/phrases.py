@@ -31,7 +31,9 @@ evidence:
   lower case the leading words in no plain list (``merthyr tydfil`` of ``merthyr tydfil last
   yr``), never a run ending in a head (``moved to Larch Ward``); after ``insurer``, ``covered
   by``, ``insured with`` (ORGANIZATION) that or two title-case words (``Lion City Assurance``;
-  not ``Medicaid``, a national scheme, nor a drug or dressing, plain words);
+  not ``Medicaid``, a national scheme, nor a drug or dressing, plain words); and two to four
+  title-case words, one of a proper name, before ``plan``, ``insurance``, ``policy``, ``cover``
+  or ``scheme`` (``Cascade Senior Advantage plan``; not ``Treatment Plan``);
 * **a street**: a house number (a ``Flat 3,`` or ``Unit 2/`` before it allowed) then up to four
   name-cased words or compass letters and a street type (``street_types``: ``Way``, ``Crescent``,
   ``Close``, ``Rd``...; a block or ``No.`` before the number, a type's own number and a unit after:
@@ -58,7 +60,8 @@ inside it (``3/2, 18 Kilmarnock Terrace``: a Glasgow flat's position) the joined
 street's. Evidence for the 2026-11-25 additions (weaker cues, firms in lower case, boxes, blocks,
 the street over a date): on the made-up notes of dev, dev2 and dev3 (eleven countries) they took
 no must-survive phrase; on the PhysioNet development patients the site-mining figures were the
-same before and after, once ``inc`` and ``Brothers`` were left out (one false span each). Lists: ``gazetteers/*_heads.txt``,
+same before and after, once ``inc`` and ``Brothers`` were left out (one false span each).
+Lists: ``gazetteers/*_heads.txt``,
 ``street_types.txt``, ``street_prefixes.txt`` (hand-written, ``gazetteers/handwritten.py``);
 plain words: the common, clinical, drug, department, eponym, score and stop word lists and the
 national health schemes (``health_schemes``). Towns by their place in an address are
@@ -215,6 +218,10 @@ def _patterns() -> dict[str, regex.Pattern]:
             rf"|{_EDGE}(?:Purok|Sitio)[ \t](?:\d{{1,3}}|{_CAPW}){_END}", regex.M),
         "barangay": regex.compile(rf"{_EDGE}(?:Brgy\.?|Bgy\.?|Barangay|BRGY\.?)[ \t](?:{_CAPW}|\d{{1,3}})"
                                   rf"(?:[ \t](?:{_CAPW}|\d{{1,3}})){{0,2}}{_END}"),
+        # an insurer's plan named before what it is (``Cascade Senior Advantage plan``, ``Lion Shield
+        # insurance``): two to four title-case words, one of a proper name (:func:`find`)
+        "plan": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{1,3}})[ \t](?:health[ \t])?"
+                              rf"(?:plan|insurance|policy|cover|scheme)\b"),
         "street_prefix": regex.compile(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
                                        rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
         "street_named": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
@@ -292,6 +299,11 @@ def find(text: str) -> list[Span]:
             found.append(Span(begin, m.end(), "LOCATION", "ORGANIZATION"))
     found += [Span(m.start(), m.end(), "LOCATION", "ORGANIZATION") for m in p["our_lady"].finditer(text)]
     found += _after_cues(text, p["cue"])
+    for m in _scan(p["plan"], text, "plan", lines):
+        start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.end("run"))
+        words = text[start:m.end("run")].split()
+        if len(words) > 1 and any(_proper(w) for w in words) and not any(w.isupper() for w in words):
+            found.append(Span(start, m.end("run"), "LOCATION", "ORGANIZATION"))
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
@@ -405,7 +417,8 @@ def _last_words() -> dict[str, frozenset]:
     return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _LOWER_HEADS),
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
             "street_low": frozenset(_LOW_TYPES.split("|")),
-            "strong_low": frozenset(h.split()[-1] for h in _STRONG_LOWER_HEADS)}
+            "strong_low": frozenset(h.split()[-1] for h in _STRONG_LOWER_HEADS),
+            "plan": frozenset(("plan", "insurance", "policy", "cover", "scheme"))}
 
 
 def _lines(text: str) -> list[tuple[int, int, frozenset]]:
