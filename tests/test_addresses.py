@@ -80,6 +80,25 @@ def test_a_streets_pieces_split_by_commas_are_one_span_with_a_plots_number():
         ("Mohalla Chowk, Gali No. 2", "STREET"), ("Aminabad", "CITY")]
 
 
+@pytest.mark.parametrize("text, marks, street", [
+    ("Address: Blk 512 Ang Mo Kio Avenue 8, #07-1234", [("512 Ang Mo Kio Avenue 8, #07-1234", "STREET")],
+     "Blk 512 Ang Mo Kio Avenue 8, #07-1234"),  # Singapore
+    ("Address: No. 7 Olatunde Close, Ikeja", [("7 Olatunde Close", "STREET")], "No. 7 Olatunde Close"),  # Nigeria
+    # a Glasgow flat's position the tagger read as a date, after a comma or a label
+    ("Re: Mrs K, 3/2, 18 Kilmarnock Terrace, Rutherglen", [("3/2", "DATE"), ("18 Kilmarnock Terrace", "STREET")],
+     "3/2, 18 Kilmarnock Terrace"),
+])
+def test_a_block_no_or_flat_before_a_house_number_is_the_streets(text, marks, street):
+    spans = addresses.apply(text, _tagged(text, marks))
+    assert (street, "STREET") in [(text[s.start:s.end], s.subtype) for s in spans]
+
+
+def test_a_date_before_a_street_in_a_sentence_stays_a_date():
+    text = "seen 3/2, 18 Main Street"
+    spans = addresses.apply(text, _tagged(text, [("3/2", "DATE"), ("18 Main Street", "STREET")]))
+    assert [(text[s.start:s.end], s.subtype) for s in spans] == [("3/2", "DATE"), ("18 Main Street", "STREET")]
+
+
 def test_nothing_is_dropped():
     text = "Address: 12 Balloch Crescent, Culloden, Inverness IV2 7QR. Seen by Dr Ross."
     before = _tagged(text, [("12 Balloch Crescent", "STREET"), ("IV2 7QR", "ZIP"), ("Ross", "DOCTOR")])

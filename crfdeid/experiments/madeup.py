@@ -42,7 +42,8 @@ _DATA = Path(__file__).resolve().parent / "data"
 NOTES = _DATA / "made_up_notes.txt"
 #: The shipped sets of made-up notes by name (``--notes NAME``).
 NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
-             "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt", "check": _DATA / "made_up_check.txt"}
+             "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
+             "check": _DATA / "made_up_check.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.

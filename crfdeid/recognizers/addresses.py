@@ -16,6 +16,13 @@ Harbor layer and :mod:`.phrases` found and adds as CITY
   line, when one is a listed town or a word in no plain list (``St Fintan's University Hospital,
   Galway``, ``Jeevan Jyoti Nursing Home, Lucknow``).
 
+and joins a street's pieces split by commas into one span (``Mohalla Chowk, Gali No. 2``), with
+what stands before its house number: a flat's, unit's or plot's number and a comma (``Plot 14,
+Road No. 3``), a block or ``No.`` (``Blk 512 Ang Mo Kio Avenue 8``, ``No. 7 Olatunde Close``), a
+Glasgow flat's position after a comma or a label (``Re: Mrs K, 3/2, 18 Kilmarnock Terrace``: a
+date span the tagger made of ``3/2`` becomes the street's; ``seen 3/2, 18 Main Street`` keeps
+its date).
+
 A town's shape: name-cased words (hyphens and particles inside: ``Stoke-on-Trent``, ``Llanbedr
 Pont Steffan``), none a stop word, title, relation, day, month, field label, staff role or a
 head word of a place's name (``Ward``, ``Road``), one at least no plain word or a listed town;
@@ -24,7 +31,8 @@ in a lower-case address, lower-case words so, one at least in no plain list (``y
 Evidence: on the made-up notes of dev, dev2 and dev3 these rules find towns of eleven
 countries' addresses and take no must-survive phrase; on the PhysioNet development patients
 (site-mining experiment, docs/experiments.md, 2026-11-25) they take no gold non-PHI token.
-It only adds: no span is dropped or narrowed here.
+It only adds, widens and joins: no span is narrowed here, and one is dropped only into the
+street that covers it.
 
 >>> from crfdeid.document import make_span
 >>> text = "Address: 12 Balloch Crescent, Culloden, Inverness IV2 7QR"
@@ -49,8 +57,12 @@ _PIECE = r"[\p{L}\p{M}'’]+(?:-[\p{L}\p{M}'’]+)*"
 _RUN = regex.compile(rf"{_PIECE}(?:[ \t](?:(?:of|on|upon|de|la|le|y|na|an|the)[ \t])?{_PIECE}){{0,2}}")
 _AFTER = regex.compile(rf"[ \t]*,[ \t]*(?P<run>{_RUN.pattern})(?P<end>[ \t]*(?:[,.;]|$))", regex.M)
 _BEFORE = regex.compile(rf"(?<![\p{{L}}\p{{M}}'’-])(?P<run>{_RUN.pattern})[ \t]*,?[ \t]*$")
-_UNIT = regex.compile(r"(?<![\w/.-])(?:Plot|PLOT|Flat|FLAT|Unit|UNIT|Apt|APT|Suite|Villa|Block|Blk|Lot)\.?[ \t]*#?"
-                      r"[ \t]*\d{1,5}[A-Za-z]?[ \t]*,[ \t]*$")
+# What stands before a street's house number in an address: a flat's, unit's or plot's number and a
+# comma (``Plot 14, Road No. 3``), a Glasgow flat's position (``3/2, 18 Kilmarnock Terrace``), or a
+# block or ``No.`` (``Blk 512 Ang Mo Kio Avenue 8``, ``No. 7 Olatunde Close``).
+_UNIT = regex.compile(r"(?<![\w/.-])(?:(?:Plot|PLOT|Flat|FLAT|Unit|UNIT|Apt|APT|Suite|Villa|Block|Blk|Lot)\.?[ \t]*#?"
+                      r"[ \t]*\d{1,5}[A-Za-z]?|(?<=(?:^|[,:])[ \t]*)\d{1,2}/\d{1,2})[ \t]*,[ \t]*$", regex.M)
+_PREFIX = regex.compile(r"(?<![\p{L}\p{M}])(?:Blk|BLK|Block|No\.|NO\.|Lot)[ \t]*$")
 _COMMA = regex.compile(r"[ \t]*,[ \t]*")
 _LINE_END = regex.compile(r"[ \t]*\.?[ \t]*$", regex.M)
 #: What an address reads along: the pieces after which a town may follow.
@@ -140,7 +152,11 @@ def _streets(text: str, spans) -> list[Span]:
     for sp in sorted(spans):
         if sp.subtype == "STREET":
             unit = _UNIT.search(text, max(0, sp.start - 24), sp.start)
-            if unit is not None and _free(out, unit.start(), sp.start):
+            if unit is None and text[sp.start:sp.start + 1].isdigit():
+                unit = _PREFIX.search(text, max(0, sp.start - 8), sp.start)
+            if unit is not None and all(x.subtype == "DATE" for x in out if x.end > unit.start()):
+                # a flat's position the tagger read as a date (``3/2``) is the street's
+                out = [x for x in out if x.end <= unit.start()]
                 sp = Span(unit.start(), sp.end, sp.category, sp.subtype, confidence=sp.confidence)
         prev = out[-1] if out else None
         if prev is not None and prev.subtype == sp.subtype == "STREET" and _COMMA.fullmatch(text, prev.end, sp.start):

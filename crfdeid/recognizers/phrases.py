@@ -26,7 +26,7 @@ evidence:
   (ORGANIZATION), ``attends``, ``pupil at`` (ORGANIZATION), ``lives in`` (CITY), ``lives at``
   (LOCATION-OTHER) then name-cased words, or lower-case words the first of which is in no plain
   list (``works at bunnings``): what follows these verbs is a place's or firm's name; weaker cues
-  want more: after ``moved to``, ``farms near``, ``is from``, ``drives up from``, ``away in``
+  want more: after ``moved to``, ``farms near``, ``comes from``, ``drives up from``, ``away in``
   (CITY) a word of a proper name in title case or a listed town (``Glasgow``; not ``OSH``), in
   lower case the leading words in no plain list (``merthyr tydfil`` of ``merthyr tydfil last
   yr``), never a run ending in a head (``moved to Larch Ward``); after ``insurer``, ``covered
@@ -36,8 +36,8 @@ evidence:
   or ``scheme`` (``Cascade Senior Advantage plan``; not ``Treatment Plan``);
 * **a street**: a house number (a ``Flat 3,`` or ``Unit 2/`` before it allowed) then up to four
   name-cased words or compass letters and a street type (``street_types``: ``Way``, ``Crescent``,
-  ``Close``, ``Rd``...; a block or ``No.`` before the number, a type's own number and a unit after:
-  ``Blk 512 Ang Mo Kio Avenue 8, #07-1234``, ``No. 7 Olatunde Close``), or a street type written
+  ``Close``, ``Rd``...; a type's own number and a unit after: ``512 Ang Mo Kio Avenue 8, #07-1234``;
+  a block or ``No.`` before the number is :mod:`.addresses`'), or a street type written
   before the name (``street_prefixes``: ``6 Heol y Felin``, ``Jalan Ampang``; in lower case the
   Welsh, Irish and Malay ones: ``7 heol y nant``), or a numbered road (``88 Route 9``, ``Gali No.
   2``, ``County Road B-47``), a box (``P.O. Box 41872-00100``, ``RR 2 Box 118``) or a purok;
@@ -56,9 +56,9 @@ evidence:
   surrogate or ``[**DOCTOR**]`` for one person.
 
 It only adds or joins: no span is dropped here. Where a found street covers a date the tagger read
-inside it (``3/2, 18 Kilmarnock Terrace``: a Glasgow flat's position) the joined span is the
-street's. Evidence for the 2026-11-25 additions (weaker cues, firms in lower case, boxes, blocks,
-the street over a date): on the made-up notes of dev, dev2 and dev3 (eleven countries) they took
+inside it (``12/3 Harbour Road``: a unit and a house number) the joined span is the street's.
+Evidence for the 2026-11-25 additions (weaker cues, firms in lower case, boxes, the street over a
+date): on the made-up notes of dev, dev2 and dev3 (eleven countries) they took
 no must-survive phrase; on the PhysioNet development patients the site-mining figures were the
 same before and after, once ``inc`` and ``Brothers`` were left out (one false span each).
 Lists: ``gazetteers/*_heads.txt``,
@@ -117,6 +117,8 @@ _LOW_TYPES = "road|street|lane|avenue|terrace|crescent|grove|gardens|parade|boul
 # Street types written short, whose full stop is the abbreviation's.
 _ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
                          "prom no".split())
+# What a note holds if a box, a rural route, a county road or a purok may be in it (lower case).
+_BOX_WORDS = ("box", "bag", "county r", "farm road", "rural route", "purok", "sitio")
 # A firm's suffixes written short (``Pasig Riverside Logistics Inc.``, ``Rio Grande Pecan Co.``).
 _FIRM_ABBREVIATED = frozenset("inc co corp ltd bros plc llc pty".split())
 _L = r"[\p{L}\p{M}]"
@@ -173,8 +175,11 @@ def _patterns() -> dict[str, regex.Pattern]:
     strong = _alternation(_cased(STRONG_STREET_TYPES))
     prefixes = _alternation(gazetteers.entries("street_prefixes"))
     word_or_initial = rf"(?:{_CAPW}|[NSEW]\.?|{_JOIN})"
-    unit = (r"(?:(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
-            r"\d{1,5}[A-Za-z]?|\d{1,2}/\d{1,2})[ \t]*[,/][ \t]*|(?:Blk|BLK|Block|No\.|NO\.|Lot)[ \t]*)")
+    # what a cue names: name-cased words (joins between) or up to three lower-case words
+    cued = (rf"[ \t](?:(?i:the)[ \t])?(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
+            rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}}){_END}")
+    unit = (r"(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
+            r"\d{1,5}[A-Za-z]?[ \t]*[,/][ \t]*)")
     after_unit = (r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-])"
                   r"|,?[ \t]*#\d{1,3}-\d{1,5}(?![\w-]))")
     low_prefixes = "heol|ffordd|stryd|lôn|bóthar|bothar|sráid|sraid|jalan|lorong"
@@ -194,15 +199,14 @@ def _patterns() -> dict[str, regex.Pattern]:
         "cue": regex.compile(
             r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
             r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
-            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at)"
-            r"|(?P<moved>(?:lives|living|farms|moved|moving|relocated|relocating)[ \t](?:back[ \t])?(?:to|near)"
-            r"|(?:moved|relocated|originally|is|comes|came|visiting|travell?ed|drives|drove|commutes)"
+            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))" + cued),
+        # the weaker cues (a town, an insurer), looked for on the lines that hold one of their words
+        "weak_cue": regex.compile(
+            r"\b(?i:(?P<moved>(?:lives|living|farms|moved|moving|relocated|relocating)[ \t](?:back[ \t])?(?:to|near)"
+            r"|(?:moved|relocated|originally|comes|came|visiting|travell?ed|drives|drove|commutes)"
             r"(?:[ \t](?:up|down|in|over))?[ \t]from|grew[ \t]up[ \t]in|works[ \t]in|away[ \t]in|stays[ \t]in)"
             r"|(?P<insurer>insurer|insured[ \t](?:with|by)|insurance[ \t](?:with|through|via|by)"
-            r"|covered[ \t]by|medical[ \t]aid))[ \t](?:(?i:the)[ \t])?"
-            rf"(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
-            rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}})"
-            rf"{_END}"),
+            r"|covered[ \t]by|medical[ \t]aid))" + cued),
         "street": regex.compile(
             rf"(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,5}})?,?[ \t]"
             rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?(?:[ \t]\d{{1,3}}{_END})?{after_unit}?"
@@ -210,12 +214,14 @@ def _patterns() -> dict[str, regex.Pattern]:
             rf"(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}(?=[ \t]*(?:[,;)\n]|$))"
             rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]"
             rf"\d{{1,4}}{_END}"
-            rf"|{_EDGE}(?:Road|Rd|Street|St|Lane|Gali|Galli|Cross)[ \t]No\.?[ \t]*\d{{1,4}}{_END}"
-            # a box or a rural route (``P.O. Box 41872-00100``, ``RR 2 Box 118``), a county road, a purok
-            rf"|{_EDGE}(?:P\.?[ \t]?O\.?[ \t]?Box|POB|Private[ \t]Bag|(?:RR|HC|Rural[ \t]Route)[ \t]\d{{1,3}}"
+            rf"|{_EDGE}(?:Road|Rd|Street|St|Lane|Gali|Galli|Cross)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
+        # a box or a rural route (``P.O. Box 41872-00100``, ``RR 2 Box 118``), a county road, a purok:
+        # looked for only in a note holding one of :data:`_BOX_WORDS`
+        "street_box": regex.compile(
+            rf"{_EDGE}(?:P\.?[ \t]?O\.?[ \t]?Box|POB|Private[ \t]Bag|(?:RR|HC|Rural[ \t]Route)[ \t]\d{{1,3}}"
             rf"[ \t]Box)[ \t]*\d{{1,6}}(?:-\d{{3,5}})?{_END}"
             rf"|{_EDGE}(?:County[ \t]Road|County[ \t]Rd|Farm[ \t]Road|Rural[ \t]Route)[ \t][A-Z]?-?\d{{1,4}}{_END}"
-            rf"|{_EDGE}(?:Purok|Sitio)[ \t](?:\d{{1,3}}|{_CAPW}){_END}", regex.M),
+            rf"|{_EDGE}(?:Purok|Sitio)[ \t](?:\d{{1,3}}|{_CAPW}){_END}"),
         "barangay": regex.compile(rf"{_EDGE}(?:Brgy\.?|Bgy\.?|Barangay|BRGY\.?)[ \t](?:{_CAPW}|\d{{1,3}})"
                                   rf"(?:[ \t](?:{_CAPW}|\d{{1,3}})){{0,2}}{_END}"),
         # an insurer's plan named before what it is (``Cascade Senior Advantage plan``, ``Lion Shield
@@ -283,6 +289,7 @@ def find(text: str) -> list[Span]:
     p = _patterns()
     heads = _heads()
     lines = _lines(text)
+    low = text.lower()
     found: list[Span] = []
     for m in _scan(p["named"], text, "named", lines):
         start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.start("head"))
@@ -297,8 +304,9 @@ def find(text: str) -> list[Span]:
         begin = _unplain_before(text, m.start())
         if begin is not None:
             found.append(Span(begin, m.end(), "LOCATION", "ORGANIZATION"))
-    found += [Span(m.start(), m.end(), "LOCATION", "ORGANIZATION") for m in p["our_lady"].finditer(text)]
-    found += _after_cues(text, p["cue"])
+    if "lady of" in low:
+        found += [Span(m.start(), m.end(), "LOCATION", "ORGANIZATION") for m in p["our_lady"].finditer(text)]
+    found += _after_cues(text, [*p["cue"].finditer(text), *_scan(p["weak_cue"], text, "weak_cue", lines)])
     for m in _scan(p["plan"], text, "plan", lines):
         start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.end("run"))
         words = text[start:m.end("run")].split()
@@ -307,7 +315,10 @@ def find(text: str) -> list[Span]:
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
-    found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
+    if any(w in low for w in _BOX_WORDS):
+        found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_box"].finditer(text)]
+    if any(w in low for w in ("brgy", "bgy", "barangay")):
+        found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
     for m in _scan(p["street_named"], text, "street_named", lines):
         start = _leading_plain(text, m.start(), m.end("run"))
         if any(_proper(w) for w in text[start:m.end("run")].split()):
@@ -319,26 +330,27 @@ def find(text: str) -> list[Span]:
     return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
 
 
-def _after_cues(text: str, cue: regex.Pattern) -> list[Span]:
+def _after_cues(text: str, matches) -> list[Span]:
     """The places and firms named after what one does there (``works for``, ``lives in``, ``moved
-    to``, ``insurer``: the module docstring)."""
+    to``, ``insurer``: the module docstring), from the cue patterns' matches."""
     found = []
-    for m in cue.finditer(text):
+    for m in matches:
+        groups = m.groupdict()
         cut = _cut(text, m.start("run"), m.end("run"))
         run = text[m.start("run"):cut]
-        if not run or (run[:1].islower() and not _proper(run.split()[0])
-                       and not (m.group("moved") and _unplain(run.split()[0]))):
+        moved, insurer = groups.get("moved"), groups.get("insurer")
+        if not run or (run[:1].islower() and not _proper(run.split()[0]) and not (moved and _unplain(run.split()[0]))):
             continue
         stop = cut
-        if m.group("moved") or m.group("insurer"):
-            weak = _weak_cue_end(text, m.start("run"), cut, insurer=m.group("insurer") is not None)
-            if weak is None or (m.group("moved") and text[m.start("run"):weak].split()[-1].lower() in _head_words()):
+        if moved or insurer:
+            weak = _weak_cue_end(text, m.start("run"), cut, insurer=insurer is not None)
+            if weak is None or (moved and text[m.start("run"):weak].split()[-1].lower() in _head_words()):
                 continue  # ``moved to Larch Ward``: a ward's or a firm's name, which its head types
             stop = weak
         if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
             continue
-        sub = ("ORGANIZATION" if m.group("org") or m.group("school") or m.group("insurer")
-               else "CITY" if m.group("moved") or m.group("prep").lower() == "in" else "LOCATION-OTHER")
+        sub = ("ORGANIZATION" if groups.get("org") or groups.get("school") or insurer
+               else "CITY" if moved or groups["prep"].lower() == "in" else "LOCATION-OTHER")
         found.append(Span(m.start("run"), stop, "LOCATION", sub))
     return found
 
@@ -418,7 +430,10 @@ def _last_words() -> dict[str, frozenset]:
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
             "street_low": frozenset(_LOW_TYPES.split("|")),
             "strong_low": frozenset(h.split()[-1] for h in _STRONG_LOWER_HEADS),
-            "plan": frozenset(("plan", "insurance", "policy", "cover", "scheme"))}
+            "plan": frozenset(("plan", "insurance", "policy", "cover", "scheme")),
+            "weak_cue": frozenset("lives living farms moved moving relocated relocating originally comes came visiting "
+                                  "travelled traveled drives drove commutes grew works away stays insurer insured "
+                                  "insurance covered medical".split())}
 
 
 def _lines(text: str) -> list[tuple[int, int, frozenset]]:
@@ -553,7 +568,7 @@ def apply(text: str, spans) -> list[Span]:
         keep = predicted[0] if predicted else max((g[3] for g in group), key=lambda sp: sp.end - sp.start)
         if keep.subtype == "DATE" and any(g[2] == 0 and g[3].subtype == "STREET" and g[0] <= keep.start
                                           and keep.end <= g[1] for g in group):
-            # a Glasgow flat's position (``3/2, 18 Kilmarnock Terrace``) read as a date: the street's
+            # a unit and house number read as a date (``12/3 Harbour Road``): the street's
             keep = next(g[3] for g in group if g[3].subtype == "STREET")
         if predicted and keep.category == "NAME" and len(group) > len(predicted):
             keep = next(g[3] for g in group if g[2] == 0)  # a name inside a place's name: the place
