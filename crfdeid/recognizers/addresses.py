@@ -120,7 +120,7 @@ def _after(text: str, sp: Span, spans, care: bool) -> Span | None:
 
 
 def _closer_follows(text: str, end: int, spans) -> bool:
-    """A postcode or state span after ``end`` (a comma and spaces between), or the line's end."""
+    """A postcode or state span after ``end`` (a comma and spaces between)."""
     gap = regex.match(r"[ \t]*,?[ \t]*", text[end:]).end()
     return any(sp.start == end + gap and sp.subtype in _CLOSERS for sp in spans)
 
@@ -169,7 +169,7 @@ def _streets(text: str, spans) -> list[Span]:
 
 def apply(text: str, spans) -> list[Span]:
     """``spans`` with the towns an address's shape says (module docstring) added, a street's
-    pieces joined (:func:`_streets`); nothing dropped."""
+    pieces joined (:func:`_streets`); a span leaves only into one that covers it."""
     out = _streets(text, spans)
     todo = [sp for sp in out if sp.subtype in _ALONG | _CARE | _CLOSERS]
     while todo:

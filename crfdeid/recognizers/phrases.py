@@ -99,14 +99,14 @@ PLAIN_LISTS = ("common_words", "frequent_words", "clinical_words", "stop_words",
 STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", "Terrace", "Boulevard", "Gardens",
                        "Mews", "Parade", "Drive")
 _NAME_CATEGORIES = frozenset({"NAME", "LOCATION"})
-# Heads that mark a place's name in lower case too (not ``unit``, ``group``, ``surgery``, ``practice``:
-# ``one unit``, ``cardiac surgery``).
 # Heads of a firm's or a parish's name in lower case after which a first word in no plain list is
 # the name (``sunland freight``, ``chidi & sons motors``): a legal suffix or a trade no clinical
 # phrase ends in (not ``inc``: an increase in a lower-case note, one false span on the PhysioNet dev notes).
 _STRONG_LOWER_HEADS = ("freight", "logistics", "haulage", "trucking", "couriers", "motors", "ltd", "plc", "llc",
                        "pty", "& sons", "and sons", "bros", "parish", "parish church")
 _JOIN_HEAD = frozenset(("&", "and", "sons", "bros"))  # inside a firm's lower-case name (``chidi & sons motors``)
+# Heads that mark a place's name in lower case too (not ``unit``, ``group``, ``surgery``, ``practice``:
+# ``one unit``, ``cardiac surgery``).
 _LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university", "college", "academy", "school",
                           "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
                           "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
@@ -371,8 +371,8 @@ def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
 
 
 def _unplain_before(text: str, end: int) -> int | None:
-    """Where the lower-case words right before ``end`` that are in no plain list (``&`` and
-    ``and`` between them) start, up to three words; None if there is none."""
+    """Where the lower-case words right before ``end`` that are in no plain list (``&``, ``and``,
+    ``sons``, ``bros`` between them) start, up to three words; None if there is none."""
     start = None
     line_start = text.rfind("\n", 0, end) + 1
     for i, w in enumerate(reversed(list(regex.finditer(r"\S+", text[line_start:end])))):
