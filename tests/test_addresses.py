@@ -44,6 +44,10 @@ FOUND = [
     ("Address: 41 Kowhai Street, Naenae, Lower Hutt\n", [("41 Kowhai Street", "STREET"), ("Naenae", "CITY"),
                                                         ("Hutt", "STATE")], ["Naenae", "Lower Hutt"]),
     ("mrs b, 82, 7 heol y nant, ystrad mynach.", [("7 heol y nant", "STREET")], ["ystrad mynach"]),
+    # a street the tagger typed as another place reads on as a street (US; Kenya)
+    ("MRN: 22761336\n2198 Center Heights, Schaumburg, Illinois 60193", [("2198 Center Heights", "HOSPITAL")],
+     ["Schaumburg"]),
+    ("Address: 14 Ngong Road, Kilimani, Nairobi\n", [("14 Ngong Road", "ORGANIZATION")], ["Kilimani", "Nairobi"]),
 ]
 
 

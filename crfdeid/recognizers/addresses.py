@@ -119,6 +119,12 @@ def _after(text: str, sp: Span, spans, care: bool) -> Span | None:
     return Span(m.start("run"), m.end("run"), "LOCATION", "CITY", confidence=1.0)
 
 
+def _numbered(text: str, sp: Span) -> bool:
+    """A place span that starts with a house number (``2198 Center Heights``): a street, whatever
+    subtype the tagger gave it, so the address reads on after it."""
+    return regex.match(r"\d{1,5}[A-Za-z]?[ \t]+\p{L}", text[sp.start:sp.end]) is not None
+
+
 def _closer_follows(text: str, end: int, spans) -> bool:
     """A postcode or state span after ``end`` (a comma and spaces between)."""
     gap = regex.match(r"[ \t]*,?[ \t]*", text[end:]).end()
@@ -176,7 +182,7 @@ def apply(text: str, spans) -> list[Span]:
         sp = todo.pop(0)
         new = None
         if sp.subtype in _ALONG | _CARE:
-            new = _after(text, sp, out, care=sp.subtype in _CARE)
+            new = _after(text, sp, out, care=sp.subtype in _CARE and not _numbered(text, sp))
         if new is None and sp.subtype in _CLOSERS:
             new = _before(text, sp, out)
         if new is not None:
