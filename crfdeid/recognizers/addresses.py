@@ -43,6 +43,8 @@ street that covers it.
 
 from __future__ import annotations
 
+import bisect
+from collections import deque
 from functools import lru_cache
 
 import regex
@@ -64,6 +66,8 @@ _UNIT = regex.compile(r"(?<![\w/.-])(?:(?:Plot|PLOT|Flat|FLAT|Unit|UNIT|Apt|APT|
                       r"[ \t]*\d{1,5}[A-Za-z]?|(?<=(?:^|[,:])[ \t]*)\d{1,2}/\d{1,2})[ \t]*,[ \t]*$", regex.M)
 _PREFIX = regex.compile(r"(?<![\p{L}\p{M}])(?:Blk|BLK|Block|No\.|NO\.|Lot)[ \t]*$")
 _COMMA = regex.compile(r"[ \t]*,[ \t]*")
+_GAP = regex.compile(r"[ \t]*,?[ \t]*")
+_HOUSE = regex.compile(r"\d{1,5}[A-Za-z]?[ \t]+\p{L}")
 _LINE_END = regex.compile(r"[ \t]*\.?[ \t]*$", regex.M)
 #: What an address reads along: the pieces after which a town may follow.
 _ALONG = frozenset({"STREET", "CITY"})
@@ -100,18 +104,44 @@ def _townish(run: str, lower: bool) -> bool:
     return any(w.lower().strip("'’") not in _plain() and len(w) > 2 for w in words)
 
 
-def _free(spans, start: int, end: int) -> bool:
-    return not any(sp.start < end and start < sp.end for sp in spans)
+class _Spans:
+    """Spans sorted by start that do not overlap (what the Safe Harbor layer and :mod:`.phrases`
+    hand on), so their ends are sorted too: the spans touching a stretch are found by bisection,
+    not by a pass over the note's every span (a note of thousands of address lines)."""
+
+    def __init__(self, spans):
+        self.spans: list[Span] = list(spans)
+        self.starts = [sp.start for sp in self.spans]
+
+    def touching(self, start: int, end: int) -> list[Span]:
+        """The spans that overlap ``[start, end)``, in order."""
+        i = bisect.bisect_left(self.starts, end) - 1
+        found = []
+        while i >= 0 and self.spans[i].end > start:
+            found.append(self.spans[i])
+            i -= 1
+        return found[::-1]
+
+    def at(self, start: int) -> Span | None:
+        i = bisect.bisect_left(self.starts, start)
+        return self.spans[i] if i < len(self.starts) and self.starts[i] == start else None
+
+    def put(self, new: Span) -> None:
+        """``new`` in place of the spans it covers (every span it touches)."""
+        lo = bisect.bisect_left(self.starts, new.start)
+        hi = bisect.bisect_left(self.starts, new.end)
+        self.spans[lo:hi] = [new]
+        self.starts[lo:hi] = [new.start]
 
 
-def _after(text: str, sp: Span, spans, care: bool) -> Span | None:
+def _after(text: str, sp: Span, spans: _Spans, care: bool) -> Span | None:
     m = _AFTER.match(text, sp.end)
     if m is None:
         return None
     run, lower = m.group("run"), text[sp.start:sp.end].islower()
     if care and (len(run.split()) > 2 or _LINE_END.match(text, m.end("run")) is None):
         return None
-    inside = [x for x in spans if x.start < m.end("run") and m.start("run") < x.end]
+    inside = spans.touching(m.start("run"), m.end("run"))
     # a town the tagger found half of (``Hutt`` of ``Lower Hutt``, as a town or a state) is the run's
     if not _townish(run, lower) or any(x.subtype not in ("CITY", "STATE") or x.start < m.start("run")
                                        or x.end > m.end("run") for x in inside):
@@ -122,47 +152,48 @@ def _after(text: str, sp: Span, spans, care: bool) -> Span | None:
 def _numbered(text: str, sp: Span) -> bool:
     """A place span that starts with a house number (``2198 Center Heights``): a street, whatever
     subtype the tagger gave it, so the address reads on after it."""
-    return regex.match(r"\d{1,5}[A-Za-z]?[ \t]+\p{L}", text[sp.start:sp.end]) is not None
+    return _HOUSE.match(text, sp.start, sp.end) is not None
 
 
-def _closer_follows(text: str, end: int, spans) -> bool:
+def _closer_follows(text: str, end: int, spans: _Spans) -> bool:
     """A postcode or state span after ``end`` (a comma and spaces between)."""
-    gap = regex.match(r"[ \t]*,?[ \t]*", text[end:]).end()
-    return any(sp.start == end + gap and sp.subtype in _CLOSERS for sp in spans)
+    nxt = spans.at(_GAP.match(text, end).end())
+    return nxt is not None and nxt.subtype in _CLOSERS
 
 
-def _before(text: str, sp: Span, spans) -> Span | None:
+def _before(text: str, sp: Span, spans: _Spans) -> Span | None:
     line_start = text.rfind("\n", 0, sp.start) + 1
     m = _BEFORE.search(text, max(line_start, sp.start - 60), sp.start)
     if m is None:
         return None
     if sp.subtype == "STATE" and not (_closer_follows(text, sp.end, spans) or _LINE_END.match(text, sp.end)):
         return None
-    run = m.group("run")
     # the town's words only: a house number's street or a name before them is another span's
-    start = m.start("run")
-    for w in regex.finditer(r"\S+", run):
-        if not _free(spans, start + w.start(), start + w.end()):
-            start = m.start("run") + w.end() + 1
-    run = text[start:m.end("run")].strip()
+    taken = spans.touching(m.start("run"), m.end("run"))
+    start = max([m.start("run")] + [x.end for x in taken])
+    start += len(text[start:m.end("run")]) - len(text[start:m.end("run")].lstrip())
+    run = text[start:m.end("run")].rstrip()
     if not run or not _townish(run, text[sp.start:sp.end].islower()):
         return None
     end = start + len(run)
-    return Span(start, end, "LOCATION", "CITY", confidence=1.0) if _free(spans, start, end) else None
+    return None if spans.touching(start, end) else Span(start, end, "LOCATION", "CITY", confidence=1.0)
 
 
 def _streets(text: str, spans) -> list[Span]:
-    """A street's pieces split by commas made one span (``Mohalla Chowk, Gali No. 2``), and a
-    flat's, unit's or plot's number before a street taken into it (``Plot 14, Road No. 3``)."""
+    """A street's pieces split by commas made one span (``Mohalla Chowk, Gali No. 2``), and what
+    stands before its house number taken into it (module docstring)."""
     out: list[Span] = []
     for sp in sorted(spans):
         if sp.subtype == "STREET":
             unit = _UNIT.search(text, max(0, sp.start - 24), sp.start)
             if unit is None and text[sp.start:sp.start + 1].isdigit():
                 unit = _PREFIX.search(text, max(0, sp.start - 8), sp.start)
-            if unit is not None and all(x.subtype == "DATE" for x in out if x.end > unit.start()):
+            cut = len(out)
+            while unit is not None and cut and out[cut - 1].end > unit.start():
+                cut -= 1
+            if unit is not None and all(x.subtype == "DATE" and x.start >= unit.start() for x in out[cut:]):
                 # a flat's position the tagger read as a date (``3/2``) is the street's
-                out = [x for x in out if x.end <= unit.start()]
+                del out[cut:]
                 sp = Span(unit.start(), sp.end, sp.category, sp.subtype, confidence=sp.confidence)
         prev = out[-1] if out else None
         if prev is not None and prev.subtype == sp.subtype == "STREET" and _COMMA.fullmatch(text, prev.end, sp.start):
@@ -173,19 +204,27 @@ def _streets(text: str, spans) -> list[Span]:
     return out
 
 
+def _disjoint(spans: list[Span]) -> bool:
+    return all(a.end <= b.start for a, b in zip(spans, spans[1:]))
+
+
 def apply(text: str, spans) -> list[Span]:
     """``spans`` with the towns an address's shape says (module docstring) added, a street's
-    pieces joined (:func:`_streets`); a span leaves only into one that covers it."""
-    out = _streets(text, spans)
-    todo = [sp for sp in out if sp.subtype in _ALONG | _CARE | _CLOSERS]
+    pieces joined (:func:`_streets`); a span leaves only into one that covers it. Spans that
+    overlap each other (none come from the Safe Harbor step) are handed back as they came."""
+    ordered = sorted(spans)
+    if not _disjoint(ordered):
+        return ordered
+    out = _Spans(_streets(text, ordered))
+    todo = deque(sp for sp in out.spans if sp.subtype in _ALONG | _CARE | _CLOSERS)
     while todo:
-        sp = todo.pop(0)
+        sp = todo.popleft()
         new = None
         if sp.subtype in _ALONG | _CARE:
             new = _after(text, sp, out, care=sp.subtype in _CARE and not _numbered(text, sp))
         if new is None and sp.subtype in _CLOSERS:
             new = _before(text, sp, out)
         if new is not None:
-            out = sorted([x for x in out if not (new.start <= x.start and x.end <= new.end)] + [new])
+            out.put(new)
             todo.append(new)
-    return out
+    return out.spans
