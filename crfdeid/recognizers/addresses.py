@@ -162,8 +162,8 @@ def _closer_follows(text: str, end: int, spans: _Spans) -> bool:
 
 
 def _before(text: str, sp: Span, spans: _Spans) -> Span | None:
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    m = _BEFORE.search(text, max(line_start, sp.start - 60), sp.start)
+    window = max(0, sp.start - 60)
+    m = _BEFORE.search(text, text.rfind("\n", window, sp.start) + 1 or window, sp.start)
     if m is None:
         return None
     if sp.subtype == "STATE" and not (_closer_follows(text, sp.end, spans) or _LINE_END.match(text, sp.end)):

@@ -374,7 +374,8 @@ def _unplain_before(text: str, end: int) -> int | None:
     """Where the lower-case words right before ``end`` that are in no plain list (``&``, ``and``,
     ``sons``, ``bros`` between them) start, up to three words; None if there is none."""
     start = None
-    line_start = text.rfind("\n", 0, end) + 1
+    window = max(0, end - 80)  # three words at most: no pass back over a long line
+    line_start = text.rfind("\n", window, end) + 1 or window
     for i, w in enumerate(reversed(list(regex.finditer(r"\S+", text[line_start:end])))):
         word = w.group()
         if i == 3 or not (word in _JOIN_HEAD or (word.islower() and _unplain(word))):
