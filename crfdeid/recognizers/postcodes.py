@@ -206,7 +206,7 @@ def _is_code(text: str, start: int, end: int) -> bool:
     digits = not any(c.isalpha() for c in text[start:end])
     word = _WORD_BEFORE.search(segment)
     low = word.group(1).lower().rstrip(".-–") if word else ""
-    listed = low in _towns()
+    listed = low in towns()
     labelled = _LABEL_END.search(segment) is not None
     value = text[start:end]
     if len(value) == 8 and value.isdigit() and not (labelled or _TOWN_AFTER.match(text, end, line_end)):
@@ -268,7 +268,7 @@ def _lines_back(text: str, line_start: int, n: int) -> int:
 
 
 @lru_cache(maxsize=1)
-def _towns() -> frozenset:
+def towns() -> frozenset:
     """Listed towns in lower case: the cities gazetteer and the 200 most populous places of each
     country of ``crfdeid/_data/towns_by_country.txt`` (GeoNames, the surrogates' towns)."""
     text = resources.files("crfdeid._data").joinpath("towns_by_country.txt").read_text(encoding="utf-8")
