@@ -150,6 +150,7 @@ def handwritten_lists(surnames: list[str]) -> dict:
         "ward_heads": hw.WARD_HEADS, "town_heads": hw.TOWN_HEADS, "street_types": hw.STREET_TYPES,
         "street_prefixes": hw.STREET_PREFIXES, "eponyms_more": hw.EPONYMS_MORE,
         "clinical_heads_more": hw.CLINICAL_HEADS_MORE, "heading_words": hw.HEADING_WORDS,
+        "health_schemes": hw.HEALTH_SCHEMES,
     }
     out = {name: (_unique(_words(block)), *HANDWRITTEN) for name, block in simple.items()}
     out["street_suffixes"] = (out["street_suffixes"][0],

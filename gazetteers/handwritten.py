@@ -574,7 +574,9 @@ Elementary School|Middle School|Public School|National School|Academy|College|Un
 Nursery|Preschool|Kindergarten|Daycare|Day Care|Church|Chapel|Mosque|Temple|Synagogue|Gurdwara|Marae|
 Club|GAA Club|RFC|AFC|FC|Hotel|Pub|Inn|Tavern|Restaurant|Cafe|Café|Supermarket|Store|Stores|Market|
 Warehouse|Depot|Meals on Wheels|Fire Department|Fire Service|Fire and Rescue|Police|Ambulance Service|
-Paramedic Services|Prison|Mills"""
+Paramedic Services|Prison|Mills|Family Medical|Health Plan|Health Plans|HMO|Health Maintenance|Medical Aid|
+Medical Scheme|Assurance Company|& Sons|and Sons|Bros|Parish|Parish Church|Pte Ltd|Pte|Sdn Bhd|Bhd|
+Nig Ltd|Cooperative|Co-operative|Sacco|Credit Society"""
 
 HOSPITAL_HEADS_OF_NAMES = """Hospital|Infirmary|Medical Center|Medical Centre|Clinic|Health System|Hospice|
 Unit|Institute|Cancer Institute|Cancer Centre|Cancer Center|Sanatorium|Rehabilitation Centre|
@@ -590,13 +592,23 @@ WARD_HEADS = """Ward|Wing|Lounge|Wad|Suite|Pavilion"""
 TOWN_HEADS = """Bay|Beach|Falls|Heights|Springs|Harbour|Harbor|Valley|Hills|Bridge|Green|Cross|End|Town|
 City|on Sea|on-Sea|upon Tyne|Regis|Spa|Wells|Junction|Park|Vale|Creek|Point|Lakes|Head|Heads"""
 
+# National and public health schemes and insurance programmes, written by their public names
+# (issue 50): no identifier of a person (``Medicaid, Sandia Community Health Plan member ...``:
+# the plan is an organisation's name, the scheme is not), so no insurer's name after a cue.
+HEALTH_SCHEMES = """Medicare|Medicaid|Medi-Cal|MediCal|Tricare|CHIP|SCHIP|Obamacare|Marketplace|NHS|HSE|
+OHIP|RAMQ|MSP|PhilHealth|NHIF|SHA|NHIS|MediShield|MediShield Life|MediSave|Medisave|MediFund|CPF|
+PMJAY|Ayushman Bharat|CGHS|ESIC|ACC|Pharmac|PBS|Bulk Billing|Workers Compensation|Workers' Compensation|
+WorkCover|WSIB|Social Security|SSI|SSDI|Medigap"""
+
 # Street types after a house number and words ("1200 Harbison Way", "22 Kirkgate Road"):
 # the full words of USPS Publication 28 (appendix C1) and of Royal Mail, An Post, Australia
-# Post and NZ Post addresses, and their usual abbreviations; Indian road words.
+# Post and NZ Post addresses, and their usual abbreviations; Indian road words (Tamil "Salai");
+# Afrikaans and Dutch ones ("Straat", "Weg", "Laan").
 STREET_TYPES = """Street|Road|Avenue|Lane|Drive|Way|Crescent|Close|Court|Place|Terrace|Grove|Gardens|
 Mews|Square|Parade|Row|Walk|Rise|Hill|View|Boulevard|Highway|Parkway|Circle|Trail|Wynd|Brae|Gate|Green|
 Quay|Esplanade|Promenade|Vale|Loop|Run|Path|Pike|Alley|Plaza|Heights|Chase|Croft|Fold|Glade|Glen|Mount|
-Ridge|Bank|Cove|Point|Expressway|Freeway|Turnpike|Causeway|Broadway|Marg|Nagar|Colony|Layout|Chowk|
+Ridge|Bank|Cove|Point|Expressway|Freeway|Turnpike|Causeway|Broadway|Marg|Nagar|Colony|Layout|Chowk|Salai|
+Straat|Weg|Laan|
 St|Rd|Ave|Av|Ln|Dr|Cres|Cl|Ct|Pl|Tce|Terr|Gr|Gdns|Sq|Pde|Blvd|Hwy|Pkwy|Cir|Trl|Wy|Hts|Esp|Prom"""
 
 # Street types written before the street's name ("6 Heol y Felin", "3 Bóthar na Trá",

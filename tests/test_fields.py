@@ -159,3 +159,16 @@ def test_the_lookalike_notes_keep_their_values_in_surrogate_output():
     assert r["values_other"] == 0 and not r["failed"]
     assert r["phrases_changed"] <= 2
     assert r["identifiers_left"] <= 2
+
+
+def test_a_long_one_line_note_costs_linear_time_in_the_field_rules():
+    """Each rule looks at most a reach away from its span: a span far from a line's start and end
+    (a 40,000-character line) is in no heading, whatever the words around it."""
+    from crfdeid.document import make_span
+    from crfdeid.recognizers import fields
+    line = "ward round review " * 3000
+    text = "WARD ROUND REVIEW " + line + "\nnext"
+    sp = make_span(len(text) // 2 - 2, len(text) // 2 + 3, "DOCTOR")
+    assert not fields.heading_line(text, sp)
+    head = make_span(0, 10, "DEPARTMENT")
+    assert fields.heading_line("WARD ROUND\nnext", head)

@@ -58,7 +58,8 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 # -- the shipped sets ---------------------------------------------------------------------------
 
 #: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
-COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "check": (15, 206, 224), "legacy": (15, 67, 0)}
+COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "dev4": (8, 112, 86),
+          "check": (15, 206, 224), "legacy": (15, 67, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
@@ -75,7 +76,7 @@ def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
             assert not any(sp.start < b and a < sp.end for sp in d.spans)
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "check"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "check"])
 def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
     for d in madeup.read_notes(name):
         assert d.spans and d.meta["keep"], d.doc_id
@@ -95,6 +96,11 @@ def _nhi(s: str) -> bool:
     return (11 - sum(v * w for v, w in zip(vals, (7, 6, 5, 4, 3, 2))) % 11) % 11 == int(s[6])
 
 
+def _nric(s: str) -> bool:
+    total = sum(int(a) * w for a, w in zip(s[1:8], (2, 7, 6, 5, 4, 3, 2))) + (4 if s[0] in "TG" else 0)
+    return "JZIHGFEDCBA"[total % 11] == s[8]
+
+
 #: set, subtype, the shape of a national number, its check: a python-stdnum module (the reference
 #: check; stdnum is no dependency of crfdeid, so the test skips without it) or a function here.
 CHECKED = [
@@ -111,6 +117,12 @@ CHECKED = [
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
+    ("dev3", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
+    ("dev3", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("dev3", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("dev3", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("dev4", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("dev4", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
 ]
 
 

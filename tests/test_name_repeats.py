@@ -5,6 +5,8 @@ it is written as a name (with its case, or after a title), never the plain word 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crfdeid.deid import Surrogator, propagate
 from crfdeid.deid.redact import redact
@@ -70,3 +72,28 @@ def test_the_release_check_counts_a_name_that_is_a_word_as_the_word(after, leaks
     new = Document("n1", after, [make_span(3, 9, "PATIENT"), make_span(10, 15, "PATIENT")])
     rep = check([(orig, new)])
     assert (rep.leaks, rep.harmless_repeats) == (leaks, harmless)
+
+
+_PIECES = st.text(alphabet="ab1éÉ٣_-'", min_size=3, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=6),
+       st.lists(st.tuples(st.integers(0, 5), st.sampled_from(["", " ", "_", "a", "1", "é", "-", "\n", "b ab"])),
+                max_size=14))
+def test_occurrences_found_by_prefix_or_by_word_start_alike(strings, layout):
+    """A note's few PHI strings are found with ``str.find``, many by one pass over the word starts:
+    the same starts either way (inside words, after underscores, accents, other scripts' digits,
+    overlaps)."""
+    from crfdeid.deid import spans
+
+    text = "".join(strings[i % len(strings)] + glue for i, glue in layout)
+    low = text.lower()
+    phis = {s for s in strings if s[:1].isalnum() and s[-1:].isalnum()}
+    by_find = spans._occurrences(low, phis, 3)
+    was = spans._FIND_PREFIXES
+    try:
+        spans._FIND_PREFIXES = -1  # every note: the pass over the word starts
+        assert spans._occurrences(low, phis, 3) == by_find
+    finally:
+        spans._FIND_PREFIXES = was

@@ -4,6 +4,8 @@ Made-up notes of UK, Irish, Australian, Indian, Canadian and New Zealand styles,
 no real person, practice or address.
 """
 
+import string
+
 import pytest
 
 from crfdeid.document import make_span
@@ -42,6 +44,42 @@ FOUND = [
     ("Community pharmacy on Westgate Road.", "Westgate Road", "STREET"),
     ("Brother lives off Jalan Ampang Hilir.", "Jalan Ampang Hilir", "STREET"),  # MY
     ("K1184203   Ward 22, Ravensworth Infirmary", "Ward 22", "LOCATION-OTHER"),
+    # 2026-11-25, the places round: weaker cues (towns, insurers), two countries each
+    ("She moved to Rutherglen from Port Glasgow in June.", "Rutherglen", "CITY"),  # Scotland
+    ("husband works away in Kisumu during the week", "Kisumu", "CITY"),  # Kenya
+    ("He farms near Pontrhydfendigaid, with his son.", "Pontrhydfendigaid", "CITY"),  # Wales
+    ("Her daughter drives up from Newtonmore on Sundays.", "Newtonmore", "CITY"),
+    ("daughter ceri moved to merthyr tydfil last yr", "merthyr tydfil", "CITY"),  # lower case
+    ("Work injury: employer's insurer Lion City Assurance, policy pending.", "Lion City Assurance",
+     "ORGANIZATION"),  # Singapore
+    ("Covered by Bayanihan Care HMO since 2019.", "Bayanihan Care HMO", "ORGANIZATION"),  # Philippines
+    ("Medicaid, Sandia Community Health Plan member", "Sandia Community Health Plan", "ORGANIZATION"),  # US
+    ("Medicare and Cascade Senior Advantage plan, member ID on file", "Cascade Senior Advantage",
+     "ORGANIZATION"),  # US: a plan named before a lower-case ``plan``
+    ("Her employer's Merlion Shield insurance pays for physio.", "Merlion Shield", "ORGANIZATION"),  # SG
+    ("Lives at 14 Kerk Straat, Stellenbosch", "14 Kerk Straat", "STREET"),  # ZA
+    ("Address: 22 Anna Salai, Chennai", "22 Anna Salai", "STREET"),  # IN
+    # firms, churches and practices by their heads, lower case too
+    ("RN notified Elanora Family Medical by phone", "Elanora Family Medical", "ORGANIZATION"),  # AU
+    ("Uzima Family Health Clinic, P.O. Box 41872-00100, Nairobi", "Uzima Family Health Clinic", "HOSPITAL"),  # KE
+    ("son rudy drives truck for sunland freight, home weekends", "sunland freight", "ORGANIZATION"),  # US
+    ("works for chidi & sons motors. brother on phone", "chidi & sons motors", "ORGANIZATION"),  # NG
+    ("pt went to our lady of guadalupe parish sunday", "our lady of guadalupe parish", "ORGANIZATION"),
+    ("Her son works at Pasig Riverside Logistics Inc. and visits.", "Pasig Riverside Logistics Inc.",
+     "ORGANIZATION"),  # a firm's suffix keeps its full stop
+    # streets of other countries
+    ("Address: Blk 512 Ang Mo Kio Avenue 8, #07-1234, Singapore 560512",
+     "512 Ang Mo Kio Avenue 8, #07-1234", "STREET"),  # SG (the block word: tests/test_addresses.py)
+    ("Address: No. 7 Olatunde Close, Ikeja GRA", "7 Olatunde Close", "STREET"),  # NG
+    ("Uzima Clinic, P.O. Box 41872-00100, Nairobi", "P.O. Box 41872-00100", "STREET"),  # KE
+    ("Mail: RR 2 Box 118, Chamberino, NM 88027", "RR 2 Box 118", "STREET"),  # US rural
+    ("Lives on County Road B-47 outside La Mesa.", "County Road B-47", "STREET"),
+    ("r/o Mohalla Chowk, Gali No. 2, Aminabad.", "Gali No. 2", "STREET"),  # IN
+    ("Address: Purok 3, Brgy. San Isidro, Tanay", "Purok 3", "STREET"),  # PH
+    ("Address: Purok 3, Brgy. San Isidro, Tanay", "Brgy. San Isidro", "CITY"),
+    ("mrs b, 82, 7 heol y nant, ystrad mynach.", "7 heol y nant", "STREET"),  # Wales, lower case
+    ("lives at 14 jalan mawar, klang", "14 jalan mawar", "STREET"),  # Malaysia, lower case
+    ("neighbour on bucknall new road pops in", "bucknall new road", "STREET"),
 ]
 
 
@@ -70,6 +108,25 @@ KEPT = [
     "reviewed in the Fracture Clinic, cast on",
     "Main Road traffic accident",
     "Social Services aware, District Nursing Team to visit",
+    # look-alikes of the 2026-11-25 rules: street types, cues and heads in other senses
+    "close obs of r heel overnight, grade 2 pressure damage",
+    "poor sleep and reduced sex drive; the way forward agreed",
+    "Seen by RD for carb counting; 3rd Rd of chemo deferred",
+    "wound covered by Mepilex, dressing intact",
+    "covered by vancomycin and pip-tazo",
+    "Insurance: Medicaid. Medicare covers the rest.",
+    "moved to chair with assist x2, then moved to bed",
+    "came from OSH by ambulance; is from home",
+    "Moved to ICU after rapid response.",
+    "bp inc to 160 after the dose",
+    "HIS BROTHERS VISITED THIS EVENING",
+    "No road traffic collision in the past.",
+    "2 road traffic collisions; given 2 via peg",
+    "RR 18, HR 92, sats 96% ra",
+    "Route 2 ng tube, flushed",
+    "Discharge Plan reviewed; will discuss Treatment Plan with family",
+    "The Care Plan was updated. Per Dr Smith plan is to diurese",
+    "NHS Scotland scheme; Medicaid plan; PATIENT HEALTH PLAN",
 ]
 
 
@@ -202,3 +259,23 @@ def test_a_place_of_digits_does_not_grow_over_the_words_before_it(text, number):
     a = text.index(number)
     got = phrases.apply(text, [make_span(a, a + len(number), "CITY" if number == "211" else "ROOM")])
     assert [text[s.start:s.end] for s in got] == [number]
+
+
+_TWINNED = [k for k, rx in phrases._patterns().items() if isinstance(rx, phrases.AsciiTwin)]
+
+
+@pytest.mark.parametrize("key", _TWINNED)
+def test_ascii_twin_matches_as_regex_does(key):
+    """On ASCII text a name-shaped pattern runs as its stdlib ``re`` twin: the same matches as the
+    ``regex`` pattern, in the module's made-up notes, in capitals and title case, and where the
+    ASCII classes end (digits, apostrophes, hyphens, control characters beside a name)."""
+    rx = phrases._patterns()[key]
+    assert "\\p" not in rx.ascii_twin.source and "\\s" not in rx.ascii_twin.source
+    notes = [t for t, *_ in FOUND + GROWN] + KEPT + [
+        "Seen at St Olave's Hospital-North, 4 Kirk Road; O'Rourke Medical Centre\n12b Mill Lane\x1cWoodside Clinic",
+        "lives on bucknall new road; kokiri marae ward 7; 9 larch street, Hollins Green Primary School-2"]
+    notes += [f"seen at {c}orthby {c}ale Hospital; 3 {c}ellow Road; lives in {c}ilby" for c in string.ascii_letters]
+    notes += [t.upper() for t in notes] + [t.title() for t in notes] + [t.lower() for t in notes]
+    for text in (t for t in notes if t.isascii()):
+        assert [(m.span(), m.groups()) for m in rx.ascii_twin.finditer(text)] == \
+            [(m.span(), m.groups()) for m in rx.anywhere.finditer(text)], text

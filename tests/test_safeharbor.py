@@ -75,6 +75,22 @@ ROOT = Path(__file__).resolve().parent.parent
     ("Next appt Tues 9/3 w/ Dr. Lee", "9/3", "DATE"),
     ("seen Monday, 3/14/98.", "3/14/98", "DATE"),
     ("WED 12/31/2023", "12/31/2023", "DATE"),
+    # labels of other countries (issue 50, the places round), made up
+    ("Medicare: 2953 17483 1   DOB 12/08/1939", "2953 17483 1", "HEALTHPLAN"),  # AU, digits in groups
+    ("OHIP: 4862 917 301 KT", "4862 917 301 KT", "HEALTHPLAN"),  # CA
+    ("RAMQ: DELG 3204 1512", "DELG 3204 1512", "HEALTHPLAN"),
+    ("PhilHealth No.: 12-050337219-4", "12-050337219-4", "HEALTHPLAN"),  # PH
+    ("NHIF No: 0483 2291, OP No", "0483 2291", "HEALTHPLAN"),  # KE
+    ("nhis no nh-lag-440187. - dr obi", "nh-lag-440187", "HEALTHPLAN"),  # NG, lower case
+    ("HMO No: GHM/LAG/220417", "GHM/LAG/220417", "HEALTHPLAN"),
+    ("Our ref: CMHT/22719   Date", "CMHT/22719", "MEDICALRECORD"),  # Scotland
+    ("OP No: UF/2025/3317", "UF/2025/3317", "MEDICALRECORD"),  # KE
+    ("Hosp No: LCS/25/08841", "LCS/25/08841", "MEDICALRECORD"),  # NG
+    ("Reg No: JJ/4418   Date", "JJ/4418", "MEDICALRECORD"),  # IN
+    ("UHID: SVH2511047", "SVH2511047", "MEDICALRECORD"),
+    ("NRIC: S7103388J", "S7103388J", "IDNUM"),  # SG
+    ("Payroll No: RH20671", "RH20671", "IDNUM"),  # UK
+    ("card no. BCH-0091-4472.", "BCH-0091-4472", "IDNUM"),
 ])
 def test_each_form_is_found(text, surface, subtype):
     got = [(text[s.start:s.end], s.subtype) for s in find(text)]
@@ -90,6 +106,10 @@ def test_each_form_is_found(text, surface, subtype):
     "CVP 9-12", "PSV 10/5", "500-1000 cc", "0.5-1.0 mg", "T 98.6", "Wt 94 kg", "94 yrs smoking? no",
     "O2 SAT 9/10", "sat 95/100", "SAT 13/4", "wed 1/2 NS", "given @ 0200", "login issues resolved",
     "unable to handle @ home", "mail to @ home", "on account of pain 8/10", "account for 2 episodes",
+    # look-alikes of the labels of other countries: no identifier after them
+    "Medicare 2 visits a week", "op no 2 in the list", "ref no 5", "Our ref 12/3", "policy 10 mg",
+    "reg 2 units insulin", "IP 3/7 then home", "CHI 2 weeks ago", "card 2 of 3", "NHS 111 advice",
+    "HbA1c 82 mmol/mol", "staff 2 on the ward",
 ])
 def test_doses_lab_values_times_and_dates_are_not_identifiers(text):
     assert find(text) == []

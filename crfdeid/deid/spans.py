@@ -316,23 +316,35 @@ _WORD_CHAR = re.compile(r"[^\W_]")
 _WORD_START = re.compile(r"(?<![^\W_])[^\W_]")
 
 
+#: Up to this many distinct prefixes, each is found with ``str.find`` (a few C-speed passes over
+#: the note); beyond, one pass over the note's word starts (its time grows with the note alone).
+_FIND_PREFIXES = 48
+
+
 def _occurrences(low: str, phis, min_len: int) -> dict[str, list[int]]:
-    """``{phi: [start, ...]}``: where each string of ``phis`` (each starting and ending with a
+    r"""``{phi: [start, ...]}``: where each string of ``phis`` (each starting and ending with a
     letter or digit) occurs in ``low`` as a whole word (no letter or digit of any script right
     before or after), in order, overlaps included.
 
-    One pass over the word starts: the strings are looked up by their first ``min_len``
-    characters, then by their length (a handful per prefix)."""
+    The strings are looked up by their first ``min_len`` characters, then by their length (a
+    handful per prefix). A note's few prefixes (most notes: :data:`_FIND_PREFIXES` at most) are
+    found with ``str.find`` where they start a word (``isalnum`` is ``[^\W_]``); more, in one pass
+    over the word starts. The same starts either way (tests/test_name_repeats.py)."""
     lengths: dict[str, set[int]] = {}
     for phi in phis:
         lengths.setdefault(phi[:min_len], set()).add(len(phi))
     by_prefix = {p: sorted(ls) for p, ls in lengths.items()}
     out: dict[str, list[int]] = {}
+    if len(by_prefix) > _FIND_PREFIXES:
+        starts = (m.start() for m in _WORD_START.finditer(low))
+    elif by_prefix:
+        starts = (a for p in by_prefix for a in _word_starts_of(low, p))
+    else:
+        return out
     n = len(low)
-    for i, m in enumerate(_WORD_START.finditer(low)):
+    for i, a in enumerate(starts):
         if not i % 65536:
             checkpoint()
-        a = m.start()
         ls = by_prefix.get(low[a:a + min_len])
         if ls is None:
             continue
@@ -343,6 +355,17 @@ def _occurrences(low: str, phis, min_len: int) -> dict[str, list[int]]:
             if (b == n or not _WORD_CHAR.match(low, b)) and low[a:b] in phis:
                 out.setdefault(low[a:b], []).append(a)
     return out
+
+
+def _word_starts_of(low: str, prefix: str):
+    """Where ``prefix`` (starting with a letter or digit) occurs in ``low`` at a word's start, in order."""
+    if not prefix[:1].isalnum():  # no word starts with it
+        return
+    a = low.find(prefix)
+    while a != -1:
+        if not a or not low[a - 1].isalnum():
+            yield a
+        a = low.find(prefix, a + 1)
 
 
 def _kind_category(sp: Span, scheme) -> str:

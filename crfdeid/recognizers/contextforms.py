@@ -79,7 +79,9 @@ def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
 #: Form name -> (subtype, regex, check(match, text) -> bool, gate or None). The gate is what a
 #: note must hold for the form to be scanned: lower-case literals (one of them), or a plain
 #: ``re`` pattern searched in the lower-case note (cheaper than the form's look-behinds tried
-#: everywhere). The span is group ``v``.
+#: everywhere). A gate pattern starts with a digit (what comes before it in a look-behind): ``re``
+#: then skips to digits at C speed, 2-3x faster than trying every letter (the same notes pass).
+#: The span is group ``v``.
 FORMS: dict[str, tuple[str, LazyPattern, object, tuple[str, ...] | re.Pattern | None]] = {}
 
 
@@ -93,7 +95,8 @@ def _form(name: str, subtype: str, pattern: str, needs: tuple[str, ...] | str | 
 
 @_form("postal_us", "ZIP", r"(?=[0-9])(?<=\b(?P<st>[A-Z]{2}|\p{Lu}\p{Ll}+(?:[ \t]\p{Lu}\p{Ll}+)?),?[ \t]{1,2})"
        + _NUM_START + r"(?P<v>[0-9]{5}(?:-[0-9]{4})?)" + _NUM_END,
-       r"[a-z],?[ \t]{1,2}[0-9]{5}(?![0-9])")
+       r"[0-9](?:(?<=[a-z][ \t][0-9])|(?<=[a-z][ \t]{2}[0-9])|(?<=[a-z],[ \t][0-9])|(?<=[a-z],[ \t]{2}[0-9]))"
+       r"[0-9]{4}(?![0-9])")
 def _postal_us(m, text) -> bool:
     """Evidence: a US state's two-letter code or name right before five digits."""
     st = m.group("st")
@@ -110,7 +113,7 @@ def _postal_au(m, text) -> bool:
 @_form("postal_in", "ZIP", rf"(?=[1-9])(?<=\b(?:(?i:(?P<state>{_IN_STATES}))|(?P<city>\p{{Lu}}\p{{Ll}}+))"
        r"[ \t]*[-–,]?[ \t]*)"
        + _NUM_START + r"(?P<v>[1-9][0-9]{2}[ ]?[0-9]{3})" + _NUM_END,
-       r"(?<![0-9])[1-9][0-9]{2} ?[0-9]{3}(?![0-9])")
+       r"[1-9](?<![0-9][1-9])[0-9]{2} ?[0-9]{3}(?![0-9])")
 def _postal_in(m, text) -> bool:
     """Evidence: an Indian state's name, or a listed city and a dash or comma, right before a PIN."""
     if m.group("state"):
@@ -141,7 +144,7 @@ def _postal_label(m, text) -> bool:
 
 
 @_form("eircode", "ZIP", r"(?<![\w-])(?P<v>(?i:[AC-FHKNPRTV-Y][0-9]{2}|D6W)[ ]?(?i:[0-9AC-FHKNPRTV-Y]{4}))(?![\w-])",
-       r"(?:[ac-fhknprtv-y][0-9]{2}|d6w) ?[0-9ac-fhknprtv-y]{4}(?![a-z0-9])")
+       r"[0-9](?:(?<=[ac-fhknprtv-y][0-9])[0-9]|(?<=d6)w) ?[0-9ac-fhknprtv-y]{4}(?![a-z0-9])")
 def _eircode(m, text) -> bool:
     """Evidence: an Eircode's routing key and a spaced identifier holding a letter and a digit
     (``D02 X285``), or any Eircode after a label or an address line (``Eircode A65 2345``)."""
@@ -168,7 +171,7 @@ def _postal_uk(m, text) -> bool:
 
 
 @_form("postal_ca_lower", "ZIP", r"(?<![\w-])(?P<v>[abceghj-nprstvxy][0-9][abceghj-nprstv-z][ -]?[0-9]"
-       r"[abceghj-nprstv-z][0-9])(?![\w-])", r"\b[a-z][0-9][a-z][ -]?[0-9][a-z][0-9]\b")
+       r"[abceghj-nprstv-z][0-9])(?![\w-])", r"[0-9](?<=\b[a-z][0-9])[a-z][ -]?[0-9][a-z][0-9]\b")
 def _postal_ca_lower(m, text) -> bool:
     """Evidence: a Canadian code in lower case with a label or address line before it, or a
     province's code (``on``, ``bc``, ``qc``...) right before it."""
@@ -273,7 +276,8 @@ def _hash_number(m, text) -> bool:
     return True
 
 
-@_form("specimen", "IDNUM", r"(?<![\w-])(?P<v>[A-Z]{1,4}-?[0-9]{2}-[0-9]{4,7})(?![\w-])", r"[a-z]-?[0-9]{2}-[0-9]{4}")
+@_form("specimen", "IDNUM", r"(?<![\w-])(?P<v>[A-Z]{1,4}-?[0-9]{2}-[0-9]{4,7})(?![\w-])",
+       r"[0-9][0-9]-[0-9]{4}(?:(?<=[a-z][0-9]{2}-[0-9]{4})|(?<=[a-z]-[0-9]{2}-[0-9]{4}))")
 def _specimen(m, text) -> bool:
     """Evidence: capitals, a two-digit year and a serial (``BM-25-1184``, ``S25-004417``): the
     shape of a pathology or laboratory accession number."""

@@ -198,22 +198,49 @@ def _in_vocab(word: str) -> bool:
 _FIELD_END = re.compile(r"[ \t]{3,}|\t+|[ \t]+[-\u2013\u2014][ \t]+|:")
 
 
+#: How far from a span a line's start, end or field gap is looked for: a heading, a field's label or
+#: a clock's line of heading words is a few words (at most six of the vocabulary's), far shorter;
+#: a span farther from them is in no heading (it stays PHI), and a long one-line note costs
+#: linear time, not quadratic (tests/test_robust_pipeline.py).
+_REACH = 400
+
+
+def _line(text: str, start: int, end: int) -> tuple[int | None, int | None]:
+    """The start and end of the line holding ``text[start:end]``, each None when farther than
+    :data:`_REACH` from it."""
+    lo, hi = max(0, start - _REACH), min(len(text), end + _REACH)
+    nl = text.rfind("\n", lo, start)
+    line_start = nl + 1 if nl >= 0 else (0 if lo == 0 else None)
+    nl = text.find("\n", end, hi)
+    line_end = nl if nl >= 0 else (len(text) if hi == len(text) else None)
+    return line_start, line_end
+
+
 def heading_line(text: str, sp: Span) -> bool:
     """Whether the span lies inside the heading a line starts with, or inside a heading that ends the
     line after another (``School Nursing Service - Health Plan Review``; the module's docstring)."""
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    line_end = text.find("\n", sp.end)
-    line_end = len(text) if line_end < 0 else line_end
-    bounds = [line_start, *(x for m in _FIELD_END.finditer(text, line_start, line_end) for x in m.span()), line_end]
-    segments = [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2)]
-    at = next((i for i, (a, b) in enumerate(segments) if a <= sp.start and sp.end <= b), None)
-    if at is None or not _heading_words(text[segments[at][0]:segments[at][1]]):
+    line_start, line_end = _line(text, sp.start, sp.end)
+    lo = max(0, sp.start - _REACH) if line_start is None else line_start
+    hi = min(len(text), sp.end + _REACH) if line_end is None else line_end
+    gaps = [m.span() for m in _FIELD_END.finditer(text, lo, hi)]
+    if any(a < sp.end and sp.start < b for a, b in gaps):  # across a field gap: no one field's
         return False
-    if at == 0:
+    before = [g for g in gaps if g[1] <= sp.start]
+    seg_a = before[-1][1] if before else lo
+    seg_b = next((a for a, _ in gaps if a >= sp.end), hi)
+    first, last = seg_a == line_start, seg_b == line_end
+    if (seg_a == lo and not first) or (seg_b == hi and not last) or not (first or last):
+        return False  # a field longer than the reach is no heading
+    if not _heading_words(text[seg_a:seg_b]):
+        return False
+    if first:
         return True
     # a second heading: it ends the line, after a dash, and the line starts with a heading
-    return (at == len(segments) - 1 and text[segments[at - 1][1]:segments[at][0]].strip() in ("-", "\u2013", "\u2014")
-            and _heading_words(text[segments[0][0]:segments[0][1]]))
+    if text[before[-1][0]:before[-1][1]].strip() not in ("-", "\u2013", "\u2014"):
+        return False
+    start = text.rfind("\n", 0, sp.start) + 1 if line_start is None else line_start
+    gap = _FIELD_END.search(text, start, seg_a)
+    return gap is not None and _heading_words(text[start:gap.start()])
 
 
 def _heading_words(head: str) -> bool:
@@ -264,9 +291,8 @@ def clock_after_heading(text: str, sp: Span) -> bool:
         return False
     if _TIME_LABEL.search(text, max(0, sp.start - 20), sp.start):
         return True
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    line_end = text.find("\n", sp.end)
-    if text[sp.end:len(text) if line_end < 0 else line_end].strip():
+    line_start, line_end = _line(text, sp.start, sp.end)
+    if line_start is None or line_end is None or text[sp.end:line_end].strip():
         return False
     head = text[line_start:sp.start]
     words = _WORD.findall(head)
@@ -281,10 +307,14 @@ def caps_heading(text: str, sp: Span) -> bool:
     surface = text[sp.start:sp.end]
     if not surface.isupper() or not _WORD.search(surface):
         return False
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    line_end = text.find("\n", sp.end)
-    line_end = len(text) if line_end < 0 else line_end
-    words = list(_WORD.finditer(text, line_start, line_end))
+    # the words of the line within the reach: a run cut there is shorter and the rest of the
+    # line fewer words, so the answer is yes only where the whole line's is
+    line_start, line_end = _line(text, sp.start, sp.end)
+    lo = max(0, sp.start - _REACH) if line_start is None else line_start
+    hi = min(len(text), sp.end + _REACH) if line_end is None else line_end
+    words = [m for m in _WORD.finditer(text, lo, hi)  # not a word cut at the reach's edge
+             if not (m.start() == lo > 0 and text[lo - 1].isalpha())
+             and not (m.end() == hi < len(text) and text[hi].isalpha())]
     inside = [i for i, m in enumerate(words) if sp.start <= m.start() and m.end() <= sp.end]
     if not inside:
         return False

@@ -102,7 +102,9 @@ _CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
 #: ``regex`` module from their leading character; the span is the ``v`` group when there is one.
 FORMS: dict[str, tuple[str, LazyPattern, object]] = {}
 #: Form name -> what a note must hold for the form to be scanned (cheaper than the form's
-#: look-behinds tried at every digit): a plain ``re`` pattern, or lower-case literals.
+#: look-behinds tried at every digit): a plain ``re`` pattern, or lower-case literals. A pattern
+#: starts with one digit class (what comes before it in a look-behind, ``[0-9][0-9]{5}``, not
+#: ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster (the same notes pass).
 GATES: dict[str, re.Pattern | tuple[str, ...]] = {}
 
 
@@ -126,7 +128,7 @@ def _form(name: str, subtype: str, pattern: str, lead: str = "[0-9]", flags: int
 
 @_form("card", "ACCOUNT", _NO_NUM_BEFORE + r"(?:[0-9]{12,19}|[0-9]{4}(?P<s>[ -])[0-9]{4}(?:(?P=s)[0-9]{4}){1,2}"
        r"(?:(?P=s)[0-9]{1,3})?|[0-9]{4}(?P<a>[ -])[0-9]{6}(?P=a)[0-9]{4,5})" + _NO_NUM_AFTER,
-       gate=r"[0-9]{12}|[0-9]{4}[ -][0-9]{4,6}[ -][0-9]{4}")
+       gate=r"[0-9](?:[0-9]{11}|[0-9]{3}[ -][0-9]{4,6}[ -][0-9]{4})")
 def _card(m, text) -> bool:
     """Evidence: the Luhn check (python-stdnum) on 13 to 19 digits, bare, in fours, or in the
     4-6-5 and 4-6-4 groups of American Express, Diners and JCB cards; twelve digits (a Maestro
@@ -143,7 +145,7 @@ def _card(m, text) -> bool:
 @_form("iban", "ACCOUNT", r"(?<![\w-])(?:[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{11,30}|(?:[ ][A-Z0-9]{4}){2,7}"
        r"(?:[ ][A-Z0-9]{1,3})?)|[a-z]{2}[0-9]{2}(?:[a-z0-9]{11,30}|[ ][a-z0-9]{4}(?:[ ](?=[a-z]{0,3}[0-9])[a-z0-9]{4})"
        r"{1,6}(?:[ ](?=[a-z]{0,2}[0-9])[a-z0-9]{1,3})?))(?![\w-])", "[A-Za-z]",
-       gate=r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11}")
+       gate=r"[0-9][0-9](?<=[A-Za-z]{2}[0-9]{2})[A-Za-z0-9 ]{11}")
 def _iban_ok(m, text) -> bool:
     """Evidence: the mod-97 check of ISO 13616 (python-stdnum), in either case; a number whose
     length is not its country's (a typo, a bank's own layout) still passes on its check, one
@@ -159,7 +161,7 @@ def _iban_ok(m, text) -> bool:
 
 # The same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
 @_form("iban_tail", "ACCOUNT", r"(?<![\w-])[a-z]{2}[0-9]{2}[ ][a-z0-9]{4}(?:[ ](?=[a-z]{0,3}[0-9])[a-z0-9]{4}){1,6}"
-       r"[ ][a-z]{1,3}(?![\w-])", "[a-z]", gate=r"[a-z]{2}[0-9]{2} [a-z0-9]{4} ")
+       r"[ ][a-z]{1,3}(?![\w-])", "[a-z]", gate=r"[0-9][0-9](?<=[a-z]{2}[0-9]{2}) [a-z0-9]{4} ")
 def _iban_tail(m, text) -> bool:
     """Evidence: as :func:`_iban_ok`, the mod-97 check."""
     return _iban_ok(m, text)
@@ -203,18 +205,18 @@ def _bsn_ok(m, text) -> bool:
 
 
 @_form("personnummer", "SSN", _NO_NUM_BEFORE + r"(?:19|20)?[0-9]{6}[-+][0-9]{4}" + _NO_NUM_AFTER,
-       gate=r"[0-9]{6}[-+][0-9]{4}")
+       gate=r"[0-9][0-9]{5}[-+][0-9]{4}")
 def _personnummer(m, text) -> bool:
     return _valid(se_personnummer, m.group())
 
 
-@_form("pesel", "SSN", _NO_NUM_BEFORE + r"[0-9]{11}" + _NO_NUM_AFTER, gate=r"[0-9]{11}")
+@_form("pesel", "SSN", _NO_NUM_BEFORE + r"[0-9]{11}" + _NO_NUM_AFTER, gate=r"[0-9][0-9]{10}")
 def _pesel_ok(m, text) -> bool:
     return _valid(pl_pesel, m.group())
 
 
 @_form("dni", "SSN", r"(?<![\w-])(?:[XYZ]-?[0-9]{7}|[0-9]{8})-?[A-Z](?![\w-])", "[0-9XYZ]",
-       gate=r"[0-9]{7}-?[A-Z]")
+       gate=r"[0-9][0-9]{6}-?[A-Z]")
 def _dni_ok(m, text) -> bool:
     value = m.group().replace("-", "")
     return _valid(es_nie if value[0] in "XYZ" else es_dni, value)
@@ -228,7 +230,7 @@ def _nir_ok(m, text) -> bool:
 
 # Aadhaar: twelve digits in groups of four (Verhoeff), or bare after its label.
 @_form("aadhaar", "SSN", _NO_NUM_BEFORE + r"[2-9][0-9]{3}(?P<s>[ -]?)[0-9]{4}(?P=s)[0-9]{4}" + _NO_NUM_AFTER, "[2-9]",
-       gate=r"[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}")
+       gate=r"[0-9][0-9]{3}[ -]?[0-9]{4}[ -]?[0-9]{4}")
 def _aadhaar(m, text) -> bool:
     spaced = m.group("s") != ""
     return _valid(in_aadhaar, m.group()) and (spaced or bool(_AADHAAR_LABEL.search(text, max(0, m.start() - 30),
@@ -243,7 +245,7 @@ def _tfn(m, text) -> bool:
 
 
 # Irish PPS number: seven digits and a check letter (and an optional second letter).
-@_form("pps", "SSN", _NO_NUM_BEFORE + r"[0-9]{7}[A-Wa-w](?:[ABHWTXabhwtx])?(?![\w-])", gate=r"[0-9]{7}[A-Wa-w]")
+@_form("pps", "SSN", _NO_NUM_BEFORE + r"[0-9]{7}[A-Wa-w](?:[ABHWTXabhwtx])?(?![\w-])", gate=r"[0-9][0-9]{6}[A-Wa-w]")
 def _pps(m, text) -> bool:
     return _valid(ie_pps, m.group().upper())
 
@@ -295,14 +297,14 @@ def _phone_trunk(m, text) -> bool:
 # Pairs of digits: "60-56-85-91", "12.34.56.78", "01 23 45 67 89" (spaces: after a leading 0).
 @_form("phone_pairs", "PHONE", _NO_NUM_BEFORE + r"(?:[0-9]{2}(?P<s>[.-])[0-9]{2}(?:(?P=s)[0-9]{2}){2,3}"
        r"|0[0-9][ ][0-9]{2}(?:[ ][0-9]{2}){3})" + _NO_NUM_AFTER,
-       gate=r"[0-9]{2}([.-])[0-9]{2}\1[0-9]{2}\1[0-9]{2}|0[0-9] [0-9]{2} [0-9]{2} [0-9]{2} [0-9]{2}")
+       gate=r"[0-9](?:[0-9]([.-])[0-9]{2}\1[0-9]{2}\1[0-9]{2}|(?<=0)[0-9] [0-9]{2} [0-9]{2} [0-9]{2} [0-9]{2})")
 def _phone_pairs(m, text) -> bool:
     return True  # the shape is the evidence: no date, range or setting is four pairs of digits
 
 
 # Canadian postal codes: the letters Canada Post uses, with a space or hyphen (bare: beside an address).
 @_form("postal_ca", "ZIP", r"(?<![\w-])[ABCEGHJ-NPRSTVXY][0-9][ABCEGHJ-NPRSTV-Z](?P<s>[ -]?)[0-9][ABCEGHJ-NPRSTV-Z]"
-       r"[0-9](?![\w-])", "[A-Z]", gate=r"[A-Z][0-9][A-Z]")
+       r"[0-9](?![\w-])", "[A-Z]", gate=r"[0-9](?<=[A-Z][0-9])[A-Z]")
 def _postal_ca(m, text) -> bool:
     return m.group("s") != "" or _address_context(m, text)
 
@@ -314,13 +316,13 @@ def _postal_uk(m, text) -> bool:
 
 
 @_form("postal_dash", "ZIP", _NO_NUM_BEFORE + r"(?:[0-9]{2}-[0-9]{3}|[0-9]{4}-[0-9]{3}|[0-9]{5}-[0-9]{3})"
-       + _NO_NUM_AFTER, gate=r"[0-9]{2}-[0-9]{3}")
+       + _NO_NUM_AFTER, gate=r"[0-9][0-9]-[0-9]{3}")
 def _postal_dash(m, text) -> bool:
     return _address_context(m, text)
 
 
 @_form("postal_nl", "ZIP", r"(?<![\w.,/-])[1-9][0-9]{3}[ ]?(?!S[ADS])(?P<l>[A-Z]{2})(?![\w-])", "[1-9]",
-       gate=r"[0-9]{4} ?[A-Z]{2}(?![A-Za-z])")
+       gate=r"[0-9][0-9]{3} ?[A-Z]{2}(?![A-Za-z])")
 def _postal_nl(m, text) -> bool:
     # not a unit or a clinical abbreviation ("1400CC", "2200 PT"), unless a listed city follows
     after = _CITY_AFTER.match(text, m.end())

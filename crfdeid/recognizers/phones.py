@@ -42,9 +42,11 @@ from ..text.patterns import LazyModule
 # imported on a note's first candidate number: its import cost every start-up 0.02 CPU-s (issue 53)
 phonenumbers = LazyModule("phonenumbers")
 
-_PLUS = re.compile(r"(?<![\w+])\+[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
+# The patterns scanned over a whole note start with a literal or one character class (what stands
+# before it in a look-behind): ``re`` then skips to those characters at C speed (the same matches).
+_PLUS = re.compile(r"\+(?<![\w+]\+)[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
 _BRITISH_WORDS = ("colour", "haemo", "anaem", "oedema", "paediatric", "oesophag", "centre", "programme")
-_BRITISH = re.compile(r"\b(?:NHS|A&E|GP)\b")
+_BRITISH = re.compile(r"\b(?=[AGN])(?:NHS|A&E|GP)\b")
 #: The postal-code forms of :mod:`.contextforms` and :mod:`.fixedforms` -> the country they tell.
 POSTAL_COUNTRY = {"eircode": "IE", "postal_ca": "CA", "postal_ca_lower": "CA", "postal_au": "AU", "postal_in": "IN",
                   "postal_uk": "GB", "postal_uk_context": "GB", "postal_us": "US", "aadhaar": "IN",
@@ -53,7 +55,7 @@ POSTAL_COUNTRY = {"eircode": "IE", "postal_ca": "CA", "postal_ca_lower": "CA", "
 _SHAPE = re.compile(r"\+?\(?[0-9]+\)?(?:[ .-]{1,2}\(?[0-9]+\)?)*")
 _SLASH_NEAR = re.compile(r"[/:]")
 # Seven digits or more with separators between them: where a phone number of any country may be.
-_CANDIDATE = re.compile(r"[+(]?[0-9](?:[ ().-]{0,2}[0-9]){6,16}\)?")
+_CANDIDATE = re.compile(r"[+(0-9](?:(?<=[+(])[0-9]|(?<=[0-9]))(?:[ ().-]{0,2}[0-9]){6,16}\)?")
 
 
 def country_of(text: str, forms=()) -> str:
@@ -76,8 +78,8 @@ def country_of(text: str, forms=()) -> str:
         if name in POSTAL_COUNTRY:
             votes[POSTAL_COUNTRY[name]] += 2
     low = text.lower()
-    british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(set(_BRITISH.findall(text)) - {"GP"}) + (
-        "GP" in _BRITISH.findall(text))
+    marks = set(_BRITISH.findall(text))
+    british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(marks - {"GP"}) + ("GP" in marks)
     if british >= 2:  # one spelling alone is a typist's habit ("colour" in a US note)
         votes["GB"] += 1
     if not votes:
@@ -183,14 +185,16 @@ def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
 
 # A phone's cue in several languages, and the words that may stand between it and the number
 # ("call back 2458798684", "reach her at 655-7805", "Tel.: ...", "whatsapp ...", "tél. ...").
+# The look-ahead holds the cue words' first letters: tried first at each position, it skips most
+# of them at once (the same matches; the scan of the PhysioNet dev notes 0.11 -> 0.05 CPU-s).
 _CUE = re.compile(
-    r"(?i)\b(?:phone|telephone|tel|t[ée]l[ée]phone|tél|telefon|telefono|tel[ée]fono|telefone|telefoon|mobile|mobil|mob"
-    r"|cell|cellphone|handy|portable|cellulare|celular|m[óo]vil|whatsapp|sms|text|call|ring|contact|reach|fax|pager)"
+    r"(?i)\b(?=[cfhmprstw])(?:phone|telephone|tel|t[ée]l[ée]phone|tél|telefon|telefono|tel[ée]fono|telefone|telefoon"
+    r"|mobile|mobil|mob|cell|cellphone|handy|portable|cellulare|celular|m[óo]vil|whatsapp|sms|text|call|ring|contact|reach|fax|pager)"
     r"\b\.?(?:[ \t]*(?:number|no\.?|nr\.?|#))?(?:[ \t]+(?:me|her|him|them|us|back|on|at|is|was|number))*[ \t]*"
     r"[:=.–-]?[ \t]*(?=[+(0-9])")
 # "T:", "M:", "F:" at the start of a signature's line (eight digits at least, no dot: "T: 37.5" is a temperature).
 _LINE_CUE = re.compile(r"(?m)^[ \t]*(?P<l>[TMFtmf])[ \t]*:[ \t]*(?=[+(0-9])")
-_RUN = re.compile(r"\+?\(?[0-9](?:[ ().-]{0,2}[0-9]){6,16}\)?")
+_RUN = re.compile(r"[+(0-9](?:(?<=\+)\(?[0-9]|(?<=\()[0-9]|(?<=[0-9]))(?:[ ().-]{0,2}[0-9]){6,16}\)?")
 _AFTER_RUN = re.compile(r"[ \t]*\((?:home|work|mobile|mob|cell|landline|office|h|w|m)\)", re.I)
 _OR = re.compile(r"[ \t]*(?:or|and|/|,)[ \t]*(?=[+(0-9])", re.I)
 _DATE_IN = re.compile(r"(?<![0-9])(?:[0-9]{1,2}[-./][0-9]{1,2}[-./](?:19|20)?[0-9]{2}|(?:19|20)[0-9]{2}[-./][0-9]{1,2}"

@@ -17,17 +17,34 @@ evidence:
   words (``Heart Failure Clinic`` and ``Antenatal Clinic`` stay), is that kind of place; in
   lower case, one to three words, the first in no such list (``keele uni``);
 * **a saint's place in lower case**: ``st`` then a word with ``'s`` (``st luke's``): a church,
-  school or hospital named after a saint (the possessive rules out ``st`` for street);
+  school or hospital named after a saint (the possessive rules out ``st`` for street); and ``Our
+  Lady of`` then one or two words (``our lady of guadalupe parish``);
+* **a firm in lower case**: a trade or legal suffix (``freight``, ``motors``, ``ltd``, ``& sons``,
+  ``parish``; not ``inc``, an increase) after up to three words in no plain list (``sunland
+  freight``, ``chidi & sons motors``);
 * **after what one does there**: ``works for/at``, ``employed by``, ``volunteers at``
   (ORGANIZATION), ``attends``, ``pupil at`` (ORGANIZATION), ``lives in`` (CITY), ``lives at``
   (LOCATION-OTHER) then name-cased words, or lower-case words the first of which is in no plain
-  list (``works at bunnings``): what follows these verbs is a place's or firm's name;
+  list (``works at bunnings``): what follows these verbs is a place's or firm's name; weaker cues
+  want more: after ``moved to``, ``farms near``, ``comes from``, ``drives up from``, ``away in``
+  (CITY) a word of a proper name in title case or a listed town (``Glasgow``; not ``OSH``), in
+  lower case the leading words in no plain list (``merthyr tydfil`` of ``merthyr tydfil last
+  yr``), never a run ending in a head (``moved to Larch Ward``); after ``insurer``, ``covered
+  by``, ``insured with`` (ORGANIZATION) that or two title-case words (``Lion City Assurance``;
+  not ``Medicaid``, a national scheme, nor a drug or dressing, plain words); and two to four
+  title-case words, one of a proper name, before ``plan``, ``insurance``, ``policy``, ``cover``
+  or ``scheme`` (``Cascade Senior Advantage plan``; not ``Treatment Plan``);
 * **a street**: a house number (a ``Flat 3,`` or ``Unit 2/`` before it allowed) then up to four
   name-cased words or compass letters and a street type (``street_types``: ``Way``, ``Crescent``,
-  ``Close``, ``Rd``...), or a street type written before the name (``street_prefixes``: ``6 Heol y
-  Felin``, ``Jalan Ampang``), or a numbered road (``88 Route 9``); without a number, name-cased
-  words with one in no plain list then a full street type (``Westgate Road``), and in lower case
-  a first word in no plain list (``bucknall new road``);
+  ``Close``, ``Rd``...; a type's own number and a unit after: ``512 Ang Mo Kio Avenue 8, #07-1234``;
+  a block or ``No.`` before the number is :mod:`.addresses`'), or a street type written
+  before the name (``street_prefixes``: ``6 Heol y Felin``, ``Jalan Ampang``; in lower case the
+  Welsh, Irish and Malay ones: ``7 heol y nant``), or a numbered road (``88 Route 9``, ``Gali No.
+  2``, ``County Road B-47``), a box (``P.O. Box 41872-00100``, ``RR 2 Box 118``) or a purok;
+  without a number, name-cased words with one in no plain list then a full street type
+  (``Westgate Road``), and in lower case a first word that is a listed name or of five letters or
+  more in no plain list (``bucknall new road``; the types of ``close obs`` and ``sex drive`` are
+  not read in lower case); a barangay (``Brgy. San Isidro``) is a CITY;
 * **a hyphenated place**: a place span inside a hyphenated word takes its name-cased pieces and
   the particles between them (``Stoke-on-Trent``, ``Maison Saint-Laurent``);
 * **a place's first words**: a place span (no street, state, postcode or country) takes the one
@@ -38,9 +55,17 @@ evidence:
   and place spans of one subtype so, are one span (the kind of the piece with more letters): one
   surrogate or ``[**DOCTOR**]`` for one person.
 
-It only adds or joins: no span is dropped here. Lists: ``gazetteers/*_heads.txt``,
+It only adds or joins: no span is dropped here. Where a found street covers a date the tagger read
+inside it (``12/3 Harbour Road``: a unit and a house number) the joined span is the street's.
+Evidence for the 2026-11-25 additions (weaker cues, firms in lower case, boxes, the street over a
+date): on the made-up notes of dev, dev2 and dev3 (eleven countries) they took
+no must-survive phrase; on the PhysioNet development patients the site-mining figures were the
+same before and after, once ``inc`` and ``Brothers`` were left out (one false span each).
+Lists: ``gazetteers/*_heads.txt``,
 ``street_types.txt``, ``street_prefixes.txt`` (hand-written, ``gazetteers/handwritten.py``);
-plain words: the common, clinical, drug, department, eponym, score and stop word lists.
+plain words: the common, clinical, drug, department, eponym, score and stop word lists and the
+national health schemes (``health_schemes``). Towns by their place in an address are
+:mod:`.addresses`'.
 
 >>> from crfdeid.document import make_span
 >>> text = "GP: Millbeck Surgery. Works for Ridgeline Freight; lives at 1200 Harbison Way."
@@ -50,13 +75,17 @@ plain words: the common, clinical, drug, department, eponym, score and stop word
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import regex
 
 from .. import gazetteers
 from ..document import Span
+from ..text.patterns import AsciiTwin, LazyPattern
+from .postcodes import towns
 from .safeharbor import overlap_groups
 
 #: Lists of head words and the kind of place a name before one is (the first list naming a head wins).
@@ -66,20 +95,34 @@ PLAIN_LISTS = ("common_words", "frequent_words", "clinical_words", "stop_words",
                "months", "days", "titles", "relations", "staff_roles", "note_labels", "score_names", "eponyms",
                "drug_names", "brand_names", "hospital_words", "organization_words", "professions", "icd10_words",
                "clinical_scales", "clinical_heads", "street_types", "organization_heads", "hospital_heads",
-               "ward_heads", "town_heads")
+               "ward_heads", "town_heads", "health_schemes")
 #: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
 #: plain words after a name too).
 STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", "Terrace", "Boulevard", "Gardens",
                        "Mews", "Parade", "Drive")
 _NAME_CATEGORIES = frozenset({"NAME", "LOCATION"})
+# Heads of a firm's or a parish's name in lower case after which a first word in no plain list is
+# the name (``sunland freight``, ``chidi & sons motors``): a legal suffix or a trade no clinical
+# phrase ends in (not ``inc``: an increase in a lower-case note, one false span on the PhysioNet dev notes).
+_STRONG_LOWER_HEADS = ("freight", "logistics", "haulage", "trucking", "couriers", "motors", "ltd", "plc", "llc",
+                       "pty", "& sons", "and sons", "bros", "parish", "parish church")
+_JOIN_HEAD = frozenset(("&", "and", "sons", "bros"))  # inside a firm's lower-case name (``chidi & sons motors``)
 # Heads that mark a place's name in lower case too (not ``unit``, ``group``, ``surgery``, ``practice``:
 # ``one unit``, ``cardiac surgery``).
 _LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university", "college", "academy", "school",
                           "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
                           "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
+# Street types after a lower-case street's name (not ``close``, ``way``, ``drive``: ``close obs``,
+# ``sex drive``; the name's first word must be a listed name or town, or five letters or more in no
+# plain list, :func:`_first_proper`).
+_LOW_TYPES = "road|street|lane|avenue|terrace|crescent|grove|gardens|parade|boulevard|expressway"
 # Street types written short, whose full stop is the abbreviation's.
 _ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
                          "prom no".split())
+# What a note holds if a box, a rural route, a county road or a purok may be in it (lower case).
+_BOX_WORDS = ("box", "bag", "county r", "farm road", "rural route", "purok", "sitio")
+# A firm's suffixes written short (``Pasig Riverside Logistics Inc.``, ``Rio Grande Pecan Co.``).
+_FIRM_ABBREVIATED = frozenset("inc co corp ltd bros plc llc pty".split())
 _L = r"[\p{L}\p{M}]"
 _EDGE = r"(?<![\p{L}\p{M}\p{N}'’-])"
 _END = r"(?![\p{L}\p{M}\p{N}'’-])"
@@ -95,6 +138,23 @@ _TITLE_DOT = regex.compile(r"\b(?:Dr|DR|Mr|MR|Mrs|MRS|Ms|MS|Miss|Prof|St|Sr|Jr)\
 _JOINS = frozenset("and & of on the de la du del y na an upon".split())
 # What a head is not followed by: a field label's number (``Unit No: 75246``, ``Ward #``).
 _NOT_LABEL = r"(?![ \t]*(?:No\b|NO\b|no\b|Number|NUMBER|number|#|:))"
+
+
+_lazy = partial(LazyPattern, regex.compile)
+#: The Unicode classes of the patterns below as their ASCII members (longest first), for the
+#: stdlib ``re`` twins run on ASCII text (:func:`_twin`).
+_ASCII_CLASSES = ((r"[\p{L}\p{M}\p{N}'’-]", r"[A-Za-z0-9'’-]"), (r"[\p{L}\p{M}'’-]", r"[A-Za-z'’-]"),
+                  (r"[\p{L}\p{M}'’]", r"[A-Za-z'’]"), (r"[\p{L}\p{M}]", r"[A-Za-z]"), (r"\p{Lu}", r"[A-Z]"),
+                  (r"\p{Ll}", r"[a-z]"))
+
+
+def _twin(pattern: str) -> AsciiTwin:
+    """``pattern`` for ``regex``, and on ASCII text its ``re`` twin (about twice as fast on the
+    name-shaped patterns; the same matches there: tests/test_phrases.py)."""
+    ascii_pattern = pattern
+    for unicode_class, ascii_class in _ASCII_CLASSES:
+        ascii_pattern = ascii_pattern.replace(unicode_class, ascii_class)
+    return AsciiTwin(_lazy(pattern), LazyPattern(re.compile, ascii_pattern))
 
 
 def _alternation(items) -> str:
@@ -125,7 +185,9 @@ def _plain() -> frozenset:
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> dict[str, regex.Pattern]:
+def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
+    """The shapes' patterns, each compiled on first use: a note without a place's head word needs
+    neither of the two largest (``named``, ``grow``: 4,000 characters of heads each, 0.02 CPU-s)."""
     heads = list(_heads())
     cap_heads = _alternation(_cased(e for n in HEAD_LISTS for e in gazetteers.entries(n)))
     low_heads = _alternation(h for h in heads if h in _LOWER_HEADS)
@@ -134,47 +196,72 @@ def _patterns() -> dict[str, regex.Pattern]:
     strong = _alternation(_cased(STRONG_STREET_TYPES))
     prefixes = _alternation(gazetteers.entries("street_prefixes"))
     word_or_initial = rf"(?:{_CAPW}|[NSEW]\.?|{_JOIN})"
+    # what a cue names: name-cased words (joins between) or up to three lower-case words
+    cued = (rf"[ \t](?:(?i:the)[ \t])?(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
+            rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}}){_END}")
     unit = (r"(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
             r"\d{1,5}[A-Za-z]?[ \t]*[,/][ \t]*)")
-    after_unit = r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-]))"
+    after_unit = (r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-])"
+                  r"|,?[ \t]*#\d{1,3}-\d{1,5}(?![\w-]))")
+    low_prefixes = "heol|ffordd|stryd|lôn|bóthar|bothar|sráid|sraid|jalan|lorong"
     return {
-        "grow": regex.compile(rf"(?P<mid>(?:[ \t](?:{_CAPW}|{_JOIN})){{0,2}}?)[ \t](?P<head>{cap_heads}){_END}"),
-        "grow_low": regex.compile(rf"(?P<mid>(?:[ \t]{_LOWW}){{0,1}}?)[ \t](?P<head>{low_heads}){_END}"),
-        "town": regex.compile(rf"[ \t](?P<head>{towns}){_END}"),
-        "named": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t](?:{_JOIN}[ \t])?{_CAPW}){{0,3}})[ \t]"
-                               rf"(?P<head>{cap_heads}){_END}{_NOT_LABEL}"),
-        "named_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?P<head>{low_heads}){_END}"
-                                   rf"{_NOT_LABEL}"),
-        "saint_low": regex.compile(rf"{_EDGE}st\.?[ \t]{_LOWW}['’]s{_END}"),
-        "cue": regex.compile(
+        "grow": _twin(rf"(?P<mid>(?:[ \t](?:{_CAPW}|{_JOIN})){{0,2}}?)[ \t](?P<head>{cap_heads}){_END}"),
+        "grow_low": _twin(rf"(?P<mid>(?:[ \t]{_LOWW}){{0,1}}?)[ \t](?P<head>{low_heads}){_END}"),
+        "town": _twin(rf"[ \t](?P<head>{towns}){_END}"),
+        "named": _twin(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t](?:{_JOIN}[ \t])?{_CAPW}){{0,3}})[ \t]"
+                       rf"(?P<head>{cap_heads}){_END}{_NOT_LABEL}"),
+        "named_low": _twin(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?P<head>{low_heads}){_END}"
+                           rf"{_NOT_LABEL}"),
+        "saint_low": _lazy(rf"{_EDGE}st\.?[ \t]{_LOWW}['’]s{_END}"),
+        "strong_low": _lazy(rf"(?<=\p{{Ll}})[ \t](?P<head>{_alternation(_STRONG_LOWER_HEADS)}){_END}"),
+        # a church, school or hospital named for Our Lady (``our lady of guadalupe parish``)
+        "our_lady": _lazy(rf"{_EDGE}(?i:our[ \t]lady[ \t]of)(?:[ \t](?:the[ \t])?(?:{_CAPW}|{_LOWW})){{1,2}}"
+                          rf"{_END}"),
+        "cue": _lazy(
             r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
             r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
-            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))[ \t](?:(?i:the)[ \t])?"
-            rf"(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
-            rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}})"
-            rf"{_END}"),
-        "street": regex.compile(
+            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))" + cued),
+        # the weaker cues (a town, an insurer), looked for on the lines that hold one of their words
+        "weak_cue": _lazy(
+            r"\b(?i:(?P<moved>(?:lives|living|farms|moved|moving|relocated|relocating)[ \t](?:back[ \t])?(?:to|near)"
+            r"|(?:moved|relocated|originally|comes|came|visiting|travell?ed|drives|drove|commutes)"
+            r"(?:[ \t](?:up|down|in|over))?[ \t]from|grew[ \t]up[ \t]in|works[ \t]in|away[ \t]in|stays[ \t]in)"
+            r"|(?P<insurer>insurer|insured[ \t](?:with|by)|insurance[ \t](?:with|through|via|by)"
+            r"|covered[ \t]by|medical[ \t]aid))" + cued),
+        "street": _lazy(
             rf"(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,5}})?,?[ \t]"
-            rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?{after_unit}?"
-            rf"|(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?,?[ \t](?:{prefixes})(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}"
-            rf"(?=[ \t]*(?:[,;)\n]|$))"
+            rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?(?:[ \t]\d{{1,3}}{_END})?{after_unit}?"
+            rf"|(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?,?[ \t](?:{prefixes}|{low_prefixes})"
+            rf"(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}(?=[ \t]*(?:[,;)\n]|$))"
             rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]"
             rf"\d{{1,4}}{_END}"
-            rf"|{_EDGE}(?:Road|Rd)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
-        "street_prefix": regex.compile(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
-                                       rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
-        "street_named": regex.compile(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
-        "street_low": regex.compile(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:road|street|lane|avenue)"
-                                    rf"{_END}"),
-        "ward_number": regex.compile(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
-        "before": regex.compile(r"(?<![\p{L}\p{M}\p{N}'’.-])(?P<run>\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*"
-                                r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
-        "hyphen": regex.compile(rf"{_L}[\p{{L}}\p{{M}}'’]*(?:-{_L}[\p{{L}}\p{{M}}'’]*)+"),
+            rf"|{_EDGE}(?:Road|Rd|Street|St|Lane|Gali|Galli|Cross)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
+        # a box or a rural route (``P.O. Box 41872-00100``, ``RR 2 Box 118``), a county road, a purok:
+        # looked for only in a note holding one of :data:`_BOX_WORDS`
+        "street_box": _lazy(
+            rf"{_EDGE}(?:P\.?[ \t]?O\.?[ \t]?Box|POB|Private[ \t]Bag|(?:RR|HC|Rural[ \t]Route)[ \t]\d{{1,3}}"
+            rf"[ \t]Box)[ \t]*\d{{1,6}}(?:-\d{{3,5}})?{_END}"
+            rf"|{_EDGE}(?:County[ \t]Road|County[ \t]Rd|Farm[ \t]Road|Rural[ \t]Route)[ \t][A-Z]?-?\d{{1,4}}{_END}"
+            rf"|{_EDGE}(?:Purok|Sitio)[ \t](?:\d{{1,3}}|{_CAPW}){_END}"),
+        "barangay": _lazy(rf"{_EDGE}(?:Brgy\.?|Bgy\.?|Barangay|BRGY\.?)[ \t](?:{_CAPW}|\d{{1,3}})"
+                          rf"(?:[ \t](?:{_CAPW}|\d{{1,3}})){{0,2}}{_END}"),
+        # an insurer's plan named before what it is (``Cascade Senior Advantage plan``, ``Lion Shield
+        # insurance``): two to four title-case words, one of a proper name (:func:`find`)
+        "plan": _lazy(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{1,3}})[ \t](?:health[ \t])?"
+                      rf"(?:plan|insurance|policy|cover|scheme)\b"),
+        "street_prefix": _lazy(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
+                               rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
+        "street_named": _twin(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
+        "street_low": _twin(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:{_LOW_TYPES}){_END}"),
+        "ward_number": _lazy(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
+        "before": _lazy(r"(?<![\p{L}\p{M}\p{N}'’.-])(?P<run>\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*"
+                        r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
+        "hyphen": _lazy(rf"{_L}[\p{{L}}\p{{M}}'’]*(?:-{_L}[\p{{L}}\p{{M}}'’]*)+"),
     }
 
 
 def prepare() -> None:
-    """Load the lists and build the patterns (a model does this at load)."""
+    """Load the lists and write the patterns (a model does this at load; each is compiled on first use)."""
     _plain()
     _names()
     _patterns()
@@ -190,6 +277,13 @@ def _proper(word: str) -> bool:
     if len(low) < 2 or not low.isalpha() or low in _plain():
         return False
     return (word[:1].isupper() and not word.isupper()) or low in _names()
+
+
+def _unplain(word: str) -> bool:
+    """A word of three letters or more in no plain list (``merthyr``, ``sunland``): after a cue that
+    names a town or a firm, a lower-case note's proper name, which no list holds."""
+    low = word.lower().strip(".,'’")
+    return len(low) > 2 and low.isalpha() and low not in _plain()
 
 
 @lru_cache(maxsize=1)
@@ -216,6 +310,7 @@ def find(text: str) -> list[Span]:
     p = _patterns()
     heads = _heads()
     lines = _lines(text)
+    low = text.lower()
     found: list[Span] = []
     for m in _scan(p["named"], text, "named", lines):
         start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.start("head"))
@@ -226,28 +321,89 @@ def find(text: str) -> list[Span]:
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
     found += [Span(m.start(), m.end(), "LOCATION", "HOSPITAL") for m in p["saint_low"].finditer(text)]
-    for m in p["cue"].finditer(text):
-        stop = _cut(text, m.start("run"), m.end("run"))
-        run = text[m.start("run"):stop]
-        if not run or (run[:1].islower() and not _proper(run.split()[0])):
-            continue
-        if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
-            continue
-        sub = ("ORGANIZATION" if m.group("org") or m.group("school")
-               else "CITY" if m.group("prep").lower() == "in" else "LOCATION-OTHER")
-        found.append(Span(m.start("run"), stop, "LOCATION", sub))
+    for m in _scan(p["strong_low"], text, "strong_low", lines):
+        begin = _unplain_before(text, m.start())
+        if begin is not None:
+            found.append(Span(begin, m.end(), "LOCATION", "ORGANIZATION"))
+    if "lady of" in low:
+        found += [Span(m.start(), m.end(), "LOCATION", "ORGANIZATION") for m in p["our_lady"].finditer(text)]
+    found += _after_cues(text, [*p["cue"].finditer(text), *_scan(p["weak_cue"], text, "weak_cue", lines)])
+    for m in _scan(p["plan"], text, "plan", lines):
+        start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.end("run"))
+        words = text[start:m.end("run")].split()
+        if len(words) > 1 and any(_proper(w) for w in words) and not any(w.isupper() for w in words):
+            found.append(Span(start, m.end("run"), "LOCATION", "ORGANIZATION"))
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
+    if any(w in low for w in _BOX_WORDS):
+        found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_box"].finditer(text)]
+    if any(w in low for w in ("brgy", "bgy", "barangay")):
+        found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
     for m in _scan(p["street_named"], text, "street_named", lines):
         start = _leading_plain(text, m.start(), m.end("run"))
         if any(_proper(w) for w in text[start:m.end("run")].split()):
             found.append(Span(start, m.end(), "LOCATION", "STREET"))
     for m in _scan(p["street_low"], text, "street_low", lines):
-        first = _first_proper(text, m.start("run"), m.end("run"))
+        first = _first_proper(text, m.start("run"), m.end("run"), loose=True)
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", "STREET"))
     return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
+
+
+def _after_cues(text: str, matches) -> list[Span]:
+    """The places and firms named after what one does there (``works for``, ``lives in``, ``moved
+    to``, ``insurer``: the module docstring), from the cue patterns' matches."""
+    found = []
+    for m in matches:
+        groups = m.groupdict()
+        cut = _cut(text, m.start("run"), m.end("run"))
+        run = text[m.start("run"):cut]
+        moved, insurer = groups.get("moved"), groups.get("insurer")
+        if not run or (run[:1].islower() and not _proper(run.split()[0]) and not (moved and _unplain(run.split()[0]))):
+            continue
+        stop = cut
+        if moved or insurer:
+            weak = _weak_cue_end(text, m.start("run"), cut, insurer=insurer is not None)
+            if weak is None or (moved and text[m.start("run"):weak].split()[-1].lower() in _head_words()):
+                continue  # ``moved to Larch Ward``: a ward's or a firm's name, which its head types
+            stop = weak
+        if run.split()[0].lower().strip(".") in gazetteers.load("titles") | gazetteers.load("months"):
+            continue
+        sub = ("ORGANIZATION" if groups.get("org") or groups.get("school") or insurer
+               else "CITY" if moved or groups["prep"].lower() == "in" else "LOCATION-OTHER")
+        found.append(Span(m.start("run"), stop, "LOCATION", sub))
+    return found
+
+
+def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
+    """Where the run after a weaker cue (``moved to``, ``from``, ``insurer``) ends, or None when it
+    names nothing: in lower case the leading words in no plain list (``merthyr tydfil`` of
+    ``merthyr tydfil last yr``); else a word of a proper name in title case or a listed town
+    (``Glasgow``; not ``OSH``), or, after an insurer's cue, two title-case words or more."""
+    words = list(regex.finditer(r"\S+", text[start:end]))
+    if text[start:end].islower():
+        keep = [w for w in itertools.takewhile(lambda w: _unplain(w.group()), words)]
+        return start + keep[-1].end() if keep else None
+    titled = [w.group() for w in words if not w.group().isupper()]
+    if any(_proper(w) or w.lower() in towns() for w in titled) or (insurer and len(titled) > 1):
+        return end
+    return None
+
+
+def _unplain_before(text: str, end: int) -> int | None:
+    """Where the lower-case words right before ``end`` that are in no plain list (``&``, ``and``,
+    ``sons``, ``bros`` between them) start, up to three words; None if there is none."""
+    start = None
+    window = max(0, end - 80)  # three words at most: no pass back over a long line
+    line_start = text.rfind("\n", window, end) + 1 or window
+    for i, w in enumerate(reversed(list(regex.finditer(r"\S+", text[line_start:end])))):
+        word = w.group()
+        if i == 3 or not (word in _JOIN_HEAD or (word.islower() and _unplain(word))):
+            break
+        if word not in _JOIN_HEAD:
+            start = line_start + w.start()
+    return start
 
 
 def _breaks() -> frozenset:
@@ -262,9 +418,16 @@ def _after_stop(text: str, start: int, end: int) -> int:
     them (``KINGSLEY`` of ``GO BACK TO KINGSLEY``, a note in capitals)."""
     at = start
     for m in regex.finditer(r"\S+", text[start:end]):
-        if m.group().lower() in _breaks():
+        if m.group().lower() in _breaks() - _head_words():
             at = start + m.end()
     return at
+
+
+@lru_cache(maxsize=1)
+def _head_words() -> frozenset:
+    """The words of the head phrases, lower case (``family`` of ``Family Health Team``: a relation,
+    but a word of a place's name before a head)."""
+    return frozenset(w for h in _heads() for w in h.split())
 
 
 def _cut(text: str, start: int, end: int) -> int:
@@ -287,7 +450,12 @@ def _last_words() -> dict[str, frozenset]:
     heads = frozenset(h.split()[-1] for h in _heads())
     return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _LOWER_HEADS),
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
-            "street_low": frozenset(("road", "street", "lane", "avenue"))}
+            "street_low": frozenset(_LOW_TYPES.split("|")),
+            "strong_low": frozenset(h.split()[-1] for h in _STRONG_LOWER_HEADS),
+            "plan": frozenset(("plan", "insurance", "policy", "cover", "scheme")),
+            "weak_cue": frozenset("lives living farms moved moving relocated relocating originally comes came visiting "
+                                  "travelled traveled drives drove commutes grew works away stays insurer insured "
+                                  "insurance covered medical".split())}
 
 
 def _lines(text: str) -> list[tuple[int, int, frozenset]]:
@@ -295,7 +463,7 @@ def _lines(text: str) -> list[tuple[int, int, frozenset]]:
     return [(m.start(), m.end(), frozenset(_WORDS.findall(m.group().lower()))) for m in _LINE.finditer(text)]
 
 
-def _scan(rx: regex.Pattern, text: str, name: str, lines):
+def _scan(rx: LazyPattern | AsciiTwin, text: str, name: str, lines):
     """``rx.finditer`` over the lines of ``text`` that hold a word a match ends with (most lines hold none)."""
     ends = _last_words()[name]
     for start, end, words in lines:
@@ -303,20 +471,25 @@ def _scan(rx: regex.Pattern, text: str, name: str, lines):
             yield from rx.finditer(text, start, end)
 
 
-def _first_proper(text: str, start: int, end: int) -> int | None:
+def _first_proper(text: str, start: int, end: int, loose: bool = False) -> int | None:
     """Where the lower-case words of ``text[start:end]`` start once the leading words that are
     no proper name are left out (``on`` of ``on bucknall new``), None if none is left or a stop
-    word follows the first proper one."""
+    word follows the first proper one; ``loose``: a word of five letters or more in no plain list
+    counts as a proper name too (``bucknall``)."""
     stops = gazetteers.load("stop_words")
     words = list(regex.finditer(r"\S+", text[start:end]))
     for i, w in enumerate(words):
-        if _proper(w.group()):
+        if _proper(w.group()) or (loose and len(w.group()) > 4 and _unplain(w.group())):
             return None if any(x.group() in stops for x in words[i:]) else start + w.start()
     return None
 
 
 def _no_full_stop(text: str, sp: Span) -> Span:
-    """A street's full stop left outside unless its type is an abbreviation (``St.``, ``Rd.``)."""
+    """A street's full stop left outside unless its type is an abbreviation (``St.``, ``Rd.``); a
+    firm's taken when its suffix is one (``Inc.``, ``Co.``)."""
+    if sp.subtype in ("ORGANIZATION", "HOSPITAL") and text[sp.end:sp.end + 1] == "." \
+            and text[sp.start:sp.end].split()[-1].lower() in _FIRM_ABBREVIATED:
+        return replace(sp, end=sp.end + 1)  # a firm's suffix with its full stop (``Inc.``)
     if text[sp.end - 1:sp.end] != "." or sp.subtype != "STREET":
         return sp
     last = text[sp.start:sp.end - 1].split()[-1].lower()
@@ -415,6 +588,10 @@ def apply(text: str, spans) -> list[Span]:
     for group in overlap_groups([_grow(text, sp) for sp in spans], find(text)):
         predicted = [g[3] for g in group if g[2] == 1]
         keep = predicted[0] if predicted else max((g[3] for g in group), key=lambda sp: sp.end - sp.start)
+        if keep.subtype == "DATE" and any(g[2] == 0 and g[3].subtype == "STREET" and g[0] <= keep.start
+                                          and keep.end <= g[1] for g in group):
+            # a unit and house number read as a date (``12/3 Harbour Road``): the street's
+            keep = next(g[3] for g in group if g[3].subtype == "STREET")
         if predicted and keep.category == "NAME" and len(group) > len(predicted):
             keep = next(g[3] for g in group if g[2] == 0)  # a name inside a place's name: the place
         out.append(Span(min(g[0] for g in group), max(g[1] for g in group), keep.category, keep.subtype,

@@ -143,8 +143,9 @@ RULES = {
         r"|changes?|segment|wave)\b)"
         r"(?:,?[ \t]+(?:apt|suite|ste|unit)\.?[ \t]*#?[ \t]*\d{1,5}[a-z]?(?![\w/-]))?)")),
     # A frequent street name and its suffix after "on", "at", "off"... in any case ("walgreens on main st").
-    "street_named": ("STREET", _lazy(
-        r"(?<=\b(?i:on|at|off|near|from|to|of)[ \t]{1,2})(?i:main|oak|elm|maple|pine|cedar|washington|lake|church"
+    "street_named": ("STREET", _after(
+        r"\b(?i:on|at|off|near|from|to|of)[ \t]{1,2}",
+        r"(?i:main|oak|elm|maple|pine|cedar|washington|lake|church"
         r"|market|water|mill|spring|walnut|chestnut|broadway|lincoln|jackson|franklin|madison|center|union|sunset"
         r"|ridge|willow|birch|spruce|hickory|poplar|jefferson|adams|state|bridge|river|school|prospect|pleasant)"
         r"[ \t]+(?i:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd)\b\.?(?![ \t]*(?:elevation|depression"

@@ -76,11 +76,22 @@ LABELS = {
     "MEDICALRECORD": [r"mrn", r"mr[ \t]*#", r"mr[ \t]+(?:no\b\.?|number)",
                       r"medical[ \t]+records?(?:[ \t]+" + _NO + ")?",
                       r"med\.?[ \t]*rec\.?(?:[ \t]*" + _NO + ")?", r"unit[ \t]+(?:no\b\.?|number)",
-                      r"(?:hospital|chart)[ \t]+(?:no\b\.?|number|#)"],
+                      r"(?:hospital|chart)[ \t]+(?:no\b\.?|number|#)",
+                      # other countries' record numbers (issue 50): a hospital, out- or in-patient,
+                      # registration, reference or folder number, an Indian UHID
+                      r"hosp\.?[ \t]*(?:no\b\.?|number|#)", r"(?-i:UHID)",
+                      r"(?:op|opd|ip|ipd)[ \t]*(?:no\b\.?|number|#)",
+                      r"reg(?:istration)?\.?[ \t]*(?:no\b\.?|number|#)", r"(?:our|your)[ \t]+ref(?:erence)?\b\.?",
+                      r"ref(?:erence)?\.?[ \t]*(?:no\b\.?|number|#)", r"(?:folder|file)[ \t]*(?:no\b\.?|number|#)"],
     "ACCOUNT": [r"acct\.?", r"account(?:[ \t]*" + _NO + ")?", r"billing[ \t]*" + _NO],
     "HEALTHPLAN": [r"medicare", r"medicaid", r"mbi", r"policy", r"(?:member|subscriber|beneficiary)[ \t]*" + _NO,
                    r"insurance[ \t]*" + _NO, r"health[ \t]*plan(?:[ \t]*" + _NO + ")?",
-                   r"group[ \t]*(?:number|no\b\.?|#)", r"claim(?:[ \t]*" + _NO + ")?"],
+                   r"group[ \t]*(?:number|no\b\.?|#)", r"claim(?:[ \t]*" + _NO + ")?",
+                   # national schemes' and insurers' numbers of other countries by their labels (issue 50)
+                   r"(?-i:CHI|NHI|OHIP|RAMQ|MSP|IHI)(?:[ \t]*" + _NO + ")?", r"nhs[ \t]*" + _NO,
+                   r"(?:philhealth|nhif|nhis)(?:[ \t]*" + _NO + ")?", r"enrol{1,2}ee[ \t]*" + _NO,
+                   r"hmo[ \t]*" + _NO, r"medical[ \t]+aid(?:[ \t]*" + _NO + ")?",
+                   r"(?:insurance|membership|member|health|hmo|medical)[ \t]+card(?:[ \t]*" + _NO + ")?"],
     "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)?[ \t]*" + _NO, r"licen[cs]e[ \t]+plate",
                 r"plate[ \t]*(?:number|no\b\.?|#)"],
     "LICENSE": [r"(?-i:DL)", r"driver'?s?[ \t]+licen[cs]e", r"licen[cs]e(?:[ \t]*" + _NO + ")?", r"lic\.?[ \t]*#",
@@ -88,12 +99,22 @@ LABELS = {
     "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
     "IDNUM": [r"(?-i:ID)", r"id(?=[ \t]*[:#])", r"identifier", r"specimen", r"accession",
               r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)",
-              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)", r"badge(?:[ \t]*" + _NO + ")?"],
+              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)", r"badge(?:[ \t]*" + _NO + ")?",
+              r"(?-i:NRIC|FIN)", r"passport(?:[ \t]*" + _NO + ")?",
+              r"national[ \t]+id(?:entity)?(?:[ \t]*" + _NO + ")?",
+              r"(?:payroll|employee|staff)[ \t]*" + _NO, r"card[ \t]*(?:number|no\b\.?|#)"],
 }
 #: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
 #: or "visit #2" is no identifier; "MR# 123" is.
 MIN_LENGTH = {"MEDICALRECORD": 3, "ACCOUNT": 3, "SSN": 9, "IDNUM": 4}
-_VALUE = r"(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+# An identifier after its label: letters and digits, hyphens inside (``BCH-0091-4472``); letters then
+# groups split by slashes (``CMHT/22719``, ``LCS/25/08841``: record numbers of other countries); or
+# eight digits or more in groups split by single spaces (``2953 17483 1``, ``4862 917 301 KT``,
+# ``DELG 3204 1512``: Medicare, OHIP, RAMQ numbers as their cards print them).
+_VALUE = (r"(?=[A-Za-z0-9/]*[0-9])[A-Za-z]{1,6}(?:/[A-Za-z0-9]{1,10}){1,3}(?![\w/-])"
+          r"|(?=(?:[0-9][ ]?){8})[0-9]{3,5}(?:[ ][0-9]{1,6}){1,3}(?:[ ](?-i:[A-Z]{2}))?(?![\w-])"
+          r"|(?-i:[A-Z]{4})[ ]?[0-9]{4}[ ]?[0-9]{4}(?![\w-])"
+          r"|(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
 _SEPARATOR = r"[ \t]*(?:" + _NO + r"[ \t]*)?[:#=.]?[ \t]*(?:is[ \t]+)?\(?[ \t]*"
 
 
@@ -102,7 +123,10 @@ _LABEL_ANCHORS = (
     "ss", "soc", "mr", "med", "unit", "hospital", "chart", "acc", "billing", "mbi", "policy", "member",
     "subscriber", "beneficiary", "insurance", "health", "group", "vin", "vehicle", "lic", "plate", "dl",
     "driver", "dea", "npi", "cert", "serial", "s/n", "device", "udi", "id", "study", "order", "job", "path",
-    "req", "case", "specimen", "encounter", "visit", "store", "pharmacy", "claim", "badge")
+    "req", "case", "specimen", "encounter", "visit", "store", "pharmacy", "claim", "badge",
+    "chi", "nhi", "nhs", "ohip", "ramq", "msp", "ihi", "philhealth", "enrol", "hmo", "card", "hosp", "uhid", "op",
+    "ip", "reg", "our", "your", "ref", "folder", "file", "nric", "fin", "passport", "national", "payroll",
+    "employee", "staff")
 
 
 def _lazy(pattern: str, flags: int = 0) -> LazyPattern:

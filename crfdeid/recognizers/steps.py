@@ -18,7 +18,7 @@ from ..errors import ModelError
 from ..registry import Registry
 from ..site import Site
 from ..text.tokenize import to_token_bounds
-from . import clinical, hygiene, joints, phrases, rules, safeharbor, values
+from . import addresses, clinical, hygiene, joints, phrases, rules, safeharbor, values
 
 #: Span processors by versioned name (``rules.v1``...): dataclasses whose fields are their arguments.
 PROCESSORS = Registry("span processor")
@@ -148,7 +148,8 @@ class SafeHarbor:
         found = safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
         if not note.english or note.scheme is not schema.I2B2:
             return found
-        return phrases.apply(note.text, found)  # places and streets by their names' shapes (English, i2b2)
+        # places and streets by their names' shapes, then towns by their place in an address (English, i2b2)
+        return addresses.apply(note.text, phrases.apply(note.text, found))
 
 
 @register("token_bounds.v1")

@@ -32,6 +32,7 @@ A match is the known words only: it never takes a neighbour with it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date
 from functools import lru_cache
@@ -44,6 +45,9 @@ from ..document import Span, make_span
 
 #: A token of a note or of a known identifier: a run of letters (with marks) or of digits.
 TOKEN = regex.compile(r"[\p{L}\p{M}]+|\p{Nd}+")
+#: :data:`TOKEN` in lower-cased ASCII text (there its letters are a-z, its digits 0-9, no marks):
+#: the stdlib ``re`` scan of the lower-cased note, about twice as fast, the same tokens.
+_ASCII_TOKEN = re.compile(r"[a-z]+|[0-9]+")
 # Gaps between the tokens of a form: inside one name part ("O'Brien", "Al-Qahtani", or
 # written apart), between two parts ("Kevin Dorsey", "KEVIN-DORSEY"), after an initial
 # ("K. Dorsey", "K.Dorsey", "k dorsey"), after a surname written first ("Dorsey, Kevin"), and
@@ -244,7 +248,10 @@ def note_tokens(text: str) -> list[tuple[int, int, str]]:
     last = _LAST
     if last[0] is text:
         return last[1]
-    toks = [(m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text)]
+    if text.isascii():  # lower-casing keeps the offsets
+        toks = [(m.start(), m.end(), m.group()) for m in _ASCII_TOKEN.finditer(text.lower())]
+    else:
+        toks = [(m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text)]
     _LAST = (text, toks)
     return toks
 
