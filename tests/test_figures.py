@@ -62,6 +62,34 @@ def test_a_prior_vote_is_named_in_the_decoding():
             "averaged in (weight 0.02))") in fig.render_table(res)
 
 
+def test_the_figures_as_tag_runs_the_model_are_a_row_when_measured():
+    mined = {"dev_cv": _f(0.84, 0.978, 28), "locked": _f(0.86, 0.98, 7)}
+    res = {**RESULTS, "model": {k: {**v, fig.MINED: mined[k]} for k, v in RESULTS["model"].items()}}
+    lines = fig.render_table(res).splitlines()
+    assert any("as `tag` runs it (site mining" in ln and "| 0.840 / 0.978 (28) | 0.860 / 0.980 (7) |" in ln
+               for ln in lines)
+    assert "as `tag` runs it" not in fig.render_table(RESULTS)  # an older results file renders as before
+
+
+class _Tagged:
+    """A stand-in for a model whose notes are already tagged: English, i2b2 labels or not."""
+
+    def __init__(self, english=True):
+        from crfdeid import schema
+        self._english, self.scheme = english, schema.I2B2
+
+
+def test_mining_spreads_a_confident_string_over_the_batch_of_a_model_it_applies_to():
+    from crfdeid.document import Document, Span
+    # made up: a ward tagged confidently in two patients' notes, missed in a third's
+    tagged = [Document(f"n{i}", text, [Span(0, 8, "LOCATION", "HOSPITAL", 0.9)], {"patient": f"p{i}"})
+              for i, text in enumerate(["Harewood ward round", "Harewood at 0800"])]
+    tagged.append(Document("n2", "moved to HAREWOOD today", [], {"patient": "p2"}))
+    mined = fig.mine(_Tagged(), tagged)
+    assert [(sp.start, sp.end) for sp in mined[2].spans] == [(9, 17)]
+    assert fig.mine(_Tagged(english=False), tagged) == tagged  # a model mining does not apply to: as tagged
+
+
 @pytest.mark.parametrize("text", ["no markers", f"{fig.END}\nx\n{fig.START}", f"{fig.START}\n{fig.START}\n{fig.END}"])
 def test_markers_missing_or_out_of_order_are_an_error(text):
     with pytest.raises(ConfigError):
@@ -107,7 +135,8 @@ def test_measure_cv_locked_and_zero_shot_on_synthetic_notes(tmp_path):
     res = fig.measure(docs, config, locked, folds=2, zero_shot=zero, cache=tmp_path)
     n_locked = sum(d.group in locked for d in docs)
     assert res["sizes"]["locked_notes"] == n_locked and res["sizes"]["dev_notes"] == 24 - n_locked > 0
-    assert {"as configured", "Viterbi"} <= set(res["model"]["dev_cv"]) and (tmp_path / "fold1.model").exists()
+    assert {"as configured", "Viterbi", fig.MINED} <= set(res["model"]["dev_cv"])
+    assert (tmp_path / "fold1.model").exists()
     cv = res["model"]["dev_cv"]["as configured"]
     assert 0 < cv["recall"] <= 1 and cv["tp"] + cv["fn"] > 0
     assert res["zero_shot"]["locked"]["Viterbi"]["fn"] >= 0

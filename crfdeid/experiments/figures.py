@@ -11,6 +11,11 @@ patients (docs/protocol.md):
   on the locked patients' notes (and their stress copies);
 * **zero-shot**: a fixed model (the shipped default model) on both parts.
 
+Each model is also scored as ``tag`` runs it: site mining is ``tag``'s default and applies to
+every English model of the i2b2 labels (:func:`crfdeid.site.mining.mines`), so the decoding as
+configured is followed by mining over the notes one model tags (each fold's held-out notes, the
+locked notes, the zero-shot model's part) as one batch, as a ``tag`` session mines its batch.
+
 Each figure set holds binary token P/R (and gold tokens missed), PHI fully removed,
 parent-strict F1 and the share of NAME / LOCATION / DATE gold tokens covered. The
 results file (JSON) carries the date, commit and command; :func:`render_table` writes the
@@ -29,12 +34,15 @@ from ..crf import Model, train_model
 from ..errors import ConfigError
 from ..io.splits import select_groups
 from ..progress import step, track
+from ..site import mining
 from .crossval import fold_splits
 from .locked import figures
 
 #: The README's markers around the rendered table.
 START, END = "<!-- figures:start -->", "<!-- figures:end -->"
 DECODINGS = {"as configured": ..., "Viterbi": None}
+#: The figures of the decoding as configured followed by site mining, as ``tag`` runs a model.
+MINED = "as tag runs it"
 
 
 def _slim(gold, pred) -> dict:
@@ -50,12 +58,17 @@ def score(pairs, copies: dict | None = None) -> dict:
     """Pooled figures of ``[(system, test documents), ...]`` at each decoding, and on each
     stress copy (``{name: {doc_id: Document}}``) as configured."""
     out: dict = {}
+    mined: list = []
     for name, t in DECODINGS.items():
         gold, pred = [], []
         for system, test in pairs:
             gold += test
-            pred += list(system.tag_many(test, o_threshold=t))
+            tagged = list(system.tag_many(test, o_threshold=t))
+            pred += tagged
+            if t is ...:
+                mined += mine(system, tagged)
         out[name] = _slim(gold, pred)
+    out[MINED] = _slim(gold, mined)
     for name, by_id in (copies or {}).items():
         gold, pred = [], []
         for system, test in pairs:
@@ -64,6 +77,14 @@ def score(pairs, copies: dict | None = None) -> dict:
             pred += list(system.tag_many(s_test))
         out[f"stress {name}"] = _slim(gold, pred)
     return out
+
+
+def mine(system, tagged: list) -> list:
+    """``tagged`` (one batch of ``system``'s notes) after site mining, as a ``tag`` session mines
+    its batch (unchanged for a model mining does not apply to)."""
+    if not mining.mines(system):
+        return tagged
+    return [d for _, d, _ in mining.mine_results((d.doc_id, d, None) for d in tagged)]
 
 
 def _train(args):
@@ -146,6 +167,10 @@ def _pr(f: dict, bold: bool = False) -> str:
     return f"{f['precision']:.3f} / {r}"
 
 
+def _pr_fn(f: dict) -> str:
+    return f"{f['precision']:.3f} / {f['recall']:.3f} ({f['fn']})"
+
+
 def _threshold(decoding: dict) -> str:
     t, w, prior = decoding.get("o_threshold"), decoding.get("companion_weight"), decoding.get("prior") or {}
     votes = f", a companion CRF's marginals averaged in (weight {w})" if w else ""
@@ -165,6 +190,11 @@ def render_table(res: dict) -> str:
         (f"PhysioNet model (`{res['config']}`), as configured ({_threshold(res['decoding'])}): "
          "binary token P / R", _pr(cv[conf], True), _pr(lk[conf], True)),
         ("same: gold PHI tokens missed", str(cv[conf]["fn"]), str(lk[conf]["fn"])),
+    ]
+    if MINED in cv:
+        rows.append(("same, as `tag` runs it (site mining over the notes each model tags): binary token P / R "
+                     "(gold PHI tokens missed)", _pr_fn(cv[MINED]), _pr_fn(lk[MINED])))
+    rows += [
         ("same: PHI fully removed (every letter and digit of the PHI inside a predicted span)",
          f"{cv[conf]['fully_removed']:.3f}", f"{lk[conf]['fully_removed']:.3f}"),
         ("same, Viterbi: binary token P / R", _pr(cv[vit]), _pr(lk[vit])),
@@ -185,6 +215,9 @@ def render_table(res: dict) -> str:
         rows.append(("same, as configured: DATE tokens covered", f"{z['dev'][conf]['covered'].get('DATE', 0):.3f}",
                      f"{z['locked'][conf]['covered'].get('DATE', 0):.3f}"))
         rows.append(("same, Viterbi: P / R", _pr(z["dev"][vit]), _pr(z["locked"][vit])))
+        if MINED in z["dev"]:
+            rows.append(("same, as `tag` runs it (site mining): P / R (gold PHI tokens missed)",
+                         _pr_fn(z["dev"][MINED]), _pr_fn(z["locked"][MINED])))
     head = (f"| model and decoding | development CV ({s['dev_patients']} patients, {s['dev_notes']:,} notes, "
             f"{s['folds']} folds, pooled) | locked test ({s['locked_patients']} patients, "
             f"{s['locked_notes']:,} notes) |")
