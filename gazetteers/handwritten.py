@@ -479,7 +479,8 @@ Riker|Ramsay|Richmond|Clinical Frailty Scale|CFS|Rockwood|Berg|Tinetti|TUG|Oswes
 Lysholm|Beighton|Epworth|ESS|STOP-BANG|STOPBANG|MRC|MRC dyspnoea|mMRC|CAT|ACT|Modified Rankin|
 Lawton IADL|Lawton|IADL|ADL|Katz|Katz ADL|Oxford Shoulder Score|Oxford Hip Score|Oxford Knee Score|
 Hoehn and Yahr|Hoehn & Yahr|Hoehn-Yahr|SPADI|KOOS|Constant score|Manchester Triage|UPDRS|EDSS|Gleason score|
-Ann Arbor|Manchester Triage Scale|Manchester Triage System|MTS|Australasian Triage Scale|ATS|CTAS|triage category"""
+Ann Arbor|Manchester Triage Scale|Manchester Triage System|MTS|Australasian Triage Scale|ATS|CTAS|triage category|
+QRISK|QRISK2|QRISK3|FRAX|SCORE2|Framingham|ASCVD"""
 
 # Headings and field labels of notes (issue 50): words a heading or a label is made of
 # (``ED TRIAGE NOTE``, ``HANDOFF TO NIGHT RN``, ``MRN:``); common documentation terms.

@@ -172,3 +172,11 @@ def test_a_long_one_line_note_costs_linear_time_in_the_field_rules():
     assert not fields.heading_line(text, sp)
     head = make_span(0, 10, "DEPARTMENT")
     assert fields.heading_line("WARD ROUND\nnext", head)
+
+
+def test_uk_risk_scores_are_values_not_names():
+    """A cardiovascular or fracture risk score before its value stays as written (a made-up line)."""
+    from crfdeid.document import make_span
+    from crfdeid.recognizers import values
+    for text in ("QRISK3 24%. ECG sinus rhythm.", "FRAX 12% for a major fracture.", "QRISK2 score 11%"):
+        assert values.why_value(text, make_span(0, text.index(" "), "PATIENT")) == "score", text
