@@ -19,8 +19,8 @@ Nigerian, Filipino, US rural and New Zealand hands, written before the places ro
 pharmacy and lower-case Puerto Rican notes, written after that round's rules and scored once at
 its end: for the next round's start; the streets round tuned on it), ``dev5`` (addresses in
 Japanese, German, French, Brazilian, Mexican, Nigerian, Ghanaian, Indian, Philippine, Kenyan,
-Emirati, rural Australian and lower-case UK forms: the streets round's) and ``check`` (Australian, Irish, Indian, New Zealand,
-Canadian and South African conventions, scored once per change set).
+Emirati, rural Australian and lower-case UK forms: the streets round's) and ``check``
+(Australian, Irish, Indian, New Zealand, Canadian and South African conventions, scored once per change set).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
