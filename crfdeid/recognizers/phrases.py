@@ -371,7 +371,7 @@ def find(text: str) -> list[Span]:
         found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_box"].finditer(text)]
     if any(w in low for w in ("brgy", "bgy", "barangay")):
         found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
-    found += _foreign_streets(text, p)
+    found += _foreign_streets(text, low, p)
     for m in _scan(p["street_named"], text, "street_named", lines):
         start = _leading_plain(text, m.start(), m.end("run"))
         if any(_proper(w) for w in text[start:m.end("run")].split()):
@@ -383,17 +383,17 @@ def find(text: str) -> list[Span]:
     return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
 
 
-def _foreign_streets(text: str, p) -> list[Span]:
+def _foreign_streets(text: str, low: str, p) -> list[Span]:
     """Streets and districts in other countries' address forms (the patterns ``street_de`` to
     ``gh_digital``), each looked for only where its mark stands in the note (per-note work: one
     pass of each pattern at most). A run of pieces after a unit's number keeps its pieces while
     each is a street, block or sector word and its number or name-cased words one at least a proper
     name (``Flat 2, Ward`` is no address's)."""
-    found = []
+    found: list[Span] = []
+
     def add(rx, sub, gate):
         if gate:
             found.extend(Span(m.start(), m.end(), "LOCATION", sub) for m in p[rx].finditer(text))
-    low = text.lower()
     add("street_de", "STREET", any(w in low for w in ("str", "allee", "gasse", "weg", "platz", "damm", "ufer")))
     add("street_fr", "STREET", any(w in low for w in ("rue ", "avenue ", "boulevard ", "bd ", "allée ", "chemin ",
                                                      "impasse ", "quai ", "place ", "cours ", "route ")))
