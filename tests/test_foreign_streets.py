@@ -19,6 +19,8 @@ def _found(text):
     ("Wohnt: Lindenstraße 7, 50674 Köln", "Lindenstraße 7"),
     ("lives at Mozartgasse 14a, 1040 Wien", "Mozartgasse 14a"),
     ("Adresse: Goethestr. 3, 80336 München", "Goethestr. 3"),
+    ("wohnhaft Am Mühlbach 5, 79098 Freiburg", "Am Mühlbach 5"),
+    ("lives at An der Kirchwiese 12a, Hamburg", "An der Kirchwiese 12a"),
     # a French or Belgian number and street word
     ("demeurant 23 rue du Moulin, 44000 Nantes", "23 rue du Moulin"),
     ("Lives at 5 bis avenue des Tilleuls, 1180 Uccle", "5 bis avenue des Tilleuls"),
@@ -45,6 +47,11 @@ def test_a_street_of_another_countrys_form_is_found(text, street):
     assert any(sub == "STREET" and street in s or s == street for s, sub in _found(text)), _found(text)
 
 
+def test_a_mexican_colonia_is_a_town():
+    assert ("Col. Roma Norte", "CITY") in _found("Domicilio: Calle Orizaba 88, Col. Roma Norte, CDMX")
+    assert ("Fracc. Las Palmas", "CITY") in _found("Av. Juárez 12, Fracc. Las Palmas, Tijuana")
+
+
 @pytest.mark.parametrize("text, ward", [("Address: 3-1-2 Honcho, Nakano-ku, Tokyo", "Nakano-ku"),
                                          ("Musashino-shi 180-0004", "Musashino-shi"),
                                          ("Urayasu-shi, Chiba", "Urayasu-shi")])
@@ -68,6 +75,9 @@ def test_a_japanese_ward_or_city_is_a_town(text, ward):
     "Grade 2-3-4 Murmur noted.",
     "MRSA-123-4567 swab result",
     "12 rue",
+    "Am J Med 2019; 132: 12. Am Fam Physician 2020.",
+    "I am Hoping 2 visits will do. Im 3 days post op.",
+    "Col. 4 of the table.",
 ])
 def test_a_look_alike_of_an_address_stays(text):
     assert not [f for f in _found(text) if f[1] in ("STREET", "CITY")], _found(text)
