@@ -24,6 +24,7 @@ def _found(text):
     # a French or Belgian number and street word
     ("demeurant 23 rue du Moulin, 44000 Nantes", "23 rue du Moulin"),
     ("Lives at 5 bis avenue des Tilleuls, 1180 Uccle", "5 bis avenue des Tilleuls"),
+    ("Adresse: 4 place de la Gare, Namur", "4 place de la Gare"),
     # a Portuguese or Spanish street's name, then its number and unit
     ("Endereço: Rua dos Pinheiros, nº 88, apto 12, Curitiba", "Rua dos Pinheiros, nº 88, apto 12"),
     ("Domicilio: Calle Morelos #212, Puebla", "Calle Morelos #212"),
@@ -78,6 +79,7 @@ def test_a_japanese_ward_or_city_is_a_town(text, ward):
     "Am J Med 2019; 132: 12. Am Fam Physician 2020.",
     "I am Hoping 2 visits will do. Im 3 days post op.",
     "Col. 4 of the table.",
+    "Given 2 route PO, then 1 place Foley.",
 ])
 def test_a_look_alike_of_an_address_stays(text):
     assert not [f for f in _found(text) if f[1] in ("STREET", "CITY")], _found(text)
