@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Six sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Seven sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -17,8 +17,10 @@ round's start and end, not tuned on), ``dev3`` (Scottish, Welsh, Singaporean, Ke
 Nigerian, Filipino, US rural and New Zealand hands, written before the places round's rules),
 ``dev4`` (Ghanaian, Jamaican, Pakistani, Hong Kong, South African, remote Australian, English
 pharmacy and lower-case Puerto Rican notes, written after that round's rules and scored once at
-its end: for the next round's start) and ``check`` (Australian, Irish, Indian, New Zealand,
-Canadian and South African conventions, scored once per change set).
+its end: for the next round's start; the streets round tuned on it), ``dev5`` (addresses in
+Japanese, German, French, Brazilian, Mexican, Nigerian, Ghanaian, Indian, Philippine, Kenyan,
+Emirati, rural Australian and lower-case UK forms: the streets round's) and ``check``
+(Australian, Irish, Indian, New Zealand, Canadian and South African conventions, scored once per change set).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -43,6 +45,7 @@ NOTES = _DATA / "made_up_notes.txt"
 #: The shipped sets of made-up notes by name (``--notes NAME``).
 NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
              "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
+             "dev5": _DATA / "made_up_dev5.txt",
              "check": _DATA / "made_up_check.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
@@ -57,7 +60,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev``, ``dev2``, ``dev3``, ``dev4``, ``check``) or a path as given.
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev5``, ``check``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'

@@ -62,7 +62,9 @@ _BEFORE = regex.compile(rf"(?<![\p{{L}}\p{{M}}'’-])(?P<run>{_RUN.pattern})[ \t
 # What stands before a street's house number in an address: a flat's, unit's or plot's number and a
 # comma (``Plot 14, Road No. 3``), a Glasgow flat's position (``3/2, 18 Kilmarnock Terrace``), or a
 # block or ``No.`` (``Blk 512 Ang Mo Kio Avenue 8``, ``No. 7 Olatunde Close``).
-_UNIT = regex.compile(r"(?<![\w/.-])(?:(?:Plot|PLOT|Flat|FLAT|Unit|UNIT|Apt|APT|Suite|Villa|Block|Blk|Lot)\.?[ \t]*#?"
+_UNIT = regex.compile(r"(?<![\w/.-])(?:(?:"
+                      r"Plot|PLOT|Flat|FLAT|Unit|UNIT|Apt|APT|Suite|Villa|Block|Blk|Lot|flat|unit|apt)"
+                      r"\.?[ \t]*#?"
                       r"[ \t]*\d{1,5}[A-Za-z]?|(?<=(?:^|[,:])[ \t]*)\d{1,2}/\d{1,2})[ \t]*,[ \t]*$", regex.M)
 _PREFIX = regex.compile(r"(?<![\p{L}\p{M}])(?:Blk|BLK|Block|No\.|NO\.|Lot)[ \t]*$")
 _COMMA = regex.compile(r"[ \t]*,[ \t]*")

@@ -120,7 +120,7 @@ _LOW_TYPES = "road|street|lane|avenue|terrace|crescent|grove|gardens|parade|boul
 _ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
                          "prom no".split())
 # What a note holds if a box, a rural route, a county road or a purok may be in it (lower case).
-_BOX_WORDS = ("box", "bag", "county r", "farm road", "rural route", "purok", "sitio")
+_BOX_WORDS = ("box", "bag", "county r", "farm road", "rural route", "purok", "sitio", "rmb", "rsd")
 # A firm's suffixes written short (``Pasig Riverside Logistics Inc.``, ``Rio Grande Pecan Co.``).
 _FIRM_ABBREVIATED = frozenset("inc co corp ltd bros plc llc pty".split())
 _L = r"[\p{L}\p{M}]"
@@ -236,11 +236,13 @@ def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
             rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]"
             rf"\d{{1,4}}{_END}"
             rf"|{_EDGE}(?:Road|Rd|Street|St|Lane|Gali|Galli|Cross)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
-        # a box or a rural route (``P.O. Box 41872-00100``, ``RR 2 Box 118``), a county road, a purok:
+        # a box or a rural route (``P.O. Box 41872-00100``, ``RR 2 Box 118``, Australia's ``RMB 1234``),
+        # a county road, a purok:
         # looked for only in a note holding one of :data:`_BOX_WORDS`
         "street_box": _lazy(
             rf"{_EDGE}(?:P\.?[ \t]?O\.?[ \t]?Box|POB|Private[ \t]Bag|(?:RR|HC|Rural[ \t]Route)[ \t]\d{{1,3}}"
             rf"[ \t]Box)[ \t]*\d{{1,6}}(?:-\d{{3,5}})?{_END}"
+            rf"|{_EDGE}(?:RMB|RSD|CMB|Locked[ \t]Bag)[ \t]*\d{{1,5}}{_END}"
             rf"|{_EDGE}(?:County[ \t]Road|County[ \t]Rd|Farm[ \t]Road|Rural[ \t]Route)[ \t][A-Z]?-?\d{{1,4}}{_END}"
             rf"|{_EDGE}(?:Purok|Sitio)[ \t](?:\d{{1,3}}|{_CAPW}){_END}"),
         "barangay": _lazy(rf"{_EDGE}(?:Brgy\.?|Bgy\.?|Barangay|BRGY\.?)[ \t](?:{_CAPW}|\d{{1,3}})"
@@ -251,6 +253,43 @@ def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
                       rf"(?:plan|insurance|policy|cover|scheme)\b"),
         "street_prefix": _lazy(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
                                rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
+        # streets written in other countries' forms (:func:`_foreign_streets`): a German street word
+        # and its number (``Hauptstraße 12``, ``Schillerstr. 45a``), a French number and street word
+        # (``12 rue des Lilas``), a Portuguese or Spanish street's number and unit after its name
+        # (``Rua das Acácias, nº 120, apto 31``, ``Calle Hidalgo #45``, ``Av. Vallarta 3300, Int. 4``)
+        "street_de": _lazy(rf"{_EDGE}{_CAPW}(?:straße|strasse|str\.|allee|gasse|weg|platz|damm|ufer)"
+                           rf"[ \t]\d{{1,4}}[a-z]?{_END}"),
+        # a German street named with a preposition (``Am Rosengarten 3``, ``An der Alster 12``)
+        "street_de_at": _lazy(rf"{_EDGE}(?:Am|An[ \t]der|Im|Auf[ \t]der|Zum|Zur|In[ \t]der)[ \t]"
+                              rf"(?P<run>\p{{Lu}}\p{{Ll}}{{3,}}[\p{{L}}\p{{M}}-]*)[ \t]\d{{1,4}}[a-z]?{_END}"),
+        # a Mexican colonia after a comma (``Calle Hidalgo #45, Col. Centro``)
+        "colonia": _lazy(rf"(?<=,[ \t]*)(?:Col\.|Colonia|Fracc\.)[ \t]{_CAPW}(?:[ \t](?:{_CAPW}|de|del|la)){{0,2}}"
+                         rf"(?<!\b(?:de|del|la)){_END}"),
+        # (``place``, ``cours`` and ``route`` with a particle only: ``2 route PO`` is a dose's)
+        "street_fr": _lazy(rf"(?<![\w/.-])\d{{1,4}}(?:[ \t]?(?:bis|ter))?,?[ \t](?:(?:rue|avenue|boulevard|bd|allée|"
+                           rf"chemin|impasse|quai)(?:[ \t](?:de|du|des|la|le|d['’]|l['’])){{0,2}}"
+                           rf"|(?:place|cours|route)(?:[ \t](?:de|du|des|la|le|d['’]|l['’])){{1,2}})"
+                           rf"[ \t]?{_CAPW}(?:[ \t]{_CAPW}){{0,2}}{_END}"),
+        "street_iberian": _lazy(rf"{_EDGE}(?:Rua|Calle|Avenida|Av\.|Travessa|Carrera|Paseo|Calzada)"
+                                rf"(?:[ \t](?:{_CAPW}|da|das|do|dos|de|del|la|las|los|y)){{0,4}}[ \t]{_CAPW}"
+                                rf"(?:,?[ \t](?:n[º°o]\.?[ \t]?|#[ \t]?)?\d{{1,5}}[A-Za-z]?)"
+                                rf"(?:,?[ \t](?:apto|apt|Int|int|casa|bloco|depto|piso)\.?[ \t]?\d{{1,4}}[A-Za-z]?)?"
+                                rf"{_END}"),
+        # a house, flat, villa or plot number and the address's comma-separated pieces after it
+        # (``House 14, Street 9, Sector G-10/2``, ``Flat 12B, Block 3, Lok Sing Estate``, ``Villa 12,
+        # Street 23, Al Barsha 2``, ``H.No. 4-1-12/3, Ramnagar``): see :func:`_foreign_streets`
+        "unit_run": _lazy(rf"{_EDGE}(?:House|Flat|Villa|Plot|Block|Blk|H\.[ \t]?No\.?|Door[ \t]No\.?)[ \t]*"
+                          rf"\d{{1,5}}[A-Z]?(?:[-/]\d{{1,4}}[A-Z]?){{0,4}}"
+                          rf"(?P<pieces>(?:,[ \t](?:(?:Street|St\.?|Block|Sector|Road|Lane|Phase|Plot|Lot)[ \t]"
+                          rf"[A-Z]?-?\d{{1,4}}(?:/\d{{1,2}})?|{_CAPW}(?:[ \t]{_CAPW}){{0,3}}(?:[ \t]\d{{1,2}})?))"
+                          rf"{{1,3}})"
+                          rf"{_END}"),
+        # a Japanese address's block numbers and district (``3-12-5 Minami-Aoyama``) and a ward or
+        # city written with its suffix (``Minato-ku``, ``Musashino-shi``)
+        "chome": _lazy(rf"(?<![\w/.-])\d{{1,2}}-\d{{1,3}}-\d{{1,4}}[ \t](?P<run>{_CAPW}){_END}"),
+        "jp_ward": _lazy(rf"{_EDGE}\p{{Lu}}\p{{Ll}}+-(?:ku|shi|cho|machi|gun|mura){_END}"),
+        # a Ghanaian digital address (GhanaPostGPS: region and district letters, area, place)
+        "gh_digital": _lazy(rf"{_EDGE}[A-Z]{{2}}-\d{{3,4}}-\d{{4}}{_END}"),
         "street_named": _twin(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
         "street_low": _twin(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:{_LOW_TYPES}){_END}"),
         "ward_number": _lazy(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
@@ -340,6 +379,7 @@ def find(text: str) -> list[Span]:
         found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_box"].finditer(text)]
     if any(w in low for w in ("brgy", "bgy", "barangay")):
         found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
+    found += _foreign_streets(text, low, p)
     for m in _scan(p["street_named"], text, "street_named", lines):
         start = _leading_plain(text, m.start(), m.end("run"))
         if any(_proper(w) for w in text[start:m.end("run")].split()):
@@ -349,6 +389,46 @@ def find(text: str) -> list[Span]:
         if first is not None:
             found.append(Span(first, m.end(), "LOCATION", "STREET"))
     return sorted(replace(_no_full_stop(text, sp), confidence=1.0) for sp in found)  # a rule's span
+
+
+def _foreign_streets(text: str, low: str, p) -> list[Span]:
+    """Streets and districts in other countries' address forms (the patterns ``street_de`` to
+    ``gh_digital``), each looked for only where its mark stands in the note (per-note work: one
+    pass of each pattern at most). A run of pieces after a unit's number keeps its pieces while
+    each is a street, block or sector word and its number or name-cased words one at least a proper
+    name (``Flat 2, Ward`` is no address's). They only add spans. Evidence (2026-11-25): on the
+    made-up sets dev4 and dev5 they find 22 of the 34 identifiers left (99 of their 125 tokens), with no
+    must-survive phrase taken and false spans unchanged on dev to dev5; on the PhysioNet development
+    patients the site-mining experiment's precision and recall are unchanged (0.665 / 0.976)."""
+    found: list[Span] = []
+
+    def add(rx, sub, gate):
+        if gate:
+            found.extend(Span(m.start(), m.end(), "LOCATION", sub) for m in p[rx].finditer(text))
+    add("street_de", "STREET", any(w in low for w in ("str", "allee", "gasse", "weg", "platz", "damm", "ufer")))
+    add("street_fr", "STREET", any(w in low for w in ("rue ", "avenue ", "boulevard ", "bd ", "allée ", "chemin ",
+                                                     "impasse ", "quai ", "place ", "cours ", "route ")))
+    add("street_iberian", "STREET", any(w in text for w in ("Rua ", "Calle ", "Avenida ", "Av. ", "Travessa ",
+                                                            "Carrera ", "Paseo ", "Calzada ")))
+    add("colonia", "CITY", "Col" in text or "Fracc." in text)
+    if any(w in text for w in ("Am ", "An der ", "Im ", "Auf der ", "Zum ", "Zur ", "In der ")):
+        found.extend(Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_de_at"].finditer(text)
+                     if _proper(m.group("run")))
+    add("jp_ward", "CITY", any(w in low for w in ("-ku", "-shi", "-cho", "-machi", "-gun", "-mura")))
+    add("gh_digital", "STREET", "-" in text)
+    for m in p["chome"].finditer(text):
+        if _proper(m.group("run").split("-")[0]):
+            found.append(Span(m.start(), m.end(), "LOCATION", "STREET"))
+    for m in p["unit_run"].finditer(text):
+        end = m.start("pieces")
+        for piece in regex.finditer(r",[ \t]([^,]+)", m.group("pieces")):
+            words = piece.group(1).split()
+            if not (any(c.isdigit() for c in piece.group(1)) or any(_proper(w) for w in words)):
+                break
+            end = m.start("pieces") + piece.end()
+        if end > m.start("pieces"):
+            found.append(Span(m.start(), end, "LOCATION", "STREET"))
+    return found
 
 
 def _after_cues(text: str, matches) -> list[Span]:
