@@ -80,12 +80,12 @@ def differences(gold, pred) -> Counter:
             if not over or any(p.start == g.start and p.end == g.end for p in over):
                 continue
             if len(over) > 1:
-                out[(g.category, "split: %d predicted spans" % min(len(over), 3))] += 1
+                out[(g.category, f"split: {min(len(over), 3)} predicted spans")] += 1
                 continue
             p = over[0]
             golds = [h for h in d.spans if h.start < p.end and p.start < h.end and h.category == g.category]
             if len(golds) > 1:
-                out[(g.category, "joined: one predicted over %d gold" % min(len(golds), 3))] += 1
+                out[(g.category, f"joined: one predicted over {min(len(golds), 3)} gold")] += 1
                 continue
             out[(g.category, shape(d.text, g, p))] += 1
     return out
