@@ -1,6 +1,6 @@
 """The PhysioNet model's span boundaries against the gold, pooled over dev CV (docs/prior.md).
 
-    python bench/boundaries.py --cache ../wt-pnmodel/build/pn-folds-merged --pred build/pn-bounds.json
+    python bench/boundaries.py --cache build/pn-folds --pred build/pn-bounds.json
 
 The five patient-grouped fold models of ``--config`` (the locked patients left out; trained by
 ``bench/prior_sweep.py`` or ``crfdeid figures`` into ``--cache``, never trained here) tag their
