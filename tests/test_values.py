@@ -205,3 +205,15 @@ def test_no_gold_phi_of_synthetic_notes_of_every_category_is_taken():
     assert not new & set(taken(docs))
     assert all(why_value(d.text, sp) in (None, "age") and (why_value(d.text, sp) is None or sp.subtype == "AGE")
                for d in docs for sp in d.spans)
+
+
+def test_a_word_glued_to_an_identifiers_digits_stays_in_its_span():
+    """``RX7719204`` (a US pharmacy's made-up number) is one identifier: its letters are not a label
+    to leave out, as ``Rx #:`` before it is (fail closed: the whole span is replaced)."""
+    from crfdeid.document import make_span
+    from crfdeid.recognizers.values import pieces, without_label
+    text = "Rx #: RX7719204\n"
+    sp = make_span(6, 15, "IDNUM")
+    assert without_label(text, sp) == sp and pieces(text, sp) == [sp]
+    text = "MRN: 00482913"
+    assert text[without_label(text, make_span(0, 13, "MEDICALRECORD")).start:] == "00482913"

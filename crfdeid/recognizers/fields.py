@@ -53,7 +53,13 @@ reasons and the cutting and narrowing (``bench/clinical_values_gold.py``,
 ``tests/test_values.py::test_no_gold_phi_of_the_development_notes_is_taken``); of synthetic notes of every
 i2b2 category (``synth:400,7``) no more than on main (ages under 90, which ``young_ages.v1`` drops, and the
 older reasons' 11 tokens); made-up UK, IE, AU, IN and lower-case lines and notes: ``tests/test_fields.py``
-and ``tests/data/made_up_lookalikes.txt``.
+and ``tests/data/made_up_lookalikes.txt``. On the made-up notes of other countries and styles with their
+PHI marked (``experiments made-up`` sets dev to dev5: US, UK, Scottish, Welsh, Irish, Australian, Indian,
+Singaporean, Kenyan, Nigerian, Filipino, Ghanaian, Japanese, German, French, Latin American and lower-case
+notes; 916 gold spans; :func:`.clinical.taken`, 2026-11-25): 0 gold spans taken or narrowed; judged token by
+token alone, as if a tagger had found only that token, 7 tokens, each a piece that names nothing alone
+(``Medical`` and ``Care`` of a practice's or insurer's name, a plate's state ``TX``, an email's ``nhs``, an
+ID's glued prefix ``RX``, a house number read as a clock, a rural route's number).
 
 >>> from crfdeid.document import make_span
 >>> text = "Patient: Kieran Doherty   RiO: RIO3391027"

@@ -397,7 +397,9 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
             or (prev is not None and prev.group(1).lower() in roles))  # "Consultant Radiologist"
 
 
-_LABEL_HEAD = re.compile(r"([A-Za-z]{2,})\.?[ \t]*(?:[:#=][ \t]*|(?=[0-9]))")
+#: A label at a span's start: a word, then ``:``, ``#`` or ``=``, or a blank or a full stop before a digit.
+#: A word glued to the digits (``RX7719204``) is the identifier's own prefix, never left out of it.
+_LABEL_HEAD = re.compile(r"([A-Za-z]{2,})(?:\.?[ \t]*[:#=][ \t]*|\.?[ \t]+(?=[0-9])|\.(?=[0-9]))")
 
 
 def without_label(text: str, sp: Span) -> Span:
