@@ -25,12 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crfdeid.config import load_config  # noqa: E402
+from prior_sweep import development_notes, fold_arguments  # noqa: E402
+
 from crfdeid.document import Span  # noqa: E402
 from crfdeid.experiments import figures as fig  # noqa: E402
 from crfdeid.experiments.crossval import fold_splits, summarize  # noqa: E402
-from crfdeid.io import read_all  # noqa: E402
-from crfdeid.io.splits import read_groups, select_groups  # noqa: E402
 from crfdeid.recognizers import phrases  # noqa: E402
 from crfdeid.scoring import evaluate  # noqa: E402
 
@@ -93,10 +92,7 @@ def differences(gold, pred) -> Counter:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--config", default="configs/physionet.yaml")
-    ap.add_argument("--train", default="physionet:../shared/corpora/physionet-dev")
-    ap.add_argument("--exclude-groups", default="configs/splits/physionet-locked.txt")
-    ap.add_argument("--cache", required=True)
+    fold_arguments(ap)
     ap.add_argument("--pred", required=True, help="JSON of the predicted spans (reused when there)")
     ap.add_argument("--out", help="JSON of the figures and counts")
     ap.add_argument("--without-join", action="store_true",
@@ -104,8 +100,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.without_join:
         phrases.join_adjacent = lambda text, spans: sorted(spans)
-    config = load_config(a.config)
-    dev = select_groups(read_all([a.train]), read_groups(a.exclude_groups), keep=False)
+    config, dev = development_notes(a)
     pred_path = Path(a.pred)
     if pred_path.exists():
         saved = json.loads(pred_path.read_text(encoding="utf-8"))

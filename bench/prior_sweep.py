@@ -115,12 +115,22 @@ def misses(dev, pred: dict, ship: dict) -> dict:
             "union": sitemining.figures(dev, union)}
 
 
+def fold_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options naming the fold models and their notes (``bench/boundaries.py`` takes them too)."""
+    parser.add_argument("--config", default="configs/physionet.yaml")
+    parser.add_argument("--train", default="physionet:../shared/corpora/physionet-dev")
+    parser.add_argument("--exclude-groups", default="configs/splits/physionet-locked.txt")
+    parser.add_argument("--cache", required=True)
+
+
+def development_notes(a) -> tuple[dict, list]:
+    """The config and the development notes (the locked patients left out) the options name."""
+    return load_config(a.config), select_groups(read_all([a.train]), read_groups(a.exclude_groups), keep=False)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--config", default="configs/physionet.yaml")
-    p.add_argument("--train", default="physionet:../shared/corpora/physionet-dev")
-    p.add_argument("--exclude-groups", default="configs/splits/physionet-locked.txt")
-    p.add_argument("--cache", required=True)
+    fold_arguments(p)
     p.add_argument("--jobs", type=int, default=1, help="fold models trained at once")
     p.add_argument("--weights", default="")
     p.add_argument("--thresholds", default="")
@@ -128,8 +138,7 @@ def main(argv=None) -> int:
     p.add_argument("--misses", default="", metavar="W/T,W/T")
     p.add_argument("--out", help="JSON of the sweep")
     a = p.parse_args(argv)
-    config = load_config(a.config)
-    dev = select_groups(read_all([a.train]), read_groups(a.exclude_groups), keep=False)
+    config, dev = development_notes(a)
     splits = fold_splits(dev, 5, config["seed"])
     tests = [[dev[i] for i in f.test] for f in splits]
     t0 = time.time()
