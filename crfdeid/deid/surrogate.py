@@ -310,22 +310,18 @@ class Surrogator(Policies):
             if key not in new:
                 self._before = doc.text[max(0, sp.start - 8):sp.start]
                 new[key] = self._typed(st, sp, text, units[sp])
-                if (not new[key] or not self._safe(units[sp], new[key])) and sp.subtype == "AGE" and _an_age(text):
-                    # its age words are another PHI's too (a date's "a year ago"): random digits
-                    # would state another age (one over 89 even), so a placeholder
+                unsafe = not new[key] or not self._safe(units[sp], new[key])
+                age_words = sp.subtype == "AGE" and _an_age(text)
+                if unsafe and not age_words:
+                    new[key] = self._fallback(doc, st, sp, text, units[sp])
+                if unsafe and sp.subtype == "AGE" and (age_words or ages.over_89_left(new[key], self.age_over_89)):
+                    # an age whose words are another PHI's too (a date's "a year ago"), or random digits
+                    # in an AGE span that is no age (``Ⅻ00``): digits would state another age (one over
+                    # 89 even), so a placeholder
                     new[key] = PLACEHOLDER.format(subtype=label_of[sp].subtype)
                     exempt.add(sp)
                     del units[sp]
                     self.counts["age_placeholders"] += 1
-                elif not new[key] or not self._safe(units[sp], new[key]):
-                    new[key] = self._fallback(doc, st, sp, text, units[sp])
-                    if sp.subtype == "AGE" and ages.over_89_left(new[key], self.age_over_89):
-                        # random digits in an AGE span that is no age (``Ⅻ00``) may state one over
-                        # 89: a placeholder, as above
-                        new[key] = PLACEHOLDER.format(subtype=label_of[sp].subtype)
-                        exempt.add(sp)
-                        del units[sp]
-                        self.counts["age_placeholders"] += 1
         out = replace_spans(doc, lambda sp, s: new[(sp.start, sp.end)], labelled)
         self._verify(doc, spans, out, units)
         where = {sp: i for i, sp in enumerate(spans)}
