@@ -25,7 +25,9 @@ from crfdeid.deid.writers import RedactedWriter, SurrogateWriter
 from crfdeid.document import Document, Span, make_span
 
 EXAMPLES = int(os.environ.get("CRFDEID_PROPERTY_EXAMPLES", "250"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
+# The suite's run draws the same examples every time (a red CI names a change, never a draw);
+# ``bench/deid_properties.py`` sets CRFDEID_PROPERTY_EXAMPLES and explores new ones.
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize="CRFDEID_PROPERTY_EXAMPLES" not in os.environ,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SUBTYPES = sorted(schema.SUBTYPE_TO_PARENT)
 # what str.splitlines breaks lines at (https://docs.python.org/3/library/stdtypes.html#str.splitlines)
@@ -105,8 +107,18 @@ def test_the_fail_closed_check_never_lets_a_leak_through(doc):
         return (facts.clinical_value(doc.text, a.start, a.end) or facts.clinical_term(doc.text, a.start, a.end)
                 or (a.subtype == "DATE" and facts.clinical_date(doc.text, a.start, a.end))
                 or ("AGE" if is_age else a.subtype) not in NUMBERED and any(c.isdigit() for c in doc.surface(a)))
-    has_units = any(guard.Units.of(doc.surface(a), keep=age_keeps if is_age else None)
-                    for a, is_age in zip(deid_spans(doc), age) if not placeholder(a, is_age)) or any(
+    from crfdeid.deid.surrogate import _an_age
+
+    def leaks(a, is_age):
+        units = guard.Units.of(doc.surface(a), keep=age_keeps if is_age else None)
+        if a.subtype != "AGE":
+            return bool(units)
+        # an AGE span: one over 89 left is a leak (``90``, kept as the over-89 label's run, is no
+        # label alone); a span of age words only, or random digits over 89 where it is no age,
+        # gets a placeholder where the generator's output is unsafe
+        over = ages.over_89_left(doc.surface(a), leaky.age_over_89)
+        return (not units and over) or (bool(units) and not over and not _an_age(doc.surface(a)))
+    has_units = any(leaks(a, is_age) for a, is_age in zip(deid_spans(doc), age) if not placeholder(a, is_age)) or any(
         a.subtype == "DATE" and any(c.isalnum() for c in doc.surface(a))   # a date's any digit
         and not placeholder(a) for a in deid_spans(doc))
     try:
