@@ -419,7 +419,8 @@ def _foreign_streets(text: str, low: str, p) -> list[Span]:
     for m in p["chome"].finditer(text):
         if _proper(m.group("run").split("-")[0]):
             found.append(Span(m.start(), m.end(), "LOCATION", "STREET"))
-    for m in p["unit_run"].finditer(text):
+    units = ("House", "Flat", "Villa", "Plot", "Block", "Blk", "H.", "Door")  # what the pattern starts with
+    for m in p["unit_run"].finditer(text) if any(w in text for w in units) else ():
         end = m.start("pieces")
         for piece in regex.finditer(r",[ \t]([^,]+)", m.group("pieces")):
             words = piece.group(1).split()
