@@ -59,7 +59,7 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 
 #: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
 COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "dev4": (8, 112, 86),
-          "dev5": (10, 117, 62),
+          "dev5": (10, 117, 62), "dev6": (15, 192, 715),
           "check": (15, 206, 224), "legacy": (15, 67, 0)}
 
 
@@ -77,7 +77,7 @@ def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
             assert not any(sp.start < b and a < sp.end for sp in d.spans)
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "check"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "check"])
 def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
     for d in madeup.read_notes(name):
         assert d.spans and d.meta["keep"], d.doc_id
@@ -95,6 +95,16 @@ def _nhi(s: str) -> bool:
     letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
     vals = [letters.index(c) + 1 for c in s[:3]] + [int(c) for c in s[3:6]]
     return (11 - sum(v * w for v, w in zip(vals, (7, 6, 5, 4, 3, 2))) % 11) % 11 == int(s[6])
+
+
+def _cns(s: str) -> bool:
+    d = re.sub(r"\D", "", s)
+    return len(d) == 15 and sum(int(c) * (15 - i) for i, c in enumerate(d)) % 11 == 0
+
+
+def _npi(s: str) -> bool:  # a US NPI: Luhn with the prefix 80840
+    digits = [int(c) for c in "80840" + s][::-1]
+    return sum(d if i % 2 == 0 else (2 * d - 9 if d > 4 else 2 * d) for i, d in enumerate(digits)) % 10 == 0
 
 
 def _nric(s: str) -> bool:
@@ -124,6 +134,12 @@ CHECKED = [
     ("dev3", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
     ("dev4", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
     ("dev4", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("dev6", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("dev6", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
+    ("dev6", "IDNUM", r"\d{6}-\d{7}", "kr.rrn"),
+    ("dev6", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("dev6", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),
+    ("dev6", "IDNUM", r"1\d{9}", _npi),
 ]
 
 

@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Seven sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Eight sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -19,7 +19,10 @@ Nigerian, Filipino, US rural and New Zealand hands, written before the places ro
 pharmacy and lower-case Puerto Rican notes, written after that round's rules and scored once at
 its end: for the next round's start; the streets round tuned on it), ``dev5`` (addresses in
 Japanese, German, French, Brazilian, Mexican, Nigerian, Ghanaian, Indian, Philippine, Kenyan,
-Emirati, rural Australian and lower-case UK forms: the streets round's) and ``check``
+Emirati, rural Australian and lower-case UK forms: the streets round's), ``dev6`` (clinical
+language of other specialties: operative, urology, orthopaedic, pathology, radiology, cardiology,
+antenatal, EMS, genetics, psychiatry, ENT and prior-authorisation notes and Swedish, Korean and
+Brazilian conventions, written before the specialties round's changes) and ``check``
 (Australian, Irish, Indian, New Zealand, Canadian and South African conventions, scored once per change set).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
@@ -45,7 +48,7 @@ NOTES = _DATA / "made_up_notes.txt"
 #: The shipped sets of made-up notes by name (``--notes NAME``).
 NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
              "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
-             "dev5": _DATA / "made_up_dev5.txt",
+             "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
              "check": _DATA / "made_up_check.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
@@ -60,7 +63,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev5``, ``check``) or a path as given.
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev6``, ``check``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
