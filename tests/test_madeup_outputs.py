@@ -196,6 +196,27 @@ def test_an_output_that_changed_unmarked_text_is_an_alignment_error():
         madeup_outputs.replaced(TEXT, out)
 
 
+# -- falsified: a phrase written with a made-up value ---------------------------------------------
+
+GOLD = Document("n", "LVEDD 5.9 cm. Fundal height 35 cm.", [], {"keep": [[0, 12, "value"], [14, 34, "word"]]})
+
+
+@pytest.mark.parametrize("out_text, where, changed, falsified", [
+    ("Ann Lee 5.9 cm. Fundal height 35 cm.", [(0, 7)], 1, {"value": 1}),            # a doctor's name
+    ("[**DOCTOR**] 5.9 cm. Fundal height 35 cm.", [(0, 12)], 1, {}),               # a placeholder: honest
+    ("LVEDD 5.9 cm. Fundal [**DOCTOR**] 35 cm.", [(21, 33)], 1, {}),
+    ("LVEDD 5.9 cm. Fundal height 12/03 cm.", [(28, 33)], 1, {"word": 1}),         # 35 made a date
+    ("LVEDD 5.9 cm. Fundal [**DOCTOR**]Kim 35 cm.", [(21, 33), (33, 36)], 1, {"word": 1}),  # adjacent: one stretch
+    ("LVEDD 5.9 cm. Fundal height 35 cm.", [(0, 5)], 1, {}),                       # the same text written back
+    ("Ann Lee 5.9 cm. Fundal height 17 cm.", [(0, 7), (30, 32)], 2, {"value": 1, "word": 1}),
+])
+def test_falsified_counts_phrases_written_with_a_made_up_value(out_text, where, changed, falsified):
+    out = Document("n", out_text, [make_span(a, b, "DOCTOR") for a, b in where])
+    r = madeup_outputs.score_note(GOLD, out)
+    assert (sum(r["changed"].values()), r["falsified"]) == (changed, falsified)
+    assert madeup_outputs.score_note(GOLD, out, made_up=False)["falsified"] == {}  # a writer of placeholders
+
+
 # -- the command on a tiny made-up file, its tagger's spans given ---------------------------------
 
 TINY = """# two made-up notes for the test
@@ -238,6 +259,7 @@ def test_the_command_counts_what_the_output_leaves_and_changes(tiny, tmp_path, c
         assert r["left_by_subtype"] == {"DOCTOR": 1, "PATIENT": 2}
         assert r["identifiers_left_by_subtype"] == {"DOCTOR": 1, "PATIENT": 1}
         assert r["phrases_changed"] == 2 and r["changed_by_kind"] == {"drug": 1, "score": 1}
+        assert r["falsified"] == 0 and r["falsified_by_kind"] == {}                 # placeholders only
         assert (r["values_changed"], r["values_other"]) == (1, 0)  # 81 lost; GCS 15 keeps its 15
         assert r["false_spans"] == 2 and r["false_by_subtype"] == {"DATE": 1, "DOCTOR": 1}
         assert r["failed"] == [] and set(r["by_note"]) == {"n1", "n2"}
@@ -307,4 +329,5 @@ def test_the_shipped_model_on_the_dev_notes_surrogates_with_a_fixed_seed(tmp_pat
         r = runs[fmt]
         assert 0 <= r["identifier_tokens_left"] < g["identifier_tokens"]
         assert 0 <= r["phrases_changed"] <= g["phrases"] and r["values_other"] <= r["values_changed"]
+        assert r["falsified"] <= r["phrases_changed"] and (fmt == "surrogate" or r["falsified"] == 0)
         assert len(r["by_note"]) + len(r["failed"]) == g["notes"]

@@ -17,6 +17,10 @@ agree) and reads the output back:
 * **values changed**: of those, the phrases with a digit whose digits in the output differ (in
   surrogate output ``other`` counts those written with other digits: another clinical value,
   the worst case; the rest lost their digits to a placeholder);
+* **falsified**: of the phrases changed, those whose output text differs from the note's and
+  holds a made-up value, words or digits (a replaced stretch written as a surrogate, not as a
+  ``[**...**]`` placeholder): a carcinoma's name become a made-up name, ``LVEDD`` a doctor, per
+  kind (counted in surrogate output; a placeholder is honest, so redacted output has none);
 * **false spans**: replaced stretches that overlap no gold PHI span, per subtype.
 
 A note that fails (a writer refuses it: fail closed) is named and not scored. Counts and note
@@ -39,6 +43,8 @@ from .madeup import NOT_SAFE_HARBOR
 
 #: The public seed of the surrogate output (demonstrations and measurements only).
 SEED = "crfdeid-made-up-notes"
+#: A writer's placeholder (:data:`crfdeid.deid.policies.PLACEHOLDER`): honest, no made-up value.
+_PLACEHOLDER = re.compile(r"\[\*\*[^*\]]*\*\*\]")
 #: The outputs measured, as ``tag --output-format`` names them.
 OUTPUTS = ("redacted", "surrogate")
 #: :class:`~crfdeid.tagging.session.Session` keywords that are no session options: set by :func:`run`
@@ -132,9 +138,28 @@ def _merged(out: Document) -> list:
     return merged
 
 
-def score_note(gold: Document, out: Document, tagged=None) -> dict:
+def _made_up(a: int, b: int, stretches: list[tuple[int, int]], out: Document) -> bool:
+    """Whether a replaced stretch touching ``[a, b)`` was written as a made-up value (no placeholder)."""
+    for (s, e), m in zip(stretches, _merged(out)):
+        if s < b and a < e and any(not _PLACEHOLDER.fullmatch(out.text[sp.start:sp.end])
+                                   for sp in out.spans if m.start <= sp.start and sp.end <= m.end):
+            return True
+    return False
+
+
+def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True) -> dict:
     """One note's counts in one output (``out``: the writer's document, spans in its text;
-    ``tagged``: the spans it was written from, :func:`replaced`)."""
+    ``tagged``: the spans it was written from, :func:`replaced`; ``made_up``: the writer may
+    write made-up values, so ``falsified`` is counted).
+
+    >>> from crfdeid.document import make_span
+    >>> gold = Document("1", "LVEDD 5.9 cm, GCS 15", [], {"keep": [[0, 12, "value"], [14, 20, "score"]]})
+    >>> out = Document("1", "Ann Lee 5.9 cm, [**DOCTOR**] 15",
+    ...                [make_span(0, 7, "DOCTOR"), make_span(16, 28, "DOCTOR")])
+    >>> r = score_note(gold, out)
+    >>> r["changed"], r["falsified"]
+    ({'value': 1, 'score': 1}, {'value': 1})
+    """
     stretches = replaced(gold.text, out, tagged)
     left: Counter = Counter()
     left_spans: Counter = Counter()
@@ -146,12 +171,15 @@ def score_note(gold: Document, out: Document, tagged=None) -> dict:
         left[sp.subtype] += missed
         left_spans[sp.subtype] += missed > 0
     changed: Counter = Counter()
+    falsified: Counter = Counter()
     values = other = 0
     for a, b, kind in gold.meta.get("keep", ()):
         if not _hits(a, b, stretches):
             continue
         changed[kind] += 1
-        was, now = _digits(gold.text[a:b]), _digits(_out_region(a, b, stretches, out))
+        region = _out_region(a, b, stretches, out)
+        falsified[kind] += made_up and region != gold.text[a:b] and _made_up(a, b, stretches, out)
+        was, now = _digits(gold.text[a:b]), _digits(region)
         if was and was != now:
             values += 1
             other += bool(now)
@@ -160,7 +188,8 @@ def score_note(gold: Document, out: Document, tagged=None) -> dict:
         if not any(g.start < e and s < g.end for g in gold.spans):
             false[sp.subtype] += 1
     return {"left": dict(left), "left_identifiers": dict(left_spans), "changed": dict(changed),
-            "values_changed": values, "values_other": other, "false": dict(false)}
+            "falsified": {k: n for k, n in falsified.items() if n}, "values_changed": values,
+            "values_other": other, "false": dict(false)}
 
 
 def gold_counts(gold: list[Document]) -> dict:
@@ -185,20 +214,23 @@ def gold_counts(gold: list[Document]) -> dict:
 
 
 def _total(per_note: dict[str, dict]) -> dict:
-    out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "values_changed": 0,
-                 "values_other": 0, "false_spans": 0}
+    out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "falsified": 0,
+                 "values_changed": 0, "values_other": 0, "false_spans": 0}
     by: dict[str, Counter] = {"left_by_subtype": Counter(), "identifiers_left_by_subtype": Counter(),
-                              "changed_by_kind": Counter(), "false_by_subtype": Counter()}
+                              "changed_by_kind": Counter(), "falsified_by_kind": Counter(),
+                              "false_by_subtype": Counter()}
     for r in per_note.values():
         out["identifier_tokens_left"] += sum(r["left"].values())
         out["identifiers_left"] += sum(r["left_identifiers"].values())
         out["phrases_changed"] += sum(r["changed"].values())
+        out["falsified"] += sum(r["falsified"].values())
         out["values_changed"] += r["values_changed"]
         out["values_other"] += r["values_other"]
         out["false_spans"] += sum(r["false"].values())
         by["left_by_subtype"].update(r["left"])
         by["identifiers_left_by_subtype"].update(r["left_identifiers"])
         by["changed_by_kind"].update(r["changed"])
+        by["falsified_by_kind"].update(r["falsified"])
         by["false_by_subtype"].update(r["false"])
     out.update({k: {s: n for s, n in sorted(c.items()) if n} for k, c in by.items()})
     return out
@@ -259,7 +291,7 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                     failed.append(doc_id)  # not written (fail closed), so not scored
                 else:
                     # an AlignmentError is the measurement's: raised
-                    by_note[doc_id] = score_note(g, out, tagged.spans)
+                    by_note[doc_id] = score_note(g, out, tagged.spans, made_up=fmt == "surrogate")
             per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
         runs[f"mining {'on' if on else 'off'}"] = per_out
     return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
@@ -279,11 +311,13 @@ def report(res: dict) -> list[str]:
                 f"{run_name}, {fmt}: identifier tokens left {r['identifier_tokens_left']} of "
                 f"{g['identifier_tokens']} ({pct(r['identifier_tokens_left'], g['identifier_tokens'])}), "
                 f"identifiers left {r['identifiers_left']} of {g['identifiers']}; phrases changed "
-                f"{r['phrases_changed']} of {g['phrases']} ({pct(r['phrases_changed'], g['phrases'])}); values "
+                f"{r['phrases_changed']} of {g['phrases']} ({pct(r['phrases_changed'], g['phrases'])}), falsified "
+                f"{r['falsified']}; values "
                 f"changed {r['values_changed']} of {g['phrases_with_digits']} (other digits written "
                 f"{r['values_other']}); false spans {r['false_spans']}; failed notes {len(r['failed'])}"
                 + (f" ({', '.join(r['failed'])})" if r["failed"] else ""))
-            for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "false_by_subtype"):
+            for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
+                        "false_by_subtype"):
                 if r[key]:
                     lines.append(f"  {key.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in r[key].items()))
     return lines
@@ -294,6 +328,7 @@ def note_lines(res: dict, run_name: str, fmt: str) -> list[str]:
     lines = []
     for doc_id, r in res["runs"][run_name][fmt]["by_note"].items():
         left, changed, false = (sum(r[k].values()) for k in ("left", "changed", "false"))
-        lines.append(f"{doc_id:24s} left {left:2d}  changed {changed:2d}  values {r['values_changed']:2d} "
+        lines.append(f"{doc_id:24s} left {left:2d}  changed {changed:2d}  falsified {sum(r['falsified'].values()):2d}  "
+                     f"values {r['values_changed']:2d} "
                      f"(other {r['values_other']})  false {false:2d}")
     return lines
