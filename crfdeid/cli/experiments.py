@@ -6,9 +6,9 @@
 * ``made-up``: a model on the fifteen made-up notes shipped with crfdeid: Safe Harbor
   identifiers missed and placeholders on non-PHI (:mod:`crfdeid.experiments.madeup`); with
   ``--notes dev|dev2|dev3|dev4|dev5|dev6|check|check2|legacy|PATH``, a set of made-up notes of
-  other countries and styles in
-  redacted and surrogate output, site mining off and on: identifiers left, phrases that must
-  survive changed, clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`);
+  other countries and styles in redacted and surrogate output, site mining off and on:
+  identifiers left, phrases that must survive changed, falsified (written with a made-up
+  value), clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`);
 * ``site-mining``: a model's figures with site mining off and on, per category, and the time
   of mining against one tagging pass (:mod:`crfdeid.experiments.sitemining`, docs/site.md);
 * ``safeharbor``: the Safe Harbor layer's spans on annotated notes, how many overlap gold PHI,
