@@ -198,8 +198,7 @@ def set_token(path, name: str, rotate: bool = False, role: str | None = None) ->
     tokens: dict[str, str] = {}
     roles: dict[str, str] = {}
     if os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            tokens, roles = parse_roles(fh.read())
+        tokens, roles = parse_roles(read_secret(path, "the token file").decode("utf-8", "replace"))
         if SHARED in tokens:
             raise ConfigError("the token file holds one shared token; per-annotator tokens go in another file",
                               path=path)
