@@ -11,16 +11,15 @@ as numbers or missing values, so ids such as ``007`` and texts such as ``NA``
 stay as they are. The reader takes a file or ``-`` (standard input) and streams
 it row by row.
 
-A bad row costs that row only, reported with its row and line numbers: bytes
-that do not decode (UTF-8 unless a byte-order mark or the ``encoding`` option
-names another), a row with too many or too few fields, a quote in the wrong
-place, a bad ``spans`` cell. A quoted field left open runs to the next quote or
-the end of the file; the rows it swallowed are named by their lines. The first
-row must be the header: when it lacks the text or id column, or names one of the
-columns read (text, id, spans, meta) twice, the file is not read, and the message
-gives the number of columns but not their names (a file without a header has a
-note there). A byte-order mark before the header names the encoding and is dropped; ``meta['source']``, ``meta['row']`` and ``meta['line']`` say where each
-document was read.
+A bad row costs that row only, reported with its row and line numbers: bytes that do not decode
+(UTF-8 unless a byte-order mark or the ``encoding`` option names another), a row with too many
+or too few fields, a quote in the wrong place, a bad ``spans`` cell. A quoted field left open
+runs to the next quote or the end of the file; the rows it swallowed are named by their lines.
+The first row must be the header: when it lacks the text or id column, or names one of the
+columns read (text, id, spans, meta) twice, the file is not read, and the message gives the
+number of columns but not their names (a file without a header has a note there). A byte-order
+mark before the header names the encoding and is dropped; ``meta['source']``, ``meta['row']``
+and ``meta['line']`` say where each document was read.
 
 The writer writes ``id,text,spans`` with every field quoted, to a file (atomic)
 or ``-``; quoted fields keep ``\\r\\n`` and commas inside the text exactly.
