@@ -103,6 +103,8 @@ class _LogFile(logging.FileHandler):
         _LogFile.failed = f"cannot write the log {self.baseFilename[:200]!r} ({getattr(exc, 'strerror', None) or exc})"
         LOG.removeHandler(self)
         stream, self.stream = self.stream, None
+        if stream is None:
+            return
         try:  # what it buffers is dropped (into the null device): closing would fail the same way
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, stream.fileno())
