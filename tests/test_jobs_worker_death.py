@@ -10,8 +10,10 @@ import textwrap
 import pytest
 
 from crfdeid.io.runmanifest import notes_only
+from crfdeid.tagging.workers import usable_cores
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="forked workers and SIGKILL")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="forked workers and SIGKILL"),
+              pytest.mark.skipif(usable_cores() < 2, reason="--jobs 2 is clamped to 1 on one core: no worker")]
 
 SCRIPT = textwrap.dedent("""
     import os, signal, sys

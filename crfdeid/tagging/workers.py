@@ -40,8 +40,8 @@ def bound_jobs(jobs: int) -> int:
     """``jobs`` clamped to :func:`usable_cores`, with a warning when it was more."""
     cores = usable_cores()
     if jobs > cores:
-        warn(f"--jobs {jobs} is more than the {cores} core(s) this process may use: {cores} process(es) tag "
-             "(more would each hold the model and notes in memory and tag no faster)")
+        warn(f"--jobs {jobs} is more than the {cores} core(s) this process may use: {cores} process(es) run "
+             "(more would each hold a model and notes in memory and go no faster)")
         return cores
     return jobs
 
