@@ -57,15 +57,18 @@ def test_every_reader_refuses_a_fifo_or_a_device_by_name(tmp_path, special):
 
 
 def _side_file_calls(path) -> dict:
+    from crfdeid.config import read_yaml
     from crfdeid.deid import grouping
     from crfdeid.deid.key import read_key_file
+    from crfdeid.io.brat import load_label_map
     from crfdeid.review.credentials import Credentials, set_token
     from crfdeid.site import Site
     from crfdeid.site.tables import read_list, read_table
     return {"--key-file": lambda: read_key_file(path), "--token-file": lambda: Credentials.from_file(path),
             "review token --token-file": lambda: set_token(path, "ann"), "--site": lambda: Site.load(path),
             "--site-table": lambda: read_table(path), "--site-list": lambda: read_list(path),
-            "--group-table": lambda: grouping.read_table(path)}
+            "--group-table": lambda: grouping.read_table(path), "--config": lambda: read_yaml(path),
+            "label_map=": lambda: load_label_map(path)}
 
 
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero"])

@@ -50,6 +50,7 @@ from pathlib import Path
 from .. import schema
 from ..document import Document, Span
 from ..errors import ConfigError, ReaderError, SchemaError, described
+from ..openfiles import read_regular_text
 from .files import check_encoding, list_files, read_text_file
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
@@ -74,11 +75,10 @@ def load_label_map(label_map, scheme=None) -> dict:
         return {}
     if not isinstance(label_map, dict):
         path = Path(label_map)
+        text = read_regular_text(path, ConfigError, "the label map")  # a FIFO or device refused, never read
         try:
             import yaml
-            label_map = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read label map: {exc.strerror}", path=path) from None
+            label_map = yaml.safe_load(text)
         except yaml.YAMLError:
             raise ConfigError("label map is not valid YAML/JSON", path=path) from None
         if not isinstance(label_map, dict):
