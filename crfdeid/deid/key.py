@@ -30,8 +30,8 @@ from ..openfiles import open_regular
 
 #: Shortest key accepted (bytes, surrounding white space removed): 128 bits.
 MIN_KEY_BYTES = 16
-#: Longest secret file read (bytes): a key made by ``key new`` holds 64; a larger file is no key.
-MAX_SECRET_BYTES = 64 * 1024
+#: Longest secret file read (bytes): a key made by ``key new`` holds 64, a token file a line a person.
+MAX_SECRET_BYTES = 1024 * 1024
 EXAMPLE = "python -m crfdeid key new secret.key"
 
 
