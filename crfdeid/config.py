@@ -60,6 +60,7 @@ from . import _data, schema, settings
 from .errors import ConfigError, ConfigWarning
 from .features import resolve_feature_set
 from .io.files import relative_to
+from .openfiles import read_regular_text
 from .text.patterns import LazyModule
 
 # read only for a YAML file (a model file's config is JSON): its import cost every start-up of
@@ -108,10 +109,9 @@ def deep_merge(base: dict, override: dict) -> dict:
 def read_yaml(path) -> dict:
     """A YAML mapping from ``path``; :class:`ConfigError` naming the file otherwise."""
     path = Path(path)
+    text = read_regular_text(path, ConfigError, "a config file")  # a FIFO or device refused, never read
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}", path=path) from None
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""

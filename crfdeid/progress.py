@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import sys
 import threading
 import time
@@ -78,13 +79,45 @@ def log_to(path) -> logging.Handler | None:
         _handler = None
     if path is None:
         return None
-    _handler = logging.FileHandler(Path(path), encoding="utf-8")
+    try:
+        _handler = _LogFile(Path(path), encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise CrfdeidError(f"cannot write the log {str(path)[:200]!r} "
+                           f"({getattr(exc, 'strerror', None) or type(exc).__name__})") from None
     fmt = logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
     fmt.converter = time.gmtime
     _handler.setFormatter(fmt)
     LOG.addHandler(_handler)
     LOG.setLevel(logging.INFO)
     return _handler
+
+
+class _LogFile(logging.FileHandler):
+    """``--log FILE``: a write that fails (a full disk, ``/dev/full``) stops the log with one
+    warning on standard error, never a traceback per line; :func:`log_failed` tells the program."""
+
+    failed: str | None = None
+
+    def handleError(self, record) -> None:
+        exc = sys.exc_info()[1]
+        _LogFile.failed = f"cannot write the log {self.baseFilename[:200]!r} ({getattr(exc, 'strerror', None) or exc})"
+        LOG.removeHandler(self)
+        stream, self.stream = self.stream, None
+        if stream is None:
+            return
+        try:  # what it buffers is dropped (into the null device): closing would fail the same way
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())
+            os.close(null)
+            stream.close()
+        except (OSError, ValueError, AttributeError):
+            pass
+        print(f"warning: {_LogFile.failed}: no more step lines are written to it", file=sys.stderr)
+
+
+def log_failed() -> str | None:
+    """Why the ``--log`` file of this process could not be written, None when it could (or none)."""
+    return _LogFile.failed
 
 
 def warn(message: str) -> None:

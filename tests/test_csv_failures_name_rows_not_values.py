@@ -34,3 +34,12 @@ def test_a_failed_row_is_named_by_its_number_never_its_id(tmp_path, spans):
     assert "row 2" in message and "notes.csv" in message
     assert not any(part in message for part in NAME.split()), message
     assert getattr(errors[0], "doc_id", None) is None
+
+
+def test_two_text_columns_are_a_named_error(tmp_path):
+    """Issue 61: the second ``text`` column was ignored in silence (its note never tagged)."""
+    from crfdeid.errors import InputError
+    path = tmp_path / "two.csv"
+    path.write_text("id,text,text\na,Seen by Dr. Lee.,Phone 555-0143\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"names the column 'text' more than once \(columns 2, 3\)"):
+        list(read(f"csv:{path}"))

@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "crfdeid"
 #: Lowest first. A unit may import units of its own layer or of a lower one; no cycles.
 #: Reasons are in docs/architecture.md.
 LAYERS = (
-    ("errors", "registry", "version", "_data", "settings", "progress"),
+    ("errors", "registry", "version", "_data", "settings", "progress", "openfiles"),
     ("schema",),
     ("document",),
     ("labels", "text"),

@@ -217,3 +217,39 @@ def test_iter_tokens_equals_tokenize():
     text = "PEND01/26/2098 Dr.Smith (784)032-8966\n  x76221"
     for sg in (True, False):
         assert list(iter_tokens(text, sg)) == tokenize(text, sg)
+
+
+def test_a_brat_offset_of_5000_digits_costs_its_document_only(tmp_path):
+    """Issue 61: int() of a 5,000-digit offset raised ValueError and the documents after it were lost."""
+    (tmp_path / "a.txt").write_text(f"Seen by Dr. {SECRET}.\n", encoding="utf-8")
+    (tmp_path / "a.ann").write_text(f"T1\tDOCTOR 12 {'9' * 5000}\t{SECRET}\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("Seen by Dr. Lee.\n", encoding="utf-8")
+    (tmp_path / "b.ann").write_text("T1\tDOCTOR 12 15\tLee\n", encoding="utf-8")
+    errors: list = []
+    docs = list(read(f"brat:{tmp_path}", errors=errors))
+    assert [d.doc_id for d in docs] == ["b"] and len(docs[0].spans) == 1
+    [err] = errors
+    assert isinstance(err, ReaderError) and err.doc_id == "a" and "more than 18 digits" in str(err)
+    assert SECRET not in str(err) and "99999" not in str(err)
+
+
+@pytest.mark.parametrize("encoding", [None, "cp1252"])
+def test_a_bad_byte_in_one_physionet_record_costs_that_record_only(tmp_path, encoding):
+    """Issue 61: one byte that is not UTF-8 in one record lost every record of the file."""
+    bad = b"\xff" if encoding is None else b"\x81"  # 0x81 is undefined in cp1252
+    records = []
+    for i in (1, 2, 3):
+        body = f"Seen by Dr. {SECRET}{i} today.\n".encode()
+        records.append(b"START_OF_RECORD=7||||%d||||\n" % i + (body.replace(b"today", b"to" + bad + b"day")
+                                                               if i == 2 else body) + b"||||END_OF_RECORD\n")
+    (tmp_path / "id.text").write_bytes(b"".join(records))
+    (tmp_path / "id-phi.phrase").write_text("".join(f"7 {i} 12 {25} HCPName {SECRET}{i}\n" for i in (1, 2, 3)),
+                                            encoding="utf-8")
+    errors: list = []
+    options = {} if encoding is None else {"encoding": encoding}
+    docs = list(read(f"physionet:{tmp_path}", errors=errors, **options))
+    assert [d.doc_id for d in docs] == ["7-1", "7-3"]
+    assert [d.surface(s) for d in docs for s in d.spans] == [f"{SECRET}1", f"{SECRET}3"]
+    [err] = errors  # the record's annotations are not reported again as a note not in the file
+    assert err.doc_id == "7-2" and "record 2 (line 4): not valid" in str(err) and "at line 5" in str(err)
+    assert SECRET not in str(err)

@@ -133,3 +133,26 @@ def test_a_control_character_does_not_hide_a_name(models, sep):
     hidden = default.tag_text(f"Seen by Dr.{sep}Smith today.")
     assert [(s.start, s.end, s.subtype) for s in hidden.spans] == \
         [(s.start, s.end, s.subtype) for s in plain.spans] == [(12, 17, "DOCTOR")]
+
+
+DIGIT_DATES = {"fullwidth": "７/２２/２０９８", "arabic-indic": "٧/٢٢/٢٠٩٨", "devanagari": "७/२२/२०९८",
+               "fullwidth slashes": "７／２２／２０９８"}
+
+
+@pytest.mark.parametrize("script", DIGIT_DATES)
+def test_a_date_in_the_digits_of_any_script_is_found(script):
+    """Issue 61: ``７/２２/２０９８`` was kept; its digits now read as digits, each one character,
+    so the span's offsets are the note's."""
+    from crfdeid.tagging.session import Session
+    date = DIGIT_DATES[script]
+    note = f"Follow-up visit on {date} with the clinic."
+    [rec] = Session(output_format="redacted").run([Document("n1", note)])
+    assert rec.text == "Follow-up visit on [**DATE**] with the clinic."
+    [span] = [s for s in rec.spans if s["type"] == "DATE"]
+    assert note[span["start"]:span["end"]] == date
+
+
+def test_the_tagging_view_keeps_every_offset():
+    text = "Tel ５５５-０１４３ ٢٠٩٨ ＡＢ x²①"
+    view = for_tagging(text)
+    assert len(view) == len(text) and view == "Tel 555-0143 2098 AB x²①"  # superscripts, circled: not decimal digits

@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import io
 import os
 import sys
 import warnings
 
 from .. import progress
 from .._data import install_hint
-from ..errors import CrfdeidError, CrfdeidWarning
+from ..errors import CrfdeidError, CrfdeidWarning, OutputError
 from ..version import __version__
 
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
@@ -103,18 +104,92 @@ _WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, ge
 
 
 def run_program(command_main, argv) -> int:
-    """``command_main(argv)`` as the program: a write that fails (standard output full or
-    closed) ends it with one line on standard error and exit code 3, never a traceback; what
-    standard output still buffers is dropped, not written again at exit (tests/test_io_bad_input.py)."""
+    """``command_main(argv)`` as the program, every fault one line on standard error with an exit
+    code, never a traceback (tests/test_io_bad_input.py, tests/test_faults.py):
+
+    - a write that fails (standard output full or closed, a full disk) or a ``--log`` file that
+      cannot be written: exit 3; what standard output still buffers is dropped, not written
+      again at exit;
+    - Ctrl-C (``SIGINT``): exit 130; the files written are whole (each is written to a
+      temporary file and renamed), the temporary files are removed;
+    - any other refusal of the system (a path too long, no permission): exit 2, naming it.
+    """
+    closed = guard_stdio()
     try:
-        return command_main(argv)
-    except OSError as exc:
-        if exc.errno not in _WRITE_ERRNOS:
-            raise
+        code = command_main(argv)
+    except CrfdeidError as exc:  # a command that let one through: named, never a traceback
         _drop_stdout()
-        print(f"error: cannot write the output ({exc.strerror or exc}); what was written is incomplete",
-              file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
+        return 3 if isinstance(exc, OutputError) else 2
+    except KeyboardInterrupt:
+        _drop_stdout()
+        print("error: interrupted (Ctrl-C): the run stopped; the output files written are complete (a run "
+              "manifest stays marked incomplete), the notes not yet written have no output", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        _drop_stdout()
+        if exc.errno == errno.EBADF and closed:
+            print("error: cannot write the output: standard output is closed (give --output-dir, or "
+                  "redirect it to a file)", file=sys.stderr)
+            return 3
+        if exc.errno in _WRITE_ERRNOS:
+            print(f"error: cannot write the output ({exc.strerror or exc}); what was written is incomplete",
+                  file=sys.stderr)
+            return 3
+        print(f"error: {_os_error(exc)}", file=sys.stderr)
+        return 2
+    if progress.log_failed() and code == 0:  # the run's output is whole; the log asked for is not
+        print(f"error: {progress.log_failed()}; the output is complete", file=sys.stderr)
         return 3
+    return code
+
+
+def _os_error(exc: OSError) -> str:
+    """An error of the system named: its reason, its code and the file (a long path cut short).
+
+    >>> _os_error(OSError(36, "File name too long", "d" * 5000))  # doctest: +ELLIPSIS
+    "File name too long (ENAMETOOLONG): 'ddd...' (a path of 5,000 characters; at most 4,096, 255 a name)"
+    """
+    name = errno.errorcode.get(exc.errno or 0, "")
+    where = ""
+    if exc.filename is not None:
+        path = os.fsdecode(exc.filename) if isinstance(exc.filename, bytes) else str(exc.filename)
+        where = f": {path!r}" if len(path) <= 200 else (f": '{path[:40]}...' (a path of {len(path):,} characters; "
+                                                         "at most 4,096, 255 a name)")
+    return f"{exc.strerror or type(exc).__name__}{f' ({name})' if name else ''}{where}"
+
+
+class _Closed(io.BufferedIOBase):
+    """Standard output when the program started with it closed (``>&-``): a write fails by name."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data):
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def guard_stdio() -> bool:
+    """Put the null device on a standard descriptor (0, 1, 2) that is closed, so that no file the
+    run opens takes its number (a note written where stray output goes); standard output then
+    fails each write by name. True when standard output was closed."""
+    closed = False
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+            closed = closed or fd == 1
+    if closed or sys.stdout is None:
+        sys.stdout = io.TextIOWrapper(_Closed(), encoding="utf-8", write_through=True)
+        return True
+    return False
 
 
 def _drop_stdout() -> None:
@@ -213,6 +288,21 @@ def parse_thresholds(text: str | None) -> tuple[float | None, ...]:
     if any(v is not None and not 0 < v <= 1 for v in values):
         raise argparse.ArgumentTypeError(f"thresholds must lie in (0, 1]: {text!r}")
     return values
+
+
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 0 to 65535 (0: any free port).
+
+    >>> port_number("8000")
+    8000
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return value
 
 
 def one_fraction(text: str) -> float:

@@ -46,6 +46,7 @@ from ..io.splits import read_groups, select_groups
 from ..recognizers import build_recognizer
 from ..site import Site
 from ..tagging.decoding import plain_words
+from ..tagging.workers import bound_jobs
 from . import parse_thresholds, reader_options
 from .locked import parse_also
 
@@ -286,6 +287,8 @@ RUN = {"zero-shot": _zero_shot, "made-up": _made_up, "site-mining": _site_mining
 def main(argv=None) -> int:
     """Run ``python -m crfdeid experiments``; returns the exit code."""
     args = _parser().parse_args(argv)
+    if getattr(args, "jobs", None):  # processes that each train a model: no more than the cores
+        args.jobs = bound_jobs(args.jobs)
     try:
         return RUN[args.experiment](args)
     except (CrfdeidError, ValueError, OSError) as exc:

@@ -31,6 +31,7 @@ from ..experiments import figures as fig
 from ..experiments.results import provenance, to_json
 from ..io import read_all
 from ..io.splits import read_groups
+from ..tagging.workers import bound_jobs
 from .locked import parse_also
 
 
@@ -61,6 +62,8 @@ def _parser():
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if getattr(args, "jobs", None):  # processes that each train a model: no more than the cores
+        args.jobs = bound_jobs(args.jobs)
     if bool(args.render) == bool(args.config):
         print("error: give --config (measure) or --render FILE (render a results file)", file=sys.stderr)
         return 2

@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("serve", help="serve the review page")
     _project_args(q)
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    q.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    q.add_argument("--port", type=cli.port_number, default=8765, help="port (default 8765)")
     q.add_argument("--token-file", help=f"file of per-annotator tokens ('NAME TOKEN' lines, made by `review "
                                         f"token`) or one shared token (or ${TOKEN_ENV}); required when "
                                         "listening beyond 127.0.0.1; read again when it changes")

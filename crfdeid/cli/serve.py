@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
         f"{CANNOT_START} the server cannot start (port in use)")
     p.add_argument("--model", help="model file (default: the model shipped with crfdeid)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="default: 8000")
+    p.add_argument("--port", type=cli.port_number, default=8000, help="default: 8000")
     p.add_argument("--key-file", help="secret key for surrogate output (HMAC)")
     p.add_argument("--fhir-policy", metavar="FILE",
                    help="POST /v1/fhir: the de-identification policy (default: the shipped safe-harbor; docs/fhir.md)")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import stat
 import sys
 import warnings
 from pathlib import Path
@@ -40,6 +41,7 @@ from ..deid.key import SEED_WARNING, read_key_file
 from ..errors import ConfigError, CrfdeidError
 from ..io import writer_class
 from ..io.files import check_encoding
+from ..openfiles import kind
 from ..progress import step
 from ..site import Site
 from ..tagging.session import Session
@@ -154,6 +156,20 @@ def _session(master: str | None, local_dir: str | None):
     return spark, True, folder
 
 
+def _special(path: str) -> str | None:
+    """Why a local ``--input`` (or a file of its folder) cannot be read: a FIFO, device or socket
+    (Spark would block on it forever, or read ``/dev/zero`` until memory is gone); else None."""
+    top = Path(path)
+    for f in [top, *(sorted(top.iterdir()) if top.is_dir() else ())]:
+        try:
+            mode = f.stat().st_mode
+        except OSError:
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return f"--input {str(f)!r} is {kind(mode)}, not a file: not read (give a regular file or folder)"
+    return None
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     missing = cli.missing_extra("spark", "pyspark", "pyarrow")
@@ -174,6 +190,8 @@ def main(argv=None) -> int:
         problem = f"cannot tell the format of {args.input!r}: give --input-format parquet or jsonl"
     elif "://" not in args.input and not Path(args.input).exists():
         problem = f"no such file or folder: {args.input!r}"
+    elif "://" not in args.input and _special(args.input):
+        problem = _special(args.input)
     elif "://" not in args.output and Path(args.output).exists():
         problem = f"output {args.output!r} exists; crfdeid never overwrites: name a new one"
     elif "://" not in args.output and Path(staging(args.output)).exists() and not args.replace_incomplete:

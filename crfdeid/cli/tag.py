@@ -368,7 +368,11 @@ def main(argv=None) -> int:
     if not args.quiet and hasattr(out, "summary"):  # surrogate output: unparsed dates named
         print(out.summary(), file=sys.stderr)
     if manifest:  # for `audit sample --release-output`, which refuses an incomplete one
-        runmanifest.write(args.output_dir, *manifest, complete=completed and not failed, failed=failed)
+        try:
+            runmanifest.write(args.output_dir, *manifest, complete=completed and not failed, failed=failed)
+        except CrfdeidError as exc:  # a full disk at the last step: the notes are written, the manifest is not
+            print(f"error: the run manifest was not written ({exc}); it stays marked incomplete", file=sys.stderr)
+            return 3
     return 1 if failed or not completed else 0
 
 

@@ -31,11 +31,13 @@ numbers).
 from __future__ import annotations
 
 import csv
+import io
 import re
 from pathlib import Path
 
 from ..document import Document
 from ..errors import ConfigError
+from ..openfiles import read_regular_text
 
 
 class Grouper:
@@ -107,12 +109,11 @@ def read_table(path) -> dict[str, str]:
         lists a document twice with different patients (file and line named).
     """
     path = Path(path)
+    text = read_regular_text(path, ConfigError, "the group table")  # a FIFO or device refused, never read
     try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = list(csv.reader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else type(exc).__name__
-        raise ConfigError(f"cannot read the group table ({reason})", path=path) from None
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:  # a cell over csv's field limit (128 KiB), a NUL
+        raise ConfigError(f"cannot read the group table ({exc})", path=path) from None
     if not rows or [c.strip().lower() for c in rows[0][:2]] != ["doc_id", "patient"]:
         raise ConfigError("the group table needs a header line 'doc_id,patient'", path=path)
     table: dict[str, str] = {}

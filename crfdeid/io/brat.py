@@ -50,11 +50,14 @@ from pathlib import Path
 from .. import schema
 from ..document import Document, Span
 from ..errors import ConfigError, ReaderError, SchemaError, described
+from ..openfiles import read_regular_text
 from .files import check_encoding, list_files, read_text_file
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
 _IGNORED = frozenset("ARENM#")
+#: Most digits of an offset read (a longer one is outside any note, and Python's int() refuses 4,300+).
+_MAX_DIGITS = 18
 _FRAGMENT = re.compile(r"^(\d+) (\d+)$")
 _WS = re.compile(r"\s+")
 _LINES = re.compile(r"\r\n|\r|\n")
@@ -72,11 +75,10 @@ def load_label_map(label_map, scheme=None) -> dict:
         return {}
     if not isinstance(label_map, dict):
         path = Path(label_map)
+        text = read_regular_text(path, ConfigError, "the label map")  # a FIFO or device refused, never read
         try:
             import yaml
-            label_map = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read label map: {exc.strerror}", path=path) from None
+            label_map = yaml.safe_load(text)
         except yaml.YAMLError:
             raise ConfigError("label map is not valid YAML/JSON", path=path) from None
         if not isinstance(label_map, dict):
@@ -146,6 +148,9 @@ def parse_ann(ann: str, text: str, path=None, doc_id=None, label_map=None,
             if not m:
                 raise ReaderError(f".ann line {lineno}: offsets do not parse (want 'START END', "
                                   "fragments separated by ';')", **where)
+            if max(len(m.group(1)), len(m.group(2))) > _MAX_DIGITS:  # int() refuses 4,300+ digits
+                raise ReaderError(f".ann line {lineno}: an offset of more than {_MAX_DIGITS} digits, outside "
+                                  f"any text (length {len(text)})", **where)
             start, end = int(m.group(1)), int(m.group(2))
             if not (0 <= start < end <= len(text)):
                 raise ReaderError(f".ann line {lineno}: span [{start}, {end}) is empty, reversed or "
@@ -211,6 +216,10 @@ def read_brat(path, report, label_map=None, check_text: bool = True, scheme=None
                 spans, counts = parse_ann(ann, text, ann_paths[0], doc_id, lmap, check_text, scheme)
             except (ReaderError, SchemaError) as exc:
                 report(exc)
+                continue
+            except Exception as exc:  # a parser bug costs this document only, and names it
+                report(ReaderError(f"unexpected {type(exc).__name__} in the .ann file", path=ann_paths[0],
+                                   doc_id=doc_id))
                 continue
             meta.update({f"brat_{k}": v for k, v in counts.items()})
         yield Document(doc_id, text, spans, meta)

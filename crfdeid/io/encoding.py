@@ -11,9 +11,9 @@ from __future__ import annotations
 import codecs
 import io
 import os
-import stat
 
 from ..errors import ConfigError, InputError, ReaderError
+from ..openfiles import open_regular
 
 #: Byte-order marks and the encodings they name; UTF-32's first: its little-endian mark starts
 #: with UTF-16's.
@@ -111,9 +111,6 @@ def _named(encoding: str) -> str:
 #: (``/dev/zero`` renamed, a log file given by mistake). ``CRFDEID_MAX_INPUT_BYTES`` sets another.
 MAX_INPUT_BYTES = 512 * 1024 * 1024
 
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
-
 
 def max_input_bytes() -> int:
     """:data:`MAX_INPUT_BYTES`, or the ``CRFDEID_MAX_INPUT_BYTES`` of the environment.
@@ -134,29 +131,14 @@ def max_input_bytes() -> int:
 def open_input(path, what: str = "file"):
     """``path`` opened for reading as a binary stream, refused by name when it is not a regular
     file: a FIFO is opened without waiting for a writer and then refused, never read (it could
-    hang the run); a device or socket likewise.
+    hang the run); a device or socket likewise (:func:`crfdeid.openfiles.open_regular`).
 
     Raises
     ------
     InputError
         No such file, a folder, a special file, or the system refused (the message names it).
     """
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise InputError(f"a folder; this reader takes one {what}", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
-        raise InputError(f"{kind}, not a file: not read", path=path)
-    if hasattr(os, "set_blocking"):
-        os.set_blocking(fd, True)
-    return os.fdopen(fd, "rb")
+    return open_regular(path, InputError, what)
 
 
 def read_input_bytes(path, what: str = "file") -> bytes:

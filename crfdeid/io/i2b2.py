@@ -37,7 +37,8 @@ from defusedxml.common import DefusedXmlException
 
 from .. import schema
 from ..document import Document, Span
-from ..errors import LocatedError, ReaderError, SchemaError, described
+from ..errors import InputError, LocatedError, ReaderError, SchemaError, described
+from .encoding import read_input_bytes
 from .files import check_encoding, decode, foreign, list_files, sniff
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
@@ -175,13 +176,15 @@ def read_i2b2(path, report, check_text: bool = True, scheme=None, encoding: str 
     for f in list_files(path, ".xml"):
         data: bytes | str | None = None
         try:
-            data = f.read_bytes()
+            data = read_input_bytes(f)
             if encoding is not None or sniff(data)[1] or foreign(data):
                 data = decode(data, report, f, f.stem, encoding=encoding)
             if data is not None:
                 doc = parse(data, path=f, check_text=check_text, scheme=scheme)
                 doc.meta["file"] = f.name  # writers keep the name as read
                 yield doc
+        except InputError as exc:  # a FIFO or device refused, a file over the limit
+            report(ReaderError(exc.reason, path=f, doc_id=f.stem))
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f, doc_id=f.stem))
         except LocatedError as exc:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from ..document import Document, Span, trim
 from ..errors import InputError, ReaderError, SchemaError, described
+from ..openfiles import kind
+from .encoding import ENCODING_HINT, decode, foreign, read_input_bytes, sniff
 from .files import check_encoding, read_text_file
 from .registry import READERS
 
@@ -45,6 +47,8 @@ _START = re.compile(r"^START_OF_RECORD=", re.MULTILINE)
 _HEADER = re.compile(r"START_OF_RECORD=([^|\n]+)\|\|\|\|([^|\n]+)\|\|\|\|\r?\n")
 _END = "||||END_OF_RECORD"
 _NUMBER = re.compile(r"\d{1,12}")
+#: A byte the encoding could not decode, as ``surrogateescape`` keeps it.
+_BAD_BYTE = re.compile("[\udc80-\udcff]")
 
 
 def _files(path: Path):
@@ -53,6 +57,9 @@ def _files(path: Path):
     else:
         if not path.exists():
             raise InputError("no such file or folder", path=path)
+        if not path.is_dir():  # a FIFO, a device: named, never read
+            raise InputError(f"{kind(path.stat().st_mode)}, not a PhysioNet folder or .text file: not read",
+                             path=path)
         texts = sorted(path.glob("*.text")) if path.is_dir() else []
         if len(texts) != 1:
             raise InputError(f"expected a PhysioNet folder with exactly one *.text file, found "
@@ -135,7 +142,7 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
     encoding = check_encoding(encoding)
     cmap = {**CATEGORY_MAP, **(category_map or {})}
     text_path, phrase_path = _files(Path(path))
-    raw = read_text_file(text_path, report, encoding=encoding)
+    raw = _read_records(text_path, report, encoding)
     if raw is None:
         return
     annotated = phrase_path.exists()
@@ -152,6 +159,13 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
                                f"{seen[(patient, note)]}; not read", path=text_path, doc_id=doc_id))
             continue
         seen[(patient, note)] = index
+        bad = _BAD_BYTE.search(text)
+        if bad is not None or _BAD_BYTE.search(doc_id):  # a bad byte costs its record only
+            at = line + 1 + text.count("\n", 0, bad.start()) if bad is not None else line
+            report(ReaderError(f"record {index} (line {line}): not valid {_named(encoding)} at line {at}; record "
+                               f"not read{'' if encoding else '; ' + ENCODING_HINT}", path=text_path,
+                               doc_id=None if bad is None else doc_id))
+            continue
         doc_spans = []
         problem = None
         n_trimmed = 0
@@ -183,6 +197,32 @@ def read_physionet(path, report, category_map: dict | None = None, check_text: b
         shown = "-".join(key) if all(_NUMBER.fullmatch(k) for k in key) else None
         report(ReaderError(f"phrase line {spans[key][0][0]}: annotations for a note not in "
                            f"{text_path.name}", path=phrase_path, doc_id=shown))
+
+
+def _read_records(path: Path, report, encoding=None) -> str | None:
+    """The text of a ``.text`` file; a bad byte (in its encoding) is kept as a lone surrogate
+    (``surrogateescape``) for :func:`read_physionet` to fail that record only, not the file.
+    A file in another encoding (:func:`~crfdeid.io.encoding.foreign`) or holding a NUL is
+    reported and not read, as :func:`~crfdeid.io.encoding.decode` does."""
+    try:
+        data = read_input_bytes(path)
+    except InputError as exc:
+        report(ReaderError(exc.reason, path=path))
+        return None
+    enc, bom = sniff(data, encoding)
+    if encoding is None and not bom and foreign(data):
+        return decode(data, report, path, encoding=encoding)  # refused whole, with its reason
+    try:
+        text = data[bom:].decode(enc)
+    except UnicodeDecodeError:
+        text = data[bom:].decode(enc, "surrogateescape")
+    if "\x00" in text:  # read in the wrong encoding: refused whole, as decode() tells
+        return decode(data, report, path, encoding=encoding)
+    return text
+
+
+def _named(encoding) -> str:
+    return (encoding or "utf-8").upper()
 
 
 def _read_phrases(path: Path, cmap: dict, report, encoding=None) -> dict | None:

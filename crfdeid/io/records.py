@@ -29,6 +29,7 @@ from typing import Any
 
 from ..document import Document, make_span
 from ..errors import ConfigError, InputError, OutputError, ReaderError
+from .encoding import max_input_bytes, read_input_bytes
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
 from .ownfiles import is_own
@@ -77,7 +78,11 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
     """``(source, bytes, name)`` of each file of an input: a file, a folder's files ending in one
     of ``suffixes`` (sorted by name) or standard input (named ``stdin_name``)."""
     if is_stdio(path):
-        return [("-", sys.stdin.buffer.read(), stdin_name)]
+        data = sys.stdin.buffer.read(max_input_bytes() + 1)
+        if len(data) > max_input_bytes():
+            raise InputError(f"standard input holds more than {max_input_bytes():,} bytes, the most one input "
+                             "may hold: not read (CRFDEID_MAX_INPUT_BYTES sets another limit)", path="-")
+        return [("-", data, stdin_name)]
     p = Path(path)
     if p.is_dir():
         found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file() and not is_own(f))
@@ -90,7 +95,9 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
     files = []
     for f in found:
         try:
-            files.append((str(f), f.read_bytes(), f.name))
+            files.append((str(f), read_input_bytes(f), f.name))
+        except InputError as exc:  # a FIFO or device refused, a file over the limit: that file only
+            report(ReaderError(exc.reason, path=f))
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f))
     return files

@@ -11,16 +11,15 @@ as numbers or missing values, so ids such as ``007`` and texts such as ``NA``
 stay as they are. The reader takes a file or ``-`` (standard input) and streams
 it row by row.
 
-A bad row costs that row only, reported with its row and line numbers: bytes
-that do not decode (UTF-8 unless a byte-order mark or the ``encoding`` option
-names another), a row with too many or too few fields, a quote in the wrong
-place, a bad ``spans`` cell. A quoted field left open runs to the next quote or
-the end of the file; the rows it swallowed are named by their lines. The first
-row must be the header: when it lacks the text or id column the file is not
-read, and the message gives the number of columns but not their names (a file
-without a header has a note there). A byte-order mark before the header names
-the encoding and is dropped; ``meta['source']``, ``meta['row']`` and ``meta['line']`` say where each
-document was read.
+A bad row costs that row only, reported with its row and line numbers: bytes that do not decode
+(UTF-8 unless a byte-order mark or the ``encoding`` option names another), a row with too many
+or too few fields, a quote in the wrong place, a bad ``spans`` cell. A quoted field left open
+runs to the next quote or the end of the file; the rows it swallowed are named by their lines.
+The first row must be the header: when it lacks the text or id column, or names one of the
+columns read (text, id, spans, meta) twice, the file is not read, and the message gives the
+number of columns but not their names (a file without a header has a note there). A byte-order
+mark before the header names the encoding and is dropped; ``meta['source']``, ``meta['row']``
+and ``meta['line']`` say where each document was read.
 
 The writer writes ``id,text,spans`` with every field quoted, to a file (atomic)
 or ``-``; quoted fields keep ``\\r\\n`` and commas inside the text exactly.
@@ -147,6 +146,12 @@ def _header(cells, text_column, id_column, spans_column, name, meta_columns=None
         raise InputError(f"the header row has no column {' or '.join(map(repr, missing))} "
                          f"({len(names)} columns; their names are not shown, since a file without "
                          "a header row has a note there); set text_column/id_column", path=name)
+    twice = [c for c in dict.fromkeys((text_column, id_column, spans_column, *meta_columns))
+             if c is not None and names.count(c) > 1]
+    if twice:  # which one holds the note? the other would pass un-read, and un-redacted if written back
+        raise InputError(f"the header row names the column {' and '.join(map(repr, twice))} more than once "
+                         f"(columns {', '.join(str(i + 1) for i, n in enumerate(names) if n == twice[0])}): "
+                         "rename one, or set text_column/id_column to another", path=name)
     return {"names": names, "text": names.index(text_column),
             "id": None if id_column is None else names.index(id_column),
             "spans": names.index(spans_column) if spans_column in names else None,

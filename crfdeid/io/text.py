@@ -19,6 +19,7 @@ import sys
 
 from ..document import Document
 from ..errors import InputError
+from .encoding import max_input_bytes
 from .files import check_encoding, decode, file_id, is_stdio, list_files, read_text_file
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
@@ -30,9 +31,12 @@ def read_stdin(report, doc_id: str = STDIN_ID, encoding=None) -> str | None:
     """Standard input as text (a BOM kept; :func:`~crfdeid.io.files.decode`), or ``None`` after
     reporting why it cannot be."""
     try:
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(max_input_bytes() + 1)
     except (OSError, AttributeError) as exc:
         raise InputError(f"cannot read standard input ({type(exc).__name__})", path="-") from None
+    if len(data) > max_input_bytes():  # /dev/zero given as standard input
+        raise InputError(f"standard input holds more than {max_input_bytes():,} bytes, the most one input may "
+                         "hold: not read (CRFDEID_MAX_INPUT_BYTES sets another limit)", path="-")
     return decode(data, report, "-", doc_id, keep_bom=True, encoding=encoding)
 
 

@@ -34,6 +34,7 @@ import secrets
 
 from ..deid.key import read_secret
 from ..errors import ConfigError
+from ..openfiles import read_regular_text
 from .store import check_name
 
 #: The identity of whoever holds a shared token (they name themselves in the page).
@@ -198,8 +199,7 @@ def set_token(path, name: str, rotate: bool = False, role: str | None = None) ->
     tokens: dict[str, str] = {}
     roles: dict[str, str] = {}
     if os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            tokens, roles = parse_roles(fh.read())
+        tokens, roles = parse_roles(read_regular_text(path, ConfigError, "the token file"))  # a FIFO refused
         if SHARED in tokens:
             raise ConfigError("the token file holds one shared token; per-annotator tokens go in another file",
                               path=path)

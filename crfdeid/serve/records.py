@@ -2,9 +2,10 @@
 HL7 v2 messages, given back de-identified as the ``fhir`` and ``hl7`` writers write them
 (docs/fhir.md): ``?text=redacted`` (default), ``masked`` or ``surrogate`` (with the server's key).
 
-A record that cannot be read fails the request (422) with its position (line or message
-number), never its content; a text that cannot be tagged fails it too (500): nothing of the
-body is given back un-redacted.
+A record that cannot be read or written back fails the request (422, whatever the reader or
+writer raised: the body is the client's to fix) with its position (line or message number),
+never its content; a text that cannot be tagged fails it too (500): nothing of the body is
+given back un-redacted.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import CrfdeidError
+from ..errors import CrfdeidError, ReaderError, SchemaError, SpanError
 from ..io import fhir, hl7, writer_class
 from ..io.records import TEXT_STYLES
 from ..progress import Cancelled
@@ -30,21 +31,37 @@ def deidentify(fmt: str, body: bytes, text: str, session: Session, key, policy=N
     """``(200, the records written back)`` or ``(status, messages)``; messages never hold text."""
     read, name, _ = KINDS[fmt]
     errors: list = []
-    docs = list(read([("request body", body, name)], errors.append))
+    try:
+        docs = list(read([("request body", body, name)], errors.append))
+    except CrfdeidError as exc:  # a body that cannot be read: the client's, never a server error
+        return 422, [str(exc)]
+    except Exception as exc:  # noqa: BLE001 - a record the reader did not foresee: the type only
+        return 422, [f"a record of the body cannot be read ({type(exc).__name__})"]
     if errors:
         return 422, [str(e) for e in errors]
     given = {"key": key} if text == "surrogate" or key is not None else {}  # fhir ids, hl7 links: hashed
     out = writer_class(fmt)(None, text=text, **given, **({"policy": policy} if fmt == "fhir" else {}))
     try:
         for tagged in session.tagged(docs):
-            out.write(tagged)
+            try:
+                out.write(tagged)
+            except (ReaderError, SpanError, SchemaError) as exc:  # a record that cannot be written back: the body's
+                return 422, [str(exc)]
+            except UnicodeError as exc:  # a value of the body no answer can hold (a lone surrogate)
+                return 422, [f"a record of the body cannot be written back ({type(exc).__name__})"]
     except Cancelled:  # the deadline: 503, from the caller
         raise
     except CrfdeidError as exc:  # names the record and the reason, never the text
         return 500, [str(exc)]
     except Exception as exc:  # noqa: BLE001 - its text could quote the note: the type only
         return 500, [f"tagging failed ({type(exc).__name__})"]
-    return 200, "".join(out.rendered)
+    answer = "".join(out.rendered)
+    try:
+        answer.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate (a "\ud800" escape) in the body
+        return 422, [f"the body holds a value that is not valid Unicode (character {exc.start} of the answer); "
+                     "nothing is given back"]
+    return 200, answer
 
 
 def add_routes(app: FastAPI, session: Session, key, locked: Callable, policy=None) -> None:

@@ -49,6 +49,7 @@ from pathlib import Path
 from .. import gazetteers
 from ..document import Document, Span
 from ..errors import ConfigError
+from ..openfiles import read_regular_text
 from ..text import dateorder
 from . import match, tables
 from .tables import FIELDS, KEYS, LISTS, read_list, read_table
@@ -207,9 +208,10 @@ class Site:
         """
         import yaml
         path = Path(path)
+        text = read_regular_text(path, ConfigError, "the site file")  # a FIFO or device refused, never read
         try:
-            spec = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError) as exc:
+            spec = yaml.safe_load(text) or {}
+        except yaml.YAMLError as exc:
             raise ConfigError(f"cannot read the site file ({type(exc).__name__})", path=path) from None
         if not isinstance(spec, dict):
             raise ConfigError("a site file is a mapping", path=path)
@@ -228,7 +230,7 @@ class Site:
         except ConfigError as exc:
             raise ConfigError(str(exc), path=path) from None
         from .learnt import HEADER  # learnt and mining import this package: not at the top
-        if path.read_text(encoding="utf-8").startswith(HEADER):  # written by site mining (learnt.save)
+        if text.startswith(HEADER):  # written by site mining (learnt.save)
             site.clean_learnt()
         return site
 

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from ..errors import ConfigError, described
+from ..openfiles import read_regular_text
 
 #: Identifier fields of a table row or ``meta["known"]``: field -> subtype (``name`` kinds
 #: are people's names: ``name`` and ``relative`` hold whole names, the others one part).
@@ -94,10 +95,7 @@ def read_table(path) -> list[tuple[str, str, dict]]:
         file and line, never a value).
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the table ({type(exc).__name__})", path=path) from None
+    text = read_regular_text(path, ConfigError, "the table")  # a FIFO or device refused, never read
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         rows = []
@@ -109,7 +107,11 @@ def read_table(path) -> list[tuple[str, str, dict]]:
     elif lines and "||||" in lines[0]:
         rows = [dict(zip(("patient", "first_name", "last_name"), ln.split("||||"))) for ln in lines]
     else:
-        rows = list(csv.DictReader(io.StringIO(text)))
+        reader = csv.DictReader(io.StringIO(text))
+        try:
+            rows = list(reader)
+        except csv.Error as exc:  # a cell over csv's field limit (128 KiB), a NUL: named by line
+            raise ConfigError(f"line {reader.line_num}: not a table row ({exc})", path=path) from None
     out = []
     for i, row in enumerate(rows, 1):
         if not isinstance(row, dict):
@@ -124,8 +126,5 @@ def read_table(path) -> list[tuple[str, str, dict]]:
 
 def read_list(path) -> list[str]:
     """Entries of a word list: one a line, blank lines and ``#`` comments left out."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the list ({type(exc).__name__})", path=path) from None
+    lines = read_regular_text(path, ConfigError, "the list").splitlines()  # a FIFO or device refused
     return [s for s in (ln.strip() for ln in lines) if s and not s.startswith("#")]

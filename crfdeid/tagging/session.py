@@ -48,6 +48,7 @@ from . import model as tagging_model
 from .inputs import open_inputs, refuse_existing  # noqa: F401 - the command's, kept importable here
 from .learning import learnt_by_patient, learnt_first
 from .model import TaggingModel, batches
+from .workers import bound_jobs, end_with_parent
 
 #: The output style of a session that renders no text (spans only).
 SPANS = "spans"
@@ -277,6 +278,7 @@ class Session:
                 progress()
 
     def _tag(self, docs: Iterable[Document], jobs: int) -> Iterator[tuple]:
+        jobs = bound_jobs(jobs)
         if jobs <= 1:
             yield from (tag_result(doc, tagged) for doc, tagged in self.model.tag_each(
                 docs, self.o_threshold, tagging_model.BATCH_CHARS, options=self.chain_options))
@@ -287,7 +289,7 @@ class Session:
             _WORKER = self
         # concurrent.futures notices a worker that dies (kill -9, out of memory) and fails every
         # pending task with BrokenProcessPool; multiprocessing.Pool would wait for it forever
-        pool = ProcessPoolExecutor(jobs - 1, mp.get_context(method), _init_worker, (self._spec(),))
+        pool = ProcessPoolExecutor(jobs - 1, mp.get_context(method), _init_worker, (self._spec(), os.getpid()))
         try:
             yield from self._shared(pool, jobs - 1, batches(docs, shared_batch_chars()))
         except BrokenProcessPool:
@@ -472,9 +474,11 @@ def shared_batch_chars() -> int:
 _WORKER: Session | None = None
 
 
-def _init_worker(spec) -> None:
-    """Make the session of a spawned worker (a forked one has the parent's)."""
+def _init_worker(spec, parent: int | None = None) -> None:
+    """Make the session of a spawned worker (a forked one has the parent's); it ends with ``parent``."""
     global _WORKER
+    if parent is not None:
+        end_with_parent(parent)
     if _WORKER is not None:
         return
     path, backend, o_words, o_threshold, site, explain = spec

@@ -42,7 +42,9 @@ Token(text='76221', start=1, end=6, glued_left=True, glued_right=False)
 from __future__ import annotations
 
 import bisect
+import functools
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import accumulate, compress
@@ -59,10 +61,25 @@ from ..settings import Section, section
 # Cc and Cf characters that str.isspace does not already count as white space.
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
 _CONTROL = regex.compile(r"[\p{Cc}\p{Cf}--[\t\n\x0b\x0c\r\x1c-\x1f\x85]]", regex.V1)
+# Digits of other scripts and the fullwidth forms of ASCII (U+FF01..U+FF5E): each one character
+# that reads as one ASCII character (``７/２２/２０９８``, ``٧/٢٢/٢٠٩٨`` -> ``7/22/2098``).
+_FOREIGN = regex.compile(r"[\p{Nd}--[0-9]]|[\uff01-\uff5e]", regex.V1)
+
+
+@functools.cache
+def _folding() -> dict[int, str]:
+    """The translation of :data:`_FOREIGN`'s characters to ASCII (built once, when first needed)."""
+    table = {c: chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}
+    for c in range(0x80, 0x20000):  # every decimal digit of Unicode lies below U+20000
+        value = unicodedata.decimal(chr(c), None)
+        if value is not None:
+            table[c] = str(value)
+    return table
 
 
 def for_tagging(text: str) -> str:
-    """``text`` with its control and format characters replaced by spaces (same length).
+    """``text`` with its control and format characters replaced by spaces, and digits of every
+    script and fullwidth characters read as ASCII (same length).
 
     The same string object comes back when there is nothing to replace (the common case).
 
@@ -77,9 +94,17 @@ def for_tagging(text: str) -> str:
     'Dr. Smith '
     >>> text = "plain ASCII"; for_tagging(text) is text
     True
+
+    A date in fullwidth or Arabic-Indic digits is a date to the model and to the rules, each
+    digit one character still (NFKC would do the same for these, one for one):
+
+    >>> for_tagging("seen ７/２２/２０９８, ٧/٢٢/٢٠٩٨")
+    'seen 7/22/2098, 7/22/2098'
     """
     if text.isascii():
         return _ASCII_CONTROL.sub(" ", text) if _ASCII_CONTROL.search(text) else text
+    if _FOREIGN.search(text):
+        text = text.translate(_folding())
     return _CONTROL.sub(" ", text) if _CONTROL.search(text) else text
 
 
