@@ -228,6 +228,13 @@ def _export(args) -> int:
             if args.source == "final" else []
     finally:
         project.close()
+    if not docs and skipped:  # nothing to write: say why by name, write no empty folder
+        print(json.dumps({"written": 0, "skipped_unreviewed": skipped, "source": args.source}))
+        print(f"error: none of the {skipped} note(s) of review project {args.project!r} is reviewed yet "
+              f"(source {args.source}): nothing written to {args.out!r}; review them first (python -m crfdeid "
+              f"review serve {args.project}), or --include-unreviewed to write the model's suggestions",
+              file=sys.stderr)
+        return 1
     n = write(docs, args.to, args.out)
     summary = {"written": n, "skipped_unreviewed": skipped, "source": args.source}
     if conflicts:
