@@ -50,6 +50,7 @@ from pathlib import Path
 from .. import cli, site
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
+from ..deid.writers import became
 from ..errors import ConfigError, CrfdeidError
 from ..io import runmanifest, spec_path
 from ..io.explain import ExplainWriter
@@ -320,7 +321,8 @@ def main(argv=None) -> int:
 
     explained = None
     if explain_file is not None:
-        explained = explain_file.add
+        def explained(data, tagged):  # with what each span became in the output just written
+            explain_file.add(data, tagged, became(tagged.doc_id))
     elif args.explain and args.output_format != "jsonl":  # the JSONL writer keeps it in the records
         explained = to_stderr
 
