@@ -35,7 +35,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from test_readme import DEMO_PHI, _python_on_path
 
 ROOT = Path(__file__).resolve().parent.parent
