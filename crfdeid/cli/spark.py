@@ -196,7 +196,7 @@ def main(argv=None) -> int:
         key = None
         if args.key_file:
             key = read_key_file(args.key_file)
-        elif args.output_format == "surrogate" and args.seed is None:
+        elif args.output_format == "surrogate" and args.seed is None and in_fmt != "fhir":
             key = os.urandom(32)  # this run's own key, said below (as tag does)
         options = dict(_writer_option(pair) for pair in args.option or ())
         check_encoding(args.encoding)
