@@ -59,7 +59,8 @@ def list_files(path, suffix: str | tuple[str, ...], recursive: bool | None = Non
         _warn_once(f"{str(path)!r}: {len(unread)} file(s) not read: " + "; ".join(
             f"{len(names)} {why}: {_some(names)}" for why, names in sorted(by_why.items())))
     if odd:
-        _warn_once(f"{str(path)!r}: {len(odd)} entr{'y' if len(odd) == 1 else 'ies'} ending in {shown.replace('*', '')} "
+        named = shown.replace("*", "")
+        _warn_once(f"{str(path)!r}: {len(odd)} entr{'y' if len(odd) == 1 else 'ies'} ending in {named} "
                    f"not read, not a readable file: {_some([f'{name!r} ({why})' for name, why in odd])}")
     if below:
         hint = ("give each subfolder as an input of its own" if recursive is None else

@@ -9,9 +9,9 @@ from pathlib import Path
 from .. import schema
 from ..errors import CrfdeidError, OutputError
 from ..io import read, spec_path
-from ..io.text import note_files
 from ..io.labelled import takes_scheme
 from ..io.registry import input_parts
+from ..io.text import note_files
 
 
 def open_inputs(specs, input_format: str, errors: list, options: dict | None = None) -> list:
