@@ -102,3 +102,12 @@ def test_every_kind_has_a_reason_that_says_what_to_do():
     assert why_not_read("x.xml").endswith("(i2b2:FOLDER...)")
     assert "csv reader" in why_not_read("t.CSV")
     assert "another kind" in why_not_read(".DS_Store")
+
+
+def test_files_of_a_subfolder_that_no_option_would_read_are_named_too(tmp_path, capsys):
+    (tmp_path / "n1.txt").write_text("Seen on 7/22/2098.\n", encoding="utf-8")
+    (tmp_path / "scans").mkdir()
+    (tmp_path / "scans" / "s1.pdf").write_bytes(b"%PDF-1.4 made up")
+    assert [d.doc_id for d in read(f"text:{tmp_path}")] == ["n1"]
+    err = capsys.readouterr().err
+    assert "1 file(s) not read: 1 PDF(s), not read" in err and "'scans/s1.pdf'" in err

@@ -109,13 +109,11 @@ def _walk(root: Path, folder: Path, suffix: tuple[str, ...], recursive: bool, fi
                 if p.suffix.lower() in suffix:
                     odd.append((_rel(root, p), "a link to a folder, not followed"))
                 else:
-                    below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p)
-                              for n in names if n.lower().endswith(suffix)]
+                    _below(root, p, suffix, below, unread)
             elif recursive:
                 _walk(root, p, suffix, recursive, files, odd, below, unread, seen)
             else:
-                below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p) for n in names
-                          if n.lower().endswith(suffix)]
+                _below(root, p, suffix, below, unread)
         elif p.suffix.lower() not in suffix:
             if unread is not None and (is_file or st is not None) and not is_own(p):
                 unread.append(_rel(root, p))
@@ -125,6 +123,17 @@ def _walk(root: Path, folder: Path, suffix: tuple[str, ...], recursive: bool, fi
                 files.append(p)
         else:
             odd.append((_rel(root, p), _kind(st)))
+
+
+def _below(root: Path, folder: Path, suffix: tuple[str, ...], below: list, unread: list | None) -> None:
+    """The files of a subfolder not read: those so named in ``below`` (``--recursive`` reads them),
+    the others in ``unread`` when it is a list (no option would read them)."""
+    for d, _, names in os.walk(folder):
+        for n in names:
+            if n.lower().endswith(suffix):
+                below.append(_rel(root, Path(d, n)))
+            elif unread is not None and not is_own(Path(d, n)):
+                unread.append(_rel(root, Path(d, n)))
 
 
 def _kind(st) -> str:
