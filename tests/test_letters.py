@@ -58,8 +58,11 @@ def test_a_folder_of_letters_is_de_identified_as_text_and_other_files_are_named(
     (notes / "scan.pdf").write_bytes(b"%PDF-1.4 made up")
     (notes / "photo.jpg").write_bytes(b"\xff\xd8\xff")
     (notes / "old.doc").write_bytes(b"\xd0\xcf\x11\xe0")
-    assert cli.main(["tag", str(notes), "--output-format", "redacted", "--output-dir", str(out), "--quiet"]) == 0
+    assert cli.main(["tag", str(notes), "--output-format", "redacted", "--output-dir", str(out)]) == 0
     err = capsys.readouterr().err
+    # and once more in the run's summary at the end, counted
+    summary = err.splitlines()[err.splitlines().index("tagged 3 document(s), 0 failed"):]
+    assert any(line.startswith("3 file(s) of the input folders not read: named above, with why") for line in summary)
     written = sorted(p.name for p in out.glob("*.txt"))
     assert written == ["p1_letter.txt", "p1_nursing.txt", "p1_referral.txt"]  # a letter's output is text
     text = "".join((out / n).read_text(encoding="utf-8") for n in written)

@@ -67,6 +67,7 @@ def list_files(path, suffix: str | tuple[str, ...], recursive: bool | None = Non
                 "--recursive (tag) or the reader option recursive=true reads them")
         _warn_once(f"{str(path)!r}: {len(below)} {shown} file(s) in subfolders not read "
                    f"({_some(sorted({repr(b.partition('/')[0] + '/') for b in below}))}); {hint}")
+    NOT_READ[str(path)] = len(unread or ()) + len(odd) + len(below)
     if not files:
         more = f" ({len(unread)} other file(s), named above)" if unread else ""
         raise InputError(f"no {shown} files in this folder{more}", path=path)
@@ -155,6 +156,31 @@ def _rel(root: Path, p: Path) -> str:
 def _some(names: list[str], shown: int = 5) -> str:
     more = f" and {len(names) - shown} more" if len(names) > shown else ""
     return ", ".join(names[:shown]) + more
+
+
+#: Files and entries of each folder listed in this process that are not read (named in warnings).
+NOT_READ: dict[str, int] = {}
+
+
+def new_run() -> None:
+    """Forget the folders listed and the warnings said so far: a command that runs again in the
+    same process (``cli.main`` called twice) names its own files again."""
+    NOT_READ.clear()
+    _WARNED.clear()
+
+
+def not_read_summary() -> str | None:
+    """One line for a run's summary: how many files of the folders listed were not read, or None.
+
+    >>> NOT_READ.clear(); NOT_READ.update({"notes": 2, "more": 0}); not_read_summary()
+    "2 file(s) of the input folders not read: named above, with why ('notes' 2)"
+    >>> NOT_READ.clear()
+    """
+    folders = {k: n for k, n in NOT_READ.items() if n}
+    if not folders:
+        return None
+    return (f"{sum(folders.values())} file(s) of the input folders not read: named above, with why ("
+            + ", ".join(f"{k!r} {n}" for k, n in sorted(folders.items())) + ")")
 
 
 #: The warnings said in this process (an input is listed twice when a run checks its outputs first).
