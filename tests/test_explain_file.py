@@ -107,6 +107,7 @@ def test_each_span_shows_what_it_became_and_dropped_finds_come_first(tmp_path, n
     top = html[html.index('<section id="summary">'):]
     assert "Found, then removed" in top and "found by crf, then removed by rules.v1" in top
     assert "#summary{order:-1}" in html  # the summary is shown first
+    assert '<mark class="gone" title="found by crf, then removed by rules.v1' in html  # and in the note's text
     assert "Orrell" not in capsys.readouterr().err
 
 

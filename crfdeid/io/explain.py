@@ -55,6 +55,7 @@ white-space:nowrap} mark .to{font:12px ui-monospace,monospace;color:#0b3d91;back
 border-radius:3px;padding:0 3px;margin-left:3px} mark.unsure{outline:2px dashed #c00}
 #dropped{border:2px solid #c00;background:#fff5f5;padding:.4rem .8rem;border-radius:4px}
 #dropped h2{margin:.2rem 0;color:#900} .dropped td{color:#900}
+mark.gone{background:#fff;border-bottom:2px dashed #c00;border-radius:0} mark.gone .lab{color:#900}
 table{border-collapse:collapse;font-size:12.5px;margin:.3rem 0}
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
 .legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;border-radius:3px}
@@ -120,21 +121,28 @@ class ExplainWriter(StreamWriter):
     def _html(self, doc: Document, data: dict) -> str:
         anchor = f"n{self.count}"
         text, last = [], 0
-        for sp in data["spans"]:
-            if sp["start"] < last:  # a repeat inside a span already marked: listed in the table only
+        marks = sorted([(sp, False) for sp in data["spans"]] + [(sp, True) for sp in data["dropped"]],
+                       key=lambda m: (m[0]["start"], m[1], -m[0]["end"]))
+        for sp, dropped in marks:
+            if sp["start"] < last:  # inside a span already marked: listed in the table only
+                continue
+            text.append(html.escape(doc.text[last:sp["start"]]))
+            last = sp["end"]
+            words = html.escape(doc.text[sp["start"]:sp["end"]])
+            if dropped:  # kept in the output: shown where it stands, unmistakably not replaced
+                text.append(f'<mark class="gone" title="{html.escape(_dropped_by(sp), quote=True)}">{words}'
+                            f'<span class="lab">{html.escape(sp["type"])}: removed, kept as written</span></mark>')
                 continue
             conf = sp.get("confidence")
             unsure = conf is not None and conf < UNSURE
             if unsure:
                 self._unsure.append((anchor, doc.doc_id, sp["category"], conf))
-            text.append(html.escape(doc.text[last:sp["start"]]))
             to = sp.get("became")
             text.append(f'<mark style="background:{COLOURS.get(sp["category"], "#eee")}"'
                         f'{" class=unsure" if unsure else ""} title="{html.escape(_why(sp), quote=True)}">'
-                        f'{html.escape(doc.text[sp["start"]:sp["end"]])}<span class="lab">{html.escape(sp["type"])}'
+                        f'{words}<span class="lab">{html.escape(sp["type"])}'
                         f'{"" if conf is None else f" {conf:.2f}"}</span>'
                         f'{"" if to is None else f"<span class=to>→ {html.escape(to)}</span>"}</mark>')
-            last = sp["end"]
         text.append(html.escape(doc.text[last:]))
         rows = [_row(doc.text, sp, "") for sp in data["spans"]]
         rows += [_row(doc.text, sp, "dropped") for sp in data["dropped"]]
