@@ -9,11 +9,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 450
-#: Files over the limit on this branch (2026-11-25): the first four are split by other work of the
-#: same round (surrogates, the tagging session, the recognizers), the browser tests are still to
-#: split. Each must still be over: remove it here once split, so that the list only shrinks.
+#: Files over the limit on this branch (2026-11-25), split by other work of the same round
+#: (surrogates, the tagging session, the recognizers). Each must still be over: remove it here
+#: once split, so that the list only shrinks.
 BEING_SPLIT = {"crfdeid/deid/surrogate.py", "crfdeid/tagging/session.py", "crfdeid/recognizers/values.py",
-               "crfdeid/recognizers/phrases.py", "tests/test_review_browser.py"}
+               "crfdeid/recognizers/phrases.py"}
 
 
 def _lines(path: Path) -> int:
