@@ -1,10 +1,10 @@
 """The house's own limits (issue 61): ``bench/`` holds at most 20 scripts (a finished
 experiment's script is removed, its figures and last commit named in docs/history/bench.md), and
-no Python file of the package, the tests or the benchmarks is over 450 lines (split by role)."""
+no Python file of the package, the tests or the benchmarks is over 450 lines (split by role).
+That the docs cite only scripts that exist is tests/test_docs_links.py's."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,18 +31,3 @@ def test_no_python_file_is_over_450_lines():
     assert set(over) <= BEING_SPLIT, {k: v for k, v in over.items() if k not in BEING_SPLIT}
     assert set(over) == {f for f in BEING_SPLIT if (ROOT / f).exists()}, (
         f"split now, remove from BEING_SPLIT: {sorted(BEING_SPLIT - set(over))}")
-
-
-def test_a_bench_script_the_docs_name_exists_or_the_doc_says_it_was_removed():
-    # the dated logs of docs/history/ keep the commands as they were run
-    missing = []
-    for doc in (ROOT / "docs").rglob("*.md"):
-        if "history" in doc.relative_to(ROOT / "docs").parts:
-            continue
-        text = doc.read_text(encoding="utf-8")
-        gone = {m.group(1) for m in re.finditer(r"(?<![\w/.])bench/(\w+\.py)", text)
-                if not (ROOT / "bench" / m.group(1)).exists()}
-        for name in gone:
-            if not re.search(rf"\(removed \d{{4}}-\d\d-\d\d; `git show \w+:bench/{re.escape(name)}`", text):
-                missing.append((doc.name, name))
-    assert missing == []
