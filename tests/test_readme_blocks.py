@@ -205,3 +205,25 @@ def test_a_pipeline_that_fails_on_its_input_leaves_no_empty_folder(tmp_path, cap
     # the folder the user had stays; the ones this run made are gone: no empty predictions/
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build", "reviewed", "test"]
     assert list((tmp_path / "build").iterdir()) == []
+
+
+def test_an_export_of_a_project_no_one_reviewed_says_so_and_writes_nothing(tmp_path, capsys):
+    from crfdeid.cli.review import main as review
+
+    assert review(["init", str(tmp_path / "empty")]) == 0
+    assert review(["export", str(tmp_path / "empty"), "--to", "brat", "--out", str(tmp_path / "out0")]) == 1
+    assert "holds no note to export" in capsys.readouterr().err
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "n1.txt").write_text("Seen by Dr. Tamsin Orrell on 7/22/2098.\n", encoding="utf-8")
+    assert review(["init", str(tmp_path / "ward4")]) == 0
+    assert review(["import", str(tmp_path / "ward4"), f"text:{tmp_path / 'notes'}"]) == 0
+    capsys.readouterr()
+    assert review(["export", str(tmp_path / "ward4"), "--to", "brat", "--out", str(tmp_path / "reviewed")]) == 1
+    out, err = capsys.readouterr()
+    assert '"written": 0' in out and "none of the 1 note(s) of review project" in err and "--include-unreviewed" in err
+    assert "Orrell" not in out + err
+    assert not (tmp_path / "reviewed").exists() and not (tmp_path / "out0").exists()
+    # the model's suggestions, when asked for by name
+    assert review(["export", str(tmp_path / "ward4"), "--to", "brat", "--out", str(tmp_path / "reviewed"),
+                   "--include-unreviewed"]) == 0
+    assert sorted(p.name for p in (tmp_path / "reviewed").iterdir()) == ["n1.ann", "n1.txt"]
