@@ -8,7 +8,9 @@ gives the first another type and marks a word nobody else marks), then drives th
 headless Chromium and saves ``review.png`` (review mode, a span selected),
 ``aggregate.png`` (two annotators and the model shown but not counted, each voter's type,
 a type disagreement and the note in conflict), ``scores.png`` (annotator scores
-against the consensus) and ``surrogates.png`` (surrogate review, one value edited).
+against the consensus), ``surrogates.png`` (surrogate review, one value edited) and
+``review-low.png`` (the first note of ``synth:30,21`` on which the shipped model is unsure of
+a suggestion, below 0.5: drawn with a dashed red outline, its number in red).
 """
 
 from __future__ import annotations
@@ -93,8 +95,32 @@ def main(argv=None) -> int:
             keys("\n", 0.8)
             d.save_screenshot(str(out / "surrogates.png"))
         project.close()
+        _low_confidence(Path(tmp), out)
     print(json.dumps(sorted(p.name for p in out.glob("*.png"))))
     return 0
+
+
+def _low_confidence(tmp: Path, out: Path) -> None:
+    import crfdeid
+    from crfdeid.io import read, write
+    from crfdeid.review import headless
+    from crfdeid.review.project import Project, import_notes
+    from crfdeid.review.server import create_app
+    model = crfdeid.load()
+    note = next(d for d in read("synth:30,21")
+                if any(s.confidence is not None and s.confidence < 0.5 for s in model.tag_text(d.text).spans))
+    write([note], "text", tmp / "low-notes")
+    project = Project.create(tmp / "low-confidence")
+    import_notes(project, f"text:{tmp / 'low-notes'}")
+    with headless.live_server(create_app(project)) as url, headless.chromium(1280, 800) as d:
+        d.get(url + "/")
+        d.execute_script("localStorage.setItem('crfdeid-review-who', 'carol')")
+        d.get(url + "/")
+        time.sleep(1.5)
+        d.execute_script("document.querySelector('#review-text mark.low').scrollIntoView({block: 'center'})")
+        time.sleep(0.3)
+        d.save_screenshot(str(out / "review-low.png"))
+    project.close()
 
 
 if __name__ == "__main__":

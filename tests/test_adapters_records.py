@@ -116,10 +116,14 @@ def test_options_are_checked_as_the_command_checks_them(model):
     assert Deidentifier(model, "masked", options={"char": "*"}).run([Document("1", "Dr. Lee")])
 
 
-def test_surrogates_without_a_key_agree_within_one_deidentifier(model):
-    deid = Deidentifier(model, "surrogate")
+def test_surrogates_without_a_key_or_a_seed_are_refused_by_name(model):
+    # issue 61: a random key drawn per object gave a patient other surrogates in every run
+    with pytest.raises(ConfigError, match=r"needs a key or a seed.*key_file=.*key=.*seed="):
+        Deidentifier(model, "surrogate")
     note = Document("1", "Seen by Dr. Lee on 7/22/2098.")
-    assert next(deid.run([note])).text == next(deid.run([note], deid.writer())).text
+    runs = [next(Deidentifier(model, "surrogate", seed="demo").run([note])).text for _ in range(2)]
+    assert runs[0] == runs[1] and "Lee" not in runs[0]
+    assert next(Deidentifier(model, "surrogate", options={"seed": "demo"}).run([note])).text == runs[0]
 
 
 def test_a_missing_extra_names_it():

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import stat
+from pathlib import Path
 
 import pytest
 
+import crfdeid
 from crfdeid.cli import main
 
 NOTE = "Seen by Dr. Tamsin Orrell on 7/22/2098 at Harwick Mercy.\n"
@@ -75,3 +77,40 @@ def test_bare_explain_keeps_steps_without_text_on_stderr(tmp_path, notes, capsys
     data = json.loads(line[len("explain: "):])
     assert data["spans"] and all("confidence" in s for s in data["spans"])
     assert "Orrell" not in err
+
+
+#: The demo's made-up nursing note, in which rules drop two finds of the model (a bed, a pain score).
+DROPPED_NOTE = (Path(crfdeid.__file__).parent / "_data" / "samples" / "p1_nursing.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("style", ["redacted", "surrogate"])
+def test_each_span_shows_what_it_became_and_dropped_finds_come_first(tmp_path, notes, style, capsys):
+    # issue 61: the page did not say what a span became; a find a rule dropped was a grey row
+    (notes / "n3.txt").write_text(DROPPED_NOTE, encoding="utf-8")
+    page, data, out = tmp_path / "why.html", tmp_path / "why.json", tmp_path / "out"
+    seed = ["--seed", "demo"] if style == "surrogate" else []
+    assert main(["tag", str(notes), "--output-format", style, *seed, "--output-dir", str(out),
+                 "--explain", str(page), "--quiet"]) == 0
+    assert main(["tag", str(notes), "--output-format", style, *seed, "--output-dir", str(tmp_path / "out2"),
+                 "--explain", str(data), "--quiet"]) == 0
+    records = {r["id"]: r for r in json.loads(data.read_text(encoding="utf-8"))}
+    written = (out / "n1.txt").read_text(encoding="utf-8")
+    html = page.read_text(encoding="utf-8")
+    for sp in records["n1"]["spans"]:
+        assert sp["became"] and sp["became"] in written and sp["became"] != sp["text"]
+        assert f"<span class=to>→ {sp['became']}</span>" in html  # (no character to escape in these)
+    doctor = next(s for s in records["n1"]["spans"] if s["type"] == "DOCTOR")
+    assert (doctor["became"] == "[**DOCTOR**]") == (style == "redacted")
+    # the finds a rule removed, at the top of the page, each with the rule that removed it
+    dropped = records["n3"]["dropped"]
+    assert {d["text"] for d in dropped} == {"6B-12", "4/10"}
+    top = html[html.index('<section id="summary">'):]
+    assert "Found, then removed" in top and "found by crf, then removed by rules.v1" in top
+    assert "#summary{order:-1}" in html  # the summary is shown first
+    assert '<mark class="gone" title="found by crf, then removed by rules.v1' in html  # and in the note's text
+    assert "Orrell" not in capsys.readouterr().err
+
+
+def test_bare_explain_never_says_what_a_span_became(tmp_path, notes, capsys):
+    assert main(["tag", str(notes), "--output-format", "surrogate", "--seed", "demo", "--explain", "--quiet"]) == 0
+    assert "became" not in capsys.readouterr().err

@@ -286,7 +286,7 @@ def test_folder_without_matching_files_is_a_usage_error(tmp_path, capsys, comman
     else:
         rc = corpus.main(["stats", f"text:{tmp_path / 'notes'}"])
     err = capsys.readouterr().err
-    assert rc == 2 and "no *.txt files" in err and str(tmp_path / "notes") in err
+    assert rc == 2 and "no *.txt, *.docx or *.rtf files" in err and str(tmp_path / "notes") in err
     assert not (tmp_path / "o").exists()
 
 

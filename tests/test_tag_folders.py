@@ -45,14 +45,14 @@ def test_subfolders_are_counted_without_recursive_and_kept_with_it(notes, tmp_pa
     err = capsys.readouterr().err
     written = sorted(p.relative_to(out).as_posix() for p in notes_only(out.rglob("*")) if p.is_file())
     assert written == ["P4.TXT", "n1.txt"]
-    assert "2 *.txt file(s) in subfolders not read ('sub/'); --recursive" in err
+    assert "2 *.txt, *.docx or *.rtf file(s) in subfolders not read ('sub/'); --recursive" in err
 
     out2 = tmp_path / "out2"
     assert cli.main(["tag", str(notes), "--recursive", "--output-format", "redacted", "--output-dir", str(out2)]) == 0
     err = capsys.readouterr().err
     written = sorted(p.relative_to(out2).as_posix() for p in notes_only(out2.rglob("*")) if p.is_file())
     assert written == ["P4.TXT", "n1.txt", "sub/deep/n9.txt", "sub/n3.txt"]
-    assert "subfolders" not in err
+    assert "in subfolders not read" not in err and "1 file(s) not read" in err and "'readme.md'" in err
     assert "Quillon" not in (out2 / "sub" / "deep" / "n9.txt").read_text(encoding="utf-8")
 
 
@@ -71,7 +71,7 @@ def test_links_loops_and_fifos_are_named_never_read(notes, tmp_path, capsys):
                      "--log", str(log), "--quiet"]) == 0
     err = capsys.readouterr().err
     line = next(x for x in err.splitlines() if "not a readable file" in x)
-    assert line.startswith("warning: ") and "4 entries ending in .txt not read" in line
+    assert line.startswith("warning: ") and "4 entries ending in .txt, .docx or .rtf not read" in line
     for name, why in (("dangling.txt", "a dangling link"), ("loop.txt", "a link loop"), ("fifo.txt", "a FIFO"),
                       ("linked.txt", "a link to a folder, not followed")):
         assert f"'{name}' ({why})" in line

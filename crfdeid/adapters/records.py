@@ -28,6 +28,12 @@ from ..tagging.session import SPANS, Session
 OUTPUT_FORMATS = ("redacted", "masked", "surrogate", SPANS)
 
 
+#: Why surrogate output without a key or a seed is refused.
+NO_KEY = ("surrogate output needs a key or a seed: without, a random key would give a patient "
+          "other surrogates in every run. Pass key_file= (a secret key file: python -m crfdeid key new "
+          "FILE) or key= (the key itself), or seed= (public: tests and demonstrations only)")
+
+
 class Deidentifier(Session):
     """A loaded model and an output style, turning notes into
     :class:`~crfdeid.tagging.session.Record`\\ s (:meth:`run`).
@@ -39,10 +45,11 @@ class Deidentifier(Session):
     output_format : str
         ``redacted``, ``masked``, ``surrogate`` or ``spans`` (:data:`OUTPUT_FORMATS`).
     key, seed : bytes or str, optional
-        Surrogate output only: the secret key itself (or a public seed). With neither, one random
-        key is drawn here, so every writer of this object (every Spark partition, every
-        request) agrees, but another run does not. A ``key`` that names an existing file is
-        refused (the file's name would be the key): give the file as ``key_file``.
+        Surrogate output only: the secret key itself (or a public seed, for tests and
+        demonstrations). Surrogate output needs one of them (or ``key_file``): without, a random
+        key would give a patient other surrogates in every run, so it is refused
+        (:class:`~crfdeid.errors.ConfigError`). A ``key`` that names an existing file is refused
+        (the file's name would be the key): give the file as ``key_file``.
     key_file : str or Path, optional
         Surrogate output only: the file holding the secret key (``python -m crfdeid key new
         FILE``), as ``tag --key-file`` reads it.
@@ -77,6 +84,9 @@ class Deidentifier(Session):
                               "content; pass the file as key_file=")
         if output_format == "surrogate" and seed is not None and key is not None:
             raise ConfigError("give a surrogate seed or a key, not both")
+        if output_format == "surrogate" and key is None and seed is None and not (
+                (options or {}).get("key") is not None or (options or {}).get("seed") is not None):
+            raise ConfigError(NO_KEY)
         if output_format != "surrogate" and (key is not None or seed is not None):
             raise ConfigError(f"a surrogate key or seed means nothing for output format {output_format!r}")
         super().__init__(model, output_format, options=options, key=key, seed=seed, o_threshold=o_threshold,

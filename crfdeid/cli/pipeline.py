@@ -29,6 +29,7 @@ config, arguments or output folder.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 import time
@@ -98,6 +99,35 @@ def prediction_output(test_spec) -> tuple[str, str]:
     return writer, (Path(path).name if writer in ("jsonl", "csv") and path != "-" else "")
 
 
+def _missing_folders(out: Path) -> list[Path]:
+    """The folders a run writing into ``out`` would make (``out/predictions`` and ``out`` and its
+    parents that do not exist yet), deepest first."""
+    made = [out / "predictions"]
+    for folder in (out, *out.parents):
+        if folder.exists():
+            break
+        made.append(folder)
+    return [f for f in made if not f.exists()]
+
+
+def _undo(pred_writer, made: list[Path]) -> None:
+    """After a failure before anything was written: close the predictions' writer and remove the
+    folders this run made, when empty (a failed run leaves no empty ``predictions`` behind that
+    a next command would take for a result); never a file or a folder that held something."""
+    try:  # a stream writer told the run failed writes no (empty) file
+        if "ok" in inspect.signature(pred_writer.close).parameters:
+            pred_writer.close(ok=False)
+        else:
+            pred_writer.close()
+    except (CrfdeidError, OSError):
+        pass
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or not made after all
+            pass
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -108,6 +138,7 @@ def main(argv=None) -> int:
         for spec in [*cfg["train"], args.test]:  # formats and options, before anything is read
             check_input(spec, **options)
         out = Path(args.out)
+        made = _missing_folders(out)
         inputs = [spec_path(s) for s in [*cfg["train"], args.test]]
         check_output(out, inputs, overwrite=args.overwrite)
         for name in ("model", "scores.json", "scores.md"):
@@ -130,6 +161,7 @@ def main(argv=None) -> int:
         (gold, pred), scheme = settle([test_docs, predicted], declared, args.test)
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        _undo(pred_writer, made)
         return 1
     report = evaluate(gold, pred, scheme=scheme)
     failed = []

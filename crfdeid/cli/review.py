@@ -228,16 +228,35 @@ def _export(args) -> int:
             if args.source == "final" else []
     finally:
         project.close()
+    if not docs:  # nothing to write: say why by name, and write no empty folder or file
+        summary: dict = {"written": 0, "skipped_unreviewed": skipped, "source": args.source}
+        if conflicts:
+            summary["conflicts"] = {"policy": args.conflicts, "documents": conflicts}
+        print(json.dumps(summary))
+        if skipped:
+            print(f"error: none of the {skipped} note(s) of review project {args.project!r} is reviewed yet "
+                  f"(source {args.source}): nothing written to {args.out!r}; review them first (python -m "
+                  f"crfdeid review serve {args.project}), or --include-unreviewed to write the model's suggestions",
+                  file=sys.stderr)
+        if conflicts and args.conflicts == "refuse":
+            print(_CONFLICTS.format(n=len(conflicts)), file=sys.stderr)
+        if not skipped and not conflicts:
+            print(f"error: review project {args.project!r} holds no note to export (source {args.source}): "
+                  f"nothing written to {args.out!r}", file=sys.stderr)
+        return 1
     n = write(docs, args.to, args.out)
     summary = {"written": n, "skipped_unreviewed": skipped, "source": args.source}
     if conflicts:
         summary["conflicts"] = {"policy": args.conflicts, "documents": conflicts}
     print(json.dumps(summary))
     if conflicts and args.conflicts == "refuse":
-        print(f"error: {len(conflicts)} note(s) whose reviewers disagree were not exported: adjudicate them "
-              "(aggregate mode) or export with --conflicts union", file=sys.stderr)
+        print(_CONFLICTS.format(n=len(conflicts)), file=sys.stderr)
         return 1
     return 0
+
+
+_CONFLICTS = ("error: {n} note(s) whose reviewers disagree were not exported: adjudicate them (aggregate mode) "
+              "or export with --conflicts union")
 
 
 def _stats(args) -> int:

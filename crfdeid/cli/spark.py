@@ -27,6 +27,7 @@ folder removed at the end, and the driver listens on 127.0.0.1 only.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import stat
@@ -213,6 +214,8 @@ def main(argv=None) -> int:
         key = None
         if args.key_file:
             key = read_key_file(args.key_file)
+        elif args.output_format == "surrogate" and args.seed is None and in_fmt != "fhir":
+            key = os.urandom(32)  # this run's own key, said below (as tag does)
         options = dict(_writer_option(pair) for pair in args.option or ())
         check_encoding(args.encoding)
         site = Site.load(args.site) if args.site else None

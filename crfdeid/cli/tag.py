@@ -50,10 +50,12 @@ from pathlib import Path
 from .. import cli, site
 from ..deid import grouping
 from ..deid.key import SEED_WARNING, read_key_file
+from ..deid.writers import became
 from ..errors import ConfigError, CrfdeidError
 from ..io import runmanifest, spec_path
 from ..io.explain import ExplainWriter
 from ..io.outputs import check_apart
+from ..io.walk import new_run, not_read_summary
 from ..progress import Progress, gc_paused, step
 from ..site import learnt
 from ..tagging.inputs import count_documents
@@ -290,6 +292,7 @@ def main(argv=None) -> int:
             if cli.owns_process(argv):
                 gc.freeze()
         cli.start_log(args)  # before the inputs are opened: their warnings go to the log too
+        new_run()  # this run's folders only (a process may run tag more than once)
         inputs = open_inputs(specs, args.input_format, errors, reader_options)
         grouper = grouping.from_args(args)
         known = site.from_args(args)
@@ -320,7 +323,8 @@ def main(argv=None) -> int:
 
     explained = None
     if explain_file is not None:
-        explained = explain_file.add
+        def explained(data, tagged):  # with what each span became in the output just written
+            explain_file.add(data, tagged, became(tagged.doc_id))
     elif args.explain and args.output_format != "jsonl":  # the JSONL writer keeps it in the records
         explained = to_stderr
 
@@ -341,6 +345,8 @@ def main(argv=None) -> int:
     if not args.quiet or failed or not completed:
         print(f"tagged {done} document(s), {failed} failed"
               + ("" if completed else "; the output was not completed (see above)"), file=sys.stderr)
+    if not args.quiet and not_read_summary():  # the warnings at the start may have scrolled away
+        print(not_read_summary(), file=sys.stderr)
     step("tag: %s", tally.message())
     if not args.quiet and done:
         print(tally.message(), file=sys.stderr)

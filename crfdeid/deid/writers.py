@@ -48,6 +48,27 @@ def _stdout_text(text: str, to_file: bool) -> str:
     return text if to_file or not text or text[-1] in LINE_BREAKS else text + "\n"
 
 
+#: What the spans of the note a de-identifying writer of this process rendered last became:
+#: ``{doc_id: {(start, end): text written}}`` (for ``tag --explain FILE``; one note, in memory).
+_LAST: dict[str, dict[tuple[int, int], str]] = {}
+
+
+def _remember(spanned: Document, new: Document) -> Document:
+    """Keep what each span of ``spanned`` became in ``new`` (spans in the same order, one for one;
+    none kept when a writer merged or split spans) and return ``new``."""
+    _LAST.clear()
+    if len(spanned.spans) == len(new.spans):
+        _LAST[spanned.doc_id] = {(a.start, a.end): new.text[b.start:b.end] for a, b in zip(spanned.spans, new.spans)}
+    return new
+
+
+def became(doc_id: str) -> dict[tuple[int, int], str] | None:
+    """What each span (``(start, end)`` in the original text, repeats included) of the note
+    ``doc_id`` became in the output a de-identifying writer of this process wrote last (a
+    placeholder, the masked or the surrogate text); None for another note or none rendered."""
+    return _LAST.get(doc_id)
+
+
 class _DeidWriter(FolderWriter):
     suffix = ".txt"
 
@@ -81,7 +102,8 @@ class RedactedWriter(_DeidWriter):
         self.propagate = propagate
 
     def transform(self, doc):
-        return redact(add_repeats(doc, scheme=self.scheme) if self.propagate else doc, self.style)
+        spanned = add_repeats(doc, scheme=self.scheme) if self.propagate else doc
+        return _remember(spanned, redact(spanned, self.style))
 
 
 @WRITERS.register("masked")
@@ -93,7 +115,8 @@ class MaskedWriter(_DeidWriter):
         self.char, self.propagate, self.scheme = char, propagate, _scheme(scheme)
 
     def transform(self, doc):
-        return mask(add_repeats(doc, scheme=self.scheme) if self.propagate else doc, self.char)
+        spanned = add_repeats(doc, scheme=self.scheme) if self.propagate else doc
+        return _remember(spanned, mask(spanned, self.char))
 
 
 @WRITERS.register("surrogate")
@@ -144,8 +167,9 @@ class SurrogateWriter(_DeidWriter):
         return add_repeats(doc, scheme=self.scheme) if self.propagate else doc
 
     def transform(self, doc):
-        new = self.surrogator.surrogate(self._spanned(doc))
-        return marked(new, self.marker) if self.marker else new
+        spanned = self._spanned(doc)
+        new = self.surrogator.surrogate(spanned)
+        return _remember(spanned, marked(new, self.marker) if self.marker else new)
 
     def suffixes(self) -> tuple[str, ...]:
         return (".txt", ".xml") if self.xml else (".txt",)

@@ -3,14 +3,17 @@
 By the file's suffix:
 
 - ``.html``: one self-contained page for a person (no script, no outside resource): each note
-  with every span marked in the text, its category and type, the model's confidence and the
-  steps that decided (the CRF found it, a rule widened or retyped it, site mining found a
-  repeat...); the spans a step dropped are listed under the note; a summary by category and
-  the spans of low confidence come first.
+  with every span marked in the text, its type and what it became in the output (the
+  placeholder, or the surrogate: only in this page, which the user asked for), the model's
+  confidence and the steps that decided (the CRF found it, a rule widened or retyped it, site
+  mining found a repeat...). First come a summary by category, the finds a step dropped, listed
+  as "found by crf, then removed by RULE" (each a potential leak to check), and the spans of
+  low confidence.
 - ``.json``: one JSON array, ``.jsonl``: one JSON object a line, for programs: per note its
   ``id``, ``text`` and ``spans`` / ``dropped`` (``start``, ``end`` half-open, ``text``, ``type``,
   ``category``, ``confidence``, ``steps``), as :func:`crfdeid.tagging.session.explanation` gives
-  them plus the text.
+  them plus the text, and for each span ``became``: the text written in its place (None where
+  the output does not say).
 
 The file holds the notes' text and their PHI: it is written as an output is (owner-only, through
 a temporary file renamed when complete, never over an input or an output, an existing file only
@@ -47,11 +50,15 @@ _HEAD = """<!DOCTYPE html>
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:70rem;padding:1rem;display:flex;flex-direction:column}
 #summary{order:-1} h1{font-size:1.3rem} h2{font-size:1.05rem;margin:1.6rem 0 .3rem}
 pre{white-space:pre-wrap;background:#fafafa;border:1px solid #ddd;padding:.7rem;font:13px/1.5 ui-monospace,monospace}
-mark{border-radius:3px;padding:0 1px} mark sub{font:10px system-ui,sans-serif;color:#333;margin-left:2px}
-mark.unsure{outline:2px dashed #c00}
+mark{border-radius:3px;padding:0 2px} mark .lab{font:600 12px system-ui,sans-serif;color:#222;margin-left:4px;
+white-space:nowrap} mark .to{font:12px ui-monospace,monospace;color:#0b3d91;background:#fff;border:1px solid #99a;
+border-radius:3px;padding:0 3px;margin-left:3px} mark.unsure{outline:2px dashed #c00}
+#dropped{border:2px solid #c00;background:#fff5f5;padding:.4rem .8rem;border-radius:4px}
+#dropped h2{margin:.2rem 0;color:#900} .dropped td{color:#900}
+mark.gone{background:#fff;border-bottom:2px dashed #c00;border-radius:0} mark.gone .lab{color:#900}
 table{border-collapse:collapse;font-size:12.5px;margin:.3rem 0}
 td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
-.dropped td{color:#777} .legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;border-radius:3px}
+.legend span{display:inline-block;padding:0 .4rem;margin-right:.3rem;border-radius:3px}
 </style></head><body>
 """
 _NOTE = "<section class=\"note\" id=\"{anchor}\"><h2>{title}</h2>\n<pre>{text}</pre>\n{table}</section>\n"
@@ -68,6 +75,7 @@ class ExplainWriter(StreamWriter):
         self._ended = False
         self._counts: dict[str, int] = {}
         self._unsure: list[tuple[str, str, str, float]] = []
+        self._dropped: list[str] = []
 
     @staticmethod
     def kind(path) -> str:
@@ -85,9 +93,13 @@ class ExplainWriter(StreamWriter):
                               f"on standard error, without text")
         return kind
 
-    def add(self, explanation: dict, tagged: Document) -> None:
-        """Write one note: its text, its spans (``explanation``'s, with confidences) and what was dropped."""
-        self.write(Document(tagged.doc_id, tagged.text, [], {"explanation": explanation}))
+    def add(self, explanation: dict, tagged: Document, became: dict | None = None) -> None:
+        """Write one note: its text, its spans (``explanation``'s, with confidences), what each
+        became (``became``: ``{(start, end): text written}``, :func:`crfdeid.deid.writers.became`)
+        and what was dropped."""
+        became = became or {}
+        spans = [{**sp, "became": became.get((sp["start"], sp["end"]))} for sp in explanation["spans"]]
+        self.write(Document(tagged.doc_id, tagged.text, [], {"explanation": {**explanation, "spans": spans}}))
 
     def header(self) -> str:
         if self._ended:
@@ -109,22 +121,36 @@ class ExplainWriter(StreamWriter):
     def _html(self, doc: Document, data: dict) -> str:
         anchor = f"n{self.count}"
         text, last = [], 0
-        for sp in data["spans"]:
-            if sp["start"] < last:  # a repeat inside a span already marked: listed in the table only
+        marks = sorted([(sp, False) for sp in data["spans"]] + [(sp, True) for sp in data["dropped"]],
+                       key=lambda m: (m[0]["start"], m[1], -m[0]["end"]))
+        for sp, dropped in marks:
+            if sp["start"] < last:  # inside a span already marked: listed in the table only
+                continue
+            text.append(html.escape(doc.text[last:sp["start"]]))
+            last = sp["end"]
+            words = html.escape(doc.text[sp["start"]:sp["end"]])
+            if dropped:  # kept in the output: shown where it stands, unmistakably not replaced
+                text.append(f'<mark class="gone" title="{html.escape(_dropped_by(sp), quote=True)}">{words}'
+                            f'<span class="lab">{html.escape(sp["type"])}: removed, kept as written</span></mark>')
                 continue
             conf = sp.get("confidence")
             unsure = conf is not None and conf < UNSURE
             if unsure:
                 self._unsure.append((anchor, doc.doc_id, sp["category"], conf))
-            text.append(html.escape(doc.text[last:sp["start"]]))
+            to = sp.get("became")
             text.append(f'<mark style="background:{COLOURS.get(sp["category"], "#eee")}"'
                         f'{" class=unsure" if unsure else ""} title="{html.escape(_why(sp), quote=True)}">'
-                        f'{html.escape(doc.text[sp["start"]:sp["end"]])}<sub>{html.escape(sp["type"])}</sub></mark>')
-            last = sp["end"]
+                        f'{words}<span class="lab">{html.escape(sp["type"])}'
+                        f'{"" if conf is None else f" {conf:.2f}"}</span>'
+                        f'{"" if to is None else f"<span class=to>→ {html.escape(to)}</span>"}</mark>')
         text.append(html.escape(doc.text[last:]))
         rows = [_row(doc.text, sp, "") for sp in data["spans"]]
         rows += [_row(doc.text, sp, "dropped") for sp in data["dropped"]]
-        table = ("<table><tr><th>text</th><th>category / type</th><th>confidence</th><th>decided by</th></tr>"
+        self._dropped += [f'<li><a href="#{anchor}">{html.escape(doc.doc_id)}</a>: '
+                          f'<b>{html.escape(doc.text[sp["start"]:sp["end"]])}</b> ({html.escape(sp["type"])}, '
+                          f'{sp["start"]}-{sp["end"]}): {html.escape(_dropped_by(sp))}</li>' for sp in data["dropped"]]
+        table = ("<table><tr><th>text</th><th>category / type</th><th>became</th><th>confidence</th>"
+                 "<th>decided by</th></tr>"
                  + "".join(rows) + "</table>") if rows else "<p>No span.</p>"
         title = (f"{html.escape(doc.doc_id)}: {len(data['spans'])} span(s) replaced"
                  + (f", {len(data['dropped'])} dropped" if data["dropped"] else ""))
@@ -140,10 +166,14 @@ class ExplainWriter(StreamWriter):
         unsure = "".join(f'<li><a href="#{a}">{html.escape(doc_id)}</a>: {cat}, {conf:.2f}</li>'
                          for a, doc_id, cat, conf in self._unsure[:200])
         more = f"<li>... and {len(self._unsure) - 200} more</li>" if len(self._unsure) > 200 else ""
+        dropped = (f'<div id="dropped"><h2>Found, then removed: {len(self._dropped)} (kept in the output: '
+                   "check each, a potential leak)</h2><ul>" + "".join(self._dropped[:500])
+                   + (f"<li>... and {len(self._dropped) - 500} more</li>" if len(self._dropped) > 500 else "")
+                   + "</ul></div>") if self._dropped else "<p>No find was removed by a rule.</p>"
         return ('<section id="summary"><h1>What crfdeid removed and why</h1>'
                 f"<p>{self.count} note(s); spans by category: {counts or 'none'}. Hover a mark for its steps. "
                 "This page holds the notes' text and PHI: keep it as PHI and delete it after use.</p>"
-                f'<p class="legend">{legend}</p>'
+                f'<p class="legend">{legend}</p>{dropped}'
                 f"<p>Spans of confidence below {UNSURE} ({len(self._unsure)}; dashed red outline):</p>"
                 f"<ul>{unsure}{more}</ul></section>\n</body></html>\n")
 
@@ -161,10 +191,22 @@ def _why(sp: dict) -> str:
     return f"{sp['category']}/{sp['type']}" + ("" if conf is None else f", confidence {conf:.2f}") + f". {steps}"
 
 
+def _dropped_by(sp: dict) -> str:
+    """``found by crf, then removed by rules.v1 (a DATE that cannot be a date)``."""
+    steps = sp.get("steps", ())
+    found = next((st["step"] for st in steps if st.get("action") == "found"), "a step")
+    gone = next((st for st in reversed(steps) if st.get("action") == "dropped"), None)
+    if gone is None:
+        return f"found by {found}, then removed"
+    return f"found by {found}, then removed by {gone['step']}" + (f" ({gone['reason']})" if gone.get("reason") else "")
+
+
 def _row(text: str, sp: dict, cls: str) -> str:
     conf = sp.get("confidence")
+    became = html.escape("kept as written: " + _dropped_by(sp) if cls else sp.get("became") or "")
     steps = "<br>".join(html.escape(f"{st['step']}: {st['action']}"
                                     + (f" ({st['reason']})" if st.get("reason") else "")) for st in sp.get("steps", ()))
     return (f'<tr class="{cls}"><td>{html.escape(text[sp["start"]:sp["end"]])}</td>'
-            f"<td>{html.escape(sp['category'])} / {html.escape(sp['type'])}{' (dropped)' if cls else ''}</td>"
+            f"<td>{html.escape(sp['category'])} / {html.escape(sp['type'])}</td>"
+            f"<td>{became}</td>"
             f"<td>{'' if conf is None else f'{conf:.2f}'}</td><td>{steps}</td></tr>")

@@ -24,8 +24,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..errors import InputError, OutputError
-from ..progress import warn
+from ..errors import OutputError
 from .encoding import ENCODING_HINT as ENCODING_HINT
 from .encoding import check_encoding as check_encoding
 from .encoding import decode as decode
@@ -34,7 +33,7 @@ from .encoding import nul_line as nul_line
 from .encoding import read_text_file as read_text_file
 from .encoding import sniff as sniff
 from .encoding import text_lines as text_lines
-from .ownfiles import is_own
+from .walk import list_files as list_files
 
 BOM = "\ufeff"
 # A file of the user is never replaced unasked; the message says how to ask (command and API).
@@ -298,127 +297,6 @@ def running(pid: int) -> bool:
     except (PermissionError, OSError):
         return True
     return True
-
-
-def list_files(path, suffix: str, recursive: bool | None = None) -> list[Path]:
-    """Files ending in ``suffix`` (any case) in a folder, sorted by relative path, or the one file named.
-
-    With ``recursive`` the folder's subfolders are read too, a link to a folder followed once (a
-    link back to a folder already read, a loop, is named and not followed). Nothing that could
-    be a note is skipped in silence: the files of subfolders not read, and the entries ending in
-    ``suffix`` that are not readable files (a dangling link, a link loop, a FIFO, a socket, a
-    device, a link to a folder) are counted and named by their
-    path relative to ``path`` in one warning on standard error and in the log (never their
-    content). ``recursive=None``: a reader that cannot read subfolders (the hint says so).
-
-    Raises
-    ------
-    InputError
-        ``path`` does not exist, or is a folder without such files.
-    """
-    path = Path(path)
-    if not path.is_dir():
-        if path.exists():
-            return [path]
-        why = "a dangling link" if path.is_symlink() else "no such file or folder"
-        raise InputError(why, path=path)
-    files: list[Path] = []
-    odd: list[tuple[str, str]] = []
-    below: list[str] = []
-    _walk(path, path, suffix.lower(), bool(recursive), files, odd, below)
-    if odd:
-        _warn_once(f"{str(path)!r}: {len(odd)} entr{'y' if len(odd) == 1 else 'ies'} ending in {suffix} "
-                   f"not read, not a readable file: {_some([f'{name!r} ({why})' for name, why in odd])}")
-    if below:
-        hint = ("give each subfolder as an input of its own" if recursive is None else
-                "--recursive (tag) or the reader option recursive=true reads them")
-        _warn_once(f"{str(path)!r}: {len(below)} *{suffix} file(s) in subfolders not read "
-                   f"({_some(sorted({repr(b.partition('/')[0] + '/') for b in below}))}); {hint}")
-    if not files:
-        raise InputError(f"no *{suffix} files in this folder", path=path)
-    return sorted(files, key=lambda f: f.relative_to(path).parts)
-
-
-def _walk(root: Path, folder: Path, suffix: str, recursive: bool, files: list, odd: list, below: list,
-          seen: set | None = None) -> None:
-    """Fill ``files`` (readable files ending in ``suffix``), ``odd`` (entries so named that are
-    not, and links to folders not followed, as ``relative path (why)``) and ``below`` (files of
-    subfolders not read). ``seen``: the folders read so far (device and inode): a link to a
-    folder is followed once, a link back to one already read (a loop) is named."""
-    if seen is None:
-        seen = set()
-    try:
-        st_folder = os.stat(folder)
-        seen.add((st_folder.st_dev, st_folder.st_ino))
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError as exc:
-        odd.append((f"{_rel(root, folder)}/", f"a folder that cannot be listed: {exc.strerror}"))
-        return
-    for entry in entries:
-        p = Path(entry.path)
-        st: os.stat_result | OSError | None = None
-        try:
-            is_dir, is_file = entry.is_dir(), entry.is_file()
-            st = None if is_dir or is_file else os.stat(entry.path)
-        except OSError as exc:  # ELOOP: a link loop; ENOENT: a dangling link
-            st, is_dir, is_file = exc, False, False
-        if is_dir:
-            if entry.is_symlink() and recursive:
-                target = os.stat(entry.path)
-                if (target.st_dev, target.st_ino) in seen:
-                    odd.append((f"{_rel(root, p)}/", "a link to a folder already read (a loop or a second "
-                                                      "way to it), not followed again"))
-                else:
-                    _walk(root, p, suffix, recursive, files, odd, below, seen)
-            elif entry.is_symlink():
-                if p.suffix.lower() == suffix:
-                    odd.append((_rel(root, p), "a link to a folder, not followed"))
-                else:
-                    below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p)
-                              for n in names if n.lower().endswith(suffix)]
-            elif recursive:
-                _walk(root, p, suffix, recursive, files, odd, below, seen)
-            else:
-                below += [_rel(root, Path(d, n)) for d, _, names in os.walk(p) for n in names
-                          if n.lower().endswith(suffix)]
-        elif p.suffix.lower() != suffix:
-            continue
-        elif is_file:
-            if not is_own(p):  # crfdeid's run manifest (its name and marker) is no note
-                files.append(p)
-        else:
-            odd.append((_rel(root, p), _kind(st)))
-
-
-def _kind(st) -> str:
-    """What an entry that is not a readable file is (from its ``stat`` result or error)."""
-    if isinstance(st, OSError):
-        return {errno.ELOOP: "a link loop", errno.ENOENT: "a dangling link"}.get(
-            st.errno or 0, f"cannot be read: {st.strerror}")
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device")):
-        if test(st.st_mode):
-            return name
-    return "not a regular file"
-
-
-def _rel(root: Path, p: Path) -> str:
-    return p.relative_to(root).as_posix()
-
-
-def _some(names: list[str], shown: int = 5) -> str:
-    more = f" and {len(names) - shown} more" if len(names) > shown else ""
-    return ", ".join(names[:shown]) + more
-
-
-#: The warnings said in this process (an input is listed twice when a run checks its outputs first).
-_WARNED: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    if message not in _WARNED:
-        _WARNED.add(message)
-        warn(message)
 
 
 def file_id(f: Path, root) -> tuple[str, str]:

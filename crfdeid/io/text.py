@@ -1,7 +1,9 @@
 """Plain text, unannotated: one document per ``.txt`` file.
 
-The reader takes a folder (every ``*.txt`` in it, sorted by name), a single
-file, or ``-`` for standard input (document id ``stdin``). The document id is
+The reader takes a folder (every ``*.txt`` in it, and the Word ``.docx`` and ``.rtf`` letters
+beside them, sorted by name; every other file named in a warning with why it is not read), a
+single file, or ``-`` for standard input (document id ``stdin``). A letter is read as text
+(:mod:`crfdeid.io.letters`) and written back as ``NAME.txt``. The document id is
 the file stem. Files are read as UTF-8, as the encoding their byte-order mark names
 (UTF-16, UTF-32), or as the ``encoding`` option says (:mod:`crfdeid.io.files`), with line
 endings kept as they are; a byte-order mark at the start is part of the text (U+FEFF), as
@@ -18,9 +20,10 @@ from __future__ import annotations
 import sys
 
 from ..document import Document
-from ..errors import InputError
+from ..errors import InputError, ReaderError
 from .encoding import max_input_bytes
 from .files import check_encoding, decode, file_id, is_stdio, list_files, read_text_file
+from .letters import LETTERS, read_letter, refused, why_not_read
 from .outputs import FolderWriter
 from .registry import READERS, WRITERS
 
@@ -56,11 +59,27 @@ def read_text(path, report, suffix: str = ".txt", encoding: str | None = None, r
         if text is not None:
             yield Document(STDIN_ID, text, [], {"source": "-", "annotated": False})
         return
-    for f in list_files(path, suffix.lower(), recursive):
+    for f in note_files(path, suffix, recursive):
         doc_id, name = file_id(f, path)
-        text = read_text_file(f, report, doc_id, keep_bom=True, encoding=encoding)
+        if f.suffix.lower() in LETTERS and suffix.lower() not in LETTERS:
+            text = read_letter(f, report, doc_id)
+            name = name[:-len(f.suffix)] + ".txt"  # its output is text
+        elif (why := refused(f)) is not None and f.suffix.lower() != suffix.lower():
+            report(ReaderError(why, path=f, doc_id=doc_id))
+            continue
+        else:
+            text = read_text_file(f, report, doc_id, keep_bom=True, encoding=encoding)
         if text is not None:
             yield Document(doc_id, text, [], {"source": str(f), "file": name, "annotated": False})
+
+
+def note_files(path, suffix: str = ".txt", recursive: bool | None = False) -> list:
+    """The files the text reader reads from ``path`` (a folder, or one file): those ending in
+    ``suffix``, and Word and RTF letters beside ``.txt`` notes; every other file of the folder is
+    named in a warning with why it is not read (:func:`crfdeid.io.letters.why_not_read`)."""
+    suffix = suffix.lower()
+    suffixes = (suffix, *LETTERS) if suffix == ".txt" else suffix
+    return list_files(path, suffixes, recursive, others=why_not_read)
 
 
 @WRITERS.register("text")

@@ -9,9 +9,9 @@ from pathlib import Path
 from .. import schema
 from ..errors import CrfdeidError, OutputError
 from ..io import read, spec_path
-from ..io.files import list_files
 from ..io.labelled import takes_scheme
 from ..io.registry import input_parts
+from ..io.text import note_files
 
 
 def open_inputs(specs, input_format: str, errors: list, options: dict | None = None) -> list:
@@ -88,7 +88,7 @@ def count_documents(specs, input_format: str, options: dict | None = None) -> in
         opts = {**options, **own}
         try:
             if fmt == "text":
-                files = list_files(path, str(opts.get("suffix", ".txt")).lower(), bool(opts.get("recursive")))
+                files = note_files(path, str(opts.get("suffix", ".txt")), bool(opts.get("recursive")))
                 total += sum(1 for f in files if f.is_file())
             elif fmt == "jsonl" and Path(path).is_file() and stat.S_ISREG(Path(path).stat().st_mode):
                 total += _lines(Path(path))

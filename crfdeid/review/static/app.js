@@ -408,10 +408,14 @@ function drawReview() {
   drawCurrent();
 }
 
+// Below this confidence a suggestion is drawn as uncertain (style.css: mark.suggested.low).
+const LOW_CONFIDENCE = 0.5;
+
 function reviewMark(sp, i) {
   return {
     start: sp.start, end: sp.end, id: sp.id,
-    cls: `c-${sp.category} ${sp.status}` + (i === state.review.cur ? " cur" : ""),
+    cls: `c-${sp.category} ${sp.status}` + (i === state.review.cur ? " cur" : "")
+      + (sp.status === "suggested" && sp.confidence !== null && sp.confidence < LOW_CONFIDENCE ? " low" : ""),
     conf: sp.status === "suggested" && sp.confidence !== null && sp.confidence < 0.995 ? sp.confidence : undefined,
     sub: sp.subtype,  // shown beside the span, without selecting it
     title: `${sp.subtype} (${sp.status})`,
@@ -1379,10 +1383,12 @@ async function start() {
   const states = document.createElement("div");
   states.id = "legend-states";
   for (const [cls, label, title] of [["suggested", "pending", "a model's suggestion, not decided yet"],
+                                     ["suggested low", "unsure (< 0.5)", "a suggestion the model is unsure of"],
                                      ["accepted", "accepted", "accepted, changed or added"], ["accepted cur", "selected", ""]]) {
     const row = document.createElement("span"), m = document.createElement("mark");
     m.className = `c-OTHER ${cls}`;
     m.textContent = "Ab";
+    if (cls.includes("low")) m.dataset.conf = "0.12";
     row.title = title;
     row.append(m, ` ${label}`);
     states.appendChild(row);
