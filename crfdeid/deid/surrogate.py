@@ -128,6 +128,7 @@ class Surrogator(Draws):
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []
         self.last_exempt: list[Span] = []
+        self.last_order: str | None = None  # the order the last note's ambiguous dates were read in
         self._states: dict[str, PatientState] = {}
         #: what every span of every note became (PHI): kept only when a mapping file is asked
         #: for (:meth:`keep_mapping`), so a long run or the service holds no table
@@ -175,8 +176,12 @@ class Surrogator(Draws):
         if not st.over_89 and ages.MENTION.search(doc.text):
             st.over_89 = True  # an age over 89 the spans missed still tells the patient's age
         groups = date_groups(doc.text, spans)
+        own = dateorder.evidence(region(doc.text, g)[0] for g in groups)
+        st.order_evidence.update(own)  # counts only, once per note: the patient's and the batch's evidence
+        self.order_evidence.update(own)
+        order = dateorder.note_order(self.date_order, own, st.order_evidence, self.order_evidence)[0]
         for g in groups:
-            found = dates.full_dates(*region(doc.text, g), order=self.date_decision().reads)
+            found = dates.full_dates(*region(doc.text, g), order=order)
             if found:  # the first full date's year places the note's dates written without one
                 st.years[found[0].year] += 1
             if ages.birth_context(doc.text, g[0].start):
@@ -208,14 +213,20 @@ class Surrogator(Draws):
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
+        predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
         unsure = self.min_confidence is not None and any(
             sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
-        conf = confidences(doc, labelled, safeharbor.find(doc.text)) if unsure else dict.fromkeys(labelled)
+        fixed = safeharbor.find(doc.text) if unsure or predicted else []
+        conf = confidences(doc, labelled, fixed) if unsure or predicted else dict.fromkeys(labelled)
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
+        order = self.read_order(doc, spans)
+        known = frozenset(w for person in st.persons for w in person)
         new: dict = {}
         exempt: set[Span] = set()
         for lab, sp in zip(labelled, spans):
             why = self._placeholder(doc, sp, conf[lab])
+            if why is None and predicted and self._doubt(doc, sp, conf[lab], order, known, fixed):
+                why = "not_identifier"
             if why is not None:
                 new[(sp.start, sp.end)] = PLACEHOLDER.format(subtype=lab.subtype)
                 exempt.add(sp)
@@ -224,7 +235,6 @@ class Surrogator(Draws):
                 exempt.add(sp)  # an age found as another type: an age, not a code to redraw
         dated = [sp for sp in spans if sp.subtype == "DATE" and (sp.start, sp.end) not in new]
         groups = date_groups(doc.text, dated)
-        order = self.read_order(doc.text, groups)
         hints = dict(zip((g[0] for g in groups), year_hints(doc.text, groups, st.years)))
         unparsed: set[Span] = set()
         general: set[Span] = set()
@@ -308,20 +318,37 @@ class Surrogator(Draws):
                 raise LeakError("an age over 89 is left; the document is not written",
                                 doc_id=doc.doc_id, offset=a.start)
 
-    def read_order(self, text: str, groups: list[list[Span]]) -> str | None:
-        """The order this note's ambiguous dates are read in: the setting, or (``auto``) the
-        majority of the dates read one way only so far, this note's included."""
-        self.order_evidence.update(dateorder.evidence(region(text, g)[0] for g in groups))
-        return self.date_decision().reads
+    def read_order(self, doc: Document, spans: list[Span]) -> str | None:
+        """The order this note's ambiguous dates are read in (:func:`crfdeid.text.dateorder.note_order`:
+        its own dates that read one way only, its patient's, the setting, the batch's), counted by
+        order and by where it came from (counts only)."""
+        own = dateorder.evidence(region(doc.text, g)[0] for g in date_groups(doc.text, spans))
+        order, source = dateorder.note_order(self.date_order, own, self.state(doc.group).order_evidence,
+                                             self.order_evidence)
+        self.counts[f"order_{order or 'undecided'}"] += 1
+        self.counts[f"order_from_{source}"] += 1
+        self.last_order = order
+        return order
 
     def date_decision(self) -> dateorder.Decision:
-        """What the ``date_order`` setting gave (counts of the evidence, never a date)."""
+        """What the ``date_order`` setting gives the batch (counts of the evidence, never a date)."""
         return dateorder.decide(self.date_order, self.order_evidence)
+
+    def order_message(self) -> str:
+        """The notes by the order their dates were read in and by where it came from (counts only)."""
+        c = self.counts
+        orders = ", ".join(f"{c[f'order_{o}']} {o}" for o in ("dmy", "mdy", "ymd", "undecided") if c[f"order_{o}"])
+        sources = ", ".join(f"{c[f'order_from_{s}']} " + ("undecided" if s == "undecided" else f"from the {s}")
+                            for s in dateorder.SOURCES if c[f"order_from_{s}"])
+        return f"date order per note: {orders or 'no notes'} ({sources or 'none'})"
 
     def summary(self) -> dict:
         """Counts of what was done, and the unparsed dates by document id and offset (never text)."""
         c = self.counts
-        return {"date_order": self.date_decision().message(),
+        return {"date_order": self.date_decision().message(), "date_order_notes": self.order_message(),
+                "notes_by_order": {o: c[f"order_{o}"] for o in ("dmy", "mdy", "ymd", "undecided") if c[f"order_{o}"]},
+                "notes_by_order_source": {s: c[f"order_from_{s}"] for s in dateorder.SOURCES if c[f"order_from_{s}"]},
+                "not_confident_spans": c["not_identifier"],
                 "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],

@@ -115,3 +115,33 @@ def decide(setting: str, counts: Counter) -> Decision:
     if setting != "auto":
         return Decision(setting, setting, dmy, mdy)
     return Decision(setting, "dmy" if dmy > mdy else "mdy" if mdy > dmy else None, dmy, mdy)
+
+
+#: Where a note's order comes from, the first that decides: its own dates read one way only, its
+#: patient's (the other notes of the patient in the batch), the setting (``--date-order``, the
+#: site file, the model's config), the batch's; else :data:`FALLBACK` (``undecided``).
+SOURCES = ("note", "patient", "setting", "batch", "undecided")
+
+
+def note_order(setting: str, note: Counter, patient: Counter, batch: Counter) -> tuple[str | None, str]:
+    """``(order, source)`` of one note (:data:`SOURCES`): the strict majority of the note's own dates
+    that read one way only (``note``: a day over 12 fixes the order), else of its patient's, else the
+    setting when it is not ``auto``, else the batch's majority; ``(None, "undecided")`` when none
+    decides (ambiguous dates then read :data:`FALLBACK`, dotted ones day first). Counts only.
+
+    >>> note_order("dmy", Counter({"mdy": 1}), Counter(), Counter({"dmy": 9}))
+    ('mdy', 'note')
+    >>> note_order("auto", Counter(), Counter({"dmy": 1, "mdy": 1}), Counter({"dmy": 3}))
+    ('dmy', 'batch')
+    >>> note_order("mdy", Counter(), Counter({"dmy": 2}), Counter())
+    ('dmy', 'patient')
+    """
+    check_order(setting)
+    for counts, source in ((note, "note"), (patient, "patient")):
+        order = decide("auto", counts).order
+        if order is not None:
+            return order, source
+    if setting != "auto":
+        return setting, "setting"
+    order = decide("auto", batch).order
+    return (order, "batch") if order is not None else (None, "undecided")
