@@ -62,6 +62,12 @@ def test_a_phrase_the_tagger_took_gets_a_placeholder_not_a_made_up_value(text, s
     ("Paracetamol 1 g x4 daily.", "x4", "PHONE", "phone"),
     ("CHI 1203571482 checked.", "CHI 1203571482", "HEALTHPLAN", "label"),
     ("Name: Folasade Okafor   Hosp No: 4471", "Folasade Okafor   Hosp", "PATIENT", "lines"),
+    ("Morphology T04000 M85003 recorded.", "T04000 M85003", "PHONE", "phone"),
+    ("BRCA2 c.67del p.(Glu23ValfsTer17) found.", "Glu23ValfsTer17", "VEHICLE", "id"),
+    ("Manchester score 22, refer.", "Manchester", "CITY", "place"),
+    ("CTG met Dawes-Redman criteria at 30 min.", "Dawes-Redman", "PATIENT", "name"),
+    ("Serology for Trypanosoma cruzi negative.", "Trypanosoma cruzi", "CITY", "place"),
+    ("Seen in the Department of Gastroenterology.", "Department of Gastroenterology", "DEPARTMENT", "place"),
 ])
 def test_each_reason_rests_on_the_span_and_its_note(text, surface, sub, why):
     i = text.index(surface)
@@ -112,3 +118,10 @@ def test_a_span_of_a_fixed_safe_harbor_form_is_an_identifier_whatever_its_words(
     assert confident.doubt(doc.text, doc.spans[0], 0.6) == "name"       # no name's shape...
     [new] = written(doc)
     assert "[**" not in new and "@" in new                           # ...but an email's form
+
+
+def test_a_repeat_of_a_tagged_span_gets_what_its_original_got():
+    from crfdeid.deid.spans import propagate
+    doc = propagate(tagged("Fundal height 32 cm; Fundal height again 33 cm.", ("Fundal height", "DOCTOR", 0.95)))
+    assert len(doc.spans) == 2 and doc.spans[1].confidence == 0.95      # the repeat is as sure as its original
+    assert written(doc) == ["[**DOCTOR**]", "[**DOCTOR**]"]

@@ -58,6 +58,9 @@ SURE = 0.9
 COMMON = 4.0
 #: Below this an unknown lower-case word is no English word (a lower-case note's name: ``adaeze``).
 RARE = 2.5
+_EXTENSION = re.compile(r"(?i)(?:\b(?:ext|extn|x)\.?\s*)(?=\d)"
+                        r"|^\s*(?:tel|ph|phone|fax|mob|mobile|cell|pager|bleep)\b\.?:?")
+_LOWER_GLUED = re.compile(r"\d[a-z]{2,}|[a-z]{2,}\d")
 _COLUMNS = re.compile(r"[\n\r\t]| {3,}")
 #: Reasons about a span's edges (a line break, a label taken in), whatever form its words have.
 EDGES = frozenset({"lines", "label", "cut"})
@@ -73,7 +76,7 @@ _MAC = re.compile(r"(?:Ma?c|O'|D'|Fitz)[A-Z]")
 #: Lists of the words that head or label a note's parts and name its staff: no name word.
 _LABEL_LISTS = ("note_labels", "heading_words", "staff_roles", "professions")
 _PLACE_LISTS = ("hospitals", "cities", "countries", "states", "hospital_words", "hospital_heads",
-                "organizations", "organization_words", "organization_heads", "departments", "ward_heads",
+                "organizations", "organization_words", "organization_heads", "ward_heads",
                 "town_heads", "street_types", "street_suffixes", "state_abbrevs", "street_names")
 
 
@@ -138,6 +141,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     titled = bool(_TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
+    if not titled and _head_after(text, sp.end):
+        return "name"  # an eponym: Dawes-Redman criteria, Allred score, Carter-Thomason closure
     if titled or len(ws) >= 2 or not full or all(_fold(w) in known for w in full):
         return None  # a title, a first name or an initial beside it, the patient's own name; initials alone
     clinical, listed, frequent, _, _ = _lists()
@@ -204,8 +209,10 @@ def _in_order(surface: str, order: str | None) -> bool:
 
 def phone_doubt(text: str, sp: Span, country: str) -> str | None:
     """Why the phone or fax span ``sp`` is not confidently a phone number, or None."""
-    surface = text[sp.start:sp.end]
+    surface = _EXTENSION.sub("", text[sp.start:sp.end])
     digits = sum(c.isdigit() for c in surface)
+    if any(c.isalpha() for c in surface):
+        return "phone"  # T04000 M85003: codes, no phone number holds a letter (but its extension's x, ext)
     if digits >= 7:
         return None
     if digits == 0:
@@ -222,18 +229,35 @@ def phone_doubt(text: str, sp: Span, country: str) -> str | None:
 
 def place_doubt(text: str, sp: Span) -> str | None:
     """Why the place span ``sp`` is not confidently a place, or None."""
-    _, _, _, heads, places = _lists()
+    if sp.subtype == "DEPARTMENT":
+        return "place"  # a hospital's service is no Safe Harbor identifier: a made-up one states a false service
+    clinical, _, _, heads, places = _lists()
     ws = [m.group() for m in names._WORD.finditer(text[sp.start:sp.end])]
     if not ws:
         return None  # digits alone (a room, a ward number): the numbered spans' rules
-    if _fold(ws[-1]) in heads and _fold(ws[-1]) not in places:
-        return "place"  # Edinburgh Postnatal Depression Scale, Zuspan regimen
+    last = _fold(ws[-1])
+    if (last in heads or last in clinical) and last not in places:
+        return "place"  # Edinburgh Postnatal Depression Scale, Department of Gastroenterology, a carcinoma
     edges = {_fold(w) for w in (ws[0], ws[-1]) if len(w) > 1} - places
-    if len(ws) > 1 and edges & _note_labels():
-        return "place"  # a note's label at an edge (NOTE Spinifex Creek Clinic): a heading taken in
-    if len(ws) == 1 and ws[0].isupper() and len(ws[0]) > 1 and _fold(ws[0]) not in places and not _shouting(text):
-        return "place"  # URGENCES, GH: a word or an acronym in capitals no place list holds
+    if len(ws) > 1 and edges & (_note_labels() | _labels()):
+        return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
+    if any(w.islower() and len(w) > 3 and _fold(w) not in places for w in ws[1:]) and not ws[0].islower():
+        return "place"  # Evolução ambulatorial, Trypanosoma cruzi: a place's words are capitalised
+    if len(ws) == 1 and len(ws[0]) > 1 and _fold(ws[0]) not in places and (
+            (ws[0].isupper() and not _shouting(text)) or sp.subtype in _INSTITUTIONS):
+        return "place"  # URGENCES, GH, Epicrisis: a word no place list holds, alone
+    if _head_after(text, sp.end):
+        return "place"  # Manchester score: a place's name in a clinical term
     return None
+
+
+_INSTITUTIONS = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT"})
+
+
+def _head_after(text: str, end: int) -> bool:
+    """Whether a clinical head noun comes right after ``end`` (``Dawes-Redman criteria``, ``Allred score``)."""
+    m = facts._HEAD_AFTER.match(text, end)
+    return m is not None and m.group(1).lower() in _lists()[3]
 
 
 @lru_cache(maxsize=1)
@@ -280,7 +304,9 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
     if sub in ("PHONE", "FAX"):
         return phone_doubt(text, sp, country)
     if sub in _ID_TYPES:
-        return None if any(c.isdigit() for c in surface) else "id"
+        if not any(c.isdigit() for c in surface):
+            return "id"
+        return "id" if _LOWER_GLUED.search(surface) else None  # p.(Glu23ValfsTer17): a variant, no identifier
     if sub == "EMAIL":
         return None if "@" in surface else "email"
     if sub == "URL":
