@@ -12,7 +12,7 @@ import pytest
 
 from crfdeid.deid import dates
 from crfdeid.deid.surrogate import Surrogator
-from crfdeid.document import Document, make_span
+from crfdeid.document import Document, Span, make_span
 from crfdeid.recognizers.datecheck import impossible_date
 from crfdeid.recognizers.rules import overlay
 from crfdeid.text import dateorder
@@ -121,3 +121,17 @@ def test_two_days_are_written_as_a_placeholder_not_another_date():
 def test_what_is_no_date_in_any_reading_is_still_dropped(text, surface):
     i = text.index(surface)
     assert impossible_date(text, make_span(i, i + len(surface), "DATE"))
+
+
+def test_a_tagged_day_and_month_alone_does_not_turn_its_note_day_first():
+    """``13/10`` with no year, tagged, is as often a score: it tells the batch, not its note."""
+    text = "GCS 13/10 earlier; seen 03/04 and 04/05."
+    spans = [Span(text.index(s), text.index(s) + len(s), "DATE", "DATE", confidence=0.99) for s in ("13/10", "03/04",
+                                                                                                     "04/05")]
+    us = [_note(f"u{i}", f"q{i}", "Seen 10/28/2024.", "10/28/2024") for i in range(3)]
+    s, _ = _run([*us, Document("n1", text, spans, {"patient": "q9"})])
+    assert s.summary()["notes_by_order"] == {"mdy": 4}
+    assert s.summary()["notes_by_order_source"] == {"note": 3, "batch": 1}
+    user = Document("n2", text, [make_span(sp.start, sp.end, "DATE") for sp in spans], {"patient": "q8"})
+    s, _ = _run([*us, user])                                              # a user's own dates tell their note
+    assert s.summary()["notes_by_order"] == {"mdy": 3, "dmy": 1}

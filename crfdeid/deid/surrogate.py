@@ -41,6 +41,19 @@ from .state import PatientState
 __all__ = ["AGE_WORDS", "DEFAULT_SHIFT", "Surrogator", "age_keeps"]
 
 
+def order_evidence(text: str, groups: list[list[Span]]) -> tuple[Counter, Counter]:
+    """The dates of a note that read one way only (counts by order): those that tell the note's and
+    its patient's order, and those that tell the batch's. A tagged date without a year (``13/10``) is
+    the batch's evidence only: alone it is a score or a ratio as often (on the PhysioNet development
+    notes, 4 notes' only day-first readings were such spans); a date with a year, or a user's date
+    (no confidence), tells its note too."""
+    texts = [region(text, g)[0] for g in groups]
+    every = dateorder.evidence(texts)
+    users = [t for t, g in zip(texts, groups) if all(sp.confidence is None for sp in g)]
+    tagged = [t for t, g in zip(texts, groups) if any(sp.confidence is not None for sp in g)]
+    return dateorder.evidence(users) + dateorder.evidence(tagged, yearless=False), every
+
+
 class Surrogator(Draws):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
@@ -64,9 +77,11 @@ class Surrogator(Draws):
         month and day, year left out).
     date_order : str
         How a numeric date that reads both ways (``12/03/2024``) is read, and so shifted
-        (:mod:`crfdeid.text.dateorder`): ``auto`` (default: the majority of the dates
-        seen so far that read one way only, ``17/10/2023`` day first; undecided, month first),
-        ``mdy``, ``dmy`` or ``ymd``. A date that reads one way only is read that way.
+        (:mod:`crfdeid.text.dateorder`), note by note (:func:`crfdeid.text.dateorder.note_order`):
+        the note's own dates that read one way only (``17/10/2023`` day first), else its patient's,
+        else this setting (``mdy``, ``dmy`` or ``ymd``; ``auto``, the default, sets none), else the
+        batch's majority (learnt first, as ``tag`` does; undecided: month first). A date that reads
+        one way only is read that way.
     unparsed_dates : str
         A date span no date pattern explains (a bare day ``21``, ``052647``, a holiday):
         ``placeholder`` (default) or ``random`` (same-shape random digits, another holiday).
@@ -90,7 +105,9 @@ class Surrogator(Draws):
         ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
         replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
         ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``digits_in_words`` (spans of
-        a name or place that hold a digit), ``generator_errors``...
+        a name or place that hold a digit), ``not_identifier`` (tagged spans not confidently a Safe Harbor
+        identifier of their type, :mod:`crfdeid.deid.confident`), ``order_dmy``... and ``order_from_note``...
+        (notes by the order their dates were read in and where it came from), ``generator_errors``...
     unparsed : list of (doc_id, offset, what it became)
         The date spans no date pattern explains, by document and offset (never text).
     last_exempt : list of Span
@@ -176,9 +193,9 @@ class Surrogator(Draws):
         if not st.over_89 and ages.MENTION.search(doc.text):
             st.over_89 = True  # an age over 89 the spans missed still tells the patient's age
         groups = date_groups(doc.text, spans)
-        own = dateorder.evidence(region(doc.text, g)[0] for g in groups)
+        own, every = order_evidence(doc.text, groups)
         st.order_evidence.update(own)  # counts only, once per note: the patient's and the batch's evidence
-        self.order_evidence.update(own)
+        self.order_evidence.update(every)
         order = dateorder.note_order(self.date_order, own, st.order_evidence, self.order_evidence)[0]
         for g in groups:
             found = dates.full_dates(*region(doc.text, g), order=order)
@@ -322,7 +339,7 @@ class Surrogator(Draws):
         """The order this note's ambiguous dates are read in (:func:`crfdeid.text.dateorder.note_order`:
         its own dates that read one way only, its patient's, the setting, the batch's), counted by
         order and by where it came from (counts only)."""
-        own = dateorder.evidence(region(doc.text, g)[0] for g in date_groups(doc.text, spans))
+        own = order_evidence(doc.text, date_groups(doc.text, spans))[0]
         order, source = dateorder.note_order(self.date_order, own, self.state(doc.group).order_evidence,
                                              self.order_evidence)
         self.counts[f"order_{order or 'undecided'}"] += 1

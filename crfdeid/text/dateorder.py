@@ -62,14 +62,15 @@ def reading(first: int, second: int) -> str | None:
     return "dmy" if dm and not md else "mdy" if md and not dm else None
 
 
-def evidence(texts: Iterable[str]) -> Counter:
+def evidence(texts: Iterable[str], yearless: bool = True) -> Counter:
     """Numeric dates of ``texts`` that can be read one way only, by the order they show
     (``dmy``, ``mdy``); a date with a year, or day and month joined by ``/``, counts (``7.4``
-    and ``3-4`` do not). Counts only: no date is kept."""
+    and ``3-4`` do not; with ``yearless`` false, only a date with a year). Counts only: no date is kept."""
     out: Counter = Counter()
     for text in texts:
         for m in _NUMERIC.finditer(text):
-            if m.group(2) != "/" and m.group(0).count(m.group(2)) < 2:
+            dated = m.group(0).count(m.group(2)) >= 2
+            if (m.group(2) != "/" and not dated) or (not yearless and not dated):
                 continue
             which = reading(int(m.group(1)), int(m.group(3)))
             if which:
