@@ -135,3 +135,18 @@ def test_a_tagged_day_and_month_alone_does_not_turn_its_note_day_first():
     user = Document("n2", text, [make_span(sp.start, sp.end, "DATE") for sp in spans], {"patient": "q8"})
     s, _ = _run([*us, user])                                              # a user's own dates tell their note
     assert s.summary()["notes_by_order"] == {"mdy": 3, "dmy": 1}
+
+
+def test_the_check_reads_each_note_in_its_own_order():
+    from crfdeid.deid.check import check
+    s = Surrogator(seed=21)
+    docs = [*UK, US]
+    for d in docs:
+        s.learn(d)
+    pairs, orders = [], {}
+    for d in docs:
+        pairs.append((d, s.surrogate(d)))
+        orders[d.doc_id] = s.last_order
+    assert orders == {"uk1": "dmy", "uk2": "dmy", "us1": "mdy"}
+    assert check(pairs, order=orders).interval_violations == 0
+    assert check(pairs, order="dmy").interval_violations > 0     # one order for all misreads the US note
