@@ -66,6 +66,7 @@ def test_a_phrase_the_tagger_took_gets_a_placeholder_not_a_made_up_value(text, s
     ("BRCA2 c.67del p.(Glu23ValfsTer17) found.", "Glu23ValfsTer17", "VEHICLE", "id"),
     ("Manchester score 22, refer.", "Manchester", "CITY", "place"),
     ("CTG met Dawes-Redman criteria at 30 min.", "Dawes-Redman", "PATIENT", "name"),
+    ("Hip replaced via the Moore approach.", "Moore", "DOCTOR", "name"),
     ("Serology for Trypanosoma cruzi negative.", "Trypanosoma cruzi", "CITY", "place"),
     ("Seen in the Department of Gastroenterology.", "Department of Gastroenterology", "DEPARTMENT", "place"),
 ])

@@ -72,6 +72,7 @@ _ID_TYPES = frozenset({"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE
 _TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|professor|sister|sr|fr|rev|dame|sir|lady|lord)"
                            r"\.?\s*$")
 _ELIDED = re.compile(r"[a-z]'[a-z]{2,}$")
+_ARTICLE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:a|an|the)\s+$")
 _MAC = re.compile(r"(?:Ma?c|O'|D'|Fitz)[A-Z]")
 #: Lists of the words that head or label a note's parts and name its staff: no name word.
 _LABEL_LISTS = ("note_labels", "heading_words", "staff_roles", "professions")
@@ -141,8 +142,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     titled = bool(_TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
-    if not titled and _head_after(text, sp.end):
-        return "name"  # an eponym: Dawes-Redman criteria, Allred score, Carter-Thomason closure
+    if not titled and (_head_after(text, sp.end) or _ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)):
+        return "name"  # an eponym: Dawes-Redman criteria, the Moore approach, a Carter-Thomason device
     if titled or len(ws) >= 2 or not full or all(_fold(w) in known for w in full):
         return None  # a title, a first name or an initial beside it, the patient's own name; initials alone
     clinical, listed, frequent, _, _ = _lists()
