@@ -150,3 +150,17 @@ def test_the_check_reads_each_note_in_its_own_order():
     assert orders == {"uk1": "dmy", "uk2": "dmy", "us1": "mdy"}
     assert check(pairs, order=orders).interval_violations == 0
     assert check(pairs, order="dmy").interval_violations > 0     # one order for all misreads the US note
+
+
+@pytest.mark.parametrize("text, dated, order", [
+    ("CT chest 11/12/2025 compared with 06/03/2025. Lives in Boston, MA 02114.", ("11/12/2025", "06/03/2025"), "mdy"),
+    ("Reviewed 03/04/2025 and 05/06/2025 by the GP; NHS number checked, lives SW1A 1AA.", ("03/04/2025",
+                                                                                             "05/06/2025"), "dmy"),
+])
+def test_a_note_with_ambiguous_dates_only_takes_the_order_of_the_country_its_forms_tell(text, dated, order):
+    other = [_note("b1", "r1", "Seen 10/28/2024.", "10/28/2024")] if order == "dmy" else UK
+    note = _note("c1", "r9", text, *dated)
+    s, out = _run([*other, note])
+    assert _intervals(_days(out["c1"], order)) == _intervals(_days(note, order))
+    assert s.summary()["notes_by_order_source"]["country"] == 1
+    assert s.last_order == order

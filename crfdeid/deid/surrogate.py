@@ -25,7 +25,7 @@ from collections import Counter
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
-from ..recognizers import safeharbor
+from ..recognizers import phones, safeharbor
 from ..text import dateorder
 from . import address, ages, dates, guard, names
 from .dategroups import acceptable_shift, date_groups, region, year_hints
@@ -226,17 +226,19 @@ class Surrogator(Draws):
         """
         self.learn(doc)
         st = self.state(doc.group)
-        self._country = safeharbor.country(doc.text)
+        found = safeharbor.matches(doc.text)  # the Safe Harbor layer's forms: the note's country, the fixed forms
+        votes = phones.country_votes(doc.text, [name for name, _ in found])
+        self._country = phones.country_of(doc.text, [name for name, _ in found]) if votes else "US"
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
         predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
         unsure = self.min_confidence is not None and any(
             sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
-        fixed = safeharbor.find(doc.text) if unsure or predicted else []
+        fixed = sorted({sp for _, sp in found})
         conf = confidences(doc, labelled, fixed) if unsure or predicted else dict.fromkeys(labelled)
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
-        order = self.read_order(doc, spans)
+        order = self.read_order(doc, spans, self._country if votes else None)
         known = frozenset(w for person in st.persons for w in person)
         new: dict = {}
         exempt: set[Span] = set()
@@ -335,13 +337,14 @@ class Surrogator(Draws):
                 raise LeakError("an age over 89 is left; the document is not written",
                                 doc_id=doc.doc_id, offset=a.start)
 
-    def read_order(self, doc: Document, spans: list[Span]) -> str | None:
+    def read_order(self, doc: Document, spans: list[Span], country: str | None = None) -> str | None:
         """The order this note's ambiguous dates are read in (:func:`crfdeid.text.dateorder.note_order`:
-        its own dates that read one way only, its patient's, the setting, the batch's), counted by
-        order and by where it came from (counts only)."""
+        its own dates that read one way only, its patient's, the order of ``country`` (the one its forms
+        tell, None when they tell none), the setting, the batch's), counted by order and by where it
+        came from (counts only)."""
         own = order_evidence(doc.text, date_groups(doc.text, spans))[0]
         order, source = dateorder.note_order(self.date_order, own, self.state(doc.group).order_evidence,
-                                             self.order_evidence)
+                                             self.order_evidence, country)
         self.counts[f"order_{order or 'undecided'}"] += 1
         self.counts[f"order_from_{source}"] += 1
         self.last_order = order

@@ -119,16 +119,36 @@ def decide(setting: str, counts: Counter) -> Decision:
 
 
 #: Where a note's order comes from, the first that decides: its own dates read one way only, its
-#: patient's (the other notes of the patient in the batch), the setting (``--date-order``, the
-#: site file, the model's config), the batch's; else :data:`FALLBACK` (``undecided``).
-SOURCES = ("note", "patient", "setting", "batch", "undecided")
+#: patient's (the other notes of the patient in the batch), the country its forms tell
+#: (:func:`crfdeid.recognizers.phones.country_votes`), the setting (``--date-order``, the site
+#: file, the model's config), the batch's; else :data:`FALLBACK` (``undecided``).
+SOURCES = ("note", "patient", "country", "setting", "batch", "undecided")
+#: Countries whose numeric dates are written month first, or year first (ISO 8601 or national
+#: habit); every other country writes day first. Canada writes both: its notes tell nothing.
+#: Source: the countries' national conventions (Unicode CLDR short date patterns).
+MONTH_FIRST = frozenset({"US", "PH", "FM", "MH", "PW", "AS", "GU", "PR", "VI", "MP", "UM"})
+YEAR_FIRST = frozenset({"CN", "JP", "KR", "KP", "TW", "MN", "HU", "LT", "SE", "IR", "BT"})
+_MIXED = frozenset({"CA"})
 
 
-def note_order(setting: str, note: Counter, patient: Counter, batch: Counter) -> tuple[str | None, str]:
+def country_order(country: str | None) -> str | None:
+    """The order the notes of ``country`` (ISO 3166) write their dates in, or None.
+
+    >>> country_order("GB"), country_order("US"), country_order("SE"), country_order("CA"), country_order(None)
+    ('dmy', 'mdy', 'ymd', None, None)
+    """
+    if country is None or country in _MIXED:
+        return None
+    return "mdy" if country in MONTH_FIRST else "ymd" if country in YEAR_FIRST else "dmy"
+
+
+def note_order(setting: str, note: Counter, patient: Counter, batch: Counter,
+               country: str | None = None) -> tuple[str | None, str]:
     """``(order, source)`` of one note (:data:`SOURCES`): the strict majority of the note's own dates
     that read one way only (``note``: a day over 12 fixes the order), else of its patient's, else the
-    setting when it is not ``auto``, else the batch's majority; ``(None, "undecided")`` when none
-    decides (ambiguous dates then read :data:`FALLBACK`, dotted ones day first). Counts only.
+    order of the country its forms tell (``country``: None when they tell none), else the setting
+    when it is not ``auto``, else the batch's majority; ``(None, "undecided")`` when none decides
+    (ambiguous dates then read :data:`FALLBACK`, dotted ones day first). Counts only.
 
     >>> note_order("dmy", Counter({"mdy": 1}), Counter(), Counter({"dmy": 9}))
     ('mdy', 'note')
@@ -142,6 +162,9 @@ def note_order(setting: str, note: Counter, patient: Counter, batch: Counter) ->
         order = decide("auto", counts).order
         if order is not None:
             return order, source
+    order = country_order(country)
+    if order is not None:
+        return order, "country"
     if setting != "auto":
         return setting, "setting"
     order = decide("auto", batch).order
