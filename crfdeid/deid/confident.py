@@ -9,26 +9,29 @@ tagger predicted are judged (a document with confidences); a user's own annotati
 spans, no confidence) and spans of a fixed Safe Harbor form (:func:`crfdeid.recognizers.safeharbor.find`:
 an email, a phone, a dated form) are taken as they are.
 
-The evidence, by type (:func:`doubt`; the figures in docs/deid.md, 2026-11-25):
+The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/deid.md, 2026-11-25):
 
-* **a name** (``PATIENT``, ``DOCTOR``): every word is name-shaped: capitalised (``Lee``, ``McKenzie``,
-  ``O'Neil``), or in capitals only when it is a listed first name or surname or the note is written
-  in capitals, or in lower case only when it is a listed name or no common word; no word of the
-  clinical vocabulary lists (:data:`crfdeid.deid.facts.VOCABULARY`) and no common English word
-  (wordfreq) unless it is a listed first name or one of the 2,000 most frequent surnames. A name
-  of one word, with no title before it (``Dr``, ``Mrs``), no other name word and not met in the
-  patient's full names, must not be a common word (``Ward``, ``Class``) and the tagger must be
-  sure of it (:data:`SURE`).
-* **a date**: its text parses as a date (:func:`crfdeid.deid.dates.parse`) with nothing left over,
-  and is not a bare two-digit number (``64`` of ``Ward 64``); a day and month with no year and no
-  month name (``9/9``, ``3/14``) needs the tagger sure of it too (:data:`SURE`).
-* **a phone or fax**: phonenumbers finds it possible in the note's country or the US, or it has
-  seven digits or more.
-* **an identifier** (record, plan, account, licence, device, vehicle, SSN, ID), **a postcode**: a digit.
-* **an email** an ``@``; **a web address** a dot or a slash.
-* **a place** (hospital, organisation, street, town, other location): not ending on a clinical head
-  noun (``Depression Scale``, ``regimen``: the ``clinical_heads`` list), and not one word in capitals
-  that no place list holds (``URGENCES``), in a note not written in capitals.
+* **the edges**, any type: a span over a line break or a table's column gap, cutting a word in two
+  (``E`` of ``E11.649``), or holding a label word beside an identifier's number (``CHI 1203571482``);
+* **a name** (``PATIENT``, ``DOCTOR``): every word name-shaped (capitalised, ``McKenzie``; in capitals
+  only when listed or a long word no English one; in lower case only when listed or no English word),
+  none of the clinical, label, role or profession lists unless a listed name, none of the 7,000 most
+  frequent English words (the ``common_words`` list, wordfreq's) unless a listed first name or one of
+  the 2,000 most frequent surnames, no clinical head right after it nor an article before it (``Allred
+  score``, ``the Moore approach``); one word alone, with no title, initial or other name word and not
+  among the patient's full names, must also be no clinical or label word (``Ward``), no common word
+  (``Class``), and listed or found with a confidence of :data:`SURE` or more;
+* **a date**: it parses (:func:`crfdeid.deid.dates.parse`) with nothing left over, is not a bare
+  two-digit number after a ward's or bed's word (``Ward 64``), and a day and month alone (``9/9``)
+  found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first);
+* **a phone or fax**: no letter but an extension's, and seven digits or more or a number
+  phonenumbers finds possible in the note's country or the US;
+* **an identifier** and **a postcode**: a digit, no lower-case letters glued to digits
+  (``p.(Glu23ValfsTer17)``); **an email** an ``@``; **a web address** a dot or a slash;
+* **a place**: not ending on a clinical head or clinical word (``Depression Scale``), no label at an
+  edge, no lower-case word after the first (``Trypanosoma cruzi``), not one word no place list holds
+  in capitals (``URGENCES``) or as a hospital or organisation, no clinical head right after it; a
+  department is no Safe Harbor identifier at all.
 
 Ages (their own rules, :mod:`crfdeid.deid.ages`), professions and user names are not judged here.
 
@@ -44,7 +47,6 @@ import re
 from functools import lru_cache
 
 import phonenumbers
-from wordfreq import zipf_frequency
 
 from .. import gazetteers
 from ..document import Span
@@ -53,11 +55,10 @@ from . import dates, facts, names
 #: A tagger's confidence (lowest token P(PHI) in the span) a one-word name or a day and month
 #: without a year needs: the weaker the shape's evidence, the surer the tagger must be.
 SURE = 0.9
-#: A word this frequent in English (wordfreq's Zipf scale) is a common word: ``ward`` 4.4,
-#: ``class`` 5.4, ``height`` 4.5 (``smith`` 4.9: a listed surname of the 2,000 most frequent).
-COMMON = 4.0
-#: Below this an unknown lower-case word is no English word (a lower-case note's name: ``adaeze``).
-RARE = 2.5
+#: A word among this many of the most frequent English words (the shipped ``common_words`` list,
+#: wordfreq's top 10,000 by frequency) is a common word: about Zipf 4.0 and above (``ward`` rank
+#: 3,778, ``class`` 405, ``height`` 2,774; ``smith`` 1,335 but a listed surname of the 2,000 most frequent).
+COMMON = 7000
 _EXTENSION = re.compile(r"(?i)(?:\b(?:ext|extn|x)\.?\s*)(?=\d)"
                         r"|^\s*(?:tel|ph|phone|fax|mob|mobile|cell|pager|bleep)\b\.?:?")
 _LOWER_GLUED = re.compile(r"\d[a-z]{2,}|[a-z]{2,}\d")
@@ -94,6 +95,12 @@ def _lists() -> tuple[frozenset, frozenset, frozenset, frozenset, frozenset]:
     return clinical, listed, frequent, heads, places
 
 
+@lru_cache(maxsize=1)
+def _english() -> dict[str, int]:
+    """The frequency rank of each of the 10,000 most frequent English words (``common_words``)."""
+    return {w.lower(): i for i, w in reversed(list(enumerate(gazetteers.entries("common_words"))))}
+
+
 def _fold(word: str) -> str:
     return names._ascii_fold(word).replace("\u2019", "'")
 
@@ -116,14 +123,14 @@ def _word_doubt(word: str, shouting: bool) -> str | None:
     if _ELIDED.match(low):
         low = low.replace("'", "")  # o'hara: ohara in the lists
     if word.isupper():
-        if not shouting and low not in listed and (len(word) <= 5 or zipf_frequency(low, "en") >= RARE):
+        if not shouting and low not in listed and (len(word) <= 5 or low in _english()):
             return "acronym"  # LVEDD, DASA, NST, INVASIVE: an abbreviation or a word in capitals, no name
     elif word.islower():
-        if low not in listed and not _ELIDED.match(word) and zipf_frequency(low, "en") >= RARE:
+        if low not in listed and not _ELIDED.match(word) and low in _english():
             return "common"  # height, regimen: an English word, in a name span of a note not in lower case
     elif not (word[0].isupper() and (word[1:].islower() or _MAC.match(word))):
         return "shape"  # dL, mRNA, eGFR: units and lab names, no name is written so
-    if low not in frequent and zipf_frequency(low, "en") >= COMMON:
+    if low not in frequent and _english().get(low, COMMON) < COMMON:
         return "common"
     return None
 
@@ -150,7 +157,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     low = _fold(full[0])
     if (low in clinical and low not in frequent) or low in _labels():
         return "name"  # one word that is a clinical word, or a note's label or a role though a name too (Ward)
-    if low not in frequent and zipf_frequency(low, "en") >= COMMON:
+    if low not in frequent and _english().get(low, COMMON) < COMMON:
         return "name"  # Class, Fundal: a common word, no frequent name
     if confidence is not None and confidence < SURE and low not in listed:
         return "name"
