@@ -10,10 +10,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 450
 #: Files over the limit on this branch (2026-11-25), split by other work of the same round
-#: (surrogates, the tagging session, the recognizers). Each must still be over: remove it here
+#: (the recognizers). Each must still be over: remove it here
 #: once split, so that the list only shrinks.
-BEING_SPLIT = {"crfdeid/deid/surrogate.py", "crfdeid/tagging/session.py", "crfdeid/recognizers/values.py",
-               "crfdeid/recognizers/phrases.py"}
+BEING_SPLIT = {"crfdeid/recognizers/values.py", "crfdeid/recognizers/phrases.py"}
 
 
 def _lines(path: Path) -> int:

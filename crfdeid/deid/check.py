@@ -92,7 +92,7 @@ def _problems(doc: Document) -> int:
     return len(encode(tokenize(doc.text), doc.spans).problems)
 
 
-def check(pairs, exempt: dict | None = None, age_keeps=None, order: str | None = None) -> CheckReport:
+def check(pairs, exempt: dict | None = None, age_keeps=None, order: str | dict | None = None) -> CheckReport:
     """Check ``(original, surrogate)`` document pairs (same order of spans).
 
     A leak is an original PHI string of three or more characters found, case
@@ -106,7 +106,8 @@ def check(pairs, exempt: dict | None = None, age_keeps=None, order: str | None =
     same number of days, so every pairwise interval is kept. Spans in ``exempt``
     (``{doc_id: [original spans]}``, from :attr:`Surrogator.last_exempt`: placeholders,
     ages kept as written, unparsed dates) are left out of both. ``order`` reads ambiguous numeric
-    dates (:func:`crfdeid.deid.dates.parse`), as the surrogates were made.
+    dates (:func:`crfdeid.deid.dates.parse`), as the surrogates were made: one order, or one per
+    document id (``{doc_id: order}``, :attr:`Surrogator.last_order` of each note).
     """
     rep = CheckReport()
     offsets: defaultdict[str, set[int | None]] = defaultdict(set)
@@ -146,8 +147,9 @@ def check(pairs, exempt: dict | None = None, age_keeps=None, order: str | None =
         for go, gn in groups:
             if fell.intersection(go):
                 continue
-            before = dates.full_dates(orig.text[go[0].start:go[-1].end], order=order)
-            after = dates.full_dates(new.text[gn[0].start:gn[-1].end], order=order)
+            reads = order.get(orig.doc_id) if isinstance(order, dict) else order
+            before = dates.full_dates(orig.text[go[0].start:go[-1].end], order=reads)
+            after = dates.full_dates(new.text[gn[0].start:gn[-1].end], order=reads)
             if len(before) != len(after):
                 offsets[orig.group].add(None)
                 continue

@@ -25,7 +25,7 @@ from collections import Counter
 
 from .. import schema
 from ..document import Document, Span
-from . import address, ages, dates, facts
+from . import address, ages, confident, dates, facts
 from .dategroups import DateSurrogates, region
 from .guard import Units
 from .rng import Keyed, apply_case, normalize
@@ -89,6 +89,7 @@ class Policies(DateSurrogates):
     min_confidence: float | None
     dob: str
     scheme: object
+    _country: str
 
     @staticmethod
     def _safe(units: list[Units], new: str) -> bool:
@@ -113,6 +114,19 @@ class Policies(DateSurrogates):
         if self.scheme in (None, schema.I2B2) and facts.clinical_term(doc.text, sp.start, sp.end):  # English lists
             return "clinical_terms"
         return None
+
+    def _doubt(self, doc: Document, sp: Span, confidence: float | None, order: str | None, known: frozenset,
+               fixed: list[Span]) -> str | None:
+        """Why the tagged span ``sp`` is not confidently a Safe Harbor identifier of its type
+        (:func:`crfdeid.deid.confident.doubt`), or None; a span over a fixed Safe Harbor form
+        (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
+        Names and places are judged under the i2b2 2014 labels only (English lists)."""
+        if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
+            return None
+        why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known)
+        if why is None or (why not in confident.EDGES and any(f.start < sp.end and sp.start < f.end for f in fixed)):
+            return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
+        return why
 
     def _address(self, st: PatientState, group: list[Span], originals: dict, units: dict) -> dict:
         """One real place for the CITY, STATE and ZIP spans of an address (:mod:`.address`), the

@@ -229,7 +229,7 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
                 if a < end:
                     continue
                 end = b
-                repeat = Span(a, b, sp.category, sp.subtype)
+                repeat = Span(a, b, sp.category, sp.subtype, confidence=sp.confidence)  # as sure as its original
                 if covered.find(1, a, b) == -1 and as_name(doc.text, low, a, b, capital_only, plain.get(phi)) \
                         and why_clinical(doc.text, repeat) not in NOT_REPEATS:
                     found.append(repeat)

@@ -37,6 +37,7 @@ class PatientState:
     cross_dates: Units = field(default_factory=Units)
     years: Counter = field(default_factory=Counter)  # year -> count, of the patient's full dates
     learned: set = field(default_factory=set)      # (doc id, hash of text) of the notes learnt
+    order_evidence: Counter = field(default_factory=Counter)  # the patient's dates readable one way only, by order
     ok: Callable[[str], bool] | None = None       # the acceptance test of the span being replaced
 
     @contextmanager

@@ -25,50 +25,36 @@ from collections import Counter
 from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
-from ..recognizers import safeharbor
+from ..recognizers import phones, safeharbor
 from ..text import dateorder
-from . import address, ages, country, dates, guard, names, numbers, places
+from . import address, ages, dates, guard, names
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
-from .guard import NoSafeReplacement, Units
+from .draws import AGE_WORDS, Draws, _an_age, age_keeps
 from .kinds import settle_kinds, stand_in
 from .mapping import MappingTable
-from .policies import (
-    PLACEHOLDER,
-    SAFE_HARBOR,
-    Policies,
-    age_tails,
-    as_age,
-    confidences,
-    digits_changed,
-    known_town,
-    remember_town,
-    years_between,
-)
-from .rng import Keyed, derangement, normalize, random_like
+from .policies import PLACEHOLDER, SAFE_HARBOR, age_tails, as_age, confidences, digits_changed, years_between
+from .rng import Keyed, derangement, normalize
 from .spans import deid_spans, replace_spans
-from .state import NoDraw, PatientState
+from .state import PatientState
 
-_IDS = {"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
-#: Words an AGE surrogate may keep with an age of 89 or less (HIPAA Safe Harbor keeps those ages).
-AGE_WORDS = ages.AGE_WORDS
-_NUMBER_WORDS = frozenset(ages._WORD_VALUE) | {"hundred", "and"}
+__all__ = ["AGE_WORDS", "DEFAULT_SHIFT", "Surrogator", "age_keeps"]
 
 
-def age_keeps(run: guard.Run, over_89=frozenset({"90", "ninety", "plus"})) -> bool:
-    """Whether an AGE surrogate may keep ``run``: an age of 89 or less in digits or words (HIPAA
-    Safe Harbor keeps them), an age word (``yo``, ``years``), a run of the over-89 label (``90``
-    of ``90+``, ``ninety-plus``). That no age over 89 is left is checked apart."""
-    return ((run.cls == guard.DIGIT and int(run.text) <= 89) or run.text in AGE_WORDS
-            or run.text in over_89 or run.text in _NUMBER_WORDS)
+def order_evidence(text: str, groups: list[list[Span]]) -> tuple[Counter, Counter]:
+    """The dates of a note that read one way only (counts by order): those that tell the note's and
+    its patient's order, and those that tell the batch's. A tagged date without a year (``13/10``) is
+    the batch's evidence only: alone it is a score or a ratio as often (on the PhysioNet development
+    notes, 4 notes' only day-first readings were such spans); a date with a year, or a user's date
+    (no confidence), tells its note too."""
+    texts = [region(text, g)[0] for g in groups]
+    every = dateorder.evidence(texts)
+    users = [t for t, g in zip(texts, groups) if all(sp.confidence is None for sp in g)]
+    tagged = [t for t, g in zip(texts, groups) if any(sp.confidence is not None for sp in g)]
+    return dateorder.evidence(users) + dateorder.evidence(tagged, yearless=False), every
 
 
-def _an_age(text: str) -> bool:
-    """Whether ``text`` is an age and nothing else: numbers and age words (``91-year-old``)."""
-    return all(r.cls == guard.DIGIT or r.text in AGE_WORDS or r.text in _NUMBER_WORDS for r in guard.runs(text))
-
-
-class Surrogator(Policies):
+class Surrogator(Draws):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
     Parameters
@@ -91,9 +77,11 @@ class Surrogator(Policies):
         month and day, year left out).
     date_order : str
         How a numeric date that reads both ways (``12/03/2024``) is read, and so shifted
-        (:mod:`crfdeid.text.dateorder`): ``auto`` (default: the majority of the dates
-        seen so far that read one way only, ``17/10/2023`` day first; undecided, month first),
-        ``mdy``, ``dmy`` or ``ymd``. A date that reads one way only is read that way.
+        (:mod:`crfdeid.text.dateorder`), note by note (:func:`crfdeid.text.dateorder.note_order`):
+        the note's own dates that read one way only (``17/10/2023`` day first), else its patient's,
+        else this setting (``mdy``, ``dmy`` or ``ymd``; ``auto``, the default, sets none), else the
+        batch's majority (learnt first, as ``tag`` does; undecided: month first). A date that reads
+        one way only is read that way.
     unparsed_dates : str
         A date span no date pattern explains (a bare day ``21``, ``052647``, a holiday):
         ``placeholder`` (default) or ``random`` (same-shape random digits, another holiday).
@@ -117,7 +105,9 @@ class Surrogator(Policies):
         ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
         replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
         ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``digits_in_words`` (spans of
-        a name or place that hold a digit), ``generator_errors``...
+        a name or place that hold a digit), ``not_identifier`` (tagged spans not confidently a Safe Harbor
+        identifier of their type, :mod:`crfdeid.deid.confident`), ``order_dmy``... and ``order_from_note``...
+        (notes by the order their dates were read in and where it came from), ``generator_errors``...
     unparsed : list of (doc_id, offset, what it became)
         The date spans no date pattern explains, by document and offset (never text).
     last_exempt : list of Span
@@ -155,6 +145,7 @@ class Surrogator(Policies):
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []
         self.last_exempt: list[Span] = []
+        self.last_order: str | None = None  # the order the last note's ambiguous dates were read in
         self._states: dict[str, PatientState] = {}
         #: what every span of every note became (PHI): kept only when a mapping file is asked
         #: for (:meth:`keep_mapping`), so a long run or the service holds no table
@@ -177,10 +168,6 @@ class Surrogator(Policies):
             letters = derangement("ABCDEFGHIJKLMNOPQRSTUVWXYZ", self.keyed.rng("initials", patient))
             st = self._states[patient] = PatientState(patient, letters)
         return st
-
-    def age_keeps(self, run: guard.Run) -> bool:
-        """Runs an AGE surrogate may keep: an age of 89 or less, an age word, the over-89 label."""
-        return age_keeps(run, self._over_89)
 
     def learn(self, doc: Document) -> None:
         """Register a document's originals, full names, years, birth dates and whether it says the
@@ -206,8 +193,12 @@ class Surrogator(Policies):
         if not st.over_89 and ages.MENTION.search(doc.text):
             st.over_89 = True  # an age over 89 the spans missed still tells the patient's age
         groups = date_groups(doc.text, spans)
+        own, every = order_evidence(doc.text, groups)
+        st.order_evidence.update(own)  # counts only, once per note: the patient's and the batch's evidence
+        self.order_evidence.update(every)
+        order = dateorder.note_order(self.date_order, own, st.order_evidence, self.order_evidence)[0]
         for g in groups:
-            found = dates.full_dates(*region(doc.text, g), order=self.date_decision().reads)
+            found = dates.full_dates(*region(doc.text, g), order=order)
             if found:  # the first full date's year places the note's dates written without one
                 st.years[found[0].year] += 1
             if ages.birth_context(doc.text, g[0].start):
@@ -223,21 +214,6 @@ class Surrogator(Policies):
             return spans
         return [stand_in(sp, self.scheme) for sp in spans]
 
-    def units(self, st: PatientState, sp: Span, text: str) -> list[Units]:
-        """What the surrogate of ``text`` (span ``sp``) must not hold: its own runs of 2+
-        characters, the patient's other PHI runs of 3+ (its dates' too)."""
-        own = Units.of(text, 2, sp.start, self._keeps(sp, text))
-        return [own, st.cross, st.cross_dates]
-
-    def _keeps(self, sp: Span, text: str):
-        """Runs a surrogate may share with its original: an age's (:meth:`age_keeps`), a phone
-        number's country code after ``+`` (``44`` of ``+44``: a country, not a person)."""
-        if sp.subtype == "AGE":
-            return self.age_keeps
-        if sp.subtype in ("PHONE", "FAX") and text.lstrip().startswith("+"):
-            return lambda r: r.cls == guard.DIGIT and text[:r.start].strip() == "+"
-        return None
-
     def surrogate(self, doc: Document) -> Document:
         """A new document with surrogate text and spans (offsets in the new text).
 
@@ -250,18 +226,26 @@ class Surrogator(Policies):
         """
         self.learn(doc)
         st = self.state(doc.group)
-        self._country = safeharbor.country(doc.text)
+        found = safeharbor.matches(doc.text)  # the Safe Harbor layer's forms: the note's country, the fixed forms
+        votes = phones.country_votes(doc.text, [name for name, _ in found])
+        self._country = phones.country_of(doc.text, [name for name, _ in found]) if votes else "US"
         if st.shift_days is None:
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
+        predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
         unsure = self.min_confidence is not None and any(
             sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
-        conf = confidences(doc, labelled, safeharbor.find(doc.text)) if unsure else dict.fromkeys(labelled)
+        fixed = sorted({sp for _, sp in found})
+        conf = confidences(doc, labelled, fixed) if unsure or predicted else dict.fromkeys(labelled)
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
+        order = self.read_order(doc, spans, self._country if votes else None)
+        known = frozenset(w for person in st.persons for w in person)
         new: dict = {}
         exempt: set[Span] = set()
         for lab, sp in zip(labelled, spans):
             why = self._placeholder(doc, sp, conf[lab])
+            if why is None and predicted and self._doubt(doc, sp, conf[lab], order, known, fixed):
+                why = "not_identifier"
             if why is not None:
                 new[(sp.start, sp.end)] = PLACEHOLDER.format(subtype=lab.subtype)
                 exempt.add(sp)
@@ -270,7 +254,6 @@ class Surrogator(Policies):
                 exempt.add(sp)  # an age found as another type: an age, not a code to redraw
         dated = [sp for sp in spans if sp.subtype == "DATE" and (sp.start, sp.end) not in new]
         groups = date_groups(doc.text, dated)
-        order = self.read_order(doc.text, groups)
         hints = dict(zip((g[0] for g in groups), year_hints(doc.text, groups, st.years)))
         unparsed: set[Span] = set()
         general: set[Span] = set()
@@ -340,53 +323,6 @@ class Surrogator(Policies):
         self.last_exempt = sorted(lab for lab, sp in zip(labelled, spans) if sp in exempt)
         return out
 
-    def _name_run(self, st: PatientState, doc: Document, run: list[Span], units: dict) -> dict:
-        """The surrogates of a name cut into adjacent spans (:func:`names.adjacent`), drawn for
-        the whole name and cut back at the spans' edges; nothing when a replaced word crosses an
-        edge or a draw fails (each span then gets its own)."""
-        a, b = run[0].start, run[-1].end
-        self._before = doc.text[max(0, a - 8):a]
-        try:
-            with st.checking(lambda cand: all(self._safe(units[sp], cand) for sp in run)):
-                reps = names.name_parts(st, self.keyed, doc.text[a:b], names.gender_of(self._before, doc.text[a:b]))
-        except NoDraw:
-            return {}
-        except Exception:  # a generator's bug on an odd string: each span takes its own path
-            self.counts["generator_errors"] += 1
-            return {}
-        edges = [(sp.start - a, sp.end - a) for sp in run]
-        if any(not any(s <= x and y <= e for s, e in edges) for x, y, _ in reps):
-            return {}
-        out = {(sp.start, sp.end): names.apply_parts(doc.text[a:b], reps, s, e) for sp, (s, e) in zip(run, edges)}
-        return out if all(self._safe(units[sp], out[(sp.start, sp.end)]) for sp in run) else {}
-
-    def _typed(self, st: PatientState, sp: Span, text: str, units: list[Units]) -> str | None:
-        """The typed generator's surrogate (draws that keep a run refused), or None."""
-        try:
-            with st.checking(lambda cand: self._safe(units, cand)):
-                return self._one(st, sp, text)
-        except NoDraw:
-            return None
-        except Exception:  # a generator's bug on an odd string: the safe path still applies
-            self.counts["generator_errors"] += 1
-            return None
-
-    def _fallback(self, doc: Document, st: PatientState, sp: Span, text: str, units: list[Units]) -> str:
-        """The shape-keeping random replacement, safe by construction (:func:`guard.safe_like`)."""
-        if not any(c.isalnum() for c in text):
-            return text  # punctuation, symbols or marks alone: no run to remove, nothing to draw
-        self.counts["fallback"] += 1
-        merged = Units()
-        for u in units:
-            merged.update(u)
-        try:
-            with st.checking(lambda cand: self._safe(units, cand)):
-                return st.assign("fallback", text, lambda a: guard.safe_like(
-                    text, self.keyed.rng("fallback", st.patient, normalize(text), a), merged), reuse=True)
-        except (NoDraw, NoSafeReplacement):
-            raise LeakError("no surrogate without a letter/digit run of the original was found; "
-                            "the document is not written", doc_id=doc.doc_id, offset=sp.start) from None
-
     def _verify(self, doc: Document, spans: list[Span], out: Document, units: dict) -> None:
         """Check the finished document span by span (fail closed): no run of the original kept,
         no age over 89 left."""
@@ -401,20 +337,38 @@ class Surrogator(Policies):
                 raise LeakError("an age over 89 is left; the document is not written",
                                 doc_id=doc.doc_id, offset=a.start)
 
-    def read_order(self, text: str, groups: list[list[Span]]) -> str | None:
-        """The order this note's ambiguous dates are read in: the setting, or (``auto``) the
-        majority of the dates read one way only so far, this note's included."""
-        self.order_evidence.update(dateorder.evidence(region(text, g)[0] for g in groups))
-        return self.date_decision().reads
+    def read_order(self, doc: Document, spans: list[Span], country: str | None = None) -> str | None:
+        """The order this note's ambiguous dates are read in (:func:`crfdeid.text.dateorder.note_order`:
+        its own dates that read one way only, its patient's, the order of ``country`` (the one its forms
+        tell, None when they tell none), the setting, the batch's), counted by order and by where it
+        came from (counts only)."""
+        own = order_evidence(doc.text, date_groups(doc.text, spans))[0]
+        order, source = dateorder.note_order(self.date_order, own, self.state(doc.group).order_evidence,
+                                             self.order_evidence, country)
+        self.counts[f"order_{order or 'undecided'}"] += 1
+        self.counts[f"order_from_{source}"] += 1
+        self.last_order = order
+        return order
 
     def date_decision(self) -> dateorder.Decision:
-        """What the ``date_order`` setting gave (counts of the evidence, never a date)."""
+        """What the ``date_order`` setting gives the batch (counts of the evidence, never a date)."""
         return dateorder.decide(self.date_order, self.order_evidence)
+
+    def order_message(self) -> str:
+        """The notes by the order their dates were read in and by where it came from (counts only)."""
+        c = self.counts
+        orders = ", ".join(f"{c[f'order_{o}']} {o}" for o in ("dmy", "mdy", "ymd", "undecided") if c[f"order_{o}"])
+        sources = ", ".join(f"{c[f'order_from_{s}']} " + ("undecided" if s == "undecided" else f"from the {s}")
+                            for s in dateorder.SOURCES if c[f"order_from_{s}"])
+        return f"date order per note: {orders or 'no notes'} ({sources or 'none'})"
 
     def summary(self) -> dict:
         """Counts of what was done, and the unparsed dates by document id and offset (never text)."""
         c = self.counts
-        return {"date_order": self.date_decision().message(),
+        return {"date_order": self.date_decision().message(), "date_order_notes": self.order_message(),
+                "notes_by_order": {o: c[f"order_{o}"] for o in ("dmy", "mdy", "ymd", "undecided") if c[f"order_{o}"]},
+                "notes_by_order_source": {s: c[f"order_from_{s}"] for s in dateorder.SOURCES if c[f"order_from_{s}"]},
+                "not_confident_spans": c["not_identifier"],
                 "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],
@@ -422,50 +376,3 @@ class Surrogator(Policies):
                 "digits_in_words": c["digits_in_words"],
                 "fallback_spans": c["fallback"], "digits_outside_safe_harbor": c["digits_outside"],
                 "generator_errors": c["generator_errors"]}
-
-    def _one(self, st: PatientState, sp: Span, text: str) -> str:
-        sub, k = sp.subtype, self.keyed
-        p = st.patient
-
-        def keep_shape(fn, kind):
-            return st.assign(kind, text, lambda a: fn(text, k.rng(kind, p, normalize(text), a)))
-        if sub in ("PATIENT", "DOCTOR"):
-            return names.name(st, k, text, names.gender_of(self._before, text))
-        if sub == "AGE":
-            return numbers.age(text, self.age_over_89, self.age_bucket)
-        region = country.region_of(text, self._country) if sub in ("PHONE", "FAX") else None
-        if region is not None:  # a number of another country: one of its own shape
-            return st.assign("phone-" + region, text, lambda a: country.phone(
-                text, region, k.rng("phone", p, normalize(text), a), fictional=a < 5))
-        if sub in ("PHONE", "FAX"):  # keyed by its digits: "(217) 555-0143" and "217-555-0143" agree
-            digits = "".join(c for c in text if c.isdecimal())
-            if not digits:
-                return keep_shape(numbers.phone, "phone")
-            new = st.assign("phone", digits, lambda a: numbers.phone(digits, k.rng("phone", p, digits, a)))
-            return numbers.put_digits(text, new)
-        if sub == "ZIP" and (self._country != "US" or country.shape_of(text) in ("GB", "CA", "IE", "NL")):
-            cc = self._country
-            return keep_shape(lambda t, r: country.postcode(t, r, cc) or random_like(t, r), "zip-" + cc)
-        if sub == "ZIP":
-            return keep_shape(numbers.zipcode, "zip")
-        if sub == "CITY" and self._country in country.countries_with_towns():
-            cc = self._country
-            return keep_shape(lambda t, r: country.town(t, cc, r), "city-" + cc)
-        if sub == "SSN":
-            return keep_shape(numbers.ssn, "ssn")
-        if sub == "IPADDR":
-            return keep_shape(numbers.ipaddr, "ip")
-        if sub == "EMAIL":
-            return places.email(st, k, text)
-        if sub == "URL":
-            return places.url(st, k, text)
-        if sub == "CITY":  # one town per town of the patient, alone or in an address
-            town = known_town(st, text)
-            if town is None:
-                town = places.location(st, k, sub, text)
-                remember_town(st, text, town)
-            return town
-        if sub in _IDS or sub == "USERNAME" or (sub in ("OTHER", "ROOM") and any(c.isdigit() for c in text)):
-            return keep_shape(random_like, "id")
-        return places.location(st, k, sub, text)
-

@@ -186,14 +186,15 @@ class SurrogateWriter(_DeidWriter):
         c = self.surrogator.summary()
         where = ", ".join(f"{u['doc_id']}@{u['offset']}" for u in c["dates_unparsed_at"][:20])
         more = "" if c["dates_unparsed"] <= 20 else f" and {c['dates_unparsed'] - 20} more"
-        return (f"{c['date_order']}\n"
+        return (f"{c['date_order']}\n{c['date_order_notes']}\n"
                 f"surrogates: {c['date_groups']} date(s) moved by their patient's offset except "
                 f"{c['dates_unparsed']} not parsed, written as {self.surrogator.unparsed_dates}"
                 + (f" ({where}{more})" if where else "")
                 + f"; {c['birth_dates_generalized']} birth date(s) of patients over 89 generalized; "
                 f"placeholders for {c['uncertain_spans']} uncertain span(s), {c['clinical_values']} "
                 f"clinical value(s), {c['clinical_terms']} span(s) of clinical vocabulary and {c['digits_in_words']} "
-                f"span(s) of a name or place that hold digits; "
+                f"span(s) of a name or place that hold digits, {c['not_confident_spans']} span(s) not confidently an "
+                f"identifier of their type; "
                 f"{c['digits_outside_safe_harbor']} digit(s) changed outside the spans of a Safe Harbor category"
                 + (f"; generators from kinds: {', '.join(self.surrogator.kinds_given)}"
                    if self.surrogator.kinds_given else ""))

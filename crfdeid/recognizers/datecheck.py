@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import gazetteers
 from ..document import Span
+from ..text.dateorder import MONTH_WORD
 from .rulebook import _lazy
 
 # Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
@@ -26,6 +27,9 @@ _FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
 _CODE = _lazy(r"[0-9A-Za-z]+(?:[/-][0-9A-Za-z]+)+")
 _GLUED = _lazy(r"\d+([A-Za-z]+)|([A-Za-z]+)\d")
 _DATE_LETTERS = frozenset("st nd rd th s".split())
+# A month's word right after a span (``22/23 Feb``) or right before it (``Feb 22/23``).
+_MONTH_NEXT = _lazy(rf"(?i)[ \t]*(?:of[ \t]+)?{MONTH_WORD}\b")
+_MONTH_BEFORE = _lazy(rf"(?i)\b{MONTH_WORD}\.?[ \t]*$")
 
 
 def _course_day(before: str) -> bool:
@@ -59,7 +63,10 @@ def impossible_date(text: str, sp: Span) -> bool:
     (``bp 80/60``, ``pain 8/10``, ``12.9/21.9``, ``3/2/1500``). Only a span that is
     all digits joined by ``/`` or ``-`` (two or three parts) or a four-digit clock
     time is judged (four or more ``/`` parts are a date only as two day-and-month pairs,
-    ``10/03/10/04``, not ``24/46/12/48``); it is not a date when a decimal point or
+    ``10/03/10/04``, not ``24/46/12/48``); two days joined by ``/`` are kept whatever the order when the second
+    is the day after the first (a handover's night ``22/23``, ``30/31``) or a month's word is
+    beside them (``22/23 Feb``, ``Feb 13/27``): shape alone does not remove what the model found (fail closed;
+    issue 58). Otherwise it is not a date when a decimal point or
     ``number/`` comes right before it or ``/number`` right after it, its first number has
     three digits, its first two numbers are neither a month then a day or year (``10/16``,
     ``4/98``) nor a day then a month (``17/10``) (``80/60``, ``13/45``), a part is 0, its
@@ -83,6 +90,9 @@ def impossible_date(text: str, sp: Span) -> bool:
     >>> from crfdeid.document import make_span
     >>> [impossible_date(t, make_span(3, len(t), "DATE")) for t in ("bp 80/60", "on 10/3", "on 17/10/2023")]
     [True, False, False]
+    >>> [impossible_date(t, make_span(7, 12, "DATE")) for t in ("Nights 22/23: settled", "Nights 22/29: ok",
+    ...                                                         "Nights 22/29 Feb", "RR was 24/30")]
+    [False, True, False, True]
     >>> [impossible_date(t, make_span(4, len(t), "DATE")) for t in ("Bed 6B-12", "dob 12jan-2020", "the 3rd-5th")]
     [True, False, False]
     """
@@ -108,6 +118,9 @@ def impossible_date(text: str, sp: Span) -> bool:
 
     if len(m[1]) <= 2 and len(m[3]) <= 2:
         first, second = int(m[1]), int(m[3])
+        if m[4] is None and 1 <= first <= 31 and 1 <= second <= 31 and m[2] == "/" and (
+                second == first + 1 or _MONTH_NEXT.match(text, sp.end) or _MONTH_BEFORE.search(before)):
+            return False  # two days, a night (22/23) or beside a month (22/29 Feb): a date, kept (fail closed)
         # a month first (then a day or a two-digit year: 10/16, 4/98) or a day first (17/10)
         if first == 0 or second == 0 or not (first <= 12 or (second <= 12 and first <= 31)):
             return True

@@ -64,6 +64,14 @@ def country_of(text: str, forms=()) -> str:
     ``forms`` are the names of the Safe Harbor forms found in it (:func:`.safeharbor.matches`,
     or :func:`.safeharbor.country`, which finds them).
     """
+    votes = country_votes(text, forms)
+    if not votes:
+        return "US"
+    return max(sorted(votes), key=lambda r: votes[r])
+
+
+def country_votes(text: str, forms=()) -> Counter:
+    """The votes of :func:`country_of` by country (none: nothing in ``text`` tells its country)."""
     votes: Counter = Counter()
     for m in _PLUS.finditer(text):
         try:
@@ -82,9 +90,7 @@ def country_of(text: str, forms=()) -> str:
     british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(marks - {"GP"}) + ("GP" in marks)
     if british >= 2:  # one spelling alone is a typist's habit ("colour" in a US note)
         votes["GB"] += 1
-    if not votes:
-        return "US"
-    return max(sorted(votes), key=lambda r: votes[r])
+    return votes
 
 
 def possible_international(value: str) -> bool:

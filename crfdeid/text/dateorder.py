@@ -62,14 +62,15 @@ def reading(first: int, second: int) -> str | None:
     return "dmy" if dm and not md else "mdy" if md and not dm else None
 
 
-def evidence(texts: Iterable[str]) -> Counter:
+def evidence(texts: Iterable[str], yearless: bool = True) -> Counter:
     """Numeric dates of ``texts`` that can be read one way only, by the order they show
     (``dmy``, ``mdy``); a date with a year, or day and month joined by ``/``, counts (``7.4``
-    and ``3-4`` do not). Counts only: no date is kept."""
+    and ``3-4`` do not; with ``yearless`` false, only a date with a year). Counts only: no date is kept."""
     out: Counter = Counter()
     for text in texts:
         for m in _NUMERIC.finditer(text):
-            if m.group(2) != "/" and m.group(0).count(m.group(2)) < 2:
+            dated = m.group(0).count(m.group(2)) >= 2
+            if (m.group(2) != "/" and not dated) or (not yearless and not dated):
                 continue
             which = reading(int(m.group(1)), int(m.group(3)))
             if which:
@@ -115,3 +116,56 @@ def decide(setting: str, counts: Counter) -> Decision:
     if setting != "auto":
         return Decision(setting, setting, dmy, mdy)
     return Decision(setting, "dmy" if dmy > mdy else "mdy" if mdy > dmy else None, dmy, mdy)
+
+
+#: Where a note's order comes from, the first that decides: its own dates read one way only, its
+#: patient's (the other notes of the patient in the batch), the country its forms tell
+#: (:func:`crfdeid.recognizers.phones.country_votes`), the setting (``--date-order``, the site
+#: file, the model's config), the batch's; else :data:`FALLBACK` (``undecided``).
+SOURCES = ("note", "patient", "country", "setting", "batch", "undecided")
+#: Countries whose numeric dates are written month first, or year first (ISO 8601 or national
+#: habit); every other country writes day first. Canada writes both: its notes tell nothing.
+#: Source: the countries' national conventions (Unicode CLDR short date patterns).
+MONTH_FIRST = frozenset({"US", "PH", "FM", "MH", "PW", "AS", "GU", "PR", "VI", "MP", "UM"})
+YEAR_FIRST = frozenset({"CN", "JP", "KR", "KP", "TW", "MN", "HU", "LT", "SE", "IR", "BT"})
+_MIXED = frozenset({"CA"})
+
+
+def country_order(country: str | None) -> str | None:
+    """The order the notes of ``country`` (ISO 3166) write their dates in, or None.
+
+    >>> country_order("GB"), country_order("US"), country_order("SE"), country_order("CA"), country_order(None)
+    ('dmy', 'mdy', 'ymd', None, None)
+    """
+    if country is None or country in _MIXED:
+        return None
+    return "mdy" if country in MONTH_FIRST else "ymd" if country in YEAR_FIRST else "dmy"
+
+
+def note_order(setting: str, note: Counter, patient: Counter, batch: Counter,
+               country: str | None = None) -> tuple[str | None, str]:
+    """``(order, source)`` of one note (:data:`SOURCES`): the strict majority of the note's own dates
+    that read one way only (``note``: a day over 12 fixes the order), else of its patient's, else the
+    order of the country its forms tell (``country``: None when they tell none), else the setting
+    when it is not ``auto``, else the batch's majority; ``(None, "undecided")`` when none decides
+    (ambiguous dates then read :data:`FALLBACK`, dotted ones day first). Counts only.
+
+    >>> note_order("dmy", Counter({"mdy": 1}), Counter(), Counter({"dmy": 9}))
+    ('mdy', 'note')
+    >>> note_order("auto", Counter(), Counter({"dmy": 1, "mdy": 1}), Counter({"dmy": 3}))
+    ('dmy', 'batch')
+    >>> note_order("mdy", Counter(), Counter({"dmy": 2}), Counter())
+    ('dmy', 'patient')
+    """
+    check_order(setting)
+    for counts, source in ((note, "note"), (patient, "patient")):
+        order = decide("auto", counts).order
+        if order is not None:
+            return order, source
+    order = country_order(country)
+    if order is not None:
+        return order, "country"
+    if setting != "auto":
+        return setting, "setting"
+    order = decide("auto", batch).order
+    return (order, "batch") if order is not None else (None, "undecided")
