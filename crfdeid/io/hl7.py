@@ -34,8 +34,18 @@ from pathlib import Path
 from ..document import Document, Span, make_span
 from ..errors import OutputError, ReaderError
 from . import hl7_attach
-from .files import check_encoding, decode
-from .hl7_parse import Delims, check_message, delims_for, fields_of, leaves, lines_of, rebuild, split_messages
+from .files import check_encoding
+from .hl7_parse import (
+    Delims,
+    check_message,
+    delims_for,
+    fields_of,
+    file_text,
+    leaves,
+    lines_of,
+    rebuild,
+    split_messages,
+)
 from .hl7_std import version_of
 from .hl7_types import NAME_PARTS, SUBTYPES, field_type, kept, number_runs, plain_code, role
 from .record_dates import HL7_DATE
@@ -207,7 +217,7 @@ def read_hl7(path, report, encoding: str | None = None):
 def documents(files, report, encoding: str | None = None):
     """The documents of ``(source, bytes, name)`` files (:func:`read_hl7`; the service's body)."""
     for source, data, name in files:
-        text = decode(data, report, source, encoding=encoding, keep_bom=True)
+        text = file_text(data, report, source, encoding)
         if text is None:
             continue
         bom = "\ufeff" if text.startswith("\ufeff") else ""

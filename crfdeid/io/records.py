@@ -80,9 +80,14 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
         return [("-", sys.stdin.buffer.read(), stdin_name)]
     p = Path(path)
     if p.is_dir():
-        found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file() and not is_own(f))
+        files_ = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith(".") and not is_own(f))
+        found = [f for f in files_ if f.suffix.lower() in suffixes]
         if not found:
             raise InputError(f"no {' or '.join('*' + x for x in suffixes)} files in this folder", path=p)
+        for f in files_:  # a file of another kind is named, never passed over without a word
+            if f.suffix.lower() not in suffixes:
+                report(ReaderError(f"not read: only {' and '.join('*' + x for x in suffixes)} files of the folder "
+                                   "are read (give this file by name to read it as one)", path=f))
     elif p.exists():
         found = [p]
     else:
@@ -210,7 +215,11 @@ class RecordWriter:
         if not core:
             return value
         doc = Document(where, value, [make_span(lead, lead + len(core), subtype)], {"patient": group})
-        return self.inner.transform(doc).text
+        new = self.inner.transform(doc).text
+        if new.strip().casefold() == core.casefold():  # a surrogate that is the original: removed
+            self.count("surrogate(s) equal to the original removed")
+            return None
+        return new
 
     def name(self, group: str, parts: list[str], subtype: str, where: str) -> list[str] | None:
         """The parts of one person's name (given, middle, family...) replaced together, so that
@@ -232,6 +241,11 @@ class RecordWriter:
         for c in counts:
             out.append(" ".join(new[i:i + c]))
             i += c
+        same = [k for k, (a, b) in enumerate(zip(parts, out)) if a.strip() and a.strip().casefold() == b.casefold()]
+        for k in same:  # a part whose surrogate is the original (CYNTHIA for CYNTHIA): removed
+            out[k] = ""
+        if same:
+            self.count("name part(s) whose surrogate was the original removed", len(same))
         return out
 
     def days(self, group: str) -> int:
