@@ -23,14 +23,15 @@ OTHER = ("IAM|1|DA|^Penicillin^L|SV|Rash|U|E1^^HOSP|||||||Quaresma^Ilsabet\r"
          "STF||DOC77001^^^HOSP|Rennick^Lucasta||||||||6 Oak Way^^Dunmere^OH^43020\r"
          "FT1|1|||20980701|20980702|CG|99213^Office visit^CPT|||1||||||||||Pemberton^Odalys\r"
          "SPM|1|SP88120&HOSP||119364003^Serum^SCT|||||||||||||||||||||||||||||SPX55120^^^HOSP\r"
-         "ZPI|1|ZA8812093|Y|Ardith lives at Birchwood\r")
+         "ZPI|1|ZA8812093|Y|Ardith lives at Birchwood\r"
+         "KGC|1|Quillon^Ardith|ABC|Y\r")  # a name no version defines: as a Z-segment
 ORIGINALS = ["Quillon", "Ardith", "77310452", "Birchwood", "Tallowford", "43017", "Quaresma", "Ilsabet", "Brannoc",
              "Harlan", "Mill Race", "Dunmere", "Finch", "Marlow", "Keystone", "Harrowgate", "DB55102377", "Lab Row",
              "Ferrow", "OH055", "Okonkwo", "Teodora", "Vashti", "Rennick", "Lucasta", "Oak Way", "Pemberton", "Odalys",
              "SPX55120", "ZA8812093"]
 #: Values that are no identifier: codes, coding systems, a code's text, units, numbers.
 KEPT = ["^Penicillin^L", "2093-3^CHOLESTEROL (SERUM)^LN", "|212|mg/dL^^ISO+|", "99213^Office visit^CPT",
-        "119364003^Serum^SCT", "ADT^A01", "|DA|", "|CG|", "^OH^", "|Y|"]
+        "119364003^Serum^SCT", "ADT^A01", "|DA|", "|CG|", "^OH^", "|Y|", "KGC|1|^|ABC|Y"]
 
 
 def _run(tmp_path, style: str, files: dict[str, bytes]):
@@ -86,7 +87,7 @@ def test_the_shipped_standard_is_what_hl7apy_gives():
 
 def test_what_cannot_be_read_is_refused_by_name_and_the_rest_written(tmp_path):
     joined = MSH.replace("\r", " ") + PID.replace("\r", " ") + "PV1|1|I\r"
-    bad_name = MSH.replace("|1|P", "|2|P") + PID + "KGC|1|x\r"
+    bad_name = MSH.replace("|1|P", "|2|P") + PID + "Pid|1|x\r"
     bad_byte = (MSH.replace("|1|P", "|3|P") + PID.replace("Quillon", "Quill\xe9n")).encode("latin-1")
     good = MSH.replace("|1|P", "|4|P") + PID
     files = {"a.hl7": (joined + bad_name + good).encode(), "b.hl7": bad_byte + good.encode(),
@@ -97,7 +98,7 @@ def test_what_cannot_be_read_is_refused_by_name_and_the_rest_written(tmp_path):
     said = [str(e) for e in errors]
     assert len(docs) == 2 and len(said) == 4, said
     assert any("segments cannot be separated" in e and "a.hl7" in e and "message 1" in e for e in said)
-    assert any("'KGC'" in e and "message 2" in e for e in said)
+    assert any("segment 3 is not a segment" in e and "message 2" in e for e in said)
     assert any("does not read" in e and "b.hl7" in e and "message 1" in e for e in said)
     assert any("notes.xml" in e and "not read" in e for e in said)
     assert not any("Quillon" in e or "Ardith" in e for e in said)  # no message holds the text

@@ -224,8 +224,10 @@ def documents(files, report, encoding: str | None = None):
         lines = lines_of(text[len(bom):])
         stem = Path(name).stem
         messages, bad = split_messages(lines)
-        for n in bad:
-            report(ReaderError(f"line {n + 1}: text before the first MSH segment is not read", path=source))
+        if bad:  # one report a file (a file of another kind has thousands of such lines)
+            more = f" and {len(bad) - 1} other line(s)" if len(bad) > 1 else ""
+            report(ReaderError(f"line {bad[0] + 1}{more}: text before the first MSH segment is not read",
+                               path=source))
         for number, numbers in enumerate(messages, 1):
             mine = [lines[n] for n in numbers]
             first = next(n for n in numbers if lines[n][0].startswith("MSH")) + 1

@@ -174,7 +174,8 @@ def file_text(data: bytes, report, source: str, encoding: str | None) -> str | N
 
 def check_message(contents: list[str]) -> str | None:
     """Why a message cannot be read (None when it can): separators, segment names, segments
-    joined on one line, a byte its file's encoding does not read."""
+    joined on one line, a byte its file's encoding does not read. A segment whose name no
+    version defines (a Z-segment, a site's ``DST``) is read: its fields are of no known type."""
     msh = next(c for c in contents if c.startswith("MSH"))
     if not header_ok(msh):
         return "its MSH segment does not declare the separators"
@@ -187,12 +188,10 @@ def check_message(contents: list[str]) -> str | None:
         sep = seg[3] if seg[:3] in HEADERS else d.field
         if not SEGMENT.match(seg.split(sep, 1)[0]) or (len(seg) > 3 and seg[3] != sep):
             return f"segment {k + 1} is not a segment (three letters or digits and a {sep!r})"
-        if not (is_segment(seg[:3]) or seg[0] == "Z"):
-            return f"segment {k + 1} is named {seg[:3]!r}, which no version of HL7 v2 defines (nor a Z-segment)"
         if BAD_BYTE.search(seg):
             return f"segment {k + 1} holds a byte its file's encoding does not read"
         joined = [m[1] for m in _JOINED.finditer(seg, 4) if is_segment(m[1]) and seg.startswith(sep, m.end(1))]
-        if len(joined) > 1 or set(joined) & _CORE:  # one other word before a separator may be text's
+        if len(set(joined)) > 1 or set(joined) & _CORE:  # one other word before a separator may be text's
             return f"segment {k + 1} holds segment {joined[0]!r} on its line: its segments cannot be separated"
     return None
 
