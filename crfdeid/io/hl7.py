@@ -365,6 +365,7 @@ class Hl7Writer(RecordWriter):
     def _typed(self, lines, d: Delims, leaves_, group: str, where: str, changes: dict) -> None:
         """The structured leaves (names, identifiers, dates...) replaced or removed, in ``changes``."""
         names: dict[tuple, dict[str, tuple]] = {}
+        drawn: list[tuple] = []  # (where, separators, value, subtype, a name's parts)
         done = "replaced" if self.surrogates else "removed"
         for leaf in leaves_:
             if leaf[6] not in _TYPED:
@@ -386,8 +387,9 @@ class Hl7Writer(RecordWriter):
                     self.count("birth date(s) moved")
             elif what in SUBTYPES:
                 sub = "DOCTOR" if what == "surname" and typ in _DOCTOR_TYPES else SUBTYPES[what]
-                new = self.value(group, dk.read(raw)[0], sub, f"{where} {seg}-{n}") if self.surrogates else None
+                drawn.append(((k, (n, r, c, s)), dk, dk.read(raw)[0], sub, None))
                 self.count(f"{what} value(s) {done}")
+                continue
             elif what == "link":
                 new = hashed_link(self.link_key, dk.read(raw)[0])
                 self.count("linking id(s) hashed")
@@ -400,11 +402,18 @@ class Hl7Writer(RecordWriter):
             else:
                 continue
             changes.setdefault(k, {})[(n, r, c, s)] = dk.clean(new or "")
-        for (k, n, _r, typ, *_), parts in names.items():
+        for (k, _n, _r, typ, *_), parts in names.items():
             dk = delims_for(lines[k][0], d)
             order = [p for p in ("given", "middle", "family") if p in parts]
             sub = "DOCTOR" if typ in _DOCTOR_TYPES else "PATIENT"
-            named = self.name(group, [dk.read(parts[p][5])[0] for p in order], sub, f"{where} {lines[k][0][:3]}-{n}")
-            for p, value in zip(order, named or [""] * len(order)):
-                changes.setdefault(k, {})[parts[p][1:5]] = dk.clean(value)
+            words = [dk.read(parts[p][5])[0] for p in order]
+            drawn.append(([(k, parts[p][1:5]) for p in order], dk, " ".join(" ".join(words).split()), sub, words))
             self.count(f"name(s) {'replaced' if self.surrogates else 'removed'}")
+        # every value and name of the message drawn in one pass (the patient's surrogates)
+        new = self.values(group, [(value, sub) for _, _, value, sub, _ in drawn], where)
+        for (at, dk, _, _, words), got in zip(drawn, new):
+            if words is None:
+                changes.setdefault(at[0], {})[at[1]] = dk.clean(got or "")
+            else:
+                for (k, key), value in zip(at, self.name_parts(words, got) if got else [""] * len(at)):
+                    changes.setdefault(k, {})[key] = dk.clean(value)

@@ -34,6 +34,8 @@ from .outputs import file_key, make_folder
 from .ownfiles import is_own
 from .registry import writer_class
 
+#: Between two values drawn in one document (:meth:`RecordWriter.values`): no value holds it.
+_JOINT = "\n\ue001\n"
 #: The writers that may de-identify the text of a record (``-o text=...``).
 TEXT_STYLES = ("redacted", "masked", "surrogate")
 
@@ -221,16 +223,46 @@ class RecordWriter:
             return None
         return new
 
+    def values(self, group: str, items: list[tuple[str, str]], where: str) -> list[str | None]:
+        """The surrogates of many structured values of one record, ``(value, subtype)`` each, as
+        :meth:`value` gives them (None: removed), drawn in one document (one pass of the
+        surrogate writer a record, not one a value); each alone where the one document does not
+        give them back apart."""
+        if not self.surrogates:
+            return [None] * len(items)
+        spans, pos = [], 0
+        for value, subtype in items:
+            lead, core = len(value) - len(value.lstrip()), value.strip()
+            if core:
+                spans.append(make_span(pos + lead, pos + lead + len(core), subtype))
+            pos += len(value) + len(_JOINT)
+        doc = Document(where, _JOINT.join(v for v, _ in items), spans, {"patient": group})
+        new = self.inner.transform(doc).text.split(_JOINT) if spans else [v for v, _ in items]
+        if len(new) != len(items):
+            return [self.value(group, v, sub, where) for v, sub in items]
+        out: list[str | None] = []
+        for (value, _), got in zip(items, new):
+            if value.strip() and got.strip().casefold() == value.strip().casefold():
+                self.count("surrogate(s) equal to the original removed")
+                out.append(None)
+            else:
+                out.append(got)
+        return out
+
     def name(self, group: str, parts: list[str], subtype: str, where: str) -> list[str] | None:
         """The parts of one person's name (given, middle, family...) replaced together, so that
         the whole name and its parts get the surrogates the notes give them; None to remove."""
         if not self.surrogates:
             return None
-        words = [p.split() for p in parts]
-        whole = " ".join(w for ws in words for w in ws)
+        whole = " ".join(" ".join(parts).split())
         if not whole:
             return parts
-        new = (self.value(group, whole, subtype, where) or "").split()
+        return self.name_parts(parts, self.value(group, whole, subtype, where))
+
+    def name_parts(self, parts: list[str], surrogate: str | None) -> list[str]:
+        """A whole name's surrogate cut into the parts of the original (:meth:`name`)."""
+        words = [p.split() for p in parts]
+        new = (surrogate or "").split()
         counts = [len(ws) for ws in words]
         if len(new) != sum(counts):  # a surrogate of another length: the last part takes the rest
             filled = [c for c in counts if c]
