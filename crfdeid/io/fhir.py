@@ -186,7 +186,14 @@ def _records(files, report, encoding) -> list[Record]:
             except RecursionError:
                 report(ReaderError("JSON nested too deeply to read", path=source))
                 continue
+            except ValueError as exc:  # a number of more digits than Python reads (4,300)
+                report(ReaderError(f"not read: {_value_error(exc)}", path=source))
+                continue
         if whole is not None:
+            if _LONE.search(text) and _unwritable(whole):
+                report(ReaderError("not read: a string holds a lone surrogate (\\ud800...), which no UTF-8 "
+                                   "output can hold", path=source))
+                continue
             _add(out, whole, source, name, f"file {source!r}", None, report, ndjson=False)
             continue
         name = name if name.lower().endswith(".ndjson") else "stdin.ndjson"
@@ -198,8 +205,33 @@ def _records(files, report, encoding) -> list[Record]:
             except (json.JSONDecodeError, RecursionError):
                 report(ReaderError(f"line {n}: not valid JSON", path=source))
                 continue
+            except ValueError as exc:  # one bad line costs itself only
+                report(ReaderError(f"line {n}: not read: {_value_error(exc)}", path=source))
+                continue
+            if _LONE.search(line) and _unwritable(obj):
+                report(ReaderError(f"line {n}: not read: a string holds a lone surrogate (\\ud800...), which "
+                                   "no UTF-8 output can hold", path=source))
+                continue
             _add(out, obj, source, name, f"file {source!r} line {n}", n, report, ndjson=True)
     return out
+
+
+#: A JSON escape of a surrogate code point: the only way a lone one gets into a parsed record.
+_LONE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _unwritable(obj) -> bool:
+    """Whether a parsed record holds a lone surrogate (no UTF-8 output can hold it)."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _value_error(exc: ValueError) -> str:
+    """Why JSON was not read, without the value (never note text)."""
+    return "a number of more digits than can be read" if "digits" in str(exc) else "not valid JSON"
 
 
 def _add(out: list, obj, source: str, name: str, where: str, line, report, ndjson: bool) -> None:

@@ -130,6 +130,8 @@ class Walk:
             self.w.count("null or empty elements removed")
             return GONE
         if isinstance(value, list):
+            if (ctx[0], path) in TEXT_PATHS:  # a note given as a list (valueString: [...]): its strings were not read
+                return self._gone("free texts removed (not read)")
             out = [v for v in (self.value(v, key, path, types, parent, ctx) for v in value) if v is not GONE]
             return out or GONE
         kind = "Narrative" if key == "text" and len(path) == 1 else element_type(ctx[0], parent, key)
