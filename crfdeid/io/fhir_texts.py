@@ -35,8 +35,9 @@ def _attachment_text(att: dict, where: str, path) -> str | None:
     try:
         text = decode(data, errors.append, encoding=m.group(1) if m else None)
     except LookupError:  # a charset Python does not know: this record only
-        raise ReaderError(f"{where}: attachment charset {m.group(1)[:40]!r} is not one crfdeid knows; the record is "
-                          "not read", path=path) from None
+        charset = (m.group(1) if m else "")[:40]
+        raise ReaderError(f"{where}: attachment charset {charset!r} is not one crfdeid knows; the record is not read",
+                          path=path) from None
     if text is None:
         raise ReaderError(f"{where}: attachment is not text in its charset; the record is not read",
                           path=path) from None

@@ -410,8 +410,8 @@ class Hl7Writer(RecordWriter):
             drawn.append(([(k, parts[p][1:5]) for p in order], dk, " ".join(" ".join(words).split()), sub, words))
             self.count(f"name(s) {'replaced' if self.surrogates else 'removed'}")
         # every value and name of the message drawn in one pass (the patient's surrogates)
-        new = self.values(group, [(value, sub) for _, _, value, sub, _ in drawn], where)
-        for (at, dk, _, _, words), got in zip(drawn, new):
+        drawn_new = self.values(group, [(value, sub) for _, _, value, sub, _ in drawn], where)
+        for (at, dk, _, _, words), got in zip(drawn, drawn_new):
             if words is None:
                 changes.setdefault(at[0], {})[at[1]] = dk.clean(got or "")
             else:
