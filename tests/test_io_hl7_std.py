@@ -120,3 +120,10 @@ def test_a_surrogate_equal_to_the_original_is_never_written():
     writer.inner.transform = lambda doc: doc  # a surrogate engine that gives the original back
     assert writer.value("p", "CYNTHIA", "PATIENT", "x") is None
     assert writer.name("p", ["CYNTHIA", "QUILLON"], "PATIENT", "x") == ["", ""]
+
+
+def test_a_date_span_takes_the_pieces_of_its_date_the_model_left():
+    from crfdeid.document import Document, make_span
+    writer = RecordWriter(None, text="redacted")
+    doc = Document("d", "seen 2098-07-12, 07/12/2098.", [make_span(5, 12, "DATE"), make_span(20, 27, "DATE")])
+    assert writer.text(doc) == "seen [**DATE**], [**DATE**]."

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..document import Document, make_span
+from ..document import Document, Span, make_span
 from ..errors import ConfigError, InputError, OutputError, ReaderError
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
@@ -101,6 +101,41 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f))
     return files
+
+
+#: A piece of a date beside a date span: ``-12``, ``/2098``, ``.07`` after it, ``12/`` before it.
+_PIECE_AFTER = re.compile(r"[-/.](?:\d{1,4})(?!\d)")
+_PIECE_BEFORE = re.compile(r"(?<!\d)\d{1,4}[-/.]$")
+
+
+def whole_dates(doc: Document) -> Document:
+    """``doc`` with each DATE span widened over the date pieces that touch it (at most two a
+    side) where no other span lies.
+
+    >>> d = whole_dates(Document("d", "on 2098-07-12.", [make_span(3, 10, "DATE")]))
+    >>> [(s.start, s.end) for s in d.spans]
+    [(3, 13)]
+    """
+    if not any(s.category == "DATE" for s in doc.spans):
+        return doc
+    spans = sorted(doc.spans)
+    out = []
+    for k, s in enumerate(spans):
+        if s.category == "DATE":
+            lo = spans[k - 1].end if k else 0
+            hi = spans[k + 1].start if k + 1 < len(spans) else len(doc.text)
+            start, end = s.start, s.end
+            for _ in range(2):
+                m = _PIECE_AFTER.match(doc.text, end)
+                if m and m.end() <= hi:
+                    end = m.end()
+                b = _PIECE_BEFORE.search(doc.text, max(lo, start - 5), start)
+                if b:
+                    start = b.start()
+            if (start, end) != (s.start, s.end):
+                s = Span(start, end, s.category, s.subtype, s.confidence)
+        out.append(s)
+    return Document(doc.doc_id, doc.text, out, doc.meta)
 
 
 # -- dates ---------------------------------------------------------------------------------------
@@ -191,6 +226,8 @@ class RecordWriter:
         self._sources: dict[str, str] = {}       # folded output name -> its source
         self.written = 0
         self.counts: dict[str, int] = {}
+        # (group, value, subtype) -> its surrogate: a patient's original always gets the same one
+        self._drawn: dict[tuple[str, str, str], str | None] = {}
 
     # -- what subclasses call ------------------------------------------------------------------
     @property
@@ -204,8 +241,15 @@ class RecordWriter:
             self.inner.learn(doc)
 
     def text(self, doc: Document) -> str:
-        """A piece's text de-identified as the text writer does."""
-        return self.inner.transform(doc).text
+        """A piece's text de-identified as the text writer does, a date span widened over the
+        pieces of its date the model left beside it (``2098-07-[12]``: never ``[**DATE**]-12``)."""
+        return self.inner.transform(whole_dates(doc)).text
+
+    def _alone(self, group: str, value: str, subtype: str, where: str) -> str | None:
+        got = self.value(group, value, subtype, where)
+        if got is None and value.strip():  # value() counted it; values() counts it again
+            self.counts["surrogate(s) equal to the original removed"] -= 1
+        return got
 
     def value(self, group: str, value: str, subtype: str, where: str) -> str | None:
         """A structured identifier: None (to be removed) unless surrogates are made, then the
@@ -227,9 +271,26 @@ class RecordWriter:
         """The surrogates of many structured values of one record, ``(value, subtype)`` each, as
         :meth:`value` gives them (None: removed), drawn in one document (one pass of the
         surrogate writer a record, not one a value); each alone where the one document does not
-        give them back apart."""
+        give them back apart. A patient's value drawn before is not drawn again: the surrogate
+        writer gives a patient's original one surrogate, so the one it gave is reused."""
         if not self.surrogates:
             return [None] * len(items)
+        if len(self._drawn) > 100_000:  # bounded: a long feed's older patients drawn again if met again
+            self._drawn.clear()
+        todo = list(dict.fromkeys(it for it in items if (group, *it) not in self._drawn))
+        if todo:
+            for it, got in zip(todo, self._draw(group, todo, where)):
+                self._drawn[(group, *it)] = got
+        out = []
+        for value, subtype in items:
+            got = self._drawn[(group, value, subtype)]
+            if got is None and value.strip():
+                self.count("surrogate(s) equal to the original removed")
+            out.append(got)
+        return out
+
+    def _draw(self, group: str, items: list[tuple[str, str]], where: str) -> list[str | None]:
+        """:meth:`values` for distinct values not drawn before (one document)."""
         spans, pos = [], 0
         for value, subtype in items:
             lead, core = len(value) - len(value.lstrip()), value.strip()
@@ -239,15 +300,9 @@ class RecordWriter:
         doc = Document(where, _JOINT.join(v for v, _ in items), spans, {"patient": group})
         new = self.inner.transform(doc).text.split(_JOINT) if spans else [v for v, _ in items]
         if len(new) != len(items):
-            return [self.value(group, v, sub, where) for v, sub in items]
-        out: list[str | None] = []
-        for (value, _), got in zip(items, new):
-            if value.strip() and got.strip().casefold() == value.strip().casefold():
-                self.count("surrogate(s) equal to the original removed")
-                out.append(None)
-            else:
-                out.append(got)
-        return out
+            return [self._alone(group, v, sub, where) for v, sub in items]
+        return [None if value.strip() and got.strip().casefold() == value.strip().casefold() else got
+                for (value, _), got in zip(items, new)]
 
     def name(self, group: str, parts: list[str], subtype: str, where: str) -> list[str] | None:
         """The parts of one person's name (given, middle, family...) replaced together, so that
