@@ -245,27 +245,23 @@ class RecordWriter:
         pieces of its date the model left beside it (``2098-07-[12]``: never ``[**DATE**]-12``)."""
         return self.inner.transform(whole_dates(doc)).text
 
-    def _alone(self, group: str, value: str, subtype: str, where: str) -> str | None:
-        got = self.value(group, value, subtype, where)
-        if got is None and value.strip():  # value() counted it; values() counts it again
-            self.counts["surrogate(s) equal to the original removed"] -= 1
-        return got
-
     def value(self, group: str, value: str, subtype: str, where: str) -> str | None:
         """A structured identifier: None (to be removed) unless surrogates are made, then the
-        surrogate of ``value`` as a span of ``subtype`` in the patient ``group``'s notes."""
+        surrogate of ``value`` as a span of ``subtype`` in the patient ``group``'s notes (None
+        too where it would be the original)."""
         if not self.surrogates:
             return None
+        return self.values(group, [(value, subtype)], where)[0]
+
+    def _one(self, group: str, value: str, subtype: str, where: str) -> str | None:
+        """:meth:`value` drawn alone (None: the surrogate is the original)."""
         lead = len(value) - len(value.lstrip())
         core = value.strip()
         if not core:
             return value
         doc = Document(where, value, [make_span(lead, lead + len(core), subtype)], {"patient": group})
         new = self.inner.transform(doc).text
-        if new.strip().casefold() == core.casefold():  # a surrogate that is the original: removed
-            self.count("surrogate(s) equal to the original removed")
-            return None
-        return new
+        return None if new.strip().casefold() == core.casefold() else new
 
     def values(self, group: str, items: list[tuple[str, str]], where: str) -> list[str | None]:
         """The surrogates of many structured values of one record, ``(value, subtype)`` each, as
@@ -300,7 +296,7 @@ class RecordWriter:
         doc = Document(where, _JOINT.join(v for v, _ in items), spans, {"patient": group})
         new = self.inner.transform(doc).text.split(_JOINT) if spans else [v for v, _ in items]
         if len(new) != len(items):
-            return [self._alone(group, v, sub, where) for v, sub in items]
+            return [self._one(group, v, sub, where) for v, sub in items]
         return [None if value.strip() and got.strip().casefold() == value.strip().casefold() else got
                 for (value, _), got in zip(items, new)]
 
