@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..document import Document, Span, make_span
+from ..document import Document, make_span
 from ..errors import ConfigError, InputError, OutputError, ReaderError
+from .date_pieces import whole_dates
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
 from .ownfiles import is_own
@@ -101,41 +102,6 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
         except OSError as exc:
             report(ReaderError(f"cannot read: {exc.strerror}", path=f))
     return files
-
-
-#: A piece of a date beside a date span: ``-12``, ``/2098``, ``.07`` after it, ``12/`` before it.
-_PIECE_AFTER = re.compile(r"[-/.](?:\d{1,4})(?!\d)")
-_PIECE_BEFORE = re.compile(r"(?<!\d)\d{1,4}[-/.]$")
-
-
-def whole_dates(doc: Document) -> Document:
-    """``doc`` with each DATE span widened over the date pieces that touch it (at most two a
-    side) where no other span lies.
-
-    >>> d = whole_dates(Document("d", "on 2098-07-12.", [make_span(3, 10, "DATE")]))
-    >>> [(s.start, s.end) for s in d.spans]
-    [(3, 13)]
-    """
-    if not any(s.category == "DATE" for s in doc.spans):
-        return doc
-    spans = sorted(doc.spans)
-    out = []
-    for k, s in enumerate(spans):
-        if s.category == "DATE":
-            lo = spans[k - 1].end if k else 0
-            hi = spans[k + 1].start if k + 1 < len(spans) else len(doc.text)
-            start, end = s.start, s.end
-            for _ in range(2):
-                m = _PIECE_AFTER.match(doc.text, end)
-                if m and m.end() <= hi:
-                    end = m.end()
-                b = _PIECE_BEFORE.search(doc.text, max(lo, start - 5), start)
-                if b:
-                    start = b.start()
-            if (start, end) != (s.start, s.end):
-                s = Span(start, end, s.category, s.subtype, s.confidence)
-        out.append(s)
-    return Document(doc.doc_id, doc.text, out, doc.meta)
 
 
 # -- dates ---------------------------------------------------------------------------------------
