@@ -189,14 +189,22 @@ def _known(lines, d: Delims) -> dict:
 def _named(leaves_: list[tuple], known: dict, lines, d: Delims) -> list[tuple]:
     """The leaves, a code's text (``ctext``) that holds what the message says of its patient or
     relatives (a word of their names, their numbers) made ``text``: read by the model."""
-    words = [w for k in ("name", "relative") for v in known.get(k, ()) for w in re.findall(r"\w{2,}", v)]
-    words += [v for k, vs in known.items() if k not in ("name", "relative", "birth_date") for v in vs if len(v) >= 4]
-    if not words or not any(leaf[6] == "ctext" for leaf in leaves_):
+    if not any(leaf[6] == "ctext" for leaf in leaves_):
         return leaves_
-    found = re.compile("|".join(rf"\b{re.escape(w)}\b" for w in sorted(set(words), key=len, reverse=True)),
-                       re.IGNORECASE)
-    return [(*leaf[:6], "text", leaf[7]) if leaf[6] == "ctext" and found.search(
+    words = {w.casefold() for k in ("name", "relative") for v in known.get(k, ()) for w in _WORD.findall(v)}
+    numbers = [v.casefold() for k, vs in known.items() if k not in ("name", "relative", "birth_date")
+               for v in vs if len(v) >= 4]
+    if not words and not numbers:
+        return leaves_
+
+    def holds(text: str) -> bool:
+        low = text.casefold()
+        return any(w in words for w in _WORD.findall(low)) or any(n in low for n in numbers)
+    return [(*leaf[:6], "text", leaf[7]) if leaf[6] == "ctext" and holds(
         delims_for(lines[leaf[0]][0], d).read(leaf[5])[0]) else leaf for leaf in leaves_]
+
+
+_WORD = re.compile(r"\w{2,}")
 
 
 def patient_of(lines, d: Delims) -> str | None:
