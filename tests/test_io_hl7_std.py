@@ -127,3 +127,15 @@ def test_a_date_span_takes_the_pieces_of_its_date_the_model_left():
     writer = RecordWriter(None, text="redacted")
     doc = Document("d", "seen 2098-07-12, 07/12/2098.", [make_span(5, 12, "DATE"), make_span(20, 27, "DATE")])
     assert writer.text(doc) == "seen [**DATE**], [**DATE**]."
+
+
+def test_a_codes_text_is_read_only_where_it_names_someone_or_is_a_result():
+    from crfdeid.io.hl7 import documents
+    msg = (MSH + PID + "PV1|1|I|||||Rennick^Lucasta\r"
+           "OBX|1|NM|2093-3^CHOLESTEROL (SERUM)^LN||212\r"
+           "OBX|2|NM|X1^Panel for Lucasta^L||7\r"
+           "OBX|3|CE|X2^Result^L||Y^Seen at the clinic^L\r")
+    [doc] = documents([("m.hl7", msg.encode(), "m.hl7")], print)
+    read = doc.text.split("\n")
+    assert "Panel for Lucasta" in read and "Seen at the clinic" in read  # a name the message gives; a result
+    assert "CHOLESTEROL (SERUM)" not in doc.text and "Result" not in read  # codes' texts: kept, not read

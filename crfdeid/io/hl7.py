@@ -98,6 +98,8 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
                 what = kept(what, dk.read(raw)[0])
             elif what == "unknown" and plain_code(dk.read(raw)[0]):
                 what = "code"
+            elif what == "ctext" and seg == "OBX" and n == 5:
+                what = "text"  # a coded result's text may be a sentence of the report: read
             elif what == "text" and _SMALL_NUMBER.fullmatch(raw):
                 what = "num"  # a count in a text field (BTS-1): no identifier, not read
             out.append((k, n, r, c, s, raw, what, typ))
@@ -188,10 +190,13 @@ def _known(lines, d: Delims) -> dict:
 
 def _named(leaves_: list[tuple], known: dict, lines, d: Delims) -> list[tuple]:
     """The leaves, a code's text (``ctext``) that holds what the message says of its patient or
-    relatives (a word of their names, their numbers) made ``text``: read by the model."""
+    relatives (their numbers, a word of a name of theirs or of anyone the message names in a
+    name field) made ``text``: read by the model."""
     if not any(leaf[6] == "ctext" for leaf in leaves_):
         return leaves_
     words = {w.casefold() for k in ("name", "relative") for v in known.get(k, ()) for w in _WORD.findall(v)}
+    words |= {w.casefold() for leaf in leaves_ if leaf[6] in _NAMED  # every person the message names
+              for w in _WORD.findall(delims_for(lines[leaf[0]][0], d).read(leaf[5])[0])}
     numbers = [v.casefold() for k, vs in known.items() if k not in ("name", "relative", "birth_date")
                for v in vs if len(v) >= 4]
     if not words and not numbers:
@@ -205,6 +210,7 @@ def _named(leaves_: list[tuple], known: dict, lines, d: Delims) -> list[tuple]:
 
 
 _WORD = re.compile(r"\w{2,}")
+_NAMED = frozenset({*NAME_PARTS, "surname"})
 
 
 def patient_of(lines, d: Delims) -> str | None:
