@@ -19,7 +19,6 @@ Writer ``fhir`` (:class:`FhirWriter`, ``-o text=redacted|masked|surrogate``): se
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from pathlib import Path
@@ -334,7 +333,7 @@ class FhirWriter(RecordWriter):
             raise OutputError("; ".join(failures), doc_id=doc.doc_id)
 
     def render(self, record: Record, docs) -> str:
-        payload = copy.deepcopy(record.payload)
+        payload = _copied(record.payload)
         found = resources(payload)
         groups: dict[int, str] = {}
         for i, (url, res) in enumerate(found):
@@ -368,6 +367,15 @@ class FhirWriter(RecordWriter):
         if self.to_stdout or record.extra["ndjson"]:
             return json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n"
         return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+def _copied(value):
+    """A parsed JSON value copied (its dicts and lists new): as ``copy.deepcopy``, faster."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
 
 def _group(record: Record, i: int, res: dict) -> str:
     kind = res.get("resourceType")
