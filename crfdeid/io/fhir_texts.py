@@ -32,7 +32,12 @@ def _attachment_text(att: dict, where: str, path) -> str | None:
     except (binascii.Error, TypeError, ValueError):
         raise ReaderError(f"{where}: attachment data is not base64; the record is not read", path=path) from None
     errors: list = []
-    text = decode(data, errors.append, encoding=m.group(1) if m else None)
+    try:
+        text = decode(data, errors.append, encoding=m.group(1) if m else None)
+    except LookupError:  # a charset Python does not know: this record only
+        charset = (m.group(1) if m else "")[:40]
+        raise ReaderError(f"{where}: attachment charset {charset!r} is not one crfdeid knows; the record is not read",
+                          path=path) from None
     if text is None:
         raise ReaderError(f"{where}: attachment is not text in its charset; the record is not read",
                           path=path) from None

@@ -22,8 +22,12 @@ import re
 import uuid
 from typing import Any
 
+from . import fhir_std
 from .fhir_policy import DEIDENTIFY, TEXT_PATHS, Policy
+from .fhir_repair import repair
 from .fhir_types import CODE_ELEMENTS, CODE_FORM, NUMBER_ELEMENTS, URI_ELEMENTS, URI_FORM, element_type
+from .hl7_types import CODE_ID as CODE_TOKEN
+from .hl7_types import PERSONAL
 from .record_dates import FHIR_DATE, INSTANTS
 
 #: Removed (the walk's answer for an element that is not written).
@@ -97,7 +101,7 @@ class Walk:
                 new = self.value(value, key, (key,), [], None, ctx)
             if new is not GONE:
                 out[key] = new
-        return out
+        return repair(self, res, out, kind, ctx)  # what a valid resource needs, written back
 
     def _entries(self, entries: list, ctx) -> Any:
         out = []
@@ -130,6 +134,8 @@ class Walk:
             self.w.count("null or empty elements removed")
             return GONE
         if isinstance(value, list):
+            if (ctx[0], path) in TEXT_PATHS:  # a note given as a list (valueString: [...]): its strings were not read
+                return self._gone("free texts removed (not read)")
             out = [v for v in (self.value(v, key, path, types, parent, ctx) for v in value) if v is not GONE]
             return out or GONE
         kind = "Narrative" if key == "text" and len(path) == 1 else element_type(ctx[0], parent, key)
@@ -212,15 +218,18 @@ class Walk:
             return self.ref(value)
         if key == "resourceType" or (key == "contentType" and _MIME.fullmatch(value)):
             return value
+        typ = (fhir_std.element(ctx[0], path) or ("",))[0]
         if FHIR_DATE.fullmatch(value.strip()):
-            return self._date(value, key, ctx)
+            return self._date(value, key, ctx, typ == "instant")
         if (key in CODE_ELEMENTS or kind == "code") and CODE_FORM.fullmatch(value):
             return value
-        if (key in URI_ELEMENTS or kind == "uri") and URI_FORM.fullmatch(value):
+        if typ == "code" and CODE_TOKEN.fullmatch(value) and not PERSONAL.search(value):
+            return value  # a code the specification types so (Coding.code: 39065001, 2093-3, E11.9)
+        if (key in URI_ELEMENTS or kind == "uri" or typ in ("uri", "canonical")) and URI_FORM.fullmatch(value):
             return value
         return self._gone("strings removed (not named by the policy)")
 
-    def _date(self, value: str, key: str, ctx) -> Any:
+    def _date(self, value: str, key: str, ctx, instant: bool = False) -> Any:
         group = ctx[1]
         if key in ("birthDate", "bornDate"):
             new = self.w.date(group, value, birth=True, own=ctx[0] == "Patient" and not ctx[2])
@@ -228,7 +237,8 @@ class Walk:
             new = self.w.date(group, value)
         else:
             new = self.w.date(group, value)
-            if not self.w.surrogates and (key in INSTANTS or (ctx[0] == "DocumentReference" and key == "date")):
+            if not self.w.surrogates and (instant or key in INSTANTS or
+                                          (ctx[0] == "DocumentReference" and key == "date")):
                 new = None
             self.w.count("date(s) " + ("moved" if self.w.surrogates else "cut to the year (instants removed)"))
         return GONE if new is None or new == "" else new

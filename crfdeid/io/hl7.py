@@ -34,21 +34,32 @@ from pathlib import Path
 from ..document import Document, Span, make_span
 from ..errors import OutputError, ReaderError
 from . import hl7_attach
-from .files import check_encoding, decode
-from .hl7_parse import Delims, check_message, delims_for, fields_of, leaves, lines_of, rebuild, split_messages
-from .hl7_types import NAME_PARTS, SUBTYPES, field_type, kept, number_runs, role
+from .files import check_encoding
+from .hl7_parse import (
+    Delims,
+    check_message,
+    delims_for,
+    fields_of,
+    file_text,
+    leaves,
+    lines_of,
+    rebuild,
+    split_messages,
+)
+from .hl7_std import version_of
+from .hl7_types import NAME_PARTS, SUBTYPES, field_type, kept, number_runs, plain_code, role
 from .record_dates import HL7_DATE
 from .records import Record, RecordWriter, as_date, input_files, known_fields, link_key, piece
 from .registry import READERS, WRITERS
 
 #: What the model reads: text leaves, those of a type or segment crfdeid does not know, and
 #: text attachments (:mod:`crfdeid.io.hl7_attach`).
-TEXT_ROLES = ("text", "unknown", "attached")
+TEXT_ROLES = ("text", "varies", "attached")
 #: Between two leaves while the writer de-identifies the texts (a character no text holds).
 _BOUNDARY = "\ue000"
 _DOCTOR_TYPES = ("XCN", "NDL", "PPN")
 #: The roles the writer replaces or removes by their type (not read by the model).
-_TYPED = frozenset({"date", "dob", "check", "data", "pointer", "baddate", "link", *SUBTYPES, *NAME_PARTS})
+_TYPED = frozenset({"date", "dob", "check", "data", "pointer", "baddate", "link", "unknown", *SUBTYPES, *NAME_PARTS})
 #: An HL7 DT, DTM or TS value (a year alone to fractions of a second, a time zone).
 _DATE_FORM = re.compile(r"\d{4}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,4})?)?)?)?)?)?(?:[+-]\d{4})?")
 
@@ -59,6 +70,7 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
     text or code."""
     out = []
     codec = _charset(lines, d)
+    version = _version(lines, d)
     for k, (content, _) in enumerate(lines):
         if len(content) < 4:
             continue
@@ -68,7 +80,7 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
         obx2 = dk.read(f[2])[0] if seg == "OBX" and len(f) > 2 else ""
         query = seg in _QUERY_SEGMENTS
         for n, r, c, s, n_subs, raw in leaves(content, dk, f):
-            typ = field_type(seg, n, obx2)
+            typ = field_type(seg, n, obx2, version)
             what = role(typ, c, s, n_subs)
             if query and (seg, n) in _QUERIES:
                 typ, what = _query_role(f[n].split(dk.rep)[r].split(dk.comp)[0], dk, c, typ, what)
@@ -84,13 +96,20 @@ def plan(lines: list[tuple[str, str]], d: Delims) -> list[tuple]:
                     hl7_attach.decode(dk.read(raw)[0], codec) is not None else "data"
             elif what in _SHAPED:
                 what = kept(what, dk.read(raw)[0])
+            elif what == "unknown" and plain_code(dk.read(raw)[0]):
+                what = "code"
+            elif what == "ctext" and seg == "OBX" and n == 5:
+                what = "text"  # a coded result's text may be a sentence of the report: read
+            elif what == "text" and _SMALL_NUMBER.fullmatch(raw):
+                what = "num"  # a count in a text field (BTS-1): no identifier, not read
             out.append((k, n, r, c, s, raw, what, typ))
     return out
 
 
 #: The roles a value recognized as a date by its form is moved in; those kept by their shape.
-_DATE_ABLE = frozenset({"text", "unknown", "code", "ceid", "num", "encoding"})
-_SHAPED = frozenset({"code", "ceid", "num", "encoding"})
+_DATE_ABLE = frozenset({"text", "unknown", "varies", "code", "ceid", "ctext", "num", "encoding"})
+_SHAPED = frozenset({"code", "ceid", "num", "encoding", "time", "state"})
+_SMALL_NUMBER = re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?")
 
 
 #: The query fields whose repetitions are ``@SEG.field[.component[.sub]]^value`` (QPD-3 of IHE
@@ -116,6 +135,13 @@ def _charset(lines, d: Delims) -> str | None:
     msh = next(c for c, _ in lines if c.startswith("MSH"))
     f = fields_of(msh, d)
     return hl7_attach.charset(d.read(f[18].split(d.rep)[0])[0] if len(f) > 18 else "")
+
+
+def _version(lines, d: Delims) -> str | None:
+    """The version of the standard the message declares (MSH-12), as :mod:`crfdeid.io.hl7_std` knows it."""
+    msh = next(c for c, _ in lines if c.startswith("MSH"))
+    f = fields_of(msh, d)
+    return version_of(d.read(f[12].split(d.rep)[0].split(d.comp)[0])[0]) if len(f) > 12 and f[12] else None
 
 
 def _is_date(value: str) -> bool:
@@ -162,6 +188,31 @@ def _known(lines, d: Delims) -> dict:
     return known_fields(fields)
 
 
+def _named(leaves_: list[tuple], known: dict, lines, d: Delims) -> list[tuple]:
+    """The leaves, a code's text (``ctext``) that holds what the message says of its patient or
+    relatives (their numbers, a word of a name of theirs or of anyone the message names in a
+    name field) made ``text``: read by the model."""
+    if not any(leaf[6] == "ctext" for leaf in leaves_):
+        return leaves_
+    words = {w.casefold() for k in ("name", "relative") for v in known.get(k, ()) for w in _WORD.findall(v)}
+    words |= {w.casefold() for leaf in leaves_ if leaf[6] in _NAMED  # every person the message names
+              for w in _WORD.findall(delims_for(lines[leaf[0]][0], d).read(leaf[5])[0])}
+    numbers = [v.casefold() for k, vs in known.items() if k not in ("name", "relative", "birth_date")
+               for v in vs if len(v) >= 4]
+    if not words and not numbers:
+        return leaves_
+
+    def holds(text: str) -> bool:
+        low = text.casefold()
+        return any(w in words for w in _WORD.findall(low)) or any(n in low for n in numbers)
+    return [(*leaf[:6], "text", leaf[7]) if leaf[6] == "ctext" and holds(
+        delims_for(lines[leaf[0]][0], d).read(leaf[5])[0]) else leaf for leaf in leaves_]
+
+
+_WORD = re.compile(r"\w{2,}")
+_NAMED = frozenset({*NAME_PARTS, "surname"})
+
+
 def patient_of(lines, d: Delims) -> str | None:
     for content, _ in lines:
         f = fields_of(content, d) if content.startswith("PID") else [""]
@@ -180,15 +231,17 @@ def read_hl7(path, report, encoding: str | None = None):
 def documents(files, report, encoding: str | None = None):
     """The documents of ``(source, bytes, name)`` files (:func:`read_hl7`; the service's body)."""
     for source, data, name in files:
-        text = decode(data, report, source, encoding=encoding, keep_bom=True)
+        text = file_text(data, report, source, encoding)
         if text is None:
             continue
         bom = "\ufeff" if text.startswith("\ufeff") else ""
         lines = lines_of(text[len(bom):])
         stem = Path(name).stem
         messages, bad = split_messages(lines)
-        for n in bad:
-            report(ReaderError(f"line {n + 1}: text before the first MSH segment is not read", path=source))
+        if bad:  # one report a file (a file of another kind has thousands of such lines)
+            more = f" and {len(bad) - 1} other line(s)" if len(bad) > 1 else ""
+            report(ReaderError(f"line {bad[0] + 1}{more}: text before the first MSH segment is not read",
+                               path=source))
         for number, numbers in enumerate(messages, 1):
             mine = [lines[n] for n in numbers]
             first = next(n for n in numbers if lines[n][0].startswith("MSH")) + 1
@@ -197,14 +250,15 @@ def documents(files, report, encoding: str | None = None):
                 report(ReaderError(f"message {number} (line {first}): {why}; it is not read", path=source))
                 continue
             d = Delims(next(c for c, _ in mine if c.startswith("MSH")))
-            leaves_ = plan(mine, d)
+            known = _known(mine, d)
+            leaves_ = _named(plan(mine, d), known, mine, d)
             texts = _texts(mine, d, leaves_)
             where = f"file {source!r} message {number}"
             rec = Record(source, name, where, mine, pieces=1,
                          extra={"bom": bom if numbers[0] == 0 else "", "plan": leaves_})
             group = patient_of(mine, d) or f"{stem}#{number}"
             body = "\n".join(t for _, t, _ in texts)
-            yield piece(rec, 0, f"{stem}-{number}", body, group, _known(mine, d), number, "record")
+            yield piece(rec, 0, f"{stem}-{number}", body, group, known, number, "record")
 
 
 def rewrite(raw: str, starts: list[int], old: str, new: str, d: Delims) -> str:
@@ -303,7 +357,7 @@ class Hl7Writer(RecordWriter):
             end = pos + len(text)
             mine = [Span(max(s.start, pos), min(s.end, end), s.category, s.subtype, s.confidence)
                     for s in doc.spans if s.start < end and s.end > pos]
-            if leaf[6] == "unknown":
+            if leaf[6] == "varies":
                 for a, b in number_runs(text):
                     a, b = a + pos, b + pos
                     if not any(s.start < b and a < s.end for s in mine):
@@ -325,6 +379,7 @@ class Hl7Writer(RecordWriter):
     def _typed(self, lines, d: Delims, leaves_, group: str, where: str, changes: dict) -> None:
         """The structured leaves (names, identifiers, dates...) replaced or removed, in ``changes``."""
         names: dict[tuple, dict[str, tuple]] = {}
+        drawn: list[tuple] = []  # (where, separators, value, subtype, a name's parts)
         done = "replaced" if self.surrogates else "removed"
         for leaf in leaves_:
             if leaf[6] not in _TYPED:
@@ -346,24 +401,33 @@ class Hl7Writer(RecordWriter):
                     self.count("birth date(s) moved")
             elif what in SUBTYPES:
                 sub = "DOCTOR" if what == "surname" and typ in _DOCTOR_TYPES else SUBTYPES[what]
-                new = self.value(group, dk.read(raw)[0], sub, f"{where} {seg}-{n}") if self.surrogates else None
+                drawn.append(((k, (n, r, c, s)), dk, dk.read(raw)[0], sub, None))
                 self.count(f"{what} value(s) {done}")
+                continue
             elif what == "link":
                 new = hashed_link(self.link_key, dk.read(raw)[0])
                 self.count("linking id(s) hashed")
-            elif what in ("check", "data", "pointer", "baddate"):
+            elif what in ("check", "data", "pointer", "baddate", "unknown"):
                 new = None
                 self.count({"check": "check digit(s) removed", "data": "encapsulated data removed (not text)",
+                            "unknown": "value(s) of a field no definition names removed",
                             "pointer": "reference pointer(s) removed",
                             "baddate": "date field(s) holding no date removed"}[what])
             else:
                 continue
             changes.setdefault(k, {})[(n, r, c, s)] = dk.clean(new or "")
-        for (k, n, _r, typ, *_), parts in names.items():
+        for (k, _n, _r, typ, *_), parts in names.items():
             dk = delims_for(lines[k][0], d)
             order = [p for p in ("given", "middle", "family") if p in parts]
             sub = "DOCTOR" if typ in _DOCTOR_TYPES else "PATIENT"
-            named = self.name(group, [dk.read(parts[p][5])[0] for p in order], sub, f"{where} {lines[k][0][:3]}-{n}")
-            for p, value in zip(order, named or [""] * len(order)):
-                changes.setdefault(k, {})[parts[p][1:5]] = dk.clean(value)
+            words = [dk.read(parts[p][5])[0] for p in order]
+            drawn.append(([(k, parts[p][1:5]) for p in order], dk, " ".join(" ".join(words).split()), sub, words))
             self.count(f"name(s) {'replaced' if self.surrogates else 'removed'}")
+        # every value and name of the message drawn in one pass (the patient's surrogates)
+        drawn_new = self.values(group, [(value, sub) for _, _, value, sub, _ in drawn], where)
+        for (at, dk, _, _, words), got in zip(drawn, drawn_new):
+            if words is None:
+                changes.setdefault(at[0], {})[at[1]] = dk.clean(got or "")
+            else:
+                for (k, key), value in zip(at, self.name_parts(words, got) if got else [""] * len(at)):
+                    changes.setdefault(k, {})[key] = dk.clean(value)

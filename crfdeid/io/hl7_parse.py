@@ -13,13 +13,21 @@ where each character was written, so that a text is changed only where a span is
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from .encoding import decode, nul_line, sniff
+from .hl7_std import is_segment
 from .hl7_types import HEADERS
 
 LINE = re.compile(r"\r\n|\r|\n")
+#: A byte the file's encoding does not read, kept by :func:`file_text` as a lone surrogate.
+BAD_BYTE = re.compile("[\udc80-\udcff]")
+#: A segment's name and field separator after a space, inside a segment: segments joined.
+_JOINED = re.compile(r"\s([A-Z][A-Z0-9]{2})(?=[^A-Za-z0-9\s])")
+_CORE = frozenset("MSH PID PV1 PV2 EVN NK1 ORC OBR OBX NTE IN1 GT1 DG1 AL1 TXA".split())
 SEGMENT = re.compile(r"[A-Z][A-Z0-9]{2}$")
 #: Escape sequences that stand for no character (highlighting, formatting, character sets);
 #: any other (``\Z...\``, a site's own) is read as the characters it is written with.
@@ -142,8 +150,32 @@ def header_ok(content: str) -> bool:
     return len(content) >= 8 and not content[3].isalnum() and content[3] not in " \t"
 
 
+def file_text(data: bytes, report, source: str, encoding: str | None) -> str | None:
+    """The text of a file of messages (a byte-order mark kept), None after reporting why not. A
+    byte the encoding does not read costs only its message: it is kept as a lone surrogate,
+    which :func:`check_message` refuses."""
+    errors: list = []
+    text = decode(data, errors.append, source, encoding=encoding, keep_bom=True)
+    if text is not None:
+        return text
+    enc, bom = sniff(data, encoding)
+    if not errors or not errors[0].reason.startswith("not valid") or \
+            codecs.lookup(enc).name.startswith(("utf-16", "utf-32")):
+        for err in errors:
+            report(err)
+        return None
+    text = data[bom:].decode(enc, "surrogateescape")
+    if nul_line(text) is not None:
+        for err in errors:
+            report(err)
+        return None
+    return ("\ufeff" if bom else "") + text
+
+
 def check_message(contents: list[str]) -> str | None:
-    """Why a message cannot be read (None when it can): separators, segment names."""
+    """Why a message cannot be read (None when it can): separators, segment names, segments
+    joined on one line, a byte its file's encoding does not read. A segment whose name no
+    version defines (a Z-segment, a site's ``DST``) is read: its fields are of no known type."""
     msh = next(c for c in contents if c.startswith("MSH"))
     if not header_ok(msh):
         return "its MSH segment does not declare the separators"
@@ -156,6 +188,11 @@ def check_message(contents: list[str]) -> str | None:
         sep = seg[3] if seg[:3] in HEADERS else d.field
         if not SEGMENT.match(seg.split(sep, 1)[0]) or (len(seg) > 3 and seg[3] != sep):
             return f"segment {k + 1} is not a segment (three letters or digits and a {sep!r})"
+        if BAD_BYTE.search(seg):
+            return f"segment {k + 1} holds a byte its file's encoding does not read"
+        joined = [m[1] for m in _JOINED.finditer(seg, 4) if is_segment(m[1]) and seg.startswith(sep, m.end(1))]
+        if len(set(joined)) > 1 or set(joined) & _CORE:  # one other word before a separator may be text's
+            return f"segment {k + 1} holds segment {joined[0]!r} on its line: its segments cannot be separated"
     return None
 
 

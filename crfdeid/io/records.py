@@ -29,12 +29,15 @@ from typing import Any
 
 from ..document import Document, make_span
 from ..errors import ConfigError, InputError, OutputError, ReaderError
+from .date_pieces import whole_dates
 from .encoding import max_input_bytes, read_input_bytes
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
 from .ownfiles import is_own
 from .registry import writer_class
 
+#: Between two values drawn in one document (:meth:`RecordWriter.values`): no value holds it.
+_JOINT = "\n\ue001\n"
 #: The writers that may de-identify the text of a record (``-o text=...``).
 TEXT_STYLES = ("redacted", "masked", "surrogate")
 
@@ -85,9 +88,15 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
         return [("-", data, stdin_name)]
     p = Path(path)
     if p.is_dir():
-        found = sorted(f for f in p.iterdir() if f.suffix.lower() in suffixes and f.is_file() and not is_own(f))
+        # not is_file(): a FIFO or device of the folder is named too (read_input_bytes refuses it)
+        files_ = sorted(f for f in p.iterdir() if not f.is_dir() and not f.name.startswith(".") and not is_own(f))
+        found = [f for f in files_ if f.suffix.lower() in suffixes]
         if not found:
             raise InputError(f"no {' or '.join('*' + x for x in suffixes)} files in this folder", path=p)
+        for f in files_:  # a file of another kind is named, never passed over without a word
+            if f.suffix.lower() not in suffixes:
+                report(ReaderError(f"not read: only {' and '.join('*' + x for x in suffixes)} files of the folder "
+                                   "are read (give this file by name to read it as one)", path=f))
     elif p.exists():
         found = [p]
     else:
@@ -191,6 +200,8 @@ class RecordWriter:
         self._sources: dict[str, str] = {}       # folded output name -> its source
         self.written = 0
         self.counts: dict[str, int] = {}
+        # (group, value, subtype) -> its surrogate: a patient's original always gets the same one
+        self._drawn: dict[tuple[str, str, str], str | None] = {}
 
     # -- what subclasses call ------------------------------------------------------------------
     @property
@@ -204,31 +215,79 @@ class RecordWriter:
             self.inner.learn(doc)
 
     def text(self, doc: Document) -> str:
-        """A piece's text de-identified as the text writer does."""
-        return self.inner.transform(doc).text
+        """A piece's text de-identified as the text writer does, a date span widened over the
+        pieces of its date the model left beside it (``2098-07-[12]``: never ``[**DATE**]-12``)."""
+        return self.inner.transform(whole_dates(doc)).text
 
     def value(self, group: str, value: str, subtype: str, where: str) -> str | None:
         """A structured identifier: None (to be removed) unless surrogates are made, then the
-        surrogate of ``value`` as a span of ``subtype`` in the patient ``group``'s notes."""
+        surrogate of ``value`` as a span of ``subtype`` in the patient ``group``'s notes (None
+        too where it would be the original)."""
         if not self.surrogates:
             return None
+        return self.values(group, [(value, subtype)], where)[0]
+
+    def _one(self, group: str, value: str, subtype: str, where: str) -> str | None:
+        """:meth:`value` drawn alone (None: the surrogate is the original)."""
         lead = len(value) - len(value.lstrip())
         core = value.strip()
         if not core:
             return value
         doc = Document(where, value, [make_span(lead, lead + len(core), subtype)], {"patient": group})
-        return self.inner.transform(doc).text
+        new = self.inner.transform(doc).text
+        return None if new.strip().casefold() == core.casefold() else new
+
+    def values(self, group: str, items: list[tuple[str, str]], where: str) -> list[str | None]:
+        """The surrogates of many structured values of one record, ``(value, subtype)`` each, as
+        :meth:`value` gives them (None: removed), drawn in one document (one pass of the
+        surrogate writer a record, not one a value); each alone where the one document does not
+        give them back apart. A patient's value drawn before is not drawn again: the surrogate
+        writer gives a patient's original one surrogate, so the one it gave is reused."""
+        if not self.surrogates:
+            return [None] * len(items)
+        if len(self._drawn) > 100_000:  # bounded: a long feed's older patients drawn again if met again
+            self._drawn.clear()
+        todo = list(dict.fromkeys(it for it in items if (group, *it) not in self._drawn))
+        if todo:
+            for it, got in zip(todo, self._draw(group, todo, where)):
+                self._drawn[(group, *it)] = got
+        out = []
+        for value, subtype in items:
+            got = self._drawn[(group, value, subtype)]
+            if got is None and value.strip():
+                self.count("surrogate(s) equal to the original removed")
+            out.append(got)
+        return out
+
+    def _draw(self, group: str, items: list[tuple[str, str]], where: str) -> list[str | None]:
+        """:meth:`values` for distinct values not drawn before (one document)."""
+        spans, pos = [], 0
+        for value, subtype in items:
+            lead, core = len(value) - len(value.lstrip()), value.strip()
+            if core:
+                spans.append(make_span(pos + lead, pos + lead + len(core), subtype))
+            pos += len(value) + len(_JOINT)
+        doc = Document(where, _JOINT.join(v for v, _ in items), spans, {"patient": group})
+        new = self.inner.transform(doc).text.split(_JOINT) if spans else [v for v, _ in items]
+        if len(new) != len(items):
+            return [self._one(group, v, sub, where) for v, sub in items]
+        return [None if value.strip() and got.strip().casefold() == value.strip().casefold() else got
+                for (value, _), got in zip(items, new)]
 
     def name(self, group: str, parts: list[str], subtype: str, where: str) -> list[str] | None:
         """The parts of one person's name (given, middle, family...) replaced together, so that
         the whole name and its parts get the surrogates the notes give them; None to remove."""
         if not self.surrogates:
             return None
-        words = [p.split() for p in parts]
-        whole = " ".join(w for ws in words for w in ws)
+        whole = " ".join(" ".join(parts).split())
         if not whole:
             return parts
-        new = (self.value(group, whole, subtype, where) or "").split()
+        return self.name_parts(parts, self.value(group, whole, subtype, where))
+
+    def name_parts(self, parts: list[str], surrogate: str | None) -> list[str]:
+        """A whole name's surrogate cut into the parts of the original (:meth:`name`)."""
+        words = [p.split() for p in parts]
+        new = (surrogate or "").split()
         counts = [len(ws) for ws in words]
         if len(new) != sum(counts):  # a surrogate of another length: the last part takes the rest
             filled = [c for c in counts if c]
@@ -239,6 +298,11 @@ class RecordWriter:
         for c in counts:
             out.append(" ".join(new[i:i + c]))
             i += c
+        same = [k for k, (a, b) in enumerate(zip(parts, out)) if a.strip() and a.strip().casefold() == b.casefold()]
+        for k in same:  # a part whose surrogate is the original (CYNTHIA for CYNTHIA): removed
+            out[k] = ""
+        if same:
+            self.count("name part(s) whose surrogate was the original removed", len(same))
         return out
 
     def days(self, group: str) -> int:
