@@ -64,7 +64,11 @@ def test_free_texts_are_read_not_removed(tmp_path, export, style):
     assert got["DocumentReference"]["description"].startswith("Discharge letter for")
     if style == "surrogate":  # the patient's surrogate name, the same in the texts as in Patient.name
         family = got["Patient"]["name"][0]["family"]
-        assert family in note["text"] and family in got["AllergyIntolerance"]["reaction"][0]["description"]
+        assert family in got["AllergyIntolerance"]["reaction"][0]["description"]
+        # The model's span here runs over "reports wheeze": not confidently a name, so it is a
+        # placeholder, never the surrogate name with made-up words for the clinical ones.
+        assert note["text"] == "[**PATIENT**] at night, worse after exercise." or note["text"].startswith(
+            f"{got['Patient']['name'][0]['given'][0]} {family} reports wheeze")
 
 
 def test_a_free_text_that_cannot_be_de_identified_is_removed_and_counted(tmp_path, export, monkeypatch, capsys):

@@ -27,6 +27,9 @@ LISTS = {"staff": "DOCTOR", "institutions": "HOSPITAL", "places": "CITY", "allow
 #: The key columns of a table: a row applies to a patient's notes or to one note.
 KEYS = ("patient", "note")
 
+#: The largest cell of a site table, csv's own default (bytes).
+_CELL_LIMIT = 128 * 1024
+
 
 def cell_values(value) -> list[str]:
     """A cell or meta value as strings: a list, or one string split at ``;``."""
@@ -108,6 +111,9 @@ def read_table(path) -> list[tuple[str, str, dict]]:
         rows = [dict(zip(("patient", "first_name", "last_name"), ln.split("||||"))) for ln in lines]
     else:
         reader = csv.DictReader(io.StringIO(text))
+        # csv's limit is one setting of the process, which the notes' table reader raises: a
+        # site table's cells (names, identifiers) keep csv's default of 128 KiB.
+        csv.field_size_limit(_CELL_LIMIT)
         try:
             rows = list(reader)
         except csv.Error as exc:  # a cell over csv's field limit (128 KiB), a NUL: named by line
