@@ -71,7 +71,7 @@ def test_the_sample_is_reproducible_from_its_seed_and_stratified(tmp_path, relea
 def test_verify_draws_again_and_tells_a_changed_release(tmp_path, release, capsys):
     a, _ = _sample(tmp_path, release, "a", 8, "--stratify", "length", "--length-bins", "200")
     capsys.readouterr()
-    assert main(["verify", str(a)]) == 0
+    assert main(["verify", str(a), "--evidence-only"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"]
     docs = list(read(release))
     docs[4] = docs[4].with_spans(docs[4].spans)
@@ -144,7 +144,7 @@ def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tm
         assert "site-2026.model" in body and digest in body
         assert str(folder) not in body and "home-of-dr-example" not in body
     # what finds the model again keeps its path: verify checks the file, the review project loads it
-    assert main(["verify", str(a)]) == 0
+    assert main(["verify", str(a), "--evidence-only"]) == 0
     p = Project.open(a / "review")
     try:
         assert p.current_model_path() == model.resolve()
@@ -219,7 +219,7 @@ def test_csv_columns_are_strata(tmp_path, capsys):
     assert {k: v["notes"] for k, v in manifest["release"]["strata"].items()} == {'["east"]': 9, '["west"]': 3}
     assert sorted(n["stratum"][0] for n in manifest["notes"]) == ["east", "east", "east", "west"]
     capsys.readouterr()
-    assert main(["verify", str(out)]) == 0  # the reader options are recorded for the draw again
+    assert main(["verify", str(out), "--evidence-only"]) == 0  # the reader options are recorded for the draw again
     # a column the table does not have is an error naming it
     assert main(["sample", f"csv:{tmp_path / 'notes.csv'}", "--out", str(tmp_path / "b"), "--notes", "4",
                  "--reader-option", "meta_columns=ward"]) == 2

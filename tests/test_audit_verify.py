@@ -47,7 +47,7 @@ def audit(reviewed, tmp_path):
 
 def _verify(folder, capsys) -> tuple[int, dict]:
     capsys.readouterr()
-    code = main(["verify", str(folder)])
+    code = main(["verify", str(folder), "--evidence-only"])
     return code, json.loads(capsys.readouterr().out)
 
 
