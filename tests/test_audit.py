@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from audit_kit import reviewed_by_people
 
 from crfdeid.audit import sample as audit_sample
 from crfdeid.cli.audit import main
@@ -97,7 +98,7 @@ def test_report_counts_what_the_model_missed_as_an_independent_count_does(tmp_pa
     gold = {d.doc_id: d for d in read(release)}
     # reviewers who find every gold identifier (miss 0): the misses are the gold spans the
     # model's spans do not fully cover, which scoring.leak counts on its own
-    assert main(["simulate", str(a), "--gold", release, "--reviewers", "ann,bob"]) == 0
+    reviewed_by_people(a, release)
     assert main(["report", str(a), "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")]) == 0
     report = json.loads((tmp_path / "r.json").read_text())
     total = removed = 0
@@ -134,7 +135,7 @@ def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tm
     model = folder / "site-2026.model"
     shutil.copyfile(DEFAULT_MODEL, model)
     a, manifest = _sample(tmp_path, release, "a", 3, "--model", str(model))
-    assert main(["simulate", str(a), "--gold", release]) == 0
+    reviewed_by_people(a, release, names=("sim-a", "sim-b"))
     assert main(["report", str(a), "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")]) == 0
     digest = audit_sample.sha256_file(model)
     report = json.loads((tmp_path / "r.json").read_text())
@@ -154,7 +155,7 @@ def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tm
 
 def test_reviewers_who_overlook_are_estimated_by_capture_recapture(tmp_path, release, capsys):
     a, _ = _sample(tmp_path, release, "a", 4, "--double", "9")
-    assert main(["simulate", str(a), "--gold", release, "--miss", "0.5", "--seed", "2"]) == 0
+    reviewed_by_people(a, release, names=("sim-a", "sim-b"), miss=0.5, seed=2)
     capsys.readouterr()
     assert main(["report", str(a)]) == 1   # reviewers who overlook half miss canaries too: the audit fails
     report = json.loads(capsys.readouterr().out)

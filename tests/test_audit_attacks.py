@@ -9,14 +9,20 @@ import hashlib
 import hmac
 import json
 import shutil
+import sqlite3
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from audit_kit import officer_kit, planned
+from audit_kit import officer_kit, planned, reviewed_by_people
 
 from crfdeid.audit import report as audit_report
 from crfdeid.audit import sample as audit_sample
 from crfdeid.cli.audit import checked, main
 from crfdeid.deid.signing import new_pair
+from crfdeid.review import ledger
+from crfdeid.review import store as store_module
+from crfdeid.review.credentials import Credentials
+from crfdeid.review.project import Project
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +36,7 @@ def honest(kit):
     spec, _, key, _, ledger = kit
     out = key.parent / "honest"
     planned(kit, out, key.parent / "plan.json")
-    assert main(["simulate", str(out), "--gold", spec, "--reviewers", "ann,bob"]) == 0
+    reviewed_by_people(out, spec, key.parent)
     assert main(["report", str(out), "--sign", str(key), "--ledger", str(ledger), "--json", "/dev/null"]) == 0
     shutil.copy(ledger, key.parent / "ledger-honest.jsonl")
     return out
@@ -65,7 +71,7 @@ def test_draw_shopping_with_a_chosen_seed_is_refused_and_named(kit, tmp_path, ca
     out = tmp_path / "seeded"
     assert main(["sample", kit[0], "--out", str(out), "--notes", "6", "--double", "2", "--seed", "197",
                  "--release-output", str(kit[1])]) == 0
-    assert main(["simulate", str(out), "--gold", kit[0], "--reviewers", "ann,bob"]) == 0
+    reviewed_by_people(out, kit[0], kit[2].parent)
     code, err = _sign(out, kit, capsys)
     assert code == 1 and "not signed: draw shopping" in err and not (out / "statement.json").exists()
     code, err = _verify(out, kit, capsys)
@@ -144,7 +150,7 @@ def test_a_report_at_another_level_than_planned_is_a_warning_and_not_signed(audi
 
 def test_verify_without_the_key_fails_and_the_report_never_says_passed(audit, kit, capsys):
     st = json.loads((audit / "statement.json").read_text())
-    st["body"]["figures"]["identifiers"]["missed"] = 0
+    st["body"]["figures"]["identifiers"]["missed"] += 1
     (audit / "statement.json").write_text(json.dumps(st))
     capsys.readouterr()
     assert main(["verify", str(audit)]) == 1
@@ -176,3 +182,132 @@ def test_a_statement_signed_with_the_insiders_own_key_is_named(audit, kit, tmp_p
     mine, _ = new_pair(tmp_path / "insider.key")
     code, err = _sign(audit, (kit[0], kit[1], mine, kit[3], tmp_path / "own-ledger"), capsys, "--supersede")
     assert code == 1 and "signed with another key than the officer's" in err  # the plan is the officer's
+
+
+def _rechain(folder, part="review"):
+    """The forger's tool: every scope's digest, event hash and the head recomputed."""
+    con = sqlite3.connect(folder / part / "review.sqlite")
+    con.row_factory = sqlite3.Row
+
+    def query(sql, params=()):
+        return [dict(r) for r in con.execute(sql, params).fetchall()]
+
+    with con:
+        con.execute("DROP TRIGGER IF EXISTS audit_append_only")
+        prev = ledger.GENESIS
+        for r in query("SELECT * FROM audit ORDER BY id"):
+            states = {s: ledger.state(query, r["note_id"], s) for s in (json.loads(r["state"]) if r["state"] else {})}
+            r["state"] = json.dumps(states, sort_keys=True) if states else None
+            for s, d in states.items():
+                con.execute("UPDATE log_state SET digest = ? WHERE note_id = ? AND scope = ?", (d, r["note_id"], s))
+            h = ledger.event_hash(prev, r)
+            con.execute("UPDATE audit SET state = ?, prev = ?, hash = ? WHERE id = ?", (r["state"], prev, h, r["id"]))
+            prev = h
+        con.execute("UPDATE log_head SET hash = ? WHERE id = 1", (prev,))
+    con.close()
+
+
+def test_forged_reviews_written_as_a_reviewer_are_named_and_not_signed(audit, kit, tmp_path, capsys):
+    # the insider holds the token file: they write as ann through the store (sealed as ann would be)
+    tokens = tmp_path / "tokens"
+    tokens.write_text("ann 0123456789abcdef-ann-token\nbob 0123456789abcdef-bob-token\n")
+    tokens.chmod(0o600)
+    project = Project.open(audit / "review")
+    try:
+        store = project.store
+        store.signed_in("personal", Credentials.from_file(tokens).seal_keys())
+        nid = next(r["id"] for r in store.notes() if store.spans(r["id"], "ann"))
+        store.reopen(nid, "ann")
+        for sp in store.spans(nid, "ann"):
+            store.update_span(sp["id"], "ann", status="deleted")
+        store.finish(nid, "ann")
+    finally:
+        project.close()
+    code, err = _sign(audit, kit, capsys, "--supersede")  # an officer who trusts the team signs again
+    assert code == 1 and "not signed" in err
+    code, err = _verify(audit, kit, capsys)
+    assert code == 1 and "ann's review changed after they signed it" in err
+
+
+def test_a_re_chained_store_re_signed_by_the_officer_is_refused(audit, kit, capsys):
+    con = sqlite3.connect(audit / "review" / "review.sqlite")
+    with con:
+        con.execute("DELETE FROM annotations WHERE id = (SELECT MIN(id) FROM annotations WHERE origin = 'human')")
+    con.close()
+    _rechain(audit)
+    code, err = _sign(audit, kit, capsys, "--supersede")
+    assert code == 1 and "forged reviews: the events under" in err and "not the ones" in err
+    code, err = _verify(audit, kit, capsys)
+    assert code == 1 and "forged reviews" in err
+
+
+def test_simulated_reviewers_named_like_people_fail_the_audit(kit, tmp_path, capsys):
+    out = tmp_path / "simulated"
+    planned(kit, out, tmp_path / "plan.json")
+    assert main(["simulate", str(out), "--gold", kit[0], "--reviewers", "ann,bob"]) == 0
+    code, err = _sign(out, kit, capsys)
+    assert code == 1 and "ann is a simulated reviewer (audit simulate)" in err and "not signed" in err
+    code, err = _verify(out, kit, capsys)
+    assert code == 1 and "forged reviews: ann's reviews are not signed with ann's key" in err
+
+
+def _clocked(mp, start):
+    """A clock the test moves (``clock[0]``: minutes after ``start``) for the store's events."""
+    clock = [0.0]
+    mp.setattr(store_module, "now", lambda: (start + timedelta(minutes=clock[0])).isoformat(timespec="milliseconds"))
+    return clock
+
+
+def test_opening_every_note_at_once_does_not_count_reading_time_for_all(kit, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "stamped"
+    assert main(["sample", kit[0], "--out", str(out), "--notes", "5", "--seed", "7", "--canaries", "0"]) == 0
+    clock = _clocked(monkeypatch, datetime.now(UTC))
+    project = Project.open(out / "review")
+    try:
+        store = project.store
+        store.ensure_annotator("dee", "human")
+        ids = [r["id"] for r in store.notes()]
+        for nid in ids:  # every note opened (shown) at once through the API's store calls
+            store.open(nid, "dee")
+            store.shown(nid, "dee")
+        clock[0] += 60  # an hour later: time enough to read all five, had they been read one by one
+        for nid in ids:
+            for sp in store.spans(nid, "dee")[:1]:
+                store.update_span(sp["id"], "dee", status="accepted")
+            store.finish(nid, "dee")
+    finally:
+        project.close()
+    capsys.readouterr()
+    assert main(["report", str(out), "--json", str(tmp_path / "r.json")]) == 1
+    assert "dee finished 4 of 5 notes faster than 10 tokens a second while shown" in capsys.readouterr().err
+
+
+def test_a_review_with_no_decision_and_an_edit_after_done_fail_the_audit(kit, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "idle"
+    assert main(["sample", kit[0], "--out", str(out), "--notes", "4", "--seed", "7", "--canaries", "0"]) == 0
+    clock = _clocked(monkeypatch, datetime.now(UTC))
+    project = Project.open(out / "review")
+    try:
+        store = project.store
+        for who in ("eve", "fay"):
+            store.ensure_annotator(who, "human")
+        rows = store.notes()
+        for r in rows:  # eve reads every note (an hour each) and decides nothing
+            store.open(r["id"], "eve")
+            clock[0] += 60
+            store.finish(r["id"], "eve")
+        nid = next(r["id"] for r in rows if store.spans(r["id"], "model"))
+        store.open(nid, "fay")
+        clock[0] += 60
+        sp = store.spans(nid, "fay")[0]
+        store.update_span(sp["id"], "fay", status="accepted")
+        store.finish(nid, "fay")
+        store.update_span(sp["id"], "fay", status="deleted")  # after done, without reopening
+    finally:
+        project.close()
+    capsys.readouterr()
+    assert main(["report", str(out), "--json", str(tmp_path / "r.json")]) == 1
+    err = capsys.readouterr().err
+    assert "eve made no decision in 4 notes: a review with no decision is no review" in err
+    assert "fay changed 1 review(s) after the note was done, without reopening it" in err
+    assert json.loads((tmp_path / "r.json").read_text())["reviewing"]["failed"] == ["eve", "fay"]

@@ -26,6 +26,8 @@ from pathlib import Path
 
 from ..deid import signing
 from ..errors import ConfigError
+from ..review import receipts
+from ..review.project import Project
 
 FORMAT = "crfdeid-audit-plan/1"
 #: The sample's settings a plan fixes, by their name in ``audit.json``'s ``sample``.
@@ -102,6 +104,20 @@ def check(manifest: dict, officer) -> list[str]:
                    "(its run manifest's digest differs)")
     if manifest["model"]["sha256"] != body.get("model_sha256"):
         out.append("the audit's model is not the model the plan signed")
+    return out
+
+
+def reviews(folder, manifest: dict) -> list[dict]:
+    """``[{"doc_id", "part", "what"}]``: each reviewer whose reviews their own key, named in the
+    signed plan, does not prove (:func:`crfdeid.review.receipts.check`)."""
+    keys = (((manifest.get("plan") or {}).get("body") or {}).get("reviewers")) or {}
+    out = []
+    for part in sorted(manifest["sample"]["projects"]):
+        project = Project.open(Path(folder) / part)
+        try:
+            out += [{"doc_id": None, "part": part, "what": r["what"]} for r in receipts.check(project.store, keys)]
+        finally:
+            project.close()
     return out
 
 

@@ -26,6 +26,7 @@ def check(folder, result: dict, key_path, ledger_path) -> dict[str, list]:
     officer = signing.load_public(key_path)
     manifest = audit_sample.load(folder)
     out: dict[str, list] = {"plan": audit_plan.check(manifest, officer)}
+    out["reviews"] = audit_plan.reviews(folder, manifest) if not out["plan"] else []
     out["statement"] = statement.check(folder, manifest, officer, figures=lambda level: audit_report.compute(
         folder, level or 0.95, checked=result))
     if not ledger_path:
@@ -52,6 +53,8 @@ def sign(folder, manifest: dict, report: dict, key_path, ledger_path, supersede:
     release = manifest["release"]["digest"]
     if not problems:
         problems = register.check(ledger_path, public, "plan", manifest.get("plan"), release)
+    if not problems:
+        problems = [f"{r['part']}: {r['what']}" for r in audit_plan.reviews(folder, manifest)]
     if problems:
         return "; ".join(problems)
     try:
