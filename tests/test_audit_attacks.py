@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -15,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from audit_kit import officer_kit, planned, reviewed_by_people
 
+from crfdeid.audit import canary
 from crfdeid.audit import report as audit_report
 from crfdeid.audit import sample as audit_sample
 from crfdeid.cli.audit import checked, main
@@ -311,3 +313,27 @@ def test_a_review_with_no_decision_and_an_edit_after_done_fail_the_audit(kit, tm
     assert "eve made no decision in 4 notes: a review with no decision is no review" in err
     assert "fay changed 1 review(s) after the note was done, without reopening it" in err
     assert json.loads((tmp_path / "r.json").read_text())["reviewing"]["failed"] == ["eve", "fay"]
+
+
+def test_canaries_are_not_found_by_the_old_templates_regex(honest, kit):
+    """The insider's regex for the former canaries (three line templates, names from a list in the
+    code) finds none; each canary line is a line of the release's notes with its identifiers
+    replaced by surrogates."""
+    m = json.loads((honest / "audit.json").read_text())
+    assert m["canaries"]
+    old = re.compile(r"^(Call back 555-01\d\d\.|MRN: \d{7}|Spoke with [A-Z][a-z]+ [A-Z][a-z]+ today\.)$")
+    texts = {r["id"]: r["text"] for r in map(json.loads, open(kit[0].split(":", 1)[1]))}
+    shapes = []  # each drawn note's lines with identifiers, as patterns: their wording, any value
+    for n in m["notes"]:
+        for line, spans in canary.lines(texts[n["doc_id"]], [tuple(x) for x in n["model_spans"]]):
+            cuts = [0] + [x for s, e, _ in spans for x in (s, e)] + [len(line)]
+            shapes.append(re.compile(".+?".join(re.escape(line[a:b]) for a, b in zip(cuts[::2], cuts[1::2]))))
+    for c in m["canaries"]:
+        project = Project.open(honest / c["part"])
+        try:
+            nid = next(r["id"] for r in project.store.notes() if r["doc_id"] == c["doc_id"])
+            line = project.store.note(nid)["body"][c["at"]:c["at"] + c["length"]].strip("\n")
+        finally:
+            project.close()
+        assert not old.match(line)
+        assert any(p.fullmatch(line) for p in shapes)  # a line of the notes, its identifiers replaced

@@ -275,12 +275,18 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
             order = random.Random(f"{seed}/order/{part}").sample(ids, len(ids))
             rank = {d: i for i, d in enumerate(order)}
             batch = [docs[d] for d in ids]
-            for doc, tagged in zip(batch, _of_release(batch, release_spans) if release_spans is not None
-                                   else session.tagged(batch)):
+            found = list(_of_release(batch, release_spans) if release_spans is not None else session.tagged(batch))
+            spans_of = {d.doc_id: [(x.start, x.end, x.subtype) for x in t.spans] for d, t in zip(batch, found)}
+            lines = {d.doc_id: canary.lines(d.text, spans_of[d.doc_id]) for d in batch}
+            for doc, tagged in zip(batch, found):
                 shown, suggested = doc, tagged.spans
-                if doc.doc_id in planted:  # the review copy only; the manifest keeps the release's offsets
-                    text, c = canary.plant(doc.text, [(x.start, x.end) for x in tagged.spans],
-                                           random.Random(f"{seed}/canary/{doc.doc_id}"))
+                pool = [x for d in ids if d != doc.doc_id for x in lines[d]] if doc.doc_id in planted else []
+                if doc.doc_id in planted and (pool or lines[doc.doc_id]):
+                    # the review copy only; the manifest keeps the release's offsets. No line with an
+                    # identifier in the whole part: nothing to draw a canary from (the report says
+                    # how many were planted)
+                    text, c = canary.plant(doc.text, spans_of[doc.doc_id],
+                                           random.Random(f"{seed}/canary/{doc.doc_id}"), pool)
                     canary_of[doc.doc_id] = dict(c, doc_id=doc.doc_id, part=part)
                     shown = Document(doc.doc_id, text, [], dict(doc.meta))
                     suggested = [make_span(a, b, t) for a, b, t in
