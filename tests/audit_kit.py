@@ -5,6 +5,9 @@ signed plan, and its notes reviewed as people review. Synthetic notes only."""
 from __future__ import annotations
 
 import itertools
+import json
+import shutil
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from crfdeid.cli.review import main as review
 from crfdeid.cli.tag import main as tag
 from crfdeid.deid.signing import new_pair
 from crfdeid.io import write
+from crfdeid.review import ledger
 from crfdeid.review import store as store_module
 from crfdeid.synth import iter_documents
 
@@ -67,3 +71,50 @@ def reviewed_by_people(out, spec, keys: Path | None = None, names=REVIEWERS, mis
             for name in names:
                 assert review(["sign", str(Path(out) / part), "--name", name, "--key", str(keys / f"{name}.key")]) == 0
     return counts
+
+
+def signed_audit(kit, name: str, report_json="/dev/null") -> Path:
+    """An audit drawn from the officer's plan, reviewed by people who sign their reviews, and
+    signed by the officer; the ledger as it was then is kept as ``ledger-NAME.jsonl``."""
+    spec, _, key, _, ledger = kit
+    out = key.parent / name
+    planned(kit, out, key.parent / f"plan-{name}.json")
+    reviewed_by_people(out, spec, key.parent)
+    assert main(["report", str(out), "--sign", str(key), "--ledger", str(ledger), "--json", str(report_json)]) == 0
+    shutil.copy(ledger, key.parent / f"ledger-{name}.jsonl")
+    return out
+
+
+def rechain(folder, part="review"):
+    """What the issue's forger did: drop the triggers, recompute every scope's digest, every
+    event's state and hash, and the head, with the ledger's own functions."""
+    con = sqlite3.connect(Path(folder) / part / "review.sqlite")
+    con.row_factory = sqlite3.Row
+
+    def query(sql, params=()):
+        return [dict(r) for r in con.execute(sql, params).fetchall()]
+
+    with con:
+        con.execute("DROP TRIGGER IF EXISTS audit_append_only")
+        con.execute("DROP TRIGGER IF EXISTS audit_no_delete")
+        prev = ledger.GENESIS
+        for r in query("SELECT * FROM audit ORDER BY id"):
+            states = json.loads(r["state"]) if r["state"] else {}
+            states = {s: ledger.state(query, r["note_id"], s) for s in states}
+            r["state"] = json.dumps(states, sort_keys=True) if states else None
+            for s, d in states.items():
+                con.execute("UPDATE log_state SET digest = ? WHERE note_id = ? AND scope = ?", (d, r["note_id"], s))
+            h = ledger.event_hash(prev, r)
+            con.execute("UPDATE audit SET state = ?, prev = ?, hash = ?, detail = ? WHERE id = ?",
+                        (r["state"], prev, h, r["detail"], r["id"]))
+            prev = h
+        con.execute("UPDATE log_head SET hash = ? WHERE id = 1", (prev,))
+    con.close()
+
+
+def unreview(store, nid: int, who: str) -> None:
+    """What a forger does to a review through the library: reopen it, delete every span, finish."""
+    store.reopen(nid, who)
+    for sp in store.spans(nid, who):
+        store.update_span(sp["id"], who, status="deleted")
+    store.finish(nid, who)

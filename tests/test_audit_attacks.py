@@ -14,14 +14,13 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from audit_kit import officer_kit, planned, reviewed_by_people
+from audit_kit import officer_kit, planned, rechain, reviewed_by_people, signed_audit, unreview
 
 from crfdeid.audit import canary
 from crfdeid.audit import report as audit_report
 from crfdeid.audit import sample as audit_sample
 from crfdeid.cli.audit import checked, main
 from crfdeid.deid.signing import new_pair
-from crfdeid.review import ledger
 from crfdeid.review import store as store_module
 from crfdeid.review.credentials import Credentials
 from crfdeid.review.project import Project
@@ -35,13 +34,7 @@ def kit(tmp_path_factory):
 @pytest.fixture(scope="module")
 def honest(kit):
     """An audit drawn from the officer's plan, reviewed and signed; the ledger as it was then."""
-    spec, _, key, _, ledger = kit
-    out = key.parent / "honest"
-    planned(kit, out, key.parent / "plan.json")
-    reviewed_by_people(out, spec, key.parent)
-    assert main(["report", str(out), "--sign", str(key), "--ledger", str(ledger), "--json", "/dev/null"]) == 0
-    shutil.copy(ledger, key.parent / "ledger-honest.jsonl")
-    return out
+    return signed_audit(kit, "honest")
 
 
 @pytest.fixture
@@ -186,29 +179,6 @@ def test_a_statement_signed_with_the_insiders_own_key_is_named(audit, kit, tmp_p
     assert code == 1 and "signed with another key than the officer's" in err  # the plan is the officer's
 
 
-def _rechain(folder, part="review"):
-    """The forger's tool: every scope's digest, event hash and the head recomputed."""
-    con = sqlite3.connect(folder / part / "review.sqlite")
-    con.row_factory = sqlite3.Row
-
-    def query(sql, params=()):
-        return [dict(r) for r in con.execute(sql, params).fetchall()]
-
-    with con:
-        con.execute("DROP TRIGGER IF EXISTS audit_append_only")
-        prev = ledger.GENESIS
-        for r in query("SELECT * FROM audit ORDER BY id"):
-            states = {s: ledger.state(query, r["note_id"], s) for s in (json.loads(r["state"]) if r["state"] else {})}
-            r["state"] = json.dumps(states, sort_keys=True) if states else None
-            for s, d in states.items():
-                con.execute("UPDATE log_state SET digest = ? WHERE note_id = ? AND scope = ?", (d, r["note_id"], s))
-            h = ledger.event_hash(prev, r)
-            con.execute("UPDATE audit SET state = ?, prev = ?, hash = ? WHERE id = ?", (r["state"], prev, h, r["id"]))
-            prev = h
-        con.execute("UPDATE log_head SET hash = ? WHERE id = 1", (prev,))
-    con.close()
-
-
 def test_forged_reviews_written_as_a_reviewer_are_named_and_not_signed(audit, kit, tmp_path, capsys):
     # the insider holds the token file: they write as ann through the store (sealed as ann would be)
     tokens = tmp_path / "tokens"
@@ -219,10 +189,7 @@ def test_forged_reviews_written_as_a_reviewer_are_named_and_not_signed(audit, ki
         store = project.store
         store.signed_in("personal", Credentials.from_file(tokens).seal_keys())
         nid = next(r["id"] for r in store.notes() if store.spans(r["id"], "ann"))
-        store.reopen(nid, "ann")
-        for sp in store.spans(nid, "ann"):
-            store.update_span(sp["id"], "ann", status="deleted")
-        store.finish(nid, "ann")
+        unreview(store, nid, "ann")
     finally:
         project.close()
     code, err = _sign(audit, kit, capsys, "--supersede")  # an officer who trusts the team signs again
@@ -236,7 +203,7 @@ def test_a_re_chained_store_re_signed_by_the_officer_is_refused(audit, kit, caps
     with con:
         con.execute("DELETE FROM annotations WHERE id = (SELECT MIN(id) FROM annotations WHERE origin = 'human')")
     con.close()
-    _rechain(audit)
+    rechain(audit)
     code, err = _sign(audit, kit, capsys, "--supersede")
     assert code == 1 and "forged reviews: the events under" in err and "not the ones" in err
     code, err = _verify(audit, kit, capsys)

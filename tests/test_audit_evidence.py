@@ -12,10 +12,9 @@ import shutil
 import sqlite3
 
 import pytest
-from audit_kit import officer_kit, planned, reviewed_by_people
+from audit_kit import officer_kit, rechain, signed_audit
 
 from crfdeid.cli.audit import main
-from crfdeid.review import ledger
 from crfdeid.review.project import Project
 from crfdeid.review.store import MODEL
 
@@ -28,21 +27,13 @@ def kit(tmp_path_factory):
 @pytest.fixture(scope="module")
 def signed(kit):
     """A reviewed audit drawn from the officer's signed plan, signed and in the officer's ledger."""
-    spec, _, key, _, ledger = kit
-    folder = key.parent
-    out = folder / "a"
-    planned(kit, out, folder / "plan.json")
-    reviewed_by_people(out, spec, key.parent)
-    assert main(["report", str(out), "--sign", str(key), "--ledger", str(ledger),
-                 "--json", str(folder / "signed-report.json")]) == 0
-    shutil.copy(ledger, folder / "ledger-at-signing.jsonl")
-    return out, key, spec
+    return signed_audit(kit, "a", kit[2].parent / "signed-report.json"), kit[2], kit[0]
 
 
 @pytest.fixture
 def audit(signed, kit, tmp_path):
     shutil.copytree(signed[0], tmp_path / "a")
-    shutil.copy(kit[2].parent / "ledger-at-signing.jsonl", kit[4])  # the ledger as the fixture signed it
+    shutil.copy(kit[2].parent / "ledger-a.jsonl", kit[4])  # the ledger as the fixture signed it
     return tmp_path / "a"
 
 
@@ -75,33 +66,6 @@ def test_an_untouched_signed_audit_verifies_and_reports_the_signed_figures(audit
     assert "Quill" not in json.dumps(st)  # digests and counts only
 
 
-def _rechain(folder, part="review"):
-    """What the issue's forger did: drop the triggers, recompute every scope's digest, every
-    event's state and hash, and the head, with the ledger's own functions."""
-    con = _con(folder, part)
-    con.row_factory = sqlite3.Row
-
-    def query(sql, params=()):
-        return [dict(r) for r in con.execute(sql, params).fetchall()]
-
-    with con:
-        con.execute("DROP TRIGGER IF EXISTS audit_append_only")
-        con.execute("DROP TRIGGER IF EXISTS audit_no_delete")
-        prev = ledger.GENESIS
-        for r in query("SELECT * FROM audit ORDER BY id"):
-            states = json.loads(r["state"]) if r["state"] else {}
-            states = {s: ledger.state(query, r["note_id"], s) for s in states}
-            r["state"] = json.dumps(states, sort_keys=True) if states else None
-            for s, d in states.items():
-                con.execute("UPDATE log_state SET digest = ? WHERE note_id = ? AND scope = ?", (d, r["note_id"], s))
-            h = ledger.event_hash(prev, r)
-            con.execute("UPDATE audit SET state = ?, prev = ?, hash = ?, detail = ? WHERE id = ?",
-                        (r["state"], prev, h, r["detail"], r["id"]))
-            prev = h
-        con.execute("UPDATE log_head SET hash = ? WHERE id = 1", (prev,))
-    con.close()
-
-
 def test_a_deleted_find_with_the_log_re_chained_is_named(audit, signed, capsys):
     # a reviewer's find of a real identifier, not of a planted canary (whose line the model's
     # spans place: that deletion is named by the canaries' figures instead)
@@ -114,7 +78,7 @@ def test_a_deleted_find_with_the_log_re_chained_is_named(audit, signed, capsys):
         first = next(i for i, *where in finds if tuple(where) not in planted)
         con.execute("DELETE FROM annotations WHERE id = ?", (first,))
     con.close()
-    _rechain(audit)
+    rechain(audit)
     capsys.readouterr()
     assert main(["verify", str(audit), "--evidence-only"]) == 0  # the store's own checks are fooled, as the issue says
     code, result = _verify(audit, signed[1], capsys)
@@ -128,10 +92,7 @@ def test_library_edits_as_a_reviewer_after_signing_are_named(audit, signed, caps
         store = project.store
         nid = next(r["id"] for r in store.notes() if store.done_by(r["id"]))
         doc_id = store.note(nid)["doc_id"]
-        store.reopen(nid, "ann")
-        for sp in store.spans(nid, "ann"):
-            store.update_span(sp["id"], "ann", status="deleted")
-        store.finish(nid, "ann")
+        unreview(store, nid, "ann")
     finally:
         project.close()
     code, result = _verify(audit, signed[1], capsys)
@@ -185,7 +146,7 @@ def test_a_rewritten_auth_is_named_with_the_token_file(audit, signed, capsys, tm
         con.execute("DROP TRIGGER audit_append_only")
         con.execute("UPDATE audit SET detail = json_set(detail, '$.auth', 'personal') WHERE who = 'ann'")
     con.close()
-    _rechain(audit)
+    rechain(audit)
     capsys.readouterr()
     assert main(["verify", str(audit), "--tokens", str(tokens)]) == 1
     assert "its seal does not prove it" in capsys.readouterr().err
