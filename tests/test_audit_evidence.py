@@ -12,7 +12,7 @@ import shutil
 import sqlite3
 
 import pytest
-from audit_kit import officer_kit, rechain, signed_audit
+from audit_kit import officer_kit, rechain, signed_audit, unreview
 
 from crfdeid.cli.audit import main
 from crfdeid.review.project import Project
