@@ -304,3 +304,32 @@ def test_canaries_are_not_found_by_the_old_templates_regex(honest, kit):
             project.close()
         assert not old.match(line)
         assert any(p.fullmatch(line) for p in shapes)  # a line of the notes, its identifiers replaced
+
+
+def test_reading_time_stops_while_the_page_is_hidden(kit, tmp_path, monkeypatch):
+    pytest.importorskip("fastapi", reason="the review extra is not installed")
+    pytest.importorskip("httpx", reason="httpx is needed by FastAPI's test client")
+    from fastapi.testclient import TestClient
+
+    from crfdeid.audit import diligence
+    from crfdeid.review.server import create_app
+
+    out = tmp_path / "hidden"
+    assert main(["sample", kit[0], "--out", str(out), "--notes", "1", "--seed", "7", "--canaries", "0"]) == 0
+    clock = _clocked(monkeypatch, datetime.now(UTC))
+    project = Project.open(out / "review")
+    try:
+        c = TestClient(create_app(project, hosts=("testserver",)))
+        h = {"X-Annotator": "gus"}
+        nid = project.store.notes()[0]["id"]
+        assert c.post(f"/api/notes/{nid}/open", headers=h, json={}).status_code == 200
+        clock[0] += 1
+        assert c.post(f"/api/notes/{nid}/hidden", headers=h, json={}).json() == {"hidden": True}
+        clock[0] += 60  # an hour in another tab
+        assert c.post(f"/api/notes/{nid}/shown", headers=h, json={}).json() == {"shown": True}
+        clock[0] += 2
+        assert c.post(f"/api/notes/{nid}/done", headers=h, json={}).status_code == 200
+    finally:
+        project.close()
+    gus = diligence.reviewing(out, json.loads((out / "audit.json").read_text()))["by_reviewer"]["gus"]
+    assert gus["median_seconds"] == 180.0  # 1 + 2 minutes shown; the hour hidden does not count
