@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from audit_kit import reviewed_by_people
 
 from crfdeid.audit import sample as audit_sample
 from crfdeid.cli.audit import main
@@ -71,7 +72,7 @@ def test_the_sample_is_reproducible_from_its_seed_and_stratified(tmp_path, relea
 def test_verify_draws_again_and_tells_a_changed_release(tmp_path, release, capsys):
     a, _ = _sample(tmp_path, release, "a", 8, "--stratify", "length", "--length-bins", "200")
     capsys.readouterr()
-    assert main(["verify", str(a)]) == 0
+    assert main(["verify", str(a), "--evidence-only"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"]
     docs = list(read(release))
     docs[4] = docs[4].with_spans(docs[4].spans)
@@ -97,7 +98,7 @@ def test_report_counts_what_the_model_missed_as_an_independent_count_does(tmp_pa
     gold = {d.doc_id: d for d in read(release)}
     # reviewers who find every gold identifier (miss 0): the misses are the gold spans the
     # model's spans do not fully cover, which scoring.leak counts on its own
-    assert main(["simulate", str(a), "--gold", release, "--reviewers", "ann,bob"]) == 0
+    reviewed_by_people(a, release)
     assert main(["report", str(a), "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")]) == 0
     report = json.loads((tmp_path / "r.json").read_text())
     total = removed = 0
@@ -134,7 +135,7 @@ def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tm
     model = folder / "site-2026.model"
     shutil.copyfile(DEFAULT_MODEL, model)
     a, manifest = _sample(tmp_path, release, "a", 3, "--model", str(model))
-    assert main(["simulate", str(a), "--gold", release]) == 0
+    reviewed_by_people(a, release, names=("sim-a", "sim-b"))
     assert main(["report", str(a), "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")]) == 0
     digest = audit_sample.sha256_file(model)
     report = json.loads((tmp_path / "r.json").read_text())
@@ -144,7 +145,7 @@ def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tm
         assert "site-2026.model" in body and digest in body
         assert str(folder) not in body and "home-of-dr-example" not in body
     # what finds the model again keeps its path: verify checks the file, the review project loads it
-    assert main(["verify", str(a)]) == 0
+    assert main(["verify", str(a), "--evidence-only"]) == 0
     p = Project.open(a / "review")
     try:
         assert p.current_model_path() == model.resolve()
@@ -154,7 +155,7 @@ def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tm
 
 def test_reviewers_who_overlook_are_estimated_by_capture_recapture(tmp_path, release, capsys):
     a, _ = _sample(tmp_path, release, "a", 4, "--double", "9")
-    assert main(["simulate", str(a), "--gold", release, "--miss", "0.5", "--seed", "2"]) == 0
+    reviewed_by_people(a, release, names=("sim-a", "sim-b"), miss=0.5, seed=2)
     capsys.readouterr()
     assert main(["report", str(a)]) == 1   # reviewers who overlook half miss canaries too: the audit fails
     report = json.loads(capsys.readouterr().out)
@@ -219,7 +220,7 @@ def test_csv_columns_are_strata(tmp_path, capsys):
     assert {k: v["notes"] for k, v in manifest["release"]["strata"].items()} == {'["east"]': 9, '["west"]': 3}
     assert sorted(n["stratum"][0] for n in manifest["notes"]) == ["east", "east", "east", "west"]
     capsys.readouterr()
-    assert main(["verify", str(out)]) == 0  # the reader options are recorded for the draw again
+    assert main(["verify", str(out), "--evidence-only"]) == 0  # the reader options are recorded for the draw again
     # a column the table does not have is an error naming it
     assert main(["sample", f"csv:{tmp_path / 'notes.csv'}", "--out", str(tmp_path / "b"), "--notes", "4",
                  "--reader-option", "meta_columns=ward"]) == 2

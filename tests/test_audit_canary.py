@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from audit_kit import reviewed_by_people
 
 from crfdeid.audit import canary
 from crfdeid.cli.audit import main
@@ -15,18 +16,34 @@ from crfdeid.io import write
 from crfdeid.synth import iter_documents
 
 TEXT = "Seen by Dr. Ada Quill.\nBP 120/80.\nplan: home"
+OTHER = "Call Mr. Bo Lindqvist at 617-555-0147 on 3/4/2090.\nStable."
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_a_planted_canary_comes_out_whole_and_spans_move_both_ways(seed):
     spans = [(12, 21, "DOCTOR"), (26, 32, "X")]
-    text, c = canary.plant(TEXT, spans, random.Random(seed))
+    pool = canary.lines(OTHER, [(9, 21, "PATIENT"), (25, 37, "PHONE"), (41, 49, "DATE")]) if seed % 2 else ()
+    text, c = canary.plant(TEXT, spans, random.Random(seed), pool)
     assert canary.strip(text, c) == TEXT and canary.in_place(text, c)
     moved = canary.to_store(spans, c)
     assert [text[a:b] for a, b, _ in moved] == [TEXT[a:b] for a, b, _ in spans]
     assert canary.from_store(moved, c) == spans
     assert canary.caught(text, [(c["start"], c["end"])], c) and not canary.caught(text, moved, c)
     assert canary.from_store([(c["start"], c["end"], "PHONE")], c) == []  # its span is no finding
+    # drawn like a surrogate: no value of the line it was drawn from survives in it
+    line = text[c["at"]:c["at"] + c["length"]]
+    assert "Quill" not in line and "Lindqvist" not in line and "0147" not in line and c["subtype"] != "X"
+
+
+def test_canaries_have_no_fixed_wording():
+    """The lines drawn for 40 seeds: no two alike, none from a template of the code."""
+    pool = canary.lines(OTHER, [(9, 21, "PATIENT"), (25, 37, "PHONE"), (41, 49, "DATE")])
+    made = set()
+    for seed in range(40):
+        text, c = canary.plant(TEXT, [(12, 21, "DOCTOR")], random.Random(seed), pool)
+        made.add(text[c["start"]:c["end"]])
+    assert len(made) >= 35  # values from the surrogate generators, not from a short list
+    assert not hasattr(canary, "TEMPLATES") and not hasattr(canary, "FIRST")
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +70,7 @@ def test_careful_reviewers_catch_every_canary_and_the_findings_are_those_of_the_
         out = folder / f"c{n}"
         assert main(["sample", spec, "--out", str(out), "--notes", "8", "--double", "2", "--seed", "3",
                      "--canaries", str(n)]) == 0
-        assert main(["simulate", str(out), "--gold", spec, "--reviewers", "ann,bob"]) == 0
+        reviewed_by_people(out, spec)
         reports[n] = _report(out, capsys)
     code, report, err = reports[4]
     assert code == 0, err
@@ -82,5 +99,5 @@ def test_a_canary_not_where_audit_json_says_is_named(release, capsys):
     m["canaries"][0]["at"] += 1
     (out / "audit.json").write_text(json.dumps(m))
     capsys.readouterr()
-    assert main(["verify", str(out)]) == 1
+    assert main(["verify", str(out), "--evidence-only"]) == 1
     assert f"{m['canaries'][0]['doc_id']}" in capsys.readouterr().err

@@ -12,42 +12,35 @@ import shutil
 import sqlite3
 
 import pytest
+from audit_kit import officer_kit, rechain, signed_audit, unreview
 
 from crfdeid.cli.audit import main
-from crfdeid.deid.key import new_key
-from crfdeid.io import write
-from crfdeid.review import ledger
 from crfdeid.review.project import Project
 from crfdeid.review.store import MODEL
-from crfdeid.synth import iter_documents
 
 
 @pytest.fixture(scope="module")
-def signed(tmp_path_factory):
-    """A reviewed audit of 6 of 14 notes (2 twice), its seed fixed by the officer's key, signed."""
-    folder = tmp_path_factory.mktemp("evidence")
-    docs = list(iter_documents(14, 41))
-    for d in docs:
-        d.meta.clear()
-    write(docs, "jsonl", folder / "notes.jsonl")
-    spec = f"jsonl:{folder / 'notes.jsonl'}"
-    key = new_key(folder / "officer.key")
-    out = folder / "a"
-    assert main(["sample", spec, "--out", str(out), "--notes", "6", "--double", "2", "--key", str(key)]) == 0
-    assert main(["simulate", str(out), "--gold", spec, "--reviewers", "ann,bob"]) == 0
-    assert main(["report", str(out), "--sign", str(key), "--json", str(folder / "signed-report.json")]) == 0
-    return out, key, spec
+def kit(tmp_path_factory):
+    return officer_kit(tmp_path_factory.mktemp("evidence"))
+
+
+@pytest.fixture(scope="module")
+def signed(kit):
+    """A reviewed audit drawn from the officer's signed plan, signed and in the officer's ledger."""
+    return signed_audit(kit, "a", kit[2].parent / "signed-report.json"), kit[2], kit[0]
 
 
 @pytest.fixture
-def audit(signed, tmp_path):
+def audit(signed, kit, tmp_path):
     shutil.copytree(signed[0], tmp_path / "a")
+    shutil.copy(kit[2].parent / "ledger-a.jsonl", kit[4])  # the ledger as the fixture signed it
     return tmp_path / "a"
 
 
 def _verify(folder, key, capsys, *more) -> tuple[int, dict]:
+    """``verify`` with the officer's public key (``key``.pub) and ledger."""
     capsys.readouterr()
-    code = main(["verify", str(folder), "--key", str(key), *more])
+    code = main(["verify", str(folder), "--key", f"{key}.pub", "--ledger", str(key.parent / "ledger.jsonl"), *more])
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -69,35 +62,8 @@ def test_an_untouched_signed_audit_verifies_and_reports_the_signed_figures(audit
     now.pop("date"), before.pop("date")
     assert now == before
     st = json.loads((audit / "statement.json").read_text())
-    assert set(st["body"]["stores"]) == {"review", "double"} and st["body"]["seed_from"] == "officer-key"
+    assert set(st["body"]["stores"]) == {"review", "double"} and st["body"]["seed_from"] == "plan"
     assert "Quill" not in json.dumps(st)  # digests and counts only
-
-
-def _rechain(folder, part="review"):
-    """What the issue's forger did: drop the triggers, recompute every scope's digest, every
-    event's state and hash, and the head, with the ledger's own functions."""
-    con = _con(folder, part)
-    con.row_factory = sqlite3.Row
-
-    def query(sql, params=()):
-        return [dict(r) for r in con.execute(sql, params).fetchall()]
-
-    with con:
-        con.execute("DROP TRIGGER IF EXISTS audit_append_only")
-        con.execute("DROP TRIGGER IF EXISTS audit_no_delete")
-        prev = ledger.GENESIS
-        for r in query("SELECT * FROM audit ORDER BY id"):
-            states = json.loads(r["state"]) if r["state"] else {}
-            states = {s: ledger.state(query, r["note_id"], s) for s in states}
-            r["state"] = json.dumps(states, sort_keys=True) if states else None
-            for s, d in states.items():
-                con.execute("UPDATE log_state SET digest = ? WHERE note_id = ? AND scope = ?", (d, r["note_id"], s))
-            h = ledger.event_hash(prev, r)
-            con.execute("UPDATE audit SET state = ?, prev = ?, hash = ?, detail = ? WHERE id = ?",
-                        (r["state"], prev, h, r["detail"], r["id"]))
-            prev = h
-        con.execute("UPDATE log_head SET hash = ? WHERE id = 1", (prev,))
-    con.close()
 
 
 def test_a_deleted_find_with_the_log_re_chained_is_named(audit, signed, capsys):
@@ -112,9 +78,9 @@ def test_a_deleted_find_with_the_log_re_chained_is_named(audit, signed, capsys):
         first = next(i for i, *where in finds if tuple(where) not in planted)
         con.execute("DELETE FROM annotations WHERE id = ?", (first,))
     con.close()
-    _rechain(audit)
+    rechain(audit)
     capsys.readouterr()
-    assert main(["verify", str(audit)]) == 0  # the store's own checks are fooled, as the issue says
+    assert main(["verify", str(audit), "--evidence-only"]) == 0  # the store's own checks are fooled, as the issue says
     code, result = _verify(audit, signed[1], capsys)
     assert code == 1 and "rewritten and re-chained" in _whats(result)
     assert "report's identifiers recomputed now differ" in _whats(result)
@@ -126,10 +92,7 @@ def test_library_edits_as_a_reviewer_after_signing_are_named(audit, signed, caps
         store = project.store
         nid = next(r["id"] for r in store.notes() if store.done_by(r["id"]))
         doc_id = store.note(nid)["doc_id"]
-        store.reopen(nid, "ann")
-        for sp in store.spans(nid, "ann"):
-            store.update_span(sp["id"], "ann", status="deleted")
-        store.finish(nid, "ann")
+        unreview(store, nid, "ann")
     finally:
         project.close()
     code, result = _verify(audit, signed[1], capsys)
@@ -147,7 +110,8 @@ def test_an_older_copy_of_the_double_review_store_is_named(audit, signed, capsys
     finally:
         project.close()
     capsys.readouterr()
-    assert main(["report", str(audit), "--sign", str(signed[1])]) == 0
+    assert main(["report", str(audit), "--sign", str(signed[1]), "--ledger", str(signed[1].parent / "ledger.jsonl"),
+                 "--supersede"]) == 0
     shutil.copy(older, audit / "double" / "review.sqlite")
     code, result = _verify(audit, signed[1], capsys)
     assert code == 1 and "an older copy of the store" in _whats(result)
@@ -159,17 +123,18 @@ def test_settings_changed_by_sql_are_named_with_and_without_the_key(audit, signe
         con.execute("UPDATE settings SET value = '5' WHERE name = 'retrain_every'")
     con.close()
     capsys.readouterr()
-    assert main(["verify", str(audit)]) == 1
+    assert main(["verify", str(audit), "--evidence-only"]) == 1
     assert "settings differ from the log" in capsys.readouterr().err
     code, result = _verify(audit, signed[1], capsys)
     assert code == 1 and "settings differ from those signed" in _whats(result)
 
 
-def test_a_chosen_seed_is_named(signed, tmp_path, capsys):
+def test_a_chosen_seed_is_named_and_not_signed(signed, kit, tmp_path, capsys):
     out = tmp_path / "shopped"
-    assert main(["sample", signed[2], "--out", str(out), "--notes", "6", "--seed", "109"]) == 0
+    assert main(["sample", signed[2], "--out", str(out), "--notes", "6", "--seed", "109",
+                 "--release-output", str(kit[1])]) == 0
     code, result = _verify(out, signed[1], capsys)
-    assert code == 1 and "seed is not the one the officer's key fixes" in _whats(result)
+    assert code == 1 and "draw shopping: the audit was not drawn from a plan the officer signed" in _whats(result)
 
 
 def test_a_rewritten_auth_is_named_with_the_token_file(audit, signed, capsys, tmp_path):
@@ -181,7 +146,7 @@ def test_a_rewritten_auth_is_named_with_the_token_file(audit, signed, capsys, tm
         con.execute("DROP TRIGGER audit_append_only")
         con.execute("UPDATE audit SET detail = json_set(detail, '$.auth', 'personal') WHERE who = 'ann'")
     con.close()
-    _rechain(audit)
+    rechain(audit)
     capsys.readouterr()
     assert main(["verify", str(audit), "--tokens", str(tokens)]) == 1
     assert "its seal does not prove it" in capsys.readouterr().err
@@ -195,7 +160,7 @@ def test_a_statement_edited_by_hand_is_named(audit, signed, capsys):
     st["body"]["figures"]["identifiers"]["missed"] += 1
     (audit / "statement.json").write_text(json.dumps(st))
     code, result = _verify(audit, signed[1], capsys)
-    assert code == 1 and "edited after it was signed" in _whats(result)
+    assert code == 1 and "edited after it was signed (its signature does not hold)" in _whats(result)
 
 
 def test_rubber_stamping_with_personal_tokens_fails_the_audit(signed, tmp_path, capsys):
@@ -207,7 +172,7 @@ def test_rubber_stamping_with_personal_tokens_fails_the_audit(signed, tmp_path, 
     from crfdeid.review.server import create_app
 
     out = tmp_path / "stamped"
-    assert main(["sample", signed[2], "--out", str(out), "--notes", "4", "--key", str(signed[1])]) == 0
+    assert main(["sample", signed[2], "--out", str(out), "--notes", "4", "--seed", "7"]) == 0
     tokens = tmp_path / "tokens"
     tokens.write_text("dee 0123456789abcdef-dee-token\n")
     tokens.chmod(0o600)
@@ -231,7 +196,7 @@ def test_rubber_stamping_with_personal_tokens_fails_the_audit(signed, tmp_path, 
 
 def test_an_audit_leaves_suggestions_undecided_and_names_a_reopen_after_done(signed, tmp_path, capsys):
     out = tmp_path / "reopened"
-    assert main(["sample", signed[2], "--out", str(out), "--notes", "4", "--key", str(signed[1])]) == 0
+    assert main(["sample", signed[2], "--out", str(out), "--notes", "4", "--seed", "7"]) == 0
     project = Project.open(out / "review")
     try:
         store = project.store

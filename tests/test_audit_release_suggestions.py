@@ -69,7 +69,7 @@ def test_the_suggestions_are_what_the_release_run_removed(release, capsys):
         text = next(n["text"] for n in NOTES if n["id"] == note["doc_id"])
         assert sorted(text[s:e] for s, e, _t in note["model_spans"]) == sorted(of_run[note["doc_id"]])
     capsys.readouterr()
-    assert audit(["verify", str(release / "run")]) == 0, capsys.readouterr().err
+    assert audit(["verify", str(release / "run"), "--evidence-only"]) == 0, capsys.readouterr().err
     result = json.loads(capsys.readouterr().out)
     assert result["ok"] and not result["differences"]
 
@@ -81,7 +81,7 @@ def test_verify_names_suggestions_that_are_not_the_release_runs(release, capsys)
     manifest["notes"][0]["model_spans"] = []  # the data holder drops what the run found from the record
     path.write_text(json.dumps(manifest))
     capsys.readouterr()
-    assert audit(["verify", str(release / "run")]) == 1
+    assert audit(["verify", str(release / "run"), "--evidence-only"]) == 1
     err = capsys.readouterr().err
     assert "differ from the release run's spans" in err and STAFF not in err
 
@@ -93,4 +93,5 @@ def test_a_release_run_that_lacks_a_note_is_refused(release, tmp_path, capsys):
                 str(tmp_path / "out2"), "--quiet"]) == 0
     capsys.readouterr()
     assert _sample(release, "bad", "--release-output", str(tmp_path / "out2")) == 2
-    assert "did not tag it" in capsys.readouterr().err
+    assert "audit of something else: the audit's release is not the whole output that leaves (0 of the output's 2 " \
+           "notes are not in it, 2 of its 4 are not in the output" in capsys.readouterr().err

@@ -25,7 +25,9 @@ SPANS = [make_span(0, TEXT.index(","), "PATIENT"),
 DISGUISED = ["J o s e p h i n e  R o m e r o", "J.o.s.e.p.h.i.n.e", "J0seph1ne Rowe", "R0mer0",
              "Jоsерhinе Wells",  # Cyrillic о, р, е
              "Rοmerο",  # Greek omicron
-             "j-o-s-e-p-h-i-n-e", "JOSEPHINE", "ro mero", "5550142", "(555) 014-2", "883 00 17"]
+             "j-o-s-e-p-h-i-n-e", "JOSEPHINE", "ro mero", "5550142", "(555) 014-2", "883 00 17",
+             "5S5-Ol42", "555-O1A2", "883OOl7",  # letters for digits (issue 60)
+             "five five five, zero one four two", "eight eight three oh oh one seven"]  # spelled out
 HONEST = ["Wyn Moreau", "Tess Alder", "207-0199", "4471123", "Rosa Merino"]
 
 
@@ -44,7 +46,7 @@ def test_a_disguised_original_is_refused_through_http_without_echo(project, valu
     h = {"X-Annotator": "alice"}
     c.post("/api/notes/1/open", headers=h, json={})
     assert c.post("/api/notes/1/done", headers=h, json={}).status_code == 200
-    target = SPANS[1] if value[0] in "(5" else SPANS[2] if value.startswith("883") else SPANS[0]
+    target = SPANS[1] if value[0] in "(5f" else SPANS[2] if value[:3] in ("883", "eig") else SPANS[0]
     r = c.put("/api/surrogates/1", headers=h, json={"start": target.start, "end": target.end, "value": value})
     assert r.status_code == 422 and value not in r.text and "Josephine" not in r.text
     assert project.store.db.one("SELECT COUNT(*) AS n FROM surrogates")["n"] == 0
@@ -61,6 +63,9 @@ def test_an_honest_value_passes(value):
     ("Siobhan Byrne", "Sіobhan Moore"),            # Cyrillic і
     ("07700 900123", "07700900123"),               # UK mobile, digits alone
     ("0412 345 678", "+61 412345678"),             # AU mobile: its digits inside the value's
+    ("617-555-6568", "6l7-5S5-6S68"),              # US phone, letters for digits (issue 60)
+    ("617-555-6568", "six one seven five five five six five six eight"),  # spelled out
+    ("617-555-6568", "Six-One-Seven 555 6568"),
 ])
 def test_other_countries_and_styles_are_read_through(original, value):
     assert lookalike.survives([original], value)

@@ -71,7 +71,7 @@ def test_a_personal_token_decides_who_acts_and_is_audited(project, tokens):
     c.patch(f"/api/spans/{note['spans'][0]['id']}", headers={**alice, "X-Annotator": "alice"},
             json={"subtype": "PATIENT"})
     actions = [(a["who"], a["action"]) for a in reversed(project.store.audit_log(nid))]
-    assert actions[-2:] == [("alice", "open"), ("alice", "update_span")]
+    assert actions[-3:] == [("alice", "open"), ("alice", "shown"), ("alice", "update_span")]
     assert project.store.review_state(nid, "bob") is None
 
 

@@ -428,7 +428,10 @@ def to_html(report: dict, images: dict | None = None) -> str:
 
 def _verified(v: dict) -> str:
     if v["ok"]:
-        return "passed: the draw, the tokens, the model's spans, the stores and their logs recomputed alike"
+        # the report recomputes the evidence; the officer's signatures are checked by `audit verify
+        # --key --ledger` only, so this never says the audit passed verify
+        return ("evidence recomputed alike (the draw, the tokens, the model's spans, the stores and their logs); "
+                "the officer's signed plan and statement are not checked here: `audit verify --key --ledger`")
     return f"FAILED: {len(v['differences'])} difference(s), listed below"
 
 

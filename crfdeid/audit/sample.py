@@ -17,7 +17,6 @@ text.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import random
 import re
@@ -35,6 +34,7 @@ from ..tagging.session import SPANS, Session
 from ..text.tokenize import token_offsets
 from ..version import __version__
 from . import canary
+from . import plan as planned
 
 MANIFEST = "audit.json"
 FORMAT = "crfdeid-audit/1"
@@ -191,15 +191,21 @@ def draw(members, n: int, seed: int, double: int = 0) -> tuple[list[str], list[s
     return chosen, twice
 
 
-def seed_for(key: bytes, release_digest: str) -> int:
-    """The sample's seed fixed by the officer's key and the release (1 .. 2**31 - 1): the data
-    holder, without the key, cannot draw again with another seed until a sample suits them.
+def output_digest(found: dict[str, Document]) -> str:
+    """:func:`release_digest` of the notes the release's run tagged (its whole output)."""
+    return release_digest([Member(d, (), 0, hashlib.sha256(doc.text.encode("utf-8")).hexdigest())
+                           for d, doc in found.items()])
 
-    >>> seed_for(b"k" * 32, "0" * 64) == seed_for(b"k" * 32, "0" * 64) != seed_for(b"k" * 32, "1" * 64)
-    True
-    """
-    mac = hmac.new(key, b"crfdeid-audit-seed:" + release_digest.encode(), hashlib.sha256).digest()
-    return int.from_bytes(mac[:8], "big") % (2**31 - 1) + 1
+
+def whole_output(members, found: dict[str, Document]) -> str | None:
+    """Why the release is not the whole output its run wrote (None when it is)."""
+    if release_digest(members) == output_digest(found):
+        return None
+    ours = {m.doc_id for m in members}
+    left = sorted(set(found) - ours)
+    return (f"audit of something else: the audit's release is not the whole output that leaves ({len(left)} of the "
+            f"output's {len(found)} notes are not in it, {len(ours - set(found))} of its {len(ours)} are not in "
+            "the output, or texts differ)")
 
 
 def new_seed() -> int:
@@ -207,13 +213,13 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 2**31)
 
 
-def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int = 0, model_path=None,
+def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, model_path=None,
            output: str = "redacted", options: dict | None = None, output_run: dict | None = None,
-           canaries: int = 0, release_spans: dict[str, Document] | None = None) -> dict:
+           canaries: int = 0, release_spans: dict[str, Document] | None = None, plan: dict | None = None) -> dict:
     """Draw the sample, tag it with the model, make the review project(s) and write the manifest.
 
-    ``seed``: a number, or the officer's key (bytes), which fixes the seed with the release
-    (:func:`seed_for`). Returns the manifest. ``folder`` must not be an audit yet; read errors
+    ``seed``: a number (unless ``plan``: the officer's signed plan, :mod:`crfdeid.audit.plan`, which
+    then fixes the seed and every setting). Returns the manifest. ``folder`` must not be an audit yet; read errors
     stop the audit (its population would be unknown). ``output_run``: what the manifest records
     of the release's output folder (``crfdeid.cli.audit_release.record``); ``canaries``: notes
     that get a made-up identifier in their review copy (:mod:`crfdeid.audit.canary`);
@@ -229,8 +235,14 @@ def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int
         raise CrfdeidError(f"{len(errors)} note(s) of the release could not be read (first: {errors[0]}); an "
                            "audit needs every note of the release")
     seed_from = "given"
-    if isinstance(seed, bytes):
-        seed, seed_from = seed_for(seed, release_digest(members)), "officer-key"
+    if release_spans is not None:
+        why = whole_output(members, release_spans)
+        if why:
+            raise CrfdeidError(why)
+    if plan is not None:
+        seed, seed_from = planned.seed_of(plan), "plan"
+        if plan["body"]["release_digest"] != release_digest(members):
+            raise CrfdeidError("the release is not the release the signed plan names (its digest differs)")
     sample, twice = draw(members, n, seed, double)
     planted = set(canary.choose(sample, canaries, seed))
     canary_of: dict[str, dict] = {}
@@ -263,12 +275,18 @@ def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int
             order = random.Random(f"{seed}/order/{part}").sample(ids, len(ids))
             rank = {d: i for i, d in enumerate(order)}
             batch = [docs[d] for d in ids]
-            for doc, tagged in zip(batch, _of_release(batch, release_spans) if release_spans is not None
-                                   else session.tagged(batch)):
+            found = list(_of_release(batch, release_spans) if release_spans is not None else session.tagged(batch))
+            spans_of = {d.doc_id: [(x.start, x.end, x.subtype) for x in t.spans] for d, t in zip(batch, found)}
+            lines = {d.doc_id: canary.lines(d.text, spans_of[d.doc_id]) for d in batch}
+            for doc, tagged in zip(batch, found):
                 shown, suggested = doc, tagged.spans
-                if doc.doc_id in planted:  # the review copy only; the manifest keeps the release's offsets
-                    text, c = canary.plant(doc.text, [(x.start, x.end) for x in tagged.spans],
-                                           random.Random(f"{seed}/canary/{doc.doc_id}"))
+                pool = [x for d in ids if d != doc.doc_id for x in lines[d]] if doc.doc_id in planted else []
+                if doc.doc_id in planted and (pool or lines[doc.doc_id]):
+                    # the review copy only; the manifest keeps the release's offsets. No line with an
+                    # identifier in the whole part: nothing to draw a canary from (the report says
+                    # how many were planted)
+                    text, c = canary.plant(doc.text, spans_of[doc.doc_id],
+                                           random.Random(f"{seed}/canary/{doc.doc_id}"), pool)
                     canary_of[doc.doc_id] = dict(c, doc_id=doc.doc_id, part=part)
                     shown = Document(doc.doc_id, text, [], dict(doc.meta))
                     suggested = [make_span(a, b, t) for a, b, t in
@@ -300,11 +318,13 @@ def create(folder, specs, n: int, seed: int | bytes, strata: Strata, double: int
                   "config_sha256": config_digest(model.config), "config": model.config},
         "output": output, "suggestions": "model" if release_spans is None else "release-run",
         "sample": {"seed": seed, "seed_from": seed_from, "size": n, "double": double, "strata": strata.as_dict(),
-                   "projects": {p: f"{p}/" for p in projects}},
+                   "canaries": canaries, "projects": {p: f"{p}/" for p in projects}},
         "notes": sorted(notes, key=lambda x: str(x["doc_id"])),
     }
     if output_run:
         manifest["output_run"] = output_run
+    if plan is not None:
+        manifest["plan"] = plan
     if canary_of:
         manifest["canaries"] = [canary_of[d] for d in sorted(canary_of)]
     atomic_write(folder / MANIFEST, json.dumps(manifest, indent=1, default=str) + "\n")

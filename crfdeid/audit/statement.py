@@ -1,47 +1,45 @@
-"""The officer's signed statement: what an audit's report rests on, under a key the data
-holder does not hold, so that the evidence cannot be rewritten after the report is signed.
+"""The officer's signed statement: what an audit's report rests on, under the officer's Ed25519
+key (:mod:`crfdeid.deid.signing`), so that the evidence cannot be rewritten after the report is
+signed and nobody without the private key can sign.
 
-``audit report AUDIT --sign officer.key`` writes ``AUDIT/statement.json``: the digests of the
-manifest, the release, the model and its config, the run manifest of the output when there
-is one, the seed and how it was fixed, each review store's log head, event count and settings
-digest, and the report's figures, with an HMAC-SHA256 over all of it under the officer's key
-(a ``python -m crfdeid key new FILE --for officer`` file). ``audit verify AUDIT --key officer.key`` checks the
-MAC, that the seed is the one the key and the release fix (:func:`seed_for`: no seed
-shopping), that each store still ends at the signed head (an event after signing is named, a
-store with fewer events or another event at the signed position was rolled back or re-chained),
-and that the figures recomputed now are the figures signed. What it cannot tell: a forgery
-made *before* signing that leaves no trace in the stores' own checks (the seals of
-:mod:`crfdeid.review.ledger`, checked with the token file, cover how people signed in).
+``audit report AUDIT --sign officer.key --ledger FILE`` writes ``AUDIT/statement.json``: the
+digests of the manifest, the release, the model and its config, the run manifest of the output,
+the signed plan's signature, the seed, each review store's log head, event count and settings
+digest, and the report's figures and level, with the officer's signature over all of it; the
+officer's ledger (:mod:`crfdeid.audit.register`) records it. A statement already there is never
+replaced silently (``--supersede`` moves it to ``AUDIT/superseded/``). ``audit verify AUDIT --key
+officer.key.pub --ledger FILE`` checks the signature with the public key, the plan
+(:mod:`crfdeid.audit.plan`), that each store still ends at the signed head (an event after
+signing is named, a store with fewer events or another event at the signed position was rolled
+back or re-chained), that the figures recomputed now at the signed level are the figures signed,
+and that the statement is the ledger's last for the release. A statement of the former format
+(``crfdeid-audit-statement/1``, an HMAC: whoever can check it can make it) is never taken as
+signed by the officer. What it cannot tell: a forgery made *before* signing that leaves no trace
+in the stores' own checks or the reviewers' signed reviews.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..deid import signing
 from ..errors import ConfigError
 from ..io import atomic_write
 from ..review import ledger
 from ..review.project import Project
-from .sample import MANIFEST, seed_for, sha256_file
+from .sample import MANIFEST, sha256_file
 
 STATEMENT = "statement.json"
-FORMAT = "crfdeid-audit-statement/1"
+FORMAT = "crfdeid-audit-statement/2"
+#: The former format: an HMAC, which whoever can check can make (read, never taken as signed).
+LEGACY = "crfdeid-audit-statement/1"
+SUPERSEDED = "superseded"
 #: The report's figures a statement holds (and verify recomputes).
 FIGURES = ("identifiers", "recall", "rates", "projection", "notes_with_residual", "reviewers", "reviewer_tokens",
            "reviewer_misses", "reviewing", "canaries")
-
-
-def key_id(key: bytes) -> str:
-    """A name of the key that tells nothing of it (16 hexadecimal digits)."""
-    return hmac.new(key, b"crfdeid-audit-key-id", hashlib.sha256).hexdigest()[:16]
-
-
-def _mac(key: bytes, body: dict) -> str:
-    return hmac.new(key, json.dumps(body, sort_keys=True, default=str).encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def stores(folder, manifest: dict) -> dict:
@@ -69,12 +67,30 @@ def body(folder, manifest: dict, report: dict) -> dict:
             "stores": stores(folder, manifest), "figures": {k: report.get(k) for k in FIGURES}}
 
 
-def sign(folder, manifest: dict, report: dict, key: bytes) -> dict:
-    """Write ``AUDIT/statement.json`` (a new one replaces the last); returns it."""
+def sign(folder, manifest: dict, report: dict, key, supersede: bool = False) -> dict:
+    """Write ``AUDIT/statement.json`` signed with the officer's private ``key``; returns it.
+
+    Raises
+    ------
+    ConfigError
+        The audit has a statement already and ``supersede`` is not given (a statement is never
+        replaced silently; with it the old one moves to ``AUDIT/superseded/``).
+    """
+    folder = Path(folder)
+    path = folder / STATEMENT
+    if path.exists() and not supersede:
+        raise ConfigError("the audit has a signed statement already: a statement is never replaced silently "
+                          "(--supersede keeps the old one in superseded/ and the ledger records both)", path=path)
     signed = body(folder, manifest, report)
-    out = {"format": FORMAT, "signed_at": datetime.now(UTC).isoformat(timespec="seconds"), "key_id": key_id(key),
-           "body": signed, "mac": _mac(key, signed)}
-    atomic_write(Path(folder) / STATEMENT, json.dumps(out, indent=1, default=str) + "\n")
+    signed["plan_signature"] = (manifest.get("plan") or {}).get("signature")
+    out = {"format": FORMAT, "signed_at": datetime.now(UTC).isoformat(timespec="seconds"),
+           "key": signing.public_hex(key), "key_id": signing.key_id(key), "body": signed,
+           "signature": signing.sign(key, signed)}
+    if path.exists():
+        (folder / SUPERSEDED).mkdir(mode=0o700, exist_ok=True)
+        old = load(folder) or {}
+        shutil.move(path, folder / SUPERSEDED / f"statement-{str(old.get('signed_at', 'old')).replace(':', '')}.json")
+    atomic_write(path, json.dumps(out, indent=1, default=str) + "\n")
     return out
 
 
@@ -87,41 +103,48 @@ def load(folder) -> dict | None:
         out = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
         raise ConfigError("the signed statement is not valid JSON", path=path) from None
-    if not isinstance(out, dict) or out.get("format") != FORMAT:
+    if not isinstance(out, dict) or out.get("format") not in (FORMAT, LEGACY):
         raise ConfigError(f"not a {FORMAT} statement", path=path)
     return out
 
 
-def check(folder, manifest: dict, key: bytes, figures=None) -> list[dict]:
+def check(folder, manifest: dict, officer, figures=None) -> list[dict]:
     """``[{"doc_id", "part", "what"}]``: every way the audit differs from its signed statement
-    (the seed included); ``figures``: a callable giving the report recomputed now at a level."""
+    (``officer``: the officer's public key); ``figures``: a callable giving the report
+    recomputed now at a level."""
     folder = Path(folder)
     out: list[dict] = []
 
     def differ(what, part=None, doc_id=None):
         out.append({"doc_id": doc_id, "part": part, "what": what})
 
-    release = manifest["release"]["digest"]
-    if manifest["sample"]["seed"] != seed_for(key, release):
-        differ("the sample's seed is not the one the officer's key fixes for this release (`audit sample --key`): "
-               "it could have been chosen after seeing draws")
     st = load(folder)
     if st is None:
         differ(f"the audit has no signed statement ({STATEMENT}; `audit report --sign`)")
         return out
-    if st.get("key_id") != key_id(key):
-        differ("the statement was signed with another key")
+    if st.get("format") == LEGACY:
+        differ("the statement is a legacy HMAC statement (crfdeid-audit-statement/1): whoever can check an HMAC "
+               "can make one, so it is not signed by the officer; sign again with an Ed25519 key "
+               "(`key new FILE --for officer`)")
+        return out
+    if st.get("key") != signing.public_hex(officer):
+        differ("the statement was signed with another key than the officer's")
         return out
     signed = st.get("body") or {}
-    if not hmac.compare_digest(str(st.get("mac")), _mac(key, signed)):
-        differ("the statement was edited after it was signed (its MAC does not match)")
+    if not signing.verify(officer, signed, st.get("signature")):
+        differ("the statement was edited after it was signed (its signature does not hold)")
         return out
+    release = manifest["release"]["digest"]
     mine = {"audit_json_sha256": sha256_file(folder / MANIFEST), "release_digest": release,
             "model_sha256": manifest["model"]["sha256"], "config_sha256": manifest["model"]["config_sha256"],
-            "output": manifest.get("output_run"), "seed": manifest["sample"]["seed"]}
+            "output": manifest.get("output_run"), "seed": manifest["sample"]["seed"],
+            "plan_signature": (manifest.get("plan") or {}).get("signature")}
     for k, v in mine.items():
         if signed.get(k) != v:
             differ(f"{k} differs from the signed statement (signed {_short(signed.get(k))}, now {_short(v)})")
+    planned = ((manifest.get("plan") or {}).get("body") or {}).get("level")
+    if planned is not None and signed.get("level") != planned:
+        differ(f"the statement's confidence level ({signed.get('level')}) is not the signed plan's ({planned})")
     current = stores(folder, manifest)
     for part, was in sorted((signed.get("stores") or {}).items()):
         _store(folder, part, was, current.get(part), differ)

@@ -25,13 +25,12 @@ from ..audit import simulate as audit_simulate
 from ..audit import statement
 from ..audit import verify as audit_verify
 from ..audit.hips import load_summary as hips_summary
-from ..deid.key import read_key_file
 from ..errors import CrfdeidError
 from ..io import atomic_write, read
 from ..scoring import audit as stats
 from ..tagging.model import DEFAULT_MODEL
 from ..text.tokenize import token_offsets
-from . import audit_hips, audit_release
+from . import audit_hips, audit_plan, audit_release, audit_signed
 
 
 def _level(text: str) -> float:
@@ -69,20 +68,22 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--release", action="append", metavar="FORMAT:PATH",
                    help="the release's notes, to measure the mean tokens of a note (repeatable)")
     q.add_argument("--json", action="store_true", help="print the plan as JSON")
+    audit_plan.add_arguments(q)
     q = sub.add_parser("sample", help="draw the sample and open it as review projects")
     q.add_argument("release", nargs="+", metavar="FORMAT:PATH", help="the notes of the release (any reader)")
     q.add_argument("--out", required=True, help="audit folder (new)")
-    q.add_argument("--notes", type=int, required=True, help="notes to draw (see `audit plan`)")
-    q.add_argument("--double", type=int, default=0,
+    q.add_argument("--plan", metavar="FILE",
+                   help="the officer's signed plan (`audit plan --sign`): it fixes the seed and every setting of "
+                        "the draw; an audit drawn without one cannot be signed")
+    q.add_argument("--notes", type=int, help="notes to draw (see `audit plan`; from the plan with --plan)")
+    q.add_argument("--double", type=int, default=None,
                    help="of those, notes that two reviewers review independently (capture-recapture; 0)")
     q.add_argument("--canaries", type=int, metavar="N",
                    help="notes that get a made-up identifier, unknown to the reviewers, to measure each reviewer's "
                         "misses (default: one in ten drawn notes, at least one; 0: none, and the report says so)")
     q.add_argument("--seed", type=int, help="seed of the draw (default: a fresh one, recorded); for tests: "
-                                            "a seed anyone chooses can be shopped for, use --key")
-    q.add_argument("--key", metavar="FILE",
-                   help="the officer's key (`python -m crfdeid key new FILE`): the seed is fixed by it and the "
-                        "release, so it cannot be chosen after seeing draws; `verify --key` recomputes it")
+                                            "a seed anyone chooses can be shopped for, such an audit is never "
+                                            "signed (use --plan)")
     q.add_argument("--stratify", action="append", default=[], metavar="FIELD",
                    help="stratum: a metadata field of the notes (JSON Lines 'meta', a CSV's meta_columns), "
                         "'length' (token-count bins) or a named group of --pattern (repeatable)")
@@ -100,15 +101,26 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("verify", help="draw the sample again from its seed; check the release and the model file")
     q.add_argument("audit", help="audit folder")
     q.add_argument("release", nargs="*", metavar="FORMAT:PATH", help="the release (default: as recorded)")
-    _evidence_options(q, "check the signed statement (`report --sign`) and the seed with the officer's key")
+    _evidence_options(q, "the officer's public key (officer.key.pub): checks the signed plan, the seed and the "
+                         "statement; without it the statement is not checked and verify fails")
+    q.add_argument("--ledger", metavar="FILE", help="the officer's ledger: refuses a plan or statement that is not "
+                                                    "the officer's last for the release (a replay)")
+    q.add_argument("--evidence-only", action="store_true",
+                   help="recompute the evidence without checking the officer's signatures (the result says the "
+                        "statement was not checked; exit status as the evidence)")
     q = sub.add_parser("report", help="the audit report from the reviewed sample (HTML and JSON)")
     q.add_argument("audit", help="audit folder")
     q.add_argument("--html", metavar="FILE", help="write the page a person reads and signs")
     q.add_argument("--json", metavar="FILE", help="write the figures as JSON (default: stdout)")
-    q.add_argument("--level", type=_level, default=0.95, help="confidence level (0.95)")
+    q.add_argument("--level", type=_level, help="confidence level (default: the signed plan's, else 0.95; another "
+                                                 "level than the plan's is a warning and is not signed)")
     q.add_argument("--hips", metavar="FILE", help="a result of `audit hips`, shown as what surrogates add")
-    q.add_argument("--sign", metavar="KEY", help="sign the report's evidence with the officer's key: writes "
-                                                 "AUDIT/statement.json (refused when the report has a warning)")
+    q.add_argument("--sign", metavar="KEY", help="sign the report's evidence with the officer's private key: "
+                                                 "writes AUDIT/statement.json (refused when the report has a "
+                                                 "warning, or the audit was not drawn from the officer's plan)")
+    q.add_argument("--ledger", metavar="FILE", help="the officer's ledger, which records the statement (with --sign)")
+    q.add_argument("--supersede", action="store_true",
+                   help="sign again over a statement already there (kept in AUDIT/superseded/; the ledger holds both)")
     _evidence_options(q, None)
     q = sub.add_parser("simulate", help="reviewers played by a gold standard (examples and tests only)")
     q.add_argument("audit", help="audit folder")
@@ -176,6 +188,9 @@ def _plan(args) -> int:
         # release's own), or set a target the release can meet
         print(f"warning: the plan asks for {plan['notes']:,} notes and the release has {notes:,}: a sample of the "
               "whole release or more; review every note instead, or choose a looser --target", file=sys.stderr)
+    if args.sign:
+        return audit_plan.sign(args, plan["notes"], args.level,
+                               {"per": args.per, "target": args.target, "expected": args.expected})
     if args.json:
         print(json.dumps(plan, indent=1))
         return 0
@@ -192,22 +207,35 @@ def _plan(args) -> int:
 
 
 def _sample(args) -> int:
-    if args.key and args.seed is not None:
-        print("error: --key fixes the seed: give --key or --seed, not both", file=sys.stderr)
-        return 2
-    seed = read_key_file(args.key) if args.key else args.seed if args.seed is not None else audit_sample.new_seed()
-    strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
+    planned = None
+    options = cli.reader_options(args.reader_option)
+    if args.plan:
+        planned, strata, fixed = audit_plan.drawn(args)
+        n, double, canaries, output, options = (fixed["notes"], fixed["double"], fixed["canaries"], fixed["output"],
+                                                fixed["reader_options"])
+        seed = 0  # the plan's signature gives it
+    else:
+        if args.notes is None:
+            print("error: --notes is needed (or --plan, the officer's signed plan)", file=sys.stderr)
+            return 2
+        n, double, output = args.notes, args.double or 0, args.output
+        canaries = max(1, n // 10) if args.canaries is None else args.canaries
+        seed = args.seed if args.seed is not None else audit_sample.new_seed()
+        strata = audit_sample.Strata(tuple(args.stratify), args.length_bins, args.pattern)
     run = found = None
     if args.release_output:
         model = args.model if args.model and args.model != "default" else DEFAULT_MODEL
         run = audit_release.record(args.release_output, audit_sample.sha256_file(model))
+        if planned and run["manifest_sha256"] != planned["body"]["output_manifest_sha256"]:
+            print("error: audit of something else: --release-output is not the output the signed plan names",
+                  file=sys.stderr)
+            return 2
         found = audit_release.release_spans(args.release_output, model)  # the suggestions: what the run removed
-    manifest = audit_sample.create(args.out, args.release, args.notes, seed, strata, args.double, args.model,
-                                   args.output, cli.reader_options(args.reader_option), run,
-                                   max(1, args.notes // 10) if args.canaries is None else args.canaries, found)
+    manifest = audit_sample.create(args.out, args.release, n, seed, strata, double, args.model, output, options,
+                                   run, canaries, found, planned)
     parts = manifest["sample"]["projects"]
     print(json.dumps({"audit": args.out, "seed": manifest["sample"]["seed"], "notes": len(manifest["notes"]),
-                      "double": args.double, "projects": [str(Path(args.out) / p) for p in parts],
+                      "double": double, "projects": [str(Path(args.out) / p) for p in parts],
                       "release_notes": manifest["release"]["notes"], "strata": len(manifest["release"]["strata"])}))
     print("review: " + "; ".join(f"python -m crfdeid review serve {Path(args.out) / p}" for p in parts),
           file=sys.stderr)
@@ -219,7 +247,7 @@ def checked(audit, release=None, tokens=None) -> dict:
     folder, its check against the run manifest and a run made again (:mod:`.audit_release`)."""
     manifest = audit_sample.load(audit)
     run = manifest.get("output_run")
-    retag, unmade = None, []
+    retag, unmade, partial = None, [], []
     if run and manifest.get("suggestions") == "release-run":
         def retag(ids):
             try:
@@ -227,11 +255,19 @@ def checked(audit, release=None, tokens=None) -> dict:
             except CrfdeidError as exc:
                 unmade.append({"doc_id": None, "part": None, "what": f"the release run's spans: {exc}"})
                 return {}
+            if audit_sample.output_digest(found) != manifest["release"]["digest"]:
+                partial.append({"doc_id": None, "part": None, "what": (
+                    f"audit of something else: the audit's release ({manifest['release']['notes']} notes) is not the "
+                    f"whole output that leaves ({len(found)} notes tagged by its run)")})
             return audit_release.span_lists(found, ids)
     result = audit_verify.verify(audit, release, tokens, retag)
     if unmade:
         result["differences"] += unmade
         result["ok"] = result["checks"]["release_spans"] = False
+    if run:
+        result["checks"]["whole_output"] = not partial and not unmade
+        result["differences"] += partial
+        result["ok"] = result["ok"] and not partial
     if run:
         found: list = []
         audit_release.check(run, lambda doc_id, what: found.append({"doc_id": doc_id, "part": None, "what": what}))
@@ -243,13 +279,16 @@ def checked(audit, release=None, tokens=None) -> dict:
 
 def _verify(args) -> int:
     result = checked(args.audit, args.release or None, args.tokens)
-    if args.key:
-        key = read_key_file(args.key)
-        signed = statement.check(args.audit, audit_sample.load(args.audit), key,
-                                figures=lambda level: audit_report.compute(args.audit, level or 0.95, checked=result))
-        result["checks"]["statement"] = not signed
-        result["differences"] += signed
-        result["ok"] = result["ok"] and not signed
+    if args.evidence_only:
+        result["statement"] = "not checked (--evidence-only)"
+    else:
+        result["statement"] = "checked" if args.key else "not checked: no --key"
+        found = audit_signed.check(args.audit, result, args.key, args.ledger)
+        for name, whats in found.items():
+            result["checks"][name] = not whats
+            result["differences"] += [{"doc_id": None, "part": None, "what": w} if isinstance(w, str) else w
+                                      for w in whats]
+        result["ok"] = result["ok"] and not any(found.values())
     print(json.dumps(result))
     for d in result["differences"]:
         print(f"difference: {d['doc_id'] or '(audit)'}" + (f" in {d['part']}/" if d["part"] else "")
@@ -257,7 +296,8 @@ def _verify(args) -> int:
     failed = [k for k, v in result["checks"].items() if not v]
     print(f"verify: {'ok' if result['ok'] else 'FAILED'}" + (f" ({', '.join(failed)}; "
                                                               f"{len(result['differences'])} difference(s))"
-                                                              if failed else ""), file=sys.stderr)
+                                                              if failed else "")
+          + ("; the officer's signatures were NOT checked" if args.evidence_only else ""), file=sys.stderr)
     return 0 if result["ok"] else 1
 
 
@@ -268,7 +308,13 @@ def _report(args) -> int:
             print(f"error: --html {missing}", file=sys.stderr)
             return 2
     hips = hips_summary(args.hips) if args.hips else None
-    report = audit_report.compute(args.audit, args.level, checked=checked(args.audit, tokens=args.tokens), hips=hips)
+    manifest = audit_sample.load(args.audit)
+    planned = ((manifest.get("plan") or {}).get("body") or {}).get("level")
+    level = args.level if args.level is not None else planned if planned is not None else 0.95
+    report = audit_report.compute(args.audit, level, checked=checked(args.audit, tokens=args.tokens), hips=hips)
+    if planned is not None and level != planned:
+        report["warnings"].append(f"the report's confidence level ({level:g}) is not the signed plan's ({planned:g}): "
+                                  "a report at another level than planned is not the audit's report")
     text = audit_report.to_json(report)
     if args.json:
         atomic_write(args.json, text)
@@ -281,15 +327,19 @@ def _report(args) -> int:
     r = report["rates"]["residual_identifiers_per_token"]
     print(f"residual identifiers: {r['found']} in {report['sample']['reviewed']} notes; "
           f"{stats.PER * r['estimate']:.2f} per 10,000 tokens, at most {stats.PER * r['upper_one_sided']:.2f} "
-          f"({round(100 * args.level)} %); release: at most {report['projection']['upper_residual_identifiers']:,.0f}",
+          f"({round(100 * level)} %); release: at most {report['projection']['upper_residual_identifiers']:,.0f}",
           file=sys.stderr)
     if args.sign:
         if report["warnings"]:
             print("error: not signed: the report has warnings (above); a report is signed when it has none",
                   file=sys.stderr)
             return 1
-        statement.sign(args.audit, audit_sample.load(args.audit), report, read_key_file(args.sign))
-        print(f"signed: {Path(args.audit) / statement.STATEMENT} (keep a copy with the key)", file=sys.stderr)
+        refused = audit_signed.sign(args.audit, manifest, report, args.sign, args.ledger, args.supersede)
+        if refused:
+            print(f"error: not signed: {refused}", file=sys.stderr)
+            return 1
+        print(f"signed: {Path(args.audit) / statement.STATEMENT} (the ledger {args.ledger} records it)",
+              file=sys.stderr)
     return 1 if report["warnings"] else 0
 
 

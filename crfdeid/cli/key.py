@@ -1,13 +1,15 @@
-"""Make a secret key (``python -m crfdeid key new FILE``): for surrogate output, or, with
-``--for officer``, the privacy officer's key that signs and checks a release audit.
+"""Make a key (``python -m crfdeid key new FILE``): a secret for surrogate output, or, with
+``--for officer`` / ``--for reviewer``, an Ed25519 key pair that signs a release audit's plan
+and statement (the privacy officer) or a reviewer's reviews.
 
 The key goes to a new file readable by its owner only (a file that exists is
 never overwritten); ``--key-file FILE`` of ``tag`` and ``corpus surrogate``
-reads a surrogate key, ``audit sample/report/verify --key``/``--sign`` the officer's.
-Keep a surrogate key out of the release: whoever has it can recompute the
-surrogates (``--seed`` is for tests and demonstrations only). Keep the officer's
-key from the data holder: whoever has it can sign a statement or choose the
-audit's sample.
+reads a surrogate key. A pair is FILE (the private key, kept by its owner) and
+FILE.pub (the public key, given to whoever checks: ``audit verify --key
+FILE.pub``, ``audit plan --reviewer NAME=FILE.pub``). Keep a surrogate key out
+of the release: whoever has it can recompute the surrogates (``--seed`` is for
+tests and demonstrations only). Keep the officer's and the reviewers' private
+keys from the data holder: whoever has one can sign in their name.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import sys
 
 from .. import cli
 from ..deid.key import EXAMPLE, new_key
+from ..deid.signing import new_pair
 from ..errors import ConfigError
 
 #: What a key is for, and whom it is kept from, by ``--for``.
-KEEP = {"surrogates": "for surrogates", "officer": "for the privacy officer (audit --key, --sign)"}
+KEEP = {"surrogates": "for surrogates", "officer": "for the privacy officer (audit plan/report --sign)",
+        "reviewer": "for a reviewer (review sign)"}
 KEEP_FROM = {"surrogates": "out of the release: whoever has it can recompute the surrogates",
-             "officer": "from the data holder: whoever has it can sign an audit's statement or choose its sample"}
+             "officer": "from the data holder: whoever has it can sign an audit's plan or statement",
+             "reviewer": "to yourself: whoever has it can sign reviews in your name"}
 
 
 def main(argv=None) -> int:
@@ -33,11 +38,15 @@ def main(argv=None) -> int:
                                      f"FILE, mode 0600. Example: {EXAMPLE}")
     new.add_argument("file", metavar="FILE")
     new.add_argument("--for", dest="use", choices=sorted(KEEP), default="surrogates",
-                     help="what the key is for: surrogates (tag --key-file; the default) or officer (the "
-                          "privacy officer's key of `audit --key/--sign`); only the message differs")
+                     help="what the key is for: surrogates (tag --key-file; the default), officer or reviewer "
+                          "(an Ed25519 pair: FILE, private, and FILE.pub, public)")
     args = p.parse_args(argv)
     try:
-        path = new_key(args.file)
+        if args.use == "surrogates":
+            path = new_key(args.file)
+        else:
+            path, pub = new_pair(args.file)
+            print(f"wrote the public key to {pub}: give it to whoever checks", file=sys.stderr)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -2,9 +2,9 @@
 
 Subcommands: ``init`` a project folder, ``import`` notes (pre-annotated by a model),
 ``serve`` the page, ``export`` through any writer, ``stats`` (progress and annotator
-scores), ``retrain`` (what the server starts in the background), ``simulate`` (the
-active-learning replay). Exit codes: 0 success, 1 some notes failed, 2 usage,
-configuration or missing extra.
+scores), ``retrain`` (what the server starts in the background), ``sign`` (a reviewer signs
+their reviews with their own key), ``simulate`` (the active-learning replay). Exit codes: 0
+success, 1 some notes failed, 2 usage, configuration or missing extra.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import sys
 from .. import cli
 from .._data import install_hint
 from ..config import load_config
+from ..deid.signing import load_private
 from ..errors import CrfdeidError
 from ..io import write
-from ..review import agreement, simulate
+from ..review import agreement, receipts, simulate
 from ..review.credentials import Credentials, set_token
 from ..review.guard import LOOPBACK
 from ..review.project import Project, export_docs, import_notes
@@ -97,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--plot", metavar="PNG", help="annotators against the consensus (needs crfdeid[plot])")
     q = sub.add_parser("retrain", help="retrain from the reviewed notes now (the server runs this)")
     _project_args(q)
+    q = sub.add_parser("sign", help="sign your reviews with your own private key (an audit counts only signed "
+                                    "reviews of reviewers its plan names)")
+    _project_args(q)
+    q.add_argument("--name", required=True, help="your name in the project")
+    q.add_argument("--key", required=True, metavar="FILE", help="your private key (`key new FILE --for reviewer`)")
     review_simulate.add_arguments(sub.add_parser(
         "simulate", help="replay annotation with a gold standard (active learning curves)",
         description=simulate.__doc__.split("\n")[0]))
@@ -279,8 +285,19 @@ def _retrain(args) -> int:
     return main_retrain(args.project, args.db)
 
 
+def _sign(args) -> int:
+    key = load_private(args.key)
+    project = Project.open(args.project, args.db)
+    try:
+        signed = receipts.sign(project.store, check_name(args.name), key)
+    finally:
+        project.close()
+    print(json.dumps({"signed": signed["who"], "events": signed["events"], "digest": signed["digest"]}))
+    return 0
+
+
 COMMANDS = {"init": _init, "import": _import, "serve": _serve, "token": _token, "export": _export,
-            "stats": _stats, "retrain": _retrain}
+            "stats": _stats, "retrain": _retrain, "sign": _sign}
 
 
 if __name__ == "__main__":

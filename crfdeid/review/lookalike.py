@@ -20,7 +20,12 @@ value, a false pass puts a patient's name in the release):
   (two-letter units such as ``Bo`` would refuse most joined names);
 - *digits alone*: the value's digits joined are compared with each original's digits joined,
   for originals of five digits or more (phones and identifiers; a short date's digits would
-  refuse most dates), without their leading zeros (a trunk prefix left out internationally).
+  refuse most dates), without their leading zeros (a trunk prefix left out internationally);
+- *letters for digits*: a piece made of digits and letters that look like digits
+  (:data:`DIGIT_LIKE`: ``l I i | !`` as 1, ``O o Q D`` as 0, ``S s`` as 5, ``B`` as 8, ``Z z`` as
+  2, ``E`` as 3, ``A`` as 4, ``G b`` as 6, ``T`` as 7, ``g q`` as 9) is read as those digits
+  (``6l7-5S5-6S68`` is 617-555-6568), and number words (``six one seven``, ``oh``, ``zero``...)
+  as their digits; both are compared as digits alone.
 """
 
 from __future__ import annotations
@@ -38,6 +43,15 @@ LEET = ({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "
         {"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"})
 #: Originals with at least this many digits are compared by their digits alone.
 MIN_DIGITS = 5
+#: Letters and signs written for digits (read so in a piece of digits and such letters only).
+DIGIT_LIKE = {"l": "1", "I": "1", "i": "1", "|": "1", "!": "1", "O": "0", "o": "0", "Q": "0", "D": "0",
+              "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2", "E": "3", "A": "4", "G": "6", "b": "6",
+              "T": "7", "g": "9", "q": "9"}
+#: Digits spelled out (English), read as the digit.
+NUMBER_WORDS = {"zero": "0", "oh": "0", "nought": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+                "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_DIGIT_PIECE = re.compile(r"[0-9" + re.escape("".join(DIGIT_LIKE)) + r"]+")
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _PIECE = re.compile(r"[^\W_]+|[@$]", re.UNICODE)
 
 
@@ -105,6 +119,30 @@ def digits(text: str) -> str:
     return "".join(str(unicodedata.digit(c)) for c in text if c.isdigit() and unicodedata.digit(c, None) is not None)
 
 
+def digit_readings(value: str) -> list[str]:
+    """The value's digits read plainly, with letters for digits, and with number words.
+
+    >>> digit_readings("6l7-5S5-6S68")
+    ['6175556568', '6755668']
+    >>> digit_readings("six one seven, five five five")
+    ['617555']
+    """
+    folded = "".join(latin(ch) if not ch.isascii() else ch for ch in value)
+    as_digits = "".join(digits(m.group()) if m.group().isdigit() else "".join(DIGIT_LIKE.get(c, c) for c in m.group())
+                        for m in _pieces_with_digits(folded))
+    words = _WORD.sub(lambda m: NUMBER_WORDS.get(m.group().lower(), m.group()), folded)
+    return sorted({digits(value), as_digits, digits(words)} - {""})
+
+
+def _pieces_with_digits(text: str):
+    """The runs of digits and digit-like letters that stand alone (not inside a longer word)."""
+    for m in _DIGIT_PIECE.finditer(text):
+        before = text[m.start() - 1] if m.start() else " "
+        after = text[m.end()] if m.end() < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            yield m
+
+
 def survives(originals: list[str], value: str) -> bool:
     """Whether a unit of an original survives in ``value`` read any way of :func:`variants`,
     or an original's digits (five or more) stand among the value's digits."""
@@ -119,7 +157,7 @@ def survives(originals: list[str], value: str) -> bool:
         return True
     if any(long_units.survivor(v.replace(" ", "")) is not None for v in readings):
         return True
-    mine = digits(value)
+    mine = digit_readings(value)
     # leading zeros dropped: a national trunk prefix is left out when a number is written
     # internationally (AU 0412 345 678 = +61 412 345 678)
-    return any(len(d) >= MIN_DIGITS and d in mine for d in (digits(o).lstrip("0") for o in originals))
+    return any(len(d) >= MIN_DIGITS and any(d in m for m in mine) for d in (digits(o).lstrip("0") for o in originals))

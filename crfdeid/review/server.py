@@ -193,7 +193,19 @@ def create_app(project, token: str | None = None, hosts=LOOPBACK, retrainer: Ret
     def open_note(note_id: Id, x_annotator: Who = None):
         name = who(x_annotator)
         store.open(note_id, name)
+        store.shown(note_id, name)  # each showing: an audit counts reading time while a note is shown
         return as_json(note_view(note_id, name))
+
+    # the page left the screen or came back (visibilitychange): the reading time stops and restarts
+    @app.post("/api/notes/{note_id}/hidden")
+    def hidden(note_id: Id, x_annotator: Who = None):
+        store.shown(note_id, who(x_annotator), False)
+        return {"hidden": True}
+
+    @app.post("/api/notes/{note_id}/shown")
+    def shown(note_id: Id, x_annotator: Who = None):
+        store.shown(note_id, who(x_annotator))
+        return {"shown": True}
 
     @app.post("/api/notes/{note_id}/release")
     def release(note_id: Id, body: OptionalJson = None, x_annotator: Who = None):

@@ -239,6 +239,12 @@ class Store:
             return run("SELECT state, opened_at, done_at FROM reviews WHERE note_id = ? AND annotator = ?",
                        (note_id, annotator))[0]
 
+    def shown(self, note_id: int, annotator: str, visible: bool = True) -> None:
+        """The note came on (or left) the person's screen: an audit counts reading time while shown."""
+        self.note(note_id)
+        with self.db.write() as run:
+            self.audit(run, annotator, "shown" if visible else "hidden", note_id)
+
     def _first_open(self, run, note_id: int, annotator: str) -> None:
         """Inside a transaction: the review row and, if new, the copy of the model's suggestions."""
         run("UPDATE notes SET model_version = model_version WHERE id = ?", (note_id,))  # row lock, as above

@@ -591,6 +591,12 @@ async function undoDelete() {
   say(`Saved: deletion undone (${r.subtype}, ${r.status}).`);
 }
 
+// An audit counts a note's reading time while it is on screen: say when the page leaves it and comes back.
+document.addEventListener("visibilitychange", () => {
+  const n = state.review && state.review.note;
+  if (n && state.who) api("POST", `/api/notes/${n.id}/${document.hidden ? "hidden" : "shown"}`, {}).catch(() => {});
+});
+
 async function openNote(id, pushHistory = true, notice = "") {
   const n = await guarded(() => api("POST", `/api/notes/${id}/open`, {}));
   if (!n) return;
