@@ -182,8 +182,11 @@ def test_every_readme_block_runs_in_order_in_an_empty_folder(tmp_path):
     # the audit: its sample, verified, and the report with its figure
     report = json.loads((work / "audit.json").read_text(encoding="utf-8"))
     assert report and (work / "audit.html").stat().st_size > 1000
-    [verify] = [r for c, r in done if "audit verify" in c]
-    assert verify is not None and "verify: ok" in verify.stderr
+    [evidence, signed] = [r for c, r in done if "audit verify" in c]
+    assert evidence is not None and "verify: ok; the officer's signatures were NOT checked" in evidence.stderr
+    # simulated reviewers: the report fails and nothing is signed, so verify with the key fails by name
+    assert signed is not None and "no signed statement" in signed.stderr and "verify: FAILED" in signed.stderr
+    assert (work / "plan.json").is_file() and not (work / "audit" / "statement.json").exists()
     for c, r in done:  # no identifier of the demo notes in any message
         assert r is None or not any(phi in r.stderr for phi in DEMO_PHI), c
     slowest = sorted(SECONDS.items(), key=lambda kv: -kv[1])[:4]
