@@ -121,7 +121,8 @@ def _units() -> dict[str, tuple]:
         "addresses (all)": ("addresses", "apply", "spans"),
     }
     for name, (module, func, how) in patches.items():
-        units[name] = ("patch", module, func, how)
+        if hasattr(importlib.import_module(_M + module), func):  # a removed rule leaves the ledger
+            units[name] = ("patch", module, func, how)
     for module in ("fixedforms", "contextforms"):
         for key in importlib.import_module(_M + module).FORMS:
             units[f"{module} {key}"] = ("form", module, "FORMS", key)
