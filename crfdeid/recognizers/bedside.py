@@ -45,13 +45,6 @@ VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|hea
                    r"[0-9]{1,3}(?:\.[0-9])?(?:[ \t]*-[ \t]*[0-9]{1,3}(?:\.[0-9])?)?(?:[ \t]*%)?(?![0-9/]|\.[0-9])")
 
 
-def vitals_only(text: str, sp: Span) -> bool:
-    """Whether every letter and digit of the span lies in readings of :data:`VITAL` (``FBS 182, PPBS 246``)."""
-    inside = [m.span() for m in VITAL.finditer(text, max(0, sp.start - 24), min(len(text), sp.end + 24))]
-    return bool(inside) and all(any(a <= i < b for a, b in inside) for i in range(sp.start, sp.end)
-                                if text[i].isalnum())
-
-
 _ECG = frozenset("degree av avb block heart elevation elevations elevated depression depressions segment segments "
                  "changes change wave waves".split())
 _RHYTHM_BEFORE = re.compile(r"(?i)\b(?:n?sr|sinus|sb|a-?fib|afib|af|a-?flutter|aflutter|flutter|svt|rhythm|hr|"
