@@ -190,7 +190,7 @@ def _ledger(args) -> int:
         print("\n".join(ledger.known_units()))
         return 0
     names = ledger.known_units() if args.without == "all" else [u.strip() for u in args.without.split(",") if u.strip()]
-    sets = {n.strip(): madeup.note_set(n.strip()) for n in args.notes.split(",") if n.strip()}
+    sets: dict[str, str | Path] = {n.strip(): madeup.note_set(n.strip()) for n in args.notes.split(",") if n.strip()}
     corpus = None
     if args.corpus:
         corpus = list(read(args.corpus))

@@ -22,7 +22,8 @@ import functools
 import importlib
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from ..document import Document
 from ..recognizers import chain as chain_module
@@ -57,7 +58,7 @@ def _span_as_given(_text, sp):
 
 
 #: What a patched function becomes.
-REPLACEMENTS = {"none": _no_reason, "false": _no, "empty": _nothing, "spans": _spans_as_given,
+REPLACEMENTS: dict[str, Callable] = {"none": _no_reason, "false": _no, "empty": _nothing, "spans": _spans_as_given,
                 "alone": _span_alone, "same": _span_as_given}
 
 _M = "crfdeid.recognizers."
@@ -173,7 +174,7 @@ def switched_off(unit: tuple) -> Iterator[None]:
         from ..recognizers import phrases
         p = phrases._patterns()
         was = p[target[0]]
-        p[target[0]] = _NEVER
+        p[target[0]] = _NEVER  # type: ignore[assignment]
         try:
             yield
         finally:
@@ -223,7 +224,7 @@ def _corpus_figures(docs: list[Document], model) -> dict:
     return {k: f[k] for k in ("precision", "recall", "tp", "fp", "fn", "covered")}
 
 
-def run(unit_names: list[str], sets: dict[str, str], corpus: list[Document] | None, model=None,
+def run(unit_names: list[str], sets: dict[str, str | Path], corpus: list[Document] | None, model=None,
         progress=None) -> dict:
     """``{"units": {name: spec}, "sets": {name: gold counts}, "runs": {"baseline" or unit: figures}}``.
 
@@ -242,7 +243,7 @@ def run(unit_names: list[str], sets: dict[str, str], corpus: list[Document] | No
     for name in ["baseline", *unit_names]:
         t0 = time.process_time()
         with switched_off(units[name]) if name != "baseline" else contextlib.nullcontext():
-            fig = {"sets": _sets_figures(gold, m)}
+            fig: dict = {"sets": _sets_figures(gold, m)}
             if corpus is not None:
                 fig["corpus"] = _corpus_figures(corpus, m)
         fig["cpu_seconds"] = round(time.process_time() - t0, 2)
