@@ -27,7 +27,7 @@ from ..document import Span, make_span
 from ..features.surface import ascii_lower, cannot_match
 from ..text.patterns import LazyPattern
 from .datecheck import impossible_date
-from .rulebook import _CAP, _CLASS_OF, KEYWORDS, NEEDS, RULES, _lazy, merge_disjoint
+from .rulebook import _CAP, _CLASS_OF, ANCHORS, KEYWORDS, NEEDS, RULES, WORD_CHECKS, WORDWISE, _lazy, merge_disjoint
 
 __all__ = ["KEYWORDS", "NEEDS", "RULES", "extend_names", "find", "impossible_date", "merge_disjoint",
            "overlay", "prepare", "trie_pattern"]
@@ -66,18 +66,6 @@ def trie_pattern(words) -> str:
 # One scan of a note finds every key word. A key word ends before a non-letter
 # ("pager5555" is a pager number) or with a full stop ("R.N.BSN").
 _KEYWORDS = re.compile(r"\b(?:" + trie_pattern(_CLASS_OF) + r")(?:(?<=\.)|(?![a-z]))")
-
-#: Rules run only near their key words on an ASCII note: ``(classes, "line")`` when every
-#: match lies on a line that holds one (only those lines are scanned), ``(classes,
-#: "start")`` when every match starts at one (the rule is tried there only). Same
-#: matches as a scan of the whole note (tests/test_rules.py).
-ANCHORS = {
-    "title_person": (("mr",), "line"), "signature": (("credential", "md_np"), "line"),
-    "saint": (("st", "saint"), "line"), "university": (("university",), "line"), "street": (("st", "street"), "line"),
-    "title_clinician": (("ho", "md_np"), "line"), "date_month_year": (("month",), "start"),
-    "year_after_event": (("event",), "line"), "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
-}
-
 
 def _keyword_starts(low: str) -> dict:
     """Start offsets of the key words in a lower-cased ASCII note, by class."""
@@ -136,15 +124,8 @@ def _name_words() -> tuple[frozenset, frozenset]:
     return first, last
 
 
-#: Rules whose matches (their ``phi`` group if they have one) must pass a word-list check
-#: (:func:`_word_check`).
-WORD_CHECKS = {"title_clinician": "last_not_plain", "saint": "last_first_name",
-               "initial_name": "not_plain_or_surname", "street_lower": "street_words"}
 _STREET_TAIL = frozenset("street avenue road lane drive boulevard court place terrace circle highway parkway st ave rd "
                          "ln blvd apt suite ste unit".split())
-#: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
-#: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"signature", "initial_name", "saint", "university"})
 _WORD = _lazy(r"[A-Za-z][A-Za-z'-]*")
 
 
