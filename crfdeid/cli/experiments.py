@@ -172,7 +172,7 @@ def _dev_cv_parser(sub) -> None:
 
 def _ledger_parser(sub) -> None:
     s = _sub(sub, "rule-ledger", "each post-CRF rule switched off in turn: made-up sets and annotated notes",
-             "  python -m crfdeid experiments rule-ledger --notes dev4,dev5 --without 'rule ssn,step rules.v1'\n"
+             "  python -m crfdeid experiments rule-ledger --notes dev4,dev5 --without 'rule phone,step rules.v1'\n"
              "  python -m crfdeid experiments rule-ledger --notes dev,dev2,check --corpus physionet:notes/ \\\n"
              "      --exclude-groups locked.txt --without all --json ledger.json\n"
              "  python -m crfdeid experiments rule-ledger --list")

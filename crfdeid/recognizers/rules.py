@@ -2,8 +2,8 @@
 
 The hybrid design of the i2b2 2014 winners: a CRF for everything, plus rules
 for forms a regex finds almost without false positives (full dates, phone
-numbers, e-mail addresses, URLs, IP addresses, SSNs, a capitalised word after
-``Dr.``/``Mr.``/``Mrs.``). :func:`overlay` merges
+numbers, a capitalised word after ``Mr.``/``Mrs.``; since the rule diet of 2026-11-25 only the rules
+that gain on notes they were not written on, docs/rules.md). :func:`overlay` merges
 the two, preferring the CRF's subtype and extending spans to their union, then
 adds the initials and coordinated names next to name spans
 (:func:`extend_names`). The overlay only adds redaction, with one exception: a CRF DATE
@@ -11,8 +11,8 @@ span that cannot be a date (``bp 80/60``, :func:`impossible_date`) is dropped.
 
 The rule table is :mod:`.rulebook`; the date check :mod:`.datecheck`.
 
->>> [(s.start, s.end, s.subtype) for s in find("Call 617-555-0199 on 03/14/2098.")]
-[(5, 17, 'PHONE'), (21, 31, 'DATE')]
+>>> [(s.start, s.end, s.subtype) for s in find("Call 617-555-0199, Mrs. Ames.")]
+[(5, 17, 'PHONE'), (24, 28, 'PATIENT')]
 """
 
 from __future__ import annotations
@@ -302,8 +302,8 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
     disjoint, as :func:`find` gives them) skips the scan, as the rule ablation does.
 
     >>> from crfdeid.document import make_span
-    >>> overlay("on 03/14/2098.", [make_span(3, 8, "DATE")])
-    [Span(start=3, end=13, category='DATE', subtype='DATE')]
+    >>> overlay("call 617-555-0199.", [make_span(5, 12, "PHONE")])
+    [Span(start=5, end=17, category='CONTACT', subtype='PHONE')]
     """
     # One sweep in start order: a rule span joins every span it overlaps, a CRF
     # span joins the group only through a rule span it overlaps.
