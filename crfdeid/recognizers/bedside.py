@@ -1,6 +1,10 @@
 """Bedside readings, rhythms and misspellings taken for PHI: the reasons of :func:`.values.why_value` added
 for the PhysioNet ICU notes (issue 50), kept apart from the older reasons.
 
+Evidence (the rule ledger, docs/rules.md, 2026-11-25): 66 false-positive tokens of the PhysioNet dev notes,
+the ICU notes these reasons were written on; no gold token and no phrase of a later set taken. The reason
+``vitals only`` changed nothing there and was removed.
+
 * **vital** (:data:`VITAL`): a number or a range right after a vital sign's or a line's name (``RR 12-22``,
   ``CVP 8-14``, ``SpO2 89-100%``, the ``2 89`` of ``Spo2 89``); no slash (``BP 3/4`` is left to the other
   reasons): no date is written right after a measure's name without one.

@@ -1,11 +1,12 @@
 """Clinical values kept as written: predicted spans that are a value, a heading or a role, dropped.
 
-A tagger that has read few notes of a style takes a strength grade (``4/5 RUE``) or a
-reflex grade (``2/4``) for a date, ``Mini-Cog 3/5`` for a doctor and a date, a heading
-(``ED TRIAGE NOTE``) for a name; a surrogate then writes another clinical value in its
-place, which a reader cannot tell from a real one (issue 50). :func:`why_value` says why a
-predicted span is such a value, from the evidence each reason names; the clinical filter
-(:mod:`.clinical`) drops it. Every reason asks for the span to lie inside the value it names:
+A tagger that has read few notes of a style takes a strength grade (``4/5 RUE``) for a date or
+``Mini-Cog 3/5`` for a doctor; a surrogate then writes another clinical value in its place (issue 50).
+:func:`why_value` says why a predicted span is such a value; the clinical filter (:mod:`.clinical`)
+drops it. Rule ledger (docs/rules.md, 2026-11-25): the reasons save 34 phrases of the made-up sets
+written after them (score 4, role 10, label cut 2, grade 1, age 1) and 205 false-positive tokens of
+PhysioNet dev (setting 64), at no identifier; those that changed nothing there were removed (durations,
+an age in brackets, headings of label words). Every reason asks for the span to lie inside its value:
 
 * **score**: inside a scale's or score's name (the ``score_names`` list) and the value after
   it (``GAD-7 12``, ``Mini-Cog 3/5``, ``Glasgow Coma Scale 14``, ``pain 7/10``, ``MoCA: 26/30``),
