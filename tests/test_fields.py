@@ -40,6 +40,8 @@ def _span(text, surface, subtype="DOCTOR"):
     ("EMERGENCY DEPARTMENT - St Fintan's University Hospital, Galway", "EMERGENCY DEPARTMENT", "HOSPITAL", "heading"),
     ("MEDICAL ADMISSIONS UNIT CLERKING   Hartwell General Hospital", "MEDICAL ADMISSIONS UNIT CLERKING",
      "HOSPITAL", "heading"),
+    ("Review on WARD ROUND tomorrow.", "WARD", "PATIENT", "heading"),
+    ("Larkfield Community Hospital   OPERATIVE NOTE", "OPERATIVE", "HOSPITAL", "heading"),
     # services in role phrases, roles in apposition or before a care word
     ("Dr Anjali Deshmukh, MD, Hematology/Oncology fellow", "Oncology", "DOCTOR", "specialty"),
     ("Dr Gemma Foulkes, Specialty Doctor in Old Age Psychiatry, clinic", "Old Age Psychiatry", "CITY", "specialty"),

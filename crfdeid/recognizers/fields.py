@@ -5,7 +5,8 @@ The rule ledger (docs/rules.md, 2026-11-25) measured each reason switched off on
 written after it, the check set, dev6 and the PhysioNet development notes: the cutting at field gaps
 saves 22 clinical phrases on later sets (at 1 identifier more left), ``heading_line``,
 ``label_before_colon`` and ``specialty`` one phrase each, the narrowing one false-positive token of
-PhysioNet; the reasons that changed nothing there (a heading in capitals inside a line, a service's
+PhysioNet; a heading in capitals inside a line keeps an operative report's heading (dev6) out of a hospital's
+span once the heading reason of ``values`` is gone; the reasons that changed nothing there (a service's
 role, a role in apposition, a clock after a heading) are removed.
 
 Letters, clinic lists and notes of other countries write a line of fields (``Patient: Kieran Doherty
@@ -32,7 +33,10 @@ hospital in place of a heading and a label. What is done:
   its two to six words each in title case or capitals and all of ``note_labels``, ``staff_roles``,
   ``heading_words`` or a word of ``departments``, the last a heading's noun (``clinic``, ``visit``,
   ``report``, ``reconciliation``...); or a heading that ends the line after ``-`` and such a heading
-  (``School Nursing Service - Health Plan Review``). Plurals count as their singular (``ADMISSIONS``).
+  (``School Nursing Service - Health Plan Review``); in capitals inside a line written in small letters
+  too, two heading words or more with a heading's noun that ends no place's name (:func:`caps_heading`:
+  ``Review on WARD ROUND tomorrow``, ``... Hospital   OPERATIVE NOTE``; not ``CALDWELL CLINIC``
+  in a line of capitals). Plurals count as their singular (``ADMISSIONS``).
 * **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one) of words
   of ``departments`` entries or ``heading_words``, one at least a whole entry of either and none a first
   name or one of the 2,000 commonest surnames (or the span one entry: ``General Medicine``), each word or
@@ -92,6 +96,13 @@ HEADS = frozenset(
     "clerking round rounds visit reconciliation letter referral service clinic department record form".split())
 
 
+
+
+#: Heading nouns that also end a place's name (``CALDWELL CLINIC``): a heading's noun only where a heading
+#: starts its line (:func:`heading_line`), not inside a line (:func:`caps_heading`).
+PLACE_HEADS = frozenset({"clinic", "department", "service", "record", "form"})
+#: :data:`HEADS` without :data:`PLACE_HEADS`.
+LINE_HEADS = HEADS - PLACE_HEADS
 
 
 @lru_cache(maxsize=1)
@@ -272,3 +283,37 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
     prev = _ROLE_BEFORE.search(text, max(0, sp.start - 60), sp.start)  # "Doctor in Old Age Psychiatry"
     return prev is not None and (prev.group(1).lower() in lists["roles"] or prev.group(1).lower() == "doctor") \
         and all(w in lists["service_words"] for w in prev.group(2).lower().split())
+
+
+def caps_heading(text: str, sp: Span) -> bool:
+    """Whether the span is in capitals inside a run of two or more heading words in capitals on a line
+    that has words in small letters too, one a heading's noun (``Review on WARD ROUND tomorrow``)."""
+    surface = text[sp.start:sp.end]
+    if not surface.isupper() or not _WORD.search(surface):
+        return False
+    # the words of the line within the reach: a run cut there is shorter and the rest of the
+    # line fewer words, so the answer is yes only where the whole line's is
+    line_start, line_end = _line(text, sp.start, sp.end)
+    lo = max(0, sp.start - _REACH) if line_start is None else line_start
+    hi = min(len(text), sp.end + _REACH) if line_end is None else line_end
+    words = [m for m in _WORD.finditer(text, lo, hi)  # not a word cut at the reach's edge
+             if not (m.start() == lo > 0 and text[lo - 1].isalpha())
+             and not (m.end() == hi < len(text) and text[hi].isalpha())]
+    inside = [i for i, m in enumerate(words) if sp.start <= m.start() and m.end() <= sp.end]
+    if not inside:
+        return False
+    lo, hi = inside[0], inside[-1]
+    while lo > 0 and words[lo - 1].group(0).isupper() and _in_vocab(words[lo - 1].group(0)) \
+            and not text[words[lo - 1].end():words[lo].start()].strip():
+        lo -= 1
+    while hi + 1 < len(words) and words[hi + 1].group(0).isupper() and _in_vocab(words[hi + 1].group(0)) \
+            and not text[words[hi].end():words[hi + 1].start()].strip():
+        hi += 1
+    run = [m.group(0) for m in words[lo:hi + 1]]
+    # the run stands out from a line written in small letters too: in a line of capitals
+    # ("TRANSFERRED TO CALDWELL CLINIC ON EVAL", synthetic notes) it is no heading
+    rest = [m.group(0) for m in words[:lo] + words[hi + 1:]]
+    joins = {"to", "of", "for", "and", "on", "the"}
+    own = [w for w in run if w.lower() not in joins]
+    return len(own) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in LINE_HEADS for w in run) \
+        and any(not w.isupper() for w in rest)

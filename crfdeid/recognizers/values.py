@@ -419,7 +419,7 @@ def why_value(text: str, sp: Span) -> str | None:
     if len(lows) == 1 and lows[0] in _lists()["labels"] and lows[0] not in _lists()["names"] \
             and lows[0] not in _lists()["roles"] and sp.category != "LOCATION":  # "ID" of "Ogden, ID": Idaho
         return "label"
-    if fields.heading_line(text, sp):
+    if fields.heading_line(text, sp) or fields.caps_heading(text, sp):
         return "heading"
     if fields.label_before_colon(text, sp, lows):
         return "label"
