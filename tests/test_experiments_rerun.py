@@ -18,7 +18,7 @@ from crfdeid.io import read
 _NOTE = "Call 555-123-4567 or write to jo@example.org today. SSN 123-45-6789."
 
 
-@pytest.mark.parametrize("experiment", ["site-mining", "safeharbor", "dev-cv"])
+@pytest.mark.parametrize("experiment", ["site-mining", "safeharbor", "dev-cv", "rule-ledger"])
 def test_each_help_shows_examples_that_parse(experiment):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), pytest.raises(SystemExit):

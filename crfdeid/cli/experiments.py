@@ -13,6 +13,9 @@
   of mining against one tagging pass (:mod:`crfdeid.experiments.sitemining`, docs/site.md);
 * ``safeharbor``: the Safe Harbor layer's spans on annotated notes, how many overlap gold PHI,
   by form and subtype (:mod:`crfdeid.experiments.safeharbor`, docs/safeharbor.md);
+* ``rule-ledger``: the post-CRF rules one at a time switched off, on made-up sets and annotated
+  notes: identifiers left, phrases changed, recall per category (:mod:`crfdeid.experiments.ledger`,
+  docs/rules.md);
 * ``dev-cv``: development CV that trains the fold models once (cached) and re-decodes them
   cheaply: a decoding sweep, rule ablation, stress copies (:mod:`crfdeid.experiments.devcv`).
 
@@ -27,6 +30,7 @@ Example (the PhysioNet folder is the project's development corpus; use your own 
     python -m crfdeid experiments safeharbor brat:annotated/
     python -m crfdeid experiments dev-cv --config default --train brat:annotated/ --folds 5 \\
         --o-thresholds none,0.9,0.98 --rules --cache folds/ --out dev-cv/
+    python -m crfdeid experiments rule-ledger --notes dev4,dev5 --corpus brat:annotated/ --json ledger.json
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from pathlib import Path
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
-from ..experiments import devcv, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
+from ..experiments import devcv, ledger, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
 from ..experiments.results import to_json, write_files
 from ..io import read
 from ..io.splits import read_groups, select_groups
@@ -76,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     _site_mining_parser(sub)
     _safeharbor_parser(sub)
     _dev_cv_parser(sub)
+    _ledger_parser(sub)
     return p
 
 
@@ -165,6 +170,43 @@ def _dev_cv_parser(sub) -> None:
                    help="the same notes changed (corpus stress), tagged by the same fold models")
     s.add_argument("--cache", required=True, help="folder of the fold models (reused when present)")
     s.add_argument("--out", required=True, help="folder for dev_cv.json and dev_cv.md")
+
+
+def _ledger_parser(sub) -> None:
+    s = _sub(sub, "rule-ledger", "each post-CRF rule switched off in turn: made-up sets and annotated notes",
+             "  python -m crfdeid experiments rule-ledger --notes dev4,dev5 --without 'rule phone,step rules.v1'\n"
+             "  python -m crfdeid experiments rule-ledger --notes dev,dev2,check --corpus physionet:notes/ \\\n"
+             "      --exclude-groups locked.txt --without all --json ledger.json\n"
+             "  python -m crfdeid experiments rule-ledger --list")
+    s.add_argument("--model", help="model file (default: the shipped model)")
+    s.add_argument("--notes", default="", metavar="SET,SET", help="made-up sets or notes files, comma-separated")
+    s.add_argument("--corpus", metavar="FORMAT:PATH", help="annotated notes (recall per category)")
+    s.add_argument("--exclude-groups", metavar="FILE", help="leave out these patients (the locked quarter)")
+    s.add_argument("--without", default="", metavar="UNIT,UNIT|all", help="units switched off one at a time")
+    s.add_argument("--list", action="store_true", help="print the units and stop")
+    s.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
+
+
+def _ledger(args) -> int:
+    if args.list:
+        print("\n".join(ledger.known_units()))
+        return 0
+    names = ledger.known_units() if args.without == "all" else [u.strip() for u in args.without.split(",") if u.strip()]
+    sets: dict[str, str | Path] = {n.strip(): madeup.note_set(n.strip()) for n in args.notes.split(",") if n.strip()}
+    corpus = None
+    if args.corpus:
+        corpus = list(read(args.corpus))
+        if args.exclude_groups:
+            corpus = select_groups(corpus, read_groups(args.exclude_groups), keep=False)
+    base: dict = {}
+
+    def progress(name, fig):
+        base.setdefault("fig", fig)
+        print(ledger.line(name, fig, None if name == "baseline" else base["fig"]), flush=True)
+    res = ledger.run(names, sets, corpus, args.model, progress=progress)
+    if args.json:
+        Path(args.json).write_text(json.dumps(res, indent=1), encoding="utf-8")
+    return 0
 
 
 def _zero_shot(args) -> int:
@@ -281,7 +323,7 @@ def _dev_cv(args) -> int:
 
 
 RUN = {"zero-shot": _zero_shot, "made-up": _made_up, "site-mining": _site_mining, "safeharbor": _safeharbor,
-       "dev-cv": _dev_cv}
+       "dev-cv": _dev_cv, "rule-ledger": _ledger}
 
 
 def main(argv=None) -> int:
