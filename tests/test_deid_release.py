@@ -54,7 +54,7 @@ def test_key_new_says_what_the_key_is_for(tmp_path, capsys, use, said, unsaid):
         assert main(["key", "new", str(path), *use]) == 2 and "never overwritten" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("content, reason", [(None, "cannot read"), ("", "empty"), ("  \n", "empty"),
+@pytest.mark.parametrize("content, reason", [(None, "no such file"), ("", "empty"), ("  \n", "empty"),
                                              ("short-key\n", "too short")])
 def test_a_bad_key_file_is_a_usage_error_naming_the_file_not_the_key(tmp_path, capsys, content, reason):
     (tmp_path / "in").mkdir()
