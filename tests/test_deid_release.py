@@ -131,7 +131,7 @@ def test_group_table_and_notes_it_does_not_list(notes, tmp_path, capsys):
 @pytest.mark.parametrize("option, value, message", [
     ("--group-pattern", "p(", "not a valid regular expression"),
     ("--group-pattern", r"p\d+", "needs a group"),
-    ("--group-table", "missing.csv", "cannot read"),
+    ("--group-table", "missing.csv", "no such file"),
 ])
 def test_bad_grouping_is_a_usage_error(notes, tmp_path, capsys, option, value, message):
     if option == "--group-table":
