@@ -96,5 +96,6 @@ def test_every_section_is_declared_by_its_provider_and_config_imports_no_compone
     tree = ast.parse((ROOT / "crfdeid" / "config.py").read_text())
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
     # schema comes as `from . import schema`; io.files holds relative_to, a path helper and no component;
-    # text.patterns LazyModule (yaml imported when a YAML file is read)
-    assert imported <= {None, "errors", "features", "settings", "io.files", "text.patterns"}
+    # text.patterns LazyModule (yaml imported when a YAML file is read); openfiles refuses a FIFO or
+    # device given as a config (layer 1, no component)
+    assert imported <= {None, "errors", "features", "settings", "io.files", "text.patterns", "openfiles"}

@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ..document import Document
 from ..recognizers import chain as chain_module
-from ..recognizers import rulebook, rules
+from ..recognizers import phrases, rulebook, rules, values
+from ..tagging.session import SPANS, Session
 from . import madeup, madeup_outputs, zeroshot
 
 _NEVER = re.compile(r"(?!)")
@@ -127,7 +128,6 @@ def _units() -> dict[str, tuple]:
     for module in ("fixedforms", "contextforms"):
         for key in importlib.import_module(_M + module).FORMS:
             units[f"{module} {key}"] = ("form", module, "FORMS", key)
-    from ..recognizers import phrases
     for key in phrases._patterns():
         if key not in ("before", "hyphen", "grow", "grow_low"):  # helpers of _grow and join_adjacent
             units[f"phrases {key}"] = ("phrase", key)
@@ -171,7 +171,6 @@ def switched_off(unit: tuple) -> Iterator[None]:
             table.update(saved)
         return
     if kind == "phrase":
-        from ..recognizers import phrases
         p = phrases._patterns()
         was = p[target[0]]
         p[target[0]] = _NEVER  # type: ignore[assignment]
@@ -183,7 +182,6 @@ def switched_off(unit: tuple) -> Iterator[None]:
     module = importlib.import_module(_M + target[0])
     was = getattr(module, target[1])
     if target[2] == "values":
-        from ..recognizers import values
         setattr(module, target[1], values.why_value)
     else:
         setattr(module, target[1], REPLACEMENTS[target[2]])
@@ -230,7 +228,6 @@ def run(unit_names: list[str], sets: dict[str, str | Path], corpus: list[Documen
 
     ``sets``: set name -> made-up notes file; ``corpus``: annotated notes (None: none);
     ``model``: a model file (None: the shipped model)."""
-    from ..tagging.session import SPANS, Session
     m = Session(model, SPANS).model
     _remember_labels(m)
     units = _units()
