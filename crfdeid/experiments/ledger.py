@@ -13,6 +13,8 @@ A unit is switched off for the measurement only (restored after): a chain step l
 the rule table or a form of a Safe Harbor module's table taken out, a pattern of :mod:`.phrases`
 that matches nothing, or a function of the chain replaced by one that finds nothing, keeps the
 span as it is or gives no reason. :data:`UNITS` names them. Counts and figures only, no note text.
+The units of :data:`HELD_BACK` rest on other evidence too: the leak regression tests need them (their
+lines say so), whatever the figures here.
 """
 
 from __future__ import annotations
@@ -63,6 +65,21 @@ REPLACEMENTS: dict[str, Callable] = {"none": _no_reason, "false": _no, "empty": 
                 "alone": _span_alone, "same": _span_as_given}
 
 _M = "crfdeid.recognizers."
+
+
+#: Units kept whatever the sets and the corpus above say: the leak regression tests (identifiers found in
+#: earlier held-back rounds: clinician queries, newcomer notes, planted PHI) need them, held-back evidence
+#: too (issue 58: no regression). Unit -> the case that needs it (docs/rules.md, tests/test_rule_ledger.py).
+HELD_BACK = {
+    "rule date_numeric": "a full numeric date (tests/test_provenance.py, tests/test_locked.py rules-only DATE)",
+    "rule sign_off": "'-- ann, front desk' (tests/test_first_run_notes.py)",
+    "rule street_named": "'walgreens on main st' (tests/test_first_run_notes.py)",
+    "rule name_particle": "'Pt Abdulrahman bin Khalid Al-Qahtani' (tests/test_site.py)",
+    "rule hospital_acronym": "'dr o'brien @ mgh' (tests/test_site.py)",
+    "rule state_name": "'moved from ohio', 'NEW YORK native' (tests/test_leaks.py)",
+    "rules states after cities": "'Springfield, Mass.', 'keene, nh' (tests/test_leaks.py)",
+    "names plain name words": "'Pt Jane Doe', 'Margaret O'Connell' (tests/test_first_run_notes.py)",
+}
 
 
 def _units() -> dict[str, tuple]:
@@ -259,7 +276,8 @@ def line(name: str, fig: dict, base: dict | None = None) -> str:
     if "corpus" in fig:
         c = fig["corpus"]
         parts.append(f"corpus R {c['recall']:.4f} P {c['precision']:.4f}")
-    return f"{name:40s} " + "  ".join(parts)
+    kept = "  [kept: the leak regression tests need it]" if name in HELD_BACK else ""
+    return f"{name:40s} " + "  ".join(parts) + kept
 
 
 def known_units() -> list[str]:
