@@ -1,6 +1,6 @@
 """The rule table of the rule overlay (:mod:`.rules`): one regex per rigid form of PHI, as data.
 
-The table is ``rulebook.yaml`` beside this module (each rule's pattern, flags, key words and word
+The table is ``rulebook.toml`` beside this module (each rule's pattern, flags, key words and word
 check; its source and the evidence each rule rests on: docs/rules.md, the rule ledger of
 2026-11-25). :data:`RULES` maps a rule's name to its subtype and regex (compiled on first use);
 :data:`NEEDS`, :data:`KEYWORDS`, :data:`ANCHORS`, :data:`WORD_CHECKS` and :data:`WORDWISE` say which
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import tomllib
+
 import regex
-import yaml
 
 from ..document import Span
 from ..text.patterns import LazyPattern
@@ -29,8 +30,8 @@ def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
 _CAP = r"[A-Z][A-Za-z'-]*[A-Za-z]"
 
 _FLAGS = {"I": regex.I, "M": regex.M}
-_TABLE = yaml.load((Path(__file__).with_name("rulebook.yaml")).read_text(encoding="utf-8"),
-                   Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+# TOML through the standard library: no YAML parser on the tagging path (start-up; tests/test_startup.py)
+_TABLE = tomllib.loads((Path(__file__).with_name("rulebook.toml")).read_text(encoding="utf-8"))
 
 #: Rule name -> (subtype, regex: compiled on first use). Order matters: earlier rules win overlaps.
 RULES = {r["name"]: (r["subtype"], _lazy(r["pattern"], sum(_FLAGS[f] for f in r.get("flags", ()))))
