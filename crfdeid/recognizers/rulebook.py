@@ -10,9 +10,8 @@ and cut (:func:`crfdeid.recognizers.rules.find` reads them).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 import regex
 
