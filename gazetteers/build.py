@@ -291,6 +291,9 @@ def main(argv=None) -> int:
     lists.update(handwritten_lists(lists["surnames"][0]))
     lists.update(nickname_list())
     lists.update(clinical_lexicon(lists))
+    import build_specialty  # the specialty notes' vocabulary (ICD-10-CM sites, devices, codes; units...)
+    lists.update(build_specialty.icd10_lists())
+    lists.update(build_specialty.own_lists())
     for name in sorted(lists):
         entries, source, licence = lists[name]
         write_list(name, entries, source, licence, out)

@@ -34,6 +34,7 @@ from .discharge import discharge_summary
 from .letter import letter
 from .mix import PLAIN, mix_note
 from .nursing import nursing_note
+from .specialty import specialty_note
 from .ward import roughen, ward_note
 from .world import world_note
 
@@ -56,6 +57,10 @@ STYLES["mix_icu"] = dict(STYLES["mix"], mix=(functools.partial(mix_note, icu=Tru
 #: ``world``: triage, discharge, radiology, psychiatry, social work, pharmacy, telephone notes, letters
 #: and lower-case ward notes of US, UK, IE, AU, CA and IN patients (:mod:`crfdeid.synth.world`).
 STYLES["world"] = {"world": (world_note, 100)}
+#: ``specialty``: operative, pathology, radiology, cardiology, obstetric, urology, orthopaedic, EMS, genetics,
+#: psychiatry, allergy/ENT, prior-authorisation, portal, handover and referral notes of eleven countries, their
+#: clinical words from sourced lists (:mod:`crfdeid.synth.specialty`, issue 58).
+STYLES["specialty"] = {"specialty": (specialty_note, 100)}
 FIRST_RECORD = 100
 
 
@@ -110,8 +115,9 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
     style : str
         ``"i2b2"`` (default), ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`) or
         ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`), its
-        variants ``"mix_vocab"`` and ``"mix_icu"``, or ``"world"`` (other note kinds and countries,
-        :mod:`crfdeid.synth.world`).
+        variants ``"mix_vocab"`` and ``"mix_icu"``, ``"world"`` (other note kinds and countries,
+        :mod:`crfdeid.synth.world`) or ``"specialty"`` (notes of every specialty, their clinical words
+        from sourced lists: :mod:`crfdeid.synth.specialty`).
 
     Returns
     -------

@@ -1,0 +1,196 @@
+"""The ``specialty`` style: notes of every specialty, their clinical words from sourced lists (issue 58).
+
+``synth:N,SEED,specialty`` writes operative reports, pathology, radiology, cardiology (echo,
+cath), obstetric, urology, orthopaedic and allergy/ENT notes, EMS run sheets, genetics letters,
+psychiatry intakes, prior-authorisation letters, portal messages, handovers and referral letters
+(:data:`~crfdeid.synth.specialty_templates.LINES`) for patients of the US, UK, Ireland,
+Australia, Canada, India, Singapore, Kenya, Sweden, Korea and Brazil. A model trained on ICU
+nursing notes alone read such notes' clinical language as PHI (``Vicryl``, ``Roux-en-Y``,
+``ligament of Treitz``, ``E11.649``, ``mg/dL``, ``LVEDD``, ``Class B2``, ``Ward 64``); here:
+
+* **clinical words** come from sourced lists through vocabulary slots
+  (:mod:`crfdeid.synth.specialty_vocab`: ICD-10-CM descriptions, codes, sites and devices,
+  drugs, brands, sutures, eponyms, measurement abbreviations, units, stages and grades, HGVS
+  variants, CPT-shaped codes), in the case a report writes them (all-caps diagnoses too), never PHI;
+* **PHI** where such notes hold it: the patient in the header, DOB and the country's record
+  number, surgeon, pathologist, referrer and midwife, dates of operation, report and review,
+  the hospital in the signature, the address in a referral or a run sheet, phones of a
+  prior-authorisation letter, a relative in a genetics letter; ages under 90 and ward, bay and
+  bed numbers are no Safe Harbor identifier and stay unlabelled.
+
+Names and places of the new countries are written here by hand (MIT, public given names,
+surnames and town names; no entry from a note); the others are those of :mod:`crfdeid.synth.world`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+
+from . import persona as ps
+from . import world as wd
+from . import world_lists as wl
+from .builder import NoteBuilder
+from .phrases import fill
+from .specialty_templates import HEADINGS, LINES
+from .specialty_vocab import VOCAB
+
+#: Countries and how often each is drawn (those of the ``world`` style and five more).
+COUNTRIES = {"US": 24, "UK": 14, "IE": 4, "AU": 8, "CA": 6, "IN": 8, "SG": 7, "KE": 7, "SE": 7, "KR": 7, "BR": 8}
+#: Note kinds (keys of :data:`~crfdeid.synth.specialty_templates.LINES`) and their weights.
+NOTE_KINDS = {"operative": 12, "pathology": 9, "radiology": 9, "cardiology": 8, "obstetric": 6, "urology": 5,
+              "ortho": 6, "ems": 6, "genetics": 5, "psychiatry": 6, "allergy": 5, "prior_auth": 6, "portal": 5,
+              "handover": 6, "referral": 6}
+
+# Names, towns and regions of the new countries (written by hand for crfdeid; public names).
+_NEW = {
+    "SG": ("Wei Ling|Jun Jie|Hui Min|Siti Nur|Muhammad Hafiz|Kavitha|Rajesh|Mei Ling|Zhi Hao|Nurul Ain|Arun|Shu Fen",
+           "Tan|Lim|Lee|Ng|Wong|Goh|Chua|Chan|Koh|Teo|Ong|Rahman|Abdullah|Pillai|Nair|Raj|Yeo|Sim",
+           "Tampines|Jurong West|Woodlands|Bedok|Ang Mo Kio|Toa Payoh|Sengkang|Punggol|Yishun|Clementi|Bukit Batok",
+           "Central Region|East Region|North Region|West Region"),
+    "KE": ("Wanjiru|Achieng|Otieno|Kamau|Njeri|Mwangi|Akinyi|Kiprono|Chebet|Wafula|Auma|Mutua|Nafula|Kipchoge",
+           "Odhiambo|Kariuki|Wambui|Ochieng|Kiptoo|Mutiso|Njoroge|Onyango|Kibet|Omondi|Wekesa|Muthoni|Koech",
+           "Nairobi|Mombasa|Kisumu|Nakuru|Eldoret|Thika|Machakos|Nyeri|Kericho|Malindi|Kitale|Embu",
+           "Nairobi County|Kiambu County|Kisumu County|Nakuru County|Uasin Gishu County|Machakos County"),
+    "SE": ("Astrid|Linnea|Elsa|Maja|Ingrid|Sven|Lars|Anders|Johan|Karin|Nils|Oskar|Sigrid|Gunnar|Ebba|Lennart",
+           "Andersson|Johansson|Karlsson|Nilsson|Eriksson|Larsson|Olsson|Persson|Svensson|Gustafsson|Lindqvist|Berg",
+           "Uppsala|Linkoping|Orebro|Vasteras|Norrkoping|Helsingborg|Jonkoping|Umea|Lund|Sundsvall|Gavle|Boras",
+           "Uppsala lan|Skane|Vastra Gotaland|Stockholms lan|Ostergotland|Vasterbotten"),
+    "KR": ("Min-jun|Seo-yeon|Ji-hoon|Ha-eun|Do-hyun|Soo-jin|Jae-won|Eun-ji|Hyun-woo|Ye-jin|Sung-min|Ji-woo",
+           "Kim|Lee|Park|Choi|Jung|Kang|Cho|Yoon|Jang|Lim|Han|Oh|Seo|Shin|Kwon|Hwang",
+           "Suwon|Seongnam|Incheon|Daejeon|Gwangju|Ulsan|Goyang|Yongin|Bucheon|Cheongju|Jeonju|Changwon",
+           "Gyeonggi-do|Gangwon-do|Chungcheongbuk-do|Jeollanam-do|Gyeongsangnam-do"),
+    "BR": ("Ana Clara|Joao Pedro|Maria Eduarda|Lucas|Gabriela|Thiago|Fernanda|Rafael|Beatriz|Mateus|Larissa|Caio",
+           "Silva|Santos|Oliveira|Souza|Rodrigues|Ferreira|Alves|Pereira|Lima|Gomes|Ribeiro|Carvalho|Almeida",
+           "Campinas|Curitiba|Recife|Fortaleza|Belo Horizonte|Porto Alegre|Salvador|Goiania|Manaus|Niteroi",
+           "Sao Paulo|Parana|Pernambuco|Ceara|Minas Gerais|Rio Grande do Sul|Bahia|Goias"),
+}
+_HOSPITAL_TAILS = {"SG": "General Hospital|Medical Centre|Polyclinic",
+                   "KE": "County Referral Hospital|Medical Centre|Mission Hospital",
+                   "SE": "sjukhus|Universitetssjukhus|lasarett",
+                   "KR": "University Hospital|Medical Center|Severance Clinic",
+                   "BR": "Hospital das Clinicas|Santa Casa|Hospital Municipal"}
+_STREETS = {"SG": "Blk {n} {t} Ave {k}", "KE": "{t} Road, off Ngong Road", "SE": "{t}gatan {n}",
+            "KR": "{n} {t}-ro", "BR": "Rua {t}, {n}"}
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in text.split("|"))
+
+
+#: Postcode and phone layouts of the new countries (``{a|b}``, ``{1-9}``: :func:`fill`; ``#``: a digit).
+_POSTCODES = {"SG": "{1-8}#####", "KE": "{1-9}##00", "SE": "{1-9}## ##", "KR": "{1-6}####", "BR": "{1-9}####-###"}
+_PHONES = {"SG": "{+65 9|6|8}### ####", "KE": "{+254 7|07}## ### ###", "SE": "{070-|+46 8 }### ## ##",
+           "KR": "{010|02}-####-####", "BR": "{(11) 9|+55 21 9}####-####"}
+
+
+def _digits(rng: random.Random, layout: str) -> str:
+    return "".join(str(rng.randint(0, 9)) if c == "#" else c for c in fill(rng, layout))
+
+
+def _postcode(rng: random.Random, country: str) -> str:
+    return _digits(rng, _POSTCODES[country])
+
+
+def _phone(rng: random.Random, country: str) -> str:
+    return _digits(rng, _PHONES[country])
+
+
+def _record(rng: random.Random, country: str, age: int, admit: dt.date) -> list:
+    """The country's patient number with its label (``NRIC``, ``personnummer``, ``CPF``...)."""
+    born = admit.year - age
+    if country == "SG":
+        return ["NRIC ", ("IDNUM", f"{rng.choice('STFG')}{ps.digits(rng, 7)}{rng.choice('ABCDEFGHIZJ')}")]
+    if country == "KE":
+        return [rng.choice(["IP No. ", "OP No. ", "NHIF "]), ("MEDICALRECORD", f"{ps.digits(rng, 6)}/{born % 100:02d}")]
+    if country == "SE":
+        return ["Personnummer ", ("SSN", f"{born}{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}-{ps.digits(rng, 4)}")]
+    if country == "KR":
+        return ["Reg. No. ", ("MEDICALRECORD", ps.digits(rng, 8))]
+    if rng.random() < 0.5:
+        return ["CPF ", ("SSN", _digits(rng, "###.###.###-##"))]
+    return ["CNS ", ("HEALTHPLAN", _digits(rng, "{7|8|9}## #### #### ####"))]
+
+
+def specialty_patient(rng: random.Random, p: ps.Patient) -> wd.World:
+    """A patient of one of :data:`COUNTRIES`, drawn after ``p`` (its age and admission)."""
+    country = rng.choices(list(COUNTRIES), list(COUNTRIES.values()))[0]
+    if country in wd.COUNTRIES:
+        w = wd.world_patient(rng, p)
+        w.country = country  # the world style's draws, then its places redrawn for this style's country
+        return _redo(rng, w, country, p)
+    given, surnames, towns, regions = (_split(x) for x in _NEW[country])
+    w = wd.World(country, rng.choice(given), rng.choice(surnames), rng.choice(wd._list("NICKNAMES")), p.person.sex,
+                 p.age, p.admit, rng.choice(towns), rng.choice(regions), _postcode(rng, country), "",
+                 _phone(rng, country), "")
+    w.street = fill(rng, _STREETS[country].format(n=rng.randint(1, 999), t=rng.choice(surnames + towns),
+                                                  k=rng.randint(1, 9)))
+    w.relatives = [(rng.choice(["daughter", "son", "wife", "husband", "mother", "sister", "brother", "father"]),
+                    rng.choice(given)) for _ in range(3)]
+    w.doctors = [(rng.choice(given), rng.choice(surnames)) for _ in range(3)]
+    w.hospital = f"{w.town} {rng.choice(_split(_HOSPITAL_TAILS[country]))}"
+    w.employer = f"{rng.choice(surnames)} {rng.choice(wl.split(wl.EMPLOYER_TAILS))}"
+    return w
+
+
+def _redo(rng: random.Random, w: wd.World, country: str, p: ps.Patient) -> wd.World:
+    """Country-dependent fields of a ``world`` patient redrawn for ``country`` (one of the world style's)."""
+    w.town = rng.choice(wl.split(wl.TOWNS[country]))
+    w.region = rng.choice(wl.split(wl.REGIONS[country])) if country in wl.REGIONS else rng.choice(p.state)
+    w.postcode, w.street, w.phone = wd.postcode(rng, country), wd.street(rng, country), wd.phone(rng, country)
+    w.record = wd.nhs_number(rng) if country == "UK" else ps.digits(rng, rng.choice([7, 8]))
+    w.hospital = wd.hospital(rng, w.town)
+    return w
+
+
+def _identifier(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    return _record(rng, w.country, w.age, w.admit) if w.country in _NEW else wd.identifier(rng, w)
+
+
+def _date(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    forms = wd.MONTH_FIRST if w.country == "US" else ("{Y}-{mm}-{dd}", "{Y}.{mm}.{dd}") if w.country in ("SE", "KR") \
+        else wd.DAY_FIRST
+    return [("DATE", ps.date_text(rng, day - dt.timedelta(days=rng.randint(0, 60)), rng.choice(forms)))]
+
+
+#: PHI slots that differ from the ``world`` style's: the new countries' numbers and date orders.
+EXTRA_SLOTS = {"id": _identifier, "date": _date,
+               "dob": lambda r, w, d: _date(r, w, dt.date(d.year - w.age, r.randint(1, 12), r.randint(1, 28)))}
+_SLOT = re.compile(r"<([A-Za-z_0-9]+)>")
+
+
+def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:
+    """``template`` as lines of builder pieces (vocabulary slots plain, PHI slots as ``(SUBTYPE, text)``)."""
+    lines = []
+    for line in template.split("\n"):
+        parts = _SLOT.split(fill(rng, line))
+        pieces: list = []
+        for i, part in enumerate(parts):
+            if i % 2 == 0:
+                pieces.append(part)
+            elif part in VOCAB:
+                pieces.append(VOCAB[part](rng))
+            else:
+                pieces.extend((EXTRA_SLOTS.get(part) or wd.SLOTS[part])(rng, w, day))
+        lines.append([x for x in pieces if x])
+    return lines
+
+
+def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
+    """Write one ``specialty`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
+    w = specialty_patient(rng, p)
+    kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
+    start = len(b)
+    when: list = rng.choice([_date(rng, w, day), [""], [*_date(rng, w, day), " ", wd._time(rng)]])
+    b.line(rng.choice(HEADINGS[kind]), rng.choice([" ", " - ", "  "]), *when)
+    if kind not in ("portal", "handover", "referral", "genetics", "prior_auth") and rng.random() < 0.6:
+        name = wd._person_name(rng, w.first, w.last, w.sex, w.nick)
+        b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", ""]), *name, rng.choice(["  ", "   ", "\t"]),
+               *_identifier(rng, w, day))
+    lines = LINES[kind]
+    chosen = sorted(rng.sample(range(len(lines)), rng.randint(min(4, len(lines)), len(lines))))
+    for template in (lines[i] for i in chosen):
+        for pieces in render(rng, w, day, template):
+            b.line(*pieces)
+    b.recase(start, rng.choices(["", "upper", "lower"], [85, 10, 5])[0])
