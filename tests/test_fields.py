@@ -41,22 +41,30 @@ def _span(text, surface, subtype="DOCTOR"):
     ("MEDICAL ADMISSIONS UNIT CLERKING   Hartwell General Hospital", "MEDICAL ADMISSIONS UNIT CLERKING",
      "HOSPITAL", "heading"),
     ("Review on WARD ROUND tomorrow.", "WARD", "PATIENT", "heading"),
-    ("Larkfield Community Hospital   OPERATIVE NOTE", "OPERATIVE", "HOSPITAL", "heading"),
+    ("district nursing visit\npt seen at home", "district nursing", "HOSPITAL", "heading"),
     # services in role phrases, roles in apposition or before a care word
     ("Dr Anjali Deshmukh, MD, Hematology/Oncology fellow", "Oncology", "DOCTOR", "specialty"),
     ("Dr Gemma Foulkes, Specialty Doctor in Old Age Psychiatry, clinic", "Old Age Psychiatry", "CITY", "specialty"),
     ("Dr Lakshmi Iyer, Consultant in General Medicine", "General Medicine", "CITY", "specialty"),
+    ("Seen by ED Registrar; Orthopaedic Registrar aware.", "Orthopaedic Registrar", "HOSPITAL", "role"),
     ("Dr Niamh Kavanagh, GP Registrar", "Registrar", "STATE", "role"),
+    ("Present: Jo Whitfield (Ward Manager), OT.", "Ward Manager", "DOCTOR", "role"),
     ("d/w Medical Registrar; Ward Manager aware.", "Ward Manager", "DOCTOR", "role"),
     # values: durations, codes, ages, scores, grades, readings, times
+    ("productive cough for 2/52, SOB x 3/7", "2/52", "DATE", "duration"),
+    ("productive cough for 2/52, SOB x 3/7", "3/7", "DATE", "duration"),
     ("Coded: lower UTI (SNOMED 68566005).", "SNOMED 68566005", "DOCTOR", "code"),
     ("Age/Sex: 56 Y/M   UHID: SVH2511047", "56", "MEDICALRECORD", "age"),
     ("Age/Sex: 56 Y/M   UHID: SVH2511047", "Y/M", "MEDICALRECORD", "age"),
+    ("lives with husband Dennis (86), her carer", "86", "DOCTOR", "age"),
     ("lymphoma, Ann Arbor stage IIIB, IPI 3", "IIIB", "CITY", "score"),
     ("Triage: Manchester Triage orange", "Manchester Triage orange", "DOCTOR", "score"),
     ("eyes 4, verbal 5, motor 6: Glasgow Coma Scale fifteen", "Glasgow Coma Scale", "HOSPITAL", "score"),
     ("empty can test weak 4/5.", "4/5", "DATE", "grade"),
     ("SFH 33 cm, FHR 140", "SFH 33", "HOSPITAL", "vital"),
+    ("K/c/o T2DM. FBS 182, PPBS 246, HbA1c 8.9%", "FBS 182, PPBS 246", "PATIENT", "vital"),
+    ("ed triage 0212\n24f bib qas", "0212", "DATE", "time"),
+    ("UR: UR448120   Arrived: 0342", "0342", "DATE", "time"),
     # words: a colour before its word, dressings and bedside tests
     ("advised. Rose colored urine denied.", "Rose", "DOCTOR", "compound"),
     ("skin tear dressed with Mepitel and foam", "Mepitel", "DOCTOR", "vocabulary"),
@@ -140,19 +148,16 @@ def test_site_mining_refuses_a_plural_of_a_frequent_word():
 
 
 def test_the_lookalike_notes_keep_their_values_in_surrogate_output():
-    """The made-up look-alike notes through tag's path: no value written with other digits and as many
-    identifiers found as before these rules (measured: 2 of 37 left, docs/clinical-values.md). Phrases
-    changed: 2 while the reasons written on these notes stood; 10 since the rule diet removed the ones
-    that change nothing on the notes written after them (a heading in capitals inside a line, a role in
-    apposition, a service's role, durations, a clock after a heading, an age in brackets, vitals only:
-    docs/rules.md, 2026-11-25); each is a placeholder, never another value."""
+    """The made-up look-alike notes through tag's path: no value written with other digits, at most
+    the two UK durations without a duration's word (``SOB 3/7``, ``review 2/7``) given placeholders,
+    and as many identifiers found as before these rules (measured: 2 of 37 left, docs/clinical-values.md)."""
     from crfdeid.experiments.madeup import read_notes
     from crfdeid.experiments.madeup_outputs import run
 
     res = run(read_notes(LOOKALIKES), mining=(False,), outputs=("surrogate",))
     r = res["runs"]["mining off"]["surrogate"]
     assert r["values_other"] == 0 and not r["failed"]
-    assert r["phrases_changed"] <= 10
+    assert r["phrases_changed"] <= 2
     assert r["identifiers_left"] <= 2
 
 

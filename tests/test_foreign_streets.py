@@ -1,8 +1,4 @@
-"""Streets and addresses in other countries' postal forms (issue 50, the streets round): the look-alikes
-that must stay, and a flat's number before a street. The streets round's own patterns (German, French,
-Iberian, Japanese and Ghanaian forms, a unit's run of pieces) were removed on 2026-11-25: switched off
-they leave no identifier more on the made-up sets written after them (check, dev6) nor on the PhysioNet
-development notes (docs/rules.md); their tests went with them.
+"""Streets and addresses in other countries' postal forms (issue 50, the streets round).
 
 Made-up addresses (no real person or home; street, district and town names public or invented),
 two countries or styles per form, and the look-alikes of clinical notes that must stay.
@@ -16,6 +12,52 @@ from crfdeid.recognizers import addresses, phrases
 
 def _found(text):
     return [(text[s.start:s.end], s.subtype) for s in phrases.find(text)]
+
+
+@pytest.mark.parametrize("text, street", [
+    # a German or Austrian street word and its number
+    ("Wohnt: Lindenstraße 7, 50674 Köln", "Lindenstraße 7"),
+    ("lives at Mozartgasse 14a, 1040 Wien", "Mozartgasse 14a"),
+    ("Adresse: Goethestr. 3, 80336 München", "Goethestr. 3"),
+    ("wohnhaft Am Mühlbach 5, 79098 Freiburg", "Am Mühlbach 5"),
+    ("lives at An der Kirchwiese 12a, Hamburg", "An der Kirchwiese 12a"),
+    # a French or Belgian number and street word
+    ("demeurant 23 rue du Moulin, 44000 Nantes", "23 rue du Moulin"),
+    ("Lives at 5 bis avenue des Tilleuls, 1180 Uccle", "5 bis avenue des Tilleuls"),
+    ("Adresse: 4 place de la Gare, Namur", "4 place de la Gare"),
+    # a Portuguese or Spanish street's name, then its number and unit
+    ("Endereço: Rua dos Pinheiros, nº 88, apto 12, Curitiba", "Rua dos Pinheiros, nº 88, apto 12"),
+    ("Domicilio: Calle Morelos #212, Puebla", "Calle Morelos #212"),
+    ("Home: Av. Insurgentes 1450, Int. 7, CDMX", "Av. Insurgentes 1450, Int. 7"),
+    # a house, flat, villa or plot number and the comma pieces after it (Pakistan, Hong Kong, UAE, India)
+    ("Address: House 22, Street 4, Sector F-7/3, Islamabad", "House 22, Street 4, Sector F-7/3, Islamabad"),
+    ("Addr: Flat 7C, Block 2, Tin Ping Estate", "Flat 7C, Block 2, Tin Ping Estate"),
+    ("from Villa 8, Street 15, Jumeirah 3", "Villa 8, Street 15, Jumeirah 3"),
+    ("address H.No. 8-2-293/4, Banjara Hills", "H.No. 8-2-293/4, Banjara Hills"),
+    ("Address: Plot 9, Kofo Abayomi Street", "Plot 9, Kofo Abayomi Street"),  # Nigeria
+    # Japanese block numbers and district
+    ("Address: 1-7-3 Nishi-Shinjuku, Tokyo", "1-7-3 Nishi-Shinjuku"),
+    ("jūsho 4-2-18 Tenjin, Fukuoka", "4-2-18 Tenjin"),
+    # a Ghanaian digital address, an Australian roadside mail bag
+    ("Digital address: AK-039-5028", "AK-039-5028"),
+    ("GPS: GE-231-4410, Madina", "GE-231-4410"),
+    ("RMB 2210, Naracoorte SA 5271", "RMB 2210"),
+    ("RSD 118 via Kadina", "RSD 118"),
+])
+def test_a_street_of_another_countrys_form_is_found(text, street):
+    assert any(sub == "STREET" and street in s or s == street for s, sub in _found(text)), _found(text)
+
+
+def test_a_mexican_colonia_is_a_town():
+    assert ("Col. Roma Norte", "CITY") in _found("Domicilio: Calle Orizaba 88, Col. Roma Norte, CDMX")
+    assert ("Fracc. Las Palmas", "CITY") in _found("Av. Juárez 12, Fracc. Las Palmas, Tijuana")
+
+
+@pytest.mark.parametrize("text, ward", [("Address: 3-1-2 Honcho, Nakano-ku, Tokyo", "Nakano-ku"),
+                                         ("Musashino-shi 180-0004", "Musashino-shi"),
+                                         ("Urayasu-shi, Chiba", "Urayasu-shi")])
+def test_a_japanese_ward_or_city_is_a_town(text, ward):
+    assert (ward, "CITY") in _found(text)
 
 
 @pytest.mark.parametrize("text", [

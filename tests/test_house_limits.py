@@ -12,7 +12,7 @@ MAX_LINES = 450
 #: Files over the limit on this branch (2026-11-25), split by other work of the same round
 #: (the recognizers). Each must still be over: remove it here
 #: once split, so that the list only shrinks.
-BEING_SPLIT: set[str] = set()
+BEING_SPLIT = {"crfdeid/recognizers/values.py", "crfdeid/recognizers/phrases.py"}
 
 
 def _lines(path: Path) -> int:

@@ -31,6 +31,9 @@ FOUND = [
     ("physio at Bloor West Physiotherapy; lives in Etobicoke now.", "Etobicoke", "CITY"),  # CA
     ("Wife also attends Kokiri Marae on Wednesdays.", "Kokiri Marae", "ORGANIZATION"),  # NZ
     ("works at fenwick motors, weekends.", "fenwick motors", "ORGANIZATION"),  # lower case
+    ("cxr at st luke's tomorrow", "st luke's", "HOSPITAL"),
+    ("keele uni phd student, shared house", "keele uni", "ORGANIZATION"),
+    ("lives in shared house on hartley new road w/ 4 others", "hartley new road", "STREET"),
     ("Address: 9 Wellwood Crescent, Rosyth", "9 Wellwood Crescent", "STREET"),
     ("Lives at Flat 3, 41 Marine Avenue, Whitley Bay.", "Flat 3, 41 Marine Avenue", "STREET"),
     ("Clinic at 1200 Harbison Way.", "1200 Harbison Way", "STREET"),
@@ -38,7 +41,17 @@ FOUND = [
     ("ID confirmed: 6 Heol y Felin, Cardiff", "6 Heol y Felin", "STREET"),
     ("Address: 3 Bóthar na Trá, Salthill", "3 Bóthar na Trá", "STREET"),
     ("Pharmacy: 88 Route 9, Albany", "88 Route 9", "STREET"),
+    ("Community pharmacy on Westgate Road.", "Westgate Road", "STREET"),
+    ("Brother lives off Jalan Ampang Hilir.", "Jalan Ampang Hilir", "STREET"),  # MY
+    ("K1184203   Ward 22, Ravensworth Infirmary", "Ward 22", "LOCATION-OTHER"),
     # 2026-11-25, the places round: weaker cues (towns, insurers), two countries each
+    ("She moved to Rutherglen from Port Glasgow in June.", "Rutherglen", "CITY"),  # Scotland
+    ("husband works away in Kisumu during the week", "Kisumu", "CITY"),  # Kenya
+    ("He farms near Pontrhydfendigaid, with his son.", "Pontrhydfendigaid", "CITY"),  # Wales
+    ("Her daughter drives up from Newtonmore on Sundays.", "Newtonmore", "CITY"),
+    ("daughter ceri moved to merthyr tydfil last yr", "merthyr tydfil", "CITY"),  # lower case
+    ("Work injury: employer's insurer Lion City Assurance, policy pending.", "Lion City Assurance",
+     "ORGANIZATION"),  # Singapore
     ("Covered by Bayanihan Care HMO since 2019.", "Bayanihan Care HMO", "ORGANIZATION"),  # Philippines
     ("Medicaid, Sandia Community Health Plan member", "Sandia Community Health Plan", "ORGANIZATION"),  # US
     ("Medicare and Cascade Senior Advantage plan, member ID on file", "Cascade Senior Advantage",
@@ -49,15 +62,24 @@ FOUND = [
     # firms, churches and practices by their heads, lower case too
     ("RN notified Elanora Family Medical by phone", "Elanora Family Medical", "ORGANIZATION"),  # AU
     ("Uzima Family Health Clinic, P.O. Box 41872-00100, Nairobi", "Uzima Family Health Clinic", "HOSPITAL"),  # KE
+    ("son rudy drives truck for sunland freight, home weekends", "sunland freight", "ORGANIZATION"),  # US
+    ("works for chidi & sons motors. brother on phone", "chidi & sons motors", "ORGANIZATION"),  # NG
+    ("pt went to our lady of guadalupe parish sunday", "our lady of guadalupe parish", "ORGANIZATION"),
     ("Her son works at Pasig Riverside Logistics Inc. and visits.", "Pasig Riverside Logistics Inc.",
      "ORGANIZATION"),  # a firm's suffix keeps its full stop
     # streets of other countries
     ("Address: Blk 512 Ang Mo Kio Avenue 8, #07-1234, Singapore 560512",
      "512 Ang Mo Kio Avenue 8, #07-1234", "STREET"),  # SG (the block word: tests/test_addresses.py)
     ("Address: No. 7 Olatunde Close, Ikeja GRA", "7 Olatunde Close", "STREET"),  # NG
+    ("Uzima Clinic, P.O. Box 41872-00100, Nairobi", "P.O. Box 41872-00100", "STREET"),  # KE
+    ("Mail: RR 2 Box 118, Chamberino, NM 88027", "RR 2 Box 118", "STREET"),  # US rural
+    ("Lives on County Road B-47 outside La Mesa.", "County Road B-47", "STREET"),
     ("r/o Mohalla Chowk, Gali No. 2, Aminabad.", "Gali No. 2", "STREET"),  # IN
+    ("Address: Purok 3, Brgy. San Isidro, Tanay", "Purok 3", "STREET"),  # PH
+    ("Address: Purok 3, Brgy. San Isidro, Tanay", "Brgy. San Isidro", "CITY"),
     ("mrs b, 82, 7 heol y nant, ystrad mynach.", "7 heol y nant", "STREET"),  # Wales, lower case
     ("lives at 14 jalan mawar, klang", "14 jalan mawar", "STREET"),  # Malaysia, lower case
+    ("neighbour on bucknall new road pops in", "bucknall new road", "STREET"),
 ]
 
 
@@ -117,6 +139,7 @@ def test_clinical_phrases_and_plain_words_are_no_places(text):
 GROWN = [
     ("Contact Hollybrook Unit today", ("Hollybrook", "HOSPITAL"), ("Hollybrook Unit", "HOSPITAL")),
     ("Linwood Family Pharmacy, Albany", ("Linwood", "PATIENT"), ("Linwood Family Pharmacy", "ORGANIZATION")),
+    ("Whitley Bay NE26 1NA", ("Whitley", "DOCTOR"), ("Whitley Bay", "CITY")),
     ("Rosewood Lodge, Stoke-on-Trent", ("Stoke", "CITY"), ("Stoke-on-Trent", "CITY")),
     ("resident of Maison Saint-Laurent", ("Maison Saint", "HOSPITAL"), ("Maison Saint-Laurent", "HOSPITAL")),
     ("needs PA with Empire Crest Health first", ("Crest Health", "ORGANIZATION"),
@@ -213,6 +236,20 @@ def test_a_given_name_s_second_syllable_is_the_name_s(text, start, end, whole):
 def test_an_eponym_coordinated_with_another_is_a_clinical_term(text, word, clinical_term):
     at = text.rindex(word)
     assert bool(clinical.why_clinical(text, make_span(at, at + len(word), "DOCTOR"))) is clinical_term
+
+
+@pytest.mark.parametrize("text, date, kept", [
+    ("Mon 24 Nov 2025 09:20, Dr Thorne rang", "Mon 24 Nov 2025 09", "Mon 24 Nov 2025"),  # UK
+    ("seen 2025-11-21T14:05 in ED", "2025-11-21T14", "2025-11-21"),  # ISO, CA
+    ("rang 3 oct 2025 7:45 re bloods", "3 oct 2025 7", "3 oct 2025"),  # lower case, IE
+    ("Seen 24/11/2025 14 times since", "24/11/2025 14", "24/11/2025 14"),  # no minutes: not a time
+    ("ratio 24/11 09:20", "11", "11"),  # nothing before the number: left to the tagger
+])
+def test_the_hour_of_a_clock_time_glued_to_a_date_is_left_outside(text, date, kept):
+    from crfdeid.recognizers import hygiene
+    start = text.index(date)
+    assert [text[s.start:s.end] for s in hygiene.trim_clock(text, [make_span(start, start + len(date), "DATE")])] \
+        == [kept]
 
 
 @pytest.mark.parametrize("text, number", [("LABS: Na 131, Glu 211, WBC 9.2", "211"),

@@ -75,6 +75,8 @@ def _span(text, surface, subtype="DOCTOR", nth=0):
     # headings, labels, roles
     ("ED TRIAGE NOTE\nPt walked in", "ED", "DOCTOR", "heading"),
     ("ED TRIAGE NOTE\nPt walked in", "ED TRIAGE NOTE", "DOCTOR", "heading"),
+    ("HANDOFF TO NIGHT RN\nstable", "NIGHT RN", "DOCTOR", "heading"),
+    ("handover to night rn:\nsettled", "night rn", "PATIENT", "heading"),
     ("MRN: 00482913", "MRN", "PATIENT", "label"),
     ("DOB: 01/02/1950", "DOB", "PATIENT", "label"),
     ("Radiologist aware of the result", "Radiologist", "DOCTOR", "role"),

@@ -1,8 +1,5 @@
 """Towns and suburbs by their place in an address (issue 50).
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): switched off, 9 identifiers more are left on the
-made-up sets written after this module (22 on all seven sets).
-
 The tagger and the town lists know the towns of the notes they grew up on; an address of
 another country names a suburb and a town they have never seen (``12 Balloch Crescent, Culloden,
 Inverness IV2 7QR``, ``Purok 3, Brgy. San Isidro, Tanay, Rizal``, ``RR 2 Box 118, Chamberino, NM

@@ -1,10 +1,6 @@
 """Bedside readings, rhythms and misspellings taken for PHI: the reasons of :func:`.values.why_value` added
 for the PhysioNet ICU notes (issue 50), kept apart from the older reasons.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): 66 false-positive tokens of the PhysioNet dev notes,
-the ICU notes these reasons were written on; no gold token and no phrase of a later set taken. The reason
-``vitals only`` changed nothing there and was removed.
-
 * **vital** (:data:`VITAL`): a number or a range right after a vital sign's or a line's name (``RR 12-22``,
   ``CVP 8-14``, ``SpO2 89-100%``, the ``2 89`` of ``Spo2 89``); no slash (``BP 3/4`` is left to the other
   reasons): no date is written right after a measure's name without one.
@@ -47,6 +43,13 @@ VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|hea
                    r"sbp|dbp|map|nbp|abp|sp[o0]2|sa[o0]2|pa[o0]2|o2[ \t]*sats?|sats?|wedge|svr|tv|vt|peep|"
                    r"transduced|unloading|sfh|fhr|bsl|bgl|cbg|fbs|ppbs|rbs|grbs)[ \t]*[:=#-]?[ \t]*(?:[<>][ \t]*)?"
                    r"[0-9]{1,3}(?:\.[0-9])?(?:[ \t]*-[ \t]*[0-9]{1,3}(?:\.[0-9])?)?(?:[ \t]*%)?(?![0-9/]|\.[0-9])")
+
+
+def vitals_only(text: str, sp: Span) -> bool:
+    """Whether every letter and digit of the span lies in readings of :data:`VITAL` (``FBS 182, PPBS 246``)."""
+    inside = [m.span() for m in VITAL.finditer(text, max(0, sp.start - 24), min(len(text), sp.end + 24))]
+    return bool(inside) and all(any(a <= i < b for a, b in inside) for i in range(sp.start, sp.end)
+                                if text[i].isalnum())
 
 
 _ECG = frozenset("degree av avb block heart elevation elevations elevated depression depressions segment segments "

@@ -1,9 +1,5 @@
 """Clinical words as negative evidence: predicted spans that are clinical terms, dropped.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): without the filter's own terms (the values'
-reasons kept) 15 phrases more are changed on the made-up sets and 41 false-positive tokens more come on
-the PhysioNet dev notes; the whole filter saves 86 phrases there at the cost of 1 identifier.
-
 A CRF that has seen few notes takes eponyms for names and places (``Murphy`` of
 ``Murphy sign``, ``Glasgow`` of ``Glasgow Coma Scale``), a dose for a year (``2000`` of
 ``Vitamin D 2000 IU``), a clock time for a date and a device for a person (``with a

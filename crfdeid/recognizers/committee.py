@@ -21,9 +21,9 @@ and how their decisions reach the labels::
 
 >>> c = Committee({"combine": "mega.v1", "members": ["rules.v1"], "folds": 3})
 >>> from crfdeid.text.tokenize import tokenize
->>> text = "Mrs. Lee at 617-555-0199"
+>>> text = "Dr. Lee on 03/14/2098"
 >>> c.attributes(text, tokenize(text))[2:5]
-[('cm:rules.v1:B-PATIENT', 'cm:votes:1'), (), ('cm:rules.v1:B-PHONE', 'cm:votes:1')]
+[('cm:rules.v1:B-DOCTOR', 'cm:votes:1'), (), ('cm:rules.v1:B-DATE', 'cm:votes:1')]
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
 """Identifiers whose form is shared with clinical numbers, caught by the words beside them.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): switched off, 9 identifiers more are left on the
-made-up sets written after these forms (17 on all seven sets: postcodes, plates, ages after a name,
-extensions, specimen and group numbers); forms that meet nothing there are kept unmeasured (Safe Harbor).
-
 Part of the Safe Harbor layer (:mod:`.safeharbor` runs :func:`matches` in every model). A
 four-digit postcode is also a dose, a six-digit PIN a count, ``4kd 229`` anything: each form
 here is an identifier only with the evidence named in its entry of :data:`FORMS`:

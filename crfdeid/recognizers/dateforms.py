@@ -1,8 +1,5 @@
 """Dates whose form gives them away, in either order: part of the Safe Harbor layer.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): switched off, 9 identifiers more are left on the
-made-up sets written after these forms and 12 gold DATE tokens more are missed on the PhysioNet dev notes.
-
 :mod:`.safeharbor` runs :func:`matches` in every model, so a date the CRF misses in a form
 it rarely saw in training (another country's) is still found. Each form rests on evidence
 a lab value, a dose, a score or a time does not have:

@@ -1,14 +1,6 @@
 """A note's layout taken for PHI: spans cut where a field ends, labels before a colon, headings of a
 line, specialties in role phrases (issue 50, third round; reasons of :func:`.values.why_value`).
 
-The rule ledger (docs/rules.md, 2026-11-25) measured each reason switched off on the made-up sets
-written after it, the check set, dev6 and the PhysioNet development notes: the cutting at field gaps
-saves 22 clinical phrases on later sets (at 1 identifier more left), ``heading_line``,
-``label_before_colon`` and ``specialty`` one phrase each, the narrowing one false-positive token of
-PhysioNet; a heading in capitals inside a line keeps an operative report's heading (dev6) out of a hospital's
-span once the heading reason of ``values`` is gone; the reasons that changed nothing there (a service's
-role, a role in apposition, a clock after a heading) are removed.
-
 Letters, clinic lists and notes of other countries write a line of fields (``Patient: Kieran Doherty
 RiO: RIO3391027``, three blanks between) and a heading before its place (``EMERGENCY DEPARTMENT -
 St Fintan's University Hospital``); a tagger runs one span over both, and a surrogate then writes a
@@ -35,8 +27,8 @@ hospital in place of a heading and a label. What is done:
   ``report``, ``reconciliation``...); or a heading that ends the line after ``-`` and such a heading
   (``School Nursing Service - Health Plan Review``); in capitals inside a line written in small letters
   too, two heading words or more with a heading's noun that ends no place's name (:func:`caps_heading`:
-  ``Review on WARD ROUND tomorrow``, ``... Hospital   OPERATIVE NOTE``; not ``CALDWELL CLINIC``
-  in a line of capitals). Plurals count as their singular (``ADMISSIONS``).
+  ``Review on WARD ROUND tomorrow``; not ``CALDWELL CLINIC`` in a line of capitals). Plurals count as
+  their singular (``ADMISSIONS``).
 * **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one) of words
   of ``departments`` entries or ``heading_words``, one at least a whole entry of either and none a first
   name or one of the 2,000 commonest surnames (or the span one entry: ``General Medicine``), each word or
@@ -47,6 +39,14 @@ hospital in place of a heading and a label. What is done:
   (``Nephrology clinic``); with a role's modifier after it, 6 synthetic tokens (``Nursing`` of ``Nursing
   Home``); without an entry of the lists among its words, two PhysioNet LOCATION-OTHER tokens before a
   role's word. None of these is taken now.
+* **role** in apposition: a span of ``staff_roles`` words whose last word (three letters or more) is no
+  first name, wrapped in brackets or after a comma (``Jo Whitfield (Ward Manager)``, ``Jo Lee, Charge
+  Nurse``); and a service's words then a role's (:func:`service_role`: ``Orthopaedic Registrar``,
+  ``District Nurse``), the last no first name, in a name or place span (no DEPARTMENT).
+* **time** (:func:`clock_after_heading`): four digits of a 24-hour clock that end a line after a
+  heading's words (``ed triage 0212``, ``WARD ROUND 0930``), or right after a time's label (``Arrived:
+  0342``, ``seen @ 1430``).
+
 Evidence (docs/clinical-values.md, third round): 0 gold spans and 0 gold tokens of the PhysioNet
 development notes (82 patients, 949 gold spans; the locked quarter left out) are taken or cut by these
 reasons and the cutting and narrowing (``bench/clinical_values_gold.py``,
@@ -77,7 +77,7 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
-from .bedside import common_names
+from .bedside import common_names, first_names
 
 _GAP = re.compile(r"[ \t]{3,}|\t+")
 _DASH = re.compile(r"[ \t]+[-\u2013\u2014][ \t]+")
@@ -96,10 +96,8 @@ HEADS = frozenset(
     "clerking round rounds visit reconciliation letter referral service clinic department record form".split())
 
 
-
-
 #: Heading nouns that also end a place's name (``CALDWELL CLINIC``): a heading's noun only where a heading
-#: starts its line (:func:`heading_line`), not inside a line (:func:`caps_heading`).
+#: starts its line (:func:`heading_line`), not inside a line (:func:`caps_heading`, ``values._heading``).
 PLACE_HEADS = frozenset({"clinic", "department", "service", "record", "form"})
 #: :data:`HEADS` without :data:`PLACE_HEADS`.
 LINE_HEADS = HEADS - PLACE_HEADS
@@ -285,6 +283,30 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
         and all(w in lists["service_words"] for w in prev.group(2).lower().split())
 
 
+_CLOCK4 = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
+
+
+_TIME_LABEL = re.compile(r"(?i)\b(?:time|arrived|arrival|seen|triaged|onset|called|bleeped|paged|reviewed|"
+                         r"obs|observations)[ \t]*(?::|@|at)[ \t]*$")
+
+
+def clock_after_heading(text: str, sp: Span) -> bool:
+    """Whether the span is a 24-hour clock time ending its line after a heading's words only, or right
+    after a time's label (``Arrived: 0342``, ``seen @ 1430``)."""
+    if not _CLOCK4.fullmatch(text, sp.start, sp.end):
+        return False
+    if _TIME_LABEL.search(text, max(0, sp.start - 20), sp.start):
+        return True
+    line_start, line_end = _line(text, sp.start, sp.end)
+    if line_start is None or line_end is None or text[sp.end:line_end].strip():
+        return False
+    head = text[line_start:sp.start]
+    words = _WORD.findall(head)
+    if not words or len("".join(words)) != sum(not (c.isspace() or c in ":-") for c in head):
+        return False
+    return all(_in_vocab(w) for w in words) and any(w.lower() in HEADS for w in words)
+
+
 def caps_heading(text: str, sp: Span) -> bool:
     """Whether the span is in capitals inside a run of two or more heading words in capitals on a line
     that has words in small letters too, one a heading's noun (``Review on WARD ROUND tomorrow``)."""
@@ -317,3 +339,23 @@ def caps_heading(text: str, sp: Span) -> bool:
     own = [w for w in run if w.lower() not in joins]
     return len(own) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in LINE_HEADS for w in run) \
         and any(not w.isupper() for w in rest)
+
+
+def service_role(lows: list[str]) -> bool:
+    """Whether ``lows`` are a service's words then a role's (``Orthopaedic Registrar``, ``District Nurse``)."""
+    lists = _lists()
+    i = 0
+    while i < len(lows) and lows[i] in lists["service_words"] and lows[i] not in lists["roles"]:
+        i += 1
+    rest = lows[i:]
+    return 0 < i < len(lows) and all(w in lists["roles"] for w in rest) and rest[-1] not in first_names()
+
+
+def role_apposition(text: str, sp: Span, lows: list[str]) -> bool:
+    """Whether the span is a role in brackets or after a comma, ending in a role's head word."""
+    lists = _lists()
+    if not lows or not all(w in lists["roles"] for w in lows) or lows[-1] in first_names() or len(lows[-1]) < 3:
+        return False
+    before = text[max(0, sp.start - 3):sp.start].rstrip(" \t")
+    after = text[sp.end:sp.end + 1]
+    return (before.endswith("(") and after == ")") or before.endswith(",")

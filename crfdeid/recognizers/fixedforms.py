@@ -1,9 +1,5 @@
 """Identifiers whose form gives them away wherever they stand: checksums and other countries' formats.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): switched off, 4 identifiers more are left on the
-made-up sets written after these forms (a Canadian postcode, a personnummer, a trunk-prefixed phone); the
-other forms meet no such identifier there and are kept unmeasured, as Safe Harbor forms that change no phrase.
-
 Part of the Safe Harbor layer (:mod:`.safeharbor`, which runs :func:`matches` in every
 model). A checksum is evidence enough on its own (python-stdnum's checks, never hand-written
 ones; an international number's length is phonenumbers'); a format that a lab value, a date

@@ -1,9 +1,5 @@
 """Spans that cannot be PHI: only punctuation, one letter or stop words; ages under 90.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): dropping junk spans saves 3 phrases of the later
-sets and 33 false-positive tokens of PhysioNet dev; the trim saves 2 phrases at 1 identifier; the hour
-trimmed off a date changed nothing there and was removed.
-
 A tagger that has read few notes like the ones it tags marks ``s``, ``a``, ``the``, ``,``
 or ``S:`` (a one-letter SOAP heading); redacting them hides nothing and breaks the note.
 :func:`drop_junk` drops a predicted span whose tokens (runs of letters or digits) are
@@ -229,5 +225,30 @@ def drop_young_ages(text: str, spans) -> list[Span]:
             numbers = [int(n) for n in _DIGITS.findall(text, sp.start, sp.end)]
             if numbers and max(numbers) <= 89:
                 continue
+        out.append(sp)
+    return out
+
+
+# A date span's last number glued to the clock time after it: "24 Nov 2025 09" of "... 09:20".
+_GLUED_HOUR = regex.compile(r"[ \tT]([01]?\d|2[0-3])$")
+_MINUTES = regex.compile(r":[0-5]\d(?![\d/.-])")
+
+
+def trim_clock(text: str, spans) -> list[Span]:
+    """DATE spans without the hour of a clock time they end in (``Mon 24 Nov 2025 09`` of ``Mon
+    24 Nov 2025 09:20``: the date stays PHI, ``09:20`` is a time, no Safe Harbor identifier and a
+    value that must survive). Evidence: the span's last number is one or two digits after a
+    space or ``T`` and a colon and two minute digits follow it; issue 50.
+
+    >>> from crfdeid.document import make_span
+    >>> text = "Mon 24 Nov 2025 09:20, seen"
+    >>> [text[s.start:s.end] for s in trim_clock(text, [make_span(0, 18, "DATE")])]
+    ['Mon 24 Nov 2025']
+    """
+    out = []
+    for sp in spans:
+        m = _GLUED_HOUR.search(text[sp.start:sp.end]) if sp.subtype == "DATE" else None
+        if m is not None and m.start() > 0 and _MINUTES.match(text, sp.end):
+            sp = replace(sp, end=sp.start + m.start())
         out.append(sp)
     return out

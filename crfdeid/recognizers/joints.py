@@ -1,8 +1,5 @@
 """A name's pieces joined by an apostrophe or a hyphen are one span with one type.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): switched off, 8 identifiers more are left on the
-made-up sets written after it (6 on dev6).
-
 The CRF reads ``O'Connell`` as three tokens (``O``, ``'``, ``Connell``) and ``mary-kate`` as
 three, and may tag them apart: ``Margaret O`` as DOCTOR and ``'Connell`` as PATIENT, or
 ``Brien`` of ``O'Brien`` alone, leaving ``O'`` in the output and giving the name two surrogates.

@@ -1,9 +1,5 @@
 """Phone numbers by phonenumbers (Google's libphonenumber), and the country a note is from.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): the libphonenumber pass leaves 1 identifier fewer on
-the sets written after it; the labelled and cued passes meet no number the others miss there and are
-kept unmeasured (Safe Harbor phones, no phrase changed).
-
 Part of the Safe Harbor layer (:mod:`.safeharbor` runs :func:`matches` in every model).
 The regexes of :mod:`.safeharbor` and :mod:`.fixedforms` find the US shapes, numbers with a
 ``+`` and a country code, and trunk numbers in groups; here ``phonenumbers.PhoneNumberMatcher``

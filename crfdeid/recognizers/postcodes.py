@@ -1,8 +1,5 @@
 """Postal codes of many countries inside an address: a country's shape of code and the address around it.
 
-Evidence (the rule ledger, docs/rules.md, 2026-11-25): switched off, 2 identifiers more are left on the
-made-up sets written after this module (dev5, dev6).
-
 Part of the Safe Harbor layer (:mod:`.safeharbor` runs :func:`matches` in every model), beside
 the postal forms of :mod:`.fixedforms` and :mod:`.contextforms` that read one line. Addresses
 are written over several lines (``Christoph-Hahn-Weg 4`` / ``77318 Ansbach``), in lower case,

@@ -2,9 +2,8 @@
 
 The hybrid design of the i2b2 2014 winners: a CRF for everything, plus rules
 for forms a regex finds almost without false positives (full dates, phone
-numbers, a capitalised word after ``Mr.``/``Mrs.``; since the rule diet of 2026-11-25 only the rules
-that gain on notes they were not written on, or that the leak regression tests of earlier held-back
-rounds need, docs/rules.md). :func:`overlay` merges
+numbers, e-mail addresses, URLs, IP addresses, SSNs, a capitalised word after
+``Dr.``/``Mr.``/``Mrs.``). :func:`overlay` merges
 the two, preferring the CRF's subtype and extending spans to their union, then
 adds the initials and coordinated names next to name spans
 (:func:`extend_names`). The overlay only adds redaction, with one exception: a CRF DATE
@@ -12,8 +11,8 @@ span that cannot be a date (``bp 80/60``, :func:`impossible_date`) is dropped.
 
 The rule table is :mod:`.rulebook`; the date check :mod:`.datecheck`; states after cities :mod:`.states`.
 
->>> [(s.start, s.end, s.subtype) for s in find("Call 617-555-0199, Mrs. Ames.")]
-[(5, 17, 'PHONE'), (24, 28, 'PATIENT')]
+>>> [(s.start, s.end, s.subtype) for s in find("Call 617-555-0199 on 03/14/2098.")]
+[(5, 17, 'PHONE'), (21, 31, 'DATE')]
 """
 
 from __future__ import annotations
@@ -28,10 +27,10 @@ from ..document import Span, make_span
 from ..features.surface import ascii_lower, cannot_match
 from ..text.patterns import LazyPattern
 from .datecheck import impossible_date
-from .rulebook import _CAP, _CLASS_OF, ANCHORS, KEYWORDS, NEEDS, RULES, WORD_CHECKS, WORDWISE, _lazy, merge_disjoint
+from .rulebook import _CAP, _CLASS_OF, KEYWORDS, NEEDS, RULES, STATE_NAMES, _lazy, merge_disjoint
 from .states import states_after_cities
 
-__all__ = ["KEYWORDS", "NEEDS", "RULES", "extend_names", "find", "impossible_date", "merge_disjoint",
+__all__ = ["KEYWORDS", "NEEDS", "RULES", "STATE_NAMES", "extend_names", "find", "impossible_date", "merge_disjoint",
            "overlay", "prepare", "states_after_cities", "trie_pattern"]
 
 
@@ -68,6 +67,29 @@ def trie_pattern(words) -> str:
 # One scan of a note finds every key word. A key word ends before a non-letter
 # ("pager5555" is a pager number) or with a full stop ("R.N.BSN").
 _KEYWORDS = re.compile(r"\b(?:" + trie_pattern(_CLASS_OF) + r")(?:(?<=\.)|(?![a-z]))")
+
+#: Rules run only near their key words on an ASCII note: ``(classes, "line")`` when every
+#: match lies on a line that holds one (only those lines are scanned), ``(classes,
+#: "start")`` when every match starts at one (the rule is tried there only). Same
+#: matches as a scan of the whole note (tests/test_rules.py).
+ANCHORS = {
+    "pager": (("pager",), "line"), "title_doctor": (("dr",), "line"), "title_person": (("mr",), "line"),
+    "relative_name": (("relative",), "line"), "signature": (("credential", "md_np"), "line"),
+    "saint": (("st", "saint"), "line"),
+    "university": (("university",), "line"), "street": (("st", "street"), "line"),
+    "title_lower": (("mr",), "line"), "title_doctor_lower": (("dr",), "line"),
+    "title_clinician": (("ho", "md_np"), "line"), "date_day_month": (("month",), "line"),
+    "date_text": (("month",), "start"), "date_month_year": (("month",), "start"),
+    "date_month_day": (("month",), "start"), "name_before_relative": (("relative",), "line"),
+    "name_md": (("md_np",), "line"),
+    "name_aware": (("aware",), "line"), "address_unit": (("unit",), "start"),
+    "name_particle": (("particle",), "line"),
+    "signature_lower": (("credential", "md_np"), "line"), "holy_sacred": (("holy",), "line"),
+    "year_after_event": (("event",), "line"),
+    "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
+    "state_name": (("state",), "start"),
+}
+
 
 def _keyword_starts(low: str) -> dict:
     """Start offsets of the key words in a lower-cased ASCII note, by class."""
@@ -126,8 +148,23 @@ def _name_words() -> tuple[frozenset, frozenset]:
     return first, last
 
 
+#: Rules whose matches (their ``phi`` group if they have one) must pass a word-list check
+#: (:func:`_word_check`).
+WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_plain",
+               "title_clinician": "last_not_plain",
+               "saint": "last_first_name", "relative_name": "first_name_not_plain",
+               "hospital_acronym": "none_plain", "name_particle": "names_not_plain",
+               "name_md": "none_plain", "name_aware": "none_plain_long",
+               "per_name": "first_name_surname", "signature_lower": "first_name_then_not_plain",
+               "name_before_relative": "none_plain",
+               "initial_name": "not_plain_or_surname", "street_lower": "street_words",
+               "sign_off": "first_name_first"}
 _STREET_TAIL = frozenset("street avenue road lane drive boulevard court place terrace circle highway parkway st ave rd "
                          "ln blvd apt suite ste unit".split())
+#: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
+#: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
+WORDWISE = frozenset({"sign_off", "name_particle", "signature", "initial_name", "saint", "university", "name_md",
+                      "name_aware", "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
 _WORD = _lazy(r"[A-Za-z][A-Za-z'-]*")
 
 
@@ -204,12 +241,21 @@ def _word_check(kind: str | None):
         odd = gazetteers.load("clinical_words") | gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words")
         return lambda words: not any(w.lower() in odd for w in words[1:-1] if w.isalpha()
                                      and w.lower() not in _STREET_TAIL)
+    if kind == "none_plain_long":
+        return lambda words: all(w.lower() not in plain and len(w) > 2 for w in words)
     first = _first_names()
     surnames = _surnames()
     if kind == "not_plain_or_surname":
         return lambda words: words[-1].lower() not in plain or words[-1].lower() in surnames
+    if kind == "first_name_surname":
+        return lambda words: (len(words[0]) > 2 and words[0].lower() in first
+                              and words[-1].lower() in surnames and words[-1].lower() not in plain)
+    if kind == "first_name_then_not_plain":
+        return lambda words: words[0].lower() in first and words[-1].lower() not in plain
     if kind == "first_name_first":
         return lambda words: words[0].lower() in first
+    if kind == "first_name_not_plain":
+        return lambda words: words[-1].lower() in first and words[-1].lower() not in plain
     if kind == "last_first_name":
         return lambda words: words[-1].lower().removesuffix("'s") in first
     raise ValueError(f"unknown word check {kind!r}")
@@ -296,11 +342,12 @@ def extend_names(text: str, spans) -> list[Span]:
                 found += [make_span(m.start(g), m.end(g), sp.subtype) for g in (1, 2)]
                 if len(todo) < 2 * len(spans) + 8:  # the name beyond a particle grows once more
                     todo.append(make_span(m.start(cap), m.end(cap), sp.subtype))
-    return merge_disjoint(sorted(spans), sorted(set(found)))
+    return _patients_after_pt(text, merge_disjoint(sorted(spans), sorted(set(found))))
 
 
 # A surname in title case after a first name, before a lower-case word or punctuation ("Jane Doe seen").
 _NEXT_TITLED = _lazy(r"[ \t]([A-Z][a-z]+)(?![\w'-])(?=[ \t]+[a-z]|[ \t]*[,.;:)]|[ \t]*$)", regex.M)
+_PT_BEFORE = _lazy(r"\b(?i:pt|patient)\.?[ \t]{1,2}$")
 # A title right before a name: "Dr. ", "MRS ", "Prof ".
 _TITLE_BEFORE = _lazy(r"\b(?:Dr|DR|Drs|Mr|MR|Mrs|MRS|Ms|MS|Miss|Prof|PROF)\.?[ \t]{1,2}$")
 
@@ -318,9 +365,7 @@ def _plain_name_words(text: str, sp: Span) -> list[Span]:
 
     Evidence for the title case: in the PhysioNet development notes, a census surname in title
     case after ``Dr.``/``Mr.``/``Mrs.``/``Ms.`` and one title-case word, before punctuation or a
-    lower-case word, is inside a gold name 4 times of 4 (2026-11-25; docs/history/results.md). Kept in the
-    rule diet: the leak regression tests (held-back findings of earlier rounds) need it (``Pt Jane Doe
-    seen``, ``Margaret O'Connell``: tests/test_first_run_notes.py; docs/rules.md)."""
+    lower-case word, is inside a gold name 4 times of 4 (2026-11-25; docs/history/results.md)."""
     own = text[sp.start:sp.end].split()
     if not own or not _titled(own[0]):
         return []
@@ -337,6 +382,24 @@ def _plain_name_words(text: str, sp: Span) -> list[Span]:
     return found
 
 
+def _patients_after_pt(text: str, spans: list[Span]) -> list[Span]:
+    """DOCTOR spans right after ``Pt``/``patient`` (and the name spans that follow them, a space
+    apart) typed PATIENT: ``Pt Mary O'Brien``."""
+    out: list[Span] = []
+    chain_end = -1
+    for sp in spans:
+        if sp.subtype == "DOCTOR" and (_PT_BEFORE.search(text, max(0, sp.start - 12), sp.start)
+                                       or (chain_end >= 0 and not text[chain_end:sp.start].strip())):
+            sp = Span(sp.start, sp.end, sp.category, "PATIENT")
+            chain_end = sp.end
+        elif sp.category == "NAME" and _PT_BEFORE.search(text, max(0, sp.start - 12), sp.start):
+            chain_end = sp.end
+        else:
+            chain_end = -1
+        out.append(sp)
+    return out
+
+
 def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool = True,
             found=None) -> list[Span]:
     """CRF ``spans`` merged with rule spans: overlapping ones joined (CRF subtype kept, but a CRF
@@ -349,8 +412,8 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
     disjoint, as :func:`find` gives them) skips the scan, as the rule ablation does.
 
     >>> from crfdeid.document import make_span
-    >>> overlay("call 617-555-0199.", [make_span(5, 12, "PHONE")])
-    [Span(start=5, end=17, category='CONTACT', subtype='PHONE')]
+    >>> overlay("on 03/14/2098.", [make_span(3, 8, "DATE")])
+    [Span(start=3, end=13, category='DATE', subtype='DATE')]
     """
     # One sweep in start order: a rule span joins every span it overlaps, a CRF
     # span joins the group only through a rule span it overlaps.

@@ -1,8 +1,4 @@
-"""A state's code after a city and a comma (``Portland, OR``), as a place (:func:`states_after_cities`).
-
-Kept in the rule diet (docs/rules.md, 2026-11-25): the leak regression tests (held-back findings of
-earlier rounds) need it (``lives in Springfield, Mass. now``, ``keene, nh``: tests/test_leaks.py).
-"""
+"""A state's code after a city and a comma (``Portland, OR``), as a place (:func:`states_after_cities`)."""
 
 from __future__ import annotations
 
