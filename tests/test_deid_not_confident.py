@@ -18,7 +18,7 @@ def tagged(text: str, *phi, doc_id: str = "n1", patient: str = "p1") -> Document
     for surface, sub, conf in phi:
         i = text.index(surface, pos)
         cat = {"PATIENT": "NAME", "DOCTOR": "NAME", "HOSPITAL": "LOCATION", "PHONE": "CONTACT",
-               "DATE": "DATE", "HEALTHPLAN": "ID"}[sub]
+               "DATE": "DATE", "HEALTHPLAN": "ID", "PROFESSION": "PROFESSION"}[sub]
         spans.append(Span(i, i + len(surface), cat, sub, confidence=conf))
         pos = i + len(surface)
     return Document(doc_id, text, spans, {"patient": patient})
@@ -44,6 +44,8 @@ HELD_BACK = [
     ("Transferred to Ward 64 at noon.", "Ward 64", "DATE", 0.97),
     ("NYHA Class B2 symptoms.", "Class", "DOCTOR", 0.95),
     ("NYHA Class B2 symptoms.", "Class B2", "DOCTOR", 0.95),
+    # An occupation is no Safe Harbor identifier: a made-up one would change the exposure history.
+    ("Retired coal miner, ex-smoker.", "coal miner", "PROFESSION", 0.99),
 ]
 
 

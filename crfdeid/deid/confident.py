@@ -292,7 +292,7 @@ def _label_word(surface: str) -> bool:
 def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = None, country: str = "US",
           known: frozenset = frozenset()) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
-    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``), or None.
+    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``), or None.
 
     ``confidence``: the tagger's (lowest token probability of PHI in the span; None when no tagger
     scored it); ``order``: how the note's ambiguous dates read; ``country``: the note's
@@ -321,4 +321,6 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
         return None if any(c in surface for c in "./") else "url"
     if sub in _PLACE_TYPES:
         return place_doubt(text, sp)
+    if sub == "PROFESSION":
+        return "profession"  # never a Safe Harbor identifier: a made-up job states a false occupation
     return None
