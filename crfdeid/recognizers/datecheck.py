@@ -66,7 +66,11 @@ def impossible_date(text: str, sp: Span) -> bool:
     ``10/03/10/04``, not ``24/46/12/48``); two days joined by ``/`` are kept whatever the order when the second
     is the day after the first (a handover's night ``22/23``, ``30/31``) or a month's word is
     beside them (``22/23 Feb``, ``Feb 13/27``): shape alone does not remove what the model found (fail closed;
-    issue 58). Otherwise it is not a date when a decimal point or
+    issue 58: a UK handover's ``22/23 Feb`` was found and then removed). Evidence (2026-11-25, counts only):
+    the exception only keeps spans; with it no DATE span changed on the PhysioNet development notes
+    (US, month first) nor on the made-up sets dev, dev4, dev5 and check (UK, Irish, Indian, Australian,
+    Ghanaian, Pakistani notes, day first, lower case among them); its cases are in
+    tests/test_date_order_per_note.py. Otherwise it is not a date when a decimal point or
     ``number/`` comes right before it or ``/number`` right after it, its first number has
     three digits, its first two numbers are neither a month then a day or year (``10/16``,
     ``4/98``) nor a day then a month (``17/10``) (``80/60``, ``13/45``), a part is 0, its
