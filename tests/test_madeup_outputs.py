@@ -60,7 +60,8 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 #: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
 COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "dev4": (8, 112, 86),
           "dev5": (10, 117, 62), "dev6": (15, 192, 715),
-          "check": (15, 206, 224), "check2": (12, 158, 448), "legacy": (15, 67, 0)}
+          "check": (15, 206, 224), "check2": (12, 158, 448), "check3": (14, 233, 805),
+          "legacy": (15, 67, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
@@ -77,7 +78,7 @@ def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
             assert not any(sp.start < b and a < sp.end for sp in d.spans)
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "check", "check2"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "check", "check2", "check3"])
 def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
     for d in madeup.read_notes(name):
         assert d.spans and d.meta["keep"], d.doc_id
@@ -107,6 +108,12 @@ def _npi(s: str) -> bool:  # a US NPI: Luhn with the prefix 80840
     return sum(d if i % 2 == 0 else (2 * d - 9 if d > 4 else 2 * d) for i, d in enumerate(digits)) % 10 == 0
 
 
+def _kvnr(s: str) -> bool:  # a German KVNR: the letter as 01-26, then digits weighted 1, 2, digit sums mod 10
+    digits = f"{ord(s[0]) - 64:02d}" + s[1:9]
+    products = [int(c) * (2 if i % 2 else 1) for i, c in enumerate(digits)]
+    return sum(p // 10 + p % 10 for p in products) % 10 == int(s[9])
+
+
 def _nric(s: str) -> bool:
     total = sum(int(a) * w for a, w in zip(s[1:8], (2, 7, 6, 5, 4, 3, 2))) + (4 if s[0] in "TG" else 0)
     return "JZIHGFEDCBA"[total % 11] == s[8]
@@ -131,6 +138,16 @@ CHECKED = [
     ("check2", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
     ("check2", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number
     ("check2", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),
+    ("check3", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
+    ("check3", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check3", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check3", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
+    ("check3", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check3", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check3", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check3", "IDNUM", r"\d{9}", "il.idnr"),
+    ("check3", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check3", "IDNUM", r"1\d{9}", _npi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

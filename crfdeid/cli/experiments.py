@@ -5,8 +5,8 @@
   (:mod:`crfdeid.experiments.zeroshot`);
 * ``made-up``: a model on the fifteen made-up notes shipped with crfdeid: Safe Harbor
   identifiers missed and placeholders on non-PHI (:mod:`crfdeid.experiments.madeup`); with
-  ``--notes dev|dev2|dev3|dev4|dev5|dev6|check|check2|legacy|PATH``, a set of made-up notes of
-  other countries and styles in redacted and surrogate output, site mining off and on:
+  ``--notes dev|dev2|dev3|dev4|dev5|dev6|check|check2|check3|legacy|PATH``, a set of made-up notes
+  of other countries and styles in redacted and surrogate output, site mining off and on:
   identifiers left, phrases that must survive changed, falsified (written with a made-up
   value), clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`);
 * ``site-mining``: a model's figures with site mining off and on, per category, and the time
@@ -97,7 +97,7 @@ def _made_up_parser(sub) -> None:
              "  python -m crfdeid experiments made-up --notes dev --session-option o_words=false")
     m.add_argument("--model", help="model file (default: the shipped model)")
     m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
-    m.add_argument("--notes", metavar="dev|dev2|dev3|dev4|dev5|dev6|check|check2|legacy|PATH",
+    m.add_argument("--notes", metavar="dev|dev2|dev3|dev4|dev5|dev6|check|check2|check3|legacy|PATH",
                    help="a shipped set or a notes file: tag it with mining off and on, score redacted and "
                         "surrogate output (identifiers left, phrases changed, values changed, false spans)")
     m.add_argument("--outputs", default=",".join(madeup_outputs.OUTPUTS), help="with --notes: output styles")

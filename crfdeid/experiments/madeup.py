@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Nine sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Ten sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -24,8 +24,10 @@ language of other specialties: operative, urology, orthopaedic, pathology, radio
 antenatal, EMS, genetics, psychiatry, ENT and prior-authorisation notes and Swedish, Korean and
 Brazilian conventions, written before the specialties round's changes) and ``check``
 (Australian, Irish, Indian, New Zealand, Canadian and South African conventions, scored once per change set)
-and ``check2`` (other specialties and countries, written before the specialties round's changes;
-never tuned on: scored once per change set by the integrator).
+``check2`` (other specialties and countries, written before the specialties round's changes;
+never tuned on: scored once per change set by the integrator) and ``check3`` (fourteen notes of
+yet other specialties, countries and hands, two of them ICU nursing notes, written before the
+round after the specialties round; never tuned on: scored once per change set by the integrator).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -51,7 +53,8 @@ NOTES = _DATA / "made_up_notes.txt"
 NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
              "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
              "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
-             "check": _DATA / "made_up_check.txt", "check2": _DATA / "made_up_check2.txt"}
+             "check": _DATA / "made_up_check.txt", "check2": _DATA / "made_up_check2.txt",
+             "check3": _DATA / "made_up_check3.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -65,7 +68,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev6``, ``check``, ``check2``) or a path as given.
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev6``, ``check`` to ``check3``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
