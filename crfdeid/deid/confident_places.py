@@ -9,7 +9,16 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from . import names
-from .evidence import ARTICLE_BEFORE, fold, head_after, labels, lists, note_labels, shouting, stop_words
+from .evidence import (
+    ARTICLE_BEFORE,
+    fold,
+    head_after,
+    labels,
+    lists,
+    note_labels,
+    shouting,
+    stop_words,
+)
 
 
 def place_doubt(text: str, sp: Span) -> str | None:
@@ -28,6 +37,8 @@ def place_doubt(text: str, sp: Span) -> str | None:
         return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
     if any(w.islower() and len(w) > 3 and fold(w) not in places for w in ws[1:]) and not ws[0].islower():
         return "place"  # Evolução ambulatorial, Trypanosoma cruzi: a place's words are capitalised
+    if len(ws) > 2 and all(w.islower() for w in ws) and _clause(ws):
+        return "place"  # orlaith quennell rang the ward: a clause in lower case, no place's name
     if len(ws) == 1 and len(ws[0]) > 1 and fold(ws[0]) not in places and (
             (ws[0].isupper() and not shouting(text)) or sp.subtype in _INSTITUTIONS):
         return "place"  # URGENCES, GH, Epicrisis: a word no place list holds, alone
@@ -39,6 +50,25 @@ def place_doubt(text: str, sp: Span) -> str | None:
 
 
 _LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)\b")
+
+
+#: Words a place's name holds between its words (``Hospital of the University``, ``Stoke-on-Trent``,
+#: ``Hospital for Sick Children``); an article comes after one of them (``of the``) or first.
+_CONNECTORS = frozenset({"of", "and", "on", "upon", "in", "at", "by", "for", "under", "over", "de", "la", "le",
+                         "del", "des", "du", "da", "do", "dos", "das", "y", "e", "st", "sur"})
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _clause(ws: list[str]) -> bool:
+    """Whether a place span's words read as a clause, not a name: a function word (the ``stop_words``
+    list) that joins no place's words (``rang the ward``: an article after a verb; ``he``, ``was``)."""
+    low = [fold(w).lower() for w in ws]
+    for i, w in enumerate(low[1:], 1):
+        if w in _ARTICLES and low[i - 1] not in _CONNECTORS:
+            return True
+        if w in stop_words() and w not in _ARTICLES and w not in _CONNECTORS:
+            return True
+    return False
 
 
 def _institution_doubt(text: str, sp: Span, low: list[str]) -> str | None:
