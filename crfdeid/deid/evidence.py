@@ -53,10 +53,14 @@ def shouting(text: str) -> bool:
     return len(letters) >= 200 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
 
 
+_STARTS = re.compile(r"(?:^|[.!?][ \t]+)[^\w\n]*([^\W\d_])", re.MULTILINE)
+
+
 def lower_case(text: str) -> bool:
-    """Whether the note is written in lower case (hardly a capital among its letters; a few lines tell nothing)."""
-    letters = [c for c in text[:4000] if c.isalpha()]
-    return len(letters) < 200 or sum(c.isupper() for c in letters) < 0.02 * len(letters)
+    """Whether the note is written in lower case: half its lines and sentences or more begin with a
+    lower-case letter (``bed 5 edna brockhurst``; a note of fewer than three tells nothing: True)."""
+    starts = [m.group(1) for m in _STARTS.finditer(text, 0, 4000)]
+    return len(starts) < 3 or sum(c.islower() for c in starts) >= 0.5 * len(starts)
 
 
 @lru_cache(maxsize=1)
