@@ -9,10 +9,13 @@ tagger predicted are judged (a document with confidences); a user's own annotati
 spans, no confidence) and spans of a fixed Safe Harbor form (:func:`crfdeid.recognizers.safeharbor.find`:
 an email, a phone, a dated form) are taken as they are.
 
-The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/deid.md, 2026-11-25):
+The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/deid.md and
+docs/experiments.md, 2026-11-25):
 
 * **the edges**, any type: a span over a line break or a table's column gap, cutting a word in two
-  (``E`` of ``E11.649``), or holding a label word beside an identifier's number (``CHI 1203571482``);
+  (``E`` of ``E11.649``) or a token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of
+  ``Roux-en-Y``, the ``C`` of ``PA-C``), or holding a label word beside an identifier's number
+  (``CHI 1203571482``);
 * **a name** (``PATIENT``, ``DOCTOR``): every word name-shaped (capitalised, ``McKenzie``; in capitals
   only when listed or a long word no English one; in lower case only when listed or no English word),
   none of the clinical, label, role or profession lists unless a listed name, none of the 7,000 most
@@ -20,18 +23,29 @@ The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/de
   the 2,000 most frequent surnames, no clinical head right after it nor an article before it (``Allred
   score``, ``the Moore approach``); one word alone, with no title, initial or other name word and not
   among the patient's full names, must also be no clinical or label word (``Ward``), no common word
-  (``Class``), and listed or found with a confidence of :data:`SURE` or more;
+  (``Class``), listed or found with a confidence of :data:`SURE` or more, and have a person's mark
+  beside it (a role or relation before it, ``seen by`` or ``per``, a credential or a person's verb
+  after it: ``daughter Suzette``, ``Okafor aware``) unless it is a listed first name (``Emily
+  reports``) not in brackets after a term (``extension (McKenzie)``): a surname alone is how an eponym
+  is written (``(Allred)``, ``Fitzpatrick II``, ``Dawson's fingers``, ``Case No``); in lower case alone
+  it needs that mark unless the note is written in lower case (``thrill`` of a capitalised note);
 * **a date**: it parses (:func:`crfdeid.deid.dates.parse`) with nothing left over, is not a bare
-  two-digit number after a ward's or bed's word (``Ward 64``), and a day and month alone (``9/9``)
-  found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first);
+  two-digit number after a ward's or bed's word (``Ward 64``), a day and month alone (``9/9``)
+  found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first),
+  and two numbers alone right after a clinical word or a two- or three-letter abbreviation (``PR 6/8``,
+  ``RE 6/9``, ``primary 25/07``) in a note that writes its dates with a year are a value, not a date
+  (a note of bare dates keeps them: ``CABG 3/5``);
 * **a phone or fax**: no letter but an extension's, and seven digits or more or a number
   phonenumbers finds possible in the note's country or the US;
 * **an identifier** and **a postcode**: a digit, no lower-case letters glued to digits
   (``p.(Glu23ValfsTer17)``); **an email** an ``@``; **a web address** a dot or a slash;
-* **a place**: not ending on a clinical head or clinical word (``Depression Scale``), no label at an
-  edge, no lower-case word after the first (``Trypanosoma cruzi``), not one word no place list holds
-  in capitals (``URGENCES``) or as a hospital or organisation, no clinical head right after it; a
-  department is no Safe Harbor identifier at all.
+* **a place** (:mod:`crfdeid.deid.confident_places`): not ending on a clinical head or clinical word
+  (``Depression Scale``), no label at an edge, no lower-case word after the first (``Trypanosoma
+  cruzi``), no clause in lower case (``orlaith quennell rang the ward``), not one word no place list
+  holds in capitals (``URGENCES``) or as a hospital or organisation, no clinical head right after it;
+  a hospital's or organisation's name of several words is no service's name (``Eye Clinic``) and has
+  an institution's head noun unless no noun phrase runs around it (``the Ashkenazi Jewish founder
+  variants``); a department is no Safe Harbor identifier at all.
 
 Ages (their own rules, :mod:`crfdeid.deid.ages`), professions and user names are not judged here.
 
