@@ -43,7 +43,7 @@ def english() -> dict[str, int]:
 
 
 def fold(word: str) -> str:
-    """``word`` in ASCII letters where it has accents, with a typographic apostrophe made plain."""
+    """``word`` in lower case without accents, a typographic apostrophe made plain: how the lists are looked up."""
     return names._ascii_fold(word).replace("\u2019", "'")
 
 
