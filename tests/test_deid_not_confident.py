@@ -200,6 +200,7 @@ KEPT = [
     # a bare day and month in a note that writes none with a year, and a full date
     ("s/p CABG 3/5, extubated 3/6. Stable.", "3/5", "DATE"),
     (DATED + "Seen again on 21/03/2025.", "21/03/2025", "DATE"),
+    (DATED + "Seen ON 3/4 for review.", "3/4", "DATE"),                  # a word, not a clinical label
 ]
 
 

@@ -246,13 +246,19 @@ _LABEL_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)[ \t]*[:=]?[ \t]*$")
 
 def _value_label_before(text: str, start: int) -> bool:
     """Whether a clinical word (the clinical vocabulary lists, not a note's labels: ``Date``) or an
-    abbreviation in capitals of two or three letters (``RE``, ``PR``) stands right before ``start``."""
+    abbreviation in capitals of two or three letters (``RE``, ``PR``; not a word a date follows, ``ON``,
+    nor in a note written in capitals) stands right before ``start``."""
     m = _LABEL_BEFORE.search(text, max(0, start - 30), start)
     if m is None:
         return False
-    word = m.group(1)
-    return fold(word).lower() in facts._vocabulary()[0] or (word.isupper() and 2 <= len(word) <= 3
-                                                            and fold(word).lower() not in _date_words())
+    word, low = m.group(1), fold(m.group(1))
+    return low in facts._vocabulary()[0] or (word.isupper() and 2 <= len(word) <= 3 and low not in _date_words()
+                                             and low not in _DATE_WORDS_BEFORE and not shouting(text))
+
+
+#: Words a date follows (``ON 3/4``, ``TO 6/8``): no value's label, in capitals too.
+_DATE_WORDS_BEFORE = frozenset({"on", "at", "in", "by", "to", "of", "from", "since", "until", "till", "before",
+                                "after", "due", "dated", "dt"})
 
 
 _WITH_YEAR = re.compile(r"(?<!\d)(?:\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d|(?:19|20)\d\d-\d{1,2}-\d{1,2})(?!\d)"
