@@ -128,3 +128,88 @@ def test_a_repeat_of_a_tagged_span_gets_what_its_original_got():
     doc = propagate(tagged("Fundal height 32 cm; Fundal height again 33 cm.", ("Fundal height", "DOCTOR", 0.95)))
     assert len(doc.spans) == 2 and doc.spans[1].confidence == 0.95      # the repeat is as sure as its original
     assert written(doc) == ["[**DOCTOR**]", "[**DOCTOR**]"]
+
+
+# Issue 58 item 3, second round: the shapes the held-back and made-up notes still showed, each made up
+# again. A span of each gets a placeholder, whatever the tagger's confidence; the span is still replaced.
+DATED = "Report 14/03/2025. "  # a note that writes its dates with a year
+SECOND_ROUND = [
+    # a surname alone, no person's mark beside it: an eponym's shape
+    ("Receptors: ER 8/8, PR 6/8 (Allred); HER2 1+.", "Allred", "DOCTOR", "name"),
+    ("Repair: bilobed flap (Zitelli), 5-0 Monocryl.", "Zitelli", "DOCTOR", "name"),
+    ("Lumbar pain, preference for extension (McKenzie); SLR 70 deg.", "McKenzie", "DOCTOR", "name"),
+    ("Fitzpatrick II skin, many actinic keratoses.", "Fitzpatrick", "DOCTOR", "name"),
+    ("MRI: periventricular lesions (Dawson's fingers).", "Dawson", "PATIENT", "name"),
+    ("NRIC: S1234567D   Case No: 25-118702-K", "Case", "PATIENT", "name"),
+    # a lower-case word alone in a note that writes its names capitalised
+    ("Left brachiocephalic AV fistula: thrill and bruit present. Needles 15G. Seen by Dr. Rao.",
+     "thrill", "PATIENT", "name"),
+    # a span that cuts a token joined by a hyphen or a slash
+    ("Follow up in 7 days with Kayleigh, PA-C. Nathaniel Osei-Brandt, MD.", "C. Nathaniel Osei-Brandt",
+     "DOCTOR", "cut"),
+    ("Laparoscopic Roux-en-Y gastric bypass.", "Y", "PATIENT", "cut"),
+    ("Glucose 182 mg/dL fasting.", "dL", "PATIENT", "cut"),
+    # a day and month alone after a clinical label, in a note dated with years
+    (DATED + "Receptors: ER 8/8, PR 6/8 (Allred).", "6/8", "DATE", "date"),
+    (DATED + "VA (Snellen, with pinhole): RE 6/9, LE 6/36.", "6/9", "DATE", "date"),
+    (DATED + "VA (Snellen, with pinhole): RE 6/9, LE 6/36.", "6/36", "DATE", "date"),
+    (DATED + "Obturated with WaveOne Gold to primary 25/07, sodium hypochlorite 3%.", "25/07", "DATE", "date"),
+    # an institution's name that is a service's, or no institution's name at all
+    ("Eye Clinic - Pennington Eye Unit, Wexford", "Eye Clinic", "HOSPITAL", "place"),
+    ("This is one of the Ashkenazi Jewish founder variants.", "Ashkenazi Jewish", "HOSPITAL", "place"),
+    # a clause in lower case tagged as a hospital
+    ("pt settled overnight. orlaith quennell rang the ward at 0300, informed of plan. obs stable.",
+     "orlaith quennell rang the ward", "HOSPITAL", "place"),
+]
+
+
+@pytest.mark.parametrize("text, surface, sub, why", SECOND_ROUND)
+def test_a_span_that_is_no_confident_identifier_of_its_type_is_doubted_for_its_reason(text, surface, sub, why):
+    i = text.index(surface)
+    assert confident.doubt(text, Span(i, i + len(surface), "X", sub), 0.99, order="dmy") == why
+
+
+@pytest.mark.parametrize("text, surface, sub, why", SECOND_ROUND)
+def test_it_is_written_as_a_placeholder_and_counted(text, surface, sub, why):
+    cat = {"PATIENT": "NAME", "DOCTOR": "NAME", "HOSPITAL": "LOCATION", "DATE": "DATE"}[sub]
+    i = text.index(surface)
+    doc = Document("n1", text, [Span(i, i + len(surface), cat, sub, confidence=0.99)], {"patient": "p1"})
+    s = Surrogator(seed=5, date_order="dmy")
+    out = s.surrogate(doc)
+    assert [out.surface(sp) for sp in out.spans] == [f"[**{sub}**]"]
+    assert out.text.replace(f"[**{sub}**]", surface) == text            # the rest of the note as written
+    c = s.summary()                       # counted once, under its reason (a unit's token: clinical values)
+    assert sum(c[k] for k in ("not_confident_spans", "clinical_values", "clinical_terms", "digits_in_words",
+                              "uncertain_spans")) == 1
+
+
+KEPT = [
+    # a person's mark beside a lone name: a title, a role or relation, an initial, a credential, a person's verb
+    ("Plan discussed; seen by Okafor on the ward round.", "Okafor", "DOCTOR"),
+    ("Dr. Rakusin and Okafor aware of the potassium.", "Okafor", "DOCTOR"),
+    ("Social: daughter Suzette visited, updated.", "Suzette", "PATIENT"),
+    ("Reported to D. Okafor at 0400.", "Okafor", "DOCTOR"),
+    ("Wound reviewed. Okafor, RN, to redress.", "Okafor", "DOCTOR"),
+    # a first name alone is how a person is written
+    ("Emily reports that the pain has settled.", "Emily", "PATIENT"),
+    # a lower-case first name in a note written in lower case
+    ("bed 4 stable. bed 5 edna to go home. son to ring in am. obs ok.", "edna", "PATIENT"),
+    # an institution's name with its head noun and a name of its own
+    ("Transferred to Holy Cross Hospital for rehab.", "Holy Cross Hospital", "HOSPITAL"),
+    ("Eye Clinic - Pennington Eye Unit, Wexford", "Pennington Eye Unit", "HOSPITAL"),
+    # a bare day and month in a note that writes none with a year, and a full date
+    ("s/p CABG 3/5, extubated 3/6. Stable.", "3/5", "DATE"),
+    (DATED + "Seen again on 21/03/2025.", "21/03/2025", "DATE"),
+    (DATED + "Seen ON 3/4 for review.", "3/4", "DATE"),                  # a word, not a clinical label
+]
+
+
+@pytest.mark.parametrize("text, surface, sub", KEPT)
+def test_a_confident_identifier_keeps_a_realistic_surrogate(text, surface, sub):
+    i = text.index(surface)
+    assert confident.doubt(text, Span(i, i + len(surface), "X", sub), 0.99, order="dmy") is None
+    cat = {"PATIENT": "NAME", "DOCTOR": "NAME", "HOSPITAL": "LOCATION", "DATE": "DATE"}[sub]
+    doc = Document("n1", text, [Span(i, i + len(surface), cat, sub, confidence=0.99)], {"patient": "p1"})
+    out = Surrogator(seed=5, date_order="dmy").surrogate(doc)
+    [new] = [out.surface(sp) for sp in out.spans]
+    assert "[**" not in new and new != surface

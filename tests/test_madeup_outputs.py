@@ -354,3 +354,33 @@ def test_the_shipped_model_on_the_dev_notes_surrogates_with_a_fixed_seed(tmp_pat
         assert 0 <= r["phrases_changed"] <= g["phrases"] and r["values_other"] <= r["values_changed"]
         assert r["falsified"] <= r["phrases_changed"] and (fmt == "surrogate" or r["falsified"] == 0)
         assert len(r["by_note"]) + len(r["failed"]) == g["notes"]
+
+
+def test_an_annotated_corpus_is_measured_the_same_way_with_its_placeholders_counted(tmp_path, monkeypatch, capsys):
+    from crfdeid.document import Span
+
+    def tag(self, docs, jobs=1, progress=None):  # the tagger finds every gold span, surely, and a heading
+        for d in docs:
+            spans = [Span(g.start, g.end, g.category, g.subtype, confidence=0.99) for g in GOLD[d.doc_id].spans]
+            i = d.text.find("NPN")
+            spans += [Span(i, i + 3, "NAME", "DOCTOR", confidence=0.99)] if i >= 0 else []
+            yield d.doc_id, d.with_spans(sorted(spans, key=lambda sp: sp.start)), None
+    from crfdeid.io import read
+    GOLD = {d.doc_id: d for d in read("physionet:tests/data/physionet")}
+    monkeypatch.setattr(madeup_outputs.Session, "tag", tag)
+    locked = tmp_path / "locked.txt"
+    locked.write_text("# left out\n2\n", encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert main(["made-up", "--corpus", "physionet:tests/data/physionet", "--exclude-groups", str(locked),
+                 "--outputs", "redacted,surrogate", "--mining", "off", "--json", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["gold"]["notes"] == 2 and res["gold"]["phrases"] == 0               # patient 2 left out
+    red, sur = res["runs"]["mining off"]["redacted"], res["runs"]["mining off"]["surrogate"]
+    assert red["identifiers_left"] == sur["identifiers_left"] == 0                 # every span still replaced
+    n_spans = sum(len(GOLD[i].spans) for i in ("1-1", "1-2")) + 1
+    assert red["placeholders"] == n_spans and "not_confident" not in red           # redacted: all placeholders
+    assert red["false_spans"] == sur["false_spans"] == 1                           # the heading NPN
+    assert 1 <= sur["not_confident"] <= sur["placeholders"] < n_spans              # NPN no name; the rest realistic
+    printed = capsys.readouterr().out
+    assert f"placeholders written {sur['placeholders']} ({sur['not_confident']} not confidently" in printed
+    assert "Brandt" not in printed and "Tessa" not in printed                      # never note text

@@ -94,12 +94,18 @@ def _made_up_parser(sub) -> None:
              "  python -m crfdeid experiments made-up          # the legacy notes: misses, false placeholders\n"
              "  python -m crfdeid experiments made-up --notes dev --json dev.json   # redacted and surrogate\n"
              "  python -m crfdeid experiments made-up --notes my_notes.txt --mining off --by-note\n"
-             "  python -m crfdeid experiments made-up --notes dev --session-option o_words=false")
+             "  python -m crfdeid experiments made-up --notes dev --session-option o_words=false\n"
+             "  python -m crfdeid experiments made-up --corpus physionet:../shared/corpora/physionet-dev \\\n"
+             "      --exclude-groups configs/splits/physionet-locked.txt --mining off --outputs surrogate")
     m.add_argument("--model", help="model file (default: the shipped model)")
     m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
     m.add_argument("--notes", metavar="dev|dev2|dev3|dev4|dev5|dev6|check|check2|check3|legacy|PATH",
                    help="a shipped set or a notes file: tag it with mining off and on, score redacted and "
                         "surrogate output (identifiers left, phrases changed, values changed, false spans)")
+    m.add_argument("--corpus", metavar="FORMAT:PATH", help="annotated notes instead of --notes, measured the same "
+                   "way (identifiers left, false spans, placeholders written; no phrases marked)")
+    m.add_argument("--exclude-groups", metavar="FILE",
+                   help="with --corpus: leave out these patients (the locked quarter)")
     m.add_argument("--outputs", default=",".join(madeup_outputs.OUTPUTS), help="with --notes: output styles")
     m.add_argument("--mining", default="off,on", help="with --notes: site mining settings, e.g. off or off,on")
     m.add_argument("--seed", default=madeup_outputs.SEED, help="with --notes: the surrogates' public seed")
@@ -245,12 +251,17 @@ def _made_up_outputs(args) -> int:
     session_options = reader_options(args.session_option, "--session-option")
     if args.o_threshold is not None:
         session_options["o_threshold"] = args.o_threshold
-    gold = madeup.read_notes(madeup.note_set(args.notes))
+    if args.corpus:
+        gold = list(read(args.corpus))
+        if args.exclude_groups:
+            gold = select_groups(gold, read_groups(args.exclude_groups), keep=False)
+    else:
+        gold = madeup.read_notes(madeup.note_set(args.notes))
     res = madeup_outputs.run(gold, args.model, mining=[mining[w] for w in settings],
                              outputs=[f.strip() for f in args.outputs.split(",") if f.strip()], seed=args.seed,
                              writer_options=reader_options(args.option, "--option"),
                              session_options=session_options)
-    res["notes"] = args.notes
+    res["notes"] = args.notes or args.corpus
     print("\n".join(madeup_outputs.report(res)))
     if args.by_note:
         for run, outs in res["runs"].items():
@@ -263,7 +274,7 @@ def _made_up_outputs(args) -> int:
 
 
 def _made_up(args) -> int:
-    if args.notes is not None:
+    if args.notes is not None or args.corpus:
         return _made_up_outputs(args)
     gold = madeup.read_notes()
     model = Model.load(args.model)

@@ -9,10 +9,13 @@ tagger predicted are judged (a document with confidences); a user's own annotati
 spans, no confidence) and spans of a fixed Safe Harbor form (:func:`crfdeid.recognizers.safeharbor.find`:
 an email, a phone, a dated form) are taken as they are.
 
-The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/deid.md, 2026-11-25):
+The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/deid.md and
+docs/experiments.md, 2026-11-25):
 
 * **the edges**, any type: a span over a line break or a table's column gap, cutting a word in two
-  (``E`` of ``E11.649``), or holding a label word beside an identifier's number (``CHI 1203571482``);
+  (``E`` of ``E11.649``) or a token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of
+  ``Roux-en-Y``, the ``C`` of ``PA-C``), or holding a label word beside an identifier's number
+  (``CHI 1203571482``);
 * **a name** (``PATIENT``, ``DOCTOR``): every word name-shaped (capitalised, ``McKenzie``; in capitals
   only when listed or a long word no English one; in lower case only when listed or no English word),
   none of the clinical, label, role or profession lists unless a listed name, none of the 7,000 most
@@ -20,18 +23,29 @@ The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/de
   the 2,000 most frequent surnames, no clinical head right after it nor an article before it (``Allred
   score``, ``the Moore approach``); one word alone, with no title, initial or other name word and not
   among the patient's full names, must also be no clinical or label word (``Ward``), no common word
-  (``Class``), and listed or found with a confidence of :data:`SURE` or more;
+  (``Class``), listed or found with a confidence of :data:`SURE` or more, and have a person's mark
+  beside it (a role or relation before it, ``seen by`` or ``per``, a credential or a person's verb
+  after it: ``daughter Suzette``, ``Okafor aware``) unless it is a listed first name (``Emily
+  reports``) not in brackets after a term (``extension (McKenzie)``): a surname alone is how an eponym
+  is written (``(Allred)``, ``Fitzpatrick II``, ``Dawson's fingers``, ``Case No``); in lower case alone
+  it needs that mark unless the note is written in lower case (``thrill`` of a capitalised note);
 * **a date**: it parses (:func:`crfdeid.deid.dates.parse`) with nothing left over, is not a bare
-  two-digit number after a ward's or bed's word (``Ward 64``), and a day and month alone (``9/9``)
-  found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first);
+  two-digit number after a ward's or bed's word (``Ward 64``), a day and month alone (``9/9``)
+  found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first),
+  and two numbers alone right after a clinical word or a two- or three-letter abbreviation (``PR 6/8``,
+  ``RE 6/9``, ``primary 25/07``) in a note that writes its dates with a year are a value, not a date
+  (a note of bare dates keeps them: ``CABG 3/5``);
 * **a phone or fax**: no letter but an extension's, and seven digits or more or a number
   phonenumbers finds possible in the note's country or the US;
 * **an identifier** and **a postcode**: a digit, no lower-case letters glued to digits
   (``p.(Glu23ValfsTer17)``); **an email** an ``@``; **a web address** a dot or a slash;
-* **a place**: not ending on a clinical head or clinical word (``Depression Scale``), no label at an
-  edge, no lower-case word after the first (``Trypanosoma cruzi``), not one word no place list holds
-  in capitals (``URGENCES``) or as a hospital or organisation, no clinical head right after it; a
-  department is no Safe Harbor identifier at all.
+* **a place** (:mod:`crfdeid.deid.confident_places`): not ending on a clinical head or clinical word
+  (``Depression Scale``), no label at an edge, no lower-case word after the first (``Trypanosoma
+  cruzi``), no clause in lower case (``orlaith quennell rang the ward``), not one word no place list
+  holds in capitals (``URGENCES``) or as a hospital or organisation, no clinical head right after it;
+  a hospital's or organisation's name of several words is no service's name (``Eye Clinic``) and has
+  an institution's head noun unless no noun phrase runs around it (``the Ashkenazi Jewish founder
+  variants``); a department is no Safe Harbor identifier at all.
 
 Ages (their own rules, :mod:`crfdeid.deid.ages`), professions and user names are not judged here.
 
@@ -51,21 +65,18 @@ import phonenumbers
 from .. import gazetteers
 from ..document import Span
 from . import dates, facts, names
+from .confident_places import place_doubt
+from .evidence import ARTICLE_BEFORE, COMMON, english, fold, head_after, labels, lists, lower_case, shouting
 
 #: A tagger's confidence (lowest token P(PHI) in the span) a one-word name or a day and month
 #: without a year needs: the weaker the shape's evidence, the surer the tagger must be.
 SURE = 0.9
-#: A word among this many of the most frequent English words (the shipped ``common_words`` list,
-#: wordfreq's top 10,000 by frequency) is a common word: about Zipf 4.0 and above (``ward`` rank
-#: 3,778, ``class`` 405, ``height`` 2,774; ``smith`` 1,335 but a listed surname of the 2,000 most frequent).
-COMMON = 7000
 _EXTENSION = re.compile(r"(?i)(?:\b(?:ext|extn|x)\.?\s*)(?=\d)"
                         r"|^\s*(?:tel|ph|phone|fax|mob|mobile|cell|pager|bleep)\b\.?:?")
 _LOWER_GLUED = re.compile(r"\d[a-z]{2,}|[a-z]{2,}\d")
 _COLUMNS = re.compile(r"[\n\r\t]| {3,}")
 #: Reasons about a span's edges (a line break, a label taken in), whatever form its words have.
 EDGES = frozenset({"lines", "label", "cut"})
-_COMMON_SURNAMES = 2000
 _NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 _PLACE_TYPES = frozenset({"HOSPITAL", "ORGANIZATION", "STREET", "CITY", "LOCATION-OTHER", "DEPARTMENT"})
 _ID_TYPES = frozenset({"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
@@ -73,49 +84,14 @@ _ID_TYPES = frozenset({"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE
 _TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|professor|sister|sr|fr|rev|dame|sir|lady|lord)"
                            r"\.?\s*$")
 _ELIDED = re.compile(r"[a-z]'[a-z]{2,}$")
-_ARTICLE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:a|an|the)\s+$")
 _MAC = re.compile(r"(?:Ma?c|O'|D'|Fitz)[A-Z]")
-#: Lists of the words that head or label a note's parts and name its staff: no name word.
-_LABEL_LISTS = ("note_labels", "heading_words", "staff_roles", "professions")
-_PLACE_LISTS = ("hospitals", "cities", "countries", "states", "hospital_words", "hospital_heads",
-                "organizations", "organization_words", "organization_heads", "ward_heads",
-                "town_heads", "street_types", "street_suffixes", "state_abbrevs", "street_names")
-
-
-@lru_cache(maxsize=1)
-def _lists() -> tuple[frozenset, frozenset, frozenset, frozenset, frozenset]:
-    """Clinical words (but common names), listed names, the most frequent names, clinical heads, places."""
-    entries, _, heads = facts._vocabulary()
-    first = frozenset(w.lower() for n in ("first_male", "first_female") for w in gazetteers.entries(n))
-    surnames = [w.lower() for w in gazetteers.entries("surnames")]
-    listed = first | frozenset(surnames) | frozenset(w.lower() for w in gazetteers.entries("surnames_rare"))
-    frequent = first | frozenset(surnames[:_COMMON_SURNAMES])
-    clinical = frozenset(e for e in entries | _labels() if " " not in e)
-    places = frozenset(e.lower() for n in _PLACE_LISTS for e in gazetteers.entries(n))
-    return clinical, listed, frequent, heads, places
-
-
-@lru_cache(maxsize=1)
-def _english() -> dict[str, int]:
-    """The frequency rank of each of the 10,000 most frequent English words (``common_words``)."""
-    return {w.lower(): i for i, w in reversed(list(enumerate(gazetteers.entries("common_words"))))}
-
-
-def _fold(word: str) -> str:
-    return names._ascii_fold(word).replace("\u2019", "'")
-
-
-def _shouting(text: str) -> bool:
-    """Whether the note is written in capitals (most of its letters upper case; a few lines tell nothing)."""
-    letters = [c for c in text[:4000] if c.isalpha()]
-    return len(letters) >= 200 and sum(c.isupper() for c in letters) > 0.6 * len(letters)
 
 
 def _word_doubt(word: str, shouting: bool) -> str | None:
     """Why one word of a name span of several words is no name word (``clinical``, ``shape``,
     ``acronym``, ``common``), or None."""
-    clinical, listed, frequent, _, _ = _lists()
-    low = _fold(word)
+    clinical, listed, frequent, _, _ = lists()
+    low = fold(word)
     if low.endswith("'s"):
         low = low[:-2]
     if low in clinical and low not in listed:
@@ -123,14 +99,14 @@ def _word_doubt(word: str, shouting: bool) -> str | None:
     if _ELIDED.match(low):
         low = low.replace("'", "")  # o'hara: ohara in the lists
     if word.isupper():
-        if not shouting and low not in listed and (len(word) <= 5 or low in _english()):
+        if not shouting and low not in listed and (len(word) <= 5 or low in english()):
             return "acronym"  # LVEDD, DASA, NST, INVASIVE: an abbreviation or a word in capitals, no name
     elif word.islower():
-        if low not in listed and not _ELIDED.match(word) and low in _english():
+        if low not in listed and not _ELIDED.match(word) and low in english():
             return "common"  # height, regimen: an English word, in a name span of a note not in lower case
     elif not (word[0].isupper() and (word[1:].islower() or _MAC.match(word))):
         return "shape"  # dL, mRNA, eGFR: units and lab names, no name is written so
-    if low not in frequent and _english().get(low, COMMON) < COMMON:
+    if low not in frequent and english().get(low, COMMON) < COMMON:
         return "common"
     return None
 
@@ -143,31 +119,94 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     ws = [w for w in ws if w.lower() not in names.PARTICLES]
     if not ws:
         return "name"
-    shouting = _shouting(text)
-    if any(_word_doubt(w, shouting) for w in ws if len(w) > 1):
+    capitals = shouting(text)
+    if any(_word_doubt(w, capitals) for w in ws if len(w) > 1):
         return "name"
     titled = bool(_TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
-    if not titled and (_head_after(text, sp.end) or _ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)):
+    if not titled and (head_after(text, sp.end) or ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)):
         return "name"  # an eponym: Dawes-Redman criteria, the Moore approach, a Carter-Thomason device
-    if titled or len(ws) >= 2 or not full or all(_fold(w) in known for w in full):
+    if titled or len(ws) >= 2 or not full or all(fold(w) in known for w in full):
         return None  # a title, a first name or an initial beside it, the patient's own name; initials alone
-    clinical, listed, frequent, _, _ = _lists()
-    low = _fold(full[0])
-    if (low in clinical and low not in frequent) or low in _labels():
+    clinical, listed, frequent, _, _ = lists()
+    low = fold(full[0])
+    if (low in clinical and low not in frequent) or low in labels():
         return "name"  # one word that is a clinical word, or a note's label or a role though a name too (Ward)
-    if low not in frequent and _english().get(low, COMMON) < COMMON:
+    if low not in frequent and english().get(low, COMMON) < COMMON:
         return "name"  # Class, Fundal: a common word, no frequent name
     if confidence is not None and confidence < SURE and low not in listed:
+        return "name"
+    if full[0].islower() and not lower_case(text) and not _person_beside(text, sp):
+        return "name"  # walker, thrill: a word in lower case alone, in a note that writes names capitalised
+    if not _person_beside(text, sp) and (low not in _first_names() or _bracketed_term(text, sp)):
+        # a surname or another word alone, with no person's mark beside it, is how an eponym is written
+        # ((Allred), Fitzpatrick II, Dawson's fingers, Case No); a first name alone is how people are
+        # (Emily reports), but in brackets after a term (extension (McKenzie)) it qualifies the term
         return "name"
     return None
 
 
+_WORD_RIGHT_BEFORE = re.compile(r"([^\W\d_][\w.'-]*)[ \t]*[,:]?[ \t]*$")
+_CREDENTIAL_AFTER = re.compile(r"[ \t]*,?[ \t]*([A-Za-z][A-Za-z.-]*)")
+
+
+def _person_beside(text: str, sp: Span) -> bool:
+    """Whether a lone name word has a person's mark beside it on its line: a title, staff role, relation,
+    initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
+    Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
+    ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`_PERSON_AFTER`)."""
+    before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
+    if before is not None and (fold(before.group(1)).rstrip(".") in _persons_marks()
+                               or re.fullmatch(r"[A-Z]\.", before.group(1))):
+        return True  # nurse Okafor, wife: Mercer, D. Okafor
+    if _PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start):
+        return True  # seen by Okafor, per Okafor
+    after = _CREDENTIAL_AFTER.match(text, sp.end)
+    return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in _PERSON_AFTER)
+
+
+#: Words that put a person right after them (``seen by Okafor``, ``per Okafor``) or right before them
+#: (``Okafor aware``, ``Okafor notified``): what a person is or does in a note, never a term's.
+_PERSON_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:per|(?:seen|reviewed|examined|signed|dictated|discussed|referred"
+                            r"|evaluated|assessed|spoke|spoken|talked|met)[ \t]+(?:by|with|to))[ \t]*:?[ \t]*$")
+_PERSON_AFTER = frozenset({"aware", "notified", "paged", "called", "phoned", "informed", "updated", "visited",
+                           "visiting", "spoke", "said", "says", "stated", "states", "reports", "reported",
+                           "agrees", "agreed", "declined", "requested", "asked", "wants", "wishes"})
+
+
+_BRACKET_BEFORE = re.compile(r"([^\W_][\w./-]*)[ \t]*\($")
+
+
+def _bracketed_term(text: str, sp: Span) -> bool:
+    """Whether the span stands alone in brackets right after a clinical word or a number
+    (``IOP (Goldmann)``, ``PR 6/8 (Allred)``): a qualifier of the term, no person."""
+    if not text.startswith(")", sp.end):
+        return False
+    m = _BRACKET_BEFORE.search(text, max(0, sp.start - 30), sp.start)
+    if m is None:
+        return False
+    word = fold(m.group(1))
+    return word[-1].isdigit() or word.strip(".") in lists()[0]
+
+
 @lru_cache(maxsize=1)
-def _labels() -> frozenset:
-    """The entries of the lists of a note's labels, headings, staff roles and professions (``ward``, ``house``)."""
-    return frozenset(e.lower() for n in _LABEL_LISTS for e in gazetteers.entries(n))
+def _first_names() -> frozenset:
+    return frozenset(fold(w) for n in ("first_male", "first_female") for w in gazetteers.entries(n))
+
+
+@lru_cache(maxsize=1)
+def _persons_marks() -> frozenset:
+    return frozenset(e.lower().rstrip(".") for n in ("titles", "staff_roles", "relations")
+                     for e in gazetteers.entries(n))
+
+
+@lru_cache(maxsize=1)
+def _credentials() -> frozenset:
+    """Credentials written after a name, as written (``MD``, ``RN``, ``PA-C``, ``PhD``): not a generation's
+    suffix (``II``, ``Jr``), which after one word alone is a grade or a type (``Fitzpatrick II``)."""
+    return frozenset(e for e in gazetteers.entries("titles") if (not e.istitle() or e.endswith("."))
+                     and not re.fullmatch(r"[IVX]+|[JS]r\.?", e))
 
 
 def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None) -> str | None:
@@ -182,7 +221,14 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         # a bare two-digit number read as a year (84): after a ward's, a bed's or a label's word
         # (Ward 64) it is that place's number
         word = _WORD_BEFORE.search(text, max(0, sp.start - 24), sp.start)
-        if not sure or (word is not None and _fold(word.group(1)) in _wards()):
+        if not sure or (word is not None and fold(word.group(1)) in _wards()):
+            return "date"
+    pair = _PAIR.fullmatch(surface)
+    if pair is not None:
+        # two numbers alone, no year, no month name, right after a clinical word or abbreviation (PR 6/8,
+        # RE 6/9, LE 6/36, primary 25/07: a receptor score, a visual acuity, a tooth), in a note that writes
+        # its dates with a year: not how this note writes a date (a note of bare dates: AVR 9/96, CABG 3/5)
+        if _value_label_before(text, sp.start) and _dated_with_years(text):
             return "date"
     numeric = [p for p in found if set(p.fields) <= {"m", "s", "d"}]
     if numeric and len(numeric) == len(found) and not sure:
@@ -194,6 +240,43 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
 
 
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s.:#-]*$")
+_PAIR = re.compile(r"\d{1,2}\s*[-/.]\s*\d{1,2}")
+_LABEL_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)[ \t]*[:=]?[ \t]*$")
+
+
+def _value_label_before(text: str, start: int) -> bool:
+    """Whether a clinical word (the clinical vocabulary lists, not a note's labels: ``Date``) or an
+    abbreviation in capitals of two or three letters (``RE``, ``PR``; not a word a date follows, ``ON``,
+    nor in a note written in capitals) stands right before ``start``."""
+    m = _LABEL_BEFORE.search(text, max(0, start - 30), start)
+    if m is None:
+        return False
+    word, low = m.group(1), fold(m.group(1))
+    return low in facts._vocabulary()[0] or (word.isupper() and 2 <= len(word) <= 3 and low not in _date_words()
+                                             and low not in _DATE_WORDS_BEFORE and not shouting(text))
+
+
+#: Words a date follows (``ON 3/4``, ``TO 6/8``): no value's label, in capitals too.
+_DATE_WORDS_BEFORE = frozenset({"on", "at", "in", "by", "to", "of", "from", "since", "until", "till", "before",
+                                "after", "due", "dated", "dt"})
+
+
+_WITH_YEAR = re.compile(r"(?<!\d)(?:\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d|(?:19|20)\d\d-\d{1,2}-\d{1,2})(?!\d)"
+                        r"|(?i:\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                        r"[a-z]*\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b)")
+
+
+def _dated_with_years(text: str) -> bool:
+    """Whether the note writes a date with its year, four digits (``14/03/2025``, ``2025-03-14``,
+    ``14 March 2025``, ``Mar 14, 2025``)."""
+    return _WITH_YEAR.search(text) is not None
+
+
+@lru_cache(maxsize=1)
+def _date_words() -> frozenset:
+    """Months and days as written (``MAR``, ``Tue``), and their first three letters."""
+    full = [fold(e).lower() for n in ("months", "days") for e in gazetteers.entries(n)]
+    return frozenset(full + [w[:3] for w in full] + ["dob", "dos", "doa", "dod"])
 
 
 #: Words a place's number follows (besides the ``ward_heads`` list): ``Bed 64`` is no year.
@@ -206,13 +289,13 @@ def _wards() -> frozenset:
 
 
 def _in_order(surface: str, order: str | None) -> bool:
-    """Whether a day and month alone reads as one in the note's order (either, undecided)."""
-    m = re.search(r"(\d{1,2})\s*[-/]\s*(\d{1,2})", surface)
-    if m is None or order is None:
+    """Whether a day and month alone reads as one in the note's order (either way, undecided)."""
+    m = re.search(r"(\d{1,2})\s*[-/.]\s*(\d{1,2})", surface)
+    if m is None:
         return True
     first, second = int(m.group(1)), int(m.group(2))
-    month, day = (second, first) if order == "dmy" else (first, second)
-    return 1 <= month <= 12 and 1 <= day <= 31
+    ways = [(second, first)] if order == "dmy" else [(first, second)] if order else [(first, second), (second, first)]
+    return any(1 <= month <= 12 and 1 <= day <= 31 for month, day in ways)
 
 
 def phone_doubt(text: str, sp: Span, country: str) -> str | None:
@@ -235,48 +318,19 @@ def phone_doubt(text: str, sp: Span, country: str) -> str | None:
     return "phone"
 
 
-def place_doubt(text: str, sp: Span) -> str | None:
-    """Why the place span ``sp`` is not confidently a place, or None."""
-    if sp.subtype == "DEPARTMENT":
-        return "place"  # a hospital's service is no Safe Harbor identifier: a made-up one states a false service
-    clinical, _, _, heads, places = _lists()
-    ws = [m.group() for m in names._WORD.finditer(text[sp.start:sp.end])]
-    if not ws:
-        return None  # digits alone (a room, a ward number): the numbered spans' rules
-    last = _fold(ws[-1])
-    if (last in heads or last in clinical) and last not in places:
-        return "place"  # Edinburgh Postnatal Depression Scale, Department of Gastroenterology, a carcinoma
-    edges = {_fold(w) for w in (ws[0], ws[-1]) if len(w) > 1} - places
-    if len(ws) > 1 and edges & (_note_labels() | _labels()):
-        return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
-    if any(w.islower() and len(w) > 3 and _fold(w) not in places for w in ws[1:]) and not ws[0].islower():
-        return "place"  # Evolução ambulatorial, Trypanosoma cruzi: a place's words are capitalised
-    if len(ws) == 1 and len(ws[0]) > 1 and _fold(ws[0]) not in places and (
-            (ws[0].isupper() and not _shouting(text)) or sp.subtype in _INSTITUTIONS):
-        return "place"  # URGENCES, GH, Epicrisis: a word no place list holds, alone
-    if _head_after(text, sp.end):
-        return "place"  # Manchester score: a place's name in a clinical term
-    return None
-
-
-_INSTITUTIONS = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT"})
-
-
-def _head_after(text: str, end: int) -> bool:
-    """Whether a clinical head noun comes right after ``end`` (``Dawes-Redman criteria``, ``Allred score``)."""
-    m = facts._HEAD_AFTER.match(text, end)
-    return m is not None and m.group(1).lower() in _lists()[3]
-
-
-@lru_cache(maxsize=1)
-def _note_labels() -> frozenset:
-    return frozenset(e.lower() for n in ("note_labels", "heading_words") for e in gazetteers.entries(n))
-
-
 def _cut(text: str, sp: Span) -> bool:
-    """Whether ``sp`` starts or ends inside a run of letters and digits (``E`` of ``E11.649``)."""
-    return ((sp.start > 0 and text[sp.start - 1].isalnum() and text[sp.start].isalnum())
-            or (sp.end < len(text) and text[sp.end].isalnum() and text[sp.end - 1].isalnum()))
+    """Whether ``sp`` starts or ends inside a run of letters and digits (``E`` of ``E11.649``), or inside
+    one token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of ``Roux-en-Y``, ``C`` of ``PA-C``)."""
+    s, e = sp.start, sp.end
+    if s >= e:
+        return False
+    return ((s > 0 and text[s - 1].isalnum() and text[s].isalnum())
+            or (e < len(text) and text[e].isalnum() and text[e - 1].isalnum())
+            or (s > 1 and text[s - 1] in _JOINERS and text[s - 2].isalnum() and text[s].isalnum())
+            or (e + 1 < len(text) and text[e] in _JOINERS and text[e + 1].isalnum() and text[e - 1].isalnum()))
+
+
+_JOINERS = "-/\u2010\u2011"
 
 
 def _label_word(surface: str) -> bool:

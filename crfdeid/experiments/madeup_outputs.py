@@ -21,7 +21,12 @@ agree) and reads the output back:
   holds a made-up value, words or digits (a replaced stretch written as a surrogate, not as a
   ``[**...**]`` placeholder): a carcinoma's name become a made-up name, ``LVEDD`` a doctor, per
   kind (counted in surrogate output; a placeholder is honest, so redacted output has none);
-* **false spans**: replaced stretches that overlap no gold PHI span, per subtype.
+* **false spans**: replaced stretches that overlap no gold PHI span, per subtype;
+* **placeholders written**: output spans written as a ``[**...**]`` placeholder (in surrogate output, and
+  of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`).
+
+An annotated corpus (``--corpus FORMAT:PATH``, no phrases marked) is measured the same way: identifiers
+left, false spans and placeholders written.
 
 A note that fails (a writer refuses it: fail closed) is named and not scored. Counts and note
 ids only, never note text.
@@ -187,9 +192,10 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
     for (s, e), sp in zip(stretches, _merged(out)):
         if not any(g.start < e and s < g.end for g in gold.spans):
             false[sp.subtype] += 1
+    placeholders = sum(bool(_PLACEHOLDER.fullmatch(out.text[sp.start:sp.end])) for sp in out.spans)
     return {"left": dict(left), "left_identifiers": dict(left_spans), "changed": dict(changed),
             "falsified": {k: n for k, n in falsified.items() if n}, "values_changed": values,
-            "values_other": other, "false": dict(false)}
+            "values_other": other, "false": dict(false), "placeholders": placeholders}
 
 
 def gold_counts(gold: list[Document]) -> dict:
@@ -215,7 +221,7 @@ def gold_counts(gold: list[Document]) -> dict:
 
 def _total(per_note: dict[str, dict]) -> dict:
     out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "falsified": 0,
-                 "values_changed": 0, "values_other": 0, "false_spans": 0}
+                 "values_changed": 0, "values_other": 0, "false_spans": 0, "placeholders": 0}
     by: dict[str, Counter] = {"left_by_subtype": Counter(), "identifiers_left_by_subtype": Counter(),
                               "changed_by_kind": Counter(), "falsified_by_kind": Counter(),
                               "false_by_subtype": Counter()}
@@ -227,6 +233,7 @@ def _total(per_note: dict[str, dict]) -> dict:
         out["values_changed"] += r["values_changed"]
         out["values_other"] += r["values_other"]
         out["false_spans"] += sum(r["false"].values())
+        out["placeholders"] += r.get("placeholders", 0)
         by["left_by_subtype"].update(r["left"])
         by["identifiers_left_by_subtype"].update(r["left_identifiers"])
         by["changed_by_kind"].update(r["changed"])
@@ -272,7 +279,8 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
     if unknown:
         raise ConfigError(f"unknown session option(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
     base = Session(model, SPANS, **session_options)
-    blank = [Document(d.doc_id, d.text, [], {}) for d in gold]
+    # the patient key kept (an annotated corpus's notes share a patient's surrogates), nothing else
+    blank = [Document(d.doc_id, d.text, [], {k: d.meta[k] for k in ("patient",) if k in d.meta}) for d in gold]
     runs: dict = {}
     for on in mining:
         tagger = Session(base.model, SPANS, site_mining=on, **session_options)
@@ -293,6 +301,8 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                     # an AlignmentError is the measurement's: raised
                     by_note[doc_id] = score_note(g, out, tagged.spans, made_up=fmt == "surrogate")
             per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
+            if hasattr(writer, "surrogator"):  # spans not confidently an identifier of their type (counts)
+                per_out[fmt]["not_confident"] = writer.surrogator.summary()["not_confident_spans"]
         runs[f"mining {'on' if on else 'off'}"] = per_out
     return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
 
@@ -315,7 +325,9 @@ def report(res: dict) -> list[str]:
                 f"{r['falsified']}; values "
                 f"changed {r['values_changed']} of {g['phrases_with_digits']} (other digits written "
                 f"{r['values_other']}); false spans {r['false_spans']}; failed notes {len(r['failed'])}"
-                + (f" ({', '.join(r['failed'])})" if r["failed"] else ""))
+                + (f" ({', '.join(r['failed'])})" if r["failed"] else "")
+                + f"; placeholders written {r['placeholders']}"
+                + (f" ({r['not_confident']} not confidently an identifier)" if "not_confident" in r else ""))
             for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
                         "false_by_subtype"):
                 if r[key]:

@@ -1,0 +1,110 @@
+"""Whether a tagged place (a hospital, an organisation, a street, a town, another place, a department) is
+confidently a place of its kind: :func:`place_doubt`, read by :func:`crfdeid.deid.confident.doubt`."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .. import gazetteers
+from ..document import Span
+from . import names
+from .evidence import (
+    ARTICLE_BEFORE,
+    fold,
+    head_after,
+    labels,
+    lists,
+    note_labels,
+    shouting,
+    stop_words,
+)
+
+
+def place_doubt(text: str, sp: Span) -> str | None:
+    """Why the place span ``sp`` is not confidently a place, or None."""
+    if sp.subtype == "DEPARTMENT":
+        return "place"  # a hospital's service is no Safe Harbor identifier: a made-up one states a false service
+    clinical, _, _, heads, places = lists()
+    ws = [m.group() for m in names._WORD.finditer(text[sp.start:sp.end])]
+    if not ws:
+        return None  # digits alone (a room, a ward number): the numbered spans' rules
+    last = fold(ws[-1])
+    if (last in heads or last in clinical) and last not in places:
+        return "place"  # Edinburgh Postnatal Depression Scale, Department of Gastroenterology, a carcinoma
+    edges = {fold(w) for w in (ws[0], ws[-1]) if len(w) > 1} - places
+    if len(ws) > 1 and edges & (note_labels() | labels()):
+        return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
+    if any(w.islower() and len(w) > 3 and fold(w) not in places for w in ws[1:]) and not ws[0].islower():
+        return "place"  # Evolução ambulatorial, Trypanosoma cruzi: a place's words are capitalised
+    if len(ws) > 2 and all(w.islower() for w in ws) and _clause(ws):
+        return "place"  # orlaith quennell rang the ward: a clause in lower case, no place's name
+    if len(ws) == 1 and len(ws[0]) > 1 and fold(ws[0]) not in places and (
+            (ws[0].isupper() and not shouting(text)) or sp.subtype in _INSTITUTIONS):
+        return "place"  # URGENCES, GH, Epicrisis: a word no place list holds, alone
+    if head_after(text, sp.end):
+        return "place"  # Manchester score: a place's name in a clinical term
+    if sp.subtype in _INSTITUTIONS and len(ws) > 1:
+        return _institution_doubt(text, sp, [fold(w) for w in ws])
+    return None
+
+
+_LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)\b")
+
+
+#: Words a place's name holds between its words (``Hospital of the University``, ``Stoke-on-Trent``,
+#: ``Hospital for Sick Children``); an article comes after one of them (``of the``) or first.
+_CONNECTORS = frozenset({"of", "and", "on", "upon", "in", "at", "by", "for", "under", "over", "de", "la", "le",
+                         "del", "des", "du", "da", "do", "dos", "das", "y", "e", "st", "sur"})
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _clause(ws: list[str]) -> bool:
+    """Whether a place span's words read as a clause, not a name: a function word (the ``stop_words``
+    list) that joins no place's words (``rang the ward``: an article after a verb; ``he``, ``was``)."""
+    low = [fold(w).lower() for w in ws]
+    for i, w in enumerate(low[1:], 1):
+        if w in _ARTICLES and low[i - 1] not in _CONNECTORS:
+            return True
+        if w in stop_words() and w not in _ARTICLES and w not in _CONNECTORS:
+            return True
+    return False
+
+
+def _institution_doubt(text: str, sp: Span, low: list[str]) -> str | None:
+    """Why a hospital's or an organisation's name of several words is not confidently one: a service's
+    name (every word but its head noun is anatomy, a department's or clinical: ``Eye Clinic``), or no
+    head noun of an institution (``Hospital``, ``Clinic``, ``Inc``) and the words of a noun phrase around
+    it (an article before, a lower-case word after: ``the Ashkenazi Jewish founder variants``): a made-up
+    hospital there states a false fact."""
+    listed, words, service, heads = _institutions()
+    if fold(text[sp.start:sp.end]).lower() in listed:
+        return None
+    clinical, names_, _, _, places = lists()
+    rest = [w for w in low if w not in heads and w not in stop_words() and len(w) > 1]
+    if rest and all(w in service or (w in clinical and w not in names_ and w not in places) for w in rest):
+        return "place"
+    if not any(w in heads for w in low):
+        after = _LOWER_WORD_AFTER.match(text, sp.end)
+        if ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start) or (
+                after is not None and after.group(1) not in stop_words()):
+            return "place"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _institutions() -> tuple[frozenset, frozenset, frozenset, frozenset]:
+    """Listed hospitals and organisations (folded); the words their names are made of (``hospital``,
+    ``memorial``, ``sacred``, ``inc``: the ``hospital_words``, ``organization_words`` and heads lists); the
+    words of a service (anatomy, departments); the head nouns (the heads lists, ``organization_words``)."""
+    folded = lambda n: [fold(e).lower() for e in gazetteers.entries(n)]  # noqa: E731
+    listed = frozenset(folded("hospitals") + folded("organizations"))
+    heads = frozenset(w for n in ("hospital_heads", "organization_heads", "organization_words")
+                      for e in folded(n) for w in e.split())
+    words = heads | frozenset(w for e in folded("hospital_words") for w in e.split())
+    service = frozenset(w for n in ("anatomy_sites", "departments") for e in folded(n)
+                        for w in re.findall(r"[a-z]+", e))
+    return listed, words, service - heads, heads
+
+
+_INSTITUTIONS = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT"})
