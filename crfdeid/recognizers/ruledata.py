@@ -1,0 +1,141 @@
+r"""The recognizers' data: patterns, word lists and context words read from ``crfdeid/_data/rules/*.tsv``.
+
+A rule whose logic is a pattern, its context and a label is a row of a table, not a function. Each
+table is a UTF-8 file of tab-separated rows; lines that start with ``#`` are its header (source,
+licence) and the comments on the rows after them:
+
+* ``define  NAME  TEXT``: a piece of pattern other rows name as ``${NAME}``;
+* ``pattern NAME  FLAGS  TEXT``: a regex (``FLAGS``: letters of ``imsx``, ``-`` for none); the
+  ``${NAME}`` in it are the table's defines, or values the caller gives (:meth:`Table.source`);
+  ``regex NAME FLAGS TEXT``: the same for the ``regex`` module (Unicode classes such as ``\p{Lu}``);
+* ``words   NAME  TEXT``: a word list, white-space separated; ``phrases NAME TEXT``: ``|``-separated;
+* ``+       TEXT``: more of the row above (a long pattern written over lines, as Python joins strings).
+
+>>> t = table("values")
+>>> t.re("AGE").match("67 yo").group(1), "rusty" in t.words("COLOURS")
+('67', True)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from types import SimpleNamespace
+
+import regex
+
+from ..errors import RegistryError
+
+_FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0}
+_KINDS = ("define", "pattern", "regex", "words", "phrases")
+_MACRO = re.compile(r"\$\{(\w+)\}")
+
+
+class Table:
+    """One table's rows by name (``define``, ``pattern``, ``words`` and ``phrases`` rows)."""
+
+    def __init__(self, name: str, rows: dict[str, tuple[str, int, str]]):
+        self.name = name
+        self.rows = rows
+        self._compiled: dict[str, re.Pattern[str]] = {}
+
+    def _row(self, name: str, kind: str) -> tuple[str, int, str]:
+        row = self.rows.get(name)
+        if row is None or row[0] != kind:
+            known = ", ".join(k for k, r in self.rows.items() if r[0] == kind)
+            raise RegistryError(f"no {kind} {name!r} in rules table {self.name!r}; known: {known}")
+        return row
+
+    def source(self, name: str, **given: str) -> str:
+        """The text of a ``pattern`` (or ``define``) row, its ``${NAME}`` replaced by the table's
+        defines and by ``given``."""
+        kind = self.rows.get(name, ("pattern",))[0]
+        return self._expand(self._row(name, kind if kind in ("define", "regex") else "pattern")[2], given)
+
+    def _expand(self, text: str, given: dict[str, str]) -> str:
+        def value(m: re.Match) -> str:
+            key = m.group(1)
+            if key in given:
+                return given[key]
+            return self._expand(self._row(key, "define")[2], given)
+        return _MACRO.sub(value, text)
+
+    def flags(self, name: str) -> int:
+        """A ``pattern`` or ``regex`` row's flags."""
+        return self.rows[name][1] if self.rows.get(name, ("",))[0] == "regex" else self._row(name, "pattern")[1]
+
+    def re(self, name: str) -> re.Pattern[str]:
+        """A ``pattern`` row compiled by the standard ``re`` module (once)."""
+        if name not in self._compiled:
+            self._compiled[name] = re.compile(self.source(name), self.flags(name))
+        return self._compiled[name]
+
+    def namespace(self) -> SimpleNamespace:
+        """Every row by its name: ``pattern`` rows compiled by ``re``, ``regex`` rows by the ``regex``
+        module, ``words`` rows as sets, ``phrases`` rows as tuples (``define`` rows: :meth:`source`)."""
+        out = SimpleNamespace()
+        for name, (kind, flags, _) in self.rows.items():
+            if kind == "pattern":
+                value: object = self.re(name)
+            elif kind == "regex":
+                value = regex.compile(self.source(name), flags)
+            elif kind == "words":
+                value = self.words(name)
+            elif kind == "phrases":
+                value = self.entries(name)
+            else:  # a define: a piece of other patterns (:meth:`source`)
+                continue
+            setattr(out, name, value)
+        return out
+
+    def words(self, name: str) -> frozenset[str]:
+        """A ``words`` or ``phrases`` row as a set."""
+        return frozenset(self.entries(name))
+
+    def entries(self, name: str) -> tuple[str, ...]:
+        """A ``words`` or ``phrases`` row's entries in order."""
+        row = self.rows.get(name)
+        if row is not None and row[0] == "phrases":
+            return tuple(e.strip() for e in row[2].split("|"))
+        return tuple(self._row(name, "words")[2].split())
+
+
+def _parse(name: str, text: str) -> Table:
+    rows: dict[str, tuple[str, int, str]] = {}
+    last = None
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line or line.startswith("#"):
+            continue
+        kind, _, rest = line.partition("\t")
+        if kind == "+" and last is not None:
+            k, f, t = rows[last]
+            rows[last] = (k, f, t + rest)
+            continue
+        if kind in ("pattern", "regex"):
+            key, flags, body = (rest.split("\t", 2) + ["", ""])[:3]
+            if any(c not in _FLAGS for c in flags) or not flags:
+                raise RegistryError(f"rules table {name!r} line {number}: flags {flags!r}, want letters of imsx or -")
+            value = sum({_FLAGS[c] for c in flags})
+        elif kind in ("define", "words", "phrases"):
+            key, _, body = rest.partition("\t")
+            value = 0
+        else:
+            raise RegistryError(f"rules table {name!r} line {number}: unknown row kind {kind!r}; "
+                                "known: define, pattern, words, phrases, +")
+        if key in rows:
+            raise RegistryError(f"rules table {name!r} line {number}: {key!r} twice")
+        rows[key] = (kind, value, body)
+        last = key
+    return Table(name, rows)
+
+
+@cache
+def table(name: str) -> Table:
+    """The table ``crfdeid/_data/rules/<name>.tsv``, read once."""
+    path = resources.files("crfdeid._data").joinpath("rules", f"{name}.tsv")
+    if not path.is_file():
+        known = sorted(p.name[:-4] for p in resources.files("crfdeid._data").joinpath("rules").iterdir()
+                       if p.name.endswith(".tsv"))
+        raise RegistryError(f"unknown rules table {name!r}; known: {', '.join(known)}")
+    return _parse(name, path.read_text(encoding="utf-8"))
