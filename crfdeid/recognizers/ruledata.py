@@ -8,6 +8,8 @@ licence) and the comments on the rows after them:
 * ``pattern NAME  FLAGS  TEXT``: a regex (``FLAGS``: letters of ``imsx``, ``-`` for none); the
   ``${NAME}`` in it are the table's defines, or values the caller gives (:meth:`Table.source`);
   ``regex NAME FLAGS TEXT``: the same for the ``regex`` module (Unicode classes such as ``\p{Lu}``);
+  ``template NAME FLAGS TEXT``: a ``regex`` pattern the caller fills and compiles (:meth:`Table.templates`;
+  the flag ``t``: run by its ASCII twin on ASCII text, :class:`crfdeid.text.patterns.AsciiTwin`);
 * ``words   NAME  TEXT``: a word list, white-space separated; ``phrases NAME TEXT``: ``|``-separated;
 * ``+       TEXT``: more of the row above (a long pattern written over lines, as Python joins strings).
 
@@ -27,8 +29,9 @@ import regex
 
 from ..errors import RegistryError
 
-_FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0}
-_KINDS = ("define", "pattern", "regex", "words", "phrases")
+_FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
+_KINDS = ("define", "pattern", "regex", "template", "words", "phrases")
+_TWIN = 1 << 30  # a template's flag: run by a stdlib ``re`` twin on ASCII text (the caller's)
 _MACRO = re.compile(r"\$\{(\w+)\}")
 
 
@@ -51,7 +54,7 @@ class Table:
         """The text of a ``pattern`` (or ``define``) row, its ``${NAME}`` replaced by the table's
         defines and by ``given``."""
         kind = self.rows.get(name, ("pattern",))[0]
-        return self._expand(self._row(name, kind if kind in ("define", "regex") else "pattern")[2], given)
+        return self._expand(self._row(name, kind if kind in ("define", "regex", "template") else "pattern")[2], given)
 
     def _expand(self, text: str, given: dict[str, str]) -> str:
         def value(m: re.Match) -> str:
@@ -62,8 +65,14 @@ class Table:
         return _MACRO.sub(value, text)
 
     def flags(self, name: str) -> int:
-        """A ``pattern`` or ``regex`` row's flags."""
-        return self.rows[name][1] if self.rows.get(name, ("",))[0] == "regex" else self._row(name, "pattern")[1]
+        """A ``pattern``, ``regex`` or ``template`` row's flags (a template's without its ``t``)."""
+        kind = self.rows.get(name, ("pattern",))[0]
+        return self._row(name, kind if kind in ("regex", "template") else "pattern")[1] & ~_TWIN
+
+    def templates(self) -> list[tuple[str, int, bool]]:
+        """The ``template`` rows in order: name, flags, whether an ASCII twin is asked for (``t``)."""
+        return [(name, flags & ~_TWIN, bool(flags & _TWIN)) for name, (kind, flags, _) in self.rows.items()
+                if kind == "template"]
 
     def re(self, name: str) -> re.Pattern[str]:
         """A ``pattern`` row compiled by the standard ``re`` module (once)."""
@@ -73,7 +82,7 @@ class Table:
 
     def namespace(self) -> SimpleNamespace:
         """Every row by its name: ``pattern`` rows compiled by ``re``, ``regex`` rows by the ``regex``
-        module, ``words`` rows as sets, ``phrases`` rows as tuples (``define`` rows: :meth:`source`)."""
+        module, ``words`` and ``phrases`` rows as sets (``define`` rows: :meth:`source`)."""
         out = SimpleNamespace()
         for name, (kind, flags, _) in self.rows.items():
             if kind == "pattern":
@@ -83,7 +92,7 @@ class Table:
             elif kind == "words":
                 value = self.words(name)
             elif kind == "phrases":
-                value = self.entries(name)
+                value = self.words(name)
             else:  # a define: a piece of other patterns (:meth:`source`)
                 continue
             setattr(out, name, value)
@@ -112,11 +121,12 @@ def _parse(name: str, text: str) -> Table:
             k, f, t = rows[last]
             rows[last] = (k, f, t + rest)
             continue
-        if kind in ("pattern", "regex"):
+        if kind in ("pattern", "regex", "template"):
             key, flags, body = (rest.split("\t", 2) + ["", ""])[:3]
-            if any(c not in _FLAGS for c in flags) or not flags:
-                raise RegistryError(f"rules table {name!r} line {number}: flags {flags!r}, want letters of imsx or -")
-            value = sum({_FLAGS[c] for c in flags})
+            if any(c not in _FLAGS for c in flags) or not flags or ("t" in flags and kind != "template"):
+                raise RegistryError(f"rules table {name!r} line {number}: flags {flags!r}, want letters of imsx "
+                                    "(t: a template's ASCII twin) or -")
+            value = sum({_FLAGS[c] for c in flags}) | (_TWIN if "t" in flags else 0)
         elif kind in ("define", "words", "phrases"):
             key, _, body = rest.partition("\t")
             value = 0
