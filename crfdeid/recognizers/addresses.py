@@ -51,7 +51,7 @@ import regex
 
 from .. import gazetteers
 from ..document import Span
-from .phrases import HEAD_LISTS, PLAIN_LISTS
+from .placewords import HEAD_LISTS, PLAIN_LISTS
 from .postcodes import towns
 
 _PIECE = r"[\p{L}\p{M}'’]+(?:-[\p{L}\p{M}'’]+)*"

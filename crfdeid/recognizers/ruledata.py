@@ -42,6 +42,7 @@ class Table:
         self.name = name
         self.rows = rows
         self._compiled: dict[str, re.Pattern[str]] = {}
+        self._namespace: SimpleNamespace | None = None
 
     def _row(self, name: str, kind: str) -> tuple[str, int, str]:
         row = self.rows.get(name)
@@ -82,8 +83,10 @@ class Table:
 
     def namespace(self) -> SimpleNamespace:
         """Every row by its name: ``pattern`` rows compiled by ``re``, ``regex`` rows by the ``regex``
-        module, ``words`` and ``phrases`` rows as sets (``define`` rows: :meth:`source`)."""
-        out = SimpleNamespace()
+        module, ``words`` and ``phrases`` rows as sets (``define`` rows: :meth:`source`); made once."""
+        if self._namespace is not None:
+            return self._namespace
+        out = self._namespace = SimpleNamespace()
         for name, (kind, flags, _) in self.rows.items():
             if kind == "pattern":
                 value: object = self.re(name)
