@@ -10,6 +10,8 @@ licence) and the comments on the rows after them:
   ``regex NAME FLAGS TEXT``: the same for the ``regex`` module (Unicode classes such as ``\p{Lu}``);
   ``template NAME FLAGS TEXT``: a ``regex`` pattern the caller fills and compiles (:meth:`Table.templates`;
   the flag ``t``: run by its ASCII twin on ASCII text, :class:`crfdeid.text.patterns.AsciiTwin`);
+* ``rule NAME LABEL FLAGS TEXT``: a ``regex`` pattern that marks its match (or its ``phi`` group) as
+  ``LABEL``, filled and compiled by the caller (:meth:`Table.rules`; the rule overlay's table);
 * ``words   NAME  TEXT``: a word list, white-space separated; ``phrases NAME TEXT``: ``|``-separated;
 * ``+       TEXT``: more of the row above (a long pattern written over lines, as Python joins strings).
 
@@ -30,7 +32,8 @@ import regex
 from ..errors import RegistryError
 
 _FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
-_KINDS = ("define", "pattern", "regex", "template", "words", "phrases")
+_KINDS = ("define", "pattern", "regex", "template", "rule", "words", "phrases")
+_FILLED = ("define", "regex", "template", "rule")  # rows whose text :meth:`Table.source` gives
 _TWIN = 1 << 30  # a template's flag: run by a stdlib ``re`` twin on ASCII text (the caller's)
 _MACRO = re.compile(r"\$\{(\w+)\}")
 
@@ -38,9 +41,10 @@ _MACRO = re.compile(r"\$\{(\w+)\}")
 class Table:
     """One table's rows by name (``define``, ``pattern``, ``words`` and ``phrases`` rows)."""
 
-    def __init__(self, name: str, rows: dict[str, tuple[str, int, str]]):
+    def __init__(self, name: str, rows: dict[str, tuple[str, int, str]], labels: dict[str, str] | None = None):
         self.name = name
         self.rows = rows
+        self.labels = labels or {}
         self._compiled: dict[str, re.Pattern[str]] = {}
         self._namespace: SimpleNamespace | None = None
 
@@ -55,7 +59,7 @@ class Table:
         """The text of a ``pattern`` (or ``define``) row, its ``${NAME}`` replaced by the table's
         defines and by ``given``."""
         kind = self.rows.get(name, ("pattern",))[0]
-        return self._expand(self._row(name, kind if kind in ("define", "regex", "template") else "pattern")[2], given)
+        return self._expand(self._row(name, kind if kind in _FILLED else "pattern")[2], given)
 
     def _expand(self, text: str, given: dict[str, str]) -> str:
         def value(m: re.Match) -> str:
@@ -68,7 +72,11 @@ class Table:
     def flags(self, name: str) -> int:
         """A ``pattern``, ``regex`` or ``template`` row's flags (a template's without its ``t``)."""
         kind = self.rows.get(name, ("pattern",))[0]
-        return self._row(name, kind if kind in ("regex", "template") else "pattern")[1] & ~_TWIN
+        return self._row(name, kind if kind in _FILLED[1:] else "pattern")[1] & ~_TWIN
+
+    def rules(self) -> list[tuple[str, str, int]]:
+        """The ``rule`` rows in order: name, label (an i2b2 subtype), flags."""
+        return [(name, self.labels[name], flags) for name, (kind, flags, _) in self.rows.items() if kind == "rule"]
 
     def templates(self) -> list[tuple[str, int, bool]]:
         """The ``template`` rows in order: name, flags, whether an ASCII twin is asked for (``t``)."""
@@ -115,6 +123,7 @@ class Table:
 
 def _parse(name: str, text: str) -> Table:
     rows: dict[str, tuple[str, int, str]] = {}
+    labels: dict[str, str] = {}
     last = None
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.startswith("#"):
@@ -124,7 +133,11 @@ def _parse(name: str, text: str) -> Table:
             k, f, t = rows[last]
             rows[last] = (k, f, t + rest)
             continue
-        if kind in ("pattern", "regex", "template"):
+        if kind == "rule":  # a rule's label before its flags
+            key, label, rest = (rest.split("\t", 2) + ["", ""])[:3]
+            labels[key] = label
+            rest = f"{key}\t{rest}"
+        if kind in ("pattern", "regex", "template", "rule"):
             key, flags, body = (rest.split("\t", 2) + ["", ""])[:3]
             if any(c not in _FLAGS for c in flags) or not flags or ("t" in flags and kind != "template"):
                 raise RegistryError(f"rules table {name!r} line {number}: flags {flags!r}, want letters of imsx "
@@ -135,12 +148,12 @@ def _parse(name: str, text: str) -> Table:
             value = 0
         else:
             raise RegistryError(f"rules table {name!r} line {number}: unknown row kind {kind!r}; "
-                                "known: define, pattern, words, phrases, +")
+                                f"known: {', '.join(_KINDS)}, +")
         if key in rows:
             raise RegistryError(f"rules table {name!r} line {number}: {key!r} twice")
         rows[key] = (kind, value, body)
         last = key
-    return Table(name, rows)
+    return Table(name, rows, labels)
 
 
 @cache
