@@ -43,15 +43,15 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
 from .fixedforms import ADDRESS_LINE, plain_words
+from .ruledata import table
+
+_R = table("contextforms").namespace()  # the patterns and words (crfdeid/_data/rules/contextforms.tsv)
 
 _NUM_END = r"(?![\w/%-]|[.,][0-9])"
 _NUM_START = r"(?<![\w.,/+-])"
 # "postcode", "post code", "postal code", "PIN", "pincode", "zip (code)", "CEP", "PLZ", "Eircode".
 _POSTAL_LABEL = (r"(?i:post[ \t]*code|postal[ \t]*code|pin[ \t]*code|pincode|zip(?:[ \t]*code)?|eircode|plz|cep"
                  r"|code[ \t]+postal|c[oó]digo[ \t]+postal)(?-i:|[ \t]*(?:PIN|Pin))|(?-i:PIN)")
-_POSTAL_LABEL_BEFORE = regex.compile(rf"(?:\b(?:{_POSTAL_LABEL})\b|\b(?i:address|addr)\b)[^\n]{{0,40}}$")
-_MONTH_BEFORE = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-                           r"(?:[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?)?,?[ \t]*$")
 _AU_STATES = r"(?:(?i:nsw|vic|qld|tas)|(?-i:SA|WA|NT|ACT))"
 # Indian states and union territories (Constitution of India, First Schedule; written here).
 _IN_STATES = ("andhra pradesh|arunachal pradesh|assam|bihar|chhattisgarh|goa|gujarat|haryana|himachal pradesh"
@@ -133,9 +133,9 @@ def _postal_label(m, text) -> bool:
     line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
     value = m.group("v")
     year_like = len(value) == 4 and 1800 <= int(value) <= 2199
-    if len(value) == 4 and _MONTH_BEFORE.search(line):
+    if len(value) == 4 and _R.MONTH_BEFORE.search(line):
         return False
-    if _POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line):
+    if _R.POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line):
         return True
     after = re.match(r"[ \t]{1,2}([^\W\d_][\w'-]*(?:[ \t][^\W\d_][\w'-]*)?)", text[m.end():m.end() + 40])
     if year_like or after is None or not after.group(1)[0].isupper():
@@ -286,7 +286,7 @@ def _specimen(m, text) -> bool:
 
 def _label_or_line(m, text: str) -> bool:
     line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
-    return bool(_POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line))
+    return bool(_R.POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line))
 
 
 @lru_cache(maxsize=1)

@@ -45,6 +45,9 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyModule, LazyPattern
 from . import phones
+from .ruledata import table
+
+_R = table("fixedforms").namespace()  # the patterns and words (crfdeid/_data/rules/fixedforms.tsv)
 
 # python-stdnum's checks, imported on a note's first candidate number (start-up, issue 53)
 std_iban = LazyModule("stdnum.iban")
@@ -78,25 +81,12 @@ def _digits(s: str) -> str:
 
 _NO_NUM_BEFORE = r"(?<![\w.,/+-])"
 _NO_NUM_AFTER = r"(?![\w/%-]|[.,][0-9])"
-# Postal codes: what stands beside them when they are one (checked by _address_context).
-_ADDRESS_CUE = regex.compile(
-    r"(?i)\b(?:address|addr|adres|adresse|morada|direcci[oó]n|domicilio|post(?:al)?[ \t]*code|postcode|zip|plz|cep"
-    r"|code[ \t]+postal|c[oó]digo[ \t]+postal|kod[ \t]+pocztowy)\b[^\n]{0,40}$")
 # A comma-separated address line before a code: a house number beside a word, then a comma.
 _TITLE = r"\p{Lu}\p{Ll}[\p{L}\p{M}.'-]*"
 ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
     rf"(?:\b[0-9]{{1,5}}[A-Za-z]?(?:[ \t]+{_TITLE}){{1,4}}"
     rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
     rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t])){{0,2}}$")
-_FAX_BEFORE = re.compile(r"fax", re.I)
-_SIN_LABEL = re.compile(r"(?i)\b(?:sin|s\.i\.n\.?|social[ \t]+insurance(?:[ \t]+number)?|nas|assurance[ \t]+sociale)"
-                        r"\b[^\n0-9]{0,20}$")
-_CARD_LABEL = re.compile(r"(?i)\b(?:card|cc|carte|karte|kartennummer|tarjeta|carta|cart[aã]o|karta|kort)\b"
-                         r"[^\n0-9]{0,20}$")
-_BRAZIL = re.compile(r"[1-9][0-9][ ]([0-9]{4})-([0-9]{4})")
-_NDC_BEFORE = re.compile(r"(?i)\bndc\b[ \t#:]*$")
-_AADHAAR_LABEL = re.compile(r"(?i)\b(?:aadhaa?r|uid(?:ai)?)\b[^\n0-9]{0,20}$")
-_CITY_AFTER = regex.compile(r"[ \t]{1,2}(\p{Lu}[\p{L}\p{M}'-]+)")
 
 #: Form name -> (subtype, regex, check(match, text) -> bool). Forms are scanned with the
 #: ``regex`` module from their leading character; the span is the ``v`` group when there is one.
@@ -138,7 +128,7 @@ def _card(m, text) -> bool:
     if not (12 <= len(d) <= 19 and _valid(std_luhn, d) and len(set(d)) > 2):
         return False
     return len(d) > 12 or d[:2] == "50" or "56" <= d[:2] <= "69" or bool(
-        _CARD_LABEL.search(text, max(0, m.start() - 30), m.start()))
+        _R.CARD_LABEL.search(text, max(0, m.start() - 30), m.start()))
 
 
 # In capitals, or in lower case with a digit in every group after the first (not "... 1161 asap").
@@ -187,7 +177,7 @@ def _bank_account(m, text) -> bool:
 @_form("sin", "SSN", _NO_NUM_BEFORE + r"[1-79][0-9]{2}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{3}" + _NO_NUM_AFTER, "[1-79]",
        gate=("sin", "s.i.n", "social insurance", "nas", "assurance sociale"))
 def _sin(m, text) -> bool:
-    return _valid(ca_sin, _digits(m.group())) and bool(_SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
+    return _valid(ca_sin, _digits(m.group())) and bool(_R.SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
 
 
 @_form("nhs", "HEALTHPLAN", _NO_NUM_BEFORE + r"[0-9]{3}(?P<s>[ -]?)[0-9]{3}(?P=s)[0-9]{4}" + _NO_NUM_AFTER)
@@ -233,7 +223,7 @@ def _nir_ok(m, text) -> bool:
        gate=r"[0-9][0-9]{3}[ -]?[0-9]{4}[ -]?[0-9]{4}")
 def _aadhaar(m, text) -> bool:
     spaced = m.group("s") != ""
-    return _valid(in_aadhaar, m.group()) and (spaced or bool(_AADHAAR_LABEL.search(text, max(0, m.start() - 30),
+    return _valid(in_aadhaar, m.group()) and (spaced or bool(_R.AADHAAR_LABEL.search(text, max(0, m.start() - 30),
                                                                                      m.start())))
 
 
@@ -264,7 +254,7 @@ def _phone_intl(m, text) -> bool:
     ``00`` the code must be one phonenumbers knows (``0002-3227-30`` is a drug's code)."""
     value = re.sub(r"[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5}$", "", m.group())
     if value.startswith("00"):
-        if _NDC_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        if _R.NDC_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             return False
         value = "+" + value[2:]
         if not phones.known_country_code(value):
@@ -288,10 +278,10 @@ def _phone_trunk(m, text) -> bool:
     groups of four are times of day (``88 0700-1245``: a year and a shift)."""
     d = _digits(m.group())
     low = 8 if re.fullmatch(r"0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}", m.group()) else 9
-    brazil = _BRAZIL.fullmatch(m.group())
+    brazil = _R.BRAZIL.fullmatch(m.group())
     if brazil and all(int(t[:2]) < 24 and int(t[2:]) < 60 for t in brazil.groups()):
         return False  # a year and a time range ("28 Oct, 88 0700-1245")
-    return low <= len(d) <= 11 and not _NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
+    return low <= len(d) <= 11 and not _R.NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
 
 
 # Pairs of digits: "60-56-85-91", "12.34.56.78", "01 23 45 67 89" (spaces: after a leading 0).
@@ -325,7 +315,7 @@ def _postal_dash(m, text) -> bool:
        gate=r"[0-9][0-9]{3} ?[A-Z]{2}(?![A-Za-z])")
 def _postal_nl(m, text) -> bool:
     # not a unit or a clinical abbreviation ("1400CC", "2200 PT"), unless a listed city follows
-    after = _CITY_AFTER.match(text, m.end())
+    after = _R.CITY_AFTER.match(text, m.end())
     if after and after.group(1).lower() in gazetteers.load("cities"):
         return True
     return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
@@ -354,7 +344,7 @@ def _address_context(m, text: str) -> bool:
     a word in title case that is no plain word or verb form), a comma-separated address line (a
     comma right before it, after a house number and a word: ``Polna 5, 53-320``), or an address
     or postcode label before it on its line (``address:``, ``Adresse``, ``postcode``)."""
-    after = _CITY_AFTER.match(text, m.end())
+    after = _R.CITY_AFTER.match(text, m.end())
     if after:
         word = after.group(1)
         low = word.lower()
@@ -365,21 +355,20 @@ def _address_context(m, text: str) -> bool:
     before = text[line_start:m.start()]
     if _ADDRESS_LINE.search(before):
         return True
-    return bool(_ADDRESS_CUE.search(before))
+    return bool(_R.ADDRESS_CUE.search(before))
 
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note
 #: without such a run (most notes: one scan instead of one per form).
 LONG = frozenset({"card", "sin", "nhs", "aadhaar", "personnummer", "pesel", "nir", "phone_intl", "phone_trunk",
                   "phone_pairs"})
-_EIGHT_DIGITS = re.compile(r"[0-9](?:[ ().+-]{0,2}[0-9]){7}")
 
 
 def matches(text: str) -> list[tuple[str, Span]]:
     """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check."""
     found = []
     low = None
-    long = _EIGHT_DIGITS.search(text) is not None
+    long = _R.EIGHT_DIGITS.search(text) is not None
     for name, (subtype, rx, check) in FORMS.items():
         if name in LONG and not long:
             continue
@@ -392,7 +381,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
             continue
         for m in rx.finditer(text):
             if check(m, text):  # type: ignore[operator]
-                sub = "FAX" if subtype == "PHONE" and _FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()) \
+                sub = "FAX" if subtype == "PHONE" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()) \
                     else subtype
                 g = "v" if "v" in m.re.groupindex else 0
                 found.append((name, make_span(m.start(g), m.end(g), sub)))

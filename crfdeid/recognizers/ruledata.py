@@ -4,7 +4,8 @@ A rule whose logic is a pattern, its context and a label is a row of a table, no
 table is a UTF-8 file of tab-separated rows; lines that start with ``#`` are its header (source,
 licence) and the comments on the rows after them:
 
-* ``define  NAME  TEXT``: a piece of pattern other rows name as ``${NAME}``;
+* ``define  NAME  TEXT``: a piece of pattern other rows name as ``${NAME}`` (a ``pattern`` or ``regex``
+  row's name too);
 * ``pattern NAME  FLAGS  TEXT``: a regex (``FLAGS``: letters of ``imsx``, ``-`` for none); the
   ``${NAME}`` in it are the table's defines, or values the caller gives (:meth:`Table.source`);
   ``regex NAME FLAGS TEXT``: the same for the ``regex`` module (Unicode classes such as ``\p{Lu}``);
@@ -66,6 +67,9 @@ class Table:
             key = m.group(1)
             if key in given:
                 return given[key]
+            row = self.rows.get(key)
+            if row is not None and row[0] in ("pattern", "regex"):  # a row's pattern inside another's
+                return self._expand(row[2], given)
             return self._expand(self._row(key, "define")[2], given)
         return _MACRO.sub(value, text)
 

@@ -52,7 +52,10 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
 from . import contextforms, dateforms, fixedforms, phones, postcodes
+from .ruledata import table
 from .rules import trie_pattern
+
+_R = table("safeharbor").namespace()  # the patterns and words (crfdeid/_data/rules/safeharbor.tsv)
 
 _I = re.I
 # A number word of 90 to 125 ("ninety-four", "one hundred and one").
@@ -244,22 +247,13 @@ FORMS = {
         ("/",), ("monday", "mon", "tuesday", "tues", "tue", "wednesday", "wed", "thursday", "thurs", "thur", "thu",
                  "friday", "fri", "saturday", "sunday", "sun")),
 }
-#: Forms whose matches may hold no ASCII digit (the others are not looked for in a text without one).
-_NO_DIGIT_FORMS = frozenset({"age_word", "age_decade", "newborn", "email", "url", "domain", "handle",
-                             "username_label"})
-_FAX_BEFORE = re.compile(r"fax", _I)
-# After "BB"/"BG" (also "blood glucose") a word is a surname when it is no plain word, or a
-# frequent census surname that says nothing of a glucose ("BB Smith", not "BG Stable", "BG High").
-_NOT_SURNAMES = frozenset("a b boy girl twin twins born was is has had and the of to at in on "
-                          "rn md np pa lpn rrt do".split())
-_GLUCOSE_WORDS = frozenset("high low fine good check checked level levels ok stable normal wnl".split())
 
 
 @lru_cache(maxsize=1)
 def _newborn_words() -> tuple[frozenset, frozenset]:
     """Plain words (common and clinical) and the 1,000 most frequent census surnames."""
     plain = gazetteers.load("common_words") | gazetteers.load("clinical_words")
-    return plain, frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000]) - _GLUCOSE_WORDS
+    return plain, frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000]) - _R.GLUCOSE_WORDS
 
 
 def _surname_after_initials(word: str) -> bool:
@@ -326,7 +320,7 @@ def _forms_on(low: str, digits: bool) -> list[str]:
     one of their literals (plain loops: this runs once per note)."""
     on = []
     for name, (_, _, needs, _) in FORMS.items():
-        if not digits and name not in _NO_DIGIT_FORMS:
+        if not digits and name not in _R.NO_DIGIT_FORMS:
             continue
         if needs is not None:
             for literal in needs:
@@ -360,11 +354,11 @@ def _spans(name: str, sub, m, text: str) -> list[Span]:
         return [make_span(m.start("value"), m.end("value"), sub)]
     if name == "newborn":
         word = m.group("value")
-        if word.lower() in _NOT_SURNAMES or (m.group()[:2] in ("BB", "BG") and not _surname_after_initials(word)):
+        if word.lower() in _R.NOT_SURNAMES or (m.group()[:2] in ("BB", "BG") and not _surname_after_initials(word)):
             return []
     if name == "phone_label" and m.group("label").lower() == "fax":
         sub = "FAX"
-    if name == "phone" and _FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+    if name == "phone" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
         sub = "FAX"
     group = "value" if "value" in m.re.groupindex else 0
     start = m.start("start") if "start" in m.re.groupindex else m.start(group)
