@@ -55,7 +55,6 @@ from .ruledata import table
 
 _R = table("addresses").namespace()  # the patterns and words (crfdeid/_data/rules/addresses.tsv)
 
-_PIECE = r"[\p{L}\p{M}'’]+(?:-[\p{L}\p{M}'’]+)*"
 
 
 @lru_cache(maxsize=1)

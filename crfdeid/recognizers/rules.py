@@ -67,6 +67,10 @@ def trie_pattern(words) -> str:
     return build(trie)
 
 
+# One scan of a note finds every key word. A key word ends before a non-letter
+# ("pager5555" is a pager number) or with a full stop ("R.N.BSN").
+_KEYWORDS = re.compile(r"\b(?:" + trie_pattern(_CLASS_OF) + r")(?:(?<=\.)|(?![a-z]))")
+
 #: Rules run only near their key words on an ASCII note: ``(classes, "line")`` when every
 #: match lies on a line that holds one (only those lines are scanned), ``(classes,
 #: "start")`` when every match starts at one (the rule is tried there only). Same
@@ -93,7 +97,7 @@ ANCHORS = {
 def _keyword_starts(low: str) -> dict:
     """Start offsets of the key words in a lower-cased ASCII note, by class."""
     at: dict = {}
-    for m in _R.KEYWORDS.finditer(low):
+    for m in _KEYWORDS.finditer(low):
         at.setdefault(_CLASS_OF[m.group()], []).append(m.start())
     return at
 
