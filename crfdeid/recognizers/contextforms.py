@@ -224,6 +224,6 @@ def matches(text: str) -> list[tuple[str, Span]]:
         if isinstance(gate, re.Pattern) and gate.search(low) is None:
             continue
         for m in rx.finditer(text):
-            if check(m, text):  # type: ignore[operator]
+            if check(m, text):
                 found.append((name, make_span(m.start("v"), m.end("v"), subtype)))
     return found
