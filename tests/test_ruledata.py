@@ -43,12 +43,14 @@ def test_every_row_of_every_table_compiles(name):
 def test_defines_continuations_and_given_values_fill_a_pattern():
     table = ruledata._parse("t", "# source: test\n# licence: MIT\ndefine\tD\t[0-9]\n+\t+\n"
                                  "pattern\tP\ti\tab${D}\ntemplate\tT\tt\t${D}${X}\nwords\tW\tx y\n"
-                                 "phrases\tF\ta b|c\nrule\tR\tZIP\t-\t${P}\n")
+                                 "phrases\tF\ta b|c\nrule\tR\tZIP\t-\t${P}\n"
+                                 "item\tL\tx${D}\n+\ty\nitem\tL\tz\n")
     assert table.re("P").pattern == "ab[0-9]+" and table.flags("P") == re.I
     assert table.source("T", X="z") == "[0-9]+z" and table.templates() == [("T", 0, True)]
     assert table.words("W") == {"x", "y"} and table.entries("F") == ("a b", "c")
     assert table.rules() == [("R", "ZIP", 0)] and table.source("R") == "ab[0-9]+"
     assert table.namespace().P.match("AB12") is not None
+    assert table.items("L") == ["x[0-9]+y", "z"]  # a list's rows in order, continued and filled
 
 
 @pytest.mark.parametrize("text, message", [

@@ -13,6 +13,7 @@ licence) and the comments on the rows after them:
   the flag ``t``: run by its ASCII twin on ASCII text, :class:`crfdeid.text.patterns.AsciiTwin`);
 * ``rule NAME LABEL FLAGS TEXT``: a ``regex`` pattern that marks its match (or its ``phi`` group) as
   ``LABEL``, filled and compiled by the caller (:meth:`Table.rules`; the rule overlay's table);
+* ``item NAME TEXT``: one entry of the list ``NAME`` (rows of one name, in order; ``${NAME}`` filled);
 * ``words   NAME  TEXT``: a word list, white-space separated; ``phrases NAME TEXT``: ``|``-separated;
 * ``+       TEXT``: more of the row above (a long pattern written over lines, as Python joins strings).
 
@@ -33,7 +34,7 @@ import regex
 from ..errors import RegistryError
 
 _FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
-_KINDS = ("define", "pattern", "regex", "template", "rule", "words", "phrases")
+_KINDS = ("define", "pattern", "regex", "template", "rule", "words", "phrases", "item")
 _FILLED = ("define", "regex", "template", "rule")  # rows whose text :meth:`Table.source` gives
 _TWIN = 1 << 30  # a template's flag: run by a stdlib ``re`` twin on ASCII text (the caller's)
 _MACRO = re.compile(r"\$\{(\w+)\}")
@@ -42,10 +43,12 @@ _MACRO = re.compile(r"\$\{(\w+)\}")
 class Table:
     """One table's rows by name (``define``, ``pattern``, ``words`` and ``phrases`` rows)."""
 
-    def __init__(self, name: str, rows: dict[str, tuple[str, int, str]], labels: dict[str, str] | None = None):
+    def __init__(self, name: str, rows: dict[str, tuple[str, int, str]], labels: dict[str, str] | None = None,
+                 lists: dict[str, list[str]] | None = None):
         self.name = name
         self.rows = rows
         self.labels = labels or {}
+        self.lists = lists or {}
         self._compiled: dict[str, re.Pattern[str]] = {}
         self._namespace: SimpleNamespace | None = None
 
@@ -77,6 +80,12 @@ class Table:
         """A ``pattern``, ``regex`` or ``template`` row's flags (a template's without its ``t``)."""
         kind = self.rows.get(name, ("pattern",))[0]
         return self._row(name, kind if kind in _FILLED[1:] else "pattern")[1] & ~_TWIN
+
+    def items(self, name: str, **given: str) -> list[str]:
+        """The ``item`` rows of the list ``name`` in order, each's ``${NAME}`` filled as :meth:`source` does."""
+        if name not in self.lists:
+            raise RegistryError(f"no item list {name!r} in rules table {self.name!r}; known: {', '.join(self.lists)}")
+        return [self._expand(text, given) for text in self.lists[name]]
 
     def rules(self) -> list[tuple[str, str, int]]:
         """The ``rule`` rows in order: name, label (an i2b2 subtype), flags."""
@@ -128,14 +137,23 @@ class Table:
 def _parse(name: str, text: str) -> Table:
     rows: dict[str, tuple[str, int, str]] = {}
     labels: dict[str, str] = {}
-    last = None
+    lists: dict[str, list[str]] = {}
+    last: str | None = None
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.startswith("#"):
             continue
         kind, _, rest = line.partition("\t")
         if kind == "+" and last is not None:
+            if last.startswith("\0"):  # an item's continuation
+                lists[last[1:]][-1] += rest
+                continue
             k, f, t = rows[last]
             rows[last] = (k, f, t + rest)
+            continue
+        if kind == "item":  # one entry of a list: the rows of one name in order
+            key, _, body = rest.partition("\t")
+            lists.setdefault(key, []).append(body)
+            last = "\0" + key
             continue
         if kind == "rule":  # a rule's label before its flags
             key, label, rest = (rest.split("\t", 2) + ["", ""])[:3]
@@ -157,7 +175,7 @@ def _parse(name: str, text: str) -> Table:
             raise RegistryError(f"rules table {name!r} line {number}: {key!r} twice")
         rows[key] = (kind, value, body)
         last = key
-    return Table(name, rows, labels)
+    return Table(name, rows, labels, lists)
 
 
 @cache

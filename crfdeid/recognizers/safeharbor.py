@@ -55,7 +55,8 @@ from . import contextforms, dateforms, fixedforms, phones, postcodes
 from .ruledata import table
 from .rules import trie_pattern
 
-_R = table("safeharbor").namespace()  # the patterns and words (crfdeid/_data/rules/safeharbor.tsv)
+_T = table("safeharbor")  # the patterns, words and labels (crfdeid/_data/rules/safeharbor.tsv)
+_R = _T.namespace()
 
 _I = re.I
 # A number word of 90 to 125 ("ninety-four", "one hundred and one").
@@ -71,42 +72,12 @@ _YEARS_OLD = (r"[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|y[ \t]*-?[ \t]*o\b|yrs?\.?[ \t]*
 _NOT_DURATION = r"(?![ \t]*(?:%|d\b|days?|h\b|hrs?|hours?|w\b|wks?|weeks?|mo\b|mos|months?|min|kg|lb|g\b|cm))"
 _AGE_LABEL = r"\b(?:aged?|age[ \t]+of|age[ \t]+is)[ \t]*[:=]?[ \t]*"
 
-# Labels of identifiers, by subtype (lower case; the text is matched case-insensitively,
-# except the short labels of (?-i:...) that are other words in lower case: "dl" of mg/dl).
-_NO = r"(?:number|num\b\.?|nos?\b\.?|#|id\b)"
-LABELS = {
-    "SSN": [r"ssn", r"ss[ \t]*#", r"social[ \t]+security(?:[ \t]+" + _NO + ")?", r"soc\.?[ \t]*sec\.?"],
-    "MEDICALRECORD": [r"mrn", r"mr[ \t]*#", r"mr[ \t]+(?:no\b\.?|number)",
-                      r"medical[ \t]+records?(?:[ \t]+" + _NO + ")?",
-                      r"med\.?[ \t]*rec\.?(?:[ \t]*" + _NO + ")?", r"unit[ \t]+(?:no\b\.?|number)",
-                      r"(?:hospital|chart)[ \t]+(?:no\b\.?|number|#)",
-                      # other countries' record numbers (issue 50): a hospital, out- or in-patient,
-                      # registration, reference or folder number, an Indian UHID
-                      r"hosp\.?[ \t]*(?:no\b\.?|number|#)", r"(?-i:UHID)",
-                      r"(?:op|opd|ip|ipd)[ \t]*(?:no\b\.?|number|#)",
-                      r"reg(?:istration)?\.?[ \t]*(?:no\b\.?|number|#)", r"(?:our|your)[ \t]+ref(?:erence)?\b\.?",
-                      r"ref(?:erence)?\.?[ \t]*(?:no\b\.?|number|#)", r"(?:folder|file)[ \t]*(?:no\b\.?|number|#)"],
-    "ACCOUNT": [r"acct\.?", r"account(?:[ \t]*" + _NO + ")?", r"billing[ \t]*" + _NO],
-    "HEALTHPLAN": [r"medicare", r"medicaid", r"mbi", r"policy", r"(?:member|subscriber|beneficiary)[ \t]*" + _NO,
-                   r"insurance[ \t]*" + _NO, r"health[ \t]*plan(?:[ \t]*" + _NO + ")?",
-                   r"group[ \t]*(?:number|no\b\.?|#)", r"claim(?:[ \t]*" + _NO + ")?",
-                   # national schemes' and insurers' numbers of other countries by their labels (issue 50)
-                   r"(?-i:CHI|NHI|OHIP|RAMQ|MSP|IHI)(?:[ \t]*" + _NO + ")?", r"nhs[ \t]*" + _NO,
-                   r"(?:philhealth|nhif|nhis)(?:[ \t]*" + _NO + ")?", r"enrol{1,2}ee[ \t]*" + _NO,
-                   r"hmo[ \t]*" + _NO, r"medical[ \t]+aid(?:[ \t]*" + _NO + ")?",
-                   r"(?:insurance|membership|member|health|hmo|medical)[ \t]+card(?:[ \t]*" + _NO + ")?"],
-    "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)?[ \t]*" + _NO, r"licen[cs]e[ \t]+plate",
-                r"plate[ \t]*(?:number|no\b\.?|#)"],
-    "LICENSE": [r"(?-i:DL)", r"driver'?s?[ \t]+licen[cs]e", r"licen[cs]e(?:[ \t]*" + _NO + ")?", r"lic\.?[ \t]*#",
-                r"dea(?:[ \t]*" + _NO + ")?", r"npi", r"certificate(?:[ \t]*" + _NO + ")?", r"cert\.?[ \t]*#"],
-    "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
-    "IDNUM": [r"(?-i:ID)", r"id(?=[ \t]*[:#])", r"identifier", r"specimen", r"accession",
-              r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)",
-              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)", r"badge(?:[ \t]*" + _NO + ")?",
-              r"(?-i:NRIC|FIN)", r"passport(?:[ \t]*" + _NO + ")?",
-              r"national[ \t]+id(?:entity)?(?:[ \t]*" + _NO + ")?",
-              r"(?:payroll|employee|staff)[ \t]*" + _NO, r"card[ \t]*(?:number|no\b\.?|#)"],
-}
+_NO = _T.source("NO")  # a number's word after a label ("number", "no.", "#", "id")
+#: Labels of identifiers, by subtype (lower case; the text is matched case-insensitively, except the
+#: short labels of (?-i:...) that are other words in lower case: "dl" of mg/dl): the table's
+#: ``item LABELS.<subtype>`` rows.
+LABELS = {sub: _T.items(f"LABELS.{sub}") for sub in
+          ("SSN", "MEDICALRECORD", "ACCOUNT", "HEALTHPLAN", "VEHICLE", "LICENSE", "DEVICE", "IDNUM")}
 #: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
 #: or "visit #2" is no identifier; "MR# 123" is.
 MIN_LENGTH = {"MEDICALRECORD": 3, "ACCOUNT": 3, "SSN": 9, "IDNUM": 4}
@@ -143,19 +114,11 @@ def _label_regex() -> LazyPattern:
     return _lazy(rf"(?<![\w/])(?:{alts})(?![a-z]){_SEPARATOR}(?P<value>{_VALUE})(?![\w-])", _I)
 
 
-# A label whose identifier follows a few words later on its line, after ":", "=", "#", "is" or
-# "was" ("License plate noted for parking: ORE 4KJ-221", "MRN of the patient: 00482913"): only
-# the labels that name nothing but an identifier (not "ID", "policy", "account", "case").
-FAR_LABELS = {
-    "SSN": [r"ssn", r"social[ \t]+security(?:[ \t]+" + _NO + ")?"],
-    "MEDICALRECORD": [r"mrn", r"medical[ \t]+records?[ \t]+" + _NO],
-    "HEALTHPLAN": [r"(?:medicare|medicaid|member|subscriber|beneficiary)[ \t]*" + _NO,
-                   r"insurance[ \t]*" + _NO, r"health[ \t]*plan[ \t]*" + _NO],
-    "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)[ \t]*" + _NO, r"licen[cs]e[ \t]+plates?",
-                r"plate[ \t]*(?:number|no\b\.?|#)"],
-    "LICENSE": [r"driver'?s?[ \t]+licen[cs]e(?:[ \t]*" + _NO + ")?", r"dea[ \t]*" + _NO],
-    "DEVICE": [r"serial[ \t]*" + _NO, r"device[ \t]*" + _NO],
-}
+#: A label whose identifier follows a few words later on its line, after ":", "=", "#", "is" or "was"
+#: ("License plate noted for parking: ORE 4KJ-221"): only the labels that name nothing but an identifier
+#: (not "ID", "policy", "account", "case"); the table's ``item FAR_LABELS.<subtype>`` rows.
+FAR_LABELS = {sub: _T.items(f"FAR_LABELS.{sub}") for sub in
+              ("SSN", "MEDICALRECORD", "HEALTHPLAN", "VEHICLE", "LICENSE", "DEVICE")}
 # A plate or serial number is capitals and digits in up to three groups split by a space or a
 # hyphen, the last with a digit ("ORE 4KJ-221", "PZX 448219"; not the "PT" of "MRN 00482913 PT seen").
 _PLATE = r"(?-i:[A-Z0-9]{1,8}(?:[ -][A-Z0-9]{1,8})?[ -](?=[A-Z]*[0-9])[A-Z0-9]{1,8}(?![\w-]))"
