@@ -36,7 +36,8 @@ def test_nested_and_disjoint_spans():
 def test_cue_look_ahead_holds_every_cue_word_first_letter():
     """The cue pattern's look-ahead (a speed-up) must let every cue word through: a word added to
     the alternation with another first letter would otherwise never be found (a phone left)."""
-    from crfdeid.recognizers.phones import _CUE
+    from crfdeid.recognizers.phones import _R  # the cue pattern is a row of crfdeid/_data/rules/phones.tsv
+    _CUE = _R.CUE
     ahead, words = re.match(r"\(\?i\)\\b\(\?=\[([a-z]+)\]\)\(\?:([^)]*)\)", _CUE.pattern).groups()
     firsts = {w[0] for w in words.split("|")}
     assert firsts <= set(ahead), firsts - set(ahead)

@@ -47,35 +47,14 @@ import bisect
 from collections import deque
 from functools import lru_cache
 
-import regex
-
 from .. import gazetteers
 from ..document import Span
-from .phrases import HEAD_LISTS, PLAIN_LISTS
+from .placewords import HEAD_LISTS, PLAIN_LISTS
 from .postcodes import towns
+from .ruledata import table
 
-_PIECE = r"[\p{L}\p{M}'’]+(?:-[\p{L}\p{M}'’]+)*"
-# One to three words of a town's name, particles between (``Llanbedr Pont Steffan``, ``Port of Spain``).
-_RUN = regex.compile(rf"{_PIECE}(?:[ \t](?:(?:of|on|upon|de|la|le|y|na|an|the)[ \t])?{_PIECE}){{0,2}}")
-_AFTER = regex.compile(rf"[ \t]*,[ \t]*(?P<run>{_RUN.pattern})(?P<end>[ \t]*(?:[,.;]|$))", regex.M)
-_BEFORE = regex.compile(rf"(?<![\p{{L}}\p{{M}}'’-])(?P<run>{_RUN.pattern})[ \t]*,?[ \t]*$")
-# What stands before a street's house number in an address: a flat's, unit's or plot's number and a
-# comma (``Plot 14, Road No. 3``), a Glasgow flat's position (``3/2, 18 Kilmarnock Terrace``), or a
-# block or ``No.`` (``Blk 512 Ang Mo Kio Avenue 8``, ``No. 7 Olatunde Close``).
-_UNIT = regex.compile(r"(?<![\w/.-])(?:(?:"
-                      r"Plot|PLOT|Flat|FLAT|Unit|UNIT|Apt|APT|Suite|Villa|Block|Blk|Lot|flat|unit|apt)"
-                      r"\.?[ \t]*#?"
-                      r"[ \t]*\d{1,5}[A-Za-z]?|(?<=(?:^|[,:])[ \t]*)\d{1,2}/\d{1,2})[ \t]*,[ \t]*$", regex.M)
-_PREFIX = regex.compile(r"(?<![\p{L}\p{M}])(?:Blk|BLK|Block|No\.|NO\.|Lot)[ \t]*$")
-_COMMA = regex.compile(r"[ \t]*,[ \t]*")
-_GAP = regex.compile(r"[ \t]*,?[ \t]*")
-_HOUSE = regex.compile(r"\d{1,5}[A-Za-z]?[ \t]+\p{L}")
-_LINE_END = regex.compile(r"[ \t]*\.?[ \t]*$", regex.M)
-#: What an address reads along: the pieces after which a town may follow.
-_ALONG = frozenset({"STREET", "CITY"})
-_CARE = frozenset({"HOSPITAL", "ORGANIZATION"})
-#: What a town stands before in an address.
-_CLOSERS = frozenset({"ZIP", "STATE"})
+_R = table("addresses").namespace()  # the patterns and words (crfdeid/_data/rules/addresses.tsv)
+
 
 
 @lru_cache(maxsize=1)
@@ -137,11 +116,11 @@ class _Spans:
 
 
 def _after(text: str, sp: Span, spans: _Spans, care: bool) -> Span | None:
-    m = _AFTER.match(text, sp.end)
+    m = _R.AFTER.match(text, sp.end)
     if m is None:
         return None
     run, lower = m.group("run"), text[sp.start:sp.end].islower()
-    if care and (len(run.split()) > 2 or _LINE_END.match(text, m.end("run")) is None):
+    if care and (len(run.split()) > 2 or _R.LINE_END.match(text, m.end("run")) is None):
         return None
     inside = spans.touching(m.start("run"), m.end("run"))
     # a town the tagger found half of (``Hutt`` of ``Lower Hutt``, as a town or a state) is the run's
@@ -154,21 +133,21 @@ def _after(text: str, sp: Span, spans: _Spans, care: bool) -> Span | None:
 def _numbered(text: str, sp: Span) -> bool:
     """A place span that starts with a house number (``2198 Center Heights``): a street, whatever
     subtype the tagger gave it, so the address reads on after it."""
-    return _HOUSE.match(text, sp.start, sp.end) is not None
+    return _R.HOUSE.match(text, sp.start, sp.end) is not None
 
 
 def _closer_follows(text: str, end: int, spans: _Spans) -> bool:
     """A postcode or state span after ``end`` (a comma and spaces between)."""
-    nxt = spans.at(_GAP.match(text, end).end())
-    return nxt is not None and nxt.subtype in _CLOSERS
+    nxt = spans.at(_R.GAP.match(text, end).end())
+    return nxt is not None and nxt.subtype in _R.CLOSERS
 
 
 def _before(text: str, sp: Span, spans: _Spans) -> Span | None:
     window = max(0, sp.start - 60)
-    m = _BEFORE.search(text, text.rfind("\n", window, sp.start) + 1 or window, sp.start)
+    m = _R.BEFORE.search(text, text.rfind("\n", window, sp.start) + 1 or window, sp.start)
     if m is None:
         return None
-    if sp.subtype == "STATE" and not (_closer_follows(text, sp.end, spans) or _LINE_END.match(text, sp.end)):
+    if sp.subtype == "STATE" and not (_closer_follows(text, sp.end, spans) or _R.LINE_END.match(text, sp.end)):
         return None
     # the town's words only: a house number's street or a name before them is another span's
     taken = spans.touching(m.start("run"), m.end("run"))
@@ -187,9 +166,9 @@ def _streets(text: str, spans) -> list[Span]:
     out: list[Span] = []
     for sp in sorted(spans):
         if sp.subtype == "STREET":
-            unit = _UNIT.search(text, max(0, sp.start - 24), sp.start)
+            unit = _R.UNIT.search(text, max(0, sp.start - 24), sp.start)
             if unit is None and text[sp.start:sp.start + 1].isdigit():
-                unit = _PREFIX.search(text, max(0, sp.start - 8), sp.start)
+                unit = _R.PREFIX.search(text, max(0, sp.start - 8), sp.start)
             cut = len(out)
             while unit is not None and cut and out[cut - 1].end > unit.start():
                 cut -= 1
@@ -198,7 +177,7 @@ def _streets(text: str, spans) -> list[Span]:
                 del out[cut:]
                 sp = Span(unit.start(), sp.end, sp.category, sp.subtype, confidence=sp.confidence)
         prev = out[-1] if out else None
-        if prev is not None and prev.subtype == sp.subtype == "STREET" and _COMMA.fullmatch(text, prev.end, sp.start):
+        if prev is not None and prev.subtype == sp.subtype == "STREET" and _R.COMMA.fullmatch(text, prev.end, sp.start):
             out[-1] = Span(prev.start, sp.end, prev.category, prev.subtype,
                            confidence=min((c for c in (prev.confidence, sp.confidence) if c is not None), default=None))
             continue
@@ -218,13 +197,13 @@ def apply(text: str, spans) -> list[Span]:
     if not _disjoint(ordered):
         return ordered
     out = _Spans(_streets(text, ordered))
-    todo = deque(sp for sp in out.spans if sp.subtype in _ALONG | _CARE | _CLOSERS)
+    todo = deque(sp for sp in out.spans if sp.subtype in _R.ALONG | _R.CARE | _R.CLOSERS)
     while todo:
         sp = todo.popleft()
         new = None
-        if sp.subtype in _ALONG | _CARE:
-            new = _after(text, sp, out, care=sp.subtype in _CARE and not _numbered(text, sp))
-        if new is None and sp.subtype in _CLOSERS:
+        if sp.subtype in _R.ALONG | _R.CARE:
+            new = _after(text, sp, out, care=sp.subtype in _R.CARE and not _numbered(text, sp))
+        if new is None and sp.subtype in _R.CLOSERS:
             new = _before(text, sp, out)
         if new is not None:
             out.put(new)

@@ -37,6 +37,9 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
+from .ruledata import table
+
+_R = table("bedside").namespace()  # the patterns and words (crfdeid/_data/rules/bedside.tsv)
 
 #: A measure's name, then its reading (a number or a range, a percentage).
 VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|heart[ \t]+rate|cvp|pcwp|pcw|pad|pas|"
@@ -50,13 +53,6 @@ def vitals_only(text: str, sp: Span) -> bool:
     inside = [m.span() for m in VITAL.finditer(text, max(0, sp.start - 24), min(len(text), sp.end + 24))]
     return bool(inside) and all(any(a <= i < b for a, b in inside) for i in range(sp.start, sp.end)
                                 if text[i].isalnum())
-
-
-_ECG = frozenset("degree av avb block heart elevation elevations elevated depression depressions segment segments "
-                 "changes change wave waves".split())
-_RHYTHM_BEFORE = re.compile(r"(?i)\b(?:n?sr|sinus|sb|a-?fib|afib|af|a-?flutter|aflutter|flutter|svt|rhythm|hr|"
-                            r"heart[ \t]+rate|cardioverted|converted|paced)\b[^.;\n]{0,25}$")
-_WORD_AFTER = re.compile(r"\.?[ \t]*([A-Za-z]+)")
 
 
 @lru_cache(maxsize=1)
@@ -77,9 +73,6 @@ def first_names() -> frozenset:
 @lru_cache(maxsize=1)
 def _places() -> frozenset:
     return frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries")))
-
-
-_SIDES = frozenset("r l b rt lt".split())
 
 
 @lru_cache(maxsize=1)
@@ -118,34 +111,34 @@ def misspelt_relation(word: str) -> bool:
 def _st_rhythm(text: str, sp: Span, n_words: int) -> bool:
     if sp.start > 0 and text[sp.start - 1].isdigit():
         return True  # an ordinal's ending: 1st AV block
-    nxt = _WORD_AFTER.match(text, sp.end)
+    nxt = _R.WORD_AFTER.match(text, sp.end)
     after = nxt.group(1).lower() if nxt else ""
-    if n_words > 1 or after in _ECG:
+    if n_words > 1 or after in _R.ECG:
         return True
     known = common_names() | _places()
     if nxt is not None and (after in known or after.removesuffix("s") in known or nxt.group(1).istitle()):
         return False  # "St Mary's", "ST AGNES", "St. Luke"
-    return bool(_RHYTHM_BEFORE.search(text, max(0, sp.start - 40), sp.start))
+    return bool(_R.RHYTHM_BEFORE.search(text, max(0, sp.start - 40), sp.start))
 
 
 def why_words(text: str, sp: Span, lows: list[str], after_title: bool) -> str | None:
     """``rhythm``, ``abbreviation``, ``side`` or ``relation`` (the module's docstring) for a span of words ``lows``
     (its letter words, lower case; ``after_title``: a title stands right before it), or None."""
-    if sp.category != "DATE" and lows and lows[0] == "st" and all(w in _ECG for w in lows[1:]) \
+    if sp.category != "DATE" and lows and lows[0] == "st" and all(w in _R.ECG for w in lows[1:]) \
             and _st_rhythm(text, sp, len(lows)):
         return "rhythm"
     if sp.category == "NAME" and lows and lows[0] == "p" and text[max(0, sp.start - 2):sp.start].lower() == "s/":
         return "abbreviation"
-    if sp.category == "NAME" and lows and lows[0] in _SIDES and text[sp.start:sp.start + len(lows[0]) + 1][-1:] != "." \
-            and not after_title:
+    if sp.category == "NAME" and lows and lows[0] in _R.SIDES \
+            and text[sp.start:sp.start + len(lows[0]) + 1][-1:] != "." and not after_title:
         rest = lows[1:]
         if not rest:
-            nxt = _WORD_AFTER.match(text, sp.end)
+            nxt = _R.WORD_AFTER.match(text, sp.end)
             rest = [nxt.group(1).lower()] if nxt and not nxt.group(0).startswith(".") else []
-        if rest and all(w in _anatomy() or w in _SIDES for w in rest) and not all(w in _SIDES for w in rest):
+        if rest and all(w in _anatomy() or w in _R.SIDES for w in rest) and not all(w in _R.SIDES for w in rest):
             return "side"
     if sp.category == "NAME" and len(lows) == 1 and misspelt_relation(lows[0]) and not after_title:
-        nxt = _WORD_AFTER.match(text, sp.end)
+        nxt = _R.WORD_AFTER.match(text, sp.end)
         surface = text[sp.start:sp.end]
         if not (nxt and nxt.group(1).istitle() and not surface.isupper()):  # "Neice Jones"
             return "relation"

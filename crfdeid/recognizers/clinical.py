@@ -58,7 +58,6 @@ Lists: ``gazetteers/clinical_words.txt``, ``clinical_heads.txt`` and ``clinical_
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import lru_cache
 
@@ -66,38 +65,16 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..site.match import TOKEN
 from . import values
+from .ruledata import table
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
-# After the span: an optional possessive or hyphen, then the next word.
-_NEXT_WORD = re.compile(r"(?:'s|’s)?[ \t-]{0,2}([A-Za-z][A-Za-z']*)")
-# Before the span: the previous word, then a space or hyphen.
-_PREV_WORD = re.compile(r"(?<![A-Za-z'])([A-Za-z][A-Za-z']*)[ \t-]{1,2}$")
-_NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
-_UNIT = re.compile(r"[ \t]?(?:IU|iu|[Uu]nits?|U|mg|MG|mcg|MCG|ug|g|gm|kg|ml|mL|ML|cc|CC|mEq|meq|MEQ|mmol|"
-                   r"L|%|gtts?|tabs?|caps?|puffs?)(?![A-Za-z0-9])")
-_CLOCK = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
-_AT = re.compile(r"(?:\b(?:[Aa][Tt]|AROUND|[Aa]round|approx\.?|APPROX\.?)|@|~)[ \t]*$")
-_HOURS = re.compile(r"[ \t]?(?:hrs?|HRS?|h|H|hours|HOURS)\b")
-_ARTICLE = re.compile(r"(?:\b(?:a|an|the|his|her|with|rolling|wheeled)[ \t]+|\bw/[ \t]*)$", re.I)
-
-
-# Words, then a number: "Vitamin D 2000" of "Vitamin D 2000 IU", "Lantus 20" of "Lantus 20 units".
-_DOSE_PHRASE = re.compile(r"([A-Za-z][A-Za-z0-9 \t-]*?)[ \t]+[0-9]+(?:[.,][0-9]+)?")
-
-
-_CODE = re.compile(r"[A-Za-z]{1,2}[0-9]{0,2}")
-_MODEL_NUMBER = re.compile(r"([A-Za-z][A-Za-z' -]*?)[ \t]+([A-Z]?[0-9]{1,2})")
-# A score: optional words, then a number (signed); the scale's name is the last word before it.
-_SCORE = re.compile(r"(?:([A-Za-z][A-Za-z0-9'-]*(?:[ \t]+[A-Za-z][A-Za-z0-9'-]*)*)[ \t]*[:=]?[ \t]*)?"
-                    r"[-+]?[0-9]+(?:\.[0-9]+)?")
-_SCALE_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9-]*)[ \t]*(?:[:=]|\b(?:of|is|was|OF|IS|WAS)\b)?[ \t]*[-+]?$")
+_R = table("clinical").namespace()  # the patterns and words (crfdeid/_data/rules/clinical.tsv)
 
 
 def _drug_word(word: str) -> bool:
     """A word of a drug's name before its dose: a clinical word, a short code (``D``, ``B12``),
     or a word that is no first name or surname of the census lists and no title."""
     low = word.lower()
-    return low in _lists()[0] or bool(_CODE.fullmatch(word)) or low not in _name_words()
+    return low in _lists()[0] or bool(_R.CODE.fullmatch(word)) or low not in _name_words()
 
 
 @lru_cache(maxsize=1)
@@ -157,12 +134,7 @@ def _phrases() -> frozenset:
         return len(word) > 2 and (word in heads or word in scales or (word not in named and word not in people))
 
     return frozenset(e for e in gazetteers.load("eponyms") | gazetteers.load("eponyms_more")
-                     if " " in e and e not in named and any(clinical(w) for w in _WORD.findall(e)))
-
-
-# Up to five words before a span (the last one followed by blanks), and up to five after it.
-_WORDS_BEFORE = re.compile(r"(?<![A-Za-z0-9'-])((?:[A-Za-z][A-Za-z'-]*[ \t]+){1,5})$")
-_WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z'-]*(?![A-Za-z'-])){1,5}")
+                     if " " in e and e not in named and any(clinical(w) for w in _R.WORD.findall(e)))
 
 
 def in_phrase(text: str, sp: Span, words: list[str]) -> bool:
@@ -176,8 +148,8 @@ def in_phrase(text: str, sp: Span, words: list[str]) -> bool:
     >>> in_phrase("Moved from Ottawa in May.", make_span(11, 17, "CITY"), ["ottawa"])
     False
     """
-    before = _WORDS_BEFORE.search(text, max(0, sp.start - 80), sp.start)
-    after = _WORDS_AFTER.match(text, sp.end, sp.end + 80)
+    before = _R.WORDS_BEFORE.search(text, max(0, sp.start - 80), sp.start)
+    after = _R.WORDS_AFTER.match(text, sp.end, sp.end + 80)
     left = before.group(1).lower().split() if before else []
     seq = left + words + (after.group(0).lower().split() if after else [])
     first, last, phrases = len(left), len(left) + len(words), _phrases()
@@ -201,38 +173,28 @@ def prepare() -> None:
     values.prepare()
 
 
-# A verb that asks for a phone number, right before one: "call (217) 555-0143", "page 4-1234".
-_CONTACT_VERBS = frozenset("call called calling page paged text phone contact reach dial ring".split())
-_NUMBER_AFTER = re.compile(r"[ \t]*(?:at[ \t]+|on[ \t]+)?[(+]?[0-9]")
-_DETERMINERS = frozenset("a an the this that".split())
-
-
 def _not_a_name(text: str, sp: Span, words: list[str]) -> str | None:
     """Why a name span is no name: a verb that asks for the number after it (``call (217)
     555-0143``), or a lower-case phrase led by an article, of plain words (``a pleasant``)."""
     lows = [w.lower() for w in words]
-    if len(lows) == 1 and lows[0] in _CONTACT_VERBS and _NUMBER_AFTER.match(text, sp.end):
-        prev = _PREV_WORD.search(text, max(0, sp.start - 16), sp.start)
+    if len(lows) == 1 and lows[0] in _R.CONTACT_VERBS and _R.NUMBER_AFTER.match(text, sp.end):
+        prev = _R.PREV_WORD.search(text, max(0, sp.start - 16), sp.start)
         if prev is None or prev.group(1).lower() not in gazetteers.load("titles"):  # not "Dr Call"
             return "verb"
-    if len(lows) > 1 and lows[0] in _DETERMINERS and words[0].islower() and all(
+    if len(lows) > 1 and lows[0] in _R.DETERMINERS and words[0].islower() and all(
             w.islower() and w in _plain() for w in words[1:]):
         return "phrase"
     return None
-
-
-# An age right after a word: "92-year-old", "92 yo", "92 y/o".
-_AGE_AFTER = re.compile(r"[ \t]+\d{1,3}[ \t-]?(?:years?|yrs?|yo\b|y/o|y\.o\.)", re.I)
 
 
 def _after_article(text: str, sp: Span, words: list[str]) -> bool:
     """Whether a name span is lower-case plain words between a lower-case article and an age
     (``pleasant`` of ``a pleasant 92-year-old``). Without the age it would take a name too: on
     the PhysioNet development notes one gold name stands after an article, none before an age."""
-    if not words or not all(w.islower() and w in _plain() for w in words) or not _AGE_AFTER.match(text, sp.end):
+    if not words or not all(w.islower() and w in _plain() for w in words) or not _R.AGE_AFTER.match(text, sp.end):
         return False
-    prev = _PREV_WORD.search(text, max(0, sp.start - 8), sp.start)
-    return prev is not None and prev.group(1) in _DETERMINERS
+    prev = _R.PREV_WORD.search(text, max(0, sp.start - 8), sp.start)
+    return prev is not None and prev.group(1) in _R.DETERMINERS
 
 
 @lru_cache(maxsize=1)
@@ -252,30 +214,30 @@ def why_clinical(text: str, sp: Span) -> str | None:
         return value
     words, heads = _lists()
     surface = text[sp.start:sp.end]
-    score = _SCORE.fullmatch(surface)
+    score = _R.SCORE.fullmatch(surface)
     if score:
         inside = (score.group(1) or "").split()
-        before = _SCALE_BEFORE.search(text, max(0, sp.start - 40), sp.start)
+        before = _R.SCALE_BEFORE.search(text, max(0, sp.start - 40), sp.start)
         last = inside[-1] if inside else (before.group(1) if before else "")
         clinical = words | heads | _scales()
         if last.lower() in _scales() and all(w.lower() in clinical for w in inside):
             return "score"
-    dose = _DOSE_PHRASE.fullmatch(surface)
-    if dose and _UNIT.match(text, sp.end) and all(_drug_word(w) for w in dose.group(1).split()):
+    dose = _R.DOSE_PHRASE.fullmatch(surface)
+    if dose and _R.UNIT.match(text, sp.end) and all(_drug_word(w) for w in dose.group(1).split()):
         return "dose"
-    if _NUMBER.fullmatch(surface):
-        if _UNIT.match(text, sp.end):
+    if _R.NUMBER.fullmatch(surface):
+        if _R.UNIT.match(text, sp.end):
             return "dose"
-        if _CLOCK.fullmatch(surface) and (_AT.search(text, max(0, sp.start - 12), sp.start)
-                                          or _HOURS.match(text, sp.end)):
+        if _R.CLOCK.fullmatch(surface) and (_R.AT.search(text, max(0, sp.start - 12), sp.start)
+                                          or _R.HOURS.match(text, sp.end)):
             return "time"
         return None
     core = surface.rstrip(".")  # a span may keep the full stop after a word
-    model = _MODEL_NUMBER.fullmatch(core)  # a device and its model: "Libre 2", "Dexcom G6" (issue 50)
+    model = _R.MODEL_NUMBER.fullmatch(core)  # a device and its model: "Libre 2", "Dexcom G6" (issue 50)
     if model and entry_run(model.group(1).lower().split(), _vocabulary()[0],
                            lambda e: len(e) > 2 and e not in _vocabulary()[1]):
         return "vocabulary"
-    found = _WORD.findall(core)
+    found = _R.WORD.findall(core)
     if not found or len("".join(found)) != sum(not c.isspace() for c in core):
         return None  # digits or other characters in it
     if sp.category == "NAME":
@@ -283,12 +245,12 @@ def why_clinical(text: str, sp: Span) -> str | None:
         if why:
             return why
     if core.islower() and len(found) == 1 and core in heads \
-            and _ARTICLE.search(text, max(0, sp.start - 16), sp.start):
+            and _R.ARTICLE.search(text, max(0, sp.start - 16), sp.start):
         return "device"
-    nxt = _NEXT_WORD.match(text, sp.end)
+    nxt = _R.NEXT_WORD.match(text, sp.end)
     lows = [w.lower().removesuffix("'s") for w in found]
     if nxt and nxt.group(1).lower() in heads and all(w in words or w in heads for w in lows):
-        prev = _PREV_WORD.search(text, max(0, sp.start - 40), sp.start)
+        prev = _R.PREV_WORD.search(text, max(0, sp.start - 40), sp.start)
         if any(w in words for w in lows) or (prev and prev.group(1).lower().removesuffix("'s") in words):
             return "eponym"
     entries, named = _vocabulary()
@@ -304,22 +266,16 @@ def why_clinical(text: str, sp: Span) -> str | None:
     return None
 
 
-# An eponym coordinated with another ("Weber and Rinne", "Phalen's and Tinel's"), no title before.
-_PAIR_AFTER = re.compile(r"(?:'s|’s)?[ \t]*(?:and|&|/|,)[ \t]*([A-Za-z][A-Za-z'-]*)")
-_PAIR_BEFORE = re.compile(r"(?<![A-Za-z'.-])([A-Za-z][A-Za-z'-]*)(?:'s|’s)?[ \t]*(?:and|&|/|,)[ \t]*$")
-_TITLED = re.compile(r"\b(?:drs?|doctors?|mrs?|ms|miss|prof|professor|nurse)\.?[ \t]+(?:[A-Za-z'-]+[ \t]+)?$", re.I)
-
-
 def _eponym_pair(text: str, sp: Span, entries) -> bool:
     """Whether a one-word span of the eponym lists is coordinated with another entry of them
     (``Weber and Rinne``: two bedside tests), with no title before the pair (``Drs Weber and Rinne``)."""
-    after = _PAIR_AFTER.match(text, sp.end)
-    before = _PAIR_BEFORE.search(text, max(0, sp.start - 30), sp.start)
+    after = _R.PAIR_AFTER.match(text, sp.end)
+    before = _R.PAIR_BEFORE.search(text, max(0, sp.start - 30), sp.start)
     other = (after.group(1) if after else None), (before.group(1) if before else None)
     start = before.start() if before and other[1] and other[1].lower().removesuffix("'s") in entries else sp.start
     if not any(o and o.lower().removesuffix("'s") in entries and len(o) > 2 for o in other):
         return False
-    return _TITLED.search(text, max(0, start - 40), start) is None
+    return _R.TITLED.search(text, max(0, start - 40), start) is None
 
 
 def drop_clinical(text: str, spans) -> list[Span]:

@@ -6,6 +6,9 @@ from .. import gazetteers
 from ..document import Span
 from ..text.dateorder import MONTH_WORD
 from .rulebook import _lazy
+from .ruledata import table
+
+_R = table("datecheck").namespace()  # the patterns and words (crfdeid/_data/rules/datecheck.tsv)
 
 # Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
 _NUMERIC = _lazy(r"(\d{1,4})([/-])(\d{1,4})(?:\2(\d{1,4}))?")
@@ -20,13 +23,11 @@ _SCALE_AFTER = _lazy(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
 _PAIN_AFTER = _lazy(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
 # A day of a course: "vancomycin day 4/7", "abx (day 10/14)": a drug or a course word shortly before "day".
 _DAY_BEFORE = _lazy(r"(?i)\b([a-z][a-z-]+)[ \t:,(]{1,3}(?:[a-z-]+[ \t:,(]{1,3})?day[ \t]*#?[ \t]*$")
-_COURSE_WORDS = frozenset("abx antibiotic antibiotics course tx treatment therapy rx".split())
 _FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
 # One token of digits and letters glued together, joined to another by "-" or "/" (a bed, room
 # or lot number: "6B-12", "12-4C"): its letters are no ordinal's (11th), decade's (1980s) or month's.
 _CODE = _lazy(r"[0-9A-Za-z]+(?:[/-][0-9A-Za-z]+)+")
 _GLUED = _lazy(r"\d+([A-Za-z]+)|([A-Za-z]+)\d")
-_DATE_LETTERS = frozenset("st nd rd th s".split())
 # A month's word right after a span (``22/23 Feb``) or right before it (``Feb 22/23``).
 _MONTH_NEXT = _lazy(rf"(?i)[ \t]*(?:of[ \t]+)?{MONTH_WORD}\b")
 _MONTH_BEFORE = _lazy(rf"(?i)\b{MONTH_WORD}\.?[ \t]*$")
@@ -38,7 +39,7 @@ def _course_day(before: str) -> bool:
     if m is None:
         return False
     word = m.group(1).lower()
-    return word in _COURSE_WORDS or word in gazetteers.load("drug_names")
+    return word in _R.COURSE_WORDS or word in gazetteers.load("drug_names")
 
 
 def _glued_code(t: str) -> bool:
@@ -46,7 +47,7 @@ def _glued_code(t: str) -> bool:
     months = gazetteers.load("months")
     for m in _GLUED.finditer(t):
         letters = (m.group(1) or m.group(2)).lower()
-        if letters not in _DATE_LETTERS and letters not in months:
+        if letters not in _R.DATE_LETTERS and letters not in months:
             return True
     return False
 

@@ -53,6 +53,9 @@ import regex
 from ..document import Span, make_span
 from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
 from .datecheck import day_and_month
+from .ruledata import table
+
+_R = table("dateforms").namespace()  # the patterns and words (crfdeid/_data/rules/dateforms.tsv)
 
 _MONTHS = ("january february march april may june july august september october november december"
            .split())
@@ -106,8 +109,6 @@ _PATTERNS = {
 VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?|\bfirmware|\bsoftware|\bfw|\bsw|"
                             r"\bbuild|\bpatch|\brevision|\brev\.?|\bbios|\bdriver|\bapp)[ \t]*[:#]?[ \t]*$")
 _WEEKDAY_BEFORE = re.compile(rf"(?i)(?<![\w/.-])({WEEKDAY_WORD})\.?,?[ \t]+$")
-_RANGE_BEFORE = re.compile(r"(?<![\w/.-])(0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?[ \t]*(?:-|–|->|to|&|and)[ \t]*$")
-_THE_BEFORE = re.compile(r"(?i)(?<![\w/.-])the[ \t]+$")
 
 
 @lru_cache(maxsize=1)
@@ -164,9 +165,9 @@ def matches(text: str) -> list[tuple[str, Span]]:
             start = m.start("mon") if name == "written_month_day" else m.start()
             ranged = False
             if name == "written_day_month":
-                the = _THE_BEFORE.search(text, max(0, start - 8), start)
+                the = _R.THE_BEFORE.search(text, max(0, start - 8), start)
                 start = the.start() if the else start
-                first = _RANGE_BEFORE.search(text, max(0, start - 12), start)
+                first = _R.RANGE_BEFORE.search(text, max(0, start - 12), start)
                 if first and int(first.group(1)) < int(m.group("d")):  # "1->2 nov": the range's first day
                     start, ranged = first.start(), True
             weekday = None if name == "compact" else _weekday_before(text, start)

@@ -78,17 +78,10 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from .bedside import common_names, first_names
+from .ruledata import table
 
-_GAP = re.compile(r"[ \t]{3,}|\t+")
-_DASH = re.compile(r"[ \t]+[-\u2013\u2014][ \t]+")
-_WORD = re.compile(r"[A-Za-z][A-Za-z/&'-]*")
-_LABEL_AFTER = re.compile(r"(?i)[ \t]*(?:(?:no|number|id|#)\.?[ \t]*)?:")
-_TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|sister|nurse)\.?[ \t]*$")
-_TRAILING_NUMBER = re.compile(r"[ \t]+[0-9][0-9.,/-]*$")
-_BRACKETED_NUMBER = re.compile(r"[ \t]*\([ \t]*[0-9]")
-_SEX_AFTER_AGE = re.compile(r"(?i)[mf](?=[ \t]+[A-Za-z])")
-_ROLE_BEFORE = re.compile(r"(?i)\b([A-Za-z]+)[ \t]+(?:in|of)[ \t]+((?:[A-Za-z/&-]+[ \t]+){0,3})$")
-_NEXT = re.compile(r"[ \t]*([A-Za-z][A-Za-z-]*)")
+_R = table("fields").namespace()  # the patterns and words (crfdeid/_data/rules/fields.tsv)
+
 #: A heading's last word: what kind of note, letter or record it heads.
 HEADS = frozenset(
     "note notes triage handoff handover hand-off sign-out signout summary assessment plan history consult "
@@ -139,9 +132,9 @@ def parts(text: str, sp: Span) -> list[Span]:
     but in a DATE), each part trimmed (:func:`_trimmed`); ``[sp]`` when it holds none (the module's
     docstring)."""
     surface = text[sp.start:sp.end]
-    cuts = [m.span() for m in _GAP.finditer(surface)]
+    cuts = [m.span() for m in _R.GAP.finditer(surface)]
     if sp.category != "DATE":
-        cuts += [m.span() for m in _DASH.finditer(surface)]
+        cuts += [m.span() for m in _R.DASH.finditer(surface)]
     if not cuts:  # a separating dash the tagger took at its start ("- Corrib" after a heading) is left out,
         # not a dash glued to what follows ("-10-5523" of an identifier: the scorer counts the dash)
         m = re.match(r"[-\u2013\u2014][ \t]+(?=\S)", surface)
@@ -166,13 +159,14 @@ def narrowed(text: str, sp: Span) -> Span:
     """``sp`` without a PROFESSION's trailing number or a name's first letter that is the sex of an age
     glued before it (the module's docstring)."""
     if sp.subtype == "PROFESSION":
-        m = _TRAILING_NUMBER.search(text, sp.start, sp.end)
+        m = _R.TRAILING_NUMBER.search(text, sp.start, sp.end)
         if m is not None and m.start() > sp.start:
             return replace(sp, end=m.start())
-    bracket = _BRACKETED_NUMBER.search(text, sp.start, sp.end) if sp.category == "NAME" else None
+    bracket = _R.BRACKETED_NUMBER.search(text, sp.start, sp.end) if sp.category == "NAME" else None
     if bracket is not None and bracket.start() > sp.start:  # "Aoife (61": the age in brackets is no name
         return replace(sp, end=bracket.start())
-    if sp.category == "NAME" and sp.start > 0 and text[sp.start - 1].isdigit() and _SEX_AFTER_AGE.match(text, sp.start):
+    if sp.category == "NAME" and sp.start > 0 and text[sp.start - 1].isdigit() \
+            and _R.SEX_AFTER_AGE.match(text, sp.start):
         digits = sp.start
         while digits > 0 and text[digits - 1].isdigit():
             digits -= 1
@@ -188,10 +182,10 @@ def narrowed(text: str, sp: Span) -> Span:
 def label_before_colon(text: str, sp: Span, lows: list[str]) -> bool:
     """Whether the span is one to three label words right before a colon (the module's docstring)."""
     labels = _lists()["labels"]
-    if not 1 <= len(lows) <= 3 or not all(w in labels for w in lows) or not _LABEL_AFTER.match(text, sp.end):
+    if not 1 <= len(lows) <= 3 or not all(w in labels for w in lows) or not _R.LABEL_AFTER.match(text, sp.end):
         return False
     before = text[max(0, sp.start - 12):sp.start]
-    return not _TITLE_BEFORE.search(before) and not before.rstrip(" \t").endswith(",")
+    return not _R.TITLE_BEFORE.search(before) and not before.rstrip(" \t").endswith(",")
 
 
 def _in_vocab(word: str) -> bool:
@@ -199,9 +193,6 @@ def _in_vocab(word: str) -> bool:
     low = word.lower()
     return any(w in vocab or w.removesuffix("s") in vocab for w in (low, *[p for p in re.split(r"[/&]", low) if p])) \
         and all(p in vocab or p.removesuffix("s") in vocab for p in re.split(r"[/&]", low) if p)
-
-
-_FIELD_END = re.compile(r"[ \t]{3,}|\t+|[ \t]+[-\u2013\u2014][ \t]+|:")
 
 
 #: How far from a span a line's start, end or field gap is looked for: a heading, a field's label or
@@ -228,7 +219,7 @@ def heading_line(text: str, sp: Span) -> bool:
     line_start, line_end = _line(text, sp.start, sp.end)
     lo = max(0, sp.start - _REACH) if line_start is None else line_start
     hi = min(len(text), sp.end + _REACH) if line_end is None else line_end
-    gaps = [m.span() for m in _FIELD_END.finditer(text, lo, hi)]
+    gaps = [m.span() for m in _R.FIELD_END.finditer(text, lo, hi)]
     if any(a < sp.end and sp.start < b for a, b in gaps):  # across a field gap: no one field's
         return False
     before = [g for g in gaps if g[1] <= sp.start]
@@ -245,7 +236,7 @@ def heading_line(text: str, sp: Span) -> bool:
     if text[before[-1][0]:before[-1][1]].strip() not in ("-", "\u2013", "\u2014"):
         return False
     start = text.rfind("\n", 0, sp.start) + 1 if line_start is None else line_start
-    gap = _FIELD_END.search(text, start, seg_a)
+    gap = _R.FIELD_END.search(text, start, seg_a)
     return gap is not None and _heading_words(text[start:gap.start()])
 
 
@@ -253,7 +244,7 @@ def _heading_words(head: str) -> bool:
     """Whether ``head`` is two to six heading words in title case or capitals, the last a heading's noun."""
     if head.strip(" \t#*=-") != head.strip() or not head.strip():  # a heading only, nothing before it
         return False
-    words = _WORD.findall(head)
+    words = _R.WORD.findall(head)
     if not 2 <= len(words) <= 6 or len("".join(words)) != sum(not c.isspace() for c in head):
         return False
     joins = {"to", "of", "for", "and", "the"}
@@ -272,36 +263,29 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
     if not whole and (any(w in common_names() for w in lows)
                       or not any(p in lists["departments"] or p in lists["headings"] for p in parts_)):
         return False  # a word of a service only ("Rehab"?) or a name: as a place's name, the span stays
-    nxt = _NEXT.match(text, sp.end)
+    nxt = _R.NEXT.match(text, sp.end)
     after = nxt.group(1).lower() if nxt else ""
     # a role's head word after it (``fellow``, ``registrar``), no modifier that is a service's word too (``Home``)
     if after in lists["roles"] and after not in lists["service_words"] \
             and after not in ("unit", "ward", "floor", "house"):
         return True
-    prev = _ROLE_BEFORE.search(text, max(0, sp.start - 60), sp.start)  # "Doctor in Old Age Psychiatry"
+    prev = _R.ROLE_BEFORE.search(text, max(0, sp.start - 60), sp.start)  # "Doctor in Old Age Psychiatry"
     return prev is not None and (prev.group(1).lower() in lists["roles"] or prev.group(1).lower() == "doctor") \
         and all(w in lists["service_words"] for w in prev.group(2).lower().split())
-
-
-_CLOCK4 = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9]")
-
-
-_TIME_LABEL = re.compile(r"(?i)\b(?:time|arrived|arrival|seen|triaged|onset|called|bleeped|paged|reviewed|"
-                         r"obs|observations)[ \t]*(?::|@|at)[ \t]*$")
 
 
 def clock_after_heading(text: str, sp: Span) -> bool:
     """Whether the span is a 24-hour clock time ending its line after a heading's words only, or right
     after a time's label (``Arrived: 0342``, ``seen @ 1430``)."""
-    if not _CLOCK4.fullmatch(text, sp.start, sp.end):
+    if not _R.CLOCK4.fullmatch(text, sp.start, sp.end):
         return False
-    if _TIME_LABEL.search(text, max(0, sp.start - 20), sp.start):
+    if _R.TIME_LABEL.search(text, max(0, sp.start - 20), sp.start):
         return True
     line_start, line_end = _line(text, sp.start, sp.end)
     if line_start is None or line_end is None or text[sp.end:line_end].strip():
         return False
     head = text[line_start:sp.start]
-    words = _WORD.findall(head)
+    words = _R.WORD.findall(head)
     if not words or len("".join(words)) != sum(not (c.isspace() or c in ":-") for c in head):
         return False
     return all(_in_vocab(w) for w in words) and any(w.lower() in HEADS for w in words)
@@ -311,14 +295,14 @@ def caps_heading(text: str, sp: Span) -> bool:
     """Whether the span is in capitals inside a run of two or more heading words in capitals on a line
     that has words in small letters too, one a heading's noun (``Review on WARD ROUND tomorrow``)."""
     surface = text[sp.start:sp.end]
-    if not surface.isupper() or not _WORD.search(surface):
+    if not surface.isupper() or not _R.WORD.search(surface):
         return False
     # the words of the line within the reach: a run cut there is shorter and the rest of the
     # line fewer words, so the answer is yes only where the whole line's is
     line_start, line_end = _line(text, sp.start, sp.end)
     lo = max(0, sp.start - _REACH) if line_start is None else line_start
     hi = min(len(text), sp.end + _REACH) if line_end is None else line_end
-    words = [m for m in _WORD.finditer(text, lo, hi)  # not a word cut at the reach's edge
+    words = [m for m in _R.WORD.finditer(text, lo, hi)  # not a word cut at the reach's edge
              if not (m.start() == lo > 0 and text[lo - 1].isalpha())
              and not (m.end() == hi < len(text) and text[hi].isalpha())]
     inside = [i for i, m in enumerate(words) if sp.start <= m.start() and m.end() <= sp.end]

@@ -41,19 +41,13 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-import regex
-
 from .. import gazetteers
 from ..document import Span
 from ..site.match import TOKEN  # one definition of a note's tokens
 from ..text.tokenize import ABBREVIATIONS
+from .ruledata import table
 
-_TITLE_BEFORE = regex.compile(r"(?i)\b(?:mrs?|ms|miss|drs?|prof)\.?[ \t]{1,2}$")
-_GAP_AFTER_INITIAL = regex.compile(r"\.?[ \t]{0,2}")
-_GAP_BEFORE_INITIAL = regex.compile(r"(?:[ \t]{1,2}|,[ \t]{0,2}|\.[ \t]{0,2})")
-_JOINT_GAP = regex.compile(r"[ \t]{0,2}")
-_CODE_GAP = regex.compile(r",[ \t]{0,2}")
-_DIGITS = regex.compile(r"\d+")
+_R = table("hygiene").namespace()  # the patterns and words (crfdeid/_data/rules/hygiene.tsv)
 
 
 @lru_cache(maxsize=1)
@@ -81,16 +75,16 @@ def kind(text: str, sp: Span, stop_words: bool = True, letters: bool = True) -> 
 
 def _initial(text: str, sp: Span, prev: Span | None, nxt: Span | None) -> bool:
     """Whether the one-letter span ``sp`` is an initial of the name next to it."""
-    if _TITLE_BEFORE.search(text, max(0, sp.start - 8), sp.start):
+    if _R.TITLE_BEFORE.search(text, max(0, sp.start - 8), sp.start):
         return True
     letter = next((c for c in text[sp.start:sp.end] if c.isalnum()), None)
     if letter is None:  # a lone combining mark (after an emoji, say) is no initial
         return False
     dotted = text.startswith(".", sp.end) or "." in text[sp.start:sp.end]
-    if nxt is not None and _GAP_AFTER_INITIAL.fullmatch(text, sp.end, nxt.start) and \
+    if nxt is not None and _R.GAP_AFTER_INITIAL.fullmatch(text, sp.end, nxt.start) and \
             (letter != "a" or dotted):
         return True
-    if prev is not None and _GAP_BEFORE_INITIAL.fullmatch(text, prev.end, sp.start):
+    if prev is not None and _R.GAP_BEFORE_INITIAL.fullmatch(text, prev.end, sp.start):
         possessive = letter in "sS" and text[sp.start - 1:sp.start] in ("'", "’")
         return not possessive and (letter.isupper() or dotted)
     return False
@@ -107,11 +101,11 @@ def drop_junk(text: str, spans, stop_words: bool = True, letters: bool = True) -
     keep = [k is None for k in kinds]
     for i, k in enumerate(kinds):  # joints first: their neighbours may be initials ("U of MD")
         if k == "junk" and 0 < i < len(spans) - 1 and kinds[i - 1] != "junk" and kinds[i + 1] != "junk":
-            keep[i] = bool(_JOINT_GAP.fullmatch(text, spans[i - 1].end, spans[i].start)
-                           and _JOINT_GAP.fullmatch(text, spans[i].end, spans[i + 1].start))
+            keep[i] = bool(_R.JOINT_GAP.fullmatch(text, spans[i - 1].end, spans[i].start)
+                           and _R.JOINT_GAP.fullmatch(text, spans[i].end, spans[i + 1].start))
     for i, k in enumerate(kinds):  # a state's code after a place ("Portland, OR", "OR" a stop word)
         if k == "junk" and i and spans[i].subtype == "STATE" and spans[i - 1].category == "LOCATION":
-            keep[i] = bool(_CODE_GAP.fullmatch(text, spans[i - 1].end, spans[i].start))
+            keep[i] = bool(_R.CODE_GAP.fullmatch(text, spans[i - 1].end, spans[i].start))
     for i, k in enumerate(kinds):
         if k == "letter":
             prev = spans[i - 1] if i and keep[i - 1] else None
@@ -123,8 +117,6 @@ def drop_junk(text: str, spans, stop_words: bool = True, letters: bool = True) -
 _PUNCT = ".,;:!?"
 _OPEN = {")": "(", "]": "[", "}": "{"}
 _CLOSE = {v: k for k, v in _OPEN.items()}
-# The word before a span's final full stop: one letter, a word, or a dotted abbreviation ("N.H.").
-_WORD_DOT = regex.compile(r"(?:[A-Za-z]\.)*[A-Za-z]+\.$")
 
 
 def trim_punctuation(text: str, spans) -> list[Span]:
@@ -170,28 +162,17 @@ def trim_punctuation(text: str, spans) -> list[Span]:
     return out
 
 
-# A lower-case word at a span's start (with the blanks after it) or end (with the blanks before it).
-_FIRST_WORD = regex.compile(r"([a-z]+)[ \t]+(?=\S)")
-_LAST_WORD = regex.compile(r"(?<=\S)[ \t]+([a-z]+)$")
-# Name particles: stop words of their own in no name ("de la Cruz", "van der Berg").
-_PARTICLES = frozenset("bin ibn bint ben abu al el van von der den de da di del della dos du la le".split())
-# Prepositions beyond the stop-word list (a list the shipped model's file records: not changed
-# for a rule) that are never the first or last word of a name or place.
-_EDGE_WORDS = frozenset("""through thru within across between during toward towards until without behind
-beside near along among against throughout""".split())
-
-
 @lru_cache(maxsize=1)
 def _edge_words() -> frozenset:
-    return (_stop_words() | _EDGE_WORDS) - _PARTICLES
+    return (_stop_words() | _R.EDGE_WORDS) - _R.PARTICLES
 
 
 def _trim_stop_words(text: str, start: int, end: int) -> tuple[int, int]:
     """``(start, end)`` without the lower-case stop words (not name particles) at its ends."""
     stops = _edge_words()
-    while (m := _FIRST_WORD.match(text, start, end)) and m.group(1) in stops:
+    while (m := _R.FIRST_WORD.match(text, start, end)) and m.group(1) in stops:
         start = m.end()
-    while (m := _LAST_WORD.search(text, start, end)) and m.group(1) in stops:
+    while (m := _R.LAST_WORD.search(text, start, end)) and m.group(1) in stops:
         end = m.start()
     return start, end
 
@@ -202,7 +183,7 @@ def _loose_end(text: str, start: int, end: int) -> bool:
         return text.count(_OPEN[ch], start, end) < text.count(ch, start, end)
     if ch != ".":
         return ch in _PUNCT
-    m = _WORD_DOT.search(text, start, end)
+    m = _R.WORD_DOT.search(text, start, end)
     if m is None:
         return True
     word = m.group()[:-1]
@@ -222,16 +203,11 @@ def drop_young_ages(text: str, spans) -> list[Span]:
     out = []
     for sp in spans:
         if sp.subtype == "AGE":
-            numbers = [int(n) for n in _DIGITS.findall(text, sp.start, sp.end)]
+            numbers = [int(n) for n in _R.DIGITS.findall(text, sp.start, sp.end)]
             if numbers and max(numbers) <= 89:
                 continue
         out.append(sp)
     return out
-
-
-# A date span's last number glued to the clock time after it: "24 Nov 2025 09" of "... 09:20".
-_GLUED_HOUR = regex.compile(r"[ \tT]([01]?\d|2[0-3])$")
-_MINUTES = regex.compile(r":[0-5]\d(?![\d/.-])")
 
 
 def trim_clock(text: str, spans) -> list[Span]:
@@ -247,8 +223,8 @@ def trim_clock(text: str, spans) -> list[Span]:
     """
     out = []
     for sp in spans:
-        m = _GLUED_HOUR.search(text[sp.start:sp.end]) if sp.subtype == "DATE" else None
-        if m is not None and m.start() > 0 and _MINUTES.match(text, sp.end):
+        m = _R.GLUED_HOUR.search(text[sp.start:sp.end]) if sp.subtype == "DATE" else None
+        if m is not None and m.start() > 0 and _R.MINUTES.match(text, sp.end):
             sp = replace(sp, end=sp.start + m.start())
         out.append(sp)
     return out

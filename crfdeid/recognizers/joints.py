@@ -25,21 +25,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import regex
-
 from .. import gazetteers
 from ..document import Span
+from .ruledata import table
 
-# A word: letters (with marks) joined by apostrophes or hyphens.
-_WORD = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
+_R = table("joints").namespace()  # the patterns and words (crfdeid/_data/rules/joints.tsv)
+
 _JOINS = "'’-"
-# What an apostrophe may glue after a name: not a possessive or a contraction.
-_TAILS = frozenset("s ll ve re d t m".split())
-# A surname's apostrophe prefix ("O'Brien", "o'neil", "D'Angelo"; not the French "d'" of "d'Anne").
-_PREFIXES = frozenset("O o D".split())
-_SUFFIXES = frozenset("like type based induced related associated esque ish year years old yo aged".split())
-_PIECE = regex.compile(r"[\p{L}\p{M}]+")
-_O_NAME = regex.compile(r"(?:[Oo]|D)['’]\p{L}{2,}")
 
 
 @lru_cache(maxsize=1)
@@ -66,7 +58,7 @@ def _short_words() -> frozenset:
 
 
 def _pieces(text: str, word) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _PIECE.finditer(text, word.start(), word.end())]
+    return [(m.start(), m.end()) for m in _R.PIECE.finditer(text, word.start(), word.end())]
 
 
 def _takes(text: str, inner: str, piece: tuple[int, int], join: str, after: bool) -> bool:
@@ -75,21 +67,21 @@ def _takes(text: str, inner: str, piece: tuple[int, int], join: str, after: bool
     low = word.lower()
     if join == "-":
         return ((_same_case(inner, word) or (after and _syllable(inner, word)))
-                and low not in _not_names() and not (after and low in _SUFFIXES))
-    return low not in _TAILS if after else word in _PREFIXES
+                and low not in _not_names() and not (after and low in _R.SUFFIXES))
+    return low not in _R.TAILS if after else word in _R.PREFIXES
 
 
 def _extent(text: str, sp: Span) -> tuple[int, int] | None:
     """The extent a name span takes in the word(s) it stands in, or None when it stands in none."""
     limit = min(len(text), sp.end + 64)
-    first = _WORD.search(text, max(0, sp.start - 64), limit)
+    first = _R.WORD.search(text, max(0, sp.start - 64), limit)
     while first is not None and first.end() <= sp.start:
-        first = _WORD.search(text, first.end(), limit)
+        first = _R.WORD.search(text, first.end(), limit)
     if first is None or first.start() >= sp.end:
         return None
     last = first
     while last.end() < sp.end:
-        nxt = _WORD.search(text, last.end(), limit)
+        nxt = _R.WORD.search(text, last.end(), limit)
         if nxt is None or nxt.start() >= sp.end:
             break
         last = nxt
@@ -126,8 +118,8 @@ def join_names(text: str, spans, dates: bool = True) -> list[Span]:
             ext = _extent(text, sp)
             grown.append((*(ext or (sp.start, sp.end)), sp, letters))
             continue
-        word = _WORD.search(text, max(0, sp.start - 3), sp.end + 64) if dates and sp.subtype == "DATE" else None
-        if word is not None and word.start() <= sp.start and sp.end <= word.end() and _O_NAME.fullmatch(word.group()):
+        word = _R.WORD.search(text, max(0, sp.start - 3), sp.end + 64) if dates and sp.subtype == "DATE" else None
+        if word is not None and word.start() <= sp.start and sp.end <= word.end() and _R.O_NAME.fullmatch(word.group()):
             grown.append((word.start(), word.end(), Span(sp.start, sp.end, "NAME", "PATIENT"), letters))
             continue
         grown.append((sp.start, sp.end, sp, -1))

@@ -38,24 +38,18 @@ from collections import Counter
 
 from ..document import Span, make_span
 from ..text.patterns import LazyModule
+from .ruledata import table
+
+_R = table("phones").namespace()  # the patterns and words (crfdeid/_data/rules/phones.tsv)
 
 # imported on a note's first candidate number: its import cost every start-up 0.02 CPU-s (issue 53)
 phonenumbers = LazyModule("phonenumbers")
 
-# The patterns scanned over a whole note start with a literal or one character class (what stands
-# before it in a look-behind): ``re`` then skips to those characters at C speed (the same matches).
-_PLUS = re.compile(r"\+(?<![\w+]\+)[ ]?[1-9][0-9 ().-]{6,22}[0-9]")
 _BRITISH_WORDS = ("colour", "haemo", "anaem", "oedema", "paediatric", "oesophag", "centre", "programme")
-_BRITISH = re.compile(r"\b(?=[AGN])(?:NHS|A&E|GP)\b")
 #: The postal-code forms of :mod:`.contextforms` and :mod:`.fixedforms` -> the country they tell.
 POSTAL_COUNTRY = {"eircode": "IE", "postal_ca": "CA", "postal_ca_lower": "CA", "postal_au": "AU", "postal_in": "IN",
                   "postal_uk": "GB", "postal_uk_context": "GB", "postal_us": "US", "aadhaar": "IN",
                   "tfn": "AU", "pps": "IE", "sin": "CA"}
-# What a written phone number holds: digits in groups split by a space, hyphen or dot, brackets.
-_SHAPE = re.compile(r"\+?\(?[0-9]+\)?(?:[ .-]{1,2}\(?[0-9]+\)?)*")
-_SLASH_NEAR = re.compile(r"[/:]")
-# Seven digits or more with separators between them: where a phone number of any country may be.
-_CANDIDATE = re.compile(r"[+(0-9](?:(?<=[+(])[0-9]|(?<=[0-9]))(?:[ ().-]{0,2}[0-9]){6,16}\)?")
 
 
 def country_of(text: str, forms=()) -> str:
@@ -73,7 +67,7 @@ def country_of(text: str, forms=()) -> str:
 def country_votes(text: str, forms=()) -> Counter:
     """The votes of :func:`country_of` by country (none: nothing in ``text`` tells its country)."""
     votes: Counter = Counter()
-    for m in _PLUS.finditer(text):
+    for m in _R.PLUS.finditer(text):
         try:
             number = phonenumbers.parse(m.group(), None)
         except phonenumbers.NumberParseException:
@@ -86,7 +80,7 @@ def country_votes(text: str, forms=()) -> Counter:
         if name in POSTAL_COUNTRY:
             votes[POSTAL_COUNTRY[name]] += 2
     low = text.lower()
-    marks = set(_BRITISH.findall(text))
+    marks = set(_R.BRITISH.findall(text))
     british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(marks - {"GP"}) + ("GP" in marks)
     if british >= 2:  # one spelling alone is a typist's habit ("colour" in a US note)
         votes["GB"] += 1
@@ -121,8 +115,6 @@ def known_country_code(value: str) -> bool:
 LIKELY = ("US", "GB", "CA", "AU", "NZ", "IE", "IN", "ZA", "FR", "DE", "NL", "BE", "ES", "PT", "IT", "PL", "SE",
           "DK", "NO", "FI", "CH", "AT", "BR", "MX", "SG", "PH", "NG", "KE")
 _LABEL_WORDS = ("phone", "tel", "mob", "cell", "contact", "whatsapp", "fax")
-_LABEL = re.compile(r"(?i)\b(?:phone|telephone|tel|mobile|mob|cell|cellphone|contact|whatsapp|fax)\b\.?"
-                    r"(?:[ \t]*(?:number|no\.?|#))?[ \t]*(?::|=|\bis\b|\bon\b)?[ \t]*(?=[+(0-9])")
 
 
 def labelled(text: str, known=()) -> list[tuple[str, Span]]:
@@ -136,7 +128,7 @@ def labelled(text: str, known=()) -> list[tuple[str, Span]]:
     if not any(w in low for w in _LABEL_WORDS):
         return []
     starts = {sp.start for sp in known}
-    for m in _LABEL.finditer(text):
+    for m in _R.LABEL.finditer(text):
         if m.end() in starts or m.end() + 1 in starts:
             continue
         end = text.find("\n", m.end())
@@ -144,7 +136,7 @@ def labelled(text: str, known=()) -> list[tuple[str, Span]]:
         sub = "FAX" if m.group().lower().startswith("fax") else "PHONE"
         for region in LIKELY:
             for pm in phonenumbers.PhoneNumberMatcher(segment, region, leniency=phonenumbers.Leniency.VALID):
-                if pm.start == 0 and _SHAPE.fullmatch(pm.raw_string) and not _SLASH_NEAR.search(
+                if pm.start == 0 and _R.SHAPE.fullmatch(pm.raw_string) and not _R.SLASH_NEAR.search(
                         segment, 0, pm.end + 1):
                     found[(m.end(), m.end() + pm.end)] = sub
                     break
@@ -173,7 +165,7 @@ def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
     that no span of ``known`` (found by another form) covers, with two characters either side."""
     found = []
     covered = _inside(known)
-    for run in _CANDIDATE.finditer(text):
+    for run in _R.CANDIDATE.finditer(text):
         if covered(run.start(), run.end()):
             continue
         lo = max(0, run.start() - 2)
@@ -182,30 +174,11 @@ def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
             start, end = lo + m.start, lo + m.end
             if text[start] == "(" and ")" not in text[start:end]:
                 start += 1  # "(508-555-0172)": the bracket of the phrase, not of the area code
-            if not _SHAPE.fullmatch(m.raw_string) or _SLASH_NEAR.search(text, max(0, start - 1), end + 1):
+            if not _R.SHAPE.fullmatch(m.raw_string) or _R.SLASH_NEAR.search(text, max(0, start - 1), end + 1):
                 continue  # a blood gas or a ratio (123/46/7.39) in a valid range: no phone's shape
             sub = "FAX" if re.search(r"(?i)fax", text[max(0, start - 24):start]) else "PHONE"
             found.append(("phone_national", make_span(start, end, sub)))
     return found
-
-
-# A phone's cue in several languages, and the words that may stand between it and the number
-# ("call back 2458798684", "reach her at 655-7805", "Tel.: ...", "whatsapp ...", "tél. ...").
-# The look-ahead holds the cue words' first letters: tried first at each position, it skips most
-# of them at once (the same matches; the scan of the PhysioNet dev notes 0.11 -> 0.05 CPU-s).
-_CUE = re.compile(
-    r"(?i)\b(?=[cfhmprstw])(?:phone|telephone|tel|t[ée]l[ée]phone|tél|telefon|telefono|tel[ée]fono|telefone|telefoon"
-    r"|mobile|mobil|mob|cell|cellphone|handy|portable|cellulare|celular|m[óo]vil|whatsapp|sms|text|call|ring|contact|reach|fax|pager)"
-    r"\b\.?(?:[ \t]*(?:number|no\.?|nr\.?|#))?(?:[ \t]+(?:me|her|him|them|us|back|on|at|is|was|number))*[ \t]*"
-    r"[:=.–-]?[ \t]*(?=[+(0-9])")
-# "T:", "M:", "F:" at the start of a signature's line (eight digits at least, no dot: "T: 37.5" is a temperature).
-_LINE_CUE = re.compile(r"(?m)^[ \t]*(?P<l>[TMFtmf])[ \t]*:[ \t]*(?=[+(0-9])")
-_RUN = re.compile(r"[+(0-9](?:(?<=\+)\(?[0-9]|(?<=\()[0-9]|(?<=[0-9]))(?:[ ().-]{0,2}[0-9]){6,16}\)?")
-_AFTER_RUN = re.compile(r"[ \t]*\((?:home|work|mobile|mob|cell|landline|office|h|w|m)\)", re.I)
-_OR = re.compile(r"[ \t]*(?:or|and|/|,)[ \t]*(?=[+(0-9])", re.I)
-_DATE_IN = re.compile(r"(?<![0-9])(?:[0-9]{1,2}[-./][0-9]{1,2}[-./](?:19|20)?[0-9]{2}|(?:19|20)[0-9]{2}[-./][0-9]{1,2}"
-                      r"[-./][0-9]{1,2})(?![0-9])")
-_UNIT_AFTER = re.compile(r"[ \t]*(?:%|mg|mcg|ml|mmol|units?|iu|kg|cc|x\b|/)", re.I)
 
 
 def cued(text: str, known=()) -> list[tuple[str, Span]]:
@@ -224,30 +197,30 @@ def cued(text: str, known=()) -> list[tuple[str, Span]]:
         if not covered(start, end):
             found.append(("phone_cued", make_span(start, end, sub)))
 
-    for m in _CUE.finditer(text):
+    for m in _R.CUE.finditer(text):
         pos, sub = m.end(), "FAX" if m.group().lower().startswith("fax") else "PHONE"
         for _ in range(2):
             span = _number_at(text, pos, 7)
             if span is None:
                 break
             add(*span, sub)
-            more = _OR.match(text, span[1])
+            more = _R.OR.match(text, span[1])
             if more is None:
                 break
             pos = more.end()
-    for m in _LINE_CUE.finditer(text):
+    for m in _R.LINE_CUE.finditer(text):
         span = _number_at(text, m.end(), 8)
         if span is not None and "." not in text[span[0]:span[1]]:
             add(*span, "FAX" if m.group("l") in "Ff" else "PHONE")
-    for run in _RUN.finditer(text):
-        if _AFTER_RUN.match(text, run.end()) and _number_at(text, run.start(), 7) == (run.start(), run.end()):
+    for run in _R.RUN.finditer(text):
+        if _R.AFTER_RUN.match(text, run.end()) and _number_at(text, run.start(), 7) == (run.start(), run.end()):
             add(run.start(), run.end(), "PHONE")
     return found
 
 
 def _number_at(text: str, pos: int, least: int) -> tuple[int, int] | None:
     """The phone-shaped run of ``least`` to 15 digits that starts at ``pos``, if one does."""
-    run = _RUN.match(text, pos)
+    run = _R.RUN.match(text, pos)
     if run is None:
         return None
     start, end = run.start(), run.end()
@@ -258,12 +231,12 @@ def _number_at(text: str, pos: int, least: int) -> tuple[int, int] | None:
     if text[start] == "(" and text.find(")", start, end) in (-1, end - 1):
         start, end = start + 1, end - (text[end - 1] == ")")  # "by phone (508-555-0172)": the phrase's bracket
     value = text[start:end]
-    if _DATE_IN.search(value):
+    if _R.DATE_IN.search(value):
         return None  # "called 13-09-2073 04.36": a date and a time
     digits = sum(c.isdigit() for c in value)
-    if not least <= digits <= 15 or not _SHAPE.fullmatch(value) or _SLASH_NEAR.search(text, max(0, start - 1),
+    if not least <= digits <= 15 or not _R.SHAPE.fullmatch(value) or _R.SLASH_NEAR.search(text, max(0, start - 1),
                                                                                        end + 1):
         return None
-    if _UNIT_AFTER.match(text, end) or (end < len(text) and (text[end].isalnum())):
+    if _R.UNIT_AFTER.match(text, end) or (end < len(text) and (text[end].isalnum())):
         return None
     return start, end

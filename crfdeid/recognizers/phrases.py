@@ -85,60 +85,34 @@ import regex
 from .. import gazetteers
 from ..document import Span
 from ..text.patterns import AsciiTwin, LazyPattern
+from .placewords import (
+    HEAD_LISTS,
+    _after_stop,
+    _alternation,
+    _breaks,
+    _cased,
+    _cut,
+    _first_proper,
+    _head_words,
+    _heads,
+    _leading_plain,
+    _names,
+    _plain,
+    _proper,
+    _unplain,
+    _unplain_before,
+)
 from .postcodes import towns
+from .ruledata import table
 from .safeharbor import overlap_groups
 
-#: Lists of head words and the kind of place a name before one is (the first list naming a head wins).
-HEAD_LISTS = {"organization_heads": "ORGANIZATION", "hospital_heads": "HOSPITAL", "ward_heads": "LOCATION-OTHER"}
-#: Lists whose words (every word of an entry) are plain: no evidence of a proper name.
-PLAIN_LISTS = ("common_words", "frequent_words", "clinical_words", "stop_words", "clinical_abbrevs", "departments",
-               "months", "days", "titles", "relations", "staff_roles", "note_labels", "score_names", "eponyms",
-               "drug_names", "brand_names", "hospital_words", "organization_words", "professions", "icd10_words",
-               "clinical_scales", "clinical_heads", "street_types", "organization_heads", "hospital_heads",
-               "ward_heads", "town_heads", "health_schemes")
 #: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
 #: plain words after a name too).
 STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", "Terrace", "Boulevard", "Gardens",
                        "Mews", "Parade", "Drive")
-_NAME_CATEGORIES = frozenset({"NAME", "LOCATION"})
-# Heads of a firm's or a parish's name in lower case after which a first word in no plain list is
-# the name (``sunland freight``, ``chidi & sons motors``): a legal suffix or a trade no clinical
-# phrase ends in (not ``inc``: an increase in a lower-case note, one false span on the PhysioNet dev notes).
-_STRONG_LOWER_HEADS = ("freight", "logistics", "haulage", "trucking", "couriers", "motors", "ltd", "plc", "llc",
-                       "pty", "& sons", "and sons", "bros", "parish", "parish church")
-_JOIN_HEAD = frozenset(("&", "and", "sons", "bros"))  # inside a firm's lower-case name (``chidi & sons motors``)
-# Heads that mark a place's name in lower case too (not ``unit``, ``group``, ``surgery``, ``practice``:
-# ``one unit``, ``cardiac surgery``).
-_LOWER_HEADS = frozenset(("hospital", "infirmary", "hospice", "uni", "university", "college", "academy", "school",
-                          "primary school", "high school", "care home", "nursing home", "rest home", "medical centre",
-                          "health centre", "pharmacy", "marae", "church", "hotel", "pub", "club", "ward"))
-# Street types after a lower-case street's name (not ``close``, ``way``, ``drive``: ``close obs``,
-# ``sex drive``; the name's first word must be a listed name or town, or five letters or more in no
-# plain list, :func:`_first_proper`).
-_LOW_TYPES = "road|street|lane|avenue|terrace|crescent|grove|gardens|parade|boulevard|expressway"
-# Street types written short, whose full stop is the abbreviation's.
-_ABBREVIATED = frozenset("st rd ave av ln dr cres cl ct pl tce terr gr gdns sq pde blvd hwy pkwy cir trl wy hts esp "
-                         "prom no".split())
-# What a note holds if a box, a rural route, a county road or a purok may be in it (lower case).
-_BOX_WORDS = ("box", "bag", "county r", "farm road", "rural route", "purok", "sitio", "rmb", "rsd")
-# A firm's suffixes written short (``Pasig Riverside Logistics Inc.``, ``Rio Grande Pecan Co.``).
-_FIRM_ABBREVIATED = frozenset("inc co corp ltd bros plc llc pty".split())
-_L = r"[\p{L}\p{M}]"
-_EDGE = r"(?<![\p{L}\p{M}\p{N}'’-])"
-_END = r"(?![\p{L}\p{M}\p{N}'’-])"
-# A name-cased word (``Millbeck``, ``O'Rourke``, ``HOLLINS``, ``Women's``) and a lower-case one.
-_CAPW = r"\p{Lu}[\p{L}\p{M}'’-]*"
-_LOWW = r"\p{Ll}[\p{L}\p{M}'’-]*"
-_JOIN = r"(?:and|&|of|on|the|de|la|du|del|y|na|an|upon)"
-# Particles inside a name, between two name spans (``Maria de la Cruz``, ``Anne van der Berg``,
-# ``Ahmad bin Ismail``, ``Nur binti Rahman``, ``Siobhán Ní Dhonnchadha``).
-_PARTICLES = regex.compile(r"[ \t](?:(?:de|la|le|del|della|di|da|das|do|dos|du|des|van|von|der|den|ter|ten|bin|binti|"
-                           r"bint|ibn|ben|abu|al|el|ap|ní|nic|mac|y)[ \t]){1,3}")
-_TITLE_DOT = regex.compile(r"\b(?:Dr|DR|Mr|MR|Mrs|MRS|Ms|MS|Miss|Prof|St|Sr|Jr)\.[ \t]*$")
-_JOINS = frozenset("and & of on the de la du del y na an upon".split())
-# What a head is not followed by: a field label's number (``Unit No: 75246``, ``Ward #``).
-_NOT_LABEL = r"(?![ \t]*(?:No\b|NO\b|no\b|Number|NUMBER|number|#|:))"
-
+# The shapes' patterns and words (crfdeid/_data/rules/phrases.tsv).
+_T = table("phrases")
+_D = _T.namespace()
 
 _lazy = partial(LazyPattern, regex.compile)
 #: The Unicode classes of the patterns below as their ASCII members (longest first), for the
@@ -157,146 +131,21 @@ def _twin(pattern: str) -> AsciiTwin:
     return AsciiTwin(_lazy(pattern), LazyPattern(re.compile, ascii_pattern))
 
 
-def _alternation(items) -> str:
-    return "|".join(regex.escape(h).replace(r"\ ", r"[ \t]") for h in sorted(set(items), key=len, reverse=True))
-
-
-@lru_cache(maxsize=1)
-def _heads() -> dict[str, str]:
-    """Head phrase (lower case, single spaces) -> subtype."""
-    out: dict[str, str] = {}
-    for name, sub in HEAD_LISTS.items():
-        for entry in gazetteers.entries(name):
-            out.setdefault(" ".join(entry.lower().split()), sub)
-    return out
-
-
-def _cased(entries) -> list[str]:
-    """Entries as written, in title case and in capitals (``Primary School``, ``PRIMARY SCHOOL``; not
-    the capitals of a short head, other words in a note in capitals: ``INC``, ``CO``, ``UNI``)."""
-    return [form for e in entries
-            for form in {e, *([e.upper()] if len(e) > 4 else []), " ".join(w[:1].upper() + w[1:] for w in e.split())}]
-
-
-@lru_cache(maxsize=1)
-def _plain() -> frozenset:
-    """Words of the plain lists, lower case."""
-    return frozenset(w.strip(".'’") for name in PLAIN_LISTS for e in gazetteers.load(name) for w in e.split())
-
-
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
-    """The shapes' patterns, each compiled on first use: a note without a place's head word needs
-    neither of the two largest (``named``, ``grow``: 4,000 characters of heads each, 0.02 CPU-s)."""
+    """The shapes' patterns (the ``template`` rows of ``crfdeid/_data/rules/phrases.tsv``), each compiled on
+    first use: a note without a place's head word needs neither of the two largest (``named``, ``grow``:
+    4,000 characters of heads each, 0.02 CPU-s)."""
     heads = list(_heads())
-    cap_heads = _alternation(_cased(e for n in HEAD_LISTS for e in gazetteers.entries(n)))
-    low_heads = _alternation(h for h in heads if h in _LOWER_HEADS)
-    towns = _alternation(_cased(gazetteers.entries("town_heads")))
-    types = _alternation(gazetteers.entries("street_types"))
-    strong = _alternation(_cased(STRONG_STREET_TYPES))
-    prefixes = _alternation(gazetteers.entries("street_prefixes"))
-    word_or_initial = rf"(?:{_CAPW}|[NSEW]\.?|{_JOIN})"
-    # what a cue names: name-cased words (joins between) or up to three lower-case words
-    cued = (rf"[ \t](?:(?i:the)[ \t])?(?P<run>{_CAPW}(?:[ \t](?:(?:of|and|&|de|la|du|y|na)[ \t])?{_CAPW}){{0,4}}"
-            rf"|{_LOWW}(?:[ \t]{_LOWW}){{0,2}}){_END}")
-    unit = (r"(?:(?:Flat|FLAT|Apt|APT|Apartment|Unit|UNIT|Suite|Villa|Plot|H\.[ \t]?No\.)[ \t]*#?[ \t]*"
-            r"\d{1,5}[A-Za-z]?[ \t]*[,/][ \t]*)")
-    after_unit = (r"(?:,?[ \t]+(?:Apt|APT|Suite|SUITE|Ste|Unit|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Za-z]?(?![\w-])"
-                  r"|,?[ \t]*#\d{1,3}-\d{1,5}(?![\w-]))")
-    low_prefixes = "heol|ffordd|stryd|lôn|bóthar|bothar|sráid|sraid|jalan|lorong"
-    return {
-        "grow": _twin(rf"(?P<mid>(?:[ \t](?:{_CAPW}|{_JOIN})){{0,2}}?)[ \t](?P<head>{cap_heads}){_END}"),
-        "grow_low": _twin(rf"(?P<mid>(?:[ \t]{_LOWW}){{0,1}}?)[ \t](?P<head>{low_heads}){_END}"),
-        "town": _twin(rf"[ \t](?P<head>{towns}){_END}"),
-        "named": _twin(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t](?:{_JOIN}[ \t])?{_CAPW}){{0,3}})[ \t]"
-                       rf"(?P<head>{cap_heads}){_END}{_NOT_LABEL}"),
-        "named_low": _twin(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?P<head>{low_heads}){_END}"
-                           rf"{_NOT_LABEL}"),
-        "saint_low": _lazy(rf"{_EDGE}st\.?[ \t]{_LOWW}['’]s{_END}"),
-        "strong_low": _lazy(rf"(?<=\p{{Ll}})[ \t](?P<head>{_alternation(_STRONG_LOWER_HEADS)}){_END}"),
-        # a church, school or hospital named for Our Lady (``our lady of guadalupe parish``)
-        "our_lady": _lazy(rf"{_EDGE}(?i:our[ \t]lady[ \t]of)(?:[ \t](?:the[ \t])?(?:{_CAPW}|{_LOWW})){{1,2}}"
-                          rf"{_END}"),
-        "cue": _lazy(
-            r"\b(?i:(?P<org>works?|working|worked|employed|volunteers?|volunteering)[ \t](?:for|at|by)"
-            r"|(?P<school>attends|attended|pupil[ \t]at|student[ \t]at|studies[ \t]at|studying[ \t]at|enrolled[ \t]at)"
-            r"|(?P<home>lives|living|lived|resides|residing)[ \t](?P<prep>in|at))" + cued),
-        # the weaker cues (a town, an insurer), looked for on the lines that hold one of their words
-        "weak_cue": _lazy(
-            r"\b(?i:(?P<moved>(?:lives|living|farms|moved|moving|relocated|relocating)[ \t](?:back[ \t])?(?:to|near)"
-            r"|(?:moved|relocated|originally|comes|came|visiting|travell?ed|drives|drove|commutes)"
-            r"(?:[ \t](?:up|down|in|over))?[ \t]from|grew[ \t]up[ \t]in|works[ \t]in|away[ \t]in|stays[ \t]in)"
-            r"|(?P<insurer>insurer|insured[ \t](?:with|by)|insurance[ \t](?:with|through|via|by)"
-            r"|covered[ \t]by|medical[ \t]aid))" + cued),
-        "street": _lazy(
-            rf"(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?(?:[-/]\d{{1,5}})?,?[ \t]"
-            rf"(?:(?:{word_or_initial})[ \t]){{0,3}}{_CAPW}[ \t](?:{types})\b\.?(?:[ \t]\d{{1,3}}{_END})?{after_unit}?"
-            rf"|(?<![\w/.-]){unit}?\d{{1,5}}[A-Za-z]?,?[ \t](?:{prefixes}|{low_prefixes})"
-            rf"(?:[ \t][\p{{L}}\p{{M}}'’-]+){{1,3}}(?=[ \t]*(?:[,;)\n]|$))"
-            rf"|(?<![\w/.-])(?:\d{{1,5}}[ \t])(?:Route|Rte|Highway|Hwy|State[ \t]Route|County[ \t]Road)[ \t]"
-            rf"\d{{1,4}}{_END}"
-            rf"|{_EDGE}(?:Road|Rd|Street|St|Lane|Gali|Galli|Cross)[ \t]No\.?[ \t]*\d{{1,4}}{_END}", regex.M),
-        # a box or a rural route (``P.O. Box 41872-00100``, ``RR 2 Box 118``, Australia's ``RMB 1234``),
-        # a county road, a purok:
-        # looked for only in a note holding one of :data:`_BOX_WORDS`
-        "street_box": _lazy(
-            rf"{_EDGE}(?:P\.?[ \t]?O\.?[ \t]?Box|POB|Private[ \t]Bag|(?:RR|HC|Rural[ \t]Route)[ \t]\d{{1,3}}"
-            rf"[ \t]Box)[ \t]*\d{{1,6}}(?:-\d{{3,5}})?{_END}"
-            rf"|{_EDGE}(?:RMB|RSD|CMB|Locked[ \t]Bag)[ \t]*\d{{1,5}}{_END}"
-            rf"|{_EDGE}(?:County[ \t]Road|County[ \t]Rd|Farm[ \t]Road|Rural[ \t]Route)[ \t][A-Z]?-?\d{{1,4}}{_END}"
-            rf"|{_EDGE}(?:Purok|Sitio)[ \t](?:\d{{1,3}}|{_CAPW}){_END}"),
-        "barangay": _lazy(rf"{_EDGE}(?:Brgy\.?|Bgy\.?|Barangay|BRGY\.?)[ \t](?:{_CAPW}|\d{{1,3}})"
-                          rf"(?:[ \t](?:{_CAPW}|\d{{1,3}})){{0,2}}{_END}"),
-        # an insurer's plan named before what it is (``Cascade Senior Advantage plan``, ``Lion Shield
-        # insurance``): two to four title-case words, one of a proper name (:func:`find`)
-        "plan": _lazy(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{1,3}})[ \t](?:health[ \t])?"
-                      rf"(?:plan|insurance|policy|cover|scheme)\b"),
-        "street_prefix": _lazy(rf"{_EDGE}(?:Heol|Ffordd|Bóthar|Bothar|Sráid|Jalan|Lorong|Rue|Calle|Rua)"
-                               rf"(?:[ \t](?:{_CAPW}|{_JOIN})){{0,3}}[ \t]{_CAPW}{_END}"),
-        # streets written in other countries' forms (:func:`_foreign_streets`): a German street word
-        # and its number (``Hauptstraße 12``, ``Schillerstr. 45a``), a French number and street word
-        # (``12 rue des Lilas``), a Portuguese or Spanish street's number and unit after its name
-        # (``Rua das Acácias, nº 120, apto 31``, ``Calle Hidalgo #45``, ``Av. Vallarta 3300, Int. 4``)
-        "street_de": _lazy(rf"{_EDGE}{_CAPW}(?:straße|strasse|str\.|allee|gasse|weg|platz|damm|ufer)"
-                           rf"[ \t]\d{{1,4}}[a-z]?{_END}"),
-        # a German street named with a preposition (``Am Rosengarten 3``, ``An der Alster 12``)
-        "street_de_at": _lazy(rf"{_EDGE}(?:Am|An[ \t]der|Im|Auf[ \t]der|Zum|Zur|In[ \t]der)[ \t]"
-                              rf"(?P<run>\p{{Lu}}\p{{Ll}}{{3,}}[\p{{L}}\p{{M}}-]*)[ \t]\d{{1,4}}[a-z]?{_END}"),
-        # a Mexican colonia after a comma (``Calle Hidalgo #45, Col. Centro``)
-        "colonia": _lazy(rf"(?<=,[ \t]*)(?:Col\.|Colonia|Fracc\.)[ \t]{_CAPW}(?:[ \t](?:{_CAPW}|de|del|la)){{0,2}}"
-                         rf"(?<!\b(?:de|del|la)){_END}"),
-        # (``place``, ``cours`` and ``route`` with a particle only: ``2 route PO`` is a dose's)
-        "street_fr": _lazy(rf"(?<![\w/.-])\d{{1,4}}(?:[ \t]?(?:bis|ter))?,?[ \t](?:(?:rue|avenue|boulevard|bd|allée|"
-                           rf"chemin|impasse|quai)(?:[ \t](?:de|du|des|la|le|d['’]|l['’])){{0,2}}"
-                           rf"|(?:place|cours|route)(?:[ \t](?:de|du|des|la|le|d['’]|l['’])){{1,2}})"
-                           rf"[ \t]?{_CAPW}(?:[ \t]{_CAPW}){{0,2}}{_END}"),
-        "street_iberian": _lazy(rf"{_EDGE}(?:Rua|Calle|Avenida|Av\.|Travessa|Carrera|Paseo|Calzada)"
-                                rf"(?:[ \t](?:{_CAPW}|da|das|do|dos|de|del|la|las|los|y)){{0,4}}[ \t]{_CAPW}"
-                                rf"(?:,?[ \t](?:n[º°o]\.?[ \t]?|#[ \t]?)?\d{{1,5}}[A-Za-z]?)"
-                                rf"(?:,?[ \t](?:apto|apt|Int|int|casa|bloco|depto|piso)\.?[ \t]?\d{{1,4}}[A-Za-z]?)?"
-                                rf"{_END}"),
-        # a house, flat, villa or plot number and the address's comma-separated pieces after it
-        # (``House 14, Street 9, Sector G-10/2``, ``Flat 12B, Block 3, Lok Sing Estate``, ``Villa 12,
-        # Street 23, Al Barsha 2``, ``H.No. 4-1-12/3, Ramnagar``): see :func:`_foreign_streets`
-        "unit_run": _lazy(rf"{_EDGE}(?:House|Flat|Villa|Plot|Block|Blk|H\.[ \t]?No\.?|Door[ \t]No\.?)[ \t]*"
-                          rf"\d{{1,5}}[A-Z]?(?:[-/]\d{{1,4}}[A-Z]?){{0,4}}"
-                          rf"(?P<pieces>(?:,[ \t](?:(?:Street|St\.?|Block|Sector|Road|Lane|Phase|Plot|Lot)[ \t]"
-                          rf"[A-Z]?-?\d{{1,4}}(?:/\d{{1,2}})?|{_CAPW}(?:[ \t]{_CAPW}){{0,3}}(?:[ \t]\d{{1,2}})?))"
-                          rf"{{1,3}})"
-                          rf"{_END}"),
-        # a Japanese address's block numbers and district (``3-12-5 Minami-Aoyama``) and a ward or
-        # city written with its suffix (``Minato-ku``, ``Musashino-shi``)
-        "chome": _lazy(rf"(?<![\w/.-])\d{{1,2}}-\d{{1,3}}-\d{{1,4}}[ \t](?P<run>{_CAPW}){_END}"),
-        "jp_ward": _lazy(rf"{_EDGE}\p{{Lu}}\p{{Ll}}+-(?:ku|shi|cho|machi|gun|mura){_END}"),
-        # a Ghanaian digital address (GhanaPostGPS: region and district letters, area, place)
-        "gh_digital": _lazy(rf"{_EDGE}[A-Z]{{2}}-\d{{3,4}}-\d{{4}}{_END}"),
-        "street_named": _twin(rf"{_EDGE}(?P<run>{_CAPW}(?:[ \t]{_CAPW}){{0,2}})[ \t](?:{strong}){_END}"),
-        "street_low": _twin(rf"{_EDGE}(?P<run>{_LOWW}(?:[ \t]{_LOWW}){{0,2}})[ \t](?:{_LOW_TYPES}){_END}"),
-        "ward_number": _lazy(rf"{_EDGE}(?:Ward|Wad)[ \t]\d{{1,3}}[A-Z]?{_END}"),
-        "before": _lazy(r"(?<![\p{L}\p{M}\p{N}'’.-])(?P<run>\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*"
-                        r"(?:[ \t]\p{Lu}\p{Ll}[\p{L}\p{M}'’-]*)?)[ \t]$"),
-        "hyphen": _lazy(rf"{_L}[\p{{L}}\p{{M}}'’]*(?:-{_L}[\p{{L}}\p{{M}}'’]*)+"),
-    }
+    given = {"cap_heads": _alternation(_cased(e for n in HEAD_LISTS for e in gazetteers.entries(n))),
+             "low_heads": _alternation(h for h in heads if h in _D.LOWER_HEADS),
+             "towns": _alternation(_cased(gazetteers.entries("town_heads"))),
+             "types": _alternation(gazetteers.entries("street_types")),
+             "strong": _alternation(_cased(STRONG_STREET_TYPES)),
+             "prefixes": _alternation(gazetteers.entries("street_prefixes")),
+             "STRONG_LOWER_HEADS": _alternation(_D.STRONG_LOWER_HEADS)}
+    return {name: (_twin(_T.source(name, **given)) if twin else _lazy(_T.source(name, **given), flags))
+            for name, flags, twin in _T.templates()}
 
 
 def prepare() -> None:
@@ -305,43 +154,6 @@ def prepare() -> None:
     _names()
     _patterns()
     _last_words()
-
-
-def _proper(word: str) -> bool:
-    """Evidence of a proper name: a word in no plain list written with a capital and small letters
-    (``Millbeck``, ``Kirkgate``); written in capitals or in lower case (where a misspelt or inflected
-    clinical word is as likely: ``PROPFOL``, ``transfused``), one of the name and place lists too."""
-    low = word.lower().strip(".'’")
-    low = low[:-2] if low.endswith(("'s", "’s")) else low
-    if len(low) < 2 or not low.isalpha() or low in _plain():
-        return False
-    return (word[:1].isupper() and not word.isupper()) or low in _names()
-
-
-def _unplain(word: str) -> bool:
-    """A word of three letters or more in no plain list (``merthyr``, ``sunland``): after a cue that
-    names a town or a firm, a lower-case note's proper name, which no list holds."""
-    low = word.lower().strip(".,'’")
-    return len(low) > 2 and low.isalpha() and low not in _plain()
-
-
-@lru_cache(maxsize=1)
-def _names() -> frozenset:
-    """First names, surnames and towns of the lists, lower case."""
-    return frozenset().union(*(gazetteers.load(n) for n in ("first_male", "first_female", "surnames", "surnames_rare",
-                                                            "cities")))
-
-
-def _leading_plain(text: str, start: int, end: int) -> int:
-    """``start`` moved past leading stop words, titles and relations (``The``, ``Dear``, ``Mr``),
-    and past a plain word that opens a line or a sentence (``Contact`` of ``Contact Hollybrook Unit``)."""
-    skip = gazetteers.load("stop_words") | gazetteers.load("titles") | gazetteers.load("relations") | {"dear", "re"}
-    for i, m in enumerate(regex.finditer(r"\S+", text[start:end])):
-        word = m.group().lower().strip(".,:")
-        opens = i == 0 and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, start - 3):start]) is not None
-        if word not in skip and not (opens and not _proper(m.group().strip(".,:"))):
-            return start + m.start()
-    return end
 
 
 def find(text: str) -> list[Span]:
@@ -375,7 +187,7 @@ def find(text: str) -> list[Span]:
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_prefix"].finditer(text)]
-    if any(w in low for w in _BOX_WORDS):
+    if any(w in low for w in _D.BOX_WORDS):
         found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_box"].finditer(text)]
     if any(w in low for w in ("brgy", "bgy", "barangay")):
         found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
@@ -472,67 +284,14 @@ def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
     return None
 
 
-def _unplain_before(text: str, end: int) -> int | None:
-    """Where the lower-case words right before ``end`` that are in no plain list (``&``, ``and``,
-    ``sons``, ``bros`` between them) start, up to three words; None if there is none."""
-    start = None
-    window = max(0, end - 80)  # three words at most: no pass back over a long line
-    line_start = text.rfind("\n", window, end) + 1 or window
-    for i, w in enumerate(reversed(list(regex.finditer(r"\S+", text[line_start:end])))):
-        word = w.group()
-        if i == 3 or not (word in _JOIN_HEAD or (word.islower() and _unplain(word))):
-            break
-        if word not in _JOIN_HEAD:
-            start = line_start + w.start()
-    return start
-
-
-def _breaks() -> frozenset:
-    """Words a place's name does not hold past its first word: stop words (but the joins of
-    ``Meals on Wheels``), relations, titles, days and months."""
-    return ((gazetteers.load("stop_words") - _JOINS) | gazetteers.load("relations") | gazetteers.load("titles")
-            | gazetteers.load("days") | gazetteers.load("months"))
-
-
-def _after_stop(text: str, start: int, end: int) -> int:
-    """Where the words of ``text[start:end]`` start after the last stop word or relation among
-    them (``KINGSLEY`` of ``GO BACK TO KINGSLEY``, a note in capitals)."""
-    at = start
-    for m in regex.finditer(r"\S+", text[start:end]):
-        if m.group().lower() in _breaks() - _head_words():
-            at = start + m.end()
-    return at
-
-
-@lru_cache(maxsize=1)
-def _head_words() -> frozenset:
-    """The words of the head phrases, lower case (``family`` of ``Family Health Team``: a relation,
-    but a word of a place's name before a head)."""
-    return frozenset(w for h in _heads() for w in h.split())
-
-
-def _cut(text: str, start: int, end: int) -> int:
-    """Where the words of ``text[start:end]`` end before the first stop word, relation, day or
-    month after the first word (``perris`` of ``perris with sister``)."""
-    words = list(regex.finditer(r"\S+", text[start:end]))
-    for w in words[1:]:
-        if w.group().lower() in _breaks():
-            return start + len(text[start:start + w.start()].rstrip())
-    return end
-
-
-_LINE = regex.compile(r"[^\n]+")
-_WORDS = regex.compile(r"[\p{L}\p{M}]+")
-
-
 @lru_cache(maxsize=1)
 def _last_words() -> dict[str, frozenset]:
     """The last words (lower case) a match of each head-bound pattern ends with."""
     heads = frozenset(h.split()[-1] for h in _heads())
-    return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _LOWER_HEADS),
+    return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _D.LOWER_HEADS),
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
-            "street_low": frozenset(_LOW_TYPES.split("|")),
-            "strong_low": frozenset(h.split()[-1] for h in _STRONG_LOWER_HEADS),
+            "street_low": frozenset(_T.source("LOW_TYPES").split("|")),
+            "strong_low": frozenset(h.split()[-1] for h in _D.STRONG_LOWER_HEADS),
             "plan": frozenset(("plan", "insurance", "policy", "cover", "scheme")),
             "weak_cue": frozenset("lives living farms moved moving relocated relocating originally comes came visiting "
                                   "travelled traveled drives drove commutes grew works away stays insurer insured "
@@ -541,7 +300,7 @@ def _last_words() -> dict[str, frozenset]:
 
 def _lines(text: str) -> list[tuple[int, int, frozenset]]:
     """Each line's bounds and its words, lower case."""
-    return [(m.start(), m.end(), frozenset(_WORDS.findall(m.group().lower()))) for m in _LINE.finditer(text)]
+    return [(m.start(), m.end(), frozenset(_D.WORDS.findall(m.group().lower()))) for m in _D.LINE.finditer(text)]
 
 
 def _scan(rx: LazyPattern | AsciiTwin, text: str, name: str, lines):
@@ -552,29 +311,16 @@ def _scan(rx: LazyPattern | AsciiTwin, text: str, name: str, lines):
             yield from rx.finditer(text, start, end)
 
 
-def _first_proper(text: str, start: int, end: int, loose: bool = False) -> int | None:
-    """Where the lower-case words of ``text[start:end]`` start once the leading words that are
-    no proper name are left out (``on`` of ``on bucknall new``), None if none is left or a stop
-    word follows the first proper one; ``loose``: a word of five letters or more in no plain list
-    counts as a proper name too (``bucknall``)."""
-    stops = gazetteers.load("stop_words")
-    words = list(regex.finditer(r"\S+", text[start:end]))
-    for i, w in enumerate(words):
-        if _proper(w.group()) or (loose and len(w.group()) > 4 and _unplain(w.group())):
-            return None if any(x.group() in stops for x in words[i:]) else start + w.start()
-    return None
-
-
 def _no_full_stop(text: str, sp: Span) -> Span:
     """A street's full stop left outside unless its type is an abbreviation (``St.``, ``Rd.``); a
     firm's taken when its suffix is one (``Inc.``, ``Co.``)."""
     if sp.subtype in ("ORGANIZATION", "HOSPITAL") and text[sp.end:sp.end + 1] == "." \
-            and text[sp.start:sp.end].split()[-1].lower() in _FIRM_ABBREVIATED:
+            and text[sp.start:sp.end].split()[-1].lower() in _D.FIRM_ABBREVIATED:
         return replace(sp, end=sp.end + 1)  # a firm's suffix with its full stop (``Inc.``)
     if text[sp.end - 1:sp.end] != "." or sp.subtype != "STREET":
         return sp
     last = text[sp.start:sp.end - 1].split()[-1].lower()
-    return sp if last in _ABBREVIATED else replace(sp, end=sp.end - 1)
+    return sp if last in _D.ABBREVIATED else replace(sp, end=sp.end - 1)
 
 
 def _grow(text: str, sp: Span) -> Span:
@@ -586,7 +332,7 @@ def _grow(text: str, sp: Span) -> Span:
     lab names stayed outside, and the PhysioNet development figures and the made-up dev notes
     were unchanged by it (docs/history/locked-test.md)."""
     p = _patterns()
-    if sp.category not in _NAME_CATEGORIES:
+    if sp.category not in _D.NAME_CATEGORIES:
         return sp
     lower = text[sp.start:sp.end].islower()
     m = (p["grow_low"] if lower else p["grow"]).match(text, sp.end)
@@ -627,7 +373,7 @@ def _opening_plain(text: str, sp: Span) -> bool:
     reads the two apart)."""
     word = text[sp.start:sp.end]
     before = text[max(0, sp.start - 8):sp.start]
-    return (" " not in word and not _proper(word) and _TITLE_DOT.search(before) is None
+    return (" " not in word and not _proper(word) and _D.TITLE_DOT.search(before) is None
             and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", before[-3:]) is not None)
 
 
@@ -646,7 +392,7 @@ def join_adjacent(text: str, spans) -> list[Span]:
     for sp in sorted(spans):
         prev = out[-1] if out else None
         gap = text[prev.end:sp.start] if prev is not None and prev.end < sp.start else ""
-        if prev is not None and gap and prev.category == sp.category == "NAME" and _PARTICLES.fullmatch(gap):
+        if prev is not None and gap and prev.category == sp.category == "NAME" and _D.PARTICLES.fullmatch(gap):
             gap = " "  # ``de la`` of ``Maria`` ``de la`` ``Cruz``: the particles are the name's
         a = sum(c.isalpha() for c in text[prev.start:prev.end]) if prev is not None else 0
         b = sum(c.isalpha() for c in text[sp.start:sp.end])

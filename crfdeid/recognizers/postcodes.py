@@ -42,6 +42,9 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import AsciiTwin, LazyPattern
 from .fixedforms import plain_words
+from .ruledata import table
+
+_R = table("postcodes").namespace()  # the patterns and words (crfdeid/_data/rules/postcodes.tsv)
 
 #: ``regex.compile`` on first use: the patterns but :data:`_CANDIDATE` are read only where a candidate
 #: code stands (most notes hold none; compiling them all cost each start-up about 0.02 CPU-s).
@@ -61,10 +64,7 @@ SHAPES = {
     "ca": r"[A-Za-z][0-9][A-Za-z][ -]?[0-9][A-Za-z][0-9]",  # CA
     "ie": r"[A-Za-z][0-9][0-9Ww][ ]?[0-9A-Za-z]{4}",  # IE (Eircode)
 }
-_MEASURES = frozenset("cc ml mg kg mm cm iu gm hr am pm sa sd ss".split())
 _LONG_HYPHEN = _lazy(r"[0-9]{5}-[0-9]{3,4}")
-_PHONE_WORDS = frozenset("ext extn extension x tel phone telephone fax pager page bleep beeper mobile cell no nr"
-                         " number mrn id".split())
 _MONTH = _lazy(r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                        r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:[ \t]+[0-9]{1,2}"
                        r"(?:st|nd|rd|th)?)?,?[ \t]*$")
@@ -137,11 +137,6 @@ _TOPONYM = _lazy(
     r"|stadt|stad|heim|hausen|dorf|ingen|furt|bach|hoven|dam|köping|borg|by|ów|owice|-sur-\p{L}+|-(?:en|lès|le|la)-\p{L}+)$",
     regex.I)
 _TOWN_WORD = _lazy(r"\p{L}[\p{L}\p{M}'’-]*[-–]?")
-# US states and territories, Canadian provinces and Australian states: their codes before a code.
-_REGION_CODES = frozenset(
-    "al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok"
-    " or pa ri sc sd tn tx ut vt va wa wv wi wy pr gu vi ab bc mb nb nl ns nt nu on pe qc sk yt nsw vic qld tas sa"
-    " act".split())
 _WORDS_AFTER = _lazy(rf"[ \t]+((?:{_WORD}[ \t]+){{0,3}}{_WORD})")
 _WORD_BEFORE = _lazy(rf"({_WORD})[ \t]*[-–]?[ \t]*$")
 
@@ -181,7 +176,7 @@ def _shape_ok(value: str) -> bool:
         letters = dutch.group(1).lower()
         if " " in value and dutch.group(1).islower():
             return letters not in _not_places()  # "2021 at"
-        return letters not in _MEASURES  # "1200cc", "1000 ML"
+        return letters not in _R.MEASURES  # "1200cc", "1000 ML"
     irish = _IRISH.fullmatch(value)
     if irish and " " not in value and not any(c.isalpha() for c in irish.group(1)):
         return _UK.fullmatch(value) is not None  # "E323925" is a record number's shape
@@ -211,10 +206,10 @@ def _is_code(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     if len(value) == 8 and value.isdigit() and not (labelled or _TOWN_AFTER.match(text, end, line_end)):
         return False  # eight digits are a record number's, but after "CEP" or before a town (Brazil's CEP)
-    if low in _PHONE_WORDS or _MONTH.search(segment):
+    if low in _R.PHONE_WORDS or _MONTH.search(segment):
         return False  # "pager 51560", "ext 4987", "December 12, 2095"
     street_before = not digits and _STREET_WORD.match(low) is not None  # "Boyse Street E10 2XNY"
-    if word and not (listed or labelled or street_before or low in _REGION_CODES) and low in _not_places():
+    if word and not (listed or labelled or street_before or low in _R.REGION_CODES) and low in _not_places():
         return False  # "plt 250000", "room 4012", "units 1500"
     after = text[end:line_end]
     if digits and house_number(text, start, end):

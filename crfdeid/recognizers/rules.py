@@ -28,7 +28,10 @@ from ..features.surface import ascii_lower, cannot_match
 from ..text.patterns import LazyPattern
 from .datecheck import impossible_date
 from .rulebook import _CAP, _CLASS_OF, KEYWORDS, NEEDS, RULES, STATE_NAMES, _lazy, merge_disjoint
+from .ruledata import table
 from .states import states_after_cities
+
+_R = table("rules").namespace()  # the patterns and words (crfdeid/_data/rules/rules.tsv)
 
 __all__ = ["KEYWORDS", "NEEDS", "RULES", "STATE_NAMES", "extend_names", "find", "impossible_date", "merge_disjoint",
            "overlay", "prepare", "states_after_cities", "trie_pattern"]
@@ -159,8 +162,6 @@ WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_
                "name_before_relative": "none_plain",
                "initial_name": "not_plain_or_surname", "street_lower": "street_words",
                "sign_off": "first_name_first"}
-_STREET_TAIL = frozenset("street avenue road lane drive boulevard court place terrace circle highway parkway st ave rd "
-                         "ln blvd apt suite ste unit".split())
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
 WORDWISE = frozenset({"sign_off", "name_particle", "signature", "initial_name", "saint", "university", "name_md",
@@ -240,7 +241,7 @@ def _word_check(kind: str | None):
     if kind == "street_words":  # "42 oak lane": no clinical or stop word between the number and the suffix
         odd = gazetteers.load("clinical_words") | gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words")
         return lambda words: not any(w.lower() in odd for w in words[1:-1] if w.isalpha()
-                                     and w.lower() not in _STREET_TAIL)
+                                     and w.lower() not in _R.STREET_TAIL)
     if kind == "none_plain_long":
         return lambda words: all(w.lower() not in plain and len(w) > 2 for w in words)
     first = _first_names()
@@ -261,7 +262,6 @@ def _word_check(kind: str | None):
     raise ValueError(f"unknown word check {kind!r}")
 
 
-_NAMES = frozenset({"PATIENT", "DOCTOR", "USERNAME"})
 # A lone letter (and its full stop) right before a name: the "B." of "B. Varga".
 _INITIAL_BEFORE = _lazy(r"(?<![\w.'-])[A-Za-z](?=\.?[ \t]{1,2}$)")
 # A surname's initial right after a name, with its full stop or before a comma or the line's
@@ -312,7 +312,7 @@ def extend_names(text: str, spans) -> list[Span]:
     """
     found: list[Span] = []
     first, last = _name_words()
-    todo = [sp for sp in spans if sp.subtype in _NAMES]
+    todo = [sp for sp in spans if sp.subtype in _R.NAMES]
     for sp in todo:
         m = _INITIAL_BEFORE.search(text, max(0, sp.start - 4), sp.start)
         if m:

@@ -52,7 +52,11 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
 from . import contextforms, dateforms, fixedforms, phones, postcodes
+from .ruledata import table
 from .rules import trie_pattern
+
+_T = table("safeharbor")  # the patterns, words and labels (crfdeid/_data/rules/safeharbor.tsv)
+_R = _T.namespace()
 
 _I = re.I
 # A number word of 90 to 125 ("ninety-four", "one hundred and one").
@@ -68,42 +72,12 @@ _YEARS_OLD = (r"[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|y[ \t]*-?[ \t]*o\b|yrs?\.?[ \t]*
 _NOT_DURATION = r"(?![ \t]*(?:%|d\b|days?|h\b|hrs?|hours?|w\b|wks?|weeks?|mo\b|mos|months?|min|kg|lb|g\b|cm))"
 _AGE_LABEL = r"\b(?:aged?|age[ \t]+of|age[ \t]+is)[ \t]*[:=]?[ \t]*"
 
-# Labels of identifiers, by subtype (lower case; the text is matched case-insensitively,
-# except the short labels of (?-i:...) that are other words in lower case: "dl" of mg/dl).
-_NO = r"(?:number|num\b\.?|nos?\b\.?|#|id\b)"
-LABELS = {
-    "SSN": [r"ssn", r"ss[ \t]*#", r"social[ \t]+security(?:[ \t]+" + _NO + ")?", r"soc\.?[ \t]*sec\.?"],
-    "MEDICALRECORD": [r"mrn", r"mr[ \t]*#", r"mr[ \t]+(?:no\b\.?|number)",
-                      r"medical[ \t]+records?(?:[ \t]+" + _NO + ")?",
-                      r"med\.?[ \t]*rec\.?(?:[ \t]*" + _NO + ")?", r"unit[ \t]+(?:no\b\.?|number)",
-                      r"(?:hospital|chart)[ \t]+(?:no\b\.?|number|#)",
-                      # other countries' record numbers (issue 50): a hospital, out- or in-patient,
-                      # registration, reference or folder number, an Indian UHID
-                      r"hosp\.?[ \t]*(?:no\b\.?|number|#)", r"(?-i:UHID)",
-                      r"(?:op|opd|ip|ipd)[ \t]*(?:no\b\.?|number|#)",
-                      r"reg(?:istration)?\.?[ \t]*(?:no\b\.?|number|#)", r"(?:our|your)[ \t]+ref(?:erence)?\b\.?",
-                      r"ref(?:erence)?\.?[ \t]*(?:no\b\.?|number|#)", r"(?:folder|file)[ \t]*(?:no\b\.?|number|#)"],
-    "ACCOUNT": [r"acct\.?", r"account(?:[ \t]*" + _NO + ")?", r"billing[ \t]*" + _NO],
-    "HEALTHPLAN": [r"medicare", r"medicaid", r"mbi", r"policy", r"(?:member|subscriber|beneficiary)[ \t]*" + _NO,
-                   r"insurance[ \t]*" + _NO, r"health[ \t]*plan(?:[ \t]*" + _NO + ")?",
-                   r"group[ \t]*(?:number|no\b\.?|#)", r"claim(?:[ \t]*" + _NO + ")?",
-                   # national schemes' and insurers' numbers of other countries by their labels (issue 50)
-                   r"(?-i:CHI|NHI|OHIP|RAMQ|MSP|IHI)(?:[ \t]*" + _NO + ")?", r"nhs[ \t]*" + _NO,
-                   r"(?:philhealth|nhif|nhis)(?:[ \t]*" + _NO + ")?", r"enrol{1,2}ee[ \t]*" + _NO,
-                   r"hmo[ \t]*" + _NO, r"medical[ \t]+aid(?:[ \t]*" + _NO + ")?",
-                   r"(?:insurance|membership|member|health|hmo|medical)[ \t]+card(?:[ \t]*" + _NO + ")?"],
-    "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)?[ \t]*" + _NO, r"licen[cs]e[ \t]+plate",
-                r"plate[ \t]*(?:number|no\b\.?|#)"],
-    "LICENSE": [r"(?-i:DL)", r"driver'?s?[ \t]+licen[cs]e", r"licen[cs]e(?:[ \t]*" + _NO + ")?", r"lic\.?[ \t]*#",
-                r"dea(?:[ \t]*" + _NO + ")?", r"npi", r"certificate(?:[ \t]*" + _NO + ")?", r"cert\.?[ \t]*#"],
-    "DEVICE": [r"serial(?:[ \t]*" + _NO + ")?", r"s/n", r"device[ \t]*" + _NO, r"udi"],
-    "IDNUM": [r"(?-i:ID)", r"id(?=[ \t]*[:#])", r"identifier", r"specimen", r"accession",
-              r"(?:study|case|encounter|visit|order|job|path|requisition|req)[ \t]*(?:number|no\b\.?|#|id\b)",
-              r"(?:store|pharmacy)[ \t]*(?:number|no\b\.?|#|id\b)", r"badge(?:[ \t]*" + _NO + ")?",
-              r"(?-i:NRIC|FIN)", r"passport(?:[ \t]*" + _NO + ")?",
-              r"national[ \t]+id(?:entity)?(?:[ \t]*" + _NO + ")?",
-              r"(?:payroll|employee|staff)[ \t]*" + _NO, r"card[ \t]*(?:number|no\b\.?|#)"],
-}
+_NO = _T.source("NO")  # a number's word after a label ("number", "no.", "#", "id")
+#: Labels of identifiers, by subtype (lower case; the text is matched case-insensitively, except the
+#: short labels of (?-i:...) that are other words in lower case: "dl" of mg/dl): the table's
+#: ``item LABELS.<subtype>`` rows.
+LABELS = {sub: _T.items(f"LABELS.{sub}") for sub in
+          ("SSN", "MEDICALRECORD", "ACCOUNT", "HEALTHPLAN", "VEHICLE", "LICENSE", "DEVICE", "IDNUM")}
 #: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
 #: or "visit #2" is no identifier; "MR# 123" is.
 MIN_LENGTH = {"MEDICALRECORD": 3, "ACCOUNT": 3, "SSN": 9, "IDNUM": 4}
@@ -140,19 +114,11 @@ def _label_regex() -> LazyPattern:
     return _lazy(rf"(?<![\w/])(?:{alts})(?![a-z]){_SEPARATOR}(?P<value>{_VALUE})(?![\w-])", _I)
 
 
-# A label whose identifier follows a few words later on its line, after ":", "=", "#", "is" or
-# "was" ("License plate noted for parking: ORE 4KJ-221", "MRN of the patient: 00482913"): only
-# the labels that name nothing but an identifier (not "ID", "policy", "account", "case").
-FAR_LABELS = {
-    "SSN": [r"ssn", r"social[ \t]+security(?:[ \t]+" + _NO + ")?"],
-    "MEDICALRECORD": [r"mrn", r"medical[ \t]+records?[ \t]+" + _NO],
-    "HEALTHPLAN": [r"(?:medicare|medicaid|member|subscriber|beneficiary)[ \t]*" + _NO,
-                   r"insurance[ \t]*" + _NO, r"health[ \t]*plan[ \t]*" + _NO],
-    "VEHICLE": [r"(?-i:VIN)", r"vehicle[ \t]*(?:id|identification)[ \t]*" + _NO, r"licen[cs]e[ \t]+plates?",
-                r"plate[ \t]*(?:number|no\b\.?|#)"],
-    "LICENSE": [r"driver'?s?[ \t]+licen[cs]e(?:[ \t]*" + _NO + ")?", r"dea[ \t]*" + _NO],
-    "DEVICE": [r"serial[ \t]*" + _NO, r"device[ \t]*" + _NO],
-}
+#: A label whose identifier follows a few words later on its line, after ":", "=", "#", "is" or "was"
+#: ("License plate noted for parking: ORE 4KJ-221"): only the labels that name nothing but an identifier
+#: (not "ID", "policy", "account", "case"); the table's ``item FAR_LABELS.<subtype>`` rows.
+FAR_LABELS = {sub: _T.items(f"FAR_LABELS.{sub}") for sub in
+              ("SSN", "MEDICALRECORD", "HEALTHPLAN", "VEHICLE", "LICENSE", "DEVICE")}
 # A plate or serial number is capitals and digits in up to three groups split by a space or a
 # hyphen, the last with a digit ("ORE 4KJ-221", "PZX 448219"; not the "PT" of "MRN 00482913 PT seen").
 _PLATE = r"(?-i:[A-Z0-9]{1,8}(?:[ -][A-Z0-9]{1,8})?[ -](?=[A-Z]*[0-9])[A-Z0-9]{1,8}(?![\w-]))"
@@ -244,22 +210,13 @@ FORMS = {
         ("/",), ("monday", "mon", "tuesday", "tues", "tue", "wednesday", "wed", "thursday", "thurs", "thur", "thu",
                  "friday", "fri", "saturday", "sunday", "sun")),
 }
-#: Forms whose matches may hold no ASCII digit (the others are not looked for in a text without one).
-_NO_DIGIT_FORMS = frozenset({"age_word", "age_decade", "newborn", "email", "url", "domain", "handle",
-                             "username_label"})
-_FAX_BEFORE = re.compile(r"fax", _I)
-# After "BB"/"BG" (also "blood glucose") a word is a surname when it is no plain word, or a
-# frequent census surname that says nothing of a glucose ("BB Smith", not "BG Stable", "BG High").
-_NOT_SURNAMES = frozenset("a b boy girl twin twins born was is has had and the of to at in on "
-                          "rn md np pa lpn rrt do".split())
-_GLUCOSE_WORDS = frozenset("high low fine good check checked level levels ok stable normal wnl".split())
 
 
 @lru_cache(maxsize=1)
 def _newborn_words() -> tuple[frozenset, frozenset]:
     """Plain words (common and clinical) and the 1,000 most frequent census surnames."""
     plain = gazetteers.load("common_words") | gazetteers.load("clinical_words")
-    return plain, frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000]) - _GLUCOSE_WORDS
+    return plain, frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000]) - _R.GLUCOSE_WORDS
 
 
 def _surname_after_initials(word: str) -> bool:
@@ -326,7 +283,7 @@ def _forms_on(low: str, digits: bool) -> list[str]:
     one of their literals (plain loops: this runs once per note)."""
     on = []
     for name, (_, _, needs, _) in FORMS.items():
-        if not digits and name not in _NO_DIGIT_FORMS:
+        if not digits and name not in _R.NO_DIGIT_FORMS:
             continue
         if needs is not None:
             for literal in needs:
@@ -360,11 +317,11 @@ def _spans(name: str, sub, m, text: str) -> list[Span]:
         return [make_span(m.start("value"), m.end("value"), sub)]
     if name == "newborn":
         word = m.group("value")
-        if word.lower() in _NOT_SURNAMES or (m.group()[:2] in ("BB", "BG") and not _surname_after_initials(word)):
+        if word.lower() in _R.NOT_SURNAMES or (m.group()[:2] in ("BB", "BG") and not _surname_after_initials(word)):
             return []
     if name == "phone_label" and m.group("label").lower() == "fax":
         sub = "FAX"
-    if name == "phone" and _FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+    if name == "phone" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
         sub = "FAX"
     group = "value" if "value" in m.re.groupindex else 0
     start = m.start("start") if "start" in m.re.groupindex else m.start(group)

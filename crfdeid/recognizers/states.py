@@ -7,6 +7,9 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span, make_span
 from .rulebook import _lazy, merge_disjoint
+from .ruledata import table
+
+_R = table("states").namespace()  # the patterns and words (crfdeid/_data/rules/states.tsv)
 
 # A state's postal code (or AP abbreviation) after a comma: "Portland, OR", "Keene, N.H.".
 _CODE_AFTER_COMMA = _lazy(
@@ -14,7 +17,6 @@ _CODE_AFTER_COMMA = _lazy(
 # A ZIP code after the state's code: "portland, or 97205" (then "or" is the state, whatever its case).
 _ZIP_AFTER = _lazy(r"[ \t]{1,2}(?P<zip>[0-9]{5}(?:-[0-9]{4})?)(?![\w-])")
 _PLACE_WORDS = _lazy(r"(?<![\w'.-])((?:[A-Za-z][A-Za-z'.-]*[ \t]){0,2}[A-Za-z][A-Za-z'.-]*)$")
-_PLACES = frozenset({"CITY", "STATE", "STREET", "HOSPITAL", "LOCATION-OTHER", "COUNTRY"})
 
 
 @lru_cache(maxsize=1)
@@ -43,7 +45,7 @@ def states_after_cities(text: str, spans) -> list[Span]:
     codes, lower_codes = _state_codes()
     cities = gazetteers.load("cities")
     spans = sorted(spans)
-    ends = {sp.end: sp for sp in spans if sp.subtype in _PLACES}
+    ends = {sp.end: sp for sp in spans if sp.subtype in _R.PLACES}
     found: list[Span] = []
     for m in _CODE_AFTER_COMMA.finditer(text):
         code = m.group("code")

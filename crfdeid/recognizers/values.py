@@ -90,98 +90,11 @@ from ..document import Span
 from . import bedside, fields
 from .bedside import common_names as _common_names
 from .bedside import first_names as _first_names
+from .ruledata import table
 from .rules import trie_pattern
 
-_SCALE_WORD = r"(?:score|scale|stage|class|grade|type|total|criteria|chart)"
-# Between a scale's name and its value: a scale word, ":", "=", "of", "is", "was", "(".
-_SEP = (rf"[ \t]*(?:{_SCALE_WORD}[ \t]*)?(?:[:=]|\b(?:of|is|was|OF|IS|WAS)\b)?[ \t]*\(?[ \t]*")
-# A value: a signed number, or a fraction (``26/30``, ``4+/5``), or a roman class (``III``).
-_VALUE = (r"(?:[-+]?[0-9]{1,3}(?:\.[0-9])?(?:[+-])?(?:[ \t]*/[ \t]*[0-9]{1,3})?|(?:IV|V|I{1,3})[A-E]?\b"
-          r"|(?i:red|orange|amber|yellow|green|blue|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-          r"|twelve|thirteen|fourteen|fifteen)\b)")
-_END = r"(?![0-9]|[/.-][0-9])"
-_NUMBER_AFTER = re.compile(r"[ \t]*(?:was|is|were|of|at|:|=|-)?[ \t]*[0-9]", re.I)
-_FRACTION = re.compile(r"([0-9]{1,2})[+-]?[ \t]*/[ \t]*([0-9]{1,3})")
-_GRADE = re.compile(r"(?<![0-9/.-])([0-5])[+-]?/(4|5|10)(?![0-9]|[/.-][0-9])")
-_MURMUR = re.compile(r"(?<![A-Za-z/])(I{1,3}|IV|V|VI)/(VI|IV)(?![A-Za-z/])")
-_PLUS = re.compile(r"(?<![0-9/.-])[0-4]\+(?![0-9/])")
-_GRADE_BEFORE = re.compile(
-    r"(?i)\b(?:strength|str|power|motor|mmt|grip|weak|weakness|resisted|reflexes|reflex|dtrs?|pain|pulses?|edema|oedema|biceps|triceps|"
-    r"deltoids?|quads?|hamstrings?|hip|knee|ankle|wrist|elbow|shoulder|flexion|extension|flexors?|extensors?|"
-    r"dorsiflexion|plantarflexion|patellar|achilles|brachioradialis|rated|ue|le|rue|lue|rle|lle|bue|ble)s?"
-    r"[ \t]*[:=-]?[ \t]*(?:(?:(?!(?:on|at|in|since|from|by|till|was|of|to|for)\b)[A-Za-z]{1,4}|[0-9][+-]?/[0-9]{1,2})"
-    r"[ \t,]+){0,2}$")
-_GRADE_AFTER = re.compile(
-    r"(?i)[ \t]*(?:in[ \t]+|to[ \t]+|at[ \t]+)?(?:[rlb]ue|[rlb]le|ues?|les?|bilat\w*|throughout|x[ \t]?4|"
-    r"all[ \t]+(?:ext|limbs|4)|symmetric\w*|r\b|l\b|right|left|prox\w*|dist\w*|upper|lower|"
-    r"arms?|legs?|limbs?|ext(?:remities)?\b|hand|grip|hip|knee|ankle|murmur|sem|pain)")
-# A ventilator's setting (``PS 5/5``, ``CPAP 10/5``, ``flowby 6/3``): a fraction after a mode's word.
-_SETTING = re.compile(r"(?<![0-9/.-])[0-9]{1,2}/[0-9]{1,2}(?![0-9]|[/.-][0-9])")
-_VENT_BEFORE = re.compile(r"(?i)\b(?:cpap|c-pap|ps|psv|peep|vent|flow-?by|bipap|bi-pap|ips|ipap|epap|niv|nippv|"
-                          r"pressure[ \t]+support|weaning[ \t]+trial)\b[^.;\n]{0,12}$")
-# Issue 50: a mode's name further back in the clause (``PSV increased to 10/5``, ``SIMV/PS, 40%, 600X4, & 5/10``,
-# ``CPAP .5% 5/5``: a dot only before a digit) unless a word of a date stands right before the fraction
-# (``CPAP since 5/5``, ``ventilation, extubated 3/11``); ``weaned (down) to`` right before it; or a mode, a
-# pressure unit or a percentage of oxygen right after it (``5/5 IPS``, ``10/5 BIPAP``, ``10/25 50%``), or a third
-# part that is a percentage (``10/5/50%``). A bare ``vent`` is no mode: ``vent via trach (placed 8/14)``.
-_MODE_BEFORE = re.compile(r"(?i)\b(?:cpap|c-pap|psv?|peep|simv|imv|bipap|bi-pap|ips|ipap|epap|nippv|"
-                          r"(?:mask[ \t]+)?ventilation)\b(?:[^.;\n]|\.(?=[0-9])){0,40}$")
-_DATE_WORD_BEFORE = re.compile(r"(?i)\b(?:on|since|from|until|till|by|of|placed|started|begun|began|dated?|"
-                               r"(?:re-?)?(?:ex|in)tubated?|admitted|seen|done|due)[ \t]*\(?[ \t]*$")
-_WEANED_TO = re.compile(r"(?i)\bwean(?:ed|ing)?[ \t]+(?:down[ \t]+)?to[ \t]*$")
-_MODE_AFTER = re.compile(r"(?i)[ \t]*(?:(?:ips|ps|psv|peep|cpap|bipap|ipap|epap|cm[ \t]*h2o)\b|[0-9]{2,3}[ \t]*%)")
-_SETTING_PERCENT = re.compile(r"(?<![0-9/.-])[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,3}[ \t]*%")
-# Part of a measure (``1/2 hour``, ``1/2 amp``, ``3/4 U``, rales ``1/4 up``, ``q 1/2-1 hrs``).
-_PART = re.compile(r"(?<![0-9/.-])([1-3])/([2-4])(?![0-9]|/[0-9]|\.[0-9])")
-_MEASURE_AFTER = re.compile(r"(?i)[ \t]*(?:-[ \t]*[0-9]+[ \t]*)?(?:hours?|hrs?|h\b|amps?|tabs?|tablets?|doses?|"
-                            r"strength|ns\b|nss\b|cups?|way|of\b|inch|inches|cm\b|tsp|teaspoons?|liters?|"
-                            r"units?|u\b|mg\b|ml\b|cc\b)")
-_Q_BEFORE = re.compile(r"(?i)\bq[ \t]*$")
-# "1/4 up" is a part of the lungs only after a word of the chest (crackles 1/4 up, rales base-1/2 up).
-_UP_AFTER = re.compile(r"(?i)[ \t]*up\b")
-_CHEST_BEFORE = re.compile(r"(?i)\b(?:crackles|rales|ls|bs|lungs?|wheez\w*|rhonchi|coarse|diminished|decreased|"
-                           r"breath[ \t]+sounds|base)\b[^.;\n]{0,12}$")
-_CLOCK = re.compile(r"(?:[01]?[0-9]|2[0-3])(?::[0-5][0-9]){1,2}(?:[ \t]?(?:h|hrs?|am|pm|AM|PM))?"
-                    r"|(?:[01][0-9]|2[0-3])[0-5][0-9][ \t]?(?:h|hrs?|H|HRS?)")
-_AGE = re.compile(r"([0-9]{1,2})[ \t]*-?[ \t]*(?:y/o|y\.o\.?|yo|yrs?\.?[ \t]*-?[ \t]*old|years?[ \t]*-?[ \t]*old"
-                  r"|yo[mf]|y[mf]|y(?:rs?)?[ \t]*/[ \t]*[mf])(?![A-Za-z])", re.I)
-# An age in brackets after a relation's name (``husband Dennis (86)``).
-_RELATION_NAME_BEFORE = re.compile(r"(?i)\b([a-z]+)[ \t]+[A-Z][a-z'-]+[ \t]*\([ \t]*$")
-# A duration in days or weeks as UK notes write it (``3/7``, ``2/52``) after ``for``, ``x``, ``over``, ``past``...
-# or before ``ago``, ``hx``, ``history``: never after ``in`` (``CABG in 4/52``: April 1952, a synthetic note's date).
-_DURATION = re.compile(r"(?<![0-9/.-])([0-9]{1,2})/(7|52)(?![0-9]|[/.-][0-9])")
-_DURATION_BEFORE = re.compile(r"(?i)(?:\b(?:for|x|over|past|last|within|previous)|~)[ \t]*$")
-_DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:ago|hx|history|of|duration)\b")
-_MODALS = frozenset("will may can shall must might should would could".split())
-_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][A-Za-z/'-]*)\b")
-# A colour of a secretion (``rusty sputum``, ``thick golden tan secretions``, ``green bile``).
-_COLOURS = frozenset("green golden gold rusty rust brown tan yellow white pink red black gray grey amber straw "
-                     "bloody maroon orange bilious creamy milky".split())
-_FLUID_AFTER = re.compile(r"(?i)(?:[ \t]+[A-Za-z]+){0,2}?[ \t-]+(?:sputum|secretions?|stools?|bile|drainage|urine|"
-                          r"emesis|vomit\w*|mucus|mucous|phlegm|aspirate|output|discharge|fluid|liq\w*|colou?red|"
-                          r"looking|tinged)\b")
-# A colour word after a space (``Rose colored urine``): the hyphen of :data:`_COMPOUND` left out.
-_COMPOUND_SPACED = re.compile(r"(?i)[ \t]+(?:colou?red|tinged|tinted|hued)\b")
-# A code of a clinical terminology (``SNOMED 68566005``, ``ICD-10 J18.9``, ``Read code XE0dZ``): no identifier.
-_CODE = re.compile(r"(?i)(?<![A-Za-z0-9])(?:snomed(?:[ \t-]?ct)?|icd-?(?:9|10|11)(?:-cm)?|cpt|loinc|opcs-?4?|read)"
-                   r"(?:[ \t]+code)?[ \t]*[:#]?[ \t]*(?=[A-Za-z0-9.]*[0-9])[A-Za-z0-9][A-Za-z0-9.]*(?![A-Za-z0-9])")
-_SINUS_BEFORE = re.compile(r"(?i)\bsinus[ \t]+$")
-_COMPOUND = re.compile(r"-(?:colou?red|colou?r|like|shaped|tinged|tinted|sized|toned|hued|stained|scented|"
-                       r"pink|red|brown|yellow|tan)\b", re.I)
-_CARE_BEFORE = re.compile(r"(?i)\b(?:d/w|w/|discussed|spoke|paged|called|notified|informed|aware|per|by|to|"
-                          r"covering|night|day|charge|on-call|oncall|bedside|primary|admitting|consulting|the|"
-                          r"with|cc)[ \t:]*$")
-_JOINS = frozenset("to of for and from on by at with the".split())  # inside a heading: HANDOFF TO NIGHT RN
-_CARE_AFTER = re.compile(r"(?i)[ \t]*(?:aware|notified|informed|paged|called|contacted|consulted|updated|"
-                         r"to[ \t]+review|reviewed|reviewing|agrees|agreed|at[ \t]+bedside|in[ \t]+attendance|"
-                         r"present|will[ \t]+review|"
-                         # a service's frequency (issue 50): "Home health aide 3 days a week", "district nurse daily"
-                         r"(?:[0-9]+|once|twice|three|four)[ \t]*(?:x|times|days?|visits?)[ \t]*"
-                         r"(?:a|per|/|weekly|daily)|"
-                         r"daily|weekly|fortnightly)\b")
-_WORKS_AS = re.compile(r"(?i)\b(?:works?|worked|working|employed|job|career)[ \t]+as[ \t]+(?:an?[ \t]+)?$")
-_PREV_WORD = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]+$")
-_LINE_END = re.compile(r"[ \t]*(?::|-|$)", re.M)
+_T = table("values")  # the patterns and words of the reasons (crfdeid/_data/rules/values.tsv)
+_V = _T.namespace()
 
 
 @lru_cache(maxsize=1)
@@ -208,23 +121,16 @@ def _patterns() -> dict:
     named = [e for e in scores if e.lower() in known and not e.lower().startswith("pain")]
     plain = [e for e in scores if e not in named]  # "pain 7/10": Pain is a surname too, rarely before a score
     capitals = [e for e in named if e.isupper()]
-    score = (rf"(?<![A-Za-z0-9-])(?:(?i:{trie_pattern(plain)})|{trie_pattern(capitals)}|"
-             rf"(?i:{trie_pattern(named)})(?=[ \t]*{_SCALE_WORD}))(?![A-Za-z0-9])")
     vaccine = trie_pattern(sorted(gazetteers.entries("vaccines"), key=len, reverse=True))
-    return {"score": re.compile(rf"{score}{_SEP}{_VALUE}{_END}"),
-            "vaccine": re.compile(rf"(?<![A-Za-z0-9-])(?i:{vaccine})[ \t]*(?:#|no\.?|dose|booster)[ \t]*#?[ \t]*"
-                                  rf"[0-9]{{1,2}}(?:st|nd|rd|th)?{_END}")}
-
-
-# Verbs of care after a modal that the word lists lack (``Will recheck``, ``may titrate``).
-_CARE_VERBS = frozenset("recheck re-check reassess re-assess reevaluate re-evaluate re-eval reeval titrate uptitrate "
-                        "downtitrate cont f/u fu r/o d/c dc trend rpt redo restart resume hold".split())
+    return {"score": re.compile(_T.source("SCORE", PLAIN=trie_pattern(plain), CAPITALS=trie_pattern(capitals),
+                                          NAMED=trie_pattern(named))),
+            "vaccine": re.compile(_T.source("VACCINE", VACCINES=vaccine))}
 
 
 @lru_cache(maxsize=1)
 def _verbs() -> frozenset:
     """Words a modal verb may stand before: common English words, clinical words, care verbs."""
-    return _CARE_VERBS.union(*(gazetteers.load(n) for n in ("common_words", "clinical_words", "clinical_abbrevs")))
+    return _V.CARE_VERBS.union(*(gazetteers.load(n) for n in ("common_words", "clinical_words", "clinical_abbrevs")))
 
 
 def prepare() -> None:
@@ -250,43 +156,43 @@ def _score(text: str, sp: Span) -> bool:
         return False
     if _after_title(text, m.start()):  # "Dr Wells 4": a name after a title
         return False
-    frac = _FRACTION.search(m.group(0))
+    frac = _V.FRACTION.search(m.group(0))
     if frac is None:
         return True
     # "MELD score 3/15 was 22": a number after the fraction makes it the date of the score
-    return int(frac.group(1)) <= int(frac.group(2)) and not _NUMBER_AFTER.match(text, m.end())
+    return int(frac.group(1)) <= int(frac.group(2)) and not _V.NUMBER_AFTER.match(text, m.end())
 
 
 def _setting(text: str, sp: Span) -> bool:
     """A ventilator's setting after a mode's word, or a part of a measure (``1/2 hour``)."""
-    m = _inside(_SETTING, text, sp, 8)
-    dated = m is not None and _DATE_WORD_BEFORE.search(text, max(0, m.start() - 16), m.start())
-    if m is not None and ((not dated and (_VENT_BEFORE.search(text, max(0, m.start() - 30), m.start())
-                                          or _MODE_BEFORE.search(text, max(0, m.start() - 60), m.start())))
-                          or _WEANED_TO.search(text, max(0, m.start() - 24), m.start())
-                          or _MODE_AFTER.match(text, m.end())):
+    m = _inside(_V.SETTING, text, sp, 8)
+    dated = m is not None and _V.DATE_WORD_BEFORE.search(text, max(0, m.start() - 16), m.start())
+    if m is not None and ((not dated and (_V.VENT_BEFORE.search(text, max(0, m.start() - 30), m.start())
+                                          or _V.MODE_BEFORE.search(text, max(0, m.start() - 60), m.start())))
+                          or _V.WEANED_TO.search(text, max(0, m.start() - 24), m.start())
+                          or _V.MODE_AFTER.match(text, m.end())):
         return True
-    if _inside(_SETTING_PERCENT, text, sp, 8) is not None:
+    if _inside(_V.SETTING_PERCENT, text, sp, 8) is not None:
         return True
-    m = _inside(_PART, text, sp, 8)
+    m = _inside(_V.PART, text, sp, 8)
     if m is None or int(m.group(1)) >= int(m.group(2)):
         return False
     lo = max(0, m.start() - 30)
-    return bool(_MEASURE_AFTER.match(text, m.end()) or _Q_BEFORE.search(text, max(0, m.start() - 4), m.start())
-                or (_UP_AFTER.match(text, m.end()) and _CHEST_BEFORE.search(text, lo, m.start())))
+    return bool(_V.MEASURE_AFTER.match(text, m.end()) or _V.Q_BEFORE.search(text, max(0, m.start() - 4), m.start())
+                or (_V.UP_AFTER.match(text, m.end()) and _V.CHEST_BEFORE.search(text, lo, m.start())))
 
 
 def _grade(text: str, sp: Span) -> bool:
-    for pattern in (_GRADE, _MURMUR, _PLUS):
+    for pattern in (_V.GRADE, _V.MURMUR, _V.PLUS):
         m = _inside(pattern, text, sp, 12)
         if m is None:
             continue
-        if pattern is not _GRADE:
+        if pattern is not _V.GRADE:
             return True
         if int(m.group(1)) > int(m.group(2)):
             return False
-        return bool(_GRADE_BEFORE.search(text, max(0, m.start() - 40), m.start())
-                    or _GRADE_AFTER.match(text, m.end()))
+        return bool(_V.GRADE_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                    or _V.GRADE_AFTER.match(text, m.end()))
     return False
 
 
@@ -296,7 +202,7 @@ def _clock(text: str, sp: Span) -> bool:
         start -= 1
     while end < len(text) and (text[end].isdigit() or text[end] == ":"):
         end += 1
-    m = _CLOCK.match(text, start)
+    m = _V.CLOCK.match(text, start)
     if m is None or m.end() < sp.end or m.end() < end:
         return False
     glued = text[max(0, start - 1):start] in ("/", "-", ".") or text[m.end():m.end() + 1] in ("/",)
@@ -304,7 +210,7 @@ def _clock(text: str, sp: Span) -> bool:
 
 
 def _age(text: str, sp: Span) -> bool:
-    m = _AGE.fullmatch(text, sp.start, sp.end) or _AGE.match(text, sp.start) or _inside(_AGE, text, sp, 8)
+    m = _V.AGE.fullmatch(text, sp.start, sp.end) or _V.AGE.match(text, sp.start) or _inside(_V.AGE, text, sp, 8)
     if m is None or m.end() < sp.end:
         return False
     nxt = text[m.end():m.end() + 1]
@@ -312,11 +218,11 @@ def _age(text: str, sp: Span) -> bool:
 
 
 def _duration(text: str, sp: Span) -> bool:
-    m = _inside(_DURATION, text, sp, 8)
+    m = _inside(_V.DURATION, text, sp, 8)
     if m is None:
         return False
-    return bool(_DURATION_BEFORE.search(text, max(0, m.start() - 12), m.start())
-                or _DURATION_AFTER.match(text, m.end()))
+    return bool(_V.DURATION_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                or _V.DURATION_AFTER.match(text, m.end()))
 
 
 def _bracketed_age(text: str, sp: Span) -> bool:
@@ -324,14 +230,14 @@ def _bracketed_age(text: str, sp: Span) -> bool:
     surface = text[sp.start:sp.end]
     if not re.fullmatch(r"[0-9]{1,2}", surface) or not 0 < int(surface) < 90 or text[sp.end:sp.end + 1] != ")":
         return False
-    m = _RELATION_NAME_BEFORE.search(text, max(0, sp.start - 40), sp.start)
+    m = _V.RELATION_NAME_BEFORE.search(text, max(0, sp.start - 40), sp.start)
     return m is not None and m.group(1).lower() in gazetteers.load("relations")
 
 
 def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     lists = _lists()
-    vocab = lists["labels"] | lists["roles"] | _JOINS
-    if not lows or not all(w in vocab for w in lows) or all(w in _JOINS for w in lows):
+    vocab = lists["labels"] | lists["roles"] | _V.JOINS
+    if not lows or not all(w in vocab for w in lows) or all(w in _V.JOINS for w in lows):
         return False
     line_start = text.rfind("\n", 0, sp.start) + 1
     line_end = text.find("\n", sp.end)
@@ -352,13 +258,13 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     if len(run) < 2 or not any(m.group(0).lower() in fields.LINE_HEADS for m in run):
         return False
     # one case for all its words but the joins: "ED NOTE by Ed" is a heading, then a name
-    own = [m.group(0) for m in run if m.group(0).lower() not in _JOINS]
+    own = [m.group(0) for m in run if m.group(0).lower() not in _V.JOINS]
     if all(w.isupper() for w in own):
         return True
     if not all(w.islower() for w in own):
         return False
     before = text[line_start:line_start + run[0].start()].strip(" \t#*-=0123456789.")
-    return not before and bool(_LINE_END.match(text, line_start + run[-1].end()))
+    return not before and bool(_V.LINE_END.match(text, line_start + run[-1].end()))
 
 
 def _after_title(text: str, start: int) -> bool:
@@ -378,28 +284,25 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
     if (sp.subtype != "PROFESSION" or len(words) < 2) and any(
             not w.isupper() and (w.lower() in _first_names() if w.lower() in core else w.lower() in _lists()["names"])
             for w in words) and not (len(words) > 1 and words[-1].lower() not in _first_names()
-                                     and _CARE_AFTER.match(text, sp.end)):
+                                     and _V.CARE_AFTER.match(text, sp.end)):
         return False  # "Ed RN", "Sister Mary": a name written as a name; not "Ward Manager aware"
     if len(words) == 1 and lows[0] in _lists()["names"]:  # "HOUSE" of "HOUSE STAFF", not "DR HOUSE"
-        nxt = _NEXT_WORD.match(text, sp.end)
+        nxt = _V.NEXT_WORD.match(text, sp.end)
         if nxt is None or nxt.group(1).lower() not in roles or _after_title(text, sp.start):
             return False
-    prev = _PREV_WORD.search(text, max(0, sp.start - 24), sp.start)
+    prev = _V.PREV_WORD.search(text, max(0, sp.start - 24), sp.start)
     if sp.subtype != "PROFESSION":  # a state's code (PA, MD) stays a place, a user name (drs30) a name
         # a place's span after a role ("GP Registrar") when no word of it is a listed place or name
         after_role = sp.category == "LOCATION" and prev is not None and prev.group(1).lower() in roles \
             and not any(w in _lists()["named"] for w in lows)
         return (sp.category == "NAME" and sp.subtype != "USERNAME") or after_role
-    if _WORKS_AS.search(text, max(0, sp.start - 30), sp.start):  # the patient's own work
+    if _V.WORKS_AS.search(text, max(0, sp.start - 30), sp.start):  # the patient's own work
         return False
-    return (any(w in core for w in lows) or bool(_CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
-            or bool(_CARE_AFTER.match(text, sp.end))
+    return (any(w in core for w in lows) or bool(_V.CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
+            or bool(_V.CARE_AFTER.match(text, sp.end))
             or (prev is not None and prev.group(1).lower() in roles))  # "Consultant Radiologist"
 
 
-#: A label at a span's start: a word, then ``:``, ``#`` or ``=``, or a blank or a full stop before a digit.
-#: A word glued to the digits (``RX7719204``) is the identifier's own prefix, never left out of it.
-_LABEL_HEAD = re.compile(r"([A-Za-z]{2,})(?:\.?[ \t]*[:#=][ \t]*|\.?[ \t]+(?=[0-9])|\.(?=[0-9]))")
 
 
 def without_label(text: str, sp: Span) -> Span:
@@ -416,7 +319,7 @@ def without_label(text: str, sp: Span) -> Span:
     ...                                without_label(text, make_span(15, 19, "PATIENT")))]
     ['00482913', 'Ed 3']
     """
-    m = _LABEL_HEAD.match(text, sp.start, sp.end)
+    m = _V.LABEL_HEAD.match(text, sp.start, sp.end)
     if m is None or m.end() >= sp.end or not text[m.end():sp.end].strip():
         return sp
     word, lists = m.group(1).lower(), _lists()
@@ -461,7 +364,7 @@ def why_value(text: str, sp: Span) -> str | None:
         return "score"
     if _inside(_patterns()["vaccine"], text, sp) is not None:
         return "dose number"
-    if _inside(_CODE, text, sp, 24) is not None:
+    if _inside(_V.CODE, text, sp, 24) is not None:
         return "code"
     if (any(c.isdigit() for c in surface) or "/" in surface) and _grade(text, sp):
         return "grade"
@@ -501,20 +404,20 @@ def why_value(text: str, sp: Span) -> str | None:
     if why:
         return why
     if sp.category == "NAME" and len(lows) == 1:
-        nxt = _NEXT_WORD.match(text, sp.end)
+        nxt = _V.NEXT_WORD.match(text, sp.end)
         after = nxt.group(1).lower() if nxt else ""
-        if lows[0] in _MODALS and after and after not in _common_names() and after in _verbs() \
+        if lows[0] in _V.MODALS and after and after not in _common_names() and after in _verbs() \
                 and not (words[0][0].isupper() and nxt and nxt.group(1).istitle()):  # "Will Try": a name
             return "modal"
-        if lows[0] in _COLOURS and _FLUID_AFTER.match(text, sp.end) and not _after_title(text, sp.start):
+        if lows[0] in _V.COLOURS and _V.FLUID_AFTER.match(text, sp.end) and not _after_title(text, sp.start):
             return "colour"
-        if lows[0] in ("brady", "tachy") and _SINUS_BEFORE.search(text, max(0, sp.start - 8), sp.start):
+        if lows[0] in ("brady", "tachy") and _V.SINUS_BEFORE.search(text, max(0, sp.start - 8), sp.start):
             return "rhythm"
-        if _COMPOUND.match(text, sp.end) or (_COMPOUND_SPACED.match(text, sp.end) and not _after_title(
+        if _V.COMPOUND.match(text, sp.end) or (_V.COMPOUND_SPACED.match(text, sp.end) and not _after_title(
                 text, sp.start)):
             return "compound"
     if sp.category == "NAME" and len(lows) == 1 and "-" in words[0]:
         head, _, tail = words[0].partition("-")
-        if _COMPOUND.fullmatch("-" + tail):
+        if _V.COMPOUND.fullmatch("-" + tail):
             return "compound"
     return None

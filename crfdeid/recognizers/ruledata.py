@@ -1,0 +1,189 @@
+r"""The recognizers' data: patterns, word lists and context words read from ``crfdeid/_data/rules/*.tsv``.
+
+A rule whose logic is a pattern, its context and a label is a row of a table, not a function. Each
+table is a UTF-8 file of tab-separated rows; lines that start with ``#`` are its header (source,
+licence) and the comments on the rows after them:
+
+* ``define  NAME  TEXT``: a piece of pattern other rows name as ``${NAME}`` (a ``pattern`` or ``regex``
+  row's name too);
+* ``pattern NAME  FLAGS  TEXT``: a regex (``FLAGS``: letters of ``imsx``, ``-`` for none); the
+  ``${NAME}`` in it are the table's defines, or values the caller gives (:meth:`Table.source`);
+  ``regex NAME FLAGS TEXT``: the same for the ``regex`` module (Unicode classes such as ``\p{Lu}``);
+  ``template NAME FLAGS TEXT``: a ``regex`` pattern the caller fills and compiles (:meth:`Table.templates`;
+  the flag ``t``: run by its ASCII twin on ASCII text, :class:`crfdeid.text.patterns.AsciiTwin`);
+* ``rule NAME LABEL FLAGS TEXT``: a ``regex`` pattern that marks its match (or its ``phi`` group) as
+  ``LABEL``, filled and compiled by the caller (:meth:`Table.rules`; the rule overlay's table);
+* ``item NAME TEXT``: one entry of the list ``NAME`` (rows of one name, in order; ``${NAME}`` filled);
+* ``words   NAME  TEXT``: a word list, white-space separated; ``phrases NAME TEXT``: ``|``-separated;
+* ``+       TEXT``: more of the row above (a long pattern written over lines, as Python joins strings).
+
+>>> t = table("values")
+>>> t.re("AGE").match("67 yo").group(1), "rusty" in t.words("COLOURS")
+('67', True)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from types import SimpleNamespace
+
+import regex
+
+from ..errors import RegistryError
+
+_FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
+_KINDS = ("define", "pattern", "regex", "template", "rule", "words", "phrases", "item")
+_FILLED = ("define", "regex", "template", "rule")  # rows whose text :meth:`Table.source` gives
+_TWIN = 1 << 30  # a template's flag: run by a stdlib ``re`` twin on ASCII text (the caller's)
+_MACRO = re.compile(r"\$\{(\w+)\}")
+
+
+class Table:
+    """One table's rows by name (``define``, ``pattern``, ``words`` and ``phrases`` rows)."""
+
+    def __init__(self, name: str, rows: dict[str, tuple[str, int, str]], labels: dict[str, str] | None = None,
+                 lists: dict[str, list[str]] | None = None):
+        self.name = name
+        self.rows = rows
+        self.labels = labels or {}
+        self.lists = lists or {}
+        self._compiled: dict[str, re.Pattern[str]] = {}
+        self._namespace: SimpleNamespace | None = None
+
+    def _row(self, name: str, kind: str) -> tuple[str, int, str]:
+        row = self.rows.get(name)
+        if row is None or row[0] != kind:
+            known = ", ".join(k for k, r in self.rows.items() if r[0] == kind)
+            raise RegistryError(f"no {kind} {name!r} in rules table {self.name!r}; known: {known}")
+        return row
+
+    def source(self, name: str, **given: str) -> str:
+        """The text of a ``pattern`` (or ``define``) row, its ``${NAME}`` replaced by the table's
+        defines and by ``given``."""
+        kind = self.rows.get(name, ("pattern",))[0]
+        return self._expand(self._row(name, kind if kind in _FILLED else "pattern")[2], given)
+
+    def _expand(self, text: str, given: dict[str, str]) -> str:
+        def value(m: re.Match) -> str:
+            key = m.group(1)
+            if key in given:
+                return given[key]
+            row = self.rows.get(key)
+            if row is not None and row[0] in ("pattern", "regex"):  # a row's pattern inside another's
+                return self._expand(row[2], given)
+            return self._expand(self._row(key, "define")[2], given)
+        return _MACRO.sub(value, text)
+
+    def flags(self, name: str) -> int:
+        """A ``pattern``, ``regex`` or ``template`` row's flags (a template's without its ``t``)."""
+        kind = self.rows.get(name, ("pattern",))[0]
+        return self._row(name, kind if kind in _FILLED[1:] else "pattern")[1] & ~_TWIN
+
+    def items(self, name: str, **given: str) -> list[str]:
+        """The ``item`` rows of the list ``name`` in order, each's ``${NAME}`` filled as :meth:`source` does."""
+        if name not in self.lists:
+            raise RegistryError(f"no item list {name!r} in rules table {self.name!r}; known: {', '.join(self.lists)}")
+        return [self._expand(text, given) for text in self.lists[name]]
+
+    def rules(self) -> list[tuple[str, str, int]]:
+        """The ``rule`` rows in order: name, label (an i2b2 subtype), flags."""
+        return [(name, self.labels[name], flags) for name, (kind, flags, _) in self.rows.items() if kind == "rule"]
+
+    def templates(self) -> list[tuple[str, int, bool]]:
+        """The ``template`` rows in order: name, flags, whether an ASCII twin is asked for (``t``)."""
+        return [(name, flags & ~_TWIN, bool(flags & _TWIN)) for name, (kind, flags, _) in self.rows.items()
+                if kind == "template"]
+
+    def re(self, name: str) -> re.Pattern[str]:
+        """A ``pattern`` row compiled by the standard ``re`` module (once)."""
+        if name not in self._compiled:
+            self._compiled[name] = re.compile(self.source(name), self.flags(name))
+        return self._compiled[name]
+
+    def namespace(self) -> SimpleNamespace:
+        """Every row by its name: ``pattern`` rows compiled by ``re``, ``regex`` rows by the ``regex``
+        module, ``words`` and ``phrases`` rows as sets (``define`` rows: :meth:`source`); made once."""
+        if self._namespace is not None:
+            return self._namespace
+        out = self._namespace = SimpleNamespace()
+        for name, (kind, flags, _) in self.rows.items():
+            if kind == "pattern":
+                value: object = self.re(name)
+            elif kind == "regex":
+                value = regex.compile(self.source(name), flags)
+            elif kind == "words":
+                value = self.words(name)
+            elif kind == "phrases":
+                value = self.words(name)
+            else:  # a define: a piece of other patterns (:meth:`source`)
+                continue
+            setattr(out, name, value)
+        return out
+
+    def words(self, name: str) -> frozenset[str]:
+        """A ``words`` or ``phrases`` row as a set."""
+        return frozenset(self.entries(name))
+
+    def entries(self, name: str) -> tuple[str, ...]:
+        """A ``words`` or ``phrases`` row's entries in order."""
+        row = self.rows.get(name)
+        if row is not None and row[0] == "phrases":
+            return tuple(e.strip() for e in row[2].split("|"))
+        return tuple(self._row(name, "words")[2].split())
+
+
+def _parse(name: str, text: str) -> Table:
+    rows: dict[str, tuple[str, int, str]] = {}
+    labels: dict[str, str] = {}
+    lists: dict[str, list[str]] = {}
+    last: str | None = None
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line or line.startswith("#"):
+            continue
+        kind, _, rest = line.partition("\t")
+        if kind == "+" and last is not None:
+            if last.startswith("\0"):  # an item's continuation
+                lists[last[1:]][-1] += rest
+                continue
+            k, f, t = rows[last]
+            rows[last] = (k, f, t + rest)
+            continue
+        if kind == "item":  # one entry of a list: the rows of one name in order
+            key, _, body = rest.partition("\t")
+            lists.setdefault(key, []).append(body)
+            last = "\0" + key
+            continue
+        if kind == "rule":  # a rule's label before its flags
+            key, label, rest = (rest.split("\t", 2) + ["", ""])[:3]
+            labels[key] = label
+            rest = f"{key}\t{rest}"
+        if kind in ("pattern", "regex", "template", "rule"):
+            key, flags, body = (rest.split("\t", 2) + ["", ""])[:3]
+            if any(c not in _FLAGS for c in flags) or not flags or ("t" in flags and kind != "template"):
+                raise RegistryError(f"rules table {name!r} line {number}: flags {flags!r}, want letters of imsx "
+                                    "(t: a template's ASCII twin) or -")
+            value = sum({_FLAGS[c] for c in flags}) | (_TWIN if "t" in flags else 0)
+        elif kind in ("define", "words", "phrases"):
+            key, _, body = rest.partition("\t")
+            value = 0
+        else:
+            raise RegistryError(f"rules table {name!r} line {number}: unknown row kind {kind!r}; "
+                                f"known: {', '.join(_KINDS)}, +")
+        if key in rows:
+            raise RegistryError(f"rules table {name!r} line {number}: {key!r} twice")
+        rows[key] = (kind, value, body)
+        last = key
+    return Table(name, rows, labels, lists)
+
+
+@cache
+def table(name: str) -> Table:
+    """The table ``crfdeid/_data/rules/<name>.tsv``, read once."""
+    path = resources.files("crfdeid._data").joinpath("rules", f"{name}.tsv")
+    if not path.is_file():
+        known = sorted(p.name[:-4] for p in resources.files("crfdeid._data").joinpath("rules").iterdir()
+                       if p.name.endswith(".tsv"))
+        raise RegistryError(f"unknown rules table {name!r}; known: {', '.join(known)}")
+    return _parse(name, path.read_text(encoding="utf-8"))

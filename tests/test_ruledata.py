@@ -1,0 +1,74 @@
+"""The recognizers' rule tables (crfdeid/_data/rules/*.tsv) and the engine that reads them
+(crfdeid/recognizers/ruledata.py): every shipped row parses and compiles, every table names its
+source and licence, and a malformed row is an error that names the table, line and what is allowed."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+import regex
+
+from crfdeid.errors import RegistryError
+from crfdeid.recognizers import ruledata
+
+TABLES = sorted(p.name[:-4] for p in resources.files("crfdeid._data").joinpath("rules").iterdir()
+                if p.name.endswith(".tsv"))
+
+
+def test_the_tables_are_shipped():
+    assert {"overlay", "phrases", "values", "contextforms"} <= set(TABLES)
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_every_table_names_its_source_and_licence(name):
+    head = resources.files("crfdeid._data").joinpath("rules", f"{name}.tsv").read_text(encoding="utf-8")
+    header = [line for line in head.splitlines()[:8] if line.startswith("#")]
+    assert any(line.startswith("# source:") for line in header), name
+    assert any(line.startswith("# licence:") for line in header), name
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_every_row_of_every_table_compiles(name):
+    table = ruledata.table(name)
+    table.namespace()  # every pattern and regex row compiled
+    pieces = {n for n, (kind, _, _) in table.rows.items() if kind in ("define", "pattern", "regex")}
+    for row, (kind, _, text) in table.rows.items():
+        if kind in ("rule", "template"):  # what the module fills in (a word list's alternation): a word
+            given = {n: "word" for n in re.findall(r"\$\{(\w+)\}", text) if n not in pieces}
+            regex.compile(table.source(row, **given), table.flags(row))
+        if kind == "rule":
+            assert re.fullmatch(r"[A-Z-]+", table.labels[row]), (name, row)
+    for items in table.lists:
+        assert all(regex.compile(item) for item in table.items(items))
+
+
+def test_defines_continuations_and_given_values_fill_a_pattern():
+    table = ruledata._parse("t", "# source: test\n# licence: MIT\ndefine\tD\t[0-9]\n+\t+\n"
+                                 "pattern\tP\ti\tab${D}\ntemplate\tT\tt\t${D}${X}\nwords\tW\tx y\n"
+                                 "phrases\tF\ta b|c\nrule\tR\tZIP\t-\t${P}\n"
+                                 "item\tL\tx${D}\n+\ty\nitem\tL\tz\n")
+    assert table.re("P").pattern == "ab[0-9]+" and table.flags("P") == re.I
+    assert table.source("T", X="z") == "[0-9]+z" and table.templates() == [("T", 0, True)]
+    assert table.words("W") == {"x", "y"} and table.entries("F") == ("a b", "c")
+    assert table.rules() == [("R", "ZIP", 0)] and table.source("R") == "ab[0-9]+"
+    assert table.namespace().P.match("AB12") is not None
+    assert table.items("L") == ["x[0-9]+y", "z"]  # a list's rows in order, continued and filled
+
+
+@pytest.mark.parametrize("text, message", [
+    ("pattern\tP\tq\tx\n", "flags 'q'"),
+    ("patern\tP\t-\tx\n", "unknown row kind 'patern'"),
+    ("words\tW\ta\nwords\tW\tb\n", "'W' twice"),
+])
+def test_a_malformed_row_is_an_error_naming_the_line(text, message):
+    with pytest.raises(RegistryError, match=re.escape(message)):
+        ruledata._parse("t", text)
+
+
+def test_an_unknown_table_or_row_is_an_error_listing_the_known_ones():
+    with pytest.raises(RegistryError, match="known: .*overlay"):
+        ruledata.table("no_such_table")
+    with pytest.raises(RegistryError, match="known: .*AGE"):
+        ruledata.table("values").re("NO_SUCH_ROW")
