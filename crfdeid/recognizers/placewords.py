@@ -27,7 +27,10 @@ _D = table("phrases").namespace()
 
 
 def _alternation(items) -> str:
-    return "|".join(regex.escape(h).replace(r"\ ", r"[ \t]") for h in sorted(set(items), key=len, reverse=True))
+    """The items as one alternation, longest first, then in text order (the same pattern under
+    every hash seed)."""
+    heads = sorted(set(items), key=lambda h: (-len(h), h))
+    return "|".join(regex.escape(h).replace(r"\ ", r"[ \t]") for h in heads)
 
 
 @lru_cache(maxsize=1)
