@@ -9,6 +9,7 @@ refuses a damaged file, and ``tag`` counts the notes each member read (``--route
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from crfdeid.errors import ConfigError, ModelError
 from crfdeid.routing import RoutedModel
 from crfdeid.routing.router import Router, note_features
 from crfdeid.tagging.model import TaggingModel
+from crfdeid.tagging.session import Session
 
 OPERATIVE = ("OPERATIVE REPORT\nDate of operation: 03/02/2031. Theatre 4.\nSurgeon: Mr A. Halvorsen, consultant. "
              "Assistant: Dr P. Nair. Anaesthetist: Dr L. Moreau.\nIndication: morbid obesity, BMI 44.\n"
@@ -32,7 +34,8 @@ NURSING = ("Nursing progress note 0700-1900. Neuro: alert, oriented x3, MAE. CV:
            "Resp: LS clear, sat 97% on 2L NC. GI: abd soft, +BS, tol clears. GU: foley draining clear "
            "yellow urine. Plan: cont to monitor, wean O2 as tol.\n")
 
-MEMBER = "train: [{train}]\nfeatures: no_dict\ncrf: {{algorithm: lbfgs, max_iterations: 8}}\n"
+MEMBER = ("train: [{train}]\nfeatures: no_dict\ncrf: {{algorithm: lbfgs, max_iterations: 8}}\n"
+          "decoding: {{o_threshold: 0.9, o_words_min_count: 2}}\n")
 ROUTED = """model: routed
 routing:
   members: {{icu: {icu}, specialty: specialty.yaml}}
@@ -64,6 +67,31 @@ def test_routes_an_operative_note_to_specialty_and_a_nursing_note_to_icu(trained
     docs = list(model.tag_many([Document("op", OPERATIVE), Document("nurse", NURSING)]))
     assert [d.meta["route"] for d in docs] == ["specialty", "icu"]
     assert model.counts == {"specialty": 1, "icu": 1}
+
+
+def test_forced_sends_every_note_to_one_member_and_refuses_an_unknown_one(trained):
+    model = TaggingModel.load(trained[1]).forced("specialty")
+    assert {model.tag_text(t).meta["route"] for t in (OPERATIVE, NURSING)} == {"specialty"}
+    assert model.forced("auto").tag_text(NURSING).meta["route"] == "icu"
+    with pytest.raises(ConfigError, match="unknown route"):
+        model.forced("ent")
+
+
+def test_without_o_words_every_member_tags_without_them_and_the_callers_model_keeps_them(trained):
+    model = TaggingModel.load(trained[1])
+    kept = {name: m.o_words for name, m in model.members.items()}
+    assert all(kept.values())
+    session = Session(model, "spans", o_words=False)
+    assert all(m.o_words == frozenset() for m in session.model.members.values())
+    assert {name: m.o_words for name, m in model.members.items()} == kept
+
+
+def test_a_pickled_copy_tags_alike_with_its_route_and_o_words(trained):
+    model = TaggingModel.load(trained[1]).forced("icu")
+    model.o_words = frozenset({"vicryl"})
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy.route == "icu" and all(m.o_words == {"vicryl"} for m in copy.members.values())
+    assert copy.tag_text(OPERATIVE).spans == model.tag_text(OPERATIVE).spans
 
 
 def test_each_note_gets_the_spans_of_its_member_alone(trained):
