@@ -96,13 +96,17 @@ class RoutedModel(TaggingModel):
 
     @o_words.setter
     def o_words(self, value: frozenset) -> None:
+        self._set_on_copies("o_words", value)
+        self._o_words_set = value
+
+    def _set_on_copies(self, attribute: str, value) -> None:
+        """``attribute`` of every member set to ``value``, on copies of the members."""
         members = {}
         for name, member in self.members.items():
             member = copy.copy(member)
-            member.o_words = value
+            setattr(member, attribute, value)
             members[name] = member
         self.members = members
-        self._o_words_set = value
 
     _o_words_set: frozenset | None = None
 
@@ -114,12 +118,7 @@ class RoutedModel(TaggingModel):
 
     @chain.setter
     def chain(self, value) -> None:
-        members = {}
-        for name, member in self.members.items():
-            member = copy.copy(member)
-            member.chain = value
-            members[name] = member
-        self.members = members
+        self._set_on_copies("chain", value)
 
     def forced(self, route: str) -> RoutedModel:
         """This model with every note sent to the member ``route`` (``"auto"``: the router's choice).
