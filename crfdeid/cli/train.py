@@ -5,6 +5,7 @@ Example::
     python -m crfdeid train --config configs/default.yaml --output crfdeid/_data/default-model
     python -m crfdeid train --config configs/physionet.yaml --output build/physionet.model \\
         --set crf.c1=0.05 --dev physionet:../shared/corpora/physionet-dev
+    python -m crfdeid train --config configs/routed.yaml --output build/routed.model  # two CRFs and a router
 
 Prints a summary (documents, tokens, features, iterations, time, and dev scores
 when ``--dev`` is given). Exit codes: 0 success, 1 unreadable training
