@@ -153,6 +153,12 @@ def test_tag_summary_counts_the_notes_of_each_member_and_route_forces_one(traine
     assert "unknown route 'ent'" in capsys.readouterr().err
 
 
+def test_a_route_in_a_notes_meta_is_not_counted_for_a_model_of_one_member(tmp_path, capsys):
+    (tmp_path / "n.jsonl").write_text(json.dumps({"id": "n", "text": NURSING, "meta": {"route": "mine"}}) + "\n")
+    assert tag.main([f"jsonl:{tmp_path / 'n.jsonl'}", "--output-format", "jsonl"]) == 0
+    assert "notes by member" not in capsys.readouterr().err
+
+
 def test_route_is_refused_for_a_model_of_one_member(tmp_path, capsys):
     (tmp_path / "n.txt").write_text(NURSING)
     assert tag.main([str(tmp_path / "n.txt"), "--output-format", "jsonl", "--route", "icu"]) == 2

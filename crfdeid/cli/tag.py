@@ -168,10 +168,12 @@ class Tally:
     >>> t.message()
     'replaced: NAME 1 (spans by category); 1 of 2 note(s) with none'
 
-    A routed model's notes are counted by the member that tagged them (``meta["route"]``).
+    With ``routed`` (a routed model's run) the notes are counted by the member that tagged them
+    (``meta["route"]``).
     """
 
-    def __init__(self, output_format: str):
+    def __init__(self, output_format: str, routed: bool = False):
+        self.routed = routed
         self.verb = "replaced" if output_format in ("redacted", "masked", "surrogate") else "found"
         self.counts: dict[str, int] = {}
         self.routes: dict[str, int] = {}
@@ -180,7 +182,7 @@ class Tally:
     def add(self, doc) -> None:
         self.notes += 1
         self.empty += not doc.spans
-        route = doc.meta.get("route")
+        route = doc.meta.get("route") if self.routed else None
         if isinstance(route, str):
             self.routes[route] = self.routes.get(route, 0) + 1
         for span in doc.spans:
@@ -353,7 +355,7 @@ def main(argv=None) -> int:
         print(SEED_WARNING, file=sys.stderr)
     if random_key:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
-    tally = Tally(args.output_format)
+    tally = Tally(args.output_format, routed=hasattr(model, "forced"))
     tally.watch(out)
     with explain_file if explain_file is not None else contextlib.nullcontext():
         done, failed, completed = session.write(
