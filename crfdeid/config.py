@@ -28,7 +28,9 @@ A config is plain data (see ``configs/default.yaml``)::
     prior: null                     # another model's CRF voting in the decoding, copied into the model
                                     # file: {model: default, weight: 0.02, vote: outside} (crfdeid.crf.settings)
     seed: 13
-    model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural])
+    model: crf                      # or elman, jordan, bilstm-crf (crfdeid.neural; extra [neural]),
+                                    # or routed: member models and a router choosing one per note
+    routing: null                   # a routed model's members and router (crfdeid.routing.settings)
     neural: {epochs: 10, ...}       # the networks' hyper-parameters (crfdeid.neural.settings)
 
 :func:`load_config` deep-merges overrides (an ablation is a base config plus a small
@@ -80,13 +82,14 @@ OWN: dict[str, Any] = {
 #: Every top-level key a config may have, in the order of a resolved config.
 KEYS = ("description", "train", "dev", "features", "window", "tokenizer", "segment", "crf", "decoding",
         "rules", "postprocess", "companion", "prior", "training", "committee", "scheme", "resources", "seed", "model",
-        "neural")
+        "neural", "routing")
 #: Feature templates that read word lists (the dictionary group).
 LIST_TEMPLATES = frozenset({"gazetteer.v1", "rank.v1", "gazetteer_phrases.v1"})
 #: Reader options whose string value is a file (relative to the config, as input paths are).
 PATH_OPTIONS = ("label_map",)
-#: Models a config can select; all but ``crf`` are networks of :mod:`crfdeid.neural`.
-MODELS = ("crf", "elman", "jordan", "bilstm-crf")
+#: Models a config can select: the CRF, the networks of :mod:`crfdeid.neural`, and ``routed``
+#: (:mod:`crfdeid.routing`: member models and a router choosing one per note).
+MODELS = ("crf", "elman", "jordan", "bilstm-crf", "routed")
 #: Formats whose PATH is not a file-system path.
 _NOT_PATHS = ("synth",)
 
@@ -224,10 +227,24 @@ def resolve_paths(raw: dict, base_dir: Path | None) -> dict:
         fs = where.get("features") if isinstance(where, dict) else None
         if isinstance(fs, (str, Path)) and not _is_name(str(fs)):
             where["features"] = relative_to(str(fs), base_dir)  # type: ignore[index]
+    routing = raw.get("routing")
+    if isinstance(routing, dict) and isinstance(routing.get("members"), dict):
+        routing["members"] = {name: _member_paths(spec, base_dir) for name, spec in routing["members"].items()}
     emb = (raw.get("neural") or {}).get("embeddings") if isinstance(raw.get("neural"), dict) else None
     if isinstance(emb, (str, Path)):
         raw["neural"]["embeddings"] = relative_to(str(emb), base_dir)
     return raw
+
+
+def _member_paths(spec, base_dir: Path):
+    """A routed model's member (a config, or ``{config, model}``) with its file paths made relative
+    to ``base_dir``; a shipped config's name and the shipped model (``default``) stay names."""
+    def one(value, key="config"):
+        name = _is_name(value) if key == "config" else value == "default"
+        return relative_to(value, base_dir) if isinstance(value, str) and not name else value
+    if isinstance(spec, dict):
+        return {k: one(v, k) if k in ("config", "model") else v for k, v in spec.items()}
+    return one(spec)
 
 
 def load_feature_set(spec, base_dir: Path | None = None, path=None) -> dict:
@@ -307,7 +324,7 @@ def _drop_overridden(cfg: dict, overrides: dict, path) -> None:
     it: ``--set model=bilstm-crf`` on a config with a ``companion`` or a ``prior`` (a second CRF
     and a prior's vote are for a plain CRF model), so the networks' documented commands run on the
     shipped configs. A section the override itself gives is kept, and then refused by its own check."""
-    network = cfg.get("model", "crf") != "crf" or bool((cfg.get("committee") or {}).get("combine"))
+    network = cfg.get("model", "crf") not in ("crf", "routed") or bool((cfg.get("committee") or {}).get("combine"))
     if not network or not ("model" in overrides or "committee" in overrides):
         return
     for key, what in (("companion", "a second CRF"), ("prior", "a prior's vote")):

@@ -58,6 +58,7 @@ PROVIDERS: dict[str, str] = {
     "prior": "crfdeid.crf.settings",
     "postprocess": "crfdeid.recognizers.chain",
     "neural": "crfdeid.neural.settings",
+    "routing": "crfdeid.routing.settings",
 }
 
 

@@ -32,6 +32,7 @@ LAYERS = (
     ("tagging",),
     ("crf",),
     ("neural",),
+    ("routing",),
     ("synth", "experiments"),
     ("adapters",),
     ("review", "serve", "spark", "audit"),

@@ -112,6 +112,9 @@ def _parser() -> argparse.ArgumentParser:
                         "date_order, else the model config's, when not given. No date is removed for its order")
     p.add_argument("--jobs", type=int, default=1,
                    help="processes that tag: this one and N-1 workers (default: 1)")
+    p.add_argument("--route", metavar="MEMBER", default=None,
+                   help="a routed model (docs/synth.md): tag every note with the member MEMBER (e.g. icu, "
+                        "specialty) instead of the one its router chooses; auto: the router's choice (default)")
     p.add_argument("--backend", choices=("numpy", "crfsuite"), default="numpy",
                    help="tagging backend, same labels (default: numpy; crfsuite: pycrfsuite's tagger)")
     p.add_argument("--explain", nargs="?", const=True, default=None, metavar="FILE",
@@ -164,16 +167,24 @@ class Tally:
     ...     t.add(doc)
     >>> t.message()
     'replaced: NAME 1 (spans by category); 1 of 2 note(s) with none'
+
+    With ``routed`` (a routed model's run) the notes are counted by the member that tagged them
+    (``meta["route"]``).
     """
 
-    def __init__(self, output_format: str):
+    def __init__(self, output_format: str, routed: bool = False):
+        self.routed = routed
         self.verb = "replaced" if output_format in ("redacted", "masked", "surrogate") else "found"
         self.counts: dict[str, int] = {}
+        self.routes: dict[str, int] = {}
         self.notes = self.empty = 0
 
     def add(self, doc) -> None:
         self.notes += 1
         self.empty += not doc.spans
+        route = doc.meta.get("route") if self.routed else None
+        if isinstance(route, str):
+            self.routes[route] = self.routes.get(route, 0) + 1
         for span in doc.spans:
             self.counts[span.category] = self.counts.get(span.category, 0) + 1
 
@@ -189,8 +200,10 @@ class Tally:
 
     def message(self) -> str:
         found = ", ".join(f"{cat} {n}" for cat, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        routes = ", ".join(f"{name} {n}" for name, n in sorted(self.routes.items()))
         return (f"{self.verb}: {found or 'nothing'} (spans by category); "
-                f"{self.empty} of {self.notes} note(s) with none")
+                f"{self.empty} of {self.notes} note(s) with none"
+                + (f"; notes by member: {routes}" if routes else ""))
 
 
 def _writer_option(pair: str) -> tuple:
@@ -246,6 +259,15 @@ def _explain_file(args, paths) -> ExplainWriter | None:
     return ExplainWriter(args.explain, overwrite=args.overwrite)
 
 
+def _route(model, route: str | None) -> None:
+    """``--route``: every note to one member of a routed model (refused for another model)."""
+    if route is None or (route == "auto" and not hasattr(model, "forced")):
+        return
+    if not hasattr(model, "forced"):
+        raise ConfigError(f"--route {route}: the model is not a routed model (it has one member)")
+    model.forced(route)
+
+
 def _check_mining_save(args, session) -> None:
     """Refuse ``--site-mining-save`` before anything is tagged when it cannot be honoured."""
     if args.site_mining_save is None:
@@ -289,6 +311,7 @@ def main(argv=None) -> int:
             check_apart(part, paths, [args.output_dir], what="--site-mining-save")
         with gc_paused():
             model = TaggingModel.load(args.model, backend=args.backend)
+            _route(model, args.route)
             if cli.owns_process(argv):
                 gc.freeze()
         cli.start_log(args)  # before the inputs are opened: their warnings go to the log too
@@ -332,7 +355,7 @@ def main(argv=None) -> int:
         print(SEED_WARNING, file=sys.stderr)
     if random_key:
         print(RANDOM_KEY_NOTE, file=sys.stderr)  # even with --quiet: the outputs of two runs differ
-    tally = Tally(args.output_format)
+    tally = Tally(args.output_format, routed=hasattr(model, "forced"))
     tally.watch(out)
     with explain_file if explain_file is not None else contextlib.nullcontext():
         done, failed, completed = session.write(

@@ -5,6 +5,7 @@ Example::
     python -m crfdeid train --config configs/default.yaml --output crfdeid/_data/default-model
     python -m crfdeid train --config configs/physionet.yaml --output build/physionet.model \\
         --set crf.c1=0.05 --dev physionet:../shared/corpora/physionet-dev
+    python -m crfdeid train --config configs/routed.yaml --output build/routed.model  # two CRFs and a router
 
 Prints a summary (documents, tokens, features, iterations, time, and dev scores
 when ``--dev`` is given). Exit codes: 0 success, 1 unreadable training
@@ -70,6 +71,17 @@ def parse_overrides(items) -> dict:
     return out
 
 
+def _routed_summary(s: dict) -> None:
+    """What a routed model's training says: each member's notes and the router's (counts only)."""
+    for name, m in s["members"].items():
+        how = f"copied from {m['copied_from']} (sha256 {m['sha256'][:12]})" if "copied_from" in m else "trained"
+        print(f"member:     {name}: {how}, documents {m.get('documents')}  features: {m.get('features')}  "
+              f"iterations: {m.get('iterations')}")
+    r = s["router"]
+    print(f"router:     notes {', '.join(f'{k} {v}' for k, v in r['notes'].items())}; weights: {r['features']}; "
+          f"training notes routed as labelled: {', '.join(f'{k} {v}' for k, v in r['routed_as_labelled'].items())}")
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -84,7 +96,8 @@ def main(argv=None) -> int:
     except (CrfdeidError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if not cfg["train"]:
+    routed = cfg["model"] == "routed"  # its members' configs name their notes
+    if not cfg["train"] and not routed:
         print("error: no training input (set `train` in the config or pass --train)", file=sys.stderr)
         return 2
     progress = not args.quiet
@@ -92,7 +105,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     declared = cfg["scheme"]
     try:
-        docs, _ = read_corpus(cfg["train"], declared, **options)
+        docs = None if routed else read_corpus(cfg["train"], declared, **options)[0]
         model = train_model(docs, cfg, progress=progress)
         model.save(args.output)
         step("train: model saved")
@@ -101,9 +114,14 @@ def main(argv=None) -> int:
         return 1
     s = model.stats
     print(f"model:      {args.output}")
-    print(f"documents:  {s['documents']}  tokens: {s['tokens']}  segments: {s['segments']}  "
-          f"spans: {s['spans']}")
-    if "parameters" in s:  # a network (crfdeid.neural)
+    if routed:
+        _routed_summary(s)
+    else:
+        print(f"documents:  {s['documents']}  tokens: {s['tokens']}  segments: {s['segments']}  "
+              f"spans: {s['spans']}")
+    if routed:
+        print(f"time:       {time.perf_counter() - t0:.1f}s")
+    elif "parameters" in s:  # a network (crfdeid.neural)
         print(f"network:    {cfg['model']}  parameters: {s['parameters']}  words: {s['words']}")
         print(f"epochs:     {s['epochs']}  time: {time.perf_counter() - t0:.1f}s "
               f"(read {s['featurize_seconds']}s, training {s['train_seconds']}s)")

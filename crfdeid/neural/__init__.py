@@ -44,7 +44,7 @@ def require(model: str = "a network", path=None) -> None:
 
     Called before anything long starts (training, reading a corpus to cross-validate).
     """
-    if model != "crf" and not available():
+    if model in NETWORKS and not available():
         raise ConfigError(f"model {model!r} needs PyTorch: {INSTALL_HINT}", path=path)
 
 

@@ -1,5 +1,6 @@
-"""The kinds of model a config's ``model`` key names, as a registry: the CRF of :mod:`crfdeid.crf`
-and, from an optional package, the networks of :mod:`crfdeid.neural`.
+"""The kinds of model a config's ``model`` key names, as a registry: the CRF of :mod:`crfdeid.crf`,
+the routed model of :mod:`crfdeid.routing` (member models and a router) and, from an optional
+package, the networks of :mod:`crfdeid.neural`.
 
 A kind is a loader (a checked model file's parts -> a model) and a trainer (documents ->
 a model). A package registers its kinds with :func:`register` when it is imported (the CRF's
@@ -34,6 +35,7 @@ KINDS: dict[str, Kind] = {}
 #: None for the base install).
 PROVIDERS: dict[str, tuple[str, str | None]] = {
     "crf": ("crfdeid.crf", None),
+    "routed": ("crfdeid.routing", None),
     **{name: ("crfdeid.neural", "neural") for name in ("elman", "jordan", "bilstm-crf")}}
 
 

@@ -166,9 +166,10 @@ class TaggingModel:
         ``path`` ``None``, or ``"default"`` where no such file exists, is the shipped model
         (so every command's ``--model default`` names it). A CRF file gives a
         :class:`crfdeid.crf.Model`, a network's file a
-        :class:`crfdeid.neural.model.NeuralModel` (with the ``neural`` extra), whichever
-        class this is called on. ``backend`` selects the CRF's tagging backend
-        (``"numpy"`` or ``"crfsuite"``); a network has one, ``"numpy"`` stands for it.
+        :class:`crfdeid.neural.model.NeuralModel` (with the ``neural`` extra), a routed
+        file a :class:`crfdeid.routing.RoutedModel`, whichever class this is called on.
+        ``backend`` selects the CRF's tagging backend (``"numpy"`` or ``"crfsuite"``); a
+        network has one, ``"numpy"`` stands for it.
 
         Raises
         ------

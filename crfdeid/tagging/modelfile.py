@@ -13,8 +13,12 @@ loads, with a warning that a damaged setting in it would go unnoticed until it i
 again. The two magic strings differ in more than one bit, so no single flipped bit makes
 a file of the new layout pass for an unchecked one.
 
-The part is a CRFsuite model (format 1) or a network's weights in the safetensors
-format (format 2, :mod:`crfdeid.neural`: tensors and a JSON header, no pickle).
+The part is a CRFsuite model (format 1), a network's weights in the safetensors
+format (format 2, :mod:`crfdeid.neural`: tensors and a JSON header, no pickle), or
+model files of this layout one after another (format 3, ``members_size`` and
+``members_sha256``; :mod:`crfdeid.routing`: the manifest's ``members`` gives each one's
+name, size and SHA-256 and its ``router`` the weights that choose one per note; each member
+is checked whole as a file of its own when it is loaded).
 A CRF whose config has a ``companion`` section is followed by the companion's CRFsuite
 model, described by the manifest's ``companion`` entry (``crf_size``, ``crf_sha256``,
 ``labels``, its ``o_words`` and ``training`` statistics); a file without that entry
@@ -54,8 +58,10 @@ LEGACY_MAGIC = b"CRFDEID-MODEL\n"
 FORMAT_VERSION = 1
 #: Format of a file holding a network's weights (safetensors).
 WEIGHTS_FORMAT_VERSION = 2
+#: Format of a file holding other model files and a router choosing one per note (:mod:`crfdeid.routing`).
+MEMBERS_FORMAT_VERSION = 3
 #: The part each format holds: the manifest keys' prefix.
-PARTS: dict[object, str] = {FORMAT_VERSION: "crf", WEIGHTS_FORMAT_VERSION: "weights"}
+PARTS: dict[object, str] = {FORMAT_VERSION: "crf", WEIGHTS_FORMAT_VERSION: "weights", MEMBERS_FORMAT_VERSION: "members"}
 CRF_MAGIC = b"lCRF"
 _MAX_MANIFEST = 64 * 1024 * 1024
 #: The largest model file read (the shipped CRF is under 1 MB, a network's weights tens of MB).
@@ -210,7 +216,8 @@ def _manifest_extent(data: bytes, path) -> tuple[int, int]:
 def _check_part(part: bytes, entry: dict, name: str, what: str, path, offset: int) -> None:
     """``part`` of the size and checksum ``entry`` gives (``{name}_size``, ``{name}_sha256``), a valid CRF."""
     part_size = entry.get(f"{name}_size")
-    looks_right = part.startswith(CRF_MAGIC) if name == "crf" else _is_safetensors(part)
+    looks_right = {"crf": part.startswith(CRF_MAGIC), "members": part.startswith(MAGIC)}.get(name) \
+        if name != "weights" else _is_safetensors(part)
     if not isinstance(part_size, int) or len(part) != part_size or not looks_right:
         raise ModelError(f"truncated or corrupt model file ({what} part "
                          f"is {len(part)} bytes, manifest says {part_size})", path=path, offset=offset)

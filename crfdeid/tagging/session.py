@@ -261,7 +261,7 @@ class Session:
     def _spec(self) -> tuple:
         """What a spawned worker needs to tag as this session does."""
         return (self.model.path, getattr(self.model, "backend", "numpy"), self.o_words, self.o_threshold,
-                self.site, self.explain)
+                self.site, self.explain, getattr(self.model, "route", None))
 
     def tagged(self, docs: Iterable[Document]) -> Iterator[Document]:
         """Tagged copies of ``docs`` (spans and ``meta['confidence']``), in order; the first
@@ -412,9 +412,12 @@ def _init_worker(spec, parent: int | None = None) -> None:
         end_with_parent(parent)
     if _WORKER is not None:
         return
-    path, backend, o_words, o_threshold, site, explain = spec
+    path, backend, o_words, o_threshold, site, explain, route = spec
     _WORKER = Session(path, SPANS, o_threshold=o_threshold, o_words=o_words, site=site, backend=backend,
                       explain=explain)
+    forced = getattr(_WORKER.model, "forced", None)  # a routed model's member for every note (tag --route)
+    if route is not None and forced is not None:
+        forced(route)
 
 
 def _tag_batch(docs, session: Session | None = None) -> list:

@@ -1,0 +1,69 @@
+"""Training a routed model from its config: each member from its own config (or copied from a
+model file), then the router on the members' notes (:func:`crfdeid.routing.router.train_router`)."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from ..config import load_config
+from ..crf import train_model
+from ..errors import ConfigError, ModelError
+from ..io.labelled import read_corpus
+from ..progress import step
+from ..tagging import modelfile
+from ..tagging.model import DEFAULT_MODEL, TaggingModel
+from .model import RoutedModel
+from .router import train_router
+
+#: Keys of a member's config that may differ from the model file copied for it.
+_FREE = ("description",)
+
+
+def train_routed(docs, config: dict, progress: bool = False) -> RoutedModel:
+    """The routed model of the resolved ``config`` (``model: routed``; :mod:`crfdeid.routing.settings`).
+
+    ``docs`` must be None: each member trains on the notes its own config names.
+
+    Raises
+    ------
+    ConfigError
+        Documents given, or a member's model file whose config is not the member's config.
+    """
+    if docs is not None:
+        raise ConfigError("a routed model trains each member on the notes of its own config; "
+                          "give it no training documents (no --train)")
+    routing = config["routing"]
+    members, stats = {}, {}
+    for name, spec in routing["members"].items():
+        t0 = time.perf_counter()
+        members[name], stats[name] = _member(name, spec, progress)
+        step("routing: member %s ready (%.1fs)", name, time.perf_counter() - t0)
+    notes = {name: read_corpus(inputs, config["scheme"])[0] for name, inputs in routing["notes"].items()}
+    router, router_stats = train_router(notes, routing["default"], routing["threshold"], **routing["router"])
+    step("routing: router trained on %s notes, %d weights",
+         "+".join(str(len(v)) for v in notes.values()), len(router.weights))
+    manifest = {"router": router.to_dict(), "training": {"members": stats, "router": router_stats}}
+    return RoutedModel(members, config, manifest)
+
+
+def _member(name: str, spec: dict, progress: bool) -> tuple[bytes, dict]:
+    """A member's model file content and its training statistics (with the SHA-256 of a copied file)."""
+    if spec["model"] is None:
+        model = train_model(None, load_config(spec["config"]), progress)
+        return model.to_bytes(), dict(model.stats)
+    source = DEFAULT_MODEL if spec["model"] == "default" else spec["model"]
+    try:
+        data = modelfile.read_file(source)
+    except OSError as exc:
+        raise ModelError(f"routing.members.{name}: cannot read the model file ({exc.strerror})", path=source) from None
+    copied = TaggingModel.from_bytes(data, source)
+    if spec["config"] is not None:
+        want = load_config(spec["config"])
+        differ = sorted(k for k in want if k not in _FREE and want[k] != copied.config.get(k)
+                        and not (k == "scheme" and want[k] is None))  # null: the training notes' scheme
+        if differ:
+            raise ConfigError(f"routing.members.{name}: the model file {source} was not trained by the config "
+                              f"{spec['config']} (they differ in {', '.join(differ)})")
+    return data, {**copied.stats, "copied_from": str(spec["model"]),
+                  "sha256": hashlib.sha256(data).hexdigest()}

@@ -1,0 +1,188 @@
+"""The routed model (crfdeid.routing): two CRFs in one file and a learned router choosing per note.
+
+A tiny routed model trains from configs in a temporary folder (few synthetic notes, few CRF
+iterations): it sends a made-up operative note to its specialty member and a made-up nursing
+note to its ICU member, round-trips through its file, copies a member's file byte for byte,
+refuses a damaged file, and ``tag`` counts the notes each member read (``--route`` forces one).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from crfdeid.cli import tag
+from crfdeid.cli import train as train_cli
+from crfdeid.config import load_config
+from crfdeid.document import Document
+from crfdeid.errors import ConfigError, ModelError
+from crfdeid.routing import RoutedModel
+from crfdeid.routing.router import Router, note_features
+from crfdeid.tagging.model import TaggingModel
+from crfdeid.tagging.session import Session
+
+OPERATIVE = ("OPERATIVE REPORT\nDate of operation: 03/02/2031. Theatre 4.\nSurgeon: Mr A. Halvorsen, consultant. "
+             "Assistant: Dr P. Nair. Anaesthetist: Dr L. Moreau.\nIndication: morbid obesity, BMI 44.\n"
+             "Preoperative diagnosis: morbid obesity. Postoperative diagnosis: same.\n"
+             "Procedure: laparoscopic Roux-en-Y gastric bypass.\nFindings: the jejunum was divided 40 cm distal "
+             "to the ligament of Treitz; gastrojejunostomy closed with 3-0 Vicryl.\nSpecimen to pathology. "
+             "Estimated blood loss 20 mL.\nPlan: review in clinic in 6 weeks.\n")
+NURSING = ("Nursing progress note 0700-1900. Neuro: alert, oriented x3, MAE. CV: HR 80s SR, SBP 110-130. "
+           "Resp: LS clear, sat 97% on 2L NC. GI: abd soft, +BS, tol clears. GU: foley draining clear "
+           "yellow urine. Plan: cont to monitor, wean O2 as tol.\n")
+
+MEMBER = ("train: [{train}]\nfeatures: no_dict\ncrf: {{algorithm: lbfgs, max_iterations: 8}}\n"
+          "decoding: {{o_threshold: 0.9, o_words_min_count: 2}}\n")
+ROUTED = """model: routed
+routing:
+  members: {{icu: {icu}, specialty: specialty.yaml}}
+  notes: {{icu: ["synth:300,9,mix_icu"], specialty: ["synth:300,9,specialty"]}}
+  threshold: 0.5
+"""
+
+
+def _configs(folder: Path, icu: str = "icu.yaml") -> Path:
+    (folder / "icu.yaml").write_text(MEMBER.format(train='"synth:25,7,mix_icu"'))
+    (folder / "specialty.yaml").write_text(MEMBER.format(train='"synth:15,7,mix_icu", "synth:15,7,specialty"'))
+    (folder / "routed.yaml").write_text(ROUTED.format(icu=icu))
+    return folder / "routed.yaml"
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """``(folder, model file)`` of a tiny routed model trained by ``python -m crfdeid train``."""
+    folder = tmp_path_factory.mktemp("routed")
+    out = folder / "routed.model"
+    assert train_cli.main(["--config", str(_configs(folder)), "--output", str(out), "--quiet"]) == 0
+    return folder, out
+
+
+def test_routes_an_operative_note_to_specialty_and_a_nursing_note_to_icu(trained):
+    model = TaggingModel.load(trained[1])
+    assert isinstance(model, RoutedModel)
+    assert model.router.p_other(OPERATIVE) > 0.5 > model.router.p_other(NURSING)
+    docs = list(model.tag_many([Document("op", OPERATIVE), Document("nurse", NURSING)]))
+    assert [d.meta["route"] for d in docs] == ["specialty", "icu"]
+    assert model.counts == {"specialty": 1, "icu": 1}
+
+
+def test_forced_sends_every_note_to_one_member_and_refuses_an_unknown_one(trained):
+    model = TaggingModel.load(trained[1]).forced("specialty")
+    assert {model.tag_text(t).meta["route"] for t in (OPERATIVE, NURSING)} == {"specialty"}
+    assert model.forced("auto").tag_text(NURSING).meta["route"] == "icu"
+    with pytest.raises(ConfigError, match="unknown route"):
+        model.forced("ent")
+
+
+def test_without_o_words_every_member_tags_without_them_and_the_callers_model_keeps_them(trained):
+    model = TaggingModel.load(trained[1])
+    kept = {name: m.o_words for name, m in model.members.items()}
+    assert all(kept.values())
+    session = Session(model, "spans", o_words=False)
+    assert all(m.o_words == frozenset() for m in session.model.members.values())
+    assert {name: m.o_words for name, m in model.members.items()} == kept
+
+
+def test_a_pickled_copy_tags_alike_with_its_route_and_o_words(trained):
+    model = TaggingModel.load(trained[1]).forced("icu")
+    model.o_words = frozenset({"vicryl"})
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy.route == "icu" and all(m.o_words == {"vicryl"} for m in copy.members.values())
+    assert copy.tag_text(OPERATIVE).spans == model.tag_text(OPERATIVE).spans
+
+
+def test_each_note_gets_the_spans_of_its_member_alone(trained):
+    model = TaggingModel.load(trained[1])
+    for text, name in ((OPERATIVE, "specialty"), (NURSING, "icu")):
+        alone = TaggingModel.from_bytes(model.member_file(name)).tag_text(text)
+        assert model.tag_text(text).spans == alone.spans
+
+
+def test_round_trip_keeps_the_file_and_the_spans(trained, tmp_path):
+    model = TaggingModel.load(trained[1])
+    again = TaggingModel.load(model.save(tmp_path / "again.model"))
+    assert again.to_bytes() == trained[1].read_bytes()
+    assert again.router == model.router
+    assert [again.tag_text(t).spans for t in (OPERATIVE, NURSING)] == [model.tag_text(t).spans
+                                                                       for t in (OPERATIVE, NURSING)]
+
+
+def test_a_member_copied_from_a_model_file_is_that_file_byte_for_byte(trained, tmp_path):
+    folder, routed = trained
+    icu = TaggingModel.load(routed).member_file("icu")
+    (tmp_path / "icu.model").write_bytes(icu)
+    config = _configs(tmp_path, icu="{config: icu.yaml, model: icu.model}")
+    (tmp_path / "icu.yaml").write_text((folder / "icu.yaml").read_text())
+    assert train_cli.main(["--config", str(config), "--output", str(tmp_path / "r.model"), "--quiet"]) == 0
+    model = TaggingModel.load(tmp_path / "r.model")
+    assert model.member_file("icu") == icu
+    assert model.stats["members"]["icu"]["copied_from"].endswith("icu.model")
+
+
+def test_a_copied_member_of_another_config_is_refused(trained, tmp_path):
+    (tmp_path / "icu.model").write_bytes(TaggingModel.load(trained[1]).member_file("icu"))
+    config = _configs(tmp_path, icu="{config: specialty.yaml, model: icu.model}")
+    assert train_cli.main(["--config", str(config), "--output", str(tmp_path / "r.model"), "--quiet"]) == 1
+    assert not (tmp_path / "r.model").exists()
+
+
+def test_a_damaged_member_is_refused(trained, tmp_path):
+    data = bytearray(trained[1].read_bytes())
+    data[-100] ^= 0x01  # inside the last member's CRF
+    (tmp_path / "bad.model").write_bytes(bytes(data))
+    with pytest.raises(ModelError, match="checksum"):
+        TaggingModel.load(tmp_path / "bad.model")
+
+
+def test_tag_summary_counts_the_notes_of_each_member_and_route_forces_one(trained, tmp_path, capsys):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "op.txt").write_text(OPERATIVE)
+    (notes / "nurse.txt").write_text(NURSING)
+    assert tag.main([str(notes), "--model", str(trained[1]), "--output-format", "jsonl"]) == 0
+    out, err = capsys.readouterr()
+    assert "notes by member: icu 1, specialty 1" in err
+    assert "Halvorsen" not in err and "jejunum" not in err  # counts only, never note text
+    assert {json.loads(line)["meta"]["route"] for line in out.splitlines()} == {"icu", "specialty"}
+    assert tag.main([str(notes), "--model", str(trained[1]), "--output-format", "jsonl", "--route", "icu"]) == 0
+    assert "notes by member: icu 2" in capsys.readouterr().err
+    assert tag.main([str(notes), "--model", str(trained[1]), "--output-format", "jsonl", "--route", "ent"]) == 2
+    assert "unknown route 'ent'" in capsys.readouterr().err
+
+
+def test_a_route_in_a_notes_meta_is_not_counted_for_a_model_of_one_member(tmp_path, capsys):
+    (tmp_path / "n.jsonl").write_text(json.dumps({"id": "n", "text": NURSING, "meta": {"route": "mine"}}) + "\n")
+    assert tag.main([f"jsonl:{tmp_path / 'n.jsonl'}", "--output-format", "jsonl"]) == 0
+    assert "notes by member" not in capsys.readouterr().err
+
+
+def test_route_is_refused_for_a_model_of_one_member(tmp_path, capsys):
+    (tmp_path / "n.txt").write_text(NURSING)
+    assert tag.main([str(tmp_path / "n.txt"), "--output-format", "jsonl", "--route", "icu"]) == 2
+    assert "not a routed model" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"model": "crf"}, "routing is for model: routed"),
+    ({"routing": {"threshold": 1.5}}, "routing.threshold"),
+    ({"routing": {"default": "ent"}}, "unknown routing.default"),
+    ({"train": ["synth:5,1"]}, "no train, companion or prior"),
+    ({"routing": {"notes": {"icu": []}}}, "routing.notes"),
+    ({"routing": {"members": {"ent": "icu.yaml"}}}, "two members"),
+])
+def test_a_bad_routing_config_is_refused(tmp_path, override, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(_configs(tmp_path), override)
+
+
+def test_router_weights_are_data_and_never_a_word_of_phi(trained):
+    model = TaggingModel.load(trained[1])
+    entry = model.manifest["router"]
+    assert Router.from_dict(json.loads(json.dumps(entry))) == model.router
+    assert all(w >= 0 for w in entry["weights"].values())
+    assert note_features("Dr Halvorsen sutured", [(3, 12)]) == {"w:dr", "w:sutured"}
+    with pytest.raises(ModelError, match="router"):
+        Router.from_dict({**entry, "threshold": "high"})
