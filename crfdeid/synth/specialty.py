@@ -160,21 +160,17 @@ EXTRA_SLOTS = {"id": _identifier, "date": _date,
 _SLOT = re.compile(r"<([A-Za-z_0-9]+)>")
 
 
+def _slot(name: str) -> wd.Slot:
+    """A ``<slot>`` of this style: a vocabulary draw (plain text), else a PHI slot."""
+    if name in VOCAB:
+        draw = VOCAB[name]
+        return lambda r, w, d: [draw(r)]
+    return EXTRA_SLOTS.get(name) or wd.SLOTS[name]
+
+
 def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:
     """``template`` as lines of builder pieces (vocabulary slots plain, PHI slots as ``(SUBTYPE, text)``)."""
-    lines = []
-    for line in template.split("\n"):
-        parts = _SLOT.split(fill(rng, line))
-        pieces: list = []
-        for i, part in enumerate(parts):
-            if i % 2 == 0:
-                pieces.append(part)
-            elif part in VOCAB:
-                pieces.append(VOCAB[part](rng))
-            else:
-                pieces.extend((EXTRA_SLOTS.get(part) or wd.SLOTS[part])(rng, w, day))
-        lines.append([x for x in pieces if x])
-    return lines
+    return wd.render(rng, w, day, template, _slot, _SLOT)
 
 
 def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
