@@ -32,8 +32,9 @@ from . import persona as ps
 from . import world as wd
 from . import world_lists as wl
 from .builder import NoteBuilder
+from .mix import _institution
 from .phrases import fill
-from .specialty_templates import HEADINGS, LINES
+from .specialty_templates import HEADINGS, LINES, NURSING_LINES
 from .specialty_vocab import VOCAB
 
 #: Countries and how often each is drawn (those of the ``world`` style and five more).
@@ -154,9 +155,17 @@ def _date(rng: random.Random, w: wd.World, day: dt.date) -> list:
     return [("DATE", ps.date_text(rng, day - dt.timedelta(days=rng.randint(0, 60)), rng.choice(forms)))]
 
 
-#: PHI slots that differ from the ``world`` style's: the new countries' numbers and date orders.
+def _month_day(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A telegraphic month/day date as a nursing line writes it (``8/9``; day first outside the US)."""
+    forms = ("{m}/{d}", "{m}/{d}", "{mm}/{dd}") if w.country == "US" else ("{d}/{m}", "{d}/{m}", "{dd}/{mm}")
+    return [("DATE", ps.date_text(rng, day - dt.timedelta(days=rng.randint(0, 14)), rng.choice(forms)))]
+
+
+#: PHI slots that differ from the ``world`` style's: the new countries' numbers and date orders,
+#: and those of :data:`~crfdeid.synth.specialty_templates.NURSING_LINES` (``<md>``, ``<place>``).
 EXTRA_SLOTS = {"id": _identifier, "date": _date,
-               "dob": lambda r, w, d: _date(r, w, dt.date(d.year - w.age, r.randint(1, 12), r.randint(1, 28)))}
+               "dob": lambda r, w, d: _date(r, w, dt.date(d.year - w.age, r.randint(1, 12), r.randint(1, 28))),
+               "md": _month_day, "place": lambda r, w, d: [_institution(r)]}
 _SLOT = re.compile(r"<([A-Za-z_0-9]+)>")
 
 
@@ -173,6 +182,13 @@ def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list
     return wd.render(rng, w, day, template, _slot, _SLOT)
 
 
+_NURSING = "<a nursing line>"  # a marker in the chosen lines, drawn from NURSING_LINES when written
+
+
+def _lower(piece: str | tuple[str, str]) -> str | tuple[str, str]:
+    return piece.lower() if isinstance(piece, str) else (piece[0], piece[1].lower())
+
+
 def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one ``specialty`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
     w = specialty_patient(rng, p)
@@ -185,8 +201,12 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
         b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", ""]), *name, rng.choice(["  ", "   ", "\t"]),
                *_identifier(rng, w, day))
     lines = LINES[kind]
-    chosen = sorted(rng.sample(range(len(lines)), rng.randint(min(4, len(lines)), len(lines))))
-    for template in (lines[i] for i in chosen):
-        for pieces in render(rng, w, day, template):
-            b.line(*pieces)
+    chosen = [lines[i] for i in sorted(rng.sample(range(len(lines)), rng.randint(min(4, len(lines)), len(lines))))]
+    if rng.random() < 0.6:  # nursing contexts, before the last line (a signature stays last)
+        for _ in range(rng.randint(1, 2)):
+            chosen.insert(rng.randrange(1, len(chosen)), _NURSING)
+    for template in chosen:
+        lower = template is _NURSING and rng.random() < 0.35
+        for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
+            b.line(*(_lower(x) for x in pieces) if lower else pieces)
     b.recase(start, rng.choices(["", "upper", "lower"], [85, 10, 5])[0])
