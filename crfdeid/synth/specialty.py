@@ -16,7 +16,11 @@ nursing notes alone read such notes' clinical language as PHI (``Vicryl``, ``Rou
   number, surgeon, pathologist, referrer and midwife, dates of operation, report and review,
   the hospital in the signature, the address in a referral or a run sheet, phones of a
   prior-authorisation letter, a relative in a genetics letter; ages under 90 and ward, bay and
-  bed numbers are no Safe Harbor identifier and stay unlabelled.
+  bed numbers are no Safe Harbor identifier and stay unlabelled;
+* **PHI in nursing contexts too** (:data:`~crfdeid.synth.specialty_templates.NURSING_LINES`, 1 or
+  2 lines in 6 notes of 10): ``transferred from`` a hospital, ``lives in`` a town, ``to`` a local
+  institution ``in am``, telegraphic month/day dates (``8/9``), relatives' first names, so that
+  these notes do not teach a model that such contexts are rare.
 
 Names and places of the new countries are written here by hand (MIT, public given names,
 surnames and town names; no entry from a note); the others are those of :mod:`crfdeid.synth.world`.
