@@ -147,6 +147,8 @@ def test_nursing_contexts_carry_phi(notes, context, subtypes):
              if s.subtype in subtypes and re.search(context + r"$", d.text[:s.start], re.IGNORECASE)]
     assert len(found) >= 10
     assert any(text == text.lower() for text, _, _ in found)  # lower-case lines too
+    if subtypes & {"HOSPITAL", "CITY"}:
+        assert any(text == text.upper() for text, _, _ in found)  # places in all-caps lines, as ICU notes write them
     if subtypes == {"DATE"}:
         assert sum(bool(re.fullmatch(r"\d{1,2}/\d{1,2}", text)) for text, _, _ in found) >= 10  # 8/9
 

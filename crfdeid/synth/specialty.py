@@ -18,9 +18,10 @@ nursing notes alone read such notes' clinical language as PHI (``Vicryl``, ``Rou
   prior-authorisation letter, a relative in a genetics letter; ages under 90 and ward, bay and
   bed numbers are no Safe Harbor identifier and stay unlabelled;
 * **PHI in nursing contexts too** (:data:`~crfdeid.synth.specialty_templates.NURSING_LINES`, 1 or
-  2 lines in 6 notes of 10): ``transferred from`` a hospital, ``lives in`` a town, ``to`` a local
-  institution ``in am``, telegraphic month/day dates (``8/9``), relatives' first names, so that
-  these notes do not teach a model that such contexts are rare.
+  2 lines in 6 notes of 10, as written, in lower or in upper case): ``transferred from`` a
+  hospital, ``lives in`` a town, ``to`` a local institution ``in am``, telegraphic month/day
+  dates (``8/9``), relatives' first names, so that these notes do not teach a model that such
+  contexts are rare.
 
 Names and places of the new countries are written here by hand (MIT, public given names,
 surnames and town names; no entry from a note); the others are those of :mod:`crfdeid.synth.world`.
@@ -189,8 +190,11 @@ def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list
 _NURSING = "<a nursing line>"  # a marker in the chosen lines, drawn from NURSING_LINES when written
 
 
-def _lower(piece: str | tuple[str, str]) -> str | tuple[str, str]:
-    return piece.lower() if isinstance(piece, str) else (piece[0], piece[1].lower())
+def _recase(piece: str | tuple[str, str], case: str) -> str | tuple[str, str]:
+    """``piece`` (plain or PHI) in lower or upper case, as a telegraphic or an all-caps ICU note writes it."""
+    if isinstance(piece, str):
+        return getattr(piece, case)()
+    return (piece[0], getattr(piece[1], case)())
 
 
 def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
@@ -210,7 +214,7 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
         for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), _NURSING)
     for template in chosen:
-        lower = template is _NURSING and rng.random() < 0.35
+        case = rng.choices(["", "lower", "upper"], [45, 30, 25])[0] if template is _NURSING else ""
         for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
-            b.line(*(_lower(x) for x in pieces) if lower else pieces)
+            b.line(*(_recase(x, case) for x in pieces) if case else pieces)
     b.recase(start, rng.choices(["", "upper", "lower"], [85, 10, 5])[0])

@@ -145,8 +145,8 @@ LINES = {
 }
 
 #: Lines of nursing and ward contexts mixed into every kind of note (1 to 2 lines in 6 notes of
-#: 10, a third of them in lower case): a model trained on ICU nursing notes and these notes must
-#: still see that a place after ``transferred from``, ``lives in`` or ``to ... in am``, a
+#: 10, 30 % of them in lower and 25 % in upper case): a model trained on ICU nursing notes and
+#: these notes must still see that a place after ``transferred from``, ``lives in`` or ``to ... in am``, a
 #: telegraphic month/day (``<md>``: ``8/9``) and a relative's first name are PHI wherever the
 #: note comes from. ``<place>`` is a local institution (``Ashford Rehab``), ``<town>`` a town.
 NURSING_LINES = [
