@@ -12,7 +12,7 @@ from crfdeid.io import read
 from crfdeid.labels import encode
 from crfdeid.synth import generate, parse_source
 from crfdeid.synth.specialty import COUNTRIES, EXTRA_SLOTS
-from crfdeid.synth.specialty_templates import HEADINGS, LINES
+from crfdeid.synth.specialty_templates import HEADINGS, LINES, NURSING_LINES
 from crfdeid.synth.specialty_vocab import VOCAB
 from crfdeid.synth.world import SLOTS
 from crfdeid.text.tokenize import tokenize
@@ -132,3 +132,29 @@ def test_countries_of_the_issue_are_drawn(notes):
     assert {"US", "UK", "AU", "IN", "SG", "KE", "SE", "KR", "BR"} <= set(COUNTRIES)
     towns = " ".join(d.text for d in notes)
     assert all(t in towns for t in ("Nairobi", "Uppsala", "Incheon")) or towns.count("Personnummer") > 3
+
+
+@pytest.mark.parametrize("context, subtypes", [
+    (r"[Tt]ransferred from ", {"HOSPITAL"}),                       # a place after transferred from
+    (r"[Ll]ives in ", {"CITY"}),                                    # a town after lives in
+    (r"\bto ", {"HOSPITAL", "ORGANIZATION"}),                       # to <place> in am
+    (r"\b(echo|ct|mri|cxr|us|bc|ucx|started|restarted|stopped) ", {"DATE"}),  # a telegraphic month/day
+    (r"\b(dtr|son|wife|husband), ", {"PATIENT"}),                   # a relative's first name
+])
+def test_nursing_contexts_carry_phi(notes, context, subtypes):
+    # issue 58: the specialty notes also hold PHI where nursing notes hold it, in any case
+    found = [(d.surface(s), s.subtype, d.text[:s.start]) for d in notes for s in d.spans
+             if s.subtype in subtypes and re.search(context + r"$", d.text[:s.start], re.IGNORECASE)]
+    assert len(found) >= 10
+    assert any(text == text.lower() for text, _, _ in found)  # lower-case lines too
+    if subtypes & {"HOSPITAL", "CITY"}:
+        assert any(text == text.upper() for text, _, _ in found)  # places in all-caps lines, as ICU notes write them
+    if subtypes == {"DATE"}:
+        assert sum(bool(re.fullmatch(r"\d{1,2}/\d{1,2}", text)) for text, _, _ in found) >= 10  # 8/9
+
+
+def test_nursing_lines_use_known_slots():
+    known = set(VOCAB) | set(SLOTS) | set(EXTRA_SLOTS)
+    assert {"md", "place"} <= set(EXTRA_SLOTS)
+    for line in NURSING_LINES:
+        assert set(re.findall(r"<([A-Za-z_0-9]+)>", line)) <= known, line

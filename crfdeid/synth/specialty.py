@@ -16,7 +16,12 @@ nursing notes alone read such notes' clinical language as PHI (``Vicryl``, ``Rou
   number, surgeon, pathologist, referrer and midwife, dates of operation, report and review,
   the hospital in the signature, the address in a referral or a run sheet, phones of a
   prior-authorisation letter, a relative in a genetics letter; ages under 90 and ward, bay and
-  bed numbers are no Safe Harbor identifier and stay unlabelled.
+  bed numbers are no Safe Harbor identifier and stay unlabelled;
+* **PHI in nursing contexts too** (:data:`~crfdeid.synth.specialty_templates.NURSING_LINES`, 1 or
+  2 lines in 6 notes of 10, as written, in lower or in upper case): ``transferred from`` a
+  hospital, ``lives in`` a town, ``to`` a local institution ``in am``, telegraphic month/day
+  dates (``8/9``), relatives' first names, so that these notes do not teach a model that such
+  contexts are rare.
 
 Names and places of the new countries are written here by hand (MIT, public given names,
 surnames and town names; no entry from a note); the others are those of :mod:`crfdeid.synth.world`.
@@ -32,8 +37,9 @@ from . import persona as ps
 from . import world as wd
 from . import world_lists as wl
 from .builder import NoteBuilder
+from .mix import _institution
 from .phrases import fill
-from .specialty_templates import HEADINGS, LINES
+from .specialty_templates import HEADINGS, LINES, NURSING_LINES
 from .specialty_vocab import VOCAB
 
 #: Countries and how often each is drawn (those of the ``world`` style and five more).
@@ -154,27 +160,41 @@ def _date(rng: random.Random, w: wd.World, day: dt.date) -> list:
     return [("DATE", ps.date_text(rng, day - dt.timedelta(days=rng.randint(0, 60)), rng.choice(forms)))]
 
 
-#: PHI slots that differ from the ``world`` style's: the new countries' numbers and date orders.
+def _month_day(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A telegraphic month/day date as a nursing line writes it (``8/9``; day first outside the US)."""
+    forms = ("{m}/{d}", "{m}/{d}", "{mm}/{dd}") if w.country == "US" else ("{d}/{m}", "{d}/{m}", "{dd}/{mm}")
+    return [("DATE", ps.date_text(rng, day - dt.timedelta(days=rng.randint(0, 14)), rng.choice(forms)))]
+
+
+#: PHI slots that differ from the ``world`` style's: the new countries' numbers and date orders,
+#: and those of :data:`~crfdeid.synth.specialty_templates.NURSING_LINES` (``<md>``, ``<place>``).
 EXTRA_SLOTS = {"id": _identifier, "date": _date,
-               "dob": lambda r, w, d: _date(r, w, dt.date(d.year - w.age, r.randint(1, 12), r.randint(1, 28)))}
+               "dob": lambda r, w, d: _date(r, w, dt.date(d.year - w.age, r.randint(1, 12), r.randint(1, 28))),
+               "md": _month_day, "place": lambda r, w, d: [_institution(r)]}
 _SLOT = re.compile(r"<([A-Za-z_0-9]+)>")
+
+
+def _slot(name: str) -> wd.Slot:
+    """A ``<slot>`` of this style: a vocabulary draw (plain text), else a PHI slot."""
+    if name in VOCAB:
+        draw = VOCAB[name]
+        return lambda r, w, d: [draw(r)]
+    return EXTRA_SLOTS.get(name) or wd.SLOTS[name]
 
 
 def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:
     """``template`` as lines of builder pieces (vocabulary slots plain, PHI slots as ``(SUBTYPE, text)``)."""
-    lines = []
-    for line in template.split("\n"):
-        parts = _SLOT.split(fill(rng, line))
-        pieces: list = []
-        for i, part in enumerate(parts):
-            if i % 2 == 0:
-                pieces.append(part)
-            elif part in VOCAB:
-                pieces.append(VOCAB[part](rng))
-            else:
-                pieces.extend((EXTRA_SLOTS.get(part) or wd.SLOTS[part])(rng, w, day))
-        lines.append([x for x in pieces if x])
-    return lines
+    return wd.render(rng, w, day, template, _slot, _SLOT)
+
+
+_NURSING = "<a nursing line>"  # a marker in the chosen lines, drawn from NURSING_LINES when written
+
+
+def _recase(piece: str | tuple[str, str], case: str) -> str | tuple[str, str]:
+    """``piece`` (plain or PHI) in lower or upper case, as a telegraphic or an all-caps ICU note writes it."""
+    if isinstance(piece, str):
+        return getattr(piece, case)()
+    return (piece[0], getattr(piece[1], case)())
 
 
 def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
@@ -189,8 +209,12 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
         b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", ""]), *name, rng.choice(["  ", "   ", "\t"]),
                *_identifier(rng, w, day))
     lines = LINES[kind]
-    chosen = sorted(rng.sample(range(len(lines)), rng.randint(min(4, len(lines)), len(lines))))
-    for template in (lines[i] for i in chosen):
-        for pieces in render(rng, w, day, template):
-            b.line(*pieces)
+    chosen = [lines[i] for i in sorted(rng.sample(range(len(lines)), rng.randint(min(4, len(lines)), len(lines))))]
+    if rng.random() < 0.6:  # nursing contexts, before the last line (a signature stays last)
+        for _ in range(rng.randint(1, 2)):
+            chosen.insert(rng.randrange(1, len(chosen)), _NURSING)
+    for template in chosen:
+        case = rng.choices(["", "lower", "upper"], [45, 30, 25])[0] if template is _NURSING else ""
+        for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
+            b.line(*(_recase(x, case) for x in pieces) if case else pieces)
     b.recase(start, rng.choices(["", "upper", "lower"], [85, 10, 5])[0])

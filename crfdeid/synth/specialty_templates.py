@@ -143,3 +143,24 @@ LINES = {
         "Kind regards,\n<dr_full>\n<hosp>, tel <phone>",
     ],
 }
+
+#: Lines of nursing and ward contexts mixed into every kind of note (1 to 2 lines in 6 notes of
+#: 10, 30 % of them in lower and 25 % in upper case): a model trained on ICU nursing notes and
+#: these notes must still see that a place after ``transferred from``, ``lives in`` or ``to ... in am``, a
+#: telegraphic month/day (``<md>``: ``8/9``) and a relative's first name are PHI wherever the
+#: note comes from. ``<place>`` is a local institution (``Ashford Rehab``), ``<town>`` a town.
+NURSING_LINES = [
+    "Transferred from <hosp_other> on <md> with <dx>.", "transferred from <hosp_lc> <md> for <action> of <site>",
+    "Pt transferred from <place> {on <md>|<md>|today}; <drug> continued.", "Came from <place> <md>, <dx>.",
+    "Lives in <town> with {her|his} <rel_rel> <rel>.", "lives in <town>, <rel_rel> <rel> is hcp",
+    "Pt lives in <town>{| alone| with <rel_rel>}; <rel_rel> <rel> {visits daily|aware|to call}.",
+    "Plan: to <place> in am{| if stable}.", "to <place> in am, <drug> {1-4} mg {bid|daily|prn}",
+    "d/c to <place> {when bed available|tomorrow|in am}; <rel_rel> <rel> aware.",
+    "Dispo: {to|back to} <place>{| in am| on <md>}.", "screened by <place> <md>, bed offered",
+    "{echo|ct|mri|cxr|us} <md>{:| -| } <measure>", "{bc|ucx|blood cx|wound cx} <md> {pending|neg|ngtd}",
+    "s/p <action> of <site> <md>{|, <suture>}", "{started|restarted|stopped} <drug> <md>", "<md> <dx>, <epo> {pos|neg}",
+    "<rel_rel> <rel> in to visit, updated on plan.", "d/w {pt's |}<rel_rel> <rel> at bedside; <dx> explained.",
+    "{dtr|son|wife|husband}, <rel>, called {x2|for update|this am}.",
+    "<rel> ({pt's |}<rel_rel>) {aware|updated|visited}",
+    "seen by <dr_last> <md>, <drug> started.", "per <dr_last>, <place> {aware|accepted pt|records requested}",
+]

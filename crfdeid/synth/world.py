@@ -312,19 +312,21 @@ def _plain_slot(rng: random.Random, name: str) -> str:
     return piece
 
 
-def render(rng: random.Random, w: World, day: dt.date, template: str) -> list[list]:
-    """``template`` as lines of builder pieces: ``{...}`` drawn by ``fill``, ``<slot>`` by :data:`SLOTS`."""
+def render(rng: random.Random, w: World, day: dt.date, template: str,
+           slot: Callable[[str], Slot] = SLOTS.__getitem__, pattern: re.Pattern = _SLOT) -> list[list]:
+    """``template`` as lines of builder pieces: ``{...}`` drawn by ``fill``, ``<slot>`` by ``slot(name)``.
+
+    ``slot`` defaults to :data:`SLOTS`; the ``specialty`` style passes its own (vocabulary slots
+    and its countries' numbers) and a ``pattern`` that also takes capitals and digits (``<Site>``).
+    Empty pieces are dropped.
+    """
     lines = []
     for line in template.split("\n"):
-        parts = _SLOT.split(fill(rng, line))
+        parts = pattern.split(fill(rng, line))
         pieces: list = []
         for i, part in enumerate(parts):
-            if i % 2 == 0:
-                if part:
-                    pieces.append(part)
-            else:
-                pieces.extend(SLOTS[part](rng, w, day))
-        lines.append(pieces)
+            pieces.extend([part] if i % 2 == 0 else slot(part)(rng, w, day))
+        lines.append([x for x in pieces if x])
     return lines
 
 
