@@ -289,6 +289,7 @@ def test_file_size_limit_during_convert_leaves_no_temporary_file(tmp_path):
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
 def test_a_signal_mid_run_removes_the_temporary_file(tmp_path, sig):
     script = ("import os, signal\n"
+              f"signal.signal(signal.{sig}, signal.SIG_DFL)  # as a shell starts it (not under nohup)\n"
               "from crfdeid.document import Document\n"
               "from crfdeid.io import outputs, writer\n"
               "outputs.anonymous_temp_file = lambda path: None  # a named one, as without O_TMPFILE\n"
@@ -300,6 +301,19 @@ def test_a_signal_mid_run_removes_the_temporary_file(tmp_path, sig):
     proc = _child(script, tmp_path)
     assert proc.returncode == -getattr(signal, sig)  # still dies of the signal
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_hangup_ignored_under_nohup_stays_ignored(tmp_path):
+    script = ("import os, signal\n"
+              "signal.signal(signal.SIGHUP, signal.SIG_IGN)  # nohup\n"
+              "from crfdeid.document import Document\n"
+              "from crfdeid.io import writer\n"
+              "with writer('jsonl', 'out.jsonl') as w:\n"
+              f"    w.write(Document('a', {NOTE!r}))\n"
+              "    os.kill(os.getpid(), signal.SIGHUP)\n")
+    proc = _child(script, tmp_path)
+    assert proc.returncode == 0, proc.stderr  # the run goes on and its output is written
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
 
 
 def test_an_application_signal_handler_is_left_alone(tmp_path):
