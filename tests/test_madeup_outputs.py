@@ -384,3 +384,14 @@ def test_an_annotated_corpus_is_measured_the_same_way_with_its_placeholders_coun
     printed = capsys.readouterr().out
     assert f"placeholders written {sur['placeholders']} ({sur['not_confident']} not confidently" in printed
     assert "Brandt" not in printed and "Tessa" not in printed                      # never note text
+
+
+@pytest.mark.parametrize("out_text, where, words_changed", [
+    ("LVEDD 5.9 cm. Fundal height 35 cm.", [], 0),
+    ("Ann Lee 5.9 cm. Fundal height 35 cm.", [(0, 7)], 1),                           # LVEDD
+    ("LVEDD 5.9 cm. [**DOCTOR**] 35 cm.", [(14, 26)], 2),                              # Fundal height
+])
+def test_words_changed_counts_tokens_outside_phi_that_a_replaced_stretch_touches(out_text, where, words_changed):
+    out = Document("n", out_text, [make_span(a, b, "DOCTOR") for a, b in where])
+    r = madeup_outputs.score_note(GOLD, out)
+    assert (r["words"], r["words_changed"]) == (8, words_changed)

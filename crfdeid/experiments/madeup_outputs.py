@@ -22,6 +22,9 @@ agree) and reads the output back:
   ``[**...**]`` placeholder): a carcinoma's name become a made-up name, ``LVEDD`` a doctor, per
   kind (counted in surrogate output; a placeholder is honest, so redacted output has none);
 * **false spans**: replaced stretches that overlap no gold PHI span, per subtype;
+* **words changed per 1,000**: tokens with a letter or digit outside every gold PHI span that a
+  replaced stretch touches, per 1,000 such tokens (the transcriptions' measure of issue 58: words
+  of a note without PHI that the output changed);
 * **placeholders written**: output spans written as a ``[**...**]`` placeholder (in surrogate output, and
   of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`).
 
@@ -193,7 +196,11 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
         if not any(g.start < e and s < g.end for g in gold.spans):
             false[sp.subtype] += 1
     placeholders = sum(bool(_PLACEHOLDER.fullmatch(out.text[sp.start:sp.end])) for sp in out.spans)
-    return {"left": dict(left), "left_identifiers": dict(left_spans), "changed": dict(changed),
+    plain = [t for t in tokenize(gold.text) if any(c.isalnum() for c in gold.text[t.start:t.end])
+             and not any(g.start < t.end and t.start < g.end for g in gold.spans)]
+    words_changed = sum(_hits(t.start, t.end, stretches) for t in plain)
+    return {"words": len(plain), "words_changed": words_changed,
+            "left": dict(left), "left_identifiers": dict(left_spans), "changed": dict(changed),
             "falsified": {k: n for k, n in falsified.items() if n}, "values_changed": values,
             "values_other": other, "false": dict(false), "placeholders": placeholders}
 
@@ -221,7 +228,8 @@ def gold_counts(gold: list[Document]) -> dict:
 
 def _total(per_note: dict[str, dict]) -> dict:
     out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "falsified": 0,
-                 "values_changed": 0, "values_other": 0, "false_spans": 0, "placeholders": 0}
+                 "values_changed": 0, "values_other": 0, "false_spans": 0, "placeholders": 0,
+                 "words": 0, "words_changed": 0}
     by: dict[str, Counter] = {"left_by_subtype": Counter(), "identifiers_left_by_subtype": Counter(),
                               "changed_by_kind": Counter(), "falsified_by_kind": Counter(),
                               "false_by_subtype": Counter()}
@@ -234,6 +242,8 @@ def _total(per_note: dict[str, dict]) -> dict:
         out["values_other"] += r["values_other"]
         out["false_spans"] += sum(r["false"].values())
         out["placeholders"] += r.get("placeholders", 0)
+        out["words"] += r.get("words", 0)
+        out["words_changed"] += r.get("words_changed", 0)
         by["left_by_subtype"].update(r["left"])
         by["identifiers_left_by_subtype"].update(r["left_identifiers"])
         by["changed_by_kind"].update(r["changed"])
@@ -307,6 +317,15 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
     return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
 
 
+def _per_mille(n: int, d: int) -> str:
+    """``n`` per 1,000 of ``d``, one decimal (``-`` when ``d`` is 0).
+
+    >>> _per_mille(3, 2000), _per_mille(0, 0)
+    ('1.5', '-')
+    """
+    return f"{1000 * n / d:.1f}" if d else "-"
+
+
 def report(res: dict) -> list[str]:
     """The lines the command prints: totals per run and output, then per note (ids and counts)."""
     g = res["gold"]
@@ -324,7 +343,8 @@ def report(res: dict) -> list[str]:
                 f"{r['phrases_changed']} of {g['phrases']} ({pct(r['phrases_changed'], g['phrases'])}), falsified "
                 f"{r['falsified']}; values "
                 f"changed {r['values_changed']} of {g['phrases_with_digits']} (other digits written "
-                f"{r['values_other']}); false spans {r['false_spans']}; failed notes {len(r['failed'])}"
+                f"{r['values_other']}); false spans {r['false_spans']}; words changed "
+                f"{_per_mille(r['words_changed'], r['words'])} per 1,000 outside PHI; failed notes {len(r['failed'])}"
                 + (f" ({', '.join(r['failed'])})" if r["failed"] else "")
                 + f"; placeholders written {r['placeholders']}"
                 + (f" ({r['not_confident']} not confidently an identifier)" if "not_confident" in r else ""))
