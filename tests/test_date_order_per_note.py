@@ -164,3 +164,29 @@ def test_a_note_with_ambiguous_dates_only_takes_the_order_of_the_country_its_for
     assert _intervals(_days(out["c1"], order)) == _intervals(_days(note, order))
     assert s.summary()["notes_by_order_source"]["country"] == 1
     assert s.last_order == order
+
+
+# -- a note's spelling tells its order when its dates do not ----------------------------------------
+US_SPELT = _note("us2", "p4", "CT abdomen 11/12/2025 compared with 06/03/2025: no hemorrhage, esophagus normal, "
+                 "color Doppler unremarkable.", "11/12/2025", "06/03/2025")
+
+
+@pytest.mark.parametrize("setting", ["auto", "dmy"])
+def test_a_us_note_with_ambiguous_dates_only_is_read_by_its_spelling_in_a_uk_batch(setting):
+    s, out = _run([*UK, US_SPELT], date_order=setting)
+    assert _days(out["us2"], "mdy")[0] > _days(out["us2"], "mdy")[1]              # Nov 12 after Jun 3
+    assert _intervals(_days(out["us2"], "mdy")) == _intervals(_days(US_SPELT, "mdy"))
+    assert s.summary()["notes_by_order_source"] == {"note": 2, "spelling": 1}
+
+
+def test_british_spelling_reads_day_first_and_a_tie_or_one_word_tells_nothing():
+    assert dateorder.spelling_order("Oesophagus normal, no haemorrhage, colour flow.") == "dmy"
+    assert dateorder.spelling_order("No hemorrhage.") is None                       # one word: too little
+    assert dateorder.spelling_order("Hemorrhage, edema; colour, tumour.") is None    # a tie
+    assert dateorder.spelling_order("Hospitalization and organization.") is None     # -ize: Oxford spelling too
+
+
+def test_a_canadian_note_s_spelling_tells_nothing():
+    spelt = dateorder.spelling_order("colour, tumour, centre")
+    assert dateorder.note_order("auto", Counter(), Counter(), Counter(), "CA", spelt) == (None, "undecided")
+    assert dateorder.note_order("auto", Counter(), Counter(), Counter(), None, spelt) == ("dmy", "spelling")

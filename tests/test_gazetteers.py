@@ -175,3 +175,22 @@ def test_word_test_reads_the_runs_of_entries_with_other_characters(tmp_lists):
     assert [w for w in ("mary", "ann", "neil", "jo", "li", "mary-ann", "o", "x", "li2", "bob") if w in test] == [
         "mary", "ann", "neil", "jo", "li"]
     assert {"mary", "ann", "neil", "jo", "li"} == set(gazetteers.words(["people"]))
+
+
+def test_the_spelling_table_names_its_source_and_is_rebuilt_byte_for_byte(tmp_path):
+    """crfdeid/_data/spellings.txt (date-order evidence, crfdeid.text.dateorder.spelling_order) from
+    breame's pairs and SCOWL's British list (Debian wbritish)."""
+    import runpy
+    from importlib import metadata, resources
+    shipped = resources.files("crfdeid._data").joinpath("spellings.txt").read_text(encoding="utf-8")
+    for key in ("# source: PyPI 'breame'", "# licence: Apache-2.0", "# regenerate: python gazetteers/spellings.py"):
+        assert key in shipped
+    try:
+        metadata.version("breame")
+    except metadata.PackageNotFoundError:
+        pytest.skip("breame (the gazetteers extra) is not installed")
+    if not Path("/usr/share/dict/british-english").is_file():
+        pytest.skip("SCOWL's British list is not installed (Debian package wbritish)")
+    script = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gazetteers" / "spellings.py"))
+    script["main"](tmp_path / "spellings.txt")
+    assert (tmp_path / "spellings.txt").read_text(encoding="utf-8") == shipped

@@ -79,7 +79,8 @@ class Surrogator(Draws):
         How a numeric date that reads both ways (``12/03/2024``) is read, and so shifted
         (:mod:`crfdeid.text.dateorder`), note by note (:func:`crfdeid.text.dateorder.note_order`):
         the note's own dates that read one way only (``17/10/2023`` day first), else its patient's,
-        else this setting (``mdy``, ``dmy`` or ``ymd``; ``auto``, the default, sets none), else the
+        else its country's forms, else its spelling (``color``, ``hemorrhage``: month first), else
+        this setting (``mdy``, ``dmy`` or ``ymd``; ``auto``, the default, sets none), else the
         batch's majority (learnt first, as ``tag`` does; undecided: month first). A date that reads
         one way only is read that way.
     unparsed_dates : str
@@ -196,7 +197,8 @@ class Surrogator(Draws):
         own, every = order_evidence(doc.text, groups)
         st.order_evidence.update(own)  # counts only, once per note: the patient's and the batch's evidence
         self.order_evidence.update(every)
-        order = dateorder.note_order(self.date_order, own, st.order_evidence, self.order_evidence)[0]
+        order = dateorder.note_order(self.date_order, own, st.order_evidence, self.order_evidence,
+                                     spelling=dateorder.spelling_order(doc.text))[0]
         for g in groups:
             found = dates.full_dates(*region(doc.text, g), order=order)
             if found:  # the first full date's year places the note's dates written without one
@@ -340,11 +342,11 @@ class Surrogator(Draws):
     def read_order(self, doc: Document, spans: list[Span], country: str | None = None) -> str | None:
         """The order this note's ambiguous dates are read in (:func:`crfdeid.text.dateorder.note_order`:
         its own dates that read one way only, its patient's, the order of ``country`` (the one its forms
-        tell, None when they tell none), the setting, the batch's), counted by order and by where it
-        came from (counts only)."""
+        tell, None when they tell none), its spelling, the setting, the batch's), counted by order and
+        by where it came from (counts only)."""
         own = order_evidence(doc.text, date_groups(doc.text, spans))[0]
         order, source = dateorder.note_order(self.date_order, own, self.state(doc.group).order_evidence,
-                                             self.order_evidence, country)
+                                             self.order_evidence, country, dateorder.spelling_order(doc.text))
         self.counts[f"order_{order or 'undecided'}"] += 1
         self.counts[f"order_from_{source}"] += 1
         self.last_order = order

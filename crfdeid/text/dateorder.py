@@ -18,9 +18,11 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
+from importlib import resources
 from typing import NamedTuple
 
 from ..errors import ConfigError
@@ -36,6 +38,7 @@ ORDERS = ("auto", "mdy", "dmy", "ymd")
 #: What an undecided ``auto`` reads an ambiguous date as (crfdeid's reading before the setting existed).
 FALLBACK = "mdy"
 # Day and month (either order) with a year, or alone with "/": the numbers that tell the order.
+_WORD = re.compile(r"[A-Za-z]+")
 _NUMERIC = re.compile(r"(?<![\w/.-])(\d{1,2})([/.-])(\d{1,2})(?:\2(?:\d{4}|\d{2}))?(?![\w/-]|\.\d)")
 
 
@@ -120,9 +123,12 @@ def decide(setting: str, counts: Counter) -> Decision:
 
 #: Where a note's order comes from, the first that decides: its own dates read one way only, its
 #: patient's (the other notes of the patient in the batch), the country its forms tell
-#: (:func:`crfdeid.recognizers.phones.country_votes`), the setting (``--date-order``, the site
-#: file, the model's config), the batch's; else :data:`FALLBACK` (``undecided``).
-SOURCES = ("note", "patient", "country", "setting", "batch", "undecided")
+#: (:func:`crfdeid.recognizers.phones.country_votes`), its spelling (:func:`spelling_order`), the
+#: setting (``--date-order``, the site file, the model's config), the batch's; else
+#: :data:`FALLBACK` (``undecided``).
+SOURCES = ("note", "patient", "country", "spelling", "setting", "batch", "undecided")
+#: How many more words of one spelling than of the other decide (:func:`spelling_order`).
+SPELLING_LEAD = 2
 #: Countries whose numeric dates are written month first, or year first (ISO 8601 or national
 #: habit); every other country writes day first. Canada writes both: its notes tell nothing.
 #: Source: the countries' national conventions (Unicode CLDR short date patterns).
@@ -142,13 +148,41 @@ def country_order(country: str | None) -> str | None:
     return "mdy" if country in MONTH_FIRST else "ymd" if country in YEAR_FIRST else "dmy"
 
 
+@functools.cache
+def _spellings() -> dict[str, str]:
+    """Word -> ``US`` or ``GB`` (``crfdeid/_data/spellings.txt``: breame's spelling pairs, Apache-2.0;
+    ``gazetteers/spellings.py`` rebuilds it)."""
+    text = resources.files("crfdeid._data").joinpath("spellings.txt").read_text(encoding="utf-8")
+    pairs = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+    return {word: variety for variety, word in pairs}
+
+
+def spelling_order(text: str) -> str | None:
+    """``mdy`` when the words of ``text`` spelt the US way outnumber those spelt the British way by
+    :data:`SPELLING_LEAD` or more (distinct words: ``color``, ``hemorrhage``, ``esophagus``), ``dmy``
+    the other way round (``colour``, ``haemorrhage``: Britain and the Commonwealth write day first),
+    else None. ``-ize`` is no evidence (Oxford spelling). Counts only.
+
+    >>> spelling_order("Color Doppler: no hemorrhage."), spelling_order("Colour flow, no haemorrhage.")
+    ('mdy', 'dmy')
+    >>> spelling_order("Colour flow, no hemorrhage.") is None
+    True
+    """
+    table = _spellings()
+    seen = Counter(table[w] for w in {m.group().lower() for m in _WORD.finditer(text)} if w in table)
+    us, gb = seen["US"], seen["GB"]
+    return "mdy" if us - gb >= SPELLING_LEAD else "dmy" if gb - us >= SPELLING_LEAD else None
+
+
 def note_order(setting: str, note: Counter, patient: Counter, batch: Counter,
-               country: str | None = None) -> tuple[str | None, str]:
+               country: str | None = None, spelling: str | None = None) -> tuple[str | None, str]:
     """``(order, source)`` of one note (:data:`SOURCES`): the strict majority of the note's own dates
     that read one way only (``note``: a day over 12 fixes the order), else of its patient's, else the
-    order of the country its forms tell (``country``: None when they tell none), else the setting
-    when it is not ``auto``, else the batch's majority; ``(None, "undecided")`` when none decides
-    (ambiguous dates then read :data:`FALLBACK`, dotted ones day first). Counts only.
+    order of the country its forms tell (``country``: None when they tell none; Canada, which writes
+    both, tells nothing and stops its spelling from telling), else the order its spelling tells
+    (``spelling``: :func:`spelling_order`), else the setting when it is not ``auto``, else the
+    batch's majority; ``(None, "undecided")`` when none decides (ambiguous dates then read
+    :data:`FALLBACK`, dotted ones day first). Counts only.
 
     >>> note_order("dmy", Counter({"mdy": 1}), Counter(), Counter({"dmy": 9}))
     ('mdy', 'note')
@@ -165,6 +199,8 @@ def note_order(setting: str, note: Counter, patient: Counter, batch: Counter,
     order = country_order(country)
     if order is not None:
         return order, "country"
+    if spelling is not None and country not in _MIXED:
+        return spelling, "spelling"
     if setting != "auto":
         return setting, "setting"
     order = decide("auto", batch).order
