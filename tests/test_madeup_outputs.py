@@ -61,6 +61,7 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "dev4": (8, 112, 86),
           "dev5": (10, 117, 62), "dev6": (15, 192, 715),
           "check": (15, 206, 224), "check2": (12, 158, 448), "check3": (14, 233, 805),
+          "check4": (16, 333, 1310),
           "legacy": (15, 67, 0)}
 
 
@@ -78,7 +79,8 @@ def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
             assert not any(sp.start < b and a < sp.end for sp in d.spans)
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "check", "check2", "check3"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "check", "check2", "check3",
+                                  "check4"])
 def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
     for d in madeup.read_notes(name):
         assert d.spans and d.meta["keep"], d.doc_id
@@ -148,6 +150,12 @@ CHECKED = [
     ("check3", "IDNUM", r"\d{9}", "il.idnr"),
     ("check3", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
     ("check3", "IDNUM", r"1\d{9}", _npi),
+    ("check4", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check4", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check4", "IDNUM", r"\d{12}", "jp.in_"),
+    ("check4", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),
+    ("check4", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check4", "IDNUM", r"1\d{9}", _npi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

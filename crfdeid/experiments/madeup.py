@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Ten sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Eleven sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -25,9 +25,12 @@ antenatal, EMS, genetics, psychiatry, ENT and prior-authorisation notes and Swed
 Brazilian conventions, written before the specialties round's changes) and ``check``
 (Australian, Irish, Indian, New Zealand, Canadian and South African conventions, scored once per change set)
 ``check2`` (other specialties and countries, written before the specialties round's changes;
-never tuned on: scored once per change set by the integrator) and ``check3`` (fourteen notes of
+never tuned on: scored once per change set by the integrator), ``check3`` (fourteen notes of
 yet other specialties, countries and hands, two of them ICU nursing notes, written before the
-round after the specialties round; never tuned on: scored once per change set by the integrator).
+round after the specialties round; never tuned on: scored once per change set by the integrator)
+and ``check4`` (sixteen notes of specialties, countries and hands none of the others has, a US
+note with ambiguous dates among day-first ones, a lower-case portal message and an all-caps ICU
+nursing note; written before the changes of the session of 2026-11-25 evening; never tuned on).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -54,7 +57,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
              "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
              "check": _DATA / "made_up_check.txt", "check2": _DATA / "made_up_check2.txt",
-             "check3": _DATA / "made_up_check3.txt"}
+             "check3": _DATA / "made_up_check3.txt", "check4": _DATA / "made_up_check4.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -68,7 +71,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev6``, ``check`` to ``check3``) or a path as given.
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev6``, ``check`` to ``check4``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
