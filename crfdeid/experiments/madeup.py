@@ -55,8 +55,8 @@ NOTES = _DATA / "made_up_notes.txt"
 NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
              "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
              "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
-             "dev7": _DATA / "made_up_dev7.txt", "check": _DATA / "made_up_check.txt", "check2": _DATA / "made_up_check2.txt",
-             "check3": _DATA / "made_up_check3.txt"}
+             "dev7": _DATA / "made_up_dev7.txt", "check": _DATA / "made_up_check.txt",
+             "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
