@@ -54,6 +54,8 @@ FORMS = [
     ("Microscopy: INVASIVE DUCTAL CARCINOMA (NST), grade 2 of 3, see below.", "INVASIVE DUCTAL", "PATIENT",
      "capitals"),
     ("Seen in clinic today.\nDUODENUM:\nUlcer in the bulb.", "DUODENUM", "HOSPITAL", "heading"),
+    ("Referral letter.\nOPHTHALMOLOGY Brantwood Eye Hospital 20/10/2025\nVA 6/12.",
+     "OPHTHALMOLOGY Brantwood Eye Hospital", "HOSPITAL", "heading"),
 ]
 
 
@@ -94,6 +96,7 @@ KEPT = [
     # a real date and a real town near a form but outside it
     ("Gleason 4+3=7 on 14/03/2025 at review.", "14/03/2025", "DATE"),
     ("Moved to Wexford; NYHA III since.", "Wexford", "CITY"),
+    ("Referral letter.\nBrantwood Eye Hospital OPHTHALMOLOGY\nVA 6/12.", "Brantwood Eye Hospital", "HOSPITAL"),
 ]
 
 

@@ -104,10 +104,16 @@ _LINE_START = re.compile(r"(?:^|\n)[ \t>*•-]*$")
 
 def _capitals(text: str, sp: Span) -> str | None:
     """``heading`` for a span in capitals that starts its line and ends at a colon or the line's end
-    (``MARGINS:``); ``capitals`` for a span in capitals inside a run of words in capitals on its line
-    (no colon, no gap of three blanks) that holds a clinical word besides the span's (``POSTERIOR DUODENAL
-    ULCER, FORREST IIA``); in a note written in capitals, neither."""
+    (``MARGINS:``), or that starts its line with a clinical word in capitals before words that are not
+    (``OPHTHALMOLOGY Brantwood Eye Hospital``: the line's heading taken in); ``capitals`` for a span in
+    capitals inside a run of words in capitals on its line (no colon, no gap of three blanks) that holds a
+    clinical word besides the span's (``POSTERIOR DUODENAL ULCER, FORREST IIA``); in a note written in
+    capitals, neither."""
     surface = text[sp.start:sp.end]
+    first = re.match(r"[A-Z]{4,}(?=[ \t]+\S*[a-z])", surface)
+    if first and _LINE_START.search(text, max(0, sp.start - 8), sp.start) and fold(first.group()) in _clinical() \
+            and not shouting(text):
+        return "heading"  # OPHTHALMOLOGY Brantwood Eye Hospital: the line's heading taken in
     letters = [c for c in surface if c.isalpha()]
     if len(letters) < 2 or not all(c.isupper() for c in letters) or any(c.isdigit() for c in surface) \
             or shouting(text):  # a code in capitals (WG0043871) is an identifier's form
