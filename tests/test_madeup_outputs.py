@@ -389,6 +389,7 @@ def test_an_annotated_corpus_is_measured_the_same_way_with_its_placeholders_coun
     assert red["placeholders"] == n_spans and "not_confident" not in red           # redacted: all placeholders
     assert red["false_spans"] == sur["false_spans"] == 1                           # the heading NPN
     assert 1 <= sur["not_confident"] <= sur["placeholders"] < n_spans              # NPN no name; the rest realistic
+    assert 0 <= sur["clinical_forms"] <= sur["not_confident"]                      # of them, a clinical form's
     printed = capsys.readouterr().out
     assert f"placeholders written {sur['placeholders']} ({sur['not_confident']} not confidently" in printed
     assert "Brandt" not in printed and "Tessa" not in printed                      # never note text
