@@ -74,6 +74,7 @@ from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
     PERSON_AFTER,
+    TITLE_BEFORE,
     english,
     fold,
     head_after,
@@ -97,8 +98,6 @@ _NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 _PLACE_TYPES = frozenset({"HOSPITAL", "ORGANIZATION", "STREET", "CITY", "LOCATION-OTHER", "DEPARTMENT"})
 _ID_TYPES = frozenset({"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                        "BIOID", "IDNUM", "ZIP"})
-_TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|professor|sister|sr|fr|rev|dame|sir|lady|lord)"
-                           r"\.?\s*$")
 _ELIDED = re.compile(r"[a-z]'[a-z]{2,}$")
 _MAC = re.compile(r"(?:Ma?c|O'|D'|Fitz)[A-Z]")
 
@@ -138,7 +137,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     capitals = shouting(text)
     if any(_word_doubt(w, capitals) for w in ws if len(w) > 1):
         return "name"
-    titled = bool(_TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
+    titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
     if not titled and (head_after(text, sp.end) or ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)):

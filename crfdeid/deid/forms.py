@@ -27,21 +27,19 @@ from ..document import Span
 from ..recognizers import values
 from ..recognizers.ruledata import table
 from ..recognizers.rules import trie_pattern
-from .evidence import PERSON_AFTER, english, fold, labels, lists, shouting
+from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold, labels, lists, shouting
 
 _T = table("forms")
 #: The reasons :func:`form_doubt` gives (the surrogate writer counts their placeholders as clinical forms).
 REASONS = frozenset({"form", "capitals", "heading"})
 _NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
-_TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|professor|sister|sr|fr|rev|dame|sir|lady|lord)"
-                           r"\.?\s*$")
 _REACH = 60
 
 
 def form_doubt(text: str, sp: Span) -> str | None:
     """Why the span ``sp`` of ``text`` is part of a clinical form (``form``), a phrase in capitals of clinical
     words (``capitals``) or a heading in capitals (``heading``), or None (the module docstring)."""
-    if sp.subtype == "AGE" or _TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start):
+    if sp.subtype == "AGE" or TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start):
         return None
     lo, hi = max(0, sp.start - _REACH), min(len(text), sp.end + _REACH)
     for pattern in _patterns():
