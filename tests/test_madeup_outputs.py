@@ -59,7 +59,7 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 
 #: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
 COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "dev4": (8, 112, 86),
-          "dev5": (10, 117, 62), "dev6": (15, 192, 715),
+          "dev5": (10, 117, 62), "dev6": (15, 192, 715), "dev7": (10, 105, 384),
           "check": (15, 206, 224), "check2": (12, 158, 448), "check3": (14, 233, 805),
           "check4": (16, 333, 1310),
           "legacy": (15, 67, 0)}
@@ -79,8 +79,8 @@ def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
             assert not any(sp.start < b and a < sp.end for sp in d.spans)
 
 
-@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "check", "check2", "check3",
-                                  "check4"])
+@pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "check", "check2",
+                                  "check3", "check4"])
 def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
     for d in madeup.read_notes(name):
         assert d.spans and d.meta["keep"], d.doc_id
@@ -171,6 +171,13 @@ CHECKED = [
     ("dev6", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
     ("dev6", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),
     ("dev6", "IDNUM", r"1\d{9}", _npi),
+    ("dev7", "MEDICALRECORD", r"\d{3} \d{3} \d{4}", "gb.nhs"),
+    ("dev7", "MEDICALRECORD", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
+    ("dev7", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("dev7", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("dev7", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("dev7", "IDNUM", r"\d{13}", "za.idnr"),
+    ("dev7", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
 ]
 
 
@@ -389,6 +396,7 @@ def test_an_annotated_corpus_is_measured_the_same_way_with_its_placeholders_coun
     assert red["placeholders"] == n_spans and "not_confident" not in red           # redacted: all placeholders
     assert red["false_spans"] == sur["false_spans"] == 1                           # the heading NPN
     assert 1 <= sur["not_confident"] <= sur["placeholders"] < n_spans              # NPN no name; the rest realistic
+    assert 0 <= sur["clinical_forms"] <= sur["not_confident"]                      # of them, a clinical form's
     printed = capsys.readouterr().out
     assert f"placeholders written {sur['placeholders']} ({sur['not_confident']} not confidently" in printed
     assert "Brandt" not in printed and "Tessa" not in printed                      # never note text

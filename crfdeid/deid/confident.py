@@ -47,6 +47,10 @@ docs/experiments.md, 2026-11-25):
   an institution's head noun unless no noun phrase runs around it (``the Ashkenazi Jewish founder
   variants``); a department is no Safe Harbor identifier at all.
 
+Any type but an age: a span that is, holds or sits inside a clinical form (a score, grade, stage, class,
+code, a ward's or bed's number: ``Forrest IIa``, ``GCS E3V4M6``, ``E11.649``, ``Ward 64``) or a phrase or
+heading in capitals of clinical words (:mod:`crfdeid.deid.forms`: ``form``, ``capitals``, ``heading``).
+
 Ages (their own rules, :mod:`crfdeid.deid.ages`), professions and user names are not judged here.
 
 >>> from crfdeid.document import make_span
@@ -66,7 +70,20 @@ from .. import gazetteers
 from ..document import Span
 from . import dates, facts, names
 from .confident_places import place_doubt
-from .evidence import ARTICLE_BEFORE, COMMON, english, fold, head_after, labels, lists, lower_case, shouting
+from .evidence import (
+    ARTICLE_BEFORE,
+    COMMON,
+    PERSON_AFTER,
+    TITLE_BEFORE,
+    english,
+    fold,
+    head_after,
+    labels,
+    lists,
+    lower_case,
+    shouting,
+)
+from .forms import form_doubt
 
 #: A tagger's confidence (lowest token P(PHI) in the span) a one-word name or a day and month
 #: without a year needs: the weaker the shape's evidence, the surer the tagger must be.
@@ -81,8 +98,6 @@ _NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 _PLACE_TYPES = frozenset({"HOSPITAL", "ORGANIZATION", "STREET", "CITY", "LOCATION-OTHER", "DEPARTMENT"})
 _ID_TYPES = frozenset({"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                        "BIOID", "IDNUM", "ZIP"})
-_TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|professor|sister|sr|fr|rev|dame|sir|lady|lord)"
-                           r"\.?\s*$")
 _ELIDED = re.compile(r"[a-z]'[a-z]{2,}$")
 _MAC = re.compile(r"(?:Ma?c|O'|D'|Fitz)[A-Z]")
 
@@ -122,7 +137,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     capitals = shouting(text)
     if any(_word_doubt(w, capitals) for w in ws if len(w) > 1):
         return "name"
-    titled = bool(_TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
+    titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
     if not titled and (head_after(text, sp.end) or ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)):
@@ -155,7 +170,7 @@ def _person_beside(text: str, sp: Span) -> bool:
     """Whether a lone name word has a person's mark beside it on its line: a title, staff role, relation,
     initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
     Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
-    ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`_PERSON_AFTER`)."""
+    ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
     before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
     if before is not None and (fold(before.group(1)).rstrip(".") in _persons_marks()
                                or re.fullmatch(r"[A-Z]\.", before.group(1))):
@@ -163,16 +178,13 @@ def _person_beside(text: str, sp: Span) -> bool:
     if _PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start):
         return True  # seen by Okafor, per Okafor
     after = _CREDENTIAL_AFTER.match(text, sp.end)
-    return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in _PERSON_AFTER)
+    return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
 
 
 #: Words that put a person right after them (``seen by Okafor``, ``per Okafor``) or right before them
 #: (``Okafor aware``, ``Okafor notified``): what a person is or does in a note, never a term's.
 _PERSON_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:per|(?:seen|reviewed|examined|signed|dictated|discussed|referred"
                             r"|evaluated|assessed|spoke|spoken|talked|met)[ \t]+(?:by|with|to))[ \t]*:?[ \t]*$")
-_PERSON_AFTER = frozenset({"aware", "notified", "paged", "called", "phoned", "informed", "updated", "visited",
-                           "visiting", "spoke", "said", "says", "stated", "states", "reports", "reported",
-                           "agrees", "agreed", "declined", "requested", "asked", "wants", "wishes"})
 
 
 _BRACKET_BEFORE = re.compile(r"([^\W_][\w./-]*)[ \t]*\($")
@@ -346,11 +358,19 @@ def _label_word(surface: str) -> bool:
 def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = None, country: str = "US",
           known: frozenset = frozenset()) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
-    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``), or None.
+    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``; ``form``,
+    ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`), or None.
 
     ``confidence``: the tagger's (lowest token probability of PHI in the span; None when no tagger
     scored it); ``order``: how the note's ambiguous dates read; ``country``: the note's
     (:func:`crfdeid.recognizers.safeharbor.country`); ``known``: the patient's full names' words."""
+    why = _type_doubt(text, sp, confidence, order, country, known)
+    return why if why is not None else form_doubt(text, sp)  # a score, grade, code, bed, capitals (forms.py)
+
+
+def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None, country: str,
+                known: frozenset) -> str | None:
+    """Why ``sp`` is no confident identifier by its edges and its type's evidence (:func:`doubt`), or None."""
     sub = sp.subtype
     surface = text[sp.start:sp.end]
     if sub in _NAME_TYPES | _PLACE_TYPES | _ID_TYPES | {"PHONE", "FAX"} and _COLUMNS.search(surface):

@@ -16,6 +16,14 @@ from . import facts, names
 COMMON = 7000
 _COMMON_SURNAMES = 2000
 ARTICLE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:a|an|the)\s+$")
+#: A title right before a span (``Dr``, ``Mrs.``, ``Sister``): a person's name follows.
+TITLE_BEFORE = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|miss|mx|prof|professor|sister|sr|fr|rev|dame|sir|lady|lord)"
+                          r"\.?\s*$")
+#: Words that put a person right before them (``Okafor aware``, ``Okafor notified``): what a person does in a
+#: note, never a term's.
+PERSON_AFTER = frozenset({"aware", "notified", "paged", "called", "phoned", "informed", "updated", "visited",
+                          "visiting", "spoke", "said", "says", "stated", "states", "reports", "reported",
+                          "agrees", "agreed", "declined", "requested", "asked", "wants", "wishes"})
 #: Lists of the words that head or label a note's parts and name its staff: no name word.
 _LABEL_LISTS = ("note_labels", "heading_words", "staff_roles", "professions")
 _PLACE_LISTS = ("hospitals", "cities", "countries", "states", "hospital_words", "hospital_heads",

@@ -27,7 +27,7 @@ from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
 from ..recognizers import phones, safeharbor
 from ..text import dateorder
-from . import address, ages, dates, guard, names
+from . import address, ages, dates, forms, guard, names
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .draws import AGE_WORDS, Draws, _an_age, age_keeps
@@ -107,7 +107,9 @@ class Surrogator(Draws):
         replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
         ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``digits_in_words`` (spans of
         a name or place that hold a digit), ``not_identifier`` (tagged spans not confidently a Safe Harbor
-        identifier of their type, :mod:`crfdeid.deid.confident`), ``order_dmy``... and ``order_from_note``...
+        identifier of their type, :mod:`crfdeid.deid.confident`), ``clinical_forms`` (of those, the spans
+        of a score, grade, stage, class, code, bed or a phrase in capitals, :mod:`crfdeid.deid.forms`),
+        ``order_dmy``... and ``order_from_note``...
         (notes by the order their dates were read in and where it came from), ``generator_errors``...
     unparsed : list of (doc_id, offset, what it became)
         The date spans no date pattern explains, by document and offset (never text).
@@ -246,8 +248,10 @@ class Surrogator(Draws):
         exempt: set[Span] = set()
         for lab, sp in zip(labelled, spans):
             why = self._placeholder(doc, sp, conf[lab])
-            if why is None and predicted and self._doubt(doc, sp, conf[lab], order, known, fixed):
+            reason = self._doubt(doc, sp, conf[lab], order, known, fixed) if why is None and predicted else None
+            if reason:
                 why = "not_identifier"
+                self.counts["clinical_forms"] += reason in forms.REASONS  # of them, a clinical form (forms.py)
             if why is not None:
                 new[(sp.start, sp.end)] = PLACEHOLDER.format(subtype=lab.subtype)
                 exempt.add(sp)
@@ -370,7 +374,7 @@ class Surrogator(Draws):
         return {"date_order": self.date_decision().message(), "date_order_notes": self.order_message(),
                 "notes_by_order": {o: c[f"order_{o}"] for o in ("dmy", "mdy", "ymd", "undecided") if c[f"order_{o}"]},
                 "notes_by_order_source": {s: c[f"order_from_{s}"] for s in dateorder.SOURCES if c[f"order_from_{s}"]},
-                "not_confident_spans": c["not_identifier"],
+                "not_confident_spans": c["not_identifier"], "clinical_forms": c["clinical_forms"],
                 "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],

@@ -194,7 +194,8 @@ class SurrogateWriter(_DeidWriter):
                 f"placeholders for {c['uncertain_spans']} uncertain span(s), {c['clinical_values']} "
                 f"clinical value(s), {c['clinical_terms']} span(s) of clinical vocabulary and {c['digits_in_words']} "
                 f"span(s) of a name or place that hold digits, {c['not_confident_spans']} span(s) not confidently an "
-                f"identifier of their type; "
+                f"identifier of their type ({c['clinical_forms']} of them a score, grade, stage, class, code, bed or "
+                f"phrase in capitals); "
                 f"{c['digits_outside_safe_harbor']} digit(s) changed outside the spans of a Safe Harbor category"
                 + (f"; generators from kinds: {', '.join(self.surrogator.kinds_given)}"
                    if self.surrogator.kinds_given else ""))

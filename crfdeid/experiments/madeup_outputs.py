@@ -1,6 +1,6 @@
 """Made-up notes of other countries and styles through redacted and surrogate output (issue 50).
 
-``python -m crfdeid experiments made-up --notes dev|dev2|dev3|dev4|dev5|dev6|check|check2|check3|check4|legacy|PATH``
+``python -m crfdeid experiments made-up --notes dev|dev2|dev3|dev4|dev5|dev6|dev7|check|check2|check3|check4|legacy|PATH``
 reads a set of made-up notes (:mod:`crfdeid.experiments.madeup`: PHI marked ``[[SUBTYPE|text]]``,
 phrases that must survive ``{{kind|text}}``), tags them as one batch through :class:`~crfdeid.tagging.session.Session`
 (the path of ``python -m crfdeid tag``) with site mining off and on, renders every note with the
@@ -26,7 +26,8 @@ agree) and reads the output back:
   replaced stretch touches, per 1,000 such tokens (the transcriptions' measure of issue 58: words
   of a note without PHI that the output changed);
 * **placeholders written**: output spans written as a ``[**...**]`` placeholder (in surrogate output, and
-  of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`).
+  of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`, and of
+  those the spans of a clinical form, :mod:`crfdeid.deid.forms`).
 
 An annotated corpus (``--corpus FORMAT:PATH``, no phrases marked) is measured the same way: identifiers
 left, false spans and placeholders written.
@@ -312,7 +313,9 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                     by_note[doc_id] = score_note(g, out, tagged.spans, made_up=fmt == "surrogate")
             per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
             if hasattr(writer, "surrogator"):  # spans not confidently an identifier of their type (counts)
-                per_out[fmt]["not_confident"] = writer.surrogator.summary()["not_confident_spans"]
+                summary = writer.surrogator.summary()
+                per_out[fmt]["not_confident"] = summary["not_confident_spans"]
+                per_out[fmt]["clinical_forms"] = summary["clinical_forms"]  # of them, a clinical form's (forms.py)
         runs[f"mining {'on' if on else 'off'}"] = per_out
     return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
 
@@ -347,7 +350,8 @@ def report(res: dict) -> list[str]:
                 f"{_per_mille(r['words_changed'], r['words'])} per 1,000 outside PHI; failed notes {len(r['failed'])}"
                 + (f" ({', '.join(r['failed'])})" if r["failed"] else "")
                 + f"; placeholders written {r['placeholders']}"
-                + (f" ({r['not_confident']} not confidently an identifier)" if "not_confident" in r else ""))
+                + (f" ({r['not_confident']} not confidently an identifier, {r.get('clinical_forms', 0)} of them "
+                   "a clinical form)" if "not_confident" in r else ""))
             for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
                         "false_by_subtype"):
                 if r[key]:
