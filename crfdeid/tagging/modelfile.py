@@ -97,6 +97,16 @@ def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | N
             + b"".join(extras.values()))
 
 
+def part_sha256(manifest: dict) -> str:
+    """The SHA-256 of a loaded model file's part as its manifest gives it: the CRF's, the network's
+    weights' or a routed file's members' ("" for a model not read from a file).
+
+    >>> part_sha256({"format": MEMBERS_FORMAT_VERSION, "members_sha256": "ab12"}), part_sha256({"format": 1})
+    ('ab12', '')
+    """
+    return str(manifest.get(f"{PARTS.get(manifest.get('format'), 'crf')}_sha256") or "")
+
+
 def read_file(path) -> bytes:
     """The content of the model file ``path``, checked at the boundary before it is read whole:
     a regular file (not a device such as ``/dev/zero``, a FIFO or a folder), at most
