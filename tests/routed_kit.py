@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from crfdeid.cli import train as train_cli
+from crfdeid.crf import Model
+from crfdeid.routing import RoutedModel
 
 OPERATIVE = ("OPERATIVE REPORT\nDate of operation: 03/02/2031. Theatre 4.\nSurgeon: Mr A. Halvorsen, consultant. "
              "Assistant: Dr P. Nair. Anaesthetist: Dr L. Moreau.\nIndication: morbid obesity, BMI 44.\n"
@@ -44,3 +46,10 @@ def train_routed(folder: Path, name: str = "routed.model") -> Path:
     out = folder / name
     assert train_cli.main(["--config", str(write_configs(folder)), "--output", str(out), "--quiet"]) == 0
     return out
+
+
+def shipped_crf():
+    """The shipped model's CRF: the shipped model, or its default member if the shipped file is routed
+    (the tests of a CRF's internals run on it either way)."""
+    model = Model.load()
+    return model.default if isinstance(model, RoutedModel) else model
