@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from routed_kit import shipped_crf
 
 from crfdeid import schema
 from crfdeid.config import load_config
@@ -52,7 +53,7 @@ NOTES = [d.text for d in read("synth:25,11")] + [d.text for d in read("synth:25,
 
 @pytest.fixture(scope="module")
 def default_model():
-    return Model.load()
+    return shipped_crf()  # its CRF, if the shipped file is routed
 
 
 @pytest.mark.parametrize("rules, date_check", [(True, True), (True, False), (False, True)])

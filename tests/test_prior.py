@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from byo_corpus import LABELS, make_corpus
+from routed_kit import shipped_crf
 
 from crfdeid.cli import main
 from crfdeid.config import load_config
@@ -16,7 +17,6 @@ from crfdeid.errors import ConfigError, ModelError
 from crfdeid.io import read
 from crfdeid.labels import OUTSIDE
 from crfdeid.tagging import modelfile
-from crfdeid.tagging.model import DEFAULT_MODEL
 
 TINY = {"train": ["synth:15,1"], "crf": {"max_iterations": 8}, "seed": 1,
         "decoding": {"o_threshold": 0.99}, "prior": {"model": "default", "weight": 0.3}}
@@ -41,7 +41,7 @@ def _p_outside(m, doc):
 
 
 def test_the_file_holds_the_shipped_crf_and_tags_the_same_after_a_round_trip(model, notes, tmp_path):
-    shipped = Model.load(DEFAULT_MODEL)
+    shipped = shipped_crf()  # a routed shipped file's prior is its default member's CRF
     assert model.prior is not None and model.prior._crf == shipped._crf and model.prior.labels == shipped.labels
     assert model.manifest["prior"]["source"] == "default"
     assert model.prior.config["features"] == shipped.config["features"]  # its own features, not the site's
@@ -156,7 +156,7 @@ def test_a_model_with_a_companion_and_a_prior_holds_three_crfs(notes, tmp_path):
     m = train_model(None, cfg)
     assert m.companion is not None and m.companion.prior is None and "prior" not in m.companion.manifest
     _, _, extras = modelfile.parse_all(m.to_bytes())
-    assert list(extras) == ["companion", "prior"] and extras["prior"] == Model.load(DEFAULT_MODEL)._crf
+    assert list(extras) == ["companion", "prior"] and extras["prior"] == shipped_crf()._crf
     again = Model.load(m.save(tmp_path / "three.model"))
     assert _spans(again, notes[:3]) == _spans(m, notes[:3])
 

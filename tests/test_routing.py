@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import pickle
-from pathlib import Path
 
 import pytest
+from routed_kit import NURSING, OPERATIVE, train_routed, write_configs
 
 from crfdeid.cli import tag
 from crfdeid.cli import train as train_cli
@@ -24,40 +24,12 @@ from crfdeid.routing.router import Router, note_features
 from crfdeid.tagging.model import TaggingModel
 from crfdeid.tagging.session import Session
 
-OPERATIVE = ("OPERATIVE REPORT\nDate of operation: 03/02/2031. Theatre 4.\nSurgeon: Mr A. Halvorsen, consultant. "
-             "Assistant: Dr P. Nair. Anaesthetist: Dr L. Moreau.\nIndication: morbid obesity, BMI 44.\n"
-             "Preoperative diagnosis: morbid obesity. Postoperative diagnosis: same.\n"
-             "Procedure: laparoscopic Roux-en-Y gastric bypass.\nFindings: the jejunum was divided 40 cm distal "
-             "to the ligament of Treitz; gastrojejunostomy closed with 3-0 Vicryl.\nSpecimen to pathology. "
-             "Estimated blood loss 20 mL.\nPlan: review in clinic in 6 weeks.\n")
-NURSING = ("Nursing progress note 0700-1900. Neuro: alert, oriented x3, MAE. CV: HR 80s SR, SBP 110-130. "
-           "Resp: LS clear, sat 97% on 2L NC. GI: abd soft, +BS, tol clears. GU: foley draining clear "
-           "yellow urine. Plan: cont to monitor, wean O2 as tol.\n")
-
-MEMBER = ("train: [{train}]\nfeatures: no_dict\ncrf: {{algorithm: lbfgs, max_iterations: 8}}\n"
-          "decoding: {{o_threshold: 0.9, o_words_min_count: 2}}\n")
-ROUTED = """model: routed
-routing:
-  members: {{icu: {icu}, specialty: specialty.yaml}}
-  notes: {{icu: ["synth:300,9,mix_icu"], specialty: ["synth:300,9,specialty"]}}
-  threshold: 0.5
-"""
-
-
-def _configs(folder: Path, icu: str = "icu.yaml") -> Path:
-    (folder / "icu.yaml").write_text(MEMBER.format(train='"synth:25,7,mix_icu"'))
-    (folder / "specialty.yaml").write_text(MEMBER.format(train='"synth:15,7,mix_icu", "synth:15,7,specialty"'))
-    (folder / "routed.yaml").write_text(ROUTED.format(icu=icu))
-    return folder / "routed.yaml"
-
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     """``(folder, model file)`` of a tiny routed model trained by ``python -m crfdeid train``."""
     folder = tmp_path_factory.mktemp("routed")
-    out = folder / "routed.model"
-    assert train_cli.main(["--config", str(_configs(folder)), "--output", str(out), "--quiet"]) == 0
-    return folder, out
+    return folder, train_routed(folder)
 
 
 def test_routes_an_operative_note_to_specialty_and_a_nursing_note_to_icu(trained):
@@ -114,7 +86,7 @@ def test_a_member_copied_from_a_model_file_is_that_file_byte_for_byte(trained, t
     folder, routed = trained
     icu = TaggingModel.load(routed).member_file("icu")
     (tmp_path / "icu.model").write_bytes(icu)
-    config = _configs(tmp_path, icu="{config: icu.yaml, model: icu.model}")
+    config = write_configs(tmp_path, icu="{config: icu.yaml, model: icu.model}")
     (tmp_path / "icu.yaml").write_text((folder / "icu.yaml").read_text())
     assert train_cli.main(["--config", str(config), "--output", str(tmp_path / "r.model"), "--quiet"]) == 0
     model = TaggingModel.load(tmp_path / "r.model")
@@ -124,7 +96,7 @@ def test_a_member_copied_from_a_model_file_is_that_file_byte_for_byte(trained, t
 
 def test_a_copied_member_of_another_config_is_refused(trained, tmp_path):
     (tmp_path / "icu.model").write_bytes(TaggingModel.load(trained[1]).member_file("icu"))
-    config = _configs(tmp_path, icu="{config: specialty.yaml, model: icu.model}")
+    config = write_configs(tmp_path, icu="{config: specialty.yaml, model: icu.model}")
     assert train_cli.main(["--config", str(config), "--output", str(tmp_path / "r.model"), "--quiet"]) == 1
     assert not (tmp_path / "r.model").exists()
 
@@ -175,7 +147,7 @@ def test_route_is_refused_for_a_model_of_one_member(tmp_path, capsys):
 ])
 def test_a_bad_routing_config_is_refused(tmp_path, override, message):
     with pytest.raises(ConfigError, match=message):
-        load_config(_configs(tmp_path), override)
+        load_config(write_configs(tmp_path), override)
 
 
 def test_router_weights_are_data_and_never_a_word_of_phi(trained):

@@ -20,12 +20,14 @@ import time
 from pathlib import Path
 
 from .. import cli
-from ..crf import Model
 from ..crf.adapt import AdaptSettings, adapt
-from ..errors import CrfdeidError
+from ..errors import ConfigError, CrfdeidError
 from ..io import read
 from ..io.labelled import read_corpus
 from ..progress import step
+from ..routing import RoutedModel
+from ..routing.adapt import adapt_routed
+from ..tagging.model import TaggingModel
 
 
 def _parser():
@@ -77,27 +79,45 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     cli.start_log(args)
     try:
-        model = Model.load(args.model)
+        model = TaggingModel.load(args.model)
+        if isinstance(model, RoutedModel) and args.train:
+            raise ConfigError("adapt: a routed model's members train on their own configs' notes; give no --train")
         source = None
         if args.train:
             source, _ = read_corpus(args.train, model.config["scheme"], **options)
         notes = (d for spec in args.unlabeled for d in read(spec, **options))
-        adapted = adapt(model, notes, source, settings, progress=not args.quiet)
+        adapted: TaggingModel
+        if isinstance(model, RoutedModel):  # each member on the notes routed to it
+            adapted = adapt_routed(model, notes, settings, progress=not args.quiet)
+        else:
+            adapted = adapt(model, notes, source, settings, progress=not args.quiet)
         adapted.save(out)
         step("adapt: model saved")
     except CrfdeidError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    a = adapted.manifest["adapted"]
+    print(f"model:      {out} (adapted from {args.model})")
+    if isinstance(adapted, RoutedModel):
+        for name in adapted.members:
+            entry = adapted.manifest["adapted"].get(name)
+            print(f"member:     {name}: " + ("adapted" if entry else "kept (no unlabeled note routed to it)"))
+            if entry:
+                _summary(entry)
+    else:
+        _summary(adapted.manifest["adapted"])
+    print(f"time:       {time.perf_counter() - t0:.1f}s")
+    return 0
+
+
+def _summary(a: dict) -> None:
+    """What one CRF's adaptation says (counts only)."""
     n = a["unlabeled"]
     spans = ", ".join(f"{k} {v}" for k, v in sorted(a["pseudo_spans"].items(), key=lambda kv: -kv[1]))
-    print(f"model:      {out} (adapted from {args.model})")
     print(f"unlabeled:  {n.get('notes', 0)} notes, {n.get('tokens', 0)} tokens; kept {n.get('segments_kept', 0)} "
           f"of {n.get('segments', 0)} segments ({n.get('tokens_kept', 0)} tokens) from {n.get('notes_used', 0)} notes")
     print(f"pseudo PHI: {sum(a['pseudo_spans'].values())} spans ({spans or 'none'}); "
           f"{n.get('consistency_tokens', 0)} tokens labelled by patient consistency")
-    print(f"source:     {a['source_documents']} documents; time {time.perf_counter() - t0:.1f}s")
-    return 0
+    print(f"source:     {a['source_documents']} documents")
 
 
 if __name__ == "__main__":

@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 
 from .. import cli
+from ..errors import CrfdeidError
 from ..experiments import bench
 from ..experiments.bench import run
 from ..experiments.bench.report import format_table
 from ..io import writer_names
+from ..tagging.model import TaggingModel
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +56,15 @@ def main(argv=None) -> int:
         return 2
     if args.no_train and not args.model:
         print("error: --no-train needs --model", file=sys.stderr)
+        return 2
+    try:  # before any training: its stages are a routed model's members', no one CRF to time
+        routed = bool(args.model) and TaggingModel.load(args.model).config["model"] == "routed"
+    except CrfdeidError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if routed:
+        print("error: bench times one CRF's stages and a routed model holds two; give --model a CRF "
+              "model file", file=sys.stderr)
         return 2
     if args.output_format not in writer_names():
         print(f"error: unknown --output-format {args.output_format!r}; known: {', '.join(writer_names())}",

@@ -242,6 +242,9 @@ def adapt(model: TaggingModel, unlabeled: Iterable[Document], source: Iterable[D
         A model that cannot be adapted, or no unlabeled note.
     """
     settings = settings or AdaptSettings()
+    if model.config.get("model") == "routed":  # one config retrained: a routed model has a member's each
+        raise ModelError("adapt: a routed model is not adapted (its members are trained by their own configs); "
+                         "adapt a CRF model file", path=model.path)
     if not isinstance(model, Model) or model.committee is not None and model.committee.combine == "multi.v1":
         raise ModelError("adapt: only a CRF model without a multi.v1 committee can be adapted", path=model.path)
     seed = int(model.config.get("seed") or 0) if settings.seed is None else settings.seed

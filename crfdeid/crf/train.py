@@ -38,7 +38,7 @@ from ..resources import Resources
 from ..tagging import kinds
 from ..tagging.decoding import OWords, model_o_words
 from ..tagging.model import DEFAULT_MODEL, tokens_for
-from ..tagging.modelfile import FORMAT_VERSION, gazetteer_checksums, parse_all, resolved_config
+from ..tagging.modelfile import FORMAT_VERSION, gazetteer_checksums, member_of, parse_all, resolved_config
 from ..text.tokenize import for_tagging, segments
 from .model import Model
 from .settings import companion_config
@@ -188,7 +188,9 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
 
 def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
     """``(crf, entry)``: the CRF of the model the ``prior`` section names and its manifest entry
-    (the config its file holds, its labels, the file's SHA-256).
+    (the config its file holds, its labels, the file's SHA-256). A routed file (:mod:`crfdeid.routing`)
+    gives its default member's CRF (``routing.default``) with that member's config, and the entry
+    names the member (``member``).
 
     Raises
     ------
@@ -203,9 +205,11 @@ def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
         data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"prior.model: cannot read {source!r} ({exc.strerror})") from None
-    manifest, part, _ = parse_all(data, path)
+    member, crf_file = member_of(data, None, path)  # a routed file: its default member's file
+    manifest, part, _ = parse_all(crf_file, path)
     if manifest.get("format") != FORMAT_VERSION:
-        raise ModelError("prior.model: a prior is a CRF model file, not a network's", path=path)
+        raise ModelError("prior.model: a prior is a CRF model file (or a routed one whose default member "
+                         "is a CRF), not a network's", path=path)
     prior = Model(part, resolved_config({"config": _alone(manifest["config"])}, path),
                   {"training": manifest.get("training") or {}}, path)
     if settings["vote"] == "labels" and prior.scheme is not scheme:
@@ -214,6 +218,8 @@ def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
                           "(P(O) only) or prior: null")
     entry = {"source": str(source), "source_sha256": hashlib.sha256(data).hexdigest(),
              "config": _alone(manifest["config"]), "labels": prior.labels, "training": prior.stats}
+    if member is not None:
+        entry["member"] = member
     return part, entry
 
 

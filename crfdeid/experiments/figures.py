@@ -34,6 +34,7 @@ from ..crf import Model, train_model
 from ..errors import ConfigError
 from ..io.splits import select_groups
 from ..progress import step, track
+from ..routing import RoutedModel
 from ..site import mining
 from .crossval import fold_splits
 from .locked import figures
@@ -158,7 +159,7 @@ def measure(docs: Sequence, config: dict, locked: set, folds: int = 5, seed: int
     if zero_shot is not None:
         step("figures: scoring the zero-shot model")
         out["zero_shot"] = {"dev": score([(zero_shot, dev)]), "locked": score([(zero_shot, test)]),
-                            "decoding": dict(zero_shot.config["decoding"])}
+                            "decoding": _decoding(zero_shot)}
     return out
 
 
@@ -171,7 +172,16 @@ def _pr_fn(f: dict) -> str:
     return f"{f['precision']:.3f} / {f['recall']:.3f} ({f['fn']})"
 
 
+def _decoding(model) -> dict:
+    """A model's decoding settings; a routed model's: each member's (``members``)."""
+    if isinstance(model, RoutedModel):
+        return {"members": {name: dict(m.config["decoding"]) for name, m in model.members.items()}}
+    return dict(model.config["decoding"])
+
+
 def _threshold(decoding: dict) -> str:
+    if "members" in decoding:  # a routed model: each member decodes its notes its own way
+        return "routed: " + "; ".join(f"{name} {_threshold(d)}" for name, d in decoding["members"].items())
     t, w, prior = decoding.get("o_threshold"), decoding.get("companion_weight"), decoding.get("prior") or {}
     votes = f", a companion CRF's marginals averaged in (weight {w})" if w else ""
     if prior.get("weight"):

@@ -22,6 +22,7 @@ from pathlib import Path
 from ..config import load_config
 from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
+from ..routing import RoutedModel
 from ..tagging.model import TaggingModel
 from ..tagging.session import SPANS, Session, explanation
 from . import active, agreement, surrogates
@@ -121,12 +122,17 @@ class Project:
     def config(self) -> dict:
         """The config models are retrained with: the project's; else, for a project started from the
         shipped model, the site config (``configs/site.yaml``: the shipped model as prior); else the
-        pre-annotation model's."""
+        pre-annotation model's (a routed model's: its default member's)."""
         cfg = self.setting("config")
         if cfg:
             return load_config(cfg)
         model = self.setting("model")
-        return site_config() if model is None else load_config(TaggingModel.load(Path(model)).config)
+        if model is None:
+            return site_config()
+        loaded = TaggingModel.load(Path(model))
+        if isinstance(loaded, RoutedModel):  # its own config trains no notes: its default member's does
+            loaded = loaded.default
+        return load_config(loaded.config)
 
     def explain(self, note_id: int) -> dict:
         """What each step of the current model did to the note's spans (:func:`explanation`: offsets,

@@ -191,23 +191,7 @@ class RoutedModel(TaggingModel):
                     companion=None, prior=None) -> RoutedModel:
         """The routed model of a checked file (:meth:`TaggingModel.from_bytes`): its part cut
         into the members' files by the manifest's ``members`` entry, each size and SHA-256 checked."""
-        entries = manifest.get("members")
-        if not isinstance(entries, list) or not entries:
-            raise ModelError("corrupt model manifest (members entry)", path=path)
-        members, at = {}, 0
-        for entry in entries:
-            size = entry.get("size") if isinstance(entry, dict) else None
-            named = isinstance(entry, dict) and isinstance(entry.get("name"), str)
-            if not isinstance(size, int) or isinstance(size, bool) or size <= 0 or not named:
-                raise ModelError("corrupt model manifest (members entry)", path=path)
-            data = part[at:at + size]
-            if len(data) != size or hashlib.sha256(data).hexdigest() != entry.get("sha256"):
-                raise ModelError(f"corrupt model file (member {entry['name']!r}: size or checksum mismatch)",
-                                 path=path)
-            members[entry["name"]] = data
-            at += size
-        if at != len(part):
-            raise ModelError("corrupt model file (bytes after the last member)", path=path)
+        members = modelfile.member_files(manifest, part, path)
         return cls(members, config, manifest, path, backend)
 
     def __getstate__(self):

@@ -48,7 +48,10 @@ def train_routed(docs, config: dict, progress: bool = False) -> RoutedModel:
 
 
 def _member(name: str, spec: dict, progress: bool) -> tuple[bytes, dict]:
-    """A member's model file content and its training statistics (with the SHA-256 of a copied file)."""
+    """A member's model file content and its training statistics (with the SHA-256 of a copied file).
+
+    A model file that is itself routed gives its member of the same ``name`` (so a routed file is
+    rebuilt from itself: ``{config: icu, model: default}`` when the shipped model is routed)."""
     if spec["model"] is None:
         model = train_model(None, load_config(spec["config"]), progress)
         return model.to_bytes(), dict(model.stats)
@@ -57,6 +60,10 @@ def _member(name: str, spec: dict, progress: bool) -> tuple[bytes, dict]:
         data = modelfile.read_file(source)
     except OSError as exc:
         raise ModelError(f"routing.members.{name}: cannot read the model file ({exc.strerror})", path=source) from None
+    try:
+        routed_from, data = modelfile.member_of(data, name, source)  # a routed file: its member of this name
+    except ModelError as exc:
+        raise ModelError(f"routing.members.{name}: {exc.reason}", path=source) from None
     copied = TaggingModel.from_bytes(data, source)
     if spec["config"] is not None:
         want = load_config(spec["config"])
@@ -65,5 +72,5 @@ def _member(name: str, spec: dict, progress: bool) -> tuple[bytes, dict]:
         if differ:
             raise ConfigError(f"routing.members.{name}: the model file {source} was not trained by the config "
                               f"{spec['config']} (they differ in {', '.join(differ)})")
-    return data, {**copied.stats, "copied_from": str(spec["model"]),
-                  "sha256": hashlib.sha256(data).hexdigest()}
+    copied_from = str(spec["model"]) + ("" if routed_from is None else f" (member {routed_from})")
+    return data, {**copied.stats, "copied_from": copied_from, "sha256": hashlib.sha256(data).hexdigest()}

@@ -32,6 +32,7 @@ from ..io.fhir_policy import load_policy
 from ..progress import Cancelled
 from ..progress import deadline as until
 from ..site import Site, TableUse
+from ..tagging import modelfile
 from ..tagging.model import TaggingModel
 from ..tagging.session import Session
 from ..version import __version__
@@ -97,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def health() -> dict:
         """Liveness and what is loaded (no secret, no note)."""
         return {"status": "ok", "crfdeid_version": __version__,
-                "model_sha256": model.manifest.get("crf_sha256", "")[:12],
+                "model_sha256": modelfile.part_sha256(model.manifest)[:12],
                 "surrogates": key is not None, "max_bytes": settings.max_bytes,
                 "max_documents": settings.max_documents, "body_timeout": settings.body_timeout,
                 "request_timeout": settings.request_timeout,

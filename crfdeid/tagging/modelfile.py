@@ -97,6 +97,16 @@ def to_bytes(crf: bytes, manifest: dict, labels: list[str], companion: bytes | N
             + b"".join(extras.values()))
 
 
+def part_sha256(manifest: dict) -> str:
+    """The SHA-256 of a loaded model file's part as its manifest gives it: the CRF's, the network's
+    weights' or a routed file's members' ("" for a model not read from a file).
+
+    >>> part_sha256({"format": MEMBERS_FORMAT_VERSION, "members_sha256": "ab12"}), part_sha256({"format": 1})
+    ('ab12', '')
+    """
+    return str(manifest.get(f"{PARTS.get(manifest.get('format'), 'crf')}_sha256") or "")
+
+
 def read_file(path) -> bytes:
     """The content of the model file ``path``, checked at the boundary before it is read whole:
     a regular file (not a device such as ``/dev/zero``, a FIFO or a folder), at most
@@ -225,6 +235,57 @@ def _check_part(part: bytes, entry: dict, name: str, what: str, path, offset: in
         raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=offset)
     if name == "crf":
         check_crfsuite(part, path, base=offset)
+
+
+def member_files(manifest: dict, part: bytes, path=None) -> dict[str, bytes]:
+    """The member model files of a checked format 3 file (its ``part`` cut by the manifest's
+    ``members`` entry), by name in file order, each size and SHA-256 checked.
+
+    Raises
+    ------
+    ModelError
+        A corrupt ``members`` entry, a member whose bytes are not the entry's, bytes after the last.
+    """
+    entries = manifest.get("members")
+    if not isinstance(entries, list) or not entries:
+        raise ModelError("corrupt model manifest (members entry)", path=path)
+    members, at = {}, 0
+    for entry in entries:
+        size = entry.get("size") if isinstance(entry, dict) else None
+        named = isinstance(entry, dict) and isinstance(entry.get("name"), str)
+        if not isinstance(size, int) or isinstance(size, bool) or size <= 0 or not named:
+            raise ModelError("corrupt model manifest (members entry)", path=path)
+        data = part[at:at + size]
+        if len(data) != size or hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+            raise ModelError(f"corrupt model file (member {entry['name']!r}: size or checksum mismatch)", path=path)
+        members[entry["name"]] = data
+        at += size
+    if at != len(part):
+        raise ModelError("corrupt model file (bytes after the last member)", path=path)
+    return members
+
+
+def member_of(data: bytes, name: str | None = None, path=None) -> tuple[str | None, bytes]:
+    """``(member name, file content)``: a routed file's member ``name`` (None: its default member,
+    the config's ``routing.default``), followed down while that member is routed too; a file of
+    another format is itself (name None), whatever ``name``.
+
+    Raises
+    ------
+    ModelError
+        A damaged file, or a routed file without a member ``name`` (the message lists its members).
+    """
+    chosen = None
+    while True:
+        manifest, part, _ = parse_all(data, path)
+        if manifest.get("format") != MEMBERS_FORMAT_VERSION:
+            return chosen, data
+        members = member_files(manifest, part, path)
+        want = name if name is not None else ((manifest.get("config") or {}).get("routing") or {}).get("default")
+        if want not in members:
+            raise ModelError(f"the routed model has no member {want!r} (its members: {', '.join(members)})",
+                             path=path)
+        chosen, data = want, members[want]
 
 
 def resolved_config(manifest: dict, path=None) -> dict:

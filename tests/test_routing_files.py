@@ -1,0 +1,112 @@
+"""A routed model file where a CRF file was named: as a prior, as the source of a copied member,
+rebuilt by ``make train`` (docs/synth.md, "Routed model"); configs/icu.yaml, the ICU member's config.
+
+A tiny routed model (``routed_kit``) stands in for a routed shipped model.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from routed_kit import NURSING, OPERATIVE, train_routed, write_configs
+
+from crfdeid.cli import train as train_cli
+from crfdeid.config import load_config
+from crfdeid.crf import train_model
+from crfdeid.errors import ModelError
+from crfdeid.routing.train import _member
+from crfdeid.tagging import modelfile
+from crfdeid.tagging.model import TaggingModel
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def routed(tmp_path_factory):
+    """``(folder, routed model file)``; the folder holds its configs."""
+    folder = tmp_path_factory.mktemp("routed")
+    return folder, train_routed(folder)
+
+
+def _crf_part(member_file: bytes) -> bytes:
+    return modelfile.parse(member_file)[1]
+
+
+def test_a_prior_naming_a_routed_file_is_its_default_members_crf_with_that_members_config(routed, tmp_path):
+    folder, path = routed
+    icu = TaggingModel.load(path).member_file("icu")
+    model = train_model(None, {"train": ["synth:12,3"], "crf": {"max_iterations": 5}, "seed": 1,
+                               "prior": {"model": str(path), "weight": 0.3}})
+    assert model.prior is not None and model.prior._crf == _crf_part(icu)
+    entry = model.manifest["prior"]
+    assert entry["member"] == "icu" and entry["source"] == str(path)
+    assert entry["config"]["features"] == load_config(folder / "icu.yaml")["features"]
+    again = TaggingModel.load(model.save(tmp_path / "site.model"))
+    assert again.prior._crf == _crf_part(icu)
+    assert again.tag_text(NURSING).spans == model.tag_text(NURSING).spans
+
+
+def test_members_copied_from_a_routed_file_rebuild_it(routed, tmp_path):
+    folder, path = routed
+    for name in ("icu.yaml", "specialty.yaml"):
+        shutil.copy(folder / name, tmp_path / name)
+    config = write_configs(tmp_path, icu=f"{{config: icu.yaml, model: {path}}}",
+                           specialty=f"{{config: specialty.yaml, model: {path}}}")
+    out = tmp_path / "again.model"
+    assert train_cli.main(["--config", str(config), "--output", str(out), "--quiet"]) == 0
+    first, again = TaggingModel.load(path), TaggingModel.load(out)
+    assert all(again.member_file(n) == first.member_file(n) for n in ("icu", "specialty"))
+    assert again.router == first.router
+    assert again.stats["members"]["icu"]["copied_from"] == f"{path} (member icu)"
+    assert [again.tag_text(t).spans for t in (OPERATIVE, NURSING)] == [first.tag_text(t).spans
+                                                                       for t in (OPERATIVE, NURSING)]
+
+
+def test_a_routed_file_without_the_members_name_is_refused_naming_both(routed):
+    with pytest.raises(ModelError, match="routing.members.ent: the routed model has no member 'ent'"):
+        _member("ent", {"config": None, "model": str(routed[1])}, False)
+
+
+def test_icu_config_is_the_default_config_but_its_description():
+    icu, default = load_config("icu"), load_config("default")
+    assert icu["description"] != default["description"]
+    assert {k: v for k, v in icu.items() if k != "description"} == {
+        k: v for k, v in default.items() if k != "description"}
+
+
+def test_routed_config_copies_the_shipped_model_as_its_icu_member_checked_against_icu_yaml():
+    spec = load_config("routed")["routing"]["members"]["icu"]
+    assert spec == {"config": "icu", "model": "default"}
+    data, stats = _member("icu", spec, False)
+    assert data == modelfile.read_file(TaggingModel.load().path) and stats["copied_from"] == "default"
+
+
+def _make_train(**variables: str) -> list[str]:
+    """The arguments of ``python -m crfdeid`` that ``make train`` runs with ``variables``."""
+    assigned = [f"{k}={v}" for k, v in variables.items()]
+    out = subprocess.run(["make", "-s", "-n", "-C", str(ROOT), "train", "PYTHON=python", *assigned],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    words = shlex.split(out)
+    assert words[:4] == ["python", "-m", "crfdeid", "train"]
+    return words[4:]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_train_of_a_routed_default_trains_both_members_and_the_router_and_rebuilds_from_itself(tmp_path):
+    assert _make_train()[:4] == ["--config", "configs/default.yaml", "--output", "crfdeid/_data/default-model"]
+    config, out = write_configs(tmp_path), tmp_path / "default-model"
+    assert train_cli.main(_make_train(CONFIG=str(config), MODEL=str(out)) + ["--quiet"]) == 0
+    model = TaggingModel.load(out)
+    assert not any("copied_from" in m for m in model.stats["members"].values())  # both trained from configs
+    # as `make train TRAIN_ARGS="--set 'routing.members={icu: {config: icu, model: default}, ...}'"`
+    members = ", ".join(f"{n}: {{config: {tmp_path / n}.yaml, model: {out}}}" for n in ("icu", "specialty"))
+    itself = f"--set 'routing.members={{{members}}}'"
+    again = tmp_path / "again-model"
+    assert train_cli.main(_make_train(CONFIG=str(config), MODEL=str(again), TRAIN_ARGS=itself) + ["--quiet"]) == 0
+    rebuilt = TaggingModel.load(again)
+    assert all(rebuilt.member_file(n) == model.member_file(n) for n in ("icu", "specialty"))
+    assert rebuilt.router == model.router
