@@ -9,6 +9,7 @@ refuses a damaged file, and ``tag`` counts the notes each member read (``--route
 from __future__ import annotations
 
 import json
+import math
 import pickle
 
 import pytest
@@ -144,6 +145,7 @@ def test_route_is_refused_for_a_model_of_one_member(tmp_path, capsys):
     ({"train": ["synth:5,1"]}, "no train, companion or prior"),
     ({"routing": {"notes": {"icu": []}}}, "routing.notes"),
     ({"routing": {"members": {"ent": "icu.yaml"}}}, "two members"),
+    ({"routing": {"router": {"features": "note_words.v9"}}}, "routing.router.features"),
 ])
 def test_a_bad_routing_config_is_refused(tmp_path, override, message):
     with pytest.raises(ConfigError, match=message):
@@ -158,3 +160,23 @@ def test_router_weights_are_data_and_never_a_word_of_phi(trained):
     assert note_features("Dr Halvorsen sutured", [(3, 12)]) == {"w:dr", "w:sutured"}
     with pytest.raises(ModelError, match="router"):
         Router.from_dict({**entry, "threshold": "high"})
+
+
+def test_pairs_of_words_are_features_and_never_span_a_word_of_phi():
+    assert note_features("closed with Vicryl", features="note_words.v1") == {"w:closed", "w:with", "w:vicryl"}
+    assert note_features("closed with Vicryl") == {"w:closed", "w:with", "w:vicryl", "b:closed_with",
+                                                   "b:with_vicryl"}
+    # no pair across a hyphen, a digit or a word of a PHI span
+    assert note_features("Roux-en-Y by Dr Lee today", [(16, 19)]) == {
+        "w:roux", "w:en", "w:by", "w:dr", "w:today", "b:by_dr"}
+
+
+def test_a_router_of_words_alone_still_loads_and_reads_words_alone():
+    entry = {"features": "note_words.v1", "default": "icu", "other": "specialty", "threshold": 0.5,
+             "bias": -1.0, "weights": {"w:vicryl": 3.0, "b:with_vicryl": 50.0}}
+    router = Router.from_dict(entry)
+    assert router.features == "note_words.v1" and router.to_dict()["features"] == "note_words.v1"
+    assert router.p_other("closed with vicryl") == pytest.approx(1 / (1 + math.exp(-2.0)))
+    assert Router.from_dict({**entry, "features": "note_words.v2"}).p_other("closed with vicryl") > 0.99
+    with pytest.raises(ModelError, match="feature set"):
+        Router.from_dict({**entry, "features": "note_words.v9"})

@@ -1,14 +1,15 @@
 """The note-kind router: a logistic regression over the words of a whole note.
 
 It reads a note as a set of features (:func:`note_features`): each word of two letters or more,
-lower-cased (``w:vicryl``), and gives the probability that the note is of the other member's kind
-rather than the default member's (:meth:`Router.p_other`). A note goes to the other member only
-when that probability is above the threshold: recall of the default kind first (a note the router
-doubts stays with the default member). Every weight is zero or more: a word counts as evidence of
-the other kind, never as evidence of the default one, so a note unlike both (PhysioNet's nursing
-notes are unlike the synthetic ones in many words) stays with the default member: a first router
-with signed weights and layout shapes (case, lines, headings) gave 467 of the 1,239 PhysioNet dev
-notes P > 0.5 (docs/synth.md).
+lower-cased (``w:vicryl``), and each pair of such words with only white space between them
+(``b:roux_en`` is not one: a hyphen; ``b:closed_with`` is), and gives the probability that the
+note is of the other member's kind rather than the default member's (:meth:`Router.p_other`). A
+note goes to the other member only when that probability is above the threshold: recall of the
+default kind first (a note the router doubts stays with the default member). Every weight is zero
+or more: a word counts as evidence of the other kind, never as evidence of the default one, so a
+note unlike both (PhysioNet's nursing notes are unlike the synthetic ones in many words) stays
+with the default member: a first router with signed weights and layout shapes (case, lines,
+headings) gave 467 of the 1,239 PhysioNet dev notes P > 0.5 (docs/synth.md).
 
 Trained (:func:`train_router`) on annotated notes of each kind: the words inside their PHI spans
 are left out, so that no identifier of the training notes becomes a weight (the weights are
@@ -29,27 +30,39 @@ import numpy as np
 from ..document import Document
 from ..errors import ModelError
 
-#: The feature set's registered name, stored with the weights (a file of another set is refused).
-FEATURES = "note_words.v1"
+#: The feature set of new routers, stored with the weights: words and pairs of words
+#: (docs/synth.md "Routed model, second round": at a threshold that keeps every PhysioNet dev note
+#: with the default member, 284 of 300 held-out specialty notes routed, against 228 with words alone).
+FEATURES = "note_words.v2"
+#: The feature sets a stored router may name: words alone (the first routed model's) or with pairs.
+FEATURE_SETS = ("note_words.v1", "note_words.v2")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def note_features(text: str, skip: Iterable[tuple[int, int]] = ()) -> set[str]:
-    """The router's features of a note: its words of two letters or more, lower-cased, outside
-    the ``[start, end)`` spans ``skip``.
+def note_features(text: str, skip: Iterable[tuple[int, int]] = (), features: str = FEATURES) -> set[str]:
+    """The router's features of a note outside the ``[start, end)`` spans ``skip``: its words of
+    two letters or more, lower-cased, and (``note_words.v2``) each two such words with only white
+    space between them; a pair never spans a word left out.
 
-    >>> sorted(note_features("Op note: 3-0 Vicryl by Dr Lee.", [(26, 29)]))
+    >>> sorted(note_features("Op note: 3-0 Vicryl by Dr Lee.", [(26, 29)], "note_words.v1"))
     ['w:by', 'w:dr', 'w:note', 'w:op', 'w:vicryl']
+    >>> sorted(note_features("Closed with Vicryl by Dr Lee.", [(25, 28)]))[:4]
+    ['b:by_dr', 'b:closed_with', 'b:vicryl_by', 'b:with_vicryl']
     """
     spans = sorted(skip)
-    words, i = set(), 0
+    out, i, prev = set(), 0, None
     for m in _WORD.finditer(text):
         while i < len(spans) and spans[i][1] <= m.start():
             i += 1
         if i < len(spans) and spans[i][0] < m.end():
-            continue  # a word of a PHI span: never a weight
-        words.add("w:" + m.group().lower())
-    return words
+            prev = None
+            continue  # a word of a PHI span: never a weight, nor half of one
+        word = m.group().lower()
+        out.add("w:" + word)
+        if features != "note_words.v1" and prev is not None and not text[prev[1]:m.start()].strip():
+            out.add(f"b:{prev[0]}_{word}")
+        prev = (word, m.end())
+    return out
 
 
 @dataclass
@@ -64,10 +77,11 @@ class Router:
     default: str
     other: str
     threshold: float
+    features: str = FEATURES
 
     def p_other(self, text: str) -> float:
         """The probability that ``text`` is a note of the ``other`` member's kind."""
-        z = self.bias + sum(self.weights.get(f, 0.0) for f in note_features(text))
+        z = self.bias + sum(self.weights.get(f, 0.0) for f in note_features(text, (), self.features))
         return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     def choose(self, text: str) -> str:
@@ -76,7 +90,7 @@ class Router:
 
     def to_dict(self) -> dict:
         """The router as data (the model file's manifest ``router`` entry)."""
-        return {"features": FEATURES, "default": self.default, "other": self.other,
+        return {"features": self.features, "default": self.default, "other": self.other,
                 "threshold": self.threshold, "bias": self.bias, "weights": dict(sorted(self.weights.items()))}
 
     @classmethod
@@ -88,9 +102,9 @@ class Router:
         ModelError
             Another feature set, or a value of the wrong kind.
         """
-        if not isinstance(data, Mapping) or data.get("features") != FEATURES:
-            raise ModelError(f"router entry missing or of another feature set (this crfdeid reads {FEATURES})",
-                             path=path)
+        if not isinstance(data, Mapping) or data.get("features") not in FEATURE_SETS:
+            raise ModelError("router entry missing or of another feature set (this crfdeid reads "
+                             f"{', '.join(FEATURE_SETS)})", path=path)
         weights, bias, threshold = data.get("weights"), data.get("bias"), data.get("threshold")
         default, other = data.get("default"), data.get("other")
         if (not isinstance(weights, Mapping) or not _number(bias) or not _number(threshold)
@@ -98,28 +112,33 @@ class Router:
                 or not 0 <= threshold < 1 or not isinstance(default, str) or not isinstance(other, str)
                 or not all(isinstance(k, str) and _number(v) for k, v in weights.items())):
             raise ModelError("corrupt router entry (weights, bias, threshold or member names)", path=path)
-        return cls({k: float(v) for k, v in weights.items()}, float(bias), default, other, float(threshold))
+        return cls({k: float(v) for k, v in weights.items()}, float(bias), default, other, float(threshold),
+                   data["features"])
 
 
 def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _doc_features(doc: Document) -> set[str]:
-    return note_features(doc.text, [(sp.start, sp.end) for sp in doc.spans])
+def _doc_features(doc: Document, features: str) -> set[str]:
+    return note_features(doc.text, [(sp.start, sp.end) for sp in doc.spans], features)
 
 
 def train_router(notes: Mapping[str, list[Document]], default: str, threshold: float, *, min_notes: int = 3,
-                 max_features: int = 6000, l2: float = 1.0, iterations: int = 400) -> tuple[Router, dict]:
+                 max_features: int = 6000, l2: float = 1.0, iterations: int = 400,
+                 features: str = FEATURES) -> tuple[Router, dict]:
     """A router trained on the annotated ``notes`` of each of two members (``default`` and the
     other), and its statistics (notes per member, features, the training notes routed as labelled).
 
-    A feature counts when it is in at least ``min_notes`` notes (the ``max_features`` most frequent).
+    A feature (of the set ``features``, :data:`FEATURE_SETS`) counts when it is in at least
+    ``min_notes`` notes (the ``max_features`` most frequent).
     """
+    if features not in FEATURE_SETS:
+        raise ValueError(f"unknown router feature set {features!r}; known: {', '.join(FEATURE_SETS)}")
     if len(notes) != 2 or default not in notes:
         raise ValueError(f"a router chooses between two members, {default!r} one of them; got {sorted(notes)}")
     other = next(name for name in notes if name != default)
-    feats = {name: [_doc_features(d) for d in docs] for name, docs in notes.items()}
+    feats = {name: [_doc_features(d, features) for d in docs] for name, docs in notes.items()}
     if not feats[default] or not feats[other]:
         raise ValueError("the router needs training notes of both members")
     df = Counter(f for rows in feats.values() for row in rows for f in row)
@@ -135,7 +154,7 @@ def train_router(notes: Mapping[str, list[Document]], default: str, threshold: f
     w, b = _fit(x, y, sample, l2 / len(y), iterations)
     p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
     router = Router({f: round(float(w[i]), 6) for f, i in index.items() if abs(w[i]) >= 1e-6},
-                    round(float(b), 6), default, other, threshold)
+                    round(float(b), 6), default, other, threshold, features)
     stats = {"notes": {default: len(feats[default]), other: len(feats[other])}, "features": len(router.weights),
              "routed_as_labelled": {default: int((p[y == 0] <= threshold).sum()),
                                     other: int((p[y == 1] > threshold).sum())},

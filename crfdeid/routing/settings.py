@@ -12,7 +12,8 @@
         icu: ["synth:1000,101,mix_icu"]
         specialty: ["synth:1000,101,specialty"]
       threshold: 0.98                # P(other kind) above which a note goes to the other member
-      router: {min_notes: 3, max_features: 6000, l2: 1.0, iterations: 400}
+      router: {min_notes: 3, max_features: 6000, l2: 1.0, iterations: 400,
+               features: note_words.v2}  # words and pairs of words (note_words.v1: words alone)
 
 A routed config trains nothing itself (its ``train`` is empty: each member's config names its
 notes) and has no ``companion`` or ``prior`` (a member may).
@@ -24,11 +25,12 @@ from collections.abc import Mapping
 
 from ..errors import ConfigError
 from ..settings import Section, check_keys, check_value, section
+from .router import FEATURE_SETS, FEATURES
 
 #: The keys of the ``routing`` section.
 KEYS = ("members", "default", "notes", "threshold", "router")
 #: The router's training options and their defaults (:func:`crfdeid.routing.router.train_router`).
-ROUTER_DEFAULTS = {"min_notes": 3, "max_features": 6000, "l2": 1.0, "iterations": 400}
+ROUTER_DEFAULTS = {"min_notes": 3, "max_features": 6000, "l2": 1.0, "iterations": 400, "features": FEATURES}
 _ROUTER_KINDS = {"min_notes": ("int", 1), "max_features": ("int", 1), "l2": ("float", 0), "iterations": ("int", 1)}
 
 
@@ -85,6 +87,9 @@ class RoutingSettings(Section):
         check_keys(router, ROUTER_DEFAULTS, "routing.router", path)
         for name, (kind, low) in _ROUTER_KINDS.items():
             check_value(f"routing.router.{name}", router[name], kind, {"min": low}, path)
+        if router["features"] not in FEATURE_SETS:
+            raise ConfigError(f"routing.router.features must be one of {', '.join(FEATURE_SETS)}, "
+                              f"not {router['features']!r}", path=path)
         if config.get("train") or config.get("companion") is not None or config.get("prior") is not None:
             raise ConfigError("a routed config has no train, companion or prior of its own: each member's "
                               "config names its notes", path=path)

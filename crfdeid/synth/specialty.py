@@ -39,7 +39,7 @@ from . import world_lists as wl
 from .builder import NoteBuilder
 from .mix import _institution
 from .phrases import fill
-from .specialty_templates import HEADINGS, LINES, NURSING_LINES
+from .specialty_templates import HEADINGS, LETTERHEADS, LINES, NURSING_LINES, RELATIVE_LINES
 from .specialty_vocab import VOCAB
 
 #: Countries and how often each is drawn (those of the ``world`` style and five more).
@@ -166,11 +166,38 @@ def _month_day(rng: random.Random, w: wd.World, day: dt.date) -> list:
     return [("DATE", ps.date_text(rng, day - dt.timedelta(days=rng.randint(0, 14)), rng.choice(forms)))]
 
 
+_UNITS = ("Regional Genetics Service|Department of Psychiatry|Breast Unit|Cardiology Department|Maternity Unit|"
+          "Department of Urology|Orthopaedic Department|ENT Department|Histopathology|Radiology Department|"
+          "Community Mental Health Team|Clinical Genetics|Renal Unit|Diabetes Centre")
+_CLINIC_TAILS = ("Medical Practice|Family Practice|Health Centre|Surgery|Medical Centre|Sinus & Allergy|"
+                 "Ear, Nose & Throat|Eye Associates|Orthopaedic Associates|Women's Health|Dermatology|"
+                 "Cardiology Associates|Surgical Group|Urology Clinic|Imaging|Family Medicine|Pediatrics")
+
+
+def _unit(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A service of a hospital, named as letterheads do (``Northfield Regional Genetics Service``)."""
+    head = rng.choice([w.town, rng.choice(w.doctors)[1], w.region.split()[0] if w.region else w.town])
+    return [("HOSPITAL", f"{head} {rng.choice(_split(_UNITS))}")]
+
+
+def _clinic(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A practice or private clinic (``Ashdale Medical Practice``, ``Varga Sinus & Allergy``)."""
+    head = rng.choice([w.town, rng.choice(w.doctors)[1], f"{w.town} Road"])
+    return [("ORGANIZATION", f"{head} {rng.choice(_split(_CLINIC_TAILS))}")]
+
+
+def _relative_full(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    first = rng.choice(w.relatives)[1]
+    return [("PATIENT", rng.choice([f"{first[0]}. {w.last}", f"{first} {w.last}", f"{first[0]} {w.last}",
+                                    f"{first} {first[0]}. {w.last}"]))]
+
+
 #: PHI slots that differ from the ``world`` style's: the new countries' numbers and date orders,
 #: and those of :data:`~crfdeid.synth.specialty_templates.NURSING_LINES` (``<md>``, ``<place>``).
 EXTRA_SLOTS = {"id": _identifier, "date": _date,
                "dob": lambda r, w, d: _date(r, w, dt.date(d.year - w.age, r.randint(1, 12), r.randint(1, 28))),
-               "md": _month_day, "place": lambda r, w, d: [_institution(r)]}
+               "md": _month_day, "place": lambda r, w, d: [_institution(r)],
+               "unit": _unit, "clinic": _clinic, "rel_full": _relative_full}
 _SLOT = re.compile(r"<([A-Za-z_0-9]+)>")
 
 
@@ -203,11 +230,17 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
     start = len(b)
     when: list = rng.choice([_date(rng, w, day), [""], [*_date(rng, w, day), " ", wd._time(rng)]])
+    if rng.random() < 0.4:  # a letterhead above the heading (its own draws: the notes after it unchanged)
+        for pieces in render(rng, w, day, rng.choice(LETTERHEADS)):
+            b.line(*pieces)
     b.line(rng.choice(HEADINGS[kind]), rng.choice([" ", " - ", "  "]), *when)
     if kind not in ("portal", "handover", "referral", "genetics", "prior_auth") and rng.random() < 0.6:
         name = wd._person_name(rng, w.first, w.last, w.sex, w.nick)
         b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", ""]), *name, rng.choice(["  ", "   ", "\t"]),
                *_identifier(rng, w, day))
+        if rng.random() < (0.6 if w.country == "IN" else 0.1):  # a relative under the name
+            for pieces in render(rng, w, day, rng.choice(RELATIVE_LINES)):
+                b.line(*pieces)
     lines = LINES[kind]
     chosen = [lines[i] for i in sorted(rng.sample(range(len(lines)), rng.randint(min(4, len(lines)), len(lines))))]
     if rng.random() < 0.6:  # nursing contexts, before the last line (a signature stays last)

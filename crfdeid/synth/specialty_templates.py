@@ -164,3 +164,21 @@ NURSING_LINES = [
     "<rel> ({pt's |}<rel_rel>) {aware|updated|visited}",
     "seen by <dr_last> <md>, <drug> started.", "per <dr_last>, <place> {aware|accepted pt|records requested}",
 ]
+
+#: Letterheads written above the heading of 4 notes of 10 (a hospital, service or practice with
+#: its street, town and postcode, as UK, Irish and Commonwealth letters and US office notes open):
+#: the shipped model finds such places in a letter's first line and the notes above lacked them
+#: (docs/synth.md "Routed model, second round"). ``<unit>`` is a service of a hospital
+#: (HOSPITAL), ``<clinic>`` a practice or private clinic (ORGANIZATION).
+LETTERHEADS = [
+    "<unit>, <hosp>, <street>, <town> <postcode>{   Tel: <phone>|  Tel <phone>|}",
+    "<hosp>, <street>, <town> <postcode>", "<hosp>\n<street>\n<town>\n<postcode>",
+    "<unit>\n<hosp>, <street>, <town> <postcode>",
+    "<clinic>{   Office Visit|   Clinic Visit|   Consultation|  New Patient Visit|}   <date>",
+    "<clinic>, <street>, <town> <postcode>{   Tel: <phone>|}", "<clinic>\n<street>, <town>",
+    "Our ref: <id>{   Date: <date>|}", "Dr <dr_last>, <clinic>",
+]
+#: A relative under the patient's name, as Indian and other South Asian records write it
+#: (son, daughter or wife of; a name, initial and surname).
+RELATIVE_LINES = ["{S/o|D/o|W/o|C/o}: <rel_full>", "{S/O|D/O|W/O} <rel_full>", "Father's name: <rel_full>",
+                  "Husband: <rel_full>", "NOK: <rel_full> ({son|daughter|wife|husband|father})"]
