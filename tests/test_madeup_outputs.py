@@ -411,3 +411,11 @@ def test_words_changed_counts_tokens_outside_phi_that_a_replaced_stretch_touches
     out = Document("n", out_text, [make_span(a, b, "DOCTOR") for a, b in where])
     r = madeup_outputs.score_note(GOLD, out)
     assert (r["words"], r["words_changed"]) == (8, words_changed)
+
+
+def test_a_comma_left_between_two_replaced_parts_of_a_street_leaves_no_identifier():
+    gold = Document("n", "Lives at 3/2, 18 Kilmarnock Terrace.", [make_span(9, 35, "STREET")], {"keep": []})
+    out = Document("n", "Lives at [**STREET**], [**STREET**].",
+                   [make_span(9, 21, "STREET"), make_span(23, 35, "STREET")])
+    r = madeup_outputs.score_note(gold, out, [make_span(9, 12, "STREET"), make_span(14, 35, "STREET")])
+    assert (r["left"], r["left_identifiers"]) == ({"STREET": 0}, {"STREET": 0})

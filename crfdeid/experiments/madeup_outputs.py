@@ -1,6 +1,6 @@
 """Made-up notes of other countries and styles through redacted and surrogate output (issue 50).
 
-``python -m crfdeid experiments made-up --notes dev|dev2|dev3|dev4|dev5|dev6|dev7|check|check2|check3|check4|legacy|PATH``
+``python -m crfdeid experiments made-up --notes SET`` (``dev`` to ``dev7``, ``check`` to ``check4``, ``legacy`` or a PATH)
 reads a set of made-up notes (:mod:`crfdeid.experiments.madeup`: PHI marked ``[[SUBTYPE|text]]``,
 phrases that must survive ``{{kind|text}}``), tags them as one batch through :class:`~crfdeid.tagging.session.Session`
 (the path of ``python -m crfdeid tag``) with site mining off and on, renders every note with the
@@ -9,8 +9,8 @@ agree) and reads the output back:
 
 * which characters of the note each output replaced (:func:`replaced`: the text between the
   output's spans is found again, in order, in the note; the writers copy it unchanged);
-* **identifiers left**: tokens of gold Safe Harbor PHI (every subtype but STATE, COUNTRY,
-  PROFESSION) that no replaced stretch touches, per subtype and per note (and identifiers,
+* **identifiers left**: tokens with a letter or digit of gold Safe Harbor PHI (every subtype but
+  STATE, COUNTRY, PROFESSION) that no replaced stretch touches, per subtype and per note (and identifiers,
   gold spans with at least one such token);
 * **phrases changed**: must-survive phrases a replaced stretch overlaps (their text differs in
   the output), per kind and per note;
@@ -147,6 +147,16 @@ def _merged(out: Document) -> list:
     return merged
 
 
+def _words(text: str) -> list:
+    """The tokens of ``text`` with a letter or digit: what an identifier left can leak (a comma or a
+    slash between two replaced parts of a street leaks nothing).
+
+    >>> [text[t.start:t.end] for text in ["3/2, 18 Kilmarnock Terrace"] for t in _words(text)]
+    ['3', '2', '18', 'Kilmarnock', 'Terrace']
+    """
+    return [t for t in tokenize(text) if any(c.isalnum() for c in text[t.start:t.end])]
+
+
 def _made_up(a: int, b: int, stretches: list[tuple[int, int]], out: Document) -> bool:
     """Whether a replaced stretch touching ``[a, b)`` was written as a made-up value (no placeholder)."""
     for (s, e), m in zip(stretches, _merged(out)):
@@ -176,7 +186,7 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
         if sp.subtype in NOT_SAFE_HARBOR:
             continue
         missed = sum(not _hits(sp.start + t.start, sp.start + t.end, stretches)
-                     for t in tokenize(gold.text[sp.start:sp.end]))
+                     for t in _words(gold.text[sp.start:sp.end]))
         left[sp.subtype] += missed
         left_spans[sp.subtype] += missed > 0
     changed: Counter = Counter()
@@ -197,8 +207,7 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
         if not any(g.start < e and s < g.end for g in gold.spans):
             false[sp.subtype] += 1
     placeholders = sum(bool(_PLACEHOLDER.fullmatch(out.text[sp.start:sp.end])) for sp in out.spans)
-    plain = [t for t in tokenize(gold.text) if any(c.isalnum() for c in gold.text[t.start:t.end])
-             and not any(g.start < t.end and t.start < g.end for g in gold.spans)]
+    plain = [t for t in _words(gold.text) if not any(g.start < t.end and t.start < g.end for g in gold.spans)]
     words_changed = sum(_hits(t.start, t.end, stretches) for t in plain)
     return {"words": len(plain), "words_changed": words_changed,
             "left": dict(left), "left_identifiers": dict(left_spans), "changed": dict(changed),
@@ -215,7 +224,7 @@ def gold_counts(gold: list[Document]) -> dict:
     for d in gold:
         for sp in d.spans:
             if sp.subtype not in NOT_SAFE_HARBOR:
-                tokens[sp.subtype] += len(tokenize(d.text[sp.start:sp.end]))
+                tokens[sp.subtype] += len(_words(d.text[sp.start:sp.end]))
                 idents[sp.subtype] += 1
         for a, b, kind in d.meta.get("keep", ()):
             kinds[kind] += 1
