@@ -47,6 +47,10 @@ FORMS = [
     ("Coded CPT 99205 for the visit.", "99205", "IDNUM", "form"),
     ("Echo: 2/6 pansystolic murmur at the apex.", "2/6", "DATE", "form"),
     ("Book bed 12 on Ward 64 overnight.", "12 on Ward 64", "ROOM", "form"),
+    # an eponymous scale of two names joined by a hyphen and its score; a terminology's or a policy's code
+    ("Sinus CT: Lund-Mackay 14, polyps both sides.", "Lund-Mackay", "DOCTOR", "form"),
+    ("Meets LCD L33822 criteria for the device.", "L33822", "IDNUM", "form"),
+    ("Problem list: SNOMED CT 44054006 (type 2 diabetes).", "44054006", "IDNUM", "form"),
     # an eponym before a term's head the clinical heads lack
     ("Cell of origin non-GCB by the Hans algorithm.", "Hans", "PATIENT", "form"),
     # a phrase in capitals of clinical words; a heading in capitals
@@ -93,6 +97,10 @@ KEPT = [
     ("Seen today. NURSE: ANN OKAFOR PLEASE REVIEW THE LINE AND CALL THE FAMILY BEFORE THE EVENING ROUND.",
      "ANN OKAFOR", "DOCTOR"),
     ("Scan booked. Ref WG0043871 for the eye clinic.", "WG0043871", "IDNUM"),
+    # a double-barrelled name with a title, or followed by a date; an identifier after its own label
+    ("Seen by Mrs Okafor-Hale 14 days after the fall.", "Okafor-Hale", "PATIENT"),
+    ("Okafor-Hale 12/03/2025 reviewed in clinic.", "Okafor-Hale", "PATIENT"),
+    ("MRN L33822 on the wristband.", "L33822", "IDNUM"),
     # a real date and a real town near a form but outside it
     ("Gleason 4+3=7 on 14/03/2025 at review.", "14/03/2025", "DATE"),
     ("Moved to Wexford; NYHA III since.", "Wexford", "CITY"),
