@@ -49,6 +49,7 @@ FORMS = [
     ("Book bed 12 on Ward 64 overnight.", "12 on Ward 64", "ROOM", "form"),
     # an eponymous scale of two names joined by a hyphen and its score; a terminology's or a policy's code
     ("Sinus CT: Lund-Mackay 14, polyps both sides.", "Lund-Mackay", "DOCTOR", "form"),
+    ("CT sinus 09/30/2025: Lund-Mackay 14.\nSkin prick testing done.", "Lund-Mackay", "DOCTOR", "form"),
     ("Meets LCD L33822 criteria for the device.", "L33822", "IDNUM", "form"),
     ("Problem list: SNOMED CT 44054006 (type 2 diabetes).", "44054006", "IDNUM", "form"),
     # an eponym before a term's head the clinical heads lack
@@ -100,6 +101,7 @@ KEPT = [
     # a double-barrelled name with a title, or followed by a date; an identifier after its own label
     ("Seen by Mrs Okafor-Hale 14 days after the fall.", "Okafor-Hale", "PATIENT"),
     ("Okafor-Hale 12/03/2025 reviewed in clinic.", "Okafor-Hale", "PATIENT"),
+    ("Okafor-Hale 14.5 kg today.", "Okafor-Hale", "PATIENT"),
     ("MRN L33822 on the wristband.", "L33822", "IDNUM"),
     # a real date and a real town near a form but outside it
     ("Gleason 4+3=7 on 14/03/2025 at review.", "14/03/2025", "DATE"),
