@@ -12,10 +12,16 @@ from crfdeid.errors import ConfigError
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("name", ["default.yaml", "physionet.yaml", "i2b2-2014.yaml", "synth-small.yaml"])
+@pytest.mark.parametrize("name", ["icu.yaml", "physionet.yaml", "i2b2-2014.yaml", "synth-small.yaml", "specialty.yaml"])
 def test_shipped_configs_resolve(name):
     cfg = load_config(ROOT / "configs" / name)
     assert cfg["train"] and cfg["features"]["word"]
+
+
+def test_the_default_config_is_the_routed_model_of_the_icu_and_specialty_crfs():
+    cfg = load_config(ROOT / "configs" / "default.yaml")
+    assert cfg["model"] == "routed" and cfg["routing"]["default"] == "icu"
+    assert set(cfg["routing"]["members"]) == {"icu", "specialty"}
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "features").glob("*.yaml")))

@@ -23,7 +23,7 @@ from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
 from crfdeid.errors import ModelError
 from crfdeid.tagging import modelfile
-from crfdeid.tagging.model import DEFAULT_MODEL
+from crfdeid.tagging.model import DEFAULT_MODEL, TaggingModel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -176,12 +176,19 @@ def test_any_flipped_bit_before_the_parts_is_refused(tiny, which, tmp_path):
 
 
 def test_the_threshold_of_the_issue_flipped_is_refused(tmp_path):
-    data = bytearray(DEFAULT_MODEL.read_bytes())
+    shipped = DEFAULT_MODEL.read_bytes()
+    data = bytearray(modelfile.member_of(shipped)[1])  # a routed shipped file: its ICU CRF's file
     at = data.index(b'"o_threshold": 0.9') + len(b'"o_threshold": 0.')
     data[at] ^= 0x08  # "9" -> "1": 0.93 -> 0.13 (0.96 -> 0.16 in the issue)
     (tmp_path / "m.model").write_bytes(bytes(data))
     with pytest.raises(ModelError, match="manifest checksum"):
         Model.load(tmp_path / "m.model")
+    whole = bytearray(shipped)  # the same flip inside the routed file: its member's checksum refuses it
+    at = whole.index(b'"o_threshold": 0.9') + len(b'"o_threshold": 0.')
+    whole[at] ^= 0x08
+    (tmp_path / "r.model").write_bytes(bytes(whole))
+    with pytest.raises(ModelError, match="checksum"):
+        TaggingModel.load(tmp_path / "r.model")
 
 
 def test_a_file_written_before_the_manifest_digest_loads_with_a_warning(tiny, tmp_path):

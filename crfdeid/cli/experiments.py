@@ -28,7 +28,7 @@ Example (the PhysioNet folder is the project's development corpus; use your own 
     python -m crfdeid experiments made-up --notes dev --json made-up-dev.json
     python -m crfdeid experiments site-mining --corpus brat:annotated/ --json mining.json
     python -m crfdeid experiments safeharbor brat:annotated/
-    python -m crfdeid experiments dev-cv --config default --train brat:annotated/ --folds 5 \\
+    python -m crfdeid experiments dev-cv --config icu --train brat:annotated/ --folds 5 \\
         --o-thresholds none,0.9,0.98 --rules --cache folds/ --out dev-cv/
     python -m crfdeid experiments rule-ledger --notes dev4,dev5 --corpus brat:annotated/ --json ledger.json
 """
@@ -152,9 +152,9 @@ def _safeharbor_parser(sub) -> None:
 
 def _dev_cv_parser(sub) -> None:
     s = _sub(sub, "dev-cv", "development CV, fold models cached: decoding sweep, rule ablation, stress copies",
-             "  python -m crfdeid experiments dev-cv --config default --train brat:annotated/ --folds 5 \\\n"
+             "  python -m crfdeid experiments dev-cv --config icu --train brat:annotated/ --folds 5 \\\n"
              "      --o-thresholds none,0.9,0.98 --o-words 1,2,3 --rules --cache folds/ --out dev-cv/\n"
-             "  python -m crfdeid experiments dev-cv --config default --train brat:annotated/ \\\n"
+             "  python -m crfdeid experiments dev-cv --config icu --train brat:annotated/ \\\n"
              "      --stress unknown=i2b2:stress-unknown/ --cache folds/ --out dev-cv/  # corpus stress copies")
     s.add_argument("--config", required=True, help="a config file or a shipped config's name")
     s.add_argument("--train", action="append", metavar="FORMAT:PATH",

@@ -32,7 +32,8 @@ def train_routed(docs, config: dict, progress: bool = False) -> RoutedModel:
     """
     if docs is not None:
         raise ConfigError("a routed model trains each member on the notes of its own config; "
-                          "give it no training documents (no --train)")
+                          "give it no training documents (no --train), or train one CRF on them with "
+                          "--config icu (the shipped ICU CRF's config) or a config of your own")
     routing = config["routing"]
     members, stats = {}, {}
     for name, spec in routing["members"].items():

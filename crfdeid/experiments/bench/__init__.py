@@ -142,7 +142,8 @@ def run(args, say) -> dict:
     tmp = tempfile.TemporaryDirectory(prefix="crfdeid-bench-")
     work = Path(tmp.name)
     try:
-        config = "configs/physionet.yaml" if corpus.startswith("physionet:") else "configs/default.yaml"
+        # one CRF (configs/icu.yaml, the shipped ICU CRF's): a routed config trains none on a corpus
+        config = "configs/physionet.yaml" if corpus.startswith("physionet:") else "configs/icu.yaml"
         if quick:
             config = "configs/synth-small.yaml"
         model_path = args.model
@@ -152,10 +153,10 @@ def run(args, say) -> dict:
                                                  5 if quick else ""), config=config)
             model_path = model_path or str(work / "corpus.model")
             big = "synth:40,13" if quick else SYNTH_1M
-            say(f"training on {big} (configs/default.yaml)")
-            res["train_synth_1m"] = dict(child.run("train", "configs/default.yaml", work / "synth.model",
+            say(f"training on {big} (configs/icu.yaml)")
+            res["train_synth_1m"] = dict(child.run("train", "configs/icu.yaml", work / "synth.model",
                                                    big, 5 if quick else ""),
-                                         config="configs/default.yaml", corpus=big)
+                                         config="configs/icu.yaml", corpus=big)
         if model_path is None:
             raise SystemExit("error: --no-train needs --model")
         model = Model.load(model_path, backend=args.backend)
