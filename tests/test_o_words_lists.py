@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from byo_corpus import make_corpus
+from routed_kit import shipped_crf
 
 from crfdeid import gazetteers
 from crfdeid.config import load_config
 from crfdeid.crf import Model, train_model
 from crfdeid.errors import ConfigError
 from crfdeid.tagging.decoding import plain_words
-from crfdeid.tagging.model import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTS = ["clinical_abbrevs", "common_words"]
@@ -89,9 +89,9 @@ def _corpus_words(folder: Path):
 
 
 def test_the_shipped_model_leaves_nursing_words_to_viterbi_and_names_to_the_threshold():
-    shipped = load_config(ROOT / "configs" / "default.yaml")["decoding"]
+    shipped = load_config(ROOT / "configs" / "icu.yaml")["decoding"]  # the shipped routed model's ICU CRF
     assert shipped["o_words_lists"] and "surnames_rare" in shipped["o_words_except"]
-    words = Model.load(DEFAULT_MODEL).o_words
+    words = shipped_crf().o_words
     assert {"bowel", "notify", "phoned", "milrinone"} <= words
     assert not {"green", "black", "golden", "swan", "hickman", "may"} & words
 

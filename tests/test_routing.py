@@ -22,7 +22,8 @@ from crfdeid.document import Document
 from crfdeid.errors import ConfigError, ModelError
 from crfdeid.routing import RoutedModel
 from crfdeid.routing.router import Router, note_features
-from crfdeid.tagging.model import TaggingModel
+from crfdeid.tagging import modelfile
+from crfdeid.tagging.model import DEFAULT_MODEL, TaggingModel
 from crfdeid.tagging.session import Session
 
 
@@ -126,15 +127,23 @@ def test_tag_summary_counts_the_notes_of_each_member_and_route_forces_one(traine
     assert "unknown route 'ent'" in capsys.readouterr().err
 
 
+def _one_crf(tmp_path):
+    """The shipped model's ICU CRF as a file of its own (the shipped file is routed)."""
+    path = tmp_path / "icu.model"
+    path.write_bytes(modelfile.member_of(DEFAULT_MODEL.read_bytes())[1])
+    return str(path)
+
+
 def test_a_route_in_a_notes_meta_is_not_counted_for_a_model_of_one_member(tmp_path, capsys):
     (tmp_path / "n.jsonl").write_text(json.dumps({"id": "n", "text": NURSING, "meta": {"route": "mine"}}) + "\n")
-    assert tag.main([f"jsonl:{tmp_path / 'n.jsonl'}", "--output-format", "jsonl"]) == 0
+    assert tag.main([f"jsonl:{tmp_path / 'n.jsonl'}", "--output-format", "jsonl", "--model", _one_crf(tmp_path)]) == 0
     assert "notes by member" not in capsys.readouterr().err
 
 
 def test_route_is_refused_for_a_model_of_one_member(tmp_path, capsys):
     (tmp_path / "n.txt").write_text(NURSING)
-    assert tag.main([str(tmp_path / "n.txt"), "--output-format", "jsonl", "--route", "icu"]) == 2
+    assert tag.main([str(tmp_path / "n.txt"), "--output-format", "jsonl", "--route", "icu",
+                     "--model", _one_crf(tmp_path)]) == 2
     assert "not a routed model" in capsys.readouterr().err
 
 

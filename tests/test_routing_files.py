@@ -71,18 +71,22 @@ def test_a_routed_file_without_the_members_name_is_refused_naming_both(routed):
         _member("ent", {"config": None, "model": str(routed[1])}, False)
 
 
-def test_icu_config_is_the_default_config_but_its_description():
-    icu, default = load_config("icu"), load_config("default")
-    assert icu["description"] != default["description"]
-    assert {k: v for k, v in icu.items() if k != "description"} == {
-        k: v for k, v in default.items() if k != "description"}
+def test_the_default_config_is_routed_and_copies_both_crfs_from_the_shipped_file():
+    members = load_config("default")["routing"]["members"]
+    assert members == {"icu": {"config": "icu", "model": "default"},
+                       "specialty": {"config": "specialty", "model": "default"}}
+    shipped = modelfile.read_file(TaggingModel.load().path)
+    for name, spec in members.items():  # each copied member checked against its own config
+        data, stats = _member(name, spec, False)
+        assert data == modelfile.member_of(shipped, name)[1] and stats["copied_from"] == f"default (member {name})"
 
 
 def test_routed_config_copies_the_shipped_model_as_its_icu_member_checked_against_icu_yaml():
     spec = load_config("routed")["routing"]["members"]["icu"]
     assert spec == {"config": "icu", "model": "default"}
     data, stats = _member("icu", spec, False)
-    assert data == modelfile.read_file(TaggingModel.load().path) and stats["copied_from"] == "default"
+    assert data == modelfile.member_of(modelfile.read_file(TaggingModel.load().path), "icu")[1]
+    assert stats["copied_from"] == "default (member icu)"
 
 
 def _make_train(**variables: str) -> list[str]:

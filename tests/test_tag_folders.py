@@ -119,7 +119,7 @@ def test_the_summary_counts_by_category_never_a_value(tmp_path, capsys):
                      "--log", str(log)]) == 0
     err = capsys.readouterr().err
     [line] = [x for x in err.splitlines() if x.startswith("replaced: ")]
-    assert line == "replaced: DATE 1, NAME 1 (spans by category); 1 of 2 note(s) with none"
+    assert line == "replaced: DATE 1, NAME 1 (spans by category); 1 of 2 note(s) with none; notes by member: icu 2"
     assert line in log.read_text(encoding="utf-8")
     assert "Quillon" not in err + log.read_text(encoding="utf-8")
     assert cli.main(["tag", str(folder), "--output-format", "jsonl", "--output-dir", str(tmp_path / "j")]) == 0
