@@ -157,6 +157,7 @@ def _spellings() -> dict[str, str]:
     return {word: variety for variety, word in pairs}
 
 
+@functools.lru_cache(maxsize=8)  # the surrogate writer asks twice a note (learn, then read_order)
 def spelling_order(text: str) -> str | None:
     """``mdy`` when the words of ``text`` spelt the US way outnumber those spelt the British way by
     :data:`SPELLING_LEAD` or more (distinct words: ``color``, ``hemorrhage``, ``esophagus``), ``dmy``
