@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Eleven sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Thirteen sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -29,10 +29,14 @@ Singaporean, Scottish, Dutch, South African, Spanish and Indian notes: the score
 ``check2`` (other specialties and countries, written before the specialties round's changes;
 never tuned on: scored once per change set by the integrator), ``check3`` (fourteen notes of
 yet other specialties, countries and hands, two of them ICU nursing notes, written before the
-round after the specialties round; never tuned on: scored once per change set by the integrator)
-and ``check4`` (sixteen notes of specialties, countries and hands none of the others has, a US
+round after the specialties round; never tuned on: scored once per change set by the integrator),
+``check4`` (sixteen notes of specialties, countries and hands none of the others has, a US
 note with ambiguous dates among day-first ones, a lower-case portal message and an all-caps ICU
-nursing note; written before the changes of the session of 2026-11-25 evening; never tuned on).
+nursing note; written before the changes of the session of 2026-11-25 evening; never tuned on)
+and ``check5`` (eighteen notes: telegraphic US, UK and Australian ICU and ward nursing notes rich
+in places, relatives and short dates, four short operation notes, and Irish, Ontario, Nigerian,
+New Zealand, Philippine, Kenyan, US, German and Japanese notes of other specialties; written
+before the changes of the session of 2026-11-25 night; never tuned on).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -60,7 +64,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
              "dev7": _DATA / "made_up_dev7.txt", "check": _DATA / "made_up_check.txt",
              "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt",
-             "check4": _DATA / "made_up_check4.txt"}
+             "check4": _DATA / "made_up_check4.txt", "check5": _DATA / "made_up_check5.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -74,7 +78,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev7``, ``check`` to ``check4``) or a path as given.
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev7``, ``check`` to ``check5``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
