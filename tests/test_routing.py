@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import random
+import time
 
 import pytest
 from routed_kit import NURSING, OPERATIVE, train_routed, write_configs
@@ -20,8 +22,9 @@ from crfdeid.cli import train as train_cli
 from crfdeid.config import load_config
 from crfdeid.document import Document
 from crfdeid.errors import ConfigError, ModelError
+from crfdeid.experiments import madeup
 from crfdeid.routing import RoutedModel
-from crfdeid.routing.router import Router, note_features
+from crfdeid.routing.router import LENGTH, READ_WORDS, Router, _windows, length_value, note_features
 from crfdeid.tagging import modelfile
 from crfdeid.tagging.model import DEFAULT_MODEL, TaggingModel
 from crfdeid.tagging.session import Session
@@ -189,3 +192,72 @@ def test_a_router_of_words_alone_still_loads_and_reads_words_alone():
     assert Router.from_dict({**entry, "features": "note_words.v2"}).p_other("closed with vicryl") > 0.99
     with pytest.raises(ModelError, match="feature set"):
         Router.from_dict({**entry, "features": "note_words.v9"})
+
+
+# -- short and huge notes (docs/synth.md, "Routed model: short and huge notes") -------------------
+
+def test_the_shipped_router_sends_short_specialty_notes_to_specialty_and_short_icu_notes_to_icu():
+    # made-up set short (written before the short router): its 3-line Roux-en-Y bypass note went to
+    # the ICU CRF, which took the Y of Roux-en-Y for a name
+    model = TaggingModel.load(DEFAULT_MODEL)
+    notes = {d.doc_id: d for d in madeup.read_notes("short")}
+    assert model.router.short is not None
+    routes = {i: model.choose(d.text) for i, d in notes.items()}
+    assert routes["spec_us_op_rygb"] == "specialty"
+    assert sum(r == "specialty" for i, r in routes.items() if i.startswith("spec_")) >= 4
+    assert all(r == "icu" for i, r in routes.items() if i.startswith("icu_"))
+    op = notes["spec_us_op_rygb"].text
+    tagged = model.tag_text(op)
+    roux = op.index("Roux-en-Y")
+    assert tagged.meta["route"] == "specialty"
+    assert not any(sp.start < roux + 9 and roux < sp.end for sp in tagged.spans)  # the procedure is kept
+
+
+def test_a_huge_note_is_routed_in_bounded_time_as_its_first_words_are():
+    model = TaggingModel.load(DEFAULT_MODEL)
+    unit = "Closed with Vicryl by Dr Lee, pt resting in bed; "
+    huge = unit * (20 * 2**20 // len(unit))  # 20 MB on one line: read whole, about 5 s
+    prefix = unit * (READ_WORDS // 9 + 1)  # nine words a unit: a few words more than are read
+    t0 = time.perf_counter()
+    p = model.router.p_other(huge)
+    assert time.perf_counter() - t0 < 1.0
+    assert p == model.router.p_other(prefix) and model.choose(huge) == model.choose(prefix)
+    assert note_features(huge) == note_features(prefix)
+
+
+def test_a_short_router_reads_short_notes_alone_and_round_trips():
+    long_entry = {"features": "note_words.v2", "default": "icu", "other": "specialty", "threshold": 0.9,
+                  "bias": -3.0, "weights": {"w:vicryl": 2.0}}
+    short = {"words": 5, "features": "note_words.v3", "default": "icu", "other": "specialty", "threshold": 0.6,
+             "bias": 0.0, "weights": {"w:vicryl": 1.0, LENGTH: -1.0}}
+    router = Router.from_dict({**long_entry, "short": short})
+    assert Router.from_dict(json.loads(json.dumps(router.to_dict()))) == router
+    assert router.p_other("closed with vicryl") == pytest.approx(1 / (1 + math.exp(-(1.0 - length_value(3)))))
+    assert router.choose("closed with vicryl") == "specialty"  # 0.69 > 0.6, the short router's threshold
+    six = "the wound was closed with vicryl"
+    assert router.p_other(six) == pytest.approx(1 / (1 + math.exp(1.0)))
+    assert router.choose(six) == "icu"
+    for bad in ({**short, "words": 0}, {**short, "other": "ent"}, {**short, "short": short}):
+        with pytest.raises(ModelError, match="short router"):
+            Router.from_dict({**long_entry, "short": bad})
+
+
+def test_short_windows_are_stretches_of_whole_lines_drawn_the_same_every_time():
+    doc = Document("n", "".join(f"line {i} of the note\n" for i in range(30)))
+    first = _windows(doc, 3, random.Random(0))
+    assert first == _windows(doc, 3, random.Random(0)) and len(first) == 3 and first[0][0] == 0
+    for a, b in first:
+        lines = doc.text[a:b].splitlines()
+        assert 2 <= len(lines) <= 10 and doc.text[a:b].endswith("\n") and (a == 0 or doc.text[a - 1] == "\n")
+    assert _windows(Document("n", "one line\ntwo\n"), 2, random.Random(0)) == []
+
+
+@pytest.mark.parametrize("short, message", [
+    ({"words": 0}, "routing.short.words"),
+    ({"threshold": 1.5}, "routing.short.threshold"),
+    ({"features": "note_words.v9"}, "routing.short.features"),
+    ({"lines": 3}, "routing.short"),
+])
+def test_a_bad_short_router_config_is_refused(tmp_path, short, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config(write_configs(tmp_path), {"routing": {"short": short}})

@@ -14,6 +14,10 @@
       threshold: 0.98                # P(other kind) above which a note goes to the other member
       router: {min_notes: 3, max_features: 6000, l2: 1.0, iterations: 400,
                features: note_words.v2}  # words and pairs of words (note_words.v1: words alone)
+      short: {words: 40, threshold: 0.65, windows: 2, features: note_words.v3}
+                                     # optional: notes of at most `words` words are read by a router of
+                                     # their own, trained (as `router`) on the notes and `windows` short
+                                     # stretches of each (2 to 10 lines), with its own threshold
 
 A routed config trains nothing itself (its ``train`` is empty: each member's config names its
 notes) and has no ``companion`` or ``prior`` (a member may).
@@ -25,12 +29,14 @@ from collections.abc import Mapping
 
 from ..errors import ConfigError
 from ..settings import Section, check_keys, check_value, section
-from .router import FEATURE_SETS, FEATURES
+from .router import FEATURE_SETS, FEATURES, READ_WORDS
 
 #: The keys of the ``routing`` section.
-KEYS = ("members", "default", "notes", "threshold", "router")
+KEYS = ("members", "default", "notes", "threshold", "router", "short")
 #: The router's training options and their defaults (:func:`crfdeid.routing.router.train_router`).
 ROUTER_DEFAULTS = {"min_notes": 3, "max_features": 6000, "l2": 1.0, "iterations": 400, "features": FEATURES}
+#: The keys of ``routing.short`` and their defaults (``null``: no short router).
+SHORT_DEFAULTS = {"words": 40, "threshold": 0.5, "windows": 2, "features": "note_words.v3"}
 _ROUTER_KINDS = {"min_notes": ("int", 1), "max_features": ("int", 1), "l2": ("float", 0), "iterations": ("int", 1)}
 
 
@@ -90,8 +96,22 @@ class RoutingSettings(Section):
         if router["features"] not in FEATURE_SETS:
             raise ConfigError(f"routing.router.features must be one of {', '.join(FEATURE_SETS)}, "
                               f"not {router['features']!r}", path=path)
+        short = value.get("short")
+        if short is not None:
+            if not isinstance(short, Mapping):
+                raise ConfigError(f"routing.short must be null or a mapping with keys {', '.join(SHORT_DEFAULTS)}",
+                                  path=path)
+            short = dict(SHORT_DEFAULTS, **short)
+            check_keys(short, SHORT_DEFAULTS, "routing.short", path)
+            check_value("routing.short.words", short["words"], "int", {"min": 1, "max": READ_WORDS}, path)
+            check_value("routing.short.threshold", short["threshold"], "float", {"min": 0, "max": 0.999999}, path)
+            check_value("routing.short.windows", short["windows"], "int", {"min": 0}, path)
+            if short["features"] not in FEATURE_SETS:
+                raise ConfigError(f"routing.short.features must be one of {', '.join(FEATURE_SETS)}, "
+                                  f"not {short['features']!r}", path=path)
+            short["threshold"] = float(short["threshold"])
         if config.get("train") or config.get("companion") is not None or config.get("prior") is not None:
             raise ConfigError("a routed config has no train, companion or prior of its own: each member's "
                               "config names its notes", path=path)
         return {"members": members, "default": default, "notes": {str(k): list(v) for k, v in notes.items()},
-                "threshold": float(threshold), "router": router}
+                "threshold": float(threshold), "router": router, "short": short}

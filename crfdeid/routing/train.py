@@ -42,6 +42,11 @@ def train_routed(docs, config: dict, progress: bool = False) -> RoutedModel:
         step("routing: member %s ready (%.1fs)", name, time.perf_counter() - t0)
     notes = {name: read_corpus(inputs, config["scheme"])[0] for name, inputs in routing["notes"].items()}
     router, router_stats = train_router(notes, routing["default"], routing["threshold"], **routing["router"])
+    short = routing.get("short")
+    if short is not None:
+        options = dict(routing["router"], features=short["features"], windows=short["windows"])
+        router.short, router_stats["short"] = train_router(notes, routing["default"], short["threshold"], **options)
+        router.short_words = short["words"]
     step("routing: router trained on %s notes, %d weights",
          "+".join(str(len(v)) for v in notes.values()), len(router.weights))
     manifest = {"router": router.to_dict(), "training": {"members": stats, "router": router_stats}}
