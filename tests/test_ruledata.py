@@ -34,16 +34,16 @@ def test_every_row_of_every_table_compiles(name):
     # a table of its own: the shared one's namespace must be filled by its module, not with "word"
     table = ruledata._parse(name, resources.files("crfdeid._data").joinpath("rules", f"{name}.tsv")
                             .read_text(encoding="utf-8"))
-    given = {n: "word" for text in [r[2] for r in table.rows.values()] for n in re.findall(r"\$\{(\w+)\}", text)
-             if n not in table.rows}
-    ns = table.namespace(**given)  # every pattern and regex row compiled (the lazy ones below)
     pieces = {n for n, (kind, _, _) in table.rows.items() if kind in ("define", "pattern", "regex", "lazy")}
+    texts = [r[2] for r in table.rows.values()] + [t for m in table.maps.values() for t in m.values()]
+    # what the module fills in (a word list's alternation, another module's piece): a word
+    given = {n: "word" for text in texts for n in re.findall(r"\$\{(\w+)\}", text) if n not in pieces}
+    ns = table.namespace(**given)  # every pattern and regex row compiled (the lazy ones below)
     for row, (kind, _, _) in table.rows.items():
         if kind == "lazy":
             assert getattr(ns, row).pattern, (name, row)
-    for row, (kind, _, text) in table.rows.items():
-        if kind in ("rule", "template"):  # what the module fills in (a word list's alternation): a word
-            given = {n: "word" for n in re.findall(r"\$\{(\w+)\}", text) if n not in pieces}
+    for row, (kind, _, _) in table.rows.items():
+        if kind in ("rule", "template"):
             regex.compile(table.source(row, **given), table.flags(row))
         if kind == "rule":
             assert re.fullmatch(r"[A-Z-]+", table.labels[row]), (name, row)
