@@ -92,8 +92,7 @@ def _lists() -> tuple[frozenset, frozenset]:
 
 #: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
 #: make a department PHI, DEPARTMENT).
-VOCABULARY = ("eponyms", "eponyms_more", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines",
-              "charting_systems")
+VOCABULARY = table("clinical").entries("VOCABULARY")
 
 
 @lru_cache(maxsize=1)
