@@ -54,18 +54,12 @@ _R = _T.namespace()
 # python-stdnum's checks, imported on a note's first candidate number (start-up, issue 53)
 std_iban = LazyModule("stdnum.iban")
 std_luhn = LazyModule("stdnum.luhn")
-au_tfn = LazyModule("stdnum.au.tfn")
 ca_sin = LazyModule("stdnum.ca.sin")
 es_dni = LazyModule("stdnum.es.dni")
 es_nie = LazyModule("stdnum.es.nie")
-fr_nir = LazyModule("stdnum.fr.nir")
 gb_nhs = LazyModule("stdnum.gb.nhs")
-ie_pps = LazyModule("stdnum.ie.pps")
 in_aadhaar = LazyModule("stdnum.in_.aadhaar")
 mod_97_10 = LazyModule("stdnum.iso7064.mod_97_10")
-nl_bsn = LazyModule("stdnum.nl.bsn")
-pl_pesel = LazyModule("stdnum.pl.pesel")
-se_personnummer = LazyModule("stdnum.se.personnummer")
 
 
 def _valid(module, value: str) -> bool:
@@ -105,6 +99,11 @@ def _check(name: str):
         _CHECKS[name] = check
         return check
     return add
+
+
+def _pattern_alone(m, text) -> bool:
+    """The check of a form whose pattern is all its evidence (its row's comment says which)."""
+    return True
 
 
 @_check("card")
@@ -165,30 +164,10 @@ def _nhs_ok(m, text) -> bool:
                                                                       text[max(0, m.start() - 30):m.start()])))
 
 
-@_check("bsn")
-def _bsn_ok(m, text) -> bool:
-    return _valid(nl_bsn, _digits(m.group()))
-
-
-@_check("personnummer")
-def _personnummer(m, text) -> bool:
-    return _valid(se_personnummer, m.group())
-
-
-@_check("pesel")
-def _pesel_ok(m, text) -> bool:
-    return _valid(pl_pesel, m.group())
-
-
 @_check("dni")
 def _dni_ok(m, text) -> bool:
     value = m.group().replace("-", "")
     return _valid(es_nie if value[0] in "XYZ" else es_dni, value)
-
-
-@_check("nir")
-def _nir_ok(m, text) -> bool:
-    return _valid(fr_nir, m.group())
 
 
 # Aadhaar: twelve digits in groups of four (Verhoeff), or bare after its label.
@@ -199,16 +178,19 @@ def _aadhaar(m, text) -> bool:
                                                                                      m.start())))
 
 
-# Australian tax file number after its label (eight or nine digits are too common bare).
-@_check("tfn")
-def _tfn(m, text) -> bool:
-    return _valid(au_tfn, m.group("v"))
+#: What a form whose evidence is python-stdnum's check alone gives the check (the table's ``STDNUM_CHECKS``).
+_VALUES = {"digits": lambda m: _digits(m.group()), "match": lambda m: m.group(), "upper": lambda m: m.group().upper(),
+           "v": lambda m: m.group("v")}
 
 
-# Irish PPS number: seven digits and a check letter (and an optional second letter).
-@_check("pps")
-def _pps(m, text) -> bool:
-    return _valid(ie_pps, m.group().upper())
+def _stdnum_check(module: str, value: str) -> Callable:
+    """The check of a form whose evidence is the python-stdnum module ``module``'s check of ``value``."""
+    std, get = LazyModule(f"stdnum.{module}"), _VALUES[value]
+    return lambda m, text: _valid(std, get(m))
+
+
+for _name, _how in _T.mapping("STDNUM_CHECKS").items():
+    _CHECKS[_name] = _stdnum_check(*_how.split())
 
 
 @_check("phone_intl")
@@ -245,26 +227,10 @@ def _phone_trunk(m, text) -> bool:
     return low <= len(d) <= 11 and not _R.NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
 
 
-# Pairs of digits: "60-56-85-91", "12.34.56.78", "01 23 45 67 89" (spaces: after a leading 0).
-@_check("phone_pairs")
-def _phone_pairs(m, text) -> bool:
-    return True  # the shape is the evidence: no date, range or setting is four pairs of digits
-
-
 # Canadian postal codes: the letters Canada Post uses, with a space or hyphen (bare: beside an address).
 @_check("postal_ca")
 def _postal_ca(m, text) -> bool:
     return m.group("s") != "" or _address_context(m, text)
-
-
-@_check("postal_uk")
-def _postal_uk(m, text) -> bool:
-    return _address_context(m, text)
-
-
-@_check("postal_dash")
-def _postal_dash(m, text) -> bool:
-    return _address_context(m, text)
 
 
 @_check("postal_nl")
@@ -274,11 +240,6 @@ def _postal_nl(m, text) -> bool:
     if after and after.group(1).lower() in gazetteers.load("cities"):
         return True
     return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
-
-
-@_check("plate")
-def _plate(m, text) -> bool:
-    return True
 
 
 @lru_cache(maxsize=1)
@@ -293,6 +254,8 @@ def _abbreviations() -> frozenset:
         "cc ml mg kg gm mm cm iu am pm hr".split())
 
 
+@_check("postal_uk")
+@_check("postal_dash")
 def _address_context(m, text: str) -> bool:
     """A postal code's neighbours: a city word after it (``53-320 Wrocław``: a listed city, or
     a word in title case that is no plain word or verb form), a comma-separated address line (a
@@ -316,7 +279,8 @@ def _address_context(m, text: str) -> bool:
 #: order. Forms are scanned from their leading character (the look-ahead each row starts with),
 #: with ``re`` where it can, else ``regex``; the span is the ``v`` group when there is one.
 FORMS: dict[str, tuple[str, LazyPattern, Callable]] = {
-    name: (label, LazyPattern(_compile, _T.source(name), flags), _CHECKS[name]) for name, label, flags in _T.rules()}
+    name: (label, LazyPattern(_compile, _T.source(name), flags), _CHECKS.get(name, _pattern_alone))
+    for name, label, flags in _T.rules()}
 #: Form name -> what a note must hold for the form to be scanned (cheaper than the form's
 #: look-behinds tried at every digit): a plain ``re`` pattern, or lower-case literals (the row
 #: ``NAME.needs``). A pattern starts with one digit class (what comes before it in a look-behind,
