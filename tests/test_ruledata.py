@@ -91,3 +91,20 @@ def test_an_unknown_table_or_row_is_an_error_listing_the_known_ones():
         ruledata.table("no_such_table")
     with pytest.raises(RegistryError, match="known: .*AGE"):
         ruledata.table("values").re("NO_SUCH_ROW")
+
+
+def test_checks_serve_several_rows_and_a_row_without_one_is_its_pattern_alone():
+    checks = ruledata.Checks()
+
+    @checks.register("a", "b")
+    def even(m, text):
+        return len(text) % 2 == 0
+
+    assert checks.of("a") is even and checks.of("b") is even
+    assert checks.of("c")(None, "odd") is True
+
+
+def test_a_rule_rows_gate_is_its_needs_row():
+    table = ruledata._parse("t", "rule\tR\tZIP\t-\tx\nphrases\tR.needs\tab|c d\nrule\tS\tZIP\t-\ty\n"
+                                 "pattern\tS.needs\t-\t[0-9]\nrule\tT\tZIP\t-\tz\n")
+    assert table.gate("R") == ("ab", "c d") and table.gate("S").pattern == "[0-9]" and table.gate("T") is None

@@ -27,6 +27,7 @@ licence) and the comments on the rows after them:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from types import SimpleNamespace
@@ -96,6 +97,13 @@ class Table:
         if name not in self.maps:
             raise RegistryError(f"no map {name!r} in rules table {self.name!r}; known: {', '.join(self.maps)}")
         return {key: self._expand(text, given) for key, text in self.maps[name].items()}
+
+    def gate(self, name: str) -> tuple[str, ...] | re.Pattern[str] | None:
+        """What a note must hold for the ``rule`` row ``name`` to be tried (the row ``NAME.needs``): one of
+        its lower-case literals (a ``phrases`` row) or a match of its ``re`` pattern; None: no gate."""
+        kind = self.rows.get(f"{name}.needs", ("",))[0]
+        return self.entries(f"{name}.needs") if kind == "phrases" else self.re(f"{name}.needs") if kind == "pattern" \
+            else None
 
     def rules(self) -> list[tuple[str, str, int]]:
         """The ``rule`` rows in order: name, label (an i2b2 subtype), flags."""
@@ -201,6 +209,28 @@ def _parse(name: str, text: str) -> Table:
         rows[key] = (kind, value, body)
         last = key
     return Table(name, rows, labels, lists, maps)
+
+
+class Checks(dict):
+    """The checks of a table's ``rule`` rows by name: ``check(match, text) -> bool``, a form's evidence
+    beyond its pattern; a form without one is its pattern alone (its row's comment says why)."""
+
+    def register(self, *names: str) -> Callable:
+        """Register the decorated function as the check of the rows ``names``."""
+        def add(check: Callable) -> Callable:
+            for name in names:
+                self[name] = check
+            return check
+        return add
+
+    def of(self, name: str) -> Callable:
+        """The check of the row ``name``."""
+        return self.get(name, _pattern_alone)
+
+
+def _pattern_alone(m, text) -> bool:
+    """The check of a form whose pattern is all its evidence."""
+    return True
 
 
 @cache

@@ -24,7 +24,9 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..features.surface import ascii_lower, cannot_match
 from ..text.patterns import LazyPattern
+from .bedside import first_names as _first_names
 from .datecheck import impossible_date
+from .fixedforms import plain_words as _plain_words
 from .rulebook import _CAP, _CLASS_OF, KEYWORDS, NEEDS, RULES, STATE_NAMES, merge_disjoint
 from .ruledata import table
 from .states import states_after_cities
@@ -106,19 +108,9 @@ def _anchored(rx, text: str, starts: list, mode: str):
 
 
 @lru_cache(maxsize=1)
-def _plain_words() -> frozenset:
-    return gazetteers.load("common_words") | gazetteers.load("clinical_words")
-
-
-@lru_cache(maxsize=1)
 def _not_names() -> frozenset:
     """Relation words, titles and clinical words: never a part of a name glued by a hyphen."""
     return gazetteers.load("relations") | gazetteers.load("titles") | gazetteers.load("clinical_words")
-
-
-@lru_cache(maxsize=1)
-def _first_names() -> frozenset:
-    return gazetteers.load("first_male") | gazetteers.load("first_female")
 
 
 @lru_cache(maxsize=1)

@@ -99,8 +99,8 @@ FORMS = {name: (None if label == "-" else label,
 @lru_cache(maxsize=1)
 def _newborn_words() -> tuple[frozenset, frozenset]:
     """Plain words (common and clinical) and the 1,000 most frequent census surnames."""
-    plain = gazetteers.load("common_words") | gazetteers.load("clinical_words")
-    return plain, frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000]) - _R.GLUCOSE_WORDS
+    frequent = frozenset(w.lower() for w in gazetteers.entries("surnames")[:1000])
+    return fixedforms.plain_words(), frequent - _R.GLUCOSE_WORDS
 
 
 def _surname_after_initials(word: str) -> bool:
