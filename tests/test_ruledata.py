@@ -31,12 +31,19 @@ def test_every_table_names_its_source_and_licence(name):
 
 @pytest.mark.parametrize("name", TABLES)
 def test_every_row_of_every_table_compiles(name):
-    table = ruledata.table(name)
-    table.namespace()  # every pattern and regex row compiled
-    pieces = {n for n, (kind, _, _) in table.rows.items() if kind in ("define", "pattern", "regex")}
-    for row, (kind, _, text) in table.rows.items():
-        if kind in ("rule", "template"):  # what the module fills in (a word list's alternation): a word
-            given = {n: "word" for n in re.findall(r"\$\{(\w+)\}", text) if n not in pieces}
+    # a table of its own: the shared one's namespace must be filled by its module, not with "word"
+    table = ruledata._parse(name, resources.files("crfdeid._data").joinpath("rules", f"{name}.tsv")
+                            .read_text(encoding="utf-8"))
+    pieces = {n for n, (kind, _, _) in table.rows.items() if kind in ("define", "pattern", "regex", "lazy")}
+    texts = [r[2] for r in table.rows.values()] + [t for m in table.maps.values() for t in m.values()]
+    # what the module fills in (a word list's alternation, another module's piece): a word
+    given = {n: "word" for text in texts for n in re.findall(r"\$\{(\w+)\}", text) if n not in pieces}
+    ns = table.namespace(**given)  # every pattern and regex row compiled (the lazy ones below)
+    for row, (kind, _, _) in table.rows.items():
+        if kind == "lazy":
+            assert getattr(ns, row).pattern, (name, row)
+    for row, (kind, _, _) in table.rows.items():
+        if kind in ("rule", "template"):
             regex.compile(table.source(row, **given), table.flags(row))
         if kind == "rule":
             assert re.fullmatch(r"[A-Z-]+", table.labels[row]), (name, row)
@@ -57,10 +64,22 @@ def test_defines_continuations_and_given_values_fill_a_pattern():
     assert table.items("L") == ["x[0-9]+y", "z"]  # a list's rows in order, continued and filled
 
 
+def test_lazy_rows_compile_on_first_use_and_maps_keep_their_order():
+    table = ruledata._parse("t", "define\tD\t[0-9]\nlazy\tL\tm\t^${D}${X}$\n"
+                                 "map\tM\tb\tx ${D}\n+\t y\nmap\tM\ta\tz\n")
+    lazy = table.namespace(X="q").L
+    assert "pattern" not in vars(lazy) and lazy.source == "^[0-9]q$" and lazy.flags & regex.M
+    assert lazy.search("a\n7q") is not None
+    assert table.mapping("M") == {"b": "x [0-9] y", "a": "z"} and list(table.mapping("M")) == ["b", "a"]
+    with pytest.raises(RegistryError, match="known: M"):
+        table.mapping("N")
+
+
 @pytest.mark.parametrize("text, message", [
     ("pattern\tP\tq\tx\n", "flags 'q'"),
     ("patern\tP\t-\tx\n", "unknown row kind 'patern'"),
     ("words\tW\ta\nwords\tW\tb\n", "'W' twice"),
+    ("map\tM\tk\ta\nmap\tM\tk\tb\n", "'M' 'k' twice"),
 ])
 def test_a_malformed_row_is_an_error_naming_the_line(text, message):
     with pytest.raises(RegistryError, match=re.escape(message)):
@@ -72,3 +91,20 @@ def test_an_unknown_table_or_row_is_an_error_listing_the_known_ones():
         ruledata.table("no_such_table")
     with pytest.raises(RegistryError, match="known: .*AGE"):
         ruledata.table("values").re("NO_SUCH_ROW")
+
+
+def test_checks_serve_several_rows_and_a_row_without_one_is_its_pattern_alone():
+    checks = ruledata.Checks()
+
+    @checks.register("a", "b")
+    def even(m, text):
+        return len(text) % 2 == 0
+
+    assert checks.of("a") is even and checks.of("b") is even
+    assert checks.of("c")(None, "odd") is True
+
+
+def test_a_rule_rows_gate_is_its_needs_row():
+    table = ruledata._parse("t", "rule\tR\tZIP\t-\tx\nphrases\tR.needs\tab|c d\nrule\tS\tZIP\t-\ty\n"
+                                 "pattern\tS.needs\t-\t[0-9]\nrule\tT\tZIP\t-\tz\n")
+    assert table.gate("R") == ("ab", "c d") and table.gate("S").pattern == "[0-9]" and table.gate("T") is None

@@ -32,7 +32,6 @@ UK, AU, IE, IN and lower-case lines are tested in ``tests/test_precision_forms.p
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from .. import gazetteers
@@ -42,10 +41,7 @@ from .ruledata import table
 _R = table("bedside").namespace()  # the patterns and words (crfdeid/_data/rules/bedside.tsv)
 
 #: A measure's name, then its reading (a number or a range, a percentage).
-VITAL = re.compile(r"(?i)(?<![A-Za-z0-9])(?:rr|resp(?:iratory)?[ \t]+rate|hr|heart[ \t]+rate|cvp|pcwp|pcw|pad|pas|"
-                   r"sbp|dbp|map|nbp|abp|sp[o0]2|sa[o0]2|pa[o0]2|o2[ \t]*sats?|sats?|wedge|svr|tv|vt|peep|"
-                   r"transduced|unloading|sfh|fhr|bsl|bgl|cbg|fbs|ppbs|rbs|grbs)[ \t]*[:=#-]?[ \t]*(?:[<>][ \t]*)?"
-                   r"[0-9]{1,3}(?:\.[0-9])?(?:[ \t]*-[ \t]*[0-9]{1,3}(?:\.[0-9])?)?(?:[ \t]*%)?(?![0-9/]|\.[0-9])")
+VITAL = _R.VITAL
 
 
 def vitals_only(text: str, sp: Span) -> bool:

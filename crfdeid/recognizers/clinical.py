@@ -65,6 +65,7 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..site.match import TOKEN
 from . import values
+from .fixedforms import plain_words as _plain
 from .ruledata import table
 
 _R = table("clinical").namespace()  # the patterns and words (crfdeid/_data/rules/clinical.tsv)
@@ -92,8 +93,7 @@ def _lists() -> tuple[frozenset, frozenset]:
 
 #: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
 #: make a department PHI, DEPARTMENT).
-VOCABULARY = ("eponyms", "eponyms_more", "brand_names", "clinical_abbrevs", "contrast_agents", "vaccines",
-              "charting_systems")
+VOCABULARY = table("clinical").entries("VOCABULARY")
 
 
 @lru_cache(maxsize=1)
@@ -197,9 +197,6 @@ def _after_article(text: str, sp: Span, words: list[str]) -> bool:
     return prev is not None and prev.group(1) in _R.DETERMINERS
 
 
-@lru_cache(maxsize=1)
-def _plain() -> frozenset:
-    return gazetteers.load("common_words") | gazetteers.load("clinical_words")
 
 
 def why_clinical(text: str, sp: Span) -> str | None:

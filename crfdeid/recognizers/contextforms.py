@@ -44,7 +44,7 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
 from .fixedforms import ADDRESS_LINE, plain_words
-from .ruledata import table
+from .ruledata import Checks, table
 
 _T = table("contextforms")  # the forms, their gates and patterns (crfdeid/_data/rules/contextforms.tsv)
 _R = _T.namespace()
@@ -61,30 +61,17 @@ def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
     return LazyPattern(regex.compile, pattern, flags)
 
 
-_CHECKS: dict[str, Callable] = {}
+_CHECKS = Checks()  # the forms' checks by name
 
 
-def _check(name: str):
-    """Register the check of the form ``name`` (a row of the table): its evidence beyond the pattern."""
-    def add(check):
-        _CHECKS[name] = check
-        return check
-    return add
-
-
-def _pattern_alone(m, text) -> bool:
-    """The check of a form whose pattern is all its evidence (its row's comment says which)."""
-    return True
-
-
-@_check("postal_us")
+@_CHECKS.register("postal_us")
 def _postal_us(m, text) -> bool:
     """Evidence: a US state's two-letter code or name right before five digits."""
     st = m.group("st")
     return st in _us_state_codes() or st.lower() in _us_state_names()
 
 
-@_check("postal_in")
+@_CHECKS.register("postal_in")
 def _postal_in(m, text) -> bool:
     """Evidence: an Indian state's name, or a listed city and a dash or comma, right before a PIN."""
     if m.group("state"):
@@ -93,7 +80,7 @@ def _postal_in(m, text) -> bool:
     return m.group("city").lower() in _cities() and bool(sep.strip())
 
 
-@_check("postal_label")
+@_CHECKS.register("postal_label")
 def _postal_label(m, text) -> bool:
     """Evidence: a postcode or address label before the digits on their line, a comma-separated
     address line right before them, or a listed city right after them (``10115 Berlin``; four
@@ -112,7 +99,7 @@ def _postal_label(m, text) -> bool:
     return after.group(1).lower() in _cities() or after.group(1).split()[0].lower() in _cities()
 
 
-@_check("eircode")
+@_CHECKS.register("eircode")
 def _eircode(m, text) -> bool:
     """Evidence: an Eircode's routing key and a spaced identifier holding a letter and a digit
     (``D02 X285``), or any Eircode after a label or an address line (``Eircode A65 2345``)."""
@@ -123,7 +110,7 @@ def _eircode(m, text) -> bool:
     return _label_or_line(m, text)
 
 
-@_check("postal_uk_context")
+@_CHECKS.register("postal_uk_context")
 def _postal_uk(m, text) -> bool:
     """Evidence: in upper case, an outward code of two letters (``SE15 4QJ``); in any case, a
     street word or a town in title case before it on its line, a label or an address line."""
@@ -137,7 +124,7 @@ def _postal_uk(m, text) -> bool:
     return (bool(town) and town.group(1).lower() in _cities()) or _label_or_line(m, text)
 
 
-@_check("postal_ca_lower")
+@_CHECKS.register("postal_ca_lower")
 def _postal_ca_lower(m, text) -> bool:
     """Evidence: a Canadian code in lower case with a label or address line before it, or a
     province's code (``on``, ``bc``, ``qc``...) right before it."""
@@ -145,7 +132,7 @@ def _postal_ca_lower(m, text) -> bool:
     return bool(re.search(r"\b(?:ab|bc|mb|nb|nl|ns|nt|nu|on|pe|qc|sk|yt),?[ \t]+$", before)) or _label_or_line(m, text)
 
 
-@_check("plate_context")
+@_CHECKS.register("plate_context")
 def _plate(m, text) -> bool:
     """Evidence: a plate word before it, five to eight letters and digits with both (ten with a
     state's prefix: ``TX KLM-4821``), two digits at least, and no group that is a plain word or a
@@ -159,7 +146,7 @@ def _plate(m, text) -> bool:
             and not any(g.isalpha() and len(g) > 1 and (g.lower() in plain_words() or len(g) > 3) for g in groups))
 
 
-@_check("ipv6")
+@_CHECKS.register("ipv6")
 def _ipv6(m, text) -> bool:
     """Evidence: :mod:`ipaddress` parses it as IPv6, and it holds ``::`` or eight groups (a
     time, ``12:30:45``, is neither)."""
@@ -171,7 +158,7 @@ def _ipv6(m, text) -> bool:
     return "::" in value or value.count(":") == 7
 
 
-@_check("insurance_number")
+@_CHECKS.register("insurance_number")
 def _insurance(m, text) -> bool:
     """Evidence: ``insurance`` right before capitals and digits in groups holding five digits at
     least (``insurance BCX 447 901 223``)."""
@@ -198,11 +185,6 @@ def _us_state_names() -> frozenset:
     return frozenset(s.lower() for s in gazetteers.entries("states"))
 
 
-def _gate(name: str) -> tuple[str, ...] | re.Pattern | None:
-    kind = _T.rows.get(f"{name}.needs", ("",))[0]
-    return _T.entries(f"{name}.needs") if kind == "phrases" else _T.re(f"{name}.needs") if kind == "pattern" else None
-
-
 #: Form name -> (subtype, regex, check(match, text) -> bool, gate or None), from the table's ``rule``
 #: rows in order. The gate is what a note must hold for the form to be scanned: lower-case literals
 #: (one of them), or a plain ``re`` pattern searched in the lower-case note (cheaper than the form's
@@ -210,7 +192,7 @@ def _gate(name: str) -> tuple[str, ...] | re.Pattern | None:
 #: look-behind): ``re`` then skips to digits at C speed, 2-3x faster than trying every letter (the
 #: same notes pass). The span is group ``v``.
 FORMS: dict[str, tuple[str, LazyPattern, Callable, tuple[str, ...] | re.Pattern | None]] = {
-    name: (label, _lazy(_T.source(name), flags), _CHECKS.get(name, _pattern_alone), _gate(name))
+    name: (label, _lazy(_T.source(name), flags), _CHECKS.of(name), _T.gate(name))
     for name, label, flags in _T.rules()}
 
 

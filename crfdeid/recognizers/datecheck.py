@@ -5,37 +5,15 @@ from __future__ import annotations
 from .. import gazetteers
 from ..document import Span
 from ..text.dateorder import MONTH_WORD
-from .rulebook import _lazy
 from .ruledata import table
 
-_R = table("datecheck").namespace()  # the patterns and words (crfdeid/_data/rules/datecheck.tsv)
-
-# Digits joined by "/" or "-" (a numeric date has two or three parts), and a 24-hour clock time.
-_NUMERIC = _lazy(r"(\d{1,4})([/-])(\d{1,4})(?:\2(\d{1,4}))?")
-_CLOCK = _lazy(r"(?:[01]\d|2[0-3])[0-5]\d")
-_AT = _lazy(r"(?:\b[Aa][Tt]|@)[ \t]*~?$")
-_JOINED_BEFORE = _lazy(r"\d[./]$")
-_JOINED_AFTER = _lazy(r"/\d")
-# A pain score ("CP 4/10", "chest pain (7/10)") and a fraction or grade ("3/4 str", "1/2 NS",
-# "4/4 strength", "3/6 SEM").
-_PAIN_BEFORE = _lazy(r"(?i)\b(?:pain|cp|discomfort|pressure|angina|ha|headache)\b[^\n.;]{0,25}$")
-_SCALE_AFTER = _lazy(r"(?i)[ \t]*(?:str|strength|ns|of|brisk|sem|murmur)\b")
-_PAIN_AFTER = _lazy(r"(?i)[ \t]*(?:cp|pain|angina|chest)\b")
-# A day of a course: "vancomycin day 4/7", "abx (day 10/14)": a drug or a course word shortly before "day".
-_DAY_BEFORE = _lazy(r"(?i)\b([a-z][a-z-]+)[ \t:,(]{1,3}(?:[a-z-]+[ \t:,(]{1,3})?day[ \t]*#?[ \t]*$")
-_FOUR_PARTS = _lazy(r"\d{1,4}(?:/\d{1,4}){3,}")
-# One token of digits and letters glued together, joined to another by "-" or "/" (a bed, room
-# or lot number: "6B-12", "12-4C"): its letters are no ordinal's (11th), decade's (1980s) or month's.
-_CODE = _lazy(r"[0-9A-Za-z]+(?:[/-][0-9A-Za-z]+)+")
-_GLUED = _lazy(r"\d+([A-Za-z]+)|([A-Za-z]+)\d")
-# A month's word right after a span (``22/23 Feb``) or right before it (``Feb 22/23``).
-_MONTH_NEXT = _lazy(rf"(?i)[ \t]*(?:of[ \t]+)?{MONTH_WORD}\b")
-_MONTH_BEFORE = _lazy(rf"(?i)\b{MONTH_WORD}\.?[ \t]*$")
+# the patterns and words (crfdeid/_data/rules/datecheck.tsv)
+_R = table("datecheck").namespace(MONTH_WORD=MONTH_WORD)
 
 
 def _course_day(before: str) -> bool:
     """``before`` ends in ``day`` after a drug's name or a course word (``vancomycin day``, ``abx (day``)."""
-    m = _DAY_BEFORE.search(before)
+    m = _R.DAY_BEFORE.search(before)
     if m is None:
         return False
     word = m.group(1).lower()
@@ -45,7 +23,7 @@ def _course_day(before: str) -> bool:
 def _glued_code(t: str) -> bool:
     """``t`` has digits and letters glued together that are no ordinal, decade or month."""
     months = gazetteers.load("months")
-    for m in _GLUED.finditer(t):
+    for m in _R.GLUED.finditer(t):
         letters = (m.group(1) or m.group(2)).lower()
         if letters not in _R.DATE_LETTERS and letters not in months:
             return True
@@ -106,20 +84,20 @@ def impossible_date(text: str, sp: Span) -> bool:
     """
     t = text[sp.start:sp.end]
     before = text[max(0, sp.start - 32):sp.start]
-    m = _NUMERIC.fullmatch(t)
+    m = _R.NUMERIC.fullmatch(t)
     if m is None:
-        if _CODE.fullmatch(t) and _glued_code(t):
+        if _R.CODE.fullmatch(t) and _glued_code(t):
             return True
-        if _FOUR_PARTS.fullmatch(t):
+        if _R.FOUR_PARTS.fullmatch(t):
             parts = [int(x) for x in t.split("/")]
             return not (len(parts) == 4 and day_and_month(*parts[:2]) and day_and_month(*parts[2:]))
-        return bool(_CLOCK.fullmatch(t) and _AT.search(before))
-    if _JOINED_BEFORE.search(before) or _JOINED_AFTER.match(text, sp.end):
+        return bool(_R.CLOCK.fullmatch(t) and _R.AT.search(before))
+    if _R.JOINED_BEFORE.search(before) or _R.JOINED_AFTER.match(text, sp.end):
         return True
     if len(m[1]) == 3 or (len(m[1]) == 4 and m[1][:2] not in ("19", "20")):
         return True
-    pain = m[3] == "10" and (_PAIN_BEFORE.search(before) or _PAIN_AFTER.match(text, sp.end))
-    if m[4] is None and m[2] == "/" and (pain or _SCALE_AFTER.match(text, sp.end)):
+    pain = m[3] == "10" and (_R.PAIN_BEFORE.search(before) or _R.PAIN_AFTER.match(text, sp.end))
+    if m[4] is None and m[2] == "/" and (pain or _R.SCALE_AFTER.match(text, sp.end)):
         return True
     if m[4] is None and m[2] == "/" and int(m[1]) <= int(m[3]) <= 14 and _course_day(before):
         return True  # a day of a course of up to 14 days
@@ -127,7 +105,7 @@ def impossible_date(text: str, sp: Span) -> bool:
     if len(m[1]) <= 2 and len(m[3]) <= 2:
         first, second = int(m[1]), int(m[3])
         if m[4] is None and 1 <= first <= 31 and 1 <= second <= 31 and m[2] == "/" and (
-                second == first + 1 or _MONTH_NEXT.match(text, sp.end) or _MONTH_BEFORE.search(before)):
+                second == first + 1 or _R.MONTH_NEXT.match(text, sp.end) or _R.MONTH_BEFORE.search(before)):
             return False  # two days, a night (22/23) or beside a month (22/29 Feb): a date, kept (fail closed)
         # a month first (then a day or a two-digit year: 10/16, 4/98) or a day first (17/10)
         if first == 0 or second == 0 or not (first <= 12 or (second <= 12 and first <= 31)):

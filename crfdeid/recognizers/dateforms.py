@@ -55,69 +55,20 @@ from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
 from .datecheck import day_and_month
 from .ruledata import table
 
-_R = table("dateforms").namespace()  # the patterns and words (crfdeid/_data/rules/dateforms.tsv)
+_T = table("dateforms")  # the patterns and words (crfdeid/_data/rules/dateforms.tsv)
+_R = _T.namespace(WEEKDAY_WORD=WEEKDAY_WORD)
 
-_MONTHS = ("january february march april may june july august september october november december"
-           .split())
-_ORD = r"(?:st|nd|rd|th)"
-_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
-_YEAR4 = r"(?:19|20)\d\d"
-_END = r"(?![\w/]|[.,:-]\d)"
-# Every form is matched from its first digit: the look-ahead for a digit changes no match but
-# lets the regex module skip to digits (several times faster); what stands before the digits
-# (a month name, a date word, a weekday, "the") is read behind them.
-_START = r"(?=\d)(?<![\w/.-])"
-
-#: Form name -> pattern (case-insensitive); ``a``/``b`` are the two numbers of day and month.
-_PATTERNS = {
-    "numeric_year": rf"{_START}(?P<a>\d{{1,2}})(?P<s>[/-])(?P<b>\d{{1,2}})(?P=s){_YEAR4}{_END}",
-    "dotted": rf"{_START}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?:{_YEAR4}|\d\d){_END}",
-    "iso": rf"{_START}{_YEAR4}(?P<s>[-/.])(?:0?[1-9]|1[0-2])(?P=s){_DAY}{_END}",
-    "compact": rf"{_START}(?<=(?<![\w/.-])(?:dob|d\.o\.b\.?|date(?:[ \t]+of[ \t]+birth)?|dated|born|on)"
-               rf"[ \t]*[:#=]?[ \t]*){_YEAR4}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]){_END}",
-    "written_day_month": rf"{_START}(?P<d>{_DAY})(?P<o>{_ORD})?[ \t]+(?P<of>of[ \t]+)?"
-                         rf"(?P<mon>{MONTH_WORD})\b\.?(?:,?[ \t]+(?P<y>{_YEAR4}|'\d\d))?(?![\w'])",
-    "written_month_day": rf"(?=\d)(?<=(?<![\w/.-])(?P<mon>{MONTH_WORD})\.?[ \t]+(?:the[ \t]+)?)"
-                         rf"(?P<d>{_DAY})(?P<o>{_ORD})?(?:,?[ \t]+(?P<y>{_YEAR4}))?(?![\w/:]|[.,-]\d)",
-    # two day/month pairs run together, in one order (``10/03/10/04``: a course from one day to the next)
-    "two_dates": rf"{_START}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})/(?P<c>\d{{1,2}})/(?P<d>\d{{1,2}}){_END}"
-                 r"(?![ \t]*(?:%|schedule|sched|prn|regimen)\b)",
-    # a day by its ordinal after a preposition and "the", nothing but a join or a stop after it
-    # (``on the 11th.``; not ``on the 2nd attempt``, ``on the 3rd floor``)
-    "ordinal_day": rf"{_START}(?<=(?<![\w/.-])(?:on|since|from|until|till|by|before|after)[ \t]+the[ \t]+)"
-                   rf"(?P<d>{_DAY}){_ORD}(?![\w'])(?![ \t]+(?!(?:and|or|at|in|when|but|was|were|is)\b)[A-Za-z])",
-    # a year of two digits with an apostrophe after it, after a word (``CVA 74'``, ``repair in 14'``); not
-    # minutes, degrees or feet (``x 30'``, ``HOB 30'``, ``5' 6"``)
-    "apostrophe_year": r"(?=\d)(?<=(?<![\w/.-])(?!(?:x|for|q|every|hob|up|at|about|approx|over|to)\b)"
-                       r"[A-Za-z]{2,}[ \t]+)(?P<y>\d\d)(?='(?![\w'\"]|[ \t]*\d))",
-    # a year of 1960-1999 alone (``CA 1977,``): no clock time (its minutes would be 60 or more), not before a
-    # unit or a part of a number (``1980 units``, ``1975/2``, ``1966.5``), not the year of a law or a document's
-    # (``Mental Health Act 1983``, ``criteria 1987``)
-    "bare_year": r"(?<![\w/.:,-])(?<!(?i:act|acts|regulations|order|code|criteria|guidelines|classification|edition|"
-                 r"version|standard|convention|declaration|statute)[ \t])(?<!(?i:act|acts)[ \t]of[ \t])"
-                 r"19[6-9]\d(?![\w/:]|[.,]\d|[ \t]*(?:cc|ml|mls|mg|mcg|units?|u|kcal|cal|g|gm|"
-                 r"grams?|x|%|hrs?|hours?|mins?|minutes?|cm|mm|ft|steps|pts?|points?)\b)",
-    # a decade (``the 1980s``, ``1990's``)
-    "decade": rf"{_START}(?:19|20)\d0'?s\b",
-    # after a weekday (read behind), not "sat" (oxygen saturation, "SAT 9/10"); not before a
-    # dose or a grade word ("wed 1/2 NS")
-    "weekday": rf"{_START}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?:{_YEAR4}|\d\d))?{_END}"
-               r"(?![ \t]*(?:ns|str|strength|of|tabs?|dose|%)\b)",
-}
-#: A version's word right before dotted numbers (``v3.10.12``, ``firmware 9.6.96``, ``software version 2.1.19``):
-#: a release's number, no date (issue 50).
-VERSION_BEFORE = re.compile(r"(?i)(?:\bv|\bver\.?|\bversion|\brelease|\brel\.?|\bfirmware|\bsoftware|\bfw|\bsw|"
-                            r"\bbuild|\bpatch|\brevision|\brev\.?|\bbios|\bdriver|\bapp)[ \t]*[:#]?[ \t]*$")
-_WEEKDAY_BEFORE = re.compile(rf"(?i)(?<![\w/.-])({WEEKDAY_WORD})\.?,?[ \t]+$")
 
 
 @lru_cache(maxsize=1)
 def _compiled() -> dict[str, regex.Pattern]:
-    return {name: regex.compile(p, regex.I | regex.V0) for name, p in _PATTERNS.items()}
+    """Form name -> pattern (case-insensitive); ``a``/``b`` are the two numbers of day and month."""
+    return {name: regex.compile(p, regex.I | regex.V0)
+            for name, p in _T.mapping("PATTERNS", MONTH_WORD=MONTH_WORD).items()}
 
 
 def _weekday_before(text: str, start: int) -> re.Match | None:
-    return _WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
+    return _R.WEEKDAY_BEFORE.search(text, max(0, start - 16), start)
 
 
 def _month_ok(m, weekday: bool) -> bool:
@@ -127,7 +78,7 @@ def _month_ok(m, weekday: bool) -> bool:
     if m.group("y") or m.group("o") or weekday or ("of" in m.re.groupindex and m.group("of")):
         return True
     low = mon.lower()
-    if low not in _MONTHS:
+    if low not in _R.MONTHS:
         return False
     return low != "may" or mon[0] == "M"
 
@@ -143,7 +94,7 @@ def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
         a, b = int(m.group("a")), int(m.group("b"))
         if not day_and_month(a, b):
             return False
-        if name == "dotted" and VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        if name == "dotted" and _R.VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             return False
         return True
     if name.startswith("written"):

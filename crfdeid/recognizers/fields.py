@@ -83,15 +83,10 @@ from .ruledata import table
 _R = table("fields").namespace()  # the patterns and words (crfdeid/_data/rules/fields.tsv)
 
 #: A heading's last word: what kind of note, letter or record it heads.
-HEADS = frozenset(
-    "note notes triage handoff handover hand-off sign-out signout summary assessment plan history consult "
-    "consultation report addendum update admission discharge progress transfer exam examination impression review "
-    "clerking round rounds visit reconciliation letter referral service clinic department record form".split())
-
-
+HEADS = _R.HEADS
 #: Heading nouns that also end a place's name (``CALDWELL CLINIC``): a heading's noun only where a heading
 #: starts its line (:func:`heading_line`), not inside a line (:func:`caps_heading`, ``values._heading``).
-PLACE_HEADS = frozenset({"clinic", "department", "service", "record", "form"})
+PLACE_HEADS = _R.PLACE_HEADS
 #: :data:`HEADS` without :data:`PLACE_HEADS`.
 LINE_HEADS = HEADS - PLACE_HEADS
 

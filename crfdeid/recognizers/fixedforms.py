@@ -46,7 +46,7 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyModule, LazyPattern
 from . import phones
-from .ruledata import table
+from .ruledata import Checks, table
 
 _T = table("fixedforms")  # the forms, their gates and patterns (crfdeid/_data/rules/fixedforms.tsv)
 _R = _T.namespace()
@@ -54,18 +54,12 @@ _R = _T.namespace()
 # python-stdnum's checks, imported on a note's first candidate number (start-up, issue 53)
 std_iban = LazyModule("stdnum.iban")
 std_luhn = LazyModule("stdnum.luhn")
-au_tfn = LazyModule("stdnum.au.tfn")
 ca_sin = LazyModule("stdnum.ca.sin")
 es_dni = LazyModule("stdnum.es.dni")
 es_nie = LazyModule("stdnum.es.nie")
-fr_nir = LazyModule("stdnum.fr.nir")
 gb_nhs = LazyModule("stdnum.gb.nhs")
-ie_pps = LazyModule("stdnum.ie.pps")
 in_aadhaar = LazyModule("stdnum.in_.aadhaar")
 mod_97_10 = LazyModule("stdnum.iso7064.mod_97_10")
-nl_bsn = LazyModule("stdnum.nl.bsn")
-pl_pesel = LazyModule("stdnum.pl.pesel")
-se_personnummer = LazyModule("stdnum.se.personnummer")
 
 
 def _valid(module, value: str) -> bool:
@@ -88,7 +82,7 @@ ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
     rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
     rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t])){{0,2}}$")
 
-_CHECKS: dict[str, Callable] = {}
+_CHECKS = Checks()  # the forms' checks by name
 
 
 def _compile(pattern: str, flags: int = 0):
@@ -99,15 +93,7 @@ def _compile(pattern: str, flags: int = 0):
         return regex.compile(pattern, flags)
 
 
-def _check(name: str):
-    """Register the check of the form ``name`` (a ``rule`` row of the table): its evidence beyond the pattern."""
-    def add(check):
-        _CHECKS[name] = check
-        return check
-    return add
-
-
-@_check("card")
+@_CHECKS.register("card")
 def _card(m, text) -> bool:
     """Evidence: the Luhn check (python-stdnum) on 13 to 19 digits, bare, in fours, or in the
     4-6-5 and 4-6-4 groups of American Express, Diners and JCB cards; twelve digits (a Maestro
@@ -121,7 +107,7 @@ def _card(m, text) -> bool:
 
 
 # In capitals, or in lower case with a digit in every group after the first (not "... 1161 asap").
-@_check("iban")
+@_CHECKS.register("iban")
 def _iban_ok(m, text) -> bool:
     """Evidence: the mod-97 check of ISO 13616 (python-stdnum), in either case; a number whose
     length is not its country's (a typo, a bank's own layout) still passes on its check, one
@@ -136,7 +122,7 @@ def _iban_ok(m, text) -> bool:
 
 
 # The same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
-@_check("iban_tail")
+@_CHECKS.register("iban_tail")
 def _iban_tail(m, text) -> bool:
     """Evidence: as :func:`_iban_ok`, the mod-97 check."""
     return _iban_ok(m, text)
@@ -144,7 +130,7 @@ def _iban_tail(m, text) -> bool:
 
 # A bank account number after its label in the languages of the IBAN countries (an English
 # "account" label is :mod:`.safeharbor`'s).
-@_check("bank_account")
+@_CHECKS.register("bank_account")
 def _bank_account(m, text) -> bool:
     """Evidence: the label; the value's groups each hold a digit, six at least in all
     (``Konto 0610 3466 9629``; not ``rib fx 10 11``)."""
@@ -152,12 +138,12 @@ def _bank_account(m, text) -> bool:
 
 
 # After its label: three groups of three digits are a Spanish or French phone number's shape too.
-@_check("sin")
+@_CHECKS.register("sin")
 def _sin(m, text) -> bool:
     return _valid(ca_sin, _digits(m.group())) and bool(_R.SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
 
 
-@_check("nhs")
+@_CHECKS.register("nhs")
 def _nhs_ok(m, text) -> bool:
     d = _digits(m.group())
     # bare ten digits: with "NHS" before them (else a US phone number written without separators)
@@ -165,53 +151,36 @@ def _nhs_ok(m, text) -> bool:
                                                                       text[max(0, m.start() - 30):m.start()])))
 
 
-@_check("bsn")
-def _bsn_ok(m, text) -> bool:
-    return _valid(nl_bsn, _digits(m.group()))
-
-
-@_check("personnummer")
-def _personnummer(m, text) -> bool:
-    return _valid(se_personnummer, m.group())
-
-
-@_check("pesel")
-def _pesel_ok(m, text) -> bool:
-    return _valid(pl_pesel, m.group())
-
-
-@_check("dni")
+@_CHECKS.register("dni")
 def _dni_ok(m, text) -> bool:
     value = m.group().replace("-", "")
     return _valid(es_nie if value[0] in "XYZ" else es_dni, value)
 
 
-@_check("nir")
-def _nir_ok(m, text) -> bool:
-    return _valid(fr_nir, m.group())
-
-
 # Aadhaar: twelve digits in groups of four (Verhoeff), or bare after its label.
-@_check("aadhaar")
+@_CHECKS.register("aadhaar")
 def _aadhaar(m, text) -> bool:
     spaced = m.group("s") != ""
     return _valid(in_aadhaar, m.group()) and (spaced or bool(_R.AADHAAR_LABEL.search(text, max(0, m.start() - 30),
                                                                                      m.start())))
 
 
-# Australian tax file number after its label (eight or nine digits are too common bare).
-@_check("tfn")
-def _tfn(m, text) -> bool:
-    return _valid(au_tfn, m.group("v"))
+#: What a form whose evidence is python-stdnum's check alone gives the check (the table's ``STDNUM_CHECKS``).
+_VALUES = {"digits": lambda m: _digits(m.group()), "match": lambda m: m.group(), "upper": lambda m: m.group().upper(),
+           "v": lambda m: m.group("v")}
 
 
-# Irish PPS number: seven digits and a check letter (and an optional second letter).
-@_check("pps")
-def _pps(m, text) -> bool:
-    return _valid(ie_pps, m.group().upper())
+def _stdnum_check(module: str, value: str) -> Callable:
+    """The check of a form whose evidence is the python-stdnum module ``module``'s check of ``value``."""
+    std, get = LazyModule(f"stdnum.{module}"), _VALUES[value]
+    return lambda m, text: _valid(std, get(m))
 
 
-@_check("phone_intl")
+for _name, _how in _T.mapping("STDNUM_CHECKS").items():
+    _CHECKS[_name] = _stdnum_check(*_how.split())
+
+
+@_CHECKS.register("phone_intl")
 def _phone_intl(m, text) -> bool:
     """Evidence: ``+`` (or ``00``) and a country code, then digits in a phone's groups, with
     lengths phonenumbers holds possible for that code, or nine digits or more whatever it
@@ -231,7 +200,7 @@ def _phone_intl(m, text) -> bool:
 # or in two after an area code ("0121 4960334", "(0117)4960912", "(022) 5828327", "0294-696037"), or
 # bare ("07780210241"); Sweden's mixed groups ("08-17 01 76", "049-614 20 98"); Brazil's area
 # code and "NNNN-NNNN" ("14 1187-0986"); New Zealand's "(04) 759-4212".
-@_check("phone_trunk")
+@_CHECKS.register("phone_trunk")
 def _phone_trunk(m, text) -> bool:
     """Evidence: the shape (a trunk ``0`` and an area code in brackets or before a group, or
     Brazil's ``NN NNNN-NNNN``) and 9 to 11 digits (8 in Sweden's mixed groups); not after
@@ -245,40 +214,19 @@ def _phone_trunk(m, text) -> bool:
     return low <= len(d) <= 11 and not _R.NDC_BEFORE.search(text, max(0, m.start() - 12), m.start())
 
 
-# Pairs of digits: "60-56-85-91", "12.34.56.78", "01 23 45 67 89" (spaces: after a leading 0).
-@_check("phone_pairs")
-def _phone_pairs(m, text) -> bool:
-    return True  # the shape is the evidence: no date, range or setting is four pairs of digits
-
-
 # Canadian postal codes: the letters Canada Post uses, with a space or hyphen (bare: beside an address).
-@_check("postal_ca")
+@_CHECKS.register("postal_ca")
 def _postal_ca(m, text) -> bool:
     return m.group("s") != "" or _address_context(m, text)
 
 
-@_check("postal_uk")
-def _postal_uk(m, text) -> bool:
-    return _address_context(m, text)
-
-
-@_check("postal_dash")
-def _postal_dash(m, text) -> bool:
-    return _address_context(m, text)
-
-
-@_check("postal_nl")
+@_CHECKS.register("postal_nl")
 def _postal_nl(m, text) -> bool:
     # not a unit or a clinical abbreviation ("1400CC", "2200 PT"), unless a listed city follows
     after = _R.CITY_AFTER.match(text, m.end())
     if after and after.group(1).lower() in gazetteers.load("cities"):
         return True
     return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
-
-
-@_check("plate")
-def _plate(m, text) -> bool:
-    return True
 
 
 @lru_cache(maxsize=1)
@@ -293,6 +241,7 @@ def _abbreviations() -> frozenset:
         "cc ml mg kg gm mm cm iu am pm hr".split())
 
 
+@_CHECKS.register("postal_uk", "postal_dash")
 def _address_context(m, text: str) -> bool:
     """A postal code's neighbours: a city word after it (``53-320 Wrocław``: a listed city, or
     a word in title case that is no plain word or verb form), a comma-separated address line (a
@@ -316,14 +265,13 @@ def _address_context(m, text: str) -> bool:
 #: order. Forms are scanned from their leading character (the look-ahead each row starts with),
 #: with ``re`` where it can, else ``regex``; the span is the ``v`` group when there is one.
 FORMS: dict[str, tuple[str, LazyPattern, Callable]] = {
-    name: (label, LazyPattern(_compile, _T.source(name), flags), _CHECKS[name]) for name, label, flags in _T.rules()}
+    name: (label, LazyPattern(_compile, _T.source(name), flags), _CHECKS.of(name))
+    for name, label, flags in _T.rules()}
 #: Form name -> what a note must hold for the form to be scanned (cheaper than the form's
 #: look-behinds tried at every digit): a plain ``re`` pattern, or lower-case literals (the row
 #: ``NAME.needs``). A pattern starts with one digit class (what comes before it in a look-behind,
 #: ``[0-9][0-9]{5}``, not ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster.
-GATES: dict[str, re.Pattern | tuple[str, ...]] = {
-    name: _T.entries(f"{name}.needs") if _T.rows[f"{name}.needs"][0] == "phrases" else _T.re(f"{name}.needs")
-    for name in FORMS if f"{name}.needs" in _T.rows}
+GATES: dict[str, re.Pattern | tuple[str, ...]] = {name: gate for name in FORMS if (gate := _T.gate(name)) is not None}
 
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note

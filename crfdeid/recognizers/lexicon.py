@@ -23,18 +23,13 @@ from .. import gazetteers
 from ..errors import ConfigError, RegistryError
 from ..text.tokenize import tokenize
 from .base import Detection, Recognizer, detections, register
+from .ruledata import table
 
 #: Subtype -> gazetteer lists whose entries are that PHI.
 #: Places come first: many cities are also census surnames (Worcester, Albany).
-DEFAULT_LISTS = {
-    "HOSPITAL": ["hospitals"],
-    "STATE": ["states"],
-    "COUNTRY": ["countries"],
-    "CITY": ["cities"],
-    "PATIENT": ["first_male", "first_female", "surnames", "surnames_rare"],
-}
+DEFAULT_LISTS = {sub: lists.split() for sub, lists in table("outside").mapping("LEXICON_LISTS").items()}
 #: Lists of words that are never PHI on their own.
-DEFAULT_PLAIN = ["common_words", "clinical_words", "months", "days", "titles", "relations"]
+DEFAULT_PLAIN = list(table("outside").entries("LEXICON_PLAIN"))
 #: Longest phrase looked up, in tokens.
 MAX_WORDS = 4
 

@@ -18,21 +18,15 @@ from typing import Any
 from ..errors import ConfigError
 from ..schema import SUBTYPE_TO_PARENT
 from .base import Detection, Recognizer, detections, register
+from .ruledata import table
 
 #: Presidio entity type -> i2b2 subtype (``None``: not PHI in the i2b2 scheme). Unlisted
 #: types (national identifiers of other countries) become IDNUM.
-PRESIDIO_LABELS = {
-    "EMAIL_ADDRESS": "EMAIL", "PHONE_NUMBER": "PHONE", "US_SSN": "SSN", "DATE_TIME": "DATE",
-    "IP_ADDRESS": "IPADDR", "URL": "URL", "MEDICAL_LICENSE": "LICENSE", "US_DRIVER_LICENSE": "LICENSE",
-    "US_PASSPORT": "IDNUM", "US_ITIN": "IDNUM", "US_BANK_NUMBER": "ACCOUNT", "CREDIT_CARD": "ACCOUNT",
-    "IBAN_CODE": "ACCOUNT", "CRYPTO": "ACCOUNT", "ABA_ROUTING_NUMBER": "ACCOUNT", "MAC_ADDRESS": "DEVICE",
-    "PERSON": "PATIENT", "LOCATION": "CITY", "ORGANIZATION": "ORGANIZATION", "NRP": None,
-}
+PRESIDIO_LABELS = {k: None if v == "-" else v for k, v in table("outside").mapping("PRESIDIO_LABELS").items()}
 #: spaCy (OntoNotes) entity label -> i2b2 subtype; unlisted labels are dropped.
-SPACY_LABELS = {"PERSON": "PATIENT", "GPE": "CITY", "LOC": "LOCATION-OTHER", "FAC": "LOCATION-OTHER",
-                "ORG": "ORGANIZATION", "DATE": "DATE"}
+SPACY_LABELS = table("outside").mapping("SPACY_LABELS")
 #: Presidio recognizers that need an NLP engine or a remote service (left out).
-_NEEDS_NLP = ("Spacy", "Stanza", "Transformers", "HuggingFace", "GLiNER", "Azure", "LangExtract", "MedicalNER")
+_NEEDS_NLP = table("outside").entries("NEEDS_NLP")
 
 
 def _label_map(default: dict, labels: dict | None, name: str) -> dict:

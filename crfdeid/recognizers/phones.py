@@ -45,11 +45,8 @@ _R = table("phones").namespace()  # the patterns and words (crfdeid/_data/rules/
 # imported on a note's first candidate number: its import cost every start-up 0.02 CPU-s (issue 53)
 phonenumbers = LazyModule("phonenumbers")
 
-_BRITISH_WORDS = ("colour", "haemo", "anaem", "oedema", "paediatric", "oesophag", "centre", "programme")
 #: The postal-code forms of :mod:`.contextforms` and :mod:`.fixedforms` -> the country they tell.
-POSTAL_COUNTRY = {"eircode": "IE", "postal_ca": "CA", "postal_ca_lower": "CA", "postal_au": "AU", "postal_in": "IN",
-                  "postal_uk": "GB", "postal_uk_context": "GB", "postal_us": "US", "aadhaar": "IN",
-                  "tfn": "AU", "pps": "IE", "sin": "CA"}
+POSTAL_COUNTRY = table("phones").mapping("POSTAL_COUNTRY")
 
 
 def country_of(text: str, forms=()) -> str:
@@ -81,7 +78,7 @@ def country_votes(text: str, forms=()) -> Counter:
             votes[POSTAL_COUNTRY[name]] += 2
     low = text.lower()
     marks = set(_R.BRITISH.findall(text))
-    british = sum(w in low for w in _BRITISH_WORDS) + 2 * len(marks - {"GP"}) + ("GP" in marks)
+    british = sum(w in low for w in _R.BRITISH_WORDS) + 2 * len(marks - {"GP"}) + ("GP" in marks)
     if british >= 2:  # one spelling alone is a typist's habit ("colour" in a US note)
         votes["GB"] += 1
     return votes
@@ -112,9 +109,7 @@ def known_country_code(value: str) -> bool:
 
 #: Countries crfdeid is likely to meet: a number right after a phone label is taken when it is
 #: VALID in one of them (``phone number is 8123 4650``: Singapore).
-LIKELY = ("US", "GB", "CA", "AU", "NZ", "IE", "IN", "ZA", "FR", "DE", "NL", "BE", "ES", "PT", "IT", "PL", "SE",
-          "DK", "NO", "FI", "CH", "AT", "BR", "MX", "SG", "PH", "NG", "KE")
-_LABEL_WORDS = ("phone", "tel", "mob", "cell", "contact", "whatsapp", "fax")
+LIKELY = table("phones").entries("LIKELY")
 
 
 def labelled(text: str, known=()) -> list[tuple[str, Span]]:
@@ -125,7 +120,7 @@ def labelled(text: str, known=()) -> list[tuple[str, Span]]:
     countries is the layer's slowest step."""
     found: dict[tuple[int, int], str] = {}
     low = text.lower()
-    if not any(w in low for w in _LABEL_WORDS):
+    if not any(w in low for w in _R.LABEL_WORDS):
         return []
     starts = {sp.start for sp in known}
     for m in _R.LABEL.finditer(text):

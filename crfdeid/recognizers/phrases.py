@@ -108,8 +108,7 @@ from .safeharbor import overlap_groups
 
 #: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
 #: plain words after a name too).
-STRONG_STREET_TYPES = ("Street", "Road", "Avenue", "Lane", "Crescent", "Grove", "Terrace", "Boulevard", "Gardens",
-                       "Mews", "Parade", "Drive")
+STRONG_STREET_TYPES = table("phrases").entries("STRONG_STREET_TYPES")
 # The shapes' patterns and words (crfdeid/_data/rules/phrases.tsv).
 _T = table("phrases")
 _D = _T.namespace()

@@ -16,13 +16,9 @@ from .. import gazetteers
 from .ruledata import table
 
 #: Lists of head words and the kind of place a name before one is (the first list naming a head wins).
-HEAD_LISTS = {"organization_heads": "ORGANIZATION", "hospital_heads": "HOSPITAL", "ward_heads": "LOCATION-OTHER"}
+HEAD_LISTS = table("phrases").mapping("HEAD_LISTS")
 #: Lists whose words (every word of an entry) are plain: no evidence of a proper name.
-PLAIN_LISTS = ("common_words", "frequent_words", "clinical_words", "stop_words", "clinical_abbrevs", "departments",
-               "months", "days", "titles", "relations", "staff_roles", "note_labels", "score_names", "eponyms",
-               "drug_names", "brand_names", "hospital_words", "organization_words", "professions", "icd10_words",
-               "clinical_scales", "clinical_heads", "street_types", "organization_heads", "hospital_heads",
-               "ward_heads", "town_heads", "health_schemes")
+PLAIN_LISTS = table("phrases").entries("PLAIN_LISTS")
 _D = table("phrases").namespace()
 
 

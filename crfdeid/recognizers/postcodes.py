@@ -50,26 +50,8 @@ _R = table("postcodes").namespace()  # the patterns and words (crfdeid/_data/rul
 #: code stands (most notes hold none; compiling them all cost each start-up about 0.02 CPU-s).
 _lazy = partial(LazyPattern, regex.compile)
 
-#: Postal code shapes (any case), each with the countries that write it.
-SHAPES = {
-    "digits": r"[0-9]{4,6}|[0-9]{8}",  # AU NZ ZA DK NO BE CH AT (4); US DE FR ES IT FI MX (5); IN SG (6)
-    "zip4": r"[0-9]{5}-[0-9]{4}",  # US
-    "se": r"[0-9]{3}[ ][0-9]{2}",  # SE
-    "in": r"[1-9][0-9]{2}[ ][0-9]{3}",  # IN
-    "br": r"[0-9]{5}-[0-9]{3}",  # BR (eight bare digits: after a postcode label only)
-    "pl": r"[0-9]{2}-[0-9]{3}",  # PL
-    "pt": r"[0-9]{4}-[0-9]{3}",  # PT
-    "nl": r"[1-9][0-9]{3}[ ]?[A-Za-z]{2}",  # NL
-    "uk": r"[A-Za-z]{1,2}[0-9][A-Za-z0-9]?[ ]?[0-9][A-Za-z]{2}",  # GB
-    "ca": r"[A-Za-z][0-9][A-Za-z][ -]?[0-9][A-Za-z][0-9]",  # CA
-    "ie": r"[A-Za-z][0-9][0-9Ww][ ]?[0-9A-Za-z]{4}",  # IE (Eircode)
-}
-_LONG_HYPHEN = _lazy(r"[0-9]{5}-[0-9]{3,4}")
-_MONTH = _lazy(r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-                       r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:[ \t]+[0-9]{1,2}"
-                       r"(?:st|nd|rd|th)?)?,?[ \t]*$")
-_DUTCH = _lazy(r"[0-9]{4}[ ]?([A-Za-z]{2})")
-_IRISH = _lazy(r"[A-Za-z][0-9][0-9Ww][ ]?([0-9A-Za-z]{4})")
+#: Postal code shapes (any case), each with the countries that write it (the table's comments).
+SHAPES = table("postcodes").mapping("SHAPES")
 _UK = _lazy(SHAPES["uk"])
 # Every shape starts with a digit or with one or two letters and a digit: the look-ahead, tried
 # first, skips most positions at once. On ASCII text the stdlib ``re`` twin gives the same matches
@@ -80,66 +62,6 @@ _CANDIDATE_SOURCE = (r"(?=[0-9]|[A-Za-z]{1,2}[0-9])(?<![\w.,/+:#@&(])(?<![0-9]-)
                      + r")(?![\w/%°:@-]|[.,][0-9])")
 _CANDIDATE = AsciiTwin(_lazy(_CANDIDATE_SOURCE), LazyPattern(re.compile, _CANDIDATE_SOURCE))
 
-# Street words, written here: the US Postal Service's street suffixes (Publication 28, Appendix C1,
-# public domain) and the UK's, said after the name, less those that are clinical words too ("falls",
-# "branch", "bridge", "rest", "run", "course", "track", "spurs", "neck", "place", "way", "view", "st", "dr").
-_EN_STREET = (
-    "alley|annex|arcade|avenue|ave|bayou|beach|bluffs?|boulevard|blvd|brooks?|burgs?|bypass|canyon|causeway"
-    "|circles?|cir|cliffs?|corners?|courts?|coves?|creek|crescent|crossing|crossroad|curve|dale|divide|drives?"
-    "|estates?|expressway|extensions?|ferry|fords?|forest|forges?|fort|freeway|gardens?|gateway|glens?|groves?"
-    "|harbors?|harbours?|haven|heights|highway|hwy|hills?|hollow|inlet|islands?|isle|junctions?|knolls?|lakes?"
-    "|lane|ln|loaf|locks?|lodge|manors?|meadows?|mews|mills?|motorway|mountains?|orchard|oval|overpass|parkway"
-    "|passage|pike|pines?|plains?|plaza|prairie|ranch|rapids?|ridges?|rivers?|road|rd|roads|shoals?|shores?"
-    "|skyway|squares?|stravenue|street|streets|summit|terrace|throughway|trafficway|trail|tunnel|turnpike"
-    "|underpass|valleys?|viaduct|villages?|vista|close|parade|wynd|copse|quay|cres|crt|ct|expy|pkwy|ter|terr|hts|sq")
-# Street words before the name in French, with the house number before them ("3, chemin de Chevallier").
-_FRENCH = r"rue|avenue|chemin|boulevard|allée|impasse|quai|cours|square"
-# Other countries' street words before the name, the number after it ("Calle Mayor 12", "ul. Polna 5").
-_BEFORE_NAME = (
-    _FRENCH + r"|calle|avenida|avda\.|paseo|plaza|camino|carretera|callejón|glorieta|ronda|travesía|cañada|pasadizo"
-    r"|vial|cuesta|urbanización|rambla|viale|piazza|piazzale|corso|strada|borgo|contrada|vicolo|incrocio|canale|rotonda"
-    r"|ul\.|ulica|aleja|plac|osiedle|rua|travessa|alameda|praça|estrada|rodovia|núcleo|trecho|estação|ladeira"
-    r"|chowk|marg|nagar|ganj|gali")
-# Street words that end a compound (Döringstraße, Zoëstraat, Björktorget) in German, Dutch and Nordic.
-# ("-ring", "-pad", "-hof", "-ufer", "-kade" in title case only: "during", "keypad", "blockade").
-_COMPOUND = (r"(?:\p{L}[\p{L}-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|damm|chaussee|straat|laan|gracht|plein"
-             r"|singel|dreef|steeg|gatan|vägen|väg|torget|gränd|stigen|vej)|(?-i:\p{Lu}[\p{L}-]+(?:ring|pad|hof|ufer|kade)))")
-# A flat, unit, box or suite number's word (the number after it is no postcode).
-_UNIT = (r"(?:unit|flat|apt\.?|apartment|suite|studio|p\.?o\.?[ \t]*box|box|psc|h\.?[ \t]?no\.?|piso|puerta"
-         r"|appartamento)")
-_WORD = r"[\p{L}][\p{L}\p{M}'’.-]*"
-_NUM = r"[0-9]{1,5}[A-Za-z]?(?:[/-][0-9]{1,4})?"
-# A house number beside its street word: "6 Gavin Villages", "3, chemin de Chevallier", "Döringstraße 6".
-_STREET_LINE = _lazy(
-    rf"(?i)(?<![\w.,/#-]){_NUM},?(?:[ \t]+|[ \t]*\n[ \t]*)(?:{_WORD}[ \t]+){{0,3}}(?:{_EN_STREET})(?![\p{{L}}])"
-    rf"|(?<![\w.,/#-]){_NUM},?[ \t]+(?:{_FRENCH})(?![\p{{L}}])"
-    rf"|(?<![\p{{L}}])(?:{_BEFORE_NAME}|{_COMPOUND})(?![\p{{L}}])(?:[ \t]+{_WORD}){{0,4}},?[ \t]+{_NUM}(?![\w])"
-    rf"|(?<![\p{{L}}.][ \t]?)(?<!\bet[ \t])\b(?:al|pl|os)\.(?:[ \t]+{_WORD}){{1,4}},?[ \t]+{_NUM}(?![\w])"
-    rf"|\b{_UNIT}[ \t]*#?[ \t]*[0-9]{{1,5}}[A-Za-z]?\b")
-# Labels and verbs of an address (any language of the forms above).
-_ADDRESS_CUE = _lazy(
-    r"(?i)\b(?:address|addr|adres|adresse|anschrift|indirizzo|direcci[oó]n|morada|endere[cç]o|adress"
-    r"|send[ \t]+to|ship[ \t]+to|mail[ \t]+to|deliver[ \t]+to|lives[ \t]+at|living[ \t]+at|resides[ \t]+at"
-    r"|residing[ \t]+at|moved[ \t]+to|moving[ \t]+to|post[ \t]*code|postal[ \t]*code|zip(?:[ \t]*code)?|plz"
-    r"|cep|code[ \t]+postal|c[oó]digo[ \t]+postal|kod[ \t]+pocztowy|postnummer|postcode|pin[ \t]*code|eircode)\b")
-_LABEL_END = _lazy(_ADDRESS_CUE.source + r"[ \t]*[:#=-]?[ \t]*$")
-_MILITARY = _lazy(r"(?i)\b(?:apo|fpo|dpo)[ \t]+(?:aa|ae|ap)[ \t]+$")
-_STREET_END = _lazy(rf"(?i)(?:(?<![\p{{L}}])(?:{_EN_STREET}|{_BEFORE_NAME}|{_UNIT})|{_COMPOUND})"
-                            rf"(?:[ \t]+{_WORD}){{0,4}},?[ \t]*$")
-_STREET_WORD = _lazy(rf"(?i)^(?:{_EN_STREET}|{_BEFORE_NAME})$|^{_COMPOUND}$")
-_TOWN_AFTER = _lazy(rf"[ \t]*(?:[-–][ \t]*)?(?P<town>{_WORD}(?:[ \t]+{_WORD}){{0,3}})[ \t]*"
-                            r"(?:$|[,;(/\n]|\.[ \t]*$)")
-_SEGMENT_END = _lazy(r"[ \t]*(?:$|[,;)\n/]|\.[ \t]*(?:$|\n))")
-#: Endings of place names (English, German, Dutch, Nordic, Polish, French: Kingston, Nashville, Portsmouth,
-#: Edinburgh, Heidelberg, Mannheim, Nordhausen, Göttingen, Kraków, Katowice, Châlons-sur-Marne).
-_TOPONYM = _lazy(
-    r"(?:ton|ville|side|mouth|shire|berg|burg|burgh|borough|bury|chester|caster|cester|field|ford|haven|port|land"
-    r"|stadt|stad|heim|hausen|dorf|ingen|furt|bach|hoven|dam|köping|borg|by|ów|owice|-sur-\p{L}+|-(?:en|lès|le|la)-\p{L}+)$",
-    regex.I)
-_TOWN_WORD = _lazy(r"\p{L}[\p{L}\p{M}'’-]*[-–]?")
-_WORDS_AFTER = _lazy(rf"[ \t]+((?:{_WORD}[ \t]+){{0,3}}{_WORD})")
-_WORD_BEFORE = _lazy(rf"({_WORD})[ \t]*[-–]?[ \t]*$")
-
 
 def house_number(text: str, start: int, end: int) -> bool:
     """Whether the digits ``text[start:end]`` are a house, flat or box number: a street or unit
@@ -147,10 +69,10 @@ def house_number(text: str, start: int, end: int) -> bool:
     word among the words after them to the part's end (``1717 kari extension,``)."""
     line_start = text.rfind("\n", 0, start) + 1
     segment = text[line_start:start]
-    if _STREET_END.search(segment[segment.rfind(",") + 1:]):
+    if _R.STREET_END.search(segment[segment.rfind(",") + 1:]):
         return True
-    following = _WORDS_AFTER.match(text, end)
-    return bool(following) and any(_STREET_WORD.match(w) for w in following.group(1).split())
+    following = _R.WORDS_AFTER.match(text, end)
+    return bool(following) and any(_R.STREET_WORD.match(w) for w in following.group(1).split())
 
 
 def matches(text: str) -> list[tuple[str, Span]]:
@@ -171,13 +93,13 @@ def _shape_ok(value: str) -> bool:
         return True
     if value not in (value.upper(), value.lower()):
         return False
-    dutch = _DUTCH.fullmatch(value)
+    dutch = _R.DUTCH.fullmatch(value)
     if dutch:
         letters = dutch.group(1).lower()
         if " " in value and dutch.group(1).islower():
             return letters not in _not_places()  # "2021 at"
         return letters not in _R.MEASURES  # "1200cc", "1000 ML"
-    irish = _IRISH.fullmatch(value)
+    irish = _R.IRISH.fullmatch(value)
     if irish and " " not in value and not any(c.isalpha() for c in irish.group(1)):
         return _UK.fullmatch(value) is not None  # "E323925" is a record number's shape
     if not irish or _UK.fullmatch(value) is not None or any(c.isdigit() for c in irish.group(1)):
@@ -193,32 +115,32 @@ def _is_code(text: str, start: int, end: int) -> bool:
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     before = text[line_start:start]
-    if _MILITARY.search(before):
+    if _R.MILITARY.search(before):
         return True
     if before.rstrip().endswith("@"):
         return False  # a time ("@ 1400")
     segment = before[before.rfind(",") + 1:]
     digits = not any(c.isalpha() for c in text[start:end])
-    word = _WORD_BEFORE.search(segment)
+    word = _R.WORD_BEFORE.search(segment)
     low = word.group(1).lower().rstrip(".-–") if word else ""
     listed = low in towns()
-    labelled = _LABEL_END.search(segment) is not None
+    labelled = _R.LABEL_END.search(segment) is not None
     value = text[start:end]
-    if len(value) == 8 and value.isdigit() and not (labelled or _TOWN_AFTER.match(text, end, line_end)):
+    if len(value) == 8 and value.isdigit() and not (labelled or _R.TOWN_AFTER.match(text, end, line_end)):
         return False  # eight digits are a record number's, but after "CEP" or before a town (Brazil's CEP)
-    if low in _R.PHONE_WORDS or _MONTH.search(segment):
+    if low in _R.PHONE_WORDS or _R.MONTH.search(segment):
         return False  # "pager 51560", "ext 4987", "December 12, 2095"
-    street_before = not digits and _STREET_WORD.match(low) is not None  # "Boyse Street E10 2XNY"
+    street_before = not digits and _R.STREET_WORD.match(low) is not None  # "Boyse Street E10 2XNY"
     if word and not (listed or labelled or street_before or low in _R.REGION_CODES) and low in _not_places():
         return False  # "plt 250000", "room 4012", "units 1500"
     after = text[end:line_end]
     if digits and house_number(text, start, end):
         return False  # "Allee 5806", "PSC 7457", "1717 kari extension" (a house number and its street)
-    town = _TOWN_AFTER.match(after)
+    town = _R.TOWN_AFTER.match(after)
     if town:
         if town.group("town").split()[0].lower() in _units() | gazetteers.load("stop_words"):
             return False  # "2000 units", "1400 with the family"
-    elif not _SEGMENT_END.match(after):
+    elif not _R.SEGMENT_END.match(after):
         return False
     if listed or labelled or _town_alone(segment, text[start:end]):
         return True
@@ -226,7 +148,7 @@ def _is_code(text: str, start: int, end: int) -> bool:
                                                      or 1800 <= int(value) <= 2199)
     # a time of day ("snce 0755") or a year after an address two lines up: evidence on its own line only
     window = text[line_start if clock else _lines_back(text, line_start, 3):start]
-    return bool(_ADDRESS_CUE.search(window) or _STREET_LINE.search(window))
+    return bool(_R.ADDRESS_CUE.search(window) or _R.STREET_LINE.search(window))
 
 
 def _town_alone(segment: str, value: str) -> bool:
@@ -235,10 +157,10 @@ def _town_alone(segment: str, value: str) -> bool:
     (``Blankenshiptown E3V8A5``) any such town, before digits a town in title case (or in a
     part written in lower case) with five or six digits (``Altötting 02308``), Brazil's or the US
     ``NNNNN-NNN(N)`` (``Barros de Goiás 70356-175``) or a toponym's ending
-    (``Robertside 2959``, ``Marin-sur-Bourdon 80863``: :data:`_TOPONYM`) and no four digits
+    (``Robertside 2959``, ``Marin-sur-Bourdon 80863``: :data:`_R.TOPONYM`) and no four digits
     that could be a year (1900-2099). Lab names in a list (``Lipase 4318``) have neither."""
     words = segment.split()
-    if not 1 <= len(words) <= 3 or not all(_TOWN_WORD.fullmatch(w) for w in words):
+    if not 1 <= len(words) <= 3 or not all(_R.TOWN_WORD.fullmatch(w) for w in words):
         return False
     last = words[-1].rstrip("-–")
     if any(w.lower() in _units() for w in words) or last.lower() in _not_places():
@@ -248,8 +170,8 @@ def _town_alone(segment: str, value: str) -> bool:
     if len(value) == 4 and 1900 <= int(value) <= 2099:
         return False
     cased = (last[:1].isupper() and last[1:2].islower()) or segment.islower()
-    return cased and (_TOPONYM.search(last) is not None or (value.isdigit() and len(value) in (5, 6))
-                      or _LONG_HYPHEN.fullmatch(value) is not None)
+    return cased and (_R.TOPONYM.search(last) is not None or (value.isdigit() and len(value) in (5, 6))
+                      or _R.LONG_HYPHEN.fullmatch(value) is not None)
 
 
 def _lines_back(text: str, line_start: int, n: int) -> int:

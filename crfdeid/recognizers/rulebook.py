@@ -36,26 +36,10 @@ RULES = {name: (label, _lazy(_T.source(name, **_GIVEN), flags)) for name, label,
 
 #: Lower-cased literals of which every match of a rule holds one (an ASCII text
 #: without any is not scanned; see :func:`crfdeid.features.surface.cannot_match`).
-NEEDS = {"email": ("@",), "url": ("://", "www."), "year_apostrophe": ("'",)}
-
-#: Key words (lower-cased, word-bounded in the lower-cased ASCII text), by class. Classes
-#: are disjoint: a word is in one class, a class serves several rules.
-KEYWORDS = {
-    "dr": "dr drs doctor", "mr": "mr mrs ms miss", "ho": "ho", "md_np": "md np",
-    "relative": _T.source("RELATIVES").replace("|", " ") + " hcp proxy",
-    "credential": "rn r.n. rrt sn lpn bsn ccrn pa-c", "st": "st", "saint": "saint",
-    "university": "university u",
-    "pager": "pager beeper", "aware": "aware", "unit": "suite ste apt apartment", "particle": "bin ibn bint",
-    "holy": "holy sacred",
-    "event": "cabg mi cva ptca pci avr mvr tia aaa cea",
-    "street": "street ave avenue rd road drive ln lane blvd boulevard ct court pl place terrace circle hwy "
-              "highway pkwy parkway",
-    # MONTH's and date_month_day's forms ("Sepember" too).
-    # the first words of STATE_NAMES
-    "state": " ".join(sorted({n.split()[0].lower() for n in STATE_NAMES})),
-    "month": "jan january feb february mar march apr april may jun june jul july aug august sep sept "
-             "september sepember oct october nov november dec december",
-}
+NEEDS = {name: tuple(text.split()) for name, text in _T.mapping("NEEDS").items()}
+#: Key words (lower-cased, word-bounded in the lower-cased ASCII text), by class (the table's comment).
+KEYWORDS = _T.mapping("KEYWORDS", RELATIVE_WORDS=_T.source("RELATIVES").replace("|", " "),
+                      STATE_WORDS=" ".join(sorted({n.split()[0].lower() for n in STATE_NAMES})))
 _CLASS_OF = {w: c for c, words in KEYWORDS.items() for w in words.split()}
 
 

@@ -9,11 +9,13 @@ licence) and the comments on the rows after them:
 * ``pattern NAME  FLAGS  TEXT``: a regex (``FLAGS``: letters of ``imsx``, ``-`` for none); the
   ``${NAME}`` in it are the table's defines, or values the caller gives (:meth:`Table.source`);
   ``regex NAME FLAGS TEXT``: the same for the ``regex`` module (Unicode classes such as ``\p{Lu}``);
+  ``lazy NAME FLAGS TEXT``: a ``regex`` one compiled on first use (a pattern few notes need);
   ``template NAME FLAGS TEXT``: a ``regex`` pattern the caller fills and compiles (:meth:`Table.templates`;
   the flag ``t``: run by its ASCII twin on ASCII text, :class:`crfdeid.text.patterns.AsciiTwin`);
 * ``rule NAME LABEL FLAGS TEXT``: a ``regex`` pattern that marks its match (or its ``phi`` group) as
   ``LABEL``, filled and compiled by the caller (:meth:`Table.rules`; the rule overlay's table);
 * ``item NAME TEXT``: one entry of the list ``NAME`` (rows of one name, in order; ``${NAME}`` filled);
+  ``map NAME KEY TEXT``: the entry ``KEY`` of the mapping ``NAME`` (:meth:`Table.mapping`);
 * ``words   NAME  TEXT``: a word list, white-space separated; ``phrases NAME TEXT``: ``|``-separated;
 * ``+       TEXT``: more of the row above (a long pattern written over lines, as Python joins strings).
 
@@ -25,6 +27,7 @@ licence) and the comments on the rows after them:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from types import SimpleNamespace
@@ -32,10 +35,11 @@ from types import SimpleNamespace
 import regex
 
 from ..errors import RegistryError
+from ..text.patterns import LazyPattern
 
 _FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
-_KINDS = ("define", "pattern", "regex", "template", "rule", "words", "phrases", "item")
-_FILLED = ("define", "regex", "template", "rule")  # rows whose text :meth:`Table.source` gives
+_KINDS = ("define", "pattern", "regex", "lazy", "template", "rule", "words", "phrases", "item", "map")
+_FILLED = ("define", "regex", "lazy", "template", "rule")  # rows whose text :meth:`Table.source` gives
 _TWIN = 1 << 30  # a template's flag: run by a stdlib ``re`` twin on ASCII text (the caller's)
 _MACRO = re.compile(r"\$\{(\w+)\}")
 
@@ -44,11 +48,12 @@ class Table:
     """One table's rows by name (``define``, ``pattern``, ``words`` and ``phrases`` rows)."""
 
     def __init__(self, name: str, rows: dict[str, tuple[str, int, str]], labels: dict[str, str] | None = None,
-                 lists: dict[str, list[str]] | None = None):
+                 lists: dict[str, list[str]] | None = None, maps: dict[str, dict[str, str]] | None = None):
         self.name = name
         self.rows = rows
         self.labels = labels or {}
         self.lists = lists or {}
+        self.maps = maps or {}
         self._compiled: dict[str, re.Pattern[str]] = {}
         self._namespace: SimpleNamespace | None = None
 
@@ -71,7 +76,7 @@ class Table:
             if key in given:
                 return given[key]
             row = self.rows.get(key)
-            if row is not None and row[0] in ("pattern", "regex"):  # a row's pattern inside another's
+            if row is not None and row[0] in ("pattern", "regex", "lazy"):  # a row's pattern inside another's
                 return self._expand(row[2], given)
             return self._expand(self._row(key, "define")[2], given)
         return _MACRO.sub(value, text)
@@ -86,6 +91,19 @@ class Table:
         if name not in self.lists:
             raise RegistryError(f"no item list {name!r} in rules table {self.name!r}; known: {', '.join(self.lists)}")
         return [self._expand(text, given) for text in self.lists[name]]
+
+    def mapping(self, name: str, **given: str) -> dict[str, str]:
+        """The ``map`` rows of the mapping ``name``: key -> text (``${NAME}`` filled), in the rows' order."""
+        if name not in self.maps:
+            raise RegistryError(f"no map {name!r} in rules table {self.name!r}; known: {', '.join(self.maps)}")
+        return {key: self._expand(text, given) for key, text in self.maps[name].items()}
+
+    def gate(self, name: str) -> tuple[str, ...] | re.Pattern[str] | None:
+        """What a note must hold for the ``rule`` row ``name`` to be tried (the row ``NAME.needs``): one of
+        its lower-case literals (a ``phrases`` row) or a match of its ``re`` pattern; None: no gate."""
+        kind = self.rows.get(f"{name}.needs", ("",))[0]
+        return self.entries(f"{name}.needs") if kind == "phrases" else self.re(f"{name}.needs") if kind == "pattern" \
+            else None
 
     def rules(self) -> list[tuple[str, str, int]]:
         """The ``rule`` rows in order: name, label (an i2b2 subtype), flags."""
@@ -102,17 +120,20 @@ class Table:
             self._compiled[name] = re.compile(self.source(name), self.flags(name))
         return self._compiled[name]
 
-    def namespace(self) -> SimpleNamespace:
+    def namespace(self, **given: str) -> SimpleNamespace:
         """Every row by its name: ``pattern`` rows compiled by ``re``, ``regex`` rows by the ``regex``
-        module, ``words`` and ``phrases`` rows as sets (``define`` rows: :meth:`source`); made once."""
+        module (``lazy`` rows on first use), ``words`` and ``phrases`` rows as sets (``define`` rows:
+        :meth:`source`); made once, the ``${NAME}`` not in the table filled from ``given``."""
         if self._namespace is not None:
             return self._namespace
         out = self._namespace = SimpleNamespace()
         for name, (kind, flags, _) in self.rows.items():
             if kind == "pattern":
-                value: object = self.re(name)
+                value: object = re.compile(self.source(name, **given), flags) if given else self.re(name)
             elif kind == "regex":
-                value = regex.compile(self.source(name), flags)
+                value = regex.compile(self.source(name, **given), flags)
+            elif kind == "lazy":
+                value = LazyPattern(regex.compile, self.source(name, **given), flags)
             elif kind == "words":
                 value = self.words(name)
             elif kind == "phrases":
@@ -138,6 +159,7 @@ def _parse(name: str, text: str) -> Table:
     rows: dict[str, tuple[str, int, str]] = {}
     labels: dict[str, str] = {}
     lists: dict[str, list[str]] = {}
+    maps: dict[str, dict[str, str]] = {}
     last: str | None = None
     for number, line in enumerate(text.split("\n"), 1):
         if not line or line.startswith("#"):
@@ -147,6 +169,10 @@ def _parse(name: str, text: str) -> Table:
             if last.startswith("\0"):  # an item's continuation
                 lists[last[1:]][-1] += rest
                 continue
+            if last.startswith("\1"):  # a map entry's continuation
+                entries = maps[last[1:]]
+                entries[next(reversed(entries))] += rest
+                continue
             k, f, t = rows[last]
             rows[last] = (k, f, t + rest)
             continue
@@ -155,11 +181,18 @@ def _parse(name: str, text: str) -> Table:
             lists.setdefault(key, []).append(body)
             last = "\0" + key
             continue
+        if kind == "map":  # one entry of a mapping
+            key, entry, body = (rest.split("\t", 2) + ["", ""])[:3]
+            if entry in maps.setdefault(key, {}):
+                raise RegistryError(f"rules table {name!r} line {number}: {key!r} {entry!r} twice")
+            maps[key][entry] = body
+            last = "\1" + key
+            continue
         if kind == "rule":  # a rule's label before its flags
             key, label, rest = (rest.split("\t", 2) + ["", ""])[:3]
             labels[key] = label
             rest = f"{key}\t{rest}"
-        if kind in ("pattern", "regex", "template", "rule"):
+        if kind in ("pattern", "regex", "lazy", "template", "rule"):
             key, flags, body = (rest.split("\t", 2) + ["", ""])[:3]
             if any(c not in _FLAGS for c in flags) or not flags or ("t" in flags and kind != "template"):
                 raise RegistryError(f"rules table {name!r} line {number}: flags {flags!r}, want letters of imsx "
@@ -175,7 +208,29 @@ def _parse(name: str, text: str) -> Table:
             raise RegistryError(f"rules table {name!r} line {number}: {key!r} twice")
         rows[key] = (kind, value, body)
         last = key
-    return Table(name, rows, labels, lists)
+    return Table(name, rows, labels, lists, maps)
+
+
+class Checks(dict):
+    """The checks of a table's ``rule`` rows by name: ``check(match, text) -> bool``, a form's evidence
+    beyond its pattern; a form without one is its pattern alone (its row's comment says why)."""
+
+    def register(self, *names: str) -> Callable:
+        """Register the decorated function as the check of the rows ``names``."""
+        def add(check: Callable) -> Callable:
+            for name in names:
+                self[name] = check
+            return check
+        return add
+
+    def of(self, name: str) -> Callable:
+        """The check of the row ``name``."""
+        return self.get(name, _pattern_alone)
+
+
+def _pattern_alone(m, text) -> bool:
+    """The check of a form whose pattern is all its evidence."""
+    return True
 
 
 @cache

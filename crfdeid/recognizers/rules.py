@@ -20,18 +20,18 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 
-import regex
-
 from .. import gazetteers
 from ..document import Span, make_span
 from ..features.surface import ascii_lower, cannot_match
 from ..text.patterns import LazyPattern
+from .bedside import first_names as _first_names
 from .datecheck import impossible_date
-from .rulebook import _CAP, _CLASS_OF, KEYWORDS, NEEDS, RULES, STATE_NAMES, _lazy, merge_disjoint
+from .fixedforms import plain_words as _plain_words
+from .rulebook import _CAP, _CLASS_OF, KEYWORDS, NEEDS, RULES, STATE_NAMES, merge_disjoint
 from .ruledata import table
 from .states import states_after_cities
 
-_R = table("rules").namespace()  # the patterns and words (crfdeid/_data/rules/rules.tsv)
+_R = table("rules").namespace(CAP=_CAP)  # the patterns and words (crfdeid/_data/rules/rules.tsv)
 
 __all__ = ["KEYWORDS", "NEEDS", "RULES", "STATE_NAMES", "extend_names", "find", "impossible_date", "merge_disjoint",
            "overlay", "prepare", "states_after_cities", "trie_pattern"]
@@ -75,23 +75,8 @@ _KEYWORDS = re.compile(r"\b(?:" + trie_pattern(_CLASS_OF) + r")(?:(?<=\.)|(?![a-
 #: match lies on a line that holds one (only those lines are scanned), ``(classes,
 #: "start")`` when every match starts at one (the rule is tried there only). Same
 #: matches as a scan of the whole note (tests/test_rules.py).
-ANCHORS = {
-    "pager": (("pager",), "line"), "title_doctor": (("dr",), "line"), "title_person": (("mr",), "line"),
-    "relative_name": (("relative",), "line"), "signature": (("credential", "md_np"), "line"),
-    "saint": (("st", "saint"), "line"),
-    "university": (("university",), "line"), "street": (("st", "street"), "line"),
-    "title_lower": (("mr",), "line"), "title_doctor_lower": (("dr",), "line"),
-    "title_clinician": (("ho", "md_np"), "line"), "date_day_month": (("month",), "line"),
-    "date_text": (("month",), "start"), "date_month_year": (("month",), "start"),
-    "date_month_day": (("month",), "start"), "name_before_relative": (("relative",), "line"),
-    "name_md": (("md_np",), "line"),
-    "name_aware": (("aware",), "line"), "address_unit": (("unit",), "start"),
-    "name_particle": (("particle",), "line"),
-    "signature_lower": (("credential", "md_np"), "line"), "holy_sacred": (("holy",), "line"),
-    "year_after_event": (("event",), "line"),
-    "title_initial": (("mr",), "line"), "title_lower_dot": (("mr",), "line"),
-    "state_name": (("state",), "start"),
-}
+ANCHORS = {name: (tuple(words[:-1]), words[-1]) for name, words in
+           ((name, text.split()) for name, text in table("overlay").mapping("ANCHORS").items())}
 
 
 def _keyword_starts(low: str) -> dict:
@@ -123,19 +108,9 @@ def _anchored(rx, text: str, starts: list, mode: str):
 
 
 @lru_cache(maxsize=1)
-def _plain_words() -> frozenset:
-    return gazetteers.load("common_words") | gazetteers.load("clinical_words")
-
-
-@lru_cache(maxsize=1)
 def _not_names() -> frozenset:
     """Relation words, titles and clinical words: never a part of a name glued by a hyphen."""
     return gazetteers.load("relations") | gazetteers.load("titles") | gazetteers.load("clinical_words")
-
-
-@lru_cache(maxsize=1)
-def _first_names() -> frozenset:
-    return gazetteers.load("first_male") | gazetteers.load("first_female")
 
 
 @lru_cache(maxsize=1)
@@ -153,20 +128,10 @@ def _name_words() -> tuple[frozenset, frozenset]:
 
 #: Rules whose matches (their ``phi`` group if they have one) must pass a word-list check
 #: (:func:`_word_check`).
-WORD_CHECKS = {"title_lower": "last_not_plain", "title_doctor_lower": "last_not_plain",
-               "title_clinician": "last_not_plain",
-               "saint": "last_first_name", "relative_name": "first_name_not_plain",
-               "hospital_acronym": "none_plain", "name_particle": "names_not_plain",
-               "name_md": "none_plain", "name_aware": "none_plain_long",
-               "per_name": "first_name_surname", "signature_lower": "first_name_then_not_plain",
-               "name_before_relative": "none_plain",
-               "initial_name": "not_plain_or_surname", "street_lower": "street_words",
-               "sign_off": "first_name_first"}
+WORD_CHECKS = table("overlay").mapping("WORD_CHECKS")
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = frozenset({"sign_off", "name_particle", "signature", "initial_name", "saint", "university", "name_md",
-                      "name_aware", "per_name", "signature_lower", "holy_sacred", "name_before_relative"})
-_WORD = _lazy(r"[A-Za-z][A-Za-z'-]*")
+WORDWISE = table("overlay").words("WORDWISE")
 
 
 def find(text: str, rules=None) -> list[Span]:
@@ -192,7 +157,7 @@ def find(text: str, rules=None) -> list[Span]:
             continue
         if wordwise:
             spans = [make_span(m.start(group) + w.start(), m.start(group) + w.end(), sub)
-                     for m in matches for w in _WORD.finditer(m.group(group))]
+                     for m in matches for w in _R.WORD.finditer(m.group(group))]
         else:
             spans = [make_span(m.start(group), m.end(group), sub) for m in matches]
         found = merge_disjoint(found, spans)
@@ -262,32 +227,6 @@ def _word_check(kind: str | None):
     raise ValueError(f"unknown word check {kind!r}")
 
 
-# A lone letter (and its full stop) right before a name: the "B." of "B. Varga".
-_INITIAL_BEFORE = _lazy(r"(?<![\w.'-])[A-Za-z](?=\.?[ \t]{1,2}$)")
-# A surname's initial right after a name, with its full stop or before a comma or the line's
-# end ("Tomas K., admitted"; not the "A" or "I" of "told Maria I would").
-_INITIAL_AFTER = _lazy(r"[ \t]{1,2}([A-Z])(?:(\.)(?![\w.])|(?=[ \t]*(?:[,;)]|$)))", regex.M)
-# A capitalised word joined to a name by "and"/"&": "Drs Okafor and Lindqvist".
-# Then a surname right after a name, a first name right before one ("Patricia WHITFIELD").
-_COORD_AFTER = _lazy(rf"[ \t]+(?:and|AND|&)[ \t]+({_CAP})(?![\w'-])")
-_COORD_BEFORE = _lazy(rf"(?<![\w'-])({_CAP})[ \t]+(?:and|AND|&)[ \t]+$")
-_NEXT_WORD = _lazy(rf"[ \t]({_CAP})(?![\w'-])")
-_PREV_WORD = _lazy(rf"(?<![\w'-])({_CAP})[ \t]$")
-# A hyphenated pair of first names right before a name, in any case ("mary-kate o'neil").
-_PAIR_BEFORE = _lazy(r"(?<![\w'-])([A-Za-z]+-[A-Za-z]+)[ \t]$")
-# Name parts joined to a name by hyphens, in any script: the "Øster" of "Müller-Øster".
-_HYPHEN_AFTER = _lazy(r"-(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)(?![\p{L}\p{M}\p{N}])")
-_HYPHEN_BEFORE = _lazy(r"(?<![\p{L}\p{M}\p{N}'-])(\p{Lu}[\p{L}\p{M}']*(?:-\p{Lu}[\p{L}\p{M}']*)*)-$")
-# Name particles ("Abdulrahman bin Khalid", "Ludwig van Beethoven", "Maria de la Cruz"): the particle
-# and the capitalised word on its other side join a name next to it.
-_PARTICLE = r"(?:bin|ibn|bint|ben|abu|al|el|van|von|der|den|de|da|di|del|della|dos|du|la|le)"
-_PARTICLE_AFTER = _lazy(rf"[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+({_CAP})(?![\w'-])")
-_PARTICLE_BEFORE = _lazy(rf"(?<![\w'-])({_CAP})[ \t]+({_PARTICLE}(?:[ \t]+{_PARTICLE})?)[ \t]+$")
-# A surname with a particle prefix right after a name: "Khalid Al-Qahtani", "Sean O'Brien", "Ann McGee".
-_PREFIXED_NEXT = _lazy(r"[ \t]((?:(?:Al|AL|El|EL|Abu|ABU)-|[OD]'|Mc|MC|Mac)\p{Lu}[\p{L}\p{M}']+"
-                               r"(?:-\p{Lu}[\p{L}\p{M}']+)*)(?![\p{L}\p{M}\p{N}'-])")
-
-
 def extend_names(text: str, spans) -> list[Span]:
     """Name spans plus the initials, coordinated names, particles and name parts next to them.
 
@@ -314,42 +253,35 @@ def extend_names(text: str, spans) -> list[Span]:
     first, last = _name_words()
     todo = [sp for sp in spans if sp.subtype in _R.NAMES]
     for sp in todo:
-        m = _INITIAL_BEFORE.search(text, max(0, sp.start - 4), sp.start)
+        m = _R.INITIAL_BEFORE.search(text, max(0, sp.start - 4), sp.start)
         if m:
             found.append(make_span(m.start(), m.end(), sp.subtype))
-        m = _INITIAL_AFTER.match(text, sp.end, sp.end + 8)
+        m = _R.INITIAL_AFTER.match(text, sp.end, sp.end + 8)
         if m and (m.group(2) or m.group(1) not in "AI"):
             found.append(make_span(m.start(1), m.end(1), sp.subtype))
-        for m, ok in ((_COORD_AFTER.match(text, sp.end, sp.end + 40), None),
-                      (_COORD_BEFORE.search(text, max(0, sp.start - 40), sp.start), None),
-                      (_NEXT_WORD.match(text, sp.end, sp.end + 40), last),
-                      (_PREV_WORD.search(text, max(0, sp.start - 40), sp.start), first)):
+        for m, ok in ((_R.COORD_AFTER.match(text, sp.end, sp.end + 40), None),
+                      (_R.COORD_BEFORE.search(text, max(0, sp.start - 40), sp.start), None),
+                      (_R.NEXT_WORD.match(text, sp.end, sp.end + 40), last),
+                      (_R.PREV_WORD.search(text, max(0, sp.start - 40), sp.start), first)):
             if m and (m.group(1).lower() in ok if ok is not None
                       else m.group(1).lower() not in _plain_words()):
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
         found += _plain_name_words(text, sp)
-        m = _PAIR_BEFORE.search(text, max(0, sp.start - 40), sp.start)
+        m = _R.PAIR_BEFORE.search(text, max(0, sp.start - 40), sp.start)
         if m and all(part.lower() in _first_names() for part in m.group(1).split("-")):  # plain words too
             found.append(make_span(m.start(1), m.end(1), sp.subtype))
-        for m in (_HYPHEN_AFTER.match(text, sp.end, sp.end + 80),
-                  _HYPHEN_BEFORE.search(text, max(0, sp.start - 80), sp.start),
-                  _PREFIXED_NEXT.match(text, sp.end, sp.end + 80)):
+        for m in (_R.HYPHEN_AFTER.match(text, sp.end, sp.end + 80),
+                  _R.HYPHEN_BEFORE.search(text, max(0, sp.start - 80), sp.start),
+                  _R.PREFIXED_NEXT.match(text, sp.end, sp.end + 80)):
             if m and m.group(1).lower() not in _not_names():  # not "DAUGHTER" of "DAUGHTER-MINDY"
                 found.append(make_span(m.start(1), m.end(1), sp.subtype))
-        for m, cap in ((_PARTICLE_AFTER.match(text, sp.end, sp.end + 80), 2),
-                       (_PARTICLE_BEFORE.search(text, max(0, sp.start - 80), sp.start), 1)):
+        for m, cap in ((_R.PARTICLE_AFTER.match(text, sp.end, sp.end + 80), 2),
+                       (_R.PARTICLE_BEFORE.search(text, max(0, sp.start - 80), sp.start), 1)):
             if m and m.group(cap).lower() not in _plain_words():
                 found += [make_span(m.start(g), m.end(g), sp.subtype) for g in (1, 2)]
                 if len(todo) < 2 * len(spans) + 8:  # the name beyond a particle grows once more
                     todo.append(make_span(m.start(cap), m.end(cap), sp.subtype))
     return _patients_after_pt(text, merge_disjoint(sorted(spans), sorted(set(found))))
-
-
-# A surname in title case after a first name, before a lower-case word or punctuation ("Jane Doe seen").
-_NEXT_TITLED = _lazy(r"[ \t]([A-Z][a-z]+)(?![\w'-])(?=[ \t]+[a-z]|[ \t]*[,.;:)]|[ \t]*$)", regex.M)
-_PT_BEFORE = _lazy(r"\b(?i:pt|patient)\.?[ \t]{1,2}$")
-# A title right before a name: "Dr. ", "MRS ", "Prof ".
-_TITLE_BEFORE = _lazy(r"\b(?:Dr|DR|Drs|Mr|MR|Mrs|MRS|Ms|MS|Miss|Prof|PROF)\.?[ \t]{1,2}$")
 
 
 def _titled(word: str) -> bool:
@@ -370,12 +302,12 @@ def _plain_name_words(text: str, sp: Span) -> list[Span]:
     if not own or not _titled(own[0]):
         return []
     found = []
-    m = _NEXT_TITLED.match(text, sp.end, sp.end + 40)
-    titled_first = len(own) == 1 and _TITLE_BEFORE.search(text, max(0, sp.start - 8), sp.start) is not None
+    m = _R.NEXT_TITLED.match(text, sp.end, sp.end + 40)
+    titled_first = len(own) == 1 and _R.TITLE_BEFORE.search(text, max(0, sp.start - 8), sp.start) is not None
     if m and (own[-1].lower() in _first_names() or titled_first) and m.group(1).lower() in _surnames() \
             and m.group(1).lower() not in _not_names():
         found.append(make_span(m.start(1), m.end(1), sp.subtype))
-    m = _PREV_WORD.search(text, max(0, sp.start - 40), sp.start)
+    m = _R.PREV_WORD.search(text, max(0, sp.start - 40), sp.start)
     if m and _titled(m.group(1)) and m.group(1).lower() in _first_names() and own[0].lower() not in _plain_words() \
             and m.group(1).lower() not in _not_names():
         found.append(make_span(m.start(1), m.end(1), sp.subtype))
@@ -388,11 +320,11 @@ def _patients_after_pt(text: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     chain_end = -1
     for sp in spans:
-        if sp.subtype == "DOCTOR" and (_PT_BEFORE.search(text, max(0, sp.start - 12), sp.start)
+        if sp.subtype == "DOCTOR" and (_R.PT_BEFORE.search(text, max(0, sp.start - 12), sp.start)
                                        or (chain_end >= 0 and not text[chain_end:sp.start].strip())):
             sp = Span(sp.start, sp.end, sp.category, "PATIENT")
             chain_end = sp.end
-        elif sp.category == "NAME" and _PT_BEFORE.search(text, max(0, sp.start - 12), sp.start):
+        elif sp.category == "NAME" and _R.PT_BEFORE.search(text, max(0, sp.start - 12), sp.start):
             chain_end = sp.end
         else:
             chain_end = -1
