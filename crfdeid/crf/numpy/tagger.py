@@ -183,11 +183,9 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
         rows = steps.block(t)
         k = steps.running[t]
         # (prev[s, i] + T[i, j]) + E[t, j], maximum over i: CRFsuite's arithmetic.
-        if step is None:
-            score = _dense_max(score[:, :k].T, transition).T + em[:, rows]
-        else:
-            score = step(score[:, :k]) + em[:, rows]
-        best_t[:, rows] = score
+        top = _dense_max(score[:, :k].T, transition).T if step is None else step(score[:, :k])
+        score = best_t[:, rows]
+        np.add(top, em[:, rows], out=score)
     found = np.empty(len(emissions), dtype=np.intp)
     found[steps.last] = best_t[:, steps.last].argmax(axis=0)
     for t in range(len(steps.running) - 1, 0, -1):
