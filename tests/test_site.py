@@ -11,7 +11,7 @@ import pytest
 
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ConfigError
-from crfdeid.site import Site, read_table, split_name
+from crfdeid.site import Site, match, read_table, split_name
 from crfdeid.site.match import Matcher, name_forms
 
 PATIENT = {"first_name": "Melinda", "last_name": "Ward", "mrn": "00482913", "birth_date": "1948-03-02",
@@ -275,3 +275,12 @@ def test_invented_values_never_become_spans(model, text, surface, subtype):
     start = text.index(surface)
     assert model.chain.run(Note(text), [make_span(start, start + len(surface), subtype)]) == []
     assert model.tag_text(text).spans == []
+
+
+@pytest.mark.parametrize("text", ["", "...", "Seen by Kevin Dorsey, MRN 00482913 (ext 12).", "ab12CD 3e4\n\tO'Brien-x",
+                                  "12 34", "x"])
+def test_note_tokens_of_ascii_text_are_the_unicode_pattern_s(text):
+    # The ASCII path (one split of the lower-cased note) gives TOKEN's tokens, lower-cased.
+    match._LAST = ("", [])
+    want = [(m.start(), m.end(), m.group().lower()) for m in match.TOKEN.finditer(text)]
+    assert match.note_tokens(text) == want

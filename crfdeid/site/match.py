@@ -36,6 +36,7 @@ import re
 from collections.abc import Iterable
 from datetime import date
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 import regex
@@ -47,7 +48,7 @@ from ..document import Span, make_span
 TOKEN = regex.compile(r"[\p{L}\p{M}]+|\p{Nd}+")
 #: :data:`TOKEN` in lower-cased ASCII text (there its letters are a-z, its digits 0-9, no marks):
 #: the stdlib ``re`` scan of the lower-cased note, about twice as fast, the same tokens.
-_ASCII_TOKEN = re.compile(r"[a-z]+|[0-9]+")
+_ASCII_TOKEN = re.compile(r"([a-z]+|[0-9]+)")  # a group: split() keeps the tokens
 # Gaps between the tokens of a form: inside one name part ("O'Brien", "Al-Qahtani", or
 # written apart), between two parts ("Kevin Dorsey", "KEVIN-DORSEY"), after an initial
 # ("K. Dorsey", "K.Dorsey", "k dorsey"), after a surname written first ("Dorsey, Kevin"), and
@@ -249,7 +250,11 @@ def note_tokens(text: str) -> list[tuple[int, int, str]]:
     if last[0] is text:
         return last[1]
     if text.isascii():  # lower-casing keeps the offsets
-        toks = [(m.start(), m.end(), m.group()) for m in _ASCII_TOKEN.finditer(text.lower())]
+        # Tokens and the gaps between them from one split(), no match objects: part 2k + 1 is
+        # token k, and the running sum of the parts' lengths gives its start and end.
+        parts = _ASCII_TOKEN.split(text.lower())
+        bounds = list(accumulate(map(len, parts)))
+        toks = list(zip(bounds[0:-1:2], bounds[1::2], parts[1::2]))
     else:
         toks = [(m.start(), m.end(), m.group().lower()) for m in TOKEN.finditer(text)]
     _LAST = (text, toks)

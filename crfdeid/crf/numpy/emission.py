@@ -207,14 +207,15 @@ class _Window:
 
     def __init__(self, doc: np.ndarray):
         self.doc = doc
-        self._same: dict = {}
+        self._other: dict = {}
 
-    def _same_doc(self, o: int, lo: int, hi: int):
-        """Whether token ``i + o`` is in token ``i``'s document, for ``i`` in ``[lo, hi)`` (None: all are)."""
-        if o not in self._same:
-            same = self.doc[lo:hi] == self.doc[lo + o:hi + o]
-            self._same[o] = None if same.all() else same[:, None]
-        return self._same[o]
+    def _other_doc(self, o: int, lo: int, hi: int):
+        """Indices ``i - lo`` of the tokens ``i`` in ``[lo, hi)`` whose token ``i + o`` is in another
+        document (None: none is)."""
+        if o not in self._other:
+            other = np.flatnonzero(self.doc[lo:hi] != self.doc[lo + o:hi + o])
+            self._other[o] = other if len(other) else None
+        return self._other[o]
 
     def add(self, out, table, ids, offsets) -> None:
         """``out[i] += table[b, ids[i + o]]`` for the ``b``-th offset ``o`` (within the document)."""
@@ -223,6 +224,8 @@ class _Window:
             if abs(o) >= n:
                 continue
             lo, hi = max(0, -o), n - max(0, o)
-            same = self._same_doc(o, lo, hi)
             rows = np.take(table[b], ids[lo + o:hi + o], axis=0)  # 3.5x faster than table[ids, b]
-            np.add(out[lo:hi], rows, out=out[lo:hi], where=True if same is None else same)
+            other = self._other_doc(o, lo, hi)
+            if other is not None:  # a row of zeros adds nothing (3x faster than a masked add)
+                rows[other] = 0.0
+            np.add(out[lo:hi], rows, out=out[lo:hi])

@@ -79,17 +79,17 @@ class _Steps:
 
 
 class _SparseMax:
-    """``max_i (prev[s, i] + T[i, j])`` for a sparse ``T``, with the same values as dense.
+    """``max_i (prev[i, s] + T[i, j])`` for a sparse ``T``, with the same values as dense.
 
-    Where ``T[i, j] == 0``, ``prev[i] + T[i, j]`` is ``prev[i]`` exactly, so the
-    maximum over those ``i`` is the largest ``prev[i]`` outside the few ``i`` with
-    a weight: it is among the top ``K`` of ``prev`` (``K`` = largest such count
-    + 1). The ``i`` with a weight are added one by one. Columns with many
-    weights are done densely. Only the values are computed here (a maximum
-    has no rounding); :func:`viterbi` picks the back pointers from them.
+    Where ``T[i, j] == 0``, ``prev[i] + T[i, j]`` is ``prev[i]`` exactly, so column ``j``'s
+    maximum is that of two kinds of candidates: the largest ``prev[i]`` over each run of
+    such ``i`` (label order: the labels with most weights last, which makes runs few) and
+    ``prev[i] + T[i, j]`` for each ``i`` with a weight. A run's maximum is read from a table
+    of the maxima of every power-of-two range (two overlapping ranges cover a run), built
+    once per step; one gather and one ``maximum.reduceat`` then give every column. A maximum
+    has no rounding, so the values are the dense ones (same candidates, same sums); only the
+    values are computed here, :func:`viterbi` picks the back pointers from them.
     """
-
-    MAX_WEIGHTED = 8  # a column with more non-zero weights is done densely
 
     @staticmethod
     def worth(transition) -> bool | np.bool_:
@@ -99,32 +99,46 @@ class _SparseMax:
     def __init__(self, transition):
         L = len(transition)
         nz = transition != 0
-        per_col = nz.sum(axis=0)
-        self.dense = np.flatnonzero(per_col > self.MAX_WEIGHTED)
-        self.sparse = np.flatnonzero(per_col <= self.MAX_WEIGHTED)
-        self.k = min(L, int(per_col[self.sparse].max(initial=0)) + 1)
-        self.t_dense = transition[:, self.dense]
-        self.allowed = ~nz[:, self.sparse]  # [i, j]: T[i, j] == 0
-        cols, rows = np.nonzero(nz[:, self.sparse].T)  # weighted entries grouped by column
-        self.nz_rows, self.nz_w = rows, transition[rows, self.sparse[cols]]
-        self.nz_cols, self.nz_starts = np.unique(cols, return_index=True)
+        self.order = np.argsort(nz.sum(axis=1), kind="stable")  # table row r is label order[r]
+        row = np.empty(L, dtype=np.intp)
+        row[self.order] = np.arange(L)
+        idx: list[int] = []
+        weight: list[float] = []
+        starts: list[int] = []
+        levels = 1
+        for j in range(L):
+            starts.append(len(idx))
+            for a, b in _runs(~nz[self.order, j]):
+                lev = (b - a).bit_length() - 1  # ranges of 2**lev rows: [a, ...) and [..., b)
+                levels = max(levels, lev + 1)
+                for r in dict.fromkeys((a, b - (1 << lev))):
+                    idx.append(lev * L + r)
+                    weight.append(0.0)
+            for i in np.flatnonzero(nz[:, j]).tolist():
+                idx.append(int(row[i]))
+                weight.append(float(transition[i, j]))
+        self.levels = levels
+        self.idx = np.array(idx, dtype=np.intp)
+        self.weight = np.array(weight)[:, None]
+        self.starts = np.array(starts, dtype=np.intp)
 
     def __call__(self, prev):
-        L = prev.shape[1]
-        out = np.empty(prev.shape)
-        if len(self.dense):
-            out[:, self.dense] = (prev[:, :, None] + self.t_dense).max(axis=1)
-        top = np.argpartition(prev, L - self.k, axis=1)[:, L - self.k:]
-        vals = np.take_along_axis(prev, top, axis=1)
-        order = np.argsort(-vals, axis=1, kind="stable")
-        top, vals = np.take_along_axis(top, order, axis=1), np.take_along_axis(vals, order, axis=1)
-        first = self.allowed[top].argmax(axis=1)  # (segments, sparse columns)
-        res = np.take_along_axis(vals, first, axis=1)
-        if len(self.nz_rows):
-            weighted = np.maximum.reduceat(prev[:, self.nz_rows] + self.nz_w, self.nz_starts, axis=1)
-            res[:, self.nz_cols] = np.maximum(res[:, self.nz_cols], weighted)
-        out[:, self.sparse] = res
-        return out
+        """The maxima, shape (labels, segments), of ``prev`` of that shape."""
+        L, k = prev.shape
+        table = np.empty((self.levels * L, k))  # rows lev * L + r: max of table rows r .. r + 2**lev
+        np.take(prev, self.order, axis=0, out=table[:L])
+        for lev in range(1, self.levels):
+            half, n, src = 1 << (lev - 1), L - (1 << lev) + 1, (lev - 1) * L
+            np.maximum(table[src:src + n], table[src + half:src + half + n], out=table[lev * L:lev * L + n])
+        cand = np.take(table, self.idx, axis=0)
+        cand += self.weight
+        return np.maximum.reduceat(cand, self.starts, axis=0)
+
+
+def _runs(flags):
+    """``(start, end)`` of each run of true values in ``flags``."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
+    return zip(edges[::2].tolist(), edges[1::2].tolist())
 
 
 def _dense_max(prev, transition):
@@ -158,27 +172,26 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
     # Forward pass keeps only the best scores; the back pointers are recomputed for the
     # labels actually chosen (same sums, same first-maximum rule), a (segments x labels)
     # argmax per step instead of (segments x labels x labels).
-    emissions = np.take(emissions, steps.forward, axis=0)  # in step order (take: a fast row gather)
-    best = np.empty(emissions.shape)
+    # Step order, labels by rows (a step's scores are a block of columns: the sparse maximum
+    # works on rows of segments).
+    em = np.take(emissions, steps.forward, axis=0).T.copy()
+    best_t = np.empty(em.shape)
     first = steps.block(0)
-    best[first] = score = emissions[first]
+    best_t[:, first] = score = em[:, first]
     step = _SparseMax(transition) if _SparseMax.worth(transition) else None
     for t in range(1, len(steps.running)):
         rows = steps.block(t)
         k = steps.running[t]
         # (prev[s, i] + T[i, j]) + E[t, j], maximum over i: CRFsuite's arithmetic.
-        if step is None:
-            score = _dense_max(score[:k], transition) + emissions[rows]
-        else:
-            score = step(score[:k]) + emissions[rows]
-        best[rows] = score
+        top = _dense_max(score[:, :k].T, transition).T if step is None else step(score[:, :k])
+        score = best_t[:, rows]
+        np.add(top, em[:, rows], out=score)
     found = np.empty(len(emissions), dtype=np.intp)
-    found[steps.last] = best[steps.last].argmax(axis=1)
-    trans_t = np.ascontiguousarray(transition.T)
+    found[steps.last] = best_t[:, steps.last].argmax(axis=0)
     for t in range(len(steps.running) - 1, 0, -1):
         rows, k = steps.block(t), steps.running[t]
         prev = slice(steps.at[t - 1], steps.at[t - 1] + k)  # the same segments one step back
-        found[prev] = (best[prev] + trans_t[found[rows]]).argmax(axis=1)
+        found[prev] = (best_t[:, prev] + transition[:, found[rows]]).argmax(axis=0)
     labels[steps.forward] = found
     return labels
 
