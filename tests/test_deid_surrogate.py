@@ -181,6 +181,17 @@ def test_unparseable_date_gets_a_placeholder_or_random_digits_and_is_named():
     assert s.summary()["dates_unparsed_at"][1] == {"doc_id": "700-01", "offset": 16, "became": "random"}
 
 
+@pytest.mark.parametrize("seed", [1, 3, 7])
+def test_a_clock_time_led_by_zero_after_a_date_is_no_year_and_the_note_is_written(seed):
+    # made up: "nov 23 0700" once read as the year 700, moved to a three-digit year that no longer
+    # read as one, and the note failed; now the time is no year, the span a placeholder
+    d = note("700-02", "rn handoff nov 23 0700 - seen again nov 24 1840", ("nov 23 0700", "DATE"),
+             ("nov 24", "DATE"))
+    assert [p.fields.get("y") for p in dates.parse("nov 23 0700")[0]] == [None]
+    out = Surrogator(seed=seed).surrogate(d)
+    assert surfaces(out)[0] == "[**DATE**]" and "0700" not in out.text and "nov 24" not in out.text
+
+
 def test_ages_bucketed_on_request_and_bad_ranges_refused():
     d = note("800-01", "age 43 and 97", ("43", "AGE"), ("97", "AGE"))
     assert surfaces(Surrogator(seed=1, age_bucket=5, age_over_89="over 89").surrogate(d)) == ["40-44", "over 89"]
