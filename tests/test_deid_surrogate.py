@@ -182,14 +182,16 @@ def test_unparseable_date_gets_a_placeholder_or_random_digits_and_is_named():
 
 
 @pytest.mark.parametrize("seed", [1, 3, 7])
-def test_a_clock_time_led_by_zero_after_a_date_is_no_year_and_the_note_is_written(seed):
+def test_a_clock_time_after_a_date_is_no_year_and_the_note_is_written(seed):
     # made up: "nov 23 0700" once read as the year 700, moved to a three-digit year that no longer
-    # read as one, and the note failed; now the time is no year, the span a placeholder
-    d = note("700-02", "rn handoff nov 23 0700 - seen again nov 24 1840", ("nov 23 0700", "DATE"),
-             ("nov 24", "DATE"))
-    assert [p.fields.get("y") for p in dates.parse("nov 23 0700")[0]] == [None]
+    # read as one, and the note failed; "nov 22 1840" (18:40) moved as the year 1840 to another time.
+    # A four-digit number outside 1900-2199 is no year: the span is a placeholder, the note written
+    d = note("700-02", "rn handoff nov 23 0700 - seen nov 22 1840 and nov 24 2359 - again nov 25 2025",
+             ("nov 23 0700", "DATE"), ("nov 22 1840", "DATE"), ("nov 24 2359", "DATE"), ("nov 25 2025", "DATE"))
+    assert [[p.fields.get("y") for p in dates.parse(t)[0]] for t in ("nov 23 0700", "nov 22 1840")] == [[None], [None]]
     out = Surrogator(seed=seed).surrogate(d)
-    assert surfaces(out)[0] == "[**DATE**]" and "0700" not in out.text and "nov 24" not in out.text
+    assert surfaces(out)[:3] == ["[**DATE**]"] * 3 and not re.search(r"0700|1840|2359", out.text)
+    assert re.fullmatch(r"[a-z]{3} \d{1,2} 20\d\d", surfaces(out)[3]) and surfaces(out)[3] != "nov 25 2025"
 
 
 def test_ages_bucketed_on_request_and_bad_ranges_refused():
