@@ -63,8 +63,9 @@ def _group(nodeid: str) -> str:
     return next((name for name, starts in GROUPS.items() if module.startswith(starts)), module)
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which appends the group to the id
 def pytest_collection_modifyitems(config, items):
-    if getattr(config.option, "dist", "no") != "loadgroup":
+    if not getattr(config.option, "loadgroup", False):  # set in the workers of --dist loadgroup
         return
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
