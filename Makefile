@@ -10,6 +10,9 @@ I2B2 ?= data/i2b2-2014
 I2B2_OUT ?= build/i2b2-2014
 # Extra arguments for crfdeid train, e.g. TRAIN_ARGS='--set crf.max_iterations=50'.
 TRAIN_ARGS ?=
+# Test workers (pytest-xdist, in the dev extra): auto = one per core; TEST_JOBS=0 runs in one process.
+# loadgroup keeps a module's tests on one worker (conftest.py).
+TEST_JOBS ?= auto
 
 .PHONY: install test test-fast lint train synth bench crossval curve ablate stress locked figures i2b2 clean
 
@@ -17,11 +20,11 @@ install:
 	$(PYTHON) -m pip install -e .[dev,plot,bench,sklearn,gazetteers]
 
 test:
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n $(TEST_JOBS) --dist loadgroup
 
 # The edit loop: everything but the tests marked slow (end-to-end runs).
 test-fast:
-	$(PYTHON) -m pytest -m "not slow"
+	$(PYTHON) -m pytest -n $(TEST_JOBS) --dist loadgroup -m "not slow"
 
 lint:
 	$(PYTHON) -m ruff check crfdeid tests bench gazetteers

@@ -5,7 +5,12 @@ the others (spark, serve, presidio, spacy, review, neural) may be missing.
 
 With ``CRFDEID_SKIPPED=FILE`` in the environment, the node ids of the tests that skipped, and
 the modules left out of collection, are written to FILE, one a line: ``.ci/run`` runs exactly
-those again once it has installed the extras.
+those again once it has installed the extras. Under pytest-xdist (``make test`` runs ``-n``) each
+worker hands its list to the controller, which alone writes the file.
+
+With ``--dist loadgroup`` (``make test``), the tests of a module stay on one worker (its
+module-scoped fixtures, such as a trained model, are built once) and the Spark modules share one
+worker (one JVM for the run, as serially).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 import importlib
 import os
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent
 
@@ -22,6 +29,9 @@ OPTIONAL = frozenset({"pandas", "pyspark", "pyarrow", "presidio_analyzer", "pres
                       "pydantic_core", "starlette"})
 
 _skipped: list[str] = []
+
+#: Modules whose tests run on one worker under ``--dist loadgroup``, by group name.
+GROUPS = {"spark": ("tests/test_spark",)}
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -47,9 +57,30 @@ def pytest_ignore_collect(collection_path, config):
     return True
 
 
+def _group(nodeid: str) -> str:
+    """The xdist group of a test: its module's, or a shared one (GROUPS)."""
+    module = nodeid.split("::")[0]
+    return next((name for name, starts in GROUPS.items() if module.startswith(starts)), module)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which appends the group to the id
+def pytest_collection_modifyitems(config, items):
+    if not getattr(config.option, "loadgroup", False):  # set in the workers of --dist loadgroup
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(_group(item.nodeid)))
+
+
+def _node(nodeid: str) -> str:
+    """The node id as ``pytest ARGS`` takes it back: without the ``@group`` suffix that
+    ``--dist loadgroup`` appends (pytest-xdist's own rule for where it starts)."""
+    return nodeid.rsplit("@", 1)[0] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
+
+
 def pytest_runtest_logreport(report):
     if report.skipped and report.when in ("setup", "call"):
-        _skipped.append(report.nodeid)
+        _skipped.append(_node(report.nodeid))
 
 
 def pytest_collectreport(report):
@@ -57,7 +88,18 @@ def pytest_collectreport(report):
         _skipped.append(report.nodeid)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist, in the controller: a worker's list (modules left out of its collection among
+    them, which the controller, collecting nothing, never sees)."""
+    _skipped.extend(getattr(node, "workeroutput", {}).get("crfdeid_skipped", ()))
+
+
 def pytest_sessionfinish(session, exitstatus):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a pytest-xdist worker: the controller writes the file
+        workeroutput["crfdeid_skipped"] = list(_skipped)
+        return
     where = os.environ.get("CRFDEID_SKIPPED")
     if where:
         Path(where).write_text("".join(f"{node}\n" for node in dict.fromkeys(_skipped)), encoding="utf-8")

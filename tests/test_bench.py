@@ -26,6 +26,16 @@ def model_path(tmp_path_factory):
     return train_model(None, cfg).save(tmp_path_factory.mktemp("bench") / "tiny.model")
 
 
+@pytest.fixture(scope="module")
+def startup_measured(model_path, tmp_path_factory):
+    """One start-up measurement of the tiny model, two timed runs as a quick run makes: seven
+    ``tag`` processes (three compiling every module), the slowest part of the quick run, made
+    once for the test of the figure and the quick run's report."""
+    from crfdeid.experiments.bench.whole import startup
+    work = tmp_path_factory.mktemp("startup")
+    return work, startup(model_path, work, runs=2)
+
+
 def test_end_to_end_counts_every_token_and_stage_shares_sum_to_one(model_path):
     model = Model.load(model_path)
     res = tag_end_to_end(model, CORPUS)
@@ -109,14 +119,20 @@ def test_training_target_only_judged_on_physionet():
 
 
 @pytest.mark.slow
-def test_quick_run_writes_json_and_table(model_path, tmp_path, capsys):
+def test_quick_run_writes_json_and_table(model_path, startup_measured, tmp_path, capsys, monkeypatch):
+    # The start-up figure is the one measured by startup() with the quick run's arguments (tested
+    # on its own below); the corpus is the module's six notes (a smoke run's size is not the point).
+    import crfdeid.experiments.bench as bench_run
+    asked = []
+    monkeypatch.setattr(bench_run, "startup", lambda *a: asked.append(a) or startup_measured[1])
     out = tmp_path / "bench.json"
     write = tmp_path / "write"
     write.mkdir()
     rc = bench_cli.main(["--quick", "--no-train", "--model", str(model_path), "--json", str(out),
-                     "--memory-notes", "3", "--quiet", "--write-dir", str(write)])
+                     "--memory-notes", "3", "--quiet", "--write-dir", str(write), "--corpus", CORPUS])
     table = capsys.readouterr().out
     assert rc == 0
+    assert [(str(m), runs) for m, _, runs in asked] == [(str(model_path), 2)]  # --quick: two runs of 7
     res = json.loads(out.read_text())
     assert res["tag_end_to_end"]["write_dir"] == str(write) and not list(write.iterdir())  # cleaned up
     assert res["tag_end_to_end"]["output_format"] == "i2b2" and f"i2b2 under {write}" in table
@@ -189,9 +205,8 @@ def test_a_model_whose_companion_votes_is_timed_and_left_as_it_was(tmp_path, bac
     assert [model.tag(d).spans for d in read(CORPUS)] == before
 
 
-def test_startup_counts_cpu_and_crfdeid_modules(model_path, tmp_path):
-    from crfdeid.experiments.bench.whole import startup
-    got = startup(model_path, tmp_path, runs=2)
+def test_startup_counts_cpu_and_crfdeid_modules(startup_measured):
+    tmp_path, got = startup_measured
     assert got["runs"] == 2 and 0 < got["cpu_seconds_min"] <= got["cpu_seconds_median"]
     # timed with the bytecode cached, as installed (whatever PYTHONDONTWRITEBYTECODE says), and without
     assert got["bytecode"].startswith("cached") and got["without_cache_cpu_seconds_min"] > 0

@@ -141,7 +141,9 @@ def test_readme_development_block_is_the_makefiles_set_up_then_its_tests():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = re.search(r"^install:\n\t(.*)$", makefile, re.M).group(1)
     assert recipe.endswith(f"-m pip install -e .[{promised}]")
-    assert re.search(r"^test:\n\t\$\(PYTHON\) -m pytest$", makefile, re.M)
+    assert re.search(r"^test:\n\t\$\(PYTHON\) -m pytest -n \$\(TEST_JOBS\) --dist loadgroup$", makefile, re.M)
+    # the workers come from the dev extra that `make install` installs
+    assert "pytest-xdist" in (ROOT / "setup.cfg").read_text(encoding="utf-8") and "dev" in promised.split(",")
 
 
 def _blocks(title: str, lang: str) -> list[str]:
