@@ -32,10 +32,13 @@ _WEEKDAYS = [d.lower() for d in calendar.day_name]
 _MON = MONTH_WORD
 _WD = WEEKDAY_WORD
 _ORD = r"(?:st|nd|rd|th)"
-#: A year of four digits: 1900 to 2199. Another four-digit number in a date span is a clock time
-#: (``nov 23 0700``, ``nov 22 1840``, ``nov 22 2359``), never moved as a year: the span it is in gets
-#: a placeholder (its year would move a time).
-_Y = r"(?:19\d\d|2[01]\d\d)"
+_Y = r"(?:1[89]\d\d|2[01]\d\d)"
+#: A year after a month and day with white space alone between, or standing alone: 1900 to 2199.
+#: Another four-digit number there is a clock time (``nov 23 0700``, ``nov 22 1840``, ``nov 22
+#: 2359``), never moved as a year: the span it is in gets a placeholder. After a comma (``Dec 31,
+#: 1899``) any year not led by 0.
+_YW = r"(?:19\d\d|2[01]\d\d)(?!\d)"
+_YC = r"(?!0)\d{4}"
 #: Days written as ordinal words (``second``, ``twenty-third``), by day.
 DAY_WORDS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
              "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
@@ -51,17 +54,17 @@ _ALTS = [
     rf"(?P<e_m>\d{{1,2}})(?P<e_s>[/.-])(?P<e_y>{_Y})",
     rf"(?:(?P<c_w>{_WD})\.?,?\s+)?(?P<c_m>\d{{1,2}})(?P<c_s>[-/])(?P<c_d>\d{{1,2}})",
     rf"(?:(?P<f_w>{_WD})\.?,?\s+)?(?P<f_mon>{_MON})\.?\s*(?P<f_d>\d{{1,2}})(?P<f_o>{_ORD})?"
-    rf"(?:(?:,\s*|\s+)(?P<f_of>of\s+)?'?(?P<f_y>{_Y})|,\s*'?(?P<f_yy>\d{{2}}))?",
+    rf"(?:(?:,\s*|\s+(?=(?:of\s+)?'?{_YW}))(?P<f_of>of\s+)?'?(?P<f_y>{_YC})|,\s*'?(?P<f_yy>\d{{2}}))?",
     rf"(?:(?P<g_w>{_WD})\.?,?\s+)?(?P<g_the>the\s+)?(?P<g_d>\d{{1,2}})(?P<g_o>{_ORD})?\s*(?P<g_of>of\s+)?(?P<g_mon>{_MON})\.?"
-    rf"(?:(?:,\s*|\s+)'?(?P<g_y>{_Y})|,\s*'?(?P<g_yy>\d{{2}}))?",
-    rf"(?P<h_mon>{_MON})\.?,?\s*(?P<h_of>of\s+)?'?(?P<h_y>{_Y})",
+    rf"(?:(?:,\s*|\s+(?='?{_YW}))'?(?P<g_y>{_YC})|,\s*'?(?P<g_yy>\d{{2}}))?",
+    rf"(?P<h_mon>{_MON})\.?,?\s*(?P<h_of>of\s+)?'?(?P<h_y>{_YC})",
     rf"(?:(?P<m_w>{_WD})\.?,?\s+)?(?P<m_mon>{_MON})\.?\s+(?P<m_the>the\s+)?(?P<m_dw>{_DAY_WORD})"
-    rf"(?:,?\s+(?P<m_y>{_Y}))?",
+    rf"(?:(?:,\s+|\s+(?={_YW}))(?P<m_y>{_YC}))?",
     rf"(?:(?P<n_w>{_WD})\.?,?\s+)?(?P<n_the>the\s+)?(?P<n_dw>{_DAY_WORD})\s+(?P<n_of>of\s+)?(?P<n_mon>{_MON})\.?"
-    rf"(?:,?\s+(?P<n_y>{_Y}))?",
+    rf"(?:(?:,\s+|\s+(?={_YW}))(?P<n_y>{_YC}))?",
     rf"(?P<i_mon>{_MON})",
     rf"(?P<j_w>{_WD})",
-    rf"(?P<k_y>{_Y})",
+    rf"(?P<k_y>{_YW})",
     r"'(?P<l_yy>\d{2})",
 ]
 # compiled on first use (a surrogate's dates): 4 ms of every start-up of `tag` (issue 53)
