@@ -192,6 +192,9 @@ def test_a_clock_time_after_a_date_is_no_year_and_the_note_is_written(seed):
     out = Surrogator(seed=seed).surrogate(d)
     assert surfaces(out)[:3] == ["[**DATE**]"] * 3 and not re.search(r"0700|1840|2359", out.text)
     assert re.fullmatch(r"[a-z]{3} \d{1,2} 20\d\d", surfaces(out)[3]) and surfaces(out)[3] != "nov 25 2025"
+    day_first = note("700-04", "seen 23 nov 0700 and sat 22 nov 1840", ("23 nov 0700", "DATE"),
+                     ("sat 22 nov 1840", "DATE"))
+    assert surfaces(Surrogator(seed=seed, date_order="dmy").surrogate(day_first)) == ["[**DATE**]"] * 2
 
 
 def test_ages_bucketed_on_request_and_bad_ranges_refused():

@@ -36,7 +36,12 @@ _Y = r"(?:1[89]\d\d|2[01]\d\d)"
 #: A year after a month and day with white space alone between, or standing alone: 1900 to 2199.
 #: Another four-digit number there is a clock time (``nov 23 0700``, ``nov 22 1840``, ``nov 22
 #: 2359``), never moved as a year: the span it is in gets a placeholder. After a comma (``Dec 31,
-#: 1899``) any year not led by 0.
+#: 1899``) any year not led by 0. No identifier is left by it (a placeholder replaces the span).
+#: Evidence (2026-11-26): a note of made-up check5 failed on ``nov 23 0700``; surrogate output of
+#: the 1,622 PhysioNet dev notes and of made-up dev..dev7, check and check2 (day-first dates of
+#: the UK, Australia, India..., lower-case notes) byte-identical before and after
+#: (``tag --output-format surrogate --seed 1``); day-first forms (``22 nov 1840``) the same way
+#: (tests/test_deid_surrogate.py).
 _YW = r"(?:19\d\d|2[01]\d\d)(?!\d)"
 _YC = r"(?!0)\d{4}"
 #: Days written as ordinal words (``second``, ``twenty-third``), by day.
