@@ -278,3 +278,13 @@ def test_tag_group_by_gives_a_patient_one_set_of_surrogates(model_path, tmp_path
     assert "'c'" in capsys.readouterr().err
     assert outs["grouped"]["a"] == outs["grouped"]["b"] != NOTE  # one patient, one date shift
     assert outs["apart"]["a"] != outs["apart"]["b"]              # each note its own patient
+
+
+@pytest.mark.parametrize("argv", [["--input", "notes.txt"], ["--output", "out"], ["--model", "m", "--out", "x"]])
+def test_options_abbreviated_are_refused_not_guessed(argv, capsys):
+    # `--input notes.txt` was once read as `--input-format notes.txt`: the run tagged standard
+    # input (nothing) and ignored the file.
+    with pytest.raises(SystemExit) as e:
+        tag.main(argv)
+    assert e.value.code == 2
+    assert "unrecognized arguments" in capsys.readouterr().err

@@ -234,6 +234,19 @@ def missing_extra(extra: str, *modules: str) -> str | None:
     return None
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser that takes options only as written in full, and makes its subcommands
+    the same way: with abbreviations, ``tag --input notes.txt`` was read as ``--input-format
+    notes.txt`` and the run tagged standard input (nothing) instead of the file.
+
+    >>> Parser(prog="x").allow_abbrev
+    False
+    """
+
+    def __init__(self, *args, allow_abbrev: bool = False, **kwargs) -> None:
+        super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
+
+
 def parser(command: str, doc: str, *examples: str, long: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``python -m crfdeid <command>``: the first line of ``doc`` (the
     module's docstring) as its description, the example command(s) as its epilog; ``long``
@@ -258,7 +271,7 @@ def parser(command: str, doc: str, *examples: str, long: str | None = None) -> a
         epilog += ("\n\ntakes long: " + long + "\nProgress: a bar on a terminal (none with --quiet or when "
                    "standard error is not a terminal); --log FILE writes a line per step (counts and "
                    "times, never note text).")
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=f"python -m crfdeid {command}", description=doc.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
     if long:

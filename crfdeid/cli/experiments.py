@@ -43,6 +43,7 @@ from pathlib import Path
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
+from . import Parser
 from ..experiments import devcv, ledger, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
 from ..experiments.results import to_json, write_files
 from ..io import read
@@ -56,7 +57,7 @@ from .locked import parse_also
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m crfdeid experiments", description=__doc__.split("\n\n")[0],
+    p = Parser(prog="python -m crfdeid experiments", description=__doc__.split("\n\n")[0],
                                 epilog="examples:\n" + __doc__.split("Example")[1].split("::", 1)[1].strip("\n"),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="experiment", required=True)
