@@ -43,7 +43,6 @@ from pathlib import Path
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
-from . import Parser
 from ..experiments import devcv, ledger, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
 from ..experiments.results import to_json, write_files
 from ..io import read
@@ -52,7 +51,7 @@ from ..recognizers import build_recognizer
 from ..site import Site
 from ..tagging.decoding import plain_words
 from ..tagging.workers import bound_jobs
-from . import parse_thresholds, reader_options
+from . import Parser, parse_thresholds, reader_options
 from .locked import parse_also
 
 
