@@ -27,7 +27,7 @@ agree) and reads the output back:
   of a note without PHI that the output changed);
 * **placeholders written**: output spans written as a ``[**...**]`` placeholder (in surrogate output, and
   of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`, and of
-  those the spans of a clinical form, :mod:`crfdeid.deid.forms`).
+  those the spans of a clinical form, :mod:`crfdeid.deid.forms`; the first counted by type too).
 
 An annotated corpus (``--corpus FORMAT:PATH``, no phrases marked) is measured the same way: identifiers
 left, false spans and placeholders written.
