@@ -12,13 +12,16 @@ an email, a phone, a dated form) are taken as they are.
 The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/deid.md and
 docs/experiments.md, 2026-11-25):
 
-* **the edges**, any type: a span over a line break or a table's column gap, cutting a word in two
-  (``E`` of ``E11.649``) or a token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of
+* **the edges**, any type: a span over a line break or a table's column gap (in a name or place, two
+  blanks: ``OGD  Pendleford Royal Infirmary``), starting or ending on a joiner (``-C.`` of ``PA-C.``), cutting a
+  word in two (``E`` of ``E11.649``) or a token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of
   ``Roux-en-Y``, the ``C`` of ``PA-C``), or holding a label word beside an identifier's number
   (``CHI 1203571482``);
 * **a name** (``PATIENT``, ``DOCTOR``): every word name-shaped (capitalised, ``McKenzie``; in capitals
-  only when listed or a long word no English one; in lower case only when listed or no English word),
-  none of the clinical, label, role or profession lists unless a listed name, none of the 7,000 most
+  only when listed or a long word no English one; in lower case only when listed, or no English word in a
+  note written in lower case: ``radiocephalic``),
+  none of the clinical, label, role or profession lists unless a listed name (a short word in capitals alone,
+  ``SHA``, ``LONG``, needs :data:`SURE` even when listed), none of the 7,000 most
   frequent English words (the ``common_words`` list, wordfreq's) unless a listed first name or one of
   the 2,000 most frequent surnames, no clinical head right after it nor an article before it (``Allred
   score``, ``the Moore approach``); one word alone, with no title, initial or other name word and not
@@ -34,8 +37,10 @@ docs/experiments.md, 2026-11-25):
   found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first),
   and two numbers alone right after a clinical word or a two- or three-letter abbreviation (``PR 6/8``,
   ``RE 6/9``, ``primary 25/07``) in a note that writes its dates with a year are a value, not a date
-  (a note of bare dates keeps them: ``CABG 3/5``);
-* **a phone or fax**: no letter but an extension's, and seven digits or more or a number
+  (a note of bare dates keeps them: ``CABG 3/5``); a year alone needs :data:`SURE` (``G2P2 (2002)``), and a
+  month alone in capitals in a note not in capitals is an abbreviation (``OCT``);
+* **a phone or fax**: no letter but an extension's, not two clock times of a shift (``1900-0730``), and
+  seven digits or more or a number
   phonenumbers finds possible in the note's country or the US;
 * **an identifier** and **a postcode**: a digit, no lower-case letters glued to digits
   (``p.(Glu23ValfsTer17)``); **an email** an ``@``; **a web address** a dot or a slash;
@@ -51,7 +56,8 @@ Any type but an age: a span that is, holds or sits inside a clinical form (a sco
 code, a ward's or bed's number: ``Forrest IIa``, ``GCS E3V4M6``, ``E11.649``, ``Ward 64``) or a phrase or
 heading in capitals of clinical words (:mod:`crfdeid.deid.forms`: ``form``, ``capitals``, ``heading``).
 
-Ages (their own rules, :mod:`crfdeid.deid.ages`), professions and user names are not judged here.
+**An age** over 89 the tagger is less than :data:`SURE` of, with no age's words in or around it (``96 h``), is
+none: its ``90+`` would be a false value. Professions and user names are not judged here.
 
 >>> from crfdeid.document import make_span
 >>> text = "Fundal height 32 cm. Seen by Dr. Ward. DASA score 2. Ward note."
@@ -68,7 +74,7 @@ import phonenumbers
 
 from .. import gazetteers
 from ..document import Span
-from . import dates, facts, names
+from . import ages, dates, facts, names
 from .confident_places import place_doubt
 from .evidence import (
     ARTICLE_BEFORE,
@@ -92,6 +98,9 @@ _EXTENSION = re.compile(r"(?i)(?:\b(?:ext|extn|x)\.?\s*)(?=\d)"
                         r"|^\s*(?:tel|ph|phone|fax|mob|mobile|cell|pager|bleep)\b\.?:?")
 _LOWER_GLUED = re.compile(r"\d[a-z]{2,}|[a-z]{2,}\d")
 _COLUMNS = re.compile(r"[\n\r\t]| {3,}")
+#: Inside a name or a place, two blanks already part two fields of a line (``OGD  Pendleford Royal Infirmary``,
+#: ``Marisol Etcheverry  GA``): a name's or a place's words are one blank apart.
+_GAP = re.compile(r"[\n\r\t]| {2,}")
 #: Reasons about a span's edges (a line break, a label taken in), whatever form its words have.
 EDGES = frozenset({"lines", "label", "cut"})
 _NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
@@ -102,9 +111,10 @@ _ELIDED = re.compile(r"[a-z]'[a-z]{2,}$")
 _MAC = re.compile(r"(?:Ma?c|O'|D'|Fitz)[A-Z]")
 
 
-def _word_doubt(word: str, shouting: bool) -> str | None:
+def _word_doubt(word: str, shouting: bool, lower: bool = True) -> str | None:
     """Why one word of a name span of several words is no name word (``clinical``, ``shape``,
-    ``acronym``, ``common``), or None."""
+    ``acronym``, ``common``, ``lower``: a word in lower case no list holds, in a note that is not written
+    in lower case: ``radiocephalic`` of ``Brescia-Cimino radiocephalic``), or None."""
     clinical, listed, frequent, _, _ = lists()
     low = fold(word)
     if low.endswith("'s"):
@@ -119,6 +129,8 @@ def _word_doubt(word: str, shouting: bool) -> str | None:
     elif word.islower():
         if low not in listed and not _ELIDED.match(word) and low in english():
             return "common"  # height, regimen: an English word, in a name span of a note not in lower case
+        if low not in listed and not lower:
+            return "lower"  # radiocephalic: a name's words are capitalised where the note's names are
     elif not (word[0].isupper() and (word[1:].islower() or _MAC.match(word))):
         return "shape"  # dL, mRNA, eGFR: units and lab names, no name is written so
     if low not in frequent and english().get(low, COMMON) < COMMON:
@@ -135,7 +147,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     if not ws:
         return "name"
     capitals = shouting(text)
-    if any(_word_doubt(w, capitals) for w in ws if len(w) > 1):
+    in_lower = lower_case(text) or capitals
+    if any(_word_doubt(w, capitals, in_lower) for w in ws if len(w) > 1):
         return "name"
     titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
@@ -150,7 +163,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         return "name"  # one word that is a clinical word, or a note's label or a role though a name too (Ward)
     if low not in frequent and english().get(low, COMMON) < COMMON:
         return "name"  # Class, Fundal: a common word, no frequent name
-    if confidence is not None and confidence < SURE and low not in listed:
+    acronym = full[0].isupper() and len(full[0]) <= 5 and not capitals  # SHA, LONG: a listed name or an abbreviation
+    if confidence is not None and confidence < SURE and (low not in listed or acronym):
         return "name"
     if full[0].islower() and not lower_case(text) and not _person_beside(text, sp):
         return "name"  # walker, thrill: a word in lower case alone, in a note that writes names capitalised
@@ -235,6 +249,10 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         word = _WORD_BEFORE.search(text, max(0, sp.start - 24), sp.start)
         if not sure or (word is not None and fold(word.group(1)) in _wards()):
             return "date"
+    if not sure and all(set(p.fields) <= {"y"} for p in found):
+        return "date"  # a year alone the tagger doubts (G2P2 (2002)): a count or a value as often
+    if all(set(p.fields) <= {"mon"} for p in found) and surface.isupper() and len(surface) <= 4 and not shouting(text):
+        return "date"  # a month alone in capitals, a note not in capitals (on OCT): an abbreviation
     pair = _PAIR.fullmatch(surface)
     if pair is not None:
         # two numbers alone, no year, no month name, right after a clinical word or abbreviation (PR 6/8,
@@ -310,12 +328,17 @@ def _in_order(surface: str, order: str | None) -> bool:
     return any(1 <= month <= 12 and 1 <= day <= 31 for month, day in ways)
 
 
+_SHIFT = re.compile(r"\s*(?:[01]\d|2[0-3])[0-5]\d\s*[-\u2013]\s*(?:[01]\d|2[0-3])[0-5]\d\s*")
+
+
 def phone_doubt(text: str, sp: Span, country: str) -> str | None:
     """Why the phone or fax span ``sp`` is not confidently a phone number, or None."""
     surface = _EXTENSION.sub("", text[sp.start:sp.end])
     digits = sum(c.isdigit() for c in surface)
     if any(c.isalpha() for c in surface):
         return "phone"  # T04000 M85003: codes, no phone number holds a letter (but its extension's x, ext)
+    if _SHIFT.fullmatch(surface):
+        return "phone"  # 1900-0730: two clock times of a shift, no phone number
     if digits >= 7:
         return None
     if digits == 0:
@@ -330,6 +353,17 @@ def phone_doubt(text: str, sp: Span, country: str) -> str | None:
     return "phone"
 
 
+def age_doubt(text: str, sp: Span, confidence: float | None) -> str | None:
+    """Why the AGE span ``sp`` over 89 is not confidently an age (a number the tagger doubts, no age's
+    words in or around it: ``96 h`` of working hours), or None: its ``90+`` would state a false value."""
+    surface = text[sp.start:sp.end]
+    if confidence is None or confidence >= SURE or (ages.value(surface) or 0) <= 89 or ages.age_shaped(surface):
+        return None
+    lo, hi = max(0, sp.start - 12), min(len(text), sp.end + 16)
+    told = any(m.start() < sp.end and sp.start < m.end() for m in ages.MENTION.finditer(text, lo, hi))
+    return None if told else "age"
+
+
 def _cut(text: str, sp: Span) -> bool:
     """Whether ``sp`` starts or ends inside a run of letters and digits (``E`` of ``E11.649``), or inside
     one token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of ``Roux-en-Y``, ``C`` of ``PA-C``)."""
@@ -339,7 +373,9 @@ def _cut(text: str, sp: Span) -> bool:
     return ((s > 0 and text[s - 1].isalnum() and text[s].isalnum())
             or (e < len(text) and text[e].isalnum() and text[e - 1].isalnum())
             or (s > 1 and text[s - 1] in _JOINERS and text[s - 2].isalnum() and text[s].isalnum())
-            or (e + 1 < len(text) and text[e] in _JOINERS and text[e + 1].isalnum() and text[e - 1].isalnum()))
+            or (e + 1 < len(text) and text[e] in _JOINERS and text[e + 1].isalnum() and text[e - 1].isalnum())
+            or (s > 0 and text[s] in _JOINERS and text[s - 1].isalnum())  # -C. Osei-Brandt of PA-C. Osei-Brandt
+            or (e < len(text) and text[e - 1] in _JOINERS and text[e].isalnum()))
 
 
 _JOINERS = "-/\u2010\u2011"
@@ -373,7 +409,8 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     """Why ``sp`` is no confident identifier by its edges and its type's evidence (:func:`doubt`), or None."""
     sub = sp.subtype
     surface = text[sp.start:sp.end]
-    if sub in _NAME_TYPES | _PLACE_TYPES | _ID_TYPES | {"PHONE", "FAX"} and _COLUMNS.search(surface):
+    if (sub in _ID_TYPES | {"PHONE", "FAX"} and _COLUMNS.search(surface)) or (
+            sub in _NAME_TYPES | _PLACE_TYPES and _GAP.search(surface)):
         return "lines"  # over a line break or a table's column gap: a heading or a label of the line before
     if sub in _NAME_TYPES | _PLACE_TYPES and _cut(text, sp):
         return "cut"  # a word cut in two (E of E11.649, Roux-en-Y's Y): a piece of a code or a term
@@ -395,6 +432,8 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
         return None if any(c in surface for c in "./") else "url"
     if sub in _PLACE_TYPES:
         return place_doubt(text, sp)
+    if sub == "AGE":
+        return age_doubt(text, sp, confidence)
     if sub == "PROFESSION":
         return "profession"  # never a Safe Harbor identifier: a made-up job states a false occupation
     return None

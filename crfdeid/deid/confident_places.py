@@ -1,5 +1,9 @@
 """Whether a tagged place (a hospital, an organisation, a street, a town, another place, a department) is
-confidently a place of its kind: :func:`place_doubt`, read by :func:`crfdeid.deid.confident.doubt`."""
+confidently a place of its kind: :func:`place_doubt`, read by :func:`crfdeid.deid.confident.doubt`.
+
+Besides the module docstring of :mod:`crfdeid.deid.confident`: a place wholly in lower case in a note that is
+not (``35 yo man``), a note's label or heading word alone as a hospital (``Outpatient``), and a service's name
+before an institution's (``Fracture Clinic Waikato Hospital``) are no confident places."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from .evidence import (
     head_after,
     labels,
     lists,
+    lower_case,
     note_labels,
     shouting,
     stop_words,
@@ -39,6 +44,10 @@ def place_doubt(text: str, sp: Span) -> str | None:
         return "place"  # Evolução ambulatorial, Trypanosoma cruzi: a place's words are capitalised
     if len(ws) > 2 and all(w.islower() for w in ws) and _clause(ws):
         return "place"  # orlaith quennell rang the ward: a clause in lower case, no place's name
+    if all(w.islower() for w in ws) and not lower_case(text) and not shouting(text):
+        return "place"  # 35 yo man: a place's name is capitalised where the note capitalises
+    if len(ws) == 1 and sp.subtype in _INSTITUTIONS and fold(ws[0]) in note_labels() and fold(ws[0]) not in _named():
+        return "place"  # Outpatient: a note's label or heading word alone, no institution's name
     if len(ws) == 1 and len(ws[0]) > 1 and fold(ws[0]) not in places and (
             (ws[0].isupper() and not shouting(text)) or sp.subtype in _INSTITUTIONS):
         return "place"  # URGENCES, GH, Epicrisis: a word no place list holds, alone
@@ -82,8 +91,14 @@ def _institution_doubt(text: str, sp: Span, low: list[str]) -> str | None:
         return None
     clinical, names_, _, _, places = lists()
     rest = [w for w in low if w not in heads and w not in stop_words() and len(w) > 1]
-    if rest and all(w in service or (w in clinical and w not in names_ and w not in places) for w in rest):
+    def service_words(words: list[str]) -> bool:
+        return bool(words) and all(w in service or (w in clinical and w not in names_ and w not in places)
+                                   for w in words)
+    if service_words(rest):
         return "place"
+    first = next((i for i, w in enumerate(low) if w in heads), len(low))
+    if first < len(low) - 1 and service_words([w for w in low[:first] if w not in stop_words() and len(w) > 1]):
+        return "place"  # Fracture Clinic Waikato Hospital: a service's name before the hospital's, taken in
     if not any(w in heads for w in low):
         after = _LOWER_WORD_AFTER.match(text, sp.end)
         if ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start) or (
@@ -108,3 +123,9 @@ def _institutions() -> tuple[frozenset, frozenset, frozenset, frozenset]:
 
 
 _INSTITUTIONS = frozenset({"HOSPITAL", "ORGANIZATION", "DEPARTMENT"})
+
+
+@lru_cache(maxsize=1)
+def _named() -> frozenset:
+    """The names of listed hospitals, organisations and towns (folded): a place's own name, no generic word."""
+    return frozenset(fold(e).lower() for n in ("hospitals", "organizations", "cities") for e in gazetteers.entries(n))

@@ -123,8 +123,12 @@ class Policies(DateSurrogates):
         Names and places are judged under the i2b2 2014 labels only (English lists)."""
         if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
             return None
+        over = [f for f in fixed if f.start < sp.end and sp.start < f.end]
+        if over and any(c.isdigit() and not any(f.start <= i < f.end for f in over)
+                        for i, c in enumerate(doc.text[sp.start:sp.end], sp.start)):
+            return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
         why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known)
-        if why is None or (why not in confident.EDGES and any(f.start < sp.end and sp.start < f.end for f in fixed)):
+        if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
         return why
 

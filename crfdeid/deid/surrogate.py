@@ -107,7 +107,8 @@ class Surrogator(Draws):
         replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
         ``ages_over_89``, ``uncertain``, ``clinical_values``, ``clinical_terms``, ``digits_in_words`` (spans of
         a name or place that hold a digit), ``not_identifier`` (tagged spans not confidently a Safe Harbor
-        identifier of their type, :mod:`crfdeid.deid.confident`), ``clinical_forms`` (of those, the spans
+        identifier of their type, :mod:`crfdeid.deid.confident`; ``not_identifier:DOCTOR``... by type),
+        ``clinical_forms`` (of those, the spans
         of a score, grade, stage, class, code, bed or a phrase in capitals, :mod:`crfdeid.deid.forms`),
         ``order_dmy``... and ``order_from_note``...
         (notes by the order their dates were read in and where it came from), ``generator_errors``...
@@ -251,6 +252,7 @@ class Surrogator(Draws):
             reason = self._doubt(doc, sp, conf[lab], order, known, fixed) if why is None and predicted else None
             if reason:
                 why = "not_identifier"
+                self.counts[f"not_identifier:{lab.subtype}"] += 1  # by type, for the run summary
                 self.counts["clinical_forms"] += reason in forms.REASONS  # of them, a clinical form (forms.py)
             if why is not None:
                 new[(sp.start, sp.end)] = PLACEHOLDER.format(subtype=lab.subtype)
@@ -375,6 +377,8 @@ class Surrogator(Draws):
                 "notes_by_order": {o: c[f"order_{o}"] for o in ("dmy", "mdy", "ymd", "undecided") if c[f"order_{o}"]},
                 "notes_by_order_source": {s: c[f"order_from_{s}"] for s in dateorder.SOURCES if c[f"order_from_{s}"]},
                 "not_confident_spans": c["not_identifier"], "clinical_forms": c["clinical_forms"],
+                "not_confident_by_type": {k.split(":", 1)[1]: n for k, n in sorted(c.items())
+                                          if k.startswith("not_identifier:") and n},
                 "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],

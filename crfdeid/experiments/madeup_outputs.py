@@ -27,7 +27,7 @@ agree) and reads the output back:
   of a note without PHI that the output changed);
 * **placeholders written**: output spans written as a ``[**...**]`` placeholder (in surrogate output, and
   of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`, and of
-  those the spans of a clinical form, :mod:`crfdeid.deid.forms`).
+  those the spans of a clinical form, :mod:`crfdeid.deid.forms`; the first counted by type too).
 
 An annotated corpus (``--corpus FORMAT:PATH``, no phrases marked) is measured the same way: identifiers
 left, false spans and placeholders written.
@@ -325,6 +325,7 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                 summary = writer.surrogator.summary()
                 per_out[fmt]["not_confident"] = summary["not_confident_spans"]
                 per_out[fmt]["clinical_forms"] = summary["clinical_forms"]  # of them, a clinical form's (forms.py)
+                per_out[fmt]["not_confident_by_type"] = summary["not_confident_by_type"]
         runs[f"mining {'on' if on else 'off'}"] = per_out
     return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
 
@@ -362,8 +363,8 @@ def report(res: dict) -> list[str]:
                 + (f" ({r['not_confident']} not confidently an identifier, {r.get('clinical_forms', 0)} of them "
                    "a clinical form)" if "not_confident" in r else ""))
             for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
-                        "false_by_subtype"):
-                if r[key]:
+                        "false_by_subtype", "not_confident_by_type"):
+                if r.get(key):
                     lines.append(f"  {key.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in r[key].items()))
     return lines
 
