@@ -195,6 +195,16 @@ def test_a_clock_time_after_a_date_is_no_year_and_the_note_is_written(seed):
     day_first = note("700-04", "seen 23 nov 0700 and sat 22 nov 1840", ("23 nov 0700", "DATE"),
                      ("sat 22 nov 1840", "DATE"))
     assert surfaces(Surrogator(seed=seed, date_order="dmy").surrogate(day_first)) == ["[**DATE**]"] * 2
+    # "Sat 22 Nov 1900" (19:00): 22 Nov 1900 was a Thursday, so the four digits are a time, not the
+    # year 1900 that moved below 1900 and failed the note; with the true weekday they stay a year
+    got = [p.year for t in ("Sat 22 Nov 1900", "Thu 22 Nov 1900", "Sat 22 Nov 2030", "Sat 22 Nov 2025",
+                            "Sat 22 Nov, 2030") for p in dates.parse(t)[0]]
+    assert got == [None, 1900, None, 2025, 2030]
+    d = note("700-05", "handover Sat 22 Nov 1900 and Sat 22 Nov 2025", ("Sat 22 Nov 1900", "DATE"),
+             ("Sat 22 Nov 2025", "DATE"))
+    out = Surrogator(seed=seed, date_order="dmy").surrogate(d)
+    assert surfaces(out)[0] == "[**DATE**]" and "22 Nov" not in out.text
+    assert re.fullmatch(r"[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} 20\d\d", surfaces(out)[1])
 
 
 def test_ages_bucketed_on_request_and_bad_ranges_refused():

@@ -164,6 +164,8 @@ def _values(text, g, start, end, day_first: bool = False) -> Parsed | None:
         year, day = _full_year(val["d"]), None
         g = {("yy" if k == "d" else k): v for k, v in g.items()}
     weekday = _weekday_of(val["w"]) if "w" in val else None
+    if weekday is not None and _time_not_year(text, g, year, month, day, weekday):
+        year, g = None, {k: v for k, v in g.items() if k not in ("y", "of")}
     if month is not None and not 1 <= month <= 12:
         return None
     if day is not None and month is None:  # a bare day cannot be shifted: caller redraws it
@@ -173,6 +175,28 @@ def _values(text, g, start, end, day_first: bool = False) -> Parsed | None:
         if not 1 <= day <= last:
             return None
     return Parsed(start, end, g, year, month, day, weekday)
+
+
+def _time_not_year(text: str, g: dict, year, month, day, weekday: int) -> bool:
+    """Whether the four digits after a weekday's day and month (``Sat 22 Nov 1900``, white space
+    only between) are a clock time, not a year: that year puts the day on another weekday. A
+    nursing note's 19:00 had been moved as the year 1900 and failed the note (made-up check5).
+
+    >>> p = parse("Sat 22 Nov 1900")[0][0]
+    >>> (p.year, p.month, p.day, p.end)
+    (None, 11, 22, 15)
+    >>> parse("Thu 22 Nov 1900")[0][0].year
+    1900
+    """
+    if year is None or month is None or day is None or "y" not in g or not 1 <= month <= 12:
+        return False
+    before = max(e for k, (_, e) in g.items() if k not in ("y", "of") and e <= g["y"][0])
+    if text[before:g["y"][0]].strip():  # `Sat, Nov 22, 1900`: a comma says year
+        return False
+    try:
+        return dt.date(year, month, day).weekday() != weekday
+    except ValueError:
+        return False
 
 
 def year_delta(days: int) -> int:
