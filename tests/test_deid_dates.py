@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crfdeid.deid import dates
+from crfdeid.deid import datemoved, dates
 
 
 @pytest.mark.parametrize("text, days, expected", [
@@ -56,8 +56,8 @@ def test_a_day_first_date_is_checked_day_first():
     old = "15/04/2016"
     new = dates.shift_text(old, -947)[0]
     assert new == "11/09/2013"
-    assert dates.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -947)
-    assert not dates.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -946)
+    assert datemoved.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -947)
+    assert not datemoved.moved_by(old, dates.parse(old)[0][0], new, dates.parse(new)[0][0], -946)
 
 
 def test_year_delta_never_zero():

@@ -243,8 +243,9 @@ class Parser(argparse.ArgumentParser):
     False
     """
 
-    def __init__(self, *args, allow_abbrev: bool = False, **kwargs) -> None:
-        super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(**kwargs)
 
 
 def parser(command: str, doc: str, *examples: str, long: str | None = None) -> argparse.ArgumentParser:

@@ -15,7 +15,7 @@ from collections import Counter
 
 from .. import gazetteers
 from ..document import Span
-from . import dates, places
+from . import datemoved, dates, places
 from .rng import Keyed, normalize, random_like
 
 _GAP = re.compile(r"[ \t,.'/-]{0,4}(?:of[ \t]+)?")
@@ -191,7 +191,7 @@ class DateSurrogates:
             old = kept(dates.parse(reg, before, after, order)[0], bad_old)
             new = kept(dates.parse(new_reg, before, after, order)[0], bad_new)
             if len(old) != len(new) or not all(
-                    dates.moved_by(reg, p, new_reg, q, days, hints[go[0]]) for p, q in zip(old, new)):
+                    datemoved.moved_by(reg, p, new_reg, q, days, hints[go[0]]) for p, q in zip(old, new)):
                 return go[0].start
         return None
 
