@@ -63,6 +63,7 @@ COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189),
           "check": (15, 206, 224), "check2": (12, 158, 448), "check3": (14, 233, 805),
           "check4": (16, 333, 1310),
           "check5": (18, 245, 580), "check6": (16, 182, 585), "check7": (18, 235, 1038),
+          "check8": (18, 312, 868),
           "legacy": (15, 67, 0)}
 
 
@@ -81,7 +82,7 @@ def test_the_shipped_sets_parse_and_hold_what_the_docs_say(name):
 
 
 @pytest.mark.parametrize("name", ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "short", "check", "check2",
-                                  "check3", "check4", "check5", "check6", "check7"])
+                                  "check3", "check4", "check5", "check6", "check7", "check8"])
 def test_the_new_sets_have_phrases_and_phi_in_every_note_and_titles_outside_names(name):
     for d in madeup.read_notes(name):
         assert d.spans and d.meta["keep"], d.doc_id
@@ -174,6 +175,16 @@ CHECKED = [
     ("check7", "IDNUM", r"\d{11}", "no.fodselsnummer"),
     ("check7", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("check7", "IDNUM", r"1\d{9}", _npi),
+    ("check8", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check8", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
+    ("check8", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check8", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
+    ("check8", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check8", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check8", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
+    ("check8", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),
+    ("check8", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check8", "IDNUM", r"1\d{9}", _npi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

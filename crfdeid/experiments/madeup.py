@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Sixteen sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Seventeen sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -41,11 +41,15 @@ New Zealand, Philippine, Kenyan, US, German and Japanese notes of other specialt
 before the changes of the session of 2026-11-25 night; never tuned on), ``check6`` (sixteen
 notes: six operation and procedure notes in transcription or UK layout, five clinic letters of
 Scottish, US, Australian, Indian and Dutch hands and five telegraphic US and English ICU and ward
-nursing notes; written 2026-11-26, before the change it judges; never tuned on) and ``check7``
+nursing notes; written 2026-11-26, before the change it judges; never tuned on), ``check7``
 (eighteen notes: eight US operation and procedure notes in transcription layout, six consults,
 letters and reports of South African, Quebec, US and Norwegian hands and four telegraphic New
 Zealand, South African, US and Manitoba nursing notes, with surrogate traps in clinical roles;
-written 2026-11-26 morning, before the changes it judges; never tuned on).
+written 2026-11-26 morning, before the changes it judges; never tuned on) and ``check8``
+(eighteen notes: six English, US, Australian, Ontario, Irish and Welsh operation and procedure
+notes, six oncology, NICU, CAMHS, Pakistani, Malaysian and Mexican notes, three lower-case,
+all-caps and SBAR nursing notes and three short documents, with surrogate traps in clinical roles;
+written 2026-11-26, before the next round's changes; never tuned on).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -75,7 +79,8 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check": _DATA / "made_up_check.txt",
              "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt",
              "check4": _DATA / "made_up_check4.txt", "check5": _DATA / "made_up_check5.txt",
-             "check6": _DATA / "made_up_check6.txt", "check7": _DATA / "made_up_check7.txt"}
+             "check6": _DATA / "made_up_check6.txt", "check7": _DATA / "made_up_check7.txt",
+             "check8": _DATA / "made_up_check8.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -89,7 +94,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev7``, ``short``, ``check`` to ``check7``)
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev7``, ``short``, ``check`` to ``check8``)
     or a path as given.
 
     >>> note_set("dev").name
