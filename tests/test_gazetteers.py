@@ -69,10 +69,10 @@ def test_checksums_stable_and_sensitive_to_edits(tmp_lists):
 
 def test_loading_all_lists_is_fast():
     gazetteers.clear_cache()
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # this process's CPU: a loaded machine's waits are not the lists'
     for name in gazetteers.names():
         gazetteers.load(name)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
 
 
 def test_clinical_lexicon_is_clinical_and_holds_no_listed_name():
