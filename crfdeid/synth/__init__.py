@@ -34,6 +34,7 @@ from .discharge import discharge_summary
 from .letter import letter
 from .mix import PLAIN, mix_note
 from .nursing import nursing_note
+from .operative import operative_note
 from .specialty import specialty_note
 from .ward import roughen, ward_note
 from .world import world_note
@@ -61,6 +62,10 @@ STYLES["world"] = {"world": (world_note, 100)}
 #: psychiatry, allergy/ENT, prior-authorisation, portal, handover and referral notes of eleven countries, their
 #: clinical words from sourced lists (:mod:`crfdeid.synth.specialty`, issue 58).
 STYLES["specialty"] = {"specialty": (specialty_note, 100)}
+#: ``operative``: dictated US operative reports with a long narrative, UK operation notes, endoscopy reports and
+#: consults, their anatomy, devices, approaches, instruments and brands from sourced lists
+#: (:mod:`crfdeid.synth.operative`, issue 58 item 1).
+STYLES["operative"] = {"operative": (operative_note, 100)}
 FIRST_RECORD = 100
 
 
