@@ -121,8 +121,9 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
         ``"i2b2"`` (default), ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`) or
         ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`), its
         variants ``"mix_vocab"`` and ``"mix_icu"``, ``"world"`` (other note kinds and countries,
-        :mod:`crfdeid.synth.world`) or ``"specialty"`` (notes of every specialty, their clinical words
-        from sourced lists: :mod:`crfdeid.synth.specialty`).
+        :mod:`crfdeid.synth.world`), ``"specialty"`` (notes of every specialty, their clinical words
+        from sourced lists: :mod:`crfdeid.synth.specialty`) or ``"operative"`` (dictated operative,
+        endoscopy and consult notes: :mod:`crfdeid.synth.operative`).
 
     Returns
     -------
