@@ -10,7 +10,12 @@ style lacked, in four layouts (:mod:`crfdeid.synth.operative_templates`):
   orthopaedic, gynaecology or ENT surgery), a signature and ``D:``/``T:`` dates;
 * a **UK operation note** (``uk_op``): labelled lines, the steps one a line;
 * an **endoscopy report** (``endoscopy``) and a **consult** (``consult``) with drug brands in its
-  medications and allergies.
+  medications and allergies;
+* in half the notes one or two lines of nursing and disposition contexts
+  (:data:`~crfdeid.synth.specialty_templates.NURSING_LINES`: ``transferred from``, ``lives in``,
+  ``to ... in am``, a relative's first name, a month/day date), and relatives, transfers and
+  discharge places in the narratives: long notes of few identifiers must not teach a model that
+  such contexts are rare.
 
 Clinical words come from sourced lists through vocabulary slots (:data:`OP_VOCAB`: ICD-10-PCS
 body parts, devices and approaches; instruments, positions and named operations; and the slots
@@ -18,7 +23,8 @@ of :data:`crfdeid.synth.specialty_vocab.VOCAB`), never PHI: eponyms (``Kocher cl
 ``ligament of Treitz``, ``Trendelenburg``), brands (``Vicryl``, ``Bovie``, ``Allegra``) and
 surnames inside them stay unlabelled. PHI sits where such notes hold it: the header's patient,
 record number, birth date and date of operation, surgeon, assistant and anaesthetist, the
-referring doctor, the hospital, dictation dates, a town and relative in a consult's social history.
+referring doctor, the hospital, dictation dates, a town and relative in a consult's social history
+and in the narratives, a hospital a patient was transferred from, a place of discharge.
 Patients are those of the ``specialty`` style (eleven countries; US layouts draw US patients).
 """
 
@@ -45,6 +51,7 @@ from .operative_templates import (
     US_FOOTER,
     US_HEADER,
 )
+from .specialty_templates import NURSING_LINES
 from .specialty_vocab import _case, _list
 
 #: Note kinds and their weights (the long US transcription first: what the shipped model lacked).
@@ -159,4 +166,7 @@ def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
         _uk_op(rng, w, day, b)
     else:
         _lines(rng, w, day, b, _some(rng, ENDO_LINES if kind == "endoscopy" else CONSULT_LINES, 5, 15))
+    if rng.random() < 0.5:  # PHI in nursing and disposition contexts, as the specialty notes hold it
+        for _ in range(rng.randint(1, 2)):
+            _lines(rng, w, day, b, [rng.choice(NURSING_LINES)])
     b.recase(start, rng.choices(["", "upper"], [88, 12])[0])

@@ -51,6 +51,8 @@ US_FIELDS = [
 INDICATIONS = [
     "The patient is a <pt_age>-year-old {male|female|gentleman|woman} with {a history of |}<dx>.",
     "{She|He} {was seen in clinic by Dr. <dr_last>|was referred by Dr. <dr_last>|presented to <hosp>} with <dx>.",
+    "{She|He} was transferred from <hosp_other> {on <date>|for definitive management|}.",
+    "{She|He} lives in <town> with {her|his} <rel_rel>, <rel>.",
     "{Imaging|CT scan|Ultrasound} showed <dx> of the <part>. {She|He} failed {conservative management|<brand> and "
     "<drug>}.",
     "The risks, benefits and alternatives of <proc>, including bleeding, infection and injury to the <part>, were "
@@ -123,6 +125,8 @@ CLOSING = [
     "The patient tolerated the procedure well and was {taken|transferred} to the {PACU|recovery room} in {stable|"
     "good} condition.", "Dr. <dr_last> was present and scrubbed for the {entire procedure|key portions of the case}.",
     "{There were no complications.|Estimated blood loss was minimal.}",
+    "The findings were discussed with the patient's <rel_rel>, <rel>, {in the waiting room|by telephone}.",
+    "{She|He} will be discharged to <place> {when stable|on postoperative day 1|in am}.",
 ]
 #: Lines after the narrative (a random subset, in this order).
 US_FOOTER = ["<dr_full>, {MD|M.D.|DO}", "<hosp>", "D: <date>{  T: <date>|}", "cc: {Dr. <dr_last>|<dr2>, MD}"]
