@@ -132,3 +132,12 @@ def test_the_new_slots_leave_the_specialty_slots_alone():
     # the router is trained on specialty notes: the operative slots must not shadow or move theirs
     assert not set(OP_VOCAB) & set(VOCAB)
     assert not set(OP_SLOTS) & (set(SLOTS) | set(EXTRA_SLOTS))
+
+
+def test_phi_in_nursing_and_disposition_contexts_too(notes):
+    # long notes of few identifiers must not teach that `transferred from` or `lives in` is rare
+    found = 0
+    for d in notes:
+        for m in re.finditer(r"(?i)\b(transferred from|lives in|discussed with the patient's \w+,) ", d.text):
+            found += any(s.start == m.end() for s in d.spans)
+    assert found >= 40
