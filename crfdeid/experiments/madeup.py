@@ -24,7 +24,10 @@ language of other specialties: operative, urology, orthopaedic, pathology, radio
 antenatal, EMS, genetics, psychiatry, ENT and prior-authorisation notes and Swedish, Korean and
 Brazilian conventions, written before the specialties round's changes), ``dev7`` (scores, grades,
 stages, classes, eponyms, headings and codes that surrogates falsify, in UK, US, Australian,
-Singaporean, Scottish, Dutch, South African, Spanish and Indian notes: the scores round's), ``short``
+Singaporean, Scottish, Dutch, South African, Spanish and Indian notes: the scores round's), ``dev8``
+(eight dictated operative, endoscopy, urology and ENT consult notes in the US transcription layout
+and a UK operation note, rich in surgical anatomy, instruments, sutures and drug brands: written
+before the operative-language candidate of 2026-11-26), ``short``
 (thirty notes of three to ten lines, twenty of other specialties and ten ICU nursing snippets: the
 router's judging set, written before the short-notes router change) and ``check``
 (Australian, Irish, Indian, New Zealand, Canadian and South African conventions, scored once per change set)
@@ -75,7 +78,8 @@ NOTES = _DATA / "made_up_notes.txt"
 NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
              "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
              "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
-             "dev7": _DATA / "made_up_dev7.txt", "short": _DATA / "made_up_short.txt",
+             "dev7": _DATA / "made_up_dev7.txt", "dev8": _DATA / "made_up_dev8.txt",
+             "short": _DATA / "made_up_short.txt",
              "check": _DATA / "made_up_check.txt",
              "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt",
              "check4": _DATA / "made_up_check4.txt", "check5": _DATA / "made_up_check5.txt",
@@ -94,7 +98,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev7``, ``short``, ``check`` to ``check8``)
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev8``, ``short``, ``check`` to ``check8``)
     or a path as given.
 
     >>> note_set("dev").name

@@ -34,6 +34,7 @@ from .discharge import discharge_summary
 from .letter import letter
 from .mix import PLAIN, mix_note
 from .nursing import nursing_note
+from .operative import operative_note
 from .specialty import specialty_note
 from .ward import roughen, ward_note
 from .world import world_note
@@ -61,6 +62,10 @@ STYLES["world"] = {"world": (world_note, 100)}
 #: psychiatry, allergy/ENT, prior-authorisation, portal, handover and referral notes of eleven countries, their
 #: clinical words from sourced lists (:mod:`crfdeid.synth.specialty`, issue 58).
 STYLES["specialty"] = {"specialty": (specialty_note, 100)}
+#: ``operative``: dictated US operative reports with a long narrative, UK operation notes, endoscopy reports and
+#: consults, their anatomy, devices, approaches, instruments and brands from sourced lists
+#: (:mod:`crfdeid.synth.operative`, issue 58 item 1).
+STYLES["operative"] = {"operative": (operative_note, 100)}
 FIRST_RECORD = 100
 
 
@@ -116,8 +121,9 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
         ``"i2b2"`` (default), ``"ward"`` (closer to real ward notes, :mod:`crfdeid.synth.ward`) or
         ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`), its
         variants ``"mix_vocab"`` and ``"mix_icu"``, ``"world"`` (other note kinds and countries,
-        :mod:`crfdeid.synth.world`) or ``"specialty"`` (notes of every specialty, their clinical words
-        from sourced lists: :mod:`crfdeid.synth.specialty`).
+        :mod:`crfdeid.synth.world`), ``"specialty"`` (notes of every specialty, their clinical words
+        from sourced lists: :mod:`crfdeid.synth.specialty`) or ``"operative"`` (dictated operative,
+        endoscopy and consult notes: :mod:`crfdeid.synth.operative`).
 
     Returns
     -------
