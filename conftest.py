@@ -9,8 +9,11 @@ those again once it has installed the extras. Under pytest-xdist (``make test`` 
 worker hands its list to the controller, which alone writes the file.
 
 With ``--dist loadgroup`` (``make test``), the tests of a module stay on one worker (its
-module-scoped fixtures, such as a trained model, are built once) and the Spark modules share one
-worker (one JVM for the run, as serially).
+module-scoped fixtures, such as a trained model, are built once) and the tests that run Spark in
+the test process share one worker (one JVM for the run, as serially): those of the Spark modules
+and, in any module, those that take the session's ``spark`` fixture. A test that starts Spark in
+processes of its own (a ``local-cluster`` job, the command's subprocesses) needs no shared JVM:
+it is marked with a group of its own and runs beside that worker.
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ OPTIONAL = frozenset({"pandas", "pyspark", "pyarrow", "presidio_analyzer", "pres
 _skipped: list[str] = []
 
 #: Modules whose tests run on one worker under ``--dist loadgroup``, by group name.
-GROUPS = {"spark": ("tests/test_spark",)}
+GROUPS = {"spark": ("tests/test_spark.py", "tests/test_spark_encodings.py", "tests/test_spark_fhir.py",
+                    "tests/test_spark_hl7.py")}
+#: A test that takes one of these fixtures joins the group named, in whatever module it is.
+FIXTURE_GROUPS = {"spark": "spark"}
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -57,10 +63,14 @@ def pytest_ignore_collect(collection_path, config):
     return True
 
 
-def _group(nodeid: str) -> str:
-    """The xdist group of a test: its module's, or a shared one (GROUPS)."""
+def _group(nodeid: str, fixtures=()) -> str:
+    """The xdist group of a test: a shared one (FIXTURE_GROUPS for the fixtures it takes, then
+    GROUPS), else its module's."""
+    shared = [group for fixture, group in FIXTURE_GROUPS.items() if fixture in fixtures]
+    if shared:
+        return shared[0]
     module = nodeid.split("::")[0]
-    return next((name for name, starts in GROUPS.items() if module.startswith(starts)), module)
+    return next((name for name, modules in GROUPS.items() if module in modules), module)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which appends the group to the id
@@ -69,7 +79,7 @@ def pytest_collection_modifyitems(config, items):
         return
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(_group(item.nodeid)))
+            item.add_marker(pytest.mark.xdist_group(_group(item.nodeid, getattr(item, "fixturenames", ()))))
 
 
 def _node(nodeid: str) -> str:

@@ -282,6 +282,7 @@ json.dump({"got": got, "workers": workers, "executors": executors}, open(dest, "
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("spark-cluster")  # its own driver and executors: not the shared JVM's worker (conftest.py)
 def test_a_cluster_of_executor_processes_gives_tags_output_and_loads_the_model_once_each(tmp_path, notes):
     """``local-cluster[2,1,1024]``: two executor JVMs, each with its own Python workers."""
     pyspark = pytest.importorskip("pyspark")

@@ -89,19 +89,18 @@ def misspelt_relation(word: str) -> bool:
     relations = gazetteers.load("relations")
     if word in relations or word.removesuffix("s") in relations:  # "Brothers": a plural, a surname too
         return False
-    for r in relations:
-        if len(r) < 5 or abs(len(r) - len(word)) > 1:
-            continue
-        if len(r) == len(word):
-            diff = [i for i in range(len(r)) if r[i] != word[i]]
-            if len(diff) == 2 and diff[1] == diff[0] + 1 and r[diff[0]] == word[diff[1]] \
-                    and r[diff[1]] == word[diff[0]]:
-                return True
-            continue
-        short, long_ = (r, word) if len(r) < len(word) else (word, r)
-        if any(long_[:i] + long_[i + 1:] == short for i in range(len(long_))):
-            return True
-    return False
+    long_relations, near = _relation_edits()
+    return word in near or any(word[:i] + word[i + 1:] in long_relations for i in range(len(word)))
+
+
+@lru_cache(maxsize=1)
+def _relation_edits() -> tuple[frozenset, frozenset]:
+    """The relations of five letters or more, and each with two unlike neighbours swapped or a letter dropped
+    (sets, so that a word is looked up once instead of compared with every relation)."""
+    long_relations = frozenset(r for r in gazetteers.load("relations") if len(r) >= 5)
+    near = {r[:i] + r[i + 1] + r[i] + r[i + 2:] for r in long_relations for i in range(len(r) - 1) if r[i] != r[i + 1]}
+    near |= {r[:i] + r[i + 1:] for r in long_relations for i in range(len(r))}
+    return long_relations, frozenset(near)
 
 
 def _st_rhythm(text: str, sp: Span, n_words: int) -> bool:

@@ -212,6 +212,8 @@ def heading_line(text: str, sp: Span) -> bool:
     """Whether the span lies inside the heading a line starts with, or inside a heading that ends the
     line after another (``School Nursing Service - Health Plan Review``; the module's docstring)."""
     line_start, line_end = _line(text, sp.start, sp.end)
+    if line_start is None and line_end is None:  # a field that neither starts nor ends its line (below)
+        return False
     lo = max(0, sp.start - _REACH) if line_start is None else line_start
     hi = min(len(text), sp.end + _REACH) if line_end is None else line_end
     gaps = [m.span() for m in _R.FIELD_END.finditer(text, lo, hi)]

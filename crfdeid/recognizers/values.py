@@ -82,6 +82,7 @@ other countries (``experiments made-up --notes dev``) lose no identifier to them
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 
@@ -122,9 +123,33 @@ def _patterns() -> dict:
     plain = [e for e in scores if e not in named]  # "pain 7/10": Pain is a surname too, rarely before a score
     capitals = [e for e in named if e.isupper()]
     vaccine = trie_pattern(sorted(gazetteers.entries("vaccines"), key=len, reverse=True))
-    return {"score": re.compile(_T.source("SCORE", PLAIN=trie_pattern(plain), CAPITALS=trie_pattern(capitals),
-                                          NAMED=trie_pattern(named))),
-            "vaccine": re.compile(_T.source("VACCINE", VACCINES=vaccine))}
+    names = {"PLAIN": trie_pattern(plain), "CAPITALS": trie_pattern(capitals), "NAMED": trie_pattern(named)}
+    # where a match can start: each pattern starts with one of its names after no letter (read by _near)
+    return {"score": re.compile(_T.source("SCORE", **names)),
+            "score_head": re.compile("(?<![A-Za-z0-9-])(?=(?i:{PLAIN})|{CAPITALS}|(?i:{NAMED}))".format(**names)),
+            "vaccine": re.compile(_T.source("VACCINE", VACCINES=vaccine)),
+            "vaccine_head": re.compile(f"(?<![A-Za-z0-9-])(?=(?i:{vaccine}))")}
+
+
+#: A note at least this long is scanned once for the heads of the score and vaccine patterns (a span far
+#: from any is in no match); a shorter one is cheaper read span by span, in a window around each.
+LONG_NOTE = 200_000
+
+
+@lru_cache(maxsize=4)
+def _heads(name: str, text: str) -> list[int]:
+    """Where the head of the pattern ``name`` (``score_head``, ``vaccine_head``) matches in ``text``, in order."""
+    return [m.start() for m in _patterns()[name].finditer(text)]
+
+
+def _near(name: str, text: str, sp: Span, reach: int) -> bool:
+    """Whether the pattern ``name``'s head may match between ``reach`` before the span and its start (in a
+    long note, its heads found once), since every match of the pattern starts with it."""
+    if len(text) < LONG_NOTE:
+        return True
+    heads = _heads(name, text)
+    i = bisect_left(heads, max(0, sp.start - reach))
+    return i < len(heads) and heads[i] <= sp.start
 
 
 @lru_cache(maxsize=1)
@@ -151,7 +176,7 @@ def _inside(pattern: re.Pattern, text: str, sp: Span, reach: int = 60) -> re.Mat
 
 
 def _score(text: str, sp: Span) -> bool:
-    m = _inside(_patterns()["score"], text, sp)
+    m = _inside(_patterns()["score"], text, sp) if _near("score_head", text, sp, 60) else None
     if m is None:
         return False
     if _after_title(text, m.start()):  # "Dr Wells 4": a name after a title
@@ -362,7 +387,7 @@ def why_value(text: str, sp: Span) -> str | None:
         return None
     if _score(text, sp):
         return "score"
-    if _inside(_patterns()["vaccine"], text, sp) is not None:
+    if _near("vaccine_head", text, sp, 60) and _inside(_patterns()["vaccine"], text, sp) is not None:
         return "dose number"
     if _inside(_V.CODE, text, sp, 24) is not None:
         return "code"
