@@ -80,6 +80,8 @@ def _anatomy() -> frozenset:
 def misspelt_relation(word: str) -> bool:
     """``word`` (lower case) is one letter dropped, swapped or doubled from a relation of five letters or
     more (``neice``, ``grandaughter``), and no relation, plural of one, first name or frequent surname.
+    Looked up in the relations' one-letter edits (2026-11-26, a speed change: the same answer as comparing
+    with every relation on 68,651 words, docs/performance.md).
 
     >>> misspelt_relation("neice"), misspelt_relation("niece"), misspelt_relation("brothers")
     (True, False, False)

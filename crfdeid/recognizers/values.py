@@ -131,8 +131,9 @@ def _patterns() -> dict:
             "vaccine_head": re.compile(f"(?<![A-Za-z0-9-])(?=(?i:{vaccine}))")}
 
 
-#: A note at least this long is scanned once for the heads of the score and vaccine patterns (a span far
-#: from any is in no match); a shorter one is cheaper read span by span, in a window around each.
+#: A note this long is scanned once for the score and vaccine patterns' heads (a span far from any is in no
+#: match); a shorter one is read in a window around each span. Speed only, no rule (docs/performance.md,
+#: 2026-11-26: tag output identical on PhysioNet dev and day-first, lower-case and UK made-up sets).
 LONG_NOTE = 200_000
 
 
