@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Seventeen sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Nineteen sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -48,11 +48,16 @@ nursing notes; written 2026-11-26, before the change it judges; never tuned on),
 (eighteen notes: eight US operation and procedure notes in transcription layout, six consults,
 letters and reports of South African, Quebec, US and Norwegian hands and four telegraphic New
 Zealand, South African, US and Manitoba nursing notes, with surrogate traps in clinical roles;
-written 2026-11-26 morning, before the changes it judges; never tuned on) and ``check8``
+written 2026-11-26 morning, before the changes it judges; never tuned on), ``check8``
 (eighteen notes: six English, US, Australian, Ontario, Irish and Welsh operation and procedure
 notes, six oncology, NICU, CAMHS, Pakistani, Malaysian and Mexican notes, three lower-case,
 all-caps and SBAR nursing notes and three short documents, with surrogate traps in clinical roles;
-written 2026-11-26, before the next round's changes; never tuned on).
+written 2026-11-26, before the next round's changes; never tuned on) and ``check9`` (eighteen
+notes: five dictated US urology, gastroenterology, ophthalmology, ENT and dermatology clinic
+notes, a US cardiac catheterisation, an Australian ureteroscopy and a US incisional hernia repair,
+South African, Nigerian, Philippine, German and New Zealand Pacific notes, British Columbia,
+lower-case Irish and US nursing notes and two short documents; written 2026-11-26, for the round
+after check8's; never tuned on).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -84,7 +89,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt",
              "check4": _DATA / "made_up_check4.txt", "check5": _DATA / "made_up_check5.txt",
              "check6": _DATA / "made_up_check6.txt", "check7": _DATA / "made_up_check7.txt",
-             "check8": _DATA / "made_up_check8.txt"}
+             "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -98,7 +103,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev8``, ``short``, ``check`` to ``check8``)
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev8``, ``short``, ``check`` to ``check9``)
     or a path as given.
 
     >>> note_set("dev").name
