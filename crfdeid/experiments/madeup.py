@@ -52,12 +52,16 @@ written 2026-11-26 morning, before the changes it judges; never tuned on), ``che
 (eighteen notes: six English, US, Australian, Ontario, Irish and Welsh operation and procedure
 notes, six oncology, NICU, CAMHS, Pakistani, Malaysian and Mexican notes, three lower-case,
 all-caps and SBAR nursing notes and three short documents, with surrogate traps in clinical roles;
-written 2026-11-26, before the next round's changes; never tuned on) and ``check9`` (eighteen
+written 2026-11-26, before the next round's changes; never tuned on), ``check9`` (eighteen
 notes: five dictated US urology, gastroenterology, ophthalmology, ENT and dermatology clinic
 notes, a US cardiac catheterisation, an Australian ureteroscopy and a US incisional hernia repair,
 South African, Nigerian, Philippine, German and New Zealand Pacific notes, British Columbia,
 lower-case Irish and US nursing notes and two short documents; written 2026-11-26, for the round
-after check8's; never tuned on).
+after check8's; never tuned on) and ``forms9`` (twenty-four
+notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
+places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
+forms: SSNs, IP addresses, URLs, e-mails, IBANs, national numbers, plates, serials, ages over 89,
+other countries' postcodes; written 2026-11-26 after the rules it judges; never tuned on).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -89,7 +93,8 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt",
              "check4": _DATA / "made_up_check4.txt", "check5": _DATA / "made_up_check5.txt",
              "check6": _DATA / "made_up_check6.txt", "check7": _DATA / "made_up_check7.txt",
-             "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt"}
+             "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt",
+             "forms9": _DATA / "made_up_forms9.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -103,8 +108,8 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev8``, ``short``, ``check`` to ``check9``)
-    or a path as given.
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev8``, ``short``, ``check`` to ``check9``,
+    ``forms9``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
