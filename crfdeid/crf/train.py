@@ -31,7 +31,7 @@ from ..io.labelled import as_setting, read_corpus, settle
 from ..io.splits import kfold
 from ..labels import encode
 from ..progress import Progress
-from ..recognizers import stacking
+from ..recognizers import safeharbor, stacking
 from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
@@ -119,7 +119,10 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     problems: Counter[str] = Counter()
     trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
     o_words = OWords() if cfg["decoding"]["o_words_min_count"] else None
+    own = None if scheme is schema.I2B2 else safeharbor.LabelCounts()
     for original in docs:
+        if own is not None:  # the corpus' labels of what the Safe Harbor layer finds
+            own.add(for_tagging(original.text), original.spans)
         # The o-words list is counted on the notes as they are, not on augmented versions.
         counted = o_words is None
         for doc in (versions(original) if versions is not None else (original,)):
@@ -178,6 +181,8 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
                                  "training": companion.manifest["training"]}
     if prior_entry is not None:
         manifest["prior"] = prior_entry
+    if own is not None and own.labels(scheme.subtype_to_parent):
+        manifest["safe_harbor_labels"] = own.labels(scheme.subtype_to_parent)
     model = Model(crf_bytes, cfg, manifest, companion=None if companion is None else companion._crf, prior=prior)
     model.stats = dict(info, featurize_seconds=round(t1 - t0, 2),
                        train_seconds=round(t2 - t1, 2))  # this CRF's, without the companion's

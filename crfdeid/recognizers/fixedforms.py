@@ -182,11 +182,13 @@ for _name, _how in _T.mapping("STDNUM_CHECKS").items():
 
 @_CHECKS.register("phone_intl")
 def _phone_intl(m, text) -> bool:
-    """Evidence: ``+`` (or ``00``) and a country code, then digits in a phone's groups, with
-    lengths phonenumbers holds possible for that code, or nine digits or more whatever it
-    holds (fail closed: a number too short for its country is a typo's, still a number); after
-    ``00`` the code must be one phonenumbers knows (``0002-3227-30`` is a drug's code)."""
+    """Evidence: ``+`` (or ``00``) and a country code (or ``(+34)``, its brackets in the span),
+    then digits in a phone's groups, with lengths phonenumbers holds possible for that code,
+    or nine digits or more whatever it holds (fail closed: a number too short for its country
+    is a typo's, still a number); after ``00`` the code must be one phonenumbers knows
+    (``0002-3227-30`` is a drug's code)."""
     value = re.sub(r"[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5}$", "", m.group())
+    value = value[1:].replace(")", "", 1) if value.startswith("(") else value  # "(+34) 912..."
     if value.startswith("00"):
         if _R.NDC_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             return False

@@ -46,6 +46,8 @@ class Note:
     options: Mapping[str, Any] = field(default_factory=dict)
     memo: dict = field(default_factory=dict)
     companion: Callable[[float | None], Mapping[Span, float]] | None = None
+    #: The model's own scheme's labels for the Safe Harbor layer's finds (:class:`.safeharbor.LabelCounts`).
+    safe_harbor_labels: Mapping[str, Any] = field(default_factory=dict)
 
 
 class SpanProcessor(Protocol):
@@ -134,7 +136,8 @@ class SafeHarbor:
     their names and adjacent name spans joined (:mod:`.phrases`, issue 50).
 
     A scheme other than i2b2 2014 keeps its own label where the layer's span joins a
-    predicted one.
+    predicted one, and a find alone takes the label the model's training notes gave its kind
+    (``note.safe_harbor_labels``), if any.
     """
 
     reasons: ClassVar[dict] = dict.fromkeys(("found", "widened", "narrowed", "moved", "retyped", "merged"),
@@ -145,7 +148,8 @@ class SafeHarbor:
         phrases.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        found = safeharbor.apply(note.text, spans, keep_predicted=note.scheme is not schema.I2B2)
+        own = note.scheme is not schema.I2B2
+        found = safeharbor.apply(note.text, spans, keep_predicted=own, relabel=note.safe_harbor_labels if own else None)
         if not note.english or note.scheme is not schema.I2B2:
             return found
         # places and streets by their names' shapes, then towns by their place in an address (English, i2b2)

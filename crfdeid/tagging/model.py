@@ -287,7 +287,7 @@ class TaggingModel:
         comp = self.companion
         tag = None if comp is None else functools.partial(comp._crf_conf, text, item=item, note=doc.text)
         return Note(text, self._split, self._english, self.scheme, doc.doc_id, doc.meta, options or {},
-                    companion=tag)
+                    companion=tag, safe_harbor_labels=self.manifest.get("safe_harbor_labels") or {})
 
     def _crf_conf(self, text: str, o_threshold, item: tuple | None = None, note: str | None = None) -> dict:
         """``{span: confidence}`` of this CRF alone on ``text`` (a note's :func:`for_tagging` view;
