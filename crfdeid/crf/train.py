@@ -31,7 +31,7 @@ from ..io.labelled import as_setting, read_corpus, settle
 from ..io.splits import kfold
 from ..labels import encode
 from ..progress import Progress
-from ..recognizers import safeharbor, stacking
+from ..recognizers import stacking
 from ..recognizers.chain import chain_of
 from ..recognizers.committee import Committee, from_config
 from ..resources import Resources
@@ -41,6 +41,7 @@ from ..tagging.model import DEFAULT_MODEL, tokens_for
 from ..tagging.modelfile import FORMAT_VERSION, gazetteer_checksums, member_of, parse_all, resolved_config
 from ..text.tokenize import for_tagging, segments
 from .model import Model
+from .safeharbor_labels import LabelCounts
 from .settings import companion_config
 
 
@@ -119,7 +120,7 @@ def train_model(docs: Iterable[Document] | None, config, progress: bool = False,
     problems: Counter[str] = Counter()
     trainer = _Trainer(algorithm=cfg["crf"]["algorithm"], params=params, verbose=False)
     o_words = OWords() if cfg["decoding"]["o_words_min_count"] else None
-    own = None if scheme is schema.I2B2 else safeharbor.LabelCounts()
+    own = None if scheme is schema.I2B2 else LabelCounts()
     for original in docs:
         if own is not None:  # the corpus' labels of what the Safe Harbor layer finds
             own.add(for_tagging(original.text), original.spans)

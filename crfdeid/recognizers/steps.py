@@ -46,7 +46,7 @@ class Note:
     options: Mapping[str, Any] = field(default_factory=dict)
     memo: dict = field(default_factory=dict)
     companion: Callable[[float | None], Mapping[Span, float]] | None = None
-    #: The model's own scheme's labels for the Safe Harbor layer's finds (:class:`.safeharbor.LabelCounts`).
+    #: The model's own scheme's labels for the Safe Harbor layer's finds (:class:`crfdeid.crf.safeharbor_labels.LabelCounts`).
     safe_harbor_labels: Mapping[str, Any] = field(default_factory=dict)
 
 
