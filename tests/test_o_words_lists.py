@@ -111,34 +111,3 @@ def test_the_zero_shot_experiment_tries_lists_on_a_model(tmp_path):
         runs[name] = json.loads(out.read_text())["runs"]["1.0"]
     predicted = {k: r["tp"] + r["fp"] for k, r in runs.items()}
     assert predicted["lists"] < predicted["less"] < predicted["off"]
-
-
-def _decode(words, o_words):
-    """Every token a candidate of the threshold, CITY its only PHI label."""
-    from crfdeid.tagging.decoding import threshold_labels
-    from crfdeid.text.tokenize import tokenize
-    toks = tokenize(" ".join(words))
-    return threshold_labels(["O"] * len(toks), range(len(toks)), lambda lab, t: 1.0, ["B-CITY", "I-CITY"],
-                            toks, o_words)
-
-
-def test_o_words_lower_case_leaves_a_lower_case_name_word_to_viterbi_and_a_capitalised_one_to_the_threshold():
-    from crfdeid.tagging.decoding import with_lower_case
-    lists, names = ["common_words"], ["surnames", "cities"]
-    o_words = frozenset(plain_words([], lists, names))
-    config = {"decoding": {"o_words_lists": lists, "o_words_except": names, "o_words_lower_case": True}}
-    words = with_lower_case(o_words, config)
-    assert "hope" not in o_words and "hope" in words.lower_case  # a surname and a plain word
-    assert _decode(["hope", "Hope", "HOPE", "water", "Kowalski"], words) == ["O", "B-CITY", "I-CITY", "O", "B-CITY"]
-    assert _decode(["hope"], o_words) == ["B-CITY"]  # without the setting: the threshold's, as before
-    off = {"decoding": dict(config["decoding"], o_words_lower_case=None)}
-    assert with_lower_case(o_words, off) is o_words and with_lower_case(frozenset(), config) == frozenset()
-
-
-def test_o_words_lower_case_is_a_checked_optional_config_key():
-    base = {"train": ["synth:2,1"], "decoding": {"o_threshold": 0.9}}
-    assert "o_words_lower_case" not in load_config(base)["decoding"]  # null: a saved config as before
-    assert load_config({**base, "decoding": {"o_threshold": 0.9, "o_words_lower_case": True}})[
-        "decoding"]["o_words_lower_case"] is True
-    with pytest.raises(ConfigError, match="o_words_lower_case"):
-        load_config({**base, "decoding": {"o_threshold": 0.9, "o_words_lower_case": "yes"}})

@@ -120,46 +120,10 @@ def threshold_labels(labels: list[str], candidates: Sequence[int], marginal, oth
     In token order, so the label before a candidate is final when it is decided:
     a candidate continues (``I-``) a PHI run of the same subtype.
     """
-    lower_case: frozenset = getattr(o_words, "lower_case", frozenset())
     for t in candidates:
-        word = tokens[t].text
-        low = word.lower()
-        if not o_words or (low not in o_words and not (word == low and low in lower_case)):
+        if not o_words or tokens[t].text.lower() not in o_words:
             labels[t] = best_phi(marginal, t, others, labels[t - 1] if t else OUTSIDE)
     return labels
-
-
-class DecodingWords(frozenset):
-    """A model's ``o_words`` that also carry ``lower_case``: words the threshold leaves alone only
-    when written in lower case (``decoding.o_words_lower_case``; :func:`with_lower_case`)."""
-
-    lower_case: frozenset
-
-    def __new__(cls, words, lower_case) -> DecodingWords:
-        return super().__new__(cls, words)
-
-    def __init__(self, words, lower_case) -> None:
-        self.lower_case = frozenset(lower_case)
-
-    def __reduce__(self):
-        return DecodingWords, (frozenset(self), self.lower_case)
-
-
-def with_lower_case(o_words: frozenset, config: dict) -> frozenset:
-    """``o_words`` as a model of ``config`` applies them: with ``decoding.o_words_lower_case`` an
-    :class:`DecodingWords` whose ``lower_case`` holds the words of ``o_words_lists`` that an
-    ``o_words_except`` list removed (a plain word that can be a name or place: ``will``, ``hope``),
-    else unchanged (empty ``o_words``: off, as ``--no-o-words`` asks)."""
-    dec = config.get("decoding") or {}
-    if not o_words or not dec.get("o_words_lower_case"):
-        return o_words
-    lists, names = tuple(dec.get("o_words_lists") or ()), tuple(dec.get("o_words_except") or ())
-    return DecodingWords(o_words, _lower_case(lists, names))
-
-
-@functools.lru_cache(maxsize=8)
-def _lower_case(lists: tuple, names: tuple) -> frozenset:
-    return gazetteers.words(lists) & gazetteers.words(names)
 
 
 class AveragedBackend:
@@ -294,8 +258,6 @@ class DecodingSettings(Section):
     vocabulary: a plain word the training notes rarely hold); ``o_words_except``: lists whose
     words never do (names and places, recall first). Both are read at training and stored in
     the model's ``o_words`` (:func:`plain_words`); English models only.
-    ``o_words_lower_case``: a token written in lower case whose word ``o_words_except`` removed
-    from ``o_words_lists`` is left alone too (read at tagging, :func:`with_lower_case`; ``null``: off).
     ``date_order``: how the notes write numeric dates (``auto``, ``mdy``, ``dmy``, ``ymd``;
     ``null``: ``auto``), read when dates are shifted (:mod:`crfdeid.text.dateorder`); a run's
     ``--date-order`` or site file overrides it. No date is removed for its order.
@@ -306,7 +268,6 @@ class DecodingSettings(Section):
     o_words_min_count: int | None = field(default=None, metadata={"min": 1})
     o_words_lists: list | None = None
     o_words_except: list | None = None
-    o_words_lower_case: bool | None = None
     date_order: str | None = field(default=None, metadata={"choices": ("auto", "mdy", "dmy", "ymd")})
 
     def check(self, config, path) -> dict:
@@ -340,4 +301,4 @@ class DecodingSettings(Section):
 
 
 _LIST_KEYS = ("o_words_lists", "o_words_except")
-_OPTIONAL_KEYS = (*_LIST_KEYS, "month_day_threshold", "o_words_lower_case", "date_order")
+_OPTIONAL_KEYS = (*_LIST_KEYS, "month_day_threshold", "date_order")

@@ -219,16 +219,7 @@ class TaggingModel:
 
     def _label(self, items, o_threshold, want_marginals=False) -> list:
         """``(labels, p_outside, marginals)`` of each item, from the backend."""
-        return self._backend.run(items, decoding.with_month_day(o_threshold, self.config), want_marginals,
-                                 self._decoding_words())
-
-    def _decoding_words(self) -> frozenset:
-        """``o_words`` as decoding applies them (:func:`decoding.with_lower_case`), made once per ``o_words``."""
-        made = self.__dict__.get("_made_o_words")
-        if made is None or made[0] is not self.o_words:
-            made = (self.o_words, decoding.with_lower_case(self.o_words, self.config))
-            self.__dict__["_made_o_words"] = made
-        return made[1]
+        return self._backend.run(items, decoding.with_month_day(o_threshold, self.config), want_marginals, self.o_words)
 
     def _run(self, doc: Document, o_threshold, want_marginals=False):
         """The item, then labels, per-token P(O) (None where not computed) and full marginals."""
@@ -340,7 +331,7 @@ class TaggingModel:
         main = getattr(self._backend, "main", None)  # the decoding's AveragedBackend
         if main is None or item is None:
             return Trace(conf, kind, "the model's labels")
-        labels, p_out, _ = main.run([item], o_threshold, False, self._decoding_words())[0]
+        labels, p_out, _ = main.run([item], o_threshold, False, self.o_words)[0]
         alone = list(self._crf_spans(item[1], labels, p_out))
         trace = Trace(alone, kind, "the main CRF's labels")
         trace.record("companion_vote", alone, list(conf),
