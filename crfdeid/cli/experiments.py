@@ -43,7 +43,7 @@ from pathlib import Path
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
-from ..experiments import devcv, ledger, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
+from ..experiments import devcv, fppaths, ledger, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
 from ..experiments.results import to_json, write_files
 from ..io import read
 from ..io.splits import read_groups, select_groups
@@ -75,6 +75,8 @@ def _parser() -> argparse.ArgumentParser:
     z.add_argument("--o-words-except", help="comma-separated word lists left to the threshold after all")
     z.add_argument("--site-table", action="append", default=[], metavar="FILE",
                    help="what the site knows (docs/site.md), given to every note")
+    z.add_argument("--fp-paths", action="store_true",
+                   help="also count the false positives by decoding path, step and word class (configured decoding)")
     z.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
     _made_up_parser(sub)
     _site_mining_parser(sub)
@@ -217,6 +219,8 @@ def _ledger(args) -> int:
 
 
 def _zero_shot(args) -> int:
+    if args.fp_paths and args.recognizer:
+        raise ValueError("--fp-paths wants a model (the decoding paths are a model's), not --recognizer")
     docs = list(read(args.corpus))
     if args.exclude_groups:
         docs = select_groups(docs, read_groups(args.exclude_groups), keep=False)
@@ -236,9 +240,13 @@ def _zero_shot(args) -> int:
                                                   split(args.o_words_except)))
         options = {"site": Site.from_files(args.site_table)} if args.site_table else None
         result = zeroshot.run(docs, model=model, thresholds=args.o_thresholds.split(","), options=options)
+        if args.fp_paths:
+            result["fp_paths"] = fppaths.run(docs, model)
     result["corpus"] = args.corpus
     for name, fig in result["runs"].items():
         print(zeroshot.summary(name, fig))
+    if "fp_paths" in result:
+        print("\n".join(fppaths.report(result["fp_paths"])))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
     return 0
