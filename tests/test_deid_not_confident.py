@@ -306,7 +306,7 @@ def test_a_doubted_span_leaves_the_patients_names_consistent_across_notes():
 # up again with other words; (text, surface, subtype, the tagger's confidence, reason).
 FOURTH_ROUND = [
     # one word alone before a word in lower case no common English word, no verb's form: a term's eponym
-    ("Tract gently dilated with Hegar dilators to 8 mm.", "Hegar", "DOCTOR", 0.99, "name"),
+    ("Tract gently dilated with Lester dilators to 8 mm.", "Lester", "DOCTOR", 0.99, "name"),  # a first name too
     ("Access via a left Brescia-Cimino radiocephalic fistula.", "Brescia-Cimino", "PATIENT", 0.93, "name"),
     # a doubted surname before a bare letter: a grade
     ("CT day 3: Balthazar D, 20% necrosis.", "Balthazar D", "DOCTOR", 0.7, "name"),

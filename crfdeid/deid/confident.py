@@ -57,7 +57,8 @@ code, a ward's or bed's number: ``Forrest IIa``, ``GCS E3V4M6``, ``E11.649``, ``
 heading in capitals of clinical words (:mod:`crfdeid.deid.forms`: ``form``, ``capitals``, ``heading``).
 
 **An age** over 89 the tagger is less than :data:`SURE` of, with no age's words in or around it (``96 h``), is
-none: its ``90+`` would be a false value. Professions and user names are not judged here.
+none: its ``90+`` would be a false value. Professions and user names are not judged here. The words beside a
+span are evidence too (:mod:`crfdeid.deid.confident_terms`: ``Maryland dissector``, ``9/9 checks``).
 
 >>> from crfdeid.document import make_span
 >>> text = "Fundal height 32 cm. Seen by Dr. Ward. DASA score 2. Ward note."
@@ -398,7 +399,7 @@ def _label_word(surface: str) -> bool:
 def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = None, country: str = "US",
           known: frozenset = frozenset()) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
-    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``; ``form``,
+    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``, ``term``; ``form``,
     ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`), or None.
 
     ``confidence``: the tagger's (lowest token probability of PHI in the span; None when no tagger
