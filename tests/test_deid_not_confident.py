@@ -305,9 +305,12 @@ def test_a_doubted_span_leaves_the_patients_names_consistent_across_notes():
 # Fourth round (2026-11-26): the words beside a span the tagger is sure of (crfdeid.deid.confident_terms), made
 # up again with other words; (text, surface, subtype, the tagger's confidence, reason).
 FOURTH_ROUND = [
-    # one word alone before a word in lower case no common English word, no verb's form: a term's eponym
-    ("Tract gently dilated with Lester dilators to 8 mm.", "Lester", "DOCTOR", 0.99, "name"),  # a first name too
-    ("Access via a left Brescia-Cimino radiocephalic fistula.", "Brescia-Cimino", "PATIENT", 0.93, "name"),
+    # one word alone (a first name too) before a word in lower case no common English word, no verb's form:
+    # a term's eponym, in a note not written in lower case
+    ("Vein exposed. Tract gently dilated with Lester dilators to 8 mm. Flow good.", "Lester", "DOCTOR", 0.99,
+     "name"),
+    ("On HD. Access via a left Brescia-Cimino radiocephalic fistula. Thrill good.", "Brescia-Cimino", "PATIENT",
+     0.93, "name"),
     # a doubted surname before a bare letter: a grade
     ("CT day 3: Balthazar D, 20% necrosis.", "Balthazar D", "DOCTOR", 0.7, "name"),
     # a role's abbreviation after a name of three words, in a lower-case note
@@ -354,6 +357,9 @@ FOURTH_KEPT = [
     ("MRN 19000730 on file.", "19000730", "MEDICALRECORD", 0.99),              # no shift's times
     ("Lives at 74 Kelvin Road with her son.", "74 Kelvin Road", "STREET", 0.99),
     ("Works at the Bank of America branch.", "Bank of America", "ORGANIZATION", 0.99),
+    ("bed 4 stable. bed 5 edna brockhurst 84 to go home. obs ok.", "edna", "PATIENT", 0.99),  # a lower-case note
+    ("cvicu rn note 11/22 nights, bed 7. settled. obs ok.", "11/22", "DATE", 0.99),     # a date before a shift
+    ("Address: 2-4-11 Honcho, Musashino-shi, Tokyo.", "Musashino-shi", "CITY", 0.99),   # a town's suffix
 ]
 
 

@@ -156,7 +156,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
     if not titled and (head_after(text, sp.end) or ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)
-                       or term_word_after(text, sp)):
+                       or term_word_after(text, sp, lists()[1])):
         return "name"  # an eponym: Dawes-Redman criteria, the Moore approach, Garrett dilators (confident_terms)
     if (not titled and len(ws) == 2 and len(ws[1]) == 1 and ws[1].isupper() and not text.startswith(".", sp.end)
             and fold(ws[0]) not in _first_names() and confidence is not None and confidence < SURE):
@@ -266,7 +266,7 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         # its dates with a year: not how this note writes a date (a note of bare dates: AVR 9/96, CABG 3/5)
         if _value_label_before(text, sp.start) and _dated_with_years(text):
             return "date"
-        if scale_before(text, sp.start) or count_after(text, sp.end):
+        if scale_before(text, sp.start) or count_after(text, sp.start, sp.end):
             return "date"  # Boston 8/9 (a scale's first word), 9/9 checks (a count out of a total): confident_terms
     numeric = [p for p in found if set(p.fields) <= {"m", "s", "d"}]
     if numeric and len(numeric) == len(found) and not sure:

@@ -42,7 +42,8 @@ def place_doubt(text: str, sp: Span) -> str | None:
     edges = {fold(w) for w in (ws[0], ws[-1]) if len(w) > 1} - places
     if len(ws) > 1 and edges & (note_labels() | labels()):
         return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
-    if any(w.islower() and len(w) > 2 and fold(w) not in places | _CONNECTORS | stop_words() for w in ws[1:]) \
+    shortest = 2 if sp.subtype in _INSTITUTIONS else 3  # Medical aid Bluegum Health Scheme; Musashino-shi a town
+    if any(w.islower() and len(w) > shortest and fold(w) not in places | _CONNECTORS | stop_words() for w in ws[1:]) \
             and not ws[0].islower():
         return "place"  # Evolução ambulatorial, Trypanosoma cruzi, Medical aid ...: a place's words are capitalised
     if sp.subtype == "CITY" and len(ws) > 1 and fold(" ".join(ws)) not in places and all(

@@ -7,18 +7,19 @@ own words cannot tell from an identifier.
   state's, a town's or a name's word inside an instrument's, a scale's or a maker's name;
 * :func:`scale_before`: a day and month alone right after the first word of a listed scale's name
   (``Prep: Boston 8/9``: the Boston Bowel Preparation Scale, out of 9), a score;
-* :func:`count_after`: a day and month alone right before a plural noun in lower case (``on 9/9 checks``):
-  a count out of a total, no date;
-* :func:`term_word_after`: one word alone taken as a name, right before a word in lower case that is no
-  common English word and no verb's form (``Garrett dilators``, ``Brescia-Cimino radiocephalic``): a term's
-  eponym;
+* :func:`count_after`: a day and month alone, the first number no greater than the second, right before a
+  plural noun in lower case that is no stretch of time (``on 9/9 checks``; not ``11/22 nights``): a count out
+  of a total, no date;
+* :func:`term_word_after`: one word alone taken as a name, in a note not written in lower case, right before
+  a word in lower case that is no common English word, no listed name and no verb's form (``Garrett
+  dilators``, ``Brescia-Cimino radiocephalic``; not ``edna brockhurst``): a term's eponym;
 * :func:`shift`: two clock times of a shift (``1900-0700``), no number of an identifier;
 * :func:`role_last`: a name of three words or more ending on a clinical abbreviation of two or three
   letters not capitalised (``dr adaeze obi ho``: a house officer), the role after the name taken in.
 
 >>> from crfdeid.document import make_span
 >>> text = "Prep: Boston 8/9. Glucose in range on 9/9 checks. A Maryland dissector was used."
->>> scale_before(text, 13), count_after(text, 41), in_listed_term(text, make_span(52, 60, "STATE"))
+>>> scale_before(text, 13), count_after(text, 38, 41), in_listed_term(text, make_span(52, 60, "STATE"))
 (True, True, True)
 """
 
@@ -29,7 +30,7 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
-from .evidence import PERSON_AFTER, english, fold, stop_words
+from .evidence import PERSON_AFTER, english, fold, lower_case, stop_words
 
 #: The lists whose entries of several words are clinical terms a name's, a town's or a state's word can
 #: start or end (an instrument, an eponym, a scale, a procedure, a maker, a device, a suture).
@@ -86,30 +87,37 @@ def scale_before(text: str, start: int) -> bool:
 
 
 _PLURAL_AFTER = re.compile(r"[ \t]+([a-z]{3,}[^s\W]s)\b")
+#: Stretches of time a date comes before (``11/22 nights``, ``3/4 days``): no count's noun.
+_TIMES = frozenset({"nights", "days", "weeks", "months", "years", "hours", "hrs", "mins", "minutes", "shifts",
+                    "mornings", "evenings", "afternoons", "weekends", "nites", "nocs", "overnights"})
+_NUMBERS = re.compile(r"(\d+)\D+(\d+)")
 
 
-def count_after(text: str, end: int) -> bool:
-    """Whether a plural noun in lower case comes right after ``end`` (``9/9 checks``, ``4/6 cores``; not a
-    function word, ``was``): a count out of a total."""
+def count_after(text: str, start: int, end: int) -> bool:
+    """Whether the two numbers of ``[start, end)`` are a fraction (the first no greater than the second) and
+    a plural noun in lower case comes right after ``end`` (``9/9 checks``, ``4/6 cores``; not a function
+    word, ``was``, nor a stretch of time, ``11/22 nights``): a count out of a total."""
+    nums = _NUMBERS.search(text, start, end)
     m = _PLURAL_AFTER.match(text, end)
-    return m is not None and m.group(1) not in stop_words() and m.group(1) not in PERSON_AFTER
+    return (nums is not None and int(nums.group(1)) <= int(nums.group(2)) and m is not None
+            and m.group(1) not in stop_words() | PERSON_AFTER | _TIMES)
 
 
 _LOWER_AFTER = re.compile(r"(?:'s)?[ \t]+([a-z]{4,})\b")
 
 
-def term_word_after(text: str, sp: Span) -> bool:
+def term_word_after(text: str, sp: Span, listed: frozenset = frozenset()) -> bool:
     """Whether one word alone (no blank inside the span) stands right before a word in lower case that
     is no common English word (the ``common_words`` list), no person's verb and no verb's form in ``-ing``
-    or ``-ed`` (``Garrett dilators``, ``Brescia-Cimino radiocephalic``; not ``Okafor aware``, ``Emily
-    ambulating``)."""
-    if any(c.isspace() for c in text[sp.start:sp.end]):
+    or ``-ed`` and no word of ``listed`` (``Garrett dilators``, ``Brescia-Cimino radiocephalic``; not ``Okafor
+    aware``, ``Emily ambulating``), in a note not written in lower case (``edna brockhurst``: a surname)."""
+    if any(c.isspace() for c in text[sp.start:sp.end]) or lower_case(text):
         return False
     m = _LOWER_AFTER.match(text, sp.end)
     if m is None:
         return False
     word = m.group(1)
-    return (word not in english() and word not in PERSON_AFTER and word not in stop_words()
+    return (word not in english() and word not in PERSON_AFTER and word not in stop_words() and word not in listed
             and not re.search(r"(?:ing|ed)$", word))
 
 
