@@ -43,7 +43,8 @@ def place_doubt(text: str, sp: Span) -> str | None:
     if len(ws) > 1 and edges & (note_labels() | labels()):
         return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
     shortest = 2 if sp.subtype in _INSTITUTIONS else 3  # Medical aid Bluegum Health Scheme; Musashino-shi a town
-    if any(w.islower() and len(w) > shortest and fold(w) not in places | _CONNECTORS | stop_words() for w in ws[1:]) \
+    joins = _CONNECTORS | stop_words()
+    if any(w.islower() and len(w) > shortest and fold(w) not in places and fold(w) not in joins for w in ws[1:]) \
             and not ws[0].islower():
         return "place"  # Evolução ambulatorial, Trypanosoma cruzi, Medical aid ...: a place's words are capitalised
     if sp.subtype == "CITY" and len(ws) > 1 and fold(" ".join(ws)) not in places and all(
