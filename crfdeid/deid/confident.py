@@ -57,7 +57,8 @@ code, a ward's or bed's number: ``Forrest IIa``, ``GCS E3V4M6``, ``E11.649``, ``
 heading in capitals of clinical words (:mod:`crfdeid.deid.forms`: ``form``, ``capitals``, ``heading``).
 
 **An age** over 89 the tagger is less than :data:`SURE` of, with no age's words in or around it (``96 h``), is
-none: its ``90+`` would be a false value. Professions and user names are not judged here.
+none: its ``90+`` would be a false value. Professions and user names are not judged here. The words beside a
+span are evidence too (:mod:`crfdeid.deid.confident_terms`: ``Maryland dissector``, ``9/9 checks``).
 
 >>> from crfdeid.document import make_span
 >>> text = "Fundal height 32 cm. Seen by Dr. Ward. DASA score 2. Ward note."
@@ -76,6 +77,7 @@ from .. import gazetteers
 from ..document import Span
 from . import ages, dates, facts, names
 from .confident_places import place_doubt
+from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
@@ -148,13 +150,17 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         return "name"
     capitals = shouting(text)
     in_lower = lower_case(text) or capitals
-    if any(_word_doubt(w, capitals, in_lower) for w in ws if len(w) > 1):
-        return "name"
+    if any(_word_doubt(w, capitals, in_lower) for w in ws if len(w) > 1) or role_last(ws, capitals):
+        return "name"  # a word no name's; a role's abbreviation after a name of three words (obi ho)
     titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
-    if not titled and (head_after(text, sp.end) or ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)):
-        return "name"  # an eponym: Dawes-Redman criteria, the Moore approach, a Carter-Thomason device
+    if not titled and (head_after(text, sp.end) or ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)
+                       or term_word_after(text, sp, lists()[1])):
+        return "name"  # an eponym: Dawes-Redman criteria, the Moore approach, Garrett dilators (confident_terms)
+    if (not titled and len(ws) == 2 and len(ws[1]) == 1 and ws[1].isupper() and not text.startswith(".", sp.end)
+            and fold(ws[0]) not in _first_names() and confidence is not None and confidence < SURE):
+        return "name"  # Balthazar E: a doubted surname before a bare letter, an eponym's grade
     if titled or len(ws) >= 2 or not full or all(fold(w) in known for w in full):
         return None  # a title, a first name or an initial beside it, the patient's own name; initials alone
     clinical, listed, frequent, _, _ = lists()
@@ -260,6 +266,8 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         # its dates with a year: not how this note writes a date (a note of bare dates: AVR 9/96, CABG 3/5)
         if _value_label_before(text, sp.start) and _dated_with_years(text):
             return "date"
+        if scale_before(text, sp.start) or count_after(text, sp.start, sp.end):
+            return "date"  # Boston 8/9 (a scale's first word), 9/9 checks (a count out of a total): confident_terms
     numeric = [p for p in found if set(p.fields) <= {"m", "s", "d"}]
     if numeric and len(numeric) == len(found) and not sure:
         # a day and month alone, no year, no month name: a date when its day is over 12 in the note's order
@@ -328,16 +336,13 @@ def _in_order(surface: str, order: str | None) -> bool:
     return any(1 <= month <= 12 and 1 <= day <= 31 for month, day in ways)
 
 
-_SHIFT = re.compile(r"\s*(?:[01]\d|2[0-3])[0-5]\d\s*[-\u2013]\s*(?:[01]\d|2[0-3])[0-5]\d\s*")
-
-
 def phone_doubt(text: str, sp: Span, country: str) -> str | None:
     """Why the phone or fax span ``sp`` is not confidently a phone number, or None."""
     surface = _EXTENSION.sub("", text[sp.start:sp.end])
     digits = sum(c.isdigit() for c in surface)
     if any(c.isalpha() for c in surface):
         return "phone"  # T04000 M85003: codes, no phone number holds a letter (but its extension's x, ext)
-    if _SHIFT.fullmatch(surface):
+    if shift(surface):
         return "phone"  # 1900-0730: two clock times of a shift, no phone number
     if digits >= 7:
         return None
@@ -394,13 +399,15 @@ def _label_word(surface: str) -> bool:
 def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = None, country: str = "US",
           known: frozenset = frozenset()) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
-    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``; ``form``,
+    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``, ``term``; ``form``,
     ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`), or None.
 
     ``confidence``: the tagger's (lowest token probability of PHI in the span; None when no tagger
     scored it); ``order``: how the note's ambiguous dates read; ``country``: the note's
     (:func:`crfdeid.recognizers.safeharbor.country`); ``known``: the patient's full names' words."""
     why = _type_doubt(text, sp, confidence, order, country, known)
+    if why is None and sp.subtype != "AGE" and in_listed_term(text, sp):
+        return "term"  # Maryland dissector, Boston Scientific: inside a listed term of several words
     return why if why is not None else form_doubt(text, sp)  # a score, grade, code, bed, capitals (forms.py)
 
 
@@ -423,8 +430,8 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     if sub in ("PHONE", "FAX"):
         return phone_doubt(text, sp, country)
     if sub in _ID_TYPES:
-        if not any(c.isdigit() for c in surface):
-            return "id"
+        if not any(c.isdigit() for c in surface) or shift(surface):
+            return "id"  # no digit; 1900-0700, two clock times of a shift
         return "id" if _LOWER_GLUED.search(surface) else None  # p.(Glu23ValfsTer17): a variant, no identifier
     if sub == "EMAIL":
         return None if "@" in surface else "email"

@@ -15,6 +15,8 @@ from ..document import Span
 from . import names
 from .evidence import (
     ARTICLE_BEFORE,
+    COMMON,
+    english,
     fold,
     head_after,
     labels,
@@ -32,16 +34,22 @@ def place_doubt(text: str, sp: Span) -> str | None:
         return "place"  # a hospital's service is no Safe Harbor identifier: a made-up one states a false service
     clinical, _, _, heads, places = lists()
     ws = [m.group() for m in names._WORD.finditer(text[sp.start:sp.end])]
-    if not ws:
-        return None  # digits alone (a room, a ward number): the numbered spans' rules
+    if not ws:  # digits alone: a room's, a ward's number (the numbered spans' rules); as a street, no address
+        return "place" if sp.subtype == "STREET" else None  # mr okonjo 74: an age, a bed, no street's name
     last = fold(ws[-1])
     if (last in heads or last in clinical) and last not in places:
         return "place"  # Edinburgh Postnatal Depression Scale, Department of Gastroenterology, a carcinoma
     edges = {fold(w) for w in (ws[0], ws[-1]) if len(w) > 1} - places
     if len(ws) > 1 and edges & (note_labels() | labels()):
         return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
-    if any(w.islower() and len(w) > 3 and fold(w) not in places for w in ws[1:]) and not ws[0].islower():
-        return "place"  # Evolução ambulatorial, Trypanosoma cruzi: a place's words are capitalised
+    shortest = 2 if sp.subtype in _INSTITUTIONS else 3  # Medical aid Bluegum Health Scheme; Musashino-shi a town
+    joins = _CONNECTORS | stop_words()
+    if any(w.islower() and len(w) > shortest and fold(w) not in places and fold(w) not in joins for w in ws[1:]) \
+            and not ws[0].islower():
+        return "place"  # Evolução ambulatorial, Trypanosoma cruzi, Medical aid ...: a place's words are capitalised
+    if sp.subtype == "CITY" and len(ws) > 1 and fold(" ".join(ws)) not in places and all(
+            fold(w) not in places and english().get(fold(w), COMMON) < COMMON for w in ws):
+        return "place"  # Clinical Officer: common English words no place list holds, no town's name
     if len(ws) > 2 and all(w.islower() for w in ws) and _clause(ws):
         return "place"  # orlaith quennell rang the ward: a clause in lower case, no place's name
     if all(w.islower() for w in ws) and not lower_case(text) and not shouting(text):
