@@ -193,7 +193,8 @@ def pcs_lists(wheel: str | None = None) -> dict:
     version = _version("gnuhealth-icd10pcs")
     source = f"ICD-10-PCS 2009 code titles via PyPI 'gnuhealth-icd10pcs' {version} (its wheel's XML)"
     low = [x.lower() for x in parts]
-    devices = [d for d in devices if not _NOT_A_SITE.search(d) and d != "No Device" and d.lower() not in set(low)]
+    sites = set(low)  # built once: in the filter below it was built again for every device
+    devices = [d for d in devices if not _NOT_A_SITE.search(d) and d != "No Device" and d.lower() not in sites]
     return {"pcs_body_parts": (_unique(low), f"{source}: the body part of each title (after the root operation, "
                                "before 'with'/'to'/','; unspecified/other left out), lower case", PCS_LICENCE),
             "pcs_devices": (_unique(x.lower() for x in devices), f"{source}: the device after 'with' or in "
