@@ -199,7 +199,7 @@ def test_the_filter_keeps_spans_of_other_languages_and_safe_harbor_keeps_own_lab
     spans = [make_span(0, 6, "DOCTOR"), make_span(22, 34, "PATIENT")]
     chain = build_chain(["clinical_filter.v1"])
     english = chain.run(Note(text), spans)
-    assert [(s.start, s.subtype) for s in english] == [(26, "MEDICALRECORD")]  # the label "MRN" left outside
+    assert [(s.start, s.subtype) for s in english] == [(22, "MEDICALRECORD")]  # the name dropped, the number kept
     other = chain.run(Note(text, english=False), spans)
     assert [(s.start, s.subtype) for s in other] == [(0, "DOCTOR"), (22, "MEDICALRECORD")]
     own = schema.get({"labels": {"NAME": {}, "ID": {}}})

@@ -89,7 +89,7 @@ def test_names_places_and_dates_stay_phi(text, surface, subtype):
     ("WARD ROUND NOTE - Wad 7B, Hospital Sultanah Zubaidah", "WARD ROUND NOTE - Wad 7B, Hospital Sultanah Zubaidah",
      "HOSPITAL", ["WARD ROUND NOTE", "Wad 7B, Hospital Sultanah Zubaidah"]),
     ("Name: Ravi K   Age/Sex: 56 Y/M   UHID: SVH2511047", "Y/M   UHID: SVH2511047", "MEDICALRECORD",
-     ["Y/M", "SVH2511047"]),
+     ["Y/M", "UHID: SVH2511047"]),
     ("seen 12 - 14 Nov 2025", "12 - 14 Nov 2025", "DATE", ["12 - 14 Nov 2025"]),  # a date is not cut at a dash
     ("Out of Hours GP Service - Corrib", "- Corrib", "HOSPITAL", ["Corrib"]),
     ("EMERGENCY DEPARTMENT - St Fintan's", "EMERGENCY DEPARTMENT -", "HOSPITAL", ["EMERGENCY DEPARTMENT"]),

@@ -110,7 +110,6 @@ def _units() -> dict[str, tuple]:
         "values age": ("values", "_age", "false"),
         "values heading": ("values", "_heading", "false"),
         "values role": ("values", "_role", "false"),
-        "values label cut": ("values", "without_label", "same"),
         "fields parts": ("fields", "parts", "alone"),
         "fields heading line": ("fields", "heading_line", "false"),
         "fields label before colon": ("fields", "label_before_colon", "false"),

@@ -69,7 +69,7 @@ class ClinicalFilter:
     """
 
     reasons: ClassVar[dict] = {"dropped": "a clinical term in its context",
-                               "narrowed": "a field label or a field gap left outside"}
+                               "narrowed": "a field gap left outside"}
 
     def prepare(self) -> None:
         clinical.prepare()
