@@ -25,7 +25,8 @@ SPECIALTIES = {"urology": "UROLOGY", "gi": "GASTROENTEROLOGY", "cardiology": "CA
 HEADINGS = {
     "hp": ["HISTORY AND PHYSICAL", "HISTORY AND PHYSICAL EXAMINATION", "{spec} CONSULTATION", "CONSULTATION",
            "NEW PATIENT EVALUATION", "ADMISSION HISTORY AND PHYSICAL", "{spec} CONSULT NOTE", "OFFICE CONSULTATION"],
-    "discharge": ["DISCHARGE SUMMARY", "Discharge Summary", "HOSPITAL DISCHARGE SUMMARY", "DEATH AND DISCHARGE SUMMARY"],
+    "discharge": ["DISCHARGE SUMMARY", "Discharge Summary", "HOSPITAL DISCHARGE SUMMARY",
+                  "DEATH AND DISCHARGE SUMMARY"],
     "letter": ["{spec} CLINIC", "Department of {spec}", "{spec} ASSOCIATES", "Outpatient {spec} Clinic"],
     "soap": ["{spec} PROGRESS NOTE", "OFFICE VISIT", "FOLLOW-UP VISIT", "CLINIC NOTE", "{spec} FOLLOW-UP NOTE",
              "SOAP NOTE"],
@@ -52,9 +53,10 @@ HP_SECTIONS = [
                                "Status post <proc> and <proc>."], 0, 1),
     ("{MEDICATIONS|CURRENT MEDICATIONS|MEDICATIONS ON ADMISSION|OUTPATIENT MEDICATIONS}", ["<medlist>"], 1, 1),
     ("ALLERGIES", ["{NO KNOWN DRUG ALLERGIES|NKDA|<DRUG>|<BRAND> causes hives|<BRAND> and <DRUG>}."], 1, 1),
-    ("SOCIAL HISTORY", ["{She|He} {lives|lives alone|lives with {her|his} <rel_rel>} in <town> and {is retired|works as "
-                        "a teacher|works in construction|is on disability}.", "{Former|Never|Current} smoker{, 20 "
-                        "pack-years| of 1 pack per day|}; {no|occasional|social} alcohol{| use}; no illicit drugs.",
+    ("SOCIAL HISTORY", ["{She|He} {lives|lives alone|lives with {her|his} <rel_rel>} in <town> and {is retired|"
+                        "works as a teacher|works in construction|is on disability}.",
+                        "{Former|Never|Current} smoker{, 20 pack-years| of 1 pack per day|}; {no|occasional|social} "
+                        "alcohol{| use}; no illicit drugs.",
                         "{Married|Widowed|Divorced|Single}, {two|three|no} children."], 0, 2),
     ("FAMILY HISTORY", ["{Mother|Father|A brother|A sister} with <dx>.", "Noncontributory.",
                         "{Father|Mother} died of <dx> at {62|70|78}."], 0, 1),
@@ -70,13 +72,13 @@ HP_SECTIONS = [
 
 #: The history's narrative (a specialty's sentences follow the opening; three to eight drawn, in order).
 HPI_OPEN = [
-    "The patient is a <pt_age>-year-old {male|female|gentleman|woman|right-handed man|right-handed woman} {with a history "
-    "of|with a past medical history significant for|known to have} <dx> and <dx> who {presents|is seen today|was referred "
-    "by Dr. <dr_last>} for {evaluation of|further management of|a second opinion regarding} <dx>.",
+    "The patient is a <pt_age>-year-old {male|female|gentleman|woman|right-handed man|right-handed woman} {with a "
+    "history of|with a past medical history significant for|known to have} <dx> and <dx> who {presents|is seen "
+    "today|was referred by Dr. <dr_last>} for {evaluation of|further management of|a second opinion regarding} <dx>.",
     "{He|She} reports {two weeks|three months|several days|about a year} of <cc>, {worse with|relieved by|not related "
     "to} {exertion|meals|lying flat|standing|activity}, and denies <cc>.",
-    "{He|She} was seen {at <hosp>|in the emergency department|by {his|her} primary care physician} on <date> and started "
-    "on <brand>, {without relief|with partial improvement|which {he|she} stopped because of <cc>}.",
+    "{He|She} was seen {at <hosp>|in the emergency department|by {his|her} primary care physician} on <date> and "
+    "started on <brand>, {without relief|with partial improvement|which {he|she} stopped because of <cc>}.",
 ]
 #: The history's specialty sentences (two to five drawn, in order).
 HPI = {
@@ -84,17 +86,18 @@ HPI = {
                 "of incomplete emptying}; <score>.", "A {CT urogram|renal ultrasound} showed <dx> of the <part>.",
                 "{PSA|Urinalysis} {was|has been} <lab>{ last year|}."],
     "gi": ["{He|She} describes {melena|hematochezia|dysphagia to solids|epigastric pain after meals|bloating} for "
-           "{three weeks|two months}, with a {10|15|20}-pound weight loss.", "An {EGD|colonoscopy} in {2019|2021} showed "
-           "<dx> of the <part>.", "{He|She} takes <brand> {daily|as needed} for {back pain|arthritis}."],
+           "{three weeks|two months}, with a {10|15|20}-pound weight loss.", "An {EGD|colonoscopy} in {2019|2021} "
+           "showed <dx> of the <part>.", "{He|She} takes <brand> {daily|as needed} for {back pain|arthritis}."],
     "cardiology": ["{He|She} reports <stage> symptoms with {dyspnea on exertion|chest pressure|palpitations} after "
                    "{one|two|three} blocks.", "An echocardiogram showed an ejection fraction of {25|35|45|55}% and "
                    "<dx>.", "{He|She} had a <proc> in {2018|2020|2022} and remains on <brand>."],
     "ortho": ["{He|She} injured the <site> {playing basketball|in a fall|lifting a box} and has had pain with "
               "{swelling|locking|giving way} since.", "X-rays show <dx>; <stage>.", "{Physical therapy|A cortisone "
               "injection|<brand>} gave {little|temporary} relief."],
-    "neuro": ["{He|She} describes {episodes of|intermittent} {numbness|weakness|vertigo|headache} of the <site> lasting "
-              "{minutes|hours}, with <sign> noted by {his|her} physician.", "An MRI of the {brain|cervical spine} "
-              "showed <dx>.", "{He|She} has tried <brand> and <brand> without benefit; <score>."],
+    "neuro": ["{He|She} describes {episodes of|intermittent} {numbness|weakness|vertigo|headache} of the <site> "
+              "lasting {minutes|hours}, with <sign> noted by {his|her} physician.",
+              "An MRI of the {brain|cervical spine} showed <dx>.",
+              "{He|She} has tried <brand> and <brand> without benefit; <score>."],
     "ent": ["{He|She} has {nasal obstruction|hearing loss|hoarseness|recurrent sinusitis} for {a year|six months} "
             "despite <brand> and <brand> nasal spray.", "A CT of the sinuses showed <dx>; <stage>.",
             "{He|She} denies {otalgia|dysphagia|epistaxis}."],
@@ -115,9 +118,10 @@ HPI = {
                  "admission; <lab>.", "{He|She} has <dx>, <stage>."],
 }
 #: Review of systems sentences (one to four drawn, in order).
-ROS = ["{Negative|Otherwise negative} except as noted in the HPI.", "{Constitutional|General}: {no fevers, chills or "
-       "weight loss|fatigue}.", "{Cardiovascular|CV}: {no chest pain or palpitations|<cc>}.", "{Respiratory|Pulmonary}: "
-       "{no cough or wheeze|dyspnea on exertion}.", "{GI|Gastrointestinal}: {no nausea, vomiting or diarrhea|<cc>}.",
+ROS = ["{Negative|Otherwise negative} except as noted in the HPI.", "{Constitutional|General}: {no fevers, chills "
+       "or weight loss|fatigue}.", "{Cardiovascular|CV}: {no chest pain or palpitations|<cc>}.",
+       "{Respiratory|Pulmonary}: {no cough or wheeze|dyspnea on exertion}.",
+       "{GI|Gastrointestinal}: {no nausea, vomiting or diarrhea|<cc>}.",
        "{Neurologic|Neuro}: {no focal weakness|<cc>}.", "A complete 12-point review of systems was otherwise negative."]
 #: The examination (three to eight drawn, in order; the vital signs first).
 EXAM = [
@@ -138,10 +142,12 @@ EXAM_SPEC = {
     "urology": "Genitourinary: {Normal phallus|Testes descended bilaterally}; prostate {25|40|60} g, {smooth|firm}.",
     "gi": "Rectal: {guaiac-positive|guaiac-negative} stool; <sign> {negative|positive}; no hepatosplenomegaly.",
     "cardiology": "Jugular venous pressure {6|8|12} cm; {an S3|no S3}; <sign> {absent|present}.",
-    "ortho": "The <site> {has an effusion|is stable}; {positive|negative} <sign>; range of motion {0-120|10-90} degrees.",
+    "ortho": "The <site> {has an effusion|is stable}; {positive|negative} <sign>; range of motion {0-120|10-90} "
+             "degrees.",
     "neuro": "Reflexes {1+|2+|3+} with <sign>; {Romberg negative|tandem gait unsteady}; <score>.",
     "ent": "{Tympanic membranes intact|Septum deviated to the left|Nasal polyps bilaterally}; <aepo> {clear|normal}.",
-    "ophtho": "Visual acuity 20/{20|30|40|60|200}; intraocular pressure {12|16|21|28} mmHg; <dx> on dilated fundus exam.",
+    "ophtho": "Visual acuity 20/{20|30|40|60|200}; intraocular pressure {12|16|21|28} mmHg; <dx> on dilated fundus "
+              "exam.",
     "derm": "A {4|8|12} mm {erythematous plaque|pearly papule|pigmented macule} on the <site>; <sign>.",
     "pulm": "{Decreased breath sounds|Prolonged expiration} at the <site>; oxygen saturation {88|92|95}%.",
     "endo": "Thyroid {nontender|enlarged}, no nodules; monofilament sensation {intact|decreased} in the feet.",
@@ -152,8 +158,9 @@ EXAM_SPEC = {
 PLAN = [
     "{Start|Continue|Increase} <brand> {10|20|25|50|100} mg {daily|twice daily|at bedtime}.", "{Stop|Hold} <brand>.",
     "{Check|Repeat|Obtain} <lab_name> and <lab_name> in {one week|two weeks|three months}.",
-    "{Schedule|We will arrange} <proc> {at <hosp>|as an outpatient|next month}.", "{Obtain|Order} a {CT|MRI|ultrasound} "
-    "of the <site>.", "{Referral to|Follow up with} Dr. <dr_last> {in <spec_word>|for <dx>}.", "Return to clinic in "
+    "{Schedule|We will arrange} <proc> {at <hosp>|as an outpatient|next month}.",
+    "{Obtain|Order} a {CT|MRI|ultrasound} of the <site>.",
+    "{Referral to|Follow up with} Dr. <dr_last> {in <spec_word>|for <dx>}.", "Return to clinic in "
     "{two|four|six} weeks{, sooner if worse|}.", "The risks and benefits of <brand> were discussed and {he|she} "
     "{agrees|wishes to think about it}.", "Thank you for {this referral|this consultation|allowing me to see this "
     "patient}.",
@@ -168,8 +175,8 @@ DISCHARGE_SECTIONS = [
      1, 1),
     ("{PROCEDURES|PROCEDURES PERFORMED}", ["<Proc> on <date>.", "None."], 0, 1),
     ("{HISTORY OF PRESENT ILLNESS|BRIEF HISTORY}", "<hpi>", 1, 3),
-    ("HOSPITAL COURSE", ["{He|She} was admitted to {the medical floor|telemetry|the <spec_word> service} and started on "
-                         "<brand> and <drug>.", "{His|Her} <lab> on admission, <lab> at discharge.", "<Proc> on "
+    ("HOSPITAL COURSE", ["{He|She} was admitted to {the medical floor|telemetry|the <spec_word> service} and started "
+                         "on <brand> and <drug>.", "{His|Her} <lab> on admission, <lab> at discharge.", "<Proc> on "
                          "hospital day {2|3|4} showed <dx>.", "{Cardiology|Nephrology|Gastroenterology} was consulted "
                          "and recommended <brand>.", "{He|She} improved and was ambulating{ independently|}; <score>."],
      3, 5),
@@ -203,5 +210,6 @@ LABS = [("hemoglobin", 7, 16, 1, ""), ("WBC", 3, 18, 1, ""), ("platelets", 90, 4
         ("AST", 12, 200, 0, ""), ("alkaline phosphatase", 40, 400, 0, ""), ("total bilirubin", 0.2, 4, 1, ""),
         ("albumin", 2.2, 4.8, 1, ""), ("lipase", 10, 900, 0, ""), ("troponin", 0.01, 2, 2, ""),
         ("BNP", 20, 2400, 0, ""), ("PSA", 0.2, 14, 1, ""), ("LDL", 50, 210, 0, ""), ("ESR", 5, 90, 0, ""),
-        ("CRP", 0.2, 18, 1, ""), ("ferritin", 8, 900, 0, ""), ("vitamin D", 8, 60, 0, ""), ("magnesium", 1.4, 2.6, 1, ""),
-        ("calcium", 7.8, 11.2, 1, ""), ("eGFR", 18, 95, 0, ""), ("uric acid", 3, 11, 1, ""), ("lactate", 0.8, 5, 1, "")]
+        ("CRP", 0.2, 18, 1, ""), ("ferritin", 8, 900, 0, ""), ("vitamin D", 8, 60, 0, ""),
+        ("magnesium", 1.4, 2.6, 1, ""), ("calcium", 7.8, 11.2, 1, ""), ("eGFR", 18, 95, 0, ""),
+        ("uric acid", 3, 11, 1, ""), ("lactate", 0.8, 5, 1, "")]
