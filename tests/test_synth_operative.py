@@ -6,10 +6,9 @@ import random
 import re
 
 import pytest
+from synth_kit import check_deterministic_and_aligned
 
 from crfdeid import gazetteers
-from crfdeid.io import read
-from crfdeid.labels import encode
 from crfdeid.synth import generate
 from crfdeid.synth.operative import OP_SLOTS, OP_VOCAB
 from crfdeid.synth.operative_templates import (
@@ -28,7 +27,6 @@ from crfdeid.synth.operative_templates import (
 from crfdeid.synth.specialty import EXTRA_SLOTS
 from crfdeid.synth.specialty_vocab import VOCAB
 from crfdeid.synth.world import SLOTS
-from crfdeid.text.tokenize import tokenize
 
 LISTS = ("pcs_body_parts", "pcs_devices", "pcs_approaches", "surgical_instruments", "operative_positions",
          "named_procedures")
@@ -48,15 +46,7 @@ def _outside(doc, pattern: str) -> tuple[int, int]:
 
 
 def test_deterministic_prefix_stable_and_aligned(notes):
-    assert generate(30, seed=13, style="operative") == notes[:30]
-    assert list(read("synth:30,13,operative")) == notes[:30]
-    assert generate(30, seed=14, style="operative") != notes[:30]
-    for doc in notes:
-        doc.validate(allow_overlap=False)
-        assert encode(tokenize(doc.text), doc.spans).problems == []
-        assert all(doc.text[s.start:s.end] == doc.text[s.start:s.end].strip() for s in doc.spans)
-        assert doc.text.isascii()
-        assert not re.search(r"[{}<>]", doc.text), doc.doc_id  # every alternative and slot drawn
+    check_deterministic_and_aligned("operative", notes)
 
 
 @pytest.mark.parametrize("kind", sorted(HEADINGS))

@@ -27,7 +27,9 @@ stages, classes, eponyms, headings and codes that surrogates falsify, in UK, US,
 Singaporean, Scottish, Dutch, South African, Spanish and Indian notes: the scores round's), ``dev8``
 (eight dictated operative, endoscopy, urology and ENT consult notes in the US transcription layout
 and a UK operation note, rich in surgical anatomy, instruments, sutures and drug brands: written
-before the operative-language candidate of 2026-11-26), ``short``
+before the operative-language candidate of 2026-11-26), ``dev9`` (six dictated notes of non-operative
+specialties: urology, gastroenterology, cardiology, neurology, ophthalmology and dermatology, written
+before the dictated-notes candidate of 2026-11-26), ``short``
 (thirty notes of three to ten lines, twenty of other specialties and ten ICU nursing snippets: the
 router's judging set, written before the short-notes router change) and ``check``
 (Australian, Irish, Indian, New Zealand, Canadian and South African conventions, scored once per change set)
@@ -88,6 +90,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
              "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
              "dev7": _DATA / "made_up_dev7.txt", "dev8": _DATA / "made_up_dev8.txt",
+             "dev9": _DATA / "made_up_dev9.txt",
              "short": _DATA / "made_up_short.txt",
              "check": _DATA / "made_up_check.txt",
              "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt",
@@ -108,7 +111,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev8``, ``short``, ``check`` to ``check9``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check9``,
     ``forms9``) or a path as given.
 
     >>> note_set("dev").name

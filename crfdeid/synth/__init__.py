@@ -30,6 +30,7 @@ from ..errors import ReaderError
 from ..io import READERS
 from . import persona
 from .builder import NoteBuilder
+from .dictated import dictated_note
 from .discharge import discharge_summary
 from .letter import letter
 from .mix import PLAIN, mix_note
@@ -66,6 +67,10 @@ STYLES["specialty"] = {"specialty": (specialty_note, 100)}
 #: consults, their anatomy, devices, approaches, instruments and brands from sourced lists
 #: (:mod:`crfdeid.synth.operative`, issue 58 item 1).
 STYLES["operative"] = {"operative": (operative_note, 100)}
+#: ``dictated``: dictated US transcriptions of non-operative specialties (histories and physicals, consults,
+#: discharge summaries, clinic letters, SOAP notes), their diagnoses, drugs, signs, scores and labs from
+#: sourced lists (:mod:`crfdeid.synth.dictated`, issue 58 item 1).
+STYLES["dictated"] = {"dictated": (dictated_note, 100)}
 FIRST_RECORD = 100
 
 
@@ -122,8 +127,9 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
         ``"mix"`` (ward notes in every way a hospital writes them, :mod:`crfdeid.synth.mix`), its
         variants ``"mix_vocab"`` and ``"mix_icu"``, ``"world"`` (other note kinds and countries,
         :mod:`crfdeid.synth.world`), ``"specialty"`` (notes of every specialty, their clinical words
-        from sourced lists: :mod:`crfdeid.synth.specialty`) or ``"operative"`` (dictated operative,
-        endoscopy and consult notes: :mod:`crfdeid.synth.operative`).
+        from sourced lists: :mod:`crfdeid.synth.specialty`), ``"operative"`` (dictated operative,
+        endoscopy and consult notes: :mod:`crfdeid.synth.operative`) or ``"dictated"`` (dictated notes
+        of non-operative specialties: :mod:`crfdeid.synth.dictated`).
 
     Returns
     -------
