@@ -40,7 +40,7 @@ NAME_LISTS = ("first_male", "first_female", "surnames", "surnames_rare", "nickna
 def word_class(word: str) -> str:
     """A word's class for the breakdown: number, or list membership and case.
 
-    >>> word_class("12"), word_class("bowel"), word_class("Boston"), word_class("Xqzt")
+    >>> word_class("12"), word_class("bowel"), word_class("Kowalski"), word_class("Xqzt")
     ('number', 'plain lower', 'name/place Cap', 'unlisted Cap')
     """
     if any(ch.isdigit() for ch in word):
