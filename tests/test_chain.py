@@ -39,6 +39,7 @@ def _hard_wired(text, spans, rules: bool, date_check=True, english=True, own_lab
     kept = hygiene.drop_junk(text, kept, stop_words=english)  # issue 26: no span that cannot be PHI
     kept = kept if own_labels else hygiene.drop_young_ages(text, kept)
     kept = hygiene.trim_punctuation(text, kept) if english and not own_labels else kept  # issue 34
+    kept = hygiene.trim_clock(text, kept) if english and not own_labels else kept  # issue 50
     found = safeharbor.apply(text, kept, keep_predicted=own_labels)
     found = phrases.apply(text, found) if english and not own_labels else found  # issue 50
     return to_token_bounds(text, found, split)
@@ -199,7 +200,7 @@ def test_the_filter_keeps_spans_of_other_languages_and_safe_harbor_keeps_own_lab
     spans = [make_span(0, 6, "DOCTOR"), make_span(22, 34, "PATIENT")]
     chain = build_chain(["clinical_filter.v1"])
     english = chain.run(Note(text), spans)
-    assert [(s.start, s.subtype) for s in english] == [(22, "MEDICALRECORD")]  # the name dropped, the number kept
+    assert [(s.start, s.subtype) for s in english] == [(26, "MEDICALRECORD")]  # the label "MRN" left outside
     other = chain.run(Note(text, english=False), spans)
     assert [(s.start, s.subtype) for s in other] == [(0, "DOCTOR"), (22, "MEDICALRECORD")]
     own = schema.get({"labels": {"NAME": {}, "ID": {}}})

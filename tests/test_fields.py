@@ -40,22 +40,31 @@ def _span(text, surface, subtype="DOCTOR"):
     ("EMERGENCY DEPARTMENT - St Fintan's University Hospital, Galway", "EMERGENCY DEPARTMENT", "HOSPITAL", "heading"),
     ("MEDICAL ADMISSIONS UNIT CLERKING   Hartwell General Hospital", "MEDICAL ADMISSIONS UNIT CLERKING",
      "HOSPITAL", "heading"),
+    ("Review on WARD ROUND tomorrow.", "WARD", "PATIENT", "heading"),
     ("district nursing visit\npt seen at home", "district nursing", "HOSPITAL", "heading"),
     # services in role phrases, roles in apposition or before a care word
     ("Dr Anjali Deshmukh, MD, Hematology/Oncology fellow", "Oncology", "DOCTOR", "specialty"),
     ("Dr Gemma Foulkes, Specialty Doctor in Old Age Psychiatry, clinic", "Old Age Psychiatry", "CITY", "specialty"),
     ("Dr Lakshmi Iyer, Consultant in General Medicine", "General Medicine", "CITY", "specialty"),
+    ("Seen by ED Registrar; Orthopaedic Registrar aware.", "Orthopaedic Registrar", "HOSPITAL", "role"),
     ("Dr Niamh Kavanagh, GP Registrar", "Registrar", "STATE", "role"),
+    ("Present: Jo Whitfield (Ward Manager), OT.", "Ward Manager", "DOCTOR", "role"),
     ("d/w Medical Registrar; Ward Manager aware.", "Ward Manager", "DOCTOR", "role"),
-    # values: codes, ages, scores, grades, readings
+    # values: durations, codes, ages, scores, grades, readings, times
+    ("productive cough for 2/52, SOB x 3/7", "2/52", "DATE", "duration"),
+    ("productive cough for 2/52, SOB x 3/7", "3/7", "DATE", "duration"),
     ("Coded: lower UTI (SNOMED 68566005).", "SNOMED 68566005", "DOCTOR", "code"),
     ("Age/Sex: 56 Y/M   UHID: SVH2511047", "56", "MEDICALRECORD", "age"),
     ("Age/Sex: 56 Y/M   UHID: SVH2511047", "Y/M", "MEDICALRECORD", "age"),
+    ("lives with husband Dennis (86), her carer", "86", "DOCTOR", "age"),
     ("lymphoma, Ann Arbor stage IIIB, IPI 3", "IIIB", "CITY", "score"),
     ("Triage: Manchester Triage orange", "Manchester Triage orange", "DOCTOR", "score"),
     ("eyes 4, verbal 5, motor 6: Glasgow Coma Scale fifteen", "Glasgow Coma Scale", "HOSPITAL", "score"),
     ("empty can test weak 4/5.", "4/5", "DATE", "grade"),
     ("SFH 33 cm, FHR 140", "SFH 33", "HOSPITAL", "vital"),
+    ("K/c/o T2DM. FBS 182, PPBS 246, HbA1c 8.9%", "FBS 182, PPBS 246", "PATIENT", "vital"),
+    ("ed triage 0212\n24f bib qas", "0212", "DATE", "time"),
+    ("UR: UR448120   Arrived: 0342", "0342", "DATE", "time"),
     # words: a colour before its word, dressings and bedside tests
     ("advised. Rose colored urine denied.", "Rose", "DOCTOR", "compound"),
     ("skin tear dressed with Mepitel and foam", "Mepitel", "DOCTOR", "vocabulary"),
@@ -89,12 +98,15 @@ def test_names_places_and_dates_stay_phi(text, surface, subtype):
     ("WARD ROUND NOTE - Wad 7B, Hospital Sultanah Zubaidah", "WARD ROUND NOTE - Wad 7B, Hospital Sultanah Zubaidah",
      "HOSPITAL", ["WARD ROUND NOTE", "Wad 7B, Hospital Sultanah Zubaidah"]),
     ("Name: Ravi K   Age/Sex: 56 Y/M   UHID: SVH2511047", "Y/M   UHID: SVH2511047", "MEDICALRECORD",
-     ["Y/M", "UHID: SVH2511047"]),
+     ["Y/M", "SVH2511047"]),
+    ("Home health aide 3 days a week", "Home health aide 3", "PROFESSION", ["Home health aide"]),
+    ("24f jess hartigan bib qas", "f jess hartigan", "PATIENT", ["jess hartigan"]),
+    ("Wife Aoife (61) present", "Aoife (61", "PATIENT", ["Aoife"]),
     ("seen 12 - 14 Nov 2025", "12 - 14 Nov 2025", "DATE", ["12 - 14 Nov 2025"]),  # a date is not cut at a dash
     ("Out of Hours GP Service - Corrib", "- Corrib", "HOSPITAL", ["Corrib"]),
     ("EMERGENCY DEPARTMENT - St Fintan's", "EMERGENCY DEPARTMENT -", "HOSPITAL", ["EMERGENCY DEPARTMENT"]),
 ])
-def test_a_span_is_cut_at_field_gaps_without_losing_a_word_of_phi(text, surface, subtype, kept):
+def test_a_span_is_cut_at_field_gaps_and_narrowed_without_losing_a_word_of_phi(text, surface, subtype, kept):
     assert [text[p.start:p.end] for p in pieces(text, _span(text, surface, subtype))] == kept
 
 
@@ -140,17 +152,14 @@ def test_the_lookalike_notes_keep_their_values_in_surrogate_output():
     the two UK durations without a duration's word (``SOB 3/7``, ``review 2/7``) given placeholders
     and, since the specialty CRF learnt operative notes (2026-11-26, docs/synth.md), the Indian ward
     note's ``General Medicine`` taken for a hospital, and as many identifiers found as before these
-    rules (measured: 2 of 37 left, docs/clinical-values.md). The precision-side diet of 2026-11-26
-    (docs/rules.md) removed rules written on these notes that changed no phrase of the sets written
-    after them: 3 -> 8 phrases changed here (the durations, a clock after a heading, a service's role,
-    a narrowed profession), no value written with other digits."""
+    rules (measured: 2 of 37 left, docs/clinical-values.md)."""
     from crfdeid.experiments.madeup import read_notes
     from crfdeid.experiments.madeup_outputs import run
 
     res = run(read_notes(LOOKALIKES), mining=(False,), outputs=("surrogate",))
     r = res["runs"]["mining off"]["surrogate"]
     assert r["values_other"] == 0 and not r["failed"]
-    assert r["phrases_changed"] <= 8
+    assert r["phrases_changed"] <= 3
     assert r["identifiers_left"] <= 2
 
 

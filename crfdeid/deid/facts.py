@@ -74,7 +74,7 @@ def clinical_value(text: str, start: int, end: int) -> bool:
 
 
 #: The reasons of :func:`crfdeid.recognizers.values.why_value` that read a number as a clinical value.
-VALUE_REASONS = frozenset({"score", "grade", "setting", "vital", "time", "age", "code", "dose number"})
+VALUE_REASONS = frozenset({"score", "grade", "setting", "vital", "time", "age", "duration", "code", "dose number"})
 
 
 # Days and weeks as UK notes write them (``SOB 3/7``, ``review 2/52``): ``n/7`` with ``n`` 1 to 6, ``n/52``.

@@ -3,8 +3,7 @@ for the PhysioNet ICU notes (issue 50), kept apart from the older reasons.
 
 * **vital** (:data:`VITAL`): a number or a range right after a vital sign's or a line's name (``RR 12-22``,
   ``CVP 8-14``, ``SpO2 89-100%``, the ``2 89`` of ``Spo2 89``); no slash (``BP 3/4`` is left to the other
-  reasons): no date is written right after a measure's name without one. (A span of several readings,
-  ``FBS 182, PPBS 246``, was a reason too until 2026-11-26: docs/rules.md, "Diet, precision side".)
+  reasons): no date is written right after a measure's name without one.
 * **rhythm**: ``ST`` (sinus tachycardia, an ECG's ST segment) in a span of no date, alone or with ECG
   words, glued to a digit (``1st AV block``), before an ECG word (``ST elevations``) or after a rhythm's
   word in the clause (``SR to ST with``); never before a listed first name, frequent surname or place,
@@ -43,6 +42,13 @@ _R = table("bedside").namespace()  # the patterns and words (crfdeid/_data/rules
 
 #: A measure's name, then its reading (a number or a range, a percentage).
 VITAL = _R.VITAL
+
+
+def vitals_only(text: str, sp: Span) -> bool:
+    """Whether every letter and digit of the span lies in readings of :data:`VITAL` (``FBS 182, PPBS 246``)."""
+    inside = [m.span() for m in VITAL.finditer(text, max(0, sp.start - 24), min(len(text), sp.end + 24))]
+    return bool(inside) and all(any(a <= i < b for a, b in inside) for i in range(sp.start, sp.end)
+                                if text[i].isalnum())
 
 
 @lru_cache(maxsize=1)

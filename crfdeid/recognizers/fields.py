@@ -12,6 +12,10 @@ hospital in place of a heading and a label. What is done:
   judged alone. A separating dash the tagger or a rule took at a span's start or end (``- Corrib`` after
   a heading, ``EMERGENCY DEPARTMENT -``) is left out too, so the Safe Harbor layer's place shapes do
   not grow or join the span back over the heading.
+* :func:`narrowed` takes off a PROFESSION's trailing number (``Home health aide 3`` of ``Home health
+  aide 3 days a week``: a profession holds no digit), a name's first letter when it is the sex of
+  an age glued before it (``f`` of ``24f jess hartigan``) and an age in brackets after a name
+  (``(61`` of ``Aoife (61``).
 * **label** (:func:`label_before_colon`): one to three words of the ``note_labels`` or
   ``charting_systems`` lists right before a colon, after ``No``/``Number``/``ID`` or not (``Ward:``,
   ``Hospital No:``, ``Payroll No:``, ``RiO:``), even where a word is also a name, never after a title
@@ -21,7 +25,10 @@ hospital in place of a heading and a label. What is done:
   its two to six words each in title case or capitals and all of ``note_labels``, ``staff_roles``,
   ``heading_words`` or a word of ``departments``, the last a heading's noun (``clinic``, ``visit``,
   ``report``, ``reconciliation``...); or a heading that ends the line after ``-`` and such a heading
-  (``School Nursing Service - Health Plan Review``). Plurals count as their singular (``ADMISSIONS``).
+  (``School Nursing Service - Health Plan Review``); in capitals inside a line written in small letters
+  too, two heading words or more with a heading's noun that ends no place's name (:func:`caps_heading`:
+  ``Review on WARD ROUND tomorrow``; not ``CALDWELL CLINIC`` in a line of capitals). Plurals count as
+  their singular (``ADMISSIONS``).
 * **specialty**: a name or place span (no DEPARTMENT: the i2b2 labels make ``Oncology clinic`` one) of words
   of ``departments`` entries or ``heading_words``, one at least a whole entry of either and none a first
   name or one of the 2,000 commonest surnames (or the span one entry: ``General Medicine``), each word or
@@ -32,13 +39,13 @@ hospital in place of a heading and a label. What is done:
   (``Nephrology clinic``); with a role's modifier after it, 6 synthetic tokens (``Nursing`` of ``Nursing
   Home``); without an entry of the lists among its words, two PhysioNet LOCATION-OTHER tokens before a
   role's word. None of these is taken now.
-
-Removed 2026-11-26 (docs/rules.md, "Diet, precision side"): a heading in capitals inside a line (``values``'
-heading of label and role words still finds it), the narrowing of a span (a profession's trailing number, a
-name's first letter that is the sex of an age before it, an age in brackets after a name), a role in
-apposition, a service's words then a role's, and a clock time after a heading's words or a time's label.
-None changed a clinical phrase on the sets written after it nor a false positive of the PhysioNet
-development notes: dropping them only adds redaction.
+* **role** in apposition: a span of ``staff_roles`` words whose last word (three letters or more) is no
+  first name, wrapped in brackets or after a comma (``Jo Whitfield (Ward Manager)``, ``Jo Lee, Charge
+  Nurse``); and a service's words then a role's (:func:`service_role`: ``Orthopaedic Registrar``,
+  ``District Nurse``), the last no first name, in a name or place span (no DEPARTMENT).
+* **time** (:func:`clock_after_heading`): four digits of a 24-hour clock that end a line after a
+  heading's words (``ed triage 0212``, ``WARD ROUND 0930``), or right after a time's label (``Arrived:
+  0342``, ``seen @ 1430``).
 
 Evidence (docs/clinical-values.md, third round): 0 gold spans and 0 gold tokens of the PhysioNet
 development notes (82 patients, 949 gold spans; the locked quarter left out) are taken or cut by these
@@ -70,7 +77,7 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
-from .bedside import common_names
+from .bedside import common_names, first_names
 from .ruledata import table
 
 _R = table("fields").namespace()  # the patterns and words (crfdeid/_data/rules/fields.tsv)
@@ -78,7 +85,7 @@ _R = table("fields").namespace()  # the patterns and words (crfdeid/_data/rules/
 #: A heading's last word: what kind of note, letter or record it heads.
 HEADS = _R.HEADS
 #: Heading nouns that also end a place's name (``CALDWELL CLINIC``): a heading's noun only where a heading
-#: starts its line (:func:`heading_line`), not inside a line (``values._heading``).
+#: starts its line (:func:`heading_line`), not inside a line (:func:`caps_heading`, ``values._heading``).
 PLACE_HEADS = _R.PLACE_HEADS
 #: :data:`HEADS` without :data:`PLACE_HEADS`.
 LINE_HEADS = HEADS - PLACE_HEADS
@@ -88,9 +95,11 @@ LINE_HEADS = HEADS - PLACE_HEADS
 def _lists() -> dict:
     """The lists the reasons read (lower case)."""
     departments = gazetteers.load("departments")
+    names = frozenset().union(*(gazetteers.load(n) for n in ("first_female", "first_male", "surnames",
+                                                               "surnames_rare", "titles")))
     roles = gazetteers.load("staff_roles")
     return {"labels": gazetteers.load("note_labels") | gazetteers.load("charting_systems"),
-            "roles": roles, "departments": departments, "headings": gazetteers.load("heading_words"),
+            "roles": roles, "names": names, "departments": departments, "headings": gazetteers.load("heading_words"),
             "service_words": frozenset(w for e in departments for w in re.split(r"[ /&-]+", e) if len(w) > 1)
             | gazetteers.load("heading_words"),
             "vocab": (gazetteers.load("note_labels") | roles | gazetteers.load("heading_words")
@@ -139,6 +148,30 @@ def parts(text: str, sp: Span) -> list[Span]:
     if piece is not None:
         out.append(piece)
     return out or [sp]
+
+
+def narrowed(text: str, sp: Span) -> Span:
+    """``sp`` without a PROFESSION's trailing number or a name's first letter that is the sex of an age
+    glued before it (the module's docstring)."""
+    if sp.subtype == "PROFESSION":
+        m = _R.TRAILING_NUMBER.search(text, sp.start, sp.end)
+        if m is not None and m.start() > sp.start:
+            return replace(sp, end=m.start())
+    bracket = _R.BRACKETED_NUMBER.search(text, sp.start, sp.end) if sp.category == "NAME" else None
+    if bracket is not None and bracket.start() > sp.start:  # "Aoife (61": the age in brackets is no name
+        return replace(sp, end=bracket.start())
+    if sp.category == "NAME" and sp.start > 0 and text[sp.start - 1].isdigit() \
+            and _R.SEX_AFTER_AGE.match(text, sp.start):
+        digits = sp.start
+        while digits > 0 and text[digits - 1].isdigit():
+            digits -= 1
+        if sp.start - digits <= 2 and (digits == 0 or not text[digits - 1].isalnum()):
+            start = sp.start + 1
+            while start < sp.end and text[start] in " \t":
+                start += 1
+            if start < sp.end:
+                return replace(sp, start=start)
+    return sp
 
 
 def label_before_colon(text: str, sp: Span, lows: list[str]) -> bool:
@@ -236,3 +269,74 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
     prev = _R.ROLE_BEFORE.search(text, max(0, sp.start - 60), sp.start)  # "Doctor in Old Age Psychiatry"
     return prev is not None and (prev.group(1).lower() in lists["roles"] or prev.group(1).lower() == "doctor") \
         and all(w in lists["service_words"] for w in prev.group(2).lower().split())
+
+
+def clock_after_heading(text: str, sp: Span) -> bool:
+    """Whether the span is a 24-hour clock time ending its line after a heading's words only, or right
+    after a time's label (``Arrived: 0342``, ``seen @ 1430``)."""
+    if not _R.CLOCK4.fullmatch(text, sp.start, sp.end):
+        return False
+    if _R.TIME_LABEL.search(text, max(0, sp.start - 20), sp.start):
+        return True
+    line_start, line_end = _line(text, sp.start, sp.end)
+    if line_start is None or line_end is None or text[sp.end:line_end].strip():
+        return False
+    head = text[line_start:sp.start]
+    words = _R.WORD.findall(head)
+    if not words or len("".join(words)) != sum(not (c.isspace() or c in ":-") for c in head):
+        return False
+    return all(_in_vocab(w) for w in words) and any(w.lower() in HEADS for w in words)
+
+
+def caps_heading(text: str, sp: Span) -> bool:
+    """Whether the span is in capitals inside a run of two or more heading words in capitals on a line
+    that has words in small letters too, one a heading's noun (``Review on WARD ROUND tomorrow``)."""
+    surface = text[sp.start:sp.end]
+    if not surface.isupper() or not _R.WORD.search(surface):
+        return False
+    # the words of the line within the reach: a run cut there is shorter and the rest of the
+    # line fewer words, so the answer is yes only where the whole line's is
+    line_start, line_end = _line(text, sp.start, sp.end)
+    lo = max(0, sp.start - _REACH) if line_start is None else line_start
+    hi = min(len(text), sp.end + _REACH) if line_end is None else line_end
+    words = [m for m in _R.WORD.finditer(text, lo, hi)  # not a word cut at the reach's edge
+             if not (m.start() == lo > 0 and text[lo - 1].isalpha())
+             and not (m.end() == hi < len(text) and text[hi].isalpha())]
+    inside = [i for i, m in enumerate(words) if sp.start <= m.start() and m.end() <= sp.end]
+    if not inside:
+        return False
+    lo, hi = inside[0], inside[-1]
+    while lo > 0 and words[lo - 1].group(0).isupper() and _in_vocab(words[lo - 1].group(0)) \
+            and not text[words[lo - 1].end():words[lo].start()].strip():
+        lo -= 1
+    while hi + 1 < len(words) and words[hi + 1].group(0).isupper() and _in_vocab(words[hi + 1].group(0)) \
+            and not text[words[hi].end():words[hi + 1].start()].strip():
+        hi += 1
+    run = [m.group(0) for m in words[lo:hi + 1]]
+    # the run stands out from a line written in small letters too: in a line of capitals
+    # ("TRANSFERRED TO CALDWELL CLINIC ON EVAL", synthetic notes) it is no heading
+    rest = [m.group(0) for m in words[:lo] + words[hi + 1:]]
+    joins = {"to", "of", "for", "and", "on", "the"}
+    own = [w for w in run if w.lower() not in joins]
+    return len(own) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in LINE_HEADS for w in run) \
+        and any(not w.isupper() for w in rest)
+
+
+def service_role(lows: list[str]) -> bool:
+    """Whether ``lows`` are a service's words then a role's (``Orthopaedic Registrar``, ``District Nurse``)."""
+    lists = _lists()
+    i = 0
+    while i < len(lows) and lows[i] in lists["service_words"] and lows[i] not in lists["roles"]:
+        i += 1
+    rest = lows[i:]
+    return 0 < i < len(lows) and all(w in lists["roles"] for w in rest) and rest[-1] not in first_names()
+
+
+def role_apposition(text: str, sp: Span, lows: list[str]) -> bool:
+    """Whether the span is a role in brackets or after a comma, ending in a role's head word."""
+    lists = _lists()
+    if not lows or not all(w in lists["roles"] for w in lows) or lows[-1] in first_names() or len(lows[-1]) < 3:
+        return False
+    before = text[max(0, sp.start - 3):sp.start].rstrip(" \t")
+    after = text[sp.end:sp.end + 1]
+    return (before.endswith("(") and after == ")") or before.endswith(",")

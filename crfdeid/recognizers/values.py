@@ -29,13 +29,17 @@ predicted span is such a value, from the evidence each reason names; the clinica
 * *issue 50, third round*: a score's value may be a stage with its letter (``Ann Arbor stage IIIB``) or a
   category written as a colour (``Manchester Triage orange``); ``weak`` is a grade's word (``empty can test
   weak 4/5``); an age's unit may be a sex after a slash (``56 Y/M``: the ``Y/M`` found alone is the age's too);
-  a profession before a service's frequency is a role (``Home health aide 3 days a week``; not after ``works as``);
+  an age of 1 to 89 in brackets right after a relation and a name (``husband Dennis (86)``); a profession
+  before a service's frequency is a role (``Home health aide 3 days a week``; not after ``works as``);
   a one-word name glued to a colour word by a space as well (``Rose colored urine``);
+* **duration**: ``n/7`` or ``n/52`` (days, weeks: UK notes) after ``for``, ``x``, ``over``, ``past``... or before
+  ``ago``, ``hx``, ``history`` (``cough for 3/7``); never after ``in`` (``CABG in 4/52`` is April 1952);
 * **code**: inside a clinical terminology's code (``SNOMED 68566005``, ``ICD-10 J18.9``, ``Read code XE0dZ``);
-* **label** before a colon, **heading** of a line, **specialty**, the cutting at
-  field gaps: :mod:`.fields` (issue 50, third round). The third
+* **label** before a colon, **heading** of a line, **specialty** and a **role** in apposition, the cutting at
+  field gaps and the narrowing of a profession's number: :mod:`.fields` (issue 50, third round). The third
   round's reasons take 0 gold spans and 0 gold tokens of the PhysioNet development notes and, of
-  ``synth:400,7``, none that main's reasons do not (docs/clinical-values.md, third round);
+  ``synth:400,7``, none that main's reasons do not (docs/clinical-values.md, third round); a draft of
+  ``duration`` with ``in`` before it took a synthetic date (``CABG in 4/52``);
 * **time**: a clock time with a colon or an ``h`` (``05:02``, ``0502h``), not glued to a date;
 * **age**: an age under 90 with its unit (``67 yo``, ``45-year-old``) in a span of any type:
   Safe Harbor asks only for ages of 90 and over (:mod:`.hygiene` drops AGE spans under 90);
@@ -60,11 +64,6 @@ predicted span is such a value, from the evidence each reason names; the clinica
 * **compound**: a one-word name span glued by a hyphen to a colour or shape word (``Rose`` of
   ``Rose-colored rash``, ``salmon-like``).
 
-Removed 2026-11-26 (docs/rules.md, "Diet, precision side"): a UK duration (``3/7``, ``2/52``; surrogate output still
-gives such a date a placeholder, :func:`crfdeid.deid.facts.clinical_date`) and an age in brackets after a
-relation's name, and the cut of a field label at a span's start (``MRN:`` of ``MRN: 00482913``: the
-whole span is replaced now). None changed a clinical phrase on the sets written after it.
-
 The lists are ``gazetteers/score_names.txt``, ``note_labels.txt``, ``staff_roles.txt``,
 ``vaccines.txt`` (and ``contrast_agents.txt``, read by the clinical filter's vocabulary
 reason), written by hand from public sources (gazetteers/handwritten.py). Gold PHI tokens of
@@ -84,6 +83,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from dataclasses import replace
 from functools import lru_cache
 
 from .. import gazetteers
@@ -243,6 +243,23 @@ def _age(text: str, sp: Span) -> bool:
     return int(m.group(1)) < 90 and not (nxt.isalnum())
 
 
+def _duration(text: str, sp: Span) -> bool:
+    m = _inside(_V.DURATION, text, sp, 8)
+    if m is None:
+        return False
+    return bool(_V.DURATION_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                or _V.DURATION_AFTER.match(text, m.end()))
+
+
+def _bracketed_age(text: str, sp: Span) -> bool:
+    """A number of 1 to 89 in brackets right after a relation and a name (``husband Dennis (86)``)."""
+    surface = text[sp.start:sp.end]
+    if not re.fullmatch(r"[0-9]{1,2}", surface) or not 0 < int(surface) < 90 or text[sp.end:sp.end + 1] != ")":
+        return False
+    m = _V.RELATION_NAME_BEFORE.search(text, max(0, sp.start - 40), sp.start)
+    return m is not None and m.group(1).lower() in gazetteers.load("relations")
+
+
 def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     lists = _lists()
     vocab = lists["labels"] | lists["roles"] | _V.JOINS
@@ -314,20 +331,48 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
 
 
 
+def without_label(text: str, sp: Span) -> Span:
+    """``sp`` without the field label it starts with (``MRN:`` of ``MRN: 00482913``, ``DOB`` of
+    ``DOB 3/4/1950``): a word of the ``note_labels`` list that is no staff role and no listed name
+    (either only before a colon: ``Ward:``; in a place's span only before a colon too: ``ID 83278``
+    is Idaho), then ``:``, ``#`` or ``=`` or a digit, and
+    something after it. A label names the field; a
+    surrogate of the whole span would replace it with letters of another kind (``MRN`` -> ``TIQ``).
+
+    >>> from crfdeid.document import make_span
+    >>> text = "MRN: 00482913; Ed 3 times"
+    >>> [text[s.start:s.end] for s in (without_label(text, make_span(0, 13, "MEDICALRECORD")),
+    ...                                without_label(text, make_span(15, 19, "PATIENT")))]
+    ['00482913', 'Ed 3']
+    """
+    m = _V.LABEL_HEAD.match(text, sp.start, sp.end)
+    if m is None or m.end() >= sp.end or not text[m.end():sp.end].strip():
+        return sp
+    word, lists = m.group(1).lower(), _lists()
+    colon = ":" in m.group(0)  # "Ward: ..." is a label, "Ward 3" or "Ed 3" may be a name
+    if sp.category == "LOCATION" and not colon:  # a place keeps its words: "ID 83278" is Idaho and a ZIP code
+        return sp
+    if word not in lists["labels"] or ((word in lists["roles"] or word in lists["names"]) and not colon):
+        return sp
+    return replace(sp, start=m.end())
+
+
 def pieces(text: str, sp: Span) -> list[Span]:
     """What the clinical filter judges of a predicted span: its parts between field gaps
-    (:func:`.fields.parts`). No token of the span is left out.
+    (:func:`.fields.parts`), each narrowed (:func:`.fields.narrowed`) and without the field label it
+    starts with (:func:`without_label`). No token of the span is left out but a label's, a
+    profession's trailing number and an age's sex letter.
 
     >>> from crfdeid.document import make_span
     >>> text = "Employer: Ridgeway Haulage Ltd   Payroll No: RH20671"
     >>> [text[p.start:p.end] for p in pieces(text, make_span(10, 40, "HOSPITAL"))]
     ['Ridgeway Haulage Ltd', 'Payroll']
     """
-    return fields.parts(text, sp)
+    return [without_label(text, fields.narrowed(text, p)) for p in fields.parts(text, sp)]
 
 
 def why_value(text: str, sp: Span) -> str | None:
-    """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``dose number``,
+    """The reason (``score``, ``grade``, ``setting``, ``vital``, ``time``, ``age``, ``duration``, ``dose number``,
     ``code``, ``heading``, ``label``, ``role``, ``specialty``, ``modal``, ``colour``, ``rhythm``, ``abbreviation``,
     ``side``, ``relation``, ``compound``) a predicted span is a clinical value, heading or role written in the
     note and no PHI,
@@ -354,12 +399,14 @@ def why_value(text: str, sp: Span) -> str | None:
             return "role"
         if _setting(text, sp):
             return "setting"
-        if _inside(bedside.VITAL, text, sp, 24) is not None:
+        if _inside(bedside.VITAL, text, sp, 24) is not None or bedside.vitals_only(text, sp):
             return "vital"
-        if _clock(text, sp):
+        if _clock(text, sp) or fields.clock_after_heading(text, sp):
             return "time"
-        if _age(text, sp):
+        if _age(text, sp) or _bracketed_age(text, sp):
             return "age"
+        if _duration(text, sp):
+            return "duration"
         return None
     words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", surface)
     if len("".join(words)) != sum(c.isalnum() or c in "/&'-" for c in surface):
@@ -370,11 +417,12 @@ def why_value(text: str, sp: Span) -> str | None:
     if len(lows) == 1 and lows[0] in _lists()["labels"] and lows[0] not in _lists()["names"] \
             and lows[0] not in _lists()["roles"] and sp.category != "LOCATION":  # "ID" of "Ogden, ID": Idaho
         return "label"
-    if _heading(text, sp, lows) or fields.heading_line(text, sp):
+    if _heading(text, sp, lows) or fields.heading_line(text, sp) or fields.caps_heading(text, sp):
         return "heading"
     if fields.label_before_colon(text, sp, lows):
         return "label"
-    if _role(text, sp, lows):
+    if _role(text, sp, lows) or (sp.category == "NAME" and fields.role_apposition(text, sp, lows)) \
+            or (sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.service_role(lows)):
         return "role"
     if sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.specialty(text, sp, lows):
         return "specialty"
