@@ -46,7 +46,8 @@ class Note:
     options: Mapping[str, Any] = field(default_factory=dict)
     memo: dict = field(default_factory=dict)
     companion: Callable[[float | None], Mapping[Span, float]] | None = None
-    #: The model's own scheme's labels for the Safe Harbor layer's finds (:class:`crfdeid.crf.safeharbor_labels.LabelCounts`).
+    #: The model's own scheme's labels for the Safe Harbor layer's finds
+    #: (:class:`crfdeid.crf.safeharbor_labels.LabelCounts`).
     safe_harbor_labels: Mapping[str, Any] = field(default_factory=dict)
 
 
