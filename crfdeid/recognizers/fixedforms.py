@@ -186,7 +186,9 @@ def _phone_intl(m, text) -> bool:
     then digits in a phone's groups, with lengths phonenumbers holds possible for that code,
     or nine digits or more whatever it holds (fail closed: a number too short for its country
     is a typo's, still a number); after ``00`` the code must be one phonenumbers knows
-    (``0002-3227-30`` is a drug's code)."""
+    (``0002-3227-30`` is a drug's code). The bracketed code (2026-11-26) widens a find, removes none:
+    on the made-up Spanish BRAT proxy (docs/languages.md) ``(+34) 912 ...`` had lost its ``(``; no
+    made-up set of other countries or styles holds ``(+NN)``, and their output is unchanged."""
     value = re.sub(r"[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5}$", "", m.group())
     value = value[1:].replace(")", "", 1) if value.startswith("(") else value  # "(+34) 912..."
     if value.startswith("00"):

@@ -241,9 +241,8 @@ def apply(text: str, spans, keep_predicted: bool = False, relabel: Mapping | Non
         same = [sp for _, _, kind, sp in group
                 if kind == 1 and (keep_predicted or sp.category == layer[0].category)]
         keep = same[0] if same else layer[0]
-        category, subtype = keep.category, keep.subtype
-        if not same and relabel and keep.subtype in relabel:
-            category, subtype = relabel[keep.subtype]
+        own = (relabel or {}).get(keep.subtype) if not same else None  # a find alone: the model's own label
+        category, subtype = own or (keep.category, keep.subtype)
         out.append(Span(start, end, category, subtype))
     return sorted(out)
 

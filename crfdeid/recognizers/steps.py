@@ -149,8 +149,8 @@ class SafeHarbor:
         phrases.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
-        own = note.scheme is not schema.I2B2
-        found = safeharbor.apply(note.text, spans, keep_predicted=own, relabel=note.safe_harbor_labels if own else None)
+        # safe_harbor_labels: only a model of the user's own scheme has them (crf/train.py)
+        found = safeharbor.apply(note.text, spans, note.scheme is not schema.I2B2, note.safe_harbor_labels)
         if not note.english or note.scheme is not schema.I2B2:
             return found
         # places and streets by their names' shapes, then towns by their place in an address (English, i2b2)
