@@ -112,6 +112,21 @@ CHECKED = [
     ("check9", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
     ("check9", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
     ("check9", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check10", "IDNUM", r"1\d{9}", _npi),
+    ("check10", "IDNUM", r"\d{12}", "jp.in_"),
+    ("check10", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check10", "IDNUM", r"\d{6}/\d{3,4}", "cz.rc"),
+    ("check10", "IDNUM", r"\d{6}[-+A]\d{3}[0-9A-Y]", "fi.hetu"),
+    ("check10", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
+    ("check10", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "gr.amka"),  # an AMKA: the birth date first
+    ("check10", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
+    ("check10", "IDNUM", r"[1-9]\d{9}[02468]", "tr.tckimlik"),  # a T.C. Kimlik No: its last digit is even
+    ("check10", "IDNUM", r"\d{9}", "pt.nif"),
+    ("check10", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check10", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check10", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check10", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check10", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Nineteen sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Twenty sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -59,7 +59,12 @@ notes: five dictated US urology, gastroenterology, ophthalmology, ENT and dermat
 notes, a US cardiac catheterisation, an Australian ureteroscopy and a US incisional hernia repair,
 South African, Nigerian, Philippine, German and New Zealand Pacific notes, British Columbia,
 lower-case Irish and US nursing notes and two short documents; written 2026-11-26, for the round
-after check8's; never tuned on) and ``forms9`` (twenty-four
+after check8's; never tuned on), ``check10`` (eighteen notes: dictated allergy, polysomnography and
+Japanese EEG reports, Italian, Czech, Finnish, Chilean, Greek, Thai, Turkish and Portuguese clinic
+notes and letters, and a Mexican bariatric telehealth visit, a Nigerian anaesthesia record, an Irish
+nursing-home transfer form, a New Zealand incident report, a Philippine laboratory report, a South
+African discharge summary with medicine reconciliation and a lower-case US portal thread; written
+2026-11-26 to judge the round after check9's; never tuned on) and ``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
 forms: SSNs, IP addresses, URLs, e-mails, IBANs, national numbers, plates, serials, ages over 89,
@@ -97,6 +102,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check4": _DATA / "made_up_check4.txt", "check5": _DATA / "made_up_check5.txt",
              "check6": _DATA / "made_up_check6.txt", "check7": _DATA / "made_up_check7.txt",
              "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt",
+             "check10": _DATA / "made_up_check10.txt",
              "forms9": _DATA / "made_up_forms9.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
@@ -111,7 +117,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check9``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check10``,
     ``forms9``) or a path as given.
 
     >>> note_set("dev").name
