@@ -302,8 +302,12 @@ def test_an_annotated_corpus_is_measured_the_same_way_with_its_placeholders_coun
     assert red["false_spans"] == sur["false_spans"] == 1                           # the heading NPN
     assert 1 <= sur["not_confident"] <= sur["placeholders"] < n_spans              # NPN no name; the rest realistic
     assert 0 <= sur["clinical_forms"] <= sur["not_confident"]                      # of them, a clinical form's
+    assert red["identifiers_as_placeholders"] == red["identifiers_replaced"] > 0     # redacted: every one
+    assert sur["identifiers_as_placeholders"] < sur["identifiers_replaced"] == red["identifiers_replaced"]
     printed = capsys.readouterr().out
     assert f"placeholders written {sur['placeholders']} ({sur['not_confident']} not confidently" in printed
+    assert (f"identifiers as placeholders {sur['identifiers_as_placeholders']} of {sur['identifiers_replaced']}"
+            in printed)
     assert "Brandt" not in printed and "Tessa" not in printed                      # never note text
 
 
@@ -316,6 +320,22 @@ def test_words_changed_counts_tokens_outside_phi_that_a_replaced_stretch_touches
     out = Document("n", out_text, [make_span(a, b, "DOCTOR") for a, b in where])
     r = madeup_outputs.score_note(GOLD, out)
     assert (r["words"], r["words_changed"]) == (8, words_changed)
+
+
+NAMED = Document("n", "Dr Ann Lee saw Bo Quist on 3 May.", [make_span(3, 10, "DOCTOR"), make_span(15, 23, "PATIENT"),
+                                                            make_span(27, 32, "DATE")], {"keep": []})
+
+
+@pytest.mark.parametrize("out_text, where, replaced, held", [
+    ("Dr Kim Roe saw Al Finn on 9 Jun.", [(3, 10), (15, 22), (26, 31)], 3, 0),             # every one a surrogate
+    ("Dr [**DOCTOR**] saw Al Finn on 9 Jun.", [(3, 15), (20, 27), (31, 36)], 3, 1),       # a real name held back
+    ("Dr [**DOCTOR**] Roe saw Bo Quist on 3 May.", [(3, 15), (16, 19)], 1, 0),            # part surrogate: written
+    ("Dr Ann Lee saw Bo Quist on [**DATE**].", [(27, 37)], 1, 1),                         # two left, not replaced
+])
+def test_identifiers_as_placeholders_counts_real_identifiers_that_got_no_surrogate(out_text, where, replaced, held):
+    out = Document("n", out_text, [make_span(a, b, "DOCTOR") for a, b in where])
+    r = madeup_outputs.score_note(NAMED, out)
+    assert (r["identifiers_replaced"], r["identifiers_as_placeholders"]) == (replaced, held)
 
 
 def test_a_comma_left_between_two_replaced_parts_of_a_street_leaves_no_identifier():

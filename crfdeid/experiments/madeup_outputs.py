@@ -28,10 +28,13 @@ agree) and reads the output back:
   of a note without PHI that the output changed);
 * **placeholders written**: output spans written as a ``[**...**]`` placeholder (in surrogate output, and
   of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`, and of
-  those the spans of a clinical form, :mod:`crfdeid.deid.forms`; the first counted by type too).
+  those the spans of a clinical form, :mod:`crfdeid.deid.forms`; the first counted by type too);
+* **identifiers as placeholders**: of the gold Safe Harbor identifiers the output replaced (a replaced
+  stretch touches them), those written wholly as placeholders: the realism a stricter surrogate gate
+  costs (every one in redacted output; in surrogate output a real identifier that got no surrogate).
 
 An annotated corpus (``--corpus FORMAT:PATH``, no phrases marked) is measured the same way: identifiers
-left, false spans and placeholders written.
+left, false spans, placeholders written and identifiers as placeholders.
 
 A note that fails (a writer refuses it: fail closed) is named and not scored. Counts and note
 ids only, never note text.
@@ -183,6 +186,7 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
     stretches = replaced(gold.text, out, tagged)
     left: Counter = Counter()
     left_spans: Counter = Counter()
+    written = held = 0
     for sp in gold.spans:
         if sp.subtype in NOT_SAFE_HARBOR:
             continue
@@ -190,6 +194,9 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
                      for t in _words(gold.text[sp.start:sp.end]))
         left[sp.subtype] += missed
         left_spans[sp.subtype] += missed > 0
+        outs = _written(sp.start, sp.end, stretches, out)
+        written += bool(outs)
+        held += bool(outs) and all(_PLACEHOLDER.fullmatch(o) for o in outs)
     changed: Counter = Counter()
     falsified: Counter = Counter()
     values = other = 0
@@ -213,7 +220,14 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
     return {"words": len(plain), "words_changed": words_changed,
             "left": dict(left), "left_identifiers": dict(left_spans), "changed": dict(changed),
             "falsified": {k: n for k, n in falsified.items() if n}, "values_changed": values,
-            "values_other": other, "false": dict(false), "placeholders": placeholders}
+            "values_other": other, "false": dict(false), "placeholders": placeholders,
+            "identifiers_replaced": written, "identifiers_as_placeholders": held}
+
+
+def _written(a: int, b: int, stretches: list[tuple[int, int]], out: Document) -> list[str]:
+    """What the output wrote for the replaced stretches touching ``[a, b)``: its spans' texts there."""
+    return [out.text[sp.start:sp.end] for (s, e), m in zip(stretches, _merged(out)) if s < b and a < e
+            for sp in out.spans if m.start <= sp.start and sp.end <= m.end]
 
 
 def gold_counts(gold: list[Document]) -> dict:
@@ -240,7 +254,7 @@ def gold_counts(gold: list[Document]) -> dict:
 def _total(per_note: dict[str, dict]) -> dict:
     out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "falsified": 0,
                  "values_changed": 0, "values_other": 0, "false_spans": 0, "placeholders": 0,
-                 "words": 0, "words_changed": 0}
+                 "words": 0, "words_changed": 0, "identifiers_replaced": 0, "identifiers_as_placeholders": 0}
     by: dict[str, Counter] = {"left_by_subtype": Counter(), "identifiers_left_by_subtype": Counter(),
                               "changed_by_kind": Counter(), "falsified_by_kind": Counter(),
                               "false_by_subtype": Counter()}
@@ -255,6 +269,8 @@ def _total(per_note: dict[str, dict]) -> dict:
         out["placeholders"] += r.get("placeholders", 0)
         out["words"] += r.get("words", 0)
         out["words_changed"] += r.get("words_changed", 0)
+        out["identifiers_replaced"] += r.get("identifiers_replaced", 0)
+        out["identifiers_as_placeholders"] += r.get("identifiers_as_placeholders", 0)
         by["left_by_subtype"].update(r["left"])
         by["identifiers_left_by_subtype"].update(r["left_identifiers"])
         by["changed_by_kind"].update(r["changed"])
@@ -362,7 +378,9 @@ def report(res: dict) -> list[str]:
                 + (f" ({', '.join(r['failed'])})" if r["failed"] else "")
                 + f"; placeholders written {r['placeholders']}"
                 + (f" ({r['not_confident']} not confidently an identifier, {r.get('clinical_forms', 0)} of them "
-                   "a clinical form)" if "not_confident" in r else ""))
+                   "a clinical form)" if "not_confident" in r else "")
+                + f"; identifiers as placeholders {r['identifiers_as_placeholders']} of {r['identifiers_replaced']} "
+                  "replaced")
             for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
                         "false_by_subtype", "not_confident_by_type"):
                 if r.get(key):
