@@ -32,7 +32,6 @@ FOUND = [
     ("Wife also attends Kokiri Marae on Wednesdays.", "Kokiri Marae", "ORGANIZATION"),  # NZ
     ("works at fenwick motors, weekends.", "fenwick motors", "ORGANIZATION"),  # lower case
     ("cxr at st luke's tomorrow", "st luke's", "HOSPITAL"),
-    ("keele uni phd student, shared house", "keele uni", "ORGANIZATION"),
     ("lives in shared house on hartley new road w/ 4 others", "hartley new road", "STREET"),
     ("Address: 9 Wellwood Crescent, Rosyth", "9 Wellwood Crescent", "STREET"),
     ("Lives at Flat 3, 41 Marine Avenue, Whitley Bay.", "Flat 3, 41 Marine Avenue", "STREET"),
@@ -42,7 +41,6 @@ FOUND = [
     ("Address: 3 Bóthar na Trá, Salthill", "3 Bóthar na Trá", "STREET"),
     ("Pharmacy: 88 Route 9, Albany", "88 Route 9", "STREET"),
     ("Community pharmacy on Westgate Road.", "Westgate Road", "STREET"),
-    ("Brother lives off Jalan Ampang Hilir.", "Jalan Ampang Hilir", "STREET"),  # MY
     ("K1184203   Ward 22, Ravensworth Infirmary", "Ward 22", "LOCATION-OTHER"),
     # 2026-11-25, the places round: weaker cues (towns, insurers), two countries each
     ("She moved to Rutherglen from Port Glasgow in June.", "Rutherglen", "CITY"),  # Scotland
@@ -139,7 +137,6 @@ def test_clinical_phrases_and_plain_words_are_no_places(text):
 GROWN = [
     ("Contact Hollybrook Unit today", ("Hollybrook", "HOSPITAL"), ("Hollybrook Unit", "HOSPITAL")),
     ("Linwood Family Pharmacy, Albany", ("Linwood", "PATIENT"), ("Linwood Family Pharmacy", "ORGANIZATION")),
-    ("Whitley Bay NE26 1NA", ("Whitley", "DOCTOR"), ("Whitley Bay", "CITY")),
     ("Rosewood Lodge, Stoke-on-Trent", ("Stoke", "CITY"), ("Stoke-on-Trent", "CITY")),
     ("resident of Maison Saint-Laurent", ("Maison Saint", "HOSPITAL"), ("Maison Saint-Laurent", "HOSPITAL")),
     ("needs PA with Empire Crest Health first", ("Crest Health", "ORGANIZATION"),

@@ -13,38 +13,20 @@ from crfdeid.recognizers.rules import extend_names, find, overlay
 @pytest.mark.parametrize("text, subtype, surface", [
     ("call (617) 555-0199 now", "PHONE", "(617) 555-0199"),
     ("call 617-555-0199 now", "PHONE", "617-555-0199"),
-    ("mail jo.lee@example.org today", "EMAIL", "jo.lee@example.org"),
-    ("see https://example.org/x.", "URL", "https://example.org/x"),
-    ("host 10.0.12.7 down", "IPADDR", "10.0.12.7"),
-    ("ssn 123-45-6789.", "SSN", "123-45-6789"),
     ("on 03/14/2098.", "DATE", "03/14/2098"),
     ("on 2098-03-14,", "DATE", "2098-03-14"),
-    ("on March 14, 2098.", "DATE", "March 14, 2098"),
     ("wife (617/555/0123) called", "PHONE", "617/555/0123"),
-    ("Pager #40917", "PHONE", "40917"),
-    ("PAGER 72016 ok", "PHONE", "72016"),
-    ("repair on July 2nd, then", "DATE", "July 2nd"),
-    ("admitted Sept 30 from", "DATE", "Sept 30"),
     ("Drs Okafor in", "DOCTOR", "Okafor"),
-    ("told mr halvorsen today", "PATIENT", "halvorsen"),
-    ("family: dtr marisol phoned", "PATIENT", "marisol"),
     (" mr.tamburo came back", "PATIENT", "tamburo"),
     ("seen,dr.okonjo at bedside", "DOCTOR", "okonjo"),
     ("TALKED TO HO LINDQVIST ABOUT", "DOCTOR", "LINDQVIST"),
     ("REVIEWED W/MD BARROWS THE MEDS", "DOCTOR", "BARROWS"),
     ("lives at 42 Juniper St. in town", "STREET", "42 Juniper St."),
-    ("hx: htn, s/p cabg '97(3v", "DATE", "97"),
-    ("MI in '03, endometriosis", "DATE", "03"),
-    ("call 617 555 0142 x12.", "PHONE", "617 555 0142 x12"),
-    ("reach her at 303 5550142. ok", "PHONE", "303 5550142"),
-    ("HOME-617 555-0177 &", "PHONE", "617 555-0177"),
     ("Progress Note\n14 Nov, 91 0700", "DATE", "14 Nov, 91"),
     ("SURGERY IN MARCH OF 1991 AND", "DATE", "MARCH OF 1991"),
     ("in nov. 2096 he had", "DATE", "nov. 2096"),
     ("PMH: CABG 79, DM", "DATE", "79"),                                  # a year after an event
     ("remote MI in 2090 and", "DATE", "2090"),
-    ("was extubated 11/6 at 1400", "DATE", "11/6"),                       # a month/day after a date word
-    ("blood cx from 11/15-11/16 neg", "DATE", "11/15-11/16"),
     ("ccu note\nmr K was seen", "PATIENT", "K"),                     # a title and an initial
     ("neuro: mrs. lake arrived", "PATIENT", "lake"),
 ])
@@ -63,11 +45,6 @@ def test_rules_find_rigid_forms(text, subtype, surface):
     ("SEEN AT UNIVERSITY OF VT MEDICAL CENTER", ["UNIVERSITY", "OF", "VT"]),     # a university
     ("WENT TO U OF VT MED CENTER", ["U", "OF", "VT"]),
     ("GIVEN PEPCID-J. WALKER NOW", ["J", "WALKER"]),                       # a surname that is a plain word
-    ("today. Oksana Vell-Dorn MD will", ["Oksana", "Vell-Dorn"]),       # a name before MD
-    ("SHORT RUN OF VT. JOZEF TURAK AWARE", ["JOZEF", "TURAK"]),               # two names before aware
-    ("extubate per carol kowalski today", ["carol", "kowalski"]),             # first name and surname after per
-    ("note.\n\nirene k. dobson bsn/rn\n", ["irene", "k", "dobson"]),        # a lower-case signature
-    ("CALLED IRENE KLINE (DAUGHTER) AT HOME", ["IRENE", "KLINE"]),          # a name before (relative)
     ("went to holy family hospital", ["holy", "family"]),                    # religious hospital names
 ])
 def test_name_rules_add_one_span_per_word(text, words):
@@ -94,12 +71,12 @@ def test_rules_leave_clinical_numbers_alone(text):
 
 
 def test_overlay_joins_overlaps_keeps_crf_subtype_and_adds_new():
-    text = "Dr Lee 03/14/2098 ssn 123-45-6789"
+    text = "Dr Lee 03/14/2098 tel 617-555-0199"
     crf = [make_span(3, 6, "DOCTOR"), make_span(7, 12, "DATE")]
     out = overlay(text, crf)
     assert (out[0].start, out[0].end, out[0].subtype) == (3, 6, "DOCTOR")
     assert (out[1].start, out[1].end, out[1].subtype) == (7, 17, "DATE")
-    assert out[2].subtype == "SSN"
+    assert out[2].subtype == "PHONE"
 
 
 def test_overlay_never_removes_crf_spans():
@@ -156,8 +133,6 @@ def test_title_rules(text, subtype, surface):
 
 
 @pytest.mark.parametrize("text, subtype, surfaces", [
-    ("reached at beeper number 40917 for", "PHONE", ["40917"]),
-    ("Pager #40917", "PHONE", ["40917"]),
     ("AAA repair, MI 2092. no etoh", "DATE", ["2092"]),                 # a full stop ends the year
     ("CVA 97' and", "DATE", ["97"]),
     ("IN 2093 PT S/P DEBULKING", "DATE", ["2093"]),
@@ -266,12 +241,10 @@ _RULE_TEXT = st.lists(st.sampled_from(_WORDS + [" ", "  ", "\t", "\n", ".", ","]
 
 @settings(max_examples=300, deadline=None)
 @given(_RULE_TEXT)
-def test_skipped_rules_and_patterns_need_their_literals(text):
-    # A rule or pattern is not run on an ASCII text without its literals: every match holds one.
+def test_skipped_patterns_need_their_literals(text):
+    # A pattern is not run on an ASCII text without its literals: every match holds one.
     from crfdeid.features.surface import NEEDS as PATTERN_NEEDS
-    from crfdeid.recognizers.rules import NEEDS, RULES
-    checks = [(RULES[name][1], needs) for name, needs in NEEDS.items()] + list(PATTERN_NEEDS.items())
-    for rx, needs in checks:
+    for rx, needs in PATTERN_NEEDS.items():
         if rx.search(text):
             assert any(s in text.lower() for s in needs), rx.pattern
 
@@ -279,7 +252,7 @@ def test_skipped_rules_and_patterns_need_their_literals(text):
 @settings(max_examples=300, deadline=None)
 @given(_RULE_TEXT)
 def test_rules_find_the_same_with_and_without_the_skipping(text):
-    # Skipping by literals and running a rule only near its key words change no span.
+    # Running a rule only near its key words changes no span.
     from crfdeid.recognizers.rules import RULES
     assert find(text) == find(text, dict(RULES))  # a rules mapping passed in is never skipped
 
@@ -301,7 +274,7 @@ def test_anchored_rules_edge_cases(text):
 
 
 @pytest.mark.parametrize("name, checks", [("date_numeric", r"(?=\d)"), ("date_day_month", r"(?=\d)"),
-                                          ("year_after_event", r"(?=\d)"), ("date_numeric_day", r"(?=\d)")])
+                                          ("year_after_event", r"(?=\d)")])
 def test_leading_checks_of_rules_change_no_match(physionet_docs, name, checks):
     import regex
 

@@ -107,39 +107,6 @@ def known_country_code(value: str) -> bool:
     return phonenumbers.region_code_for_country_code(number.country_code or 0) != "ZZ"
 
 
-#: Countries crfdeid is likely to meet: a number right after a phone label is taken when it is
-#: VALID in one of them (``phone number is 8123 4650``: Singapore).
-LIKELY = table("phones").entries("LIKELY")
-
-
-def labelled(text: str, known=()) -> list[tuple[str, Span]]:
-    """``("phone_labelled", span)`` of a number right after a phone label that phonenumbers holds
-    VALID in one of the :data:`LIKELY` countries (national format, no country code needed).
-    Evidence: the label, and the number's validity in that country's metadata. A label whose
-    number starts a span of ``known`` (found by another form) is passed over: the matcher in 28
-    countries is the layer's slowest step."""
-    found: dict[tuple[int, int], str] = {}
-    low = text.lower()
-    if not any(w in low for w in _R.LABEL_WORDS):
-        return []
-    starts = {sp.start for sp in known}
-    for m in _R.LABEL.finditer(text):
-        if m.end() in starts or m.end() + 1 in starts:
-            continue
-        end = text.find("\n", m.end())
-        segment = text[m.end():min(m.end() + 32, end if end >= 0 else len(text))]
-        sub = "FAX" if m.group().lower().startswith("fax") else "PHONE"
-        for region in LIKELY:
-            for pm in phonenumbers.PhoneNumberMatcher(segment, region, leniency=phonenumbers.Leniency.VALID):
-                if pm.start == 0 and _R.SHAPE.fullmatch(pm.raw_string) and not _R.SLASH_NEAR.search(
-                        segment, 0, pm.end + 1):
-                    found[(m.end(), m.end() + pm.end)] = sub
-                    break
-            if (m.end(), m.end() + len(segment)) in found:
-                break
-    return [("phone_labelled", make_span(a, b, sub)) for (a, b), sub in sorted(found.items())]
-
-
 def _inside(known):
     """A test ``inside(start, end)``: does a span of ``known`` cover ``[start, end)``? A bisection
     over the spans' starts and the running largest end (a long note has thousands of spans: the

@@ -2,8 +2,8 @@
 
 :data:`RULES` maps a rule's name to its subtype and regex (compiled on first use), read from the rows
 of ``crfdeid/_data/rules/overlay.tsv`` (:mod:`.ruledata`): a rule is a row, its comment the evidence;
-:data:`NEEDS` and :data:`KEYWORDS` say which literals and key words a note must hold for
-a rule to be tried (:func:`crfdeid.recognizers.rules.find` reads them).
+:data:`KEYWORDS` says which key words a note must hold for an anchored
+rule to be tried (:func:`crfdeid.recognizers.rules.find` reads them).
 """
 
 from __future__ import annotations
@@ -34,12 +34,8 @@ _GIVEN = {"MONTH": MONTH, "STATE_NAMES": "|".join(n.replace(" ", r"[ \t]+") for 
 RULES = {name: (label, _lazy(_T.source(name, **_GIVEN), flags)) for name, label, flags in _T.rules()}
 
 
-#: Lower-cased literals of which every match of a rule holds one (an ASCII text
-#: without any is not scanned; see :func:`crfdeid.features.surface.cannot_match`).
-NEEDS = {name: tuple(text.split()) for name, text in _T.mapping("NEEDS").items()}
 #: Key words (lower-cased, word-bounded in the lower-cased ASCII text), by class (the table's comment).
-KEYWORDS = _T.mapping("KEYWORDS", RELATIVE_WORDS=_T.source("RELATIVES").replace("|", " "),
-                      STATE_WORDS=" ".join(sorted({n.split()[0].lower() for n in STATE_NAMES})))
+KEYWORDS = _T.mapping("KEYWORDS", STATE_WORDS=" ".join(sorted({n.split()[0].lower() for n in STATE_NAMES})))
 _CLASS_OF = {w: c for c, words in KEYWORDS.items() for w in words.split()}
 
 

@@ -2,8 +2,8 @@
 
 The hybrid design of the i2b2 2014 winners: a CRF for everything, plus rules
 for forms a regex finds almost without false positives (full dates, phone
-numbers, e-mail addresses, URLs, IP addresses, SSNs, a capitalised word after
-``Dr.``/``Mr.``/``Mrs.``). :func:`overlay` merges
+numbers, a capitalised word after ``Dr.``/``Mr.``/``Mrs.``; e-mail addresses, URLs,
+IP addresses and SSNs are the Safe Harbor layer's, :mod:`.safeharbor`). :func:`overlay` merges
 the two, preferring the CRF's subtype and extending spans to their union, then
 adds the initials and coordinated names next to name spans
 (:func:`extend_names`). The overlay only adds redaction, with one exception: a CRF DATE
@@ -22,18 +22,18 @@ from functools import cache, lru_cache
 
 from .. import gazetteers
 from ..document import Span, make_span
-from ..features.surface import ascii_lower, cannot_match
+from ..features.surface import ascii_lower
 from ..text.patterns import LazyPattern
 from .bedside import first_names as _first_names
 from .datecheck import impossible_date
 from .fixedforms import plain_words as _plain_words
-from .rulebook import _CAP, _CLASS_OF, KEYWORDS, NEEDS, RULES, STATE_NAMES, merge_disjoint
+from .rulebook import _CAP, _CLASS_OF, KEYWORDS, RULES, STATE_NAMES, merge_disjoint
 from .ruledata import table
 from .states import states_after_cities
 
 _R = table("rules").namespace(CAP=_CAP)  # the patterns and words (crfdeid/_data/rules/rules.tsv)
 
-__all__ = ["KEYWORDS", "NEEDS", "RULES", "STATE_NAMES", "extend_names", "find", "impossible_date", "merge_disjoint",
+__all__ = ["KEYWORDS", "RULES", "STATE_NAMES", "extend_names", "find", "impossible_date", "merge_disjoint",
            "overlay", "prepare", "states_after_cities", "trie_pattern"]
 
 
@@ -140,9 +140,7 @@ def find(text: str, rules=None) -> list[Span]:
     low = ascii_lower(text) if default else None
     keywords = _keyword_starts(low) if low is not None else None
     found: list[Span] = []
-    for sub, rx, needs, anchor, check, group, wordwise in (_plan() if default else _plan_of(rules)):
-        if needs and cannot_match(needs, low):
-            continue
+    for sub, rx, anchor, check, group, wordwise in (_plan() if default else _plan_of(rules)):
         if anchor is not None and keywords is not None:
             classes, mode = anchor
             starts = [keywords[c] for c in classes if c in keywords]
@@ -165,22 +163,22 @@ def find(text: str, rules=None) -> list[Span]:
 
 
 def _plan_of(rules: dict) -> list[tuple]:
-    """What :func:`find` needs of each rule, worked out once: ``(subtype, regex, needs, anchor,
-    word check, group, wordwise)``. A mapping passed to :func:`find` is never skipped or anchored."""
-    return [(sub, rx, None, None, _word_check(WORD_CHECKS.get(name)),
+    """What :func:`find` needs of each rule, worked out once: ``(subtype, regex, anchor,
+    word check, group, wordwise)``. A mapping passed to :func:`find` is never anchored."""
+    return [(sub, rx, None, _word_check(WORD_CHECKS.get(name)),
              _group(rx), name in WORDWISE)
             for name, (sub, rx) in rules.items()]
 
 
 @lru_cache(maxsize=1)
 def _plan() -> list[tuple]:
-    """:func:`_plan_of` for :data:`RULES`, with their literals (:data:`NEEDS`) and key words (:data:`ANCHORS`).
+    """:func:`_plan_of` for :data:`RULES`, with their key words (:data:`ANCHORS`).
 
     Made once (a model with rules makes it at load): code that changes :data:`RULES` must
     call ``_plan.cache_clear()``, or pass its rules to :func:`find`.
     """
-    return [(sub, rx, NEEDS.get(name), ANCHORS.get(name), *rest)
-            for name, (sub, rx, _, _, *rest) in zip(RULES, _plan_of(RULES))]
+    return [(sub, rx, ANCHORS.get(name), *rest)
+            for name, (sub, rx, _, *rest) in zip(RULES, _plan_of(RULES))]
 
 
 def prepare() -> None:
@@ -207,21 +205,12 @@ def _word_check(kind: str | None):
         odd = gazetteers.load("clinical_words") | gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words")
         return lambda words: not any(w.lower() in odd for w in words[1:-1] if w.isalpha()
                                      and w.lower() not in _R.STREET_TAIL)
-    if kind == "none_plain_long":
-        return lambda words: all(w.lower() not in plain and len(w) > 2 for w in words)
     first = _first_names()
     surnames = _surnames()
     if kind == "not_plain_or_surname":
         return lambda words: words[-1].lower() not in plain or words[-1].lower() in surnames
-    if kind == "first_name_surname":
-        return lambda words: (len(words[0]) > 2 and words[0].lower() in first
-                              and words[-1].lower() in surnames and words[-1].lower() not in plain)
-    if kind == "first_name_then_not_plain":
-        return lambda words: words[0].lower() in first and words[-1].lower() not in plain
     if kind == "first_name_first":
         return lambda words: words[0].lower() in first
-    if kind == "first_name_not_plain":
-        return lambda words: words[-1].lower() in first and words[-1].lower() not in plain
     if kind == "last_first_name":
         return lambda words: words[-1].lower().removesuffix("'s") in first
     raise ValueError(f"unknown word check {kind!r}")
@@ -281,7 +270,7 @@ def extend_names(text: str, spans) -> list[Span]:
                 found += [make_span(m.start(g), m.end(g), sp.subtype) for g in (1, 2)]
                 if len(todo) < 2 * len(spans) + 8:  # the name beyond a particle grows once more
                     todo.append(make_span(m.start(cap), m.end(cap), sp.subtype))
-    return _patients_after_pt(text, merge_disjoint(sorted(spans), sorted(set(found))))
+    return merge_disjoint(sorted(spans), sorted(set(found)))
 
 
 def _titled(word: str) -> bool:
@@ -312,24 +301,6 @@ def _plain_name_words(text: str, sp: Span) -> list[Span]:
             and m.group(1).lower() not in _not_names():
         found.append(make_span(m.start(1), m.end(1), sp.subtype))
     return found
-
-
-def _patients_after_pt(text: str, spans: list[Span]) -> list[Span]:
-    """DOCTOR spans right after ``Pt``/``patient`` (and the name spans that follow them, a space
-    apart) typed PATIENT: ``Pt Mary O'Brien``."""
-    out: list[Span] = []
-    chain_end = -1
-    for sp in spans:
-        if sp.subtype == "DOCTOR" and (_R.PT_BEFORE.search(text, max(0, sp.start - 12), sp.start)
-                                       or (chain_end >= 0 and not text[chain_end:sp.start].strip())):
-            sp = Span(sp.start, sp.end, sp.category, "PATIENT")
-            chain_end = sp.end
-        elif sp.category == "NAME" and _R.PT_BEFORE.search(text, max(0, sp.start - 12), sp.start):
-            chain_end = sp.end
-        else:
-            chain_end = -1
-        out.append(sp)
-    return out
 
 
 def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool = True,

@@ -153,7 +153,6 @@ def matches(text: str) -> list[tuple[str, Span]]:
         found.extend(postcodes.matches(text))
         found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found]),
                                     [sp for _, sp in found]))
-        found.extend(phones.labelled(text, [sp for _, sp in found]))
         found.extend(phones.cued(text, [sp for _, sp in found]))
     return found
 
