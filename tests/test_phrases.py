@@ -276,3 +276,19 @@ def test_ascii_twin_matches_as_regex_does(key):
     for text in (t for t in notes if t.isascii()):
         assert [(m.span(), m.groups()) for m in rx.ascii_twin.finditer(text)] == \
             [(m.span(), m.groups()) for m in rx.anywhere.finditer(text)], text
+
+
+#: Made-up lines of each of the ``street`` template's forms (a type, a prefix, a route, a road number).
+STREETS = ["Lives at Flat 2, 14 Kirkby Lane North.", "Address: 221B Larch Crescent, Apt 4",
+           "c/o 3 Rue des Lilas, Lyon", "12, heol y dwr; Cardiff", "mile 40 on 1200 State Route 9",
+           "lives off Road No. 12 near the mill", "Unit 5/18 O'Connell St. 3"]
+
+
+def test_the_street_pattern_runs_only_on_lines_holding_its_words():
+    """Every match of ``street`` holds one of its gate words (a type, a prefix, a road word), so
+    scanning only the lines that hold one finds the same streets as scanning the whole note."""
+    rx = phrases._patterns()["street"]
+    text = "\n".join(STREETS + [t.upper() for t in STREETS] + [t.lower() for t in STREETS] + [FOUND[0][0]])
+    whole = [m.span() for m in rx.finditer(text)]
+    assert len(whole) >= len(STREETS)
+    assert [m.span() for m in phrases._scan(rx, text, "street", phrases._lines(text))] == whole

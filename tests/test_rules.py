@@ -267,6 +267,9 @@ def test_rules_near_key_words_find_what_a_whole_scan_finds(physionet_docs):
 @pytest.mark.parametrize("text", [
     "pager5555 x", "Dr. Lee\nRN", "HO\n Lindqvist", "on March\n14, 2098", "see Sepember 5 ok",
     "Anna Lee, R.N.BSN\n", "husband:\nBob", "b/c son  Bob", "St. Agatha's", "19 Juniper St.", "U of MD",
+    "walgreens on main st", "at Oak Dr.\nseen", "from ELM\tROAD", "off maple  blvd.", "to Church St elevation",
+    "near Lake Lane\n", "of state rdx", "on mill\nstreet",
+    "12 oak street", "40 elm st.\nx", "3 main rd elevation", "5 birch  ave, apt 4b", "7 kent\nroad", "9 ash\tblvd",
 ])
 def test_anchored_rules_edge_cases(text):
     from crfdeid.recognizers.rules import RULES

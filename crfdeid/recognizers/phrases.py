@@ -181,7 +181,7 @@ def find(text: str) -> list[Span]:
         if len(words) > 1 and any(_proper(w) for w in words) and not any(w.isupper() for w in words):
             found.append(Span(start, m.end("run"), "LOCATION", "ORGANIZATION"))
     found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
-    found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street"].finditer(text)]
+    found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in _scan(p["street"], text, "street", lines)]
     if any(w in low for w in _D.BOX_WORDS):
         found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_box"].finditer(text)]
     if any(w in low for w in ("brgy", "bgy", "barangay")):
@@ -279,11 +279,19 @@ def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
     return None
 
 
+#: The words of the ``street`` template's road and numbered-street forms (``Route 9``, ``Road No 4``).
+_STREET_ROAD_WORDS = ("route", "rte", "highway", "hwy", "road", "rd", "street", "st", "lane", "gali", "galli", "cross")
+
+
 @lru_cache(maxsize=1)
 def _last_words() -> dict[str, frozenset]:
-    """The last words (lower case) a match of each head-bound pattern ends with."""
+    """Per pattern the words (lower case) of which every match holds one: the last word of a
+    head-bound pattern's match; a street's type, prefix or road word (no match crosses a line)."""
     heads = frozenset(h.split()[-1] for h in _heads())
+    street = (*gazetteers.entries("street_types"), *gazetteers.entries("street_prefixes"),
+              *_T.source("LOW_PREFIXES").split("|"), *_STREET_ROAD_WORDS)
     return {"named": heads,
+            "street": frozenset(w for e in street for w in _D.WORDS.findall(e.lower())),
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
             "street_low": frozenset(_T.source("LOW_TYPES").split("|")),
             "strong_low": frozenset(h.split()[-1] for h in _D.STRONG_LOWER_HEADS),
@@ -299,7 +307,7 @@ def _lines(text: str) -> list[tuple[int, int, frozenset]]:
 
 
 def _scan(rx: LazyPattern | AsciiTwin, text: str, name: str, lines):
-    """``rx.finditer`` over the lines of ``text`` that hold a word a match ends with (most lines hold none)."""
+    """``rx.finditer`` over the lines of ``text`` that hold one of :func:`_last_words`' (most lines hold none)."""
     ends = _last_words()[name]
     for start, end, words in lines:
         if not ends.isdisjoint(words):
