@@ -305,7 +305,7 @@ class TaggingModel:
         if item is not None and len(text) <= cut.size:
             labels, p_out, _ = self._label([item], o_threshold)[0]
             return self._crf_spans(item[1], labels, p_out), Evidence.of(item[1], p_out)
-        found, rows = [], []
+        found, evidence = [], Evidence()
         where = text if note is None else note
         cuts = cut.cuts(where)
         for (a, b), own in zip(cut.windows(where), zip(cuts, cuts[1:])):
@@ -313,8 +313,8 @@ class TaggingModel:
             piece = self._item(text[a:b])
             labels, p_out, _ = self._label([piece], o_threshold)[0]
             found.append(((a, b), self._crf_spans(piece[1], labels, p_out, offset=a)))
-            rows.extend(Evidence.rows(piece[1], p_out, offset=a, keep=own))
-        return merge(found, len(text)), Evidence(rows)
+            evidence.add(piece[1], p_out, offset=a, keep=own)
+        return merge(found, len(text)), evidence
 
     def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None,
                 o_threshold=None, evidence: Evidence | None = None) -> Document:
