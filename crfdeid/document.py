@@ -27,8 +27,11 @@ class Span:
     """A PHI mention: half-open character offsets, parent category and subtype.
 
     ``confidence`` is the tagger's confidence in a predicted span (the lowest
-    P(PHI) of its tokens; 1.0 for a rule's span), ``None`` for gold spans. It takes
-    no part in comparisons: two spans with the same offsets and type are equal.
+    P(PHI) of its tokens; 1.0 for a rule's span), ``None`` for gold spans.
+    ``crf_confidence`` is the CRF's word on the span whatever step made it (the lowest
+    P(PHI) of the tokens it overlaps: :mod:`crfdeid.tagging.crf_evidence`), which the
+    surrogate gate reads of a place a rule made; ``None`` where no CRF scored it. Neither takes part in
+    comparisons: two spans with the same offsets and type are equal.
 
     >>> Span(0, 3, "NAME", "DOCTOR", confidence=0.8) == Span(0, 3, "NAME", "DOCTOR")
     True
@@ -39,6 +42,7 @@ class Span:
     category: str
     subtype: str
     confidence: float | None = field(default=None, compare=False, repr=False)
+    crf_confidence: float | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return self.end - self.start

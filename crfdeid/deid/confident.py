@@ -50,7 +50,8 @@ docs/experiments.md, 2026-11-25):
   holds in capitals (``URGENCES``) or as a hospital or organisation, no clinical head right after it;
   a hospital's or organisation's name of several words is no service's name (``Eye Clinic``) and has
   an institution's head noun unless no noun phrase runs around it (``the Ashkenazi Jewish founder
-  variants``); a department is no Safe Harbor identifier at all.
+  variants``); a department is no Safe Harbor identifier at all; a place a rule made that the model gives
+  P(PHI) < 0.5 is none either (:func:`.confident_places.model_doubt`).
 
 Any type but an age: a span that is, holds or sits inside a clinical form (a score, grade, stage, class,
 code, a ward's or bed's number: ``Forrest IIa``, ``GCS E3V4M6``, ``E11.649``, ``Ward 64``) or a phrase or
@@ -76,7 +77,7 @@ import phonenumbers
 from .. import gazetteers
 from ..document import Span
 from . import ages, dates, facts, names
-from .confident_places import place_doubt
+from .confident_places import model_doubt, place_doubt
 from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
     ARTICLE_BEFORE,
@@ -397,18 +398,20 @@ def _label_word(surface: str) -> bool:
 
 
 def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = None, country: str = "US",
-          known: frozenset = frozenset()) -> str | None:
+          known: frozenset = frozenset(), crf: float | None = None) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
-    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``profession``, ``term``; ``form``,
-    ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`), or None.
+    type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``model``, ``profession``,
+    ``term``; ``form``, ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`), or None.
 
     ``confidence``: the tagger's (lowest token probability of PHI in the span; None when no tagger
     scored it); ``order``: how the note's ambiguous dates read; ``country``: the note's
-    (:func:`crfdeid.recognizers.safeharbor.country`); ``known``: the patient's full names' words."""
+    (:func:`crfdeid.recognizers.safeharbor.country`); ``known``: the patient's full names' words; ``crf``: the
+    model's P(PHI) of the span's words whatever step made it (``Span.crf_confidence``: :func:`model_doubt`)."""
     why = _type_doubt(text, sp, confidence, order, country, known)
     if why is None and sp.subtype != "AGE" and in_listed_term(text, sp):
         return "term"  # Maryland dissector, Boston Scientific: inside a listed term of several words
-    return why if why is not None else form_doubt(text, sp)  # a score, grade, code, bed, capitals (forms.py)
+    # else a score, grade, code, bed, capitals (forms.py); else a place a rule made that the model doubts
+    return why or form_doubt(text, sp) or model_doubt(sp, confidence, crf)
 
 
 def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None, country: str,

@@ -116,9 +116,10 @@ class Policies(DateSurrogates):
         return None
 
     def _doubt(self, doc: Document, sp: Span, confidence: float | None, order: str | None, known: frozenset,
-               fixed: list[Span]) -> str | None:
+               fixed: list[Span], crf: float | None = None) -> str | None:
         """Why the tagged span ``sp`` is not confidently a Safe Harbor identifier of its type
-        (:func:`crfdeid.deid.confident.doubt`), or None; a span over a fixed Safe Harbor form
+        (:func:`crfdeid.deid.confident.doubt`; ``crf``: the model's word on its words, :func:`confidences`
+        of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
         (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
         Names and places are judged under the i2b2 2014 labels only (English lists)."""
         if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
@@ -127,7 +128,7 @@ class Policies(DateSurrogates):
         if over and any(c.isdigit() and not any(f.start <= i < f.end for f in over)
                         for i, c in enumerate(doc.text[sp.start:sp.end], sp.start)):
             return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
-        why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known)
+        why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known, crf=crf)
         if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
         return why
@@ -190,10 +191,11 @@ def years_between(born: dt.date, then: dt.date) -> int:
     return then.year - born.year - ((then.month, then.day) < (born.month, born.day))
 
 
-def confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> dict:
+def confidences(doc: Document, spans: list[Span], fixed: list[Span], of: str = "confidence") -> dict:
     """Each de-identified span's confidence: the lowest of the document's spans it overlaps
     (None when they have none: gold spans; None too where the Safe Harbor layer finds an
     identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt).
+    ``of``: the spans' attribute read (``crf_confidence``: the model's word whatever step made a span).
 
     ``spans`` do not overlap one another (:func:`~crfdeid.deid.spans.deid_spans`), so the spans
     one span of the document overlaps are found by bisection: time grows with the number of
@@ -206,10 +208,11 @@ def confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> dict:
         return order[bisect_right(ends, o.start):bisect_left(starts, o.end)]
     lowest: dict = {}
     for o in doc.spans:
-        if o.confidence is not None:
+        c = getattr(o, of)
+        if c is not None:
             for sp in overlapped(o):
-                if sp not in lowest or o.confidence < lowest[sp]:
-                    lowest[sp] = o.confidence
+                if sp not in lowest or c < lowest[sp]:
+                    lowest[sp] = c
     for f in fixed:
         for sp in overlapped(f):
             lowest[sp] = None

@@ -229,7 +229,8 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
                 if a < end:
                     continue
                 end = b
-                repeat = Span(a, b, sp.category, sp.subtype, confidence=sp.confidence)  # as sure as its original
+                repeat = Span(a, b, sp.category, sp.subtype, confidence=sp.confidence,
+                              crf_confidence=sp.crf_confidence)  # as sure as its original, in the model's word too
                 if covered.find(1, a, b) == -1 and as_name(doc.text, low, a, b, capital_only, plain.get(phi)) \
                         and why_clinical(doc.text, repeat) not in NOT_REPEATS:
                     found.append(repeat)

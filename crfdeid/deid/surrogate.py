@@ -242,6 +242,7 @@ class Surrogator(Draws):
             sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
         fixed = sorted({sp for _, sp in found})
         conf = confidences(doc, labelled, fixed) if unsure or predicted else dict.fromkeys(labelled)
+        crf = confidences(doc, labelled, fixed, "crf_confidence") if predicted else {}  # the model's word
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
         order = self.read_order(doc, spans, self._country if votes else None)
         known = frozenset(w for person in st.persons for w in person)
@@ -249,7 +250,8 @@ class Surrogator(Draws):
         exempt: set[Span] = set()
         for lab, sp in zip(labelled, spans):
             why = self._placeholder(doc, sp, conf[lab])
-            reason = self._doubt(doc, sp, conf[lab], order, known, fixed) if why is None and predicted else None
+            reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab])
+                      if why is None and predicted else None)
             if reason:
                 why = "not_identifier"
                 self.counts[f"not_identifier:{lab.subtype}"] += 1  # by type, for the run summary

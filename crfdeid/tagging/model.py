@@ -34,6 +34,7 @@ from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.provenance import Trace
 from ..text.tokenize import Token, for_tagging, segments, tokenize
 from . import decoding, kinds, modelfile
+from .crf_evidence import Evidence
 from .pieces import PIECE_CHARS, Pieces, merge
 
 _START = attrgetter("start")
@@ -263,7 +264,8 @@ class TaggingModel:
 
     def _tagged(self, doc, item, labels, p_out, options=None, o_threshold=None) -> Document:
         """The tagged copy of ``doc``: decoded spans and their confidences through the chain."""
-        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options, item, o_threshold)
+        return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options, item, o_threshold,
+                            Evidence.of(item[1], p_out))
 
     def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
         """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
@@ -293,27 +295,39 @@ class TaggingModel:
         """``{span: confidence}`` of this CRF alone on ``text`` (a note's :func:`for_tagging` view;
         ``item``: its ``(text, tokens, segments)`` when known), a piece at a time when it is long
         (cut where ``note``, the note itself, allows: see :meth:`_tag_long`)."""
+        return self._scored(text, o_threshold, item, note)[0]
+
+    def _scored(self, text: str, o_threshold, item: tuple | None = None,
+                note: str | None = None) -> tuple[dict, Evidence]:
+        """:meth:`_crf_conf`'s spans and the CRF's :class:`Evidence` over the note's tokens (of a
+        long note, each token's from the window whose own piece holds it: the farthest from a cut)."""
         cut = self._pieces()
         if item is not None and len(text) <= cut.size:
             labels, p_out, _ = self._label([item], o_threshold)[0]
-            return self._crf_spans(item[1], labels, p_out)
-        found = []
-        for a, b in cut.windows(text if note is None else note):
+            return self._crf_spans(item[1], labels, p_out), Evidence.of(item[1], p_out)
+        found, evidence = [], Evidence()
+        where = text if note is None else note
+        cuts = cut.cuts(where)
+        for (a, b), own in zip(cut.windows(where), zip(cuts, cuts[1:])):
             checkpoint()  # a caller's deadline (the service's request timeout) stops between pieces
             piece = self._item(text[a:b])
             labels, p_out, _ = self._label([piece], o_threshold)[0]
             found.append(((a, b), self._crf_spans(piece[1], labels, p_out, offset=a)))
-        return merge(found, len(text))
+            evidence.add(piece[1], p_out, offset=a, keep=own)
+        return merge(found, len(text)), evidence
 
     def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None,
-                o_threshold=None) -> Document:
+                o_threshold=None, evidence: Evidence | None = None) -> Document:
         """``doc`` with the CRF spans ``conf`` (span -> confidence) through the post-CRF chain
         (``text``: the note as the tagger read it), each span with its confidence (a processor's
-        own span keeps the one it was given, else 1.0); with ``options["explain"]`` what each
-        step did, in ``meta['explain']``."""
+        own span keeps the one it was given, else 1.0) and its ``crf_confidence`` (a CRF span's own
+        confidence; of a span the chain made or changed, the lowest P(PHI) ``evidence`` gives its
+        tokens); with ``options["explain"]`` what each step did, in ``meta['explain']``."""
         trace = self._trace(conf, item, o_threshold) if options and options.get("explain") else None
         spans = self.chain.run(self.note(doc, text, options, item), conf, trace)
-        spans = [replace(sp, confidence=conf.get(sp, 1.0 if sp.confidence is None else sp.confidence))
+        spans = [replace(sp, confidence=conf.get(sp, 1.0 if sp.confidence is None else sp.confidence),
+                         crf_confidence=conf[sp] if sp in conf else
+                         None if evidence is None else evidence.lowest(sp.start, sp.end))
                  for sp in spans]
         meta = dict(doc.meta)
         out = Document(doc.doc_id, doc.text, spans, meta)
@@ -366,8 +380,8 @@ class TaggingModel:
         spans are merged (memory stays bounded: tokens, features and scores of one window;
         :mod:`crfdeid.tagging.pieces`), then the rules on the whole text."""
         view = for_tagging(doc.text)  # same length: the view of a piece is the piece of the view
-        return self._finish(doc, view, self._crf_conf(view, o_threshold, note=doc.text), options,
-                            o_threshold=o_threshold)
+        conf, evidence = self._scored(view, o_threshold, note=doc.text)
+        return self._finish(doc, view, conf, options, o_threshold=o_threshold, evidence=evidence)
 
     def _tag_batch(self, docs, o_threshold, options=None):
         # The whole batch is tagged before the first result is handed out, so that the
