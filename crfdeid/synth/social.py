@@ -111,7 +111,8 @@ def _street(rng: random.Random, country: str) -> str:
     if country == "ES":
         if rng.random() < 0.4:
             name = f"C/ {rng.choice(europe('ES', 'last'))}"
-        return f"{name} {n}" + rng.choice(["", f", {rng.randint(1, 9)}º {rng.choice('ABCD')}", f", {rng.randint(1, 9)}º"])
+        return f"{name} {n}" + rng.choice(["", f", {rng.randint(1, 9)}º {rng.choice('ABCD')}",
+                                           f", {rng.randint(1, 9)}º"])
     if country == "DE":
         return f"{name} {n}{rng.choice(['', '', 'a', ' b'])}"
     return f"{n}{rng.choice(['', '', ' bis'])} {name}"
@@ -160,8 +161,8 @@ def _org(kind: str) -> wd.Slot:
             forms = [f for f in ORGS.get(kind, ORGS["charity"]) if f[:3] == f"{w.country}:" or f[2:3] != ":"]
             if w.country in EUROPE and rng.random() < 0.7:  # a European patient's own country's names mostly
                 forms = [f for f in forms if f[2:3] == ":"] or forms
-            name = rng.choice(forms).split(":", 1)[-1].format(h=_head(rng, w), s=rng.choice(wl.split(wl.SAINTS)), t=w.town,
-                                            n=rng.randint(1, 40))
+            name = rng.choice(forms).split(":", 1)[-1].format(h=_head(rng, w), s=rng.choice(wl.split(wl.SAINTS)),
+                                                              t=w.town, n=rng.randint(1, 40))
         return [("ORGANIZATION", name)]
     return draw
 
