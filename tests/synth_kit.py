@@ -23,3 +23,15 @@ def check_deterministic_and_aligned(style: str, notes, ascii_only: bool = True) 
         assert all(doc.text[s.start:s.end] == doc.text[s.start:s.end].strip() for s in doc.spans)
         assert doc.text.isascii() or not ascii_only
         assert not re.search(r"[{}<>]", doc.text), doc.doc_id
+
+
+def check_templates(templates, known: set[str]) -> None:
+    """Every template line draws one level of ``{a|b}`` (a nested brace would be written out) and
+    names only ``known`` slots."""
+    for line in templates:
+        depth = 0
+        for c in line:
+            depth += (c == "{") - (c == "}")
+            assert depth in (0, 1), line
+        for slot in re.findall(r"<([A-Za-z_0-9]+)>", line):
+            assert slot in known, (line, slot)

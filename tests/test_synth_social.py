@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from synth_kit import check_deterministic_and_aligned
+from synth_kit import check_deterministic_and_aligned, check_templates
 
 from crfdeid.synth import generate
 from crfdeid.synth.builder import NoteBuilder
@@ -114,13 +114,7 @@ def test_european_lists_have_a_source_a_licence_and_every_kind():
 
 def test_every_template_slot_is_known_and_braces_are_flat():
     known = set(SOCIAL_SLOTS) | set(VOCAB) | set(SLOTS) | set(EXTRA_SLOTS)
-    for line in TEMPLATES:
-        depth = 0
-        for c in line:  # fill draws one level of alternatives: a nested brace would be written out
-            depth += (c == "{") - (c == "}")
-            assert depth in (0, 1), line
-        for slot in re.findall(r"<([A-Za-z_0-9]+)>", line):
-            assert slot in known, (line, slot)
+    check_templates(TEMPLATES, known)
     assert all(len(labels) == len(LANGUAGES) for labels, _ in FORM_FIELDS)
 
 
