@@ -10,7 +10,16 @@ from synth_kit import check_deterministic_and_aligned, check_templates
 from crfdeid.synth import generate
 from crfdeid.synth.builder import NoteBuilder
 from crfdeid.synth.social import CLINICAL_PLACES, EUROPE, SOCIAL_SLOTS, acronym, europe
-from crfdeid.synth.social_templates import FORM_FIELDS, HEADINGS, LANGUAGES, LETTER_LINES, SOCIAL_LINES
+from crfdeid.synth.social_templates import (
+    EPONYM_TESTS,
+    FORM_FIELDS,
+    HEADINGS,
+    LABS,
+    LANGUAGES,
+    LETTER_LINES,
+    SOCIAL_LINES,
+    TERM_ABBREVIATIONS,
+)
 from crfdeid.synth.specialty import EXTRA_SLOTS
 from crfdeid.synth.specialty_vocab import VOCAB
 from crfdeid.synth.world import SLOTS
@@ -93,12 +102,22 @@ def test_ages_over_89_are_age_and_younger_ages_are_not(notes):
 @pytest.mark.parametrize("pattern", [
     "|".join(re.escape(p) for p in CLINICAL_PLACES),  # anatomy that reads like a place or a name
     r"\b(Ward|Bay) \d+\b", r"\bBarthel \d+\b", r"\bKatz \d/6\b",
-    r"(?:Medication|Medicatie|Leki|Medicación|Medikation|Traitement): [^\n]+",  # drug brands
+    r"(?<!\w)(?:Medication|Medicatie|Leki|Medicación|Medikation|Traitement): [^\n]+",  # drug brands
+    "|".join(re.escape(t) for t in TERM_ABBREVIATIONS),  # a clinical term (ABBREVIATION), beside hospital initials
+    r"\b(Hb|Na|eGFR|CRP|kreatinine|Kreatinin|kreatynina) \d+\b",  # a word and a number, beside streets
+    "|".join(re.escape(t.split("{")[0].strip()) for t in EPONYM_TESTS),  # eponyms and brands, beside organisations
 ])
 def test_look_alikes_are_written_and_never_phi(notes, pattern):
     hits = [(d, m.span()) for d in notes for m in re.finditer(f"(?i){pattern}", d.text)]
     assert len(hits) >= 10
     assert not [d.text[b:e] for d, (b, e) in hits if _labelled(d, b, e)]
+
+
+def test_lab_values_follow_their_tables_and_stay_plain(notes):
+    names = "|".join(re.escape(n) for names, *_ in LABS for n in names)
+    hits = [(d, m) for d in notes for m in re.finditer(rf"(?<![\w-])({names}) (\d+(?:[.,]\d+)?)(?=[,;.\n]|$)", d.text)]
+    assert len(hits) >= 100
+    assert not [m.group(0) for d, m in hits if _labelled(d, *m.span())]
 
 
 def test_european_lists_have_a_source_a_licence_and_every_kind():

@@ -17,8 +17,11 @@ towns and firms from ``crfdeid/_data/europe_places.txt``: GeoNames and Faker's l
 by ``python gazetteers/europe_places.py``) or of the ``specialty`` style's countries. Organisations
 are built from the hand-written heads and tails of :mod:`crfdeid.synth.world_lists` and those firms.
 Ages over 89 are AGE in figures and words; in a third of the same slots an age under 90 is drawn,
-plain. Look-alikes stay unlabelled: eponyms, brands, named scores, departments, ``Ward 7``, and
-clinical phrases that read like a place (``circle of Willis``, ``pouch of Douglas``).
+plain. Look-alikes stay unlabelled: eponyms, brands, named scores, departments, ``Ward 7``,
+clinical phrases that read like a place (``circle of Willis``, ``pouch of Douglas``), clinical terms
+with their abbreviation in brackets (``benign prostatic hyperplasia (BPH)``, beside a hospital's
+initials), laboratory values (``Hb 104, Na 138``, beside streets) and eponymous tests and devices
+(``Dawes-Redman criteria met``, ``Medtronic pacemaker``, beside organisations).
 """
 
 from __future__ import annotations
@@ -35,7 +38,17 @@ from . import specialty as sp
 from . import world as wd
 from . import world_lists as wl
 from .builder import NoteBuilder
-from .social_templates import FORM_FIELDS, HEADINGS, LANGUAGES, LETTER_LINES, SOCIAL_LINES
+from .phrases import fill
+from .social_templates import (
+    EPONYM_TESTS,
+    FORM_FIELDS,
+    HEADINGS,
+    LABS,
+    LANGUAGES,
+    LETTER_LINES,
+    SOCIAL_LINES,
+    TERM_ABBREVIATIONS,
+)
 
 #: Note kinds and their weights.
 NOTE_KINDS = {"social": 40, "letter": 35, "form": 25}
@@ -193,6 +206,16 @@ def _initials(w: wd.World) -> str:
     return acronym(w.hospital) if w.country in EUROPE else ps.hospital_acronym(w.hospital)
 
 
+def _labs(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """Two to four laboratory values, a word and a number each, in the patient's language at times (plain)."""
+    own = LANGUAGES.index(w.country) if w.country in LANGUAGES and rng.random() < 0.6 else 0
+    values = []
+    for names, low, high, places in rng.sample(LABS, rng.randint(2, 4)):
+        value = f"{rng.uniform(low, high):.{places}f}"
+        values.append(f"{names[own] if len(names) > 1 else names[0]} {value.replace('.', ',') if own else value}")
+    return ["; ".join(values) if own else ", ".join(values)]
+
+
 def _plain(draw: Callable[[random.Random], str]) -> wd.Slot:
     return lambda r, w, d: [draw(r)]
 
@@ -211,6 +234,9 @@ SOCIAL_SLOTS: dict[str, wd.Slot] = {
     "healthplan": lambda r, w, d: [("HEALTHPLAN", f"{wd._letters(r, 3)}{ps.digits(r, 9)}")],
     "dept": _plain(lambda r: r.choice(ps.pool("departments"))),
     "clin_st": _plain(lambda r: r.choice(CLINICAL_PLACES)),
+    "term_ab": _plain(lambda r: r.choice(TERM_ABBREVIATIONS)),
+    "labs": _labs,
+    "eptest": _plain(lambda r: fill(r, r.choice(EPONYM_TESTS))),
 }
 
 

@@ -11,7 +11,9 @@ a profession; ``<employer>``, ``<school>``, ``<carehome>``, ``<charity>``, ``<in
 ``<pc_town>`` a postcode and town in the country's order; ``<hosp_acr>`` a hospital with its
 initials after it, ``<acr>`` the initials alone; ``<old>`` an age over 89 (AGE) and ``<young>``
 an age under 90 (plain) in the same words; ``<dept>`` a department, ``<clin_st>`` a clinical
-phrase that reads like a place. ``{a|b}`` and ``{3-9}`` are drawn by
+phrase that reads like a place; ``<term_ab>`` a clinical term with its abbreviation in brackets,
+``<labs>`` laboratory values (``Hb 104, Na 138``), ``<eptest>`` an eponymous test, score or device
+(plain look-alikes of hospital initials, streets and organisations). ``{a|b}`` and ``{3-9}`` are drawn by
 :func:`crfdeid.synth.phrases.fill` (never PHI).
 """
 
@@ -53,6 +55,10 @@ SOCIAL_LINES = [
     "Previously under the {memory clinic|cardiology team} at <acr>.",
     "{Lives in a flat|Lives in a bungalow|Lives on the ground floor}; <dept> to review.",
     "<clin_st> noted; <epo> {noted|documented|discussed}. {Ward|Bay} {1-12}, bed {1-20}.",
+    "Known <term_ab>; under the <dept> team at <acr>{, <term_ab>|}.",
+    "Bloods at <practice>: <labs>.",
+    "Occupational health at <employer>: <eptest>; <term_ab>.",
+    "{Cared for at|Lives at} <carehome>: <eptest>; Ward {1-12}.",
     "Smoker {10-40} pack-years; alcohol {none|occasional|14 units/week}. <score> {0-5}.",
 ]
 
@@ -72,6 +78,10 @@ LETTER_LINES = [
     "Social: lives {alone |}at <addr>, <pc_town>; {daughter|son} <rel> {visits daily|nearby}.",
     "Employer: <employer>; sick note issued{ until <date>|}.",
     "Insurer: <insurer>.",
+    "{Diagnoses|Background|Voorgeschiedenis|Rozpoznanie|Antecedentes|Diagnosen|Antécédents}: <term_ab>; <term_ab>.",
+    "{Bloods|Labs|Lab|Badania|Analítica|Labor|Biologie} {(<date>)|at <acr>|}: <labs>.",
+    "<term_ab> confirmed at <acr>; <eptest>; <labs>.",
+    "{Seen|Reviewed} in the <dept> clinic at <hosp_full>; <eptest>; <brand> {5|10|20} mg.",
     "Known {to|with} <dept>; <epo> <score> {1-5}; on <brand>.",
     "<clin_st> on imaging; {Ward|Station|Bay} {1-9}{A|B|}.",
     "{Also|Also seen by|Also known to} <dept>; no {change|concerns}.",
@@ -105,8 +115,65 @@ FORM_FIELDS = [
     (("Diagnosis", "Diagnose", "Rozpoznanie", "Diagnóstico", "Diagnose", "Diagnostic"), "<dx>"),
     (("Mobility", "Mobiliteit", "Mobilność", "Movilidad", "Mobilität", "Mobilité"),
      "{Barthel 45|Barthel 80|Barthel 100|Katz 3/6|Katz 5/6}; <clin_st>."),
+    (("Background", "Voorgeschiedenis", "Choroby współistniejące", "Antecedentes", "Vorerkrankungen",
+      "Antécédents"), "<term_ab>; <eptest>"),
+    (("Laboratory", "Laboratorium", "Badania", "Analítica", "Labor", "Biologie"), "<labs>"),
     (("Medication", "Medicatie", "Leki", "Medicación", "Medikation", "Traitement"),
      "<brand> {5|10|20|40} mg, <drug>."),
     (("Seen by", "Gezien door", "Konsultacja", "Valorado por", "Gesehen von", "Vu par"), "<dept>, {Ward|Bay} {1-12}"),
     (("Signed", "Getekend", "Podpis", "Firma", "Unterschrift", "Signé"), "<dr_full>, <date>"),
 ]
+
+#: Clinical terms with their abbreviation in brackets, as letters write them (never PHI): the
+#: look-alike of ``<hospital> (<initials>)``. Written for crfdeid from general clinical knowledge
+#: (the sourced lists hold the abbreviations alone: ``gazetteers/clinical_abbrevs.txt``).
+TERM_ABBREVIATIONS = (
+    "benign prostatic hyperplasia (BPH)", "dual-energy X-ray absorptiometry (DXA)",
+    "holmium laser enucleation of the prostate (HoLEP)", "transurethral resection of the prostate (TURP)",
+    "transurethral resection of bladder tumour (TURBT)", "chronic obstructive pulmonary disease (COPD)",
+    "congestive heart failure (CHF)", "atrial fibrillation (AF)", "chronic kidney disease (CKD)",
+    "acute kidney injury (AKI)", "type 2 diabetes mellitus (T2DM)", "transient ischaemic attack (TIA)",
+    "cerebrovascular accident (CVA)", "deep vein thrombosis (DVT)", "pulmonary embolism (PE)",
+    "non-ST-elevation myocardial infarction (NSTEMI)", "percutaneous coronary intervention (PCI)",
+    "coronary artery bypass graft (CABG)", "transcatheter aortic valve implantation (TAVI)",
+    "implantable cardioverter-defibrillator (ICD)", "obstructive sleep apnoea (OSA)",
+    "continuous positive airway pressure (CPAP)", "gastro-oesophageal reflux disease (GORD)",
+    "endoscopic retrograde cholangiopancreatography (ERCP)", "percutaneous endoscopic gastrostomy (PEG)",
+    "polymyalgia rheumatica (PMR)", "rheumatoid arthritis (RA)", "systemic lupus erythematosus (SLE)",
+    "multiple sclerosis (MS)", "Parkinson's disease (PD)", "motor neurone disease (MND)",
+    "mild cognitive impairment (MCI)", "post-traumatic stress disorder (PTSD)", "urinary tract infection (UTI)",
+    "community-acquired pneumonia (CAP)", "total hip replacement (THR)", "total knee replacement (TKR)",
+    "open reduction and internal fixation (ORIF)", "polycystic ovary syndrome (PCOS)",
+    "small for gestational age (SGA)", "cardiotocography (CTG)", "low molecular weight heparin (LMWH)",
+    "direct oral anticoagulant (DOAC)", "prostate-specific antigen (PSA)", "long-term oxygen therapy (LTOT)",
+    "Activities of Daily Living (ADL)", "Comprehensive Geriatric Assessment (CGA)",
+    "Functional Independence Measure (FIM)", "Do Not Attempt Cardiopulmonary Resuscitation (DNACPR)",
+    "Lasting Power of Attorney (LPA)", "Multidisciplinary Team (MDT)", "Mini-Mental State Examination (MMSE)",
+    "koronare Herzkrankheit (KHK)", "chronisch obstructieve longziekte (COPD)",
+    "przewlekła obturacyjna choroba płuc (POChP)", "enfermedad pulmonar obstructiva crónica (EPOC)",
+    "insuffisance cardiaque (IC)", "accident vasculaire cérébral (AVC)",
+)
+#: Laboratory values as letters and forms write them, a word and a number (never PHI; read as a
+#: street): each name by :data:`LANGUAGES` (one name for all when the same), its range and decimals.
+LABS = (
+    (("Hb",), 70, 165, 0), (("Na",), 124, 148, 0), (("K",), 3.0, 5.9, 1), (("eGFR",), 12, 90, 0),
+    (("CRP",), 1, 260, 0), (("creat", "kreatinine", "kreatynina", "creatinina", "Kreatinin", "créatinine"), 48, 320, 0),
+    (("urea", "ureum", "mocznik", "urea", "Harnstoff", "urée"), 2.5, 28.0, 1),
+    (("WCC", "leuko's", "WBC", "leucocitos", "Leukos", "leucocytes"), 2.1, 24.0, 1),
+    (("Plt", "trombo's", "PLT", "plaquetas", "Thrombos", "plaquettes"), 60, 480, 0),
+    (("INR",), 0.9, 4.2, 1), (("HbA1c",), 36, 96, 0), (("TSH",), 0.2, 8.5, 1), (("ALT",), 8, 190, 0),
+    (("Ca",), 1.9, 2.8, 2), (("Mg",), 0.5, 1.1, 2), (("NT-proBNP",), 90, 9000, 0),
+    (("ferritin", "ferritine", "ferrytyna", "ferritina", "Ferritin", "ferritine"), 8, 900, 0),
+)
+#: Eponymous tests, scores, criteria and devices written beside organisations (never PHI; read as
+#: organisations): ``{a|b}`` and ``{3-9}`` drawn by :func:`crfdeid.synth.phrases.fill`.
+EPONYM_TESTS = (
+    "Dawes-Redman criteria {met|not met}", "Barthel index {20-100}", "Katz {2-6}/6", "Waterlow {8-25}",
+    "Braden {9-23}", "Norton {5-20}", "Tinetti {10-28}/28", "Berg balance {20-56}/56", "Rockwood frailty {3-8}",
+    "Folstein MMSE {14-30}/30", "Epworth {3-20}", "Wells score {0-6}", "Child-Pugh {A|B|C}", "Apgar {6-10}",
+    "Bishop score {2-10}", "Killip class {I|II|III}", "Mallampati {1-4}", "Fontaine stage {I|II|III}",
+    "Breslow {1-4} mm", "Gleason {6-9}", "Nottingham grade {1-3}", "Blalock-Taussig shunt", "Potts shunt",
+    "Fontan circulation", "Hartmann's procedure", "Whipple's procedure", "Nissen fundoplication",
+    "Ilizarov frame", "Swan-Ganz catheter", "Hickman line", "Holter monitor", "Mirena coil", "Foley catheter",
+    "Medtronic pacemaker", "Biotronik ICD", "Abbott loop recorder", "Dräger ventilator", "Philips CPAP",
+)
