@@ -36,6 +36,7 @@ from .letter import letter
 from .mix import PLAIN, mix_note
 from .nursing import nursing_note
 from .operative import operative_note
+from .social import social_note
 from .specialty import specialty_note
 from .ward import roughen, ward_note
 from .world import world_note
@@ -71,6 +72,10 @@ STYLES["operative"] = {"operative": (operative_note, 100)}
 #: discharge summaries, clinic letters, SOAP notes), their diagnoses, drugs, signs, scores and labs from
 #: sourced lists (:mod:`crfdeid.synth.dictated`, issue 58 item 1).
 STYLES["dictated"] = {"dictated": (dictated_note, 100)}
+#: ``social``: social histories, referral letters and forms that name employers, schools, care homes, charities
+#: and insurers, addresses of five European countries in their order, hospitals by their initials and ages over
+#: 89, beside eponyms, brands, scores and departments left unlabelled (:mod:`crfdeid.synth.social`, issue 58).
+STYLES["social"] = {"social": (social_note, 100)}
 FIRST_RECORD = 100
 
 
@@ -128,8 +133,10 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
         variants ``"mix_vocab"`` and ``"mix_icu"``, ``"world"`` (other note kinds and countries,
         :mod:`crfdeid.synth.world`), ``"specialty"`` (notes of every specialty, their clinical words
         from sourced lists: :mod:`crfdeid.synth.specialty`), ``"operative"`` (dictated operative,
-        endoscopy and consult notes: :mod:`crfdeid.synth.operative`) or ``"dictated"`` (dictated notes
-        of non-operative specialties: :mod:`crfdeid.synth.dictated`).
+        endoscopy and consult notes: :mod:`crfdeid.synth.operative`) ``"dictated"`` (dictated notes
+        of non-operative specialties: :mod:`crfdeid.synth.dictated`) or ``"social"`` (social histories,
+        letters and forms naming organisations, European addresses, hospital initials and ages over 89:
+        :mod:`crfdeid.synth.social`).
 
     Returns
     -------

@@ -74,7 +74,12 @@ class NoteBuilder:
         if self._case:
             chars = list(text)
             for start, end, mode in self._case:
-                chunk = "".join(chars[start:end])
-                chars[start:end] = chunk.upper() if mode == "upper" else chunk.lower()
+                chars[start:end] = [_recased(c, mode) for c in chars[start:end]]
             text = "".join(chars)
         return Document(doc_id, text, list(self._spans), dict(meta or {}))
+
+
+def _recased(char: str, mode: str) -> str:
+    """``char`` in upper or lower case, kept as is where that would change its length (``ß``: ``SS``)."""
+    new = char.upper() if mode == "upper" else char.lower()
+    return new if len(new) == 1 else char
