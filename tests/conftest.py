@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,14 @@ import pytest
 TESTS = Path(__file__).parent
 DATA = TESTS / "data"
 PHYSIONET = TESTS.parent.parent / "shared" / "corpora" / "physionet-dev"
+
+#: The JVM options of every Spark driver the tests start (spark-submit reads SPARK_SUBMIT_OPTS): the
+#: session fixture's, and those of the commands and jobs the tests run in subprocesses, which inherit
+#: it. Their jobs are short, so most of the JIT compilers' work is lost: the client compiler alone and
+#: the serial collector cut a Spark command's test from 34 to 21 CPU-s and step 3's tests from 548 to
+#: 410 (docs/performance.md, 2026-11-26). A value already set, even empty, is kept.
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+os.environ.setdefault("SPARK_SUBMIT_OPTS", JVM_OPTIONS)
 
 
 @pytest.fixture(scope="session")
