@@ -35,7 +35,9 @@ _skipped: list[str] = []
 
 #: Modules whose tests run on one worker under ``--dist loadgroup``, by group name.
 GROUPS = {"spark": ("tests/test_spark.py", "tests/test_spark_encodings.py", "tests/test_spark_fhir.py",
-                    "tests/test_spark_hl7.py")}
+                    "tests/test_spark_hl7.py"),
+          # the modules that take the session's tiny model (tests/conftest.py): trained once, not once each
+          "small-model": ("tests/test_model.py", "tests/test_inference.py", "tests/test_train_tag_cli.py")}
 #: A test that takes one of these fixtures joins the group named, in whatever module it is.
 FIXTURE_GROUPS = {"spark": "spark"}
 

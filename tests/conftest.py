@@ -27,6 +27,17 @@ def data_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def small_model():
+    """The tiny model of ``configs/synth-small.yaml`` trained on its own notes (``synth:40,7``), once
+    a worker: ``test_model``, ``test_inference`` and ``test_train_tag_cli`` each trained exactly this
+    (the last through ``crfdeid train``, which writes the same bytes as its :meth:`save`); the group
+    ``small-model`` (conftest.py at the root) keeps them on one worker. A test that checks training
+    itself still trains."""
+    from crfdeid.crf import train_model
+    return train_model(None, TESTS.parent / "configs" / "synth-small.yaml")
+
+
+@pytest.fixture(scope="session")
 def physionet_dir() -> Path:
     """The shared PhysioNet dev corpus; skips the test where it is absent."""
     if not (PHYSIONET / "id.text").exists():
