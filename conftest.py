@@ -13,7 +13,8 @@ module-scoped fixtures, such as a trained model, are built once) and the tests t
 the test process share one worker (one JVM for the run, as serially): those of the Spark modules
 and, in any module, those that take the session's ``spark`` fixture. A test that starts Spark in
 processes of its own (a ``local-cluster`` job, the command's subprocesses) needs no shared JVM:
-it is marked with a group of its own and runs beside that worker.
+it is marked with a group of its own and runs beside that worker. The modules that take the session's
+tiny model (``small_model``, tests/conftest.py) share a worker too, which trains it once.
 """
 
 from __future__ import annotations
