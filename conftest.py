@@ -13,7 +13,8 @@ module-scoped fixtures, such as a trained model, are built once) and the tests t
 the test process share one worker (one JVM for the run, as serially): those of the Spark modules
 and, in any module, those that take the session's ``spark`` fixture. A test that starts Spark in
 processes of its own (a ``local-cluster`` job, the command's subprocesses) needs no shared JVM:
-it is marked with a group of its own and runs beside that worker.
+it is marked with a group of its own and runs beside that worker. The modules that take the session's
+tiny model (``small_model``, tests/conftest.py) share a worker too, which trains it once.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ _skipped: list[str] = []
 
 #: Modules whose tests run on one worker under ``--dist loadgroup``, by group name.
 GROUPS = {"spark": ("tests/test_spark.py", "tests/test_spark_encodings.py", "tests/test_spark_fhir.py",
-                    "tests/test_spark_hl7.py")}
+                    "tests/test_spark_hl7.py"),
+          # the modules that take the session's tiny model (tests/conftest.py): trained once, not once each
+          "small-model": ("tests/test_model.py", "tests/test_inference.py", "tests/test_train_tag_cli.py")}
 #: A test that takes one of these fixtures joins the group named, in whatever module it is.
 FIXTURE_GROUPS = {"spark": "spark"}
 

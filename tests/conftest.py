@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,11 +11,30 @@ TESTS = Path(__file__).parent
 DATA = TESTS / "data"
 PHYSIONET = TESTS.parent.parent / "shared" / "corpora" / "physionet-dev"
 
+#: The JVM options of every Spark driver the tests start (spark-submit reads SPARK_SUBMIT_OPTS): the
+#: session fixture's, and those of the commands and jobs the tests run in subprocesses, which inherit
+#: it. Their jobs are short, so most of the JIT compilers' work is lost: the client compiler alone and
+#: the serial collector cut a Spark command's test from 34 to 21 CPU-s and step 3's tests from 548 to
+#: 410 (docs/performance.md, 2026-11-26). A value already set, even empty, is kept.
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+os.environ.setdefault("SPARK_SUBMIT_OPTS", JVM_OPTIONS)
+
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     """Folder of small synthetic fixtures (no real PHI)."""
     return DATA
+
+
+@pytest.fixture(scope="session")
+def small_model():
+    """The tiny model of ``configs/synth-small.yaml`` trained on its own notes (``synth:40,7``), once
+    a worker: ``test_model``, ``test_inference`` and ``test_train_tag_cli`` each trained exactly this
+    (the last through ``crfdeid train``, which writes the same bytes as its :meth:`save`); the group
+    ``small-model`` (conftest.py at the root) keeps them on one worker. A test that checks training
+    itself still trains."""
+    from crfdeid.crf import train_model
+    return train_model(None, TESTS.parent / "configs" / "synth-small.yaml")
 
 
 @pytest.fixture(scope="session")

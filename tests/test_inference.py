@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 import pickle
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from crfdeid.crf import Model, train_model
+from crfdeid.crf import Model
 from crfdeid.crf.numpy.emission import EmissionScorer
 from crfdeid.crf.numpy.tagger import marginals, viterbi
 from crfdeid.crf.numpy.weights import read_weights
@@ -17,13 +16,10 @@ from crfdeid.errors import ModelError
 from crfdeid.io import read
 from crfdeid.tagging.model import tokens_for
 
-ROOT = Path(__file__).resolve().parent.parent
-SMALL = ROOT / "configs" / "synth-small.yaml"
-
 
 @pytest.fixture(scope="module")
-def models():
-    model = train_model(list(read("synth:40,7")), SMALL)
+def models(small_model):
+    model = small_model  # configs/synth-small.yaml on synth:40,7, trained once a worker (tests/conftest.py)
     return model, Model(model._crf, model.config, model.manifest, backend="crfsuite")
 
 

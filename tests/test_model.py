@@ -32,8 +32,10 @@ def test_docs():
 
 
 @pytest.fixture(scope="module")
-def model(train_docs):
-    return train_model(train_docs, SMALL)
+def model(small_model, train_docs):
+    """``train_model(train_docs, SMALL)``: the session's (tests/conftest.py), trained on these notes."""
+    assert small_model.stats["documents"] == len(train_docs)
+    return small_model
 
 
 def test_training_reports_what_it_saw(model, train_docs):

@@ -259,7 +259,8 @@ from crfdeid.spark import deidentify
 src, key, dest = sys.argv[1:]
 spark = (SparkSession.builder.master("local-cluster[2,1,1024]").appName("crfdeid-cluster-test")
          .config("spark.driver.bindAddress", "127.0.0.1").config("spark.driver.host", "127.0.0.1")
-         .config("spark.ui.enabled", "false").getOrCreate())
+         .config("spark.ui.enabled", "false")  # the executors' JVMs: the driver's options (conftest.py)
+         .config("spark.executor.extraJavaOptions", os.environ.get("SPARK_SUBMIT_OPTS", "")).getOrCreate())
 spark.sparkContext.setLogLevel("ERROR")
 open(dest + ".app", "w").write(spark.sparkContext.applicationId)  # the test removes its logs
 rows = [json.loads(line) for line in open(src, encoding="utf-8")]

@@ -19,10 +19,10 @@ NOTE = "Seen by Dr. Ann Lee on 03/14/2098.\nCall 617-555-0199.\n"
 
 
 @pytest.fixture(scope="module")
-def model_path(tmp_path_factory):
-    out = tmp_path_factory.mktemp("model") / "small.model"
-    assert train.main(["--config", SMALL, "--output", str(out), "--quiet"]) == 0
-    return out
+def model_path(small_model, tmp_path_factory):
+    """What ``train --config SMALL`` writes: the same bytes as the session's model saved (tests/conftest.py);
+    the command's own training runs in the tests below."""
+    return small_model.save(tmp_path_factory.mktemp("model") / "small.model")
 
 
 def test_train_prints_summary_and_scores_dev(tmp_path, capsys):
