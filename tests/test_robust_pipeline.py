@@ -382,7 +382,8 @@ def test_a_long_single_line_note_is_tagged_in_bounded_memory(model_path, tmp_pat
     # 2 MB on one line: about 400 MB when tagged whole (measured 858 MB for 5 MB before the
     # pieces), 144 MB for 5 MB and 278 MB for 50 MB in pieces (bench/large_note.py). This 2 MB note
     # peaked at 246.6 MB at 5d89cc7 and 257.3 MB at 332623c, after this round's merges
-    # (2026-11-23): the bound sits between that and tagging whole.
+    # (2026-11-23), 279 MB at 1e1988e and 285 MB at 14a3643 (2026-11-26, the CRF's word kept per token:
+    # crfdeid/tagging/crf_evidence.py); a 2 KB note 130 MB: the bound sits between that and tagging whole.
     from crfdeid.experiments.bench import child
     src = tmp_path / "in"
     _one_line_note(src, UNIT, 2 * 2**20)
