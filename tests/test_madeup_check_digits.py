@@ -127,6 +127,22 @@ CHECKED = [
     ("check10", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
     ("check10", "IDNUM", r"\d{13}", "za.idnr"),
     ("check10", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check11", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check11", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check11", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check11", "IDNUM", r"\d{11}", "pl.pesel"),
+    ("check11", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check11", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check11", "IDNUM", r"784-\d{4}-\d{7}-\d", "luhn"),  # an Emirates ID: Luhn over its 15 digits
+    ("check11", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
+    ("check11", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check11", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("check11", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check11", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check11", "IDNUM", r"1\d{9}", _npi),
+    ("check11", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
+    ("check11", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),
+    ("check11", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
