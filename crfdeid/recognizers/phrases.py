@@ -286,7 +286,12 @@ _STREET_ROAD_WORDS = ("route", "rte", "highway", "hwy", "road", "rd", "street", 
 @lru_cache(maxsize=1)
 def _last_words() -> dict[str, frozenset]:
     """Per pattern the words (lower case) of which every match holds one: the last word of a
-    head-bound pattern's match; a street's type, prefix or road word (no match crosses a line)."""
+    head-bound pattern's match; a street's type, prefix or road word (no match crosses a line).
+
+    Evidence for the street's gate: the whole-note and the line-gated scans were identical (100
+    matches, 0 notes differ) on all 21 made-up sets as written, lower-cased and upper-cased (the
+    review of 2026-11-26); on the 18 sets open to development, 84 matches, 0 differ (docs/rules.md,
+    "Same output, less code")."""
     heads = frozenset(h.split()[-1] for h in _heads())
     street = (*gazetteers.entries("street_types"), *gazetteers.entries("street_prefixes"),
               *_T.source("LOW_PREFIXES").split("|"), *_STREET_ROAD_WORDS)
