@@ -36,7 +36,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import regex
 
@@ -44,7 +44,7 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyPattern
 from .fixedforms import ADDRESS_LINE, plain_words
-from .ruledata import Checks, table
+from .ruledata import Checks, lists, table
 
 _T = table("contextforms")  # the forms, their gates and patterns (crfdeid/_data/rules/contextforms.tsv)
 _R = _T.namespace()
@@ -170,19 +170,13 @@ def _label_or_line(m, text: str) -> bool:
     return bool(_R.POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line))
 
 
-@lru_cache(maxsize=1)
-def _cities() -> frozenset:
-    return frozenset(c.lower() for c in gazetteers.entries("cities"))
+_cities = partial(lists, "cities")
+_us_state_names = partial(lists, "states")
 
 
 @lru_cache(maxsize=1)
 def _us_state_codes() -> frozenset:
     return frozenset(a for a in gazetteers.entries("state_abbrevs") if len(a) == 2 and a.isupper())
-
-
-@lru_cache(maxsize=1)
-def _us_state_names() -> frozenset:
-    return frozenset(s.lower() for s in gazetteers.entries("states"))
 
 
 #: Form name -> (subtype, regex, check(match, text) -> bool, gate or None), from the table's ``rule``

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import regex
 
@@ -47,7 +47,7 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyModule, LazyPattern
 from . import phones
-from .ruledata import Checks, table
+from .ruledata import Checks, lists, table
 
 _T = table("fixedforms")  # the forms, their gates and patterns (crfdeid/_data/rules/fixedforms.tsv)
 _R = _T.namespace()
@@ -234,16 +234,13 @@ def _postal_nl(m, text) -> bool:
     return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
 
 
-@lru_cache(maxsize=1)
-def plain_words() -> frozenset:
-    """Common and clinical words (a group of letters that is one is no identifier's)."""
-    return gazetteers.load("common_words") | gazetteers.load("clinical_words")
+#: Common and clinical words (a group of letters that is one is no identifier's).
+plain_words = partial(lists, "common_words", "clinical_words")
 
 
 @lru_cache(maxsize=1)
 def _abbreviations() -> frozenset:
-    return gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words") | frozenset(
-        "cc ml mg kg gm mm cm iu am pm hr".split())
+    return lists("clinical_abbrevs", "stop_words") | frozenset("cc ml mg kg gm mm cm iu am pm hr".split())
 
 
 def _address_context(m, text: str) -> bool:

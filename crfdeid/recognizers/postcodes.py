@@ -42,7 +42,7 @@ from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import AsciiTwin, LazyPattern
 from .fixedforms import plain_words
-from .ruledata import table
+from .ruledata import lists, table
 
 _R = table("postcodes").namespace()  # the patterns and words (crfdeid/_data/rules/postcodes.tsv)
 
@@ -206,5 +206,4 @@ def _units() -> frozenset:
 @lru_cache(maxsize=1)
 def _not_places() -> frozenset:
     """Plain, clinical and drug words and :func:`_units`: what stands right before a count, never a town."""
-    return (plain_words() | _units() | gazetteers.load("drug_names") | gazetteers.load("brand_names")
-            | gazetteers.load("clinical_abbrevs"))
+    return plain_words() | _units() | lists("drug_names", "brand_names", "clinical_abbrevs")

@@ -34,6 +34,7 @@ from types import SimpleNamespace
 
 import regex
 
+from .. import gazetteers
 from ..errors import RegistryError
 from ..text.patterns import LazyPattern
 
@@ -231,6 +232,12 @@ class Checks(dict):
 def _pattern_alone(m, text) -> bool:
     """The check of a form whose pattern is all its evidence."""
     return True
+
+
+@cache
+def lists(*names: str) -> frozenset[str]:
+    """The lower-cased entries of the word lists ``names`` as one set (:func:`crfdeid.gazetteers.load`), made once."""
+    return frozenset().union(*map(gazetteers.load, names))
 
 
 @cache
