@@ -45,9 +45,9 @@ import regex
 
 from .. import gazetteers
 from ..document import Span, make_span
-from ..text.patterns import LazyModule, LazyPattern
+from ..text.patterns import LazyModule
 from . import phones
-from .ruledata import Checks, lists, table
+from .ruledata import Checks, forms, lists, scan, table
 
 _T = table("fixedforms")  # the forms, their gates and patterns (crfdeid/_data/rules/fixedforms.tsv)
 _R = _T.namespace()
@@ -262,17 +262,11 @@ def _address_context(m, text: str) -> bool:
     return bool(_R.ADDRESS_CUE.search(before))
 
 
-#: Form name -> (subtype, regex, check(match, text) -> bool), from the table's ``rule`` rows in
-#: order. Forms are scanned from their leading character (the look-ahead each row starts with),
-#: with ``re`` where it can, else ``regex``; the span is the ``v`` group when there is one.
-FORMS: dict[str, tuple[str, LazyPattern, Callable]] = {
-    name: (label, LazyPattern(_compile, _T.source(name), flags), _CHECKS.of(name))
-    for name, label, flags in _T.rules()}
-#: Form name -> what a note must hold for the form to be scanned (cheaper than the form's
-#: look-behinds tried at every digit): a plain ``re`` pattern, or lower-case literals (the row
-#: ``NAME.needs``). A pattern starts with one digit class (what comes before it in a look-behind,
-#: ``[0-9][0-9]{5}``, not ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster.
-GATES: dict[str, re.Pattern | tuple[str, ...]] = {name: gate for name in FORMS if (gate := _T.gate(name)) is not None}
+#: Form name -> (subtype, regex, check, gate) (:func:`.ruledata.forms`). Forms are scanned from their
+#: leading character (the look-ahead each row starts with), with ``re`` where it can, else ``regex``.
+#: A gate pattern starts with one digit class (what comes before it in a look-behind, ``[0-9][0-9]{5}``,
+#: not ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster.
+FORMS = forms(_T, _CHECKS, _compile)
 
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note
@@ -282,24 +276,12 @@ LONG = frozenset({"card", "sin", "nhs", "aadhaar", "personnummer", "pesel", "nir
 
 
 def matches(text: str) -> list[tuple[str, Span]]:
-    """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check."""
+    """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check (its
+    ``v`` group when it has one)."""
     found = []
-    low = None
-    long = _R.EIGHT_DIGITS.search(text) is not None
-    for name, (subtype, rx, check) in FORMS.items():
-        if name in LONG and not long:
-            continue
-        gate = GATES.get(name)
-        if isinstance(gate, tuple):
-            low = text.lower() if low is None else low
-            if not any(w in low for w in gate):
-                continue
-        elif gate is not None and gate.search(text) is None:
-            continue
-        for m in rx.finditer(text):
-            if check(m, text):
-                sub = "FAX" if subtype == "PHONE" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()) \
-                    else subtype
-                g = "v" if "v" in m.re.groupindex else 0
-                found.append((name, make_span(m.start(g), m.end(g), sub)))
+    for name, sub, m in scan(FORMS, text, skip=() if _R.EIGHT_DIGITS.search(text) else LONG):
+        if sub == "PHONE" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            sub = "FAX"
+        g = "v" if "v" in m.re.groupindex else 0
+        found.append((name, make_span(m.start(g), m.end(g), sub)))
     return found

@@ -27,7 +27,7 @@ licence) and the comments on the rows after them:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
 from types import SimpleNamespace
@@ -232,6 +232,32 @@ class Checks(dict):
 def _pattern_alone(m, text) -> bool:
     """The check of a form whose pattern is all its evidence."""
     return True
+
+
+def forms(t: Table, checks: Checks, compile: Callable) -> dict[str, tuple[str, LazyPattern, Callable, object]]:
+    """Form name -> (subtype, regex, check, gate) of the ``rule`` rows of ``t`` in order: the row's pattern
+    compiled by ``compile`` on first use, its check (:meth:`Checks.of`) and gate (:meth:`Table.gate`)."""
+    return {name: (label, LazyPattern(compile, t.source(name), flags), checks.of(name), t.gate(name))
+            for name, label, flags in t.rules()}
+
+
+def scan(forms: dict, text: str, lower_gates: bool = False, skip=()) -> Iterator[tuple[str, str, re.Match]]:
+    """``(form name, subtype, match)`` of every match in ``text`` of the :func:`forms` ``forms`` that passes its
+    check, form by form. A form is not scanned when it is in ``skip`` or ``text`` fails its gate: none of its
+    literals in the lower-cased note, or no match of its pattern in the note (``lower_gates``: the lower-cased
+    note); the gate is cheaper than the form's look-behinds tried everywhere."""
+    low = None
+    for name, (subtype, rx, check, gate) in forms.items():
+        if name in skip:
+            continue
+        if gate is not None:
+            low = text.lower() if low is None else low
+            if not any(w in low for w in gate) if isinstance(gate, tuple) \
+                    else gate.search(low if lower_gates else text) is None:
+                continue
+        for m in rx.finditer(text):
+            if check(m, text):
+                yield name, subtype, m
 
 
 @cache
