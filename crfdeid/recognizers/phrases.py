@@ -167,26 +167,18 @@ def find(text: str) -> list[Span]:
         start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.start("head"))
         if any(_proper(w) for w in text[start:m.start("head")].split()):
             found.append(Span(start, m.end(), "LOCATION", heads[" ".join(m.group("head").lower().split())]))
-    found += [Span(m.start(), m.end(), "LOCATION", "HOSPITAL") for m in p["saint_low"].finditer(text)]
     for m in _scan(p["strong_low"], text, "strong_low", lines):
         begin = _unplain_before(text, m.start())
         if begin is not None:
             found.append(Span(begin, m.end(), "LOCATION", "ORGANIZATION"))
-    if "lady of" in low:
-        found += [Span(m.start(), m.end(), "LOCATION", "ORGANIZATION") for m in p["our_lady"].finditer(text)]
     found += _after_cues(text, [*p["cue"].finditer(text), *_scan(p["weak_cue"], text, "weak_cue", lines)])
     for m in _scan(p["plan"], text, "plan", lines):
         start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.end("run"))
         words = text[start:m.end("run")].split()
         if len(words) > 1 and any(_proper(w) for w in words) and not any(w.isupper() for w in words):
             found.append(Span(start, m.end("run"), "LOCATION", "ORGANIZATION"))
-    found += [Span(m.start(), m.end(), "LOCATION", "LOCATION-OTHER") for m in p["ward_number"].finditer(text)]
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in _scan(p["street"], text, "street", lines)]
-    if any(w in low for w in _D.BOX_WORDS):
-        found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_box"].finditer(text)]
-    if any(w in low for w in ("brgy", "bgy", "barangay")):
-        found += [Span(m.start(), m.end(), "LOCATION", "CITY") for m in p["barangay"].finditer(text)]
-    found += _foreign_streets(text, low, p)
+    found += _marked("FOUND", text, low, p) + _foreign_streets(text, low, p)
     for m in _scan(p["street_named"], text, "street_named", lines):
         start = _leading_plain(text, m.start(), m.end("run"))
         if any(_proper(w) for w in text[start:m.end("run")].split()):
@@ -207,22 +199,10 @@ def _foreign_streets(text: str, low: str, p) -> list[Span]:
     made-up sets dev4 and dev5 they find 22 of the 34 identifiers left (99 of their 125 tokens), with no
     must-survive phrase taken and false spans unchanged on dev to dev5; on the PhysioNet development
     patients the site-mining experiment's precision and recall are unchanged (0.665 / 0.976)."""
-    found: list[Span] = []
-
-    def add(rx, sub, gate):
-        if gate:
-            found.extend(Span(m.start(), m.end(), "LOCATION", sub) for m in p[rx].finditer(text))
-    add("street_de", "STREET", any(w in low for w in ("str", "allee", "gasse", "weg", "platz", "damm", "ufer")))
-    add("street_fr", "STREET", any(w in low for w in ("rue ", "avenue ", "boulevard ", "bd ", "allée ", "chemin ",
-                                                     "impasse ", "quai ", "place ", "cours ", "route ")))
-    add("street_iberian", "STREET", any(w in text for w in ("Rua ", "Calle ", "Avenida ", "Av. ", "Travessa ",
-                                                            "Carrera ", "Paseo ", "Calzada ")))
-    add("colonia", "CITY", "Col" in text or "Fracc." in text)
+    found = _marked("FOREIGN", text, low, p)
     if any(w in text for w in ("Am ", "An der ", "Im ", "Auf der ", "Zum ", "Zur ", "In der ")):
         found.extend(Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_de_at"].finditer(text)
                      if _proper(m.group("run")))
-    add("jp_ward", "CITY", any(w in low for w in ("-ku", "-shi", "-cho", "-machi", "-gun", "-mura")))
-    add("gh_digital", "STREET", "-" in text)
     for m in p["chome"].finditer(text):
         if _proper(m.group("run").split("-")[0]):
             found.append(Span(m.start(), m.end(), "LOCATION", "STREET"))
@@ -236,6 +216,21 @@ def _foreign_streets(text: str, low: str, p) -> list[Span]:
             end = m.start("pieces") + piece.end()
         if end > m.start("pieces"):
             found.append(Span(m.start(), end, "LOCATION", "STREET"))
+    return found
+
+
+#: Template -> (subtype, where its marks are sought, marks) of the table's ``FOUND`` and ``FOREIGN`` maps.
+_MARKED = {kind: {name: (sub, where, [w for w in marks.split("|") if w])
+                  for name, (sub, where, marks) in ((n, s.split("\t")) for n, s in _T.mapping(kind).items())}
+           for kind in ("FOUND", "FOREIGN")}
+
+
+def _marked(kind: str, text: str, low: str, p) -> list[Span]:
+    """The places every match of a template of the map ``kind`` is, in a note that holds one of its marks."""
+    found: list[Span] = []
+    for name, (sub, where, marks) in _MARKED[kind].items():
+        if not marks or any(w in (low if where == "low" else text) for w in marks):
+            found.extend(Span(m.start(), m.end(), "LOCATION", sub) for m in p[name].finditer(text))
     return found
 
 
