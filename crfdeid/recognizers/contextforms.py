@@ -79,12 +79,11 @@ def _postal_label(m, text) -> bool:
     address line right before them, or a listed city right after them (``10115 Berlin``; four
     digits that could be a year, 1800-2199, not: ``Dec 2065 Augusta``). Never four digits after
     a month (``October 19, 2088``: a month and a day look like a street and a house number)."""
-    line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
     value = m.group("v")
     year_like = len(value) == 4 and 1800 <= int(value) <= 2199
-    if len(value) == 4 and _R.MONTH_BEFORE.search(line):
+    if len(value) == 4 and _R.MONTH_BEFORE.search(text[text.rfind("\n", 0, m.start()) + 1:m.start()]):
         return False
-    if _R.POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line):
+    if _label_or_line(m, text):
         return True
     after = re.match(r"[ \t]{1,2}([^\W\d_][\w'-]*(?:[ \t][^\W\d_][\w'-]*)?)", text[m.end():m.end() + 40])
     if year_like or after is None or not after.group(1)[0].isupper():

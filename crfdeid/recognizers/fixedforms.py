@@ -107,8 +107,9 @@ def _card(m, text) -> bool:
         _R.CARD_LABEL.search(text, max(0, m.start() - 30), m.start()))
 
 
-# In capitals, or in lower case with a digit in every group after the first (not "... 1161 asap").
-@_CHECKS.register("iban")
+# In capitals, or in lower case with a digit in every group after the first (not "... 1161 asap"); the
+# same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
+@_CHECKS.register("iban", "iban_tail")
 def _iban_ok(m, text) -> bool:
     """Evidence: the mod-97 check of ISO 13616 (python-stdnum), in either case; a number whose
     length is not its country's (a typo, a bank's own layout) still passes on its check, one
@@ -120,13 +121,6 @@ def _iban_ok(m, text) -> bool:
     if not compact[:2].isalpha() or any(not c.isalnum() for c in compact):
         return False
     return _valid(mod_97_10, "".join(str(int(c, 36)) for c in compact[4:] + compact[:4]))
-
-
-# The same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
-@_CHECKS.register("iban_tail")
-def _iban_tail(m, text) -> bool:
-    """Evidence: as :func:`_iban_ok`, the mod-97 check."""
-    return _iban_ok(m, text)
 
 
 # A bank account number after its label in the languages of the IBAN countries (an English

@@ -80,7 +80,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
-from functools import lru_cache, partial
+from functools import lru_cache
 
 import regex
 
@@ -105,7 +105,7 @@ from .placewords import (
     _unplain_before,
 )
 from .postcodes import towns
-from .ruledata import table
+from .ruledata import lazy, table
 from .safeharbor import overlap_groups
 
 #: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
@@ -115,7 +115,6 @@ STRONG_STREET_TYPES = table("phrases").entries("STRONG_STREET_TYPES")
 _T = table("phrases")
 _D = _T.namespace()
 
-_lazy = partial(LazyPattern, regex.compile)
 #: The Unicode classes of the patterns below as their ASCII members (longest first), for the
 #: stdlib ``re`` twins run on ASCII text (:func:`_twin`).
 _ASCII_CLASSES = ((r"[\p{L}\p{M}\p{N}'’-]", r"[A-Za-z0-9'’-]"), (r"[\p{L}\p{M}'’-]", r"[A-Za-z'’-]"),
@@ -129,7 +128,7 @@ def _twin(pattern: str) -> AsciiTwin:
     ascii_pattern = pattern
     for unicode_class, ascii_class in _ASCII_CLASSES:
         ascii_pattern = ascii_pattern.replace(unicode_class, ascii_class)
-    return AsciiTwin(_lazy(pattern), LazyPattern(re.compile, ascii_pattern))
+    return AsciiTwin(lazy(pattern), LazyPattern(re.compile, ascii_pattern))
 
 
 @lru_cache(maxsize=1)
@@ -144,7 +143,7 @@ def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
              "strong": _alternation(_cased(STRONG_STREET_TYPES)),
              "prefixes": _alternation(gazetteers.entries("street_prefixes")),
              "STRONG_LOWER_HEADS": _alternation(_D.STRONG_LOWER_HEADS)}
-    return {name: (_twin(_T.source(name, **given)) if twin else _lazy(_T.source(name, **given), flags))
+    return {name: (_twin(_T.source(name, **given)) if twin else lazy(_T.source(name, **given), flags))
             for name, flags, twin in _T.templates()}
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from types import SimpleNamespace
 
@@ -43,6 +43,9 @@ _KINDS = ("define", "pattern", "regex", "lazy", "template", "rule", "words", "ph
 _FILLED = ("define", "regex", "lazy", "template", "rule")  # rows whose text :meth:`Table.source` gives
 _TWIN = 1 << 30  # a template's flag: run by a stdlib ``re`` twin on ASCII text (the caller's)
 _MACRO = re.compile(r"\$\{(\w+)\}")
+#: ``regex.compile(pattern, flags)`` on first use (a note needs few of the patterns; compiling them all
+#: cost each start-up time): ``lazy(pattern, flags)``.
+lazy = partial(LazyPattern, regex.compile)
 
 
 class Table:
@@ -134,7 +137,7 @@ class Table:
             elif kind == "regex":
                 value = regex.compile(self.source(name, **given), flags)
             elif kind == "lazy":
-                value = LazyPattern(regex.compile, self.source(name, **given), flags)
+                value = lazy(self.source(name, **given), flags)
             elif kind == "words":
                 value = self.words(name)
             elif kind == "phrases":
