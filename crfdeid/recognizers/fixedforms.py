@@ -234,7 +234,7 @@ plain_words = partial(lists, "common_words", "clinical_words")
 
 @lru_cache(maxsize=1)
 def _abbreviations() -> frozenset:
-    return lists("clinical_abbrevs", "stop_words") | frozenset("cc ml mg kg gm mm cm iu am pm hr".split())
+    return lists("clinical_abbrevs", "stop_words") | _R.UNIT_LETTERS
 
 
 def _address_context(m, text: str) -> bool:

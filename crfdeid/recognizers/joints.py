@@ -51,7 +51,7 @@ def _syllable(inner: str, word: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _short_words() -> frozenset:
-    return lists("stop_words") | {"op", "ops", "ed", "up", "ups", "ray", "rays", "in", "pt", "dr"}
+    return lists("stop_words") | _R.SHORT_WORDS
 
 
 def _pieces(text: str, word) -> list[tuple[int, int]]:

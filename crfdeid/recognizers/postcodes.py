@@ -193,11 +193,7 @@ def towns() -> frozenset:
 @lru_cache(maxsize=1)
 def _units() -> frozenset:
     """Clinical abbreviations, units and counted things: what follows a count, never a town."""
-    return gazetteers.load("clinical_abbrevs") | frozenset(
-        "mg mcg kg g ml l mm cm iu units unit u hr hrs h min mins x bpm mmhg meq mmol cc gm day days week weeks"
-        " month months year years hour hours minute minutes second seconds time times dose doses tab tabs tablet"
-        " tablets pill pills cells calories kcal steps feet ft foot meters metres m km miles patients pts"
-        " cpt icd loinc snomed ndc hcpcs drg".split())
+    return gazetteers.load("clinical_abbrevs") | _R.UNITS
 
 
 @lru_cache(maxsize=1)

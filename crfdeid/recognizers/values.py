@@ -299,9 +299,7 @@ def _after_title(text: str, start: int) -> bool:
 
 def _role(text: str, sp: Span, lows: list[str]) -> bool:
     roles = _lists()["roles"]
-    core = {"night", "day", "evening", "overnight", "covering", "cross-covering", "on-call", "oncall", "bedside",
-            "primary", "admitting", "consulting", "treating", "duty", "senior", "junior", "head", "staff",
-            "floor", "unit", "team", "ward", "icu", "ed", "er", "charge", "sister"}
+    core = _V.ROLE_CORE
     if not lows or not all(w in roles for w in lows) or all(w in core for w in lows):
         return False
     words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", text[sp.start:sp.end])
