@@ -54,11 +54,6 @@ END_TO_END = [
 ]
 
 
-@pytest.mark.parametrize("unit, text, identifier", END_TO_END, ids=[c[0] for c in END_TO_END])
-def test_a_removed_units_identifier_is_still_redacted(default_model, unit, text, identifier):
-    assert _left(text, identifier, default_model.tag_text(text).spans) == [], unit
-
-
 # The Safe Harbor forms the rule overlay and the layer held twice: the layer alone (every model) finds them.
 LAYER = [
     ("rule ssn", "Her SSN is 078-05-1120 per registration.", "078-05-1120"),
@@ -72,7 +67,11 @@ LAYER = [
     ("fixedforms postal_dash", "Rua Direita 4, 3610-114 Tarouca", "3610-114"),
 ]
 
+# One case a row: "model" end to end with the shipped model, "layer" the Safe Harbor layer alone.
+CASES = [("model", *case) for case in END_TO_END] + [("layer", *case) for case in LAYER]
 
-@pytest.mark.parametrize("unit, text, identifier", LAYER, ids=[c[0] for c in LAYER])
-def test_the_safe_harbor_layer_alone_still_finds_it(unit, text, identifier):
-    assert _left(text, identifier, find(text)) == [], unit
+
+@pytest.mark.parametrize("by, unit, text, identifier", CASES, ids=[f"{c[0]}: {c[1]}" for c in CASES])
+def test_a_removed_units_identifier_is_still_found(request, by, unit, text, identifier):
+    spans = request.getfixturevalue("default_model").tag_text(text).spans if by == "model" else find(text)
+    assert _left(text, identifier, spans) == [], unit

@@ -49,26 +49,19 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
-from .placewords import HEAD_LISTS, PLAIN_LISTS
+from .placewords import HEAD_LISTS, _plain
 from .postcodes import towns
-from .ruledata import table
+from .ruledata import lists, table
 
 _R = table("addresses").namespace()  # the patterns and words (crfdeid/_data/rules/addresses.tsv)
-
 
 
 @lru_cache(maxsize=1)
 def _never() -> frozenset:
     """Words that are never a word of a town's name in an address (lower case)."""
     heads = {w for name in HEAD_LISTS for e in gazetteers.entries(name) for w in e.lower().split()}
-    return frozenset().union(*(gazetteers.load(n) for n in ("stop_words", "titles", "relations", "days", "months",
-                                                            "note_labels", "staff_roles", "street_types")),
-                             heads - {"city", "town"})
-
-
-@lru_cache(maxsize=1)
-def _plain() -> frozenset:
-    return frozenset(w.strip(".'’") for name in PLAIN_LISTS for e in gazetteers.load(name) for w in e.split())
+    return lists("stop_words", "titles", "relations", "days", "months", "note_labels", "staff_roles",
+                 "street_types") | (heads - {"city", "town"})
 
 
 def _townish(run: str, lower: bool) -> bool:

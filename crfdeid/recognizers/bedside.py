@@ -32,11 +32,11 @@ UK, AU, IE, IN and lower-case lines are tested in ``tests/test_precision_forms.p
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .. import gazetteers
 from ..document import Span
-from .ruledata import table
+from .ruledata import lists, table
 
 _R = table("bedside").namespace()  # the patterns and words (crfdeid/_data/rules/bedside.tsv)
 
@@ -60,21 +60,14 @@ def common_names() -> frozenset:
         w.lower() for w in gazetteers.entries("surnames")[:2000])
 
 
-@lru_cache(maxsize=1)
-def first_names() -> frozenset:
-    """The census lists' first names, lower case."""
-    return gazetteers.load("first_female") | gazetteers.load("first_male")
-
-
-@lru_cache(maxsize=1)
-def _places() -> frozenset:
-    return frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries")))
+#: The census lists' first names, lower case.
+first_names = partial(lists, "first_female", "first_male")
+_places = partial(lists, "cities", "states", "countries")
 
 
 @lru_cache(maxsize=1)
 def _anatomy() -> frozenset:
-    words = frozenset().union(*(gazetteers.load(n) for n in ("icd10_words", "clinical_abbrevs", "clinical_words")))
-    return words - first_names() - common_names()
+    return lists("icd10_words", "clinical_abbrevs", "clinical_words") - first_names() - common_names()
 
 
 def misspelt_relation(word: str) -> bool:

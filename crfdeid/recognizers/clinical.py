@@ -59,14 +59,14 @@ Lists: ``gazetteers/clinical_words.txt``, ``clinical_heads.txt`` and ``clinical_
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .. import gazetteers
 from ..document import Span, make_span
 from ..site.match import TOKEN
 from . import values
 from .fixedforms import plain_words as _plain
-from .ruledata import table
+from .ruledata import lists, table
 
 _R = table("clinical").namespace()  # the patterns and words (crfdeid/_data/rules/clinical.tsv)
 
@@ -78,17 +78,14 @@ def _drug_word(word: str) -> bool:
     return low in _lists()[0] or bool(_R.CODE.fullmatch(word)) or low not in _name_words()
 
 
-@lru_cache(maxsize=1)
-def _name_words() -> frozenset:
-    """Census first names and surnames and titles, lower case."""
-    return frozenset().union(*(gazetteers.load(name) for name in
-                               ("first_female", "first_male", "surnames", "surnames_rare", "titles")))
+#: Census first names and surnames and titles, lower case.
+_name_words = partial(lists, "first_female", "first_male", "surnames", "surnames_rare", "titles")
 
 
 @lru_cache(maxsize=1)
 def _lists() -> tuple[frozenset, frozenset]:
     """Clinical words (eponyms, drugs, devices) and clinical head nouns, lower case."""
-    return gazetteers.load("clinical_words"), gazetteers.load("clinical_heads") | gazetteers.load("clinical_heads_more")
+    return gazetteers.load("clinical_words"), lists("clinical_heads", "clinical_heads_more")
 
 
 #: The public lists of the ``vocabulary`` reason (not ``departments``: the i2b2 2014 labels
@@ -99,9 +96,7 @@ VOCABULARY = table("clinical").entries("VOCABULARY")
 @lru_cache(maxsize=1)
 def _vocabulary() -> tuple[frozenset, frozenset]:
     """The entries of :data:`VOCABULARY` (lower case), and the names and places of the word lists."""
-    entries = frozenset().union(*(gazetteers.load(name) for name in VOCABULARY))
-    places = frozenset().union(*(gazetteers.load(name) for name in ("cities", "states", "countries")))
-    return entries, _name_words() | places
+    return lists(*VOCABULARY), _name_words() | lists("cities", "states", "countries")
 
 
 def entry_run(words: list[str], entries, ok=lambda entry: True) -> bool:
@@ -128,12 +123,12 @@ def _phrases() -> frozenset:
     arbor`` or ``sister mary joseph``."""
     entries, named = _vocabulary()
     heads, scales = _lists()[1], _scales()
-    people = gazetteers.load("relations") | gazetteers.load("titles")
+    people = lists("relations", "titles")
 
     def clinical(word: str) -> bool:
         return len(word) > 2 and (word in heads or word in scales or (word not in named and word not in people))
 
-    return frozenset(e for e in gazetteers.load("eponyms") | gazetteers.load("eponyms_more")
+    return frozenset(e for e in lists("eponyms", "eponyms_more")
                      if " " in e and e not in named and any(clinical(w) for w in _R.WORD.findall(e)))
 
 
@@ -157,10 +152,8 @@ def in_phrase(text: str, sp: Span, words: list[str]) -> bool:
                for j in range(max(last, i + 2), min(len(seq), i + 6) + 1))
 
 
-@lru_cache(maxsize=1)
-def _scales() -> frozenset:
-    """Names of clinical scales and scores, lower case."""
-    return gazetteers.load("clinical_scales")
+#: Names of clinical scales and scores, lower case.
+_scales = partial(lists, "clinical_scales")
 
 
 def prepare() -> None:

@@ -35,16 +35,14 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import regex
 
 from .. import gazetteers
 from ..document import Span, make_span
-from ..text.patterns import LazyPattern
 from .fixedforms import ADDRESS_LINE, plain_words
-from .ruledata import Checks, table
+from .ruledata import Checks, forms, lists, scan, table
 
 _T = table("contextforms")  # the forms, their gates and patterns (crfdeid/_data/rules/contextforms.tsv)
 _R = _T.namespace()
@@ -54,11 +52,6 @@ _STREET = (r"road|rd|street|lane|ln|avenue|ave|close|way|drive|crescent|place|ga
            r"|court|square|mews|row|walk|park|green|parade|rise|view")
 #: An age of 90 and over written in digits (90 to 125): the Safe Harbor ages (safeharbor's too).
 AGE_OVER_89 = _T.source("AGE_OVER_89")
-
-
-def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
-    """``regex`` compiled on first use (its ``\\p{..}`` classes and variable look-behinds)."""
-    return LazyPattern(regex.compile, pattern, flags)
 
 
 _CHECKS = Checks()  # the forms' checks by name
@@ -86,12 +79,11 @@ def _postal_label(m, text) -> bool:
     address line right before them, or a listed city right after them (``10115 Berlin``; four
     digits that could be a year, 1800-2199, not: ``Dec 2065 Augusta``). Never four digits after
     a month (``October 19, 2088``: a month and a day look like a street and a house number)."""
-    line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
     value = m.group("v")
     year_like = len(value) == 4 and 1800 <= int(value) <= 2199
-    if len(value) == 4 and _R.MONTH_BEFORE.search(line):
+    if len(value) == 4 and _R.MONTH_BEFORE.search(text[text.rfind("\n", 0, m.start()) + 1:m.start()]):
         return False
-    if _R.POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line):
+    if _label_or_line(m, text):
         return True
     after = re.match(r"[ \t]{1,2}([^\W\d_][\w'-]*(?:[ \t][^\W\d_][\w'-]*)?)", text[m.end():m.end() + 40])
     if year_like or after is None or not after.group(1)[0].isupper():
@@ -170,9 +162,8 @@ def _label_or_line(m, text: str) -> bool:
     return bool(_R.POSTAL_LABEL_BEFORE.search(line) or ADDRESS_LINE.search(line))
 
 
-@lru_cache(maxsize=1)
-def _cities() -> frozenset:
-    return frozenset(c.lower() for c in gazetteers.entries("cities"))
+_cities = partial(lists, "cities")
+_us_state_names = partial(lists, "states")
 
 
 @lru_cache(maxsize=1)
@@ -180,32 +171,13 @@ def _us_state_codes() -> frozenset:
     return frozenset(a for a in gazetteers.entries("state_abbrevs") if len(a) == 2 and a.isupper())
 
 
-@lru_cache(maxsize=1)
-def _us_state_names() -> frozenset:
-    return frozenset(s.lower() for s in gazetteers.entries("states"))
-
-
-#: Form name -> (subtype, regex, check(match, text) -> bool, gate or None), from the table's ``rule``
-#: rows in order. The gate is what a note must hold for the form to be scanned: lower-case literals
-#: (one of them), or a plain ``re`` pattern searched in the lower-case note (cheaper than the form's
-#: look-behinds tried everywhere). A gate pattern starts with a digit (what comes before it in a
-#: look-behind): ``re`` then skips to digits at C speed, 2-3x faster than trying every letter (the
-#: same notes pass). The span is group ``v``.
-FORMS: dict[str, tuple[str, LazyPattern, Callable, tuple[str, ...] | re.Pattern | None]] = {
-    name: (label, _lazy(_T.source(name), flags), _CHECKS.of(name), _T.gate(name))
-    for name, label, flags in _T.rules()}
+#: Form name -> (subtype, regex, check, gate) (:func:`.ruledata.forms`; ``regex``: its ``\\p{..}`` classes
+#: and variable look-behinds). A gate pattern is searched in the lower-case note and starts with a digit
+#: (what comes before it in a look-behind): ``re`` then skips to digits at C speed, 2-3x faster than trying
+#: every letter (the same notes pass).
+FORMS = forms(_T, _CHECKS, regex.compile)
 
 
 def matches(text: str) -> list[tuple[str, Span]]:
-    """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check."""
-    found = []
-    low = text.lower()
-    for name, (subtype, rx, check, gate) in FORMS.items():
-        if isinstance(gate, tuple) and not any(w in low for w in gate):
-            continue
-        if isinstance(gate, re.Pattern) and gate.search(low) is None:
-            continue
-        for m in rx.finditer(text):
-            if check(m, text):
-                found.append((name, make_span(m.start("v"), m.end("v"), subtype)))
-    return found
+    """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check (group ``v``)."""
+    return [(name, make_span(m.start("v"), m.end("v"), sub)) for name, sub, m in scan(FORMS, text, lower_gates=True)]

@@ -78,7 +78,7 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from .bedside import common_names, first_names
-from .ruledata import table
+from .ruledata import lists, table
 
 _R = table("fields").namespace()  # the patterns and words (crfdeid/_data/rules/fields.tsv)
 
@@ -95,10 +95,9 @@ LINE_HEADS = HEADS - PLACE_HEADS
 def _lists() -> dict:
     """The lists the reasons read (lower case)."""
     departments = gazetteers.load("departments")
-    names = frozenset().union(*(gazetteers.load(n) for n in ("first_female", "first_male", "surnames",
-                                                               "surnames_rare", "titles")))
+    names = lists("first_female", "first_male", "surnames", "surnames_rare", "titles")
     roles = gazetteers.load("staff_roles")
-    return {"labels": gazetteers.load("note_labels") | gazetteers.load("charting_systems"),
+    return {"labels": lists("note_labels", "charting_systems"),
             "roles": roles, "names": names, "departments": departments, "headings": gazetteers.load("heading_words"),
             "service_words": frozenset(w for e in departments for w in re.split(r"[ /&-]+", e) if len(w) > 1)
             | gazetteers.load("heading_words"),

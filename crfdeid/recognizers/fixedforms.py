@@ -39,15 +39,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import regex
 
 from .. import gazetteers
 from ..document import Span, make_span
-from ..text.patterns import LazyModule, LazyPattern
+from ..text.patterns import LazyModule
 from . import phones
-from .ruledata import Checks, table
+from .ruledata import Checks, forms, lists, scan, table
 
 _T = table("fixedforms")  # the forms, their gates and patterns (crfdeid/_data/rules/fixedforms.tsv)
 _R = _T.namespace()
@@ -107,8 +107,9 @@ def _card(m, text) -> bool:
         _R.CARD_LABEL.search(text, max(0, m.start() - 30), m.start()))
 
 
-# In capitals, or in lower case with a digit in every group after the first (not "... 1161 asap").
-@_CHECKS.register("iban")
+# In capitals, or in lower case with a digit in every group after the first (not "... 1161 asap"); the
+# same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
+@_CHECKS.register("iban", "iban_tail")
 def _iban_ok(m, text) -> bool:
     """Evidence: the mod-97 check of ISO 13616 (python-stdnum), in either case; a number whose
     length is not its country's (a typo, a bank's own layout) still passes on its check, one
@@ -120,13 +121,6 @@ def _iban_ok(m, text) -> bool:
     if not compact[:2].isalpha() or any(not c.isalnum() for c in compact):
         return False
     return _valid(mod_97_10, "".join(str(int(c, 36)) for c in compact[4:] + compact[:4]))
-
-
-# The same in lower case ending in a short group of letters (Brazil's "br25 6246 ... 275m j").
-@_CHECKS.register("iban_tail")
-def _iban_tail(m, text) -> bool:
-    """Evidence: as :func:`_iban_ok`, the mod-97 check."""
-    return _iban_ok(m, text)
 
 
 # A bank account number after its label in the languages of the IBAN countries (an English
@@ -234,16 +228,13 @@ def _postal_nl(m, text) -> bool:
     return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
 
 
-@lru_cache(maxsize=1)
-def plain_words() -> frozenset:
-    """Common and clinical words (a group of letters that is one is no identifier's)."""
-    return gazetteers.load("common_words") | gazetteers.load("clinical_words")
+#: Common and clinical words (a group of letters that is one is no identifier's).
+plain_words = partial(lists, "common_words", "clinical_words")
 
 
 @lru_cache(maxsize=1)
 def _abbreviations() -> frozenset:
-    return gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words") | frozenset(
-        "cc ml mg kg gm mm cm iu am pm hr".split())
+    return lists("clinical_abbrevs", "stop_words") | _R.UNIT_LETTERS
 
 
 def _address_context(m, text: str) -> bool:
@@ -265,17 +256,11 @@ def _address_context(m, text: str) -> bool:
     return bool(_R.ADDRESS_CUE.search(before))
 
 
-#: Form name -> (subtype, regex, check(match, text) -> bool), from the table's ``rule`` rows in
-#: order. Forms are scanned from their leading character (the look-ahead each row starts with),
-#: with ``re`` where it can, else ``regex``; the span is the ``v`` group when there is one.
-FORMS: dict[str, tuple[str, LazyPattern, Callable]] = {
-    name: (label, LazyPattern(_compile, _T.source(name), flags), _CHECKS.of(name))
-    for name, label, flags in _T.rules()}
-#: Form name -> what a note must hold for the form to be scanned (cheaper than the form's
-#: look-behinds tried at every digit): a plain ``re`` pattern, or lower-case literals (the row
-#: ``NAME.needs``). A pattern starts with one digit class (what comes before it in a look-behind,
-#: ``[0-9][0-9]{5}``, not ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster.
-GATES: dict[str, re.Pattern | tuple[str, ...]] = {name: gate for name in FORMS if (gate := _T.gate(name)) is not None}
+#: Form name -> (subtype, regex, check, gate) (:func:`.ruledata.forms`). Forms are scanned from their
+#: leading character (the look-ahead each row starts with), with ``re`` where it can, else ``regex``.
+#: A gate pattern starts with one digit class (what comes before it in a look-behind, ``[0-9][0-9]{5}``,
+#: not ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster.
+FORMS = forms(_T, _CHECKS, _compile)
 
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note
@@ -285,24 +270,12 @@ LONG = frozenset({"card", "sin", "nhs", "aadhaar", "personnummer", "pesel", "nir
 
 
 def matches(text: str) -> list[tuple[str, Span]]:
-    """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check."""
+    """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check (its
+    ``v`` group when it has one)."""
     found = []
-    low = None
-    long = _R.EIGHT_DIGITS.search(text) is not None
-    for name, (subtype, rx, check) in FORMS.items():
-        if name in LONG and not long:
-            continue
-        gate = GATES.get(name)
-        if isinstance(gate, tuple):
-            low = text.lower() if low is None else low
-            if not any(w in low for w in gate):
-                continue
-        elif gate is not None and gate.search(text) is None:
-            continue
-        for m in rx.finditer(text):
-            if check(m, text):
-                sub = "FAX" if subtype == "PHONE" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()) \
-                    else subtype
-                g = "v" if "v" in m.re.groupindex else 0
-                found.append((name, make_span(m.start(g), m.end(g), sub)))
+    for name, sub, m in scan(FORMS, text, skip=() if _R.EIGHT_DIGITS.search(text) else LONG):
+        if sub == "PHONE" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            sub = "FAX"
+        g = "v" if "v" in m.re.groupindex else 0
+        found.append((name, make_span(m.start(g), m.end(g), sub)))
     return found

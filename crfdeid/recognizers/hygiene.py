@@ -39,20 +39,17 @@ identifier of its forms (an age of 90 and over written as an age is one).
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
-from .. import gazetteers
 from ..document import Span
 from ..site.match import TOKEN  # one definition of a note's tokens
 from ..text.tokenize import ABBREVIATIONS
-from .ruledata import table
+from .ruledata import lists, table
 
 _R = table("hygiene").namespace()  # the patterns and words (crfdeid/_data/rules/hygiene.tsv)
 
 
-@lru_cache(maxsize=1)
-def _stop_words() -> frozenset:
-    return gazetteers.load("stop_words")
+_stop_words = partial(lists, "stop_words")
 
 
 def prepare() -> None:

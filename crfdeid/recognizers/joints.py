@@ -23,20 +23,17 @@ name too (PATIENT).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
-from .. import gazetteers
 from ..document import Span
-from .ruledata import table
+from .ruledata import lists, table
 
 _R = table("joints").namespace()  # the patterns and words (crfdeid/_data/rules/joints.tsv)
 
 _JOINS = "'’-"
 
 
-@lru_cache(maxsize=1)
-def _not_names() -> frozenset:
-    return gazetteers.load("relations") | gazetteers.load("titles") | gazetteers.load("clinical_words")
+_not_names = partial(lists, "relations", "titles", "clinical_words")
 
 
 def _same_case(a: str, b: str) -> bool:
@@ -54,7 +51,7 @@ def _syllable(inner: str, word: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _short_words() -> frozenset:
-    return gazetteers.load("stop_words") | {"op", "ops", "ed", "up", "ups", "ray", "rays", "in", "pt", "dr"}
+    return lists("stop_words") | _R.SHORT_WORDS
 
 
 def _pieces(text: str, word) -> list[tuple[int, int]]:

@@ -8,12 +8,12 @@ month, and starts after a title or a plain word that opens a sentence. The head 
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import regex
 
 from .. import gazetteers
-from .ruledata import table
+from .ruledata import lists, table
 
 #: Lists of head words and the kind of place a name before one is (the first list naming a head wins).
 HEAD_LISTS = table("phrases").mapping("HEAD_LISTS")
@@ -70,11 +70,8 @@ def _unplain(word: str) -> bool:
     return len(low) > 2 and low.isalpha() and low not in _plain()
 
 
-@lru_cache(maxsize=1)
-def _names() -> frozenset:
-    """First names, surnames and towns of the lists, lower case."""
-    return frozenset().union(*(gazetteers.load(n) for n in ("first_male", "first_female", "surnames", "surnames_rare",
-                                                            "cities")))
+#: First names, surnames and towns of the lists, lower case.
+_names = partial(lists, "first_male", "first_female", "surnames", "surnames_rare", "cities")
 
 
 def _leading_plain(text: str, start: int, end: int) -> int:
@@ -89,11 +86,11 @@ def _leading_plain(text: str, start: int, end: int) -> int:
     return end
 
 
+@lru_cache(maxsize=1)
 def _breaks() -> frozenset:
     """Words a place's name does not hold past its first word: stop words (but the joins of
     ``Meals on Wheels``), relations, titles, days and months."""
-    return ((gazetteers.load("stop_words") - _D.JOINS) | gazetteers.load("relations") | gazetteers.load("titles")
-            | gazetteers.load("days") | gazetteers.load("months"))
+    return (lists("stop_words") - _D.JOINS) | lists("relations", "titles", "days", "months")
 
 
 def _after_stop(text: str, start: int, end: int) -> int:

@@ -33,26 +33,23 @@ code here is ``ZIP`` only with all of:
 from __future__ import annotations
 
 import re
-from functools import lru_cache, partial
+from functools import lru_cache
 from importlib import resources
-
-import regex
 
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import AsciiTwin, LazyPattern
 from .fixedforms import plain_words
-from .ruledata import table
+from .ruledata import lazy, lists, table
 
 _R = table("postcodes").namespace()  # the patterns and words (crfdeid/_data/rules/postcodes.tsv)
 
-#: ``regex.compile`` on first use: the patterns but :data:`_CANDIDATE` are read only where a candidate
-#: code stands (most notes hold none; compiling them all cost each start-up about 0.02 CPU-s).
-_lazy = partial(LazyPattern, regex.compile)
+# ``lazy``: the patterns but :data:`_CANDIDATE` are read only where a candidate code stands (most
+# notes hold none; compiling them all cost each start-up about 0.02 CPU-s).
 
 #: Postal code shapes (any case), each with the countries that write it (the table's comments).
 SHAPES = table("postcodes").mapping("SHAPES")
-_UK = _lazy(SHAPES["uk"])
+_UK = lazy(SHAPES["uk"])
 # Every shape starts with a digit or with one or two letters and a digit: the look-ahead, tried
 # first, skips most positions at once. On ASCII text the stdlib ``re`` twin gives the same matches
 # (the pattern is ASCII, without ``\s``; ``\w`` is [A-Za-z0-9_] on ASCII in both engines) about 2x
@@ -60,7 +57,7 @@ _UK = _lazy(SHAPES["uk"])
 _CANDIDATE_SOURCE = (r"(?=[0-9]|[A-Za-z]{1,2}[0-9])(?<![\w.,/+:#@&(])(?<![0-9]-)(?<![0-9)][ \t])(?:"
                      + "|".join(f"(?:{s})" for s in sorted(SHAPES.values(), key=lambda s: s == SHAPES["digits"]))
                      + r")(?![\w/%°:@-]|[.,][0-9])")
-_CANDIDATE = AsciiTwin(_lazy(_CANDIDATE_SOURCE), LazyPattern(re.compile, _CANDIDATE_SOURCE))
+_CANDIDATE = AsciiTwin(lazy(_CANDIDATE_SOURCE), LazyPattern(re.compile, _CANDIDATE_SOURCE))
 
 
 def house_number(text: str, start: int, end: int) -> bool:
@@ -196,15 +193,10 @@ def towns() -> frozenset:
 @lru_cache(maxsize=1)
 def _units() -> frozenset:
     """Clinical abbreviations, units and counted things: what follows a count, never a town."""
-    return gazetteers.load("clinical_abbrevs") | frozenset(
-        "mg mcg kg g ml l mm cm iu units unit u hr hrs h min mins x bpm mmhg meq mmol cc gm day days week weeks"
-        " month months year years hour hours minute minutes second seconds time times dose doses tab tabs tablet"
-        " tablets pill pills cells calories kcal steps feet ft foot meters metres m km miles patients pts"
-        " cpt icd loinc snomed ndc hcpcs drg".split())
+    return gazetteers.load("clinical_abbrevs") | _R.UNITS
 
 
 @lru_cache(maxsize=1)
 def _not_places() -> frozenset:
     """Plain, clinical and drug words and :func:`_units`: what stands right before a count, never a town."""
-    return (plain_words() | _units() | gazetteers.load("drug_names") | gazetteers.load("brand_names")
-            | gazetteers.load("clinical_abbrevs"))
+    return plain_words() | _units() | lists("drug_names", "brand_names", "clinical_abbrevs")

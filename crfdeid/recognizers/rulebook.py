@@ -8,19 +8,9 @@ rule to be tried (:func:`crfdeid.recognizers.rules.find` reads them).
 
 from __future__ import annotations
 
-import regex
-
 from ..document import Span
 from ..features.surface import MONTH
-from ..text.patterns import LazyPattern
-from .ruledata import table
-
-
-def _lazy(pattern: str, flags: int = 0) -> LazyPattern:
-    """``regex.compile(pattern, flags)`` on first use: a note runs only the rules whose
-    literals and key words it holds (:func:`find`), so most start-ups need few of them."""
-    return LazyPattern(regex.compile, pattern, flags)
-
+from .ruledata import lazy, table
 
 _T = table("overlay")  # the rules as rows (crfdeid/_data/rules/overlay.tsv)
 # A capitalised word (two letters or more): the names of the rules of :mod:`.rules` too.
@@ -31,7 +21,7 @@ STATE_NAMES = list(_T.entries("STATE_NAMES"))
 _GIVEN = {"MONTH": MONTH, "STATE_NAMES": "|".join(n.replace(" ", r"[ \t]+") for n in STATE_NAMES)}
 
 #: Rule name -> (subtype, regex: compiled on first use). Order matters: earlier rules win overlaps.
-RULES = {name: (label, _lazy(_T.source(name, **_GIVEN), flags)) for name, label, flags in _T.rules()}
+RULES = {name: (label, lazy(_T.source(name, **_GIVEN), flags)) for name, label, flags in _T.rules()}
 
 
 #: Key words (lower-cased, word-bounded in the lower-cased ASCII text), by class (the table's comment).

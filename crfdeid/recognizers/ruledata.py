@@ -27,13 +27,14 @@ licence) and the comments on the rows after them:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Iterator
+from functools import cache, partial
 from importlib import resources
 from types import SimpleNamespace
 
 import regex
 
+from .. import gazetteers
 from ..errors import RegistryError
 from ..text.patterns import LazyPattern
 
@@ -42,6 +43,9 @@ _KINDS = ("define", "pattern", "regex", "lazy", "template", "rule", "words", "ph
 _FILLED = ("define", "regex", "lazy", "template", "rule")  # rows whose text :meth:`Table.source` gives
 _TWIN = 1 << 30  # a template's flag: run by a stdlib ``re`` twin on ASCII text (the caller's)
 _MACRO = re.compile(r"\$\{(\w+)\}")
+#: ``regex.compile(pattern, flags)`` on first use (a note needs few of the patterns; compiling them all
+#: cost each start-up time): ``lazy(pattern, flags)``.
+lazy = partial(LazyPattern, regex.compile)
 
 
 class Table:
@@ -133,7 +137,7 @@ class Table:
             elif kind == "regex":
                 value = regex.compile(self.source(name, **given), flags)
             elif kind == "lazy":
-                value = LazyPattern(regex.compile, self.source(name, **given), flags)
+                value = lazy(self.source(name, **given), flags)
             elif kind == "words":
                 value = self.words(name)
             elif kind == "phrases":
@@ -231,6 +235,38 @@ class Checks(dict):
 def _pattern_alone(m, text) -> bool:
     """The check of a form whose pattern is all its evidence."""
     return True
+
+
+def forms(t: Table, checks: Checks, compile: Callable) -> dict[str, tuple[str, LazyPattern, Callable, object]]:
+    """Form name -> (subtype, regex, check, gate) of the ``rule`` rows of ``t`` in order: the row's pattern
+    compiled by ``compile`` on first use, its check (:meth:`Checks.of`) and gate (:meth:`Table.gate`)."""
+    return {name: (label, LazyPattern(compile, t.source(name), flags), checks.of(name), t.gate(name))
+            for name, label, flags in t.rules()}
+
+
+def scan(forms: dict, text: str, lower_gates: bool = False, skip=()) -> Iterator[tuple[str, str, re.Match]]:
+    """``(form name, subtype, match)`` of every match in ``text`` of the :func:`forms` ``forms`` that passes its
+    check, form by form. A form is not scanned when it is in ``skip`` or ``text`` fails its gate: none of its
+    literals in the lower-cased note, or no match of its pattern in the note (``lower_gates``: the lower-cased
+    note); the gate is cheaper than the form's look-behinds tried everywhere."""
+    low = None
+    for name, (subtype, rx, check, gate) in forms.items():
+        if name in skip:
+            continue
+        if gate is not None:
+            low = text.lower() if low is None else low
+            if not any(w in low for w in gate) if isinstance(gate, tuple) \
+                    else gate.search(low if lower_gates else text) is None:
+                continue
+        for m in rx.finditer(text):
+            if check(m, text):
+                yield name, subtype, m
+
+
+@cache
+def lists(*names: str) -> frozenset[str]:
+    """The lower-cased entries of the word lists ``names`` as one set (:func:`crfdeid.gazetteers.load`), made once."""
+    return frozenset().union(*map(gazetteers.load, names))
 
 
 @cache

@@ -18,9 +18,8 @@ The rule table is :mod:`.rulebook`; the date check :mod:`.datecheck`; states aft
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
-from .. import gazetteers
 from ..document import Span, make_span
 from ..features.surface import ascii_lower
 from ..text.patterns import LazyPattern
@@ -28,7 +27,7 @@ from .bedside import first_names as _first_names
 from .datecheck import impossible_date
 from .fixedforms import plain_words as _plain_words
 from .rulebook import _CAP, _CLASS_OF, KEYWORDS, RULES, STATE_NAMES, merge_disjoint
-from .ruledata import table
+from .ruledata import lists, table
 from .states import states_after_cities
 
 _R = table("rules").namespace(CAP=_CAP)  # the patterns and words (crfdeid/_data/rules/rules.tsv)
@@ -107,15 +106,9 @@ def _anchored(rx, text: str, starts: list, mode: str):
             yield from rx.finditer(text, text.rfind("\n", 0, p) + 1, line_end)
 
 
-@lru_cache(maxsize=1)
-def _not_names() -> frozenset:
-    """Relation words, titles and clinical words: never a part of a name glued by a hyphen."""
-    return gazetteers.load("relations") | gazetteers.load("titles") | gazetteers.load("clinical_words")
-
-
-@lru_cache(maxsize=1)
-def _surnames() -> frozenset:
-    return gazetteers.load("surnames") | gazetteers.load("surnames_rare")
+#: Relation words, titles and clinical words: never a part of a name glued by a hyphen.
+_not_names = partial(lists, "relations", "titles", "clinical_words")
+_surnames = partial(lists, "surnames", "surnames_rare")
 
 
 @lru_cache(maxsize=1)
@@ -202,7 +195,7 @@ def _word_check(kind: str | None):
     if kind == "names_not_plain":
         return lambda words: all(w.lower() not in plain for w in words if w not in ("bin", "ibn", "bint"))
     if kind == "street_words":  # "42 oak lane": no clinical or stop word between the number and the suffix
-        odd = gazetteers.load("clinical_words") | gazetteers.load("clinical_abbrevs") | gazetteers.load("stop_words")
+        odd = lists("clinical_words", "clinical_abbrevs", "stop_words")
         return lambda words: not any(w.lower() in odd for w in words[1:-1] if w.isalpha()
                                      and w.lower() not in _R.STREET_TAIL)
     first = _first_names()

@@ -6,17 +6,10 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span, make_span
-from .rulebook import _lazy, merge_disjoint
+from .rulebook import merge_disjoint
 from .ruledata import table
 
 _R = table("states").namespace()  # the patterns and words (crfdeid/_data/rules/states.tsv)
-
-# A state's postal code (or AP abbreviation) after a comma: "Portland, OR", "Keene, N.H.".
-_CODE_AFTER_COMMA = _lazy(
-    r",[ \t]{0,2}(?P<code>[A-Za-z]{2}|[A-Z][a-z]{1,4}\.|[A-Z]\.[A-Z]\.|W\.Va\.)(?![\w'-]|\.\w)")
-# A ZIP code after the state's code: "portland, or 97205" (then "or" is the state, whatever its case).
-_ZIP_AFTER = _lazy(r"[ \t]{1,2}(?P<zip>[0-9]{5}(?:-[0-9]{4})?)(?![\w-])")
-_PLACE_WORDS = _lazy(r"(?<![\w'.-])((?:[A-Za-z][A-Za-z'.-]*[ \t]){0,2}[A-Za-z][A-Za-z'.-]*)$")
 
 
 @lru_cache(maxsize=1)
@@ -47,9 +40,9 @@ def states_after_cities(text: str, spans) -> list[Span]:
     spans = sorted(spans)
     ends = {sp.end: sp for sp in spans if sp.subtype in _R.PLACES}
     found: list[Span] = []
-    for m in _CODE_AFTER_COMMA.finditer(text):
+    for m in _R.CODE_AFTER_COMMA.finditer(text):
         code = m.group("code")
-        zip_code = _ZIP_AFTER.match(text, m.end())
+        zip_code = _R.ZIP_AFTER.match(text, m.end())
         if code not in codes and code.lower() not in lower_codes and not (
                 zip_code and code.upper() in codes and len(code) == 2):
             continue
@@ -58,7 +51,7 @@ def states_after_cities(text: str, spans) -> list[Span]:
         if m.start() in ends:
             found.append(make_span(m.start("code"), m.end("code"), "STATE"))
             continue
-        before = _PLACE_WORDS.search(text, max(0, m.start() - 40), m.start())
+        before = _R.PLACE_WORDS.search(text, max(0, m.start() - 40), m.start())
         if before is None:
             continue
         words = before.group(1).split()

@@ -88,7 +88,7 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
-from . import bedside, fields
+from . import bedside, fields, ruledata
 from .bedside import common_names as _common_names
 from .bedside import first_names as _first_names
 from .ruledata import table
@@ -101,13 +101,11 @@ _V = _T.namespace()
 @lru_cache(maxsize=1)
 def _lists() -> dict:
     """The lists of the reasons (lower case) and the names, places and common words."""
-    named = frozenset().union(*(gazetteers.load(n) for n in (
-        "first_female", "first_male", "surnames", "surnames_rare", "titles", "cities", "states", "countries",
-        "common_words")))
+    named = ruledata.lists("first_female", "first_male", "surnames", "surnames_rare", "titles", "cities", "states",
+                           "countries", "common_words")
     return {"scores": gazetteers.load("score_names"), "labels": gazetteers.load("note_labels"),
             "roles": gazetteers.load("staff_roles"), "vaccines": gazetteers.load("vaccines"), "named": named,
-            "names": frozenset().union(*(gazetteers.load(n) for n in (
-                "first_female", "first_male", "surnames", "surnames_rare", "titles")))}
+            "names": ruledata.lists("first_female", "first_male", "surnames", "surnames_rare", "titles")}
 
 
 @lru_cache(maxsize=1)
@@ -117,8 +115,8 @@ def _patterns() -> dict:
     scores = sorted(gazetteers.entries("score_names"), key=len, reverse=True)
     # a name that is also a person's name or a place: an acronym in capitals as the list
     # writes it (NEWS, MUST), else only before a scale word ("Wells score", not "Bristol 2 years ago")
-    places = frozenset().union(*(gazetteers.load(n) for n in ("cities", "states", "countries")))
-    known = lists["names"] | places  # once: a union per entry cost about a CPU-second at every start
+    # once: a union per entry cost about a CPU-second at every start
+    known = lists["names"] | ruledata.lists("cities", "states", "countries")
     named = [e for e in scores if e.lower() in known and not e.lower().startswith("pain")]
     plain = [e for e in scores if e not in named]  # "pain 7/10": Pain is a surname too, rarely before a score
     capitals = [e for e in named if e.isupper()]
@@ -156,7 +154,7 @@ def _near(name: str, text: str, sp: Span, reach: int) -> bool:
 @lru_cache(maxsize=1)
 def _verbs() -> frozenset:
     """Words a modal verb may stand before: common English words, clinical words, care verbs."""
-    return _V.CARE_VERBS.union(*(gazetteers.load(n) for n in ("common_words", "clinical_words", "clinical_abbrevs")))
+    return _V.CARE_VERBS | ruledata.lists("common_words", "clinical_words", "clinical_abbrevs")
 
 
 def prepare() -> None:
@@ -301,9 +299,7 @@ def _after_title(text: str, start: int) -> bool:
 
 def _role(text: str, sp: Span, lows: list[str]) -> bool:
     roles = _lists()["roles"]
-    core = {"night", "day", "evening", "overnight", "covering", "cross-covering", "on-call", "oncall", "bedside",
-            "primary", "admitting", "consulting", "treating", "duty", "senior", "junior", "head", "staff",
-            "floor", "unit", "team", "ward", "icu", "ed", "er", "charge", "sister"}
+    core = _V.ROLE_CORE
     if not lows or not all(w in roles for w in lows) or all(w in core for w in lows):
         return False
     words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", text[sp.start:sp.end])
@@ -327,8 +323,6 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
     return (any(w in core for w in lows) or bool(_V.CARE_BEFORE.search(text, max(0, sp.start - 20), sp.start))
             or bool(_V.CARE_AFTER.match(text, sp.end))
             or (prev is not None and prev.group(1).lower() in roles))  # "Consultant Radiologist"
-
-
 
 
 def without_label(text: str, sp: Span) -> Span:
