@@ -38,6 +38,8 @@ def place_doubt(text: str, sp: Span) -> str | None:
     ws = [m.group() for m in names._WORD.finditer(text[sp.start:sp.end])]
     if not ws:  # digits alone: a room's, a ward's number (the numbered spans' rules); as a street, no address
         return "place" if sp.subtype == "STREET" else None  # mr okonjo 74: an age, a bed, no street's name
+    if sp.subtype == "STREET" and all(fold(w) in _COMPASS for w in ws):
+        return "place"  # 5 West (a ward): a street has a name besides its number and compass points
     last = fold(ws[-1])
     if (last in heads or last in clinical) and last not in places:
         return "place"  # Edinburgh Postnatal Depression Scale, Department of Gastroenterology, a carcinoma
@@ -94,6 +96,11 @@ def model_doubt(sp: Span, confidence: float | None, crf: float | None) -> str | 
             and crf < MODEL_SURE:
         return "model"
     return None
+
+
+#: Compass points as a street's words write them: no street's name alone (``5 West`` is a ward's).
+_COMPASS = frozenset({"north", "south", "east", "west", "n", "s", "e", "w", "ne", "nw", "se", "sw", "northeast",
+                      "northwest", "southeast", "southwest"})
 
 
 _LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)\b")
