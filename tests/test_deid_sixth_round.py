@@ -144,3 +144,27 @@ def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shi
     assert all(sp.crf_confidence is not None for sp in full.spans)
     changed = [sp for sp in lean.spans if sp.crf_confidence is None]  # a span the chain made: nobody pays
     assert changed and all(sp.confidence == 1.0 for sp in changed)
+
+
+def _heading(text: str, surface: str, conf: float, crf: float | None) -> str:
+    i = text.index(surface)
+    doc = Document("h", text, [Span(i, i + len(surface), "LOCATION", "HOSPITAL", confidence=conf, crf_confidence=crf)],
+                   {"patient": "p1"})
+    [new] = written(doc)
+    return new
+
+
+def test_a_heading_in_capitals_the_chain_changed_gets_a_placeholder():
+    text = ("RIVERSIDE DIABETES CLINIC - CLINIC LETTER\nSeen today with her son for review; her sugars are settled "
+            "and she feels well in herself.")
+    assert _heading(text, "RIVERSIDE DIABETES CLINIC", 1.0, 0.92) == "[**HOSPITAL**]"
+
+
+@pytest.mark.parametrize("text, conf, crf", [
+    ("Seen today with her son. Transferred from RIVERSIDE GENERAL HOSPITAL on Monday.", 0.98, 0.98),  # the model's
+    ("Seen today with her son. Transferred from RIVERSIDE GENERAL HOSPITAL on Monday.", 1.0, None),   # a file's
+    ("SEEN TODAY WITH HER SON. TRANSFERRED FROM RIVERSIDE GENERAL HOSPITAL ON MONDAY.", 1.0, 0.9),    # capitals
+])
+def test_a_hospital_in_capitals_keeps_its_surrogate_otherwise(text, conf, crf):
+    new = _heading(text, "RIVERSIDE GENERAL HOSPITAL", conf, crf)
+    assert "[**" not in new and new != "RIVERSIDE GENERAL HOSPITAL"

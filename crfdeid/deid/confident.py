@@ -77,7 +77,7 @@ import phonenumbers
 from .. import gazetteers
 from ..document import Span
 from . import ages, dates, facts, names
-from .confident_places import model_doubt, place_doubt
+from .confident_places import heading_doubt, model_doubt, place_doubt
 from .confident_terms import (
     clinical_morphology,
     count_after,
@@ -395,7 +395,7 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
     if why is None and sp.subtype != "AGE" and in_listed_term(text, sp):
         return "term"  # Maryland dissector, Boston Scientific: inside a listed term of several words
     # else a score, grade, code, bed, capitals (forms.py); else a place a rule made that the model doubts
-    return why or form_doubt(text, sp) or model_doubt(sp, confidence, crf)
+    return why or form_doubt(text, sp) or model_doubt(sp, confidence, crf) or heading_doubt(text, sp, confidence, crf)
 
 
 def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None, country: str,

@@ -103,6 +103,27 @@ _COMPASS = frozenset({"north", "south", "east", "west", "n", "s", "e", "w", "ne"
                       "northwest", "southeast", "southwest"})
 
 
+def heading_doubt(text: str, sp: Span, confidence: float | None, crf: float | None) -> str | None:
+    """``model`` when ``sp`` is a hospital's or an organisation's name of two words or more wholly in capitals,
+    in a note most of whose letters are lower case, that the post-CRF chain made or changed (the tagger's
+    ``confidence`` 1.0 with the model's word ``crf`` on it: no user's span, no span read from a file): a heading's
+    style (a service's heading narrowed to its first part), not confidently a name (docs/deid.md, "Sixth round",
+    candidate 5), else None.
+
+    >>> from crfdeid.document import make_span
+    >>> text = "RIVERSIDE DIABETES CLINIC - CLINIC LETTER\\nSeen today with her son; sugars settled and well."
+    >>> [heading_doubt(text, make_span(0, 25, t), c, m) for t, c, m in
+    ...  [("HOSPITAL", 1.0, 0.92), ("HOSPITAL", 0.97, 0.97), ("HOSPITAL", 1.0, None), ("CITY", 1.0, 0.9)]]
+    ['model', None, None, None]
+    """
+    surface = text[sp.start:sp.end]
+    if (sp.subtype not in ("HOSPITAL", "ORGANIZATION") or confidence is None or confidence < 1.0 or crf is None
+            or not surface.isupper() or len(names._WORD.findall(surface)) < 2):
+        return None
+    letters = [c for c in text[:4000] if c.isalpha()]
+    return "model" if sum(c.islower() for c in letters) > 0.5 * len(letters) else None  # most of the note in lower case
+
+
 _LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)\b")
 
 
