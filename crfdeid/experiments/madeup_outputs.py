@@ -62,8 +62,9 @@ _PLACEHOLDER = re.compile(r"\[\*\*[^*\]]*\*\*\]")
 #: The outputs measured, as ``tag --output-format`` names them.
 OUTPUTS = ("redacted", "surrogate")
 #: :class:`~crfdeid.tagging.session.Session` keywords that are no session options: set by :func:`run`
-#: itself, or objects (a site, a grouper) that a command line does not give.
-_NOT_OPTIONS = frozenset({"model", "output_format", "options", "key", "seed", "site_mining", "site", "grouper"})
+#: itself, objects (a site, a grouper) that a command line does not give, or what the writers need.
+_NOT_OPTIONS = frozenset({"model", "output_format", "options", "key", "seed", "site_mining", "site", "grouper",
+                          "crf_evidence"})  # the writers measured read the model's word: never left out
 
 
 class AlignmentError(LocatedError):
