@@ -168,3 +168,11 @@ def test_a_heading_in_capitals_the_chain_changed_gets_a_placeholder():
 def test_a_hospital_in_capitals_keeps_its_surrogate_otherwise(text, conf, crf):
     new = _heading(text, "RIVERSIDE GENERAL HOSPITAL", conf, crf)
     assert "[**" not in new and new != "RIVERSIDE GENERAL HOSPITAL"
+
+
+def test_a_spawned_worker_of_a_redacting_session_leaves_the_models_word_out_too(monkeypatch, shipped):
+    from crfdeid.tagging import session as session_module
+    parent = session_module.Session(shipped, "redacted")
+    monkeypatch.setattr(session_module, "_WORKER", None)
+    session_module._init_worker(parent._spec())
+    assert session_module._WORKER.chain_options == parent.chain_options == {"crf_evidence": False}

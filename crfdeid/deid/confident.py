@@ -19,7 +19,8 @@ docs/experiments.md, 2026-11-25):
   (``CHI 1203571482``);
 * **a name** (``PATIENT``, ``DOCTOR``): every word name-shaped (capitalised, ``McKenzie``; in capitals
   only when listed or a long word no English one; in lower case only when listed, or no English word in a
-  note written in lower case: ``radiocephalic``),
+  note written in lower case: ``radiocephalic``), no unlisted word built on a procedure's or a condition's
+  suffix (``Cryotherapy``: :func:`.confident_terms.clinical_morphology`),
   none of the clinical, label, role or profession lists unless a listed name (a short word in capitals alone,
   ``SHA``, ``LONG``, needs :data:`SURE` even when listed), none of the 7,000 most
   frequent English words (the ``common_words`` list, wordfreq's) unless a listed first name or one of
@@ -35,6 +36,7 @@ docs/experiments.md, 2026-11-25):
 * **a date**: it parses (:func:`crfdeid.deid.dates.parse`) with nothing left over, is not a bare
   two-digit number after a ward's or bed's word (``Ward 64``), a day and month alone (``9/9``)
   found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first),
+  two numbers joined as a range before a stretch of time are a duration (``10-14 days``),
   and two numbers alone right after a clinical word or a two- or three-letter abbreviation (``PR 6/8``,
   ``RE 6/9``, ``primary 25/07``) in a note that writes its dates with a year are a value, not a date
   (a note of bare dates keeps them: ``CABG 3/5``); a year alone needs :data:`SURE` (``G2P2 (2002)``), and a
@@ -51,7 +53,9 @@ docs/experiments.md, 2026-11-25):
   a hospital's or organisation's name of several words is no service's name (``Eye Clinic``) and has
   an institution's head noun unless no noun phrase runs around it (``the Ashkenazi Jewish founder
   variants``); a department is no Safe Harbor identifier at all; a place a rule made that the model gives
-  P(PHI) < 0.5 is none either (:func:`.confident_places.model_doubt`).
+  P(PHI) < 0.5 is none either (:func:`.confident_places.model_doubt`), nor a street of compass points only
+  (``5 West``), nor a hospital's name in capitals the chain made or changed in a note mostly in lower case
+  (:func:`.confident_places.heading_doubt`).
 
 Any type but an age: a span that is, holds or sits inside a clinical form (a score, grade, stage, class,
 code, a ward's or bed's number: ``Forrest IIa``, ``GCS E3V4M6``, ``E11.649``, ``Ward 64``) or a phrase or
