@@ -81,6 +81,7 @@ def test_the_new_doubts_are_counted_in_the_tag_summary(tmp_path):
 @pytest.mark.parametrize("text, want", [
     ("Uvedose 100 000 UI", True), ("sheath 11/13 Fr", True), ("given 10 mL", True), ("x 12 mmHg", True),
     ("seen 11/13 fr the clinic", False),  # a unit is matched as written: fr is no gauge
+    ("visited 11/13 Fr Murphy", False),   # Fr before a name: a chaplain's title, no gauge
     ("seen 11/13 in clinic", False),      # in: an English word, no unit here
     ("call 555 123 today", False),
 ])

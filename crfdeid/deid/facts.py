@@ -73,7 +73,9 @@ def _listed_units() -> re.Pattern:
     :data:`_MORE_UNITS`, as written (case kept: ``Fr`` is a gauge, ``fr`` is not), right at a span's end."""
     common = frozenset(w.lower() for w in gazetteers.entries("common_words"))
     codes = {u for u in gazetteers.entries("units") if len(u) > 1 and u.lower() not in common} | set(_MORE_UNITS)
-    alternatives = "|".join(re.escape(u) for u in sorted(codes, key=len, reverse=True))
+    # Fr is a title too (Fr Murphy, a chaplain): a gauge is no name's title
+    alternatives = "|".join(re.escape(u) + (r"(?!\.?[ \t]+[A-Z][a-z])" if u == "Fr" else "")
+                            for u in sorted(codes, key=len, reverse=True))
     return re.compile(rf"[ \t]*(?:{alternatives})(?![A-Za-z0-9/])")
 
 
