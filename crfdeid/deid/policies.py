@@ -191,15 +191,23 @@ def years_between(born: dt.date, then: dt.date) -> int:
     return then.year - born.year - ((then.month, then.day) < (born.month, born.day))
 
 
-def confidences(doc: Document, spans: list[Span], fixed: list[Span], of: str = "confidence") -> dict:
-    """Each de-identified span's confidence: the lowest of the document's spans it overlaps
-    (None when they have none: gold spans; None too where the Safe Harbor layer finds an
-    identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt).
-    ``of``: the spans' attribute read (``crf_confidence``: the model's word whatever step made a span).
+def confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> tuple[dict, dict]:
+    """Each de-identified span's confidence and the model's word on it, in one pass: the lowest
+    ``confidence`` and the lowest ``crf_confidence`` (the model's word whatever step made a span) of the
+    document's spans it overlaps (None when they have none: gold spans; None too where the Safe Harbor
+    layer finds an identifier of a fixed form, ``fixed``: an email is no less an email for the CRF's doubt).
 
     ``spans`` do not overlap one another (:func:`~crfdeid.deid.spans.deid_spans`), so the spans
     one span of the document overlaps are found by bisection: time grows with the number of
-    spans, not with its square."""
+    spans, not with its square.
+
+    >>> from crfdeid.document import make_span
+    >>> doc = Document("1", "Seen by Ann Lee.", [Span(8, 11, "NAME", "DOCTOR", confidence=1.0, crf_confidence=0.3),
+    ...                                          Span(12, 15, "NAME", "DOCTOR", confidence=0.9, crf_confidence=0.9)])
+    >>> whole = make_span(8, 15, "DOCTOR")
+    >>> [c[whole] for c in confidences(doc, [whole], [])]
+    [0.9, 0.3]
+    """
     order = sorted(spans, key=lambda s: s.start)
     starts = [sp.start for sp in order]
     ends = [sp.end for sp in order]
@@ -207,16 +215,17 @@ def confidences(doc: Document, spans: list[Span], fixed: list[Span], of: str = "
     def overlapped(o: Span) -> list[Span]:
         return order[bisect_right(ends, o.start):bisect_left(starts, o.end)]
     lowest: dict = {}
+    model: dict = {}
     for o in doc.spans:
-        c = getattr(o, of)
-        if c is not None:
-            for sp in overlapped(o):
-                if sp not in lowest or c < lowest[sp]:
-                    lowest[sp] = c
+        for of, c in ((lowest, o.confidence), (model, o.crf_confidence)):
+            if c is not None:
+                for sp in overlapped(o):
+                    if sp not in of or c < of[sp]:
+                        of[sp] = c
     for f in fixed:
         for sp in overlapped(f):
-            lowest[sp] = None
-    return {sp: lowest.get(sp) for sp in spans}
+            lowest[sp] = model[sp] = None
+    return {sp: lowest.get(sp) for sp in spans}, {sp: model.get(sp) for sp in spans}
 
 
 def as_age(doc: Document, sp: Span) -> Span:

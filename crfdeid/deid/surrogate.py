@@ -238,11 +238,9 @@ class Surrogator(Draws):
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
         predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
-        unsure = self.min_confidence is not None and any(
-            sp.confidence is not None and sp.confidence < self.min_confidence for sp in doc.spans)
         fixed = sorted({sp for _, sp in found})
-        conf = confidences(doc, labelled, fixed) if unsure or predicted else dict.fromkeys(labelled)
-        crf = confidences(doc, labelled, fixed, "crf_confidence") if predicted else {}  # the model's word
+        # the tagger's confidence and the model's word, one pass (a user's spans have neither)
+        conf, crf = confidences(doc, labelled, fixed) if predicted else (dict.fromkeys(labelled), {})
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
         order = self.read_order(doc, spans, self._country if votes else None)
         known = frozenset(w for person in st.persons for w in person)

@@ -47,7 +47,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from ..document import Document
+from ..deid.writers import became
+from ..document import Document, make_span
 from ..errors import ConfigError, CrfdeidError, LocatedError
 from ..site import mining as mining_module
 from ..tagging.session import SPANS, Session
@@ -61,8 +62,9 @@ _PLACEHOLDER = re.compile(r"\[\*\*[^*\]]*\*\*\]")
 #: The outputs measured, as ``tag --output-format`` names them.
 OUTPUTS = ("redacted", "surrogate")
 #: :class:`~crfdeid.tagging.session.Session` keywords that are no session options: set by :func:`run`
-#: itself, or objects (a site, a grouper) that a command line does not give.
-_NOT_OPTIONS = frozenset({"model", "output_format", "options", "key", "seed", "site_mining", "site", "grouper"})
+#: itself, objects (a site, a grouper) that a command line does not give, or what the writers need.
+_NOT_OPTIONS = frozenset({"model", "output_format", "options", "key", "seed", "site_mining", "site", "grouper",
+                          "crf_evidence"})  # the writers measured read the model's word: never left out
 
 
 class AlignmentError(LocatedError):
@@ -336,7 +338,7 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                     failed.append(doc_id)  # not written (fail closed), so not scored
                 else:
                     # an AlignmentError is the measurement's: raised
-                    by_note[doc_id] = score_note(g, out, tagged.spans, made_up=fmt == "surrogate")
+                    by_note[doc_id] = score_note(g, out, _written_spans(doc_id, tagged), made_up=fmt == "surrogate")
             per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
             if hasattr(writer, "surrogator"):  # spans not confidently an identifier of their type (counts)
                 summary = writer.surrogator.summary()
@@ -345,6 +347,17 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                 per_out[fmt]["not_confident_by_type"] = summary["not_confident_by_type"]
         runs[f"mining {'on' if on else 'off'}"] = per_out
     return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
+
+
+def _written_spans(doc_id: str, tagged: Document) -> list:
+    """The spans the writer wrote of ``tagged`` (its repeats included: :func:`crfdeid.deid.writers.became`), the
+    stretches :func:`replaced` aligns on; the tagged spans when the writer kept none. Aligned on the tagged spans
+    alone, a repeat beside a span reads as a gap and the stretches shift (``[**HOSPITAL**] (225) 610-8514`` read as
+    a phrase's word written as a phone number)."""
+    written = became(doc_id)
+    if not written:
+        return tagged.spans
+    return [make_span(a, b, "OTHER") for a, b in written]
 
 
 def _per_mille(n: int, d: int) -> str:

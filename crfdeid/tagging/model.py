@@ -84,6 +84,12 @@ class TaggingBackend(Protocol):
     def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list: ...
 
 
+def _wants_evidence(options: Mapping | None) -> bool:
+    """Whether the chain's ``options`` ask for the CRF's word on every token (``Span.crf_confidence``; on unless
+    ``crf_evidence`` is false: a session whose output no surrogate writer reads, :class:`~.session.Session`)."""
+    return options is None or options.get("crf_evidence", True) is not False
+
+
 class TaggingModel:
     """What every kind of model shares: tokens, segments, labels -> spans, rules, one file.
 
@@ -265,7 +271,7 @@ class TaggingModel:
     def _tagged(self, doc, item, labels, p_out, options=None, o_threshold=None) -> Document:
         """The tagged copy of ``doc``: decoded spans and their confidences through the chain."""
         return self._finish(doc, item[0], self._crf_spans(item[1], labels, p_out), options, item, o_threshold,
-                            Evidence.of(item[1], p_out))
+                            Evidence.of(item[1], p_out) if _wants_evidence(options) else None)
 
     def _crf_spans(self, toks, labels, p_out, offset: int = 0) -> dict:
         """``{span: confidence}`` of the decoded spans, shifted by ``offset`` characters."""
@@ -298,14 +304,15 @@ class TaggingModel:
         return self._scored(text, o_threshold, item, note)[0]
 
     def _scored(self, text: str, o_threshold, item: tuple | None = None,
-                note: str | None = None) -> tuple[dict, Evidence]:
+                note: str | None = None, evidence: bool = True) -> tuple[dict, Evidence | None]:
         """:meth:`_crf_conf`'s spans and the CRF's :class:`Evidence` over the note's tokens (of a
-        long note, each token's from the window whose own piece holds it: the farthest from a cut)."""
+        long note, each token's from the window whose own piece holds it: the farthest from a cut;
+        None when ``evidence`` is false: no one reads it)."""
         cut = self._pieces()
         if item is not None and len(text) <= cut.size:
             labels, p_out, _ = self._label([item], o_threshold)[0]
-            return self._crf_spans(item[1], labels, p_out), Evidence.of(item[1], p_out)
-        found, evidence = [], Evidence()
+            return self._crf_spans(item[1], labels, p_out), Evidence.of(item[1], p_out) if evidence else None
+        found, gathered = [], Evidence() if evidence else None
         where = text if note is None else note
         cuts = cut.cuts(where)
         for (a, b), own in zip(cut.windows(where), zip(cuts, cuts[1:])):
@@ -313,8 +320,9 @@ class TaggingModel:
             piece = self._item(text[a:b])
             labels, p_out, _ = self._label([piece], o_threshold)[0]
             found.append(((a, b), self._crf_spans(piece[1], labels, p_out, offset=a)))
-            evidence.add(piece[1], p_out, offset=a, keep=own)
-        return merge(found, len(text)), evidence
+            if gathered is not None:
+                gathered.add(piece[1], p_out, offset=a, keep=own)
+        return merge(found, len(text)), gathered
 
     def _finish(self, doc, text: str, conf: dict, options=None, item: tuple | None = None,
                 o_threshold=None, evidence: Evidence | None = None) -> Document:
@@ -380,7 +388,7 @@ class TaggingModel:
         spans are merged (memory stays bounded: tokens, features and scores of one window;
         :mod:`crfdeid.tagging.pieces`), then the rules on the whole text."""
         view = for_tagging(doc.text)  # same length: the view of a piece is the piece of the view
-        conf, evidence = self._scored(view, o_threshold, note=doc.text)
+        conf, evidence = self._scored(view, o_threshold, note=doc.text, evidence=_wants_evidence(options))
         return self._finish(doc, view, conf, options, o_threshold=o_threshold, evidence=evidence)
 
     def _tag_batch(self, docs, o_threshold, options=None):

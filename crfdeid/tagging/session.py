@@ -50,6 +50,8 @@ from .workers import bound_jobs, end_with_parent
 
 #: The output style of a session that renders no text (spans only).
 SPANS = "spans"
+#: Output styles that never write a surrogate: their sessions leave out the model's word per token.
+NO_SURROGATES = frozenset({"redacted", "masked"})
 #: Output styles that write the spans' repeats too (``deid.spans.propagate``, unless ``propagate=false``).
 REPEATING = frozenset({"redacted", "masked", "surrogate"})
 
@@ -88,12 +90,17 @@ class Session:
         Find what the model tagged confidently in some notes wherever it recurs in the notes of
         one call of :meth:`tag` (``tag --site-mining``; :mod:`crfdeid.site.mining`): the call's
         results come once all its notes are tagged. :attr:`lessons` holds what it learnt.
+    crf_evidence : bool, optional
+        Give each span the model's word on its tokens whatever step made it (``Span.crf_confidence``,
+        :mod:`crfdeid.tagging.crf_evidence`), which only the surrogate writer reads; default: for every
+        output style but :data:`NO_SURROGATES` (redacted and masked output do not pay for it; spans,
+        FHIR, HL7... may reach a surrogate writer: ``experiments made-up``, the service's records).
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, options: dict | None = None,
                  key=None, seed=None, o_threshold: float | EllipsisType | None = ..., o_words: bool = True,
                  site=None, grouper=None, backend: str = "numpy", explain: bool = False,
-                 site_mining: bool = False, date_order: str | None = None):
+                 site_mining: bool = False, date_order: str | None = None, crf_evidence: bool | None = None):
         self.model = model if isinstance(model, TaggingModel) else TaggingModel.load(model, backend=backend)
         if not o_words:
             self.model = copy.copy(self.model)  # the caller's model keeps its o-words
@@ -105,6 +112,7 @@ class Session:
         self.table_use = TableUse(site)  # how many of the site tables' patients and notes were met
         self.grouper = grouper
         self.explain = explain
+        self.crf_evidence = output_format not in NO_SURROGATES if crf_evidence is None else crf_evidence
         self.site_mining = site_mining and mining.mines(self.model)
         self.lessons = mining.Lessons()
         self.options = dict(options or {})
@@ -135,6 +143,8 @@ class Session:
         options: dict = {} if self.site is None else {"site": self.site}
         if self.explain:
             options["explain"] = True
+        if not self.crf_evidence:
+            options["crf_evidence"] = False  # the model's word per token: only the surrogate writer reads it
         return options
 
     # -- writers ----------------------------------------------------------------------------
@@ -261,7 +271,7 @@ class Session:
     def _spec(self) -> tuple:
         """What a spawned worker needs to tag as this session does."""
         return (self.model.path, getattr(self.model, "backend", "numpy"), self.o_words, self.o_threshold,
-                self.site, self.explain, getattr(self.model, "route", None))
+                self.site, self.explain, getattr(self.model, "route", None), self.crf_evidence)
 
     def tagged(self, docs: Iterable[Document]) -> Iterator[Document]:
         """Tagged copies of ``docs`` (spans and ``meta['confidence']``), in order; the first
@@ -412,9 +422,9 @@ def _init_worker(spec, parent: int | None = None) -> None:
         end_with_parent(parent)
     if _WORKER is not None:
         return
-    path, backend, o_words, o_threshold, site, explain, route = spec
+    path, backend, o_words, o_threshold, site, explain, route, crf_evidence = spec
     _WORKER = Session(path, SPANS, o_threshold=o_threshold, o_words=o_words, site=site, backend=backend,
-                      explain=explain)
+                      explain=explain, crf_evidence=crf_evidence)
     forced = getattr(_WORKER.model, "forced", None)  # a routed model's member for every note (tag --route)
     if route is not None and forced is not None:
         forced(route)
