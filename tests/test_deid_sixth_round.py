@@ -1,14 +1,13 @@
-"""Surrogate output never falsifies a clinical fact, the sixth round (issue 58 item 3, docs/deid.md "Sixth
-round"): a value before its unit, a range of time, a street of compass points only and a name word built on a
-clinical suffix get placeholders; real dates, streets and names beside them keep realistic surrogates; the
-model's word per token is computed only for output that may reach a surrogate writer. Every note is made up."""
+"""Surrogate output, the sixth round (issue 58 item 3, docs/deid.md "Sixth round"): what stayed after check10
+judged it. Real dates, streets, names and postcodes keep realistic surrogates; the made-up measure aligns the
+output on the spans the writer wrote; the model's word per token is computed only for output that may reach a
+surrogate writer. (The round's five placeholder shapes mended nothing on check10 and were taken out.) Every
+note is made up."""
 
 from __future__ import annotations
 
 import pytest
 
-from crfdeid.deid import confident, facts
-from crfdeid.deid.confident_terms import clinical_morphology, time_range
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
 from crfdeid.document import Document, Span, make_span
@@ -32,25 +31,6 @@ def written(doc: Document) -> list[str]:
     return [out.surface(sp) for sp in out.spans]
 
 
-# Each made up again around the shape of a falsified phrase of the development sets.
-FALSE = [
-    ("Suture removal in 10-14 days at the practice.", "10-14", "DATE", 0.84),
-    ("Review again in 2 to 3 weeks.", "2 to 3", "DATE", 0.9),
-    ("- 11/13 Fr 36 cm access sheath placed.", "11/13", "DATE", 0.9997),
-    ("Cholecalciferol 100 000 UI once.", "100 000", "ZIP", 1.0),
-    ("Vitamin D 50 000 IE weekly.", "50 000", "ZIP", None),
-    ("Admitted to Lakeside Hospital, 5 West, Room 12.", "5 West", "STREET", 1.0),
-    ("C. Excision.\nD. Cryotherapy with liquid nitrogen.", "Cryotherapy", "DOCTOR", 1.0),
-    ("Plan: Pericardiectomy Friday.", "Pericardiectomy", "PATIENT", 0.95),
-]
-
-
-@pytest.mark.parametrize("text, surface, sub, conf", FALSE)
-def test_a_clinical_value_range_ward_or_procedure_gets_a_placeholder(text, surface, sub, conf):
-    [new] = written(tagged(text, (surface, sub, conf)))
-    assert new == f"[**{sub}**]"
-
-
 REAL = [
     ("Seen in clinic on 10/14 with her daughter.", "10/14", "DATE"),
     ("Next visit 3-4 for the dressing.", "3-4", "DATE"),
@@ -64,53 +44,6 @@ REAL = [
 def test_a_real_date_street_name_or_postcode_keeps_a_realistic_surrogate(text, surface, sub):
     [new] = written(tagged(text, (surface, sub, 0.999)))
     assert "[**" not in new and new != surface
-
-
-def test_the_new_doubts_are_counted_in_the_tag_summary(tmp_path):
-    w = SurrogateWriter(tmp_path, seed=7)
-    w.transform(tagged("Suture removal in 10-14 days. Admitted to 5 West.", ("10-14", "DATE", 0.84),
-                       ("5 West", "STREET", 1.0)))
-    w.transform(tagged("D. Cryotherapy with liquid nitrogen.", ("Cryotherapy", "DOCTOR", 1.0), doc_id="n2"))
-    summary = w.summary()
-    assert "3 span(s) not confidently an identifier of their type" in summary
-    assert "[by type: DATE 1, DOCTOR 1, STREET 1]" in summary
-    w.transform(tagged("Sheath 11/13 Fr used.", ("11/13", "DATE", 0.99), doc_id="n3"))
-    assert "1 clinical value(s)" in w.summary()  # a value before its unit: counted as a clinical value
-
-
-@pytest.mark.parametrize("text, want", [
-    ("Uvedose 100 000 UI", True), ("sheath 11/13 Fr", True), ("given 10 mL", True), ("x 12 mmHg", True),
-    ("seen 11/13 fr the clinic", False),  # a unit is matched as written: fr is no gauge
-    ("visited 11/13 Fr Murphy", False),   # Fr before a name: a chaplain's title, no gauge
-    ("seen 11/13 in clinic", False),      # in: an English word, no unit here
-    ("call 555 123 today", False),
-])
-def test_a_value_before_a_listed_unit(text, want):
-    import re
-    m = re.search(r"\d[\d /]*\d", text)
-    assert facts.clinical_value(text, m.start(), m.end()) is want
-
-
-def test_a_range_needs_the_smaller_number_first_and_a_stretch_of_time_after():
-    text = "in 10-14 days; on 14-10 days; 10-14 by post; 3/4 days"
-    assert time_range(text, 3, 8)
-    assert not time_range(text, 18, 23)  # 14-10: no range
-    assert not time_range(text, 30, 35)  # no stretch of time after
-    assert not time_range(text, 45, 48)  # a slash: a date with a shift (3/4 days), no range
-
-
-def test_clinical_morphology_spares_every_listed_name():
-    from crfdeid import gazetteers
-    names = [w.lower() for n in ("first_male", "first_female", "surnames", "surnames_rare")
-             for w in gazetteers.entries(n)]
-    assert not [w for w in names if clinical_morphology(w)]
-    assert clinical_morphology("cryotherapy") and clinical_morphology("laparoscopy")
-
-
-def test_a_street_of_compass_points_only_is_no_street():
-    text = "Hospital, 5 West, Room 12; 40 West Street"
-    assert confident.doubt(text, make_span(10, 16, "STREET"), 1.0) == "place"
-    assert confident.doubt(text, make_span(27, 41, "STREET"), 1.0) is None
 
 
 def test_the_measure_aligns_on_the_spans_the_writer_wrote(tmp_path):
@@ -145,30 +78,6 @@ def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shi
     assert all(sp.crf_confidence is not None for sp in full.spans)
     changed = [sp for sp in lean.spans if sp.crf_confidence is None]  # a span the chain made: nobody pays
     assert changed and all(sp.confidence == 1.0 for sp in changed)
-
-
-def _heading(text: str, surface: str, conf: float, crf: float | None) -> str:
-    i = text.index(surface)
-    doc = Document("h", text, [Span(i, i + len(surface), "LOCATION", "HOSPITAL", confidence=conf, crf_confidence=crf)],
-                   {"patient": "p1"})
-    [new] = written(doc)
-    return new
-
-
-def test_a_heading_in_capitals_the_chain_changed_gets_a_placeholder():
-    text = ("RIVERSIDE DIABETES CLINIC - CLINIC LETTER\nSeen today with her son for review; her sugars are settled "
-            "and she feels well in herself.")
-    assert _heading(text, "RIVERSIDE DIABETES CLINIC", 1.0, 0.92) == "[**HOSPITAL**]"
-
-
-@pytest.mark.parametrize("text, conf, crf", [
-    ("Seen today with her son. Transferred from RIVERSIDE GENERAL HOSPITAL on Monday.", 0.98, 0.98),  # the model's
-    ("Seen today with her son. Transferred from RIVERSIDE GENERAL HOSPITAL on Monday.", 1.0, None),   # a file's
-    ("SEEN TODAY WITH HER SON. TRANSFERRED FROM RIVERSIDE GENERAL HOSPITAL ON MONDAY.", 1.0, 0.9),    # capitals
-])
-def test_a_hospital_in_capitals_keeps_its_surrogate_otherwise(text, conf, crf):
-    new = _heading(text, "RIVERSIDE GENERAL HOSPITAL", conf, crf)
-    assert "[**" not in new and new != "RIVERSIDE GENERAL HOSPITAL"
 
 
 def test_a_spawned_worker_of_a_redacting_session_leaves_the_models_word_out_too(monkeypatch, shipped):

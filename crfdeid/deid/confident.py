@@ -19,8 +19,7 @@ docs/experiments.md, 2026-11-25):
   (``CHI 1203571482``);
 * **a name** (``PATIENT``, ``DOCTOR``): every word name-shaped (capitalised, ``McKenzie``; in capitals
   only when listed or a long word no English one; in lower case only when listed, or no English word in a
-  note written in lower case: ``radiocephalic``), no unlisted word built on a procedure's or a condition's
-  suffix (``Cryotherapy``: :func:`.confident_terms.clinical_morphology`),
+  note written in lower case: ``radiocephalic``),
   none of the clinical, label, role or profession lists unless a listed name (a short word in capitals alone,
   ``SHA``, ``LONG``, needs :data:`SURE` even when listed), none of the 7,000 most
   frequent English words (the ``common_words`` list, wordfreq's) unless a listed first name or one of
@@ -36,7 +35,6 @@ docs/experiments.md, 2026-11-25):
 * **a date**: it parses (:func:`crfdeid.deid.dates.parse`) with nothing left over, is not a bare
   two-digit number after a ward's or bed's word (``Ward 64``), a day and month alone (``9/9``)
   found with less than :data:`SURE` has its day over 12 in the note's order (``8/13`` month first),
-  two numbers joined as a range before a stretch of time are a duration (``10-14 days``),
   and two numbers alone right after a clinical word or a two- or three-letter abbreviation (``PR 6/8``,
   ``RE 6/9``, ``primary 25/07``) in a note that writes its dates with a year are a value, not a date
   (a note of bare dates keeps them: ``CABG 3/5``); a year alone needs :data:`SURE` (``G2P2 (2002)``), and a
@@ -53,9 +51,7 @@ docs/experiments.md, 2026-11-25):
   a hospital's or organisation's name of several words is no service's name (``Eye Clinic``) and has
   an institution's head noun unless no noun phrase runs around it (``the Ashkenazi Jewish founder
   variants``); a department is no Safe Harbor identifier at all; a place a rule made that the model gives
-  P(PHI) < 0.5 is none either (:func:`.confident_places.model_doubt`), nor a street of compass points only
-  (``5 West``), nor a hospital's name in capitals the chain made or changed in a note mostly in lower case
-  (:func:`.confident_places.heading_doubt`).
+  P(PHI) < 0.5 is none either (:func:`.confident_places.model_doubt`).
 
 Any type but an age: a span that is, holds or sits inside a clinical form (a score, grade, stage, class,
 code, a ward's or bed's number: ``Forrest IIa``, ``GCS E3V4M6``, ``E11.649``, ``Ward 64``) or a phrase or
@@ -81,27 +77,16 @@ import phonenumbers
 from .. import gazetteers
 from ..document import Span
 from . import ages, dates, facts, names
-from .confident_places import heading_doubt, model_doubt, place_doubt
-from .confident_terms import (
-    clinical_morphology,
-    count_after,
-    in_listed_term,
-    role_last,
-    scale_before,
-    shift,
-    term_word_after,
-    time_range,
-)
+from .confident_places import model_doubt, place_doubt
+from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
     PERSON_AFTER,
     TITLE_BEFORE,
-    cut,
     english,
     fold,
     head_after,
-    label_word,
     labels,
     lists,
     lower_case,
@@ -137,8 +122,8 @@ def _word_doubt(word: str, shouting: bool, lower: bool = True) -> str | None:
     low = fold(word)
     if low.endswith("'s"):
         low = low[:-2]
-    if (low in clinical or clinical_morphology(low)) and low not in listed:
-        return "clinical"  # a clinical word, listed or built on a procedure's or condition's suffix (Cryotherapy)
+    if low in clinical and low not in listed:
+        return "clinical"
     if _ELIDED.match(low):
         low = low.replace("'", "")  # o'hara: ohara in the lists
     if word.isupper():
@@ -282,8 +267,8 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         # its dates with a year: not how this note writes a date (a note of bare dates: AVR 9/96, CABG 3/5)
         if _value_label_before(text, sp.start) and _dated_with_years(text):
             return "date"
-        if scale_before(text, sp.start) or count_after(text, sp.start, sp.end) or time_range(text, sp.start, sp.end):
-            return "date"  # Boston 8/9 (a scale's first word), 9/9 checks (a count), 10-14 days: confident_terms
+        if scale_before(text, sp.start) or count_after(text, sp.start, sp.end):
+            return "date"  # Boston 8/9 (a scale's first word), 9/9 checks (a count out of a total): confident_terms
     numeric = [p for p in found if set(p.fields) <= {"m", "s", "d"}]
     if numeric and len(numeric) == len(found) and not sure:
         # a day and month alone, no year, no month name: a date when its day is over 12 in the note's order
@@ -385,6 +370,33 @@ def age_doubt(text: str, sp: Span, confidence: float | None) -> str | None:
     return None if told else "age"
 
 
+def _cut(text: str, sp: Span) -> bool:
+    """Whether ``sp`` starts or ends inside a run of letters and digits (``E`` of ``E11.649``), or inside
+    one token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of ``Roux-en-Y``, ``C`` of ``PA-C``)."""
+    s, e = sp.start, sp.end
+    if s >= e:
+        return False
+    return ((s > 0 and text[s - 1].isalnum() and text[s].isalnum())
+            or (e < len(text) and text[e].isalnum() and text[e - 1].isalnum())
+            or (s > 1 and text[s - 1] in _JOINERS and text[s - 2].isalnum() and text[s].isalnum())
+            or (e + 1 < len(text) and text[e] in _JOINERS and text[e + 1].isalnum() and text[e - 1].isalnum())
+            or (s > 0 and text[s] in _JOINERS and text[s - 1].isalnum())  # -C. Osei-Brandt of PA-C. Osei-Brandt
+            or (e < len(text) and text[e - 1] in _JOINERS and text[e].isalnum()))
+
+
+_JOINERS = "-/\u2010\u2011"
+
+
+def _label_word(surface: str) -> bool:
+    """Whether ``surface`` holds a word of two letters or more standing apart from its digits (not
+    glued or joined to them by ``-`` or ``/``: ``AB-123456`` is one identifier, ``CHI 1203571482`` a label
+    and a number)."""
+    joined = "-/0123456789"
+    return any(not (m.start() > 0 and surface[m.start() - 1] in joined)
+               and not (m.end() < len(surface) and surface[m.end()] in joined)
+               for m in re.finditer(r"(?<![^\W\d_])(?:[^\W\d_]{2,}|(?:[^\W\d_]\.){2,})(?![^\W\d_])", surface))
+
+
 def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = None, country: str = "US",
           known: frozenset = frozenset(), crf: float | None = None) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
@@ -399,7 +411,7 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
     if why is None and sp.subtype != "AGE" and in_listed_term(text, sp):
         return "term"  # Maryland dissector, Boston Scientific: inside a listed term of several words
     # else a score, grade, code, bed, capitals (forms.py); else a place a rule made that the model doubts
-    return why or form_doubt(text, sp) or model_doubt(sp, confidence, crf) or heading_doubt(text, sp, confidence, crf)
+    return why or form_doubt(text, sp) or model_doubt(sp, confidence, crf)
 
 
 def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None, country: str,
@@ -410,9 +422,9 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     if (sub in _ID_TYPES | {"PHONE", "FAX"} and _COLUMNS.search(surface)) or (
             sub in _NAME_TYPES | _PLACE_TYPES and _GAP.search(surface)):
         return "lines"  # over a line break or a table's column gap: a heading or a label of the line before
-    if sub in _NAME_TYPES | _PLACE_TYPES and cut(text, sp):
+    if sub in _NAME_TYPES | _PLACE_TYPES and _cut(text, sp):
         return "cut"  # a word cut in two (E of E11.649, Roux-en-Y's Y): a piece of a code or a term
-    if sub in _ID_TYPES | {"PHONE", "FAX"} and label_word(surface):
+    if sub in _ID_TYPES | {"PHONE", "FAX"} and _label_word(surface):
         return "label"  # a word apart from the number (CHI 1203571482, NRIC: S7103388J): a label swallowed
     if sub in _NAME_TYPES:
         return name_doubt(text, sp, confidence, known)

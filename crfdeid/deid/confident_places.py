@@ -38,8 +38,6 @@ def place_doubt(text: str, sp: Span) -> str | None:
     ws = [m.group() for m in names._WORD.finditer(text[sp.start:sp.end])]
     if not ws:  # digits alone: a room's, a ward's number (the numbered spans' rules); as a street, no address
         return "place" if sp.subtype == "STREET" else None  # mr okonjo 74: an age, a bed, no street's name
-    if sp.subtype == "STREET" and all(fold(w) in _COMPASS for w in ws):
-        return "place"  # 5 West (a ward): a street has a name besides its number and compass points
     last = fold(ws[-1])
     if (last in heads or last in clinical) and last not in places:
         return "place"  # Edinburgh Postnatal Depression Scale, Department of Gastroenterology, a carcinoma
@@ -96,32 +94,6 @@ def model_doubt(sp: Span, confidence: float | None, crf: float | None) -> str | 
             and crf < MODEL_SURE:
         return "model"
     return None
-
-
-#: Compass points as a street's words write them: no street's name alone (``5 West`` is a ward's).
-_COMPASS = frozenset({"north", "south", "east", "west", "n", "s", "e", "w", "ne", "nw", "se", "sw", "northeast",
-                      "northwest", "southeast", "southwest"})
-
-
-def heading_doubt(text: str, sp: Span, confidence: float | None, crf: float | None) -> str | None:
-    """``model`` when ``sp`` is a hospital's or an organisation's name of two words or more wholly in capitals,
-    in a note most of whose letters are lower case, that the post-CRF chain made or changed (the tagger's
-    ``confidence`` 1.0 with the model's word ``crf`` on it: no user's span, no span read from a file): a heading's
-    style (a service's heading narrowed to its first part), not confidently a name (docs/deid.md, "Sixth round",
-    candidate 5), else None.
-
-    >>> from crfdeid.document import make_span
-    >>> text = "RIVERSIDE DIABETES CLINIC - CLINIC LETTER\\nSeen today with her son; sugars settled and well."
-    >>> [heading_doubt(text, make_span(0, 25, t), c, m) for t, c, m in
-    ...  [("HOSPITAL", 1.0, 0.92), ("HOSPITAL", 0.97, 0.97), ("HOSPITAL", 1.0, None), ("CITY", 1.0, 0.9)]]
-    ['model', None, None, None]
-    """
-    surface = text[sp.start:sp.end]
-    if (sp.subtype not in ("HOSPITAL", "ORGANIZATION") or confidence is None or confidence < 1.0 or crf is None
-            or not surface.isupper() or len(names._WORD.findall(surface)) < 2):
-        return None
-    letters = [c for c in text[:4000] if c.isalpha()]
-    return "model" if sum(c.islower() for c in letters) > 0.5 * len(letters) else None  # most of the note in lower case
 
 
 _LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)\b")

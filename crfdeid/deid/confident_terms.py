@@ -15,11 +15,7 @@ own words cannot tell from an identifier.
   dilators``, ``Brescia-Cimino radiocephalic``; not ``edna brockhurst``): a term's eponym;
 * :func:`shift`: two clock times of a shift (``1900-0700``), no number of an identifier;
 * :func:`role_last`: a name of three words or more ending on a clinical abbreviation of two or three
-  letters not capitalised (``dr adaeze obi ho``: a house officer), the role after the name taken in;
-* :func:`time_range` (the sixth round, 2026-11-26): two numbers joined by a hyphen, a dash or ``to``, the first
-  the smaller, right before a stretch of time (``removal in 10-14 days``): a duration, no date;
-* :func:`clinical_morphology`: a word built on a suffix of a procedure or a condition (``Cryotherapy``,
-  ``colectomy``, ``cardiomyopathy``): clinical vocabulary the lists do not hold, no name's word.
+  letters not capitalised (``dr adaeze obi ho``: a house officer), the role after the name taken in.
 
 >>> from crfdeid.document import make_span
 >>> text = "Prep: Boston 8/9. Glucose in range on 9/9 checks. A Maryland dissector was used."
@@ -144,38 +140,3 @@ def role_last(words: list[str], shouting: bool) -> bool:
 @lru_cache(maxsize=1)
 def _abbrevs() -> frozenset:
     return frozenset(fold(e) for e in gazetteers.entries("clinical_abbrevs"))
-
-
-_RANGE = re.compile(r"(\d{1,3})[ \t]*(?:-|\u2013|\u2014|to)[ \t]*(\d{1,3})")
-_DURATION_AFTER = re.compile(r"(?i)[ \t]*(?:days?|weeks?|wks?|months?|mos|years?|yrs?|hours?|hrs?|minutes?|mins?)\b")
-
-
-def time_range(text: str, start: int, end: int) -> bool:
-    """Whether ``[start, end)`` is two numbers joined by a hyphen, a dash or ``to``, the first the smaller, right
-    before a stretch of time (``10-14 days``, ``2-3 weeks``): a duration, which a shifted date would change.
-
-    >>> text = "Suture removal in 10-14 days; seen 10-14 by Dr Ames; 11-2 days"
-    >>> time_range(text, 18, 23), time_range(text, 35, 40), time_range(text, 53, 57)
-    (True, False, False)
-    """
-    m = _RANGE.fullmatch(text, start, end)
-    return m is not None and int(m.group(1)) < int(m.group(2)) and _DURATION_AFTER.match(text, end) is not None
-
-
-#: Suffixes that build the names of procedures and conditions (the combining forms of medical terminology,
-#: e.g. Wikipedia's "List of medical roots, suffixes and prefixes"): only those that end no entry of the
-#: shipped first-name and surname lists (``-oma``, ``-itis``, ``-gram``, ``-emia`` end names: ``Paloma``,
-#: ``Politis``, ``Ingram``, ``Eufemia``, so they are left out).
-_CLINICAL_SUFFIX = re.compile(r"(?:therapy|ectomy|ostomy|otomy|plasty|scopy|graphy|algia|pathy|plegia|megaly"
-                              r"|rrhoea|rrhea)$")
-
-
-def clinical_morphology(word: str) -> bool:
-    """Whether ``word`` (folded, lower case) of five letters or more ends on a suffix of a procedure or a
-    condition (:data:`_CLINICAL_SUFFIX`: ``cryotherapy``, ``colectomy``, ``neuralgia``).
-
-    >>> [clinical_morphology(w) for w in ("cryotherapy", "cardiomyopathy", "ingram", "paloma", "therapy")]
-    [True, True, False, False, False]
-    """
-    m = _CLINICAL_SUFFIX.search(word)
-    return m is not None and m.start() > 0 and len(word) >= 5

@@ -1,7 +1,6 @@
 """The word lists and the note's shapes that :mod:`crfdeid.deid.confident` reads: clinical vocabulary,
 listed names and places, English word frequency (the shipped ``common_words`` list, wordfreq's), a note's
-labels and headings, whether a note is written in capitals or in lower case, and a span's edges (a word cut
-in two, a label's word beside a number)."""
+labels and headings, whether a note is written in capitals or in lower case."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span
 from . import facts, names
 
 #: A word among this many of the most frequent English words (the shipped ``common_words`` list,
@@ -95,31 +93,3 @@ def head_after(text: str, end: int) -> bool:
 def note_labels() -> frozenset:
     """The entries of the lists of a note's labels and headings, lower case."""
     return frozenset(e.lower() for n in ("note_labels", "heading_words") for e in gazetteers.entries(n))
-
-
-def cut(text: str, sp: Span) -> bool:
-    """Whether ``sp`` starts or ends inside a run of letters and digits (``E`` of ``E11.649``), or inside
-    one token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of ``Roux-en-Y``, ``C`` of ``PA-C``)."""
-    s, e = sp.start, sp.end
-    if s >= e:
-        return False
-    return ((s > 0 and text[s - 1].isalnum() and text[s].isalnum())
-            or (e < len(text) and text[e].isalnum() and text[e - 1].isalnum())
-            or (s > 1 and text[s - 1] in JOINERS and text[s - 2].isalnum() and text[s].isalnum())
-            or (e + 1 < len(text) and text[e] in JOINERS and text[e + 1].isalnum() and text[e - 1].isalnum())
-            or (s > 0 and text[s] in JOINERS and text[s - 1].isalnum())  # -C. Osei-Brandt of PA-C. Osei-Brandt
-            or (e < len(text) and text[e - 1] in JOINERS and text[e].isalnum()))
-
-
-#: Characters that join two parts of one token (``mg/dL``, ``PA-C``, ``Roux-en-Y``).
-JOINERS = "-/\u2010\u2011"
-
-
-def label_word(surface: str) -> bool:
-    """Whether ``surface`` holds a word of two letters or more standing apart from its digits (not
-    glued or joined to them by ``-`` or ``/``: ``AB-123456`` is one identifier, ``CHI 1203571482`` a label
-    and a number)."""
-    joined = "-/0123456789"
-    return any(not (m.start() > 0 and surface[m.start() - 1] in joined)
-               and not (m.end() < len(surface) and surface[m.end()] in joined)
-               for m in re.finditer(r"(?<![^\W\d_])(?:[^\W\d_]{2,}|(?:[^\W\d_]\.){2,})(?![^\W\d_])", surface))

@@ -7,9 +7,9 @@ states something false (``Glasgow Coma Scale 15`` -> ``18``, ``BP 120/80`` ->
 most a unit glued to it) right after a clinical scale, a vital sign or a lab name,
 or right before a unit or dose, gets a placeholder instead of a surrogate.
 
->>> text = "Glasgow Coma Scale 15, BP 120/80, Lasix 40 mg, seen 3/14, 11/13 Fr sheath."
+>>> text = "Glasgow Coma Scale 15, BP 120/80, Lasix 40 mg, seen 3/14."
 >>> [clinical_value(text, m.start(), m.end()) for m in __import__("re").finditer(r"\d[\d/]*", text)]
-[True, True, True, False, True]
+[True, True, True, False]
 
 A span whose words are all clinical vocabulary (an eponym, a brand, a department, a clinical
 abbreviation: :data:`VOCABULARY`) is a tagger's likely false positive; its surrogate would put an
@@ -41,10 +41,7 @@ from ..document import make_span
 from ..recognizers import values
 from ..recognizers.clinical import entry_run
 
-#: A number or code: digits with separators, or thousands set apart by a blank as SI and many countries write
-#: them (``100 000``), then at most a unit glued to it.
-_NUMBER = re.compile(r"[<>~]?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?!\d)|\d+(?:[.,/:-]\d+)*)"
-                     r"\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
+_NUMBER = re.compile(r"[<>~]?\d+(?:[.,/:-]\d+)*\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
 _SCALES = (r"GCS|Glasgow(?:\s+Coma)?(?:\s+Scale)?|APGARS?|NIHSS|MMSE|MoCA|pain(?:\s+(?:score|scale|level))?"
            r"|CIWA(?:-Ar)?|COWS|RASS|Braden|Morse|Wells|CHADS2?|CHA2DS2-?VASc|HAS-?BLED|MELD|Child-?Pugh"
            r"|APACHE(?:\s+II)?|SOFA|ASA(?:\s+class)?|NYHA(?:\s+class)?|ECOG|Karnofsky|KPS|TIMI|GRACE|Ranson"
@@ -61,28 +58,9 @@ _AFTER = re.compile(rf"(?i)^\s*(?:{_UNITS})(?![A-Za-z])")
 _UNIT = re.compile(rf"(?i)(?:{_UNITS})")
 
 
-#: Units the shipped ``units`` list (UCUM-style codes) does not hold, as notes write them: a catheter's or a
-#: sheath's gauge in French units (``Fr``, ``Ch``: UCUM ``[Ch]``, Charrière) and the international unit as
-#: French, Spanish, Italian and Portuguese notes write it (``UI``) and German ones (``IE``). Matched as written.
-_MORE_UNITS = ("Fr", "Ch", "UI", "IE")
-
-
-@lru_cache(maxsize=1)
-def _listed_units() -> re.Pattern:
-    """The ``units`` list's codes of two characters or more that are no common English word (``in``), and
-    :data:`_MORE_UNITS`, as written (case kept: ``Fr`` is a gauge, ``fr`` is not), right at a span's end."""
-    common = frozenset(w.lower() for w in gazetteers.entries("common_words"))
-    codes = {u for u in gazetteers.entries("units") if len(u) > 1 and u.lower() not in common} | set(_MORE_UNITS)
-    # Fr is a title too (Fr Murphy, a chaplain): a gauge is no name's title
-    alternatives = "|".join(re.escape(u) + (r"(?!\.?[ \t]+[A-Z][a-z])" if u == "Fr" else "")
-                            for u in sorted(codes, key=len, reverse=True))
-    return re.compile(rf"[ \t]*(?:{alternatives})(?![A-Za-z0-9/])")
-
-
 def clinical_value(text: str, start: int, end: int) -> bool:
     """Whether the span ``[start, end)`` of ``text`` is a number or code that reads as a clinical
-    value: after a scale, vital sign or lab name, or before (or holding) a unit or dose (the units of
-    :data:`_UNITS`, the shipped ``units`` list and :data:`_MORE_UNITS`: ``11/13 Fr``, ``100 000 UI``)."""
+    value: after a scale, vital sign or lab name, or before (or holding) a unit or dose."""
     m = _NUMBER.fullmatch(text, start, end)
     if m is None:
         return False
@@ -91,9 +69,8 @@ def clinical_value(text: str, start: int, end: int) -> bool:
         return _UNIT.fullmatch(unit) is not None
     line = max(text.rfind("\n", 0, start) + 1, start - 40)
     eol = text.find("\n", end)
-    rest = text[end:min(end + 20, len(text) if eol < 0 else eol)]
-    return (_BEFORE.search(text[line:start]) is not None or _AFTER.match(rest) is not None
-            or _listed_units().match(rest) is not None)
+    return (_BEFORE.search(text[line:start]) is not None
+            or _AFTER.match(text[end:min(end + 20, len(text) if eol < 0 else eol)]) is not None)
 
 
 #: The reasons of :func:`crfdeid.recognizers.values.why_value` that read a number as a clinical value.
