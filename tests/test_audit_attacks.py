@@ -217,12 +217,34 @@ def test_a_re_chained_store_re_signed_by_the_officer_is_refused(audit, kit, caps
     assert code == 1 and "forged reviews" in err
 
 
+def test_a_report_with_warnings_still_names_the_forged_reviews_before_it_refuses(audit, kit, capsys):
+    # the same forgery as above, in a report that also has a warning (another level than planned): the
+    # refusal (exit 1, nothing signed) names the forged reviews first, then the warnings
+    planted = {(c["doc_id"], c["start"], c["end"]) for c in json.loads((audit / "audit.json").read_text())
+               .get("canaries", []) if c["part"] == "review"}
+    con = sqlite3.connect(audit / "review" / "review.sqlite")
+    with con:
+        finds = con.execute("SELECT a.id, n.doc_id, a.span_start, a.span_end FROM annotations a JOIN notes n "
+                            "ON n.id = a.note_id WHERE a.origin = 'human' ORDER BY a.id").fetchall()
+        con.execute("DELETE FROM annotations WHERE id = ?", (next(i for i, *w in finds if tuple(w) not in planted),))
+    con.close()
+    rechain(audit)
+    before = (audit / "statement.json").read_bytes()
+    code, err = _sign(audit, kit, capsys, "--level", "0.6", "--supersede")
+    refusal = next(line for line in err.splitlines() if line.startswith("error: not signed:"))
+    assert code == 1 and "confidence level (0.6) is not the signed plan's" in err
+    assert re.search(r"review: forged reviews: the events under (\w+)'s name are not the ones \1 signed", refusal), err
+    assert refusal.index("forged reviews") < refusal.index("the report has warnings")
+    assert (audit / "statement.json").read_bytes() == before and not (audit / "superseded").exists()
+
+
 def test_simulated_reviewers_named_like_people_fail_the_audit(kit, tmp_path, capsys):
     out = tmp_path / "simulated"
     planned(kit, out, tmp_path / "plan.json")
     assert main(["simulate", str(out), "--gold", kit[0], "--reviewers", "ann,bob"]) == 0
     code, err = _sign(out, kit, capsys)
     assert code == 1 and "ann is a simulated reviewer (audit simulate)" in err and "not signed" in err
+    assert "forged reviews: ann's reviews are not signed with ann's key" in err  # named though it has warnings
     code, err = _verify(out, kit, capsys)
     assert code == 1 and "forged reviews: ann's reviews are not signed with ann's key" in err
 

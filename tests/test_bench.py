@@ -183,13 +183,20 @@ def test_warm_cache_script_tags_the_second_half_cold_and_warm(capsys):
     assert "cold (model just loaded)" in out and "warm (after the first half)" in out and "cold / warm" in out
 
 
-@pytest.mark.parametrize("backend", ["numpy", "crfsuite"])
-def test_a_model_whose_companion_votes_is_timed_and_left_as_it_was(tmp_path, backend):
+@pytest.fixture(scope="module")
+def voting_path(tmp_path_factory):
+    """A tiny model whose companion votes (its marginals averaged with the main CRF's), trained once
+    for both backends' tests: each loads the file with its own backend."""
     cfg = load_config(ROOT / "configs" / "synth-small.yaml",
                       {"train": ["synth:8,7"], "crf": {"max_iterations": 5}, "rules": {"enabled": True},
                        "decoding": {"o_threshold": 0.99},
                        "companion": {"features": "full_oov", "weight": 0.5}})
-    path = train_model(None, cfg).save(tmp_path / "voting.model")
+    return train_model(None, cfg).save(tmp_path_factory.mktemp("voting") / "voting.model")
+
+
+@pytest.mark.parametrize("backend", ["numpy", "crfsuite"])
+def test_a_model_whose_companion_votes_is_timed_and_left_as_it_was(voting_path, backend):
+    path = voting_path
     from crfdeid.io import read
     from crfdeid.tagging.decoding import AveragedBackend
     model = Model.load(path, backend=backend)

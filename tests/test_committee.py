@@ -81,12 +81,14 @@ def test_mega_model_learns_the_members_attributes_and_round_trips(docs, tmp_path
         assert slow.tag(doc).spans == back.tag(doc).spans
 
 
-@pytest.mark.slow
-def test_multi_crossfits_its_regression(monkeypatch, docs):
-    """Each fold's CRF never saw the notes whose probabilities train the regression."""
+@pytest.fixture(scope="module")
+def multi(docs):
+    """A ``multi.v1`` model trained once through :func:`train_model` (2 folds), with what its
+    training did recorded: the notes each CRF was trained on, and the texts whose probabilities
+    were featurized for the regression. ``(model, trained, featurized)``."""
     trained, featurized = [], []
-    real_train, real_features = train_model, stacking.features
     import crfdeid.crf.train as train_module
+    real_train, real_features = train_module.train_model, stacking.features
 
     def spy_train(train_docs, config, progress=False):
         trained.append({d.doc_id for d in train_docs})
@@ -96,9 +98,17 @@ def test_multi_crossfits_its_regression(monkeypatch, docs):
         featurized.append(text)
         return real_features(committee, text, tokens, marginals)
 
-    monkeypatch.setattr(train_module, "train_model", spy_train)
-    monkeypatch.setattr(stacking, "features", spy_features)
-    model = train_module.train_multi(docs, load_config(_config("multi.v1", folds=2)))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(train_module, "train_model", spy_train)  # the folds' CRFs, trained by train_multi
+        mp.setattr(stacking, "features", spy_features)
+        model = real_train(docs, _config("multi.v1", folds=2))
+    return model, trained, featurized
+
+
+@pytest.mark.slow
+def test_multi_crossfits_its_regression(multi, docs):
+    """Each fold's CRF never saw the notes whose probabilities train the regression."""
+    model, trained, featurized = multi
     assert len(trained) == 3  # two folds, then all the notes
     assert trained[-1] == {d.doc_id for d in docs}
     by_text = {d.text: d.doc_id for d in docs}
@@ -113,8 +123,8 @@ def test_multi_crossfits_its_regression(monkeypatch, docs):
 
 
 @pytest.mark.slow
-def test_multi_model_tags_saves_and_loads(docs, tmp_path):
-    model = train_model(docs, _config("multi.v1", folds=2))
+def test_multi_model_tags_saves_and_loads(multi, docs, tmp_path):
+    model = multi[0]
     path = model.save(tmp_path / "multi.model")
     back = Model.load(path)
     doc = docs[0]

@@ -384,6 +384,9 @@ def test_a_long_single_line_note_is_tagged_in_bounded_memory(model_path, tmp_pat
     # peaked at 246.6 MB at 5d89cc7 and 257.3 MB at 332623c, after this round's merges
     # (2026-11-23), 279 MB at 1e1988e and 285 MB at 14a3643 (2026-11-26, the CRF's word kept per token:
     # crfdeid/tagging/crf_evidence.py); a 2 KB note 130 MB: the bound sits between that and tagging whole.
+    # 286 MB at 0b4f159, reached in the CRF of one piece (its float64 arrays) while the note's own state
+    # (its text, its spans so far, the evidence's 24 bytes a token: 13 MB) is held: growth, linear in
+    # the note, not a leak (docs/performance.md, "fourth pass").
     from crfdeid.experiments.bench import child
     src = tmp_path / "in"
     _one_line_note(src, UNIT, 2 * 2**20)

@@ -43,7 +43,9 @@ def check(folder, result: dict, key_path, ledger_path) -> dict[str, list]:
 
 def sign(folder, manifest: dict, report: dict, key_path, ledger_path, supersede: bool) -> str | None:
     """Sign the audit's statement and record it in the ledger; returns why it was refused, or
-    None when signed."""
+    None when signed. A report with warnings is refused last, after the plan, the ledger and the
+    reviews are checked, so that the refusal still names forged reviews (a reviewer's reviews
+    their key does not prove) and does not stop at "the report has warnings"."""
     if not ledger_path:
         return "--sign needs --ledger (the officer's ledger, outside the audit folder): a statement not recorded " \
                "there could be replaced or put back unseen"
@@ -53,8 +55,10 @@ def sign(folder, manifest: dict, report: dict, key_path, ledger_path, supersede:
     release = manifest["release"]["digest"]
     if not problems:
         problems = register.check(ledger_path, public, "plan", manifest.get("plan"), release)
-    if not problems:
+    if not problems:  # the plan's reviewer keys are the officer's only once the plan holds
         problems = [f"{r['part']}: {r['what']}" for r in audit_plan.reviews(folder, manifest)]
+    if report["warnings"]:
+        problems = [*problems, "the report has warnings (above); a report is signed when it has none"]
     if problems:
         return "; ".join(problems)
     try:
