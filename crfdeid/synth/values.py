@@ -99,21 +99,26 @@ LINES = {
         "Humphrey 24-2 {reliable|unreliable}, MD -{1-9}.{1-9} dB", "Seen by <dr_last> {today|<md>}; <score>.",
     ],
     "neuro": [
-        "Power {R|L} {arm|leg} <power>, {R|L} {arm|leg} <power>", "Tone normal, power <power> throughout, reflexes {2+|1+|3+}",
+        "Power {R|L} {arm|leg} <power>, {R|L} {arm|leg} <power>",
+        "Tone normal, power <power> throughout, reflexes {2+|1+|3+}",
         "GCS <gcs> on arrival, <gcs> at <time>", "MRI <lvl> <md>: <dx>.", "<score>; NIHSS {0-24} at <time>.",
-        "Seen <md> by Dr <dr_last>: <dx>, power <power>.", "{Hip flexion|Grip|Dorsiflexion} <power> {bilaterally|on the right}",
+        "Seen <md> by Dr <dr_last>: <dx>, power <power>.",
+        "{Hip flexion|Grip|Dorsiflexion} <power> {bilaterally|on the right}",
         "Onset <md>, symptoms for <dur>. <measure>.", "Discussed with <dr_full> at <hosp>; <drug> started.",
     ],
     "cardio": [
-        "{ESM|Pansystolic murmur|Systolic murmur} <murmur> at the {apex|LSE|RUSE}", "BP <bp>, HR {50-120}, SpO2 {90-100}%",
-        "Echo <md>: <measure>, <measure>; <murmur> murmur noted.", "<stage>. <score>.", "Grade <murmur> ESM, echo <date>",
+        "{ESM|Pansystolic murmur|Systolic murmur} <murmur> at the {apex|LSE|RUSE}",
+        "BP <bp>, HR {50-120}, SpO2 {90-100}%",
+        "Echo <md>: <measure>, <measure>; <murmur> murmur noted.", "<stage>. <score>.",
+        "Grade <murmur> ESM, echo <date>",
         "{Angio|Cath|ETT} <md>: <dx>.", "Review by Dr <dr_last> in <dur>; BP <bp> today.",
         "Pain <pain> on exertion, NYHA {I|II|III}", "Lying BP <bp>, standing <bp>",
     ],
     "obstetric": [
         "G{1-6}P{0-4}, <gest> by dating scan <date>", "EDD <date>; now <gest>.", "Fundal height {20-40} cm, <gest>",
         "Seen <md> at <gest>, BP <bp>, urine {NAD|protein 1+|protein 2+}", "Booked at <hosp> <md>.",
-        "CTG reactive, <measure>. Review in <wk> with <dr_last>.", "Bishop score {2-11}; <gest>, cephalic {1-5}/5 palpable",
+        "CTG reactive, <measure>. Review in <wk> with <dr_last>.",
+        "Bishop score {2-11}; <gest>, cephalic {1-5}/5 palpable",
         "Previous LSCS <wk> ago. Midwife: <nurse>.", "Plan: scan at <gest>, appt <md>.",
     ],
     "neonatal": [
@@ -123,7 +128,8 @@ LINES = {
         "{Jaundice|SBR} {120-340} at <wk>; phototherapy {started|not needed}.",
     ],
     "breast": [
-        "ER <allred>, PR <allred>, HER2 {0|1+|2+|3+}", "<stage>, nodes <nodes> positive", "Core biopsy <md>: <cores> involved.",
+        "ER <allred>, PR <allred>, HER2 {0|1+|2+|3+}", "<stage>, nodes <nodes> positive",
+        "Core biopsy <md>: <cores> involved.",
         "Received <date>; reported by Dr <dr_last>, <hosp>.", "ypT{1-3} N{0-2} (<nodes>) R{0|1}",
         "Sentinel nodes <nodes>; <measure>. Discussed at MDT <md>.", "<dx>, grade {1-3}, Ki-67 {5-60}%",
         "Oncotype {5-40}; <score>. Plan: <drug> for <dur>.",
@@ -143,8 +149,9 @@ LINES = {
     ],
 }
 #: Sign-offs (the last line of a note: a clinician and a place).
-SIGN_OFFS = ["Dr <dr_last>, <hosp>", "<dr_full>, {Consultant|Registrar|SHO|Attending|Fellow}", "Signed: Dr <dr_last> <date>",
-             "Reviewed by <dr_full>{| <md>}", "<nurse>, {Midwife|Staff Nurse|Physiotherapist|CNS}, <hosp>"]
+SIGN_OFFS = ["Dr <dr_last>, <hosp>", "<dr_full>, {Consultant|Registrar|SHO|Attending|Fellow}",
+             "Signed: Dr <dr_last> <date>", "Reviewed by <dr_full>{| <md>}",
+             "<nurse>, {Midwife|Staff Nurse|Physiotherapist|CNS}, <hosp>"]
 #: Note kinds and their weights.
 NOTE_KINDS = {"eye": 12, "neuro": 12, "cardio": 13, "obstetric": 14, "neonatal": 9, "breast": 12, "pain": 13,
               "acute": 15}
