@@ -12,7 +12,7 @@ from crfdeid.synth import generate
 from crfdeid.synth.specialty import EXTRA_SLOTS
 from crfdeid.synth.specialty_templates import NURSING_LINES
 from crfdeid.synth.specialty_vocab import VOCAB
-from crfdeid.synth.values import HEADINGS, LINES, SIGN_OFFS, VALUES
+from crfdeid.synth.values import HEADINGS, LINES, PHI_SLOTS, SIGN_OFFS, VALUES
 from crfdeid.synth.world import SLOTS
 
 #: A fraction shape as a month/day date has it (``8/9``, ``12/31``), not inside a longer run.
@@ -33,7 +33,7 @@ def test_deterministic_prefix_stable_and_aligned(notes):
 
 
 def test_templates_name_known_slots_only():
-    known = set(VALUES) | set(VOCAB) | set(EXTRA_SLOTS) | set(SLOTS)
+    known = set(VALUES) | set(PHI_SLOTS) | set(VOCAB) | set(EXTRA_SLOTS) | set(SLOTS)
     check_templates([line for lines in LINES.values() for line in lines] + SIGN_OFFS + NURSING_LINES, known)
 
 
@@ -87,3 +87,19 @@ def test_ward_and_bed_numbers_and_durations_are_never_phi(notes):
                                   d.text, re.IGNORECASE)]
     assert len(found) >= 50
     assert not [d.text[a:b] for d, a, b in found if any(s.start < b and a < s.end for s in d.spans)]
+
+
+def test_years_and_ages_over_89_beside_the_values_are_phi(notes):
+    """What candidate C-val left on the made-up sets: a year after an event, an age over 89 after a name."""
+    years = [(d, m.start(1), m.end(1)) for d in notes
+             for m in re.finditer(r"\b(?:Previous GA|LSCS|CABG|TIA|Fall) ((?:19|20)\d\d)\b", d.text, re.IGNORECASE)]
+    assert len(years) >= 10
+    assert all(any(s.subtype == "DATE" and (s.start, s.end) == (a, b) for s in d.spans) for d, a, b in years)
+    ages = Counter(s.subtype for d in notes for s in d.spans if s.subtype == "AGE")
+    assert ages["AGE"] >= 20
+    assert all(int(d.text[s.start:s.end]) >= 90 for d in notes for s in d.spans if s.subtype == "AGE")
+
+
+def test_no_compass_unit_numbers(notes):
+    """``5 West`` as a plain unit number taught C-val that ``Bloor West`` is plain: not written."""
+    assert not [d.doc_id for d in notes if re.search(r"\b[4-7] (?:North|West|East|South)\b", d.text, re.IGNORECASE)]

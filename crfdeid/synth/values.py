@@ -71,8 +71,8 @@ VALUES = {
     "bp": _bp,
     "ratio": _pick("0.{2-8}", "1:{1|2|4}", "{1|2|3}:1"),
     "dur": _pick("{2-6} weeks", "{7|10}-{14|21} days", "{3|6|12} months", "{2-8} wk", "{1-5} days", "{6|12} mo"),
-    "unitno": _pick("{4|5|6|7} {North|West|East|South}", "Ward {1-70}", "bed {1-30}", "Bed {1-30}",
-                    "Bay {1-8}", "Pod {A|B|C}", "Ward {1-40}{A|B|C}"),  # a room number is PHI (i2b2 ROOM)
+    # a room number is PHI (i2b2 ROOM); `5 West` left out: C-val taught it that `Bloor West` is plain
+    "unitno": _pick("Ward {1-70}", "bed {1-30}", "Bed {1-30}", "Bay {1-8}", "Pod {A|B|C}", "Ward {1-40}{A|B|C}"),
     "lvl": _pick("L{1-5}", "C{2-7}", "T{1-12}", "S{1-2}", "L{3|4}/{4|5}", "C{5|6}/{6|7}", "L5/S1"),
 }
 
@@ -96,6 +96,7 @@ LINES = {
         "<md>: VA {R|RE} <va>, {L|LE} <va>", "IOP {12-28}/{12-28} mmHg, CD ratio <ratio>",
         "Seen in eye clinic <md>, VA <va>; <measure>.", "Last field test <date>: <measure>, {stable|progressed}.",
         "Dx: <dx>. Review in <dur> with Dr <dr_last>.", "Plan: <drug> drops, next appt <md>{| in clinic}.",
+        "{Cataract surgery|YAG|Laser} {R|L} <year>; <dx>.",
         "Humphrey 24-2 {reliable|unreliable}, MD -{1-9}.{1-9} dB", "Seen by <dr_last> {today|<md>}; <score>.",
     ],
     "neuro": [
@@ -105,6 +106,7 @@ LINES = {
         "Seen <md> by Dr <dr_last>: <dx>, power <power>.",
         "{Hip flexion|Grip|Dorsiflexion} <power> {bilaterally|on the right}",
         "Onset <md>, symptoms for <dur>. <measure>.", "Discussed with <dr_full> at <hosp>; <drug> started.",
+        "{Previous stroke|TIA|Seizure} <year>, power <power>.",
     ],
     "cardio": [
         "{ESM|Pansystolic murmur|Systolic murmur} <murmur> at the {apex|LSE|RUSE}",
@@ -113,6 +115,7 @@ LINES = {
         "Grade <murmur> ESM, echo <date>",
         "{Angio|Cath|ETT} <md>: <dx>.", "Review by Dr <dr_last> in <dur>; BP <bp> today.",
         "Pain <pain> on exertion, NYHA {I|II|III}", "Lying BP <bp>, standing <bp>",
+        "{PCI|CABG|MI|Previous GA} <year>; <score>.",
     ],
     "obstetric": [
         "G{1-6}P{0-4}, <gest> by dating scan <date>", "EDD <date>; now <gest>.", "Fundal height {20-40} cm, <gest>",
@@ -120,6 +123,7 @@ LINES = {
         "CTG reactive, <measure>. Review in <wk> with <dr_last>.",
         "Bishop score {2-11}; <gest>, cephalic {1-5}/5 palpable",
         "Previous LSCS <wk> ago. Midwife: <nurse>.", "Plan: scan at <gest>, appt <md>.",
+        "{LSCS|SVD|Previous GA} <year>, now <gest>.",
     ],
     "neonatal": [
         "Born <date> at <gest>, Apgars <apgar>, BW {900-4200} g", "Apgar <apgar>; <measure>.",
@@ -132,7 +136,7 @@ LINES = {
         "Core biopsy <md>: <cores> involved.",
         "Received <date>; reported by Dr <dr_last>, <hosp>.", "ypT{1-3} N{0-2} (<nodes>) R{0|1}",
         "Sentinel nodes <nodes>; <measure>. Discussed at MDT <md>.", "<dx>, grade {1-3}, Ki-67 {5-60}%",
-        "Oncotype {5-40}; <score>. Plan: <drug> for <dur>.",
+        "Oncotype {5-40}; <score>. Plan: <drug> for <dur>.", "{Mammogram|Previous WLE} <year>: <stage>.",
     ],
     "pain": [
         "Pain <pain> at rest, <pain> on movement", "Since <md>: pain <pain>, <dx>.", "ROM {0-140} deg, power <power>",
@@ -145,7 +149,7 @@ LINES = {
         "Admitted <md> to <unitno>; seen by Dr <dr_last>.", "Moved to <unitno> <md>; <drug> {1-4} mg.",
         "Symptoms for <wk>; <dx>. <measure>.", "Plan: <drug> for <dur>, review <md>.",
         "Transferred from <hosp_other> <md>; now <unitno>.", "{Post-take|Ward round} <md>: <dx>, GCS <gcs>.",
-        "Abx day <wk>; <measure>.",
+        "Abx day <wk>; <measure>.", "{Previous GA|Admitted|Fall} <year>; <dx>.",
     ],
 }
 #: Sign-offs (the last line of a note: a clinician and a place).
@@ -157,12 +161,27 @@ NOTE_KINDS = {"eye": 12, "neuro": 12, "cardio": 13, "obstetric": 14, "neonatal":
               "acute": 15}
 
 
+def _year(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A year alone, as a history dates an event (``Previous GA 2019``): a date, PHI."""
+    return [("DATE", str(day.year - rng.randint(1, 15)))]
+
+
+def _old(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """An age over 89 after the patient's name (AGE, PHI), or under 90 (plain), as ward notes write it."""
+    age = rng.randint(90, 104) if rng.random() < 0.6 else rng.randint(40, 89)
+    return [", ", ("AGE", str(age)) if age >= 90 else str(age)]
+
+
+#: PHI slots of this style beside the ``specialty`` style's (C-val left a year and an age over 89).
+PHI_SLOTS = {"year": _year}
+
+
 def _slot(name: str) -> wd.Slot:
     """A ``<slot>`` of this style: a value of :data:`VALUES`, else the ``specialty`` style's slot."""
     if name in VALUES:
         draw = VALUES[name]
         return lambda r, w, d: [draw(r)]
-    return sp._slot(name)
+    return PHI_SLOTS.get(name) or sp._slot(name)
 
 
 def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:
@@ -179,8 +198,9 @@ def values_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
     b.line(rng.choice(HEADINGS[kind]), rng.choice([" ", " - ", "  ", ": "]), *when)
     if rng.random() < 0.7:
         name = wd._person_name(rng, w.first, w.last, w.sex, w.nick)
-        b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", "Pt: ", ""]), *name, rng.choice(["  ", "   ", "\t"]),
-               *sp._identifier(rng, w, day))
+        old = _old(rng, w, day) if rng.random() < 0.3 else []
+        b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", "Pt: ", ""]), *name, *old,
+               rng.choice(["  ", "   ", "\t"]), *sp._identifier(rng, w, day))
     lines = LINES[kind]
     chosen = [lines[i] for i in sorted(rng.sample(range(len(lines)), rng.randint(4, len(lines))))]
     if rng.random() < 0.5:  # a nursing line or two: PHI in telegraphic contexts beside the values
