@@ -38,6 +38,7 @@ from .nursing import nursing_note
 from .operative import operative_note
 from .social import social_note
 from .specialty import specialty_note
+from .values import values_note
 from .ward import roughen, ward_note
 from .world import world_note
 
@@ -76,6 +77,10 @@ STYLES["dictated"] = {"dictated": (dictated_note, 100)}
 #: and insurers, addresses of five European countries in their order, hospitals by their initials and ages over
 #: 89, beside eponyms, brands, scores and departments left unlabelled (:mod:`crfdeid.synth.social`, issue 58).
 STYLES["social"] = {"social": (social_note, 100)}
+#: ``values``: specialty notes dense in clinical fractions (acuity, power, murmur grades, Apgar, Allred, gestation),
+#: scores and ward numbers, never PHI, beside dates and month/day dates in the same layouts
+#: (:mod:`crfdeid.synth.values`, issue 58 item 1).
+STYLES["values"] = {"values": (values_note, 100)}
 FIRST_RECORD = 100
 
 
@@ -136,7 +141,8 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
         endoscopy and consult notes: :mod:`crfdeid.synth.operative`) ``"dictated"`` (dictated notes
         of non-operative specialties: :mod:`crfdeid.synth.dictated`) or ``"social"`` (social histories,
         letters and forms naming organisations, European addresses, hospital initials and ages over 89:
-        :mod:`crfdeid.synth.social`).
+        :mod:`crfdeid.synth.social`) or ``"values"`` (notes dense in clinical fractions, scores and unit
+        numbers beside dates: :mod:`crfdeid.synth.values`).
 
     Returns
     -------
