@@ -177,6 +177,22 @@ def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch
     assert np.array_equal(sparse, numpy_tagger.viterbi(E, T, bounds))
 
 
+
+@pytest.mark.parametrize("segments", [1, 5, 200])
+def test_the_chain_of_maxima_gives_the_reduceat_maxima(segments, monkeypatch):
+    from crfdeid.crf.numpy import tagger as numpy_tagger
+    rng = np.random.default_rng(segments)
+    L = 40
+    T = np.where(rng.random((L, L)) < 0.08, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
+    T[:, 3] = rng.integers(-3, 4, size=L)  # one column with a weight from every label
+    step = numpy_tagger._SparseMax(T)
+    prev = rng.integers(-4, 4, size=(L, segments)).astype(float)  # small integers: ties
+    monkeypatch.setattr(numpy_tagger._SparseMax, "CHAIN_FROM", 1)
+    chained = step(prev)
+    monkeypatch.setattr(numpy_tagger._SparseMax, "CHAIN_FROM", segments + 1)
+    assert np.array_equal(chained, step(prev))
+    assert np.array_equal(chained, (prev[:, None, :] + T[:, :, None]).max(axis=0))
+
 def test_small_inference_chunks_change_nothing(models, docs, monkeypatch):
     from crfdeid.crf.numpy import tagger as numpy_tagger
     fast, ref = models
