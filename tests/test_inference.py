@@ -200,3 +200,31 @@ def test_small_inference_chunks_change_nothing(models, docs, monkeypatch):
     got = list(fast.tag_many(docs, 0.95)) + list(fast.tag_many(docs, None))
     want = [ref.tag(d, 0.95) for d in docs] + [ref.tag(d, None) for d in docs]
     assert [(g.spans, g.meta["confidence"]) for g in got] == [(w.spans, w.meta["confidence"]) for w in want]
+
+
+@pytest.mark.parametrize("chosen", [None, "2"])
+def test_blas_runs_one_thread_while_tagging_unless_the_user_chose(models, docs, chosen, monkeypatch):
+    # a program that imported numpy before crfdeid has OpenBLAS's pool of a thread per core; the tagger
+    # limits it to one for its batch and puts it back; a user's OPENBLAS_NUM_THREADS is left alone
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from crfdeid.crf.numpy import tagger as numpy_tagger
+
+    def blas_threads():
+        return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+    for name in numpy_tagger._BLAS_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    if chosen:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", chosen)
+    seen = []
+    real = numpy_tagger.marginals
+    monkeypatch.setattr(numpy_tagger, "marginals", lambda *a: (seen.append(blas_threads()), real(*a))[1])
+    fast, _ = models
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas_threads()
+        list(fast.tag_many(docs[:3], 0.95))
+        assert blas_threads() == before  # put back
+    if not before:
+        pytest.skip("no BLAS library loaded")
+    assert seen and all(threads == ([1] * len(before) if not chosen else before) for threads in seen)

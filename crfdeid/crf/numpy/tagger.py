@@ -27,6 +27,9 @@ emission scores it returns the same labels. :func:`marginals` computes
 
 from __future__ import annotations
 
+import os
+from contextlib import AbstractContextManager, nullcontext
+
 import numpy as np
 
 from ...labels import OUTSIDE
@@ -41,6 +44,30 @@ BATCH_TOKENS = 20_000
 #: group's template outputs alive at a time (with 20,000 the peak RSS of 1,000
 #: synthetic notes was 1.10x that of 250, 1.07x with 5,000).
 SCORE_TOKENS = 5_000
+
+
+#: Variables by which a user chooses BLAS's threads; then :func:`_one_blas_thread` leaves BLAS alone.
+_BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+_blas = None  # the process's BLAS libraries (threadpoolctl), found at the first batch
+
+
+def _one_blas_thread() -> AbstractContextManager:
+    """A context in which BLAS runs one thread, unless the user chose by an environment variable.
+
+    The marginals multiply small matrices (segments x labels by labels x labels); OpenBLAS starts a
+    thread per core for a chunk's, which buys no wall time and costs CPU. The commands set
+    ``OPENBLAS_NUM_THREADS=1`` before numpy is imported (``crfdeid.cli``); a program that imported numpy
+    first did not: ``tag_many`` of 400 PhysioNet development notes took 3.8 and 4.5 CPU-s with
+    OpenBLAS's default two threads on two cores, 3.0 with one (docs/performance.md, 2026-11-26).
+    The limit holds for the batch only and is put back after it (threadpoolctl).
+    """
+    global _blas
+    if any(name in os.environ for name in _BLAS_VARIABLES):
+        return nullcontext()
+    if _blas is None:
+        from threadpoolctl import ThreadpoolController
+        _blas = ThreadpoolController()  # finding the libraries costs about half a millisecond: once
+    return _blas.limit(limits=1, user_api="blas")
 
 
 # -- Viterbi and forward-backward ------------------------------------------------------
@@ -341,7 +368,11 @@ class NumpyTagger:
     def _infer(self, items, every: bool):
         """``(y, probs, offsets)`` of the batch: Viterbi label indices, marginals (of every
         token with ``every``, else of PHI tokens' segments only; None when there are none) and
-        each document's first row."""
+        each document's first row. BLAS runs one thread meanwhile (:func:`_one_blas_thread`)."""
+        with _one_blas_thread():
+            return self._infer_batch(items, every)
+
+    def _infer_batch(self, items, every: bool):
         docs = [(text, toks) for text, toks, _ in items]
         allscores = np.concatenate([self.scorer.scores_many(g) for g in _groups(docs, SCORE_TOKENS)]
                                    or [np.zeros((0, len(self.labels)))])
