@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import threading
 
 import numpy as np
 import pytest
@@ -219,12 +220,23 @@ def test_blas_runs_one_thread_while_tagging_unless_the_user_chose(models, docs, 
         monkeypatch.setenv("OPENBLAS_NUM_THREADS", chosen)
     seen = []
     real = numpy_tagger.marginals
-    monkeypatch.setattr(numpy_tagger, "marginals", lambda *a: (seen.append(blas_threads()), real(*a))[1])
+    def spy(*a):  # what the main thread's batches run with (OpenBLAS reports a worker thread's own setting)
+        if threading.current_thread() is threading.main_thread():
+            seen.append(blas_threads())
+        return real(*a)
+
+    monkeypatch.setattr(numpy_tagger, "marginals", spy)
     fast, _ = models
     with threadpool_limits(limits=2, user_api="blas"):
         before = blas_threads()
         list(fast.tag_many(docs[:3], 0.95))
         assert blas_threads() == before  # put back
+        workers = [threading.Thread(target=lambda: list(fast.tag_many(docs[:6], 0.95))) for _ in range(3)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        assert blas_threads() == before  # batches in several threads at once: the last one out puts it back
     if not before:
         pytest.skip("no BLAS library loaded")
     assert seen and all(threads == ([1] * len(before) if not chosen else before) for threads in seen)

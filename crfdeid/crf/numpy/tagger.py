@@ -28,7 +28,9 @@ emission scores it returns the same labels. :func:`marginals` computes
 from __future__ import annotations
 
 import os
-from contextlib import AbstractContextManager, nullcontext
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -48,26 +50,41 @@ SCORE_TOKENS = 5_000
 
 #: Variables by which a user chooses BLAS's threads; then :func:`_one_blas_thread` leaves BLAS alone.
 _BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
-_blas = None  # the process's BLAS libraries (threadpoolctl), found at the first batch
+_blas: dict = {"controller": None, "limiter": None, "inside": 0}  # the process's BLAS libraries, found once
+_blas_lock = threading.Lock()
 
 
-def _one_blas_thread() -> AbstractContextManager:
+@contextmanager
+def _one_blas_thread() -> Iterator[None]:
     """A context in which BLAS runs one thread, unless the user chose by an environment variable.
 
     The marginals multiply small matrices (segments x labels by labels x labels); OpenBLAS starts a
     thread per core for a chunk's, which buys no wall time and costs CPU. The commands set
     ``OPENBLAS_NUM_THREADS=1`` before numpy is imported (``crfdeid.cli``); a program that imported numpy
-    first did not: ``tag_many`` of 400 PhysioNet development notes took 3.8 and 4.5 CPU-s with
-    OpenBLAS's default two threads on two cores, 3.0 with one (docs/performance.md, 2026-11-26).
-    The limit holds for the batch only and is put back after it (threadpoolctl).
+    first did not: ``tag_many`` of 400 PhysioNet development notes took 4.15 CPU-s (median of 5) with
+    OpenBLAS's default two threads on two cores, 2.92 with one (docs/performance.md, 2026-11-26).
+    The first batch in limits the pool (threadpoolctl) and the last one out puts it back, so batches
+    tagged at once in several threads (the HTTP service) leave the program's pool as they found it. (A
+    limit made in a thread other than the main one does not show there with OpenBLAS 0.3.31: such
+    batches run as before.)
     """
-    global _blas
     if any(name in os.environ for name in _BLAS_VARIABLES):
-        return nullcontext()
-    if _blas is None:
-        from threadpoolctl import ThreadpoolController
-        _blas = ThreadpoolController()  # finding the libraries costs about half a millisecond: once
-    return _blas.limit(limits=1, user_api="blas")
+        yield
+        return
+    with _blas_lock:
+        if _blas["inside"] == 0:
+            if _blas["controller"] is None:
+                from threadpoolctl import ThreadpoolController
+                _blas["controller"] = ThreadpoolController()  # about half a millisecond: once a process
+            _blas["limiter"] = _blas["controller"].limit(limits=1, user_api="blas")
+        _blas["inside"] += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas["inside"] -= 1
+            if _blas["inside"] == 0:
+                _blas["limiter"].restore_original_limits()
 
 
 # -- Viterbi and forward-backward ------------------------------------------------------
