@@ -198,9 +198,10 @@ def test_forged_reviews_written_as_a_reviewer_are_named_and_not_signed(audit, ki
     assert code == 1 and "ann's review changed after they signed it" in err
 
 
-def test_a_re_chained_store_re_signed_by_the_officer_is_refused(audit, kit, capsys):
-    # a reviewer's find of a real identifier, not of a planted canary: the canaries fall where the plan's
-    # signed seed puts them, and deleting a canary's find is refused for the canaries' figures first
+def _delete_a_real_find(audit) -> None:
+    """Deletes a reviewer's find of a real identifier, not of a planted canary (the canaries fall where the
+    plan's signed seed puts them, and deleting a canary's find is refused for the canaries' figures first),
+    and chains the store's events again as a forger would."""
     planted = {(c["doc_id"], c["start"], c["end"]) for c in json.loads((audit / "audit.json").read_text())
                .get("canaries", []) if c["part"] == "review"}
     con = sqlite3.connect(audit / "review" / "review.sqlite")
@@ -211,6 +212,10 @@ def test_a_re_chained_store_re_signed_by_the_officer_is_refused(audit, kit, caps
         con.execute("DELETE FROM annotations WHERE id = ?", (first,))
     con.close()
     rechain(audit)
+
+
+def test_a_re_chained_store_re_signed_by_the_officer_is_refused(audit, kit, capsys):
+    _delete_a_real_find(audit)
     code, err = _sign(audit, kit, capsys, "--supersede")
     assert code == 1 and "forged reviews: the events under" in err and "not the ones" in err
     code, err = _verify(audit, kit, capsys)
@@ -220,15 +225,7 @@ def test_a_re_chained_store_re_signed_by_the_officer_is_refused(audit, kit, caps
 def test_a_report_with_warnings_still_names_the_forged_reviews_before_it_refuses(audit, kit, capsys):
     # the same forgery as above, in a report that also has a warning (another level than planned): the
     # refusal (exit 1, nothing signed) names the forged reviews first, then the warnings
-    planted = {(c["doc_id"], c["start"], c["end"]) for c in json.loads((audit / "audit.json").read_text())
-               .get("canaries", []) if c["part"] == "review"}
-    con = sqlite3.connect(audit / "review" / "review.sqlite")
-    with con:
-        finds = con.execute("SELECT a.id, n.doc_id, a.span_start, a.span_end FROM annotations a JOIN notes n "
-                            "ON n.id = a.note_id WHERE a.origin = 'human' ORDER BY a.id").fetchall()
-        con.execute("DELETE FROM annotations WHERE id = ?", (next(i for i, *w in finds if tuple(w) not in planted),))
-    con.close()
-    rechain(audit)
+    _delete_a_real_find(audit)
     before = (audit / "statement.json").read_bytes()
     code, err = _sign(audit, kit, capsys, "--level", "0.6", "--supersede")
     refusal = next(line for line in err.splitlines() if line.startswith("error: not signed:"))
