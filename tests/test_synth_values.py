@@ -12,7 +12,7 @@ from crfdeid.synth import generate
 from crfdeid.synth.specialty import EXTRA_SLOTS
 from crfdeid.synth.specialty_templates import NURSING_LINES
 from crfdeid.synth.specialty_vocab import VOCAB
-from crfdeid.synth.values import HEADINGS, LINES, PHI_SLOTS, SIGN_OFFS, VALUES
+from crfdeid.synth.values import HEADINGS, ID_LINES, LINES, PHI_SLOTS, SIGN_OFFS, VALUES
 from crfdeid.synth.world import SLOTS
 
 #: A fraction shape as a month/day date has it (``8/9``, ``12/31``), not inside a longer run.
@@ -34,7 +34,8 @@ def test_deterministic_prefix_stable_and_aligned(notes):
 
 def test_templates_name_known_slots_only():
     known = set(VALUES) | set(PHI_SLOTS) | set(VOCAB) | set(EXTRA_SLOTS) | set(SLOTS)
-    check_templates([line for lines in LINES.values() for line in lines] + SIGN_OFFS + NURSING_LINES, known)
+    check_templates([line for lines in LINES.values() for line in lines] + ID_LINES + SIGN_OFFS + NURSING_LINES,
+                    known)
 
 
 @pytest.mark.parametrize("kind", sorted(HEADINGS))
@@ -103,3 +104,37 @@ def test_years_and_ages_over_89_beside_the_values_are_phi(notes):
 def test_no_compass_unit_numbers(notes):
     """``5 West`` as a plain unit number taught C-val that ``Bloor West`` is plain: not written."""
     assert not [d.doc_id for d in notes if re.search(r"\b[4-7] (?:North|West|East|South)\b", d.text, re.IGNORECASE)]
+
+
+def _phi(doc, a: int, b: int, subtype: str) -> bool:
+    return any(s.subtype == subtype and (s.start, s.end) == (a, b) for s in doc.spans)
+
+
+@pytest.mark.parametrize("label, value, subtype", [
+    # what C-val2 left in a note's body: numbers joined by hyphens, slashes or points after their labels
+    (r"(?:Specimen|Lab|Incident|Accession|Register|Family|Case|Sample|Ref\.)(?: no\.| ref| number| ID)?",
+     r"[A-Z\d]+(?:[-/.][A-Z\d]+)+", "IDNUM"),
+    (r"(?:Seen|Last seen|Next appt|reviewed)", r"\d\d?\.\d\d?\.?|\d\d? [A-Z][a-z]+|\d\d?(?:st|nd|rd|th) [A-Z][a-z]+",
+     "DATE"),
+    (r"(?:Appendicectomy|Cholecystectomy|Hysterectomy|LSCS|TKR|PCI|CABG|THR) \(", r"(?:19|20)\d\d", "DATE"),
+    (r"(?:Home|Address):", r"[^,;]+? \d{1,3}", "STREET"),
+])
+def test_identifiers_of_value_shapes_after_their_labels_are_phi(notes, label, value, subtype):
+    """Shapes the values also take, PHI by their labels: the whole number, date, year or street, no more."""
+    found = [(d, m.start(1), m.end(1)) for d in notes
+             for m in re.finditer(rf"{label} ?({value})(?=[,;:). ]|$)", d.text, re.MULTILINE)]
+    assert len(found) >= 15, label
+    assert [d.text[a:b] for d, a, b in found if not _phi(d, a, b, subtype)] == []
+
+
+def test_identifiers_share_their_lines_with_values(notes):
+    """A reference number or a street in the same line as a fraction that is a value, both common."""
+    mixed = 0
+    for d in notes:
+        offset = 0
+        for line in d.text.splitlines(keepends=True):
+            ids = [s for s in d.spans if s.subtype in ("IDNUM", "STREET") and offset <= s.start < offset + len(line)]
+            values = [m for m in FRACTION.finditer(line) if not _inside(d, offset + m.start(), offset + m.end())]
+            mixed += bool(ids and values)
+            offset += len(line)
+    assert mixed >= 40

@@ -172,8 +172,59 @@ def _old(rng: random.Random, w: wd.World, day: dt.date) -> list:
     return [", ", ("AGE", str(age)) if age >= 90 else str(age)]
 
 
-#: PHI slots of this style beside the ``specialty`` style's (C-val left a year and an age over 89).
-PHI_SLOTS = {"year": _year}
+#: Layouts of reference numbers that C-val and C-val2 left in a note's body (``#`` a digit, ``A`` a letter).
+REF_LAYOUTS = ("##-#######", "#####-#####", "AAA/AAA/####/####", "A-#####", "AAA-####-####", "##.#####.###",
+               "####/##", "######/##", "AA##-#####", "##/####/###", "A##.####", "####-##-####")
+
+
+def _refno(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """An incident, accession, specimen, laboratory, register or family number (IDNUM; its label is the line's)."""
+    layout = rng.choice(REF_LAYOUTS)
+    return [("IDNUM", "".join(rng.choice("0123456789") if c == "#" else wd._letters(rng, 1) if c == "A" else c
+                              for c in layout))]
+
+
+def _day_month(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A date without its year (``12.03.``, ``3 Mar``, ``3rd March``; month first in the US): DATE."""
+    forms = ("{b} {d}", "{B} {o}", "{m}/{d}") if w.country == "US" else \
+        ("{dd}.{mm}.", "{d}.{m}.", "{dd}.{mm}", "{d} {b}", "{o} {B}", "{d} {B}")
+    return [("DATE", ps.date_text(rng, day - dt.timedelta(days=rng.randint(0, 90)), rng.choice(forms)))]
+
+
+def _year_bracket(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A year in brackets after an event (``Appendicectomy (2014)``): the year DATE, the brackets not."""
+    return ["(", *_year(rng, w, day), ")"]
+
+
+_STREET_FORMS = ("ul. {s} {n}", "{s}strasse {n}", "{s}weg {n}", "Calle {s} {n}", "Rua {s}, {n}", "Via {s} {n}",
+                 "{s}gatan {n}", "{s}vej {n}", "{s}laan {n}", "Avenida {s} {n}", "{s} Street {n}")
+
+
+def _street_number(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A street that ends in its number (``ul. Kowalska 64``, ``Rua Souza, 45``): STREET."""
+    name = rng.choice([w.last, w.town.split()[0], rng.choice(w.doctors)[1]])
+    return [("STREET", rng.choice(_STREET_FORMS).format(s=name, n=rng.randint(1, 240)))]
+
+
+#: PHI slots of this style beside the ``specialty`` style's: what C-val left (a year, an age over 89) and
+#: what C-val2 left (numbers joined by hyphens, slashes or points, dates without a year, years in brackets,
+#: streets ending in a number), written in the values' lines so that the label decides, not the shape.
+PHI_SLOTS = {"year": _year, "refno": _refno, "dm": _day_month, "yr_br": _year_bracket, "street_no": _street_number}
+
+#: Lines of every kind with an identifier after its label beside values (one to three in four notes of five).
+ID_LINES = [
+    "Specimen {no.|} <refno>: ER <allred>, PR <allred>", "Lab no. <refno>; Hb {80-160} g/L, BP <bp>",
+    "Incident {no.|ref|number} <refno> ({fall|near miss|pressure ulcer}) <dm>; GCS <gcs>, pain <pain>",
+    "Accession {no.|} <refno>: <measure>, review in <dur>", "Register {no.|} <refno>, reviewed <dm>; power <power>",
+    "Family no. <refno>; G{1-6}P{0-4}, <gest>", "Case {no.|ref} <refno>. Seen <dm>: VA <va>",
+    "Sample {ID|no.} <refno> taken <dm> at <time>; <measure>", "Ref. <refno>, <dm>: nodes <nodes>, <cores> involved",
+    "Seen <dm>, pain <pain>, power <power>", "Last seen <dm>: BP <bp>, <murmur> murmur",
+    "Review {on|} <dm>, then in <dur>; <score>", "Next appt <dm>; <wk> post op, pain <pain>",
+    "{Appendicectomy|Cholecystectomy|Hysterectomy|LSCS|TKR|Previous GA|MI} <yr_br>; <score>",
+    "PMH: <dx> <yr_br>, {PCI|CABG|THR|stroke} <yr_br>. BP <bp>.",
+    "Home: <street_no>, <town>; mobility {independent|frame|stick}, pain <pain>",
+    "Address: <street_no>; lives {alone|with family}. GCS <gcs>.",
+]
 
 
 def _slot(name: str) -> wd.Slot:
@@ -203,6 +254,9 @@ def values_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
                rng.choice(["  ", "   ", "\t"]), *sp._identifier(rng, w, day))
     lines = LINES[kind]
     chosen = [lines[i] for i in sorted(rng.sample(range(len(lines)), rng.randint(4, len(lines))))]
+    if rng.random() < 0.8:  # identifiers of value-like shapes after their labels, beside the values
+        for _ in range(rng.randint(1, 3)):
+            chosen.insert(rng.randrange(0, len(chosen) + 1), rng.choice(ID_LINES))
     if rng.random() < 0.5:  # a nursing line or two: PHI in telegraphic contexts beside the values
         for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), rng.choice(NURSING_LINES))
