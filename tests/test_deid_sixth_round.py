@@ -65,12 +65,11 @@ def shipped():
     return Model.load()
 
 
-def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shipped):
+def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shipped, tmp_path, monkeypatch):
     from crfdeid.tagging.session import Session
     text = "Seen by Dr. Rao. MRN 00482913. Address 12 Larkspur Road, Tacoma WA 98402."
-    assert Session(shipped, "redacted").chain_options.get("crf_evidence") is False
-    assert Session(shipped, "masked").chain_options.get("crf_evidence") is False
-    for fmt in ("surrogate", "spans", "fhir"):
+    assert Session(shipped, "redacted", crf_evidence=False).chain_options.get("crf_evidence") is False
+    for fmt in ("redacted", "masked", "surrogate", "spans", "fhir"):  # what a session tags may reach any writer
         assert "crf_evidence" not in Session(shipped, fmt).chain_options
     full = shipped.tag_text(text)
     lean = shipped.tag_text(text, options={"crf_evidence": False})
@@ -78,11 +77,19 @@ def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shi
     assert all(sp.crf_confidence is not None for sp in full.spans)
     changed = [sp for sp in lean.spans if sp.crf_confidence is None]  # a span the chain made: nobody pays
     assert changed and all(sp.confidence == 1.0 for sp in changed)
+    from crfdeid.cli import tag as tag_cli  # `tag` renders redacted and masked output itself: it leaves it out
+    made = []
+    monkeypatch.setattr(tag_cli, "Session", lambda *a, **k: made.append(k.get("crf_evidence")) or Session(*a, **k))
+    (tmp_path / "n1.txt").write_text(text, encoding="utf-8")
+    for fmt, more in (("redacted", []), ("surrogate", ["--seed", "s"])):
+        assert tag_cli.main([str(tmp_path / "n1.txt"), "--quiet", "--output-format", fmt, *more,
+                             "--output-dir", str(tmp_path / fmt)]) == 0
+    assert made == [False, True]
 
 
 def test_a_spawned_worker_of_a_redacting_session_leaves_the_models_word_out_too(monkeypatch, shipped):
     from crfdeid.tagging import session as session_module
-    parent = session_module.Session(shipped, "redacted")
+    parent = session_module.Session(shipped, "redacted", crf_evidence=False)
     monkeypatch.setattr(session_module, "_WORKER", None)
     session_module._init_worker(parent._spec())
     assert session_module._WORKER.chain_options == parent.chain_options == {"crf_evidence": False}

@@ -60,7 +60,7 @@ from ..progress import Progress, gc_paused, step
 from ..site import learnt
 from ..tagging.inputs import count_documents
 from ..tagging.model import DEFAULT_MODEL, TaggingModel
-from ..tagging.session import Session, open_inputs, refuse_existing
+from ..tagging.session import NO_SURROGATES, Session, open_inputs, refuse_existing
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -325,7 +325,8 @@ def main(argv=None) -> int:
         session = Session(model, args.output_format, options=options, site=known, grouper=grouper,
                           o_threshold={None: ..., "none": None}.get(args.o_threshold, args.o_threshold),
                           o_words=not args.no_o_words, explain=bool(args.explain),
-                          site_mining=args.site_mining == "on", date_order=args.date_order)
+                          site_mining=args.site_mining == "on", date_order=args.date_order,
+                          crf_evidence=args.output_format not in NO_SURROGATES)  # rendered here: no surrogate
         _check_mining_save(args, session)
         out = session.open_writer(args.output_dir, [spec_path(s, args.input_format) for s in specs], args.overwrite)
         inputs = refuse_existing(out, specs, inputs, args.input_format, reader_options)

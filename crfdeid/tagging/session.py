@@ -50,7 +50,7 @@ from .workers import bound_jobs, end_with_parent
 
 #: The output style of a session that renders no text (spans only).
 SPANS = "spans"
-#: Output styles that never write a surrogate: their sessions leave out the model's word per token.
+#: Output styles that never write a surrogate: ``tag`` leaves out the model's word per token for them.
 NO_SURROGATES = frozenset({"redacted", "masked"})
 #: Output styles that write the spans' repeats too (``deid.spans.propagate``, unless ``propagate=false``).
 REPEATING = frozenset({"redacted", "masked", "surrogate"})
@@ -92,9 +92,10 @@ class Session:
         results come once all its notes are tagged. :attr:`lessons` holds what it learnt.
     crf_evidence : bool, optional
         Give each span the model's word on its tokens whatever step made it (``Span.crf_confidence``,
-        :mod:`crfdeid.tagging.crf_evidence`), which only the surrogate writer reads; default: for every
-        output style but :data:`NO_SURROGATES` (redacted and masked output do not pay for it; spans,
-        FHIR, HL7... may reach a surrogate writer: ``experiments made-up``, the service's records).
+        :mod:`crfdeid.tagging.crf_evidence`), which only the surrogate writer reads. Default true: the
+        notes :meth:`tagged` gives may reach any writer (Spark's FHIR and HL7 tasks tag with a redacting
+        session and write surrogates with their own writer). ``tag`` leaves it out for the output styles
+        of :data:`NO_SURROGATES`, which it renders itself.
     """
 
     def __init__(self, model=None, output_format: str = "redacted", *, options: dict | None = None,
@@ -112,7 +113,7 @@ class Session:
         self.table_use = TableUse(site)  # how many of the site tables' patients and notes were met
         self.grouper = grouper
         self.explain = explain
-        self.crf_evidence = output_format not in NO_SURROGATES if crf_evidence is None else crf_evidence
+        self.crf_evidence = True if crf_evidence is None else crf_evidence
         self.site_mining = site_mining and mining.mines(self.model)
         self.lessons = mining.Lessons()
         self.options = dict(options or {})
