@@ -114,13 +114,7 @@ DICT_SLOTS = {"pt_last": lambda r, w, d: [("PATIENT", w.last)]}
 
 
 def _slot(name: str) -> wd.Slot:
-    if name in DICT_VOCAB:
-        draw = DICT_VOCAB[name]
-        return lambda r, w, d: [draw(r)]
-    if name in OP_VOCAB:
-        draw_op = OP_VOCAB[name]
-        return lambda r, w, d: [draw_op(r)]
-    return DICT_SLOTS.get(name) or OP_SLOTS.get(name) or sp._slot(name)
+    return wd.slot_of(name, (DICT_VOCAB, OP_VOCAB), (DICT_SLOTS, OP_SLOTS), sp._slot)
 
 
 #: Pronoun alternatives of the templates, drawn by the patient's sex rather than at random.

@@ -87,10 +87,7 @@ OP_SLOTS = {"dr2": lambda r, w, d: [("DOCTOR", " ".join(w.doctors[1]))],
 
 
 def _slot(name: str) -> wd.Slot:
-    if name in OP_VOCAB:
-        draw = OP_VOCAB[name]
-        return lambda r, w, d: [draw(r)]
-    return OP_SLOTS.get(name) or sp._slot(name)
+    return wd.slot_of(name, (OP_VOCAB,), (OP_SLOTS,), sp._slot)
 
 
 def _render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:

@@ -229,10 +229,7 @@ ID_LINES = [
 
 def _slot(name: str) -> wd.Slot:
     """A ``<slot>`` of this style: a value of :data:`VALUES`, else the ``specialty`` style's slot."""
-    if name in VALUES:
-        draw = VALUES[name]
-        return lambda r, w, d: [draw(r)]
-    return PHI_SLOTS.get(name) or sp._slot(name)
+    return wd.slot_of(name, (VALUES,), (PHI_SLOTS,), sp._slot)
 
 
 def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:

@@ -260,6 +260,16 @@ def _words_taken() -> frozenset:
 
 
 Slot = Callable[[random.Random, World, dt.date], list]
+
+
+def slot_of(name: str, vocabs: tuple[dict, ...], slots: tuple[dict, ...], fallback: Callable[[str], Slot]) -> Slot:
+    """The ``<name>`` slot of a style: a draw of the first of ``vocabs`` (plain text) that holds it, else the
+    first of ``slots`` (PHI pieces) that holds it, else ``fallback(name)`` (the style it grows from)."""
+    for vocab in vocabs:
+        if name in vocab:
+            draw = vocab[name]
+            return lambda r, w, d: [draw(r)]
+    return next((table[name] for table in slots if name in table), None) or fallback(name)
 #: ``<slot>`` fillers: PHI pieces or plain text (``look``, ``time``, ``age``, ``him_her``).
 SLOTS: dict[str, Slot] = {
     "pt": lambda r, w, d: _person_name(r, w.first, w.last, w.sex, w.nick),
