@@ -143,6 +143,24 @@ CHECKED = [
     ("check11", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
     ("check11", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),
     ("check11", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),
+    ("check12", "IDNUM", r"\d{4} \d{4} \d{4}", "jp.in_"),  # an Individual Number written 4-4-4
+    ("check12", "IDNUM", r"\d{6} \d{5}", "no.fodselsnummer"),
+    ("check12", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # a CUIL
+    ("check12", "IDNUM", r"[1-9]\d{9}[02468]", "tr.tckimlik"),
+    ("check12", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
+    ("check12", "IDNUM", r"\d{9}", "il.idnr"),
+    ("check12", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
+    ("check12", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),  # an AHV number
+    ("check12", "HEALTHPLAN", r"80756\d{15}", "luhn"),  # a Swiss insurance card
+    ("check12", "IDNUM", r"\d{4} \d{6}", "at.vnr"),
+    ("check12", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check12", "IDNUM", r"\d{8} \d [A-Z]{2}\d", "pt.cc"),
+    ("check12", "IDNUM", r"\d{3} \d{3} \d{3}", "pt.nif"),
+    ("check12", "IDNUM", r"\d{10}[13579]", "ee.ik"),  # an isikukood (this set's ends odd, a T.C. Kimlik No even)
+    ("check12", "IDNUM", r"\d{6}[-+A]\d{3}[0-9A-Y]", "fi.hetu"),
+    ("check12", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check12", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
+    ("check12", "IDNUM", r"1\d{9}", _npi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
