@@ -166,6 +166,10 @@ def find(text: str) -> list[Span]:
         start = _leading_plain(text, _after_stop(text, m.start(), m.end("run")), m.start("head"))
         if any(_proper(w) for w in text[start:m.start("head")].split()):
             found.append(Span(start, m.end(), "LOCATION", heads[" ".join(m.group("head").lower().split())]))
+    for m in _scan(p["named_low"], text, "named_low", lines):
+        first = _first_proper(text, m.start("run"), m.end("run"))
+        if first is not None:
+            found.append(Span(first, m.end(), "LOCATION", heads[" ".join(m.group("head").split())]))
     for m in _scan(p["strong_low"], text, "strong_low", lines):
         begin = _unplain_before(text, m.start())
         if begin is not None:
@@ -289,7 +293,7 @@ def _last_words() -> dict[str, frozenset]:
     heads = frozenset(h.split()[-1] for h in _heads())
     street = (*gazetteers.entries("street_types"), *gazetteers.entries("street_prefixes"),
               *_T.source("LOW_PREFIXES").split("|"), *_STREET_ROAD_WORDS)
-    return {"named": heads,
+    return {"named": heads, "named_low": frozenset(h.split()[-1] for h in _heads() if h in _D.LOWER_HEADS),
             "street": frozenset(w for e in street for w in _D.WORDS.findall(e.lower())),
             "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
             "street_low": frozenset(_T.source("LOW_TYPES").split("|")),
