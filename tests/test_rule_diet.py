@@ -125,6 +125,7 @@ def test_a_name_after_pt_is_the_patients(default_model, text):
     ("pt tobin achterberg c/o pain", ("tobin", "achterberg"), ["PATIENT", "PATIENT"]),  # lower case, a space apart
     ("patient. jonas ekberg called", ("jonas", "ekberg"), ["PATIENT", "PATIENT"]),
     ("pt seen; tobin achterberg called", ("tobin", "achterberg"), ["DOCTOR", "DOCTOR"]),  # not right after pt
+    ("PT JONAS EKBERG CALLED", ("JONAS", "EKBERG"), ["DOCTOR", "DOCTOR"]),  # in capitals PT is physical therapy
 ])
 def test_the_pt_retyping_types_the_names_right_after_pt(text, names, typed):
     spans = [make_span(text.index(w), text.index(w) + len(w), "DOCTOR") for w in names]

@@ -267,11 +267,13 @@ def extend_names(text: str, spans) -> list[Span]:
 
 
 def _patients_after_pt(text: str, spans: list[Span]) -> list[Span]:
-    """DOCTOR spans right after ``Pt``/``patient`` (and the name spans that follow them, a space
-    apart) typed PATIENT: ``Pt Mary O'Brien``.
+    """DOCTOR spans right after ``Pt``/``pt``/``patient`` (and the name spans that follow them, a space
+    apart) typed PATIENT: ``Pt Mary O'Brien``; not after ``PT`` or ``PATIENT`` in capitals.
 
     Evidence: without it every name after ``Pt`` in 13 notes of the development sets as written was
-    typed DOCTOR (redacted, but given a doctor's surrogate; docs/rules.md, the diet of 2026-11-26)."""
+    typed DOCTOR (redacted, but given a doctor's surrogate; docs/rules.md, the diet of 2026-11-26). In
+    capitals ``PT`` is physical therapy: on the PhysioNet development notes the two names it would retype
+    after ``PT`` or ``PATIENT`` are gold DOCTOR (2026-11-26, casing11)."""
     out: list[Span] = []
     chain_end = -1
     for sp in spans:
