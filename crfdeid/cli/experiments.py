@@ -8,7 +8,9 @@
   ``--notes dev..dev9|short|check..check11|forms9|legacy|PATH``, a set of made-up notes
   of other countries and styles in redacted and surrogate output, site mining off and on:
   identifiers left, phrases that must survive changed, falsified (written with a made-up
-  value), clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`);
+  value), clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`); sets
+  comma-separated, and with ``--casing as-written,lower,upper`` the same notes in each casing, with the
+  gold identifiers left in the tagged spans (:mod:`crfdeid.experiments.casings`);
 * ``site-mining``: a model's figures with site mining off and on, per category, and the time
   of mining against one tagging pass (:mod:`crfdeid.experiments.sitemining`, docs/site.md);
 * ``safeharbor``: the Safe Harbor layer's spans on annotated notes, how many overlap gold PHI,
