@@ -1,8 +1,10 @@
-"""The identifiers of the finding units removed in the diet of 2026-11-26 (docs/rules.md) are still redacted.
+"""The identifiers of the finding units removed in the diet of 2026-11-26 (docs/rules.md) are still redacted,
+as written, in lower case and in upper case; the units that diet lost on lower- and upper-case notes are back.
 
 Made-up text only. Each case is one removed unit's own example (the unit test that went with it, or one
 written for the diet): with the unit gone, the shipped model and the Safe Harbor layer must still cover
-every letter and digit of the identifier. A case that fails here is a leak, and its unit comes back.
+every letter and digit of the identifier in every casing. A case that fails here is a leak, and its unit
+comes back, as five did (casing11: ``RESTORED``).
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ from __future__ import annotations
 import pytest
 
 from crfdeid.crf import Model
+from crfdeid.document import make_span
+from crfdeid.experiments.casings import CASINGS, recase
+from crfdeid.recognizers import phrases, rules
 from crfdeid.recognizers.safeharbor import find
 
 
@@ -41,15 +46,10 @@ END_TO_END = [
     ("rule signature_lower", "note.\n\nirene k. dobson bsn/rn\n", "irene k. dobson"),
     ("rule year_apostrophe", "hx: htn, s/p cabg '97(3v", "97"),
     ("rule date_numeric_day", "blood cx from 11/15-11/16 neg", "11/15-11/16"),
-    ("rule title_lower", "told mr halvorsen today", "halvorsen"),
     ("rule date_text", "on March 14, 2098.", "March 14, 2098"),
-    ("rule date_month_day", "repair on July 2nd, then", "July 2nd"),
-    ("names patient after pt", "Pt Mary O'Brien seen today.", "Mary O'Brien"),
     ("phones labelled", "Tel: 9123 4567 (mobile of son)", "9123 4567"),
     ("fixedforms postal_uk", "lives at 4 Elm Row, London SW1A 1AA", "SW1A 1AA"),
     ("fixedforms postal_dash", "ul. Polna 5, 53-320 Wrocław", "53-320"),
-    ("phrases named_low", "keele uni phd student, shared house", "keele uni"),
-    ("phrases street_prefix", "Brother lives off Jalan Ampang Hilir.", "Jalan Ampang Hilir"),
     ("phrases town", "Whitley Bay NE26 1NA", "Whitley Bay"),
 ]
 
@@ -67,11 +67,66 @@ LAYER = [
     ("fixedforms postal_dash", "Rua Direita 4, 3610-114 Tarouca", "3610-114"),
 ]
 
-# One case a row: "model" end to end with the shipped model, "layer" the Safe Harbor layer alone.
-CASES = [("model", *case) for case in END_TO_END] + [("layer", *case) for case in LAYER]
+#: Leaks in one casing that the removed unit did not stop either (the tree before the diet, c387985^, leaves
+#: them too: the rule reads capitalised words): found at casing11's review, not mended there.
+BEFORE_THE_DIET = {("rule name_md", "lower"), ("phrases town", "upper")}
+
+# One case a row: "model" end to end with the shipped model, "layer" the Safe Harbor layer alone; each casing.
+CASES = [pytest.param("model", *case, casing, id=f"model: {case[0]}, {casing}",
+                      marks=[pytest.mark.xfail(strict=True, reason="left before the diet too")]
+                      if (case[0], casing) in BEFORE_THE_DIET else [])
+         for case in END_TO_END for casing in CASINGS] + \
+        [pytest.param("layer", *case, casing, id=f"layer: {case[0]}, {casing}") for case in LAYER for casing in CASINGS]
 
 
-@pytest.mark.parametrize("by, unit, text, identifier", CASES, ids=[f"{c[0]}: {c[1]}" for c in CASES])
-def test_a_removed_units_identifier_is_still_found(request, by, unit, text, identifier):
+@pytest.mark.parametrize("by, unit, text, identifier, casing", CASES)
+def test_a_removed_units_identifier_is_still_found(request, by, unit, text, identifier, casing):
+    text, identifier = recase(text, casing), recase(identifier, casing)
     spans = request.getfixturevalue("default_model").tag_text(text).spans if by == "model" else find(text)
     assert _left(text, identifier, spans) == [], unit
+
+
+# The units the diet lost on lower- and upper-case notes, back (docs/rules.md): each finds its made-up
+# identifier in lower case by itself, and the whole chain redacts it in every casing.
+RESTORED = [
+    ("rule title_lower", rules.find, "course: mr quennell walked in with a frame", "quennell", "PATIENT"),
+    ("rule date_month_day", rules.find, "enoxaparin 40 mg x1 oct 17. bloods stable", "oct 17", "DATE"),
+    ("phrases named_low", phrases.find, "review on rowan ward with the team", "rowan ward", "LOCATION-OTHER"),
+    ("phrases named_low", phrases.find, "rx to thornbury family pharmacy, collected", "thornbury family pharmacy",
+     "ORGANIZATION"),
+    ("phrases street_prefix", phrases.find, "Cartref, Heol y Garth, Aberaeron", "Heol y Garth", "STREET"),
+]
+
+
+@pytest.mark.parametrize("unit, finder, text, identifier, subtype", RESTORED, ids=[r[0] for r in RESTORED])
+def test_a_restored_unit_finds_its_identifier_by_itself(unit, finder, text, identifier, subtype):
+    start = text.index(identifier)
+    assert [(s.start, s.end, s.subtype) for s in finder(text) if s.start < start + len(identifier)
+            and start < s.end] == [(start, start + len(identifier), subtype)], unit
+
+
+@pytest.mark.parametrize("casing", CASINGS)
+@pytest.mark.parametrize("unit, finder, text, identifier, subtype", RESTORED, ids=[r[0] for r in RESTORED])
+def test_a_restored_units_identifier_is_redacted_in_every_casing(default_model, unit, finder, text, identifier,
+                                                                  subtype, casing):
+    text, identifier = recase(text, casing), recase(identifier, casing)
+    assert _left(text, identifier, default_model.tag_text(text).spans) == [], unit
+
+
+# Names the shipped model types DOCTOR after "Pt" (as the development sets' 13 notes): the patient's again.
+@pytest.mark.parametrize("text", ["Pt Tobin Achterberg, 64, seen in clinic.", "Pt Harriet Blom c/o chest pain.",
+                                  "Called Pt Jonas Ekberg re results."])
+def test_a_name_after_pt_is_the_patients(default_model, text):
+    names = [s for s in default_model.tag_text(text).spans if s.category == "NAME"]
+    assert names and all(s.subtype == "PATIENT" for s in names)
+
+
+@pytest.mark.parametrize("text, names, typed", [
+    ("pt tobin achterberg c/o pain", ("tobin", "achterberg"), ["PATIENT", "PATIENT"]),  # lower case, a space apart
+    ("patient. jonas ekberg called", ("jonas", "ekberg"), ["PATIENT", "PATIENT"]),
+    ("pt seen; tobin achterberg called", ("tobin", "achterberg"), ["DOCTOR", "DOCTOR"]),  # not right after pt
+    ("PT JONAS EKBERG CALLED", ("JONAS", "EKBERG"), ["DOCTOR", "DOCTOR"]),  # in capitals PT is physical therapy
+])
+def test_the_pt_retyping_types_the_names_right_after_pt(text, names, typed):
+    spans = [make_span(text.index(w), text.index(w) + len(w), "DOCTOR") for w in names]
+    assert [s.subtype for s in rules.extend_names(text, spans)] == typed

@@ -16,7 +16,11 @@ from crfdeid.recognizers.rules import extend_names, find, overlay
     ("on 03/14/2098.", "DATE", "03/14/2098"),
     ("on 2098-03-14,", "DATE", "2098-03-14"),
     ("wife (617/555/0123) called", "PHONE", "617/555/0123"),
+    ("repair on July 2nd, then", "DATE", "July 2nd"),                     # a month and day (casing11: back)
+    ("admitted Sept 30 from", "DATE", "Sept 30"),
+    ("mag sulfate x1 nov 23. vbg", "DATE", "nov 23"),
     ("Drs Okafor in", "DOCTOR", "Okafor"),
+    ("told mr halvorsen today", "PATIENT", "halvorsen"),                   # a lower-case title (casing11: back)
     (" mr.tamburo came back", "PATIENT", "tamburo"),
     ("seen,dr.okonjo at bedside", "DOCTOR", "okonjo"),
     ("TALKED TO HO LINDQVIST ABOUT", "DOCTOR", "LINDQVIST"),

@@ -8,7 +8,9 @@
   ``--notes dev..dev9|short|check..check12|forms9|legacy|PATH``, a set of made-up notes
   of other countries and styles in redacted and surrogate output, site mining off and on:
   identifiers left, phrases that must survive changed, falsified (written with a made-up
-  value), clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`);
+  value), clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`); sets
+  comma-separated, and with ``--casing as-written,lower,upper`` the same notes in each casing, with the
+  gold identifiers left in the tagged spans (:mod:`crfdeid.experiments.casings`);
 * ``site-mining``: a model's figures with site mining off and on, per category, and the time
   of mining against one tagging pass (:mod:`crfdeid.experiments.sitemining`, docs/site.md);
 * ``safeharbor``: the Safe Harbor layer's spans on annotated notes, how many overlap gold PHI,
@@ -43,13 +45,14 @@ from pathlib import Path
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
-from ..experiments import devcv, fppaths, ledger, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
+from ..experiments import casings, devcv, fppaths, ledger, madeup, madeup_outputs, safeharbor, sitemining, zeroshot
 from ..experiments.results import to_json, write_files
 from ..io import read
 from ..io.splits import read_groups, select_groups
 from ..recognizers import build_recognizer
 from ..site import Site
 from ..tagging.decoding import plain_words
+from ..tagging.model import TaggingModel
 from ..tagging.workers import bound_jobs
 from . import Parser, parse_thresholds, reader_options
 from .locked import parse_also
@@ -97,14 +100,19 @@ def _made_up_parser(sub) -> None:
              "  python -m crfdeid experiments made-up --notes dev --json dev.json   # redacted and surrogate\n"
              "  python -m crfdeid experiments made-up --notes my_notes.txt --mining off --by-note\n"
              "  python -m crfdeid experiments made-up --notes dev --session-option o_words=false\n"
+             "  python -m crfdeid experiments made-up --notes dev,dev2 --casing as-written,lower,upper \\\n"
+             "      --mining off --outputs redacted   # the same notes in three casings\n"
              "  python -m crfdeid experiments made-up --corpus physionet:../shared/corpora/physionet-dev \\\n"
              "      --exclude-groups configs/splits/physionet-locked.txt --mining off --outputs surrogate")
     m.add_argument("--model", help="model file (default: the shipped model)")
     m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
-    m.add_argument("--notes", metavar="SET|PATH",
-                   help="a shipped set (dev, dev2..dev9, short, check, check2..check12, forms9, legacy) or a notes "
-                        "file: tag it with mining off and on, score redacted and surrogate output (identifiers left, "
-                        "phrases changed, values changed, false spans)")
+    m.add_argument("--notes", metavar="SET[,SET...]",
+                   help="shipped sets (dev, dev2..dev9, short, check, check2..check12, forms9, legacy) or notes "
+                        "files, comma-separated: tag them with mining off and on, score redacted and surrogate output "
+                        "(identifiers left, phrases changed, values changed, false spans)")
+    m.add_argument("--casing", default="as-written", metavar="CASING[,CASING...]",
+                   help="with --notes: the notes' text as-written, lower or upper case, each measured in turn "
+                        "(offsets kept: crfdeid.experiments.casings)")
     m.add_argument("--corpus", metavar="FORMAT:PATH", help="annotated notes instead of --notes, measured the same "
                    "way (identifiers left, false spans, placeholders written; no phrases marked)")
     m.add_argument("--exclude-groups", metavar="FILE",
@@ -265,20 +273,30 @@ def _made_up_outputs(args) -> int:
         if args.exclude_groups:
             gold = select_groups(gold, read_groups(args.exclude_groups), keep=False)
     else:
-        gold = madeup.read_notes(madeup.note_set(args.notes))
-    res = madeup_outputs.run(gold, args.model, mining=[mining[w] for w in settings],
-                             outputs=[f.strip() for f in args.outputs.split(",") if f.strip()], seed=args.seed,
-                             writer_options=reader_options(args.option, "--option"),
-                             session_options=session_options)
-    res["notes"] = args.notes or args.corpus
-    print("\n".join(madeup_outputs.report(res)))
-    if args.by_note:
-        for run, outs in res["runs"].items():
-            for fmt in outs:
-                print(f"per note, {run}, {fmt}:")
-                print("\n".join(madeup_outputs.note_lines(res, run, fmt)))
+        gold = madeup.read_sets(args.notes)
+    names = casings.parse_casings(args.casing)
+    model = args.model
+    if len(names) > 1:  # loaded once for every casing
+        model = TaggingModel.load(args.model, **{k: v for k, v in session_options.items() if k == "backend"})
+    by_casing = {}
+    for casing in names:
+        res = madeup_outputs.run(casings.recased(gold, casing), model, mining=[mining[w] for w in settings],
+                                 outputs=[f.strip() for f in args.outputs.split(",") if f.strip()], seed=args.seed,
+                                 writer_options=reader_options(args.option, "--option"),
+                                 session_options=session_options)
+        res["notes"], res["casing"] = args.notes or args.corpus, casing
+        if len(names) > 1:
+            print(f"casing {casing}:")
+        print("\n".join(madeup_outputs.report(res)))
+        if args.by_note:
+            for run, outs in res["runs"].items():
+                for fmt in outs:
+                    print(f"per note, {run}, {fmt}:")
+                    print("\n".join(madeup_outputs.note_lines(res, run, fmt)))
+        by_casing[casing] = res
     if args.json:
-        Path(args.json).write_text(json.dumps(res, indent=1), encoding="utf-8")
+        out = by_casing[names[0]] if len(names) == 1 else {"casings": by_casing}
+        Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
     return 0
 
 

@@ -231,6 +231,23 @@ def read_notes(path: Path | str = NOTES) -> list[Document]:
     return docs
 
 
+def read_sets(value: str) -> list[Document]:
+    """The notes of one or more sets or files, comma-separated (``dev,dev2``); with more than one,
+    each note id is prefixed by its set's name and ``/`` (two sets may share an id).
+
+    >>> ids = [d.doc_id for d in read_sets("dev,dev2")]
+    >>> ids[0].startswith("dev/") and len(ids) == len(set(ids))
+    True
+    """
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise NoteMarkError("a set named twice", doc_id=dup)
+    if len(names) == 1:
+        return read_notes(note_set(names[0]))
+    return [Document(f"{n}/{d.doc_id}", d.text, d.spans, d.meta) for n in names for d in read_notes(note_set(n))]
+
+
 def score(gold: list[Document], pred: list[Document]) -> dict:
     """Missed gold tokens (all, Safe Harbor) and false spans, per note and in all."""
     notes: dict[str, dict] = {}

@@ -12,7 +12,9 @@ agree) and reads the output back:
   output's spans is found again, in order, in the note; the writers copy it unchanged);
 * **identifiers left**: tokens with a letter or digit of gold Safe Harbor PHI (every subtype but
   STATE, COUNTRY, PROFESSION) that no replaced stretch touches, per subtype and per note (and identifiers,
-  gold spans with at least one such token);
+  gold spans with at least one such token); and **gold identifiers left in the tagged spans**, the rule
+  diets' count (:func:`crfdeid.experiments.casings.identifiers_left`: an identifier of any subtype with a
+  letter or digit in no span the tagger predicted), with the names right after ``Pt`` by their type;
 * **phrases changed**: must-survive phrases a replaced stretch overlaps (their text differs in
   the output), per kind and per note;
 * **values changed**: of those, the phrases with a digit whose digits in the output differ (in
@@ -53,6 +55,7 @@ from ..errors import ConfigError, CrfdeidError, LocatedError
 from ..site import mining as mining_module
 from ..tagging.session import SPANS, Session
 from ..text.tokenize import tokenize
+from .casings import identifiers_left, names_after_pt
 from .madeup import NOT_SAFE_HARBOR
 
 #: The public seed of the surrogate output (demonstrations and measurements only).
@@ -250,19 +253,22 @@ def gold_counts(gold: list[Document]) -> dict:
             "identifier_tokens_by_subtype": dict(sorted(tokens.items())),
             "phrases": sum(kinds.values()), "phrases_by_kind": dict(sorted(kinds.items())),
             "phrases_with_digits": digits,
-            "other_phi_spans": sum(sp.subtype in NOT_SAFE_HARBOR for d in gold for sp in d.spans)}
+            "other_phi_spans": sum(sp.subtype in NOT_SAFE_HARBOR for d in gold for sp in d.spans),
+            "all_spans": sum(len(d.spans) for d in gold)}
 
 
 def _total(per_note: dict[str, dict]) -> dict:
-    out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "phrases_changed": 0, "falsified": 0,
+    out: dict = {"identifier_tokens_left": 0, "identifiers_left": 0, "identifiers_left_in_spans": 0,
+                 "phrases_changed": 0, "falsified": 0,
                  "values_changed": 0, "values_other": 0, "false_spans": 0, "placeholders": 0,
                  "words": 0, "words_changed": 0, "identifiers_replaced": 0, "identifiers_as_placeholders": 0}
     by: dict[str, Counter] = {"left_by_subtype": Counter(), "identifiers_left_by_subtype": Counter(),
                               "changed_by_kind": Counter(), "falsified_by_kind": Counter(),
-                              "false_by_subtype": Counter()}
+                              "false_by_subtype": Counter(), "names_after_pt": Counter()}
     for r in per_note.values():
         out["identifier_tokens_left"] += sum(r["left"].values())
         out["identifiers_left"] += sum(r["left_identifiers"].values())
+        out["identifiers_left_in_spans"] += r.get("identifiers_left_in_spans", 0)
         out["phrases_changed"] += sum(r["changed"].values())
         out["falsified"] += sum(r["falsified"].values())
         out["values_changed"] += r["values_changed"]
@@ -278,6 +284,7 @@ def _total(per_note: dict[str, dict]) -> dict:
         by["changed_by_kind"].update(r["changed"])
         by["falsified_by_kind"].update(r["falsified"])
         by["false_by_subtype"].update(r["false"])
+        by["names_after_pt"].update(r.get("names_after_pt", {}))
     out.update({k: {s: n for s, n in sorted(c.items()) if n} for k, c in by.items()})
     return out
 
@@ -339,6 +346,8 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                 else:
                     # an AlignmentError is the measurement's: raised
                     by_note[doc_id] = score_note(g, out, _written_spans(doc_id, tagged), made_up=fmt == "surrogate")
+                    by_note[doc_id]["identifiers_left_in_spans"] = identifiers_left(g, tagged.spans)
+                    by_note[doc_id]["names_after_pt"] = dict(names_after_pt(tagged.text, tagged.spans))
             per_out[fmt] = {**_total(by_note), "failed": failed, "by_note": by_note}
             if hasattr(writer, "surrogator"):  # spans not confidently an identifier of their type (counts)
                 summary = writer.surrogator.summary()
@@ -382,7 +391,9 @@ def report(res: dict) -> list[str]:
             lines.append(
                 f"{run_name}, {fmt}: identifier tokens left {r['identifier_tokens_left']} of "
                 f"{g['identifier_tokens']} ({pct(r['identifier_tokens_left'], g['identifier_tokens'])}), "
-                f"identifiers left {r['identifiers_left']} of {g['identifiers']}; phrases changed "
+                f"identifiers left {r['identifiers_left']} of {g['identifiers']}; gold identifiers of any type "
+                f"with a letter or digit in no tagged span {r['identifiers_left_in_spans']} of {g['all_spans']}; "
+                "phrases changed "
                 f"{r['phrases_changed']} of {g['phrases']} ({pct(r['phrases_changed'], g['phrases'])}), falsified "
                 f"{r['falsified']}; values "
                 f"changed {r['values_changed']} of {g['phrases_with_digits']} (other digits written "
@@ -395,7 +406,7 @@ def report(res: dict) -> list[str]:
                 + f"; identifiers as placeholders {r['identifiers_as_placeholders']} of {r['identifiers_replaced']} "
                   "replaced")
             for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
-                        "false_by_subtype", "not_confident_by_type"):
+                        "false_by_subtype", "not_confident_by_type", "names_after_pt"):
                 if r.get(key):
                     lines.append(f"  {key.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in r[key].items()))
     return lines
