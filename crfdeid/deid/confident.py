@@ -59,7 +59,9 @@ heading in capitals of clinical words (:mod:`crfdeid.deid.forms`: ``form``, ``ca
 
 **An age** over 89 the tagger is less than :data:`SURE` of, with no age's words in or around it (``96 h``), is
 none: its ``90+`` would be a false value. Professions and user names are not judged here. The words beside a
-span are evidence too (:mod:`crfdeid.deid.confident_terms`: ``Maryland dissector``, ``9/9 checks``).
+span are evidence too (:mod:`crfdeid.deid.confident_terms`: ``Maryland dissector``, ``9/9 checks``), and
+last the model's word on a name a rule made, a role after a person's name, a bare day and month in a note
+that dates with years, a first name that is an English word (:mod:`crfdeid.deid.confident_note`).
 
 >>> from crfdeid.document import make_span
 >>> text = "Fundal height 32 cm. Seen by Dr. Ward. DASA score 2. Ward note."
