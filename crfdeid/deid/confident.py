@@ -59,7 +59,9 @@ heading in capitals of clinical words (:mod:`crfdeid.deid.forms`: ``form``, ``ca
 
 **An age** over 89 the tagger is less than :data:`SURE` of, with no age's words in or around it (``96 h``), is
 none: its ``90+`` would be a false value. Professions and user names are not judged here. The words beside a
-span are evidence too (:mod:`crfdeid.deid.confident_terms`: ``Maryland dissector``, ``9/9 checks``).
+span are evidence too (:mod:`crfdeid.deid.confident_terms`: ``Maryland dissector``, ``9/9 checks``), and
+last the model's word on a name a rule made, a role after a person's name, a bare day and month in a note
+that dates with years, a first name that is an English word (:mod:`crfdeid.deid.confident_note`).
 
 >>> from crfdeid.document import make_span
 >>> text = "Fundal height 32 cm. Seen by Dr. Ward. DASA score 2. Ward note."
@@ -77,12 +79,12 @@ import phonenumbers
 from .. import gazetteers
 from ..document import Span
 from . import ages, dates, facts, names
+from .confident_note import dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import model_doubt, place_doubt
 from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
-    PERSON_AFTER,
     TITLE_BEFORE,
     english,
     fold,
@@ -160,7 +162,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
                        or term_word_after(text, sp, lists()[1])):
         return "name"  # an eponym: Dawes-Redman criteria, the Moore approach, Garrett dilators (confident_terms)
     if (not titled and len(ws) == 2 and len(ws[1]) == 1 and ws[1].isupper() and not text.startswith(".", sp.end)
-            and fold(ws[0]) not in _first_names() and confidence is not None and confidence < SURE):
+            and fold(ws[0]) not in first_names() and confidence is not None and confidence < SURE):
         return "name"  # Balthazar E: a doubted surname before a bare letter, an eponym's grade
     if titled or len(ws) >= 2 or not full or all(fold(w) in known for w in full):
         return None  # a title, a first name or an initial beside it, the patient's own name; initials alone
@@ -173,39 +175,14 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     acronym = full[0].isupper() and len(full[0]) <= 5 and not capitals  # SHA, LONG: a listed name or an abbreviation
     if confidence is not None and confidence < SURE and (low not in listed or acronym):
         return "name"
-    if full[0].islower() and not lower_case(text) and not _person_beside(text, sp):
+    if full[0].islower() and not lower_case(text) and not person_beside(text, sp):
         return "name"  # walker, thrill: a word in lower case alone, in a note that writes names capitalised
-    if not _person_beside(text, sp) and (low not in _first_names() or _bracketed_term(text, sp)):
+    if not person_beside(text, sp) and (low not in first_names() or _bracketed_term(text, sp)):
         # a surname or another word alone, with no person's mark beside it, is how an eponym is written
         # ((Allred), Fitzpatrick II, Dawson's fingers, Case No); a first name alone is how people are
         # (Emily reports), but in brackets after a term (extension (McKenzie)) it qualifies the term
         return "name"
     return None
-
-
-_WORD_RIGHT_BEFORE = re.compile(r"([^\W\d_][\w.'-]*)[ \t]*[,:]?[ \t]*$")
-_CREDENTIAL_AFTER = re.compile(r"[ \t]*,?[ \t]*([A-Za-z][A-Za-z.-]*)")
-
-
-def _person_beside(text: str, sp: Span) -> bool:
-    """Whether a lone name word has a person's mark beside it on its line: a title, staff role, relation,
-    initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
-    Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
-    ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
-    before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
-    if before is not None and (fold(before.group(1)).rstrip(".") in _persons_marks()
-                               or re.fullmatch(r"[A-Z]\.", before.group(1))):
-        return True  # nurse Okafor, wife: Mercer, D. Okafor
-    if _PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start):
-        return True  # seen by Okafor, per Okafor
-    after = _CREDENTIAL_AFTER.match(text, sp.end)
-    return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
-
-
-#: Words that put a person right after them (``seen by Okafor``, ``per Okafor``) or right before them
-#: (``Okafor aware``, ``Okafor notified``): what a person is or does in a note, never a term's.
-_PERSON_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:per|(?:seen|reviewed|examined|signed|dictated|discussed|referred"
-                            r"|evaluated|assessed|spoke|spoken|talked|met)[ \t]+(?:by|with|to))[ \t]*:?[ \t]*$")
 
 
 _BRACKET_BEFORE = re.compile(r"([^\W_][\w./-]*)[ \t]*\($")
@@ -221,25 +198,6 @@ def _bracketed_term(text: str, sp: Span) -> bool:
         return False
     word = fold(m.group(1))
     return word[-1].isdigit() or word.strip(".") in lists()[0]
-
-
-@lru_cache(maxsize=1)
-def _first_names() -> frozenset:
-    return frozenset(fold(w) for n in ("first_male", "first_female") for w in gazetteers.entries(n))
-
-
-@lru_cache(maxsize=1)
-def _persons_marks() -> frozenset:
-    return frozenset(e.lower().rstrip(".") for n in ("titles", "staff_roles", "relations")
-                     for e in gazetteers.entries(n))
-
-
-@lru_cache(maxsize=1)
-def _credentials() -> frozenset:
-    """Credentials written after a name, as written (``MD``, ``RN``, ``PA-C``, ``PhD``): not a generation's
-    suffix (``II``, ``Jr``), which after one word alone is a grade or a type (``Fitzpatrick II``)."""
-    return frozenset(e for e in gazetteers.entries("titles") if (not e.istitle() or e.endswith("."))
-                     and not re.fullmatch(r"[IVX]+|[JS]r\.?", e))
 
 
 def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None) -> str | None:
@@ -265,7 +223,7 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         # two numbers alone, no year, no month name, right after a clinical word or abbreviation (PR 6/8,
         # RE 6/9, LE 6/36, primary 25/07: a receptor score, a visual acuity, a tooth), in a note that writes
         # its dates with a year: not how this note writes a date (a note of bare dates: AVR 9/96, CABG 3/5)
-        if _value_label_before(text, sp.start) and _dated_with_years(text):
+        if _value_label_before(text, sp.start) and dated_with_years(text):
             return "date"
         if scale_before(text, sp.start) or count_after(text, sp.start, sp.end):
             return "date"  # Boston 8/9 (a scale's first word), 9/9 checks (a count out of a total): confident_terms
@@ -298,17 +256,6 @@ def _value_label_before(text: str, start: int) -> bool:
 #: Words a date follows (``ON 3/4``, ``TO 6/8``): no value's label, in capitals too.
 _DATE_WORDS_BEFORE = frozenset({"on", "at", "in", "by", "to", "of", "from", "since", "until", "till", "before",
                                 "after", "due", "dated", "dt"})
-
-
-_WITH_YEAR = re.compile(r"(?<!\d)(?:\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d|(?:19|20)\d\d-\d{1,2}-\d{1,2})(?!\d)"
-                        r"|(?i:\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-                        r"[a-z]*\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b)")
-
-
-def _dated_with_years(text: str) -> bool:
-    """Whether the note writes a date with its year, four digits (``14/03/2025``, ``2025-03-14``,
-    ``14 March 2025``, ``Mar 14, 2025``)."""
-    return _WITH_YEAR.search(text) is not None
 
 
 @lru_cache(maxsize=1)
@@ -398,7 +345,7 @@ def _label_word(surface: str) -> bool:
 
 
 def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = None, country: str = "US",
-          known: frozenset = frozenset(), crf: float | None = None) -> str | None:
+          known: frozenset = frozenset(), crf: float | None = None, person_ends: frozenset = frozenset()) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
     type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``model``, ``profession``,
     ``term``; ``form``, ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`), or None.
@@ -411,7 +358,8 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
     if why is None and sp.subtype != "AGE" and in_listed_term(text, sp):
         return "term"  # Maryland dissector, Boston Scientific: inside a listed term of several words
     # else a score, grade, code, bed, capitals (forms.py); else a place a rule made that the model doubts
-    return why or form_doubt(text, sp) or model_doubt(sp, confidence, crf)
+    return (why or form_doubt(text, sp) or model_doubt(sp, confidence, crf)
+            or note_doubt(text, sp, confidence, crf, person_ends))  # the model's and the note's word
 
 
 def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None, country: str,

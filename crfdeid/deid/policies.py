@@ -116,7 +116,7 @@ class Policies(DateSurrogates):
         return None
 
     def _doubt(self, doc: Document, sp: Span, confidence: float | None, order: str | None, known: frozenset,
-               fixed: list[Span], crf: float | None = None) -> str | None:
+               fixed: list[Span], crf: float | None = None, person_ends: frozenset = frozenset()) -> str | None:
         """Why the tagged span ``sp`` is not confidently a Safe Harbor identifier of its type
         (:func:`crfdeid.deid.confident.doubt`; ``crf``: the model's word on its words, :func:`confidences`
         of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
@@ -128,7 +128,8 @@ class Policies(DateSurrogates):
         if over and any(c.isdigit() and not any(f.start <= i < f.end for f in over)
                         for i, c in enumerate(doc.text[sp.start:sp.end], sp.start)):
             return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
-        why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known, crf=crf)
+        why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known, crf=crf,
+                              person_ends=person_ends)
         if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
         return why

@@ -28,6 +28,7 @@ from ..progress import checkpoint
 from ..recognizers import phones, safeharbor
 from ..text import dateorder
 from . import address, ages, dates, forms, guard, names
+from .confident_note import WEAK_FORMS
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
 from .draws import AGE_WORDS, Draws, _an_age, age_keeps
@@ -238,17 +239,18 @@ class Surrogator(Draws):
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
         predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
-        fixed = sorted({sp for _, sp in found})
+        fixed = sorted({sp for name, sp in found if name not in WEAK_FORMS})  # a year alone: confident_note
         # the tagger's confidence and the model's word, one pass (a user's spans have neither)
         conf, crf = confidences(doc, labelled, fixed) if predicted else (dict.fromkeys(labelled), {})
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
         order = self.read_order(doc, spans, self._country if votes else None)
         known = frozenset(w for person in st.persons for w in person)
+        person_ends = frozenset(sp.end for sp in labelled if sp.subtype in ("PATIENT", "DOCTOR"))  # confident_note
         new: dict = {}
         exempt: set[Span] = set()
         for lab, sp in zip(labelled, spans):
             why = self._placeholder(doc, sp, conf[lab])
-            reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab])
+            reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab], person_ends)
                       if why is None and predicted else None)
             if reason:
                 why = "not_identifier"
