@@ -60,18 +60,32 @@ class Span:
                 "category": self.category, "subtype": self.subtype}
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What a recognizer found in ``text`` while tagging, kept with the tagged note so that a
+    writer does not search it again: ``(form name, span)`` pairs of
+    :func:`crfdeid.recognizers.safeharbor.matches`. Valid for ``text`` only: a reader checks
+    that its note's text is still that text."""
+
+    text: str
+    matches: tuple[tuple[str, Span], ...]
+
+
 @dataclass(slots=True)
 class Document:
     """A note: identifier, text, PHI spans (sorted) and free metadata.
 
     ``meta`` may carry ``patient`` (the grouping key for patient-level splits
     and surrogate consistency) and ``source`` (the file it was read from).
+    ``found`` is what the tagger's Safe Harbor layer found (:class:`Found`), or None;
+    it is never written and takes no part in comparisons.
     """
 
     doc_id: str
     text: str
     spans: list = field(default_factory=list)
     meta: dict = field(default_factory=dict)
+    found: Found | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         self.spans = sorted(self.spans)
@@ -90,8 +104,8 @@ class Document:
         return m.group(1) if m else self.doc_id
 
     def with_spans(self, spans) -> Document:
-        """A copy of this document with other spans (text and meta shared)."""
-        return Document(self.doc_id, self.text, list(spans), dict(self.meta))
+        """A copy of this document with other spans (text, meta and found shared)."""
+        return Document(self.doc_id, self.text, list(spans), dict(self.meta), self.found)
 
     def validate(self, path=None, allow_overlap: bool = True, scheme=None) -> Document:
         """Check every span against the text and a label scheme; raise on the first problem.

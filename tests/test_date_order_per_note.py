@@ -190,3 +190,16 @@ def test_a_canadian_note_s_spelling_tells_nothing():
     spelt = dateorder.spelling_order("colour, tumour, centre")
     assert dateorder.note_order("auto", Counter(), Counter(), Counter(), "CA", spelt) == (None, "undecided")
     assert dateorder.note_order("auto", Counter(), Counter(), Counter(), None, spelt) == ("dmy", "spelling")
+
+
+@pytest.mark.parametrize("text", [
+    "Colour flow; haemorrhage; oesophagus.", "COLOR Doppler, HEMORRHAGE, Esophagus",
+    "Colour flow, İstanbul, haemorrhage", "\u212aelvin colour haemorrhage tumour", "naïve colour, centre"])
+def test_spelling_order_reads_the_words_it_read_one_word_at_a_time(text):
+    """The words are lower-cased after they are found (``İ`` or the Kelvin sign, lower-cased, would make
+    ASCII letters of another script's): the fast path for ASCII notes reads the same words."""
+    table = dateorder._spellings()
+    seen = Counter(table[w] for w in {m.group().lower() for m in dateorder._WORD.finditer(text)} if w in table)
+    us, gb = seen["US"], seen["GB"]
+    lead = dateorder.SPELLING_LEAD
+    assert dateorder.spelling_order(text) == ("mdy" if us - gb >= lead else "dmy" if gb - us >= lead else None)

@@ -81,10 +81,12 @@ def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shi
     made = []
     monkeypatch.setattr(tag_cli, "Session", lambda *a, **k: made.append(k.get("crf_evidence")) or Session(*a, **k))
     (tmp_path / "n1.txt").write_text(text, encoding="utf-8")
-    for fmt, more in (("redacted", []), ("surrogate", ["--seed", "s"])):
+    for fmt, more in (("redacted", []), ("jsonl", []), ("surrogate", ["--seed", "s"])):
         assert tag_cli.main([str(tmp_path / "n1.txt"), "--quiet", "--output-format", fmt, *more,
                              "--output-dir", str(tmp_path / fmt)]) == 0
-    assert made == [False, True]
+    assert made == [False, False, True]
+    from crfdeid.io.jsonl import render  # a writer of spans writes no model's word: the same record without it
+    assert render(full) == render(lean)
 
 
 def test_a_spawned_worker_of_a_redacting_session_leaves_the_models_word_out_too(monkeypatch, shipped):

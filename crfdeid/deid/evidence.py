@@ -55,6 +55,7 @@ def fold(word: str) -> str:
     return names._ascii_fold(word).replace("\u2019", "'")
 
 
+@lru_cache(maxsize=8)  # a note's every name span asks (the surrogate gate): once a note
 def shouting(text: str) -> bool:
     """Whether the note is written in capitals (most of its letters upper case; a few lines tell nothing)."""
     letters = [c for c in text[:4000] if c.isalpha()]
@@ -64,6 +65,7 @@ def shouting(text: str) -> bool:
 _STARTS = re.compile(r"(?:^|[.!?][ \t]+)[^\w\n]*([^\W\d_])", re.MULTILINE)
 
 
+@lru_cache(maxsize=8)  # as shouting: once a note
 def lower_case(text: str) -> bool:
     """Whether the note is written in lower case: half its lines and sentences or more begin with a
     lower-case letter (``bed 5 edna brockhurst``; a note of fewer than three tells nothing: True)."""

@@ -232,7 +232,8 @@ class Surrogator(Draws):
         """
         self.learn(doc)
         st = self.state(doc.group)
-        found = safeharbor.matches(doc.text)  # the Safe Harbor layer's forms: the note's country, the fixed forms
+        # the Safe Harbor layer's forms (kept by tagging when it read this text): the country, the fixed forms
+        found = safeharbor.matches(doc.text, doc.found)
         votes = phones.country_votes(doc.text, [name for name, _ in found])
         self._country = phones.country_of(doc.text, [name for name, _ in found]) if votes else "US"
         if st.shift_days is None:

@@ -50,7 +50,7 @@ from functools import lru_cache
 import regex
 
 from .. import gazetteers
-from ..document import Span, make_span
+from ..document import Found, Span, make_span
 from ..text.patterns import LazyPattern
 from . import contextforms, dateforms, fixedforms, phones, postcodes
 from .ruledata import table
@@ -121,13 +121,17 @@ def find(text: str) -> list[Span]:
     return sorted({sp for _, sp in matches(text)})
 
 
-def matches(text: str) -> list[tuple[str, Span]]:
+def matches(text: str, known: Found | None = None) -> list[tuple[str, Span]]:
     """``(form name, span)`` of every identifier found in ``text`` (forms: :data:`FORMS`).
 
     Cheap substring checks skip the forms a text cannot hold; in ASCII text the forms
     with anchors are tried only where one starts a word, found in one pass over the
-    text (as :mod:`crfdeid.recognizers.rules` does).
+    text (as :mod:`crfdeid.recognizers.rules` does). ``known``: what tagging found
+    (``Document.found``), returned as it is when it was found in ``text`` (the same
+    list this function gives: it depends on the text alone).
     """
+    if known is not None and known.text == text:
+        return list(known.matches)
     ascii_text = text.isascii()
     low = text.lower()
     digits = any(d in text for d in "0123456789")
@@ -212,7 +216,8 @@ def _spans(name: str, sub, m, text: str) -> list[Span]:
     return [make_span(start, m.end(group), sub)]
 
 
-def apply(text: str, spans, keep_predicted: bool = False, relabel: Mapping | None = None) -> list[Span]:
+def apply(text: str, spans, keep_predicted: bool = False, relabel: Mapping | None = None,
+          matched: list[tuple[str, Span]] | None = None) -> list[Span]:
     """``spans`` (predicted) with the Safe Harbor identifiers of ``text`` added.
 
     Nothing is removed: a found span joins the predicted spans it overlaps into their
@@ -221,12 +226,13 @@ def apply(text: str, spans, keep_predicted: bool = False, relabel: Mapping | Non
     Found spans that overlap each other are joined too. A found span that joins no
     predicted span takes ``relabel[subtype]`` (``[category, label]``, a model's own
     scheme's label for the layer's subtype: :class:`crfdeid.crf.safeharbor_labels.LabelCounts`) when there is one.
+    ``matched``: :func:`matches` of ``text`` when the caller has them.
 
     >>> from crfdeid.document import make_span
     >>> apply("MRN 00482913", [make_span(4, 8, "PATIENT")])
     [Span(start=4, end=12, category='ID', subtype='MEDICALRECORD')]
     """
-    found = find(text)
+    found = find(text) if matched is None else sorted({sp for _, sp in matched})
     if not found:
         return sorted(spans)
     out: list[Span] = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
 from .. import schema
-from ..document import Document, Span
+from ..document import Document, Found, Span
 from ..errors import ModelError
 from ..registry import Registry
 from ..site import Site
@@ -129,6 +129,10 @@ class NameExtension:
         return rules.extend_names(note.text, joints.join_names(note.text, spans))
 
 
+#: The key of :class:`SafeHarbor`'s :class:`~crfdeid.document.Found` in ``Note.memo``.
+FOUND = "safe_harbor.v1"
+
+
 @register("safe_harbor.v1")
 @dataclass(frozen=True)
 class SafeHarbor:
@@ -149,8 +153,10 @@ class SafeHarbor:
         phrases.prepare()
 
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
+        matched = safeharbor.matches(note.text)
+        note.memo[FOUND] = Found(note.text, tuple(matched))  # for the tagged note (the surrogate writer reads it)
         # safe_harbor_labels: only a model of the user's own scheme has them (crf/train.py)
-        found = safeharbor.apply(note.text, spans, note.scheme is not schema.I2B2, note.safe_harbor_labels)
+        found = safeharbor.apply(note.text, spans, note.scheme is not schema.I2B2, note.safe_harbor_labels, matched)
         if not note.english or note.scheme is not schema.I2B2:
             return found
         # places and streets by their names' shapes, then towns by their place in an address (English, i2b2)

@@ -368,7 +368,7 @@ def merge(doc: Document, found: list[tuple[Span, Lesson]], explain: bool = False
     if not changed:
         return doc, 0
     meta = dict(doc.meta)
-    out = Document(doc.doc_id, doc.text, spans, meta)
+    out = Document(doc.doc_id, doc.text, spans, meta, doc.found)
     meta["confidence"] = [sp.confidence for sp in out.spans]
     if trace:
         meta["explain"] = {"spans": [steps.get(sp, []) for sp in out.spans], "dropped": trace["dropped"]}

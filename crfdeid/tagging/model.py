@@ -32,6 +32,7 @@ from ..labels import OUTSIDE, decode
 from ..progress import checkpoint, gc_paused
 from ..recognizers.chain import Chain, Note, build_chain, chain_of
 from ..recognizers.provenance import Trace
+from ..recognizers.steps import FOUND
 from ..text.tokenize import Token, for_tagging, segments, tokenize
 from . import decoding, kinds, modelfile
 from .crf_evidence import Evidence
@@ -332,13 +333,14 @@ class TaggingModel:
         confidence; of a span the chain made or changed, the lowest P(PHI) ``evidence`` gives its
         tokens); with ``options["explain"]`` what each step did, in ``meta['explain']``."""
         trace = self._trace(conf, item, o_threshold) if options and options.get("explain") else None
-        spans = self.chain.run(self.note(doc, text, options, item), conf, trace)
+        note = self.note(doc, text, options, item)
+        spans = self.chain.run(note, conf, trace)
         spans = [replace(sp, confidence=conf.get(sp, 1.0 if sp.confidence is None else sp.confidence),
                          crf_confidence=conf[sp] if sp in conf else
                          None if evidence is None else evidence.lowest(sp.start, sp.end))
                  for sp in spans]
         meta = dict(doc.meta)
-        out = Document(doc.doc_id, doc.text, spans, meta)
+        out = Document(doc.doc_id, doc.text, spans, meta, note.memo.get(FOUND))
         meta["confidence"] = [sp.confidence for sp in out.spans]
         if trace is not None:
             meta["explain"] = trace.report(out.spans)

@@ -50,8 +50,10 @@ from .workers import bound_jobs, end_with_parent
 
 #: The output style of a session that renders no text (spans only).
 SPANS = "spans"
-#: Output styles that never write a surrogate: ``tag`` leaves out the model's word per token for them.
-NO_SURROGATES = frozenset({"redacted", "masked"})
+#: Output styles that never write a surrogate: ``tag`` leaves out the model's word per token for them
+#: (``Span.crf_confidence``, which only the surrogate writer reads and no writer of spans writes; computing
+#: it was 3 % of the CPU of ``tag --output-format jsonl``, docs/performance.md).
+NO_SURROGATES = frozenset({"redacted", "masked", "jsonl", "i2b2", "brat", "csv", "text"})
 #: Output styles that write the spans' repeats too (``deid.spans.propagate``, unless ``propagate=false``).
 REPEATING = frozenset({"redacted", "masked", "surrogate"})
 

@@ -170,7 +170,11 @@ def spelling_order(text: str) -> str | None:
     True
     """
     table = _spellings()
-    seen = Counter(table[w] for w in {m.group().lower() for m in _WORD.finditer(text)} if w in table)
+    if text.isascii():  # lower-casing ASCII text keeps its words (İ or K of other scripts would not)
+        words = set(_WORD.findall(text.lower()))
+    else:
+        words = {w.lower() for w in set(_WORD.findall(text))}
+    seen = Counter(table[w] for w in words & table.keys())
     us, gb = seen["US"], seen["GB"]
     return "mdy" if us - gb >= SPELLING_LEAD else "dmy" if gb - us >= SPELLING_LEAD else None
 
