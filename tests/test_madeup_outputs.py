@@ -214,6 +214,31 @@ def test_the_command_counts_what_the_output_leaves_and_changes(tiny, tmp_path, c
         assert words not in printed                                                     # never note text
 
 
+
+def test_a_routed_models_member_of_each_note_is_counted_and_named_per_note(tiny, tmp_path, monkeypatch, capsys):
+    def tag(self, docs, jobs=1, progress=None):  # a routed model's tagged copies say their member
+        for d in docs:
+            tagged = d.with_spans([])
+            tagged.meta["route"] = "specialty" if d.doc_id == "n1" else "icu"
+            yield d.doc_id, tagged, None
+    monkeypatch.setattr(madeup_outputs.Session, "tag", tag)
+    out = tmp_path / "r.json"
+    assert main(["made-up", "--notes", str(tiny), "--outputs", "redacted", "--mining", "off", "--by-note",
+                 "--json", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["routes"] == {"icu": 1, "specialty": 1}
+    assert res["route_by_note"] == {"n1": "specialty", "n2": "icu"}
+    printed = capsys.readouterr().out
+    assert "notes by member: icu 1, specialty 1" in printed
+    members = [line.split()[-1] for line in printed.splitlines() if line.startswith(("n1 ", "n2 "))]
+    assert members == ["specialty", "icu"]                                             # per note id
+
+
+def test_a_single_crf_gives_no_members(tiny, tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["made-up", "--notes", str(tiny), "--outputs", "redacted", "--mining", "off", "--json", str(out)]) == 0
+    assert "routes" not in json.loads(out.read_text()) and "notes by member" not in capsys.readouterr().out
+
 def test_a_note_the_writer_refuses_is_named_and_not_scored(tiny, tmp_path, monkeypatch, capsys):
     from crfdeid.deid.writers import RedactedWriter
     from crfdeid.errors import LeakError

@@ -317,7 +317,8 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
     dict
         ``gold`` (:func:`gold_counts`) and ``runs``: ``"mining off"``/``"mining on"`` -> output
         -> totals (:func:`score_note` summed), ``by_note`` and ``failed`` (note ids); and
-        ``mining_applies`` (False: the model is one site mining leaves alone, :func:`crfdeid.site.mining.mines`).
+        ``mining_applies`` (False: the model is one site mining leaves alone, :func:`crfdeid.site.mining.mines`);
+        with a routed model, ``routes`` (member -> notes it tagged) and ``route_by_note`` (note id -> member).
     """
     session_options = dict(session_options or {})
     allowed = sorted(set(inspect.signature(Session).parameters) - _NOT_OPTIONS)
@@ -328,9 +329,12 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
     # the patient key kept (an annotated corpus's notes share a patient's surrogates), nothing else
     blank = [Document(d.doc_id, d.text, [], {k: d.meta[k] for k in ("patient",) if k in d.meta}) for d in gold]
     runs: dict = {}
+    routes: dict = {}
     for on in mining:
         tagger = Session(base.model, SPANS, site_mining=on, **session_options)
         results = list(tagger.tag(blank))
+        routes = {doc_id: tagged.meta["route"] for doc_id, tagged, err in results
+                  if err is None and "route" in tagged.meta}  # a routed model's member of each note
         per_out: dict = {}
         for fmt in outputs:
             writer = Session(base.model, fmt, options={**(writer_options or {}),
@@ -355,7 +359,11 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                 per_out[fmt]["clinical_forms"] = summary["clinical_forms"]  # of them, a clinical form's (forms.py)
                 per_out[fmt]["not_confident_by_type"] = summary["not_confident_by_type"]
         runs[f"mining {'on' if on else 'off'}"] = per_out
-    return {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
+    out = {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
+    if routes:
+        out["routes"] = dict(sorted(Counter(routes.values()).items()))
+        out["route_by_note"] = routes
+    return out
 
 
 def _written_spans(doc_id: str, tagged: Document) -> list:
@@ -383,6 +391,8 @@ def report(res: dict) -> list[str]:
     g = res["gold"]
     lines = [f"{g['notes']} notes: {g['identifier_tokens']} Safe Harbor PHI tokens in {g['identifiers']} "
              f"identifiers, {g['phrases']} phrases that must survive ({g['phrases_with_digits']} with digits)"]
+    if res.get("routes"):
+        lines.append("notes by member: " + ", ".join(f"{k} {v}" for k, v in res["routes"].items()))
     if not res.get("mining_applies", True) and "mining on" in res["runs"]:
         lines.append("site mining does not apply to this model: mining on is mining off")
     for run_name, outs in res["runs"].items():
@@ -419,5 +429,6 @@ def note_lines(res: dict, run_name: str, fmt: str) -> list[str]:
         left, changed, false = (sum(r[k].values()) for k in ("left", "changed", "false"))
         lines.append(f"{doc_id:24s} left {left:2d}  changed {changed:2d}  falsified {sum(r['falsified'].values()):2d}  "
                      f"values {r['values_changed']:2d} "
-                     f"(other {r['values_other']})  false {false:2d}")
+                     f"(other {r['values_other']})  false {false:2d}"
+                     + (f"  {res['route_by_note'][doc_id]}" if doc_id in res.get("route_by_note", {}) else ""))
     return lines
