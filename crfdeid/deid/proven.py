@@ -8,7 +8,9 @@ anything proves its type. A tagged span's type is proven by
 (a) a fixed form the Safe Harbor layer checks (:func:`crfdeid.recognizers.safeharbor.matches` but a
     year alone: an email, a phone, a dated form, a check digit); such a span has no tagger's
     confidence (:func:`crfdeid.deid.policies.confidences`) and is proven;
-(b) the tagger's confidence (the lowest token P(PHI) in the span) at or above a bar;
+(b) the tagger's confidence (the lowest token P(PHI) in the span) at or above a bar; with ``model`` on,
+    the model's word on the span's words too (``Span.crf_confidence``): a rule's span has the tagger's
+    confidence 1.0 whatever the model says, so a rule alone proves nothing;
 (c) for a name (``PATIENT``, ``DOCTOR``), with ``names`` on: a listed first name among its words, or
     a title right before it (``Dr.``, ``Mrs``).
 
@@ -21,6 +23,8 @@ comes on top of :mod:`crfdeid.deid.confident`'s evidence; redacted output is unt
 [True, True, False]
 >>> proven(text, make_span(39, 45, "DOCTOR"), 0.97, 0.95), proven(text, make_span(12, 18, "DOCTOR"), 0.6, 0.95, False)
 (True, False)
+>>> proven(text, make_span(39, 45, "DOCTOR"), 1.0, 0.95, crf=0.2)  # a rule's span the model doubts
+False
 """
 
 from __future__ import annotations
@@ -43,11 +47,13 @@ def name_proven(text: str, sp: Span) -> bool:
     return any(fold(m.group()) in listed for m in names.words(text[sp.start:sp.end]))
 
 
-def proven(text: str, sp: Span, confidence: float | None, bar: float, names_too: bool = True) -> bool:
+def proven(text: str, sp: Span, confidence: float | None, bar: float, names_too: bool = True,
+           crf: float | None = None) -> bool:
     """Whether the tagged span ``sp`` of ``text`` may take a made-up value: its type proven (module
     docstring). ``confidence``: the tagger's, None for a span over a fixed form or a user's span;
-    ``bar``: the confidence that proves a type alone; ``names_too``: rule (c) on."""
-    if confidence is None or confidence >= bar:
+    ``bar``: the confidence that proves a type alone; ``names_too``: rule (c) on; ``crf``: the model's
+    word on the span, held to the bar too when given (the ``model`` reading)."""
+    if confidence is None or (confidence >= bar and (crf is None or crf >= bar)):
         return True
     if sp.subtype == "AGE" and (ages.value(text[sp.start:sp.end]) or 0) <= 89:
         return True  # kept as written: nothing made up

@@ -99,6 +99,9 @@ class Surrogator(Draws):
         None (default): off.
     proven_names : bool
         With ``proven``: a listed first name or a title before it proves a name (default True).
+    proven_model : bool
+        With ``proven``: the model's word on the span's words (``crf_confidence``) is held to the bar
+        too, so a rule's span (confidence 1.0) needs the model's agreement (default False).
     scheme : Scheme, optional
         The label scheme of the spans (default i2b2 2014). A declared scheme's labels
         take the generator their ``surrogate`` names (:mod:`crfdeid.deid.kinds`), the
@@ -132,7 +135,7 @@ class Surrogator(Draws):
                  age_bucket: int | None = None, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder",
                  min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None, date_order: str = "auto",
-                 proven: float | None = None, proven_names: bool = True):
+                 proven: float | None = None, proven_names: bool = True, proven_model: bool = False):
         scheme, self.kinds_given = settle_kinds(scheme, kinds)
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
@@ -157,7 +160,7 @@ class Surrogator(Draws):
         self.min_confidence = min_confidence
         if proven is not None and not 0 <= proven <= 1:
             raise ConfigError(f"proven={proven!r}: a confidence between 0 and 1, or none")
-        self.proven, self.proven_names = proven, proven_names
+        self.proven, self.proven_names, self.proven_model = proven, proven_names, proven_model
         self.scheme = scheme
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []
@@ -265,7 +268,7 @@ class Surrogator(Draws):
             reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab], person_ends)
                       if why is None and predicted else None)
             if why is None and reason is None and predicted and self.proven is not None and not proven_type(
-                    doc.text, sp, conf[lab], self.proven, self.proven_names):
+                    doc.text, sp, conf[lab], self.proven, self.proven_names, crf[lab] if self.proven_model else None):
                 why = "unproven"  # surrogates: proven (proven.py): no fixed form, bar or listed name proves its type
                 self.counts[f"unproven:{lab.subtype}"] += 1
             if reason:

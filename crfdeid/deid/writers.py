@@ -133,7 +133,7 @@ class SurrogateWriter(_DeidWriter):
     surrogate without its marker). ``scheme``: the spans' label scheme; ``kinds``
     (``guess`` or ``LABEL:KIND,...``: generators for labels of a scheme of its own), ``dob``,
     ``unparsed_dates``, ``min_confidence``, ``date_order`` (``auto``, ``mdy``, ``dmy``, ``ymd``), ``proven``
-    (a bar: ``surrogates: proven``, :mod:`crfdeid.deid.proven`) and ``proven_names`` as
+    (a bar: ``surrogates: proven``, :mod:`crfdeid.deid.proven`), ``proven_names`` and ``proven_model`` as
     :class:`~crfdeid.deid.Surrogator` takes them.
     """
 
@@ -141,7 +141,8 @@ class SurrogateWriter(_DeidWriter):
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
                  mapping=None, mark=False, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE,
-                 kinds=None, date_order: str = "auto", proven: float | None = None, proven_names: bool = True):
+                 kinds=None, date_order: str = "auto", proven: float | None = None, proven_names: bool = True,
+                 proven_model: bool = False):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
@@ -151,7 +152,7 @@ class SurrogateWriter(_DeidWriter):
                                       age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
                                       dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
                                       kinds=kinds, date_order=date_order, proven=proven,
-                                      proven_names=proven_names)
+                                      proven_names=proven_names, proven_model=proven_model)
         super().__init__(out)
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave
