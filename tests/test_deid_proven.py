@@ -77,3 +77,10 @@ def test_the_placeholders_are_counted_by_type_and_the_writer_takes_the_option(tm
 def test_a_bar_outside_0_to_1_is_refused(bar):
     with pytest.raises(ConfigError, match="proven"):
         Surrogator(seed=1, proven=bar)
+
+
+def test_with_the_model_s_word_a_rule_s_span_the_model_doubts_is_no_proof():
+    text = "Okafor aware of the plan. Reviewed today."
+    doc = Document("n1", text, [Span(0, 6, "NAME", "DOCTOR", confidence=1.0, crf_confidence=0.4)], {"patient": "p1"})
+    assert realistic(written(doc, proven=0.95)[0], "Okafor")  # a rule's 1.0 passes the tagger's bar
+    assert written(doc, proven=0.95, proven_model=True) == ["[**DOCTOR**]"]
