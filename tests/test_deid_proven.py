@@ -71,6 +71,9 @@ def test_the_placeholders_are_counted_by_type_and_the_writer_takes_the_option(tm
     summary = w.surrogator.summary()
     assert summary["unproven_spans"] == 1 and summary["unproven_by_type"] == {"DOCTOR": 1}
     assert Surrogator(seed=3).summary()["unproven_spans"] == 0
+    want = "1 span(s) whose type no fixed form, confidence of 0.98 or listed name proves [by type: DOCTOR 1]"
+    assert want in w.summary()
+    assert "whose type" not in SurrogateWriter(tmp_path, seed=3).summary()  # off: the summary as it was
 
 
 @pytest.mark.parametrize("bar", [1.5, -0.1])

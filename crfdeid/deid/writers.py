@@ -198,8 +198,11 @@ class SurrogateWriter(_DeidWriter):
                 f"clinical value(s), {c['clinical_terms']} span(s) of clinical vocabulary and {c['digits_in_words']} "
                 f"span(s) of a name or place that hold digits, {c['not_confident_spans']} span(s) not confidently an "
                 f"identifier of their type ({c['clinical_forms']} of them a score, grade, stage, class, code, bed or "
-                f"phrase in capitals){_by_type(c['not_confident_by_type'])}; "
-                f"{c['digits_outside_safe_harbor']} digit(s) changed outside the spans of a Safe Harbor category"
+                f"phrase in capitals){_by_type(c['not_confident_by_type'])}"
+                + (f", {c['unproven_spans']} span(s) whose type no fixed form, confidence of "
+                   f"{self.surrogator.proven} or listed name proves{_by_type(c['unproven_by_type'])}"
+                   if self.surrogator.proven is not None else "")
+                + f"; {c['digits_outside_safe_harbor']} digit(s) changed outside the spans of a Safe Harbor category"
                 + (f"; generators from kinds: {', '.join(self.surrogator.kinds_given)}"
                    if self.surrogator.kinds_given else ""))
 
