@@ -35,6 +35,7 @@ from .draws import AGE_WORDS, Draws, _an_age, age_keeps
 from .kinds import settle_kinds, stand_in
 from .mapping import MappingTable
 from .policies import PLACEHOLDER, SAFE_HARBOR, age_tails, as_age, confidences, digits_changed, years_between
+from .proven import proven as proven_type
 from .rng import Keyed, derangement, normalize
 from .spans import deid_spans, replace_spans
 from .state import PatientState
@@ -91,6 +92,16 @@ class Surrogator(Draws):
     min_confidence : float or None
         A predicted span whose confidence is below this gets a placeholder, not a
         realistic value (gold spans have none and are never affected); None: never.
+    proven : float or None
+        ``surrogates: proven`` (:mod:`crfdeid.deid.proven`): a predicted span gets a made-up value only
+        when a fixed Safe Harbor form, a confidence of at least this bar or (``proven_names``) a listed
+        first name or a title proves its type, a placeholder otherwise (counted as ``unproven``);
+        None (default): off.
+    proven_names : bool
+        With ``proven``: a listed first name or a title before it proves a name (default True).
+    proven_model : bool
+        With ``proven``: the model's word on the span's words (``crf_confidence``) is held to the bar
+        too, so a rule's span (confidence 1.0) needs the model's agreement (default False).
     scheme : Scheme, optional
         The label scheme of the spans (default i2b2 2014). A declared scheme's labels
         take the generator their ``surrogate`` names (:mod:`crfdeid.deid.kinds`), the
@@ -123,7 +134,8 @@ class Surrogator(Draws):
     def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder",
-                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None, date_order: str = "auto"):
+                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None, date_order: str = "auto",
+                 proven: float | None = None, proven_names: bool = True, proven_model: bool = False):
         scheme, self.kinds_given = settle_kinds(scheme, kinds)
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
@@ -146,6 +158,9 @@ class Surrogator(Draws):
         self.dob = dob
         self.unparsed_dates = unparsed_dates
         self.min_confidence = min_confidence
+        if proven is not None and not 0 <= proven <= 1:
+            raise ConfigError(f"proven={proven!r}: a confidence between 0 and 1, or none")
+        self.proven, self.proven_names, self.proven_model = proven, proven_names, proven_model
         self.scheme = scheme
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []
@@ -253,6 +268,10 @@ class Surrogator(Draws):
             why = self._placeholder(doc, sp, conf[lab])
             reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab], person_ends)
                       if why is None and predicted else None)
+            if why is None and reason is None and predicted and self.proven is not None and not proven_type(
+                    doc.text, sp, conf[lab], self.proven, self.proven_names, crf[lab] if self.proven_model else None):
+                why = "unproven"  # surrogates: proven (proven.py): no fixed form, bar or listed name proves its type
+                self.counts[f"unproven:{lab.subtype}"] += 1
             if reason:
                 why = "not_identifier"
                 self.counts[f"not_identifier:{lab.subtype}"] += 1  # by type, for the run summary
@@ -382,6 +401,9 @@ class Surrogator(Draws):
                 "not_confident_spans": c["not_identifier"], "clinical_forms": c["clinical_forms"],
                 "not_confident_by_type": {k.split(":", 1)[1]: n for k, n in sorted(c.items())
                                           if k.startswith("not_identifier:") and n},
+                "unproven_spans": c["unproven"],  # surrogates: proven (proven.py), by type
+                "unproven_by_type": {k.split(":", 1)[1]: n for k, n in sorted(c.items())
+                                     if k.startswith("unproven:") and n},
                 "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],

@@ -132,15 +132,17 @@ class SurrogateWriter(_DeidWriter):
     break, such as ``[[{}]]``, gives another marker; the XML spans cover the
     surrogate without its marker). ``scheme``: the spans' label scheme; ``kinds``
     (``guess`` or ``LABEL:KIND,...``: generators for labels of a scheme of its own), ``dob``,
-    ``unparsed_dates``, ``min_confidence`` and ``date_order`` (``auto``, ``mdy``, ``dmy``, ``ymd``)
-    as :class:`~crfdeid.deid.Surrogator` takes them.
+    ``unparsed_dates``, ``min_confidence``, ``date_order`` (``auto``, ``mdy``, ``dmy``, ``ymd``), ``proven``
+    (a bar: ``surrogates: proven``, :mod:`crfdeid.deid.proven`), ``proven_names`` and ``proven_model`` as
+    :class:`~crfdeid.deid.Surrogator` takes them.
     """
 
     def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
                  mapping=None, mark=False, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE,
-                 kinds=None, date_order: str = "auto"):
+                 kinds=None, date_order: str = "auto", proven: float | None = None, proven_names: bool = True,
+                 proven_model: bool = False):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
@@ -149,7 +151,8 @@ class SurrogateWriter(_DeidWriter):
         surrogator = surrogator_class(seed=seed, key=key, date_shift=tuple(date_shift),
                                       age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
                                       dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
-                                      kinds=kinds, date_order=date_order)
+                                      kinds=kinds, date_order=date_order, proven=proven,
+                                      proven_names=proven_names, proven_model=proven_model)
         super().__init__(out)
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave
@@ -195,8 +198,11 @@ class SurrogateWriter(_DeidWriter):
                 f"clinical value(s), {c['clinical_terms']} span(s) of clinical vocabulary and {c['digits_in_words']} "
                 f"span(s) of a name or place that hold digits, {c['not_confident_spans']} span(s) not confidently an "
                 f"identifier of their type ({c['clinical_forms']} of them a score, grade, stage, class, code, bed or "
-                f"phrase in capitals){_by_type(c['not_confident_by_type'])}; "
-                f"{c['digits_outside_safe_harbor']} digit(s) changed outside the spans of a Safe Harbor category"
+                f"phrase in capitals){_by_type(c['not_confident_by_type'])}"
+                + (f", {c['unproven_spans']} span(s) whose type no fixed form, confidence of "
+                   f"{self.surrogator.proven} or listed name proves{_by_type(c['unproven_by_type'])}"
+                   if self.surrogator.proven is not None else "")
+                + f"; {c['digits_outside_safe_harbor']} digit(s) changed outside the spans of a Safe Harbor category"
                 + (f"; generators from kinds: {', '.join(self.surrogator.kinds_given)}"
                    if self.surrogator.kinds_given else ""))
 

@@ -1,0 +1,60 @@
+r"""A blunt rule for surrogate output (issue 58 item 3): a made-up value only where the span's type
+is proven, a placeholder of its type otherwise (``surrogates: proven``; docs/deid.md, "Eighth round").
+
+Seven rounds of evidence by shape (:mod:`crfdeid.deid.confident`) mend the development sets but carry
+over little to notes not yet seen. This rule does not ask what a span looks like; it asks whether
+anything proves its type. A tagged span's type is proven by
+
+(a) a fixed form the Safe Harbor layer checks (:func:`crfdeid.recognizers.safeharbor.matches` but a
+    year alone: an email, a phone, a dated form, a check digit); such a span has no tagger's
+    confidence (:func:`crfdeid.deid.policies.confidences`) and is proven;
+(b) the tagger's confidence (the lowest token P(PHI) in the span) at or above a bar; with ``model`` on,
+    the model's word on the span's words too (``Span.crf_confidence``): a rule's span has the tagger's
+    confidence 1.0 whatever the model says, so a rule alone proves nothing;
+(c) for a name (``PATIENT``, ``DOCTOR``), with ``names`` on: a listed first name among its words, or
+    a title right before it (``Dr.``, ``Mrs``).
+
+An age of 89 or less is kept as written, so it states nothing made up and is never held. The rule
+comes on top of :mod:`crfdeid.deid.confident`'s evidence; redacted output is untouched.
+
+>>> from crfdeid.document import make_span
+>>> text = "Seen by Dr. Quenby. Emily Stroud rang. Quenby height."
+>>> [proven(text, make_span(a, b, "DOCTOR"), 0.6, 0.95) for a, b in [(12, 18), (20, 32), (39, 45)]]
+[True, True, False]
+>>> proven(text, make_span(39, 45, "DOCTOR"), 0.97, 0.95), proven(text, make_span(12, 18, "DOCTOR"), 0.6, 0.95, False)
+(True, False)
+>>> proven(text, make_span(39, 45, "DOCTOR"), 1.0, 0.95, crf=0.2)  # a rule's span the model doubts
+False
+"""
+
+from __future__ import annotations
+
+from ..document import Span
+from . import ages, names
+from .confident_note import first_names
+from .evidence import TITLE_BEFORE, fold
+
+#: The bars measured (docs/deid.md, "Eighth round"): the lowest token P(PHI) a span needs without a fixed form.
+BARS = (0.9, 0.95, 0.98, 0.99)
+_NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+
+
+def name_proven(text: str, sp: Span) -> bool:
+    """Whether a listed first name is among the name span's words or a title stands right before it."""
+    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start):
+        return True
+    listed = first_names()
+    return any(fold(m.group()) in listed for m in names.words(text[sp.start:sp.end]))
+
+
+def proven(text: str, sp: Span, confidence: float | None, bar: float, names_too: bool = True,
+           crf: float | None = None) -> bool:
+    """Whether the tagged span ``sp`` of ``text`` may take a made-up value: its type proven (module
+    docstring). ``confidence``: the tagger's, None for a span over a fixed form or a user's span;
+    ``bar``: the confidence that proves a type alone; ``names_too``: rule (c) on; ``crf``: the model's
+    word on the span, held to the bar too when given (the ``model`` reading)."""
+    if confidence is None or (confidence >= bar and (crf is None or crf >= bar)):
+        return True
+    if sp.subtype == "AGE" and (ages.value(text[sp.start:sp.end]) or 0) <= 89:
+        return True  # kept as written: nothing made up
+    return names_too and sp.subtype in _NAME_TYPES and name_proven(text, sp)
