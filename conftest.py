@@ -14,7 +14,8 @@ the test process share one worker (one JVM for the run, as serially): those of t
 and, in any module, those that take the session's ``spark`` fixture. A test that starts Spark in
 processes of its own (a ``local-cluster`` job, the command's subprocesses) needs no shared JVM:
 it is marked with a group of its own and runs beside that worker. The modules that take the session's
-tiny model (``small_model``, tests/conftest.py) share a worker too, which trains it once.
+tiny model (``small_model``, and its variant ``o_words_model_file``, tests/conftest.py) share a worker
+too, which trains it once, and so do those that take the tiny routed model (``routed_model``).
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ _skipped: list[str] = []
 GROUPS = {"spark": ("tests/test_spark.py", "tests/test_spark_encodings.py", "tests/test_spark_fhir.py",
                     "tests/test_spark_hl7.py"),
           # the modules that take the session's tiny model (tests/conftest.py): trained once, not once each
-          "small-model": ("tests/test_model.py", "tests/test_inference.py", "tests/test_train_tag_cli.py")}
+          "small-model": ("tests/test_model.py", "tests/test_inference.py", "tests/test_train_tag_cli.py"),
+          # the modules that take the session's tiny routed model (tests/conftest.py)
+          "routed-model": ("tests/test_routing.py", "tests/test_routing_commands.py", "tests/test_routing_files.py")}
 #: A test that takes one of these fixtures joins the group named, in whatever module it is.
 FIXTURE_GROUPS = {"spark": "spark"}
 
