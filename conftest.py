@@ -86,6 +86,19 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(_group(item.nodeid, getattr(item, "fixturenames", ()))))
+        _suffix_group(item)
+
+
+def _suffix_group(item) -> None:
+    """The ``@group`` suffix on the id, where pytest-xdist's own cannot put it: it sets ``item._nodeid``,
+    which pytest 9.2 no longer reads (the id is ``item._id``, a ``NodeId``), so every test was dealt
+    singly, module fixtures and the tiny models built on both workers (docs/performance.md, citime5).
+    Should pytest-xdist append it again, the scheduler takes the last ``@``: the same group."""
+    if not hasattr(item, "_id") or _node(item.nodeid) != item.nodeid:
+        return  # pytest before 9.2 (pytest-xdist's own hook works), or already suffixed
+    from _pytest.nodeid import coerce_node_id
+    marks = {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")}
+    item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(sorted(marks))}")
 
 
 def _node(nodeid: str) -> str:
