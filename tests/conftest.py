@@ -38,6 +38,30 @@ def small_model():
 
 
 @pytest.fixture(scope="session")
+def routed_model(tmp_path_factory):
+    """``(folder, model file)`` of the tiny routed model of ``routed_kit`` (its configs in the folder),
+    trained by ``python -m crfdeid train`` once a worker: ``test_routing``, ``test_routing_commands`` and
+    ``test_routing_files`` each trained exactly this (4 CPU-s) and only read it; the group
+    ``routed-model`` (conftest.py at the root) keeps them on one worker."""
+    from routed_kit import train_routed
+    folder = tmp_path_factory.mktemp("routed")
+    return folder, train_routed(folder)
+
+
+@pytest.fixture(scope="session")
+def o_words_model_file(tmp_path_factory):
+    """The tiny model of ``configs/synth-small.yaml`` with training words kept O
+    (``decoding.o_words_min_count=2``, threshold 1.0), trained by ``crfdeid train`` once a worker:
+    ``test_model``'s and ``test_train_tag_cli``'s tests of those words each trained it (5 CPU-s)."""
+    from crfdeid.cli import train
+    out = tmp_path_factory.mktemp("o-words") / "ow.model"
+    assert train.main(["--config", str(TESTS.parent / "configs" / "synth-small.yaml"), "--set",
+                       "decoding.o_threshold=1.0", "--set", "decoding.o_words_min_count=2", "--output", str(out),
+                       "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
 def physionet_dir() -> Path:
     """The shared PhysioNet dev corpus; skips the test where it is absent."""
     if not (PHYSIONET / "id.text").exists():

@@ -203,9 +203,11 @@ def test_o_words_are_training_words_never_inside_phi(train_docs):
 
 
 @pytest.mark.slow
-def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_path):
-    m = Model.load(_o_words_model(train_docs).save(tmp_path / "ow.model"))
-    crf = Model.load(tmp_path / "ow.model", backend="crfsuite")
+def test_o_words_are_not_made_phi_by_the_threshold(o_words_model_file, train_docs, test_docs):
+    # the session's model of SMALL with o_words_min_count 2 (tests/conftest.py); every call names its threshold
+    m = Model.load(o_words_model_file)
+    crf = Model.load(o_words_model_file, backend="crfsuite")
+    assert m.config["decoding"]["o_words_min_count"] == 2 and m.stats["documents"] == len(train_docs)
     assert m.o_words == crf.o_words and m.o_words
     from crfdeid.tagging.model import tokens_for
     vetoed = flipped = 0
@@ -219,7 +221,7 @@ def test_o_words_are_not_made_phi_by_the_threshold(train_docs, test_docs, tmp_pa
                 # only Viterbi put it there (a span that also covers other tokens)
                 assert any(a <= tok.start < b for a, b in viterbi)
             vetoed += tok.text.lower() in m.o_words and tok.start not in covered
-    off = Model.load(tmp_path / "ow.model")
+    off = Model.load(o_words_model_file)
     off.o_words = frozenset()
     for d in test_docs:
         eager = off.tag(d, o_threshold=1.0)

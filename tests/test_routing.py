@@ -15,7 +15,7 @@ import random
 import time
 
 import pytest
-from routed_kit import NURSING, OPERATIVE, train_routed, write_configs
+from routed_kit import NURSING, OPERATIVE, write_configs
 
 from crfdeid.cli import tag
 from crfdeid.cli import train as train_cli
@@ -31,10 +31,9 @@ from crfdeid.tagging.session import Session
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory):
+def trained(routed_model):
     """``(folder, model file)`` of a tiny routed model trained by ``python -m crfdeid train``."""
-    folder = tmp_path_factory.mktemp("routed")
-    return folder, train_routed(folder)
+    return routed_model
 
 
 def test_routes_an_operative_note_to_specialty_and_a_nursing_note_to_icu(trained):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from routed_kit import NURSING, OPERATIVE, train_routed
+from routed_kit import NURSING, OPERATIVE
 
 from crfdeid.cli import adapt as adapt_cli
 from crfdeid.cli import bench as bench_cli
@@ -25,9 +25,8 @@ from crfdeid.tagging.model import TaggingModel
 
 
 @pytest.fixture(scope="module")
-def routed(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("routed")
-    return folder, train_routed(folder)
+def routed(routed_model):
+    return routed_model
 
 
 @pytest.fixture

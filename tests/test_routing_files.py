@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from routed_kit import NURSING, OPERATIVE, train_routed, write_configs
+from routed_kit import NURSING, OPERATIVE, write_configs
 
 from crfdeid.cli import train as train_cli
 from crfdeid.config import load_config
@@ -26,10 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def routed(tmp_path_factory):
+def routed(routed_model):
     """``(folder, routed model file)``; the folder holds its configs."""
-    folder = tmp_path_factory.mktemp("routed")
-    return folder, train_routed(folder)
+    return routed_model
 
 
 def _crf_part(member_file: bytes) -> bytes:

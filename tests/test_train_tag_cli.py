@@ -147,10 +147,10 @@ def test_o_threshold_none_gives_viterbi_on_a_threshold_model(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_no_o_words_lets_the_threshold_mark_training_words(tmp_path, capsys):
-    out = tmp_path / "ow.model"
-    assert train.main(["--config", SMALL, "--set", "decoding.o_threshold=1.0", "--set",
-                       "decoding.o_words_min_count=2", "--output", str(out), "--quiet"]) == 0
+def test_no_o_words_lets_the_threshold_mark_training_words(o_words_model_file, tmp_path, capsys):
+    # `crfdeid train --config SMALL --set decoding.o_threshold=1.0 --set decoding.o_words_min_count=2`,
+    # once a worker (tests/conftest.py)
+    out = o_words_model_file
     capsys.readouterr()
     src = tmp_path / "n.txt"
     src.write_text(NOTE * 3)
