@@ -5,22 +5,12 @@ placeholder of its type otherwise; off by default. Every note is made up."""
 from __future__ import annotations
 
 import pytest
+from deid_kit import tagged
 
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
-from crfdeid.document import Document, Span, make_span
+from crfdeid.document import Document, Span
 from crfdeid.errors import ConfigError
-
-
-def tagged(text: str, *phi) -> Document:
-    """A note as the tagger gives it: ``(surface, subtype, confidence)`` spans, in order (None: a user's span)."""
-    spans, pos = [], 0
-    for surface, sub, conf in phi:
-        i = text.index(surface, pos)
-        sp = make_span(i, i + len(surface), sub)
-        spans.append(Span(sp.start, sp.end, sp.category, sp.subtype, confidence=conf, crf_confidence=conf))
-        pos = sp.end
-    return Document("n1", text, spans, {"patient": "p1"})
 
 
 def written(doc: Document, **options) -> list[str]:

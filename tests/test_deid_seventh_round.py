@@ -7,23 +7,13 @@ surrogates, and `tag`'s summary counts the placeholders. Every note is made up."
 from __future__ import annotations
 
 import pytest
+from deid_kit import tagged
 
 from crfdeid.deid import confident_note
 from crfdeid.deid.redact import redact
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
-from crfdeid.document import Document, Span, make_span
-
-
-def tagged(text: str, *phi, doc_id: str = "n1") -> Document:
-    """A note as the tagger gives it: ``(surface, subtype, confidence, crf_confidence)`` spans, in order."""
-    spans, pos = [], 0
-    for surface, sub, conf, crf in phi:
-        i = text.index(surface, pos)
-        sp = make_span(i, i + len(surface), sub)
-        spans.append(Span(sp.start, sp.end, sp.category, sp.subtype, confidence=conf, crf_confidence=crf))
-        pos = sp.end
-    return Document(doc_id, text, spans, {"patient": "p1"})
+from crfdeid.document import Document, make_span
 
 
 def written(doc: Document, s: Surrogator | None = None) -> list[str]:

@@ -7,23 +7,12 @@ note is made up."""
 from __future__ import annotations
 
 import pytest
+from deid_kit import tagged
 
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
-from crfdeid.document import Document, Span, make_span
+from crfdeid.document import Document
 from crfdeid.experiments import madeup_outputs as mo
-
-
-def tagged(text: str, *phi, doc_id: str = "n1") -> Document:
-    """A note as a tagger gives it: ``(surface, subtype, confidence)`` spans, in order (``confidence`` None:
-    a user's span)."""
-    spans, pos = [], 0
-    for surface, sub, conf in phi:
-        i = text.index(surface, pos)
-        sp = make_span(i, i + len(surface), sub)
-        spans.append(Span(sp.start, sp.end, sp.category, sp.subtype, confidence=conf, crf_confidence=conf))
-        pos = sp.end
-    return Document(doc_id, text, spans, {"patient": "p1"})
 
 
 def written(doc: Document) -> list[str]:

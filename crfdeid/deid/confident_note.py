@@ -55,21 +55,24 @@ def note_doubt(text: str, sp: Span, confidence: float | None, crf: float | None,
 
 def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None) -> str | None:
     """``model`` when the name span ``sp`` is a rule's (the tagger's ``confidence`` 1.0) that the model gives
-    P(PHI) below :data:`MODEL_SURE` (``crf``), with no title before it, no listed first name in it and not every
-    word a listed name, else None: a person's name a rule found has a title, a first name or listed words
-    (``Dr Oyelaran-Stiles``, ``Miriam Oyelaran-Stiles``); without them it is a letter, a list item or a lab's
+    P(PHI) below :data:`MODEL_SURE` (``crf``), with no title or person's mark beside it (:func:`person_beside`:
+    ``Pt``, ``nurse``, ``seen by``, ``, RN``), no listed first name in it and not every word a listed name, else
+    None: a person's name a rule found has a person's mark, a first name or listed words (``Dr Oyelaran-Stiles``,
+    ``Miriam Oyelaran-Stiles``, ``Pt Tamsin Oakhurst``); without them it is a letter, a list item or a lab's
     abbreviation (``0.8 C``, ``D. Cryotherapy``, ``P-K, P-Krea``).
 
     >>> from crfdeid.document import make_span
     >>> [rule_doubt("P-K, P-Krea", make_span(0, 11, "PATIENT"), c, m) for c, m in ((1.0, 0.2), (1.0, 0.6), (0.4, 0.4))]
     ['model', None, None]
     >>> rule_doubt("Dr Okafor-Price", make_span(3, 15, "DOCTOR"), 1.0, 0.1)
+    >>> rule_doubt("Pt Tamsin Oakhurst (MRN 1)", make_span(3, 18, "PATIENT"), 1.0, 0.3)
     """
     if sp.subtype not in _NAMES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
         return None
     words = [w for w in re.findall(r"[^\W\d_]+", text[sp.start:sp.end]) if len(w) > 1]
-    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or any(fold(w) in first_names() for w in words):
-        return None
+    if (TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp)
+            or any(fold(w) in first_names() for w in words)):
+        return None  # Dr, Pt, nurse, seen by, ", RN" beside it, or a listed first name
     if words and all(fold(w) in lists()[1] for w in words):
         return None  # every word a listed name: a surname alone, two surnames
     return "model"
