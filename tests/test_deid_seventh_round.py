@@ -80,7 +80,9 @@ KEPT = [
 
 @pytest.mark.parametrize("text, phi", KEPT)
 def test_a_real_identifier_of_the_same_shape_keeps_a_realistic_surrogate(text, phi):
-    s = Surrogator(seed=7)
+    # this round's evidence alone: ``surrogates: proven`` (on by default) would hold the spans below its
+    # bar of 0.95 with nothing else proving their type (tests/test_deid_proven.py)
+    s = Surrogator(seed=7, proven="off")
     new = written(tagged(text, *phi), s)
     assert all(realistic(n, p[0]) for n, p in zip(new, phi))
     assert s.summary()["not_confident_spans"] == 0

@@ -30,13 +30,34 @@ False
 from __future__ import annotations
 
 from ..document import Span
+from ..errors import ConfigError
 from . import ages, names
 from .confident_note import first_names
+from .defaults import DEFAULT_PROVEN
 from .evidence import TITLE_BEFORE, fold
 
 #: The bars measured (docs/deid.md, "Eighth round"): the lowest token P(PHI) a span needs without a fixed form.
 BARS = (0.9, 0.95, 0.98, 0.99)
 _NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
+#: The words that turn the rule off (``-o proven=off`` reads as YAML false, ``null`` as None).
+OFF = frozenset({"off", "none", "null", "false", "no"})
+
+
+def bar(value) -> float | None:
+    """The ``proven`` setting as a bar: a confidence between 0 and 1, None for off (``off``,
+    ``none``, ``null``, false), :data:`~crfdeid.deid.defaults.DEFAULT_PROVEN` for ``on`` (true).
+
+    >>> bar(0.98), bar("off"), bar(False), bar(True)
+    (0.98, None, None, 0.95)
+    """
+    word = value.strip().lower() if isinstance(value, str) else None
+    if value is None or value is False or word in OFF:
+        return None
+    if value is True or word in ("on", "true", "yes"):
+        return DEFAULT_PROVEN
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    raise ConfigError(f"proven={value!r}: a confidence between 0 and 1, or off (none)")
 
 
 def name_proven(text: str, sp: Span) -> bool:

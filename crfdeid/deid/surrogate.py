@@ -30,11 +30,12 @@ from ..text import dateorder
 from . import address, ages, dates, forms, guard, names
 from .confident_note import WEAK_FORMS
 from .dategroups import acceptable_shift, date_groups, region, year_hints
-from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
+from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_PROVEN, DEFAULT_SHIFT
 from .draws import AGE_WORDS, Draws, _an_age, age_keeps
 from .kinds import settle_kinds, stand_in
 from .mapping import MappingTable
 from .policies import PLACEHOLDER, SAFE_HARBOR, age_tails, as_age, confidences, digits_changed, years_between
+from .proven import bar as proven_bar
 from .proven import proven as proven_type
 from .rng import Keyed, derangement, normalize
 from .spans import deid_spans, replace_spans
@@ -96,12 +97,12 @@ class Surrogator(Draws):
         ``surrogates: proven`` (:mod:`crfdeid.deid.proven`): a predicted span gets a made-up value only
         when a fixed Safe Harbor form, a confidence of at least this bar or (``proven_names``) a listed
         first name or a title proves its type, a placeholder otherwise (counted as ``unproven``);
-        None (default): off.
+        default 0.95 (:data:`~crfdeid.deid.defaults.DEFAULT_PROVEN`); None, ``off`` or ``none``: off.
     proven_names : bool
         With ``proven``: a listed first name or a title before it proves a name (default True).
     proven_model : bool
         With ``proven``: the model's word on the span's words (``crf_confidence``) is held to the bar
-        too, so a rule's span (confidence 1.0) needs the model's agreement (default False).
+        too, so a rule's span (confidence 1.0) needs the model's agreement (default True).
     scheme : Scheme, optional
         The label scheme of the spans (default i2b2 2014). A declared scheme's labels
         take the generator their ``surrogate`` names (:mod:`crfdeid.deid.kinds`), the
@@ -135,7 +136,8 @@ class Surrogator(Draws):
                  age_bucket: int | None = None, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder",
                  min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None, date_order: str = "auto",
-                 proven: float | None = None, proven_names: bool = True, proven_model: bool = False):
+                 proven: float | str | None = DEFAULT_PROVEN, proven_names: bool = True,
+                 proven_model: bool = True):
         scheme, self.kinds_given = settle_kinds(scheme, kinds)
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
@@ -158,9 +160,7 @@ class Surrogator(Draws):
         self.dob = dob
         self.unparsed_dates = unparsed_dates
         self.min_confidence = min_confidence
-        if proven is not None and not 0 <= proven <= 1:
-            raise ConfigError(f"proven={proven!r}: a confidence between 0 and 1, or none")
-        self.proven, self.proven_names, self.proven_model = proven, proven_names, proven_model
+        self.proven, self.proven_names, self.proven_model = proven_bar(proven), proven_names, proven_model
         self.scheme = scheme
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []

@@ -25,7 +25,7 @@ from ..errors import ConfigError
 from ..io import WRITERS, FolderWriter
 from ..io.i2b2 import render as render_i2b2
 from ..schema import get
-from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_SHIFT
+from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_PROVEN, DEFAULT_SHIFT
 from .mapping import check_suffix
 from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
@@ -133,16 +133,16 @@ class SurrogateWriter(_DeidWriter):
     surrogate without its marker). ``scheme``: the spans' label scheme; ``kinds``
     (``guess`` or ``LABEL:KIND,...``: generators for labels of a scheme of its own), ``dob``,
     ``unparsed_dates``, ``min_confidence``, ``date_order`` (``auto``, ``mdy``, ``dmy``, ``ymd``), ``proven``
-    (a bar: ``surrogates: proven``, :mod:`crfdeid.deid.proven`), ``proven_names`` and ``proven_model`` as
-    :class:`~crfdeid.deid.Surrogator` takes them.
+    (a bar, default 0.95, or ``off``: ``surrogates: proven``, :mod:`crfdeid.deid.proven`), ``proven_names``
+    and ``proven_model`` (default true) as :class:`~crfdeid.deid.Surrogator` takes them.
     """
 
     def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
                  age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
                  mapping=None, mark=False, scheme=None, dob: str = "placeholder",
                  unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE,
-                 kinds=None, date_order: str = "auto", proven: float | None = None, proven_names: bool = True,
-                 proven_model: bool = False):
+                 kinds=None, date_order: str = "auto", proven: float | str | None = DEFAULT_PROVEN,
+                 proven_names: bool = True, proven_model: bool = True):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
