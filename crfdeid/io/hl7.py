@@ -295,7 +295,7 @@ class Hl7Writer(RecordWriter):
     def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
                  propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
                  mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
-                 date_order=None):
+                 date_order=None, proven=None, proven_names=None, proven_model=None):
         options = {k: v for k, v in locals().items() if k not in ("self", "out", "text", "__class__")}
         if text != "surrogate":  # the keyed hash of the links takes them; the text writer does not
             key, seed = options.pop("key"), options.pop("seed")

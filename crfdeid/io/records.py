@@ -167,7 +167,7 @@ class RecordWriter:
     text : str
         How the text is de-identified: ``redacted`` (default), ``masked`` or ``surrogate``.
     scheme, style, template, char, propagate, seed, key, date_shift, age_over_89, age_bucket, \
-    mapping, mark, dob, unparsed_dates, min_confidence, kinds, date_order
+    mapping, mark, dob, unparsed_dates, min_confidence, kinds, date_order, proven, proven_names, proven_model
         The text writer's options, as ``redacted``, ``masked`` or ``surrogate`` take them; one
         not given keeps that writer's default, one that writer does not take is an error.
     """
@@ -177,7 +177,7 @@ class RecordWriter:
     def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
                  propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
                  mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
-                 date_order=None):
+                 date_order=None, proven=None, proven_names=None, proven_model=None):
         if text not in TEXT_STYLES:
             raise ConfigError(f"text={text!r}: known: {', '.join(TEXT_STYLES)}")
         given = {k: v for k, v in locals().items() if v is not None and k not in ("self", "out", "text", "scheme")}
