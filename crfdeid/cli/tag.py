@@ -81,8 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--output-dir", help="folder for the output (default: standard output)")
     p.add_argument("--option", "-o", action="append", metavar="KEY=VALUE",
                    help="writer option, e.g. style=xyz or template='<{subtype}>' (redacted), char=* "
-                        "(masked), xml=true, date_shift=[-400,-100], age_bucket=5, mark=true "
-                        "(surrogate)")
+                        "(masked), xml=true, date_shift=[-400,-100], age_bucket=5, mark=true, "
+                        "proven=off (surrogate: made-up values for unproven spans too)")
     p.add_argument("--mapping", metavar="FILE",
                    help="surrogate output: write the original -> surrogate table here, a .csv or .tsv "
                         "file (it holds the original PHI: store it as PHI; the same as -o mapping=FILE)")
