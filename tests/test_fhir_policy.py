@@ -120,8 +120,8 @@ def test_a_bundles_references_resolve_through_hashed_full_urls(tmp_path, data_di
 
 @pytest.mark.parametrize("proven", ["off", None], ids=["proven off", "the default"])
 def test_a_reference_display_is_the_surrogate_of_its_resources_name(tmp_path, data_dir, proven):
-    # the note's "Pt Tamsin Oakhurst" is a rule's name the model gives 0.37: the default (surrogates: proven)
-    # writes it as a placeholder, never as another made-up name; off, it is the display's surrogate
+    # the note's "Pt Tamsin Oakhurst" is a rule's name the model gives 0.37; "Pt" before it proves a person's name
+    # (surrogates: proven, the default) and keeps it from the rule's-name doubt: the display's surrogate either way
     opts = ("-o", f"proven={proven}") if proven else ()
     assert _tag(data_dir / "fhir" / "bulk", tmp_path / "o", "-o", "text=surrogate", "--seed", "3", *opts) == 0
     patient = json.loads((tmp_path / "o" / "Patient.ndjson").read_text())
@@ -133,7 +133,7 @@ def test_a_reference_display_is_the_surrogate_of_its_resources_name(tmp_path, da
     note = base64.b64decode(json.loads((tmp_path / "o" / "DocumentReference.ndjson").read_text())
                             ["content"][0]["attachment"]["data"]).decode()
     assert enc["participant"][0]["individual"]["display"] in note  # the doctor as the note names him
-    assert name in note if proven else (name not in note and note.startswith("Pt [**PATIENT**] "))
+    assert name in note and note.startswith(f"Pt {name} ")
 
 
 def test_unexpected_shapes_are_removed_and_a_bad_entry_fails_alone(tmp_path, data_dir, key_file, capsys):

@@ -166,14 +166,21 @@ def person_beside(text: str, sp: Span) -> bool:
     initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
     Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
     ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
+    if person_before(text, sp):
+        return True
+    after = _CREDENTIAL_AFTER.match(text, sp.end)
+    return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
+
+
+def person_before(text: str, sp: Span) -> bool:
+    """Whether a person's mark stands right before ``sp`` on its line: a title, staff role, relation or
+    initial (``Pt Okafor``, ``nurse Okafor``, ``wife: Mercer``, ``D. Okafor``), or a person's preposition
+    (``seen by Okafor``, ``per Okafor``): :func:`person_beside`'s marks before a name."""
     before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
     if before is not None and (fold(before.group(1)).rstrip(".") in _persons_marks()
                                or re.fullmatch(r"[A-Z]\.", before.group(1))):
         return True  # nurse Okafor, wife: Mercer, D. Okafor
-    if _PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start):
-        return True  # seen by Okafor, per Okafor
-    after = _CREDENTIAL_AFTER.match(text, sp.end)
-    return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
+    return bool(_PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start))  # seen by Okafor, per Okafor
 
 
 #: Words that put a person right after them (``seen by Okafor``, ``per Okafor``) or right before them

@@ -12,7 +12,7 @@ anything proves its type. A tagged span's type is proven by
     the model's word on the span's words too (``Span.crf_confidence``): a rule's span has the tagger's
     confidence 1.0 whatever the model says, so a rule alone proves nothing;
 (c) for a name (``PATIENT``, ``DOCTOR``), with ``names`` on: a listed first name among its words, or
-    a title right before it (``Dr.``, ``Mrs``).
+    a title or a person's mark right before it (``Dr.``, ``Mrs``, ``Pt``, ``nurse``, ``seen by``).
 
 An age of 89 or less is kept as written, so it states nothing made up and is never held. The rule
 comes on top of :mod:`crfdeid.deid.confident`'s evidence; redacted output is untouched.
@@ -25,6 +25,8 @@ comes on top of :mod:`crfdeid.deid.confident`'s evidence; redacted output is unt
 (True, False)
 >>> proven(text, make_span(39, 45, "DOCTOR"), 1.0, 0.95, crf=0.2)  # a rule's span the model doubts
 False
+>>> proven("Pt Tamsin Oakhurst seen.", make_span(3, 18, "PATIENT"), 1.0, 0.95, crf=0.37)  # a patient's mark
+True
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from __future__ import annotations
 from ..document import Span
 from ..errors import ConfigError
 from . import ages, names
-from .confident_note import first_names
+from .confident_note import first_names, person_before
 from .defaults import DEFAULT_PROVEN
 from .evidence import TITLE_BEFORE, fold
 
@@ -61,8 +63,9 @@ def bar(value) -> float | None:
 
 
 def name_proven(text: str, sp: Span) -> bool:
-    """Whether a listed first name is among the name span's words or a title stands right before it."""
-    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start):
+    """Whether a listed first name is among the name span's words or a title or person's mark stands right
+    before it (``Dr.``, ``Pt``, ``nurse``, ``seen by``: :func:`.confident_note.person_before`)."""
+    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_before(text, sp):
         return True
     listed = first_names()
     return any(fold(m.group()) in listed for m in names.words(text[sp.start:sp.end]))
