@@ -4,7 +4,8 @@ as written, in lower case and in upper case; the units that diet lost on lower- 
 Made-up text only. Each case is one removed unit's own example (the unit test that went with it, or one
 written for the diet): with the unit gone, the shipped model and the Safe Harbor layer must still cover
 every letter and digit of the identifier in every casing. A case that fails here is a leak, and its unit
-comes back, as five did (casing11: ``RESTORED``).
+comes back, as five did (casing11: ``RESTORED``), unless the rule ledger on notes written after the unit finds
+no gain for it (two of the five, taken out again: ``LEFT_WITHOUT``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 from crfdeid.crf import Model
 from crfdeid.document import make_span
 from crfdeid.experiments.casings import CASINGS, recase
-from crfdeid.recognizers import phrases, rules
+from crfdeid.recognizers import rules
 from crfdeid.recognizers.safeharbor import find
 
 
@@ -51,6 +52,9 @@ END_TO_END = [
     ("fixedforms postal_uk", "lives at 4 Elm Row, London SW1A 1AA", "SW1A 1AA"),
     ("fixedforms postal_dash", "ul. Polna 5, 53-320 Wrocław", "53-320"),
     ("phrases town", "Whitley Bay NE26 1NA", "Whitley Bay"),
+    ("phrases named_low", "review on rowan ward with the team", "rowan ward"),
+    ("phrases named_low", "rx to thornbury family pharmacy, collected", "thornbury family pharmacy"),
+    ("phrases street_prefix", "Cartref, Heol y Garth, Aberaeron", "Heol y Garth"),
 ]
 
 
@@ -70,11 +74,17 @@ LAYER = [
 #: Leaks in one casing that the removed unit did not stop either (the tree before the diet, c387985^, leaves
 #: them too: the rule reads capitalised words): found at casing11's review, not mended there.
 BEFORE_THE_DIET = {("rule name_md", "lower"), ("phrases town", "upper")}
+#: Leaks of a unit taken out by the rule ledger (docs/rules.md, "The ledger on notes written after"): casing11 put it
+#: back for this leak of an older development set, and on the sets written after it (check7, check9, forms9,
+#: check10), in three casings, it found no identifier the rest did not. The model must learn it.
+LEFT_WITHOUT = {("thornbury family pharmacy", "as-written"), ("thornbury family pharmacy", "lower")}
 
 # One case a row: "model" end to end with the shipped model, "layer" the Safe Harbor layer alone; each casing.
 CASES = [pytest.param("model", *case, casing, id=f"model: {case[0]}, {casing}",
                       marks=[pytest.mark.xfail(strict=True, reason="left before the diet too")]
-                      if (case[0], casing) in BEFORE_THE_DIET else [])
+                      if (case[0], casing) in BEFORE_THE_DIET else
+                      [pytest.mark.xfail(strict=True, reason="left without the unit the ledger took out")]
+                      if (case[2], casing) in LEFT_WITHOUT else [])
          for case in END_TO_END for casing in CASINGS] + \
         [pytest.param("layer", *case, casing, id=f"layer: {case[0]}, {casing}") for case in LAYER for casing in CASINGS]
 
@@ -91,10 +101,6 @@ def test_a_removed_units_identifier_is_still_found(request, by, unit, text, iden
 RESTORED = [
     ("rule title_lower", rules.find, "course: mr quennell walked in with a frame", "quennell", "PATIENT"),
     ("rule date_month_day", rules.find, "enoxaparin 40 mg x1 oct 17. bloods stable", "oct 17", "DATE"),
-    ("phrases named_low", phrases.find, "review on rowan ward with the team", "rowan ward", "LOCATION-OTHER"),
-    ("phrases named_low", phrases.find, "rx to thornbury family pharmacy, collected", "thornbury family pharmacy",
-     "ORGANIZATION"),
-    ("phrases street_prefix", phrases.find, "Cartref, Heol y Garth, Aberaeron", "Heol y Garth", "STREET"),
 ]
 
 

@@ -273,7 +273,9 @@ def _patients_after_pt(text: str, spans: list[Span]) -> list[Span]:
     Evidence: without it every name after ``Pt`` in 13 notes of the development sets as written was
     typed DOCTOR (redacted, but given a doctor's surrogate; docs/rules.md, the diet of 2026-11-26). In
     capitals ``PT`` is physical therapy: on the PhysioNet development notes the two names it would retype
-    after ``PT`` or ``PATIENT`` are gold DOCTOR (2026-11-26, casing11)."""
+    after ``PT`` or ``PATIENT`` are gold DOCTOR (2026-11-26, casing11). On the made-up sets written after it
+    (check7, check9, forms9, check10, as written) it types 5 more of the 7 names after ``Pt`` PATIENT (1 -> 6);
+    it removes no span, so recall is the same with or without it."""
     out: list[Span] = []
     chain_end = -1
     for sp in spans:
