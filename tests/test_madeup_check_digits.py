@@ -161,6 +161,22 @@ CHECKED = [
     ("check12", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
     ("check12", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
     ("check12", "IDNUM", r"1\d{9}", _npi),
+    ("check13", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check13", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check13", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check13", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check13", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check13", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check13", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
+    ("check13", "IDNUM", r"\d{4}\.\d{2}\.\d{3}", "nl.bsn"),  # a BSN written with dots
+    ("check13", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the NIN (no check)
+    ("check13", "IDNUM", r"\d{9}", "il.idnr"),
+    ("check13", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
+    ("check13", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check13", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check13", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
+    ("check13", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),  # no check digit: the number's valid parts
+    ("check13", "IDNUM", r"1\d{9}", _npi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Twenty-four sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Twenty-five sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -78,7 +78,13 @@ thrombolysis record, Argentinian Roux-en-Y, German vitreoretinal, Israeli cathet
 fistula procedure notes, a Swiss anaesthesia record, an Austrian prostate MRI report, an Italian hepatology
 MDT, a Portuguese maternity discharge, an Estonian triage record, a US wound care flow sheet, an Ontario
 cardiac rehabilitation intake and a lower-case Vietnamese ward chart; written 2026-11-26 to judge the round
-after check11's; never tuned on) and ``forms9`` (twenty-four
+after check11's; never tuned on), ``check13`` (eighteen notes of yet other combinations: Irish audiology,
+New Zealand sports medicine, Quebec chemotherapy consent, South African travel malaria, Indian renal transplant,
+Nigerian cataract surgery, Philippine speech therapy, Mexican wound care, German polysomnography, lower-case Dutch
+palliative home care, Polish anaesthetic pre-assessment, Israeli Mohs, Egyptian neonatal, Pakistani OPAT,
+Australian mining fitness-for-work, Vietnamese maxillofacial, Chilean interpreter-mediated antenatal and an
+all-caps US rural emergency note; written 2026-11-26 to judge the round after check12's; never tuned on) and
+``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
 forms: SSNs, IP addresses, URLs, e-mails, IBANs, national numbers, plates, serials, ages over 89,
@@ -117,7 +123,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check6": _DATA / "made_up_check6.txt", "check7": _DATA / "made_up_check7.txt",
              "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt",
              "check10": _DATA / "made_up_check10.txt", "check11": _DATA / "made_up_check11.txt",
-             "check12": _DATA / "made_up_check12.txt",
+             "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
              "forms9": _DATA / "made_up_forms9.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
@@ -132,7 +138,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check12``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check13``,
     ``forms9``) or a path as given.
 
     >>> note_set("dev").name
