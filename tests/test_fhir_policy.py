@@ -136,6 +136,24 @@ def test_a_reference_display_is_the_surrogate_of_its_resources_name(tmp_path, da
     assert name in note and note.startswith(f"Pt {name} ")
 
 
+def test_the_patient_s_own_name_in_its_note_is_proven_by_the_record(tmp_path, data_dir):
+    # the note's "Oakhurst" alone (no "Pt", no first name): the model doubts it, the Patient resource names it, so it
+    # takes the surrogate the Patient's family name takes (docs/deid.md, "Ninth round"), not a placeholder
+    src = tmp_path / "in"
+    src.mkdir()
+    for p in (data_dir / "fhir" / "bulk").iterdir():
+        (src / p.name).write_bytes(p.read_bytes())
+    doc = json.loads((src / "DocumentReference.ndjson").read_text())
+    att = doc["content"][0]["attachment"]
+    att["data"] = base64.b64encode(base64.b64decode(att["data"]).replace(b"Pt Tamsin Oakhurst", b"Oakhurst")).decode()
+    (src / "DocumentReference.ndjson").write_text(json.dumps(doc) + "\n")
+    assert _tag(src, tmp_path / "o", "-o", "text=surrogate", "--seed", "3") == 0
+    family = json.loads((tmp_path / "o" / "Patient.ndjson").read_text())["name"][0]["family"]
+    note = base64.b64decode(json.loads((tmp_path / "o" / "DocumentReference.ndjson").read_text())
+                            ["content"][0]["attachment"]["data"]).decode()
+    assert note.startswith(f"{family} (MRN ") and "Oakhurst" not in note
+
+
 def test_unexpected_shapes_are_removed_and_a_bad_entry_fails_alone(tmp_path, data_dir, key_file, capsys):
     for style in ("redacted", "surrogate"):
         out = tmp_path / style

@@ -28,6 +28,7 @@ from ..document import Document, Span
 from . import address, ages, confident, dates, facts
 from .dategroups import DateSurrogates, region
 from .guard import Units
+from .proven import record_name, record_names
 from .rng import Keyed, apply_case, normalize
 from .state import NoDraw, PatientState
 
@@ -132,6 +133,8 @@ class Policies(DateSurrogates):
                               person_ends=person_ends)
         if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
+        if why == "model" and record_name(doc.text, sp, record_names(doc.meta.get("known"))):
+            return None  # the model doubts a rule's name the note's own record gives (a FHIR Patient's): proven.py (d)
         return why
 
     def _address(self, st: PatientState, group: list[Span], originals: dict, units: dict) -> dict:

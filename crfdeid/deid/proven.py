@@ -12,7 +12,10 @@ anything proves its type. A tagged span's type is proven by
     the model's word on the span's words too (``Span.crf_confidence``): a rule's span has the tagger's
     confidence 1.0 whatever the model says, so a rule alone proves nothing;
 (c) for a name (``PATIENT``, ``DOCTOR``), with ``names`` on: a listed first name among its words, or
-    a title or a person's mark right before it (``Dr.``, ``Mrs``, ``Pt``, ``nurse``, ``seen by``).
+    a title or a person's mark right before it (``Dr.``, ``Mrs``, ``Pt``, ``nurse``, ``seen by``);
+(d) for a name, the note's own record: every word of it a word of a name the record gives with the note
+    (``meta["known"]``: a FHIR Patient's or RelatedPerson's, an HL7 PID's, a JSON Lines note's ``known``;
+    :func:`record_names`), whatever the model says (the ninth round, docs/deid.md).
 
 An age of 89 or less is kept as written, so it states nothing made up and is never held. The rule
 comes on top of :mod:`crfdeid.deid.confident`'s evidence; redacted output is untouched.
@@ -26,6 +29,9 @@ comes on top of :mod:`crfdeid.deid.confident`'s evidence; redacted output is unt
 >>> proven(text, make_span(39, 45, "DOCTOR"), 1.0, 0.95, crf=0.2)  # a rule's span the model doubts
 False
 >>> proven("Pt Tamsin Oakhurst seen.", make_span(3, 18, "PATIENT"), 1.0, 0.95, crf=0.37)  # a patient's mark
+True
+>>> proven("Quenby Oakhurst seen.", make_span(0, 15, "PATIENT"), 1.0, 0.95, crf=0.37,
+...        record=record_names({"name": ["Quenby Oakhurst"]}))  # the record's own name
 True
 """
 
@@ -72,13 +78,46 @@ def name_proven(text: str, sp: Span) -> bool:
 
 
 def proven(text: str, sp: Span, confidence: float | None, bar: float, names_too: bool = True,
-           crf: float | None = None) -> bool:
+           crf: float | None = None, record: frozenset = frozenset()) -> bool:
     """Whether the tagged span ``sp`` of ``text`` may take a made-up value: its type proven (module
     docstring). ``confidence``: the tagger's, None for a span over a fixed form or a user's span;
     ``bar``: the confidence that proves a type alone; ``names_too``: rule (c) on; ``crf``: the model's
-    word on the span, held to the bar too when given (the ``model`` reading)."""
+    word on the span, held to the bar too when given (the ``model`` reading); ``record``: the words of the
+    names the note's record gives (:func:`record_names`, rule (d))."""
     if confidence is None or (confidence >= bar and (crf is None or crf >= bar)):
+        return True
+    if record_name(text, sp, record):
         return True
     if sp.subtype == "AGE" and (ages.value(text[sp.start:sp.end]) or 0) <= 89:
         return True  # kept as written: nothing made up
     return names_too and sp.subtype in _NAME_TYPES and name_proven(text, sp)
+
+
+#: The fields of ``meta["known"]`` that hold a person's name or a part of one (:data:`crfdeid.site.tables.FIELDS`).
+RECORD_NAME_FIELDS = ("name", "first_name", "middle_name", "last_name", "relative")
+
+
+def record_names(known) -> frozenset:
+    """The words (two letters or more, folded) of the names a note's record gives: ``meta["known"]``'s name
+    fields, each a list of strings or one string of values split at ``;``.
+
+    >>> sorted(record_names({"name": ["Tamsin O'Hare-Quenby"], "mrn": ["8812047"], "relative": "Ann Lee; Bo Li"}))
+    ['ann', 'bo', 'lee', 'li', "o'hare", 'quenby', 'tamsin']
+    """
+    if not isinstance(known, dict):
+        return frozenset()
+    words: set[str] = set()
+    for field in RECORD_NAME_FIELDS:
+        values = known.get(field)
+        for value in values if isinstance(values, (list, tuple)) else str(values or "").split(";"):
+            words.update(fold(m.group()) for m in names.words(str(value)) if len(m.group()) > 1)
+    return frozenset(words)
+
+
+def record_name(text: str, sp: Span, record: frozenset) -> bool:
+    """Whether ``sp`` is a name (``PATIENT``, ``DOCTOR``) every word of which (two letters or more) is a word of a
+    name the note's record gives (``record``: :func:`record_names`): the record proves it is a person's name."""
+    if not record or sp.subtype not in _NAME_TYPES:
+        return False
+    found = [fold(m.group()) for m in names.words(text[sp.start:sp.end]) if len(m.group()) > 1]
+    return bool(found) and all(w in record for w in found)

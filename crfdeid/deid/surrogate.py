@@ -37,6 +37,7 @@ from .mapping import MappingTable
 from .policies import PLACEHOLDER, SAFE_HARBOR, age_tails, as_age, confidences, digits_changed, years_between
 from .proven import bar as proven_bar
 from .proven import proven as proven_type
+from .proven import record_names
 from .rng import Keyed, derangement, normalize
 from .spans import deid_spans, replace_spans
 from .state import PatientState
@@ -260,7 +261,8 @@ class Surrogator(Draws):
         conf, crf = confidences(doc, labelled, fixed) if predicted else (dict.fromkeys(labelled), {})
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
         order = self.read_order(doc, spans, self._country if votes else None)
-        known = frozenset(w for person in st.persons for w in person)
+        record = record_names(doc.meta.get("known"))  # the names the note's record gives (proven.py, rule d)
+        known = frozenset(w for person in st.persons for w in person) | record  # the patient's names: confident.py
         person_ends = frozenset(sp.end for sp in labelled if sp.subtype in ("PATIENT", "DOCTOR"))  # confident_note
         new: dict = {}
         exempt: set[Span] = set()
@@ -269,7 +271,8 @@ class Surrogator(Draws):
             reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab], person_ends)
                       if why is None and predicted else None)
             if why is None and reason is None and predicted and self.proven is not None and not proven_type(
-                    doc.text, sp, conf[lab], self.proven, self.proven_names, crf[lab] if self.proven_model else None):
+                    doc.text, sp, conf[lab], self.proven, self.proven_names, crf[lab] if self.proven_model else None,
+                    record):
                 why = "unproven"  # surrogates: proven (proven.py): no fixed form, bar or listed name proves its type
                 self.counts[f"unproven:{lab.subtype}"] += 1
             if reason:
