@@ -34,7 +34,7 @@ from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_PROVEN, DEFAULT_SHIFT
 from .draws import AGE_WORDS, Draws, _an_age, age_keeps
 from .kinds import settle_kinds, stand_in
 from .mapping import MappingTable
-from .policies import PLACEHOLDER, SAFE_HARBOR, age_tails, as_age, confidences, digits_changed, years_between
+from .policies import PLACEHOLDER, SAFE_HARBOR, Overlaps, age_tails, as_age, confidences, digits_changed, years_between
 from .proven import bar as proven_bar
 from .proven import proven as proven_type
 from .rng import Keyed, derangement, normalize
@@ -255,7 +255,7 @@ class Surrogator(Draws):
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
         predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
-        fixed = sorted({sp for name, sp in found if name not in WEAK_FORMS})  # a year alone: confident_note
+        fixed = Overlaps({sp for name, sp in found if name not in WEAK_FORMS})  # a year alone: confident_note
         # the tagger's confidence and the model's word, one pass (a user's spans have neither)
         conf, crf = confidences(doc, labelled, fixed) if predicted else (dict.fromkeys(labelled), {})
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
