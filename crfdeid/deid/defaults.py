@@ -95,7 +95,9 @@ class SurrogateOptions:
         unknown = sorted(set(given) - {f.name for f in fields(cls)})
         if unknown:
             raise TypeError(f"unknown surrogate option(s) {', '.join(unknown)}")
-        return replace(options if options is not None else cls(), **given)
+        if options is None:
+            return cls(**given)
+        return replace(options, **given) if given else options
 
 
 def takes_options(cls):
