@@ -100,3 +100,25 @@ def test_group_by_names_an_existing_field(tmp_path, capsys):
     from crfdeid.errors import ConfigError
     with pytest.raises(ConfigError, match="nosuch"):
         run_cli(["surrogate", f"i2b2:{src}", "--out", str(tmp_path / "o2"), "--group-by", "nosuch"])
+
+
+def test_one_options_object_reaches_the_surrogates_from_every_writer_that_draws_them():
+    from crfdeid.deid.defaults import SurrogateOptions
+    from crfdeid.errors import ConfigError
+    from crfdeid.io import open_writer
+    from crfdeid.io.fhir import FhirWriter
+    from crfdeid.io.hl7 import Hl7Writer
+    opts = SurrogateOptions(date_shift=(-400, -370), proven="off", dob="no-year")
+    writers = [SurrogateWriter("-", seed=1, options=opts), FhirWriter(None, text="surrogate", seed=1, options=opts),
+               Hl7Writer(None, text="surrogate", seed=1, options=opts)]
+    surrogators = [writers[0].surrogator] + [w.inner.surrogator for w in writers[1:]]
+    assert all(s.options is opts for s in surrogators)  # passed on as it is
+    assert all(s.proven is None and s.date_shift == (-400, -370) and s.dob == "no-year" for s in surrogators)
+    by_name = SurrogateWriter("-", seed=1, options=opts, proven=0.9).surrogator  # a field by name wins
+    assert by_name.proven == 0.9 and by_name.dob == "no-year"
+    # -o gives the fields by name, a list where a pair is wanted; a name that is no option is refused
+    assert open_writer("surrogate", None, {"seed": 1, "date_shift": [-400, -370]}).surrogator.date_shift == (-400, -370)
+    with pytest.raises(ConfigError, match="does not take proven_nmes; it takes: .*proven_names"):
+        open_writer("fhir", None, {"text": "surrogate", "seed": 1, "proven_nmes": "1"})
+    with pytest.raises(ConfigError, match="takes none of options"):  # redacted text draws no surrogates
+        FhirWriter(None, text="redacted", options=opts)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Iterable
 
 from .. import schema
 from ..document import Document, Span
@@ -117,7 +118,7 @@ class Policies(DateSurrogates):
         return None
 
     def _doubt(self, doc: Document, sp: Span, confidence: float | None, order: str | None, known: frozenset,
-               fixed: list[Span], crf: float | None = None, person_ends: frozenset = frozenset()) -> str | None:
+               fixed: Overlaps, crf: float | None = None, person_ends: frozenset = frozenset()) -> str | None:
         """Why the tagged span ``sp`` is not confidently a Safe Harbor identifier of its type
         (:func:`crfdeid.deid.confident.doubt`; ``crf``: the model's word on its words, :func:`confidences`
         of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
@@ -125,7 +126,7 @@ class Policies(DateSurrogates):
         Names and places are judged under the i2b2 2014 labels only (English lists)."""
         if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
             return None
-        over = [f for f in fixed if f.start < sp.end and sp.start < f.end]
+        over = fixed.over(sp)
         if over and any(c.isdigit() and not any(f.start <= i < f.end for f in over)
                         for i, c in enumerate(doc.text[sp.start:sp.end], sp.start)):
             return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
@@ -195,7 +196,35 @@ def years_between(born: dt.date, then: dt.date) -> int:
     return then.year - born.year - ((then.month, then.day) < (born.month, born.day))
 
 
-def confidences(doc: Document, spans: list[Span], fixed: list[Span]) -> tuple[dict, dict]:
+class Overlaps:
+    """Spans (the Safe Harbor layer's fixed forms, which may overlap one another) and, for any span,
+    those it overlaps, in order, found by bisection: a note's thousands of dates each looked up
+    among its thousands of forms take time that grows with the note, not with its square (before,
+    every span read every form: 4,000 made-up dates took 14 times as long as 1,000).
+
+    >>> from crfdeid.document import make_span
+    >>> forms = Overlaps([make_span(0, 10, "DATE"), make_span(4, 6, "DATE"), make_span(20, 25, "PHONE")])
+    >>> [(f.start, f.end) for f in forms.over(make_span(5, 21, "DOCTOR"))]
+    [(0, 10), (4, 6), (20, 25)]
+    >>> forms.over(make_span(10, 20, "DOCTOR"))
+    []
+    """
+
+    def __init__(self, spans):
+        self.spans = sorted(spans)
+        self.starts = [f.start for f in self.spans]
+        self.reach = max((f.end - f.start for f in self.spans), default=0)  # the longest: how far back to look
+
+    def __iter__(self):
+        return iter(self.spans)
+
+    def over(self, sp: Span) -> list[Span]:
+        """The spans that overlap ``sp`` (``f.start < sp.end and sp.start < f.end``), in order."""
+        lo, hi = bisect_right(self.starts, sp.start - self.reach), bisect_left(self.starts, sp.end)
+        return [f for f in self.spans[lo:hi] if sp.start < f.end]
+
+
+def confidences(doc: Document, spans: list[Span], fixed: Iterable[Span]) -> tuple[dict, dict]:
     """Each de-identified span's confidence and the model's word on it, in one pass: the lowest
     ``confidence`` and the lowest ``crf_confidence`` (the model's word whatever step made a span) of the
     document's spans it overlaps (None when they have none: gold spans; None too where the Safe Harbor

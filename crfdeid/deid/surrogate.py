@@ -30,11 +30,11 @@ from ..text import dateorder
 from . import address, ages, dates, forms, guard, names
 from .confident_note import WEAK_FORMS
 from .dategroups import acceptable_shift, date_groups, region, year_hints
-from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_PROVEN, DEFAULT_SHIFT
+from .defaults import DEFAULT_SHIFT, SurrogateOptions, takes_options
 from .draws import AGE_WORDS, Draws, _an_age, age_keeps
 from .kinds import settle_kinds, stand_in
 from .mapping import MappingTable
-from .policies import PLACEHOLDER, SAFE_HARBOR, age_tails, as_age, confidences, digits_changed, years_between
+from .policies import PLACEHOLDER, SAFE_HARBOR, Overlaps, age_tails, as_age, confidences, digits_changed, years_between
 from .proven import bar as proven_bar
 from .proven import proven as proven_type
 from .proven import record_names
@@ -58,6 +58,7 @@ def order_evidence(text: str, groups: list[list[Span]]) -> tuple[Counter, Counte
     return dateorder.evidence(users) + dateorder.evidence(tagged, yearless=False), every
 
 
+@takes_options
 class Surrogator(Draws):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
@@ -69,41 +70,6 @@ class Surrogator(Draws):
     key : str or bytes, optional
         Secret key (HMAC-SHA256): reproducible only by whoever holds it, so
         batches processed separately agree. With neither, a random key is used.
-    date_shift : (int, int)
-        Range of the per-patient day offset (one offset per patient and key).
-    age_over_89 : str
-        What ages above 89 become (in words: ``ninety-plus``).
-    age_bucket : int, optional
-        Bucket width for other ages (kept as they are by default).
-    dob : str
-        A patient over 89's birth dates (and dates 90 years or more before the patient's
-        latest date): ``placeholder`` (``[**DATE**]``, default) or ``no-year`` (shifted
-        month and day, year left out).
-    date_order : str
-        How a numeric date that reads both ways (``12/03/2024``) is read, and so shifted
-        (:mod:`crfdeid.text.dateorder`), note by note (:func:`crfdeid.text.dateorder.note_order`):
-        the note's own dates that read one way only (``17/10/2023`` day first), else its patient's,
-        else its country's forms, else its spelling (``color``, ``hemorrhage``: month first), else
-        this setting (``mdy``, ``dmy`` or ``ymd``; ``auto``, the default, sets none), else the
-        batch's majority (learnt first, as ``tag`` does; undecided: month first). A date that reads
-        one way only is read that way.
-    unparsed_dates : str
-        A date span no date pattern explains (a bare day ``21``, ``052647``, a holiday):
-        ``placeholder`` (default) or ``random`` (same-shape random digits, another holiday).
-        Either way it is counted and named in :attr:`unparsed`.
-    min_confidence : float or None
-        A predicted span whose confidence is below this gets a placeholder, not a
-        realistic value (gold spans have none and are never affected); None: never.
-    proven : float or None
-        ``surrogates: proven`` (:mod:`crfdeid.deid.proven`): a predicted span gets a made-up value only
-        when a fixed Safe Harbor form, a confidence of at least this bar or (``proven_names``) a listed
-        first name or a title proves its type, a placeholder otherwise (counted as ``unproven``);
-        default 0.95 (:data:`~crfdeid.deid.defaults.DEFAULT_PROVEN`); None, ``off`` or ``none``: off.
-    proven_names : bool
-        With ``proven``: a listed first name or a title before it proves a name (default True).
-    proven_model : bool
-        With ``proven``: the model's word on the span's words (``crf_confidence``) is held to the bar
-        too, so a rule's span (confidence 1.0) needs the model's agreement (default True).
     scheme : Scheme, optional
         The label scheme of the spans (default i2b2 2014). A declared scheme's labels
         take the generator their ``surrogate`` names (:mod:`crfdeid.deid.kinds`), the
@@ -113,9 +79,19 @@ class Surrogator(Draws):
     kinds : str or mapping, optional
         Generators for labels of ``scheme``: ``guess`` (from the labels' names), ``LABEL:KIND``
         pairs, or both (:func:`crfdeid.deid.kinds.parse_kinds`); listed in :attr:`kinds_given`.
+    options : SurrogateOptions, optional
+        What the surrogates may say (:class:`~crfdeid.deid.defaults.SurrogateOptions`: the date shift,
+        ages, birth dates, unparsed dates, ``min_confidence``, ``date_order`` and ``surrogates: proven``,
+        whose ``proven_names`` takes a listed first name, or a title or person's mark right before a
+        name, as proof of a name); default: its defaults.
+    **given
+        Fields of :class:`~crfdeid.deid.defaults.SurrogateOptions` by name, over ``options``
+        (``Surrogator(seed=1, proven="off")``).
 
     Attributes
     ----------
+    options : SurrogateOptions
+        The options in force (passed on as they are by the writers).
     counts : Counter
         ``spans``, ``notes``, ``fallback`` (spans given the shape-keeping random
         replacement), ``date_groups``, ``date_unparsed``, ``dob_generalized``,
@@ -133,12 +109,10 @@ class Surrogator(Draws):
         placeholders, ages of 89 or less kept as written, unparsed dates.
     """
 
-    def __init__(self, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
-                 age_bucket: int | None = None, scheme=None, dob: str = "placeholder",
-                 unparsed_dates: str = "placeholder",
-                 min_confidence: float | None = DEFAULT_MIN_CONFIDENCE, kinds=None, date_order: str = "auto",
-                 proven: float | str | None = DEFAULT_PROVEN, proven_names: bool = True,
-                 proven_model: bool = True):
+    def __init__(self, seed=None, key=None, scheme=None, kinds=None, options: SurrogateOptions | None = None,
+                 **given):
+        self.options = opts = SurrogateOptions.of(options, **given)
+        date_shift, dob, unparsed_dates = opts.date_shift, opts.dob, opts.unparsed_dates
         scheme, self.kinds_given = settle_kinds(scheme, kinds)
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
@@ -152,16 +126,17 @@ class Surrogator(Draws):
             raise ConfigError(f"dob={dob!r}: known: placeholder, no-year")
         if unparsed_dates not in ("placeholder", "random"):
             raise ConfigError(f"unparsed_dates={unparsed_dates!r}: known: placeholder, random")
-        self.date_order = dateorder.check_order(date_order)
+        self.date_order = dateorder.check_order(opts.date_order)
         self.order_evidence: Counter = Counter()  # dates that read one way only, by order (counts)
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
         self.date_shift = (lo, hi)
-        self.age_over_89 = age_over_89
-        self.age_bucket = age_bucket
+        self.age_over_89 = opts.age_over_89
+        self.age_bucket = opts.age_bucket
         self.dob = dob
         self.unparsed_dates = unparsed_dates
-        self.min_confidence = min_confidence
-        self.proven, self.proven_names, self.proven_model = proven_bar(proven), proven_names, proven_model
+        self.min_confidence = opts.min_confidence
+        self.proven = proven_bar(opts.proven)
+        self.proven_names, self.proven_model = opts.proven_names, opts.proven_model
         self.scheme = scheme
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []
@@ -173,7 +148,7 @@ class Surrogator(Draws):
         self.table: MappingTable | None = None
         self._before = ""  # the text just before the span being replaced (a title: Mrs.)
         self._country = "US"  # the note's country (safeharbor.country): postcodes, phones, towns of its shape
-        self._over_89 = frozenset(r.text for r in guard.runs(age_over_89)) | {"ninety", "plus"}
+        self._over_89 = frozenset(r.text for r in guard.runs(opts.age_over_89)) | {"ninety", "plus"}
 
     def keep_mapping(self) -> MappingTable:
         """Start keeping the mapping table (:mod:`crfdeid.deid.mapping`) of the notes surrogated
@@ -256,7 +231,7 @@ class Surrogator(Draws):
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
         predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
-        fixed = sorted({sp for name, sp in found if name not in WEAK_FORMS})  # a year alone: confident_note
+        fixed = Overlaps({sp for name, sp in found if name not in WEAK_FORMS})  # a year alone: confident_note
         # the tagger's confidence and the model's word, one pass (a user's spans have neither)
         conf, crf = confidences(doc, labelled, fixed) if predicted else (dict.fromkeys(labelled), {})
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
@@ -395,6 +370,11 @@ class Surrogator(Draws):
                             for s in dateorder.SOURCES if c[f"order_from_{s}"])
         return f"date order per note: {orders or 'no notes'} ({sources or 'none'})"
 
+    def _by_type(self, count: str) -> dict:
+        """``{subtype: n}`` of the counts ``count:SUBTYPE`` (``not_identifier``, ``unproven``) above zero."""
+        prefix = f"{count}:"
+        return {k[len(prefix):]: n for k, n in sorted(self.counts.items()) if k.startswith(prefix) and n}
+
     def summary(self) -> dict:
         """Counts of what was done, and the unparsed dates by document id and offset (never text)."""
         c = self.counts
@@ -402,11 +382,9 @@ class Surrogator(Draws):
                 "notes_by_order": {o: c[f"order_{o}"] for o in ("dmy", "mdy", "ymd", "undecided") if c[f"order_{o}"]},
                 "notes_by_order_source": {s: c[f"order_from_{s}"] for s in dateorder.SOURCES if c[f"order_from_{s}"]},
                 "not_confident_spans": c["not_identifier"], "clinical_forms": c["clinical_forms"],
-                "not_confident_by_type": {k.split(":", 1)[1]: n for k, n in sorted(c.items())
-                                          if k.startswith("not_identifier:") and n},
+                "not_confident_by_type": self._by_type("not_identifier"),
                 "unproven_spans": c["unproven"],  # surrogates: proven (proven.py), by type
-                "unproven_by_type": {k.split(":", 1)[1]: n for k, n in sorted(c.items())
-                                     if k.startswith("unproven:") and n},
+                "unproven_by_type": self._by_type("unproven"),
                 "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],
                 "dates_unparsed_at": [{"doc_id": d, "offset": o, "became": w} for d, o, w in self.unparsed],
                 "birth_dates_generalized": c["dob_generalized"], "uncertain_spans": c["uncertain"],

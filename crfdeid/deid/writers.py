@@ -25,7 +25,7 @@ from ..errors import ConfigError
 from ..io import WRITERS, FolderWriter
 from ..io.i2b2 import render as render_i2b2
 from ..schema import get
-from .defaults import DEFAULT_MIN_CONFIDENCE, DEFAULT_PROVEN, DEFAULT_SHIFT
+from .defaults import SurrogateOptions, takes_options
 from .mapping import check_suffix
 from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
@@ -120,39 +120,33 @@ class MaskedWriter(_DeidWriter):
 
 
 @WRITERS.register("surrogate")
+@takes_options
 class SurrogateWriter(_DeidWriter):
     """Surrogate text; with ``xml=True`` also ``<doc_id>.xml`` (i2b2) carrying the new spans.
 
-    Options: ``seed`` (tests and demonstrations only) or ``key``,
-    ``date_shift=(MIN, MAX)``, ``age_over_89``, ``age_bucket``, ``propagate``
+    Options: ``seed`` (tests and demonstrations only) or ``key``, ``propagate``
     (also replace unannotated repeats of a PHI string, default on), ``mapping``
     (path of a new PHI mapping file written on close, outside the output
     folder; off by default), ``mark`` (``True`` writes every surrogate as
     ``⟦surrogate⟧``; a string with one ``{}`` and no letter, digit or line
     break, such as ``[[{}]]``, gives another marker; the XML spans cover the
     surrogate without its marker). ``scheme``: the spans' label scheme; ``kinds``
-    (``guess`` or ``LABEL:KIND,...``: generators for labels of a scheme of its own), ``dob``,
-    ``unparsed_dates``, ``min_confidence``, ``date_order`` (``auto``, ``mdy``, ``dmy``, ``ymd``), ``proven``
-    (a bar, default 0.95, or ``off``: ``surrogates: proven``, :mod:`crfdeid.deid.proven`), ``proven_names``
-    and ``proven_model`` (default true) as :class:`~crfdeid.deid.Surrogator` takes them.
+    (``guess`` or ``LABEL:KIND,...``: generators for labels of a scheme of its own). ``options``: a
+    :class:`~crfdeid.deid.defaults.SurrogateOptions` (what the surrogates may say: ``date_shift``,
+    ``age_over_89``, ``age_bucket``, ``dob``, ``unparsed_dates``, ``min_confidence``, ``date_order``,
+    ``proven``, ``proven_names``, ``proven_model``), or its fields by name (``-o proven=off``), handed
+    to :class:`~crfdeid.deid.Surrogator` as they are.
     """
 
-    def __init__(self, out, seed=None, key=None, date_shift=DEFAULT_SHIFT, age_over_89: str = "90+",
-                 age_bucket: int | None = None, xml: bool = False, propagate: bool = True,
-                 mapping=None, mark=False, scheme=None, dob: str = "placeholder",
-                 unparsed_dates: str = "placeholder", min_confidence: float | None = DEFAULT_MIN_CONFIDENCE,
-                 kinds=None, date_order: str = "auto", proven: float | str | None = DEFAULT_PROVEN,
-                 proven_names: bool = True, proven_model: bool = True):
+    def __init__(self, out, seed=None, key=None, xml: bool = False, propagate: bool = True, mapping=None,
+                 mark=False, scheme=None, kinds=None, options: SurrogateOptions | None = None, **given):
         self.marker = mark_template(mark)
         if mapping:  # an existing mapping is refused on close unless overwrite (set by io.writer)
             check_mapping_path(mapping, None if out is None or str(out) == "-" else out, exists_ok=True)
         surrogator_class = importlib.import_module(SURROGATES).Surrogator
         # the surrogator refuses a scheme's labels it has no generator for
-        surrogator = surrogator_class(seed=seed, key=key, date_shift=tuple(date_shift),
-                                      age_over_89=age_over_89, age_bucket=age_bucket, scheme=_scheme(scheme),
-                                      dob=dob, unparsed_dates=unparsed_dates, min_confidence=min_confidence,
-                                      kinds=kinds, date_order=date_order, proven=proven,
-                                      proven_names=proven_names, proven_model=proven_model)
+        surrogator = surrogator_class(seed=seed, key=key, scheme=_scheme(scheme), kinds=kinds,
+                                      options=SurrogateOptions.of(options, **given))
         super().__init__(out)
         self.surrogator = surrogator
         self.scheme = surrogator.scheme  # with the generators kinds gave

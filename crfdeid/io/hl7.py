@@ -292,14 +292,10 @@ class Hl7Writer(RecordWriter):
     by a keyed hash (the surrogates' key; with ``text=redacted`` or ``masked``, the ``key`` or
     ``seed`` given, else a key made for the run)."""
 
-    def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
-                 propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
-                 mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
-                 date_order=None, proven=None, proven_names=None, proven_model=None):
-        options = {k: v for k, v in locals().items() if k not in ("self", "out", "text", "__class__")}
-        if text != "surrogate":  # the keyed hash of the links takes them; the text writer does not
-            key, seed = options.pop("key"), options.pop("seed")
-        super().__init__(out, text, **options)
+    def __init__(self, out, text: str = "redacted", scheme=None, seed=None, key=None, **options):
+        # the keyed hash of the links takes the key or seed; the text writer only when it draws surrogates
+        keyed = {"seed": seed, "key": key} if text == "surrogate" else {}
+        super().__init__(out, text, scheme, **keyed, **options)
         self.link_key = link_key(self, key, seed)
 
     def name_of(self) -> str:

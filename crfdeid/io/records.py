@@ -20,6 +20,7 @@ is reported and not written (fail closed); the others are.
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import os
 import re
 import sys
@@ -156,6 +157,21 @@ def as_date(value: str, compact: bool = False) -> dt.date | None:
         return None
 
 
+class _TextOptions:
+    """A record writer's signature: its own parameters, then the text writers' options (but ``xml``) that
+    its ``**options`` pass on, for the registry's option check and ``tag``'s ``date_order``."""
+
+    def __get__(self, obj, cls) -> inspect.Signature:
+        own = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:] if p.kind is not p.VAR_KEYWORD]
+        taken = {p.name for p in own} | {"out", "xml"}
+        passed: dict[str, inspect.Parameter] = {}
+        for style in TEXT_STYLES:
+            for p in inspect.signature(writer_class(style)).parameters.values():
+                if p.name not in taken and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                    passed.setdefault(p.name, inspect.Parameter(p.name, p.KEYWORD_ONLY, default=None))
+        return inspect.Signature(own + list(passed.values()))
+
+
 class RecordWriter:
     """Base of the ``fhir`` and ``hl7`` writers: one output file per input file (same name),
     or each record on standard output as soon as it is complete.
@@ -166,21 +182,21 @@ class RecordWriter:
         A folder, standard output, or None: the rendered records are kept in :attr:`rendered`.
     text : str
         How the text is de-identified: ``redacted`` (default), ``masked`` or ``surrogate``.
-    scheme, style, template, char, propagate, seed, key, date_shift, age_over_89, age_bucket, \
-    mapping, mark, dob, unparsed_dates, min_confidence, kinds, date_order, proven, proven_names, proven_model
-        The text writer's options, as ``redacted``, ``masked`` or ``surrogate`` take them; one
-        not given keeps that writer's default, one that writer does not take is an error.
+    scheme : Scheme, optional
+        The spans' label scheme, as the text writer takes it.
+    **options
+        The text writer's options, passed on as they are (``style``, ``seed``, ``mark``..., ``options``: a
+        :class:`~crfdeid.deid.defaults.SurrogateOptions`, or its fields by name); one None keeps that
+        writer's default, one it does not take is an error (``date_order`` but with surrogates is dropped).
     """
 
     overwrite = False
+    __signature__ = _TextOptions()
 
-    def __init__(self, out, text: str = "redacted", scheme=None, style=None, template=None, char=None,
-                 propagate=None, seed=None, key=None, date_shift=None, age_over_89=None, age_bucket=None,
-                 mapping=None, mark=None, dob=None, unparsed_dates=None, min_confidence=None, kinds=None,
-                 date_order=None, proven=None, proven_names=None, proven_model=None):
+    def __init__(self, out, text: str = "redacted", scheme=None, **options):
         if text not in TEXT_STYLES:
             raise ConfigError(f"text={text!r}: known: {', '.join(TEXT_STYLES)}")
-        given = {k: v for k, v in locals().items() if v is not None and k not in ("self", "out", "text", "scheme")}
+        given = {k: v for k, v in options.items() if v is not None}
         if text != "surrogate":  # only shifted dates are read in an order (a run's setting, any output)
             given.pop("date_order", None)
         try:

@@ -316,7 +316,7 @@ class TaggingModel:
         found, gathered = [], Evidence() if evidence else None
         where = text if note is None else note
         cuts = cut.cuts(where)
-        for (a, b), own in zip(cut.windows(where), zip(cuts, cuts[1:])):
+        for (a, b), own in zip(cut.windows(where, cuts), zip(cuts, cuts[1:])):
             checkpoint()  # a caller's deadline (the service's request timeout) stops between pieces
             piece = self._item(text[a:b])
             labels, p_out, _ = self._label([piece], o_threshold)[0]

@@ -124,10 +124,11 @@ class Pieces:
             out.append(a)
         return out
 
-    def windows(self, text: str) -> list[tuple[int, int]]:
+    def windows(self, text: str, cuts: list[int] | None = None) -> list[tuple[int, int]]:
         """``(start, end)`` of the window each piece of ``text`` is tagged in: the piece and
-        about :attr:`reach` characters of each neighbour, cut at safe points."""
-        cuts, n, r = self.cuts(text), len(text), self.reach
+        about :attr:`reach` characters of each neighbour, cut at safe points (``cuts``: the
+        pieces' :meth:`cuts`, when the caller has them: finding them is most of the work)."""
+        cuts, n, r = self.cuts(text) if cuts is None else cuts, len(text), self.reach
         out = []
         for a, b in zip(cuts, cuts[1:]):
             start = 0 if a == 0 else _reach(text, a, -r)
