@@ -169,7 +169,10 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
                           "are not among the word templates", path=path)
     fs.update(groups={g: bool(groups.get(g)) for g in GROUPS}, word=_dedupe(word),
               token=_dedupe(token), windowed=_dedupe(windowed),
-              bigrams=bool(fs["bigrams"]) and ("lexical" in on or not on), caseless=bool(fs["caseless"]))
+              bigrams=bool(fs["bigrams"]) and ("lexical" in on or not on))
+    if not fs.pop("caseless"):  # left out when off: a model saved before the key loads as it was saved
+        return fs
+    fs["caseless"] = True
     return fs
 
 
@@ -214,7 +217,7 @@ class Featurizer:
         self.window = fs["window"]
         self.token_window = fs["token_window"]
         self.bigrams = fs["bigrams"]
-        self.caseless = fs["caseless"]
+        self.caseless = fs.get("caseless", False)
         bound = resources is not None and not resources.is_default
         self._word = [_bind(WORD_TEMPLATES.get(n), resources if bound else None) for n in fs["word"]]
         self._windowed_at = [fs["word"].index(n) for n in fs["windowed"]]
