@@ -13,6 +13,7 @@ A feature set (``features/*.yaml``) is plain data::
     window: 2          # +-window over word templates
     token_window: 1    # +-window over token (document context) templates
     bigrams: true      # lower-cased bigrams with the previous and next token
+    caseless: false    # shapes of their own in lines without a capital (crfdeid.features.caseless)
 
 Each group names its templates (:data:`GROUPS`); ``extra_word``/``extra_token``
 add registered templates by name, ``windowed`` overrides which word templates
@@ -31,6 +32,7 @@ from ..errors import ConfigError, RegistryError
 from ..registry import Registry
 from ..settings import check_keys
 from ..text.tokenize import tokenize
+from . import caseless as _caseless
 
 WORD_TEMPLATES = Registry("word feature template")
 TOKEN_TEMPLATES = Registry("token feature template")
@@ -113,7 +115,7 @@ GROUPS = {
 }
 
 FEATURE_SET_KEYS: dict[str, Any] = {
-    "name": None, "groups": {}, "window": 2, "token_window": 1, "bigrams": True,
+    "name": None, "groups": {}, "window": 2, "token_window": 1, "bigrams": True, "caseless": False,
     "extra_word": [], "extra_token": [], "windowed": None,
     # Filled in by resolution; accepted on input so a resolved set resolves to itself.
     "word": None, "token": None,
@@ -168,6 +170,9 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
     fs.update(groups={g: bool(groups.get(g)) for g in GROUPS}, word=_dedupe(word),
               token=_dedupe(token), windowed=_dedupe(windowed),
               bigrams=bool(fs["bigrams"]) and ("lexical" in on or not on))
+    if not fs.pop("caseless"):  # left out when off: a model saved before the key loads as it was saved
+        return fs
+    fs["caseless"] = True
     return fs
 
 
@@ -212,6 +217,7 @@ class Featurizer:
         self.window = fs["window"]
         self.token_window = fs["token_window"]
         self.bigrams = fs["bigrams"]
+        self.caseless = fs.get("caseless", False)
         bound = resources is not None and not resources.is_default
         self._word = [_bind(WORD_TEMPLATES.get(n), resources if bound else None) for n in fs["word"]]
         self._windowed_at = [fs["word"].index(n) for n in fs["windowed"]]
@@ -226,10 +232,7 @@ class Featurizer:
     # -- per word type, cached ------------------------------------------------
     def word_attributes(self, word: str) -> list[str]:
         """Attributes of a word at offset 0 (uncached)."""
-        out = []
-        for t in self._word:
-            out.extend(to_attributes(t(word)))
-        return out
+        return self.type_attributes(word)[0]
 
     def neighbour_attributes(self, word: str, offset: int) -> list[str]:
         """Attributes a word contributes to the token ``offset`` positions away (uncached)."""
@@ -249,8 +252,12 @@ class Featurizer:
     def type_attributes(self, word: str) -> tuple[list[str], list[str]]:
         """A word's own attributes, and the windowed templates' ones before the offset prefix.
 
-        Every template runs once (uncached).
+        Every template runs once (uncached). A word key of :meth:`word_keys` marked caseless gives
+        its word's attributes with the case-bearing ones under their own head.
         """
+        if word[:1] == _caseless.MARK:
+            mine, windowed = self.type_attributes(word[1:])
+            return _caseless.marked(mine), _caseless.marked(windowed)
         per = [to_attributes(t(word)) for t in self._word]
         return list(chain.from_iterable(per)), [a for j in self._windowed_at for a in per[j]]
 
@@ -267,6 +274,11 @@ class Featurizer:
     def pad_attribute(self, offset: int) -> str:
         """The attribute of the position just outside the text at ``offset`` (``-1:BOS``)."""
         return self._pad[offset]
+
+    def word_keys(self, text: str, tokens, words: list[str]) -> list[str]:
+        """The word-type keys of a document's tokens: their texts (``words``), marked in caseless lines
+        when the feature set says ``caseless``."""
+        return _caseless.word_keys(text, tokens, words) if self.caseless else words
 
     def _cached(self, words):
         base = self._base
@@ -298,7 +310,8 @@ class Featurizer:
         cache : bool
             Use the per-type cache (``False`` recomputes everything; same result).
         """
-        words = [t.text for t in tokens]
+        texts = [t.text for t in tokens]
+        words = self.word_keys(text, tokens, texts)
         n = len(words)
         if cache:
             self._cached(words)
@@ -323,7 +336,7 @@ class Featurizer:
                 col = [nb[w] for w in words[m:]] + [(self._pad[o],)] + [()] * (m - 1)
             cols.append(col)
         if self.bigrams:
-            cols.append(self.bigram_attributes(words))
+            cols.append(self.bigram_attributes(texts))
         if self._token:
             cols.append(self._token_columns(text, tokens))
         return [list(chain.from_iterable(z)) for z in zip(*cols)]

@@ -29,7 +29,7 @@ from ..document import Document
 from ..errors import ReaderError
 from ..io import READERS
 from . import persona
-from .builder import NoteBuilder
+from .builder import NoteBuilder, recased_text
 from .dictated import dictated_note
 from .discharge import discharge_summary
 from .letter import letter
@@ -153,30 +153,68 @@ def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
 
 
 def parse_source(path: str) -> tuple[int, int, str]:
-    """``"N,SEED[,STYLE]"`` (or ``"N"``, seed 0, style i2b2) as used by ``read("synth:N,SEED")``.
+    """``"N,SEED[,STYLE[,CASE:PCT]]"`` (or ``"N"``, seed 0, style i2b2) as used by ``read("synth:N,SEED")``;
+    the casing field is checked and read by :func:`parse_recase`.
 
-    >>> parse_source("1000,13"), parse_source("50,1,ward")
-    ((1000, 13, 'i2b2'), (50, 1, 'ward'))
+    >>> parse_source("1000,13"), parse_source("50,1,ward"), parse_source("50,1,ward,lower:30")
+    ((1000, 13, 'i2b2'), (50, 1, 'ward'), (50, 1, 'ward'))
     """
     n, _, rest = path.partition(",")
     seed, _, style = rest.partition(",")
+    style, _, casing = style.partition(",")
     style = style or "i2b2"
     try:
         got = int(n), int(seed or 0), style
     except ValueError:
         got = None
     if got is None or style not in STYLES:
-        raise ReaderError(f"synth source must be N, N,SEED or N,SEED,STYLE (integers; style one of "
-                          f"{', '.join(STYLES)}), got {path!r}", path=path)
+        raise ReaderError(f"synth source must be N, N,SEED, N,SEED,STYLE or N,SEED,STYLE,CASE:PCT (integers; "
+                          f"style one of {', '.join(STYLES)}), got {path!r}", path=path)
+    parse_recase(path)
     return got
+
+
+def parse_recase(path: str) -> tuple[str, int]:
+    """The casing field of ``"N,SEED,STYLE,CASE[:PCT]"``: ``(CASE, PCT)``, ``("", 0)`` without one.
+
+    ``CASE`` is ``lower`` or ``upper``; ``PCT`` (0 to 100, default 100) the share of notes recased.
+
+    >>> parse_recase("300,13,specialty,lower:30"), parse_recase("5,1,mix,upper"), parse_recase("5,1")
+    (('lower', 30), ('upper', 100), ('', 0))
+    """
+    field = path.split(",", 3)[3] if path.count(",") >= 3 else ""
+    if not field:
+        return "", 0
+    case, colon, pct = field.partition(":")
+    share = int(pct) if pct.isdigit() else -1 if colon else 100
+    if case not in ("lower", "upper") or not 0 <= share <= 100:
+        raise ReaderError(f"synth casing must be lower or upper, optionally :PCT (0 to 100), got {field!r} "
+                          f"in {path!r}", path=path)
+    return case, share
+
+
+def recase_share(docs: Iterator[Document], seed: int, case: str, share: int) -> Iterator[Document]:
+    """``docs`` with ``share`` percent of them in ``case`` (``lower``/``upper``), the rest as drawn.
+
+    A note is chosen by its id and ``seed`` alone (the notes' own draws are untouched, so
+    ``synth:N,S,STYLE,lower:P`` is ``synth:N,S,STYLE`` with some notes recased); every character
+    keeps its length (:func:`crfdeid.synth.builder.recased_text`), so the gold spans stay right.
+    """
+    for doc in docs:
+        if share and random.Random(f"crfdeid-synth-case:{seed}:{doc.doc_id}").random() * 100 < share:
+            doc = Document(doc.doc_id, recased_text(doc.text, case), list(doc.spans),
+                           dict(doc.meta, casing=case))
+        yield doc
 
 
 @READERS.register("synth")
 def read_synth(path: str, report, **options) -> Iterator[Document]:
-    """Reader ``synth:N,SEED[,STYLE]``: ``N`` generated documents, nothing read from disk."""
+    """Reader ``synth:N,SEED[,STYLE[,CASE:PCT]]``: ``N`` generated documents, nothing read from disk;
+    with ``CASE:PCT`` (``lower:30``) that share of them lower- or upper-cased (:func:`recase_share`)."""
     try:
         n, seed, style = parse_source(path)
+        case, share = parse_recase(path)
     except ReaderError as err:
         report(err)
         return
-    yield from iter_documents(n, seed, style)
+    yield from recase_share(iter_documents(n, seed, style), seed, case, share)

@@ -79,6 +79,11 @@ class NoteBuilder:
         return Document(doc_id, text, list(self._spans), dict(meta or {}))
 
 
+def recased_text(text: str, mode: str) -> str:
+    """``text`` upper- or lower-cased character by character, its length (and so every offset) kept."""
+    return "".join(_recased(c, mode) for c in text)
+
+
 def _recased(char: str, mode: str) -> str:
     """``char`` in upper or lower case, kept as is where that would change its length (``ß``: ``SS``)."""
     new = char.upper() if mode == "upper" else char.lower()

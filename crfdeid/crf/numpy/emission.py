@@ -177,7 +177,7 @@ class EmissionScorer:
         words, pairs, keys = [], [], []
         for text, tokens in docs:
             texts, lowered, _ = token_texts(text, tokens)
-            words += texts
+            words += fz.word_keys(text, tokens, texts)
             if fz.bigrams:
                 pairs += fz.bigram_pairs(texts, lowered)
             if fz.has_token_columns:
