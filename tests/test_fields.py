@@ -48,7 +48,6 @@ def _span(text, surface, subtype="DOCTOR"):
     ("Dr Lakshmi Iyer, Consultant in General Medicine", "General Medicine", "CITY", "specialty"),
     ("Seen by ED Registrar; Orthopaedic Registrar aware.", "Orthopaedic Registrar", "HOSPITAL", "role"),
     ("Dr Niamh Kavanagh, GP Registrar", "Registrar", "STATE", "role"),
-    ("Present: Jo Whitfield (Ward Manager), OT.", "Ward Manager", "DOCTOR", "role"),
     ("d/w Medical Registrar; Ward Manager aware.", "Ward Manager", "DOCTOR", "role"),
     # values: durations, codes, ages, scores, grades, readings, times
     ("productive cough for 2/52, SOB x 3/7", "2/52", "DATE", "duration"),
@@ -56,7 +55,6 @@ def _span(text, surface, subtype="DOCTOR"):
     ("Coded: lower UTI (SNOMED 68566005).", "SNOMED 68566005", "DOCTOR", "code"),
     ("Age/Sex: 56 Y/M   UHID: SVH2511047", "56", "MEDICALRECORD", "age"),
     ("Age/Sex: 56 Y/M   UHID: SVH2511047", "Y/M", "MEDICALRECORD", "age"),
-    ("lives with husband Dennis (86), her carer", "86", "DOCTOR", "age"),
     ("lymphoma, Ann Arbor stage IIIB, IPI 3", "IIIB", "CITY", "score"),
     ("Triage: Manchester Triage orange", "Manchester Triage orange", "DOCTOR", "score"),
     ("eyes 4, verbal 5, motor 6: Glasgow Coma Scale fifteen", "Glasgow Coma Scale", "HOSPITAL", "score"),
