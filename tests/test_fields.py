@@ -60,7 +60,6 @@ def _span(text, surface, subtype="DOCTOR"):
     ("eyes 4, verbal 5, motor 6: Glasgow Coma Scale fifteen", "Glasgow Coma Scale", "HOSPITAL", "score"),
     ("empty can test weak 4/5.", "4/5", "DATE", "grade"),
     ("SFH 33 cm, FHR 140", "SFH 33", "HOSPITAL", "vital"),
-    ("K/c/o T2DM. FBS 182, PPBS 246, HbA1c 8.9%", "FBS 182, PPBS 246", "PATIENT", "vital"),
     ("ed triage 0212\n24f bib qas", "0212", "DATE", "time"),
     ("UR: UR448120   Arrived: 0342", "0342", "DATE", "time"),
     # words: a colour before its word, dressings and bedside tests

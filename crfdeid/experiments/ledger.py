@@ -121,7 +121,6 @@ def _units() -> dict[str, tuple]:
         "fields specialty": ("fields", "specialty", "false"),
         "fields clock after heading": ("fields", "clock_after_heading", "false"),
         "bedside words": ("bedside", "why_words", "none"),
-        "bedside vitals only": ("bedside", "vitals_only", "false"),
         # the Safe Harbor layer's modules beside its own forms, and the places after it
         "fixedforms (all)": ("fixedforms", "matches", "empty"),
         "contextforms (all)": ("contextforms", "matches", "empty"),

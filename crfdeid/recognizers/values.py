@@ -384,7 +384,7 @@ def why_value(text: str, sp: Span) -> str | None:
             return "role"
         if _setting(text, sp):
             return "setting"
-        if _inside(bedside.VITAL, text, sp, 24) is not None or bedside.vitals_only(text, sp):
+        if _inside(bedside.VITAL, text, sp, 24) is not None:
             return "vital"
         if _clock(text, sp) or fields.clock_after_heading(text, sp):
             return "time"
