@@ -44,13 +44,6 @@ _R = table("bedside").namespace()  # the patterns and words (crfdeid/_data/rules
 VITAL = _R.VITAL
 
 
-def vitals_only(text: str, sp: Span) -> bool:
-    """Whether every letter and digit of the span lies in readings of :data:`VITAL` (``FBS 182, PPBS 246``)."""
-    inside = [m.span() for m in VITAL.finditer(text, max(0, sp.start - 24), min(len(text), sp.end + 24))]
-    return bool(inside) and all(any(a <= i < b for a, b in inside) for i in range(sp.start, sp.end)
-                                if text[i].isalnum())
-
-
 @lru_cache(maxsize=1)
 def common_names() -> frozenset:
     """First names, titles and the 2,000 most frequent surnames (the census lists' order): what a

@@ -39,10 +39,9 @@ hospital in place of a heading and a label. What is done:
   (``Nephrology clinic``); with a role's modifier after it, 6 synthetic tokens (``Nursing`` of ``Nursing
   Home``); without an entry of the lists among its words, two PhysioNet LOCATION-OTHER tokens before a
   role's word. None of these is taken now.
-* **role** in apposition: a span of ``staff_roles`` words whose last word (three letters or more) is no
-  first name, wrapped in brackets or after a comma (``Jo Whitfield (Ward Manager)``, ``Jo Lee, Charge
-  Nurse``); and a service's words then a role's (:func:`service_role`: ``Orthopaedic Registrar``,
-  ``District Nurse``), the last no first name, in a name or place span (no DEPARTMENT).
+* **role**: a service's words then a role's (:func:`service_role`: ``Orthopaedic Registrar``,
+  ``District Nurse``), the last no first name, in a name or place span (no DEPARTMENT). The role in
+  apposition was taken out by the rule diet of 2026-11-26 (docs/rules.md, last section).
 * **time** (:func:`clock_after_heading`): four digits of a 24-hour clock that end a line after a
   heading's words (``ed triage 0212``, ``WARD ROUND 0930``), or right after a time's label (``Arrived:
   0342``, ``seen @ 1430``).
@@ -329,13 +328,3 @@ def service_role(lows: list[str]) -> bool:
         i += 1
     rest = lows[i:]
     return 0 < i < len(lows) and all(w in lists["roles"] for w in rest) and rest[-1] not in first_names()
-
-
-def role_apposition(text: str, sp: Span, lows: list[str]) -> bool:
-    """Whether the span is a role in brackets or after a comma, ending in a role's head word."""
-    lists = _lists()
-    if not lows or not all(w in lists["roles"] for w in lows) or lows[-1] in first_names() or len(lows[-1]) < 3:
-        return False
-    before = text[max(0, sp.start - 3):sp.start].rstrip(" \t")
-    after = text[sp.end:sp.end + 1]
-    return (before.endswith("(") and after == ")") or before.endswith(",")

@@ -29,13 +29,13 @@ predicted span is such a value, from the evidence each reason names; the clinica
 * *issue 50, third round*: a score's value may be a stage with its letter (``Ann Arbor stage IIIB``) or a
   category written as a colour (``Manchester Triage orange``); ``weak`` is a grade's word (``empty can test
   weak 4/5``); an age's unit may be a sex after a slash (``56 Y/M``: the ``Y/M`` found alone is the age's too);
-  an age of 1 to 89 in brackets right after a relation and a name (``husband Dennis (86)``); a profession
+  a profession
   before a service's frequency is a role (``Home health aide 3 days a week``; not after ``works as``);
   a one-word name glued to a colour word by a space as well (``Rose colored urine``);
 * **duration**: ``n/7`` or ``n/52`` (days, weeks: UK notes) after ``for``, ``x``, ``over``, ``past``... or before
   ``ago``, ``hx``, ``history`` (``cough for 3/7``); never after ``in`` (``CABG in 4/52`` is April 1952);
 * **code**: inside a clinical terminology's code (``SNOMED 68566005``, ``ICD-10 J18.9``, ``Read code XE0dZ``);
-* **label** before a colon, **heading** of a line, **specialty** and a **role** in apposition, the cutting at
+* **label** before a colon, **heading** of a line, **specialty** and a service's **role**, the cutting at
   field gaps and the narrowing of a profession's number: :mod:`.fields` (issue 50, third round). The third
   round's reasons take 0 gold spans and 0 gold tokens of the PhysioNet development notes and, of
   ``synth:400,7``, none that main's reasons do not (docs/clinical-values.md, third round); a draft of
@@ -249,15 +249,6 @@ def _duration(text: str, sp: Span) -> bool:
                 or _V.DURATION_AFTER.match(text, m.end()))
 
 
-def _bracketed_age(text: str, sp: Span) -> bool:
-    """A number of 1 to 89 in brackets right after a relation and a name (``husband Dennis (86)``)."""
-    surface = text[sp.start:sp.end]
-    if not re.fullmatch(r"[0-9]{1,2}", surface) or not 0 < int(surface) < 90 or text[sp.end:sp.end + 1] != ")":
-        return False
-    m = _V.RELATION_NAME_BEFORE.search(text, max(0, sp.start - 40), sp.start)
-    return m is not None and m.group(1).lower() in gazetteers.load("relations")
-
-
 def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     lists = _lists()
     vocab = lists["labels"] | lists["roles"] | _V.JOINS
@@ -393,11 +384,11 @@ def why_value(text: str, sp: Span) -> str | None:
             return "role"
         if _setting(text, sp):
             return "setting"
-        if _inside(bedside.VITAL, text, sp, 24) is not None or bedside.vitals_only(text, sp):
+        if _inside(bedside.VITAL, text, sp, 24) is not None:
             return "vital"
         if _clock(text, sp) or fields.clock_after_heading(text, sp):
             return "time"
-        if _age(text, sp) or _bracketed_age(text, sp):
+        if _age(text, sp):
             return "age"
         if _duration(text, sp):
             return "duration"
@@ -415,7 +406,7 @@ def why_value(text: str, sp: Span) -> str | None:
         return "heading"
     if fields.label_before_colon(text, sp, lows):
         return "label"
-    if _role(text, sp, lows) or (sp.category == "NAME" and fields.role_apposition(text, sp, lows)) \
+    if _role(text, sp, lows) \
             or (sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.service_role(lows)):
         return "role"
     if sp.category in ("NAME", "LOCATION") and sp.subtype != "DEPARTMENT" and fields.specialty(text, sp, lows):
