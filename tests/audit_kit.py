@@ -4,24 +4,30 @@ signed plan, and its notes reviewed as people review. Synthetic notes only."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
 import json
+import os
 import shutil
 import sqlite3
+import types
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from crfdeid.audit import simulate as audit_simulate
+from crfdeid.cli import audit_release
 from crfdeid.cli.audit import main
 from crfdeid.cli.review import main as review
 from crfdeid.cli.tag import main as tag
 from crfdeid.deid.signing import new_pair
-from crfdeid.io import write
+from crfdeid.io import runmanifest, write
 from crfdeid.review import ledger
 from crfdeid.review import store as store_module
 from crfdeid.synth import iter_documents
+from crfdeid.tagging.model import DEFAULT_MODEL
 
 
 def officer_kit(folder):
@@ -41,6 +47,48 @@ def officer_kit(folder):
 
 
 REVIEWERS = ("ann", "bob")
+
+
+def _named(argv: list[str]) -> str:
+    """A digest of the bytes of every file (or folder's files) an argument names, read now, and of the
+    default model's file (a run without ``--model`` tags with it): an edited input is another run."""
+    h = hashlib.sha256()
+    for a in [str(DEFAULT_MODEL), *argv]:
+        for name in (a, a.partition("=")[2], a.partition(":")[2]):
+            path = Path(name) if name else None
+            files = [path] if path and path.is_file() else sorted(path.rglob("*")) if path and path.is_dir() else []
+            for f in (f for f in files if f.is_file()):
+                h.update(f"{a}\0{f}\0{runmanifest.sha256_file(f)}\0".encode())
+    return h.hexdigest()
+
+
+@contextlib.contextmanager
+def tag_once(folder: Path):
+    """``tag`` as ``audit verify``, ``report``, ``sample`` and ``plan`` run it again (``audit_release.tag``)
+    made once for the same arguments, working folder and input bytes while the block runs; a repeat gets
+    the first run's output folder copied into its own ``--output-dir`` and its exit code. Every check of a
+    module's kit makes the release's run again with the same arguments, model and notes: a deterministic
+    run (that is what the check relies on), whose files are compared as before. ``folder``: where the
+    first runs' outputs are kept. Yields ``{key: exit code}`` of the runs made."""
+    made: dict = {}
+
+    def main(argv):
+        out = argv[len(argv) - 1 - argv[::-1].index("--output-dir") + 1]  # the last one: what tag writes to
+        key = (os.getcwd(), tuple("OUT" if a == out else a for a in argv), _named(argv))
+        if key not in made:
+            kept = folder / str(len(made))
+            code = tag(argv)
+            if Path(out).is_dir():
+                shutil.copytree(out, kept)
+            made[key] = code, kept
+        code, kept = made[key]
+        if kept.is_dir():
+            shutil.copytree(kept, out, dirs_exist_ok=True)
+        return code
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(audit_release, "tag", types.SimpleNamespace(main=main))
+        yield made
 
 
 def planned(kit, out, plan_file, *more) -> None:

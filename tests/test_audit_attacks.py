@@ -12,9 +12,10 @@ import re
 import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
-from audit_kit import officer_kit, planned, rechain, reviewed_by_people, signed_audit, unreview
+from audit_kit import officer_kit, planned, rechain, reviewed_by_people, signed_audit, tag_once, unreview
 
 from crfdeid.audit import canary
 from crfdeid.audit import report as audit_report
@@ -24,6 +25,13 @@ from crfdeid.deid.signing import new_pair
 from crfdeid.review import store as store_module
 from crfdeid.review.credentials import Credentials
 from crfdeid.review.project import Project
+
+
+@pytest.fixture(scope="module", autouse=True)
+def release_runs(tmp_path_factory):
+    """The release's run made again once for each of its arguments and inputs (audit_kit.tag_once)."""
+    with tag_once(tmp_path_factory.mktemp("runs")) as made:
+        yield made
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +68,24 @@ def _sign(folder, kit, capsys, *more) -> tuple[int, str]:
 def test_the_honest_audit_verifies_with_the_public_key_and_the_ledger(audit, kit, capsys):
     code, err = _verify(audit, kit, capsys)
     assert code == 0 and "verify: ok" in err, err
+
+
+def test_an_input_edited_after_the_release_run_is_tagged_again_and_named(audit, kit, capsys, release_runs):
+    # the module's runs are made once per input bytes (release_runs): an edited note is a new run, not the first
+    code, err = _verify(audit, kit, capsys)
+    assert code == 0, err
+    made = len(release_runs)
+    notes = Path(kit[0].split(":", 1)[1])
+    before = notes.read_text()
+    records = [json.loads(x) for x in before.splitlines()]
+    records[0]["text"] += " One more line."
+    try:
+        notes.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+        code, err = _verify(audit, kit, capsys)
+    finally:
+        notes.write_text(before)
+    assert code == 1 and "changed since the run (SHA-256)" in err
+    assert len(release_runs) == made + 2  # verify's two runs (the output, the spans) made again
 
 
 def test_draw_shopping_with_a_chosen_seed_is_refused_and_named(kit, tmp_path, capsys):

@@ -12,11 +12,18 @@ import shutil
 import sqlite3
 
 import pytest
-from audit_kit import officer_kit, rechain, signed_audit, unreview
+from audit_kit import officer_kit, rechain, signed_audit, tag_once, unreview
 
 from crfdeid.cli.audit import main
 from crfdeid.review.project import Project
 from crfdeid.review.store import MODEL
+
+
+@pytest.fixture(scope="module", autouse=True)
+def release_runs(tmp_path_factory):
+    """The release's run made again once for each of its arguments and inputs (audit_kit.tag_once)."""
+    with tag_once(tmp_path_factory.mktemp("runs")) as made:
+        yield made
 
 
 @pytest.fixture(scope="module")
