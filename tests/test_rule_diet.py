@@ -55,6 +55,8 @@ END_TO_END = [
     ("phrases named_low", "review on rowan ward with the team", "rowan ward"),
     ("phrases named_low", "rx to thornbury family pharmacy, collected", "thornbury family pharmacy"),
     ("phrases street_prefix", "Cartref, Heol y Garth, Aberaeron", "Heol y Garth"),
+    ("trim clock", "Mon 24 Nov 2025 09:20, Dr Thorne rang", "Mon 24 Nov 2025"),  # diet13b
+    ("trim clock", "rang 3 oct 2025 7:45 re bloods", "3 oct 2025"),
 ]
 
 
