@@ -40,7 +40,6 @@ FOUND = [
     ("ID confirmed: 6 Heol y Felin, Cardiff", "6 Heol y Felin", "STREET"),
     ("Address: 3 Bóthar na Trá, Salthill", "3 Bóthar na Trá", "STREET"),
     ("Pharmacy: 88 Route 9, Albany", "88 Route 9", "STREET"),
-    ("Community pharmacy on Westgate Road.", "Westgate Road", "STREET"),
     ("K1184203   Ward 22, Ravensworth Infirmary", "Ward 22", "LOCATION-OTHER"),
     # 2026-11-25, the places round: weaker cues (towns, insurers), two countries each
     ("She moved to Rutherglen from Port Glasgow in June.", "Rutherglen", "CITY"),  # Scotland
