@@ -39,7 +39,6 @@ def _hard_wired(text, spans, rules: bool, date_check=True, english=True, own_lab
     kept = hygiene.drop_junk(text, kept, stop_words=english)  # issue 26: no span that cannot be PHI
     kept = kept if own_labels else hygiene.drop_young_ages(text, kept)
     kept = hygiene.trim_punctuation(text, kept) if english and not own_labels else kept  # issue 34
-    kept = hygiene.trim_clock(text, kept) if english and not own_labels else kept  # issue 50
     found = safeharbor.apply(text, kept, keep_predicted=own_labels)
     found = phrases.apply(text, found) if english and not own_labels else found  # issue 50
     return to_token_bounds(text, found, split)

@@ -40,7 +40,6 @@ FOUND = [
     ("ID confirmed: 6 Heol y Felin, Cardiff", "6 Heol y Felin", "STREET"),
     ("Address: 3 Bóthar na Trá, Salthill", "3 Bóthar na Trá", "STREET"),
     ("Pharmacy: 88 Route 9, Albany", "88 Route 9", "STREET"),
-    ("Community pharmacy on Westgate Road.", "Westgate Road", "STREET"),
     ("K1184203   Ward 22, Ravensworth Infirmary", "Ward 22", "LOCATION-OTHER"),
     # 2026-11-25, the places round: weaker cues (towns, insurers), two countries each
     ("She moved to Rutherglen from Port Glasgow in June.", "Rutherglen", "CITY"),  # Scotland
@@ -233,20 +232,6 @@ def test_a_given_name_s_second_syllable_is_the_name_s(text, start, end, whole):
 def test_an_eponym_coordinated_with_another_is_a_clinical_term(text, word, clinical_term):
     at = text.rindex(word)
     assert bool(clinical.why_clinical(text, make_span(at, at + len(word), "DOCTOR"))) is clinical_term
-
-
-@pytest.mark.parametrize("text, date, kept", [
-    ("Mon 24 Nov 2025 09:20, Dr Thorne rang", "Mon 24 Nov 2025 09", "Mon 24 Nov 2025"),  # UK
-    ("seen 2025-11-21T14:05 in ED", "2025-11-21T14", "2025-11-21"),  # ISO, CA
-    ("rang 3 oct 2025 7:45 re bloods", "3 oct 2025 7", "3 oct 2025"),  # lower case, IE
-    ("Seen 24/11/2025 14 times since", "24/11/2025 14", "24/11/2025 14"),  # no minutes: not a time
-    ("ratio 24/11 09:20", "11", "11"),  # nothing before the number: left to the tagger
-])
-def test_the_hour_of_a_clock_time_glued_to_a_date_is_left_outside(text, date, kept):
-    from crfdeid.recognizers import hygiene
-    start = text.index(date)
-    assert [text[s.start:s.end] for s in hygiene.trim_clock(text, [make_span(start, start + len(date), "DATE")])] \
-        == [kept]
 
 
 @pytest.mark.parametrize("text, number", [("LABS: Na 131, Glu 211, WBC 9.2", "211"),

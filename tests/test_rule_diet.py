@@ -55,6 +55,11 @@ END_TO_END = [
     ("phrases named_low", "review on rowan ward with the team", "rowan ward"),
     ("phrases named_low", "rx to thornbury family pharmacy, collected", "thornbury family pharmacy"),
     ("phrases street_prefix", "Cartref, Heol y Garth, Aberaeron", "Heol y Garth"),
+    ("trim clock", "Mon 24 Nov 2025 09:20, Dr Thorne rang", "Mon 24 Nov 2025"),  # diet13b
+    ("trim clock", "rang 3 oct 2025 7:45 re bloods", "3 oct 2025"),
+    ("phrases street_named", "she lives on Harrowgate Terrace near the park", "Harrowgate Terrace"),
+    ("phrases street_named", "moved to Old Quarry Boulevard last year", "Old Quarry Boulevard"),
+    ("phrases street_named", "home is Penhallow Crescent, Truro", "Penhallow Crescent"),
 ]
 
 

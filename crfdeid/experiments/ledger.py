@@ -99,7 +99,6 @@ def _units() -> dict[str, tuple]:
         "names plain name words": ("rules", "_plain_name_words", "empty"),
         "names extension (all)": ("rules", "extend_names", "spans"),
         "names joints": ("joints", "join_names", "spans"),
-        "trim clock": ("hygiene", "trim_clock", "spans"),
         # the clinical filter's reasons
         "clinical terms (all but values)": ("clinical", "why_clinical", "values"),
         "values (all reasons)": ("values", "why_value", "none"),

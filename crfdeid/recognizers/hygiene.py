@@ -205,23 +205,3 @@ def drop_young_ages(text: str, spans) -> list[Span]:
                 continue
         out.append(sp)
     return out
-
-
-def trim_clock(text: str, spans) -> list[Span]:
-    """DATE spans without the hour of a clock time they end in (``Mon 24 Nov 2025 09`` of ``Mon
-    24 Nov 2025 09:20``: the date stays PHI, ``09:20`` is a time, no Safe Harbor identifier and a
-    value that must survive). Evidence: the span's last number is one or two digits after a
-    space or ``T`` and a colon and two minute digits follow it; issue 50.
-
-    >>> from crfdeid.document import make_span
-    >>> text = "Mon 24 Nov 2025 09:20, seen"
-    >>> [text[s.start:s.end] for s in trim_clock(text, [make_span(0, 18, "DATE")])]
-    ['Mon 24 Nov 2025']
-    """
-    out = []
-    for sp in spans:
-        m = _R.GLUED_HOUR.search(text[sp.start:sp.end]) if sp.subtype == "DATE" else None
-        if m is not None and m.start() > 0 and _R.MINUTES.match(text, sp.end):
-            sp = replace(sp, end=sp.start + m.start())
-        out.append(sp)
-    return out

@@ -113,7 +113,6 @@ from .safeharbor import overlap_groups
 
 #: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
 #: plain words after a name too).
-STRONG_STREET_TYPES = table("phrases").entries("STRONG_STREET_TYPES")
 # The shapes' patterns and words (crfdeid/_data/rules/phrases.tsv).
 _T = table("phrases")
 _D = _T.namespace()
@@ -143,7 +142,6 @@ def _patterns() -> dict[str, LazyPattern | AsciiTwin]:
     given = {"cap_heads": _alternation(_cased(e for n in HEAD_LISTS for e in gazetteers.entries(n))),
              "low_heads": _alternation(h for h in heads if h in _D.LOWER_HEADS),
              "types": _alternation(gazetteers.entries("street_types")),
-             "strong": _alternation(_cased(STRONG_STREET_TYPES)),
              "prefixes": _alternation(gazetteers.entries("street_prefixes")),
              "STRONG_LOWER_HEADS": _alternation(_D.STRONG_LOWER_HEADS)}
     return {name: (_twin(_T.source(name, **given)) if twin else lazy(_T.source(name, **given), flags))
@@ -181,10 +179,6 @@ def find(text: str) -> list[Span]:
             found.append(Span(start, m.end("run"), "LOCATION", "ORGANIZATION"))
     found += [Span(m.start(), m.end(), "LOCATION", "STREET") for m in _scan(p["street"], text, "street", lines)]
     found += _marked("FOUND", text, low, p) + _foreign_streets(text, low, p)
-    for m in _scan(p["street_named"], text, "street_named", lines):
-        start = _leading_plain(text, m.start(), m.end("run"))
-        if any(_proper(w) for w in text[start:m.end("run")].split()):
-            found.append(Span(start, m.end(), "LOCATION", "STREET"))
     for m in _scan(p["street_low"], text, "street_low", lines):
         first = _first_proper(text, m.start("run"), m.end("run"), loose=True)
         if first is not None:
@@ -294,7 +288,6 @@ def _last_words() -> dict[str, frozenset]:
               *_T.source("LOW_PREFIXES").split("|"), *_STREET_ROAD_WORDS)
     return {"named": heads,
             "street": frozenset(w for e in street for w in _D.WORDS.findall(e.lower())),
-            "street_named": frozenset(w.lower() for w in STRONG_STREET_TYPES),
             "street_low": frozenset(_T.source("LOW_TYPES").split("|")),
             "strong_low": frozenset(h.split()[-1] for h in _D.STRONG_LOWER_HEADS),
             "plan": frozenset(("plan", "insurance", "policy", "cover", "scheme")),

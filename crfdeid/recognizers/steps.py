@@ -243,8 +243,7 @@ class TrimPunctuation:
     """Punctuation and lower-case stop words at a span's ends left outside it
     (:func:`.hygiene.trim_punctuation`: the full stop of ``Keene.``, not an initial's or an
     abbreviation's; ``through`` of ``through Bayline Home Care``); English notes of the i2b2 2014
-    labels only, as the rules that read the full stops are. The hour of a clock time glued to a
-    date is left outside it (:func:`.hygiene.trim_clock`). In a chain with the clinical filter,
+    labels only, as the rules that read the full stops are. In a chain with the clinical filter,
     a name the trim narrowed to an eponym of its lists is dropped as the filter drops one
     (``. Dix-Hallpike``: the filter saw the full stop and the space, not the eponym)."""
 
@@ -254,7 +253,7 @@ class TrimPunctuation:
     def __call__(self, note: Note, spans: list[Span]) -> list[Span]:
         if not note.english or note.scheme is not schema.I2B2:
             return list(spans)
-        trimmed = hygiene.trim_clock(note.text, hygiene.trim_punctuation(note.text, spans))
+        trimmed = hygiene.trim_punctuation(note.text, spans)
         judged = note.memo.get("clinical_filter.v1")
         if judged is None:  # no clinical filter in this chain: none applied here either
             return trimmed
