@@ -29,7 +29,7 @@ from ..document import Document, Span
 from . import address, ages, confident, dates, facts
 from .dategroups import DateSurrogates, region
 from .guard import Units
-from .proven import record_name, record_names
+from .proven import record_name
 from .rng import Keyed, apply_case, normalize
 from .state import NoDraw, PatientState
 
@@ -118,12 +118,14 @@ class Policies(DateSurrogates):
         return None
 
     def _doubt(self, doc: Document, sp: Span, confidence: float | None, order: str | None, known: frozenset,
-               fixed: Overlaps, crf: float | None = None, person_ends: frozenset = frozenset()) -> str | None:
+               fixed: Overlaps, crf: float | None = None, person_ends: frozenset = frozenset(),
+               record: frozenset = frozenset()) -> str | None:
         """Why the tagged span ``sp`` is not confidently a Safe Harbor identifier of its type
         (:func:`crfdeid.deid.confident.doubt`; ``crf``: the model's word on its words, :func:`confidences`
         of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
         (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
-        Names and places are judged under the i2b2 2014 labels only (English lists)."""
+        Names and places are judged under the i2b2 2014 labels only (English lists); ``record``: the words of
+        the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt."""
         if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
             return None
         over = fixed.over(sp)
@@ -134,7 +136,7 @@ class Policies(DateSurrogates):
                               person_ends=person_ends)
         if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
-        if why == "model" and record_name(doc.text, sp, record_names(doc.meta.get("known"))):
+        if why == "model" and record_name(doc.text, sp, record):
             return None  # the model doubts a rule's name the note's own record gives (a FHIR Patient's): proven.py (d)
         return why
 

@@ -243,7 +243,7 @@ class Surrogator(Draws):
         exempt: set[Span] = set()
         for lab, sp in zip(labelled, spans):
             why = self._placeholder(doc, sp, conf[lab])
-            reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab], person_ends)
+            reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab], person_ends, record)
                       if why is None and predicted else None)
             if why is None and reason is None and predicted and self.proven is not None and not proven_type(
                     doc.text, sp, conf[lab], self.proven, self.proven_names, crf[lab] if self.proven_model else None,
