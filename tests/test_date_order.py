@@ -57,6 +57,7 @@ def test_the_date_check_still_drops_what_is_no_date_in_any_order(text, surface):
     ("Clinic letter dated 2024-05-03.", "2024-05-03"),             # ISO
     ("Specimen collected 2025-11-21T14:05 by lab", "2025-11-21"),  # ISO 8601 date-time: the date before its T
     ("received 2025-11-21T14:05:00Z", "2025-11-21"),
+    ("seen 21/11/2025, sample 2025-11-21t14:05 sw1a 1aa", "2025-11-21"),  # a UK note in lower case
     ("scan 2024/05/03 reported", "2024/05/03"),
     ("DOB: 19610704", "19610704"),                                 # compact, after a date word
     ("seen on the 3rd of May by the team", "the 3rd of May"),
