@@ -177,6 +177,18 @@ CHECKED = [
     ("check13", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
     ("check13", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),  # no check digit: the number's valid parts
     ("check13", "IDNUM", r"1\d{9}", _npi),
+    ("check14", "IDNUM", r"\d{6}-\d{4}", "is_.kennitala"),
+    ("check14", "IDNUM", r"[3-6]\d{10}", "lt.asmens"),  # not the Trinidadian national ID (no check), which starts 19
+    ("check14", "IDNUM", r"8\d{10}", "hr.oib"),
+    ("check14", "HEALTHPLAN", r"3\d{2} \d{3} \d{4}", "gb.nhs"),  # a Northern Irish H&C number: the NHS number's mod 11
+    ("check14", "IDNUM", r"[1-8]\d{12}", "ro.cnp"),
+    ("check14", "IDNUM", r"0\d{12}", "si.emso"),  # an EMSO starts with the birth day, a CNP with the sex
+    ("check14", "IDNUM", r"\d{8}-\d", "pe.cui"),  # a Peruvian DNI with its check digit
+    ("check14", "IDNUM", r"\d{9}-\d", "ec.ci"),  # an Ecuadorian cedula written with a hyphen
+    ("check14", "IDNUM", r"\d{17}[\dX]", "cn.ric"),
+    ("check14", "IDNUM", r"\d{10}", "bg.egn"),
+    ("check14", "IDNUM", r"\d{6}-\d{5}", "lv.pvn"),  # a Latvian personal code
+    ("check14", "IDNUM", r"\d{16}", "id.nik"),  # no check digit: the number's valid parts (region, birth date)
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Twenty-five sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Twenty-six sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -83,7 +83,14 @@ New Zealand sports medicine, Quebec chemotherapy consent, South African travel m
 Nigerian cataract surgery, Philippine speech therapy, Mexican wound care, German polysomnography, lower-case Dutch
 palliative home care, Polish anaesthetic pre-assessment, Israeli Mohs, Egyptian neonatal, Pakistani OPAT,
 Australian mining fitness-for-work, Vietnamese maxillofacial, Chilean interpreter-mediated antenatal and an
-all-caps US rural emergency note; written 2026-11-26 to judge the round after check12's; never tuned on) and
+all-caps US rural emergency note; written 2026-11-26 to judge the round after check12's; never tuned on), ``check14``
+(eighteen notes of still other combinations: an Icelandic transfusion reaction report, a lower-case Lithuanian hand
+therapy note, a Croatian teledermatology thread, a Northern Irish occupational asthma letter, a Romanian bariatric
+MDT, an Alberta sexual-assault forensic examination, an all-caps Peruvian dialysis run sheet, a Sri Lankan paediatric
+dental GA list, a lower-case Ecuadorian CPAP download, a Slovenian trial adverse-event form, a Chinese ESD report, a
+Colombian coronary bypass note, a Tanzanian fistula repair, a lower-case Indonesian leprosy card, a Bulgarian
+radiotherapy summary, a Latvian amputee clinic, an all-caps Trinidadian cardiac arrest record and a lower-case Fijian
+rheumatic heart disease card; written 2026-11-26 to judge the round after check13's; never tuned on) and
 ``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
@@ -124,6 +131,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt",
              "check10": _DATA / "made_up_check10.txt", "check11": _DATA / "made_up_check11.txt",
              "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
+             "check14": _DATA / "made_up_check14.txt",
              "forms9": _DATA / "made_up_forms9.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
@@ -138,7 +146,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check13``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check14``,
     ``forms9``) or a path as given.
 
     >>> note_set("dev").name
