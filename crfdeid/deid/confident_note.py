@@ -41,6 +41,10 @@ SURE = 0.9
 #: (:meth:`crfdeid.deid.surrogate.Surrogator.surrogate`).
 WEAK_FORMS = frozenset({"bare_year"})
 _NAMES = frozenset({"PATIENT", "DOCTOR"})
+import os
+_D1 = "1" in os.environ.get("F14", "")
+_D2 = "2" in os.environ.get("F14", "")
+_D5 = "5" in os.environ.get("F14", "")
 _INSTITUTIONS = frozenset({"HOSPITAL", "ORGANIZATION"})
 
 
@@ -70,10 +74,10 @@ def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None)
     if sp.subtype not in _NAMES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
         return None
     words = [w for w in re.findall(r"[^\W\d_]+", text[sp.start:sp.end]) if len(w) > 1]
-    if (TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp)
-            or any(fold(w) in first_names() for w in words)):
+    if (TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp, not _D2)
+            or (not _D5 and any(fold(w) in first_names() for w in words))):
         return None  # Dr, Pt, nurse, seen by, ", RN" beside it, or a listed first name
-    if words and all(fold(w) in lists()[1] for w in words):
+    if not _D5 and words and all(fold(w) in lists()[1] for w in words):
         return None  # every word a listed name: a surname alone, two surnames
     return "model"
 
@@ -128,7 +132,7 @@ def dated_with_years(text: str) -> bool:
 def pair_doubt(text: str, sp: Span, confidence: float | None) -> str | None:
     """``date`` when the DATE span ``sp`` is two numbers alone (no year, no month's name) the tagger is less than
     :data:`SURE` of, in a note that writes a date with its year: not how this note writes a date."""
-    if sp.subtype != "DATE" or confidence is None or confidence >= SURE:
+    if sp.subtype != "DATE" or confidence is None or (confidence >= SURE and not _D1):
         return None
     if _PAIR.fullmatch(text[sp.start:sp.end]) and dated_with_years(text):
         return "date"
@@ -161,24 +165,24 @@ _WORD_RIGHT_BEFORE = re.compile(r"([^\W\d_][\w.'-]*)[ \t]*[,:]?[ \t]*$")
 _CREDENTIAL_AFTER = re.compile(r"[ \t]*,?[ \t]*([A-Za-z][A-Za-z.-]*)")
 
 
-def person_beside(text: str, sp: Span) -> bool:
+def person_beside(text: str, sp: Span, initials: bool = True) -> bool:
     """Whether a lone name word has a person's mark beside it on its line: a title, staff role, relation,
     initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
     Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
     ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
-    if person_before(text, sp):
+    if person_before(text, sp, initials):
         return True
     after = _CREDENTIAL_AFTER.match(text, sp.end)
     return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
 
 
-def person_before(text: str, sp: Span) -> bool:
+def person_before(text: str, sp: Span, initials: bool = True) -> bool:
     """Whether a person's mark stands right before ``sp`` on its line: a title, staff role, relation or
     initial (``Pt Okafor``, ``nurse Okafor``, ``wife: Mercer``, ``D. Okafor``), or a person's preposition
     (``seen by Okafor``, ``per Okafor``): :func:`person_beside`'s marks before a name."""
     before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
     if before is not None and (fold(before.group(1)).rstrip(".") in _persons_marks()
-                               or re.fullmatch(r"[A-Z]\.", before.group(1))):
+                               or (initials and re.fullmatch(r"[A-Z]\.", before.group(1)))):
         return True  # nurse Okafor, wife: Mercer, D. Okafor
     return bool(_PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start))  # seen by Okafor, per Okafor
 
