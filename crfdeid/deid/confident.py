@@ -79,7 +79,7 @@ import phonenumbers
 from .. import gazetteers
 from ..document import Span
 from . import ages, dates, facts, names
-from .confident_note import dated_with_years, first_names, note_doubt, person_before, person_beside
+from .confident_note import dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import model_doubt, place_doubt
 from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
@@ -161,8 +161,6 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     if not titled and (head_after(text, sp.end) or ARTICLE_BEFORE.search(text, max(0, sp.start - 5), sp.start)
                        or term_word_after(text, sp, lists()[1])):
         return "name"  # an eponym: Dawes-Redman criteria, the Moore approach, Garrett dilators (confident_terms)
-    if _D4 and not titled and _gloss(text, sp):
-        return "name"  # the whole of a bracket after a term: a gloss (ID (Teudat Zehut), radiocephalic (Brescia-Cimino))
     if (not titled and len(ws) == 2 and len(ws[1]) == 1 and ws[1].isupper() and not text.startswith(".", sp.end)
             and fold(ws[0]) not in first_names() and confidence is not None and confidence < SURE):
         return "name"  # Balthazar E: a doubted surname before a bare letter, an eponym's grade
@@ -185,27 +183,6 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         # (Emily reports), but in brackets after a term (extension (McKenzie)) it qualifies the term
         return "name"
     return None
-
-
-import os
-_D4 = "4" in os.environ.get("F14", "")
-_D6 = "6" in os.environ.get("F14", "")
-_FILLS_AFTER = re.compile(r"[ \t]*\)")
-_FILLS_BEFORE = re.compile(r"\([ \t]*$")
-
-
-def _gloss(text: str, sp: Span) -> bool:
-    """Whether the name span fills a pair of brackets whose opening follows no person's mark and holds no listed
-    first name: a term's gloss or maker (``ID (Teudat Zehut)``, ``videolaryngoscope (McGrath Mac)``)."""
-    if not _FILLS_AFTER.match(text, sp.end):
-        return False
-    m = _FILLS_BEFORE.search(text, max(0, sp.start - 4), sp.start)
-    if m is None:
-        return False
-    if any(fold(w.group()) in first_names() for w in names.words(text[sp.start:sp.end])):
-        return False
-    bracket = Span(m.start(), sp.end, sp.category, sp.subtype)
-    return not (TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start()) or person_before(text, bracket))
 
 
 _BRACKET_BEFORE = re.compile(r"([^\W_][\w./-]*)[ \t]*\($")
@@ -237,7 +214,7 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         word = _WORD_BEFORE.search(text, max(0, sp.start - 24), sp.start)
         if not sure or (word is not None and fold(word.group(1)) in _wards()):
             return "date"
-    if (not sure or _D6) and all(set(p.fields) <= {"y"} for p in found):
+    if not sure and all(set(p.fields) <= {"y"} for p in found):
         return "date"  # a year alone the tagger doubts (G2P2 (2002)): a count or a value as often
     if all(set(p.fields) <= {"mon"} for p in found) and surface.isupper() and len(surface) <= 4 and not shouting(text):
         return "date"  # a month alone in capitals, a note not in capitals (on OCT): an abbreviation

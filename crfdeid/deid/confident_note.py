@@ -3,9 +3,10 @@ dates, and where a span stands (issue 58 item 3, the seventh round, 2026-11-26; 
 round"), read by :func:`crfdeid.deid.confident.doubt` after the evidence of each type's shape.
 
 * :func:`rule_doubt`: a name a rule made (the tagger's confidence 1.0: no CRF span, no repeat of one) to which
-  the model gives P(PHI) below :data:`.confident_places.MODEL_SURE`, with no title before it, no listed first
-  name in it and not every word a listed name (the fifth round's place rule,
-  :func:`.confident_places.model_doubt`, for names: ``0.8 C``, ``P-K, P-Krea``);
+  the model gives P(PHI) below :data:`.confident_places.MODEL_SURE`, with no title or person's word beside it
+  (the fifth round's place rule, :func:`.confident_places.model_doubt`, for names: ``0.8 C``, ``P-K, P-Krea``; since
+  the tenth round an initial or the name lists, the rules' own evidence, prove nothing against the model:
+  ``D. Cryotherapy``, ``H. pylori``, ``Carter-Thomason device``);
 * :func:`role_after_name`: a name or an institution right after a person's name and a comma, where a
   credential or a role stands, that the model is less than :data:`SURE` of or, an institution, that has no
   institution's word (``Dott. Lorenzo Quaglia, Dirigente Medico``, ``Dr. Ana Ruiz, Cirujana Bariatra``);
@@ -31,7 +32,7 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from .confident_places import MODEL_SURE
-from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold, lists
+from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold
 
 #: A tagger's confidence (lowest token P(PHI) in the span) below which its weaker evidence is doubted
 #: (:data:`crfdeid.deid.confident.SURE`, the same figure).
@@ -41,10 +42,6 @@ SURE = 0.9
 #: (:meth:`crfdeid.deid.surrogate.Surrogator.surrogate`).
 WEAK_FORMS = frozenset({"bare_year"})
 _NAMES = frozenset({"PATIENT", "DOCTOR"})
-import os
-_D1 = "1" in os.environ.get("F14", "")
-_D2 = "2" in os.environ.get("F14", "")
-_D5 = "5" in os.environ.get("F14", "")
 _INSTITUTIONS = frozenset({"HOSPITAL", "ORGANIZATION"})
 
 
@@ -59,26 +56,27 @@ def note_doubt(text: str, sp: Span, confidence: float | None, crf: float | None,
 
 def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None) -> str | None:
     """``model`` when the name span ``sp`` is a rule's (the tagger's ``confidence`` 1.0) that the model gives
-    P(PHI) below :data:`MODEL_SURE` (``crf``), with no title or person's mark beside it (:func:`person_beside`:
-    ``Pt``, ``nurse``, ``seen by``, ``, RN``), no listed first name in it and not every word a listed name, else
-    None: a person's name a rule found has a person's mark, a first name or listed words (``Dr Oyelaran-Stiles``,
-    ``Miriam Oyelaran-Stiles``, ``Pt Tamsin Oakhurst``); without them it is a letter, a list item or a lab's
-    abbreviation (``0.8 C``, ``D. Cryotherapy``, ``P-K, P-Krea``).
+    P(PHI) below :data:`MODEL_SURE` (``crf``) and no title or person's word stands beside it (:func:`person_beside`
+    without initials: ``Dr``, ``Pt``, ``nurse``, ``wife:``, ``seen by``, ``, RN``, ``aware``), else None.
+
+    Against the model's word, the rule's own evidence proves nothing (the tenth round, docs/deid.md): the rules
+    find a name by an initial before a capitalised word and by the name lists, so an initial (``D. Cryotherapy``,
+    ``H. pylori``, ``T. bili``), a listed first name (``Nota de Alta``) or words that are all listed surnames
+    (``Carter-Thomason device``) cannot also be the proof; a person's word beside the span can
+    (``Dr Oyelaran-Stiles``, ``Pt Tamsin Oakhurst``, ``Okafor aware``).
 
     >>> from crfdeid.document import make_span
     >>> [rule_doubt("P-K, P-Krea", make_span(0, 11, "PATIENT"), c, m) for c, m in ((1.0, 0.2), (1.0, 0.6), (0.4, 0.4))]
     ['model', None, None]
     >>> rule_doubt("Dr Okafor-Price", make_span(3, 15, "DOCTOR"), 1.0, 0.1)
     >>> rule_doubt("Pt Tamsin Oakhurst (MRN 1)", make_span(3, 18, "PATIENT"), 1.0, 0.3)
+    >>> rule_doubt("positive for H. Pylori", make_span(16, 22, "DOCTOR"), 1.0, 0.001)  # an initial: the rule's own
+    'model'
     """
     if sp.subtype not in _NAMES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
         return None
-    words = [w for w in re.findall(r"[^\W\d_]+", text[sp.start:sp.end]) if len(w) > 1]
-    if (TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp, not _D2)
-            or (not _D5 and any(fold(w) in first_names() for w in words))):
-        return None  # Dr, Pt, nurse, seen by, ", RN" beside it, or a listed first name
-    if not _D5 and words and all(fold(w) in lists()[1] for w in words):
-        return None  # every word a listed name: a surname alone, two surnames
+    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp, initials=False):
+        return None  # Dr, Pt, nurse, seen by, ", RN" beside it: a person's word the rule did not need
     return "model"
 
 
@@ -132,7 +130,7 @@ def dated_with_years(text: str) -> bool:
 def pair_doubt(text: str, sp: Span, confidence: float | None) -> str | None:
     """``date`` when the DATE span ``sp`` is two numbers alone (no year, no month's name) the tagger is less than
     :data:`SURE` of, in a note that writes a date with its year: not how this note writes a date."""
-    if sp.subtype != "DATE" or confidence is None or (confidence >= SURE and not _D1):
+    if sp.subtype != "DATE" or confidence is None or confidence >= SURE:
         return None
     if _PAIR.fullmatch(text[sp.start:sp.end]) and dated_with_years(text):
         return "date"

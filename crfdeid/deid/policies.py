@@ -33,8 +33,6 @@ from .proven import record_name
 from .rng import Keyed, apply_case, normalize
 from .state import NoDraw, PatientState
 
-import os
-_D3 = "3" in os.environ.get("F14", "")
 #: The i2b2 subtypes that fall under a HIPAA Safe Harbor identifier, 45 CFR 164.514(b)(2)(i)
 #: (the audit's table, crfdeid.audit.report.SAFE_HARBOR): a surrogate must change their digits.
 SAFE_HARBOR = frozenset({"PATIENT", "ORGANIZATION", "STREET", "CITY", "ZIP", "AGE", "DATE", "PHONE", "FAX", "EMAIL",
@@ -134,10 +132,6 @@ class Policies(DateSurrogates):
         if over and any(c.isdigit() and not any(f.start <= i < f.end for f in over)
                         for i, c in enumerate(doc.text[sp.start:sp.end], sp.start)):
             return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
-        own = [f for f in over if f.subtype == sp.subtype and sp.subtype in ("PHONE", "FAX")]
-        if _D3 and own and any(c.isalpha() and not any(f.start <= i < f.end for f in own)
-                               for i, c in enumerate(doc.text[sp.start:sp.end], sp.start)):
-            return "wider"  # letters beside a form of its own type (T of T 052 55 61 30): a label taken in
         why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known, crf=crf,
                               person_ends=person_ends)
         if why is None or (why not in confident.EDGES and over):
