@@ -3,9 +3,10 @@ dates, and where a span stands (issue 58 item 3, the seventh round, 2026-11-26; 
 round"), read by :func:`crfdeid.deid.confident.doubt` after the evidence of each type's shape.
 
 * :func:`rule_doubt`: a name a rule made (the tagger's confidence 1.0: no CRF span, no repeat of one) to which
-  the model gives P(PHI) below :data:`.confident_places.MODEL_SURE`, with no title before it, no listed first
-  name in it and not every word a listed name (the fifth round's place rule,
-  :func:`.confident_places.model_doubt`, for names: ``0.8 C``, ``P-K, P-Krea``);
+  the model gives P(PHI) below :data:`.confident_places.MODEL_SURE`, with no title or person's word beside it
+  (the fifth round's place rule, :func:`.confident_places.model_doubt`, for names: ``0.8 C``, ``P-K, P-Krea``; since
+  the tenth round an initial or the name lists, the rules' own evidence, prove nothing against the model:
+  ``D. Cryotherapy``, ``H. pylori``, ``Carter-Thomason device``);
 * :func:`role_after_name`: a name or an institution right after a person's name and a comma, where a
   credential or a role stands, that the model is less than :data:`SURE` of or, an institution, that has no
   institution's word (``Dott. Lorenzo Quaglia, Dirigente Medico``, ``Dr. Ana Ruiz, Cirujana Bariatra``);
@@ -31,7 +32,7 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from .confident_places import MODEL_SURE
-from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold, lists
+from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold
 
 #: A tagger's confidence (lowest token P(PHI) in the span) below which its weaker evidence is doubted
 #: (:data:`crfdeid.deid.confident.SURE`, the same figure).
@@ -55,26 +56,27 @@ def note_doubt(text: str, sp: Span, confidence: float | None, crf: float | None,
 
 def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None) -> str | None:
     """``model`` when the name span ``sp`` is a rule's (the tagger's ``confidence`` 1.0) that the model gives
-    P(PHI) below :data:`MODEL_SURE` (``crf``), with no title or person's mark beside it (:func:`person_beside`:
-    ``Pt``, ``nurse``, ``seen by``, ``, RN``), no listed first name in it and not every word a listed name, else
-    None: a person's name a rule found has a person's mark, a first name or listed words (``Dr Oyelaran-Stiles``,
-    ``Miriam Oyelaran-Stiles``, ``Pt Tamsin Oakhurst``); without them it is a letter, a list item or a lab's
-    abbreviation (``0.8 C``, ``D. Cryotherapy``, ``P-K, P-Krea``).
+    P(PHI) below :data:`MODEL_SURE` (``crf``) and no title or person's word stands beside it (:func:`person_beside`
+    without initials: ``Dr``, ``Pt``, ``nurse``, ``wife:``, ``seen by``, ``, RN``, ``aware``), else None.
+
+    Against the model's word, the rule's own evidence proves nothing (the tenth round, docs/deid.md): the rules
+    find a name by an initial before a capitalised word and by the name lists, so an initial (``D. Cryotherapy``,
+    ``H. pylori``, ``T. bili``), a listed first name (``Nota de Alta``) or words that are all listed surnames
+    (``Carter-Thomason device``) cannot also be the proof; a person's word beside the span can
+    (``Dr Oyelaran-Stiles``, ``Pt Tamsin Oakhurst``, ``Okafor aware``).
 
     >>> from crfdeid.document import make_span
     >>> [rule_doubt("P-K, P-Krea", make_span(0, 11, "PATIENT"), c, m) for c, m in ((1.0, 0.2), (1.0, 0.6), (0.4, 0.4))]
     ['model', None, None]
     >>> rule_doubt("Dr Okafor-Price", make_span(3, 15, "DOCTOR"), 1.0, 0.1)
     >>> rule_doubt("Pt Tamsin Oakhurst (MRN 1)", make_span(3, 18, "PATIENT"), 1.0, 0.3)
+    >>> rule_doubt("positive for H. Pylori", make_span(16, 22, "DOCTOR"), 1.0, 0.001)  # an initial: the rule's own
+    'model'
     """
     if sp.subtype not in _NAMES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
         return None
-    words = [w for w in re.findall(r"[^\W\d_]+", text[sp.start:sp.end]) if len(w) > 1]
-    if (TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp)
-            or any(fold(w) in first_names() for w in words)):
-        return None  # Dr, Pt, nurse, seen by, ", RN" beside it, or a listed first name
-    if words and all(fold(w) in lists()[1] for w in words):
-        return None  # every word a listed name: a surname alone, two surnames
+    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp, initials=False):
+        return None  # Dr, Pt, nurse, seen by, ", RN" beside it: a person's word the rule did not need
     return "model"
 
 
@@ -161,24 +163,24 @@ _WORD_RIGHT_BEFORE = re.compile(r"([^\W\d_][\w.'-]*)[ \t]*[,:]?[ \t]*$")
 _CREDENTIAL_AFTER = re.compile(r"[ \t]*,?[ \t]*([A-Za-z][A-Za-z.-]*)")
 
 
-def person_beside(text: str, sp: Span) -> bool:
+def person_beside(text: str, sp: Span, initials: bool = True) -> bool:
     """Whether a lone name word has a person's mark beside it on its line: a title, staff role, relation,
     initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
     Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
     ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
-    if person_before(text, sp):
+    if person_before(text, sp, initials):
         return True
     after = _CREDENTIAL_AFTER.match(text, sp.end)
     return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
 
 
-def person_before(text: str, sp: Span) -> bool:
+def person_before(text: str, sp: Span, initials: bool = True) -> bool:
     """Whether a person's mark stands right before ``sp`` on its line: a title, staff role, relation or
     initial (``Pt Okafor``, ``nurse Okafor``, ``wife: Mercer``, ``D. Okafor``), or a person's preposition
     (``seen by Okafor``, ``per Okafor``): :func:`person_beside`'s marks before a name."""
     before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
     if before is not None and (fold(before.group(1)).rstrip(".") in _persons_marks()
-                               or re.fullmatch(r"[A-Z]\.", before.group(1))):
+                               or (initials and re.fullmatch(r"[A-Z]\.", before.group(1)))):
         return True  # nurse Okafor, wife: Mercer, D. Okafor
     return bool(_PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start))  # seen by Okafor, per Okafor
 

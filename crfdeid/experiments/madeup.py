@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Twenty-six sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Twenty-nine sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -95,7 +95,10 @@ rheumatic heart disease card; written 2026-11-26 to judge the round after check1
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
 forms: SSNs, IP addresses, URLs, e-mails, IBANs, national numbers, plates, serials, ages over 89,
-other countries' postcodes; written 2026-11-26 after the rules it judges; never tuned on).
+other countries' postcodes; written 2026-11-26 after the rules it judges; never tuned on), and the surrogate
+rounds' own checks ``falsify7``, ``falsify13`` and ``falsify14`` (six, eight and nine notes dense in clinical
+phrases of a name's, a place's, a date's or a number's look, each written by the helper of its round:
+docs/deid.md, the seventh, ninth and tenth rounds).
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -132,7 +135,8 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check10": _DATA / "made_up_check10.txt", "check11": _DATA / "made_up_check11.txt",
              "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
              "check14": _DATA / "made_up_check14.txt",
-             "forms9": _DATA / "made_up_forms9.txt"}
+             "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
+             "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -147,7 +151,7 @@ class NoteMarkError(ReaderError):
 
 def note_set(name: str) -> Path:
     """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check14``,
-    ``forms9``) or a path as given.
+    ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
