@@ -234,3 +234,34 @@ def test_bigram_pairs_of_inverts_bigram_pair_attributes(left, right):
         found = Featurizer.bigram_pairs_of(attr)
         assert (k, left, right) in found
         assert all(Featurizer.bigram_pair_attributes(a, b)[j] == attr for j, a, b in found)
+
+
+@pytest.mark.parametrize("caseless", [False, True])
+def test_a_words_attributes_at_each_offset_are_those_of_its_one_template_run(caseless):
+    from crfdeid.features import caseless as marks
+    fz = Featurizer({**ALL, "caseless": caseless})
+    for word in ["Lee", "02115", "dr.", "MRN", "3/14/98", marks.MARK + "dorset", marks.MARK + "lee"]:
+        mine, windowed = fz.type_attributes(word)
+        assert fz.word_attributes(word) == mine
+        assert fz.window_attributes(word)[0] == mine
+        for o in fz.offsets:
+            assert fz.neighbour_attributes(word, o) == [f"{o:+d}:{a}" for a in windowed]
+    assert fz.word_attributes(marks.MARK + "dorset") == marks.marked(fz.word_attributes("dorset"))
+
+
+def test_uncached_featurize_runs_each_word_template_once_a_word_type():
+    fz = Featurizer(ALL)
+    calls = []
+
+    def counted(template):
+        def run(word):
+            calls.append(word)
+            return template(word)
+        return run
+
+    text = "Seen by Dr Lee today; Dr Lee seen again 3/14/98."
+    toks = tokenize(text)
+    expected = Featurizer(ALL).featurize(text, toks)
+    fz._word = [counted(t) for t in fz._word]
+    assert fz.featurize(text, toks, cache=False) == expected
+    assert len(calls) == len(fz._word) * len({t.text for t in toks})

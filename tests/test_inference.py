@@ -194,6 +194,23 @@ def test_the_chain_of_maxima_gives_the_reduceat_maxima(segments, monkeypatch):
     assert np.array_equal(chained, step(prev))
     assert np.array_equal(chained, (prev[:, None, :] + T[:, :, None]).max(axis=0))
 
+
+def test_the_sparse_maximum_is_built_once_a_transition_matrix():
+    from crfdeid.crf.numpy import tagger as numpy_tagger
+    rng = np.random.default_rng(7)
+    L = 40
+    T = np.where(rng.random((L, L)) < 0.08, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
+    step = numpy_tagger._sparse_max(T)
+    assert step is numpy_tagger._sparse_max(T.copy())  # the same weights: the same maxima, built once
+    other = T.copy()
+    other[0, 1] += 1.0
+    assert numpy_tagger._sparse_max(other) is not step
+    prev = rng.integers(-4, 4, size=(L, 50)).astype(float)
+    assert np.array_equal(step(prev), numpy_tagger._SparseMax(T)(prev))
+    assert np.array_equal(numpy_tagger._sparse_max(other)(prev), (prev[:, None, :] + other[:, :, None]).max(axis=0))
+    assert numpy_tagger._sparse_max(np.ones((L, L))) is None  # dense: not worth it
+
+
 def test_small_inference_chunks_change_nothing(models, docs, monkeypatch):
     from crfdeid.crf.numpy import tagger as numpy_tagger
     fast, ref = models

@@ -231,8 +231,10 @@ class Featurizer:
 
     # -- per word type, cached ------------------------------------------------
     def word_attributes(self, word: str) -> list[str]:
-        """Attributes of a word at offset 0 (uncached)."""
-        return self.type_attributes(word)[0]
+        """Attributes of a word at offset 0 (uncached; the windowed ones are not made)."""
+        if word[:1] == _caseless.MARK:
+            return _caseless.marked(self.word_attributes(word[1:]))
+        return [a for t in self._word for a in to_attributes(t(word))]
 
     def neighbour_attributes(self, word: str, offset: int) -> list[str]:
         """Attributes a word contributes to the token ``offset`` positions away (uncached)."""
@@ -317,9 +319,9 @@ class Featurizer:
             self._cached(words)
             base, near = self._base, self._near
         else:
-            uniq = set(words)
-            base = {w: self.word_attributes(w) for w in uniq}
-            near = {o: {w: self.neighbour_attributes(w, o) for w in uniq} for o in self._offsets}
+            every = {w: self.window_attributes(w) for w in set(words)}  # each template once a word type
+            base = {w: attrs[0] for w, attrs in every.items()}
+            near = {o: {w: attrs[o] for w, attrs in every.items()} for o in self._offsets}
         if not n:
             return []
         # One column per source (the word, each neighbour offset, bigrams, token
