@@ -87,7 +87,8 @@ def test_the_surrogator_derives_its_option_attributes_and_copies_none():
 
 
 @pytest.mark.parametrize("given, message", [({"dob": "year"}, "dob="), ({"proven": 2}, "proven="),
-                                            ({"date_order": "myd"}, "date_order"), ({"unparsed_dates": "x"}, "unparsed")])
+                                            ({"date_order": "myd"}, "date_order"),
+                                            ({"unparsed_dates": "x"}, "unparsed")])
 def test_a_bad_option_is_still_refused_when_the_surrogator_is_made(given, message):
     with pytest.raises(ConfigError, match=message):
         Surrogator(seed=1, **given)
