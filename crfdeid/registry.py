@@ -14,7 +14,8 @@ crfdeid.errors.RegistryError: unknown colour 'blue.v1'; known: red.v1
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import inspect
+from collections.abc import Callable, Iterable, Iterator
 
 from .errors import RegistryError
 
@@ -56,3 +57,32 @@ class Registry:
     def items(self) -> list[tuple[str, Callable]]:
         """``(name, component)`` pairs, sorted by name."""
         return sorted(self._items.items())
+
+
+class PassesOn:
+    """A component's signature (``__signature__``): its own parameters, then, in place of its ``**kwargs``,
+    the named parameters it passes on (``passed(cls)``), keyword-only, the first of a name and its own winning.
+    Read when asked, so they may come from components registered later, and from each subclass's own
+    ``__init__``: the registries' check of a component's options, a caller asking whether a component takes
+    a name (``date_order``) and ``help()`` see every option it takes.
+
+    >>> class Inner:
+    ...     def __init__(self, size=1, colour="red"): ...
+    >>> class Outer:
+    ...     __signature__ = PassesOn(lambda cls: inspect.signature(Inner).parameters.values())
+    ...     def __init__(self, out, colour="blue", **given): ...
+    >>> inspect.signature(Outer)
+    <Signature (out, colour='blue', *, size=1)>
+    """
+
+    def __init__(self, passed: Callable[[type], Iterable[inspect.Parameter]]):
+        self.passed = passed
+
+    def __get__(self, obj, cls) -> inspect.Signature:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        own = [p for p in params if p.kind is not p.VAR_KEYWORD]
+        named = {p.name: p for p in own}
+        for p in self.passed(cls):
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):  # a name, not a *args or **kwargs
+                named.setdefault(p.name, p.replace(kind=p.KEYWORD_ONLY))
+        return inspect.Signature(own + list(named.values())[len(own):])

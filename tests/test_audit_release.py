@@ -9,11 +9,20 @@ import json
 import shutil
 
 import pytest
+from audit_kit import tag_once
 
 from crfdeid.cli.audit import main
 from crfdeid.cli.tag import main as tag
 from crfdeid.io import runmanifest, write
 from crfdeid.synth import iter_documents
+
+
+@pytest.fixture(scope="module", autouse=True)
+def release_runs(tmp_path_factory):
+    """``verify``'s runs of the release made once for each of their arguments and inputs: every test's
+    release output was written by the same run of the same notes (audit_kit.tag_once)."""
+    with tag_once(tmp_path_factory.mktemp("runs")) as made:
+        yield made
 
 
 @pytest.fixture(scope="module")

@@ -237,7 +237,7 @@ def test_the_cli_flag_end_to_end(tmp_path, capsys, flag, expected):
     ("20240503123045.1234+0100", True, 31, "20240603123045.1234+0100"),
 ])
 def test_record_dates_keep_their_precision_and_padding(value, compact, days, expected):
-    from crfdeid.io.records import shift_date
+    from crfdeid.io.record_dates import shift_date
     assert shift_date(value, days, compact) == expected
 
 

@@ -100,13 +100,9 @@ class SurrogateOptions:
         return replace(options, **given) if given else options
 
 
-def takes_options(cls):
-    """Class decorator: ``cls``'s signature names the :class:`SurrogateOptions` fields in place of its
-    ``**given`` (keyword-only, with their defaults), so the registry's check of a writer's options,
-    ``tag``'s hand-over of ``date_order`` and ``help()`` see them as before."""
-    sig = inspect.signature(cls.__init__)
-    own = [p for p in list(sig.parameters.values())[1:] if p.kind is not p.VAR_KEYWORD]
-    named = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default)
-             for f in fields(SurrogateOptions)]
-    cls.__signature__ = sig.replace(parameters=own + named)
-    return cls
+def option_parameters(cls=None) -> list[inspect.Parameter]:
+    """The :class:`SurrogateOptions` fields as keyword-only parameters with their defaults: what the
+    ``**given`` of :class:`~crfdeid.deid.Surrogator` and the ``surrogate`` writer pass on
+    (``__signature__ = PassesOn(option_parameters)``, :class:`crfdeid.registry.PassesOn`)."""
+    return [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default)
+            for f in fields(SurrogateOptions)]

@@ -26,11 +26,12 @@ from ..document import Document, Span
 from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
 from ..recognizers import phones, safeharbor
+from ..registry import PassesOn
 from ..text import dateorder
 from . import address, ages, dates, forms, guard, names
 from .confident_note import WEAK_FORMS
 from .dategroups import acceptable_shift, date_groups, region, year_hints
-from .defaults import DEFAULT_SHIFT, SurrogateOptions, takes_options
+from .defaults import DEFAULT_SHIFT, SurrogateOptions, option_parameters
 from .draws import AGE_WORDS, Draws, _an_age, age_keeps
 from .kinds import settle_kinds, stand_in
 from .mapping import MappingTable
@@ -58,7 +59,11 @@ def order_evidence(text: str, groups: list[list[Span]]) -> tuple[Counter, Counte
     return dateorder.evidence(users) + dateorder.evidence(tagged, yearless=False), every
 
 
-@takes_options
+def _option(name: str) -> property:
+    """An attribute read from :attr:`Surrogator.options` (the mixins read the options by these names)."""
+    return property(lambda self: getattr(self.options, name), doc=f"``options.{name}``")
+
+
 class Surrogator(Draws):
     """Replace the PHI of documents by surrogates, consistently per patient (``doc.group``).
 
@@ -109,34 +114,32 @@ class Surrogator(Draws):
         placeholders, ages of 89 or less kept as written, unparsed dates.
     """
 
+    __signature__ = PassesOn(option_parameters)  # its **given: the option fields, for the registry's check
+    date_shift, age_over_89, age_bucket = _option("date_shift"), _option("age_over_89"), _option("age_bucket")
+    dob, unparsed_dates, min_confidence = _option("dob"), _option("unparsed_dates"), _option("min_confidence")
+    date_order, proven_names, proven_model = _option("date_order"), _option("proven_names"), _option("proven_model")
+    proven = property(lambda self: proven_bar(self.options.proven), doc="``options.proven`` as a bar (None: off)")
+
     def __init__(self, seed=None, key=None, scheme=None, kinds=None, options: SurrogateOptions | None = None,
                  **given):
         self.options = opts = SurrogateOptions.of(options, **given)
-        date_shift, dob, unparsed_dates = opts.date_shift, opts.dob, opts.unparsed_dates
         scheme, self.kinds_given = settle_kinds(scheme, kinds)
         if seed is not None and key is not None:
             raise ConfigError("give a seed or a key, not both")
         if key is not None and not key:
             raise ConfigError("the key is empty; make one with: python -m crfdeid key new FILE")
-        lo, hi = date_shift
+        lo, hi = opts.date_shift
         if lo > hi or not any(acceptable_shift(d) for d in range(lo, hi + 1)):
             raise ConfigError(f"date shift range {lo},{hi} has no usable offset "
                               "(0, whole weeks and whole years are excluded)")
-        if dob not in ("placeholder", "no-year"):
-            raise ConfigError(f"dob={dob!r}: known: placeholder, no-year")
-        if unparsed_dates not in ("placeholder", "random"):
-            raise ConfigError(f"unparsed_dates={unparsed_dates!r}: known: placeholder, random")
-        self.date_order = dateorder.check_order(opts.date_order)
+        if opts.dob not in ("placeholder", "no-year"):
+            raise ConfigError(f"dob={opts.dob!r}: known: placeholder, no-year")
+        if opts.unparsed_dates not in ("placeholder", "random"):
+            raise ConfigError(f"unparsed_dates={opts.unparsed_dates!r}: known: placeholder, random")
+        dateorder.check_order(opts.date_order)
         self.order_evidence: Counter = Counter()  # dates that read one way only, by order (counts)
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
-        self.date_shift = (lo, hi)
-        self.age_over_89 = opts.age_over_89
-        self.age_bucket = opts.age_bucket
-        self.dob = dob
-        self.unparsed_dates = unparsed_dates
-        self.min_confidence = opts.min_confidence
-        self.proven = proven_bar(opts.proven)
-        self.proven_names, self.proven_model = opts.proven_names, opts.proven_model
+        proven_bar(opts.proven)  # checked here: a setting that is no bar is refused at once
         self.scheme = scheme
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []

@@ -24,8 +24,9 @@ from ..document import Document, Span
 from ..errors import ConfigError
 from ..io import WRITERS, FolderWriter
 from ..io.i2b2 import render as render_i2b2
+from ..registry import PassesOn
 from ..schema import get
-from .defaults import SurrogateOptions, takes_options
+from .defaults import SurrogateOptions, option_parameters
 from .mapping import check_suffix
 from .redact import mask, redact, scheme_templates
 from .spans import LINE_BREAKS, has_line_break
@@ -120,7 +121,6 @@ class MaskedWriter(_DeidWriter):
 
 
 @WRITERS.register("surrogate")
-@takes_options
 class SurrogateWriter(_DeidWriter):
     """Surrogate text; with ``xml=True`` also ``<doc_id>.xml`` (i2b2) carrying the new spans.
 
@@ -137,6 +137,8 @@ class SurrogateWriter(_DeidWriter):
     ``proven``, ``proven_names``, ``proven_model``), or its fields by name (``-o proven=off``), handed
     to :class:`~crfdeid.deid.Surrogator` as they are.
     """
+
+    __signature__ = PassesOn(option_parameters)  # its **given: the option fields, for the registry's check
 
     def __init__(self, out, seed=None, key=None, xml: bool = False, propagate: bool = True, mapping=None,
                  mark=False, scheme=None, kinds=None, options: SurrogateOptions | None = None, **given):

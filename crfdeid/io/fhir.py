@@ -28,7 +28,8 @@ from . import fhir_texts
 from .fhir_policy import Policy, load_policy
 from .fhir_walk import ReadText, Walk, hashed_id
 from .files import check_encoding, decode
-from .records import Record, RecordWriter, as_date, input_files, known_fields, link_key, piece
+from .record_dates import as_date
+from .records import Record, RecordWriter, input_files, known_fields, link_key, piece
 from .registry import READERS, WRITERS
 
 #: Resources whose structured identifiers are de-identified, and the subtype of their names.

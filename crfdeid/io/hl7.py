@@ -48,8 +48,8 @@ from .hl7_parse import (
 )
 from .hl7_std import version_of
 from .hl7_types import NAME_PARTS, SUBTYPES, field_type, kept, number_runs, plain_code, role
-from .record_dates import HL7_DATE
-from .records import Record, RecordWriter, as_date, input_files, known_fields, link_key, piece
+from .record_dates import HL7_DATE, as_date
+from .records import Record, RecordWriter, input_files, known_fields, link_key, piece
 from .registry import READERS, WRITERS
 
 #: What the model reads: text leaves, those of a type or segment crfdeid does not know, and

@@ -9,16 +9,59 @@ redacted record keeps and what a moved one keeps too); an HL7 ``DT``/``DTM``/``T
 or subcomponent by ``YYYYMMDD[hh[mm[ss[.s]]]][+-zzzz]`` that is a real date of the years
 1800-2199 (a month alone, ``YYYYMM``, is not told from a number and is left). Each is given to
 ``move(value, ...)``, :meth:`crfdeid.io.records.RecordWriter.date` in the writers: moved by the
-patient's offset (surrogate) or cut to its year, in its own precision and format.
+patient's offset (surrogate) or cut to its year, in its own precision and format: one value is
+read and moved by :func:`as_date`, :func:`shift_date` and :func:`year_of`.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable
 from typing import Any
 
-from .records import as_date
+_ISO = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(.*)", re.S)
+_COMPACT = re.compile(r"(\d{4})(?:(\d{2})(?:(\d{2}))?)?(.*)", re.S)
+
+
+def shift_date(value: str, days: int, compact: bool = False) -> str | None:
+    """``value`` (FHIR ``date``/``dateTime``, or HL7 ``DT``/``TS`` with ``compact``) moved by
+    ``days``, the time kept, in its own precision: a year alone stays, a month moves with its
+    15th. None when it is no date.
+
+    >>> shift_date("2098-03-14T08:00:00Z", -30), shift_date("209803", 20, compact=True)
+    ('2098-02-12T08:00:00Z', '209804')
+    """
+    m = (_COMPACT if compact else _ISO).fullmatch(value.strip())
+    if not m:
+        return None
+    year, month, day, rest = m.groups()
+    try:
+        if month is None:
+            return value
+        base = dt.date(int(year), int(month), int(day or 15)) + dt.timedelta(days=days)
+    except ValueError:
+        return None
+    sep = "" if compact else "-"
+    out = f"{base.year:04d}{sep}{base.month:02d}"
+    return out + (f"{sep}{base.day:02d}" if day is not None else "") + rest
+
+
+def year_of(value: str) -> str | None:
+    """The year a date starts with (what Safe Harbor lets a redacted record keep), or None."""
+    m = re.match(r"\d{4}", value.strip())
+    return m.group() if m else None
+
+
+def as_date(value: str, compact: bool = False) -> dt.date | None:
+    m = (_COMPACT if compact else _ISO).fullmatch(value.strip())
+    if not m or m.group(3) is None:
+        return None
+    try:
+        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
 
 #: A FHIR date, dateTime or instant of at least month precision.
 FHIR_DATE = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01])"

@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,11 +29,13 @@ from typing import Any
 
 from ..document import Document, make_span
 from ..errors import ConfigError, InputError, OutputError, ReaderError
+from ..registry import PassesOn
 from .date_pieces import whole_dates
 from .encoding import max_input_bytes, read_input_bytes
 from .files import atomic_write, is_stdio
 from .outputs import file_key, make_folder
 from .ownfiles import is_own
+from .record_dates import as_date, shift_date, year_of
 from .registry import writer_class
 
 #: Between two values drawn in one document (:meth:`RecordWriter.values`): no value holds it.
@@ -113,63 +114,12 @@ def input_files(path, report, suffixes: tuple[str, ...], stdin_name: str) -> lis
     return files
 
 
-# -- dates ---------------------------------------------------------------------------------------
-_ISO = re.compile(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(.*)", re.S)
-_COMPACT = re.compile(r"(\d{4})(?:(\d{2})(?:(\d{2}))?)?(.*)", re.S)
-
-
-def shift_date(value: str, days: int, compact: bool = False) -> str | None:
-    """``value`` (FHIR ``date``/``dateTime``, or HL7 ``DT``/``TS`` with ``compact``) moved by
-    ``days``, the time kept, in its own precision: a year alone stays, a month moves with its
-    15th. None when it is no date.
-
-    >>> shift_date("2098-03-14T08:00:00Z", -30), shift_date("209803", 20, compact=True)
-    ('2098-02-12T08:00:00Z', '209804')
-    """
-    m = (_COMPACT if compact else _ISO).fullmatch(value.strip())
-    if not m:
-        return None
-    year, month, day, rest = m.groups()
-    try:
-        if month is None:
-            return value
-        base = dt.date(int(year), int(month), int(day or 15)) + dt.timedelta(days=days)
-    except ValueError:
-        return None
-    sep = "" if compact else "-"
-    out = f"{base.year:04d}{sep}{base.month:02d}"
-    return out + (f"{sep}{base.day:02d}" if day is not None else "") + rest
-
-
-def year_of(value: str) -> str | None:
-    """The year a date starts with (what Safe Harbor lets a redacted record keep), or None."""
-    m = re.match(r"\d{4}", value.strip())
-    return m.group() if m else None
-
-
-def as_date(value: str, compact: bool = False) -> dt.date | None:
-    m = (_COMPACT if compact else _ISO).fullmatch(value.strip())
-    if not m or m.group(3) is None:
-        return None
-    try:
-        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
-
-
-class _TextOptions:
-    """A record writer's signature: its own parameters, then the text writers' options (but ``xml``) that
-    its ``**options`` pass on, for the registry's option check and ``tag``'s ``date_order``."""
-
-    def __get__(self, obj, cls) -> inspect.Signature:
-        own = [p for p in list(inspect.signature(cls.__init__).parameters.values())[1:] if p.kind is not p.VAR_KEYWORD]
-        taken = {p.name for p in own} | {"out", "xml"}
-        passed: dict[str, inspect.Parameter] = {}
-        for style in TEXT_STYLES:
-            for p in inspect.signature(writer_class(style)).parameters.values():
-                if p.name not in taken and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
-                    passed.setdefault(p.name, inspect.Parameter(p.name, p.KEYWORD_ONLY, default=None))
-        return inspect.Signature(own + list(passed.values()))
+def _text_options(cls) -> list[inspect.Parameter]:
+    """What a record writer's ``**options`` pass on: the text writers' options (but ``out`` and ``xml``),
+    each None by default (that writer's own default)."""
+    return [p.replace(default=None, annotation=p.empty)
+            for style in TEXT_STYLES for p in inspect.signature(writer_class(style)).parameters.values()
+            if p.name not in ("out", "xml")]
 
 
 class RecordWriter:
@@ -191,7 +141,7 @@ class RecordWriter:
     """
 
     overwrite = False
-    __signature__ = _TextOptions()
+    __signature__ = PassesOn(_text_options)  # for the registry's option check and tag's date_order
 
     def __init__(self, out, text: str = "redacted", scheme=None, **options):
         if text not in TEXT_STYLES:
