@@ -95,7 +95,7 @@ def test_names_places_and_dates_stay_phi(text, surface, subtype):
     ("WARD ROUND NOTE - Wad 7B, Hospital Sultanah Zubaidah", "WARD ROUND NOTE - Wad 7B, Hospital Sultanah Zubaidah",
      "HOSPITAL", ["WARD ROUND NOTE", "Wad 7B, Hospital Sultanah Zubaidah"]),
     ("Name: Ravi K   Age/Sex: 56 Y/M   UHID: SVH2511047", "Y/M   UHID: SVH2511047", "MEDICALRECORD",
-     ["Y/M", "UHID: SVH2511047"]),  # the label stays in its value's span (the label cut went in diet14)
+     ["Y/M", "SVH2511047"]),
     ("Home health aide 3 days a week", "Home health aide 3", "PROFESSION", ["Home health aide"]),
     ("24f jess hartigan bib qas", "f jess hartigan", "PATIENT", ["jess hartigan"]),
     ("Wife Aoife (61) present", "Aoife (61", "PATIENT", ["Aoife"]),

@@ -12,7 +12,7 @@ import pytest
 
 from crfdeid.document import make_span
 from crfdeid.recognizers.clinical import drop_clinical, taken, why_clinical
-from crfdeid.recognizers.values import why_value
+from crfdeid.recognizers.values import why_value, without_label
 
 LOCKED = Path(__file__).resolve().parents[1] / "configs" / "splits" / "physionet-locked.txt"
 
@@ -173,6 +173,27 @@ def test_no_gold_phi_of_the_development_notes_is_taken(physionet_docs):
     assert taken(docs) == {}
 
 
+@pytest.mark.parametrize("text, surface, subtype, kept", [
+    ("MRN: 00482913 on file", "MRN: 00482913", "MEDICALRECORD", "00482913"),
+    ("dob 3/4/1950, lives alone", "dob 3/4/1950", "DATE", "3/4/1950"),
+    ("billing acct # 5532190", "acct # 5532190", "ACCOUNT", "5532190"),
+    ("Ed 3 times to the ward", "Ed 3", "PATIENT", "Ed 3"),             # a name, not a label
+    ("MD 21201 address", "MD 21201", "STATE", "MD 21201"),            # a role's word, not a label
+    ("MRN:", "MRN:", "MEDICALRECORD", "MRN:"),                        # nothing after it: left whole
+    ("Ward: Ashdown Ward", "Ward: Ashdown Ward", "LOCATION-OTHER", "Ashdown Ward"),  # a name's word, a colon
+    ("Ward 3 visited", "Ward 3", "PATIENT", "Ward 3"),                 # a surname without a colon
+    ("Ogden, ID 83278", "ID 83278", "LOCATION-OTHER", "ID 83278"),     # a place: Idaho and its ZIP code
+])
+def test_a_field_label_at_a_spans_start_is_left_outside(text, surface, subtype, kept):
+    from crfdeid.recognizers.chain import Note, build_chain
+
+    sp = _span(text, surface, subtype)
+    assert text[slice(*(lambda s: (s.start, s.end))(without_label(text, sp)))] == kept
+    if kept != surface:  # through the chain: the label stays as written in every output
+        out = build_chain(["clinical_filter.v1"]).run(Note(text), [sp])
+        assert [text[s.start:s.end] for s in out] == [kept]
+
+
 def test_no_gold_phi_of_synthetic_notes_of_every_category_is_taken():
     """The i2b2 categories the PhysioNet notes lack (STATE, USERNAME, PROFESSION...): on synthetic
     notes the new reasons take nothing but ages under 90, which young_ages.v1 drops anyway."""
@@ -187,10 +208,12 @@ def test_no_gold_phi_of_synthetic_notes_of_every_category_is_taken():
 
 
 def test_a_word_glued_to_an_identifiers_digits_stays_in_its_span():
-    """``RX7719204`` (a US pharmacy's made-up number) is one identifier: the filter judges it whole, its
-    letters left in the span (fail closed: the whole span is replaced)."""
+    """``RX7719204`` (a US pharmacy's made-up number) is one identifier: its letters are not a label
+    to leave out, as ``Rx #:`` before it is (fail closed: the whole span is replaced)."""
     from crfdeid.document import make_span
-    from crfdeid.recognizers.values import pieces
+    from crfdeid.recognizers.values import pieces, without_label
     text = "Rx #: RX7719204\n"
     sp = make_span(6, 15, "IDNUM")
-    assert pieces(text, sp) == [sp]
+    assert without_label(text, sp) == sp and pieces(text, sp) == [sp]
+    text = "MRN: 00482913"
+    assert text[without_label(text, make_span(0, 13, "MEDICALRECORD")).start:] == "00482913"

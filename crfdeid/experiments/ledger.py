@@ -110,6 +110,7 @@ def _units() -> dict[str, tuple]:
         "values duration": ("values", "_duration", "false"),
         "values heading": ("values", "_heading", "false"),
         "values role": ("values", "_role", "false"),
+        "values label cut": ("values", "without_label", "same"),
         "fields parts": ("fields", "parts", "alone"),
         "fields narrowed": ("fields", "narrowed", "same"),
         "fields heading line": ("fields", "heading_line", "false"),

@@ -277,7 +277,7 @@ def taken(docs) -> dict:
     """What the filter would take of annotated ``docs``: ``{reason: {"spans": n, "tokens": n}}``
     over their gold spans, each judged whole and each of its tokens alone (a tagger may find part
     of a name) as if predicted, its pieces (:func:`.values.pieces`) judged whole too, and the tokens
-    the cutting and narrowing leave out (``narrowed``: a gap's, a profession's number). Counts only. The bar for a rule
+    the cutting and narrowing leave out (``narrowed``: a label's, a gap's). Counts only. The bar for a rule
     that drops a span is ``{}``
     (``bench/clinical_values_gold.py`` prints it for a corpus)."""
     spans: Counter = Counter()

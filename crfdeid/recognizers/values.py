@@ -316,17 +316,44 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
             or (prev is not None and prev.group(1).lower() in roles))  # "Consultant Radiologist"
 
 
+def without_label(text: str, sp: Span) -> Span:
+    """``sp`` without the field label it starts with (``MRN:`` of ``MRN: 00482913``, ``DOB`` of
+    ``DOB 3/4/1950``): a word of the ``note_labels`` list that is no staff role and no listed name
+    (either only before a colon: ``Ward:``; in a place's span only before a colon too: ``ID 83278``
+    is Idaho), then ``:``, ``#`` or ``=`` or a digit, and
+    something after it. A label names the field; a
+    surrogate of the whole span would replace it with letters of another kind (``MRN`` -> ``TIQ``).
+
+    >>> from crfdeid.document import make_span
+    >>> text = "MRN: 00482913; Ed 3 times"
+    >>> [text[s.start:s.end] for s in (without_label(text, make_span(0, 13, "MEDICALRECORD")),
+    ...                                without_label(text, make_span(15, 19, "PATIENT")))]
+    ['00482913', 'Ed 3']
+    """
+    m = _V.LABEL_HEAD.match(text, sp.start, sp.end)
+    if m is None or m.end() >= sp.end or not text[m.end():sp.end].strip():
+        return sp
+    word, lists = m.group(1).lower(), _lists()
+    colon = ":" in m.group(0)  # "Ward: ..." is a label, "Ward 3" or "Ed 3" may be a name
+    if sp.category == "LOCATION" and not colon:  # a place keeps its words: "ID 83278" is Idaho and a ZIP code
+        return sp
+    if word not in lists["labels"] or ((word in lists["roles"] or word in lists["names"]) and not colon):
+        return sp
+    return replace(sp, start=m.end())
+
+
 def pieces(text: str, sp: Span) -> list[Span]:
     """What the clinical filter judges of a predicted span: its parts between field gaps
-    (:func:`.fields.parts`), each narrowed (:func:`.fields.narrowed`). No token of the span is left
-    out but a profession's trailing number and an age's sex letter.
+    (:func:`.fields.parts`), each narrowed (:func:`.fields.narrowed`) and without the field label it
+    starts with (:func:`without_label`). No token of the span is left out but a label's, a
+    profession's trailing number and an age's sex letter.
 
     >>> from crfdeid.document import make_span
     >>> text = "Employer: Ridgeway Haulage Ltd   Payroll No: RH20671"
     >>> [text[p.start:p.end] for p in pieces(text, make_span(10, 40, "HOSPITAL"))]
     ['Ridgeway Haulage Ltd', 'Payroll']
     """
-    return [fields.narrowed(text, p) for p in fields.parts(text, sp)]
+    return [without_label(text, fields.narrowed(text, p)) for p in fields.parts(text, sp)]
 
 
 def why_value(text: str, sp: Span) -> str | None:
