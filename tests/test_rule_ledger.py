@@ -72,3 +72,20 @@ def test_every_held_back_unit_is_a_unit_and_finds_its_case_only_when_on():
             assert not _covers(*case), name
         assert _covers(*case), name
         assert "[kept: the leak regression tests need it]" in ledger.line(name, {"sets": {}})
+
+
+def test_the_ledger_scores_each_casing_and_output_as_made_up_does():
+    """``--casing``/``--outputs`` (diet14): each set's figures per casing and output, the same as
+    ``experiments made-up`` gives for those notes in that casing."""
+    from crfdeid.experiments import casings, madeup, madeup_outputs
+    from crfdeid.tagging.session import SPANS, Session
+
+    path = madeup.NOTE_SETS["dev9"]
+    res = ledger.run([], {"dev9": path}, None, casing_names=("as-written", "upper"), outputs=("redacted", "surrogate"))
+    figs = res["runs"]["baseline"]["sets"]
+    assert set(figs) == {"dev9", "dev9 as-written surrogate", "dev9 upper redacted", "dev9 upper surrogate"}
+    upper = madeup_outputs.run(casings.recased(madeup.read_notes(path), "upper"), Session(None, SPANS).model,
+                               mining=[False], outputs=["surrogate"])["runs"]["mining off"]["surrogate"]
+    for key in ("identifiers_left_in_spans", "phrases_changed", "falsified", "false_spans"):
+        assert figs["dev9 upper surrogate"][key] == upper[key], key
+    assert figs["dev9"]["falsified"] == 0  # redacted output writes no value

@@ -195,12 +195,17 @@ def _ledger_parser(sub) -> None:
              "  python -m crfdeid experiments rule-ledger --notes dev4,dev5 --without 'rule phone,step rules.v1'\n"
              "  python -m crfdeid experiments rule-ledger --notes dev,dev2,check --corpus physionet:notes/ \\\n"
              "      --exclude-groups locked.txt --without all --json ledger.json\n"
+             "  python -m crfdeid experiments rule-ledger --notes check12 --casing as-written,lower,upper \\\n"
+             "      --outputs redacted,surrogate --without all   # three casings, two outputs\n"
              "  python -m crfdeid experiments rule-ledger --list")
     s.add_argument("--model", help="model file (default: the shipped model)")
     s.add_argument("--notes", default="", metavar="SET,SET", help="made-up sets or notes files, comma-separated")
     s.add_argument("--corpus", metavar="FORMAT:PATH", help="annotated notes (recall per category)")
     s.add_argument("--exclude-groups", metavar="FILE", help="leave out these patients (the locked quarter)")
     s.add_argument("--without", default="", metavar="UNIT,UNIT|all", help="units switched off one at a time")
+    s.add_argument("--casing", default="as-written", metavar="CASING,CASING",
+                   help="score every set in these casings (as-written, lower, upper)")
+    s.add_argument("--outputs", default="redacted", metavar="OUT,OUT", help="outputs scored (redacted, surrogate)")
     s.add_argument("--list", action="store_true", help="print the units and stop")
     s.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
 
@@ -221,7 +226,9 @@ def _ledger(args) -> int:
     def progress(name, fig):
         base.setdefault("fig", fig)
         print(ledger.line(name, fig, None if name == "baseline" else base["fig"]), flush=True)
-    res = ledger.run(names, sets, corpus, args.model, progress=progress)
+    res = ledger.run(names, sets, corpus, args.model, progress=progress,
+                     casing_names=casings.parse_casings(args.casing),
+                     outputs=[o.strip() for o in args.outputs.split(",") if o.strip()])
     if args.json:
         Path(args.json).write_text(json.dumps(res, indent=1), encoding="utf-8")
     return 0

@@ -31,7 +31,7 @@ from ..document import Document
 from ..recognizers import chain as chain_module
 from ..recognizers import phrases, rulebook, rules, values
 from ..tagging.session import SPANS, Session
-from . import madeup, madeup_outputs, zeroshot
+from . import casings, madeup, madeup_outputs, zeroshot
 
 _NEVER = re.compile(r"(?!)")
 
@@ -217,13 +217,19 @@ def _remember_labels(model) -> None:
     model._item = functools.lru_cache(maxsize=None)(item)
 
 
-def _sets_figures(sets: dict[str, list[Document]], model) -> dict:
+def _sets_figures(sets: dict[str, list[Document]], model, casing_names=("as-written",),
+                  outputs=("redacted",)) -> dict:
+    """Each set's figures per casing and output, keyed ``SET`` (as written, redacted) or ``SET CASING OUTPUT``."""
     out = {}
     for name, gold in sets.items():
-        r = madeup_outputs.run(gold, model, mining=[False], outputs=["redacted"])["runs"]["mining off"]["redacted"]
-        out[name] = {k: r[k] for k in ("identifiers_left", "identifier_tokens_left", "phrases_changed",
-                                       "values_changed", "false_spans")}
-        out[name]["identifiers_left_by_subtype"] = r["identifiers_left_by_subtype"]
+        for casing in casing_names:
+            runs = madeup_outputs.run(casings.recased(gold, casing), model, mining=[False],
+                                      outputs=list(outputs))["runs"]["mining off"]
+            for fmt, r in runs.items():
+                key = name if (casing, fmt) == ("as-written", "redacted") else f"{name} {casing} {fmt}"
+                out[key] = {k: r[k] for k in ("identifiers_left", "identifier_tokens_left", "identifiers_left_in_spans",
+                                              "phrases_changed", "falsified", "values_changed", "false_spans")}
+                out[key]["identifiers_left_by_subtype"] = r["identifiers_left_by_subtype"]
     return out
 
 
@@ -235,11 +241,12 @@ def _corpus_figures(docs: list[Document], model) -> dict:
 
 
 def run(unit_names: list[str], sets: dict[str, str | Path], corpus: list[Document] | None, model=None,
-        progress=None) -> dict:
+        progress=None, casing_names=("as-written",), outputs=("redacted",)) -> dict:
     """``{"units": {name: spec}, "sets": {name: gold counts}, "runs": {"baseline" or unit: figures}}``.
 
     ``sets``: set name -> made-up notes file; ``corpus``: annotated notes (None: none);
-    ``model``: a model file (None: the shipped model)."""
+    ``model``: a model file (None: the shipped model); ``casing_names`` and ``outputs``: each set scored
+    in these casings (:mod:`.casings`) and outputs (diet14: three casings, redacted and surrogate)."""
     m = Session(model, SPANS).model
     _remember_labels(m)
     units = _units()
@@ -252,7 +259,7 @@ def run(unit_names: list[str], sets: dict[str, str | Path], corpus: list[Documen
     for name in ["baseline", *unit_names]:
         t0 = time.process_time()
         with switched_off(units[name]) if name != "baseline" else contextlib.nullcontext():
-            fig: dict = {"sets": _sets_figures(gold, m)}
+            fig: dict = {"sets": _sets_figures(gold, m, casing_names, outputs)}
             if corpus is not None:
                 fig["corpus"] = _corpus_figures(corpus, m)
         fig["cpu_seconds"] = round(time.process_time() - t0, 2)

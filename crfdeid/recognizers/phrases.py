@@ -270,10 +270,6 @@ def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
     return None
 
 
-#: The words of the ``street`` template's road and numbered-street forms (``Route 9``, ``Road No 4``).
-_STREET_ROAD_WORDS = ("route", "rte", "highway", "hwy", "road", "rd", "street", "st", "lane", "gali", "galli", "cross")
-
-
 @lru_cache(maxsize=1)
 def _last_words() -> dict[str, frozenset]:
     """Per pattern the words (lower case) of which every match holds one: the last word of a
@@ -285,15 +281,12 @@ def _last_words() -> dict[str, frozenset]:
     "Same output, less code")."""
     heads = frozenset(h.split()[-1] for h in _heads())
     street = (*gazetteers.entries("street_types"), *gazetteers.entries("street_prefixes"),
-              *_T.source("LOW_PREFIXES").split("|"), *_STREET_ROAD_WORDS)
+              *_T.source("LOW_PREFIXES").split("|"), *_T.words("ROAD_WORDS"))
     return {"named": heads,
             "street": frozenset(w for e in street for w in _D.WORDS.findall(e.lower())),
             "street_low": frozenset(_T.source("LOW_TYPES").split("|")),
             "strong_low": frozenset(h.split()[-1] for h in _D.STRONG_LOWER_HEADS),
-            "plan": frozenset(("plan", "insurance", "policy", "cover", "scheme")),
-            "weak_cue": frozenset("lives living farms moved moving relocated relocating originally comes came visiting "
-                                  "travelled traveled drives drove commutes grew works away stays insurer insured "
-                                  "insurance covered medical".split())}
+            "plan": _T.words("PLAN_GATE"), "weak_cue": _T.words("WEAK_CUE_GATE")}
 
 
 def _lines(text: str) -> list[tuple[int, int, frozenset]]:
