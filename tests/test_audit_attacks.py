@@ -161,6 +161,21 @@ def test_a_replayed_older_statement_is_named_by_the_ledger(audit, kit, tmp_path,
         in err
 
 
+def test_statements_superseded_within_one_second_differ_and_none_is_overwritten(audit, kit, capsys):
+    # signed_at has whole seconds: the new statement names the one it replaces, so a replay of the older one is
+    # told apart however fast the officer signs again, and each superseded statement keeps a file of its own
+    digests = [hashlib.sha256(json.dumps(json.loads((audit / "statement.json").read_text())["body"],
+                                         sort_keys=True).encode()).hexdigest()]
+    for _ in range(2):
+        code, err = _sign(audit, kit, capsys, "--supersede")
+        assert code == 0, err
+        body = json.loads((audit / "statement.json").read_text())["body"]
+        assert len(body["supersedes"]) == 64  # the sha256 of the body it replaces
+        digests.append(hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest())
+    assert len(set(digests)) == 3
+    assert len(list((audit / "superseded").glob("statement-*.json"))) == 2
+
+
 def test_a_report_at_another_level_than_planned_is_a_warning_and_not_signed(audit, kit, tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(audit), "--level", "0.6", "--json", str(tmp_path / "r.json")]) == 1

@@ -20,6 +20,7 @@ in the stores' own checks or the reviewers' signed reviews.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from datetime import UTC, datetime
@@ -83,13 +84,20 @@ def sign(folder, manifest: dict, report: dict, key, supersede: bool = False) -> 
                           "(--supersede keeps the old one in superseded/ and the ledger records both)", path=path)
     signed = body(folder, manifest, report)
     signed["plan_signature"] = (manifest.get("plan") or {}).get("signature")
+    old = load(folder) if path.exists() else None
+    if old is not None:  # the new statement names the one it replaces, so the two differ even signed in one second
+        signed["supersedes"] = hashlib.sha256(signing.canonical(old.get("body") or {})).hexdigest()
     out = {"format": FORMAT, "signed_at": datetime.now(UTC).isoformat(timespec="seconds"),
            "key": signing.public_hex(key), "key_id": signing.key_id(key), "body": signed,
            "signature": signing.sign(key, signed)}
-    if path.exists():
+    if old is not None:
         (folder / SUPERSEDED).mkdir(mode=0o700, exist_ok=True)
-        old = load(folder) or {}
-        shutil.move(path, folder / SUPERSEDED / f"statement-{str(old.get('signed_at', 'old')).replace(':', '')}.json")
+        stem = f"statement-{str(old.get('signed_at', 'old')).replace(':', '')}"
+        kept, n = folder / SUPERSEDED / f"{stem}.json", 1
+        while kept.exists():  # two statements superseded within one second: neither is overwritten
+            n += 1
+            kept = folder / SUPERSEDED / f"{stem}-{n}.json"
+        shutil.move(path, kept)
     atomic_write(path, json.dumps(out, indent=1, default=str) + "\n")
     return out
 
