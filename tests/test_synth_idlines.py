@@ -54,7 +54,6 @@ def test_the_same_notes_with_lines_added(style):
     base, more = generate(60, seed=13, style=style), generate(60, seed=13, style=f"{style}_ids")
     assert [d.doc_id for d in base] == [d.doc_id for d in more]
     assert len(more[0].text.splitlines()) > len(base[0].text.splitlines())  # the first note: same draws before
-    assert base[0].text.lower().splitlines()[:2] == more[0].text.lower().splitlines()[:2]
     assert sum(len(d.spans) for d in more) > sum(len(d.spans) for d in base)
 
 

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 #: Subtype -> (layouts, label words) of the numbers that are no national scheme's.
 NUMBERS = {
-    "HEALTHPLAN": (["AA ## #### ###", "AAA ########", "AAA ###-##-####-##", "A#A#-#####", "AAA #### #### ##",
-                    "##########A", "AA-AA-#######", "A## ### ###", "###-######-##", "AAAA-AA-#######"],
+    "HEALTHPLAN": (["AA ## #### ###", "AAA ########", "AA## #### ###", "AAA########", "AAA###-##-####-##",
+                    "A#A#-#####", "AAA#### #### ##", "AAA-########", "##########A", "AA-AA-#######", "A## ### ###",
+                    "###-######-##", "AAAA-AA-#######", "AA-#######"],
                    ["member", "member no.", "policy", "policy no.", "card no.", "scheme no.", "membership no.",
                     "beneficiary no.", "subscriber ID", "ID", "no.", "cover no.", "plan ID", "group"]),
-    "MEDICALRECORD": (["AA #### ###", "##-######", "AAA-AA-#######", "AAA-#######", "A######", "AA/##/######",
-                       "AA ######", "###-##-##"],
+    "MEDICALRECORD": (["AA #### ###", "AA#### ###", "##-######", "AAA-AA-#######", "AAA-#######", "A######",
+                       "AA/##/######", "AA######", "###-##-##"],
                       ["Hosp no", "Hospital no.", "Folder no.", "File no.", "HN", "Chart", "Clinic no.", "Case no.",
                        "Unit no.", "Patient ID", "PID", "Reg. no.", "Record no.", "UR", "IP no."]),
-    "LICENSE": (["AAA/A/#####", "AAAA/A-#####", "AA-A #########", "#########", "AA.#####", "AAA/AA/#####",
+    "LICENSE": (["AAA/A/#####", "AAAA/A-#####", "AA-A-#########", "#########", "AA.#####", "AAA/AA/#####",
                  "A######", "AA-######"],
                 ["Reg. No.", "Registration no.", "Licence", "License #", "Council no.", "Medical licence",
                  "Practising no.", "Prescriber no.", "Provider no.", "CDL", "Driver licence", "Permit no."]),
@@ -86,7 +87,7 @@ LINES = [
     "{Referred by|Occupational health referral from|Letter to} <employer>{, <addr>|}.",
     "School: <school>", "School: <school>, {year|grade|class} {1-12}",
     "Attends <school>{ in <otown>|}; {teacher|school nurse} aware.",
-    "{Pharmacy|Dispensing pharmacy|Nominated pharmacy}: <service>, <addr>",
+    "{Pharmacy|Dispensing pharmacy|Nominated pharmacy}: <service>, <addr>{|   Tel <phone>|  Fax <phone>}",
     "{DME|Equipment|Oxygen|Supplies} {via|from|ordered from} <service>{, fax <phone>|}.",
     "{Bloods|Labs|Results|Specimen} {at|from|sent to} <service> (<date>): <measure>, <measure>.",
     "{Home care|Community nursing|Carers|Transport|Physio} {by|with|through} <service> {twice daily|weekly|"
@@ -95,5 +96,6 @@ LINES = [
     "<device_word> <brand>, <dev_line>", "<drug> {0.5|1|5|10} mL {given|IM|SC}, <dev_line>",
     "{Implant|Mesh|Lens|Stent|Graft}: <brand> {20 x 25 cm|3.0 x 18 mm|21.0 D|5.5 mL}, <dev_line>",
     "<lic_line>", "Signed: Dr <dr_last>, <lic_line>", "<ref_line>   <date>", "<ref_line>; <icd_dx>.",
-    "<mrn_line>   <nid>", "{Address|Home address|Lives at}: <addr>", "<service>, <addr>, tel <phone>",
+    "<mrn_line>   <nid>", "{Address|Home address|Lives at}: <addr>",
+    "<service>, <addr>{,|   |  } {tel|Tel|Tel.|Phone|Fax|Mobile|Reception|Switchboard|Enquiries|Bookings} <phone>",
 ]
