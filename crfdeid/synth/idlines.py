@@ -1,7 +1,7 @@
 """Identifiers of many countries and kinds in the ``specialty_ids`` and ``operative_ids`` notes (issue 58 items 1-2).
 
 ``synth:N,SEED,specialty_ids`` and ``synth:N,SEED,operative_ids`` are the ``specialty`` and
-``operative`` notes (the same draws up to the point where these lines go in) with one to three lines
+``operative`` notes (the same draws up to the point where these lines go in) with one or two lines
 (:data:`~crfdeid.synth.idlines_templates.LINES`) that name what notes of other countries name and the
 synthetic notes so far did not:
 

@@ -97,5 +97,6 @@ LINES = [
     "{Implant|Mesh|Lens|Stent|Graft}: <brand> {20 x 25 cm|3.0 x 18 mm|21.0 D|5.5 mL}, <dev_line>",
     "<lic_line>", "Signed: Dr <dr_last>, <lic_line>", "<ref_line>   <date>", "<ref_line>; <icd_dx>.",
     "<mrn_line>   <nid>", "{Address|Home address|Lives at}: <addr>",
-    "<service>, <addr>{,|   |  } {tel|Tel|Tel.|Phone|Fax|Mobile|Reception|Switchboard|Enquiries|Bookings} <phone>",
+    "{Provider|Supplier|Service|Contact|Agency}: <service>, <addr>{,|   |  } {tel|Tel|Tel.|Phone|Fax|Mobile|Reception|"
+    "Switchboard|Enquiries|Bookings} <phone>",
 ]

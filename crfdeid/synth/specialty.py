@@ -228,7 +228,7 @@ def _recase(piece: str | tuple[str, str], case: str) -> str | tuple[str, str]:
 
 def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False) -> None:
     """Write one ``specialty`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``ids``
-    (the ``specialty_ids`` style) one to three lines of :mod:`crfdeid.synth.idlines` too."""
+    (the ``specialty_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` too."""
     w = specialty_patient(rng, p)
     kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
     start = len(b)
@@ -250,7 +250,7 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
         for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), _NURSING)
     if ids:  # after every draw of the notes without them (those notes stay byte for byte)
-        for _ in range(rng.randint(1, 3)):
+        for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), _IDS)
     for template in chosen:
         case = rng.choices(["", "lower", "upper"], [45, 30, 25])[0] if template is _NURSING else ""
