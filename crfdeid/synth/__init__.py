@@ -81,6 +81,11 @@ STYLES["social"] = {"social": (social_note, 100)}
 #: scores and ward numbers, never PHI, beside dates and month/day dates in the same layouts
 #: (:mod:`crfdeid.synth.values`, issue 58 item 1).
 STYLES["values"] = {"values": (values_note, 100)}
+#: ``specialty_ids`` and ``operative_ids``: the ``specialty`` and ``operative`` notes (same draws) with one or two
+#: lines naming national numbers of python-stdnum's catalogue, other numbers by their labels, and organisations and
+#: addresses of many countries, beside clinical look-alikes (:mod:`crfdeid.synth.idlines`, issue 58 items 1-2).
+STYLES["specialty_ids"] = {"specialty": (functools.partial(specialty_note, ids=True), 100)}
+STYLES["operative_ids"] = {"operative": (functools.partial(operative_note, ids=True), 100)}
 FIRST_RECORD = 100
 
 

@@ -34,6 +34,7 @@ import datetime as dt
 import random
 from collections.abc import Callable
 
+from . import idlines
 from . import persona as ps
 from . import specialty as sp
 from . import world as wd
@@ -145,8 +146,9 @@ def _uk_op(rng: random.Random, w: wd.World, day: dt.date, b: NoteBuilder) -> Non
             _lines(rng, w, day, b, [template])
 
 
-def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    """Write one ``operative`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
+def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False) -> None:
+    """Write one ``operative`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``ids``
+    (the ``operative_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` after its body."""
     kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
     w = sp.specialty_patient(rng, p)
     for _ in range(6):  # US layouts are dictated about US patients (their dates month first)
@@ -163,6 +165,9 @@ def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
         _uk_op(rng, w, day, b)
     else:
         _lines(rng, w, day, b, _some(rng, ENDO_LINES if kind == "endoscopy" else CONSULT_LINES, 5, 15))
+    for _ in range(rng.randint(1, 2) if ids else 0):
+        for pieces in idlines.id_line(rng, w, day, _slot, sp._SLOT):
+            b.line(*pieces)
     if rng.random() < 0.5:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         for _ in range(rng.randint(1, 2)):
             _lines(rng, w, day, b, [rng.choice(NURSING_LINES)])

@@ -33,6 +33,7 @@ import datetime as dt
 import random
 import re
 
+from . import idlines
 from . import persona as ps
 from . import world as wd
 from . import world_lists as wl
@@ -215,6 +216,7 @@ def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list
 
 
 _NURSING = "<a nursing line>"  # a marker in the chosen lines, drawn from NURSING_LINES when written
+_IDS = "<an identifier line>"  # a marker in the chosen lines, drawn by crfdeid.synth.idlines when written
 
 
 def _recase(piece: str | tuple[str, str], case: str) -> str | tuple[str, str]:
@@ -224,8 +226,9 @@ def _recase(piece: str | tuple[str, str], case: str) -> str | tuple[str, str]:
     return (piece[0], getattr(piece[1], case)())
 
 
-def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    """Write one ``specialty`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
+def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False) -> None:
+    """Write one ``specialty`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``ids``
+    (the ``specialty_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` too."""
     w = specialty_patient(rng, p)
     kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
     start = len(b)
@@ -246,8 +249,15 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     if rng.random() < 0.6:  # nursing contexts, before the last line (a signature stays last)
         for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), _NURSING)
+    if ids:  # after every draw of the notes without them (those notes stay byte for byte)
+        for _ in range(rng.randint(1, 2)):
+            chosen.insert(rng.randrange(1, len(chosen)), _IDS)
     for template in chosen:
         case = rng.choices(["", "lower", "upper"], [45, 30, 25])[0] if template is _NURSING else ""
+        if template is _IDS:
+            for pieces in idlines.id_line(rng, w, day, _slot, _SLOT):
+                b.line(*pieces)
+            continue
         for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
             b.line(*(_recase(x, case) for x in pieces) if case else pieces)
     b.recase(start, rng.choices(["", "upper", "lower"], [85, 10, 5])[0])
