@@ -74,7 +74,7 @@ def word_keys(text: str, tokens, words: list[str], kinds=("lower",)) -> list[str
     for i in range(1, n + 1):
         if i == n or "\n" in text[tokens[i - 1].end:tokens[i].start]:
             kind = line_kind(words[a:i])
-            if kind in kinds:
+            if kind is not None and kind in kinds:
                 mark = KINDS[kind]
                 out[a:i] = [mark + w for w in words[a:i]]
             a = i
