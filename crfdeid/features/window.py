@@ -13,7 +13,8 @@ A feature set (``features/*.yaml``) is plain data::
     window: 2          # +-window over word templates
     token_window: 1    # +-window over token (document context) templates
     bigrams: true      # lower-cased bigrams with the previous and next token
-    caseless: false    # shapes of their own in lines without a capital (crfdeid.features.caseless)
+    caseless: false    # shapes of their own in lines without a capital (true), and in lines
+                       # without a lower-case letter too ([lower, upper]; crfdeid.features.caseless)
 
 Each group names its templates (:data:`GROUPS`); ``extra_word``/``extra_token``
 add registered templates by name, ``windowed`` overrides which word templates
@@ -121,6 +122,7 @@ FEATURE_SET_KEYS: dict[str, Any] = {
     "word": None, "token": None,
 }
 _CACHE_LIMIT = 1_000_000
+_CASE_MARKS = tuple(_caseless.KINDS.values())
 
 
 def resolve_feature_set(spec: dict, path=None) -> dict:
@@ -170,9 +172,12 @@ def resolve_feature_set(spec: dict, path=None) -> dict:
     fs.update(groups={g: bool(groups.get(g)) for g in GROUPS}, word=_dedupe(word),
               token=_dedupe(token), windowed=_dedupe(windowed),
               bigrams=bool(fs["bigrams"]) and ("lexical" in on or not on))
-    if not fs.pop("caseless"):  # left out when off: a model saved before the key loads as it was saved
-        return fs
-    fs["caseless"] = True
+    try:
+        kinds = _caseless.kinds_of(fs.pop("caseless"))
+    except ValueError as exc:
+        raise ConfigError(str(exc), path=path) from None
+    if kinds:  # left out when off: a model saved before the key loads as it was saved
+        fs["caseless"] = True if kinds == ("lower",) else list(kinds)
     return fs
 
 
@@ -217,7 +222,7 @@ class Featurizer:
         self.window = fs["window"]
         self.token_window = fs["token_window"]
         self.bigrams = fs["bigrams"]
-        self.caseless = fs.get("caseless", False)
+        self.caseless = _caseless.kinds_of(fs.get("caseless", False))
         bound = resources is not None and not resources.is_default
         self._word = [_bind(WORD_TEMPLATES.get(n), resources if bound else None) for n in fs["word"]]
         self._windowed_at = [fs["word"].index(n) for n in fs["windowed"]]
@@ -257,9 +262,9 @@ class Featurizer:
         Every template runs once (uncached). A word key of :meth:`word_keys` marked caseless gives
         its word's attributes with the case-bearing ones under their own head.
         """
-        if word[:1] == _caseless.MARK:
+        if word[:1] in _CASE_MARKS:
             mine, windowed = self.type_attributes(word[1:])
-            return _caseless.marked(mine), _caseless.marked(windowed)
+            return _caseless.marked(mine, word[0]), _caseless.marked(windowed, word[0])
         per = [to_attributes(t(word)) for t in self._word]
         return list(chain.from_iterable(per)), [a for j in self._windowed_at for a in per[j]]
 
@@ -278,9 +283,9 @@ class Featurizer:
         return self._pad[offset]
 
     def word_keys(self, text: str, tokens, words: list[str]) -> list[str]:
-        """The word-type keys of a document's tokens: their texts (``words``), marked in caseless lines
-        when the feature set says ``caseless``."""
-        return _caseless.word_keys(text, tokens, words) if self.caseless else words
+        """The word-type keys of a document's tokens: their texts (``words``), marked in the lines of
+        the kinds the feature set's ``caseless`` names."""
+        return _caseless.word_keys(text, tokens, words, self.caseless) if self.caseless else words
 
     def _cached(self, words):
         base = self._base
