@@ -10,10 +10,11 @@ from crfdeid.synth import generate
 from crfdeid.text.tokenize import tokenize
 
 
-def check_deterministic_and_aligned(style: str, notes, ascii_only: bool = True) -> None:
+def check_deterministic_and_aligned(style: str, notes, ascii_only: bool = True,
+                                    unfilled: str = r"[{}<>]") -> None:
     """``notes`` (``generate(N, seed=13, style=style)``): the same for the seed, through ``synth:`` too,
     other for another seed; spans valid, token-aligned, trimmed; ASCII unless ``ascii_only`` is false
-    (a style of other languages' names); every alternative and slot drawn."""
+    (a style of other languages' names); every alternative and slot drawn (no match of ``unfilled``)."""
     assert generate(30, seed=13, style=style) == notes[:30]
     assert list(read(f"synth:30,13,{style}")) == notes[:30]
     assert generate(30, seed=14, style=style) != notes[:30]
@@ -22,7 +23,7 @@ def check_deterministic_and_aligned(style: str, notes, ascii_only: bool = True) 
         assert encode(tokenize(doc.text), doc.spans).problems == []
         assert all(doc.text[s.start:s.end] == doc.text[s.start:s.end].strip() for s in doc.spans)
         assert doc.text.isascii() or not ascii_only
-        assert not re.search(r"[{}<>]", doc.text), doc.doc_id
+        assert not re.search(unfilled, doc.text), doc.doc_id
 
 
 def check_templates(templates, known: set[str]) -> None:
