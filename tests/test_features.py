@@ -236,17 +236,19 @@ def test_bigram_pairs_of_inverts_bigram_pair_attributes(left, right):
         assert all(Featurizer.bigram_pair_attributes(a, b)[j] == attr for j, a, b in found)
 
 
-@pytest.mark.parametrize("caseless", [False, True])
+@pytest.mark.parametrize("caseless", [False, True, ["lower", "upper"]])
 def test_a_words_attributes_at_each_offset_are_those_of_its_one_template_run(caseless):
     from crfdeid.features import caseless as marks
     fz = Featurizer({**ALL, "caseless": caseless})
-    for word in ["Lee", "02115", "dr.", "MRN", "3/14/98", marks.MARK + "dorset", marks.MARK + "lee"]:
+    for word in ["Lee", "02115", "dr.", "MRN", "3/14/98", marks.MARK + "dorset", marks.MARK + "lee",
+                 marks.UPPER_MARK + "DR", marks.UPPER_MARK + "LEE"]:
         mine, windowed = fz.type_attributes(word)
         assert fz.word_attributes(word) == mine
         assert fz.window_attributes(word)[0] == mine
         for o in fz.offsets:
             assert fz.neighbour_attributes(word, o) == [f"{o:+d}:{a}" for a in windowed]
     assert fz.word_attributes(marks.MARK + "dorset") == marks.marked(fz.word_attributes("dorset"))
+    assert fz.word_attributes(marks.UPPER_MARK + "LEE") == marks.marked(fz.word_attributes("LEE"), marks.UPPER_MARK)
 
 
 def test_uncached_featurize_runs_each_word_template_once_a_word_type():

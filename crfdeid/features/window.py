@@ -237,8 +237,8 @@ class Featurizer:
     # -- per word type, cached ------------------------------------------------
     def word_attributes(self, word: str) -> list[str]:
         """Attributes of a word at offset 0 (uncached; the windowed ones are not made)."""
-        if word[:1] == _caseless.MARK:
-            return _caseless.marked(self.word_attributes(word[1:]))
+        if word[:1] in _CASE_MARKS:
+            return _caseless.marked(self.word_attributes(word[1:]), word[0])
         return [a for t in self._word for a in to_attributes(t(word))]
 
     def neighbour_attributes(self, word: str, offset: int) -> list[str]:
