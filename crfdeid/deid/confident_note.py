@@ -65,6 +65,12 @@ def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None)
     (``Carter-Thomason device``) cannot also be the proof; a person's word beside the span can
     (``Dr Oyelaran-Stiles``, ``Pt Tamsin Oakhurst``, ``Okafor aware``).
 
+    It removes no span (a doubted name is written as a placeholder, never left as written). Evidence
+    (docs/deid.md, "Tenth round"): on the 19 development sets (US, UK day-first and other countries' notes)
+    as written, lower- and upper-cased, falsified values 124 -> 102 for 58 more real identifiers as
+    placeholders; on falsify14, written before the decision, 8 -> 6; on check13, never tuned on, 31 -> 27
+    over the three casings (docs/history/check13-rule.md); redacted output unchanged on every set.
+
     >>> from crfdeid.document import make_span
     >>> [rule_doubt("P-K, P-Krea", make_span(0, 11, "PATIENT"), c, m) for c, m in ((1.0, 0.2), (1.0, 0.6), (0.4, 0.4))]
     ['model', None, None]

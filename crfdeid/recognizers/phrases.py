@@ -278,7 +278,10 @@ def _last_words() -> dict[str, frozenset]:
     Evidence for the street's gate: the whole-note and the line-gated scans were identical (100
     matches, 0 notes differ) on all 21 made-up sets as written, lower-cased and upper-cased (the
     review of 2026-11-26); on the 18 sets open to development, 84 matches, 0 differ (docs/rules.md,
-    "Same output, less code")."""
+    "Same output, less code"). The ``plan`` and ``weak_cue`` gates and the road words are rows of
+    phrases.tsv since diet14, the same words: every figure of the 19 development sets (US, UK day-first,
+    Irish, Australian, Indian and other countries' notes, UK postcodes) as written, lower-cased and
+    upper-cased, redacted and surrogate, and the PhysioNet output were unchanged (docs/rules.md, "diet14")."""
     heads = frozenset(h.split()[-1] for h in _heads())
     street = (*gazetteers.entries("street_types"), *gazetteers.entries("street_prefixes"),
               *_T.source("LOW_PREFIXES").split("|"), *_T.words("ROAD_WORDS"))
