@@ -162,53 +162,54 @@ def test_physionet_labels_and_marginals_equal_crfsuite(physionet_docs):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch):
+    from crfdeid.crf.numpy import sparse_max
     from crfdeid.crf.numpy import tagger as numpy_tagger
     rng = np.random.default_rng(seed)
     L = 30  # large and sparse enough for the sparse maximum
     T = np.where(rng.random((L, L)) < 0.05, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
     T[:, 0] = rng.integers(-3, 4, size=L)  # one column done densely
-    assert numpy_tagger._SparseMax.worth(T)
+    assert sparse_max.SparseMax.worth(T)
     E = rng.integers(-4, 4, size=(400, L)).astype(float)  # small integers: many exact ties
     ends = np.cumsum(rng.integers(1, 25, size=40))
     ends = ends[ends <= 400]
     bounds = list(zip([0] + ends[:-1].tolist(), ends.tolist()))
     E = E[:ends[-1]]
     sparse = numpy_tagger.viterbi(E, T, bounds)
-    monkeypatch.setattr(numpy_tagger._SparseMax, "worth", staticmethod(lambda t: False))
+    monkeypatch.setattr(sparse_max.SparseMax, "worth", staticmethod(lambda t: False))
     assert np.array_equal(sparse, numpy_tagger.viterbi(E, T, bounds))
 
 
 
 @pytest.mark.parametrize("segments", [1, 5, 200])
 def test_the_chain_of_maxima_gives_the_reduceat_maxima(segments, monkeypatch):
-    from crfdeid.crf.numpy import tagger as numpy_tagger
+    from crfdeid.crf.numpy import sparse_max
     rng = np.random.default_rng(segments)
     L = 40
     T = np.where(rng.random((L, L)) < 0.08, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
     T[:, 3] = rng.integers(-3, 4, size=L)  # one column with a weight from every label
-    step = numpy_tagger._SparseMax(T)
+    step = sparse_max.SparseMax(T)
     prev = rng.integers(-4, 4, size=(L, segments)).astype(float)  # small integers: ties
-    monkeypatch.setattr(numpy_tagger._SparseMax, "CHAIN_FROM", 1)
+    monkeypatch.setattr(sparse_max.SparseMax, "CHAIN_FROM", 1)
     chained = step(prev)
-    monkeypatch.setattr(numpy_tagger._SparseMax, "CHAIN_FROM", segments + 1)
+    monkeypatch.setattr(sparse_max.SparseMax, "CHAIN_FROM", segments + 1)
     assert np.array_equal(chained, step(prev))
     assert np.array_equal(chained, (prev[:, None, :] + T[:, :, None]).max(axis=0))
 
 
 def test_the_sparse_maximum_is_built_once_a_transition_matrix():
-    from crfdeid.crf.numpy import tagger as numpy_tagger
+    from crfdeid.crf.numpy import sparse_max
     rng = np.random.default_rng(7)
     L = 40
     T = np.where(rng.random((L, L)) < 0.08, rng.integers(-3, 4, size=(L, L)), 0).astype(float)
-    step = numpy_tagger._sparse_max(T)
-    assert step is numpy_tagger._sparse_max(T.copy())  # the same weights: the same maxima, built once
+    step = sparse_max.sparse_max(T)
+    assert step is sparse_max.sparse_max(T.copy())  # the same weights: the same maxima, built once
     other = T.copy()
     other[0, 1] += 1.0
-    assert numpy_tagger._sparse_max(other) is not step
+    assert sparse_max.sparse_max(other) is not step
     prev = rng.integers(-4, 4, size=(L, 50)).astype(float)
-    assert np.array_equal(step(prev), numpy_tagger._SparseMax(T)(prev))
-    assert np.array_equal(numpy_tagger._sparse_max(other)(prev), (prev[:, None, :] + other[:, :, None]).max(axis=0))
-    assert numpy_tagger._sparse_max(np.ones((L, L))) is None  # dense: not worth it
+    assert np.array_equal(step(prev), sparse_max.SparseMax(T)(prev))
+    assert np.array_equal(sparse_max.sparse_max(other)(prev), (prev[:, None, :] + other[:, :, None]).max(axis=0))
+    assert sparse_max.sparse_max(np.ones((L, L))) is None  # dense: not worth it
 
 
 def test_small_inference_chunks_change_nothing(models, docs, monkeypatch):

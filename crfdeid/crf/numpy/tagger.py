@@ -37,8 +37,7 @@ import numpy as np
 from ...labels import OUTSIDE
 from ...tagging.decoding import below, threshold_labels
 from .emission import EmissionScorer
-from .sparse_max import SparseMax as _SparseMax  # noqa: F401 (the tests reach it here)
-from .sparse_max import sparse_max as _sparse_max
+from .sparse_max import sparse_max
 
 #: Tokens labelled together (inference chunk): enough to amortise the per-step numpy
 #: calls (a step costs about the same for 10 or 1,000 segments), small enough that
@@ -161,7 +160,7 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
     best_t = np.empty(em.shape)
     first = steps.block(0)
     best_t[:, first] = score = em[:, first]
-    step = _sparse_max(transition)
+    step = sparse_max(transition)
     for t in range(1, len(steps.running)):
         rows = steps.block(t)
         k = steps.running[t]
