@@ -237,9 +237,7 @@ class Featurizer:
     # -- per word type, cached ------------------------------------------------
     def word_attributes(self, word: str) -> list[str]:
         """Attributes of a word at offset 0 (uncached; the windowed ones are not made)."""
-        if word[:1] in _CASE_MARKS:
-            return _caseless.marked(self.word_attributes(word[1:]), word[0])
-        return [a for t in self._word for a in to_attributes(t(word))]
+        return self._attributes(word, windowed=False)[0]
 
     def neighbour_attributes(self, word: str, offset: int) -> list[str]:
         """Attributes a word contributes to the token ``offset`` positions away (uncached)."""
@@ -262,11 +260,15 @@ class Featurizer:
         Every template runs once (uncached). A word key of :meth:`word_keys` marked caseless gives
         its word's attributes with the case-bearing ones under their own head.
         """
+        return self._attributes(word, windowed=True)
+
+    def _attributes(self, word: str, windowed: bool) -> tuple[list[str], list[str]]:
+        """:meth:`type_attributes` (without the windowed ones unless ``windowed``): one place for the marks."""
         if word[:1] in _CASE_MARKS:
-            mine, windowed = self.type_attributes(word[1:])
-            return _caseless.marked(mine, word[0]), _caseless.marked(windowed, word[0])
+            mine, near = self._attributes(word[1:], windowed)
+            return _caseless.marked(mine, word[0]), _caseless.marked(near, word[0])
         per = [to_attributes(t(word)) for t in self._word]
-        return list(chain.from_iterable(per)), [a for j in self._windowed_at for a in per[j]]
+        return list(chain.from_iterable(per)), [a for j in self._windowed_at for a in per[j]] if windowed else []
 
     @property
     def has_token_columns(self) -> bool:
