@@ -244,12 +244,13 @@ class Surrogator(Draws):
         person_ends = frozenset(sp.end for sp in labelled if sp.subtype in ("PATIENT", "DOCTOR"))  # confident_note
         new: dict = {}
         exempt: set[Span] = set()
+        bar = self.proven  # the options' setting as a bar, read once a note (a property: it parses the setting)
         for lab, sp in zip(labelled, spans):
             why = self._placeholder(doc, sp, conf[lab])
             reason = (self._doubt(doc, sp, conf[lab], order, known, fixed, crf[lab], person_ends, record)
                       if why is None and predicted else None)
-            if why is None and reason is None and predicted and self.proven is not None and not proven_type(
-                    doc.text, sp, conf[lab], self.proven, self.proven_names, crf[lab] if self.proven_model else None,
+            if why is None and reason is None and predicted and bar is not None and not proven_type(
+                    doc.text, sp, conf[lab], bar, self.proven_names, crf[lab] if self.proven_model else None,
                     record):
                 why = "unproven"  # surrogates: proven (proven.py): no fixed form, bar or listed name proves its type
                 self.counts[f"unproven:{lab.subtype}"] += 1
