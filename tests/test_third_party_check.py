@@ -1,4 +1,4 @@
-"""bench/third_party_records.py's comparison, offline on made-up records: a value that comes out whole is
+"""bench/fhir_output.py third-party's comparison, offline on made-up records: a value that comes out whole is
 counted, one replaced or inside a longer number is not, table codes are not identifying; the sample
 messages are read as data."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("third_party_records",
-                                               Path(__file__).parent.parent / "bench" / "third_party_records.py")
+_spec = importlib.util.spec_from_file_location("fhir_output",
+                                               Path(__file__).parent.parent / "bench" / "fhir_output.py")
 check = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check)
 
