@@ -189,6 +189,21 @@ CHECKED = [
     ("check14", "IDNUM", r"\d{10}", "bg.egn"),
     ("check14", "IDNUM", r"\d{6}-\d{5}", "lv.pvn"),  # a Latvian personal code
     ("check14", "IDNUM", r"\d{16}", "id.nik"),  # no check digit: the number's valid parts (region, birth date)
+    ("check15", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),
+    ("check15", "IDNUM", r"1\d{9}", "luhn"),  # a Saudi national ID: Luhn over its 10 digits
+    ("check15", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check15", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),
+    ("check15", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # a CUIL
+    ("check15", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
+    ("check15", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the NIN (no check)
+    ("check15", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check15", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
+    ("check15", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check15", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check15", "IDNUM", r"\d{12}", "jp.in_"),
+    ("check15", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check15", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check15", "IDNUM", r"\d{13}", "za.idnr"),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Twenty-nine sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Thirty sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -90,7 +90,15 @@ MDT, an Alberta sexual-assault forensic examination, an all-caps Peruvian dialys
 dental GA list, a lower-case Ecuadorian CPAP download, a Slovenian trial adverse-event form, a Chinese ESD report, a
 Colombian coronary bypass note, a Tanzanian fistula repair, a lower-case Indonesian leprosy card, a Bulgarian
 radiotherapy summary, a Latvian amputee clinic, an all-caps Trinidadian cardiac arrest record and a lower-case Fijian
-rheumatic heart disease card; written 2026-11-26 to judge the round after check13's; never tuned on) and
+rheumatic heart disease card; written 2026-11-26 to judge the round after check13's; never tuned on), ``check15``
+(eighteen notes of yet other combinations: a Danish EVAR operative note, a Saudi uterine artery embolisation report,
+an Egyptian hepatology letter, a New Zealand neonatal discharge summary, a Malaysian dermatopathology report, an
+Argentinian cochlear implant mapping report, a Chilean paediatric polysomnography report, a lower-case Polish
+haemodialysis run sheet, a Dutch DCD transplant coordinator note, a bilingual Quebec palliative family meeting, a
+Nigerian sickle cell red cell exchange record, an all-caps Pakistani oral submucous fibrosis note, an Indian
+medico-legal emergency record, an Irish pre-travel clinic note, a Japanese home-visit note, a Philippine seafarer
+pre-employment medical, a lower-case Australian child-protection emergency note and an all-caps South African burns
+ward round; written 2026-11-27 to judge the change set after 2026-11-27's; never tuned on) and
 ``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
@@ -134,7 +142,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt",
              "check10": _DATA / "made_up_check10.txt", "check11": _DATA / "made_up_check11.txt",
              "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
-             "check14": _DATA / "made_up_check14.txt",
+             "check14": _DATA / "made_up_check14.txt", "check15": _DATA / "made_up_check15.txt",
              "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
              "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
@@ -150,7 +158,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check14``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check15``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
