@@ -237,6 +237,19 @@ def test_title_only_name_and_unknown_holiday_still_change():
     assert s.counts["date_unparsed"] == 1
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_number_chain_taken_for_a_date_becomes_a_placeholder_not_a_failed_note(seed):
+    """A candidate model tagged the stroke rule ``1-3-6-12`` DATE: shifted as two glued dates it read
+    back as others and the whole note failed the final check. The group is now unparsed (a
+    placeholder), the note written, its real date still moved."""
+    d = note("930-01", "Restart day 4 (rule of 1-3-6-12); seen 3/14/2024.", ("1-3-6-12", "DATE"),
+             ("3/14/2024", "DATE"))
+    s = Surrogator(seed=seed)
+    new = s.surrogate(d)
+    assert surfaces(new)[0] == "[**DATE**]" and s.counts["date_unparsed"] == 1
+    assert surfaces(new)[1] != "3/14/2024" and dates.parse(surfaces(new)[1])[0]
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_a_patients_full_and_partial_forms_get_one_surrogate(seed):
     """Issue 36: ``Marguerite Olawale-Finch`` -> ``Bea Martineau-Chestnut`` but ``Ms. Olawale-Finch``
