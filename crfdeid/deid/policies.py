@@ -92,6 +92,7 @@ class Policies(DateSurrogates):
     dob: str
     scheme: object
     _country: str
+    _gated: dict  # the note's spans a narrow gate holds (:func:`crfdeid.deid.gates.gated`), set a note
 
     @staticmethod
     def _safe(units: list[Units], new: str) -> bool:
@@ -134,6 +135,8 @@ class Policies(DateSurrogates):
             return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
         why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known, crf=crf,
                               person_ends=person_ends)
+        if why is None and not over:
+            why = self._gated.get((sp.start, sp.end))  # a narrow gate's shape (gates.py), its repeats too
         if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
         if why == "model" and record_name(doc.text, sp, record):

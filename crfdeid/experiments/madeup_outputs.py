@@ -377,6 +377,7 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                 per_out[fmt]["not_confident"] = summary["not_confident_spans"]
                 per_out[fmt]["clinical_forms"] = summary["clinical_forms"]  # of them, a clinical form's (forms.py)
                 per_out[fmt]["not_confident_by_type"] = summary["not_confident_by_type"]
+                per_out[fmt]["narrow_gates"] = summary["narrow_gates"]  # of them, by narrow gate (gates.py)
         runs[f"mining {'on' if on else 'off'}"] = per_out
     out = {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
     if routes:
@@ -435,7 +436,7 @@ def report(res: dict) -> list[str]:
                 + f"; identifiers as placeholders {r['identifiers_as_placeholders']} of {r['identifiers_replaced']} "
                   "replaced")
             for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
-                        "false_by_subtype", "not_confident_by_type", "names_after_pt"):
+                        "false_by_subtype", "not_confident_by_type", "narrow_gates", "names_after_pt"):
                 if r.get(key):
                     lines.append(f"  {key.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in r[key].items()))
     return lines
