@@ -124,3 +124,10 @@ def test_two_bare_dates_on_one_line_are_held_the_gates_price():
     new, counts = written(doc)
     assert new[:2] == ["[**DATE**]", "[**DATE**]"] and "[**" not in new[2]
     assert counts == {"fraction": 2}
+
+
+def test_a_name_or_a_listed_town_before_a_number_keeps_its_surrogate():
+    doc = tagged("Next of kin: daughter Priya 07700 900456\nLeeds 0113 496 0000 (home)\n",
+                 ("Priya", "PATIENT"), ("07700 900456", "PHONE"), ("Leeds", "CITY"), ("0113 496 0000", "PHONE"))
+    new, counts = written(doc)
+    assert not any("[**" in t for t in new) and counts == {}

@@ -91,8 +91,8 @@ def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list
     identifier span holding a digit, with only blanks, ``:`` or ``#`` between, or written elsewhere in the note
     right before a ``:`` or ``#`` (``labels``: :func:`labels_of`)."""
     word = text[sp.start:sp.end]
-    if sp.subtype not in _NAMES_PLACES or not _LETTERS.fullmatch(word):
-        return False
+    if sp.subtype not in _PLACES or not _LETTERS.fullmatch(word) or fold(word) in _listed():
+        return False  # a name's type, or a listed name or place: a person's or a town's, the gate's cost alone
     if (after is not None and after.subtype in _NUMBERS and _BETWEEN.fullmatch(text, sp.end, after.start)
             and any(c.isdigit() for c in text[after.start:after.end])):
         return True
