@@ -116,14 +116,18 @@ def test_an_unknown_gate_is_refused_with_the_known_ones():
         Surrogator(seed=1, narrow_gates="fractions")
 
 
-def test_two_bare_dates_on_one_line_are_held_the_gates_price():
-    """Real dates written as N/M twice on a line look like fractions: placeholders (honest, no leak), the cost
-    the fraction gate was measured at (docs/synth.md, "Narrow gates measured")."""
-    doc = tagged("s/p CABG 3/5, extubated 3/6. Stable.\nReviewed 14/5.\n",
-                 ("3/5", "DATE"), ("3/6", "DATE"), ("14/5", "DATE"))
-    new, counts = written(doc)
-    assert new[:2] == ["[**DATE**]", "[**DATE**]"] and "[**" not in new[2]
+def test_bare_dates_beside_each_other_are_held_only_in_a_note_that_dates_with_years():
+    """A note of bare dates keeps them; where the note writes its dates with a year, two N/M on a line are
+    held, real dates too: the price the fraction gate was measured at (docs/synth.md, "Narrow gates measured")."""
+    line = "Seen in clinic 3/5 and again 10/5.\nReviewed 14/5.\n"
+    bare = tagged(line, ("3/5", "DATE"), ("10/5", "DATE"), ("14/5", "DATE"))
+    assert not any("[**" in t for t in written(bare)[0])
+    dated = tagged("Admitted 02/03/2025.\n" + line, ("02/03/2025", "DATE"), ("3/5", "DATE"), ("10/5", "DATE"),
+                   ("14/5", "DATE"))
+    new, counts = written(dated)
+    assert new[1:3] == ["[**DATE**]", "[**DATE**]"] and "[**" not in new[0] + new[3]
     assert counts == {"fraction": 2}
+    assert not any("[**" in t for t in written(dated, "off")[0])
 
 
 def test_a_name_or_a_listed_town_before_a_number_keeps_its_surrogate():

@@ -11,8 +11,10 @@ each measured there and again in "Narrow gates measured (2026-11-27, gate15b)" b
   note before a ``:`` or ``#`` (``Bleep:``). A made-up town there states a false label. (Names and listed
   words are left out: on the development sets every such span the gate held was a real name or town.)
 * ``fraction`` (G3b): a date of the shape N/M (one or two digits each, no year) with another N/M on its
-  line (``pinhole 6/9, VA 6/12``; ``Allred 7/8, HER2 2/3``): fractions beside fractions are scores and
-  acuities as often as dates; a made-up date there is another clinical value.
+  line, in a note that writes a date with its year (``14/03/2025``): fractions beside fractions are scores
+  and acuities (``pinhole 6/9, VA 6/12``; ``Allred 7/8, HER2 2/3``), not how that note writes a date; a
+  made-up date there is another clinical value. (A note of bare dates, ``CABG 3/5, extubated 3/6``, keeps
+  them: on the PhysioNet development notes the gate without the year's condition held 102 real dates.)
 * ``heading_line`` (G4): a place of three words or more that is a whole line (after a hyphen or before a
   ``/`` of it too) on a line with no digit and no colon: a heading or a title (``UNIDAD DE HERIDAS``), written
   as a made-up hospital it states a false service.
@@ -21,9 +23,9 @@ A gate holds the span's repeats: every span of the note with the same words (cas
 same gate gets the placeholder too (the writer writes every repeat of a word the same way).
 
 >>> from crfdeid.document import make_span
->>> text = "Contacts\nMob 07700 900123\nVA 6/9, pinhole 6/6\nSeen 3/4."
+>>> text = "Contacts\nMob 07700 900123\nVA 6/9, pinhole 6/6\nSeen 3/4/2025."
 >>> spans = [make_span(9, 12, "CITY"), make_span(13, 25, "PHONE"), make_span(29, 32, "DATE"),
-...          make_span(42, 45, "DATE"), make_span(51, 54, "DATE")]
+...          make_span(42, 45, "DATE"), make_span(51, 59, "DATE")]
 >>> sorted((text[a:b], why) for (a, b), why in gated(text, spans).items())
 [('6/6', 'fraction'), ('6/9', 'fraction'), ('Mob', 'number_label')]
 """
@@ -35,6 +37,7 @@ from functools import lru_cache
 
 from ..document import Span
 from ..errors import ConfigError
+from .confident_note import dated_with_years
 from .evidence import fold, lists
 
 #: The gates, by the reason the writer counts (``narrow_gates`` in its summary).
@@ -104,8 +107,9 @@ def _line(text: str, sp: Span) -> tuple[int, int]:
 
 
 def fraction(text: str, sp: Span) -> bool:
-    """Whether the date ``sp`` is N/M (one or two digits each, no year) with another N/M on its line."""
-    if sp.subtype != "DATE" or not _PAIR.fullmatch(text, sp.start, sp.end):
+    """Whether the date ``sp`` is N/M (one or two digits each, no year) with another N/M on its line, in a
+    note that writes a date with its year (:func:`~crfdeid.deid.confident_note.dated_with_years`)."""
+    if sp.subtype != "DATE" or not _PAIR.fullmatch(text, sp.start, sp.end) or not dated_with_years(text):
         return False
     a, b = _line(text, sp)
     return any(m.start() != sp.start for m in _PAIRS.finditer(text, a, b))
