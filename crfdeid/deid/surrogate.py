@@ -120,7 +120,8 @@ class Surrogator(Draws):
     dob, unparsed_dates, min_confidence = _option("dob"), _option("unparsed_dates"), _option("min_confidence")
     date_order, proven_names, proven_model = _option("date_order"), _option("proven_names"), _option("proven_model")
     proven = property(lambda self: proven_bar(self.options.proven), doc="``options.proven`` as a bar (None: off)")
-    narrow_gates = property(lambda self: gates.parse_gates(self.options.narrow_gates), doc="``options.narrow_gates``")
+    narrow_gates = _option("narrow_gates")
+    gates_on = property(lambda self: gates.parse_gates(self.narrow_gates), doc="``narrow_gates`` as gate names")
 
     def __init__(self, seed=None, key=None, scheme=None, kinds=None, options: SurrogateOptions | None = None,
                  **given):
@@ -246,7 +247,7 @@ class Surrogator(Draws):
         record = record_names(doc.meta.get("known"))  # the names the note's record gives (proven.py, rule d)
         known = frozenset(w for person in st.persons for w in person) | record  # the patient's names: confident.py
         person_ends = frozenset(sp.end for sp in labelled if sp.subtype in ("PATIENT", "DOCTOR"))  # confident_note
-        self._gated = gates.gated(doc.text, spans, self.narrow_gates) if predicted else {}  # narrow gates
+        self._gated = gates.gated(doc.text, spans, self.gates_on) if predicted else {}  # narrow gates
         new: dict = {}
         exempt: set[Span] = set()
         bar = self.proven  # the options' setting as a bar, read once a note (a property: it parses the setting)
