@@ -135,3 +135,13 @@ def test_a_name_or_a_listed_town_before_a_number_keeps_its_surrogate():
                  ("Priya", "PATIENT"), ("07700 900456", "PHONE"), ("Leeds", "CITY"), ("0113 496 0000", "PHONE"))
     new, counts = written(doc)
     assert not any("[**" in t for t in new) and counts == {}
+
+
+def test_the_run_summary_counts_the_spans_each_gate_held(tmp_path):
+    w = SurrogateWriter(str(tmp_path), seed=7)
+    for doc in (UK, EYES):
+        w.transform(doc)
+    line = w.summary()
+    assert "held by a narrow gate: fraction 1, number_label 1" in line
+    assert "Mob" not in line and "6/9" not in line  # counts only, never text
+    assert "narrow gate" not in SurrogateWriter(str(tmp_path), seed=7, narrow_gates="off").summary()
