@@ -33,6 +33,7 @@ same gate gets the placeholder too (the writer writes every repeat of a word the
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from ..document import Span
@@ -106,10 +107,13 @@ def _line(text: str, sp: Span) -> tuple[int, int]:
     return text.rfind("\n", 0, sp.start) + 1, (text.find("\n", sp.end) + 1 or len(text) + 1) - 1
 
 
-def fraction(text: str, sp: Span) -> bool:
+def fraction(text: str, sp: Span, dated: bool | None = None) -> bool:
     """Whether the date ``sp`` is N/M (one or two digits each, no year) with another N/M on its line, in a
-    note that writes a date with its year (:func:`~crfdeid.deid.confident_note.dated_with_years`)."""
-    if sp.subtype != "DATE" or not _PAIR.fullmatch(text, sp.start, sp.end) or not dated_with_years(text):
+    note that writes a date with its year (``dated``: :func:`~crfdeid.deid.confident_note.dated_with_years`,
+    read once a note by :func:`gated`)."""
+    if sp.subtype != "DATE" or not _PAIR.fullmatch(text, sp.start, sp.end):
+        return False
+    if not (dated_with_years(text) if dated is None else dated):
         return False
     a, b = _line(text, sp)
     return any(m.start() != sp.start for m in _PAIRS.finditer(text, a, b))
@@ -132,15 +136,18 @@ def gated(text: str, spans: list[Span], gates=GATES) -> dict[tuple[int, int], st
     """The spans of a note (``(start, end)``) a gate of ``gates`` writes as placeholders, with its reason;
     a gated span's repeats (the same words, case folded, a type of the same gate) too."""
     ordered = sorted(spans, key=lambda s: (s.start, s.end))
+    starts = [s.start for s in ordered]
     labels = labels_of(text) if "number_label" in gates else {}
-    found: dict[tuple[str, str], str] = {}
-    for i, sp in enumerate(ordered):
-        after = next((s for s in ordered[i + 1:] if s.start >= sp.end), None)
+    dated = "fraction" in gates and dated_with_years(text)  # once a note: a note of thousands of dates
+    found: set[tuple[str, str]] = set()
+    for sp in ordered:
+        j = bisect_left(starts, sp.end)  # the first span after this one
+        after = ordered[j] if j < len(ordered) else None
         why = ("number_label" if "number_label" in gates and number_label(text, sp, after, labels)
-               else "fraction" if "fraction" in gates and fraction(text, sp)
+               else "fraction" if "fraction" in gates and fraction(text, sp, dated)
                else "heading_line" if "heading_line" in gates and heading_line(text, sp) else None)
         if why is not None:
-            found.setdefault((why, fold(text[sp.start:sp.end])), why)
+            found.add((why, fold(text[sp.start:sp.end])))
     out = {}
     for sp in ordered:
         for why in gates:
