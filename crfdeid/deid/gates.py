@@ -39,10 +39,11 @@ from functools import lru_cache
 from ..document import Span
 from ..errors import ConfigError
 from .confident_note import dated_with_years
+from .defaults import NARROW_GATES
 from .evidence import fold, lists
 
-#: The gates, by the reason the writer counts (``narrow_gates`` in its summary).
-GATES = ("number_label", "fraction", "heading_line")
+#: The gates, by the reason the writer counts (``narrow_gates`` in its summary); all on by default.
+GATES = NARROW_GATES
 _NAMES_PLACES = frozenset({"PATIENT", "DOCTOR", "HOSPITAL", "ORGANIZATION", "STREET", "CITY", "LOCATION-OTHER",
                            "DEPARTMENT"})
 _PLACES = _NAMES_PLACES - {"PATIENT", "DOCTOR"}

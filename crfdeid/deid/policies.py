@@ -126,7 +126,8 @@ class Policies(DateSurrogates):
         of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
         (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
         Names and places are judged under the i2b2 2014 labels only (English lists); ``record``: the words of
-        the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt."""
+        the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt.
+        Where that evidence finds nothing, a narrow gate's shape (:mod:`.gates`, read once a note into ``_gated``)."""
         if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
             return None
         over = fixed.over(sp)
