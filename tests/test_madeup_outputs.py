@@ -163,6 +163,24 @@ def test_falsified_counts_phrases_written_with_a_made_up_value(out_text, where, 
     assert madeup_outputs.score_note(GOLD, out, made_up=False)["falsified"] == {}  # a writer of placeholders
 
 
+LABELLED = Document("n", "Bleep:3391 today", [make_span(6, 10, "PHONE")], {"keep": [[0, 5, "label"]]})
+
+
+@pytest.mark.parametrize("out_text, where, falsified", [
+    ("[**CITY**]4420 today", [(0, 10), (10, 14)], {}),              # the label's placeholder, the phone made up
+    ("Crewe:4420 today", [(0, 6), (6, 10)], {"label": 1}),           # the label written as a town: falsified
+    ("[**CITY**][**PHONE**] today", [(0, 10), (10, 21)], {}),
+])
+def test_a_placeholder_joined_to_a_made_up_value_is_judged_on_its_own_span(out_text, where, falsified):
+    out = Document("n", out_text, [make_span(a, b, "CITY") for a, b in where])
+    tagged = [make_span(0, 6, "CITY"), make_span(6, 10, "PHONE")]
+    r = madeup_outputs.score_note(LABELLED, out, tagged)
+    assert (r["changed"], r["falsified"]) == ({"label": 1}, falsified)
+    assert r["identifiers_as_placeholders"] == (out_text.count("[**") == 2)  # the phone: its own span judged
+    if not falsified and "PHONE" not in out_text:  # without the spans given the stretch counts whole, as before
+        assert madeup_outputs.score_note(LABELLED, out)["falsified"] == {"label": 1}
+
+
 # -- the command on a tiny made-up file, its tagger's spans given ---------------------------------
 
 TINY = """# two made-up notes for the test

@@ -17,6 +17,8 @@ DEFAULT_MIN_CONFIDENCE = 0.5
 #: person's mark right before it (``Dr.``, ``Pt``, ``nurse``, ``seen by``) proves its type; ``proven=off``
 #: turns it off. The default since 2026-11-26 (check11 falsified 24 -> 14 at 55 more placeholders).
 DEFAULT_PROVEN = 0.95
+#: The narrow gates on by default (:mod:`crfdeid.deid.gates`; docs/synth.md, "Narrow gates measured").
+NARROW_GATES = ("number_label", "fraction", "heading_line")
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,10 @@ class SurrogateOptions:
     proven_model : bool
         With ``proven``: the model's word on the span's words (``crf_confidence``) is held to the bar
         too, so a rule's span (confidence 1.0) needs the model's agreement (default True).
+    narrow_gates : str
+        The narrow gates (:mod:`crfdeid.deid.gates`) whose shapes a predicted span is written in as a
+        placeholder however confident the tagger: comma-separated names of :data:`NARROW_GATES`, or
+        ``off`` (default: all of them).
 
     >>> SurrogateOptions.of(None, proven="off", date_shift=[-400, -370]).date_shift
     (-400, -370)
@@ -79,6 +85,7 @@ class SurrogateOptions:
     proven: float | str | None = DEFAULT_PROVEN
     proven_names: bool = True
     proven_model: bool = True
+    narrow_gates: str = ",".join(NARROW_GATES)
 
     def __post_init__(self):
         object.__setattr__(self, "date_shift", tuple(self.date_shift))  # a list from a config or -o

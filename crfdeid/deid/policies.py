@@ -92,6 +92,7 @@ class Policies(DateSurrogates):
     dob: str
     scheme: object
     _country: str
+    _gated: dict  # the note's spans a narrow gate holds (:func:`crfdeid.deid.gates.gated`), set a note
 
     @staticmethod
     def _safe(units: list[Units], new: str) -> bool:
@@ -125,7 +126,8 @@ class Policies(DateSurrogates):
         of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
         (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
         Names and places are judged under the i2b2 2014 labels only (English lists); ``record``: the words of
-        the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt."""
+        the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt.
+        Where that evidence finds nothing, a narrow gate's shape (:mod:`.gates`, read once a note into ``_gated``)."""
         if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
             return None
         over = fixed.over(sp)
@@ -134,6 +136,8 @@ class Policies(DateSurrogates):
             return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
         why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known, crf=crf,
                               person_ends=person_ends)
+        if why is None and not over:
+            why = self._gated.get((sp.start, sp.end))  # a narrow gate's shape (gates.py), its repeats too
         if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
         if why == "model" and record_name(doc.text, sp, record):

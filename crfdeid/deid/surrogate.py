@@ -28,7 +28,7 @@ from ..progress import checkpoint
 from ..recognizers import phones, safeharbor
 from ..registry import PassesOn
 from ..text import dateorder
-from . import address, ages, dates, forms, guard, names
+from . import address, ages, dates, forms, gates, guard, names
 from .confident_note import WEAK_FORMS
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_SHIFT, SurrogateOptions, option_parameters
@@ -104,7 +104,8 @@ class Surrogator(Draws):
         a name or place that hold a digit), ``not_identifier`` (tagged spans not confidently a Safe Harbor
         identifier of their type, :mod:`crfdeid.deid.confident`; ``not_identifier:DOCTOR``... by type),
         ``clinical_forms`` (of those, the spans
-        of a score, grade, stage, class, code, bed or a phrase in capitals, :mod:`crfdeid.deid.forms`),
+        of a score, grade, stage, class, code, bed or a phrase in capitals, :mod:`crfdeid.deid.forms`;
+        ``gate:number_label``..., those a narrow gate held, :mod:`crfdeid.deid.gates`),
         ``order_dmy``... and ``order_from_note``...
         (notes by the order their dates were read in and where it came from), ``generator_errors``...
     unparsed : list of (doc_id, offset, what it became)
@@ -119,6 +120,8 @@ class Surrogator(Draws):
     dob, unparsed_dates, min_confidence = _option("dob"), _option("unparsed_dates"), _option("min_confidence")
     date_order, proven_names, proven_model = _option("date_order"), _option("proven_names"), _option("proven_model")
     proven = property(lambda self: proven_bar(self.options.proven), doc="``options.proven`` as a bar (None: off)")
+    narrow_gates = _option("narrow_gates")
+    gates_on = property(lambda self: gates.parse_gates(self.narrow_gates), doc="``narrow_gates`` as gate names")
 
     def __init__(self, seed=None, key=None, scheme=None, kinds=None, options: SurrogateOptions | None = None,
                  **given):
@@ -140,6 +143,8 @@ class Surrogator(Draws):
         self.order_evidence: Counter = Counter()  # dates that read one way only, by order (counts)
         self.keyed = Keyed.from_seed(seed) if seed is not None else Keyed(key or os.urandom(32))
         proven_bar(opts.proven)  # checked here: a setting that is no bar is refused at once
+        gates.parse_gates(opts.narrow_gates)  # and an unknown gate
+        self._gated: dict = {}
         self.scheme = scheme
         self.counts = Counter()
         self.unparsed: list[tuple[str, int, str]] = []
@@ -242,6 +247,7 @@ class Surrogator(Draws):
         record = record_names(doc.meta.get("known"))  # the names the note's record gives (proven.py, rule d)
         known = frozenset(w for person in st.persons for w in person) | record  # the patient's names: confident.py
         person_ends = frozenset(sp.end for sp in labelled if sp.subtype in ("PATIENT", "DOCTOR"))  # confident_note
+        self._gated = gates.gated(doc.text, spans, self.gates_on) if predicted else {}  # narrow gates
         new: dict = {}
         exempt: set[Span] = set()
         bar = self.proven  # the options' setting as a bar, read once a note (a property: it parses the setting)
@@ -258,6 +264,7 @@ class Surrogator(Draws):
                 why = "not_identifier"
                 self.counts[f"not_identifier:{lab.subtype}"] += 1  # by type, for the run summary
                 self.counts["clinical_forms"] += reason in forms.REASONS  # of them, a clinical form (forms.py)
+                self.counts[f"gate:{reason}"] += reason in gates.GATES  # of them, a narrow gate's (gates.py)
             if why is not None:
                 new[(sp.start, sp.end)] = PLACEHOLDER.format(subtype=lab.subtype)
                 exempt.add(sp)
@@ -387,6 +394,7 @@ class Surrogator(Draws):
                 "notes_by_order_source": {s: c[f"order_from_{s}"] for s in dateorder.SOURCES if c[f"order_from_{s}"]},
                 "not_confident_spans": c["not_identifier"], "clinical_forms": c["clinical_forms"],
                 "not_confident_by_type": self._by_type("not_identifier"),
+                "narrow_gates": self._by_type("gate"),  # of them, by the narrow gate that held them (gates.py)
                 "unproven_spans": c["unproven"],  # surrogates: proven (proven.py), by type
                 "unproven_by_type": self._by_type("unproven"),
                 "date_groups": c["date_groups"], "dates_unparsed": c["date_unparsed"],

@@ -194,7 +194,7 @@ class SurrogateWriter(_DeidWriter):
                 f"clinical value(s), {c['clinical_terms']} span(s) of clinical vocabulary and {c['digits_in_words']} "
                 f"span(s) of a name or place that hold digits, {c['not_confident_spans']} span(s) not confidently an "
                 f"identifier of their type ({c['clinical_forms']} of them a score, grade, stage, class, code, bed or "
-                f"phrase in capitals){_by_type(c['not_confident_by_type'])}"
+                f"phrase in capitals{_gates(c['narrow_gates'])}){_by_type(c['not_confident_by_type'])}"
                 + (f", {c['unproven_spans']} span(s) whose type no fixed form, confidence of "
                    f"{self.surrogator.proven} or listed name proves{_by_type(c['unproven_by_type'])}"
                    if self.surrogator.proven is not None else "")
@@ -215,6 +215,16 @@ def _by_type(counts: dict) -> str:
     (' [by type: DATE 1, DOCTOR 3]', '')
     """
     return f" [by type: {', '.join(f'{t} {n}' for t, n in sorted(counts.items()))}]" if counts else ""
+
+
+def _gates(counts: dict) -> str:
+    """The spans a narrow gate held (:mod:`crfdeid.deid.gates`), by gate, for the run summary (empty without any).
+
+    >>> _gates({"fraction": 2, "number_label": 1}), _gates({})
+    (', 3 held by a narrow gate: fraction 2, number_label 1', '')
+    """
+    by_gate = ", ".join(f"{g} {n}" for g, n in sorted(counts.items()))
+    return f", {sum(counts.values())} held by a narrow gate: {by_gate}" if counts else ""
 
 
 def write_mapping(surrogator: Surrogator, path, overwrite: bool = False) -> None:

@@ -23,7 +23,9 @@ agree) and reads the output back:
 * **falsified**: of the phrases changed, those whose output text differs from the note's and
   holds a made-up value, words or digits (a replaced stretch written as a surrogate, not as a
   ``[**...**]`` placeholder): a carcinoma's name become a made-up name, ``LVEDD`` a doctor, per
-  kind (counted in surrogate output; a placeholder is honest, so redacted output has none);
+  kind (counted in surrogate output; a placeholder is honest, so redacted output has none). Each output
+  span is judged on the note's characters it replaced (:func:`_pieces`), not the stretch it is joined
+  into: a placeholder over the phrase beside a made-up phone is no made-up value (gate15b, 2026-11-27);
 * **false spans**: replaced stretches that overlap no gold PHI span, per subtype;
 * **words changed per 1,000**: tokens with a letter or digit outside every gold PHI span that a
   replaced stretch touches, per 1,000 such tokens (the transcriptions' measure of issue 58: words
@@ -166,13 +168,35 @@ def _words(text: str) -> list:
     return [t for t in tokenize(text) if any(c.isalnum() for c in text[t.start:t.end])]
 
 
-def _made_up(a: int, b: int, stretches: list[tuple[int, int]], out: Document) -> bool:
-    """Whether a replaced stretch touching ``[a, b)`` was written as a made-up value (no placeholder)."""
+def _pieces(stretches: list[tuple[int, int]], out: Document, tagged=None) -> list[tuple[int, int, str]]:
+    """Each output span as ``(start, end, text)``: the note's characters it replaced and what it wrote.
+
+    Adjacent output spans make one replaced stretch (:func:`replaced`); with ``tagged`` (the spans the
+    writer was given) holding as many spans in the stretch as the output, each output span is judged on its
+    own span of the note (a placeholder joined to the made-up phone right after it is no made-up value);
+    otherwise every span of the stretch stands for the whole stretch.
+
+    >>> out = Document("1", "[**CITY**]4420 x", [make_span(0, 10, "CITY"), make_span(10, 14, "PHONE")])
+    >>> _pieces([(0, 10)], out, [make_span(0, 6, "CITY"), make_span(6, 10, "PHONE")])
+    [(0, 6, '[**CITY**]'), (6, 10, '4420')]
+    >>> _pieces([(0, 10)], out)
+    [(0, 10, '[**CITY**]'), (0, 10, '4420')]
+    """
+    given = sorted((sp.start, sp.end) for sp in tagged or ())
+    pieces = []
     for (s, e), m in zip(stretches, _merged(out)):
-        if s < b and a < e and any(not _PLACEHOLDER.fullmatch(out.text[sp.start:sp.end])
-                                   for sp in out.spans if m.start <= sp.start and sp.end <= m.end):
-            return True
-    return False
+        outs = [sp for sp in out.spans if m.start <= sp.start and sp.end <= m.end]
+        inside = [(a, b) for a, b in given if s <= a and b <= e]
+        if len(outs) > 1 and len(inside) == len(outs):
+            pieces += [(a, b, out.text[sp.start:sp.end]) for (a, b), sp in zip(inside, outs)]
+        else:
+            pieces += [(s, e, out.text[sp.start:sp.end]) for sp in outs]
+    return pieces
+
+
+def _made_up(a: int, b: int, pieces: list[tuple[int, int, str]]) -> bool:
+    """Whether an output span over ``[a, b)`` (:func:`_pieces`) was written as a made-up value (no placeholder)."""
+    return any(s < b and a < e and not _PLACEHOLDER.fullmatch(text) for s, e, text in pieces)
 
 
 def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True) -> dict:
@@ -189,6 +213,7 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
     ({'value': 1, 'score': 1}, {'value': 1})
     """
     stretches = replaced(gold.text, out, tagged)
+    pieces = _pieces(stretches, out, tagged)
     left: Counter = Counter()
     left_spans: Counter = Counter()
     written = held = 0
@@ -199,7 +224,7 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
                      for t in _words(gold.text[sp.start:sp.end]))
         left[sp.subtype] += missed
         left_spans[sp.subtype] += missed > 0
-        outs = _written(sp.start, sp.end, stretches, out)
+        outs = [t for s, e, t in pieces if s < sp.end and sp.start < e]
         written += bool(outs)
         held += bool(outs) and all(_PLACEHOLDER.fullmatch(o) for o in outs)
     changed: Counter = Counter()
@@ -210,7 +235,7 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
             continue
         changed[kind] += 1
         region = _out_region(a, b, stretches, out)
-        falsified[kind] += made_up and region != gold.text[a:b] and _made_up(a, b, stretches, out)
+        falsified[kind] += made_up and region != gold.text[a:b] and _made_up(a, b, pieces)
         was, now = _digits(gold.text[a:b]), _digits(region)
         if was and was != now:
             values += 1
@@ -227,12 +252,6 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
             "falsified": {k: n for k, n in falsified.items() if n}, "values_changed": values,
             "values_other": other, "false": dict(false), "placeholders": placeholders,
             "identifiers_replaced": written, "identifiers_as_placeholders": held}
-
-
-def _written(a: int, b: int, stretches: list[tuple[int, int]], out: Document) -> list[str]:
-    """What the output wrote for the replaced stretches touching ``[a, b)``: its spans' texts there."""
-    return [out.text[sp.start:sp.end] for (s, e), m in zip(stretches, _merged(out)) if s < b and a < e
-            for sp in out.spans if m.start <= sp.start and sp.end <= m.end]
 
 
 def gold_counts(gold: list[Document]) -> dict:
@@ -358,6 +377,7 @@ def run(gold: list[Document], model=None, *, mining: Iterable[bool] = (False, Tr
                 per_out[fmt]["not_confident"] = summary["not_confident_spans"]
                 per_out[fmt]["clinical_forms"] = summary["clinical_forms"]  # of them, a clinical form's (forms.py)
                 per_out[fmt]["not_confident_by_type"] = summary["not_confident_by_type"]
+                per_out[fmt]["narrow_gates"] = summary["narrow_gates"]  # of them, by narrow gate (gates.py)
         runs[f"mining {'on' if on else 'off'}"] = per_out
     out = {"gold": gold_counts(gold), "runs": runs, "mining_applies": mining_module.mines(base.model)}
     if routes:
@@ -416,7 +436,7 @@ def report(res: dict) -> list[str]:
                 + f"; identifiers as placeholders {r['identifiers_as_placeholders']} of {r['identifiers_replaced']} "
                   "replaced")
             for key in ("identifiers_left_by_subtype", "left_by_subtype", "changed_by_kind", "falsified_by_kind",
-                        "false_by_subtype", "not_confident_by_type", "names_after_pt"):
+                        "false_by_subtype", "not_confident_by_type", "narrow_gates", "names_after_pt"):
                 if r.get(key):
                     lines.append(f"  {key.replace('_', ' ')}: " + ", ".join(f"{k} {v}" for k, v in r[key].items()))
     return lines
