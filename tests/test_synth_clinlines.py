@@ -16,6 +16,8 @@ from crfdeid.synth.clinlines import (
     CREDENTIALS,
     ID_LABELS,
     LINES,
+    PHI_LINES,
+    PHI_SLOTS,
     SIGN_OFFS,
     _sections,
     departments,
@@ -107,3 +109,28 @@ def test_name_words_head_clinical_lines_unlabelled(notes):
                 assert _plain(doc, m.start(1), m.end(1)), doc.doc_id
                 seen += 1
     assert seen >= 20
+
+
+@pytest.fixture(scope="module")
+def phi_notes():
+    return generate(200, seed=13, style="clinical_phi")
+
+
+def test_phi_variant_deterministic_and_aligned(phi_notes):
+    check_deterministic_and_aligned("clinical_phi", phi_notes, ascii_only=False)
+    known = set(CLINICAL) | set(PHI_SLOTS) | set(VALUES) | set(VOCAB) | set(EXTRA_SLOTS) | set(SLOTS)
+    check_templates(PHI_LINES, known)
+
+
+def test_phi_variant_names_services_and_drops_name_word_lines(phi_notes, notes):
+    """``clinical_phi``: a department after a town is a service of the hospital (HOSPITAL), the department alone
+    a heading (plain); no line opens with a word that is also a name before ``score``/``test``... ."""
+    heads = {d.lower() for d in departments()}
+    services = [d.text[s.start:s.end] for d in phi_notes for s in d.spans if s.subtype == "HOSPITAL"
+                and re.search(r"(?i)(?:unit|department|service|centre|clinic)$", d.text[s.start:s.end])]
+    assert len(services) >= 100
+    assert sum(any(h in t.lower() for h in heads) for t in services) >= 80
+    pattern = re.compile(r"(?m)^([A-Z][a-z]+) (?:score|test|view|sign|count) (?:normal|abnormal)")
+    words = set(name_words())
+    assert not [m for d in phi_notes for m in pattern.finditer(d.text) if m.group(1) in words]
+    assert [m for d in notes for m in pattern.finditer(d.text) if m.group(1) in words]

@@ -90,6 +90,9 @@ STYLES["operative_ids"] = {"operative": (functools.partial(operative_note, ids=T
 #: ``clinical``: specialty notes of headings, values with units, scores, eponyms, roles and credentials and
 #: words that are also names, never PHI, beside the note's PHI (:mod:`crfdeid.synth.clinlines`, issue 58).
 STYLES["clinical"] = {"clinical": (clinical_note, 100)}
+#: ``clinical_phi``: the same without the lines of words that are also names, with a named service of the hospital
+#: and the hospital in capitals (PHI) beside the departments' headings.
+STYLES["clinical_phi"] = {"clinical": (functools.partial(clinical_note, phi=True), 100)}
 FIRST_RECORD = 100
 
 

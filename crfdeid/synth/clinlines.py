@@ -155,14 +155,30 @@ LINES = [
     "VA <va>, power <power>, pain <pain>.", "BP <bp>, GCS <gcs>, <val>.", "<murmur> murmur; <sc>.",
     "<sect>: <gest>, <val>.", "<sect> <wk>: <cw>.", "Dr <dr_last> ({<role>|<cred>}), <head>",
 ]
+#: Lines of the ``clinical_phi`` notes in place of those of words that are also names (C-phr400 left more
+#: streets, towns and hospitals than C-ids800): a named service of the hospital (``<town> Cardiology Unit``) and the
+#: hospital on a heading line in capitals, PHI, beside the same departments' headings written plain.
+PHI_LINES = ["<hsvc>", "<head> - <hsvc>", "<HOSP>", "<HOSP> - <head>", "Referred to <hsvc> <md>; <sc>.",
+             "<dept> {review|clinic} at <hsvc>: <dx>."]
 #: Sign-offs (a clinician with a role and credential, and a place).
 SIGN_OFFS = ["<dr_full>, <cred>", "<dr_full> <cred>, <role>, <hosp>", "<role> <dr_last>, <unit>",
              "Signed: <dr_full>, <role> <date>", "<nurse>, <role>, <head>"]
 
 
+def _service(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A named service of the hospital (``Northfield Geriatrics Unit``): HOSPITAL, its department's words too."""
+    head = rng.choice([w.town, w.hospital.split()[0]])
+    name = f"{head} {rng.choice(departments())} {rng.choice(['Unit', 'Department', 'Service', 'Centre', 'Clinic'])}"
+    return [("HOSPITAL", name.upper() if rng.random() < 0.3 else name)]
+
+
+#: PHI slots of this style: a named service, the hospital in capitals.
+PHI_SLOTS = {"hsvc": _service, "HOSP": lambda r, w, d: [("HOSPITAL", w.hospital.upper())]}
+
+
 def _slot(name: str) -> wd.Slot:
     """A ``<slot>`` of this style: a plain draw of :data:`CLINICAL` or the ``values`` style, else a PHI slot."""
-    return wd.slot_of(name, (CLINICAL, VALUES), (), sp._slot)
+    return wd.slot_of(name, (CLINICAL, VALUES), (PHI_SLOTS,), sp._slot)
 
 
 def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:
@@ -170,8 +186,14 @@ def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list
     return wd.render(rng, w, day, template, _slot, sp._SLOT)
 
 
-def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
-    """Write one ``clinical`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
+@cache
+def _lines(phi: bool) -> tuple[str, ...]:
+    return tuple(line for line in LINES if "<nw>" not in line) + tuple(PHI_LINES) if phi else tuple(LINES)
+
+
+def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, phi: bool = False) -> None:
+    """Write one ``clinical`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``phi`` (the
+    ``clinical_phi`` style) no line of words that are also names, and :data:`PHI_LINES` instead."""
     w = sp.specialty_patient(rng, p)
     start = len(b)
     for pieces in render(rng, w, day, rng.choice(["<head>", "<head> - <hosp>", "<head>: <date>", "<hosp> <head>"])):
@@ -180,7 +202,8 @@ def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
         name = wd._person_name(rng, w.first, w.last, w.sex, w.nick)
         b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", "Pt: ", ""]), *name,
                rng.choice(["  ", "   ", "\t"]), *sp._identifier(rng, w, day))
-    chosen = [rng.choice(LINES) for _ in range(rng.randint(5, 11))] + [rng.choice(SIGN_OFFS)]
+    lines = _lines(phi)
+    chosen = [rng.choice(lines) for _ in range(rng.randint(5, 11))] + [rng.choice(SIGN_OFFS)]
     case = rng.choices(["", "lower", "upper"], [70, 18, 12])[0]  # telegraphic or all-caps notes too
     for template in chosen:
         for pieces in render(rng, w, day, template):
