@@ -30,6 +30,7 @@ from ..errors import ReaderError
 from ..io import READERS
 from . import persona
 from .builder import NoteBuilder, recased_text
+from .clinlines import clinical_note
 from .dictated import dictated_note
 from .discharge import discharge_summary
 from .letter import letter
@@ -86,6 +87,12 @@ STYLES["values"] = {"values": (values_note, 100)}
 #: addresses of many countries, beside clinical look-alikes (:mod:`crfdeid.synth.idlines`, issue 58 items 1-2).
 STYLES["specialty_ids"] = {"specialty": (functools.partial(specialty_note, ids=True), 100)}
 STYLES["operative_ids"] = {"operative": (functools.partial(operative_note, ids=True), 100)}
+#: ``clinical``: specialty notes of headings, values with units, scores, eponyms, roles and credentials and
+#: words that are also names, never PHI, beside the note's PHI (:mod:`crfdeid.synth.clinlines`, issue 58).
+STYLES["clinical"] = {"clinical": (clinical_note, 100)}
+#: ``clinical_phi``: the same without the lines of words that are also names, with a named service of the hospital
+#: and the hospital in capitals (PHI) beside the departments' headings.
+STYLES["clinical_phi"] = {"clinical": (functools.partial(clinical_note, phi=True), 100)}
 FIRST_RECORD = 100
 
 
