@@ -52,6 +52,7 @@ HELD_BACK_CASES = {
     "rule street_named": ("picks up meds at walgreens on main st", "main st", []),
     "rule name_particle": ("Pt Abdulrahman bin Khalid Al-Qahtani seen today.", "Khalid", []),
     "rule hospital_acronym": ("f/u w/ pcp dr o'brien @ mgh next wk.", "mgh", []),
+    "rule title_doctor_lower": ("f/u w/ pcp dr o'brien @ mgh next wk.", "o'brien", []),
     "rule state_name": ("moved from ohio", "ohio", []),
     "rules states after cities": ("lives in Springfield, Mass. now", "Mass.", []),
     "names plain name words": ("Seen with Margaret O'Connell today.", "Margaret", [(19, 28, "PATIENT")]),
