@@ -29,7 +29,8 @@ PHONE_LABELS = [
 #: Words that label a pager or bleep number.
 BLEEP_LABELS = ["bleep", "Bleep", "BLEEP", "blp", "bleep no.", "pager", "Pager", "pg", "beeper", "Piepser", "bip"]
 #: Separators between a label and its number.
-SEPARATORS = [": ", ":", " ", " ", " - ", " # ", "#", " no. ", " No: ", " number ", " Nr. ", " n. ", " No. ", " (", ": "]
+SEPARATORS = [": ", ":", " ", " ", " - ", " # ", "#", " no. ", " No: ", " number ", " Nr. ", " n. ", " No. ", " (",
+              ": "]
 
 #: Lines that write a label word alone, as an ordinary word (``<scheme>`` a scheme's name, ``<plabel>`` a
 #: phone label, ``<blabel>`` a pager label).
@@ -40,7 +41,8 @@ ALONE = [
     "<plabel> {not answering|switched off|unanswered x2|voicemail left|number changed|on file}.",
     "{Bleeped|Paged|Called} {registrar|SHO|on-call team|surgeon|anaesthetist} x{1-3}{, no answer|, came to see|}.",
     "<blabel> {not answered|holder changed|to on-call registrar|switched to the night team}.",
-    "{Appointments|Bookings|Reception|Switchboard|The secretary} {to send letter|will rebook|informed|to call patient}.",
+    "{Appointments|Bookings|Reception|Switchboard|The secretary} "
+    "{to send letter|will rebook|informed|to call patient}.",
     "{Patient|Daughter|Son|Wife} prefers {mobile|landline|text|email|letters}; {interpreter|no interpreter} needed.",
 ]
 
@@ -99,7 +101,8 @@ ROLES = [
     "{Cirujano General|Medico Adjunto|Medico Residente|Enfermera|Oberarzt|Assistenzarzt|Facharzt fur Chirurgie|"
     "Chef de clinique|Infirmiere|Medico di guardia|Chirurgo|Arts-assistent|Lekarz prowadzacy|Cirurgiao geral}"
     "{|, <cred>|: <dr_last>}",
-    "{Signed|Reviewed|Seen|Dictated} by {the |}<role>{ on call| covering|}{, <cred>|}", "<cred>, <cred> ({<role>|<head>})",
+    "{Signed|Reviewed|Seen|Dictated} by {the |}<role>{ on call| covering|}{, <cred>|}",
+    "<cred>, <cred> ({<role>|<head>})",
     "{FRCS|FRCP|MRCS|FRACS|FACS|FRCR|FRCA|MRCGP} ({General Surgery|Urology|Trauma and Orthopaedics|Ophthalmology|"
     "Paediatrics|Clinical Radiology})",
     "{O/E|Exam|Findings|Impression}: <epo>{, <epo>|}; no <epo>.",
