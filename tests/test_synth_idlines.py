@@ -85,7 +85,8 @@ def test_national_numbers_in_notes_are_labelled_and_valid(notes):
             surface = doc.text[s.start:s.end]
             if surface in known and s.subtype in ("IDNUM", "SSN"):
                 near = doc.text[max(0, s.start - 80):s.end + 80].lower()  # a note may be recased whole
-                assert any(w.lower() in near for _, words in known[surface] for w in words), doc.doc_id
+                # the first letters of a label (the notes' misspellings may change a later one)
+                assert any(w.lower()[:5] in near for _, words in known[surface] for w in words), doc.doc_id
                 assert any(importlib.import_module(m).is_valid(surface) for m, _ in known[surface])
                 seen += 1
     assert seen >= 50
