@@ -18,7 +18,7 @@ from crfdeid.synth.specialty_vocab import VOCAB
 from crfdeid.synth.world import SLOTS
 
 OWN = {"nid", "addr", "otown", *ORGS, "job", "hp", "hp_line", "mrn_line", "lic_line", "dev_line", "ref_line",
-       "device_word"}
+       "device_word", "contact"}
 
 
 @pytest.fixture(scope="module")

@@ -101,6 +101,9 @@ ROLES = [
     "{Cirujano General|Medico Adjunto|Medico Residente|Enfermera|Oberarzt|Assistenzarzt|Facharzt fur Chirurgie|"
     "Chef de clinique|Infirmiere|Medico di guardia|Chirurgo|Arts-assistent|Lekarz prowadzacy|Cirurgiao geral}"
     "{|, <cred>|: <dr_last>}",
+    "{Dr |Dr. |Dra. |}<dr_full>, {Cirujano General|Cirujana|Medico Adjunto|Oberarzt|Oberarztin|Facharzt|"
+    "Chef de clinique|Chirurgien|Chirurgo|Internista|Dietista|Fisioterapeuta|Audiologist|Audiometrist|Optometrist|"
+    "Consultant Nephrologist|Staff Surgeon}{; <role>|}",
     "{Signed|Reviewed|Seen|Dictated} by {the |}<role>{ on call| covering|}{, <cred>|}",
     "<cred>, <cred> ({<role>|<head>})",
     "{FRCS|FRCP|MRCS|FRACS|FACS|FRCR|FRCA|MRCGP} ({General Surgery|Urology|Trauma and Orthopaedics|Ophthalmology|"

@@ -149,6 +149,7 @@ def _slots(rng: random.Random) -> dict:
         "lic_line": lambda: _number("LICENSE", rng), "dev_line": lambda: _number("DEVICE", rng),
         "ref_line": lambda: _number("IDNUM", rng),
         "device_word": lambda: [rng.choice(["Generator", "Pump", "Pacemaker", "Monitor", "Device", "Lead", "Valve"])],
+        "contact": lambda: [rng.choice(["   ", "  ", ", ", " - ", "; "]), *idlabels.contact(rng)],
     }
 
 

@@ -7,7 +7,8 @@ words of national numbers are not here: they are the python-stdnum catalogue's
 ``{a|b}`` and ``{3-9}`` are drawn by :func:`crfdeid.synth.phrases.fill`. Slots: ``<nid>`` a national
 number with its label, ``<hp>``, ``<mrn>``, ``<lic>``, ``<dev>``, ``<ref>`` numbers of a kind below,
 ``<employer>``, ``<insurer>``, ``<school>``, ``<service>``, ``<club>`` organisations, ``<addr>`` a
-street, postcode and town of the organisation's country, ``<otown>`` a town of it; the others are
+street, postcode and town of the organisation's country, ``<otown>`` a town of it, ``<contact>`` phone and
+pager numbers after their labels on the same line (:func:`crfdeid.synth.idlabels.contact`); the others are
 those of the ``specialty`` style (``<drug>``, ``<brand>``, ``<measure>``, ``<icd_dx>``, ``<date>``...;
 never PHI where they are clinical words).
 """
@@ -97,6 +98,8 @@ LINES = [
     "{Implant|Mesh|Lens|Stent|Graft}: <brand> {20 x 25 cm|3.0 x 18 mm|21.0 D|5.5 mL}, <dev_line>",
     "<lic_line>", "Signed: Dr <dr_last>, <lic_line>", "<ref_line>   <date>", "<ref_line>; <icd_dx>.",
     "<mrn_line>   <nid>", "{Address|Home address|Lives at}: <addr>",
+    "{Address|Home address|Lives at|Home|Contact}: <addr><contact>", "<service>, <addr><contact>",
+    "<employer>, <addr><contact>", "<addr><contact>",
     "{Provider|Supplier|Service|Contact|Agency}: <service>, <addr>{,|   |  } {tel|Tel|Tel.|Phone|Fax|Mobile|Reception|"
     "Switchboard|Enquiries|Bookings} <phone>",
 ]
