@@ -24,7 +24,8 @@ PHONE_LABELS = [
     "Wife", "Husband", "Appointments", "Appts", "Bookings", "Booking line", "Switchboard", "Reception", "Secretary",
     "Medical secretary", "Enquiries", "Helpline", "Advice line", "Direct line", "Clinic line", "Ward", "Nurses station",
     "Out of hours", "On call", "Results line", "Referrals", "Fax", "Handy", "Telefon", "Telefono", "Movil", "Celular",
-    "Portable", "Cellulare", "Telefoon", "Mobiel", "Komorka", "Puhelin",
+    "Portable", "Cellulare", "Telefoon", "Mobiel", "Komorka", "Puhelin", "Fono", "Hotline", "Tfno", "Tlf",
+    "Telefono fijo", "Whatsapp",
 ]
 #: Words that label a pager or bleep number.
 BLEEP_LABELS = ["bleep", "Bleep", "BLEEP", "blp", "bleep no.", "pager", "Pager", "pg", "beeper", "Piepser", "bip"]

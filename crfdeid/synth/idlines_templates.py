@@ -21,7 +21,8 @@ NUMBERS = {
                     "A#A#-#####", "AAA#### #### ##", "AAA-########", "##########A", "AA-AA-#######", "A## ### ###",
                     "###-######-##", "AAAA-AA-#######", "AA-#######"],
                    ["member", "member no.", "policy", "policy no.", "card no.", "scheme no.", "membership no.",
-                    "beneficiary no.", "subscriber ID", "ID", "no.", "cover no.", "plan ID", "group"]),
+                    "beneficiary no.", "subscriber ID", "ID", "no.", "cover no.", "plan ID", "group", "afiliado",
+                    "No. de afiliado", "Versichertennr.", "n. tessera"]),
     "MEDICALRECORD": (["AA #### ###", "AA#### ###", "##-######", "AAA-AA-#######", "AAA-#######", "A######",
                        "AA/##/######", "AA######", "###-##-##"],
                       ["Hosp no", "Hospital no.", "Folder no.", "File no.", "HN", "Chart", "Clinic no.", "Case no.",
@@ -29,7 +30,8 @@ NUMBERS = {
     "LICENSE": (["AAA/A/#####", "AAAA/A-#####", "AA-A-#########", "#########", "AA.#####", "AAA/AA/#####",
                  "A######", "AA-######"],
                 ["Reg. No.", "Registration no.", "Licence", "License #", "Council no.", "Medical licence",
-                 "Practising no.", "Prescriber no.", "Provider no.", "CDL", "Driver licence", "Permit no."]),
+                 "Practising no.", "Prescriber no.", "Provider no.", "CDL", "Driver licence", "Permit no.", "NPI",
+                 "GMC no.", "CRM", "No. colegiado", "Cedula profesional", "AHPRA", "NMC PIN", "MCI Reg."]),
     "DEVICE": (["AAA######A", "AAAA####", "AA##-####A", "AAA####-####-###", "AAA-AAA-##", "A#####",
                 "AAAA-##-#####-###", "AA######", "AAA-AA-#A-####"],
                ["lot", "Lot", "batch", "SN", "S/N", "serial", "Serial no.", "device ID", "asset tag", "UDI",
@@ -100,6 +102,8 @@ LINES = [
     "<mrn_line>   <nid>", "{Address|Home address|Lives at}: <addr>",
     "{Address|Home address|Lives at|Home|Contact}: <addr><contact>", "<service>, <addr><contact>",
     "<employer>, <addr><contact>", "<addr><contact>",
+    "{Provider|Physician|Attending|Surgeon|Signed}: <dr_full>, {MD|MBBS|DO|FRCS|RN|NP}   <lic_line>",
+    "{Re|Patient|Name}: <pt>, <nid>{, <addr>|}",
     "{Provider|Supplier|Service|Contact|Agency}: <service>, <addr>{,|   |  } {tel|Tel|Tel.|Phone|Fax|Mobile|Reception|"
     "Switchboard|Enquiries|Bookings} <phone>",
 ]
