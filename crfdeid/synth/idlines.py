@@ -154,8 +154,8 @@ def _slots(rng: random.Random) -> dict:
 
 
 def id_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pattern) -> list[list]:
-    """One line of :data:`~crfdeid.synth.idlines_templates.LINES` as builder pieces, and one or two (:data:`EXTRA`)
-    lines of :func:`crfdeid.synth.idlabels.extra_line` after it (label words alone, phone labels, score
+    """One line of :data:`~crfdeid.synth.idlines_templates.LINES` as builder pieces, and (:data:`EXTRA`, seven
+    times in ten) a line of :func:`crfdeid.synth.idlabels.extra_line` after it (label words alone, phone labels, score
     fractions, codes, headings, roles: their words plain); ``slot(name)`` gives the slots these lines share
     with their style (``<pt>``, ``<date>``, ``<drug>``...), ``pattern`` its slot pattern."""
     own = _slots(rng)
@@ -164,10 +164,10 @@ def id_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pat
         return (lambda r, w_, d: own[name]()) if name in own else slot(name)
 
     lines = wd.render(rng, w, day, rng.choice(LINES), pick, pattern)
-    for _ in range(1 + (rng.random() < EXTRA)):
+    if rng.random() < EXTRA:
         lines += idlabels.extra_line(rng, w, day, slot, pattern, schemes())
     return lines
 
 
-#: How often an identifier line has a second line of label words or look-alikes after its first (ids15).
-EXTRA = 0.5
+#: How often an identifier line has a line of label words or look-alikes after it (ids15).
+EXTRA = 0.7
