@@ -31,6 +31,7 @@ from functools import cache
 from importlib import resources
 
 from .. import _data
+from . import idlabels
 from . import persona as ps
 from . import world as wd
 from .idlines_templates import LINES, NUMBERS, ORGS
@@ -87,16 +88,19 @@ def code(rng: random.Random, layout: str) -> str:
 
 
 def national(rng: random.Random) -> list:
-    """A national number with one of its scheme's label words: ``["PESEL: ", ("IDNUM", "44051401359")]``."""
+    """A national number with one of its scheme's label words (plain) in one of several forms
+    (:func:`crfdeid.synth.idlabels.national`): ``["PESEL: ", ("IDNUM", "44051401359")]``."""
     _, subtype, words, numbers = rng.choice(schemes())
-    label = words[0] if rng.random() < 0.55 else rng.choice(words)
-    sep = rng.choice([": ", " ", " no. ", " No: ", ": ", " number ", " # ", " Nr. ", " n. "])
-    return [f"{label}{sep}", (subtype, rng.choice(numbers))]
+    return idlabels.national(rng, subtype, words, rng.choice(numbers))
 
 
 def _number(subtype: str, rng: random.Random) -> list:
     layouts, labels = NUMBERS[subtype]
-    return [f"{rng.choice(labels)}{rng.choice([' ', ': ', ' '])}", (subtype, code(rng, rng.choice(layouts)))]
+    value = (subtype, code(rng, rng.choice(layouts)))
+    if rng.random() < 0.15:  # the label after the number
+        return [value, f" ({idlabels.cased(rng, rng.choice(labels))})"]
+    lab = idlabels.label(rng, labels).replace(" (", ": ")
+    return [lab, value]
 
 
 class _Country:
@@ -145,16 +149,25 @@ def _slots(rng: random.Random) -> dict:
         "lic_line": lambda: _number("LICENSE", rng), "dev_line": lambda: _number("DEVICE", rng),
         "ref_line": lambda: _number("IDNUM", rng),
         "device_word": lambda: [rng.choice(["Generator", "Pump", "Pacemaker", "Monitor", "Device", "Lead", "Valve"])],
+        "contact": lambda: [rng.choice(["   ", "  ", ", ", " - ", "; "]), *idlabels.contact(rng)],
     }
 
 
 def id_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pattern) -> list[list]:
-    """One line of :data:`~crfdeid.synth.idlines_templates.LINES` as builder pieces; ``slot(name)`` gives
-    the slots these lines share with their style (``<pt>``, ``<date>``, ``<drug>``...), ``pattern`` its
-    slot pattern."""
+    """One line of :data:`~crfdeid.synth.idlines_templates.LINES` as builder pieces, and (:data:`EXTRA`, seven
+    times in ten) a line of :func:`crfdeid.synth.idlabels.extra_line` after it (label words alone, phone labels, score
+    fractions, codes, headings, roles: their words plain); ``slot(name)`` gives the slots these lines share
+    with their style (``<pt>``, ``<date>``, ``<drug>``...), ``pattern`` its slot pattern."""
     own = _slots(rng)
 
     def pick(name: str):
         return (lambda r, w_, d: own[name]()) if name in own else slot(name)
 
-    return wd.render(rng, w, day, rng.choice(LINES), pick, pattern)
+    lines = wd.render(rng, w, day, rng.choice(LINES), pick, pattern)
+    if rng.random() < EXTRA:
+        lines += idlabels.extra_line(rng, w, day, slot, pattern, schemes())
+    return lines
+
+
+#: How often an identifier line has a line of label words or look-alikes after it (ids15).
+EXTRA = 0.7

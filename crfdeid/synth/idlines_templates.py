@@ -7,7 +7,8 @@ words of national numbers are not here: they are the python-stdnum catalogue's
 ``{a|b}`` and ``{3-9}`` are drawn by :func:`crfdeid.synth.phrases.fill`. Slots: ``<nid>`` a national
 number with its label, ``<hp>``, ``<mrn>``, ``<lic>``, ``<dev>``, ``<ref>`` numbers of a kind below,
 ``<employer>``, ``<insurer>``, ``<school>``, ``<service>``, ``<club>`` organisations, ``<addr>`` a
-street, postcode and town of the organisation's country, ``<otown>`` a town of it; the others are
+street, postcode and town of the organisation's country, ``<otown>`` a town of it, ``<contact>`` phone and
+pager numbers after their labels on the same line (:func:`crfdeid.synth.idlabels.contact`); the others are
 those of the ``specialty`` style (``<drug>``, ``<brand>``, ``<measure>``, ``<icd_dx>``, ``<date>``...;
 never PHI where they are clinical words).
 """
@@ -20,7 +21,8 @@ NUMBERS = {
                     "A#A#-#####", "AAA#### #### ##", "AAA-########", "##########A", "AA-AA-#######", "A## ### ###",
                     "###-######-##", "AAAA-AA-#######", "AA-#######"],
                    ["member", "member no.", "policy", "policy no.", "card no.", "scheme no.", "membership no.",
-                    "beneficiary no.", "subscriber ID", "ID", "no.", "cover no.", "plan ID", "group"]),
+                    "beneficiary no.", "subscriber ID", "ID", "no.", "cover no.", "plan ID", "group", "afiliado",
+                    "No. de afiliado", "Versichertennr.", "n. tessera"]),
     "MEDICALRECORD": (["AA #### ###", "AA#### ###", "##-######", "AAA-AA-#######", "AAA-#######", "A######",
                        "AA/##/######", "AA######", "###-##-##"],
                       ["Hosp no", "Hospital no.", "Folder no.", "File no.", "HN", "Chart", "Clinic no.", "Case no.",
@@ -28,7 +30,8 @@ NUMBERS = {
     "LICENSE": (["AAA/A/#####", "AAAA/A-#####", "AA-A-#########", "#########", "AA.#####", "AAA/AA/#####",
                  "A######", "AA-######"],
                 ["Reg. No.", "Registration no.", "Licence", "License #", "Council no.", "Medical licence",
-                 "Practising no.", "Prescriber no.", "Provider no.", "CDL", "Driver licence", "Permit no."]),
+                 "Practising no.", "Prescriber no.", "Provider no.", "CDL", "Driver licence", "Permit no.", "NPI",
+                 "GMC no.", "CRM", "No. colegiado", "Cedula profesional", "AHPRA", "NMC PIN", "MCI Reg."]),
     "DEVICE": (["AAA######A", "AAAA####", "AA##-####A", "AAA####-####-###", "AAA-AAA-##", "A#####",
                 "AAAA-##-#####-###", "AA######", "AAA-AA-#A-####"],
                ["lot", "Lot", "batch", "SN", "S/N", "serial", "Serial no.", "device ID", "asset tag", "UDI",
@@ -97,6 +100,10 @@ LINES = [
     "{Implant|Mesh|Lens|Stent|Graft}: <brand> {20 x 25 cm|3.0 x 18 mm|21.0 D|5.5 mL}, <dev_line>",
     "<lic_line>", "Signed: Dr <dr_last>, <lic_line>", "<ref_line>   <date>", "<ref_line>; <icd_dx>.",
     "<mrn_line>   <nid>", "{Address|Home address|Lives at}: <addr>",
+    "{Address|Home address|Lives at|Home|Contact}: <addr><contact>", "<service>, <addr><contact>",
+    "<employer>, <addr><contact>", "<addr><contact>",
+    "{Provider|Physician|Attending|Surgeon|Signed}: <dr_full>, {MD|MBBS|DO|FRCS|RN|NP}   <lic_line>",
+    "{Re|Patient|Name}: <pt>, <nid>{, <addr>|}",
     "{Provider|Supplier|Service|Contact|Agency}: <service>, <addr>{,|   |  } {tel|Tel|Tel.|Phone|Fax|Mobile|Reception|"
     "Switchboard|Enquiries|Bookings} <phone>",
 ]
