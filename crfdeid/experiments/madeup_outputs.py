@@ -3,20 +3,19 @@
 ``python -m crfdeid experiments made-up --notes SET`` (``dev`` to ``dev9``, ``short``, ``check`` to ``check15``,
 ``forms9``, ``legacy``, a PATH) reads a set of made-up notes (:mod:`crfdeid.experiments.madeup`: PHI marked
 ``[[SUBTYPE|text]]``, phrases that must survive ``{{kind|text}}``), tags them as one batch through
-:class:`~crfdeid.tagging.session.Session`
-(the path of ``python -m crfdeid tag``) with site mining off and on, renders every note with the
-writers of ``tag --output-format redacted`` and ``surrogate`` (a fixed public seed, so two runs
-agree) and reads the output back:
+:class:`~crfdeid.tagging.session.Session` (the path of ``python -m crfdeid tag``) with site mining off and on,
+renders every note with the writers of ``tag --output-format redacted`` and ``surrogate`` (a fixed public seed, so
+two runs agree) and reads the output back:
 
-* which characters of the note each output replaced (:func:`replaced`: the text between the
-  output's spans is found again, in order, in the note; the writers copy it unchanged);
+* which characters of the note each output replaced (:func:`replaced`: the text between the output's spans is
+  found again, in order, in the note; the writers copy it unchanged);
 * **identifiers left**: tokens with a letter or digit of gold Safe Harbor PHI (every subtype but
   STATE, COUNTRY, PROFESSION) that no replaced stretch touches, per subtype and per note (and identifiers,
   gold spans with at least one such token); and **gold identifiers left in the tagged spans**, the rule
   diets' count (:func:`crfdeid.experiments.casings.identifiers_left`: an identifier of any subtype with a
   letter or digit in no span the tagger predicted), with the names right after ``Pt`` by their type;
-* **phrases changed**: must-survive phrases a replaced stretch overlaps (their text differs in
-  the output), per kind and per note;
+* **phrases changed**: must-survive phrases a replaced stretch overlaps (their text differs in the output), per
+  kind and per note;
 * **values changed**: of those, the phrases with a digit whose digits in the output differ (in
   surrogate output ``other`` counts those written with other digits: another clinical value,
   the worst case; the rest lost their digits to a placeholder);
@@ -27,9 +26,9 @@ agree) and reads the output back:
   span is judged on the note's characters it replaced (:func:`_pieces`), not the stretch it is joined
   into: a placeholder over the phrase beside a made-up phone is no made-up value (gate15b, 2026-11-27);
 * **false spans**: replaced stretches that overlap no gold PHI span, per subtype;
-* **words changed per 1,000**: tokens with a letter or digit outside every gold PHI span that a
-  replaced stretch touches, per 1,000 such tokens (the transcriptions' measure of issue 58: words
-  of a note without PHI that the output changed);
+* **words changed per 1,000**: tokens with a letter or digit outside every gold PHI span that a replaced stretch
+  touches, per 1,000 such tokens (the transcriptions' measure of issue 58: words of a note without PHI that the
+  output changed);
 * **placeholders written**: output spans written as a ``[**...**]`` placeholder (in surrogate output, and
   of them the spans not confidently an identifier of their type, :mod:`crfdeid.deid.confident`, and of
   those the spans of a clinical form, :mod:`crfdeid.deid.forms`; the first counted by type too);
@@ -40,8 +39,7 @@ agree) and reads the output back:
 An annotated corpus (``--corpus FORMAT:PATH``, no phrases marked) is measured the same way: identifiers
 left, false spans, placeholders written and identifiers as placeholders.
 
-A note that fails (a writer refuses it: fail closed) is named and not scored. Counts and note
-ids only, never note text.
+A note that fails (a writer refuses it: fail closed) is named and not scored. Counts and note ids only, never note text.
 """
 
 from __future__ import annotations
@@ -423,11 +421,9 @@ def report(res: dict) -> list[str]:
                 f"{g['identifier_tokens']} ({pct(r['identifier_tokens_left'], g['identifier_tokens'])}), "
                 f"identifiers left {r['identifiers_left']} of {g['identifiers']}; gold identifiers of any type "
                 f"with a letter or digit in no tagged span {r['identifiers_left_in_spans']} of {g['all_spans']}; "
-                "phrases changed "
-                f"{r['phrases_changed']} of {g['phrases']} ({pct(r['phrases_changed'], g['phrases'])}), falsified "
-                f"{r['falsified']}; values "
-                f"changed {r['values_changed']} of {g['phrases_with_digits']} (other digits written "
-                f"{r['values_other']}); false spans {r['false_spans']}; words changed "
+                f"phrases changed {r['phrases_changed']} of {g['phrases']} ({pct(r['phrases_changed'], g['phrases'])}),"
+                f" falsified {r['falsified']}; values changed {r['values_changed']} of {g['phrases_with_digits']} "
+                f"(other digits written {r['values_other']}); false spans {r['false_spans']}; words changed "
                 f"{_per_mille(r['words_changed'], r['words'])} per 1,000 outside PHI; failed notes {len(r['failed'])}"
                 + (f" ({', '.join(r['failed'])})" if r["failed"] else "")
                 + f"; placeholders written {r['placeholders']}"
@@ -448,7 +444,6 @@ def note_lines(res: dict, run_name: str, fmt: str) -> list[str]:
     for doc_id, r in res["runs"][run_name][fmt]["by_note"].items():
         left, changed, false = (sum(r[k].values()) for k in ("left", "changed", "false"))
         lines.append(f"{doc_id:24s} left {left:2d}  changed {changed:2d}  falsified {sum(r['falsified'].values()):2d}  "
-                     f"values {r['values_changed']:2d} "
-                     f"(other {r['values_other']})  false {false:2d}"
+                     f"values {r['values_changed']:2d} (other {r['values_other']})  false {false:2d}"
                      + (f"  {res['route_by_note'][doc_id]}" if doc_id in res.get("route_by_note", {}) else ""))
     return lines

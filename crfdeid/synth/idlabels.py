@@ -122,7 +122,7 @@ def extra_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.
                kind: str | None = None) -> list[list]:
     """One line of a ``kind`` of :data:`KINDS` (drawn when None) as builder pieces; ``slot`` the style's
     slots (``<dr_full>``, ``<icd_dx>``, ``<epo>``...), ``schemes`` :func:`crfdeid.synth.idlines.schemes`."""
-    from .idlines import code
+    from .idlines import code  # idlines imports this module at its top: read at call time (a cycle)
 
     kind = kind or rng.choices(list(KINDS), list(KINDS.values()))[0]
     if kind == "contact":
