@@ -12,7 +12,7 @@ import pytest
 from crfdeid.synth import generate
 from crfdeid.synth import persona as ps
 from crfdeid.synth.idlabels import KINDS, contact, extra_line, label, national
-from crfdeid.synth.idlabels_templates import ALONE, BLEEP_LABELS, CODES, HEADINGS, PHONE_LABELS, ROLES, SCORES
+from crfdeid.synth.idlabels_templates import ALONE, BLEEP_LABELS, CODES, HEADINGS, PHONE_LABELS, ROLES, SCORES, TRIALS
 from crfdeid.synth.idlines import schemes
 from crfdeid.synth.specialty import _SLOT, _slot, specialty_patient
 
@@ -93,8 +93,8 @@ def test_label_case_and_separator():
 
 def test_templates_are_sourced_slots_only():
     known = {"frac", "scheme", "plabel", "blabel", "head", "HEAD", "role", "cred", "icd", "icd_dx", "epo",
-             "dr_full", "dr_last"}
-    for template in ALONE + SCORES + CODES + HEADINGS + ROLES:
+             "dr_full", "dr_last", "drug", "dx", "id"}
+    for template in ALONE + SCORES + CODES + HEADINGS + ROLES + TRIALS:
         names = set(re.findall(r"<([A-Za-z_]+)>", template))
         assert names <= known, (template, names - known)
 
@@ -119,6 +119,42 @@ def test_notes_hold_the_new_lines_aligned_and_deterministic():
 
 
 def test_kinds_weighted():
-    assert set(KINDS) == {"contact", "alone", "scores", "codes", "headings", "roles"}
+    assert set(KINDS) == {"contact", "alone", "scores", "codes", "headings", "roles", "trials"}
     for kind in KINDS:
         assert _lines(9, kind, 5)
+
+
+#: Trial, registry and terminology numbers and lots (trial16): the formats the trial lines write.
+_TRIAL_NUMBERS = {
+    "eudract": r"\b20[0-2]\d-\d{6}-\d{2}\b(?!-)", "ctis": r"\b20[2-3]\d-5\d{5}-\d{2}-00\b", "nct": r"\bnct\d{8}\b",
+    "isrctn": r"\bisrctn\d{8}\b", "meddra": r"\b(?:pt|llt|soc|code|#) 10\d{6}\b",
+    "loinc": r"\bloinc\D{0,8}\d{4,5}-\d\b",
+    "atc": r"\batc\D{0,8}[a-z]\d\d[a-z]{2}", "lot": r"\b(?:lot|batch|charge|lote|ch\.-b\.)\b",
+    "protocol": r"\b(?:protocol|study code|study id)\b",
+}
+
+
+def test_trial_lines_plain_numbers_in_their_formats():
+    """Trial, registry and terminology numbers and lots O; a doctor's name or a hospital number the only PHI;
+    every format written; lines as written, lower and upper case."""
+    lines = _lines(21, "trials", 400)
+    assert {sub for line in lines for sub, _ in _phi(line)} <= {"DOCTOR", "MEDICALRECORD"}
+    plain = ["".join(x for x in line if isinstance(x, str)) for line in lines]
+    assert all(not re.search(r"[{}<>]", p) for p in plain)
+    text = "\n".join(plain).lower()
+    for name, pattern in _TRIAL_NUMBERS.items():
+        assert len(re.findall(pattern, text)) >= 5, name
+    assert any(p.isupper() for p in plain) and any(p.islower() for p in plain)
+    assert sum(bool(_phi(line)) for line in lines) >= 10
+
+
+def test_trial_numbers_stay_o_in_notes():
+    """In ``specialty_ids`` notes the trial and terminology numbers are written and no span covers them."""
+    notes = generate(200, seed=17, style="specialty_ids")
+    found = 0
+    for doc in notes:
+        for name in ("eudract", "ctis", "nct", "isrctn", "meddra"):
+            for m in re.finditer(_TRIAL_NUMBERS[name], doc.text, re.I):
+                found += 1
+                assert not any(s.start < m.end() and m.start() < s.end for s in doc.spans), (doc.doc_id, name)
+    assert found >= 10

@@ -14,7 +14,13 @@ This module writes those words as **not PHI** beside the numbers and in lines of
   (:data:`~crfdeid.synth.idlabels_templates.PHONE_LABELS`, ``BLEEP_LABELS``), or a label after;
 * :func:`extra_line`: a line of label words alone, score fractions, clinical codes, report titles and
   headings of several languages, or roles and credentials (:mod:`crfdeid.synth.idlabels_templates`),
-  every word of it plain but the doctors' names of the role lines.
+  every word of it plain but the doctors' names of the role lines;
+* (trial16, issue 58) the ``trials`` kind of :func:`extra_line`: a trial's protocol, EudraCT, CTIS, NCT or
+  ISRCTN number, a MedDRA PT/LLT, SNOMED CT, LOINC, ATC, ICD-10 or ICD-O code, a drug's or a blood product's
+  lot after its label, plain (combo15 read such numbers on check14 as HEALTHPLAN, IDNUM and SSN). Only the
+  layouts are written (``#`` a digit, ``A`` a capital): no code of MedDRA, SNOMED CT, LOINC or ATC and no
+  term of theirs; a line as written, lower or upper case; beside them a doctor's name or a hospital number
+  (PHI) in two of the lines, so a label's number stays a person's number where its label says so.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import re
 
 from . import persona as ps
 from . import world as wd
-from .idlabels_templates import ALONE, BLEEP_LABELS, CODES, HEADINGS, PHONE_LABELS, ROLES, SCORES, SEPARATORS
+from .idlabels_templates import ALONE, BLEEP_LABELS, CODES, HEADINGS, PHONE_LABELS, ROLES, SCORES, SEPARATORS, TRIALS
 from .phrases import fill
 from .specialty_vocab import _list
 
@@ -114,8 +120,9 @@ def _own(rng: random.Random, schemes) -> dict:
 
 
 #: Kinds of :func:`extra_line` and their weights.
-KINDS = {"contact": 24, "alone": 14, "scores": 22, "codes": 16, "headings": 12, "roles": 12}
-_TEMPLATES = {"alone": ALONE, "scores": SCORES, "codes": CODES, "headings": HEADINGS, "roles": ROLES}
+KINDS = {"contact": 24, "alone": 14, "scores": 22, "codes": 16, "headings": 12, "roles": 12, "trials": 16}
+_TEMPLATES = {"alone": ALONE, "scores": SCORES, "codes": CODES, "headings": HEADINGS, "roles": ROLES,
+              "trials": TRIALS}
 
 
 def extra_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pattern, schemes,
@@ -128,9 +135,16 @@ def extra_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.
     if kind == "contact":
         return [contact(rng)]
     own = _own(rng, schemes)
-    text = _CODE.sub(lambda m: code(rng, m.group(1)), fill(rng, rng.choice(_TEMPLATES[kind])))
+    text = fill(rng, rng.choice(_TEMPLATES[kind]))
+    while "{" in text:  # the trial lines nest a code's layout in an alternative
+        text = fill(rng, text)
+    text = _CODE.sub(lambda m: code(rng, m.group(1)), text)
 
     def pick(name: str):
         return (lambda r, w_, d: [own[name]()]) if name in own else slot(name)
 
-    return wd.render(rng, w, day, text, pick, pattern)
+    lines = wd.render(rng, w, day, text, pick, pattern)
+    if kind == "trials":  # labels and codes as written (most), lower or upper case; PHI pieces kept
+        case = rng.choices(["", "lower", "upper"], [60, 20, 20])[0]
+        lines = [[getattr(x, case)() if case and isinstance(x, str) else x for x in line] for line in lines]
+    return lines

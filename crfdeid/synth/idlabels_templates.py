@@ -12,6 +12,14 @@ credential (``gazetteers/titles.txt``), ``<scheme>`` a national scheme's name or
 (python-stdnum, ``crfdeid/_data/id_schemes.tsv``). PHI slots: ``<tel>`` a phone number, ``<bleep>`` a
 pager number (PHONE, as the other styles type pagers), ``<dr_full>``, ``<dr_last>`` (DOCTOR).
 ``{a|b}`` and ``{3-9}`` are drawn by :func:`crfdeid.synth.phrases.fill`; never PHI.
+
+:data:`TRIALS` (trial16) writes trial, registry and terminology numbers and lots by their published *formats*
+only, each filled with random digits and capitals (``<code:...>``, :func:`crfdeid.synth.idlines.code`): a
+sponsor's protocol code (letters, digits, a hyphen), EudraCT ``YYYY-NNNNNN-CC``, CTIS ``YYYY-5NNNNN-NN-00``,
+``NCT`` and 8 digits, ``ISRCTN`` and 8 digits, a MedDRA PT/LLT/SOC code as ``100`` and 5 digits, a SNOMED CT
+id of 8 to 17 digits, LOINC ``NNNNN-N``, ATC ``A99AA99``, ICD-O ``C99.9`` ``8999/3``, lots of letters and
+digits. No code and no term of MedDRA, SNOMED CT, LOINC or ATC is copied (a random code may by chance
+exist there); the words beside them come from the sourced slots (``<drug>``, ``<dx>``, ``<icd>``).
 """
 
 from __future__ import annotations
@@ -110,4 +118,43 @@ ROLES = [
     "{FRCS|FRCP|MRCS|FRACS|FACS|FRCR|FRCA|MRCGP} ({General Surgery|Urology|Trauma and Orthopaedics|Ophthalmology|"
     "Paediatrics|Clinical Radiology})",
     "{O/E|Exam|Findings|Impression}: <epo>{, <epo>|}; no <epo>.",
+]
+
+#: Trial, registry and terminology numbers and lots after their labels, never a person's number (trial16):
+#: formats only, no code's content (``<code:...>`` a layout, ``#`` a digit, ``A`` a capital; ``<drug>``,
+#: ``<dx>``, ``<icd>`` the sourced lists; ``<dr_full>`` and ``<id>``, a hospital number with its label, the only PHI).
+_PROTO = "<code:{AAA|AA|AAAA|AA#|A}{-| |}{####|###|#####}{-###|-##|-A##|}>"
+_EUDRACT = "<code:{2004-2022}-00####-##>"
+_CTIS = "<code:{2022-2026}-50####-##-00>"
+_NCT = "<code:NCT0#######>"
+_LOT = "<code:{AA####|#AA###A|A####A|AA####-##|#####AA|A#A###}>"
+_MEDDRA = "<code:100#####>"
+TRIALS = [
+    "{Protocol|Protocol No.|Protocol number|Study protocol|Protocol ID|Study code|Study no.|Sponsor study code|"
+    "Sponsor protocol|Trial code|Study ID|Protokoll|Protocolo|Etude}{: | | # |: } " + _PROTO,
+    "{EudraCT|EudraCT No.|EudraCT number|EudraCT no|Eudra-CT}{: | } " + _EUDRACT,
+    "{CTIS|EU CT number|EU CT No.|EU trial number|CTIS no.}{: | } " + _CTIS,
+    "{ClinicalTrials.gov|ClinicalTrials.gov ID|Registry|Trial registration|Registered|NCT number}{: | } " + _NCT,
+    "{Trial registration|Trial reg.|Registration|Registry|Registered}{: | } <code:ISRCTN########>",
+    "{Study|Trial|IMP}: <drug> {vs placebo|open label|arm A|arm B}, {protocol|study code} " + _PROTO
+    + "{; EudraCT " + _EUDRACT + "|; EudraCT no. " + _EUDRACT + "|; " + _NCT + "|}",
+    "{SAE|SUSAR|Serious adverse event} {report|form|follow-up report} - {protocol|Protocol No.} " + _PROTO
+    + "{, EudraCT " + _EUDRACT + "|, EU CT number " + _CTIS + "|}",
+    "{Principal investigator|PI|Investigator}: <dr_full>; {protocol|study} " + _PROTO + "{; site {1-40}|}",
+    "<id>; {enrolled in|on} {protocol|study|trial} " + _PROTO + " {cycle|visit} {1-12}",
+    "{MedDRA PT|MedDRA preferred term|PT code|MedDRA LLT|LLT code|MedDRA code|Preferred term code|PT|LLT}"
+    "{: | | # |: } " + _MEDDRA + "{ (<dx>)|}",
+    "{Event term|Adverse event|AE term|Reaction}: <dx>; {CTCAE grade|grade|Grade} {1-5}; "
+    "MedDRA {PT|LLT|v26.0 PT|v27.1 LLT} " + _MEDDRA + "{, SOC " + _MEDDRA + "|}",
+    "{SNOMED CT|SNOMED-CT|SCTID|Snomed CT concept|SNOMED CT ID|Concept ID}{: | } "
+    "<code:{1-9}{#######|########|######1000######}>{ <dx>|}",
+    "{LOINC|LOINC code|Loinc|Test code (LOINC)}{: | } <code:{####|#####}-#>{, <code:#####-#>|}",
+    "<drug> {(ATC <code:A##AA##>)|ATC code <code:A##AA##>|- ATC class <code:A##AA>}",
+    "{ATC|ATC code|ATC class}{: | } <code:A##AA##>{, <code:A##AA##>|}",
+    "{ICD-10|ICD10|Dx code}: <icd>; {ICD-O-3|ICD-O} <code:C##.#> <code:8###/3>",
+    "<drug> {given|administered|dispensed|started|made up}, {lot|Lot|batch|Batch no.|lot no.|LOT|Lot #|Charge|Lote}"
+    "{: | } " + _LOT,
+    "{Lot|Lot no.|Lot number|Batch|Batch no.|Batch number|LOT #|Ch.-B.}{: | } " + _LOT + "{ (<drug>)|}",
+    "{Red cells|RBC|Platelets|FFP|Cryo|Albumin 20%|IVIG|Octaplas} {batch|lot|Batch no.|lot no.}{: | } "
+    "<code:{A####A|AA#####|#######A|A######}>{, transfused|, given|, checked at bedside|}",
 ]
