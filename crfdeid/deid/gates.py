@@ -38,15 +38,15 @@ from functools import lru_cache
 
 from ..document import Span
 from ..errors import ConfigError
+from .confident import NAME_TYPES, PLACE_TYPES
 from .confident_note import dated_with_years
 from .defaults import NARROW_GATES
 from .evidence import fold, lists
 
 #: The gates, by the reason the writer counts (``narrow_gates`` in its summary); all on by default.
 GATES = NARROW_GATES
-_NAMES_PLACES = frozenset({"PATIENT", "DOCTOR", "HOSPITAL", "ORGANIZATION", "STREET", "CITY", "LOCATION-OTHER",
-                           "DEPARTMENT"})
-_PLACES = _NAMES_PLACES - {"PATIENT", "DOCTOR"}
+_PLACES = PLACE_TYPES
+_NAMES_PLACES = NAME_TYPES | PLACE_TYPES
 #: The types of a number a word labels (a phone, a fax, an identifier).
 _NUMBERS = frozenset({"PHONE", "FAX", "IDNUM", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "SSN"})
 _LETTERS = re.compile(r"[^\W\d_]+")
