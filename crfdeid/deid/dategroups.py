@@ -21,23 +21,15 @@ from .rng import Keyed, normalize, random_like
 _GAP = re.compile(r"[ \t,.'/-]{0,4}(?:of[ \t]+)?")
 
 
-def _chained(reg: str, found: list) -> bool:
-    """Whether two dates of ``reg`` are glued by their own separator into one run of numbers
-    (``rule of 1-3-6-12``, ``1/2/3/4``): a chain no offset explains (a model took the stroke rule for a
-    date; shifted, it read ``9-29-3-9``, a falsified rule). A range (``3/14-3/18``, ``3-14 to 3-18``)
-    joins its dates with another separator or words."""
-    for p, q in zip(found, found[1:]):
-        sep = p.fields.get("s")
-        if sep and q.start - p.end <= 1 and reg[p.end:q.start] in ("", reg[sep[0]:sep[1]]):
-            return True
-    return False
-
-
-def _moves_faithfully(reg: str, before: str, after: str, order, reps: list, days: int, year) -> bool:
-    """Whether ``reps`` applied to ``reg`` read back as the same dates moved by ``days`` (what
-    :meth:`DateSurrogates.verify_dates` will ask of the whole note)."""
-    new_reg = dates.apply(reg, reps)
-    old, new = dates.parse(reg, before, after, order)[0], dates.parse(new_reg, before, after, order)[0]
+def moves_faithfully(reg: str, new_reg: str, before: str, after: str, order, days: int, year,
+                     bad_old=(), bad_new=()) -> bool:
+    """Whether the dates of ``new_reg`` read back as those of ``reg`` moved by exactly ``days`` in the same
+    format (``year`` places a date written without one), the dates over ``bad_old`` / ``bad_new`` (spans
+    taken as unparsed) left out of each."""
+    def kept(text, bad):
+        return [p for p in dates.parse(text, before, after, order)[0] if not any(p.start < e and s < p.end
+                                                                                  for s, e in bad)]
+    old, new = kept(reg, bad_old), kept(new_reg, bad_new)
     return len(old) == len(new) and all(datemoved.moved_by(reg, p, new_reg, q, days, year) for p, q in zip(old, new))
 
 
@@ -146,8 +138,6 @@ class DateSurrogates:
         if _holiday_words(reg):
             return {}, set(group)
         found, _ = dates.parse(reg, before, after, order)
-        if _chained(reg, found):
-            return {}, set(group)
         covered = bytearray(len(reg))
         for p in found:
             for s, e in p.fields.values():
@@ -171,7 +161,8 @@ class DateSurrogates:
                 return out, bad
             out[(sp.start, sp.end)] = dates.apply(reg[s0:e0], [(s - s0, e - s0, n) for s, e, n in reps
                                                                if s0 <= s and e <= e0])
-        if not bad and not drop_year and not _moves_faithfully(reg, before, after, order, reps, days, year):
+        if not bad and not drop_year and not moves_faithfully(reg, dates.apply(reg, reps), before, after, order,
+                                                               days, year):
             # the shifted text would read as other dates: no offset explains the group, so it is written as
             # unparsed (a placeholder by default), not a note that fails the final check (verify_dates)
             return {}, set(group)
@@ -211,13 +202,7 @@ class DateSurrogates:
             new_reg = region(out.text, gn)[0]
             bad_old = [(a.start - go[0].start, a.end - go[0].start) for a in go if a in unparsed]
             bad_new = [(b.start - gn[0].start, b.end - gn[0].start) for a, b in zip(go, gn) if a in unparsed]
-
-            def kept(found, bad):
-                return [p for p in found if not any(p.start < e and s < p.end for s, e in bad)]
-            old = kept(dates.parse(reg, before, after, order)[0], bad_old)
-            new = kept(dates.parse(new_reg, before, after, order)[0], bad_new)
-            if len(old) != len(new) or not all(
-                    datemoved.moved_by(reg, p, new_reg, q, days, hints[go[0]]) for p, q in zip(old, new)):
+            if not moves_faithfully(reg, new_reg, before, after, order, days, hints[go[0]], bad_old, bad_new):
                 return go[0].start
         return None
 

@@ -119,18 +119,24 @@ def parse(text: str, before: str = "", after: str = "",
     first but a dotted one (``04.07.1961``) day first, as the countries that write dots do.
     A date that can be read one way only (``17/10/2023``) is read that way whatever the order.
 
+    Two dates glued by their own separator into one run of numbers are no date (:func:`_chained`).
+
     >>> [(p.month, p.day) for p in parse("12/03/2024 and 17/10", order="dmy")[0]]
     [(3, 12), (10, 17)]
+    >>> parse("rule of 1-3-6-12")
+    ([], [(8, 9), (10, 11), (12, 13), (14, 16)])
     """
-    found, used = [], []
+    matched = []
     for m in _DATE.finditer(text):
         groups = {k.split("_", 1)[1]: (m.start(k), m.end(k)) for k, v in m.groupdict().items()
                   if v is not None}
         dotted = "s" in groups and text[groups["s"][0]] == "."
         p = _values(text, groups, m.start(), m.end(), order == "dmy" or (order is None and dotted))
         if p is not None:
-            found.append(p)
-            used.append((m.start(), m.end()))
+            matched.append((p, (m.start(), m.end())))
+    glued = _chained(text, [p for p, _ in matched])
+    found = [p for i, (p, _) in enumerate(matched) if i not in glued]
+    used = [where for i, (_, where) in enumerate(matched) if i not in glued]
     loose = [(m.start(), m.end()) for m in _DIGITS.finditer(text)
              if not any(s <= m.start() < e for s, e in used)]
     if not found and len(loose) == 1 and loose[0] == (0, len(text)) and len(text) == 2:
@@ -139,6 +145,19 @@ def parse(text: str, before: str = "", after: str = "",
             found.append(Parsed(0, 2, {"yy": (0, 2)}, _full_year(text), None, None, None))
             loose = []
     return found, loose
+
+
+def _chained(text: str, found: list[Parsed]) -> set[int]:
+    """The indexes of dates of ``found`` glued to a neighbour by their own separator into one run of numbers
+    (``rule of 1-3-6-12``, ``1/2/3/4``): a chain no offset explains (a model took the stroke rule for a date;
+    shifted as two dates it read ``9-29-3-9``, a falsified rule). A range (``3/14-3/18``) joins its dates with
+    another separator or words."""
+    glued: set[int] = set()
+    for i, (p, q) in enumerate(zip(found, found[1:])):
+        sep = p.fields.get("s")
+        if sep and q.start - p.end <= 1 and text[p.end:q.start] in ("", text[sep[0]:sep[1]]):
+            glued |= {i, i + 1}
+    return glued
 
 
 def _values(text, g, start, end, day_first: bool = False) -> Parsed | None:
