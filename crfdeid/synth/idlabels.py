@@ -41,6 +41,16 @@ _NUMBERED = re.compile(r"\b(?:no|nr|n|number|#)\b|#", re.I)  # a label that says
 _MAXIMA = [3, 4, 5, 5, 6, 7, 8, 10, 10, 12, 15, 20, 24, 30]
 
 
+def code(rng: random.Random, layout: str) -> str:
+    """``layout`` filled: ``A`` a capital letter, ``#`` a digit, anything else kept.
+
+    >>> len(code(random.Random(1), "AA-####")), code(random.Random(1), "AA-####")[2]
+    (7, '-')
+    """
+    return "".join(str(rng.randint(0, 9)) if c == "#" else rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ") if c == "A" else c
+                   for c in fill(rng, layout))
+
+
 def cased(rng: random.Random, text: str) -> str:
     """``text`` as written (most), lower or upper case."""
     return rng.choices([text, text.lower(), text.upper()], [60, 20, 20])[0]
@@ -129,8 +139,6 @@ def extra_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.
                kind: str | None = None) -> list[list]:
     """One line of a ``kind`` of :data:`KINDS` (drawn when None) as builder pieces; ``slot`` the style's
     slots (``<dr_full>``, ``<icd_dx>``, ``<epo>``...), ``schemes`` :func:`crfdeid.synth.idlines.schemes`."""
-    from .idlines import code  # idlines imports this module at its top: read at call time (a cycle)
-
     kind = kind or rng.choices(list(KINDS), list(KINDS.values()))[0]
     if kind == "contact":
         return [contact(rng)]

@@ -14,7 +14,7 @@ pager number (PHONE, as the other styles type pagers), ``<dr_full>``, ``<dr_last
 ``{a|b}`` and ``{3-9}`` are drawn by :func:`crfdeid.synth.phrases.fill`; never PHI.
 
 :data:`TRIALS` (trial16) writes trial, registry and terminology numbers and lots by their published *formats*
-only, each filled with random digits and capitals (``<code:...>``, :func:`crfdeid.synth.idlines.code`): a
+only, each filled with random digits and capitals (``<code:...>``, :func:`crfdeid.synth.idlabels.code`): a
 sponsor's protocol code (letters, digits, a hyphen), EudraCT ``YYYY-NNNNNN-CC``, CTIS ``YYYY-5NNNNN-NN-00``,
 ``NCT`` and 8 digits, ``ISRCTN`` and 8 digits, a MedDRA PT/LLT/SOC code as ``100`` and 5 digits, a SNOMED CT
 id of 8 to 17 digits, LOINC ``NNNNN-N``, ATC ``A99AA99``, ICD-O ``C99.9`` ``8999/3``, lots of letters and

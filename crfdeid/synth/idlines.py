@@ -34,6 +34,7 @@ from .. import _data
 from . import idlabels
 from . import persona as ps
 from . import world as wd
+from .idlabels import code
 from .idlines_templates import LINES, NUMBERS, ORGS
 from .phrases import fill
 
@@ -75,16 +76,6 @@ def places(locale: str, kind: str) -> tuple[str, ...]:
 @cache
 def locales() -> tuple[str, ...]:
     return tuple(sorted({locale for locale, _ in _places()}))
-
-
-def code(rng: random.Random, layout: str) -> str:
-    """``layout`` filled: ``A`` a capital letter, ``#`` a digit, anything else kept.
-
-    >>> len(code(random.Random(1), "AA-####")), code(random.Random(1), "AA-####")[2]
-    (7, '-')
-    """
-    return "".join(str(rng.randint(0, 9)) if c == "#" else rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ") if c == "A" else c
-                   for c in fill(rng, layout))
 
 
 def national(rng: random.Random) -> list:
