@@ -42,6 +42,33 @@ def _nric(s: str) -> bool:
     return "JZIHGFEDCBA"[total % 11] == s[8]
 
 
+def _uy_ci(s: str) -> bool:  # a Uruguayan cedula de identidad: weights 2987634, check (10 - sum) mod 10
+    d = re.sub(r"\D", "", s)
+    return (10 - sum(int(a) * w for a, w in zip(d, (2, 9, 8, 7, 6, 3, 4))) % 10) % 10 == int(d[7])
+
+
+def _taj(s: str) -> bool:  # a Hungarian TAJ number: weights 3 and 7 in turn, the sum mod 10 is the ninth digit
+    d = s.replace(" ", "")
+    return sum(int(a) * (3 if i % 2 == 0 else 7) for i, a in enumerate(d[:8])) % 10 == int(d[8])
+
+
+def _iin(s: str) -> bool:  # a Kazakh IIN: weights 1..11 mod 11, a second pass with 3..11, 1, 2 when that gives 10
+    check = sum(int(a) * w for a, w in zip(s, range(1, 12))) % 11
+    if check == 10:
+        check = sum(int(a) * w for a, w in zip(s, (3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2))) % 11
+    return check == int(s[11])
+
+
+def _tw_id(s: str) -> bool:  # a Taiwanese national ID: the letter as 10-35, weights 1, 9, 8..1, 1, sum mod 10 is 0
+    v = "ABCDEFGHJKLMNPQRSTUVXYWZIO".index(s[0]) + 10
+    return (v // 10 + v % 10 * 9 + sum(int(a) * w for a, w in zip(s[1:], (8, 7, 6, 5, 4, 3, 2, 1, 1)))) % 10 == 0
+
+
+def _hkid(s: str) -> bool:  # an HKID with one letter: a space as 36 (weight 9), the letter 10-35 (8), digits 7..2
+    total = 36 * 9 + (ord(s[0]) - 55) * 8 + sum(int(a) * w for a, w in zip(s[1:7], (7, 6, 5, 4, 3, 2)))
+    return {10: "A", 11: "0"}.get(11 - total % 11, str(11 - total % 11)) == s[8]
+
+
 #: set, subtype, the shape of a national number, its check: a python-stdnum module (the reference
 #: check; stdnum is no dependency of crfdeid, so the test skips without it) or a function here.
 CHECKED = [
@@ -204,6 +231,15 @@ CHECKED = [
     ("check15", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("check15", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
     ("check15", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check16", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", _uy_ci),
+    ("check16", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", _taj),  # not the HSN (no check), written without spaces
+    ("check16", "IDNUM", r"\d{12}", _iin),
+    ("check16", "IDNUM", r"[A-Z][12]\d{8}", _tw_id),
+    ("check16", "IDNUM", r"[A-Z]\d{6}\([\dA]\)", _hkid),
+    ("check16", "IDNUM", r"\d{3}-\d{7}-\d", "do.cedula"),
+    ("check16", "IDNUM", r"[1-3]\d{9}", "ua.rntrc"),  # not the Bangladeshi NID (no check), which starts 4 here
+    ("check16", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),
+    ("check16", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

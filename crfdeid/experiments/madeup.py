@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Thirty sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Thirty-one sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -98,7 +98,15 @@ haemodialysis run sheet, a Dutch DCD transplant coordinator note, a bilingual Qu
 Nigerian sickle cell red cell exchange record, an all-caps Pakistani oral submucous fibrosis note, an Indian
 medico-legal emergency record, an Irish pre-travel clinic note, a Japanese home-visit note, a Philippine seafarer
 pre-employment medical, a lower-case Australian child-protection emergency note and an all-caps South African burns
-ward round; written 2026-11-27 to judge the change set after 2026-11-27's; never tuned on) and
+ward round; written 2026-11-27 to judge the change set after 2026-11-27's; never tuned on), ``check16`` (eighteen
+notes of still other combinations: a Uruguayan femoropopliteal bypass operative note, a Hungarian flexible cystoscopy
+report, a Nova Scotia dermatology letter with a lesion map, a Kazakh neonatal cooling discharge summary, a Taiwanese
+glaucoma clinic note, a Hong Kong TIPS report, a Qatari poison centre call record, a lower-case Bangladeshi severe
+acute malnutrition chart, a Saskatchewan head and neck MDT minute, an all-caps Ethiopian trichiasis surgery outreach
+record, a Dominican medication incident report, a Lebanese thalassaemia laboratory note, an Isle of Man coroner's
+request and statement, a Maltese telephone triage script, a Ukrainian systemic sclerosis SOAP note, an Omani
+orthognathic planning note, a lower-case Costa Rican liver transplant clinic note and a Nepali evacuation referral
+fax; written 2026-11-27 to judge the change set after the one check15 judges; never tuned on) and
 ``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
@@ -143,6 +151,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check10": _DATA / "made_up_check10.txt", "check11": _DATA / "made_up_check11.txt",
              "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
              "check14": _DATA / "made_up_check14.txt", "check15": _DATA / "made_up_check15.txt",
+             "check16": _DATA / "made_up_check16.txt",
              "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
              "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
@@ -158,7 +167,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check15``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check16``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
