@@ -265,8 +265,7 @@ FORMS = forms(_T, _CHECKS, _compile)
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note
 #: without such a run (most notes: one scan instead of one per form).
-LONG = frozenset({"card", "sin", "nhs", "aadhaar", "personnummer", "pesel", "nir", "phone_intl", "phone_trunk",
-                  "phone_pairs"})
+LONG = _R.LONG
 
 
 def matches(text: str) -> list[tuple[str, Span]]:
