@@ -76,12 +76,8 @@ def _digits(s: str) -> str:
     return "".join(c for c in s if c.isdigit())
 
 
-# A comma-separated address line before a code: a house number beside a word, then a comma.
-_TITLE = r"\p{Lu}\p{Ll}[\p{L}\p{M}.'-]*"
-ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
-    rf"(?:\b[0-9]{{1,5}}[A-Za-z]?(?:[ \t]+{_TITLE}){{1,4}}"
-    rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
-    rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t])){{0,2}}$")
+#: A comma-separated address line before a code: a house number beside a word, then a comma.
+ADDRESS_LINE = _R.ADDRESS_LINE
 
 _CHECKS = Checks()  # the forms' checks by name
 
@@ -142,8 +138,8 @@ def _sin(m, text) -> bool:
 def _nhs_ok(m, text) -> bool:
     d = _digits(m.group())
     # bare ten digits: with "NHS" before them (else a US phone number written without separators)
-    return _valid(gb_nhs, d) and (m.group("s") != "" or bool(re.search(r"(?i)\bnhs\b",
-                                                                      text[max(0, m.start() - 30):m.start()])))
+    before = text[max(0, m.start() - 30):m.start()]
+    return _valid(gb_nhs, d) and (m.group("s") != "" or bool(_R.NHS_BEFORE.search(before)))
 
 
 @_CHECKS.register("dni")
@@ -184,7 +180,7 @@ def _phone_intl(m, text) -> bool:
     (``0002-3227-30`` is a drug's code). The bracketed code (2026-11-26) widens a find, removes none:
     on the made-up Spanish BRAT proxy (docs/languages.md) ``(+34) 912 ...`` had lost its ``(``; no
     made-up set of other countries or styles holds ``(+NN)``, and their output is unchanged."""
-    value = re.sub(r"[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5}$", "", m.group())
+    value = _R.EXTENSION_END.sub("", m.group())
     value = value[1:].replace(")", "", 1) if value.startswith("(") else value  # "(+34) 912..."
     if value.startswith("00"):
         if _R.NDC_BEFORE.search(text, max(0, m.start() - 12), m.start()):
@@ -206,7 +202,7 @@ def _phone_trunk(m, text) -> bool:
     ``NDC`` (a drug's National Drug Code, ``0002-3227-30``); Brazil's shape not when its two
     groups of four are times of day (``88 0700-1245``: a year and a shift)."""
     d = _digits(m.group())
-    low = 8 if re.fullmatch(r"0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}", m.group()) else 9
+    low = 8 if _R.SWEDEN_GROUPS.fullmatch(m.group()) else 9
     brazil = _R.BRAZIL.fullmatch(m.group())
     if brazil and all(int(t[:2]) < 24 and int(t[2:]) < 60 for t in brazil.groups()):
         return False  # a year and a time range ("28 Oct, 88 0700-1245")
@@ -251,7 +247,7 @@ def _address_context(m, text: str) -> bool:
             return True
     line_start = text.rfind("\n", 0, m.start()) + 1
     before = text[line_start:m.start()]
-    if _ADDRESS_LINE.search(before):
+    if ADDRESS_LINE.search(before):
         return True
     return bool(_R.ADDRESS_CUE.search(before))
 
