@@ -162,3 +162,10 @@ def test_the_postcode_candidate_is_its_define_filled_with_the_shapes():
     assert postcodes._CANDIDATE_SOURCE.startswith("(?=[0-9]|[A-Za-z]{1,2}[0-9])")
     assert f"(?:{postcodes.SHAPES['digits']})" in postcodes._CANDIDATE_SOURCE
     assert postcodes._CANDIDATE.search("Leeds LS1 4AP") is not None
+
+
+def test_every_fixed_form_is_stdlib_re_syntax():
+    # fixedforms compiles its forms with ``re`` alone (its ``regex`` fallback was never reached: 2026-11-27)
+    t = ruledata.table("fixedforms")
+    for name, _, flags in t.rules():
+        assert re.compile(t.source(name), flags).pattern, name

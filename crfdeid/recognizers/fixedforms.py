@@ -41,8 +41,6 @@ import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
-import regex
-
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyModule
@@ -80,14 +78,6 @@ def _digits(s: str) -> str:
 ADDRESS_LINE = _R.ADDRESS_LINE
 
 _CHECKS = Checks()  # the forms' checks by name
-
-
-def _compile(pattern: str, flags: int = 0):
-    """``re`` where it can (several times faster on these digit forms), else ``regex``."""
-    try:
-        return re.compile(pattern, flags)
-    except re.error:
-        return regex.compile(pattern, flags)
 
 
 @_CHECKS.register("card")
@@ -253,10 +243,11 @@ def _address_context(m, text: str) -> bool:
 
 
 #: Form name -> (subtype, regex, check, gate) (:func:`.ruledata.forms`). Forms are scanned from their
-#: leading character (the look-ahead each row starts with), with ``re`` where it can, else ``regex``.
+#: leading character (the look-ahead each row starts with), with ``re`` (several times faster on these
+#: digit forms than ``regex``; every row is ``re`` syntax: tests/test_ruledata.py).
 #: A gate pattern starts with one digit class (what comes before it in a look-behind, ``[0-9][0-9]{5}``,
 #: not ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster.
-FORMS = forms(_T, _CHECKS, _compile)
+FORMS = forms(_T, _CHECKS, re.compile)
 
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note
