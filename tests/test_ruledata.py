@@ -108,3 +108,64 @@ def test_a_rule_rows_gate_is_its_needs_row():
     table = ruledata._parse("t", "rule\tR\tZIP\t-\tx\nphrases\tR.needs\tab|c d\nrule\tS\tZIP\t-\ty\n"
                                  "pattern\tS.needs\t-\t[0-9]\nrule\tT\tZIP\t-\tz\n")
     assert table.gate("R") == ("ab", "c d") and table.gate("S").pattern == "[0-9]" and table.gate("T") is None
+
+
+def test_item_lists_by_prefix_keep_the_tables_order():
+    table = ruledata._parse("t", "define\tD\t[0-9]\nitem\tL.B\tx${D}\nitem\tL.A\ty\nitem\tL.B\tz\nitem\tM.C\tw\n")
+    assert table.groups("L") == {"B": ["x[0-9]", "z"], "A": ["y"]} and list(table.groups("L")) == ["B", "A"]
+    assert table.groups("N") == {}
+
+
+# The rows moved out of the recognizers' code on 2026-11-27 (docs/rules.md "diet16"): a row of each kind
+# resolves to what the code it replaced held (made-up text).
+def test_moved_words_and_maps_resolve():
+    assert ruledata.table("values").entries("TITLES") == ("dr", "mr", "mrs", "ms", "prof")
+    assert ruledata.table("fields").words("CAPS_JOINS") == {"to", "of", "for", "and", "on", "the"}
+    assert ruledata.table("fixedforms").words("LONG") >= {"card", "nhs", "phone_pairs"}
+    classes = ruledata.table("phrases").mapping("ASCII_CLASSES")
+    assert list(classes.items())[0] == (r"[\p{L}\p{M}\p{N}'’-]", r"[A-Za-z0-9'’-]") and classes[r"\p{Ll}"] == "[a-z]"
+    from crfdeid.recognizers import safeharbor
+    assert list(safeharbor.LABELS) == ["SSN", "MEDICALRECORD", "ACCOUNT", "HEALTHPLAN", "VEHICLE", "LICENSE",
+                                       "DEVICE", "IDNUM"]
+    assert list(safeharbor.FAR_LABELS) == ["SSN", "MEDICALRECORD", "HEALTHPLAN", "VEHICLE", "LICENSE", "DEVICE"]
+    assert safeharbor.MIN_LENGTH == {"MEDICALRECORD": 3, "ACCOUNT": 3, "SSN": 9, "IDNUM": 4}
+
+
+@pytest.mark.parametrize("name, row, text, found", [
+    ("fields", "SLASH", "ENT/A&E", ["ENT", "A", "E"]),
+    ("fields", "DASH_END", "EMERGENCY DEPARTMENT -", True),
+    ("fields", "DASH_START", "-10-5523", False),
+    ("phrases", "OPENS", "ok. ", True),
+    ("phrases", "OPENS", "ok ", False),
+    ("phrases", "DE_AT_GATE", "wohnt Am Mühlbach 5", True),
+    ("contextforms", "STREET_BEFORE", "14 Acacia Road, Leeds ", True),
+    ("contextforms", "STREET_BEFORE", "sinus tachycardia ", False),
+    ("contextforms", "PROVINCE_BEFORE", "toronto, on ", True),
+    ("contextforms", "TOWN_AFTER", " Philadelphia, PA", True),
+    ("fixedforms", "ADDRESS_LINE", "12 Harbour Road, ", True),
+    ("fixedforms", "EXTENSION_END", "+44 20 7946 0958 ext. 12", True),
+    ("fixedforms", "SWEDEN_GROUPS", "08-17 01 76", True),
+    ("phones", "FAX_BEFORE", "FAX: ", True),
+])
+def test_moved_patterns_resolve(name, row, text, found):
+    rx = getattr(ruledata.table(name).namespace(), row)
+    if row == "SLASH":
+        assert rx.split(text) == found
+    elif row in ("DASH_START", "TOWN_AFTER", "SWEDEN_GROUPS"):
+        assert (rx.match(text) is not None) is found
+    else:
+        assert (rx.search(text) is not None) is found
+
+
+def test_the_postcode_candidate_is_its_define_filled_with_the_shapes():
+    from crfdeid.recognizers import postcodes
+    assert postcodes._CANDIDATE_SOURCE.startswith("(?=[0-9]|[A-Za-z]{1,2}[0-9])")
+    assert f"(?:{postcodes.SHAPES['digits']})" in postcodes._CANDIDATE_SOURCE
+    assert postcodes._CANDIDATE.search("Leeds LS1 4AP") is not None
+
+
+def test_every_fixed_form_is_stdlib_re_syntax():
+    # fixedforms compiles its forms with ``re`` alone (its ``regex`` fallback was never reached: 2026-11-27)
+    t = ruledata.table("fixedforms")
+    for name, _, flags in t.rules():
+        assert re.compile(t.source(name), flags).pattern, name

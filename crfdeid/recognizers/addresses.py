@@ -66,7 +66,7 @@ def _never() -> frozenset:
 
 def _townish(run: str, lower: bool) -> bool:
     """Words of a town's shape (module docstring); ``lower``: the address is in lower case."""
-    words = [w for w in run.split() if w not in ("of", "on", "upon", "de", "la", "le", "y", "na", "an", "the")]
+    words = [w for w in run.split() if w not in _R.TOWN_JOINS]
     if not words or any(w.lower().strip("'’") in _never() for w in words):
         return False
     if lower != run.islower() or (not lower and not all(w[:1].isupper() for w in words)):

@@ -190,8 +190,6 @@ def _after_article(text: str, sp: Span, words: list[str]) -> bool:
     return prev is not None and prev.group(1) in _R.DETERMINERS
 
 
-
-
 def why_clinical(text: str, sp: Span) -> str | None:
     """The reason (``eponym``, ``dose``, ``score``, ``time``, ``device``, ``vocabulary``; for a name
     span ``verb`` or ``phrase``; or, judged first, a clinical value's reason of

@@ -34,7 +34,6 @@ here is an identifier only with the evidence named in its entry of :data:`FORMS`
 from __future__ import annotations
 
 import ipaddress
-import re
 from functools import lru_cache, partial
 
 import regex
@@ -47,9 +46,6 @@ from .ruledata import Checks, forms, lists, scan, table
 _T = table("contextforms")  # the forms, their gates and patterns (crfdeid/_data/rules/contextforms.tsv)
 _R = _T.namespace()
 
-# Street words after which a UK postcode on the same line is an address (not "st": sinus tachycardia).
-_STREET = (r"road|rd|street|lane|ln|avenue|ave|close|way|drive|crescent|place|gardens|terrace|grove|hill"
-           r"|court|square|mews|row|walk|park|green|parade|rise|view")
 #: An age of 90 and over written in digits (90 to 125): the Safe Harbor ages (safeharbor's too).
 AGE_OVER_89 = _T.source("AGE_OVER_89")
 
@@ -85,7 +81,7 @@ def _postal_label(m, text) -> bool:
         return False
     if _label_or_line(m, text):
         return True
-    after = re.match(r"[ \t]{1,2}([^\W\d_][\w'-]*(?:[ \t][^\W\d_][\w'-]*)?)", text[m.end():m.end() + 40])
+    after = _R.TOWN_AFTER.match(text[m.end():m.end() + 40])
     if year_like or after is None or not after.group(1)[0].isupper():
         return False
     return after.group(1).lower() in _cities() or after.group(1).split()[0].lower() in _cities()
@@ -110,9 +106,9 @@ def _postal_uk(m, text) -> bool:
     if value.isupper() and value[1].isalpha():
         return True
     line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
-    if regex.search(rf"(?i)\b(?:{_STREET})\b,?[ \t]*(?:\p{{L}}+[ \t]*,?[ \t]*){{0,2}}$", line):
+    if _R.STREET_BEFORE.search(line):
         return True
-    town = regex.search(r"(\p{Lu}\p{Ll}+),?[ \t]+$", line)
+    town = _R.TOWN_BEFORE.search(line)
     return (bool(town) and town.group(1).lower() in _cities()) or _label_or_line(m, text)
 
 
@@ -121,7 +117,7 @@ def _postal_ca_lower(m, text) -> bool:
     """Evidence: a Canadian code in lower case with a label or address line before it, or a
     province's code (``on``, ``bc``, ``qc``...) right before it."""
     before = text[max(0, m.start() - 6):m.start()].lower()
-    return bool(re.search(r"\b(?:ab|bc|mb|nb|nl|ns|nt|nu|on|pe|qc|sk|yt),?[ \t]+$", before)) or _label_or_line(m, text)
+    return bool(_R.PROVINCE_BEFORE.search(before)) or _label_or_line(m, text)
 
 
 @_CHECKS.register("plate_context")
@@ -131,8 +127,8 @@ def _plate(m, text) -> bool:
     unit (``car seat 2``, ``vehicle 2 days``)."""
     value = m.group("v")
     chars = value.replace(" ", "").replace("-", "")
-    groups = re.split(r"[ -]", value)
-    if len(groups) > 1 and (groups[0] in _us_state_codes() or groups[0] in ("NSW", "VIC", "QLD", "TAS", "ACT")):
+    groups = _R.PLATE_GROUP_CUT.split(value)
+    if len(groups) > 1 and (groups[0] in _us_state_codes() or groups[0] in _R.AU_PLATE_STATES):
         groups = groups[1:]  # a state's prefix ("TX KLM-4821")
     return (5 <= len(chars) <= 10 and sum(c.isdigit() for c in chars) >= 2
             and not any(g.isalpha() and len(g) > 1 and (g.lower() in plain_words() or len(g) > 3) for g in groups))

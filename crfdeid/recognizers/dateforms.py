@@ -59,7 +59,6 @@ _T = table("dateforms")  # the patterns and words (crfdeid/_data/rules/dateforms
 _R = _T.namespace(WEEKDAY_WORD=WEEKDAY_WORD)
 
 
-
 @lru_cache(maxsize=1)
 def _compiled() -> dict[str, regex.Pattern]:
     """Form name -> pattern (case-insensitive); ``a``/``b`` are the two numbers of day and month."""

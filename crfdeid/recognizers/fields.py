@@ -70,7 +70,6 @@ True
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import lru_cache
 
@@ -88,6 +87,8 @@ HEADS = _R.HEADS
 PLACE_HEADS = _R.PLACE_HEADS
 #: :data:`HEADS` without :data:`PLACE_HEADS`.
 LINE_HEADS = HEADS - PLACE_HEADS
+#: A word of a heading, role or name span (``night RN``, ``d/w``, ``O'Neil``).
+WORD = _R.WORD
 
 
 @lru_cache(maxsize=1)
@@ -98,11 +99,11 @@ def _lists() -> dict:
     roles = gazetteers.load("staff_roles")
     return {"labels": lists("note_labels", "charting_systems"),
             "roles": roles, "names": names, "departments": departments, "headings": gazetteers.load("heading_words"),
-            "service_words": frozenset(w for e in departments for w in re.split(r"[ /&-]+", e) if len(w) > 1)
+            "service_words": frozenset(w for e in departments for w in _R.SERVICE_CUT.split(e) if len(w) > 1)
             | gazetteers.load("heading_words"),
             "vocab": (gazetteers.load("note_labels") | roles | gazetteers.load("heading_words")
-                      | frozenset(w for e in departments for w in re.split(r"[ /-]+", e) if w)
-                      | {"to", "of", "for", "and", "&", "the"})}
+                      | frozenset(w for e in departments for w in _R.VOCAB_CUT.split(e) if w)
+                      | _R.VOCAB_JOINS)}
 
 
 def prepare() -> None:
@@ -130,8 +131,8 @@ def parts(text: str, sp: Span) -> list[Span]:
         cuts += [m.span() for m in _R.DASH.finditer(surface)]
     if not cuts:  # a separating dash the tagger took at its start ("- Corrib" after a heading) is left out,
         # not a dash glued to what follows ("-10-5523" of an identifier: the scorer counts the dash)
-        m = re.match(r"[-\u2013\u2014][ \t]+(?=\S)", surface)
-        e = re.search(r"(?<=\S)[ \t]+[-\u2013\u2014]$", surface)  # and at its end ("EMERGENCY DEPARTMENT -")
+        m = _R.DASH_START.match(surface)
+        e = _R.DASH_END.search(surface)  # and at its end ("EMERGENCY DEPARTMENT -")
         start, end = sp.start + (m.end() if m else 0), sp.start + (e.start() if e else len(surface))
         return [replace(sp, start=start, end=end)] if (m or e) and start < end else [sp]
     out, pos = [], 0
@@ -184,8 +185,8 @@ def label_before_colon(text: str, sp: Span, lows: list[str]) -> bool:
 def _in_vocab(word: str) -> bool:
     vocab = _lists()["vocab"]
     low = word.lower()
-    return any(w in vocab or w.removesuffix("s") in vocab for w in (low, *[p for p in re.split(r"[/&]", low) if p])) \
-        and all(p in vocab or p.removesuffix("s") in vocab for p in re.split(r"[/&]", low) if p)
+    return any(w in vocab or w.removesuffix("s") in vocab for w in (low, *[p for p in _R.SLASH.split(low) if p])) \
+        and all(p in vocab or p.removesuffix("s") in vocab for p in _R.SLASH.split(low) if p)
 
 
 #: How far from a span a line's start, end or field gap is looked for: a heading, a field's label or
@@ -242,8 +243,7 @@ def _heading_words(head: str) -> bool:
     words = _R.WORD.findall(head)
     if not 2 <= len(words) <= 6 or len("".join(words)) != sum(not c.isspace() for c in head):
         return False
-    joins = {"to", "of", "for", "and", "the"}
-    if not all(w.lower() in joins or w[0].isupper() for w in words):
+    if not all(w.lower() in _R.HEADING_JOINS or w[0].isupper() for w in words):
         return False
     return all(_in_vocab(w) for w in words) and words[-1].lower() in HEADS
 
@@ -251,10 +251,10 @@ def _heading_words(head: str) -> bool:
 def specialty(text: str, sp: Span, lows: list[str]) -> bool:
     """Whether the span is a service named in a role or a heading (the module's docstring)."""
     lists = _lists()
-    if not lows or not all(all(p in lists["service_words"] for p in re.split(r"[/&]", w) if p) for w in lows):
+    if not lows or not all(all(p in lists["service_words"] for p in _R.SLASH.split(w) if p) for w in lows):
         return False
     whole = " ".join(lows) in lists["departments"]  # "General Medicine": an entry, though General is a name
-    parts_ = [p for w in lows for p in re.split(r"[/&]", w) if p]
+    parts_ = [p for w in lows for p in _R.SLASH.split(w) if p]
     if not whole and (any(w in common_names() for w in lows)
                       or not any(p in lists["departments"] or p in lists["headings"] for p in parts_)):
         return False  # a word of a service only ("Rehab"?) or a name: as a place's name, the span stays
@@ -262,7 +262,7 @@ def specialty(text: str, sp: Span, lows: list[str]) -> bool:
     after = nxt.group(1).lower() if nxt else ""
     # a role's head word after it (``fellow``, ``registrar``), no modifier that is a service's word too (``Home``)
     if after in lists["roles"] and after not in lists["service_words"] \
-            and after not in ("unit", "ward", "floor", "house"):
+            and after not in _R.PLACE_AFTER_SERVICE:
         return True
     prev = _R.ROLE_BEFORE.search(text, max(0, sp.start - 60), sp.start)  # "Doctor in Old Age Psychiatry"
     return prev is not None and (prev.group(1).lower() in lists["roles"] or prev.group(1).lower() == "doctor") \
@@ -314,8 +314,7 @@ def caps_heading(text: str, sp: Span) -> bool:
     # the run stands out from a line written in small letters too: in a line of capitals
     # ("TRANSFERRED TO CALDWELL CLINIC ON EVAL", synthetic notes) it is no heading
     rest = [m.group(0) for m in words[:lo] + words[hi + 1:]]
-    joins = {"to", "of", "for", "and", "on", "the"}
-    own = [w for w in run if w.lower() not in joins]
+    own = [w for w in run if w.lower() not in _R.CAPS_JOINS]
     return len(own) >= 2 and all(_in_vocab(w) for w in run) and any(w.lower() in LINE_HEADS for w in run) \
         and any(not w.isupper() for w in rest)
 

@@ -41,8 +41,6 @@ import re
 from collections.abc import Callable
 from functools import lru_cache, partial
 
-import regex
-
 from .. import gazetteers
 from ..document import Span, make_span
 from ..text.patterns import LazyModule
@@ -76,22 +74,10 @@ def _digits(s: str) -> str:
     return "".join(c for c in s if c.isdigit())
 
 
-# A comma-separated address line before a code: a house number beside a word, then a comma.
-_TITLE = r"\p{Lu}\p{Ll}[\p{L}\p{M}.'-]*"
-ADDRESS_LINE = _ADDRESS_LINE = regex.compile(
-    rf"(?:\b[0-9]{{1,5}}[A-Za-z]?(?:[ \t]+{_TITLE}){{1,4}}"
-    rf"|{_TITLE}(?:[ \t]+{_TITLE}){{0,3}}[ \t]+[0-9]{{1,5}}[A-Za-z]?)"
-    rf",[ \t]*(?:{_TITLE}(?:[ \t]+{_TITLE}){{0,2}}(?:,[ \t]*|[ \t])){{0,2}}$")
+#: A comma-separated address line before a code: a house number beside a word, then a comma.
+ADDRESS_LINE = _R.ADDRESS_LINE
 
 _CHECKS = Checks()  # the forms' checks by name
-
-
-def _compile(pattern: str, flags: int = 0):
-    """``re`` where it can (several times faster on these digit forms), else ``regex``."""
-    try:
-        return re.compile(pattern, flags)
-    except re.error:
-        return regex.compile(pattern, flags)
 
 
 @_CHECKS.register("card")
@@ -142,8 +128,8 @@ def _sin(m, text) -> bool:
 def _nhs_ok(m, text) -> bool:
     d = _digits(m.group())
     # bare ten digits: with "NHS" before them (else a US phone number written without separators)
-    return _valid(gb_nhs, d) and (m.group("s") != "" or bool(re.search(r"(?i)\bnhs\b",
-                                                                      text[max(0, m.start() - 30):m.start()])))
+    before = text[max(0, m.start() - 30):m.start()]
+    return _valid(gb_nhs, d) and (m.group("s") != "" or bool(_R.NHS_BEFORE.search(before)))
 
 
 @_CHECKS.register("dni")
@@ -184,7 +170,7 @@ def _phone_intl(m, text) -> bool:
     (``0002-3227-30`` is a drug's code). The bracketed code (2026-11-26) widens a find, removes none:
     on the made-up Spanish BRAT proxy (docs/languages.md) ``(+34) 912 ...`` had lost its ``(``; no
     made-up set of other countries or styles holds ``(+NN)``, and their output is unchanged."""
-    value = re.sub(r"[ \t]?(?:[xX]|(?i:ext)\.?)[ \t]?[0-9]{1,5}$", "", m.group())
+    value = _R.EXTENSION_END.sub("", m.group())
     value = value[1:].replace(")", "", 1) if value.startswith("(") else value  # "(+34) 912..."
     if value.startswith("00"):
         if _R.NDC_BEFORE.search(text, max(0, m.start() - 12), m.start()):
@@ -206,7 +192,7 @@ def _phone_trunk(m, text) -> bool:
     ``NDC`` (a drug's National Drug Code, ``0002-3227-30``); Brazil's shape not when its two
     groups of four are times of day (``88 0700-1245``: a year and a shift)."""
     d = _digits(m.group())
-    low = 8 if re.fullmatch(r"0[0-9]{1,3}-[0-9]{2,3}(?:[ ][0-9]{2,3}){1,3}", m.group()) else 9
+    low = 8 if _R.SWEDEN_GROUPS.fullmatch(m.group()) else 9
     brazil = _R.BRAZIL.fullmatch(m.group())
     if brazil and all(int(t[:2]) < 24 and int(t[2:]) < 60 for t in brazil.groups()):
         return False  # a year and a time range ("28 Oct, 88 0700-1245")
@@ -251,22 +237,22 @@ def _address_context(m, text: str) -> bool:
             return True
     line_start = text.rfind("\n", 0, m.start()) + 1
     before = text[line_start:m.start()]
-    if _ADDRESS_LINE.search(before):
+    if ADDRESS_LINE.search(before):
         return True
     return bool(_R.ADDRESS_CUE.search(before))
 
 
 #: Form name -> (subtype, regex, check, gate) (:func:`.ruledata.forms`). Forms are scanned from their
-#: leading character (the look-ahead each row starts with), with ``re`` where it can, else ``regex``.
+#: leading character (the look-ahead each row starts with), with ``re`` (several times faster on these
+#: digit forms than ``regex``; every row is ``re`` syntax: tests/test_ruledata.py).
 #: A gate pattern starts with one digit class (what comes before it in a look-behind, ``[0-9][0-9]{5}``,
 #: not ``[0-9]{6}``): ``re`` then skips to digits at C speed, 2-3x faster.
-FORMS = forms(_T, _CHECKS, _compile)
+FORMS = forms(_T, _CHECKS, re.compile)
 
 
 #: Forms of eight digits or more (a few separators between them): not looked for in a note
 #: without such a run (most notes: one scan instead of one per form).
-LONG = frozenset({"card", "sin", "nhs", "aadhaar", "personnummer", "pesel", "nir", "phone_intl", "phone_trunk",
-                  "phone_pairs"})
+LONG = _R.LONG
 
 
 def matches(text: str) -> list[tuple[str, Span]]:

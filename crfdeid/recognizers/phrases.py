@@ -85,8 +85,6 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-import regex
-
 from .. import gazetteers
 from ..document import Span
 from ..text.patterns import AsciiTwin, LazyPattern
@@ -117,18 +115,15 @@ from .safeharbor import overlap_groups
 _T = table("phrases")
 _D = _T.namespace()
 
-#: The Unicode classes of the patterns below as their ASCII members (longest first), for the
-#: stdlib ``re`` twins run on ASCII text (:func:`_twin`).
-_ASCII_CLASSES = ((r"[\p{L}\p{M}\p{N}'’-]", r"[A-Za-z0-9'’-]"), (r"[\p{L}\p{M}'’-]", r"[A-Za-z'’-]"),
-                  (r"[\p{L}\p{M}'’]", r"[A-Za-z'’]"), (r"[\p{L}\p{M}]", r"[A-Za-z]"), (r"\p{Lu}", r"[A-Z]"),
-                  (r"\p{Ll}", r"[a-z]"))
+#: The Unicode classes of the patterns as their ASCII members (longest first), for :func:`_twin`.
+_ASCII_CLASSES = _T.mapping("ASCII_CLASSES")
 
 
 def _twin(pattern: str) -> AsciiTwin:
     """``pattern`` for ``regex``, and on ASCII text its ``re`` twin (about twice as fast on the
     name-shaped patterns; the same matches there: tests/test_phrases.py)."""
     ascii_pattern = pattern
-    for unicode_class, ascii_class in _ASCII_CLASSES:
+    for unicode_class, ascii_class in _ASCII_CLASSES.items():
         ascii_pattern = ascii_pattern.replace(unicode_class, ascii_class)
     return AsciiTwin(lazy(pattern), LazyPattern(re.compile, ascii_pattern))
 
@@ -196,16 +191,15 @@ def _foreign_streets(text: str, low: str, p) -> list[Span]:
     must-survive phrase taken and false spans unchanged on dev to dev5; on the PhysioNet development
     patients the site-mining experiment's precision and recall are unchanged (0.665 / 0.976)."""
     found = _marked("FOREIGN", text, low, p)
-    if any(w in text for w in ("Am ", "An der ", "Im ", "Auf der ", "Zum ", "Zur ", "In der ")):
+    if _D.DE_AT_GATE.search(text):
         found.extend(Span(m.start(), m.end(), "LOCATION", "STREET") for m in p["street_de_at"].finditer(text)
                      if _proper(m.group("run")))
     for m in p["chome"].finditer(text):
         if _proper(m.group("run").split("-")[0]):
             found.append(Span(m.start(), m.end(), "LOCATION", "STREET"))
-    units = ("House", "Flat", "Villa", "Plot", "Block", "Blk", "H.", "Door")  # what the pattern starts with
-    for m in p["unit_run"].finditer(text) if any(w in text for w in units) else ():
+    for m in p["unit_run"].finditer(text) if any(w in text for w in _D.UNIT_GATE) else ():
         end = m.start("pieces")
-        for piece in regex.finditer(r",[ \t]([^,]+)", m.group("pieces")):
+        for piece in _D.UNIT_PIECE.finditer(m.group("pieces")):
             words = piece.group(1).split()
             if not (any(c.isdigit() for c in piece.group(1)) or any(_proper(w) for w in words)):
                 break
@@ -260,7 +254,7 @@ def _weak_cue_end(text: str, start: int, end: int, insurer: bool) -> int | None:
     names nothing: in lower case the leading words in no plain list (``merthyr tydfil`` of
     ``merthyr tydfil last yr``); else a word of a proper name in title case or a listed town
     (``Glasgow``; not ``OSH``), or, after an insurer's cue, two title-case words or more."""
-    words = list(regex.finditer(r"\S+", text[start:end]))
+    words = list(_D.WORD_RUN.finditer(text[start:end]))
     if text[start:end].islower():
         keep = [w for w in itertools.takewhile(lambda w: _unplain(w.group()), words)]
         return start + keep[-1].end() if keep else None
@@ -332,20 +326,19 @@ def _grow(text: str, sp: Span) -> Span:
     m = (p["grow_low"] if lower else p["grow"]).match(text, sp.end)
     if m is not None and "\n" not in m.group():
         sub = _heads()[" ".join(m.group("head").lower().split())]
-        keep = sp.subtype if sp.category == "LOCATION" and sp.subtype not in ("CITY", "STATE", "COUNTRY") else sub
+        keep = sp.subtype if sp.category == "LOCATION" and sp.subtype not in _D.GROWN_FROM else sub
         return _grow(text, replace(sp, end=m.end(), category="LOCATION", subtype=keep))
-    if sp.category == "LOCATION" and sp.subtype not in ("STATE", "ZIP", "COUNTRY", "STREET") \
+    if sp.category == "LOCATION" and sp.subtype not in _D.NOT_PRECEDED \
             and any(c.isalpha() for c in text[sp.start:sp.end]):
         b = p["before"].search(text, max(0, sp.start - 40), sp.start)
-        if b is not None and not regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, b.start() - 3):b.start()]) \
+        if b is not None and not _D.OPENS.search(text[max(0, b.start() - 3):b.start()]) \
                 and not any(w.lower() in _breaks() for w in b.group("run").split()):
             sp = replace(sp, start=b.start())
     if sp.category == "LOCATION":
         for w in p["hyphen"].finditer(text, max(0, sp.start - 40), min(len(text), sp.end + 40)):
             if w.start() <= sp.start < w.end() or w.start() < sp.end <= w.end():
                 pieces = w.group().split("-")
-                if all(x[:1].isupper() or x in ("on", "upon", "under", "by", "in", "le", "la", "sur", "en", "the",
-                                                "de", "du", "des") for x in pieces):
+                if all(x[:1].isupper() or x in _D.HYPHEN_JOINS for x in pieces):
                     return replace(sp, start=min(sp.start, w.start()), end=max(sp.end, w.end()))
     return sp
 
@@ -363,7 +356,7 @@ def _opening_plain(text: str, sp: Span) -> bool:
     word = text[sp.start:sp.end]
     before = text[max(0, sp.start - 8):sp.start]
     return (" " not in word and not _proper(word) and _D.TITLE_DOT.search(before) is None
-            and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", before[-3:]) is not None)
+            and _D.OPENS.search(before[-3:]) is not None)
 
 
 def join_adjacent(text: str, spans) -> list[Span]:

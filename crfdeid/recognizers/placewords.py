@@ -77,10 +77,10 @@ _names = partial(lists, "first_male", "first_female", "surnames", "surnames_rare
 def _leading_plain(text: str, start: int, end: int) -> int:
     """``start`` moved past leading stop words, titles and relations (``The``, ``Dear``, ``Mr``),
     and past a plain word that opens a line or a sentence (``Contact`` of ``Contact Hollybrook Unit``)."""
-    skip = gazetteers.load("stop_words") | gazetteers.load("titles") | gazetteers.load("relations") | {"dear", "re"}
-    for i, m in enumerate(regex.finditer(r"\S+", text[start:end])):
+    skip = gazetteers.load("stop_words") | gazetteers.load("titles") | gazetteers.load("relations") | _D.LEADING_SKIP
+    for i, m in enumerate(_D.WORD_RUN.finditer(text[start:end])):
         word = m.group().lower().strip(".,:")
-        opens = i == 0 and regex.search(r"(?:^|[.:;!?)\]-])[ \t]*$", text[max(0, start - 3):start]) is not None
+        opens = i == 0 and _D.OPENS.search(text[max(0, start - 3):start]) is not None
         if word not in skip and not (opens and not _proper(m.group().strip(".,:"))):
             return start + m.start()
     return end
@@ -97,7 +97,7 @@ def _after_stop(text: str, start: int, end: int) -> int:
     """Where the words of ``text[start:end]`` start after the last stop word or relation among
     them (``KINGSLEY`` of ``GO BACK TO KINGSLEY``, a note in capitals)."""
     at = start
-    for m in regex.finditer(r"\S+", text[start:end]):
+    for m in _D.WORD_RUN.finditer(text[start:end]):
         if m.group().lower() in _breaks() - _head_words():
             at = start + m.end()
     return at
@@ -113,7 +113,7 @@ def _head_words() -> frozenset:
 def _cut(text: str, start: int, end: int) -> int:
     """Where the words of ``text[start:end]`` end before the first stop word, relation, day or
     month after the first word (``perris`` of ``perris with sister``)."""
-    words = list(regex.finditer(r"\S+", text[start:end]))
+    words = list(_D.WORD_RUN.finditer(text[start:end]))
     for w in words[1:]:
         if w.group().lower() in _breaks():
             return start + len(text[start:start + w.start()].rstrip())
@@ -126,7 +126,7 @@ def _first_proper(text: str, start: int, end: int, loose: bool = False) -> int |
     word follows the first proper one; ``loose``: a word of five letters or more in no plain list
     counts as a proper name too (``bucknall``)."""
     stops = gazetteers.load("stop_words")
-    words = list(regex.finditer(r"\S+", text[start:end]))
+    words = list(_D.WORD_RUN.finditer(text[start:end]))
     for i, w in enumerate(words):
         if _proper(w.group()) or (loose and len(w.group()) > 4 and _unplain(w.group())):
             return None if any(x.group() in stops for x in words[i:]) else start + w.start()
@@ -139,7 +139,7 @@ def _unplain_before(text: str, end: int) -> int | None:
     start = None
     window = max(0, end - 80)  # three words at most: no pass back over a long line
     line_start = text.rfind("\n", window, end) + 1 or window
-    for i, w in enumerate(reversed(list(regex.finditer(r"\S+", text[line_start:end])))):
+    for i, w in enumerate(reversed(list(_D.WORD_RUN.finditer(text[line_start:end])))):
         word = w.group()
         if i == 3 or not (word in _D.JOIN_HEAD or (word.islower() and _unplain(word))):
             break

@@ -54,9 +54,8 @@ _UK = lazy(SHAPES["uk"])
 # first, skips most positions at once. On ASCII text the stdlib ``re`` twin gives the same matches
 # (the pattern is ASCII, without ``\s``; ``\w`` is [A-Za-z0-9_] on ASCII in both engines) about 2x
 # faster (the PhysioNet dev notes: 0.13 CPU-s -> 0.05).
-_CANDIDATE_SOURCE = (r"(?=[0-9]|[A-Za-z]{1,2}[0-9])(?<![\w.,/+:#@&(])(?<![0-9]-)(?<![0-9)][ \t])(?:"
-                     + "|".join(f"(?:{s})" for s in sorted(SHAPES.values(), key=lambda s: s == SHAPES["digits"]))
-                     + r")(?![\w/%°:@-]|[.,][0-9])")
+_CANDIDATE_SOURCE = table("postcodes").source("CANDIDATE", SHAPES="|".join(
+    f"(?:{s})" for s in sorted(SHAPES.values(), key=lambda s: s == SHAPES["digits"])))
 _CANDIDATE = AsciiTwin(lazy(_CANDIDATE_SOURCE), LazyPattern(re.compile, _CANDIDATE_SOURCE))
 
 

@@ -14,7 +14,8 @@ licence) and the comments on the rows after them:
   the flag ``t``: run by its ASCII twin on ASCII text, :class:`crfdeid.text.patterns.AsciiTwin`);
 * ``rule NAME LABEL FLAGS TEXT``: a ``regex`` pattern that marks its match (or its ``phi`` group) as
   ``LABEL``, filled and compiled by the caller (:meth:`Table.rules`; the rule overlay's table);
-* ``item NAME TEXT``: one entry of the list ``NAME`` (rows of one name, in order; ``${NAME}`` filled);
+* ``item NAME TEXT``: one entry of the list ``NAME`` (rows of one name, in order; ``${NAME}`` filled;
+  the lists ``PREFIX.KEY`` by key: :meth:`Table.groups`);
   ``map NAME KEY TEXT``: the entry ``KEY`` of the mapping ``NAME`` (:meth:`Table.mapping`);
 * ``words   NAME  TEXT``: a word list, white-space separated; ``phrases NAME TEXT``: ``|``-separated;
 * ``+       TEXT``: more of the row above (a long pattern written over lines, as Python joins strings).
@@ -95,6 +96,11 @@ class Table:
         if name not in self.lists:
             raise RegistryError(f"no item list {name!r} in rules table {self.name!r}; known: {', '.join(self.lists)}")
         return [self._expand(text, given) for text in self.lists[name]]
+
+    def groups(self, prefix: str, **given: str) -> dict[str, list[str]]:
+        """The item lists named ``PREFIX.KEY`` by their ``KEY``, in the table's order (:meth:`items`)."""
+        return {name.partition(".")[2]: self.items(name, **given) for name in self.lists
+                if name.partition(".")[0] == prefix}
 
     def mapping(self, name: str, **given: str) -> dict[str, str]:
         """The ``map`` rows of the mapping ``name``: key -> text (``${NAME}`` filled), in the rows' order."""

@@ -193,7 +193,7 @@ def _word_check(kind: str | None):
     if kind == "none_plain":
         return lambda words: all(w.lower() not in plain for w in words)
     if kind == "names_not_plain":
-        return lambda words: all(w.lower() not in plain for w in words if w not in ("bin", "ibn", "bint"))
+        return lambda words: all(w.lower() not in plain for w in words if w not in _R.PLAIN_PARTICLES)
     if kind == "street_words":  # "42 oak lane": no clinical or stop word between the number and the suffix
         odd = lists("clinical_words", "clinical_abbrevs", "stop_words")
         return lambda words: not any(w.lower() in odd for w in words[1:-1] if w.isalpha()

@@ -62,16 +62,13 @@ _R = _T.namespace()
 #: Labels of identifiers, by subtype (lower case; the text is matched case-insensitively, except the
 #: short labels of (?-i:...) that are other words in lower case: "dl" of mg/dl): the table's
 #: ``item LABELS.<subtype>`` rows.
-LABELS = {sub: _T.items(f"LABELS.{sub}") for sub in
-          ("SSN", "MEDICALRECORD", "ACCOUNT", "HEALTHPLAN", "VEHICLE", "LICENSE", "DEVICE", "IDNUM")}
-#: The least number of characters of an identifier after a label, by subtype: a bare "ID 12"
-#: or "visit #2" is no identifier; "MR# 123" is.
-MIN_LENGTH = {"MEDICALRECORD": 3, "ACCOUNT": 3, "SSN": 9, "IDNUM": 4}
+LABELS = _T.groups("LABELS")
+#: The least number of characters of an identifier after a label, by subtype (``map MIN_LENGTH`` rows).
+MIN_LENGTH = {sub: int(n) for sub, n in _T.mapping("MIN_LENGTH").items()}
 #: A label whose identifier follows a few words later on its line, after ":", "=", "#", "is" or "was"
 #: ("License plate noted for parking: ORE 4KJ-221"): only the labels that name nothing but an identifier
 #: (not "ID", "policy", "account", "case"); the table's ``item FAR_LABELS.<subtype>`` rows.
-FAR_LABELS = {sub: _T.items(f"FAR_LABELS.{sub}") for sub in
-              ("SSN", "MEDICALRECORD", "HEALTHPLAN", "VEHICLE", "LICENSE", "DEVICE")}
+FAR_LABELS = _T.groups("FAR_LABELS")
 
 
 def _alternatives(labels: dict) -> str:

@@ -96,6 +96,7 @@ from .rules import trie_pattern
 
 _T = table("values")  # the patterns and words of the reasons (crfdeid/_data/rules/values.tsv)
 _V = _T.namespace()
+_TITLES = _T.entries("TITLES")  # a tuple, for str.endswith
 
 
 @lru_cache(maxsize=1)
@@ -258,7 +259,7 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     line_end = text.find("\n", sp.end)
     line_end = len(text) if line_end < 0 else line_end
     # the run of vocabulary words around the span, on its line, one space or tab between words
-    words = list(re.finditer(r"[A-Za-z][A-Za-z/&'-]*", text[line_start:line_end]))
+    words = list(fields.WORD.finditer(text[line_start:line_end]))
     run: list[re.Match] = []
     for m in words:
         gap = text[line_start + run[-1].end():line_start + m.start()] if run else ""
@@ -285,7 +286,7 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
 def _after_title(text: str, start: int) -> bool:
     """Whether a title (``Dr``, ``Mr``...) stands right before ``start``."""
     before = text[max(0, start - 6):start].lower().rstrip(" .\t")
-    return before.endswith(("dr", "mr", "mrs", "ms", "prof"))
+    return before.endswith(_TITLES)
 
 
 def _role(text: str, sp: Span, lows: list[str]) -> bool:
@@ -293,7 +294,7 @@ def _role(text: str, sp: Span, lows: list[str]) -> bool:
     core = _V.ROLE_CORE
     if not lows or not all(w in roles for w in lows) or all(w in core for w in lows):
         return False
-    words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", text[sp.start:sp.end])
+    words = fields.WORD.findall(text[sp.start:sp.end])
     if (sp.subtype != "PROFESSION" or len(words) < 2) and any(
             not w.isupper() and (w.lower() in _first_names() if w.lower() in core else w.lower() in _lists()["names"])
             for w in words) and not (len(words) > 1 and words[-1].lower() not in _first_names()
@@ -393,7 +394,7 @@ def why_value(text: str, sp: Span) -> str | None:
         if _duration(text, sp):
             return "duration"
         return None
-    words = re.findall(r"[A-Za-z][A-Za-z/&'-]*", surface)
+    words = fields.WORD.findall(surface)
     if len("".join(words)) != sum(c.isalnum() or c in "/&'-" for c in surface):
         return None
     lows = [w.lower() for w in words]
@@ -422,7 +423,7 @@ def why_value(text: str, sp: Span) -> str | None:
             return "modal"
         if lows[0] in _V.COLOURS and _V.FLUID_AFTER.match(text, sp.end) and not _after_title(text, sp.start):
             return "colour"
-        if lows[0] in ("brady", "tachy") and _V.SINUS_BEFORE.search(text, max(0, sp.start - 8), sp.start):
+        if lows[0] in _V.RHYTHM_WORDS and _V.SINUS_BEFORE.search(text, max(0, sp.start - 8), sp.start):
             return "rhythm"
         if _V.COMPOUND.match(text, sp.end) or (_V.COMPOUND_SPACED.match(text, sp.end) and not _after_title(
                 text, sp.start)):
