@@ -38,15 +38,15 @@ from functools import lru_cache
 
 from ..document import Span
 from ..errors import ConfigError
-from .confident import NAME_TYPES, PLACE_TYPES
+from ..schema import PERSON_SUBTYPES
 from .confident_note import dated_with_years
+from .confident_places import PLACE_TYPES
 from .defaults import NARROW_GATES
 from .evidence import fold, lists
 
 #: The gates, by the reason the writer counts (``narrow_gates`` in its summary); all on by default.
 GATES = NARROW_GATES
-_PLACES = PLACE_TYPES
-_NAMES_PLACES = NAME_TYPES | PLACE_TYPES
+_NAMES_PLACES = PERSON_SUBTYPES | PLACE_TYPES
 #: The types of a number a word labels (a phone, a fax, an identifier).
 _NUMBERS = frozenset({"PHONE", "FAX", "IDNUM", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "SSN"})
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -96,7 +96,7 @@ def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list
     identifier span holding a digit, with only blanks, ``:`` or ``#`` between, or written elsewhere in the note
     right before a ``:`` or ``#`` (``labels``: :func:`labels_of`)."""
     word = text[sp.start:sp.end]
-    if sp.subtype not in _PLACES or not _LETTERS.fullmatch(word) or fold(word) in _listed():
+    if sp.subtype not in PLACE_TYPES or not _LETTERS.fullmatch(word) or fold(word) in _listed():
         return False  # a name's type, or a listed name or place: a person's or a town's, the gate's cost alone
     if (after is not None and after.subtype in _NUMBERS and _BETWEEN.fullmatch(text, sp.end, after.start)
             and any(c.isdigit() for c in text[after.start:after.end])):
@@ -123,7 +123,7 @@ def fraction(text: str, sp: Span, dated: bool | None = None) -> bool:
 def heading_line(text: str, sp: Span) -> bool:
     """Whether the place ``sp`` of three words or more is its line's whole text (or runs from a hyphen
     to the line's end or a ``/``) on a line with no digit and no colon."""
-    if sp.subtype not in _PLACES or len(_WORDS.findall(text, sp.start, sp.end)) < 3:
+    if sp.subtype not in PLACE_TYPES or len(_WORDS.findall(text, sp.start, sp.end)) < 3:
         return False
     a, b = _line(text, sp)
     line = text[a:b]
@@ -160,4 +160,4 @@ def gated(text: str, spans: list[Span], gates=GATES) -> dict[tuple[int, int], st
 
 def _kind(sp: Span, why: str) -> bool:
     """Whether ``sp``'s type is one the gate ``why`` judges (a repeat of another type is left alone)."""
-    return sp.subtype in {"number_label": _NAMES_PLACES, "fraction": {"DATE"}, "heading_line": _PLACES}[why]
+    return sp.subtype in {"number_label": _NAMES_PLACES, "fraction": {"DATE"}, "heading_line": PLACE_TYPES}[why]
