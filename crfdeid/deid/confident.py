@@ -86,6 +86,7 @@ from .confident_terms import count_after, in_listed_term, role_last, scale_befor
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
+    SURE,
     TITLE_BEFORE,
     english,
     fold,
@@ -97,9 +98,6 @@ from .evidence import (
 )
 from .forms import form_doubt
 
-#: A tagger's confidence (lowest token P(PHI) in the span) a one-word name or a day and month
-#: without a year needs: the weaker the shape's evidence, the surer the tagger must be.
-SURE = 0.9
 _EXTENSION = re.compile(r"(?i)(?:\b(?:ext|extn|x)\.?\s*)(?=\d)"
                         r"|^\s*(?:tel|ph|phone|fax|mob|mobile|cell|pager|bleep)\b\.?:?")
 _LOWER_GLUED = re.compile(r"\d[a-z]{2,}|[a-z]{2,}\d")

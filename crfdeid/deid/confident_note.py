@@ -33,11 +33,8 @@ from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from .confident_places import MODEL_SURE
-from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold
+from .evidence import PERSON_AFTER, SURE, TITLE_BEFORE, english, fold
 
-#: A tagger's confidence (lowest token P(PHI) in the span) below which its weaker evidence is doubted
-#: (:data:`crfdeid.deid.confident.SURE`, the same figure).
-SURE = 0.9
 #: The Safe Harbor layer's fixed forms whose words alone make no identifier certain (a year alone: a
 #: classification's or a count's as often, ``WHO 1973``): the tagger's confidence and the evidence judge them
 #: (:meth:`crfdeid.deid.surrogate.Surrogator.surrogate`).
