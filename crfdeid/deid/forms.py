@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span
+from ..document import Span, line_bounds
 from ..recognizers import values
 from ..recognizers.ruledata import table
 from ..recognizers.rules import trie_pattern
@@ -118,9 +118,8 @@ def _capitals(text: str, sp: Span) -> str | None:
         return None
     if _LINE_START.search(text, max(0, sp.start - 8), sp.start) and re.match(r"[ \t]*(?::|\n|$)", text[sp.end:]):
         return "heading"
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    line_end = text.find("\n", sp.end)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
+    line_start, line_end = line_bounds(text, sp.start, sp.end)
+    line = text[line_start:line_end]
     for m in _CAPS_RUN.finditer(line):
         a, b = line_start + m.start(), line_start + m.end()
         if a <= sp.start and sp.end <= b:

@@ -36,7 +36,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from ..document import Span
+from ..document import Span, line_bounds
 from ..errors import ConfigError
 from ..schema import PERSON_SUBTYPES
 from .confident_note import dated_with_years
@@ -104,10 +104,6 @@ def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list
     return any(at != sp.start for at in labels.get(fold(word), ()))
 
 
-def _line(text: str, sp: Span) -> tuple[int, int]:
-    return text.rfind("\n", 0, sp.start) + 1, (text.find("\n", sp.end) + 1 or len(text) + 1) - 1
-
-
 def fraction(text: str, sp: Span, dated: bool | None = None) -> bool:
     """Whether the date ``sp`` is N/M (one or two digits each, no year) with another N/M on its line, in a
     note that writes a date with its year (``dated``: :func:`~crfdeid.deid.confident_note.dated_with_years`,
@@ -116,7 +112,7 @@ def fraction(text: str, sp: Span, dated: bool | None = None) -> bool:
         return False
     if not (dated_with_years(text) if dated is None else dated):
         return False
-    a, b = _line(text, sp)
+    a, b = line_bounds(text, sp.start, sp.end)
     return any(m.start() != sp.start for m in _PAIRS.finditer(text, a, b))
 
 
@@ -125,7 +121,7 @@ def heading_line(text: str, sp: Span) -> bool:
     to the line's end or a ``/``) on a line with no digit and no colon."""
     if sp.subtype not in PLACE_TYPES or len(_WORDS.findall(text, sp.start, sp.end)) < 3:
         return False
-    a, b = _line(text, sp)
+    a, b = line_bounds(text, sp.start, sp.end)
     line = text[a:b]
     if any(c.isdigit() for c in line) or ":" in line:
         return False
