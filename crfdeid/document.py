@@ -154,6 +154,19 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def line_bounds(text: str, start: int, end: int | None = None) -> tuple[int, int]:
+    """Where the line holding ``start`` begins and the line holding ``end`` (``start`` when not given)
+    ends: after the last ``\\n`` before ``start``, at the first ``\\n`` from ``end`` on (the text's end
+    when there is none). Only ``\\n`` ends a line here (a ``\\r`` stays inside it).
+
+    >>> text = "BP 120\\nSeen by Dr Lee\\nHR 80"
+    >>> line_bounds(text, 15, 18), line_bounds(text, 22), line_bounds(text, 0, 2)
+    ((7, 21), (22, 27), (0, 6))
+    """
+    line_end = text.find("\n", start if end is None else end)
+    return text.rfind("\n", 0, start) + 1, len(text) if line_end < 0 else line_end
+
+
 def make_span(start: int, end: int, subtype: str, category: str | None = None) -> Span:
     """Build a span from a subtype (parent derived) with upper-cased names."""
     subtype = subtype.upper()

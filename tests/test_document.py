@@ -1,10 +1,12 @@
-"""Document model: surface, grouping key, validation errors that name where, trimming."""
+"""Document model: surface, grouping key, validation errors that name where, trimming, a line's bounds."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from crfdeid.document import Document, Span, make_span, trim
+from crfdeid.document import Document, Span, line_bounds, make_span, trim
 from crfdeid.errors import SchemaError, SpanError
 
 
@@ -45,3 +47,22 @@ def test_trim_and_make_span():
     assert trim("  x  ", 0, 5) == (2, 3)
     assert trim("   ", 0, 3) == (3, 3)
     assert make_span(0, 1, "doctor") == Span(0, 1, "NAME", "DOCTOR")
+
+
+@given(st.text(alphabet="ab \n\r", max_size=30), st.data())
+def test_line_bounds_are_the_lines_around_the_offsets(text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    a, b = line_bounds(text, start, end)
+    assert 0 <= a <= start <= end <= b <= len(text)
+    assert a == 0 or text[a - 1] == "\n"  # a line starts the text or follows a break
+    assert b == len(text) or text[b] == "\n"  # and ends at a break or the text's end
+    assert "\n" not in text[a:start] and "\n" not in text[end:b]  # no break between the offsets and the bounds
+    assert line_bounds(text, start) == (a, line_bounds(text, start, start)[1])
+
+
+@pytest.mark.parametrize("text, start, end, bounds", [
+    ("ab\ncd\nef", 3, 4, (3, 5)), ("ab\ncd", 0, None, (0, 2)), ("ab\n", 3, None, (3, 3)),
+    ("ab\r\ncd", 1, 1, (0, 3)), ("", 0, None, (0, 0))])
+def test_line_bounds(text, start, end, bounds):
+    assert line_bounds(text, start, end) == bounds

@@ -125,6 +125,19 @@ def test_the_section_is_checked(bad, message):
         load_config({"prior": bad})
 
 
+@pytest.mark.parametrize("section", [{"prior": {}}, {"companion": {"weight": 0.5}}])
+@pytest.mark.parametrize("model, plain", [({}, True), ({"model": "elman"}, False), ({"model": "routed"}, False),
+                                          ({"committee": {"combine": "mega.v1", "members": ["rules.v1"]}}, False),
+                                          ({"committee": {"combine": None}}, True)])
+def test_a_prior_and_a_companion_are_for_a_plain_crf_alone(section, model, plain):
+    """One rule for both sections (``crf.settings._plain_crf``): no network, no combining committee."""
+    if plain:
+        assert load_config({**model, **section})[next(iter(section))] is not None
+    else:
+        with pytest.raises(ConfigError, match="plain CRF"):
+            load_config({**model, **section})
+
+
 def test_a_network_or_a_missing_file_is_no_prior(tmp_path):
     with pytest.raises(ConfigError, match="plain CRF"):
         load_config({"model": "elman", "prior": {}})

@@ -10,8 +10,10 @@ import shutil
 
 import pytest
 
+from crfdeid.audit import sample
 from crfdeid.cli.audit import main as audit
 from crfdeid.cli.tag import main as tag
+from crfdeid.errors import ConfigError
 from crfdeid.io import list_files, runmanifest
 from crfdeid.io.ownfiles import RUN_MANIFEST, is_own
 from crfdeid.tagging import session as tagging_session
@@ -122,3 +124,24 @@ def test_a_second_run_with_overwrite_replaces_the_manifest(notes, tmp_path):
     run = runmanifest.read(out)
     assert "template=<{subtype}>" in run["argv"] and run["complete"] is True
     assert runmanifest.compare(run["files"], runmanifest.output_files(out)) == []
+
+
+
+@pytest.mark.parametrize("content, audit_says, run_says", [
+    (None, "not an audit folder", "no run manifest"),
+    ("{not json", "the audit manifest is not valid JSON", "the run manifest is not valid JSON"),
+    ('["crfdeid-audit/1"]', "not a crfdeid-audit/1 manifest", "not a crfdeid-run/1 manifest"),
+    ('{"format": "crfdeid-run/1"}', "not a crfdeid-audit/1 manifest", None),
+    ('{"format": "crfdeid-audit/1"}', None, "not a crfdeid-run/1 manifest")])
+def test_a_manifest_missing_broken_or_of_another_format_is_refused_by_name(tmp_path, content, audit_says, run_says):
+    """The audit's and the run's manifests are read by one reader (``runmanifest.read_manifest``): a
+    missing file, broken JSON, a JSON list or another format each a ConfigError saying which."""
+    if content is not None:
+        for name in (sample.MANIFEST, RUN_MANIFEST):
+            (tmp_path / name).write_text(content, encoding="utf-8")
+    for load, says in ((sample.load, audit_says), (runmanifest.read, run_says)):
+        if says is None:
+            assert load(tmp_path)["format"] == json.loads(content)["format"]
+        else:
+            with pytest.raises(ConfigError, match=says):
+                load(tmp_path)

@@ -28,6 +28,7 @@ from pathlib import Path
 from ..document import Document, make_span
 from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
+from ..io.runmanifest import read_manifest
 from ..review.project import Project
 from ..tagging.model import DEFAULT_MODEL, TaggingModel
 from ..tagging.session import SPANS, Session
@@ -347,13 +348,5 @@ def _of_release(batch: list[Document], found: dict[str, Document]) -> list[Docum
 
 def load(folder) -> dict:
     """The audit's manifest."""
-    path = Path(folder) / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except OSError:
-        raise ConfigError("not an audit folder (run `python -m crfdeid audit sample` first)", path=folder) from None
-    except ValueError:
-        raise ConfigError("the audit manifest is not valid JSON", path=path) from None
-    if manifest.get("format") != FORMAT:
-        raise ConfigError(f"not a {FORMAT} manifest", path=path)
-    return manifest
+    return read_manifest(folder, MANIFEST, FORMAT, "not an audit folder (run `python -m crfdeid audit sample` "
+                         "first)", "the audit manifest")

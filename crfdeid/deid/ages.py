@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from ..document import line_bounds
+
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
           "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
           "nineteen"]
@@ -128,5 +130,4 @@ BIRTH = re.compile(r"(?i)(?:\bDOB|\bD\.O\.B\.?|\bdate\s+of\s+birth|\bbirth\s*dat
 
 def birth_context(text: str, start: int) -> bool:
     """Whether the words just before ``start`` (same line, 30 characters) name a birth date."""
-    line_start = max(text.rfind("\n", 0, start) + 1, start - 30)
-    return BIRTH.search(text[line_start:start]) is not None
+    return BIRTH.search(text[max(line_bounds(text, start)[0], start - 30):start]) is not None

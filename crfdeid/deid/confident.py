@@ -78,13 +78,15 @@ import phonenumbers
 
 from .. import gazetteers
 from ..document import Span
+from ..schema import PERSON_SUBTYPES
 from . import ages, dates, facts, names
 from .confident_note import dated_with_years, first_names, note_doubt, person_beside
-from .confident_places import model_doubt, place_doubt
+from .confident_places import PLACE_TYPES, model_doubt, place_doubt
 from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
+    SURE,
     TITLE_BEFORE,
     english,
     fold,
@@ -96,9 +98,6 @@ from .evidence import (
 )
 from .forms import form_doubt
 
-#: A tagger's confidence (lowest token P(PHI) in the span) a one-word name or a day and month
-#: without a year needs: the weaker the shape's evidence, the surer the tagger must be.
-SURE = 0.9
 _EXTENSION = re.compile(r"(?i)(?:\b(?:ext|extn|x)\.?\s*)(?=\d)"
                         r"|^\s*(?:tel|ph|phone|fax|mob|mobile|cell|pager|bleep)\b\.?:?")
 _LOWER_GLUED = re.compile(r"\d[a-z]{2,}|[a-z]{2,}\d")
@@ -108,8 +107,6 @@ _COLUMNS = re.compile(r"[\n\r\t]| {3,}")
 _GAP = re.compile(r"[\n\r\t]| {2,}")
 #: Reasons about a span's edges (a line break, a label taken in), whatever form its words have.
 EDGES = frozenset({"lines", "label", "cut"})
-NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
-PLACE_TYPES = frozenset({"HOSPITAL", "ORGANIZATION", "STREET", "CITY", "LOCATION-OTHER", "DEPARTMENT"})
 _ID_TYPES = frozenset({"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                        "BIOID", "IDNUM", "ZIP"})
 _ELIDED = re.compile(r"[a-z]'[a-z]{2,}$")
@@ -368,13 +365,13 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     sub = sp.subtype
     surface = text[sp.start:sp.end]
     if (sub in _ID_TYPES | {"PHONE", "FAX"} and _COLUMNS.search(surface)) or (
-            sub in NAME_TYPES | PLACE_TYPES and _GAP.search(surface)):
+            sub in PERSON_SUBTYPES | PLACE_TYPES and _GAP.search(surface)):
         return "lines"  # over a line break or a table's column gap: a heading or a label of the line before
-    if sub in NAME_TYPES | PLACE_TYPES and _cut(text, sp):
+    if sub in PERSON_SUBTYPES | PLACE_TYPES and _cut(text, sp):
         return "cut"  # a word cut in two (E of E11.649, Roux-en-Y's Y): a piece of a code or a term
     if sub in _ID_TYPES | {"PHONE", "FAX"} and _label_word(surface):
         return "label"  # a word apart from the number (CHI 1203571482, NRIC: S7103388J): a label swallowed
-    if sub in NAME_TYPES:
+    if sub in PERSON_SUBTYPES:
         return name_doubt(text, sp, confidence, known)
     if sub == "DATE":
         return date_doubt(text, sp, confidence, order)

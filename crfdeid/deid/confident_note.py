@@ -31,17 +31,14 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
+from ..schema import PERSON_SUBTYPES
 from .confident_places import MODEL_SURE
-from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold
+from .evidence import PERSON_AFTER, SURE, TITLE_BEFORE, english, fold
 
-#: A tagger's confidence (lowest token P(PHI) in the span) below which its weaker evidence is doubted
-#: (:data:`crfdeid.deid.confident.SURE`, the same figure).
-SURE = 0.9
 #: The Safe Harbor layer's fixed forms whose words alone make no identifier certain (a year alone: a
 #: classification's or a count's as often, ``WHO 1973``): the tagger's confidence and the evidence judge them
 #: (:meth:`crfdeid.deid.surrogate.Surrogator.surrogate`).
 WEAK_FORMS = frozenset({"bare_year"})
-_NAMES = frozenset({"PATIENT", "DOCTOR"})
 _INSTITUTIONS = frozenset({"HOSPITAL", "ORGANIZATION"})
 
 
@@ -79,7 +76,7 @@ def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None)
     >>> rule_doubt("positive for H. Pylori", make_span(16, 22, "DOCTOR"), 1.0, 0.001)  # an initial: the rule's own
     'model'
     """
-    if sp.subtype not in _NAMES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
+    if sp.subtype not in PERSON_SUBTYPES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
         return None
     if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp, initials=False):
         return None  # Dr, Pt, nurse, seen by, ", RN" beside it: a person's word the rule did not need
@@ -99,7 +96,7 @@ def role_after_name(text: str, sp: Span, person_ends: frozenset, crf: float | No
     >>> role_after_name(text, make_span(16, 29, "DOCTOR"), frozenset({14}), 0.85)
     'role'
     """
-    if sp.subtype not in _NAMES | _INSTITUTIONS or crf is None:
+    if sp.subtype not in PERSON_SUBTYPES | _INSTITUTIONS or crf is None:
         return None
     m = _AFTER_NAME.search(text, max(0, sp.start - 6), sp.start)
     if m is None or m.start() not in person_ends:
@@ -154,7 +151,7 @@ def word_doubt(text: str, sp: Span, confidence: float | None) -> str | None:
     >>> word_doubt(text, make_span(32, 38, "PATIENT"), 0.77), word_doubt(text, make_span(48, 54, "DOCTOR"), 0.77)
     ('name', None)
     """
-    if sp.subtype not in _NAMES or confidence is None or confidence >= SURE:
+    if sp.subtype not in PERSON_SUBTYPES or confidence is None or confidence >= SURE:
         return None
     surface = text[sp.start:sp.end]
     if not re.fullmatch(r"[A-Z][a-z]+", surface):

@@ -29,6 +29,10 @@ from .evidence import (
     stop_words,
 )
 
+#: The types :func:`place_doubt` judges (a state, a country, a postcode and a room are judged by their
+#: type's own evidence or not at all).
+PLACE_TYPES = frozenset({"HOSPITAL", "ORGANIZATION", "STREET", "CITY", "LOCATION-OTHER", "DEPARTMENT"})
+
 
 def place_doubt(text: str, sp: Span) -> str | None:
     """Why the place span ``sp`` is not confidently a place, or None."""

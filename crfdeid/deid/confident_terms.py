@@ -29,7 +29,7 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span
+from ..document import Span, line_bounds
 from .evidence import PERSON_AFTER, english, fold, lower_case, stop_words
 
 #: The lists whose entries of several words are clinical terms a name's, a town's or a state's word can
@@ -54,9 +54,7 @@ def in_listed_term(text: str, sp: Span) -> bool:
     """Whether the span's words with up to a few words beside them on its line make an entry of several
     words of :data:`TERM_LISTS`, the span inside it (``Maryland dissector``; ``a Kittner dissector``)."""
     entries, most = _terms()
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    line_end = text.find("\n", sp.end)
-    line_end = len(text) if line_end < 0 else line_end
+    line_start, line_end = line_bounds(text, sp.start, sp.end)
     ws = [m for m in _WORD.finditer(text, max(line_start, sp.start - _REACH), min(line_end, sp.end + _REACH))]
     inside = [i for i, m in enumerate(ws) if m.start() < sp.end and sp.start < m.end()]
     if not inside:

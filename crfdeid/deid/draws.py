@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..document import Document, Span
 from ..errors import LeakError
+from ..schema import PERSON_SUBTYPES
 from . import ages, country, guard, names, numbers, places
 from .guard import NoSafeReplacement, Units
 from .policies import Policies, known_town, remember_town
@@ -118,7 +119,7 @@ class Draws(Policies):
 
         def keep_shape(fn, kind):
             return st.assign(kind, text, lambda a: fn(text, k.rng(kind, p, normalize(text), a)))
-        if sub in ("PATIENT", "DOCTOR"):
+        if sub in PERSON_SUBTYPES:
             return names.name(st, k, text, names.gender_of(self._before, text))
         if sub == "AGE":
             return numbers.age(text, self.age_over_89, self.age_bucket)

@@ -1,6 +1,8 @@
 """The word lists and the note's shapes that :mod:`crfdeid.deid.confident` reads: clinical vocabulary,
 listed names and places, English word frequency (the shipped ``common_words`` list, wordfreq's), a note's
-labels and headings, whether a note is written in capitals or in lower case."""
+labels and headings, whether a note is written in capitals or in lower case; and the tagger's confidence
+its weaker evidence needs (:data:`SURE`), the figure :mod:`crfdeid.deid.confident` and
+:mod:`crfdeid.deid.confident_note` share."""
 
 from __future__ import annotations
 
@@ -14,6 +16,10 @@ from . import facts, names
 #: wordfreq's top 10,000 by frequency) is a common word: about Zipf 4.0 and above (``ward`` rank
 #: 3,778, ``class`` 405, ``height`` 2,774; ``smith`` 1,335 but a listed surname of the 2,000 most frequent).
 COMMON = 7000
+#: A tagger's confidence (lowest token P(PHI) in the span) a one-word name or a day and month
+#: without a year needs, and below which the weaker evidence of :mod:`crfdeid.deid.confident_note` is
+#: doubted: the weaker the shape's evidence, the surer the tagger must be.
+SURE = 0.9
 _COMMON_SURNAMES = 2000
 ARTICLE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:a|an|the)\s+$")
 #: A title right before a span (``Dr``, ``Mrs.``, ``Sister``): a person's name follows.

@@ -37,7 +37,7 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import make_span
+from ..document import line_bounds, make_span
 from ..recognizers import values
 from ..recognizers.clinical import entry_run
 
@@ -67,10 +67,9 @@ def clinical_value(text: str, start: int, end: int) -> bool:
     unit = m.group("unit")
     if unit is not None:
         return _UNIT.fullmatch(unit) is not None
-    line = max(text.rfind("\n", 0, start) + 1, start - 40)
-    eol = text.find("\n", end)
-    return (_BEFORE.search(text[line:start]) is not None
-            or _AFTER.match(text[end:min(end + 20, len(text) if eol < 0 else eol)]) is not None)
+    line, eol = line_bounds(text, start, end)
+    return (_BEFORE.search(text[max(line, start - 40):start]) is not None
+            or _AFTER.match(text[end:min(end + 20, eol)]) is not None)
 
 
 #: The reasons of :func:`crfdeid.recognizers.values.why_value` that read a number as a clinical value.

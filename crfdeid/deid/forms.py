@@ -23,16 +23,16 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span
+from ..document import Span, line_bounds
 from ..recognizers import values
 from ..recognizers.ruledata import table
 from ..recognizers.rules import trie_pattern
+from ..schema import PERSON_SUBTYPES
 from .evidence import PERSON_AFTER, TITLE_BEFORE, english, fold, labels, lists, shouting
 
 _T = table("forms")
 #: The reasons :func:`form_doubt` gives (the surrogate writer counts their placeholders as clinical forms).
 REASONS = frozenset({"form", "capitals", "heading"})
-_NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 _REACH = 60
 
 
@@ -65,7 +65,7 @@ def _name_class(text: str, sp: Span) -> bool:
     ``Marshall diffuse injury II``): the words between are clinical, and a bare roman numeral after a name of
     two words (``Ann Lee III``) is a generation's suffix."""
     words = text[sp.start:sp.end].split()
-    if sp.subtype not in _NAME_TYPES and len(words) != 1:
+    if sp.subtype not in PERSON_SUBTYPES and len(words) != 1:
         return False
     lo = max(0, sp.start - _REACH)
     for m in _T.re("NAME_CLASS").finditer(text, lo, min(len(text), sp.end + _REACH)):
@@ -90,7 +90,7 @@ _WORD_AFTER = re.compile(r"(?:'s)?[ \t]+([A-Za-z]+)")
 def _term_head_after(text: str, sp: Span) -> bool:
     """Whether one name word alone stands right before a term's head the clinical heads lack (``Hans
     algorithm``: the table's ``TERM_HEADS``)."""
-    if sp.subtype not in _NAME_TYPES or len(text[sp.start:sp.end].split()) != 1:
+    if sp.subtype not in PERSON_SUBTYPES or len(text[sp.start:sp.end].split()) != 1:
         return False
     m = _WORD_AFTER.match(text, sp.end)
     return m is not None and m.group(1).lower() in _T.words("TERM_HEADS")
@@ -118,9 +118,8 @@ def _capitals(text: str, sp: Span) -> str | None:
         return None
     if _LINE_START.search(text, max(0, sp.start - 8), sp.start) and re.match(r"[ \t]*(?::|\n|$)", text[sp.end:]):
         return "heading"
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    line_end = text.find("\n", sp.end)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
+    line_start, line_end = line_bounds(text, sp.start, sp.end)
+    line = text[line_start:line_end]
     for m in _CAPS_RUN.finditer(line):
         a, b = line_start + m.start(), line_start + m.end()
         if a <= sp.start and sp.end <= b:

@@ -36,17 +36,17 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from ..document import Span
+from ..document import Span, line_bounds
 from ..errors import ConfigError
-from .confident import NAME_TYPES, PLACE_TYPES
+from ..schema import PERSON_SUBTYPES
 from .confident_note import dated_with_years
+from .confident_places import PLACE_TYPES
 from .defaults import NARROW_GATES
 from .evidence import fold, lists
 
 #: The gates, by the reason the writer counts (``narrow_gates`` in its summary); all on by default.
 GATES = NARROW_GATES
-_PLACES = PLACE_TYPES
-_NAMES_PLACES = NAME_TYPES | PLACE_TYPES
+_NAMES_PLACES = PERSON_SUBTYPES | PLACE_TYPES
 #: The types of a number a word labels (a phone, a fax, an identifier).
 _NUMBERS = frozenset({"PHONE", "FAX", "IDNUM", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "SSN"})
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -96,16 +96,12 @@ def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list
     identifier span holding a digit, with only blanks, ``:`` or ``#`` between, or written elsewhere in the note
     right before a ``:`` or ``#`` (``labels``: :func:`labels_of`)."""
     word = text[sp.start:sp.end]
-    if sp.subtype not in _PLACES or not _LETTERS.fullmatch(word) or fold(word) in _listed():
+    if sp.subtype not in PLACE_TYPES or not _LETTERS.fullmatch(word) or fold(word) in _listed():
         return False  # a name's type, or a listed name or place: a person's or a town's, the gate's cost alone
     if (after is not None and after.subtype in _NUMBERS and _BETWEEN.fullmatch(text, sp.end, after.start)
             and any(c.isdigit() for c in text[after.start:after.end])):
         return True
     return any(at != sp.start for at in labels.get(fold(word), ()))
-
-
-def _line(text: str, sp: Span) -> tuple[int, int]:
-    return text.rfind("\n", 0, sp.start) + 1, (text.find("\n", sp.end) + 1 or len(text) + 1) - 1
 
 
 def fraction(text: str, sp: Span, dated: bool | None = None) -> bool:
@@ -116,16 +112,16 @@ def fraction(text: str, sp: Span, dated: bool | None = None) -> bool:
         return False
     if not (dated_with_years(text) if dated is None else dated):
         return False
-    a, b = _line(text, sp)
+    a, b = line_bounds(text, sp.start, sp.end)
     return any(m.start() != sp.start for m in _PAIRS.finditer(text, a, b))
 
 
 def heading_line(text: str, sp: Span) -> bool:
     """Whether the place ``sp`` of three words or more is its line's whole text (or runs from a hyphen
     to the line's end or a ``/``) on a line with no digit and no colon."""
-    if sp.subtype not in _PLACES or len(_WORDS.findall(text, sp.start, sp.end)) < 3:
+    if sp.subtype not in PLACE_TYPES or len(_WORDS.findall(text, sp.start, sp.end)) < 3:
         return False
-    a, b = _line(text, sp)
+    a, b = line_bounds(text, sp.start, sp.end)
     line = text[a:b]
     if any(c.isdigit() for c in line) or ":" in line:
         return False
@@ -160,4 +156,4 @@ def gated(text: str, spans: list[Span], gates=GATES) -> dict[tuple[int, int], st
 
 def _kind(sp: Span, why: str) -> bool:
     """Whether ``sp``'s type is one the gate ``why`` judges (a repeat of another type is left alone)."""
-    return sp.subtype in {"number_label": _NAMES_PLACES, "fraction": {"DATE"}, "heading_line": _PLACES}[why]
+    return sp.subtype in {"number_label": _NAMES_PLACES, "fraction": {"DATE"}, "heading_line": PLACE_TYPES}[why]

@@ -25,6 +25,7 @@ import regex
 
 from .. import gazetteers
 from ..document import Span
+from ..schema import PERSON_SUBTYPES
 from .rng import apply_case, normalize, random_like
 from .spans import runs
 
@@ -317,4 +318,4 @@ def adjacent(text: str, spans: list[Span]) -> list[list[Span]]:
     def joins(run: list[Span], sp: Span) -> bool:
         gap = text[run[-1].end:sp.start]
         return sp.subtype == run[-1].subtype and bool(gap) and not gap.strip(" \t")
-    return runs(spans, lambda sp: sp.subtype in ("PATIENT", "DOCTOR"), joins)
+    return runs(spans, lambda sp: sp.subtype in PERSON_SUBTYPES, joins)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from ..document import Span
 from ..errors import ConfigError
+from ..schema import PERSON_SUBTYPES
 from . import ages, names
 from .confident_note import first_names, person_before
 from .defaults import DEFAULT_PROVEN
@@ -46,7 +47,6 @@ from .evidence import TITLE_BEFORE, fold
 
 #: The bars measured (docs/deid.md, "Eighth round"): the lowest token P(PHI) a span needs without a fixed form.
 BARS = (0.9, 0.95, 0.98, 0.99)
-_NAME_TYPES = frozenset({"PATIENT", "DOCTOR"})
 #: The words that turn the rule off (``-o proven=off`` reads as YAML false, ``null`` as None).
 OFF = frozenset({"off", "none", "null", "false", "no"})
 
@@ -90,7 +90,7 @@ def proven(text: str, sp: Span, confidence: float | None, bar: float, names_too:
         return True
     if sp.subtype == "AGE" and (ages.value(text[sp.start:sp.end]) or 0) <= 89:
         return True  # kept as written: nothing made up
-    return names_too and sp.subtype in _NAME_TYPES and name_proven(text, sp)
+    return names_too and sp.subtype in PERSON_SUBTYPES and name_proven(text, sp)
 
 
 #: The fields of ``meta["known"]`` that hold a person's name or a part of one (:data:`crfdeid.site.tables.FIELDS`).
@@ -117,7 +117,7 @@ def record_names(known) -> frozenset:
 def record_name(text: str, sp: Span, record: frozenset) -> bool:
     """Whether ``sp`` is a name (``PATIENT``, ``DOCTOR``) every word of which (two letters or more) is a word of a
     name the note's record gives (``record``: :func:`record_names`): the record proves it is a person's name."""
-    if not record or sp.subtype not in _NAME_TYPES:
+    if not record or sp.subtype not in PERSON_SUBTYPES:
         return False
     found = [fold(m.group()) for m in names.words(text[sp.start:sp.end]) if len(m.group()) > 1]
     return bool(found) and all(w in record for w in found)

@@ -27,6 +27,7 @@ from ..errors import ConfigError, LeakError
 from ..progress import checkpoint
 from ..recognizers import phones, safeharbor
 from ..registry import PassesOn
+from ..schema import PERSON_SUBTYPES
 from ..text import dateorder
 from . import address, ages, dates, forms, gates, guard, names
 from .confident_note import WEAK_FORMS
@@ -246,7 +247,7 @@ class Surrogator(Draws):
         order = self.read_order(doc, spans, self._country if votes else None)
         record = record_names(doc.meta.get("known"))  # the names the note's record gives (proven.py, rule d)
         known = frozenset(w for person in st.persons for w in person) | record  # the patient's names: confident.py
-        person_ends = frozenset(sp.end for sp in labelled if sp.subtype in ("PATIENT", "DOCTOR"))  # confident_note
+        person_ends = frozenset(sp.end for sp in labelled if sp.subtype in PERSON_SUBTYPES)  # confident_note
         self._gated = gates.gated(doc.text, spans, self.gates_on) if predicted else {}  # narrow gates
         new: dict = {}
         exempt: set[Span] = set()

@@ -19,6 +19,7 @@ from collections import Counter
 
 from ..document import Document
 from ..errors import ConfigError
+from ..schema import PERSON_SUBTYPES
 
 #: The casings measured, as ``--casing`` names them.
 CASINGS = ("as-written", "lower", "upper")
@@ -96,5 +97,5 @@ def names_after_pt(text: str, predicted) -> Counter:
     >>> names_after_pt("Pt Ann Lee seen by Ann Roe", [make_span(3, 10, "DOCTOR"), make_span(19, 26, "DOCTOR")])
     Counter({'DOCTOR': 1})
     """
-    return Counter(sp.subtype for sp in predicted if sp.subtype in ("PATIENT", "DOCTOR")
+    return Counter(sp.subtype for sp in predicted if sp.subtype in PERSON_SUBTYPES
                    and _PT_BEFORE.search(text, max(0, sp.start - 12), sp.start))

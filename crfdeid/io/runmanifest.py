@@ -140,18 +140,28 @@ def write(folder, argv: list[str], model_path, output_format: str, complete: boo
     return manifest
 
 
-def read(folder) -> dict:
-    """The run manifest of an output folder."""
-    path = Path(folder) / RUN_MANIFEST
+def read_manifest(folder, name: str, fmt: str, missing: str, what: str) -> dict:
+    """The JSON object of the file ``name`` in ``folder`` whose ``format`` is ``fmt`` (a run's, an audit's
+    manifest). :class:`ConfigError` naming ``folder`` with the message ``missing`` when the file cannot be
+    read, naming the file when it is no valid JSON (``what`` is its name in the message) or no object of
+    that format."""
+    path = Path(folder) / name
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except OSError:
-        raise ConfigError(f"no run manifest ({RUN_MANIFEST}): write the output with `crfdeid tag --output-dir "
-                          "DIR` (without --no-run-manifest)", path=folder) from None
+        raise ConfigError(missing, path=folder) from None
     except ValueError:
-        raise ConfigError("the run manifest is not valid JSON", path=path) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ConfigError(f"not a {FORMAT} manifest", path=path)
+        raise ConfigError(f"{what} is not valid JSON", path=path) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != fmt:
+        raise ConfigError(f"not a {fmt} manifest", path=path)
+    return manifest
+
+
+def read(folder) -> dict:
+    """The run manifest of an output folder."""
+    manifest = read_manifest(folder, RUN_MANIFEST, FORMAT, f"no run manifest ({RUN_MANIFEST}): write the output "
+                             "with `crfdeid tag --output-dir DIR` (without --no-run-manifest)", "the run manifest")
+    path = Path(folder) / RUN_MANIFEST
     if manifest.get("complete") is not True:  # a manifest of before 2026-11-25 has no key: a finished run's
         if "complete" in manifest:
             why = (f"{manifest.get('failed')} document(s) failed" if manifest.get("failed") else

@@ -342,6 +342,10 @@ HIPAA_SUBTYPES = frozenset({
     "DEVICE", "BIOID",
 })
 
+#: The i2b2 subtypes of a person's name (a user name is a login, no person's name): the types whose
+#: surrogates :mod:`crfdeid.deid.names` draws and whose words the surrogate writer judges as a name's.
+PERSON_SUBTYPES = frozenset({"PATIENT", "DOCTOR"})
+
 #: The default scheme. Its labels keep their own surrogate generators (``surrogate`` is
 #: left empty: :class:`crfdeid.deid.Surrogator` knows every i2b2 subtype).
 I2B2 = Scheme("i2b2-2014", [

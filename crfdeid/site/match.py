@@ -42,7 +42,7 @@ from typing import NamedTuple
 import regex
 
 from .. import gazetteers
-from ..document import Span, make_span
+from ..document import Span, line_bounds, make_span
 
 #: A token of a note or of a known identifier: a run of letters (with marks) or of digits.
 TOKEN = regex.compile(r"[\p{L}\p{M}]+|\p{Nd}+")
@@ -350,8 +350,7 @@ class Matcher:
             return False
         if _SENTENCE_START.search(before) or (start == 0):
             return False
-        line_start = text.rfind("\n", 0, start) + 1
-        line = _LINE.match(text, line_start).group()
+        line = _LINE.match(text, line_bounds(text, start)[0]).group()
         return _mixed_case(line)
 
 

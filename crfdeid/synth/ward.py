@@ -31,6 +31,7 @@ import datetime as dt
 import random
 
 from ..document import Document, make_span
+from ..schema import PERSON_SUBTYPES
 from . import persona as ps
 from .builder import NoteBuilder
 from .nursing import HEADERS, _sentence
@@ -188,7 +189,7 @@ def roughen(rng: random.Random, doc: Document, typo: float = 0.02, unknown: floa
             r = rng.random()
             if r < unknown:
                 surface = _words(rng, surface, lambda w: _pseudo_word(rng, w))
-            elif r < unknown + ambiguous and sp.subtype in ("PATIENT", "DOCTOR") and surface.isalpha():
+            elif r < unknown + ambiguous and sp.subtype in PERSON_SUBTYPES and surface.isalpha():
                 surface = _keep_case(surface, rng.choice(AMBIGUOUS))
             elif rng.random() < typo * 2:
                 surface = _words(rng, surface, lambda w: _typo(rng, w))
