@@ -37,7 +37,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .. import gazetteers
-from ..document import Span, make_span
+from ..document import Span, line_bounds, make_span
 from ..text.patterns import AsciiTwin, LazyPattern
 from .fixedforms import plain_words
 from .ruledata import lazy, lists, table
@@ -107,9 +107,7 @@ def _is_code(text: str, start: int, end: int) -> bool:
     """Place and address evidence for the candidate ``text[start:end]``."""
     if not _shape_ok(text[start:end]):
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
+    line_start, line_end = line_bounds(text, start, end)
     before = text[line_start:start]
     if _R.MILITARY.search(before):
         return True

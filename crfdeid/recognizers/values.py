@@ -87,7 +87,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span
+from ..document import Span, line_bounds
 from . import bedside, fields, ruledata
 from .bedside import common_names as _common_names
 from .bedside import first_names as _first_names
@@ -255,9 +255,7 @@ def _heading(text: str, sp: Span, lows: list[str]) -> bool:
     vocab = lists["labels"] | lists["roles"] | _V.JOINS
     if not lows or not all(w in vocab for w in lows) or all(w in _V.JOINS for w in lows):
         return False
-    line_start = text.rfind("\n", 0, sp.start) + 1
-    line_end = text.find("\n", sp.end)
-    line_end = len(text) if line_end < 0 else line_end
+    line_start, line_end = line_bounds(text, sp.start, sp.end)
     # the run of vocabulary words around the span, on its line, one space or tab between words
     words = list(fields.WORD.finditer(text[line_start:line_end]))
     run: list[re.Match] = []
