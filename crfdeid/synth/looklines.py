@@ -7,11 +7,13 @@ forms, which this module writes as **not PHI** beside the note's PHI (invented e
 
 * **a person's name in a clinical term** (:func:`eponym_words`): an eponym before a clinical head
   (``Kocher clamp``, ``Hunter plaque``), in brackets after a device or a test (``grip (Kocher pos 2)``),
-  two joined with a score (``Garden-Neer 14``), a classification cited by author and year
-  (``per Modic 2013``, ``Salter et al. 1998``);
-* **fractions and years that are no date**: a sheath's or catheter's French sizes (``10/12 Fr``), positive
-  of examined nodes after a stage (``(3/17)``), follow-up in months or weeks (``6/12``, ``4/52``), a lot's
-  expiry (``exp 09/2031``), an edition of a classification (``WHO 2004/2016``);
+  two joined with a score (``Garden-Neer 14``), a classification cited by its author (``per Modic``,
+  ``Salter et al.``);
+* **fractions that are no date**: a sheath's or catheter's French sizes (``10/12 Fr``), positive of examined
+  nodes after a stage (``(3/17)``), follow-up in months or weeks (``6/12``, ``4/52``). No year and no
+  month/year is written plain: with citations by year (``per Modic 2013``), editions by year (``WHO 2004/2016``)
+  and lots' expiries (``exp 09/2031``) the first candidate left 20 more dates (years alone, month/year) on
+  the development sets, so those forms were taken out;
 * **imaging with its body part** (``MRI brain``, ``CT chest``: the part read as a name in capitals);
 * **post-nominal credentials** after a clinician's name (``MB BCh BAO FRCP``), the name PHI.
 
@@ -41,7 +43,7 @@ POSTNOMINALS = ("MB BCh BAO", "MBBS", "MB ChB", "MBChB", "BMBS", "MD", "DO", "FR
                 "FAAP", "PhD", "MSc", "BSc", "RN", "BSN", "MSN", "DNP", "CNM", "CRNA", "SANE-A", "CNS", "RM")
 #: Imaging before a body part (layout).
 IMAGING = ("MRI", "CT", "US", "X-ray", "XR", "PET-CT", "MRA", "CTA", "CT angiogram", "Ultrasound", "MR")
-#: Classifications cited by edition or year (layout).
+#: Classifications cited by edition (layout).
 EDITIONS = ("WHO", "ISUP", "TNM", "AJCC", "FIGO", "Gleason", "UICC", "ACR/EULAR", "ESC", "GOLD", "KDIGO")
 
 
@@ -89,9 +91,10 @@ def _term(rng: random.Random) -> str:
 
 
 def _cite(rng: random.Random) -> str:
-    name, year = _eponym(rng), rng.randint(1950, 2021)
-    return rng.choice([f"{name} {year}", f"{name} et al. {year}", f"{name} ({year})",
-                       f"{name} classification ({year})", f"the {name} criteria"])
+    """A classification by its author, with no year: look16's citations with a year cost 16 years left (DATE)."""
+    name = _eponym(rng)
+    return rng.choice([f"{name} classification", f"the {name} criteria", f"{name} et al.", f"modified {name}",
+                       f"{name} grade {rng.randint(1, 5)}", f"{name} type {rng.choice(['I', 'II', 'III', 'IV'])}"])
 
 
 def _pair(rng: random.Random) -> str:
@@ -118,8 +121,8 @@ LOOK = {
                                      " {Fr|FR|fr|French}"),
     "ln": lambda rng: _fill(rng, "{({0-6}/{7-30})|({0-4}/{5-24} nodes)|({1-5} of {6-28} nodes)}"),
     "fu": lambda rng: _fill(rng, "{{1-11}/12|{3|6|9}/12|{1-12}/52|{2|4|6}/52|{1-6}/7}"),
-    "exp": lambda rng: fill(rng, "exp {01|02|03|04|05|06|07|08|09|10|11|12}/{2027-2034}"),
-    "ed": lambda rng: rng.choice(EDITIONS) + " " + _fill(rng, "{{1998-2016}/{2017-2024}|{2004-2024}|{5|7|8}th ed.}"),
+    "ed": lambda rng: rng.choice(EDITIONS) + " " + _fill(rng, "{{5|6|7|8}th ed.|{5|6|7|8}th edition|"
+                                                         "grade group {1-5}}"),
     "lot": lambda rng: fill(rng, "{A|B|C|K|L|M|X|7G|4F}{1-9}{100-999}{|A|B|C|D}"),
     "ehead": _head,
 }
@@ -138,7 +141,7 @@ LOOK_LINES = [
     "{Sheath|Catheter|Access sheath|Stent|Ureteric stent} <french> {passed|placed} <md>.",
     "<french> <ehead> {passed easily|sited|removed} by <dr_last>.", "<stage> <ln>; <dx>.", "{Nodes|LN} <ln>, <val>.",
     "Follow-up <fu> with <role> <dr_last>; seen <date>.", "Review in <fu>{| (<md>)}.",
-    "Lot <lot> (<exp>), given <date>.",
-    "{Batch|Lot} <lot> (<exp>), <drug>, <md>.", "<dx>: <ed> <sc>.", "Graded by <ed>: <sc>; Dr <dr_last> <date>.",
+    "Lot <lot>, given <date>.",
+    "{Batch|Lot} <lot>, <drug>, <md>.", "<dx>: <ed> <sc>.", "Graded by <ed>: <sc>; Dr <dr_last> <date>.",
     "Prep: <sc>, <term> seen; Dr <dr_last>.",
 ]
