@@ -15,7 +15,7 @@ forms, which this module writes as **not PHI** beside the note's PHI (invented e
   and lots' expiries (``exp 09/2031``) the first candidate left 20 more dates (years alone, month/year) on
   the development sets, so those forms were taken out;
 * **imaging with its body part** (``MRI brain``, ``CT chest``: the part read as a name in capitals);
-* **post-nominal credentials** after a clinician's name (``MB BCh BAO FRCP``), the name PHI.
+* **post-nominal credentials** after a clinician's name (``MBBS FRCS``), the name PHI.
 
 Beside them, in the same lines, a doctor's name, a date or month/day date, the hospital (PHI), so that
 the neighbours decide. Every clinical word comes from a sourced list of ``gazetteers/`` (eponyms,
