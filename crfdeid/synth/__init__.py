@@ -95,6 +95,10 @@ STYLES["clinical"] = {"clinical": (clinical_note, 100)}
 #: ``clinical_phi``: the same without the lines of words that are also names, with a named service of the hospital
 #: and the hospital in capitals (PHI) beside the departments' headings.
 STYLES["clinical_phi"] = {"clinical": (functools.partial(clinical_note, phi=True), 100)}
+#: ``clinical_look``: the ``clinical`` notes with combo16's falsified forms written as not PHI (eponyms in clinical
+#: terms, fractions and years that are no date, imaging with its body part, post-nominals:
+#: :mod:`crfdeid.synth.looklines`, look16).
+STYLES["clinical_look"] = {"clinical": (functools.partial(clinical_note, look=True), 100)}
 FIRST_RECORD = 100
 
 
