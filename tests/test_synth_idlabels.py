@@ -1,6 +1,5 @@
 """Label words and look-alikes beside the identifier lines (ids15): label words, score fractions, codes, headings
-and roles plain; phone and pager numbers after their labels PHONE; spans aligned; the same lines for a seed;
-the trial lines' weight set by a source's ``trials:W`` (dose16)."""
+and roles plain; phone and pager numbers after their labels PHONE; spans aligned; the same lines for a seed."""
 
 from __future__ import annotations
 
@@ -10,16 +9,12 @@ import re
 
 import pytest
 
-from crfdeid.errors import ReaderError
-from crfdeid.io import read
-from crfdeid.labels import encode
-from crfdeid.synth import generate, idlabels, parse_recase, parse_source, parse_trials
+from crfdeid.synth import generate
 from crfdeid.synth import persona as ps
-from crfdeid.synth.idlabels import KINDS, contact, extra_line, label, national, weighted
+from crfdeid.synth.idlabels import KINDS, contact, extra_line, label, national
 from crfdeid.synth.idlabels_templates import ALONE, BLEEP_LABELS, CODES, HEADINGS, PHONE_LABELS, ROLES, SCORES, TRIALS
 from crfdeid.synth.idlines import schemes
 from crfdeid.synth.specialty import _SLOT, _slot, specialty_patient
-from crfdeid.text.tokenize import tokenize
 
 _DAY = dt.date(2080, 3, 4)
 
@@ -163,65 +158,3 @@ def test_trial_numbers_stay_o_in_notes():
                 found += 1
                 assert not any(s.start < m.end() and m.start() < s.end for s in doc.spans), (doc.doc_id, name)
     assert found >= 10
-
-
-def _trial_lines(monkeypatch, n: int, trials: int | None, style: str = "specialty_ids") -> int:
-    """How many trial lines ``n`` notes of ``style`` hold at weight ``trials``: each written as a marker line."""
-    monkeypatch.setitem(idlabels._TEMPLATES, "trials", ["Trialmark {1-9}."])
-    return sum(len(re.findall(r"\btrialmark \d\b", d.text, re.I)) for d in generate(n, 17, style, trials=trials))
-
-
-@pytest.mark.parametrize("style", ["specialty_ids", "operative_ids"])
-def test_trial_lines_weight_sets_their_dose(monkeypatch, style):
-    """``trials:W`` (dose16): no trial line at 0, fewer at 8 than at the default 16."""
-    default, half, none = (_trial_lines(monkeypatch, 300, w, style) for w in (None, 8, 0))
-    assert none == 0 < half < default, (none, half, default)
-
-
-def test_trial_weight_zero_writes_no_trial_number():
-    notes = generate(200, seed=17, style="specialty_ids", trials=0)
-    for name in ("eudract", "ctis", "nct", "isrctn", "meddra"):
-        assert not any(re.search(_TRIAL_NUMBERS[name], d.text, re.I) for d in notes), name
-
-
-def _as_read(spec: str) -> list:
-    return [(d.doc_id, d.text, [(s.start, s.end, s.subtype) for s in d.spans], d.meta) for d in read(spec)]
-
-
-def test_default_trial_weight_writes_the_same_notes():
-    """``trials:16`` is no option at all: the notes of the shipped configs' sources stay byte for byte."""
-    assert weighted() == KINDS and weighted(16) == KINDS
-    for spec in ("synth:120,13,specialty_ids,lower:30", "synth:60,13,operative_ids,lower:30"):
-        same = _as_read(spec)
-        assert _as_read(f"{spec},trials:16") == same
-        assert _as_read(spec.replace(",lower:30", ",trials:16,lower:30")) == same  # options in either order
-        assert _as_read(f"{spec},trials:8") != same
-
-
-def test_lower_dose_notes_aligned_deterministic_and_a_prefix():
-    notes = list(read("synth:80,13,specialty_ids,lower:30,trials:8"))
-    assert [d.doc_id for d in notes] == [d.doc_id for d in generate(80, 13, "specialty_ids")]
-    assert list(read("synth:30,13,specialty_ids,lower:30,trials:8")) == notes[:30]
-    assert sum(d.meta.get("casing") == "lower" for d in notes) >= 10
-    for doc in notes:
-        doc.validate(allow_overlap=False)
-        assert encode(tokenize(doc.text), doc.spans).problems == []
-
-
-def test_trial_weight_parsed_and_checked():
-    assert parse_trials("800,13,specialty_ids,lower:30,trials:8") == 8
-    assert parse_trials("300,13,operative_ids,trials:0,lower:30") == 0
-    assert parse_trials("800,13,specialty_ids,lower:30") is None
-    assert parse_recase("800,13,specialty_ids,trials:8,lower:30") == ("lower", 30)
-    assert parse_source("800,13,specialty_ids,trials:8") == (800, 13, "specialty_ids")
-    for bad in ("5,2,specialty_ids,trials", "5,2,specialty_ids,trials:x", "5,2,specialty_ids,trials:-1",
-                "5,2,specialty_ids,trials:4,trials:8", "5,2,specialty,trials:8", "5,2,mix,lower:30,trials:8"):
-        with pytest.raises(ReaderError, match="synth trials must be trials:W"):
-            parse_source(bad)
-    with pytest.raises(ReaderError, match="synth casing must be"):
-        parse_source("5,2,specialty_ids,lower:30,upper")
-    with pytest.raises(ValueError, match="trial lines' weight"):
-        generate(5, 2, "world", trials=8)
-    errors: list = []
-    assert list(read("synth:5,13,specialty,trials:8", errors=errors)) == []
-    assert len(errors) == 1

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from ..document import Document
 from ..errors import ReaderError
 from ..io import READERS
-from . import idlabels, persona
+from . import persona
 from .builder import NoteBuilder, recased_text
 from .clinlines import clinical_note
 from .dictated import dictated_note
@@ -87,8 +87,6 @@ STYLES["values"] = {"values": (values_note, 100)}
 #: addresses of many countries, beside clinical look-alikes (:mod:`crfdeid.synth.idlines`, issue 58 items 1-2).
 STYLES["specialty_ids"] = {"specialty": (functools.partial(specialty_note, ids=True), 100)}
 STYLES["operative_ids"] = {"operative": (functools.partial(operative_note, ids=True), 100)}
-#: Styles whose identifier lines take the trial lines' weight from a source's ``trials:W`` (dose16, issue 58).
-ID_STYLES = ("specialty_ids", "operative_ids")
 #: ``clinical``: specialty notes of headings, values with units, scores, eponyms, roles and credentials and
 #: words that are also names, never PHI, beside the note's PHI (:mod:`crfdeid.synth.clinlines`, issue 58).
 STYLES["clinical"] = {"clinical": (clinical_note, 100)}
@@ -102,11 +100,8 @@ STYLES["clinical_look"] = {"clinical": (functools.partial(clinical_note, look=Tr
 FIRST_RECORD = 100
 
 
-def _patient_notes(seed: int, index: int, style: str = "i2b2", trials: int | None = None) -> list[Document]:
-    kinds: dict = STYLES[style]
-    if trials is not None:  # the same note writers, their look-alike lines weighted anew
-        lines = idlabels.weighted(trials)
-        kinds = {k: (functools.partial(f, kinds=lines), share) for k, (f, share) in kinds.items()}
+def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]:
+    kinds = STYLES[style]
     stream = style.partition("_")[0]  # a variant (mix_icu) draws as its style (mix), then adds its lines
     rng = random.Random(f"crfdeid-synth:{seed}:{index}" if style == "i2b2"
                         else f"crfdeid-synth-{stream}:{seed}:{index}")
@@ -128,19 +123,15 @@ def _patient_notes(seed: int, index: int, style: str = "i2b2", trials: int | Non
     return docs
 
 
-def iter_documents(n: int, seed: int = 0, style: str = "i2b2", trials: int | None = None) -> Iterator[Document]:
-    """Yield ``n`` synthetic documents for ``seed``, patient by patient, in a :data:`STYLES` style; ``trials``
-    the weight of the trial lines among the identifier lines' look-alikes (:data:`ID_STYLES` only; None: 16)."""
+def iter_documents(n: int, seed: int = 0, style: str = "i2b2") -> Iterator[Document]:
+    """Yield ``n`` synthetic documents for ``seed``, patient by patient, in a :data:`STYLES` style."""
     if n < 0:
         raise ValueError(f"number of documents must be >= 0, got {n}")
     if style not in STYLES:
         raise ValueError(f"unknown synthetic style {style!r}; known: {', '.join(STYLES)}")
-    if trials is not None and (style not in ID_STYLES or trials < 0):
-        raise ValueError(f"a trial lines' weight (>= 0) is for the styles {', '.join(ID_STYLES)}, got {trials} "
-                         f"for {style!r}")
     made, index = 0, 0
     while made < n:
-        for doc in _patient_notes(seed, index, style, trials):
+        for doc in _patient_notes(seed, index, style):
             if made == n:
                 return
             yield doc
@@ -148,7 +139,7 @@ def iter_documents(n: int, seed: int = 0, style: str = "i2b2", trials: int | Non
         index += 1
 
 
-def generate(n: int, seed: int = 0, style: str = "i2b2", trials: int | None = None) -> list[Document]:
+def generate(n: int, seed: int = 0, style: str = "i2b2") -> list[Document]:
     """``n`` synthetic documents with gold spans, deterministic for ``seed``.
 
     Parameters
@@ -168,21 +159,18 @@ def generate(n: int, seed: int = 0, style: str = "i2b2", trials: int | None = No
         letters and forms naming organisations, European addresses, hospital initials and ages over 89:
         :mod:`crfdeid.synth.social`) or ``"values"`` (notes dense in clinical fractions, scores and unit
         numbers beside dates: :mod:`crfdeid.synth.values`).
-    trials : int, optional
-        Weight of the trial lines among the identifier lines' look-alikes (:data:`ID_STYLES` only; None
-        keeps :data:`crfdeid.synth.idlabels.KINDS`' 16, 0 writes none).
 
     Returns
     -------
     list of Document
         Ids ``NNN-NN`` (several notes per patient), spans aligned to tokens.
     """
-    return list(iter_documents(n, seed, style, trials))
+    return list(iter_documents(n, seed, style))
 
 
 def parse_source(path: str) -> tuple[int, int, str]:
-    """``"N,SEED[,STYLE[,OPTION...]]"`` (or ``"N"``, seed 0, style i2b2) as used by ``read("synth:N,SEED")``;
-    the options are checked and read by :func:`parse_recase` (``lower:30``) and :func:`parse_trials` (``trials:8``).
+    """``"N,SEED[,STYLE[,CASE:PCT]]"`` (or ``"N"``, seed 0, style i2b2) as used by ``read("synth:N,SEED")``;
+    the casing field is checked and read by :func:`parse_recase`.
 
     >>> parse_source("1000,13"), parse_source("50,1,ward"), parse_source("50,1,ward,lower:30")
     ((1000, 13, 'i2b2'), (50, 1, 'ward'), (50, 1, 'ward'))
@@ -196,54 +184,29 @@ def parse_source(path: str) -> tuple[int, int, str]:
     except ValueError:
         got = None
     if got is None or style not in STYLES:
-        raise ReaderError(f"synth source must be N, N,SEED, N,SEED,STYLE or N,SEED,STYLE,OPTION... (integers; "
+        raise ReaderError(f"synth source must be N, N,SEED, N,SEED,STYLE or N,SEED,STYLE,CASE:PCT (integers; "
                           f"style one of {', '.join(STYLES)}), got {path!r}", path=path)
     parse_recase(path)
-    parse_trials(path)
     return got
 
 
-def _options(path: str) -> list[tuple[str, str, str]]:
-    """The fields after the style, split at their colon: ``lower:30`` -> ``("lower", ":", "30")``."""
-    return [field.partition(":") for field in path.split(",")[3:] if field]
-
-
 def parse_recase(path: str) -> tuple[str, int]:
-    """The casing option of ``"N,SEED,STYLE,CASE[:PCT]"``: ``(CASE, PCT)``, ``("", 0)`` without one.
+    """The casing field of ``"N,SEED,STYLE,CASE[:PCT]"``: ``(CASE, PCT)``, ``("", 0)`` without one.
 
     ``CASE`` is ``lower`` or ``upper``; ``PCT`` (0 to 100, default 100) the share of notes recased.
 
     >>> parse_recase("300,13,specialty,lower:30"), parse_recase("5,1,mix,upper"), parse_recase("5,1")
     (('lower', 30), ('upper', 100), ('', 0))
     """
-    fields = [f for f in _options(path) if f[0] != "trials"]
-    if not fields:
+    field = path.split(",", 3)[3] if path.count(",") >= 3 else ""
+    if not field:
         return "", 0
-    case, colon, pct = fields[0]
+    case, colon, pct = field.partition(":")
     share = int(pct) if pct.isdigit() else -1 if colon else 100
-    if len(fields) > 1 or case not in ("lower", "upper") or not 0 <= share <= 100:
-        raise ReaderError(f"synth casing must be lower or upper, optionally :PCT (0 to 100), once, got "
-                          f"{','.join(''.join(f) for f in fields)!r} in {path!r}", path=path)
+    if case not in ("lower", "upper") or not 0 <= share <= 100:
+        raise ReaderError(f"synth casing must be lower or upper, optionally :PCT (0 to 100), got {field!r} "
+                          f"in {path!r}", path=path)
     return case, share
-
-
-def parse_trials(path: str) -> int | None:
-    """The trial lines' weight of ``"N,SEED,STYLE,...,trials:W"`` (:data:`ID_STYLES`), None without one.
-
-    ``W`` (an integer, 0 for none) replaces the 16 of :data:`crfdeid.synth.idlabels.KINDS` beside the other
-    look-alike lines' 100; without it the notes are drawn as they always were.
-
-    >>> parse_trials("800,13,specialty_ids,lower:30,trials:8"), parse_trials("800,13,specialty_ids,lower:30")
-    (8, None)
-    """
-    weights = [w for name, _, w in _options(path) if name == "trials"]
-    if not weights:
-        return None
-    style = path.split(",")[2]
-    if len(weights) > 1 or not weights[0].isdigit() or style not in ID_STYLES:
-        raise ReaderError(f"synth trials must be trials:W (an integer >= 0, once) on a style of "
-                          f"{', '.join(ID_STYLES)}, got {path!r}", path=path)
-    return int(weights[0])
 
 
 def recase_share(docs: Iterator[Document], seed: int, case: str, share: int) -> Iterator[Document]:
@@ -262,14 +225,12 @@ def recase_share(docs: Iterator[Document], seed: int, case: str, share: int) -> 
 
 @READERS.register("synth")
 def read_synth(path: str, report, **options) -> Iterator[Document]:
-    """Reader ``synth:N,SEED[,STYLE[,OPTION...]]``: ``N`` generated documents, nothing read from disk;
-    with ``CASE:PCT`` (``lower:30``) that share of them lower- or upper-cased (:func:`recase_share`), with
-    ``trials:W`` (``specialty_ids`` and ``operative_ids``) the trial lines weighted ``W`` (:func:`parse_trials`)."""
+    """Reader ``synth:N,SEED[,STYLE[,CASE:PCT]]``: ``N`` generated documents, nothing read from disk;
+    with ``CASE:PCT`` (``lower:30``) that share of them lower- or upper-cased (:func:`recase_share`)."""
     try:
         n, seed, style = parse_source(path)
         case, share = parse_recase(path)
-        trials = parse_trials(path)
     except ReaderError as err:
         report(err)
         return
-    yield from recase_share(iter_documents(n, seed, style, trials), seed, case, share)
+    yield from recase_share(iter_documents(n, seed, style), seed, case, share)

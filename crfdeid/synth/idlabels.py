@@ -129,28 +129,17 @@ def _own(rng: random.Random, schemes) -> dict:
     }
 
 
-#: Kinds of :func:`extra_line` and their weights (``trials`` settable from a training list: :func:`weighted`).
+#: Kinds of :func:`extra_line` and their weights.
 KINDS = {"contact": 24, "alone": 14, "scores": 22, "codes": 16, "headings": 12, "roles": 12, "trials": 16}
 _TEMPLATES = {"alone": ALONE, "scores": SCORES, "codes": CODES, "headings": HEADINGS, "roles": ROLES,
               "trials": TRIALS}
 
 
-def weighted(trials: int | None = None) -> dict[str, int]:
-    """:data:`KINDS` with the trial lines' weight ``trials`` (``synth:N,S,specialty_ids,trials:W``), as is when None.
-
-    >>> weighted()["trials"], weighted(8)["trials"], weighted(0)["contact"]
-    (16, 8, 24)
-    """
-    return dict(KINDS) if trials is None else dict(KINDS, trials=trials)
-
-
 def extra_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pattern, schemes,
-               kind: str | None = None, kinds: dict[str, int] | None = None) -> list[list]:
-    """One line of a ``kind`` of :data:`KINDS` (drawn when None, by ``kinds``' weights, :data:`KINDS` when None)
-    as builder pieces; ``slot`` the style's slots (``<dr_full>``, ``<icd_dx>``, ``<epo>``...), ``schemes``
-    :func:`crfdeid.synth.idlines.schemes`."""
-    kinds = KINDS if kinds is None else kinds
-    kind = kind or rng.choices(list(kinds), list(kinds.values()))[0]
+               kind: str | None = None) -> list[list]:
+    """One line of a ``kind`` of :data:`KINDS` (drawn when None) as builder pieces; ``slot`` the style's
+    slots (``<dr_full>``, ``<icd_dx>``, ``<epo>``...), ``schemes`` :func:`crfdeid.synth.idlines.schemes`."""
+    kind = kind or rng.choices(list(KINDS), list(KINDS.values()))[0]
     if kind == "contact":
         return [contact(rng)]
     own = _own(rng, schemes)

@@ -144,12 +144,10 @@ def _slots(rng: random.Random) -> dict:
     }
 
 
-def id_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pattern,
-            kinds: dict[str, int] | None = None) -> list[list]:
+def id_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pattern) -> list[list]:
     """One line of :data:`~crfdeid.synth.idlines_templates.LINES` as builder pieces, and (:data:`EXTRA`, seven
     times in ten) a line of :func:`crfdeid.synth.idlabels.extra_line` after it (label words alone, phone labels, score
-    fractions, codes, headings, roles, trials: their words plain; ``kinds`` their weights, as
-    :data:`crfdeid.synth.idlabels.KINDS` when None); ``slot(name)`` gives the slots these lines share
+    fractions, codes, headings, roles: their words plain); ``slot(name)`` gives the slots these lines share
     with their style (``<pt>``, ``<date>``, ``<drug>``...), ``pattern`` its slot pattern."""
     own = _slots(rng)
 
@@ -158,7 +156,7 @@ def id_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.Pat
 
     lines = wd.render(rng, w, day, rng.choice(LINES), pick, pattern)
     if rng.random() < EXTRA:
-        lines += idlabels.extra_line(rng, w, day, slot, pattern, schemes(), kinds=kinds)
+        lines += idlabels.extra_line(rng, w, day, slot, pattern, schemes())
     return lines
 
 

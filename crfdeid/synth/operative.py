@@ -146,11 +146,9 @@ def _uk_op(rng: random.Random, w: wd.World, day: dt.date, b: NoteBuilder) -> Non
             _lines(rng, w, day, b, [template])
 
 
-def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False,
-                   kinds: dict[str, int] | None = None) -> None:
+def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False) -> None:
     """Write one ``operative`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``ids``
-    (the ``operative_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` after its body (``kinds`` the
-    weights of their look-alike lines, :func:`crfdeid.synth.idlabels.weighted`)."""
+    (the ``operative_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` after its body."""
     kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
     w = sp.specialty_patient(rng, p)
     for _ in range(6):  # US layouts are dictated about US patients (their dates month first)
@@ -168,7 +166,7 @@ def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     else:
         _lines(rng, w, day, b, _some(rng, ENDO_LINES if kind == "endoscopy" else CONSULT_LINES, 5, 15))
     for _ in range(rng.randint(1, 2) if ids else 0):
-        for pieces in idlines.id_line(rng, w, day, _slot, sp._SLOT, kinds):
+        for pieces in idlines.id_line(rng, w, day, _slot, sp._SLOT):
             b.line(*pieces)
     if rng.random() < 0.5:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         for _ in range(rng.randint(1, 2)):

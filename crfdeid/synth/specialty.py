@@ -226,11 +226,9 @@ def _recase(piece: str | tuple[str, str], case: str) -> str | tuple[str, str]:
     return (piece[0], getattr(piece[1], case)())
 
 
-def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False,
-                   kinds: dict[str, int] | None = None) -> None:
+def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False) -> None:
     """Write one ``specialty`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``ids``
-    (the ``specialty_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` too (``kinds`` the weights of
-    their look-alike lines, :func:`crfdeid.synth.idlabels.weighted`)."""
+    (the ``specialty_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` too."""
     w = specialty_patient(rng, p)
     kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
     start = len(b)
@@ -257,7 +255,7 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     for template in chosen:
         case = rng.choices(["", "lower", "upper"], [45, 30, 25])[0] if template is _NURSING else ""
         if template is _IDS:
-            for pieces in idlines.id_line(rng, w, day, _slot, _SLOT, kinds):
+            for pieces in idlines.id_line(rng, w, day, _slot, _SLOT):
                 b.line(*pieces)
             continue
         for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
