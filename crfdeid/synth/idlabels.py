@@ -32,7 +32,7 @@ import re
 from . import persona as ps
 from . import world as wd
 from .idlabels_templates import ALONE, BLEEP_LABELS, CODES, HEADINGS, PHONE_LABELS, ROLES, SCORES, SEPARATORS, TRIALS
-from .phrases import fill
+from .phrases import fill, fill_nested
 from .specialty_vocab import _list
 
 _CODE = re.compile(r"<code:([^>]+)>")
@@ -143,9 +143,7 @@ def extra_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.
     if kind == "contact":
         return [contact(rng)]
     own = _own(rng, schemes)
-    text = fill(rng, rng.choice(_TEMPLATES[kind]))
-    while "{" in text:  # the trial lines nest a code's layout in an alternative
-        text = fill(rng, text)
+    text = fill_nested(rng, rng.choice(_TEMPLATES[kind]))  # the trial lines nest a code's layout in an alternative
     text = _CODE.sub(lambda m: code(rng, m.group(1)), text)
 
     def pick(name: str):

@@ -29,7 +29,7 @@ import random
 from functools import cache
 
 from . import persona as ps
-from .phrases import fill
+from .phrases import fill, fill_nested
 
 #: Heads a note writes after an eponym (layout; ``clinical_heads.txt`` adds its own).
 EPONYM_HEADS = ("plaque", "splint", "splints", "rash", "sign", "test", "classification", "criteria", "technique",
@@ -45,13 +45,6 @@ POSTNOMINALS = ("MB BCh BAO", "MBBS", "MB ChB", "MBChB", "BMBS", "MD", "DO", "FR
 IMAGING = ("MRI", "CT", "US", "X-ray", "XR", "PET-CT", "MRA", "CTA", "CT angiogram", "Ultrasound", "MR")
 #: Classifications cited by edition (layout).
 EDITIONS = ("WHO", "ISUP", "TNM", "AJCC", "FIGO", "Gleason", "UICC", "ACR/EULAR", "ESC", "GOLD", "KDIGO")
-
-
-def _fill(rng: random.Random, text: str) -> str:
-    """``text`` filled by :func:`~crfdeid.synth.phrases.fill` until no ``{...}`` is left (alternatives nest here)."""
-    while "{" in text:
-        text = fill(rng, text)
-    return text
 
 
 @cache
@@ -102,7 +95,7 @@ def _pair(rng: random.Random) -> str:
 
 
 def _bracket(rng: random.Random) -> str:
-    return _fill(rng, f"({_eponym(rng)}{{| pos {{1-5}}| {{2-9}}| type {{1-4}}| {rng.choice(EPONYM_HEADS)}}})")
+    return fill_nested(rng, f"({_eponym(rng)}{{| pos {{1-5}}| {{2-9}}| type {{1-4}}| {rng.choice(EPONYM_HEADS)}}})")
 
 
 def _imaging(rng: random.Random) -> str:
@@ -117,11 +110,11 @@ def _postnominals(rng: random.Random) -> str:
 #: ``<slot>`` -> plain text (never PHI) of the forms above.
 LOOK = {
     "term": _term, "cite": _cite, "pair": _pair, "brk": _bracket, "img": _imaging, "pnom": _postnominals,
-    "french": lambda rng: _fill(rng, "{{6|7|8}/{8|9|10}|{9|9.5|10}/{11|12}|{10.7|11|12}/{12.7|13|14}|{12|14}/{14|16}}"
-                                     " {Fr|FR|fr|French}"),
-    "ln": lambda rng: _fill(rng, "{({0-6}/{7-30})|({0-4}/{5-24} nodes)|({1-5} of {6-28} nodes)}"),
-    "fu": lambda rng: _fill(rng, "{{1-11}/12|{3|6|9}/12|{1-12}/52|{2|4|6}/52|{1-6}/7}"),
-    "ed": lambda rng: rng.choice(EDITIONS) + " " + _fill(rng, "{{5|6|7|8}th ed.|{5|6|7|8}th edition|"
+    "french": lambda rng: fill_nested(rng, "{{6|7|8}/{8|9|10}|{9|9.5|10}/{11|12}|{10.7|11|12}/{12.7|13|14}|"
+                                           "{12|14}/{14|16}} {Fr|FR|fr|French}"),
+    "ln": lambda rng: fill_nested(rng, "{({0-6}/{7-30})|({0-4}/{5-24} nodes)|({1-5} of {6-28} nodes)}"),
+    "fu": lambda rng: fill_nested(rng, "{{1-11}/12|{3|6|9}/12|{1-12}/52|{2|4|6}/52|{1-6}/7}"),
+    "ed": lambda rng: rng.choice(EDITIONS) + " " + fill_nested(rng, "{{5|6|7|8}th ed.|{5|6|7|8}th edition|"
                                                          "grade group {1-5}}"),
     "lot": lambda rng: fill(rng, "{A|B|C|K|L|M|X|7G|4F}{1-9}{100-999}{|A|B|C|D}"),
     "ehead": _head,

@@ -36,6 +36,18 @@ def fill(rng: random.Random, phrase: str) -> str:
     return " ".join(_SLOT.sub(lambda m: _draw(rng, m.group(1)), phrase).split())
 
 
+def fill_nested(rng: random.Random, phrase: str) -> str:
+    """:func:`fill`, again until no ``{...}`` is left: alternatives that hold slots of their own.
+
+    >>> "{" in fill_nested(random.Random(1), "{{6|7}/{8|9}|{9|10}/{11|12}} Fr")
+    False
+    """
+    text = fill(rng, phrase)
+    while "{" in text:
+        text = fill(rng, text)
+    return text
+
+
 SYSTEMS = {
     "NEURO": [
         "PT ALERT, ORIENTED X{1-3}", "A+OX{1-3}", "MAE", "PERRL", "PERRLA {2-4}MM BRISK",
