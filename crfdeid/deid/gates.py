@@ -22,6 +22,13 @@ each measured there and again in "Narrow gates measured (2026-11-27, gate15b)" b
 A gate holds the span's repeats: every span of the note with the same words (case folded) and a type of the
 same gate gets the placeholder too (the writer writes every repeat of a word the same way).
 
+No gate removes an identifier the tagger found: a held span is still replaced, by its type's placeholder, and
+the redacted output is the same with the gates on or off (the 21 development sets and PhysioNet, byte for byte).
+Beyond the sets they were measured on, ``tests/test_deid_gates.py`` holds each gate on notes of other countries
+(a UK note with a postcode and a mobile, a day-first eye clinic note whose dated ``23/11/2025`` and lone ``12/03``
+keep their surrogates, a Spanish heading), as written, in lower case and in capitals, and keeps the GP's name, the
+town and the postcode beside the held label as surrogates.
+
 >>> from crfdeid.document import make_span
 >>> text = "Contacts\nMob 07700 900123\nVA 6/9, pinhole 6/6\nSeen 3/4/2025."
 >>> spans = [make_span(9, 12, "CITY"), make_span(13, 25, "PHONE"), make_span(29, 32, "DATE"),
