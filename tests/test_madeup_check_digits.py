@@ -240,6 +240,22 @@ CHECKED = [
     ("check16", "IDNUM", r"[1-3]\d{9}", "ua.rntrc"),  # not the Bangladeshi NID (no check), which starts 4 here
     ("check16", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),
     ("check16", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check17", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check17", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check17", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the Nigerian NIN (no check)
+    ("check17", "IDNUM", r"\d{3} \d{3} \d{3}", "pt.nif"),
+    ("check17", "IDNUM", r"\d{8} \d [A-Z]{2}\d", "pt.cc"),  # a Cartao de Cidadao
+    ("check17", "IDNUM", r"\d{9}", "il.idnr"),
+    ("check17", "IDNUM", r"\d{6}-\d{7}", "kr.rrn"),
+    ("check17", "SSN", r"\d{11}", "gr.amka"),
+    ("check17", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check17", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("check17", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),
+    ("check17", "IDNUM", r"\d{6}-\d{4}", "se.personnummer"),
+    ("check17", "IDNUM", r"\d{6}/\d{4}", "sk.rc"),
+    ("check17", "IDNUM", r"[12] \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("check17", "LICENSE", r"10\d{9}", "luhn"),  # a French RPPS number: Luhn over its 11 digits
+    ("check17", "IDNUM", r"\d{6} \d{5}", "no.fodselsnummer"),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Thirty-one sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Thirty-two sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -106,7 +106,15 @@ acute malnutrition chart, a Saskatchewan head and neck MDT minute, an all-caps E
 record, a Dominican medication incident report, a Lebanese thalassaemia laboratory note, an Isle of Man coroner's
 request and statement, a Maltese telephone triage script, a Ukrainian systemic sclerosis SOAP note, an Omani
 orthognathic planning note, a lower-case Costa Rican liver transplant clinic note and a Nepali evacuation referral
-fax; written 2026-11-27 to judge the change set after the one check15 judges; never tuned on) and
+fax; written 2026-11-27 to judge the change set after the one check15 judges; never tuned on), ``check17``
+(eighteen notes of yet other combinations: an Irish carotid endarterectomy operation note, a New Zealand paediatric
+growth clinic letter, a Philippine newborn diagnostic ABR report, an all-caps Nigerian anaesthetic pre-assessment form,
+a lower-case Polish occupational therapy home visit, a Portuguese transfusion reaction report, an Israeli split-night
+polysomnography, a Vietnamese TACE procedure log, a Korean melanoma dermatopathology report, an all-caps Greek
+haemodiafiltration run sheet, a Spanish EBUS-TBNA report, a Brazilian nerve conduction report, a lower-case Swedish
+retinopathy of prematurity screening record, a Ugandan Burkitt lymphoma chemotherapy chart, a New Brunswick ablation
+report, a Slovak PET/CT report, a lower-case French deep brain stimulation programming note and a Norwegian
+hyperbaric oxygen record; written 2026-11-27 to judge the change set after the one check16 judges; never tuned on) and
 ``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
@@ -151,7 +159,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check10": _DATA / "made_up_check10.txt", "check11": _DATA / "made_up_check11.txt",
              "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
              "check14": _DATA / "made_up_check14.txt", "check15": _DATA / "made_up_check15.txt",
-             "check16": _DATA / "made_up_check16.txt",
+             "check16": _DATA / "made_up_check16.txt", "check17": _DATA / "made_up_check17.txt",
              "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
              "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
@@ -167,7 +175,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check16``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check17``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
