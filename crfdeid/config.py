@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -319,13 +320,23 @@ def load_config(path_or_dict, overrides: dict | None = None) -> dict:
     return cfg
 
 
+def plain_crf(config: Mapping) -> bool:
+    """Whether ``config`` is a plain CRF model's: what a companion CRF and a prior's vote are for. Not
+    a network, not a routed model (its members may have their own), no committee that combines its members.
+
+    >>> plain_crf({}), plain_crf({"model": "routed"}), plain_crf({"committee": {"combine": "mega.v1"}})
+    (True, False, False)
+    """
+    return config.get("model", "crf") == "crf" and not (config.get("committee") or {}).get("combine")
+
+
 def _drop_overridden(cfg: dict, overrides: dict, path) -> None:
     """An override that makes a section of the file meaningless drops it, with a warning naming
     it: ``--set model=bilstm-crf`` on a config with a ``companion`` or a ``prior`` (a second CRF
-    and a prior's vote are for a plain CRF model), so the networks' documented commands run on the
-    shipped configs. A section the override itself gives is kept, and then refused by its own check."""
-    network = cfg.get("model", "crf") not in ("crf", "routed") or bool((cfg.get("committee") or {}).get("combine"))
-    if not network or not ("model" in overrides or "committee" in overrides):
+    and a prior's vote are for a plain CRF model, :func:`plain_crf`: the rule their sections check),
+    so the networks' documented commands run on the shipped configs. A section the override itself
+    gives is kept, and then refused by its own check."""
+    if plain_crf(cfg) or not ("model" in overrides or "committee" in overrides):
         return
     for key, what in (("companion", "a second CRF"), ("prior", "a prior's vote")):
         if cfg.get(key) is not None and key not in overrides:

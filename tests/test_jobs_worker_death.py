@@ -120,3 +120,43 @@ def test_jobs_are_clamped_to_the_cores(monkeypatch, capsys):
     monkeypatch.setattr(workers, "usable_cores", lambda: 2)
     assert workers.bound_jobs(100_000) == 2 and workers.bound_jobs(2) == 2 and workers.bound_jobs(1) == 1
     assert "--jobs 100000 is more than the 2 core(s)" in capsys.readouterr().err
+
+
+class _Capped(Exception):
+    pass
+
+
+@pytest.mark.parametrize("module, argv", [
+    ("ablate", ["a.yaml"]), ("crossval", ["--config", "c.yaml"]), ("curve", ["--config", "c.yaml"]),
+    ("figures", ["--config", "c.yaml"]),
+    ("experiments", ["dev-cv", "--config", "c.yaml", "--cache", "k", "--out", "o"])])
+def test_commands_that_train_in_processes_cap_jobs_first(monkeypatch, module, argv):
+    # each command's --jobs goes through the one cap before any work starts
+    import importlib
+
+    from crfdeid import cli
+    command = importlib.import_module(f"crfdeid.cli.{module}")
+    seen = []
+
+    def cap(args):
+        seen.append(args.jobs)
+        raise _Capped
+
+    monkeypatch.setattr(command if hasattr(command, "cap_jobs") else cli, "cap_jobs", cap)
+    with pytest.raises(_Capped):
+        command.main([*argv, "--jobs", "9"])
+    assert seen == [9]
+
+
+def test_cap_jobs_clamps_the_option_where_a_command_has_it(monkeypatch, capsys):
+    import argparse
+
+    from crfdeid import cli
+    from crfdeid.tagging import workers
+
+    monkeypatch.setattr(workers, "usable_cores", lambda: 2)
+    many, one, none = argparse.Namespace(jobs=9), argparse.Namespace(jobs=1), argparse.Namespace()
+    for args in (many, one, none):
+        cli.cap_jobs(args)
+    assert (many.jobs, one.jobs, vars(none)) == (2, 1, {})
+    assert "--jobs 9 is more than the 2 core(s)" in capsys.readouterr().err

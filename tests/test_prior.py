@@ -130,7 +130,7 @@ def test_the_section_is_checked(bad, message):
                                           ({"committee": {"combine": "mega.v1", "members": ["rules.v1"]}}, False),
                                           ({"committee": {"combine": None}}, True)])
 def test_a_prior_and_a_companion_are_for_a_plain_crf_alone(section, model, plain):
-    """One rule for both sections (``crf.settings._plain_crf``): no network, no combining committee."""
+    """One rule for both sections (``config.plain_crf``): no network, no routed model, no combining committee."""
     if plain:
         assert load_config({**model, **section})[next(iter(section))] is not None
     else:
@@ -187,3 +187,19 @@ def test_a_network_override_drops_the_configs_prior_with_a_warning():
         warnings.simplefilter("error")
         with pytest.raises(ConfigError, match="plain CRF"):  # one the override gives itself
             load_config(path, {"model": "elman", "companion": None, "prior": {"weight": 0.1}})
+
+
+def test_a_routed_override_drops_the_configs_prior_and_companion_as_a_network_does():
+    """A routed model is no plain CRF either (``config.plain_crf``): its members carry their own."""
+    from crfdeid.config import ConfigWarning
+    path = Path(__file__).resolve().parents[1] / "configs" / "physionet.yaml"
+    routing = {"members": {"icu": "icu", "specialty": "specialty"},
+               "notes": {"icu": ["synth:10,1,mix_icu"], "specialty": ["synth:10,1,specialty"]}}
+    with pytest.warns(ConfigWarning) as seen:
+        cfg = load_config(path, {"model": "routed", "routing": routing, "train": []})
+    assert cfg["model"] == "routed" and cfg["prior"] is None and cfg["companion"] is None
+    messages = [str(w.message) for w in seen]
+    assert [m.split(" section is dropped")[0].split("the config's ")[1] for m in messages] == ["companion", "prior"]
+    assert all("makes it model 'routed'" in m for m in messages)
+    with pytest.warns(ConfigWarning), pytest.raises(ConfigError, match="routed config has no train"):
+        load_config(path, {"model": "routed", "routing": routing})  # routing's own check, not the sections'

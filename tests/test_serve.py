@@ -166,6 +166,14 @@ def test_surrogates_need_a_server_key():
         assert c.get("/health").json()["surrogates"] is False
 
 
+def test_the_request_timeout_bounds_the_models_work_and_never_a_health_probe():
+    # a timeout no answer can meet: the model's work gets 503, the probe (and the API's schema) its 200
+    with TestClient(create_app(Settings(request_timeout=1e-6))) as c:
+        assert c.get("/health").status_code == 200 and c.get("/openapi.json").status_code == 200
+        r = _post(c, text=NOTE)
+        assert r.status_code == 503 and "request timeout" in r.json()["detail"]
+
+
 def test_token_is_required_when_configured(secrets):
     with TestClient(create_app(Settings(token_file=str(secrets / "token")))) as c:
         assert c.get("/health").status_code == 200

@@ -19,6 +19,7 @@ import warnings
 from .. import progress
 from .._data import install_hint
 from ..errors import CrfdeidError, CrfdeidWarning, OutputError
+from ..tagging.workers import bound_jobs
 from ..version import __version__
 
 # The CRF's P(O) marginals multiply small matrices (segments x labels by labels x labels):
@@ -284,6 +285,13 @@ def parser(command: str, doc: str, *examples: str, long: str | None = None) -> a
 def start_log(args) -> None:
     """Start (or stop) writing the step lines to the file ``--log`` names."""
     progress.log_to(getattr(args, "log", None))
+
+
+def cap_jobs(args) -> None:
+    """Clamp ``--jobs`` (processes that each train a model), where the command has it, to the cores this
+    process may use (:func:`crfdeid.tagging.workers.bound_jobs`, which warns when it lowers it)."""
+    if getattr(args, "jobs", None):
+        args.jobs = bound_jobs(args.jobs)
 
 
 def parse_thresholds(text: str | None) -> tuple[float | None, ...]:

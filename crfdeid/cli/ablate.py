@@ -11,7 +11,6 @@ from ..errors import ConfigError, CrfdeidError
 from ..experiments import ablate
 from ..experiments.ablate import load_ablation, run_ablation, to_markdown, write_results
 from ..experiments.results import provenance
-from ..tagging.workers import bound_jobs
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,8 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "jobs", None):  # processes that each train a model: no more than the cores
-        args.jobs = bound_jobs(args.jobs)
+    cli.cap_jobs(args)
     if msg := cli.missing_extra("plot", "matplotlib"):
         print(f"ablate: error: the results plot {msg}", file=sys.stderr)
         return 2

@@ -18,7 +18,6 @@ from ..io.labelled import as_setting
 from ..io.labelled import read_corpus as read_labelled_corpus
 from ..io.splits import WEIGHTS, read_groups, select_groups
 from ..neural import require
-from ..tagging.workers import bound_jobs
 from .train import parse_overrides
 
 
@@ -100,8 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "jobs", None):  # processes that each train a model: no more than the cores
-        args.jobs = bound_jobs(args.jobs)
+    cli.cap_jobs(args)
 
     started = provenance()  # the code that runs, not what lands in the checkout meanwhile
     cli.start_log(args)

@@ -11,7 +11,6 @@ from ..experiments import curve
 from ..experiments.curve import learning_curve, to_markdown, write_curve
 from ..experiments.results import provenance, write_json
 from ..io import describe_input
-from ..tagging.workers import bound_jobs
 from .crossval import add_fold_arguments, read_corpus
 
 
@@ -31,8 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "jobs", None):  # processes that each train a model: no more than the cores
-        args.jobs = bound_jobs(args.jobs)
+    cli.cap_jobs(args)
     if args.out and (msg := cli.missing_extra("plot", "matplotlib")):
         print(f"curve: error: --out writes curve.png and {msg}", file=sys.stderr)
         return 2

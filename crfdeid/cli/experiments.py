@@ -53,8 +53,7 @@ from ..recognizers import build_recognizer
 from ..site import Site
 from ..tagging.decoding import plain_words
 from ..tagging.model import TaggingModel
-from ..tagging.workers import bound_jobs
-from . import Parser, parse_thresholds, reader_options
+from . import Parser, cap_jobs, parse_thresholds, reader_options
 from .locked import parse_also
 
 
@@ -375,8 +374,7 @@ RUN = {"zero-shot": _zero_shot, "made-up": _made_up, "site-mining": _site_mining
 def main(argv=None) -> int:
     """Run ``python -m crfdeid experiments``; returns the exit code."""
     args = _parser().parse_args(argv)
-    if getattr(args, "jobs", None):  # processes that each train a model: no more than the cores
-        args.jobs = bound_jobs(args.jobs)
+    cap_jobs(args)
     try:
         return RUN[args.experiment](args)
     except (CrfdeidError, ValueError, OSError) as exc:

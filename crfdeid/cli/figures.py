@@ -31,7 +31,6 @@ from ..experiments import figures as fig
 from ..experiments.results import provenance, to_json
 from ..io import read_all
 from ..io.splits import read_groups
-from ..tagging.workers import bound_jobs
 from .locked import parse_also
 
 
@@ -62,8 +61,7 @@ def _parser():
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    if getattr(args, "jobs", None):  # processes that each train a model: no more than the cores
-        args.jobs = bound_jobs(args.jobs)
+    cli.cap_jobs(args)
     if bool(args.render) == bool(args.config):
         print("error: give --config (measure) or --render FILE (render a results file)", file=sys.stderr)
         return 2

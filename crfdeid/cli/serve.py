@@ -59,8 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--body-timeout", type=float, default=30.0, metavar="SECONDS",
                    help="seconds a client has to send its body once its headers are in (default: 30); later: 408")
     p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS",
-                   help="time to answer once the body is in, waiting for the model included "
-                        "(default: 60); later: 503")
+                   help="time to answer a /v1/ request once the body is in, waiting for the model included "
+                        "(default: 60); later: 503 (GET /health is not held to it)")
     p.add_argument("--workers", type=int, default=1, help="worker processes, each with the model "
                                                           "(default: 1)")
     p.add_argument("--site", metavar="FILE", help="site file (YAML): patients' identifiers, staff, "

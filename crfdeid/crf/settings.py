@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pycrfsuite
 
-from ..config import deep_merge, load_feature_set
+from ..config import deep_merge, load_feature_set, plain_crf
 from ..errors import ConfigError
 from ..settings import Section, check_keys, check_value, declared, section
 
@@ -58,12 +58,6 @@ class TrainingSettings(Section):
     unknown_mode: str = field(default="replace", metadata={"choices": UNKNOWN_MODES})
 
 
-def _plain_crf(config: Mapping) -> bool:
-    """Whether ``config`` is a plain CRF model's (no network, no committee that combines its members):
-    what a companion CRF and a prior's vote are for."""
-    return config.get("model", "crf") == "crf" and not (config.get("committee") or {}).get("combine")
-
-
 #: What a ``companion`` section may override of the main config.
 COMPANION_KEYS = ("features", "training", "crf", "weight")
 
@@ -91,7 +85,7 @@ class CompanionSettings(Section):
             raise ConfigError(f"companion must be a mapping with keys {', '.join(COMPANION_KEYS)} "
                               f"(or null), not {type(value).__name__}", path=path)
         check_keys(value, COMPANION_KEYS, "companion", path)
-        if not _plain_crf(config):
+        if not plain_crf(config):
             raise ConfigError("companion: a second CRF is for a plain CRF model (no network, no committee)",
                               path=path)
         weight = value.get("weight", 0.0)
@@ -144,7 +138,7 @@ class PriorSettings(Section):
     def resolve(cls, value, config: Mapping, key: str, path=None) -> dict | None:
         if value is None:
             return None
-        if not _plain_crf(config):
+        if not plain_crf(config):
             raise ConfigError("prior: a prior votes in a plain CRF model's decoding (no network, no committee)",
                               path=path)
         return super().resolve(value, config, key, path)

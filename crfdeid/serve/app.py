@@ -11,7 +11,7 @@ FHIR and HL7 v2 bodies: ``POST /v1/fhir`` and ``POST /v1/hl7`` (:mod:`crfdeid.se
 Limits, in the outermost layer (:class:`~crfdeid.serve.guard.Guard`), before any body is parsed: the token
 (401 before the body is read), the body size (413), the time to receive the body (408),
 a client that closes before its ``Content-Length`` is in (dropped, never tagged), and the
-time to answer once the body is in (503).
+time to answer a ``/v1/`` request once the body is in (503; ``/health`` is not held to it).
 """
 
 from __future__ import annotations

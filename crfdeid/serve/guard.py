@@ -47,8 +47,12 @@ class Guard:
     request without the token gets 401 before its body is read; a body larger than
     ``max_bytes`` 413 as soon as that is known; a body not in within ``body_timeout`` seconds
     408; a client that closes before its body is complete is dropped (never tagged); an
-    answer not ready ``request_timeout`` seconds after the body is in gets 503. The answers
-    that leave a body unread close the connection.
+    answer of ``/v1/`` (the model's work) not ready ``request_timeout`` seconds after the body
+    is in gets 503. The answers that leave a body unread close the connection.
+
+    ``GET /health`` and the docs page wait for no model and are not held to the request timeout:
+    a probe beside stalled uploads, on a loaded machine, gets its 200 when it is answered, never
+    a 503 because a timeout meant for tagging passed first.
     """
 
     def __init__(self, app, settings: Settings, token: bytes | None):
@@ -78,7 +82,8 @@ class Guard:
                 if refused:  # else: the client has gone, nobody to answer
                     await _json(send_logged, *refused)
             else:
-                scope["state"]["deadline"] = time.monotonic() + self.settings.request_timeout
+                if scope["path"].startswith("/v1/"):  # the model's work (the class docstring)
+                    scope["state"]["deadline"] = time.monotonic() + self.settings.request_timeout
                 await self._answer(scope, body, receive, send_logged, state)
         except Exception as exc:  # noqa: BLE001 - never let the server print a traceback with data
             log.error("%s %s failed (%s)", scope["method"], path, type(exc).__name__)
@@ -127,8 +132,8 @@ class Guard:
         return None, b"".join(chunks)
 
     async def _answer(self, scope, body: bytes, receive, send, state) -> None:
-        """Run the application on ``body``; past ``request_timeout`` answer 503 and let it end
-        unheard. A client that closes its connection meanwhile sets ``state.gone``: the work
+        """Run the application on ``body``; past its deadline (``/v1/`` only) answer 503 and let it
+        end unheard. A client that closes its connection meanwhile sets ``state.gone``: the work
         stops at its next checkpoint (nobody is left to answer)."""
         gone = threading.Event()
         scope["state"]["gone"] = gone
@@ -147,8 +152,9 @@ class Guard:
         watcher = asyncio.ensure_future(watch())
         task = asyncio.ensure_future(self.app(scope, _replay(body, after_body), send))
         task.add_done_callback(lambda _task: watcher.cancel())
-        remaining = scope["state"]["deadline"] - time.monotonic()
-        done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
+        deadline = scope["state"].get("deadline")
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        done, _ = await asyncio.wait({task}, timeout=left)
         if task in done or state["status"]:
             await task
             return

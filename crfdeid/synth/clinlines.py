@@ -209,8 +209,5 @@ def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
                rng.choice(["  ", "   ", "\t"]), *sp._identifier(rng, w, day))
     lines = _lines(phi, look)
     chosen = [rng.choice(lines) for _ in range(rng.randint(5, 11))] + [rng.choice(SIGN_OFFS)]
-    case = rng.choices(["", "lower", "upper"], [70, 18, 12])[0]  # telegraphic or all-caps notes too
-    for template in chosen:
-        for pieces in render(rng, w, day, template):
-            b.line(*pieces)
-    b.recase(start, case)
+    b.finish(start, {"": 70, "lower": 18, "upper": 12}, rng,  # telegraphic or all-caps notes too
+             (pieces for template in chosen for pieces in render(rng, w, day, template)))

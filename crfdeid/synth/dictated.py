@@ -230,4 +230,4 @@ def dictated_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
     _KINDS[kind](n)
     if rng.random() < 0.4:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         n.lines([rng.choice(NURSING_LINES) for _ in range(rng.randint(1, 2))])
-    b.recase(start, rng.choices(["", "upper"], [90, 10])[0])
+    b.finish(start, {"": 90, "upper": 10}, rng)

@@ -171,4 +171,4 @@ def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     if rng.random() < 0.5:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         for _ in range(rng.randint(1, 2)):
             _lines(rng, w, day, b, [rng.choice(NURSING_LINES)])
-    b.recase(start, rng.choices(["", "upper"], [88, 12])[0])
+    b.finish(start, {"": 88, "upper": 12}, rng)

@@ -262,4 +262,4 @@ def social_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
         _lines(rng, w, day, b, [f"{labels[own]}: {value}" for labels, value in FORM_FIELDS], 6)
     else:
         _lines(rng, w, day, b, SOCIAL_LINES if kind == "social" else LETTER_LINES, 5)
-    b.recase(start, rng.choices(["", "upper", "lower"], [85, 8, 7])[0])
+    b.finish(start, {"": 85, "upper": 8, "lower": 7}, rng)

@@ -260,4 +260,4 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
             continue
         for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
             b.line(*(_recase(x, case) for x in pieces) if case else pieces)
-    b.recase(start, rng.choices(["", "upper", "lower"], [85, 10, 5])[0])
+    b.finish(start, {"": 85, "upper": 10, "lower": 5}, rng)

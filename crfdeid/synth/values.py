@@ -258,8 +258,5 @@ def values_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
         for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), rng.choice(NURSING_LINES))
     chosen.append(rng.choice(SIGN_OFFS))
-    case = rng.choices(["", "lower", "upper"], [70, 18, 12])[0]  # telegraphic or all-caps notes too
-    for template in chosen:
-        for pieces in render(rng, w, day, template):
-            b.line(*pieces)
-    b.recase(start, case)
+    b.finish(start, {"": 70, "lower": 18, "upper": 12}, rng,  # telegraphic or all-caps notes too
+             (pieces for template in chosen for pieces in render(rng, w, day, template)))

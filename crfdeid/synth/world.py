@@ -381,6 +381,4 @@ def world_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) 
             b.line(*pieces)
     if rng.random() < 0.5:
         b.line(*render(rng, w, day, rng.choice(LOOKALIKES))[0])
-    case = (rng.choices(["lower", "upper"], [70, 30])[0] if kind == "ward"
-            else rng.choices(["", "lower", "upper"], [75, 15, 10])[0])
-    b.recase(start, case)
+    b.finish(start, {"lower": 70, "upper": 30} if kind == "ward" else {"": 75, "lower": 15, "upper": 10}, rng)
