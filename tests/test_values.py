@@ -217,3 +217,45 @@ def test_a_word_glued_to_an_identifiers_digits_stays_in_its_span():
     assert without_label(text, sp) == sp and pieces(text, sp) == [sp]
     text = "MRN: 00482913"
     assert text[without_label(text, make_span(0, 13, "MEDICALRECORD")).start:] == "00482913"
+
+
+#: UK durations (days ``n/7``, weeks ``n/52``) in made-up lines: the shipped model (look16 member) tags seven of the
+#: eight as dates, in every casing; the chain keeps all eight as written by the duration reason alone. The rule
+#: ledger's 23 development sets hold no such case (diet18, docs/rules.md): this is the reason's evidence.
+UK_DURATIONS = [("productive cough for 2/52, SOB x 3/7", ("2/52", "3/7")),
+                ("Cough for 3/7. Seen by GP.", ("3/7",)),
+                ("Wheeze over past 2/52, worse at night.", ("2/52",)),
+                ("Knee pain 3/52 ago after a fall.", ("3/52",)),
+                ("Diarrhoea x 5/7, no blood. Review in clinic.", ("5/7",)),
+                ("Hx: 6/52 history of low mood", ("6/52",)),
+                ("unwell for ~4/7 with fevers", ("4/7",))]
+
+
+def _durations_taken(model, casing: str) -> list[str]:
+    from crfdeid.experiments.casings import recase
+    taken_ = []
+    for text, values in UK_DURATIONS:
+        text = recase(text, casing)
+        spans = model.tag_text(text).spans
+        for v in values:
+            start = text.index(v)
+            if any(s.start < start + len(v) and start < s.end for s in spans):
+                taken_.append(v)
+    return taken_
+
+
+@pytest.fixture(scope="module")
+def shipped_model():
+    from crfdeid.crf import Model
+    return Model.load()
+
+
+@pytest.mark.parametrize("casing", ["as-written", "lower", "upper"])
+def test_uk_durations_stay_as_written_end_to_end_by_the_duration_reason(shipped_model, casing):
+    from crfdeid.experiments import ledger
+
+    model = shipped_model
+    assert _durations_taken(model, casing) == []
+    with ledger.switched_off(ledger._units()["values duration"]):
+        # the day the model keeps them itself, the reason is a candidate of the rule diet (docs/rules.md)
+        assert len(_durations_taken(model, casing)) >= 5
