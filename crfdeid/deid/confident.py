@@ -329,6 +329,10 @@ def _cut(text: str, sp: Span) -> bool:
 
 
 _JOINERS = "-/\u2010\u2011"
+#: A letter alone at a phone span's start or end, blanks between it and the digits (``T 052 55 61 30``,
+#: ``021 555 7310  E``): a field's label (tel., e-mail) taken in, as no number is written; an extension's
+#: letter has its digits after it (``x 204``). Evidence: false18 (2026-11-27, docs/deid.md).
+_PHONE_LETTER = re.compile(r"^[^\W\d_][ \t]+\d|\d[ \t]+[^\W\d_]$")
 
 
 def _label_word(surface: str) -> bool:
@@ -371,6 +375,8 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
         return "cut"  # a word cut in two (E of E11.649, Roux-en-Y's Y): a piece of a code or a term
     if sub in _ID_TYPES | {"PHONE", "FAX"} and _label_word(surface):
         return "label"  # a word apart from the number (CHI 1203571482, NRIC: S7103388J): a label swallowed
+    if sub in ("PHONE", "FAX") and _PHONE_LETTER.search(surface):
+        return "label"  # T 052 55 61 30, 021 555 7310  E: a letter heading the number or the next field
     if sub in PERSON_SUBTYPES:
         return name_doubt(text, sp, confidence, known)
     if sub == "DATE":
