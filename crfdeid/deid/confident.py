@@ -332,6 +332,11 @@ _JOINERS = "-/\u2010\u2011"
 #: A letter alone at a phone span's start or end, blanks between it and the digits (``T 052 55 61 30``,
 #: ``021 555 7310  E``): a field's label (tel., e-mail) taken in, as no number is written; an extension's
 #: letter has its digits after it (``x 204``). Evidence: false18 (2026-11-27, docs/deid.md).
+#: A word of years right after a number of one to three digits, in the languages of the development sets' notes
+#: (``66 años``, ``66 anos``, ``66 ans``, ``66 Jahre``, ``66 jaar``, ``66 år``, ``66 anni``, ``66 lat``, ``66 tahun``,
+#: ``66 yaş``, ``66 tuổi``, ``66 taon``, ``66 yrs``): the number is an age, no identifier (false18, 2026-11-27).
+_AGE_AFTER = re.compile(r"(?i)[ \t]*(?:-[ \t]*)?(?:years?|yrs?|y/?o|y\.o\.|a[ñn]os|ans|jahre|jaar|år|anni|lat|let"
+                        r"|tahun|ya[şs]|tuổi|taon)(?![^\W\d_])")
 _PHONE_LETTER = re.compile(r"^[^\W\d_][ \t]+\d|\d[ \t]+[^\W\d_]$")
 
 
@@ -384,8 +389,9 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     if sub in ("PHONE", "FAX"):
         return phone_doubt(text, sp, country)
     if sub in _ID_TYPES:
-        if not any(c.isdigit() for c in surface) or shift(surface):
-            return "id"  # no digit; 1900-0700, two clock times of a shift
+        if not any(c.isdigit() for c in surface) or shift(surface) or (
+                re.fullmatch(r"\d{1,3}", surface) and _AGE_AFTER.match(text, sp.end)):
+            return "id"  # no digit; 1900-0700, two clock times of a shift; 66 años, an age
         return "id" if _LOWER_GLUED.search(surface) else None  # p.(Glu23ValfsTer17): a variant, no identifier
     if sub == "EMAIL":
         return None if "@" in surface else "email"
