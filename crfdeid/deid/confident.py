@@ -215,6 +215,8 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         return "date"  # a year alone the tagger doubts (G2P2 (2002)): a count or a value as often
     if all(set(p.fields) <= {"mon"} for p in found) and surface.isupper() and len(surface) <= 4 and not shouting(text):
         return "date"  # a month alone in capitals, a note not in capitals (on OCT): an abbreviation
+    if _EXPIRY_BEFORE.search(text, max(0, sp.start - 24), sp.start):
+        return "date"  # exp 09/2027: a product's (a drug lot's, a device's) expiry, no date of the patient's
     pair = _PAIR.fullmatch(surface)
     if pair is not None:
         # two numbers alone, no year, no month name, right after a clinical word or abbreviation (PR 6/8,
@@ -234,6 +236,12 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
 
 
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s.:#-]*$")
+#: An expiry's word right before a date (``exp 09/2027``, ``Expiry: 03/2026``, ``use by``, ``cad.``, ``vence``,
+#: ``validade``, ``péremption``, ``Verfall``): the date a product (a drug lot, a device, a blood unit) lapses,
+#: not an event of the patient's; a made-up date there states a false product fact (false18, 2026-11-27).
+_EXPIRY_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:exp|expiry|expires|expiration|use[ \t]+by|best[ \t]+before"
+                            r"|cad|caducidad|caduca|vence|vencimiento|validade|val|p[ée]remption|verfall)"
+                            r"[ \t]*[.:]?[ \t]*(?:date[ \t]*[.:]?[ \t]*)?$")
 _PAIR = re.compile(r"\d{1,2}\s*[-/.]\s*\d{1,2}")
 _LABEL_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)[ \t]*[:=]?[ \t]*$")
 
