@@ -5,7 +5,7 @@ The falsified values left on the development sets were mostly confident spans of
 1.0: docs/synth.md, "C-ids800's falsified values"), so no confidence bar separates them; these shapes do,
 each measured there and again in "Narrow gates measured (2026-11-27, gate15b)" before it was kept:
 
-* ``number_label`` (G2b + G5): one word of letters tagged as a place, no listed name or place, that labels a
+* ``number_label`` (G2b + G5): one word of letters (or two) tagged as a place, no listed name or place, that labels a
   number: right before a span holding a digit of a phone, fax or identifier type (blanks, ``:`` or ``#``
   between: ``Mob 07700 900123``, ``bleep 3391``, ``Appointments: 6100 2000``), or written elsewhere in the
   note before a ``:`` or ``#`` (``Bleep:``). A made-up town there states a false label. (Names and listed
@@ -98,7 +98,8 @@ def _listed() -> frozenset:
 
 
 def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list[int]], fixed=None) -> bool:
-    """Whether ``sp`` is one word of letters of a place's type, no listed name or place, before ``after``, a
+    """Whether ``sp`` is one word of letters (or two, since false18: ``CÉDULA OM 48217``) of a place's type, no
+    listed name or place, before ``after``, a
     phone, fax or identifier span holding a digit, with only blanks, ``:`` or ``#`` between, or written elsewhere
     in the note right before a ``:`` or ``#`` (``labels``: :func:`labels_of`).
 
@@ -107,7 +108,9 @@ def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list
     number (``Hotline 19555``, ``CARNA 104882``, ``MCNZ 61822``) as a town and its postcode, but a town's postcode
     in an address has the form of its country's (false18, 2026-11-27; docs/deid.md)."""
     word = text[sp.start:sp.end]
-    if sp.subtype not in PLACE_TYPES or not _LETTERS.fullmatch(word) or fold(word) in _listed():
+    words = word.split(" ")
+    if sp.subtype not in PLACE_TYPES or len(words) > 2 or not all(_LETTERS.fullmatch(w) for w in words) or any(
+            fold(w) in _listed() for w in words):
         return False  # a name's type, or a listed name or place: a person's or a town's, the gate's cost alone
     if (after is not None and after.subtype in _NUMBERS and _BETWEEN.fullmatch(text, sp.end, after.start)
             and any(c.isdigit() for c in text[after.start:after.end])
