@@ -78,9 +78,16 @@ def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None)
     """
     if sp.subtype not in PERSON_SUBTYPES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
         return None
-    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp, initials=False):
+    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_after(text, sp) or (
+            person_before(text, sp, initials=False) and not _ITEM_MARK.search(text, max(0, sp.start - 30), sp.start)):
         return None  # Dr, Pt, nurse, seen by, ", RN" beside it: a person's word the rule did not need
     return "model"
+
+
+#: A mark right before a span that belongs to what comes before it: a unit after a number (``26 CM``) or a
+#: credential closing the name before, between commas (``Reyes-Abad, MD, DOH-accredited``): no person's mark of
+#: the span itself (false18, 2026-11-27).
+_ITEM_MARK = re.compile(r"(?:\d[ \t]*|,[ \t]*)[^\W\d_][\w.'-]*[ \t]*[,:]?[ \t]*$")
 
 
 _AFTER_NAME = re.compile(r"[ \t]*,[ \t]*$")
@@ -171,8 +178,11 @@ def person_beside(text: str, sp: Span, initials: bool = True) -> bool:
     initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
     Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
     ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
-    if person_before(text, sp, initials):
-        return True
+    return person_before(text, sp, initials) or person_after(text, sp)
+
+
+def person_after(text: str, sp: Span) -> bool:
+    """Whether a credential or a person's verb stands right after ``sp`` (``Okafor, RN``, ``Okafor aware``)."""
     after = _CREDENTIAL_AFTER.match(text, sp.end)
     return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
 
