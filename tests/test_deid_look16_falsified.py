@@ -112,3 +112,14 @@ def test_a_unit_or_anothers_credential_is_no_persons_mark_for_a_rule_name_the_mo
     new = written(doc)
     assert placeholder(doc, 0, new) and placeholder(doc, 1, new)
     assert "[**" not in new[2], new  # a staff role right before the name: a person's mark
+
+
+@pytest.mark.parametrize("casing", CASINGS)
+def test_a_name_filling_quotes_or_brackets_after_no_name_is_a_quotation_or_a_gloss(casing):
+    doc = cased(tagged('Refiere ronquido "casi nada" por la noche. Arch bars (Erich) upper and lower.\n'
+                       'Brother Robert "Bob" Okafor visited; his wife (Mary) rang.\n',
+                       ("casi nada", "PATIENT"), ("Erich", "PATIENT"), ("Bob", "PATIENT"), ("Okafor", "PATIENT"),
+                       ("Mary", "PATIENT")), casing)
+    new = written(doc)
+    assert placeholder(doc, 0, new) and placeholder(doc, 1, new)
+    assert all("[**" not in new[i] for i in (2, 3, 4)), new  # a nickname in a name, a relation's name

@@ -33,7 +33,7 @@ from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from .confident_places import MODEL_SURE
-from .evidence import PERSON_AFTER, SURE, TITLE_BEFORE, english, fold
+from .evidence import PERSON_AFTER, SURE, TITLE_BEFORE, english, fold, lower_case
 
 #: The Safe Harbor layer's fixed forms whose words alone make no identifier certain (a year alone: a
 #: classification's or a count's as often, ``WHO 1973``): the tagger's confidence and the evidence judge them
@@ -48,7 +48,38 @@ def note_doubt(text: str, sp: Span, confidence: float | None, crf: float | None,
     ``name``), or None; ``confidence`` the tagger's, ``crf`` the model's word, ``person_ends`` where the note's
     name spans end."""
     return (rule_doubt(text, sp, confidence, crf) or role_after_name(text, sp, person_ends, crf)
-            or pair_doubt(text, sp, confidence) or word_doubt(text, sp, confidence))
+            or pair_doubt(text, sp, confidence) or word_doubt(text, sp, confidence) or quoted_doubt(text, sp))
+
+
+_OPEN = {'"': '"', "\u201c": "\u201d", "(": ")"}
+
+
+def quoted_doubt(text: str, sp: Span) -> str | None:
+    """``name`` when the name span ``sp`` fills a pair of quotation marks or brackets and the word before the
+    opening mark is no name's (not capitalised in a note that capitalises, no listed name) and no person's mark
+    (:func:`person_before`): a quotation or a gloss (``refiere ronquido "casi nada"``, ``arch bars (Erich)``), not
+    a nickname (``Robert "Bob" Smith``) nor a relation's name (``his wife (Mary)``) (false18, 2026-11-27)."""
+    if sp.subtype not in PERSON_SUBTYPES or sp.start < 1 or sp.end >= len(text):
+        return None
+    opening = text[sp.start - 1]
+    if _OPEN.get(opening) != text[sp.end]:
+        return None
+    inner = Span(sp.start - 1, sp.end + 1, sp.category, sp.subtype)
+    if person_before(text, inner):
+        return None
+    m = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 31), sp.start - 1)
+    if m is None:
+        return None
+    word = m.group(1)
+    if fold(word) in _names() or (word[:1].isupper() and not lower_case(text) and not word.isupper()):
+        return None
+    return "name"
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset:
+    """The listed first names and surnames, folded."""
+    return frozenset(fold(w) for n in ("first_male", "first_female", "surnames") for w in gazetteers.entries(n))
 
 
 def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None) -> str | None:
