@@ -6,14 +6,17 @@ round"), read by :func:`crfdeid.deid.confident.doubt` after the evidence of each
   the model gives P(PHI) below :data:`.confident_places.MODEL_SURE`, with no title or person's word beside it
   (the fifth round's place rule, :func:`.confident_places.model_doubt`, for names: ``0.8 C``, ``P-K, P-Krea``; since
   the tenth round an initial or the name lists, the rules' own evidence, prove nothing against the model:
-  ``D. Cryotherapy``, ``H. pylori``, ``Carter-Thomason device``);
+  ``D. Cryotherapy``, ``H. pylori``, ``Carter-Thomason device``; since false18 a mark that is another's, a unit
+  after a number or a credential closing the name before, neither: ``26 CM Percuflex``);
 * :func:`role_after_name`: a name or an institution right after a person's name and a comma, where a
   credential or a role stands, that the model is less than :data:`SURE` of or, an institution, that has no
   institution's word (``Dott. Lorenzo Quaglia, Dirigente Medico``, ``Dr. Ana Ruiz, Cirujana Bariatra``);
 * :func:`pair_doubt`: a day and month alone (no year, no month's name) that the tagger is less than
   :data:`SURE` of, in a note that writes its dates with a year (``International 10-20 system``, ``10-14 days``);
 * :func:`word_doubt`: one word alone taken as a name that is a first name and a common English word too
-  (``Walker``, ``Winter``), that the tagger is less than :data:`SURE` of, with no person's mark beside it.
+  (``Walker``, ``Winter``), that the tagger is less than :data:`SURE` of, with no person's mark beside it;
+* :func:`quoted_doubt`: a name filling quotation marks or brackets after a word that is no name's and no person's
+  mark: a quotation or a gloss (``"casi nada"``, ``arch bars (Erich)``; false18, 2026-11-27).
 
 Besides, a year alone that the Safe Harbor layer's ``bare_year`` form finds (:data:`WEAK_FORMS`) is no
 identifier of a fixed form: the tagger's confidence judges it (``G3 by WHO 1973``).
