@@ -15,9 +15,11 @@ from crfdeid.recognizers import fixedforms, phones
 from crfdeid.text.patterns import LazyModule
 
 # Modules a `tag` of a note without numbers must not import (each costs start-up time; yaml: no YAML read;
-# the FHIR and HL7 v2 formats are imported when their name is first asked for).
+# the FHIR and HL7 v2 formats are imported when their name is first asked for, the surrogates' date and
+# unit readers on the first surrogate or check).
 NOT_AT_START = ("stdnum", "phonenumbers", "yaml", "pandas", "wordfreq", "tqdm", "crfdeid.deid.surrogate",
-                "crfdeid.io.fhir", "crfdeid.io.hl7")
+                "crfdeid.io.fhir", "crfdeid.io.hl7", "crfdeid.deid.dategroups", "crfdeid.deid.guard",
+                "crfdeid.deid.places")
 
 
 def _modules_after(code: str) -> set:

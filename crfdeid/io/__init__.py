@@ -12,7 +12,8 @@ Built-in formats: ``i2b2``, ``physionet`` (read only), ``brat``, ``text``,
 
 from __future__ import annotations
 
-from . import brat, i2b2, jsonl, physionet, table, text  # noqa: F401  (they register themselves; fhir, hl7 on first use)
+# They register themselves; fhir and hl7 on first use (registry.ON_FIRST_USE).
+from . import brat, i2b2, jsonl, physionet, table, text  # noqa: F401
 from .files import BOM, atomic_write, is_stdio, list_files, read_text_file
 from .outputs import FolderWriter, StreamWriter, check_output, write_document
 from .registry import (
