@@ -16,10 +16,10 @@ from crfdeid.text.patterns import LazyModule
 
 # Modules a `tag` of a note without numbers must not import (each costs start-up time; yaml: no YAML read;
 # the FHIR and HL7 v2 formats are imported when their name is first asked for, the surrogates' date and
-# unit readers on the first surrogate or check).
+# unit readers on the first surrogate or check, the process pool when a run asks for workers).
 NOT_AT_START = ("stdnum", "phonenumbers", "yaml", "pandas", "wordfreq", "tqdm", "crfdeid.deid.surrogate",
                 "crfdeid.io.fhir", "crfdeid.io.hl7", "crfdeid.deid.dategroups", "crfdeid.deid.guard",
-                "crfdeid.deid.places")
+                "crfdeid.deid.places", "multiprocessing", "concurrent")
 
 
 def _modules_after(code: str) -> set:
