@@ -14,8 +14,12 @@ import pytest
 from crfdeid.recognizers import fixedforms, phones
 from crfdeid.text.patterns import LazyModule
 
-# Modules a `tag` of a note without numbers must not import (each costs start-up time; yaml: no YAML read).
-NOT_AT_START = ("stdnum", "phonenumbers", "yaml", "pandas", "wordfreq", "tqdm", "crfdeid.deid.surrogates")
+# Modules a `tag` of a note without numbers must not import (each costs start-up time; yaml: no YAML read;
+# the FHIR and HL7 v2 formats are imported when their name is first asked for, the surrogates' date and
+# unit readers on the first surrogate or check, the process pool when a run asks for workers).
+NOT_AT_START = ("stdnum", "phonenumbers", "yaml", "pandas", "wordfreq", "tqdm", "crfdeid.deid.surrogate",
+                "crfdeid.io.fhir", "crfdeid.io.hl7", "crfdeid.deid.dategroups", "crfdeid.deid.guard",
+                "crfdeid.deid.places", "multiprocessing", "concurrent")
 
 
 def _modules_after(code: str) -> set:
@@ -60,3 +64,12 @@ def test_lazy_modules_are_the_modules():
     assert fixedforms._valid(fixedforms.gb_nhs, "943 476 5919")
     assert not fixedforms._valid(fixedforms.gb_nhs, "943 476 5918")
     assert phones.possible_international("+44 20 7946 0018")
+
+
+def test_the_formats_imported_on_first_use_are_found_by_name():
+    out = subprocess.run([sys.executable, "-c", "import sys\nfrom crfdeid import io\n"
+                          "before = sorted(m for m in io.ON_FIRST_USE.values() if m in sys.modules)\n"
+                          "print(before, io.reader_for('fhir').__module__, io.writer_class('hl7').__module__, "
+                          "{'fhir', 'hl7'} <= set(io.reader_names()) & set(io.writer_names()))"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["[]", "crfdeid.io.fhir", "crfdeid.io.hl7", "True"]

@@ -12,11 +12,14 @@ from dataclasses import asdict, dataclass
 
 from ..document import Document
 from ..labels import encode
+from ..text.patterns import LazyModule
 from ..text.tokenize import tokenize
-from . import ages, dates
-from .dategroups import date_groups
-from .guard import Units
 from .spans import as_name, deid_spans, lower_same_length, plain_words
+
+# The surrogates' age, date and unit readers, imported on the first check: ``tag`` imports this
+# package for its redaction and never checks (their modules cost each start-up about 0.01 CPU-s).
+ages, dates = LazyModule("crfdeid.deid.ages"), LazyModule("crfdeid.deid.dates")
+_dategroups, _guard = LazyModule("crfdeid.deid.dategroups"), LazyModule("crfdeid.deid.guard")
 
 #: Where the default ``age_keeps`` of :func:`check` lives (imported on the first check without one).
 SURROGATES = "crfdeid.deid.surrogate"
@@ -128,12 +131,12 @@ def check(pairs, exempt: dict | None = None, age_keeps=None, order: str | dict |
             rep.span_text_mismatch += 1
             continue
         rep.run_leaks += sum(
-            Units.of(orig.surface(a), keep=age_keeps if a.subtype == "AGE" else None).survivor(
+            _guard.Units.of(orig.surface(a), keep=age_keeps if a.subtype == "AGE" else None).survivor(
                 new.surface(b)) is not None for a, b in zip(spans, new.spans)
             if a.subtype != "DATE" and a not in fell)
         rep.misaligned += _problems(new)
         rep.misaligned_before += _problems(orig.with_spans(spans))
-        groups = list(zip(date_groups(orig.text, spans), date_groups(new.text, new.spans)))
+        groups = list(zip(_dategroups.date_groups(orig.text, spans), _dategroups.date_groups(new.text, new.spans)))
         # a piece of a date annotated in parts may stay (July | 1 -> July | 30): judge the whole date
         moved = {sp for go, gn in groups
                  if orig.text[go[0].start:go[-1].end].lower() != new.text[gn[0].start:gn[-1].end].lower()

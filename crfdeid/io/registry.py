@@ -22,7 +22,8 @@ A writer is a class ``Writer(out, **options)`` with ``write(doc)`` and
 
 Modules listed in :data:`PLUGINS` (``crfdeid.synth``, ``crfdeid.deid.writers``)
 are imported the first time an unknown name is asked for, so their formats need
-no import by the caller.
+no import by the caller; the built-in formats of :data:`ON_FIRST_USE` (``fhir``,
+``hl7``) are imported when their name is first asked for.
 
 >>> parse_spec("i2b2:/data/test")
 ('i2b2', '/data/test')
@@ -50,7 +51,15 @@ PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.
            "writer": ("crfdeid.deid.writers",)}
 
 
+#: Built-in formats whose module is imported when the format's name is first asked for (or every
+#: name is listed): a ``tag`` run of other formats does not compile and run the FHIR and HL7 v2
+#: modules and their tables (about 0.04 CPU-s of every start-up; docs/performance.md, 2026-11-27).
+ON_FIRST_USE = {"fhir": "crfdeid.io.fhir", "hl7": "crfdeid.io.hl7"}
+
+
 def _load_plugins(kind: str) -> None:
+    for name in ON_FIRST_USE.values():
+        importlib.import_module(name)
     for name in PLUGINS[kind]:
         try:
             importlib.import_module(name)
@@ -75,15 +84,24 @@ def writer_names() -> list[str]:
 def reader_for(fmt: str) -> Callable:
     """The reader registered as ``fmt``; :class:`~crfdeid.errors.RegistryError` lists the known ones."""
     if fmt not in READERS:
-        _load_plugins("reader")
+        _load_named(fmt, "reader")
     return READERS.get(fmt)
 
 
 def writer_class(fmt: str):
     """The writer class registered as ``fmt``; :class:`~crfdeid.errors.RegistryError` lists the known ones."""
     if fmt not in WRITERS:
-        _load_plugins("writer")
+        _load_named(fmt, "writer")
     return WRITERS.get(fmt)
+
+
+def _load_named(fmt: str, kind: str) -> None:
+    """Import what registers ``fmt``: its module when it is a built-in format of :data:`ON_FIRST_USE`,
+    else the plugins."""
+    if fmt in ON_FIRST_USE:
+        importlib.import_module(ON_FIRST_USE[fmt])
+    else:
+        _load_plugins(kind)
 
 
 def parse_spec(spec, default: str | None = None) -> tuple[str, str]:

@@ -25,13 +25,10 @@ from __future__ import annotations
 import copy
 import inspect
 import itertools
-import multiprocessing as mp
 import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from types import EllipsisType
 
 from ..document import Document
@@ -41,12 +38,16 @@ from ..io.registry import writer_class
 from ..progress import Cancelled, checkpoint
 from ..site import TableUse, mining
 from ..text import dateorder
+from ..text.patterns import LazyModule
 from . import model as tagging_model
 from .inputs import open_inputs, refuse_existing  # noqa: F401 - the command's, kept importable here
 from .learning import learnt_by_patient, learnt_first
 from .model import TaggingModel, batches
 from .results import Record, explanation, span_records, tag_result  # noqa: F401 - importable here
 from .workers import bound_jobs, end_with_parent
+
+# The process pool of ``--jobs N``, imported when a run asks for workers (about 0.01 CPU-s of every start-up).
+_mp, _pool = LazyModule("multiprocessing"), LazyModule("concurrent.futures.process")
 
 #: The output style of a session that renders no text (spans only).
 SPANS = "spans"
@@ -233,10 +234,10 @@ class Session:
             _WORKER = self
         # concurrent.futures notices a worker that dies (kill -9, out of memory) and fails every
         # pending task with BrokenProcessPool; multiprocessing.Pool would wait for it forever
-        pool = ProcessPoolExecutor(jobs - 1, mp.get_context(method), _init_worker, (self._spec(), os.getpid()))
+        pool = _pool.ProcessPoolExecutor(jobs - 1, _mp.get_context(method), _init_worker, (self._spec(), os.getpid()))
         try:
             yield from self._shared(pool, jobs - 1, batches(docs, shared_batch_chars()))
-        except BrokenProcessPool:
+        except _pool.BrokenProcessPool:
             raise WorkerError(f"a worker process of --jobs {jobs} died (killed, or out of memory) before its "
                               "notes were tagged; the notes written so far are kept, the others are not "
                               "written") from None
