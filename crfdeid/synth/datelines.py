@@ -78,6 +78,11 @@ def _year(rng: random.Random, w: wd.World, day: dt.date) -> list:
     return [("DATE", str(day.year - rng.choice([0, 0, 0, 1, rng.randint(2, 20)])))]
 
 
+def _short_year(rng: random.Random, w: wd.World, day: dt.date) -> list:
+    """A past year by its last two digits after an apostrophe (``MI in '97``): the digits DATE."""
+    return ["'", ("DATE", f"{(day.year - rng.randint(1, 30)) % 100:02d}")]
+
+
 def _pager(rng: random.Random, w: wd.World, day: dt.date) -> list:
     """A pager, bleep or extension number after its label (``pager 40917``, ``bleep 4412``): PHONE."""
     return [("PHONE", rng.choice([ps.digits(rng, 5), ps.digits(rng, 4), ps.pager(rng), f"#{ps.digits(rng, 4)}"]))]
@@ -95,6 +100,7 @@ def _lab(rng: random.Random) -> str:
 
 #: ``<slot>`` -> plain text (never PHI): tests, cultures, clock times, balances, lab values and ranges.
 PLAIN = {
+    "num4": lambda rng: str(rng.randint(1000, 9999)),
     "test": lambda rng: rng.choice(TESTS), "cx": lambda rng: rng.choice(CULTURES),
     "grew": lambda rng: fill(rng, rng.choice(GREW)), "hhmm": _hhmm, "lab": _lab,
     "bal": lambda rng: fill(rng, "{+|-|+|}") + str(rng.randint(2, 40) * 100 + rng.choice([0, 0, 50, 25])),
@@ -105,7 +111,7 @@ PLAIN = {
                                           "the floor|rehab}"),
 }
 #: PHI slots of this style.
-PHI = {"mdh": _month_day_hyphen, "yr": _year, "ward": _ward, "pgr": _pager}
+PHI = {"mdh": _month_day_hyphen, "yr": _year, "yy": _short_year, "ward": _ward, "pgr": _pager}
 
 #: Lines of the ``clinical_date`` notes: dates after tests and cultures, years of orientation, wards by name,
 #: pagers, beside the fractions, ranges, times, balances, values and unnamed wards that are none.
@@ -132,6 +138,17 @@ DATE_LINES = [
     "{Came|Transferred} from <ward> {to|onto} <unit_no> {at <hhmm>|on <md>}.", "Bed on <ward> {requested|confirmed}.",
     "{Back|Transferred|Returned} to <unit_no> {at <hhmm>|on <md>|}.",
     "{Review|Seen} on <unit_no> {with the team|by <role>}.",
+    # a second round (date17-b): a date first on its line or after a time, a clock time first on its line or after
+    # until/since/by, values and balances after was/at midnight, a year after an apostrophe
+    "<md> {admit to|admitted to|transferred to|back to} <unit_no>{| from <ward>}.",
+    "<md> <test> {revealed|showed} <dx>.",
+    "<drug> at {1-20} {mcg/kg/min|units/hr|mg/hr|ml/hr} until {1-11} {am|pm} <md>.",
+    "{Required|Needed|Started on} <drug> <md> due to <dx>.",
+    "<dx> <md>; <cw> {since|from} <mdh>.", "{MI|CVA|CABG|PCI|Appy|TKR|Chole} in <yy>; <dx> <yr>.",
+    "<hhmm> {pt|BP|HR|SBP|sats} {dropped|rose|fell} to <bp>{|, <role> aware}.", "<hhmm>: <drug> given; <val>.",
+    "{Until|Since|By|From} <hhmm>{| to <hhmm>} <cw> {stable|improving|on <drug>}.",
+    "{CK|CPK|BNP|LDH|Ferritin|Lipase} at {1-11} {am|pm} was <num4>; {next|repeat} <hhmm>.",
+    "{LOS|Since admission|Total} <bal> {cc|ml|}; <bal> at midnight.", "{I/O|I&O} <bal>/<bal>{| since <hhmm>}.",
 ]
 
 
