@@ -215,8 +215,6 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
         return "date"  # a year alone the tagger doubts (G2P2 (2002)): a count or a value as often
     if all(set(p.fields) <= {"mon"} for p in found) and surface.isupper() and len(surface) <= 4 and not shouting(text):
         return "date"  # a month alone in capitals, a note not in capitals (on OCT): an abbreviation
-    if _EXPIRY_BEFORE.search(text, max(0, sp.start - 24), sp.start):
-        return "date"  # exp 09/2027: a product's (a drug lot's, a device's) expiry, no date of the patient's
     pair = _PAIR.fullmatch(surface)
     if pair is not None:
         # two numbers alone, no year, no month name, right after a clinical word or abbreviation (PR 6/8,
@@ -236,12 +234,6 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
 
 
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s.:#-]*$")
-#: An expiry's word right before a date (``exp 09/2027``, ``Expiry: 03/2026``, ``use by``, ``cad.``, ``vence``,
-#: ``validade``, ``péremption``, ``Verfall``): the date a product (a drug lot, a device, a blood unit) lapses,
-#: not an event of the patient's; a made-up date there states a false product fact (false18, 2026-11-27).
-_EXPIRY_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:exp|expiry|expires|expiration|use[ \t]+by|best[ \t]+before"
-                            r"|cad|caducidad|caduca|vence|vencimiento|validade|val|p[ée]remption|verfall)"
-                            r"[ \t]*[.:]?[ \t]*(?:date[ \t]*[.:]?[ \t]*)?$")
 _PAIR = re.compile(r"\d{1,2}\s*[-/.]\s*\d{1,2}")
 _LABEL_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)[ \t]*[:=]?[ \t]*$")
 
@@ -337,15 +329,6 @@ def _cut(text: str, sp: Span) -> bool:
 
 
 _JOINERS = "-/\u2010\u2011"
-#: A letter alone at a phone span's start or end, blanks between it and the digits (``T 052 55 61 30``,
-#: ``021 555 7310  E``): a field's label (tel., e-mail) taken in, as no number is written; an extension's
-#: letter has its digits after it (``x 204``). Evidence: false18 (2026-11-27, docs/deid.md).
-#: A word of years right after a number of one to three digits, in the languages of the development sets' notes
-#: (``66 años``, ``66 anos``, ``66 ans``, ``66 Jahre``, ``66 jaar``, ``66 år``, ``66 anni``, ``66 lat``, ``66 tahun``,
-#: ``66 yaş``, ``66 tuổi``, ``66 taon``, ``66 yrs``): the number is an age, no identifier (false18, 2026-11-27).
-_AGE_AFTER = re.compile(r"(?i)[ \t]*(?:-[ \t]*)?(?:years?|yrs?|y/?o|y\.o\.|a[ñn]os|ans|jahre|jaar|år|anni|lat|let"
-                        r"|tahun|ya[şs]|tuổi|taon)(?![^\W\d_])")
-_PHONE_LETTER = re.compile(r"^[^\W\d_][ \t]+\d|\d[ \t]+[^\W\d_]$")
 
 
 def _label_word(surface: str) -> bool:
@@ -388,8 +371,6 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
         return "cut"  # a word cut in two (E of E11.649, Roux-en-Y's Y): a piece of a code or a term
     if sub in _ID_TYPES | {"PHONE", "FAX"} and _label_word(surface):
         return "label"  # a word apart from the number (CHI 1203571482, NRIC: S7103388J): a label swallowed
-    if sub in ("PHONE", "FAX") and _PHONE_LETTER.search(surface):
-        return "label"  # T 052 55 61 30, 021 555 7310  E: a letter heading the number or the next field
     if sub in PERSON_SUBTYPES:
         return name_doubt(text, sp, confidence, known)
     if sub == "DATE":
@@ -397,9 +378,8 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     if sub in ("PHONE", "FAX"):
         return phone_doubt(text, sp, country)
     if sub in _ID_TYPES:
-        if not any(c.isdigit() for c in surface) or shift(surface) or (
-                re.fullmatch(r"\d{1,3}", surface) and _AGE_AFTER.match(text, sp.end)):
-            return "id"  # no digit; 1900-0700, two clock times of a shift; 66 años, an age
+        if not any(c.isdigit() for c in surface) or shift(surface):
+            return "id"  # no digit; 1900-0700, two clock times of a shift
         return "id" if _LOWER_GLUED.search(surface) else None  # p.(Glu23ValfsTer17): a variant, no identifier
     if sub == "EMAIL":
         return None if "@" in surface else "email"

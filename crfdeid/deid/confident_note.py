@@ -6,17 +6,14 @@ round"), read by :func:`crfdeid.deid.confident.doubt` after the evidence of each
   the model gives P(PHI) below :data:`.confident_places.MODEL_SURE`, with no title or person's word beside it
   (the fifth round's place rule, :func:`.confident_places.model_doubt`, for names: ``0.8 C``, ``P-K, P-Krea``; since
   the tenth round an initial or the name lists, the rules' own evidence, prove nothing against the model:
-  ``D. Cryotherapy``, ``H. pylori``, ``Carter-Thomason device``; since false18 a mark that is another's, a unit
-  after a number or a credential closing the name before, neither: ``26 CM Percuflex``);
+  ``D. Cryotherapy``, ``H. pylori``, ``Carter-Thomason device``);
 * :func:`role_after_name`: a name or an institution right after a person's name and a comma, where a
   credential or a role stands, that the model is less than :data:`SURE` of or, an institution, that has no
   institution's word (``Dott. Lorenzo Quaglia, Dirigente Medico``, ``Dr. Ana Ruiz, Cirujana Bariatra``);
 * :func:`pair_doubt`: a day and month alone (no year, no month's name) that the tagger is less than
   :data:`SURE` of, in a note that writes its dates with a year (``International 10-20 system``, ``10-14 days``);
 * :func:`word_doubt`: one word alone taken as a name that is a first name and a common English word too
-  (``Walker``, ``Winter``), that the tagger is less than :data:`SURE` of, with no person's mark beside it;
-* :func:`quoted_doubt`: a name filling quotation marks or brackets after a word that is no name's and no person's
-  mark: a quotation or a gloss (``"casi nada"``, ``arch bars (Erich)``; false18, 2026-11-27).
+  (``Walker``, ``Winter``), that the tagger is less than :data:`SURE` of, with no person's mark beside it.
 
 Besides, a year alone that the Safe Harbor layer's ``bare_year`` form finds (:data:`WEAK_FORMS`) is no
 identifier of a fixed form: the tagger's confidence judges it (``G3 by WHO 1973``).
@@ -36,7 +33,7 @@ from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from .confident_places import MODEL_SURE
-from .evidence import PERSON_AFTER, SURE, TITLE_BEFORE, english, fold, lower_case
+from .evidence import PERSON_AFTER, SURE, TITLE_BEFORE, english, fold
 
 #: The Safe Harbor layer's fixed forms whose words alone make no identifier certain (a year alone: a
 #: classification's or a count's as often, ``WHO 1973``): the tagger's confidence and the evidence judge them
@@ -51,38 +48,7 @@ def note_doubt(text: str, sp: Span, confidence: float | None, crf: float | None,
     ``name``), or None; ``confidence`` the tagger's, ``crf`` the model's word, ``person_ends`` where the note's
     name spans end."""
     return (rule_doubt(text, sp, confidence, crf) or role_after_name(text, sp, person_ends, crf)
-            or pair_doubt(text, sp, confidence) or word_doubt(text, sp, confidence) or quoted_doubt(text, sp))
-
-
-_OPEN = {'"': '"', "\u201c": "\u201d", "(": ")"}
-
-
-def quoted_doubt(text: str, sp: Span) -> str | None:
-    """``name`` when the name span ``sp`` fills a pair of quotation marks or brackets and the word before the
-    opening mark is no name's (not capitalised in a note that capitalises, no listed name) and no person's mark
-    (:func:`person_before`): a quotation or a gloss (``refiere ronquido "casi nada"``, ``arch bars (Erich)``), not
-    a nickname (``Robert "Bob" Smith``) nor a relation's name (``his wife (Mary)``) (false18, 2026-11-27)."""
-    if sp.subtype not in PERSON_SUBTYPES or sp.start < 1 or sp.end >= len(text):
-        return None
-    opening = text[sp.start - 1]
-    if _OPEN.get(opening) != text[sp.end]:
-        return None
-    inner = Span(sp.start - 1, sp.end + 1, sp.category, sp.subtype)
-    if person_before(text, inner):
-        return None
-    m = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 31), sp.start - 1)
-    if m is None:
-        return None
-    word = m.group(1)
-    if fold(word) in _names() or (word[:1].isupper() and not lower_case(text) and not word.isupper()):
-        return None
-    return "name"
-
-
-@lru_cache(maxsize=1)
-def _names() -> frozenset:
-    """The listed first names and surnames, folded."""
-    return frozenset(fold(w) for n in ("first_male", "first_female", "surnames") for w in gazetteers.entries(n))
+            or pair_doubt(text, sp, confidence) or word_doubt(text, sp, confidence))
 
 
 def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None) -> str | None:
@@ -112,16 +78,9 @@ def rule_doubt(text: str, sp: Span, confidence: float | None, crf: float | None)
     """
     if sp.subtype not in PERSON_SUBTYPES or confidence is None or confidence < 1.0 or crf is None or crf >= MODEL_SURE:
         return None
-    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_after(text, sp) or (
-            person_before(text, sp, initials=False) and not _ITEM_MARK.search(text, max(0, sp.start - 30), sp.start)):
+    if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp, initials=False):
         return None  # Dr, Pt, nurse, seen by, ", RN" beside it: a person's word the rule did not need
     return "model"
-
-
-#: A mark right before a span that belongs to what comes before it: a unit after a number (``26 CM``) or a
-#: credential closing the name before, between commas (``Reyes-Abad, MD, DOH-accredited``): no person's mark of
-#: the span itself (false18, 2026-11-27).
-_ITEM_MARK = re.compile(r"(?:\d[ \t]*|,[ \t]*)[^\W\d_][\w.'-]*[ \t]*[,:]?[ \t]*$")
 
 
 _AFTER_NAME = re.compile(r"[ \t]*,[ \t]*$")
@@ -212,11 +171,8 @@ def person_beside(text: str, sp: Span, initials: bool = True) -> bool:
     initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
     Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
     ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
-    return person_before(text, sp, initials) or person_after(text, sp)
-
-
-def person_after(text: str, sp: Span) -> bool:
-    """Whether a credential or a person's verb stands right after ``sp`` (``Okafor, RN``, ``Okafor aware``)."""
+    if person_before(text, sp, initials):
+        return True
     after = _CREDENTIAL_AFTER.match(text, sp.end)
     return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
 

@@ -79,11 +79,9 @@ _WORD_BEFORE = re.compile(r"([^\W\d_][\w'-]*)[ \t]*:?[ \t]*$")
 
 def scale_before(text: str, start: int) -> bool:
     """Whether the first word of a listed scale's name of three words or more stands right before ``start``
-    (``Boston 8/9``): a score written with its scale's first word, capitalised (in a note written in lower case,
-    where a capital tells nothing, as written: ``prep: boston 8/9``; false18, 2026-11-27)."""
+    (``Boston 8/9``): a score written with its scale's first word."""
     m = _WORD_BEFORE.search(text, max(0, start - 30), start)
-    return (m is not None and (m.group(1)[0].isupper() or lower_case(text))
-            and fold(m.group(1)) in _scale_firsts())
+    return m is not None and m.group(1)[0].isupper() and fold(m.group(1)) in _scale_firsts()
 
 
 _PLURAL_AFTER = re.compile(r"[ \t]+([a-z]{3,}[^s\W]s)\b")

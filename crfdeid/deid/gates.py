@@ -5,7 +5,7 @@ The falsified values left on the development sets were mostly confident spans of
 1.0: docs/synth.md, "C-ids800's falsified values"), so no confidence bar separates them; these shapes do,
 each measured there and again in "Narrow gates measured (2026-11-27, gate15b)" before it was kept:
 
-* ``number_label`` (G2b + G5): one word of letters (or two) tagged as a place, no listed name or place, that labels a
+* ``number_label`` (G2b + G5): one word of letters tagged as a place, no listed name or place, that labels a
   number: right before a span holding a digit of a phone, fax or identifier type (blanks, ``:`` or ``#``
   between: ``Mob 07700 900123``, ``bleep 3391``, ``Appointments: 6100 2000``), or written elsewhere in the
   note before a ``:`` or ``#`` (``Bleep:``). A made-up town there states a false label. (Names and listed
@@ -54,8 +54,8 @@ from .evidence import fold, lists
 #: The gates, by the reason the writer counts (``narrow_gates`` in its summary); all on by default.
 GATES = NARROW_GATES
 _NAMES_PLACES = PERSON_SUBTYPES | PLACE_TYPES
-#: The types of a number a word labels (a phone, a fax, an identifier; a postcode no fixed form explains).
-_NUMBERS = frozenset({"PHONE", "FAX", "IDNUM", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "SSN", "ZIP"})
+#: The types of a number a word labels (a phone, a fax, an identifier).
+_NUMBERS = frozenset({"PHONE", "FAX", "IDNUM", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "SSN"})
 _LETTERS = re.compile(r"[^\W\d_]+")
 _BETWEEN = re.compile(r"[ \t:#]*")
 _PAIR = re.compile(r"\d{1,2}/\d{1,2}")
@@ -97,24 +97,16 @@ def _listed() -> frozenset:
     return names | places
 
 
-def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list[int]], fixed=None) -> bool:
-    """Whether ``sp`` is one word of letters (or two, since false18: ``CÉDULA OM 48217``) of a place's type, no
-    listed name or place, before ``after``, a
-    phone, fax or identifier span holding a digit, with only blanks, ``:`` or ``#`` between, or written elsewhere
-    in the note right before a ``:`` or ``#`` (``labels``: :func:`labels_of`).
-
-    A postcode after the word counts as such a number when no fixed postcode form of the Safe Harbor layer lies
-    over it (``fixed``: the note's fixed forms, anything with ``over(span)``): the tagger reads a label and its
-    number (``Hotline 19555``, ``CARNA 104882``, ``MCNZ 61822``) as a town and its postcode, but a town's postcode
-    in an address has the form of its country's (false18, 2026-11-27; docs/deid.md)."""
+def number_label(text: str, sp: Span, after: Span | None, labels: dict[str, list[int]]) -> bool:
+    """Whether ``sp`` is one word of letters of a place's type, no listed name or place, before ``after``, a
+    phone, fax or
+    identifier span holding a digit, with only blanks, ``:`` or ``#`` between, or written elsewhere in the note
+    right before a ``:`` or ``#`` (``labels``: :func:`labels_of`)."""
     word = text[sp.start:sp.end]
-    words = word.split(" ")
-    if sp.subtype not in PLACE_TYPES or len(words) > 2 or not all(_LETTERS.fullmatch(w) for w in words) or any(
-            fold(w) in _listed() for w in words):
+    if sp.subtype not in PLACE_TYPES or not _LETTERS.fullmatch(word) or fold(word) in _listed():
         return False  # a name's type, or a listed name or place: a person's or a town's, the gate's cost alone
     if (after is not None and after.subtype in _NUMBERS and _BETWEEN.fullmatch(text, sp.end, after.start)
-            and any(c.isdigit() for c in text[after.start:after.end])
-            and (after.subtype != "ZIP" or (fixed is not None and not fixed.over(after)))):
+            and any(c.isdigit() for c in text[after.start:after.end])):
         return True
     return any(at != sp.start for at in labels.get(fold(word), ()))
 
@@ -144,10 +136,9 @@ def heading_line(text: str, sp: Span) -> bool:
     return (not before or before.endswith(("-", "\u2013"))) and (not rest or rest.startswith("/"))
 
 
-def gated(text: str, spans: list[Span], gates=GATES, fixed=None) -> dict[tuple[int, int], str]:
+def gated(text: str, spans: list[Span], gates=GATES) -> dict[tuple[int, int], str]:
     """The spans of a note (``(start, end)``) a gate of ``gates`` writes as placeholders, with its reason;
-    a gated span's repeats (the same words, case folded, a type of the same gate) too. ``fixed``: the note's
-    fixed Safe Harbor forms (:class:`~crfdeid.deid.policies.Overlaps`), read by :func:`number_label`."""
+    a gated span's repeats (the same words, case folded, a type of the same gate) too."""
     ordered = sorted(spans, key=lambda s: (s.start, s.end))
     starts = [s.start for s in ordered]
     labels = labels_of(text) if "number_label" in gates else {}
@@ -156,7 +147,7 @@ def gated(text: str, spans: list[Span], gates=GATES, fixed=None) -> dict[tuple[i
     for sp in ordered:
         j = bisect_left(starts, sp.end)  # the first span after this one
         after = ordered[j] if j < len(ordered) else None
-        why = ("number_label" if "number_label" in gates and number_label(text, sp, after, labels, fixed)
+        why = ("number_label" if "number_label" in gates and number_label(text, sp, after, labels)
                else "fraction" if "fraction" in gates and fraction(text, sp, dated)
                else "heading_line" if "heading_line" in gates and heading_line(text, sp) else None)
         if why is not None:

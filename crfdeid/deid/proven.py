@@ -43,7 +43,7 @@ from ..schema import PERSON_SUBTYPES
 from . import ages, names
 from .confident_note import first_names, person_before
 from .defaults import DEFAULT_PROVEN
-from .evidence import TITLE_BEFORE, fold, lists, shouting
+from .evidence import TITLE_BEFORE, fold
 
 #: The bars measured (docs/deid.md, "Eighth round"): the lowest token P(PHI) a span needs without a fixed form.
 BARS = (0.9, 0.95, 0.98, 0.99)
@@ -69,35 +69,12 @@ def bar(value) -> float | None:
 
 
 def name_proven(text: str, sp: Span) -> bool:
-    """Whether a title or person's mark stands right before the name span (``Dr.``, ``Pt``, ``nurse``, ``seen
-    by``: :func:`.confident_note.person_before`) or a listed first name begins the name: every word before the
-    first listed first name among its words a name's (:func:`_name_before`), a surname particle no first name.
-
-    A listed first name proves the name it begins, not the words before it (false18, 2026-11-27, docs/deid.md):
-    a clause or a role taken in before it (``enfermera educadora Paula Herrera``, ``typhim vi booster``) or a
-    particle (``von Langenbeck``, ``Sharp-van``: ``von`` and ``van`` are listed first names too) proves nothing.
-
-    >>> from crfdeid.document import make_span
-    >>> [name_proven(t, make_span(0, len(t), "DOCTOR")) for t in ("Paula Herrera", "Herrera Paula", "von Langenbeck")]
-    [True, True, False]
-    >>> name_proven("titrate with enfermera educadora paula herrera", make_span(13, 46, "DOCTOR"))
-    False
-    """
+    """Whether a listed first name is among the name span's words or a title or person's mark stands right
+    before it (``Dr.``, ``Pt``, ``nurse``, ``seen by``: :func:`.confident_note.person_before`)."""
     if TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_before(text, sp):
         return True
     listed = first_names()
-    words = [m.group() for m in names.words(text[sp.start:sp.end])]
-    for i, word in enumerate(words):
-        if fold(word) in listed and word.lower() not in names.PARTICLES:
-            caps = shouting(text)  # a note in capitals: a word in capitals is as a capitalised word elsewhere
-            return all(_name_before(w, caps) for w in words[:i])
-    return False
-
-
-def _name_before(word: str, caps: bool) -> bool:
-    """Whether ``word``, before a listed first name in a name, is a name's: an initial, a listed name, or
-    capitalised (``Herrera Paula``, ``J. Paula``; in a note in capitals, ``caps``, a word in capitals)."""
-    return len(word) == 1 or fold(word) in lists()[1] or (word[:1].isupper() and (caps or not word.isupper()))
+    return any(fold(m.group()) in listed for m in names.words(text[sp.start:sp.end]))
 
 
 def proven(text: str, sp: Span, confidence: float | None, bar: float, names_too: bool = True,

@@ -248,7 +248,7 @@ class Surrogator(Draws):
         record = record_names(doc.meta.get("known"))  # the names the note's record gives (proven.py, rule d)
         known = frozenset(w for person in st.persons for w in person) | record  # the patient's names: confident.py
         person_ends = frozenset(sp.end for sp in labelled if sp.subtype in PERSON_SUBTYPES)  # confident_note
-        self._gated = gates.gated(doc.text, spans, self.gates_on, fixed) if predicted else {}  # narrow gates
+        self._gated = gates.gated(doc.text, spans, self.gates_on) if predicted else {}  # narrow gates
         new: dict = {}
         exempt: set[Span] = set()
         bar = self.proven  # the options' setting as a bar, read once a note (a property: it parses the setting)
