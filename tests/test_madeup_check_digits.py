@@ -47,6 +47,11 @@ def _uy_ci(s: str) -> bool:  # a Uruguayan cedula de identidad: weights 2987634,
     return (10 - sum(int(a) * w for a, w in zip(d, (2, 9, 8, 7, 6, 3, 4))) % 10) % 10 == int(d[7])
 
 
+def _jmbg(s: str) -> bool:  # a Serbian JMBG: weights 765432765432, check 11 - sum mod 11 (0 when above 9)
+    m = 11 - sum(int(a) * w for a, w in zip(s, (7, 6, 5, 4, 3, 2) * 2)) % 11
+    return (0 if m > 9 else m) == int(s[12])
+
+
 def _taj(s: str) -> bool:  # a Hungarian TAJ number: weights 3 and 7 in turn, the sum mod 10 is the ninth digit
     d = s.replace(" ", "")
     return sum(int(a) * (3 if i % 2 == 0 else 7) for i, a in enumerate(d[:8])) % 10 == int(d[8])
@@ -256,6 +261,17 @@ CHECKED = [
     ("check17", "IDNUM", r"[12] \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
     ("check17", "LICENSE", r"10\d{9}", "luhn"),  # a French RPPS number: Luhn over its 11 digits
     ("check17", "IDNUM", r"\d{6} \d{5}", "no.fodselsnummer"),
+    ("check18", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
+    ("check18", "IDNUM", r"\d{6}[-+A]\d{3}[0-8A-Y]", "fi.hetu"),  # not the kennitala, whose century digit is 9 here
+    ("check18", "IDNUM", r"\d{6}-\d{3}9", "is_.kennitala"),
+    ("check18", "IDNUM", r"[3-6]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "ee.ik"),
+    ("check18", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("check18", "IDNUM", r"[1-8]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{6}", "ro.cnp"),  # not EMSO or JMBG
+    ("check18", "IDNUM", r"[029]\d{10}", "hr.oib"),  # the OIBs here start 0, 2 or 9; isikukood and carne do not
+    ("check18", "IDNUM", r"\d{7}50\d{4}", "si.emso"),  # register 50: Slovenia
+    ("check18", "IDNUM", r"\d{7}7\d{5}", _jmbg),  # registers 71-79: Serbia
+    ("check18", "IDNUM", r"[A-Za-z]\d{12}[0-9A-Za-z]", "mu.nid"),
+    ("check18", "IDNUM", r"8\d{10}", "cu.ni"),  # no check digit: the birth date and sex digit
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

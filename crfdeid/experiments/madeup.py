@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Thirty-two sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Thirty-three sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -114,7 +114,15 @@ polysomnography, a Vietnamese TACE procedure log, a Korean melanoma dermatopatho
 haemodiafiltration run sheet, a Spanish EBUS-TBNA report, a Brazilian nerve conduction report, a lower-case Swedish
 retinopathy of prematurity screening record, a Ugandan Burkitt lymphoma chemotherapy chart, a New Brunswick ablation
 report, a Slovak PET/CT report, a lower-case French deep brain stimulation programming note and a Norwegian
-hyperbaric oxygen record; written 2026-11-27 to judge the change set after the one check16 judges; never tuned on) and
+hyperbaric oxygen record; written 2026-11-27 to judge the change set after the one check16 judges; never tuned on),
+``check18`` (eighteen notes of still other combinations: a Maltese coronary artery bypass operation note, a Chilean
+bariatric follow-up, a Finnish hand therapy note, an Egyptian videofluoroscopic swallow study, an Estonian prosthetic
+fitting record, an all-caps Pakistani neonatal transport record, a lower-case Czech pre-travel consultation, a Jamaican
+forensic examination summary, a Ghanaian hospice admission, a Moroccan germline variant report, a Bangladeshi tumour
+board minute, a Romanian radiotherapy planning note, an all-caps Croatian cataract surgery list, a lower-case Icelandic
+podiatry review, a Slovenian ECT record, a lower-case Mauritian INR clinic review, a Cuban colposcopy report and a
+Serbian pulmonary function report; written 2026-11-27 to judge the change set after the one check17 judges; never
+tuned on) and
 ``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
@@ -160,6 +168,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
              "check14": _DATA / "made_up_check14.txt", "check15": _DATA / "made_up_check15.txt",
              "check16": _DATA / "made_up_check16.txt", "check17": _DATA / "made_up_check17.txt",
+             "check18": _DATA / "made_up_check18.txt",
              "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
              "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
@@ -175,7 +184,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check17``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check18``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
