@@ -31,7 +31,6 @@ from ..io import READERS
 from . import persona
 from .builder import NoteBuilder, recased_text
 from .clinlines import clinical_note
-from .datelines import date_note
 from .dictated import dictated_note
 from .discharge import discharge_summary
 from .letter import letter
@@ -98,9 +97,6 @@ STYLES["clinical_phi"] = {"clinical": (functools.partial(clinical_note, phi=True
 #: terms, fractions and years that are no date, imaging with its body part, post-nominals:
 #: :mod:`crfdeid.synth.looklines`, look16).
 STYLES["clinical_look"] = {"clinical": (functools.partial(clinical_note, look=True), 100)}
-#: ``clinical_date``: the ``clinical`` notes with dates after tests and cultures, years of orientation, named wards
-#: and pagers (PHI) beside fractions, ranges, clock times and balances (not PHI): :mod:`crfdeid.synth.datelines`.
-STYLES["clinical_date"] = {"clinical": (date_note, 100)}
 FIRST_RECORD = 100
 
 
