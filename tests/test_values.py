@@ -233,15 +233,15 @@ UK_DURATIONS = [("productive cough for 2/52, SOB x 3/7", ("2/52", "3/7")),
 
 def _durations_taken(model, casing: str) -> list[str]:
     from crfdeid.experiments.casings import recase
-    taken_ = []
+    found = []
     for text, values in UK_DURATIONS:
         text = recase(text, casing)
         spans = model.tag_text(text).spans
         for v in values:
             start = text.index(v)
             if any(s.start < start + len(v) and start < s.end for s in spans):
-                taken_.append(v)
-    return taken_
+                found.append(v)
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -254,8 +254,7 @@ def shipped_model():
 def test_uk_durations_stay_as_written_end_to_end_by_the_duration_reason(shipped_model, casing):
     from crfdeid.experiments import ledger
 
-    model = shipped_model
-    assert _durations_taken(model, casing) == []
+    assert _durations_taken(shipped_model, casing) == []
     with ledger.switched_off(ledger._units()["values duration"]):
         # the day the model keeps them itself, the reason is a candidate of the rule diet (docs/rules.md)
-        assert len(_durations_taken(model, casing)) >= 5
+        assert len(_durations_taken(shipped_model, casing)) >= 5
