@@ -272,6 +272,21 @@ CHECKED = [
     ("check18", "IDNUM", r"\d{7}7\d{5}", _jmbg),  # registers 71-79: Serbia
     ("check18", "IDNUM", r"[A-Za-z]\d{12}[0-9A-Za-z]", "mu.nid"),
     ("check18", "IDNUM", r"8\d{10}", "cu.ni"),  # no check digit: the birth date and sex digit
+    ("check19", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check19", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check19", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check19", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check19", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check19", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check19", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
+    ("check19", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check19", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the Nigerian NIN (no check)
+    ("check19", "IDNUM", r"\d{12}", "jp.in_"),
+    ("check19", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check19", "IDNUM", r"784-\d{4}-\d{7}-\d", "luhn"),  # an Emirates ID: Luhn over its 15 digits
+    ("check19", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check19", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check19", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),  # a Belgian NISS
     ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
