@@ -32,7 +32,6 @@ from ..errors import CrfdeidError, OutputError
 from ..io import StreamWriter, read, reader_names, spec_path, write_document, writer, writer_names
 from ..schema import SUBTYPE_TO_PARENT
 from ..text.tokenize import iter_segments, iter_tokens
-from . import reader_options
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
 COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.cli.surrogate", "crfdeid.cli.stress")
@@ -184,7 +183,7 @@ def _report_errors(errors: list, processed: int, verb: str) -> int:
 
 def _cmd_stats(args) -> int:
     errors: list = []
-    docs = progress(read(args.input, errors=errors, **reader_options(args.option)),
+    docs = progress(read(args.input, errors=errors, **cli.reader_options(args.option)),
                     args.quiet, unit="doc", desc="stats")
     st = corpus_stats(docs, split_glued=not args.no_split_glued, max_listed=args.max_listed,
                       show_text=args.show_text)
@@ -197,7 +196,7 @@ def _cmd_stats(args) -> int:
 def _cmd_convert(args) -> int:
     errors: list = []
     written = 0
-    docs = read(args.input, errors=errors, **reader_options(args.option))
+    docs = read(args.input, errors=errors, **cli.reader_options(args.option))
     w = writer(args.to, args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
     try:
         with w:
