@@ -65,24 +65,21 @@ class NoteBuilder:
         if mode in ("upper", "lower") and start < self._len:
             self._case.append((start, self._len, mode))
 
-    def finish(self, start: int, case: str | Mapping[str, float], rng: random.Random,
-               lines: Iterable[list] = ()) -> None:
+    def finish(self, start: int, case: str, lines: Iterable[list] = ()) -> None:
         """End the note begun at offset ``start``: the styles stop, ``lines`` (lists of pieces) are
         written, and everything from ``start`` is recased (:meth:`recase`).
 
         ``case`` is the note's casing (``"upper"``, ``"lower"``; ``""`` or another mode such as ``"mixed"``
-        keeps what was written) or weights ``{casing: weight}`` to draw it from with ``rng``: drawn
-        before ``lines`` is read, so a generator that renders templates with ``rng`` draws after it.
+        keeps what was written), as given or drawn by :func:`drawn_casing`. An argument is evaluated before
+        ``lines`` is read, so a generator of ``lines`` that renders with the same ``rng`` draws after it.
 
         >>> b = NoteBuilder()
         >>> b.add("Seen by ", ("DOCTOR", "Smith"), ". ")
-        >>> b.finish(0, {"upper": 1}, random.Random(0), [["Plan: rest."]])
+        >>> b.finish(0, "upper", [["Plan: rest."]])
         >>> b.build("100-01").text
         'SEEN BY SMITH. PLAN: REST.\\n'
         """
         self.style = self.phi_style = None
-        if not isinstance(case, str):
-            case = rng.choices(list(case), list(case.values()))[0]
         for pieces in lines:
             self.line(*pieces)
         self.recase(start, case)
@@ -100,6 +97,15 @@ class NoteBuilder:
                 chars[start:end] = [_recased(c, mode) for c in chars[start:end]]
             text = "".join(chars)
         return Document(doc_id, text, list(self._spans), dict(meta or {}))
+
+
+def drawn_casing(rng: random.Random, weights: Mapping[str, float]) -> str:
+    """A note's casing (for :meth:`NoteBuilder.finish`) drawn from ``{casing: weight}`` with ``rng``.
+
+    >>> drawn_casing(random.Random(0), {"": 0, "upper": 1})
+    'upper'
+    """
+    return rng.choices(list(weights), list(weights.values()))[0]
 
 
 def recased_text(text: str, mode: str) -> str:

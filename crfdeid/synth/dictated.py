@@ -33,7 +33,7 @@ from collections.abc import Callable
 from . import persona as ps
 from . import specialty as sp
 from . import world as wd
-from .builder import NoteBuilder
+from .builder import NoteBuilder, drawn_casing
 from .dictated_templates import (
     COMPLAINTS,
     DISCHARGE_SECTIONS,
@@ -230,4 +230,4 @@ def dictated_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
     _KINDS[kind](n)
     if rng.random() < 0.4:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         n.lines([rng.choice(NURSING_LINES) for _ in range(rng.randint(1, 2))])
-    b.finish(start, {"": 90, "upper": 10}, rng)
+    b.finish(start, drawn_casing(rng, {"": 90, "upper": 10}))

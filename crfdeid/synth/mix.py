@@ -293,4 +293,4 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
         who = rng.choice(p.nurses)
         b.line(*rng.choice([[_staff_name(rng, who), rng.choice([" rn", ", rn", " RN", ""])],
                             ["-", _staff_name(rng, who)], ["signed: ", _staff_name(rng, who)]]))
-    b.finish(start, mode, rng)  # mixed: the case its styles wrote
+    b.finish(start, mode)  # mixed: the case its styles wrote

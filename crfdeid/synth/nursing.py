@@ -77,4 +77,4 @@ def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder
     b.line(head, ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.6:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
-    b.finish(start, mode, rng)  # mixed: the case its styles wrote
+    b.finish(start, mode)  # mixed: the case its styles wrote

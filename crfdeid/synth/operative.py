@@ -38,7 +38,7 @@ from . import idlines
 from . import persona as ps
 from . import specialty as sp
 from . import world as wd
-from .builder import NoteBuilder
+from .builder import NoteBuilder, drawn_casing
 from .operative_templates import (
     CLOSING,
     CONSULT_LINES,
@@ -171,4 +171,4 @@ def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     if rng.random() < 0.5:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         for _ in range(rng.randint(1, 2)):
             _lines(rng, w, day, b, [rng.choice(NURSING_LINES)])
-    b.finish(start, {"": 88, "upper": 12}, rng)
+    b.finish(start, drawn_casing(rng, {"": 88, "upper": 12}))

@@ -37,7 +37,7 @@ from . import persona as ps
 from . import specialty as sp
 from . import world as wd
 from . import world_lists as wl
-from .builder import NoteBuilder
+from .builder import NoteBuilder, drawn_casing
 from .phrases import fill
 from .social_templates import (
     EPONYM_TESTS,
@@ -262,4 +262,4 @@ def social_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
         _lines(rng, w, day, b, [f"{labels[own]}: {value}" for labels, value in FORM_FIELDS], 6)
     else:
         _lines(rng, w, day, b, SOCIAL_LINES if kind == "social" else LETTER_LINES, 5)
-    b.finish(start, {"": 85, "upper": 8, "lower": 7}, rng)
+    b.finish(start, drawn_casing(rng, {"": 85, "upper": 8, "lower": 7}))

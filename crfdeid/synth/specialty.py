@@ -37,7 +37,7 @@ from . import idlines
 from . import persona as ps
 from . import world as wd
 from . import world_lists as wl
-from .builder import NoteBuilder
+from .builder import NoteBuilder, drawn_casing
 from .mix import _institution
 from .phrases import fill
 from .specialty_templates import HEADINGS, LETTERHEADS, LINES, NURSING_LINES, RELATIVE_LINES
@@ -260,4 +260,4 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
             continue
         for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
             b.line(*(_recase(x, case) for x in pieces) if case else pieces)
-    b.finish(start, {"": 85, "upper": 10, "lower": 5}, rng)
+    b.finish(start, drawn_casing(rng, {"": 85, "upper": 10, "lower": 5}))

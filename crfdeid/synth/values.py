@@ -31,7 +31,7 @@ import random
 from . import persona as ps
 from . import specialty as sp
 from . import world as wd
-from .builder import NoteBuilder
+from .builder import NoteBuilder, drawn_casing
 from .phrases import fill
 from .specialty_templates import NURSING_LINES
 
@@ -258,5 +258,5 @@ def values_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
         for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), rng.choice(NURSING_LINES))
     chosen.append(rng.choice(SIGN_OFFS))
-    b.finish(start, {"": 70, "lower": 18, "upper": 12}, rng,  # telegraphic or all-caps notes too
+    b.finish(start, drawn_casing(rng, {"": 70, "lower": 18, "upper": 12}),  # telegraphic or all-caps notes too
              (pieces for template in chosen for pieces in render(rng, w, day, template)))

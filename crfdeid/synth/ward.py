@@ -112,7 +112,7 @@ def ward_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -
            ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.12:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
-    b.finish(start, mode, rng)  # mixed: the case its style wrote
+    b.finish(start, mode)  # mixed: the case its style wrote
 
 
 def _pseudo_word(rng: random.Random, word: str) -> str:

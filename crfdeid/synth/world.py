@@ -35,7 +35,7 @@ from functools import cache
 from .. import gazetteers
 from . import persona as ps
 from . import world_lists as wl
-from .builder import NoteBuilder
+from .builder import NoteBuilder, drawn_casing
 from .phrases import fill
 from .world_templates import HEADINGS, LINES, LOOKALIKES
 
@@ -381,4 +381,5 @@ def world_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) 
             b.line(*pieces)
     if rng.random() < 0.5:
         b.line(*render(rng, w, day, rng.choice(LOOKALIKES))[0])
-    b.finish(start, {"lower": 70, "upper": 30} if kind == "ward" else {"": 75, "lower": 15, "upper": 10}, rng)
+    casing = {"lower": 70, "upper": 30} if kind == "ward" else {"": 75, "lower": 15, "upper": 10}
+    b.finish(start, drawn_casing(rng, casing))
