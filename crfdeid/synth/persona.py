@@ -34,6 +34,12 @@ def pool(name: str, max_words: int = 4) -> tuple[str, ...]:
                  if _ASCII(e) and len(e.split()) <= max_words and "'" not in e.split()[0][:1])
 
 
+
+@cache
+def term_pool(name: str, max_words: int = 6) -> tuple[str, ...]:
+    """The entries of :func:`pool` of up to ``max_words`` words that hold no tab: one term a line."""
+    return tuple(e for e in pool(name, max_words=max_words) if "\t" not in e)
+
 def _top(name: str, n: int) -> tuple[str, ...]:
     return pool(name)[:n]
 
