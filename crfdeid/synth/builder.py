@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 
 from ..document import Document, Span, make_span
 from ..schema import SUBTYPE_TO_PARENT
@@ -70,8 +69,9 @@ class NoteBuilder:
         written, and everything from ``start`` is recased (:meth:`recase`).
 
         ``case`` is the note's casing (``"upper"``, ``"lower"``; ``""`` or another mode such as ``"mixed"``
-        keeps what was written), as given or drawn by :func:`drawn_casing`. An argument is evaluated before
-        ``lines`` is read, so a generator of ``lines`` that renders with the same ``rng`` draws after it.
+        keeps what was written), as given or drawn by :func:`~crfdeid.synth.persona.weighted`. An argument
+        is evaluated before ``lines`` is read, so a generator of ``lines`` that renders with the same ``rng``
+        draws after it.
 
         >>> b = NoteBuilder()
         >>> b.add("Seen by ", ("DOCTOR", "Smith"), ". ")
@@ -97,15 +97,6 @@ class NoteBuilder:
                 chars[start:end] = [_recased(c, mode) for c in chars[start:end]]
             text = "".join(chars)
         return Document(doc_id, text, list(self._spans), dict(meta or {}))
-
-
-def drawn_casing(rng: random.Random, weights: Mapping[str, float]) -> str:
-    """A note's casing (for :meth:`NoteBuilder.finish`) drawn from ``{casing: weight}`` with ``rng``.
-
-    >>> drawn_casing(random.Random(0), {"": 0, "upper": 1})
-    'upper'
-    """
-    return rng.choices(list(weights), list(weights.values()))[0]
 
 
 def recased_text(text: str, mode: str) -> str:

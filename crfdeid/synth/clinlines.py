@@ -36,7 +36,7 @@ from functools import cache
 from . import persona as ps
 from . import specialty as sp
 from . import world as wd
-from .builder import NoteBuilder, drawn_casing
+from .builder import NoteBuilder
 from .looklines import LOOK, LOOK_LINES
 from .values import VALUES
 
@@ -206,5 +206,5 @@ def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
                rng.choice(["  ", "   ", "\t"]), *sp._identifier(rng, w, day))
     lines = _lines(phi, look)
     chosen = [rng.choice(lines) for _ in range(rng.randint(5, 11))] + [rng.choice(SIGN_OFFS)]
-    b.finish(start, drawn_casing(rng, {"": 70, "lower": 18, "upper": 12}),  # telegraphic or all-caps notes too
+    b.finish(start, ps.weighted(rng, {"": 70, "lower": 18, "upper": 12}),  # telegraphic or all-caps notes too
              (pieces for template in chosen for pieces in render(rng, w, day, template)))

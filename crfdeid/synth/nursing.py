@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 
 from . import persona as ps
-from .builder import NoteBuilder, drawn_casing
+from .builder import NoteBuilder
 from .nursing_events import EVENTS, ROLES, social_line
 from .phrases import PLAN, SHIFT, SYSTEMS, fill
 
@@ -53,7 +53,7 @@ def nursing_casing(rng: random.Random, b: NoteBuilder, weights: Mapping[str, flo
     >>> b.style("NEURO: PT ALERT"), b.phi_style("Lee")
     ('Neuro: Pt alert', 'lee')
     """
-    mode = drawn_casing(rng, weights)
+    mode = ps.weighted(rng, weights)
     b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
     b.phi_style = str.lower if mode == "mixed" and lower_names and rng.random() < lower_names else None
     return mode
