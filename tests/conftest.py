@@ -37,6 +37,14 @@ def small_model():
     return train_model(None, TESTS.parent / "configs" / "synth-small.yaml")
 
 
+@pytest.fixture(scope="module")
+def shipped_model():
+    """The model shipped in the package (``Model.load()``), loaded once a module (0.3 s): a module's tests
+    never see a model that another module's tests have tagged with, as when each module loaded its own."""
+    from crfdeid.crf import Model
+    return Model.load()
+
+
 @pytest.fixture(scope="session")
 def routed_model(tmp_path_factory):
     """``(folder, model file)`` of the tiny routed model of ``routed_kit`` (its configs in the folder),

@@ -12,7 +12,7 @@ from audit_kit import reviewed_by_people
 from crfdeid.audit import sample as audit_sample
 from crfdeid.cli.audit import main
 from crfdeid.crf import Model
-from crfdeid.io import read, write
+from crfdeid.io import read, runmanifest, write
 from crfdeid.review.project import Project
 from crfdeid.scoring.leak import Leak
 from crfdeid.synth import iter_documents
@@ -62,7 +62,7 @@ def test_the_sample_is_reproducible_from_its_seed_and_stratified(tmp_path, relea
         assert p.setting("retrain_every") == 0  # the audited model never changes under the review
     finally:
         p.close()
-    assert ma["model"]["sha256"] == audit_sample.sha256_file(ma["model"]["path"])
+    assert ma["model"]["sha256"] == runmanifest.sha256_file(ma["model"]["path"])
     raw = (a / "audit.json").read_text()
     assert ma["sample"]["seed"] == 5 and not [d for d in by_id.values() if d.text[:30] in raw]
     # a second draw into the same folder is refused
@@ -137,7 +137,7 @@ def test_the_report_names_the_model_by_file_name_and_digest_not_by_its_folder(tm
     a, manifest = _sample(tmp_path, release, "a", 3, "--model", str(model))
     reviewed_by_people(a, release, names=("sim-a", "sim-b"))
     assert main(["report", str(a), "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html")]) == 0
-    digest = audit_sample.sha256_file(model)
+    digest = runmanifest.sha256_file(model)
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["model"] == {"file": "site-2026.model", "sha256": digest,
                                "config_sha256": manifest["model"]["config_sha256"]}

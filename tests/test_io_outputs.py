@@ -147,6 +147,27 @@ def test_stream_writer_refuses_a_repeated_id(tmp_path):
     assert [d.text for d in read(f"jsonl:{out}")] == ["one"]
 
 
+
+def test_write_documents_counts_what_was_made(tmp_path, monkeypatch):
+    # corpus convert and corpus stress count through it: a document refused is an error and not counted;
+    # a stream file whose closing step fails is not made, so none of its documents is counted
+    import crfdeid.io.outputs as outputs
+    from crfdeid.io import write_documents
+    docs = [Document("a", "one"), Document("a", "two"), Document("b", "three")]
+    errors: list = []
+    assert write_documents(writer("jsonl", tmp_path / "ok.jsonl"), docs, errors) == 2
+    assert len(errors) == 1 and "repeated" in errors[0]
+    target, real = tmp_path / "late.jsonl", outputs.publish
+
+    def made_meanwhile(tmp, path, overwrite):
+        target.write_text("another run's output\n")
+        return real(tmp, path, overwrite)
+    monkeypatch.setattr(outputs, "publish", made_meanwhile)
+    errors = []
+    assert write_documents(writer("jsonl", target), docs[:1], errors) == 0
+    assert [type(e) for e in errors] == [OutputError]
+    assert target.read_text() == "another run's output\n"
+
 def test_existing_files_are_replaced_only_when_asked(tmp_path):
     out = tmp_path / "out"
     write([Document("a", "old")], "text", out)

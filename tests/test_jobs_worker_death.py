@@ -142,7 +142,7 @@ def test_commands_that_train_in_processes_cap_jobs_first(monkeypatch, module, ar
         seen.append(args.jobs)
         raise _Capped
 
-    monkeypatch.setattr(command if hasattr(command, "cap_jobs") else cli, "cap_jobs", cap)
+    monkeypatch.setattr(cli, "cap_jobs", cap)  # every command calls it as cli.cap_jobs
     with pytest.raises(_Capped):
         command.main([*argv, "--jobs", "9"])
     assert seen == [9]

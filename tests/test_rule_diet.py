@@ -12,16 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from crfdeid.crf import Model
 from crfdeid.document import make_span
 from crfdeid.experiments.casings import CASINGS, recase
 from crfdeid.recognizers import rules
 from crfdeid.recognizers.safeharbor import find
-
-
-@pytest.fixture(scope="module")
-def default_model():
-    return Model.load()
 
 
 def _left(text: str, identifier: str, spans) -> list[int]:
@@ -102,7 +96,7 @@ CASES = [pytest.param("model", *case, casing, id=f"model: {case[0]}, {casing}",
 @pytest.mark.parametrize("by, unit, text, identifier, casing", CASES)
 def test_a_removed_units_identifier_is_still_found(request, by, unit, text, identifier, casing):
     text, identifier = recase(text, casing), recase(identifier, casing)
-    spans = request.getfixturevalue("default_model").tag_text(text).spans if by == "model" else find(text)
+    spans = request.getfixturevalue("shipped_model").tag_text(text).spans if by == "model" else find(text)
     assert _left(text, identifier, spans) == [], unit
 
 
@@ -123,17 +117,17 @@ def test_a_restored_unit_finds_its_identifier_by_itself(unit, finder, text, iden
 
 @pytest.mark.parametrize("casing", CASINGS)
 @pytest.mark.parametrize("unit, finder, text, identifier, subtype", RESTORED, ids=[r[0] for r in RESTORED])
-def test_a_restored_units_identifier_is_redacted_in_every_casing(default_model, unit, finder, text, identifier,
+def test_a_restored_units_identifier_is_redacted_in_every_casing(shipped_model, unit, finder, text, identifier,
                                                                   subtype, casing):
     text, identifier = recase(text, casing), recase(identifier, casing)
-    assert _left(text, identifier, default_model.tag_text(text).spans) == [], unit
+    assert _left(text, identifier, shipped_model.tag_text(text).spans) == [], unit
 
 
 # Names the shipped model types DOCTOR after "Pt" (as the development sets' 13 notes): the patient's again.
 @pytest.mark.parametrize("text", ["Pt Tobin Achterberg, 64, seen in clinic.", "Pt Harriet Blom c/o chest pain.",
                                   "Called Pt Jonas Ekberg re results."])
-def test_a_name_after_pt_is_the_patients(default_model, text):
-    names = [s for s in default_model.tag_text(text).spans if s.category == "NAME"]
+def test_a_name_after_pt_is_the_patients(shipped_model, text):
+    names = [s for s in shipped_model.tag_text(text).spans if s.category == "NAME"]
     assert names and all(s.subtype == "PATIENT" for s in names)
 
 

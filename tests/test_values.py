@@ -244,12 +244,6 @@ def _durations_taken(model, casing: str) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def shipped_model():
-    from crfdeid.crf import Model
-    return Model.load()
-
-
 @pytest.mark.parametrize("casing", ["as-written", "lower", "upper"])
 def test_uk_durations_stay_as_written_end_to_end_by_the_duration_reason(shipped_model, casing):
     from crfdeid.experiments import ledger

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..document import Document, make_span
 from ..errors import ConfigError, CrfdeidError
 from ..io import atomic_write, read
-from ..io.runmanifest import read_manifest
+from ..io.runmanifest import read_manifest, sha256_file
 from ..review.project import Project
 from ..tagging.model import DEFAULT_MODEL, TaggingModel
 from ..tagging.session import SPANS, Session
@@ -106,14 +106,6 @@ class Member:
     stratum: tuple[str, ...]
     tokens: int
     text_sha256: str
-
-
-def sha256_file(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def config_digest(config: dict) -> str:

@@ -29,9 +29,10 @@ from pathlib import Path
 from ..deid import signing
 from ..errors import ConfigError
 from ..io import atomic_write
+from ..io.runmanifest import sha256_file
 from ..review import ledger
 from ..review.project import Project
-from .sample import MANIFEST, sha256_file
+from .sample import MANIFEST
 
 STATEMENT = "statement.json"
 FORMAT = "crfdeid-audit-statement/2"

@@ -26,13 +26,14 @@ from pathlib import Path
 
 from ..errors import ConfigError, CrfdeidError
 from ..io import read
+from ..io.runmanifest import sha256_file
 from ..review.credentials import Credentials
 from ..review.project import Project
 from ..review.store import MODEL
 from ..tagging.model import TaggingModel
 from ..tagging.session import SPANS, Session
 from . import canary
-from .sample import DOUBLE, SINGLE, Strata, draw, load, population, release_digest, sha256_file
+from .sample import DOUBLE, SINGLE, Strata, draw, load, population, release_digest
 
 
 def _spans(spans) -> list[list]:

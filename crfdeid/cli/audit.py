@@ -26,7 +26,7 @@ from ..audit import statement
 from ..audit import verify as audit_verify
 from ..audit.hips import load_summary as hips_summary
 from ..errors import CrfdeidError
-from ..io import atomic_write, read
+from ..io import atomic_write, read, runmanifest
 from ..scoring import audit as stats
 from ..tagging.model import DEFAULT_MODEL
 from ..text.tokenize import token_offsets
@@ -225,7 +225,7 @@ def _sample(args) -> int:
     run = found = None
     if args.release_output:
         model = args.model if args.model and args.model != "default" else DEFAULT_MODEL
-        run = audit_release.record(args.release_output, audit_sample.sha256_file(model))
+        run = audit_release.record(args.release_output, runmanifest.sha256_file(model))
         if planned and run["manifest_sha256"] != planned["body"]["output_manifest_sha256"]:
             print("error: audit of something else: --release-output is not the output the signed plan names",
                   file=sys.stderr)

@@ -23,7 +23,7 @@ from ..audit import register
 from ..audit import sample as audit_sample
 from ..deid import signing
 from ..errors import ConfigError
-from ..io import atomic_write
+from ..io import atomic_write, runmanifest
 from ..tagging.model import DEFAULT_MODEL
 from . import audit_release
 
@@ -75,7 +75,7 @@ def sign(args, computed: int, level: float, target: dict) -> int:
         print(f"error: {len(errors)} note(s) of the release could not be read (first: {errors[0]})", file=sys.stderr)
         return 2
     model = Path(args.model) if args.model and args.model != "default" else DEFAULT_MODEL
-    model_sha = audit_sample.sha256_file(model)
+    model_sha = runmanifest.sha256_file(model)
     run = audit_release.record(args.release_output, model_sha)
     why = audit_sample.whole_output(members, audit_release.release_spans(args.release_output, model))
     if why:

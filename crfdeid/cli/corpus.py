@@ -28,11 +28,10 @@ import sys
 from collections import Counter
 
 from .. import cli, labels
-from ..errors import CrfdeidError, OutputError
-from ..io import StreamWriter, read, reader_names, spec_path, write_document, writer, writer_names
+from ..errors import CrfdeidError
+from ..io import read, reader_names, spec_path, write_documents, writer, writer_names
 from ..schema import SUBTYPE_TO_PARENT
 from ..text.tokenize import iter_segments, iter_tokens
-from . import reader_options
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
 COMMAND_MODULES = ("crfdeid.cli.corpus", "crfdeid.cli.surrogate", "crfdeid.cli.stress")
@@ -184,7 +183,7 @@ def _report_errors(errors: list, processed: int, verb: str) -> int:
 
 def _cmd_stats(args) -> int:
     errors: list = []
-    docs = progress(read(args.input, errors=errors, **reader_options(args.option)),
+    docs = progress(read(args.input, errors=errors, **cli.reader_options(args.option)),
                     args.quiet, unit="doc", desc="stats")
     st = corpus_stats(docs, split_glued=not args.no_split_glued, max_listed=args.max_listed,
                       show_text=args.show_text)
@@ -196,20 +195,9 @@ def _cmd_stats(args) -> int:
 
 def _cmd_convert(args) -> int:
     errors: list = []
-    written = 0
-    docs = read(args.input, errors=errors, **reader_options(args.option))
+    docs = read(args.input, errors=errors, **cli.reader_options(args.option))
     w = writer(args.to, args.out, overwrite=args.overwrite, inputs=[spec_path(args.input)])
-    try:
-        with w:
-            for doc in progress(docs, args.quiet, unit="doc", desc="convert"):
-                err = write_document(w, doc)  # e.g. a character i2b2 XML cannot carry
-                if err is None:
-                    written += 1
-                else:
-                    errors.append(err)
-    except OutputError as exc:  # the closing step: a jsonl/csv file's rename, a mapping
-        errors.append(exc)
-        written = 0 if isinstance(w, StreamWriter) else written  # none of the stream was made
+    written = write_documents(w, progress(docs, args.quiet, unit="doc", desc="convert"), errors)
     return _report_errors(errors, written, "wrote")
 
 

@@ -42,6 +42,7 @@ import json
 import sys
 from pathlib import Path
 
+from .. import cli
 from ..config import load_config
 from ..crf import Model
 from ..errors import CrfdeidError
@@ -53,14 +54,13 @@ from ..recognizers import build_recognizer
 from ..site import Site
 from ..tagging.decoding import plain_words
 from ..tagging.model import TaggingModel
-from . import Parser, cap_jobs, parse_thresholds, reader_options
 from .locked import parse_also
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = Parser(prog="python -m crfdeid experiments", description=__doc__.split("\n\n")[0],
-                                epilog="examples:\n" + __doc__.split("Example")[1].split("::", 1)[1].strip("\n"),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.Parser(prog="python -m crfdeid experiments", description=__doc__.split("\n\n")[0],
+                   epilog="examples:\n" + __doc__.split("Example")[1].split("::", 1)[1].strip("\n"),
+                   formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="experiment", required=True)
     z = sub.add_parser("zero-shot", help="a model or recognizer on annotated notes it never saw, per category")
     what = z.add_mutually_exclusive_group()
@@ -174,10 +174,10 @@ def _dev_cv_parser(sub) -> None:
     s.add_argument("--folds", type=int, default=5)
     s.add_argument("--seed", type=int, help="fold seed (default: the config's)")
     s.add_argument("--jobs", type=int, default=2, help="fold models trained at once")
-    s.add_argument("--o-thresholds", type=parse_thresholds, default=(),
+    s.add_argument("--o-thresholds", type=cli.parse_thresholds, default=(),
                    help="P(O) thresholds to sweep, e.g. none,0.9,0.98 (the configured one is always in)")
     s.add_argument("--o-words", default="", help="o_words_min_count values to sweep, e.g. 0,1,2,3 (0: off)")
-    s.add_argument("--o-words-thresholds", type=parse_thresholds, default=(0.98, 0.99, 0.995),
+    s.add_argument("--o-words-thresholds", type=cli.parse_thresholds, default=(0.98, 0.99, 0.995),
                    help="the thresholds at which the other o_words_min_count values are tried")
     s.add_argument("--o-words-spare", default="", metavar="LIST,LIST",
                    help="leave the words of these gazetteers out of the o-words list (e.g. "
@@ -272,7 +272,7 @@ def _made_up_outputs(args) -> int:
     settings = [w.strip() for w in args.mining.split(",") if w.strip()]
     if not settings or any(w not in mining for w in settings):
         raise ValueError("--mining wants off, on or off,on")
-    session_options = reader_options(args.session_option, "--session-option")
+    session_options = cli.reader_options(args.session_option, "--session-option")
     if args.o_threshold is not None:
         session_options["o_threshold"] = args.o_threshold
     if args.corpus:
@@ -289,7 +289,7 @@ def _made_up_outputs(args) -> int:
     for casing in names:
         res = madeup_outputs.run(casings.recased(gold, casing), model, mining=[mining[w] for w in settings],
                                  outputs=[f.strip() for f in args.outputs.split(",") if f.strip()], seed=args.seed,
-                                 writer_options=reader_options(args.option, "--option"),
+                                 writer_options=cli.reader_options(args.option, "--option"),
                                  session_options=session_options)
         res["notes"], res["casing"] = args.notes or args.corpus, casing
         if len(names) > 1:
@@ -374,7 +374,7 @@ RUN = {"zero-shot": _zero_shot, "made-up": _made_up, "site-mining": _site_mining
 def main(argv=None) -> int:
     """Run ``python -m crfdeid experiments``; returns the exit code."""
     args = _parser().parse_args(argv)
-    cap_jobs(args)
+    cli.cap_jobs(args)
     try:
         return RUN[args.experiment](args)
     except (CrfdeidError, ValueError, OSError) as exc:

@@ -9,8 +9,8 @@ import sys
 from .. import cli
 from ..deid.key import read_key_file
 from ..deid.stress import KINDS, Stressor
-from ..errors import CrfdeidError, OutputError
-from ..io import StreamWriter, read, reader_names, spec_path, write_document, writer, writer_names
+from ..errors import CrfdeidError
+from ..io import read, reader_names, spec_path, write_documents, writer, writer_names
 from .corpus import progress
 
 
@@ -43,23 +43,15 @@ def run(args) -> int:
     errors: list = []
     docs = list(read(args.input, errors=errors, **cli.reader_options(args.option)))
     stressor = Stressor(args.kind, docs, seed=args.seed, key=key)
-    written = 0
-    try:
-        with out:
-            for doc in progress(docs, args.quiet, unit="doc", desc="stress"):
-                try:
-                    new = stressor.stress(doc)
-                except CrfdeidError as exc:
-                    errors.append(exc)
-                    continue
-                err = write_document(out, new)
-                if err is None:
-                    written += 1
-                else:
-                    errors.append(err)
-    except OutputError as exc:  # the closing step of a one-file writer
-        errors.append(exc)
-        written = 0 if isinstance(out, StreamWriter) else written
+
+    def stressed():
+        for doc in progress(docs, args.quiet, unit="doc", desc="stress"):
+            try:
+                yield stressor.stress(doc)
+            except CrfdeidError as exc:
+                errors.append(exc)
+
+    written = write_documents(out, stressed(), errors)
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
     c = stressor.counts

@@ -15,7 +15,7 @@ from __future__ import annotations
 # They register themselves; fhir and hl7 on first use (registry.ON_FIRST_USE).
 from . import brat, i2b2, jsonl, physionet, table, text  # noqa: F401
 from .files import BOM, atomic_write, is_stdio, list_files, read_text_file
-from .outputs import FolderWriter, StreamWriter, check_output, write_document
+from .outputs import FolderWriter, StreamWriter, check_output, write_document, write_documents
 from .registry import (
     ON_FIRST_USE,
     PLUGINS,
@@ -40,5 +40,5 @@ from .registry import (
 __all__ = ["BOM", "ON_FIRST_USE", "PLUGINS", "READERS", "WRITERS", "FolderWriter", "StreamWriter", "atomic_write",
            "check_input", "check_output", "describe_input", "input_parts",
            "is_stdio", "list_files", "open_writer", "parse_spec", "read", "read_all", "read_text_file",
-           "reader_for", "reader_names", "spec_path", "write", "write_document", "writer", "writer_class",
-           "writer_names"]
+           "reader_for", "reader_names", "spec_path", "write", "write_document", "write_documents", "writer",
+           "writer_class", "writer_names"]

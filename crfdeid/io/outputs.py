@@ -346,3 +346,25 @@ def write_document(out, doc: Document) -> str | None:
     except Exception as exc:  # a missing module is named: it says what to install
         return f"document {doc.doc_id!r}: writing failed ({describe(exc)})"
     return None
+
+
+def write_documents(out, docs, errors: list) -> int:
+    """Write ``docs`` with the writer ``out`` (entered and closed here); how many were written.
+
+    A document that cannot be written (:func:`write_document`'s message) or a failed closing step
+    (an :class:`~crfdeid.errors.OutputError`: a file's rename, a mapping) is added to ``errors``;
+    after a failed close a :class:`StreamWriter`'s one file is not made, so none was written.
+    """
+    written = 0
+    try:
+        with out:
+            for doc in docs:
+                err = write_document(out, doc)  # e.g. a character i2b2 XML cannot carry
+                if err is None:
+                    written += 1
+                else:
+                    errors.append(err)
+    except OutputError as exc:
+        errors.append(exc)
+        return 0 if isinstance(out, StreamWriter) else written
+    return written

@@ -32,7 +32,7 @@ SECRET, SECRET_FILE = ("--key",), ("--key-file",)
 WITHHELD = "(withheld)"
 
 
-def sha256_file(path: Path) -> str:
+def sha256_file(path: str | Path) -> str:
     """The SHA-256 of a file, read in blocks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:

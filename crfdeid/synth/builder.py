@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 
 from ..document import Document, Span, make_span
 from ..schema import SUBTYPE_TO_PARENT
@@ -65,24 +64,22 @@ class NoteBuilder:
         if mode in ("upper", "lower") and start < self._len:
             self._case.append((start, self._len, mode))
 
-    def finish(self, start: int, case: str | Mapping[str, float], rng: random.Random,
-               lines: Iterable[list] = ()) -> None:
+    def finish(self, start: int, case: str, lines: Iterable[list] = ()) -> None:
         """End the note begun at offset ``start``: the styles stop, ``lines`` (lists of pieces) are
         written, and everything from ``start`` is recased (:meth:`recase`).
 
         ``case`` is the note's casing (``"upper"``, ``"lower"``; ``""`` or another mode such as ``"mixed"``
-        keeps what was written) or weights ``{casing: weight}`` to draw it from with ``rng``: drawn
-        before ``lines`` is read, so a generator that renders templates with ``rng`` draws after it.
+        keeps what was written), as given or drawn by :func:`~crfdeid.synth.persona.weighted`. An argument
+        is evaluated before ``lines`` is read, so a generator of ``lines`` that renders with the same ``rng``
+        draws after it.
 
         >>> b = NoteBuilder()
         >>> b.add("Seen by ", ("DOCTOR", "Smith"), ". ")
-        >>> b.finish(0, {"upper": 1}, random.Random(0), [["Plan: rest."]])
+        >>> b.finish(0, "upper", [["Plan: rest."]])
         >>> b.build("100-01").text
         'SEEN BY SMITH. PLAN: REST.\\n'
         """
         self.style = self.phi_style = None
-        if not isinstance(case, str):
-            case = rng.choices(list(case), list(case.values()))[0]
         for pieces in lines:
             self.line(*pieces)
         self.recase(start, case)

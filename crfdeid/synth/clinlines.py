@@ -53,18 +53,13 @@ HEAD_TAILS = ("Clinic", "Consult", "Consultation", "Review", "Note", "Letter", "
 
 
 @cache
-def _pool(name: str) -> tuple[str, ...]:
-    return tuple(e for e in ps.pool(name, max_words=6) if "\t" not in e)
-
-
-@cache
 def departments() -> tuple[str, ...]:
     """Departments and specialties (``gazetteers/departments.txt``) that name no place or person.
 
     >>> "Geriatrics" in departments()
     True
     """
-    return tuple(d for d in _pool("departments") if d[:1].isupper())
+    return tuple(d for d in ps.term_pool("departments") if d[:1].isupper())
 
 
 @cache
@@ -76,9 +71,9 @@ def name_words() -> tuple[str, ...]:
     >>> "Stone" in words or "Bell" in words, "Mark" in words
     (True, False)
     """
-    names = {w.lower() for n in ("surnames", "cities") for w in _pool(n)}
-    firsts = {w.lower() for n in ("first_male", "first_female", "nicknames", "stop_words") for w in _pool(n)}
-    return tuple(w.capitalize() for w in _pool("common_words")
+    names = {w.lower() for n in ("surnames", "cities") for w in ps.term_pool(n)}
+    firsts = {w.lower() for n in ("first_male", "first_female", "nicknames", "stop_words") for w in ps.term_pool(n)}
+    return tuple(w.capitalize() for w in ps.term_pool("common_words")
                  if w.isalpha() and len(w) > 3 and w.lower() in names and w.lower() not in firsts)
 
 
@@ -89,13 +84,14 @@ def _cap(rng: random.Random, text: str) -> str:
 def _head(rng: random.Random) -> str:
     dept = rng.choice(departments())
     form = rng.choice([f"{dept} {rng.choice(HEAD_TAILS)}", f"Department of {dept}", f"{dept}",
-                       f"{rng.choice(HEAD_TAILS)}: {dept}", f"{dept} - {_cap(rng, rng.choice(_pool('note_labels')))}"])
+                       f"{rng.choice(HEAD_TAILS)}: {dept}",
+                       f"{dept} - {_cap(rng, rng.choice(ps.term_pool('note_labels')))}"])
     return form.upper() if rng.random() < 0.5 else form
 
 
 @cache
 def _sections() -> tuple[str, ...]:
-    return tuple(w for w in _pool("note_labels") + _pool("clinical_heads") if w.lower() not in ID_LABELS)
+    return tuple(w for w in ps.term_pool("note_labels") + ps.term_pool("clinical_heads") if w.lower() not in ID_LABELS)
 
 
 def _section(rng: random.Random) -> str:
@@ -104,7 +100,7 @@ def _section(rng: random.Random) -> str:
 
 
 def _score(rng: random.Random) -> str:
-    name = rng.choice(_pool("score_names") + _pool("clinical_scales"))
+    name = rng.choice(ps.term_pool("score_names") + ps.term_pool("clinical_scales"))
     top = rng.choice([3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 18, 20, 24, 27, 30, 42, 50, 100])
     n = rng.randint(0, top)
     return rng.choice([f"{name} {n}/{top}", f"{name} {n}", f"{name} score {n}", f"{name}: {n}/{top}",
@@ -112,22 +108,23 @@ def _score(rng: random.Random) -> str:
 
 
 def _value(rng: random.Random) -> str:
-    name = rng.choice(_pool("measure_abbrevs"))
+    name = rng.choice(ps.term_pool("measure_abbrevs"))
     number = rng.choice([str(rng.randint(1, 300)), f"{rng.randint(0, 99)}.{rng.randint(0, 9)}",
                          f"{rng.randint(1, 20)}-{rng.randint(21, 60)}"])
-    unit = rng.choice(_pool("units"))
+    unit = rng.choice(ps.term_pool("units"))
     return rng.choice([f"{name} {number} {unit}", f"{name} {number}{unit}", f"{name}: {number} {unit}",
                        f"{name} {number}", f"{name} {rng.randint(1, 99)}%", f"{number} {unit}"])
 
 
 def _eponym(rng: random.Random) -> str:
-    name = rng.choice(_pool("eponyms") + _pool("eponyms_more") + _pool("anatomy_eponyms") + _pool("named_procedures"))
+    name = rng.choice(ps.term_pool("eponyms") + ps.term_pool("eponyms_more") + ps.term_pool("anatomy_eponyms")
+                      + ps.term_pool("named_procedures"))
     return _cap(rng, name)
 
 
 def _role(rng: random.Random) -> str:
     dept = rng.choice(departments())
-    role = rng.choice(_pool("staff_roles"))
+    role = rng.choice(ps.term_pool("staff_roles"))
     return rng.choice([f"{role.capitalize()}", f"Consultant {dept}", f"{dept} {role.capitalize()}",
                        f"{role.capitalize()} in {dept}", f"{dept} Nurse Specialist", f"{role.upper()}",
                        f"{dept} {rng.choice(['Registrar', 'Fellow', 'Consultant', 'Attending', 'Team'])}"])
@@ -138,7 +135,7 @@ CLINICAL = {
     "head": _head, "sect": _section, "sc": _score, "val": _value, "epo_c": _eponym, "role": _role,
     "cred": lambda rng: rng.choice(CREDENTIALS), "dept": lambda rng: rng.choice(departments()),
     "nw": lambda rng: rng.choice(name_words()),
-    "cw": lambda rng: _cap(rng, rng.choice(_pool("clinical_words") + _pool("icd10_words"))),
+    "cw": lambda rng: _cap(rng, rng.choice(ps.term_pool("clinical_words") + ps.term_pool("icd10_words"))),
 }
 
 #: The lines of a note (PHI slots of :data:`crfdeid.synth.world.SLOTS` and :mod:`crfdeid.synth.specialty`).
@@ -209,5 +206,5 @@ def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
                rng.choice(["  ", "   ", "\t"]), *sp._identifier(rng, w, day))
     lines = _lines(phi, look)
     chosen = [rng.choice(lines) for _ in range(rng.randint(5, 11))] + [rng.choice(SIGN_OFFS)]
-    b.finish(start, {"": 70, "lower": 18, "upper": 12}, rng,  # telegraphic or all-caps notes too
+    b.finish(start, ps.weighted(rng, {"": 70, "lower": 18, "upper": 12}),  # telegraphic or all-caps notes too
              (pieces for template in chosen for pieces in render(rng, w, day, template)))

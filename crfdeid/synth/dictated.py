@@ -213,7 +213,7 @@ _KINDS = {"hp": _hp, "discharge": _discharge, "letter": _letter, "soap": _soap}
 
 def dictated_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one ``dictated`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
-    kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
+    kind = ps.weighted(rng, NOTE_KINDS)
     spec = rng.choice(list(SPECIALTIES))
     w = sp.specialty_patient(rng, p)
     for _ in range(8):  # US transcriptions are dictated about US patients (their dates month first)
@@ -230,4 +230,4 @@ def dictated_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
     _KINDS[kind](n)
     if rng.random() < 0.4:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         n.lines([rng.choice(NURSING_LINES) for _ in range(rng.randint(1, 2))])
-    b.finish(start, {"": 90, "upper": 10}, rng)
+    b.finish(start, ps.weighted(rng, {"": 90, "upper": 10}))

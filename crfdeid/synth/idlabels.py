@@ -139,7 +139,7 @@ def extra_line(rng: random.Random, w: wd.World, day: dt.date, slot, pattern: re.
                kind: str | None = None) -> list[list]:
     """One line of a ``kind`` of :data:`KINDS` (drawn when None) as builder pieces; ``slot`` the style's
     slots (``<dr_full>``, ``<icd_dx>``, ``<epo>``...), ``schemes`` :func:`crfdeid.synth.idlines.schemes`."""
-    kind = kind or rng.choices(list(KINDS), list(KINDS.values()))[0]
+    kind = kind or ps.weighted(rng, KINDS)
     if kind == "contact":
         return [contact(rng)]
     own = _own(rng, schemes)

@@ -48,11 +48,6 @@ EDITIONS = ("WHO", "ISUP", "TNM", "AJCC", "FIGO", "Gleason", "UICC", "ACR/EULAR"
 
 
 @cache
-def _pool(name: str) -> tuple[str, ...]:
-    return tuple(e for e in ps.pool(name, max_words=6) if "\t" not in e)
-
-
-@cache
 def eponym_words() -> tuple[str, ...]:
     """Single words naming a person in the eponym, anatomy, instrument and procedure lists (``Kocher``).
 
@@ -62,7 +57,7 @@ def eponym_words() -> tuple[str, ...]:
     """
     words = set()
     for name in ("eponyms", "eponyms_more", "anatomy_eponyms", "surgical_instruments", "named_procedures"):
-        for entry in _pool(name):
+        for entry in ps.term_pool(name):
             word = entry.split()[0].removesuffix("'s")
             if len(word) > 2 and word[:1].isupper() and not word.isupper() and word.replace("-", "").isalpha():
                 words.add(word)
@@ -71,11 +66,11 @@ def eponym_words() -> tuple[str, ...]:
 
 def _eponym(rng: random.Random) -> str:
     """An eponym's word (most) or a surname of ``surnames.txt``: a name in a clinical term is the term's."""
-    return rng.choice(eponym_words()) if rng.random() < 0.8 else rng.choice(_pool("surnames")).capitalize()
+    return rng.choice(eponym_words()) if rng.random() < 0.8 else rng.choice(ps.term_pool("surnames")).capitalize()
 
 
 def _head(rng: random.Random) -> str:
-    return rng.choice(EPONYM_HEADS) if rng.random() < 0.7 else rng.choice(_pool("clinical_heads"))
+    return rng.choice(EPONYM_HEADS) if rng.random() < 0.7 else rng.choice(ps.term_pool("clinical_heads"))
 
 
 def _term(rng: random.Random) -> str:
@@ -99,7 +94,7 @@ def _bracket(rng: random.Random) -> str:
 
 
 def _imaging(rng: random.Random) -> str:
-    site = rng.choice(_pool("anatomy_sites"))
+    site = rng.choice(ps.term_pool("anatomy_sites"))
     return f"{rng.choice(IMAGING)} {site}" if rng.random() < 0.7 else f"{rng.choice(IMAGING)} {site.upper()}"
 
 

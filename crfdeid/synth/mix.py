@@ -33,7 +33,7 @@ from operator import itemgetter
 
 from . import persona as ps
 from .builder import NoteBuilder
-from .nursing import HEADERS, _sentence
+from .nursing import HEADERS, nursing_casing
 from .nursing_events import EVENTS, ROLES
 from .phrases import PLAN, SHIFT, SYSTEMS, fill
 from .vocab import (
@@ -242,10 +242,8 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
     """Write one ``mix``-style ward note about ``p`` on ``day`` into ``b``; with ``vocab`` (style
     ``mix_vocab``) the public clinical vocabulary of issue 34 too, with ``icu`` (``mix_icu``) ICU
     shorthand with fractions and scores and telegraphic month/day dates, each from a stream of its own."""
-    mode = rng.choices(["lower", "upper", "mixed"], weights=[40, 35, 25])[0]
+    mode = nursing_casing(rng, b, {"lower": 40, "upper": 35, "mixed": 25}, lower_names=0.3)
     start = len(b)
-    b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
-    b.phi_style = str.lower if mode == "mixed" and rng.random() < 0.3 else None
     _header(rng, day, b)
     lines = [fill(rng, x) for x in rng.sample(WARD_LINES, rng.randint(2, 9))]
     lines += [clinical_line(rng, x) for x in rng.sample(CLINICAL_LINES, rng.randint(2, 8))]
@@ -293,4 +291,4 @@ def mix_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, vo
         who = rng.choice(p.nurses)
         b.line(*rng.choice([[_staff_name(rng, who), rng.choice([" rn", ", rn", " RN", ""])],
                             ["-", _staff_name(rng, who)], ["signed: ", _staff_name(rng, who)]]))
-    b.finish(start, mode, rng)  # mixed: the case its styles wrote
+    b.finish(start, mode)  # mixed: the case its styles wrote

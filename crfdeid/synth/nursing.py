@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Mapping
 
 from . import persona as ps
 from .builder import NoteBuilder
@@ -40,12 +41,28 @@ def _sentence(text: str, capital: bool = False) -> str:
     return " ".join(out)
 
 
+def nursing_casing(rng: random.Random, b: NoteBuilder, weights: Mapping[str, float],
+                   lower_names: float = 0.0) -> str:
+    """The casing of a nursing, ward or mix note drawn from ``weights``; a ``"mixed"`` note gets the
+    sentence style of :func:`_sentence` and, with probability ``lower_names`` (``0``: nothing drawn), its
+    names in lower case.
+
+    >>> b = NoteBuilder()
+    >>> nursing_casing(random.Random(0), b, {"mixed": 1}, lower_names=1.0)
+    'mixed'
+    >>> b.style("NEURO: PT ALERT"), b.phi_style("Lee")
+    ('Neuro: Pt alert', 'lee')
+    """
+    mode = ps.weighted(rng, weights)
+    b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
+    b.phi_style = str.lower if mode == "mixed" and lower_names and rng.random() < lower_names else None
+    return mode
+
+
 def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one nursing note about ``p`` on ``day`` into ``b``."""
-    mode = rng.choices(["upper", "mixed", "lower"], weights=[50, 40, 10])[0]
+    mode = nursing_casing(rng, b, {"upper": 50, "mixed": 40, "lower": 10}, lower_names=0.2)
     start = len(b)
-    b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
-    b.phi_style = str.lower if mode == "mixed" and rng.random() < 0.2 else None
     header = rng.choice(HEADERS)
     date = ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}", "{m}/{d}/{Y}", "{mm}/{dd}/{Y}",
                                                        "{m}/{d}/{y}", "{m}-{d}-{y}"])))
@@ -77,4 +94,4 @@ def nursing_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder
     b.line(head, ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.6:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
-    b.finish(start, mode, rng)  # mixed: the case its styles wrote
+    b.finish(start, mode)  # mixed: the case its styles wrote

@@ -117,7 +117,7 @@ def _lines(rng: random.Random, w: wd.World, day: dt.date, b: NoteBuilder, templa
 
 
 def _narrative(rng: random.Random) -> list[str]:
-    spec = rng.choices(list(SPECIALTIES), list(SPECIALTIES.values()))[0]
+    spec = ps.weighted(rng, SPECIALTIES)
     return _some(rng, OPENING, 2, 4) + _some(rng, NARRATIVE[spec], 3, 10) + _some(rng, CLOSING, 1, 3)
 
 
@@ -149,7 +149,7 @@ def _uk_op(rng: random.Random, w: wd.World, day: dt.date, b: NoteBuilder) -> Non
 def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, ids: bool = False) -> None:
     """Write one ``operative`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``ids``
     (the ``operative_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` after its body."""
-    kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
+    kind = ps.weighted(rng, NOTE_KINDS)
     w = sp.specialty_patient(rng, p)
     for _ in range(6):  # US layouts are dictated about US patients (their dates month first)
         if (w.country == "US") == (kind != "uk_op"):
@@ -171,4 +171,4 @@ def operative_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     if rng.random() < 0.5:  # PHI in nursing and disposition contexts, as the specialty notes hold it
         for _ in range(rng.randint(1, 2)):
             _lines(rng, w, day, b, [rng.choice(NURSING_LINES)])
-    b.finish(start, {"": 88, "upper": 12}, rng)
+    b.finish(start, ps.weighted(rng, {"": 88, "upper": 12}))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -32,6 +33,21 @@ def pool(name: str, max_words: int = 4) -> tuple[str, ...]:
     """ASCII entries of a gazetteer with at most ``max_words`` words (casing then stays length-safe)."""
     return tuple(e for e in gazetteers.entries(name)
                  if _ASCII(e) and len(e.split()) <= max_words and "'" not in e.split()[0][:1])
+
+
+def weighted(rng: random.Random, weights: Mapping[str, float]) -> str:
+    """A key of ``weights`` drawn with ``rng`` by its weight (a note's kind, country or casing).
+
+    >>> weighted(random.Random(0), {"nursing": 0, "letter": 1})
+    'letter'
+    """
+    return rng.choices(list(weights), list(weights.values()))[0]
+
+
+@cache
+def term_pool(name: str, max_words: int = 6) -> tuple[str, ...]:
+    """The entries of :func:`pool` of up to ``max_words`` words that hold no tab: one term a line."""
+    return tuple(e for e in pool(name, max_words=max_words) if "\t" not in e)
 
 
 def _top(name: str, n: int) -> tuple[str, ...]:

@@ -253,7 +253,7 @@ def _lines(rng: random.Random, w: wd.World, day: dt.date, b: NoteBuilder, templa
 
 def social_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one ``social`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
-    kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
+    kind = ps.weighted(rng, NOTE_KINDS)
     w = europe_patient(rng, p, rng.choice(EUROPE)) if rng.random() < 0.5 else sp.specialty_patient(rng, p)
     start = len(b)
     b.line(rng.choice(HEADINGS[kind]), rng.choice([" ", " - ", "  "]), *sp._date(rng, w, day))
@@ -262,4 +262,4 @@ def social_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
         _lines(rng, w, day, b, [f"{labels[own]}: {value}" for labels, value in FORM_FIELDS], 6)
     else:
         _lines(rng, w, day, b, SOCIAL_LINES if kind == "social" else LETTER_LINES, 5)
-    b.finish(start, {"": 85, "upper": 8, "lower": 7}, rng)
+    b.finish(start, ps.weighted(rng, {"": 85, "upper": 8, "lower": 7}))

@@ -122,7 +122,7 @@ def _record(rng: random.Random, country: str, age: int, admit: dt.date) -> list:
 
 def specialty_patient(rng: random.Random, p: ps.Patient) -> wd.World:
     """A patient of one of :data:`COUNTRIES`, drawn after ``p`` (its age and admission)."""
-    country = rng.choices(list(COUNTRIES), list(COUNTRIES.values()))[0]
+    country = ps.weighted(rng, COUNTRIES)
     if country in wd.COUNTRIES:
         w = wd.world_patient(rng, p)
         w.country = country  # the world style's draws, then its places redrawn for this style's country
@@ -230,7 +230,7 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
     """Write one ``specialty`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``ids``
     (the ``specialty_ids`` style) one or two lines of :mod:`crfdeid.synth.idlines` too."""
     w = specialty_patient(rng, p)
-    kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
+    kind = ps.weighted(rng, NOTE_KINDS)
     start = len(b)
     when: list = rng.choice([_date(rng, w, day), [""], [*_date(rng, w, day), " ", wd._time(rng)]])
     if rng.random() < 0.4:  # a letterhead above the heading (its own draws: the notes after it unchanged)
@@ -260,4 +260,4 @@ def specialty_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuild
             continue
         for pieces in render(rng, w, day, rng.choice(NURSING_LINES) if template is _NURSING else template):
             b.line(*(_recase(x, case) for x in pieces) if case else pieces)
-    b.finish(start, {"": 85, "upper": 10, "lower": 5}, rng)
+    b.finish(start, ps.weighted(rng, {"": 85, "upper": 10, "lower": 5}))

@@ -20,9 +20,8 @@ from . import persona as ps
 from .phrases import fill
 
 
-@cache
 def _list(name: str) -> tuple[str, ...]:
-    return tuple(e for e in ps.pool(name, max_words=12) if "\t" not in e)
+    return ps.term_pool(name, max_words=12)
 
 
 @cache

@@ -240,7 +240,7 @@ def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list
 def values_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one ``values`` note about a patient drawn after ``p`` on ``day`` into ``b``."""
     w = sp.specialty_patient(rng, p)
-    kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
+    kind = ps.weighted(rng, NOTE_KINDS)
     start = len(b)
     when: list = rng.choice([sp._date(rng, w, day), [""], sp._month_day(rng, w, day)])
     b.line(rng.choice(HEADINGS[kind]), rng.choice([" ", " - ", "  ", ": "]), *when)
@@ -258,5 +258,5 @@ def values_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder)
         for _ in range(rng.randint(1, 2)):
             chosen.insert(rng.randrange(1, len(chosen)), rng.choice(NURSING_LINES))
     chosen.append(rng.choice(SIGN_OFFS))
-    b.finish(start, {"": 70, "lower": 18, "upper": 12}, rng,  # telegraphic or all-caps notes too
+    b.finish(start, ps.weighted(rng, {"": 70, "lower": 18, "upper": 12}),  # telegraphic or all-caps notes too
              (pieces for template in chosen for pieces in render(rng, w, day, template)))

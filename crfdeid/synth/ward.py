@@ -34,7 +34,7 @@ from ..document import Document, make_span
 from ..schema import PERSON_SUBTYPES
 from . import persona as ps
 from .builder import NoteBuilder
-from .nursing import HEADERS, _sentence
+from .nursing import HEADERS, nursing_casing
 from .nursing_events import EVENTS, ROLES, social_line
 from .phrases import PLAN, SHIFT, SYSTEMS, fill
 
@@ -79,9 +79,8 @@ _WEEKDAYS = frozenset(d.lower() for d in ps.DAYS) | frozenset(d[:3].lower() for 
 
 def ward_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one ward-style nursing note about ``p`` on ``day`` into ``b``."""
-    mode = rng.choices(["lower", "upper", "mixed"], weights=[45, 30, 25])[0]
+    mode = nursing_casing(rng, b, {"lower": 45, "upper": 30, "mixed": 25})
     start = len(b)
-    b.style = (lambda text: _sentence(text, b.at_line_start)) if mode == "mixed" else None
     header = rng.choice(HEADERS + ["nursing progress note", "npn", "nsg"])
     if rng.random() < 0.15:
         b.line(header, " ", ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}", "{m}/{d}/{Y}", "{mm}/{dd}"]))))
@@ -112,7 +111,7 @@ def ward_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -
            ", ".join(fill(rng, ph) for ph in rng.sample(PLAN, rng.randint(1, 3))), ".")
     if rng.random() < 0.12:
         b.line(*ps.doctor_name(rng, rng.choice(p.nurses), nurse=True))
-    b.finish(start, mode, rng)  # mixed: the case its style wrote
+    b.finish(start, mode)  # mixed: the case its style wrote
 
 
 def _pseudo_word(rng: random.Random, word: str) -> str:

@@ -167,7 +167,7 @@ def identifier(rng: random.Random, w: World) -> list:
 
 def world_patient(rng: random.Random, p: ps.Patient) -> World:
     """A ``world`` patient drawn after :func:`crfdeid.synth.persona.patient` (its age and admission)."""
-    country = rng.choices(list(COUNTRIES), list(COUNTRIES.values()))[0]
+    country = ps.weighted(rng, COUNTRIES)
     sex = p.person.sex
     if country == "US":
         town = rng.choice(wl.split(wl.TOWNS["US"]) if rng.random() < 0.3 else ps.pool("cities")[:1500])
@@ -369,7 +369,7 @@ def world_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) 
     notes of one record share age and dates but not always a country.
     """
     w = world_patient(rng, p)
-    kind = rng.choices(list(NOTE_KINDS), list(NOTE_KINDS.values()))[0]
+    kind = ps.weighted(rng, NOTE_KINDS)
     start = len(b)
     _header(rng, w, day, kind, b)
     lines = LINES[kind]
@@ -381,4 +381,5 @@ def world_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) 
             b.line(*pieces)
     if rng.random() < 0.5:
         b.line(*render(rng, w, day, rng.choice(LOOKALIKES))[0])
-    b.finish(start, {"lower": 70, "upper": 30} if kind == "ward" else {"": 75, "lower": 15, "upper": 10}, rng)
+    casing = {"lower": 70, "upper": 30} if kind == "ward" else {"": 75, "lower": 15, "upper": 10}
+    b.finish(start, ps.weighted(rng, casing))
