@@ -61,7 +61,9 @@ heading in capitals of clinical words (:mod:`crfdeid.deid.forms`: ``form``, ``ca
 none: its ``90+`` would be a false value. Professions and user names are not judged here. The words beside a
 span are evidence too (:mod:`crfdeid.deid.confident_terms`: ``Maryland dissector``, ``9/9 checks``), and
 last the model's word on a name a rule made, a role after a person's name, a bare day and month in a note
-that dates with years, a first name that is an English word (:mod:`crfdeid.deid.confident_note`).
+that dates with years, a first name that is an English word (:mod:`crfdeid.deid.confident_note`), and a span of
+a thin kind the tagger is less than 0.99 sure of (:mod:`crfdeid.deid.confident_bars`: a day and month alone in a note
+dated with years, a name of one word in one case).
 
 >>> from crfdeid.document import make_span
 >>> text = "Fundal height 32 cm. Seen by Dr. Ward. DASA score 2. Ward note."
@@ -80,6 +82,7 @@ from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from . import ages, dates, facts, names
+from .confident_bars import thin_doubt
 from .confident_note import dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import PLACE_TYPES, model_doubt, place_doubt
 from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
@@ -345,7 +348,8 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
           known: frozenset = frozenset(), crf: float | None = None, person_ends: frozenset = frozenset()) -> str | None:
     """Why the tagged span ``sp`` of ``text`` is not confidently a Safe Harbor identifier of its
     type (``name``, ``date``, ``phone``, ``id``, ``email``, ``url``, ``place``, ``model``, ``profession``,
-    ``term``; ``form``, ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`), or None.
+    ``term``; ``form``, ``capitals``, ``heading``: :mod:`crfdeid.deid.forms`; ``thin``:
+    :mod:`crfdeid.deid.confident_bars`), or None.
 
     ``confidence``: the tagger's (lowest token probability of PHI in the span; None when no tagger
     scored it); ``order``: how the note's ambiguous dates read; ``country``: the note's
@@ -356,7 +360,8 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
         return "term"  # Maryland dissector, Boston Scientific: inside a listed term of several words
     # else a score, grade, code, bed, capitals (forms.py); else a place a rule made that the model doubts
     return (why or form_doubt(text, sp) or model_doubt(sp, confidence, crf)
-            or note_doubt(text, sp, confidence, crf, person_ends))  # the model's and the note's word
+            or note_doubt(text, sp, confidence, crf, person_ends)  # the model's and the note's word
+            or thin_doubt(text, sp, confidence))  # a thin kind the tagger is not sure enough of (confident_bars)
 
 
 def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None, country: str,
