@@ -74,77 +74,90 @@ def _hkid(s: str) -> bool:  # an HKID with one letter: a space as 36 (weight 9),
     return {10: "A", 11: "0"}.get(11 - total % 11, str(11 - total % 11)) == s[8]
 
 
+#: Schemes written in many sets: (subtype, shape, check).
+AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", _medicare)  # an Australian Medicare number
+IE_PPS = ("IDNUM", r"\d{7}[A-W]", "ie.pps")  # an Irish PPS number
+US_NPI = ("IDNUM", r"1\d{9}", _npi)  # a US NPI
+UK_NHS = ("HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs")  # an NHS number of the 999 test range
+NZ_NHI = ("MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi)  # a New Zealand NHI
+ZA_ID = ("IDNUM", r"\d{13}", "za.idnr")  # a South African ID number
+IN_AADHAAR = ("IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar")  # an Aadhaar number
+DE_KVNR = ("HEALTHPLAN", r"[A-Z]\d{9}", _kvnr)  # a German KVNR
+NL_BSN = ("IDNUM", r"\d{9}", "nl.bsn")  # a Dutch BSN
+MX_CURP = ("IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp")  # a Mexican CURP
+PL_PESEL = ("IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel")  # a Polish PESEL
+
 #: set, subtype, the shape of a national number, its check: a python-stdnum module (the reference
 #: check; stdnum is no dependency of crfdeid, so the test skips without it) or a function here.
 CHECKED = [
-    ("dev", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
-    ("check", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("dev", *UK_NHS),
+    ("check", *AU_MEDICARE),
     ("check", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),
     ("check", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),
     ("check", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
-    ("check", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check", *IE_PPS),
+    ("check", *IN_AADHAAR),
     ("check", "IDNUM", r"[A-Z]{5}\d{4}[A-Z]", "in_.pan"),
-    ("check", "IDNUM", r"\d{13}", "za.idnr"),
-    ("check", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
-    ("check2", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check", *ZA_ID),
+    ("check", *NZ_NHI),
+    ("check2", *AU_MEDICARE),
+    ("check2", *NZ_NHI),
     ("check2", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
-    ("check2", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check2", *IE_PPS),
     ("check2", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number
     ("check2", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),
     ("check3", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
-    ("check3", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check3", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check3", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
-    ("check3", "IDNUM", r"\d{13}", "za.idnr"),
-    ("check3", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
-    ("check3", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check3", *IE_PPS),
+    ("check3", *NZ_NHI),
+    ("check3", *DE_KVNR),
+    ("check3", *ZA_ID),
+    ("check3", *UK_NHS),
+    ("check3", *AU_MEDICARE),
     ("check3", "IDNUM", r"\d{9}", "il.idnr"),
-    ("check3", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
-    ("check3", "IDNUM", r"1\d{9}", _npi),
-    ("check4", "IDNUM", r"\d{9}", "nl.bsn"),
-    ("check4", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check3", *IN_AADHAAR),
+    ("check3", *US_NPI),
+    ("check4", *NL_BSN),
+    ("check4", *MX_CURP),
     ("check4", "IDNUM", r"\d{12}", "jp.in_"),
-    ("check4", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),
-    ("check4", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
-    ("check4", "IDNUM", r"1\d{9}", _npi),
-    ("check5", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check5", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check4", *PL_PESEL),
+    ("check4", *UK_NHS),
+    ("check4", *US_NPI),
+    ("check5", *IE_PPS),
+    ("check5", *UK_NHS),
     ("check5", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
-    ("check5", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check5", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
-    ("check5", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
-    ("check5", "IDNUM", r"1\d{9}", _npi),
-    ("check6", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check5", *NZ_NHI),
+    ("check5", *AU_MEDICARE),
+    ("check5", *DE_KVNR),
+    ("check5", *US_NPI),
+    ("check6", *UK_NHS),
     ("check6", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
-    ("check6", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
-    ("check6", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
-    ("check6", "IDNUM", r"\d{9}", "nl.bsn"),
-    ("check6", "IDNUM", r"1\d{9}", _npi),
-    ("check7", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check6", *AU_MEDICARE),
+    ("check6", *IN_AADHAAR),
+    ("check6", *NL_BSN),
+    ("check6", *US_NPI),
+    ("check7", *ZA_ID),
     ("check7", "IDNUM", r"\d{11}", "no.fodselsnummer"),
-    ("check7", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check7", "IDNUM", r"1\d{9}", _npi),
-    ("check8", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check7", *NZ_NHI),
+    ("check7", *US_NPI),
+    ("check8", *UK_NHS),
     ("check8", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
-    ("check8", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check8", *AU_MEDICARE),
     ("check8", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
     ("check8", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
-    ("check8", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check8", *IE_PPS),
     ("check8", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
     ("check8", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),
-    ("check8", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
-    ("check8", "IDNUM", r"1\d{9}", _npi),
-    ("check9", "IDNUM", r"1\d{9}", _npi),
-    ("check9", "IDNUM", r"\d{13}", "za.idnr"),
-    ("check9", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
-    ("check9", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
-    ("check9", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check8", *MX_CURP),
+    ("check8", *US_NPI),
+    ("check9", *US_NPI),
+    ("check9", *ZA_ID),
+    ("check9", *AU_MEDICARE),
+    ("check9", *DE_KVNR),
+    ("check9", *NZ_NHI),
     ("check9", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
-    ("check9", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check9", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
-    ("check10", "IDNUM", r"1\d{9}", _npi),
+    ("check9", *IE_PPS),
+    ("check9", *UK_NHS),
+    ("check10", *US_NPI),
     ("check10", "IDNUM", r"\d{12}", "jp.in_"),
     ("check10", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
     ("check10", "IDNUM", r"\d{6}/\d{3,4}", "cz.rc"),
@@ -154,24 +167,24 @@ CHECKED = [
     ("check10", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
     ("check10", "IDNUM", r"[1-9]\d{9}[02468]", "tr.tckimlik"),  # a T.C. Kimlik No: its last digit is even
     ("check10", "IDNUM", r"\d{9}", "pt.nif"),
-    ("check10", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check10", *MX_CURP),
     ("check10", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
-    ("check10", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check10", "IDNUM", r"\d{13}", "za.idnr"),
-    ("check10", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check11", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check11", "IDNUM", r"\d{9}", "nl.bsn"),
-    ("check11", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check10", *IE_PPS),
+    ("check10", *ZA_ID),
+    ("check10", *NZ_NHI),
+    ("check11", *NZ_NHI),
+    ("check11", *NL_BSN),
+    ("check11", *ZA_ID),
     ("check11", "IDNUM", r"\d{11}", "pl.pesel"),
-    ("check11", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check11", *MX_CURP),
     ("check11", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
     ("check11", "IDNUM", r"784-\d{4}-\d{7}-\d", "luhn"),  # an Emirates ID: Luhn over its 15 digits
     ("check11", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
-    ("check11", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check11", *IE_PPS),
     ("check11", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
-    ("check11", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
-    ("check11", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
-    ("check11", "IDNUM", r"1\d{9}", _npi),
+    ("check11", *IN_AADHAAR),
+    ("check11", *AU_MEDICARE),
+    ("check11", *US_NPI),
     ("check11", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
     ("check11", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),
     ("check11", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),
@@ -179,7 +192,7 @@ CHECKED = [
     ("check12", "IDNUM", r"\d{6} \d{5}", "no.fodselsnummer"),
     ("check12", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # a CUIL
     ("check12", "IDNUM", r"[1-9]\d{9}[02468]", "tr.tckimlik"),
-    ("check12", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
+    ("check12", *DE_KVNR),
     ("check12", "IDNUM", r"\d{9}", "il.idnr"),
     ("check12", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
     ("check12", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),  # an AHV number
@@ -190,25 +203,25 @@ CHECKED = [
     ("check12", "IDNUM", r"\d{3} \d{3} \d{3}", "pt.nif"),
     ("check12", "IDNUM", r"\d{10}[13579]", "ee.ik"),  # an isikukood (this set's ends odd, a T.C. Kimlik No even)
     ("check12", "IDNUM", r"\d{6}[-+A]\d{3}[0-9A-Y]", "fi.hetu"),
-    ("check12", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check12", *UK_NHS),
     ("check12", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
-    ("check12", "IDNUM", r"1\d{9}", _npi),
-    ("check13", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check13", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check13", "IDNUM", r"\d{13}", "za.idnr"),
-    ("check13", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
-    ("check13", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check12", *US_NPI),
+    ("check13", *IE_PPS),
+    ("check13", *NZ_NHI),
+    ("check13", *ZA_ID),
+    ("check13", *IN_AADHAAR),
+    ("check13", *MX_CURP),
     ("check13", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
-    ("check13", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
+    ("check13", *DE_KVNR),
     ("check13", "IDNUM", r"\d{4}\.\d{2}\.\d{3}", "nl.bsn"),  # a BSN written with dots
-    ("check13", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the NIN (no check)
+    ("check13", *PL_PESEL),  # not the NIN (no check)
     ("check13", "IDNUM", r"\d{9}", "il.idnr"),
     ("check13", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
-    ("check13", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check13", *AU_MEDICARE),
     ("check13", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
     ("check13", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
     ("check13", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),  # no check digit: the number's valid parts
-    ("check13", "IDNUM", r"1\d{9}", _npi),
+    ("check13", *US_NPI),
     ("check14", "IDNUM", r"\d{6}-\d{4}", "is_.kennitala"),
     ("check14", "IDNUM", r"[3-6]\d{10}", "lt.asmens"),  # not the Trinidadian national ID (no check), which starts 19
     ("check14", "IDNUM", r"8\d{10}", "hr.oib"),
@@ -223,19 +236,19 @@ CHECKED = [
     ("check14", "IDNUM", r"\d{16}", "id.nik"),  # no check digit: the number's valid parts (region, birth date)
     ("check15", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),
     ("check15", "IDNUM", r"1\d{9}", "luhn"),  # a Saudi national ID: Luhn over its 10 digits
-    ("check15", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("check15", *NZ_NHI),
     ("check15", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),
     ("check15", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # a CUIL
     ("check15", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
-    ("check15", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the NIN (no check)
-    ("check15", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check15", *PL_PESEL),  # not the NIN (no check)
+    ("check15", *NL_BSN),
     ("check15", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
-    ("check15", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
-    ("check15", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check15", *IN_AADHAAR),
+    ("check15", *IE_PPS),
     ("check15", "IDNUM", r"\d{12}", "jp.in_"),
-    ("check15", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check15", *AU_MEDICARE),
     ("check15", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
-    ("check15", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check15", *ZA_ID),
     ("check16", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", _uy_ci),
     ("check16", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", _taj),  # not the HSN (no check), written without spaces
     ("check16", "IDNUM", r"\d{12}", _iin),
@@ -244,10 +257,10 @@ CHECKED = [
     ("check16", "IDNUM", r"\d{3}-\d{7}-\d", "do.cedula"),
     ("check16", "IDNUM", r"[1-3]\d{9}", "ua.rntrc"),  # not the Bangladeshi NID (no check), which starts 4 here
     ("check16", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),
-    ("check16", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
-    ("check17", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check17", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check17", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the Nigerian NIN (no check)
+    ("check16", *UK_NHS),
+    ("check17", *IE_PPS),
+    ("check17", *NZ_NHI),
+    ("check17", *PL_PESEL),  # not the Nigerian NIN (no check)
     ("check17", "IDNUM", r"\d{3} \d{3} \d{3}", "pt.nif"),
     ("check17", "IDNUM", r"\d{8} \d [A-Z]{2}\d", "pt.cc"),  # a Cartao de Cidadao
     ("check17", "IDNUM", r"\d{9}", "il.idnr"),
@@ -272,42 +285,42 @@ CHECKED = [
     ("check18", "IDNUM", r"\d{7}7\d{5}", _jmbg),  # registers 71-79: Serbia
     ("check18", "IDNUM", r"[A-Za-z]\d{12}[0-9A-Za-z]", "mu.nid"),
     ("check18", "IDNUM", r"8\d{10}", "cu.ni"),  # no check digit: the birth date and sex digit
-    ("check19", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("check19", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("check19", "IDNUM", r"\d{13}", "za.idnr"),
-    ("check19", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
-    ("check19", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check19", *IE_PPS),
+    ("check19", *NZ_NHI),
+    ("check19", *ZA_ID),
+    ("check19", *IN_AADHAAR),
+    ("check19", *MX_CURP),
     ("check19", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
-    ("check19", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
-    ("check19", "IDNUM", r"\d{9}", "nl.bsn"),
-    ("check19", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),  # not the Nigerian NIN (no check)
+    ("check19", *DE_KVNR),
+    ("check19", *NL_BSN),
+    ("check19", *PL_PESEL),  # not the Nigerian NIN (no check)
     ("check19", "IDNUM", r"\d{12}", "jp.in_"),
     ("check19", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
     ("check19", "IDNUM", r"784-\d{4}-\d{7}-\d", "luhn"),  # an Emirates ID: Luhn over its 15 digits
-    ("check19", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("check19", *AU_MEDICARE),
     ("check19", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
     ("check19", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),  # a Belgian NISS
-    ("dev2", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
     ("dev3", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
-    ("dev3", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("dev3", *UK_NHS),
     ("dev3", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev3", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
-    ("dev4", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
-    ("dev4", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
-    ("dev6", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("dev4", *UK_NHS),
+    ("dev4", *AU_MEDICARE),
+    ("dev6", *UK_NHS),
     ("dev6", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
     ("dev6", "IDNUM", r"\d{6}-\d{7}", "kr.rrn"),
     ("dev6", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
     ("dev6", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),
-    ("dev6", "IDNUM", r"1\d{9}", _npi),
+    ("dev6", *US_NPI),
     ("dev7", "MEDICALRECORD", r"\d{3} \d{3} \d{4}", "gb.nhs"),
     ("dev7", "MEDICALRECORD", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
-    ("dev7", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
+    ("dev7", *AU_MEDICARE),
     ("dev7", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
-    ("dev7", "IDNUM", r"\d{9}", "nl.bsn"),
-    ("dev7", "IDNUM", r"\d{13}", "za.idnr"),
+    ("dev7", *NL_BSN),
+    ("dev7", *ZA_ID),
     ("dev7", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
     ("forms9", "IDNUM", r"\d{9}|\d{4}\.\d{2}\.\d{3}", "nl.bsn"),
     ("forms9", "IDNUM", r"\d{11}", "pl.pesel"),
@@ -316,12 +329,12 @@ CHECKED = [
     ("forms9", "IDNUM", r"[12](?: ?\d{2}){3} ?\d{3} ?\d{3} ?\d{2}", "fr.nir"),
     ("forms9", "IDNUM", r"\d{3} \d{3} \d{3}", "au.tfn"),
     ("forms9", "IDNUM", r"\d{2} \d{3} \d{3} \d{3}", "de.idnr"),
-    ("forms9", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
-    ("forms9", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
-    ("forms9", "IDNUM", r"1\d{9}", _npi),
+    ("forms9", *IN_AADHAAR),
+    ("forms9", *IE_PPS),
+    ("forms9", *US_NPI),
     ("forms9", "HEALTHPLAN", r"\d{3} \d{3} \d{4}", "gb.nhs"),
-    ("forms9", "HEALTHPLAN", r"\d{4} \d{5} \d", _medicare),
-    ("forms9", "HEALTHPLAN", r"[A-Z]\d{9}", _kvnr),
+    ("forms9", *AU_MEDICARE),
+    ("forms9", *DE_KVNR),
     ("forms9", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
     ("forms9", "ACCOUNT", r"[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4})+", "iban"),
     ("forms9", "SSN", r"\d{3}[- ]?\d{2}[- ]?\d{4}", "us.ssn"),  # no check digit: the number's valid parts
