@@ -48,8 +48,9 @@ def train_routed(folder: Path, name: str = "routed.model") -> Path:
     return out
 
 
-def shipped_crf():
+def shipped_crf(model=None):
     """The shipped model's CRF: the shipped model, or its default member if the shipped file is routed
-    (the tests of a CRF's internals run on it either way)."""
-    model = Model.load()
+    (the tests of a CRF's internals run on it either way); ``model``: the shipped model already loaded
+    (conftest's ``shipped_model``), else it is loaded."""
+    model = Model.load() if model is None else model
     return model.default if isinstance(model, RoutedModel) else model

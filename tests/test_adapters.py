@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from conftest import python_examples, run_example
-from crfdeid.crf import Model
 from crfdeid.document import Document, make_span
 from crfdeid.errors import ExtraError
 
@@ -21,13 +20,8 @@ NOTE = "Seen by Dr. Lee on 7/22/2098. Call John Smith at 555-123-4567."
 
 
 @pytest.fixture(scope="module")
-def model():
-    return Model.load()
-
-
-@pytest.fixture(scope="module")
-def tagged(model):
-    return model.tag(Document("x", NOTE))
+def tagged(shipped_model):
+    return shipped_model.tag(Document("x", NOTE))
 
 
 # -- Presidio -------------------------------------------------------------------------
@@ -39,8 +33,8 @@ def presidio():
     return presidio
 
 
-def test_recognizer_results_are_crfdeids_spans(presidio, model, tagged):
-    rec = presidio.CrfdeidRecognizer(model)
+def test_recognizer_results_are_crfdeids_spans(presidio, shipped_model, tagged):
+    rec = presidio.CrfdeidRecognizer(shipped_model)
     got = [(r.entity_type, r.start, r.end, r.score, r.recognition_metadata["crfdeid_subtype"])
            for r in rec.analyze(NOTE, entities=None)]
     want = [(presidio.ENTITY_MAP[sp.subtype], sp.start, sp.end, c, sp.subtype)
@@ -56,9 +50,9 @@ def test_every_subtype_has_a_presidio_entity(presidio):
     assert "CLINICIAN" in rec.supported_entities and "PATIENT" in rec.supported_entities
 
 
-def test_analyzer_and_anonymizer_act_on_crfdeid_results(presidio, model):
+def test_analyzer_and_anonymizer_act_on_crfdeid_results(presidio, shipped_model):
     from presidio_anonymizer import AnonymizerEngine
-    engine = presidio.analyzer(model, with_presidio_recognizers=False)
+    engine = presidio.analyzer(shipped_model, with_presidio_recognizers=False)
     results = engine.analyze(text=NOTE, language="en")
     assert {r.recognition_metadata["recognizer_name"] for r in results} == {"CrfdeidRecognizer"}
     out = AnonymizerEngine().anonymize(text=NOTE, analyzer_results=results).text
@@ -88,7 +82,7 @@ def test_presidio_makes_no_network_request(presidio):
 
 # -- spaCy ----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def nlp(model):
+def nlp(shipped_model):
     spacy = pytest.importorskip("spacy")
     import crfdeid.adapters.spacy  # noqa: F401 - registers the factory
     nlp = spacy.blank("en")
@@ -96,10 +90,10 @@ def nlp(model):
     return nlp
 
 
-def test_component_spans_cover_every_phi_character(nlp):
+def test_component_spans_cover_every_phi_character(nlp, shipped_model):
     text = "Seen by Dr. Lee on7/22/2098. Call John Smith at 555-123-4567."
     doc = nlp(text)
-    tagged = Model.load().tag(Document("x", text))
+    tagged = shipped_model.tag(Document("x", text))
     spans = list(doc.spans["crfdeid"])
     assert [(s._.crfdeid_start, s._.crfdeid_end, s.label_) for s in spans] == \
         [(sp.start, sp.end, sp.subtype) for sp in tagged.spans]
@@ -132,13 +126,13 @@ def test_pipe_in_batches_is_one_by_one(nlp):
     assert batched == single and batched[1] == []
 
 
-def test_component_config_viterbi(model):
+def test_component_config_viterbi(shipped_model):
     spacy = pytest.importorskip("spacy")
     import crfdeid.adapters.spacy  # noqa: F401
     nlp = spacy.blank("en")
     pipe = nlp.add_pipe("crfdeid", config={"o_threshold": "none", "spans_key": "phi", "set_ents": False})
     doc = nlp(NOTE)
-    viterbi = model.tag(Document("x", NOTE), None)
+    viterbi = shipped_model.tag(Document("x", NOTE), None)
     assert [(s._.crfdeid_start, s._.crfdeid_end) for s in doc.spans["phi"]] == \
         [(sp.start, sp.end) for sp in viterbi.spans]
     assert pipe.o_threshold is None and list(doc.ents) == []

@@ -20,24 +20,19 @@ KEY = "test-key-not-secret"
 
 
 @pytest.fixture(scope="module")
-def model():
-    return Model.load()
-
-
-@pytest.fixture(scope="module")
 def synth_notes():
     """Made-up notes of several patients (ids NNN-NN: patient NNN), several notes each."""
     return list(read("synth:12,13"))
 
 
 @pytest.mark.parametrize("fmt", ["redacted", "masked", "surrogate"])
-def test_records_are_the_tag_commands_files(tmp_path, model, synth_notes, fmt):
+def test_records_are_the_tag_commands_files(tmp_path, shipped_model, synth_notes, fmt):
     src = tmp_path / "notes.jsonl"
     write(synth_notes, "jsonl", src)
     key = ["--key", KEY] if fmt == "surrogate" else []
     assert tag.main([str(src), "--input-format", "jsonl", "--output-format", fmt, *key,
                      "--output-dir", str(tmp_path / "out"), "--quiet"]) == 0
-    deid = Deidentifier(model, fmt, key=KEY if fmt == "surrogate" else None, site_mining=True)  # as tag
+    deid = Deidentifier(shipped_model, fmt, key=KEY if fmt == "surrogate" else None, site_mining=True)  # as tag
     records = list(deid.run(synth_notes))
     assert [r.id for r in records] == [d.doc_id for d in synth_notes]
     for rec in records:
@@ -45,7 +40,7 @@ def test_records_are_the_tag_commands_files(tmp_path, model, synth_notes, fmt):
         assert rec.text == (tmp_path / "out" / f"{rec.id}.txt").read_text(encoding="utf-8")
 
 
-def test_spans_and_confidences_are_the_tag_commands(tmp_path, model, synth_notes):
+def test_spans_and_confidences_are_the_tag_commands(tmp_path, shipped_model, synth_notes):
     src = tmp_path / "notes.jsonl"
     write(synth_notes, "jsonl", src)
     assert tag.main([str(src), "--input-format", "jsonl", "--output-format", "jsonl",
@@ -57,13 +52,13 @@ def test_spans_and_confidences_are_the_tag_commands(tmp_path, model, synth_notes
         want[obj["id"]] = [(s["subtype"], s["category"], s["start"], s["end"], c)
                            for s, c in zip(obj["spans"], obj["meta"]["confidence"])]
     got = {r.id: [(s["type"], s["category"], s["start"], s["end"], s["confidence"]) for s in r.spans]
-           for r in Deidentifier(model, "spans", site_mining=True).run(synth_notes)}  # tag mines by default
+           for r in Deidentifier(shipped_model, "spans", site_mining=True).run(synth_notes)}  # tag mines by default
     assert got == want
     assert sum(map(len, got.values())) > 50
 
 
-def test_one_writer_per_patient_in_turn_is_one_writer_for_all(model, synth_notes):
-    deid = Deidentifier(model, "surrogate", key=KEY)
+def test_one_writer_per_patient_in_turn_is_one_writer_for_all(shipped_model, synth_notes):
+    deid = Deidentifier(shipped_model, "surrogate", key=KEY)
     notes = sorted(synth_notes, key=lambda d: d.group)  # stable: input order within a patient
     one = [r.text for r in deid.run(notes)]
     assert [r.text for r in deid.run(notes, PatientWriters(deid))] == one
@@ -90,7 +85,7 @@ def test_a_patients_surrogates_depend_on_its_earlier_notes():
     assert Surrogator(key="another key").surrogate(full).text != first
 
 
-def test_a_failing_note_has_an_error_and_no_text(model, monkeypatch):
+def test_a_failing_note_has_an_error_and_no_text(shipped_model, monkeypatch):
     marker = "Zqxplanted Marker"
     docs = [Document("ok", "Seen by Dr. Lee."), Document("bad", f"{marker} on 7/22/2098.")]
     real = Model._tagged
@@ -100,30 +95,30 @@ def test_a_failing_note_has_an_error_and_no_text(model, monkeypatch):
             raise ValueError(doc.text)  # a bug whose message would carry the note
         return real(self, doc, *args)
     monkeypatch.setattr(Model, "_tagged", tagged)
-    ok, bad = Deidentifier(model, "redacted").run(docs)
+    ok, bad = Deidentifier(shipped_model, "redacted").run(docs)
     assert ok.error is None and ok.text.startswith("Seen by Dr. [**DOCTOR**]")
     assert bad.text is None and bad.spans is None
     assert "'bad'" in bad.error and "ValueError" in bad.error and marker not in bad.error
 
 
-def test_options_are_checked_as_the_command_checks_them(model):
+def test_options_are_checked_as_the_command_checks_them(shipped_model):
     with pytest.raises(ConfigError, match="does not take"):
-        Deidentifier(model, "redacted", options={"char": "*"})
+        Deidentifier(shipped_model, "redacted", options={"char": "*"})
     with pytest.raises(ConfigError, match="unknown output format"):
-        Deidentifier(model, "i2b2")
+        Deidentifier(shipped_model, "i2b2")
     with pytest.raises(ConfigError, match="means nothing"):
-        Deidentifier(model, "masked", key=KEY)
-    assert Deidentifier(model, "masked", options={"char": "*"}).run([Document("1", "Dr. Lee")])
+        Deidentifier(shipped_model, "masked", key=KEY)
+    assert Deidentifier(shipped_model, "masked", options={"char": "*"}).run([Document("1", "Dr. Lee")])
 
 
-def test_surrogates_without_a_key_or_a_seed_are_refused_by_name(model):
+def test_surrogates_without_a_key_or_a_seed_are_refused_by_name(shipped_model):
     # issue 61: a random key drawn per object gave a patient other surrogates in every run
     with pytest.raises(ConfigError, match=r"needs a key or a seed.*key_file=.*key=.*seed="):
-        Deidentifier(model, "surrogate")
+        Deidentifier(shipped_model, "surrogate")
     note = Document("1", "Seen by Dr. Lee on 7/22/2098.")
-    runs = [next(Deidentifier(model, "surrogate", seed="demo").run([note])).text for _ in range(2)]
+    runs = [next(Deidentifier(shipped_model, "surrogate", seed="demo").run([note])).text for _ in range(2)]
     assert runs[0] == runs[1] and "Lee" not in runs[0]
-    assert next(Deidentifier(model, "surrogate", options={"seed": "demo"}).run([note])).text == runs[0]
+    assert next(Deidentifier(shipped_model, "surrogate", options={"seed": "demo"}).run([note])).text == runs[0]
 
 
 def test_a_missing_extra_names_it():

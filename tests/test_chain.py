@@ -51,8 +51,8 @@ NOTES = [d.text for d in read("synth:25,11")] + [d.text for d in read("synth:25,
 
 
 @pytest.fixture(scope="module")
-def default_model():
-    return shipped_crf()  # its CRF, if the shipped file is routed
+def default_model(shipped_model):
+    return shipped_crf(shipped_model)  # its CRF, if the shipped file is routed
 
 
 @pytest.mark.parametrize("rules, date_check", [(True, True), (True, False), (False, True)])

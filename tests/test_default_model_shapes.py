@@ -4,13 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from crfdeid.crf.model import Model
-
-
-@pytest.fixture(scope="module")
-def model():
-    return Model.load(None)
-
 
 @pytest.mark.parametrize("text, phi", [
     ("s/p cabg 4/2- doing well. bc 6/14 pending.", ["4/2", "6/14"]),  # month/day after a test
@@ -22,8 +15,8 @@ def model():
     ("RABBI KLEIN IN TO SEE PT.", ["KLEIN"]),
     ("plan transfer to Ashford Rehab in am.", ["Ashford"]),             # a local institution
 ])
-def test_phi_in_the_shapes_of_ward_notes_is_found(model, text, phi):
-    doc = model.tag_text(text)
+def test_phi_in_the_shapes_of_ward_notes_is_found(shipped_model, text, phi):
+    doc = shipped_model.tag_text(text)
     inside = {i for s in doc.spans for i in range(s.start, s.end)}
     for surface in phi:
         start = text.index(surface)
@@ -35,5 +28,5 @@ def test_phi_in_the_shapes_of_ward_notes_is_found(model, text, phi):
     "pt c/o flank pain. ON WARFARIN. Cellulitis noted.",  # public words in every case (issue 26)
     "weaned to cpap 5/5, tolerated x 1 1/2 hrs.",        # numbers in clinical roles: no dates
 ])
-def test_clinical_words_where_names_stand_are_no_phi(model, text):
-    assert model.tag_text(text).spans == []
+def test_clinical_words_where_names_stand_are_no_phi(shipped_model, text):
+    assert shipped_model.tag_text(text).spans == []

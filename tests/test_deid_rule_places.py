@@ -107,28 +107,22 @@ def test_the_tag_summary_counts_them_as_not_confidently_an_identifier(tmp_path):
     assert "HOSPITAL 1" in w.summary()
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    from crfdeid.crf import Model
-    return Model.load()
-
-
-def test_the_shipped_model_gives_every_span_the_crfs_word(shipped):
+def test_the_shipped_model_gives_every_span_the_crfs_word(shipped_model):
     text = "Transferred from Riverside General Hospital, Springfield. Plan per Dr. Rao, renal, 14/03/2024."
-    doc = shipped.tag_text(text)
-    toks, p_out = shipped.token_p_outside(doc)
+    doc = shipped_model.tag_text(text)
+    toks, p_out = shipped_model.token_p_outside(doc)
     assert doc.spans
     for sp in doc.spans:  # the lowest P(PHI) of the tokens it overlaps, whatever step made it
         want = min(round(1.0 - p, 4) for t, p in zip(toks, p_out) if t.start < sp.end and sp.start < t.end)
         assert sp.crf_confidence == pytest.approx(want, abs=1e-4)
 
 
-def test_a_long_note_tagged_a_piece_at_a_time_gives_every_span_the_crfs_word(shipped):
+def test_a_long_note_tagged_a_piece_at_a_time_gives_every_span_the_crfs_word(shipped_model):
     import copy
 
     from crfdeid.tagging.pieces import Pieces
     text = "Transferred from Riverside General Hospital. Plan per Dr. Rao, renal.\n" * 12
-    member = copy.copy(getattr(shipped, "default", shipped))  # a routed model's member tags the note
+    member = copy.copy(getattr(shipped_model, "default", shipped_model))  # a routed model's member tags the note
     member.pieces = Pieces(400)                         # cut every 400 characters
     [doc] = member.tag_many([Document("long", text)])
     assert len(Pieces(400).cuts(text)) > 2 and doc.spans

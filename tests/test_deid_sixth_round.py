@@ -48,20 +48,14 @@ def test_the_measure_aligns_on_the_spans_the_writer_wrote(tmp_path):
     assert mo.score_note(gold, out, mo._written_spans("n1", doc))["falsified"] == {}
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    from crfdeid.crf import Model
-    return Model.load()
-
-
-def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shipped, tmp_path, monkeypatch):
+def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shipped_model, tmp_path, monkeypatch):
     from crfdeid.tagging.session import Session
     text = "Seen by Dr. Rao. MRN 00482913. Address 12 Larkspur Road, Tacoma WA 98402."
-    assert Session(shipped, "redacted", crf_evidence=False).chain_options.get("crf_evidence") is False
+    assert Session(shipped_model, "redacted", crf_evidence=False).chain_options.get("crf_evidence") is False
     for fmt in ("redacted", "masked", "surrogate", "spans", "fhir"):  # what a session tags may reach any writer
-        assert "crf_evidence" not in Session(shipped, fmt).chain_options
-    full = shipped.tag_text(text)
-    lean = shipped.tag_text(text, options={"crf_evidence": False})
+        assert "crf_evidence" not in Session(shipped_model, fmt).chain_options
+    full = shipped_model.tag_text(text)
+    lean = shipped_model.tag_text(text, options={"crf_evidence": False})
     assert full.spans == lean.spans and full.meta["confidence"] == lean.meta["confidence"]  # the same spans
     assert all(sp.crf_confidence is not None for sp in full.spans)
     changed = [sp for sp in lean.spans if sp.crf_confidence is None]  # a span the chain made: nobody pays
@@ -78,9 +72,9 @@ def test_the_models_word_per_token_only_where_a_surrogate_writer_may_read_it(shi
     assert render(full) == render(lean)
 
 
-def test_a_spawned_worker_of_a_redacting_session_leaves_the_models_word_out_too(monkeypatch, shipped):
+def test_a_spawned_worker_of_a_redacting_session_leaves_the_models_word_out_too(monkeypatch, shipped_model):
     from crfdeid.tagging import session as session_module
-    parent = session_module.Session(shipped, "redacted", crf_evidence=False)
+    parent = session_module.Session(shipped_model, "redacted", crf_evidence=False)
     monkeypatch.setattr(session_module, "_WORKER", None)
     session_module._init_worker(parent._spec())
     assert session_module._WORKER.chain_options == parent.chain_options == {"crf_evidence": False}

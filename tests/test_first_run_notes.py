@@ -10,16 +10,10 @@ import re
 
 import pytest
 
-import crfdeid
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.document import Document, make_span
 from crfdeid.recognizers.joints import join_names
 from crfdeid.site.match import Matcher, name_forms
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    return crfdeid.load()
 
 
 def _covered(doc, start: int, end: int):
@@ -41,8 +35,8 @@ LEAKS = [
 
 
 @pytest.mark.parametrize("text,words", LEAKS)
-def test_newcomer_leaks_are_caught(shipped, text, words):
-    doc = shipped.tag_text(text)
+def test_newcomer_leaks_are_caught(shipped_model, text, words):
+    doc = shipped_model.tag_text(text)
     for word in words:
         for m in re.finditer(re.escape(word), text):
             assert _covered(doc, m.start(), m.end()), f"{word!r} not wholly inside one span"
@@ -54,8 +48,8 @@ def test_newcomer_leaks_are_caught(shipped, text, words):
     ("spoke with mary-kate o'neil about discharge", "mary-kate"),
     ("spoke with mary-kate o'neil about discharge", "o'neil"),
 ])
-def test_names_with_apostrophes_and_hyphens_are_one_name_span(shipped, text, name):
-    doc = shipped.tag_text(text)
+def test_names_with_apostrophes_and_hyphens_are_one_name_span(shipped_model, text, name):
+    doc = shipped_model.tag_text(text)
     for m in re.finditer(re.escape(name), text):
         inside = [sp for sp in doc.spans if sp.start < m.end() and m.start() < sp.end]
         assert len(inside) == 1 and inside[0].category == "NAME", (name, inside)
@@ -73,8 +67,8 @@ KEPT = [
 
 
 @pytest.mark.parametrize("text,word", KEPT)
-def test_newcomer_over_redaction_is_gone(shipped, text, word):
-    doc = shipped.tag_text(text)
+def test_newcomer_over_redaction_is_gone(shipped_model, text, word):
+    doc = shipped_model.tag_text(text)
     start = text.index(word)
     assert not [sp for sp in doc.spans if sp.start < start + len(word) and start < sp.end]
 

@@ -16,11 +16,6 @@ from crfdeid.recognizers.chain import Chain, Note, build_chain
 from crfdeid.recognizers.safeharbor import find
 
 
-@pytest.fixture(scope="module")
-def default_model():
-    return Model.load()
-
-
 def _tagged(model, text):
     return [(text[s.start:s.end], s.subtype) for s in model.tag_text(text).spans]
 
@@ -48,7 +43,7 @@ def test_no_identifier_where_the_label_names_something_else(text):
     assert find(text) == []
 
 
-def test_the_shipped_model_leaks_none_of_them(default_model):
+def test_the_shipped_model_leaks_none_of_them(shipped_model):
     cases = [
         ("License plate noted for parking: ORE 4KJ-221.", ("ORE 4KJ-221", "VEHICLE")),
         ("Patient moved from ohio last year.", ("ohio", "STATE")),
@@ -56,16 +51,16 @@ def test_the_shipped_model_leaks_none_of_them(default_model):
         ("She lives in Portland, OR with her sister.", ("Portland", "CITY")),
     ]
     for text, (surface, subtype) in cases:
-        got = _tagged(default_model, text)
+        got = _tagged(shipped_model, text)
         assert any(s == surface and t == subtype for s, t in got), (text, got)
     text = "a 70yo male, Tomas K., admitted with chest pain."  # the initial inside a span, alone or not
     k = text.index("K.")
-    assert any(s.start <= k < s.end for s in default_model.tag_text(text).spans), _tagged(default_model, text)
+    assert any(s.start <= k < s.end for s in shipped_model.tag_text(text).spans), _tagged(shipped_model, text)
 
 
-def test_a_span_leaves_the_sentences_full_stop_outside(default_model):
+def test_a_span_leaves_the_sentences_full_stop_outside(shipped_model):
     for text, name in [("Seen by Dr. Keene.", "Keene"), ("Wife Marisol Quackenbush called.", "Quackenbush")]:
-        got = [s for s, _ in _tagged(default_model, text)]
+        got = [s for s, _ in _tagged(shipped_model, text)]
         assert any(s.endswith(name) for s in got) and not any(s.endswith(".") for s in got), got
 
 

@@ -75,8 +75,8 @@ def test_an_unset_month_day_threshold_leaves_the_resolved_config_as_before():
 
 
 @pytest.fixture(scope="module")
-def shipped():
-    return shipped_crf()  # its CRF, if the shipped file is routed
+def shipped(shipped_model):
+    return shipped_crf(shipped_model)  # its CRF, if the shipped file is routed
 
 
 @pytest.mark.parametrize("backend", ["numpy", "crfsuite"])

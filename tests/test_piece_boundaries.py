@@ -11,7 +11,6 @@ import warnings
 
 import pytest
 
-from crfdeid.crf.model import Model
 from crfdeid.document import Document, Span
 from crfdeid.tagging import model as model_mod
 from crfdeid.tagging.pieces import Pieces, merge, safe_point
@@ -35,11 +34,6 @@ def _notes() -> list[Document]:
 
 
 NOTES = _notes()
-
-
-@pytest.fixture(scope="module")
-def model():
-    return Model.load()
 
 
 def _leaks(doc: Document, covered_by) -> list[tuple[str, int]]:
@@ -66,19 +60,19 @@ def test_the_notes_put_a_cut_before_each_part_of_the_name():
     assert set(FIRST) & before and set(LAST) & before
 
 
-def test_every_name_the_model_finds_whole_is_found_whole_at_every_cut(model, monkeypatch):
-    whole = [t for _, t in model.tag_each(NOTES)]  # shorter than a piece: tagged whole
+def test_every_name_the_model_finds_whole_is_found_whole_at_every_cut(shipped_model, monkeypatch):
+    whole = [t for _, t in shipped_model.tag_each(NOTES)]  # shorter than a piece: tagged whole
     assert not [leak for t in whole for leak in _leaks(t, _covered(t.spans))]
     monkeypatch.setattr(model_mod, "LONG_NOTE_CHARS", SIZE)
-    cut = [t for _, t in model.tag_each(NOTES)]
+    cut = [t for _, t in shipped_model.tag_each(NOTES)]
     assert not [leak for t in cut for leak in _leaks(t, _covered(t.spans))]
 
 
-def test_a_note_shorter_than_a_piece_is_tagged_as_before(model):
+def test_a_note_shorter_than_a_piece_is_tagged_as_before(shipped_model):
     # one window, no merge: the spans and confidences of the note tagged whole
     doc = NOTES[3]
-    [(_, got)] = list(model.tag_each([doc]))
-    want = model.tag(doc)
+    [(_, got)] = list(shipped_model.tag_each([doc]))
+    want = shipped_model.tag(doc)
     assert got.spans == want.spans and got.meta == want.meta
     assert Pieces().windows(doc.text) == [(0, len(doc.text))]
 
@@ -113,27 +107,27 @@ def test_the_service_redacts_every_name_at_every_cut(tmp_path, monkeypatch):
     assert not [leak for d in NOTES for leak in _leaks(d, _covered(got[d.doc_id]))]
 
 
-def test_the_review_apps_suggestions_cover_every_name_at_every_cut(tmp_path, model, monkeypatch):
+def test_the_review_apps_suggestions_cover_every_name_at_every_cut(tmp_path, shipped_model, monkeypatch):
     from crfdeid.review.project import Project
     from crfdeid.review.store import MODEL
     monkeypatch.setattr(model_mod, "LONG_NOTE_CHARS", SIZE)
     p = Project.create(tmp_path / "proj")
     ids = [p.store.add_note(d) for d in NOTES]
-    p.suggest(model, ids, 0)
+    p.suggest(shipped_model, ids, 0)
     leaks = [leak for nid, d in zip(ids, NOTES) for leak in _leaks(d, _covered(p.store.spans(nid, MODEL)))]
     p.close()
     assert not leaks
 
 
 @pytest.mark.slow
-def test_the_spark_job_redacts_every_name_at_every_cut(spark, model):
+def test_the_spark_job_redacts_every_name_at_every_cut(spark, shipped_model):
     from crfdeid.spark import deidentify
-    model.pieces = Pieces(SIZE)  # pickled with the model to the executors
+    shipped_model.pieces = Pieces(SIZE)  # pickled with the model to the executors
     try:
         df = spark.createDataFrame([(d.doc_id, d.text) for d in NOTES], "id string, text string")
-        rows = deidentify(df, "redacted", model=model).collect()
+        rows = deidentify(df, "redacted", model=shipped_model).collect()
     finally:
-        model.pieces = None
+        shipped_model.pieces = None
     assert len(rows) == len(NOTES) and all(r["error"] is None for r in rows)
     assert not [r["id"] for r in rows if any(part in r["deid_text"] for part in NAME)]
 

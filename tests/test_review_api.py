@@ -27,16 +27,10 @@ ROOT = Path(__file__).parent.parent
 ALICE, BOB, CAROL = ({"X-Annotator": n} for n in ("alice", "bob", "carol"))
 
 
-@pytest.fixture(scope="module")
-def model():
-    from crfdeid.crf import Model
-    return Model.load()
-
-
 @pytest.fixture
-def project(tmp_path, model):
+def project(tmp_path, shipped_model):
     p = Project.create(tmp_path / "proj", per_note=2)
-    import_notes(p, "synth:6,7", model)
+    import_notes(p, "synth:6,7", shipped_model)
     yield p
     p.close()
 
@@ -215,12 +209,12 @@ def test_two_annotators_adjudication_and_scores(project):
 
 
 @pytest.mark.slow
-def test_background_retraining_resuggests_untouched_notes(tmp_path, model):
+def test_background_retraining_resuggests_untouched_notes(tmp_path, shipped_model):
     from crfdeid.config import load_config
     from crfdeid.review.retrain import Retrainer
     cfg = load_config(ROOT / "configs" / "synth-small.yaml")
     p = Project.create(tmp_path / "proj", config=cfg, retrain_every=2)
-    import_notes(p, "synth:6,7", model)
+    import_notes(p, "synth:6,7", shipped_model)
     retrainer = Retrainer(p)
     c = TestClient(create_app(p, hosts=("testserver",), retrainer=retrainer))
     ids = c.get("/api/queue", headers=ALICE).json()["ids"]
@@ -240,11 +234,11 @@ def test_background_retraining_resuggests_untouched_notes(tmp_path, model):
 
 
 @pytest.mark.slow
-def test_review_path_is_fast_for_a_long_note(tmp_path, model):
+def test_review_path_is_fast_for_a_long_note(tmp_path, shipped_model):
     from crfdeid.review.headless import long_document
     p = Project.create(tmp_path / "proj")
     nid = p.store.add_note(long_document(5000))
-    p.suggest(model, [nid], 0)
+    p.suggest(shipped_model, [nid], 0)
     p.store.add_note(long_document(50, doc_id="900-02"))
     c = client(p)
     t0 = time.perf_counter()

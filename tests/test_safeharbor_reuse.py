@@ -29,8 +29,8 @@ NOTES = [
 
 
 @pytest.fixture(scope="module")
-def model():
-    return shipped_crf()
+def model(shipped_model):
+    return shipped_crf(shipped_model)
 
 
 @pytest.fixture(scope="module")

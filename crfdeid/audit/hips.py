@@ -403,10 +403,13 @@ def load_summary(path) -> dict:
     return out
 
 
+def pct(x) -> str:
+    """A share as a percentage with one decimal (``-`` for None), as the report and ``audit hips`` print it."""
+    return "-" if x is None else f"{100 * x:.1f} %"
+
+
 def section(s: dict) -> str:
     """The audit report's HTML section on a measurement (a :func:`summary`)."""
-    def pct(x):
-        return "-" if x is None else f"{100 * x:.1f} %"
     rows = "".join(f"<tr><td>{html.escape(c)}</td><td>{v['residual']}</td><td>{v['found']}</td>"
                    f"<td>{pct(v['attacker_recall'])}</td></tr>" for c, v in s["by_category"].items())
     inputs = ", ".join(html.escape(i["input"]) for i in s["inputs"]) or "-"

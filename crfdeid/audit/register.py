@@ -27,7 +27,8 @@ GENESIS = "0" * 64
 
 
 def digest(signed: dict) -> str:
-    """The digest of a signed plan or statement, as the ledger records it."""
+    """The digest of a signed plan or statement as the ledger records it, and of a ledger line as the next one
+    chains it (``prev``)."""
     return hashlib.sha256(signing.canonical(signed)).hexdigest()
 
 
@@ -54,10 +55,6 @@ def entries(path) -> list[dict]:
     return out
 
 
-def _entry_hash(entry: dict) -> str:
-    return hashlib.sha256(signing.canonical(entry)).hexdigest()
-
-
 def append(path, key, kind: str, signed: dict, release_digest: str, folder=None) -> dict:
     """Record that the officer (``key``: their private key) signed ``signed`` (a plan or a
     statement) for the release; returns the entry."""
@@ -69,7 +66,7 @@ def append(path, key, kind: str, signed: dict, release_digest: str, folder=None)
         raise ConfigError(f"the officer's ledger does not hold together ({problems[0]}): not signed", path=path)
     body = {"seq": len(have) + 1, "at": datetime.now(UTC).isoformat(timespec="seconds"), "kind": kind,
             "release_digest": release_digest, "digest": digest(signed),
-            "prev": _entry_hash(have[-1]) if have else GENESIS}
+            "prev": digest(have[-1]) if have else GENESIS}
     entry = dict(body, signature=signing.sign(key, body))
     with open(path, "a", encoding="utf-8") as fh:
         fh.write(json.dumps(entry, sort_keys=True) + "\n")
@@ -87,7 +84,7 @@ def chain(have: list[dict], officer_hex: str) -> list[str]:
             return [f"entry {i} does not follow entry {i - 1}: a line was deleted, moved or rewritten"]
         if not signing.verify(officer_hex, body, e.get("signature")):
             return [f"entry {i} is not signed by the officer's key"]
-        prev = _entry_hash(e)
+        prev = digest(e)
     return []
 
 

@@ -108,6 +108,11 @@ class Member:
     text_sha256: str
 
 
+def text_sha256(text: str) -> str:
+    """A note's text digest, as :class:`Member` keeps it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def config_digest(config: dict) -> str:
     """A digest of a resolved config (keys sorted), so two audits can tell they used the same."""
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
@@ -125,8 +130,7 @@ def population(specs, strata: Strata, options: dict | None = None) -> tuple[list
                                           "audit draws from notes with unique ids"))
                 continue
             tokens = len(token_offsets(doc.text))
-            members[doc.doc_id] = Member(doc.doc_id, strata.key(doc, tokens), tokens,
-                                         hashlib.sha256(doc.text.encode("utf-8")).hexdigest())
+            members[doc.doc_id] = Member(doc.doc_id, strata.key(doc, tokens), tokens, text_sha256(doc.text))
     return [members[k] for k in sorted(members)], errors
 
 
@@ -186,7 +190,7 @@ def draw(members, n: int, seed: int, double: int = 0) -> tuple[list[str], list[s
 
 def output_digest(found: dict[str, Document]) -> str:
     """:func:`release_digest` of the notes the release's run tagged (its whole output)."""
-    return release_digest([Member(d, (), 0, hashlib.sha256(doc.text.encode("utf-8")).hexdigest())
+    return release_digest([Member(d, (), 0, text_sha256(doc.text))
                            for d, doc in found.items()])
 
 
@@ -249,7 +253,7 @@ def create(folder, specs, n: int, seed: int, strata: Strata, double: int = 0, mo
     for spec in specs:
         for doc in read(spec, **(options or {})):
             if doc.doc_id in chosen:
-                if hashlib.sha256(doc.text.encode("utf-8")).hexdigest() != info[doc.doc_id].text_sha256:
+                if text_sha256(doc.text) != info[doc.doc_id].text_sha256:
                     raise CrfdeidError(f"document {doc.doc_id!r} changed while the release was read: draw again")
                 docs[doc.doc_id] = doc.with_spans([])  # the review starts from the model's spans
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)

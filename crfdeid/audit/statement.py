@@ -20,7 +20,6 @@ in the stores' own checks or the reviewers' signed reviews.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from datetime import UTC, datetime
@@ -32,6 +31,7 @@ from ..io import atomic_write
 from ..io.runmanifest import sha256_file
 from ..review import ledger
 from ..review.project import Project
+from . import register
 from .sample import MANIFEST
 
 STATEMENT = "statement.json"
@@ -87,7 +87,7 @@ def sign(folder, manifest: dict, report: dict, key, supersede: bool = False) -> 
     signed["plan_signature"] = (manifest.get("plan") or {}).get("signature")
     old = load(folder) if path.exists() else None
     if old is not None:  # the new statement names the one it replaces, so the two differ even signed in one second
-        signed["supersedes"] = hashlib.sha256(signing.canonical(old.get("body") or {})).hexdigest()
+        signed["supersedes"] = register.digest(old.get("body") or {})
     out = {"format": FORMAT, "signed_at": datetime.now(UTC).isoformat(timespec="seconds"),
            "key": signing.public_hex(key), "key_id": signing.key_id(key), "body": signed,
            "signature": signing.sign(key, signed)}

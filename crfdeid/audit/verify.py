@@ -20,7 +20,6 @@ The result also says, per reviewer, how they signed in (a personal token, a shar
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -33,7 +32,7 @@ from ..review.store import MODEL
 from ..tagging.model import TaggingModel
 from ..tagging.session import SPANS, Session
 from . import canary
-from .sample import DOUBLE, SINGLE, Strata, draw, load, population, release_digest
+from .sample import DOUBLE, SINGLE, Strata, draw, load, population, release_digest, text_sha256
 
 
 def _spans(spans) -> list[list]:
@@ -189,7 +188,7 @@ def _check_stores(folder: Path, manifest: dict, info: dict, tagged: dict, differ
                     differ(d, "the canary audit.json records is not in the review store's note", part)
                     bird = None
                 text = canary.strip(body, bird)
-                if m is not None and hashlib.sha256(text.encode("utf-8")).hexdigest() != m.text_sha256:
+                if m is not None and text_sha256(text) != m.text_sha256:
                     differ(d, "the note's text in the review store differs from the release (digest)", part)
                 if d in tagged and _spans(canary.from_store([(x["start"], x["end"], x["subtype"])
                                                              for x in store.spans(row["id"], MODEL)], bird)) \

@@ -53,11 +53,7 @@ def run(args) -> int:
     if not args.quiet:
         r, s = result["redacted"], result["surrogate"]
         print(f"surrogate output: the attacker found {s['found']} of {s['residual']} residual identifiers "
-              f"({_pct(result['attacker_recall'])}, precision {_pct(result['attacker_precision'])}); "
-              f"redacted output: {result['redacted_attack']['found']} ({_pct(r['attacker_recall'])}, "
-              f"precision {_pct(r['attacker_precision'])})", file=sys.stderr)
+              f"({hips.pct(result['attacker_recall'])}, precision {hips.pct(result['attacker_precision'])}); "
+              f"redacted output: {result['redacted_attack']['found']} ({hips.pct(r['attacker_recall'])}, "
+              f"precision {hips.pct(r['attacker_precision'])})", file=sys.stderr)
     return 0
-
-
-def _pct(x) -> str:
-    return "-" if x is None else f"{100 * x:.1f} %"

@@ -40,11 +40,10 @@ import re
 
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
-from .confident_note import dated_with_years
+from .confident_note import lone_day_month
 
 #: The tagger's confidence a thin kind needs (chosen on the older development sets: see the module docstring).
 THIN_SURE = 0.99
-_PAIR = re.compile(r"\d{1,2}[ \t]*[-/.][ \t]*\d{1,2}")
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
@@ -64,7 +63,7 @@ def thin_doubt(text: str, sp: Span, confidence: float | None) -> str | None:
     if confidence is None or confidence >= THIN_SURE:
         return None
     surface = text[sp.start:sp.end]
-    if sp.subtype == "DATE" and _PAIR.fullmatch(surface) and dated_with_years(text):
+    if sp.subtype == "DATE" and lone_day_month(text, sp):
         return "thin"
     if sp.subtype in PERSON_SUBTYPES and one_case_word(surface):
         return "thin"

@@ -129,13 +129,18 @@ def dated_with_years(text: str) -> bool:
     return _WITH_YEAR.search(text) is not None
 
 
+def lone_day_month(text: str, sp: Span) -> bool:
+    """Whether ``sp`` is two numbers alone, a day and a month (no year, no month's name: ``9/24``, ``10-14``), in a
+    note that writes a date with its year (:func:`dated_with_years`)."""
+    return _PAIR.fullmatch(text[sp.start:sp.end]) is not None and dated_with_years(text)
+
 
 def pair_doubt(text: str, sp: Span, confidence: float | None) -> str | None:
     """``date`` when the DATE span ``sp`` is two numbers alone (no year, no month's name) the tagger is less than
     :data:`SURE` of, in a note that writes a date with its year: not how this note writes a date."""
     if sp.subtype != "DATE" or confidence is None or confidence >= SURE:
         return None
-    if _PAIR.fullmatch(text[sp.start:sp.end]) and dated_with_years(text):
+    if lone_day_month(text, sp):
         return "date"
     return None
 

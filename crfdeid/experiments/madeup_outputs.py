@@ -52,6 +52,7 @@ from collections.abc import Iterable
 from ..deid.writers import became
 from ..document import Document, make_span
 from ..errors import ConfigError, CrfdeidError, LocatedError
+from ..recognizers.fixedforms import digits
 from ..site import mining as mining_module
 from ..tagging.session import SPANS, Session
 from ..text.tokenize import tokenize
@@ -124,10 +125,6 @@ def _stretches(spans) -> list[tuple[int, int]]:
 
 def _hits(a: int, b: int, stretches: list[tuple[int, int]]) -> bool:
     return any(s < b and a < e for s, e in stretches)
-
-
-def _digits(s: str) -> str:
-    return "".join(c for c in s if c.isdigit())
 
 
 def _out_region(a: int, b: int, stretches: list[tuple[int, int]], out: Document) -> str:
@@ -234,7 +231,7 @@ def score_note(gold: Document, out: Document, tagged=None, made_up: bool = True)
         changed[kind] += 1
         region = _out_region(a, b, stretches, out)
         falsified[kind] += made_up and region != gold.text[a:b] and _made_up(a, b, pieces)
-        was, now = _digits(gold.text[a:b]), _digits(region)
+        was, now = digits(gold.text[a:b]), digits(region)
         if was and was != now:
             values += 1
             other += bool(now)
@@ -257,7 +254,7 @@ def gold_counts(gold: list[Document]) -> dict:
     tokens: Counter = Counter()
     idents: Counter = Counter()
     kinds: Counter = Counter()
-    digits = 0
+    with_digits = 0
     for d in gold:
         for sp in d.spans:
             if sp.subtype not in NOT_SAFE_HARBOR:
@@ -265,11 +262,11 @@ def gold_counts(gold: list[Document]) -> dict:
                 idents[sp.subtype] += 1
         for a, b, kind in d.meta.get("keep", ()):
             kinds[kind] += 1
-            digits += bool(_digits(d.text[a:b]))
+            with_digits += bool(digits(d.text[a:b]))
     return {"notes": len(gold), "identifier_tokens": sum(tokens.values()), "identifiers": sum(idents.values()),
             "identifier_tokens_by_subtype": dict(sorted(tokens.items())),
             "phrases": sum(kinds.values()), "phrases_by_kind": dict(sorted(kinds.items())),
-            "phrases_with_digits": digits,
+            "phrases_with_digits": with_digits,
             "other_phi_spans": sum(sp.subtype in NOT_SAFE_HARBOR for d in gold for sp in d.spans),
             "all_spans": sum(len(d.spans) for d in gold)}
 

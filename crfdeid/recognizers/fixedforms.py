@@ -70,7 +70,8 @@ def _valid(module, value: str) -> bool:
         return False
 
 
-def _digits(s: str) -> str:
+def digits(s: str) -> str:
+    """The digits of ``s`` in order (a number as its check digits read it, whatever separates them)."""
     return "".join(c for c in s if c.isdigit())
 
 
@@ -86,7 +87,7 @@ def _card(m, text) -> bool:
     4-6-5 and 4-6-4 groups of American Express, Diners and JCB cards; twelve digits (a Maestro
     card's least) only with Maestro's issuer prefix (50, 56-69, ISO/IEC 7812 as the networks
     publish it) or a card label before them (``card``, ``carte``, ``Karte``, ``tarjeta``...)."""
-    d = _digits(m.group())
+    d = digits(m.group())
     if not (12 <= len(d) <= 19 and _valid(std_luhn, d) and len(set(d)) > 2):
         return False
     return len(d) > 12 or d[:2] == "50" or "56" <= d[:2] <= "69" or bool(
@@ -121,12 +122,12 @@ def _bank_account(m, text) -> bool:
 # After its label: three groups of three digits are a Spanish or French phone number's shape too.
 @_CHECKS.register("sin")
 def _sin(m, text) -> bool:
-    return _valid(ca_sin, _digits(m.group())) and bool(_R.SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
+    return _valid(ca_sin, digits(m.group())) and bool(_R.SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
 
 
 @_CHECKS.register("nhs")
 def _nhs_ok(m, text) -> bool:
-    d = _digits(m.group())
+    d = digits(m.group())
     # bare ten digits: with "NHS" before them (else a US phone number written without separators)
     before = text[max(0, m.start() - 30):m.start()]
     return _valid(gb_nhs, d) and (m.group("s") != "" or bool(_R.NHS_BEFORE.search(before)))
@@ -147,7 +148,7 @@ def _aadhaar(m, text) -> bool:
 
 
 #: What a form whose evidence is python-stdnum's check alone gives the check (the table's ``STDNUM_CHECKS``).
-_VALUES = {"digits": lambda m: _digits(m.group()), "match": lambda m: m.group(), "upper": lambda m: m.group().upper(),
+_VALUES = {"digits": lambda m: digits(m.group()), "match": lambda m: m.group(), "upper": lambda m: m.group().upper(),
            "v": lambda m: m.group("v")}
 
 
@@ -178,7 +179,7 @@ def _phone_intl(m, text) -> bool:
         value = "+" + value[2:]
         if not phones.known_country_code(value):
             return False
-    return len(_digits(value)) >= 9 or phones.possible_international(value)
+    return len(digits(value)) >= 9 or phones.possible_international(value)
 
 
 # A national number with its trunk "0", in three or more groups ("0494 92 82 32", "020 7946 0958"),
@@ -191,7 +192,7 @@ def _phone_trunk(m, text) -> bool:
     Brazil's ``NN NNNN-NNNN``) and 9 to 11 digits (8 in Sweden's mixed groups); not after
     ``NDC`` (a drug's National Drug Code, ``0002-3227-30``); Brazil's shape not when its two
     groups of four are times of day (``88 0700-1245``: a year and a shift)."""
-    d = _digits(m.group())
+    d = digits(m.group())
     low = 8 if _R.SWEDEN_GROUPS.fullmatch(m.group()) else 9
     brazil = _R.BRAZIL.fullmatch(m.group())
     if brazil and all(int(t[:2]) < 24 and int(t[2:]) < 60 for t in brazil.groups()):
