@@ -186,6 +186,7 @@ def test_token_is_required_when_configured(secrets):
 
 def test_openapi_docs(client):
     assert "/v1/deidentify" in client.get("/openapi.json").json()["paths"]
+    pytest.importorskip("swagger_ui_bundle")  # the serve extra's; CI installs it
     page = client.get("/docs")
     assert page.status_code == 200
     # every script and style of the page comes from this server: no CDN, no other host
@@ -196,6 +197,17 @@ def test_openapi_docs(client):
     for u in urls:
         assert client.get(u).status_code == 200, u
     assert client.get("/redoc").status_code == 404
+
+
+def test_no_docs_page_says_why(secrets, monkeypatch, caplog):
+    """Without the serve extra's Swagger UI assets there is no /docs page, and the log says so."""
+    monkeypatch.setitem(sys.modules, "swagger_ui_bundle", None)  # import fails as if not installed
+    with caplog.at_level(logging.WARNING, logger="crfdeid.serve"):
+        app = create_app(Settings(key_file=str(secrets / "key")))
+    with TestClient(app) as c:
+        assert c.get("/docs").status_code == 404
+        assert c.get("/openapi.json").status_code == 200
+    assert any("swagger-ui-bundle is not installed" in r.getMessage() for r in caplog.records)
 
 
 def test_no_note_text_in_logs_or_errors(client, caplog, monkeypatch, tagging_fails_on):

@@ -197,11 +197,13 @@ def _add_docs_page(app: FastAPI) -> None:
     FastAPI's own page makes the browser fetch Swagger UI from a public CDN: a blank page on
     a hospital network without internet access, and a request that tells the CDN who runs
     the service. The assets come from the ``swagger-ui-bundle`` package (the ``serve``
-    extra); without it there is no page (``/openapi.json`` stays).
+    extra); without it there is no page (``/openapi.json`` stays) and the log says why.
     """
     try:
         from swagger_ui_bundle import swagger_ui_path
     except ImportError:
+        log.warning("no /docs page: swagger-ui-bundle is not installed (pip install 'crfdeid[serve]'); "
+                    "/openapi.json is served")
         return
     from fastapi.openapi.docs import get_swagger_ui_html
     from fastapi.staticfiles import StaticFiles
