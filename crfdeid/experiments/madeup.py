@@ -9,7 +9,7 @@ first note are a header. Two marks:
   (a score with its value, a heading, a drug with its strength, an age under 90...); ``kind``
   is one of :data:`KINDS`.
 
-Marks do not nest. Thirty-four sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
+Marks do not nest. Thirty-five sets (:data:`NOTE_SETS`): ``legacy`` (fifteen notes of fifteen
 styles, issue 34: PHI marks only), ``dev`` (US and UK styles, for deciding on rules),
 ``dev2`` (other hands: GP letters, care homes, Irish, Australian, Indian, Canadian, New
 Zealand and Malaysian notes, lower case; written before the rules that read it, scored at a
@@ -130,7 +130,7 @@ clinic letter, a Dutch anaesthetic preoperative screening, a Polish anti-VEGF re
 haemodiafiltration run sheet, an Italian neonatal intensive care discharge letter, an all-caps Emirati occupational
 health fitness-for-work assessment, a lower-case Kenyan audiology report, an Australian speech pathology stuttering
 report, a Cypriot lung cancer MDT outcome and a Belgian oral food challenge record; written 2026-11-27 to judge the
-change set after the one check18 judges; never tuned on) and
+change set after the one check18 judges; never tuned on), ``check20`` (eighteen notes, docs/experiments.md) and
 ``forms9`` (twenty-four
 notes for the rule ledger, docs/rules.md: twelve US ICU and ward nursing and progress notes dense in
 places, and twelve letters, forms and referrals of eleven countries carrying the rare Safe Harbor
@@ -177,6 +177,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check14": _DATA / "made_up_check14.txt", "check15": _DATA / "made_up_check15.txt",
              "check16": _DATA / "made_up_check16.txt", "check17": _DATA / "made_up_check17.txt",
              "check18": _DATA / "made_up_check18.txt", "check19": _DATA / "made_up_check19.txt",
+             "check20": _DATA / "made_up_check20.txt",
              "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
              "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
@@ -192,7 +193,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check19``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check20``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
