@@ -74,6 +74,10 @@ def _hkid(s: str) -> bool:  # an HKID with one letter: a space as 36 (weight 9),
     return {10: "A", 11: "0"}.get(11 - total % 11, str(11 - total % 11)) == s[8]
 
 
+def _dk_cpr(s: str) -> bool:  # a Danish CPR number of before 2007: weights 4327654321, the sum mod 11 is 0
+    return sum(int(a) * w for a, w in zip(s.replace("-", ""), (4, 3, 2, 7, 6, 5, 4, 3, 2, 1))) % 11 == 0
+
+
 #: Schemes written in many sets: (subtype, shape, check).
 AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", _medicare)  # an Australian Medicare number
 IE_PPS = ("IDNUM", r"\d{7}[A-W]", "ie.pps")  # an Irish PPS number
@@ -300,6 +304,22 @@ CHECKED = [
     ("check19", *AU_MEDICARE),
     ("check19", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
     ("check19", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),  # a Belgian NISS
+    ("check20", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
+    ("check20", *UK_NHS),
+    ("check20", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("check20", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),  # a MyKad: no check digit, the date and birthplace
+    ("check20", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
+    ("check20", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # a CUIL
+    ("check20", "IDNUM", r"\d{8}-[0-9A-K]", "pe.cui"),  # a Peruvian DNI with its check digit
+    ("check20", "IDNUM", r"[12]\d{10}", "tr.tckimlik"),  # not the asmens kodas, which starts 3 to 6
+    ("check20", "HEALTHPLAN", r"\d{4} \d{6}", "at.vnr"),
+    ("check20", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
+    ("check20", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # the birth date
+    ("check20", "IDNUM", r"\d{6}-\d{4}", _dk_cpr),  # the mod-11 rule
+    ("check20", "IDNUM", r"[3-6]\d{10}", "lt.asmens"),
+    ("check20", "IDNUM", r"\d{6}-\d{5}", "lv.pvn"),  # a Latvian personas kods
+    ("check20", *US_NPI),
+    ("check20", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),  # no check digit: the number's valid parts
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
