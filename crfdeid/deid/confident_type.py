@@ -61,7 +61,7 @@ _NUMBERS = frozenset({"MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHI
 #: Labels that put a person's name right after them on a line (``Patient: ...``, ``Signed: ...``, ``cc: ...``).
 _PERSON_LABEL = re.compile(r"(?i)(?<![^\W\d_])(?:patient|pt|name|names|surname|forename|given|family|signed|"
                            r"signature|cc|dear|attn|author|referrer|contact|kin|nok|interpreter|caller|informant|"
-                           r"witness|by|and)[ \t]*[:.,]?[ \t]*$")
+                           r"witness|by)[ \t]*[:.,]?[ \t]*$")
 #: An identifier's label right before a number on its line (``MRN``, ``Hosp No.``, ``#``, ``Tel``).
 _NUMBER_LABEL = re.compile(r"(?i)(?:(?<![^\W\d_])(?:mrn|mr|urn?|id|ids|no|nos|nr|num|number|numero|n[oº°]|"
                            r"record|chart|acct|account|policy|member|plan|insurance|insurer|medicaid|medicare|"
@@ -137,11 +137,22 @@ def evident_names(text: str, spans: list[Span], known: frozenset = frozenset()) 
 @lru_cache(maxsize=1)
 def _heads() -> frozenset:
     """Place-type words (``hospital``, ``clinic``, ``street``, ``road``, ``bay``, ``ltd``), folded."""
-    return frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split())
+    return frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split()) | OTHER_HEADS
 
 
 _HEADS = ("hospital_words", "hospital_heads", "organization_words", "organization_heads", "street_types",
           "street_suffixes", "town_heads")
+#: The lists are English: a hospital's and a street's type word in the languages of the development sets' other
+#: countries (written for this module from the common words of each language; accents folded).
+OTHER_HEADS = frozenset({
+    "hopital", "hospitalier", "hospitalario", "hospitalar", "hospitale", "hospitalet", "clinique", "clinica",
+    "klinik", "klinikum", "kliniek", "klinika", "krankenhaus", "spital", "spitalul", "ospedale", "policlinico",
+    "poliklinik", "sanatorio", "ziekenhuis", "szpital", "sjukhus", "sykehus", "sygehus", "sairaala", "nemocnice",
+    "nemocnica", "bolnica", "bolnice", "korhaz", "hastane", "hastanesi", "ospital", "lasarett", "chu", "chru",
+    "universitario", "universitaria", "universitair", "universitatsklinikum", "calle", "avenida", "rua", "rue",
+    "avenue", "via", "viale", "piazza", "strasse", "str", "weg", "gasse", "platz", "straat", "laan", "plein",
+    "gatan", "gata", "gate", "vej", "ulica", "ul", "utca", "cadde", "caddesi", "sokak", "sokagi", "jalan", "jl",
+    "carrer", "plaza", "praca", "travessa", "chemin", "allee", "quai"})
 
 
 @lru_cache(maxsize=1)
