@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from deid_kit import tagged
 
+from crfdeid import schema
 from crfdeid.deid import confident_type
 from crfdeid.deid.redact import redact
 from crfdeid.deid.surrogate import Surrogator
 from crfdeid.deid.writers import SurrogateWriter
-from crfdeid import schema
 from crfdeid.document import Document, Span, make_span
 
 
@@ -26,7 +26,7 @@ def written(doc) -> tuple[list[str], int]:
 
 _SHOUT = "PATIENT COMFORTABLE OVERNIGHT, NO NEW COMPLAINTS. OBSERVATIONS STABLE THROUGHOUT THE SHIFT. " * 3
 HELD = [  # made-up values on the code before this module, the tagger 0.999 sure of each
-    pytest.param("Plan: start Dorvane Kelix tonight.", ("Dorvane Kelix", "DOCTOR"), id="two unlisted words, no context"),
+    pytest.param("Plan: start Dorvane Kelix tonight.", ("Dorvane Kelix", "DOCTOR"), id="two unlisted words alone"),
     pytest.param("Plan: start Grace tonight.", ("Grace", "PATIENT"), id="a listed name that is an English word"),
     pytest.param("Referred from: Brevik Oslen\nReason: pain", ("Brevik Oslen", "HOSPITAL"),
                  id="a hospital with no type word or listed word"),
@@ -56,7 +56,7 @@ KEPT = [  # real identifiers with evidence of their type keep their surrogates
     pytest.param("Plan: call John Smith tonight.", [("John Smith", "PATIENT")],
                  id="a first name and a surname, common words both"),
     pytest.param("Plan per Ildiko Vantrell. Later Dr Vantrell agreed.",
-                 [("Ildiko Vantrell", "DOCTOR"), ("Vantrell", "DOCTOR")], id="another mention of the note with a title"),
+                 [("Ildiko Vantrell", "DOCTOR"), ("Vantrell", "DOCTOR")], id="another mention with a title"),
     pytest.param("Admitted to Larkfield Hospital.", [("Larkfield Hospital", "HOSPITAL")], id="a hospital's type word"),
     pytest.param("Ingresa en Ospedale Brevik.", [("Ospedale Brevik", "HOSPITAL")], id="another language's type word"),
     pytest.param("Home: 14 Quarrow, Leeds", [("Quarrow", "STREET"), ("Leeds", "CITY")],

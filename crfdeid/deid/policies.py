@@ -93,7 +93,7 @@ class Policies(DateSurrogates):
     scheme: object
     _country: str
     _gated: dict  # the note's spans a narrow gate holds (:func:`crfdeid.deid.gates.gated`), set a note
-    _named: frozenset = frozenset()  # the words of the note's names with evidence (:func:`.confident_type.evident_names`)
+    _named: frozenset = frozenset()  # the note's names' words with evidence (:func:`.confident_type.evident_names`)
     _places: tuple = ()  # the note's place spans, (start, end): an address's parts (:mod:`.confident_type`)
 
     @staticmethod
