@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from .. import schema
 from ..document import Document, Span
-from . import address, ages, confident, dates, facts
+from . import address, ages, confident, confident_type, dates, facts
 from .dategroups import DateSurrogates, region
 from .guard import Units
 from .proven import record_name
@@ -93,6 +93,8 @@ class Policies(DateSurrogates):
     scheme: object
     _country: str
     _gated: dict  # the note's spans a narrow gate holds (:func:`crfdeid.deid.gates.gated`), set a note
+    _named: frozenset = frozenset()  # the note's names' words with evidence (:func:`.confident_type.evident_names`)
+    _places: tuple = ()  # the note's place spans, (start, end): an address's parts (:mod:`.confident_type`)
 
     @staticmethod
     def _safe(units: list[Units], new: str) -> bool:
@@ -127,7 +129,8 @@ class Policies(DateSurrogates):
         (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
         Names and places are judged under the i2b2 2014 labels only (English lists); ``record``: the words of
         the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt.
-        Where that evidence finds nothing, a narrow gate's shape (:mod:`.gates`, read once a note into ``_gated``)."""
+        Where that evidence finds nothing, a narrow gate's shape (:mod:`.gates`, read once a note into ``_gated``), and
+        last no evidence of its type besides the tagger's word (:mod:`.confident_type`: ``untyped``)."""
         if self.scheme not in (None, schema.I2B2) and sp.subtype not in ("DATE", "PHONE", "FAX"):
             return None
         over = fixed.over(sp)
@@ -138,6 +141,8 @@ class Policies(DateSurrogates):
                               person_ends=person_ends)
         if why is None and not over:
             why = self._gated.get((sp.start, sp.end))  # a narrow gate's shape (gates.py), its repeats too
+        if why is None and not over:  # no evidence of its type but the tagger's word (confident_type.py)
+            why = confident_type.untyped(doc.text, sp, known=record, named=self._named, places=self._places)
         if why is None or (why not in confident.EDGES and over):
             return None  # the span's words have the form of a fixed Safe Harbor identifier; not its edges
         if why == "model" and record_name(doc.text, sp, record):

@@ -31,6 +31,7 @@ from ..schema import PERSON_SUBTYPES
 from ..text import dateorder
 from . import address, ages, dates, forms, gates, guard, names
 from .confident_note import WEAK_FORMS
+from .confident_type import PLACE_SPANS, evident_names
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_SHIFT, SurrogateOptions, option_parameters
 from .draws import AGE_WORDS, Draws, _an_age, age_keeps
@@ -249,6 +250,8 @@ class Surrogator(Draws):
         known = frozenset(w for person in st.persons for w in person) | record  # the patient's names: confident.py
         person_ends = frozenset(sp.end for sp in labelled if sp.subtype in PERSON_SUBTYPES)  # confident_note
         self._gated = gates.gated(doc.text, spans, self.gates_on) if predicted else {}  # narrow gates
+        self._named = evident_names(doc.text, spans, record) if predicted else frozenset()  # confident_type
+        self._places = tuple((sp.start, sp.end) for sp in spans if sp.subtype in PLACE_SPANS)  # an address's parts
         new: dict = {}
         exempt: set[Span] = set()
         bar = self.proven  # the options' setting as a bar, read once a note (a property: it parses the setting)
