@@ -56,7 +56,7 @@ def test_a_note_gets_surrogates_of_its_country(cc):
     text, items = NOTES[cc]
     doc = _doc(text, items)
     out = Surrogator(seed=5).surrogate(doc)
-    towns = {t.lower() for t in country._towns()[cc]}
+    towns = {t.lower() for t in country.towns_by_country()[cc]}
     for (value, sub), sp in zip(sorted(items, key=lambda it: text.index(it[0])), out.spans):
         new = out.surface(sp)
         assert new != value

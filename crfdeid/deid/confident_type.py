@@ -46,7 +46,7 @@ from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from . import names
 from .confident_note import first_names, person_beside
-from .country import _towns
+from .country import towns_by_country
 from .evidence import TITLE_BEFORE, english, fold, lists
 
 #: The kinds of span this module demands evidence of (a measurement turns one off by leaving it out).
@@ -165,7 +165,7 @@ def _place_words() -> frozenset:
     lists = ("cities", "states", "state_abbrevs", "countries", "hospitals", "organizations", "street_names")
     out = set(_heads())
     out |= {fold(e) for n in lists for e in gazetteers.entries(n)}
-    out |= {fold(t) for towns in _towns().values() for t in towns}
+    out |= {fold(t) for towns in towns_by_country().values() for t in towns}
     return frozenset(out)
 
 

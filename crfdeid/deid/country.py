@@ -153,7 +153,8 @@ def phone(value: str, region: str, rng: random.Random, fictional: bool = True) -
 
 
 @functools.cache
-def _towns() -> dict[str, tuple[str, ...]]:
+def towns_by_country() -> dict[str, tuple[str, ...]]:
+    """Each country's towns (ISO code -> names) from ``_data/towns_by_country.txt`` (source in its header)."""
     text = resources.files("crfdeid._data").joinpath("towns_by_country.txt").read_text(encoding="utf-8")
     out: dict[str, list[str]] = {}
     for line in text.splitlines():
@@ -165,10 +166,10 @@ def _towns() -> dict[str, tuple[str, ...]]:
 
 def countries_with_towns() -> frozenset:
     """The countries whose towns are shipped (``crfdeid/_data/towns_by_country.txt``)."""
-    return frozenset(_towns())
+    return frozenset(towns_by_country())
 
 
 def town(value: str, country: str, rng: random.Random) -> str:
     """A town of ``country`` (in ``value``'s case) other than ``value``."""
-    choices = [t for t in _towns()[country] if t.lower() != value.strip().lower()]
+    choices = [t for t in towns_by_country()[country] if t.lower() != value.strip().lower()]
     return apply_case(value, rng.choice(choices))
