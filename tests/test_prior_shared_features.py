@@ -84,3 +84,15 @@ def test_a_prior_of_other_features_keeps_its_own_featurizer(prior_path):
     alone = m._backend.main.probabilities(items)
     for (_, p), (_, pa), (_, pb) in zip(both, alone, separate):
         assert np.array_equal(p, m._backend._average(pa, pb))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "crfsuite"])
+def test_the_benchmarks_stage_timers_wrap_a_shared_featurizer_once_and_undo(model, tmp_path, backend):
+    from crfdeid.experiments.bench.stages import tag_end_to_end
+    m = Model.load(model.save(tmp_path / "m.model"), backend=backend)
+    assert m.prior.featurizer is m.featurizer
+    res = tag_end_to_end(m, "synth:3,4,clinical")
+    assert res["documents"] == 3 and res["stage_seconds"]["featurize"] > 0
+    assert "featurize" not in vars(m.featurizer)
+    assert all("scores_many" not in vars(part.scorer) for part in (m._backend.main, m._backend.other)
+               if backend == "numpy")
