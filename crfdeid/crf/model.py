@@ -176,10 +176,13 @@ class Model(TaggingModel):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=4)
         model = cls(crf, config, manifest, path=path, backend=backend, companion=companion, prior=prior)
+        prepared: list = []
         for crf_model in (model, model.companion, model.prior):
             if isinstance(crf_model, Model):
                 _ = crf_model._backend  # read the weights now: a bad model fails at load, not at the first note
-                crf_model.featurizer.prepare()  # and the gazetteers: not while tagging the first note
+                if not any(crf_model.featurizer is f for f in prepared):  # once a featurizer (a shared one)
+                    crf_model.featurizer.prepare()  # and the gazetteers: not while tagging the first note
+                    prepared.append(crf_model.featurizer)
         if model.committee is not None:
             model.committee.prepare()  # and the committee's members
         return model
