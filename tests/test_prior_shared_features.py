@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from crfdeid.crf import Model, train_model
+from crfdeid.crf.numpy.emission import SharedKeys
 from crfdeid.features import Featurizer
 from crfdeid.io import read
 
@@ -61,6 +62,10 @@ def test_shared_features_give_the_separate_paths_scores_and_marginals(model, ite
             assert labels == labels_alone and np.array_equal(p, p_alone)
     docs = [(text, toks) for text, toks, _ in items]
     assert np.array_equal(model._backend.other.scorer.scores_many(docs), separate.scorer.scores_many(docs))
+    # what a scorer of another featurizer object left is not read: the scorer computes its own
+    theirs = SharedKeys(separate.scorer.featurizer)
+    theirs.keys = main.scorer._keys(docs[:1])
+    assert np.array_equal(main.scorer.scores_many(docs, theirs), main.scorer.scores_many(docs))
 
 
 def test_the_model_tags_as_with_a_separate_prior(model, items):

@@ -75,8 +75,8 @@ def _member(name: str, spec: dict, progress: bool) -> tuple[bytes, dict]:
     except ModelError as exc:
         raise ModelError(f"routing.members.{name}: {exc.reason}", path=source) from None
     copied = TaggingModel.from_bytes(data, source)
-    stats = {**copied.stats, "copied_from": str(spec["model"]) + ("" if routed_from is None else f" (member {routed_from})"),
-             "sha256": hashlib.sha256(data).hexdigest()}
+    copied_from = str(spec["model"]) + ("" if routed_from is None else f" (member {routed_from})")
+    stats = {**copied.stats, "copied_from": copied_from, "sha256": hashlib.sha256(data).hexdigest()}
     if spec["config"] is not None:
         want = load_config(spec["config"])
         differ = sorted(k for k in want if k not in _FREE and want[k] != copied.config.get(k)

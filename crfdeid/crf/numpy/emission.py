@@ -83,7 +83,7 @@ class SharedKeys:
     compute their own.
     """
 
-    def __init__(self, featurizer):
+    def __init__(self, featurizer) -> None:
         self.featurizer = featurizer
         self.keys: tuple | None = None  # (lens, starts, words, pairs, token keys) of the group
         self.types: dict = {}  # word key -> Featurizer.type_attributes(word key)
@@ -197,17 +197,18 @@ class EmissionScorer:
         ``shared``: the group's keys and word attributes, computed by the first scorer of
         this featurizer that reads it (:class:`SharedKeys`; the same ``docs`` each time).
         """
-        mine = shared is not None and shared.featurizer is self.featurizer
-        if mine and shared.keys is not None:
+        if shared is not None and shared.featurizer is not self.featurizer:
+            shared = None  # another featurizer's keys: not this scorer's
+        if shared is not None and shared.keys is not None:
             lens, starts, words, pairs, keys = shared.keys
         else:
             lens, starts, words, pairs, keys = self._keys(docs)
-            if mine:
+            if shared is not None:
                 shared.keys = lens, starts, words, pairs, keys
         out = np.zeros((int(starts[-1]), self._state.shape[1]))
         if not len(lens):
             return out
-        fill = functools.partial(self._word_blocks, attributes=shared.type_attributes if mine else None)
+        fill = functools.partial(self._word_blocks, attributes=None if shared is None else shared.type_attributes)
         window = _Window(np.repeat(np.arange(len(lens)), lens))
         ids = self._words.ids(words, fill)  # may grow .data: look it up after
         window.add(out, self._words.data, ids, self._offsets)
