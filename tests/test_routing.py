@@ -105,6 +105,31 @@ def test_a_copied_member_of_another_config_is_refused(trained, tmp_path):
     assert not (tmp_path / "r.model").exists()
 
 
+def test_a_copied_member_takes_its_configs_threshold_and_refuses_other_o_words(trained, tmp_path):
+    """``decoding``'s tagging keys are free in a copied member: the same CRF and o-words, the config's
+    threshold; the o-words, counted at training, must be the file's."""
+    import hashlib
+    icu = TaggingModel.load(trained[1]).member_file("icu")
+    (tmp_path / "icu.model").write_bytes(icu)
+    config = write_configs(tmp_path, icu="{config: lower.yaml, model: icu.model}")
+    member_yaml = (tmp_path / "icu.yaml").read_text()
+    assert "o_threshold: 0.9" in member_yaml
+    (tmp_path / "lower.yaml").write_text(member_yaml.replace("o_threshold: 0.9", "o_threshold: 0.5"))
+    assert train_cli.main(["--config", str(config), "--output", str(tmp_path / "r.model"), "--quiet"]) == 0
+    model, source = TaggingModel.load(tmp_path / "r.model"), TaggingModel.from_bytes(icu)
+    member = model.members["icu"]
+    assert member.config["decoding"] == {**source.config["decoding"], "o_threshold": 0.5}
+    assert modelfile.parse(model.member_file("icu"))[1] == modelfile.parse(icu)[1] and member.o_words == source.o_words
+    stats = model.stats["members"]["icu"]
+    assert stats["sha256"] == hashlib.sha256(icu).hexdigest() and stats["decoding_from"].endswith("lower.yaml")
+    docs = [Document("n", NURSING), Document("o", OPERATIVE)]
+    assert [d.spans for d in member.tag_many(docs)] == [d.spans for d in source.tag_many(docs, 0.5)]
+    (tmp_path / "count.yaml").write_text(member_yaml.replace("o_words_min_count: 2", "o_words_min_count: 3"))
+    config = write_configs(tmp_path, icu="{config: count.yaml, model: icu.model}")
+    assert train_cli.main(["--config", str(config), "--output", str(tmp_path / "c.model"), "--quiet"]) == 1
+    assert not (tmp_path / "c.model").exists()
+
+
 def test_a_damaged_member_is_refused(trained, tmp_path):
     data = bytearray(trained[1].read_bytes())
     data[-100] ^= 0x01  # inside the last member's CRF

@@ -98,7 +98,7 @@ class Model(TaggingModel):
                                         "training": entry.get("training") or {}}, path, backend)
         if entry.get("labels") is not None and entry["labels"] != comp.labels:
             raise ModelError("companion CRF labels differ from the manifest's", path=path)
-        return comp
+        return self._sharing_features(comp)
 
     def _open_prior(self, crf: bytes | None, path, backend: str) -> Model | None:
         """The prior's CRF of a config with a ``prior`` section (``crf``: its CRFsuite bytes), tagging
@@ -115,7 +115,18 @@ class Model(TaggingModel):
                       {"training": entry.get("training") or {}}, path, backend)
         if entry.get("labels") is not None and entry["labels"] != prior.labels:
             raise ModelError("prior CRF labels differ from the manifest's", path=path)
-        return prior
+        return self._sharing_features(prior)
+
+    def _sharing_features(self, other: Model) -> Model:
+        """``other`` (the companion or prior CRF, which tags this model's tokens) reading this model's
+        featurizer when both configs name the same feature set and resources and neither has a
+        committee: their attributes are the same, so a batch's are computed once for both
+        (``NumpyTagger.probabilities_beside``)."""
+        if (other.config["features"] == self.config["features"]
+                and other.config.get("resources") == self.config.get("resources")
+                and self.committee is None and other.committee is None):
+            other.featurizer = self.featurizer
+        return other
 
     @property
     def _backend(self):
@@ -165,10 +176,13 @@ class Model(TaggingModel):
             warnings.warn(f"model {path} was trained with other gazetteer lists than the installed "
                           "ones; dictionary features may differ", ModelWarning, stacklevel=4)
         model = cls(crf, config, manifest, path=path, backend=backend, companion=companion, prior=prior)
+        prepared: list = []
         for crf_model in (model, model.companion, model.prior):
             if isinstance(crf_model, Model):
                 _ = crf_model._backend  # read the weights now: a bad model fails at load, not at the first note
-                crf_model.featurizer.prepare()  # and the gazetteers: not while tagging the first note
+                if not any(crf_model.featurizer is f for f in prepared):  # once a featurizer (a shared one)
+                    crf_model.featurizer.prepare()  # and the gazetteers: not while tagging the first note
+                    prepared.append(crf_model.featurizer)
         if model.committee is not None:
             model.committee.prepare()  # and the committee's members
         return model

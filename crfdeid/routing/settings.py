@@ -6,6 +6,8 @@
     routing:
       members:                       # name -> the config that trains it (a shipped name or a file),
         icu: icu                     # or {config: ..., model: FILE}: that model file copied byte for byte
+                                     # (its config's decoding.o_threshold, month_day_threshold and
+                                     # date_order may differ: the copy takes the config's)
         specialty: specialty
       default: icu                   # the member of every note the router is not sure of
       notes:                         # the router's training notes of each member (FORMAT:PATH inputs)

@@ -18,6 +18,10 @@ from .router import train_router
 
 #: Keys of a member's config that may differ from the model file copied for it.
 _FREE = ("description",)
+#: The ``decoding`` keys read only when a model tags: a copied member takes its config's, so that a
+#: decoding change is judged without training again. The others (the o-words, counted at training)
+#: must be the file's.
+_TAGGING_DECODING = ("o_threshold", "month_day_threshold", "date_order")
 
 
 def train_routed(docs, config: dict, progress: bool = False) -> RoutedModel:
@@ -71,12 +75,24 @@ def _member(name: str, spec: dict, progress: bool) -> tuple[bytes, dict]:
     except ModelError as exc:
         raise ModelError(f"routing.members.{name}: {exc.reason}", path=source) from None
     copied = TaggingModel.from_bytes(data, source)
+    copied_from = str(spec["model"]) + ("" if routed_from is None else f" (member {routed_from})")
+    stats = {**copied.stats, "copied_from": copied_from, "sha256": hashlib.sha256(data).hexdigest()}
     if spec["config"] is not None:
         want = load_config(spec["config"])
         differ = sorted(k for k in want if k not in _FREE and want[k] != copied.config.get(k)
                         and not (k == "scheme" and want[k] is None))  # null: the training notes' scheme
+        if "decoding" in differ and _same_but_tagging(want["decoding"], copied.config.get("decoding") or {}):
+            differ.remove("decoding")
+            copied.config["decoding"] = want["decoding"]  # the manifest's config too (one dict)
+            data = copied.to_bytes()
+            stats["decoding_from"] = str(spec["config"])
         if differ:
             raise ConfigError(f"routing.members.{name}: the model file {source} was not trained by the config "
                               f"{spec['config']} (they differ in {', '.join(differ)})")
-    copied_from = str(spec["model"]) + ("" if routed_from is None else f" (member {routed_from})")
-    return data, {**copied.stats, "copied_from": copied_from, "sha256": hashlib.sha256(data).hexdigest()}
+    return data, stats
+
+
+def _same_but_tagging(want: dict, have: dict) -> bool:
+    """Whether two ``decoding`` sections differ in the keys read at tagging only (:data:`_TAGGING_DECODING`)."""
+    keys = (set(want) | set(have)) - set(_TAGGING_DECODING)
+    return all(want.get(k) == have.get(k) for k in keys)

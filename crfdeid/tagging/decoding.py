@@ -177,9 +177,13 @@ class AveragedBackend:
         return p
 
     def probabilities(self, items) -> list[tuple[list[str], np.ndarray]]:
-        """Per document: the main CRF's Viterbi labels and the averaged marginals (``labels`` order)."""
-        return [(labels, self._average(pa, pb)) for (labels, pa), (_, pb)
-                in zip(self.main.probabilities(items), self.other.probabilities(items))]
+        """Per document: the main CRF's Viterbi labels and the averaged marginals (``labels`` order).
+
+        Two backends that read one featurizer compute its features once (``probabilities_beside``)."""
+        beside = getattr(self.main, "probabilities_beside", None)
+        both = beside(self.other, items) if beside is not None else None
+        mine, theirs = both if both is not None else (self.main.probabilities(items), self.other.probabilities(items))
+        return [(labels, self._average(pa, pb)) for (labels, pa), (_, pb) in zip(mine, theirs)]
 
     def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list[tuple]:
         """``(labels, p_outside, marginals)`` of each ``(text, tokens, segments)`` (``NumpyTagger.run``)."""

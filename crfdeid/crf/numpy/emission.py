@@ -10,6 +10,9 @@ offset) and per tuple of token-template attributes (one row per token-window
 offset); the bigram attributes the model knows are indexed by word pair at
 load. Scoring a group of documents (:meth:`EmissionScorer.scores_many`) is
 then a dictionary look-up per token and a few row gathers and sums in numpy.
+Two scorers of one featurizer (a model and its prior, docs/prior.md) share a group's
+keys and its new word types' attributes (:class:`SharedKeys`): what depends on the
+featurizer alone is computed once, the scores under each model's weights.
 
 Equivalence with the attribute strings is tested (``tests/test_inference.py``):
 the scores equal the summed weights of ``featurize()``'s attributes, and the
@@ -18,6 +21,7 @@ labels and marginals equal CRFsuite's.
 
 from __future__ import annotations
 
+import functools
 import operator
 from itertools import chain, compress, repeat
 
@@ -70,6 +74,28 @@ class _Rows:
         return np.array(rows, dtype=np.intp)
 
 
+class SharedKeys:
+    """What the scorers of one featurizer compute alike for one group of documents.
+
+    The first scorer that reads a group (:meth:`EmissionScorer.scores_many`) stores its tokens'
+    keys here, and every new word type's template attributes; the others read them: a pure
+    function of the featurizer and the documents, computed once. Scorers of another featurizer
+    compute their own.
+    """
+
+    def __init__(self, featurizer) -> None:
+        self.featurizer = featurizer
+        self.keys: tuple | None = None  # (lens, starts, words, pairs, token keys) of the group
+        self.types: dict = {}  # word key -> Featurizer.type_attributes(word key)
+
+    def type_attributes(self, word):
+        """``featurizer.type_attributes(word)``, computed once a word."""
+        got = self.types.get(word)
+        if got is None:
+            got = self.types[word] = self.featurizer.type_attributes(word)
+        return got
+
+
 class EmissionScorer:
     """Score vectors of a featurizer's attributes under a model's weights.
 
@@ -113,11 +139,13 @@ class EmissionScorer:
                     by.setdefault(attr[len(head):], []).append((b, row))
         return by
 
-    def _word_blocks(self, words):
-        """Score blocks of new word types; the windowed attributes are looked up unprefixed."""
-        fz, nb, by_base = self.featurizer, len(self._offsets), self._by_base
+    def _word_blocks(self, words, attributes=None):
+        """Score blocks of new word types; the windowed attributes are looked up unprefixed.
+
+        ``attributes``: a word's :meth:`Featurizer.type_attributes`, where they are shared."""
+        nb, by_base = len(self._offsets), self._by_base
         index, unknown = self.weights.attributes, self._unknown
-        mine, windowed = zip(*map(fz.type_attributes, words))
+        mine, windowed = zip(*map(attributes or self.featurizer.type_attributes, words))
         # Block 0: the word's own attributes (unknown ones dropped after the look-up).
         cols = np.fromiter(map(index.get, chain.from_iterable(mine), repeat(unknown)), dtype=np.intp)
         rows = np.repeat(np.arange(len(words), dtype=np.intp) * nb, list(map(len, mine)))
@@ -161,29 +189,28 @@ class EmissionScorer:
         """``(n_tokens, n_labels)`` state scores, as CRFsuite computes them from ``featurize()``."""
         return self.scores_many([(text, tokens)])
 
-    def scores_many(self, docs) -> np.ndarray:
+    def scores_many(self, docs, shared: SharedKeys | None = None) -> np.ndarray:
         """The :meth:`scores` of several ``(text, tokens)`` documents, one after another.
 
         All documents are scored together, the windows stopping at each document's
         ends, so that a batch costs a few numpy operations, not a few per document.
+        ``shared``: the group's keys and word attributes, computed by the first scorer of
+        this featurizer that reads it (:class:`SharedKeys`; the same ``docs`` each time).
         """
-        fz = self.featurizer
-        docs = [(text, tokens) for text, tokens in docs if len(tokens)]
-        lens = np.array([len(tokens) for _, tokens in docs], dtype=np.intp)
-        starts = np.concatenate(([0], np.cumsum(lens))).astype(np.intp)
+        if shared is not None and shared.featurizer is not self.featurizer:
+            shared = None  # another featurizer's keys: not this scorer's
+        if shared is not None and shared.keys is not None:
+            lens, starts, words, pairs, keys = shared.keys
+        else:
+            lens, starts, words, pairs, keys = self._keys(docs)
+            if shared is not None:
+                shared.keys = lens, starts, words, pairs, keys
         out = np.zeros((int(starts[-1]), self._state.shape[1]))
-        if not docs:
+        if not len(lens):
             return out
-        words, pairs, keys = [], [], []
-        for text, tokens in docs:
-            texts, lowered, _ = token_texts(text, tokens)
-            words += fz.word_keys(text, tokens, texts)
-            if fz.bigrams:
-                pairs += fz.bigram_pairs(texts, lowered)
-            if fz.has_token_columns:
-                keys += fz.token_keys(text, tokens)
-        window = _Window(np.repeat(np.arange(len(docs)), lens))
-        ids = self._words.ids(words, self._word_blocks)  # may grow .data: look it up after
+        fill = functools.partial(self._word_blocks, attributes=None if shared is None else shared.type_attributes)
+        window = _Window(np.repeat(np.arange(len(lens)), lens))
+        ids = self._words.ids(words, fill)  # may grow .data: look it up after
         window.add(out, self._words.data, ids, self._offsets)
         for o, pad in self._pad.items():  # the position just outside a text (-1 or n)
             m = abs(o)
@@ -191,7 +218,7 @@ class EmissionScorer:
         if pairs:  # the model knows few pairs: the rows of those found, added where they go
             got = list(map(self._pair_rows.get, pairs))  # a document's pair j: its words j - 1, j
             hits = np.fromiter(compress(range(len(got)), got), dtype=np.intp)
-            doc = np.searchsorted(starts[:-1] + np.arange(len(docs)), hits, side="right") - 1
+            doc = np.searchsorted(starts[:-1] + np.arange(len(lens)), hits, side="right") - 1
             j = hits - starts[doc] - doc
             for k, ok in ((0, j < lens[doc]), (1, j > 0)):
                 if ok.any():
@@ -200,6 +227,23 @@ class EmissionScorer:
             ids = self._tokens.ids(keys, self._token_blocks)
             window.add(out, self._tokens.data, ids, self._tok_offsets)
         return out
+
+    def _keys(self, docs) -> tuple:
+        """``(lens, starts, words, pairs, token keys)`` of the documents with tokens: what the
+        featurizer alone decides (the word-type keys, the bigram pairs, the token templates' keys)."""
+        fz = self.featurizer
+        docs = [(text, tokens) for text, tokens in docs if len(tokens)]
+        lens = np.array([len(tokens) for _, tokens in docs], dtype=np.intp)
+        starts = np.concatenate(([0], np.cumsum(lens))).astype(np.intp)
+        words, pairs, keys = [], [], []
+        for text, tokens in docs:
+            texts, lowered, _ = token_texts(text, tokens)
+            words += fz.word_keys(text, tokens, texts)
+            if fz.bigrams:
+                pairs += fz.bigram_pairs(texts, lowered)
+            if fz.has_token_columns:
+                keys += fz.token_keys(text, tokens)
+        return lens, starts, words, pairs, keys
 
 
 class _Window:

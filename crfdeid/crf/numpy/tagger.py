@@ -36,7 +36,7 @@ import numpy as np
 
 from ...labels import OUTSIDE
 from ...tagging.decoding import below, threshold_labels
-from .emission import EmissionScorer
+from .emission import EmissionScorer, SharedKeys
 from .sparse_max import sparse_max
 
 #: Tokens labelled together (inference chunk): enough to amortise the per-step numpy
@@ -288,9 +288,30 @@ class NumpyTagger:
 
     def probabilities(self, items) -> list[tuple[list[str], np.ndarray]]:
         """Per document: its Viterbi labels and every token's marginals (rows in ``labels`` order)."""
-        y, probs, offsets = self._infer(items, True)
+        with _one_blas_thread():
+            return self._probabilities(items, self._scores(items))
+
+    def probabilities_beside(self, other, items) -> tuple[list, list] | None:
+        """``(self.probabilities(items), other.probabilities(items))``, each group's features computed
+        once (:class:`~crfdeid.crf.numpy.emission.SharedKeys`) when ``other`` is a tagger of the same
+        featurizer object (a model and its prior of one feature set); None otherwise. ``other``'s
+        labels are None, not decoded: a vote (``AveragedBackend``) reads only its marginals."""
+        if not isinstance(other, NumpyTagger) or other.scorer.featurizer is not self.scorer.featurizer:
+            return None
+        docs = [(text, toks) for text, toks, _ in items]
+        mine, theirs = [], []
+        with _one_blas_thread():
+            for group in _groups(docs, SCORE_TOKENS):
+                shared = SharedKeys(self.scorer.featurizer)
+                mine.append(self.scorer.scores_many(group, shared))
+                theirs.append(other.scorer.scores_many(group, shared))
+            return (self._probabilities(items, self._joined(mine)),
+                    other._probabilities(items, other._joined(theirs), decode=False))
+
+    def _probabilities(self, items, allscores, decode: bool = True):
+        y, probs, offsets = self._infer_batch(items, True, allscores, decode)
         assert probs is not None  # every token's marginals were asked for
-        return [([self.labels[i] for i in y[a:b].tolist()], probs[a:b])
+        return [([self.labels[i] for i in y[a:b].tolist()] if decode else None, probs[a:b])
                 for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
 
     def _infer(self, items, every: bool):
@@ -298,12 +319,18 @@ class NumpyTagger:
         token with ``every``, else of PHI tokens' segments only; None when there are none) and
         each document's first row. BLAS runs one thread meanwhile (:func:`_one_blas_thread`)."""
         with _one_blas_thread():
-            return self._infer_batch(items, every)
+            return self._infer_batch(items, every, self._scores(items))
 
-    def _infer_batch(self, items, every: bool):
+    def _scores(self, items) -> np.ndarray:
+        """State scores of every token of ``items``, a group of documents at a time."""
         docs = [(text, toks) for text, toks, _ in items]
-        allscores = np.concatenate([self.scorer.scores_many(g) for g in _groups(docs, SCORE_TOKENS)]
-                                   or [np.zeros((0, len(self.labels)))])
+        return self._joined([self.scorer.scores_many(g) for g in _groups(docs, SCORE_TOKENS)])
+
+    def _joined(self, groups) -> np.ndarray:
+        return np.concatenate(groups or [np.zeros((0, len(self.labels)))])
+
+    def _infer_batch(self, items, every: bool, allscores: np.ndarray, decode: bool = True):
+        """:meth:`_infer` of scores at hand; ``decode`` False (with ``every``): marginals only, no Viterbi."""
         offsets = np.cumsum([0] + [len(toks) for _, toks, _ in items])
         bounds = [(a + off, b + off) for (_, _, segs), off in zip(items, offsets.tolist())
                   for a, b in segs]
@@ -313,7 +340,8 @@ class NumpyTagger:
         # A chunk of segments at a time: inference temporaries stay small on a huge note.
         for a, b, sub in _chunks(bounds, BATCH_TOKENS):
             s = allscores[a:b]
-            y[a:b] = viterbi(s, self.transition, sub)
+            if decode:
+                y[a:b] = viterbi(s, self.transition, sub)
             if every:
                 p = marginals(s, self.transition, sub)
             else:  # P(O) only of PHI tokens (confidences): only segments with PHI
