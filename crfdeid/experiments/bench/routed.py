@@ -9,7 +9,7 @@ figures as well as to the whole process's; :func:`member_figures` gives them per
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import defaultdict
 
 from ...routing import RoutedModel
 
@@ -21,7 +21,7 @@ def _member_tag_each(clock, name: str, fn):
     """``fn`` (a member's ``tag_each``) whose work counts as ``name``'s: wall and CPU seconds of
     each step of its generator, and the notes it tagged."""
     def tag_each(*args, **kwargs):
-        got = clock.by_member.setdefault(name, Counter())
+        got = clock.by_member.setdefault(name, defaultdict(float))
         steps = fn(*args, **kwargs)
         while True:
             outer, clock.member = clock.member, name
@@ -45,7 +45,7 @@ def time_members(model: RoutedModel, clock, undo: list) -> None:
     model.choose = clock.wrap("route", model.choose)  # type: ignore[method-assign]
     undo.append((model, "choose", None))
     for name, member in model.members.items():
-        clock.by_member.setdefault(name, Counter())
+        clock.by_member.setdefault(name, defaultdict(float))
         member.tag_each = _member_tag_each(clock, name, member.tag_each)  # type: ignore[method-assign]
         undo.append((member, "tag_each", None))
 
@@ -58,7 +58,7 @@ def member_figures(clock, whole_seconds: float) -> dict:
         seconds = got["seconds"]
         stage = {s: got.get(s, 0.0) for s in MEMBER_STAGES if s != "other"}
         stage["other"] = max(0.0, seconds - sum(stage.values()))
-        out[name] = {"documents": got["documents"], "tokens": got["tokens"], "seconds": round(seconds, 3),
+        out[name] = {"documents": int(got["documents"]), "tokens": int(got["tokens"]), "seconds": round(seconds, 3),
                      "cpu_seconds": round(got["cpu_seconds"], 3),
                      "share_of_whole": round(seconds / whole_seconds, 3) if whole_seconds else 0.0,
                      "stage_seconds": {k: round(v, 3) for k, v in stage.items()},

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -45,13 +45,13 @@ class _Clock:
         self.tokens = 0
         #: The routed member whose work is running (None: the whole process's stages only).
         self.member: str | None = None
-        self.by_member: dict[str, Counter] = {}
+        self.by_member: dict[str, defaultdict[str, float]] = {}
 
     def add(self, stage: str, seconds: float, tokens: int = 0) -> None:
         self.seconds[stage] += seconds
         self.tokens += tokens
         if self.member is not None:
-            got = self.by_member.setdefault(self.member, Counter())
+            got = self.by_member.setdefault(self.member, defaultdict(float))
             got[stage] += seconds
             got["tokens"] += tokens
 
