@@ -139,3 +139,15 @@ def test_the_shipped_models_members_and_the_prior_are_timed_and_left_as_they_wer
         for part in stages._crf_parts(member._backend):
             assert "scores_many" not in vars(part.scorer)
     assert [model.tag(d).spans for d in docs] == before
+
+
+def test_the_crfsuite_backend_times_each_members_tagger_and_puts_it_back(routed_model, corpus):
+    model = Model.load(routed_model[1], backend="crfsuite")
+    taggers = {name: m._backend.tagger for name, m in model.members.items()}
+    before = [tagged.spans for _, tagged in model.tag_each(read(corpus))]
+    res = tag_end_to_end(model, corpus)
+    for name, m in res["members"].items():
+        assert m["documents"] > 0 and m["stage_seconds"]["featurize"] > 0 and m["stage_seconds"]["crf"] > 0
+        assert model.members[name]._backend.tagger is taggers[name]
+        assert "featurize" not in vars(model.members[name].featurizer)
+    assert [tagged.spans for _, tagged in model.tag_each(read(corpus))] == before
