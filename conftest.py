@@ -41,7 +41,8 @@ GROUPS = {"spark": ("tests/test_spark.py", "tests/test_spark_encodings.py", "tes
           # the modules that take the session's tiny model (tests/conftest.py): trained once, not once each
           "small-model": ("tests/test_model.py", "tests/test_inference.py", "tests/test_train_tag_cli.py"),
           # the modules that take the session's tiny routed model (tests/conftest.py)
-          "routed-model": ("tests/test_routing.py", "tests/test_routing_commands.py", "tests/test_routing_files.py")}
+          "routed-model": ("tests/test_routing.py", "tests/test_routing_commands.py", "tests/test_routing_files.py",
+                           "tests/test_bench_routed.py")}
 #: A test that takes one of these fixtures joins the group named, in whatever module it is.
 FIXTURE_GROUPS = {"spark": "spark"}
 

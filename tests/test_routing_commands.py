@@ -69,9 +69,13 @@ def test_the_crf_adapt_function_refuses_a_routed_model_by_name(routed):
         adapt(TaggingModel.load(routed[1]), [])
 
 
-def test_bench_refuses_a_routed_model_before_training(routed, capsys):
-    assert bench_cli.main(["--quick", "--model", str(routed[1])]) == 2
-    assert "bench times one CRF's stages and a routed model holds two" in capsys.readouterr().err
+def test_bench_refuses_a_file_that_is_no_model_before_training(tmp_path, capsys):
+    # a routed model is timed (tests/test_bench_routed.py); a damaged file is an error at once
+    bad = tmp_path / "bad.model"
+    bad.write_bytes(b"not a model file")
+    assert bench_cli.main(["--quick", "--model", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "bad.model" in err  # the message names the file
 
 
 def test_a_review_project_from_a_routed_model_retrains_its_default_members_config(routed, tmp_path):

@@ -10,12 +10,13 @@ Corpus: ``--corpus FORMAT:PATH``; by default the PhysioNet dev corpus
 (``../shared/corpora/physionet-dev`` next to the repository) when present, else a
 synthetic corpus (``synth:1000,13``). Measures, each figure from its own run:
 
-* tagging end to end in one process (read, tokenize, featurize, CRF
+* tagging end to end in one process (read, route a routed model's notes, tokenize, featurize, CRF
   inference with ``--backend``, decode, rules, write i2b2 XML, one file per note,
   or ``--output-format``, to a temporary folder under ``--write-dir``: by default
   ``/dev/shm``, a RAM-backed file system, so that the figure is crfdeid's and not
   the disk's): tokens/s, notes/s and
-  the share of each stage (:func:`crfdeid.experiments.bench.stages.tag_end_to_end`);
+  the share of each stage (:func:`crfdeid.experiments.bench.stages.tag_end_to_end`), and
+  a routed model's: each member's notes, tokens, seconds and stages;
 * CRFsuite alone on precomputed ``ItemSequence``\\ s for the same tokens and the
   same decoding (``set`` + Viterbi ``tag``, plus the marginals P(O) when the
   model decodes with ``o_threshold``), and the ratio end-to-end / CRFsuite-only;
@@ -41,9 +42,11 @@ import time
 from pathlib import Path
 
 from ...crf.model import Model
+from ...routing import RoutedModel
 from ...synth import generate
 from . import child
 from .report import ratios, targets
+from .routed import decodes_with_marginals
 from .stages import crfsuite_only, tag_end_to_end
 from .whole import against_deid_pl, bytecode_env, jobs_speedup, startup
 
@@ -133,6 +136,19 @@ def _large_note(path: Path, megabytes: float) -> int:
     return size
 
 
+def _describe(model, path) -> dict:
+    """The model measured: its file, backend, features, threshold and rules (a routed model's: each
+    member's, beside ``routed: true``)."""
+    def crf(m) -> dict:
+        return {"features": m.config["features"]["name"], "o_threshold": m.config["decoding"]["o_threshold"],
+                "rules": "rules.v1" in m.chain.names()}
+    head = {"path": str(path), "backend": model.backend}
+    if isinstance(model, RoutedModel):
+        return dict(head, routed=True, members={name: dict(crf(m), prior=m.prior is not None)
+                                                for name, m in model.members.items()})
+    return dict(head, **crf(model))
+
+
 def run(args, say) -> dict:
     """All measurements for parsed ``args``; returns the JSON-able result."""
     corpus = args.corpus or _default_corpus(args.quick, say)
@@ -160,10 +176,7 @@ def run(args, say) -> dict:
         if model_path is None:
             raise SystemExit("error: --no-train needs --model")
         model = Model.load(model_path, backend=args.backend)
-        res["model"] = {"path": str(model_path), "backend": model.backend,
-                        "features": model.config["features"]["name"],
-                        "o_threshold": model.config["decoding"]["o_threshold"],
-                        "rules": "rules.v1" in model.chain.names()}
+        res["model"] = _describe(model, model_path)
         runs = min(args.startup_runs, 2) if quick else args.startup_runs  # a smoke run: two
         say(f"start-up: tag of one short note, {runs} runs")
         res["startup"] = startup(model_path, work, runs)
@@ -177,8 +190,7 @@ def run(args, say) -> dict:
                                          write_dir=str(Path(out).parent), write_fs=_fs_type(out))
         say("CRFsuite alone on precomputed features")
         res["crfsuite_only"] = crfsuite_only(model, corpus)
-        res.update(ratios(res["tag_end_to_end"], res["crfsuite_only"],
-                          marginals=model.config["decoding"]["o_threshold"] is not None))
+        res.update(ratios(res["tag_end_to_end"], res["crfsuite_only"], marginals=decodes_with_marginals(model)))
         tokens = res["tag_end_to_end"]["tokens"]
         # --jobs 1, 2, ... N, the whole round --jobs-runs times (a disturbance hits both counts
         # alike), bytecode cached as in an installed package (the start-up's folder); the

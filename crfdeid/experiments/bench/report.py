@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from .stages import STAGES
-
 
 def ratios(e2e: dict, crf: dict, marginals: bool) -> dict:
     """End to end / CRFsuite only, wall and CPU; ``crf`` gains its ``baseline`` figures.
@@ -67,6 +65,17 @@ def targets(res: dict) -> dict:
     }
 
 
+def _member_rows(members: dict) -> list[tuple[str, str]]:
+    """A routed model's members in the end to end run: each one's notes and time, then its stages."""
+    rows = []
+    for name, m in members.items():
+        rows.append((f"  member {name}", f"{m['documents']} notes, {m['tokens']:,} tokens, {m['seconds']} s "
+                     f"({m['share_of_whole']:.1%} of the run; CPU {m['cpu_seconds']} s)"))
+        rows += [(f"    {s}", f"{share:.1%} of the member ({m['stage_seconds'][s]} s)")
+                 for s, share in m["stage_share"].items()]
+    return rows
+
+
 def format_table(res: dict) -> str:
     """The results as an aligned plain-text table (figures, ratios, targets)."""
     rows = [("corpus", res["corpus"]),
@@ -99,13 +108,17 @@ def format_table(res: dict) -> str:
         if e2e.get("write_dir"):
             rows += [("  output", f"{e2e.get('output_format', 'i2b2')} under {e2e['write_dir']} "
                                   f"({e2e.get('write_fs') or 'file system unknown'})")]
-        rows += [(f"  {s}", f"{e2e['stage_share'][s]:.1%} ({e2e['stage_seconds'][s]} s)") for s in STAGES]
+        rows += [(f"  {s}", f"{share:.1%} ({e2e['stage_seconds'][s]} s)") for s, share in e2e["stage_share"].items()]
+        rows += _member_rows(e2e.get("members") or {})
     crf = res.get("crfsuite_only")
     if crf:
         rows += [("CRFsuite only (set+tag)", f"{crf['tokens_per_s']:,} tokens/s ({crf['seconds']} s, "
                   f"CPU {crf['cpu_seconds']} s; marginals P(O) +{crf['marginal_seconds']} s, "
-                  f"CPU +{crf.get('marginal_cpu_seconds')} s)"),
-                 (f"ratio end to end / CRFsuite ({crf.get('baseline', 'set+tag')})",
+                  f"CPU +{crf.get('marginal_cpu_seconds')} s)")]
+        rows += [(f"  member {name}", f"{m['tokens_per_s'] or 0:,} tokens/s ({m['seconds']} s, CPU "
+                  f"{m['cpu_seconds']} s; marginals P(O) +{m['marginal_seconds']} s; {m['tokens']:,} tokens)")
+                 for name, m in (crf.get("members") or {}).items()]
+        rows += [(f"ratio end to end / CRFsuite ({crf.get('baseline', 'set+tag')})",
                   f"{res['ratio_end_to_end_vs_crfsuite']}x wall, "
                   f"{res.get('ratio_cpu_end_to_end_vs_crfsuite')}x CPU")]
         if crf.get("baseline", "set+tag") != "set+tag":  # the model decodes with marginals: also against Viterbi alone

@@ -5,14 +5,16 @@ The end-to-end run goes through the real code path of the tag CLI (``read`` ->
 functions it calls (tokenizer, featurizer or emission scorer, CRF inference:
 CRFsuite's tagger or numpy Viterbi and marginals, BIO decoder, the post-CRF chain as
 ``rules``: clinical filter, rule overlay, Safe Harbor layer, token bounds),
-so the wrapper costs one ``perf_counter`` pair per call, not per token.
+so the wrapper costs one ``perf_counter`` pair per call, not per token. A routed model's
+router is timed as ``route`` and each member's stages also as that member's
+(:mod:`crfdeid.experiments.bench.routed`).
 """
 
 from __future__ import annotations
 
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -22,28 +24,42 @@ from ...crf.crfsuite import CrfsuiteBackend
 from ...crf.numpy import tagger as numpy_tagger
 from ...io import WRITERS, StreamWriter, read, writer, writer_names
 from ...recognizers.chain import Chain
+from ...routing import RoutedModel
 from ...tagging import model as model_mod
 from ...tagging.decoding import AveragedBackend
 from ...tagging.model import tokens_for
 from ...text.tokenize import segments
+from . import routed
 
 #: Stages of the tag path, in pipeline order.
 STAGES = ("read", "tokenize", "featurize", "crf", "decode", "rules", "write", "other")
+#: A routed model's: the router's step after reading (its members' stages: ``routed.MEMBER_STAGES``).
+ROUTED_STAGES = ("read", "route", *STAGES[1:])
 
 
 class _Clock:
-    """Seconds spent per stage."""
+    """Seconds spent per stage; within a routed model's member (``member``), that member's too."""
 
     def __init__(self):
         self.seconds = Counter()
         self.tokens = 0
+        #: The routed member whose work is running (None: the whole process's stages only).
+        self.member: str | None = None
+        self.by_member: dict[str, defaultdict[str, float]] = {}
+
+    def add(self, stage: str, seconds: float, tokens: int = 0) -> None:
+        self.seconds[stage] += seconds
+        self.tokens += tokens
+        if self.member is not None:
+            got = self.by_member.setdefault(self.member, defaultdict(float))
+            got[stage] += seconds
+            got["tokens"] += tokens
 
     def tokenizer(self, fn):
         def timed(*args, **kwargs):
             t0 = time.perf_counter()
             toks = fn(*args, **kwargs)
-            self.seconds["tokenize"] += time.perf_counter() - t0
-            self.tokens += len(toks)
+            self.add("tokenize", time.perf_counter() - t0, len(toks))
             return toks
         return timed
 
@@ -53,7 +69,7 @@ class _Clock:
             try:
                 return fn(*args, **kwargs)
             finally:
-                self.seconds[stage] += time.perf_counter() - t0
+                self.add(stage, time.perf_counter() - t0)
         return timed
 
 
@@ -69,6 +85,28 @@ class _TimedTagger:
         return getattr(self._tagger, name)
 
 
+def _crf_parts(backend) -> list:
+    """The CRF backends of ``backend``: itself, or both sides of each (nested) vote."""
+    if isinstance(backend, AveragedBackend):  # a companion's or a prior's vote: both CRFs are timed
+        return _crf_parts(backend.main) + _crf_parts(backend.other)
+    return [backend]
+
+
+def _time_backend(backend, clock, undo: list) -> None:
+    """Wrap the featurizer (or emission scorer) and CRFsuite's tagger of ``backend``'s CRFs."""
+    for part in _crf_parts(backend):
+        if isinstance(part, CrfsuiteBackend):
+            undo.append((part, "tagger", part.tagger))
+            part.tagger = _TimedTagger(part.tagger, clock)
+            obj, name = part.featurizer, "featurize"
+        else:
+            obj, name = part.scorer, "scores_many"
+        if name in vars(obj):  # a featurizer both CRFs read (a prior of the same features): timed once
+            continue
+        setattr(obj, name, clock.wrap("featurize", getattr(obj, name)))
+        undo.append((obj, name, None))
+
+
 @contextmanager
 def _instrumented(model, clock):
     saved = (model_mod.tokens_for, model_mod.decode, Chain.run, numpy_tagger.viterbi, numpy_tagger.marginals)
@@ -77,22 +115,14 @@ def _instrumented(model, clock):
     Chain.run = clock.wrap("rules", saved[2])  # the whole post-CRF chain
     numpy_tagger.viterbi = clock.wrap("crf", saved[3])
     numpy_tagger.marginals = clock.wrap("crf", saved[4])
-    parts = [model._backend]
-    if isinstance(parts[0], AveragedBackend):  # a companion CRF's vote: both CRFs are timed
-        parts = [parts[0].main, parts[0].other]
-    undo = []
-    for backend in parts:
-        if isinstance(backend, CrfsuiteBackend):
-            undo.append((backend, "tagger", backend.tagger))
-            backend.tagger = _TimedTagger(backend.tagger, clock)
-            obj, name = backend.featurizer, "featurize"
-        else:
-            obj, name = backend.scorer, "scores_many"
-        if name in vars(obj):  # a featurizer both CRFs read (a prior of the same features): timed once
-            continue
-        setattr(obj, name, clock.wrap("featurize", getattr(obj, name)))
-        undo.append((obj, name, None))
+    undo: list = []
     try:
+        if isinstance(model, RoutedModel):  # the router's step, and each member's stages as its own
+            routed.time_members(model, clock, undo)
+            for member in model.members.values():
+                _time_backend(member._backend, clock, undo)
+        else:
+            _time_backend(model._backend, clock, undo)
         yield
     finally:
         (model_mod.tokens_for, model_mod.decode, Chain.run, numpy_tagger.viterbi, numpy_tagger.marginals) = saved
@@ -133,7 +163,9 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
     dict
         ``documents``, ``tokens``, ``seconds``, ``tokens_per_s``, ``notes_per_s``,
         ``stage_seconds`` and ``stage_share`` (fractions of ``seconds``, ``other``
-        being the remainder: the loop, ``Document`` building, confidences).
+        being the remainder: the loop, ``Document`` building, confidences). A routed model's
+        also have ``route`` (its router reading each note) and ``members``: each member's notes,
+        tokens, seconds and stages (:func:`crfdeid.experiments.bench.routed.member_figures`).
     """
     clock = _Clock()
     n_docs = 0
@@ -159,14 +191,17 @@ def tag_end_to_end(model, spec: str, output_format: str = "i2b2", out_dir=None) 
     finally:
         if tmp is not None:
             tmp.cleanup()
-    stage = {s: clock.seconds.get(s, 0.0) for s in STAGES if s != "other"}
+    names = ROUTED_STAGES if isinstance(model, RoutedModel) else STAGES
+    stage = {s: clock.seconds.get(s, 0.0) for s in names if s != "other"}
     stage["other"] = max(0.0, seconds - sum(stage.values()))
+    members = {"members": routed.member_figures(clock, seconds)} if isinstance(model, RoutedModel) else {}
     return {"documents": n_docs, "tokens": n_tokens, "seconds": round(seconds, 3),
             "tokens_per_s": round(n_tokens / seconds) if seconds else None,
             "notes_per_s": round(n_docs / seconds, 1) if seconds else None,
             "cpu_seconds": round(cpu, 3), "tokens_per_cpu_s": round(n_tokens / cpu) if cpu else None,
             "stage_seconds": {k: round(v, 3) for k, v in stage.items()},
-            "stage_share": {k: round(v / seconds, 3) if seconds else 0.0 for k, v in stage.items()}}
+            "stage_share": {k: round(v / seconds, 3) if seconds else 0.0 for k, v in stage.items()},
+            **members}
 
 
 def _timed_tagging(tagger, seqs, marginals: bool) -> tuple[float, float]:
@@ -190,13 +225,35 @@ def crfsuite_only(model, spec: str) -> dict:
     (Viterbi), per segment, in one process. Marginals (recall-oriented decoding)
     are timed separately as ``marginal_seconds``: one ``tagger.marginal`` call per
     token, which is what ``decoding.o_threshold`` costs.
+
+    A routed model's notes go to the member its router chooses, each member's CRF is timed on
+    its own notes (``members``) and the figures are their sums; ``marginal_seconds`` sums those
+    of the members that decode with ``o_threshold``. A member's prior or companion CRF is not in
+    the figures (the end to end run computes its marginals too).
     """
+    if not isinstance(model, RoutedModel):
+        return _crfsuite_on(model, read(spec))
+    notes: dict[str, list] = {name: [] for name in model.members}
+    for doc in read(spec):
+        notes[model.choose(doc.text)].append(doc)
+    members = {name: _crfsuite_on(model.members[name], docs) for name, docs in notes.items()}
+    out: dict = {key: round(sum(m[key] for m in members.values()), 3)
+                 for key in ("tokens", "sequences", "seconds", "cpu_seconds", "prepare_seconds")}
+    for key in ("marginal_seconds", "marginal_cpu_seconds"):
+        out[key] = round(sum(m[key] for name, m in members.items()
+                             if routed.decodes_with_marginals(model.members[name])), 3)
+    out["tokens_per_s"] = round(out["tokens"] / out["seconds"]) if out["seconds"] else None
+    return dict(out, members=members)
+
+
+def _crfsuite_on(model, docs) -> dict:
+    """:func:`crfsuite_only` of one CRF model on the documents ``docs``."""
     split = model.config["tokenizer"]["split_glued"]
     max_len = model.config["segment"]["max_len"]
     seqs: list[pycrfsuite.ItemSequence] = []
     n_tokens = 0
     t0 = time.perf_counter()
-    for doc in read(spec):
+    for doc in docs:
         toks = tokens_for(doc.text, split)
         feats = model.features(doc.text, toks)
         n_tokens += len(toks)
