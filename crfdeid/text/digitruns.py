@@ -46,8 +46,8 @@ def least_run(source: str, flags: int = 0) -> int:
         return 0
     try:
         tree = _p.parse(source, flags & _PARSE_FLAGS)
-    except (re.error, OverflowError, RecursionError):
-        return 0
+    except (re.error, OverflowError, RecursionError, ValueError, TypeError, AttributeError):
+        return 0  # (``re._parser`` is private: if it changes, no bound rather than an error)
     return _sequence(tree)[1]
 
 
