@@ -37,6 +37,7 @@ import regex
 
 from .. import gazetteers
 from ..errors import RegistryError
+from ..text.digitruns import least_run, longest_run
 from ..text.patterns import LazyPattern
 
 _FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
@@ -254,10 +255,12 @@ def scan(forms: dict, text: str, lower_gates: bool = False, skip=()) -> Iterator
     """``(form name, subtype, match)`` of every match in ``text`` of the :func:`forms` ``forms`` that passes its
     check, form by form. A form is not scanned when it is in ``skip`` or ``text`` fails its gate: none of its
     literals in the lower-cased note, or no match of its pattern in the note (``lower_gates``: the lower-cased
-    note); the gate is cheaper than the form's look-behinds tried everywhere."""
+    note); the gate is cheaper than the form's look-behinds tried everywhere. Neither is tried when the note
+    holds fewer digits in a row than every match of the form or its gate (:mod:`crfdeid.text.digitruns`)."""
     low = None
+    longest = longest_run(text)
     for name, (subtype, rx, check, gate) in forms.items():
-        if name in skip:
+        if name in skip or digits_needed(rx, gate) > longest:
             continue
         if gate is not None:
             low = text.lower() if low is None else low
@@ -267,6 +270,15 @@ def scan(forms: dict, text: str, lower_gates: bool = False, skip=()) -> Iterator
         for m in rx.finditer(text):
             if check(m, text):
                 yield name, subtype, m
+
+
+@cache
+def digits_needed(rx: LazyPattern, gate=None) -> int:
+    """The most of the least runs of digits that a match of ``rx`` and of the pattern ``gate`` hold
+    (:func:`crfdeid.text.digitruns.least_run`), read once a form."""
+    lazy = isinstance(rx, LazyPattern)
+    needed = least_run(rx.source if lazy else rx.pattern, rx.source_flags if lazy else rx.flags)
+    return max(needed, least_run(gate.pattern, gate.flags)) if isinstance(gate, re.Pattern) else needed
 
 
 @cache
