@@ -48,6 +48,11 @@ def test_least_run_gives_nothing_for_flags_it_does_not_know():
     assert least_run("[0-9]{4}", re.I | re.M) == 4
 
 
+def test_least_run_gives_nothing_without_the_parser(monkeypatch):
+    monkeypatch.setattr(digitruns, "_p", None)  # a Python whose ``re`` moved its private parser
+    assert least_run("[0-9]{4}") == 0
+
+
 def test_longest_run_and_a_text_that_is_not_ascii():
     assert longest_run("") == 0
     assert longest_run("BP 120/80 on 2089-03-04, MRN 00123456") == 8

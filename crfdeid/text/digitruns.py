@@ -21,14 +21,18 @@ is never skipped (``\\d`` then holds other digits, and the two engines' Unicode 
 from __future__ import annotations
 
 import re
-from re import _constants as _c  # type: ignore[attr-defined]
-from re import _parser as _p  # type: ignore[attr-defined]
+
+try:  # ``re``'s own parser, private (Python 3.11 to 3.13 have it): without it no bound, every scan runs
+    from re import _constants as _c  # type: ignore[attr-defined]
+    from re import _parser as _p  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - a Python that moved them
+    _c = _p = None
 
 _DIGITS = range(48, 58)
 _PARSE_FLAGS = re.I | re.M | re.S | re.X  # the bits ``re`` and ``regex`` give the same meaning
 _KNOWN_FLAGS = _PARSE_FLAGS | re.U | 0x2000  # and ``regex``'s ``V0``; any other (``regex.V1``, ``REVERSE``...) gives 0
-_REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT)
-_ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
+_REPEATS = (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) if _c else ()
+_ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT) if _c else ()
 _OTHER = (0, 0, 0, None)  # a step that may match something else than digits
 _RUN = re.compile("[0-9]+")
 #: More digits in a row than any pattern asks for: a note that is not ASCII.
@@ -40,9 +44,9 @@ def least_run(source: str, flags: int = 0) -> int:
 
     ``flags``: the pattern's (``re`` or ``regex``): ``I``, ``M``, ``S`` and ``X`` are read (their values
     are the same in both), ``U`` and ``regex.V0`` change nothing here, any other gives 0. A source that
-    ``re`` cannot parse gives 0.
+    ``re`` cannot parse gives 0, and so does every source where ``re``'s parser is not found.
     """
-    if flags & ~_KNOWN_FLAGS:
+    if flags & ~_KNOWN_FLAGS or _p is None:
         return 0
     try:
         tree = _p.parse(source, flags & _PARSE_FLAGS)
