@@ -70,7 +70,7 @@ PATTERNS = [
 
 
 def _need(rx) -> int:
-    return ruledata.digits_needed(rx)
+    return digitruns.needed(rx)
 
 
 @settings(max_examples=300, deadline=None)

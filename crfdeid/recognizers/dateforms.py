@@ -52,9 +52,9 @@ import regex
 
 from ..document import Span, make_span
 from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
-from ..text.digitruns import longest_run
+from ..text.digitruns import longest_run, needed
 from .datecheck import day_and_month
-from .ruledata import digits_needed, table
+from .ruledata import table
 
 _T = table("dateforms")  # the patterns and words (crfdeid/_data/rules/dateforms.tsv)
 _R = _T.namespace(WEEKDAY_WORD=WEEKDAY_WORD)
@@ -113,7 +113,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
     found: dict[Span, str] = {}
     longest = longest_run(text)
     for name, rx in _compiled().items():
-        if digits_needed(rx) > longest:
+        if needed(rx) > longest:
             continue  # no run of digits as long as every match holds
         for m in rx.finditer(text):
             start = m.start("mon") if name == "written_month_day" else m.start()

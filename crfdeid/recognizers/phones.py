@@ -185,15 +185,8 @@ def cued(text: str, known=()) -> list[tuple[str, Span]]:
 
 def _may_hold_number(text: str) -> bool:
     """Whether ``text`` holds seven digits in a phone's groups (``SEVEN``), which every match of
-    ``CANDIDATE`` and ``RUN`` holds; the last text's answer is kept (:func:`matches`, then :func:`cued`)."""
-    global _last
-    last = _last  # one tuple, read and replaced whole
-    if last[0] is not text:
-        last = _last = (text, _R.SEVEN.search(text) is not None)
-    return last[1]
-
-
-_last: tuple = (None, False)
+    ``CANDIDATE`` and ``RUN`` holds: without them neither is scanned (tests/test_digitruns.py)."""
+    return _R.SEVEN.search(text) is not None
 
 
 def _number_at(text: str, pos: int, least: int) -> tuple[int, int] | None:

@@ -37,7 +37,7 @@ import regex
 
 from .. import gazetteers
 from ..errors import RegistryError
-from ..text.digitruns import least_run, longest_run
+from ..text.digitruns import longest_run, needed
 from ..text.patterns import LazyPattern
 
 _FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
@@ -260,7 +260,7 @@ def scan(forms: dict, text: str, lower_gates: bool = False, skip=()) -> Iterator
     low = None
     longest = longest_run(text)
     for name, (subtype, rx, check, gate) in forms.items():
-        if name in skip or digits_needed(rx, gate) > longest:
+        if name in skip or needed(rx, gate) > longest:
             continue
         if gate is not None:
             low = text.lower() if low is None else low
@@ -270,15 +270,6 @@ def scan(forms: dict, text: str, lower_gates: bool = False, skip=()) -> Iterator
         for m in rx.finditer(text):
             if check(m, text):
                 yield name, subtype, m
-
-
-@cache
-def digits_needed(rx: LazyPattern, gate=None) -> int:
-    """The most of the least runs of digits that a match of ``rx`` and of the pattern ``gate`` hold
-    (:func:`crfdeid.text.digitruns.least_run`), read once a form."""
-    lazy = isinstance(rx, LazyPattern)
-    needed = least_run(rx.source if lazy else rx.pattern, rx.source_flags if lazy else rx.flags)
-    return max(needed, least_run(gate.pattern, gate.flags)) if isinstance(gate, re.Pattern) else needed
 
 
 @cache

@@ -51,10 +51,10 @@ import regex
 
 from .. import gazetteers
 from ..document import Found, Span, make_span
-from ..text.digitruns import longest_run
+from ..text.digitruns import longest_run, needed
 from ..text.patterns import LazyPattern
 from . import contextforms, dateforms, fixedforms, phones, postcodes
-from .ruledata import digits_needed, table
+from .ruledata import table
 from .rules import trie_pattern
 
 _T = table("safeharbor")  # the forms, patterns, words and labels (crfdeid/_data/rules/safeharbor.tsv)
@@ -170,7 +170,7 @@ def _forms_on(low: str, digits: bool, longest: int) -> list[str]:
     (plain loops: this runs once per note)."""
     on = []
     for name, (_, rx, needs, _) in FORMS.items():
-        if (not digits and name not in _R.NO_DIGIT_FORMS) or digits_needed(rx) > longest:
+        if (not digits and name not in _R.NO_DIGIT_FORMS) or needed(rx) > longest:
             continue
         if needs is not None:
             for literal in needs:

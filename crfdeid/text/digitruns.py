@@ -21,6 +21,9 @@ is never skipped (``\\d`` then holds other digits, and the two engines' Unicode 
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from .patterns import LazyPattern
 
 try:  # ``re``'s own parser, private (Python 3.11 to 3.13 have it): without it no bound, every scan runs
     from re import _constants as _c  # type: ignore[attr-defined]
@@ -70,6 +73,16 @@ def longest_run(text: str) -> int:
 
 
 _last: tuple = (None, 0)
+
+
+@cache
+def needed(rx, gate=None) -> int:
+    """The most of the least runs (:func:`least_run`) of the pattern ``rx`` (a compiled ``re`` or ``regex``
+    pattern or a :class:`~crfdeid.text.patterns.LazyPattern`) and of ``gate`` (a compiled ``re`` pattern, or
+    anything else: none), read once a pattern: a text whose :func:`longest_run` is shorter holds no match."""
+    lazy = isinstance(rx, LazyPattern)
+    least = least_run(rx.source if lazy else rx.pattern, rx.source_flags if lazy else rx.flags)
+    return max(least, least_run(gate.pattern, gate.flags)) if isinstance(gate, re.Pattern) else least
 
 
 def _step(op, av) -> tuple:
