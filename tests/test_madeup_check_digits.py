@@ -78,6 +78,27 @@ def _dk_cpr(s: str) -> bool:  # a Danish CPR number of before 2007: weights 4327
     return sum(int(a) * w for a, w in zip(s.replace("-", ""), (4, 3, 2, 7, 6, 5, 4, 3, 2, 1))) % 11 == 0
 
 
+def _ir_meli(s: str) -> bool:  # an Iranian national code: weights 10..2, the remainder r mod 11 is r (< 2) or 11 - r
+    d = s.replace("-", "")
+    r = sum(int(a) * (10 - i) for i, a in enumerate(d[:9])) % 11
+    return int(d[9]) == (r if r < 2 else 11 - r)
+
+
+def _kw_civil(s: str) -> bool:  # a Kuwaiti civil ID: weights 2 1 6 3 7 9 10 5 8 4 2, the check 11 - sum mod 11
+    return 11 - sum(int(a) * w for a, w in zip(s, (2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2))) % 11 == int(s[11])
+
+
+def _lu_matricule(s: str) -> bool:  # a Luxembourg matricule: a Luhn then a Verhoeff digit, both over the first 11
+    luhn, verhoeff = pytest.importorskip("stdnum.luhn"), pytest.importorskip("stdnum.verhoeff")
+    return s[11:] == luhn.calc_check_digit(s[:11]) + verhoeff.calc_check_digit(s[:11])
+
+
+def _ru_snils(s: str) -> bool:  # a Russian SNILS: weights 9..1, the sum mod 101 (100 as 00) is the last two digits
+    d = re.sub(r"\D", "", s)
+    total = sum(int(a) * (9 - i) for i, a in enumerate(d[:9])) % 101
+    return int(d[9:]) == (0 if total == 100 else total)
+
+
 #: Schemes written in many sets: (subtype, shape, check).
 AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", _medicare)  # an Australian Medicare number
 IE_PPS = ("IDNUM", r"\d{7}[A-W]", "ie.pps")  # an Irish PPS number
@@ -320,6 +341,16 @@ CHECKED = [
     ("check20", "IDNUM", r"\d{6}-\d{5}", "lv.pvn"),  # a Latvian personas kods
     ("check20", *US_NPI),
     ("check20", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),  # no check digit: the number's valid parts
+    ("check21", "IDNUM", r"\d{3}-\d{6}-\d", _ir_meli),  # an Iranian national code
+    ("check21", "IDNUM", r"[0-3]\d[01]\d[09]\d{8}", _jmbg),  # a North Macedonian EMBG (the JMBG rule)
+    ("check21", "IDNUM", r"[23]\d{11}", _kw_civil),
+    ("check21", "IDNUM", r"19\d{11}", _lu_matricule),
+    ("check21", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", _taj),
+    ("check21", "IDNUM", r"\d{3}-\d{3}-\d{3} \d{2}", _ru_snils),
+    ("check21", "MEDICALRECORD", r"\d{3} \d{3} \d{4}", "gb.nhs"),  # NHS and Northern Irish H&C numbers
+    ("check21", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
+    ("check21", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # Greenland's CPR numbers: the birth date
+    ("check21", "IDNUM", r"\d{6}-\d{4}", _dk_cpr),  # the mod-11 rule
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
