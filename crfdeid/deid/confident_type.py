@@ -44,13 +44,21 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
-from . import names
+from . import names, otherlang
 from .confident_note import first_names, person_beside
 from .country import towns_by_country
-from .evidence import TITLE_BEFORE, english, fold, lists
+from .evidence import TITLE_BEFORE, english, fold, head_after, lists
 
 #: The kinds of span this module demands evidence of (a measurement turns one off by leaving it out).
-KINDS = frozenset({"name", "place", "number"})
+KINDS = frozenset({"name", "place", "number", "postcode"})
+#: What proof21 refined (a measurement turns one off by leaving it out): ``other``, a listed word that is a frequent
+#: word of another language says nothing alone of a name, and titles and person words of other languages are a
+#: person's context (:mod:`.otherlang`); ``strict``, neither ``per`` alone nor a credential before a name is a
+#: person's mark (:func:`~crfdeid.deid.confident_note.person_before`); ``head``, a name that ends in or stands
+#: before a clinical head noun (``Masako manoeuvre``, ``Allred score``) holds no listed word as evidence;
+#: ``compound``, a compound ending in a hospital's type word is a place's (``Universitetssjukehus``); ``same``, a
+#: place beside another of its own type is no address's part (:func:`_beside`).
+REFINED = frozenset({"other", "strict", "head", "compound", "same"})
 #: The places judged: a hospital's name carries its type's word or a listed name nearly always, a street's its
 #: type or a house number; a town's and a firm's name often carry neither (measured: docs/deid.md).
 _PLACES = frozenset({"HOSPITAL", "STREET", "LOCATION-OTHER", "STATE", "COUNTRY"})
@@ -74,7 +82,7 @@ _NUMBER_LABEL = re.compile(r"(?i)(?:(?<![^\W\d_])(?:mrn|mr|urn?|id|ids|no|nos|nr
 _CODE = re.compile(r"[^\W\d_]+[\W_]*\d|\d[\W_]*[^\W\d_]+")
 #: A house number before a street, a postcode or another place right beside a place on its line.
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[A-Za-z]?[ \t]*,?[ \t]*$")
-_BESIDE = re.compile(r"[ \t]*[,-]?[ \t]*")
+_BESIDE = re.compile(r"[ \t]{0,2}[,-]?[ \t]{0,2}")
 
 
 def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: frozenset = frozenset(),
@@ -91,6 +99,8 @@ def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: froze
         return None if place_evidence(text, sp, places) else "untyped"
     if sub in _NUMBERS and "number" in KINDS:
         return None if number_evidence(text, sp) else "untyped"
+    if sub == "ZIP" and "postcode" in KINDS:
+        return None if postcode_evidence(text, sp, places) else "untyped"
     return None
 
 
@@ -111,8 +121,9 @@ def person_context(text: str, sp: Span) -> bool:
     """Whether a title, a person's mark (:func:`~crfdeid.deid.confident_note.person_beside`) or a person's label
     (``Patient:``, ``Signed:``, ``cc:``, ``Dear``) stands beside the span on its line."""
     lo = max(0, sp.start - 30)
-    return bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp)
-                or _PERSON_LABEL.search(text, lo, sp.start))
+    return bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)
+                or person_beside(text, sp, strict="strict" in REFINED) or _PERSON_LABEL.search(text, lo, sp.start)
+                or ("other" in REFINED and otherlang.person_before(text, sp.start)))
 
 
 def name_evidence(text: str, sp: Span, known: frozenset = frozenset()) -> bool:
@@ -123,7 +134,10 @@ def name_evidence(text: str, sp: Span, known: frozenset = frozenset()) -> bool:
     surname last (``John Smith``)."""
     ws = _words(text[sp.start:sp.end])
     listed, clinical, common = _name_words(), lists()[0], english()
-    if any(w in known or (w in listed and w not in common and w not in clinical) for w in ws):
+    other = otherlang.frequent_name_words() if "other" in REFINED else frozenset()
+    if "head" in REFINED and ws and (ws[-1] in lists()[3] or head_after(text, sp.end)):
+        listed = frozenset()  # Masako manoeuvre, Allred score: an eponym's, not a person's
+    if any(w in known or (w in listed and w not in common and w not in clinical and w not in other) for w in ws):
         return True
     if len(ws) >= 2 and ws[0] in first_names() and ws[-1] in listed:
         return True
@@ -140,22 +154,16 @@ def evident_names(text: str, spans: list[Span], known: frozenset = frozenset()) 
 @lru_cache(maxsize=1)
 def _heads() -> frozenset:
     """Place-type words (``hospital``, ``clinic``, ``street``, ``road``, ``bay``, ``ltd``), folded."""
-    return frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split()) | OTHER_HEADS
+    return frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split()) | otherlang.place_heads()
 
 
 _HEADS = ("hospital_words", "hospital_heads", "organization_words", "organization_heads", "street_types",
           "street_suffixes", "town_heads")
-#: The lists are English: a hospital's and a street's type word in the languages of the development sets' other
-#: countries (written by hand for this module, accents folded; on those sets they keep 20 real places' surrogates).
-OTHER_HEADS = frozenset({
-    "hopital", "hospitalier", "hospitalario", "hospitalar", "hospitale", "hospitalet", "clinique", "clinica",
-    "klinik", "klinikum", "kliniek", "klinika", "krankenhaus", "spital", "spitalul", "ospedale", "policlinico",
-    "poliklinik", "sanatorio", "ziekenhuis", "szpital", "sjukhus", "sykehus", "sygehus", "sairaala", "nemocnice",
-    "nemocnica", "bolnica", "bolnice", "korhaz", "hastane", "hastanesi", "ospital", "lasarett", "chu", "chru",
-    "universitario", "universitaria", "universitair", "universitatsklinikum", "calle", "avenida", "rua", "rue",
-    "avenue", "via", "viale", "piazza", "strasse", "str", "weg", "gasse", "platz", "straat", "laan", "plein",
-    "gatan", "gata", "gate", "vej", "ulica", "ul", "utca", "cadde", "caddesi", "sokak", "sokagi", "jalan", "jl",
-    "carrer", "plaza", "praca", "travessa", "chemin", "allee", "quai"})
+def _compound(word: str) -> bool:
+    """Whether ``word`` (folded) is a compound ending in a hospital's type word (``Universitetssjukehus``,
+    ``Magánklinika``: :func:`.otherlang.compound_heads`; languages that join words put the head last)."""
+    return "compound" in REFINED and len(word) >= 9 and any(
+        word.endswith(h) and len(word) - len(h) >= 3 for h in otherlang.compound_heads())
 
 
 @lru_cache(maxsize=1)
@@ -175,16 +183,26 @@ def place_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
     right beside it on its line (an address: ``14 Kelvin Road, Larkfield``)."""
     surface = text[sp.start:sp.end]
     words = _place_words()
-    if fold(surface) in words or any(w in words for w in _words(surface)):
+    if fold(surface) in words or any(w in words or _compound(w) for w in _words(surface)):
         return True
     if sp.subtype == "STREET" and _NUMBER_BEFORE.search(text, max(0, sp.start - 8), sp.start):
         return True  # 14 Kelvin Road: an address's house number
-    for a, b in places:
+    return _beside(text, sp, places)  # Larkfield, Kent; Kelvin Road, Larkfield: parts of one address
+
+
+def _beside(text: str, sp: Span, places: tuple) -> bool:
+    """Whether another of the note's place spans (``places``: ``(start, end)`` or ``(start, end, subtype)``) stands
+    right beside ``sp`` on its line: a blank or two, a comma or a dash between (three blanks or more part a table's
+    cells or a form's fields, no address's). With subtypes, a neighbour of the span's own type (a hospital beside a
+    hospital: a heading's words, a department's) is no other part of its address."""
+    for a, b, *sub in places:
         if (a, b) == (sp.start, sp.end):
             continue
         gap = text[b:sp.start] if b <= sp.start else text[sp.end:a] if a >= sp.end else None
-        if gap is not None and _BESIDE.fullmatch(gap):
-            return True  # Larkfield, Kent; Kelvin Road, Larkfield: parts of one address
+        if gap is None or not _BESIDE.fullmatch(gap):
+            continue
+        if not (sub and "same" in REFINED and sub[0] == sp.subtype):
+            return True
     return False
 
 
@@ -196,3 +214,17 @@ def number_evidence(text: str, sp: Span) -> bool:
     if _NUMBER_LABEL.search(text, max(line, sp.start - 30), sp.start):
         return True
     return sum(c.isdigit() for c in surface) >= 6 or bool(_CODE.search(surface))
+
+
+#: A postcode of digits alone that reads as another number: three digits or fewer (a table's counts), or a year
+#: (``Mental Health Act 1983``, ``Bethesda 2014``).
+_OTHER_NUMBER = re.compile(r"\d{1,3}|(?:19|20)\d\d")
+
+
+def postcode_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
+    """Whether the postcode span ``sp`` has evidence of a postcode: one of digits alone that reads as another number
+    (:data:`_OTHER_NUMBER`: ``71``, ``1983``) needs another place of the note's (``places``) right beside it on its
+    line (``Kingston 20``, ``2000 Sydney``); every other postcode shape is one (its own rules judge it)."""
+    if not _OTHER_NUMBER.fullmatch(text, sp.start, sp.end):
+        return True
+    return _beside(text, sp, places)
