@@ -41,7 +41,9 @@ from ..document import line_bounds, make_span
 from ..recognizers import values
 from ..recognizers.clinical import entry_run
 
-_NUMBER = re.compile(r"[<>~]?\d+(?:[.,/:-]\d+)*\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
+#: A number: digits with separators, or thousands grouped by a blank (``100 000``, as French and other languages
+#: write them), a unit maybe glued to it.
+_NUMBER = re.compile(r"[<>~]?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+(?:[.,/:-]\d+)*)\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
 _SCALES = (r"GCS|Glasgow(?:\s+Coma)?(?:\s+Scale)?|APGARS?|NIHSS|MMSE|MoCA|pain(?:\s+(?:score|scale|level))?"
            r"|CIWA(?:-Ar)?|COWS|RASS|Braden|Morse|Wells|CHADS2?|CHA2DS2-?VASc|HAS-?BLED|MELD|Child-?Pugh"
            r"|APACHE(?:\s+II)?|SOFA|ASA(?:\s+class)?|NYHA(?:\s+class)?|ECOG|Karnofsky|KPS|TIMI|GRACE|Ranson"
@@ -51,10 +53,10 @@ _SCALES = (r"GCS|Glasgow(?:\s+Coma)?(?:\s+Scale)?|APGARS?|NIHSS|MMSE|MoCA|pain(?
            r"|HCO3|BUN|Cr|creatinine|lactate|troponin|Trop|BNP|A1c|HbA1c|LDL|HDL|TSH|score|scale|grade"
            r"|stage|class|level|dose")
 _BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:{_SCALES})\s*(?:of|was|is|were|=|:|-|~)?\s*(?:\d+\s*/\s*)?$")
-_UNITS = (r"%|mg|mcg|µg|ug|g|gm|kg|lbs?|oz|mL|ml|cc|units?|IU|mEq|meq|mmol|mmHg|mm|cm|bpm|beats|breaths"
+_UNITS = (r"%|mg|mcg|µg|ug|g|gm|kg|lbs?|oz|mL|ml|cc|units?|IU|UI|mEq|meq|mmol|mmHg|mm|cm|bpm|beats|breaths"
           r"|/min|/hr|/h|/day|/d|mg/dL|g/dL|mg/kg|tabs?|tablets?|caps?|capsules?|puffs?|drops?|gtts|sprays?"
           r"|ng|pg|°|degrees?|L/min|lpm")
-_AFTER = re.compile(rf"(?i)^\s*(?:{_UNITS})(?![A-Za-z])")
+_AFTER = re.compile(rf"(?i)^[ \t\u00a0\u202f]{{0,2}}(?:{_UNITS})(?![A-Za-z])")  # beside: three blanks part cells
 _UNIT = re.compile(rf"(?i)(?:{_UNITS})")
 
 
