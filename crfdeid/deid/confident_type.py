@@ -43,6 +43,7 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
+from ..recognizers.safeharbor import LABELS as SAFE_HARBOR_LABELS
 from ..schema import PERSON_SUBTYPES
 from . import names, otherlang
 from .confident_note import first_names, person_beside
@@ -72,13 +73,18 @@ _NUMBERS = frozenset({"MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHI
 _PERSON_LABEL = re.compile(r"(?i)(?<![^\W\d_])(?:patient|pt|name|names|surname|forename|given|family|signed|"
                            r"signature|cc|dear|attn|author|referrer|contact|kin|nok|interpreter|caller|informant|"
                            r"witness|by)[ \t]*[:.,]?[ \t]*$")
-#: An identifier's label right before a number on its line (``MRN``, ``Hosp No.``, ``#``, ``Tel``).
-_NUMBER_LABEL = re.compile(r"(?i)(?:(?<![^\W\d_])(?:mrn|mr|urn?|id|ids|no|nos|nr|num|number|numero|n[oº°]|"
-                           r"record|chart|acct|account|policy|member|plan|insurance|insurer|medicaid|medicare|"
-                           r"licen[cs]e|lic|dl|nhs|chi|ssn|sin|nric|nin|pps|ihi|dni|nie|cpf|rut|cf|serial|sn|vin|"
-                           r"plate|reg|registration|tel|telephone|phone|ph|fax|mob|mobile|cell|pager|bleep|ext|"
-                           r"contact|call|hosp|hospital|unit|case|ref|reference|accession|specimen|lab|device|"
-                           r"implant|model|lot)|#)[ \t]*[.:#=-]?[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*$")
+#: An identifier's label right before a number on its line (``MRN``, ``Hosp No.``, ``#``, ``Tel``): the Safe Harbor
+#: layer's labels of identifiers (``item LABELS.<subtype>`` of ``crfdeid/_data/rules/safeharbor.tsv``, one source
+#: with the recognizers) and the words of labels it does not hold alone: a number's (``No.``, ``Nr``), a
+#: phone's (``Tel``, ``Mob``, ``bleep``), other countries' national numbers (``DNI``, ``CPF``, ``NIN``) and a
+#: device's or a lab's (``Lot``, ``Model``, ``Lab``).
+_OWN_LABELS = (r"mr|urn?|id|ids|no|nos|nr|num|number|numero|n[oº°]|record|chart|member|plan|insurance|insurer|lic|dl|"
+               r"nhs|chi|sin|nric|nin|pps|ihi|dni|nie|cpf|rut|cf|sn|vin|plate|reg|registration|tel|telephone|phone|"
+               r"ph|fax|mob|mobile|cell|pager|bleep|ext|contact|call|hosp|hospital|unit|case|ref|reference|lab|"
+               r"device|implant|model|lot")
+_NUMBER_LABEL = re.compile(r"(?i)(?:(?<![^\W\d_])(?:" + _OWN_LABELS + "|"
+                           + "|".join(form for forms in SAFE_HARBOR_LABELS.values() for form in forms)
+                           + r")|#)[ \t]*[.:#=-]?[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*$")
 _CODE = re.compile(r"[^\W\d_]+[\W_]*\d|\d[\W_]*[^\W\d_]+")
 #: A house number before a street, a postcode or another place right beside a place on its line.
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[A-Za-z]?[ \t]*,?[ \t]*$")
