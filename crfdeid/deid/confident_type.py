@@ -51,7 +51,7 @@ from .country import towns_by_country
 from .evidence import TITLE_BEFORE, english, fold, head_after, lists
 
 #: The kinds of span this module demands evidence of (a measurement turns one off by leaving it out).
-KINDS = frozenset({"name", "place", "number", "postcode"})
+KINDS = frozenset({"name", "place", "number", "postcode", "town"})
 #: What proof21 refined (a measurement turns one off by leaving it out): ``other``, a listed word that is a frequent
 #: word of another language says nothing alone of a name, and titles and person words of other languages are a
 #: person's context (:mod:`.otherlang`); ``strict``, neither ``per`` alone nor a credential before a name is a
@@ -107,6 +107,8 @@ def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: froze
         return None if number_evidence(text, sp) else "untyped"
     if sub == "ZIP" and "postcode" in KINDS:
         return None if postcode_evidence(text, sp, places) else "untyped"
+    if sub == "CITY" and "town" in KINDS:
+        return None if town_evidence(text, sp) else "untyped"
     return None
 
 
@@ -234,3 +236,13 @@ def postcode_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
     if not _OTHER_NUMBER.fullmatch(text, sp.start, sp.end):
         return True
     return _beside(text, sp, places)
+
+
+def town_evidence(text: str, sp: Span) -> bool:
+    """Whether the town span ``sp`` is a town's name as far as the lists tell: a town's name often carries no list
+    or type word (measured: docs/deid.md), so only one word that is a common English word or a clinical word, and
+    no listed place, is none (``Appointments``, ``Mobile`` but for the town in Alabama, ``Hypopnoea``)."""
+    words = _words(text[sp.start:sp.end])
+    if len(words) != 1 or fold(text[sp.start:sp.end]) in _place_words() or words[0] in _place_words():
+        return True
+    return words[0] not in english() and words[0] not in lists()[0]
