@@ -1,5 +1,5 @@
-r"""Evidence of type before a made-up value (issue 58 item 3; branch ``proof20``, 2026-11-27; docs/deid.md,
-"Evidence of type before a made-up value").
+r"""Evidence of type before a made-up value (issue 58 item 3; branches ``proof20`` and ``proof21``, 2026-11-27;
+docs/deid.md, "Evidence of type before a made-up value" and "Evidence against a made-up value").
 
 The tagger is as sure of the clinical phrases it takes (an eponym as a doctor, a heading as a hospital, a score as
 a date) as of real identifiers, so no confidence bar separates them (docs/deid.md, "A bar by kind"). What
@@ -9,21 +9,30 @@ the span carries **evidence of its type**, a placeholder of its type otherwise (
 
 * **a name** (``PATIENT``, ``DOCTOR``): a title, a person's mark or a person's label beside it (``Dr``, ``nurse``,
   ``wife:``, ``seen by``, ``, RN``: :func:`~crfdeid.deid.confident_note.person_beside`; ``Patient:``, ``Signed:``,
-  ``cc:``, ``Dear``), a word of it in the name lists that is no common English word nor clinical word (``Grace``,
-  ``Will``, ``Mercy`` alone say nothing), a listed first name first and a listed surname last (``John Smith``), or a
-  word of it in another name of the note that has such evidence or in a name the note's record gives;
+  ``cc:``, ``Dear``; other languages' titles and person words, ``Dra.``, ``MUDr.``, ``Paciente:``:
+  :mod:`.otherlang`), a word of it in the name lists that is no common English word, no frequent word of another
+  language (``alla``, ``nada``) nor clinical word (``Grace``, ``Will``, ``Mercy`` alone say nothing), a listed
+  first name first and a listed surname last (``John Smith``), or a word of it in another name of the note that has
+  such evidence or in a name the note's record gives. Neither ``per`` alone nor a credential before a name is a
+  person's mark (``per Beckman 2013``, Portuguese's ``do``), and a name that ends in or stands before a clinical
+  head noun holds no listed word as evidence (``Masako manoeuvre``);
 * **a hospital, a street, another place, a state, a country**: its text or a word of it in the place lists (towns,
   states, countries, hospitals, streets, the towns of every country), a place-type word (``Hospital``, ``Clinic``,
-  ``Street``, ``Road``, ``Bay``: the head and word lists of hospitals, organisations, streets and towns), a house
-  number before a street, or another place of the note right beside it on its line (an address's parts);
+  ``Street``, ``Road``, ``Bay``: the head and word lists of hospitals, organisations, streets and towns; other
+  languages' type words and compounds ending in one, ``Ospedale``, ``Universitetssjukehus``), a house number before
+  a street, or another place of the note of another type right beside it on its line (an address's parts: a blank or
+  two, a comma or a dash between; three blanks part a table's cells);
 * **an identifier** (record, plan, account, licence, device, vehicle, SSN, other identifier): a label before it on
-  its line (``MRN``, ``No.``, ``#``, ``NHS``), letters and digits in one code, or six digits or more.
+  its line (the Safe Harbor layer's labels, ``MRN``, ``No.``, ``#``, ``NHS``), letters and digits in one code, or
+  six digits or more;
+* **a postcode** of digits alone that reads as another number (three digits or fewer, a year): another place right
+  beside it; **a town** of one word that is a common English or clinical word: a place list that holds it.
 
-A town's and a firm's name, a postcode, a phone and a date are not judged here: measured on the twenty-six
-development sets in three casings, the towns, firms and postcodes without such evidence are nearly all real (48, 75
-and 114 real against 0, 0 and 6 falsified), and a phone's validity and a date's reading in the note's order mend
-nothing there (docs/deid.md). With this module the sets' falsified values fall 41 -> 23 as written, 133 -> 86 over
-three casings, none new, at 150 more real identifiers written as placeholders (3.2 a value mended).
+Other towns, firms, postcodes, phones and dates are not judged here: measured on the development sets in three
+casings, the towns, firms and postcodes without such evidence are nearly all real, and a phone's validity and a
+date's reading in the note's order mend nothing there (docs/deid.md). proof20's evidence took the twenty-six sets'
+falsified values from 133 to 86 over three casings; proof21's from 119 to 77 on the twenty-seven (none new, at 14
+more real identifiers written as placeholders).
 
 A fixed Safe Harbor form (an email, a phone, a dated form, a check digit: no confidence) and a user's span are
 never judged here; ages, professions, departments and user names are not either (their own rules). The span is
@@ -161,8 +170,10 @@ def evident_names(text: str, spans: list[Span], known: frozenset = frozenset()) 
 
 @lru_cache(maxsize=1)
 def _heads() -> frozenset:
-    """Place-type words (``hospital``, ``clinic``, ``street``, ``road``, ``bay``, ``ltd``), folded."""
-    return frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split()) | otherlang.place_heads()
+    """Place-type words (``hospital``, ``clinic``, ``street``, ``road``, ``bay``, ``ltd``; other languages':
+    :func:`.otherlang.place_heads`), folded."""
+    listed = frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split())
+    return listed | otherlang.place_heads()
 
 
 _HEADS = ("hospital_words", "hospital_heads", "organization_words", "organization_heads", "street_types",
