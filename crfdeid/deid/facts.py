@@ -56,7 +56,11 @@ _BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:{_SCALES})\s*(?:of|was|is|were|=|:|-
 _UNITS = (r"%|mg|mcg|µg|ug|g|gm|kg|lbs?|oz|mL|ml|cc|units?|IU|UI|mEq|meq|mmol|mmHg|mm|cm|bpm|beats|breaths"
           r"|/min|/hr|/h|/day|/d|mg/dL|g/dL|mg/kg|tabs?|tablets?|caps?|capsules?|puffs?|drops?|gtts|sprays?"
           r"|ng|pg|°|degrees?|L/min|lpm")
-_AFTER = re.compile(rf"(?i)^[ \t\u00a0\u202f]{{0,2}}(?:{_UNITS})(?![A-Za-z])")  # beside: three blanks part cells
+_AFTER = re.compile(rf"(?i)^\s*(?:{_UNITS})(?![A-Za-z])")
+#: A number of thousands grouped by blanks (``100 000``) and the unit right after it, a blank or two between: grouped
+#: digits are also a phone's or an identifier's (``091 555 742``), whose next cell may be a label (``   Unit:``).
+_GROUPED = re.compile(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+")
+_AFTER_NEAR = re.compile(rf"(?i)^[ \t\u00a0\u202f]{{0,2}}(?:{_UNITS})(?![A-Za-z])")
 _UNIT = re.compile(rf"(?i)(?:{_UNITS})")
 
 
@@ -70,8 +74,9 @@ def clinical_value(text: str, start: int, end: int) -> bool:
     if unit is not None:
         return _UNIT.fullmatch(unit) is not None
     line, eol = line_bounds(text, start, end)
+    after = _AFTER_NEAR if _GROUPED.fullmatch(text, start, end) else _AFTER
     return (_BEFORE.search(text[max(line, start - 40):start]) is not None
-            or _AFTER.match(text[end:min(end + 20, eol)]) is not None)
+            or after.match(text[end:min(end + 20, eol)]) is not None)
 
 
 #: The reasons of :func:`crfdeid.recognizers.values.why_value` that read a number as a clinical value.
