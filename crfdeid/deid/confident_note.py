@@ -188,7 +188,7 @@ def person_before(text: str, sp: Span, initials: bool = True, strict: bool = Fal
     initial (``Pt Okafor``, ``nurse Okafor``, ``wife: Mercer``, ``D. Okafor``), or a person's preposition
     (``seen by Okafor``, ``per Okafor``): :func:`person_beside`'s marks before a name. ``strict``: neither a
     credential, written after a name (``MD``, ``DO``, ``RN``: ``do`` is Portuguese's "of the"), nor ``per``
-    alone (a preposition of several languages, and English's before a guideline: ``per Beckman 2013``) is a mark
+    alone (a preposition of several languages, and English's before a guideline: ``per Dorvane 2019``) is a mark
     before one (:mod:`crfdeid.deid.confident_type`'s evidence of a name; measured in docs/deid.md, proof21).
 
     >>> from crfdeid.document import make_span

@@ -14,7 +14,7 @@ the span carries **evidence of its type**, a placeholder of its type otherwise (
   language (``alla``, ``nada``) nor clinical word (``Grace``, ``Will``, ``Mercy`` alone say nothing), a listed
   first name first and a listed surname last (``John Smith``), or a word of it in another name of the note that has
   such evidence or in a name the note's record gives. Neither ``per`` alone nor a credential before a name is a
-  person's mark (``per Beckman 2013``, Portuguese's ``do``), and a name that ends in or stands before a clinical
+  person's mark (``per Dorvane 2019``, Portuguese's ``do``), and a name that ends in or stands before a clinical
   head noun holds no listed word as evidence (``Masako manoeuvre``);
 * **a hospital, a street, another place, a state, a country**: its text or a word of it in the place lists (towns,
   states, countries, hospitals, streets, the towns of every country), a place-type word (``Hospital``, ``Clinic``,
@@ -31,7 +31,7 @@ the span carries **evidence of its type**, a placeholder of its type otherwise (
 Other towns, firms, postcodes, phones and dates are not judged here: measured on the development sets in three
 casings, the towns, firms and postcodes without such evidence are nearly all real, and a phone's validity and a
 date's reading in the note's order mend nothing there (docs/deid.md). proof20's evidence took the twenty-six sets'
-falsified values from 133 to 86 over three casings; proof21's from 119 to 77 on the twenty-seven (none new, at 14
+falsified values from 133 to 86 over three casings; proof21's from 119 to 77 on the twenty-seven (none new, at 15
 more real identifiers written as placeholders).
 
 A fixed Safe Harbor form (an email, a phone, a dated form, a check digit: no confidence) and a user's span are
@@ -252,7 +252,7 @@ def postcode_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
 def town_evidence(text: str, sp: Span) -> bool:
     """Whether the town span ``sp`` is a town's name as far as the lists tell: a town's name often carries no list
     or type word (measured: docs/deid.md), so only one word that is a common English word or a clinical word, and
-    no listed place, is none (``Appointments``, ``Mobile`` but for the town in Alabama, ``Hypopnoea``)."""
+    no listed place, is none (``Reception`` before a phone; ``Reading``, a listed town, is one)."""
     words = _words(text[sp.start:sp.end])
     if len(words) != 1 or fold(text[sp.start:sp.end]) in _place_words() or words[0] in _place_words():
         return True
