@@ -105,8 +105,8 @@ def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: froze
     """``untyped`` when the tagged span ``sp`` carries no evidence of its type beyond the tagger's word (module
     docstring), else None. ``known``: the words of the names the note's record gives
     (:func:`crfdeid.deid.proven.record_names`); ``named``: the words of the note's names that have evidence
-    (:func:`evident_names`); ``places``: the note's place spans, ``(start, end)`` (an address's parts stand
-    beside one another)."""
+    (:func:`evident_names`); ``places``: the note's place spans, ``(start, end, subtype)`` (an address's parts
+    stand beside one another; ``(start, end)`` is read as a place of no known type)."""
     sub = sp.subtype
     if sub in PERSON_SUBTYPES and "name" in KINDS:
         return None if name_evidence(text, sp, known | named) else "untyped"
