@@ -60,9 +60,13 @@ CASES = [
 
 @pytest.mark.parametrize("casing", ["as written", "lower", "upper"])
 @pytest.mark.parametrize("doc, held, gate, kept", CASES)
-def test_a_gate_writes_a_placeholder_where_a_made_up_value_would_state_a_false_fact(doc, held, gate, kept, casing):
+def test_a_gate_writes_a_placeholder_where_a_made_up_value_would_state_a_false_fact(doc, held, gate, kept, casing,
+                                                                                    monkeypatch):
     doc = cased(doc, casing)
     new, counts = written(doc)
+    # a town of one English word in no place list (Mob, Appointments) is held by confident_type's town rule too
+    # (proof21): the gate is measured alone
+    monkeypatch.setattr(confident_type, "KINDS", confident_type.KINDS - {"town"})
     before, _ = written(doc, "off")
     assert all(new[i] == f"[**{doc.spans[i].subtype}**]" for i in held)
     assert all("[**" not in new[i] for i in kept)  # real identifiers beside it keep their surrogates
@@ -81,7 +85,8 @@ def test_a_place_that_is_a_whole_line_is_a_heading_and_a_place_in_a_sentence_is_
     assert "[**" not in written(HEADING, "off")[0][0]
 
 
-def test_each_gate_alone_holds_only_its_own_shape():
+def test_each_gate_alone_holds_only_its_own_shape(monkeypatch):
+    monkeypatch.setattr(confident_type, "KINDS", confident_type.KINDS - {"town"})  # Mob: the town rule's too
     assert written(UK, "fraction")[0][0] != "[**CITY**]"
     assert written(EYES, "number_label")[0][0] != "[**DATE**]"
     assert written(EYES, "fraction")[0][0] == "[**DATE**]"

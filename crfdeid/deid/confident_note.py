@@ -171,25 +171,39 @@ _WORD_RIGHT_BEFORE = re.compile(r"([^\W\d_][\w.'-]*)[ \t]*[,:]?[ \t]*$")
 _CREDENTIAL_AFTER = re.compile(r"[ \t]*,?[ \t]*([A-Za-z][A-Za-z.-]*)")
 
 
-def person_beside(text: str, sp: Span, initials: bool = True) -> bool:
+def person_beside(text: str, sp: Span, initials: bool = True, strict: bool = False) -> bool:
     """Whether a lone name word has a person's mark beside it on its line: a title, staff role, relation,
     initial or a person's preposition right before it (``nurse Okafor``, ``wife: Mercer``, ``seen by
     Okafor``), a credential or a person's verb right after (``Okafor, RN``, ``Okafor aware``) (the
-    ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`)."""
-    if person_before(text, sp, initials):
+    ``titles``, ``staff_roles`` and ``relations`` lists, :data:`_PERSON_BEFORE`, :data:`.evidence.PERSON_AFTER`).
+    ``strict``: :func:`person_before`'s."""
+    if person_before(text, sp, initials, strict):
         return True
     after = _CREDENTIAL_AFTER.match(text, sp.end)
     return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
 
 
-def person_before(text: str, sp: Span, initials: bool = True) -> bool:
+def person_before(text: str, sp: Span, initials: bool = True, strict: bool = False) -> bool:
     """Whether a person's mark stands right before ``sp`` on its line: a title, staff role, relation or
     initial (``Pt Okafor``, ``nurse Okafor``, ``wife: Mercer``, ``D. Okafor``), or a person's preposition
-    (``seen by Okafor``, ``per Okafor``): :func:`person_beside`'s marks before a name."""
+    (``seen by Okafor``, ``per Okafor``): :func:`person_beside`'s marks before a name. ``strict``: neither a
+    credential, written after a name (``MD``, ``DO``, ``RN``: ``do`` is Portuguese's "of the"), nor ``per``
+    alone (a preposition of several languages, and English's before a guideline: ``per Dorvane 2019``) is a mark
+    before one (:mod:`crfdeid.deid.confident_type`'s evidence of a name; measured in docs/deid.md, proof21).
+
+    >>> from crfdeid.document import make_span
+    >>> [person_before(t, make_span(t.index("X"), len(t), "DOCTOR"), strict=s) for t in
+    ...  ("sindrome do Xu", "valutazione per Xu", "nurse Xu") for s in (False, True)]
+    [True, False, True, False, True, True]
+    """
     before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
-    if before is not None and (fold(before.group(1)).rstrip(".") in _persons_marks()
-                               or (initials and re.fullmatch(r"[A-Z]\.", before.group(1)))):
-        return True  # nurse Okafor, wife: Mercer, D. Okafor
+    if before is not None and initials and re.fullmatch(r"[A-Z]\.", before.group(1)):
+        return True  # D. Okafor
+    word = before is not None and fold(before.group(1)).rstrip(".")
+    if word and word in _persons_marks() and not (strict and word in _credentials_folded()):
+        return True  # nurse Okafor, wife: Mercer
+    if strict:
+        return bool(_PERSON_AFTER_VERB.search(text, max(0, sp.start - 30), sp.start))  # seen by Okafor
     return bool(_PERSON_BEFORE.search(text, max(0, sp.start - 30), sp.start))  # seen by Okafor, per Okafor
 
 
@@ -197,6 +211,9 @@ def person_before(text: str, sp: Span, initials: bool = True) -> bool:
 #: (``Okafor aware``, ``Okafor notified``): what a person is or does in a note, never a term's.
 _PERSON_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:per|(?:seen|reviewed|examined|signed|dictated|discussed|referred"
                             r"|evaluated|assessed|spoke|spoken|talked|met)[ \t]+(?:by|with|to))[ \t]*:?[ \t]*$")
+#: :data:`_PERSON_BEFORE` without ``per`` alone (``seen by``, ``discussed with``).
+_PERSON_AFTER_VERB = re.compile(r"(?i)(?<![^\W\d_])(?:seen|reviewed|examined|signed|dictated|discussed|referred"
+                                r"|evaluated|assessed|spoke|spoken|talked|met)[ \t]+(?:by|with|to)[ \t]*:?[ \t]*$")
 
 
 @lru_cache(maxsize=1)
@@ -217,3 +234,10 @@ def _credentials() -> frozenset:
     suffix (``II``, ``Jr``), which after one word alone is a grade or a type (``Fitzpatrick II``)."""
     return frozenset(e for e in gazetteers.entries("titles") if (not e.istitle() or e.endswith("."))
                      and not re.fullmatch(r"[IVX]+|[JS]r\.?", e))
+
+
+@lru_cache(maxsize=1)
+def _credentials_folded() -> frozenset:
+    """:func:`_credentials` folded, a final full stop dropped, less the titles (``md``, ``do``, ``rn``; not ``dr``)."""
+    titled = {fold(e) for e in gazetteers.entries("titles") if e.istitle() and not e.endswith(".")}
+    return frozenset(fold(e).rstrip(".") for e in _credentials()) - titled

@@ -1,5 +1,5 @@
-r"""Evidence of type before a made-up value (issue 58 item 3; branch ``proof20``, 2026-11-27; docs/deid.md,
-"Evidence of type before a made-up value").
+r"""Evidence of type before a made-up value (issue 58 item 3; branches ``proof20`` and ``proof21``, 2026-11-27;
+docs/deid.md, "Evidence of type before a made-up value" and "Evidence against a made-up value").
 
 The tagger is as sure of the clinical phrases it takes (an eponym as a doctor, a heading as a hospital, a score as
 a date) as of real identifiers, so no confidence bar separates them (docs/deid.md, "A bar by kind"). What
@@ -9,21 +9,30 @@ the span carries **evidence of its type**, a placeholder of its type otherwise (
 
 * **a name** (``PATIENT``, ``DOCTOR``): a title, a person's mark or a person's label beside it (``Dr``, ``nurse``,
   ``wife:``, ``seen by``, ``, RN``: :func:`~crfdeid.deid.confident_note.person_beside`; ``Patient:``, ``Signed:``,
-  ``cc:``, ``Dear``), a word of it in the name lists that is no common English word nor clinical word (``Grace``,
-  ``Will``, ``Mercy`` alone say nothing), a listed first name first and a listed surname last (``John Smith``), or a
-  word of it in another name of the note that has such evidence or in a name the note's record gives;
+  ``cc:``, ``Dear``; other languages' titles and person words, ``Dra.``, ``MUDr.``, ``Paciente:``:
+  :mod:`.otherlang`), a word of it in the name lists that is no common English word, no frequent word of another
+  language (``alla``, ``nada``) nor clinical word (``Grace``, ``Will``, ``Mercy`` alone say nothing), a listed
+  first name first and a listed surname last (``John Smith``), or a word of it in another name of the note that has
+  such evidence or in a name the note's record gives. Neither ``per`` alone nor a credential before a name is a
+  person's mark (``per Dorvane 2019``, Portuguese's ``do``), and a name that ends in or stands before a clinical
+  head noun holds no listed word as evidence (``Masako manoeuvre``);
 * **a hospital, a street, another place, a state, a country**: its text or a word of it in the place lists (towns,
   states, countries, hospitals, streets, the towns of every country), a place-type word (``Hospital``, ``Clinic``,
-  ``Street``, ``Road``, ``Bay``: the head and word lists of hospitals, organisations, streets and towns), a house
-  number before a street, or another place of the note right beside it on its line (an address's parts);
+  ``Street``, ``Road``, ``Bay``: the head and word lists of hospitals, organisations, streets and towns; other
+  languages' type words and compounds ending in one, ``Ospedale``, ``Universitetssjukehus``), a house number before
+  a street, or another place of the note of another type right beside it on its line (an address's parts: a blank or
+  two, a comma or a dash between; three blanks part a table's cells);
 * **an identifier** (record, plan, account, licence, device, vehicle, SSN, other identifier): a label before it on
-  its line (``MRN``, ``No.``, ``#``, ``NHS``), letters and digits in one code, or six digits or more.
+  its line (the Safe Harbor layer's labels, ``MRN``, ``No.``, ``#``, ``NHS``), letters and digits in one code, or
+  six digits or more;
+* **a postcode** of digits alone that reads as another number (three digits or fewer, a year): another place right
+  beside it; **a town** of one word that is a common English or clinical word: a place list that holds it.
 
-A town's and a firm's name, a postcode, a phone and a date are not judged here: measured on the twenty-six
-development sets in three casings, the towns, firms and postcodes without such evidence are nearly all real (48, 75
-and 114 real against 0, 0 and 6 falsified), and a phone's validity and a date's reading in the note's order mend
-nothing there (docs/deid.md). With this module the sets' falsified values fall 41 -> 23 as written, 133 -> 86 over
-three casings, none new, at 150 more real identifiers written as placeholders (3.2 a value mended).
+Other towns, firms, postcodes, phones and dates are not judged here: measured on the development sets in three
+casings, the towns, firms and postcodes without such evidence are nearly all real, and a phone's validity and a
+date's reading in the note's order mend nothing there (docs/deid.md). proof20's evidence took the twenty-six sets'
+falsified values from 133 to 86 over three casings; proof21's from 119 to 77 on the twenty-seven (none new, at 15
+more real identifiers written as placeholders).
 
 A fixed Safe Harbor form (an email, a phone, a dated form, a check digit: no confidence) and a user's span are
 never judged here; ages, professions, departments and user names are not either (their own rules). The span is
@@ -43,14 +52,23 @@ from functools import lru_cache
 
 from .. import gazetteers
 from ..document import Span
+from ..recognizers.safeharbor import LABELS as SAFE_HARBOR_LABELS
 from ..schema import PERSON_SUBTYPES
-from . import names
+from . import names, otherlang
 from .confident_note import first_names, person_beside
 from .country import towns_by_country
-from .evidence import TITLE_BEFORE, english, fold, lists
+from .evidence import TITLE_BEFORE, english, fold, head_after, lists
 
 #: The kinds of span this module demands evidence of (a measurement turns one off by leaving it out).
-KINDS = frozenset({"name", "place", "number"})
+KINDS = frozenset({"name", "place", "number", "postcode", "town"})
+#: What proof21 refined (a measurement turns one off by leaving it out): ``other``, a listed word that is a frequent
+#: word of another language says nothing alone of a name, and titles and person words of other languages are a
+#: person's context (:mod:`.otherlang`); ``strict``, neither ``per`` alone nor a credential before a name is a
+#: person's mark (:func:`~crfdeid.deid.confident_note.person_before`); ``head``, a name that ends in or stands
+#: before a clinical head noun (``Masako manoeuvre``, ``Allred score``) holds no listed word as evidence;
+#: ``compound``, a compound ending in a hospital's type word is a place's (``Universitetssjukehus``); ``same``, a
+#: place beside another of its own type is no address's part (:func:`_beside`).
+REFINED = frozenset({"other", "strict", "head", "compound", "same"})
 #: The places judged: a hospital's name carries its type's word or a listed name nearly always, a street's its
 #: type or a house number; a town's and a firm's name often carry neither (measured: docs/deid.md).
 _PLACES = frozenset({"HOSPITAL", "STREET", "LOCATION-OTHER", "STATE", "COUNTRY"})
@@ -64,17 +82,22 @@ _NUMBERS = frozenset({"MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHI
 _PERSON_LABEL = re.compile(r"(?i)(?<![^\W\d_])(?:patient|pt|name|names|surname|forename|given|family|signed|"
                            r"signature|cc|dear|attn|author|referrer|contact|kin|nok|interpreter|caller|informant|"
                            r"witness|by)[ \t]*[:.,]?[ \t]*$")
-#: An identifier's label right before a number on its line (``MRN``, ``Hosp No.``, ``#``, ``Tel``).
-_NUMBER_LABEL = re.compile(r"(?i)(?:(?<![^\W\d_])(?:mrn|mr|urn?|id|ids|no|nos|nr|num|number|numero|n[oº°]|"
-                           r"record|chart|acct|account|policy|member|plan|insurance|insurer|medicaid|medicare|"
-                           r"licen[cs]e|lic|dl|nhs|chi|ssn|sin|nric|nin|pps|ihi|dni|nie|cpf|rut|cf|serial|sn|vin|"
-                           r"plate|reg|registration|tel|telephone|phone|ph|fax|mob|mobile|cell|pager|bleep|ext|"
-                           r"contact|call|hosp|hospital|unit|case|ref|reference|accession|specimen|lab|device|"
-                           r"implant|model|lot)|#)[ \t]*[.:#=-]?[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*$")
+#: An identifier's label right before a number on its line (``MRN``, ``Hosp No.``, ``#``, ``Tel``): the Safe Harbor
+#: layer's labels of identifiers (``item LABELS.<subtype>`` of ``crfdeid/_data/rules/safeharbor.tsv``, one source
+#: with the recognizers) and the words of labels it does not hold alone: a number's (``No.``, ``Nr``), a
+#: phone's (``Tel``, ``Mob``, ``bleep``), other countries' national numbers (``DNI``, ``CPF``, ``NIN``) and a
+#: device's or a lab's (``Lot``, ``Model``, ``Lab``).
+_OWN_LABELS = (r"mr|urn?|id|ids|no|nos|nr|num|number|numero|n[oº°]|record|chart|member|plan|insurance|insurer|lic|dl|"
+               r"nhs|chi|sin|nric|nin|pps|ihi|dni|nie|cpf|rut|cf|sn|vin|plate|reg|registration|tel|telephone|phone|"
+               r"ph|fax|mob|mobile|cell|pager|bleep|ext|contact|call|hosp|hospital|unit|case|ref|reference|lab|"
+               r"device|implant|model|lot")
+_NUMBER_LABEL = re.compile(r"(?i)(?:(?<![^\W\d_])(?:" + _OWN_LABELS + "|"
+                           + "|".join(form for forms in SAFE_HARBOR_LABELS.values() for form in forms)
+                           + r")|#)[ \t]*[.:#=-]?[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*$")
 _CODE = re.compile(r"[^\W\d_]+[\W_]*\d|\d[\W_]*[^\W\d_]+")
 #: A house number before a street, a postcode or another place right beside a place on its line.
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[A-Za-z]?[ \t]*,?[ \t]*$")
-_BESIDE = re.compile(r"[ \t]*[,-]?[ \t]*")
+_BESIDE = re.compile(r"[ \t]{0,2}[,-]?[ \t]{0,2}")
 
 
 def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: frozenset = frozenset(),
@@ -82,8 +105,8 @@ def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: froze
     """``untyped`` when the tagged span ``sp`` carries no evidence of its type beyond the tagger's word (module
     docstring), else None. ``known``: the words of the names the note's record gives
     (:func:`crfdeid.deid.proven.record_names`); ``named``: the words of the note's names that have evidence
-    (:func:`evident_names`); ``places``: the note's place spans, ``(start, end)`` (an address's parts stand
-    beside one another)."""
+    (:func:`evident_names`); ``places``: the note's place spans, ``(start, end, subtype)`` (an address's parts
+    stand beside one another; ``(start, end)`` is read as a place of no known type)."""
     sub = sp.subtype
     if sub in PERSON_SUBTYPES and "name" in KINDS:
         return None if name_evidence(text, sp, known | named) else "untyped"
@@ -91,6 +114,10 @@ def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: froze
         return None if place_evidence(text, sp, places) else "untyped"
     if sub in _NUMBERS and "number" in KINDS:
         return None if number_evidence(text, sp) else "untyped"
+    if sub == "ZIP" and "postcode" in KINDS:
+        return None if postcode_evidence(text, sp, places) else "untyped"
+    if sub == "CITY" and "town" in KINDS:
+        return None if town_evidence(text, sp) else "untyped"
     return None
 
 
@@ -111,8 +138,9 @@ def person_context(text: str, sp: Span) -> bool:
     """Whether a title, a person's mark (:func:`~crfdeid.deid.confident_note.person_beside`) or a person's label
     (``Patient:``, ``Signed:``, ``cc:``, ``Dear``) stands beside the span on its line."""
     lo = max(0, sp.start - 30)
-    return bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start) or person_beside(text, sp)
-                or _PERSON_LABEL.search(text, lo, sp.start))
+    return bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)
+                or person_beside(text, sp, strict="strict" in REFINED) or _PERSON_LABEL.search(text, lo, sp.start)
+                or ("other" in REFINED and otherlang.person_before(text, sp.start)))
 
 
 def name_evidence(text: str, sp: Span, known: frozenset = frozenset()) -> bool:
@@ -123,7 +151,10 @@ def name_evidence(text: str, sp: Span, known: frozenset = frozenset()) -> bool:
     surname last (``John Smith``)."""
     ws = _words(text[sp.start:sp.end])
     listed, clinical, common = _name_words(), lists()[0], english()
-    if any(w in known or (w in listed and w not in common and w not in clinical) for w in ws):
+    other = otherlang.frequent_name_words() if "other" in REFINED else frozenset()
+    if "head" in REFINED and ws and (ws[-1] in lists()[3] or head_after(text, sp.end)):
+        listed = frozenset()  # Masako manoeuvre, Allred score: an eponym's, not a person's
+    if any(w in known or (w in listed and w not in common and w not in clinical and w not in other) for w in ws):
         return True
     if len(ws) >= 2 and ws[0] in first_names() and ws[-1] in listed:
         return True
@@ -139,23 +170,19 @@ def evident_names(text: str, spans: list[Span], known: frozenset = frozenset()) 
 
 @lru_cache(maxsize=1)
 def _heads() -> frozenset:
-    """Place-type words (``hospital``, ``clinic``, ``street``, ``road``, ``bay``, ``ltd``), folded."""
-    return frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split()) | OTHER_HEADS
+    """Place-type words (``hospital``, ``clinic``, ``street``, ``road``, ``bay``, ``ltd``; other languages':
+    :func:`.otherlang.place_heads`), folded."""
+    listed = frozenset(fold(w) for n in _HEADS for e in gazetteers.entries(n) for w in e.split())
+    return listed | otherlang.place_heads()
 
 
 _HEADS = ("hospital_words", "hospital_heads", "organization_words", "organization_heads", "street_types",
           "street_suffixes", "town_heads")
-#: The lists are English: a hospital's and a street's type word in the languages of the development sets' other
-#: countries (written by hand for this module, accents folded; on those sets they keep 20 real places' surrogates).
-OTHER_HEADS = frozenset({
-    "hopital", "hospitalier", "hospitalario", "hospitalar", "hospitale", "hospitalet", "clinique", "clinica",
-    "klinik", "klinikum", "kliniek", "klinika", "krankenhaus", "spital", "spitalul", "ospedale", "policlinico",
-    "poliklinik", "sanatorio", "ziekenhuis", "szpital", "sjukhus", "sykehus", "sygehus", "sairaala", "nemocnice",
-    "nemocnica", "bolnica", "bolnice", "korhaz", "hastane", "hastanesi", "ospital", "lasarett", "chu", "chru",
-    "universitario", "universitaria", "universitair", "universitatsklinikum", "calle", "avenida", "rua", "rue",
-    "avenue", "via", "viale", "piazza", "strasse", "str", "weg", "gasse", "platz", "straat", "laan", "plein",
-    "gatan", "gata", "gate", "vej", "ulica", "ul", "utca", "cadde", "caddesi", "sokak", "sokagi", "jalan", "jl",
-    "carrer", "plaza", "praca", "travessa", "chemin", "allee", "quai"})
+def _compound(word: str) -> bool:
+    """Whether ``word`` (folded) is a compound ending in a hospital's type word (``Universitetssjukehus``,
+    ``Magánklinika``: :func:`.otherlang.compound_heads`; languages that join words put the head last)."""
+    return "compound" in REFINED and len(word) >= 9 and any(
+        word.endswith(h) and len(word) - len(h) >= 3 for h in otherlang.compound_heads())
 
 
 @lru_cache(maxsize=1)
@@ -175,16 +202,26 @@ def place_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
     right beside it on its line (an address: ``14 Kelvin Road, Larkfield``)."""
     surface = text[sp.start:sp.end]
     words = _place_words()
-    if fold(surface) in words or any(w in words for w in _words(surface)):
+    if fold(surface) in words or any(w in words or _compound(w) for w in _words(surface)):
         return True
     if sp.subtype == "STREET" and _NUMBER_BEFORE.search(text, max(0, sp.start - 8), sp.start):
         return True  # 14 Kelvin Road: an address's house number
-    for a, b in places:
+    return _beside(text, sp, places)  # Larkfield, Kent; Kelvin Road, Larkfield: parts of one address
+
+
+def _beside(text: str, sp: Span, places: tuple) -> bool:
+    """Whether another of the note's place spans (``places``: ``(start, end)`` or ``(start, end, subtype)``) stands
+    right beside ``sp`` on its line: a blank or two, a comma or a dash between (three blanks or more part a table's
+    cells or a form's fields, no address's). With subtypes, a neighbour of the span's own type (a hospital beside a
+    hospital: a heading's words, a department's) is no other part of its address."""
+    for a, b, *sub in places:
         if (a, b) == (sp.start, sp.end):
             continue
         gap = text[b:sp.start] if b <= sp.start else text[sp.end:a] if a >= sp.end else None
-        if gap is not None and _BESIDE.fullmatch(gap):
-            return True  # Larkfield, Kent; Kelvin Road, Larkfield: parts of one address
+        if gap is None or not _BESIDE.fullmatch(gap):
+            continue
+        if not (sub and "same" in REFINED and sub[0] == sp.subtype):
+            return True
     return False
 
 
@@ -196,3 +233,27 @@ def number_evidence(text: str, sp: Span) -> bool:
     if _NUMBER_LABEL.search(text, max(line, sp.start - 30), sp.start):
         return True
     return sum(c.isdigit() for c in surface) >= 6 or bool(_CODE.search(surface))
+
+
+#: A postcode of digits alone that reads as another number: three digits or fewer (a table's counts), or a year
+#: (``Mental Health Act 1983``, ``Bethesda 2014``).
+_OTHER_NUMBER = re.compile(r"\d{1,3}|(?:19|20)\d\d")
+
+
+def postcode_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
+    """Whether the postcode span ``sp`` has evidence of a postcode: one of digits alone that reads as another number
+    (:data:`_OTHER_NUMBER`: ``71``, ``1983``) needs another place of the note's (``places``) right beside it on its
+    line (``Kingston 20``, ``2000 Sydney``); every other postcode shape is one (its own rules judge it)."""
+    if not _OTHER_NUMBER.fullmatch(text, sp.start, sp.end):
+        return True
+    return _beside(text, sp, places)
+
+
+def town_evidence(text: str, sp: Span) -> bool:
+    """Whether the town span ``sp`` is a town's name as far as the lists tell: a town's name often carries no list
+    or type word (measured: docs/deid.md), so only one word that is a common English word or a clinical word, and
+    no listed place, is none (``Reception`` before a phone; ``Reading``, a listed town, is one)."""
+    words = _words(text[sp.start:sp.end])
+    if len(words) != 1 or fold(text[sp.start:sp.end]) in _place_words() or words[0] in _place_words():
+        return True
+    return words[0] not in english() and words[0] not in lists()[0]

@@ -41,7 +41,9 @@ from ..document import line_bounds, make_span
 from ..recognizers import values
 from ..recognizers.clinical import entry_run
 
-_NUMBER = re.compile(r"[<>~]?\d+(?:[.,/:-]\d+)*\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
+#: A number: digits with separators, or thousands grouped by a blank (``100 000``, as French and other languages
+#: write them), a unit maybe glued to it.
+_NUMBER = re.compile(r"[<>~]?(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+(?:[.,/:-]\d+)*)\s*(?P<unit>[A-Za-z%/°µ]{1,6})?")
 _SCALES = (r"GCS|Glasgow(?:\s+Coma)?(?:\s+Scale)?|APGARS?|NIHSS|MMSE|MoCA|pain(?:\s+(?:score|scale|level))?"
            r"|CIWA(?:-Ar)?|COWS|RASS|Braden|Morse|Wells|CHADS2?|CHA2DS2-?VASc|HAS-?BLED|MELD|Child-?Pugh"
            r"|APACHE(?:\s+II)?|SOFA|ASA(?:\s+class)?|NYHA(?:\s+class)?|ECOG|Karnofsky|KPS|TIMI|GRACE|Ranson"
@@ -51,10 +53,14 @@ _SCALES = (r"GCS|Glasgow(?:\s+Coma)?(?:\s+Scale)?|APGARS?|NIHSS|MMSE|MoCA|pain(?
            r"|HCO3|BUN|Cr|creatinine|lactate|troponin|Trop|BNP|A1c|HbA1c|LDL|HDL|TSH|score|scale|grade"
            r"|stage|class|level|dose")
 _BEFORE = re.compile(rf"(?i)(?<![A-Za-z])(?:{_SCALES})\s*(?:of|was|is|were|=|:|-|~)?\s*(?:\d+\s*/\s*)?$")
-_UNITS = (r"%|mg|mcg|µg|ug|g|gm|kg|lbs?|oz|mL|ml|cc|units?|IU|mEq|meq|mmol|mmHg|mm|cm|bpm|beats|breaths"
+_UNITS = (r"%|mg|mcg|µg|ug|g|gm|kg|lbs?|oz|mL|ml|cc|units?|IU|UI|mEq|meq|mmol|mmHg|mm|cm|bpm|beats|breaths"
           r"|/min|/hr|/h|/day|/d|mg/dL|g/dL|mg/kg|tabs?|tablets?|caps?|capsules?|puffs?|drops?|gtts|sprays?"
           r"|ng|pg|°|degrees?|L/min|lpm")
 _AFTER = re.compile(rf"(?i)^\s*(?:{_UNITS})(?![A-Za-z])")
+#: A number of thousands grouped by blanks (``100 000``) and the unit right after it, a blank or two between: grouped
+#: digits are also a phone's or an identifier's (``091 555 742``), whose next cell may be a label (``   Unit:``).
+_GROUPED = re.compile(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+")
+_AFTER_NEAR = re.compile(rf"(?i)^[ \t\u00a0\u202f]{{0,2}}(?:{_UNITS})(?![A-Za-z])")
 _UNIT = re.compile(rf"(?i)(?:{_UNITS})")
 
 
@@ -68,8 +74,9 @@ def clinical_value(text: str, start: int, end: int) -> bool:
     if unit is not None:
         return _UNIT.fullmatch(unit) is not None
     line, eol = line_bounds(text, start, end)
+    after = _AFTER_NEAR if _GROUPED.fullmatch(text, start, end) else _AFTER
     return (_BEFORE.search(text[max(line, start - 40):start]) is not None
-            or _AFTER.match(text[end:min(end + 20, eol)]) is not None)
+            or after.match(text[end:min(end + 20, eol)]) is not None)
 
 
 #: The reasons of :func:`crfdeid.recognizers.values.why_value` that read a number as a clinical value.

@@ -94,7 +94,7 @@ class Policies(DateSurrogates):
     _country: str
     _gated: dict  # the note's spans a narrow gate holds (:func:`crfdeid.deid.gates.gated`), set a note
     _named: frozenset = frozenset()  # the note's names' words with evidence (:func:`.confident_type.evident_names`)
-    _places: tuple = ()  # the note's place spans, (start, end): an address's parts (:mod:`.confident_type`)
+    _places: tuple = ()  # the note's place spans, (start, end, subtype): an address's parts (.confident_type)
 
     @staticmethod
     def _safe(units: list[Units], new: str) -> bool:

@@ -251,7 +251,7 @@ class Surrogator(Draws):
         person_ends = frozenset(sp.end for sp in labelled if sp.subtype in PERSON_SUBTYPES)  # confident_note
         self._gated = gates.gated(doc.text, spans, self.gates_on) if predicted else {}  # narrow gates
         self._named = evident_names(doc.text, spans, record) if predicted else frozenset()  # confident_type
-        self._places = tuple((sp.start, sp.end) for sp in spans if sp.subtype in PLACE_SPANS)  # an address's parts
+        self._places = tuple((sp.start, sp.end, sp.subtype) for sp in spans if sp.subtype in PLACE_SPANS)  # an address
         new: dict = {}
         exempt: set[Span] = set()
         bar = self.proven  # the options' setting as a bar, read once a note (a property: it parses the setting)
