@@ -8,13 +8,17 @@ refuses a damaged file, and ``tag`` counts the notes each member read (``--route
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import pickle
 import random
+import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from routed_kit import NURSING, OPERATIVE, write_configs
 
 from crfdeid.cli import tag
@@ -205,6 +209,40 @@ def test_pairs_of_words_are_features_and_never_span_a_word_of_phi():
     # no pair across a hyphen, a digit or a word of a PHI span
     assert note_features("Roux-en-Y by Dr Lee today", [(16, 19)]) == {
         "w:roux", "w:en", "w:by", "w:dr", "w:today", "b:by_dr"}
+
+
+def _features_one_match_at_a_time(text, skip, features):
+    """The router's features as its first reader took them: one regular-expression match at a time."""
+    spans, out, i, prev = sorted(skip), set(), 0, None
+    for m in itertools.islice(re.finditer(r"[^\W\d_]{2,}", text), READ_WORDS):
+        while i < len(spans) and spans[i][1] <= m.start():
+            i += 1
+        if i < len(spans) and spans[i][0] < m.end():
+            prev = None
+            continue
+        word = m.group().lower()
+        out.add("w:" + word)
+        if features != "note_words.v1" and prev is not None and not text[prev[1]:m.start()].strip():
+            out.add(f"b:{prev[0]}_{word}")
+        prev = (word, m.end())
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["Dr", "lee", "ÉLAN", "x", "Roux", "-", "en", "3", "0", "_", " ", "  ", "\n", "\t",
+                                 ".", "ß", "Öl", "ñu"]), max_size=60),
+       st.lists(st.tuples(st.integers(0, 120), st.integers(0, 30)), max_size=6),
+       st.sampled_from(["note_words.v1", "note_words.v2", "note_words.v3"]))
+def test_the_routers_words_and_pairs_are_those_read_one_match_at_a_time(pieces, skip, features):
+    text = "".join(pieces)
+    skip = [(a, a + n) for a, n in skip]
+    assert note_features(text, skip, features) == _features_one_match_at_a_time(text, skip, features)
+
+
+def test_the_router_reads_the_first_words_alone():
+    text = " ".join("w" + "".join(chr(97 + k // 26 ** j % 26) for j in range(3)) for k in range(READ_WORDS + 50))
+    assert note_features(text) == _features_one_match_at_a_time(text, [], "note_words.v2")
+    assert len({f for f in note_features(text) if f.startswith("w:")}) == READ_WORDS
 
 
 def test_a_router_of_words_alone_still_loads_and_reads_words_alone():

@@ -190,32 +190,41 @@ def marginals(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarr
     steps = _Steps(bounds)
     if not len(steps.lens):
         return np.zeros(emissions.shape)
-    expe = emissions - emissions.max(axis=1, keepdims=True)
-    np.exp(np.maximum(expe, _FLOOR, out=expe), out=expe)
+    # Every pass works in forward step order (rows of steps.forward), in place: one gather in,
+    # one scatter out, no temporaries a step (the same operations on the same rows: the same bits).
+    fwd = np.take(emissions, steps.forward, axis=0)
+    fwd -= fwd.max(axis=1, keepdims=True)
+    np.exp(np.maximum(fwd, _FLOOR, out=fwd), out=fwd)
     expt = np.exp(transition)
-    # Forward, every segment from its start (rows in forward step order).
-    fwd = np.take(expe, steps.forward, axis=0)
-    alpha = np.empty(expe.shape)
+    row = np.empty(len(fwd), dtype=np.intp)  # each token's forward row
+    row[steps.forward] = np.arange(len(fwd))
+    bw = row[steps.backward]  # each backward row's forward row
+    # Forward, every segment from its start.
+    alpha = np.empty(fwd.shape)
     first = steps.block(0)
-    alpha[first] = a = fwd[first] / fwd[first].sum(axis=1, keepdims=True)
+    alpha[first] = fwd[first] / fwd[first].sum(axis=1, keepdims=True)
     for t in range(1, len(steps.running)):
-        rows, k = steps.block(t), steps.running[t]
-        a = (a[:k] @ expt) * fwd[rows]
-        alpha[rows] = a = a / a.sum(axis=1, keepdims=True)
-    del fwd
+        a = alpha[steps.block(t)]
+        np.matmul(alpha[steps.at[t - 1]:steps.at[t - 1] + steps.running[t]], expt, out=a)
+        a *= fwd[steps.block(t)]
+        a /= a.sum(axis=1, keepdims=True)
     # Backward, each segment from its own end (rows in backward step order).
-    bwd = np.take(expe, steps.backward, axis=0)
-    beta = np.empty(expe.shape)
-    beta[first] = b = np.ones((len(steps.lens), expe.shape[1]))
+    bwd = np.take(fwd, bw, axis=0)
+    del fwd
+    beta = np.empty(bwd.shape)
+    beta[first] = 1.0
     for r in range(1, len(steps.running)):
-        rows, k = steps.block(r), steps.running[r]
-        b = (b[:k] * bwd[steps.at[r - 1]:steps.at[r - 1] + k]) @ expt.T
-        beta[rows] = b = b / b.sum(axis=1, keepdims=True)
+        prev = slice(steps.at[r - 1], steps.at[r - 1] + steps.running[r])  # the same segments one step back
+        b = beta[steps.block(r)]
+        np.matmul(beta[prev] * bwd[prev], expt.T, out=b)
+        b /= b.sum(axis=1, keepdims=True)
     del bwd
-    probs = expe  # back in token order
+    back = np.empty(len(beta), dtype=np.intp)  # each forward row's backward row
+    back[bw] = np.arange(len(beta))
+    alpha *= np.take(beta, back, axis=0)
+    alpha /= alpha.sum(axis=1, keepdims=True)
+    probs = np.empty(alpha.shape)  # back in token order
     probs[steps.forward] = alpha
-    probs[steps.backward] *= beta
-    probs /= probs.sum(axis=1, keepdims=True)
     return probs
 
 
