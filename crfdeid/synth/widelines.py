@@ -6,12 +6,12 @@ one half, taken by the recall-first threshold). Most are of a few kinds that no 
 writes (invented examples):
 
 * **words of other languages**: a label, a heading or a clinical word of a note written in Spanish,
-  French, German... (``Fecha:``, ``Sistema``, ``INFORME``), read as a name, a hospital or a town;
+  French, German... (``Resultado:``, ``Exploración``, ``INFORME CLINICO``), read as a name, a hospital or a town;
 * **values with units and numbers in rows**: a distance, a frequency or a concentration with a comma
-  decimal or a thousands separator (``3,400 m``, ``37,5 cm``, ``500 Hz``), a laboratory abbreviation
-  and its number (``Hb 98``), numbers in a row (``75, 85, 90``), read as a street, a phone or a date;
-* **fractions of a score or a test** after its word (``fluency 8/14``, ``power 4/5``), read as a date;
-* **codes and day counts** (an ICD-10 code, ``D7``, ``POD 2``, ``day +14``) and **brands and devices**.
+  decimal or a thousands separator (``2,150 m``, ``41,2 cm``, ``250 Hz``), a laboratory abbreviation
+  and its number (``Hb 121``), numbers in a row (``60, 72, 81``), read as a street, a phone or a date;
+* **fractions of a score or a test** after its word (``naming 11/15``, ``power 3/5``), read as a date;
+* **codes and day counts** (an ICD-10 code, ``D12``, ``POD 2``, ``day +14``) and **brands and devices**.
 
 This module writes them as **not PHI** beside the note's PHI in the same lines (a doctor after a foreign label,
 the note's date, a month/day date, the hospital, a European clinician's name), so that the neighbours decide.
