@@ -4,7 +4,7 @@
 Source: PyPI 'wordfreq' (data CC BY-SA 4.0, Robyn Speer et al.; code Apache-2.0), ``top_n_list(LANG, N)``
 of each language: alphabetic words of three letters or more that no name or place list of crfdeid holds
 (first names, surnames, nicknames, cities, countries, states, the European people, streets and towns of
-crfdeid/_data/europe_places.txt), no English word of ``common_words.txt``, no month or weekday name of
+crfdeid/_data/europe_places.txt, the words of the European hospitals' and organisations' names of crfdeid/synth/social.py), no English word of ``common_words.txt``, no month or weekday name of
 the eight languages (written below: a date's words stay PHI) and whose length casing keeps. No entry comes
 from a note. Kept in crfdeid/_data (not gazetteers/) so that no feature list of a trained model changes.
 Run: python gazetteers/world_words.py
@@ -49,9 +49,14 @@ def main() -> None:
     names |= {w.lower() for line in europe if line and not line.startswith("#")
               for w in _LETTERS.findall(line.split("\t")[-1])}
     names |= set(DATE_WORDS)
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from crfdeid.synth.social import HOSPITALS, ORGS  # the words of European hospitals' and organisations' names
+    names |= {w.lower() for forms in (*HOSPITALS.values(), *ORGS.values()) for f in forms for w in _LETTERS.findall(f)}
     lines = ["# crfdeid synthetic data: frequent words of eight European languages (language code, tab, word)",
              f"# source: PyPI 'wordfreq' {version('wordfreq')} top_n_list(LANG, {TOP_N}) for {', '.join(LANGUAGES)}: "
-             "alphabetic words of three letters or more in no name, place, English-word or date list of crfdeid",
+             "alphabetic words of three letters or more in no name, place, English-word or date list of crfdeid "
+             "and no word of its European hospitals' and organisations' names",
              "# licence: wordfreq data CC BY-SA 4.0 (Robyn Speer et al.); code Apache-2.0",
              "# regenerate: python gazetteers/world_words.py"]
     for lang in LANGUAGES:

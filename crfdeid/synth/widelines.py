@@ -29,7 +29,7 @@ from importlib import resources
 from .. import _data
 from . import persona as ps
 from .phrases import fill_nested
-from .social import EUROPE, europe
+from .social import EUROPE, HOSPITALS, ORGS, _street, europe
 from .specialty_vocab import VOCAB
 
 #: Units the lists leave out (non-ASCII or of hearing, optics and distance): layout.
@@ -120,8 +120,33 @@ def _european_doctor(rng: random.Random, w, d) -> list:
     return [("DOCTOR", f"{rng.choice(europe(country, 'first'))} {rng.choice(europe(country, 'last'))}")]
 
 
-#: PHI slots of this style: a clinician of a European country (the notes of other languages name them).
-WIDE_PHI = {"edr": _european_doctor}
+def _european_hospital(rng: random.Random, w, d) -> list:
+    country = rng.choice(EUROPE)
+    name = rng.choice(HOSPITALS[country]).format(t=rng.choice(europe(country, "town")),
+                                                 s=rng.choice(europe(country, "last")))
+    return [("HOSPITAL", name.upper() if rng.random() < 0.2 else name)]
+
+
+def _european_address(rng: random.Random, w, d) -> list:
+    """A street, its postcode and town in a European country's order (the postcode's digits beside the street's)."""
+    country = rng.choice(EUROPE)
+    code = "".join(str(rng.randint(0, 9)) for _ in range(5))
+    return [("STREET", _street(rng, country)), ", ", ("ZIP", code), " ", ("CITY", rng.choice(europe(country, "town")))]
+
+
+def _european_org(rng: random.Random, w, d) -> list:
+    country = rng.choice(EUROPE)
+    forms = [f.split(":", 1)[1] for kind in ORGS.values() for f in kind if f.startswith(f"{country}:")]
+    head = rng.choice([rng.choice(europe(country, "last")), rng.choice(europe(country, "town"))])
+    name = rng.choice(forms).format(h=head, s=rng.choice(europe(country, "last")), t=rng.choice(europe(country, "town")),
+                                    n=rng.randint(1, 40))
+    return [("ORGANIZATION", name)]
+
+
+#: PHI slots of this style: a clinician, a hospital, an address and an organisation of a European country (the notes
+#: of other languages name them: their words are PHI there, beside the same languages' words written plain).
+WIDE_PHI = {"edr": _european_doctor, "ehosp": _european_hospital, "eaddr": _european_address,
+            "eorg": _european_org, "etown": lambda r, w, d: [("CITY", r.choice(europe(r.choice(EUROPE), "town")))]}
 
 #: Lines of the ``clinical_wide`` notes (beside :data:`crfdeid.synth.clinlines.LINES`): the kinds above, plain,
 #: in the same lines as a doctor, a date, a month/day date or the hospital (PHI).
@@ -136,5 +161,7 @@ WIDE_LINES = [
     "<day>: <cw>, <uv>.", "<day> {post-op|of cycle|after transplant}: <lab>; <md>.",
     "<brand> {placed|inserted|used|in situ|started} <md> by <dr_last>.", "<BRAND> <row>; <fw> <uv>.",
     "<abbr> <uv>; <abbr> <lab>.", "<ABBR>: <frac>, <uv>. <edr>",
+    "<fw>: <ehosp>", "<fwh> - <ehosp>", "<ehosp>, <fw>: <edr>", "<fw> <fw>: <eaddr>", "<fw>: <eaddr>. <fw>: <md>",
+    "<fw>: <eorg>", "<fw> <fw> <eorg>; <fw> <uv>.", "<fw> <etown>, <date>: <lab>.",
 ]
 
