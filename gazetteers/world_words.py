@@ -4,7 +4,8 @@
 Source: PyPI 'wordfreq' (data CC BY-SA 4.0, Robyn Speer et al.; code Apache-2.0), ``top_n_list(LANG, N)``
 of each language: alphabetic words of three letters or more that no name or place list of crfdeid holds
 (first names, surnames, nicknames, cities, countries, states, the European people, streets and towns of
-crfdeid/_data/europe_places.txt, the words of the European hospitals' and organisations' names of crfdeid/synth/social.py), no English word of ``common_words.txt``, no month or weekday name of
+crfdeid/_data/europe_places.txt, the words of the European hospitals' and organisations' names of
+crfdeid/synth/social.py), no English word of ``common_words.txt``, no month or weekday name of
 the eight languages (written below: a date's words stay PHI) and whose length casing keeps. No entry comes
 from a note. Kept in crfdeid/_data (not gazetteers/) so that no feature list of a trained model changes.
 Run: python gazetteers/world_words.py

@@ -138,8 +138,8 @@ def _european_org(rng: random.Random, w, d) -> list:
     country = rng.choice(EUROPE)
     forms = [f.split(":", 1)[1] for kind in ORGS.values() for f in kind if f.startswith(f"{country}:")]
     head = rng.choice([rng.choice(europe(country, "last")), rng.choice(europe(country, "town"))])
-    name = rng.choice(forms).format(h=head, s=rng.choice(europe(country, "last")), t=rng.choice(europe(country, "town")),
-                                    n=rng.randint(1, 40))
+    name = rng.choice(forms).format(h=head, s=rng.choice(europe(country, "last")),
+                                    t=rng.choice(europe(country, "town")), n=rng.randint(1, 40))
     return [("ORGANIZATION", name)]
 
 
