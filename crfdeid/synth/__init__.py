@@ -97,10 +97,6 @@ STYLES["clinical_phi"] = {"clinical": (functools.partial(clinical_note, phi=True
 #: terms, fractions and years that are no date, imaging with its body part, post-nominals:
 #: :mod:`crfdeid.synth.looklines`, look16).
 STYLES["clinical_look"] = {"clinical": (functools.partial(clinical_note, look=True), 100)}
-#: ``clinical_wide``: the ``clinical`` notes with the kinds of phrase the shipped model damages on the development
-#: sets written as not PHI (words of other languages, values with units, numbers in rows, fractions of a score,
-#: codes, day counts, brands: :mod:`crfdeid.synth.widelines`, synth21).
-STYLES["clinical_wide"] = {"clinical": (functools.partial(clinical_note, wide=True), 100)}
 FIRST_RECORD = 100
 
 

@@ -39,7 +39,6 @@ from . import world as wd
 from .builder import NoteBuilder
 from .looklines import LOOK, LOOK_LINES
 from .values import VALUES
-from .widelines import WIDE, WIDE_LINES, WIDE_PHI
 
 #: Credentials of ``titles.txt`` (the degrees and licences, not the forms of address).
 CREDENTIALS = ("MD", "M.D.", "DO", "RN", "NP", "PA", "PA-C", "PharmD", "PhD", "MSW", "LCSW", "LICSW", "RRT", "LPN")
@@ -177,7 +176,7 @@ PHI_SLOTS = {"hsvc": _service, "HOSP": lambda r, w, d: [("HOSPITAL", w.hospital.
 
 def _slot(name: str) -> wd.Slot:
     """A ``<slot>`` of this style: a plain draw of :data:`CLINICAL` or the ``values`` style, else a PHI slot."""
-    return wd.slot_of(name, (CLINICAL, VALUES, LOOK, WIDE), (PHI_SLOTS, WIDE_PHI), sp._slot)
+    return wd.slot_of(name, (CLINICAL, VALUES, LOOK), (PHI_SLOTS,), sp._slot)
 
 
 def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list[list]:
@@ -186,20 +185,17 @@ def render(rng: random.Random, w: wd.World, day: dt.date, template: str) -> list
 
 
 @cache
-def _lines(phi: bool, look: bool = False, wide: bool = False) -> tuple[str, ...]:
-    if wide:  # two in three lines a damaged kind (synth21)
-        return tuple(LINES) + tuple(WIDE_LINES) * 2
+def _lines(phi: bool, look: bool = False) -> tuple[str, ...]:
     if look:  # two in three lines a falsified form (look16)
         return tuple(LINES) + tuple(LOOK_LINES) * 2
     return tuple(line for line in LINES if "<nw>" not in line) + tuple(PHI_LINES) if phi else tuple(LINES)
 
 
 def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, phi: bool = False,
-                  look: bool = False, wide: bool = False) -> None:
+                  look: bool = False) -> None:
     """Write one ``clinical`` note about a patient drawn after ``p`` on ``day`` into ``b``; with ``phi`` (the
     ``clinical_phi`` style) no line of words that are also names, and :data:`PHI_LINES` instead; with ``look``
-    (the ``clinical_look`` style) the lines of :data:`crfdeid.synth.looklines.LOOK_LINES` too; with ``wide`` (the
-    ``clinical_wide`` style) those of :data:`crfdeid.synth.widelines.WIDE_LINES`."""
+    (the ``clinical_look`` style) the lines of :data:`crfdeid.synth.looklines.LOOK_LINES` too."""
     w = sp.specialty_patient(rng, p)
     start = len(b)
     for pieces in render(rng, w, day, rng.choice(["<head>", "<head> - <hosp>", "<head>: <date>", "<hosp> <head>"])):
@@ -208,7 +204,7 @@ def clinical_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilde
         name = wd._person_name(rng, w.first, w.last, w.sex, w.nick)
         b.line(rng.choice(["Name: ", "Patient: ", "PATIENT: ", "Pt: ", ""]), *name,
                rng.choice(["  ", "   ", "\t"]), *sp._identifier(rng, w, day))
-    lines = _lines(phi, look, wide)
+    lines = _lines(phi, look)
     chosen = [rng.choice(lines) for _ in range(rng.randint(5, 11))] + [rng.choice(SIGN_OFFS)]
     b.finish(start, ps.weighted(rng, {"": 70, "lower": 18, "upper": 12}),  # telegraphic or all-caps notes too
              (pieces for template in chosen for pieces in render(rng, w, day, template)))
