@@ -64,7 +64,8 @@ def test_decisions_are_saved_at_once_with_who_and_audited_without_text(project):
     log = store.audit_log(nid)
     assert {r["action"] for r in log} >= {"open", "delete_span", "update_span", "add_span", "done", "import_note"}
     assert all(r["who"] in ("alice", "import", MODEL) and r["at"] for r in log)
-    assert "Quill" not in json.dumps(log) and "555" not in json.dumps(log)
+    logged = json.dumps([{k: v for k, v in r.items() if k != "at"} for r in log])  # a time's digits may hold 555
+    assert "Quill" not in logged and "555" not in logged
     # the model's suggestions stay as they were shown (for the estimated recall)
     assert extents(store.spans(nid, MODEL)) == [(s.start, s.end, s.subtype, "suggested") for s in (NAME, DATE, CALL)]
 
