@@ -209,11 +209,11 @@ def person_before(text: str, sp: Span, initials: bool = True, strict: bool = Fal
 
 #: Words that put a person right after them (``seen by Okafor``, ``per Okafor``) or right before them
 #: (``Okafor aware``, ``Okafor notified``): what a person is or does in a note, never a term's.
-_PERSON_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:per|(?:seen|reviewed|examined|signed|dictated|discussed|referred"
-                            r"|evaluated|assessed|spoke|spoken|talked|met)[ \t]+(?:by|with|to))[ \t]*:?[ \t]*$")
+_VERB_BY = (r"(?:seen|reviewed|examined|signed|dictated|discussed|referred|evaluated|assessed|spoke|spoken|talked"
+            r"|met)[ \t]+(?:by|with|to)")
+_PERSON_BEFORE = re.compile(rf"(?i)(?<![^\W\d_])(?:per|{_VERB_BY})[ \t]*:?[ \t]*$")
 #: :data:`_PERSON_BEFORE` without ``per`` alone (``seen by``, ``discussed with``).
-_PERSON_AFTER_VERB = re.compile(r"(?i)(?<![^\W\d_])(?:seen|reviewed|examined|signed|dictated|discussed|referred"
-                                r"|evaluated|assessed|spoke|spoken|talked|met)[ \t]+(?:by|with|to)[ \t]*:?[ \t]*$")
+_PERSON_AFTER_VERB = re.compile(rf"(?i)(?<![^\W\d_]){_VERB_BY}[ \t]*:?[ \t]*$")
 
 
 @lru_cache(maxsize=1)
