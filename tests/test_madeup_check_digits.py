@@ -99,6 +99,10 @@ def _ru_snils(s: str) -> bool:  # a Russian SNILS: weights 9..1, the sum mod 101
     return int(d[9:]) == (0 if total == 100 else total)
 
 
+def _uz_pinfl(s: str) -> bool:  # an Uzbek JShShIR (PINFL): weights 7, 3, 1 over 13 digits, the sum mod 10 last
+    return sum(int(a) * w for a, w in zip(s[:13], (7, 3, 1) * 5)) % 10 == int(s[13])
+
+
 #: Schemes written in many sets: (subtype, shape, check).
 AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", _medicare)  # an Australian Medicare number
 IE_PPS = ("IDNUM", r"\d{7}[A-W]", "ie.pps")  # an Irish PPS number
@@ -351,6 +355,9 @@ CHECKED = [
     ("check21", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
     ("check21", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # Greenland's CPR numbers: the birth date
     ("check21", "IDNUM", r"\d{6}-\d{4}", _dk_cpr),  # the mod-11 rule
+    ("check22", "IDNUM", r"[0-3]\d[01]\d9\d{2}1\d{5}", _jmbg),  # a Bosnian JMBG (registers 10-19)
+    ("check22", "IDNUM", r"2\d{12}", "md.idno"),  # a Moldovan IDNP: the IDNO's weights 7, 3, 1
+    ("check22", "IDNUM", r"[3-6]\d{13}", _uz_pinfl),
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
