@@ -52,7 +52,6 @@ import regex
 
 from ..document import Span, make_span
 from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
-from ..text.digitruns import longest_run, needed
 from .datecheck import day_and_month
 from .ruledata import table
 
@@ -111,10 +110,7 @@ def matches(text: str) -> list[tuple[str, Span]]:
     if not any(c.isdigit() for c in text):
         return []
     found: dict[Span, str] = {}
-    longest = longest_run(text)
     for name, rx in _compiled().items():
-        if needed(rx) > longest:
-            continue  # no run of digits as long as every match holds
         for m in rx.finditer(text):
             start = m.start("mon") if name == "written_month_day" else m.start()
             ranged = False

@@ -124,9 +124,7 @@ def matches(text: str, region: str, known=()) -> list[tuple[str, Span]]:
     """``("phone_national", span)`` of every number ``PhoneNumberMatcher`` finds ``VALID`` for the
     note's country ``region`` (:func:`country_of`). The matcher reads only the runs of digits
     that no span of ``known`` (found by another form) covers, with two characters either side."""
-    found: list[tuple[str, Span]] = []
-    if not _may_hold_number(text):
-        return found
+    found = []
     covered = _inside(known)
     for run in _R.CANDIDATE.finditer(text):
         if covered(run.start(), run.end()):
@@ -154,8 +152,6 @@ def cued(text: str, known=()) -> list[tuple[str, Span]]:
     a date (``13-09-2073 04.36``) is a date and a time, the date forms'. A number that a span
     of ``known`` (found by another form) covers is not given again."""
     found: list[tuple[str, Span]] = []
-    if not _may_hold_number(text):
-        return found
     covered = _inside(known)
 
     def add(start: int, end: int, sub: str) -> None:
@@ -181,12 +177,6 @@ def cued(text: str, known=()) -> list[tuple[str, Span]]:
         if _R.AFTER_RUN.match(text, run.end()) and _number_at(text, run.start(), 7) == (run.start(), run.end()):
             add(run.start(), run.end(), "PHONE")
     return found
-
-
-def _may_hold_number(text: str) -> bool:
-    """Whether ``text`` holds seven digits in a phone's groups (``SEVEN``), which every match of
-    ``CANDIDATE`` and ``RUN`` holds: without them neither is scanned (tests/test_digitruns.py)."""
-    return _R.SEVEN.search(text) is not None
 
 
 def _number_at(text: str, pos: int, least: int) -> tuple[int, int] | None:

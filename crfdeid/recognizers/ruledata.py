@@ -37,7 +37,6 @@ import regex
 
 from .. import gazetteers
 from ..errors import RegistryError
-from ..text.digitruns import longest_run, needed
 from ..text.patterns import LazyPattern
 
 _FLAGS = {"i": re.I, "m": re.M, "s": re.S, "x": re.X, "-": 0, "t": 0}
@@ -255,15 +254,10 @@ def scan(forms: dict, text: str, lower_gates: bool = False, skip=()) -> Iterator
     """``(form name, subtype, match)`` of every match in ``text`` of the :func:`forms` ``forms`` that passes its
     check, form by form. A form is not scanned when it is in ``skip`` or ``text`` fails its gate: none of its
     literals in the lower-cased note, or no match of its pattern in the note (``lower_gates``: the lower-cased
-    note); the gate is cheaper than the form's look-behinds tried everywhere. Neither is tried when the note
-    holds fewer digits in a row than every match of the form or its gate (:mod:`crfdeid.text.digitruns`): a
-    bound read from the pattern, no span lost or added (the layer finds the same with it off on every note and line
-    of the 26 made-up sets of other countries and styles, day-first dates, UK postcodes, as written, lower- and
-    upper-cased: tests/test_digitruns.py)."""
+    note); the gate is cheaper than the form's look-behinds tried everywhere."""
     low = None
-    longest = longest_run(text)
     for name, (subtype, rx, check, gate) in forms.items():
-        if name in skip or needed(rx, gate) > longest:
+        if name in skip:
             continue
         if gate is not None:
             low = text.lower() if low is None else low

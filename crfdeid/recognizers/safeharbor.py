@@ -51,7 +51,6 @@ import regex
 
 from .. import gazetteers
 from ..document import Found, Span, make_span
-from ..text.digitruns import longest_run, needed
 from ..text.patterns import LazyPattern
 from . import contextforms, dateforms, fixedforms, phones, postcodes
 from .ruledata import table
@@ -133,7 +132,7 @@ def matches(text: str, known: Found | None = None) -> list[tuple[str, Span]]:
     ascii_text = text.isascii()
     low = text.lower()
     digits = any(d in text for d in "0123456789")
-    on = _forms_on(low, digits, longest_run(text))
+    on = _forms_on(low, digits)
     found: list[tuple[str, Span]] = []
     if ascii_text:
         for a in _anchor_regex().finditer(low):
@@ -164,13 +163,12 @@ def country(text: str) -> str:
     return phones.country_of(text, [name for name, _ in matches(text)])
 
 
-def _forms_on(low: str, digits: bool, longest: int) -> list[str]:
-    """The forms a text can hold, in :data:`FORMS` order: a digit where they need one, the digits
-    in a row that every match holds (``longest``: the text's most), and one of their literals
-    (plain loops: this runs once per note)."""
+def _forms_on(low: str, digits: bool) -> list[str]:
+    """The forms a text can hold, in :data:`FORMS` order: a digit where they need one, and
+    one of their literals (plain loops: this runs once per note)."""
     on = []
-    for name, (_, rx, needs, _) in FORMS.items():
-        if (not digits and name not in _R.NO_DIGIT_FORMS) or needed(rx) > longest:
+    for name, (_, _, needs, _) in FORMS.items():
+        if not digits and name not in _R.NO_DIGIT_FORMS:
             continue
         if needs is not None:
             for literal in needs:
