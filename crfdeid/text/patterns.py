@@ -33,11 +33,6 @@ class LazyPattern:
         """The pattern's text (without compiling it)."""
         return self._args[1]
 
-    @property
-    def source_flags(self) -> int:
-        """The flags it is compiled with (without compiling it)."""
-        return self._args[2]
-
     def __getattr__(self, name: str):
         if name.startswith("__") or name == "_args":  # not a pattern's (copy, pickle)
             raise AttributeError(name)
