@@ -103,6 +103,11 @@ def _uz_pinfl(s: str) -> bool:  # an Uzbek JShShIR (PINFL): weights 7, 3, 1 over
     return sum(int(a) * w for a, w in zip(s[:13], (7, 3, 1) * 5)) % 10 == int(s[13])
 
 
+def _sv_dui(s: str) -> bool:  # a Salvadoran DUI: weights 9..2 over 8 digits, the check (10 - sum mod 10) mod 10
+    d = s.replace("-", "")
+    return (10 - sum(int(a) * w for a, w in zip(d, range(9, 1, -1))) % 10) % 10 == int(d[8])
+
+
 #: Schemes written in many sets: (subtype, shape, check).
 AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", _medicare)  # an Australian Medicare number
 IE_PPS = ("IDNUM", r"\d{7}[A-W]", "ie.pps")  # an Irish PPS number
@@ -358,6 +363,14 @@ CHECKED = [
     ("check22", "IDNUM", r"[0-3]\d[01]\d9\d{2}1\d{5}", _jmbg),  # a Bosnian JMBG (registers 10-19)
     ("check22", "IDNUM", r"2\d{12}", "md.idno"),  # a Moldovan IDNP: the IDNO's weights 7, 3, 1
     ("check22", "IDNUM", r"[3-6]\d{13}", _uz_pinfl),
+    ("check23", "IDNUM", r"[0-3]\d[01]\d9\d{2}2\d{5}", _jmbg),  # a Montenegrin JMBG (registers 21-29)
+    ("check23", "IDNUM", r"\d{7}-\d", "py.ruc"),  # a Paraguayan RUC: the cedula and its check digit
+    ("check23", "IDNUM", r"\d{8}-\d", _sv_dui),
+    ("check23", "IDNUM", r"1\d{2} \d{3} \d{3}", "mz.nuit"),  # a Mozambican NUIT of a person (it starts 1)
+    ("check23", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check23", *AU_MEDICARE),
+    ("check23", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check23", "IDNUM", r"\d{8}[a-z]", "es.dni"),  # a Spanish DNI written in lower case
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
