@@ -1,5 +1,6 @@
-r"""Evidence of type before a made-up value (issue 58 item 3; branches ``proof20`` and ``proof21``, 2026-11-27;
-docs/deid.md, "Evidence of type before a made-up value" and "Evidence against a made-up value").
+r"""Evidence of type before a made-up value (issue 58 item 3; branches ``proof20``, ``proof21`` and ``proof23``,
+2026-11-27; docs/deid.md, "Evidence of type before a made-up value", "Evidence against a made-up value" and "A table's
+values, a street's number and a name's label against a made-up value").
 
 The tagger is as sure of the clinical phrases it takes (an eponym as a doctor, a heading as a hospital, a score as
 a date) as of real identifiers, so no confidence bar separates them (docs/deid.md, "A bar by kind"). What
@@ -28,11 +29,18 @@ the span carries **evidence of its type**, a placeholder of its type otherwise (
 * **a postcode** of digits alone that reads as another number (three digits or fewer, a year): another place right
   beside it; **a town** of one word that is a common English or clinical word: a place list that holds it.
 
+Evidence against the type (proof23): a postcode of three groups of digits (``12 345 678``, a number grouped by
+thousands) is none, and a town of no listed word whose only neighbours are such postcodes has none from them (a
+table's label before its values); a street of no type's word or house number has none from a town beside it unless a
+number stands after it or in it (``Brzozowa 4a, Larkfield``); a name that begins with another language's title or
+person word, a role, a relation or a note's label (``Paciente Helena Quarrow``: the tagger took the label in) gets a
+placeholder whatever else it holds.
+
 Other towns, firms, postcodes, phones and dates are not judged here: measured on the development sets in three
 casings, the towns, firms and postcodes without such evidence are nearly all real, and a phone's validity and a
 date's reading in the note's order mend nothing there (docs/deid.md). proof20's evidence took the twenty-six sets'
 falsified values from 133 to 86 over three casings; proof21's from 119 to 77 on the twenty-seven (none new, at 15
-more real identifiers written as placeholders).
+more real identifiers written as placeholders); proof23's from 106 to 87 on the twenty-eight (none new, at 69 more).
 
 A fixed Safe Harbor form (an email, a phone, a dated form, a check digit: no confidence) and a user's span are
 never judged here; ages, professions, departments and user names are not either (their own rules). The span is
@@ -67,14 +75,13 @@ KINDS = frozenset({"name", "place", "number", "postcode", "town"})
 #: person's mark (:func:`~crfdeid.deid.confident_note.person_before`); ``head``, a name that ends in or stands
 #: before a clinical head noun (``Masako manoeuvre``, ``Allred score``) holds no listed word as evidence;
 #: ``compound``, a compound ending in a hospital's type word is a place's (``Universitetssjukehus``); ``same``, a
-#: place beside another of its own type is no address's part (:func:`_beside`). What proof23 refined: ``cells``, three
-#: blanks or more part a table's cells, no address's parts (:data:`_BESIDE`); ``groups``, a postcode of three groups of
-#: digits or more (``12 345 678``) is none (:func:`postcode_evidence`); ``pair``, a town whose only neighbours are
-#: postcodes without evidence of their own has none from them (:func:`town_evidence`); ``street``, a street's name
-#: needs its type's word, a listed word or a house number, a neighbouring place alone is none (:func:`place_evidence`);
-#: ``label``, a name that begins with a title, a person's word or a label of any language took its label in
-#: (:func:`name_evidence`).
-REFINED = frozenset({"other", "strict", "head", "compound", "same", "cells", "groups", "pair", "street", "label"})
+#: place beside another of its own type is no address's part (:func:`_beside`). What proof23 refined: ``groups``, a
+#: postcode of three groups of digits or more (``12 345 678``) is none (:func:`postcode_evidence`); ``pair``, a town
+#: whose only neighbours are postcodes without evidence of their own has none from them (:func:`town_evidence`);
+#: ``street``, a street of no type's word, listed word or house number before it has evidence from a neighbouring
+#: place only with a number after it or in it (:func:`place_evidence`); ``label``, a name that begins with a title, a
+#: person's word or a label took its label in (:func:`name_evidence`).
+REFINED = frozenset({"other", "strict", "head", "compound", "same", "groups", "pair", "street", "label"})
 #: The places judged: a hospital's name carries its type's word or a listed name nearly always, a street's its
 #: type or a house number; a town's and a firm's name often carry neither (measured: docs/deid.md).
 _PLACES = frozenset({"HOSPITAL", "STREET", "LOCATION-OTHER", "STATE", "COUNTRY"})
@@ -104,8 +111,6 @@ _CODE = re.compile(r"[^\W\d_]+[\W_]*\d|\d[\W_]*[^\W\d_]+")
 #: A house number before a street, a postcode or another place right beside a place on its line.
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[A-Za-z]?[ \t]*,?[ \t]*$")
 _BESIDE = re.compile(r"[ \t]{0,2}[,-]?[ \t]{0,2}")
-#: As :data:`_BESIDE`, but a blank or two alone (``cells``: three blanks or more part a table's cells).
-_BESIDE_CELLS = re.compile(r"[ \t]{0,2}(?:[,-][ \t]{0,2})?")
 #: A house number right after a street (``Hauptstrasse 12``, ``ul. Brzozowa 4a``: many countries write it so).
 _NUMBER_AFTER = re.compile(r"[ \t]*\d{1,5}[A-Za-z]?\b")
 #: Digits in groups parted by blanks (``12 345 678``): three or more make no postcode of any country.
@@ -250,13 +255,12 @@ def _beside(text: str, sp: Span, places: tuple) -> bool:
 
 def _neighbours(text: str, sp: Span, places: tuple) -> list[tuple]:
     """The place spans of ``places`` right beside ``sp`` on its line (:func:`_beside`'s gaps)."""
-    beside = _BESIDE_CELLS if "cells" in REFINED else _BESIDE
     out = []
     for a, b, *sub in places:
         if (a, b) == (sp.start, sp.end):
             continue
         gap = text[b:sp.start] if b <= sp.start else text[sp.end:a] if a >= sp.end else None
-        if gap is not None and beside.fullmatch(gap):
+        if gap is not None and _BESIDE.fullmatch(gap):
             out.append((a, b, *sub))
     return out
 
