@@ -200,7 +200,7 @@ def person_before(text: str, sp: Span, initials: bool = True, strict: bool = Fal
     if before is not None and initials and re.fullmatch(r"[A-Z]\.", before.group(1)):
         return True  # D. Okafor
     word = before is not None and fold(before.group(1)).rstrip(".")
-    if word and word in _persons_marks() and not (strict and word in _credentials_folded()):
+    if word and word in persons_marks() and not (strict and word in _credentials_folded()):
         return True  # nurse Okafor, wife: Mercer
     if strict:
         return bool(_PERSON_AFTER_VERB.search(text, max(0, sp.start - 30), sp.start))  # seen by Okafor
@@ -223,7 +223,8 @@ def first_names() -> frozenset:
 
 
 @lru_cache(maxsize=1)
-def _persons_marks() -> frozenset:
+def persons_marks() -> frozenset:
+    """The titles, staff roles and relations lists' entries, lower case, a final full stop dropped."""
     return frozenset(e.lower().rstrip(".") for n in ("titles", "staff_roles", "relations")
                      for e in gazetteers.entries(n))
 

@@ -1,5 +1,6 @@
-r"""Evidence of type before a made-up value (issue 58 item 3; branches ``proof20`` and ``proof21``, 2026-11-27;
-docs/deid.md, "Evidence of type before a made-up value" and "Evidence against a made-up value").
+r"""Evidence of type before a made-up value (issue 58 item 3; branches ``proof20``, ``proof21`` and ``proof23``,
+2026-11-27; docs/deid.md, "Evidence of type before a made-up value", "Evidence against a made-up value" and "A table's
+values, a street's number and a name's label against a made-up value").
 
 The tagger is as sure of the clinical phrases it takes (an eponym as a doctor, a heading as a hospital, a score as
 a date) as of real identifiers, so no confidence bar separates them (docs/deid.md, "A bar by kind"). What
@@ -28,11 +29,18 @@ the span carries **evidence of its type**, a placeholder of its type otherwise (
 * **a postcode** of digits alone that reads as another number (three digits or fewer, a year): another place right
   beside it; **a town** of one word that is a common English or clinical word: a place list that holds it.
 
+Evidence against the type (proof23): a postcode of three groups of digits (``12 345 678``, a number grouped by
+thousands) is none, and a town of no listed word whose only neighbours are such postcodes has none from them (a
+table's label before its values); a street of no type's word or house number has none from a town beside it unless a
+number stands after it or in it (``Brzozowa 4a, Larkfield``); a name that begins with another language's title or
+person word, a role, a relation or a note's label (``Paciente Helena Quarrow``: the tagger took the label in) gets a
+placeholder whatever else it holds.
+
 Other towns, firms, postcodes, phones and dates are not judged here: measured on the development sets in three
 casings, the towns, firms and postcodes without such evidence are nearly all real, and a phone's validity and a
 date's reading in the note's order mend nothing there (docs/deid.md). proof20's evidence took the twenty-six sets'
 falsified values from 133 to 86 over three casings; proof21's from 119 to 77 on the twenty-seven (none new, at 15
-more real identifiers written as placeholders).
+more real identifiers written as placeholders); proof23's from 106 to 87 on the twenty-eight (none new, at 69 more).
 
 A fixed Safe Harbor form (an email, a phone, a dated form, a check digit: no confidence) and a user's span are
 never judged here; ages, professions, departments and user names are not either (their own rules). The span is
@@ -51,13 +59,13 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span
+from ..document import Span, make_span
 from ..recognizers.safeharbor import LABELS as SAFE_HARBOR_LABELS
 from ..schema import PERSON_SUBTYPES
 from . import names, otherlang
-from .confident_note import first_names, person_beside
+from .confident_note import first_names, person_beside, persons_marks
 from .country import towns_by_country
-from .evidence import TITLE_BEFORE, english, fold, head_after, lists
+from .evidence import TITLE_BEFORE, english, fold, head_after, labels, lists
 
 #: The kinds of span this module demands evidence of (a measurement turns one off by leaving it out).
 KINDS = frozenset({"name", "place", "number", "postcode", "town"})
@@ -67,8 +75,13 @@ KINDS = frozenset({"name", "place", "number", "postcode", "town"})
 #: person's mark (:func:`~crfdeid.deid.confident_note.person_before`); ``head``, a name that ends in or stands
 #: before a clinical head noun (``Masako manoeuvre``, ``Allred score``) holds no listed word as evidence;
 #: ``compound``, a compound ending in a hospital's type word is a place's (``Universitetssjukehus``); ``same``, a
-#: place beside another of its own type is no address's part (:func:`_beside`).
-REFINED = frozenset({"other", "strict", "head", "compound", "same"})
+#: place beside another of its own type is no address's part (:func:`_beside`). What proof23 refined: ``groups``, a
+#: postcode of three groups of digits or more (``12 345 678``) is none (:func:`postcode_evidence`); ``pair``, a town
+#: whose only neighbours are postcodes without evidence of their own has none from them (:func:`town_evidence`);
+#: ``street``, a street of no type's word, listed word or house number before it has evidence from a neighbouring
+#: place only with a number after it or in it (:func:`place_evidence`); ``label``, a name that begins with a title, a
+#: person's word or a label took its label in (:func:`name_evidence`).
+REFINED = frozenset({"other", "strict", "head", "compound", "same", "groups", "pair", "street", "label"})
 #: The places judged: a hospital's name carries its type's word or a listed name nearly always, a street's its
 #: type or a house number; a town's and a firm's name often carry neither (measured: docs/deid.md).
 _PLACES = frozenset({"HOSPITAL", "STREET", "LOCATION-OTHER", "STATE", "COUNTRY"})
@@ -98,6 +111,10 @@ _CODE = re.compile(r"[^\W\d_]+[\W_]*\d|\d[\W_]*[^\W\d_]+")
 #: A house number before a street, a postcode or another place right beside a place on its line.
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,/-])\d{1,5}[A-Za-z]?[ \t]*,?[ \t]*$")
 _BESIDE = re.compile(r"[ \t]{0,2}[,-]?[ \t]{0,2}")
+#: A house number right after a street (``Hauptstrasse 12``, ``ul. Brzozowa 4a``: many countries write it so).
+_NUMBER_AFTER = re.compile(r"[ \t]*\d{1,5}[A-Za-z]?\b")
+#: Digits in groups parted by blanks (``12 345 678``): three or more make no postcode of any country.
+_GROUP = re.compile(r"(?<!\S)\d+(?!\S)")
 
 
 def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: frozenset = frozenset(),
@@ -117,7 +134,7 @@ def untyped(text: str, sp: Span, *, known: frozenset = frozenset(), named: froze
     if sub == "ZIP" and "postcode" in KINDS:
         return None if postcode_evidence(text, sp, places) else "untyped"
     if sub == "CITY" and "town" in KINDS:
-        return None if town_evidence(text, sp) else "untyped"
+        return None if town_evidence(text, sp, places) else "untyped"
     return None
 
 
@@ -149,6 +166,8 @@ def name_evidence(text: str, sp: Span, known: frozenset = frozenset()) -> bool:
     with evidence: :func:`evident_names`), a listed name among its words that is no common English word nor
     clinical word (``Grace``, ``Will``, ``Mercy`` say nothing alone), or a listed first name first and a listed
     surname last (``John Smith``)."""
+    if "label" in REFINED and _label_first(text[sp.start:sp.end]):
+        return False  # Paciente Dorvane Kelix: the span took its label in, a title or label proves nothing of it
     ws = _words(text[sp.start:sp.end])
     listed, clinical, common = _name_words(), lists()[0], english()
     other = otherlang.frequent_name_words() if "other" in REFINED else frozenset()
@@ -159,6 +178,20 @@ def name_evidence(text: str, sp: Span, known: frozenset = frozenset()) -> bool:
     if len(ws) >= 2 and ws[0] in first_names() and ws[-1] in listed:
         return True
     return person_context(text, sp)
+
+
+def _label_first(surface: str) -> bool:
+    """Whether a name of two words or more begins with a title, a person's word or a label of any language
+    (``Paciente``, ``Dott.ssa``, ``Nurse``, ``Signed``: :mod:`.otherlang`, the titles, staff roles, relations and
+    note labels lists): the tagger took the label in with the name."""
+    ws = [fold(m.group()).rstrip(".") for m in names.words(surface)]
+    return len(ws) >= 2 and ws[0] in _label_words()
+
+
+@lru_cache(maxsize=1)
+def _label_words() -> frozenset:
+    """Titles, person words and labels of every language the lists hold, folded, a final full stop dropped."""
+    return otherlang.titles() | otherlang.person_words() | persons_marks() | labels()
 
 
 def evident_names(text: str, spans: list[Span], known: frozenset = frozenset()) -> frozenset:
@@ -206,6 +239,9 @@ def place_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
         return True
     if sp.subtype == "STREET" and _NUMBER_BEFORE.search(text, max(0, sp.start - 8), sp.start):
         return True  # 14 Kelvin Road: an address's house number
+    if sp.subtype == "STREET" and "street" in REFINED and not (
+            _NUMBER_AFTER.match(text, sp.end) or any(c.isdigit() for c in surface)):
+        return False  # no type's word, no house number: words beside a town are no street's name for that
     return _beside(text, sp, places)  # Larkfield, Kent; Kelvin Road, Larkfield: parts of one address
 
 
@@ -214,15 +250,19 @@ def _beside(text: str, sp: Span, places: tuple) -> bool:
     right beside ``sp`` on its line: a blank or two, a comma or a dash between (three blanks or more part a table's
     cells or a form's fields, no address's). With subtypes, a neighbour of the span's own type (a hospital beside a
     hospital: a heading's words, a department's) is no other part of its address."""
+    return any(not (sub and "same" in REFINED and sub[0] == sp.subtype) for _, _, *sub in _neighbours(text, sp, places))
+
+
+def _neighbours(text: str, sp: Span, places: tuple) -> list[tuple]:
+    """The place spans of ``places`` right beside ``sp`` on its line (:func:`_beside`'s gaps)."""
+    out = []
     for a, b, *sub in places:
         if (a, b) == (sp.start, sp.end):
             continue
         gap = text[b:sp.start] if b <= sp.start else text[sp.end:a] if a >= sp.end else None
-        if gap is None or not _BESIDE.fullmatch(gap):
-            continue
-        if not (sub and "same" in REFINED and sub[0] == sp.subtype):
-            return True
-    return False
+        if gap is not None and _BESIDE.fullmatch(gap):
+            out.append((a, b, *sub))
+    return out
 
 
 def number_evidence(text: str, sp: Span) -> bool:
@@ -244,16 +284,25 @@ def postcode_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
     """Whether the postcode span ``sp`` has evidence of a postcode: one of digits alone that reads as another number
     (:data:`_OTHER_NUMBER`: ``71``, ``1983``) needs another place of the note's (``places``) right beside it on its
     line (``Kingston 20``, ``2000 Sydney``); every other postcode shape is one (its own rules judge it)."""
+    if "groups" in REFINED and len(_GROUP.findall(text, sp.start, sp.end)) >= 3:
+        return False  # 12 345 678: a number grouped by thousands, a row's values; no country's postcode
     if not _OTHER_NUMBER.fullmatch(text, sp.start, sp.end):
         return True
     return _beside(text, sp, places)
 
 
-def town_evidence(text: str, sp: Span) -> bool:
+def town_evidence(text: str, sp: Span, places: tuple = ()) -> bool:
     """Whether the town span ``sp`` is a town's name as far as the lists tell: a town's name often carries no list
     or type word (measured: docs/deid.md), so only one word that is a common English word or a clinical word, and
-    no listed place, is none (``Reception`` before a phone; ``Reading``, a listed town, is one)."""
-    words = _words(text[sp.start:sp.end])
-    if len(words) != 1 or fold(text[sp.start:sp.end]) in _place_words() or words[0] in _place_words():
+    no listed place, is none (``Reception`` before a phone; ``Reading``, a listed town, is one); nor is a town of no
+    listed word whose only neighbours on its line (``places``) are postcodes with no evidence of their own
+    (``pair``: a table's label before its values, ``Arousals 12 345 678``; ``Larkfield 20`` after a street keeps it)."""
+    surface = text[sp.start:sp.end]
+    words = _words(surface)
+    if fold(surface) in _place_words() or any(w in _place_words() for w in words):
         return True
-    return words[0] not in english() and words[0] not in lists()[0]
+    beside = _neighbours(text, sp, places) if "pair" in REFINED else []
+    if beside and all(sub == ["ZIP"] and not postcode_evidence(text, make_span(a, b, "ZIP"), places)
+                      for a, b, *sub in beside):
+        return False
+    return len(words) != 1 or (words[0] not in english() and words[0] not in lists()[0])
