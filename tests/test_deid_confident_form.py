@@ -11,6 +11,7 @@ from deid_kit import tagged
 from crfdeid.deid import confident_form
 from crfdeid.deid.redact import redact
 from crfdeid.deid.surrogate import Surrogator
+from crfdeid.document import make_span
 
 
 def written(doc) -> list[str]:
@@ -64,7 +65,7 @@ def test_identifiers_over_their_forms_keep_their_surrogates(text, surface, sub):
                                                  ("TAS", "7250", True), ("SA", "4000", False)])
 def test_australian_postcode_ranges(state, code, inside):
     text = f"Larkfield {state} {code}"
-    form = confident_form.make_span(len(text) - 4, len(text), "ZIP")
+    form = make_span(len(text) - 4, len(text), "ZIP")
     assert confident_form.au_in_range(text, form) is inside
 
 

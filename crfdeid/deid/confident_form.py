@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from ..document import Span, make_span
+from ..document import Span
 
 #: The parts (a measurement turns one off by leaving it out).
 PARTS = frozenset({"beside", "range", "short"})

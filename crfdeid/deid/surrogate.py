@@ -30,8 +30,8 @@ from ..registry import PassesOn
 from ..schema import PERSON_SUBTYPES
 from ..text import dateorder
 from . import address, ages, dates, forms, gates, guard, names
-from .confident_note import WEAK_FORMS
 from .confident_form import form_names
+from .confident_note import WEAK_FORMS
 from .confident_type import PLACE_SPANS, evident_names
 from .dategroups import acceptable_shift, date_groups, region, year_hints
 from .defaults import DEFAULT_SHIFT, SurrogateOptions, option_parameters
