@@ -18,8 +18,12 @@ of its type (the redacted output reads none of this):
 * **a labelled identifier of two digits or fewer** (``short``): a record, plan or account number that tells one
   person from others holds more (``plan: cd-12`` is a level or a grade).
 
-Measured on the twenty-eight development sets (shipped model, three casings; docs/deid.md): see the section for
-the values each part mends and the real identifiers it writes as placeholders.
+Measured on the twenty-eight development sets (shipped model, three casings, each part left out in turn; docs/deid.md):
+``beside`` mends 7 falsified values at 10 more real identifiers written as placeholders (the 7 spans held a real
+phone, e-mail or accession beside the label; 3 more real phones and faxes after a letterhead's letter), ``range`` 3
+at none, ``short`` 3 at 3 (and one real plan number of the PhysioNet development notes); 87 -> 74 in all, none new.
+A phone's extension (``ext 4417``) and a written day and month (``12 Jun``) that falsify a value have the shapes of
+the real ones there, so they keep their trust.
 
 >>> from crfdeid.document import make_span
 >>> against("Ph 0161 555 0199  M", make_span(3, 19, "PHONE"), [("phone", make_span(3, 16, "PHONE"))])

@@ -127,7 +127,9 @@ class Policies(DateSurrogates):
         """Why the tagged span ``sp`` is not confidently a Safe Harbor identifier of its type
         (:func:`crfdeid.deid.confident.doubt`; ``crf``: the model's word on its words, :func:`confidences`
         of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
-        (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
+        (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`) or its
+        forms' own match says otherwise (:func:`.confident_form.against`: a letter beside a phone, a state's postcode
+        out of its range, an identifier of two digits).
         Names and places are judged under the i2b2 2014 labels only (English lists); ``record``: the words of
         the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt.
         Where that evidence finds nothing, a narrow gate's shape (:mod:`.gates`, read once a note into ``_gated``), and
