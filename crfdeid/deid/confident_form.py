@@ -42,7 +42,7 @@ from ..document import Span
 
 #: The parts (a measurement turns one off by leaving it out).
 PARTS = frozenset({"beside", "range", "short"})
-#: The spans of one number or one address, which hold no word (a phone, a fax, an identifier's types).
+#: The spans of one number (a phone, a fax, an identifier's types): a letter beside its form is no part of it.
 _NUMBERS = frozenset({"PHONE", "FAX", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                       "BIOID", "IDNUM", "SSN"})
 _WORD = re.compile(r"[^\W\d_]+")
