@@ -43,8 +43,9 @@ falsified values from 133 to 86 over three casings; proof21's from 119 to 77 on 
 more real identifiers written as placeholders); proof23's from 106 to 87 on the twenty-eight (none new, at 69 more).
 
 A fixed Safe Harbor form (an email, a phone, a dated form, a check digit: no confidence) and a user's span are
-never judged here; ages, professions, departments and user names are not either (their own rules). The span is
-still replaced (recall and the redacted output are unchanged).
+never judged here (a form's own evidence against its span is :mod:`.confident_form`'s); ages, professions,
+departments and user names are not either (their own rules). The span is still replaced (recall and the redacted
+output are unchanged).
 
 >>> from crfdeid.document import make_span
 >>> text = "Seen by Dr Quenby. Kestrel score 4. Admitted to Larkfield Hospital 14/03/2025."

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from .. import schema
 from ..document import Document, Span
-from . import address, ages, confident, confident_type, dates, facts
+from . import address, ages, confident, confident_form, confident_type, dates, facts
 from .dategroups import DateSurrogates, region
 from .guard import Units
 from .proven import record_name
@@ -95,6 +95,7 @@ class Policies(DateSurrogates):
     _gated: dict  # the note's spans a narrow gate holds (:func:`crfdeid.deid.gates.gated`), set a note
     _named: frozenset = frozenset()  # the note's names' words with evidence (:func:`.confident_type.evident_names`)
     _places: tuple = ()  # the note's place spans, (start, end, subtype): an address's parts (.confident_type)
+    _form_names: dict = {}  # the note's fixed forms' names by span (:func:`.confident_form.form_names`), set a note
 
     @staticmethod
     def _safe(units: list[Units], new: str) -> bool:
@@ -126,7 +127,9 @@ class Policies(DateSurrogates):
         """Why the tagged span ``sp`` is not confidently a Safe Harbor identifier of its type
         (:func:`crfdeid.deid.confident.doubt`; ``crf``: the model's word on its words, :func:`confidences`
         of ``crf_confidence``), or None; a span over a fixed Safe Harbor form
-        (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`).
+        (``fixed``) is one, unless it runs over a line break or takes a label in (:data:`.confident.EDGES`) or its
+        forms' own match says otherwise (:func:`.confident_form.against`: a letter beside a phone, a state's postcode
+        out of its range, an identifier of two digits).
         Names and places are judged under the i2b2 2014 labels only (English lists); ``record``: the words of
         the names the note's record gives (:func:`crfdeid.deid.proven.record_names`), an answer to the model's doubt.
         Where that evidence finds nothing, a narrow gate's shape (:mod:`.gates`, read once a note into ``_gated``), and
@@ -137,6 +140,9 @@ class Policies(DateSurrogates):
         if over and any(c.isdigit() and not any(f.start <= i < f.end for f in over)
                         for i, c in enumerate(doc.text[sp.start:sp.end], sp.start)):
             return "wider"  # digits beside the fixed form that no form explains (a phone; 988): taken in
+        if over and (against := confident_form.against(doc.text, sp, [(n, f) for f in over
+                                                                       for n in self._form_names.get(f, ())])):
+            return against  # the form's own match says the span is not its identifier (confident_form.py)
         why = confident.doubt(doc.text, sp, confidence, order=order, country=self._country, known=known, crf=crf,
                               person_ends=person_ends)
         if why is None and not over:

@@ -30,6 +30,7 @@ from ..registry import PassesOn
 from ..schema import PERSON_SUBTYPES
 from ..text import dateorder
 from . import address, ages, dates, forms, gates, guard, names
+from .confident_form import form_names
 from .confident_note import WEAK_FORMS
 from .confident_type import PLACE_SPANS, evident_names
 from .dategroups import acceptable_shift, date_groups, region, year_hints
@@ -242,6 +243,7 @@ class Surrogator(Draws):
         labelled = age_tails(doc, deid_spans(doc))
         predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
         fixed = Overlaps({sp for name, sp in found if name not in WEAK_FORMS})  # a year alone: confident_note
+        self._form_names = form_names([(name, sp) for name, sp in found if name not in WEAK_FORMS])
         # the tagger's confidence and the model's word, one pass (a user's spans have neither)
         conf, crf = confidences(doc, labelled, fixed) if predicted else (dict.fromkeys(labelled), {})
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]

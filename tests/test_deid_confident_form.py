@@ -1,0 +1,77 @@
+"""Surrogate output, evidence against a fixed Safe Harbor form's span (branch proof24; docs/deid.md, "Fixed forms
+against a made-up value"; :mod:`crfdeid.deid.confident_form`): a single letter beside a phone's or an identifier's
+form and a word beside an e-mail's, an Australian state's postcode out of its ranges and a labelled identifier of two
+digits or fewer get a placeholder. Every note is made up; the numbers, addresses and names are invented."""
+
+from __future__ import annotations
+
+import pytest
+from deid_kit import tagged
+
+from crfdeid.deid import confident_form
+from crfdeid.deid.redact import redact
+from crfdeid.deid.surrogate import Surrogator
+from crfdeid.document import make_span
+
+
+def written(doc) -> list[str]:
+    """What each span became in surrogate output."""
+    out = Surrogator(seed=7).surrogate(doc)
+    return [out.surface(sp) for sp in out.spans]
+
+
+HELD = [  # (text, the span, its type, the part that holds it), the tagger 0.999 sure of each
+    pytest.param("Tel 0161 496 0199  M", "0161 496 0199  M", "PHONE", "beside", id="a field's letter after a phone"),
+    pytest.param("T 0161 496 0199", "T 0161 496 0199", "PHONE", "beside", id="a letterhead's letter before a phone"),
+    pytest.param("Specimen S25-004417 A", "S25-004417 A", "IDNUM", "beside", id="a letter after an accession"),
+    pytest.param("correo ana.quarrow@example.org", "correo ana.quarrow@example.org", "EMAIL", "beside",
+                 id="a label before an e-mail"),
+    pytest.param("UNDER THE MENTAL HEALTH ACT 1989 S3", "1989", "ZIP", "range", id="an Act's year after ACT"),
+    pytest.param("Member ID: cd-12", "cd-12", "HEALTHPLAN", "short", id="a labelled identifier of two digits"),
+]
+
+
+@pytest.mark.parametrize("text, surface, sub, part", HELD)
+def test_evidence_against_the_form_gets_a_placeholder(text, surface, sub, part):
+    assert written(tagged(text, (surface, sub, 0.999))) == [f"[**{sub}**]"]
+
+
+@pytest.mark.parametrize("text, surface, sub, part", HELD)
+def test_without_the_part_the_span_took_a_made_up_value(text, surface, sub, part, monkeypatch):
+    monkeypatch.setattr(confident_form, "PARTS", confident_form.PARTS - {part})
+    new = written(tagged(text, (surface, sub, 0.999)))[0]
+    assert "[**" not in new and new != surface
+
+
+KEPT = [  # real identifiers over their forms keep their surrogates
+    pytest.param("Tel 0161 496 0199", "0161 496 0199", "PHONE", id="a phone alone"),
+    pytest.param("FAX 020 7946 0958", "020 7946 0958", "FAX", id="a fax in capitals"),
+    pytest.param("Specimen S25-004417", "S25-004417", "IDNUM", id="an accession alone"),
+    pytest.param("correo ana.quarrow@example.org", "ana.quarrow@example.org", "EMAIL", id="an e-mail alone"),
+    pytest.param("Kelvane Street, Larkfield ACT 2601", "2601", "ZIP", id="a postcode in its state's range"),
+    pytest.param("Larkfield NSW 2150", "2150", "ZIP", id="a postcode of NSW"),
+    pytest.param("Member ID: cd-1207", "cd-1207", "HEALTHPLAN", id="a labelled identifier of four digits"),
+]
+
+
+@pytest.mark.parametrize("text, surface, sub", KEPT)
+def test_identifiers_over_their_forms_keep_their_surrogates(text, surface, sub):
+    new = written(tagged(text, (surface, sub, 0.999)))[0]
+    assert "[**" not in new and new != surface
+
+
+@pytest.mark.parametrize("state, code, inside", [("ACT", "2601", True), ("ACT", "1989", False), ("NT", "0812", True),
+                                                 ("VIC", "3000", True), ("WA", "2007", False), ("QLD", "9726", True),
+                                                 ("TAS", "7250", True), ("SA", "4000", False)])
+def test_australian_postcode_ranges(state, code, inside):
+    text = f"Larkfield {state} {code}"
+    form = make_span(len(text) - 4, len(text), "ZIP")
+    assert confident_form.au_in_range(text, form) is inside
+
+
+def test_redacted_output_does_not_read_the_parts(monkeypatch):
+    doc = tagged("T 0161 496 0199; MENTAL HEALTH ACT 1989; Member ID: cd-12",
+                 ("T 0161 496 0199", "PHONE", 0.999), ("1989", "ZIP", 0.999), ("cd-12", "HEALTHPLAN", 0.999))
+    before = redact(doc).text
+    monkeypatch.setattr(confident_form, "PARTS", frozenset())
+    assert redact(doc).text == before == "[**PHONE**]; MENTAL HEALTH ACT [**ZIP**]; Member ID: [**HEALTHPLAN**]"
