@@ -371,6 +371,14 @@ CHECKED = [
     ("check23", *AU_MEDICARE),
     ("check23", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
     ("check23", "IDNUM", r"\d{8}[a-z]", "es.dni"),  # a Spanish DNI written in lower case
+    ("check24", *AU_MEDICARE),
+    ("check24", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check24", *IE_PPS),
+    ("check24", *NZ_NHI),
+    ("check24", *ZA_ID),
+    ("check24", "IDNUM", r"[12] \d{2} [01]\d 97 \d{3} \d{3} \d{2}", "fr.nir"),  # a NIR of someone born in Reunion
+    ("check24", "IDNUM", r"\d{6}-\d{3}[0-9A-Y]", "fi.hetu"),  # an Aland henkilotunnus
+    ("check24", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
