@@ -119,24 +119,28 @@ class EmissionScorer:
         # Bigram attributes the model knows, by word pair: [row on the right word, row on the left].
         self._pair_rows: dict = {}
         for attr, row in weights.attributes.items():
+            if not attr.startswith(featurizer.BIGRAM_HEADS):  # most are not (one test each)
+                continue
             for k, left, right in featurizer.bigram_pairs_of(attr):
                 self._pair_rows.setdefault((left, right), [self._unknown, self._unknown])[k] = row
         self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
         # Attribute (unprefixed) -> [(block, row)] of the model's attributes it is at each
         # window offset: a new key needs one look-up per attribute, not one per offset.
-        self._by_base = self._by_offset(self._offsets)
-        self._tok_by_base = self._by_offset(self._tok_offsets)
-        for attr, row in weights.attributes.items():  # a token's own attributes: block 0
-            self._tok_by_base.setdefault(attr, []).insert(0, (0, row))
+        self._by_base = self._by_offset(self._offsets, {})
+        # A token's own attributes: block 0, first.
+        self._tok_by_base = self._by_offset(self._tok_offsets, {a: [(0, r)] for a, r in weights.attributes.items()})
 
-    def _by_offset(self, offsets) -> dict:
-        """Unprefixed attribute -> ``[(b, row)]``: its row at ``offsets[b]`` for each offset but 0."""
-        by: dict = {}
-        heads = [(b, window_prefix(o, "")) for b, o in enumerate(offsets) if o]
+    def _by_offset(self, offsets, by: dict) -> dict:
+        """Unprefixed attribute -> ``[(b, row)]``: its row at ``offsets[b]`` for each offset but 0,
+        appended to ``by``'s lists."""
+        # A head (``-1:``) holds one colon, its last character: an attribute starts with it
+        # when the attribute's text up to its first colon is it (one look-up, not one per head).
+        block = {window_prefix(o, ""): b for b, o in enumerate(offsets) if o}
         for attr, row in self.weights.attributes.items():
-            for b, head in heads:
-                if attr.startswith(head):
-                    by.setdefault(attr[len(head):], []).append((b, row))
+            head, colon, base = attr.partition(":")
+            b = block.get(head + colon)
+            if b is not None:
+                by.setdefault(base, []).append((b, row))
         return by
 
     def _word_blocks(self, words, attributes=None):
