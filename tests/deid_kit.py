@@ -16,3 +16,11 @@ def tagged(text: str, *phi, doc_id: str = "n1") -> Document:
                           crf_confidence=crf[0] if crf else conf))
         pos = sp.end
     return Document(doc_id, text, spans, {"patient": "p1"})
+
+
+def written(doc: Document) -> list[str]:
+    """What each span of ``doc`` became in surrogate output (seed 7)."""
+    from crfdeid.deid.surrogate import Surrogator
+
+    out = Surrogator(seed=7).surrogate(doc)
+    return [out.surface(sp) for sp in out.spans]

@@ -6,19 +6,11 @@ digits or fewer get a placeholder. Every note is made up; the numbers, addresses
 from __future__ import annotations
 
 import pytest
-from deid_kit import tagged
+from deid_kit import tagged, written
 
 from crfdeid.deid import confident_form
 from crfdeid.deid.redact import redact
-from crfdeid.deid.surrogate import Surrogator
 from crfdeid.document import make_span
-
-
-def written(doc) -> list[str]:
-    """What each span became in surrogate output."""
-    out = Surrogator(seed=7).surrogate(doc)
-    return [out.surface(sp) for sp in out.spans]
-
 
 HELD = [  # (text, the span, its type, the part that holds it), the tagger 0.999 sure of each
     pytest.param("Tel 0161 496 0199  M", "0161 496 0199  M", "PHONE", "beside", id="a field's letter after a phone"),

@@ -8,18 +8,10 @@ and places are invented words no list holds, or listed words used as the rule sa
 from __future__ import annotations
 
 import pytest
-from deid_kit import tagged
+from deid_kit import tagged, written
 
 from crfdeid.deid import confident_type
 from crfdeid.deid.redact import redact
-from crfdeid.deid.surrogate import Surrogator
-
-
-def written(doc) -> list[str]:
-    """What each span became in surrogate output."""
-    out = Surrogator(seed=7).surrogate(doc)
-    return [out.surface(sp) for sp in out.spans]
-
 
 HELD = [  # (text, spans, the span held, the refinement that holds it), the tagger 0.999 sure of each
     pytest.param("Platelets: Kelvane 12 345 678 per mL", [("Kelvane", "CITY"), ("12 345 678", "ZIP")], 1,

@@ -8,18 +8,10 @@ made up; the names are invented words no list holds, or listed words used as the
 from __future__ import annotations
 
 import pytest
-from deid_kit import tagged
+from deid_kit import tagged, written
 
 from crfdeid.deid import confident_type, facts, otherlang
 from crfdeid.deid.redact import redact
-from crfdeid.deid.surrogate import Surrogator
-
-
-def written(doc) -> list[str]:
-    """What each span became in surrogate output."""
-    out = Surrogator(seed=7).surrogate(doc)
-    return [out.surface(sp) for sp in out.spans]
-
 
 _TABLE = "Events      Supine    Lateral\nArousals             64        23\n"
 HELD = [  # (text, spans, the span held, the refinement that holds it), the tagger 0.999 sure of each

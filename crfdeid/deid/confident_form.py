@@ -51,7 +51,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 AU_RANGES = {"NSW": ((1000, 2599), (2619, 2899), (2921, 2999)), "ACT": ((200, 299), (2600, 2618), (2900, 2920)),
              "VIC": ((3000, 3999), (8000, 8999)), "QLD": ((4000, 4999), (9000, 9999)), "SA": ((5000, 5999),),
              "WA": ((6000, 6999),), "TAS": ((7000, 7999),), "NT": ((800, 999),)}
-_AU_STATE = re.compile(r"(?i)(?<![^\W\d_])(nsw|vic|qld|tas|sa|wa|nt|act),?[ \t]{1,2}$")
+_AU_STATE = re.compile(rf"(?i)(?<![^\W\d_])({'|'.join(AU_RANGES)}),?[ \t]{{1,2}}$")  # a state's code before a form
 
 
 def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:

@@ -242,8 +242,9 @@ class Surrogator(Draws):
             st.shift_days = self.shift_for(st)
         labelled = age_tails(doc, deid_spans(doc))
         predicted = any(sp.confidence is not None for sp in doc.spans)  # a tagger's spans, not a user's
-        fixed = Overlaps({sp for name, sp in found if name not in WEAK_FORMS})  # a year alone: confident_note
+        # the fixed forms (a year alone is none: confident_note), each with its forms' names (confident_form)
         self._form_names = form_names([(name, sp) for name, sp in found if name not in WEAK_FORMS])
+        fixed = Overlaps(self._form_names)
         # the tagger's confidence and the model's word, one pass (a user's spans have neither)
         conf, crf = confidences(doc, labelled, fixed) if predicted else (dict.fromkeys(labelled), {})
         spans = [as_age(doc, sp) for sp in self._stand_ins(labelled)]
