@@ -379,6 +379,13 @@ CHECKED = [
     ("check24", "IDNUM", r"[12] \d{2} [01]\d 97 \d{3} \d{3} \d{2}", "fr.nir"),  # a NIR of someone born in Reunion
     ("check24", "IDNUM", r"\d{6}-\d{3}[0-9A-Y]", "fi.hetu"),  # an Aland henkilotunnus
     ("check24", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check25", "SSN", r"\d{3} \d{3} \d{3}", "ca.sin"),  # a Canadian SIN (Yukon)
+    ("check25", "IDNUM", r"\d{3}-\d{3}-\d{3}", "gn.nifp"),  # a Guinean NIFp
+    ("check25", "IDNUM", r"9\d{2}-\d{2}-\d{4}", "us.itin"),  # a US ITIN: no check digit, its valid parts
+    ("check25", *US_NPI),
+    ("check25", "DEVICE", r"\d{15}", "imei"),  # a telemonitor's IMEI (Luhn)
+    ("check25", "IDNUM", r"[0-3]\d \d{2} \d{3} \d{3} \d{3}", "fr.nif"),  # a French tax number (SPI)
+    ("check25", "IDNUM", r"[12] \d{2} [01]\d 97 \d{3} \d{3} \d{2}", "fr.nir"),  # a NIR of someone born in French Guiana
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

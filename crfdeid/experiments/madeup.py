@@ -10,7 +10,7 @@ first note are a header. Two marks:
   is one of :data:`KINDS`.
 
 Marks do not nest. :data:`NOTE_SETS` names the shipped sets (``--notes NAME``): ``legacy`` (issue 34, PHI
-marks only), ``dev`` to ``dev9``, ``short``, ``check`` to ``check24``, ``forms9``, ``falsify7``, ``falsify13``
+marks only), ``dev`` to ``dev9``, ``short``, ``check`` to ``check25``, ``forms9``, ``falsify7``, ``falsify13``
 and ``falsify14``. What each set holds, when it was written and how it may be used (tuned on, or scored once per
 change set) is written once, a paragraph a set, in docs/experiments.md ("Made-up notes of other countries and
 styles"): a new set's paragraph goes there, not here. :func:`read_notes` reads a set's file (or one of your own
@@ -56,7 +56,7 @@ NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / 
              "check18": _DATA / "made_up_check18.txt", "check19": _DATA / "made_up_check19.txt",
              "check20": _DATA / "made_up_check20.txt", "check21": _DATA / "made_up_check21.txt",
              "check22": _DATA / "made_up_check22.txt", "check23": _DATA / "made_up_check23.txt",
-             "check24": _DATA / "made_up_check24.txt",
+             "check24": _DATA / "made_up_check24.txt", "check25": _DATA / "made_up_check25.txt",
              "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
              "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
@@ -72,7 +72,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check24``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check25``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
