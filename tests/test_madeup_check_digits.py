@@ -110,6 +110,8 @@ def _sv_dui(s: str) -> bool:  # a Salvadoran DUI: weights 9..2 over 8 digits, th
 
 #: Schemes written in many sets: (subtype, shape, check).
 AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", _medicare)  # an Australian Medicare number
+FR_NIR_97 = ("IDNUM", r"[12] \d{2} [01]\d 97 \d{3} \d{3} \d{2}", "fr.nir")  # a NIR of someone born overseas (97)
+AU_IHI = ("HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn")  # an Australian IHI
 IE_PPS = ("IDNUM", r"\d{7}[A-W]", "ie.pps")  # an Irish PPS number
 US_NPI = ("IDNUM", r"1\d{9}", _npi)  # a US NPI
 UK_NHS = ("HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs")  # an NHS number of the 999 test range
@@ -126,7 +128,7 @@ PL_PESEL = ("IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel")  
 CHECKED = [
     ("dev", *UK_NHS),
     ("check", *AU_MEDICARE),
-    ("check", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),
+    ("check", *AU_IHI),
     ("check", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),
     ("check", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", "ca.bc_phn"),
     ("check", *IE_PPS),
@@ -252,7 +254,7 @@ CHECKED = [
     ("check13", "IDNUM", r"\d{9}", "il.idnr"),
     ("check13", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
     ("check13", *AU_MEDICARE),
-    ("check13", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check13", *AU_IHI),
     ("check13", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
     ("check13", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),  # no check digit: the number's valid parts
     ("check13", *US_NPI),
@@ -281,7 +283,7 @@ CHECKED = [
     ("check15", *IE_PPS),
     ("check15", "IDNUM", r"\d{12}", "jp.in_"),
     ("check15", *AU_MEDICARE),
-    ("check15", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check15", *AU_IHI),
     ("check15", *ZA_ID),
     ("check16", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", _uy_ci),
     ("check16", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", _taj),  # not the HSN (no check), written without spaces
@@ -332,7 +334,7 @@ CHECKED = [
     ("check19", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
     ("check19", "IDNUM", r"784-\d{4}-\d{7}-\d", "luhn"),  # an Emirates ID: Luhn over its 15 digits
     ("check19", *AU_MEDICARE),
-    ("check19", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check19", *AU_IHI),
     ("check19", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),  # a Belgian NISS
     ("check20", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
     ("check20", *UK_NHS),
@@ -369,14 +371,14 @@ CHECKED = [
     ("check23", "IDNUM", r"1\d{2} \d{3} \d{3}", "mz.nuit"),  # a Mozambican NUIT of a person (it starts 1)
     ("check23", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
     ("check23", *AU_MEDICARE),
-    ("check23", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check23", *AU_IHI),
     ("check23", "IDNUM", r"\d{8}[a-z]", "es.dni"),  # a Spanish DNI written in lower case
     ("check24", *AU_MEDICARE),
-    ("check24", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an IHI
+    ("check24", *AU_IHI),
     ("check24", *IE_PPS),
     ("check24", *NZ_NHI),
     ("check24", *ZA_ID),
-    ("check24", "IDNUM", r"[12] \d{2} [01]\d 97 \d{3} \d{3} \d{2}", "fr.nir"),  # a NIR of someone born in Reunion
+    ("check24", *FR_NIR_97),  # born in Reunion
     ("check24", "IDNUM", r"\d{6}-\d{3}[0-9A-Y]", "fi.hetu"),  # an Aland henkilotunnus
     ("check24", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
     ("check25", "SSN", r"\d{3} \d{3} \d{3}", "ca.sin"),  # a Canadian SIN (Yukon)
@@ -385,7 +387,7 @@ CHECKED = [
     ("check25", *US_NPI),
     ("check25", "DEVICE", r"\d{15}", "imei"),  # a telemonitor's IMEI (Luhn)
     ("check25", "IDNUM", r"[0-3]\d \d{2} \d{3} \d{3} \d{3}", "fr.nif"),  # a French tax number (SPI)
-    ("check25", "IDNUM", r"[12] \d{2} [01]\d 97 \d{3} \d{3} \d{2}", "fr.nir"),  # a NIR of someone born in French Guiana
+    ("check25", *FR_NIR_97),  # born in French Guiana
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),

@@ -10,12 +10,12 @@ first note are a header. Two marks:
   is one of :data:`KINDS`.
 
 Marks do not nest. :data:`NOTE_SETS` names the shipped sets (``--notes NAME``): ``legacy`` (issue 34, PHI
-marks only), ``dev`` to ``dev9``, ``short``, ``check`` to ``check25``, ``forms9``, ``falsify7``, ``falsify13``
-and ``falsify14``. What each set holds, when it was written and how it may be used (tuned on, or scored once per
-change set) is written once, a paragraph a set, in docs/experiments.md ("Made-up notes of other countries and
-styles"): a new set's paragraph goes there, not here. :func:`read_notes` reads a set's file (or one of your own
-in the same format) into documents, the PHI as gold spans and the phrases in ``meta['keep']``; :func:`read_sets`
-reads several at once.
+marks only), ``dev`` to ``dev9``, ``short``, ``check`` to ``checkN`` (:data:`LAST_CHECK`), ``forms9``,
+``falsify7``, ``falsify13`` and ``falsify14``. What each set holds, when it was written and how it may be used
+(tuned on, or scored once per change set) is written once, a paragraph a set, in docs/experiments.md ("Made-up
+notes of other countries and styles"): a new set's paragraph goes there, not here. :func:`read_notes` reads a set's
+file (or one of your own in the same format) into documents, the PHI as gold spans and the phrases in
+``meta['keep']``; :func:`read_sets` reads several at once.
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
 ``python -m crfdeid experiments made-up`` without ``--notes`` tags the legacy notes with
@@ -37,28 +37,13 @@ from ..text.tokenize import tokenize
 _DATA = Path(__file__).resolve().parent / "data"
 #: The legacy made-up notes (they ship with the package).
 NOTES = _DATA / "made_up_notes.txt"
-#: The shipped sets of made-up notes by name (``--notes NAME``).
-NOTE_SETS = {"legacy": NOTES, "dev": _DATA / "made_up_dev.txt", "dev2": _DATA / "made_up_dev2.txt",
-             "dev3": _DATA / "made_up_dev3.txt", "dev4": _DATA / "made_up_dev4.txt",
-             "dev5": _DATA / "made_up_dev5.txt", "dev6": _DATA / "made_up_dev6.txt",
-             "dev7": _DATA / "made_up_dev7.txt", "dev8": _DATA / "made_up_dev8.txt",
-             "dev9": _DATA / "made_up_dev9.txt",
-             "short": _DATA / "made_up_short.txt",
-             "check": _DATA / "made_up_check.txt",
-             "check2": _DATA / "made_up_check2.txt", "check3": _DATA / "made_up_check3.txt",
-             "check4": _DATA / "made_up_check4.txt", "check5": _DATA / "made_up_check5.txt",
-             "check6": _DATA / "made_up_check6.txt", "check7": _DATA / "made_up_check7.txt",
-             "check8": _DATA / "made_up_check8.txt", "check9": _DATA / "made_up_check9.txt",
-             "check10": _DATA / "made_up_check10.txt", "check11": _DATA / "made_up_check11.txt",
-             "check12": _DATA / "made_up_check12.txt", "check13": _DATA / "made_up_check13.txt",
-             "check14": _DATA / "made_up_check14.txt", "check15": _DATA / "made_up_check15.txt",
-             "check16": _DATA / "made_up_check16.txt", "check17": _DATA / "made_up_check17.txt",
-             "check18": _DATA / "made_up_check18.txt", "check19": _DATA / "made_up_check19.txt",
-             "check20": _DATA / "made_up_check20.txt", "check21": _DATA / "made_up_check21.txt",
-             "check22": _DATA / "made_up_check22.txt", "check23": _DATA / "made_up_check23.txt",
-             "check24": _DATA / "made_up_check24.txt", "check25": _DATA / "made_up_check25.txt",
-             "forms9": _DATA / "made_up_forms9.txt", "falsify7": _DATA / "made_up_falsify7.txt",
-             "falsify13": _DATA / "made_up_falsify13.txt", "falsify14": _DATA / "made_up_falsify14.txt"}
+#: The number of the newest check set (``check``, ``check2`` ... ``checkN``): a new set is its file
+#: ``data/made_up_checkN.txt`` and this number.
+LAST_CHECK = 25
+#: The shipped sets of made-up notes by name (``--notes NAME``): each but ``legacy`` is ``data/made_up_NAME.txt``.
+NOTE_SETS = {"legacy": NOTES, **{name: _DATA / f"made_up_{name}.txt" for name in (
+    "dev", *(f"dev{i}" for i in range(2, 10)), "short", "check", *(f"check{i}" for i in range(2, LAST_CHECK + 1)),
+    "forms9", "falsify7", "falsify13", "falsify14")}}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
@@ -72,7 +57,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``check25``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``checkN``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name
