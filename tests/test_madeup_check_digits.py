@@ -388,6 +388,10 @@ CHECKED = [
     ("check25", "DEVICE", r"\d{15}", "imei"),  # a telemonitor's IMEI (Luhn)
     ("check25", "IDNUM", r"[0-3]\d \d{2} \d{3} \d{3} \d{3}", "fr.nif"),  # a French tax number (SPI)
     ("check25", *FR_NIR_97),  # born in French Guiana
+    ("check26", *NL_BSN),  # a Dutch tourist and his wife in Curacao
+    ("check26", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),  # Rimini, H294
+    ("check26", *FR_NIR_97),  # born in Martinique
+    ("check26", *NZ_NHI),  # Cook Islanders referred to Auckland
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
