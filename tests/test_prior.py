@@ -203,3 +203,23 @@ def test_a_routed_override_drops_the_configs_prior_and_companion_as_a_network_do
     assert all("makes it model 'routed'" in m for m in messages)
     with pytest.warns(ConfigWarning), pytest.raises(ConfigError, match="routed config has no train"):
         load_config(path, {"model": "routed", "routing": routing})  # routing's own check, not the sections'
+
+
+def test_more_priors_vote_with_equal_shares_and_round_trip(notes, tmp_path):
+    """``prior.also`` (docs/history/ens3.md): three trainings of one recipe, each a third of the marginals."""
+    plain = {**TINY, "train": ["synth:10,3"], "crf": {"max_iterations": 4}, "prior": None}
+    b = train_model(None, {**plain, "seed": 2}).save(tmp_path / "b.crf")
+    c = train_model(None, {**plain, "seed": 4}).save(tmp_path / "c.crf")
+    cfg = {**plain, "prior": {"model": str(b), "also": [str(c)], "weight": 2 / 3, "vote": "labels"}}
+    m = train_model(None, cfg)
+    assert len(m.more_priors) == 1 and m.manifest["prior"]["first_size"] == len(Model.load(b)._crf)
+    own = Model(m._crf, load_config({**m.config, "prior": None}), m.manifest)
+    for doc in notes[:3]:
+        mixed = _p_outside(m, doc)
+        parts = [_p_outside(x, doc) for x in (own, Model.load(b), Model.load(c))]
+        assert np.allclose(mixed, sum(parts) / 3)
+    again = Model.load(m.save(tmp_path / "three.model"))
+    assert _spans(again, notes[:3]) == _spans(m, notes[:3])
+    assert "also" not in load_config(TINY)["prior"]  # left out when empty: older configs resolve as before
+    with pytest.raises(ConfigError, match="prior.also must be a list"):
+        load_config({**TINY, "prior": {"model": "default", "also": "b.crf"}})

@@ -83,6 +83,7 @@ class Model(TaggingModel):
         self._companion_crf = companion
         self.companion = self._open_companion(companion, path, backend)
         self._prior_crf = prior
+        self.more_priors: list[Model] = []  # set by _open_prior from the config's prior.also
         self.prior = self._open_prior(prior, path, backend)
 
     def _open_companion(self, crf: bytes | None, path, backend: str) -> Model | None:
@@ -109,6 +110,18 @@ class Model(TaggingModel):
         if crf is None:
             return None
         entry = self.manifest.get("prior") or {}
+        also = entry.get("also") or []
+        first = entry.get("first_size", len(crf)) if also else len(crf)
+        if also and (not isinstance(first, int) or first + sum(e.get("crf_size", -1) for e in also) != len(crf)):
+            raise ModelError("corrupt model manifest (the prior entry's first_size and also sizes)", path=path)
+        at = first  # the CRFs of prior.also (docs/history/ens3.md), voting beside the first with equal shares
+        for more in also:
+            self.more_priors.append(self._prior_model(crf[at:at + more["crf_size"]], more, path, backend))
+            at += more["crf_size"]
+        return self._prior_model(crf[:first], entry, path, backend)
+
+    def _prior_model(self, crf: bytes, entry: dict, path, backend: str) -> Model:
+        """One prior CRF of the file, tagging with the config of its manifest ``entry``."""
         if not isinstance(entry.get("config"), dict):
             raise ModelError("the prior's CRF without its config in the manifest", path=path)
         prior = Model(crf, modelfile.resolved_config({"config": entry["config"]}, path),
@@ -144,7 +157,10 @@ class Model(TaggingModel):
                 self._backend_impl = AveragedBackend(self._backend_impl, self.companion._backend, weight)
             prior = self.config.get("prior") or {}
             if prior.get("weight") and self.prior is not None:  # the prior's, beside the two
-                self._backend_impl = AveragedBackend(self._backend_impl, self.prior._backend, prior["weight"],
+                votes = self.prior._backend
+                for k, more in enumerate(self.more_priors, start=2):  # prior.also: each an equal share
+                    votes = AveragedBackend(votes, more._backend, 1.0 / k)
+                self._backend_impl = AveragedBackend(self._backend_impl, votes, prior["weight"],
                                                      outside_only=prior["vote"] == "outside")
         return self._backend_impl
 

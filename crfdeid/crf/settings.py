@@ -126,11 +126,17 @@ class PriorSettings(Section):
     no prior; ``--set prior=null`` trains a model without one::
 
         prior: {model: default, weight: 0.02, vote: outside}
+
+    ``also``: more model files whose CRFs vote with ``model``'s, each an equal share of ``weight`` (three
+    trainings of one recipe, each a third: ``{model: s29.crf, also: [s41.crf], weight: 0.6667, vote: labels}``
+    in the config of the seed-13 training; docs/history/ens3.md). Left out of the resolved section when empty,
+    so a config without it resolves as before.
     """
 
     model: str = "default"
     weight: float = field(default=0.02, metadata={"min": 0, "max": 1})
     vote: str = field(default="outside", metadata={"choices": PRIOR_VOTES})
+    also: list | None = None
 
     missing = None
 
@@ -142,3 +148,10 @@ class PriorSettings(Section):
             raise ConfigError("prior: a prior votes in a plain CRF model's decoding (no network, no committee)",
                               path=path)
         return super().resolve(value, config, key, path)
+
+    def check(self, config: Mapping, path) -> dict:
+        also = self.also or []
+        if not isinstance(also, list) or not all(isinstance(m, str) and m for m in also):
+            raise ConfigError(f"prior.also must be a list of model files, not {self.also!r}", path=path)
+        out = {"model": self.model, "weight": self.weight, "vote": self.vote}
+        return {**out, "also": list(also)} if also else out

@@ -196,7 +196,9 @@ def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
     """``(crf, entry)``: the CRF of the model the ``prior`` section names and its manifest entry
     (the config its file holds, its labels, the file's SHA-256). A routed file (:mod:`crfdeid.routing`)
     gives its default member's CRF (``routing.default``) with that member's config, and the entry
-    names the member (``member``).
+    names the member (``member``). With ``also`` (more files voting beside it), their CRFs follow the first
+    in the part, each described in the entry's ``also`` list (``crf_size``, ``crf_sha256`` too) and the first's
+    size in ``first_size``: :meth:`crfdeid.crf.model.Model._open_prior` cuts the part by them.
 
     Raises
     ------
@@ -205,7 +207,17 @@ def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
     ConfigError
         ``vote: labels`` with a training corpus whose labels are not the prior's scheme.
     """
-    source = settings["model"]
+    part, entry = _one_prior(settings["model"], settings["vote"], scheme)
+    more = [_one_prior(source, settings["vote"], scheme) for source in settings.get("also") or ()]
+    if not more:
+        return part, entry
+    entry["first_size"] = len(part)
+    entry["also"] = [dict(e, crf_size=len(p), crf_sha256=hashlib.sha256(p).hexdigest()) for p, e in more]
+    return part + b"".join(p for p, _ in more), entry
+
+
+def _one_prior(source: str, vote: str, scheme) -> tuple[bytes, dict]:
+    """One prior file's CRF and its entry (:func:`prior_part`)."""
     path = DEFAULT_MODEL if source == "default" and not Path(source).exists() else Path(source)
     try:
         data = path.read_bytes()
@@ -218,7 +230,7 @@ def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
                          "is a CRF), not a network's", path=path)
     prior = Model(part, resolved_config({"config": _alone(manifest["config"])}, path),
                   {"training": manifest.get("training") or {}}, path)
-    if settings["vote"] == "labels" and prior.scheme is not scheme:
+    if vote == "labels" and prior.scheme is not scheme:
         raise ConfigError(f"prior: vote 'labels' maps the prior's labels ({prior.scheme.name}) onto the "
                           f"training corpus' ({scheme.name}), which are another scheme; set prior.vote: outside "
                           "(P(O) only) or prior: null")

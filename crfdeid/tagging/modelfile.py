@@ -234,7 +234,23 @@ def _check_part(part: bytes, entry: dict, name: str, what: str, path, offset: in
     if hashlib.sha256(part).hexdigest() != entry.get(f"{name}_sha256"):
         raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=offset)
     if name == "crf":
-        check_crfsuite(part, path, base=offset)
+        for at, piece in _pieces(part, entry):
+            check_crfsuite(piece, path, base=offset + at)
+
+
+def _pieces(part: bytes, entry: dict) -> list[tuple[int, bytes]]:
+    """A CRF part cut into its CRFsuite models: the prior's with ``also`` (:func:`crfdeid.crf.train.prior_part`:
+    ``first_size`` and each ``also`` entry's ``crf_size``), every other part whole. Sizes that do not add up to
+    the part's leave it whole (its CRFsuite check then names the damage)."""
+    also = entry.get("also") if isinstance(entry.get("also"), list) else []
+    sizes = [entry.get("first_size"), *(e.get("crf_size") if isinstance(e, dict) else None for e in also)]
+    if not also or not all(isinstance(n, int) and n > 0 for n in sizes) or sum(sizes) != len(part):
+        return [(0, part)]
+    out, at = [], 0
+    for n in sizes:
+        out.append((at, part[at:at + n]))
+        at += n
+    return out
 
 
 def member_files(manifest: dict, part: bytes, path=None) -> dict[str, bytes]:
