@@ -242,11 +242,15 @@ def _pieces(part: bytes, entry: dict) -> list[tuple[int, bytes]]:
     """A CRF part cut into its CRFsuite models: the prior's with ``also`` (:func:`crfdeid.crf.train.prior_part`:
     ``first_size`` and each ``also`` entry's ``crf_size``), every other part whole. Sizes that do not add up to
     the part's leave it whole (its CRFsuite check then names the damage)."""
-    also = entry.get("also") if isinstance(entry.get("also"), list) else []
-    sizes = [entry.get("first_size"), *(e.get("crf_size") if isinstance(e, dict) else None for e in also)]
-    if not also or not all(isinstance(n, int) and n > 0 for n in sizes) or sum(sizes) != len(part):
+    also = entry.get("also")
+    if not isinstance(also, list) or not also:
         return [(0, part)]
-    out, at = [], 0
+    raw = [entry.get("first_size"), *(e.get("crf_size") if isinstance(e, dict) else None for e in also)]
+    sizes: list[int] = [n for n in raw if isinstance(n, int) and n > 0]
+    if len(sizes) != len(raw) or sum(sizes) != len(part):
+        return [(0, part)]
+    out: list[tuple[int, bytes]] = []
+    at = 0
     for n in sizes:
         out.append((at, part[at:at + n]))
         at += n
