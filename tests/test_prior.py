@@ -220,6 +220,8 @@ def test_more_priors_vote_with_equal_shares_and_round_trip(notes, tmp_path):
         assert np.allclose(mixed, sum(parts) / 3)
     again = Model.load(m.save(tmp_path / "three.model"))
     assert _spans(again, notes[:3]) == _spans(m, notes[:3])
+    votes, items = m._backend.votes, [m._item(d.text) for d in notes[:2]]
+    assert len(votes) == 2 and m._backend.main.probabilities_beside(votes[0], items, votes[1:]) is not None  # one pass
     assert "also" not in load_config(TINY)["prior"]  # left out when empty: older configs resolve as before
     with pytest.raises(ConfigError, match="prior.also must be a list"):
         load_config({**TINY, "prior": {"model": "default", "also": "b.crf"}})

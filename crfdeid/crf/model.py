@@ -83,8 +83,11 @@ class Model(TaggingModel):
         self._companion_crf = companion
         self.companion = self._open_companion(companion, path, backend)
         self._prior_crf = prior
-        self.more_priors: list[Model] = []  # set by _open_prior from the config's prior.also
-        self.prior = self._open_prior(prior, path, backend)
+        priors = self._open_priors(prior, path, backend)
+        #: The prior's CRF (the ``prior`` section's ``model``), or None.
+        self.prior = priors[0] if priors else None
+        #: The CRFs of ``prior.also`` (docs/history/ens3.md), voting beside :attr:`prior` with equal shares.
+        self.more_priors = priors[1:]
 
     def _open_companion(self, crf: bytes | None, path, backend: str) -> Model | None:
         """The companion CRF of a config with a ``companion`` section (its ``crf``: CRFsuite bytes)."""
@@ -101,24 +104,19 @@ class Model(TaggingModel):
             raise ModelError("companion CRF labels differ from the manifest's", path=path)
         return self._sharing_features(comp)
 
-    def _open_prior(self, crf: bytes | None, path, backend: str) -> Model | None:
-        """The prior's CRF of a config with a ``prior`` section (``crf``: its CRFsuite bytes), tagging
-        with the config its own file held (the manifest's ``prior`` entry)."""
+    def _open_priors(self, crf: bytes | None, path, backend: str) -> list[Model]:
+        """The prior's CRFs of a config with a ``prior`` section (``crf``: the file's prior part; with
+        ``prior.also`` several, cut by :func:`crfdeid.tagging.modelfile.crf_pieces`), each tagging with the config
+        its own file held (the manifest's ``prior`` entry and its ``also`` entries); empty without a prior."""
         if (crf is None) != (self.config.get("prior") is None):
             raise ModelError("the config's prior section and the prior's CRF come together; "
                              f"this model has {'the section' if crf is None else 'the CRF'} only", path=path)
         if crf is None:
-            return None
+            return []
         entry = self.manifest.get("prior") or {}
-        also = entry.get("also") or []
-        first = entry.get("first_size", len(crf)) if also else len(crf)
-        if also and (not isinstance(first, int) or first + sum(e.get("crf_size", -1) for e in also) != len(crf)):
-            raise ModelError("corrupt model manifest (the prior entry's first_size and also sizes)", path=path)
-        at = first  # the CRFs of prior.also (docs/history/ens3.md), voting beside the first with equal shares
-        for more in also:
-            self.more_priors.append(self._prior_model(crf[at:at + more["crf_size"]], more, path, backend))
-            at += more["crf_size"]
-        return self._prior_model(crf[:first], entry, path, backend)
+        entries = [entry, *(entry.get("also") or ())]
+        return [self._prior_model(piece, e, path, backend)
+                for (_, piece), e in zip(modelfile.crf_pieces(crf, entry, path), entries)]
 
     def _prior_model(self, crf: bytes, entry: dict, path, backend: str) -> Model:
         """One prior CRF of the file, tagging with the config of its manifest ``entry``."""
@@ -157,9 +155,7 @@ class Model(TaggingModel):
                 self._backend_impl = AveragedBackend(self._backend_impl, self.companion._backend, weight)
             prior = self.config.get("prior") or {}
             if prior.get("weight") and self.prior is not None:  # the prior's, beside the two
-                votes = self.prior._backend
-                for k, more in enumerate(self.more_priors, start=2):  # prior.also: each an equal share
-                    votes = AveragedBackend(votes, more._backend, 1.0 / k)
+                votes = [m._backend for m in (self.prior, *self.more_priors)]  # prior.also: each an equal share
                 self._backend_impl = AveragedBackend(self._backend_impl, votes, prior["weight"],
                                                      outside_only=prior["vote"] == "outside")
         return self._backend_impl

@@ -8,7 +8,7 @@ takes (``c1``, ``c2``, ``max_iterations``, ``feature.minfreq``...), asked of
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import pycrfsuite
 
@@ -153,5 +153,7 @@ class PriorSettings(Section):
         also = self.also or []
         if not isinstance(also, list) or not all(isinstance(m, str) and m for m in also):
             raise ConfigError(f"prior.also must be a list of model files, not {self.also!r}", path=path)
-        out = {"model": self.model, "weight": self.weight, "vote": self.vote}
-        return {**out, "also": list(also)} if also else out
+        out = asdict(self)
+        if not also:
+            del out["also"]
+        return out

@@ -126,8 +126,14 @@ def threshold_labels(labels: list[str], candidates: Sequence[int], marginal, oth
     return labels
 
 
+def _mean(arrays: list) -> np.ndarray:
+    """The element-wise mean of the votes' arrays (one: itself, as a single vote was read before ``prior.also``)."""
+    return arrays[0] if len(arrays) == 1 else sum(arrays[1:], arrays[0]) / len(arrays)
+
+
 class AveragedBackend:
-    """Two CRFs' votes on the same tokens: ``(1 - weight) * main + weight * other`` marginals.
+    """CRFs' votes on the same tokens: ``(1 - weight) * main + weight * other`` marginals (``other`` a backend,
+    or a list of backends whose marginals are averaged first, each an equal share: ``prior.also``).
 
     The labels start from the main CRF's Viterbi labels; with a threshold, an ``O`` token whose
     averaged P(O) is below it becomes PHI (:func:`threshold_labels` on the averaged marginals),
@@ -152,26 +158,35 @@ class AveragedBackend:
     """
 
     def __init__(self, main, other, weight: float, outside_only: bool = False):
-        self.main, self.other, self.weight, self.outside_only = main, other, weight, outside_only
+        self.main, self.weight, self.outside_only = main, weight, outside_only
+        #: The voting backends (one, or ``prior.also``'s several with equal shares).
+        self.votes = list(other) if isinstance(other, (list, tuple)) else [other]
         self.labels = list(main.labels)
         self._outside = self.labels.index(OUTSIDE)
         self._others = [lab for lab in self.labels if lab != OUTSIDE]
         self._column = {lab: j for j, lab in enumerate(self.labels)}
-        # The other CRF's column of each main label (a label it lacks: the zero column appended).
-        self._take = np.array([other.labels.index(lab) if lab in other.labels else len(other.labels)
-                               for lab in self.labels], dtype=np.intp)
-        self._other_outside = list(other.labels).index(OUTSIDE)
+        # Each vote's column of each main label (a label it lacks: the zero column appended), and its O column.
+        self._takes = [np.array([v.labels.index(lab) if lab in v.labels else len(v.labels) for lab in self.labels],
+                                dtype=np.intp) for v in self.votes]
+        self._vote_outsides = [list(v.labels).index(OUTSIDE) for v in self.votes]
+
+    @property
+    def other(self):
+        """The first voting backend (the only one without ``prior.also``)."""
+        return self.votes[0]
 
     def _marginal(self, p: np.ndarray, label: str, t: int) -> float:
         return p[t, self._column[label]]
 
-    def _average(self, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    def _average(self, pa: np.ndarray, *pbs: np.ndarray) -> np.ndarray:
+        """The main CRF's marginals ``pa`` and the votes' ``pbs`` (one per vote, in :attr:`votes` order) averaged."""
         w = self.weight
         if not self.outside_only:
-            pb = np.concatenate([pb, np.zeros((len(pb), 1))], axis=1)[:, self._take]
-            return (1.0 - w) * pa + w * pb
+            mapped = [np.concatenate([pb, np.zeros((len(pb), 1))], axis=1)[:, take]
+                      for pb, take in zip(pbs, self._takes)]
+            return (1.0 - w) * pa + w * _mean(mapped)
         o = self._outside
-        p_o = (1.0 - w) * pa[:, o] + w * pb[:, self._other_outside]
+        p_o = (1.0 - w) * pa[:, o] + w * _mean([pb[:, j] for pb, j in zip(pbs, self._vote_outsides)])
         p = pa * ((1.0 - p_o) / np.maximum(1.0 - pa[:, o], 1e-12))[:, None]  # PHI labels: the main's shares
         p[:, o] = p_o
         return p
@@ -179,11 +194,14 @@ class AveragedBackend:
     def probabilities(self, items) -> list[tuple[list[str], np.ndarray]]:
         """Per document: the main CRF's Viterbi labels and the averaged marginals (``labels`` order).
 
-        Two backends that read one featurizer compute its features once (``probabilities_beside``)."""
+        Backends that read one featurizer compute its features once (``probabilities_beside``)."""
         beside = getattr(self.main, "probabilities_beside", None)
-        both = beside(self.other, items) if beside is not None else None
-        mine, theirs = both if both is not None else (self.main.probabilities(items), self.other.probabilities(items))
-        return [(labels, self._average(pa, pb)) for (labels, pa), (_, pb) in zip(mine, theirs)]
+        got = beside(self.votes[0], items, self.votes[1:]) if beside is not None else None
+        if got is None:
+            got = (self.main.probabilities(items), *(v.probabilities(items) for v in self.votes))
+        mine, *theirs = got
+        return [(labels, self._average(pa, *(p for _, p in votes))) for (labels, pa), *votes in zip(mine, *theirs)]
+
 
     def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list[tuple]:
         """``(labels, p_outside, marginals)`` of each ``(text, tokens, segments)`` (``NumpyTagger.run``)."""

@@ -39,6 +39,7 @@ file, an unknown format or a model written by a newer crfdeid than the one runni
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -234,27 +235,31 @@ def _check_part(part: bytes, entry: dict, name: str, what: str, path, offset: in
     if hashlib.sha256(part).hexdigest() != entry.get(f"{name}_sha256"):
         raise ModelError("corrupt model file (checksum mismatch)", path=path, offset=offset)
     if name == "crf":
-        for at, piece in _pieces(part, entry):
+        for at, piece in crf_pieces(part, entry, path):
             check_crfsuite(piece, path, base=offset + at)
 
 
-def _pieces(part: bytes, entry: dict) -> list[tuple[int, bytes]]:
-    """A CRF part cut into its CRFsuite models: the prior's with ``also`` (:func:`crfdeid.crf.train.prior_part`:
-    ``first_size`` and each ``also`` entry's ``crf_size``), every other part whole. Sizes that do not add up to
-    the part's leave it whole (its CRFsuite check then names the damage)."""
+def crf_pieces(part: bytes, entry: dict, path=None) -> list[tuple[int, bytes]]:
+    """A CRF part as ``(offset, CRFsuite model)`` pairs: the prior's part with ``also`` is its CRFs one after another
+    (:func:`crfdeid.crf.train.prior_part`: ``first_size`` and each ``also`` entry's ``crf_size``), every other
+    part one model. Used where the file is checked and where the prior's CRFs are opened
+    (:meth:`crfdeid.crf.model.Model._open_priors`).
+
+    Raises
+    ------
+    ModelError
+        ``also`` sizes that are not positive integers adding up to the part's size.
+    """
     also = entry.get("also")
-    if not isinstance(also, list) or not also:
+    if not also:
         return [(0, part)]
-    raw = [entry.get("first_size"), *(e.get("crf_size") if isinstance(e, dict) else None for e in also)]
-    sizes: list[int] = [n for n in raw if isinstance(n, int) and n > 0]
+    raw = [entry.get("first_size"), *(e.get("crf_size") if isinstance(e, dict) else None for e in also)] \
+        if isinstance(also, list) else [None]
+    sizes: list[int] = [n for n in raw if isinstance(n, int) and not isinstance(n, bool) and n > 0]
     if len(sizes) != len(raw) or sum(sizes) != len(part):
-        return [(0, part)]
-    out: list[tuple[int, bytes]] = []
-    at = 0
-    for n in sizes:
-        out.append((at, part[at:at + n]))
-        at += n
-    return out
+        raise ModelError("corrupt model manifest (the prior entry's first_size and also sizes)", path=path)
+    starts = [0, *itertools.accumulate(sizes)]
+    return [(at, part[at:end]) for at, end in zip(starts, starts[1:])]
 
 
 def member_files(manifest: dict, part: bytes, path=None) -> dict[str, bytes]:

@@ -300,22 +300,25 @@ class NumpyTagger:
         with _one_blas_thread():
             return self._probabilities(items, self._scores(items))
 
-    def probabilities_beside(self, other, items) -> tuple[list, list] | None:
-        """``(self.probabilities(items), other.probabilities(items))``, each group's features computed
-        once (:class:`~crfdeid.crf.numpy.emission.SharedKeys`) when ``other`` is a tagger of the same
-        featurizer object (a model and its prior of one feature set); None otherwise. ``other``'s
-        labels are None, not decoded: a vote (``AveragedBackend``) reads only its marginals."""
-        if not isinstance(other, NumpyTagger) or other.scorer.featurizer is not self.scorer.featurizer:
+    def probabilities_beside(self, other, items, more=()) -> tuple[list, ...] | None:
+        """``(self.probabilities(items), other.probabilities(items), *(m.probabilities(items) for m in more))``,
+        each group's features computed once (:class:`~crfdeid.crf.numpy.emission.SharedKeys`) when ``other`` and
+        ``more`` are taggers of the same featurizer object (a model and its priors of one feature set); None
+        otherwise. The votes' labels are None, not decoded: a vote (``AveragedBackend``) reads only marginals."""
+        votes = [other, *more]
+        if not all(isinstance(v, NumpyTagger) and v.scorer.featurizer is self.scorer.featurizer for v in votes):
             return None
         docs = [(text, toks) for text, toks, _ in items]
-        mine, theirs = [], []
+        mine: list = []
+        theirs: list[list] = [[] for _ in votes]
         with _one_blas_thread():
             for group in _groups(docs, SCORE_TOKENS):
                 shared = SharedKeys(self.scorer.featurizer)
                 mine.append(self.scorer.scores_many(group, shared))
-                theirs.append(other.scorer.scores_many(group, shared))
+                for v, scores in zip(votes, theirs):
+                    scores.append(v.scorer.scores_many(group, shared))
             return (self._probabilities(items, self._joined(mine)),
-                    other._probabilities(items, other._joined(theirs), decode=False))
+                    *(v._probabilities(items, v._joined(scores), decode=False) for v, scores in zip(votes, theirs)))
 
     def _probabilities(self, items, allscores, decode: bool = True):
         y, probs, offsets = self._infer_batch(items, True, allscores, decode)
