@@ -392,6 +392,12 @@ CHECKED = [
     ("check26", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),  # Rimini, H294
     ("check26", *FR_NIR_97),  # born in Martinique
     ("check26", *NZ_NHI),  # Cook Islanders referred to Auckland
+    ("check27", "IDNUM", r"\d{6}-\d{4}", "is_.kennitala"),  # a baby and her parents (century digits 0 and 9)
+    ("check27", "IDNUM", r"[3-6]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "ee.ik"),
+    ("check27", "IDNUM", r"\d{7,8}-[\dKk]", "cl.rut"),  # RUTs written without dots, as on a run sheet
+    ("check27", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", _uy_ci),
+    ("check27", "IDNUM", r"19\d{11}", _lu_matricule),
+    ("check27", "IDNUM", r"\d{7}50\d{4}", "si.emso"),  # register 50: Slovenia
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
