@@ -180,6 +180,54 @@ def test_sparse_transitions_give_the_dense_labels_even_on_ties(seed, monkeypatch
 
 
 
+def _viterbi_one_at_a_time(E, T):
+    """Textbook Viterbi of one segment: back pointers stored at each step, the first best label on ties."""
+    score, back = E[0].copy(), []
+    for t in range(1, len(E)):
+        sums = score[:, None] + T
+        back.append(sums.argmax(axis=0))
+        score = sums.max(axis=0) + E[t]
+    path = [int(score.argmax())]
+    for b in reversed(back):
+        path.append(int(b[path[-1]]))
+    return path[::-1]
+
+
+@pytest.mark.parametrize("dense", [False, True])
+def test_viterbi_takes_the_textbook_path_on_ties(dense, monkeypatch):
+    # back pointers recomputed for the chosen labels only pick what stored ones would, first on ties
+    from crfdeid.crf.numpy import sparse_max
+    rng = np.random.default_rng(11)
+    L = 30
+    T = np.where(rng.random((L, L)) < 0.05, rng.integers(-2, 3, size=(L, L)), 0).astype(float)
+    E = rng.integers(-2, 2, size=(300, L)).astype(float)  # small integers: many exact ties
+    ends = np.cumsum(rng.integers(1, 30, size=30))
+    ends = ends[ends <= 300]
+    bounds = list(zip([0] + ends[:-1].tolist(), ends.tolist()))
+    if dense:
+        monkeypatch.setattr(sparse_max.SparseMax, "worth", staticmethod(lambda t: False))
+    got = viterbi(E[:ends[-1]], T, bounds)
+    assert [got[a:b].tolist() for a, b in bounds] == [_viterbi_one_at_a_time(E[a:b], T) for a, b in bounds]
+
+
+def test_scores_started_from_the_first_block_equal_a_sum_from_zeros(models, docs, monkeypatch):
+    # the own word rows are taken as the sums' first terms: the same bits as adding them to zeros
+    from crfdeid.crf.numpy import emission
+    texts = [d.text for d in docs[:6]] + ["", "Lee", "Dr Lee", "x"]
+    items = [(t, tokens_for(t)) for t in texts]
+    scorer = EmissionScorer(models[0].featurizer, read_weights(models[0]._crf))
+    got = scorer.scores_many(items)
+
+    def from_zeros(self, table, ids, offsets):
+        out = np.zeros((len(ids), table.shape[2]))
+        self.add(out, table, ids, offsets)
+        return out
+
+    monkeypatch.setattr(emission._Window, "start", from_zeros)
+    scorer.clear_cache()
+    assert np.array_equal(got, scorer.scores_many(items))
+    assert got.tobytes() == scorer.scores_many(items).tobytes()
+
 @pytest.mark.parametrize("segments", [1, 5, 200])
 def test_the_chain_of_maxima_gives_the_reduceat_maxima(segments, monkeypatch):
     from crfdeid.crf.numpy import sparse_max

@@ -81,7 +81,7 @@ class SparseMax:
         """The maxima, shape (labels, segments), of ``prev`` of that shape."""
         L, k = prev.shape
         table = np.empty((self.levels * L, k))  # rows lev * L + r: max of table rows r .. r + 2**lev
-        np.take(prev, self.order, axis=0, out=table[:L])
+        np.take(prev, self.order, axis=0, out=table[:L], mode="clip")  # "clip": unbuffered (the rows are labels)
         for lev in range(1, self.levels):
             half, n, src = 1 << (lev - 1), L - (1 << lev) + 1, (lev - 1) * L
             np.maximum(table[src:src + n], table[src + half:src + half + n], out=table[lev * L:lev * L + n])

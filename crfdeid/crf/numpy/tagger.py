@@ -170,10 +170,14 @@ def viterbi(emissions: np.ndarray, transition: np.ndarray, bounds) -> np.ndarray
         np.add(top, em[:, rows], out=score)
     found = np.empty(len(emissions), dtype=np.intp)
     found[steps.last] = best_t[:, steps.last].argmax(axis=0)
+    into = np.ascontiguousarray(transition.T)  # row j: the scores of every label followed by j
     for t in range(len(steps.running) - 1, 0, -1):
         rows, k = steps.block(t), steps.running[t]
         prev = slice(steps.at[t - 1], steps.at[t - 1] + k)  # the same segments one step back
-        found[prev] = (best_t[:, prev] + transition[:, found[rows]]).argmax(axis=0)
+        # Segments by rows, labels by columns: an argmax along contiguous rows, no transposed copy.
+        back = np.take(into, found[rows], axis=0)
+        back += best_t[:, prev].T
+        found[prev] = back.argmax(axis=1)
     labels[steps.forward] = found
     return labels
 
