@@ -327,3 +327,16 @@ def test_jobs_and_startup_targets_of_issue_37(one, two, met):
     t = targets(res)
     assert t["jobs_2_vs_1"]["met"] is met and t["startup_cpu_seconds"]["met"] is False
     assert t["words_per_cpu_s_vs_deid_pl"]["met"] is None  # not measured: deid.pl absent
+
+
+def test_every_vote_of_a_prior_with_also_is_timed():
+    """``prior.also``'s votes are CRFs the stage clock wraps too, not only the first one."""
+    from types import SimpleNamespace
+
+    from crfdeid.experiments.bench.stages import _crf_parts
+    from crfdeid.tagging.decoding import AveragedBackend
+
+    main, a, b, c = (SimpleNamespace(labels=["O", "B-DATE"]) for _ in range(4))
+    votes = AveragedBackend(main, [a, b], 0.6)
+    assert _crf_parts(votes) == [main, a, b]
+    assert _crf_parts(AveragedBackend(votes, c, 0.02)) == [main, a, b, c]  # nested: a companion's vote around it

@@ -198,7 +198,7 @@ def prior_part(settings: dict, scheme) -> tuple[bytes, dict]:
     gives its default member's CRF (``routing.default``) with that member's config, and the entry
     names the member (``member``). With ``also`` (more files voting beside it), their CRFs follow the first
     in the part, each described in the entry's ``also`` list (``crf_size``, ``crf_sha256`` too) and the first's
-    size in ``first_size``: :meth:`crfdeid.crf.model.Model._open_prior` cuts the part by them.
+    size in ``first_size``: :meth:`crfdeid.crf.model.Model._open_priors` cuts the part by them.
 
     Raises
     ------

@@ -202,7 +202,6 @@ class AveragedBackend:
         mine, *theirs = got
         return [(labels, self._average(pa, *(p for _, p in votes))) for (labels, pa), *votes in zip(mine, *theirs)]
 
-
     def run(self, items, o_threshold, want_marginals=False, o_words=frozenset()) -> list[tuple]:
         """``(labels, p_outside, marginals)`` of each ``(text, tokens, segments)`` (``NumpyTagger.run``)."""
         out = []

@@ -86,9 +86,9 @@ class _TimedTagger:
 
 
 def _crf_parts(backend) -> list:
-    """The CRF backends of ``backend``: itself, or both sides of each (nested) vote."""
-    if isinstance(backend, AveragedBackend):  # a companion's or a prior's vote: both CRFs are timed
-        return _crf_parts(backend.main) + _crf_parts(backend.other)
+    """The CRF backends of ``backend``: itself, or the main side and every vote of each (nested) vote."""
+    if isinstance(backend, AveragedBackend):  # a companion's or the priors' votes (prior.also too): all are timed
+        return [part for side in (backend.main, *backend.votes) for part in _crf_parts(side)]
     return [backend]
 
 
