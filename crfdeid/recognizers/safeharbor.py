@@ -16,8 +16,9 @@ touch it). It cannot be switched off. Forms (span = the identifier only):
   letters then six or more digits (``LV-3381204``) without a label;
 * ``SSN``, ``PHONE``, ``FAX`` (a phone number after "fax"), ``EMAIL``, ``URL``, ``IPADDR``;
 * ``PATIENT``: a newborn's surname after ``Baby Boy``/``Baby Girl``/``BB``/``BG``;
-* ``USERNAME``: a handle after the name of a social network (``Twitter @jlee_88``) or after
-  ``username:``/``user name is``;
+* ``USERNAME``: a handle after the name of a social network (``Twitter @jlee_88``), after
+  ``username:``/``user name is``, and a record system's user name alone after its user word in several languages
+  (``(user rdebono2)``, ``Benutzer hoferb;``);
 * ``DATE``: a numeric month/day (and year) right after a weekday (``Tues 9/3``, ``Monday,
   3/14/98``); dates in either order with a year, dotted, ISO, and with a month name
   (:mod:`.dateforms`); a bare ``3/4`` is the CRF's: written alone it is too like a ratio or a dose;
@@ -105,6 +106,17 @@ def _surname_after_initials(word: str) -> bool:
     plain, frequent = _newborn_words()
     low = word.lower()
     return low not in plain or low in frequent
+
+
+def _user_name(value: str) -> bool:
+    """``value`` after a user word is a user name: three letters at least, and a digit, ``.``, ``_`` or ``-`` in it
+    or no common or clinical word and no English ending (``cannabis user daily.``, ``CPAP user nightly.``)."""
+    if sum(c.isalpha() for c in value) < 3:
+        return False
+    if any(c.isdigit() or c in "._-" for c in value):
+        return True
+    low = value.lower()
+    return low not in fixedforms.plain_words() and not low.endswith(("ing", "ed", "ly"))
 
 
 def prepare() -> None:
@@ -204,6 +216,8 @@ def _spans(name: str, sub, m, text: str) -> list[Span]:
         word = m.group("value")
         if word.lower() in _R.NOT_SURNAMES or (m.group()[:2] in ("BB", "BG") and not _surname_after_initials(word)):
             return []
+    if name == "username_after" and not _user_name(m.group("value")):
+        return []
     if name == "phone_label" and m.group("label").lower() == "fax":
         sub = "FAX"
     if name == "phone" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
