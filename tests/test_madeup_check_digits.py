@@ -398,6 +398,15 @@ CHECKED = [
     ("check27", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", _uy_ci),
     ("check27", "IDNUM", r"19\d{11}", _lu_matricule),
     ("check27", "IDNUM", r"\d{7}50\d{4}", "si.emso"),  # register 50: Slovenia
+    ("check28", "IDNUM", r"[1256]\d{12}", "ro.cnp"),  # Cluj, county 12
+    ("check28", "IDNUM", r"[3-9]\d{9}", "bg.egn"),  # born 1930-1999 (an RNOKPP of the 1970s starts 2, an NPI 1)
+    ("check28", "IDNUM", r"\d{9}-\d", "ec.ci"),  # a cedula written with its check digit apart, as charts print it
+    ("check28", "IDNUM", r"[4-9]\d{10}", "hr.oib"),  # not an AMKA, which starts with a day of the month
+    ("check28", "IDNUM", r"[A-Za-z]\d{12}[0-9A-Za-z]", "mu.nid"),  # written in lower case on a lower-case chart
+    ("check28", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "gr.amka"),
+    ("check28", "IDNUM", r"2\d{9}", "ua.rntrc"),
+    ("check28", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),  # a Costa Rican cedula: no check digit, its valid parts
+    ("check28", *US_NPI),
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
