@@ -108,8 +108,8 @@ def _world_month(m) -> bool:
 
 
 def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
-    if name.startswith("world"):
-        return _world_month(m)
+    if name.startswith("world"):  # its month checked by matches()
+        return True
     if name == "range":
         a, b = int(m.group("a")), int(m.group("b") or 1)
         return 1 <= a <= 31 and day_and_month(a, b) and day_and_month(int(m.group("c")), int(m.group("d")))
@@ -143,7 +143,10 @@ def matches(text: str) -> list[tuple[str, Span]]:
         return []
     found: dict[Span, str] = {}
     for name, rx in _compiled().items():
+        world = name.startswith("world")
         for m in rx.finditer(text):
+            if world and not _world_month(m):  # most matches are a number and a word (``3 days``): out at once
+                continue
             start = m.start("mon") if name in ("written_month_day", "world_month_year") else m.start()
             ranged = False
             if name == "written_day_month":
