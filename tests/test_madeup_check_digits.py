@@ -329,6 +329,26 @@ CHECKED = [
     ("check28", "IDNUM", r"2\d{9}", "ua.rntrc"),
     ("check28", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),  # a Costa Rican cedula: no check digit, its valid parts
     ("check28", *US_NPI),
+    ("check29", "IDNUM", r"[89]\d{10}", "tr.tckimlik"),  # the set's other 11-digit numbers start 1-7
+    ("check29", "IDNUM", r"\d{6}-[1-4]\d{6}", "kr.rrn"),
+    ("check29", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("check29", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
+    ("check29", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),
+    ("check29", "IDNUM", r"\d{9}", "il.idnr"),
+    ("check29", "IDNUM", r"\d{6}-\d{3}[A-Y]", "fi.hetu"),  # a HETU with a letter check character
+    ("check29", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check29", "HEALTHPLAN", r"\d{4} \d{2} \d{4} \d", "luhn"),  # a Mexican NSS
+    ("check29", "IDNUM", r"\d{6}-\d{3}[1-8]", "dk.cpr"),  # a kennitala ends in 9 (born in the 1900s)
+    ("check29", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "no.fodselsnummer"),
+    ("check29", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{5}", "pl.pesel"),  # born in the 1900s
+    ("check29", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("check29", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),  # a Cartao SUS
+    ("check29", "IDNUM", r"19\d{6}-\d{4}", "se.personnummer"),  # written with the century
+    ("check29", "IDNUM", r"[12] \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("check29", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
+    ("check29", "IDNUM", r"\d{4} \d{6}", "at.vnr"),
+    ("check29", "IDNUM", r"\d{6}-\d{3}9", "is_.kennitala"),
+    ("check29", "IDNUM", r"[34]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "lt.asmens"),
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
