@@ -342,7 +342,7 @@ CHECKED = [
     ("check29", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "no.fodselsnummer"),
     ("check29", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{5}", "pl.pesel"),  # born in the 1900s
     ("check29", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
-    ("check29", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),  # a Cartao SUS
+    ("check29", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),  # a Cartao SUS
     ("check29", "IDNUM", r"19\d{6}-\d{4}", "se.personnummer"),  # written with the century
     ("check29", "IDNUM", r"[12] \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
     ("check29", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
