@@ -121,16 +121,17 @@ def common_words() -> dict:
         f"of top_n_list('en') with zipf_frequency('en') >= {FREQUENT_ZIPF}, by frequency", licence)}
 
 
-#: Words of other languages' month names that are also common English words or too short to be told
-#: from one (``here``, ``out``, ``mac``, ``dame``...): left out of ``months_world``.
+#: Other languages' month names that are common English words (Zipf at least this: ``here``, ``out``, ``mac``,
+#: ``dame``) are left out of ``months_world``, but these (a month beside a number in the notes that write them).
 MONTHS_WORLD_ZIPF = 3.0
-MONTHS_WORLD_KEEP = ("mai", "maj", "mei", "mars", "mart", "mayo")  # common elsewhere, a month beside a number
+MONTHS_WORLD_KEEP = ("mai", "maj", "mei", "mars", "mart", "mayo")
 
 
 def month_lists() -> dict:
     """``months_world``: the wide month names of every language of the Unicode CLDR (through Babel), in the
     format and stand-alone forms (``novembre``, ``listopadu``, ``ledna``, ``noviembre``, ``Dezember``), lower
     case, without the English ones (``months``) and without those that are common English words."""
+    import babel
     import wordfreq
     from babel import Locale, localedata
     english = {w.lower() for w in _words(hw.MONTHS)}
@@ -148,7 +149,6 @@ def month_lists() -> dict:
                 for w in read_list(name, HERE)[0]}  # ``uti``: a urinary tract infection before a month's
     kept = sorted(w for w in words if w not in clinical
                   and (w in MONTHS_WORLD_KEEP or wordfreq.zipf_frequency(w, "en") < MONTHS_WORLD_ZIPF))
-    import babel
     source = (f"PyPI 'babel' {babel.__version__} (Unicode CLDR): the wide month names, format and stand-alone, "
               f"of every language, lower case, without the English ones and without words of English Zipf "
               f"{MONTHS_WORLD_ZIPF} or more but {', '.join(MONTHS_WORLD_KEEP)} and without the words of "
