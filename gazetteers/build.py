@@ -121,6 +121,41 @@ def common_words() -> dict:
         f"of top_n_list('en') with zipf_frequency('en') >= {FREQUENT_ZIPF}, by frequency", licence)}
 
 
+#: Other languages' month names that are common English words (Zipf at least this: ``here``, ``out``, ``mac``,
+#: ``dame``) are left out of ``months_world``, but these (a month beside a number in the notes that write them).
+MONTHS_WORLD_ZIPF = 3.0
+MONTHS_WORLD_KEEP = ("mai", "maj", "mei", "mars", "mart", "mayo")
+
+
+def month_lists() -> dict:
+    """``months_world``: the wide month names of every language of the Unicode CLDR (through Babel), in the
+    format and stand-alone forms (``novembre``, ``listopadu``, ``ledna``, ``noviembre``, ``Dezember``), lower
+    case, without the English ones (``months``) and without those that are common English words."""
+    import babel
+    import wordfreq
+    from babel import Locale, localedata
+    english = {w.lower() for w in _words(hw.MONTHS)}
+    words = set()
+    for ident in localedata.locale_identifiers():
+        loc = Locale.parse(ident)
+        if loc.territory or loc.script or loc.variant:
+            continue
+        for context in ("format", "stand-alone"):
+            for name in (loc.months.get(context) or {}).get("wide", {}).values():
+                word = name.strip().lower()
+                if len(word) >= 3 and word.replace("-", "").isalpha() and word not in english:
+                    words.add(word)
+    clinical = {w.lower() for name in ("clinical_words", "clinical_abbrevs", "drug_names")
+                for w in read_list(name, HERE)[0]}  # ``uti``: a urinary tract infection before a month's
+    kept = sorted(w for w in words if w not in clinical
+                  and (w in MONTHS_WORLD_KEEP or wordfreq.zipf_frequency(w, "en") < MONTHS_WORLD_ZIPF))
+    source = (f"PyPI 'babel' {babel.__version__} (Unicode CLDR): the wide month names, format and stand-alone, "
+              f"of every language, lower case, without the English ones and without words of English Zipf "
+              f"{MONTHS_WORLD_ZIPF} or more but {', '.join(MONTHS_WORLD_KEEP)} and without the words of "
+              f"clinical_words, clinical_abbrevs and drug_names")
+    return {"months_world": (kept, source, "Unicode License v3 (CLDR data); Babel BSD-3-Clause")}
+
+
 def _combine(heads: list[str], tails: list[str], seed: int, n: int) -> list[str]:
     combos = [f"{h} {t}" for h, t in product(heads, tails)]
     random.Random(seed).shuffle(combos)
@@ -272,6 +307,8 @@ def main(argv=None) -> int:
     parser.add_argument("--surrogates-only", action="store_true",
                         help="rebuild only surrogates/ from the name lists already in --out "
                              "(no source package needed)")
+    parser.add_argument("--months-only", action="store_true",
+                        help="rebuild only months_world (needs babel and wordfreq)")
     parser.add_argument("--handwritten-only", action="store_true",
                         help="rebuild only the lists of gazetteers/handwritten.py (no source package needed)")
     args = parser.parse_args(argv)
@@ -279,6 +316,10 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     if args.handwritten_only:
         for name, (entries, source, licence) in sorted(handwritten_lists(read_list("surnames", out)[0]).items()):
+            write_list(name, entries, source, licence, out)
+        return 0
+    if args.months_only:
+        for name, (entries, source, licence) in month_lists().items():
             write_list(name, entries, source, licence, out)
         return 0
     if args.surrogates_only:
@@ -291,6 +332,7 @@ def main(argv=None) -> int:
     lists.update(handwritten_lists(lists["surnames"][0]))
     lists.update(nickname_list())
     lists.update(clinical_lexicon(lists))
+    lists.update(month_lists())  # after the clinical lists it leaves out (read from this folder)
     import build_specialty  # the specialty notes' vocabulary (ICD-10-CM sites, devices, codes; units...)
     lists.update(build_specialty.icd10_lists())
     lists.update(build_specialty.own_lists())

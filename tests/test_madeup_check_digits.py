@@ -6,119 +6,41 @@ from __future__ import annotations
 import re
 
 import pytest
+from madeup_schemes import (
+    cns,
+    dk_cpr,
+    hkid,
+    iin,
+    ir_meli,
+    jmbg,
+    kvnr,
+    kw_civil,
+    lu_matricule,
+    medicare,
+    nhi,
+    npi,
+    nric,
+    ru_snils,
+    sv_dui,
+    taj,
+    tw_id,
+    uy_ci,
+    uz_pinfl,
+)
 
 from crfdeid.experiments import madeup
 
-
-def _medicare(s: str) -> bool:
-    d = s.replace(" ", "")
-    return len(d) == 10 and sum(int(a) * w for a, w in zip(d, (1, 3, 7, 9, 1, 3, 7, 9))) % 10 == int(d[8])
-
-
-def _nhi(s: str) -> bool:
-    letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
-    vals = [letters.index(c) + 1 for c in s[:3]] + [int(c) for c in s[3:6]]
-    return (11 - sum(v * w for v, w in zip(vals, (7, 6, 5, 4, 3, 2))) % 11) % 11 == int(s[6])
-
-
-def _cns(s: str) -> bool:
-    d = re.sub(r"\D", "", s)
-    return len(d) == 15 and sum(int(c) * (15 - i) for i, c in enumerate(d)) % 11 == 0
-
-
-def _npi(s: str) -> bool:  # a US NPI: Luhn with the prefix 80840
-    digits = [int(c) for c in "80840" + s][::-1]
-    return sum(d if i % 2 == 0 else (2 * d - 9 if d > 4 else 2 * d) for i, d in enumerate(digits)) % 10 == 0
-
-
-def _kvnr(s: str) -> bool:  # a German KVNR: the letter as 01-26, then digits weighted 1, 2, digit sums mod 10
-    digits = f"{ord(s[0]) - 64:02d}" + s[1:9]
-    products = [int(c) * (2 if i % 2 else 1) for i, c in enumerate(digits)]
-    return sum(p // 10 + p % 10 for p in products) % 10 == int(s[9])
-
-
-def _nric(s: str) -> bool:
-    total = sum(int(a) * w for a, w in zip(s[1:8], (2, 7, 6, 5, 4, 3, 2))) + (4 if s[0] in "TG" else 0)
-    return "JZIHGFEDCBA"[total % 11] == s[8]
-
-
-def _uy_ci(s: str) -> bool:  # a Uruguayan cedula de identidad: weights 2987634, check (10 - sum) mod 10
-    d = re.sub(r"\D", "", s)
-    return (10 - sum(int(a) * w for a, w in zip(d, (2, 9, 8, 7, 6, 3, 4))) % 10) % 10 == int(d[7])
-
-
-def _jmbg(s: str) -> bool:  # a Serbian JMBG: weights 765432765432, check 11 - sum mod 11 (0 when above 9)
-    m = 11 - sum(int(a) * w for a, w in zip(s, (7, 6, 5, 4, 3, 2) * 2)) % 11
-    return (0 if m > 9 else m) == int(s[12])
-
-
-def _taj(s: str) -> bool:  # a Hungarian TAJ number: weights 3 and 7 in turn, the sum mod 10 is the ninth digit
-    d = s.replace(" ", "")
-    return sum(int(a) * (3 if i % 2 == 0 else 7) for i, a in enumerate(d[:8])) % 10 == int(d[8])
-
-
-def _iin(s: str) -> bool:  # a Kazakh IIN: weights 1..11 mod 11, a second pass with 3..11, 1, 2 when that gives 10
-    check = sum(int(a) * w for a, w in zip(s, range(1, 12))) % 11
-    if check == 10:
-        check = sum(int(a) * w for a, w in zip(s, (3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2))) % 11
-    return check == int(s[11])
-
-
-def _tw_id(s: str) -> bool:  # a Taiwanese national ID: the letter as 10-35, weights 1, 9, 8..1, 1, sum mod 10 is 0
-    v = "ABCDEFGHJKLMNPQRSTUVXYWZIO".index(s[0]) + 10
-    return (v // 10 + v % 10 * 9 + sum(int(a) * w for a, w in zip(s[1:], (8, 7, 6, 5, 4, 3, 2, 1, 1)))) % 10 == 0
-
-
-def _hkid(s: str) -> bool:  # an HKID with one letter: a space as 36 (weight 9), the letter 10-35 (8), digits 7..2
-    total = 36 * 9 + (ord(s[0]) - 55) * 8 + sum(int(a) * w for a, w in zip(s[1:7], (7, 6, 5, 4, 3, 2)))
-    return {10: "A", 11: "0"}.get(11 - total % 11, str(11 - total % 11)) == s[8]
-
-
-def _dk_cpr(s: str) -> bool:  # a Danish CPR number of before 2007: weights 4327654321, the sum mod 11 is 0
-    return sum(int(a) * w for a, w in zip(s.replace("-", ""), (4, 3, 2, 7, 6, 5, 4, 3, 2, 1))) % 11 == 0
-
-
-def _ir_meli(s: str) -> bool:  # an Iranian national code: weights 10..2, the remainder r mod 11 is r (< 2) or 11 - r
-    d = s.replace("-", "")
-    r = sum(int(a) * (10 - i) for i, a in enumerate(d[:9])) % 11
-    return int(d[9]) == (r if r < 2 else 11 - r)
-
-
-def _kw_civil(s: str) -> bool:  # a Kuwaiti civil ID: weights 2 1 6 3 7 9 10 5 8 4 2, the check 11 - sum mod 11
-    return 11 - sum(int(a) * w for a, w in zip(s, (2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2))) % 11 == int(s[11])
-
-
-def _lu_matricule(s: str) -> bool:  # a Luxembourg matricule: a Luhn then a Verhoeff digit, both over the first 11
-    luhn, verhoeff = pytest.importorskip("stdnum.luhn"), pytest.importorskip("stdnum.verhoeff")
-    return s[11:] == luhn.calc_check_digit(s[:11]) + verhoeff.calc_check_digit(s[:11])
-
-
-def _ru_snils(s: str) -> bool:  # a Russian SNILS: weights 9..1, the sum mod 101 (100 as 00) is the last two digits
-    d = re.sub(r"\D", "", s)
-    total = sum(int(a) * (9 - i) for i, a in enumerate(d[:9])) % 101
-    return int(d[9:]) == (0 if total == 100 else total)
-
-
-def _uz_pinfl(s: str) -> bool:  # an Uzbek JShShIR (PINFL): weights 7, 3, 1 over 13 digits, the sum mod 10 last
-    return sum(int(a) * w for a, w in zip(s[:13], (7, 3, 1) * 5)) % 10 == int(s[13])
-
-
-def _sv_dui(s: str) -> bool:  # a Salvadoran DUI: weights 9..2 over 8 digits, the check (10 - sum mod 10) mod 10
-    d = s.replace("-", "")
-    return (10 - sum(int(a) * w for a, w in zip(d, range(9, 1, -1))) % 10) % 10 == int(d[8])
-
-
 #: Schemes written in many sets: (subtype, shape, check).
-AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", _medicare)  # an Australian Medicare number
+AU_MEDICARE = ("HEALTHPLAN", r"\d{4} \d{5} \d", medicare)  # an Australian Medicare number
 FR_NIR_97 = ("IDNUM", r"[12] \d{2} [01]\d 97 \d{3} \d{3} \d{2}", "fr.nir")  # a NIR of someone born overseas (97)
 AU_IHI = ("HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn")  # an Australian IHI
 IE_PPS = ("IDNUM", r"\d{7}[A-W]", "ie.pps")  # an Irish PPS number
-US_NPI = ("IDNUM", r"1\d{9}", _npi)  # a US NPI
+US_NPI = ("IDNUM", r"1\d{9}", npi)  # a US NPI
 UK_NHS = ("HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs")  # an NHS number of the 999 test range
-NZ_NHI = ("MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", _nhi)  # a New Zealand NHI
+NZ_NHI = ("MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", nhi)  # a New Zealand NHI
 ZA_ID = ("IDNUM", r"\d{13}", "za.idnr")  # a South African ID number
 IN_AADHAAR = ("IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar")  # an Aadhaar number
-DE_KVNR = ("HEALTHPLAN", r"[A-Z]\d{9}", _kvnr)  # a German KVNR
+DE_KVNR = ("HEALTHPLAN", r"[A-Z]\d{9}", kvnr)  # a German KVNR
 NL_BSN = ("IDNUM", r"\d{9}", "nl.bsn")  # a Dutch BSN
 MX_CURP = ("IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp")  # a Mexican CURP
 PL_PESEL = ("IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel")  # a Polish PESEL
@@ -138,7 +60,7 @@ CHECKED = [
     ("check", *NZ_NHI),
     ("check2", *AU_MEDICARE),
     ("check2", *NZ_NHI),
-    ("check2", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("check2", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
     ("check2", *IE_PPS),
     ("check2", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number
     ("check2", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),
@@ -217,7 +139,7 @@ CHECKED = [
     ("check11", "IDNUM", r"784-\d{4}-\d{7}-\d", "luhn"),  # an Emirates ID: Luhn over its 15 digits
     ("check11", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
     ("check11", *IE_PPS),
-    ("check11", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("check11", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
     ("check11", *IN_AADHAAR),
     ("check11", *AU_MEDICARE),
     ("check11", *US_NPI),
@@ -285,11 +207,11 @@ CHECKED = [
     ("check15", *AU_MEDICARE),
     ("check15", *AU_IHI),
     ("check15", *ZA_ID),
-    ("check16", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", _uy_ci),
-    ("check16", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", _taj),  # not the HSN (no check), written without spaces
-    ("check16", "IDNUM", r"\d{12}", _iin),
-    ("check16", "IDNUM", r"[A-Z][12]\d{8}", _tw_id),
-    ("check16", "IDNUM", r"[A-Z]\d{6}\([\dA]\)", _hkid),
+    ("check16", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", uy_ci),
+    ("check16", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),  # not the HSN (no check), written without spaces
+    ("check16", "IDNUM", r"\d{12}", iin),
+    ("check16", "IDNUM", r"[A-Z][12]\d{8}", tw_id),
+    ("check16", "IDNUM", r"[A-Z]\d{6}\([\dA]\)", hkid),
     ("check16", "IDNUM", r"\d{3}-\d{7}-\d", "do.cedula"),
     ("check16", "IDNUM", r"[1-3]\d{9}", "ua.rntrc"),  # not the Bangladeshi NID (no check), which starts 4 here
     ("check16", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),
@@ -304,7 +226,7 @@ CHECKED = [
     ("check17", "SSN", r"\d{11}", "gr.amka"),
     ("check17", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
     ("check17", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
-    ("check17", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),
+    ("check17", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),
     ("check17", "IDNUM", r"\d{6}-\d{4}", "se.personnummer"),
     ("check17", "IDNUM", r"\d{6}/\d{4}", "sk.rc"),
     ("check17", "IDNUM", r"[12] \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
@@ -318,7 +240,7 @@ CHECKED = [
     ("check18", "IDNUM", r"[1-8]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{6}", "ro.cnp"),  # not EMSO or JMBG
     ("check18", "IDNUM", r"[029]\d{10}", "hr.oib"),  # the OIBs here start 0, 2 or 9; isikukood and carne do not
     ("check18", "IDNUM", r"\d{7}50\d{4}", "si.emso"),  # register 50: Slovenia
-    ("check18", "IDNUM", r"\d{7}7\d{5}", _jmbg),  # registers 71-79: Serbia
+    ("check18", "IDNUM", r"\d{7}7\d{5}", jmbg),  # registers 71-79: Serbia
     ("check18", "IDNUM", r"[A-Za-z]\d{12}[0-9A-Za-z]", "mu.nid"),
     ("check18", "IDNUM", r"8\d{10}", "cu.ni"),  # no check digit: the birth date and sex digit
     ("check19", *IE_PPS),
@@ -338,7 +260,7 @@ CHECKED = [
     ("check19", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),  # a Belgian NISS
     ("check20", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
     ("check20", *UK_NHS),
-    ("check20", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("check20", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
     ("check20", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),  # a MyKad: no check digit, the date and birthplace
     ("check20", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
     ("check20", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # a CUIL
@@ -347,27 +269,27 @@ CHECKED = [
     ("check20", "HEALTHPLAN", r"\d{4} \d{6}", "at.vnr"),
     ("check20", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
     ("check20", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # the birth date
-    ("check20", "IDNUM", r"\d{6}-\d{4}", _dk_cpr),  # the mod-11 rule
+    ("check20", "IDNUM", r"\d{6}-\d{4}", dk_cpr),  # the mod-11 rule
     ("check20", "IDNUM", r"[3-6]\d{10}", "lt.asmens"),
     ("check20", "IDNUM", r"\d{6}-\d{5}", "lv.pvn"),  # a Latvian personas kods
     ("check20", *US_NPI),
     ("check20", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),  # no check digit: the number's valid parts
-    ("check21", "IDNUM", r"\d{3}-\d{6}-\d", _ir_meli),  # an Iranian national code
-    ("check21", "IDNUM", r"[0-3]\d[01]\d[09]\d{8}", _jmbg),  # a North Macedonian EMBG (the JMBG rule)
-    ("check21", "IDNUM", r"[23]\d{11}", _kw_civil),
-    ("check21", "IDNUM", r"19\d{11}", _lu_matricule),
-    ("check21", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", _taj),
-    ("check21", "IDNUM", r"\d{3}-\d{3}-\d{3} \d{2}", _ru_snils),
+    ("check21", "IDNUM", r"\d{3}-\d{6}-\d", ir_meli),  # an Iranian national code
+    ("check21", "IDNUM", r"[0-3]\d[01]\d[09]\d{8}", jmbg),  # a North Macedonian EMBG (the JMBG rule)
+    ("check21", "IDNUM", r"[23]\d{11}", kw_civil),
+    ("check21", "IDNUM", r"19\d{11}", lu_matricule),
+    ("check21", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),
+    ("check21", "IDNUM", r"\d{3}-\d{3}-\d{3} \d{2}", ru_snils),
     ("check21", "MEDICALRECORD", r"\d{3} \d{3} \d{4}", "gb.nhs"),  # NHS and Northern Irish H&C numbers
     ("check21", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
     ("check21", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # Greenland's CPR numbers: the birth date
-    ("check21", "IDNUM", r"\d{6}-\d{4}", _dk_cpr),  # the mod-11 rule
-    ("check22", "IDNUM", r"[0-3]\d[01]\d9\d{2}1\d{5}", _jmbg),  # a Bosnian JMBG (registers 10-19)
+    ("check21", "IDNUM", r"\d{6}-\d{4}", dk_cpr),  # the mod-11 rule
+    ("check22", "IDNUM", r"[0-3]\d[01]\d9\d{2}1\d{5}", jmbg),  # a Bosnian JMBG (registers 10-19)
     ("check22", "IDNUM", r"2\d{12}", "md.idno"),  # a Moldovan IDNP: the IDNO's weights 7, 3, 1
-    ("check22", "IDNUM", r"[3-6]\d{13}", _uz_pinfl),
-    ("check23", "IDNUM", r"[0-3]\d[01]\d9\d{2}2\d{5}", _jmbg),  # a Montenegrin JMBG (registers 21-29)
+    ("check22", "IDNUM", r"[3-6]\d{13}", uz_pinfl),
+    ("check23", "IDNUM", r"[0-3]\d[01]\d9\d{2}2\d{5}", jmbg),  # a Montenegrin JMBG (registers 21-29)
     ("check23", "IDNUM", r"\d{7}-\d", "py.ruc"),  # a Paraguayan RUC: the cedula and its check digit
-    ("check23", "IDNUM", r"\d{8}-\d", _sv_dui),
+    ("check23", "IDNUM", r"\d{8}-\d", sv_dui),
     ("check23", "IDNUM", r"1\d{2} \d{3} \d{3}", "mz.nuit"),  # a Mozambican NUIT of a person (it starts 1)
     ("check23", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
     ("check23", *AU_MEDICARE),
@@ -395,28 +317,57 @@ CHECKED = [
     ("check27", "IDNUM", r"\d{6}-\d{4}", "is_.kennitala"),  # a baby and her parents (century digits 0 and 9)
     ("check27", "IDNUM", r"[3-6]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "ee.ik"),
     ("check27", "IDNUM", r"\d{7,8}-[\dKk]", "cl.rut"),  # RUTs written without dots, as on a run sheet
-    ("check27", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", _uy_ci),
-    ("check27", "IDNUM", r"19\d{11}", _lu_matricule),
+    ("check27", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", uy_ci),
+    ("check27", "IDNUM", r"19\d{11}", lu_matricule),
     ("check27", "IDNUM", r"\d{7}50\d{4}", "si.emso"),  # register 50: Slovenia
+    ("check28", "IDNUM", r"[1256]\d{12}", "ro.cnp"),  # Cluj, county 12
+    ("check28", "IDNUM", r"[3-9]\d{9}", "bg.egn"),  # born 1930-1999 (an RNOKPP of the 1970s starts 2, an NPI 1)
+    ("check28", "IDNUM", r"\d{9}-\d", "ec.ci"),  # a cedula written with its check digit apart, as charts print it
+    ("check28", "IDNUM", r"[4-9]\d{10}", "hr.oib"),  # not an AMKA, which starts with a day of the month
+    ("check28", "IDNUM", r"[A-Za-z]\d{12}[0-9A-Za-z]", "mu.nid"),  # written in lower case on a lower-case chart
+    ("check28", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "gr.amka"),
+    ("check28", "IDNUM", r"2\d{9}", "ua.rntrc"),
+    ("check28", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),  # a Costa Rican cedula: no check digit, its valid parts
+    ("check28", *US_NPI),
+    ("check29", "IDNUM", r"[89]\d{10}", "tr.tckimlik"),  # the set's other 11-digit numbers start 1-7
+    ("check29", "IDNUM", r"\d{6}-[1-4]\d{6}", "kr.rrn"),
+    ("check29", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("check29", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
+    ("check29", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),
+    ("check29", "IDNUM", r"\d{9}", "il.idnr"),
+    ("check29", "IDNUM", r"\d{6}-\d{3}[A-Y]", "fi.hetu"),  # a HETU with a letter check character
+    ("check29", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check29", "HEALTHPLAN", r"\d{4} \d{2} \d{4} \d", "luhn"),  # a Mexican NSS
+    ("check29", "IDNUM", r"\d{6}-\d{3}[1-8]", "dk.cpr"),  # a kennitala ends in 9 (born in the 1900s)
+    ("check29", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "no.fodselsnummer"),
+    ("check29", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{5}", "pl.pesel"),  # born in the 1900s
+    ("check29", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("check29", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),  # a Cartao SUS
+    ("check29", "IDNUM", r"19\d{6}-\d{4}", "se.personnummer"),  # written with the century
+    ("check29", "IDNUM", r"[12] \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("check29", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
+    ("check29", "IDNUM", r"\d{4} \d{6}", "at.vnr"),
+    ("check29", "IDNUM", r"\d{6}-\d{3}9", "is_.kennitala"),
+    ("check29", "IDNUM", r"[34]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "lt.asmens"),
     ("dev2", *AU_MEDICARE),
-    ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
+    ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
     ("dev3", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
     ("dev3", *UK_NHS),
-    ("dev3", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", _nhi),
-    ("dev3", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("dev3", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
+    ("dev3", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
     ("dev4", *UK_NHS),
     ("dev4", *AU_MEDICARE),
     ("dev6", *UK_NHS),
     ("dev6", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
     ("dev6", "IDNUM", r"\d{6}-\d{7}", "kr.rrn"),
     ("dev6", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
-    ("dev6", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", _cns),
+    ("dev6", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),
     ("dev6", *US_NPI),
     ("dev7", "MEDICALRECORD", r"\d{3} \d{3} \d{4}", "gb.nhs"),
     ("dev7", "MEDICALRECORD", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
     ("dev7", *AU_MEDICARE),
-    ("dev7", "IDNUM", r"[STFG]\d{7}[A-Z]", _nric),
+    ("dev7", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
     ("dev7", *NL_BSN),
     ("dev7", *ZA_ID),
     ("dev7", "IDNUM", r"\d{8}[A-Z]", "es.dni"),

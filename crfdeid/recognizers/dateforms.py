@@ -34,6 +34,19 @@ in docs/clinical-values.md), each checked on those notes, the made-up notes and 
 * a range of days before a written day and month takes its first day (``1->2 nov``, ``10 to 12 March``), and
   with it any month word (``nov``) but ``may``.
 
+Issue 58 (dates28), from the dates the shipped model and this layer left on the development sets of other
+countries (each change's figures in docs/history/check28-rule.md):
+
+* ``range``: two dates of one form joined by a dash (``24.11.2026-25.11.2026``, ``24.11.-25.11.2026``,
+  ``26.-27.11.2026``), each its span: alone neither passes the guards against a longer number;
+* ``dotted_spaced``: ``8. 5. 2019``; ``dotted_day_month``: a two-digit day and month each with its dot, no year
+  (``echo 25.11. showed``): a value has one dot;
+* ``world_day_month``, ``world_month_year``: another language's month (``gazetteers/months_world.txt``, the CLDR's
+  month names) after a day with its dot, ``de`` or a year (``5. december``, ``21 de novembro de 2026``; without
+  them a month word of five letters or more, ``24 novembre``) or before a year (``juin 2025``);
+* the years of the Thai Buddhist era and the Hijri calendars in ``numeric_year`` and ``iso`` (``23/11/2569``,
+  ``1405/09/04``).
+
 A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
 span, so it is shifted with the date (recomputed) or removed with it, never left beside a
 moved date. Times (``05:02``), grades (``4/5``), BP (``120/80``) and scores (``Mini-Cog
@@ -50,6 +63,7 @@ from functools import lru_cache
 
 import regex
 
+from .. import gazetteers
 from ..document import Span, make_span
 from ..text.dateorder import MONTH_WORD, WEEKDAY_WORD
 from .datecheck import day_and_month
@@ -82,18 +96,36 @@ def _month_ok(m, weekday: bool) -> bool:
     return low != "may" or mon[0] == "M"
 
 
+def _world_month(m) -> bool:
+    """Another language's month (``novembre``, ``ledna``; gazetteers/months_world.txt); beside a day without
+    its dot, ``de`` or a year, only a word of five letters or more (``3 mars`` is not taken, ``24 novembre`` is).
+    An English month here only after the day's dot or ``de`` (``5. december``: the ``written`` forms take the rest)."""
+    mon = m.group("mon").lower()
+    marked = "dot" in m.re.groupindex and bool(m.group("dot") or m.group("de"))
+    if mon not in gazetteers.load("months_world"):  # an English month only after a day's dot (``5. december``)
+        return marked and mon in gazetteers.load("months")
+    return "dot" not in m.re.groupindex or bool(m.group("y")) or marked or len(mon) >= 5
+
+
 def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
+    if name.startswith("world"):  # its month checked by matches()
+        return True
+    if name == "range":
+        a, b = int(m.group("a")), int(m.group("b") or 1)
+        return 1 <= a <= 31 and day_and_month(a, b) and day_and_month(int(m.group("c")), int(m.group("d")))
     if name == "weekday" and (weekday is None or weekday.group(1).lower() == "sat"):
         return False
     if name == "two_dates":
         a, b, c, d = (int(m.group(k)) for k in "abcd")
         return (a <= 12 and c <= 12 and b <= 31 and d <= 31) or (b <= 12 and d <= 12 and a <= 31 and c <= 31) \
             if min(a, b, c, d) > 0 else False
-    if name in ("numeric_year", "dotted", "weekday"):
+    if name in ("numeric_year", "dotted", "dotted_spaced", "dotted_day_month", "weekday"):
         a, b = int(m.group("a")), int(m.group("b"))
         if not day_and_month(a, b):
             return False
-        if name == "dotted" and _R.VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        if name == "dotted_day_month" and not (1 <= a <= 31 and 1 <= b <= 12):  # day first, as dots write it
+            return False
+        if name.startswith("dotted") and _R.VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             return False
         return True
     if name.startswith("written"):
@@ -111,8 +143,11 @@ def matches(text: str) -> list[tuple[str, Span]]:
         return []
     found: dict[Span, str] = {}
     for name, rx in _compiled().items():
+        world = name.startswith("world")
         for m in rx.finditer(text):
-            start = m.start("mon") if name == "written_month_day" else m.start()
+            if world and not _world_month(m):  # most matches are a number and a word (``3 days``): out at once
+                continue
+            start = m.start("mon") if name in ("written_month_day", "world_month_year") else m.start()
             ranged = False
             if name == "written_day_month":
                 the = _R.THE_BEFORE.search(text, max(0, start - 8), start)
@@ -121,6 +156,9 @@ def matches(text: str) -> list[tuple[str, Span]]:
                 if first and int(first.group(1)) < int(m.group("d")):  # "1->2 nov": the range's first day
                     start, ranged = first.start(), True
             weekday = None if name == "compact" else _weekday_before(text, start)
-            if _ok(name, m, text, weekday) or (ranged and m.group("mon").lower() != "may"):
+            if name == "range" and _ok(name, m, text, weekday):  # two dates: each its span
+                found.setdefault(make_span(weekday.start() if weekday else start, m.end("first"), "DATE"), name)
+                found.setdefault(make_span(m.start("second"), m.end(), "DATE"), name)
+            elif _ok(name, m, text, weekday) or (ranged and m.group("mon").lower() != "may"):
                 found.setdefault(make_span(weekday.start() if weekday else start, m.end(), "DATE"), name)
     return [(name, sp) for sp, name in sorted(found.items())]
