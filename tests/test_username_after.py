@@ -36,3 +36,18 @@ def test_a_user_name_after_its_word_is_found(text, value):
 ])
 def test_a_user_of_something_is_no_user_name(text):
     assert _users(text) == []
+
+
+def test_a_crf_span_over_the_user_word_is_cut_at_the_name():
+    """The layer's union keeps the user word out of the span a writer gives a made-up name (users28's first version
+    falsified ``usuario`` and ``Benutzer`` so)."""
+    from crfdeid.document import make_span
+
+    text = "factura fe-sa-26-0088; usuario pquispe\n"
+    start = text.index("usuario")
+    out = safeharbor.apply(text, [make_span(start, start + len("usuario pquispe"), "DOCTOR")])
+    assert [(text[sp.start:sp.end], sp.subtype) for sp in out] == [("pquispe", "DOCTOR")]
+    text = "Bozen BZ-3318   Benutzer steinerb\n"
+    start = text.index("Benutzer")
+    out = safeharbor.apply(text, [make_span(start, len(text) - 1, "HOSPITAL")])
+    assert [(text[sp.start:sp.end], sp.subtype) for sp in out] == [("steinerb", "USERNAME")]

@@ -243,16 +243,18 @@ def apply(text: str, spans, keep_predicted: bool = False, relabel: Mapping | Non
     >>> apply("MRN 00482913", [make_span(4, 8, "PATIENT")])
     [Span(start=4, end=12, category='ID', subtype='MEDICALRECORD')]
     """
-    found = find(text) if matched is None else sorted({sp for _, sp in matched})
+    pairs = matches(text) if matched is None else matched
+    found = sorted({sp for _, sp in pairs})
     if not found:
         return sorted(spans)
+    users = {sp for name, sp in pairs if name == "username_after"}
     out: list[Span] = []
     for group in overlap_groups(spans, found):
         layer = [sp for _, _, kind, sp in group if kind == 0]
         if not layer:
             out.extend(sp for *_, sp in group)
             continue
-        start = min(g[0] for g in group)
+        start = _after_user_word(text, min(g[0] for g in group), [sp for sp in layer if sp in users])
         end = max(g[1] for g in group)
         same = [sp for _, _, kind, sp in group
                 if kind == 1 and (keep_predicted or sp.category == layer[0].category)]
@@ -261,6 +263,15 @@ def apply(text: str, spans, keep_predicted: bool = False, relabel: Mapping | Non
         category, subtype = own or (keep.category, keep.subtype)
         out.append(Span(start, end, category, subtype))
     return sorted(out)
+
+
+def _after_user_word(text: str, start: int, users: list[Span]) -> int:
+    """A union's start, or its user name's when all before the name is the user word (``usuario nospina``: a CRF span
+    over both, the word kept out of the made-up name the writer gives a proven span)."""
+    for sp in sorted(users):
+        if start < sp.start and _R.USER_PREFIX.fullmatch(text, start, sp.start):
+            return sp.start
+    return start
 
 
 def overlap_groups(predicted, found) -> list[list[tuple]]:
