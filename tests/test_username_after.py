@@ -21,6 +21,7 @@ def _users(text: str) -> list[str]:
     ("rapor 4471; kullanıcı ayildiz; epilepsi", "ayildiz"),
     ("app user marit.olsen51); last transmission", "marit.olsen51"),
     ("(user mbeki)", "mbeki"),
+    ("Versicherung 1234. Login rkeller57.\nPraxis am Bahnhof", "rkeller57"),  # a line's end, not the note's
 ])
 def test_a_user_name_after_its_word_is_found(text, value):
     assert _users(text) == [value]
