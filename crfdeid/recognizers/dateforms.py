@@ -34,18 +34,10 @@ in docs/clinical-values.md), each checked on those notes, the made-up notes and 
 * a range of days before a written day and month takes its first day (``1->2 nov``, ``10 to 12 March``), and
   with it any month word (``nov``) but ``may``.
 
-Issue 58 (dates28), from the dates the shipped model and this layer left on the development sets of other
-countries (each change's figures in docs/history/check28-rule.md):
-
-* ``range``: two dates of one form joined by a dash (``24.11.2026-25.11.2026``, ``24.11.-25.11.2026``,
-  ``26.-27.11.2026``), each its span: alone neither passes the guards against a longer number;
-* ``dotted_spaced``: ``8. 5. 2019``; ``dotted_day_month``: a two-digit day and month each with its dot, no year
-  (``echo 25.11. showed``): a value has one dot;
-* ``world_day_month``, ``world_month_year``: another language's month (``gazetteers/months_world.txt``, the CLDR's
-  month names) after a day with its dot, ``de`` or a year (``5. december``, ``21 de novembro de 2026``; without
-  them a month word of five letters or more, ``24 novembre``) or before a year (``juin 2025``);
-* the years of the Thai Buddhist era and the Hijri calendars in ``numeric_year`` and ``iso`` (``23/11/2569``,
-  ``1405/09/04``).
+Issue 58 (dates28; kept for their gain on the made-up sets written after them, docs/rules.md "The ledger of dates28
+and users28"): ``dotted_spaced`` (``8. 5. 2019``), ``dotted_day_month`` (two-digit day and month each with its dot,
+``echo 25.11. showed``: a value has one dot) and ``world_day_month``, another language's month after a day
+(gazetteers/months_world.txt: ``15. ledna 2027``, ``21 de novembro de 2026``, ``24 novembre``).
 
 A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
 span, so it is shifted with the date (recomputed) or removed with it, never left beside a
@@ -101,18 +93,15 @@ def _world_month(m) -> bool:
     its dot, ``de`` or a year, only a word of five letters or more (``3 mars`` is not taken, ``24 novembre`` is).
     An English month here only after the day's dot or ``de`` (``5. december``: the ``written`` forms take the rest)."""
     mon = m.group("mon").lower()
-    marked = "dot" in m.re.groupindex and bool(m.group("dot") or m.group("de"))
-    if mon not in gazetteers.load("months_world"):  # an English month only after a day's dot (``5. december``)
+    marked = bool(m.group("dot") or m.group("de"))
+    if mon not in gazetteers.load("months_world"):
         return marked and mon in gazetteers.load("months")
-    return "dot" not in m.re.groupindex or bool(m.group("y")) or marked or len(mon) >= 5
+    return marked or bool(m.group("y")) or len(mon) >= 5
 
 
 def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
-    if name.startswith("world"):  # its month checked by matches()
+    if name == "world_day_month":  # its month checked by matches()
         return True
-    if name == "range":
-        a, b = int(m.group("a")), int(m.group("b") or 1)
-        return 1 <= a <= 31 and day_and_month(a, b) and day_and_month(int(m.group("c")), int(m.group("d")))
     if name == "weekday" and (weekday is None or weekday.group(1).lower() == "sat"):
         return False
     if name == "two_dates":
@@ -143,11 +132,11 @@ def matches(text: str) -> list[tuple[str, Span]]:
         return []
     found: dict[Span, str] = {}
     for name, rx in _compiled().items():
-        world = name.startswith("world")
+        world = name == "world_day_month"
         for m in rx.finditer(text):
             if world and not _world_month(m):  # most matches are a number and a word (``3 days``): out at once
                 continue
-            start = m.start("mon") if name in ("written_month_day", "world_month_year") else m.start()
+            start = m.start("mon") if name == "written_month_day" else m.start()
             ranged = False
             if name == "written_day_month":
                 the = _R.THE_BEFORE.search(text, max(0, start - 8), start)
@@ -156,9 +145,6 @@ def matches(text: str) -> list[tuple[str, Span]]:
                 if first and int(first.group(1)) < int(m.group("d")):  # "1->2 nov": the range's first day
                     start, ranged = first.start(), True
             weekday = None if name == "compact" else _weekday_before(text, start)
-            if name == "range" and _ok(name, m, text, weekday):  # two dates: each its span
-                found.setdefault(make_span(weekday.start() if weekday else start, m.end("first"), "DATE"), name)
-                found.setdefault(make_span(m.start("second"), m.end(), "DATE"), name)
-            elif _ok(name, m, text, weekday) or (ranged and m.group("mon").lower() != "may"):
+            if _ok(name, m, text, weekday) or (ranged and m.group("mon").lower() != "may"):
                 found.setdefault(make_span(weekday.start() if weekday else start, m.end(), "DATE"), name)
     return [(name, sp) for sp, name in sorted(found.items())]
