@@ -1,7 +1,7 @@
 """Surrogate output, evidence against a fixed Safe Harbor form's span (branch proof24; docs/deid.md, "Fixed forms
 against a made-up value"; :mod:`crfdeid.deid.confident_form`): a single letter beside a phone's or an identifier's
-form and a word beside an e-mail's, an Australian state's postcode out of its ranges and a labelled identifier of two
-digits or fewer get a placeholder. Every note is made up; the numbers, addresses and names are invented."""
+form and a word beside an e-mail's, an Australian state's postcode out of its ranges, a labelled identifier of two
+digits or fewer and a phone's extension alone (branch cells31) get a placeholder. Every note is made up; the numbers, addresses and names are invented."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ HELD = [  # (text, the span, its type, the part that holds it), the tagger 0.999
                  id="a label before an e-mail"),
     pytest.param("UNDER THE MENTAL HEALTH ACT 1989 S3", "1989", "ZIP", "range", id="an Act's year after ACT"),
     pytest.param("Member ID: cd-12", "cd-12", "HEALTHPLAN", "short", id="a labelled identifier of two digits"),
+    pytest.param("Ward sister Lidwina Okoro, ext. 3120, on call.", "3120", "PHONE", "extension",
+                 id="an extension alone"),
 ]
 
 
@@ -50,6 +52,12 @@ KEPT = [  # real identifiers over their forms keep their surrogates
 def test_identifiers_over_their_forms_keep_their_surrogates(text, surface, sub):
     new = written(tagged(text, (surface, sub, 0.999)))[0]
     assert "[**" not in new and new != surface
+
+
+def test_a_phone_keeps_its_surrogate_beside_its_extension_s_placeholder():
+    phone, extension = written(tagged("Desk 0161 496 0199 ext. 3120", ("0161 496 0199", "PHONE", 0.999),
+                                      ("3120", "PHONE", 0.999)))
+    assert "[**" not in phone and phone != "0161 496 0199" and extension == "[**PHONE**]"
 
 
 @pytest.mark.parametrize("state, code, inside", [("ACT", "2601", True), ("ACT", "1989", False), ("NT", "0812", True),

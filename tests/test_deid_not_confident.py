@@ -64,6 +64,10 @@ def test_a_phrase_the_tagger_took_gets_a_placeholder_not_a_made_up_value(text, s
     ("Paracetamol 1 g x4 daily.", "x4", "PHONE", "phone"),
     ("CHI 1203571482 checked.", "CHI 1203571482", "HEALTHPLAN", "label"),
     ("Name: Folasade Okafor   Hosp No: 4471", "Folasade Okafor   Hosp", "PATIENT", "lines"),
+    ("Spiro ml | 1023 | 808 | 1288 | 889 | 1283", "1288 | 889 | 1283", "PHONE", "lines"),
+    ("HGT mg/dL | 168 | 183 | 210 | 228", "168 | 183 | 210 | 228", "FAX", "lines"),
+    ("Hb g/L | 112 | 126", "Hb g/L | 112", "STREET", "lines"),
+    ("Initials | T.V. | T.V. | J.B.", "T.V. | T.V.", "DOCTOR", "lines"),
     ("Morphology T04000 M85003 recorded.", "T04000 M85003", "PHONE", "phone"),
     ("BRCA2 c.67del p.(Glu23ValfsTer17) found.", "Glu23ValfsTer17", "VEHICLE", "id"),
     ("Manchester score 22, refer.", "Manchester", "CITY", "place"),
@@ -89,6 +93,15 @@ def test_a_real_name_date_and_phone_keep_realistic_consistent_surrogates():
     assert date.count("/") == 2 and date != "03/14/2024"
     assert sum(c.isdigit() for c in phone) == 10 and phone != "(217) 555-0143"
     assert s.summary()["not_confident_spans"] == 0
+
+
+@pytest.mark.parametrize("text, surface, sub", [
+    ("Mobile | 0917 555 0826 | daughter", "0917 555 0826 |", "PHONE"),
+    ("Contact | Waiata Tane | son", "| Waiata Tane", "PATIENT"),
+])
+def test_a_cell_border_at_the_span_s_edge_is_the_cell_s_own(text, surface, sub):
+    i = text.index(surface)
+    assert confident.doubt(text, Span(i, i + len(surface), "X", sub), 0.99) is None
 
 
 def test_a_one_word_surname_the_patient_has_in_full_keeps_its_surrogate():

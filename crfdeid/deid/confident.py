@@ -12,8 +12,8 @@ an email, a phone, a dated form) are taken as they are.
 The evidence, by type (:func:`doubt`; the full list, and its figures, in docs/deid.md and
 docs/experiments.md, 2026-11-25):
 
-* **the edges**, any type: a span over a line break or a table's column gap (in a name or place, two
-  blanks: ``OGD  Pendleford Royal Infirmary``), starting or ending on a joiner (``-C.`` of ``PA-C.``), cutting a
+* **the edges**, any type: a span over a line break, a table's column gap (in a name or place, two
+  blanks: ``OGD  Pendleford Royal Infirmary``) or a cell border (``1288 | 889 | 1283``: a row of values), starting or ending on a joiner (``-C.`` of ``PA-C.``), cutting a
   word in two (``E`` of ``E11.649``) or a token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of
   ``Roux-en-Y``, the ``C`` of ``PA-C``), or holding a label word beside an identifier's number
   (``CHI 1203571482``);
@@ -108,6 +108,9 @@ _COLUMNS = re.compile(r"[\n\r\t]| {3,}")
 #: Inside a name or a place, two blanks already part two fields of a line (``OGD  Pendleford Royal Infirmary``,
 #: ``Marisol Etcheverry  GA``): a name's or a place's words are one blank apart.
 _GAP = re.compile(r"[\n\r\t]| {2,}")
+#: A table's cell border inside a span (``1288 | 889 | 1283``, ``Hb g/L | 112``): the cells of a row are no one
+#: identifier, whatever their shape. A border at the span's edge is a cell's own (``0917 555 0826 |``).
+_BORDER = re.compile(r"[^|\s]\s*\|\s*[^|\s]")
 #: Reasons about a span's edges (a line break, a label taken in), whatever form its words have.
 EDGES = frozenset({"lines", "label", "cut"})
 _ID_TYPES = frozenset({"SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
@@ -370,8 +373,8 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     sub = sp.subtype
     surface = text[sp.start:sp.end]
     if (sub in _ID_TYPES | {"PHONE", "FAX"} and _COLUMNS.search(surface)) or (
-            sub in PERSON_SUBTYPES | PLACE_TYPES and _GAP.search(surface)):
-        return "lines"  # over a line break or a table's column gap: a heading or a label of the line before
+            sub in PERSON_SUBTYPES | PLACE_TYPES and _GAP.search(surface)) or _BORDER.search(surface):
+        return "lines"  # over a line break, a table's column gap or its cell border: a row's cells or a label
     if sub in PERSON_SUBTYPES | PLACE_TYPES and _cut(text, sp):
         return "cut"  # a word cut in two (E of E11.649, Roux-en-Y's Y): a piece of a code or a term
     if sub in _ID_TYPES | {"PHONE", "FAX"} and _label_word(surface):

@@ -17,13 +17,17 @@ of its type (the redacted output reads none of this):
   capitals is an Act's year, not Canberra's postcode;
 * **a labelled identifier of two digits or fewer** (``short``): a record, plan or account number that tells one
   person from others holds more (``plan: cd-12`` is a level or a grade).
+* **an extension alone** (``extension``): the span's forms are all a phone's extension (``ext. 3120``).
 
 Measured on the twenty-eight development sets (shipped model, three casings, each part left out in turn; docs/deid.md):
 ``beside`` mends 7 falsified values at 10 more real identifiers written as placeholders (the 7 spans held a real
 phone, e-mail or accession beside the label; 3 more real phones and faxes after a letterhead's letter), ``range`` 3
 at none, ``short`` 3 at 3 (and one real plan number of the PhysioNet development notes); 87 -> 74 in all, none new.
-A phone's extension (``ext 4417``) and a written day and month (``12 Jun``) that falsify a value have the shapes of
-the real ones there, so they keep their trust.
+A written day and month (``12 Jun``) that falsifies a value has the shape of the real ones there, so it keeps its
+trust. A phone's extension alone (``extension``, branch ``cells31``, 2026-11-28) does not: ``ext. 3120`` of a
+ward's nurse is a desk's number the made-up sets keep as a value, and four digits alone dial no one, so a span
+that holds only an extension form's match gets a placeholder (a real extension is still replaced; a full number
+with its extension is a ``phone`` form too and keeps its trust).
 
 >>> from crfdeid.document import make_span
 >>> against("Ph 0161 555 0199  M", make_span(3, 19, "PHONE"), [("phone", make_span(3, 16, "PHONE"))])
@@ -41,7 +45,7 @@ import re
 from ..document import Span
 
 #: The parts (a measurement turns one off by leaving it out).
-PARTS = frozenset({"beside", "range", "short"})
+PARTS = frozenset({"beside", "range", "short", "extension"})
 #: The spans of one number (a phone, a fax, an identifier's types): a letter beside its form is no part of it.
 _NUMBERS = frozenset({"PHONE", "FAX", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                       "BIOID", "IDNUM", "SSN"})
@@ -65,6 +69,8 @@ def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:
             n in ("id_label", "id_far_label") and sum(c.isdigit() for c in text[f.start:f.end]) <= 2
             for n, f in forms):
         return "short"
+    if "extension" in PARTS and forms and all(n == "extension" for n, _ in forms):
+        return "extension"
     return None
 
 
