@@ -98,9 +98,10 @@ def test_a_gate_on_one_span_holds_its_repeats_in_the_writer(tmp_path):
     out = SurrogateWriter(str(tmp_path), seed=7).transform(doc)
     texts = [out.surface(sp) for sp in out.spans]
     assert len(texts) == 3  # the writer added the repeat of the word
-    assert texts[0] == texts[2] == "[**CITY**]" and "[**" not in texts[1]
+    assert texts[0] == texts[2] == "[**CITY**]"
+    assert texts[1] == "[**PHONE**]"  # a bleep's number alone is no full phone (confident_form's extension, cells31)
     off = SurrogateWriter(str(tmp_path), seed=7, narrow_gates="off").transform(doc)
-    assert all("[**" not in off.surface(sp) for sp in off.spans)
+    assert all("[**" not in off.surface(sp) for sp in off.spans if sp.subtype == "CITY")
 
 
 def test_a_users_own_spans_are_not_judged():
