@@ -367,6 +367,24 @@ CHECKED = [
     ("check30", "IDNUM", r"[2-9]\d{3} \d{4} \d{4}", "in_.aadhaar"),
     ("check30", "IDNUM", r"\d{9}-\d", "ec.ci"),
     ("check30", *AU_MEDICARE),
+    ("check31", "IDNUM", r"\d{8}-\d", "pe.cui"),  # a Peruvian DNI with its check digit
+    ("check31", "IDNUM", r"\d{6}-[0-2]\d{4}", "lv.pvn"),  # a Latvian personas kods
+    ("check31", "IDNUM", r"9\d{10}", "tr.tckimlik"),  # the set's Cuban numbers start 4-7
+    ("check31", "IDNUM", r"[4-7]\d{10}", "cu.ni"),
+    ("check31", "IDNUM", r"[ST]\d{7}[A-Z]", nric),
+    ("check31", "IDNUM", r"19\d{6}-\d{4}", "se.personnummer"),
+    ("check31", "IDNUM", r"\d{6}-[1-4]\d{6}", "kr.rrn"),
+    ("check31", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),
+    ("check31", *DE_KVNR),
+    ("check31", "IDNUM", r"\d{4} \d{6}", "at.vnr"),
+    ("check31", "IDNUM", r"\d-\d{4}-\d{4}", "cr.cpf"),
+    ("check31", "IDNUM", r"[3-9]\d{11}", iin),  # the Kuwaiti civil IDs start 2
+    ("check31", "IDNUM", r"2\d{11}", kw_civil),
+    ("check31", "IDNUM", r"[A-Z][12]\d{8}", tw_id),
+    ("check31", "IDNUM", r"\d{3}-\d{6}-\d", ir_meli),
+    ("check31", "IDNUM", r"\d{3}-\d{3}-\d{3} \d{2}", ru_snils),
+    ("check31", "IDNUM", r"19\d{11}", lu_matricule),  # the JMBGs start with a day other than 19
+    ("check31", "IDNUM", r"(?:[02]\d|1[0-8]|3[01])(?:0[1-9]|1[0-2])9\d{8}", jmbg),
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
