@@ -73,3 +73,28 @@ def test_ages_under_90_are_no_phi(text, surface, kept):
     assert (drop_young_ages(text, spans) == spans) is kept
     other = _spans(text, surface, subtype="DATE")
     assert drop_young_ages(text, other) == other
+
+
+@pytest.mark.parametrize("row, surface, subtype", [
+    ("HGT mg/dL | 168 | 183 | 210 | 228", "168 | 183 | 210 | 228", "FAX"),
+    ("Spiro ml | 1023 | 808 | 1288 | 889 | 1283", "| 1288 | 889 | 1283", "PHONE"),
+    ("Balance\t1250\t1320\t1410", "1250\t1320\t1410", "HEALTHPLAN"),
+    ("BP | 112/64 | 114/66 | 118/70", "112/64 | 114/66 | 118/70", "IDNUM"),
+])
+def test_a_table_row_s_values_are_no_identifier(row, surface, subtype):
+    spans = _spans(row, surface, subtype=subtype)
+    assert _kept(row, spans) == []
+    assert drop_junk(row, spans, letters=False) == spans  # a model of its own labels keeps them
+
+
+@pytest.mark.parametrize("row, surface, subtype", [
+    ("Dates | 24.11 | 25.11 | 26.11", "24.11 | 25.11 | 26.11", "DATE"),   # dates as column heads
+    ("Years | 2019 | 2020", "2019 | 2020", "DATE"),                       # a date's type keeps its span
+    ("MRN | 4471 | 552019", "4471 | 552019", "MEDICALRECORD"),            # a cell of five digits or more
+    ("Tel | 0161 | 496 0199", "0161 | 496 0199", "PHONE"),                # a cell with a blank: no plain number
+    ("Bed | 2 | Waiata Tane | 61", "2 | Waiata Tane | 61", "STREET"),     # a name among the cells
+    ("Mobile | 0917 555 0826 |", "0917 555 0826 |", "PHONE"),             # one cell and its border
+    ("Dates | 12/11 | 13/11", "12/11 | 13/11", "FAX"),                    # a day and month: no blood pressure
+])
+def test_a_row_with_a_date_a_long_number_or_a_word_stays(row, surface, subtype):
+    assert _kept(row, _spans(row, surface, subtype=subtype)) == [surface]

@@ -212,11 +212,11 @@ def _site_file(path: str):
 @register("junk_spans.v1")
 @dataclass(frozen=True)
 class JunkSpans:
-    """Spans of nothing but punctuation, one letter (the i2b2 2014 labels) or stop words (English
-    notes) dropped; initials and the joints of a name kept (:func:`.hygiene.drop_junk`). A model
+    """Spans of nothing but punctuation, one letter or a table row's values (the i2b2 2014 labels) or stop
+    words (English notes) dropped; initials and the joints of a name kept (:func:`.hygiene.drop_junk`). A model
     with labels of its own keeps its one-letter spans (a sex field written ``H`` or ``M``)."""
 
-    reasons: ClassVar[dict] = {"dropped": "punctuation, one letter or stop words only"}
+    reasons: ClassVar[dict] = {"dropped": "punctuation, one letter, stop words or a table row's values only"}
 
     def prepare(self) -> None:
         hygiene.prepare()
