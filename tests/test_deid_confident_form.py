@@ -1,7 +1,8 @@
 """Surrogate output, evidence against a fixed Safe Harbor form's span (branch proof24; docs/deid.md, "Fixed forms
 against a made-up value"; :mod:`crfdeid.deid.confident_form`): a single letter beside a phone's or an identifier's
 form and a word beside an e-mail's, an Australian state's postcode out of its ranges, a labelled identifier of two
-digits or fewer and a phone's extension alone (branch cells31) get a placeholder. Every note is made up; the numbers, addresses and names are invented."""
+digits or fewer and a phone's extension alone (branch cells31) get a placeholder. Every note is made up; the numbers,
+addresses and names are invented."""
 
 from __future__ import annotations
 
