@@ -14,9 +14,9 @@ docs/experiments.md, 2026-11-25):
 
 * **the edges**, any type: a span over a line break, a table's column gap (in a name or place, two
   blanks: ``OGD  Pendleford Royal Infirmary``) or a cell border (``1288 | 889 | 1283``: a row of values),
-  starting or ending on a joiner (``-C.`` of ``PA-C.``), cutting a word in two (``E`` of ``E11.649``) or a token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of
-  ``Roux-en-Y``, the ``C`` of ``PA-C``), or holding a label word beside an identifier's number
-  (``CHI 1203571482``);
+  starting or ending on a joiner (``-C.`` of ``PA-C.``), cutting a word in two (``E`` of ``E11.649``) or a
+  token joined by a hyphen or a slash (``dL`` of ``mg/dL``, ``Y`` of ``Roux-en-Y``, the ``C`` of ``PA-C``), or
+  holding a label word beside an identifier's number (``CHI 1203571482``);
 * **a name** (``PATIENT``, ``DOCTOR``): every word name-shaped (capitalised, ``McKenzie``; in capitals
   only when listed or a long word no English one; in lower case only when listed, or no English word in a
   note written in lower case: ``radiocephalic``),
