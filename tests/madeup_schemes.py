@@ -104,3 +104,29 @@ def uz_pinfl(s: str) -> bool:  # an Uzbek JShShIR (PINFL): weights 7, 3, 1 over 
 def sv_dui(s: str) -> bool:  # a Salvadoran DUI: weights 9..2 over 8 digits, the check (10 - sum mod 10) mod 10
     d = s.replace("-", "")
     return (10 - sum(int(a) * w for a, w in zip(d, range(9, 1, -1))) % 10) % 10 == int(d[8])
+
+
+#: check32's national numbers as rows of tests/test_madeup_check_digits.py's CHECKED (set, subtype, shape, check),
+#: kept here so that the test file stays short.
+CHECK32 = [
+    ("check32", "IDNUM", r"\d{6}-[1-4]\d{6}", "kr.rrn"),
+    ("check32", "IDNUM", r"\d{11}", "pl.pesel"),
+    ("check32", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", uy_ci),
+    ("check32", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # the set's HETU ends in a letter
+    ("check32", "IDNUM", r"[ST]\d{7}[A-Z]", nric),
+    ("check32", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
+    ("check32", "IDNUM", r"[12] \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("check32", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", nhi),  # a New Zealand NHI
+    ("check32", "IDNUM", r"\d{4} \d{6}", "at.vnr"),
+    ("check32", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check32", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check32", "IDNUM", r"\d{13}", "si.emso"),
+    ("check32", "IDNUM", r"\d{10}", "ua.rntrc"),
+    ("check32", "IDNUM", r"\d{8}-\d", "pe.cui"),
+    ("check32", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check32", "IDNUM", r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check32", "IDNUM", r"\d{4} \d{4} \d{4}", "jp.in_"),
+    ("check32", "IDNUM", r"\d{6}-\d{3}[A-Y]", "fi.hetu"),
+    ("check32", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("check32", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),  # a Cartao SUS
+]
