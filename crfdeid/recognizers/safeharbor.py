@@ -237,8 +237,7 @@ def apply(text: str, spans, keep_predicted: bool = False, relabel: Mapping | Non
     Found spans that overlap each other are joined too. A found span that joins no
     predicted span takes ``relabel[subtype]`` (``[category, label]``, a model's own
     scheme's label for the layer's subtype: :class:`crfdeid.crf.safeharbor_labels.LabelCounts`) when there is one.
-    ``matched``: :func:`matches` of ``text`` when the caller has them. A union whose text before a found user name
-    is the user word alone starts at the name (:func:`_after_user_word`).
+    ``matched``: :func:`matches` of ``text`` when the caller has them (a user word: :func:`_after_user_word`).
 
     >>> from crfdeid.document import make_span
     >>> apply("MRN 00482913", [make_span(4, 8, "PATIENT")])
