@@ -130,3 +130,24 @@ CHECK32 = [
     ("check32", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
     ("check32", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),  # a Cartao SUS
 ]
+
+CHECK33 = [
+    ("check33", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("check33", "IDNUM", r"\d{6} \d{5}", "no.fodselsnummer"),
+    ("check33", "IDNUM", r"\d{9}", "il.idnr"),
+    ("check33", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "gr.amka"),  # the other 11 digits start 3-7
+    ("check33", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),  # a MyKad: birth date and place, no check digit
+    ("check33", "IDNUM", r"[A-Z]\d{6}\(\d\)", hkid),
+    ("check33", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check33", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check33", "IDNUM", r"7\d{10}", "hr.oib"),
+    ("check33", "IDNUM", r"[1-8]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{6}", "ro.cnp"),
+    ("check33", "IDNUM", r"5\d{10}", "tr.tckimlik"),
+    ("check33", "IDNUM", r"\d{6}-\d{4}", dk_cpr),
+    ("check33", "IDNUM", r"3\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "ee.ik"),
+    ("check33", "IDNUM", r"\d{10}", "is_.kennitala"),
+    ("check33", "IDNUM", r"4\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "lt.asmens"),
+    ("check33", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
+    ("check33", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{7}", "za.idnr"),
+    ("check33", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
+]
