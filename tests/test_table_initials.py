@@ -30,6 +30,7 @@ def test_initials_alone_in_a_cell_are_a_name(text, found):
     "Signed S.R. at 08:10 by the bedside\n",                # no table: the model's to find
     "Nurse | S.R. Okafor | 08:10\n",                         # initials beside a surname: no cell of initials alone
     "Dose | 2.5 | 1.25 |\n",                                 # numbers
+    "Nurse | Okafor | R.N. | M.D.\n",                      # credentials
     "Firma: C.S., G.F.\n",                                   # no cell border
 ])
 def test_routes_numbers_and_initials_outside_a_cell_are_not_taken(text):
