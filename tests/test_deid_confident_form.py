@@ -1,7 +1,8 @@
 """Surrogate output, evidence against a fixed Safe Harbor form's span (branch proof24; docs/deid.md, "Fixed forms
 against a made-up value"; :mod:`crfdeid.deid.confident_form`): a single letter beside a phone's or an identifier's
 form and a word beside an e-mail's, an Australian state's postcode out of its ranges, a labelled identifier of two
-digits or fewer and a phone's extension alone (branch cells31) get a placeholder. Every note is made up; the numbers,
+digits or fewer, a phone's extension alone (branch cells31) and initials alone in a table's cell (branch initials32)
+get a placeholder. Every note is made up; the numbers,
 addresses and names are invented."""
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ HELD = [  # (text, the span, its type, the part that holds it), the tagger 0.999
     pytest.param("Member ID: cd-12", "cd-12", "HEALTHPLAN", "short", id="a labelled identifier of two digits"),
     pytest.param("Ward sister Lidwina Okoro, ext. 3120, on call.", "3120", "PHONE", "extension",
                  id="an extension alone"),
+    pytest.param("Firma | C.S. | G.F.\n", "C.S.", "DOCTOR", "initials", id="a nurse's initials in a sign row"),
+    pytest.param("Haut | o.B. | o.B.\n", "o.B.", "DOCTOR", "initials", id="an abbreviation of initials' shape"),
 ]
 
 

@@ -18,6 +18,10 @@ of its type (the redacted output reads none of this):
 * **a labelled identifier of two digits or fewer** (``short``): a record, plan or account number that tells one
   person from others holds more (``plan: cd-12`` is a level or a grade).
 * **an extension alone** (``extension``): the span's forms are all a phone's extension (``ext. 3120``).
+* **initials alone in a table's cell** (``initials``): the span's forms are all the layer's ``table_initials``
+  (``| S.R. |``, ``Firma | C.S.``). The form cannot tell a nurse's initials from another language's abbreviation of
+  the same shape (German ``o.B.``, *ohne Befund*, in a skin chart's cells): both are taken, and neither is written
+  as made-up initials.
 
 Measured on the twenty-eight development sets (shipped model, three casings, each part left out in turn; docs/deid.md):
 ``beside`` mends 7 falsified values at 10 more real identifiers written as placeholders (the 7 spans held a real
@@ -45,7 +49,7 @@ import re
 from ..document import Span
 
 #: The parts (a measurement turns one off by leaving it out).
-PARTS = frozenset({"beside", "range", "short", "extension"})
+PARTS = frozenset({"beside", "range", "short", "extension", "initials"})
 #: The spans of one number (a phone, a fax, an identifier's types): a letter beside its form is no part of it.
 _NUMBERS = frozenset({"PHONE", "FAX", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                       "BIOID", "IDNUM", "SSN"})
@@ -60,7 +64,7 @@ _AU_STATE = re.compile(rf"(?i)(?<![^\W\d_])({'|'.join(AU_RANGES)}),?[ \t]{{1,2}}
 
 def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:
     """Why the span ``sp``, over the fixed forms ``forms`` (``(form name, form span)``), is not the identifier its
-    forms claim (module docstring: ``beside``, ``range``, ``short``), or None."""
+    forms claim (module docstring: ``beside``, ``range``, ``short``, ``extension``, ``initials``), or None."""
     if "beside" in PARTS and _beside(text, sp, [f for _, f in forms]):
         return "beside"
     if "range" in PARTS and forms and all(n == "postal_au" and not au_in_range(text, f) for n, f in forms):
@@ -71,6 +75,8 @@ def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:
         return "short"
     if "extension" in PARTS and forms and all(n == "extension" for n, _ in forms):
         return "extension"
+    if "initials" in PARTS and forms and all(n == "table_initials" for n, _ in forms):
+        return "initials"
     return None
 
 

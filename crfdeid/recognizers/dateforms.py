@@ -38,6 +38,11 @@ Issue 58 (dates28; kept for their gain on the made-up sets written after them, d
 and users28"): ``dotted_spaced`` (``8. 5. 2019``), ``dotted_day_month`` (two-digit day and month each with its dot,
 ``echo 25.11. showed``: a value has one dot) and ``world_day_month``, another language's month after a day
 (gazetteers/months_world.txt: ``15. ledna 2027``, ``21 de novembro de 2026``, ``24 novembre``).
+``row_day_month`` (daterows32, 2026-11-28): a table's row of dates as its column heads (``Datum | 22.11 | 23.11 |
+24.11``): two-digit days and months alone in three or more cells side by side, one separator, that read in one order
+as days going forward, each a month or less after the one before (:func:`_date_row`). Lab values in a row
+(``K | 4.2 | 3.9``, ``Creat | 1.12 | 1.15 | 1.18``) are not two digits each side; visual acuities (``6/9 | 6/12``) not
+either.
 
 A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
 span, so it is shifted with the date (recomputed) or removed with it, never left beside a
@@ -51,6 +56,7 @@ moved date. Times (``05:02``), grades (``4/5``), BP (``120/80``) and scores (``M
 from __future__ import annotations
 
 import re
+from datetime import date
 from functools import lru_cache
 
 import regex
@@ -99,9 +105,42 @@ def _world_month(m) -> bool:
     return marked or bool(m.group("y")) or len(mon) >= 5
 
 
+_CELL = re.compile(r"[ \t]*(\d\d)([./])(\d\d)\.?[ \t]*\r?")
+
+
+def _date_row(m, text: str) -> bool:
+    """Whether the cell of ``m`` is one of three or more cells side by side, each a two-digit day and month in one
+    separator, that read in one order (day or month first) as days going forward, each 0-31 days after the one
+    before (over the year's turn too), not all the same day."""
+    start = text.rfind("\n", 0, m.start()) + 1
+    run: list = []
+    for cell in text[start:].split("\n", 1)[0].split("|"):
+        found = _CELL.fullmatch(cell)
+        if found:
+            run.append(found)
+        elif start > m.start():
+            break
+        else:
+            run = []
+        start += len(cell) + 1
+    if len(run) < 3 or len({c.group(2) for c in run}) > 1:
+        return False
+    for day, month in ((1, 3), (3, 1)):
+        try:
+            days = [date(2000, int(c.group(month)), int(c.group(day))).toordinal() for c in run]
+        except ValueError:
+            continue
+        gaps = [(b - a) % 366 for a, b in zip(days, days[1:])]
+        if max(gaps) <= 31 and any(gaps):
+            return True
+    return False
+
+
 def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
     if name == "world_day_month":  # its month checked by matches()
         return True
+    if name == "row_day_month":
+        return _date_row(m, text)
     if name == "weekday" and (weekday is None or weekday.group(1).lower() == "sat"):
         return False
     if name == "two_dates":
