@@ -16,6 +16,7 @@ def _rows(text: str) -> list[str]:
     ("Анализы | 02.11 | 18.11 | 25.11\n", ["02.11", "18.11", "25.11"]),  # days apart
     ("Fecha | 30/12 | 31/12 | 01/01 | 02/01\r\n", ["30/12", "31/12", "01/01", "02/01"]),  # the year's turn
     ("24.11 | 24.11 | 25.11.\n", ["24.11", "24.11", "25.11."]),  # no label, a day twice, a last dot
+    ("Datum x 22.11 | 23.11 | 24.11 | 25.11\n", ["23.11", "24.11", "25.11"]),  # a cell with more than its date
 ])
 def test_a_row_of_dates_is_found(text, dates):
     assert _rows(text) == dates

@@ -38,11 +38,8 @@ Issue 58 (dates28; kept for their gain on the made-up sets written after them, d
 and users28"): ``dotted_spaced`` (``8. 5. 2019``), ``dotted_day_month`` (two-digit day and month each with its dot,
 ``echo 25.11. showed``: a value has one dot) and ``world_day_month``, another language's month after a day
 (gazetteers/months_world.txt: ``15. ledna 2027``, ``21 de novembro de 2026``, ``24 novembre``).
-``row_day_month`` (daterows32, 2026-11-28): a table's row of dates as its column heads (``Datum | 22.11 | 23.11 |
-24.11``): two-digit days and months alone in three or more cells side by side, one separator, that read in one order
-as days going forward, each a month or less after the one before (:func:`_date_row`). Lab values in a row
-(``K | 4.2 | 3.9``, ``Creat | 1.12 | 1.15 | 1.18``) are not two digits each side; visual acuities (``6/9 | 6/12``) not
-either.
+``row_day_month`` (daterows32): a table's column heads (``Datum | 22.11 | 23.11 | 24.11``, :func:`_date_row`); a row of
+lab values (``K | 4.2 | 3.9``, ``Creat | 1.12 | 1.15``) or acuities (``6/9 | 6/12``) is not two digits each side.
 
 A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
 span, so it is shifted with the date (recomputed) or removed with it, never left beside a
@@ -120,6 +117,8 @@ def _date_row(m, text: str) -> bool:
             run.append(found)
         elif start > m.start():
             break
+        elif start + len(cell) > m.start():
+            return False  # the match's own cell holds more than the date
         else:
             run = []
         start += len(cell) + 1
