@@ -151,3 +151,22 @@ CHECK33 = [
     ("check33", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{7}", "za.idnr"),
     ("check33", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
 ]
+
+CHECK34 = [
+    ("check34", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
+    ("check34", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),
+    ("check34", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check34", "IDNUM", r"(?:1\d[45]\d|[89]\d[01]\d)\d{6}", "bg.egn"),  # born in 2000s (month + 40) or the 1980s-90s
+    ("check34", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),
+    ("check34", "IDNUM", r"\d{8} \d [A-Z0-9]{2}\d", "pt.cc"),
+    ("check34", "IDNUM", r"\d{9}", "pt.nif"),
+    ("check34", "IDNUM", r"\d{6}/\d{3,4}", "sk.rc"),
+    ("check34", "HEALTHPLAN", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
+    ("check34", "IDNUM", r"\d{6}[-+A]\d{3}[0-9A-Y]", "fi.hetu"),
+    ("check34", "IDNUM", r"\d{17}[\dX]", "cn.ric"),
+    ("check34", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # a CUIL
+    ("check34", "IDNUM", r"\d{11}", "gr.amka"),
+    ("check34", "IDNUM", r"17\d{8}", "ec.ci"),  # a cedula of Pichincha (17); the EGNs start otherwise
+    ("check34", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
+    ("check34", "IDNUM", r"[A-Z][12]\d{8}", tw_id),
+]

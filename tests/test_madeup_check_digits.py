@@ -9,6 +9,7 @@ import pytest
 from madeup_schemes import (
     CHECK32,
     CHECK33,
+    CHECK34,
     cns,
     dk_cpr,
     hkid,
@@ -389,6 +390,7 @@ CHECKED = [
     ("check31", "IDNUM", r"(?:[02]\d|1[0-8]|3[01])(?:0[1-9]|1[0-2])9\d{8}", jmbg),
     *CHECK32,
     *CHECK33,
+    *CHECK34,
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
