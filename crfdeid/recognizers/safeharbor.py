@@ -119,6 +119,22 @@ def _user_name(value: str) -> bool:
     return low not in fixedforms.plain_words() and not low.endswith(("ing", "ed", "ly"))
 
 
+_CELL = re.compile(r"\|[ \t]*([^|\s]+)")
+
+
+def _sign_cells(m) -> list[Span]:
+    """A sign row's cells (``sign_row``) as DOCTOR spans when each is two to five letters (dots aside) with a capital,
+    none of three letters or more a common or clinical word (``YES``), and one of them stands twice; else none."""
+    cells = [(c.start(1), c.end(1), c.group(1).replace(".", "")) for c in _CELL.finditer(m.string, *m.span("cells"))]
+    words = [w for *_, w in cells]
+    plain = fixedforms.plain_words()
+    if len(set(words)) == len(words) or not all(
+            2 <= len(w) <= 5 and w.isalpha() and not w.islower() and (len(w) < 3 or w.lower() not in plain)
+            for w in words):
+        return []
+    return [make_span(a, b, "DOCTOR") for a, b, _ in cells]
+
+
 def prepare() -> None:
     """Load the word lists the layer reads and build its anchor regex (a model does this at load)."""
     _newborn_words()
@@ -218,6 +234,8 @@ def _spans(name: str, sub, m, text: str) -> list[Span]:
             return []
     if name == "username_after" and not _user_name(m.group("value")):
         return []
+    if name == "sign_row":
+        return _sign_cells(m)
     if name == "phone_label" and m.group("label").lower() == "fax":
         sub = "FAX"
     if name == "phone" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
