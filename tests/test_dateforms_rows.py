@@ -17,6 +17,7 @@ def _rows(text: str) -> list[str]:
     ("Fecha | 30/12 | 31/12 | 01/01 | 02/01\r\n", ["30/12", "31/12", "01/01", "02/01"]),  # the year's turn
     ("24.11 | 24.11 | 25.11.\n", ["24.11", "24.11", "25.11."]),  # no label, a day twice, a last dot
     ("Datum x 22.11 | 23.11 | 24.11 | 25.11\n", ["23.11", "24.11", "25.11"]),  # a cell with more than its date
+    ("Päivä\t24.11.\t25.11.\t26.11.\n", ["24.11.", "25.11.", "26.11."]),  # cells parted by tabs (tabs35)
 ])
 def test_a_row_of_dates_is_found(text, dates):
     assert _rows(text) == dates
@@ -33,6 +34,7 @@ def test_a_row_of_dates_is_found(text, dates):
     "Datum | 24.11 | 22.11 | 28.12\n",  # backwards in both orders
     "Datum | 01.11 | 20.12 | 30.01\n",  # more than a month apart
     "Hb 22.11 23.11 24.11\n",  # no cells
+    "Hb\t10.2\t11.4\t12.1\n",  # values parted by tabs
 ])
 def test_rows_of_values_are_not_dates(text):
     assert _rows(text) == []

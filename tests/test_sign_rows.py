@@ -20,6 +20,7 @@ def _cells(text):
     ("Observer | PMcD | PMcD | AOS | AOS\n", ["PMcD", "PMcD", "AOS", "AOS"]),  # a capital inside
     ("Sign | WSY | LKM | WSY |\n", ["WSY", "LKM", "WSY"]),                   # a border at the row's end
     ("RN | N.A. | K.W.L. | N.A.", ["N.A.", "K.W.L.", "N.A."]),              # dotted, the note's end
+    ("Kuittaus\tRS\tMK\tMK\tTL\n", ["RS", "MK", "MK", "TL"]),             # cells parted by tabs (tabs35)
 ])
 def test_a_row_of_initials_with_one_twice_is_found(text, found):
     assert _cells(text) == found

@@ -111,7 +111,7 @@ def _date_row(m, text: str) -> bool:
     before (over the year's turn too), not all the same day."""
     start = text.rfind("\n", 0, m.start()) + 1
     run: list = []
-    for cell in text[start:].split("\n", 1)[0].split("|"):
+    for cell in re.split(r"[|\t]", text[start:].split("\n", 1)[0]):
         found = _CELL.fullmatch(cell)
         if found:
             run.append(found)

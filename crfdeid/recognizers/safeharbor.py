@@ -119,7 +119,7 @@ def _user_name(value: str) -> bool:
     return low not in fixedforms.plain_words() and not low.endswith(("ing", "ed", "ly"))
 
 
-_CELL = re.compile(r"\|[ \t]*([^|\s]+)")
+_CELL = re.compile(r"[|\t][ \t]*([^|\s]+)")
 
 
 def _sign_cells(m) -> list[Span]:
