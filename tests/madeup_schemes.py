@@ -170,3 +170,24 @@ CHECK34 = [
     ("check34", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
     ("check34", "IDNUM", r"[A-Z][12]\d{8}", tw_id),
 ]
+
+CHECK35 = [
+    ("check35", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check35", "HEALTHPLAN", r"[A-Z]\d{9}", kvnr),
+    ("check35", "IDNUM", r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check35", "IDNUM", r"[12] \d{2} [01]\d \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("check35", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+    ("check35", "IDNUM", r"\d{6}-[1-4]\d{6}", "kr.rrn"),
+    ("check35", "IDNUM", r"[0-3]\d[01]\d{8}", "no.fodselsnummer"),  # the PESEL and asmens kodas start otherwise
+    ("check35", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("check35", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),  # a Cartao SUS
+    ("check35", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check35", "IDNUM", r"784-\d{4}-\d{7}-\d", "luhn"),  # an Emirates ID
+    ("check35", "IDNUM", r"[3-6]\d{2}(?:0[1-9]|1[0-2])\d{6}", "lt.asmens"),
+    ("check35", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check35", "IDNUM", r"[4-9]\d(?:0[1-9]|1[0-2])\d{7}", "pl.pesel"),  # born in the 1940s-90s
+    ("check35", "IDNUM", r"\d{6}-\d{4}", dk_cpr),
+    ("check35", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
+    ("check35", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check35", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
+]
