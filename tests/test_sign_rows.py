@@ -33,6 +33,7 @@ def test_a_row_of_initials_with_one_twice_is_found(text, found):
     "Nurse | KB | KB | 08:10\n",         # a cell with digits
     "Sign | KB | Okafor | KB\n",         # a name of six letters
     "sign | kb | kb | oe\n",             # no capital (a note in lower case is the model's)
+    "피하기종\t없음\t없음\t없음\n",          # a script without capitals: values (none, none, none)
     "Sign: KB, KB, OE\n",                # no cells
 ])
 def test_other_rows_are_not_taken(text):

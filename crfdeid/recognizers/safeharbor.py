@@ -129,7 +129,7 @@ def _sign_cells(m) -> list[Span]:
     words = [w for *_, w in cells]
     plain = fixedforms.plain_words()
     if len(set(words)) == len(words) or not all(
-            2 <= len(w) <= 5 and w.isalpha() and not w.islower() and (len(w) < 3 or w.lower() not in plain)
+            2 <= len(w) <= 5 and w.isalpha() and any(c.isupper() for c in w) and (len(w) < 3 or w.lower() not in plain)
             for w in words):
         return []
     return [make_span(a, b, "DOCTOR") for a, b, _ in cells]
