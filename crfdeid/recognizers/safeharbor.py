@@ -123,8 +123,8 @@ _CELL = re.compile(r"[|\t][ \t]*([^|\s]+)")
 
 
 def _sign_cells(m) -> list[Span]:
-    """A sign row's cells (``sign_row``) as DOCTOR spans when each is two to five letters (dots aside) with a capital,
-    none of three letters or more a common or clinical word (``YES``), and one of them stands twice; else none."""
+    """A sign row's cells (``sign_row``) as DOCTOR spans when each is two to five letters (dots aside) with a letter
+    in upper case, none of three letters or more a common or clinical word (``YES``), and one of them twice."""
     cells = [(c.start(1), c.end(1), c.group(1).replace(".", "")) for c in _CELL.finditer(m.string, *m.span("cells"))]
     words = [w for *_, w in cells]
     plain = fixedforms.plain_words()
