@@ -106,6 +106,17 @@ def sv_dui(s: str) -> bool:  # a Salvadoran DUI: weights 9..2 over 8 digits, the
     return (10 - sum(int(a) * w for a, w in zip(d, range(9, 1, -1))) % 10) % 10 == int(d[8])
 
 
+def bc_phn(s: str) -> bool:  # a British Columbia PHN: 9 then eight digits weighted 2 4 8 5 10 9 7 3 (each mod 11)
+    d = s.replace(" ", "")
+    check = 11 - sum(int(a) * w % 11 for a, w in zip(d[1:9], (2, 4, 8, 5, 10, 9, 7, 3))) % 11
+    return d[0] == "9" and check < 10 and check == int(d[9])
+
+
+def au_provider(s: str) -> bool:  # an Australian Medicare provider number: stem weights 3 5 8 4 2 1, location 6
+    total = sum(int(a) * w for a, w in zip(s[:6], (3, 5, 8, 4, 2, 1))) + int(s[6], 36) * 6
+    return "YXWTLKJHFBA"[total % 11] == s[7]
+
+
 #: check32's national numbers as rows of tests/test_madeup_check_digits.py's CHECKED (set, subtype, shape, check),
 #: kept here so that the test file stays short.
 CHECK32 = [
@@ -190,4 +201,28 @@ CHECK35 = [
     ("check35", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
     ("check35", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
     ("check35", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
+]
+
+CHECK36 = [
+    ("check36", "HEALTHPLAN", r"\d{4} \d{6}", "at.vnr"),  # an Austrian SV-Nummer
+    ("check36", "IDNUM", r"\d{13}", "si.emso"),
+    ("check36", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", "mx.curp"),
+    ("check36", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check36", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
+    ("check36", "HEALTHPLAN", r"[a-hj-np-z]{3}\d{4}", lambda s: nhi(s.upper())),  # in a lower-case note
+    ("check36", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
+    ("check36", "IDNUM", r"\d{3} \d{3} \d{4}", "gb.nhs"),
+    ("check36", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+    ("check36", "IDNUM", r"\d{3}-\d{2}-\d{4}", "us.ssn"),
+    ("check36", "IDNUM", r"\d{10}", npi),
+    ("check36", "IDNUM", r"\d{6}[\dA-Z][ABFHJKLTWXY]", au_provider),
+    ("check36", "HEALTHPLAN", r"9\d{3} \d{3} \d{3}", bc_phn),
+    ("check36", "IDNUM", r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check36", "HEALTHPLAN", r"\d{20}", "luhn"),  # an Italian tessera sanitaria (TEAM card)
+    ("check36", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check36", "HEALTHPLAN", r"\d{8}", "luhn"),  # a Japanese insurer number (hokensha bango)
+    ("check36", "IDNUM", r"\d{4} \d{4} \d{4}", "jp.in_"),
+    ("check36", "IDNUM", r"[4-9]\d{10}", "tr.tckimlik"),  # the AMKA starts with its day
+    ("check36", "IDNUM", r"[0-3]\d[01]\d{8}", "gr.amka"),
+    ("check36", "IDNUM", r"[A-Z]\d{6}\(\d\)", hkid),
 ]
