@@ -50,6 +50,9 @@ from ..document import Span
 
 #: The parts (a measurement turns one off by leaving it out).
 PARTS = frozenset({"beside", "range", "short", "extension", "initials"})
+#: The forms whose match is no evidence of the value a made-up one would state, by the part that gives their spans a
+#: placeholder: a phone's extension alone dials no one; initials in a table cannot be told from an abbreviation.
+_ALONE = {"extension": "extension", "table_initials": "initials", "sign_row": "initials"}
 #: The spans of one number (a phone, a fax, an identifier's types): a letter beside its form is no part of it.
 _NUMBERS = frozenset({"PHONE", "FAX", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                       "BIOID", "IDNUM", "SSN"})
@@ -73,10 +76,9 @@ def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:
             n in ("id_label", "id_far_label") and sum(c.isdigit() for c in text[f.start:f.end]) <= 2
             for n, f in forms):
         return "short"
-    if "extension" in PARTS and forms and all(n == "extension" for n, _ in forms):
-        return "extension"
-    if "initials" in PARTS and forms and all(n in ("table_initials", "sign_row") for n, _ in forms):
-        return "initials"
+    alone = {_ALONE.get(n) for n, _ in forms}
+    if len(alone) == 1 and (part := alone.pop()) in PARTS:
+        return part  # its forms prove a number or a name is there, not which (an extension, initials)
     return None
 
 
