@@ -2,7 +2,8 @@
 against a made-up value"; :mod:`crfdeid.deid.confident_form`): a single letter beside a phone's or an identifier's
 form and a word beside an e-mail's, an Australian state's postcode out of its ranges, a labelled identifier of two
 digits or fewer, a phone's extension alone (branch cells31), initials alone in a table's cell (branch initials32) and
-a lot or serial number after its word (branch lots36) get a placeholder. Every note is made up; the numbers, addresses and names are invented."""
+a lot or serial number after its word (branch lots36) get a placeholder. Every note is made up; the numbers,
+addresses and names are invented."""
 
 from __future__ import annotations
 
