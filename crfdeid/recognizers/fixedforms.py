@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 
 from .. import gazetteers
 from ..document import Span, make_span
@@ -272,8 +272,8 @@ def _schemes() -> tuple[re.Pattern, dict[str, tuple[tuple[str, str], ...]], dict
         for word in words:
             if word.lower() in plain_words():
                 exact.setdefault(word.lower(), set()).add(word)
-    rx = re.compile(rf"(?<![\w.])(?P<l>{trie_pattern(by_word)})(?![\w])[ \t]*(?:[:#]|(?:n[ºo°]|nr|no)\.?)?[ \t]*:?[ \t]*"
-                    r"(?P<v>\S+(?:[ \t]\S+){0,6})", re.I)
+    rx = re.compile(rf"(?<![\w.])(?P<l>{trie_pattern(by_word)})(?![\w])"
+                    r"[ \t]*(?:[:#]|(?:n[ºo°]|nr|no)\.?)?[ \t]*:?[ \t]*(?P<v>\S+(?:[ \t]\S+){0,6})", re.I)
     return rx, {w: tuple(dict.fromkeys(m)) for w, m in by_word.items()}, exact
 
 
@@ -311,7 +311,7 @@ def scheme_numbers(text: str) -> list[Span]:
 _GROUP, _HEAD = re.compile(r"\S+"), re.compile(r"[^-/]*")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _module(name: str) -> LazyModule:
     return LazyModule(name)
 

@@ -38,7 +38,6 @@ from .idlabels import code
 from .idlines_templates import LINES, NUMBERS, ORGS
 from .phrases import fill
 
-
 #: ``(module, subtype, label words, numbers)`` of every scheme of ``crfdeid/_data/id_schemes.tsv``.
 schemes = gazetteers.id_schemes
 
