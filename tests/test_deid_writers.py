@@ -122,3 +122,11 @@ def test_one_options_object_reaches_the_surrogates_from_every_writer_that_draws_
         open_writer("fhir", None, {"text": "surrogate", "seed": 1, "proven_nmes": "1"})
     with pytest.raises(ConfigError, match="takes none of options"):  # redacted text draws no surrogates
         FhirWriter(None, text="redacted", options=opts)
+
+
+def test_became_holds_the_pieces_of_a_span_cut_at_a_line_break():
+    from crfdeid.deid.writers import became
+    text = "Seen by Dr Lee\nSmith today; Ann Kerr aware."
+    doc = Document("b1", text, [make_span(11, 20, "DOCTOR"), make_span(28, 36, "PATIENT")])
+    RedactedWriter("-").transform(doc)
+    assert became("b1") == {(11, 14): "[**DOCTOR**]", (15, 20): "[**DOCTOR**]", (28, 36): "[**PATIENT**]"}

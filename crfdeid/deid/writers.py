@@ -29,7 +29,7 @@ from ..schema import get
 from .defaults import SurrogateOptions, option_parameters
 from .mapping import check_suffix
 from .redact import mask, redact, scheme_templates
-from .spans import LINE_BREAKS, has_line_break
+from .spans import LINE_BREAKS, deid_spans, has_line_break
 from .spans import propagate as add_repeats
 
 if TYPE_CHECKING:
@@ -55,11 +55,16 @@ _LAST: dict[str, dict[tuple[int, int], str]] = {}
 
 
 def _remember(spanned: Document, new: Document) -> Document:
-    """Keep what each span of ``spanned`` became in ``new`` (spans in the same order, one for one;
-    none kept when a writer merged or split spans) and return ``new``."""
+    """Keep what each span of ``spanned`` became in ``new`` and return ``new``: the spans the writers replace
+    (:func:`~crfdeid.deid.spans.deid_spans`: overlaps merged, cut at line breaks) one for one with the output's,
+    in order (none kept when they are not as many). A span cut at a line break is its pieces (before 2026-11-28 a
+    note with one was none, and :mod:`crfdeid.experiments.madeup_outputs` read its stretches from the text alone:
+    ``DARIO JURKOVIĆ OIB 73633853454`` written as a placeholder and a number was read as ``DARIO`` and
+    ``JURKOVIĆ OIB 73633853454``, the label falsified)."""
     _LAST.clear()
-    if len(spanned.spans) == len(new.spans):
-        _LAST[spanned.doc_id] = {(a.start, a.end): new.text[b.start:b.end] for a, b in zip(spanned.spans, new.spans)}
+    replaced = deid_spans(spanned)
+    if len(replaced) == len(new.spans):
+        _LAST[spanned.doc_id] = {(a.start, a.end): new.text[b.start:b.end] for a, b in zip(replaced, new.spans)}
     return new
 
 
