@@ -29,7 +29,10 @@ or a device setting can also have needs its context:
   an address word before them on the line) Dutch (``1234 AB``) codes (the UK form and the dash
   form, ``53-320``, ``3610-114``, left in the diet of 2026-11-26: the layer's other forms find their
   made-up codes, docs/rules.md);
-* ``VEHICLE``: a plate of letters and digits after ``plate`` (``plate 7ABC123``).
+* ``VEHICLE``: a plate of letters and digits after ``plate`` (``plate 7ABC123``);
+* ``IDNUM`` and ``SSN``: a national number after one of its scheme's names in python-stdnum's catalogue
+  (``crfdeid/_data/id_schemes.tsv``: ``RUT 14.582.361-7``, ``HETU 120339-417N``) that passes the scheme's own
+  check (:func:`scheme_numbers`, form ``scheme_label``; branch schemes36, docs/history/check36-rule.md).
 
 >>> [(name, sp.subtype) for name, sp in matches("card 4007070753690781, tel +46 (0)8 928 571 38")]
 [('card', 'ACCOUNT'), ('phone_intl', 'PHONE')]
