@@ -226,3 +226,23 @@ CHECK36 = [
     ("check36", "IDNUM", r"[0-3]\d[01]\d{8}", "gr.amka"),
     ("check36", "IDNUM", r"[A-Z]\d{6}\(\d\)", hkid),
 ]
+
+CHECK37 = [
+    ("check37", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check37", "IDNUM", r"[12] \d{2} [01]\d \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("check37", "IDNUM", r"\d{3}-\d{2}-\d{4}", "us.ssn"),
+    ("check37", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),  # a Belgian rijksregisternummer
+    ("check37", "IDNUM", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check37", "IDNUM", r"\d{9}", "pt.nif"),
+    ("check37", "IDNUM", r"\d{6}[-+A]\d{3}[\dA-Y]", "fi.hetu"),
+    ("check37", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+    ("check37", "IDNUM", r"1\d{9}", npi),
+    ("check37", "HEALTHPLAN", r"[A-Z]\d{9}", kvnr),
+    ("check37", "IDNUM", r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check37", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check37", "IDNUM", r"[STFG]\d{7}[A-Z]", nric),
+    ("check37", "IDNUM", r"\d{11}", "no.fodselsnummer"),
+    ("check37", "IDNUM", r"\d{8}-\d", "il.idnr"),  # an Israeli teudat zehut
+    ("check37", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # an Argentine CUIL
+    ("check37", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
+]

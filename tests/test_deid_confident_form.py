@@ -1,8 +1,9 @@
 """Surrogate output, evidence against a fixed Safe Harbor form's span (branch proof24; docs/deid.md, "Fixed forms
 against a made-up value"; :mod:`crfdeid.deid.confident_form`): a single letter beside a phone's or an identifier's
 form and a word beside an e-mail's, an Australian state's postcode out of its ranges, a labelled identifier of two
-digits or fewer, a phone's extension alone (branch cells31) and initials alone in a table's cell (branch initials32)
-get a placeholder. Every note is made up; the numbers, addresses and names are invented."""
+digits or fewer, a phone's extension alone (branch cells31), initials alone in a table's cell (branch initials32) and
+a lot or serial number after its word (branch lots36) get a placeholder. Every note is made up; the numbers,
+addresses and names are invented."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ HELD = [  # (text, the span, its type, the part that holds it), the tagger 0.999
                  id="an extension alone"),
     pytest.param("Firma | C.S. | G.F.\n", "C.S.", "DOCTOR", "initials", id="a nurse's initials in a sign row"),
     pytest.param("Haut | o.B. | o.B.\n", "o.B.", "DOCTOR", "initials", id="an abbreviation of initials' shape"),
+    pytest.param("Stamaril 0.5 ml sc (lot X4C921Q), left deltoid", "X4C921Q", "DEVICE", "lot", id="a vaccine's lot"),
+    pytest.param("Servo-u SN 47001 PRVC", "47001", "DEVICE", "lot", id="a ventilator's serial"),
 ]
 
 

@@ -49,6 +49,14 @@ ROOT = Path(__file__).resolve().parent.parent
     ("driver's license S530-4412-7781", "S530-4412-7781", "LICENSE"),
     ("VIN 1HGCM82633A004352", "1HGCM82633A004352", "VEHICLE"),
     ("pacemaker serial no. SN-44821", "SN-44821", "DEVICE"),
+    # a lot, batch or serial number after its word in several languages (lots36), made up
+    ("mesh 15 x 15 cm, lot HQX4471; tacks", "HQX4471", "DEVICE"),
+    ("Tisseel batch VQ2K118   Bougie", "VQ2K118", "DEVICE"),
+    ("Prismaflex serie PFX-CR-12345, set", "PFX-CR-12345", "DEVICE"),
+    ("Airvo 2 nº série AV2-100447213.", "AV2-100447213", "DEVICE"),
+    ("(lotto NS26K0199).", "NS26K0199", "DEVICE"),
+    ("Servo-u SN 47001 PRVC", "47001", "DEVICE"),
+    ("Olympus ENF-VH2 ser. nr 2418001, no", "2418001", "DEVICE"),
     ("sample LV-3381204 sent", "LV-3381204", "IDNUM"),
     ("Path specimen S98-22841", "S98-22841", "IDNUM"),
     ("ID: 55123", "55123", "IDNUM"),
@@ -107,7 +115,8 @@ def test_each_form_is_found(text, surface, subtype):
     "O2 SAT 9/10", "sat 95/100", "SAT 13/4", "wed 1/2 NS", "given @ 0200", "login issues resolved",
     "unable to handle @ home", "mail to @ home", "on account of pain 8/10", "account for 2 episodes",
     # look-alikes of the labels of other countries: no identifier after them
-    "Medicare 2 visits a week", "op no 2 in the list", "ref no 5", "Our ref 12/3", "policy 10 mg",
+    "Medicare 2 visits a week", "op no 2 in the list", "AcrySof IQ SN60WF +21.5 D", "SNOT-22 54",
+    "improved a lot 2 days ago", "lot 7 of 9", "ref no 5", "Our ref 12/3", "policy 10 mg",
     "reg 2 units insulin", "IP 3/7 then home", "CHI 2 weeks ago", "card 2 of 3", "NHS 111 advice",
     "HbA1c 82 mmol/mol", "staff 2 on the ward",
 ])

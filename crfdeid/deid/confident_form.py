@@ -22,6 +22,9 @@ of its type (the redacted output reads none of this):
   (``| S.R. |``, ``Firma | C.S.``) or ``sign_row`` (``Sign. | HØ | HØ``). The form cannot tell a nurse's initials
   from another language's abbreviation of the same shape (German ``o.B.``, *ohne Befund*, in a skin chart's cells):
   both are taken, and neither is written as made-up initials.
+* **a lot or serial number** (``lot``): the span's forms are all the layer's ``lot_label`` (``lot X4C921Q``,
+  ``batch NX24K0318``, ``SN 47001``): the record of the batch given or the device implanted, which the made-up sets
+  keep as a value as often as they mark it (a vaccine's lot); a made-up one would state another batch.
 
 Measured on the twenty-eight development sets (shipped model, three casings, each part left out in turn; docs/deid.md):
 ``beside`` mends 7 falsified values at 10 more real identifiers written as placeholders (the 7 spans held a real
@@ -49,10 +52,11 @@ import re
 from ..document import Span
 
 #: The parts (a measurement turns one off by leaving it out).
-PARTS = frozenset({"beside", "range", "short", "extension", "initials"})
+PARTS = frozenset({"beside", "range", "short", "extension", "initials", "lot"})
 #: The forms whose match is no evidence of the value a made-up one would state, by the part that gives their spans a
-#: placeholder: a phone's extension alone dials no one; initials in a table cannot be told from an abbreviation.
-_ALONE = {"extension": "extension", "table_initials": "initials", "sign_row": "initials"}
+#: placeholder: a phone's extension alone dials no one; initials in a table cannot be told from an abbreviation; a
+#: lot or serial number is the record of what was given or implanted (a made-up one states another).
+_ALONE = {"extension": "extension", "table_initials": "initials", "sign_row": "initials", "lot_label": "lot"}
 #: The spans of one number (a phone, a fax, an identifier's types): a letter beside its form is no part of it.
 _NUMBERS = frozenset({"PHONE", "FAX", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                       "BIOID", "IDNUM", "SSN"})
