@@ -103,6 +103,20 @@ def _load(path: Path) -> frozenset:
     return frozenset(map(str.lower, _entries(path)))
 
 
+@cache
+def id_schemes() -> tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...]:
+    """``(module, subtype, label words, numbers)`` of every scheme of ``crfdeid/_data/id_schemes.tsv``
+    (python-stdnum's catalogue of national numbers, rebuilt by ``python gazetteers/id_schemes.py``).
+
+    >>> any(m == "stdnum.pl.pesel" and "PESEL" in words for m, _, words, _ in id_schemes())
+    True
+    """
+    text = (Path(_data.__file__).parent / "id_schemes.tsv").read_text(encoding="utf-8")
+    rows = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+    return tuple((module, subtype, tuple(words.split("|")), tuple(numbers.split("|")))
+                 for module, _, subtype, words, numbers in rows)
+
+
 def header(name: str) -> list[str]:
     """The ``#`` header lines of list ``name`` (source, licence, regeneration command)."""
     lines = _path(name).read_text(encoding="utf-8-sig").splitlines()

@@ -30,7 +30,7 @@ import re
 from functools import cache
 from importlib import resources
 
-from .. import _data
+from .. import _data, gazetteers
 from . import idlabels
 from . import persona as ps
 from . import world as wd
@@ -38,18 +38,8 @@ from .idlabels import code
 from .idlines_templates import LINES, NUMBERS, ORGS
 from .phrases import fill
 
-
-@cache
-def schemes() -> tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...]:
-    """``(module, subtype, label words, numbers)`` of every scheme of ``crfdeid/_data/id_schemes.tsv``.
-
-    >>> any(m == "stdnum.pl.pesel" and "PESEL" in words for m, _, words, _ in schemes())
-    True
-    """
-    text = resources.files(_data).joinpath("id_schemes.tsv").read_text(encoding="utf-8")
-    rows = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
-    return tuple((module, subtype, tuple(words.split("|")), tuple(numbers.split("|")))
-                 for module, _, subtype, words, numbers in rows)
+#: ``(module, subtype, label words, numbers)`` of every scheme of ``crfdeid/_data/id_schemes.tsv``.
+schemes = gazetteers.id_schemes
 
 
 @cache
