@@ -246,3 +246,21 @@ CHECK37 = [
     ("check37", "IDNUM", r"\d{2}-\d{8}-\d", "ar.cuit"),  # an Argentine CUIL
     ("check37", "HEALTHPLAN", r"\d{4}-\d{3}-\d{3}-[A-Z]{2}", "luhn"),  # an Ontario health card (OHIP)
 ]
+
+CHECK38 = [
+    ("check38", "IDNUM", r"\d{11}", "pl.pesel"),
+    ("check38", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check38", "IDNUM", r"\d{8}-\d{4}", "se.personnummer"),
+    ("check38", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
+    ("check38", "HEALTHPLAN", r"\d{4} \d{3} \d{3}", "luhn"),  # an Ontario health card (OHIP) without its version code
+    ("check38", "IDNUM", r"\d\.\d{3}\.\d{3}-\d", uy_ci),
+    ("check38", "IDNUM", r"\d{6}-\d{7}", "kr.rrn"),
+    ("check38", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check38", "IDNUM", r"\d{4} \d{6}", "at.vnr"),  # an Austrian social insurance number (SVNR)
+    ("check38", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check38", "IDNUM", r"\d{3}-\d{2}-\d{4}", "us.ssn"),
+    ("check38", "IDNUM", r"1\d{9}", npi),
+    ("check38", "IDNUM", r"[2-9]\d{9}", "bg.egn"),
+    ("check38", "IDNUM", r"\d{17}[\dX]", "cn.ric"),
+    ("check38", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+]
