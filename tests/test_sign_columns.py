@@ -13,7 +13,7 @@ PIPES = ("Data | Entradas | Saídas | Balanço | Rubrica\n"
          "| 24-11 | 420 | 310 | +110 | MJQ |\n"
          "| 25-11 | 380 | 300 | +80 | AFT |\n"
          "| 25-11 | 520 | 240 | +280 | MJQ |\n"
-         "Rubricas: MJQ = Enf.ª Maria Júlia Quaresma; AFT = Enf. Afonso Tavares\n")
+         "Rubricas: MJQ = Enf.ª Maria Júlia Quaresma; AFT = Enf. Afonso Freitas Tavares\n")
 TABS = ("Date\tTime\tGlucose\tFeed\tSign\n"
         "26.8.\t10.40\t2.1\tBF\tSK\n"
         "26.8.\t12.20\t2.9\tBF\tSK\n"
