@@ -19,7 +19,8 @@ of its type (the redacted output reads none of this):
   person from others holds more (``plan: cd-12`` is a level or a grade).
 * **an extension alone** (``extension``): the span's forms are all a phone's extension (``ext. 3120``).
 * **initials alone in a table's cell** (``initials``): the span's forms are all the layer's ``table_initials``
-  (``| S.R. |``, ``Firma | C.S.``) or ``sign_row`` (``Sign. | HØ | HØ``). The form cannot tell a nurse's initials
+  (``| S.R. |``, ``Firma | C.S.``), ``sign_row`` (``Sign. | HØ | HØ``) or ``sign_column`` (a table's column of
+  ``MJS``, ``AFR``). The form cannot tell a nurse's initials
   from another language's abbreviation of the same shape (German ``o.B.``, *ohne Befund*, in a skin chart's cells):
   both are taken, and neither is written as made-up initials.
 * **a lot or serial number** (``lot``): the span's forms are all the layer's ``lot_label`` (``lot X4C921Q``,
@@ -56,7 +57,8 @@ PARTS = frozenset({"beside", "range", "short", "extension", "initials", "lot"})
 #: The forms whose match is no evidence of the value a made-up one would state, by the part that gives their spans a
 #: placeholder: a phone's extension alone dials no one; initials in a table cannot be told from an abbreviation; a
 #: lot or serial number is the record of what was given or implanted (a made-up one states another).
-_ALONE = {"extension": "extension", "table_initials": "initials", "sign_row": "initials", "lot_label": "lot"}
+_ALONE = {"extension": "extension", "table_initials": "initials", "sign_row": "initials", "sign_column": "initials",
+          "lot_label": "lot"}
 #: The spans of one number (a phone, a fax, an identifier's types): a letter beside its form is no part of it.
 _NUMBERS = frozenset({"PHONE", "FAX", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                       "BIOID", "IDNUM", "SSN"})

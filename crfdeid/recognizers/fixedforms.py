@@ -215,7 +215,7 @@ def _postal_nl(m, text) -> bool:
     after = _R.CITY_AFTER.match(text, m.end())
     if after and after.group(1).lower() in gazetteers.load("cities"):
         return True
-    return m.group("l").lower() not in plain_words() | _abbreviations() and _address_context(m, text)
+    return m.group("l").lower() not in plain_words() | abbreviations() and _address_context(m, text)
 
 
 #: Common and clinical words (a group of letters that is one is no identifier's).
@@ -223,7 +223,9 @@ plain_words = partial(lists, "common_words", "clinical_words")
 
 
 @lru_cache(maxsize=1)
-def _abbreviations() -> frozenset:
+def abbreviations() -> frozenset:
+    """Clinical abbreviations, function words and unit letters, lower case (a group of letters that is one is no
+    identifier's)."""
     return lists("clinical_abbrevs", "stop_words") | _R.UNIT_LETTERS
 
 
