@@ -306,14 +306,14 @@ def scheme_numbers(text: str) -> list[Span]:
         ends = [g.end() for g in _GROUP.finditer(m.group("v")) if any(c.isalnum() for c in g[0])]
         for k, end in enumerate(reversed(ends)):
             value = m.group("v")[:end].rstrip(".,;:)")
-            got = _scheme_of(schemes, value) or (k == len(ends) - 1 and _scheme_of(schemes, _HEAD.match(value)[0]))
+            got = _scheme_of(schemes, value) or (k == len(ends) - 1 and _scheme_of(schemes, _SUFFIX.split(value, 1)[0]))
             if got:
                 found.append(make_span(m.start("v"), m.start("v") + len(value), got))
                 break
     return found
 
 
-_GROUP, _HEAD = re.compile(r"\S+"), re.compile(r"[^-/]*")
+_GROUP, _SUFFIX = re.compile(r"\S+"), re.compile(r"[-/]")
 
 
 @cache

@@ -154,7 +154,7 @@ def _initial(value: str) -> bool:
 def _name_initials(text: str) -> frozenset:
     """The initials of every two or three words in a row of ``text`` that each start in upper case (``Kate Mulholland``
     -> ``KM``; ``Maria João Sardinha`` -> ``MJS``, ``MJ``, ``JS``)."""
-    out = set()
+    out: set[str] = set()
     for m in _WORD_RUN.finditer(text):
         heads = [w[0] if w[0].isupper() else "" for w in m.group().split()]
         out.update("".join(heads[i:i + k]) for k in (2, 3) for i in range(len(heads) - k + 1)
