@@ -20,9 +20,9 @@ of its type (the redacted output reads none of this):
 * **an extension alone** (``extension``): the span's forms are all a phone's extension (``ext. 3120``).
 * **initials alone in a table's cell** (``initials``): the span's forms are all the layer's ``table_initials``
   (``| S.R. |``, ``Firma | C.S.``), ``sign_row`` (``Sign. | HØ | HØ``) or ``sign_column`` (a table's column of
-  ``MJS``, ``AFR``). The form cannot tell a nurse's initials
-  from another language's abbreviation of the same shape (German ``o.B.``, *ohne Befund*, in a skin chart's cells):
-  both are taken, and neither is written as made-up initials.
+  ``MJS``, ``AFR``). The form cannot tell a nurse's initials from another language's abbreviation of the same shape
+  (German ``o.B.``, *ohne Befund*, in a skin chart's cells): both are taken, and neither is written as made-up
+  initials.
 * **a lot or serial number** (``lot``): the span's forms are all the layer's ``lot_label`` (``lot X4C921Q``,
   ``batch NX24K0318``, ``SN 47001``): the record of the batch given or the device implanted, which the made-up sets
   keep as a value as often as they mark it (a vaccine's lot); a made-up one would state another batch.

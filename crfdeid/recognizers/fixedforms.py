@@ -269,12 +269,10 @@ def _schemes() -> tuple[re.Pattern, dict[str, tuple[tuple[str, str], ...]], dict
     from .rules import trie_pattern  # rules imports this module
 
     by_word: dict[str, list[tuple[str, str]]] = {}
+    exact: dict[str, set[str]] = {}  # a common or clinical word in lower case -> its catalogue spellings
     for module, sub, words, _ in gazetteers.id_schemes():
         for word in words:
             by_word.setdefault(word.lower(), []).append((module, sub))
-    exact: dict[str, set[str]] = {}  # a common or clinical word in lower case -> its catalogue spellings
-    for _, _, words, _ in gazetteers.id_schemes():
-        for word in words:
             if word.lower() in plain_words():
                 exact.setdefault(word.lower(), set()).add(word)
     rx = re.compile(rf"(?<![\w.])(?P<l>{trie_pattern(by_word)})(?![\w])"
