@@ -173,6 +173,8 @@ def sign_columns(text: str) -> list[Span]:
     initials but a hospital's code (six times), 63 of them left by the shipped model."""
     found: list[Span] = []
     names = None
+    if "|" not in text and "\t" not in text and "   " not in text:
+        return found  # no table (most notes): not split into lines
     for body in _table_bodies(text):
         for col in zip(*body):
             cells = [c for c in col if _initial(c[2])]
