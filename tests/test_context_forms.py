@@ -82,7 +82,8 @@ LEFT = [
     "12-18 ABG 123/46/7.39/29/1", "On Dec 2065 Augusta Connolly saw",
     "seen March 3rd, 2021 at home", "monitor version 3.8.3.8", "ver. 4.0.4.0", "Respiratory Care 7a-7p",
     "cares 4kd 229",
-    "Mr Smith, 45, from", "Mrs Tovey, 90mg", "bed #12", "lot #4471", "ext 2", "pager 2 hours", "HR RATE98-100",
+    "Mr Smith, 45, from", "Mrs Tovey, 90mg", "bed #12", "ext 2", "pager 2 hours", "HR RATE98-100",
+    "lot #44",  # a lot number of four characters or more is a DEVICE since lots36 (docs/deid.md)
     "insurance pending 2 days", "CD-20 positive", "HCO3-24", "CAR IS OK 25", "car at the 12345",
     "A65 hemoglobin", "T12 vertebra", "C56 cells",
 ]

@@ -262,6 +262,10 @@ def matches(text: str, known: Found | None = None) -> list[tuple[str, Span]]:
         found.extend(phones.matches(text, phones.country_of(text, [name for name, _ in found]),
                                     [sp for _, sp in found]))
         found.extend(phones.cued(text, [sp for _, sp in found]))
+        # a number another form takes keeps that form's reading (``SSN 123-45-6789``: ``ssn``, not the catalogue's)
+        taken = [sp for name, sp in found if name != "scheme_label"]
+        found = [(name, sp) for name, sp in found if name != "scheme_label"
+                 or not any(t.start < sp.end and sp.start < t.end for t in taken)]
     return found
 
 
