@@ -7,13 +7,7 @@ import re
 
 import pytest
 from madeup_schemes import (
-    CHECK32,
-    CHECK33,
-    CHECK34,
-    CHECK35,
-    CHECK36,
-    CHECK37,
-    CHECK38,
+    LATER_SETS,
     cns,
     dk_cpr,
     hkid,
@@ -392,13 +386,7 @@ CHECKED = [
     ("check31", "IDNUM", r"\d{3}-\d{3}-\d{3} \d{2}", ru_snils),
     ("check31", "IDNUM", r"19\d{11}", lu_matricule),  # the JMBGs start with a day other than 19
     ("check31", "IDNUM", r"(?:[02]\d|1[0-8]|3[01])(?:0[1-9]|1[0-2])9\d{8}", jmbg),
-    *CHECK32,
-    *CHECK33,
-    *CHECK34,
-    *CHECK35,
-    *CHECK36,
-    *CHECK37,
-    *CHECK38,
+    *LATER_SETS,
     ("dev2", *AU_MEDICARE),
     ("dev2", "HEALTHPLAN", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
     ("dev2", "HEALTHPLAN", r"\d{4} \d{3} \d{3} [A-Z]{2}", "luhn"),
