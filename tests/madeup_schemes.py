@@ -265,5 +265,21 @@ CHECK38 = [
     ("check38", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
 ]
 
+CHECK39 = [
+    ("check39", "IDNUM", r"\d{3} \d{3} \d{4}", "gb.nhs"),  # an NHS number
+    ("check39", "IDNUM", r"\d{10}", "gb.nhs"),  # a CHI number: the NHS number's mod 11
+    ("check39", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check39", "IDNUM", r"\d \d{2} \d{2} \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("check39", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+    ("check39", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("check39", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("check39", "IDNUM", r"\d{3}-\d{2}-\d{4}", "us.ssn"),
+    ("check39", "IDNUM", r"\d{6}-\d{4}", dk_cpr),
+    ("check39", "IDNUM", r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check39", "HEALTHPLAN", r"9\d{9}", bc_phn),
+    ("check39", "IDNUM", r"\d{11}", "no.fodselsnummer"),
+    ("check39", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
-LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38]
+LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39]
