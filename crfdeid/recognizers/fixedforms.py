@@ -328,14 +328,12 @@ def _scheme_of(schemes: tuple[tuple[str, str], ...], value: str) -> str | None:
 
 def matches(text: str) -> list[tuple[str, Span]]:
     """``(form name, span)`` of every identifier of :data:`FORMS` in ``text`` that passes its check (its
-    ``v`` group when it has one), and of :func:`scheme_numbers` (``scheme_label``) that no form's match overlaps (a
-    number both find keeps the form's reading: a BSN's ``SSN``; :func:`.safeharbor.matches` does the same with the
-    layer's other forms)."""
+    ``v`` group when it has one), and of :func:`scheme_numbers` (``scheme_label``; :func:`.safeharbor.matches`
+    drops those another form of the layer takes, so that a BSN keeps its form's ``SSN``)."""
     found = []
     for name, sub, m in scan(FORMS, text, skip=() if _R.EIGHT_DIGITS.search(text) else LONG):
         if sub == "PHONE" and _R.FAX_BEFORE.search(text, max(0, m.start() - 24), m.start()):
             sub = "FAX"
         g = "v" if "v" in m.re.groupindex else 0
         found.append((name, make_span(m.start(g), m.end(g), sub)))
-    return found + [("scheme_label", sp) for sp in scheme_numbers(text)
-                    if not any(f.start < sp.end and sp.start < f.end for _, f in found)]
+    return found + [("scheme_label", sp) for sp in scheme_numbers(text)]

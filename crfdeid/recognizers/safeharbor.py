@@ -128,10 +128,7 @@ def _sign_cells(m) -> list[Span]:
     in upper case, none of three letters or more a common or clinical word (``YES``), and one of them twice."""
     cells = [(c.start(1), c.end(1), c.group(1).replace(".", "")) for c in _CELL.finditer(m.string, *m.span("cells"))]
     words = [w for *_, w in cells]
-    plain = fixedforms.plain_words()
-    if len(set(words)) == len(words) or not all(
-            2 <= len(w) <= 5 and w.isalpha() and any(c.isupper() for c in w) and (len(w) < 3 or w.lower() not in plain)
-            for w in words):
+    if len(set(words)) == len(words) or not all(_initial(w, longest=5, abbreviation=True) for w in words):
         return []
     return [make_span(a, b, "DOCTOR") for a, b, _ in cells]
 
@@ -143,12 +140,14 @@ _COLUMN_CELL = {"|": re.compile(r"[^|\s](?:[^|]*[^|\s])?"), "\t": re.compile(r"[
 _WORD_RUN = re.compile(r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*)*")
 
 
-def _initial(value: str) -> bool:
-    """Two to four letters (dots aside) with a letter in upper case, no clinical abbreviation (``IV``, ``PO``) and
-    none of three or more a common or clinical word."""
+def _initial(value: str, longest: int = 4, abbreviation: bool = False) -> bool:
+    """Two to ``longest`` letters (dots aside) with a letter in upper case, none of three or more a common or clinical
+    word, and (unless ``abbreviation``: a sign row's cells, whose repeat is their evidence) no clinical abbreviation
+    (``IV``, ``PO``)."""
     w = value.replace(".", "")
-    return 2 <= len(w) <= 4 and w.isalpha() and any(c.isupper() for c in w) and (
-        len(w) < 3 or w.lower() not in fixedforms.plain_words()) and w.lower() not in fixedforms.abbreviations()
+    return 2 <= len(w) <= longest and w.isalpha() and any(c.isupper() for c in w) and (
+        len(w) < 3 or w.lower() not in fixedforms.plain_words()) and (
+        abbreviation or w.lower() not in fixedforms.abbreviations())
 
 
 def _name_initials(text: str) -> frozenset:
