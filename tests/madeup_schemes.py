@@ -281,5 +281,22 @@ CHECK39 = [
     ("check39", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),
 ]
 
+CHECK40 = [
+    ("check40", "IDNUM", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", "be.nn"),
+    ("check40", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{6}", "gb.nhs"),  # a CHI number: DDMMYY first
+    ("check40", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),
+    ("check40", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+    ("check40", "IDNUM", r"\d{6}[-+A]\d{3}[0-9A-Y]", "fi.hetu"),
+    ("check40", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+    ("check40", "IDNUM", r"756\.\d{4}\.\d{4}\.\d{2}", "ch.ssn"),
+    ("check40", "IDNUM", r"\d{3}-\d{2}-\d{4}", "us.ssn"),
+    ("check40", "IDNUM", r"1\d{9}", npi),
+    ("check40", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check40", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check40", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check40", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
+    ("check40", "IDNUM", r"\d{11}", "pl.pesel"),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
-LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39]
+LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40]
