@@ -114,6 +114,43 @@ def _section_any(text, toks):
     return [tuple(h for s, h in heads if s <= t.start)[-1:] for t in toks]
 
 
+def _name_initials(text, toks):
+    """name_initials.v1: initials tokens whose letters are those of two or three name words in a row (any window)."""
+    from crfdeid.features.context import _name_word, _name_word_lists, _plain_initials
+    names, plain = _name_word_lists()
+    known = set()
+    for i in range(len(toks)):
+        for n in (2, 3):
+            run = toks[i:i + n]
+            if len(run) == n and all(_name_word(t.text, names, plain) for t in run) \
+                    and all(text[a.end:b.start] == " " for a, b in zip(run, run[1:])):
+                firsts = [t.text[0].upper() for t in run]
+                known |= {"".join(firsts), firsts[0] + firsts[-1]}
+    out = [()] * len(toks)
+    i = 0
+    while i < len(toks):
+        w = toks[i].text
+        if 2 <= len(w) <= 4 and w.isalpha() and w.isupper():
+            if w in known and w not in _plain_initials():
+                out[i] = ("ini:name",)
+            i += 1
+            continue
+        j, letters = i, ""
+        while (j + 1 < len(toks) and len(letters) < 4 and len(toks[j].text) == 1 and toks[j].text.isalpha()
+               and toks[j].text.isupper() and toks[j + 1].text == "." and toks[j + 1].start == toks[j].end):
+            letters += toks[j].text
+            j += 2
+            if j < len(toks) and toks[j].start != toks[j - 1].end:
+                break
+        if len(letters) >= 2:
+            if letters in known:
+                out[i:j] = [("ini:name",)] * (j - i)
+            i = j
+        else:
+            i += 1
+    return out
+
+
 ORACLES = {
     "glued.v1": lambda text, toks: [("glued_l",) * t.glued_left + ("glued_r",) * t.glued_right
                                     for t in toks],
@@ -124,6 +161,7 @@ ORACLES = {
     "gazetteer_phrases.v1": _phrases,
     "text_patterns.v1": _patterns,
     "section.v2": _section_any,
+    "name_initials.v1": _name_initials,
 }
 
 NOTES = [
@@ -136,6 +174,7 @@ NOTES = [
     "é\u0301x Ärzte WANDTE sich an Dr. Ölz\n\u00a0\u2028next\u2029line\nHOSPITAL transfer to rehab",
     "Exploración física: normal\n既往歴：なし\n  Ανάμνηση : καμία\nАнамнез: нет",
     "PMH: CVA 74', CABG in 09 (3 grafts)\nHTN 2001, 123 ft\n" + "word " * 30 + "HR 88 hx ٣٤ 7",
+    "RN Anna Berg (AB); 0200 turned - AB. A.B. signed, Maria Pia Cabrera | MPC | MC. TO AT Lung Sounds LS",
 ]
 
 _TEXT = st.lists(st.sampled_from(list("aZ1 .:\n\t-/@") + ["Dr", "lives", "with", "call", "New", "York",

@@ -37,6 +37,7 @@ from .letter import letter
 from .mix import PLAIN, mix_note
 from .nursing import nursing_note
 from .operative import operative_note
+from .signlines import signed_note
 from .social import social_note
 from .specialty import specialty_note
 from .values import values_note
@@ -97,6 +98,16 @@ STYLES["clinical_phi"] = {"clinical": (functools.partial(clinical_note, phi=True
 #: terms, fractions and years that are no date, imaging with its body part, post-nominals:
 #: :mod:`crfdeid.synth.looklines`, look16).
 STYLES["clinical_look"] = {"clinical": (functools.partial(clinical_note, look=True), 100)}
+#: ``signed``: charts and timed nursing lines signed with the staff's initials (a column, a row, a line's end, brackets
+#: after a name, a key), beside look-alike abbreviations in the same places (:mod:`crfdeid.synth.signlines`, sign39).
+STYLES["signed"] = {"signed": (signed_note, 100)}
+#: ``signed_dated``: the same notes, every one naming its staff, none in lower case, the day's date in charts and
+#: timed lines now and then (the ``signed`` notes cost the ICU member month/day dates beside their fractions).
+STYLES["signed_dated"] = {"signed": (functools.partial(signed_note, dated=True), 100)}
+#: ``signed_abbrevs``: ``signed_dated``, all as written, with capitals that are no one's initials where initials stand.
+STYLES["signed_abbrevs"] = {"signed": (functools.partial(signed_note, dated=True, abbrevs=True), 100)}
+#: ``signed_roles``: ``signed_abbrevs`` with lines of a role, a service or a label before a staff name, plain.
+STYLES["signed_roles"] = {"signed": (functools.partial(signed_note, dated=True, abbrevs=True, roles=True), 100)}
 FIRST_RECORD = 100
 
 
@@ -119,7 +130,8 @@ def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]
         b.line()  # i2b2 TEXT usually starts with a line break
         kinds[kind][0](rng, p, day, b)
         doc = b.build(f"{record:03d}-{note:02d}", {"note_type": kind})
-        docs.append(doc if style == "i2b2" else roughen(rng, doc, plain=PLAIN if stream == "mix" else frozenset()))
+        docs.append(doc if style == "i2b2" else roughen(rng, doc, plain=PLAIN if stream == "mix" else frozenset(),
+                                                        staff=stream == "signed"))
     return docs
 
 

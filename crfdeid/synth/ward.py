@@ -162,14 +162,15 @@ def _keep_case(model: str, word: str) -> str:
 
 
 def roughen(rng: random.Random, doc: Document, typo: float = 0.02, unknown: float = 0.15,
-            ambiguous: float = 0.08, plain: frozenset = frozenset()) -> Document:
+            ambiguous: float = 0.08, plain: frozenset = frozenset(), staff: bool = False) -> Document:
     """A copy of ``doc`` made more like real notes (see the module docstring).
 
     Ages under 90 and weekdays stop being PHI; each name or place span becomes letter strings
     found in no list with probability ``unknown``, a one-word person name becomes a name that
     is also a plain word with probability ``ambiguous``; a word of four letters or more
     gets a typing error with probability ``typo``. A span whose text (lower case) is in ``plain``
-    stops being PHI too (``Oncology`` as a department). Offsets are recomputed.
+    stops being PHI too (``Oncology`` as a department). With ``staff`` (the ``signed`` style) a DOCTOR span is
+    kept as written, so that a nurse's initials stay those of her name in the note. Offsets are recomputed.
     """
     pieces, spans, at = [], [], 0
     for sp in doc.spans:
@@ -182,6 +183,8 @@ def roughen(rng: random.Random, doc: Document, typo: float = 0.02, unknown: floa
             keep = False
         elif surface.lower() in plain:
             keep = False
+        elif staff and sp.subtype == "DOCTOR":
+            pass
         elif sp.subtype in _NAME_LIKE:
             r = rng.random()
             if r < unknown:
