@@ -82,6 +82,7 @@ from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from . import ages, dates, facts, names
+from .otherlang import person_label
 from .confident_bars import thin_doubt
 from .confident_note import dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import PLACE_TYPES, model_doubt, place_doubt
@@ -158,6 +159,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     in_lower = lower_case(text) or capitals
     if any(_word_doubt(w, capitals, in_lower) for w in ws if len(w) > 1) or role_last(ws, capitals):
         return "name"  # a word no name's; a role's abbreviation after a name of three words (obi ho)
+    if any(person_label(w) for w in ws if len(w) > 1):
+        return "name"  # a role, relation or label taken in: Hausarzt, Mutter, CPR, Colombo marito Bianchi (otherlang.py)
     titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
@@ -171,7 +174,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         return None  # a title, a first name or an initial beside it, the patient's own name; initials alone
     clinical, listed, frequent, _, _ = lists()
     low = fold(full[0])
-    if (low in clinical and low not in frequent) or low in labels():
+    if (low in clinical and low not in frequent) or low in labels() or person_label(full[0]):
         return "name"  # one word that is a clinical word, or a note's label or a role though a name too (Ward)
     if low not in frequent and english().get(low, COMMON) < COMMON:
         return "name"  # Class, Fundal: a common word, no frequent name

@@ -15,6 +15,7 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from . import names
+from .otherlang import person_label
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
@@ -46,8 +47,10 @@ def place_doubt(text: str, sp: Span) -> str | None:
     if (last in heads or last in clinical) and last not in places:
         return "place"  # Edinburgh Postnatal Depression Scale, Department of Gastroenterology, a carcinoma
     edges = {fold(w) for w in (ws[0], ws[-1]) if len(w) > 1} - places
-    if len(ws) > 1 and edges & (note_labels() | labels()):
+    if len(ws) > 1 and (edges & (note_labels() | labels()) or any(map(person_label, edges))):
         return "place"  # a label or a role at an edge (NOTE Spinifex Creek Clinic, Consultant ...): taken in
+    if len(ws) == 1 and person_label(ws[0]) and fold(ws[0]) not in places:
+        return "place"  # Mutter, CPR: a relation or a label alone, no place (otherlang.py)
     shortest = 2 if sp.subtype in _INSTITUTIONS else 3  # Medical aid Bluegum Health Scheme; Musashino-shi a town
     joins = _CONNECTORS | stop_words()
     if any(w.islower() and len(w) > shortest and fold(w) not in places and fold(w) not in joins for w in ws[1:]) \

@@ -26,7 +26,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from .evidence import fold
+from .. import gazetteers
+from .evidence import fold, lists
 
 #: The kinds of ``other_languages.tsv``.
 KINDS = ("title", "person", "place_head", "compound_head")
@@ -69,6 +70,49 @@ def place_heads() -> frozenset:
 def compound_heads() -> frozenset:
     """A hospital's type word that ends a compound (``sjukehus`` of ``Universitetssjukehus``), folded."""
     return _by_kind()["compound_head"]
+
+
+#: Letters ``fold`` keeps that the data files write plain (``læge`` as ``laege``, ``kullanıcı`` as ``kullanici``).
+_FLAT = str.maketrans({"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ı": "i", "ð": "d", "þ": "th"})
+#: An identifier's label written as one short word (``CPR``, ``EGN``, ``PESEL``): python-stdnum's catalogue's.
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+
+
+@lru_cache(maxsize=1)
+def person_labels() -> frozenset:
+    """Words that stand beside a person's name and are none of it, folded: :func:`person_words` (a role, a
+    relation, a label of another language: ``mutter``, ``enfermera``) and the one-word labels of national numbers
+    (``id_schemes.tsv``, python-stdnum's catalogue: ``cpr``, ``egn``, ``cnp``) no name list holds.
+
+    >>> {"mutter", "enfermera", "cpr", "egn"} <= person_labels(), "smith" in person_labels()
+    (True, False)
+    """
+    listed = lists()[1]
+    acronyms = {w.lower() for _, _, words, _ in gazetteers.id_schemes() for w in words if _ACRONYM.fullmatch(w)}
+    return frozenset(w.translate(_FLAT) for w in person_words()) | frozenset(acronyms - listed)
+
+
+@lru_cache(maxsize=4096)
+def person_label(word: str) -> bool:
+    """Whether ``word`` is a :func:`person_labels` word, or a compound that ends in a person word of four letters
+    or more after three letters or more and no name or place list holds (``Hausarzt``, ``Overlæge``,
+    ``Szakorvos``, ``Overlæge``, ``Großmutter``): a role or relation, no name's word.
+
+    >>> [person_label(w) for w in ("Mutter", "CPR", "Hausarzt", "SZAKORVOS", "Overlæge", "Kumari", "Arizona", "Smith")]
+    [True, True, True, True, True, False, False, False]
+    """
+    low = fold(word).strip(".:,").translate(_FLAT)
+    if low in person_labels():
+        return True
+    _, listed, _, _, places = lists()
+    return low not in listed and low not in places and any(
+        low.endswith(w) and len(low) >= len(w) + 3 for w in _suffixes())
+
+
+@lru_cache(maxsize=1)
+def _suffixes() -> tuple[str, ...]:
+    """The person words of four letters or more (:func:`person_label`'s compounds' last parts), plain."""
+    return tuple(w.translate(_FLAT) for w in person_words() if len(w) >= 4)
 
 
 @lru_cache(maxsize=1)
