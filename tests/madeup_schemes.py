@@ -298,5 +298,21 @@ CHECK40 = [
     ("check40", "IDNUM", r"\d{11}", "pl.pesel"),
 ]
 
+CHECK41 = [
+    ("check41", "IDNUM", r"\d{4}\.\d{2}\.\d{3}", "nl.bsn"),
+    ("check41", "IDNUM", r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check41", "IDNUM", r"\d{3} \d{3} \d{3}", "pt.nif"),
+    ("check41", "IDNUM", r"\d{6}-\d{4}", dk_cpr),
+    ("check41", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("check41", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check41", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
+    ("check41", "IDNUM", r"\d{7}[a-w]", "ie.pps"),  # lower case: the note is in lower case
+    ("check41", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check41", "IDNUM", r"1\d{9}", npi),
+    ("check41", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check41", "HEALTHPLAN", r"[A-Z]\d{9}", kvnr),
+    ("check41", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
-LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40]
+LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41]
