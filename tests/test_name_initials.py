@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from crfdeid.config import load_feature_set
-from crfdeid.features.context import name_initials
+from crfdeid.features.initials import name_initials
 from crfdeid.features.window import Featurizer
 from crfdeid.text.tokenize import tokenize
 

@@ -97,7 +97,7 @@ def test_the_dated_notes():
 def test_the_abbreviation_notes():
     """``signed_abbrevs``: as written, every note names its staff, no nurse's initials a word or an abbreviation, and
     capitals that are no one's initials (plain) stand where initials stand; most initials carry ``ini:name``."""
-    from crfdeid.features.context import _plain_initials, name_initials
+    from crfdeid.features.initials import _plain_initials, name_initials
     from crfdeid.text.tokenize import tokenize
 
     notes = generate(150, seed=13, style="signed_abbrevs")

@@ -116,7 +116,7 @@ def _section_any(text, toks):
 
 def _name_initials(text, toks):
     """name_initials.v1: initials tokens whose letters are those of two or three name words in a row (any window)."""
-    from crfdeid.features.context import _name_word, _name_word_lists, _plain_initials
+    from crfdeid.features.initials import _name_word, _name_word_lists, _plain_initials
     names, plain = _name_word_lists()
     known = set()
     for i in range(len(toks)):

@@ -31,6 +31,7 @@ import datetime as dt
 import random
 from functools import cache
 
+from ..features.initials import _plain_initials
 from . import persona as ps
 from . import specialty as sp
 from . import world as wd
@@ -87,7 +88,6 @@ def _abbreviations() -> tuple[str, ...]:
 def _taken_initials() -> frozenset:
     """Initials that are a word or an abbreviation first (``AM``, ``SC``): no signing nurse of the ``signed_abbrevs``
     notes has them (``name_initials.v1`` leaves them out, so they would teach the shape alone)."""
-    from ..features.context import _plain_initials
     return _plain_initials()
 
 
