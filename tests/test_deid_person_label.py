@@ -11,7 +11,8 @@ from deid_kit import tagged, written
 from crfdeid.deid import confident, confident_places, otherlang
 
 TAKEN_IN = [  # (text, the span, its type): the tagger 0.999 sure of it
-    pytest.param("Kopie: Dr. Dorvane Kelix Hausarzt, Triesen.", "Dorvane Kelix Hausarzt", "DOCTOR", id="a compound role"),
+    pytest.param("Kopie: Dr. Dorvane Kelix Hausarzt, Triesen.", "Dorvane Kelix Hausarzt", "DOCTOR",
+                 id="a compound role"),
     pytest.param("pt jens dorvane cpr 190983-3201", "jens dorvane cpr", "PATIENT", id="a number's label, lower case"),
     pytest.param("referred by: overlæge anna quenby, hæmatologisk", "overlæge anna quenby", "DOCTOR",
                  id="a compound with a letter fold keeps"),

@@ -82,7 +82,6 @@ from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from . import ages, dates, facts, names
-from .otherlang import person_label
 from .confident_bars import thin_doubt
 from .confident_note import dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import PLACE_TYPES, model_doubt, place_doubt
@@ -101,6 +100,7 @@ from .evidence import (
     shouting,
 )
 from .forms import form_doubt
+from .otherlang import person_label
 
 _EXTENSION = re.compile(r"(?i)(?:\b(?:ext|extn|x)\.?\s*)(?=\d)"
                         r"|^\s*(?:tel|ph|phone|fax|mob|mobile|cell|pager|bleep)\b\.?:?")
@@ -160,7 +160,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     if any(_word_doubt(w, capitals, in_lower) for w in ws if len(w) > 1) or role_last(ws, capitals):
         return "name"  # a word no name's; a role's abbreviation after a name of three words (obi ho)
     if any(person_label(w) for w in ws if len(w) > 1):
-        return "name"  # a role, relation or label taken in: Hausarzt, Mutter, CPR, Colombo marito Bianchi (otherlang.py)
+        return "name"  # a role, relation or label taken in: Hausarzt, Mutter, CPR, Rossi marito Bianchi (otherlang.py)
     titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]

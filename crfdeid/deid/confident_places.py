@@ -15,7 +15,6 @@ from functools import lru_cache
 from .. import gazetteers
 from ..document import Span
 from . import names
-from .otherlang import person_label
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
@@ -29,6 +28,7 @@ from .evidence import (
     shouting,
     stop_words,
 )
+from .otherlang import person_label
 
 #: The types :func:`place_doubt` judges (a state, a country, a postcode and a room are judged by their
 #: type's own evidence or not at all).
