@@ -96,7 +96,7 @@ def person_labels() -> frozenset:
 def person_label(word: str) -> bool:
     """Whether ``word`` is a :func:`person_labels` word, or a compound that ends in a person word of four letters
     or more after three letters or more and no name or place list holds (``Hausarzt``, ``Overlæge``,
-    ``Szakorvos``, ``Overlæge``, ``Großmutter``): a role or relation, no name's word.
+    ``Szakorvos``, ``Großmutter``): a role or relation, no name's word.
 
     >>> [person_label(w) for w in ("Mutter", "CPR", "Hausarzt", "SZAKORVOS", "Overlæge", "Kumari", "Arizona", "Smith")]
     [True, True, True, True, True, False, False, False]
