@@ -174,7 +174,7 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         return None  # a title, a first name or an initial beside it, the patient's own name; initials alone
     clinical, listed, frequent, _, _ = lists()
     low = fold(full[0])
-    if (low in clinical and low not in frequent) or low in labels() or person_label(full[0]):
+    if (low in clinical and low not in frequent) or low in labels():
         return "name"  # one word that is a clinical word, or a note's label or a role though a name too (Ward)
     if low not in frequent and english().get(low, COMMON) < COMMON:
         return "name"  # Class, Fundal: a common word, no frequent name
