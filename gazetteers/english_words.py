@@ -27,9 +27,10 @@ def main() -> None:
         if w.isalpha():
             seen.setdefault(w.lower(), None)
     words = list(seen)[:N]
-    lines = ["# crfdeid data: English's most frequent alphabetic words, by frequency (the routed model's language gate)",
-             f"# source: PyPI 'wordfreq' {version('wordfreq')} top_n_list('en', {2 * N}): alphabetic words, lower case, "
-             f"the first {N}",
+    lines = ["# crfdeid data: English's most frequent alphabetic words, by frequency (the routed model's "
+             "language gate)",
+             f"# source: PyPI 'wordfreq' {version('wordfreq')} top_n_list('en', {2 * N}): alphabetic words, "
+             f"lower case, the first {N}",
              "# licence: wordfreq data CC BY-SA 4.0 (Robyn Speer et al.); code Apache-2.0",
              "# regenerate: python gazetteers/english_words.py",
              f"# entries: {len(words)}"]

@@ -13,8 +13,8 @@ from ..io.labelled import read_corpus
 from ..progress import step
 from ..tagging import modelfile
 from ..tagging.model import DEFAULT_MODEL, TaggingModel
-from .model import RoutedModel
 from .language import LanguageGate
+from .model import RoutedModel
 from .router import train_router
 
 #: Keys of a member's config that may differ from the model file copied for it.
