@@ -138,9 +138,9 @@ class RoutedModel(TaggingModel):
     # -- tagging --------------------------------------------------------------------------
     def choose(self, text: str) -> str:
         """The name of the member that tags the note ``text``."""
-        return self._decide(text)[0]
+        return self.decide(text)[0]
 
-    def _decide(self, text: str) -> tuple[str, bool]:
+    def decide(self, text: str) -> tuple[str, bool]:
         """``(member, gated)`` (:meth:`Router.decide`; a forced route: never gated)."""
         return self.router.decide(text) if self.route == AUTO else (self.route, False)
 
@@ -156,7 +156,7 @@ class RoutedModel(TaggingModel):
             options: Mapping | None = None) -> Document:
         """``doc`` tagged by the member :meth:`choose` gives (``o_threshold``: as the members'
         :meth:`~crfdeid.tagging.model.TaggingModel.tag`; omitted, each member's own)."""
-        name, gated = self._decide(doc.text)
+        name, gated = self.decide(doc.text)
         return self._routed(self.members[name].tag(doc, o_threshold, options), name, gated)
 
     def tag_each(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
@@ -169,7 +169,7 @@ class RoutedModel(TaggingModel):
             gated: set[int] = set()
             for i, doc in enumerate(batch):
                 try:
-                    name, by_gate = self._decide(doc.text)
+                    name, by_gate = self.decide(doc.text)
                 except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
                     out[i] = (doc, exc)
                     continue

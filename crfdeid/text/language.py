@@ -10,7 +10,7 @@ Croatian a fraction of that.
 >>> share_of("Paciente de 72 años, ingresa por disnea y fiebre.")[0] < MIN_SHARE
 True
 >>> share_of("Patient resting comfortably, family at bedside.")
-(1.0, 6)
+(1.0, 5)
 """
 
 from __future__ import annotations
