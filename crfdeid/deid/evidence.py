@@ -76,7 +76,7 @@ _STARTS = re.compile(r"(?:^|[.!?][ \t]+)[^\w\n]*([^\W\d_])", re.MULTILINE)
 def foreign(text: str) -> bool:
     """Whether the note is mostly in another language than English: of its words (at least the routed model's
     language gate's ``MIN_WORDS``), fewer than ``MIN_SHARE`` among English's 50,000 most frequent
-    (:func:`crfdeid.routing.language.share_of`), the gate's own measure."""
+    (:func:`crfdeid.text.language.share_of`), the gate's own measure."""
     share, count = share_of(text)
     return count >= MIN_WORDS and share < MIN_SHARE
 

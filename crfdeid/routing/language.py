@@ -6,8 +6,8 @@ with its default member, the ICU one, which has never read such text. On the mad
 it left 22 % of the identifiers of the notes it was given, the specialty member (trained on identifier
 lines of other countries) 12 % of the same notes (docs/synth.md, "The router's language gate").
 
-The gate reads the words of a note (alphabetic, three letters or more, lower case; the router's first
-:data:`~crfdeid.routing.router.READ_WORDS`) and the share of them in a word list of the member's
+The gate reads the words of a note (alphabetic, three letters or more, lower case; the first
+:data:`~crfdeid.text.language.LIMIT`) and the share of them in a word list of the member's
 language (``english_words``: English's 50,000 most frequent words, from wordfreq,
 ``gazetteers/english_words.py``). A note of at least ``min_words`` such words with a share under
 ``min_share`` is not the member's: it goes to the other member, whatever the router's P. Shorter notes

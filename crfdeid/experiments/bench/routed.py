@@ -1,8 +1,8 @@
 """A routed model in the benchmark: the router's step and each member's stages timed apart.
 
 :func:`time_members` wraps the routed model's :meth:`~crfdeid.routing.RoutedModel.decide` (the
-``route`` stage: the router and its language gate) and each member's ``tag_each``, so that while a member tags its notes the
-clock of :mod:`crfdeid.experiments.bench.stages` adds every stage's seconds to that member's
+``route`` stage: the router and its language gate) and each member's ``tag_each``, so that while a
+member tags its notes the clock of :mod:`crfdeid.experiments.bench.stages` adds every stage's seconds to that member's
 figures as well as to the whole process's; :func:`member_figures` gives them per member.
 """
 
