@@ -52,11 +52,11 @@ def test_each_member_gets_its_notes_tokens_and_timed_stages(routed_model, corpus
     assert isinstance(model, RoutedModel)
     routes, tokens = _routes(model, corpus), _tokens_by_member(model, corpus)
     assert set(routes) == {"icu", "specialty"} and all(routes.values())  # both members tag
-    choose = model.choose
-    def slow_choose(text):  # the router reads these notes in under 0.5 ms, which rounds to 0.000 s
+    decide = model.decide
+    def slow_decide(text):  # the router reads these notes in under 0.5 ms, which rounds to 0.000 s
         time.sleep(0.001)
-        return choose(text)
-    model.choose = slow_choose  # type: ignore[method-assign]
+        return decide(text)
+    model.decide = slow_decide  # type: ignore[method-assign]
     res = tag_end_to_end(model, corpus)
     members = res["members"]
     assert {name: m["documents"] for name, m in members.items()} == routes == model.counts

@@ -177,6 +177,7 @@ class Tally:
         self.verb = "replaced" if output_format in ("redacted", "masked", "surrogate") else "found"
         self.counts: dict[str, int] = {}
         self.routes: dict[str, int] = {}
+        self.gated = 0  # of them, notes the language gate sent to their member (crfdeid.routing.language)
         self.notes = self.empty = 0
 
     def add(self, doc) -> None:
@@ -185,6 +186,7 @@ class Tally:
         route = doc.meta.get("route") if self.routed else None
         if isinstance(route, str):
             self.routes[route] = self.routes.get(route, 0) + 1
+            self.gated += doc.meta.get("route_gate") == "language"
         for span in doc.spans:
             self.counts[span.category] = self.counts.get(span.category, 0) + 1
 
@@ -203,7 +205,8 @@ class Tally:
         routes = ", ".join(f"{name} {n}" for name, n in sorted(self.routes.items()))
         return (f"{self.verb}: {found or 'nothing'} (spans by category); "
                 f"{self.empty} of {self.notes} note(s) with none"
-                + (f"; notes by member: {routes}" if routes else ""))
+                + (f"; notes by member: {routes}" if routes else "")
+                + (f" ({self.gated} of them by the language gate)" if self.gated else ""))
 
 
 def _writer_option(pair: str) -> tuple:

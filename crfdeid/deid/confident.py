@@ -93,6 +93,7 @@ from .evidence import (
     TITLE_BEFORE,
     english,
     fold,
+    foreign,
     head_after,
     labels,
     lists,
@@ -367,7 +368,19 @@ def doubt(text: str, sp: Span, confidence: float | None, *, order: str | None = 
     # else a score, grade, code, bed, capitals (forms.py); else a place a rule made that the model doubts
     return (why or form_doubt(text, sp) or model_doubt(sp, confidence, crf)
             or note_doubt(text, sp, confidence, crf, person_ends)  # the model's and the note's word
-            or thin_doubt(text, sp, confidence))  # a thin kind the tagger is not sure enough of (confident_bars)
+            or thin_doubt(text, sp, confidence)  # a thin kind the tagger is not sure enough of (confident_bars)
+            or unread_doubt(text, sp))  # a note the writer cannot read: another language in one case
+
+
+def unread_doubt(text: str, sp: Span) -> str | None:
+    """``unread`` for a span with a letter, no date or age, in a note mostly in another language than English
+    (:func:`.evidence.foreign`) and written in one case (lower case or capitals), else None: the evidence of a
+    name's, a place's or a firm's type this module reads is English's word lists and a name's capitals, and such a
+    note gives neither (``kosten vermieden nicht berechnet`` as a patient, ``złamanie przezkrętarzowe kości udowej``
+    as a firm). The span is still replaced, by a placeholder."""
+    if sp.subtype in ("DATE", "AGE") or not any(c.isalpha() for c in text[sp.start:sp.end]):
+        return None
+    return "unread" if (shouting(text) or lower_case(text)) and foreign(text) else None
 
 
 def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None, country: str,

@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
+from ..text.language import MIN_SHARE, MIN_WORDS, share_of
 from . import facts, names
 
 #: A word among this many of the most frequent English words (the shipped ``common_words`` list,
@@ -69,6 +70,15 @@ def shouting(text: str) -> bool:
 
 
 _STARTS = re.compile(r"(?:^|[.!?][ \t]+)[^\w\n]*([^\W\d_])", re.MULTILINE)
+
+
+@lru_cache(maxsize=8)  # as shouting: once a note
+def foreign(text: str) -> bool:
+    """Whether the note is mostly in another language than English: of its words (at least the routed model's
+    language gate's ``MIN_WORDS``), fewer than ``MIN_SHARE`` among English's 50,000 most frequent
+    (:func:`crfdeid.text.language.share_of`), the gate's own measure."""
+    share, count = share_of(text)
+    return count >= MIN_WORDS and share < MIN_SHARE
 
 
 @lru_cache(maxsize=8)  # as shouting: once a note

@@ -69,6 +69,8 @@ class RoutedModel(TaggingModel):
         self.route = AUTO
         #: Notes tagged by each member in this process.
         self.counts: Counter = Counter()
+        #: Of them, the notes the language gate sent to their member (:mod:`crfdeid.routing.language`).
+        self.gated = 0
 
     # -- what the members share -----------------------------------------------------------
     @property
@@ -136,19 +138,26 @@ class RoutedModel(TaggingModel):
     # -- tagging --------------------------------------------------------------------------
     def choose(self, text: str) -> str:
         """The name of the member that tags the note ``text``."""
-        return self.router.choose(text) if self.route == AUTO else self.route
+        return self.decide(text)[0]
 
-    def _routed(self, tagged: Document, name: str) -> Document:
+    def decide(self, text: str) -> tuple[str, bool]:
+        """``(member, gated)`` (:meth:`Router.decide`; a forced route: never gated)."""
+        return self.router.decide(text) if self.route == AUTO else (self.route, False)
+
+    def _routed(self, tagged: Document, name: str, gated: bool = False) -> Document:
         tagged.meta["route"] = name
+        if gated:  # the language gate chose the member (crfdeid.routing.language)
+            tagged.meta["route_gate"] = "language"
         self.counts[name] += 1
+        self.gated += gated
         return tagged
 
     def tag(self, doc: Document, o_threshold: float | EllipsisType | None = ...,
             options: Mapping | None = None) -> Document:
         """``doc`` tagged by the member :meth:`choose` gives (``o_threshold``: as the members'
         :meth:`~crfdeid.tagging.model.TaggingModel.tag`; omitted, each member's own)."""
-        name = self.choose(doc.text)
-        return self._routed(self.members[name].tag(doc, o_threshold, options), name)
+        name, gated = self.decide(doc.text)
+        return self._routed(self.members[name].tag(doc, o_threshold, options), name, gated)
 
     def tag_each(self, docs: Iterable[Document], o_threshold: float | EllipsisType | None = ...,
                  batch_chars: int = BATCH_CHARS, options: Mapping | None = None):
@@ -157,15 +166,21 @@ class RoutedModel(TaggingModel):
         for batch in batches(docs, batch_chars):
             out: list = [None] * len(batch)
             names: dict[str, list[int]] = {}
+            gated: set[int] = set()
             for i, doc in enumerate(batch):
                 try:
-                    names.setdefault(self.choose(doc.text), []).append(i)
+                    name, by_gate = self.decide(doc.text)
                 except Exception as exc:  # noqa: BLE001 - handed to the caller, per document
                     out[i] = (doc, exc)
+                    continue
+                names.setdefault(name, []).append(i)
+                if by_gate:
+                    gated.add(i)
             for name, where in names.items():
                 got = self.members[name].tag_each([batch[i] for i in where], o_threshold, batch_chars, options)
                 for i, (doc, tagged) in zip(where, got):
-                    out[i] = (doc, tagged if isinstance(tagged, Exception) else self._routed(tagged, name))
+                    out[i] = (doc, tagged if isinstance(tagged, Exception)
+                              else self._routed(tagged, name, i in gated))
             yield from out
 
     def marginals(self, doc: Document) -> list[dict]:

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..document import Document
 from ..errors import ModelError
+from .language import LanguageGate
 
 #: The feature set of new routers, stored with the weights: words and pairs of words
 #: (docs/synth.md "Routed model, second round": at a threshold that keeps every PhysioNet dev note
@@ -107,6 +108,8 @@ class Router:
     features: str = FEATURES
     short: Router | None = None
     short_words: int = 0
+    #: The language gate (:mod:`crfdeid.routing.language`): a note its member refuses goes to the other member.
+    language: LanguageGate | None = None
 
     def _reader(self, text: str) -> tuple[Router, float]:
         """The router that reads ``text`` (itself or :attr:`short`) and its P(other)."""
@@ -125,8 +128,16 @@ class Router:
 
     def choose(self, text: str) -> str:
         """The member that tags ``text``."""
+        return self.decide(text)[0]
+
+    def decide(self, text: str) -> tuple[str, bool]:
+        """``(member, gated)``: the member that tags ``text``, and whether the language gate sent it there
+        (the router chose the member the gate refuses the note for)."""
         reader, p = self._reader(text)
-        return self.other if p > reader.threshold else self.default
+        name = self.other if p > reader.threshold else self.default
+        if self.language is not None and name == self.language.member and self.language.refuses(text):
+            return (self.default if name == self.other else self.other), True
+        return name, False
 
     def to_dict(self) -> dict:
         """The router as data (the model file's manifest ``router`` entry)."""
@@ -134,6 +145,8 @@ class Router:
                "threshold": self.threshold, "bias": self.bias, "weights": dict(sorted(self.weights.items()))}
         if self.short is not None:
             out["short"] = {"words": self.short_words, **self.short.to_dict()}
+        if self.language is not None:
+            out["language"] = self.language.to_dict()
         return out
 
     @classmethod
@@ -168,6 +181,10 @@ class Router:
             if (router.short.default, router.short.other) != (default, other):
                 raise ModelError("corrupt router entry: its short router names other members", path=path)
             router.short_words = words
+        if data.get("language") is not None:
+            if "language" in (short or {}):
+                raise ModelError("corrupt router entry: a language gate in its short router", path=path)
+            router.language = LanguageGate.from_dict(data["language"], (default, other), path)
         return router
 
 

@@ -20,6 +20,10 @@
                                      # optional: notes of at most `words` words are read by a router of
                                      # their own, trained (as `router`) on the notes and `windows` short
                                      # stretches of each (2 to 10 lines), with its own threshold
+      language: {member: icu, words: english_words, min_share: 0.6, min_words: 20}
+                                     # optional: `member` reads only notes of at least `min_words` words
+                                     # with at least `min_share` of them in the list `words`; others
+                                     # go to the other member (crfdeid.routing.language)
 
 A routed config trains nothing itself (its ``train`` is empty: each member's config names its
 notes) and has no ``companion`` or ``prior`` (a member may).
@@ -31,10 +35,11 @@ from collections.abc import Mapping
 
 from ..errors import ConfigError
 from ..settings import Section, check_keys, check_value, section
+from .language import MIN_SHARE, MIN_WORDS, WORD_LISTS, LanguageGate
 from .router import FEATURE_SETS, FEATURES, READ_WORDS
 
 #: The keys of the ``routing`` section.
-KEYS = ("members", "default", "notes", "threshold", "router", "short")
+KEYS = ("members", "default", "notes", "threshold", "router", "short", "language")
 #: The router's training options and their defaults (:func:`crfdeid.routing.router.train_router`).
 ROUTER_DEFAULTS = {"min_notes": 3, "max_features": 6000, "l2": 1.0, "iterations": 400, "features": FEATURES}
 #: The keys of ``routing.short`` and their defaults (``null``: no short router).
@@ -112,8 +117,30 @@ class RoutingSettings(Section):
                 raise ConfigError(f"routing.short.features must be one of {', '.join(FEATURE_SETS)}, "
                                   f"not {short['features']!r}", path=path)
             short["threshold"] = float(short["threshold"])
+        language = _language(value.get("language"), members, path)
         if config.get("train") or config.get("companion") is not None or config.get("prior") is not None:
             raise ConfigError("a routed config has no train, companion or prior of its own: each member's "
                               "config names its notes", path=path)
         return {"members": members, "default": default, "notes": {str(k): list(v) for k, v in notes.items()},
-                "threshold": float(threshold), "router": router, "short": short}
+                "threshold": float(threshold), "router": router, "short": short, "language": language}
+
+
+def _language(value, members: Mapping, path) -> dict | None:
+    """``routing.language`` checked, with its defaults (:class:`~crfdeid.routing.language.LanguageGate`)."""
+    if value is None:
+        return None
+    defaults = {"words": "english_words", "min_share": MIN_SHARE, "min_words": MIN_WORDS}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"routing.language must be null or a mapping with keys member, {', '.join(defaults)}",
+                          path=path)
+    out = dict(defaults, **value)
+    check_keys(out, ("member", *defaults), "routing.language", path)
+    if out.get("member") not in members:
+        raise ConfigError(f"routing.language.member must be a member ({', '.join(members)}), "
+                          f"not {out.get('member')!r}", path=path)
+    if out["words"] not in WORD_LISTS:
+        raise ConfigError(f"routing.language.words must be one of {', '.join(WORD_LISTS)}, not {out['words']!r}",
+                          path=path)
+    check_value("routing.language.min_share", out["min_share"], "float", {"min": 0, "max": 1}, path)
+    check_value("routing.language.min_words", out["min_words"], "int", {"min": 1}, path)
+    return LanguageGate(out["member"], out["words"], float(out["min_share"]), out["min_words"]).to_dict()

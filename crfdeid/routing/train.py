@@ -13,6 +13,7 @@ from ..io.labelled import read_corpus
 from ..progress import step
 from ..tagging import modelfile
 from ..tagging.model import DEFAULT_MODEL, TaggingModel
+from .language import LanguageGate
 from .model import RoutedModel
 from .router import train_router
 
@@ -51,6 +52,8 @@ def train_routed(docs, config: dict, progress: bool = False) -> RoutedModel:
         options = dict(routing["router"], features=short["features"], windows=short["windows"])
         router.short, router_stats["short"] = train_router(notes, routing["default"], short["threshold"], **options)
         router.short_words = short["words"]
+    if routing.get("language") is not None:  # the language gate (crfdeid.routing.language)
+        router.language = LanguageGate(**routing["language"])
     step("routing: router trained on %s notes, %d weights",
          "+".join(str(len(v)) for v in notes.values()), len(router.weights))
     manifest = {"router": router.to_dict(), "training": {"members": stats, "router": router_stats}}

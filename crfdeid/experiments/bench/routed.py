@@ -1,8 +1,8 @@
 """A routed model in the benchmark: the router's step and each member's stages timed apart.
 
-:func:`time_members` wraps the routed model's :meth:`~crfdeid.routing.RoutedModel.choose` (the
-``route`` stage) and each member's ``tag_each``, so that while a member tags its notes the
-clock of :mod:`crfdeid.experiments.bench.stages` adds every stage's seconds to that member's
+:func:`time_members` wraps the routed model's :meth:`~crfdeid.routing.RoutedModel.decide` (the
+``route`` stage: the router and its language gate) and each member's ``tag_each``, so that while a
+member tags its notes the clock of :mod:`crfdeid.experiments.bench.stages` adds every stage's seconds to that member's
 figures as well as to the whole process's; :func:`member_figures` gives them per member.
 """
 
@@ -42,8 +42,8 @@ def _member_tag_each(clock, name: str, fn):
 def time_members(model: RoutedModel, clock, undo: list) -> None:
     """Time ``model``'s router (stage ``route``) and attribute each member's work to it; what to
     remove afterwards is appended to ``undo`` as ``(object, attribute, None)``."""
-    model.choose = clock.wrap("route", model.choose)  # type: ignore[method-assign]
-    undo.append((model, "choose", None))
+    model.decide = clock.wrap("route", model.decide)  # type: ignore[method-assign]
+    undo.append((model, "decide", None))
     for name, member in model.members.items():
         clock.by_member.setdefault(name, defaultdict(float))
         member.tag_each = _member_tag_each(clock, name, member.tag_each)  # type: ignore[method-assign]
