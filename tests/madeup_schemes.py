@@ -314,5 +314,24 @@ CHECK41 = [
     ("check41", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
 ]
 
+CHECK42 = [
+    ("check42", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),  # a Hungarian TAJ number
+    ("check42", "IDNUM", r"[1-8]\d{2}(?:0[1-9]|1[0-2])\d{8}", "ro.cnp"),
+    ("check42", "IDNUM", r"[4-9]\d{10}", "tr.tckimlik"),
+    ("check42", "IDNUM", r"\d{3}\.\d{3}\.\d{3}-\d{2}", "br.cpf"),
+    ("check42", "HEALTHPLAN", r"\d{3} \d{4} \d{4} \d{4}", cns),  # a Brazilian CNS (SUS card)
+    ("check42", "IDNUM", r"[0-3]\d[01]\d{8}", "gr.amka"),
+    ("check42", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("check42", "IDNUM", r"\d{4}9\d{8}", "si.emso"),
+    ("check42", "IDNUM", r"\d{6} \d{4} \d{3}", "za.idnr"),
+    ("check42", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),  # a Northern Irish H&C number
+    ("check42", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check42", "IDNUM", r"1\d{9}", npi),
+    ("check42", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+    ("check42", "MEDICALRECORD", r"[a-hj-np-z]{3}\d{4}", lambda s: nhi(s.upper())),  # in a lower-case note
+    ("check42", "IDNUM", r"[ST]\d{7}[A-Z]", nric),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
-LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41]
+LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
+              *CHECK42]
