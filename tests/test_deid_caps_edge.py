@@ -1,8 +1,10 @@
-"""Surrogate output (issue 58 item 3, branch edge42; :func:`crfdeid.deid.confident_terms.caps_edge`): a word in
-capitals of two to four letters at the edge of a name whose other words are not in capitals, in a note not written in
-capitals, is a label, a credential or a role's abbreviation the tagger took in (``Isla Quenby, CHI``), though the name
-lists hold most such words as names: the span gets a placeholder, never a made-up name. Every note is made up; the
-names are invented or common words."""
+"""Surrogate output (issue 58 item 3, branches edge42 and user43): labels taken into a span, written as placeholders.
+
+A word in capitals of two to four letters at the edge of a name whose other words are not in capitals, in a note not
+written in capitals, is a label, a credential or a role's abbreviation the tagger took in (``Isla Quenby, CHI``;
+:func:`crfdeid.deid.confident_terms.caps_edge`), though the name lists hold most such words as names; a user name with a
+blank in it took its label in (``epr login cohagan3``). Such a span gets a placeholder, never a made-up value. Every
+note is made up; the names are invented or common words."""
 
 from __future__ import annotations
 
@@ -49,3 +51,16 @@ def test_without_caps_edge_the_span_was_written_as_a_made_up_name(text, surface,
 ])
 def test_caps_edge_reads_the_edges_and_the_notes_case(words, shouting, expected):
     assert caps_edge(words, shouting) is expected
+
+
+@pytest.mark.parametrize("text, surface, expected", [
+    ("epr login cohagan3 viewed the chart at 02:10.", "epr login cohagan3", "[**USERNAME**]"),  # its label taken in
+    ("Accessed by DIPS-bruker ihat0412 on the ward.", "DIPS-bruker ihat0412", "[**USERNAME**]"),
+])
+def test_a_user_name_with_a_blank_took_its_label_in_and_gets_a_placeholder(text, surface, expected):
+    assert written(tagged(text, (surface, "USERNAME", 0.999)))[0] == expected
+
+
+def test_a_user_name_of_one_word_is_still_written_as_a_made_up_one():
+    new = written(tagged("epr login: cohagan3 viewed the chart at 02:10.", ("cohagan3", "USERNAME", 0.999)))[0]
+    assert "[**" not in new and new != "cohagan3"
