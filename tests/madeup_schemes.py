@@ -332,6 +332,26 @@ CHECK42 = [
     ("check42", "IDNUM", r"[ST]\d{7}[A-Z]", nric),
 ]
 
+CHECK43 = [
+    ("check43", "IDNUM", r"[3-6]\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{4}", "ee.ik"),
+    ("check43", "IDNUM", r"\d{6}-\d{5}", "lv.pvn"),  # a Latvian personas kods in a lower-case note
+    ("check43", "IDNUM", r"[029]\d{10}", "hr.oib"),  # the MBO (no check) is a HEALTHPLAN of 9 digits
+    ("check43", "IDNUM", r"\d{6} \d{5}", "no.fodselsnummer"),
+    ("check43", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("check43", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("check43", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),  # MyKid and MyKad: no check digit, date and birthplace
+    ("check43", "IDNUM", r"\d{6}/\d{4}", "sk.rc"),
+    ("check43", "HEALTHPLAN", r"\d{4} \d{5} \d", medicare),
+    ("check43", "HEALTHPLAN", r"8003 \d{4} \d{4} \d{4}", "luhn"),  # an Australian IHI
+    ("check43", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check43", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check43", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),
+    ("check43", "IDNUM", r"1\d{9}", npi),
+    ("check43", "IDNUM", r"[ST]\d{7}[A-Z]", nric),
+    ("check43", "IDNUM", r"\d{4} \d{4} \d{4}", "in_.aadhaar"),
+    ("check43", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42]
+              *CHECK42, *CHECK43]
