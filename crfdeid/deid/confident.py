@@ -85,7 +85,7 @@ from . import ages, dates, facts, names
 from .confident_bars import thin_doubt
 from .confident_note import dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import PLACE_TYPES, model_doubt, place_doubt
-from .confident_terms import caps_edge, count_after, in_listed_term, role_last, scale_before, shift, term_word_after
+from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
     ARTICLE_BEFORE,
     COMMON,
@@ -160,8 +160,6 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     in_lower = lower_case(text) or capitals
     if any(_word_doubt(w, capitals, in_lower) for w in ws if len(w) > 1) or role_last(ws, capitals):
         return "name"  # a word no name's; a role's abbreviation after a name of three words (obi ho)
-    if caps_edge(ws, capitals):
-        return "name"  # a label or credential in capitals at the edge: Isla McGarvie, CHI (confident_terms)
     if any(person_label(w) for w in ws if len(w) > 1):
         return "name"  # a role, relation or label taken in: Hausarzt, Mutter, CPR, Rossi marito Bianchi (otherlang.py)
     titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(

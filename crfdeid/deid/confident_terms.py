@@ -135,19 +135,6 @@ def role_last(words: list[str], shouting: bool) -> bool:
             and fold(last) in _abbrevs())
 
 
-def caps_edge(words: list[str], shouting: bool) -> bool:
-    """Whether a name's words (two or more) begin or end on a word in capitals of two to four letters while none of
-    the others is in capitals, in a note not written in capitals: a label, a credential or a role's abbreviation
-    taken in at the edge (``Isla McGarvie, CHI``, ``Sophia Lindo SANE``, ``Pekka Mäkelä HETU``), though the name lists
-    hold most such words (``Chi``, ``Sane``, ``Nida``) as names."""
-    if shouting or len(words) < 2:
-        return False
-    def caps(w: str) -> bool:
-        return w.isupper() and 2 <= sum(c.isalpha() for c in w) <= 4
-    return any(caps(edge) and not any(w.isupper() for w in rest)
-               for edge, rest in ((words[0], words[1:]), (words[-1], words[:-1])))
-
-
 @lru_cache(maxsize=1)
 def _abbrevs() -> frozenset:
     return frozenset(fold(e) for e in gazetteers.entries("clinical_abbrevs"))
