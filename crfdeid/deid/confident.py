@@ -415,4 +415,6 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
         return age_doubt(text, sp, confidence)
     if sub == "PROFESSION":
         return "profession"  # never a Safe Harbor identifier: a made-up job states a false occupation
+    if sub == "USERNAME" and len(surface.split()) > 1:
+        return "label"  # a user name has no blank: epr login cohagan3, DIPS-bruker ihat0412 took a label in
     return None
