@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from .. import gazetteers
-from ..text.language import MIN_SHARE, MIN_WORDS, share_of
+from ..text.language import mostly_not
 from . import facts, names
 
 #: A word among this many of the most frequent English words (the shipped ``common_words`` list,
@@ -76,9 +76,8 @@ _STARTS = re.compile(r"(?:^|[.!?][ \t]+)[^\w\n]*([^\W\d_])", re.MULTILINE)
 def foreign(text: str) -> bool:
     """Whether the note is mostly in another language than English: of its words (at least the routed model's
     language gate's ``MIN_WORDS``), fewer than ``MIN_SHARE`` among English's 50,000 most frequent
-    (:func:`crfdeid.text.language.share_of`), the gate's own measure."""
-    share, count = share_of(text)
-    return count >= MIN_WORDS and share < MIN_SHARE
+    (:func:`crfdeid.text.language.mostly_not`), the gate's own measure."""
+    return mostly_not(text)
 
 
 @lru_cache(maxsize=8)  # as shouting: once a note

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
 from ..errors import ModelError
-from ..text.language import MIN_SHARE, MIN_WORDS, WORD_LISTS, share_of
+from ..text.language import MIN_SHARE, MIN_WORDS, WORD_LISTS, mostly_not
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,7 @@ class LanguageGate:
 
     def refuses(self, text: str) -> bool:
         """Whether ``text`` is a note of enough words, too few of them in the member's language."""
-        share, count = share_of(text, self.words)
-        return count >= self.min_words and share < self.min_share
+        return mostly_not(text, self.words, self.min_share, self.min_words)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -48,3 +48,11 @@ def share_of(text: str, words: str = "english_words") -> tuple[float, int]:
     known = word_list(words)
     found = [m.group().lower() for _, m in zip(range(LIMIT), _WORD.finditer(text))]
     return (sum(w in known for w in found) / len(found) if found else 1.0), len(found)
+
+
+def mostly_not(text: str, words: str = "english_words", min_share: float = MIN_SHARE,
+               min_words: int = MIN_WORDS) -> bool:
+    """Whether ``text`` has at least ``min_words`` words and under ``min_share`` of them in the list ``words``: the
+    routed model's language gate and the writer's ``unread`` ask this one question."""
+    share, count = share_of(text, words)
+    return count >= min_words and share < min_share
