@@ -352,6 +352,17 @@ CHECK43 = [
     ("check43", "IDNUM", r"\d{7}[A-W]", "ie.pps"),
 ]
 
+CHECK44 = [
+    ("check44", "IDNUM", r"\d{9}", "pt.nif"),  # the SNS number (no check) is a HEALTHPLAN in groups of 3
+    ("check44", "IDNUM", r"[5-9]\d{10}", "pl.pesel"),
+    ("check44", "IDNUM", r"\d{6}[-+A]\d{3}[0-9A-Y]", "fi.hetu"),
+    ("check44", "IDNUM", r"[12]\d{10}", "tr.tckimlik"),
+    ("check44", "IDNUM", r"[34]\d{10}", "lt.asmens"),
+    ("check44", "IDNUM", r"\d{13}", "za.idnr"),
+    ("check44", "SSN", r"\d{3}-\d{2}-\d{4}", "us.ssn"),
+    ("check44", "IDNUM", r"1\d{9}", npi),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43]
+              *CHECK42, *CHECK43, *CHECK44]
