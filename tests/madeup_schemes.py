@@ -363,6 +363,21 @@ CHECK44 = [
     ("check44", "IDNUM", r"1\d{9}", npi),
 ]
 
+CHECK45 = [
+    ("check45", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("check45", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),  # the ZZZS number (no check) is written without spaces
+    ("check45", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "gr.amka"),
+    ("check45", "IDNUM", r"\d{9}", "gr.vat"),  # a Greek AFM
+    ("check45", "IDNUM", r"\d{8}[a-z]", "es.dni"),  # in a lower-case Catalan note
+    ("check45", "IDNUM", r"\d{7}50\d{4}", "si.emso"),
+    ("check45", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # the birth date
+    ("check45", "IDNUM", r"\d{6}-\d{4}", dk_cpr),  # the mod-11 rule
+    ("check45", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check45", "MEDICALRECORD", r"[A-HJ-NP-Z]{3}\d{4}", nhi),
+    ("check45", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),  # a MyKad: no check digit, birth date and birthplace
+    ("check45", "IDNUM", r"[a-z]\d{6}\([\da]\)", lambda s: hkid(s.upper())),  # an HKID in a lower-case note
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43, *CHECK44]
+              *CHECK42, *CHECK43, *CHECK44, *CHECK45]
