@@ -47,7 +47,7 @@ WRITERS = Registry("writer")
 
 #: Modules that register more readers/writers, imported on first need so that
 #: ``crfdeid.io`` does not depend on them (they may also be absent).
-PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.fakerpii"),
+PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.fakerpii", "crfdeid.experiments.madeup"),
            "writer": ("crfdeid.deid.writers",)}
 
 
