@@ -91,8 +91,8 @@ PATH_OPTIONS = ("label_map",)
 #: Models a config can select: the CRF, the networks of :mod:`crfdeid.neural`, and ``routed``
 #: (:mod:`crfdeid.routing`: member models and a router choosing one per note).
 MODELS = ("crf", "elman", "jordan", "bilstm-crf", "routed")
-#: Formats whose PATH is not a file-system path.
-_NOT_PATHS = ("synth",)
+#: Formats whose PATH is not a file-system path (``madeup``: names of shipped sets; a file of your own as given).
+_NOT_PATHS = ("synth", "madeup")
 
 
 def deep_merge(base: dict, override: dict) -> dict:

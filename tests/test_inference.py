@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import struct
 import threading
 
 import numpy as np
@@ -48,6 +49,37 @@ def test_weights_are_the_dumped_ones_at_full_precision(models):
 def test_damaged_crfsuite_model_is_a_model_error(models, damage):
     with pytest.raises(ModelError):
         read_weights(damage(models[0]._crf), path="m.model")
+
+
+def _attribute_refs(crf: bytes) -> int:
+    """The offset of the attributes' backward array (CQDB) in a CRFsuite model's bytes."""
+    off_attrs = struct.unpack_from("<4sI4s9I", crf, 0)[9]
+    return off_attrs + struct.unpack_from("<4s5I", crf, off_attrs)[5]
+
+
+@pytest.mark.parametrize("ref", [0xFFFFFFF0, 0])
+def test_an_attribute_record_out_of_place_is_a_model_error(models, ref):
+    crf = bytearray(models[0]._crf)
+    at = _attribute_refs(bytes(crf)) + 4  # the second attribute's record: past the chunk, or the first's
+    crf[at:at + 4] = struct.pack("<I", ref)
+    with pytest.raises(ModelError, match="attributes"):
+        read_weights(bytes(crf), path="m.model")
+
+
+def test_a_feature_listed_twice_adds_up(models):
+    crf = models[0]._crf
+    w = read_weights(crf)
+    off_feat = struct.unpack_from("<4sI4s9I", crf, 0)[7]
+    first = np.frombuffer(crf, [("type", "<u4"), ("src", "<u4"), ("dst", "<u4"), ("weight", "<f8")], 2, off_feat + 12)
+    twice = bytearray(crf)
+    twice[off_feat + 12 + 20:off_feat + 12 + 40] = first[:1].tobytes()  # the second feature becomes the first's copy
+    got = read_weights(bytes(twice))
+    (kind, src, dst, weight), (kind2, src2, dst2, weight2) = first.tolist()
+    table, old = (got.state, w.state) if kind == 0 else (got.transition, w.transition)
+    assert table[src, dst] == old[src, dst] + weight
+    back = got.state if kind2 == 0 else got.transition
+    assert back[src2, dst2] == (old[src, dst] + weight if (kind2, src2, dst2) == (kind, src, dst) else
+                                (w.state if kind2 == 0 else w.transition)[src2, dst2] - weight2)
 
 
 def test_state_scores_equal_summed_weights_of_the_attributes(models, docs):

@@ -27,10 +27,13 @@ predicted spans that overlap no gold span (placeholders on non-PHI).
 from __future__ import annotations
 
 import re
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..document import Document, make_span
 from ..errors import ReaderError
+from ..io.registry import READERS
 from ..schema import I2B2_SUBTYPES
 from ..text.tokenize import tokenize
 
@@ -171,6 +174,47 @@ def read_sets(value: str) -> list[Document]:
     if len(names) == 1:
         return read_notes(note_set(names[0]))
     return [Document(f"{n}/{d.doc_id}", d.text, d.spans, d.meta) for n in names for d in read_notes(note_set(n))]
+
+
+#: The casings a copy of a note can be written in (:func:`read_madeup`'s ``copies``).
+#: ``recased`` is one copy in lower or upper case, drawn per note from its id.
+COPIES = ("as-written", "lower", "upper", "recased")
+
+
+@READERS.register("madeup")
+def read_madeup(path: str, report, copies=("as-written",)) -> Iterator[Document]:
+    """Reader ``madeup:SETS``: the notes of shipped sets or files (:func:`read_sets`, ``dev,dev2``) as training
+    or test documents, the PHI marks as gold spans, every other word outside PHI (the must-survive phrases too).
+
+    ``copies`` (a reader option: ``{format: madeup, path: "dev,dev2", copies: [as-written, lower, upper]}``) writes each
+    note once per casing (``recased``: lower or upper case, drawn from the note's id), a recased copy's id ending
+    ``~lower`` or ``~upper`` (every character keeps its length, so
+    the spans stay right: :func:`crfdeid.synth.builder.recased_text`). Which sets a model may learn and which are kept
+    to judge it is the user's decision: a set a model learnt measures nothing about it (docs/experiments.md).
+    """
+    from ..synth.builder import recased_text
+
+    wanted = [copies] if isinstance(copies, str) else list(copies)
+    bad = [c for c in wanted if c not in COPIES]
+    if bad or not wanted or len(set(wanted)) != len(wanted):
+        report(NoteMarkError(f"madeup copies are distinct casings among {', '.join(COPIES)}, got {wanted!r}",
+                             path=path))
+        return
+    try:
+        docs = read_sets(path)
+    except (ReaderError, OSError) as err:
+        report(err if isinstance(err, ReaderError) else ReaderError(f"cannot read made-up notes ({type(err).__name__})",
+                                                                    path=path))
+        return
+    for doc in docs:
+        for case in wanted:
+            if case == "recased":
+                case = "lower" if zlib.crc32(doc.doc_id.encode("utf-8")) % 2 else "upper"
+            if case == "as-written":
+                yield doc
+            else:
+                yield Document(f"{doc.doc_id}~{case}", recased_text(doc.text, case), list(doc.spans),
+                               dict(doc.meta, casing=case))
 
 
 def score(gold: list[Document], pred: list[Document]) -> dict:

@@ -20,7 +20,7 @@ silently disappears and never stops the others. On top of every reader,
 A writer is a class ``Writer(out, **options)`` with ``write(doc)`` and
 ``close()`` (a context manager); see :mod:`crfdeid.io.files`.
 
-Modules listed in :data:`PLUGINS` (``crfdeid.synth``, ``crfdeid.deid.writers``)
+Modules listed in :data:`PLUGINS` (``crfdeid.synth``, ``crfdeid.experiments.madeup``, ``crfdeid.deid.writers``)
 are imported the first time an unknown name is asked for, so their formats need
 no import by the caller; the built-in formats of :data:`ON_FIRST_USE` (``fhir``,
 ``hl7``) are imported when their name is first asked for.
@@ -47,7 +47,8 @@ WRITERS = Registry("writer")
 
 #: Modules that register more readers/writers, imported on first need so that
 #: ``crfdeid.io`` does not depend on them (they may also be absent).
-PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.fakerpii"),
+PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.fakerpii",
+                      "crfdeid.experiments.madeup"),
            "writer": ("crfdeid.deid.writers",)}
 
 

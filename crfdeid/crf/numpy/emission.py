@@ -126,22 +126,27 @@ class EmissionScorer:
         self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
         # Attribute (unprefixed) -> [(block, row)] of the model's attributes it is at each
         # window offset: a new key needs one look-up per attribute, not one per offset.
-        self._by_base = self._by_offset(self._offsets, {})
         # A token's own attributes: block 0, first.
-        self._tok_by_base = self._by_offset(self._tok_offsets, {a: [(0, r)] for a, r in weights.attributes.items()})
+        self._by_base, self._tok_by_base = self._by_offset(
+            (self._offsets, {}), (self._tok_offsets, {a: [(0, r)] for a, r in weights.attributes.items()}))
 
-    def _by_offset(self, offsets, by: dict) -> dict:
-        """Unprefixed attribute -> ``[(b, row)]``: its row at ``offsets[b]`` for each offset but 0,
-        appended to ``by``'s lists."""
+    def _by_offset(self, *wanted) -> list[dict]:
+        """For each ``(offsets, by)``: unprefixed attribute -> ``[(b, row)]``, its row at ``offsets[b]`` for each
+        offset but 0, appended to ``by``'s lists (one pass over the model's attributes for all of them)."""
         # A head (``-1:``) holds one colon, its last character: an attribute starts with it
         # when the attribute's text up to its first colon is it (one look-up, not one per head).
-        block = {window_prefix(o, ""): b for b, o in enumerate(offsets) if o}
+        blocks = [({window_prefix(o, ""): b for b, o in enumerate(offsets) if o}, by) for offsets, by in wanted]
+        heads = set().union(*(block for block, _ in blocks))
         for attr, row in self.weights.attributes.items():
             head, colon, base = attr.partition(":")
-            b = block.get(head + colon)
-            if b is not None:
-                by.setdefault(base, []).append((b, row))
-        return by
+            head += colon
+            if head not in heads:
+                continue
+            for block, by in blocks:
+                b = block.get(head)
+                if b is not None:
+                    by.setdefault(base, []).append((b, row))
+        return [by for _, by in blocks]
 
     def _word_blocks(self, words, attributes=None):
         """Score blocks of new word types; the windowed attributes are looked up unprefixed.

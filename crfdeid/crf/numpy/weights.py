@@ -69,21 +69,24 @@ class CrfWeights:
 
 
 def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]:
-    """The ``count`` strings of the CQDB chunk at ``offset``, by id."""
+    """The ``count`` strings of the CQDB chunk at ``offset``, by id (the records' ids and sizes checked at once,
+    with numpy: a model of 180,000 attributes loads in a fraction of the time a record at a time took)."""
     try:
         chunk, size, _flag, order, bwd_size, bwd_offset = struct.unpack_from("<4s5I", data, offset)
         if chunk != b"CQDB" or order != _CQDB_BYTEORDER or bwd_size != count:
             raise ValueError
-        refs = struct.unpack_from(f"<{count}I", data, offset + bwd_offset)
-        out = []
-        for i, ref in enumerate(refs):
-            key_id, ksize = struct.unpack_from("<II", data, offset + ref)
-            start = offset + ref + 8
-            if key_id != i or ksize < 1 or ref + 8 + ksize > size or data[start + ksize - 1]:
-                raise ValueError
-            out.append(data[start:start + ksize - 1].decode("utf-8"))
-        return out
-    except (struct.error, ValueError, UnicodeDecodeError):
+        refs = np.frombuffer(data, "<u4", count, offset + bwd_offset).astype(np.int64)
+        if (refs + 8 > size).any():
+            raise ValueError
+        raw = np.frombuffer(data, np.uint8)
+        head = raw[(offset + refs)[:, None] + np.arange(8)].copy().view("<u4")  # (key id, size) per record
+        sizes = head[:, 1].astype(np.int64)
+        starts = offset + refs + 8
+        if ((head[:, 0] != np.arange(count)).any() or (sizes < 1).any() or (refs + 8 + sizes > size).any()
+                or raw[starts + sizes - 1].any()):
+            raise ValueError
+        return [data[a:a + k].decode("utf-8") for a, k in zip(starts.tolist(), (sizes - 1).tolist())]
+    except (struct.error, ValueError, IndexError, UnicodeDecodeError):
         raise ModelError(f"cannot read the {what} of the CRFsuite model", path=path,
                          offset=offset) from None
 
@@ -119,9 +122,14 @@ def read_weights(data: bytes, path=None) -> CrfWeights:
            or (src[tr] >= n_labels).any())
     if bad:
         raise ModelError("CRFsuite model with out-of-range features", path=path, offset=off_feat)
-    state = np.zeros((n_attrs + 1, n_labels))
-    transition = np.zeros((n_labels, n_labels))
-    # np.add.at: a (source, destination) pair listed twice adds up, as CRFsuite's scorer does.
-    np.add.at(state, (src[st], dst[st]), feats["weight"][st])
-    np.add.at(transition, (src[tr], dst[tr]), feats["weight"][tr])
+    # A (source, destination) pair listed twice adds up, as CRFsuite's scorer does: one bincount, in the features'
+    # order (as np.add.at, several times faster).
+    state = _summed(src[st], dst[st], feats["weight"][st], n_attrs + 1, n_labels)
+    transition = _summed(src[tr], dst[tr], feats["weight"][tr], n_labels, n_labels)
     return CrfWeights(labels, {a: i for i, a in enumerate(attrs)}, state, transition)
+
+
+def _summed(rows, cols, weights, n_rows: int, n_cols: int) -> np.ndarray:
+    """``(n_rows, n_cols)`` float64 with ``weights`` added at ``(rows, cols)``, a repeated cell summed."""
+    cells = rows.astype(np.intp) * n_cols + cols.astype(np.intp)
+    return np.bincount(cells, weights=weights, minlength=n_rows * n_cols).reshape(n_rows, n_cols)
