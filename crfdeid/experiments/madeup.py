@@ -188,9 +188,9 @@ def read_madeup(path: str, report, copies=("as-written",)) -> Iterator[Document]
 
     ``copies`` (a reader option: ``{format: madeup, path: "dev,dev2", copies: [as-written, lower, upper]}``) writes each
     note once per casing (``recased``: lower or upper case, drawn from the note's id), a recased copy's id ending
-    ``~lower`` or ``~upper`` (every character keeps its length, so
-    the spans stay right: :func:`crfdeid.synth.builder.recased_text`). Which sets a model may learn and which are kept
-    to judge it is the user's decision: a set a model learnt measures nothing about it (docs/experiments.md).
+    ``~lower`` or ``~upper`` (every character keeps its length, so the spans stay right:
+    :func:`crfdeid.synth.builder.recased_text`). Which sets a model may learn and which are kept to judge it is the
+    user's decision: a set a model learnt measures nothing about it (docs/experiments.md).
     """
     from ..synth.builder import recased_text
 

@@ -70,7 +70,7 @@ class CrfWeights:
 
 def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]:
     """The ``count`` strings of the CQDB chunk at ``offset``, by id (the records' ids and sizes checked at once,
-    with numpy: a model of 180,000 attributes loads in a fraction of the time a record at a time took)."""
+    with numpy: a model of 100,000 attributes loads in a fraction of the time a record at a time took)."""
     try:
         chunk, size, _flag, order, bwd_size, bwd_offset = struct.unpack_from("<4s5I", data, offset)
         if chunk != b"CQDB" or order != _CQDB_BYTEORDER or bwd_size != count:
