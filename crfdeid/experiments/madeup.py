@@ -192,7 +192,7 @@ def read_madeup(path: str, report, copies=("as-written",)) -> Iterator[Document]
     :func:`crfdeid.synth.builder.recased_text`). Which sets a model may learn and which are kept to judge it is the
     user's decision: a set a model learnt measures nothing about it (docs/experiments.md).
     """
-    from ..synth.builder import recased_text
+    from ..synth.builder import recased_text  # synth (a plug-in of its own) on reading, not on import
 
     wanted = [copies] if isinstance(copies, str) else list(copies)
     bad = [c for c in wanted if c not in COPIES]
