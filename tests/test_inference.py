@@ -82,6 +82,40 @@ def test_a_feature_listed_twice_adds_up(models):
                                 (w.state if kind2 == 0 else w.transition)[src2, dst2] - weight2)
 
 
+def test_the_sparse_state_weights_are_the_dense_table(models):
+    w = read_weights(models[0]._crf)
+    dense = w.state  # built from the rows
+    assert dense.shape == (len(w.attributes) + 1, len(w.labels)) and not dense[w.unknown].any()
+    ids = [w.unknown, 0, 3, 0, len(w.attributes) - 1]
+    assert w.rows(ids).tobytes() == dense[ids].tobytes()
+    rows = np.repeat(np.arange(len(w.indptr) - 1), np.diff(w.indptr))
+    assert (dense[rows, w.columns] == w.values).all() and len(w.values) == np.count_nonzero(dense)
+    assert all((np.diff(w.columns[a:b]) > 0).all() for a, b in zip(w.indptr[:-1], w.indptr[1:]))
+    first = next(iter(w.attributes))  # row 0: a repeated attribute counts twice
+    assert w.vector([first, "no such attribute", first]).tobytes() == dense[[0, 0]].sum(axis=0).tobytes()
+
+
+def test_a_bar_in_a_word_gives_every_pair_its_bigram_attribute_names(models):
+    scorer = EmissionScorer(models[0].featurizer, read_weights(models[0]._crf))
+    attributes = {"bi-1:a|b|c": 0, "bi+1:a|b|c": 1, "bi+1:x|y": 2, "bi-1:|": 3, "bi+1:nobar": 4, "w:a|b": 5}
+    pair_rows = scorer._pairs(attributes)
+    expected: dict = {}
+    for attr, row in attributes.items():
+        for k, left, right in models[0].featurizer.bigram_pairs_of(attr):  # ("a", "b|c") and ("a|b", "c")
+            expected.setdefault("|".join((left, right)), [scorer._unknown] * 2)[k] = row
+    assert pair_rows == expected == {"a|b|c": [0, 1], "x|y": [scorer._unknown, 2], "|": [3, scorer._unknown]}
+
+
+def test_attribute_maps_forgotten_past_their_bound_score_the_same(models, docs, monkeypatch):
+    from crfdeid.crf.numpy import emission
+    items = [(d.text, tokens_for(d.text)) for d in docs[:6]]
+    got = EmissionScorer(models[0].featurizer, read_weights(models[0]._crf)).scores_many(items)
+    monkeypatch.setattr(emission._Near, "LIMIT", 3)
+    small = EmissionScorer(models[0].featurizer, read_weights(models[0]._crf))
+    assert small.scores_many(items).tobytes() == got.tobytes()
+    assert 0 < len(small._by_base) <= 3 and 0 < len(small._tok_by_base) <= 3
+
+
 def test_state_scores_equal_summed_weights_of_the_attributes(models, docs):
     model = models[0]
     w = read_weights(model._crf)

@@ -73,3 +73,12 @@ def test_the_formats_imported_on_first_use_are_found_by_name():
                           "{'fhir', 'hl7'} <= set(io.reader_names()) & set(io.writer_names()))"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["[]", "crfdeid.io.fhir", "crfdeid.io.hl7", "True"]
+
+
+def test_a_made_up_training_set_in_a_config_imports_its_reader_only():
+    # a model trained on made-up notes names `madeup` in its config, checked at every load: the plugins of
+    # synthetic notes and PII forms are not imported for it
+    out = subprocess.run([sys.executable, "-c", "import sys\nfrom crfdeid import io\n"
+                          "print(io.reader_for('madeup').__module__, 'crfdeid.synth' in sys.modules)"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["crfdeid.experiments.madeup", "False"]

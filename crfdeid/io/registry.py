@@ -20,10 +20,10 @@ silently disappears and never stops the others. On top of every reader,
 A writer is a class ``Writer(out, **options)`` with ``write(doc)`` and
 ``close()`` (a context manager); see :mod:`crfdeid.io.files`.
 
-Modules listed in :data:`PLUGINS` (``crfdeid.synth``, ``crfdeid.experiments.madeup``, ``crfdeid.deid.writers``)
+Modules listed in :data:`PLUGINS` (``crfdeid.synth``, ``crfdeid.deid.writers``)
 are imported the first time an unknown name is asked for, so their formats need
 no import by the caller; the built-in formats of :data:`ON_FIRST_USE` (``fhir``,
-``hl7``) are imported when their name is first asked for.
+``hl7``, ``madeup``) are imported when their name is first asked for.
 
 >>> parse_spec("i2b2:/data/test")
 ('i2b2', '/data/test')
@@ -47,15 +47,16 @@ WRITERS = Registry("writer")
 
 #: Modules that register more readers/writers, imported on first need so that
 #: ``crfdeid.io`` does not depend on them (they may also be absent).
-PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.fakerpii",
-                      "crfdeid.experiments.madeup"),
+PLUGINS = {"reader": ("crfdeid.synth", "crfdeid.synth.piiforms", "crfdeid.synth.fakerpii"),
            "writer": ("crfdeid.deid.writers",)}
 
 
 #: Built-in formats whose module is imported when the format's name is first asked for (or every
 #: name is listed): a ``tag`` run of other formats does not compile and run the FHIR and HL7 v2
-#: modules and their tables (about 0.04 CPU-s of every start-up; docs/performance.md, 2026-11-27).
-ON_FIRST_USE = {"fhir": "crfdeid.io.fhir", "hl7": "crfdeid.io.hl7"}
+#: modules and their tables (about 0.04 CPU-s of every start-up; docs/performance.md, 2026-11-27). ``madeup``:
+#: a model trained on made-up notes names the format in its config, checked at every load: the other
+#: plugins (synthetic notes, PII forms: 0.16 CPU-s) are not imported for it.
+ON_FIRST_USE = {"fhir": "crfdeid.io.fhir", "hl7": "crfdeid.io.hl7", "madeup": "crfdeid.experiments.madeup"}
 
 
 def _load_plugins(kind: str) -> None:

@@ -8,8 +8,11 @@ token of the token window contribute, so the score is a sum of per-source
 vectors over labels. Each vector is cached: per word type (one row per window
 offset) and per tuple of token-template attributes (one row per token-window
 offset); the bigram attributes the model knows are indexed by word pair at
-load. Scoring a group of documents (:meth:`EmissionScorer.scores_many`) is
-then a dictionary look-up per token and a few row gathers and sums in numpy.
+load, the window's attributes by their unprefixed text as new keys meet them.
+The weights are held sparse (:class:`~crfdeid.crf.numpy.weights.CrfWeights`): a
+new key's scores add only an attribute's non-zero weights. Scoring a group of
+documents (:meth:`EmissionScorer.scores_many`) is then a dictionary look-up per
+token and a few row gathers and sums in numpy.
 Two scorers of one featurizer (a model and its prior, docs/prior.md) share a group's
 keys and its new word types' attributes (:class:`SharedKeys`): what depends on the
 featurizer alone is computed once, the scores under each model's weights.
@@ -74,6 +77,35 @@ class _Rows:
         return np.array(rows, dtype=np.intp)
 
 
+class _Near(dict):
+    """Unprefixed attribute -> ``[(b, row)]``: its row among the model's ``attributes`` as seen from
+    ``offsets[b]`` (each offset but 0; with ``own``, first ``(0, row)`` of the attribute itself), in the
+    rows' order. Found on first look-up, an attribute at a time; forgotten past a bound (memory stays
+    bounded on endless streams)."""
+
+    LIMIT = 2**19
+
+    def __init__(self, attributes: dict, offsets, own: bool):
+        super().__init__()
+        self.attributes = attributes
+        self.heads = [(b, window_prefix(o, "")) for b, o in enumerate(offsets) if o]
+        self.own = own
+
+    def __missing__(self, base: str) -> list:
+        index, found = self.attributes, []
+        for b, head in self.heads:
+            row = index.get(head + base)
+            if row is not None:
+                found.append((row, b))
+        got = [(b, row) for row, b in sorted(found)]
+        if self.own and base in index:
+            got.insert(0, (0, index[base]))
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[base] = got
+        return got
+
+
 class SharedKeys:
     """What the scorers of one featurizer compute alike for one group of documents.
 
@@ -109,44 +141,39 @@ class EmissionScorer:
         self.featurizer = featurizer
         self.weights = weights
         n_labels = len(weights.labels)
-        self._state = weights.state
+        self._n_labels = n_labels
         self._unknown = weights.unknown
         self._offsets = [0] + featurizer.offsets
         tw = featurizer.token_window
         self._tok_offsets = [0] + [o for k in range(1, tw + 1) for o in (-k, k)]
         self._words = _Rows(len(self._offsets), n_labels)
         self._tokens = _Rows(len(self._tok_offsets), n_labels)
-        # Bigram attributes the model knows, by word pair: [row on the right word, row on the left].
-        self._pair_rows: dict = {}
-        for attr, row in weights.attributes.items():
-            if not attr.startswith(featurizer.BIGRAM_HEADS):  # most are not (one test each)
-                continue
-            for k, left, right in featurizer.bigram_pairs_of(attr):
-                self._pair_rows.setdefault((left, right), [self._unknown, self._unknown])[k] = row
+        self._pair_rows = self._pairs(weights.attributes)
         self._pad = {o: weights.vector([featurizer.pad_attribute(o)]) for o in featurizer.offsets}
-        # Attribute (unprefixed) -> [(block, row)] of the model's attributes it is at each
-        # window offset: a new key needs one look-up per attribute, not one per offset.
-        # A token's own attributes: block 0, first.
-        self._by_base, self._tok_by_base = self._by_offset(
-            (self._offsets, {}), (self._tok_offsets, {a: [(0, r)] for a, r in weights.attributes.items()}))
+        # Attribute (unprefixed) -> [(block, row)] of the model's attributes it is at each window offset,
+        # found when a new key first holds it (not by a pass over the model's attributes at load:
+        # a large model's are many, a note's few): a new key needs one look-up per attribute, not one
+        # per offset. A token's own attributes: block 0, first.
+        self._by_base = _Near(weights.attributes, self._offsets, own=False)
+        self._tok_by_base = _Near(weights.attributes, self._tok_offsets, own=True)
 
-    def _by_offset(self, *wanted) -> list[dict]:
-        """For each ``(offsets, by)``: unprefixed attribute -> ``[(b, row)]``, its row at ``offsets[b]`` for each
-        offset but 0, appended to ``by``'s lists (one pass over the model's attributes for all of them)."""
-        # A head (``-1:``) holds one colon, its last character: an attribute starts with it
-        # when the attribute's text up to its first colon is it (one look-up, not one per head).
-        blocks = [({window_prefix(o, ""): b for b, o in enumerate(offsets) if o}, by) for offsets, by in wanted]
-        heads = set().union(*(block for block, _ in blocks))
-        for attr, row in self.weights.attributes.items():
-            head, colon, base = attr.partition(":")
-            head += colon
-            if head not in heads:
-                continue
-            for block, by in blocks:
-                b = block.get(head)
-                if b is not None:
-                    by.setdefault(base, []).append((b, row))
-        return [by for _, by in blocks]
+    def _pairs(self, attributes: dict) -> dict:
+        """Bigram attributes the model knows, by word pair (``left|right``, as :meth:`_keys` joins a pair):
+        ``[row on the right word, row on the left]``. A pair's attribute is its head and the pair so joined
+        (``Featurizer.bigram_pair_attributes``): the same string for every reading of a bar in a word."""
+        right_head, left_head = heads = self.featurizer.BIGRAM_HEADS
+        # a third of a model's attributes; one without a bar names no pair
+        bigrams = [item for item in attributes.items() if item[0].startswith(heads) and "|" in item[0]]
+        unknown = self._unknown
+        pair_rows = {attr[len(right_head):]: [row, unknown] for attr, row in bigrams if attr.startswith(right_head)}
+        for attr, row in bigrams:
+            if attr.startswith(left_head):
+                rows = pair_rows.get(attr[len(left_head):])
+                if rows is None:
+                    pair_rows[attr[len(left_head):]] = [unknown, row]
+                else:
+                    rows[1] = row
+        return pair_rows
 
     def _word_blocks(self, words, attributes=None):
         """Score blocks of new word types; the windowed attributes are looked up unprefixed.
@@ -162,7 +189,7 @@ class EmissionScorer:
         near_rows, near_cols = [], []  # the other blocks: what the word gives its neighbours
         for r, attrs in enumerate(windowed):
             for a in attrs:
-                for b, i in by_base.get(a, ()):
+                for b, i in by_base[a]:
                     near_rows.append(r * nb + b)
                     near_cols.append(i)
         return self._scatter(np.concatenate([rows[known], np.asarray(near_rows, dtype=np.intp)]),
@@ -170,12 +197,13 @@ class EmissionScorer:
                              len(words), nb)
 
     def _scatter(self, rows, cols, n_keys, n_blocks):
-        # out[rows[e]] += state[cols[e]] for every e, summed in the order of e (as
-        # np.add.at does, 2.5x faster): one bincount over (row, label) cells.
-        n_labels = self._state.shape[1]
-        cells = (np.asarray(rows, dtype=np.intp)[:, None] * n_labels + np.arange(n_labels)).ravel()
-        out = np.bincount(cells, weights=np.take(self._state, np.asarray(cols, dtype=np.intp), axis=0).ravel(),
-                          minlength=n_keys * n_blocks * n_labels)
+        # out[rows[e]] += state[cols[e]] for every e, summed in the order of e (as np.add.at does, 2.5x
+        # faster): one bincount over the (row, label) cells of the weights the rows hold. A dense row's
+        # zeros add nothing (a sum started at 0.0 is never -0.0, and x + 0.0 is x): the same sums.
+        weights, n_labels = self.weights, self._n_labels
+        at, entries = weights.entries(np.asarray(cols, dtype=np.intp))
+        cells = np.asarray(rows, dtype=np.intp)[at] * n_labels + weights.columns[entries]
+        out = np.bincount(cells, weights=weights.values[entries], minlength=n_keys * n_blocks * n_labels)
         return out.reshape(n_keys, n_blocks, n_labels)
 
     def _token_blocks(self, keys):
@@ -184,7 +212,7 @@ class EmissionScorer:
         rows, cols = [], []
         for r, key in enumerate(keys):
             for a in chain.from_iterable(key):
-                for b, i in by_base.get(a, ()):
+                for b, i in by_base[a]:
                     rows.append(r * nb + b)
                     cols.append(i)
         return self._scatter(rows, cols, len(keys), nb)
@@ -193,6 +221,8 @@ class EmissionScorer:
         """Forget the cached score vectors."""
         for rows in (self._words, self._tokens):
             rows.index.clear()
+        for near in (self._by_base, self._tok_by_base):
+            near.clear()
 
     def scores(self, text: str, tokens) -> np.ndarray:
         """``(n_tokens, n_labels)`` state scores, as CRFsuite computes them from ``featurize()``."""
@@ -215,7 +245,7 @@ class EmissionScorer:
             if shared is not None:
                 shared.keys = lens, starts, words, pairs, keys
         if not len(lens):
-            return np.zeros((0, self._state.shape[1]))
+            return np.zeros((0, self._n_labels))
         fill = functools.partial(self._word_blocks, attributes=None if shared is None else shared.type_attributes)
         window = _Window(np.repeat(np.arange(len(lens)), lens))
         ids = self._words.ids(words, fill)  # may grow .data: look it up after
@@ -230,7 +260,7 @@ class EmissionScorer:
             j = hits - starts[doc] - doc
             for k, ok in ((0, j < lens[doc]), (1, j > 0)):
                 if ok.any():
-                    out[starts[doc[ok]] + j[ok] - k] += self._state[[got[g][k] for g in hits[ok].tolist()]]
+                    out[starts[doc[ok]] + j[ok] - k] += self.weights.rows([got[g][k] for g in hits[ok].tolist()])
         if keys:
             ids = self._tokens.ids(keys, self._token_blocks)
             window.add(out, self._tokens.data, ids, self._tok_offsets)
@@ -247,8 +277,8 @@ class EmissionScorer:
         for text, tokens in docs:
             texts, lowered, _ = token_texts(text, tokens)
             words += fz.word_keys(text, tokens, texts)
-            if fz.bigrams:
-                pairs += fz.bigram_pairs(texts, lowered)
+            if fz.bigrams:  # a pair as its attributes hold it (``left|right``): one key, not a tuple
+                pairs += map("|".join, fz.bigram_pairs(texts, lowered))
             if fz.has_token_columns:
                 keys += fz.token_keys(text, tokens)
         return lens, starts, words, pairs, keys

@@ -16,6 +16,7 @@ sequence is the sum of its state and transition weights only.
 
 from __future__ import annotations
 
+import functools
 import struct
 from dataclasses import dataclass
 
@@ -33,23 +34,59 @@ STATE, TRANSITION = 0, 1
 class CrfWeights:
     """Labels, attributes and weights of a CRFsuite model.
 
+    The state weights are held sparse, row by row (CSR): an attribute has non-zero
+    weights for a few of the labels (under two of sixty-one in the shipped models), and a
+    dense table of a large model is tens of megabytes filled at every load.
+
     Attributes
     ----------
     labels : list of str
         In CRFsuite's label-id order (the order ``Tagger.labels()`` gives).
     attributes : dict
-        Attribute string -> row of ``state``.
-    state : numpy.ndarray
-        ``(n_attributes + 1, n_labels)`` float64: weight of each (attribute, label);
-        the last row is zeros, the row of any attribute the model does not know.
+        Attribute string -> row of the state weights.
+    indptr, columns, values : numpy.ndarray
+        The state weights of row ``r`` (an attribute) are ``values[indptr[r]:indptr[r + 1]]`` at
+        labels ``columns[indptr[r]:indptr[r + 1]]`` (increasing), a weight listed twice in the
+        file summed; ``n_attributes + 1`` rows, the last empty: the row of any attribute the
+        model does not know.
     transition : numpy.ndarray
         ``(n_labels, n_labels)`` float64: weight of label ``i`` followed by ``j``.
     """
 
     labels: list
     attributes: dict
-    state: np.ndarray
+    indptr: np.ndarray
+    columns: np.ndarray
+    values: np.ndarray
     transition: np.ndarray
+
+    @property
+    def unknown(self) -> int:
+        """The row for attributes the model does not know (no weights)."""
+        return len(self.indptr) - 2
+
+    @functools.cached_property
+    def state(self) -> np.ndarray:
+        """``(n_attributes + 1, n_labels)`` float64: every state weight, dense (built on first use)."""
+        return self.rows(np.arange(self.unknown + 1))
+
+    def rows(self, ids) -> np.ndarray:
+        """``(len(ids), n_labels)`` float64: the dense state-weight rows ``ids`` (a zero where no weight)."""
+        ids = np.asarray(ids, dtype=np.intp)
+        out = np.zeros((len(ids), len(self.labels)))
+        at, entries = self.entries(ids)
+        out[at, self.columns[entries]] = self.values[entries]
+        return out
+
+    def entries(self, ids) -> tuple[np.ndarray, np.ndarray]:
+        """``(at, entries)``: the index into ``ids`` and the entry (of :attr:`columns`, :attr:`values`) of every
+        weight of the rows ``ids``, in the order of ``ids`` and each row's labels."""
+        first, stop = self.indptr[ids], self.indptr[np.asarray(ids) + 1]
+        counts = stop - first
+        at = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
+        # entry k of row i: first[i] + k, k counted from the row's start in the concatenation
+        entries = np.arange(len(at), dtype=np.intp) + np.repeat(first - (np.cumsum(counts) - counts), counts)
+        return at, entries
 
     def vector(self, attrs) -> np.ndarray:
         """Summed state weights of an attribute list (unknown attributes count zero).
@@ -60,12 +97,7 @@ class CrfWeights:
         rows = [index[a] for a in attrs if a in index]
         if not rows:
             return np.zeros(len(self.labels))
-        return self.state[rows].sum(axis=0)
-
-    @property
-    def unknown(self) -> int:
-        """The row of :attr:`state` for attributes the model does not know (zeros)."""
-        return len(self.state) - 1
+        return self.rows(rows).sum(axis=0)
 
 
 def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]:
@@ -85,7 +117,13 @@ def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]
         if ((head[:, 0] != np.arange(count)).any() or (sizes < 1).any() or (refs + 8 + sizes > size).any()
                 or raw[starts + sizes - 1].any()):
             raise ValueError
-        return [data[a:a + k].decode("utf-8") for a, k in zip(starts.tolist(), (sizes - 1).tolist())]
+        # Every string with its NUL, end to end: one decode and one split, not one decode a string.
+        at = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
+        strings = raw[at].tobytes().decode("utf-8").split("\0")
+        strings.pop()  # after the last NUL
+        if len(strings) != count:  # a NUL inside a string: CRFsuite writes C strings, not this file
+            raise ValueError
+        return strings
     except (struct.error, ValueError, IndexError, UnicodeDecodeError):
         raise ModelError(f"cannot read the {what} of the CRFsuite model", path=path,
                          offset=offset) from None
@@ -124,9 +162,19 @@ def read_weights(data: bytes, path=None) -> CrfWeights:
         raise ModelError("CRFsuite model with out-of-range features", path=path, offset=off_feat)
     # A (source, destination) pair listed twice adds up, as CRFsuite's scorer does: one bincount, in the features'
     # order (as np.add.at, several times faster).
-    state = _summed(src[st], dst[st], feats["weight"][st], n_attrs + 1, n_labels)
+    indptr, columns, values = _sparse(src[st], dst[st], feats["weight"][st], n_attrs + 1, n_labels)
     transition = _summed(src[tr], dst[tr], feats["weight"][tr], n_labels, n_labels)
-    return CrfWeights(labels, {a: i for i, a in enumerate(attrs)}, state, transition)
+    return CrfWeights(labels, dict(zip(attrs, range(n_attrs))), indptr, columns, values, transition)
+
+
+def _sparse(rows, cols, weights, n_rows: int, n_cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR ``(indptr, columns, values)`` of ``weights`` at ``(rows, cols)``, a repeated cell summed in the
+    weights' order (the sums :func:`_summed` gives its cells, a cell without a weight left out)."""
+    cells = rows.astype(np.intp) * n_cols + cols.astype(np.intp)
+    unique, inverse = np.unique(cells, return_inverse=True)
+    values = np.bincount(inverse, weights=weights, minlength=len(unique))
+    indptr = np.searchsorted(unique, np.arange(n_rows + 1, dtype=np.intp) * n_cols)
+    return indptr.astype(np.intp), (unique % n_cols).astype(np.intp), values
 
 
 def _summed(rows, cols, weights, n_rows: int, n_cols: int) -> np.ndarray:
