@@ -273,7 +273,9 @@ class EmissionScorer:
         docs = [(text, tokens) for text, tokens in docs if len(tokens)]
         lens = np.array([len(tokens) for _, tokens in docs], dtype=np.intp)
         starts = np.concatenate(([0], np.cumsum(lens))).astype(np.intp)
-        words, pairs, keys = [], [], []
+        words: list[str] = []
+        pairs: list[str] = []
+        keys: list[tuple] = []
         for text, tokens in docs:
             texts, lowered, _ = token_texts(text, tokens)
             words += fz.word_keys(text, tokens, texts)
