@@ -79,9 +79,9 @@ class _Rows:
 
 class _Near(dict):
     """Unprefixed attribute -> ``[(b, row)]``: its row among the model's ``attributes`` as seen from
-    ``offsets[b]`` (each offset but 0; with ``own``, first ``(0, row)`` of the attribute itself), in the
-    rows' order. Found on first look-up, an attribute at a time; forgotten past a bound (memory stays
-    bounded on endless streams)."""
+    ``offsets[b]`` (each offset but 0; with ``own``, first ``(0, row)`` of the attribute itself). Found on
+    first look-up, an attribute at a time; forgotten past a bound (memory stays bounded on endless streams).
+    Each ``b`` is another score block: the order of a list changes no sum."""
 
     LIMIT = 2**19
 
@@ -92,14 +92,12 @@ class _Near(dict):
         self.own = own
 
     def __missing__(self, base: str) -> list:
-        index, found = self.attributes, []
+        index = self.attributes
+        got = [(0, index[base])] if self.own and base in index else []
         for b, head in self.heads:
             row = index.get(head + base)
             if row is not None:
-                found.append((row, b))
-        got = [(b, row) for row, b in sorted(found)]
-        if self.own and base in index:
-            got.insert(0, (0, index[base]))
+                got.append((b, row))
         if len(self) >= self.LIMIT:
             self.clear()
         self[base] = got
