@@ -73,7 +73,7 @@ def test_a_routed_file_without_the_members_name_is_refused_naming_both(routed):
 def test_the_default_config_is_routed_and_copies_both_crfs_from_the_shipped_file():
     members = load_config("default")["routing"]["members"]
     assert members == {"icu": {"config": "icu", "model": "default"},
-                       "specialty": {"config": "specialty-sign41", "model": "default"}}
+                       "specialty": {"config": "specialty-learn45", "model": "default"}}
     shipped = modelfile.read_file(TaggingModel.load().path)
     for name, spec in members.items():  # each copied member checked against its own config
         data, stats = _member(name, spec, False)
