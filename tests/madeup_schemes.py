@@ -378,6 +378,17 @@ CHECK45 = [
     ("check45", "IDNUM", r"[a-z]\d{6}\([\da]\)", lambda s: hkid(s.upper())),  # an HKID in a lower-case note
 ]
 
+CHECK46 = [
+    ("check46", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),
+    ("check46", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("check46", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "gr.amka"),  # the NIN starts 48, no day
+    ("check46", "IDNUM", r"[1-8]\d{12}", "ro.cnp"),  # the Egyptian national ID (no check) has 14 digits
+    ("check46", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),
+    ("check46", "HEALTHPLAN", r"999 \d{3} \d{4}", "gb.nhs"),
+    ("check46", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),
+    ("check46", "IDNUM", r"3\d{10}", "ee.ik"),  # the Nigerian NIN (no check) starts 4
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43, *CHECK44, *CHECK45]
+              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46]
