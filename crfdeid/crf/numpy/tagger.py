@@ -38,6 +38,7 @@ from ...labels import OUTSIDE
 from ...tagging.decoding import below, threshold_labels
 from .emission import EmissionScorer, SharedKeys
 from .sparse_max import sparse_max
+from .weights import ranges
 
 #: Tokens labelled together (inference chunk): enough to amortise the per-step numpy
 #: calls (a step costs about the same for 10 or 1,000 segments), small enough that
@@ -375,7 +376,7 @@ class NumpyTagger:
         seg = np.searchsorted(b[:, 1], tokens, side="right")  # sorted, as ``tokens`` is
         seg = seg[np.flatnonzero(np.diff(seg, prepend=-1))]  # distinct (np.unique would import numpy.ma)
         lens = b[seg, 1] - b[seg, 0]
-        rows = np.repeat(b[seg, 0] - np.cumsum(lens) + lens, lens) + np.arange(lens.sum())
+        rows = ranges(b[seg, 0], lens)
         sub = np.cumsum(lens)
         probs = np.full(scores.shape, np.nan)
         probs[rows] = marginals(scores[rows], self.transition,

@@ -83,10 +83,7 @@ class CrfWeights:
         weight of the rows ``ids``, in the order of ``ids`` and each row's labels."""
         first, stop = self.indptr[ids], self.indptr[np.asarray(ids) + 1]
         counts = stop - first
-        at = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
-        # entry k of row i: first[i] + k, k counted from the row's start in the concatenation
-        entries = np.arange(len(at), dtype=np.intp) + np.repeat(first - (np.cumsum(counts) - counts), counts)
-        return at, entries
+        return np.repeat(np.arange(len(counts), dtype=np.intp), counts), ranges(first, counts)
 
     def vector(self, attrs) -> np.ndarray:
         """Summed state weights of an attribute list (unknown attributes count zero).
@@ -98,6 +95,17 @@ class CrfWeights:
         if not rows:
             return np.zeros(len(self.labels))
         return self.rows(rows).sum(axis=0)
+
+
+def ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``starts[i], ..., starts[i] + lengths[i] - 1`` for each ``i``, end to end (integers of ``starts``' kind).
+
+    >>> ranges(np.array([5, 0, 9]), np.array([2, 0, 3])).tolist()
+    [5, 6, 9, 10, 11]
+    """
+    # the k-th index of range i: starts[i] + k, k counted from the range's start in the concatenation
+    offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return offsets + np.arange(len(offsets), dtype=starts.dtype)
 
 
 def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]:
@@ -118,8 +126,7 @@ def _strings(data: bytes, offset: int, count: int, what: str, path) -> list[str]
                 or raw[starts + sizes - 1].any()):
             raise ValueError
         # Every string with its NUL, end to end: one decode and one split, not one decode a string.
-        at = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
-        strings = raw[at].tobytes().decode("utf-8").split("\0")
+        strings = raw[ranges(starts, sizes)].tobytes().decode("utf-8").split("\0")
         strings.pop()  # after the last NUL
         if len(strings) != count:  # a NUL inside a string: CRFsuite writes C strings, not this file
             raise ValueError
