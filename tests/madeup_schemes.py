@@ -389,6 +389,17 @@ CHECK46 = [
     ("check46", "IDNUM", r"3\d{10}", "ee.ik"),  # the Nigerian NIN (no check) starts 4
 ]
 
+CHECK47 = [
+    ("check47", "IDNUM", r"160\d{7}", npi),  # a US NPI (the Saudi ID, also ten digits from 1, starts 139)
+    ("check47", "IDNUM", r"\d{3} \d{3} \d{3}", "pt.nif"),
+    ("check47", "IDNUM", r"8\d{10}", "pl.pesel"),  # born 1986
+    ("check47", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "no.fodselsnummer"),
+    ("check47", "IDNUM", r"9\d{10}", "tr.tckimlik"),  # the PESEL starts 8, the fodselsnummer 1
+    ("check47", "IDNUM", r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("check47", "IDNUM", r"\d{16}", "id.nik"),  # no check digit: the region and birth date (women's day + 40)
+    ("check47", "IDNUM", r"139\d{7}", "luhn"),  # a Saudi national ID: Luhn over its ten digits
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46]
+              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47]
