@@ -117,6 +117,11 @@ def au_provider(s: str) -> bool:  # an Australian Medicare provider number: stem
     return "YXWTLKJHFBA"[total % 11] == s[7]
 
 
+def au_tfn(s: str) -> bool:  # an Australian TFN in any layout (stdnum's compact keeps hyphens): weights mod 11
+    d = re.sub(r"\D", "", s)
+    return len(d) == 9 and sum(int(a) * w for a, w in zip(d, (1, 4, 3, 7, 5, 8, 6, 9, 10))) % 11 == 0
+
+
 #: check32's national numbers as rows of tests/test_madeup_check_digits.py's CHECKED (set, subtype, shape, check),
 #: kept here so that the test file stays short.
 CHECK32 = [
@@ -400,6 +405,21 @@ CHECK47 = [
     ("check47", "IDNUM", r"139\d{7}", "luhn"),  # a Saudi national ID: Luhn over its ten digits
 ]
 
+PLANTED47 = [
+    ("planted47", "ACCOUNT", r"\d{4} \d{4} \d{4} \d{4}|\d{16}", "luhn"),  # payment card numbers, grouped and not
+    ("planted47", "ACCOUNT", r"[a-z]{2}\d{2}(?: [a-z0-9]{1,4})+", "iban"),  # IBANs written in lower case
+    ("planted47", "SSN", r"\d{3}[- ]\d{3}[- ]\d{3}", "ca.sin"),
+    ("planted47", "HEALTHPLAN", r"\d{3} \d{3} \d{4}", "gb.nhs"),  # one in the 999 range
+    ("planted47", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("planted47", "IDNUM", r"\d{6}-\d{4}", "se.personnummer"),
+    ("planted47", "IDNUM", r"\d{11}", "pl.pesel"),
+    ("planted47", "IDNUM", r"[12](?: ?\d{2}){3} ?\d{3} ?\d{3} ?\d{2}", "fr.nir"),  # spaced and unspaced
+    ("planted47", "IDNUM", r"[2-9]\d{3} \d{4} \d{4}", "in_.aadhaar"),
+    ("planted47", "IDNUM", r"\d{3} \d{3} \d{3}", "au.tfn"),
+    ("planted47", "IDNUM", r"\d{3}[- ]\d{3}[- ]\d{3}", au_tfn),  # one written with hyphens
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47]
+              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47,
+              *PLANTED47]

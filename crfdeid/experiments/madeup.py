@@ -11,10 +11,10 @@ first note are a header. Two marks:
 
 Marks do not nest. :data:`NOTE_SETS` names the shipped sets (``--notes NAME``): ``legacy`` (issue 34, PHI
 marks only), ``dev`` to ``dev9``, ``short``, ``check`` to ``checkN`` (:data:`LAST_CHECK`), ``forms9``,
-``falsify7``, ``falsify13`` and ``falsify14``. What each set holds, when it was written and how it may be used
-(tuned on, or scored once per change set) is written once, a paragraph a set, in docs/experiments.md ("Made-up
-notes of other countries and styles"): a new set's paragraph goes there, not here. :func:`read_notes` reads a set's
-file (or one of your own in the same format) into documents, the PHI as gold spans and the phrases in
+``falsify7``, ``falsify13``, ``falsify14`` and ``planted47``. What each set holds, when it was written and how it
+may be used (tuned on, or scored once per change set) is written once, a paragraph a set, in docs/experiments.md
+("Made-up notes of other countries and styles"): a new set's paragraph goes there, not here. :func:`read_notes`
+reads a set's file (or one of your own in the same format) into documents, the PHI as gold spans and the phrases in
 ``meta['keep']``; :func:`read_sets` reads several at once.
 :mod:`crfdeid.experiments.madeup_outputs` measures a model on them in redacted and surrogate output.
 
@@ -46,7 +46,7 @@ LAST_CHECK = 47
 #: The shipped sets of made-up notes by name (``--notes NAME``): each but ``legacy`` is ``data/made_up_NAME.txt``.
 NOTE_SETS = {"legacy": NOTES, **{name: _DATA / f"made_up_{name}.txt" for name in (
     "dev", *(f"dev{i}" for i in range(2, 10)), "short", "check", *(f"check{i}" for i in range(2, LAST_CHECK + 1)),
-    "forms9", "falsify7", "falsify13", "falsify14")}}
+    "forms9", "falsify7", "falsify13", "falsify14", "planted47")}}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
 #: Kinds of phrases that must survive (``{{kind|text}}``); ``{{text}}`` has the kind ``other``.
