@@ -55,6 +55,8 @@ END_TO_END = [
     ("phrases street_named", "she lives on Harrowgate Terrace near the park", "Harrowgate Terrace"),
     ("phrases street_named", "moved to Old Quarry Boulevard last year", "Old Quarry Boulevard"),
     ("phrases street_named", "home is Penhallow Crescent, Truro", "Penhallow Crescent"),
+    ("rule street", "lives at 42 Juniper St. in town", "42 Juniper St."),  # diet47: the model's now
+    ("rule street", "moved to 45 Maple Ridge Road, Suite 210 last May", "45 Maple Ridge Road, Suite 210"),
 ]
 
 
@@ -73,7 +75,9 @@ LAYER = [
 
 #: Leaks in one casing that the removed unit did not stop either (the tree before the diet, c387985^, leaves
 #: them too: the rule reads capitalised words): found at casing11's review, not mended there.
-BEFORE_THE_DIET = {("rule name_md", "lower"), ("phrases town", "upper")}
+#: By unit, or by identifier where one of a unit's cases is left (diet47: `ROAD` of an upper-case address, which the
+#: removed `rule street` did not read either: it reads `Road`).
+BEFORE_THE_DIET = {("rule name_md", "lower"), ("phrases town", "upper"), ("45 Maple Ridge Road, Suite 210", "upper")}
 #: Leaks of a unit taken out by the rule ledger (docs/rules.md, "The ledger on notes written after"): casing11 put it
 #: back for this leak of an older development set, and on the sets written after it (check7, check9, forms9,
 #: check10), in three casings, it found no identifier the rest did not. The model must learn it.
@@ -84,7 +88,7 @@ LEFT_WITHOUT = {("thornbury family pharmacy", "as-written"), ("thornbury family 
 # One case a row: "model" end to end with the shipped model, "layer" the Safe Harbor layer alone; each casing.
 CASES = [pytest.param("model", *case, casing, id=f"model: {case[0]}, {casing}",
                       marks=[pytest.mark.xfail(strict=True, reason="left before the diet too")]
-                      if (case[0], casing) in BEFORE_THE_DIET else
+                      if {(case[0], casing), (case[2], casing)} & BEFORE_THE_DIET else
                       [pytest.mark.xfail(strict=True, reason="left without the unit the ledger took out")]
                       if (case[2], casing) in LEFT_WITHOUT else [])
          for case in END_TO_END for casing in CASINGS] + \

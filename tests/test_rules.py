@@ -25,7 +25,6 @@ from crfdeid.recognizers.rules import extend_names, find, overlay
     ("seen,dr.okonjo at bedside", "DOCTOR", "okonjo"),
     ("TALKED TO HO LINDQVIST ABOUT", "DOCTOR", "LINDQVIST"),
     ("REVIEWED W/MD BARROWS THE MEDS", "DOCTOR", "BARROWS"),
-    ("lives at 42 Juniper St. in town", "STREET", "42 Juniper St."),
     ("Progress Note\n14 Nov, 91 0700", "DATE", "14 Nov, 91"),
     ("SURGERY IN MARCH OF 1991 AND", "DATE", "MARCH OF 1991"),
     ("in nov. 2096 he had", "DATE", "nov. 2096"),
@@ -315,12 +314,12 @@ def test_hyphen_extension_needs_a_capitalised_letter_run(text):
     assert [(s.start, s.end) for s in got] == [(0, 7)]
 
 
-# Issue 26: the three leaks, as general forms (made-up notes).
+# Issue 26: the three leaks, as general forms (made-up notes); its street (`45 Maple Ridge Road, Suite 210`) is the
+# model's since diet47 (tests/test_rule_diet.py).
 @pytest.mark.parametrize("text, expected", [
     ("f/u w/ pcp dr o'brien @ mgh", [("o'brien", "DOCTOR"), ("mgh", "HOSPITAL")]),
     ("transferred to BWH, then back to ummc", [("BWH", "HOSPITAL"), ("ummc", "HOSPITAL")]),
     ("admitted to OSH; sent to cath lab; at bath", []),            # outside hospital, words
-    ("45 Maple Ridge Road, Suite 210", [("45 Maple Ridge Road, Suite 210", "STREET")]),
     ("mail to APT #4B please", [("APT #4B", "STREET")]),
     ("Abdulrahman bin Khalid Al-Qahtani", [("Abdulrahman", "PATIENT"), ("bin", "PATIENT"),
                                           ("Khalid", "PATIENT"), ("Al-Qahtani", "PATIENT")]),
