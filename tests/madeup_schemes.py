@@ -419,7 +419,38 @@ PLANTED47 = [
     ("planted47", "IDNUM", r"\d{3}[- ]\d{3}[- ]\d{3}", au_tfn),  # one written with hyphens
 ]
 
+DEV10 = [
+    ("dev10", "IDNUM", r"[5-9]\d{10}", "tr.tckimlik"),  # the Croatian OIB starts 3, the Estonian isikukood 4
+    ("dev10", "IDNUM", r"(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])\d{7}", "gr.amka"),
+    ("dev10", "IDNUM", r"\d{6}-\d{5}", "lv.pvn"),  # a Latvian personas kods
+    ("dev10", "IDNUM", r"\d{6}/\d{4}", "sk.rc"),
+    ("dev10", "IDNUM", r"\d{13}", "si.emso"),
+    ("dev10", "IDNUM", r"3\d{10}", "hr.oib"),
+    ("dev10", "IDNUM", r"\d{8}[A-Z]", "es.dni"),
+    ("dev10", "IDNUM", r"\d{6}-\d{2}-\d{4}", "my.nric"),  # a MyKid and a MyKad
+    ("dev10", "IDNUM", r"\d{6} \d{5}", "no.fodselsnummer"),
+    ("dev10", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),  # the ZZZS, MBO and SNS numbers are written unspaced
+    ("dev10", "IDNUM", r"[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]", "it.codicefiscale"),
+    ("dev10", "IDNUM", r"\d{9}", "pt.nif"),
+    ("dev10", "IDNUM", r"\d{8} \d [A-Z]{2}\d", "pt.cc"),
+    ("dev10", "IDNUM", r"4\d{10}", "ee.ik"),
+]
+
+DEV11 = [
+    ("dev11", "IDNUM", r"1\d{9}", npi),  # three US NPIs
+    ("dev11", "IDNUM", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[0-9A-Z]\d", "mx.curp"),
+    ("dev11", "HEALTHPLAN", r"\d{11}", "luhn"),  # a Mexican NSS
+    ("dev11", "IDNUM", r"\d{2}(?:0[1-9]|1[0-2]|2[1-9]|3[0-2])\d{7}", "pl.pesel"),
+    ("dev11", "IDNUM", r"\d{6}/\d{4}", "cz.rc"),
+    ("dev11", "IDNUM", r"[1-8]\d{12}", "ro.cnp"),
+    ("dev11", "IDNUM", r"\d{9}", "nl.bsn"),
+    ("dev11", "HEALTHPLAN", r"[A-Z]\d{9}", kvnr),
+    ("dev11", "IDNUM", r"[12] \d{2} [01]\d \d{2} \d{3} \d{3} \d{2}", "fr.nir"),
+    ("dev11", "IDNUM", r"\d{16}", "id.nik"),
+    ("dev11", "IDNUM", r"\d{6}-\d{4}", "se.personnummer"),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
               *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47,
-              *PLANTED47]
+              *PLANTED47, *DEV10, *DEV11]

@@ -60,7 +60,7 @@ def test_a_note_id_given_twice_is_refused(tmp_path):
 #: set -> notes, Safe Harbor identifiers, phrases that must survive (as docs/experiments.md says).
 COUNTS = {"dev": (25, 279, 400), "dev2": (14, 163, 168), "dev3": (12, 199, 189), "dev4": (8, 112, 86),
           "dev5": (10, 117, 62), "dev6": (15, 192, 715), "dev7": (10, 105, 384), "dev8": (8, 64, 310),
-          "dev9": (6, 46, 341),
+          "dev9": (6, 46, 341), "dev10": (15, 348, 1265), "dev11": (15, 334, 1524),
           "short": (30, 110, 280), "check": (15, 206, 224), "check2": (12, 158, 448), "check3": (14, 233, 805),
           "check4": (16, 333, 1310), "check5": (18, 245, 580), "check6": (16, 182, 585),
           "check7": (18, 235, 1038), "check8": (18, 312, 868), "check9": (18, 384, 1213), "check10": (18, 461, 1414),

@@ -5,7 +5,7 @@
   (:mod:`crfdeid.experiments.zeroshot`);
 * ``made-up``: a model on the fifteen made-up notes shipped with crfdeid: Safe Harbor
   identifiers missed and placeholders on non-PHI (:mod:`crfdeid.experiments.madeup`); with
-  ``--notes dev..dev9|short|check..checkN|forms9|legacy|PATH``, a set of made-up notes
+  ``--notes dev..dev11|short|check..checkN|forms9|legacy|PATH``, a set of made-up notes
   of other countries and styles in redacted and surrogate output, site mining off and on:
   identifiers left, phrases that must survive changed, falsified (written with a made-up
   value), clinical values changed, false spans (:mod:`crfdeid.experiments.madeup_outputs`); sets
@@ -106,7 +106,7 @@ def _made_up_parser(sub) -> None:
     m.add_argument("--model", help="model file (default: the shipped model)")
     m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
     m.add_argument("--notes", metavar="SET[,SET...]",
-                   help="shipped sets (dev, dev2..dev9, short, check, check2..checkN: each shipped check set, forms9, "
+                   help="shipped sets (dev, dev2..dev11, short, check, check2..checkN: each shipped check set, forms9, "
                         "falsify7, falsify13, falsify14, legacy) or notes "
                         "files, comma-separated: tag them with mining off and on, score redacted and surrogate output "
                         "(identifiers left, phrases changed, values changed, false spans)")

@@ -10,7 +10,7 @@ first note are a header. Two marks:
   is one of :data:`KINDS`.
 
 Marks do not nest. :data:`NOTE_SETS` names the shipped sets (``--notes NAME``): ``legacy`` (issue 34, PHI
-marks only), ``dev`` to ``dev9``, ``short``, ``check`` to ``checkN`` (:data:`LAST_CHECK`), ``forms9``,
+marks only), ``dev`` to ``dev11``, ``short``, ``check`` to ``checkN`` (:data:`LAST_CHECK`), ``forms9``,
 ``falsify7``, ``falsify13``, ``falsify14`` and ``planted47``. What each set holds, when it was written and how it
 may be used (tuned on, or scored once per change set) is written once, a paragraph a set, in docs/experiments.md
 ("Made-up notes of other countries and styles"): a new set's paragraph goes there, not here. :func:`read_notes`
@@ -45,7 +45,7 @@ NOTES = _DATA / "made_up_notes.txt"
 LAST_CHECK = 47
 #: The shipped sets of made-up notes by name (``--notes NAME``): each but ``legacy`` is ``data/made_up_NAME.txt``.
 NOTE_SETS = {"legacy": NOTES, **{name: _DATA / f"made_up_{name}.txt" for name in (
-    "dev", *(f"dev{i}" for i in range(2, 10)), "short", "check", *(f"check{i}" for i in range(2, LAST_CHECK + 1)),
+    "dev", *(f"dev{i}" for i in range(2, 12)), "short", "check", *(f"check{i}" for i in range(2, LAST_CHECK + 1)),
     "forms9", "falsify7", "falsify13", "falsify14", "planted47")}}
 #: Subtypes HIPAA Safe Harbor does not ask to remove.
 NOT_SAFE_HARBOR = frozenset({"STATE", "COUNTRY", "PROFESSION"})
@@ -60,7 +60,7 @@ class NoteMarkError(ReaderError):
 
 
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev9``, ``short``, ``check`` to ``checkN``,
+    """The file of a shipped set (``legacy``, ``dev`` to ``dev11``, ``short``, ``check`` to ``checkN``,
     ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
 
     >>> note_set("dev").name

@@ -1,6 +1,6 @@
 """Made-up notes of other countries and styles through redacted and surrogate output (issue 50).
 
-``python -m crfdeid experiments made-up --notes SET`` (``dev`` to ``dev9``, ``short``, ``check`` to ``checkN``,
+``python -m crfdeid experiments made-up --notes SET`` (``dev`` to ``dev11``, ``short``, ``check`` to ``checkN``,
 ``forms9``, ``legacy``, a PATH) reads a set of made-up notes (:mod:`crfdeid.experiments.madeup`: PHI marked
 ``[[SUBTYPE|text]]``, phrases that must survive ``{{kind|text}}``), tags them as one batch through
 :class:`~crfdeid.tagging.session.Session` (the path of ``python -m crfdeid tag``) with site mining off and on,
