@@ -1,5 +1,6 @@
-"""The identifiers of the finding units removed in the diet of 2026-11-26 (docs/rules.md) are still redacted,
-as written, in lower case and in upper case; the units that diet lost on lower- and upper-case notes are back.
+"""The identifiers of the finding units removed in the diet of 2026-11-26 and since (diet47: `rule street`;
+docs/rules.md) are still redacted, as written, in lower case and in upper case; the units that diet lost on lower- and
+upper-case notes are back.
 
 Made-up text only. Each case is one removed unit's own example (the unit test that went with it, or one
 written for the diet): with the unit gone, the shipped model and the Safe Harbor layer must still cover

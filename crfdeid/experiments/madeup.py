@@ -61,7 +61,7 @@ class NoteMarkError(ReaderError):
 
 def note_set(name: str) -> Path:
     """The file of a shipped set (``legacy``, ``dev`` to ``dev11``, ``short``, ``check`` to ``checkN``,
-    ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``) or a path as given.
+    ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``, ``planted47``) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
