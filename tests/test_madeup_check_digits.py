@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from madeup_schemes import (
-    LATER_SETS,
+from madeup_checkers import (
     cns,
     dk_cpr,
     hkid,
@@ -28,6 +27,7 @@ from madeup_schemes import (
     uy_ci,
     uz_pinfl,
 )
+from madeup_schemes import LATER_SETS
 
 from crfdeid.experiments import madeup
 
