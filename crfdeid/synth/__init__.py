@@ -35,6 +35,7 @@ from .dictated import dictated_note
 from .discharge import discharge_summary
 from .letter import letter
 from .mix import PLAIN, mix_note
+from .nameforms import name_forms_note
 from .nursing import nursing_note
 from .operative import operative_note
 from .signlines import signed_note
@@ -108,6 +109,12 @@ STYLES["signed_dated"] = {"signed": (functools.partial(signed_note, dated=True),
 STYLES["signed_abbrevs"] = {"signed": (functools.partial(signed_note, dated=True, abbrevs=True), 100)}
 #: ``signed_roles``: ``signed_abbrevs`` with lines of a role, a service or a label before a staff name, plain.
 STYLES["signed_roles"] = {"signed": (functools.partial(signed_note, dated=True, abbrevs=True, roles=True), 100)}
+#: ``name_forms``: short ward, clinic, discharge and handover notes with the five forms a leak study found the shipped
+#: model misses (names with particles, a first name or nickname alone, ordinal ages over 89, ``u of x`` hospitals,
+#: street addresses in capitals), beside look-alikes, often in lower case or capitals (:mod:`crfdeid.synth.nameforms`).
+STYLES["name_forms"] = {"name_forms": (name_forms_note, 100)}
+#: Styles whose notes are kept as written (:func:`~crfdeid.synth.ward.roughen` would make a particle a pseudo-word).
+AS_WRITTEN = frozenset({"i2b2", "name_forms"})
 FIRST_RECORD = 100
 
 
@@ -130,7 +137,7 @@ def _patient_notes(seed: int, index: int, style: str = "i2b2") -> list[Document]
         b.line()  # i2b2 TEXT usually starts with a line break
         kinds[kind][0](rng, p, day, b)
         doc = b.build(f"{record:03d}-{note:02d}", {"note_type": kind})
-        docs.append(doc if style == "i2b2" else roughen(rng, doc, plain=PLAIN if stream == "mix" else frozenset(),
+        docs.append(doc if style in AS_WRITTEN else roughen(rng, doc, plain=PLAIN if stream == "mix" else frozenset(),
                                                         staff=stream == "signed"))
     return docs
 
