@@ -151,7 +151,7 @@ def test_default_model_loads_and_tags():
     from crfdeid.document import Document
     m = shipped_crf()  # a routed shipped file: its ICU member, trained by configs/icu.yaml
     # a guard against a runaway file: 8.7 MB until learn45 (2026-11-29), whose specialty member's three CRFs hold
-    # about 100,000 attributes each (29.9 MB; docs/history/check44-rule.md)
+    # about 180,000 active attributes each (29.9 MB; docs/history/check44-rule.md)
     assert DEFAULT_MODEL.stat().st_size < 40_000_000
     assert not m.config["train"][0].startswith("physionet")
     from crfdeid.config import load_config

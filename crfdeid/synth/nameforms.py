@@ -134,10 +134,6 @@ def _nicknames() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _split(text: str) -> list[str]:
-    return text.split("|")
-
-
 def particle_name(rng: random.Random, tradition: str | None = None, sex: str = "") -> tuple[str, str, str]:
     """A name with a particle as ``(given, rest, short)``: the rest holds the particle (``bin Khalid``), ``short`` is
     how a title names the person (the surname with its particle; the given name for a Malay name, of ``sex``, ``M``
@@ -145,22 +141,22 @@ def particle_name(rng: random.Random, tradition: str | None = None, sex: str = "
     tradition = tradition or rng.choice(TRADITIONS)
     if tradition == "malay":
         female = sex == "F" if sex else rng.random() < 0.5
-        given = rng.choice(_split(_MALAY_F if female else _MALAY_M))
+        given = rng.choice(wl.split(_MALAY_F if female else _MALAY_M))
         particle = rng.choice(["binti", "binti", "bte"]) if female else "bin"
-        father = rng.choice([x for x in _split(_MALAY_M) if x != given])
+        father = rng.choice([x for x in wl.split(_MALAY_M) if x != given])
         return given, f"{particle} {father}", given
     if tradition == "arabic":
-        given = rng.choice(_split(_MALAY_M))
+        given = rng.choice(wl.split(_MALAY_M))
         if rng.random() < 0.35:
-            rest = f"{rng.choice(['abu', 'Abu'])} {rng.choice([x for x in _split(_MALAY_M) if x != given])}"
+            rest = f"{rng.choice(['abu', 'Abu'])} {rng.choice([x for x in wl.split(_MALAY_M) if x != given])}"
         else:
-            rest = f"{rng.choice(['al ', 'Al ', 'al-', 'Al-'])}{rng.choice(_split(_ARABIC_FAMILY))}"
+            rest = f"{rng.choice(['al ', 'Al ', 'al-', 'Al-'])}{rng.choice(wl.split(_ARABIC_FAMILY))}"
         return given, rest, rest
     if tradition in ("spanish", "portuguese"):
         tails = _SPANISH_TAILS if tradition == "spanish" else _PORTUGUESE_TAILS
         particle = rng.choice(list(tails))
-        given = rng.choice(so.europe("ES", "first") if tradition == "spanish" else _split(sp._NEW["BR"][0]))
-        rest = f"{particle} {rng.choice(_split(tails[particle]))}"
+        given = rng.choice(so.europe("ES", "first") if tradition == "spanish" else wl.split(sp._NEW["BR"][0]))
+        rest = f"{particle} {rng.choice(wl.split(tails[particle]))}"
         return given, rest, rest
     if tradition == "dutch":
         given = rng.choice(so.europe("NL", "first"))
@@ -175,8 +171,8 @@ def particle_name(rng: random.Random, tradition: str | None = None, sex: str = "
         rest = f"{rng.choice(_GERMAN_PARTICLES)} {rng.choice([x for x in so.europe('DE', 'last') if ' ' not in x])}"
         return rng.choice(so.europe("DE", "first")), rest, rest
     particle = rng.choice(list(_ITALIAN_TAILS))
-    rest = f"{particle} {rng.choice(_split(_ITALIAN_TAILS[particle]))}"
-    return rng.choice(_split(_ITALIAN_GIVEN)), rest, rest
+    rest = f"{particle} {rng.choice(wl.split(_ITALIAN_TAILS[particle]))}"
+    return rng.choice(wl.split(_ITALIAN_GIVEN)), rest, rest
 
 
 def _cased(rng: random.Random, text: str, lower: float = 0.25, upper: float = 0.15) -> str:
