@@ -284,6 +284,17 @@ def test_an_age_whose_words_are_another_phis_gets_a_placeholder_not_random_digit
     assert new.surface(new.spans[1]) in ("90+ year old", "[**AGE**]")
 
 
+@pytest.mark.parametrize("surface, written", [("92nd", "90+"), ("101st", "90+"), ("ninety-second", "ninety-plus")])
+def test_an_ordinal_age_over_89_becomes_the_label_whole(surface, written):
+    """An ordinal age (the ``name_forms`` synth style's ``92nd birthday``) loses its suffix with its value:
+    ``90+ nd`` would be unreadable, ``90+nd`` a false ordinal."""
+    from crfdeid.document import Document, make_span
+    text = f"Her {surface} birthday was on the ward."
+    doc = Document("n", text, [make_span(4, 4 + len(surface), "AGE")], meta={"patient": "p"})
+    new = Surrogator(seed=1).surrogate(doc)
+    assert new.text == f"Her {written} birthday was on the ward."
+
+
 def _rooms(doc_id, digits):
     """A note of one-digit rooms, each room written twice (its own span each time)."""
     lines = [f"Moved to Room {d}; Room {d} is quiet.\n" for d in digits]

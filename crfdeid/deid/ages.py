@@ -9,8 +9,8 @@ over 89 becomes the over-89 label in the same phrasing: ``92 year old`` ->
 
 >>> over_89("92-year-old"), over_89("age 101"), over_89("92M"), over_89("ninety-two year old")
 ('90+ year old', 'age 90+', '90+ M', 'ninety-plus year old')
->>> over_89("in her 100s")
-'in her 90s'
+>>> over_89("in her 100s"), over_89("her 92nd birthday"), over_89("ninety-second birthday")
+('in her 90s', 'her 90+ birthday', 'ninety-plus birthday')
 >>> value("seventy-eight"), value("one hundred and one"), value("78M"), value("Smith")
 (78, 101, 78, None)
 """
@@ -50,6 +50,12 @@ MENTION = re.compile(rf"(?i)(?<![a-z0-9.,/-])(?:ages?[ \t]*[:=]?[ \t]*|aged[ \t]
                      rf"|\b(?:his|her|their)[ \t]+(?:90|100)'?s\b")
 #: What ages over 89 become in words.
 WORDS_OVER_89 = "ninety-plus"
+_NTH = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+#: An ordinal over 89 (``92nd``, ``101st``, ``ninety-second``, ``hundredth``): the label takes its place
+#: whole, suffix and all (``90+ nd`` would be unreadable).
+_ORDINAL = re.compile(rf"(?i)(?<![0-9.,]){_OVER_89}(?:st|nd|rd|th)(?![a-z0-9])")
+_ORDINAL_WORDS = re.compile(rf"(?i)(?<![a-z-])(?:ninet(?:ieth|y[ -]+(?:{_NTH}))"
+                            rf"|(?:one[ -]+)?hundred(?:th|(?:[ -]+and)?[ -]+(?:{_NTH}|tenth)))(?![a-z])")
 
 
 def word_value(text: str) -> int | None:
@@ -88,14 +94,17 @@ def over_89(text: str, label: str = "90+", words_label: str = WORDS_OVER_89) -> 
     a hyphen or letter right after it set apart by a space, and the rest of a hyphenated age
     (``-year-old``) written with spaces."""
     def digits(m):
-        if int(m.group()) <= 89:
+        if int(m.group()) <= 89 or m.string[m.end():m.end() + 1] == "+":  # already the label
             return m.group()
         # a decade (in her 90s, 100s) is already the over-89 group
         return "90" if m.string[m.end():m.end() + 1] in ("s", "'") and m.group().endswith("0") else label
 
     def words(m):
         n = word_value(m.group())
+        if m.string.startswith(words_label, m.start()):  # already the label
+            return m.group()
         return words_label if n is not None and n > 89 else m.group()
+    text = _ORDINAL_WORDS.sub(words_label, _ORDINAL.sub(label, text))
     out = _DIGITS.sub(digits, text)
     if out == text:
         out = WORDS.sub(words, text)
