@@ -10,6 +10,7 @@ from madeup_checkers import (
     cns,
     dk_cpr,
     hkid,
+    jmbg,
     kvnr,
     medicare,
     nhi,
@@ -348,7 +349,17 @@ DEV11 = [
     ("dev11", "IDNUM", r"\d{6}-\d{4}", "se.personnummer"),
 ]
 
+CHECK48 = [
+    ("check48", "IDNUM", r"1\d{9}", npi),  # a US NPI
+    ("check48", "IDNUM", r"2\d{12}", "md.idno"),  # a Moldovan IDNP: the IDNO's weights 7, 3, 1
+    ("check48", "IDNUM", r"\d{3}-\d{7}-\d", "do.cedula"),
+    ("check48", "IDNUM", r"\d{7}-\d", "py.ruc"),  # a Paraguayan RUC: the cedula and its check digit
+    ("check48", "IDNUM", r"[0-3]\d[01]\d9\d{2}1\d{5}", jmbg),  # a Bosnian JMBG (registers 10-19)
+    ("check48", "IDNUM", r"\d{9}", "mz.nuit"),
+    ("check48", "IDNUM", r"[A-Z]\d{13}", "mu.nid"),
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47,
+              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48,
               *PLANTED47, *DEV10, *DEV11]
