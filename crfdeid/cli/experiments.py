@@ -106,8 +106,7 @@ def _made_up_parser(sub) -> None:
     m.add_argument("--model", help="model file (default: the shipped model)")
     m.add_argument("--o-threshold", type=float, help="P(O) threshold instead of the configured decoding")
     m.add_argument("--notes", metavar="SET[,SET...]",
-                   help="shipped sets (dev, dev2..dev11, short, check, check2..checkN: each shipped check set, forms9, "
-                        "falsify7, falsify13, falsify14, planted47, legacy) or notes "
+                   help=f"shipped sets ({madeup.set_names()}) or notes "
                         "files, comma-separated: tag them with mining off and on, score redacted and surrogate output "
                         "(identifiers left, phrases changed, values changed, false spans)")
     m.add_argument("--casing", default="as-written", metavar="CASING[,CASING...]",

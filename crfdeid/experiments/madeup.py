@@ -59,9 +59,30 @@ class NoteMarkError(ReaderError):
     """A made-up notes file whose marks cannot be read: nested, unclosed, stray, unknown label."""
 
 
+def set_names() -> str:
+    """The shipped sets' names for a help text, a numbered run written once (``dev2..dev11``).
+
+    >>> set_names().startswith("legacy, dev, dev2..dev11, short, check, check2..check")
+    True
+    """
+    out: list[str] = []
+    run: list[tuple[str, int]] = []
+    for name in [*NOTE_SETS, ""]:
+        m = re.fullmatch(r"(\D+)(\d+)", name)
+        if m and run and run[-1][0] == m[1] and run[-1][1] + 1 == int(m[2]):
+            run.append((m[1], int(m[2])))
+            continue
+        if run:
+            out.append(f"{run[0][0]}{run[0][1]}..{run[-1][0]}{run[-1][1]}" if len(run) > 2
+                       else ", ".join(f"{a}{b}" for a, b in run))
+        run = [(m[1], int(m[2]))] if m else []
+        if name and not m:
+            out.append(name)
+    return ", ".join(out)
+
+
 def note_set(name: str) -> Path:
-    """The file of a shipped set (``legacy``, ``dev`` to ``dev11``, ``short``, ``check`` to ``checkN``,
-    ``forms9``, ``falsify7``, ``falsify13``, ``falsify14``, ``planted47``) or a path as given.
+    """The file of a shipped set (:func:`set_names`) or a path as given.
 
     >>> note_set("dev").name
     'made_up_dev.txt'
