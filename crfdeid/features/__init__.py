@@ -23,7 +23,7 @@ data (``features/*.yaml``) naming templates; see :func:`resolve_feature_set`.
 
 from __future__ import annotations
 
-from . import context, identity, initials, surface  # noqa: F401  (they register the built-in templates)
+from . import context, identity, initials, surface, wordclass  # noqa: F401  (they register the built-in templates)
 from .window import FEATURE_SET_KEYS, TOKEN_TEMPLATES, WORD_TEMPLATES, Featurizer, resolve_feature_set, to_attributes
 
 __all__ = ["FEATURE_SET_KEYS", "TOKEN_TEMPLATES", "WORD_TEMPLATES", "Featurizer", "resolve_feature_set",

@@ -1,0 +1,62 @@
+"""Distributional word classes (``wordclass.v1``, issue 58 item 2): what a word's neighbours say about it where no
+list holds it.
+
+The classes are a table the project learns from its own text (``crfdeid/_data/word_classes.tsv``, rebuilt by
+``gazetteers/word_classes.py``: crfdeid's synthetic notes and the made-up sets the specialty member learns; PPMI of
+the +-2 neighbours, truncated SVD, k-means 16 x 3 levels): each lower-cased word has a path of three class numbers
+(``3.11.7``), words written in the same places sharing its first one, two or three. ``vicryl``, ``monocryl`` and
+``pds`` share all three; ``aspirin`` and ``lisinopril`` too. A word template: its attributes are cached per word
+type and windowed as a feature set's ``windowed`` says (``-1:wc2:12.1``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from ..errors import ReaderError
+from .window import WORD_TEMPLATES
+
+#: The table's file in ``crfdeid._data``.
+TABLE = "word_classes.tsv"
+#: The attribute heads of the path's prefixes, coarsest first (``wc1``, ``wc2``, ``wc3``).
+HEADS = ("wc1", "wc2", "wc3")
+
+
+def parse_table(text: str, name: str = TABLE) -> dict[str, dict[str, str]]:
+    """``word -> {head: path prefix}`` of a table's text (``#`` lines are its header).
+
+    >>> parse_table("# header\\nvicryl\\t1.10.5\\n")["vicryl"]
+    {'wc1': '1', 'wc2': '1.10', 'wc3': '1.10.5'}
+    """
+    out: dict[str, dict[str, str]] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        word, tab, path = line.partition("\t")
+        parts = path.split(".")
+        if not tab or not word or not 1 <= len(parts) <= len(HEADS) or not all(p.isdigit() for p in parts):
+            raise ReaderError(f"line {n} is not 'word TAB path' (a path of 1-{len(HEADS)} numbers joined by '.')",
+                              path=name)
+        out[word] = {head: ".".join(parts[:i]) for i, head in enumerate(HEADS[:len(parts)], 1)}
+    return out
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, dict[str, str]]:
+    """The shipped table, read on first use and kept."""
+    return parse_table(resources.files("crfdeid._data").joinpath(TABLE).read_text(encoding="utf-8"))
+
+
+@WORD_TEMPLATES.register("wordclass.v1")
+def wordclass(w: str) -> dict:
+    """``wc1``, ``wc2``, ``wc3``: the prefixes of the lower-cased word's class path; nothing for a word not in the
+    table (no ``wc:?``: a word absent from the table is what every other template already sees).
+
+    >>> wc = wordclass("Vicryl")
+    >>> wc == wordclass("vicryl"), sorted(wc), wc["wc3"].startswith(wc["wc2"] + ".")
+    (True, ['wc1', 'wc2', 'wc3'], True)
+    >>> wordclass("Qzxvy")
+    {}
+    """
+    return dict(table().get(w.lower(), ()))  # a copy: the table is shared
