@@ -17,8 +17,11 @@ import yaml
 from crfdeid import synth
 from crfdeid.cli import tag, train
 from crfdeid.config import feature_set_names, load_config, load_feature_set
+from crfdeid.crf import Model
+from crfdeid.crf.model import ModelWarning
 from crfdeid.errors import ReaderError
 from crfdeid.features import Featurizer
+from crfdeid.features import wordclass as wordclass_module
 from crfdeid.features.wordclass import HEADS, TABLE, parse_table, table, wordclass
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,7 +160,7 @@ def test_the_learn49_configs_are_learn47_with_the_classes():
 
 
 @pytest.mark.slow
-def test_a_tiny_model_with_the_classes_trains_and_tags(tmp_path, capsys):
+def test_a_tiny_model_with_the_classes_trains_and_tags(tmp_path, capsys, monkeypatch):
     config, model = tmp_path / "tiny.yaml", tmp_path / "tiny.crf"
     config.write_text(yaml.safe_dump({"train": ["synth:30,201,mix_icu"], "features": CLASSES,
                                       "crf": {"max_iterations": 5}}), encoding="utf-8")
@@ -168,3 +171,8 @@ def test_a_tiny_model_with_the_classes_trains_and_tags(tmp_path, capsys):
     assert tag.main(["--model", str(model), "--output-format", "redacted", "--quiet", str(note)]) == 0
     out = capsys.readouterr().out
     assert "[**DATE**]" in out and "Vicryl" in out
+    # the file keeps the table it read: a rebuilt table warns at load (its features would differ)
+    assert TABLE in Model.load(str(model)).manifest["gazetteers"]
+    monkeypatch.setattr(wordclass_module, "checksum", lambda: "0" * 64)
+    with pytest.warns(ModelWarning, match="other gazetteer lists"):
+        Model.load(str(model))

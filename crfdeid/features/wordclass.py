@@ -11,6 +11,7 @@ type and windowed as a feature set's ``windowed`` says (``-1:wc2:12.1``).
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from importlib import resources
 
@@ -19,6 +20,8 @@ from .window import WORD_TEMPLATES
 
 #: The table's file in ``crfdeid._data``.
 TABLE = "word_classes.tsv"
+#: The template's name in a feature set.
+NAME = "wordclass.v1"
 #: The attribute heads of the path's prefixes, coarsest first (``wc1``, ``wc2``, ``wc3``).
 HEADS = ("wc1", "wc2", "wc3")
 
@@ -48,7 +51,13 @@ def table() -> dict[str, dict[str, str]]:
     return parse_table(resources.files("crfdeid._data").joinpath(TABLE).read_text(encoding="utf-8"))
 
 
-@WORD_TEMPLATES.register("wordclass.v1")
+@lru_cache(maxsize=1)
+def checksum() -> str:
+    """SHA-256 of the shipped table: a model file that read it keeps it, so a rebuilt table warns at load."""
+    return hashlib.sha256(resources.files("crfdeid._data").joinpath(TABLE).read_bytes()).hexdigest()
+
+
+@WORD_TEMPLATES.register(NAME)
 def wordclass(w: str) -> dict:
     """``wc1``, ``wc2``, ``wc3``: the prefixes of the lower-cased word's class path; nothing for a word not in the
     table (no ``wc:?``: a word absent from the table is what every other template already sees).

@@ -49,6 +49,7 @@ import warnings
 from .. import gazetteers
 from ..config import load_config
 from ..errors import CrfdeidError, ModelError
+from ..features import wordclass
 from ..version import __version__
 from .crfsuite_check import check as check_crfsuite
 
@@ -70,10 +71,12 @@ MAX_MODEL_BYTES = 1024 ** 3
 
 
 def gazetteer_checksums(cfg: dict) -> dict:
-    """Checksums of the word lists a config's features read (empty without dictionary features)."""
-    if not cfg["features"]["groups"].get("dictionary"):
-        return {}
-    return dict(gazetteers.checksums())
+    """Checksums of the word lists a config's features read (none without dictionary features), and of the word
+    classes' table where its template is one of them."""
+    sums = dict(gazetteers.checksums()) if cfg["features"]["groups"].get("dictionary") else {}
+    if wordclass.NAME in cfg["features"].get("word", ()):
+        sums[wordclass.TABLE] = wordclass.checksum()
+    return sums
 
 
 #: The CRFs a CRF model file may hold after its own, in file order (each with its manifest entry).
