@@ -11,7 +11,7 @@ import pytest
 from synth_kit import check_deterministic_and_aligned
 
 from crfdeid.synth import generate
-from crfdeid.synth.nameforms import LOOKALIKES, particle_name
+from crfdeid.synth.nameforms import CREDENTIALS, LOOKALIKES, particle_name
 
 PERSON = ("PATIENT", "DOCTOR")
 PARTICLES = ("bin", "binti", "bte", "al", "abu", "de", "de la", "de los", "del", "dos", "da", "van", "van der",
@@ -155,3 +155,20 @@ def test_lookalikes_written_and_never_phi(notes):
                     written[form] += 1
                     assert not any(s.start < m.end() and m.start() < s.end for s in doc.spans), (doc.doc_id, fixed)
     assert all(written[f] > 30 for f in LOOKALIKES), written
+
+
+def test_a_credential_after_a_particle_name_and_its_comma_is_never_in_the_span(notes):
+    """``VAN DER MERWE, HPCSA``: a comma after a surname-first particle name opens its given name at times, and a
+    qualification or registration body at others; the credential stays outside the DOCTOR span, in every casing."""
+    cred = "|".join(re.escape(c) for c in CREDENTIALS)
+    after = re.compile(rf"(?i), (?:{cred})(?![A-Za-z])")
+    seen = Counter()
+    for doc in notes:
+        for sp, _text in _spans(doc, "DOCTOR"):
+            m = after.match(doc.text, sp.end)
+            if m:
+                seen[_casing(doc)] += 1
+                assert not any(s.start < m.end() and sp.end < s.end for s in doc.spans)
+        for _sp, text in _spans(doc, *PERSON):
+            assert not re.search(rf"(?i), (?:{cred})$", text), text
+    assert set(seen) == {"lower", "upper", "mixed"} and sum(seen.values()) >= 20, seen

@@ -80,6 +80,12 @@ _MEN = frozenset({"son", "husband", "brother", "nephew", "grandson", "son-in-law
 DEPARTMENTS = ("cardiology", "renal", "the stroke team", "gastro", "ortho", "haematology", "palliative care", "ICU",
                "the GP practice", "radiology", "microbiology", "the pain team", "respiratory")
 
+#: Qualifications, roles and registration bodies written after a clinician's name and its comma, never part of it
+#: (``van der Merwe, MBChB``, ``VAN DER MERWE, HPCSA``): where a name is written surname first with a comma, the
+#: comma does not always open its given name.
+CREDENTIALS = ("MBChB", "MBBS", "MD", "FRCS", "FRACP", "MRCP", "FCS(SA)", "HPCSA", "GMC", "AHPRA", "RN", "RGN", "SRN",
+               "CNS", "PT", "OT", "BPharm", "PharmD", "NP", "PA-C", "Sp.PD", "CRM", "registrar", "consultant")
+
 #: Look-alikes never PHI, by the form they look like (curly slots drawn by :func:`crfdeid.synth.phrases.fill`).
 LOOKALIKES = {
     "particle": (
@@ -226,6 +232,8 @@ def _particle_line(rng: random.Random, p: ps.Patient, day: dt.date) -> list:
         [rng.choice(["discussed with ", "handed over to ", "spoke to "]), *doc,
          rng.choice([", registrar", " RN", ", charge nurse", " on call", ""])],
         [rng.choice(["Pt: ", "Name: ", "Patient: "]), *_named(rng, "PATIENT", particle_name(rng), titled=False)],
+        [rng.choice(["Signed: ", "Reviewed by ", "Fitted by ", "Seen by ", "Assessed by ", ""]), *doc, ", ",
+         rng.choice(CREDENTIALS), rng.choice(["", f" ({rng.choice(CREDENTIALS)})", f", {rng.choice(DEPARTMENTS)}"])],
     ]
     return rng.choice(forms)
 
