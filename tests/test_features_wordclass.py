@@ -88,7 +88,9 @@ def test_the_shipped_table_is_rebuilt_byte_for_byte(script, tmp_path):
         if f"{pkg} {metadata.version(pkg)}" not in built:
             pytest.skip(f"{pkg} {metadata.version(pkg)} is not the version the table was built with")
     assert script["main"](["--out", str(tmp_path / TABLE)]) == 0
-    assert (tmp_path / TABLE).read_text(encoding="utf-8") == _shipped()
+    assert (tmp_path / TABLE).read_text(encoding="utf-8") == _shipped(), (
+        "the table is not what its script builds from today's notes (a synthetic style or a learnt set changed "
+        "since): regenerate it with `nice -n 10 python gazetteers/word_classes.py` and retrain what reads it")
 
 
 def test_a_known_word_gets_its_three_prefixes_in_any_case():
@@ -114,7 +116,7 @@ def test_a_line_that_is_not_word_tab_path_is_refused_by_number():
     # absorbable sutures: written after a gauge (3-0) and before "suture", "subcuticular", in closures
     (["vicryl", "monocryl", "pds"], 3, "one class at the finest level in the shipped table"),
     # oral drugs of medication lists: written before a strength and "daily" / "bid"
-    (["aspirin", "lisinopril", "metformin", "coumadin"], 3, "one class at the finest level"),
+    (["aspirin", "lisinopril", "metformin", "coumadin", "plavix"], 2, "one class at the second level"),
     # months: written between a day and a year, or after "in"
     (["january", "february", "march", "october", "december"], 3, "one class at the finest level"),
     # the named sutures and sealants of operative notes share their class of 16 x 16
