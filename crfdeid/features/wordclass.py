@@ -5,8 +5,8 @@ The classes are a table the project learns from its own text (``crfdeid/_data/wo
 ``gazetteers/word_classes.py``: crfdeid's synthetic notes and the made-up sets the specialty member learns; PPMI of
 the +-2 neighbours, truncated SVD, k-means 16 x 3 levels): each lower-cased word has a path of three class numbers
 (``3.11.7``), words written in the same places sharing its first one, two or three. ``vicryl``, ``monocryl`` and
-``pds`` share all three; ``aspirin`` and ``lisinopril`` the first two. A word template: its attributes are cached per word
-type and windowed as a feature set's ``windowed`` says (``-1:wc2:12.1``).
+``pds`` share all three; ``aspirin`` and ``lisinopril`` the first two. A word template: its attributes are cached per
+word type and windowed as a feature set's ``windowed`` says (``-1:wc2:13.11``).
 """
 
 from __future__ import annotations
