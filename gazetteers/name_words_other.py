@@ -16,6 +16,8 @@ from __future__ import annotations
 from importlib.metadata import version
 from pathlib import Path
 
+from crfdeid.deid.evidence import fold
+
 #: wordfreq's languages written in Latin letters whose notes the made-up sets hold (Vietnamese left out: its
 #: frequent words are its surnames, ``nguyen``, ``tran``, ``pham``, so they would hold no evidence of a name).
 LANGUAGES = ("es", "pt", "fr", "it", "de", "nl", "pl", "tr", "id", "ms", "da", "sv", "nb", "fi", "sh", "cs", "sk",
@@ -32,9 +34,8 @@ def _entries(name: str) -> list[str]:
 
 
 def main() -> None:
-    import wordfreq
+    import wordfreq  # the list's source: only its rebuild needs it
 
-    from crfdeid.deid.evidence import fold
     english = {fold(w) for w in _entries("common_words")}
     listed = {fold(w) for n in NAME_LISTS for w in _entries(n)}
     by_word: dict[str, list[str]] = {}

@@ -40,8 +40,8 @@ def _dict(name: str) -> set[str]:
 
 
 def main(out: Path = OUT) -> None:
-    from breame.data.spelling_constants import AMERICAN_ENGLISH_SPELLINGS as US
-    from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS as GB
+    from breame.data import spelling_constants as spellings  # the list's source: only its rebuild needs it
+    US, GB = spellings.AMERICAN_ENGLISH_SPELLINGS, spellings.BRITISH_ENGLISH_SPELLINGS
     british = _dict("british-english")
     us = sorted(w for w in US if w.isalpha() and w not in GB and w not in british and not _OXFORD.search(w))
     gb = sorted(w for w in GB if w.isalpha() and w not in US and w not in BOTH)

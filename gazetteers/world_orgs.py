@@ -45,8 +45,8 @@ def _draws(draw, n: int, check=latin) -> list[str]:
 def main() -> None:
     if os.environ.get("PYTHONHASHSEED") != "0":  # some locales draw from sets: their order follows the hash seed
         os.execve(sys.executable, [sys.executable, __file__], {**os.environ, "PYTHONHASHSEED": "0"})
-    from faker import Faker
-    from faker.config import AVAILABLE_LOCALES
+    from faker import Faker  # the list's source: only its rebuild needs it
+    from faker.config import AVAILABLE_LOCALES  # the list's source: only its rebuild needs it
     lines = ["# crfdeid synthetic data: surnames, towns, streets, postcodes, firms and legal suffixes"
              " of many countries",
              "# (Faker locale, tab, kind: " + ", ".join(KINDS) + "; tab, entry)",

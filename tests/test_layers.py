@@ -203,3 +203,16 @@ def test_at_most_fourteen_top_level_modules():
     """Issue 47's lean house: a new role goes into a package, not beside the others."""
     modules = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert len(modules) <= 14, modules
+
+
+def test_the_list_builders_function_level_imports_say_why():
+    """``gazetteers/*.py`` import a list's source package inside the function that builds that list (so that one
+    list is rebuilt without installing every source); each such import says so on its line."""
+    silent = []
+    for path in sorted((PACKAGE.parent / "gazetteers").glob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                silent += [f"{path.name}:{i.lineno}" for i in ast.walk(node)
+                           if isinstance(i, (ast.Import, ast.ImportFrom)) and "#" not in lines[i.lineno - 1]]
+    assert silent == []
