@@ -116,8 +116,7 @@ def _user_name(value: str) -> bool:
         return False
     if any(c.isdigit() or c in "._-" for c in value):
         return True
-    low = value.lower()
-    return low not in fixedforms.plain_words() and not low.endswith(("ing", "ed", "ly"))
+    return fixedforms.unplain(value.lower())
 
 
 def _sign_cells(m) -> list[Span]:
