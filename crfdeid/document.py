@@ -171,3 +171,19 @@ def make_span(start: int, end: int, subtype: str, category: str | None = None) -
     """Build a span from a subtype (parent derived) with upper-cased names."""
     subtype = subtype.upper()
     return Span(start, end, (category or schema.parent_of(subtype)).upper(), subtype)
+
+
+def merge_disjoint(base: list, extra: list) -> list:
+    """``base`` plus each span of ``extra`` that overlaps no span kept so far (both sorted and
+    disjoint; one linear pass, so a note with a million matches stays linear)."""
+    out: list[Span] = []
+    i, n = 0, len(base)
+    for sp in extra:
+        while i < n and base[i].start < sp.start:
+            out.append(base[i])
+            i += 1
+        if (out and out[-1].end > sp.start) or (i < n and base[i].start < sp.end):
+            continue
+        out.append(sp)
+    out.extend(base[i:])
+    return out

@@ -146,11 +146,25 @@ def test_moved_words_and_maps_resolve():
     ("fixedforms", "EXTENSION_END", "+44 20 7946 0958 ext. 12", True),
     ("fixedforms", "SWEDEN_GROUPS", "08-17 01 76", True),
     ("phones", "FAX_BEFORE", "FAX: ", True),
+    # moved on 2026-11-29 (docs/rules.md "diet51"): the table cells and word runs of safeharbor and dateforms
+    ("safeharbor", "SIGN_CELL", "Sign. | HØ | HØ | TV", ["HØ", "HØ", "TV"]),
+    ("safeharbor", "CELL_PIPE", "| 08:00 | 420 |  MJS |", ["08:00", "420", "MJS"]),
+    ("safeharbor", "CELL_TAB", "08:00\t420 ml\tSK", ["08:00", "420 ml", "SK"]),
+    ("safeharbor", "CELL_BLANKS", "08:00   420 ml   KM", ["08:00", "420 ml", "KM"]),
+    ("safeharbor", "WORD_RUN", "Kate Mulholland, RN: O'Neil-Shaw", ["Kate Mulholland", "RN", "O'Neil-Shaw"]),
+    ("dateforms", "DAY_MONTH_CELL", " 22.11 ", True),
+    ("dateforms", "DAY_MONTH_CELL", " 4.2 ", False),
 ])
 def test_moved_patterns_resolve(name, row, text, found):
     rx = getattr(ruledata.table(name).namespace(), row)
     if row == "SLASH":
         assert rx.split(text) == found
+    elif row == "SIGN_CELL":
+        assert [m.group(1) for m in rx.finditer(text)] == found
+    elif row.startswith("CELL_") or row == "WORD_RUN":
+        assert rx.findall(text) == found
+    elif row == "DAY_MONTH_CELL":
+        assert (rx.fullmatch(text) is not None) is found
     elif row in ("DASH_START", "TOWN_AFTER", "SWEDEN_GROUPS"):
         assert (rx.match(text) is not None) is found
     else:
@@ -169,3 +183,11 @@ def test_every_fixed_form_is_stdlib_re_syntax():
     t = ruledata.table("fixedforms")
     for name, _, flags in t.rules():
         assert re.compile(t.source(name), flags).pattern, name
+
+
+@pytest.mark.parametrize("word, unplain", [("wroclaw", True), ("walking", False), ("treated", False),
+                                           ("daily", False), ("chest", False)])
+def test_a_verb_or_adverb_ending_or_a_plain_word_is_no_name(word, unplain):
+    # VERB_ENDINGS (fixedforms.tsv), read by a city after a postal code and by a user name after a user word
+    from crfdeid.recognizers import fixedforms
+    assert fixedforms.unplain(word) is unplain

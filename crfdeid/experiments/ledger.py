@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..document import Document
 from ..recognizers import chain as chain_module
-from ..recognizers import phrases, rulebook, rules, values
+from ..recognizers import phrases, rules, values
 from ..tagging.session import SPANS, Session
 from . import casings, madeup, madeup_outputs, zeroshot
 
@@ -91,7 +91,7 @@ def _units() -> dict[str, tuple]:
     for step in ("clinical_filter.v1", "rules.v1", "name_extension.v1", "junk_spans.v1", "young_ages.v1",
                  "trim_punctuation.v1"):
         units[f"step {step}"] = ("step", step)
-    for name in rulebook.RULES:
+    for name in rules.RULES:
         units[f"rule {name}"] = ("rule", name)
     patches = {
         # rules.v1 and name_extension.v1 beyond the rule table
@@ -163,14 +163,14 @@ def switched_off(unit: tuple) -> Iterator[None]:
             chain_module.Chain.run = run  # type: ignore[method-assign]
         return
     if kind == "rule":
-        saved = dict(rulebook.RULES)
-        del rulebook.RULES[target[0]]
+        saved = dict(rules.RULES)
+        del rules.RULES[target[0]]
         rules._plan.cache_clear()
         try:
             yield
         finally:
-            rulebook.RULES.clear()
-            rulebook.RULES.update(saved)
+            rules.RULES.clear()
+            rules.RULES.update(saved)
             rules._plan.cache_clear()
         return
     if kind == "form":

@@ -3,7 +3,7 @@
 * :mod:`.base`: ``Recognizer.find(text) -> [Detection(span, confidence)]``, the registry of
   recognizers by versioned name and :func:`build_recognizer`;
 * :mod:`.rules`: the rule overlay (Safe-Harbor forms, titles, trigger words), and its
-  regexes as the ``rules.v1`` member (:mod:`.members`; ``crf.v1``, another model, is
+  regexes as the ``rules.v1`` recognizer (``crf.v1``, another model, is
   :mod:`crfdeid.crf.recognizer`);
 * :mod:`.chain`: the post-CRF chain every tagger's spans go through, registered span
   processors named in the config's ``postprocess``: :mod:`.clinical` (the clinical-term
@@ -16,7 +16,9 @@
 
 from __future__ import annotations
 
-from . import members as _members  # noqa: F401  (importing it registers the built-in recognizers)
+# importing them registers the built-in recognizers: rules.v1, lexicon.v1, presidio.v1 and spacy.v1 (their
+# packages are imported only when one is built)
+from . import lexicon, outside, rules  # noqa: F401
 from .base import RECOGNIZERS, Detection, Recognizer, build_recognizer
 
 __all__ = ["Recognizer", "Detection", "RECOGNIZERS", "build_recognizer"]

@@ -102,9 +102,6 @@ def _world_month(m) -> bool:
     return marked or bool(m.group("y")) or len(mon) >= 5
 
 
-_CELL = re.compile(r"[ \t]*(\d\d)([./])(\d\d)\.?[ \t]*\r?")
-
-
 def _date_row(m, text: str) -> bool:
     """Whether the cell of ``m`` is one of three or more cells side by side, each a two-digit day and month in one
     separator, that read in one order (day or month first) as days going forward, each 0-31 days after the one
@@ -112,7 +109,7 @@ def _date_row(m, text: str) -> bool:
     start = text.rfind("\n", 0, m.start()) + 1
     run: list = []
     for cell in re.split(r"[|\t]", text[start:].split("\n", 1)[0]):
-        found = _CELL.fullmatch(cell)
+        found = _R.DAY_MONTH_CELL.fullmatch(cell)
         if found:
             run.append(found)
         elif start > m.start():

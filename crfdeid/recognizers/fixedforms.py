@@ -229,6 +229,14 @@ def abbreviations() -> frozenset:
     return lists("clinical_abbrevs", "stop_words") | _R.UNIT_LETTERS
 
 
+_VERB_ENDINGS = _T.entries("VERB_ENDINGS")
+
+
+def unplain(low: str) -> bool:
+    """A lower-case word in no common or clinical list and without a verb's or an adverb's ending."""
+    return low not in plain_words() and not low.endswith(_VERB_ENDINGS)
+
+
 def _address_context(m, text: str) -> bool:
     """A postal code's neighbours: a city word after it (``53-320 Wrocław``: a listed city, or
     a word in title case that is no plain word or verb form), a comma-separated address line (a
@@ -238,8 +246,7 @@ def _address_context(m, text: str) -> bool:
     if after:
         word = after.group(1)
         low = word.lower()
-        if low in gazetteers.load("cities") or (
-                word[1:].islower() and low not in plain_words() and not low.endswith(("ing", "ed", "ly"))):
+        if low in gazetteers.load("cities") or (word[1:].islower() and unplain(low)):
             return True
     line_start = text.rfind("\n", 0, m.start()) + 1
     before = text[line_start:m.start()]

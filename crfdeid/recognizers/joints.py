@@ -30,9 +30,6 @@ from .ruledata import lists, table
 
 _R = table("joints").namespace()  # the patterns and words (crfdeid/_data/rules/joints.tsv)
 
-_JOINS = "'’-"
-
-
 _not_names = partial(lists, "relations", "titles", "clinical_words")
 
 

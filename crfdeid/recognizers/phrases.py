@@ -109,8 +109,6 @@ from .postcodes import towns
 from .ruledata import lazy, table
 from .safeharbor import overlap_groups
 
-#: Full street types that mark a street without a house number (not ``Way``, ``Close``, ``Court``...:
-#: plain words after a name too).
 # The shapes' patterns and words (crfdeid/_data/rules/phrases.tsv).
 _T = table("phrases")
 _D = _T.namespace()

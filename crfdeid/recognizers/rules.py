@@ -9,7 +9,8 @@ adds the initials and coordinated names next to name spans
 (:func:`extend_names`). The overlay only adds redaction, with one exception: a CRF DATE
 span that cannot be a date (``bp 80/60``, :func:`impossible_date`) is dropped.
 
-The rule table is :mod:`.rulebook`; the date check :mod:`.datecheck`; states after cities :mod:`.states`.
+The rule table is ``crfdeid/_data/rules/overlay.tsv`` (:data:`RULES`: a rule is a row, its comment the
+evidence); the date check :mod:`.datecheck`; states after cities :mod:`.states`.
 
 >>> [(s.start, s.end, s.subtype) for s in find("Call 617-555-0199 on 03/14/2098.")]
 [(5, 17, 'PHONE'), (21, 31, 'DATE')]
@@ -20,17 +21,31 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache, partial
 
-from ..document import Span, make_span
-from ..features.surface import ascii_lower
+from ..document import Span, make_span, merge_disjoint
+from ..features.surface import MONTH, ascii_lower
 from ..text.patterns import LazyPattern
+from .base import Detection, Recognizer, register
 from .bedside import first_names as _first_names
 from .datecheck import impossible_date
 from .fixedforms import plain_words as _plain_words
-from .rulebook import _CAP, _CLASS_OF, KEYWORDS, RULES, STATE_NAMES, merge_disjoint
-from .ruledata import lists, table
+from .ruledata import lazy, lists, table
 from .states import states_after_cities
 
+_T = table("overlay")  # the rules as rows (crfdeid/_data/rules/overlay.tsv)
+# A capitalised word (two letters or more): the names of the rules too.
+_CAP = _T.source("CAP")
 _R = table("rules").namespace(CAP=_CAP)  # the patterns and words (crfdeid/_data/rules/rules.tsv)
+# US states and territories by name (the ``states`` list as of this writing, facts public
+# domain); a state is a LOCATION of the i2b2 2014 scheme in any case ("moved from ohio").
+STATE_NAMES = list(_T.entries("STATE_NAMES"))
+_GIVEN = {"MONTH": MONTH, "STATE_NAMES": "|".join(n.replace(" ", r"[ \t]+") for n in STATE_NAMES)}
+
+#: Rule name -> (subtype, regex: compiled on first use). Order matters: earlier rules win overlaps.
+RULES = {name: (label, lazy(_T.source(name, **_GIVEN), flags)) for name, label, flags in _T.rules()}
+#: Key words (lower-cased, word-bounded in the lower-cased ASCII text), by class (the table's comment):
+#: which key words a note must hold for an anchored rule to be tried (:data:`ANCHORS`).
+KEYWORDS = _T.mapping("KEYWORDS", STATE_WORDS=" ".join(sorted({n.split()[0].lower() for n in STATE_NAMES})))
+_CLASS_OF = {w: c for c, words in KEYWORDS.items() for w in words.split()}
 
 __all__ = ["KEYWORDS", "RULES", "STATE_NAMES", "extend_names", "find", "impossible_date", "merge_disjoint",
            "overlay", "prepare", "states_after_cities", "trie_pattern"]
@@ -75,7 +90,7 @@ _KEYWORDS = re.compile(r"\b(?:" + trie_pattern(_CLASS_OF) + r")(?:(?<=\.)|(?![a-
 #: "start")`` when every match starts at one (the rule is tried there only). Same
 #: matches as a scan of the whole note (tests/test_rules.py).
 ANCHORS = {name: (tuple(words[:-1]), words[-1]) for name, words in
-           ((name, text.split()) for name, text in table("overlay").mapping("ANCHORS").items())}
+           ((name, text.split()) for name, text in _T.mapping("ANCHORS").items())}
 
 
 def _keyword_starts(low: str) -> dict:
@@ -121,10 +136,10 @@ def _name_words() -> tuple[frozenset, frozenset]:
 
 #: Rules whose matches (their ``phi`` group if they have one) must pass a word-list check
 #: (:func:`_word_check`).
-WORD_CHECKS = table("overlay").mapping("WORD_CHECKS")
+WORD_CHECKS = _T.mapping("WORD_CHECKS")
 #: Rules that add one span per word of a name, as :func:`extend_names` adds the initial
 #: of ``B. Varga`` on its own: the CRF then joins or keeps them as its training data did.
-WORDWISE = table("overlay").words("WORDWISE")
+WORDWISE = _T.words("WORDWISE")
 
 
 def find(text: str, rules=None) -> list[Span]:
@@ -369,3 +384,17 @@ def overlay(text: str, spans, rules=None, date_check: bool = True, extend: bool 
     close()
     merged = states_after_cities(text, merged)
     return extend_names(text, merged) if extend else merged
+
+
+@register("rules.v1")
+class RulesRecognizer(Recognizer):
+    """The regex rules alone as a recognizer (no CRF spans to merge with); every rule is high-precision by
+    design: confidence 1.0. (``crf.v1``, a crfdeid model, is registered by :mod:`crfdeid.crf.recognizer`.)"""
+
+    name = "rules.v1"
+
+    def prepare(self) -> None:
+        prepare()
+
+    def find(self, text: str) -> list[Detection]:
+        return [Detection(sp, 1.0) for sp in find(text)]

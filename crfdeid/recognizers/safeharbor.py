@@ -116,28 +116,22 @@ def _user_name(value: str) -> bool:
         return False
     if any(c.isdigit() or c in "._-" for c in value):
         return True
-    low = value.lower()
-    return low not in fixedforms.plain_words() and not low.endswith(("ing", "ed", "ly"))
-
-
-_CELL = re.compile(r"[|\t][ \t]*([^|\s]+)")
+    return fixedforms.unplain(value.lower())
 
 
 def _sign_cells(m) -> list[Span]:
     """A sign row's cells (``sign_row``) as DOCTOR spans when each is two to five letters (dots aside) with a letter
     in upper case, none of three letters or more a common or clinical word (``YES``), and one of them twice."""
-    cells = [(c.start(1), c.end(1), c.group(1).replace(".", "")) for c in _CELL.finditer(m.string, *m.span("cells"))]
+    cells = [(c.start(1), c.end(1), c.group(1).replace(".", ""))
+             for c in _R.SIGN_CELL.finditer(m.string, *m.span("cells"))]
     words = [w for *_, w in cells]
     if len(set(words)) == len(words) or not all(_initial(w, longest=5, abbreviation=True) for w in words):
         return []
     return [make_span(a, b, "DOCTOR") for a, b, _ in cells]
 
 
-#: A table's cells: parted by ``|``, by a tab, or by two blanks or more (a table aligned with blanks).
-_COLUMN_CELL = {"|": re.compile(r"[^|\s](?:[^|]*[^|\s])?"), "\t": re.compile(r"[^\t\s](?:[^\t]*[^\t\s])?"),
-                "  ": re.compile(r"\S(?:\S| (?! ))*")}
-#: Words parted by blanks alone (a name's words; a comma, a colon or a line break ends the run).
-_WORD_RUN = re.compile(r"[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*)*")
+#: A table's cells by what parts them (the table's ``CELL_*`` rows).
+_COLUMN_CELL = {"|": _R.CELL_PIPE, "\t": _R.CELL_TAB, "  ": _R.CELL_BLANKS}
 
 
 def _initial(value: str, longest: int = 4, abbreviation: bool = False) -> bool:
@@ -154,7 +148,7 @@ def _name_initials(text: str) -> frozenset:
     """The initials of every two or three words in a row of ``text`` that each start in upper case (``Kate Mulholland``
     -> ``KM``; ``Maria João Sardinha`` -> ``MJS``, ``MJ``, ``JS``)."""
     out: set[str] = set()
-    for m in _WORD_RUN.finditer(text):
+    for m in _R.WORD_RUN.finditer(text):
         heads = [w[0] if w[0].isupper() else "" for w in m.group().split()]
         out.update("".join(heads[i:i + k]) for k in (2, 3) for i in range(len(heads) - k + 1)
                    if all(heads[i:i + k]))

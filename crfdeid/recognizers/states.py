@@ -5,8 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .. import gazetteers
-from ..document import Span, make_span
-from .rulebook import merge_disjoint
+from ..document import Span, make_span, merge_disjoint
 from .ruledata import table
 
 _R = table("states").namespace()  # the patterns and words (crfdeid/_data/rules/states.tsv)
