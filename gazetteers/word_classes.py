@@ -50,6 +50,9 @@ from crfdeid.experiments.madeup import read_sets  # noqa: E402
 from crfdeid.text.tokenize import tokenize  # noqa: E402
 
 OUT = ROOT / "crfdeid" / "_data" / "word_classes.tsv"
+OUT_V2 = ROOT / "crfdeid" / "_data" / "word_classes_v2.tsv"
+#: ``--v2``: the training text of these configs is read too, every word of it classed (``wordclass.v2``).
+RECIPE = tuple(f"configs/specialty-learn50-s{seed}.yaml" for seed in (13, 17, 29, 41))
 NOTES_PER_STYLE = 200
 FIRST_SEED = 201
 MADEUP_CONFIG = "configs/specialty-learn47-s17.yaml"
@@ -89,6 +92,19 @@ def training_texts(notes_per_style: int = NOTES_PER_STYLE) -> tuple[list[str], l
     return texts, names, n_synth
 
 
+def recipe_texts(configs=RECIPE) -> list[str]:
+    """The texts every config of ``configs`` trains on, as its ``train`` reads them (synthetic notes of its seed,
+    recased copies, its made-up sets: refused if one is kept to judge)."""
+    from crfdeid.config import load_config  # noqa: PLC0415  (v2 only; the v1 build reads no config this way)
+    from crfdeid.io.labelled import read_corpus  # noqa: PLC0415  (v2 only)
+    texts = []
+    for name in configs:
+        madeup_sets(ROOT / name)
+        cfg = load_config(ROOT / name)
+        texts += [d.text for d in read_corpus(cfg["train"], cfg["scheme"])[0]]
+    return texts
+
+
 def token_lists(texts: Iterable[str]) -> list[list[str]]:
     """Each text's tokens, lower-cased."""
     return [[t.text.lower() for t in tokenize(text, split_glued=True)] for text in texts]
@@ -104,12 +120,25 @@ def _is_word(token: str, count: int, min_count: int) -> bool:
 
 def ppmi_matrix(docs: list[list[str]], min_count: int) -> tuple[list[str], sparse.csr_matrix]:
     """The sorted vocabulary and its PPMI matrix over (offset, context token) columns."""
+    vocab, m, _ = _ppmi_parts(docs, min_count)
+    return vocab, m
+
+
+def _ppmi_parts(docs: list[list[str]], min_count: int):
+    """:func:`ppmi_matrix`'s vocabulary and matrix, and what a word outside it needs to get a row of its own:
+    the token counts, the columns and the columns' smoothed sums."""
     counts = Counter(t for doc in docs for t in doc)
     vocab = sorted(w for w, c in counts.items() if _is_word(w, c, min_count))
-    row = {w: i for i, w in enumerate(vocab)}
     ctx_counts = Counter(_context(t) for doc in docs for t in doc)
     contexts = sorted(c for c, n in ctx_counts.items() if n >= min_count)
     col = {(o, c): j for j, (o, c) in enumerate((o, c) for o in OFFSETS for c in contexts)}
+    rows, cols, vals = _cooccurrences(docs, {w: i for i, w in enumerate(vocab)}, col)
+    c_sum = np.bincount(cols, weights=vals, minlength=len(col)) ** CDS
+    return vocab, _ppmi(rows, cols, vals, c_sum, len(vocab)), (counts, col, c_sum)
+
+
+def _cooccurrences(docs: list[list[str]], row: dict, col: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rows, cols, counts)`` of every (word of ``row``, context column) pair, sorted."""
     pairs: Counter = Counter()
     for doc in docs:
         ctx = [_context(t) for t in doc]
@@ -127,23 +156,37 @@ def ppmi_matrix(docs: list[list[str]], min_count: int) -> tuple[list[str], spars
     rows = np.fromiter((k[0] for k in keys), dtype=np.int64, count=len(keys))
     cols = np.fromiter((k[1] for k in keys), dtype=np.int64, count=len(keys))
     vals = np.fromiter((pairs[k] for k in keys), dtype=np.float64, count=len(keys))
-    w_sum = np.bincount(rows, weights=vals, minlength=len(vocab))
-    c_sum = np.bincount(cols, weights=vals, minlength=len(col)) ** CDS
-    pmi = np.log(vals * c_sum.sum() / (w_sum[rows] * c_sum[cols]))
-    keep = pmi > 0
-    m = sparse.csr_matrix((pmi[keep], (rows[keep], cols[keep])), shape=(len(vocab), len(col)))
-    return vocab, m
+    return rows, cols, vals
+
+
+def _ppmi(rows, cols, vals, c_sum: np.ndarray, n_rows: int) -> sparse.csr_matrix:
+    """Positive PMI of the pairs, each row's sum its own, the columns' sums ``c_sum`` (raised to CDS)."""
+    w_sum = np.bincount(rows, weights=vals, minlength=n_rows)
+    with np.errstate(divide="ignore"):  # a column no vocabulary word met (v2's rare rows): no PMI, dropped
+        pmi = np.log(vals * c_sum.sum() / (w_sum[rows] * c_sum[cols]))
+    keep = (pmi > 0) & np.isfinite(pmi)
+    return sparse.csr_matrix((pmi[keep], (rows[keep], cols[keep])), shape=(n_rows, len(c_sum)))
 
 
 def embed(m: sparse.csr_matrix, dims: int) -> np.ndarray:
     """Rows ``U * sqrt(S)`` of a truncated SVD, each column's sign fixed, each row of length 1."""
+    return _svd(m, dims)[0]
+
+
+def _svd(m: sparse.csr_matrix, dims: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`embed`'s rows and the map of a PPMI row into the same space (``V * sign / sqrt(S)``)."""
     k = min(dims, min(m.shape) - 1)
     v0 = np.full(min(m.shape), 1 / math.sqrt(min(m.shape)))  # ARPACK's start vector, else drawn at random
-    u, s, _ = svds(m, k=k, v0=v0, solver="arpack")
+    u, s, vt = svds(m, k=k, v0=v0, solver="arpack")
     order = np.argsort(-s, kind="stable")
-    u, s = u[:, order], s[order]
+    u, s, vt = u[:, order], s[order], vt[order]
     signs = np.sign(u[np.abs(u).argmax(axis=0), np.arange(u.shape[1])])
     x = u * signs * np.sqrt(s)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.where(norms > 0, norms, 1), vt.T * signs / np.sqrt(s)
+
+
+def _unit_rows(x: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return x / np.where(norms > 0, norms, 1)
 
@@ -187,10 +230,53 @@ def build(texts: Iterable[str], min_count: int = MIN_COUNT, dims: int = DIMS, br
     return sorted(found.items())
 
 
-def table_text(rows: list[tuple[str, str]], sources: list[str]) -> str:
+def build_every(texts: Iterable[str], min_count: int = MIN_COUNT, dims: int = DIMS, branching: int = BRANCHING,
+                levels: int = LEVELS, seed: int = SEED) -> tuple[list[tuple[str, str]], int]:
+    """:func:`build`'s tree, then every rarer word with a letter placed in it (``wordclass.v2``): its PPMI row over
+    the same columns, mapped into the SVD's space (fold-in), down the tree to the nearest class centroid at each
+    level. ``(rows, words left out)``: a word none of whose neighbours is a column has no row and is left out."""
+    with threadpool_limits(1):
+        docs = token_lists(texts)
+        vocab, m, (counts, col, c_sum) = _ppmi_parts(docs, min_count)
+        if len(vocab) < 2:
+            return [(w, "0") for w in vocab], 0
+        x, fold = _svd(m, dims)
+        found = classes(x, vocab, branching, levels, seed)
+        rare = sorted(w for w, c in counts.items() if c < min_count and _is_word(w, c, 1))
+        rows, cols, vals = _cooccurrences(docs, {w: i for i, w in enumerate(rare)}, col)
+        y = _ppmi(rows, cols, vals, c_sum, len(rare)) @ fold
+        placed = place(_unit_rows(np.asarray(y)), x, [found[w] for w in vocab])
+    found.update((rare[i], p) for i, p in placed.items())
+    return sorted(found.items()), len(rare) - len(placed)
+
+
+def place(y: np.ndarray, x: np.ndarray, paths: list[str]) -> dict[int, str]:
+    """Each nonzero row of ``y`` down the tree of ``paths`` (the rows of ``x``'s): at each level the child class
+    whose centroid (the mean of its words' rows) is nearest by cosine."""
+    levels = len(paths[0].split("."))
+    members: dict[str, list[int]] = {}
+    for i, p in enumerate(paths):
+        parts = p.split(".")
+        for n in range(1, levels + 1):
+            members.setdefault(".".join(parts[:n]), []).append(i)
+    children: dict[str, list[str]] = {}
+    for prefix in sorted(members, key=lambda q: [int(c) for c in q.split(".")]):
+        children.setdefault(prefix.rpartition(".")[0], []).append(prefix)
+    centroid = {q: _unit_rows(x[idx].mean(axis=0, keepdims=True))[0] for q, idx in members.items()}
+    out = {}
+    for i in np.flatnonzero(np.linalg.norm(y, axis=1) > 0):
+        prefix = ""
+        for _ in range(levels):
+            kids = children[prefix]
+            prefix = kids[int(np.argmax([centroid[k] @ y[i] for k in kids]))]
+        out[int(i)] = prefix
+    return out
+
+
+def table_text(rows: list[tuple[str, str]], sources: list[str], v2: bool = False) -> str:
     """The file: a ``#`` header (sources, licence, method, command, entries), then ``word TAB path`` lines."""
     head = ["# crfdeid data: hierarchical distributional word classes, lower-cased word TAB path "
-            "(read by the feature template wordclass.v1)",
+            f"(read by the feature template wordclass.v{2 if v2 else 1})",
             *(f"# source: {s}" for s in sources),
             "# licence: MIT (crfdeid): text written by the project, no third-party text",
             f"# method: tokens of crfdeid.text.tokenize lower-cased; words with a letter seen >= {MIN_COUNT} times; "
@@ -198,9 +284,12 @@ def table_text(rows: list[tuple[str, str]], sources: list[str]) -> str:
             f"PPMI (context counts ** {CDS}); "
             f"truncated SVD (scipy svds, ARPACK) to {DIMS} dims, U*sqrt(S), rows L2-normalised; k-means "
             f"{BRANCHING} x {LEVELS} levels (scikit-learn KMeans, random_state {SEED}, n_init {N_INIT}, one thread), "
-            "classes numbered by size",
+            "classes numbered by size"
+            + ("; then every rarer word with a letter: its PPMI row over the same columns folded into the SVD's "
+               "space (V * sign / sqrt(S)), rows L2-normalised, placed down the tree at the nearest class centroid "
+               "(cosine) of each level" if v2 else ""),
             f"# built with: numpy {version('numpy')}, scipy {version('scipy')}, scikit-learn {version('scikit-learn')}",
-            "# regenerate: nice -n 10 python gazetteers/word_classes.py",
+            f"# regenerate: nice -n 10 python gazetteers/word_classes.py{' --v2' if v2 else ''}",
             f"# entries: {len(rows)}"]
     return "\n".join(head + [f"{w}\t{p}" for w, p in rows]) + "\n"
 
@@ -208,17 +297,29 @@ def table_text(rows: list[tuple[str, str]], sources: list[str]) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      epilog="example: nice -n 10 python gazetteers/word_classes.py")
-    parser.add_argument("--out", type=Path, default=OUT, help=f"the table to write (default: {OUT})")
+    parser.add_argument("--v2", action="store_true", help="the second table (wordclass.v2): also the training text "
+                        f"of {', '.join(RECIPE)}, every word of it classed")
+    parser.add_argument("--out", type=Path, help=f"the table to write (default: {OUT}, with --v2 {OUT_V2})")
     args = parser.parse_args(argv)
+    out = args.out or (OUT_V2 if args.v2 else OUT)
     start = time.perf_counter()
     texts, names, n_synth = training_texts()
     sources = [f"crfdeid.synth.generate({NOTES_PER_STYLE}, seed={FIRST_SEED}+i, style=STYLE) for the "
                f"{len(synth.STYLES)} styles of crfdeid.synth.STYLES in order ({n_synth} synthetic notes)",
                f"the made-up sets of {MADEUP_CONFIG}'s madeup entry, as written ({len(texts) - n_synth} notes): "
                + ",".join(names)]
-    rows = build(texts)
-    args.out.write_text(table_text(rows, sources), encoding="utf-8")
-    print(f"{len(rows)} words from {len(texts)} notes in {time.perf_counter() - start:.0f} s: {args.out}")
+    left = 0
+    if args.v2:
+        recipe = recipe_texts()
+        sources.append(f"the training notes of {', '.join(RECIPE)} as their train entries read them "
+                       f"({len(recipe)} notes: synthetic notes of each seed, made-up sets as written and recased)")
+        rows, left = build_every(texts + recipe)
+        texts += recipe
+    else:
+        rows = build(texts)
+    out.write_text(table_text(rows, sources, args.v2), encoding="utf-8")
+    print(f"{len(rows)} words from {len(texts)} notes in {time.perf_counter() - start:.0f} s: {out}"
+          + (f" ({left} rare words without a context column left out)" if args.v2 else ""))
     return 0
 
 

@@ -7,6 +7,13 @@ the +-2 neighbours, truncated SVD, k-means 16 x 3 levels): each lower-cased word
 (``3.11.7``), words written in the same places sharing its first one, two or three. ``vicryl``, ``monocryl`` and
 ``pds`` share all three; ``aspirin`` and ``lisinopril`` the first two. A word template: its attributes are cached per
 word type and windowed as a feature set's ``windowed`` says (``-1:wc2:13.11``).
+
+``wordclass.v2`` reads a second table (``crfdeid/_data/word_classes_v2.tsv``, ``gazetteers/word_classes.py --v2``) that
+also holds every word of the specialty recipe's own training text, the rare ones placed in the tree by their
+neighbours: with v1 a word absent from the table was, in the training notes, mostly a name (the table keeps words seen
+five times, the lists' names rarely are), so the model learnt "no class" as a sign of PHI and read the clinical
+words no note had taught it as identifiers (docs/history/check46-rule.md, learn51). With v2 no training word lacks a
+class, so absence carries no weight learnt from the training notes.
 """
 
 from __future__ import annotations
@@ -24,6 +31,11 @@ TABLE = "word_classes.tsv"
 NAME = "wordclass.v1"
 #: The attribute heads of the path's prefixes, coarsest first (``wc1``, ``wc2``, ``wc3``).
 HEADS = ("wc1", "wc2", "wc3")
+#: The second table and its template (same heads: a feature set reads one of the two).
+TABLE_V2 = "word_classes_v2.tsv"
+NAME_V2 = "wordclass.v2"
+#: Each template's table, for the model file's checksums.
+TABLES = {NAME: TABLE, NAME_V2: TABLE_V2}
 
 
 def parse_table(text: str, name: str = TABLE) -> dict[str, dict[str, str]]:
@@ -45,16 +57,22 @@ def parse_table(text: str, name: str = TABLE) -> dict[str, dict[str, str]]:
     return out
 
 
-@lru_cache(maxsize=1)
-def table() -> dict[str, dict[str, str]]:
-    """The shipped table, read on first use and kept."""
-    return parse_table(resources.files("crfdeid._data").joinpath(TABLE).read_text(encoding="utf-8"))
+@lru_cache(maxsize=2)
+def table(name: str = TABLE) -> dict[str, dict[str, str]]:
+    """A shipped table (v1's by default), read on first use and kept."""
+    return parse_table(resources.files("crfdeid._data").joinpath(name).read_text(encoding="utf-8"), name)
 
 
 @lru_cache(maxsize=1)
 def checksum() -> str:
     """SHA-256 of the shipped table: a model file that read it keeps it, so a rebuilt table warns at load."""
-    return hashlib.sha256(resources.files("crfdeid._data").joinpath(TABLE).read_bytes()).hexdigest()
+    return checksum_of(TABLE)
+
+
+@lru_cache(maxsize=2)
+def checksum_of(name: str) -> str:
+    """SHA-256 of a shipped table's bytes."""
+    return hashlib.sha256(resources.files("crfdeid._data").joinpath(name).read_bytes()).hexdigest()
 
 
 @WORD_TEMPLATES.register(NAME)
@@ -69,3 +87,13 @@ def wordclass(w: str) -> dict:
     {}
     """
     return dict(table().get(w.lower(), ()))  # a copy: the table is shared
+
+
+@WORD_TEMPLATES.register(NAME_V2)
+def wordclass_v2(w: str) -> dict:
+    """``wc1``, ``wc2``, ``wc3`` of the second table (:data:`TABLE_V2`); nothing for a word not in it.
+
+    >>> wordclass_v2("Qzxvy")
+    {}
+    """
+    return dict(table(TABLE_V2).get(w.lower(), ()))

@@ -76,6 +76,8 @@ def gazetteer_checksums(cfg: dict) -> dict:
     sums = dict(gazetteers.checksums()) if cfg["features"]["groups"].get("dictionary") else {}
     if wordclass.NAME in cfg["features"].get("word", ()):
         sums[wordclass.TABLE] = wordclass.checksum()
+    if wordclass.NAME_V2 in cfg["features"].get("word", ()):
+        sums[wordclass.TABLE_V2] = wordclass.checksum_of(wordclass.TABLE_V2)
     return sums
 
 
