@@ -273,6 +273,43 @@ def place(y: np.ndarray, x: np.ndarray, paths: list[str]) -> dict[int, str]:
     return out
 
 
+def coverage(docs, words) -> dict[bool, tuple[int, float]]:
+    """``{is_phi: (words, share absent from the table)}`` of annotated notes: words are runs of letters, lower-cased,
+    PHI when a gold span overlaps them (``--coverage``: where the training notes' PHI lacks a class far more often
+    than their other words, a CRF learns absence as PHI)."""
+    c: Counter = Counter()
+    for d in docs:
+        phi = [(s.start, s.end) for s in d.spans]
+        for m in re.finditer(r"[^\W\d_]+", d.text):
+            a, b = m.span()
+            c[any(x < b and a < y for x, y in phi), m.group().lower() in words] += 1
+    return {p: (c[p, True] + c[p, False], c[p, False] / max(c[p, True] + c[p, False], 1)) for p in (True, False)}
+
+
+def print_coverage(physionet: Path) -> None:
+    """The shipped tables' coverage: 300 synthetic notes of seed 13 of two styles the specialty member learns, three
+    learnt made-up sets, check41-check43 (never learnt) and, where the corpus is there, the first 600 PhysioNet
+    development notes of patients outside the locked quarter. Counts only."""
+    from crfdeid.features.wordclass import TABLE, TABLE_V2, table  # noqa: PLC0415  (--coverage only)
+    from crfdeid.io import read  # noqa: PLC0415  (--coverage only)
+    from crfdeid.io.splits import read_groups, select_groups  # noqa: PLC0415  (--coverage only)
+    rows = [("synthetic mix_icu, seed 13", synth.generate(300, seed=13, style="mix_icu")),
+            ("synthetic specialty_ids, seed 13", synth.generate(300, seed=13, style="specialty_ids")),
+            ("made-up learnt: dev10, dev11, check44", read_sets("dev10,dev11,check44")),
+            ("made-up unlearnt: check41-check43", read_sets("check41,check42,check43"))]
+    if physionet.is_dir():
+        locked = read_groups(ROOT / "configs" / "splits" / "physionet-locked.txt")
+        rows.append(("PhysioNet development, first 600",
+                     list(select_groups(list(read(f"physionet:{physionet}")), locked, keep=False))[:600]))
+    tables = {"v1": table(TABLE), "v2": table(TABLE_V2)}
+    print(f"{'notes':40s} {'':4s} {'words':>8s} " + " ".join(f"{'absent ' + k:>10s}" for k in tables))
+    for name, docs in rows:
+        got = {k: coverage(docs, t) for k, t in tables.items()}
+        for phi in (True, False):
+            print(f"{name:40s} {'PHI' if phi else 'not':4s} {got['v1'][phi][0]:8d} "
+                  + " ".join(f"{got[k][phi][1]:10.3f}" for k in tables))
+
+
 def table_text(rows: list[tuple[str, str]], sources: list[str], v2: bool = False) -> str:
     """The file: a ``#`` header (sources, licence, method, command, entries), then ``word TAB path`` lines."""
     head = ["# crfdeid data: hierarchical distributional word classes, lower-cased word TAB path "
@@ -300,7 +337,13 @@ def main(argv=None) -> int:
     parser.add_argument("--v2", action="store_true", help="the second table (wordclass.v2): also the training text "
                         f"of {', '.join(RECIPE)}, every word of it classed")
     parser.add_argument("--out", type=Path, help=f"the table to write (default: {OUT}, with --v2 {OUT_V2})")
+    parser.add_argument("--coverage", metavar="PHYSIONET", nargs="?", const=Path("../shared/corpora/physionet-dev"),
+                        type=Path, help="build nothing: print the shipped tables' words without a class, PHI and not, "
+                        "on training and unseen notes (PhysioNet's development notes from this folder if there)")
     args = parser.parse_args(argv)
+    if args.coverage:
+        print_coverage(args.coverage)
+        return 0
     out = args.out or (OUT_V2 if args.v2 else OUT)
     start = time.perf_counter()
     texts, names, n_synth = training_texts()

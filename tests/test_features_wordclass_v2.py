@@ -101,3 +101,11 @@ def test_the_learn52_configs_are_learn50_with_the_v2_classes_and_the_file_keeps_
         assert {k: v for k, v in new.items() if k not in ("features", "description")} == {
             k: v for k, v in old.items() if k not in ("features", "description")}
     assert TABLE_V2 in gazetteer_checksums(load_config(ROOT / "configs" / "specialty-learn52-s13.yaml"))
+
+
+def test_coverage_counts_words_without_a_class_phi_and_not(script):
+    from crfdeid.document import Document, Span
+    doc = Document("n", "Seen by Qzxvy Lee today", [Span(8, 17, "NAME", "DOCTOR")])
+    got = script["coverage"]([doc], {"seen", "by", "lee"})
+    assert got[True] == (2, 0.5)  # qzxvy absent, lee in the table
+    assert got[False][0] == 3 and abs(got[False][1] - 1 / 3) < 1e-9  # today absent, seen and by in
