@@ -113,3 +113,14 @@ def test_make_train_of_a_routed_default_trains_both_members_and_the_router_and_r
     rebuilt = TaggingModel.load(again)
     assert all(rebuilt.member_file(n) == model.member_file(n) for n in ("icu", "specialty"))
     assert rebuilt.router == model.router
+
+
+@pytest.mark.parametrize("seed", [13, 17, 29, 41])
+def test_the_learn53_configs_are_learn50_with_learn45s_share_of_icu_notes(seed):
+    """learn53 (docs/history/check46-rule.md): learn50's recipe with 1,700 mix_icu notes, nothing else changed."""
+    new = load_config(ROOT / "configs" / f"specialty-learn53-s{seed}.yaml")
+    old = load_config(ROOT / "configs" / f"specialty-learn50-s{seed}.yaml")
+    assert new["train"][0] == f"synth:1700,{seed},mix_icu" and old["train"][0] == f"synth:1500,{seed},mix_icu"
+    assert new["train"][1:] == old["train"][1:]
+    assert {k: v for k, v in new.items() if k not in ("train", "description")} == {
+        k: v for k, v in old.items() if k not in ("train", "description")}
