@@ -1,9 +1,9 @@
 """``wordclass.v2`` (learn52): word classes that every word of the specialty recipe's training text holds.
 
-learn51 (v1) showed why: v1 keeps words seen five times in the project's notes, so most names the training notes draw
-from the lists had no class, and the CRF learnt "no class" as a sign of PHI (docs/history/check46-rule.md). The v2
-table (``gazetteers/word_classes.py --v2``) places every rarer word of the recipe's text in v1's kind of tree by its
-neighbours.
+v1 keeps words seen five times in the project's notes, so most names the training notes draw from the lists have no
+class, and a CRF can learn "no class" as a sign of PHI. The v2 table (``gazetteers/word_classes.py --v2``) places every
+rarer word of the recipe's text in v1's kind of tree by its neighbours. learn52, which read it, was refused
+(docs/history/check46-rule.md); the table stays to rebuild and re-measure.
 """
 
 from __future__ import annotations

@@ -10,10 +10,9 @@ word type and windowed as a feature set's ``windowed`` says (``-1:wc2:13.11``).
 
 ``wordclass.v2`` reads a second table (``crfdeid/_data/word_classes_v2.tsv``, ``gazetteers/word_classes.py --v2``) that
 also holds every word of the specialty recipe's own training text, the rare ones placed in the tree by their
-neighbours: with v1 a word absent from the table was, in the training notes, mostly a name (the table keeps words seen
-five times, the lists' names rarely are), so the model learnt "no class" as a sign of PHI and read the clinical
-words no note had taught it as identifiers (docs/history/check46-rule.md, learn51). With v2 no training word lacks a
-class, so absence carries no weight learnt from the training notes.
+neighbours, so that absence from the table is not learnt as a sign of PHI (with v1 most names of the training notes
+have no class). Measured and refused as learn52 (docs/history/check46-rule.md): neither table's classes, learnt from
+the project's own notes, helped the specialty member on real notes; no shipped model reads them.
 """
 
 from __future__ import annotations
@@ -34,8 +33,6 @@ HEADS = ("wc1", "wc2", "wc3")
 #: The second table and its template (same heads: a feature set reads one of the two).
 TABLE_V2 = "word_classes_v2.tsv"
 NAME_V2 = "wordclass.v2"
-#: Each template's table, for the model file's checksums.
-TABLES = {NAME: TABLE, NAME_V2: TABLE_V2}
 
 
 def parse_table(text: str, name: str = TABLE) -> dict[str, dict[str, str]]:
