@@ -14,6 +14,9 @@ FOUND = [
     ("refund to NL91 ABNA 0417 1643 00 please", "NL91 ABNA 0417 1643 00", "ACCOUNT"),
     ("SIN 130 692 544", "130 692 544", "SSN"),
     ("sin: 130-692-544", "130-692-544", "SSN"),
+    # the label more than 40 characters before the number, within 60 (planted47's layout)
+    ("his social insurance number on the old form, 130-692-544, was", "130-692-544", "SSN"),
+    ("TFN 123-456-782", "123-456-782", "SSN"),  # hyphens: stdnum's compaction keeps them, the check reads digits
     ("BSN 123456782", "123456782", "SSN"),
     ("personnummer 811228-9874", "811228-9874", "SSN"),
     ("PESEL 44051401359", "44051401359", "SSN"),
@@ -69,6 +72,7 @@ def test_look_alikes_not_found(text):
 
 
 @pytest.mark.parametrize("value", ["4007070753690782", "GB57HXDO88167774656119", "130 692 545", "BSN 123456783",
-                                   "811228-9875", "44051401358", "12345678A", "NHS 9434765918"])
+                                   "811228-9875", "44051401358", "12345678A", "NHS 9434765918",
+                                   "TFN 123-456-783"])
 def test_a_wrong_check_digit_is_no_identifier(value):
     assert fixedforms.matches(value) == []

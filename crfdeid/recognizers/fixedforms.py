@@ -122,10 +122,11 @@ def _bank_account(m, text) -> bool:
     return sum(c.isdigit() for c in m.group("v")) >= 6
 
 
-# After its label: three groups of three digits are a Spanish or French phone number's shape too.
+# After its label (within 60 characters: "social insurance number on the old form, 454-196-783", planted47): three
+# groups of three digits are a Spanish or French phone number's shape too.
 @_CHECKS.register("sin")
 def _sin(m, text) -> bool:
-    return _valid(ca_sin, digits(m.group())) and bool(_R.SIN_LABEL.search(text, max(0, m.start() - 40), m.start()))
+    return _valid(ca_sin, digits(m.group())) and bool(_R.SIN_LABEL.search(text, max(0, m.start() - 60), m.start()))
 
 
 @_CHECKS.register("nhs")
@@ -152,7 +153,7 @@ def _aadhaar(m, text) -> bool:
 
 #: What a form whose evidence is python-stdnum's check alone gives the check (the table's ``STDNUM_CHECKS``).
 _VALUES = {"digits": lambda m: digits(m.group()), "match": lambda m: m.group(), "upper": lambda m: m.group().upper(),
-           "v": lambda m: m.group("v")}
+           "vdigits": lambda m: digits(m.group("v"))}
 
 
 def _stdnum_check(module: str, value: str) -> Callable:
