@@ -42,7 +42,7 @@ FOUND = [
     ("her husband was 94 when he died", "94", "AGE"),
     ("mother died at 96 of a stroke", "96", "AGE"),
     ("she turned 101 last week", "101", "AGE"),
-    ("celebrated her 95th birthday", "95", "AGE"),
+    ("celebrated her 95th birthday", "95th", "AGE"),  # the suffix with its value: surrogate "90+ birthday"
     ("father lived to 92.", "92", "AGE"),
     ("aged 92", "92", "AGE"),
     ("a 93-year-old man", "93", "AGE"),
