@@ -97,3 +97,17 @@ def test_occurrences_found_by_prefix_or_by_word_start_alike(strings, layout):
         assert spans._occurrences(low, phis, 3) == by_find
     finally:
         spans._FIND_PREFIXES = was
+
+
+@pytest.mark.parametrize("text, repeats", [
+    # a unit's account: its place word before a telephone number is the unit's label, not a name (check43)
+    ("Infirmary 0124 421 7763. Logged by mthomas.infirmary at 11:40.", []),
+    ("Admin desk. Entered by ward3.admin.", []),
+    # a person's account: its surname is looked for again where written with a capital
+    ("Kowalska called back. Login anna.kowalska.", ["Kowalska"]),
+])
+def test_a_user_names_place_and_plain_words_are_not_names(text, repeats):
+    login = text.split()[-1].rstrip(".")
+    start = text.rindex(login)
+    doc = Document("1", text, [make_span(start, start + len(login), "USERNAME")])
+    assert sorted(_found(doc)) == sorted([login, *repeats])

@@ -165,7 +165,8 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
     bare number, ages never: ``100`` also reads as a percentage). The words of a
     name of several words are looked for on their own too, where a repeat is written with a
     capital letter (``LÓPEZ`` after ``García-López``, ``Hare`` after ``Ann O'Hare``: a lower-case
-    ``hare`` may be a plain word; :func:`name_parts`); so is a name that is more often a plain
+    ``hare`` may be a plain word; :func:`name_parts`; of a user name, not its plain and place words:
+    :func:`place_or_plain_word`); so is a name that is more often a plain
     English word (``Will``: not ``he will call``; :func:`plain_words`), unless a title comes before
     it. Names are found without their accents (``Lopez`` after ``García-López``). A repeat gets the
     subtype of the annotated string, so a name the annotator (or the tagger)
@@ -210,7 +211,8 @@ def propagate(doc: Document, min_len: int = 3, scheme=None) -> Document:
             if phi in plain_words():
                 plain[phi] = _EDGES.sub("", doc.text[sp.start:sp.end])
             for part in name_parts(doc.text[sp.start:sp.end], min_len):
-                parts.setdefault(fold_same_length(part.lower()), sp)
+                if sp.subtype != "USERNAME" or not place_or_plain_word(part.lower()):
+                    parts.setdefault(fold_same_length(part.lower()), sp)
     if not wanted:
         return doc
     checkpoint()
@@ -262,6 +264,25 @@ def plain_words() -> frozenset:
             rank[word.lower()] = min(rank.get(word.lower(), i), i)
     return frozenset(w for i, w in enumerate(map(str.lower, gazetteers.entries("common_words")))
                      if i < rank.get(w, i + 1))
+
+
+@functools.cache
+def _place_words() -> frozenset:
+    words = {w.lower() for n in ("hospital_words", "organization_words") for w in gazetteers.entries(n)}
+    names = {w.lower() for n in ("first_male", "first_female", "surnames") for w in gazetteers.entries(n)}
+    return frozenset(words - names)
+
+
+def place_or_plain_word(word: str) -> bool:
+    """Whether a word of a user name is no name of its own to look for again: a plain word
+    (:func:`plain_words`: ``admin``, ``nurse``) or a word of a place of care or an organization that no
+    name list holds (``infirmary`` of ``mthomas.infirmary``; not ``ward``, a surname too). A user name
+    is often a role's or a unit's account: its ``Infirmary`` before a telephone number is the unit's label.
+
+    >>> place_or_plain_word("infirmary"), place_or_plain_word("admin"), place_or_plain_word("kowalska")
+    (True, True, False)
+    """
+    return word in plain_words() or word in _place_words()
 
 
 #: The word right before a repeat, past a full stop and white space (``Mr. `` in ``Mr. will``).
