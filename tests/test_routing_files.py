@@ -124,3 +124,14 @@ def test_the_learn53_configs_are_learn50_with_learn45s_share_of_icu_notes(seed):
     assert new["train"][1:] == old["train"][1:]
     assert {k: v for k, v in new.items() if k not in ("train", "description")} == {
         k: v for k, v in old.items() if k not in ("train", "description")}
+
+
+@pytest.mark.parametrize("seed", [13, 17, 29, 41])
+def test_the_learn54_configs_are_learn53_with_the_history_dates_notes(seed):
+    """learn54 (docs/history/check46-rule.md): learn53's recipe with 300 history_dates notes after name_forms."""
+    new = load_config(ROOT / "configs" / f"specialty-learn54-s{seed}.yaml")
+    old = load_config(ROOT / "configs" / f"specialty-learn53-s{seed}.yaml")
+    at = old["train"].index(f"synth:400,{seed},name_forms") + 1
+    assert new["train"] == old["train"][:at] + [f"synth:300,{seed},history_dates"] + old["train"][at:]
+    assert {k: v for k, v in new.items() if k not in ("train", "description")} == {
+        k: v for k, v in old.items() if k not in ("train", "description")}

@@ -33,6 +33,7 @@ from .builder import NoteBuilder, recased_text
 from .clinlines import clinical_note
 from .dictated import dictated_note
 from .discharge import discharge_summary
+from .historydates import history_dates_note
 from .letter import letter
 from .mix import PLAIN, mix_note
 from .nameforms import name_forms_note
@@ -113,8 +114,12 @@ STYLES["signed_roles"] = {"signed": (functools.partial(signed_note, dated=True, 
 #: model misses (names with particles, a first name or nickname alone, ordinal ages over 89, ``u of x`` hospitals,
 #: street addresses in capitals), beside look-alikes, often in lower case or capitals (:mod:`crfdeid.synth.nameforms`).
 STYLES["name_forms"] = {"name_forms": (name_forms_note, 100)}
+#: ``history_dates``: short clinic, consult and ward notes whose history lines date their items (a month/day glued to
+#: a heading's colon, ``HX:8/30``; a past item's year, ``S/P CABG '92``) beside values glued the same way that are no
+#: date (``BP:120/80``, ``POWER:4/5``), often in capitals (:mod:`crfdeid.synth.historydates`, learn54).
+STYLES["history_dates"] = {"history_dates": (history_dates_note, 100)}
 #: Styles whose notes are kept as written (:func:`~crfdeid.synth.ward.roughen` would make a particle a pseudo-word).
-AS_WRITTEN = frozenset({"i2b2", "name_forms"})
+AS_WRITTEN = frozenset({"i2b2", "name_forms", "history_dates"})
 FIRST_RECORD = 100
 
 
