@@ -59,6 +59,11 @@ FOUND = [
     ("Mrs Lee, 70, #5528104, widowed", "5528104", "IDNUM"),
     ("Biopsy S24-008812 sent", "S24-008812", "IDNUM"),
     ("plate CA 7KDL-219 on file", "CA 7KDL-219", "VEHICLE"),
+    # a Brazilian council's registration with its state, a specialist's registration (LICENSE)
+    ("dermatologista, CRM-SC 18.304 e RQE 21.877", "18.304", "LICENSE"),
+    ("dermatologista, CRM-SC 18.304 e RQE 21.877", "21.877", "LICENSE"),
+    ("enfermeira, COREN/SP 123456", "123456", "LICENSE"),
+    ("crm-pr 31.904", "31.904", "LICENSE"),
     # check digits (python-stdnum)
     ("Aadhaar 2345 6789 0124", "2345 6789 0124", "SSN"),
     ("PPS 1234567T", "1234567T", "SSN"),
@@ -86,6 +91,7 @@ LEFT = [
     "lot #44",  # a lot number of four characters or more is a DEVICE since lots36 (docs/deid.md)
     "insurance pending 2 days", "CD-20 positive", "HCO3-24", "CAR IS OK 25", "car at the 12345",
     "A65 hemoglobin", "T12 vertebra", "C56 cells",
+    "CRM 1 mm (threatened)", "CRM 2 mm from MRF", "CRP 12 mg/L", "CRF 2.5 mg",
 ]
 
 
