@@ -44,6 +44,8 @@ HELD_BACK = [
     ("Transferred to Ward 64 at noon.", "Ward 64", "DATE", 0.97),
     ("NYHA Class B2 symptoms.", "Class", "DOCTOR", 0.95),
     ("NYHA Class B2 symptoms.", "Class B2", "DOCTOR", 0.95),
+    # a second credential after the first (check43): a made-up pair of initials would name another clinician
+    ("School nurse: Sr. Mercy Thomas, RN RM, reg. 48213.", "RM", "DOCTOR", 0.99),
     # An occupation is no Safe Harbor identifier: a made-up one would change the exposure history.
     ("Retired coal miner, ex-smoker.", "coal miner", "PROFESSION", 0.99),
 ]

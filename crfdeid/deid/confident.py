@@ -83,7 +83,7 @@ from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from . import ages, dates, facts, names
 from .confident_bars import thin_doubt
-from .confident_note import dated_with_years, first_names, note_doubt, person_beside
+from .confident_note import credential_before, dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import PLACE_TYPES, model_doubt, place_doubt
 from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
 from .evidence import (
@@ -180,6 +180,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     if low not in frequent and english().get(low, COMMON) < COMMON:
         return "name"  # Class, Fundal: a common word, no frequent name
     acronym = full[0].isupper() and len(full[0]) <= 5 and not capitals  # SHA, LONG: a listed name or an abbreviation
+    if acronym and credential_before(text, sp):
+        return "name"  # RN RM: a second credential, or a nurse's initials; a placeholder is honest for either
     if confidence is not None and confidence < SURE and (low not in listed or acronym):
         return "name"
     if full[0].islower() and not lower_case(text) and not person_beside(text, sp):

@@ -183,6 +183,18 @@ def person_beside(text: str, sp: Span, initials: bool = True, strict: bool = Fal
     return after is not None and (after.group(1) in _credentials() or after.group(1).lower() in PERSON_AFTER)
 
 
+def credential_before(text: str, sp: Span) -> bool:
+    """Whether a credential stands right before ``sp`` on its line, a comma or colon between at most (``RN RM``,
+    ``MD, FRCS``): what follows a credential in capitals is another credential as often as initials.
+
+    >>> from crfdeid.document import make_span
+    >>> [credential_before(t, make_span(len(t) - 2, len(t), "DOCTOR")) for t in ("Thomas, RN RM", "Dr RM", "rn RM")]
+    [True, False, True]
+    """
+    before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
+    return before is not None and fold(before.group(1)).rstrip(".") in _credentials_folded()
+
+
 def person_before(text: str, sp: Span, initials: bool = True, strict: bool = False) -> bool:
     """Whether a person's mark stands right before ``sp`` on its line: a title, staff role, relation or
     initial (``Pt Okafor``, ``nurse Okafor``, ``wife: Mercer``, ``D. Okafor``), or a person's preposition
