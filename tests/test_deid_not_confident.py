@@ -46,6 +46,8 @@ HELD_BACK = [
     ("NYHA Class B2 symptoms.", "Class B2", "DOCTOR", 0.95),
     # a second credential after the first (check43): a made-up pair of initials would name another clinician
     ("School nurse: Sr. Mercy Thomas, RN RM, reg. 48213.", "RM", "DOCTOR", 0.99),
+    # "baby of" taken into the mother's name in a neonatal note (check46): surrogated, it became a made-up name
+    ("Transfer: bo adaeze okonkwo-bello, 2 days old.", "bo adaeze okonkwo-bello", "PATIENT", 0.99),
     # An occupation is no Safe Harbor identifier: a made-up one would change the exposure history.
     ("Retired coal miner, ex-smoker.", "coal miner", "PROFESSION", 0.99),
 ]

@@ -162,6 +162,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         return "name"  # a word no name's; a role's abbreviation after a name of three words (obi ho)
     if any(person_label(w) for w in ws if len(w) > 1):
         return "name"  # a role, relation or label taken in: Hausarzt, Mutter, CPR, Rossi marito Bianchi (otherlang.py)
+    if len(ws) > 1 and _BABY_OF.match(surface):
+        return "name"  # bo Adaeze Okonkwo: a neonate's "baby of" taken in (check46), or a given name Bo: a placeholder
     titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(
         [m for m in names._WORD.finditer(surface)])
     full = [w for w in ws if len(w) > 1]
@@ -194,6 +196,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
     return None
 
 
+#: ``b/o`` or ``bo`` ("baby of") before the mother's name, as a neonatal note writes its patient.
+_BABY_OF = re.compile(r"(?i)b/?o[ \t]")
 _BRACKET_BEFORE = re.compile(r"([^\W_][\w./-]*)[ \t]*\($")
 
 
