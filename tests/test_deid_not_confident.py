@@ -48,6 +48,9 @@ HELD_BACK = [
     ("School nurse: Sr. Mercy Thomas, RN RM, reg. 48213.", "RM", "DOCTOR", 0.99),
     # "baby of" taken into the mother's name in a neonatal note (check46): surrogated, it became a made-up name
     ("Transfer: bo adaeze okonkwo-bello, 2 days old.", "bo adaeze okonkwo-bello", "PATIENT", 0.99),
+    # a credential of another country taken into a name in lower case (planted47): its letters became a name's
+    ("physio review, note by aoife brannigan miscp in the sheet.", "aoife brannigan miscp", "DOCTOR", 0.97),
+    ("Clinic letter from Dr Nnamdi Eze MRCP, registrar.", "Nnamdi Eze MRCP", "DOCTOR", 0.99),
     # An occupation is no Safe Harbor identifier: a made-up one would change the exposure history.
     ("Retired coal miner, ex-smoker.", "coal miner", "PROFESSION", 0.99),
 ]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from importlib import resources
 
 from .. import gazetteers
 from ..document import Span
@@ -193,6 +194,25 @@ def credential_before(text: str, sp: Span) -> bool:
     """
     before = _WORD_RIGHT_BEFORE.search(text, max(0, sp.start - 30), sp.start)
     return before is not None and fold(before.group(1)).rstrip(".") in _credentials_folded()
+
+
+def credential_last(words: list[str]) -> bool:
+    """Whether a name's words (two or more) end on a credential not written as a name is (``ciara dunleavy,
+    miscp``, ``Okafor MRCP``; not ``Li Ma``): the ``titles`` list's credentials or ``crfdeid/_data/credentials.txt``'s
+    (a role's letters of other English-speaking countries, read by the surrogate writer only).
+
+    >>> [credential_last(ws) for ws in (["aoife", "brannigan", "miscp"], ["Okafor", "RN"], ["Rm"], ["Jo", "Rm"])]
+    [True, True, False, False]
+    """
+    last = words[-1] if len(words) >= 2 else ""
+    return bool(last) and not last.istitle() and fold(last).rstrip(".") in _credentials_folded() | _world()
+
+
+@lru_cache(maxsize=1)
+def _world() -> frozenset:
+    """``crfdeid/_data/credentials.txt``'s entries, folded, a final full stop dropped."""
+    text = resources.files("crfdeid._data").joinpath("credentials.txt").read_text(encoding="utf-8")
+    return frozenset(fold(ln.strip()).rstrip(".") for ln in text.splitlines() if ln.strip() and not ln.startswith("#"))
 
 
 def person_before(text: str, sp: Span, initials: bool = True, strict: bool = False) -> bool:
