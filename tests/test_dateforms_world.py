@@ -20,6 +20,12 @@ def _found(text: str) -> list[str]:
     ("vi kommer 8. januar.", ["8. januar."]),
     ("fra 1. december: ny adresse", ["1. december"]),
     ("visita il 24 novembre alle 10", ["24 novembre"]),
+    # Japan's imperial eras (era22): the span starts at the era's mark
+    ("MRI (R8.10.30) de fuantei-sei ari", ["R8.10.30"]),
+    ("HbA1c 6.8%; H30-nen yori naifuku", ["H30-nen"]),
+    ("Honnin wa Reiwa 7-nen 9-gatsu goro yori", ["Reiwa 7-nen 9-gatsu"]),
+    ("shinsatsu: r6.2-gatsu", ["r6.2-gatsu"]),
+    ("令和8年10月30日に受診", ["令和8年10月30日"]),
 ])
 def test_forms_of_other_countries_are_found(text, dates):
     assert sorted(_found(text)) == sorted(dates)
@@ -33,6 +39,9 @@ def test_forms_of_other_countries_are_found(text, dates):
     "BP 120/80-130/90",  # pressures
     "pH 7.35. pCO2 4.8",
     "12.5-13.2 mmol/L",  # a range of values
+    "see S1.2.3 of the guideline; T1 10.5 mm; H2 blocker",  # a section's number, a grade, a drug's class
+    "R40.10.30 and H45-nen",  # years no era of Reiwa or Heisei reached
+    "R8.13.30",  # no month 13
 ])
 def test_look_alikes_are_not_dates(text):
     assert _found(text) == []

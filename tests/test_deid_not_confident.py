@@ -51,6 +51,10 @@ HELD_BACK = [
     # a credential of another country taken into a name in lower case (planted47): its letters became a name's
     ("physio review, note by aoife brannigan miscp in the sheet.", "aoife brannigan miscp", "DOCTOR", 0.97),
     ("Clinic letter from Dr Nnamdi Eze MRCP, registrar.", "Nnamdi Eze MRCP", "DOCTOR", 0.99),
+    # a terminology's code the tagger took as a number (check47): a made-up one names another item or variant
+    ("Diabetic shoe order (Medicare A5500, A5513).", "A5500", "HEALTHPLAN", 0.9),
+    ("VARIANTE PATOGENETICA; DBSNP RS80357906.", "RS80357906", "HEALTHPLAN", 0.9),
+    # a month alone in a note in capitals with no date's word before it nor a number after it (check41, upper case)
     # An occupation is no Safe Harbor identifier: a made-up one would change the exposure history.
     ("Retired coal miner, ex-smoker.", "coal miner", "PROFESSION", 0.99),
 ]
@@ -383,3 +387,21 @@ def test_fourth_round_a_real_identifier_beside_such_words_keeps_its_surrogate(te
     out = Surrogator(seed=5, date_order="dmy").surrogate(Document("n1", text, [sp], {"patient": "p1"}))
     [new] = [out.surface(x) for x in out.spans]
     assert "[**" not in new and new != surface
+
+
+CAPITALS = ("OPHTHALMOLOGY CLINIC LETTER. PATIENT REVIEWED WITH HER DAUGHTER TODAY, VISION STABLE IN BOTH EYES, NO NEW "
+            "SYMPTOMS REPORTED, NO FLASHES OR FLOATERS. INTRAOCULAR PRESSURES NORMAL. {} PLAN UNCHANGED, CONTINUE "
+            "CURRENT DROPS AND REVIEW IN THE RETINA CLINIC WITH REPEAT IMAGING.")
+
+
+@pytest.mark.parametrize("line, dated", [("SEEN IN OCT, WELL.", True), ("DUE LAST MAR FOR REVIEW.", True),
+                                         ("SEEN OCT 12, WELL.", True), ("DRUSEN ON OCT-A.", True),
+                                         ("MACULA: ALL'OCT-A SHOWS DRUSEN.", False), ("SCAN: OCT. FLUID.", False)])
+def test_a_month_alone_in_capitals_is_a_date_by_its_neighbours(line, dated):
+    # in a note in capitals a month alone keeps a realistic surrogate with a date's word before it or a number
+    # after it; else it is an abbreviation as often (check41's OCT-A, upper case: OCT became AUG)
+    text = CAPITALS.format(line)
+    word = "OCT" if "OCT" in line else "MAR"
+    i = text.index(word)
+    assert confident.shouting(text)
+    assert (confident.doubt(text, Span(i, i + 3, "DATE", "DATE"), 0.99) is None) is dated

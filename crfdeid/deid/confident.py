@@ -83,6 +83,7 @@ from ..document import Span
 from ..schema import PERSON_SUBTYPES
 from . import ages, dates, facts, names
 from .confident_bars import thin_doubt
+from .confident_form import CODE
 from .confident_note import credential_before, credential_last, dated_with_years, first_names, note_doubt, person_beside
 from .confident_places import PLACE_TYPES, model_doubt, place_doubt
 from .confident_terms import count_after, in_listed_term, role_last, scale_before, shift, term_word_after
@@ -231,8 +232,11 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
             return "date"
     if not sure and all(set(p.fields) <= {"y"} for p in found):
         return "date"  # a year alone the tagger doubts (G2P2 (2002)): a count or a value as often
-    if all(set(p.fields) <= {"mon"} for p in found) and surface.isupper() and len(surface) <= 4 and not shouting(text):
-        return "date"  # a month alone in capitals, a note not in capitals (on OCT): an abbreviation
+    if all(set(p.fields) <= {"mon"} for p in found) and surface.isupper() and len(surface) <= 4 and (
+            not shouting(text) or not _dated_month(text, sp)):
+        # a month alone in capitals, a note not in capitals (on OCT): an abbreviation; in a note in capitals, one
+        # with no date's word before it nor a number after it (OCT-A, SCAN: OCT): an abbreviation as often
+        return "date"
     pair = _PAIR.fullmatch(surface)
     if pair is not None:
         # two numbers alone, no year, no month name, right after a clinical word or abbreviation (PR 6/8,
@@ -252,6 +256,20 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
 
 
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s.:#-]*$")
+_NUMBER_AFTER = re.compile(r"[ \t,.'-]{0,2}\d")
+
+
+def _dated_month(text: str, sp: Span) -> bool:
+    """Whether a month alone reads as a date by its neighbours: a date's word right before it (``IN OCT``, ``SINCE
+    MAR``, ``LAST DEC``) or a number right after (``OCT 12``, ``MAR '24``); not ``OCT-A: DRUSEN``."""
+    if _NUMBER_AFTER.match(text, sp.end):
+        return True
+    word = _WORD_BEFORE.search(text, max(0, sp.start - 24), sp.start)
+    return word is not None and fold(word.group(1)) in _DATE_WORDS_BEFORE | _MONTH_WORDS_BEFORE
+
+
+#: Words before a month alone that make it a time (``LAST DEC``, ``EARLY MAR``), besides :data:`_DATE_WORDS_BEFORE`.
+_MONTH_WORDS_BEFORE = frozenset({"last", "next", "this", "early", "mid", "late", "end", "each", "every"})
 _PAIR = re.compile(r"\d{1,2}\s*[-/.]\s*\d{1,2}")
 _LABEL_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)[ \t]*[:=]?[ \t]*$")
 
@@ -412,6 +430,8 @@ def _type_doubt(text: str, sp: Span, confidence: float | None, order: str | None
     if sub in _ID_TYPES:
         if not any(c.isdigit() for c in surface) or shift(surface):
             return "id"  # no digit; 1900-0700, two clock times of a shift
+        if sub != "ZIP" and CODE.fullmatch(surface):
+            return "id"  # Medicare A5500, dbSNP RS80357906: a code; a made-up one names another shoe or variant
         return "id" if _LOWER_GLUED.search(surface) else None  # p.(Glu23ValfsTer17): a variant, no identifier
     if sub == "EMAIL":
         return None if "@" in surface else "email"

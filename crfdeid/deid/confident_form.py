@@ -23,6 +23,11 @@ of its type (the redacted output reads none of this):
   ``MJS``, ``AFR``). The form cannot tell a nurse's initials from another language's abbreviation of the same shape
   (German ``o.B.``, *ohne Befund*, in a skin chart's cells): both are taken, and neither is written as made-up
   initials.
+* **a terminology's code** (``code``): a span that is all a dbSNP variant (``rs80357906``, in any case) or a letter
+  with four digits, HCPCS level II's shape (``Medicare A5500``, a diabetic shoe), over the layer's generic forms only
+  (``id_label``, ``id_far_label``, ``letters_digits``): a payer's or a database's label before a code, not before a
+  person's number (check47's two falsified values, 2026-11-29). The layer still finds it; its output is a
+  placeholder.
 * **a lot or serial number** (``lot``): the span's forms are all the layer's ``lot_label`` (``lot X4C921Q``,
   ``batch NX24K0318``, ``SN 47001``): the record of the batch given or the device implanted, which the made-up sets
   keep as a value as often as they mark it (a vaccine's lot); a made-up one would state another batch.
@@ -53,12 +58,15 @@ import re
 from ..document import Span
 
 #: The parts (a measurement turns one off by leaving it out).
-PARTS = frozenset({"beside", "range", "short", "extension", "initials", "lot"})
+PARTS = frozenset({"beside", "range", "short", "extension", "initials", "lot", "code"})
 #: The forms whose match is no evidence of the value a made-up one would state, by the part that gives their spans a
 #: placeholder: a phone's extension alone dials no one; initials in a table cannot be told from an abbreviation; a
 #: lot or serial number is the record of what was given or implanted (a made-up one states another).
 _ALONE = {"extension": "extension", "table_initials": "initials", "sign_row": "initials", "sign_column": "initials",
           "lot_label": "lot"}
+#: A terminology's code, no person's number (``code``; :func:`crfdeid.deid.confident.doubt` reads it too).
+CODE = re.compile(r"(?i)rs\d{3,}|[a-z]\d{4}")
+_GENERIC = frozenset({"id_label", "id_far_label", "letters_digits"})
 #: The spans of one number (a phone, a fax, an identifier's types): a letter beside its form is no part of it.
 _NUMBERS = frozenset({"PHONE", "FAX", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE",
                       "BIOID", "IDNUM", "SSN"})
@@ -73,7 +81,7 @@ _AU_STATE = re.compile(rf"(?i)(?<![^\W\d_])({'|'.join(AU_RANGES)}),?[ \t]{{1,2}}
 
 def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:
     """Why the span ``sp``, over the fixed forms ``forms`` (``(form name, form span)``), is not the identifier its
-    forms claim (module docstring: ``beside``, ``range``, ``short``, ``extension``, ``initials``), or None."""
+    forms claim (module docstring: ``beside``, ``range``, ``short``, ``extension``, ``initials``, ``lot``, ``code``), or None."""
     if "beside" in PARTS and _beside(text, sp, [f for _, f in forms]):
         return "beside"
     if "range" in PARTS and forms and all(n == "postal_au" and not au_in_range(text, f) for n, f in forms):
@@ -82,6 +90,9 @@ def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:
             n in ("id_label", "id_far_label") and sum(c.isdigit() for c in text[f.start:f.end]) <= 2
             for n, f in forms):
         return "short"
+    if "code" in PARTS and sp.subtype != "ZIP" and forms and all(n in _GENERIC for n, _ in forms) and CODE.fullmatch(
+            text[sp.start:sp.end]):
+        return "code"
     alone = {_ALONE.get(n) for n, _ in forms}
     if len(alone) == 1 and (part := alone.pop()) in PARTS:
         return part  # its forms prove a number or a name is there, not which (an extension, initials)

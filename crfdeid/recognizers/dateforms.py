@@ -40,6 +40,9 @@ and users28"): ``dotted_spaced`` (``8. 5. 2019``), ``dotted_day_month`` (two-dig
 (gazetteers/months_world.txt: ``15. ledna 2027``, ``21 de novembro de 2026``, ``24 novembre``).
 ``row_day_month`` (daterows32): a table's column heads (``Datum | 22.11 | 23.11 | 24.11``, :func:`_date_row`); a row of
 lab values (``K | 4.2 | 3.9``, ``Creat | 1.12 | 1.15``) or acuities (``6/9 | 6/12``) is not two digits each side.
+``era`` (era22, 2026-11-29): a year of Japan's imperial eras by its letter, name or kanji with ``-nen``/``年``
+(``H30-nen``, ``Reiwa 7-nen 9-gatsu``, ``令和8年10月30日``) or, after R or H only, a dotted month and day
+(``R8.10.30``): the year within its era (:func:`_era_ok`), the span from the era's mark.
 
 A weekday right before any of these (``Tuesday 12/03/2024``, ``Tue, 3 May``) is part of the
 span, so it is shifted with the date (recomputed) or removed with it, never left beside a
@@ -154,7 +157,26 @@ def _ok(name: str, m, text: str, weekday: re.Match | None) -> bool:
         return True
     if name.startswith("written"):
         return _month_ok(m, weekday is not None)
+    if name == "era":
+        return _era_ok(m)
     return True
+
+
+#: The last year of each era by its first letter (Reiwa from 2019: open, bounded at 30).
+_ERA_YEARS = {"r": 30, "令": 30, "h": 31, "平": 31, "s": 64, "昭": 64, "t": 15, "大": 15}
+
+
+def _era_ok(m) -> bool:
+    """An era's year within the era; a dotted month and day only after R or H (Reiwa, Heisei: ``S1.2.3`` is a
+    section's number as often) and a real month and day."""
+    era = (m.group("era") or m.group("kanji")).lower()
+    if not 1 <= int(m.group("y")) <= _ERA_YEARS[era[0]]:
+        return False
+    if m.group("gm") is not None:
+        return 1 <= int(m.group("gm")) <= 12
+    if m.group("m") is None:
+        return True
+    return era in ("r", "h", "reiwa", "heisei") and 1 <= int(m.group("m")) <= 12 and 1 <= int(m.group("d")) <= 31
 
 
 def matches(text: str) -> list[tuple[str, Span]]:
@@ -172,6 +194,8 @@ def matches(text: str) -> list[tuple[str, Span]]:
             if world and not _world_month(m):  # most matches are a number and a word (``3 days``): out at once
                 continue
             start = m.start("mon") if name == "written_month_day" else m.start()
+            if name == "era":
+                start = m.start("era") if m.group("era") else m.start("kanji")
             ranged = False
             if name == "written_day_month":
                 the = _R.THE_BEFORE.search(text, max(0, start - 8), start)
