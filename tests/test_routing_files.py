@@ -135,3 +135,18 @@ def test_the_learn54_configs_are_learn53_with_the_history_dates_notes(seed):
     assert new["train"] == old["train"][:at] + [f"synth:300,{seed},history_dates"] + old["train"][at:]
     assert {k: v for k, v in new.items() if k not in ("train", "description")} == {
         k: v for k, v in old.items() if k not in ("train", "description")}
+
+
+@pytest.mark.parametrize("seed", [13, 17, 29, 41])
+def test_the_learn55_configs_are_learn54_with_past_events_and_the_spent_judge_sets(seed):
+    """learn55 (docs/history/check49-rule.md): learn54's recipe with 300 history_events notes after history_dates and
+    check46-check48 and planted47 learnt; check41-check43 and check49 never."""
+    new = load_config(ROOT / "configs" / f"specialty-learn55-s{seed}.yaml")
+    old = load_config(ROOT / "configs" / f"specialty-learn54-s{seed}.yaml")
+    at = old["train"].index(f"synth:300,{seed},history_dates") + 1
+    assert new["train"][:-1] == old["train"][:at] + [f"synth:300,{seed},history_events"] + old["train"][at:-1]
+    sets, before = new["train"][-1]["path"].split(","), old["train"][-1]["path"].split(",")
+    assert set(sets) - set(before) == {"check46", "check47", "check48", "planted47"} and set(before) <= set(sets)
+    assert not {"check41", "check42", "check43", "check49"} & set(sets)
+    assert {k: v for k, v in new.items() if k not in ("train", "description")} == {
+        k: v for k, v in old.items() if k not in ("train", "description")}

@@ -62,3 +62,32 @@ def test_casings(notes):
     cased = Counter("lower" if d.text == d.text.lower() else "upper" if d.text == d.text.upper() else "as written"
                     for d in notes)
     assert all(cased[c] >= 30 for c in ("lower", "upper", "as written")), cased
+
+
+@pytest.fixture(scope="module")
+def events():
+    return generate(300, seed=13, style="history_events")
+
+
+def test_history_events_are_deterministic_and_aligned(events):
+    check_deterministic_and_aligned("history_events", events, unfilled=r"[{}]")
+
+
+def test_a_past_event_s_month_and_year_is_a_date_and_a_fraction_in_a_sentence_is_not(events):
+    # learn55: a month and year after a past event (in 11/91, since 6/88, alone) is DATE; the fractions of the same
+    # kind of sentence (2/4 bottles, 4/5 in L leg, 3/4 vessels) are none
+    from crfdeid.synth.historydates import EVENT_LOOKALIKES, EVENTS_DATED
+    heads = "|".join(re.escape(e.split("{p}")[0]) for e in EVENTS_DATED)
+    dated = re.compile(rf"(?im)^(?:{heads})(?: in early | in | on | since | around | - | \(| )(\d{{1,2}}/\d{{2,4}})\b")
+    fractions = re.compile("(?im)^(?:" + "|".join(re.escape(x.split("{")[0]) for x in EVENT_LOOKALIKES)
+                           + r")(\d/\d+)")
+    seen = Counter()
+    for doc in events:
+        dates = {(s.start, s.end) for s in doc.spans if s.subtype == "DATE"}
+        for m in dated.finditer(doc.text):
+            assert m.span(1) in dates, (doc.doc_id, m.group())
+            seen["event"] += 1
+        for m in fractions.finditer(doc.text):
+            assert not any(a < m.end(1) and m.start(1) < b for a, b in dates), (doc.doc_id, m.group())
+            seen["fraction"] += 1
+    assert seen["event"] >= 600 and seen["fraction"] >= 300, seen

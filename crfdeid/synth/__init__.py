@@ -33,7 +33,7 @@ from .builder import NoteBuilder, recased_text
 from .clinlines import clinical_note
 from .dictated import dictated_note
 from .discharge import discharge_summary
-from .historydates import history_dates_note
+from .historydates import history_dates_note, history_events_note
 from .letter import letter
 from .mix import PLAIN, mix_note
 from .nameforms import name_forms_note
@@ -118,8 +118,11 @@ STYLES["name_forms"] = {"name_forms": (name_forms_note, 100)}
 #: a heading's colon, ``HX:8/30``; a past item's year, ``S/P CABG '92``) beside values glued the same way that are no
 #: date (``BP:120/80``, ``POWER:4/5``), often in capitals (:mod:`crfdeid.synth.historydates`, learn54).
 STYLES["history_dates"] = {"history_dates": (history_dates_note, 100)}
+#: ``history_events``: ``history_dates``' notes with sentences of past events dated by a month and year (``Graft
+#: re-occluded in 11/91``) beside fractions in the same sentences that are no date (learn55).
+STYLES["history_events"] = {"history_events": (history_events_note, 100)}
 #: Styles whose notes are kept as written (:func:`~crfdeid.synth.ward.roughen` would make a particle a pseudo-word).
-AS_WRITTEN = frozenset({"i2b2", "name_forms", "history_dates"})
+AS_WRITTEN = frozenset({"i2b2", "name_forms", "history_dates", "history_events"})
 FIRST_RECORD = 100
 
 

@@ -1,4 +1,5 @@
-"""The ``history_dates`` style: the two date forms of a history list the specialty member lost (issue 58, learn54).
+"""The ``history_dates`` style: the two date forms of a history list the specialty member lost (issue 58, learn54),
+and the ``history_events`` style: a past event's month and year in a sentence (learn55).
 
 learn50 and learn53 (docs/history/check46-rule.md) each left, in one of their four draws, a PhysioNet development
 note's month/day glued to a history heading's colon (the form ``HX:8/30``) that the base found; the ICU notes they
@@ -15,6 +16,11 @@ lines carry the forms:
 Beside them, look-alikes glued to a heading's colon the same way, never PHI (:data:`LOOKALIKES`: ``BP:120/80``,
 ``POWER:4/5``, ``PAIN:3/10``, ``VA:6/9``, ``PS:10/5``): a fraction after a colon is a date only where the heading
 dates something. A note is written whole in lower case or in capitals a share of the time (:data:`CASINGS`).
+``synth:N,SEED,history_events`` (learn55; learn54 lost, in one draw, a PhysioNet note's month and two-digit year
+after ``in`` in a history sentence) writes the same notes with sentences of past events dated by a month and year
+after a preposition or alone (``Graft re-occluded in 11/91, treated with PTCA``, ``Dx CHF 4/2079``, ``on HD since
+6/88``): DATE; beside them fractions in the same sentences that are no date (:data:`EVENT_LOOKALIKES`: ``cultures
+positive in 2/4 bottles``, ``power 4/5 in L leg``, ``disease in 3/4 vessels``).
 Every word is written for crfdeid (history headings and items of general clinical use); dates are drawn around the
 note's day, no one's data.
 """
@@ -74,9 +80,42 @@ def _history_line(rng: random.Random, p: ps.Patient, day: dt.date) -> list:
     return out
 
 
-def history_dates_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
+#: Past events a month and year date (``{p}``: the preposition and the date go there), and what followed.
+EVENTS_DATED = ("Graft re-occluded{p}", "Restenosis of LAD stent{p}", "Dx with CHF{p}", "First seizure{p}",
+                "Admitted for PNA{p}", "Started on HD{p}", "Last colonoscopy{p}, normal", "CVA{p} w/ residual L weakness",
+                "Fell and broke R hip{p}", "DVT L leg{p}", "Pacemaker placed{p}", "Dx breast CA{p}",
+                "MI{p}", "Quit smoking{p}", "Last echo{p} EF 40%", "Intubated for COPD flare{p}",
+                "new onset AF{p}", "UGIB{p}", "TURP{p}", "lap chole{p}", "admitted w/ DKA{p}")
+TREATMENTS = ("", "", " tx w/ PTCA", ", treated with stent", " tx w/ abx x 10 days", ", no sequelae", " - surgery",
+              ", on coumadin since", " s/p ORIF")
+PREPOSITIONS = (" in ", " in ", " in ", " on ", " since ", " around ", " ", " - ", " (", " in early ")
+#: Fractions in the same sentences that are no date, never PHI.
+EVENT_LOOKALIKES = ("Blood cultures positive in {1-3}/4 bottles", "Power {3-5}/5 in L leg since admission",
+                    "Disease in {2-3}/3 vessels on cath", "Pain {2-8}/10 in R knee since fall",
+                    "ST depression in {2-4}/12 leads", "Relief in {1-3}/4 attacks with SL NTG",
+                    "Murmur {2-3}/6 since childhood", "Reflexes {1-3}/4 in both knees")
+
+
+def _event_line(rng: random.Random, p: ps.Patient) -> list:
+    """``Graft re-occluded in 11/91 tx w/ PTCA``: a past event dated by its month and year (two digits or four)."""
+    year = p.admit.year - rng.randint(1, 30)
+    day = dt.date(year, rng.randint(1, 12), rng.randint(1, 28))
+    date = ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{y}", "{m}/{y}", "{mm}/{y}", "{m}/{Y}"])))
+    prep = rng.choice(PREPOSITIONS)
+    head, tail = rng.choice(EVENTS_DATED).split("{p}")
+    return [head, prep, date, ")" if prep == " (" else "", tail, rng.choice(TREATMENTS) if not tail else ""]
+
+
+def history_events_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
+    """Write one ``history_events`` note: :func:`history_dates_note`'s with sentences of dated past events and
+    fractions that are no date in the same sentences."""
+    history_dates_note(rng, p, day, b, events=True)
+
+
+def history_dates_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder, events: bool = False) -> None:
     """Write one ``history_dates`` note about ``p`` on ``day`` into ``b``: one to three lines of each form, as many
-    look-alikes and ward lines among them, the note in one casing (:data:`CASINGS`)."""
+    look-alikes and ward lines among them, the note in one casing (:data:`CASINGS`). ``events``: two to four dated
+    past events and one to three of :data:`EVENT_LOOKALIKES` besides (``history_events``)."""
     start = len(b)
     b.line(rng.choice(HEADERS), rng.choice([" ", " - ", ", "]),
            ("DATE", ps.date_text(rng, day, rng.choice(["{m}/{d}/{Y}", "{d} {B} {Y}", "{m}/{d}"]))))
@@ -87,6 +126,9 @@ def history_dates_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteB
     lines += [_history_line(rng, p, day) for _ in range(rng.randint(1, 3))]
     lines += [[fill(rng, x)] for x in rng.sample(LOOKALIKES, rng.randint(2, 5))]
     lines += [[fill(rng, x)] for x in rng.sample(WARD_LINES, rng.randint(1, 3))]
+    if events:
+        lines += [_event_line(rng, p) for _ in range(rng.randint(2, 4))]
+        lines += [[fill(rng, x)] for x in rng.sample(EVENT_LOOKALIKES, rng.randint(1, 3))]
     rng.shuffle(lines)
     for pieces in lines:
         b.line(*pieces, rng.choice(["", ".", ""]))
