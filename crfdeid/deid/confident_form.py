@@ -81,7 +81,8 @@ _AU_STATE = re.compile(rf"(?i)(?<![^\W\d_])({'|'.join(AU_RANGES)}),?[ \t]{{1,2}}
 
 def against(text: str, sp: Span, forms: list[tuple[str, Span]]) -> str | None:
     """Why the span ``sp``, over the fixed forms ``forms`` (``(form name, form span)``), is not the identifier its
-    forms claim (module docstring: ``beside``, ``range``, ``short``, ``extension``, ``initials``, ``lot``, ``code``), or None."""
+    forms claim (module docstring: ``beside``, ``range``, ``short``, ``extension``, ``initials``, ``lot``,
+    ``code``), or None."""
     if "beside" in PARTS and _beside(text, sp, [f for _, f in forms]):
         return "beside"
     if "range" in PARTS and forms and all(n == "postal_au" and not au_in_range(text, f) for n, f in forms):

@@ -82,8 +82,9 @@ def _history_line(rng: random.Random, p: ps.Patient, day: dt.date) -> list:
 
 #: Past events a month and year date (``{p}``: the preposition and the date go there), and what followed.
 EVENTS_DATED = ("Graft re-occluded{p}", "Restenosis of LAD stent{p}", "Dx with CHF{p}", "First seizure{p}",
-                "Admitted for PNA{p}", "Started on HD{p}", "Last colonoscopy{p}, normal", "CVA{p} w/ residual L weakness",
-                "Fell and broke R hip{p}", "DVT L leg{p}", "Pacemaker placed{p}", "Dx breast CA{p}",
+                "Admitted for PNA{p}", "Started on HD{p}", "Last colonoscopy{p}, normal",
+                "CVA{p} w/ residual L weakness", "Fell and broke R hip{p}", "DVT L leg{p}", "Pacemaker placed{p}",
+                "Dx breast CA{p}",
                 "MI{p}", "Quit smoking{p}", "Last echo{p} EF 40%", "Intubated for COPD flare{p}",
                 "new onset AF{p}", "UGIB{p}", "TURP{p}", "lap chole{p}", "admitted w/ DKA{p}")
 TREATMENTS = ("", "", " tx w/ PTCA", ", treated with stent", " tx w/ abx x 10 days", ", no sequelae", " - surgery",
