@@ -359,7 +359,15 @@ CHECK48 = [
     ("check48", "IDNUM", r"[A-Z]\d{13}", "mu.nid"),
 ]
 
+CHECK49 = [
+    ("check49", "IDNUM", r"1\d{9}", npi),  # a US NPI (the Jordanian national number starts 2)
+    ("check49", "IDNUM", r"[0-3]\d[01]\d9\d{2}2\d{5}", jmbg),  # a Montenegrin JMBG (registers 21-29)
+    ("check49", "IDNUM", r"V-\d{8}-\d", "ve.rif"),  # a Venezuelan RIF: the cedula and its check digit
+    ("check49", "IDNUM", r"\d{6,8}-[\dK]", "gt.nit"),
+    ("check49", "IDNUM", r"\d{7}/[A-Z]/[A-Z]/[A-Z]/\d{3}", "tn.mf"),  # its form only (stdnum checks no key)
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48,
+              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48, *CHECK49,
               *PLANTED47, *DEV10, *DEV11]
