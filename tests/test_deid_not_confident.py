@@ -405,3 +405,14 @@ def test_a_month_alone_in_capitals_is_a_date_by_its_neighbours(line, dated):
     i = text.index(word)
     assert confident.shouting(text)
     assert (confident.doubt(text, Span(i, i + 3, "DATE", "DATE"), 0.99) is None) is dated
+
+
+@pytest.mark.parametrize("line, dated", [("seen in oct, well.", True), ("seen oct 12, well.", True),
+                                         ("macula: all'oct-a shows drusen.", False), ("scan: oct. fluid.", False)])
+def test_a_month_alone_in_a_note_in_lower_case_is_a_date_by_its_neighbours(line, dated):
+    # the same in a note written in lower case (check41 lower-cased: learn55's draw 17-29-41 made 'oct-a' 'aug-a')
+    text = CAPITALS.format(line.upper()).lower()
+    i = text.index("oct")
+    start = i - 1 if text[i - 1] == "'" else i
+    assert confident.lower_case(text)
+    assert (confident.doubt(text, Span(start, i + 3, "DATE", "DATE"), 0.99) is None) is dated

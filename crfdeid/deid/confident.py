@@ -232,10 +232,12 @@ def date_doubt(text: str, sp: Span, confidence: float | None, order: str | None)
             return "date"
     if not sure and all(set(p.fields) <= {"y"} for p in found):
         return "date"  # a year alone the tagger doubts (G2P2 (2002)): a count or a value as often
-    if all(set(p.fields) <= {"mon"} for p in found) and surface.isupper() and len(surface) <= 4 and (
-            not shouting(text) or not _dated_month(text, sp)):
-        # a month alone in capitals, a note not in capitals (on OCT): an abbreviation; in a note in capitals, one
-        # with no date's word before it nor a number after it (OCT-A, SCAN: OCT): an abbreviation as often
+    letters = "".join(c for c in surface if c.isalpha())
+    if all(set(p.fields) <= {"mon"} for p in found) and len(letters) <= 4 and (
+            (surface.isupper() and (not shouting(text) or not _dated_month(text, sp)))
+            or (letters.islower() and lower_case(text) and not _dated_month(text, sp))):
+        # a month alone in capitals, a note not in capitals (on OCT): an abbreviation; in a note in capitals or in
+        # lower case, one with no date's word before it nor a number after it (OCT-A, all'oct-a): as often
         return "date"
     pair = _PAIR.fullmatch(surface)
     if pair is not None:
