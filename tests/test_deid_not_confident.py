@@ -51,6 +51,10 @@ HELD_BACK = [
     # a credential of another country taken into a name in lower case (planted47): its letters became a name's
     ("physio review, note by aoife brannigan miscp in the sheet.", "aoife brannigan miscp", "DOCTOR", 0.97),
     ("Clinic letter from Dr Nnamdi Eze MRCP, registrar.", "Nnamdi Eze MRCP", "DOCTOR", 0.99),
+    # an acronym's words spelled out beside it (check49): an eponym surrogated would name another medium or tube
+    ("Cultivo en medio QRT (Quinn-Rafferty-Tolle): positivo.", "Quinn-Rafferty-Tolle", "DOCTOR", 0.99),
+    ("cultivo en medio qrt (quinn-rafferty-tolle) positivo.", "rafferty-tolle", "PATIENT", 0.99),
+    ("Airway: Mallory-Oakes-Hume (MOH) tube, size 6.5.", "Mallory-Oakes-Hume", "DOCTOR", 0.99),
     # a terminology's code the tagger took as a number (check47): a made-up one names another item or variant
     ("Diabetic shoe order (Medicare A5500, A5513).", "A5500", "HEALTHPLAN", 0.9),
     ("VARIANTE PATOGENETICA; DBSNP RS80357906.", "RS80357906", "HEALTHPLAN", 0.9),
@@ -214,6 +218,8 @@ KEPT = [
     ("Social: daughter Suzette visited, updated.", "Suzette", "PATIENT"),
     ("Reported to D. Okafor at 0400.", "Okafor", "DOCTOR"),
     ("Wound reviewed. Okafor, RN, to redress.", "Okafor", "DOCTOR"),
+    # in brackets after a word whose letters are not the name's initials: a person (a role, a team)
+    ("Consent witnessed by PT (Mira Okafor) at 0900.", "Mira Okafor", "PATIENT"),
     # a first name alone is how a person is written
     ("Emily reports that the pain has settled.", "Emily", "PATIENT"),
     # a lower-case first name in a note written in lower case

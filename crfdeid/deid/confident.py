@@ -81,7 +81,7 @@ import phonenumbers
 from .. import gazetteers
 from ..document import Span
 from ..schema import PERSON_SUBTYPES
-from . import ages, dates, facts, names
+from . import ages, confident_terms, dates, facts, names
 from .confident_bars import thin_doubt
 from .confident_form import CODE
 from .confident_note import credential_before, credential_last, dated_with_years, first_names, note_doubt, person_beside
@@ -163,8 +163,8 @@ def name_doubt(text: str, sp: Span, confidence: float | None, known: frozenset =
         return "name"  # a word no name's; a role's abbreviation after a name of three words (obi ho)
     if any(person_label(w) for w in ws if len(w) > 1):
         return "name"  # a role, relation or label taken in: Hausarzt, Mutter, CPR, Rossi marito Bianchi (otherlang.py)
-    if credential_last(ws):
-        return "name"  # brannigan miscp, Okafor MRCP: a credential taken in; its letters never become a name's
+    if credential_last(ws) or confident_terms.spelled_acronym(text, sp):
+        return "name"  # Okafor MRCP: a credential taken in; NNN (Novy-MacNeal-Nicolle): an acronym's words
     if len(ws) > 1 and _BABY_OF.match(surface):
         return "name"  # bo Adaeze Okonkwo: a neonate's "baby of" taken in (check46), or a given name Bo: a placeholder
     titled = bool(TITLE_BEFORE.search(text, max(0, sp.start - 12), sp.start)) or len(names.words(surface)) < len(

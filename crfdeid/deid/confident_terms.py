@@ -15,7 +15,10 @@ own words cannot tell from an identifier.
   dilators``, ``Brescia-Cimino radiocephalic``; not ``edna brockhurst``): a term's eponym;
 * :func:`shift`: two clock times of a shift (``1900-0700``), no number of an identifier;
 * :func:`role_last`: a name of three words or more ending on a clinical abbreviation of two or three
-  letters not capitalised (``dr adaeze obi ho``: a house officer), the role after the name taken in.
+  letters not capitalised (``dr adaeze obi ho``: a house officer), the role after the name taken in;
+* :func:`spelled_acronym`: the span among words that an acronym beside them in brackets spells, or that spell
+  the acronym right before their brackets (``medio NNN (Novy-MacNeal-Nicolle)``, ``Ring-Adair-Elwyn (RAE)``):
+  an eponym's or a term's words, written out; a placeholder is honest whoever they are (check49).
 
 >>> from crfdeid.document import make_span
 >>> text = "Prep: Boston 8/9. Glucose in range on 9/9 checks. A Maryland dissector was used."
@@ -133,6 +136,38 @@ def role_last(words: list[str], shouting: bool) -> bool:
     last = words[-1] if len(words) >= 3 else ""
     return (not shouting and 2 <= len(last) <= 3 and not last.istitle()
             and fold(last) in _abbrevs())
+
+
+_ACRONYM_BEFORE = re.compile(r"\b([^\W\d_]{2,6})[ \t]*\($")
+_ACRONYM_AFTER = re.compile(r"((?:[-\u2010 \t][^\W\d_][\w']*)*)[ \t]*\([ \t]*([^\W\d_]{2,6})[ \t]*\)")
+_PART = re.compile(r"[^\W\d_][\w']*")
+
+
+def spelled_acronym(text: str, sp: Span) -> bool:
+    """Whether the span lies among words an acronym beside them spells: in brackets right after it (``NNN
+    (Novy-MacNeal-Nicolle)``) or right before it in brackets (``Ring-Adair-Elwyn (RAE)``). The acronym has as
+    many letters as the words (two to six), the first and last of them their first and last words' initials."""
+    open_ = text.rfind("(", max(0, sp.start - _REACH), sp.start)
+    close = text.find(")", sp.end, sp.end + _REACH)
+    inner = text[open_ + 1:close]
+    if open_ >= 0 and close >= 0 and not re.search(r"[()\n\d]", inner):
+        m = _ACRONYM_BEFORE.search(text, max(0, open_ - 10), open_ + 1)
+        if m is not None and _spells(m.group(1), _PART.findall(inner)):
+            return True
+    after = _ACRONYM_AFTER.match(text, sp.end)
+    if after is None:
+        return False
+    acronym = after.group(2)
+    run = _PART.findall(text[max(0, sp.start - _REACH):after.start(2)].split("\n")[-1])
+    words = run[-len(acronym):]
+    spanned = len(_PART.findall(text[sp.start:after.end(1)]))
+    return 0 < spanned <= len(words) and _spells(acronym, words)
+
+
+def _spells(acronym: str, words: list[str]) -> bool:
+    if len(words) != len(acronym) or not (acronym.isupper() or acronym.islower() and all(map(str.islower, words))):
+        return False
+    return fold(words[0][0]) == fold(acronym[0]) and fold(words[-1][0]) == fold(acronym[-1])
 
 
 @lru_cache(maxsize=1)
