@@ -19,6 +19,7 @@ from madeup_checkers import (
     taj,
     tw_id,
     uy_ci,
+    uz_pinfl,
 )
 
 #: check32's national numbers as rows of tests/test_madeup_check_digits.py's CHECKED (set, subtype, shape, check),
@@ -367,7 +368,16 @@ CHECK49 = [
     ("check49", "IDNUM", r"\d{7}/[A-Z]/[A-Z]/[A-Z]/\d{3}", "tn.mf"),  # its form only (stdnum checks no key)
 ]
 
+CHECK50 = [
+    ("check50", "IDNUM", r"1\d{9}", npi),  # five US NPIs (the Armenian public services number starts 3)
+    ("check50", "IDNUM", r"[0-3]\d[01]\d[09]\d{2}4\d{5}", jmbg),  # North Macedonian EMBGs (registers 41-49)
+    ("check50", "IDNUM", r"[3-6]\d{13}", uz_pinfl),  # Uzbek JShShIRs
+    ("check50", "IDNUM", r"\d{8}-\d", "co.nit"),  # a Colombian NIT (the cedula beside it has no check digit)
+    ("check50", "IDNUM", r"\d{7} [0-2][a-z]\d", "sn.ninea"),  # a practice's NINEA with its COFI, in a lower-case note
+    ("check50", "IDNUM", r"\d{8}[A-Z]", "cy.vat"),  # a Cypriot tax identification number
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
-              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48, *CHECK49,
+              *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48, *CHECK49, *CHECK50,
               *PLANTED47, *DEV10, *DEV11]
