@@ -220,6 +220,8 @@ KEPT = [
     ("Wound reviewed. Okafor, RN, to redress.", "Okafor", "DOCTOR"),
     # in brackets after a word whose letters are not the name's initials: a person (a role, a team)
     ("Consent witnessed by PT (Mira Okafor) at 0900.", "Mira Okafor", "PATIENT"),
+    # a person's initials in brackets after the name (a signature): words joined by a blank, no eponym's hyphens
+    ("Reviewed by Dr. Ingrid Halvorsen (IH), consultant.", "Ingrid Halvorsen", "DOCTOR"),
     # a first name alone is how a person is written
     ("Emily reports that the pain has settled.", "Emily", "PATIENT"),
     # a lower-case first name in a note written in lower case

@@ -139,18 +139,21 @@ def role_last(words: list[str], shouting: bool) -> bool:
 
 
 _ACRONYM_BEFORE = re.compile(r"\b([^\W\d_]{2,6})[ \t]*\($")
-_ACRONYM_AFTER = re.compile(r"((?:[-\u2010 \t][^\W\d_][\w']*)*)[ \t]*\([ \t]*([^\W\d_]{2,6})[ \t]*\)")
+_ACRONYM_AFTER = re.compile(r"((?:[-\u2010][^\W\d_][\w']*)*)[ \t]*\([ \t]*([^\W\d_]{2,6})[ \t]*\)")
+_HYPHENED = re.compile(r"[^\W\d_][\w']*(?:[-\u2010][^\W\d_][\w']*)+")
+_RUN_END = re.compile(r"[^\W\d_][\w'\-\u2010]*$")
 _PART = re.compile(r"[^\W\d_][\w']*")
 
 
 def spelled_acronym(text: str, sp: Span) -> bool:
-    """Whether the span lies among words an acronym beside them spells: in brackets right after it (``NNN
-    (Novy-MacNeal-Nicolle)``) or right before it in brackets (``Ring-Adair-Elwyn (RAE)``). The acronym has as
-    many letters as the words (two to six), the first and last of them their first and last words' initials."""
+    """Whether the span lies among words joined by hyphens that an acronym beside them spells: in brackets right
+    after it (``NNN (Novy-MacNeal-Nicolle)``) or right before it in brackets (``Ring-Adair-Elwyn (RAE)``). The
+    acronym has as many letters as the words (two to six), the first and last of them their first and last words'
+    initials. Words joined by blanks are not taken: a person signs so (``Kerstin Brandt (KB)``)."""
     open_ = text.rfind("(", max(0, sp.start - _REACH), sp.start)
     close = text.find(")", sp.end, sp.end + _REACH)
     inner = text[open_ + 1:close]
-    if open_ >= 0 and close >= 0 and not re.search(r"[()\n\d]", inner):
+    if open_ >= 0 and close >= 0 and _HYPHENED.fullmatch(inner.strip()):
         m = _ACRONYM_BEFORE.search(text, max(0, open_ - 10), open_ + 1)
         if m is not None and _spells(m.group(1), _PART.findall(inner)):
             return True
@@ -158,8 +161,8 @@ def spelled_acronym(text: str, sp: Span) -> bool:
     if after is None:
         return False
     acronym = after.group(2)
-    run = _PART.findall(text[max(0, sp.start - _REACH):after.start(2)].split("\n")[-1])
-    words = run[-len(acronym):]
+    run = _RUN_END.search(text, max(0, sp.start - _REACH), after.end(1))
+    words = _PART.findall(run.group()) if run is not None and _HYPHENED.fullmatch(run.group()) else []
     spanned = len(_PART.findall(text[sp.start:after.end(1)]))
     return 0 < spanned <= len(words) and _spells(acronym, words)
 
