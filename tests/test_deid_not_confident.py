@@ -55,6 +55,9 @@ HELD_BACK = [
     ("Cultivo en medio QRT (Quinn-Rafferty-Tolle): positivo.", "Quinn-Rafferty-Tolle", "DOCTOR", 0.99),
     ("cultivo en medio qrt (quinn-rafferty-tolle) positivo.", "rafferty-tolle", "PATIENT", 0.99),
     ("Airway: Mallory-Oakes-Hume (MOH) tube, size 6.5.", "Mallory-Oakes-Hume", "DOCTOR", 0.99),
+    # the eponyms of a longer term's first letters (check50: LSVT (Lee Silverman) BIG), in any casing
+    ("started tgrt (tomas garrow) walk drills x4 wk.", "tomas garrow", "PATIENT", 0.99),
+    ("STARTED TGRT (TOMAS GARROW) WALK DRILLS.", "TOMAS GARROW", "DOCTOR", 0.99),
     # a terminology's code the tagger took as a number (check47): a made-up one names another item or variant
     ("Diabetic shoe order (Medicare A5500, A5513).", "A5500", "HEALTHPLAN", 0.9),
     ("VARIANTE PATOGENETICA; DBSNP RS80357906.", "RS80357906", "HEALTHPLAN", 0.9),
@@ -222,6 +225,7 @@ KEPT = [
     ("Consent witnessed by PT (Mira Okafor) at 0900.", "Mira Okafor", "PATIENT"),
     # a person's initials in brackets after the name (a signature): words joined by a blank, no eponym's hyphens
     ("Reviewed by Dr. Ingrid Halvorsen (IH), consultant.", "Ingrid Halvorsen", "DOCTOR"),
+    ("Plan agreed with IH (Ingrid Halvorsen), consultant.", "Ingrid Halvorsen", "DOCTOR"),
     # a first name alone is how a person is written
     ("Emily reports that the pain has settled.", "Emily", "PATIENT"),
     # a lower-case first name in a note written in lower case

@@ -141,6 +141,7 @@ def role_last(words: list[str], shouting: bool) -> bool:
 _ACRONYM_BEFORE = re.compile(r"\b([^\W\d_]{2,6})[ \t]*\($")
 _ACRONYM_AFTER = re.compile(r"((?:[-\u2010][^\W\d_][\w']*)*)[ \t]*\([ \t]*([^\W\d_]{2,6})[ \t]*\)")
 _HYPHENED = re.compile(r"[^\W\d_][\w']*(?:[-\u2010][^\W\d_][\w']*)+")
+_NAMED = re.compile(r"[^\W\d_][\w']*(?:[-\u2010 ][^\W\d_][\w']*)*")
 _RUN_END = re.compile(r"[^\W\d_][\w'\-\u2010]*$")
 _PART = re.compile(r"[^\W\d_][\w']*")
 
@@ -149,14 +150,19 @@ def spelled_acronym(text: str, sp: Span) -> bool:
     """Whether the span lies among words joined by hyphens that an acronym beside them spells: in brackets right
     after it (``NNN (Novy-MacNeal-Nicolle)``) or right before it in brackets (``Ring-Adair-Elwyn (RAE)``). The
     acronym has as many letters as the words (two to six), the first and last of them their first and last words'
-    initials. Words joined by blanks are not taken: a person signs so (``Kerstin Brandt (KB)``)."""
+    initials. Words joined by blanks are not taken: a person signs so (``Kerstin Brandt (KB)``); but two or more words
+    in brackets whose initials are the first letters only of a longer acronym before them are (``LSVT (Lee
+    Silverman)``: Lee Silverman Voice Treatment), a person's initials being as many as their words."""
     open_ = text.rfind("(", max(0, sp.start - _REACH), sp.start)
     close = text.find(")", sp.end, sp.end + _REACH)
     inner = text[open_ + 1:close]
-    if open_ >= 0 and close >= 0 and _HYPHENED.fullmatch(inner.strip()):
-        m = _ACRONYM_BEFORE.search(text, max(0, open_ - 10), open_ + 1)
-        if m is not None and _spells(m.group(1), _PART.findall(inner)):
+    m = _ACRONYM_BEFORE.search(text, max(0, open_ - 10), open_ + 1) if open_ >= 0 and close >= 0 else None
+    if m is not None and _NAMED.fullmatch(inner.strip()):
+        acronym, words = m.group(1), _PART.findall(inner)
+        if _HYPHENED.fullmatch(inner.strip()) and _spells(acronym, words):
             return True
+        if 2 <= len(words) < len(acronym) and _spells(acronym[:len(words)], words):
+            return True  # LSVT (Lee Silverman): the eponyms of a longer term's first letters, no person's initials
     after = _ACRONYM_AFTER.match(text, sp.end)
     if after is None:
         return False
@@ -168,7 +174,10 @@ def spelled_acronym(text: str, sp: Span) -> bool:
 
 
 def _spells(acronym: str, words: list[str]) -> bool:
-    if len(words) != len(acronym) or not (acronym.isupper() or acronym.islower() and all(map(str.islower, words))):
+    """Whether ``words`` are as many as the letters of ``acronym`` (in capitals, or in lower case with the words and no
+    English word: not ``normal (no orchitis)``) and begin and end on its first and last letters."""
+    lower = acronym.islower() and all(map(str.islower, words)) and fold(acronym) not in english()
+    if len(words) != len(acronym) or not (acronym.isupper() or lower):
         return False
     return fold(words[0][0]) == fold(acronym[0]) and fold(words[-1][0]) == fold(acronym[-1])
 
