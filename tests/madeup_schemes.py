@@ -377,7 +377,13 @@ CHECK50 = [
     ("check50", "IDNUM", r"\d{8}[A-Z]", "cy.vat"),  # a Cypriot tax identification number
 ]
 
+CHECK51 = [
+    ("check51", "IDNUM", r"1\d{9}", npi),  # five US NPIs (the Azerbaijani VOEN starts 2)
+    ("check51", "IDNUM", r"2\d{9}", "az.voen"),  # an Azerbaijani taxpayer number (VOEN), ending in 2
+    ("check51", "IDNUM", r"[A-Z]-\d{6}-[A-Z]", "ad.nrt"),  # an Andorran NRT (its form only; stdnum checks no letter)
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
               *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48, *CHECK49, *CHECK50,
-              *PLANTED47, *DEV10, *DEV11]
+              *CHECK51, *PLANTED47, *DEV10, *DEV11]
