@@ -16,9 +16,10 @@ own words cannot tell from an identifier.
 * :func:`shift`: two clock times of a shift (``1900-0700``), no number of an identifier;
 * :func:`role_last`: a name of three words or more ending on a clinical abbreviation of two or three
   letters not capitalised (``dr adaeze obi ho``: a house officer), the role after the name taken in;
-* :func:`spelled_acronym`: the span among words that an acronym beside them in brackets spells, or that spell
-  the acronym right before their brackets (``medio NNN (Novy-MacNeal-Nicolle)``, ``Ring-Adair-Elwyn (RAE)``):
-  an eponym's or a term's words, written out; a placeholder is honest whoever they are (check49).
+* :func:`spelled_acronym`: the span among hyphen-joined words that an acronym beside them in brackets spells, or
+  that spell the acronym right before their brackets (``medio NNN (Novy-MacNeal-Nicolle)``, ``Ring-Adair-Elwyn
+  (RAE)``), or among words in brackets spelling a longer acronym's first letters (``LSVT (Lee Silverman) BIG``):
+  an eponym's or a term's words, written out; a placeholder is honest whoever they are (check49, check50).
 
 >>> from crfdeid.document import make_span
 >>> text = "Prep: Boston 8/9. Glucose in range on 9/9 checks. A Maryland dissector was used."
