@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from sklearn.base import clone
-from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import GroupKFold, cross_val_score
 
-from crfdeid.crf.estimator import CRFDeidentifier, make_scorer
-from crfdeid.io import read
+pytest.importorskip("sklearn", reason="needs the sklearn extra")
+
+from sklearn.base import clone  # noqa: E402
+from sklearn.exceptions import NotFittedError  # noqa: E402
+from sklearn.model_selection import GroupKFold, cross_val_score  # noqa: E402
+
+from crfdeid.crf.estimator import CRFDeidentifier, make_scorer  # noqa: E402
+from crfdeid.io import read  # noqa: E402
 
 SMALL = "configs/synth-small.yaml"
 

@@ -13,11 +13,12 @@ config's (or CRFsuite's) value"; ``__init__`` only stores them, so ``clone``,
 from __future__ import annotations
 
 from .._data import install_hint
+from ..errors import ExtraError
 
 try:
     from sklearn.base import BaseEstimator
 except ImportError:  # pragma: no cover - the base install has no scikit-learn
-    raise ImportError(f"crfdeid.crf.estimator needs scikit-learn: {install_hint('sklearn')}") from None
+    raise ExtraError(f"crfdeid.crf.estimator needs scikit-learn: {install_hint('sklearn')}") from None
 
 from ..config import load_config
 from ..scoring import evaluate
