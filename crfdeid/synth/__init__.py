@@ -45,6 +45,7 @@ from .specialty import specialty_note
 from .values import values_note
 from .ward import roughen, ward_note
 from .world import world_note
+from .worlddates import world_dates_note
 
 __all__ = ["generate", "iter_documents", "NoteBuilder"]
 
@@ -121,8 +122,12 @@ STYLES["history_dates"] = {"history_dates": (history_dates_note, 100)}
 #: ``history_events``: ``history_dates``' notes with sentences of past events dated by a month and year (``Graft
 #: re-occluded in 11/91``) beside fractions in the same sentences that are no date (learn55).
 STYLES["history_events"] = {"history_events": (history_events_note, 100)}
+#: ``world_dates``: short notes whose dates are written in one language's own words and forms of the Unicode CLDR
+#: (a year with its marker, a declined month, ``14 октября 2024 г.``, ``2024年10月14日``), beside that language's
+#: spans of time that are no date (``12 дней назад``), often in capitals (:mod:`crfdeid.synth.worlddates`, learn56).
+STYLES["world_dates"] = {"world_dates": (world_dates_note, 100)}
 #: Styles whose notes are kept as written (:func:`~crfdeid.synth.ward.roughen` would make a particle a pseudo-word).
-AS_WRITTEN = frozenset({"i2b2", "name_forms", "history_dates", "history_events"})
+AS_WRITTEN = frozenset({"i2b2", "name_forms", "history_dates", "history_events", "world_dates"})
 FIRST_RECORD = 100
 
 
