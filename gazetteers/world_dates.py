@@ -95,8 +95,8 @@ def main() -> None:
     import babel  # the list's source: only its rebuild needs it
     from babel import Locale, localedata  # the list's source: only its rebuild needs it
     lines = ["# crfdeid synthetic data: how each language writes a date and a span of time that is no date",
-             "# (CLDR language, tab, kind: a date format or skeleton, tab, template with {d} {m} {Y} {y} {M}[, tab, the",
-             "#  twelve month words {M} stands for, joined by |]; kind span: durations and past intervals, no date)",
+             "# (CLDR language, tab, kind: a date format or skeleton, tab, template with {d} {m} {Y} {y} {M}[, tab,",
+             "#  the twelve month words {M} stands for, joined by |]; kind span: durations and past intervals)",
              f"# source: PyPI 'babel' {babel.__version__} (Unicode CLDR): format_date {', '.join(FORMATS)}, "
              f"format_skeleton {', '.join(SKELETONS)}; format_unit and format_timedelta of {', '.join(UNITS)} "
              f"for {', '.join(map(str, COUNTS))}; every language without territory, script or variant but English",
