@@ -57,3 +57,13 @@ def test_the_layer_adds_the_number():
     text = "Paciente: Ignacio Muñoz   RUT: 27.083.439-6\nFecha nac.: 02/03/1961"
     spans = safeharbor.apply(text, [])
     assert [(text[s.start:s.end], s.subtype) for s in spans if s.subtype == "IDNUM"] == [("27.083.439-6", "IDNUM")]
+
+
+@pytest.mark.parametrize("text", [
+    "Xəstə cı 12345 saylı palatada",       # Azerbaijani: a dotless i folds to CI's i only by Unicode case folding
+    "HASTA İN 4471 NOLU ODADA",            # Turkish capitals: a dotted capital I folds to IN's i
+    "ſin 4471 and \u212Aİ 12",              # a long s and a Kelvin sign fold to s and k
+])
+def test_a_label_matched_only_by_case_folding_finds_nothing_and_does_not_fail(text):
+    assert _found(text) == []
+    assert safeharbor.apply(text, []) is not None

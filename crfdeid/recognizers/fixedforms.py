@@ -301,14 +301,16 @@ def scheme_numbers(text: str) -> list[Span]:
     [('14.582.361-7', 'IDNUM')]
     >>> scheme_numbers("in a rut 12 months; CPF 123.456.789-00")
     []
+    >>> scheme_numbers("xəstə cı 12345, İN 999")  # a dotless or dotted i matches a label only by case folding
+    []
     """
     rx, by_word, exact = _schemes()
     found = []
     for m in rx.finditer(text):
         label = m.group("l")
-        if label not in exact.get(label.lower(), (label,)):
+        schemes = by_word.get(label.lower())  # None for a match by Unicode case folding (``cı``, ``İN``)
+        if schemes is None or label not in exact.get(label.lower(), (label,)):
             continue
-        schemes = by_word[label.lower()]
         ends = [g.end() for g in _GROUP.finditer(m.group("v")) if any(c.isalnum() for c in g[0])]
         for k, end in enumerate(reversed(ends)):
             value = m.group("v")[:end].rstrip(".,;:)")
