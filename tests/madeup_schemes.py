@@ -383,7 +383,15 @@ CHECK51 = [
     ("check51", "IDNUM", r"[A-Z]-\d{6}-[A-Z]", "ad.nrt"),  # an Andorran NRT (its form only; stdnum checks no letter)
 ]
 
+CHECK52 = [
+    ("check52", "IDNUM", r"1\d{9}", npi),  # five US NPIs (the Vietnamese tax code starts 0)
+    ("check52", "IDNUM", r"0\d{9}", "vn.mst"),  # a Vietnamese hospital's tax code (MST)
+    ("check52", "IDNUM", r"\d{6}-\d{4}", "is_.kennitala"),  # an Icelandic kennitala (born in the 1900s)
+    ("check52", "IDNUM", r"\d-\d{4}-\d{5}-\d{2}-\d", "th.pin"),  # a Thai national ID number
+    ("check52", "IDNUM", r"\d{15}", "ma.ice"),  # a Moroccan clinic's ICE (mod 97)
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
               *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48, *CHECK49, *CHECK50,
-              *CHECK51, *PLANTED47, *DEV10, *DEV11]
+              *CHECK51, *CHECK52, *PLANTED47, *DEV10, *DEV11]
