@@ -140,8 +140,9 @@ def _is_code(text: str, start: int, end: int) -> bool:
         return True
     clock = len(value) == 4 and value.isdigit() and (int(value[:2]) < 24 and int(value[2:]) < 60
                                                      or 1800 <= int(value) <= 2199)
-    # a time of day ("snce 0755") or a year after an address two lines up: evidence on its own line only
-    window = text[line_start if clock else _lines_back(text, line_start, 3):start]
+    grouped = " " in value and value.replace(" ", "").isdigit()  # "256 000": a count as most of the world writes it
+    # a time of day ("snce 0755"), a year or a count in groups after an address two lines up: evidence on its line only
+    window = text[line_start if clock or grouped else _lines_back(text, line_start, 3):start]
     return bool(_R.ADDRESS_CUE.search(window) or _R.STREET_LINE.search(window))
 
 
