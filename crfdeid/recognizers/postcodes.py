@@ -16,7 +16,7 @@ code here is ``ZIP`` only with all of:
   it, ``1717 kari extension``), and no plain, clinical or unit word stands right before it with
   nothing between (``plt 250000``, ``room 4012``);
 * **an address before it** on its line or up to three lines up (on its line for four digits
-  that are a time of day, ``0755``): an address or postcode label
+  that are a time of day, ``0755``, and for digits in groups, a count's ``256 000``): an address or postcode label
   (``address``, ``send to``, ``lives at``, ``postcode``, ``PLZ``, ``CEP``, ``h.no.``...), a house
   number beside a street word (``6 Gavin Villages``, ``Döringstraße 6``, ``ul. Polna 5``,
   ``3, chemin de Chevallier``: street words of :data:`STREET_WORDS`, the US Postal Service's
