@@ -10,6 +10,7 @@ from madeup_checkers import (
     cns,
     dk_cpr,
     hkid,
+    iin,
     jmbg,
     kvnr,
     medicare,
@@ -391,7 +392,22 @@ CHECK52 = [
     ("check52", "IDNUM", r"\d{15}", "ma.ice"),  # a Moroccan clinic's ICE (mod 97)
 ]
 
+CHECK53 = [
+    ("check53", "IDNUM", r"1\d{9}", npi),  # five US NPIs (the Ukrainian RNOKPP starts 2)
+    ("check53", "LICENSE", r"[a-z]{2}\d{7}",  # two US DEA numbers (lower case): odd digits + twice the even
+     lambda s: (sum(map(int, s[2:8:2])) + 2 * sum(map(int, s[3:8:2]))) % 10 == int(s[8])),
+    ("check53", "IDNUM", r"\d{12}", iin),  # a Kazakh IIN
+    ("check53", "IDNUM", r"[0-3]\d[01]\d{8}", "gr.amka"),  # a Greek AMKA (the Peruvian RUC starts 205)
+    ("check53", "HEALTHPLAN", r"\d{3} \d{3} \d{3}", taj),  # a Hungarian TAJ number
+    ("check53", "IDNUM", r"\d{8}-\d", "pe.cui"),  # two Peruvian DNIs with their check digits
+    ("check53", "IDNUM", r"20\d{9}", "pe.ruc"),  # a Peruvian hospital's RUC
+    ("check53", "IDNUM", r"\d{6}-\d{3}[0-9A-Y]", "fi.hetu"),  # a Finnish henkilotunnus (born in the 1900s)
+    ("check53", "IDNUM", r"\d{7}-\d", "fi.ytunnus"),  # a Finnish clinic's business ID (Y-tunnus)
+    ("check53", "IDNUM", r"[2-9]\d{9}", "ua.rntrc"),  # a Ukrainian RNOKPP (its first five digits the birth date)
+    ("check53", "IDNUM", r"0\d{7}", "ua.edrpou"),  # a Ukrainian hospital's EDRPOU code
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
               *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48, *CHECK49, *CHECK50,
-              *CHECK51, *CHECK52, *PLANTED47, *DEV10, *DEV11]
+              *CHECK51, *CHECK52, *CHECK53, *PLANTED47, *DEV10, *DEV11]
