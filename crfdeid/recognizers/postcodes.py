@@ -22,7 +22,8 @@ code here is ``ZIP`` only with all of:
   ``3, chemin de Chevallier``: street words of :data:`STREET_WORDS`, the US Postal Service's
   suffixes and other countries' words), a unit, flat, box or suite number, or a listed city right
   before it (``Nagpur 656015``, ``Parramatta 2150``: the cities list and the shipped towns of
-  GB, IE, CA, AU, NZ, IN and ZA); or a US military address (``APO AE 09012``).
+  GB, IE, CA, AU, NZ, IN and ZA; in lower case only where its part of the line is: ``right temple 2019``
+  is a site and a year); or a US military address (``APO AE 09012``).
 
 >>> [(name, sp.subtype) for name, sp in matches("Send to:\\nChristoph-Hahn-Weg 4\\n77318 Ansbach")]
 [('postal_address', 'ZIP')]
@@ -117,7 +118,8 @@ def _is_code(text: str, start: int, end: int) -> bool:
     digits = not any(c.isalpha() for c in text[start:end])
     word = _R.WORD_BEFORE.search(segment)
     low = word.group(1).lower().rstrip(".-–") if word else ""
-    listed = low in towns()
+    # a listed town in lower case where its part of the line has capitals is a word (``right temple 2019``)
+    listed = low in towns() and not (word.group(1).islower() and segment.lower() != segment)
     labelled = _R.LABEL_END.search(segment) is not None
     value = text[start:end]
     if len(value) == 8 and value.isdigit() and not (labelled or _R.TOWN_AFTER.match(text, end, line_end)):
