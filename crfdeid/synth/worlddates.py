@@ -58,6 +58,12 @@ def _forms() -> dict[str, dict[str, tuple]]:
     return {lang: {k: tuple(v) for k, v in kinds.items()} for lang, kinds in got.items()}
 
 
+@cache
+def _spans(lang: str) -> tuple[str, ...]:
+    """``lang``'s durations and past intervals (its ``span`` line), without the signed ones (``-3 d``)."""
+    return tuple(s for form, _ in _forms()[lang].get("span", ()) for s in form.split("|") if s[:1] not in "+-")
+
+
 def date_in(rng: random.Random, lang: str, day: dt.date) -> str:
     """``day`` as ``lang`` writes it in one of its forms drawn by :data:`KINDS`.
 
@@ -82,7 +88,7 @@ def date_in(rng: random.Random, lang: str, day: dt.date) -> str:
 
 def _line(rng: random.Random, lang: str, day: dt.date, frame: str) -> list:
     """One line of ``frame`` with its date (DATE) and span of time (no PHI) in ``lang``."""
-    spans = [s for form, _ in _forms()[lang].get("span", ()) for s in form.split("|") if s[:1] not in "+-"]
+    spans = _spans(lang)
     pieces: list = []
     for n, part in enumerate(frame.replace("{D}", "\0D\0").replace("{S}", "\0S\0").split("\0")):
         if part == "D" and n % 2:
