@@ -407,7 +407,25 @@ CHECK53 = [
     ("check53", "IDNUM", r"0\d{7}", "ua.edrpou"),  # a Ukrainian hospital's EDRPOU code
 ]
 
+CHECK54 = [
+    ("check54", "IDNUM", r"1\d{9}", npi),  # six US NPIs (the Latvian company number starts 4)
+    ("check54", "IDNUM", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", "cl.rut"),  # Chilean RUTs: a patient, his wife, a hospital
+    ("check54", "IDNUM", r"[12]\d{12}", "ro.cnp"),  # a Romanian CNP (the Serbian JMBG starts 0)
+    ("check54", "IDNUM", r"\d{7}", "ro.cui"),  # a Romanian hospital's CUI
+    ("check54", "IDNUM", r"\d{6}-[1-4]\d{6}", "kr.rrn"),  # a Korean resident registration number
+    ("check54", "IDNUM", r"\d{3}-\d{2}-\d{5}", "kr.brn"),  # a Korean hospital's business number (its form only)
+    ("check54", "IDNUM", r"[03]\d[01]\d9\d{2}7\d{5}", jmbg),  # a Serbian JMBG (registers 71-79)
+    ("check54", "IDNUM", r"1\d{8}", "rs.pib"),  # a Serbian hospital's PIB
+    ("check54", "IDNUM", r"\d{5}-\d{7}-\d", "pk.cnic"),  # two Pakistani CNICs (province and sex digits)
+    ("check54", "IDNUM", r"\d{6}-[0-2]\d{4}", "lv.pvn"),  # a Latvian personas kods
+    ("check54", "IDNUM", r"4\d{10}", "lv.pvn"),  # a Latvian hospital's registration number (legal entity)
+    ("check54", "IDNUM", r"\d{6}-\d{4}", "dk.cpr"),  # a Danish CPR number: the birth date
+    ("check54", "IDNUM", r"\d{6}-\d{4}", dk_cpr),  # the mod-11 rule
+    ("check54", "IDNUM", r"\d{8}", "dk.cvr"),  # a Danish hospital's CVR number
+    ("check54", "IDNUM", r"[JKLM]\d{8}[A-Z]", "al.nipt"),  # an Albanian hospital's NIPT (its form only)
+]
+
 #: Every later set's rows in one list (a new set adds its list here, not to the test's imports).
 LATER_SETS = [*CHECK32, *CHECK33, *CHECK34, *CHECK35, *CHECK36, *CHECK37, *CHECK38, *CHECK39, *CHECK40, *CHECK41,
               *CHECK42, *CHECK43, *CHECK44, *CHECK45, *CHECK46, *CHECK47, *CHECK48, *CHECK49, *CHECK50,
-              *CHECK51, *CHECK52, *CHECK53, *PLANTED47, *DEV10, *DEV11]
+              *CHECK51, *CHECK52, *CHECK53, *CHECK54, *PLANTED47, *DEV10, *DEV11]

@@ -42,7 +42,7 @@ _DATA = Path(__file__).resolve().parent / "data"
 NOTES = _DATA / "made_up_notes.txt"
 #: The number of the newest check set (``check``, ``check2`` ... ``checkN``): a new set is its file
 #: ``data/made_up_checkN.txt`` and this number.
-LAST_CHECK = 53
+LAST_CHECK = 54
 #: The shipped sets of made-up notes by name (``--notes NAME``): each but ``legacy`` is ``data/made_up_NAME.txt``.
 NOTE_SETS = {"legacy": NOTES, **{name: _DATA / f"made_up_{name}.txt" for name in (
     "dev", *(f"dev{i}" for i in range(2, 12)), "short", "check", *(f"check{i}" for i in range(2, LAST_CHECK + 1)),
