@@ -63,7 +63,7 @@ TABLE_STYLES = tuple(style for style in synth.STYLES if style not in LATER_STYLE
 MADEUP_CONFIG = "configs/specialty-learn47-s17.yaml"
 #: Sets that judge or decided a model: never read here, whatever a config lists.
 NEVER = frozenset({"check41", "check42", "check43", "check46", "check47", "check48", "check49", "check50", "check51",
-                   "check52", "check53", "planted47"})
+                   "check52", "check53", "check54", "planted47"})
 MIN_COUNT = 5
 DIMS = 100
 BRANCHING = 16
