@@ -16,14 +16,13 @@ code here is ``ZIP`` only with all of:
   it, ``1717 kari extension``), and no plain, clinical or unit word stands right before it with
   nothing between (``plt 250000``, ``room 4012``);
 * **an address before it** on its line or up to three lines up (on its line for four digits
-  that are a time of day, ``0755``, and for digits in groups, a count's ``256 000``): an address or postcode label
+  that are a time of day, ``0755``): an address or postcode label
   (``address``, ``send to``, ``lives at``, ``postcode``, ``PLZ``, ``CEP``, ``h.no.``...), a house
   number beside a street word (``6 Gavin Villages``, ``Döringstraße 6``, ``ul. Polna 5``,
   ``3, chemin de Chevallier``: street words of :data:`STREET_WORDS`, the US Postal Service's
   suffixes and other countries' words), a unit, flat, box or suite number, or a listed city right
   before it (``Nagpur 656015``, ``Parramatta 2150``: the cities list and the shipped towns of
-  GB, IE, CA, AU, NZ, IN and ZA; in lower case only where its part of the line is: ``right temple 2019``
-  is a site and a year); or a US military address (``APO AE 09012``).
+  GB, IE, CA, AU, NZ, IN and ZA); or a US military address (``APO AE 09012``).
 
 >>> [(name, sp.subtype) for name, sp in matches("Send to:\\nChristoph-Hahn-Weg 4\\n77318 Ansbach")]
 [('postal_address', 'ZIP')]
@@ -118,8 +117,7 @@ def _is_code(text: str, start: int, end: int) -> bool:
     digits = not any(c.isalpha() for c in text[start:end])
     word = _R.WORD_BEFORE.search(segment)
     low = word.group(1).lower().rstrip(".-–") if word else ""
-    # a listed town in lower case where its part of the line has capitals is a word (``right temple 2019``)
-    listed = low in towns() and not (word.group(1).islower() and segment.lower() != segment)
+    listed = low in towns()
     labelled = _R.LABEL_END.search(segment) is not None
     value = text[start:end]
     if len(value) == 8 and value.isdigit() and not (labelled or _R.TOWN_AFTER.match(text, end, line_end)):
@@ -142,9 +140,8 @@ def _is_code(text: str, start: int, end: int) -> bool:
         return True
     clock = len(value) == 4 and value.isdigit() and (int(value[:2]) < 24 and int(value[2:]) < 60
                                                      or 1800 <= int(value) <= 2199)
-    grouped = " " in value and value.replace(" ", "").isdigit()  # "256 000": a count as most of the world writes it
-    # a time of day ("snce 0755"), a year or a count in groups after an address two lines up: evidence on its line only
-    window = text[line_start if clock or grouped else _lines_back(text, line_start, 3):start]
+    # a time of day ("snce 0755") or a year after an address two lines up: evidence on its own line only
+    window = text[line_start if clock else _lines_back(text, line_start, 3):start]
     return bool(_R.ADDRESS_CUE.search(window) or _R.STREET_LINE.search(window))
 
 
