@@ -32,6 +32,16 @@ def folder(name: str) -> Path:
     return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / name
 
 
+def rows(name: str) -> list[list[str]]:
+    """The tab-separated rows of the shipped data file ``name``, its ``#`` comment lines and blank lines left out.
+
+    >>> rows("world_orgs.txt")[0][:2]
+    ['am_ET', 'last']
+    """
+    text = resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+
+
 def default_model_path() -> Path:
     """The model shipped inside the package (``crfdeid/_data/default-model``)."""
     return Path(str(resources.files(__name__))) / "default-model"

@@ -28,7 +28,6 @@ import datetime as dt
 import random
 import re
 from functools import cache
-from importlib import resources
 
 from .. import _data, gazetteers
 from . import idlabels
@@ -44,12 +43,9 @@ schemes = gazetteers.id_schemes
 
 @cache
 def _places() -> dict[tuple[str, str], tuple[str, ...]]:
-    text = resources.files(_data).joinpath("world_orgs.txt").read_text(encoding="utf-8")
     got: dict[tuple[str, str], list[str]] = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            locale, kind, entry = line.split("\t")
-            got.setdefault((locale, kind), []).append(entry)
+    for locale, kind, entry in _data.rows("world_orgs.txt"):
+        got.setdefault((locale, kind), []).append(entry)
     return {k: tuple(v) for k, v in got.items()}
 
 

@@ -30,7 +30,6 @@ import datetime as dt
 import random
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 
 from .. import _data
 from . import persona as ps
@@ -102,9 +101,7 @@ def europe(country: str, kind: str) -> tuple[str, ...]:
     >>> "Amsterdam" in europe("NL", "town")
     True
     """
-    text = resources.files(_data).joinpath("europe_places.txt").read_text(encoding="utf-8")
-    rows = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
-    return tuple(entry for cc, k, entry in rows if cc == country and k == kind)
+    return tuple(entry for cc, k, entry in _data.rows("europe_places.txt") if cc == country and k == kind)
 
 
 def _code(rng: random.Random, layout: str) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 from functools import cache
-from importlib import resources
 
 from .. import _data
 from . import persona as ps
@@ -29,7 +28,7 @@ from .phrases import fill
 from .ward import WARD_LINES
 
 #: How often a date takes each kind of form (the kinds of crfdeid/_data/world_dates.txt); ``month``: a month word
-#: alone, from the month-and-year forms; ``year``: the year of a form with a year, alone with its marker if any.
+#: alone, from the month-and-year forms; ``y``: a year alone, in the languages whose CLDR marks it (``{Y} թ.``).
 KINDS = {"long": 4, "medium": 3, "short": 1, "yMMMd": 1, "yMMMMd": 1, "MMMMd": 3, "MMMd": 2, "yMMMM": 3, "yMMM": 2,
          "yM": 1, "yMd": 1, "y": 2, "month": 1}
 HEADERS = ("Clinic letter", "Ward round", "Referral", "Discharge summary", "Outpatient review", "Nursing note",
@@ -48,14 +47,15 @@ SPANS = ("Symptoms for {S}", "Cough, {S}", "{E}, {S}", "Review in {S}", "On warf
 @cache
 def _forms() -> dict[str, dict[str, tuple]]:
     """``{language: {kind: ((template, month words), ...)}}`` of crfdeid/_data/world_dates.txt."""
-    text = resources.files(_data).joinpath("world_dates.txt").read_text(encoding="utf-8")
     got: dict[str, dict[str, list]] = {}
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            lang, kind, form, *words = line.split("\t")
-            got.setdefault(lang, {}).setdefault(kind, []).append(
-                (form, tuple(words[0].split("|")) if words else ()))
+    for lang, kind, form, *words in _data.rows("world_dates.txt"):
+        got.setdefault(lang, {}).setdefault(kind, []).append((form, tuple(words[0].split("|")) if words else ()))
     return {lang: {k: tuple(v) for k, v in kinds.items()} for lang, kinds in got.items()}
+
+
+@cache
+def _languages() -> tuple[str, ...]:
+    return tuple(sorted(_forms()))
 
 
 @cache
@@ -107,7 +107,7 @@ def _line(rng: random.Random, lang: str, day: dt.date, frame: str) -> list:
 def world_dates_note(rng: random.Random, p: ps.Patient, day: dt.date, b: NoteBuilder) -> None:
     """Write one ``world_dates`` note about ``p`` on ``day`` into ``b``: its header dated in one language, two to
     five dated lines, one to three lines of spans of time, look-alike values and ward lines, in one casing."""
-    lang = rng.choice(sorted(_forms()))
+    lang = rng.choice(_languages())
     start = len(b)
     b.line(rng.choice(HEADERS), rng.choice([" ", " - ", ", ", ": "]), ("DATE", date_in(rng, lang, day)))
     if rng.random() < 0.5:
